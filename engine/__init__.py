@@ -1,0 +1,1 @@
+"""RFP review engine: plain Python, no UI."""

@@ -1,0 +1,211 @@
+"""Command line: ``python -m engine …`` (``--help`` on any command)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from engine.config import EngineConfig, Mode
+
+DEFAULT_STORE = Path("store")
+
+
+def _progress_bar():
+    """A progress callback drawing one tqdm bar per stage on stderr."""
+    from tqdm import tqdm
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit="", file=sys.stderr, leave=False, dynamic_ncols=True)
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+        if done >= total:
+            bar.close()
+
+    return progress
+
+
+def _config(args: argparse.Namespace) -> EngineConfig:
+    return EngineConfig.from_env(
+        embedder=getattr(args, "embedder", None),
+        mode=getattr(args, "mode", None),
+        alpha=getattr(args, "alpha", None),
+        top_k=getattr(args, "top_k", None),
+    )
+
+
+def _kb(args: argparse.Namespace):
+    from engine.kb import KnowledgeBase
+
+    return KnowledgeBase(Path(args.store), _config(args))
+
+
+def cmd_kb_add(args: argparse.Namespace) -> int:
+    kb = _kb(args)
+    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar())
+    for doc in report.added:
+        verb = "replaced" if doc.name in report.replaced else "added"
+        where = f", {doc.pages} pages" if doc.pages else ""
+        print(f"{verb}: {doc.name} ({doc.kind.value}{where}, {doc.chunks} chunks)")
+        for note in doc.notes:
+            print(f"  note: {note}")
+    for name in report.unchanged:
+        print(f"unchanged: {name}")
+    for error in report.errors:
+        print(f"error: {error}", file=sys.stderr)
+    total = sum(d.chunks for d in kb.documents())
+    print(f"{len(kb.documents())} documents, {total} chunks in {kb.folder}")
+    return 1 if report.errors and not report.added else 0
+
+
+def cmd_kb_list(args: argparse.Namespace) -> int:
+    docs = _kb(args).documents()
+    if args.json:
+        print(json.dumps([d.to_json() for d in docs], indent=1))
+        return 0
+    if not docs:
+        print(f"no documents in {args.store}; add some with `python -m engine kb add PATH --store {args.store}`")
+        return 0
+    width = max(len(d.name) for d in docs)
+    for d in docs:
+        pages = f"{d.pages} p" if d.pages else ""
+        print(f"{d.name:<{width}}  {d.kind.value:<5} {pages:>6} {d.chunks:>6} chunks  added {d.added}")
+        for note in d.notes:
+            print(f"{'':<{width}}  note: {note}")
+    return 0
+
+
+def cmd_kb_remove(args: argparse.Namespace) -> int:
+    doc = _kb(args).remove(args.name, progress=_progress_bar())
+    print(f"removed: {doc.name} ({doc.chunks} chunks)")
+    return 0
+
+
+def cmd_kb_reindex(args: argparse.Namespace) -> int:
+    kb = _kb(args)
+    kb.reindex(progress=_progress_bar())
+    print(f"re-indexed {len(kb.documents())} documents with {kb.manifest.embedder}, alpha {kb.alpha}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from engine.retrieve import search
+
+    kb = _kb(args)
+    hits = search(kb, args.question, top_k=args.top_k, mode=args.mode)
+    if args.json:
+        print(json.dumps([h.to_json() for h in hits], indent=1, ensure_ascii=False))
+        return 0
+    for rank, hit in enumerate(hits, 1):
+        c = hit.chunk
+        where = f"p. {c.page}" if c.page else (f"{c.sheet} row {c.row}" if c.sheet else (c.section or ""))
+        text = " ".join(c.text.split())
+        print(f"{rank}. {hit.score:.3f}  {c.doc}  {where}\n   {text[:240]}{'…' if len(text) > 240 else ''}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from engine.demo import run_demo
+
+    run_demo(_kb(args), _progress_bar(), questions=args.questions)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from engine import bench
+
+    result = bench.run(args)
+    print(json.dumps(result, indent=None if args.json else 1))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="RFP review assistant engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def store_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--store", default=str(DEFAULT_STORE), help="knowledge-base folder (default: ./store)")
+        p.add_argument("--embedder", help="sentence-transformers name or folder (default all-MiniLM-L6-v2)")
+
+    kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
+    p = kb.add_parser("add", help="add files or folders (recursive)")
+    p.add_argument("paths", nargs="+")
+    store_arg(p)
+    p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors (default 0.5)")
+    p.set_defaults(func=cmd_kb_add)
+    p = kb.add_parser("list", help="list the documents")
+    store_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_kb_list)
+    p = kb.add_parser("remove", help="remove a document by name")
+    p.add_argument("name")
+    store_arg(p)
+    p.set_defaults(func=cmd_kb_remove)
+    p = kb.add_parser("reindex", help="rebuild the index (after changing the embedder or alpha)")
+    store_arg(p)
+    p.add_argument("--alpha", type=float)
+    p.set_defaults(func=cmd_kb_reindex)
+
+    p = sub.add_parser("search", help="retrieve the chunks that best answer a question")
+    p.add_argument("question")
+    store_arg(p)
+    p.add_argument("--top-k", type=int, default=None, help="number of hits (default 5)")
+    p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("demo", help="index the bundled sample and answer its first questions")
+    store_arg(p)
+    p.add_argument("--questions", type=int, default=6, help="how many sample questions to show")
+    p.set_defaults(func=cmd_demo)
+
+    bench = sub.add_parser("bench", help="benchmarks (print JSON)").add_subparsers(dest="bench_command", required=True)
+    p = bench.add_parser("page-finder", help="page attribution of every chunk of the PDFs under DIR")
+    p.add_argument("--pdfs", required=True, nargs="+", help="folders (or PDF files)")
+    p.add_argument("--no-dense", action="store_true", help="skip the (slow) dense baseline")
+    p.add_argument("--embedder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("retrieval", help="R@1/R@2/R@5 on SQuAD v1.1 dev paragraphs")
+    p.add_argument("--squad", required=True, help="dev-v1.1.json")
+    p.add_argument("--modes", nargs="+", default=[m.value for m in Mode], choices=[m.value for m in Mode])
+    p.add_argument("--alpha", type=float)
+    p.add_argument("--limit", type=int, help="use the first N questions only")
+    p.add_argument("--embedder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("latency", help="ingestion throughput and retrieval latency")
+    p.add_argument("--docs", required=True, help="folder of documents")
+    p.add_argument("--questions", required=True, help="text file, one question per line")
+    p.add_argument("--mode", choices=[m.value for m in Mode])
+    p.add_argument("--embedder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from engine.embed.dense import EmbedderError
+    from engine.kb import KnowledgeBaseError
+    from storage.vector_store import StoreLockedError
+
+    try:
+        return args.func(args)
+    except (KnowledgeBaseError, StoreLockedError, EmbedderError, ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted; the knowledge base is as it was before this command", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

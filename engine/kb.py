@@ -1,0 +1,475 @@
+"""The knowledge base: documents in a store folder, indexed for hybrid retrieval.
+
+Store layout (plain files are the source of truth; the Qdrant collection is derived from them
+and can be rebuilt at any time)::
+
+    STORE/manifest.json           documents, embedder, α, current generation (atomic writes)
+    STORE/docs/HASH/source.EXT    a copy of the file as added
+    STORE/docs/HASH/units.jsonl   pages / sections / rows with provenance
+    STORE/docs/HASH/chunks.jsonl  chunks with offsets
+    STORE/docs/HASH/dense-E.npy   the chunks' dense vectors, one file per embedder E
+    STORE/sparse/gN/              TF-IDF/SVD + BM25 model and BM25 matrix of generation N
+    STORE/qdrant/                 Qdrant local mode (collection kb_gN), unless QDRANT_URL is set
+
+Every change (add, replace, remove) builds generation N+1 beside N: refit the TF-IDF model
+on the new corpus, write every point's vectors into a new collection, then switch the
+manifest in one atomic rename and drop generation N. A crash at any point leaves the
+previous generation whole and queryable; leftovers are removed on the next open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import queue
+import shutil
+import threading
+import uuid
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from engine.chunking import Chunker
+from engine.config import EngineConfig
+from engine.embed.dense import DenseEncoder
+from engine.embed.hybrid import passage_vectors
+from engine.embed.sparse import SparseModel
+from engine.ingest import load_document, validate_name
+from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
+from storage.lexical_index import LexicalIndex
+from storage.vector_store import VectorIndex, client_for, collections
+
+SCHEMA_VERSION = 1
+_POINT_NAMESPACE = uuid.UUID("5b0e4a52-8f3c-4c55-9a57-3f1d2c7e9b10")
+_ENCODE_BLOCK = 256  # chunks per encode call: big enough to batch well, small enough for progress
+
+
+class KnowledgeBaseError(Exception):
+    """A knowledge-base operation that cannot be done; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    schema_version: int = SCHEMA_VERSION
+    store_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    embedder: str | None = None
+    dim: int | None = None
+    alpha: float = 0.5
+    generation: int = 0
+    documents: tuple[DocumentInfo, ...] = ()
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["documents"] = [doc.to_json() for doc in self.documents]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> Manifest:
+        if d.get("schema_version") != SCHEMA_VERSION:
+            raise KnowledgeBaseError(
+                f"store format {d.get('schema_version')} is not the format this version reads "
+                f"({SCHEMA_VERSION}); build a new store with `python -m engine kb add`"
+            )
+        docs = tuple(DocumentInfo.from_json(x) for x in d.get("documents", ()))
+        return cls(**{**d, "documents": docs})
+
+
+@dataclass
+class AddReport:
+    """What ``add`` did, file by file."""
+
+    added: list[DocumentInfo] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)  # names whose older version was replaced
+    unchanged: list[str] = field(default_factory=list)  # "NAME (same content as OTHER)"
+    errors: list[IngestError] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Pending:
+    doc: LoadedDocument
+    doc_hash: str
+    source: Path
+    chunks: list[Chunk]
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def point_id(doc_hash: str, index: int) -> str:
+    return str(uuid.uuid5(_POINT_NAMESPACE, f"{doc_hash}:{index}"))
+
+
+def expand_paths(paths: Iterable[Path]) -> tuple[list[Path], list[IngestError]]:
+    """Files named directly, and the files under folders (recursively; hidden files and
+    folders skipped). Unsupported types are kept so that each gets its one-line error."""
+    files: list[Path] = []
+    errors: list[IngestError] = []
+    for path in paths:
+        if path.is_dir():
+            for sub in sorted(path.rglob("*")):
+                hidden = any(part.startswith(".") for part in sub.relative_to(path).parts)
+                if sub.is_file() and not hidden:
+                    files.append(sub)
+        elif path.is_file():
+            files.append(path)
+        else:
+            errors.append(IngestError(str(path), "does not exist", "check the path and try again"))
+    return files, errors
+
+
+class KnowledgeBase:
+    """Documents in ``folder`` and their retrieval index. One instance per store per process."""
+
+    def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None) -> None:
+        self.folder = Path(folder)
+        self.config = config or EngineConfig()
+        self._encoder = encoder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.manifest = self._read_manifest()
+        self.client = client_for(str(self.folder / "qdrant"), self.config.qdrant_url)
+        self._sparse: SparseModel | None = None
+        self._lexical: LexicalIndex | None = None
+        self._lock = threading.RLock()
+        self._collect_garbage()
+
+    # ---- reading -----------------------------------------------------------------------------
+    def documents(self) -> list[DocumentInfo]:
+        return list(self.manifest.documents)
+
+    def document(self, name: str) -> DocumentInfo:
+        for doc in self.manifest.documents:
+            if doc.name == name:
+                return doc
+        known = ", ".join(d.name for d in self.manifest.documents) or "none"
+        raise KnowledgeBaseError(f"no document named {name!r} in {self.folder} (documents: {known})")
+
+    def units(self, name: str) -> list[Unit]:
+        doc = self.document(name)
+        return [Unit(**json.loads(line)) for line in _lines(self._doc_dir(doc.doc_hash) / "units.jsonl")]
+
+    def chunks(self, name: str) -> list[Chunk]:
+        return self._chunks(self.document(name).doc_hash)
+
+    def source_path(self, name: str) -> Path:
+        """The stored copy of the file, as it was added."""
+        doc = self.document(name)
+        return next(self._doc_dir(doc.doc_hash).glob("source.*"))
+
+    @property
+    def index(self) -> VectorIndex:
+        if not self.manifest.documents:
+            raise KnowledgeBaseError(f"the knowledge base in {self.folder} is empty; add documents with `python -m engine kb add PATH --store {self.folder}`")
+        return VectorIndex(self.client, self._collection(self.manifest.generation))
+
+    @property
+    def sparse(self) -> SparseModel:
+        with self._lock:
+            if self._sparse is None:
+                self.index  # raises a clear error when empty
+                self._sparse = SparseModel.load(self._sparse_dir(self.manifest.generation))
+            return self._sparse
+
+    @property
+    def lexical(self) -> LexicalIndex:
+        with self._lock:
+            if self._lexical is None:
+                self.index  # raises a clear error when empty
+                self._lexical = LexicalIndex.load(self._sparse_dir(self.manifest.generation))
+            return self._lexical
+
+    @property
+    def alpha(self) -> float:
+        return self.manifest.alpha
+
+    @cached_property
+    def encoder(self) -> DenseEncoder:
+        return self._encoder or DenseEncoder(self.config.embedder, self.config.batch_size)
+
+    def check_compatible(self) -> None:
+        """The stored vectors were made by the configured embedder with the configured α."""
+        built_with, wanted = self.manifest.embedder, self.encoder.name
+        if self.manifest.documents and built_with != wanted:
+            raise KnowledgeBaseError(
+                f"the store {self.folder} was built with the embedder {built_with!r}, not "
+                f"{wanted!r}; use --embedder {built_with}, or re-encode everything with "
+                f"`python -m engine kb reindex --store {self.folder} --embedder {wanted}`"
+            )
+
+    @cached_property
+    def chunker(self) -> Chunker:
+        encoder = self.encoder
+        chunker = Chunker(encoder.token_counter(), encoder.chunk_tokens, self.config.chunk_overlap)
+        chunker.warm_up()
+        return chunker
+
+    # ---- changing ----------------------------------------------------------------------------
+    def add(self, paths: Sequence[Path], progress: Progress = no_progress) -> AddReport:
+        """Index files and folders. Bad files are reported in the result; the rest is indexed."""
+        files, errors = expand_paths(Path(p) for p in paths)
+        return self._add_files([(f, f.name) for f in files], errors, progress)
+
+    def add_file(self, path: Path, name: str, progress: Progress = no_progress) -> AddReport:
+        """Index one file under an outside name (an upload's file name), validated first."""
+        try:
+            validate_name(name)
+        except IngestError as exc:
+            return AddReport(errors=[exc])
+        return self._add_files([(Path(path), name)], [], progress)
+
+    def remove(self, name: str, progress: Progress = no_progress) -> DocumentInfo:
+        with self._lock:
+            doc = self.document(name)
+            keep = [d for d in self.manifest.documents if d.name != name]
+            self._rebuild(keep, [], progress)
+            return doc
+
+    def reindex(self, progress: Progress = no_progress) -> None:
+        """Rebuild the index from the stored files: re-encode with the configured embedder
+        and α (after either changed)."""
+        with self._lock:
+            if self.manifest.embedder == self.encoder.name:  # only α (or the TF-IDF fit) changes
+                self._rebuild(list(self.manifest.documents), [], progress)
+                return
+            pending = []
+            for doc in self.manifest.documents:
+                source = self.source_path(doc.name)
+                loaded = load_document(source, doc.name)
+                pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash)))
+            self._rebuild([], pending, progress)
+
+    def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress) -> AddReport:
+        with self._lock:
+            self.check_compatible()
+            report = AddReport(errors=list(errors))
+            known = {d.doc_hash: d.name for d in self.manifest.documents}
+            pending: dict[str, _Pending] = {}
+            for i, (path, name) in enumerate(files):
+                progress("reading", i, len(files))
+                try:
+                    data = path.read_bytes() if path.is_file() else b""
+                    digest = file_hash(data)
+                    twin = known.get(digest) or next((p.doc.name for p in pending.values() if p.doc_hash == digest), None)
+                    if twin is not None:
+                        report.unchanged.append(name if twin == name else f"{name} (same content as {twin})")
+                        continue
+                    if name in pending:
+                        raise IngestError(name, f"a second file with this name was given ({path})", "rename one of them")
+                    doc = load_document(path, name)
+                    chunks = self.chunker.chunk(doc, digest)
+                    if not chunks:
+                        raise IngestError(name, "has no text to index", "check that the file has text (not only images)")
+                    pending[name] = _Pending(doc, digest, path.resolve(), chunks)
+                except IngestError as exc:
+                    report.errors.append(exc)
+                except Exception as exc:  # an unexpected parser failure must not stop the batch
+                    report.errors.append(
+                        IngestError(name, f"could not be read ({type(exc).__name__}: {exc})", "check that it opens in its usual program, or save it again and retry")
+                    )
+            progress("reading", len(files), len(files))
+            if not pending:
+                return report
+            old = {d.name for d in self.manifest.documents}
+            report.replaced = [n for n in pending if n in old]
+            keep = [d for d in self.manifest.documents if d.name not in pending]
+            added = self._rebuild(keep, list(pending.values()), progress)
+            report.added = added
+            return report
+
+    # ---- the generation switch ---------------------------------------------------------------
+    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress) -> list[DocumentInfo]:
+        old_generation = self.manifest.generation
+        generation = old_generation + 1
+        if not keep and not new:
+            self._switch(replace(self.manifest, generation=generation, documents=()), old_generation)
+            return []
+        encoder = self.encoder
+        kept_chunks = [self._chunks(d.doc_hash) for d in keep]
+        new_chunks = [p.chunks for p in new]
+        all_texts = [c.text for group in kept_chunks + new_chunks for c in group]
+        progress("fitting TF-IDF", 0, 1)
+        sparse = SparseModel.fit(all_texts, dim=encoder.dim)
+        sparse_dir = self._sparse_dir(generation)
+        shutil.rmtree(sparse_dir, ignore_errors=True)
+        sparse.save(sparse_dir)
+        progress("fitting TF-IDF", 1, 1)
+        index = VectorIndex.create(self.client, self._collection(generation), encoder.dim)
+        alpha = self.config.alpha
+        with _Writer(index) as writer:
+            for doc, chunks in zip(keep, kept_chunks):
+                dense = np.load(self._dense_path(doc.doc_hash, encoder.name))
+                writer.put(chunks, passage_vectors([c.text for c in chunks], dense, sparse, alpha))
+            # encode the new chunks longest first in blocks (sentence-transformers pads each
+            # batch to its longest text) while the writer thread stores the previous block
+            flat = [c for group in new_chunks for c in group]
+            order = sorted(range(len(flat)), key=lambda i: -len(flat[i].text))
+            dense_new = np.zeros((len(flat), encoder.dim), dtype=np.float32)
+            progress("encoding", 0, len(flat))
+            for block_start in range(0, len(order), _ENCODE_BLOCK):
+                block = order[block_start : block_start + _ENCODE_BLOCK]
+                texts = [flat[i].text for i in block]
+                vectors = encoder.encode_passages(texts)
+                dense_new[block] = vectors
+                writer.put([flat[i] for i in block], passage_vectors(texts, vectors, sparse, alpha))
+                progress("encoding", min(block_start + _ENCODE_BLOCK, len(flat)), len(flat))
+            progress("indexing", 0, 1)
+        lexical = LexicalIndex.build(writer.ids, writer.bm25, len(sparse.vocabulary))
+        lexical.save(sparse_dir)
+        progress("indexing", 1, 1)
+        added: list[DocumentInfo] = []
+        offset = 0
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        for p in new:
+            dense = dense_new[offset : offset + len(p.chunks)]
+            offset += len(p.chunks)
+            info = DocumentInfo(
+                name=p.doc.name,
+                doc_hash=p.doc_hash,
+                kind=p.doc.kind,
+                chunks=len(p.chunks),
+                added=now,
+                pages=p.doc.pages,
+                source=self._original_source(p),
+                notes=p.doc.notes,
+            )
+            self._write_doc(p, dense)
+            added.append(info)
+        manifest = replace(
+            self.manifest,
+            embedder=encoder.name,
+            dim=encoder.dim,
+            alpha=alpha,
+            generation=generation,
+            documents=tuple(sorted(keep + added, key=lambda d: d.name.lower())),
+        )
+        self._switch(manifest, old_generation)
+        self._sparse, self._lexical = sparse, lexical
+        return added
+
+    def _switch(self, manifest: Manifest, old_generation: int) -> None:
+        _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
+        self.manifest = manifest
+        self._sparse = self._lexical = None
+        self._collect_garbage()
+
+    def _collect_garbage(self) -> None:
+        """Remove what the manifest does not reference: older or unfinished generations and
+        documents that were replaced, removed, or never committed."""
+        current = self._collection(self.manifest.generation)
+        prefix = self._collection_prefix()
+        for name in collections(self.client):
+            if name.startswith(prefix) and name != current:
+                self.client.delete_collection(name)
+        for sub in (self.folder / "sparse").glob("g*"):
+            if sub.name != f"g{self.manifest.generation}":
+                shutil.rmtree(sub, ignore_errors=True)
+        referenced = {d.doc_hash for d in self.manifest.documents}
+        for sub in (self.folder / "docs").glob("*"):
+            if sub.name not in referenced:
+                shutil.rmtree(sub, ignore_errors=True)
+
+    # ---- files -------------------------------------------------------------------------------
+    def _read_manifest(self) -> Manifest:
+        path = self.folder / "manifest.json"
+        if not path.exists():
+            return Manifest(alpha=self.config.alpha)
+        try:
+            return Manifest.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (json.JSONDecodeError, TypeError, KeyError) as exc:
+            raise KnowledgeBaseError(f"{path} is damaged ({exc}); move the folder away and add the documents again") from None
+
+    def _write_doc(self, p: _Pending, dense: np.ndarray) -> None:
+        folder = self._doc_dir(p.doc_hash)
+        folder.mkdir(parents=True, exist_ok=True)
+        copy = folder / f"source{p.source.suffix.lower()}"
+        if not copy.exists():
+            shutil.copyfile(p.source, copy)
+        _write_atomic(folder / "units.jsonl", "".join(json.dumps(asdict(u)) + "\n" for u in p.doc.units))
+        _write_atomic(folder / "chunks.jsonl", "".join(json.dumps(c.to_dict()) + "\n" for c in p.chunks))
+        np.save(self._dense_path(p.doc_hash, self.encoder.name), dense)
+
+    def _original_source(self, p: _Pending) -> str:
+        """Where the file was added from (kept through a re-index of the stored copy)."""
+        previous = next((d.source for d in self.manifest.documents if d.doc_hash == p.doc_hash), None)
+        return previous or str(p.source)
+
+    def _dense_path(self, doc_hash: str, embedder: str) -> Path:
+        slug = hashlib.sha1(embedder.encode()).hexdigest()[:10]
+        return self._doc_dir(doc_hash) / f"dense-{slug}.npy"
+
+    def _chunks(self, doc_hash: str) -> list[Chunk]:
+        return [Chunk.from_dict(json.loads(line)) for line in _lines(self._doc_dir(doc_hash) / "chunks.jsonl")]
+
+    def _doc_dir(self, doc_hash: str) -> Path:
+        return self.folder / "docs" / doc_hash
+
+    def _sparse_dir(self, generation: int) -> Path:
+        return self.folder / "sparse" / f"g{generation}"
+
+    def _collection_prefix(self) -> str:
+        # a server is shared by many stores: name collections after this store
+        return f"kb_{self.manifest.store_id}_" if self.config.qdrant_url else "kb_"
+
+    def _collection(self, generation: int) -> str:
+        return f"{self._collection_prefix()}g{generation}"
+
+
+class _Writer:
+    """Stores points from a background thread so that encoding and storing overlap (local
+    Qdrant commits every point to SQLite; that is I/O wait, not CPU)."""
+
+    def __init__(self, index: VectorIndex) -> None:
+        self.index = index
+        self.queue: queue.Queue = queue.Queue(maxsize=4)
+        self.error: BaseException | None = None
+        self.ids: list[str] = []  # every point, in the order written
+        self.bm25: list = []  # and its BM25 vector, for the lexical index
+        self.thread = threading.Thread(target=self._run, name="qdrant-writer", daemon=True)
+
+    def __enter__(self) -> _Writer:
+        self.thread.start()
+        return self
+
+    def put(self, chunks: list[Chunk], vectors: list) -> None:
+        if self.error is not None:
+            raise self.error
+        self.ids += [point_id(c.doc_hash, c.index) for c in chunks]
+        self.bm25 += [v.sparse for v in vectors]
+        self.queue.put((chunks, vectors))
+
+    def _run(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is None:
+                return
+            if self.error is not None:
+                continue
+            chunks, vectors = item
+            try:
+                self.index.upsert([point_id(c.doc_hash, c.index) for c in chunks], vectors, [c.to_dict() for c in chunks])
+            except BaseException as exc:  # handed to the caller in __exit__
+                self.error = exc
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if exc is None and self.error is not None:
+            raise self.error
+
+
+def _lines(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

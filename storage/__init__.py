@@ -1,0 +1,1 @@
+"""Adapters for what persists: the vector store (Qdrant)."""

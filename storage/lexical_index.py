@@ -1,0 +1,50 @@
+"""BM25 over every chunk of one index generation, scored in process.
+
+Qdrant stores the same BM25 vectors natively (the ``dense+sparse`` mode searches them), but
+qdrant-client's local mode scores sparse vectors with a Python loop over every point
+(≈ 100 ms a query at 3,000 chunks); a CSR matrix column-sum gives the same scores for all
+chunks in well under a millisecond. Persisted without pickle: ``bm25.npz`` (CSR arrays) and
+``bm25_ids.json`` (the Qdrant point id of each row).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from engine.embed.sparse import SparseVector
+
+
+class LexicalIndex:
+    def __init__(self, ids: Sequence[str], matrix: sp.csc_matrix) -> None:
+        self.ids = list(ids)
+        self.matrix = matrix.tocsc()  # column slices: one per query term
+
+    @classmethod
+    def build(cls, ids: Sequence[str], vectors: Sequence[SparseVector], n_terms: int) -> LexicalIndex:
+        indptr = np.cumsum([0] + [len(v.indices) for v in vectors])
+        indices = np.fromiter((i for v in vectors for i in v.indices), dtype=np.int32, count=int(indptr[-1]))
+        data = np.fromiter((x for v in vectors for x in v.values), dtype=np.float32, count=int(indptr[-1]))
+        return cls(ids, sp.csr_matrix((data, indices, indptr), shape=(len(vectors), n_terms)))
+
+    def scores(self, query: SparseVector) -> np.ndarray:
+        """The dot product of every row with ``query`` (BM25 / best possible, in [0, 1])."""
+        if not query.indices:
+            return np.zeros(len(self.ids), dtype=np.float32)
+        weights = np.asarray(query.values, dtype=np.float32)
+        return np.asarray(self.matrix[:, query.indices] @ weights).ravel()
+
+    def save(self, folder: Path) -> None:
+        csr = self.matrix.tocsr()
+        np.savez(folder / "bm25.npz", data=csr.data, indices=csr.indices, indptr=csr.indptr, shape=np.array(csr.shape))
+        (folder / "bm25_ids.json").write_text(json.dumps(self.ids), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> LexicalIndex:
+        with np.load(folder / "bm25.npz", allow_pickle=False) as f:
+            matrix = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
+        return cls(json.loads((folder / "bm25_ids.json").read_text(encoding="utf-8")), matrix)

@@ -1,0 +1,59 @@
+"""Small documents written by the tests themselves (PyMuPDF, openpyxl, python-docx)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import fitz
+
+BOILERPLATE = "ACME Corp - Internal Security Handbook - Confidential"
+
+
+def write_pdf(path: Path, pages: Sequence[str], header: str | None = BOILERPLATE) -> Path:
+    """A PDF with one text block per page, the same header and a page footer on each."""
+    doc = fitz.open()
+    for number, body in enumerate(pages, 1):
+        page = doc.new_page(width=595, height=842)
+        if header:
+            page.insert_text((50, 40), header, fontsize=9)
+        rest = page.insert_textbox(fitz.Rect(50, 70, 545, 780), body, fontsize=10)
+        assert rest >= 0, "fixture text does not fit on the page"
+        page.insert_text((50, 815), f"Page {number} of {len(pages)}", fontsize=9)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+TOPICS = {
+    "encryption": (
+        "All customer data is encrypted at rest with AES-256 using keys held in a hardware "
+        "security module. Keys are rotated every twelve months. Data in transit is protected "
+        "with TLS 1.2 or later, and older protocols are disabled on every public endpoint."
+    ),
+    "backups": (
+        "Backups of the production databases are taken every night and kept for thirty-five "
+        "days. Restores are tested each quarter, and the recovery point objective is one hour "
+        "with a recovery time objective of four hours."
+    ),
+    "access": (
+        "Employees sign in through single sign-on with multi-factor authentication. Access "
+        "rights follow the principle of least privilege and are reviewed every quarter by the "
+        "owners of each system; leavers lose access on their last day."
+    ),
+    "incident": (
+        "Security incidents are triaged by the on-call engineer within fifteen minutes. "
+        "Customers are notified within seventy-two hours of a confirmed breach, and every "
+        "incident ends with a written post-mortem shared with leadership."
+    ),
+    "vendors": (
+        "Third-party vendors complete a security questionnaire before onboarding and are "
+        "reassessed every year. Subprocessors that handle personal data sign a data processing "
+        "agreement with standard contractual clauses."
+    ),
+}
+
+
+def topic_pages(repeat: int = 2) -> list[str]:
+    """One page per topic, each paragraph repeated so chunks stay on their page."""
+    return [" ".join([text] * repeat) for text in TOPICS.values()]
