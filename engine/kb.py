@@ -192,7 +192,7 @@ class KnowledgeBase:
         return self._encoder or DenseEncoder(self.config.embedder, self.config.batch_size)
 
     def check_compatible(self) -> None:
-        """The stored vectors were made by the configured embedder with the configured α."""
+        """The stored vectors were made by the configured embedder."""
         built_with, wanted = self.manifest.embedder, self.encoder.name
         if self.manifest.documents and built_with != wanted:
             raise KnowledgeBaseError(
@@ -230,18 +230,19 @@ class KnowledgeBase:
             return doc
 
     def reindex(self, progress: Progress = no_progress) -> None:
-        """Rebuild the index from the stored files: re-encode with the configured embedder
-        and α (after either changed)."""
+        """Rebuild the index from the stored files with the configured embedder and α (after
+        either changed); the dense vectors are reused when the embedder is the same."""
         with self._lock:
-            if self.manifest.embedder == self.encoder.name:  # only α (or the TF-IDF fit) changes
-                self._rebuild(list(self.manifest.documents), [], progress)
+            alpha = self.config.alpha
+            if self.manifest.embedder == self.encoder.name:
+                self._rebuild(list(self.manifest.documents), [], progress, alpha)
                 return
             pending = []
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
                 loaded = load_document(source, doc.name)
                 pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash)))
-            self._rebuild([], pending, progress)
+            self._rebuild([], pending, progress, alpha)
 
     def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress) -> AddReport:
         with self._lock:
@@ -282,7 +283,9 @@ class KnowledgeBase:
             return report
 
     # ---- the generation switch ---------------------------------------------------------------
-    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress) -> list[DocumentInfo]:
+    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress, alpha: float | None = None) -> list[DocumentInfo]:
+        """Build generation N+1 from the kept and the new documents and switch to it. α is
+        the store's own unless given (a new store takes the configured one)."""
         old_generation = self.manifest.generation
         generation = old_generation + 1
         if not keep and not new:
@@ -299,7 +302,8 @@ class KnowledgeBase:
         sparse.save(sparse_dir)
         progress("fitting TF-IDF", 1, 1)
         index = VectorIndex.create(self.client, self._collection(generation), encoder.dim)
-        alpha = self.config.alpha
+        if alpha is None:
+            alpha = self.manifest.alpha if self.manifest.documents else self.config.alpha
         with _Writer(index) as writer:
             for doc, chunks in zip(keep, kept_chunks):
                 dense = np.load(self._dense_path(doc.doc_hash, encoder.name))

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Sequence
 
 from tqdm import tqdm
 
@@ -20,7 +21,7 @@ from engine.retrieve import search
 from storage.vector_store import release
 
 
-def bench_latency(docs: str, questions_file: str, mode: str | None = None, embedder: str | None = None) -> dict:
+def bench_latency(docs: Sequence[str], questions_file: str, mode: str | None = None, embedder: str | None = None) -> dict:
     config = EngineConfig.from_env(embedder=embedder, mode=mode)
     questions = [q.strip() for q in Path(questions_file).read_text(encoding="utf-8").splitlines() if q.strip()]
     if not questions:
@@ -30,7 +31,7 @@ def bench_latency(docs: str, questions_file: str, mode: str | None = None, embed
         kb = KnowledgeBase(Path(tmp) / "store", config, encoder)
         kb.chunker  # load the tokenizer and NLTK before the clock starts
         started = time.perf_counter()
-        report = kb.add([Path(docs)])
+        report = kb.add([Path(d) for d in docs])
         ingest_seconds = time.perf_counter() - started
         texts = [c.text for d in kb.documents() for c in kb.chunks(d.name)]
         started = time.perf_counter()

@@ -242,3 +242,23 @@ def test_another_embedder_is_refused_with_the_fix(tmp_path, docs, encoder):
     with pytest.raises(KnowledgeBaseError, match="kb reindex"):
         search(kb, "paging")
     release(str(store / "qdrant"))
+
+
+def test_weighted_mode_agrees_with_brute_force_scoring(kb, docs):
+    """Two implementations that must agree: the retriever's candidate fusion and a plain
+    numpy computation of α·cos + (1−α)·BM25/BM25max over every chunk."""
+    kb.add([docs])
+    chunks = [c for d in kb.documents() for c in kb.chunks(d.name)]
+    dense = np.vstack([np.load(kb._dense_path(d.doc_hash, kb.encoder.name)) for d in kb.documents()])
+    question = "How quickly are customers told about a breach?"
+    q = kb.encoder.encode_query(question)
+    bm25_q = kb.sparse.bm25_query(question)
+    lexical = np.zeros(len(chunks))
+    for i, vector in enumerate(kb.sparse.bm25_passages([c.text for c in chunks])):
+        weights = dict(zip(vector.indices, vector.values))
+        lexical[i] = sum(weights.get(t, 0.0) * v for t, v in zip(bm25_q.indices, bm25_q.values))
+    expected = kb.alpha * (dense @ q) + (1 - kb.alpha) * lexical
+    best = np.argsort(-expected)[:5]
+    hits = search(kb, question, top_k=5, mode=Mode.WEIGHTED)
+    assert [(h.chunk.doc, h.chunk.index) for h in hits] == [(chunks[i].doc, chunks[i].index) for i in best]
+    assert np.allclose([h.score for h in hits], expected[best], atol=1e-4)
