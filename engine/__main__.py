@@ -118,6 +118,32 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_draft(args: argparse.Namespace) -> int:
+    from engine.generate import make_generator
+    from engine.pipeline import Drafter, draft_questionnaire
+    from engine.questionnaire import read_questionnaire
+    from storage.review_store import ReviewStore
+
+    questionnaire = read_questionnaire(Path(args.questionnaire))
+    kb = _kb(args)
+    kb.index  # an empty store fails here, before the model loads
+    generator = make_generator(args.model, args.llm_url)
+    review = ReviewStore(Path(args.store) / "review.sqlite")
+    run = draft_questionnaire(
+        questionnaire, Drafter(kb, generator), review,
+        results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
+        limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
+    )
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(run.counts.items())) or "nothing to draft"
+    print(f"{len(run.drafted)} drafted now, {run.resumed} kept from an earlier run ({counts}); "
+          f"{run.skipped_answered} already answered in the file" + ("" if args.redo_answered else " (skipped; --redo-answered drafts them)"))
+    if run.exported:
+        print(f"wrote {run.exported}")
+    if args.results:
+        print(f"wrote {args.results}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engine import bench
 
@@ -133,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     def store_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument("--store", default=str(DEFAULT_STORE), help="knowledge-base folder (default: ./store)")
         p.add_argument("--embedder", help="sentence-transformers name or folder (default all-MiniLM-L6-v2)")
+
+    def model_args(p: argparse.ArgumentParser) -> None:
+        g = p.add_mutually_exclusive_group()
+        g.add_argument("--model", help="a GGUF model file (default: the packaged SmolLM2-135M-Instruct)")
+        g.add_argument("--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080")
 
     kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
     p = kb.add_parser("add", help="add files or folders (recursive)")
@@ -166,6 +197,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--questions", type=int, default=6, help="how many sample questions to show")
     p.set_defaults(func=cmd_demo)
 
+    from engine.questionnaire.inspect import add_inspect_command
+
+    add_inspect_command(sub)
+
+    p = sub.add_parser("draft", help="draft answers for a questionnaire (resumable)")
+    p.add_argument("questionnaire", help="XLSX/XLSM/CSV questionnaire")
+    store_arg(p)
+    p.add_argument("--out", help="the completed workbook (a copy of the original with the answer cells filled)")
+    p.add_argument("--results", help="results.jsonl, one line per question")
+    p.add_argument("--limit", type=int, help="draft only the first N questions that would be drafted")
+    p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
+    p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")
+    p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    model_args(p)
+    p.set_defaults(func=cmd_draft)
+
     bench = sub.add_parser("bench", help="benchmarks (print JSON)").add_subparsers(dest="bench_command", required=True)
     p = bench.add_parser("page-finder", help="page attribution of every chunk of the PDFs under DIR")
     p.add_argument("--pdfs", required=True, nargs="+", help="folders (or PDF files)")
@@ -188,6 +235,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--embedder")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("quotes", help="quote anchoring: perturbed quotes from the PDFs under DIR")
+    p.add_argument("--pdfs", required=True, nargs="+", help="folders (or PDF files)")
+    p.add_argument("--quotes", type=int, default=1000, help="how many quotes (default 1000)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("draft", help="draft a filled questionnaire with its answers hidden and score it")
+    store_arg(p)
+    p.add_argument("--questionnaire", required=True)
+    p.add_argument("--truth", required=True, help="JSONL lines {id, question, answer, comment}")
+    p.add_argument("--limit", type=int)
+    p.add_argument("--whole-chunks", action="store_true", help="prompt with the whole retrieved chunks (no compaction)")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 
@@ -195,11 +256,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from engine.embed.dense import EmbedderError
     from engine.kb import KnowledgeBaseError
+    from engine.generate import GeneratorError
+    from engine.questionnaire import QuestionnaireError
+    from engine.questionnaire.export import ExportError
+    from storage.review_store import ReviewStoreError
     from storage.vector_store import StoreLockedError
 
+    known = (KnowledgeBaseError, StoreLockedError, EmbedderError, GeneratorError, QuestionnaireError,
+             ExportError, ReviewStoreError, ValueError, FileNotFoundError)
     try:
         return args.func(args)
-    except (KnowledgeBaseError, StoreLockedError, EmbedderError, ValueError, FileNotFoundError) as exc:
+    except known as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

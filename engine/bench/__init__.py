@@ -18,4 +18,13 @@ def run(args: argparse.Namespace) -> dict:
         from engine.bench.latency import bench_latency
 
         return bench_latency(args.docs, args.questions, mode=args.mode, embedder=args.embedder)
+    if args.bench_command == "quotes":
+        from engine.bench.quotes import bench_quotes
+
+        return bench_quotes(args.pdfs, n=args.quotes)
+    if args.bench_command == "draft":
+        from engine.bench.draft import bench_draft
+
+        return bench_draft(args.store, args.questionnaire, args.truth, limit=args.limit, model=args.model,
+                           llm_url=args.llm_url, whole_chunks=args.whole_chunks, embedder=args.embedder)
     raise ValueError(f"unknown benchmark {args.bench_command!r}")

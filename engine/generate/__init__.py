@@ -1,0 +1,35 @@
+"""Drafting answers from retrieved passages: the prompt and answer schema (``prompt``) and
+the generator backends (``backends``: llama-cpp-python in process, or an OpenAI-compatible
+HTTP server). ``llama_cpp`` is imported only when a ``LlamaCppGenerator`` is built."""
+
+from engine.generate.backends import (
+    Generator,
+    GeneratorError,
+    HttpGenerator,
+    LlamaCppGenerator,
+    default_model_path,
+    make_generator,
+)
+from engine.generate.prompt import (
+    GeneratedAnswer,
+    Passage,
+    answer_schema,
+    build_messages,
+    compact_passages,
+    parse_answer,
+)
+
+__all__ = [
+    "GeneratedAnswer",
+    "Generator",
+    "GeneratorError",
+    "HttpGenerator",
+    "LlamaCppGenerator",
+    "Passage",
+    "answer_schema",
+    "build_messages",
+    "compact_passages",
+    "default_model_path",
+    "make_generator",
+    "parse_answer",
+]

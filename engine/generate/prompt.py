@@ -1,0 +1,246 @@
+"""What the generator is told and what it must answer: the prompt, the JSON schema of the
+answer, the rules applied after parsing, and prompt compaction.
+
+The model is confined to the context passages (each with its source label) and may say the
+context is insufficient. Its output is forced through a JSON schema whose fields come in
+this order: ``quotes`` (word-for-word from the context, written first so the answer is
+derived from them), ``answer``, ``choice`` (one of the question's allowed values, or null)
+and ``insufficient_context``. After parsing, a choice without a quote is dropped: the RFP
+paper saw a strong "Yes" bias, so a choice has to be backed by evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+MAX_QUOTES = 3
+
+SYSTEM_PROMPT = (
+    "You answer security questionnaire questions for a company, using ONLY the numbered "
+    "context passages from the company's documents. Never use outside knowledge and never guess.\n"
+    "Reply in JSON:\n"
+    "- quotes: up to 3 short sentences copied word for word from the context that support the answer;\n"
+    "- answer: one or two sentences answering the question from those quotes;\n"
+    "- choice: one of the allowed choices, only when a quote supports it, otherwise null;\n"
+    "- insufficient_context: true when the context does not answer the question "
+    "(then quotes is empty and choice is null).\n"
+    "If the context says the company does not do something, the answer is No."
+)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A piece of context shown to the model. ``label`` names its source, e.g.
+    ``"[1] Security_Overview.pdf p. 4"``; quotes are expected to come from ``text``."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class GeneratedAnswer:
+    """What a generator returns for one question, after the post-rules.
+
+    ``choice`` is one of the question's allowed values or None; it is None whenever
+    ``insufficient_context`` is set or there is no quote. ``raw`` is the model's text as
+    returned (kept for logs: an unparsable reply becomes ``insufficient_context``)."""
+
+    quotes: tuple[str, ...]
+    answer: str
+    choice: str | None
+    insufficient_context: bool
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    raw: str = ""
+
+
+def allowed_choices(choices: Sequence[str]) -> tuple[str, ...]:
+    """The question's allowed values, stripped, blanks and duplicates removed, order kept."""
+    return tuple(dict.fromkeys(c.strip() for c in choices if c and c.strip()))
+
+
+def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES) -> dict:
+    """The JSON schema of an answer; fields in generation order, all required."""
+    allowed = allowed_choices(choices)
+    choice = {"enum": [*allowed, None]} if allowed else {"type": "null"}
+    return {
+        "type": "object",
+        "properties": {
+            "quotes": {"type": "array", "items": {"type": "string"}, "maxItems": max_quotes},
+            "answer": {"type": "string"},
+            "choice": choice,
+            "insufficient_context": {"type": "boolean"},
+        },
+        "required": ["quotes", "answer", "choice", "insufficient_context"],
+        "additionalProperties": False,
+    }
+
+
+def user_message(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> str:
+    allowed = allowed_choices(choices)
+    context = "\n\n".join(f"{p.label}\n{p.text.strip()}" for p in passages) or "(no context)"
+    choice_line = (
+        "Allowed choices: " + ", ".join(allowed) + " (or null)"
+        if allowed
+        else "Allowed choices: none (choice must be null)"
+    )
+    return f"Context:\n{context}\n\nQuestion: {question.strip()}\n{choice_line}"
+
+
+def build_messages(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> list[dict]:
+    """Chat messages for an OpenAI-style chat completion (the chat template comes from the model)."""
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": user_message(question, passages, choices)},
+    ]
+
+
+def parse_answer(
+    raw: str,
+    choices: Sequence[str],
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+    seconds: float = 0.0,
+) -> GeneratedAnswer:
+    """Parse the model's reply and apply the post-rules. Never raises: anything that is not
+    a JSON object becomes an insufficient-context answer that keeps ``raw``."""
+    data = _json_object(raw)
+    if data is None:
+        return GeneratedAnswer((), "", None, True, prompt_tokens, completion_tokens, seconds, raw)
+    quotes = data.get("quotes")
+    quotes = tuple(q.strip() for q in quotes if isinstance(q, str) and q.strip()) if isinstance(quotes, list) else ()
+    answer = data.get("answer")
+    answer = answer.strip() if isinstance(answer, str) else ""
+    insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
+    choice = _match_choice(data.get("choice"), choices)
+    if insufficient or not quotes:
+        choice = None  # a choice must be backed by a quote
+    return GeneratedAnswer(quotes, answer, choice, insufficient, prompt_tokens, completion_tokens, seconds, raw)
+
+
+def _json_object(raw: str) -> dict | None:
+    text = (raw or "").strip()
+    candidates = [text]
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:
+        candidates.append(text[start : end + 1])  # fenced or chatty replies from HTTP servers
+    for candidate in candidates:
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _match_choice(value: object, choices: Sequence[str]) -> str | None:
+    if not isinstance(value, str):
+        return None
+    wanted = value.strip().casefold()
+    return next((c for c in allowed_choices(choices) if c.casefold() == wanted), None)
+
+
+# ---------------------------------------------------------------- prompt compaction
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence or line of ``text``, surrounding blanks excluded, so
+    ``text[start:end]`` is exact source text."""
+    spans, cursor = [], 0
+    for m in [*_SENTENCE_END.finditer(text), None]:
+        stop = m.start() if m else len(text)
+        piece = text[cursor:stop]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((cursor + lead, cursor + len(piece.rstrip())))
+        if m:
+            cursor = m.end()
+    return spans
+
+
+def approx_tokens(text: str) -> int:
+    """A rough token count (about four characters per token) when no tokenizer is at hand."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+def compact_passages(
+    question: str,
+    passages: Sequence[Passage],
+    budget_tokens: int = 300,
+    window: int = 1,
+    count_tokens: Callable[[str], int] = approx_tokens,
+) -> list[Passage]:
+    """Keep, within ``budget_tokens`` of passage text, windows of ``window`` sentences either
+    side of the sentences most similar to the question (TF-IDF cosine over stemmed words,
+    idf fitted on the passages' sentences), instead of the whole passages.
+
+    Windows are exact slices of the passage text (quotes taken from them still anchor in the
+    source); overlapping windows merge, gaps are marked with " … ". Passages keep their
+    labels and order; a passage with nothing selected is left out. When no sentence shares a
+    word with the question, the first sentences of the first passage are kept.
+    """
+    from engine.embed.sparse import analyzer  # same stemmed words as retrieval
+
+    words = analyzer()
+    spans = [sentence_spans(p.text) for p in passages]
+    sentences = [(pi, si) for pi, ss in enumerate(spans) for si in range(len(ss))]
+    if not sentences:
+        return []
+    terms = {(pi, si): set(words(passages[pi].text[a:b])) for pi, ss in enumerate(spans) for si, (a, b) in enumerate(ss)}
+    df: dict[str, int] = {}
+    for ts in terms.values():
+        for t in ts:
+            df[t] = df.get(t, 0) + 1
+    idf = {t: math.log((1 + len(sentences)) / (1 + n)) + 1 for t, n in df.items()}
+    q_terms = set(words(question))
+
+    def score(key: tuple[int, int]) -> float:
+        ts = terms[key]
+        shared = sum(idf[t] ** 2 for t in ts & q_terms)
+        return shared / math.sqrt(sum(idf[t] ** 2 for t in ts)) if shared else 0.0
+
+    scored = sorted(((score(k), k) for k in sentences), key=lambda sk: (-sk[0], sk[1]))
+    ranked = [k for s, k in scored if s > 0]
+    cost = {k: count_tokens(passages[k[0]].text[slice(*spans[k[0]][k[1]])]) for k in sentences}
+    chosen: set[tuple[int, int]] = set()
+    used = 0
+
+    def take(keys: list[tuple[int, int]]) -> bool:
+        nonlocal used
+        new = [k for k in keys if k not in chosen]
+        extra = sum(cost[k] for k in new)
+        if used + extra > budget_tokens and (chosen or len(keys) > 1):
+            return False  # the best sentence alone is always kept, even over the budget
+        chosen.update(new)
+        used += extra
+        return True
+
+    for pi, si in ranked:
+        lo, hi = max(0, si - window), min(len(spans[pi]), si + window + 1)
+        take([(pi, j) for j in range(lo, hi)]) or take([(pi, si)])  # the window, else the sentence alone
+    if not ranked:  # nothing shares a word with the question: the start of the best passage
+        for si in range(len(spans[0])):
+            if not take([(0, si)]):
+                break
+    out = []
+    for pi, p in enumerate(passages):
+        picked = sorted(si for qi, si in chosen if qi == pi)
+        if not picked:
+            continue
+        runs: list[list[int]] = []
+        for si in picked:
+            if runs and si == runs[-1][-1] + 1:
+                runs[-1].append(si)
+            else:
+                runs.append([si])
+        pieces = [p.text[spans[pi][r[0]][0] : spans[pi][r[-1]][1]] for r in runs]
+        out.append(Passage(p.label, " … ".join(pieces)))
+    return out

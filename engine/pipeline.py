@@ -1,0 +1,288 @@
+"""Drafting, thin orchestration: for each question retrieve the top-k chunks, compact them to
+the sentences that matter, generate a JSON answer with quotes, anchor every quote in its source
+(RapidFuzz), locate PDF pages (Document Page Finder) and highlight boxes (PyMuPDF), and persist
+every draft in the review store as it finishes, so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
+from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
+from engine.kb import KnowledgeBase
+from engine.page_finder import PageFinder
+from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.export import CellWrite, export
+from engine.retrieve import search
+from engine.types import Chunk, Hit, Progress, SourceKind, no_progress
+from storage.review_store import DraftStatus, ReviewStore, StoredDraft
+
+PROMPT_BUDGET = 350  # tokens of passage text after compaction (five whole chunks are ≈ 1,200)
+Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a quote of a draft comes from. ``rects`` exist only for highlightable (verified
+    or repaired) quotes in PDFs; ``start``/``end`` are offsets into the cited unit's text
+    (page, section or row), for marking non-PDF sources."""
+
+    file: str
+    kind: SourceKind
+    quote: str
+    label: AnchorLabel
+    score: float  # anchor score 0–100
+    retrieval_score: float
+    page: int | None = None
+    sheet: str | None = None
+    row: int | None = None
+    section: str | None = None
+    start: int | None = None
+    end: int | None = None
+    rects: tuple[Rect, ...] = ()
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["kind"], d["label"] = self.kind.value, self.label.value
+        d["rects"] = [list(r) for r in self.rects]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> Citation:
+        fields = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        fields.update(kind=SourceKind(d["kind"]), label=AnchorLabel(d["label"]), rects=tuple(tuple(r) for r in d.get("rects", ())))
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One drafted question, as persisted and as written to results.jsonl."""
+
+    key: str
+    id: str | None
+    sheet: str
+    row: int
+    question: str
+    answer: str
+    choice: str | None
+    status: DraftStatus
+    citations: tuple[Citation, ...] = ()
+    prompt_tokens: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id, "sheet": self.sheet, "row": self.row, "question": self.question,
+            "answer": self.answer, "choice": self.choice, "status": self.status.value,
+            "citations": [c.to_json() for c in self.citations],
+            "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
+        }
+
+    def stored(self) -> StoredDraft:
+        data = self.to_json()
+        return StoredDraft(self.key, self.status, self.answer, self.choice, data)
+
+    @classmethod
+    def from_stored(cls, key: str, s: StoredDraft) -> Draft:
+        d = s.data
+        return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
+                   tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
+                   d.get("seconds", 0.0), d.get("error"))
+
+
+def question_key(q: Question) -> str:
+    """A question's stable identity inside its questionnaire."""
+    return f"{q.sheet}!{q.question_cell}"
+
+
+def source_label(rank: int, chunk: Chunk) -> str:
+    if chunk.kind is SourceKind.PDF:
+        where = f" p. {chunk.page}"
+    elif chunk.sheet:
+        where = f", sheet {chunk.sheet} row {chunk.row}"
+    else:
+        where = f", {chunk.section}" if chunk.section else ""
+    return f"[{rank}] {chunk.doc}{where}"
+
+
+class Drafter:
+    """Drafts single questions against one knowledge base with one generator. Anchorers and
+    page finders are built once per document and cached."""
+
+    def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
+                 budget_tokens: int | None = PROMPT_BUDGET) -> None:
+        self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
+        self._anchorers: dict[str, QuoteAnchorer] = {}
+        self._finders: dict[str, PageFinder] = {}
+
+    def anchorer(self, doc: str) -> QuoteAnchorer:
+        if doc not in self._anchorers:
+            self._anchorers[doc] = QuoteAnchorer(self.kb.units(doc))
+        return self._anchorers[doc]
+
+    def page_of(self, chunk: Chunk) -> int | None:
+        """The Document Page Finder's page for a PDF chunk."""
+        if chunk.kind is not SourceKind.PDF:
+            return None
+        if chunk.doc not in self._finders:
+            self._finders[chunk.doc] = PageFinder(self.kb.units(chunk.doc))
+        return self._finders[chunk.doc].locate(chunk.text).page
+
+    def passages(self, question: str, hits: Sequence[Hit]) -> list[Passage]:
+        whole = [Passage(source_label(i, h.chunk), h.chunk.text) for i, h in enumerate(hits, 1)]
+        if self.budget is None:
+            return whole
+        count = getattr(self.generator, "count_tokens", None)
+        return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
+
+    def draft(self, q: Question) -> Draft:
+        key = question_key(q)
+        started = time.perf_counter()
+        try:
+            hits = search(self.kb, q.text, top_k=self.top_k)
+            answer = self.generator.generate(q.text, self.passages(q.text, hits), q.choices)
+            citations = tuple(self.cite(quote, hits) for quote in answer.quotes)
+        except Exception as exc:  # one bad question never stops the batch; the draft says why
+            return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
+                         seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
+        return self._decide(q, key, answer, citations, time.perf_counter() - started)
+
+    @staticmethod
+    def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...], seconds: float) -> Draft:
+        """No supported quote → no_context (never a guess); a choice needs a supported quote."""
+        supported = any(c.label is not AnchorLabel.UNVERIFIED for c in citations)
+        if answer.insufficient_context or not supported or not (answer.answer or answer.choice):
+            return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, citations,
+                         answer.prompt_tokens, seconds)
+        return Draft(key, q.id, q.sheet, q.row, q.text, answer.answer, answer.choice, DraftStatus.DRAFTED,
+                     citations, answer.prompt_tokens, seconds)
+
+    def cite(self, quote: str, hits: Sequence[Hit]) -> Citation:
+        """The best anchor of ``quote`` among the retrieved documents (the hit's page as the hint)."""
+        best: tuple[Anchor, Hit, int | None] | None = None
+        for hit in hits:
+            hint = self.page_of(hit.chunk)
+            anchor = self.anchorer(hit.chunk.doc).anchor(quote, page=hint if hint else None)
+            if best is None or anchor.score > best[0].score:
+                best = (anchor, hit, hint)
+            if anchor.label is AnchorLabel.VERIFIED:
+                break
+        anchor, hit, hint = best
+        chunk = hit.chunk
+        base = dict(file=chunk.doc, kind=chunk.kind, quote=quote, label=anchor.label, score=anchor.score,
+                    retrieval_score=round(float(hit.score), 4))
+        if not anchor.highlighted:  # unverified: cite the retrieved chunk's place, highlight nothing
+            return Citation(**base, page=hint or chunk.page, sheet=chunk.sheet, row=chunk.row, section=chunk.section)
+        span = max(anchor.spans, key=lambda s: s.end - s.start)
+        unit = self.anchorer(chunk.doc).units[span.unit]
+        rects: tuple[Rect, ...] = ()
+        if chunk.kind is SourceKind.PDF:
+            rects = tuple(self.anchorer(chunk.doc).rects(self.kb.source_path(chunk.doc), anchor.spans))
+        return Citation(**base, page=anchor.page, sheet=unit.sheet, row=unit.row, section=unit.section,
+                        start=span.start, end=span.end, rects=rects)
+
+
+@dataclass
+class DraftRun:
+    """What ``draft_questionnaire`` did."""
+
+    drafted: list[Draft] = field(default_factory=list)  # in this run
+    resumed: int = 0  # drafted in an earlier run and kept
+    skipped_answered: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    exported: Path | None = None
+
+
+def to_draft(questionnaire: Questionnaire, redo_answered: bool, limit: int | None) -> tuple[list[Question], int]:
+    """The questions to draft, in order, and how many were skipped as already answered."""
+    questions = list(questionnaire.questions)
+    wanted = [q for q in questions if redo_answered or not q.answered]
+    return (wanted[:limit] if limit else wanted), len(questions) - len(wanted)
+
+
+def draft_questionnaire(
+    questionnaire: Questionnaire,
+    drafter: Drafter,
+    review: ReviewStore,
+    *,
+    results: Path | None = None,
+    out: Path | None = None,
+    limit: int | None = None,
+    redo_answered: bool = False,
+    progress: Progress = no_progress,
+) -> DraftRun:
+    project = review.project_for(questionnaire.path)
+    review.set_questions(project.id, [(question_key(q), _question_json(q)) for q in questionnaire.questions])
+    todo, skipped = to_draft(questionnaire, redo_answered, limit)
+    done = review.latest_drafts(project.id)
+    run = DraftRun(skipped_answered=skipped)
+    kept = [Draft.from_stored(question_key(q), done[question_key(q)]) for q in todo if question_key(q) in done]
+    run.resumed = len(kept)
+    sink = _ResultsFile(results, kept)
+    pending = [q for q in todo if question_key(q) not in done]
+    progress("drafting", len(kept), len(todo))
+    for i, q in enumerate(pending, 1):
+        draft = drafter.draft(q)
+        review.add_draft(project.id, draft.stored())
+        sink.write(draft)
+        run.drafted.append(draft)
+        progress("drafting", len(kept) + i, len(todo))
+    for d in kept + run.drafted:
+        run.counts[d.status.value] = run.counts.get(d.status.value, 0) + 1
+    if out is not None:
+        latest = review.latest_drafts(project.id)
+        drafts = [Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest]
+        run.exported = export_drafts(questionnaire, drafts, out)
+    return run
+
+
+def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]]) -> list[CellWrite]:
+    """Cell writes for ``{question key: (answer text, choice)}``: the choice into the dropdown
+    cell, the text into the free-text cell (or, when the question has only one cell, the
+    choice there if it has one, else the text)."""
+    writes: list[CellWrite] = []
+    for q in questionnaire.questions:
+        if question_key(q) not in answers:
+            continue
+        text, choice = answers[question_key(q)]
+        if q.choice_cell and choice:
+            writes.append(CellWrite(q.sheet, q.choice_cell, choice))
+        if q.text_cell and text and q.text_cell != q.choice_cell:
+            writes.append(CellWrite(q.sheet, q.text_cell, text))
+        elif q.text_cell and text and not choice:
+            writes.append(CellWrite(q.sheet, q.text_cell, text))
+    return writes
+
+
+def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path) -> Path:
+    """The original file with the drafted answers filled in (no_context and errors left blank)."""
+    answers = {d.key: (d.answer, d.choice) for d in drafts if d.status is DraftStatus.DRAFTED}
+    return export(questionnaire.path, out, answer_writes(questionnaire, answers))
+
+
+def _question_json(q: Question) -> dict:
+    return asdict(q)
+
+
+class _ResultsFile:
+    """results.jsonl: rewritten with the kept drafts at the start, then one line per draft as
+    it finishes (flushed, so an interrupted run leaves every finished line)."""
+
+    def __init__(self, path: Path | None, kept: Sequence[Draft]) -> None:
+        self.path = path
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("w", encoding="utf-8") as f:
+                for d in kept:
+                    f.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
+
+    def write(self, draft: Draft) -> None:
+        if self.path is not None:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(draft.to_json(), ensure_ascii=False) + "\n")

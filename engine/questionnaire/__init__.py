@@ -1,0 +1,11 @@
+"""Questionnaires: read the questions and answer cells of XLSX/XLSM/CSV files."""
+
+from engine.questionnaire.reader import (
+    Question,
+    Questionnaire,
+    QuestionnaireError,
+    SheetLayout,
+    read_questionnaire,
+)
+
+__all__ = ["Question", "Questionnaire", "QuestionnaireError", "SheetLayout", "read_questionnaire"]

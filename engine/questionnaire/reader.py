@@ -1,0 +1,522 @@
+"""Read a questionnaire (XLSX/XLSM/CSV): which rows are questions and where their answers go.
+
+Detection, per sheet (every visible sheet, or the one named with ``sheet=``):
+
+1. **ID column**: the column with the most cells shaped like a question ID (``GNRL-01``,
+   ``A&A-01.1``, ``AC-2``; at least 3). When there is one, the question rows are exactly the
+   rows whose ID cell has that shape: section titles, instructions, repeated header rows and
+   blank rows have none. This is how CAIQ and HECVAT are laid out.
+2. **Header labels**: rows holding labels such as "Question", "Answer"/"Response"/"Vendor
+   Answers", "Additional Information"/"Comments"/"Implementation Description" give the column
+   roles (HECVAT repeats its header in every section; the most common column per role wins).
+   "Analyst …", "Guidance" and "Compliant Response" columns are never answer columns.
+3. Without a labelled question column, the column of the candidate rows with the most
+   question-like text (several words, ending in "?") is the question column. Without a
+   labelled answer column, the column whose cells carry the most list dropdowns is.
+4. Without an ID column, every non-blank row below the header row is a question unless it
+   looks like a section title (a short line without "?", alone on its row, without dropdown).
+
+A row is not a question either when its answer cell holds a formula: the workbook fills it
+itself (HECVAT 4 copies the "START HERE" answers into every tab); a sheet whose answer cells
+are mostly formulas is a report or an evaluation sheet and is skipped with a note.
+
+Per question the **answer cell** (in the answer column) is a *choice cell* when a list data
+validation covers it; the explanation then goes in the comment column (the *text cell*).
+Without a dropdown the answer cell itself is the text cell. Cell values are the cached ones
+(``data_only``): question text computed by formulas (HECVAT 4.x VLOOKUPs) is read as shown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import warnings
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import openpyxl
+from openpyxl.utils import get_column_letter
+from openpyxl.utils.cell import column_index_from_string
+
+from engine.ingest.sheet import OLE_MAGIC, cell_text, sniff_delimiter
+from engine.questionnaire.validation import (
+    Bounds,
+    ListValidation,
+    SheetInfo,
+    defined_names,
+    resolve_list,
+    scan_sheet,
+    workbook_sheets,
+)
+
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)
+OVERRIDE_FIX = (
+    "pass --sheet NAME, --header-row N and --question-col LETTER "
+    "(and --answer-col / --comment-col LETTER) to say where the questions are"
+)
+
+ID_RE = re.compile(r"^[A-Za-z][A-Za-z&]{0,9}[-_][A-Za-z]{0,4}\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?$")
+_ROLE_PATTERNS = {  # checked in this order: the first that matches a header label wins
+    "excluded": r"analyst|guidance|reviewer|compliant response|preferred|expected|follow-up|reason for",
+    "id": r"((question|control|item|ccm control|requirement) )?(id|#|no\.?|ref(erence)?( no\.?)?)",
+    "comment": r".*\b(comments?|additional info(rmation)?|explanation|explain|notes?|implementation"
+    r"|details|justification|evidence|remarks|clarification)\b.*",
+    "answer": r".*\b(answers?|responses?|yes ?/ ?no)\b.*",
+    "question": r"((security|control|assessment|vendor) )?(questions?|requirements?|question text)",
+}
+
+
+class QuestionnaireError(Exception):
+    """A questionnaire that cannot be read. The message names the file, the problem and the fix."""
+
+    def __init__(self, file: str, problem: str, fix: str) -> None:
+        self.file, self.problem, self.fix = file, problem, fix
+        super().__init__(f"{file}: {problem}. {fix}")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question and the cells (A1 refs on ``sheet``) where its answer goes."""
+
+    id: str | None
+    sheet: str
+    row: int
+    text: str
+    question_cell: str
+    choice_cell: str | None  # the dropdown cell, when the answer cell has one
+    text_cell: str | None  # where the free-text answer / explanation goes
+    choices: tuple[str, ...]  # allowed values of the choice cell
+    existing_answer: str | None  # what the text cell already holds
+    existing_choice: str | None  # what the choice cell already holds
+
+    @property
+    def answered(self) -> bool:
+        """The file already holds an answer for it (the drafting step skips these)."""
+        return bool(self.existing_choice or self.existing_answer)
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """What was detected on one sheet. Columns are letters; ``choices`` is the most common
+    dropdown of the answer column (each question carries its own)."""
+
+    sheet: str
+    header_row: int | None
+    question_col: str
+    id_col: str | None
+    answer_col: str
+    comment_col: str | None
+    choices: tuple[str, ...]
+    questions: tuple[Question, ...]
+
+
+@dataclass(frozen=True)
+class Questionnaire:
+    path: Path
+    sheets: tuple[SheetLayout, ...]
+    notes: tuple[str, ...] = ()  # skipped sheets and why, unresolvable dropdowns…
+
+    @property
+    def questions(self) -> tuple[Question, ...]:
+        return tuple(q for s in self.sheets for q in s.questions)
+
+
+@dataclass(frozen=True)
+class _Overrides:
+    sheet: str | None = None
+    header_row: int | None = None
+    question_col: int | None = None
+    answer_col: int | None = None
+    comment_col: int | None = None
+
+
+@dataclass
+class _Grid:
+    """One sheet's cell texts plus what the XML scan found (nothing for CSV)."""
+
+    name: str
+    cells: dict[tuple[int, int], str]
+    formulas: frozenset[tuple[int, int]] = frozenset()
+    merges: tuple[Bounds, ...] = ()
+    dropdowns: tuple[tuple[ListValidation, tuple[str, ...]], ...] = ()  # with resolved values
+    _anchor: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    _rows: dict[int, list[int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for r, c in sorted(self.cells):
+            self._rows.setdefault(r, []).append(c)
+        for c0, r0, c1, r1 in self.merges:
+            if (c1 - c0 + 1) * (r1 - r0 + 1) <= 10_000:
+                for r in range(r0, r1 + 1):
+                    for c in range(c0, c1 + 1):
+                        self._anchor[(r, c)] = (r0, c0)
+
+    def text(self, row: int, col: int) -> str:
+        return self.cells.get((row, col), "")
+
+    def anchor(self, row: int, col: int) -> tuple[int, int]:
+        """The top-left cell of the merged range holding (row, col), or the cell itself."""
+        return self._anchor.get((row, col), (row, col))
+
+    def choices_at(self, row: int, col: int) -> tuple[str, ...]:
+        return next((values for dv, values in self.dropdowns if dv.covers(row, col)), ())
+
+    def row_cols(self, row: int) -> list[int]:
+        """The columns of the non-empty cells of a row, left to right."""
+        return self._rows.get(row, [])
+
+    def rows(self, start: int = 1) -> list[int]:
+        return [r for r in self._rows if r >= start]
+
+
+# ---------------------------------------------------------------- public entry point
+
+
+def read_questionnaire(
+    path: str | Path,
+    *,
+    sheet: str | None = None,
+    header_row: int | None = None,
+    question_col: str | None = None,
+    answer_col: str | None = None,
+    comment_col: str | None = None,
+) -> Questionnaire:
+    """Detect the questions of an .xlsx/.xlsm/.csv questionnaire (see the module docstring).
+
+    The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
+    rows below it are questions), and column letters for the question, answer and comment cells.
+    Raises :class:`QuestionnaireError` for unreadable files and when no questions are found.
+    """
+    path = Path(path)
+    name = path.name
+    ov = _Overrides(
+        sheet=sheet,
+        header_row=_check_row(name, header_row),
+        question_col=_column(name, "--question-col", question_col),
+        answer_col=_column(name, "--answer-col", answer_col),
+        comment_col=_column(name, "--comment-col", comment_col),
+    )
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise QuestionnaireError(
+            name, f"has an unsupported extension '{path.suffix}'",
+            f"save it as one of {', '.join(SUFFIXES)} and try again",
+        )
+    if not path.is_file():
+        raise QuestionnaireError(name, "does not exist", f"check the path {path}")
+    if path.stat().st_size == 0:
+        raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
+    with warnings.catch_warnings():  # openpyxl: "Data Validation extension is not supported"
+        warnings.simplefilter("ignore", UserWarning)
+        grids, notes = _load_csv(path, ov) if suffix == ".csv" else _load_workbook(path, ov)
+    lenient = len(grids) == 1 or ov.sheet is not None or ov.question_col is not None
+    layouts, skipped = [], {}
+    for grid in grids:
+        found = _detect(grid, ov, lenient)
+        if isinstance(found, str):
+            skipped[grid.name] = found
+        else:
+            layouts.append(found)
+    if not layouts:
+        reasons = "; ".join(f"sheet '{k}': {v}" for k, v in skipped.items()) or "no sheets"
+        raise QuestionnaireError(name, f"no questions found ({reasons})", OVERRIDE_FIX)
+    notes += [f"sheet '{k}' skipped: {v}" for k, v in skipped.items() if "formulas" in v]
+    plain = [k for k, v in skipped.items() if "formulas" not in v]
+    if plain:
+        notes.append("sheets without questions: " + ", ".join(f"'{k}'" for k in plain))
+    return Questionnaire(path=path, sheets=tuple(layouts), notes=tuple(notes))
+
+
+def _column(file: str, flag: str, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return column_index_from_string(value.strip().upper())
+    except ValueError:
+        raise QuestionnaireError(file, f"{flag} '{value}' is not a column letter", f"pass e.g. {flag} C") from None
+
+
+def _check_row(file: str, row: int | None) -> int | None:
+    if row is not None and row < 1:
+        raise QuestionnaireError(file, f"--header-row {row} is not a row number", "rows start at 1")
+    return row
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
+    """Cell texts (cached values) and the XML scan of the sheets to look at."""
+    name = path.name
+    with path.open("rb") as fh:
+        if fh.read(4) == OLE_MAGIC:
+            raise QuestionnaireError(
+                name, "is password-protected (encrypted) or an old .xls file",
+                "remove the password / save it as .xlsx and try again",
+            )
+    try:
+        zf = zipfile.ZipFile(path)
+        infos = workbook_sheets(zf)
+        names = defined_names(zf)
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # BadZipFile, KeyError, XML errors…
+        raise QuestionnaireError(
+            name, "is not a readable Excel workbook (corrupt, truncated or not an .xlsx)",
+            "open it in Excel, save it again as .xlsx and try again",
+        ) from exc
+    try:
+        if ov.sheet is not None:
+            chosen = [i for i in infos if i.name == ov.sheet]
+            if not chosen:
+                raise QuestionnaireError(
+                    name, f"has no sheet named '{ov.sheet}'",
+                    f"pass --sheet with one of: {', '.join(repr(i.name) for i in infos)}",
+                )
+        else:
+            chosen = [i for i in infos if i.state == "visible"]
+        notes: list[str] = []
+        grids = [_sheet_grid(zf, wb, info, infos, names, notes) for info in chosen]
+    except QuestionnaireError:
+        raise
+    except Exception as exc:
+        raise QuestionnaireError(
+            name, f"could not be read ({type(exc).__name__}: {exc})",
+            "open it in Excel, save it again as .xlsx and try again",
+        ) from exc
+    finally:
+        wb.close()
+        zf.close()
+    return grids, notes
+
+
+def _read_rows(wb, sheet: str, last_row: int, bounds: Bounds | None = None):
+    """(row number, values) of a read-only worksheet up to ``last_row``."""
+    ws = wb[sheet]
+    if bounds is None:
+        ws.reset_dimensions()  # trust the rows in the file, not a stale <dimension>
+        rows = ws.iter_rows(values_only=True)
+        first = 1
+    else:
+        c0, r0, c1, r1 = bounds
+        rows = ws.iter_rows(min_row=r0, max_row=min(r1, last_row), min_col=c0, max_col=c1, values_only=True)
+        first = r0
+    for number, values in enumerate(rows, start=first):
+        if number > last_row:
+            break
+        yield number, values
+
+
+def _sheet_grid(zf, wb, info: SheetInfo, infos: list[SheetInfo], names, notes: list[str]) -> _Grid:
+    """Cell texts, formulas, merges and resolved dropdowns of one worksheet."""
+    scan = scan_sheet(zf, info.part)
+    cells = {}
+    for number, values in _read_rows(wb, info.name, scan.last_row):
+        for col, value in enumerate(values, start=1):
+            text = cell_text(value)
+            if text:
+                cells[(number, col)] = text
+    parts = {i.name: i.part for i in infos}
+    last_rows: dict[str, int] = {info.name: scan.last_row}
+
+    def read_range(sheet: str, bounds: Bounds) -> list[str]:
+        if sheet not in last_rows:
+            last_rows[sheet] = scan_sheet(zf, parts[sheet]).last_row  # KeyError: no such sheet
+        rows = _read_rows(wb, sheet, last_rows[sheet], bounds)
+        return [t for _, values in rows for t in map(cell_text, values) if t]
+
+    dropdowns = []
+    for validation in scan.validations:
+        resolved = resolve_list(validation.formula, info, names, read_range)
+        if resolved is None:
+            notes.append(
+                f"sheet '{info.name}': dropdown source '{validation.formula}' could not be resolved; "
+                "those cells are treated as free text"
+            )
+        elif resolved:
+            dropdowns.append((validation, resolved))
+    return _Grid(info.name, cells, scan.formulas, scan.merges, tuple(dropdowns))
+
+
+def _load_csv(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
+    data = path.read_bytes()
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        raise QuestionnaireError(path.name, "is not UTF-8 or Windows-1252 text", "save it again as UTF-8 CSV")
+    try:
+        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text)))
+    except csv.Error as exc:
+        raise QuestionnaireError(path.name, f"is not valid CSV ({exc})", "export it from the spreadsheet as CSV again") from exc
+    cells = {
+        (r, c): value.strip()
+        for r, record in enumerate(records, 1)
+        for c, value in enumerate(record, 1)
+        if value.strip()
+    }
+    if not cells:
+        raise QuestionnaireError(path.name, "has no cells with text", "export the questionnaire again")
+    return [_Grid(ov.sheet or path.stem, cells)], []
+
+
+# ---------------------------------------------------------------- detection
+
+
+def _role(label: str) -> str | None:
+    """The column role a header label names: id, question, answer, comment (or None)."""
+    text = re.sub(r"\(.*?\)|[*:]", " ", label.lower())
+    text = " ".join(text.split())
+    if not text or len(text.split()) > 5:
+        return None  # a sentence, not a column label
+    for role, pattern in _ROLE_PATTERNS.items():
+        if re.fullmatch(pattern, text) or (role == "excluded" and re.search(pattern, text)):
+            return None if role == "excluded" else role
+    return None
+
+
+def _id_column(g: _Grid, start: int) -> int | None:
+    counts = Counter(c for (r, c), t in g.cells.items() if r >= start and ID_RE.match(t))
+    if not counts:
+        return None
+    col, n = max(counts.items(), key=lambda kv: (kv[1], -kv[0]))
+    return col if n >= 3 else None
+
+
+def _header_roles(g: _Grid, ov: _Overrides, id_col: int | None) -> tuple[dict[str, int], int | None]:
+    """Column per role from the header rows, and the first header row."""
+    rows = [ov.header_row] if ov.header_row else g.rows()
+    votes: dict[str, Counter] = {}
+    first = None
+    for r in rows:
+        if id_col and ID_RE.match(g.text(r, id_col)):
+            continue  # a question row, not a header
+        found: dict[str, int] = {}
+        for c in g.row_cols(r):
+            role = _role(g.text(r, c))
+            if c == id_col and role != "id":
+                continue  # the ID column holds section titles ("… Vendor Response"), not labels
+            if role and role not in found:
+                found[role] = c
+        if {"answer", "comment", "question"} & found.keys() and len(found) >= (1 if id_col else 2):
+            first = first or r
+            for role, c in found.items():
+                votes.setdefault(role, Counter())[c] += 1
+    return {role: v.most_common(1)[0][0] for role, v in votes.items()}, first
+
+
+def _question_likeness(text: str) -> int:
+    return (len(text.split()) >= 3) + text.rstrip().endswith("?")
+
+
+def _best_column(g: _Grid, rows: list[int], skip: set[int], score) -> int | None:
+    totals: Counter = Counter()
+    for r in rows:
+        for c in g.row_cols(r):
+            if c not in skip:
+                totals[c] += score(r, c)
+    best = [(n, -c) for c, n in totals.items() if n > 0]
+    return -max(best)[1] if best else None
+
+
+def _is_title(g: _Grid, r: int, qcol: int, acol: int) -> bool:
+    """A section title: alone on its row, no dropdown, no "?", at most 8 words, Title Cased
+    ("Access Control", "Business Continuity and Disaster Recovery"; not "Describe your …")."""
+    text = g.text(r, qcol)
+    words = text.split()
+    if len(words) > 8 or "?" in text or g.choices_at(r, acol) or any(c != qcol for c in g.row_cols(r)):
+        return False
+    return all(w[0].isupper() or not w[0].isalpha() for w in words if len(w) > 3)
+
+
+def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
+    """The layout of one sheet, or the reason it holds no questions."""
+    start = (ov.header_row or 0) + 1
+    id_col = _id_column(g, start)
+    roles, header_row = _header_roles(g, ov, id_col)
+    header_row = ov.header_row or header_row
+    id_mode = id_col is not None
+    if id_mode:
+        rows = [r for r in g.rows(start) if ID_RE.match(g.text(r, id_col))]
+    else:
+        id_col = roles.get("id")
+        rows = g.rows(max(start, (header_row or 0) + 1))
+    skip = {id_col} if id_col else set()
+    qcol = ov.question_col or roles.get("question")
+    qcol = qcol or _best_column(g, rows, skip, lambda r, c: _question_likeness(g.text(r, c)))
+    if qcol is None:
+        return "no question column found (pass --question-col)"
+    skip.add(qcol)
+    acol = ov.answer_col or roles.get("answer")
+    acol = acol or _best_column(g, rows, skip, lambda r, c: c > qcol and bool(g.choices_at(r, c)))
+    if acol is None and lenient:
+        acol = qcol + 1
+    if acol is None:
+        return "no answer column found (no 'Answer'/'Response' header, no dropdowns; pass --answer-col)"
+    ccol = ov.comment_col or roles.get("comment")
+    ccol = None if ccol in (acol, qcol) else ccol
+    questions, computed = [], 0
+    for r in rows:
+        q = _question(g, r, id_col, qcol, acol, ccol, check_title=not id_mode)
+        if q == "computed":
+            computed += 1
+        elif q is not None:
+            questions.append(q)
+    if computed > len(questions):
+        return f"its answer cells ({get_column_letter(acol)}) are formulas: a report or evaluation sheet"
+    if not questions:
+        return f"no question rows in column {get_column_letter(qcol)}"
+    lists = Counter(q.choices for q in questions if q.choices)
+    return SheetLayout(
+        sheet=g.name,
+        header_row=header_row,
+        question_col=get_column_letter(qcol),
+        id_col=get_column_letter(id_col) if id_col else None,
+        answer_col=get_column_letter(acol),
+        comment_col=get_column_letter(ccol) if ccol else None,
+        choices=lists.most_common(1)[0][0] if lists else (),
+        questions=tuple(questions),
+    )
+
+
+def _ref(row: int, col: int) -> str:
+    return f"{get_column_letter(col)}{row}"
+
+
+def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, check_title: bool):
+    """The Question on row r, "computed" when its answer cell is a formula, else None."""
+    text = g.text(r, qcol)
+    if not text or g.anchor(r, qcol) != (r, qcol):
+        return None  # blank, or covered by a merged cell that starts above / to the left
+    ar, ac = g.anchor(r, acol)
+    if ac <= qcol:
+        return None  # the question cell spans the answer column: a title or an instruction
+    if check_title and (_is_title(g, r, qcol, acol) or _role(text)):
+        return None
+    if (ar, ac) in g.formulas:
+        return "computed"
+    choices = g.choices_at(ar, ac)
+    text_at: tuple[int, int] | None = (ar, ac)
+    if choices:
+        text_at = None
+        if ccol and g.anchor(r, ccol) == (r, ccol) and (r, ccol) not in g.formulas:
+            text_at = (r, ccol)
+    ident = g.text(r, id_col) if id_col else ""
+    return Question(
+        id=ident or None,
+        sheet=g.name,
+        row=r,
+        text=text,
+        question_cell=_ref(r, qcol),
+        choice_cell=_ref(ar, ac) if choices else None,
+        text_cell=_ref(*text_at) if text_at else None,
+        choices=choices,
+        existing_answer=(g.text(*text_at) or None) if text_at else None,
+        existing_choice=(g.text(ar, ac) or None) if choices else None,
+    )

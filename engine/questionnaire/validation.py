@@ -1,0 +1,186 @@
+"""What openpyxl does not give a reader: the raw sheet XML of an .xlsx/.xlsm package.
+
+One streaming pass over a worksheet part collects the cells that hold formulas, the merged
+ranges, the last row with a value, and the list data validations (dropdowns) in both forms:
+
+* ordinary: ``<dataValidation type="list" sqref="C3:C9"><formula1>"Yes,No"</formula1>``
+* the x14 extension (``<extLst>…<x14:dataValidation type="list"><x14:formula1><xm:f>
+  Values!$A$4:$A$5</xm:f></x14:formula1><xm:sqref>C3:C9</xm:sqref>``), which openpyxl
+  drops with a warning; real HECVAT workbooks keep most dropdowns there.
+
+A list's source is literal (``"Yes,No,N/A"``), a range (maybe on a hidden sheet) or a defined
+name; :func:`resolve_list` turns it into the allowed values.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from xml.etree import ElementTree as ET
+
+from openpyxl.utils.cell import column_index_from_string, range_boundaries
+
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+X14 = "{http://schemas.microsoft.com/office/spreadsheetml/2009/9/main}"
+XM = "{http://schemas.microsoft.com/office/excel/2006/main}"
+REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+
+MAX_ROW = 1_048_576
+MAX_LIST_CELLS = 2_000  # a dropdown source larger than this is not a list of answers
+
+Bounds = tuple[int, int, int, int]  # (min_col, min_row, max_col, max_row), 1-based
+# read_range(sheet, bounds) -> the non-empty cell texts of that range, row by row
+RangeReader = Callable[[str, Bounds], list[str]]
+
+_CELL = re.compile(r"^([A-Z]{1,3})(\d+)$")
+_RANGE = re.compile(
+    r"^(?:(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^'!]+))!)?"
+    r"(?P<r>\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$"
+)
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    """A worksheet as listed in ``xl/workbook.xml``."""
+
+    name: str
+    part: str  # zip member, e.g. "xl/worksheets/sheet3.xml"
+    state: str  # visible | hidden | veryHidden
+    index: int  # position in the workbook (what definedName/@localSheetId refers to)
+
+
+@dataclass(frozen=True)
+class ListValidation:
+    """One list data validation: where it applies and the source of its values."""
+
+    ranges: tuple[Bounds, ...]
+    formula: str
+
+    def covers(self, row: int, col: int) -> bool:
+        return any(c0 <= col <= c1 and r0 <= row <= r1 for c0, r0, c1, r1 in self.ranges)
+
+
+@dataclass(frozen=True)
+class SheetScan:
+    """What one pass over a worksheet part found."""
+
+    formulas: frozenset[tuple[int, int]]  # (row, col) of cells holding a formula
+    merges: tuple[Bounds, ...]
+    validations: tuple[ListValidation, ...]
+    last_row: int  # last row with a value (0 when none)
+
+
+def workbook_sheets(zf: zipfile.ZipFile) -> list[SheetInfo]:
+    """The worksheets in workbook order, with their zip member and visibility."""
+    rels = ET.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+    targets = {r.get("Id"): r.get("Target", "") for r in rels.iter(f"{PKG_REL}Relationship")}
+    book = ET.fromstring(zf.read("xl/workbook.xml"))
+    sheets = []
+    for index, el in enumerate(book.iter(f"{MAIN}sheet")):
+        target = targets.get(el.get(f"{REL}id"), "")
+        part = target.lstrip("/") if target.startswith("/") else "xl/" + target
+        sheets.append(SheetInfo(el.get("name", ""), part, el.get("state", "visible"), index))
+    return sheets
+
+
+def defined_names(zf: zipfile.ZipFile) -> dict[tuple[str, int | None], str]:
+    """``{(lower-case name, localSheetId or None): formula}`` from ``xl/workbook.xml``."""
+    book = ET.fromstring(zf.read("xl/workbook.xml"))
+    names = {}
+    for el in book.iter(f"{MAIN}definedName"):
+        local = el.get("localSheetId")
+        names[(el.get("name", "").lower(), int(local) if local is not None else None)] = (el.text or "").strip()
+    return names
+
+
+def parse_sqref(sqref: str) -> tuple[Bounds, ...]:
+    """``"C3:C9 E5"`` -> bounds; whole columns/rows (``C:C``) are opened to the sheet edge."""
+    out = []
+    for part in sqref.split():
+        try:
+            c0, r0, c1, r1 = range_boundaries(part.replace("$", ""))
+        except (ValueError, TypeError):
+            continue
+        out.append((c0 or 1, r0 or 1, c1 or 16_384, r1 or MAX_ROW))
+    return tuple(out)
+
+
+def _cell_rc(ref: str | None, row: int, col: int) -> tuple[int, int]:
+    """(row, col) of a ``<c r="C12">``; cells without ``r`` follow the previous one."""
+    m = _CELL.match(ref or "")
+    return (int(m.group(2)), column_index_from_string(m.group(1))) if m else (row, col + 1)
+
+
+def scan_sheet(zf: zipfile.ZipFile, part: str) -> SheetScan:
+    """One streaming pass over a worksheet part (see the module docstring)."""
+    formulas: set[tuple[int, int]] = set()
+    merges: list[Bounds] = []
+    validations: list[ListValidation] = []
+    row = col = last_row = 0
+    with zf.open(part) as fh:
+        for event, el in ET.iterparse(fh, events=("start", "end")):
+            tag = el.tag
+            if event == "start":
+                if tag == f"{MAIN}row":
+                    row, col = int(el.get("r") or row + 1), 0
+                continue
+            if tag == f"{MAIN}c":
+                row, col = _cell_rc(el.get("r"), row, col)
+                if el.find(f"{MAIN}f") is not None:
+                    formulas.add((row, col))
+                if el.find(f"{MAIN}v") is not None or el.find(f"{MAIN}is") is not None:
+                    last_row = max(last_row, row)
+                el.clear()
+            elif tag == f"{MAIN}row":
+                el.clear()
+            elif tag == f"{MAIN}mergeCell":
+                merges.extend(parse_sqref(el.get("ref", "")))
+            elif tag == f"{MAIN}dataValidation" and el.get("type") == "list":
+                formula = el.findtext(f"{MAIN}formula1") or ""
+                validations.append(ListValidation(parse_sqref(el.get("sqref", "")), formula.strip()))
+            elif tag == f"{X14}dataValidation" and el.get("type") == "list":
+                formula = el.findtext(f"{X14}formula1/{XM}f") or ""
+                sqref = el.findtext(f"{XM}sqref") or ""
+                validations.append(ListValidation(parse_sqref(sqref), formula.strip()))
+    return SheetScan(frozenset(formulas), tuple(merges), tuple(validations), last_row)
+
+
+def _literal_list(formula: str) -> tuple[str, ...]:
+    """``"Yes,No,N/A"`` -> ("Yes", "No", "N/A")."""
+    inner = formula[1:-1] if formula.endswith('"') else formula[1:]
+    return tuple(v.strip() for v in inner.replace('""', '"').split(",") if v.strip())
+
+
+def resolve_list(
+    formula: str,
+    sheet: SheetInfo,
+    names: dict[tuple[str, int | None], str],
+    read_range: RangeReader,
+) -> tuple[str, ...] | None:
+    """The allowed values of a list validation, or None when its source cannot be resolved
+    (``INDIRECT(…)``, ``#REF!``, a missing sheet): the caller then treats the cell as free text.
+    """
+    text = formula.strip().lstrip("=")
+    for _ in range(5):  # a defined name may point at another name
+        if text.startswith('"'):
+            return _literal_list(text)
+        target = names.get((text.lower(), sheet.index), names.get((text.lower(), None)))
+        if target is None:
+            break
+        text = target.strip().lstrip("=")
+    m = _RANGE.match(text)
+    if not m:
+        return None
+    source = m.group("q").replace("''", "'") if m.group("q") else (m.group("s") or sheet.name)
+    bounds = range_boundaries(m.group("r").replace("$", ""))
+    c0, r0, c1, r1 = bounds
+    if (c1 - c0 + 1) * (r1 - r0 + 1) > MAX_LIST_CELLS:
+        return None
+    try:
+        values = read_range(source, bounds)
+    except KeyError:  # no such sheet
+        return None
+    return tuple(dict.fromkeys(values))  # unique, in order

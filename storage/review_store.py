@@ -1,0 +1,259 @@
+"""The review store: one SQLite file holding every questionnaire project, its questions,
+every draft and every reviewer decision, persisted as it happens.
+
+One project per questionnaire. The uploaded file's bytes are kept in the database, so export
+never depends on the upload still existing. Nothing is updated in place: drafts and decisions
+are appended with timestamps, and a question's current state is its latest draft plus its
+latest decision. ``PRAGMA user_version`` holds the schema version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import Iterator, Sequence
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS projects (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    file_sha256 TEXT NOT NULL,
+    file_bytes BLOB NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS questions (
+    project_id INTEGER NOT NULL REFERENCES projects(id),
+    key TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (project_id, key)
+);
+CREATE TABLE IF NOT EXISTS drafts (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    status TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    choice TEXT,
+    data TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS drafts_by_question ON drafts(project_id, key, id);
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    action TEXT NOT NULL,
+    answer TEXT,
+    choice TEXT,
+    note TEXT,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS decisions_by_question ON decisions(project_id, key, id);
+"""
+
+
+class ReviewStoreError(Exception):
+    """The review database cannot be used; the message says why and what to do."""
+
+
+class DraftStatus(str, Enum):
+    DRAFTED = "drafted"
+    NO_CONTEXT = "no_context"
+    ERROR = "error"
+
+
+class Action(str, Enum):
+    """What a reviewer did to a draft."""
+
+    ACCEPT = "accepted"
+    EDIT = "edited"
+    NEEDS_SME = "needs_sme"
+    REJECT = "rejected"
+
+
+@dataclass(frozen=True)
+class Project:
+    id: int
+    name: str
+    file_name: str
+    file_sha256: str
+    created: str
+
+
+@dataclass(frozen=True)
+class StoredDraft:
+    key: str
+    status: DraftStatus
+    answer: str
+    choice: str | None
+    data: dict = field(default_factory=dict)  # citations, prompt_tokens, seconds… (JSON edge)
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    key: str
+    action: Action
+    answer: str | None
+    choice: str | None
+    note: str | None
+    created: str
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class ReviewStore:
+    """Thread-safe (one connection, one lock): the UI's drafting thread and its screens share it."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise ReviewStoreError(
+                f"{self.path} is not a review database ({exc}); move it away or pass another path"
+            ) from None
+        if version not in (0, SCHEMA_VERSION):
+            raise ReviewStoreError(
+                f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
+                "use the version that wrote it or start a new review database"
+            )
+        self._lock = threading.RLock()
+        self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # ---- projects --------------------------------------------------------------------------
+    def project_for(self, file: Path, name: str | None = None) -> Project:
+        """The project of this questionnaire file (same bytes → same project), created on first use."""
+        data = Path(file).read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        with self._tx() as db:
+            row = db.execute("SELECT id FROM projects WHERE file_sha256 = ?", (digest,)).fetchone()
+            if row is None:
+                db.execute(
+                    "INSERT INTO projects (name, file_name, file_sha256, file_bytes, created) VALUES (?, ?, ?, ?, ?)",
+                    (name or Path(file).stem, Path(file).name, digest, data, now()),
+                )
+                row = db.execute("SELECT last_insert_rowid()").fetchone()
+        return self.project(row[0])
+
+    def project(self, project_id: int) -> Project:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, name, file_name, file_sha256, created FROM projects WHERE id = ?", (project_id,)
+            ).fetchone()
+        if row is None:
+            raise ReviewStoreError(f"no project {project_id} in {self.path}; list them with projects()")
+        return Project(*row)
+
+    def projects(self) -> list[Project]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, file_name, file_sha256, created FROM projects ORDER BY id").fetchall()
+        return [Project(*r) for r in rows]
+
+    def source_bytes(self, project_id: int) -> bytes:
+        """The questionnaire exactly as uploaded."""
+        with self._lock:
+            row = self._db.execute("SELECT file_bytes FROM projects WHERE id = ?", (project_id,)).fetchone()
+        if row is None:
+            raise ReviewStoreError(f"no project {project_id} in {self.path}")
+        return bytes(row[0])
+
+    # ---- questions -------------------------------------------------------------------------
+    def set_questions(self, project_id: int, questions: Sequence[tuple[str, dict]]) -> None:
+        """(key, JSON-able description) per question, in questionnaire order; idempotent."""
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO questions (project_id, key, position, data) VALUES (?, ?, ?, ?)",
+                [(project_id, key, i, json.dumps(data, ensure_ascii=False)) for i, (key, data) in enumerate(questions)],
+            )
+
+    def questions(self, project_id: int) -> list[tuple[str, dict]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, data FROM questions WHERE project_id = ? ORDER BY position", (project_id,)
+            ).fetchall()
+        return [(key, json.loads(data)) for key, data in rows]
+
+    # ---- drafts and decisions --------------------------------------------------------------
+    def add_draft(self, project_id: int, draft: StoredDraft) -> StoredDraft:
+        stamped = StoredDraft(draft.key, DraftStatus(draft.status), draft.answer, draft.choice, draft.data, now())
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO drafts (project_id, key, status, answer, choice, data, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (project_id, stamped.key, stamped.status.value, stamped.answer, stamped.choice,
+                 json.dumps(stamped.data, ensure_ascii=False), stamped.created),
+            )
+        return stamped
+
+    def latest_drafts(self, project_id: int) -> dict[str, StoredDraft]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, status, answer, choice, data, created FROM drafts WHERE id IN "
+                "(SELECT MAX(id) FROM drafts WHERE project_id = ? GROUP BY key)",
+                (project_id,),
+            ).fetchall()
+        return {r[0]: StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5]) for r in rows}
+
+    def decide(self, project_id: int, key: str, action: Action, answer: str | None = None,
+               choice: str | None = None, note: str | None = None) -> Decision:
+        decision = Decision(key, Action(action), answer, choice, note, now())
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO decisions (project_id, key, action, answer, choice, note, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (project_id, key, decision.action.value, answer, choice, note, decision.created),
+            )
+        return decision
+
+    def latest_decisions(self, project_id: int) -> dict[str, Decision]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, action, answer, choice, note, created FROM decisions WHERE id IN "
+                "(SELECT MAX(id) FROM decisions WHERE project_id = ? GROUP BY key)",
+                (project_id,),
+            ).fetchall()
+        return {r[0]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+
+    def history(self, project_id: int, key: str) -> list[StoredDraft | Decision]:
+        """Every draft and decision of one question, oldest first."""
+        with self._lock:
+            drafts = self._db.execute(
+                "SELECT key, status, answer, choice, data, created, id FROM drafts WHERE project_id = ? AND key = ?",
+                (project_id, key),
+            ).fetchall()
+            decisions = self._db.execute(
+                "SELECT key, action, answer, choice, note, created, id FROM decisions WHERE project_id = ? AND key = ?",
+                (project_id, key),
+            ).fetchall()
+        items = [(r[5], 0, r[6], StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5])) for r in drafts]
+        items += [(r[5], 1, r[6], Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5])) for r in decisions]
+        return [item for *_, item in sorted(items, key=lambda t: t[:3])]

@@ -1,0 +1,165 @@
+"""Drafting a questionnaire: retrieval, generation, quote anchors, review store, results.jsonl
+and the completed workbook, on a small generated knowledge base and questionnaire."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from engine.anchoring import AnchorLabel
+from engine.config import EngineConfig
+from engine.generate import GeneratedAnswer
+from engine.kb import KnowledgeBase
+from engine.pipeline import Drafter, draft_questionnaire, question_key
+from engine.questionnaire import read_questionnaire
+from storage.review_store import DraftStatus, ReviewStore
+from storage.vector_store import release
+from tests.fixtures import TOPICS, topic_pages, write_pdf
+
+ROOT = Path(__file__).resolve().parents[2]
+
+QUESTIONS = [
+    ("ENC-01", "Is customer data encrypted at rest?"),
+    ("BCK-01", "How long are backups of the production databases kept?"),
+    ("INC-01", "Are customers notified of a confirmed breach?"),
+    ("ACC-01", "Do employees use multi-factor authentication?"),
+]
+
+
+def write_questionnaire(path: Path, answered: dict[int, str] | None = None) -> Path:
+    """A customer workbook: a title row, a header, a section row, ID / question / Yes-No
+    dropdown / comment columns."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Security"
+    ws.append(["Vendor security questionnaire"])
+    ws.append(["ID", "Question", "Answer", "Comments"])
+    ws.append(["", "Data protection", "", ""])
+    for qid, text in QUESTIONS:
+        ws.append([qid, text, None, None])
+    dv = DataValidation(type="list", formula1='"Yes,No,N/A"', allow_blank=True)
+    ws.add_data_validation(dv)
+    dv.add(f"C4:C{3 + len(QUESTIONS)}")
+    for row, value in (answered or {}).items():
+        ws.cell(row=row, column=3, value=value)
+    wb.save(path)
+    return path
+
+
+@pytest.fixture()
+def kb(tmp_path: Path, encoder):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "handbook.pdf", topic_pages())
+    store = tmp_path / "store"
+    base = KnowledgeBase(store, EngineConfig(), encoder)
+    base.add([docs])
+    yield base
+    release(str(store / "qdrant"))
+
+
+class QuotingGenerator:
+    """A stand-in LLM for tests about the pipeline (resume, limits, the quote rule), not about
+    generation: it quotes the longest sentence of the first passage and answers Yes, or quotes
+    text that is in no document when ``invent`` is set. Real generation is tested below and
+    in test_generate.py."""
+
+    def __init__(self, invent: bool = False) -> None:
+        self.calls, self.invent = 0, invent
+
+    def generate(self, question, passages, choices):
+        self.calls += 1
+        first = max(re.split(r"(?<=\.)\s+|\n", passages[0].text), key=len) if passages else ""
+        quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
+        return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
+
+
+def test_resume_limit_and_answered_questions(tmp_path, kb):
+    book = write_questionnaire(tmp_path / "q.xlsx", answered={4: "Yes"})  # ENC-01 already answered
+    q = read_questionnaire(book)
+    review = ReviewStore(tmp_path / "review.sqlite")
+    gen = QuotingGenerator()
+    run = draft_questionnaire(q, Drafter(kb, gen), review, limit=2, results=tmp_path / "r.jsonl")
+    assert run.skipped_answered == 1 and len(run.drafted) == 2 and gen.calls == 2
+    run = draft_questionnaire(q, Drafter(kb, gen), review, results=tmp_path / "r.jsonl", out=tmp_path / "out.xlsx")
+    assert run.resumed == 2 and len(run.drafted) == 1 and gen.calls == 3  # continues where it stopped
+    lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [x["id"] for x in lines] == ["BCK-01", "INC-01", "ACC-01"]
+    assert {"id", "sheet", "row", "question", "answer", "choice", "status", "citations", "prompt_tokens", "seconds"} <= set(lines[0])
+    for line in lines:
+        assert line["status"] == "drafted" and line["choice"] == "Yes"
+        (cite,) = line["citations"]
+        assert cite["label"] == "verified" and cite["file"] == "handbook.pdf" and cite["page"] and cite["rects"]
+    out = openpyxl.load_workbook(tmp_path / "out.xlsx")["Security"]
+    assert [out.cell(r, 3).value for r in range(4, 8)] == ["Yes", "Yes", "Yes", "Yes"]  # ENC-01 kept its own
+    assert out["D4"].value is None and out["D5"].value.startswith("Yes. ")
+    assert out["B2"].value == "Question" and out["A1"].value == "Vendor security questionnaire"
+    run = draft_questionnaire(q, Drafter(kb, gen), review, redo_answered=True)
+    assert run.skipped_answered == 0 and gen.calls == 4  # ENC-01 now, nothing else again
+
+
+def test_a_choice_needs_a_quote_found_in_the_sources(tmp_path, kb):
+    q = read_questionnaire(write_questionnaire(tmp_path / "q.xlsx"))
+    draft = Drafter(kb, QuotingGenerator(invent=True)).draft(q.questions[0])
+    assert draft.status is DraftStatus.NO_CONTEXT and draft.choice is None and draft.answer == ""
+    (cite,) = draft.citations
+    assert cite.label is AnchorLabel.UNVERIFIED and cite.rects == ()  # never highlighted
+
+
+def test_a_failing_question_is_recorded_and_the_batch_goes_on(tmp_path, kb):
+    class Failing(QuotingGenerator):
+        def generate(self, question, passages, choices):
+            if "backups" in question:
+                raise RuntimeError("model crashed")
+            return super().generate(question, passages, choices)
+
+    q = read_questionnaire(write_questionnaire(tmp_path / "q.xlsx"))
+    run = draft_questionnaire(q, Drafter(kb, Failing()), ReviewStore(tmp_path / "review.sqlite"))
+    assert run.counts == {"drafted": 3, "error": 1}
+    (failed,) = [d for d in run.drafted if d.status is DraftStatus.ERROR]
+    assert failed.id == "BCK-01" and "model crashed" in failed.error
+
+
+def test_draft_cli_with_the_real_model(tmp_path):
+    """The real thing: SmolLM2 through llama-cpp-python, MiniLM, Qdrant local mode."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "handbook.pdf", topic_pages())
+    store = tmp_path / "store"
+    book = write_questionnaire(tmp_path / "q.xlsx")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert run("kb", "add", str(docs), "--store", str(store)).returncode == 0
+    started = time.perf_counter()
+    done = run("draft", str(book), "--store", str(store), "--out", str(tmp_path / "out.xlsx"), "--results", str(tmp_path / "r.jsonl"))
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert len(lines) == len(QUESTIONS)
+    assert all(x["status"] in ("drafted", "no_context") and x["prompt_tokens"] > 0 for x in lines)
+    for line in lines:
+        if line["choice"] is not None:
+            assert line["status"] == "drafted" and any(c["label"] != "unverified" for c in line["citations"])
+        for cite in line["citations"]:
+            assert bool(cite["rects"]) == (cite["label"] != "unverified")  # only supported quotes are highlighted
+    out = openpyxl.load_workbook(tmp_path / "out.xlsx")["Security"]
+    for line in lines:
+        if line["status"] == "drafted" and line["choice"]:
+            assert out.cell(line["row"], 3).value == line["choice"]
+    assert "drafted now" in done.stdout and time.perf_counter() - started < 900
+    again = run("draft", str(book), "--store", str(store))
+    assert again.returncode == 0 and "0 drafted now, 4 kept" in again.stdout
+
+
+def test_draft_cli_errors_name_the_file_and_the_fix(tmp_path):
+    bad = tmp_path / "broken.xlsx"
+    bad.write_bytes(b"PK\x03\x04 not a workbook")
+    done = subprocess.run([sys.executable, "-m", "engine", "draft", str(bad), "--store", str(tmp_path / "s")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "broken.xlsx" in done.stderr and done.stderr.startswith("error: ")

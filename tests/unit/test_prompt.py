@@ -1,0 +1,153 @@
+"""The answer schema, the prompt, the post-rules, parsing of model replies (literal JSON
+strings: this is parsing, no model involved) and prompt compaction."""
+
+import json
+
+import pytest
+
+from engine.generate.prompt import (
+    SYSTEM_PROMPT,
+    GeneratedAnswer,
+    Passage,
+    answer_schema,
+    build_messages,
+    compact_passages,
+    parse_answer,
+    sentence_spans,
+)
+
+YES_NO = ["Yes", "No", "N/A"]
+
+
+def reply(**fields) -> str:
+    base = {"quotes": [], "answer": "", "choice": None, "insufficient_context": False}
+    return json.dumps({**base, **fields})
+
+
+def test_schema_fields_in_generation_order_all_required():
+    schema = answer_schema(YES_NO)
+    assert list(schema["properties"]) == ["quotes", "answer", "choice", "insufficient_context"]
+    assert schema["required"] == ["quotes", "answer", "choice", "insufficient_context"]
+    assert schema["additionalProperties"] is False
+    assert schema["properties"]["quotes"]["items"] == {"type": "string"}
+    assert schema["properties"]["choice"] == {"enum": ["Yes", "No", "N/A", None]}
+
+
+def test_schema_choice_is_null_without_allowed_values_and_deduplicated():
+    assert answer_schema([])["properties"]["choice"] == {"type": "null"}
+    assert answer_schema(["", "  "])["properties"]["choice"] == {"type": "null"}
+    assert answer_schema([" Yes", "Yes", "No "])["properties"]["choice"] == {"enum": ["Yes", "No", None]}
+
+
+def test_messages_hold_the_labelled_passages_question_and_choices():
+    passages = [Passage("[1] Security_Overview.pdf p. 4", "Data is encrypted at rest."), Passage("[2] Past_Answers.xlsx Q&A row 7", "MFA: Yes")]
+    system, user = build_messages("Do you encrypt data at rest?", passages, YES_NO)
+    assert system == {"role": "system", "content": SYSTEM_PROMPT}
+    assert "ONLY" in SYSTEM_PROMPT and "insufficient_context" in SYSTEM_PROMPT
+    text = user["content"]
+    assert user["role"] == "user"
+    assert text.index("[1] Security_Overview.pdf p. 4\nData is encrypted at rest.") < text.index("[2] Past_Answers.xlsx Q&A row 7\nMFA: Yes")
+    assert "Question: Do you encrypt data at rest?" in text
+    assert "Allowed choices: Yes, No, N/A" in text
+    assert "choice must be null" in build_messages("Describe your SDLC.", passages, [])[1]["content"]
+
+
+def test_parse_a_supported_choice():
+    raw = reply(quotes=["Data is encrypted at rest."], answer="Yes, with AES-256.", choice="Yes")
+    got = parse_answer(raw, YES_NO, prompt_tokens=120, completion_tokens=30, seconds=1.5)
+    assert got == GeneratedAnswer(("Data is encrypted at rest.",), "Yes, with AES-256.", "Yes", False, 120, 30, 1.5, raw)
+
+
+def test_choice_without_a_quote_is_dropped():
+    got = parse_answer(reply(answer="Yes.", choice="Yes"), YES_NO)
+    assert got.choice is None and got.answer == "Yes." and not got.insufficient_context
+
+
+def test_choice_with_insufficient_context_is_dropped():
+    got = parse_answer(reply(quotes=["Backups run daily."], answer="Unknown.", choice="No", insufficient_context=True), YES_NO)
+    assert got.insufficient_context and got.choice is None
+
+
+def test_choice_matched_case_insensitively_and_unknown_values_dropped():
+    assert parse_answer(reply(quotes=["q"], answer="a", choice=" no "), YES_NO).choice == "No"
+    assert parse_answer(reply(quotes=["q"], answer="a", choice="Maybe"), YES_NO).choice is None
+    assert parse_answer(reply(quotes=["q"], answer="a", choice="Yes"), []).choice is None
+    assert parse_answer(reply(quotes=["q"], answer="a", choice=True), YES_NO).choice is None
+
+
+def test_quotes_are_stripped_strings_only():
+    got = parse_answer(reply(quotes=[" Keys rotate yearly. ", "", 3, None, ["x"]], answer="a"), YES_NO)
+    assert got.quotes == ("Keys rotate yearly.",)
+    assert parse_answer(reply(quotes="not a list", answer="a"), YES_NO).quotes == ()
+
+
+def test_an_empty_reply_is_insufficient_context():
+    assert parse_answer(reply(), YES_NO).insufficient_context
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["", "   ", "Sorry, I cannot help.", '{"quotes": ["unterminated', "[1, 2]", "null", '{"quotes": [] "answer"}', "{" * 5000],
+)
+def test_unparsable_replies_become_insufficient_context_and_keep_the_raw_text(raw):
+    got = parse_answer(raw, YES_NO, prompt_tokens=9, completion_tokens=256, seconds=2.0)
+    assert got.insufficient_context and got.choice is None and got.quotes == () and got.answer == ""
+    assert (got.raw, got.prompt_tokens, got.completion_tokens, got.seconds) == (raw, 9, 256, 2.0)
+
+
+def test_json_inside_a_fence_or_chatter_is_found():
+    raw = "Here you go:\n```json\n" + reply(quotes=["MFA is enforced."], answer="Yes.", choice="Yes") + "\n```"
+    assert parse_answer(raw, YES_NO).choice == "Yes"
+
+
+def test_sentence_spans_are_exact_slices():
+    text = "  First one. Second one!\n- a bullet line\n\nLast?  Trailing"
+    assert [text[a:b] for a, b in sentence_spans(text)] == ["First one.", "Second one!", "- a bullet line", "Last?", "Trailing"]
+    assert sentence_spans("") == [] and sentence_spans(" \n ") == []
+
+
+DOC_A = (
+    "Acme was founded in 2012. Our offices are in Lyon. "
+    "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year. "
+    "Staff complete security training when hired."
+)
+DOC_B = "Backups run every night. Backups are kept for 35 days. Restores are tested each quarter."
+
+
+def test_compaction_keeps_a_window_around_the_best_sentence():
+    passages = [Passage("[1] a.pdf p. 1", DOC_A), Passage("[2] b.pdf p. 2", DOC_B)]
+    got = compact_passages("Is customer data encrypted at rest?", passages, budget_tokens=20, count_tokens=lambda t: len(t.split()))
+    assert got == [
+        Passage("[1] a.pdf p. 1", "Our offices are in Lyon. All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year.")
+    ]
+
+
+def test_compaction_pieces_are_exact_source_text_and_within_budget():
+    passages = [Passage("[1] a.pdf p. 1", DOC_A), Passage("[2] b.pdf p. 2", DOC_B)]
+    words = lambda t: len(t.split())  # noqa: E731
+    for budget in (5, 15, 30, 60, 1000):
+        got = compact_passages("How long are backups kept and is data encrypted?", passages, budget, window=0, count_tokens=words)
+        assert got, budget
+        sources = {p.label: p.text for p in passages}
+        for p in got:
+            for piece in p.text.split(" … "):
+                assert piece in sources[p.label]
+        total = sum(words(piece) for p in got for piece in p.text.split(" … "))
+        assert total <= max(budget, 9)  # the best sentence alone is kept even over a tiny budget
+    everything = compact_passages("backups data encrypted", passages, 1000, window=10, count_tokens=words)
+    assert [p.text for p in everything] == [DOC_A, DOC_B]
+
+
+def test_compaction_merges_overlapping_windows_and_marks_gaps():
+    text = "S0 alpha. S1 beta. S2 gamma. S3 delta. S4 epsilon. S5 zeta. S6 eta."
+    got = compact_passages("alpha delta", [Passage("p", text)], budget_tokens=1000, window=0)
+    assert got == [Passage("p", "S0 alpha. … S3 delta.")]
+    got = compact_passages("beta delta", [Passage("p", text)], budget_tokens=1000, window=1)
+    assert got == [Passage("p", "S0 alpha. S1 beta. S2 gamma. S3 delta. S4 epsilon.")]
+
+
+def test_compaction_without_shared_words_keeps_the_start_of_the_first_passage():
+    passages = [Passage("[1] a", DOC_A), Passage("[2] b", DOC_B)]
+    got = compact_passages("zebra giraffe?", passages, budget_tokens=12, count_tokens=lambda t: len(t.split()))
+    assert got == [Passage("[1] a", "Acme was founded in 2012. Our offices are in Lyon.")]
+    assert compact_passages("anything", [], 100) == []

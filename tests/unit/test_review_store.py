@@ -1,0 +1,43 @@
+"""The review store keeps every draft and decision, survives reopening, and keeps the
+questionnaire's bytes so export never depends on the upload."""
+
+import sqlite3
+
+import pytest
+
+from storage.review_store import Action, DraftStatus, ReviewStore, ReviewStoreError, StoredDraft, SCHEMA_VERSION
+
+
+def test_drafts_and_decisions_persist_with_history(tmp_path):
+    upload = tmp_path / "q.xlsx"
+    upload.write_bytes(b"workbook bytes")
+    store = ReviewStore(tmp_path / "review.db")
+    project = store.project_for(upload)
+    assert store.project_for(upload).id == project.id  # same bytes → same project
+    store.set_questions(project.id, [("S!2", {"text": "Encrypted?"}), ("S!3", {"text": "Backups?"})])
+    store.add_draft(project.id, StoredDraft("S!2", DraftStatus.DRAFTED, "Yes, AES-256.", "Yes", {"citations": [{"file": "a.pdf", "page": 3}]}))
+    store.add_draft(project.id, StoredDraft("S!2", DraftStatus.NO_CONTEXT, "", None))
+    store.decide(project.id, "S!2", Action.EDIT, answer="Yes, AES-256 at rest.", choice="Yes")
+    store.decide(project.id, "S!2", Action.ACCEPT)
+    store.close()
+    upload.unlink()  # the upload is gone; the store still has it
+
+    store = ReviewStore(tmp_path / "review.db")
+    assert store.source_bytes(project.id) == b"workbook bytes"
+    assert [k for k, _ in store.questions(project.id)] == ["S!2", "S!3"]
+    latest = store.latest_drafts(project.id)
+    assert set(latest) == {"S!2"} and latest["S!2"].status is DraftStatus.NO_CONTEXT
+    assert store.latest_decisions(project.id)["S!2"].action is Action.ACCEPT
+    history = store.history(project.id, "S!2")
+    assert [getattr(h, "status", None) or h.action for h in history] == [
+        DraftStatus.DRAFTED, DraftStatus.NO_CONTEXT, Action.EDIT, Action.ACCEPT
+    ]
+    assert history[0].data["citations"][0]["page"] == 3 and all(h.created for h in history)
+    assert sqlite3.connect(tmp_path / "review.db").execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_file_that_is_not_a_database_gets_a_clear_error(tmp_path):
+    bad = tmp_path / "review.db"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ReviewStoreError, match="not a review database"):
+        ReviewStore(bad)
