@@ -121,10 +121,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_draft(args: argparse.Namespace) -> int:
     from engine.generate import make_generator
     from engine.pipeline import Drafter, draft_questionnaire
-    from engine.questionnaire import read_questionnaire
+    from engine.questionnaire.inspect import read_from_args
     from storage.review_store import ReviewStore
 
-    questionnaire = read_questionnaire(Path(args.questionnaire))
+    questionnaire = read_from_args(args)
     kb = _kb(args)
     kb.index  # an empty store fails here, before the model loads
     generator = make_generator(args.model, args.llm_url)
@@ -197,12 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--questions", type=int, default=6, help="how many sample questions to show")
     p.set_defaults(func=cmd_demo)
 
-    from engine.questionnaire.inspect import add_inspect_command
+    from engine.questionnaire.inspect import add_inspect_command, add_questionnaire_args
 
     add_inspect_command(sub)
 
     p = sub.add_parser("draft", help="draft answers for a questionnaire (resumable)")
-    p.add_argument("questionnaire", help="XLSX/XLSM/CSV questionnaire")
+    add_questionnaire_args(p)
     store_arg(p)
     p.add_argument("--out", help="the completed workbook (a copy of the original with the answer cells filled)")
     p.add_argument("--results", help="results.jsonl, one line per question")
@@ -257,13 +257,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine.embed.dense import EmbedderError
     from engine.kb import KnowledgeBaseError
     from engine.generate import GeneratorError
-    from engine.questionnaire import QuestionnaireError
-    from engine.questionnaire.export import ExportError
+    from engine.types import FileProblem
     from storage.review_store import ReviewStoreError
     from storage.vector_store import StoreLockedError
 
-    known = (KnowledgeBaseError, StoreLockedError, EmbedderError, GeneratorError, QuestionnaireError,
-             ExportError, ReviewStoreError, ValueError, FileNotFoundError)
+    known = (KnowledgeBaseError, StoreLockedError, EmbedderError, GeneratorError, FileProblem,
+             ReviewStoreError, ValueError, FileNotFoundError)
     try:
         return args.func(args)
     except known as exc:

@@ -27,12 +27,16 @@ class SourceKind(str, Enum):
     TEXT = "text"  # Markdown / TXT: cited by section
 
 
-class IngestError(Exception):
-    """A file that cannot be indexed. The message names the file, the problem and the fix."""
+class FileProblem(Exception):
+    """Bad input: the message names the file, the problem and the fix."""
 
-    def __init__(self, file: str, problem: str, fix: str) -> None:
-        self.file, self.problem, self.fix = file, problem, fix
-        super().__init__(f"{file}: {problem}. {fix}")
+    def __init__(self, file: object, problem: str, fix: str) -> None:
+        self.file, self.problem, self.fix = str(file), problem, fix
+        super().__init__(f"{self.file}: {problem}. {fix}")
+
+
+class IngestError(FileProblem):
+    """A file that cannot be indexed."""
 
 
 @dataclass(frozen=True)

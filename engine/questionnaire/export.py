@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Sequence
 from xml.etree import ElementTree as ET
 
+from engine.types import FileProblem
+
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # OWASP CSV injection: first characters
 
@@ -58,12 +60,8 @@ class CellWrite:
     value: str
 
 
-class ExportError(Exception):
-    """An export that cannot be done. The message names the file, the problem and the fix."""
-
-    def __init__(self, file: str | Path, problem: str, fix: str) -> None:
-        self.file, self.problem, self.fix = str(file), problem, fix
-        super().__init__(f"{file}: {problem}. {fix}")
+class ExportError(FileProblem):
+    """An export that cannot be done."""
 
 
 def export(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:

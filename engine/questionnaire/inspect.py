@@ -15,27 +15,32 @@ FIRST = 5  # questions shown per sheet
 def add_inspect_command(sub) -> argparse.ArgumentParser:
     """Register ``inspect`` on an argparse subparsers object."""
     p = sub.add_parser("inspect", help="show the questions, answer cells and dropdowns detected in a questionnaire")
+    add_questionnaire_args(p)
+    p.add_argument("--json", action="store_true", help="print every detected question as JSON")
+    p.set_defaults(func=cmd_inspect)
+    return p
+
+
+def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
+    """The questionnaire argument and the overrides for layouts auto-detection misses."""
     p.add_argument("questionnaire", help=".xlsx, .xlsm or .csv file")
     p.add_argument("--sheet", help="read only this sheet (hidden sheets too)")
     p.add_argument("--header-row", type=int, help="1-based row of the column labels; questions are below it")
     p.add_argument("--question-col", help="column letter of the question text")
     p.add_argument("--answer-col", help="column letter of the answer (dropdown or free text)")
     p.add_argument("--comment-col", help="column letter of the explanation / comment")
-    p.add_argument("--json", action="store_true", help="print every detected question as JSON")
-    p.set_defaults(func=cmd_inspect)
-    return p
+
+
+def read_from_args(args: argparse.Namespace) -> Questionnaire:
+    return read_questionnaire(
+        args.questionnaire, sheet=args.sheet, header_row=args.header_row, question_col=args.question_col,
+        answer_col=args.answer_col, comment_col=args.comment_col,
+    )
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     try:
-        q = read_questionnaire(
-            args.questionnaire,
-            sheet=args.sheet,
-            header_row=args.header_row,
-            question_col=args.question_col,
-            answer_col=args.answer_col,
-            comment_col=args.comment_col,
-        )
+        q = read_from_args(args)
     except QuestionnaireError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

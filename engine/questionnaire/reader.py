@@ -42,6 +42,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
 from engine.ingest.sheet import OLE_MAGIC, cell_text, sniff_delimiter
+from engine.types import FileProblem
 from engine.questionnaire.validation import (
     Bounds,
     ListValidation,
@@ -70,12 +71,8 @@ _ROLE_PATTERNS = {  # checked in this order: the first that matches a header lab
 }
 
 
-class QuestionnaireError(Exception):
-    """A questionnaire that cannot be read. The message names the file, the problem and the fix."""
-
-    def __init__(self, file: str, problem: str, fix: str) -> None:
-        self.file, self.problem, self.fix = file, problem, fix
-        super().__init__(f"{file}: {problem}. {fix}")
+class QuestionnaireError(FileProblem):
+    """A questionnaire that cannot be read."""
 
 
 @dataclass(frozen=True)
