@@ -7,6 +7,7 @@ every draft in the review store as it finishes, so an interrupted run resumes wh
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -113,13 +114,15 @@ def source_label(rank: int, chunk: Chunk) -> str:
 
 class Drafter:
     """Drafts single questions against one knowledge base with one generator. Anchorers and
-    page finders are built once per document and cached."""
+    page finders are built once per document and cached. One question is drafted at a time
+    (a lock), so a background batch and a reviewer's "Regenerate" can share one model."""
 
     def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
                  budget_tokens: int | None = PROMPT_BUDGET) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self._anchorers: dict[str, QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
+        self._lock = threading.Lock()
 
     def anchorer(self, doc: str) -> QuoteAnchorer:
         if doc not in self._anchorers:
@@ -142,6 +145,10 @@ class Drafter:
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
 
     def draft(self, q: Question) -> Draft:
+        with self._lock:
+            return self._draft(q)
+
+    def _draft(self, q: Question) -> Draft:
         key = question_key(q)
         started = time.perf_counter()
         try:

@@ -20,7 +20,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Iterator, Sequence
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 added project options and drafting runs (a v1 file is upgraded in place)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -60,6 +60,18 @@ CREATE TABLE IF NOT EXISTS decisions (
     created TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS decisions_by_question ON decisions(project_id, key, id);
+CREATE TABLE IF NOT EXISTS project_options (
+    project_id INTEGER PRIMARY KEY REFERENCES projects(id),
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    started TEXT NOT NULL,
+    finished TEXT,
+    error TEXT
+);
 """
 
 
@@ -102,6 +114,19 @@ class StoredDraft:
 
 
 @dataclass(frozen=True)
+class Run:
+    """One request to draft a project; ``finished`` is empty while it has not run to its end
+    (an app restart resumes those)."""
+
+    id: int
+    project_id: int
+    options: dict
+    started: str
+    finished: str | None
+    error: str | None
+
+
+@dataclass(frozen=True)
 class Decision:
     key: str
     action: Action
@@ -129,7 +154,7 @@ class ReviewStore:
             raise ReviewStoreError(
                 f"{self.path} is not a review database ({exc}); move it away or pass another path"
             ) from None
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it or start a new review database"
@@ -187,6 +212,48 @@ class ReviewStore:
         if row is None:
             raise ReviewStoreError(f"no project {project_id} in {self.path}")
         return bytes(row[0])
+
+    def set_options(self, project_id: int, options: dict) -> None:
+        """How the questionnaire is read (reader overrides), JSON-able; replaces the previous."""
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO project_options (project_id, data) VALUES (?, ?)",
+                       (project_id, json.dumps(options, ensure_ascii=False)))
+
+    def options(self, project_id: int) -> dict:
+        with self._lock:
+            row = self._db.execute("SELECT data FROM project_options WHERE project_id = ?", (project_id,)).fetchone()
+        return json.loads(row[0]) if row else {}
+
+    # ---- drafting runs ---------------------------------------------------------------------
+    def start_run(self, project_id: int, options: dict) -> Run:
+        with self._tx() as db:
+            db.execute("INSERT INTO runs (project_id, options, started) VALUES (?, ?, ?)",
+                       (project_id, json.dumps(options), now()))
+            run_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+        return self.run(run_id)
+
+    def finish_run(self, run_id: int, error: str | None = None) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE runs SET finished = ?, error = ? WHERE id = ?", (now(), error, run_id))
+
+    def run(self, run_id: int) -> Run:
+        with self._lock:
+            row = self._db.execute("SELECT id, project_id, options, started, finished, error FROM runs WHERE id = ?",
+                                   (run_id,)).fetchone()
+        if row is None:
+            raise ReviewStoreError(f"no drafting run {run_id} in {self.path}")
+        return Run(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
+
+    def runs(self, project_id: int | None = None, unfinished: bool = False) -> list[Run]:
+        sql = "SELECT id FROM runs WHERE 1=1"
+        args: list = []
+        if project_id is not None:
+            sql, args = sql + " AND project_id = ?", [project_id]
+        if unfinished:
+            sql += " AND finished IS NULL"
+        with self._lock:
+            ids = [r[0] for r in self._db.execute(sql + " ORDER BY id", args).fetchall()]
+        return [self.run(i) for i in ids]
 
     # ---- questions -------------------------------------------------------------------------
     def set_questions(self, project_id: int, questions: Sequence[tuple[str, dict]]) -> None:

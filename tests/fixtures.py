@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Sequence
 
 import fitz
+import openpyxl
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from engine.generate import GeneratedAnswer
 
 BOILERPLATE = "ACME Corp - Internal Security Handbook - Confidential"
 
@@ -57,3 +62,47 @@ TOPICS = {
 def topic_pages(repeat: int = 2) -> list[str]:
     """One page per topic, each paragraph repeated so chunks stay on their page."""
     return [" ".join([text] * repeat) for text in TOPICS.values()]
+
+
+QUESTIONS = [
+    ("ENC-01", "Is customer data encrypted at rest?"),
+    ("BCK-01", "How long are backups of the production databases kept?"),
+    ("INC-01", "Are customers notified of a confirmed breach?"),
+    ("ACC-01", "Do employees use multi-factor authentication?"),
+]
+
+
+def write_questionnaire(path: Path, answered: dict[int, str] | None = None) -> Path:
+    """A customer workbook: a title row, a header, a section row, ID / question / Yes-No
+    dropdown / comment columns."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Security"
+    ws.append(["Vendor security questionnaire"])
+    ws.append(["ID", "Question", "Answer", "Comments"])
+    ws.append(["", "Data protection", "", ""])
+    for qid, text in QUESTIONS:
+        ws.append([qid, text, None, None])
+    dv = DataValidation(type="list", formula1='"Yes,No,N/A"', allow_blank=True)
+    ws.add_data_validation(dv)
+    dv.add(f"C4:C{3 + len(QUESTIONS)}")
+    for row, value in (answered or {}).items():
+        ws.cell(row=row, column=3, value=value)
+    wb.save(path)
+    return path
+
+
+class QuotingGenerator:
+    """A stand-in LLM for tests about the pipeline (resume, limits, the quote rule), not about
+    generation: it quotes the longest sentence of the first passage and answers Yes, or quotes
+    text that is in no document when ``invent`` is set. Real generation is tested below and
+    in test_generate.py."""
+
+    def __init__(self, invent: bool = False) -> None:
+        self.calls, self.invent = 0, invent
+
+    def generate(self, question, passages, choices):
+        self.calls += 1
+        first = max(re.split(r"(?<=\.)\s+|\n", passages[0].text), key=len) if passages else ""
+        quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
+        return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)

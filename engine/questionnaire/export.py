@@ -64,6 +64,11 @@ class ExportError(FileProblem):
     """An export that cannot be done."""
 
 
+def csv_safe(text: str) -> str:
+    """A CSV cell a spreadsheet can never run as a formula: a leading ``'`` before a trigger."""
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
 def export(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     """Export by the source's extension: .xlsx / .xlsm or .csv."""
     suffix = Path(source).suffix.lower()
@@ -449,7 +454,7 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     by_row: dict[int, dict[int, str]] = {}
     for w in writes:
         row, col = _parse_ref(w.cell, source, w.sheet or source.name)
-        value = "'" + w.value if w.value.startswith(FORMULA_TRIGGERS) else w.value
+        value = csv_safe(w.value)
         if any(ch in value for ch in (delimiter, '"', "\r", "\n")):
             value = '"' + value.replace('"', '""') + '"'
         by_row.setdefault(row, {})[col] = value

@@ -4,7 +4,6 @@ and the completed workbook, on a small generated knowledge base and questionnair
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import time
@@ -12,47 +11,17 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from openpyxl.worksheet.datavalidation import DataValidation
 
 from engine.anchoring import AnchorLabel
 from engine.config import EngineConfig
-from engine.generate import GeneratedAnswer
 from engine.kb import KnowledgeBase
-from engine.pipeline import Drafter, draft_questionnaire, question_key
+from engine.pipeline import Drafter, draft_questionnaire
 from engine.questionnaire import read_questionnaire
 from storage.review_store import DraftStatus, ReviewStore
 from storage.vector_store import release
-from tests.fixtures import TOPICS, topic_pages, write_pdf
+from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 
 ROOT = Path(__file__).resolve().parents[2]
-
-QUESTIONS = [
-    ("ENC-01", "Is customer data encrypted at rest?"),
-    ("BCK-01", "How long are backups of the production databases kept?"),
-    ("INC-01", "Are customers notified of a confirmed breach?"),
-    ("ACC-01", "Do employees use multi-factor authentication?"),
-]
-
-
-def write_questionnaire(path: Path, answered: dict[int, str] | None = None) -> Path:
-    """A customer workbook: a title row, a header, a section row, ID / question / Yes-No
-    dropdown / comment columns."""
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Security"
-    ws.append(["Vendor security questionnaire"])
-    ws.append(["ID", "Question", "Answer", "Comments"])
-    ws.append(["", "Data protection", "", ""])
-    for qid, text in QUESTIONS:
-        ws.append([qid, text, None, None])
-    dv = DataValidation(type="list", formula1='"Yes,No,N/A"', allow_blank=True)
-    ws.add_data_validation(dv)
-    dv.add(f"C4:C{3 + len(QUESTIONS)}")
-    for row, value in (answered or {}).items():
-        ws.cell(row=row, column=3, value=value)
-    wb.save(path)
-    return path
-
 
 @pytest.fixture()
 def kb(tmp_path: Path, encoder):
@@ -64,22 +33,6 @@ def kb(tmp_path: Path, encoder):
     base.add([docs])
     yield base
     release(str(store / "qdrant"))
-
-
-class QuotingGenerator:
-    """A stand-in LLM for tests about the pipeline (resume, limits, the quote rule), not about
-    generation: it quotes the longest sentence of the first passage and answers Yes, or quotes
-    text that is in no document when ``invent`` is set. Real generation is tested below and
-    in test_generate.py."""
-
-    def __init__(self, invent: bool = False) -> None:
-        self.calls, self.invent = 0, invent
-
-    def generate(self, question, passages, choices):
-        self.calls += 1
-        first = max(re.split(r"(?<=\.)\s+|\n", passages[0].text), key=len) if passages else ""
-        quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
-        return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
 
 
 def test_resume_limit_and_answered_questions(tmp_path, kb):

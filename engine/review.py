@@ -1,0 +1,211 @@
+"""One questionnaire under review: every question with its latest draft and the reviewer's
+latest decision, the actions a reviewer takes (each persisted at once), and the three exports
+(the completed workbook, a CSV of the answers, a citations report).
+
+A question's answer in the export is what the reviewer approved: the edited text for
+``edited``, the draft (or the text saved with the acceptance) for ``accepted``. Drafts nobody
+accepted are left out unless ``include_unreviewed`` asks for them; ``needs_sme`` and
+``rejected`` questions are always left blank.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from engine.pipeline import Citation, Draft, answer_writes, question_key
+from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.export import csv_safe, export
+from storage.review_store import Action, Decision, DraftStatus, ReviewStore
+
+
+class ReviewState(str, Enum):
+    """Where a question stands: the decision when there is one, else the draft's status."""
+
+    PENDING = "pending"  # not drafted yet
+    DRAFTED = "drafted"
+    NO_CONTEXT = "no_context"
+    ERROR = "error"
+    ACCEPTED = "accepted"
+    EDITED = "edited"
+    NEEDS_SME = "needs_sme"
+    REJECTED = "rejected"
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @property
+    def approved(self) -> bool:
+        return self in (ReviewState.ACCEPTED, ReviewState.EDITED)
+
+
+_LABELS = {
+    ReviewState.PENDING: "Not drafted", ReviewState.DRAFTED: "Drafted", ReviewState.NO_CONTEXT: "No context",
+    ReviewState.ERROR: "Error", ReviewState.ACCEPTED: "Accepted", ReviewState.EDITED: "Edited",
+    ReviewState.NEEDS_SME: "Needs SME", ReviewState.REJECTED: "Rejected",
+}
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    key: str
+    question: Question
+    draft: Draft | None
+    decision: Decision | None
+
+    @property
+    def state(self) -> ReviewState:
+        if self.decision is not None:
+            return ReviewState(self.decision.action.value)
+        if self.draft is None:
+            return ReviewState.PENDING
+        return ReviewState(self.draft.status.value)
+
+    @property
+    def answer(self) -> str:
+        """The current answer text: the reviewer's when saved with the decision, else the draft's."""
+        if self.decision is not None and self.decision.answer is not None:
+            return self.decision.answer
+        return self.draft.answer if self.draft is not None else ""
+
+    @property
+    def choice(self) -> str | None:
+        if self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT) and self.decision.answer is not None:
+            return self.decision.choice
+        return self.draft.choice if self.draft is not None else None
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        return self.draft.citations if self.draft is not None else ()
+
+    @property
+    def label(self) -> str:
+        """``ID`` or ``Sheet row N``: how a reviewer names the question."""
+        return self.question.id or f"{self.question.sheet} row {self.question.row}"
+
+    def exported(self, include_unreviewed: bool) -> tuple[str, str | None] | None:
+        """(text, choice) to write into the workbook, or None to leave the cells as they are."""
+        state = self.state
+        if state.approved or (include_unreviewed and state is ReviewState.DRAFTED):
+            if self.answer or self.choice:
+                return self.answer, self.choice
+        return None
+
+
+class Review:
+    """The review of one project (questionnaire) in a review store."""
+
+    def __init__(self, store: ReviewStore, project_id: int, questionnaire: Questionnaire) -> None:
+        self.store, self.project_id, self.questionnaire = store, project_id, questionnaire
+
+    # ---- reading -----------------------------------------------------------------------------
+    def items(self) -> list[ReviewItem]:
+        drafts = self.store.latest_drafts(self.project_id)
+        decisions = self.store.latest_decisions(self.project_id)
+        items = []
+        for q in self.questionnaire.questions:
+            key = question_key(q)
+            draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
+            items.append(ReviewItem(key, q, draft, decisions.get(key)))
+        return items
+
+    def item(self, key: str) -> ReviewItem:
+        for item in self.items():
+            if item.key == key:
+                return item
+        raise KeyError(f"no question {key} in {self.questionnaire.path.name}")
+
+    def counts(self) -> dict[ReviewState, int]:
+        counted = Counter(item.state for item in self.items())
+        return {state: counted.get(state, 0) for state in ReviewState}
+
+    # ---- actions (persisted at once) -----------------------------------------------------------
+    def accept(self, key: str, answer: str | None = None, choice: str | None = None) -> Decision:
+        """Accept the draft as it is, or with the text and choice on screen."""
+        item = self.item(key)
+        answer = item.answer if answer is None else answer
+        choice = item.choice if choice is None else choice
+        self._check_choice(item, choice)
+        return self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice)
+
+    def edit(self, key: str, answer: str, choice: str | None) -> Decision:
+        self._check_choice(self.item(key), choice)
+        return self.store.decide(self.project_id, key, Action.EDIT, answer, choice)
+
+    def needs_sme(self, key: str, note: str | None = None) -> Decision:
+        return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note)
+
+    def reject(self, key: str, note: str | None = None) -> Decision:
+        return self.store.decide(self.project_id, key, Action.REJECT, note=note)
+
+    @staticmethod
+    def _check_choice(item: ReviewItem, choice: str | None) -> None:
+        if choice and item.question.choices and choice not in item.question.choices:
+            allowed = ", ".join(item.question.choices)
+            raise ValueError(f"{choice!r} is not an allowed value of {item.label}; pick one of: {allowed}")
+
+    # ---- exports -----------------------------------------------------------------------------
+    def unapproved(self) -> list[ReviewItem]:
+        return [i for i in self.items() if not i.state.approved]
+
+    def export_workbook(self, out: Path, include_unreviewed: bool = False) -> Path:
+        """The original questionnaire with the approved answers filled in, nothing else changed."""
+        answers = {}
+        for item in self.items():
+            value = item.exported(include_unreviewed)
+            if value is not None:
+                answers[item.key] = value
+        return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers))
+
+    def workbook_bytes(self, include_unreviewed: bool = False) -> bytes:
+        suffix = self.questionnaire.path.suffix
+        fd, tmp = tempfile.mkstemp(suffix=suffix)
+        os.close(fd)
+        try:
+            return self.export_workbook(Path(tmp), include_unreviewed).read_bytes()
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+
+    def answers_csv(self) -> str:
+        """One row per question: id, sheet, row, question, state, choice, answer."""
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(["id", "sheet", "row", "question", "state", "choice", "answer"])
+        for item in self.items():
+            q = item.question
+            w.writerow([q.id or "", q.sheet, q.row, csv_safe(q.text), item.state.value, item.choice or "", csv_safe(item.answer)])
+        return buf.getvalue()
+
+    def citations_report(self) -> str:
+        """CSV, one row per citation (a question without citations gets one row): question,
+        answer, state, source file, page / sheet and row / section, quote, label, score."""
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location", "quote", "label", "score"])
+        for item in self.items():
+            q = item.question
+            head = [q.id or "", q.sheet, q.row, csv_safe(q.text), item.state.value, csv_safe(item.answer), item.choice or ""]
+            if not item.citations:
+                w.writerow(head + ["", "", "", "", ""])
+            for c in item.citations:
+                w.writerow(head + [c.file, location(c), csv_safe(c.quote), c.label.value, round(c.score, 1)])
+        return buf.getvalue()
+
+
+def location(c: Citation) -> str:
+    """Where in its file a citation points, in words."""
+    if c.page is not None:
+        return f"page {c.page}"
+    if c.sheet is not None:
+        return f"sheet {c.sheet}, row {c.row}"
+    return f"section {c.section}" if c.section else ""
+
+
+__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "location"]

@@ -1,0 +1,274 @@
+"""A workspace: one folder with everything the app keeps — the knowledge base (the same
+folder as the CLI's ``--store``), ``review.sqlite`` (questionnaires, drafts, decisions),
+``settings.json`` and the questionnaire files being reviewed. The heavy objects (embedder,
+LLM) load on first use, once; background drafting is run by :class:`DraftingJobs`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from pathlib import Path
+
+from engine.generate import Generator, make_generator
+from engine.kb import KnowledgeBase
+from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, to_draft
+from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
+from engine.questionnaire.reader import SUFFIXES
+from engine.review import Review
+from engine.settings import Settings
+from storage.review_store import Project, ReviewStore, Run
+
+REVIEW_DB = "review.sqlite"
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Overrides of questionnaire detection (None = detect)."""
+
+    sheet: str | None = None
+    header_row: int | None = None
+    question_col: str | None = None
+    answer_col: str | None = None
+    comment_col: str | None = None
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+    @classmethod
+    def from_json(cls, d: dict) -> ReadOptions:
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+
+class Workspace:
+    """Everything one reviewer works on, in one folder. One instance per folder per process
+    (the knowledge base's Qdrant folder admits one client)."""
+
+    def __init__(self, folder: str | Path, settings: Settings | None = None) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.settings = settings or Settings.load(self.folder)
+        self._lock = threading.RLock()
+
+    # ---- shared heavy objects ------------------------------------------------------------------
+    @cached_property
+    def kb(self) -> KnowledgeBase:
+        return KnowledgeBase(self.folder, self.settings.engine)
+
+    @cached_property
+    def review_store(self) -> ReviewStore:
+        return ReviewStore(self.folder / REVIEW_DB)
+
+    @cached_property
+    def generator(self) -> Generator:
+        return make_generator(self.settings.generator.model, self.settings.generator.llm_url)
+
+    @cached_property
+    def drafter(self) -> Drafter:
+        return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k)
+
+    @cached_property
+    def jobs(self) -> DraftingJobs:
+        return DraftingJobs(self)
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save new settings; the knowledge base, generator and drafter are rebuilt with them on
+        next use. A new embedder or α needs a re-index of the stored documents (``kb.reindex``)."""
+        with self._lock:
+            if any(self.jobs.running(p.id) for p in self.projects()):
+                raise RuntimeError("drafting is running; stop it (or let it finish) before changing the settings")
+            settings.save(self.folder)
+            self.settings = settings
+            for name in ("kb", "generator", "drafter"):
+                self.__dict__.pop(name, None)
+
+    # ---- questionnaires ------------------------------------------------------------------------
+    def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
+        """Keep an uploaded questionnaire as a project (the same bytes → the same project) and
+        read it; a file that cannot be read raises QuestionnaireError and keeps nothing."""
+        suffix = Path(name).suffix.lower()
+        if suffix not in SUFFIXES:
+            raise QuestionnaireError(name, f"a {suffix or 'file without extension'} is not a questionnaire",
+                                     f"upload the questionnaire as {', '.join(SUFFIXES)}")
+        if not data:
+            raise QuestionnaireError(name, "the file is empty (0 bytes)", "upload the questionnaire file again")
+        staging = self.folder / "questionnaires" / "incoming" / Path(name).name
+        staging.parent.mkdir(parents=True, exist_ok=True)
+        staging.write_bytes(data)
+        try:
+            read_questionnaire(staging, **options.to_json())  # refused here: nothing is kept
+            project = self.review_store.project_for(staging, Path(name).stem)
+        finally:
+            staging.unlink(missing_ok=True)
+        self.review_store.set_options(project.id, {"read": options.to_json()})
+        path = self.questionnaire_path(project)
+        questionnaire = read_questionnaire(path, **options.to_json())
+        self.review_store.set_questions(project.id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
+        return project, questionnaire
+
+    def set_read_options(self, project_id: int, options: ReadOptions) -> Questionnaire:
+        """Re-read a project's questionnaire with other overrides (validated before saving)."""
+        path = self.questionnaire_path(self.review_store.project(project_id))
+        questionnaire = read_questionnaire(path, **options.to_json())
+        stored = self.review_store.options(project_id)
+        self.review_store.set_options(project_id, {**stored, "read": options.to_json()})
+        self.review_store.set_questions(project_id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
+        return questionnaire
+
+    def read_options(self, project_id: int) -> ReadOptions:
+        return ReadOptions.from_json(self.review_store.options(project_id).get("read", {}))
+
+    def questionnaire_path(self, project: Project) -> Path:
+        """The project's questionnaire file, written back from the review store when missing."""
+        path = self.folder / "questionnaires" / str(project.id) / project.file_name
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_bytes(self.review_store.source_bytes(project.id))
+            tmp.replace(path)
+        return path
+
+    def questionnaire(self, project_id: int) -> Questionnaire:
+        project = self.review_store.project(project_id)
+        return read_questionnaire(self.questionnaire_path(project), **self.read_options(project_id).to_json())
+
+    def review(self, project_id: int) -> Review:
+        return Review(self.review_store, project_id, self.questionnaire(project_id))
+
+    def projects(self) -> list[Project]:
+        return self.review_store.projects()
+
+    def regenerate(self, project_id: int, key: str) -> Draft:
+        """Draft one question again (the newest draft wins; the old one stays in the history)."""
+        questionnaire = self.questionnaire(project_id)
+        question = next((q for q in questionnaire.questions if question_key(q) == key), None)
+        if question is None:
+            raise KeyError(f"no question {key} in {questionnaire.path.name}")
+        draft = self.drafter.draft(question)
+        self.review_store.add_draft(project_id, draft.stored())
+        return draft
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """A drafting run as the UI shows it."""
+
+    project_id: int
+    run_id: int
+    done: int
+    total: int
+    running: bool
+    started: float  # time.time() when this process started (or resumed) it
+    rate: float | None  # questions per second in this process, once one finished
+    error: str | None = None
+
+    @property
+    def eta_s(self) -> float | None:
+        if not self.running or not self.rate:
+            return None
+        return max(self.total - self.done, 0) / self.rate
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 1.0
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class DraftingJobs:
+    """Drafting in background threads, one run at a time per project, so the app stays usable.
+    Each run is recorded in the review store before it starts and marked finished at its end;
+    :meth:`resume` restarts the unfinished ones after an app restart (drafts already stored
+    are kept, so nothing is done twice)."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.ws = workspace
+        self._lock = threading.Lock()
+        self._threads: dict[int, threading.Thread] = {}
+        self._status: dict[int, JobStatus] = {}
+        self._cancel: dict[int, threading.Event] = {}
+
+    def start(self, project_id: int, *, limit: int | None = None, redo_answered: bool = False) -> JobStatus:
+        with self._lock:
+            if self._alive(project_id):
+                return self._status[project_id]
+        run = self.ws.review_store.start_run(project_id, {"limit": limit, "redo_answered": redo_answered})
+        return self._launch(run)
+
+    def resume(self) -> list[JobStatus]:
+        """Restart every run that an earlier process left unfinished."""
+        started = []
+        for run in self.ws.review_store.runs(unfinished=True):
+            with self._lock:
+                if self._alive(run.project_id):
+                    continue
+            started.append(self._launch(run))
+        return started
+
+    def cancel(self, project_id: int) -> None:
+        """Stop after the question being drafted; the run is marked finished (stopped)."""
+        event = self._cancel.get(project_id)
+        if event is not None:
+            event.set()
+
+    def status(self, project_id: int) -> JobStatus | None:
+        return self._status.get(project_id)
+
+    def running(self, project_id: int) -> bool:
+        with self._lock:
+            return self._alive(project_id)
+
+    def wait(self, project_id: int, timeout: float | None = None) -> JobStatus | None:
+        thread = self._threads.get(project_id)
+        if thread is not None:
+            thread.join(timeout)
+        return self.status(project_id)
+
+    def _alive(self, project_id: int) -> bool:
+        thread = self._threads.get(project_id)
+        return thread is not None and thread.is_alive()
+
+    def _launch(self, run: Run) -> JobStatus:
+        questionnaire = self.ws.questionnaire(run.project_id)
+        limit, redo = run.options.get("limit"), bool(run.options.get("redo_answered"))
+        total = len(to_draft(questionnaire, redo, limit)[0])
+        status = JobStatus(run.project_id, run.id, 0, total, True, time.time(), None)
+        cancel = threading.Event()
+        with self._lock:
+            self._status[run.project_id], self._cancel[run.project_id] = status, cancel
+            thread = threading.Thread(target=self._work, args=(run, questionnaire, cancel), daemon=True,
+                                      name=f"drafting-{run.project_id}")
+            self._threads[run.project_id] = thread
+        thread.start()
+        return status
+
+    def _work(self, run: Run, questionnaire: Questionnaire, cancel: threading.Event) -> None:
+        first: list[int] = []  # questions already done when this process started the run
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if not first:
+                first.append(done)
+            st = self._status[run.project_id]
+            elapsed = time.time() - st.started
+            new = done - first[0]
+            rate = new / elapsed if new and elapsed > 0 else None
+            self._status[run.project_id] = JobStatus(run.project_id, run.id, done, total, True, st.started, rate)
+            if cancel.is_set():
+                raise _Cancelled()
+
+        error = None
+        try:
+            draft_questionnaire(questionnaire, self.ws.drafter, self.ws.review_store,
+                                limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
+                                progress=progress)
+        except _Cancelled:
+            error = "stopped by the reviewer"
+        except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
+            error = f"{type(exc).__name__}: {exc}"
+        self.ws.review_store.finish_run(run.id, error)
+        st = self._status[run.project_id]
+        self._status[run.project_id] = JobStatus(run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error)

@@ -1,0 +1,159 @@
+"""The workspace behind the app: questionnaires kept as projects, background drafting that
+survives a restart, reviewer decisions and the three exports. The LLM is the stated fake
+``QuotingGenerator`` because these tests are about the review flow, not generation (real
+generation is tested in test_generate.py and test_draft.py)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from engine.config import EngineConfig
+from engine.kb import KnowledgeBase
+from engine.questionnaire import QuestionnaireError
+from engine.review import ReviewState
+from engine.settings import Settings
+from engine.workspace import ReadOptions, Workspace
+from storage.review_store import SCHEMA_VERSION, ReviewStore
+from storage.vector_store import release
+from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
+
+
+def open_workspace(folder: Path, encoder) -> Workspace:
+    ws = Workspace(folder, Settings())
+    ws.__dict__["kb"] = KnowledgeBase(folder, EngineConfig(), encoder)
+    ws.__dict__["generator"] = QuotingGenerator()
+    return ws
+
+
+@pytest.fixture()
+def ws(tmp_path: Path, encoder):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "handbook.pdf", topic_pages())
+    workspace = open_workspace(tmp_path / "ws", encoder)
+    workspace.kb.add([docs])
+    yield workspace
+    release(str(tmp_path / "ws" / "qdrant"))
+
+
+def upload(ws: Workspace, tmp_path: Path, **kw):
+    book = write_questionnaire(tmp_path / "Customer questionnaire.xlsx", **kw)
+    return ws.add_questionnaire(book.name, book.read_bytes())
+
+
+def test_questionnaire_becomes_a_project_once(ws, tmp_path):
+    project, q = upload(ws, tmp_path)
+    again, _ = upload(ws, tmp_path)
+    assert again.id == project.id and len(ws.projects()) == 1
+    assert len(q.questions) == 4 and ws.questionnaire(project.id).questions == q.questions
+    # the project's file comes back from the review store when the copy on disk is gone
+    path = ws.questionnaire_path(project)
+    path.unlink()
+    assert len(ws.questionnaire(project.id).questions) == 4
+
+
+def test_bad_questionnaire_is_refused_and_nothing_kept(ws, tmp_path):
+    bad = tmp_path / "broken.xlsx"
+    bad.write_bytes(b"PK\x03\x04 not really a workbook")
+    with pytest.raises(QuestionnaireError) as err:
+        ws.add_questionnaire(bad.name, bad.read_bytes())
+    assert "broken.xlsx" in str(err.value)
+    with pytest.raises(QuestionnaireError, match="empty"):
+        ws.add_questionnaire("empty.csv", b"")
+    with pytest.raises(QuestionnaireError, match="not a questionnaire"):
+        ws.add_questionnaire("notes.pdf", b"%PDF-1.7")
+    assert ws.projects() == []
+    assert not list((ws.folder / "questionnaires").rglob("*.xlsx"))
+
+
+def test_read_options_are_validated_and_kept(ws, tmp_path):
+    project, _ = upload(ws, tmp_path)
+    with pytest.raises(QuestionnaireError):
+        ws.set_read_options(project.id, ReadOptions(sheet="No such sheet"))
+    assert ws.read_options(project.id) == ReadOptions()  # the bad override was not saved
+    q = ws.set_read_options(project.id, ReadOptions(answer_col="D"))
+    assert {x.text_cell[0] for x in q.questions} == {"D"}
+    assert ws.read_options(project.id) == ReadOptions(answer_col="D")
+
+
+def test_background_drafting_resumes_after_a_restart(ws, tmp_path, encoder):
+    project, _ = upload(ws, tmp_path)
+    status = ws.jobs.start(project.id, limit=1)
+    status = ws.jobs.wait(project.id, timeout=120)
+    assert not status.running and status.error is None and status.done == status.total == 1
+    assert ws.review_store.runs(unfinished=True) == []
+    # a run the process did not finish (the app was killed) is resumed by the next process
+    ws.review_store.start_run(project.id, {"limit": None, "redo_answered": False})
+    release(str(ws.folder / "qdrant"))
+    ws.review_store.close()
+    restarted = open_workspace(ws.folder, encoder)
+    (resumed,) = restarted.jobs.resume()
+    final = restarted.jobs.wait(project.id, timeout=300)
+    assert resumed.total == 4 and final.done == 4 and final.error is None
+    assert restarted.review_store.runs(unfinished=True) == []
+    assert restarted.generator.calls == 3  # the first draft was kept, not redone
+    counts = restarted.review(project.id).counts()
+    assert counts[ReviewState.PENDING] == 0 and sum(counts.values()) == 4
+
+
+def test_stop_keeps_finished_drafts(ws, tmp_path):
+    project, _ = upload(ws, tmp_path)
+    ws.jobs.start(project.id)
+    ws.jobs.cancel(project.id)
+    status = ws.jobs.wait(project.id, timeout=120)
+    assert status.error == "stopped by the reviewer" and not status.running
+    drafted = len(ws.review_store.latest_drafts(project.id))
+    assert 0 <= drafted < 4 or status.done == 4
+    assert ws.review_store.runs(unfinished=True) == []
+
+
+def test_decisions_and_exports(ws, tmp_path):
+    project, _ = upload(ws, tmp_path)
+    ws.jobs.start(project.id)
+    ws.jobs.wait(project.id, timeout=300)
+    review = ws.review(project.id)
+    enc, bck, inc, acc = (item.key for item in review.items())
+    review.accept(enc)
+    review.edit(bck, "=Backups are kept for 35 days.", "Yes")
+    review.needs_sme(inc, "ask the security team")
+    with pytest.raises(ValueError, match="Maybe"):
+        review.edit(acc, "x", "Maybe")
+    states = {i.key: i.state for i in ws.review(project.id).items()}  # a fresh read: persisted
+    assert states[enc] is ReviewState.ACCEPTED and states[bck] is ReviewState.EDITED
+    assert states[inc] is ReviewState.NEEDS_SME and states[acc] is not ReviewState.ACCEPTED
+    assert [i.key for i in review.unapproved()] == [inc, acc]
+
+    out = review.export_workbook(tmp_path / "out.xlsx")
+    sheet = openpyxl.load_workbook(out)["Security"]
+    accepted = review.item(enc)
+    assert sheet["C4"].value == accepted.choice and sheet["D4"].value == accepted.answer
+    assert sheet["C5"].value == "Yes" and sheet["D5"].value == "=Backups are kept for 35 days."
+    assert sheet["D5"].data_type == "s"  # text, never a formula
+    assert sheet["C6"].value is None and sheet["C7"].value is None  # needs SME, unreviewed
+    with_drafts = openpyxl.load_workbook(io.BytesIO(review.workbook_bytes(include_unreviewed=True)))["Security"]
+    assert (with_drafts["D7"].value is not None) == (review.item(acc).state is ReviewState.DRAFTED)
+
+    rows = list(csv.DictReader(io.StringIO(review.answers_csv())))
+    assert [r["state"] for r in rows] == ["accepted", "edited", "needs_sme", states[acc].value]
+    assert rows[1]["answer"] == "'=Backups are kept for 35 days."
+    report = list(csv.DictReader(io.StringIO(review.citations_report())))
+    cited = [r for r in report if r["id"] == "ENC-01"]
+    assert cited and cited[0]["source"] == "handbook.pdf" and cited[0]["location"].startswith("page ")
+
+
+def test_review_store_upgrades_a_version_1_file(tmp_path):
+    path = tmp_path / "review.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT NOT NULL, file_name TEXT NOT NULL, "
+                     "file_sha256 TEXT NOT NULL, file_bytes BLOB NOT NULL, created TEXT NOT NULL); PRAGMA user_version=1;")
+    db.close()
+    store = ReviewStore(path)
+    assert store.runs() == [] and store.options(1) == {}
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -1,0 +1,46 @@
+"""Settings: validated on the way in, saved as JSON, refused with the reason and the fix."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.config import Mode
+from engine.settings import Settings, SettingsError
+
+
+def test_defaults_round_trip(tmp_path):
+    s = Settings()
+    s.save(tmp_path)
+    assert Settings.load(tmp_path) == s
+    assert json.loads((tmp_path / "settings.json").read_text())["engine"]["mode"] == s.engine.mode.value
+
+
+def test_changes_are_validated(tmp_path):
+    s = Settings()
+    changed = s.changed(mode="dense", alpha=0.3, top_k=8, llm_url="http://127.0.0.1:8080")
+    assert changed.engine.mode is Mode.DENSE and changed.engine.alpha == 0.3 and changed.generator.llm_url
+    with pytest.raises(SettingsError, match="alpha"):
+        s.changed(alpha=1.5)
+    with pytest.raises(SettingsError, match="retrieval mode"):
+        s.changed(mode="magic")
+    with pytest.raises(SettingsError, match="top_k"):
+        s.changed(top_k=0)
+    with pytest.raises(SettingsError, match="http"):
+        s.changed(llm_url="ftp://server")
+    with pytest.raises(SettingsError, match="no such file"):
+        s.changed(model=str(tmp_path / "missing.gguf"))
+    fake = tmp_path / "model.gguf"
+    fake.write_bytes(b"PK\x03\x04 a zip, not a model")
+    with pytest.raises(SettingsError, match="not a GGUF"):
+        s.changed(model=str(fake))
+    with pytest.raises(SettingsError, match="not both"):
+        s.changed(model=str(fake), llm_url="http://x")
+    assert s.changed(model="  ", llm_url="").generator.label.startswith("SmolLM2")
+
+
+def test_unreadable_file_names_the_fix(tmp_path):
+    (tmp_path / "settings.json").write_text("{not json")
+    with pytest.raises(SettingsError, match="delete it"):
+        Settings.load(tmp_path)
