@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
+
+from engine.anchoring import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
 MAX_QUOTES = 3
 
@@ -147,24 +148,6 @@ def _match_choice(value: object, choices: Sequence[str]) -> str | None:
 
 
 # ---------------------------------------------------------------- prompt compaction
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence or line of ``text``, surrounding blanks excluded, so
-    ``text[start:end]`` is exact source text."""
-    spans, cursor = [], 0
-    for m in [*_SENTENCE_END.finditer(text), None]:
-        stop = m.start() if m else len(text)
-        piece = text[cursor:stop]
-        if piece.strip():
-            lead = len(piece) - len(piece.lstrip())
-            spans.append((cursor + lead, cursor + len(piece.rstrip())))
-        if m:
-            cursor = m.end()
-    return spans
-
 
 def approx_tokens(text: str) -> int:
     """A rough token count (about four characters per token) when no tokenizer is at hand."""

@@ -4,6 +4,7 @@ and the completed workbook, on a small generated knowledge base and questionnair
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -81,8 +82,19 @@ def test_a_failing_question_is_recorded_and_the_batch_goes_on(tmp_path, kb):
     assert failed.id == "BCK-01" and "model crashed" in failed.error
 
 
+def finished_drafts(review_db: Path) -> int:
+    if not review_db.exists():
+        return 0
+    with sqlite3.connect(review_db) as db:
+        try:
+            return db.execute("SELECT COUNT(DISTINCT key) FROM drafts").fetchone()[0]
+        except sqlite3.OperationalError:  # the schema is being created
+            return 0
+
+
 def test_draft_cli_with_the_real_model(tmp_path):
-    """The real thing: SmolLM2 through llama-cpp-python, MiniLM, Qdrant local mode."""
+    """The real thing: SmolLM2 through llama-cpp-python, MiniLM, Qdrant local mode. The first
+    run is killed (SIGKILL) once a draft is stored: the next run keeps every finished draft."""
     docs = tmp_path / "docs"
     docs.mkdir()
     write_pdf(docs / "handbook.pdf", topic_pages())
@@ -91,8 +103,17 @@ def test_draft_cli_with_the_real_model(tmp_path):
     run = lambda *a: subprocess.run([sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert run("kb", "add", str(docs), "--store", str(store)).returncode == 0
     started = time.perf_counter()
+    first = subprocess.Popen([sys.executable, "-m", "engine", "draft", str(book), "--store", str(store)],
+                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while finished_drafts(store / "review.sqlite") == 0 and first.poll() is None and time.perf_counter() - started < 600:
+        time.sleep(0.2)
+    first.kill()
+    first.wait()
+    kept = finished_drafts(store / "review.sqlite")
+    assert kept >= 1
     done = run("draft", str(book), "--store", str(store), "--out", str(tmp_path / "out.xlsx"), "--results", str(tmp_path / "r.jsonl"))
     assert done.returncode == 0, done.stderr
+    assert f"{len(QUESTIONS) - kept} drafted now, {kept} kept from an earlier run" in done.stdout
     lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert len(lines) == len(QUESTIONS)
     assert all(x["status"] in ("drafted", "no_context") and x["prompt_tokens"] > 0 for x in lines)

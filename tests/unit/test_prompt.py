@@ -13,7 +13,6 @@ from engine.generate.prompt import (
     build_messages,
     compact_passages,
     parse_answer,
-    sentence_spans,
 )
 
 YES_NO = ["Yes", "No", "N/A"]
@@ -98,20 +97,6 @@ def test_unparsable_replies_become_insufficient_context_and_keep_the_raw_text(ra
 def test_json_inside_a_fence_or_chatter_is_found():
     raw = "Here you go:\n```json\n" + reply(quotes=["MFA is enforced."], answer="Yes.", choice="Yes") + "\n```"
     assert parse_answer(raw, YES_NO).choice == "Yes"
-
-
-def test_sentence_spans_are_exact_slices():
-    text = "  First one. Second one!\n- a bullet line\n\nLast?  Trailing"
-    assert [text[a:b] for a, b in sentence_spans(text)] == ["First one.", "Second one!", "- a bullet line", "Last?", "Trailing"]
-    assert sentence_spans("") == [] and sentence_spans(" \n ") == []
-
-
-DOC_A = (
-    "Acme was founded in 2012. Our offices are in Lyon. "
-    "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year. "
-    "Staff complete security training when hired."
-)
-DOC_B = "Backups run every night. Backups are kept for 35 days. Restores are tested each quarter."
 
 
 def test_compaction_keeps_a_window_around_the_best_sentence():
