@@ -99,6 +99,14 @@ def test_json_inside_a_fence_or_chatter_is_found():
     assert parse_answer(raw, YES_NO).choice == "Yes"
 
 
+DOC_A = (
+    "Acme was founded in 2012. Our offices are in Lyon. "
+    "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year. "
+    "Staff complete security training when hired."
+)
+DOC_B = "Backups run every night. Backups are kept for 35 days. Restores are tested each quarter."
+
+
 def test_compaction_keeps_a_window_around_the_best_sentence():
     passages = [Passage("[1] a.pdf p. 1", DOC_A), Passage("[2] b.pdf p. 2", DOC_B)]
     got = compact_passages("Is customer data encrypted at rest?", passages, budget_tokens=20, count_tokens=lambda t: len(t.split()))
