@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.config import Mode
-from engine.embed.hybrid import PointVectors, query_vectors
+from engine.embed.hybrid import PointVectors, WeightedQuery, query_vectors, weighted_query
 from engine.kb import KnowledgeBase
 from engine.types import Chunk, Hit
 from storage.lexical_index import LexicalIndex
@@ -23,22 +23,24 @@ def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mod
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
     kb.check_compatible()
     index, sparse = kb.index, kb.sparse
-    query = query_vectors(question, kb.encoder.encode_query(question), sparse, kb.alpha)
+    dense = kb.encoder.encode_query(question)
     if mode is Mode.WEIGHTED:
-        scored = weighted(index, kb.lexical, query, top_k, kb.alpha)
+        scored = weighted(index, kb.lexical, weighted_query(question, dense, sparse), top_k, kb.alpha)
     else:
-        scored = index.search(mode, query, top_k)
+        scored = index.search(mode, query_vectors(question, dense, sparse, kb.alpha), top_k)
     return [Hit(Chunk.from_dict(s.payload), s.score) for s in scored]
 
 
-def weighted(index: VectorIndex, lexical: LexicalIndex, query: PointVectors, top_k: int, alpha: float) -> list[Scored]:
+def weighted(
+    index: VectorIndex, lexical: LexicalIndex, query: WeightedQuery | PointVectors, top_k: int, alpha: float
+) -> list[Scored]:
     """α·cos_dense + (1−α)·BM25/BM25max over the union of the best dense and the best BM25
     candidates, both scores exact for every candidate."""
     depth = max(FUSION_DEPTH, top_k)
     dense = dict(index.dense_candidates(query.dense, depth))
     lexical_scores = lexical.scores(query.sparse)
     best_lexical = np.argsort(-lexical_scores)[:depth]
-    row = {pid: i for i, pid in enumerate(lexical.ids)}
+    row = lexical.rows
     lexical_only = [lexical.ids[i] for i in best_lexical if lexical_scores[i] > 0 and lexical.ids[i] not in dense]
     for pid, vector in index.dense_vectors(lexical_only).items():
         dense[pid] = float(vector @ query.dense)

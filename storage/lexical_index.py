@@ -22,6 +22,7 @@ from engine.embed.sparse import SparseVector
 class LexicalIndex:
     def __init__(self, ids: Sequence[str], matrix: sp.csc_matrix) -> None:
         self.ids = list(ids)
+        self.rows = {pid: i for i, pid in enumerate(self.ids)}  # point id → row
         self.matrix = matrix.tocsc()  # column slices: one per query term
 
     @classmethod

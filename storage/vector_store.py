@@ -4,13 +4,22 @@ Local mode on a folder by default (``QdrantClient(path=…)``); a Qdrant server 
 given (``QDRANT_URL``). Every vector is stored unit-length (or, for ``concat``, with the
 weights already applied) and compared by dot product, which equals the cosine: Qdrant's local
 COSINE distance re-normalises every stored vector on every query.
+
+In local mode the dense vectors and payloads of the collection being searched are also held
+in memory (:class:`_Mirror`, loaded once from Qdrant): local mode is a brute-force scan in
+Python anyway, and its per-call overhead (request models, float64 scoring, one record object
+per point) was most of a query's time after encoding. Qdrant stays the store and the source
+of the mirror; the mirror is dropped whenever this process writes the collection, and a
+local store folder has no other writer (it is locked to one process). A server is always
+asked directly: other processes may write to it.
 """
 
 from __future__ import annotations
 
 import atexit
 import threading
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -80,14 +89,43 @@ class Scored:
     score: float
 
 
-class VectorIndex:
-    """One Qdrant collection holding the chunks of one knowledge-base generation."""
+@dataclass(frozen=True)
+class _Mirror:
+    """Every point of one local collection: its id, dense vector (a row) and payload."""
 
-    def __init__(self, client: QdrantClient, name: str) -> None:
+    ids: list[str]
+    dense: np.ndarray  # (points, dim) float32, the stored unit vectors
+    payloads: list[dict[str, Any]]
+    rows: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", {pid: i for i, pid in enumerate(self.ids)})
+
+
+# one mirror per client, (collection name, mirror) of the collection last searched: a store
+# searches one generation at a time, so older generations are not kept alive
+_mirrors: weakref.WeakKeyDictionary[QdrantClient, tuple[str, _Mirror]] = weakref.WeakKeyDictionary()
+_mirrors_lock = threading.Lock()
+
+
+def _is_local(client: QdrantClient) -> bool:
+    options = client.init_options
+    return options.get("path") is not None or options.get("location") == ":memory:"
+
+
+class VectorIndex:
+    """One Qdrant collection holding the chunks of one knowledge-base generation.
+
+    ``in_memory=False`` asks Qdrant for every search even in local mode (the tests compare
+    the two paths)."""
+
+    def __init__(self, client: QdrantClient, name: str, in_memory: bool = True) -> None:
         self.client, self.name = client, name
+        self.in_memory = in_memory and _is_local(client)
 
     @classmethod
     def create(cls, client: QdrantClient, name: str, dim: int) -> VectorIndex:
+        _forget(client, name)
         if client.collection_exists(name):
             client.delete_collection(name)
         client.create_collection(
@@ -107,7 +145,9 @@ class VectorIndex:
             for pid, v, payload in zip(ids, vectors, payloads, strict=True)
         ]
         if points:
+            _forget(self.client, self.name)
             self.client.upsert(self.name, points, wait=True)
+            _forget(self.client, self.name)  # and anything loaded while it was written
 
     def count(self) -> int:
         return self.client.count(self.name, exact=True).count
@@ -117,6 +157,10 @@ class VectorIndex:
         in engine.retrieve from :meth:`dense_candidates` and the lexical index)."""
         if mode is Mode.WEIGHTED:
             raise ValueError("the weighted mode is composed by engine.retrieve.search")
+        if mode is Mode.DENSE and self.in_memory:
+            best = self.dense_candidates(query.dense, limit)
+            payloads = self.payloads([pid for pid, _ in best])
+            return [Scored(payloads[pid], score) for pid, score in best]
         if mode is Mode.DENSE_SPARSE:
             depth = max(FUSION_DEPTH, limit)
             prefetch = [qm.Prefetch(query=query.dense.tolist(), using=DENSE, limit=depth)]
@@ -132,21 +176,71 @@ class VectorIndex:
         return [Scored(p.payload or {}, float(p.score)) for p in response.points]
 
     def dense_candidates(self, vector: np.ndarray, limit: int) -> list[tuple[str, float]]:
-        """Point ids and cosines of the ``limit`` nearest dense vectors."""
+        """Point ids and cosines of the ``limit`` nearest dense vectors, nearest first."""
+        mirror = self._mirror()
+        if mirror is not None:
+            limit = min(limit, len(mirror.ids))
+            if limit < 1:
+                return []
+            # einsum, not @: numpy's BLAS runs a matrix-vector product on every core, and on
+            # busy cores waiting for the slowest one costs 10-100× the product itself
+            scores = np.einsum("ij,j->i", mirror.dense, np.asarray(vector, dtype=np.float32))
+            best = np.argpartition(-scores, limit - 1)[:limit]
+            best = best[np.argsort(-scores[best], kind="stable")]
+            return [(mirror.ids[i], float(scores[i])) for i in best]
         response = self.client.query_points(self.name, query=vector.tolist(), using=DENSE, limit=limit, with_payload=False)
         return [(str(p.id), float(p.score)) for p in response.points]
 
     def dense_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        mirror = self._mirror()
+        if mirror is not None:
+            return {pid: mirror.dense[mirror.rows[pid]] for pid in ids if pid in mirror.rows}
         points = self.client.retrieve(self.name, list(ids), with_vectors=[DENSE], with_payload=False)
         return {str(p.id): np.asarray(p.vector[DENSE], dtype=np.float32) for p in points}
 
     def payloads(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        mirror = self._mirror()
+        if mirror is not None:  # copies, as Qdrant returns (payload values are scalars)
+            return {pid: dict(mirror.payloads[mirror.rows[pid]]) for pid in ids if pid in mirror.rows}
         points = self.client.retrieve(self.name, list(ids), with_payload=True)
         return {str(p.id): p.payload or {} for p in points}
 
     def drop(self) -> None:
+        _forget(self.client, self.name)
         if self.client.collection_exists(self.name):
             self.client.delete_collection(self.name)
+
+    def _mirror(self) -> _Mirror | None:
+        """The in-memory copy of this collection (loaded on first use), or None for a server."""
+        if not self.in_memory:
+            return None
+        with _mirrors_lock:
+            name, mirror = _mirrors.get(self.client, ("", None))
+            if mirror is not None and name == self.name:
+                return mirror
+            ids, vectors, payloads = [], [], []
+            offset = None
+            while True:
+                points, offset = self.client.scroll(
+                    self.name, limit=1024, offset=offset, with_payload=True, with_vectors=[DENSE]
+                )
+                for p in points:
+                    ids.append(str(p.id))
+                    vectors.append(p.vector[DENSE])
+                    payloads.append(p.payload or {})
+                if offset is None:
+                    break
+            dense = np.asarray(vectors, dtype=np.float32) if ids else np.zeros((0, 0), dtype=np.float32)
+            mirror = _Mirror(ids, dense, payloads)
+            _mirrors[self.client] = (self.name, mirror)
+            return mirror
+
+
+def _forget(client: QdrantClient, name: str) -> None:
+    """Drop the in-memory copy of a collection that changes."""
+    with _mirrors_lock:
+        if _mirrors.get(client, ("", None))[0] == name:
+            del _mirrors[client]
 
 
 def collections(client: QdrantClient) -> Iterable[str]:

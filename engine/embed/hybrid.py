@@ -48,6 +48,19 @@ def passage_vectors(texts: Sequence[str], dense: np.ndarray, sparse: SparseModel
     return [PointVectors(dense[i], paper[i], concat[i], bm25[i]) for i in range(len(texts))]
 
 
+@dataclass(frozen=True)
+class WeightedQuery:
+    """What the ``weighted`` mode reads of a question: its dense and its BM25 vector (the
+    TF-IDF/SVD encoding the other modes need is not computed)."""
+
+    dense: np.ndarray
+    sparse: SparseVector
+
+
+def weighted_query(text: str, dense: np.ndarray, sparse: SparseModel) -> WeightedQuery:
+    return WeightedQuery(dense, sparse.bm25_query(text))
+
+
 def query_vectors(text: str, dense: np.ndarray, sparse: SparseModel, alpha: float) -> PointVectors:
     svd = sparse.svd([text])
     row = dense[np.newaxis, :]
