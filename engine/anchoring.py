@@ -54,7 +54,7 @@ from engine.types import Unit
 CUTOFF = 85.0
 CANDIDATES = 6  # sentences aligned per quote, best shared-word IDF first
 PRUNE = 30.0  # word-level alignments this far below the cutoff (or the best) are not refined
-MIN_FUZZY_WORDS = 3  # shorter quotes are anchored only when their words match exactly
+MIN_QUOTE_WORDS = 3  # "a", "the policy": found everywhere, support nothing; never verified
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: the "loose" form drops punctuation
 _TOKEN = re.compile(r"\S+")  # whitespace-separated tokens: the "verified" form
@@ -238,6 +238,8 @@ class QuoteAnchorer:
     def anchor(self, quote: str, *, page: int | None = None) -> Anchor:
         """Anchor one quote. ``page``: where the caller expects it (e.g. the Document Page
         Finder's page); among equally good matches, the one nearest that page wins."""
+        if len(_WORD.findall(quote)) < MIN_QUOTE_WORDS:
+            return Anchor(quote, AnchorLabel.UNVERIFIED, 0.0)
         verified = self._verbatim(quote, page)
         if verified is not None:
             return verified
@@ -263,7 +265,7 @@ class QuoteAnchorer:
         if best is None:
             return Anchor(quote, AnchorLabel.UNVERIFIED, round(seen, 2))
         score, _, first, last = best
-        if score < self.cutoff or (len(qwords) < MIN_FUZZY_WORDS and score < 100):
+        if score < self.cutoff:
             return Anchor(quote, AnchorLabel.UNVERIFIED, round(score, 2))
         u0, u1 = self._w_unit[first], self._w_unit[last]
         spans = self._pieces(self._w_unit, self._w_start, self._w_end, first, last, self._w_start[first], self._w_end[last])

@@ -37,6 +37,11 @@ class Mode(str, Enum):
             raise ValueError(f"unknown retrieval mode {value!r}; use one of: {allowed}") from None
 
 
+# Index modes on atomic units (the atomic-units paper; engine/embed/atoms.py), measured by
+# `bench retrieval` only so far: `atoms` (question↔sentence atom) and `atom-questions`
+# (question↔LLM-written question per atom, which runs the LLM at indexing time).
+ATOM_MODES = ("atoms", "atom-questions")
+
 # Picked by `python -m engine bench retrieval` (see the README for the figures).
 DEFAULT_MODE = Mode.WEIGHTED
 

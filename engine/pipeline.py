@@ -2,6 +2,11 @@
 the sentences that matter, generate a JSON answer with quotes, anchor every quote in its source
 (RapidFuzz), locate PDF pages (Document Page Finder) and highlight boxes (PyMuPDF), and persist
 every draft in the review store as it finishes, so an interrupted run resumes where it stopped.
+
+With an answer library, each question is first matched to past questions: a near-identical one
+(``REUSE_SCORE``) gives its past answer as the draft, marked ``reused``, with no LLM call; else
+the best related past answers (``PASSAGE_SCORE``) join the retrieved chunks as passages, and a
+quote taken from one is cited as a past answer.
 """
 
 from __future__ import annotations
@@ -16,14 +21,24 @@ from typing import Iterable, Sequence
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
 from engine.kb import KnowledgeBase
+from engine.library import (
+    PASSAGE_SCORE,
+    AnswerLibrary,
+    LibraryHit,
+    allowed_choice,
+    answer_text,
+    past_answer_label,
+    reused_hit,
+)
 from engine.page_finder import PageFinder
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import CellWrite, export
 from engine.retrieve import search
-from engine.types import Chunk, Hit, Progress, SourceKind, no_progress
+from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
 PROMPT_BUDGET = 350  # tokens of passage text after compaction (five whole chunks are ≈ 1,200)
+LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 
 
@@ -76,6 +91,7 @@ class Draft:
     prompt_tokens: int = 0
     seconds: float = 0.0
     error: str | None = None
+    reused: bool = False  # the answer of a near-identical past question, reused as it was
 
     def to_json(self) -> dict:
         return {
@@ -83,6 +99,7 @@ class Draft:
             "answer": self.answer, "choice": self.choice, "status": self.status.value,
             "citations": [c.to_json() for c in self.citations],
             "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
+            "reused": self.reused,
         }
 
     def stored(self) -> StoredDraft:
@@ -94,7 +111,7 @@ class Draft:
         d = s.data
         return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
-                   d.get("seconds", 0.0), d.get("error"))
+                   d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)))
 
 
 def question_key(q: Question) -> str:
@@ -113,14 +130,17 @@ def source_label(rank: int, chunk: Chunk) -> str:
 
 
 class Drafter:
-    """Drafts single questions against one knowledge base with one generator. Anchorers and
-    page finders are built once per document and cached. One question is drafted at a time
-    (a lock), so a background batch and a reviewer's "Regenerate" can share one model."""
+    """Drafts single questions against one knowledge base (and, when given, an answer library)
+    with one generator. Anchorers and page finders are built once per document and cached. One
+    question is drafted at a time (a lock), so a background batch and a reviewer's "Regenerate"
+    can share one model."""
 
     def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
-                 budget_tokens: int | None = PROMPT_BUDGET) -> None:
+                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
+        self.library = library
         self._anchorers: dict[str, QuoteAnchorer] = {}
+        self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
 
@@ -137,8 +157,11 @@ class Drafter:
             self._finders[chunk.doc] = PageFinder(self.kb.units(chunk.doc))
         return self._finders[chunk.doc].locate(chunk.text).page
 
-    def passages(self, question: str, hits: Sequence[Hit]) -> list[Passage]:
-        whole = [Passage(source_label(i, h.chunk), h.chunk.text) for i, h in enumerate(hits, 1)]
+    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> list[Passage]:
+        """The related past answers first (matched question to question, and short), then the
+        retrieved chunks; compacted together to the budget."""
+        whole = [Passage(f"[{i}] {_past_label(h)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
+        whole += [Passage(source_label(i, h.chunk), h.chunk.text) for i, h in enumerate(hits, len(past) + 1)]
         if self.budget is None:
             return whole
         count = getattr(self.generator, "count_tokens", None)
@@ -152,13 +175,33 @@ class Drafter:
         key = question_key(q)
         started = time.perf_counter()
         try:
-            hits = search(self.kb, q.text, top_k=self.top_k)
-            answer = self.generator.generate(q.text, self.passages(q.text, hits), q.choices)
-            citations = tuple(self.cite(quote, hits) for quote in answer.quotes)
+            past = self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE) if self.library else []
+            reuse = reused_hit(past)
+            if reuse is not None:  # a near-identical past question: its answer, no LLM call
+                return self._reused(q, key, reuse, time.perf_counter() - started)
+            past = past[:LIBRARY_PASSAGES]
+            hits = search(self.kb, q.text, top_k=self.top_k) if self.kb.documents() or not past else []
+            answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
+            citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
                          seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
         return self._decide(q, key, answer, citations, time.perf_counter() - started)
+
+    @staticmethod
+    def _reused(q: Question, key: str, hit: LibraryHit, seconds: float) -> Draft:
+        """The past answer as the draft: its choice when the question allows it (in the
+        workbook's spelling), its text; cited as the stored text it is (verified)."""
+        e = hit.entry
+        choice = allowed_choice(e.choice, q.choices)
+        text = e.answer if choice or not e.choice else answer_text(e)
+        quote, shown = e.answer or e.choice or "", answer_text(e)
+        start = shown.rfind(quote)  # offsets into the past answer as shown: "choice — explanation"
+        cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
+                        score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
+                        row=e.row, section=e.qid, start=start, end=start + len(quote))
+        return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
+                     seconds=seconds, reused=True)
 
     @staticmethod
     def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...], seconds: float) -> Draft:
@@ -170,7 +213,19 @@ class Drafter:
         return Draft(key, q.id, q.sheet, q.row, q.text, answer.answer, answer.choice, DraftStatus.DRAFTED,
                      citations, answer.prompt_tokens, seconds)
 
-    def cite(self, quote: str, hits: Sequence[Hit]) -> Citation:
+    def cite(self, quote: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> Citation | None:
+        """The best anchor of ``quote`` among the retrieved documents and the past answers shown
+        (a document wins a tie); None when there was nothing to quote from."""
+        best = self._cite_document(quote, hits) if hits else None
+        for h in past:
+            if best is not None and best.label is AnchorLabel.VERIFIED:
+                break
+            candidate = self._cite_past(quote, h)
+            if best is None or candidate.score > best.score:
+                best = candidate
+        return best
+
+    def _cite_document(self, quote: str, hits: Sequence[Hit]) -> Citation:
         """The best anchor of ``quote`` among the retrieved documents (the hit's page as the hint)."""
         best: tuple[Anchor, Hit, int | None] | None = None
         for hit in hits:
@@ -193,6 +248,35 @@ class Drafter:
             rects = tuple(self.anchorer(chunk.doc).rects(self.kb.source_path(chunk.doc), anchor.spans))
         return Citation(**base, page=anchor.page, sheet=unit.sheet, row=unit.row, section=unit.section,
                         start=span.start, end=span.end, rects=rects)
+
+    def _cite_past(self, quote: str, hit: LibraryHit) -> Citation:
+        """``quote`` anchored in a past-answer passage as the generator saw it. Only its answer
+        part supports anything: a quote of the past *question* is unverified (score 0).
+        Offsets are into ``answer_text(entry)``."""
+        e = hit.entry
+        head = _past_head(hit)
+        text = head + answer_text(e)
+        if (e.id, text) not in self._past_anchorers:
+            self._past_anchorers[(e.id, text)] = QuoteAnchorer([Unit(text, sheet=e.sheet, row=e.row, section=e.qid)])
+        anchor = self._past_anchorers[(e.id, text)].anchor(quote)
+        spans = [s for s in anchor.spans if s.end > len(head)] if anchor.highlighted else []
+        base = dict(file=e.file, kind=SourceKind.LIBRARY, quote=quote, retrieval_score=round(hit.score, 4),
+                    sheet=e.sheet, row=e.row, section=e.qid)
+        if not spans:
+            return Citation(**base, label=AnchorLabel.UNVERIFIED, score=anchor.score if not anchor.highlighted else 0.0)
+        span = max(spans, key=lambda s: s.end - s.start)
+        return Citation(**base, label=anchor.label, score=anchor.score,
+                        start=max(span.start, len(head)) - len(head), end=span.end - len(head))
+
+
+def _past_label(hit: LibraryHit) -> str:
+    e = hit.entry
+    return past_answer_label(e.file, e.sheet, e.row, e.qid)
+
+
+def _past_head(hit: LibraryHit) -> str:
+    """A past-answer passage is this, then ``answer_text(entry)``."""
+    return f"Q: {hit.entry.question}\nA: "
 
 
 @dataclass

@@ -6,6 +6,9 @@ A question's answer in the export is what the reviewer approved: the edited text
 ``edited``, the draft (or the text saved with the acceptance) for ``accepted``. Drafts nobody
 accepted are left out unless ``include_unreviewed`` asks for them; ``needs_sme`` and
 ``rejected`` questions are always left blank.
+
+With an answer library, every accepted or edited answer is also recorded there (or updates the
+entry of the same question of this questionnaire), dated, for the next questionnaires.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from engine.library import AnswerLibrary, past_answer_label
 from engine.pipeline import Citation, Draft, answer_writes, question_key
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import csv_safe, export
+from engine.types import SourceKind
 from storage.review_store import Action, Decision, DraftStatus, ReviewStore
 
 
@@ -100,10 +105,13 @@ class ReviewItem:
 
 
 class Review:
-    """The review of one project (questionnaire) in a review store."""
+    """The review of one project (questionnaire) in a review store; approved answers go into
+    ``library`` when one is given."""
 
-    def __init__(self, store: ReviewStore, project_id: int, questionnaire: Questionnaire) -> None:
+    def __init__(self, store: ReviewStore, project_id: int, questionnaire: Questionnaire,
+                 library: AnswerLibrary | None = None) -> None:
         self.store, self.project_id, self.questionnaire = store, project_id, questionnaire
+        self.library = library
 
     # ---- reading -----------------------------------------------------------------------------
     def items(self) -> list[ReviewItem]:
@@ -133,11 +141,22 @@ class Review:
         answer = item.answer if answer is None else answer
         choice = item.choice if choice is None else choice
         self._check_choice(item, choice)
-        return self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice)
+        decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice)
+        self._record(item.question, answer, choice)
+        return decision
 
     def edit(self, key: str, answer: str, choice: str | None) -> Decision:
-        self._check_choice(self.item(key), choice)
-        return self.store.decide(self.project_id, key, Action.EDIT, answer, choice)
+        item = self.item(key)
+        self._check_choice(item, choice)
+        decision = self.store.decide(self.project_id, key, Action.EDIT, answer, choice)
+        self._record(item.question, answer, choice)
+        return decision
+
+    def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
+        """The approved answer into the answer library, under this questionnaire's file name."""
+        if self.library is not None:
+            file = self.store.project(self.project_id).file_name
+            self.library.record(q.text, choice, answer, file, q.sheet, q.row, q.id)
 
     def needs_sme(self, key: str, note: str | None = None) -> Decision:
         return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note)
@@ -200,7 +219,10 @@ class Review:
 
 
 def location(c: Citation) -> str:
-    """Where in its file a citation points, in words."""
+    """Where in its file a citation points, in words ("past answer: file, sheet, row, ID" for
+    the answer library)."""
+    if c.kind is SourceKind.LIBRARY:
+        return past_answer_label(c.file, c.sheet, c.row, c.section)
     if c.page is not None:
         return f"page {c.page}"
     if c.sheet is not None:

@@ -25,6 +25,7 @@ class SourceKind(str, Enum):
     DOCX = "docx"  # cited by section (heading path)
     SHEET = "sheet"  # XLSX / XLSM / CSV: cited by sheet and row
     TEXT = "text"  # Markdown / TXT: cited by section
+    LIBRARY = "library"  # a past answer of the answer library: cited by file, sheet, row and question ID
 
 
 class FileProblem(Exception):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engine.generate import Generator, make_generator
 from engine.kb import KnowledgeBase
+from engine.library import AnswerLibrary
 from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, to_draft
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
 from engine.questionnaire.reader import SUFFIXES
@@ -66,8 +67,14 @@ class Workspace:
         return make_generator(self.settings.generator.model, self.settings.generator.llm_url)
 
     @cached_property
+    def library(self) -> AnswerLibrary:
+        """The answer library (``library.sqlite`` here), embedding with the knowledge base's
+        encoder, loaded when first needed."""
+        return AnswerLibrary(self.folder, lambda: self.kb.encoder)
+
+    @cached_property
     def drafter(self) -> Drafter:
-        return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k)
+        return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k, library=self.library)
 
     @cached_property
     def jobs(self) -> DraftingJobs:
@@ -81,7 +88,7 @@ class Workspace:
                 raise RuntimeError("drafting is running; stop it (or let it finish) before changing the settings")
             settings.save(self.folder)
             self.settings = settings
-            for name in ("kb", "generator", "drafter"):
+            for name in ("kb", "generator", "drafter", "library"):
                 self.__dict__.pop(name, None)
 
     # ---- questionnaires ------------------------------------------------------------------------
@@ -134,8 +141,10 @@ class Workspace:
         project = self.review_store.project(project_id)
         return read_questionnaire(self.questionnaire_path(project), **self.read_options(project_id).to_json())
 
-    def review(self, project_id: int) -> Review:
-        return Review(self.review_store, project_id, self.questionnaire(project_id))
+    def review(self, project_id: int, questionnaire: Questionnaire | None = None) -> Review:
+        """The project's review (answers the reviewer approves go to the answer library);
+        ``questionnaire``: the project's file already read (the UI caches it)."""
+        return Review(self.review_store, project_id, questionnaire or self.questionnaire(project_id), self.library)
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
+
+from storage.sqlite import connect, transaction
 
 SCHEMA_VERSION = 2  # 2 added project options and drafting runs (a v1 file is upgraded in place)
 
@@ -145,15 +145,7 @@ class ReviewStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise ReviewStoreError(
-                f"{self.path} is not a review database ({exc}); move it away or pass another path"
-            ) from None
+        self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
         if version not in (0, 1, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
@@ -165,16 +157,8 @@ class ReviewStore:
     def close(self) -> None:
         self._db.close()
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+    def _tx(self):
+        return transaction(self._db, self._lock)
 
     # ---- projects --------------------------------------------------------------------------
     def project_for(self, file: Path, name: str | None = None) -> Project:

@@ -72,22 +72,26 @@ QUESTIONS = [
 ]
 
 
-def write_questionnaire(path: Path, answered: dict[int, str] | None = None) -> Path:
+def write_questionnaire(path: Path, answered: dict[int, str] | None = None,
+                        questions: Sequence[tuple[str, str]] = QUESTIONS, comments: dict[int, str] | None = None) -> Path:
     """A customer workbook: a title row, a header, a section row, ID / question / Yes-No
-    dropdown / comment columns."""
+    dropdown / comment columns; the questions start on row 4. ``answered`` and ``comments``
+    fill the dropdown and comment cells by row (a filled questionnaire)."""
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Security"
     ws.append(["Vendor security questionnaire"])
     ws.append(["ID", "Question", "Answer", "Comments"])
     ws.append(["", "Data protection", "", ""])
-    for qid, text in QUESTIONS:
+    for qid, text in questions:
         ws.append([qid, text, None, None])
     dv = DataValidation(type="list", formula1='"Yes,No,N/A"', allow_blank=True)
     ws.add_data_validation(dv)
-    dv.add(f"C4:C{3 + len(QUESTIONS)}")
+    dv.add(f"C4:C{3 + len(questions)}")
     for row, value in (answered or {}).items():
         ws.cell(row=row, column=3, value=value)
+    for row, value in (comments or {}).items():
+        ws.cell(row=row, column=4, value=value)
     wb.save(path)
     return path
 

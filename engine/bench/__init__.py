@@ -13,7 +13,10 @@ def run(args: argparse.Namespace) -> dict:
     if args.bench_command == "retrieval":
         from engine.bench.retrieval import bench_retrieval
 
-        return bench_retrieval(args.squad, modes=args.modes, alpha=args.alpha, limit=args.limit, embedder=args.embedder)
+        atom_options = {"tau": args.tau, "questions_per_atom": args.questions_per_atom}
+        return bench_retrieval(args.squad, modes=args.modes, alpha=args.alpha, limit=args.limit, embedder=args.embedder,
+                               cache=args.cache, model=args.model, llm_url=args.llm_url,
+                               **{k: v for k, v in atom_options.items() if v is not None})
     if args.bench_command == "latency":
         from engine.bench.latency import bench_latency
 

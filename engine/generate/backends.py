@@ -6,7 +6,9 @@
 * ``HttpGenerator``: an OpenAI-compatible ``/v1/chat/completions`` server
   (``python -m llama_cpp.server``, vLLM, Ollama), sent the same messages and JSON schema.
 
-Both use temperature 0 and a bounded ``max_tokens``.
+Both use temperature 0 and a bounded ``max_tokens``. Under ``generate`` is ``chat_json``: any
+chat messages, the reply forced through a JSON schema; other prompts (the synthetic questions
+of engine/embed/atoms.py) call it directly.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
@@ -39,6 +42,24 @@ class Generator(Protocol):
     name: str  # what produced the answers (model file or URL + model), for logs and results
 
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer: ...
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """The raw text of a schema-constrained chat completion, with its token counts."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+
+
+class JsonChat(Protocol):
+    """Any chat messages in, a reply forced through a JSON schema out (both backends are one)."""
+
+    name: str
+
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply: ...
 
 
 def default_model_path() -> Path:
@@ -104,20 +125,24 @@ class LlamaCppGenerator:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
-        messages = build_messages(question, passages, choices)
-        response_format = {"type": "json_object", "schema": answer_schema(choices)}
+        reply = self.chat_json(build_messages(question, passages, choices), answer_schema(choices))
+        return parse_answer(reply.text, choices, reply.prompt_tokens, reply.completion_tokens, reply.seconds)
+
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply:
+        response_format = {"type": "json_object", "schema": schema}
         with self._lock:
             start = time.perf_counter()
             try:
                 out = self.llm.create_chat_completion(
-                    messages=messages, response_format=response_format, temperature=0.0, max_tokens=self.max_tokens
+                    messages=list(messages), response_format=response_format, temperature=0.0,
+                    max_tokens=max_tokens or self.max_tokens,
                 )
             except ValueError as e:  # e.g. "Requested tokens (…) exceed context window of …"
                 raise GeneratorError(self.name, str(e), "compact the passages or raise n_ctx") from None
             seconds = time.perf_counter() - start
         usage = out.get("usage") or {}
         raw = out["choices"][0]["message"].get("content") or ""
-        return parse_answer(raw, choices, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+        return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
 
 
 class HttpGenerator:
@@ -172,12 +197,15 @@ class HttpGenerator:
         raise AssertionError("unreachable")
 
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
-        schema = answer_schema(choices)
+        reply = self.chat_json(build_messages(question, passages, choices), answer_schema(choices))
+        return parse_answer(reply.text, choices, reply.prompt_tokens, reply.completion_tokens, reply.seconds)
+
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply:
         forms = {
             "json_schema": {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}},
             "json_object": {"type": "json_object", "schema": schema},
         }
-        body = {"model": self.model, "messages": build_messages(question, passages, choices), "temperature": 0.0, "max_tokens": self.max_tokens}
+        body = {"model": self.model, "messages": list(messages), "temperature": 0.0, "max_tokens": max_tokens or self.max_tokens}
         start = time.perf_counter()
         try:
             out = self._request("POST", "/chat/completions", {**body, "response_format": forms[self.schema_form]})
@@ -192,7 +220,7 @@ class HttpGenerator:
             raw = out["choices"][0]["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError):
             raw = json.dumps(out)[:1000]
-        return parse_answer(raw, choices, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+        return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
 
 
 def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None) -> Generator:

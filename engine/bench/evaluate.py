@@ -1,0 +1,242 @@
+"""``eval questionnaire``: answer quality on a real filled questionnaire.
+
+A store is built from the knowledge-base documents and an answer library from past filled
+questionnaires; the target is then drafted with its answers hidden (every question drafted as
+if blank) and its Yes/No choices are scored against the truth file. The target's own answers
+never reach the store: a knowledge-base file or a library file with the target's content (same
+SHA-256, whatever its name) is left out and reported, and the target is only ever read for its
+questions. ``--report`` writes an HTML page with the confusion table and one row per question.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from tqdm import tqdm
+
+from engine.anchoring import AnchorLabel
+from engine.config import EngineConfig
+from engine.kb import KnowledgeBase, expand_paths
+from engine.pipeline import PROMPT_BUDGET, Draft, Drafter, to_draft
+from engine.questionnaire import Question, read_questionnaire
+from engine.types import Progress, SourceKind, no_progress
+from storage.review_store import DraftStatus
+from storage.vector_store import release
+
+CLASSES = ("Yes", "No")
+
+
+def load_truth(path: str | Path) -> dict[str, dict]:
+    """Truth lines ``{id, question, answer, comment}`` by id."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return {d["id"]: d for d in map(json.loads, filter(str.strip, lines)) if d.get("id")}
+
+
+def yes_no(answer: str | None) -> str | None:
+    """``Yes`` / ``No`` for a truth or draft answer spelled any way, else None."""
+    return {"yes": "Yes", "no": "No"}.get((answer or "").strip().lower())
+
+
+def scored_questions(questionnaire: str | Path, truth: dict[str, dict], limit: int | None) -> list[Question]:
+    """The truth's Yes/No questions the reader found (with a choice cell), in file order."""
+    q = read_questionnaire(Path(questionnaire))
+    found = [x for x in to_draft(q, redo_answered=True, limit=None)[0]
+             if x.id in truth and yes_no(truth[x.id]["answer"]) and x.choices]
+    found = found[:limit] if limit else found
+    if not found:
+        raise ValueError(f"no Yes/No question of the truth file was found in {questionnaire}; "
+                         "check the ids with `python -m engine inspect`")
+    return found
+
+
+@dataclass
+class Row:
+    """One scored question, for the report."""
+
+    id: str
+    question: str
+    truth: str
+    choice: str | None
+    answer: str
+    status: str
+    reused: bool
+    citations: list[str]
+    seconds: float
+
+    @property
+    def right(self) -> bool:
+        return yes_no(self.choice) == self.truth
+
+
+@dataclass
+class Scores:
+    rows: list[Row] = field(default_factory=list)
+    quotes: int = 0
+    supported: int = 0
+    tokens: int = 0
+    seconds: float = 0.0
+
+    def add(self, question: Question, truth: str, draft: Draft) -> None:
+        self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
+                             bool(getattr(draft, "reused", False)), [cite_line(c) for c in draft.citations], draft.seconds))
+        self.quotes += len(draft.citations)
+        self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
+        self.tokens += draft.prompt_tokens
+
+    def summary(self) -> dict:
+        n = len(self.rows)
+        recall = {c: _pct(sum(r.right for r in self.rows if r.truth == c), sum(r.truth == c for r in self.rows))
+                  for c in CLASSES}
+        present = [v for v in recall.values() if v is not None]
+        return {
+            "questions": n,
+            "choice_accuracy": _pct(sum(r.right for r in self.rows), n),
+            "balanced_accuracy": round(sum(present) / len(present), 1) if present else None,
+            "yes_recall": recall["Yes"],
+            "no_recall": recall["No"],
+            "no_context_rate": _pct(sum(r.status == DraftStatus.NO_CONTEXT.value for r in self.rows), n),
+            "verified_quote_rate": _pct(self.supported, self.quotes),
+            "reused_rate": _pct(sum(r.reused for r in self.rows), n),
+            "s_per_question": round(self.seconds / n, 2) if n else None,
+            "prompt_tokens_per_question": round(self.tokens / n, 1) if n else None,
+        }
+
+    def confusion(self) -> dict[str, dict[str, int]]:
+        """truth → drafted choice (Yes / No / N/A / none) → count."""
+        table: dict[str, dict[str, int]] = {c: {} for c in CLASSES}
+        for r in self.rows:
+            got = yes_no(r.choice) or (r.choice or "none")
+            table[r.truth][got] = table[r.truth].get(got, 0) + 1
+        return table
+
+
+def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict]) -> Scores:
+    """Draft every question (its answer hidden: the drafter only sees the question) and score
+    its choice against the truth."""
+    scores = Scores()
+    started = time.perf_counter()
+    for question in tqdm(questions, desc="drafting", file=sys.stderr):
+        scores.add(question, yes_no(truth[question.id]["answer"]), drafter.draft(question))
+    scores.seconds = time.perf_counter() - started
+    return scores
+
+
+def cite_line(c) -> str:
+    """A citation in one line: ``file · p. 3 [verified]``, ``past answer: … [verified]``."""
+    from engine.review import location
+
+    where = location(c)
+    text = where if c.kind is SourceKind.LIBRARY else c.file + (f" · {where}" if where else "")
+    return f"{text} [{c.label.value}]"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], list[str]]:
+    """``paths`` (folders expanded) minus any file with the target's content: (kept, left out)."""
+    files, missing = expand_paths(paths)
+    if missing:
+        raise missing[0]
+    secret = sha256(target)
+    kept, dropped = [], []
+    for f in files:
+        (dropped if sha256(f) == secret else kept).append(f)
+    return kept, [str(f) for f in dropped]
+
+
+def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: str, truth: str, *,
+                           store: str | None = None, limit: int | None = None, model: str | None = None,
+                           llm_url: str | None = None, report: str | None = None, embedder: str | None = None,
+                           generator=None, progress: Progress = no_progress) -> dict:
+    """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
+    knowledge base, kept between runs (unchanged documents are not indexed again); the library
+    is always built afresh for the target, in a temporary folder. ``generator`` replaces the
+    local LLM (tests that are about something else)."""
+    from engine.generate import make_generator
+    from engine.library import AnswerLibrary
+
+    target_path = Path(target)
+    if not target_path.is_file():
+        raise FileNotFoundError(f"{target}: the target questionnaire does not exist")
+    expected = load_truth(truth)
+    questions = scored_questions(target_path, expected, limit)
+    kb_files, kb_dropped = without_target([Path(p) for p in kb], target_path)
+    lib_files, lib_dropped = without_target([Path(p) for p in library], target_path)
+    config = EngineConfig.from_env(embedder=embedder)
+    with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
+        folder = Path(store) if store else Path(tmp) / "store"
+        base = KnowledgeBase(folder, config)
+        added = base.add(kb_files, progress=progress)
+        lib = None
+        if lib_files:
+            lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
+            for f in lib_files:
+                lib.import_file(f)
+        drafter = Drafter(base, generator or make_generator(model, llm_url), budget_tokens=PROMPT_BUDGET, library=lib)
+        scores = score(drafter, questions, expected)
+        release(str(folder / "qdrant"))
+    figures = scores.summary()
+    figures.update({
+        "target": target_path.name,
+        "documents": len(base.documents()),
+        "library_files": [f.name for f in lib_files],
+        "library_entries": len(lib.entries()) if lib else 0,
+        "left_out": kb_dropped + lib_dropped,
+        "skipped": [str(e) for e in added.errors],
+    })
+    if report:
+        write_report(Path(report), figures, scores)
+        figures["report"] = str(report)
+    return figures
+
+
+def write_report(path: Path, figures: dict, scores: Scores) -> Path:
+    """A self-contained HTML page: the figures, the confusion table, one row per question."""
+    esc = html.escape
+    confusion = scores.confusion()
+    drafted = sorted({k for row in confusion.values() for k in row}, key=lambda k: (k not in CLASSES, k))
+    head = "".join(f"<th>drafted {esc(k)}</th>" for k in drafted)
+    table = "".join(f"<tr><th>truth {esc(t)}</th>" + "".join(f"<td>{confusion[t].get(k, 0)}</td>" for k in drafted)
+                    + "</tr>" for t in CLASSES)
+    facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(json.dumps(v) if isinstance(v, (list, dict)) else str(v))}</td></tr>"
+                    for k, v in figures.items())
+    rows = "".join(
+        f"<tr class='{'ok' if r.right else 'bad'}'><td>{esc(r.id)}</td><td>{esc(r.question)}</td><td>{esc(r.truth)}</td>"
+        f"<td>{esc(r.choice or '—')}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}</td>"
+        f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
+        for r in scores.rows)
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Evaluation: {esc(str(figures.get('target')))}</title>
+<style>
+body {{ font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1c2430; }}
+table {{ border-collapse: collapse; margin: 1rem 0; }}
+th, td {{ border: 1px solid #d0d6de; padding: .3rem .5rem; text-align: left; vertical-align: top; }}
+tr.bad td {{ background: #fdecea; }}
+td:nth-child(2), td:nth-child(5) {{ max-width: 28rem; }}
+</style></head><body>
+<h1>Evaluation: {esc(str(figures.get('target')))}</h1>
+<table>{facts}</table>
+<h2>Confusion (Yes/No questions)</h2>
+<table><tr><th></th>{head}</tr>{table}</table>
+<h2>Questions</h2>
+<table><tr><th>ID</th><th>question</th><th>truth</th><th>drafted</th><th>answer</th><th>status</th><th>citations</th><th>s</th></tr>
+{rows}</table>
+</body></html>
+"""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def _pct(right: int, total: int) -> float | None:
+    return round(100.0 * right / total, 1) if total else None

@@ -1,0 +1,203 @@
+"""The answer library's store: one SQLite file (``library.sqlite`` in the store folder) holding
+every past answer with its question's dense vector (float32 bytes, beside the name of the
+embedder that made it, so a change of embedder is noticed and the vectors re-made). No pickle;
+``PRAGMA user_version`` holds the schema version.
+
+Imported entries mirror their file: importing a file again replaces every entry imported from
+a file of that name. Entries recorded from reviews (``origin = review``) are kept by imports and
+updated in place when the same question (text, file, sheet, row) is decided again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, replace
+from enum import Enum
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from storage.sqlite import connect, transaction
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    question TEXT NOT NULL,
+    choice TEXT,
+    answer TEXT NOT NULL,
+    comment TEXT,
+    file TEXT NOT NULL,
+    sheet TEXT NOT NULL,
+    row INTEGER NOT NULL,
+    qid TEXT,
+    imported TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    retired INTEGER NOT NULL DEFAULT 0,
+    embedder TEXT NOT NULL,
+    vector BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
+"""
+_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired"
+
+
+class LibraryStoreError(Exception):
+    """The library database cannot be used; the message says why and what to do."""
+
+
+class Origin(str, Enum):
+    """Where an entry came from."""
+
+    IMPORT = "import"  # a past filled questionnaire
+    REVIEW = "review"  # an answer a reviewer accepted or edited
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    """One past answer. ``answer`` is the explanation text (the comment column of a dropdown
+    question, or the answer cell of a free-text one); ``choice`` the dropdown value; ``comment``
+    a further note when the source has one. ``imported`` is the ISO date it was imported or
+    recorded. ``id`` is 0 until stored."""
+
+    id: int
+    question: str
+    choice: str | None
+    answer: str
+    comment: str | None
+    file: str
+    sheet: str
+    row: int
+    qid: str | None
+    imported: str
+    origin: Origin
+    retired: bool = False
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["origin"] = self.origin.value
+        return d
+
+    @property
+    def place(self) -> tuple[str, int, str, str]:
+        """What identifies the same past answer across re-imports (retirement survives them)."""
+        return (self.sheet, self.row, self.question, f"{self.choice}\x00{self.answer}")
+
+
+def _entry(row: tuple) -> LibraryEntry:
+    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired = row
+    return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin), bool(retired))
+
+
+class LibraryStore:
+    """Thread-safe (one connection, one lock): the drafting thread matches while a screen imports."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._db, version = connect(self.path, LibraryStoreError,
+                                    "an answer-library database ({exc}); move it away and import the files again")
+        if version not in (0, SCHEMA_VERSION):
+            raise LibraryStoreError(
+                f"{self.path} has library schema {version}, this version reads {SCHEMA_VERSION}; "
+                "use the version that wrote it, or move it away and import the files again"
+            )
+        self._lock = threading.RLock()
+        self._writes = 0
+        self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            with transaction(self._db, self._lock) as db:
+                yield db
+            self._writes += 1  # PRAGMA data_version does not count this connection's own commits
+
+    def version(self) -> tuple[int, int]:
+        """Changes whenever the entries change, by this connection or another process."""
+        with self._lock:
+            return self._db.execute("PRAGMA data_version").fetchone()[0], self._writes
+
+    # ---- reading -----------------------------------------------------------------------------
+    def entries(self, include_retired: bool = False) -> list[LibraryEntry]:
+        where = "" if include_retired else " WHERE retired = 0"
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM entries{where} ORDER BY id").fetchall()
+        return [_entry(r) for r in rows]
+
+    def entry(self, entry_id: int) -> LibraryEntry:
+        with self._lock:
+            row = self._db.execute(f"SELECT {_COLUMNS} FROM entries WHERE id = ?", (entry_id,)).fetchone()
+        if row is None:
+            raise LibraryStoreError(f"no library entry {entry_id} in {self.path}; list them with `library list --all`")
+        return _entry(row)
+
+    def vectors(self, include_retired: bool = False) -> tuple[list[LibraryEntry], list[str], list[bytes]]:
+        """The entries with the embedder name and raw float32 bytes of each question vector."""
+        where = "" if include_retired else " WHERE retired = 0"
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_COLUMNS}, embedder, vector FROM entries{where} ORDER BY id").fetchall()
+        return [_entry(r[:-2]) for r in rows], [r[-2] for r in rows], [r[-1] for r in rows]
+
+    # ---- writing -----------------------------------------------------------------------------
+    def replace_file(self, file: str, entries: Sequence[LibraryEntry], vectors: np.ndarray, embedder: str) -> int:
+        """Put ``entries`` in place of every entry imported from a file named ``file``; an entry
+        identical to one retired before stays retired. Returns how many entries were replaced."""
+        with self._tx() as db:
+            old = [_entry(r) for r in db.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE file = ? AND origin = ?", (file, Origin.IMPORT.value))]
+            retired = {e.place for e in old if e.retired}
+            db.execute("DELETE FROM entries WHERE file = ? AND origin = ?", (file, Origin.IMPORT.value))
+            for e, v in zip(entries, vectors):
+                self._insert(db, replace(e, retired=e.retired or e.place in retired), v, embedder)
+        return len(old)
+
+    def upsert_review(self, entry: LibraryEntry, vector: np.ndarray, embedder: str) -> LibraryEntry:
+        """Add a reviewed answer, or update the review entry of the same question, file, sheet and row."""
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT id FROM entries WHERE origin = ? AND question = ? AND file = ? AND sheet = ? AND row = ?",
+                (Origin.REVIEW.value, entry.question, entry.file, entry.sheet, entry.row)).fetchone()
+            if row is None:
+                entry_id = self._insert(db, entry, vector, embedder)
+            else:
+                entry_id = row[0]
+                db.execute("UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
+                           "retired = 0, embedder = ?, vector = ? WHERE id = ?",
+                           (entry.choice, entry.answer, entry.comment, entry.qid, entry.imported, embedder,
+                            _blob(vector), entry_id))
+        return self.entry(entry_id)
+
+    def set_retired(self, entry_id: int, retired: bool = True) -> LibraryEntry:
+        self.entry(entry_id)  # a clear error for an unknown id
+        with self._tx() as db:
+            db.execute("UPDATE entries SET retired = ? WHERE id = ?", (int(retired), entry_id))
+        return self.entry(entry_id)
+
+    def set_vectors(self, ids: Sequence[int], vectors: np.ndarray, embedder: str) -> None:
+        with self._tx() as db:
+            db.executemany("UPDATE entries SET embedder = ?, vector = ? WHERE id = ?",
+                           [(embedder, _blob(v), i) for i, v in zip(ids, vectors)])
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, e: LibraryEntry, vector: np.ndarray, embedder: str) -> int:
+        cur = db.execute(
+            "INSERT INTO entries (question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
+            "retired, embedder, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (e.question, e.choice, e.answer, e.comment, e.file, e.sheet, e.row, e.qid, e.imported, e.origin.value,
+             int(e.retired), embedder, _blob(vector)))
+        return int(cur.lastrowid)
+
+
+def _blob(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def unblob(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype="<f4")

@@ -1,0 +1,99 @@
+"""``eval questionnaire``: the target's own answers never reach the store or a draft, even when
+a copy of the target sits among the knowledge-base documents and the library files; the
+figures and the HTML report.
+
+The LLM is ``QuotingGenerator``, a stated fake: these tests are about what the evaluation lets
+into the store and how it scores, not about generation."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from engine.bench.evaluate import evaluate_questionnaire
+from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
+
+pytestmark = pytest.mark.timeout(600)
+
+PLANTED = "Zanzibar quartz ledger 7731"  # only the target holds it
+TRUTH = {"ENC-01": "Yes", "BCK-01": "No", "INC-01": "Yes", "ACC-01": "No"}
+PAST = {"ENC-01": "Yes", "BCK-01": "No", "INC-01": "Yes", "ACC-01": "Yes"}  # ACC-01 answered otherwise before
+
+
+def filled(path: Path, choices: dict[str, str], comment: str) -> Path:
+    """The fixture workbook with every question answered: a choice and a comment."""
+    write_questionnaire(path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Security"]
+    for row in range(1, ws.max_row + 1):
+        qid = ws.cell(row, 1).value
+        if qid in choices:
+            ws.cell(row, 3, choices[qid])
+            ws.cell(row, 4, f"{comment} ({qid})")
+    wb.save(path)
+    return path
+
+
+@pytest.fixture()
+def setup(tmp_path: Path) -> dict:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "handbook.pdf", topic_pages())
+    target = filled(tmp_path / "target.xlsx", TRUTH, f"As recorded in the {PLANTED}")
+    shutil.copy(target, docs / "old_copy_of_target.xlsx")  # a copy among the documents…
+    past = filled(tmp_path / "past.xlsx", PAST, "Per the security handbook")
+    renamed = shutil.copy(target, tmp_path / "renamed_target.xlsx")  # …and among the library files
+    truth = tmp_path / "truth.jsonl"
+    truth.write_text("".join(json.dumps({"id": q, "question": t, "answer": TRUTH[q], "comment": ""}) + "\n"
+                             for q, t in QUESTIONS))
+    return dict(docs=docs, target=target, past=past, renamed=Path(renamed), truth=truth, tmp=tmp_path)
+
+
+def test_the_targets_answers_never_reach_the_store_or_a_draft(setup):
+    s = setup
+    report = s["tmp"] / "report.html"
+    store = s["tmp"] / "store"
+    fake = QuotingGenerator()
+    figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"]), str(s["renamed"])], str(s["target"]),
+                                     str(s["truth"]), store=str(store), report=str(report), generator=fake)
+    assert sorted(Path(p).name for p in figures["left_out"]) == ["old_copy_of_target.xlsx", "renamed_target.xlsx"]
+    assert figures["library_files"] == ["past.xlsx"] and figures["documents"] == 1
+    page = report.read_text(encoding="utf-8")
+    assert PLANTED not in page and "Per the security handbook" in page  # drafts come from the past answers
+    for f in store.rglob("*"):  # nothing the store keeps holds the planted text
+        if f.is_file():
+            assert PLANTED.encode() not in f.read_bytes(), f
+
+
+def test_figures_with_the_library_reuse_exact_past_questions(setup):
+    s = setup
+    fake = QuotingGenerator()
+    figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"])], str(s["target"]), str(s["truth"]),
+                                     report=str(s["tmp"] / "r.html"), generator=fake)
+    assert figures["questions"] == 4
+    assert figures["reused_rate"] == 100.0 and fake.calls == 0  # every question was asked before
+    assert figures["choice_accuracy"] == 75.0  # ACC-01 was answered Yes before; the truth is No
+    assert figures["yes_recall"] == 100.0 and figures["no_recall"] == 50.0 and figures["balanced_accuracy"] == 75.0
+    assert figures["no_context_rate"] == 0.0
+    page = (s["tmp"] / "r.html").read_text(encoding="utf-8")
+    assert "truth No" in page and "drafted Yes" in page and "past answer: past.xlsx" in page
+
+
+def test_without_a_library_the_documents_alone_are_scored(setup):
+    s = setup
+    fake = QuotingGenerator()  # answers Yes with a quote from the first passage
+    figures = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=fake)
+    assert fake.calls == 4 and figures["reused_rate"] == 0.0 and figures["library_entries"] == 0
+    assert figures["yes_recall"] == 100.0 and figures["no_recall"] == 0.0 and figures["choice_accuracy"] == 50.0
+
+
+def test_a_missing_target_or_document_is_a_clear_error(setup):
+    s = setup
+    with pytest.raises(FileNotFoundError, match="nowhere.xlsx"):
+        evaluate_questionnaire([str(s["docs"])], [], str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]), generator=QuotingGenerator())
+    with pytest.raises(Exception, match="does not exist"):
+        evaluate_questionnaire([str(s["tmp"] / "no_docs")], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator())

@@ -1,0 +1,112 @@
+"""The Export screen on a real workspace: a generated handbook indexed with the real MiniLM, the
+4-question workbook, three questions drafted and one accepted. The LLM is ``QuotingGenerator``
+(a stated fake) because the test is about the screen, not about generation."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import openpyxl
+import pytest
+
+from engine.review import ReviewState
+from tests.fixtures import write_questionnaire
+from tests.ui.conftest import add_handbook, add_questionnaire
+from ui.components.messages import escape_md
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def by_label(elements):
+    return {e.label: e for e in elements}
+
+
+def test_without_a_questionnaire_it_points_to_the_questionnaire_screen(open_screen):
+    at = open_screen("export")
+    assert not at.exception
+    assert "no questionnaire to export yet" in at.info[0].value
+    (link,) = at.page_link
+    assert link.value == "Go to the Questionnaire screen" and link.proto.page.endswith("questionnaire")
+    assert not at.download_button
+
+
+def test_counts_warning_and_the_three_downloads(open_screen, downloads, ui_workspace, tmp_path):
+    ws = ui_workspace
+    add_handbook(ws, tmp_path)
+    pid = add_questionnaire(ws, tmp_path)
+    ws.jobs.start(pid, limit=3)  # ENC-01, BCK-01, INC-01; ACC-01 stays not drafted
+    status = ws.jobs.wait(pid, 120)
+    assert status is not None and not status.running and status.error is None
+    review = ws.review(pid)
+    enc, bck, inc, acc = review.items()
+    assert [i.state for i in (enc, bck, inc, acc)] == [ReviewState.DRAFTED] * 3 + [ReviewState.PENDING]
+    review.accept(enc.key)
+
+    at = open_screen("export")
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Questions"] == "4" and metrics["Accepted"] == "1" and metrics["Drafted"] == "2"
+    assert metrics["Not drafted"] == "1" and metrics["Edited"] == "0"
+    assert "Rejected" not in metrics  # states nobody is in are left out, except the main three
+
+    (warning,) = at.warning
+    assert "3 questions are not accepted yet" in warning.value
+    for item, state in ((bck, "Drafted"), (inc, "Drafted"), (acc, "Not drafted")):
+        assert f"**{escape_md(item.label)}** · {state}" in warning.value
+        assert item.question.text.split()[0] in warning.value
+    assert enc.label not in warning.value
+
+    buttons = by_label(at.download_button)
+    assert set(buttons) == {"Download completed workbook", "Download answers (CSV)", "Download citations report"}
+    book = downloads(buttons["Download completed workbook"])
+    assert book.filename == "vendor_questionnaire_completed.xlsx"
+    sheet = openpyxl.load_workbook(io.BytesIO(book.content))["Security"]
+    accepted = review.item(enc.key)
+    assert sheet["C4"].value == "Yes" and sheet["D4"].value == accepted.answer and accepted.answer
+    assert [sheet.cell(r, c).value for r in (5, 6, 7) for c in (3, 4)] == [None] * 6  # unaccepted stay blank
+    assert sheet["B2"].value == "Question" and sheet["A1"].value == "Vendor security questionnaire"
+
+    answers = list(csv.DictReader(io.StringIO(downloads(buttons["Download answers (CSV)"]).content.decode())))
+    assert [(a["id"], a["state"]) for a in answers] == [
+        ("ENC-01", "accepted"), ("BCK-01", "drafted"), ("INC-01", "drafted"), ("ACC-01", "pending")]
+    report = downloads(buttons["Download citations report"])
+    assert report.filename == "vendor_questionnaire_citations.csv"
+    rows = list(csv.DictReader(io.StringIO(report.content.decode())))
+    assert rows[0]["source"] == "handbook.pdf" and rows[0]["location"].startswith("page ")
+
+    # ticking the box fills the drafts nobody accepted; a question never drafted stays blank
+    (include,) = at.checkbox
+    assert include.label == "Also fill drafts not yet accepted" and include.value is False
+    at = include.check().run()
+    sheet = openpyxl.load_workbook(io.BytesIO(downloads(by_label(at.download_button)["Download completed workbook"]).content))["Security"]
+    assert sheet["D5"].value == review.item(bck.key).answer and sheet["C6"].value == "Yes"
+    assert sheet["C7"].value is None and sheet["D7"].value is None
+
+
+def test_all_accepted_shows_no_warning(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = add_questionnaire(ws, tmp_path)
+    review = ws.review(pid)
+    for item in review.items():  # typed answers, no drafts: accepted as the reviewer wrote them
+        review.accept(item.key, answer=f"Answer to {item.label}", choice="Yes")
+    at = open_screen("export")
+    assert not at.exception and not at.warning
+    assert "Every answer is accepted" in at.success[0].value
+    assert {m.label: m.value for m in at.metric}["Accepted"] == "4"
+
+
+def test_a_long_list_goes_into_an_expander_and_markdown_is_shown_as_written(open_screen, ui_workspace, tmp_path):
+    many = [(f"Q-{n:02d}", f"Is *control* {n} in place (see [policy]_{n})?") for n in range(1, 11)]
+    book = write_questionnaire(tmp_path / "long.xlsx", questions=many)
+    ui_workspace.add_questionnaire("long.xlsx", book.read_bytes())
+    at = open_screen("export")
+    assert not at.exception
+    (warning,) = at.warning
+    assert warning.value.startswith("10 questions are not accepted yet") and "Q-01" not in warning.value
+    assert "Ticking" not in warning.value  # nothing drafted: the checkbox would add nothing
+    (expander,) = at.expander
+    assert expander.label == "Show the 10 questions not accepted yet"
+    listed = expander.markdown[0].value
+    assert listed.count("\n") == 9 and r"Is \*control\* 1 in place (see \[policy\]\_1)?" in listed
+    assert {m.label: m.value for m in at.metric}["Not drafted"] == "10"

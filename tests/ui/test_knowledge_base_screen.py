@@ -1,0 +1,127 @@
+"""Knowledge base screen (AppTest): files go in through the real file uploader and are indexed
+by the real engine (MiniLM, Qdrant local mode); a bad file gets its own plain-words error while
+the good one is indexed; the list, "unchanged", remove with confirmation, and re-index.
+
+(Named ``*_screen`` so that its module name differs from tests/integration/test_knowledge_base.py:
+the test folders have no ``__init__.py``.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fixtures import topic_pages, write_pdf, write_questionnaire
+from ui.components.messages import count
+from tests.ui.conftest import button, texts
+
+
+def small_pdf(tmp_path: Path, name: str = "handbook.pdf", first: int = 0) -> bytes:
+    """A 3-page PDF: the topics from ``first`` on (encryption, backups, access, …)."""
+    return write_pdf(tmp_path / name, topic_pages()[first : first + 3]).read_bytes()
+
+
+def test_upload_index_list_remove(open_screen, ui_workspace, tmp_path):
+    at = open_screen("knowledge_base")
+    assert not at.exception
+    assert "knowledge base is empty" in texts(at.info)
+    assert button(at, "Index files").disabled  # nothing uploaded yet
+
+    uploader = at.file_uploader[0]
+    assert uploader.label == "Add documents" and uploader.accept_multiple_files
+    assert {".pdf", ".docx", ".xlsx", ".csv", ".md", ".txt"} <= set(uploader.allowed_type)
+    handbook = small_pdf(tmp_path)
+    uploader.upload("handbook.pdf", handbook, "application/pdf")
+    uploader.upload("empty.pdf", b"", "application/pdf")
+    uploader.upload("broken.pdf", b"%PDF-1.4\nthis is not really a PDF\n", "application/pdf")
+    at.run()
+    button(at, "Index files").click()
+    at.run()
+    assert not at.exception
+
+    (doc,) = ui_workspace.kb.documents()  # the good file is indexed, the bad ones are not
+    assert doc.name == "handbook.pdf" and doc.pages == 3 and doc.chunks > 0
+    successes, errors = texts(at.success), texts(at.error)
+    assert f"Indexed **handbook.pdf**: 3 pages, {count(doc.chunks, 'chunk')}." in successes
+    assert "Not indexed — **empty.pdf**: Is empty (0 bytes)." in errors
+    assert "**broken.pdf**" in errors and "broken.pdf" not in successes
+    table = at.dataframe[0].value
+    assert list(table["Document"]) == ["handbook.pdf"] and list(table["Chunks"]) == [doc.chunks]
+    assert list(table["Pages"]) == [3] and list(table["Type"]) == ["PDF"]
+    # the uploader was cleared (a new key) so the same files are not indexed twice
+    assert at.file_uploader[0].key == "kb_uploader_1" and not at.file_uploader[0].value
+
+    # the same bytes again: reported unchanged, nothing re-indexed
+    at.file_uploader[0].upload("handbook.pdf", handbook, "application/pdf")
+    at.run()
+    button(at, "Index files").click()
+    at.run()
+    assert "**handbook.pdf** is unchanged: the knowledge base already holds this exact file." in texts(at.info)
+    assert ui_workspace.kb.documents() == [doc]
+
+    # another file under the same name: it replaces the older version
+    at.file_uploader[0].upload("handbook.pdf", small_pdf(tmp_path, "other.pdf", first=2), "application/pdf")
+    at.run()
+    button(at, "Index files").click()
+    at.run()
+    assert "Replaced the older version of **handbook.pdf**" in texts(at.success)
+    (newer,) = ui_workspace.kb.documents()
+    assert newer.name == "handbook.pdf" and newer.doc_hash != doc.doc_hash
+
+    # re-index keeps the document
+    button(at, "Re-index").click()
+    at.run()
+    assert not at.exception and "Re-indexed 1 document." in texts(at.success)
+    assert [d.name for d in ui_workspace.kb.documents()] == ["handbook.pdf"]
+
+    # remove asks first; Cancel keeps it, "Yes, remove" removes it
+    at.selectbox(key="kb_remove_choice").select("handbook.pdf")
+    button(at, "Remove…").click()
+    at.run()
+    assert "Remove **handbook.pdf** from the knowledge base?" in texts(at.warning)
+    button(at, "Cancel").click()
+    at.run()
+    assert len(ui_workspace.kb.documents()) == 1
+    button(at, "Remove…").click()
+    at.run()
+    button(at, "Yes, remove").click()
+    at.run()
+    assert not at.exception
+    assert ui_workspace.kb.documents() == []
+    assert "Removed **handbook.pdf**." in texts(at.success)
+    assert "knowledge base is empty" in texts(at.info)
+
+
+def test_answer_library_import_conflicts_and_retire(open_screen, ui_workspace, tmp_path):
+    """Past filled questionnaires go in through their own uploader; the two files answer the
+    same question Yes and No, which is flagged until one answer is retired."""
+    at = open_screen("knowledge_base")
+    assert "Answer library" in [h.value for h in at.subheader]
+    assert "The library is empty." in texts(at.caption)
+    assert button(at, "Import").disabled
+    uploader = next(u for u in at.file_uploader if u.label == "Import past questionnaires")
+    assert {".xlsx", ".xlsm", ".csv"} <= set(uploader.allowed_type)
+    past = write_questionnaire(tmp_path / "past.xlsx", answered={4: "Yes", 5: "Yes"}, comments={4: "AES-256 at rest."})
+    other = write_questionnaire(tmp_path / "other.xlsx", answered={4: "No"})
+    blank = write_questionnaire(tmp_path / "blank.xlsx")
+    for book in (past, other, blank):
+        uploader.upload(book.name, book.read_bytes(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    at.run()
+    button(at, "Import").click()
+    at.run()
+    assert not at.exception
+    successes, errors = texts(at.success), texts(at.error)
+    assert "Imported **past.xlsx**: 2 answers, 2 unanswered questions skipped." in successes.replace("\\", "")
+    assert "Imported **other.xlsx**: 1 answer, 3 unanswered questions skipped." in successes.replace("\\", "")
+    assert "Not imported — **blank.xlsx**: None of its 4 questions has an answer." in errors.replace("\\", "")
+    assert "3 answers from 2 questionnaires." in texts(at.caption)
+    assert "1 question answered differently" in texts(at.warning)
+    (expander,) = at.expander
+    assert "Is customer data encrypted at rest?" in expander.label.replace("\\", "")
+
+    wrong = next(e for e in ui_workspace.library.entries() if e.file == "other.xlsx")
+    at.button(key=f"library_retire_{wrong.id}").click()
+    at.run()
+    assert not at.exception
+    assert ui_workspace.library.entry(wrong.id).retired
+    assert "Retired the answer of **other.xlsx**, row 4" in texts(at.success).replace("\\", "")
+    assert "answered differently" not in texts(at.warning) and not at.expander
+    assert "2 answers from 1 questionnaire." in texts(at.caption)

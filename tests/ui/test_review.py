@@ -1,0 +1,488 @@
+"""The Review screen on a real workspace: a generated handbook indexed with the real MiniLM in
+Qdrant local mode, the 4-question workbook (ENC-01, BCK-01, INC-01, ACC-01, Yes/No/N/A dropdown)
+and drafts made by the workspace's background drafting. The LLM is ``QuotingGenerator`` (a
+stated fake: it quotes the longest sentence of the first passage) because these tests are about
+the screen, not about generation.
+
+What a reviewer does is checked where it is kept: a fresh ``ReviewStore`` on the workspace's
+database (never ``st.session_state``), and a new AppTest session."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from engine.anchoring import AnchorLabel
+from engine.pipeline import Citation
+from engine.review import Review, ReviewState
+from engine.types import SourceKind, Unit
+from engine.workspace import REVIEW_DB
+from storage.review_store import DraftStatus, ReviewStore
+from tests.fixtures import TOPICS, QuotingGenerator, write_questionnaire
+from tests.ui.conftest import add_handbook, add_questionnaire, button
+from ui.components.pdf_pane import content_key, viewer_args
+from ui.components.source_text import find_unit, marked_html
+
+pytestmark = pytest.mark.timeout(300)
+
+LIST, FILTER, SEARCH = "review_list", "review_filter", "review_search"
+
+
+class TwoQuotes(QuotingGenerator):
+    """The stated fake, quoting the longest sentence of each of the first two passages."""
+
+    def generate(self, question, passages, choices):
+        first = super().generate(question, passages[:1], choices)
+        second = super().generate(question, passages[1:2], choices) if len(passages) > 1 else first
+        quotes = tuple(dict.fromkeys(first.quotes + second.quotes))
+        return first.__class__(quotes, first.answer, first.choice, False, 10, 5, 0.0)
+
+
+# ---- helpers -------------------------------------------------------------------------------------
+def drafted_project(ws, tmp_path: Path, limit: int | None = None) -> int:
+    add_handbook(ws, tmp_path)
+    pid = add_questionnaire(ws, tmp_path)
+    ws.jobs.start(pid, limit=limit)
+    status = ws.jobs.wait(pid, 120)
+    assert status is not None and not status.running and status.error is None
+    return pid
+
+
+def stored(ws, pid: int) -> Review:
+    """The review as a fresh connection to the workspace's database reads it."""
+    return Review(ReviewStore(ws.folder / REVIEW_DB), pid, ws.questionnaire(pid))
+
+
+def answer_box(at):
+    (box,) = [t for t in at.text_area if t.label == "Answer"]
+    return box
+
+
+def choice_box(at):
+    boxes = [s for s in at.selectbox if s.label == "Choice"]
+    return boxes[0] if boxes else None
+
+
+def listed(at) -> list[str]:
+    """The ids of the questions in the list, in order."""
+    radios = [r for r in at.sidebar.radio if r.key == LIST]
+    if not radios:
+        return []
+    return [re.search(r"\*\*(.+?)\*\*", line).group(1).replace("\\", "") for line in radios[0].options]
+
+
+def open_question(at, key: str):
+    radio = at.sidebar.radio(key=LIST)
+    radio.set_value(key)
+    return at.run()
+
+
+def on_screen(at) -> str:
+    """The question id shown in the card's header caption."""
+    return next(c.value for c in at.main.caption if "· row" in c.value).split(" · ")[0].replace("\\", "")
+
+
+def viewer(at) -> dict:
+    """The arguments the PDF viewer component was sent on the last run."""
+    (component,) = at.get("component_instance")
+    args = json.loads(component.proto.json_args)
+    args["pdf"] = pymupdf.open(stream=base64.b64decode(args.pop("binary")), filetype="pdf")
+    return args
+
+
+# ---- tests ---------------------------------------------------------------------------------------
+def test_without_a_questionnaire_it_points_to_the_questionnaire_screen(open_screen):
+    at = open_screen("review")
+    assert not at.exception
+    assert "no questionnaire to review yet" in at.info[0].value
+    (link,) = at.page_link
+    assert link.value == "Go to the Questionnaire screen" and link.proto.page.endswith("questionnaire")
+    assert not at.button
+
+
+def test_lists_the_questions_with_states_and_shows_the_selected_draft(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=3)  # ACC-01 stays not drafted
+    enc, bck, inc, acc = ws.review(pid).items()
+
+    at = open_screen("review")
+    assert not at.exception
+    assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"]
+    labels = at.sidebar.radio(key=LIST).proto.options
+    assert "ENC-01" in labels[0] and "edit_note" in labels[0]  # drafted icon
+    assert "ACC-01" in labels[3] and "hourglass_empty" in labels[3]  # not drafted icon
+    assert "0 of 4 approved" in at.main.markdown[1].value and "3 to review" in at.main.markdown[1].value
+
+    # the first question to review opens: its id, sheet and row, state, answer, choice, citations
+    assert on_screen(at) == "ENC-01"
+    assert any(c.value == "ENC-01 · sheet Security · row 4" for c in at.main.caption)
+    assert any("Drafted" in m.value and "badge" in m.value for m in at.main.markdown)
+    assert answer_box(at).value == enc.draft.answer and enc.draft.answer.startswith("Yes. ")
+    assert choice_box(at).value == "Yes" and choice_box(at).options == ["—", "Yes", "No", "N/A"]
+    (cite,) = enc.citations
+    assert cite.label is AnchorLabel.VERIFIED
+    assert any("Verified" in m.value and "handbook.pdf" in m.value and f"page {cite.page}" in m.value
+               for m in at.main.markdown)
+
+    at = open_question(at, bck.key)
+    assert on_screen(at) == "BCK-01" and answer_box(at).value == bck.draft.answer
+    assert "recovery" in answer_box(at).value.lower()  # from the backups page
+
+    at = open_question(at, acc.key)  # not drafted: an empty answer box and a hint
+    assert on_screen(at) == "ACC-01" and answer_box(at).value == ""
+    assert any("Not drafted yet" in i.value for i in at.main.info)
+    assert not at.get("component_instance")
+
+
+def test_the_pdf_pane_gets_only_the_cited_page_and_the_verified_boxes(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=2)
+    enc, bck, *_ = ws.review(pid).items()
+
+    at = open_screen("review")
+    args = viewer(at)
+    (cite,) = enc.citations
+    assert args["pdf"].page_count == 1  # one page of the five, not the whole handbook
+    source = pymupdf.open(ws.kb.source_path("handbook.pdf"))
+    assert args["pdf"][0].get_text() == source[cite.page - 1].get_text()
+    assert "encrypted at rest" in args["pdf"][0].get_text()
+    boxes = [r for r in cite.rects if r[0] == cite.page]
+    assert boxes and len(args["annotations"]) == len(boxes)
+    assert {a["page"] for a in args["annotations"]} == {1}  # remapped onto the excerpt's page
+    first = args["annotations"][0]  # on the excerpt's (cropped) page, the box holds the quote's first words
+    inside = args["pdf"][0].get_textbox(pymupdf.Rect(first["x"], first["y"], first["x"] + first["width"],
+                                                     first["y"] + first["height"]))
+    assert " ".join(inside.split()[:3]) == " ".join(cite.quote.split()[:3])
+    assert args["scroll_to_annotation"] is None and args["height"] is None  # one page, shown whole
+
+    at = open_question(at, bck.key)
+    args = viewer(at)
+    assert "kept for thirty-five days" in args["pdf"][0].get_text() and args["pdf"].page_count == 1
+
+
+def test_an_unverified_quote_is_listed_with_a_warning_and_never_highlighted(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    ws.__dict__["generator"] = QuotingGenerator(invent=True)  # quotes text that is in no document
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    assert enc.state is ReviewState.NO_CONTEXT
+    (cite,) = enc.citations
+    assert cite.label is AnchorLabel.UNVERIFIED and cite.page
+
+    at = open_screen("review")
+    assert not at.exception and on_screen(at) == "ENC-01"
+    assert any("No context" in m.value for m in at.main.markdown)
+    assert any("Unverified" in m.value for m in at.main.markdown)
+    assert any("not found in the source" in w.value for w in at.main.warning)
+    assert any("nothing is highlighted" in w.value for w in at.main.warning)
+    args = viewer(at)
+    assert args["pdf"].page_count == 1 and args["annotations"] == []  # the page, plain
+
+
+def test_accept_save_edit_needs_sme_and_reject_persist_at_once(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path)
+    enc, bck, inc, acc = ws.review(pid).items()
+
+    at = open_screen("review")
+    assert on_screen(at) == "ENC-01"
+    answer_box(at).set_value("Yes — AES-256 at rest, keys in an HSM.")
+    at = button(at, "Accept").click().run()
+    assert not at.exception
+    now = stored(ws, pid).item(enc.key)
+    assert now.state is ReviewState.ACCEPTED and now.answer == "Yes — AES-256 at rest, keys in an HSM." and now.choice == "Yes"
+    assert on_screen(at) == "BCK-01"  # the next question that needs review opens
+    assert any("ENC-01 accepted" in t.value for t in at.toast)
+
+    answer_box(at).set_value("Nightly backups, kept 35 days.")
+    choice_box(at).set_value("N/A")
+    at = button(at, "Save edit").click().run()
+    now = stored(ws, pid).item(bck.key)
+    assert now.state is ReviewState.EDITED and now.answer == "Nightly backups, kept 35 days." and now.choice == "N/A"
+    assert on_screen(at) == "INC-01"
+
+    at.text_input(key=f"review_note:{pid}:{inc.key}").set_value("Ask the security lead")
+    at = button(at, "Needs SME").click().run()
+    now = stored(ws, pid).item(inc.key)
+    assert now.state is ReviewState.NEEDS_SME and now.decision.note == "Ask the security lead"
+    assert on_screen(at) == "ACC-01"
+
+    at = button(at, "Reject").click().run()
+    assert stored(ws, pid).item(acc.key).state is ReviewState.REJECTED
+    assert any("Every drafted question has a decision" in t.value for t in at.toast)
+
+    # a new session (a browser refresh, an app restart) shows what was decided
+    at = open_screen("review")
+    assert not at.exception
+    assert on_screen(at) == "ENC-01"  # nothing left to review: the first question
+    assert answer_box(at).value == "Yes — AES-256 at rest, keys in an HSM."
+    assert any("Accepted" in m.value and "badge" in m.value for m in at.main.markdown)
+    assert "2 of 4 approved" in at.main.markdown[1].value
+    at = open_question(at, bck.key)
+    assert answer_box(at).value == "Nightly backups, kept 35 days." and choice_box(at).value == "N/A"
+    assert any("Edited" in m.value for m in at.main.markdown)
+    at = open_question(at, inc.key)
+    assert any("Ask the security lead" in c.value for c in at.main.caption)
+
+
+def test_a_choice_outside_the_workbook_list_and_an_empty_answer_are_refused(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    at = open_screen("review")
+    answer_box(at).set_value("   ")
+    choice_box(at).set_value("")
+    at = button(at, "Accept").click().run()
+    assert any("no answer to save" in e.value for e in at.main.error)
+    assert stored(ws, pid).item(enc.key).state is ReviewState.DRAFTED and on_screen(at) == "ENC-01"
+
+
+def test_previous_and_next_walk_the_list(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=1)
+    at = open_screen("review")
+    assert on_screen(at) == "ENC-01"
+    at = button(at, "Next").click().run()
+    assert on_screen(at) == "BCK-01" and at.sidebar.radio(key=LIST).value == ws.review(pid).items()[1].key
+    at = button(at, "Next").click().run()
+    at = button(at, "Previous").click().run()
+    assert on_screen(at) == "BCK-01"
+    at = button(at, "Previous").click().run()
+    at = button(at, "Previous").click().run()
+    assert on_screen(at) == "ENC-01"
+
+
+def test_the_status_filter_and_the_search_narrow_the_list(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=3)
+    review = ws.review(pid)
+    enc, bck, inc, acc = review.items()
+    review.accept(enc.key)
+    review.reject(inc.key, "wrong document")
+
+    at = open_screen("review")
+    assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"]
+    at = at.sidebar.multiselect(key=FILTER).set_value([ReviewState.ACCEPTED]).run()
+    assert listed(at) == ["ENC-01"]
+    at = at.sidebar.multiselect(key=FILTER).set_value([ReviewState.DRAFTED, ReviewState.PENDING]).run()
+    assert listed(at) == ["BCK-01", "ACC-01"]
+    assert any(c.value == "2 of 4 questions" for c in at.sidebar.caption)
+    at = at.sidebar.multiselect(key=FILTER).set_value([]).run()
+    at = at.sidebar.text_input(key=SEARCH).set_value("backups").run()
+    assert listed(at) == ["BCK-01"]
+    at = at.sidebar.text_input(key=SEARCH).set_value("inc-01").run()  # ids too, any case
+    assert listed(at) == ["INC-01"]
+    at = at.sidebar.text_input(key=SEARCH).set_value("moon base").run()
+    assert listed(at) == [] and any("No question matches" in c.value for c in at.sidebar.caption)
+    assert not at.exception
+
+
+def test_regenerate_adds_a_new_draft(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=1)
+    enc, bck, *_ = ws.review(pid).items()
+    calls = ws.generator.calls
+
+    at = open_screen("review")
+    at = open_question(at, bck.key)  # not drafted yet
+    at = button(at, "Regenerate").click().run()
+    assert not at.exception and ws.generator.calls == calls + 1
+    now = stored(ws, pid).item(bck.key)
+    assert now.state is ReviewState.DRAFTED and "recovery" in now.answer.lower()
+    assert on_screen(at) == "BCK-01" and answer_box(at).value == now.answer
+    assert at.get("component_instance")  # its source page is shown
+
+    at = open_question(at, enc.key)
+    at = button(at, "Regenerate").click().run()
+    history = ReviewStore(ws.folder / REVIEW_DB).history(pid, enc.key)
+    assert [h.status for h in history] == [DraftStatus.DRAFTED, DraftStatus.DRAFTED]  # the old one is kept
+
+
+def test_several_citations_switch_the_source_pane(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    ws.__dict__["generator"] = TwoQuotes()
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    assert len(enc.citations) == 2 and all(c.rects for c in enc.citations)
+    first, second = enc.citations
+
+    at = open_screen("review")
+    (switch,) = [r for r in at.main.radio if r.key == "review_source"]
+    assert len(switch.options) == 2
+    assert viewer(at)["pdf"][0].get_text().count(first.quote.split()[0]) >= 1
+    at = switch.set_value(1).run()
+    args = viewer(at)
+    pages = sorted({r[0] for r in second.rects})
+    assert args["pdf"].page_count == len(pages)
+    assert len(args["annotations"]) == len(second.rects)
+    assert " ".join(second.quote.split()[:3]) in " ".join(args["pdf"][0].get_text().split())
+
+
+class MadeUpFirst(QuotingGenerator):
+    """The stated fake, with a made-up quote before the real one."""
+
+    def generate(self, question, passages, choices):
+        real = super().generate(question, passages, choices)
+        return real.__class__(("Quarterly audits are run by the moon committee.",) + real.quotes, real.answer,
+                              real.choice, False, 10, 5, 0.0)
+
+
+def test_a_question_opens_on_its_first_highlighted_citation(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    ws.__dict__["generator"] = MadeUpFirst()
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    assert [c.label for c in enc.citations][:2] == [AnchorLabel.UNVERIFIED, AnchorLabel.VERIFIED]
+
+    at = open_screen("review")
+    (switch,) = [r for r in at.main.radio if r.key == "review_source"]
+    assert switch.value == 1  # not the made-up quote
+    assert len(viewer(at)["annotations"]) == len(enc.citations[1].rects) > 0
+
+
+def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    past = write_questionnaire(tmp_path / "last_year.xlsx", answered={4: "Yes"},
+                               comments={4: "AES-256 at rest, keys in an HSM, rotated yearly."})
+    ws.library.import_file(past)
+    pid = drafted_project(ws, tmp_path, limit=1)  # ENC-01 was answered last year: reused, no LLM call
+    (enc, *_) = ws.review(pid).items()
+    assert enc.draft.reused and enc.citations[0].kind is SourceKind.LIBRARY
+
+    at = open_screen("review")
+    assert any("Reused" in m.value for m in at.main.markdown)
+    assert any("past answer: last\\_year.xlsx, sheet Security, row 4, ID ENC-01" in m.value for m in at.main.markdown)
+    assert answer_box(at).value == "AES-256 at rest, keys in an HSM, rotated yearly." and choice_box(at).value == "Yes"
+    (shown,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
+    assert "<mark" in shown.proto.body and "Is customer data encrypted at rest?" in shown.proto.body
+
+    at = button(at, "Accept").click().run()  # an accepted answer goes back to the library, dated today
+    assert not at.error, at.error
+    assert any(e.origin.value == "review" and e.qid == "ENC-01" for e in ws.library.entries())
+
+
+def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    md = tmp_path / "policies.md"
+    md.write_text("# Security policies\n\n" + "".join(f"## {name.title()}\n\n{text}\n\n" for name, text in TOPICS.items()))
+    assert not ws.kb.add_file(md, "policies.md").errors
+    pid = add_questionnaire(ws, tmp_path)
+    ws.jobs.start(pid, limit=1)
+    ws.jobs.wait(pid, 120)
+    (enc, *_) = ws.review(pid).items()
+    (cite,) = enc.citations
+    assert cite.kind is SourceKind.TEXT and cite.label is AnchorLabel.VERIFIED
+
+    at = open_screen("review")
+    assert not at.exception and not at.get("component_instance")
+    assert any("policies.md" in c.value.replace("\\", "") and "Encryption" in c.value for c in at.main.caption)
+    (shown,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
+    marked = re.search(r"<mark[^>]*>(.*?)</mark>", shown.proto.body, re.S).group(1)
+    assert cite.quote in marked
+
+
+def test_source_text_helpers():
+    rows = [Unit("Question: Do you encrypt?\nAnswer: Yes", sheet="Answers", row=4),
+            Unit("Question: Backups?\nAnswer: Nightly", sheet="Answers", row=5)]
+    cite = Citation("past.xlsx", SourceKind.SHEET, "Answer: Nightly", AnchorLabel.VERIFIED, 100.0, 0.5,
+                    sheet="Answers", row=5, start=19, end=34)
+    unit = find_unit(rows, cite)
+    assert unit is rows[1] and unit.text[cite.start:cite.end] == "Answer: Nightly"
+    assert marked_html(unit.text, cite.start, cite.end).count("<mark") == 1
+    assert "<mark" not in marked_html("a <b> & c", None, None) and "&lt;b&gt; &amp; c" in marked_html("a <b> & c", None, None)
+    assert find_unit(rows, Citation("past.xlsx", SourceKind.SHEET, "x", AnchorLabel.VERIFIED, 100.0, 0.5, sheet="Answers", row=9)) is None
+
+
+def test_viewer_arguments_for_one_and_two_pages(tmp_path):
+    """A quote across a page break: both pages in a fixed-height box scrolled to the first box;
+    the viewer's key changes with the boxes even when the pages are the same."""
+    from engine.pdf_pages import citation_excerpt
+    from tests.fixtures import write_pdf
+
+    pdf = write_pdf(tmp_path / "h.pdf", [TOPICS["encryption"], TOPICS["backups"], TOPICS["incident"]])
+    with pymupdf.open(pdf) as doc:
+        end = [(2, *r) for r in doc[1].search_for("four hours.")]
+        start = [(3, *r) for r in doc[2].search_for("Security incidents are triaged")]
+        other = [(2, *r) for r in doc[1].search_for("Restores are tested each quarter")]
+
+    def citation(rects):
+        return Citation("h.pdf", SourceKind.PDF, "q", AnchorLabel.VERIFIED, 100.0, 0.5, page=rects[0][0], rects=tuple(rects))
+
+    two = citation_excerpt(pdf, citation(end + start))
+    args = viewer_args(two)
+    assert pymupdf.open(stream=args["input"], filetype="pdf").page_count == 2
+    assert args["scroll_to_annotation"] == 1 and args["height"] and args["show_page_separator"]
+    assert [a["page"] for a in args["annotations"]] == [1] * len(end) + [2] * len(start)
+    one, same_page = citation_excerpt(pdf, citation(end)), citation_excerpt(pdf, citation(other))
+    assert one.pdf == same_page.pdf and content_key("h.pdf", one) != content_key("h.pdf", same_page)
+    assert content_key("h.pdf", one) == content_key("h.pdf", citation_excerpt(pdf, citation(end)))
+
+
+def test_drafting_progress_shows_while_drafting_runs(open_screen, ui_workspace, tmp_path):
+    """Drafting in the background: the sidebar shows its progress (a fragment that refreshes
+    itself, not the page); once it ends, the list shows the drafts."""
+    import threading
+
+    class Held(QuotingGenerator):  # the stated fake, held until the test lets it answer
+        def __init__(self) -> None:
+            super().__init__()
+            self.go = threading.Event()
+
+        def generate(self, question, passages, choices):
+            self.go.wait(60)
+            return super().generate(question, passages, choices)
+
+    ws = ui_workspace
+    ws.__dict__["generator"] = held = Held()
+    add_handbook(ws, tmp_path)
+    pid = add_questionnaire(ws, tmp_path)
+    ws.jobs.start(pid)
+    try:
+        at = open_screen("review")
+        assert not at.exception
+        (bar,) = at.sidebar.get("progress")
+        assert bar.proto.text == "Drafting 0 of 4"
+        assert any(b.label == "Show new drafts" for b in at.sidebar.button)
+        assert any("Not drafted yet" in i.value for i in at.main.info)
+    finally:
+        held.go.set()
+    status = ws.jobs.wait(pid, 120)
+    assert status is not None and not status.running
+    at = at.run()
+    assert not at.sidebar.get("progress")
+    assert on_screen(at) == "ENC-01" and answer_box(at).value.startswith("Yes. ")
+    assert all("edit_note" in line for line in at.sidebar.radio(key=LIST).proto.options)  # all drafted
+
+
+def test_a_long_questionnaire_is_listed_a_page_at_a_time(open_screen, ui_workspace, tmp_path):
+    """A browser draws a few dozen list entries quickly, not hundreds: the list shows 40 at a
+    time, on the page of the open question."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    sheet.title = "Security"
+    sheet.append(["ID", "Question", "Answer"])
+    for n in range(1, 46):
+        sheet.append([f"Q-{n:02d}", f"Is control number {n} in place?", None])
+    wb.save(tmp_path / "long.xlsx")
+    project, questionnaire = ui_workspace.add_questionnaire("long.xlsx", (tmp_path / "long.xlsx").read_bytes())
+    keys = [f"{q.sheet}!{q.question_cell}" for q in questionnaire.questions]
+
+    at = open_screen("review")
+    assert not at.exception and len(listed(at)) == 40 and listed(at)[0] == "Q-01"
+    (page,) = [s for s in at.sidebar.selectbox if s.key == "review_page"]
+    assert page.options == ["Questions 1–40 of 45", "Questions 41–45 of 45"]
+    at.session_state["question_key"] = keys[42]  # Q-43 opened (as Next or an action would)
+    at = at.run()
+    assert listed(at) == ["Q-41", "Q-42", "Q-43", "Q-44", "Q-45"] and on_screen(at) == "Q-43"
+    assert at.sidebar.radio(key=LIST).value == keys[42]
+    at = at.sidebar.selectbox(key="review_page").set_value(0).run()
+    assert len(listed(at)) == 40 and on_screen(at) == "Q-43"  # browsing the list keeps the question open
+    at = button(at, "Previous").click().run()
+    assert on_screen(at) == "Q-42"

@@ -1,0 +1,137 @@
+"""Settings screen (AppTest) on a real workspace: the saved values are shown, a bad value (a file
+that is not a GGUF model, a server address that is not an http(s) URL; α is bounded by its
+slider; an embedder that is not on this computer) is refused with its reason and settings.json stays as it was, a good change is saved to settings.json, a new α asks for a
+re-index, and nothing can be saved while drafting runs.
+
+(Named ``*_screen`` so that its module name differs from tests/unit/test_settings.py: the test
+folders have no ``__init__.py``.) No LLM is loaded: only the settings are tested."""
+
+from __future__ import annotations
+
+import json
+
+from engine.config import EngineConfig
+from engine.settings import Settings
+from tests.fixtures import topic_pages, write_pdf, write_questionnaire
+from ui.components.messages import escape_md
+from tests.ui.conftest import button, texts
+
+
+def saved(ws) -> dict | None:
+    path = ws.folder / "settings.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def info_table(at) -> dict[str, str]:
+    table = at.dataframe[-1].value
+    return dict(zip(table["Item"], table["Value"]))
+
+
+def test_current_values_and_refused_values(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    ws.apply_settings(Settings(EngineConfig(alpha=0.4, top_k=6)))  # a saved, non-default state
+    before = saved(ws)
+    at = open_screen("settings")
+    assert not at.exception
+    assert at.radio(key="settings_llm").value == "Packaged SmolLM2-135M-Instruct"
+    assert at.text_input(key="settings_embedder").value == "all-MiniLM-L6-v2"
+    assert at.selectbox(key="settings_mode").value == EngineConfig().mode.value
+    assert at.slider(key="settings_alpha").value == 0.4
+    assert at.number_input(key="settings_top_k").value == 6
+    info = info_table(at)
+    assert info["Workspace folder"] == str(ws.folder) and info["Documents"] == "0" and info["Chunks"] == "0"
+
+    # a file that is not a GGUF model
+    fake = tmp_path / "model.gguf"
+    fake.write_bytes(b"not a model at all")
+    at.radio(key="settings_llm").set_value("GGUF model file").run()
+    at.text_input(key="settings_model").input(str(fake))
+    button(at, "Save settings").click()
+    at.run()
+    assert not at.exception
+    assert f"The settings were not saved. {escape_md(str(fake))}: not a GGUF model file" in texts(at.error)
+    assert saved(ws) == before and ws.settings.generator.model is None
+
+    # α cannot leave 0–1: the slider is bounded, and Streamlit puts an out-of-range value back
+    alpha = at.slider(key="settings_alpha")
+    assert (alpha.min, alpha.max) == (0.0, 1.0)
+
+    # a server address that is not an http(s) URL
+    at.radio(key="settings_llm").set_value("LLM server (OpenAI-compatible)").run()
+    at.text_input(key="settings_llm_url").input("localhost:8080")
+    button(at, "Save settings").click()
+    at.run()
+    assert "is not an http(s) URL" in texts(at.error)
+    assert saved(ws) == before
+
+    # an embedder that is not on this computer (there is no model hub at run time)
+    at.radio(key="settings_llm").set_value("Packaged SmolLM2-135M-Instruct")
+    at.text_input(key="settings_embedder").input("no-such-embedder-here")
+    button(at, "Save settings").click()
+    at.run()
+    assert "The settings were not saved. Cannot load embedder 'no-such-embedder-here'" in texts(at.error)
+    assert saved(ws) == before and ws.settings.engine.embedder == "all-MiniLM-L6-v2"
+
+    # discard puts the saved values back
+    button(at, "Discard changes").click()
+    at.run()
+    assert at.radio(key="settings_llm").value == "Packaged SmolLM2-135M-Instruct"
+    assert at.text_input(key="settings_embedder").value == "all-MiniLM-L6-v2"
+
+
+def test_a_good_change_is_saved_and_asks_for_a_reindex(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pdf = write_pdf(tmp_path / "handbook.pdf", topic_pages()[:2])
+    assert not ws.kb.add_file(pdf, "handbook.pdf").errors
+    chunks = ws.kb.documents()[0].chunks
+    at = open_screen("settings")
+    info = info_table(at)
+    assert info["Documents"] == "1" and info["Chunks"] == str(chunks)
+    assert info["Index built with"] == "all-MiniLM-L6-v2, α = 0.5"
+    assert not at.warning
+
+    at.selectbox(key="settings_mode").set_value("concat")
+    at.slider(key="settings_alpha").set_value(0.7)
+    at.number_input(key="settings_top_k").set_value(3)
+    button(at, "Save settings").click()
+    at.run()
+    assert not at.exception
+    assert f"Saved to `{ws.folder / 'settings.json'}`." in texts(at.success)
+    engine = saved(ws)["engine"]
+    assert engine["mode"] == "concat" and engine["alpha"] == 0.7 and engine["top_k"] == 3
+    assert ws.settings.engine.alpha == 0.7
+    warning = texts(at.warning)
+    assert "Re-index the knowledge base: the index was built with α = 0.5, the settings now say α = 0.7" in warning
+    assert "Re-index on the Knowledge base screen" in [link.value for link in at.page_link]
+
+    # the same values again: nothing to save
+    button(at, "Save settings").click()
+    at.run()
+    assert "Nothing changed" in texts(at.info)
+
+
+def test_saving_is_refused_while_drafting_runs(open_screen, ui_workspace, gated_generator, tmp_path):
+    """A real drafting run, held at its first question by the fake LLM (``gated_generator``)."""
+    ws = ui_workspace
+    pdf = write_pdf(tmp_path / "handbook.pdf", topic_pages()[:2])
+    assert not ws.kb.add_file(pdf, "handbook.pdf").errors
+    book = write_questionnaire(tmp_path / "Vendor.xlsx")
+    project, _ = ws.add_questionnaire(book.name, book.read_bytes())
+    at = open_screen("settings")
+    before = saved(ws)
+    at.number_input(key="settings_top_k").set_value(9)
+    ws.jobs.start(project.id)  # starts after the screen was drawn: the button is still enabled
+    button(at, "Save settings").click()
+    at.run()
+    assert "The settings were not saved. Drafting is running" in texts(at.error)
+    assert saved(ws) == before and ws.settings.engine.top_k == 5
+    assert "Drafting is running for Vendor" in texts(at.warning)
+    assert button(at, "Save settings").disabled
+
+    gated_generator.gate.set()
+    ws.jobs.wait(project.id, 60)
+    at.run()
+    assert not button(at, "Save settings").disabled
+    button(at, "Save settings").click()
+    at.run()
+    assert saved(ws)["engine"]["top_k"] == 9

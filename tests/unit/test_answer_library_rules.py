@@ -1,0 +1,60 @@
+"""The answer library's pure rules: loose choice comparison, which near-identical past answer is
+reused, how a past answer is named, and the ``reused`` flag surviving the review store."""
+
+from __future__ import annotations
+
+from engine.anchoring import AnchorLabel
+from engine.library import LibraryHit, allowed_choice, choice_key, past_answer_label, reused_hit
+from engine.pipeline import Citation, Draft
+from engine.review import location
+from engine.types import SourceKind
+from storage.library_store import LibraryEntry, Origin
+from storage.review_store import DraftStatus
+
+
+def entry(i: int, choice: str | None, origin: Origin = Origin.IMPORT, imported: str = "2024-01-01") -> LibraryEntry:
+    return LibraryEntry(i, "Is customer data encrypted at rest?", choice, f"answer {i}", None, f"f{i}.xlsx",
+                        "Security", 4, "ENC-01", imported, origin)
+
+
+def test_choices_compare_loosely_and_take_the_workbooks_spelling():
+    assert choice_key("1) Yes") == choice_key(" yes ") == "yes"
+    assert choice_key("N/A") == choice_key("NA") == "na"
+    assert allowed_choice("YES", ("Yes", "No")) == "Yes"
+    assert allowed_choice("2) No", ("yes", "no")) == "no"
+    assert allowed_choice("Both", ("Yes", "No")) is None
+    assert allowed_choice(None, ("Yes", "No")) is None and allowed_choice("Yes", ()) is None
+
+
+def test_reuse_prefers_the_most_common_choice_then_the_newest():
+    near = [LibraryHit(entry(1, "No"), 1.0, 1.0, 1.0), LibraryHit(entry(2, "Yes"), 0.95, 0.95, 0.95),
+            LibraryHit(entry(3, "yes"), 0.93, 0.93, 0.93)]
+    assert reused_hit(near).entry.id in (2, 3)  # Yes ×2 beats No ×1, whatever the scores
+    # a tie of choices: a reviewer's answer beats an import, then the later date
+    tie = [LibraryHit(entry(1, "No", Origin.REVIEW, "2023-05-01"), 0.91, 0.9, 0.9),
+           LibraryHit(entry(2, "Yes", Origin.IMPORT, "2024-06-01"), 1.0, 1.0, 1.0)]
+    assert reused_hit(tie).entry.id == 1
+    dated = [LibraryHit(entry(1, "No", imported="2023-05-01"), 1.0, 1.0, 1.0),
+             LibraryHit(entry(2, "Yes", imported="2024-06-01"), 0.92, 0.9, 0.9)]
+    assert reused_hit(dated).entry.id == 2
+    # a past answer with a choice beats one without; below the threshold nothing is reused
+    assert reused_hit([LibraryHit(entry(1, None), 1.0, 1, 1), LibraryHit(entry(2, "Yes"), 0.9, 0.9, 0.9)]).entry.id == 2
+    assert reused_hit([LibraryHit(entry(1, "Yes"), 0.89, 0.9, 0.88)]) is None
+
+
+def test_a_past_answer_citation_reads_past_answer_file_sheet_row_id():
+    assert past_answer_label("past.xlsx", "Security", 4, "ENC-01") == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    assert past_answer_label("past.csv", "past", 7, None) == "past answer: past.csv, sheet past, row 7"
+    c = Citation("past.xlsx", SourceKind.LIBRARY, "AES-256", AnchorLabel.VERIFIED, 100.0, 1.0,
+                 sheet="Security", row=4, section="ENC-01")
+    assert location(c) == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    assert Citation.from_json(c.to_json()) == c
+
+
+def test_the_reused_flag_is_persisted_and_defaults_to_false():
+    d = Draft("Security!B4", "ENC-01", "Security", 4, "Q?", "A.", "Yes", DraftStatus.DRAFTED, reused=True)
+    assert d.to_json()["reused"] is True
+    assert Draft.from_stored(d.key, d.stored()) == d
+    older = d.stored()
+    older.data.pop("reused")  # a draft stored before the library existed
+    assert Draft.from_stored(d.key, older).reused is False

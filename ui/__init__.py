@@ -1,0 +1,1 @@
+"""The Streamlit review app. Only this package imports streamlit."""

@@ -1,0 +1,26 @@
+"""Entry point: ``streamlit run ui/app.py`` (``make run`` does it on the bundled sample).
+One navigation map; each screen is a module under ``ui/screens``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # streamlit puts ui/ on the path, the engine lives beside it
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+st.set_page_config(page_title="RFP Review Assistant", page_icon=str(ROOT / "assets" / "logo.png"),
+                   layout="wide", initial_sidebar_state="expanded")
+st.logo(str(ROOT / "assets" / "logo.png"), size="large")
+
+pages = [
+    st.Page("screens/knowledge_base.py", title="Knowledge base", icon=":material/library_books:"),
+    st.Page("screens/questionnaire.py", title="Questionnaire", icon=":material/upload_file:"),
+    st.Page("screens/review.py", title="Review", icon=":material/fact_check:", default=True),
+    st.Page("screens/export.py", title="Export", icon=":material/download:"),
+    st.Page("screens/settings.py", title="Settings", icon=":material/settings:"),
+]
+st.navigation(pages).run()

@@ -1,0 +1,28 @@
+"""Whether the stored knowledge-base index still matches the settings (the embedder and α are
+baked into the stored vectors; a change needs a re-index)."""
+
+from __future__ import annotations
+
+from engine.kb import KnowledgeBase
+from engine.settings import Settings
+
+
+def embedder_changed(kb: KnowledgeBase, settings: Settings) -> bool:
+    """The stored vectors come from another embedder than the settings name (adding is refused)."""
+    built = kb.manifest.embedder
+    return bool(kb.documents() and built and built != settings.engine.embedder)
+
+
+def needs_reindex(kb: KnowledgeBase, settings: Settings) -> str | None:
+    """Why the stored index no longer matches the settings (a sentence without its full stop),
+    or None."""
+    if not kb.documents():
+        return None
+    built, wanted = kb.manifest, settings.engine
+    if embedder_changed(kb, settings):
+        return (f"the documents were encoded with the embedder {built.embedder}, the settings now name "
+                f"{wanted.embedder}. New documents can be added only after re-indexing")
+    if abs(built.alpha - wanted.alpha) > 1e-9:
+        return (f"the index was built with α = {built.alpha:g}, the settings now say α = {wanted.alpha:g}; "
+                "retrieval keeps the old weighting until then")
+    return None

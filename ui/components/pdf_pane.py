@@ -1,0 +1,82 @@
+"""The source PDF page of a citation, with its verified quote outlined.
+
+Only the page(s) the quote is on are sent to the viewer (a one- or two-page excerpt built by
+``engine.pdf_pages``; cached there), with the highlight boxes renumbered to the excerpt. One
+page is shown whole; two pages (a quote across a page break) are scrolled to the first box. An
+unverified quote is never highlighted: its page is shown plain, with a warning."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import streamlit as st
+from streamlit_pdf_viewer import pdf_viewer
+
+from engine.kb import KnowledgeBaseError
+from engine.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
+from engine.pipeline import Citation
+from engine.workspace import Workspace
+from ui.components.messages import escape_md
+
+VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen
+
+
+def excerpt_for(ws: Workspace, citation: Citation) -> PageExcerpt | None:
+    """What the viewer is sent for ``citation`` (None: no page to show). Raises
+    KnowledgeBaseError / SourcePageError with the file, problem and fix."""
+    return citation_excerpt(ws.kb.source_path(citation.file), citation)
+
+
+def _pages_words(pages: tuple[int, ...]) -> str:
+    return f"page {pages[0]}" if len(pages) == 1 else f"pages {pages[0]}–{pages[-1]}"
+
+
+def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: int = VIEWER_HEIGHT,
+                      head=None) -> PageExcerpt | None:
+    """Render the citation's page(s); returns what was sent (for tests and callers). Messages go
+    to ``head`` (a container above) when given, so the viewer keeps its place on the page and
+    is updated, not reloaded, when the next question opens."""
+    head = head if head is not None else st.container()
+    try:
+        excerpt = excerpt_for(ws, citation)
+    except (KnowledgeBaseError, SourcePageError) as exc:
+        head.warning(f"The source page cannot be shown. {exc}", icon=":material/broken_image:")
+        return None
+    if excerpt is None:
+        head.info(f"{citation.file} has no page recorded for this quote.", icon=":material/info:")
+        return None
+    where = _pages_words(excerpt.pages)
+    if highlightable(citation) and excerpt.annotations:
+        head.caption(f":material/picture_as_pdf: **{escape_md(citation.file)}**, {where} — the quoted lines are outlined.")
+    else:
+        head.warning(f"This quote was not found in {escape_md(citation.file)}, so nothing is highlighted. "
+                     f"Shown: {where}, where the retrieved passage is. Check it by hand.", icon=":material/warning:")
+    pdf_viewer(**viewer_args(excerpt, height), key=f"{key}:{content_key(citation.file, excerpt)}")
+    return excerpt
+
+
+def content_key(file: str, excerpt: PageExcerpt) -> str:
+    """Part of the viewer's key that changes with what it shows. streamlit-pdf-viewer 0.0.30
+    redraws on a new PDF only (not on new annotations) and drops a new PDF that arrives while
+    it is still drawing, so a viewer kept across questions could show the previous quote; a new
+    key per page-and-boxes gives a fresh viewer, and the same content keeps the one shown."""
+    raw = json.dumps([file, excerpt.pages, excerpt.annotations], sort_keys=True)
+    return hashlib.sha1(raw.encode()).hexdigest()[:12]
+
+
+def viewer_args(excerpt: PageExcerpt, height: int = VIEWER_HEIGHT) -> dict:
+    """One page is shown whole at the pane's width (its height follows), so the quote is in
+    view without scrolling and the screen does not jump when the next question opens; two
+    pages (a quote across a page break) get a fixed-height box scrolled to the first box."""
+    two = len(excerpt.pages) > 1
+    return dict(
+        input=excerpt.pdf,
+        annotations=list(excerpt.annotations),
+        scroll_to_annotation=1 if excerpt.annotations and two else None,
+        scroll_behavior="instant",
+        annotation_outline_size=2,
+        width="100%",
+        height=height if two else None,
+        show_page_separator=two,
+    )

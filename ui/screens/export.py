@@ -1,0 +1,115 @@
+"""Export screen: where the review stands (counts by state, the questions not accepted yet) and
+the three downloads — the customer's workbook with the approved answers filled in and nothing
+else changed, a CSV of the answers, and a citations report. Every file is built by the engine
+(``engine.review.Review``) from what the review store holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from engine.review import ReviewItem, ReviewState
+from ui.components import cached_questionnaire
+from ui.components.messages import escape_md
+from ui.resources import current_project, workspace
+
+MIME = {
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
+    ".csv": "text/csv",
+}
+SHOWN_ALWAYS = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED)
+ORDER = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.NEEDS_SME,
+         ReviewState.REJECTED, ReviewState.ERROR, ReviewState.PENDING)  # ready to export first
+LONG_LIST = 8  # more questions than this go into an expander
+
+
+def unapproved_line(item: ReviewItem) -> str:
+    return f"- **{escape_md(item.label)}** · {item.state.label} · {escape_md(item.question.text)}"
+
+
+st.title("Export")
+ws = workspace()
+pid = current_project(ws)
+if pid is None:
+    st.info("There is no questionnaire to export yet. Upload one on the Questionnaire screen, "
+            "draft the answers, review them, then come back here to download the completed workbook.")
+    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    st.stop()
+
+project = ws.review_store.project(pid)
+try:
+    review = cached_questionnaire.review(ws, pid)
+except Exception as exc:  # the engine's errors name the file, the problem and the fix
+    st.error(f"The questionnaire {project.file_name} cannot be read: {exc}")
+    st.stop()
+
+st.caption(f"Questionnaire: **{escape_md(project.file_name)}**")
+status = ws.jobs.status(pid)
+if status is not None and status.running:
+    st.info(f"Drafting is still running ({status.done} of {status.total} questions done). "
+            "The files below hold what has been drafted and reviewed so far.", icon=":material/hourglass_top:")
+
+# ---- where the review stands ---------------------------------------------------------------------
+counts = review.counts()
+total = sum(counts.values())
+shown = [s for s in ORDER if s in SHOWN_ALWAYS or counts[s]]
+columns = st.columns(len(shown) + 1)
+columns[0].metric("Questions", total)
+for column, state in zip(columns[1:], shown):
+    column.metric(state.label, counts[state])
+
+approved = sum(n for s, n in counts.items() if s.approved)
+st.progress(approved / total if total else 0.0,
+            text=f"{approved} of {total} answers accepted and ready to export")
+
+unapproved = review.unapproved()
+unreviewed = counts[ReviewState.DRAFTED]  # drafts the checkbox below would add
+if unapproved:
+    n = len(unapproved)
+    head = f"{n} question{'s are' if n > 1 else ' is'} not accepted yet: their answer cells stay blank in the completed workbook"
+    if unreviewed:
+        head += (f". Ticking *Also fill drafts not yet accepted* below writes the {unreviewed} unreviewed "
+                 f"draft{'s' if unreviewed > 1 else ''} too; the others stay blank either way.")
+    else:
+        head += "."
+    if n <= LONG_LIST:
+        st.warning(head + "\n\n" + "\n".join(unapproved_line(i) for i in unapproved), icon=":material/warning:")
+    else:
+        st.warning(head, icon=":material/warning:")
+        with st.expander(f"Show the {n} questions not accepted yet"):
+            st.markdown("\n".join(unapproved_line(i) for i in unapproved))
+    st.page_link("screens/review.py", label="Review them on the Review screen", icon=":material/fact_check:")
+elif total:
+    st.success("Every answer is accepted: the completed workbook is ready.", icon=":material/task_alt:")
+
+# ---- downloads -----------------------------------------------------------------------------------
+st.subheader("Downloads")
+stem, suffix = Path(project.file_name).stem, Path(project.file_name).suffix.lower()
+include = st.checkbox(
+    "Also fill drafts not yet accepted", value=False, key="export_include_unreviewed",
+    help="Off: only the answers a reviewer accepted or edited are written. On: drafts nobody has "
+         "reviewed yet are written too. Questions with no context, marked Needs SME or rejected "
+         "always stay blank.")
+st.caption("The completed workbook is your original file with only the answer cells filled in: "
+           "sheets, dropdowns, formats and formulas are kept as they were."
+           + (f" {unreviewed} unreviewed draft{'s are' if unreviewed != 1 else ' is'} included: check them before "
+              "sending the file." if include else ""))
+
+left, middle, right = st.columns(3)
+try:
+    workbook = review.workbook_bytes(include_unreviewed=include)
+except Exception as exc:
+    left.error(f"The completed workbook could not be written: {exc}")
+else:
+    left.download_button("Download completed workbook", workbook, file_name=f"{stem}_completed{suffix}",
+                         mime=MIME.get(suffix, "application/octet-stream"), type="primary",
+                         icon=":material/download:", on_click="ignore", width="stretch")
+middle.download_button("Download answers (CSV)", review.answers_csv(), file_name=f"{stem}_answers.csv",
+                       mime="text/csv", icon=":material/table:", on_click="ignore", width="stretch")
+right.download_button("Download citations report", review.citations_report(), file_name=f"{stem}_citations.csv",
+                      mime="text/csv", icon=":material/format_quote:", on_click="ignore", width="stretch")
+left.caption("Approved answers in the original workbook.")
+middle.caption("One row per question: ID, sheet, row, question, state, choice, answer.")
+right.caption("One row per citation: the source file, page or row, and the quoted text.")

@@ -1,0 +1,261 @@
+"""Knowledge base screen: the company's documents the drafts are written from.
+
+Add files (PDF, Word, Excel/CSV, Markdown/text) through the uploader — each upload is written
+to a temporary folder and indexed by ``kb.add_file`` with its own progress bar and its own
+result (indexed, replaced, unchanged, or the problem in plain words); list the documents;
+remove one (after a confirmation); re-index everything after the embedder or α changed.
+The answer library: import past filled questionnaires (each with its own result), its entry
+count, and the near-identical questions answered differently, each answer with a Retire button.
+Every change is made by the engine at once; the screen keeps only what is on it."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+import streamlit as st
+
+from engine.ingest import SUPPORTED_EXTENSIONS, validate_name
+from engine.kb import AddReport, KnowledgeBase
+from engine.library import AnswerLibrary, ImportReport
+from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
+from engine.types import DocumentInfo, IngestError
+from ui.components.kb_status import embedder_changed, needs_reindex
+from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
+from ui.components.progress import ProgressBar
+from ui.resources import workspace
+
+# results of the last action, kept over the rerun and shown beside the button that did it
+ADD_FLASH, DOCS_FLASH, REINDEX_FLASH = "kb_add_messages", "kb_docs_messages", "kb_reindex_messages"
+LIBRARY_FLASH = "kb_library_messages"
+UPLOADER_GENERATION = "kb_uploader_generation"  # a new uploader key clears the uploaded files
+LIBRARY_UPLOADER_GENERATION = "kb_library_uploader_generation"
+REMOVE_PENDING = "kb_remove_pending"  # the document waiting for "Yes, remove"
+FILE_TYPES = [ext.lstrip(".") for ext in SUPPORTED_EXTENSIONS]
+KIND_LABELS = {"pdf": "PDF", "docx": "Word", "sheet": "Spreadsheet", "text": "Text"}
+
+
+def added_on(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def document_rows(docs: list[DocumentInfo]) -> list[dict]:
+    return [
+        {"Document": d.name, "Type": KIND_LABELS.get(d.kind.value, d.kind.value), "Pages": d.pages,
+         "Chunks": d.chunks, "Added": added_on(d.added)}
+        for d in docs
+    ]
+
+
+def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
+    """What happened to one uploaded file, as (level, Markdown) messages."""
+    shown = f"**{escape_md(name)}**"
+    messages = [("error", f"Not indexed — {problem_text(e)}") for e in report.errors]
+    for doc in report.added:
+        size = f"{count(doc.pages, 'page')}, " if doc.pages else ""
+        what = "Replaced the older version of" if doc.name in report.replaced else "Indexed"
+        messages.append(("success", f"{what} **{escape_md(doc.name)}**: {size}{count(doc.chunks, 'chunk')}."))
+        messages += [("warning", f"**{escape_md(doc.name)}**: {escape_md(note)}") for note in doc.notes]
+    for line in report.unchanged:
+        twin = re.match(r".* \(same content as (.*)\)$", line)
+        where = f"the same content as **{escape_md(twin.group(1))}**" if twin else "this exact file"
+        messages.append(("info", f"{shown} is unchanged: the knowledge base already holds {where}."))
+    return messages
+
+
+def index_uploads(kb: KnowledgeBase, files) -> list[tuple[str, str]]:
+    """Index each uploaded file (written to a temporary folder first) with its own progress bar;
+    one file's problem never stops the others."""
+    messages: list[tuple[str, str]] = []
+    with st.status(f"Indexing {count(len(files), 'file')}…", expanded=True) as box, \
+            tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
+        failed = 0
+        for i, upload in enumerate(files):
+            name = upload.name
+            try:
+                folder_name = validate_name(name)
+            except IngestError:
+                folder_name = f"upload-{i}{Path(name).suffix}"  # add_file reports the bad name
+            path = Path(tmp) / str(i) / folder_name
+            path.parent.mkdir()
+            path.write_bytes(upload.getvalue())
+            bar = ProgressBar(name)
+            try:
+                report = kb.add_file(path, name, bar)
+            except Exception as exc:  # a store-wide problem (e.g. built with another embedder)
+                report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
+            failed += bool(report.errors)
+            bar.done(f"{name}: {'not indexed' if report.errors else 'done'}")
+            messages += report_messages(name, report)
+        box.update(label=f"Indexed {len(files) - failed} of {len(files)} files", expanded=False,
+                   state="error" if failed else "complete")
+    return messages
+
+
+def import_report_message(report: ImportReport) -> tuple[str, str]:
+    skipped = f", {count(report.skipped, 'unanswered question')} skipped" if report.skipped else ""
+    verb = "Replaced the earlier import of" if report.replaced else "Imported"
+    return "success", f"{verb} **{escape_md(report.file)}**: {count(report.entries, 'answer')}{skipped}."
+
+
+def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
+    """Import each uploaded questionnaire (under its own name, from a temporary folder) with its
+    own progress bar; one file's problem never stops the others."""
+    messages: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory(prefix="rfp-library-") as tmp:
+        for i, upload in enumerate(files):
+            path = Path(tmp) / str(i) / Path(upload.name).name
+            path.parent.mkdir()
+            path.write_bytes(upload.getvalue())
+            bar = ProgressBar(upload.name)
+            try:
+                messages.append(import_report_message(library.import_file(path, bar)))
+            except Exception as exc:  # FileProblem: the file, the problem and the fix
+                messages.append(("error", f"Not imported — {problem_text(exc)}"))
+            bar.done(f"{upload.name}: done")
+    return messages
+
+
+def retire(library: AnswerLibrary, entry_id: int) -> None:
+    e = library.retire(entry_id)
+    flash(LIBRARY_FLASH, "success", f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused.")
+
+
+def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
+    st.subheader("Answer library")
+    st.caption("Past filled questionnaires. A question that matches a past one closely gets its past answer "
+               "(marked reused); related past answers are shown to the model as context. Answers you accept "
+               "or edit on the Review screen are added automatically.")
+    generation = st.session_state.setdefault(LIBRARY_UPLOADER_GENERATION, 0)
+    files = st.file_uploader(
+        "Import past questionnaires", type=[s.lstrip(".") for s in QUESTIONNAIRE_SUFFIXES], accept_multiple_files=True,
+        key=f"library_uploader_{generation}",
+        help="Filled questionnaires (.xlsx, .xlsm or .csv). Importing a file with the same name again replaces its answers.")
+    if st.button("Import", icon=":material/history_edu:", disabled=not files or drafting):
+        for level, text in import_past_answers(library, files):
+            flash(LIBRARY_FLASH, level, text)
+        st.session_state[LIBRARY_UPLOADER_GENERATION] = generation + 1
+        st.rerun()
+    show_flashed(LIBRARY_FLASH)
+    entries = library.entries()
+    if not entries:
+        st.caption("The library is empty.")
+        return
+    sources = {e.file for e in entries}
+    st.caption(f"{count(len(entries), 'answer')} from {count(len(sources), 'questionnaire')}.")
+    conflicts = library.conflicts()
+    if not conflicts:
+        return
+    st.warning(f"{count(len(conflicts), 'question')} answered differently in near-identical past questions. "
+               "Retire the answers that should not be reused.", icon=":material/rule:")
+    for c in conflicts:
+        tally = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in c.choices.items())
+        with st.expander(f"{escape_md(c.question[:110])} — {tally}"):
+            for e in c.entries:
+                text, act = st.columns([6, 1], vertical_alignment="center")
+                where = f"{escape_md(e.file)}, sheet {escape_md(e.sheet)}, row {e.row}" + (f", {escape_md(e.qid)}" if e.qid else "")
+                text.markdown(f"**{escape_md(e.choice)}** · {where}" + (f"  \n{escape_md(e.answer[:200])}" if e.answer else ""))
+                act.button("Retire", key=f"library_retire_{e.id}", on_click=retire, args=(library, e.id), disabled=drafting)
+
+
+st.title("Knowledge base")
+st.caption("The documents every answer is drafted from: security policies, product documentation, "
+           "certifications, past answered questionnaires. They stay on this computer.")
+ws = workspace()
+try:
+    kb = ws.kb
+    docs = kb.documents()
+except Exception as exc:  # a damaged or locked store: the engine's message says what to do
+    st.error(f"The knowledge base cannot be opened: {problem_text(exc)}")
+    st.stop()
+
+drafting = [p.name for p in ws.projects() if ws.jobs.running(p.id)]
+if drafting:
+    st.warning(f"Drafting is running for {escape_md(', '.join(drafting))}. The knowledge base can be changed "
+               "once it has finished or been stopped (on the Questionnaire screen).", icon=":material/hourglass_top:")
+    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+
+reason = needs_reindex(kb, ws.settings)
+if reason:
+    st.warning(f"Re-index the knowledge base (button at the bottom): {escape_md(reason)}.", icon=":material/sync_problem:")
+
+# ---- add documents ---------------------------------------------------------------------------------
+st.subheader("Add documents")
+generation = st.session_state.setdefault(UPLOADER_GENERATION, 0)
+files = st.file_uploader(
+    "Add documents", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
+    help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
+         "same name as a document already here replaces it.")
+if st.button("Index files", type="primary", icon=":material/upload:", disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings)):
+    for level, text in index_uploads(kb, files):
+        flash(ADD_FLASH, level, text)
+    st.session_state[UPLOADER_GENERATION] = generation + 1
+    st.rerun()
+show_flashed(ADD_FLASH)
+
+# ---- the documents -------------------------------------------------------------------------------
+st.subheader("Documents")
+docs = kb.documents()
+show_flashed(DOCS_FLASH)
+if not docs:
+    st.info("The knowledge base is empty. Add your security policies, product and architecture "
+            "documents, certifications and past answered questionnaires above: drafts are written only "
+            "from these documents, and every answer cites the page it came from.", icon=":material/lightbulb:")
+    answer_library_section(ws.library, bool(drafting))
+    st.stop()
+
+total_chunks = sum(d.chunks for d in docs)
+st.caption(f"{count(len(docs), 'document')}, {count(total_chunks, 'chunk')} indexed.")
+st.dataframe(document_rows(docs), hide_index=True, width="stretch",
+             column_config={"Pages": st.column_config.NumberColumn(format="%d"),
+                            "Chunks": st.column_config.NumberColumn(format="%d")})
+
+with st.container(border=True):
+    names = [d.name for d in docs]
+    pending = st.session_state.get(REMOVE_PENDING)
+    if pending in names:
+        st.warning(f"Remove **{escape_md(pending)}** from the knowledge base? Answers already drafted keep "
+                   "their citations; new drafts will not use it.", icon=":material/delete:")
+        yes, no, _ = st.columns([1, 1, 4])
+        if yes.button("Yes, remove", type="primary", disabled=bool(drafting)):
+            bar = ProgressBar(f"Removing {pending}")
+            try:
+                kb.remove(pending, bar)
+            except Exception as exc:
+                flash(DOCS_FLASH, "error", f"**{escape_md(pending)}** was not removed. {problem_text(exc)}")
+            else:
+                flash(DOCS_FLASH, "success", f"Removed **{escape_md(pending)}**.")
+            st.session_state.pop(REMOVE_PENDING, None)
+            st.rerun()
+        if no.button("Cancel"):
+            st.session_state.pop(REMOVE_PENDING, None)
+            st.rerun()
+    else:
+        choice, button = st.columns([4, 1], vertical_alignment="bottom")
+        target = choice.selectbox("Remove a document", names, key="kb_remove_choice")
+        if button.button("Remove…", icon=":material/delete:", disabled=bool(drafting)):
+            st.session_state[REMOVE_PENDING] = target
+            st.rerun()
+
+# ---- re-index --------------------------------------------------------------------------------------
+st.subheader("Re-index")
+st.caption("Rebuilds the index from the stored copies of the documents with the current settings "
+           "(needed after changing the embedder or α on the Settings screen).")
+if st.button("Re-index", icon=":material/sync:", type="primary" if reason else "secondary", disabled=bool(drafting)):
+    bar = ProgressBar("Re-indexing")
+    try:
+        kb.reindex(bar)
+    except Exception as exc:
+        flash(REINDEX_FLASH, "error", f"Re-indexing failed; the previous index is kept. {problem_text(exc)}")
+    else:
+        flash(REINDEX_FLASH, "success", f"Re-indexed {count(len(docs), 'document')}.")
+    st.rerun()
+show_flashed(REINDEX_FLASH)
+
+# ---- the answer library ------------------------------------------------------------------------------
+answer_library_section(ws.library, bool(drafting))

@@ -1,0 +1,351 @@
+"""Questionnaire screen: upload the customer's questionnaire (or use the bundled sample), check
+what was detected (per sheet: questions, columns, dropdown values, the first questions) and
+correct it with overrides, then draft the answers in the background.
+
+Drafting runs in the engine's background thread (``ws.jobs``): the rest of the app stays usable,
+the progress panel refreshes itself every second only while a run is going, drafts appear as
+they finish, and an unfinished run resumes by itself when the app restarts."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from pathlib import Path
+
+import streamlit as st
+
+from engine.pipeline import question_key
+from engine.questionnaire import Questionnaire, QuestionnaireError
+from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
+from engine.review import Review, ReviewState
+from engine.workspace import ReadOptions, Workspace
+from storage.review_store import Run
+from ui.components import cached_questionnaire
+from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
+from ui.components.progress import duration
+from ui.resources import PROJECT, current_project, workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "assets" / "sample" / "questionnaire" / "Sample_Security_Questionnaire.xlsx"
+FLASH = "questionnaire_messages"  # after adding a questionnaire (shown by the uploader)
+OVERRIDE_FLASH = "questionnaire_override_messages"  # shown in the overrides expander
+DRAFT_FLASH = "questionnaire_draft_messages"  # shown by the Start drafting button
+UPLOADER_GENERATION = "questionnaire_uploader_generation"
+REFUSED = "questionnaire_refused_upload"  # (file_id, why) of the upload on screen that was refused
+PROJECT_CHOICE = "questionnaire_project_choice"
+FIRST = 5  # questions shown per sheet
+LAST = 5  # latest drafts shown while drafting
+STOPPED = "stopped by the reviewer"  # JobStatus.error of a cancelled run (engine/workspace.py)
+OVERRIDES = ("sheet", "header_row", "question_col", "answer_col", "comment_col")
+
+
+def override_key(scope: int | str, name: str) -> str:
+    """Widget key of one override field; ``scope`` is a project id, or "upload"."""
+    return f"questionnaire_override_{scope}_{name}"
+
+
+FIELD_NAMES = {  # the reader's messages name its CLI flags; the screen names its fields
+    "--sheet": "Sheet", "--header-row": "Header row", "--question-col": "Question column",
+    "--answer-col": "Answer column", "--comment-col": "Comment column",
+}
+UI_OVERRIDE_FIX = ("Say where the questions are: fill in the sheet, the header row and the question column "
+                   "(and the answer and comment columns)")
+
+
+def reader_problem(exc: BaseException) -> str:
+    """A questionnaire error in the screen's words (field names, not command-line flags)."""
+    if isinstance(exc, QuestionnaireError):
+        fix = UI_OVERRIDE_FIX if exc.fix == OVERRIDE_FIX else exc.fix
+        problem = exc.problem
+        for flag, field in FIELD_NAMES.items():
+            problem, fix = (text.replace(f"pass {flag}", f"fill in {field}").replace(flag, field) for text in (problem, fix))
+        exc = QuestionnaireError(exc.file, problem, fix)
+    return problem_text(exc)
+
+
+def typed_options(scope: int | str) -> ReadOptions:
+    """The overrides typed in the fields of ``scope`` (empty / 0 = detect)."""
+    values = {name: st.session_state.get(override_key(scope, name)) for name in OVERRIDES}
+    text = {name: str(values[name] or "").strip() for name in OVERRIDES if name != "header_row"}
+    return ReadOptions(
+        sheet=text["sheet"] or None,
+        header_row=int(values["header_row"] or 0) or None,
+        question_col=text["question_col"].upper() or None,
+        answer_col=text["answer_col"].upper() or None,
+        comment_col=text["comment_col"].upper() or None,
+    )
+
+
+def override_fields(scope: int | str, current: ReadOptions, locked: bool = False) -> None:
+    for name in OVERRIDES:
+        value = getattr(current, name)
+        st.session_state.setdefault(override_key(scope, name), (value or 0) if name == "header_row" else (value or ""))
+    st.caption("Leave a field empty (header row 0) to let the detection decide. Columns are letters (A, B, …).")
+    sheet, header, question, answer, comment = st.columns([2, 1, 1, 1, 1])
+    sheet.text_input("Sheet", key=override_key(scope, "sheet"), placeholder="detect", disabled=locked)
+    header.number_input("Header row", min_value=0, step=1, key=override_key(scope, "header_row"), disabled=locked,
+                        help="The row of the column labels; questions are below it. 0 = detect.")
+    for column, name, label in ((question, "question_col", "Question column"), (answer, "answer_col", "Answer column"),
+                                (comment, "comment_col", "Comment column")):
+        column.text_input(label, key=override_key(scope, name), placeholder="detect", max_chars=3, disabled=locked)
+
+
+# ---- adding a questionnaire -------------------------------------------------------------------------
+def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOptions | None = None) -> str | None:
+    """Keep the file as a project and put it on screen; None, or why it was refused. The same
+    file again is the same project and keeps the overrides it was given."""
+    digest = hashlib.sha256(data).hexdigest()
+    known = next((p for p in ws.projects() if p.file_sha256 == digest), None)
+    if options is None:
+        options = ws.read_options(known.id) if known else ReadOptions()
+    try:
+        project, questionnaire = ws.add_questionnaire(name, data, options)
+    except Exception as exc:  # QuestionnaireError names the file, the problem and the fix
+        return f"The questionnaire was not added. {reader_problem(exc)}"
+    st.session_state[PROJECT] = project.id
+    again = " (already here: the same file is the same questionnaire)" if known else ""
+    flash(FLASH, "success", f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), 'question')} found.")
+    return None
+
+
+def choose_project() -> None:
+    st.session_state[PROJECT] = st.session_state[PROJECT_CHOICE]
+
+
+# ---- detection and overrides ------------------------------------------------------------------------
+def detection(questionnaire: Questionnaire) -> None:
+    """What the reader found, sheet by sheet (what ``python -m engine inspect`` prints)."""
+    questions = questionnaire.questions
+    answered = sum(q.answered for q in questions)
+    total, sheets, already = st.columns(3)
+    total.metric("Questions", len(questions))
+    sheets.metric("Sheets with questions", len(questionnaire.sheets))
+    already.metric("Already answered in the file", answered)
+    for s in questionnaire.sheets:
+        with_choice = sum(1 for q in s.questions if q.choice_cell)
+        with st.container(border=True):
+            st.markdown(f"**Sheet {escape_md(s.sheet)}** · {count(len(s.questions), 'question')}"
+                        f" ({with_choice} with a dropdown)")
+            st.caption(
+                f"Header row {s.header_row or '—'} · columns: question **{s.question_col}**, "
+                f"ID {s.id_col or '—'}, answer **{s.answer_col}**, comment {s.comment_col or '—'} · "
+                f"choices: {escape_md(' / '.join(s.choices)) if s.choices else 'free text'}")
+            st.dataframe(
+                [{"Cell": q.question_cell, "ID": q.id or "", "Question": " ".join(q.text.split()),
+                  "Answer goes in": ", ".join(c for c in (q.choice_cell, q.text_cell) if c),
+                  "Already answered": q.existing_choice or q.existing_answer or ""}
+                 for q in s.questions[:FIRST]],
+                hide_index=True, width="stretch")
+            if len(s.questions) > FIRST:
+                st.caption(f"… and {len(s.questions) - FIRST} more.")
+    for note in questionnaire.notes:
+        st.info(escape_md(note[:1].upper() + note[1:]), icon=":material/info:")
+
+
+def apply_overrides(ws: Workspace, pid: int) -> None:
+    """Re-read the questionnaire with the overrides typed in; a bad one changes nothing."""
+    options = typed_options(pid)
+    try:
+        questionnaire = ws.set_read_options(pid, options)
+    except Exception as exc:
+        flash(OVERRIDE_FLASH, "error", "These overrides were not applied; the questionnaire is still read as before. "
+                                       + reader_problem(exc))
+        return
+    flash(OVERRIDE_FLASH, "success", f"Read again with the overrides: {count(len(questionnaire.questions), 'question')} found.")
+
+
+def reset_overrides(ws: Workspace, pid: int) -> None:
+    ws.set_read_options(pid, ReadOptions())
+    for name in OVERRIDES:
+        st.session_state.pop(override_key(pid, name), None)
+    flash(OVERRIDE_FLASH, "success", "Detection restored: the questionnaire is read without overrides.")
+
+
+def overrides(ws: Workspace, pid: int, locked: bool) -> None:
+    override_fields(pid, ws.read_options(pid), locked)
+    apply, reset, _ = st.columns([1, 1, 3])
+    apply.button("Apply overrides", on_click=apply_overrides, args=(ws, pid), disabled=locked)
+    reset.button("Reset to detection", on_click=reset_overrides, args=(ws, pid), disabled=locked)
+    if locked:
+        st.caption("Stop drafting to change how the questionnaire is read.")
+
+
+# ---- drafting ---------------------------------------------------------------------------------------
+def resumed(ws: Workspace, run_id: int, started: float) -> bool:
+    """The run was started by an earlier process and resumed by this one."""
+    try:
+        recorded = datetime.fromisoformat(ws.review_store.run(run_id).started).timestamp()
+    except Exception:
+        return False
+    return recorded < started - 5
+
+
+def last_run(ws: Workspace, pid: int) -> Run | None:
+    runs = ws.review_store.runs(pid)
+    return runs[-1] if runs else None
+
+
+def ended_message(error: str | None, done: int | None = None, total: int | None = None) -> None:
+    counted = f" after {done} of {count(total, 'question')}" if total else ""
+    if error is None:
+        drafted = f": {count(total, 'question')} drafted" if total else ""
+        st.success(f"Drafting finished{drafted}.", icon=":material/task_alt:")
+    elif error == STOPPED:
+        st.info(f"Drafting was stopped{counted}. The drafts written so far are kept; "
+                "*Start drafting* continues where it stopped.", icon=":material/pause_circle:")
+    else:
+        st.error(f"Drafting stopped with an error{counted}: {escape_md(error)}. The drafts written so far are "
+                 "kept; *Start drafting* retries the rest.", icon=":material/error:")
+
+
+def state_counts(review: Review) -> None:
+    counts = review.counts()
+    shown = [s for s in ReviewState if counts[s] or s in (ReviewState.PENDING, ReviewState.DRAFTED)]
+    for column, state in zip(st.columns(len(shown)), shown):
+        column.metric(state.label, counts[state])
+
+
+def latest_drafts(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None:
+    drafts = sorted(ws.review_store.latest_drafts(pid).values(), key=lambda d: d.created, reverse=True)[:LAST]
+    if not drafts:
+        return
+    questions = {question_key(q): q for q in questionnaire.questions}
+    rows = []
+    for d in drafts:
+        q = questions.get(d.key)
+        rows.append({"Question": (q.id or f"{q.sheet} row {q.row}") if q else d.key,
+                     "Text": " ".join(q.text.split()) if q else "",
+                     "State": ReviewState(d.status.value).label,
+                     "Draft": (d.choice + " · " if d.choice else "") + " ".join(d.answer.split())})
+    st.caption("Latest drafts")
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def drafting_panel(pid: int, questionnaire: Questionnaire, refreshing: bool) -> None:
+    """Progress, counts and the latest drafts; refreshed every second while drafting runs."""
+    ws = workspace()
+    status = ws.jobs.status(pid)
+    running = status is not None and status.running
+    if refreshing and not running:
+        st.rerun()  # the run ended: redraw the whole screen once (buttons, no more refreshing)
+    if running:
+        left = duration(status.eta_s)
+        text = f"Drafting: {status.done} of {count(status.total, 'question')}" + (f" · about {left} left" if left else "")
+        st.progress(status.fraction, text=text)
+        if resumed(ws, status.run_id, status.started):
+            st.caption("Resumed after the app restarted; the questions drafted before were kept.")
+        if st.button("Stop drafting", icon=":material/stop_circle:"):
+            ws.jobs.cancel(pid)
+            st.caption("Stopping after the question being drafted…")
+    elif status is not None:
+        ended_message(status.error, status.done, status.total)
+    else:
+        run = last_run(ws, pid)
+        if run is not None and run.finished and run.error:
+            ended_message(run.error)
+    state_counts(ws.review(pid, questionnaire))
+    latest_drafts(ws, pid, questionnaire)
+
+
+def start_drafting(ws: Workspace, pid: int) -> None:
+    limit = int(st.session_state.get("questionnaire_limit") or 0)
+    redo = bool(st.session_state.get("questionnaire_redo"))
+    try:
+        ws.jobs.start(pid, limit=limit or None, redo_answered=redo)
+    except Exception as exc:
+        flash(DRAFT_FLASH, "error", f"Drafting could not start. {problem_text(exc)}")
+
+
+# ---- the screen -------------------------------------------------------------------------------------
+st.title("Questionnaire")
+ws = workspace()
+
+with st.container(border=True):
+    generation = st.session_state.setdefault(UPLOADER_GENERATION, 0)
+    uploaded = st.file_uploader(
+        "Upload questionnaire", type=[s.lstrip(".") for s in SUFFIXES], key=f"questionnaire_uploader_{generation}",
+        help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm) or CSV. It is kept unchanged; "
+             "the export fills in only the answer cells.")
+    refused = None
+    if uploaded is not None:
+        # a refused file stays in the uploader; it is tried once, not again on every rerun
+        tried, refused = st.session_state.get(REFUSED, (None, None))
+        if tried != uploaded.file_id:
+            refused = add_questionnaire(ws, uploaded.name, uploaded.getvalue())
+            if refused is None:
+                st.session_state.pop(REFUSED, None)
+                st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
+                st.rerun()
+            st.session_state[REFUSED] = (uploaded.file_id, refused)
+    if st.button("Use the sample questionnaire", icon=":material/description:"):
+        if (problem := add_questionnaire(ws, SAMPLE.name, SAMPLE.read_bytes())) is not None:
+            flash(FLASH, "error", problem)
+        st.rerun()
+    show_flashed(FLASH)
+    if refused is not None:
+        # the file stays in the uploader: say where its questions are, and add it with that
+        st.error(refused, icon=":material/error:")
+        if uploaded.size and Path(uploaded.name).suffix.lower() in SUFFIXES:
+            st.markdown("**Say where the questions are**, then add the file with these overrides:")
+            override_fields("upload", ReadOptions())
+            if st.button("Add with these overrides"):
+                problem = add_questionnaire(ws, uploaded.name, uploaded.getvalue(), typed_options("upload"))
+                if problem is None:
+                    st.session_state.pop(REFUSED, None)
+                    st.session_state[UPLOADER_GENERATION] = generation + 1
+                    st.rerun()
+                st.error(problem, icon=":material/error:")
+
+pid = current_project(ws)
+if pid is None:
+    st.info("Upload the questionnaire you received (Excel or CSV), or try the app with the sample "
+            "questionnaire. The questions and answer cells are found automatically; you can correct "
+            "them before drafting.", icon=":material/lightbulb:")
+    st.stop()
+
+projects = ws.projects()
+if len(projects) > 1:
+    ids = [p.id for p in projects]
+    names = {p.id: f"{p.file_name} (added {p.created[:10]})" for p in projects}
+    st.session_state[PROJECT_CHOICE] = pid
+    st.selectbox("Questionnaire", ids, format_func=names.get, key=PROJECT_CHOICE, on_change=choose_project,
+                 help="The questionnaire the Review and Export screens work on.")
+project = ws.review_store.project(pid)
+
+try:
+    review = cached_questionnaire.review(ws, pid)  # ws.review(pid), without re-reading the file each rerun
+except Exception as exc:
+    st.error(f"The questionnaire **{escape_md(project.file_name)}** cannot be read. {problem_text(exc)}")
+    st.stop()
+questionnaire = review.questionnaire
+running = ws.jobs.running(pid)
+
+st.subheader(f"Detected in {escape_md(project.file_name)}")
+detection(questionnaire)
+with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pid}", on_change="rerun"):
+    show_flashed(OVERRIDE_FLASH)
+    overrides(ws, pid, locked=running)
+
+st.subheader("Draft the answers")
+try:
+    docs = ws.kb.documents()
+except Exception as exc:  # a damaged or locked store
+    st.error(f"The knowledge base cannot be opened. {problem_text(exc)}")
+    docs = []
+if not docs:
+    st.warning("The knowledge base is empty: there is nothing to draft the answers from. "
+               "Add your documents first.", icon=":material/warning:")
+    st.page_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
+limit_col, redo_col = st.columns([1, 2], vertical_alignment="bottom")
+limit_col.number_input("Questions to draft (0 = all)", min_value=0, value=0, step=1, key="questionnaire_limit",
+                       disabled=running)
+redo_col.checkbox("Redo questions already answered in the file", key="questionnaire_redo", disabled=running,
+                  help="Off: questions the file already answers are left as they are.")
+st.button("Start drafting", type="primary", icon=":material/play_arrow:", disabled=running or not docs,
+          on_click=start_drafting, args=(ws, pid))
+show_flashed(DRAFT_FLASH)
+st.caption("Drafting runs in the background: you can review the drafts that are ready while the rest "
+           "are written, and it continues where it stopped if the app is restarted.")
+
+st.fragment(drafting_panel, run_every=1.0 if running else None)(pid, questionnaire, running)
+st.page_link("screens/review.py", label="Review the drafts", icon=":material/fact_check:")

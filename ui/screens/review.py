@@ -1,0 +1,440 @@
+"""Review: every question of the questionnaire with its draft, the citations behind it and the
+source page with the quoted lines outlined; the reviewer accepts, edits, regenerates, sends to
+an SME or rejects. Every action is written to the review store at once (``Review`` methods), so
+a refresh or an app restart loses nothing; after an action the next question to review opens.
+
+Layout: the sidebar holds the drafting progress, the filters and the question list; the main
+area shows the question and its answer (left) beside the source (right)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import streamlit as st
+
+from engine.anchoring import AnchorLabel
+from engine.review import Review, ReviewItem, ReviewState, location
+from engine.types import SourceKind
+from storage.review_store import ReviewStoreError
+from ui.components.pdf_pane import show_pdf_citation
+from ui.components.source_text import show_past_answer, show_text_citation
+from ui.components import cached_questionnaire
+from ui.components.messages import escape_md
+from ui.components.status import label_badge_md, state_badge_md, state_icon_md
+from ui.resources import PROJECT, QUESTION, current_project, workspace
+
+# widget / on-screen keys of this screen
+LIST = "review_list"
+FILTER = "review_filter"
+SEARCH = "review_search"
+NOTICE = "review_notice"
+SOURCE = "review_source"
+PAGE = "review_page"
+PAGE_FOR = "review_page_for"
+
+TO_REVIEW = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ERROR)
+FILTER_ORDER = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ACCEPTED, ReviewState.EDITED,
+                ReviewState.NEEDS_SME, ReviewState.REJECTED, ReviewState.PENDING, ReviewState.ERROR)
+PROGRESS_EVERY_S = 2.0
+STYLE = """<style>
+[data-testid="stMainBlockContainer"] { padding: 3.6rem 1.5rem 2rem 1.5rem; }
+[data-testid="stSidebar"] [data-testid="stRadio"] label p { font-size: 0.86rem; line-height: 1.3; }
+</style>"""
+LIST_HEIGHT = 400
+PAGE_SIZE = 40  # questions drawn in the list at once
+
+
+# ---- data -------------------------------------------------------------------------------------
+def review_for(ws, project_id: int) -> Review:
+    """``ws.review(project_id)`` with the questionnaire read once per file and options."""
+    return cached_questionnaire.review(ws, project_id)
+
+
+def matches(item: ReviewItem, states: set[ReviewState], search: str) -> bool:
+    if states and item.state not in states:
+        return False
+    words = search.lower().split()
+    if not words:
+        return True
+    hay = " ".join([item.question.id or "", item.question.sheet, str(item.question.row), item.question.text, item.answer]).lower()
+    return all(w in hay for w in words)
+
+
+def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> str | None:
+    """The next question after ``current`` that still needs a decision: first in the list on
+    screen (wrapping round), then anywhere in the questionnaire."""
+    by_key = {i.key: i for i in items}
+    for keys in (order, [i.key for i in items]):
+        if not keys:
+            continue
+        start = keys.index(current) + 1 if current in keys else 0
+        for key in keys[start:] + keys[:start]:
+            if key != current and key in by_key and by_key[key].state in TO_REVIEW:
+                return key
+    return None
+
+
+def version(item: ReviewItem) -> str:
+    """Changes when the stored answer changes, so the answer box reloads it."""
+    d, dec = item.draft, item.decision
+    raw = json.dumps([d.answer if d else None, d.choice if d else None, len(d.citations) if d else 0,
+                      dec.created if dec else None, dec.action.value if dec else None, dec.answer if dec else None])
+    return hashlib.sha1(raw.encode()).hexdigest()[:10]
+
+
+def answer_key(pid: int, item: ReviewItem) -> str:
+    return f"review_answer:{pid}:{item.key}:{version(item)}"
+
+
+def choice_key(pid: int, item: ReviewItem) -> str:
+    return f"review_choice:{pid}:{item.key}:{version(item)}"
+
+
+def note_key(pid: int, key: str) -> str:
+    return f"review_note:{pid}:{key}"
+
+
+# ---- actions (callbacks: they run before the page is drawn again) ---------------------------
+def _notice(kind: str, text: str) -> None:
+    st.session_state[NOTICE] = (kind, text)
+
+
+def _pick() -> None:
+    if st.session_state.get(LIST):
+        st.session_state[QUESTION] = st.session_state[LIST]
+
+
+def _step(order: list[str], current: str, delta: int) -> None:
+    if not order:
+        return
+    if current in order:
+        i = min(max(order.index(current) + delta, 0), len(order) - 1)
+    else:
+        i = 0 if delta > 0 else len(order) - 1
+    st.session_state[QUESTION] = order[i]
+
+
+def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: list[str]) -> None:
+    ws = workspace()
+    review = review_for(ws, pid)
+    answer = st.session_state.get(a_key, "")
+    choice = (st.session_state.get(c_key) or "") if c_key else None
+    note = (st.session_state.get(note_key(pid, key)) or "").strip() or None
+    label = review.item(key).label
+    try:
+        if action in ("accept", "edit"):
+            if not answer.strip() and not choice:
+                _notice("error", f"{label}: there is no answer to save. Write one or pick a choice first "
+                                 "(or mark the question Needs SME).")
+                return
+            if action == "accept":
+                review.accept(key, answer, choice)
+                done = "accepted"
+            else:
+                review.edit(key, answer, choice)
+                done = "edit saved"
+        elif action == "needs_sme":
+            review.needs_sme(key, note)
+            done = "sent to an SME"
+        elif action == "reject":
+            review.reject(key, note)
+            done = "rejected"
+        else:
+            raise ValueError(f"unknown action {action!r}")
+    except (ValueError, ReviewStoreError) as exc:
+        _notice("error", f"{label}: not saved. {exc}")
+        return
+    st.session_state.pop(note_key(pid, key), None)
+    following = next_to_review(review.items(), key, order)
+    if following:
+        st.session_state[QUESTION] = following
+        _notice("success", f"{label} {done}.")
+    else:
+        _notice("success", f"{label} {done}. Every drafted question has a decision now.")
+
+
+def _regenerate(pid: int, key: str) -> None:
+    ws = workspace()
+    review = review_for(ws, pid)
+    before = review.item(key)
+    try:
+        with st.spinner(f"Drafting {before.label} again…"):
+            draft = ws.regenerate(pid, key)
+    except Exception as exc:  # the model or the knowledge base failed: say so, keep the old draft
+        _notice("error", f"{before.label}: could not draft it again. {exc}")
+        return
+    after = review.item(key)
+    if draft.error:  # the answer box keeps what it showed
+        _notice("error", f"{before.label}: the new draft failed. {draft.error}")
+        return
+    st.session_state[answer_key(pid, after)] = draft.answer
+    if after.question.choices:
+        st.session_state[choice_key(pid, after)] = draft.choice if draft.choice in after.question.choices else ""
+    st.session_state.pop(SOURCE, None)
+    if after.decision is not None:
+        _notice("info", f"{before.label}: new draft loaded below. The question stays {after.state.label} "
+                        "until you Accept or Save edit again.")
+    else:
+        _notice("success", f"{before.label}: new draft ({after.state.label.lower()}).")
+
+
+# ---- pieces of the page -------------------------------------------------------------------------
+def _progress(pid: int, was_running: bool) -> None:
+    """Drafting progress; refreshes itself (not the page) every few seconds while drafting runs,
+    and refreshes the page once when it ends."""
+    ws = workspace()
+    running = ws.jobs.running(pid)
+    status = ws.jobs.status(pid)
+    if was_running and not running:
+        st.rerun()
+    if running and status is not None:
+        eta = f" · about {max(1, round(status.eta_s / 60))} min left" if status.eta_s else ""
+        st.progress(status.fraction, text=f"Drafting {status.done} of {status.total}{eta}")
+        if st.button("Show new drafts", icon=":material/refresh:", type="tertiary", key="review_refresh"):
+            st.rerun()
+    elif status is not None and status.error:
+        st.caption(f":orange[:material/warning:] Drafting ended early: {escape_md(status.error)}")
+
+
+def _item_line(item: ReviewItem) -> str:
+    text = item.question.text.replace("\n", " ")
+    short = text if len(text) <= 56 else text[:54].rstrip() + "…"
+    return f"{state_icon_md(item.state)} **{escape_md(item.label)}** {escape_md(short)}"
+
+
+def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
+    """Progress, filters, search and the question list; returns the keys listed, in order."""
+    with st.sidebar:
+        projects = ws.projects()
+        if len(projects) > 1:
+            names = {p.id: p.name for p in projects}
+            chosen = st.selectbox("Questionnaire", list(names), index=list(names).index(pid),
+                                  format_func=lambda i: names[i], key="review_project")
+            if chosen != pid:
+                st.session_state[PROJECT] = chosen
+                st.session_state.pop(QUESTION, None)
+                st.rerun()
+        running = ws.jobs.running(pid)
+        st.fragment(_progress, run_every=PROGRESS_EVERY_S if running else None)(pid, running)
+
+        counts = {s: 0 for s in ReviewState}
+        for item in items:
+            counts[item.state] += 1
+        states = st.multiselect("Status", FILTER_ORDER, key=FILTER, placeholder="All states",
+                                format_func=lambda s: f"{s.label} ({counts[s]})")
+        search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
+                               icon=":material/search:")
+        visible = [i for i in items if matches(i, set(states or ()), search)]
+        order = [i.key for i in visible]
+        st.caption(f"{len(visible)} of {len(items)} questions")
+        shown = _page(order, current, (tuple(states or ()), search))
+        st.session_state[LIST] = current if current in shown else None
+        on_page = set(shown)
+        lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
+        with st.container(height=LIST_HEIGHT, border=False):
+            if visible:
+                st.radio("Questions", shown, key=LIST, index=None, format_func=lines.__getitem__,
+                         on_change=_pick, label_visibility="collapsed")
+            else:
+                st.caption("No question matches the filter.")
+    return order
+
+
+def _page(order: list[str], current: str, view: tuple) -> list[str]:
+    """The part of the list drawn at once (a browser draws a few dozen radio labels quickly,
+    not 800). The page follows the open question; a selectbox reaches the others."""
+    pages = max(1, -(-len(order) // PAGE_SIZE))
+    follow = (current, view)
+    if st.session_state.get(PAGE_FOR) != follow:  # a new question or filter: show its page
+        st.session_state[PAGE_FOR] = follow
+        st.session_state[PAGE] = order.index(current) // PAGE_SIZE if current in order else 0
+    if st.session_state.get(PAGE) not in range(pages):
+        st.session_state[PAGE] = 0
+    if pages > 1:
+        st.selectbox("Page", list(range(pages)), key=PAGE, label_visibility="collapsed",
+                     format_func=lambda p: f"Questions {p * PAGE_SIZE + 1}–{min((p + 1) * PAGE_SIZE, len(order))} "
+                                           f"of {len(order)}")
+    page = st.session_state[PAGE]
+    return order[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+
+
+def _summary(review: Review, items: list[ReviewItem], pid: int) -> None:
+    counts = {s: 0 for s in ReviewState}
+    for item in items:
+        counts[item.state] += 1
+    approved = counts[ReviewState.ACCEPTED] + counts[ReviewState.EDITED]
+    to_review = sum(counts[s] for s in TO_REVIEW)
+    project = review.store.project(pid)
+    head, stats = st.columns([1, 1], vertical_alignment="center")
+    head.markdown(f"#### {escape_md(project.name)}")
+    stats.markdown(" ".join([
+        f":green-badge[:material/task_alt: {approved} of {len(items)} approved]",
+        f":blue-badge[:material/rate_review: {to_review} to review]",
+        *([f":violet-badge[:material/support_agent: {counts[ReviewState.NEEDS_SME]} with an SME]"]
+          if counts[ReviewState.NEEDS_SME] else []),
+        *([f":gray-badge[:material/hourglass_empty: {counts[ReviewState.PENDING]} not drafted]"]
+          if counts[ReviewState.PENDING] else []),
+    ]))
+
+
+def _citation_list(item: ReviewItem) -> None:
+    if not item.citations:
+        return
+    st.markdown("**Citations**")
+    for n, c in enumerate(item.citations, 1):
+        where = location(c)
+        with st.container(border=True):
+            name = escape_md(where) if c.kind is SourceKind.LIBRARY else escape_md(c.file) + (f" · {escape_md(where)}" if where else "")
+            st.markdown(f"{label_badge_md(c.label)} **[{n}]** {name} · score {c.score:.0f}")
+            st.caption(f"“{escape_md(c.quote)}”")
+            if c.label is AnchorLabel.UNVERIFIED:
+                st.warning("This quote was not found in the source: it is not highlighted. "
+                           "Check the claim by hand before accepting.", icon=":material/warning:")
+
+
+def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
+    q = item.question
+    ident = f"{escape_md(q.id)} · " if q.id else ""
+    top, badge = st.columns([5, 2], vertical_alignment="center")
+    top.caption(f"{ident}sheet {escape_md(q.sheet)} · row {q.row}")
+    reused = item.draft is not None and item.draft.reused
+    badge.markdown(state_badge_md(item.state) + (" :violet-badge[:material/history: Reused]" if reused else ""))
+    st.markdown(f"##### {escape_md(q.text)}")
+    if q.existing_answer or q.existing_choice:
+        st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
+
+    state = item.state
+    if state is ReviewState.PENDING:
+        st.info("Not drafted yet. Start drafting on the Questionnaire screen, press Regenerate, "
+                "or write the answer yourself and Save edit.", icon=":material/hourglass_empty:")
+    elif state is ReviewState.NO_CONTEXT:
+        found = ("The passages found (cited below) do not support an answer." if item.citations
+                 else "The knowledge base has nothing that supports an answer.")
+        st.info(f"{found} Write one, mark the question Needs SME, or add documents and Regenerate.",
+                icon=":material/search_off:")
+    elif state is ReviewState.ERROR and item.draft is not None:
+        st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
+    if item.decision is not None and item.decision.note:
+        st.caption(f"Note: {escape_md(item.decision.note)}")
+
+    a_key, c_key = answer_key(pid, item), choice_key(pid, item)
+    if q.choices:
+        options = [""] + list(q.choices)
+        if c_key not in st.session_state:
+            st.session_state[c_key] = item.choice if item.choice in q.choices else ""
+        st.selectbox("Choice", options, key=c_key, format_func=lambda v: v or "—")
+    else:
+        c_key = None
+    if a_key not in st.session_state:
+        st.session_state[a_key] = item.answer
+    st.text_area("Answer", key=a_key, height=150)
+    st.text_input("Note (for Needs SME or Reject)", key=note_key(pid, item.key),
+                  placeholder="Optional: who should answer, or why the draft is wrong")
+
+    b = st.columns(3)
+    b[0].button("Accept", type="primary", icon=":material/check:", width="stretch", on_click=_act,
+                args=("accept", pid, item.key, a_key, c_key, order))
+    b[1].button("Save edit", icon=":material/save:", width="stretch", on_click=_act,
+                args=("edit", pid, item.key, a_key, c_key, order))
+    b[2].button("Regenerate", icon=":material/autorenew:", width="stretch", on_click=_regenerate,
+                args=(pid, item.key))
+    b = st.columns(3)
+    b[0].button("Needs SME", icon=":material/support_agent:", width="stretch", on_click=_act,
+                args=("needs_sme", pid, item.key, a_key, c_key, order))
+    b[1].button("Reject", icon=":material/block:", width="stretch", on_click=_act,
+                args=("reject", pid, item.key, a_key, c_key, order))
+    n = st.columns(2)
+    n[0].button("Previous", icon=":material/arrow_back:", width="stretch", on_click=_step,
+                args=(order, item.key, -1))
+    n[1].button("Next", icon=":material/arrow_forward:", icon_position="right", width="stretch",
+                on_click=_step, args=(order, item.key, 1))
+    _citation_list(item)
+
+
+def _citation_option(item: ReviewItem, n: int) -> str:
+    c = item.citations[n]
+    where = f"p. {c.page}" if c.kind is SourceKind.PDF and c.page else (location(c) or c.file)
+    mark = "" if c.label is not AnchorLabel.UNVERIFIED else " ⚠"
+    if c.kind is SourceKind.LIBRARY:
+        return f"[{n + 1}] past answer · {c.file}{mark}"
+    return f"[{n + 1}] {c.file} · {where}{mark}"
+
+
+def _source(pid: int, item: ReviewItem) -> None:
+    """The cited source; switching between citations reruns only this pane."""
+    ws = workspace()
+    if not item.citations:
+        words = ("The source appears here once the question is drafted." if item.draft is None
+                 else "No source to show: the draft cites nothing.")
+        st.info(words, icon=":material/menu_book:")
+        return
+    n = 0
+    head = st.container()  # switcher and messages; the viewer keeps its place below them
+    if len(item.citations) > 1:
+        if st.session_state.get(SOURCE) not in range(len(item.citations)):
+            st.session_state[SOURCE] = 0
+        n = head.radio("Source", list(range(len(item.citations))), key=SOURCE, horizontal=True,
+                       format_func=lambda i: _citation_option(item, i), label_visibility="collapsed")
+    c = item.citations[n]
+    if c.kind is SourceKind.PDF:
+        show_pdf_citation(ws, c, key="review_pdf", head=head)
+    elif c.kind is SourceKind.LIBRARY:
+        show_past_answer(ws, c)
+    else:
+        show_text_citation(ws, c)
+
+
+# ---- the page ---------------------------------------------------------------------------------
+ws = workspace()
+pid = current_project(ws)
+if pid is None:
+    st.markdown("### Review")
+    st.info("There is no questionnaire to review yet. Upload one on the Questionnaire screen and "
+            "start drafting; the drafts appear here, each beside its source.", icon=":material/inbox:")
+    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    st.stop()
+
+try:
+    review = review_for(ws, pid)
+    items = review.items()
+except Exception as exc:  # QuestionnaireError, ReviewStoreError: plain words from the engine
+    st.error(f"This questionnaire cannot be opened. {exc}", icon=":material/error:")
+    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    st.stop()
+
+if not items:
+    st.info("No questions were found in this questionnaire. Check the sheet and columns on the "
+            "Questionnaire screen.", icon=":material/info:")
+    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    st.stop()
+
+keys = [i.key for i in items]
+current = st.session_state.get(QUESTION)
+if current not in keys:
+    current = next((i.key for i in items if i.state in TO_REVIEW), keys[0])
+    st.session_state[QUESTION] = current
+if st.session_state.get("review_source_for") != current:  # a new question opens on its first highlighted citation
+    st.session_state["review_source_for"] = current
+    cited = next(i for i in items if i.key == current).citations
+    st.session_state[SOURCE] = next((n for n, c in enumerate(cited) if c.label is not AnchorLabel.UNVERIFIED), 0)
+
+st.html(STYLE)
+order = _sidebar(ws, pid, items, current)
+item = next(i for i in items if i.key == current)
+
+_summary(review, items, pid)
+notice = st.session_state.pop(NOTICE, None)
+if notice:  # what the last action did: a toast (the page does not move), a box for a problem
+    kind, text = notice
+    if kind == "error":
+        st.error(text, icon=":material/error:")
+    else:
+        st.toast(text, icon=":material/check_circle:" if kind == "success" else ":material/info:")
+
+left, right = st.columns([5, 7], gap="medium")  # the source page gets the wider half
+with left:
+    with st.container(border=True):
+        _card(pid, item, order)
+with right:
+    st.fragment(_source)(pid, item)

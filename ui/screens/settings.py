@@ -1,0 +1,169 @@
+"""Settings screen: which LLM drafts the answers (the packaged SmolLM2, a GGUF file, or an
+OpenAI-compatible server) and how retrieval works (embedder, mode, α, top-k).
+
+The widgets start from the saved settings. *Save settings* validates the values with
+``Settings.changed`` (a bad value is refused with its reason and nothing is saved), then
+``Workspace.apply_settings`` writes ``settings.json``; it is refused while drafting runs. A new
+embedder or α takes effect for the stored documents after a re-index (Knowledge base screen)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.config import Mode
+from engine.settings import SETTINGS_FILE, Settings, SettingsError
+from ui.components.kb_status import needs_reindex
+from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
+from ui.resources import workspace
+
+FLASH = "settings_messages"
+PACKAGED, GGUF, SERVER = "Packaged SmolLM2-135M-Instruct", "GGUF model file", "LLM server (OpenAI-compatible)"
+LLM_CHOICES = [PACKAGED, GGUF, SERVER]
+KEYS = {  # widget key → how it starts from the saved settings
+    "settings_llm": lambda s: SERVER if s.generator.llm_url else GGUF if s.generator.model else PACKAGED,
+    "settings_model": lambda s: s.generator.model or "",
+    "settings_llm_url": lambda s: s.generator.llm_url or "",
+    "settings_embedder": lambda s: s.engine.embedder,
+    "settings_mode": lambda s: s.engine.mode.value,
+    "settings_alpha": lambda s: float(s.engine.alpha),
+    "settings_top_k": lambda s: int(s.engine.top_k),
+}
+MODE_HELP = {
+    Mode.DENSE: "the sentence-transformers vector alone",
+    Mode.PAPER: "the RFP paper's Eq. 3: α·dense + (1−α)·TF-IDF/SVD added into one vector",
+    Mode.CONCAT: "dense and TF-IDF/SVD vectors side by side: exactly α·cos dense + (1−α)·cos TF-IDF",
+    Mode.DENSE_SPARSE: "a dense and a BM25 search, fused by rank",
+    Mode.WEIGHTED: "a dense and a BM25 search, fused by score: α·dense + (1−α)·normalised BM25",
+}
+
+
+def load_widgets(settings: Settings, force: bool = False) -> None:
+    for key, initial in KEYS.items():
+        if force or key not in st.session_state:
+            st.session_state[key] = initial(settings)
+
+
+def discard() -> None:
+    load_widgets(workspace().settings, force=True)
+
+
+def wanted_values() -> dict:
+    state = st.session_state
+    llm = state["settings_llm"]
+    return {
+        "model": state["settings_model"] if llm == GGUF else None,
+        "llm_url": state["settings_llm_url"] if llm == SERVER else None,
+        "embedder": (state["settings_embedder"] or "").strip(),
+        "mode": state["settings_mode"],
+        "alpha": float(state["settings_alpha"]),
+        "top_k": int(state["settings_top_k"]),
+    }
+
+
+def check_embedder(name: str) -> None:
+    """Load a new embedder once to make sure it exists here (no model hub at run time)."""
+    from engine.embed.dense import DenseEncoder, EmbedderError
+
+    if not name:
+        raise SettingsError("the embedder is empty; give a sentence-transformers model name or folder "
+                            "(the default is all-MiniLM-L6-v2)")
+    try:
+        DenseEncoder(name)
+    except EmbedderError as exc:
+        raise SettingsError(str(exc)) from None
+
+
+def save(ws) -> None:
+    """Validate, then save; every refusal leaves settings.json as it was."""
+    current = ws.settings
+    try:
+        new = current.changed(**wanted_values())
+        if new == current:
+            flash(FLASH, "info", "Nothing changed: these are the saved settings.")
+            return
+        if new.engine.embedder != current.engine.embedder:
+            with st.spinner(f"Loading the embedder {new.engine.embedder} to check it…"):
+                check_embedder(new.engine.embedder)
+    except SettingsError as exc:
+        flash(FLASH, "error", f"The settings were not saved. {escape_md(sentence(str(exc)))}")
+        return
+    try:
+        ws.apply_settings(new)
+    except RuntimeError as exc:  # drafting is running
+        flash(FLASH, "error", f"The settings were not saved. {escape_md(sentence(str(exc)))}")
+        return
+    except Exception as exc:
+        flash(FLASH, "error", f"The settings were not saved. {problem_text(exc)}")
+        return
+    flash(FLASH, "success", f"Saved to `{ws.folder / SETTINGS_FILE}`.")
+
+
+st.title("Settings")
+ws = workspace()
+load_widgets(ws.settings)
+
+try:
+    kb = ws.kb
+    docs = kb.documents()
+except Exception as exc:
+    kb, docs = None, []
+    st.error(f"The knowledge base cannot be opened: {problem_text(exc)}")
+reason = needs_reindex(kb, ws.settings) if kb is not None else None
+if reason:
+    st.warning(f"Re-index the knowledge base: {escape_md(reason)}.", icon=":material/sync_problem:")
+    st.page_link("screens/knowledge_base.py", label="Re-index on the Knowledge base screen", icon=":material/sync:")
+
+drafting = [p.name for p in ws.projects() if ws.jobs.running(p.id)]
+if drafting:
+    st.warning(f"Drafting is running for {escape_md(', '.join(drafting))}. The settings can be changed once it "
+               "has finished or been stopped (on the Questionnaire screen).", icon=":material/hourglass_top:")
+
+# ---- the language model ------------------------------------------------------------------------------
+st.subheader("Language model")
+st.caption(f"Drafting now with: **{escape_md(ws.settings.generator.label)}**")
+llm = st.radio("Language model", LLM_CHOICES, key="settings_llm", horizontal=True,
+               help="The packaged model is small and fast but weak; a larger GGUF model (e.g. a 7B "
+                    "instruct model) or a local LLM server writes better answers.")
+if llm == GGUF:
+    st.text_input("Model file (.gguf)", key="settings_model", placeholder="/path/to/model.Q4_K_M.gguf",
+                  help="The full path of a GGUF model file on this computer (llama.cpp format).")
+elif llm == SERVER:
+    st.text_input("LLM server URL", key="settings_llm_url", placeholder="http://127.0.0.1:8080",
+                  help="An OpenAI-compatible server on this machine or your network (llama.cpp server, "
+                       "vLLM, Ollama…).")
+
+# ---- retrieval ---------------------------------------------------------------------------------------
+st.subheader("Retrieval")
+st.text_input("Embedder", key="settings_embedder",
+              help="A sentence-transformers model name or folder available on this computer. "
+                   "Changing it needs a re-index of the knowledge base.")
+st.selectbox("Retrieval mode", [m.value for m in Mode], key="settings_mode",
+             format_func=lambda v: f"{v} — {MODE_HELP.get(Mode(v), '')}",
+             help="How questions and passages are compared. The default was picked by the retrieval benchmark.")
+st.slider("α (weight of the dense part)", min_value=0.0, max_value=1.0, step=0.05, key="settings_alpha",
+          help="1 = meaning only (dense vectors), 0 = words only (TF-IDF/BM25). Changing it needs a "
+               "re-index of the knowledge base.")
+st.number_input("Top-k passages", min_value=1, step=1, key="settings_top_k",
+                help="How many passages the LLM reads per question.")
+st.caption("A new embedder or α applies to the stored documents after **Re-index** on the Knowledge base "
+           "screen; the mode, top-k and language model apply to the next draft.")
+
+save_col, discard_col, _ = st.columns([1, 1, 3])
+save_col.button("Save settings", type="primary", icon=":material/save:", on_click=save, args=(ws,),
+                disabled=bool(drafting))
+discard_col.button("Discard changes", on_click=discard)
+show_flashed(FLASH)
+
+# ---- about this workspace ----------------------------------------------------------------------------
+st.subheader("Workspace")
+engine = ws.settings.engine
+rows = [
+    ("Workspace folder", str(ws.folder)),
+    ("Settings file", str(ws.folder / SETTINGS_FILE)),
+    ("Documents", str(len(docs))),
+    ("Chunks", str(sum(d.chunks for d in docs))),
+    ("Index built with", f"{kb.manifest.embedder}, α = {kb.manifest.alpha:g}" if kb is not None and docs else "—"),
+    ("Vector store", engine.qdrant_url or "Qdrant, local files in the workspace folder"),
+    ("Questionnaires", str(len(ws.projects()))),
+]
+st.dataframe([{"Item": k, "Value": v} for k, v in rows], hide_index=True, width="stretch")
