@@ -10,7 +10,7 @@ For each atom the local LLM can also write **synthetic questions** that the atom
 question↔question: the chunk's score is the max over its atoms' questions (and, in
 ``bench retrieval``'s ``atom-questions`` mode, over its atoms too). Near-duplicate questions
 are pruned by cosine distance (``prune``, threshold ``TAU``). Generation is slow on a CPU
-(SmolLM2-135M: about a second per atom), so ``generate_questions`` draws a progress bar and
+(SmolLM2-135M: 2.6 s per atom on 2 shared cores), so ``generate_questions`` draws a progress bar and
 keeps every atom's questions in a JSONL cache as soon as they are written: a killed run
 continues where it stopped.
 """
@@ -37,7 +37,8 @@ MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stat
 # redundant questions by cosine distance without fixing a value we could use (DESIGN.md gives
 # none); 0.1 (cosine similarity ≥ 0.9 with all-MiniLM-L6-v2) drops rewordings of the same
 # question ("When did X die?" / "In what year did X die?") and keeps questions about
-# different facts of the same sentence.
+# different facts of the same sentence ("Where was X born?" is at 0.145 from "When did X die?").
+# On the first 100 SQuAD dev paragraphs it pruned 29 % of SmolLM2's questions.
 TAU = 0.1
 
 QUESTIONS_PER_ATOM = 3

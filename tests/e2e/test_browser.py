@@ -255,7 +255,7 @@ def test_review_flow_in_a_real_browser(tmp_path):
             app.go("Knowledge base")
             app.expect_text("The knowledge base is empty")
             app.shot("kb_empty")
-            app.uploader("Add documents").set_input_files(str(pdf))
+            app.uploader("Files to add").set_input_files(str(pdf))
             app.settle()
             app.page.get_by_text("handbook.pdf").first.wait_for(timeout=30_000)
             app.button("Index files").click()

@@ -26,7 +26,7 @@ def test_upload_index_list_remove(open_screen, ui_workspace, tmp_path):
     assert button(at, "Index files").disabled  # nothing uploaded yet
 
     uploader = at.file_uploader[0]
-    assert uploader.label == "Add documents" and uploader.accept_multiple_files
+    assert uploader.label == "Files to add" and uploader.accept_multiple_files
     assert {".pdf", ".docx", ".xlsx", ".csv", ".md", ".txt"} <= set(uploader.allowed_type)
     handbook = small_pdf(tmp_path)
     uploader.upload("handbook.pdf", handbook, "application/pdf")

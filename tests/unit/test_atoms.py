@@ -157,3 +157,15 @@ def test_bench_retrieval_atoms_on_squad(shared_data, capsys):
     assert got["atoms"] > 30
     assert got["R@1"] <= got["R@2"] <= got["R@5"]
     assert got["R@1"] > 50.0  # MiniLM, 30 paragraphs: 67.0 when written
+
+
+def test_the_papers_embedder_is_found_by_name_once_assembled(tmp_path, monkeypatch):
+    import sys
+
+    from engine.embed.dense import EmbedderError, resolve_model
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))  # an environment where `make bench-models` has not run
+    with pytest.raises(EmbedderError, match="make bench-models"):
+        resolve_model("all-mpnet-base-v2")
+    (tmp_path / "models" / "all-mpnet-base-v2").mkdir(parents=True)
+    assert resolve_model("sentence-transformers/all-mpnet-base-v2") == str(tmp_path / "models" / "all-mpnet-base-v2")

@@ -188,7 +188,7 @@ if reason:
 st.subheader("Add documents")
 generation = st.session_state.setdefault(UPLOADER_GENERATION, 0)
 files = st.file_uploader(
-    "Add documents", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
+    "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
          "same name as a document already here replaces it.")
 if st.button("Index files", type="primary", icon=":material/upload:", disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings)):
