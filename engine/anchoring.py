@@ -267,7 +267,6 @@ class QuoteAnchorer:
         score, _, first, last = best
         if score < self.cutoff:
             return Anchor(quote, AnchorLabel.UNVERIFIED, round(score, 2))
-        u0, u1 = self._w_unit[first], self._w_unit[last]
         spans = self._pieces(self._w_unit, self._w_start, self._w_end, first, last, self._w_start[first], self._w_end[last])
         counts = np.bincount(self._w_sent[first : last + 1])
         return self._anchor(quote, AnchorLabel.REPAIRED, round(score, 2), spans, int(np.argmax(counts)), self._w_sent[first], self._w_sent[last])
