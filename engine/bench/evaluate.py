@@ -86,7 +86,7 @@ class Scores:
 
     def add(self, question: Question, truth: str, draft: Draft) -> None:
         self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
-                             bool(getattr(draft, "reused", False)), [cite_line(c) for c in draft.citations], draft.seconds))
+                             draft.reused, [cite_line(c) for c in draft.citations], draft.seconds))
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
