@@ -37,7 +37,7 @@ from engine.retrieve import search
 from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
-PROMPT_BUDGET = 350  # tokens of passage text after compaction (five whole chunks are ≈ 1,200)
+PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 

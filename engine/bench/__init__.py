@@ -30,4 +30,9 @@ def run(args: argparse.Namespace) -> dict:
 
         return bench_draft(args.store, args.questionnaire, args.truth, limit=args.limit, model=args.model,
                            llm_url=args.llm_url, whole_chunks=args.whole_chunks, embedder=args.embedder)
+    if args.bench_command == "evidence":
+        from engine.bench.evidence import BUDGETS, bench_evidence
+
+        return bench_evidence(args.squad, budgets=args.budgets or BUDGETS, limit=args.limit, top_k=args.top_k,
+                              embedder=args.embedder, model=args.model)
     raise ValueError(f"unknown benchmark {args.bench_command!r}")

@@ -49,17 +49,25 @@ REFERENCE = {
 
 def load_squad(path: str | Path) -> tuple[list[str], list[str], list[int]]:
     """Paragraphs, questions, and each question's paragraph index."""
+    paragraphs, questions, gold, _ = load_squad_answers(path)
+    return paragraphs, questions, gold
+
+
+def load_squad_answers(path: str | Path) -> tuple[list[str], list[str], list[int], list[list[str]]]:
+    """``load_squad`` and each question's reference answer texts."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     paragraphs: list[str] = []
     questions: list[str] = []
     gold: list[int] = []
+    answers: list[list[str]] = []
     for article in data["data"]:
         for paragraph in article["paragraphs"]:
             for qa in paragraph["qas"]:
                 questions.append(qa["question"])
                 gold.append(len(paragraphs))
+                answers.append([a["text"] for a in qa.get("answers", [])])
             paragraphs.append(paragraph["context"])
-    return paragraphs, questions, gold
+    return paragraphs, questions, gold, answers
 
 
 def first_paragraphs(paragraphs: list[str], questions: list[str], gold: list[int], n: int):
@@ -112,30 +120,43 @@ def bench_retrieval(
     }
 
 
+class SquadIndex:
+    """The SQuAD paragraphs in an in-memory Qdrant collection with the product's vectors, and
+    the questions' query vectors: ranked by the product's retrieval modes."""
+
+    def __init__(self, paragraphs: list[str], questions: list[str], dense_q, encoder: DenseEncoder, config: EngineConfig) -> None:
+        dense_p = encoder.encode_passages(paragraphs, progress=True)
+        sparse = SparseModel.fit(paragraphs, dim=encoder.dim)
+        vectors = passage_vectors(paragraphs, dense_p, sparse, config.alpha)
+        self.index = VectorIndex.create(QdrantClient(":memory:"), "squad", encoder.dim)
+        ids = [str(uuid.UUID(int=i)) for i in range(len(paragraphs))]
+        for start in range(0, len(ids), 512):
+            self.index.upsert(ids[start : start + 512], vectors[start : start + 512], [{"i": i} for i in range(start, min(start + 512, len(ids)))])
+        self.lexical = LexicalIndex.build(ids, [v.sparse for v in vectors], len(sparse.vocabulary))
+        self.queries = [query_vectors(q, dense_q[i], sparse, config.alpha) for i, q in enumerate(questions)]
+        self.alpha = config.alpha
+
+    def ranked(self, mode: Mode, k: int = 5) -> list[list[int]]:
+        """Per question, the indexes of its top ``k`` paragraphs, best first."""
+        out = []
+        for query in tqdm(self.queries, desc=mode.value, file=sys.stderr):
+            if mode is Mode.WEIGHTED:
+                scored = weighted(self.index, self.lexical, query, k, self.alpha)
+            else:
+                scored = self.index.search(mode, query, k)
+            out.append([s.payload["i"] for s in scored])
+        return out
+
+
 def _product_modes(paragraphs, questions, gold, dense_q, encoder, config, modes, timings) -> dict[str, dict]:
     started = time.perf_counter()
-    dense_p = encoder.encode_passages(paragraphs, progress=True)
-    sparse = SparseModel.fit(paragraphs, dim=encoder.dim)
-    vectors = passage_vectors(paragraphs, dense_p, sparse, config.alpha)
-    client = QdrantClient(":memory:")
-    index = VectorIndex.create(client, "squad", encoder.dim)
-    ids = [str(uuid.UUID(int=i)) for i in range(len(paragraphs))]
-    for start in range(0, len(ids), 512):
-        index.upsert(ids[start : start + 512], vectors[start : start + 512], [{"i": i} for i in range(start, min(start + 512, len(ids)))])
-    lexical = LexicalIndex.build(ids, [v.sparse for v in vectors], len(sparse.vocabulary))
+    squad = SquadIndex(paragraphs, questions, dense_q, encoder, config)
     timings["paragraphs"] = time.perf_counter() - started
-    queries = [query_vectors(q, dense_q[i], sparse, config.alpha) for i, q in enumerate(questions)]
     results: dict[str, dict] = {}
     for mode in modes:
         t0 = time.perf_counter()
-        ranked = []
-        for query in tqdm(queries, desc=mode.value, file=sys.stderr):
-            if mode is Mode.WEIGHTED:
-                scored = weighted(index, lexical, query, 5, config.alpha)
-            else:
-                scored = index.search(mode, query, 5)
-            ranked.append([s.payload["i"] for s in scored])
-        results[mode.value] = {**recall(ranked, gold), "ms_per_query": _ms(t0, len(queries))}
+        ranked = squad.ranked(mode)
+        results[mode.value] = {**recall(ranked, gold), "ms_per_query": _ms(t0, len(questions))}
     return results
 
 

@@ -18,13 +18,18 @@ from typing import Callable, Sequence
 
 from engine.anchoring import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
-MAX_QUOTES = 3
+MAX_QUOTES = 2
+# Bounds on the generated strings (characters). A small model can loop inside a string ("Yes,
+# Yes, Yes, …") until max_tokens; the bounds end that early, and short answers decode sooner.
+# A quote cut at the bound is a prefix of its sentence, which still anchors.
+QUOTE_CHARS = 200
+ANSWER_CHARS = 240
 
 SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the numbered "
     "context passages from the company's documents. Never use outside knowledge and never guess.\n"
     "Reply in JSON:\n"
-    "- quotes: up to 3 short sentences copied word for word from the context that support the answer;\n"
+    "- quotes: up to 2 short sentences copied word for word from the context that support the answer;\n"
     "- answer: one or two sentences answering the question from those quotes;\n"
     "- choice: one of the allowed choices, only when a quote supports it, otherwise null;\n"
     "- insufficient_context: true when the context does not answer the question "
@@ -72,8 +77,8 @@ def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES) -> dict:
     return {
         "type": "object",
         "properties": {
-            "quotes": {"type": "array", "items": {"type": "string"}, "maxItems": max_quotes},
-            "answer": {"type": "string"},
+            "quotes": {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": max_quotes},
+            "answer": {"type": "string", "maxLength": ANSWER_CHARS},
             "choice": choice,
             "insufficient_context": {"type": "boolean"},
         },
@@ -157,13 +162,20 @@ def approx_tokens(text: str) -> int:
 def compact_passages(
     question: str,
     passages: Sequence[Passage],
-    budget_tokens: int = 300,
-    window: int = 1,
+    budget_tokens: int = 250,
+    window: int = 0,
     count_tokens: Callable[[str], int] = approx_tokens,
+    rank_decay: float = 1.0,
 ) -> list[Passage]:
     """Keep, within ``budget_tokens`` of passage text, windows of ``window`` sentences either
     side of the sentences most similar to the question (TF-IDF cosine over stemmed words,
     idf fitted on the passages' sentences), instead of the whole passages.
+
+    A sentence's score is divided by ``1 + rank_decay * i`` for the i-th passage (0-based), so
+    the retriever's order still counts. The defaults (single sentences, decay 1) kept the most
+    answers per token on SQuAD (``python -m engine bench evidence``): at 250 tokens 95 % of the
+    answers that five whole chunks (≈ 800 tokens) hold, against 91 % with one-sentence windows
+    and no decay.
 
     Windows are exact slices of the passage text (quotes taken from them still anchor in the
     source); overlapping windows merge, gaps are marked with " … ". Passages keep their
@@ -188,7 +200,7 @@ def compact_passages(
     def score(key: tuple[int, int]) -> float:
         ts = terms[key]
         shared = sum(idf[t] ** 2 for t in ts & q_terms)
-        return shared / math.sqrt(sum(idf[t] ** 2 for t in ts)) if shared else 0.0
+        return shared / math.sqrt(sum(idf[t] ** 2 for t in ts)) / (1.0 + rank_decay * key[0]) if shared else 0.0
 
     scored = sorted(((score(k), k) for k in sentences), key=lambda sk: (-sk[0], sk[1]))
     ranked = [k for s, k in scored if s > 0]

@@ -87,6 +87,35 @@ def test_compacted_prompt_spends_fewer_tokens(llama):
     assert small.prompt_tokens < full.prompt_tokens / 2
 
 
+def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
+    """Two implementations that must agree: llama-cpp-python's own sampler chain [grammar,
+    greedy] and GrammarFirstGreedy (engine/generate/grammar_sampling.py) write the same reply,
+    token for token, on the same model with the same settings."""
+    import llama_cpp
+
+    from engine.generate import answer_schema, build_messages
+
+    params = llama.llm.context_params
+    stock = llama_cpp.Llama(model_path=str(default_model_path()), n_ctx=llama.n_ctx, n_threads=params.n_threads,
+                            n_threads_batch=params.n_threads_batch, flash_attn=True, seed=0, verbose=False)
+    assert type(stock._init_sampler(temp=0.0, grammar=None)).__name__ == "LlamaSampler"
+    cases = [
+        (QUESTION, CONTEXT, YES_NO),
+        ("Do you run annual penetration tests?", [Passage("[1] Handbook.pdf p. 9", FILLER)], ["Yes", "No", "N/A"]),
+        ("How often are encryption keys rotated?", CONTEXT, []),
+    ]
+    for question, passages, choices in cases:
+        messages, schema = build_messages(question, passages, choices), answer_schema(choices)
+        replies = []
+        for llm in (stock, llama.llm):
+            llm.reset()  # the whole prompt evaluated in one batch by both
+            out = llm.create_chat_completion(messages=messages, temperature=0.0, max_tokens=256,
+                                             response_format={"type": "json_object", "schema": schema})
+            replies.append((out["choices"][0]["message"]["content"], out["usage"]["completion_tokens"]))
+        assert replies[0] == replies[1], question
+        assert replies[1][1] > 10
+
+
 def test_bad_model_paths_name_the_file_and_the_fix(tmp_path):
     missing = tmp_path / "nowhere.gguf"
     with pytest.raises(GeneratorError, match="model file not found") as err:

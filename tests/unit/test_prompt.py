@@ -6,6 +6,9 @@ import json
 import pytest
 
 from engine.generate.prompt import (
+    ANSWER_CHARS,
+    MAX_QUOTES,
+    QUOTE_CHARS,
     SYSTEM_PROMPT,
     GeneratedAnswer,
     Passage,
@@ -28,7 +31,8 @@ def test_schema_fields_in_generation_order_all_required():
     assert list(schema["properties"]) == ["quotes", "answer", "choice", "insufficient_context"]
     assert schema["required"] == ["quotes", "answer", "choice", "insufficient_context"]
     assert schema["additionalProperties"] is False
-    assert schema["properties"]["quotes"]["items"] == {"type": "string"}
+    assert schema["properties"]["quotes"] == {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": MAX_QUOTES}
+    assert schema["properties"]["answer"] == {"type": "string", "maxLength": ANSWER_CHARS}  # no endless "Yes, Yes, …"
     assert schema["properties"]["choice"] == {"enum": ["Yes", "No", "N/A", None]}
 
 
@@ -109,7 +113,7 @@ DOC_B = "Backups run every night. Backups are kept for 35 days. Restores are tes
 
 def test_compaction_keeps_a_window_around_the_best_sentence():
     passages = [Passage("[1] a.pdf p. 1", DOC_A), Passage("[2] b.pdf p. 2", DOC_B)]
-    got = compact_passages("Is customer data encrypted at rest?", passages, budget_tokens=20, count_tokens=lambda t: len(t.split()))
+    got = compact_passages("Is customer data encrypted at rest?", passages, budget_tokens=20, window=1, count_tokens=lambda t: len(t.split()))
     assert got == [
         Passage("[1] a.pdf p. 1", "Our offices are in Lyon. All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year.")
     ]
@@ -129,6 +133,17 @@ def test_compaction_pieces_are_exact_source_text_and_within_budget():
         assert total <= max(budget, 9)  # the best sentence alone is kept even over a tiny budget
     everything = compact_passages("backups data encrypted", passages, 1000, window=10, count_tokens=words)
     assert [p.text for p in everything] == [DOC_A, DOC_B]
+
+
+def test_compaction_weighs_the_retrievers_order():
+    first = "Backups are kept for 35 days in two regions."
+    second = "Backups are kept for 35 days."  # the closer sentence, but from the lower-ranked chunk
+    passages = [Passage("[1] a", "Offices are in Lyon. " + first), Passage("[2] b", second + " Offices are in Lyon.")]
+    words = lambda t: len(t.split())  # noqa: E731
+    flat = compact_passages("How long are backups kept?", passages, budget_tokens=9, rank_decay=0.0, count_tokens=words)
+    assert flat == [Passage("[2] b", second)]
+    ranked = compact_passages("How long are backups kept?", passages, budget_tokens=9, count_tokens=words)
+    assert ranked == [Passage("[1] a", first)]
 
 
 def test_compaction_merges_overlapping_windows_and_marks_gaps():
