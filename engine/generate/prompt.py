@@ -137,7 +137,9 @@ def _json_object(raw: str) -> dict | None:
         candidates.append(text[start : end + 1])  # fenced or chatty replies from HTTP servers
     for candidate in candidates:
         try:
-            value = json.loads(candidate)
+            # strict=False: llama-cpp-python's JSON-schema grammar lets raw newlines and other
+            # control characters into strings (its `char` rule is [^"\\]), which JSON forbids
+            value = json.loads(candidate, strict=False)
         except ValueError:
             continue
         if isinstance(value, dict):

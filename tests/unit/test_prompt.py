@@ -103,6 +103,13 @@ def test_json_inside_a_fence_or_chatter_is_found():
     assert parse_answer(raw, YES_NO).choice == "Yes"
 
 
+def test_raw_newlines_inside_strings_are_read():
+    # llama-cpp-python's JSON grammar lets a raw newline into a string (seen from llama_cpp.server)
+    raw = '{"quotes": ["MFA is enforced."], "answer": "Yes.\n\nMFA is enforced.", "choice": "Yes", "insufficient_context": false}'
+    got = parse_answer(raw, YES_NO)
+    assert (got.choice, got.answer) == ("Yes", "Yes.\n\nMFA is enforced.")
+
+
 DOC_A = (
     "Acme was founded in 2012. Our offices are in Lyon. "
     "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year. "
