@@ -107,6 +107,7 @@ class QuotingGenerator:
 
     def generate(self, question, passages, choices):
         self.calls += 1
-        first = max(re.split(r"(?<=\.)\s+|\n", passages[0].text), key=len) if passages else ""
+        pieces = re.split(r" … |(?<=\.)\s+|\n", passages[0].text)  # " … ": a gap left by compaction
+        first = max(pieces, key=len) if passages else ""
         quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
         return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)

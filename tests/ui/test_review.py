@@ -131,7 +131,7 @@ def test_lists_the_questions_with_states_and_shows_the_selected_draft(open_scree
 
     at = open_question(at, bck.key)
     assert on_screen(at) == "BCK-01" and answer_box(at).value == bck.draft.answer
-    assert "recovery" in answer_box(at).value.lower()  # from the backups page
+    assert "thirty-five days" in answer_box(at).value.lower()  # from the backups page
 
     at = open_question(at, acc.key)  # not drafted: an empty answer box and a hint
     assert on_screen(at) == "ACC-01" and answer_box(at).value == ""
@@ -293,7 +293,7 @@ def test_regenerate_adds_a_new_draft(open_screen, ui_workspace, tmp_path):
     at = button(at, "Regenerate").click().run()
     assert not at.exception and ws.generator.calls == calls + 1
     now = stored(ws, pid).item(bck.key)
-    assert now.state is ReviewState.DRAFTED and "recovery" in now.answer.lower()
+    assert now.state is ReviewState.DRAFTED and "thirty-five days" in now.answer.lower()
     assert on_screen(at) == "BCK-01" and answer_box(at).value == now.answer
     assert at.get("component_instance")  # its source page is shown
 

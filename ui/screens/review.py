@@ -420,21 +420,21 @@ if st.session_state.get("review_source_for") != current:  # a new question opens
     st.session_state[SOURCE] = next((n for n, c in enumerate(cited) if c.label is not AnchorLabel.UNVERIFIED), 0)
 
 st.html(STYLE)
-order = _sidebar(ws, pid, items, current)
 item = next(i for i in items if i.key == current)
-
-_summary(review, items, pid)
-notice = st.session_state.pop(NOTICE, None)
-if notice:  # what the last action did: a toast (the page does not move), a box for a problem
-    kind, text = notice
-    if kind == "error":
-        st.error(text, icon=":material/error:")
-    else:
-        st.toast(text, icon=":material/check_circle:" if kind == "success" else ":material/info:")
-
+top = st.container()
 left, right = st.columns([5, 7], gap="medium")  # the source page gets the wider half
+with right:  # drawn first: the browser starts the PDF viewer while the rest of the page arrives
+    st.fragment(_source)(pid, item)
+order = _sidebar(ws, pid, items, current)
+with top:
+    _summary(review, items, pid)
+    notice = st.session_state.pop(NOTICE, None)
+    if notice:  # what the last action did: a toast (the page does not move), a box for a problem
+        kind, text = notice
+        if kind == "error":
+            st.error(text, icon=":material/error:")
+        else:
+            st.toast(text, icon=":material/check_circle:" if kind == "success" else ":material/info:")
 with left:
     with st.container(border=True):
         _card(pid, item, order)
-with right:
-    st.fragment(_source)(pid, item)
