@@ -27,7 +27,7 @@ from engine.config import EngineConfig
 from engine.kb import KnowledgeBase, expand_paths
 from engine.pipeline import PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
-from engine.types import Progress, SourceKind, no_progress
+from engine.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
 from storage.vector_store import release
 
@@ -36,8 +36,15 @@ CLASSES = ("Yes", "No")
 
 def load_truth(path: str | Path) -> dict[str, dict]:
     """Truth lines ``{id, question, answer, comment}`` by id."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return {d["id"]: d for d in map(json.loads, filter(str.strip, lines)) if d.get("id")}
+    fix = "give a JSON-lines file with one {\"id\", \"answer\"} object per line (as in ../shared/data/instructure/_extracted)"
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        rows = [json.loads(line) for line in lines if line.strip()]
+    except OSError as exc:
+        raise FileProblem(path, f"the truth file cannot be read ({exc.strerror or exc})", fix) from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FileProblem(path, f"is not a JSON-lines truth file ({exc})", fix) from exc
+    return {d["id"]: d for d in rows if isinstance(d, dict) and d.get("id")}
 
 
 def yes_no(answer: str | None) -> str | None:

@@ -97,3 +97,17 @@ def test_a_missing_target_or_document_is_a_clear_error(setup):
         evaluate_questionnaire([str(s["docs"])], [], str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]), generator=QuotingGenerator())
     with pytest.raises(Exception, match="does not exist"):
         evaluate_questionnaire([str(s["tmp"] / "no_docs")], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator())
+
+
+def test_a_missing_or_garbled_truth_file_is_named_with_the_fix(tmp_path):
+    from engine.bench.evaluate import load_truth
+    from engine.types import FileProblem
+
+    with pytest.raises(FileProblem, match=r"missing\.jsonl: the truth file cannot be read .* JSON-lines"):
+        load_truth(tmp_path / "missing.jsonl")
+    bad = tmp_path / "truth.jsonl"
+    bad.write_text('{"id": "ENC-01", "answer": "Yes"}\nnot json\n')
+    with pytest.raises(FileProblem, match=r"truth\.jsonl: is not a JSON-lines truth file"):
+        load_truth(bad)
+    bad.write_text('{"id": "ENC-01", "answer": "Yes"}\n\n{"id": "BCK-01", "answer": "No"}\n')
+    assert set(load_truth(bad)) == {"ENC-01", "BCK-01"}
