@@ -19,11 +19,12 @@ from typing import Callable, Sequence
 from engine.anchoring import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
 MAX_QUOTES = 2
-# Bounds on the generated strings (characters). A small model can loop inside a string ("Yes,
-# Yes, Yes, …") until max_tokens; the bounds end that early, and short answers decode sooner.
-# A quote cut at the bound is a prefix of its sentence, which still anchors.
+# Bounds on the generated strings (characters), so one string cannot take all of max_tokens. A
+# quote cut at the bound is a prefix of its sentence, which still anchors. 400 characters hold
+# about 70 % of the comments in the filled Instructure questionnaires (median 205, p75 443); a
+# model looping inside a string ("Yes, Yes, …") is stopped by backends.loops_at_end.
 QUOTE_CHARS = 200
-ANSWER_CHARS = 240
+ANSWER_CHARS = 400
 
 SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the numbered "

@@ -32,7 +32,7 @@ def test_schema_fields_in_generation_order_all_required():
     assert schema["required"] == ["quotes", "answer", "choice", "insufficient_context"]
     assert schema["additionalProperties"] is False
     assert schema["properties"]["quotes"] == {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": MAX_QUOTES}
-    assert schema["properties"]["answer"] == {"type": "string", "maxLength": ANSWER_CHARS}  # no endless "Yes, Yes, …"
+    assert schema["properties"]["answer"] == {"type": "string", "maxLength": ANSWER_CHARS}
     assert schema["properties"]["choice"] == {"enum": ["Yes", "No", "N/A", None]}
 
 
