@@ -22,7 +22,7 @@ MAX_QUOTES = 2
 # Bounds on the generated strings (characters), so one string cannot take all of max_tokens. A
 # quote cut at the bound is a prefix of its sentence, which still anchors. 400 characters hold
 # about 70 % of the comments in the filled Instructure questionnaires (median 205, p75 443); a
-# model looping inside a string ("Yes, Yes, …") is stopped by backends.loops_at_end.
+# model looping inside a string ("Yes, Yes, …") is stopped by grammar_sampling.loops_at_end.
 QUOTE_CHARS = 200
 ANSWER_CHARS = 400
 
@@ -177,8 +177,8 @@ def compact_passages(
     A sentence's score is divided by ``1 + rank_decay * i`` for the i-th passage (0-based), so
     the retriever's order still counts. The defaults (single sentences, decay 1) kept the most
     answers per token on SQuAD (``python -m engine bench evidence``): at 250 tokens 95 % of the
-    answers that five whole chunks (≈ 800 tokens) hold, against 91 % with one-sentence windows
-    and no decay.
+    answers that five whole chunks (≈ 850 tokens) hold, against 91 % with a sentence either side
+    (window 1) and no decay.
 
     Windows are exact slices of the passage text (quotes taken from them still anchor in the
     source); overlapping windows merge, gaps are marked with " … ". Passages keep their
