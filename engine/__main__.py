@@ -234,6 +234,12 @@ def cmd_draft(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {status}" for status, n in sorted(run.counts.items())) or "nothing to draft"
     print(f"{len(run.drafted)} drafted now, {run.resumed} kept from an earlier run ({counts}); "
           f"{run.skipped_answered} already answered in the file" + ("" if args.redo_answered else " (skipped; --redo-answered drafts them)"))
+    reused = [d for d in run.drafted if d.reused]
+    if reused:
+        disputed = sum(d.disputed for d in reused)
+        print(f"{len(reused)} reused a past answer from the library"
+              + (f"; in {disputed} the near-identical past answers disagree on the choice (review those first: "
+                 "\"past_choices\" in the results, a warning on the Review screen)" if disputed else ""))
     if run.exported:
         print(f"wrote {run.exported}")
     if args.results:

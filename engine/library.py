@@ -97,13 +97,7 @@ class Conflict:
     @property
     def choices(self) -> dict[str, int]:
         """Each choice (as first spelled) and how many entries give it, most common first."""
-        spelled: dict[str, str] = {}
-        counts: Counter = Counter()
-        for e in self.entries:
-            key = choice_key(e.choice)
-            spelled.setdefault(key, e.choice or "")
-            counts[key] += 1
-        return {spelled[k]: n for k, n in counts.most_common()}
+        return count_choices(self.entries)
 
     def to_json(self) -> dict:
         return {"question": self.question, "score": round(self.score, 4), "choices": self.choices,
@@ -128,6 +122,19 @@ def choice_key(choice: str | None) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.casefold())
 
 
+def count_choices(entries: Sequence[LibraryEntry]) -> dict[str, int]:
+    """Each choice the entries give (compared loosely, spelled as first seen) and how many give
+    it, most common first; entries without a choice are not counted."""
+    spelled: dict[str, str] = {}
+    counts: Counter = Counter()
+    for e in entries:
+        key = choice_key(e.choice)
+        if key:
+            spelled.setdefault(key, e.choice or "")
+            counts[key] += 1
+    return {spelled[k]: n for k, n in counts.most_common()}
+
+
 def allowed_choice(choice: str | None, choices: Sequence[str]) -> str | None:
     """``choice`` spelled as the workbook spells it, when it is one of ``choices``; else None."""
     key = choice_key(choice)
@@ -145,10 +152,15 @@ def past_answer_label(file: str, sheet: str | None, row: int | None, qid: str | 
     return "past answer: " + ", ".join(parts + ([f"ID {qid}"] if qid else []))
 
 
+def near_hits(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE) -> list[LibraryHit]:
+    """The hits near-identical to the question: their answers are the ones reuse chooses from."""
+    return [h for h in hits if h.score >= threshold]
+
+
 def reused_hit(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE) -> LibraryHit | None:
     """The past answer to reuse among the near-identical hits: the most common choice, then the
     newest (review over import, then date), then the closest match; None when none is near."""
-    near = [h for h in hits if h.score >= threshold]
+    near = near_hits(hits, threshold)
     if not near:
         return None
     votes = Counter(choice_key(h.entry.choice) for h in near if choice_key(h.entry.choice))
@@ -361,5 +373,5 @@ def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
 __all__ = [
     "ALPHA", "CONFLICT_SCORE", "LIBRARY_FILE", "PASSAGE_SCORE", "REUSE_SCORE", "AnswerLibrary", "Conflict",
     "ImportReport", "LibraryEntry", "LibraryHit", "LibraryImportError", "Origin", "allowed_choice", "answer_text",
-    "choice_key", "past_answer_label", "reused_hit",
+    "choice_key", "count_choices", "near_hits", "past_answer_label", "reused_hit",
 ]

@@ -27,6 +27,8 @@ from engine.library import (
     LibraryHit,
     allowed_choice,
     answer_text,
+    count_choices,
+    near_hits,
     past_answer_label,
     reused_hit,
 )
@@ -92,6 +94,14 @@ class Draft:
     seconds: float = 0.0
     error: str | None = None
     reused: bool = False  # the answer of a near-identical past question, reused as it was
+    # when reused: the choices of all the near-identical past answers, with counts, most common
+    # first ({"Yes": 5, "No": 2}); more than one means they disagree and the reviewer must choose
+    past_choices: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def disputed(self) -> bool:
+        """Reused, but the near-identical past answers do not agree on the choice."""
+        return len(self.past_choices) > 1
 
     def to_json(self) -> dict:
         return {
@@ -99,7 +109,7 @@ class Draft:
             "answer": self.answer, "choice": self.choice, "status": self.status.value,
             "citations": [c.to_json() for c in self.citations],
             "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
-            "reused": self.reused,
+            "reused": self.reused, "past_choices": dict(self.past_choices),
         }
 
     def stored(self) -> StoredDraft:
@@ -111,7 +121,8 @@ class Draft:
         d = s.data
         return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
-                   d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)))
+                   d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
+                   dict(d.get("past_choices") or {}))
 
 
 def question_key(q: Question) -> str:
@@ -178,7 +189,7 @@ class Drafter:
             past = self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE) if self.library else []
             reuse = reused_hit(past)
             if reuse is not None:  # a near-identical past question: its answer, no LLM call
-                return self._reused(q, key, reuse, time.perf_counter() - started)
+                return self._reused(q, key, reuse, past, time.perf_counter() - started)
             past = past[:LIBRARY_PASSAGES]
             hits = search(self.kb, q.text, top_k=self.top_k) if self.kb.documents() or not past else []
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
@@ -189,9 +200,10 @@ class Drafter:
         return self._decide(q, key, answer, citations, time.perf_counter() - started)
 
     @staticmethod
-    def _reused(q: Question, key: str, hit: LibraryHit, seconds: float) -> Draft:
+    def _reused(q: Question, key: str, hit: LibraryHit, past: Sequence[LibraryHit], seconds: float) -> Draft:
         """The past answer as the draft: its choice when the question allows it (in the
-        workbook's spelling), its text; cited as the stored text it is (verified)."""
+        workbook's spelling), its text; cited as the stored text it is (verified). The choices
+        of every near-identical past answer go with it, so a disagreement is shown."""
         e = hit.entry
         choice = allowed_choice(e.choice, q.choices)
         text = e.answer if choice or not e.choice else answer_text(e)
@@ -201,7 +213,7 @@ class Drafter:
                         score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
                         row=e.row, section=e.qid, start=start, end=start + len(quote))
         return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
-                     seconds=seconds, reused=True)
+                     seconds=seconds, reused=True, past_choices=count_choices([h.entry for h in near_hits(past)]))
 
     @staticmethod
     def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...], seconds: float) -> Draft:

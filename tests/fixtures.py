@@ -111,3 +111,10 @@ class QuotingGenerator:
         first = max(pieces, key=len) if passages else ""
         quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
         return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
+
+
+class RefusingGenerator:
+    """A stand-in LLM that fails the test if it is called: reused answers must not generate."""
+
+    def generate(self, question, passages, choices):
+        raise AssertionError(f"the generator was called for {question!r}")

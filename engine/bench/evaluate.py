@@ -18,7 +18,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tqdm import tqdm
 
@@ -77,10 +77,21 @@ class Row:
     reused: bool
     citations: list[str]
     seconds: float
+    past_choices: dict[str, int] = field(default_factory=dict)  # of the near-identical past answers
 
     @property
     def right(self) -> bool:
         return yes_no(self.choice) == self.truth
+
+    @property
+    def disputed(self) -> bool:
+        return self.reused and len(self.past_choices) > 1
+
+    @property
+    def reachable(self) -> bool:
+        """Right, or reused and one of the near-identical past answers had the truth's choice
+        (choosing among the past answers could have got it right)."""
+        return self.right or (self.reused and self.truth in {yes_no(c) for c in self.past_choices})
 
 
 @dataclass
@@ -93,25 +104,38 @@ class Scores:
 
     def add(self, question: Question, truth: str, draft: Draft) -> None:
         self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
-                             draft.reused, [cite_line(c) for c in draft.citations], draft.seconds))
+                             draft.reused, [cite_line(c) for c in draft.citations], draft.seconds,
+                             dict(draft.past_choices)))
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
 
+    def recall(self, right: Callable[[Row], bool]) -> dict[str, float | None]:
+        """Per truth class, the % of its questions ``right`` holds for."""
+        return {c: _pct(sum(right(r) for r in self.rows if r.truth == c), sum(r.truth == c for r in self.rows))
+                for c in CLASSES}
+
     def summary(self) -> dict:
         n = len(self.rows)
-        recall = {c: _pct(sum(r.right for r in self.rows if r.truth == c), sum(r.truth == c for r in self.rows))
-                  for c in CLASSES}
-        present = [v for v in recall.values() if v is not None]
+        recall = self.recall(lambda r: r.right)
+        reused = [r for r in self.rows if r.reused]
+        wrong_reused = [r for r in reused if not r.right]
         return {
             "questions": n,
             "choice_accuracy": _pct(sum(r.right for r in self.rows), n),
-            "balanced_accuracy": round(sum(present) / len(present), 1) if present else None,
+            "balanced_accuracy": _balanced(recall),
             "yes_recall": recall["Yes"],
             "no_recall": recall["No"],
             "no_context_rate": _pct(sum(r.status == DraftStatus.NO_CONTEXT.value for r in self.rows), n),
             "verified_quote_rate": _pct(self.supported, self.quotes),
-            "reused_rate": _pct(sum(r.reused for r in self.rows), n),
+            "reused_rate": _pct(len(reused), n),
+            # reused, but the near-identical past answers disagree (the Review screen warns)
+            "disputed_rate": _pct(sum(r.disputed for r in reused), n),
+            # of the wrong reused choices, the share that came with that warning
+            "wrong_reused_disputed": _pct(sum(r.disputed for r in wrong_reused), len(wrong_reused)),
+            # balanced accuracy if every reused question had taken the right one of its
+            # near-identical past answers' choices: the most reuse can reach with this library
+            "reuse_ceiling": _balanced(self.recall(lambda r: r.reachable)),
             "s_per_question": round(self.seconds / n, 2) if n else None,
             "prompt_tokens_per_question": round(self.tokens / n, 1) if n else None,
         }
@@ -220,7 +244,8 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
                     for k, v in figures.items())
     rows = "".join(
         f"<tr class='{'ok' if r.right else 'bad'}'><td>{esc(r.id)}</td><td>{esc(r.question)}</td><td>{esc(r.truth)}</td>"
-        f"<td>{esc(r.choice or '—')}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}</td>"
+        f"<td>{esc(r.choice or '—')}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
+        f"{esc(' (' + ', '.join(f'{c} ×{k}' for c, k in r.past_choices.items()) + ')') if r.past_choices else ''}</td>"
         f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
         for r in scores.rows)
     page = f"""<!doctype html>
@@ -244,6 +269,12 @@ td:nth-child(2), td:nth-child(5) {{ max-width: 28rem; }}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path
+
+
+def _balanced(recall: dict[str, float | None]) -> float | None:
+    """The mean of the classes' recalls (the classes the truth has)."""
+    present = [v for v in recall.values() if v is not None]
+    return round(sum(present) / len(present), 1) if present else None
 
 
 def _pct(right: int, total: int) -> float | None:

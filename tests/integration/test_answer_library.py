@@ -15,7 +15,7 @@ from engine.anchoring import AnchorLabel
 from engine.config import EngineConfig
 from engine.kb import KnowledgeBase
 from engine.library import PASSAGE_SCORE, REUSE_SCORE, AnswerLibrary, LibraryImportError
-from engine.pipeline import Drafter, question_key
+from engine.pipeline import Draft, Drafter, question_key
 from engine.questionnaire import QuestionnaireError, read_questionnaire
 from engine.review import location
 from engine.settings import Settings
@@ -24,7 +24,7 @@ from engine.workspace import Workspace
 from storage.library_store import Origin
 from storage.review_store import DraftStatus
 from storage.vector_store import release
-from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
+from tests.fixtures import QuotingGenerator, RefusingGenerator, topic_pages, write_pdf, write_questionnaire
 
 PAST = [
     ("ENC-01", "Is customer data encrypted at rest?"),
@@ -58,13 +58,6 @@ def kb(tmp_path: Path, encoder):
     base.add([docs])
     yield base
     release(str(tmp_path / "kb" / "qdrant"))
-
-
-class RefusingGenerator:
-    """A stand-in LLM that fails the test if it is called: reuse must not generate."""
-
-    def generate(self, question, passages, choices):
-        raise AssertionError(f"the generator was called for {question!r}")
 
 
 def test_import_xlsx_and_csv_and_reimport_replaces(tmp_path, library):
@@ -151,6 +144,23 @@ def test_an_exact_past_question_reuses_its_answer_without_the_llm(tmp_path, kb, 
     assert location(cite) == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
     assert cite.score == pytest.approx(100.0, abs=0.1)
     assert draft.to_json()["reused"] is True
+
+
+def test_reuse_carries_how_the_near_identical_past_answers_chose(tmp_path, kb, library):
+    """Two past files answer ENC-01 Yes, one No: the majority is reused, and the draft says
+    they disagree (the Review screen warns; results.jsonl keeps the counts)."""
+    library.import_file(past_book(tmp_path / "a.xlsx"))
+    library.import_file(past_book(tmp_path / "b.xlsx", enc_choice="Yes"))
+    library.import_file(past_book(tmp_path / "c.xlsx", enc_choice="No"))
+    enc, bck = read_questionnaire(write_questionnaire(tmp_path / "new.xlsx", questions=PAST)).questions[:2]
+    drafter = Drafter(kb, RefusingGenerator(), library=library)
+    draft = drafter.draft(enc)
+    assert draft.reused and draft.choice == "Yes" and draft.disputed
+    assert draft.past_choices == {"yes": 2, "No": 1}  # spelled as first seen, most common first
+    assert draft.to_json()["past_choices"] == {"yes": 2, "No": 1}
+    assert Draft.from_stored(draft.key, draft.stored()).past_choices == {"yes": 2, "No": 1}
+    agreed = drafter.draft(bck)  # BCK-02 is Yes in all three
+    assert agreed.reused and agreed.past_choices == {"Yes": 3} and not agreed.disputed
 
 
 def test_related_past_answers_are_passages_and_cited(tmp_path, kb, library):

@@ -15,7 +15,7 @@ import openpyxl
 import pytest
 
 from engine.bench.evaluate import evaluate_questionnaire
-from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
+from tests.fixtures import QUESTIONS, QuotingGenerator, RefusingGenerator, topic_pages, write_pdf, write_questionnaire
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -79,8 +79,25 @@ def test_figures_with_the_library_reuse_exact_past_questions(setup):
     assert figures["choice_accuracy"] == 75.0  # ACC-01 was answered Yes before; the truth is No
     assert figures["yes_recall"] == 100.0 and figures["no_recall"] == 50.0 and figures["balanced_accuracy"] == 75.0
     assert figures["no_context_rate"] == 0.0
+    # one past answer per question: nothing disputed, and no other choice to pick for ACC-01
+    assert figures["disputed_rate"] == 0.0 and figures["wrong_reused_disputed"] == 0.0
+    assert figures["reuse_ceiling"] == 75.0
     page = (s["tmp"] / "r.html").read_text(encoding="utf-8")
     assert "truth No" in page and "drafted Yes" in page and "past answer: past.xlsx" in page
+
+
+def test_disagreeing_past_answers_are_counted_and_bound_the_ceiling(setup):
+    """Two past files answer ACC-01 Yes, a third No (the truth): the majority's Yes is reused
+    and wrong, but the draft was flagged, and choosing among the past answers could reach 100."""
+    s = setup
+    others = [filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, "Per the security handbook")
+              for k, c in (("b", "Yes"), ("c", "No"))]
+    figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"]), *map(str, others)], str(s["target"]),
+                                     str(s["truth"]), report=str(s["tmp"] / "r.html"), generator=RefusingGenerator())
+    assert figures["reused_rate"] == 100.0 and figures["balanced_accuracy"] == 75.0
+    assert figures["disputed_rate"] == 25.0 and figures["wrong_reused_disputed"] == 100.0
+    assert figures["reuse_ceiling"] == 100.0
+    assert "reused (Yes ×2, No ×1)" in (s["tmp"] / "r.html").read_text(encoding="utf-8")
 
 
 def test_without_a_library_the_documents_alone_are_scored(setup):

@@ -358,12 +358,29 @@ def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, 
     assert any("Reused" in m.value for m in at.main.markdown)
     assert any("past answer: last\\_year.xlsx, sheet Security, row 4, ID ENC-01" in m.value for m in at.main.markdown)
     assert answer_box(at).value == "AES-256 at rest, keys in an HSM, rotated yearly." and choice_box(at).value == "Yes"
+    assert any(c.value == "Near-identical past answers: Yes ×1" for c in at.main.caption)
+    assert not [w for w in at.main.warning if "disagree" in w.value]
     (shown,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
     assert "<mark" in shown.proto.body and "Is customer data encrypted at rest?" in shown.proto.body
 
     at = button(at, "Accept").click().run()  # an accepted answer goes back to the library, dated today
     assert not at.error, at.error
     assert any(e.origin.value == "review" and e.qid == "ENC-01" for e in ws.library.entries())
+
+
+def test_a_reused_answer_warns_when_the_past_answers_disagree(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    for name, choice in (("a.xlsx", "Yes"), ("b.xlsx", "Yes"), ("c.xlsx", "No")):
+        ws.library.import_file(write_questionnaire(tmp_path / name, answered={4: choice},
+                                                   comments={4: f"Answered in {name}."}))
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    assert enc.draft.reused and enc.draft.past_choices == {"Yes": 2, "No": 1}
+
+    at = open_screen("review")
+    assert choice_box(at).value == "Yes"  # the most common past choice
+    (warning,) = [w for w in at.main.warning if "disagree" in w.value]
+    assert "Yes ×2 · No ×1" in warning.value and "before accepting" in warning.value
 
 
 def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, ui_workspace, tmp_path):

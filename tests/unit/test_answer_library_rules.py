@@ -1,10 +1,11 @@
 """The answer library's pure rules: loose choice comparison, which near-identical past answer is
-reused, how a past answer is named, and the ``reused`` flag surviving the review store."""
+reused, how the past choices are counted, how a past answer is named, and the ``reused`` flag
+and past choices surviving the review store."""
 
 from __future__ import annotations
 
 from engine.anchoring import AnchorLabel
-from engine.library import LibraryHit, allowed_choice, choice_key, past_answer_label, reused_hit
+from engine.library import LibraryHit, allowed_choice, choice_key, count_choices, near_hits, past_answer_label, reused_hit
 from engine.pipeline import Citation, Draft
 from engine.review import location
 from engine.types import SourceKind
@@ -42,6 +43,14 @@ def test_reuse_prefers_the_most_common_choice_then_the_newest():
     assert reused_hit([LibraryHit(entry(1, "Yes"), 0.89, 0.9, 0.88)]) is None
 
 
+def test_past_choices_are_counted_loosely_most_common_first():
+    entries = [entry(1, "No"), entry(2, "Yes"), entry(3, "1) yes"), entry(4, None), entry(5, "")]
+    assert count_choices(entries) == {"Yes": 2, "No": 1}  # spelled as first seen; no choice, no vote
+    assert count_choices([]) == {}
+    hits = [LibraryHit(e, s, s, s) for e, s in zip(entries, (1.0, 0.95, 0.9, 0.89, 0.5))]
+    assert [h.entry.id for h in near_hits(hits)] == [1, 2, 3]
+
+
 def test_a_past_answer_citation_reads_past_answer_file_sheet_row_id():
     assert past_answer_label("past.xlsx", "Security", 4, "ENC-01") == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
     assert past_answer_label("past.csv", "past", 7, None) == "past answer: past.csv, sheet past, row 7"
@@ -57,4 +66,9 @@ def test_the_reused_flag_is_persisted_and_defaults_to_false():
     assert Draft.from_stored(d.key, d.stored()) == d
     older = d.stored()
     older.data.pop("reused")  # a draft stored before the library existed
+    older.data.pop("past_choices")
     assert Draft.from_stored(d.key, older).reused is False
+    assert Draft.from_stored(d.key, older).past_choices == {} and not d.disputed
+    split = Draft(d.key, "ENC-01", "Security", 4, "Q?", "A.", "Yes", DraftStatus.DRAFTED, reused=True,
+                  past_choices={"Yes": 2, "No": 1})
+    assert split.disputed and Draft.from_stored(split.key, split.stored()) == split

@@ -14,6 +14,7 @@ import json
 import streamlit as st
 
 from engine.anchoring import AnchorLabel
+from engine.pipeline import Draft
 from engine.review import Review, ReviewItem, ReviewState, location
 from engine.types import SourceKind
 from storage.review_store import ReviewStoreError
@@ -293,6 +294,17 @@ def _citation_list(item: ReviewItem) -> None:
                            "Check the claim by hand before accepting.", icon=":material/warning:")
 
 
+def _past_choices(draft: Draft) -> None:
+    """How the near-identical past answers chose: a warning when they disagree."""
+    votes = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items())
+    if draft.disputed:
+        st.warning(f"Near-identical past answers disagree ({votes}). The draft takes the most common; "
+                   "check which one holds for this product before accepting.", icon=":material/call_split:")
+    elif votes:
+        total = sum(draft.past_choices.values())
+        st.caption(f"Near-identical past answers: {votes}" + (" (all agree)" if total > 1 else ""))
+
+
 def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     q = item.question
     ident = f"{escape_md(q.id)} · " if q.id else ""
@@ -315,6 +327,8 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
                 icon=":material/search_off:")
     elif state is ReviewState.ERROR and item.draft is not None:
         st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
+    if reused:
+        _past_choices(item.draft)
     if item.decision is not None and item.decision.note:
         st.caption(f"Note: {escape_md(item.decision.note)}")
 
