@@ -35,6 +35,16 @@ def test_encode_query_is_encode_of_one_text(encoder: DenseEncoder):
     assert torch.get_num_threads() == threads
 
 
+def test_the_same_question_twice_is_encoded_once_and_handed_out_as_a_copy(encoder: DenseEncoder, monkeypatch):
+    expected = encoder.encode_queries(["Are backups encrypted?"])[0]
+    first = encoder.encode_query("Are backups encrypted?")
+    first[:] = 0.0  # a caller changing its vector changes nobody else's
+    monkeypatch.setattr(encoder.model, "preprocess", lambda texts: pytest.fail("encoded again"))
+    assert np.allclose(encoder.encode_query("Are backups encrypted?"), expected, atol=1e-6)
+    with pytest.raises(pytest.fail.Exception, match="encoded again"):
+        encoder.encode_query("Is there a firewall?")  # another question is encoded
+
+
 @pytest.fixture()
 def kb(tmp_path: Path, encoder: DenseEncoder):
     docs = tmp_path / "docs"
