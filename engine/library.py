@@ -218,8 +218,7 @@ class AnswerLibrary:
 
     def entry_at(self, file: str, sheet: str | None, row: int | None) -> LibraryEntry | None:
         """The entry a library citation points to (the newest when several)."""
-        found = [e for e in self.entries(include_retired=True) if (e.file, e.sheet, e.row) == (file, sheet, row)]
-        return found[-1] if found else None
+        return self.store.entry_at(file, sheet, row)
 
     def retire(self, entry_id: int) -> LibraryEntry:
         """Keep the entry but never match it again (nor flag it in conflicts)."""

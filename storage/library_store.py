@@ -138,6 +138,13 @@ class LibraryStore:
             raise LibraryStoreError(f"no library entry {entry_id} in {self.path}; list them with `library list --all`")
         return _entry(row)
 
+    def entry_at(self, file: str, sheet: str | None, row: int | None) -> LibraryEntry | None:
+        """The newest entry (retired or not) from ``file``, ``sheet``, ``row``; None when none."""
+        with self._lock:
+            found = self._db.execute(f"SELECT {_COLUMNS} FROM entries WHERE file = ? AND sheet IS ? AND row IS ? "
+                                     "ORDER BY id DESC LIMIT 1", (file, sheet, row)).fetchone()
+        return _entry(found) if found else None
+
     def vectors(self, include_retired: bool = False) -> tuple[list[LibraryEntry], list[str], list[bytes]]:
         """The entries with the embedder name and raw float32 bytes of each question vector."""
         where = "" if include_retired else " WHERE retired = 0"

@@ -127,6 +127,8 @@ def test_conflicts_retirement_and_matching(tmp_path, library):
     assert all(h.entry.id != wrong.id for h in library.match(PAST[0][1], top_k=None))
     assert wrong.id not in {e.id for e in library.entries()}
     assert library.entry(wrong.id).retired and wrong.id in {e.id for e in library.entries(include_retired=True)}
+    assert library.entry_at("b.xlsx", "Security", 4) == library.entry(wrong.id)  # a citation still finds it
+    assert library.entry_at("b.xlsx", "Security", 99) is None and library.entry_at("c.xlsx", "Security", 4) is None
     # importing b.xlsx again keeps that answer retired
     library.import_file(write_questionnaire(tmp_path / "b.xlsx", answered={4: "No", 5: "No", 6: "Yes"}, questions=other,
                                             comments={6: "Every employee signs in with a hardware key."}))
