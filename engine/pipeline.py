@@ -4,7 +4,8 @@ the sentences that matter, generate a JSON answer with quotes, anchor every quot
 every draft in the review store as it finishes, so an interrupted run resumes where it stopped.
 
 With an answer library, each question is first matched to past questions: a near-identical one
-(``REUSE_SCORE``) gives its past answer as the draft, marked ``reused``, with no LLM call; else
+(``REUSE_SCORE``) gives its past answer as the draft, marked ``reused``, with no LLM call (and
+the choices of all the near-identical past answers, so a disagreement is shown); else
 the best related past answers (``PASSAGE_SCORE``) join the retrieved chunks as passages, and a
 quote taken from one is cited as a past answer.
 """
