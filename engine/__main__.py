@@ -13,8 +13,11 @@ from engine.config import ATOM_MODES, EngineConfig, Mode
 DEFAULT_STORE = Path("store")
 
 
+_UNITS = {"reading": "file", "encoding": "chunk", "embedding questions": "question", "drafting": "question"}
+
+
 def _progress_bar():
-    """A progress callback drawing one tqdm bar per stage on stderr."""
+    """A progress callback drawing one tqdm bar per stage on stderr ("3.20s/question")."""
     from tqdm import tqdm
 
     bars: dict[str, tqdm] = {}
@@ -22,7 +25,8 @@ def _progress_bar():
     def progress(stage: str, done: int, total: int) -> None:
         bar = bars.get(stage)
         if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit="", file=sys.stderr, leave=False, dynamic_ncols=True)
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit=_UNITS.get(stage, "step"), file=sys.stderr,
+                                     leave=False, dynamic_ncols=True)
         bar.total = total
         bar.n = done
         bar.refresh()
