@@ -134,8 +134,9 @@ class Scores:
             # of the wrong reused choices, the share that came with that warning
             "wrong_reused_disputed": _pct(sum(r.disputed for r in wrong_reused), len(wrong_reused)),
             # balanced accuracy if every reused question had taken the right one of its
-            # near-identical past answers' choices: the most reuse can reach with this library
-            "reuse_ceiling": _balanced(self.recall(lambda r: r.reachable)),
+            # near-identical past answers' choices, the others as drafted: the most choosing
+            # among past answers can reach with this library (None: nothing was reused)
+            "reuse_ceiling": _balanced(self.recall(lambda r: r.reachable)) if reused else None,
             "s_per_question": round(self.seconds / n, 2) if n else None,
             "prompt_tokens_per_question": round(self.tokens / n, 1) if n else None,
         }

@@ -105,6 +105,7 @@ def test_without_a_library_the_documents_alone_are_scored(setup):
     fake = QuotingGenerator()  # answers Yes with a quote from the first passage
     figures = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=fake)
     assert fake.calls == 4 and figures["reused_rate"] == 0.0 and figures["library_entries"] == 0
+    assert figures["reuse_ceiling"] is None and figures["wrong_reused_disputed"] is None
     assert figures["yes_recall"] == 100.0 and figures["no_recall"] == 0.0 and figures["choice_accuracy"] == 50.0
 
 
