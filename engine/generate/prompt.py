@@ -6,13 +6,16 @@ context is insufficient. Its output is forced through a JSON schema whose fields
 this order: ``quotes`` (word-for-word from the context, written first so the answer is
 derived from them), ``answer``, ``choice`` (one of the question's allowed values, or null)
 and ``insufficient_context``. After parsing, a choice without a quote is dropped: the RFP
-paper saw a strong "Yes" bias, so a choice has to be backed by evidence.
+paper saw a strong "Yes" bias, so a choice has to be backed by evidence. A reply whose answer
+opens with the opposite of its choice ("No." under "Yes") contradicts itself: it becomes
+insufficient context rather than a draft either way (SmolLM2 wrote choice No, answer "Yes").
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -125,6 +128,8 @@ def parse_answer(
     answer = answer.strip() if isinstance(answer, str) else ""
     insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
     choice = _match_choice(data.get("choice"), choices)
+    if choice is not None and _contradicts(answer, choice):
+        insufficient = True  # the answer says the opposite of the choice: neither can be trusted
     if insufficient or not quotes:
         choice = None  # a choice must be backed by a quote
     return GeneratedAnswer(quotes, answer, choice, insufficient, prompt_tokens, completion_tokens, seconds, raw)
@@ -146,6 +151,17 @@ def _json_object(raw: str) -> dict | None:
         if isinstance(value, dict):
             return value
     return None
+
+
+_OPENING_YES_NO = re.compile(r"^\W*(yes|no)\b(?=\s*(?:$|[.,;:!—–-]))", re.IGNORECASE)
+
+
+def _contradicts(answer: str, choice: str) -> bool:
+    """The answer opens with a bare Yes/No ("No.", "Yes —") that is not the choice. "No
+    customer data leaves the EU" under Yes is not a bare No and is not flagged."""
+    opening = _OPENING_YES_NO.match(answer)
+    wanted = choice.strip().casefold()
+    return opening is not None and wanted in ("yes", "no") and opening.group(1).casefold() != wanted
 
 
 def _match_choice(value: object, choices: Sequence[str]) -> str | None:

@@ -71,6 +71,19 @@ def test_choice_with_insufficient_context_is_dropped():
     assert got.insufficient_context and got.choice is None
 
 
+@pytest.mark.parametrize("answer, choice", [("Yes", "No"), ("No.", "Yes"), ("  yes, we do.", "No"), ("NO — never.", "Yes")])
+def test_an_answer_that_opens_with_the_opposite_of_its_choice_is_insufficient(answer, choice):
+    got = parse_answer(reply(quotes=["Diagrams are provided on request."], answer=answer, choice=choice), YES_NO)
+    assert got.insufficient_context and got.choice is None
+
+
+@pytest.mark.parametrize("answer, choice", [("Yes.", "Yes"), ("No customer data leaves the EU.", "Yes"),
+                                            ("Nothing is stored in plain text.", "No"), ("Yes", "N/A")])
+def test_an_answer_that_agrees_or_is_not_a_bare_yes_no_keeps_its_choice(answer, choice):
+    got = parse_answer(reply(quotes=["Diagrams are provided on request."], answer=answer, choice=choice), YES_NO)
+    assert not got.insufficient_context and got.choice == choice
+
+
 def test_choice_matched_case_insensitively_and_unknown_values_dropped():
     assert parse_answer(reply(quotes=["q"], answer="a", choice=" no "), YES_NO).choice == "No"
     assert parse_answer(reply(quotes=["q"], answer="a", choice="Maybe"), YES_NO).choice is None
