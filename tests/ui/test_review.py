@@ -382,6 +382,13 @@ def test_a_reused_answer_warns_when_the_past_answers_disagree(open_screen, ui_wo
     (warning,) = [w for w in at.main.warning if "disagree" in w.value]
     assert "Yes ×2 · No ×1" in warning.value and "before accepting" in warning.value
 
+    at = button(at, "Accept").click().run()  # decided: the disagreement stays visible, as a caption
+    assert not at.error, at.error
+    at.switch_page("screens/review.py")
+    at = at.run()
+    assert not [w for w in at.main.warning if "disagree" in w.value]
+    assert any("Near-identical past answers disagreed (Yes ×2 · No ×1)" in c.value for c in at.main.caption)
+
 
 def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, ui_workspace, tmp_path):
     ws = ui_workspace

@@ -294,12 +294,15 @@ def _citation_list(item: ReviewItem) -> None:
                            "Check the claim by hand before accepting.", icon=":material/warning:")
 
 
-def _past_choices(draft: Draft) -> None:
-    """How the near-identical past answers chose: a warning when they disagree."""
+def _past_choices(draft: Draft, state: ReviewState) -> None:
+    """How the near-identical past answers chose: a warning when they disagree, until the
+    reviewer has decided (then a caption)."""
     votes = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items())
-    if draft.disputed:
-        st.warning(f"Near-identical past answers disagree ({votes}). The draft takes the most common; "
-                   "check which one holds for this product before accepting.", icon=":material/call_split:")
+    if draft.disputed and state is ReviewState.DRAFTED:
+        st.warning(f"Near-identical past answers disagree ({votes}). The draft takes the most common (the newest "
+                   "on a tie); check which one holds for this product before accepting.", icon=":material/call_split:")
+    elif draft.disputed:
+        st.caption(f"Near-identical past answers disagreed ({votes}).")
     elif votes:
         total = sum(draft.past_choices.values())
         st.caption(f"Near-identical past answers: {votes}" + (" (all agree)" if total > 1 else ""))
@@ -328,7 +331,7 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     elif state is ReviewState.ERROR and item.draft is not None:
         st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
     if reused:
-        _past_choices(item.draft)
+        _past_choices(item.draft, state)
     if item.decision is not None and item.decision.note:
         st.caption(f"Note: {escape_md(item.decision.note)}")
 
