@@ -269,6 +269,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_leave_one_out(args: argparse.Namespace) -> int:
+    from engine.bench.evaluate import leave_one_out
+
+    result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
+                           limit=args.limit, model=args.model, llm_url=args.llm_url, reports=args.reports,
+                           embedder=args.embedder, progress=_progress_bar())
+    print(json.dumps(result, indent=None if args.json else 1))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="RFP review assistant engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -416,6 +426,19 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)
+    p = ev.add_parser("leave-one-out", help="each filled questionnaire in turn as the target, the others as its "
+                                            "answer library; figures per target and over all")
+    p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
+    p.add_argument("--pair", nargs=2, action="append", required=True, metavar=("FILLED", "TRUTH"),
+                   help="a filled questionnaire and its JSONL truth file (repeat for each questionnaire)")
+    p.add_argument("--no-library", action="store_true", help="the documents alone: no target gets a library")
+    p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
+    p.add_argument("--limit", type=int, help="score the first N Yes/No questions of each target only")
+    p.add_argument("--reports", help="a folder for one HTML report per target")
+    p.add_argument("--embedder")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_leave_one_out)
     return parser
 
 

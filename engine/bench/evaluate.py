@@ -6,6 +6,9 @@ if blank) and its Yes/No choices are scored against the truth file. The target's
 never reach the store: a knowledge-base file or a library file with the target's content (same
 SHA-256, whatever its name) is left out and reported, and the target is only ever read for its
 questions. ``--report`` writes an HTML page with the confusion table and one row per question.
+
+``eval leave-one-out`` runs that for each of several filled questionnaires in turn, the others
+being its library (or none, ``--no-library``), with one knowledge base and one model.
 """
 
 from __future__ import annotations
@@ -231,6 +234,59 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         write_report(Path(report), figures, scores)
         figures["report"] = str(report)
     return figures
+
+
+LOO_FIGURES = ("questions", "balanced_accuracy", "choice_accuracy", "yes_recall", "no_recall", "no_context_rate",
+               "reused_rate", "disputed_rate", "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate",
+               "s_per_question")
+
+
+def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
+                  store: str | None = None, limit: int | None = None, model: str | None = None,
+                  llm_url: str | None = None, reports: str | None = None, embedder: str | None = None,
+                  generator=None, progress: Progress = no_progress) -> dict:
+    """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
+    target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
+    ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
+    folder) and one generator serve every target. ``reports``: a folder for one HTML report
+    per target. Returns each target's figures and a summary over the targets."""
+    from engine.generate import make_generator
+
+    if len(pairs) < 2 and library:
+        raise ValueError("leave-one-out needs at least two filled questionnaires (each one's library is the others)")
+    for questionnaire, _ in pairs:
+        if not Path(questionnaire).is_file():
+            raise FileNotFoundError(f"{questionnaire}: the filled questionnaire does not exist")
+    generator = generator or make_generator(model, llm_url)
+    targets = []
+    with tempfile.TemporaryDirectory(prefix="rfp-loo-") as tmp:
+        folder = store or str(Path(tmp) / "store")
+        for i, (target, truth) in enumerate(pairs, 1):
+            others = [q for q, _ in pairs if q != target] if library else []
+            report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
+            figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
+                                             embedder=embedder, generator=generator, progress=progress)
+            targets.append({"target": figures["target"], **{k: figures[k] for k in LOO_FIGURES},
+                            "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
+                            **({"report": report} if report else {})})
+            print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
+                  f"no context {figures['no_context_rate']} %", file=sys.stderr)
+    return {"targets": targets, "summary": _loo_summary(targets), "library": library}
+
+
+def _loo_summary(targets: Sequence[dict]) -> dict:
+    """Mean and worst over the targets (a target without a Yes/No score counts as 0)."""
+    balanced = [t["balanced_accuracy"] or 0.0 for t in targets]
+    questions = sum(t["questions"] for t in targets)
+    seconds = sum((t["s_per_question"] or 0.0) * t["questions"] for t in targets)
+    return {
+        "targets": len(targets),
+        "questions": questions,
+        "balanced_accuracy_mean": round(sum(balanced) / len(balanced), 1) if balanced else None,
+        "balanced_accuracy_min": min(balanced) if balanced else None,
+        "no_context_rate_max": max((t["no_context_rate"] or 0.0 for t in targets), default=None),
+        "s_per_question": round(seconds / questions, 2) if questions else None,
+    }
 
 
 def write_report(path: Path, figures: dict, scores: Scores) -> Path:

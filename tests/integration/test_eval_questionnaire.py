@@ -109,6 +109,55 @@ def test_without_a_library_the_documents_alone_are_scored(setup):
     assert figures["yes_recall"] == 100.0 and figures["no_recall"] == 0.0 and figures["choice_accuracy"] == 50.0
 
 
+def test_leave_one_out_drafts_each_questionnaire_from_the_others(setup):
+    """Two filled questionnaires: each is drafted with the other as its library, and never with
+    its own answers (the planted text stays out of its own report)."""
+    from engine.bench.evaluate import leave_one_out
+
+    s = setup
+    truth_b = s["tmp"] / "truth_b.jsonl"
+    truth_b.write_text("".join(json.dumps({"id": q, "answer": PAST[q]}) + "\n" for q, _ in QUESTIONS))
+    pairs = [(str(s["target"]), str(s["truth"])), (str(s["past"]), str(truth_b))]
+    reports = s["tmp"] / "reports"
+    result = leave_one_out([str(s["docs"])], pairs, reports=str(reports), generator=RefusingGenerator())
+    a, b = result["targets"]
+    assert (a["target"], b["target"]) == ("target.xlsx", "past.xlsx") and a["library_files"] == b["library_files"] == 1
+    assert a["reused_rate"] == b["reused_rate"] == 100.0  # every answer came from the other file
+    assert a["balanced_accuracy"] == 75.0  # ACC-01: the other says Yes, the truth is No
+    assert (b["yes_recall"], b["no_recall"]) == (66.7, 100.0)  # …and the other way round
+    summary = result["summary"]
+    assert (summary["targets"], summary["questions"], summary["balanced_accuracy_min"]) == (2, 8, 75.0)
+    assert summary["balanced_accuracy_mean"] == pytest.approx((75.0 + b["balanced_accuracy"]) / 2, abs=0.05)
+    assert summary["no_context_rate_max"] == 0.0
+    own = (reports / "target.html").read_text(encoding="utf-8")
+    assert PLANTED not in own and "Per the security handbook" in own
+    assert PLANTED in (reports / "past.html").read_text(encoding="utf-8")  # the target is past.xlsx's library there
+
+    fake = QuotingGenerator()
+    alone = leave_one_out([str(s["docs"])], pairs, library=False, generator=fake)
+    assert fake.calls == 8 and all(t["reused_rate"] == 0.0 and t["library_files"] == 0 for t in alone["targets"])
+    assert alone["library"] is False
+
+
+def test_leave_one_out_needs_two_questionnaires_that_exist(setup):
+    from engine.bench.evaluate import leave_one_out
+
+    s = setup
+    with pytest.raises(ValueError, match="at least two filled questionnaires"):
+        leave_one_out([str(s["docs"])], [(str(s["target"]), str(s["truth"]))], generator=RefusingGenerator())
+    with pytest.raises(FileNotFoundError, match="nowhere.xlsx"):
+        leave_one_out([str(s["docs"])], [(str(s["target"]), str(s["truth"])), (str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]))],
+                      generator=RefusingGenerator())
+
+
+def test_the_leave_one_out_command_says_what_is_wrong(setup, capsys):
+    from engine.__main__ import main
+
+    s = setup
+    assert main(["eval", "leave-one-out", "--kb", str(s["docs"]), "--pair", str(s["target"]), str(s["truth"])]) == 2
+    assert "error: leave-one-out needs at least two filled questionnaires" in capsys.readouterr().err
+
+
 def test_a_missing_target_or_document_is_a_clear_error(setup):
     s = setup
     with pytest.raises(FileNotFoundError, match="nowhere.xlsx"):
