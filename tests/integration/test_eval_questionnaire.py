@@ -1,9 +1,9 @@
-"""``eval questionnaire``: the target's own answers never reach the store or a draft, even when
-a copy of the target sits among the knowledge-base documents and the library files; the
-figures and the HTML report.
+"""``eval questionnaire`` and ``eval leave-one-out``: the target's own answers never reach the
+store or a draft, even when a copy of the target sits among the knowledge-base documents and the
+library files; the figures (reuse, disagreement, ceiling) and the HTML reports.
 
-The LLM is ``QuotingGenerator``, a stated fake: these tests are about what the evaluation lets
-into the store and how it scores, not about generation."""
+The LLM is ``QuotingGenerator`` or ``RefusingGenerator`` (fails if called), stated fakes: these
+tests are about what the evaluation lets into the store and how it scores, not about generation."""
 
 from __future__ import annotations
 
