@@ -413,31 +413,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="answer quality on real filled questionnaires (print JSON)")
     ev = ev.add_subparsers(dest="eval_command", required=True)
+
+    def eval_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
+        p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
+        p.add_argument("--embedder")
+        model_args(p)
+        p.add_argument("--json", action="store_true")
+
     p = ev.add_parser("questionnaire", help="draft a filled questionnaire with its answers hidden, with a knowledge "
                                             "base and an answer library built for the run, and score it")
-    p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
+    eval_args(p)
     p.add_argument("--library", nargs="*", default=[], help="past filled questionnaires for the answer library")
     p.add_argument("--target", required=True, help="the filled questionnaire to draft (its answers are hidden)")
     p.add_argument("--truth", required=True, help="JSONL lines {id, question, answer, comment} of the target")
-    p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
     p.add_argument("--limit", type=int, help="score the first N Yes/No questions only")
     p.add_argument("--report", help="also write an HTML report (confusion table, one row per question)")
-    p.add_argument("--embedder")
-    model_args(p)
-    p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)
     p = ev.add_parser("leave-one-out", help="each filled questionnaire in turn as the target, the others as its "
                                             "answer library; figures per target and over all")
-    p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
+    eval_args(p)
     p.add_argument("--pair", nargs=2, action="append", required=True, metavar=("FILLED", "TRUTH"),
                    help="a filled questionnaire and its JSONL truth file (repeat for each questionnaire)")
     p.add_argument("--no-library", action="store_true", help="the documents alone: no target gets a library")
-    p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
     p.add_argument("--limit", type=int, help="score the first N Yes/No questions of each target only")
     p.add_argument("--reports", help="a folder for one HTML report per target")
-    p.add_argument("--embedder")
-    model_args(p)
-    p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_leave_one_out)
     return parser
 
