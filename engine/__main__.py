@@ -289,7 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def model_args(p: argparse.ArgumentParser) -> None:
         g = p.add_mutually_exclusive_group()
-        g.add_argument("--model", help="a GGUF model file (default: the packaged SmolLM2-135M-Instruct)")
+        g.add_argument("--model", help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "
+                                      "and weak) or the path of any GGUF file")
         g.add_argument("--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080")
 
     kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
@@ -386,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="use the first N paragraphs and the questions about them only")
     p.add_argument("--top-k", type=int, help="paragraphs retrieved per question (default: the drafting top-k, 5)")
     p.add_argument("--embedder", help="sentence-transformers folder or name")
-    p.add_argument("--model", help="a GGUF model whose tokenizer counts the tokens (default: the packaged SmolLM2)")
+    p.add_argument("--model", help="a registered model or GGUF file whose tokenizer counts the tokens (default: qwen2.5-coder-1.5b)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
     p = bench.add_parser("latency", help="ingestion throughput and retrieval latency")

@@ -41,6 +41,9 @@ from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
+# A drafted choice whose confidence is under this is shown as low confidence (calibrated by
+# leave-one-out on the filled Instructure questionnaires: README, "Confidence").
+LOW_CONFIDENCE = 0.80
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 
@@ -98,11 +101,19 @@ class Draft:
     # when reused: the choices of all the near-identical past answers, with counts, most common
     # first ({"Yes": 5, "No": 2}); more than one means they disagree and the reviewer must choose
     past_choices: dict[str, int] = field(default_factory=dict)
+    # how far the drafted choice can be trusted, 0–1 (None: no choice, or nothing to measure it
+    # by); under LOW_CONFIDENCE the draft is shown as low confidence (engine/confidence.py)
+    confidence: float | None = None
 
     @property
     def disputed(self) -> bool:
         """Reused, but the near-identical past answers do not agree on the choice."""
         return len(self.past_choices) > 1
+
+    @property
+    def low_confidence(self) -> bool:
+        """A drafted answer whose confidence is under the calibrated threshold."""
+        return self.status is DraftStatus.DRAFTED and self.confidence is not None and self.confidence < LOW_CONFIDENCE
 
     def to_json(self) -> dict:
         return {
@@ -111,6 +122,8 @@ class Draft:
             "citations": [c.to_json() for c in self.citations],
             "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
             "reused": self.reused, "past_choices": dict(self.past_choices),
+            "confidence": None if self.confidence is None else round(self.confidence, 4),
+            "low_confidence": self.low_confidence,
         }
 
     def stored(self) -> StoredDraft:
@@ -123,7 +136,7 @@ class Draft:
         return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
-                   dict(d.get("past_choices") or {}))
+                   dict(d.get("past_choices") or {}), d.get("confidence"))
 
 
 def question_key(q: Question) -> str:
