@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.config import ATOM_MODES, EngineConfig, Mode
+from engine.generate.prompt import Evidence
 
 DEFAULT_STORE = Path("store")
 
@@ -228,7 +229,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
     library = _library(args, kb)
     if library is None or not library.entries():
         kb.index  # an empty store fails here, before the model loads
-    generator = make_generator(args.model, args.llm_url)
+    generator = make_generator(args.model, args.llm_url, evidence=args.evidence)
     review = ReviewStore(Path(args.store) / "review.sqlite")
     run = draft_questionnaire(
         questionnaire, Drafter(kb, generator, library=library), review,
@@ -263,7 +264,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from engine.bench.evaluate import evaluate_questionnaire
 
     result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
-                                    model=args.model, llm_url=args.llm_url, report=args.report,
+                                    model=args.model, llm_url=args.llm_url, evidence=args.evidence, report=args.report,
                                     embedder=args.embedder, progress=_progress_bar())
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
@@ -273,7 +274,8 @@ def cmd_leave_one_out(args: argparse.Namespace) -> int:
     from engine.bench.evaluate import leave_one_out
 
     result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
-                           limit=args.limit, model=args.model, llm_url=args.llm_url, reports=args.reports,
+                           limit=args.limit, model=args.model, llm_url=args.llm_url, evidence=args.evidence,
+                           reports=args.reports,
                            embedder=args.embedder, progress=_progress_bar())
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
@@ -292,6 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument("--model", help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "
                                       "and weak) or the path of any GGUF file")
         g.add_argument("--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080")
+        p.add_argument("--evidence", choices=[e.value for e in Evidence],
+                       help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
+                            "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
 
     kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
     p = kb.add_parser("add", help="add files or folders (recursive)")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
+from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
 from engine.kb import KnowledgeBase
 from engine.library import (
@@ -28,6 +29,7 @@ from engine.library import (
     LibraryHit,
     allowed_choice,
     answer_text,
+    choice_key,
     count_choices,
     near_hits,
     past_answer_label,
@@ -104,6 +106,8 @@ class Draft:
     # how far the drafted choice can be trusted, 0–1 (None: no choice, or nothing to measure it
     # by); under LOW_CONFIDENCE the draft is shown as low confidence (engine/confidence.py)
     confidence: float | None = None
+    choice_probability: float | None = None  # the model's, of its choice against the other options
+    support: float | None = None  # best question–quote cosine (engine/confidence.py)
 
     @property
     def disputed(self) -> bool:
@@ -122,8 +126,8 @@ class Draft:
             "citations": [c.to_json() for c in self.citations],
             "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
             "reused": self.reused, "past_choices": dict(self.past_choices),
-            "confidence": None if self.confidence is None else round(self.confidence, 4),
-            "low_confidence": self.low_confidence,
+            "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
+            "choice_probability": _round(self.choice_probability), "support": _round(self.support),
         }
 
     def stored(self) -> StoredDraft:
@@ -136,7 +140,12 @@ class Draft:
         return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
-                   dict(d.get("past_choices") or {}), d.get("confidence"))
+                   dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
+                   d.get("support"))
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
 
 
 def question_key(q: Question) -> str:
@@ -208,10 +217,19 @@ class Drafter:
             hits = search(self.kb, q.text, top_k=self.top_k) if self.kb.documents() or not past else []
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
+            backing = self.support(q.text, citations)
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
                          seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
-        return self._decide(q, key, answer, citations, time.perf_counter() - started)
+        return self._decide(q, key, answer, citations, backing, time.perf_counter() - started)
+
+    def support(self, question: str, citations: Sequence[Citation]) -> float | None:
+        """How well the highlightable quotes speak to the question (engine/confidence.py)."""
+        quotes = [c.quote for c in citations if c.label is not AnchorLabel.UNVERIFIED]
+        if not quotes:
+            return None
+        encoder = self.kb.encoder
+        return support(encoder.encode_query(question), encoder.encode_passages(quotes))
 
     @staticmethod
     def _reused(q: Question, key: str, hit: LibraryHit, past: Sequence[LibraryHit], seconds: float) -> Draft:
@@ -226,18 +244,25 @@ class Drafter:
         cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
                         score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
                         row=e.row, section=e.qid, start=start, end=start + len(quote))
+        near = [h.entry for h in near_hits(past) if choice_key(h.entry.choice)]
+        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in near)
         return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
-                     seconds=seconds, reused=True, past_choices=count_choices([h.entry for h in near_hits(past)]))
+                     seconds=seconds, reused=True, past_choices=count_choices(near),
+                     confidence=reused_confidence(agreeing, len(near), hit.score) if choice else None)
 
     @staticmethod
-    def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...], seconds: float) -> Draft:
-        """No supported quote → no_context (never a guess); a choice needs a supported quote."""
-        supported = any(c.label is not AnchorLabel.UNVERIFIED for c in citations)
+    def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...],
+                backing: float | None, seconds: float) -> Draft:
+        """No supported quote → no_context (never a guess); a choice needs a supported quote,
+        and a quote that does not speak to the question (support under SUPPORT_MIN) is none."""
+        supported = backing is not None and backing >= SUPPORT_MIN
+        signals = dict(choice_probability=answer.choice_probability, support=backing)
         if answer.insufficient_context or not supported or not (answer.answer or answer.choice):
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, citations,
-                         answer.prompt_tokens, seconds)
+                         answer.prompt_tokens, seconds, **signals)
+        confidence = draft_confidence(answer.choice_probability, backing) if answer.choice else None
         return Draft(key, q.id, q.sheet, q.row, q.text, answer.answer, answer.choice, DraftStatus.DRAFTED,
-                     citations, answer.prompt_tokens, seconds)
+                     citations, answer.prompt_tokens, seconds, confidence=confidence, **signals)
 
     def cite(self, quote: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> Citation | None:
         """The best anchor of ``quote`` among the retrieved documents and the past answers shown

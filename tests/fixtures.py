@@ -98,9 +98,9 @@ def write_questionnaire(path: Path, answered: dict[int, str] | None = None,
 
 class QuotingGenerator:
     """A stand-in LLM for tests about the pipeline (resume, limits, the quote rule), not about
-    generation: it quotes the longest sentence of the first passage and answers Yes, or quotes
-    text that is in no document when ``invent`` is set. Real generation is tested below and
-    in test_generate.py."""
+    generation: it quotes the sentence of the first passage that shares the most words with the
+    question (the longest on a tie) and answers Yes, or quotes text that is in no document when
+    ``invent`` is set. Real generation is tested below and in test_generate.py."""
 
     def __init__(self, invent: bool = False) -> None:
         self.calls, self.invent = 0, invent
@@ -108,7 +108,8 @@ class QuotingGenerator:
     def generate(self, question, passages, choices):
         self.calls += 1
         pieces = re.split(r" … |(?<=\.)\s+|\n", passages[0].text)  # " … ": a gap left by compaction
-        first = max(pieces, key=len) if passages else ""
+        words = set(re.findall(r"\w+", question.lower()))
+        first = max(pieces, key=lambda p: (len(words & set(re.findall(r"\w+", p.lower()))), len(p))) if passages else ""
         quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
         return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
 

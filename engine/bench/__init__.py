@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> dict:
         from engine.bench.draft import bench_draft
 
         return bench_draft(args.store, args.questionnaire, args.truth, limit=args.limit, model=args.model,
-                           llm_url=args.llm_url, whole_chunks=args.whole_chunks, embedder=args.embedder)
+                           llm_url=args.llm_url, whole_chunks=args.whole_chunks, embedder=args.embedder,
+                           evidence=args.evidence)
     if args.bench_command == "evidence":
         from engine.bench.evidence import BUDGETS, bench_evidence
 

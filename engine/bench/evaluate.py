@@ -26,9 +26,10 @@ from typing import Callable, Sequence
 from tqdm import tqdm
 
 from engine.anchoring import AnchorLabel
+from engine.confidence import SUPPORT_MIN, risk_coverage
 from engine.config import EngineConfig
 from engine.kb import KnowledgeBase, expand_paths
-from engine.pipeline import PROMPT_BUDGET, Draft, Drafter, to_draft
+from engine.pipeline import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
 from engine.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
@@ -81,10 +82,18 @@ class Row:
     citations: list[str]
     seconds: float
     past_choices: dict[str, int] = field(default_factory=dict)  # of the near-identical past answers
+    confidence: float | None = None
+    low_confidence: bool = False
+    support: float | None = None  # best question–quote cosine of a drafted (not reused) answer
 
     @property
     def right(self) -> bool:
         return yes_no(self.choice) == self.truth
+
+    @property
+    def drafted(self) -> bool:
+        """A Yes/No choice was drafted (reused or generated)."""
+        return yes_no(self.choice) is not None
 
     @property
     def disputed(self) -> bool:
@@ -108,7 +117,7 @@ class Scores:
     def add(self, question: Question, truth: str, draft: Draft) -> None:
         self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
                              draft.reused, [cite_line(c) for c in draft.citations], draft.seconds,
-                             dict(draft.past_choices)))
+                             dict(draft.past_choices), draft.confidence, draft.low_confidence, draft.support))
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
@@ -140,9 +149,40 @@ class Scores:
             # near-identical past answers' choices, the others as drafted: the most choosing
             # among past answers can reach with this library (None: nothing was reused)
             "reuse_ceiling": _balanced(self.recall(lambda r: r.reachable)) if reused else None,
+            **self.trust(),
             "s_per_question": round(self.seconds / n, 2) if n else None,
             "prompt_tokens_per_question": round(self.tokens / n, 1) if n else None,
         }
+
+    def trust(self) -> dict:
+        """Drafted precision at a coverage: of the Yes/No choices drafted, the share right
+        (``drafted_precision``), and the share of questions with one (``coverage``); the same
+        for the drafts at or above the low-confidence threshold (``confident_*``: what a reviewer
+        can take at face value; the others are flagged). ``unsupported_draft_rate``: generated
+        (not reused) drafts whose best quote does not speak to the question (support under
+        SUPPORT_MIN, or no highlightable quote): 0 by construction of the drafter's rule, kept as a
+        guard."""
+        n = len(self.rows)
+        drafted = [r for r in self.rows if r.drafted]
+        confident = [r for r in drafted if not r.low_confidence]
+        generated = [r for r in drafted if not r.reused]
+        return {
+            "drafted": len(drafted),
+            "drafted_right": sum(r.right for r in drafted),
+            "drafted_precision": _ratio(sum(r.right for r in drafted), len(drafted)),
+            "coverage": _ratio(len(drafted), n),
+            "wrong_draft_rate": _pct(sum(not r.right for r in drafted), n),
+            "low_confidence_rate": _pct(len(drafted) - len(confident), n),
+            "confident_precision": _ratio(sum(r.right for r in confident), len(confident)),
+            "confident_coverage": _ratio(len(confident), n),
+            "unsupported_draft_rate": _pct(sum(r.support is None or r.support < SUPPORT_MIN for r in generated), n),
+        }
+
+    def risk_coverage(self) -> list[tuple[float, float, float]]:
+        """(threshold, coverage of all questions, precision) as the confidence threshold moves."""
+        points = [(r.confidence if r.confidence is not None else 0.0, r.right) for r in self.rows if r.drafted]
+        share = len(points) / len(self.rows) if self.rows else 0.0
+        return [(t, c * share, p) for t, c, p in risk_coverage(points)]
 
     def confusion(self) -> dict[str, dict[str, int]]:
         """truth → drafted choice (Yes / No / N/A / none) → count."""
@@ -192,8 +232,8 @@ def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], lis
 
 def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: str, truth: str, *,
                            store: str | None = None, limit: int | None = None, model: str | None = None,
-                           llm_url: str | None = None, report: str | None = None, embedder: str | None = None,
-                           generator=None, progress: Progress = no_progress) -> dict:
+                           llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
+                           embedder: str | None = None, generator=None, progress: Progress = no_progress) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
@@ -218,7 +258,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
             lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
             for f in lib_files:
                 lib.import_file(f)
-        drafter = Drafter(base, generator or make_generator(model, llm_url), budget_tokens=PROMPT_BUDGET, library=lib)
+        drafter = Drafter(base, generator or make_generator(model, llm_url, evidence=evidence),
+                          budget_tokens=PROMPT_BUDGET, library=lib)
         scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
     figures = scores.summary()
@@ -236,15 +277,16 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     return figures
 
 
-LOO_FIGURES = ("questions", "balanced_accuracy", "choice_accuracy", "yes_recall", "no_recall", "no_context_rate",
-               "reused_rate", "disputed_rate", "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate",
-               "s_per_question")
+LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "choice_accuracy", "yes_recall", "no_recall", "no_context_rate",
+               "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate", "confident_precision",
+               "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate", "wrong_reused_disputed",
+               "reuse_ceiling", "verified_quote_rate", "s_per_question")
 
 
 def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
                   store: str | None = None, limit: int | None = None, model: str | None = None,
-                  llm_url: str | None = None, reports: str | None = None, embedder: str | None = None,
-                  generator=None, progress: Progress = no_progress) -> dict:
+                  llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
+                  embedder: str | None = None, generator=None, progress: Progress = no_progress) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
@@ -257,7 +299,7 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
     for questionnaire, _ in pairs:
         if not Path(questionnaire).is_file():
             raise FileNotFoundError(f"{questionnaire}: the filled questionnaire does not exist")
-    generator = generator or make_generator(model, llm_url)
+    generator = generator or make_generator(model, llm_url, evidence=evidence)
     targets = []
     with tempfile.TemporaryDirectory(prefix="rfp-loo-") as tmp:
         folder = store or str(Path(tmp) / "store")
@@ -279,9 +321,13 @@ def _loo_summary(targets: Sequence[dict]) -> dict:
     balanced = [t["balanced_accuracy"] or 0.0 for t in targets]
     questions = sum(t["questions"] for t in targets)
     seconds = sum((t["s_per_question"] or 0.0) * t["questions"] for t in targets)
+    drafted = sum(t["drafted"] for t in targets)
     return {
         "targets": len(targets),
         "questions": questions,
+        # pooled over every target's questions: of all drafted Yes/No choices, the share right
+        "drafted_precision": _ratio(sum(t["drafted_right"] for t in targets), drafted),
+        "coverage": _ratio(drafted, questions),
         "balanced_accuracy_mean": round(sum(balanced) / len(balanced), 1) if balanced else None,
         "balanced_accuracy_min": min(balanced) if balanced else None,
         "no_context_rate_max": max((t["no_context_rate"] or 0.0 for t in targets), default=None),
@@ -301,7 +347,8 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
                     for k, v in figures.items())
     rows = "".join(
         f"<tr class='{'ok' if r.right else 'bad'}'><td>{esc(r.id)}</td><td>{esc(r.question)}</td><td>{esc(r.truth)}</td>"
-        f"<td>{esc(r.choice or '—')}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
+        f"<td>{esc(r.choice or '—')}</td><td>{'—' if r.confidence is None else f'{r.confidence:.2f}'}"
+        f"{' (low)' if r.low_confidence else ''}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
         f"{esc(' (' + ', '.join(f'{c} ×{k}' for c, k in r.past_choices.items()) + ')') if r.past_choices else ''}</td>"
         f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
         for r in scores.rows)
@@ -318,14 +365,54 @@ td:nth-child(2), td:nth-child(5) {{ max-width: 28rem; }}
 <table>{facts}</table>
 <h2>Confusion (Yes/No questions)</h2>
 <table><tr><th></th>{head}</tr>{table}</table>
+<h2>Risk–coverage</h2>
+<p>Precision of the drafted Yes/No choices against the share of questions drafted, as the confidence
+threshold moves (each point: the drafts at or above one threshold; the marked point is the
+low-confidence threshold in use).</p>
+{risk_coverage_svg(scores.risk_coverage(), LOW_CONFIDENCE)}
 <h2>Questions</h2>
-<table><tr><th>ID</th><th>question</th><th>truth</th><th>drafted</th><th>answer</th><th>status</th><th>citations</th><th>s</th></tr>
+<table><tr><th>ID</th><th>question</th><th>truth</th><th>drafted</th><th>confidence</th><th>answer</th><th>status</th><th>citations</th><th>s</th></tr>
 {rows}</table>
 </body></html>
 """
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path
+
+
+def risk_coverage_svg(curve: Sequence[tuple[float, float, float]], threshold: float, width: int = 420,
+                      height: int = 260) -> str:
+    """An inline SVG (no script, no network): precision (y, 0.5–1) against coverage (x, 0–1)
+    for ``curve`` = (threshold, coverage, precision) points, the point at ``threshold`` marked."""
+    if not curve:
+        return "<p>(no drafted Yes/No choice)</p>"
+    left, bottom, top, right = 44, 34, 10, 12
+    w, h = width - left - right, height - top - bottom
+
+    def xy(coverage: float, precision: float) -> tuple[float, float]:
+        return left + coverage * w, top + (1.0 - max(0.5, precision)) / 0.5 * h
+
+    path = " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in
+                    enumerate(xy(c, p) for _, c, p in sorted(curve, key=lambda t: t[1])))
+    grid = "".join(
+        f"<line x1='{left}' x2='{left + w}' y1='{xy(0, v)[1]:.1f}' y2='{xy(0, v)[1]:.1f}' stroke='#e3e7ec'/>"
+        f"<text x='{left - 6}' y='{xy(0, v)[1] + 4:.1f}' text-anchor='end' font-size='11'>{v:.1f}</text>"
+        for v in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0))
+    ticks = "".join(f"<text x='{xy(v, 1)[0]:.1f}' y='{top + h + 16}' text-anchor='middle' font-size='11'>{v:.1f}</text>"
+                    for v in (0.0, 0.25, 0.5, 0.75, 1.0))
+    kept = [t for t in curve if t[0] >= threshold]
+    mark = ""
+    if kept:
+        _, c, p = min(kept, key=lambda t: t[0])
+        x, y = xy(c, p)
+        mark = (f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='#c0392b'/>"
+                f"<text x='{x + 6:.1f}' y='{y - 6:.1f}' font-size='11'>≥ {threshold:.2f}: {p:.2f} at {c:.2f}</text>")
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+            f"aria-label='precision against coverage'>{grid}{ticks}"
+            f"<path d='{path}' fill='none' stroke='#2c6fbb' stroke-width='2'/>{mark}"
+            f"<text x='{left + w / 2:.1f}' y='{height - 4}' text-anchor='middle' font-size='12'>coverage</text>"
+            f"<text x='12' y='{top + h / 2:.1f}' font-size='12' transform='rotate(-90 12 {top + h / 2:.1f})' "
+            f"text-anchor='middle'>precision</text></svg>")
 
 
 def _balanced(recall: dict[str, float | None]) -> float | None:
@@ -336,3 +423,7 @@ def _balanced(recall: dict[str, float | None]) -> float | None:
 
 def _pct(right: int, total: int) -> float | None:
     return round(100.0 * right / total, 1) if total else None
+
+
+def _ratio(part: int, total: int) -> float | None:
+    return round(part / total, 3) if total else None

@@ -42,8 +42,9 @@ _RULES = (
     "- insufficient_context: true when the context does not answer the question "
     "(then the evidence is empty and choice is null).\n"
     "If the context says the company does not do something, the answer is No. "
-    "Passages marked THIRD PARTY describe another company (such as a cloud provider), not this "
-    "company: never present what they say as the company's own practice."
+    "Passages marked THIRD PARTY describe another company (such as the cloud provider the company "
+    "runs on), not this company: use them only for what that provider does for the company, and "
+    "name the provider in the answer."
 )
 SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the numbered "
