@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -218,6 +219,13 @@ def cmd_library_retire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warm_up(generator) -> None:
+    try:
+        generator.warm_up()
+    except Exception:  # noqa: BLE001 — the first question meets the same problem and reports it
+        pass
+
+
 def cmd_draft(args: argparse.Namespace) -> int:
     from engine.generate import make_generator
     from engine.pipeline import Drafter, draft_questionnaire
@@ -230,6 +238,10 @@ def cmd_draft(args: argparse.Namespace) -> int:
     if library is None or not library.entries():
         kb.index  # an empty store fails here, before the model loads
     generator = make_generator(args.model, args.llm_url, evidence=args.evidence)
+    warm = threading.Thread(target=_warm_up, args=(generator,), name="warm-up", daemon=True)
+    warm.start()  # the system prompt is evaluated while the embedder loads (≈ 11 s, once per process)
+    kb.encoder
+    warm.join()
     review = ReviewStore(Path(args.store) / "review.sqlite")
     run = draft_questionnaire(
         questionnaire, Drafter(kb, generator, library=library), review,

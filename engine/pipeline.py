@@ -45,7 +45,7 @@ from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 # A drafted choice whose confidence is under this is shown as low confidence (calibrated by
 # leave-one-out on the filled Instructure questionnaires: README, "Confidence").
-LOW_CONFIDENCE = 0.80
+LOW_CONFIDENCE = 0.90
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 

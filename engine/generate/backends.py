@@ -67,6 +67,12 @@ class _Answers:
 
     evidence: Evidence = DEFAULT_EVIDENCE
 
+    def warm_up(self) -> None:
+        """Evaluate the system prompt once (llama.cpp keeps it as the cached prefix of every
+        question), so the first question does not pay for it; run it while the embedder loads."""
+        prompt = AnswerPrompt.build("Ready?", [], (), self.evidence)
+        self.chat_json(prompt.messages, prompt.schema, max_tokens=1)
+
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
         prompt = AnswerPrompt.build(question, passages, choices, self.evidence)
         reply = self.chat_json(prompt.messages, prompt.schema)
