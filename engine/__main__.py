@@ -11,6 +11,7 @@ from typing import Sequence
 
 from engine.config import ATOM_MODES, EngineConfig, Mode
 from engine.generate.prompt import Evidence
+from engine.scopes import FolderScopes
 
 DEFAULT_STORE = Path("store")
 
@@ -53,17 +54,32 @@ def _kb(args: argparse.Namespace):
     return KnowledgeBase(Path(args.store), _config(args))
 
 
+def _scope(args: argparse.Namespace):
+    """The scope named by --product / --third-party / --company; None when none was given."""
+    from engine.scopes import Scope
+
+    if getattr(args, "company", False):
+        return Scope()
+    if getattr(args, "third_party", None):
+        return Scope(third_party=args.third_party)
+    if getattr(args, "products", None):
+        return Scope(tuple(args.products))
+    return None
+
+
 def cmd_kb_add(args: argparse.Namespace) -> int:
     kb = _kb(args)
-    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar())
+    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar(), scope=_scope(args))
     for doc in report.added:
         verb = "replaced" if doc.name in report.replaced else "added"
         where = f", {doc.pages} pages" if doc.pages else ""
-        print(f"{verb}: {doc.name} ({doc.kind.value}{where}, {doc.chunks} chunks)")
+        print(f"{verb}: {doc.name} ({doc.kind.value}{where}, {doc.chunks} chunks, {doc.scope.label})")
         for note in doc.notes:
             print(f"  note: {note}")
     for name in report.unchanged:
         print(f"unchanged: {name}")
+    for doc in report.rescoped:
+        print(f"scope: {doc.name} is now {doc.scope.label}")
     for error in report.errors:
         print(f"error: {error}", file=sys.stderr)
     total = sum(d.chunks for d in kb.documents())
@@ -82,9 +98,16 @@ def cmd_kb_list(args: argparse.Namespace) -> int:
     width = max(len(d.name) for d in docs)
     for d in docs:
         pages = f"{d.pages} p" if d.pages else ""
-        print(f"{d.name:<{width}}  {d.kind.value:<5} {pages:>6} {d.chunks:>6} chunks  added {d.added}")
+        print(f"{d.name:<{width}}  {d.kind.value:<5} {pages:>6} {d.chunks:>6} chunks  added {d.added}  {d.scope.label}")
         for note in d.notes:
             print(f"{'':<{width}}  note: {note}")
+    return 0
+
+
+def cmd_kb_scope(args: argparse.Namespace) -> int:
+    kb = _kb(args)
+    changed = kb.set_scopes({args.name: _scope(args)})
+    print(f"{args.name}: {kb.document(args.name).scope.label}" + ("" if changed else " (unchanged)"))
     return 0
 
 
@@ -104,8 +127,11 @@ def cmd_kb_reindex(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from engine.retrieve import search
 
+    from engine.scopes import ScopeFilter
+
     kb = _kb(args)
-    hits = search(kb, args.question, top_k=args.top_k, mode=args.mode)
+    scope = ScopeFilter(args.product) if args.product or args.company_wide else None
+    hits = search(kb, args.question, top_k=args.top_k, mode=args.mode, scope=scope)
     if args.json:
         print(json.dumps([h.to_json() for h in hits], indent=1, ensure_ascii=False))
         return 0
@@ -151,7 +177,7 @@ def cmd_library_import(args: argparse.Namespace) -> int:
     failed = 0
     for path in map(Path, args.paths):
         try:
-            report = library.import_file(path, progress=progress)
+            report = library.import_file(path, progress=progress, product=args.product)
         except FileProblem as exc:
             failed += 1
             print(f"error: {exc}", file=sys.stderr)
@@ -244,7 +270,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
     warm.join()
     review = ReviewStore(Path(args.store) / "review.sqlite")
     run = draft_questionnaire(
-        questionnaire, Drafter(kb, generator, library=library), review,
+        questionnaire, Drafter(kb, generator, library=library, product=args.product), review,
         results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
         limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
     )
@@ -277,9 +303,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
                                     model=args.model, llm_url=args.llm_url, evidence=args.evidence, report=args.report,
-                                    embedder=args.embedder, progress=_progress_bar())
+                                    embedder=args.embedder, progress=_progress_bar(), product=args.product,
+                                    folders=_folder_scopes(args))
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
+
+
+def _folder_scopes(args: argparse.Namespace):
+    """--scope-folders: scopes from folder names (FolderScopes), else None."""
+    from engine.scopes import FolderScopes
+
+    if not args.scope_folders:
+        return None
+    return FolderScopes(args.company_folder, tuple(args.third_party_folder))
 
 
 def cmd_leave_one_out(args: argparse.Namespace) -> int:
@@ -287,8 +323,8 @@ def cmd_leave_one_out(args: argparse.Namespace) -> int:
 
     result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
                            limit=args.limit, model=args.model, llm_url=args.llm_url, evidence=args.evidence,
-                           reports=args.reports,
-                           embedder=args.embedder, progress=_progress_bar())
+                           reports=args.reports, embedder=args.embedder, progress=_progress_bar(), product=args.product,
+                           folders=_folder_scopes(args))
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -300,6 +336,17 @@ def build_parser() -> argparse.ArgumentParser:
     def store_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument("--store", default=str(DEFAULT_STORE), help="knowledge-base folder (default: ./store)")
         p.add_argument("--embedder", help="sentence-transformers name or folder (default all-MiniLM-L6-v2)")
+
+    def scope_args(p: argparse.ArgumentParser, company: bool = False) -> None:
+        g = p.add_mutually_exclusive_group(required=company)
+        g.add_argument("--product", dest="products", action="append", metavar="NAME",
+                       help="the documents belong to this product (repeat for several)")
+        g.add_argument("--third-party", metavar="NAME", help="the documents are this third party's (e.g. a cloud provider's)")
+        if company:
+            g.add_argument("--company", action="store_true", help="the document is company-wide")
+
+    def product_arg(p: argparse.ArgumentParser, what: str) -> None:
+        p.add_argument("--product", metavar="NAME", help=what)
 
     def model_args(p: argparse.ArgumentParser) -> None:
         g = p.add_mutually_exclusive_group()
@@ -315,6 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)")
+    scope_args(p)
     p.set_defaults(func=cmd_kb_add)
     p = kb.add_parser("list", help="list the documents")
     store_arg(p)
@@ -324,6 +372,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name")
     store_arg(p)
     p.set_defaults(func=cmd_kb_remove)
+    p = kb.add_parser("scope", help="change a document's scope: a product's, a third party's or company-wide")
+    p.add_argument("name")
+    store_arg(p)
+    scope_args(p, company=True)
+    p.set_defaults(func=cmd_kb_scope)
     p = kb.add_parser("reindex", help="rebuild the index (after changing the embedder or alpha)")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="new dense weight of the hybrid vectors")
@@ -334,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); a file of the same name is replaced")
     p.add_argument("paths", nargs="+", metavar="FILE")
     store_arg(p)
+    product_arg(p, "the product these questionnaires answered for (default: company-wide)")
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
     store_arg(p)
@@ -354,6 +408,9 @@ def build_parser() -> argparse.ArgumentParser:
     store_arg(p)
     p.add_argument("--top-k", type=int, default=None, help="number of hits (default 5)")
     p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--product", metavar="NAME", help="only the documents a questionnaire of this product is drafted from")
+    g.add_argument("--company-wide", action="store_true", help="only the documents a company-wide questionnaire is drafted from")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
@@ -375,6 +432,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
     p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")
     p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    product_arg(p, "draft for this product: its, company-wide and third-party documents (default: company-wide "
+                   "and third-party documents only)")
     model_args(p)
     p.set_defaults(func=cmd_draft)
 
@@ -437,6 +496,17 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
         p.add_argument("--embedder")
         model_args(p)
+        product_arg(p, "the product the target is drafted for (default: company-wide, or with --scope-folders "
+                       "the target's folder)")
+        p.add_argument("--scope-folders", action="store_true",
+                       help="each document's scope is its folder's name: --company-folder company-wide, "
+                            "--third-party-folder third parties', any other folder a product; library files "
+                            "and the target are for their folder's product")
+        p.add_argument("--company-folder", default=FolderScopes.company, metavar="NAME",
+                       help=f"with --scope-folders: the company-wide folder (default {FolderScopes.company!r})")
+        p.add_argument("--third-party-folder", nargs="+", default=list(FolderScopes.third_parties), metavar="NAME",
+                       help="with --scope-folders: the third parties' folders (default: "
+                            + ", ".join(repr(t) for t in FolderScopes.third_parties) + ")")
         p.add_argument("--json", action="store_true")
 
     p = ev.add_parser("questionnaire", help="draft a filled questionnaire with its answers hidden, with a knowledge "

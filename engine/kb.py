@@ -28,9 +28,9 @@ import threading
 import uuid
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -40,6 +40,7 @@ from engine.embed.dense import DenseEncoder
 from engine.embed.hybrid import passage_vectors
 from engine.embed.sparse import SparseModel
 from engine.ingest import load_document, validate_name
+from engine.scopes import Scope
 from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex, client_for, collections
@@ -87,6 +88,7 @@ class AddReport:
     replaced: list[str] = field(default_factory=list)  # names whose older version was replaced
     unchanged: list[str] = field(default_factory=list)  # "NAME (same content as OTHER)"
     errors: list[IngestError] = field(default_factory=list)
+    rescoped: list[DocumentInfo] = field(default_factory=list)  # content already held, its scope changed
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class _Pending:
     doc_hash: str
     source: Path
     chunks: list[Chunk]
+    scope: Scope = Scope()
 
 
 def file_hash(data: bytes) -> str:
@@ -103,6 +106,12 @@ def file_hash(data: bytes) -> str:
 
 def point_id(doc_hash: str, index: int) -> str:
     return str(uuid.uuid5(_POINT_NAMESPACE, f"{doc_hash}:{index}"))
+
+
+@lru_cache(maxsize=4096)
+def point_ids(doc_hash: str, chunks: int) -> tuple[str, ...]:
+    """The point ids of a document's chunks (computed once per document: scoped searches ask often)."""
+    return tuple(point_id(doc_hash, i) for i in range(chunks))
 
 
 def expand_paths(paths: Iterable[Path]) -> tuple[list[Path], list[IngestError]]:
@@ -209,18 +218,32 @@ class KnowledgeBase:
         return chunker
 
     # ---- changing ----------------------------------------------------------------------------
-    def add(self, paths: Sequence[Path], progress: Progress = no_progress) -> AddReport:
-        """Index files and folders. Bad files are reported in the result; the rest is indexed."""
+    def add(self, paths: Sequence[Path], progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
+        """Index files and folders. Bad files are reported in the result; the rest is indexed.
+        ``scope``: of the new documents (None: company-wide, or the scope of the document a
+        changed file replaces); content already held gets it merged (:meth:`Scope.merged`)."""
         files, errors = expand_paths(Path(p) for p in paths)
-        return self._add_files([(f, f.name) for f in files], errors, progress)
+        return self._add_files([(f, f.name) for f in files], errors, progress, scope)
 
-    def add_file(self, path: Path, name: str, progress: Progress = no_progress) -> AddReport:
+    def add_file(self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
         """Index one file under an outside name (an upload's file name), validated first."""
         try:
             validate_name(name)
         except IngestError as exc:
             return AddReport(errors=[exc])
-        return self._add_files([(Path(path), name)], [], progress)
+        return self._add_files([(Path(path), name)], [], progress, scope)
+
+    def set_scopes(self, scopes: Mapping[str, Scope]) -> list[DocumentInfo]:
+        """Give documents (by name) a new scope: a manifest change only (nothing is re-encoded;
+        retrieval reads the scopes from the manifest). Returns the documents that changed."""
+        with self._lock:
+            for name in scopes:
+                self.document(name)  # an unknown name is a clear error, before anything changes
+            docs = tuple(replace(d, scope=scopes.get(d.name, d.scope)) for d in self.manifest.documents)
+            changed = [d for d, old in zip(docs, self.manifest.documents) if d.scope != old.scope]
+            if changed:
+                self._write_manifest(replace(self.manifest, documents=docs))
+            return changed
 
     def remove(self, name: str, progress: Progress = no_progress) -> DocumentInfo:
         with self._lock:
@@ -241,14 +264,16 @@ class KnowledgeBase:
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
                 loaded = load_document(source, doc.name)
-                pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash)))
+                pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash), doc.scope))
             self._rebuild([], pending, progress, alpha)
 
-    def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress) -> AddReport:
+    def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress,
+                   scope: Scope | None = None) -> AddReport:
         with self._lock:
             self.check_compatible()
             report = AddReport(errors=list(errors))
             known = {d.doc_hash: d.name for d in self.manifest.documents}
+            rescope: dict[str, Scope] = {}
             pending: dict[str, _Pending] = {}
             for i, (path, name) in enumerate(files):
                 progress("reading", i, len(files))
@@ -258,6 +283,8 @@ class KnowledgeBase:
                     twin = known.get(digest) or next((p.doc.name for p in pending.values() if p.doc_hash == digest), None)
                     if twin is not None:
                         report.unchanged.append(name if twin == name else f"{name} (same content as {twin})")
+                        if scope is not None and digest in known:  # held already: a new scope is a manifest change
+                            rescope[twin] = rescope.get(twin, self.document(twin).scope).merged(scope)
                         continue
                     if name in pending:
                         raise IngestError(name, f"a second file with this name was given ({path})", "rename one of them")
@@ -265,7 +292,8 @@ class KnowledgeBase:
                     chunks = self.chunker.chunk(doc, digest)
                     if not chunks:
                         raise IngestError(name, "has no text to index", "check that the file has text (not only images)")
-                    pending[name] = _Pending(doc, digest, path.resolve(), chunks)
+                    previous = next((d.scope for d in self.manifest.documents if d.name == name), Scope())
+                    pending[name] = _Pending(doc, digest, path.resolve(), chunks, previous if scope is None else scope)
                 except IngestError as exc:
                     report.errors.append(exc)
                 except Exception as exc:  # an unexpected parser failure must not stop the batch
@@ -273,6 +301,7 @@ class KnowledgeBase:
                         IngestError(name, f"could not be read ({type(exc).__name__}: {exc})", "check that it opens in its usual program, or save it again and retry")
                     )
             progress("reading", len(files), len(files))
+            report.rescoped = self.set_scopes(rescope) if rescope else []
             if not pending:
                 return report
             old = {d.name for d in self.manifest.documents}
@@ -340,6 +369,7 @@ class KnowledgeBase:
                 pages=p.doc.pages,
                 source=self._original_source(p),
                 notes=p.doc.notes,
+                scope=p.scope,
             )
             self._write_doc(p, dense)
             added.append(info)
@@ -356,10 +386,13 @@ class KnowledgeBase:
         return added
 
     def _switch(self, manifest: Manifest, old_generation: int) -> None:
-        _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
-        self.manifest = manifest
+        self._write_manifest(manifest)
         self._sparse = self._lexical = None
         self._collect_garbage()
+
+    def _write_manifest(self, manifest: Manifest) -> None:
+        _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
+        self.manifest = manifest
 
     def _collect_garbage(self) -> None:
         """Remove what the manifest does not reference: older or unfinished generations and
@@ -384,7 +417,7 @@ class KnowledgeBase:
             return Manifest(alpha=self.config.alpha)
         try:
             return Manifest.from_json(json.loads(path.read_text(encoding="utf-8")))
-        except (json.JSONDecodeError, TypeError, KeyError) as exc:
+        except (json.JSONDecodeError, TypeError, KeyError, ValueError) as exc:
             raise KnowledgeBaseError(f"{path} is damaged ({exc}); move the folder away and add the documents again") from None
 
     def _write_doc(self, p: _Pending, dense: np.ndarray) -> None:

@@ -12,6 +12,7 @@ quote taken from one is cited as a past answer.
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import time
@@ -39,6 +40,7 @@ from engine.page_finder import PageFinder
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import CellWrite, export
 from engine.retrieve import search
+from engine.scopes import ScopeFilter, inherited_from, passage_suffix
 from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
@@ -69,6 +71,7 @@ class Citation:
     start: int | None = None
     end: int | None = None
     rects: tuple[Rect, ...] = ()
+    third_party: str | None = None  # the cited document is this third party's (engine/scopes.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -119,6 +122,14 @@ class Draft:
         """A drafted answer whose confidence is under the calibrated threshold."""
         return self.status is DraftStatus.DRAFTED and self.confidence is not None and self.confidence < LOW_CONFIDENCE
 
+    @property
+    def inherited_from(self) -> str | None:
+        """The third party a drafted answer is inherited from: every highlightable (verified or
+        repaired) citation is that third party's document; None otherwise."""
+        if self.status is not DraftStatus.DRAFTED:
+            return None
+        return inherited_from(c.third_party for c in self.citations if c.label is not AnchorLabel.UNVERIFIED)
+
     def to_json(self) -> dict:
         return {
             "id": self.id, "sheet": self.sheet, "row": self.row, "question": self.question,
@@ -128,6 +139,7 @@ class Draft:
             "reused": self.reused, "past_choices": dict(self.past_choices),
             "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
             "choice_probability": _round(self.choice_probability), "support": _round(self.support),
+            "inherited_from": self.inherited_from,
         }
 
     def stored(self) -> StoredDraft:
@@ -170,13 +182,31 @@ class Drafter:
     can share one model."""
 
     def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
-                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None) -> None:
+                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None,
+                 product: str | None = None) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self.library = library
+        # the product drafted for (None: company-wide): the documents retrieval may use and the
+        # past answers preferred (engine/scopes.py, engine/library.py)
+        self.scope = ScopeFilter(product)
+        self.product = self.scope.product
         self._anchorers: dict[str, QuoteAnchorer] = {}
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
+
+    def for_product(self, product: str | None) -> Drafter:
+        """This drafter for another product, sharing the model, the caches and the one-at-a-time lock."""
+        if ScopeFilter(product) == self.scope:
+            return self
+        other = copy.copy(self)
+        other.scope = ScopeFilter(product)
+        other.product = other.scope.product
+        return other
+
+    def third_party(self, doc: str) -> str | None:
+        """The third party whose document ``doc`` is; None for other (or since removed) documents."""
+        return next((d.scope.third_party for d in self.kb.documents() if d.name == doc), None)
 
     def anchorer(self, doc: str) -> QuoteAnchorer:
         if doc not in self._anchorers:
@@ -195,7 +225,8 @@ class Drafter:
         """The related past answers first (matched question to question, and short), then the
         retrieved chunks; compacted together to the budget."""
         whole = [Passage(f"[{i}] {_past_label(h)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
-        whole += [Passage(source_label(i, h.chunk), h.chunk.text) for i, h in enumerate(hits, len(past) + 1)]
+        whole += [Passage(source_label(i, h.chunk) + passage_suffix(self.third_party(h.chunk.doc)), h.chunk.text)
+                  for i, h in enumerate(hits, len(past) + 1)]
         if self.budget is None:
             return whole
         count = getattr(self.generator, "count_tokens", None)
@@ -209,12 +240,14 @@ class Drafter:
         key = question_key(q)
         started = time.perf_counter()
         try:
-            past = self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE) if self.library else []
-            reuse = reused_hit(past)
+            past = (self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
+                    if self.library else [])
+            reuse = reused_hit(past, product=self.product)
             if reuse is not None:  # a near-identical past question: its answer, no LLM call
-                return self._reused(q, key, reuse, past, time.perf_counter() - started)
+                near = near_hits(past, product=self.product)  # the past answers reuse chose among
+                return self._reused(q, key, reuse, near, time.perf_counter() - started)
             past = past[:LIBRARY_PASSAGES]
-            hits = search(self.kb, q.text, top_k=self.top_k) if self.kb.documents() or not past else []
+            hits = search(self.kb, q.text, top_k=self.top_k, scope=self.scope) if self.kb.documents() or not past else []
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
             backing = self.support(q.text, citations)
@@ -232,7 +265,7 @@ class Drafter:
         return support(encoder.encode_query(question), encoder.encode_passages(quotes))
 
     @staticmethod
-    def _reused(q: Question, key: str, hit: LibraryHit, past: Sequence[LibraryHit], seconds: float) -> Draft:
+    def _reused(q: Question, key: str, hit: LibraryHit, near: Sequence[LibraryHit], seconds: float) -> Draft:
         """The past answer as the draft: its choice when the question allows it (in the
         workbook's spelling), its text; cited as the stored text it is (verified). The choices
         of every near-identical past answer go with it, so a disagreement is shown."""
@@ -244,11 +277,11 @@ class Drafter:
         cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
                         score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
                         row=e.row, section=e.qid, start=start, end=start + len(quote))
-        near = [h.entry for h in near_hits(past) if choice_key(h.entry.choice)]
-        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in near)
+        voters = [h.entry for h in near if choice_key(h.entry.choice)]  # the near-identical answers reuse chose among
+        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
         return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
-                     seconds=seconds, reused=True, past_choices=count_choices(near),
-                     confidence=reused_confidence(agreeing, len(near), hit.score) if choice else None)
+                     seconds=seconds, reused=True, past_choices=count_choices(voters),
+                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None)
 
     @staticmethod
     def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...],
@@ -289,7 +322,7 @@ class Drafter:
         anchor, hit, hint = best
         chunk = hit.chunk
         base = dict(file=chunk.doc, kind=chunk.kind, quote=quote, label=anchor.label, score=anchor.score,
-                    retrieval_score=round(float(hit.score), 4))
+                    retrieval_score=round(float(hit.score), 4), third_party=self.third_party(chunk.doc))
         if not anchor.highlighted:  # unverified: cite the retrieved chunk's place, highlight nothing
             return Citation(**base, page=hint or chunk.page, sheet=chunk.sheet, row=chunk.row, section=chunk.section)
         span = max(anchor.spans, key=lambda s: s.end - s.start)

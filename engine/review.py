@@ -153,10 +153,11 @@ class Review:
         return decision
 
     def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
-        """The approved answer into the answer library, under this questionnaire's file name."""
+        """The approved answer into the answer library, under this questionnaire's file name and
+        the product it is drafted for."""
         if self.library is not None:
-            file = self.store.project(self.project_id).file_name
-            self.library.record(q.text, choice, answer, file, q.sheet, q.row, q.id)
+            project = self.store.project(self.project_id)
+            self.library.record(q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product)
 
     def needs_sme(self, key: str, note: str | None = None) -> Decision:
         return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note)

@@ -19,6 +19,7 @@ from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, t
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
 from engine.questionnaire.reader import SUFFIXES
 from engine.review import Review
+from engine.scopes import ScopeFilter
 from engine.settings import Settings
 from storage.review_store import Project, ReviewStore, Run
 
@@ -76,6 +77,10 @@ class Workspace:
     def drafter(self) -> Drafter:
         return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k, library=self.library)
 
+    def drafter_for(self, project_id: int) -> Drafter:
+        """The drafter for a project: for the product its questionnaire is drafted for."""
+        return self.drafter.for_product(self.review_store.project(project_id).product)
+
     @cached_property
     def jobs(self) -> DraftingJobs:
         return DraftingJobs(self)
@@ -124,6 +129,14 @@ class Workspace:
         self.review_store.set_questions(project_id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
         return questionnaire
 
+    def set_product(self, project_id: int, product: str | None) -> Project:
+        """Draft the project's questionnaire for ``product`` (None: company-wide); refused while
+        it is being drafted."""
+        product = ScopeFilter(product).product  # a bad name is refused here (ScopeError)
+        if self.jobs.running(project_id):
+            raise RuntimeError("drafting is running; stop it (or let it finish) before changing the product")
+        return self.review_store.set_product(project_id, product)
+
     def read_options(self, project_id: int) -> ReadOptions:
         return ReadOptions.from_json(self.review_store.options(project_id).get("read", {}))
 
@@ -155,7 +168,7 @@ class Workspace:
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
             raise KeyError(f"no question {key} in {questionnaire.path.name}")
-        draft = self.drafter.draft(question)
+        draft = self.drafter_for(project_id).draft(question)
         self.review_store.add_draft(project_id, draft.stored())
         return draft
 
@@ -271,7 +284,7 @@ class DraftingJobs:
 
         error = None
         try:
-            draft_questionnaire(questionnaire, self.ws.drafter, self.ws.review_store,
+            draft_questionnaire(questionnaire, self.ws.drafter_for(run.project_id), self.ws.review_store,
                                 limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
                                 progress=progress)
         except _Cancelled:

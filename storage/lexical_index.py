@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,12 +32,21 @@ class LexicalIndex:
         data = np.fromiter((x for v in vectors for x in v.values), dtype=np.float32, count=int(indptr[-1]))
         return cls(ids, sp.csr_matrix((data, indices, indptr), shape=(len(vectors), n_terms)))
 
-    def scores(self, query: SparseVector) -> np.ndarray:
-        """The dot product of every row with ``query`` (BM25 / best possible, in [0, 1])."""
+    def scores(self, query: SparseVector, rows: np.ndarray | None = None) -> np.ndarray:
+        """The dot product of every row with ``query`` (BM25 / best possible, in [0, 1]); 0 for
+        the rows outside ``rows`` (a mask from :meth:`mask`) when given."""
         if not query.indices:
             return np.zeros(len(self.ids), dtype=np.float32)
         weights = np.asarray(query.values, dtype=np.float32)
-        return np.asarray(self.matrix[:, query.indices] @ weights).ravel()
+        scores = np.asarray(self.matrix[:, query.indices] @ weights).ravel()
+        return scores if rows is None else np.where(rows, scores, np.float32(0.0))
+
+    def mask(self, ids: Iterable[str]) -> np.ndarray:
+        """Per row, whether its point id is one of ``ids`` (ids not in the index are ignored)."""
+        mask = np.zeros(len(self.ids), dtype=bool)
+        rows = [self.rows[pid] for pid in ids if pid in self.rows]
+        mask[rows] = True
+        return mask
 
     def save(self, folder: Path) -> None:
         csr = self.matrix.tocsr()

@@ -22,7 +22,7 @@ import numpy as np
 
 from storage.sqlite import connect, transaction
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 added entries.product (a version 1 file is upgraded in place)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -39,11 +39,12 @@ CREATE TABLE IF NOT EXISTS entries (
     origin TEXT NOT NULL,
     retired INTEGER NOT NULL DEFAULT 0,
     embedder TEXT NOT NULL,
-    vector BLOB NOT NULL
+    vector BLOB NOT NULL,
+    product TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
-_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired"
+_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product"
 
 
 class LibraryStoreError(Exception):
@@ -76,6 +77,7 @@ class LibraryEntry:
     imported: str
     origin: Origin
     retired: bool = False
+    product: str | None = None  # the product it answered for; None: company-wide (engine/scopes.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -89,8 +91,9 @@ class LibraryEntry:
 
 
 def _entry(row: tuple) -> LibraryEntry:
-    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired = row
-    return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin), bool(retired))
+    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product = row
+    return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin), bool(retired),
+                        product)
 
 
 class LibraryStore:
@@ -100,13 +103,16 @@ class LibraryStore:
         self.path = Path(path)
         self._db, version = connect(self.path, LibraryStoreError,
                                     "an answer-library database ({exc}); move it away and import the files again")
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise LibraryStoreError(
                 f"{self.path} has library schema {version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it, or move it away and import the files again"
             )
         self._lock = threading.RLock()
         self._writes = 0
+        if version == 1:  # version 2 added the product column
+            self._db.executescript("BEGIN; ALTER TABLE entries ADD COLUMN product TEXT; "
+                                   f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
 
     def close(self) -> None:
@@ -176,9 +182,9 @@ class LibraryStore:
             else:
                 entry_id = row[0]
                 db.execute("UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
-                           "retired = 0, embedder = ?, vector = ? WHERE id = ?",
+                           "retired = 0, embedder = ?, vector = ?, product = ? WHERE id = ?",
                            (entry.choice, entry.answer, entry.comment, entry.qid, entry.imported, embedder,
-                            _blob(vector), entry_id))
+                            _blob(vector), entry.product, entry_id))
         return self.entry(entry_id)
 
     def set_retired(self, entry_id: int, retired: bool = True) -> LibraryEntry:
@@ -196,9 +202,9 @@ class LibraryStore:
     def _insert(db: sqlite3.Connection, e: LibraryEntry, vector: np.ndarray, embedder: str) -> int:
         cur = db.execute(
             "INSERT INTO entries (question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
-            "retired, embedder, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "retired, embedder, vector, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (e.question, e.choice, e.answer, e.comment, e.file, e.sheet, e.row, e.qid, e.imported, e.origin.value,
-             int(e.retired), embedder, _blob(vector)))
+             int(e.retired), embedder, _blob(vector), e.product))
         return int(cur.lastrowid)
 
 

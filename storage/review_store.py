@@ -20,7 +20,7 @@ from typing import Sequence
 
 from storage.sqlite import connect, transaction
 
-SCHEMA_VERSION = 2  # 2 added project options and drafting runs (a v1 file is upgraded in place)
+SCHEMA_VERSION = 3  # 2 added project options and drafting runs, 3 projects.product (older files are upgraded in place)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS projects (
     file_name TEXT NOT NULL,
     file_sha256 TEXT NOT NULL,
     file_bytes BLOB NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    product TEXT
 );
 CREATE TABLE IF NOT EXISTS questions (
     project_id INTEGER NOT NULL REFERENCES projects(id),
@@ -75,6 +76,9 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+_PROJECT = "id, name, file_name, file_sha256, created, product"  # the columns of a Project
+
+
 class ReviewStoreError(Exception):
     """The review database cannot be used; the message says why and what to do."""
 
@@ -101,6 +105,7 @@ class Project:
     file_name: str
     file_sha256: str
     created: str
+    product: str | None = None  # drafted for this product; None: company-wide (engine/scopes.py)
 
 
 @dataclass(frozen=True)
@@ -146,12 +151,15 @@ class ReviewStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
-        if version not in (0, 1, SCHEMA_VERSION):
+        if version not in (0, 1, 2, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it or start a new review database"
             )
         self._lock = threading.RLock()
+        if version in (1, 2):  # version 3 added the projects' product
+            self._db.executescript("BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; "
+                                   f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
 
     def close(self) -> None:
@@ -177,17 +185,22 @@ class ReviewStore:
 
     def project(self, project_id: int) -> Project:
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, name, file_name, file_sha256, created FROM projects WHERE id = ?", (project_id,)
-            ).fetchone()
+            row = self._db.execute(f"SELECT {_PROJECT} FROM projects WHERE id = ?", (project_id,)).fetchone()
         if row is None:
             raise ReviewStoreError(f"no project {project_id} in {self.path}; list them with projects()")
         return Project(*row)
 
     def projects(self) -> list[Project]:
         with self._lock:
-            rows = self._db.execute("SELECT id, name, file_name, file_sha256, created FROM projects ORDER BY id").fetchall()
+            rows = self._db.execute(f"SELECT {_PROJECT} FROM projects ORDER BY id").fetchall()
         return [Project(*r) for r in rows]
+
+    def set_product(self, project_id: int, product: str | None) -> Project:
+        """The product the project's questionnaire is drafted for (None: company-wide)."""
+        self.project(project_id)  # a clear error for an unknown project
+        with self._tx() as db:
+            db.execute("UPDATE projects SET product = ? WHERE id = ?", (product, project_id))
+        return self.project(project_id)
 
     def source_bytes(self, project_id: int) -> bytes:
         """The questionnaire exactly as uploaded."""

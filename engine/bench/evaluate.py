@@ -9,6 +9,14 @@ questions. ``--report`` writes an HTML page with the confusion table and one row
 
 ``eval leave-one-out`` runs that for each of several filled questionnaires in turn, the others
 being its library (or none, ``--no-library``), with one knowledge base and one model.
+
+Scopes (engine/scopes.py): the target is drafted for ``product`` (None: company-wide). With
+``folders`` (``--scope-folders``) each document's scope comes from its folder's name, a library
+file's entries are for its folder's product, and the target is for its folder's product unless
+``product`` is given. Two figures follow the scopes: ``other_product_citation_rate`` (drafted
+questions citing a knowledge-base document of a product other than the target's, which the
+scoped retrieval must never let through) and ``third_party_only_rate`` (drafted questions whose
+highlightable citations are all a third party's: inherited answers).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from engine.config import EngineConfig
 from engine.kb import KnowledgeBase, expand_paths
 from engine.pipeline import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
+from engine.scopes import FolderScopes
 from engine.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
 from storage.vector_store import release
@@ -85,13 +94,19 @@ class Row:
     confidence: float | None = None
     low_confidence: bool = False
     support: float | None = None  # best question–quote cosine of a drafted (not reused) answer
+    other_product: bool = False  # cites a document of a product other than the target's
+    inherited_from: str | None = None  # every highlightable citation is this third party's
+
+    @property
+    def drafted(self) -> bool:
+        return self.status == DraftStatus.DRAFTED.value
 
     @property
     def right(self) -> bool:
         return yes_no(self.choice) == self.truth
 
     @property
-    def drafted(self) -> bool:
+    def chose(self) -> bool:
         """A Yes/No choice was drafted (reused or generated)."""
         return yes_no(self.choice) is not None
 
@@ -114,10 +129,11 @@ class Scores:
     tokens: int = 0
     seconds: float = 0.0
 
-    def add(self, question: Question, truth: str, draft: Draft) -> None:
+    def add(self, question: Question, truth: str, draft: Draft, other_product: bool = False) -> None:
         self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
                              draft.reused, [cite_line(c) for c in draft.citations], draft.seconds,
-                             dict(draft.past_choices), draft.confidence, draft.low_confidence, draft.support))
+                             dict(draft.past_choices), draft.confidence, draft.low_confidence, draft.support,
+                             other_product, draft.inherited_from))
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
@@ -132,6 +148,7 @@ class Scores:
         recall = self.recall(lambda r: r.right)
         reused = [r for r in self.rows if r.reused]
         wrong_reused = [r for r in reused if not r.right]
+        drafted = [r for r in self.rows if r.drafted]
         return {
             "questions": n,
             "choice_accuracy": _pct(sum(r.right for r in self.rows), n),
@@ -152,6 +169,9 @@ class Scores:
             **self.trust(),
             "s_per_question": round(self.seconds / n, 2) if n else None,
             "prompt_tokens_per_question": round(self.tokens / n, 1) if n else None,
+            # of the drafted questions: citing another product's document; inherited from a third party
+            "other_product_citation_rate": _pct(sum(r.other_product for r in drafted), len(drafted)),
+            "third_party_only_rate": _pct(sum(r.inherited_from is not None for r in drafted), len(drafted)),
         }
 
     def trust(self) -> dict:
@@ -163,7 +183,7 @@ class Scores:
         SUPPORT_MIN, or no highlightable quote): 0 by construction of the drafter's rule, kept as a
         guard."""
         n = len(self.rows)
-        drafted = [r for r in self.rows if r.drafted]
+        drafted = [r for r in self.rows if r.chose]
         confident = [r for r in drafted if not r.low_confidence]
         generated = [r for r in drafted if not r.reused]
         return {
@@ -180,7 +200,7 @@ class Scores:
 
     def risk_coverage(self) -> list[tuple[float, float, float]]:
         """(threshold, coverage of all questions, precision) as the confidence threshold moves."""
-        points = [(r.confidence if r.confidence is not None else 0.0, r.right) for r in self.rows if r.drafted]
+        points = [(r.confidence if r.confidence is not None else 0.0, r.right) for r in self.rows if r.chose]
         share = len(points) / len(self.rows) if self.rows else 0.0
         return [(t, c * share, p) for t, c, p in risk_coverage(points)]
 
@@ -198,9 +218,13 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
     its choice against the truth. ``seconds`` is drafting time, models already loaded."""
     scores = Scores()
     drafter.kb.encoder  # the embedder is loaded before the clock starts (≈ 11 s, once per process)
+    scopes = {d.name: d.scope for d in drafter.kb.documents()}
     started = time.perf_counter()
     for question in tqdm(questions, desc="drafting", file=sys.stderr):
-        scores.add(question, yes_no(truth[question.id]["answer"]), drafter.draft(question))
+        draft = drafter.draft(question)
+        other = any(c.kind is not SourceKind.LIBRARY and c.file in scopes and not drafter.scope.allows(scopes[c.file])
+                    for c in draft.citations)
+        scores.add(question, yes_no(truth[question.id]["answer"]), draft, other)
     scores.seconds = time.perf_counter() - started
     return scores
 
@@ -233,11 +257,13 @@ def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], lis
 def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: str, truth: str, *,
                            store: str | None = None, limit: int | None = None, model: str | None = None,
                            llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
-                           embedder: str | None = None, generator=None, progress: Progress = no_progress) -> dict:
+                           embedder: str | None = None, generator=None, progress: Progress = no_progress,
+                           product: str | None = None, folders: FolderScopes | None = None) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
-    local LLM (tests that are about something else)."""
+    local LLM (tests that are about something else). ``product``: the target's (default: its
+    folder's with ``folders``, else none); ``folders``: scopes from folder names."""
     from engine.generate import make_generator
     from engine.library import AnswerLibrary
 
@@ -248,23 +274,29 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     questions = scored_questions(target_path, expected, limit)
     kb_files, kb_dropped = without_target([Path(p) for p in kb], target_path)
     lib_files, lib_dropped = without_target([Path(p) for p in library], target_path)
+    if product is None and folders is not None:
+        product = folders.product_of(target_path)
     config = EngineConfig.from_env(embedder=embedder)
     with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
         folder = Path(store) if store else Path(tmp) / "store"
         base = KnowledgeBase(folder, config)
         added = base.add(kb_files, progress=progress)
+        if folders is not None:  # exactly the folders' scopes, whatever an earlier run left in the store
+            names = {d.name for d in base.documents()}
+            base.set_scopes({f.name: s for f, s in folders.of_files(kb_files).items() if f.name in names})
         lib = None
         if lib_files:
             lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
             for f in lib_files:
-                lib.import_file(f)
+                lib.import_file(f, product=folders.product_of(f) if folders is not None else None)
         drafter = Drafter(base, generator or make_generator(model, llm_url, evidence=evidence),
-                          budget_tokens=PROMPT_BUDGET, library=lib)
+                          budget_tokens=PROMPT_BUDGET, library=lib, product=product)
         scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
     figures = scores.summary()
     figures.update({
         "target": target_path.name,
+        "product": drafter.product,
         "documents": len(base.documents()),
         "library_files": [f.name for f in lib_files],
         "library_entries": len(lib.entries()) if lib else 0,
@@ -277,21 +309,24 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     return figures
 
 
-LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "choice_accuracy", "yes_recall", "no_recall", "no_context_rate",
-               "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate", "confident_precision",
-               "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate", "wrong_reused_disputed",
-               "reuse_ceiling", "verified_quote_rate", "s_per_question")
+LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "choice_accuracy", "yes_recall",
+               "no_recall", "no_context_rate", "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate",
+               "confident_precision", "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate",
+               "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate", "s_per_question",
+               "other_product_citation_rate", "third_party_only_rate")
 
 
 def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
                   store: str | None = None, limit: int | None = None, model: str | None = None,
                   llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
-                  embedder: str | None = None, generator=None, progress: Progress = no_progress) -> dict:
+                  embedder: str | None = None, generator=None, progress: Progress = no_progress,
+                  product: str | None = None, folders: FolderScopes | None = None) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
     folder) and one generator serve every target. ``reports``: a folder for one HTML report
-    per target. Returns each target's figures and a summary over the targets."""
+    per target; ``product`` and ``folders`` as for :func:`evaluate_questionnaire`. Returns each
+    target's figures and a summary over the targets."""
     from engine.generate import make_generator
 
     if len(pairs) < 2 and library:
@@ -307,8 +342,9 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
             others = [q for q, _ in pairs if q != target] if library else []
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
             figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
-                                             embedder=embedder, generator=generator, progress=progress)
-            targets.append({"target": figures["target"], **{k: figures[k] for k in LOO_FIGURES},
+                                             embedder=embedder, generator=generator, progress=progress,
+                                             product=product, folders=folders)
+            targets.append({"target": figures["target"], "product": figures["product"], **{k: figures[k] for k in LOO_FIGURES},
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
                             **({"report": report} if report else {})})
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
@@ -349,6 +385,7 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
         f"<tr class='{'ok' if r.right else 'bad'}'><td>{esc(r.id)}</td><td>{esc(r.question)}</td><td>{esc(r.truth)}</td>"
         f"<td>{esc(r.choice or '—')}</td><td>{'—' if r.confidence is None else f'{r.confidence:.2f}'}"
         f"{' (low)' if r.low_confidence else ''}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
+        f"{esc(' · inherited from ' + r.inherited_from) if r.inherited_from else ''}"
         f"{esc(' (' + ', '.join(f'{c} ×{k}' for c, k in r.past_choices.items()) + ')') if r.past_choices else ''}</td>"
         f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
         for r in scores.rows)

@@ -2,8 +2,10 @@
 
 Add files (PDF, Word, Excel/CSV, Markdown/text) through the uploader — each upload is written
 to a temporary folder and indexed by ``kb.add_file`` with its own progress bar and its own
-result (indexed, replaced, unchanged, or the problem in plain words); list the documents;
-remove one (after a confirmation); re-index everything after the embedder or α changed.
+result (indexed, replaced, unchanged, or the problem in plain words), with the scope chosen for
+them (company-wide, products', a third party's); list the documents with their scopes; change a
+document's scope; remove one (after a confirmation); re-index everything after the embedder or α
+changed.
 The answer library: import past filled questionnaires (each with its own result), its entry
 count, and the near-identical questions answered differently, each answer with a Retire button.
 Every change is made by the engine at once; the screen keeps only what is on it."""
@@ -21,10 +23,12 @@ from engine.ingest import SUPPORTED_EXTENSIONS, validate_name
 from engine.kb import AddReport, KnowledgeBase
 from engine.library import AnswerLibrary, ImportReport
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
+from engine.scopes import Scope, products_of, third_parties_of
 from engine.types import DocumentInfo, IngestError
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import ProgressBar
+from ui.components.scope_picker import scope_picker, scope_text
 from ui.resources import workspace
 
 # results of the last action, kept over the rerun and shown beside the button that did it
@@ -47,7 +51,7 @@ def added_on(iso: str) -> str:
 def document_rows(docs: list[DocumentInfo]) -> list[dict]:
     return [
         {"Document": d.name, "Type": KIND_LABELS.get(d.kind.value, d.kind.value), "Pages": d.pages,
-         "Chunks": d.chunks, "Added": added_on(d.added)}
+         "Chunks": d.chunks, "Added": added_on(d.added), "Scope": scope_text(d.scope)}
         for d in docs
     ]
 
@@ -65,12 +69,14 @@ def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
         twin = re.match(r".* \(same content as (.*)\)$", line)
         where = f"the same content as **{escape_md(twin.group(1))}**" if twin else "this exact file"
         messages.append(("info", f"{shown} is unchanged: the knowledge base already holds {where}."))
+    for doc in report.rescoped:
+        messages.append(("success", f"**{escape_md(doc.name)}** is now {escape_md(doc.scope.label)}."))
     return messages
 
 
-def index_uploads(kb: KnowledgeBase, files) -> list[tuple[str, str]]:
-    """Index each uploaded file (written to a temporary folder first) with its own progress bar;
-    one file's problem never stops the others."""
+def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[tuple[str, str]]:
+    """Index each uploaded file (written to a temporary folder first) with its own progress bar,
+    in ``scope``; one file's problem never stops the others."""
     messages: list[tuple[str, str]] = []
     with st.status(f"Indexing {count(len(files), 'file')}…", expanded=True) as box, \
             tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
@@ -86,7 +92,7 @@ def index_uploads(kb: KnowledgeBase, files) -> list[tuple[str, str]]:
             path.write_bytes(upload.getvalue())
             bar = ProgressBar(name)
             try:
-                report = kb.add_file(path, name, bar)
+                report = kb.add_file(path, name, bar, scope=scope)
             except Exception as exc:  # a store-wide problem (e.g. built with another embedder)
                 report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
             failed += bool(report.errors)
@@ -191,8 +197,13 @@ files = st.file_uploader(
     "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
          "same name as a document already here replaces it.")
-if st.button("Index files", type="primary", icon=":material/upload:", disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings)):
-    for level, text in index_uploads(kb, files):
+with st.expander("Scope of the files", expanded=False):
+    st.caption("Whose evidence these files are. A file the knowledge base already holds gets this scope "
+               "(a product is added to its products).")
+    add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
+if st.button("Index files", type="primary", icon=":material/upload:",
+             disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings) or add_scope is None):
+    for level, text in index_uploads(kb, files, add_scope):
         flash(ADD_FLASH, level, text)
     st.session_state[UPLOADER_GENERATION] = generation + 1
     st.rerun()
@@ -214,6 +225,16 @@ st.caption(f"{count(len(docs), 'document')}, {count(total_chunks, 'chunk')} inde
 st.dataframe(document_rows(docs), hide_index=True, width="stretch",
              column_config={"Pages": st.column_config.NumberColumn(format="%d"),
                             "Chunks": st.column_config.NumberColumn(format="%d")})
+
+with st.container(border=True):
+    by_name = {d.name: d for d in docs}
+    chosen = by_name[st.selectbox("Change the scope of a document", list(by_name), key="kb_scope_choice")]
+    scope = scope_picker(f"kb_scope_{chosen.doc_hash}", products_of(docs), third_parties_of(docs), chosen.scope,
+                         disabled=bool(drafting))
+    if st.button("Save scope", icon=":material/label:", disabled=bool(drafting) or scope in (None, chosen.scope)):
+        kb.set_scopes({chosen.name: scope})
+        flash(DOCS_FLASH, "success", f"**{escape_md(chosen.name)}** is now {escape_md(scope.label)}.")
+        st.rerun()
 
 with st.container(border=True):
     names = [d.name for d in docs]

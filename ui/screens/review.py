@@ -287,7 +287,8 @@ def _citation_list(item: ReviewItem) -> None:
         where = location(c)
         with st.container(border=True):
             name = escape_md(where) if c.kind is SourceKind.LIBRARY else escape_md(c.file) + (f" · {escape_md(where)}" if where else "")
-            st.markdown(f"{label_badge_md(c.label)} **[{n}]** {name} · score {c.score:.0f}")
+            party = f" · :orange-badge[third party: {escape_md(c.third_party)}]" if c.third_party else ""
+            st.markdown(f"{label_badge_md(c.label)} **[{n}]** {name} · score {c.score:.0f}{party}")
             st.caption(f"“{escape_md(c.quote)}”")
             if c.label is AnchorLabel.UNVERIFIED:
                 st.warning("This quote was not found in the source: it is not highlighted. "
@@ -332,6 +333,10 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
     if reused:
         _past_choices(item.draft, state)
+    if item.draft is not None and item.draft.inherited_from:
+        st.warning(f"Inherited from {escape_md(item.draft.inherited_from)}: every highlighted quote comes from "
+                   "a third party's document, which describes its practice, not the company's own. Check that "
+                   "the answer holds for the company before accepting.", icon=":material/domain:")
     if item.decision is not None and item.decision.note:
         st.caption(f"Note: {escape_md(item.decision.note)}")
 
