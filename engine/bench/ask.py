@@ -154,7 +154,9 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
               evidence: Sequence[str] = tuple(e.value for e in Evidence),
               window: int = 5, subdoc_words: int = 3000, answer: bool = False, cache: str | None = None,
               embedder: str | None = None, model: str | None = None, llm_url: str | None = None,
-              chat=None) -> dict:
+              chat=None, encoder=None) -> dict:
+    """The figures (see the module docstring). ``chat`` and ``encoder``: a model and a dense
+    encoder already loaded (default: ``model`` / ``llm_url`` and ``embedder``)."""
     policies = load_policyqa(policyqa)
     questions = interleave(policies, limit)
     if policies_kept:
@@ -164,7 +166,7 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
     used = sorted({q.policy for q in questions})
     docs = {i: AskDocument(policies[i].title, SourceKind.TEXT, [Unit(policies[i].text)]) for i in used}
     methods: dict[str, dict] = {}
-    methods.update(_hybrid(policies, questions, docs, window, embedder))
+    methods.update(_hybrid(policies, questions, docs, window, embedder, encoder))
     forms = [Evidence.parse(e) for e in evidence]
     timing: dict[str, dict] = {}
     outside = {"excerpts": 0, "inside": 0}
@@ -217,7 +219,7 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
     }
 
 
-def _hybrid(policies, questions, docs, window: int, embedder: str | None) -> dict[str, dict]:
+def _hybrid(policies, questions, docs, window: int, embedder: str | None, encoder=None) -> dict[str, dict]:
     """The project's weighted hybrid retrieval restricted to each question's policy: over its
     chunks (top 1/2/4) and over its sentences widened to windows (top 1/2/4)."""
     from engine.bench.retrieval import SquadIndex
@@ -226,7 +228,7 @@ def _hybrid(policies, questions, docs, window: int, embedder: str | None) -> dic
     from engine.embed.dense import DenseEncoder
 
     config = EngineConfig.from_env(embedder=embedder)
-    encoder = DenseEncoder(config.embedder, config.batch_size)
+    encoder = encoder or DenseEncoder(config.embedder, config.batch_size)
     chunker = Chunker(encoder.token_counter(), encoder.chunk_tokens, config.chunk_overlap)
     returned = {f"hybrid top-{k} {what}": [] for what in ("chunks", "sentence windows") for k in K}
     order = {q.id: i for i, q in enumerate(questions)}
