@@ -180,6 +180,12 @@ class App:
     def button(self, name: str):
         return self.page.get_by_role("button", name=name, exact=True)
 
+    def type_into(self, field, text: str, key: str = "Enter") -> None:
+        """Fill a text field, commit it with ``key`` and wait for the rerun."""
+        field.fill(text)
+        field.press(key)
+        self.settle()
+
     def uploader(self, label: str):
         box = self.page.locator('[data-testid="stFileUploader"]').filter(
             has=self.page.get_by_text(label, exact=True))
@@ -257,10 +263,7 @@ def use_quoting_server(app: App, llm_url: str) -> None:
     app.go("Settings")
     page.get_by_text("LLM server (OpenAI-compatible)").click()
     app.settle()
-    field = page.get_by_role("textbox", name="LLM server URL", exact=True)
-    field.fill(llm_url)
-    field.press("Enter")
-    app.settle()
+    app.type_into(page.get_by_role("textbox", name="LLM server URL", exact=True), llm_url)
     app.button("Save settings").click()
     app.expect_text("Saved to")
     app.shot("settings_llm_server")
@@ -273,10 +276,7 @@ def ask_shown_document(app: App, question: str, timeout: float = 600) -> bool:
     summary = page.locator('[data-testid="stExpander"] summary').filter(has_text="Ask this document").first
     if not page.get_by_role("button", name="Ask this document", exact=True).is_visible():
         summary.click()
-    box = page.get_by_role("textbox", name="Ask handbook.pdf", exact=True)
-    box.fill(question)
-    box.press("Control+Enter")
-    app.settle()
+    app.type_into(page.get_by_role("textbox", name="Ask handbook.pdf", exact=True), question, "Control+Enter")
     app.button("Ask this document").click()
     page.get_by_text("Answer:").or_(page.get_by_text("Nothing in this document answers it")).first.wait_for(
         state="visible", timeout=timeout * 1000)
@@ -333,10 +333,7 @@ def test_review_flow_in_a_real_browser(tmp_path):
             app.expect_text("6 questions found")
             assert page.get_by_text("Sheet Security").count()
             app.shot("questionnaire_detected")
-            limit = page.get_by_label("Questions to draft (0 = all)")
-            limit.fill(str(LIMIT))
-            limit.press("Enter")
-            app.settle()
+            app.type_into(page.get_by_label("Questions to draft (0 = all)"), str(LIMIT))
             started = time.monotonic()
             app.button("Start drafting").click()
             app.expect_text("Drafting: ", timeout=60)
