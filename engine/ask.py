@@ -226,6 +226,7 @@ ANSWER_SYSTEM = (
 class PartPrompt:
     """What one part and one question send to the model."""
 
+    part: int
     messages: tuple[dict, ...]
     schema: dict
     max_tokens: int
@@ -249,7 +250,8 @@ def part_prompt(doc: AskDocument, part: Part, n_parts: int, question: str, optio
               "required": [field_name], "additionalProperties": False}
     user = f"{head}{body}\n\nQuestion: {question}"
     context = f"ask:{doc.key}:{options.evidence.value}:{options.subdoc_words}:{k}:{part.index}"
-    return PartPrompt(({"role": "system", "content": system}, {"role": "user", "content": user}), schema, max_tokens, context)
+    return PartPrompt(part.index, ({"role": "system", "content": system}, {"role": "user", "content": user}), schema,
+                      max_tokens, context)
 
 
 def parse_evidence(raw: str, evidence: Evidence) -> tuple[str, ...]:
@@ -305,7 +307,7 @@ class Excerpt:
     label: AnchorLabel  # verified when one of its anchors is verbatim, else repaired
     score: float  # the best anchor score, 0–100
     rects: tuple[Rect, ...] = ()  # PDF highlight boxes (page, x0, y0, x1, y1), one per line
-    sheet: str | None = None
+    sheet: str | None = None  # sheet, row and section of the unit holding most of the excerpt
     row: int | None = None
     section: str | None = None
 
@@ -470,8 +472,8 @@ class DocumentAsker:
         if tokens > n_ctx:
             words = self.options.subdoc_words
             smaller = max(50, int(words * n_ctx / tokens * 0.9) // 50 * 50)
-            raise AskError(self.doc.name, f"part {prompt.context.rsplit(':', 1)[1]} needs {tokens:,} tokens with the "
-                                          f"question and the reply; the model reads at most {n_ctx:,}",
+            raise AskError(self.doc.name, f"part {prompt.part + 1} of {len(self.parts)} needs {tokens:,} tokens with "
+                                          f"the question and the reply; the model reads at most {n_ctx:,}",
                            f"use smaller parts (--subdoc-words {smaller}) or a model context of {tokens:,} tokens or more")
         self._checked.add(prompt.context)
 
@@ -503,7 +505,7 @@ class DocumentAsker:
 
     def _excerpt(self, number: int, win: Window, anchors: list[Anchor]) -> Excerpt:
         doc = self.doc
-        unit = doc.units[win.spans[0].unit]
+        unit = doc.units[max(win.spans, key=lambda s: s.end - s.start).unit]  # where its citation points
         label = AnchorLabel.VERIFIED if any(a.label is AnchorLabel.VERIFIED for a in anchors) else AnchorLabel.REPAIRED
         rects = tuple(doc.anchorer.rects(doc.source, win.spans)) if doc.source is not None else ()
         return Excerpt(number, doc.name, doc.kind, win.text, win.spans, (win.first, win.last),
@@ -572,7 +574,10 @@ class AskRun:
 class AskService:
     """Asks for the app: documents of the knowledge base prepared once (per stored version),
     one asker per document and options (so later questions reuse the parts' KV prefixes), and
-    asks run in background threads that report progress and can be cancelled."""
+    asks run in background threads that report progress and can be cancelled. The last
+    ``KEEP_RUNS`` asks are kept (with their results) for the screens to show."""
+
+    KEEP_RUNS = 64
 
     def __init__(self, kb, chat: Callable[[], JsonChat]) -> None:
         self.kb, self._chat = kb, chat
@@ -611,6 +616,8 @@ class AskService:
         run.thread = threading.Thread(target=work, name=f"ask-{run.id}", daemon=True)
         with self._lock:
             self._runs[run.id] = run
+            for old in [i for i, r in self._runs.items() if not r.running][: max(0, len(self._runs) - self.KEEP_RUNS)]:
+                del self._runs[old]
         run.thread.start()
         return run
 
