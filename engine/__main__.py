@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import Sequence
 
+from engine import cli_ask
 from engine.config import ATOM_MODES, EngineConfig, Mode
 from engine.generate.prompt import Evidence
 from engine.scopes import FolderScopes
@@ -436,6 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "and third-party documents only)")
     model_args(p)
     p.set_defaults(func=cmd_draft)
+    cli_ask.add_ask_command(sub, store_arg, model_args, _progress_bar)
 
     bench = sub.add_parser("bench", help="benchmarks (print JSON)").add_subparsers(dest="bench_command", required=True)
     p = bench.add_parser("page-finder", help="page attribution of every chunk of the PDFs under DIR")
@@ -487,6 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+    cli_ask.add_bench_ask(bench, model_args, cmd_bench)
 
     ev = sub.add_parser("eval", help="answer quality on real filled questionnaires (print JSON)")
     ev = ev.add_subparsers(dest="eval_command", required=True)

@@ -64,6 +64,7 @@ class ReviewItem:
     question: Question
     draft: Draft | None
     decision: Decision | None
+    added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
 
     @property
     def state(self) -> ReviewState:
@@ -88,7 +89,12 @@ class ReviewItem:
 
     @property
     def citations(self) -> tuple[Citation, ...]:
-        return self.draft.citations if self.draft is not None else ()
+        """The draft's citations, then the ones the reviewer added."""
+        return (self.draft.citations if self.draft is not None else ()) + self.added
+
+    def cites(self, citation: Citation) -> bool:
+        """Whether the question already cites that very place (file, page, offsets, quote)."""
+        return any(_place(c) == _place(citation) for c in self.citations)
 
     @property
     def label(self) -> str:
@@ -117,11 +123,13 @@ class Review:
     def items(self) -> list[ReviewItem]:
         drafts = self.store.latest_drafts(self.project_id)
         decisions = self.store.latest_decisions(self.project_id)
+        added = self.store.added_citations(self.project_id)
         items = []
         for q in self.questionnaire.questions:
             key = question_key(q)
             draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
-            items.append(ReviewItem(key, q, draft, decisions.get(key)))
+            extra = tuple(Citation.from_json(c) for c in added.get(key, ()))
+            items.append(ReviewItem(key, q, draft, decisions.get(key), extra))
         return items
 
     def item(self, key: str) -> ReviewItem:
@@ -151,6 +159,14 @@ class Review:
         decision = self.store.decide(self.project_id, key, Action.EDIT, answer, choice)
         self._record(item.question, answer, choice)
         return decision
+
+    def add_citation(self, key: str, citation: Citation) -> bool:
+        """Add a citation to a question (persisted at once, like an edit); False when the
+        question already cites that very place (same file, page, offsets and quote)."""
+        if self.item(key).cites(citation):
+            return False
+        self.store.add_citation(self.project_id, key, citation.to_json())
+        return True
 
     def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
         """The approved answer into the answer library, under this questionnaire's file name and
@@ -217,6 +233,10 @@ class Review:
             for c in item.citations:
                 w.writerow(head + [c.file, location(c), csv_safe(c.quote), c.label.value, round(c.score, 1)])
         return buf.getvalue()
+
+
+def _place(c: Citation) -> tuple:
+    return (c.file, c.page, c.sheet, c.row, c.section, c.start, c.end, " ".join(c.quote.split()))
 
 
 def location(c: Citation) -> str:

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 
+from engine.ask import CONTEXT_TOKENS, AskService
 from engine.generate import Generator, make_generator
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
@@ -65,7 +66,13 @@ class Workspace:
 
     @cached_property
     def generator(self) -> Generator:
-        return make_generator(self.settings.generator.model, self.settings.generator.llm_url)
+        """One model for drafting and for asking a document (its context holds a 3,000-word part)."""
+        return make_generator(self.settings.generator.model, self.settings.generator.llm_url, n_ctx=CONTEXT_TOKENS)
+
+    @cached_property
+    def asks(self) -> AskService:
+        """Asking one document of the knowledge base (engine/ask.py), with the drafting model."""
+        return AskService(self.kb, lambda: self.generator)
 
     @cached_property
     def library(self) -> AnswerLibrary:
@@ -93,7 +100,7 @@ class Workspace:
                 raise RuntimeError("drafting is running; stop it (or let it finish) before changing the settings")
             settings.save(self.folder)
             self.settings = settings
-            for name in ("kb", "generator", "drafter", "library"):
+            for name in ("kb", "generator", "drafter", "library", "asks"):
                 self.__dict__.pop(name, None)
 
     # ---- questionnaires ------------------------------------------------------------------------

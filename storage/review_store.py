@@ -20,7 +20,9 @@ from typing import Sequence
 
 from storage.sqlite import connect, transaction
 
-SCHEMA_VERSION = 3  # 2 added project options and drafting runs, 3 projects.product (older files are upgraded in place)
+# 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
+# files are upgraded in place)
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -65,6 +67,14 @@ CREATE TABLE IF NOT EXISTS project_options (
     project_id INTEGER PRIMARY KEY REFERENCES projects(id),
     data TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS added_citations (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS added_citations_by_question ON added_citations(project_id, key, id);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     project_id INTEGER NOT NULL,
@@ -151,13 +161,13 @@ class ReviewStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
-        if version not in (0, 1, 2, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it or start a new review database"
             )
         self._lock = threading.RLock()
-        if version in (1, 2):  # version 3 added the projects' product
+        if version in (1, 2):  # version 3 added the projects' product (4 a table, made below)
             self._db.executescript("BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; "
                                    f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
@@ -306,6 +316,25 @@ class ReviewStore:
                 (project_id,),
             ).fetchall()
         return {r[0]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+
+    def add_citation(self, project_id: int, key: str, data: dict) -> str:
+        """A citation the reviewer added to a question (JSON-able, e.g. an excerpt found by
+        asking a document); appended with its timestamp, which is returned."""
+        created = now()
+        with self._tx() as db:
+            db.execute("INSERT INTO added_citations (project_id, key, data, created) VALUES (?, ?, ?, ?)",
+                       (project_id, key, json.dumps(data, ensure_ascii=False), created))
+        return created
+
+    def added_citations(self, project_id: int) -> dict[str, list[dict]]:
+        """The citations reviewers added, per question key, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT key, data FROM added_citations WHERE project_id = ? ORDER BY id",
+                                    (project_id,)).fetchall()
+        out: dict[str, list[dict]] = {}
+        for key, data in rows:
+            out.setdefault(key, []).append(json.loads(data))
+        return out
 
     def history(self, project_id: int, key: str) -> list[StoredDraft | Decision]:
         """Every draft and decision of one question, oldest first."""

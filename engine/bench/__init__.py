@@ -36,4 +36,10 @@ def run(args: argparse.Namespace) -> dict:
 
         return bench_evidence(args.squad, budgets=args.budgets or BUDGETS, limit=args.limit, top_k=args.top_k,
                               embedder=args.embedder, model=args.model)
+    if args.bench_command == "ask":
+        from engine.bench.ask import bench_ask
+
+        return bench_ask(args.policyqa, limit=args.limit, policies_kept=args.policies, evidence=args.evidence, window=args.window,
+                         subdoc_words=args.subdoc_words, answer=args.answer, cache=args.cache, embedder=args.embedder,
+                         model=args.model, llm_url=args.llm_url)
     raise ValueError(f"unknown benchmark {args.bench_command!r}")

@@ -9,7 +9,10 @@
 
 Both use temperature 0 and a bounded ``max_tokens``. Under ``generate`` is ``chat_json``: any
 chat messages, the reply forced through a JSON schema; other prompts (the synthetic questions
-of engine/embed/atoms.py) call it directly.
+of engine/embed/atoms.py, the questions asked of one document in engine/ask.py) call it directly.
+``chat_json(..., context=KEY)`` names the long prompt prefix a call shares with other calls (a
+document read before the question): llama.cpp keeps the KV state of each key
+(engine/generate/prefix_states.py); a server keeps its own prompt cache and ignores the key.
 """
 
 from __future__ import annotations
@@ -80,11 +83,13 @@ class _Answers:
 
 
 class JsonChat(Protocol):
-    """Any chat messages in, a reply forced through a JSON schema out (both backends are one)."""
+    """Any chat messages in, a reply forced through a JSON schema out (both backends are one).
+    ``context``: a key for the prompt's long shared prefix (see the module docstring)."""
 
     name: str
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply: ...
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
+                  context: str | None = None) -> JsonReply: ...
 
 
 def _cpu_count() -> int:
@@ -102,6 +107,7 @@ class LlamaCppGenerator(_Answers):
         n_threads_batch: int | None = None,
         max_tokens: int = MAX_TOKENS,
         seed: int = 0,
+        prefix_bytes: int | None = None,
     ) -> None:
         # OpenMP threads that spin while waiting collapse throughput when the cores are shared
         # (5x slower on 2 busy cores). libgomp reads this once, when it loads: torch loads the
@@ -117,6 +123,7 @@ class LlamaCppGenerator(_Answers):
             raise GeneratorError("llama-cpp-python", "is not installed", f"run: {LLAMA_PIP}") from None
         from engine.generate.grammar_sampling import GreedyLlama
         from engine.generate.models import resolve_model
+        from engine.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates
         path = resolve_model(model_path)  # a registered name or a GGUF path; checked
         decode_threads = n_threads or (1 if path.stat().st_size < SMALL_MODEL_BYTES else _cpu_count())
         try:
@@ -127,16 +134,19 @@ class LlamaCppGenerator(_Answers):
         except (ValueError, RuntimeError) as e:
             raise GeneratorError(str(path), f"llama.cpp could not load the model ({e})", "check that it is a complete GGUF file") from None
         self.name, self.max_tokens, self.n_ctx = path.name, max_tokens, n_ctx
+        self.prefix_states = PrefixStates(self.llm, DEFAULT_CAPACITY if prefix_bytes is None else prefix_bytes)
         self._lock = threading.Lock()
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` with the model's own tokenizer (no BOS)."""
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply:
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
+                  context: str | None = None) -> JsonReply:
         response_format = {"type": "json_object", "schema": schema}
         with self._lock:
             start = time.perf_counter()
+            self.prefix_states.use(context)
             self.llm.last_steps = []  # filled by the grammar-first sampler (greedy, constrained calls)
             try:
                 out = self.llm.create_chat_completion(
@@ -203,7 +213,10 @@ class HttpGenerator(_Answers):
             time.sleep(0.5 * (attempt + 1))
         raise AssertionError("unreachable")
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply:
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
+                  context: str | None = None) -> JsonReply:
+        """``context`` is not sent: the server's own prompt cache (llama.cpp server: per slot,
+        ``cache_prompt``) reuses a prefix it has seen."""
         forms = {
             "json_schema": {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}},
             "json_object": {"type": "json_object", "schema": schema},
@@ -227,13 +240,14 @@ class HttpGenerator(_Answers):
 
 
 def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None,
-                   evidence: Evidence | str | None = None) -> Generator:
+                   evidence: Evidence | str | None = None, n_ctx: int | None = None) -> Generator:
     """The generator to use, chosen once: the HTTP server when ``llm_url`` is given, else
     llama-cpp-python with ``model_path``: a registered model name (engine/generate/models.py)
-    or a GGUF path; default the registry's default model."""
+    or a GGUF path; default the registry's default model. ``n_ctx``: the llama.cpp context in
+    tokens (default 4096; asking a document of 3,000-word parts needs ``engine.ask.CONTEXT_TOKENS``)."""
     if llm_url and model_path:
         raise GeneratorError(str(model_path), "both a model file and an LLM server URL were given", "pass either --model or --llm-url")
-    generator = HttpGenerator(llm_url) if llm_url else LlamaCppGenerator(model_path)
+    generator = HttpGenerator(llm_url) if llm_url else LlamaCppGenerator(model_path, **({"n_ctx": n_ctx} if n_ctx else {}))
     if evidence is not None:
         generator.evidence = Evidence.parse(evidence)
     return generator

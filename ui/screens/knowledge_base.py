@@ -5,7 +5,8 @@ to a temporary folder and indexed by ``kb.add_file`` with its own progress bar a
 result (indexed, replaced, unchanged, or the problem in plain words), with the scope chosen for
 them (company-wide, products', a third party's); list the documents with their scopes; change a
 document's scope; remove one (after a confirmation); re-index everything after the embedder or α
-changed.
+changed; ask any one document a question (engine/ask.py: the local model reads it and quotes
+what answers, and each excerpt is shown on its page with its lines outlined).
 The answer library: import past filled questionnaires (each with its own result), its entry
 count, and the near-identical questions answered differently, each answer with a Retire button.
 Every change is made by the engine at once; the screen keeps only what is on it."""
@@ -25,6 +26,7 @@ from engine.library import AnswerLibrary, ImportReport
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from engine.scopes import Scope, products_of, third_parties_of
 from engine.types import DocumentInfo, IngestError
+from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import ProgressBar
@@ -37,6 +39,7 @@ LIBRARY_FLASH = "kb_library_messages"
 UPLOADER_GENERATION = "kb_uploader_generation"  # a new uploader key clears the uploaded files
 LIBRARY_UPLOADER_GENERATION = "kb_library_uploader_generation"
 REMOVE_PENDING = "kb_remove_pending"  # the document waiting for "Yes, remove"
+ASK, ASK_DOC = "kb_ask", "kb_ask_doc"  # the ask pane's keys, the document asked
 FILE_TYPES = [ext.lstrip(".") for ext in SUPPORTED_EXTENSIONS]
 KIND_LABELS = {"pdf": "PDF", "docx": "Word", "sheet": "Spreadsheet", "text": "Text"}
 
@@ -130,6 +133,24 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
 def retire(library: AnswerLibrary, entry_id: int) -> None:
     e = library.retire(entry_id)
     flash(LIBRARY_FLASH, "success", f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused.")
+
+
+def _hide_excerpt() -> None:
+    st.session_state.pop(ask_pane.shown_key(ASK), None)
+
+
+def ask_section(ws, names: list[str]) -> None:
+    """Ask any one document; the chosen excerpt is shown on its page below the answer."""
+    st.subheader("Ask a document")
+    st.caption("The local model reads the whole document (no search index) and quotes the sentences that "
+               "answer; each quote is found in the document and shown with the sentences around it.")
+    if st.session_state.get(ASK_DOC) not in names:
+        st.session_state[ASK_DOC] = names[0]
+    doc = st.selectbox("Document to ask", names, key=ASK_DOC, on_change=_hide_excerpt)
+    ask_pane.ask_form(ws, doc, key=ASK)
+    excerpt = ask_pane.shown_excerpt(ws, ASK, doc)
+    if excerpt is not None:
+        ask_pane.show_excerpt(ws, excerpt, key="kb_ask_pdf")
 
 
 def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
@@ -262,6 +283,9 @@ with st.container(border=True):
         if button.button("Remove…", icon=":material/delete:", disabled=bool(drafting)):
             st.session_state[REMOVE_PENDING] = target
             st.rerun()
+
+# ---- ask a document ----------------------------------------------------------------------------------
+st.fragment(ask_section)(ws, [d.name for d in docs])
 
 # ---- re-index --------------------------------------------------------------------------------------
 st.subheader("Re-index")

@@ -4,7 +4,9 @@ an SME or rejects. Every action is written to the review store at once (``Review
 a refresh or an app restart loses nothing; after an action the next question to review opens.
 
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
-area shows the question and its answer (left) beside the source (right)."""
+area shows the question and its answer (left) beside the source (right). Under the source,
+"Ask this document" asks the shown document a question (engine/ask.py); an excerpt it returns
+is shown in the same viewer with its lines outlined and can be added to the draft's citations."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from engine.pipeline import Draft
 from engine.review import Review, ReviewItem, ReviewState, location
 from engine.types import SourceKind
 from storage.review_store import ReviewStoreError
+from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation
 from ui.components import cached_questionnaire
@@ -33,6 +36,8 @@ NOTICE = "review_notice"
 SOURCE = "review_source"
 PAGE = "review_page"
 PAGE_FOR = "review_page_for"
+ASK = "review_ask"  # the ask pane's keys
+ASK_DOC = "review_ask_doc"  # the document asked when the question cites none
 
 TO_REVIEW = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ERROR)
 FILTER_ORDER = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ACCEPTED, ReviewState.EDITED,
@@ -383,28 +388,73 @@ def _citation_option(item: ReviewItem, n: int) -> str:
     return f"[{n + 1}] {c.file} · {where}{mark}"
 
 
+def _hide_excerpt() -> None:
+    st.session_state.pop(ask_pane.shown_key(ASK), None)
+
+
+def _add_excerpt(pid: int, key: str, excerpt) -> str:
+    """Add an asked excerpt to the question's citations (written to the review store at once)
+    and show it as the question's source."""
+    review = review_for(workspace(), pid)
+    added = review.add_citation(key, excerpt.citation())
+    item = review.item(key)
+    if not added:
+        return f"{item.label} already cites excerpt [{excerpt.number}]."
+    st.session_state[SOURCE] = len(item.citations) - 1
+    _hide_excerpt()
+    return f"Excerpt [{excerpt.number}] added to the citations of {item.label}."
+
+
 def _source(pid: int, item: ReviewItem) -> None:
-    """The cited source; switching between citations reruns only this pane."""
+    """The cited source (or an asked excerpt), then "Ask this document"; switching between
+    citations or excerpts reruns only this pane."""
     ws = workspace()
-    if not item.citations:
-        words = ("The source appears here once the question is drafted." if item.draft is None
-                 else "No source to show: the draft cites nothing.")
-        st.info(words, icon=":material/menu_book:")
-        return
-    n = 0
     head = st.container()  # switcher and messages; the viewer keeps its place below them
-    if len(item.citations) > 1:
-        if st.session_state.get(SOURCE) not in range(len(item.citations)):
-            st.session_state[SOURCE] = 0
-        n = head.radio("Source", list(range(len(item.citations))), key=SOURCE, horizontal=True,
-                       format_func=lambda i: _citation_option(item, i), label_visibility="collapsed")
-    c = item.citations[n]
-    if c.kind is SourceKind.PDF:
+    c = None
+    if item.citations:
+        n = 0
+        if len(item.citations) > 1:
+            if st.session_state.get(SOURCE) not in range(len(item.citations)):
+                st.session_state[SOURCE] = 0
+            n = head.radio("Source", list(range(len(item.citations))), key=SOURCE, horizontal=True, on_change=_hide_excerpt,
+                           format_func=lambda i: _citation_option(item, i), label_visibility="collapsed")
+        c = item.citations[n]
+    cited_doc = c.file if c is not None and c.kind is not SourceKind.LIBRARY else None
+    doc = cited_doc or st.session_state.get(ASK_DOC)
+    excerpt = ask_pane.shown_excerpt(ws, ASK, doc)
+    if excerpt is not None:
+        ask_pane.show_excerpt(ws, excerpt, key="review_pdf", head=head)
+    elif c is None:
+        words = ("The source appears here once the question is drafted." if item.draft is None
+                 else "No source to show: the draft cites nothing. Ask a document below.")
+        head.info(words, icon=":material/menu_book:")
+    elif c.kind is SourceKind.PDF:
         show_pdf_citation(ws, c, key="review_pdf", head=head)
     elif c.kind is SourceKind.LIBRARY:
         show_past_answer(ws, c)
     else:
         show_text_citation(ws, c)
+    _ask(ws, pid, item, cited_doc)
+
+
+def _ask(ws, pid: int, item: ReviewItem, cited_doc: str | None) -> None:
+    """Ask the shown document (or, when the question cites none, a document chosen here)."""
+    names = [d.name for d in ws.kb.documents()]
+    if not names:
+        return
+    doc = cited_doc or st.session_state.get(ASK_DOC)
+    open_now = ask_pane.current_run(ws, ASK, doc) is not None
+    with st.expander(f"Ask {'this document' if cited_doc else 'a document'}", icon=":material/quick_reference_all:",
+                     expanded=open_now):
+        if cited_doc is None:
+            if st.session_state.get(ASK_DOC) not in names:
+                st.session_state[ASK_DOC] = names[0]
+            doc = st.selectbox("Document", names, key=ASK_DOC, on_change=_hide_excerpt)
+        else:
+            st.caption(f"The local model reads **{escape_md(doc)}** and quotes what answers your question; "
+                       "each excerpt can be shown on its page and added to the citations.")
+        ask_pane.ask_form(ws, doc, key=ASK, on_add=lambda e: _add_excerpt(pid, item.key, e),
+                          added=lambda e: item.cites(e.citation()))
 
 
 # ---- the page ---------------------------------------------------------------------------------
@@ -438,6 +488,7 @@ if current not in keys:
     st.session_state[QUESTION] = current
 if st.session_state.get("review_source_for") != current:  # a new question opens on its first highlighted citation
     st.session_state["review_source_for"] = current
+    st.session_state.pop(ask_pane.shown_key(ASK), None)  # the new question's own citation, not an asked excerpt
     cited = next(i for i in items if i.key == current).citations
     st.session_state[SOURCE] = next((n for n, c in enumerate(cited) if c.label is not AnchorLabel.UNVERIFIED), 0)
 
