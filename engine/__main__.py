@@ -349,14 +349,15 @@ def build_parser() -> argparse.ArgumentParser:
     def product_arg(p: argparse.ArgumentParser, what: str) -> None:
         p.add_argument("--product", metavar="NAME", help=what)
 
-    def model_args(p: argparse.ArgumentParser) -> None:
+    def model_args(p: argparse.ArgumentParser, evidence: bool = True) -> None:
         g = p.add_mutually_exclusive_group()
         g.add_argument("--model", help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "
                                       "and weak) or the path of any GGUF file")
         g.add_argument("--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080")
-        p.add_argument("--evidence", choices=[e.value for e in Evidence],
-                       help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
-                            "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
+        if evidence:  # `ask` and `bench ask` have their own (a different default, several forms)
+            p.add_argument("--evidence", choices=[e.value for e in Evidence],
+                           help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
+                                "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
 
     kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
     p = kb.add_parser("add", help="add files or folders (recursive)")

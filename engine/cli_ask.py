@@ -32,7 +32,7 @@ def add_ask_command(sub, store_arg: Callable, model_args: Callable, progress_bar
                    help="the model quotes word for word (default) or gives the numbers of sentences")
     p.add_argument("--workers", type=int, default=1, help="parts read at once (with --llm-url: the server's slots)")
     p.add_argument("--no-answer", action="store_true", help="only the excerpts, no answer")
-    model_args(p)
+    model_args(p, evidence=False)
     p.add_argument("--json", action="store_true", help="one JSON object per question")
     p.set_defaults(func=lambda args: cmd_ask(args, progress_bar()))
 
@@ -53,7 +53,7 @@ def add_bench_ask(bench, model_args: Callable, cmd_bench: Callable) -> None:
     p.add_argument("--answer", action="store_true", help="also write each answer (timed; not scored)")
     p.add_argument("--cache", help="JSONL file of the model's readings (reused, appended: a killed run resumes)")
     p.add_argument("--embedder", help="sentence-transformers folder or name for the hybrid rows")
-    model_args(p)
+    model_args(p, evidence=False)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
