@@ -73,8 +73,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_app(workspace: Path, log: Path):
-    """``streamlit run ui/app.py`` on a free port with RFP_WORKSPACE = ``workspace``; its URL."""
+def streamlit_app(workspace: Path, log: Path, root: Path = ROOT):
+    """``streamlit run ui/app.py`` (of the checkout ``root``) on a free port with RFP_WORKSPACE =
+    ``workspace``; its URL."""
     port = free_port()
     env = {**os.environ, "RFP_WORKSPACE": str(workspace), "PYTHONUNBUFFERED": "1"}
     with log.open("wb") as out:
@@ -82,7 +83,7 @@ def streamlit_app(workspace: Path, log: Path):
             [sys.executable, "-m", "streamlit", "run", "ui/app.py", "--server.port", str(port),
              "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 120

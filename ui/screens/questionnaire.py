@@ -26,6 +26,7 @@ from storage.review_store import Run
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
+from ui.components.warm_up import warm_up_status
 from ui.resources import PROJECT, current_project, workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -362,6 +363,9 @@ if not docs:
                "Add your documents first.", icon=":material/warning:")
     st.page_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
 product_picker(ws, pid, project.product, docs, locked=running)
+warm_up_status(ws, show_ready=False)  # the models loading since the app started, or why one cannot load
+if ws.warming is not None and ws.warming.failed():
+    st.page_link("screens/settings.py", label="Go to the Settings screen", icon=":material/settings:")
 limit_col, redo_col = st.columns([1, 2], vertical_alignment="bottom")
 limit_col.number_input("Questions to draft (0 = all)", min_value=0, value=0, step=1, key="questionnaire_limit",
                        disabled=running)
