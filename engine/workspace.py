@@ -280,7 +280,10 @@ class WarmUp:
             _ = kb.sparse, kb.lexical
 
     def _model(self) -> None:
-        _ = self.ws.generator
+        generator = self.ws.generator
+        warm = getattr(generator, "warm_up", None)  # the system prompt evaluated once: the first question skips it
+        if warm is not None:
+            warm()
 
 
 @dataclass(frozen=True)
