@@ -10,7 +10,7 @@ For each atom the local LLM can also write **synthetic questions** that the atom
 question↔question: the chunk's score is the max over its atoms' questions (and, in
 ``bench retrieval``'s ``atom-questions`` mode, over its atoms too). Near-duplicate questions
 are pruned by cosine distance (``prune``, threshold ``TAU``). Generation is slow on a CPU
-(SmolLM2-135M: 2.6 s per atom on 2 shared cores), so ``generate_questions`` draws a progress bar and
+(Qwen2.5-Coder-1.5B: 10–15 s per atom on 2 shared cores), so ``generate_questions`` draws a progress bar and
 keeps every atom's questions in a JSONL cache as soon as they are written: a killed run
 continues where it stopped.
 """
@@ -42,21 +42,32 @@ MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stat
 TAU = 0.1
 
 QUESTIONS_PER_ATOM = 3
-PROMPT_VERSION = 1  # part of the cache key: a changed prompt does not reuse old questions
+PROMPT_VERSION = 2  # part of the cache key: a changed prompt does not reuse old questions
 
-# The prompt: a system line, one worked example (the 135M model needs it to get the form
-# right), then the chunk as context and the atom. The schema forces 1–n strings that start with
-# a capital and end in "?". The model sometimes copies the example's questions, so a question
-# sharing no content word with its atom is dropped (``grounded``).
+# The prompt (version 2, written for the 1.5B default model): a system line, one worked example,
+# then the chunk as context and the atom. For each fact the model first copies the answer (a short
+# phrase of the statement), then writes the question it answers: answer-first, as SQuAD's
+# questions were written, which makes it ask about different facts and name them. Version 1 asked
+# for the questions alone and got "What was the name of the game?" from Qwen2.5-1.5B for the
+# first Super Bowl 50 sentences, where version 2 gets "When was the Super Bowl 50 game played?".
+# The schema forces 1–n {answer, question} objects whose question starts with a capital and ends
+# in "?". A question sharing no content word with its atom is dropped (``grounded``): a small
+# model sometimes copies the example's questions.
 SYSTEM_PROMPT = (
-    "You write quiz questions about a statement. Every question asks for a fact stated in the "
-    "statement, names its subject, and ends with a question mark."
+    "You write quiz questions about one statement of a passage. For each of up to 3 different facts in "
+    "the statement, first copy its answer (a short phrase of the statement: a name, number, date, place "
+    "or thing), then write the question that this answer answers. A question stands on its own: it "
+    "names its subject in full as the passage does (never 'the game', 'he', 'they' or 'it')."
 )
-EXAMPLE_STATEMENT = "The Eiffel Tower was completed in 1889 for the World's Fair in Paris."
+EXAMPLE_PASSAGE = (
+    "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris. "
+    "It was completed in 1889 as the entrance arch to the World's Fair."
+)
+EXAMPLE_STATEMENT = "It was completed in 1889 as the entrance arch to the World's Fair."
 EXAMPLE_QUESTIONS = [
-    "When was the Eiffel Tower completed?",
-    "For which event was the Eiffel Tower built?",
-    "In which city is the Eiffel Tower?",
+    {"answer": "1889", "question": "When was the Eiffel Tower completed?"},
+    {"answer": "the entrance arch", "question": "What did the Eiffel Tower serve as at the 1889 World's Fair?"},
+    {"answer": "the World's Fair", "question": "For which event was the Eiffel Tower built?"},
 ]
 _WORD = re.compile(r"[^\W_]+")
 _FUNCTION_WORDS = frozenset(
@@ -149,9 +160,18 @@ def prune_within(questions: Sequence[str], vectors: np.ndarray, owners: Sequence
 
 
 def question_schema(n: int) -> dict:
-    """``{"questions": [1–n strings, each "Capital … ?"]}``. No length bounds: llama.cpp
-    expands ``{m,n}`` and ``maxLength`` into grammars too large to load; ``max_tokens`` bounds it."""
-    item = {"type": "string", "pattern": '^[A-Z][^?\\n"]+[?]$'}
+    """``{"questions": [1–n {"answer": phrase, "question": "Capital … ?"}]}``. No length bounds:
+    llama.cpp expands ``{m,n}`` and ``maxLength`` into grammars too large to load; ``max_tokens``
+    bounds it."""
+    item = {
+        "type": "object",
+        "properties": {
+            "answer": {"type": "string", "pattern": '^[^"\\n]+$'},
+            "question": {"type": "string", "pattern": '^[A-Z][^?\\n"]+[?]$'},
+        },
+        "required": ["answer", "question"],
+        "additionalProperties": False,
+    }
     return {
         "type": "object",
         "properties": {"questions": {"type": "array", "items": item, "minItems": 1, "maxItems": n}},
@@ -166,7 +186,7 @@ def question_messages(atom: str, context: str | None = None, n: int = QUESTIONS_
     passage = f"Passage:\n{context.strip()}\n\n" if context else ""
     return [
         {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": f"Statement: {EXAMPLE_STATEMENT}"},
+        {"role": "user", "content": f"Passage:\n{EXAMPLE_PASSAGE}\n\nStatement: {EXAMPLE_STATEMENT}"},
         {"role": "assistant", "content": json.dumps({"questions": EXAMPLE_QUESTIONS[:n]})},
         {"role": "user", "content": f"{passage}Statement: {atom.strip()}"},
     ]
@@ -182,13 +202,14 @@ def synthetic_questions(chat: JsonChat, atom: str, n: int = QUESTIONS_PER_ATOM, 
     """Up to ``n`` distinct questions the local LLM writes for ``atom`` (with the chunk it
     comes from as ``context``), those not ``grounded`` in the atom dropped; an unparsable
     reply gives none."""
-    reply = chat.chat_json(question_messages(atom, context, n), question_schema(n), max_tokens=40 * n)
+    reply = chat.chat_json(question_messages(atom, context, n), question_schema(n), max_tokens=70 * n)
     try:
         data = json.loads(reply.text)
     except ValueError:
         return []
     found = data.get("questions") if isinstance(data, dict) else None
-    questions = [" ".join(q.split()) for q in found if isinstance(q, str)] if isinstance(found, list) else []
+    items = [x.get("question") for x in found if isinstance(x, dict)] if isinstance(found, list) else []
+    questions = [" ".join(q.split()) for q in items if isinstance(q, str)]
     return list(dict.fromkeys(q for q in questions if grounded(q, atom)))[:n]
 
 
