@@ -37,10 +37,40 @@ class Mode(str, Enum):
             raise ValueError(f"unknown retrieval mode {value!r}; use one of: {allowed}") from None
 
 
-# Index modes on atomic units (the atomic-units paper; engine/embed/atoms.py), measured by
-# `bench retrieval` only so far: `atoms` (question↔sentence atom) and `atom-questions`
-# (question↔LLM-written question per atom, which runs the LLM at indexing time).
-ATOM_MODES = ("atoms", "atom-questions")
+class Strategy(str, Enum):
+    """Retrieval over the knowledge base's other indexes (engine/kb_indexes.py,
+    engine/summary_rag.py), beside the chunk vectors of ``Mode``:
+
+    summary         Summary RAG: the question picks the top documents by their summaries
+                    (weighted scoring over the summary index), then the best passages within
+                    them (weighted); the prompt gets each document's summary and its passages
+    summary-only    the same documents; the prompt gets their summaries alone (ablation)
+    content-only    the same documents and passages; the prompt gets the passages alone (ablation)
+    atoms           a chunk scores the best cosine of the question with its sentence atoms
+    atom-questions  … with its atoms and the LLM's questions about them (index mode, built by
+                    `kb add --index-modes atom-questions`)
+    """
+
+    SUMMARY = "summary"
+    SUMMARY_ONLY = "summary-only"
+    CONTENT_ONLY = "content-only"
+    ATOMS = "atoms"
+    ATOM_QUESTIONS = "atom-questions"
+
+    @classmethod
+    def of(cls, value: str | Mode | Strategy | None) -> Strategy | None:
+        """The strategy ``value`` names, or None (a ``Mode``, or nothing)."""
+        try:
+            return cls(value) if value is not None and not isinstance(value, Mode) else None
+        except ValueError:
+            return None
+
+
+# Every value `--mode` takes: the chunk-vector modes, then the strategies.
+RETRIEVAL_MODES = (*(m.value for m in Mode), *(s.value for s in Strategy))
+
+# The atomic-unit modes (the atomic-units paper; engine/embed/atoms.py), also `bench retrieval` modes.
+ATOM_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)
 
 # Picked by `python -m engine bench retrieval` (see the README for the figures).
 DEFAULT_MODE = Mode.WEIGHTED

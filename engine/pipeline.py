@@ -36,7 +36,7 @@ from engine.library import (
 from engine.page_finder import PageFinder
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import CellWrite, export
-from engine.retrieve import search
+from engine.summary_rag import Retrieved, prompt_passages, retrieve
 from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
@@ -161,9 +161,11 @@ class Drafter:
     can share one model."""
 
     def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
-                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None) -> None:
+                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None,
+                 mode: str | None = None) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self.library = library
+        self.mode = mode  # a retrieval mode or strategy (engine.config); None: the knowledge base's
         self._anchorers: dict[str, QuoteAnchorer] = {}
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
@@ -182,14 +184,18 @@ class Drafter:
             self._finders[chunk.doc] = PageFinder(self.kb.units(chunk.doc))
         return self._finders[chunk.doc].locate(chunk.text).page
 
-    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> list[Passage]:
+    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = (),
+                 retrieved: Retrieved | None = None) -> list[Passage]:
         """The related past answers first (matched question to question, and short), then the
-        retrieved chunks; compacted together to the budget."""
+        retrieved chunks; compacted together to the budget. The summary strategies add the
+        selected documents' summaries (engine/summary_rag.py)."""
         whole = [Passage(f"[{i}] {_past_label(h)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
+        count = getattr(self.generator, "count_tokens", None)
+        if retrieved is not None and retrieved.documents:
+            return prompt_passages(question, whole, retrieved, self.budget, source_label, count)
         whole += [Passage(source_label(i, h.chunk), h.chunk.text) for i, h in enumerate(hits, len(past) + 1)]
         if self.budget is None:
             return whole
-        count = getattr(self.generator, "count_tokens", None)
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
 
     def draft(self, q: Question) -> Draft:
@@ -205,8 +211,9 @@ class Drafter:
             if reuse is not None:  # a near-identical past question: its answer, no LLM call
                 return self._reused(q, key, reuse, past, time.perf_counter() - started)
             past = past[:LIBRARY_PASSAGES]
-            hits = search(self.kb, q.text, top_k=self.top_k) if self.kb.documents() or not past else []
-            answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
+            retrieved = retrieve(self.kb, q.text, self.top_k, self.mode) if self.kb.documents() or not past else Retrieved(())
+            hits = list(retrieved.hits)
+            answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,

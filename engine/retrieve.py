@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.config import Mode
+from engine.config import Mode, Strategy
 from engine.embed.hybrid import PointVectors, WeightedQuery, query_vectors, weighted_query
 from engine.kb import KnowledgeBase
 from engine.types import Chunk, Hit
@@ -12,16 +12,22 @@ from storage.lexical_index import LexicalIndex
 from storage.vector_store import FUSION_DEPTH, Scored, VectorIndex
 
 
-def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | str | None = None) -> list[Hit]:
-    """The ``top_k`` chunks that best answer ``question``, best first, with provenance."""
+def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | Strategy | str | None = None) -> list[Hit]:
+    """The ``top_k`` chunks that best answer ``question``, best first, with provenance. A
+    ``Strategy`` (summary, atoms…) is retrieved by engine/summary_rag.py."""
     question = question.strip()
     if not question:
         raise ValueError("the question is empty; type the question to search for")
-    mode = Mode.parse(mode or kb.config.mode)
+    strategy = Strategy.of(mode)
+    mode = Mode.parse(mode or kb.config.mode) if strategy is None else None
     top_k = top_k or kb.config.top_k
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
     kb.check_compatible()
+    if strategy is not None:
+        from engine.summary_rag import retrieve
+
+        return list(retrieve(kb, question, top_k, strategy).hits)
     index, sparse = kb.index, kb.sparse
     dense = kb.encoder.encode_query(question)
     if mode is Mode.WEIGHTED:

@@ -26,10 +26,11 @@ from typing import Callable, Sequence
 from tqdm import tqdm
 
 from engine.anchoring import AnchorLabel
-from engine.config import EngineConfig
+from engine.config import ATOM_MODES, EngineConfig, Strategy
 from engine.kb import KnowledgeBase, expand_paths
 from engine.pipeline import PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
+from engine.summary_rag import SUMMARY_STRATEGIES
 from engine.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
 from storage.vector_store import release
@@ -193,11 +194,13 @@ def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], lis
 def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: str, truth: str, *,
                            store: str | None = None, limit: int | None = None, model: str | None = None,
                            llm_url: str | None = None, report: str | None = None, embedder: str | None = None,
-                           generator=None, progress: Progress = no_progress) -> dict:
+                           generator=None, mode: str | None = None, progress: Progress = no_progress) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
-    local LLM (tests that are about something else)."""
+    local LLM (tests that are about something else). ``mode``: the drafts' retrieval mode or
+    strategy (engine.config; ``summary`` summarises the documents with the generator when it can
+    write, else extractively; ``atoms``/``atom-questions`` build that index)."""
     from engine.generate import make_generator
     from engine.library import AnswerLibrary
 
@@ -209,16 +212,22 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     kb_files, kb_dropped = without_target([Path(p) for p in kb], target_path)
     lib_files, lib_dropped = without_target([Path(p) for p in library], target_path)
     config = EngineConfig.from_env(embedder=embedder)
+    generator = generator or make_generator(model, llm_url)
+    # the summary strategies and atom-questions index with the generator when it can write (a
+    # stated fake cannot: extractive summaries); the other modes need no summaries by the LLM
+    writes = Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json")
     with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
         folder = Path(store) if store else Path(tmp) / "store"
-        base = KnowledgeBase(folder, config)
-        added = base.add(kb_files, progress=progress)
+        base = KnowledgeBase(folder, config, llm=generator if writes else None)
+        added = base.add(kb_files, progress=progress, index_modes=[mode] if mode in ATOM_MODES else ())
+        if writes and Strategy.of(mode) in SUMMARY_STRATEGIES:  # a kept store's extractive summaries are rewritten
+            base.indexes.write_summaries(base.doc_texts(base.documents()), progress, rewrite=True)
         lib = None
         if lib_files:
             lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
             for f in lib_files:
                 lib.import_file(f)
-        drafter = Drafter(base, generator or make_generator(model, llm_url), budget_tokens=PROMPT_BUDGET, library=lib)
+        drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, mode=mode)
         scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
     figures = scores.summary()
@@ -229,6 +238,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         "library_entries": len(lib.entries()) if lib else 0,
         "left_out": kb_dropped + lib_dropped,
         "skipped": [str(e) for e in added.errors],
+        "mode": mode or config.mode.value,
+        "summaries": base.indexes.methods() if Strategy.of(mode) in SUMMARY_STRATEGIES else None,
     })
     if report:
         write_report(Path(report), figures, scores)
@@ -244,7 +255,7 @@ LOO_FIGURES = ("questions", "balanced_accuracy", "choice_accuracy", "yes_recall"
 def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
                   store: str | None = None, limit: int | None = None, model: str | None = None,
                   llm_url: str | None = None, reports: str | None = None, embedder: str | None = None,
-                  generator=None, progress: Progress = no_progress) -> dict:
+                  generator=None, mode: str | None = None, progress: Progress = no_progress) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
@@ -265,13 +276,14 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
             others = [q for q, _ in pairs if q != target] if library else []
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
             figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
-                                             embedder=embedder, generator=generator, progress=progress)
-            targets.append({"target": figures["target"], **{k: figures[k] for k in LOO_FIGURES},
+                                             embedder=embedder, generator=generator, mode=mode, progress=progress)
+            targets.append({"target": figures["target"], "mode": figures["mode"], **{k: figures[k] for k in LOO_FIGURES},
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
                             **({"report": report} if report else {})})
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
                   f"no context {figures['no_context_rate']} %", file=sys.stderr)
-    return {"targets": targets, "summary": _loo_summary(targets), "library": library}
+    return {"targets": targets, "summary": _loo_summary(targets), "library": library,
+            "mode": targets[0]["mode"] if targets else mode}
 
 
 def _loo_summary(targets: Sequence[dict]) -> dict:

@@ -30,6 +30,7 @@ import numpy as np
 
 from engine.anchoring import sentence_spans
 from engine.generate.backends import JsonChat
+from engine.types import Progress
 
 MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stated,") are not atoms
 
@@ -263,23 +264,31 @@ class Generation:
         return self.seconds / self.generated if self.generated else None
 
 
+QUESTIONS_STAGE = "writing questions"  # the progress stage of generate_questions
+
+
 def generate_questions(
     chat: JsonChat,
     items: Sequence[tuple[str, str | None]],
     n: int = QUESTIONS_PER_ATOM,
     cache: str | Path | None = None,
-    progress: bool = True,
+    progress: bool | Progress = True,
 ) -> Generation:
     """Synthetic questions for every ``(atom, context)``, from the cache when there, else
-    generated and appended to it at once (so an interrupted run resumes)."""
+    generated and appended to it at once (so an interrupted run resumes). ``progress``: a
+    tqdm bar on stderr (True), none (False), or a ``progress(stage, done, total)`` callback."""
     from tqdm import tqdm
 
     store = QuestionCache(cache)
     keys = [cache_key(chat.name, atom, context, n) for atom, context in items]
     missing = [i for i, key in enumerate(keys) if store.get(key) is None]
     generated, seconds = 0, 0.0
-    with tqdm(total=len(items), initial=len(items) - len(missing), desc="synthetic questions", unit="atom",
-              file=sys.stderr, disable=not progress, dynamic_ncols=True) as bar:
+    report = progress if callable(progress) else None
+    done = len(items) - len(missing)
+    with tqdm(total=len(items), initial=done, desc="synthetic questions", unit="atom",
+              file=sys.stderr, disable=progress is not True, dynamic_ncols=True) as bar:
+        if report:
+            report(QUESTIONS_STAGE, done, len(items))
         for i in missing:
             if store.get(keys[i]) is None:  # the same atom twice: generated once
                 atom, context = items[i]
@@ -288,4 +297,67 @@ def generate_questions(
                 seconds += time.perf_counter() - start
                 generated += 1
             bar.update(1)
+            done += 1
+            if report:
+                report(QUESTIONS_STAGE, done, len(items))
     return Generation([store.get(key) or [] for key in keys], generated, seconds)
+
+
+@dataclass(frozen=True)
+class AtomUnits:
+    """The atoms of some passages and the kept synthetic questions of those atoms, with their
+    unit vectors; ``*_owners`` give each one's passage (its index in the list given)."""
+
+    atoms: list[str]
+    atom_owners: list[int]
+    atom_vectors: np.ndarray
+    questions: list[str]
+    question_owners: list[int]
+    question_vectors: np.ndarray
+    generation: Generation | None = None  # how the questions were written (None: no questions)
+    questions_written: int = 0  # before pruning
+
+    def index(self, passages: int, questions: bool = True) -> MaxIndex:
+        """question↔atom (``questions=False``) or question↔(atoms and their questions)."""
+        if not questions:
+            return MaxIndex(self.atom_vectors, self.atom_owners, passages)
+        vectors = np.concatenate([self.atom_vectors, self.question_vectors]) if len(self.questions) else self.atom_vectors
+        return MaxIndex(vectors, self.atom_owners + self.question_owners, passages)
+
+    def questions_index(self, passages: int) -> MaxIndex:
+        """question↔synthetic question alone."""
+        return MaxIndex(self.question_vectors, self.question_owners, passages)
+
+
+def build_atom_units(
+    passages: Sequence[str],
+    encoder,
+    chat: JsonChat | None = None,
+    n: int = QUESTIONS_PER_ATOM,
+    tau: float = TAU,
+    cache: str | Path | None = None,
+    progress: bool | Progress = True,
+) -> AtomUnits:
+    """Split each passage into atoms and encode them; with ``chat``, also write up to ``n``
+    questions per atom (the passage as context; cached in ``cache``), encode them and prune
+    those within cosine distance ``tau`` of one kept for the same passage."""
+    units = [(atom, i) for i, passage in enumerate(passages) for atom in atoms(passage)]
+    texts = [atom for atom, _ in units]
+    owners = [i for _, i in units]
+    vectors = _encode(encoder, texts, progress)
+    empty = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else encoder.dim), dtype=np.float32)
+    if chat is None:
+        return AtomUnits(texts, owners, vectors, [], [], empty)
+    generation = generate_questions(chat, [(atom, passages[i]) for atom, i in units], n=n, cache=cache, progress=progress)
+    written = [q for qs in generation.questions for q in qs]
+    written_owners = [i for qs, (_, i) in zip(generation.questions, units) for _ in qs]
+    q_vectors = _encode(encoder, written, progress)
+    kept = prune_within(written, q_vectors, written_owners, tau)
+    return AtomUnits(texts, owners, vectors, [written[j] for j in kept], [written_owners[j] for j in kept],
+                     q_vectors[kept] if kept else empty, generation, len(written))
+
+
+def _encode(encoder, texts: list[str], progress: bool | Progress) -> np.ndarray:
+    if not texts:
+        return np.zeros((0, encoder.dim), dtype=np.float32)
+    return encoder.encode_passages(texts, progress=progress is True)
