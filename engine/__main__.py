@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy
+from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
 
 DEFAULT_STORE = Path("store")
 
@@ -44,6 +44,7 @@ def _config(args: argparse.Namespace) -> EngineConfig:
         mode=None if Strategy.of(mode) else mode,  # a strategy goes to search / the Drafter as it is
         alpha=getattr(args, "alpha", None),
         top_k=getattr(args, "top_k", None),
+        summaries=getattr(args, "summaries", None),
     )
 
 
@@ -56,7 +57,10 @@ def _kb(args: argparse.Namespace):
 def _indexing_llm(args: argparse.Namespace):
     """What writes summaries and atom questions in `kb add` / `kb reindex`: the local LLM
     (loaded only when something has to be written), or None for extractive summaries."""
-    if getattr(args, "summaries", "extractive") == "extractive" and "atom-questions" not in (getattr(args, "index_modes", None) or ()):
+    if not hasattr(args, "summaries"):
+        return None  # not an indexing command
+    writer = _config(args).summaries
+    if writer is SummaryWriter.EXTRACTIVE and "atom-questions" not in (args.index_modes or ()):
         return None
     from engine.generate import make_generator
 
@@ -331,9 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
     def indexing_args(p: argparse.ArgumentParser) -> None:
         from engine.kb_indexes import INDEX_MODES
 
-        p.add_argument("--summaries", choices=["llm", "extractive"], default="llm",
-                       help="who writes the document summaries: the local LLM (default; extractive when no model "
-                            "can be loaded) or extractive (the documents' central sentences, no LLM)")
+        p.add_argument("--summaries", choices=[w.value for w in SummaryWriter],
+                       help="who writes the document summaries: the local LLM (default, RFP_SUMMARIES; extractive when "
+                            "no model can be loaded) or extractive (the documents' central sentences, no LLM)")
         p.add_argument("--index-modes", nargs="+", choices=INDEX_MODES,
                        help="also build these indexes, now and on every later add (atom-questions runs the LLM on every sentence)")
         model_args(p)
@@ -447,6 +451,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float)
     p.add_argument("--embedder")
     p.add_argument("--cache", help="summary-llm: a folder keeping the summaries as they are written (a killed run resumes)")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("summaries", help="what summarising each document costs: LLM calls, tokens, seconds")
+    p.add_argument("--docs", required=True, nargs="+", help="files or folders")
+    p.add_argument("--summaries", choices=[w.value for w in SummaryWriter], default=SummaryWriter.LLM.value)
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import TypeVar
+
+E = TypeVar("E", bound=Enum)
 
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 
@@ -76,6 +79,25 @@ ATOM_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)
 DEFAULT_MODE = Mode.WEIGHTED
 
 
+class SummaryWriter(str, Enum):
+    """Who writes the document summaries when documents are added (engine/summaries.py)."""
+
+    LLM = "llm"  # the local LLM (the default model); extractive when no model can be loaded
+    EXTRACTIVE = "extractive"  # the documents' most central sentences, no LLM
+
+    @classmethod
+    def parse(cls, value: str | SummaryWriter) -> SummaryWriter:
+        return parse_choice(cls, value, "summary writer")
+
+
+def parse_choice(enum: type[E], value: str | E, what: str) -> E:
+    """``enum(value)``, or a ValueError naming the value and the allowed ones."""
+    try:
+        return enum(value)
+    except ValueError:
+        raise ValueError(f"unknown {what} {value!r}; use one of: {', '.join(m.value for m in enum)}") from None
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     embedder: str = DEFAULT_EMBEDDER  # sentence-transformers name or local path
@@ -85,9 +107,11 @@ class EngineConfig:
     chunk_overlap: int = 20  # tokens
     batch_size: int = 32  # dense encoding batch
     qdrant_url: str | None = None  # a Qdrant server; None = local mode on the store folder
+    summaries: SummaryWriter = SummaryWriter.LLM  # who writes the document summaries at `kb add`
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode.parse(self.mode))
+        object.__setattr__(self, "summaries", SummaryWriter.parse(self.summaries))
         if not 0.0 <= self.alpha <= 1.0:
             raise ValueError(f"alpha must be between 0 and 1 (got {self.alpha}); 0.5 weighs dense and TF-IDF equally")
         if self.top_k < 1:
@@ -106,6 +130,7 @@ class EngineConfig:
             "alpha": _float(os.environ.get("RFP_ALPHA")),
             "top_k": _int(os.environ.get("RFP_TOP_K")),
             "qdrant_url": os.environ.get("QDRANT_URL") or None,
+            "summaries": os.environ.get("RFP_SUMMARIES") or None,
         }
         values = {k: v for k, v in env.items() if v is not None}
         values.update({k: v for k, v in overrides.items() if v is not None})

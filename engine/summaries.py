@@ -41,6 +41,7 @@ from typing import Callable, Protocol, Sequence
 import numpy as np
 
 from engine.anchoring import sentence_spans
+from engine.config import parse_choice
 
 SUMMARY_VERSION = 1  # the prompts and the file format; part of what makes a stored summary reusable
 SUMMARY_WORDS = (150, 220)  # words asked of the model; it writes fewer (README, "Summaries")
@@ -75,10 +76,7 @@ class SummaryMethod(str, Enum):
 
     @classmethod
     def parse(cls, value: str | SummaryMethod) -> SummaryMethod:
-        try:
-            return cls(value)
-        except ValueError:
-            raise ValueError(f"unknown summary method {value!r}; use one of: {', '.join(m.value for m in cls)}") from None
+        return parse_choice(cls, value, "summary method")
 
 
 @dataclass(frozen=True)
@@ -101,15 +99,13 @@ class Summary:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d["method"] = self.method.value
-        return d
+        return {**asdict(self), "method": self.method.value}
 
     @classmethod
     def from_json(cls, d: dict) -> Summary:
-        fields = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        fields["method"] = SummaryMethod.parse(fields["method"])
-        return cls(**fields)
+        """A summary file's object; unknown keys (from a later version) are left out."""
+        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        return cls(**{**known, "method": SummaryMethod.parse(d["method"])})
 
 
 def now() -> str:
@@ -264,8 +260,10 @@ class LlmSummarizer:
         if callable(self._chat) and not hasattr(self._chat, "chat_json"):
             self._chat = self._chat()
         if not hasattr(self._chat, "chat_json"):
-            raise TypeError(f"{type(self._chat).__name__} cannot write summaries (it has no chat_json); "
-                            "use a model from engine.generate.make_generator, or ExtractiveSummarizer")
+            from engine.generate import GeneratorError
+
+            raise GeneratorError(type(self._chat).__name__, "cannot write summaries (it has no chat_json)",
+                                 "use a model from engine.generate.make_generator, or extractive summaries")
         return self._chat
 
     @property
@@ -301,8 +299,8 @@ class LlmSummarizer:
 
     def summarize(self, doc_hash: str, title: str, texts: Sequence[str], step: Callable[[], None] = lambda: None) -> Summary:
         chat = self.chat
-        plan = self.plan(texts)
         started = time.perf_counter()
+        plan = self.plan(texts)
         tokens_in = tokens_out = 0
 
         def ask(system: str, user: str, field: str, max_tokens: int) -> str:

@@ -22,6 +22,10 @@ def run(args: argparse.Namespace) -> dict:
 
         return bench_beir(args.scifact, modes=args.modes, limit_docs=args.limit_docs, embedder=args.embedder,
                           alpha=args.alpha, model=args.model, llm_url=args.llm_url, cache=args.cache)
+    if args.bench_command == "summaries":
+        from engine.bench.summaries import bench_summaries
+
+        return bench_summaries(args.docs, writer=args.summaries, model=args.model, llm_url=args.llm_url)
     if args.bench_command == "latency":
         from engine.bench.latency import bench_latency
 

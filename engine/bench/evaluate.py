@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 from tqdm import tqdm
 
 from engine.anchoring import AnchorLabel
-from engine.config import ATOM_MODES, EngineConfig, Strategy
+from engine.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
 from engine.kb import KnowledgeBase, expand_paths
 from engine.pipeline import PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
@@ -215,7 +215,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     generator = generator or make_generator(model, llm_url)
     # the summary strategies and atom-questions index with the generator when it can write (a
     # stated fake cannot: extractive summaries); the other modes need no summaries by the LLM
-    writes = Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json")
+    writes = Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json") \
+        and (config.summaries is SummaryWriter.LLM or Strategy.of(mode) is Strategy.ATOM_QUESTIONS)
     with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
         folder = Path(store) if store else Path(tmp) / "store"
         base = KnowledgeBase(folder, config, llm=generator if writes else None)
