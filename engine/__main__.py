@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Sequence
 
 from engine import cli_ask
-from engine.config import ATOM_MODES, EngineConfig, Mode
+from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
 from engine.generate.prompt import Evidence
 from engine.scopes import FolderScopes
 
 DEFAULT_STORE = Path("store")
 
 
-_UNITS = {"reading": "file", "encoding": "chunk", "embedding questions": "question", "drafting": "question"}
+_UNITS = {"reading": "file", "encoding": "chunk", "embedding questions": "question", "drafting": "question",
+          "summarising": "call", "writing questions": "atom"}
 
 
 def _progress_bar():
@@ -41,18 +42,38 @@ def _progress_bar():
 
 
 def _config(args: argparse.Namespace) -> EngineConfig:
+    mode = getattr(args, "mode", None)
     return EngineConfig.from_env(
         embedder=getattr(args, "embedder", None),
-        mode=getattr(args, "mode", None),
+        mode=None if Strategy.of(mode) else mode,  # a strategy goes to search / the Drafter as it is
         alpha=getattr(args, "alpha", None),
         top_k=getattr(args, "top_k", None),
+        summaries=getattr(args, "summaries", None),
     )
 
 
 def _kb(args: argparse.Namespace):
     from engine.kb import KnowledgeBase
 
-    return KnowledgeBase(Path(args.store), _config(args))
+    return KnowledgeBase(Path(args.store), _config(args), llm=_indexing_llm(args))
+
+
+def _indexing_llm(args: argparse.Namespace):
+    """What writes summaries and atom questions in `kb add` / `kb reindex`: the local LLM
+    (loaded only when something has to be written), or None for extractive summaries."""
+    if not hasattr(args, "summaries"):
+        return None  # not an indexing command
+    writer = _config(args).summaries
+    if writer is SummaryWriter.EXTRACTIVE and "atom-questions" not in (args.index_modes or ()):
+        return None
+    from engine.generate import make_generator
+
+    return lambda: make_generator(args.model, args.llm_url)
+
+
+def _notes(kb) -> None:
+    for note in kb.indexes.notes:
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _scope(args: argparse.Namespace):
@@ -70,7 +91,9 @@ def _scope(args: argparse.Namespace):
 
 def cmd_kb_add(args: argparse.Namespace) -> int:
     kb = _kb(args)
-    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar(), scope=_scope(args))
+    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar(), scope=_scope(args),
+                    index_modes=args.index_modes or ())
+    _notes(kb)
     for doc in report.added:
         verb = "replaced" if doc.name in report.replaced else "added"
         where = f", {doc.pages} pages" if doc.pages else ""
@@ -120,8 +143,25 @@ def cmd_kb_remove(args: argparse.Namespace) -> int:
 
 def cmd_kb_reindex(args: argparse.Namespace) -> int:
     kb = _kb(args)
-    kb.reindex(progress=_progress_bar())
-    print(f"re-indexed {len(kb.documents())} documents with {kb.manifest.embedder}, alpha {kb.alpha}")
+    kb.reindex(progress=_progress_bar(), index_modes=args.index_modes, rewrite_summaries=args.rewrite_summaries)
+    _notes(kb)
+    modes = f", index modes {' '.join(kb.manifest.index_modes)}" if kb.manifest.index_modes else ""
+    print(f"re-indexed {len(kb.documents())} documents with {kb.manifest.embedder}, alpha {kb.alpha}{modes}")
+    return 0
+
+
+def cmd_kb_summary(args: argparse.Namespace) -> int:
+    kb = _kb(args)
+    if args.set is not None:
+        text = sys.stdin.read() if args.set == "-" else Path(args.set).read_text(encoding="utf-8")
+        summary = kb.indexes.edit_summary(args.name, text)
+    else:
+        summary = kb.indexes.summary(args.name)
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=1, ensure_ascii=False))
+        return 0
+    by = f"{summary.method.value}" + (f", {summary.model}" if summary.model else "")
+    print(f"{args.name} ({by}, {len(summary.text.split())} words)\n{summary.text}")
     return 0
 
 
@@ -271,7 +311,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
     warm.join()
     review = ReviewStore(Path(args.store) / "review.sqlite")
     run = draft_questionnaire(
-        questionnaire, Drafter(kb, generator, library=library, product=args.product), review,
+        questionnaire, Drafter(kb, generator, library=library, product=args.product, mode=args.mode), review,
         results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
         limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
     )
@@ -305,7 +345,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
                                     model=args.model, llm_url=args.llm_url, evidence=args.evidence, report=args.report,
                                     embedder=args.embedder, progress=_progress_bar(), product=args.product,
-                                    folders=_folder_scopes(args))
+                                    folders=_folder_scopes(args), mode=args.mode)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -325,7 +365,7 @@ def cmd_leave_one_out(args: argparse.Namespace) -> int:
     result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
                            limit=args.limit, model=args.model, llm_url=args.llm_url, evidence=args.evidence,
                            reports=args.reports, embedder=args.embedder, progress=_progress_bar(), product=args.product,
-                           folders=_folder_scopes(args))
+                           folders=_folder_scopes(args), mode=args.mode)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -359,12 +399,23 @@ def build_parser() -> argparse.ArgumentParser:
                            help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
                                 "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
 
+    def indexing_args(p: argparse.ArgumentParser) -> None:
+        from engine.kb_indexes import INDEX_MODES
+
+        p.add_argument("--summaries", choices=[w.value for w in SummaryWriter],
+                       help="who writes the document summaries: the local LLM (default, RFP_SUMMARIES; extractive when "
+                            "no model can be loaded) or extractive (the documents' central sentences, no LLM)")
+        p.add_argument("--index-modes", nargs="+", choices=INDEX_MODES,
+                       help="also build these indexes, now and on every later add (atom-questions runs the LLM on every sentence)")
+        model_args(p)
+
     kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
     p = kb.add_parser("add", help="add files or folders (recursive)")
     p.add_argument("paths", nargs="+")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)")
     scope_args(p)
+    indexing_args(p)
     p.set_defaults(func=cmd_kb_add)
     p = kb.add_parser("list", help="list the documents")
     store_arg(p)
@@ -382,7 +433,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = kb.add_parser("reindex", help="rebuild the index (after changing the embedder or alpha)")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="new dense weight of the hybrid vectors")
+    indexing_args(p)
+    p.add_argument("--rewrite-summaries", action="store_true",
+                   help="write again the summaries written another way (extractive ones with --summaries llm); never edited ones")
     p.set_defaults(func=cmd_kb_reindex)
+    p = kb.add_parser("summary", help="show a document's summary, or replace it with your own (--set)")
+    p.add_argument("name")
+    store_arg(p)
+    p.add_argument("--set", metavar="FILE", help="the new summary from FILE ('-': standard input); it is re-embedded")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_kb_summary)
 
     lib = sub.add_parser("library", help="the answer library: past answered questionnaires").add_subparsers(
         dest="library_command", required=True)
@@ -409,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     store_arg(p)
     p.add_argument("--top-k", type=int, default=None, help="number of hits (default 5)")
-    p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--product", metavar="NAME", help="only the documents a questionnaire of this product is drafted from")
     g.add_argument("--company-wide", action="store_true", help="only the documents a company-wide questionnaire is drafted from")
@@ -433,7 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="draft only the first N questions that would be drafted")
     p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
     p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")
-    p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted; summary: "
+                                                          "Summary RAG)")
     product_arg(p, "draft for this product: its, company-wide and third-party documents (default: company-wide "
                    "and third-party documents only)")
     model_args(p)
@@ -457,6 +518,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache", help="atom-questions: JSONL file of the generated questions (reused, appended; a killed run resumes)")
     p.add_argument("--questions-per-atom", type=int, help="atom-questions: questions asked per atom (default 3)")
     p.add_argument("--tau", type=float, help="atom-questions: cosine distance under which a question repeats a kept one (default 0.1)")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT, MODES as BEIR_MODES
+
+    p = bench.add_parser("beir", help="nDCG@10/@100 and Recall@100 on BEIR SciFact: dense, weighted and Summary RAG")
+    p.add_argument("--scifact", required=True, help="the BEIR SciFact folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
+    p.add_argument("--modes", nargs="+", default=list(BEIR_DEFAULT), choices=BEIR_MODES,
+                   help="default: all but summary-llm (one LLM call per document: slow on a CPU, see --cache)")
+    p.add_argument("--limit-docs", type=int, help="a subset: the documents judged relevant, then the first others up to N")
+    p.add_argument("--alpha", type=float)
+    p.add_argument("--embedder")
+    p.add_argument("--cache", help="summary-llm: a folder keeping the summaries as they are written (a killed run resumes)")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("summaries", help="what summarising each document costs: LLM calls, tokens, seconds")
+    p.add_argument("--docs", required=True, nargs="+", help="files or folders")
+    p.add_argument("--summaries", choices=[w.value for w in SummaryWriter], default=SummaryWriter.LLM.value)
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
@@ -499,6 +579,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
         p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
         p.add_argument("--embedder")
+        p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy of the drafts (default weighted; "
+                                                              "summary: Summary RAG, with the model's summaries)")
         model_args(p)
         product_arg(p, "the product the target is drafted for (default: company-wide, or with --scope-folders "
                        "the target's folder)")

@@ -9,6 +9,8 @@ and can be rebuilt at any time)::
     STORE/docs/HASH/chunks.jsonl  chunks with offsets
     STORE/docs/HASH/dense-E.npy   the chunks' dense vectors, one file per embedder E
     STORE/sparse/gN/              TF-IDF/SVD + BM25 model and BM25 matrix of generation N
+    STORE/summaries/HASH.json     each document's summary (+ its vector), engine/kb_indexes.py
+    STORE/docs/HASH/atoms.json    atoms and atom questions per chunk, when the store's index_modes ask
     STORE/qdrant/                 Qdrant local mode (collection kb_gN), unless QDRANT_URL is set
 
 Every change (add, replace, remove) builds generation N+1 beside N: refit the TF-IDF model
@@ -41,6 +43,7 @@ from engine.embed.hybrid import passage_vectors
 from engine.embed.sparse import SparseModel
 from engine.ingest import load_document, validate_name
 from engine.scopes import Scope
+from engine.kb_indexes import DocText, KbIndexes, index_modes as valid_index_modes
 from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex, client_for, collections
@@ -63,6 +66,7 @@ class Manifest:
     alpha: float = 0.5
     generation: int = 0
     documents: tuple[DocumentInfo, ...] = ()
+    index_modes: tuple[str, ...] = ()  # atom indexes built for every document (engine/kb_indexes.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -77,7 +81,7 @@ class Manifest:
                 f"({SCHEMA_VERSION}); build a new store with `python -m engine kb add`"
             )
         docs = tuple(DocumentInfo.from_json(x) for x in d.get("documents", ()))
-        return cls(**{**d, "documents": docs})
+        return cls(**{**d, "documents": docs, "index_modes": tuple(d.get("index_modes", ()))})
 
 
 @dataclass
@@ -135,10 +139,14 @@ def expand_paths(paths: Iterable[Path]) -> tuple[list[Path], list[IngestError]]:
 class KnowledgeBase:
     """Documents in ``folder`` and their retrieval index. One instance per store per process."""
 
-    def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None) -> None:
+    def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None,
+                 llm=None) -> None:
         self.folder = Path(folder)
         self.config = config or EngineConfig()
         self._encoder = encoder
+        # the local LLM (a generator, or a function returning one) that writes summaries and atom
+        # questions when documents are added; None: extractive summaries, no atom questions
+        self.llm = llm
         self.folder.mkdir(parents=True, exist_ok=True)
         self.manifest = self._read_manifest()
         self.client = client_for(str(self.folder / "qdrant"), self.config.qdrant_url)
@@ -211,6 +219,14 @@ class KnowledgeBase:
             )
 
     @cached_property
+    def indexes(self) -> KbIndexes:
+        """The summaries and atom indexes beside the chunk index."""
+        return KbIndexes(self)
+
+    def doc_texts(self, docs: Sequence[DocumentInfo]) -> list[DocText]:
+        return [DocText(d.doc_hash, d.name, tuple(u.text for u in self.units(d.name)), tuple(self.chunks(d.name))) for d in docs]
+
+    @cached_property
     def chunker(self) -> Chunker:
         encoder = self.encoder
         chunker = Chunker(encoder.token_counter(), encoder.chunk_tokens, self.config.chunk_overlap)
@@ -218,12 +234,14 @@ class KnowledgeBase:
         return chunker
 
     # ---- changing ----------------------------------------------------------------------------
-    def add(self, paths: Sequence[Path], progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
+    def add(self, paths: Sequence[Path], progress: Progress = no_progress, scope: Scope | None = None,
+            index_modes: Sequence[str] = ()) -> AddReport:
         """Index files and folders. Bad files are reported in the result; the rest is indexed.
         ``scope``: of the new documents (None: company-wide, or the scope of the document a
-        changed file replaces); content already held gets it merged (:meth:`Scope.merged`)."""
+        changed file replaces); content already held gets it merged (:meth:`Scope.merged`).
+        ``index_modes``: atom indexes to build from now on (engine/kb_indexes.py)."""
         files, errors = expand_paths(Path(p) for p in paths)
-        return self._add_files([(f, f.name) for f in files], errors, progress, scope)
+        return self._add_files([(f, f.name) for f in files], errors, progress, scope, index_modes)
 
     def add_file(self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
         """Index one file under an outside name (an upload's file name), validated first."""
@@ -252,23 +270,30 @@ class KnowledgeBase:
             self._rebuild(keep, [], progress)
             return doc
 
-    def reindex(self, progress: Progress = no_progress) -> None:
+    def reindex(self, progress: Progress = no_progress, index_modes: Sequence[str] | None = None,
+                rewrite_summaries: bool = False) -> None:
         """Rebuild the index from the stored files with the configured embedder and α (after
-        either changed); the dense vectors are reused when the embedder is the same."""
+        either changed); the dense vectors are reused when the embedder is the same. Missing
+        summaries are written (with ``rewrite_summaries`` also those written another way than
+        the current writer would, never the edited ones), and
+        the atom indexes of ``index_modes`` (default: the store's) built where missing."""
         with self._lock:
             alpha = self.config.alpha
+            modes = self.manifest.index_modes if index_modes is None else valid_index_modes(index_modes)
             if self.manifest.embedder == self.encoder.name:
-                self._rebuild(list(self.manifest.documents), [], progress, alpha)
+                self.indexes.prepare(self.doc_texts(self.manifest.documents), modes, progress, rewrite_summaries)
+                self._rebuild(list(self.manifest.documents), [], progress, alpha, modes)
                 return
             pending = []
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
                 loaded = load_document(source, doc.name)
                 pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash), doc.scope))
-            self._rebuild([], pending, progress, alpha)
+            self.indexes.prepare([_doc_text(p) for p in pending], modes, progress, rewrite_summaries)
+            self._rebuild([], pending, progress, alpha, modes)
 
     def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress,
-                   scope: Scope | None = None) -> AddReport:
+                   scope: Scope | None = None, index_modes: Sequence[str] = ()) -> AddReport:
         with self._lock:
             self.check_compatible()
             report = AddReport(errors=list(errors))
@@ -307,12 +332,17 @@ class KnowledgeBase:
             old = {d.name for d in self.manifest.documents}
             report.replaced = [n for n in pending if n in old]
             keep = [d for d in self.manifest.documents if d.name not in pending]
-            added = self._rebuild(keep, list(pending.values()), progress)
+            modes = valid_index_modes([*self.manifest.index_modes, *index_modes])
+            # summaries (and atom indexes) of the new documents, and of the kept ones for a new index mode
+            catch_up = self.doc_texts(keep) if set(modes) - set(self.manifest.index_modes) else []
+            self.indexes.prepare(catch_up + [_doc_text(p) for p in pending.values()], modes, progress)
+            added = self._rebuild(keep, list(pending.values()), progress, index_modes=modes)
             report.added = added
             return report
 
     # ---- the generation switch ---------------------------------------------------------------
-    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress, alpha: float | None = None) -> list[DocumentInfo]:
+    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress, alpha: float | None = None,
+                 index_modes: tuple[str, ...] | None = None) -> list[DocumentInfo]:
         """Build generation N+1 from the kept and the new documents and switch to it. α is
         the store's own unless given (a new store takes the configured one)."""
         old_generation = self.manifest.generation
@@ -380,6 +410,7 @@ class KnowledgeBase:
             alpha=alpha,
             generation=generation,
             documents=tuple(sorted(keep + added, key=lambda d: d.name.lower())),
+            index_modes=self.manifest.index_modes if index_modes is None else index_modes,
         )
         self._switch(manifest, old_generation)
         self._sparse, self._lexical = sparse, lexical
@@ -389,6 +420,7 @@ class KnowledgeBase:
         self._write_manifest(manifest)
         self._sparse = self._lexical = None
         self._collect_garbage()
+        self.indexes.collect(manifest.documents)
 
     def _write_manifest(self, manifest: Manifest) -> None:
         _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
@@ -497,6 +529,10 @@ class _Writer:
         self.thread.join()
         if exc is None and self.error is not None:
             raise self.error
+
+
+def _doc_text(p: _Pending) -> DocText:
+    return DocText(p.doc_hash, p.doc.name, tuple(u.text for u in p.doc.units), tuple(p.chunks))
 
 
 def _lines(path: Path) -> list[str]:

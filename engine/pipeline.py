@@ -17,11 +17,13 @@ import json
 import threading
 import time
 from dataclasses import asdict, dataclass, field
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
+from engine.config import Strategy
 from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
 from engine.kb import KnowledgeBase
 from engine.library import (
@@ -41,6 +43,7 @@ from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import CellWrite, export
 from engine.retrieve import search
 from engine.scopes import ScopeFilter, inherited_from, passage_suffix
+from engine.summary_rag import Retrieved, prompt_passages, retrieve
 from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
@@ -183,13 +186,14 @@ class Drafter:
 
     def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
                  budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None,
-                 product: str | None = None) -> None:
+                 product: str | None = None, mode: str | None = None) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self.library = library
         # the product drafted for (None: company-wide): the documents retrieval may use and the
         # past answers preferred (engine/scopes.py, engine/library.py)
         self.scope = ScopeFilter(product)
         self.product = self.scope.product
+        self.mode = mode  # a retrieval mode or strategy (engine.config); None: the knowledge base's
         self._anchorers: dict[str, QuoteAnchorer] = {}
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
@@ -221,16 +225,30 @@ class Drafter:
             self._finders[chunk.doc] = PageFinder(self.kb.units(chunk.doc))
         return self._finders[chunk.doc].locate(chunk.text).page
 
-    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> list[Passage]:
+    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = (),
+                 retrieved: Retrieved | None = None) -> list[Passage]:
         """The related past answers first (matched question to question, and short), then the
-        retrieved chunks; compacted together to the budget."""
+        retrieved chunks; compacted together to the budget. The summary strategies add the
+        selected documents' summaries (engine/summary_rag.py)."""
         whole = [Passage(f"[{i}] {_past_label(h)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
+        count = getattr(self.generator, "count_tokens", None)
+        if retrieved is not None and retrieved.documents:
+            return prompt_passages(question, whole, retrieved, self.budget, source_label, count)
         whole += [Passage(source_label(i, h.chunk) + passage_suffix(self.third_party(h.chunk.doc)), h.chunk.text)
                   for i, h in enumerate(hits, len(past) + 1)]
         if self.budget is None:
             return whole
-        count = getattr(self.generator, "count_tokens", None)
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
+
+    def retrieve(self, question: str) -> Retrieved:
+        """The passages for ``question`` within the drafter's scope: a retrieval mode searches
+        inside the scope; a strategy (summary, atoms: engine/summary_rag.py) ranks documents first,
+        and another product's passages are dropped from what it returns."""
+        if Strategy.of(self.mode) is None:
+            return Retrieved(tuple(search(self.kb, question, top_k=self.top_k, mode=self.mode, scope=self.scope)))
+        found = retrieve(self.kb, question, self.top_k, self.mode)
+        allowed = {d.doc_hash for d in self.scope.restrict(self.kb.documents())}
+        return dataclass_replace(found, hits=tuple(h for h in found.hits if h.chunk.doc_hash in allowed))
 
     def draft(self, q: Question) -> Draft:
         with self._lock:
@@ -247,8 +265,9 @@ class Drafter:
                 near = near_hits(past, product=self.product)  # the past answers reuse chose among
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
             past = past[:LIBRARY_PASSAGES]
-            hits = search(self.kb, q.text, top_k=self.top_k, scope=self.scope) if self.kb.documents() or not past else []
-            answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
+            retrieved = self.retrieve(q.text) if self.kb.documents() or not past else Retrieved(())
+            hits = list(retrieved.hits)
+            answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
             backing = self.support(q.text, citations)
         except Exception as exc:  # one bad question never stops the batch; the draft says why

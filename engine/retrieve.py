@@ -9,7 +9,7 @@ from typing import Sequence
 
 import numpy as np
 
-from engine.config import Mode
+from engine.config import Mode, Strategy
 from engine.embed.hybrid import PointVectors, WeightedQuery, query_vectors, weighted_query
 from engine.kb import KnowledgeBase, point_ids
 from engine.scopes import ScopeFilter
@@ -32,18 +32,28 @@ class Within:
         return cls(frozenset(d.doc_hash for d in docs), lexical.mask(ids))
 
 
-def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | str | None = None,
+def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | Strategy | str | None = None,
            scope: ScopeFilter | None = None) -> list[Hit]:
     """The ``top_k`` chunks that best answer ``question``, best first, with provenance; with
-    ``scope``, only chunks of the documents it allows (None: every document)."""
+    ``scope``, only chunks of the documents it allows (None: every document). A ``Strategy``
+    (summary, atoms…) is retrieved by engine/summary_rag.py."""
     question = question.strip()
     if not question:
         raise ValueError("the question is empty; type the question to search for")
-    mode = Mode.parse(mode or kb.config.mode)
+    strategy = Strategy.of(mode)
+    mode = Mode.parse(mode or kb.config.mode) if strategy is None else None
     top_k = top_k or kb.config.top_k
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
     kb.check_compatible()
+    if strategy is not None:
+        from engine.summary_rag import retrieve
+
+        hits = list(retrieve(kb, question, top_k, strategy).hits)
+        if scope is not None:  # the strategies rank documents first; another product's are dropped after
+            allowed = {d.doc_hash for d in scope.restrict(kb.documents())}
+            hits = [h for h in hits if h.chunk.doc_hash in allowed]
+        return hits
     index, sparse = kb.index, kb.sparse
     allowed = scope.restrict(kb.documents()) if scope is not None else None
     if allowed is not None and not allowed:

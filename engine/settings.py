@@ -60,7 +60,7 @@ class Settings:
 
     def to_json(self) -> dict:
         e = asdict(self.engine)
-        e["mode"] = self.engine.mode.value
+        e["mode"], e["summaries"] = self.engine.mode.value, self.engine.summaries.value
         return {"engine": e, "generator": asdict(self.generator)}
 
     @classmethod

@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.ask import CONTEXT_TOKENS, AskService
+from engine.config import SummaryWriter
 from engine.generate import Generator, make_generator
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
@@ -61,7 +62,10 @@ class Workspace:
     # ---- shared heavy objects ------------------------------------------------------------------
     @cached_property
     def kb(self) -> KnowledgeBase:
-        return KnowledgeBase(self.folder, self.settings.engine)
+        # documents added here are summarised by the drafting model (loaded when first needed;
+        # extractive summaries when it cannot be loaded, or when the settings say so)
+        writes = self.settings.engine.summaries is SummaryWriter.LLM
+        return KnowledgeBase(self.folder, self.settings.engine, llm=(lambda: self.generator) if writes else None)
 
     @cached_property
     def review_store(self) -> ReviewStore:

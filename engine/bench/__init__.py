@@ -17,6 +17,15 @@ def run(args: argparse.Namespace) -> dict:
         return bench_retrieval(args.squad, modes=args.modes, alpha=args.alpha, limit=args.limit, embedder=args.embedder,
                                cache=args.cache, model=args.model, llm_url=args.llm_url,
                                **{k: v for k, v in atom_options.items() if v is not None})
+    if args.bench_command == "beir":
+        from engine.bench.beir import bench_beir
+
+        return bench_beir(args.scifact, modes=args.modes, limit_docs=args.limit_docs, embedder=args.embedder,
+                          alpha=args.alpha, model=args.model, llm_url=args.llm_url, cache=args.cache)
+    if args.bench_command == "summaries":
+        from engine.bench.summaries import bench_summaries
+
+        return bench_summaries(args.docs, writer=args.summaries, model=args.model, llm_url=args.llm_url)
     if args.bench_command == "latency":
         from engine.bench.latency import bench_latency
 

@@ -35,11 +35,12 @@ from tqdm import tqdm
 
 from engine.anchoring import AnchorLabel
 from engine.confidence import SUPPORT_MIN, risk_coverage
-from engine.config import EngineConfig
+from engine.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
 from engine.kb import KnowledgeBase, expand_paths
 from engine.pipeline import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
 from engine.scopes import FolderScopes
+from engine.summary_rag import SUMMARY_STRATEGIES
 from engine.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
 from storage.vector_store import release
@@ -258,12 +259,16 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
                            store: str | None = None, limit: int | None = None, model: str | None = None,
                            llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
                            embedder: str | None = None, generator=None, progress: Progress = no_progress,
-                           product: str | None = None, folders: FolderScopes | None = None) -> dict:
+                           product: str | None = None, folders: FolderScopes | None = None,
+                           mode: str | None = None) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
     local LLM (tests that are about something else). ``product``: the target's (default: its
-    folder's with ``folders``, else none); ``folders``: scopes from folder names."""
+    folder's with ``folders``, else none); ``folders``: scopes from folder names. ``mode``: the
+    drafts' retrieval mode or strategy (engine.config; ``summary`` summarises the documents with
+    the generator when it can write, else extractively; ``atoms``/``atom-questions`` build that
+    index)."""
     from engine.generate import make_generator
     from engine.library import AnswerLibrary
 
@@ -277,20 +282,26 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     if product is None and folders is not None:
         product = folders.product_of(target_path)
     config = EngineConfig.from_env(embedder=embedder)
+    generator = generator or make_generator(model, llm_url, evidence=evidence)
+    # the summary strategies and atom-questions index with the generator when it can write (a
+    # stated fake cannot: extractive summaries); the other modes need no summaries by the LLM
+    writes = Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json") \
+        and (config.summaries is SummaryWriter.LLM or Strategy.of(mode) is Strategy.ATOM_QUESTIONS)
     with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
         folder = Path(store) if store else Path(tmp) / "store"
-        base = KnowledgeBase(folder, config)
-        added = base.add(kb_files, progress=progress)
+        base = KnowledgeBase(folder, config, llm=generator if writes else None)
+        added = base.add(kb_files, progress=progress, index_modes=[mode] if mode in ATOM_MODES else ())
         if folders is not None:  # exactly the folders' scopes, whatever an earlier run left in the store
             names = {d.name for d in base.documents()}
             base.set_scopes({f.name: s for f, s in folders.of_files(kb_files).items() if f.name in names})
+        if writes and Strategy.of(mode) in SUMMARY_STRATEGIES:  # a kept store's extractive summaries are rewritten
+            base.indexes.write_summaries(base.doc_texts(base.documents()), progress, rewrite=True)
         lib = None
         if lib_files:
             lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
             for f in lib_files:
                 lib.import_file(f, product=folders.product_of(f) if folders is not None else None)
-        drafter = Drafter(base, generator or make_generator(model, llm_url, evidence=evidence),
-                          budget_tokens=PROMPT_BUDGET, library=lib, product=product)
+        drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
         scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
     figures = scores.summary()
@@ -302,6 +313,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         "library_entries": len(lib.entries()) if lib else 0,
         "left_out": kb_dropped + lib_dropped,
         "skipped": [str(e) for e in added.errors],
+        "mode": mode or config.mode.value,
+        "summaries": base.indexes.methods() if Strategy.of(mode) in SUMMARY_STRATEGIES else None,
     })
     if report:
         write_report(Path(report), figures, scores)
@@ -320,7 +333,7 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
                   store: str | None = None, limit: int | None = None, model: str | None = None,
                   llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
                   embedder: str | None = None, generator=None, progress: Progress = no_progress,
-                  product: str | None = None, folders: FolderScopes | None = None) -> dict:
+                  product: str | None = None, folders: FolderScopes | None = None, mode: str | None = None) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
@@ -343,13 +356,15 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
             figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
                                              embedder=embedder, generator=generator, progress=progress,
-                                             product=product, folders=folders)
-            targets.append({"target": figures["target"], "product": figures["product"], **{k: figures[k] for k in LOO_FIGURES},
+                                             product=product, folders=folders, mode=mode)
+            targets.append({"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
+                            **{k: figures[k] for k in LOO_FIGURES},
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
                             **({"report": report} if report else {})})
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
                   f"no context {figures['no_context_rate']} %", file=sys.stderr)
-    return {"targets": targets, "summary": _loo_summary(targets), "library": library}
+    return {"targets": targets, "summary": _loo_summary(targets), "library": library,
+            "mode": targets[0]["mode"] if targets else mode}
 
 
 def _loo_summary(targets: Sequence[dict]) -> dict:

@@ -6,7 +6,8 @@ result (indexed, replaced, unchanged, or the problem in plain words), with the s
 them (company-wide, products', a third party's); list the documents with their scopes; change a
 document's scope; remove one (after a confirmation); re-index everything after the embedder or α
 changed; ask any one document a question (engine/ask.py: the local model reads it and quotes
-what answers, and each excerpt is shown on its page with its lines outlined).
+what answers, and each excerpt is shown on its page with its lines outlined); see and correct
+each document's summary (an edited summary is re-embedded at once).
 The answer library: import past filled questionnaires (each with its own result), its entry
 count, and the near-identical questions answered differently, each answer with a Retire button.
 Every change is made by the engine at once; the screen keeps only what is on it."""
@@ -23,6 +24,7 @@ import streamlit as st
 from engine.ingest import SUPPORTED_EXTENSIONS, validate_name
 from engine.kb import AddReport, KnowledgeBase
 from engine.library import AnswerLibrary, ImportReport
+from engine.summaries import Summary, SummaryMethod
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from engine.scopes import Scope, products_of, third_parties_of
 from engine.types import DocumentInfo, IngestError
@@ -35,6 +37,7 @@ from ui.resources import workspace
 
 # results of the last action, kept over the rerun and shown beside the button that did it
 ADD_FLASH, DOCS_FLASH, REINDEX_FLASH = "kb_add_messages", "kb_docs_messages", "kb_reindex_messages"
+SUMMARY_FLASH = "kb_summary_messages"
 LIBRARY_FLASH = "kb_library_messages"
 UPLOADER_GENERATION = "kb_uploader_generation"  # a new uploader key clears the uploaded files
 LIBRARY_UPLOADER_GENERATION = "kb_library_uploader_generation"
@@ -57,6 +60,16 @@ def document_rows(docs: list[DocumentInfo]) -> list[dict]:
          "Chunks": d.chunks, "Added": added_on(d.added), "Scope": scope_text(d.scope)}
         for d in docs
     ]
+
+
+def summary_origin(summary: Summary) -> str:
+    """Who wrote a summary, in words."""
+    words = count(len(summary.text.split()), "word")
+    if summary.method is SummaryMethod.EDITED:
+        return f"Edited by a reviewer on {added_on(summary.written)} · {words}."
+    if summary.method is SummaryMethod.LLM:
+        return f"Written by the language model ({escape_md(summary.model or 'local model')}) · {words}."
+    return f"The document's most central sentences (no language model was used) · {words}."
 
 
 def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
@@ -283,6 +296,30 @@ with st.container(border=True):
         if button.button("Remove…", icon=":material/delete:", disabled=bool(drafting)):
             st.session_state[REMOVE_PENDING] = target
             st.rerun()
+
+# ---- summaries -------------------------------------------------------------------------------------
+st.subheader("Summaries")
+st.caption("One summary per document. The summary retrieval mode picks the documents whose summaries match a "
+           "question best, then reads their best passages with the summaries as context. Correct a summary "
+           "here: it is used (re-embedded) from the next question on, and never rewritten by the model.")
+show_flashed(SUMMARY_FLASH)
+summary_doc = st.selectbox("Document", names, key="kb_summary_choice")
+try:
+    summary = kb.indexes.summary(summary_doc)
+except Exception as exc:
+    st.error(f"The summary cannot be read: {problem_text(exc)}")
+else:
+    st.caption(summary_origin(summary))
+    doc_hash = kb.document(summary_doc).doc_hash
+    new_text = st.text_area("Summary", summary.text, height=180, key=f"kb_summary_{doc_hash}_{summary.text_sha[:12]}")
+    if st.button("Save summary", icon=":material/save:", disabled=bool(drafting) or " ".join(new_text.split()) == summary.text):
+        try:
+            kb.indexes.edit_summary(summary_doc, new_text)
+        except Exception as exc:
+            flash(SUMMARY_FLASH, "error", f"The summary of **{escape_md(summary_doc)}** was not saved. {problem_text(exc)}")
+        else:
+            flash(SUMMARY_FLASH, "success", f"Saved the summary of **{escape_md(summary_doc)}**; it is used from the next question on.")
+        st.rerun()
 
 # ---- ask a document ----------------------------------------------------------------------------------
 st.fragment(ask_section)(ws, [d.name for d in docs])
