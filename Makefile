@@ -36,8 +36,10 @@ browser:
 		echo "      install it with: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium"; \
 	fi
 
+# the sample is indexed with extractive summaries: the first start does not wait minutes for the
+# local LLM to summarise it (`kb add --summaries llm`, the default elsewhere, writes model summaries)
 run: setup
-	$(PY) -m engine kb add assets/sample/kb --store $(STORE)
+	$(PY) -m engine kb add assets/sample/kb --store $(STORE) --summaries extractive
 	RFP_WORKSPACE=$(STORE) $(PY) -m streamlit run ui/app.py --server.port $(PORT)
 
 demo: setup

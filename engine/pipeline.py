@@ -50,7 +50,7 @@ from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 # A drafted choice whose confidence is under this is shown as low confidence (calibrated by
 # leave-one-out on the filled Instructure questionnaires: README, "Confidence").
-LOW_CONFIDENCE = 0.90
+LOW_CONFIDENCE = 0.83
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 
@@ -247,7 +247,10 @@ class Drafter:
         if Strategy.of(self.mode) is None:
             return Retrieved(tuple(search(self.kb, question, top_k=self.top_k, mode=self.mode, scope=self.scope)))
         found = retrieve(self.kb, question, self.top_k, self.mode)
-        allowed = {d.doc_hash for d in self.scope.restrict(self.kb.documents())}
+        docs = self.scope.restrict(self.kb.documents())  # None: every document is allowed
+        if docs is None:
+            return found
+        allowed = {d.doc_hash for d in docs}
         return dataclass_replace(found, hits=tuple(h for h in found.hits if h.chunk.doc_hash in allowed))
 
     def draft(self, q: Question) -> Draft:

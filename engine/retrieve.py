@@ -50,8 +50,9 @@ def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mod
         from engine.summary_rag import retrieve
 
         hits = list(retrieve(kb, question, top_k, strategy).hits)
-        if scope is not None:  # the strategies rank documents first; another product's are dropped after
-            allowed = {d.doc_hash for d in scope.restrict(kb.documents())}
+        docs = scope.restrict(kb.documents()) if scope is not None else None  # None: every document
+        if docs is not None:  # the strategies rank documents first; another product's are dropped after
+            allowed = {d.doc_hash for d in docs}
             hits = [h for h in hits if h.chunk.doc_hash in allowed]
         return hits
     index, sparse = kb.index, kb.sparse

@@ -103,8 +103,8 @@ class QuotingGenerator:
     ``invent`` is set. Real generation is tested below and in test_generate.py. Its ``chat_json``
     is ``QuotingChat``'s (asking a document)."""
 
-    def __init__(self, invent: bool = False) -> None:
-        self.calls, self.invent = 0, invent
+    def __init__(self, invent: bool = False, longest: bool = False) -> None:
+        self.calls, self.invent, self.longest = 0, invent, longest  # longest: the longest sentence, whatever it says
         self._chat = None
 
     def chat_json(self, messages, schema, max_tokens=None, context=None):
@@ -115,7 +115,8 @@ class QuotingGenerator:
         self.calls += 1
         pieces = re.split(r" … |(?<=\.)\s+|\n", passages[0].text)  # " … ": a gap left by compaction
         words = set(re.findall(r"\w+", question.lower()))
-        first = max(pieces, key=lambda p: (len(words & set(re.findall(r"\w+", p.lower()))), len(p))) if passages else ""
+        overlap = (lambda p: 0) if self.longest else (lambda p: len(words & set(re.findall(r"\w+", p.lower()))))
+        first = max(pieces, key=lambda p: (overlap(p), len(p))) if passages else ""
         quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
         return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
 

@@ -321,8 +321,10 @@ class AtomUnits:
         """question↔atom (``questions=False``) or question↔(atoms and their questions)."""
         if not questions:
             return MaxIndex(self.atom_vectors, self.atom_owners, passages)
-        vectors = np.concatenate([self.atom_vectors, self.question_vectors]) if len(self.questions) else self.atom_vectors
-        return MaxIndex(vectors, self.atom_owners + self.question_owners, passages)
+        if not len(self.question_vectors):
+            return MaxIndex(self.atom_vectors, self.atom_owners, passages)
+        vectors = np.concatenate([self.atom_vectors, self.question_vectors])
+        return MaxIndex(vectors, list(self.atom_owners) + list(self.question_owners), passages)
 
     def questions_index(self, passages: int) -> MaxIndex:
         """question↔synthetic question alone."""

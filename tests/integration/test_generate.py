@@ -121,8 +121,10 @@ def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
             out = llm.create_chat_completion(messages=messages, temperature=0.0, max_tokens=256,
                                              response_format={"type": "json_object", "schema": schema})
             replies.append((out["choices"][0]["message"]["content"], out["usage"]["completion_tokens"]))
-        assert replies[0] == replies[1], question
-        assert replies[1][1] > 10
+        stock_reply, ours = replies
+        if ours != stock_reply:  # the one deliberate difference: ours ends a reply looping on a short block
+            assert stock_reply[0].startswith(ours[0]) and ours[1] < stock_reply[1] == 256, question
+        assert ours[1] > 10
 
 
 def test_bad_model_paths_name_the_file_and_the_fix(tmp_path):
