@@ -3,6 +3,10 @@ source page with the quoted lines outlined; the reviewer accepts, edits, regener
 an SME or rejects. Every action is written to the review store at once (``Review`` methods), so
 a refresh or an app restart loses nothing; after an action the next question to review opens.
 
+Each drafted answer shows its confidence (a warning under the calibrated threshold, until the
+reviewer decides), and *Low confidence first* puts the undecided low-confidence drafts at the top of
+the list (and so of Next and of the question opened after each decision).
+
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
 area shows the question and its answer (left) beside the source (right). Under the source,
 "Ask this document" asks the shown document a question (engine/ask.py); an excerpt it returns
@@ -19,7 +23,7 @@ from engine.anchoring import AnchorLabel
 from engine.pipeline import Draft
 from engine.review import Review, ReviewItem, ReviewState, location
 from engine.types import SourceKind
-from storage.review_store import ReviewStoreError
+from storage.review_store import DraftStatus, ReviewStoreError
 from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation
@@ -32,6 +36,7 @@ from ui.resources import PROJECT, QUESTION, current_project, workspace
 LIST = "review_list"
 FILTER = "review_filter"
 SEARCH = "review_search"
+LOW_FIRST = "review_low_first"
 NOTICE = "review_notice"
 SOURCE = "review_source"
 PAGE = "review_page"
@@ -65,6 +70,17 @@ def matches(item: ReviewItem, states: set[ReviewState], search: str) -> bool:
         return True
     hay = " ".join([item.question.id or "", item.question.sheet, str(item.question.row), item.question.text, item.answer]).lower()
     return all(w in hay for w in words)
+
+
+def low_confidence(item: ReviewItem) -> bool:
+    """A low-confidence draft nobody has decided on yet."""
+    return item.state is ReviewState.DRAFTED and item.draft is not None and item.draft.low_confidence
+
+
+def listed_order(items: list[ReviewItem], low_first: bool) -> list[ReviewItem]:
+    """The questionnaire's order, or the undecided low-confidence drafts first (each part in
+    the questionnaire's order)."""
+    return sorted(items, key=lambda i: not low_confidence(i)) if low_first else items
 
 
 def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> str | None:
@@ -206,7 +222,8 @@ def _progress(pid: int, was_running: bool) -> None:
 def _item_line(item: ReviewItem) -> str:
     text = item.question.text.replace("\n", " ")
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
-    return f"{state_icon_md(item.state)} **{escape_md(item.label)}** {escape_md(short)}"
+    low = " :orange[:material/priority_high:]" if low_confidence(item) else ""
+    return f"{state_icon_md(item.state)}{low} **{escape_md(item.label)}** {escape_md(short)}"
 
 
 def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
@@ -231,10 +248,14 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
                                 format_func=lambda s: f"{s.label} ({counts[s]})")
         search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
                                icon=":material/search:")
-        visible = [i for i in items if matches(i, set(states or ()), search)]
+        low = sum(low_confidence(i) for i in items)
+        low_first = st.toggle(f"Low confidence first ({low})", key=LOW_FIRST,
+                              help="Drafts whose confidence is under the calibrated threshold, not yet decided, "
+                                   "at the top of the list.")
+        visible = listed_order([i for i in items if matches(i, set(states or ()), search)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
-        shown = _page(order, current, (tuple(states or ()), search))
+        shown = _page(order, current, (tuple(states or ()), search, low_first))
         st.session_state[LIST] = current if current in shown else None
         on_page = set(shown)
         lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
@@ -314,6 +335,33 @@ def _past_choices(draft: Draft, state: ReviewState) -> None:
         st.caption(f"Near-identical past answers: {votes}" + (" (all agree)" if total > 1 else ""))
 
 
+def _confidence(draft: Draft, state: ReviewState) -> None:
+    """How far the drafted choice can be trusted: a warning under the threshold until the
+    reviewer has decided (then a caption); nothing when there is no confidence (no context, a
+    reused answer)."""
+    if draft.confidence is None or draft.status is not DraftStatus.DRAFTED:
+        return
+    shown = f"Confidence {draft.confidence:.2f}"
+    if draft.low_confidence and state is ReviewState.DRAFTED:
+        st.warning(f"{shown} — low: check the evidence before accepting.", icon=":material/priority_high:")
+    else:
+        st.caption(shown + (" (low)" if draft.low_confidence else ""))
+
+
+def _inherited(draft: Draft, state: ReviewState) -> None:
+    """A draft supported only by a third party's document (a cloud provider's CAIQ): whose
+    evidence it is (``getattr``: ``Draft.inherited_from`` comes with the third-party scopes)."""
+    origin = getattr(draft, "inherited_from", None)
+    if not origin:
+        return
+    text = (f"Inherited from {escape_md(origin)}: the evidence is that third party's document, not your own; "
+            "check that it covers your product.")
+    if state is ReviewState.DRAFTED:
+        st.warning(text, icon=":material/handshake:")
+    else:
+        st.caption(text)
+
+
 def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     q = item.question
     ident = f"{escape_md(q.id)} · " if q.id else ""
@@ -336,6 +384,9 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
                 icon=":material/search_off:")
     elif state is ReviewState.ERROR and item.draft is not None:
         st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
+    if item.draft is not None:
+        _confidence(item.draft, state)
+        _inherited(item.draft, state)
     if reused:
         _past_choices(item.draft, state)
     if item.draft is not None and item.draft.inherited_from:
