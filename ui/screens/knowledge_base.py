@@ -197,10 +197,9 @@ files = st.file_uploader(
     "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
          "same name as a document already here replaces it.")
-with st.expander("Scope of the files", expanded=False):
-    st.caption("Whose evidence these files are. A file the knowledge base already holds gets this scope "
-               "(a product is added to its products).")
-    add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
+add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
+st.caption("The scope: whose evidence these files are. A file the knowledge base already holds gets it "
+           "(a product is added to its products).")
 if st.button("Index files", type="primary", icon=":material/upload:",
              disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings) or add_scope is None):
     for level, text in index_uploads(kb, files, add_scope):
