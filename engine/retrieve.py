@@ -28,8 +28,7 @@ class Within:
 
     @classmethod
     def of(cls, docs: Sequence[DocumentInfo], lexical: LexicalIndex) -> Within:
-        ids = (pid for d in docs for pid in point_ids(d.doc_hash, d.chunks))
-        return cls(frozenset(d.doc_hash for d in docs), lexical.mask(ids))
+        return cls(frozenset(d.doc_hash for d in docs), lexical.mask(point_ids(d.doc_hash, d.chunks) for d in docs))
 
 
 def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | Strategy | str | None = None,

@@ -24,6 +24,7 @@ class LexicalIndex:
         self.ids = list(ids)
         self.rows = {pid: i for i, pid in enumerate(self.ids)}  # point id → row
         self.matrix = matrix.tocsc()  # column slices: one per query term
+        self._group_rows: dict[tuple[str, ...], np.ndarray] = {}  # see mask()
 
     @classmethod
     def build(cls, ids: Sequence[str], vectors: Sequence[SparseVector], n_terms: int) -> LexicalIndex:
@@ -41,11 +42,16 @@ class LexicalIndex:
         scores = np.asarray(self.matrix[:, query.indices] @ weights).ravel()
         return scores if rows is None else np.where(rows, scores, np.float32(0.0))
 
-    def mask(self, ids: Iterable[str]) -> np.ndarray:
-        """Per row, whether its point id is one of ``ids`` (ids not in the index are ignored)."""
+    def mask(self, groups: Iterable[tuple[str, ...]]) -> np.ndarray:
+        """Per row, whether its point id is in one of ``groups`` (tuples of point ids, one per
+        document; ids not in the index are ignored). A group's rows are looked up once: scoped
+        searches ask for the same documents again and again."""
         mask = np.zeros(len(self.ids), dtype=bool)
-        rows = [self.rows[pid] for pid in ids if pid in self.rows]
-        mask[rows] = True
+        for ids in groups:
+            rows = self._group_rows.get(ids)
+            if rows is None:
+                rows = self._group_rows[ids] = np.fromiter((self.rows[p] for p in ids if p in self.rows), dtype=np.int64)
+            mask[rows] = True
         return mask
 
     def save(self, folder: Path) -> None:

@@ -57,6 +57,13 @@ def test_knowledge_base_screen_indexes_in_a_scope_and_changes_scopes(open_screen
     at.run()
     assert kb.document("alpha.pdf").scope == Scope(("Alpha", "Beta")) and kb.manifest.generation == generation
     assert "**alpha.pdf** is now products: Alpha, Beta." in texts(at.success)
+    # uploaded again with the default (company-wide): a file already held keeps its scope
+    at.radio(key="kb_add_scope_kind").set_value("Company-wide")
+    at.file_uploader[0].upload("alpha.pdf", pdf, "application/pdf")
+    at.run()
+    button(at, "Index files").click()
+    at.run()
+    assert kb.document("alpha.pdf").scope == Scope(("Alpha", "Beta"))
 
     # change a document's scope: a third party by a new name, then back to company-wide
     add_handbook(ui_workspace, tmp_path)

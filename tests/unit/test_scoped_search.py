@@ -74,7 +74,7 @@ def test_weighted_within_never_returns_another_documents_best_match(store):
     fast, qdrant = VectorIndex(client, "kb_g1"), VectorIndex(client, "kb_g1", in_memory=False)
     query = WeightedQuery(probe, sparse.bm25_query(QUESTION))
     assert weighted(fast, lexical, query, 1, 0.5)[0].payload["index"] == len(ids) - 1  # the planted point wins
-    rows = lexical.mask(pid for pid, o in zip(ids, owners) if o != DOCS[1])
+    rows = lexical.mask([tuple(pid for pid, o in zip(ids, owners) if o == doc) for doc in (DOCS[0], DOCS[2])])
     within = Within(frozenset({DOCS[0], DOCS[2]}), rows)
     got, want = weighted(fast, lexical, query, 10, 0.5, within), weighted(qdrant, lexical, query, 10, 0.5, within)
     assert [s.payload for s in got] == [s.payload for s in want] and len(got) == 10
@@ -103,7 +103,8 @@ def test_the_lexical_mask_zeroes_the_other_rows(store):
     _, sparse, lexical, ids, owners, _, _ = store
     query = sparse.bm25_query(QUESTION)
     full = lexical.scores(query)
-    rows = lexical.mask([ids[0], ids[-1], "not-a-point"])
+    rows = lexical.mask([(ids[0], "not-a-point"), (ids[-1],)])
     assert rows.sum() == 2 and rows[0] and rows[-1]
+    assert (lexical.mask([(ids[0], "not-a-point"), (ids[-1],)]) == rows).all()  # the second time from memory
     masked = lexical.scores(query, rows)
     assert masked[-1] == full[-1] > 0 and not masked[1:-1].any()

@@ -92,7 +92,8 @@ def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
 
 def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[tuple[str, str]]:
     """Index each uploaded file (written to a temporary folder first) with its own progress bar,
-    in ``scope``; one file's problem never stops the others."""
+    in ``scope`` (None: company-wide, and files already held keep theirs); one file's problem never
+    stops the others."""
     messages: list[tuple[str, str]] = []
     with st.status(f"Indexing {count(len(files), 'file')}…", expanded=True) as box, \
             tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
@@ -231,13 +232,13 @@ files = st.file_uploader(
     "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
          "same name as a document already here replaces it.")
-with st.expander("Scope of the files", expanded=False):
-    st.caption("Whose evidence these files are. A file the knowledge base already holds gets this scope "
-               "(a product is added to its products).")
-    add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
+add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
+st.caption("The scope: whose evidence these files are. A file the knowledge base already holds gets a product "
+           "or third-party scope chosen here (a product is added to its products); with Company-wide it keeps "
+           "its scope (change it below).")
 if st.button("Index files", type="primary", icon=":material/upload:",
              disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings) or add_scope is None):
-    for level, text in index_uploads(kb, files, add_scope):
+    for level, text in index_uploads(kb, files, None if add_scope.company else add_scope):
         flash(ADD_FLASH, level, text)
     st.session_state[UPLOADER_GENERATION] = generation + 1
     st.rerun()
