@@ -389,10 +389,6 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         _inherited(item.draft, state)
     if reused:
         _past_choices(item.draft, state)
-    if item.draft is not None and item.draft.inherited_from:
-        st.warning(f"Inherited from {escape_md(item.draft.inherited_from)}: every highlighted quote comes from "
-                   "a third party's document, which describes its practice, not the company's own. Check that "
-                   "the answer holds for the company before accepting.", icon=":material/domain:")
     if item.decision is not None and item.decision.note:
         st.caption(f"Note: {escape_md(item.decision.note)}")
 
