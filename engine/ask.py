@@ -307,6 +307,7 @@ class Excerpt:
     label: AnchorLabel  # verified when one of its anchors is verbatim, else repaired
     score: float  # the best anchor score, 0–100
     rects: tuple[Rect, ...] = ()  # PDF highlight boxes (page, x0, y0, x1, y1), one per line
+    focus: tuple[int, ...] = ()  # the pages of the quoted sentences themselves (a window may run over more)
     sheet: str | None = None  # sheet, row and section of the unit holding most of the excerpt
     row: int | None = None
     section: str | None = None
@@ -328,18 +329,22 @@ class Excerpt:
         return f"section {self.section}" if self.section else ""
 
     def citation(self) -> Citation:
-        """The excerpt as a draft citation (its longest span's offsets, every highlight box)."""
+        """The excerpt as a draft citation: its longest span's offsets; in a PDF, the page of its
+        quoted sentences and the boxes on that page (and the next, when the quote runs over), so
+        the viewer opens where the quote is, not where a long window starts."""
         main = max(self.spans, key=lambda s: s.end - s.start)
+        rects = tuple(r for r in self.rects if r[0] in self.focus) or self.rects
+        page = self.focus[0] if self.focus else self.page
         return Citation(file=self.file, kind=self.kind, quote=self.text, label=self.label, score=self.score,
-                        retrieval_score=round(self.score / 100, 4), page=self.page, sheet=self.sheet, row=self.row,
-                        section=self.section, start=main.start, end=main.end, rects=self.rects)
+                        retrieval_score=round(self.score / 100, 4), page=page, sheet=self.sheet, row=self.row,
+                        section=self.section, start=main.start, end=main.end, rects=rects)
 
     def to_json(self) -> dict:
         return {
             "number": self.number, "file": self.file, "kind": self.kind.value, "page": self.page,
             "pages": list(self.pages), "sheet": self.sheet, "row": self.row, "section": self.section,
             "spans": [{"unit": s.unit, "page": s.page, "start": s.start, "end": s.end} for s in self.spans],
-            "sentences": list(self.sentences), "label": self.label.value, "score": self.score,
+            "sentences": list(self.sentences), "focus_pages": list(self.focus), "label": self.label.value, "score": self.score,
             "evidence": list(self.evidence), "text": self.text, "rects": [list(r) for r in self.rects],
         }
 
@@ -508,9 +513,10 @@ class DocumentAsker:
         unit = doc.units[max(win.spans, key=lambda s: s.end - s.start).unit]  # where its citation points
         label = AnchorLabel.VERIFIED if any(a.label is AnchorLabel.VERIFIED for a in anchors) else AnchorLabel.REPAIRED
         rects = tuple(doc.anchorer.rects(doc.source, win.spans)) if doc.source is not None else ()
+        focus = tuple(sorted({s.page for a in anchors for s in a.spans if s.page is not None}))
         return Excerpt(number, doc.name, doc.kind, win.text, win.spans, (win.first, win.last),
                        tuple(dict.fromkeys(a.quote for a in anchors)), label, max(a.score for a in anchors), rects,
-                       unit.sheet, unit.row, unit.section)
+                       focus, unit.sheet, unit.row, unit.section)
 
     # -- step 5: the answer from the excerpts
     def answer(self, question: str, excerpts: Sequence[Excerpt]) -> tuple[str, tuple[int, ...], int, int]:

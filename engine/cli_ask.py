@@ -52,6 +52,7 @@ def add_bench_ask(bench, model_args: Callable, cmd_bench: Callable) -> None:
     p.add_argument("--subdoc-words", type=int, default=SUBDOC_WORDS)
     p.add_argument("--answer", action="store_true", help="also write each answer (timed; not scored)")
     p.add_argument("--cache", help="JSONL file of the model's readings (reused, appended: a killed run resumes)")
+    p.add_argument("--cached-only", action="store_true", help="score only the questions the cache has readings of (no model)")
     p.add_argument("--embedder", help="sentence-transformers folder or name for the hybrid rows")
     model_args(p, evidence=False)
     p.add_argument("--json", action="store_true")

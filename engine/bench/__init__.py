@@ -50,5 +50,5 @@ def run(args: argparse.Namespace) -> dict:
 
         return bench_ask(args.policyqa, limit=args.limit, policies_kept=args.policies, evidence=args.evidence, window=args.window,
                          subdoc_words=args.subdoc_words, answer=args.answer, cache=args.cache, embedder=args.embedder,
-                         model=args.model, llm_url=args.llm_url)
+                         model=args.model, llm_url=args.llm_url, cached_only=args.cached_only)
     raise ValueError(f"unknown benchmark {args.bench_command!r}")

@@ -22,7 +22,8 @@ Methods, on the same questions:
 ``limit`` takes the questions in turn from each policy (the 1st of every policy, then the
 2nd…), so a limit of 200 asks 10 questions of each of the 20 policies; ``policies`` then keeps
 only the questions of the first P policies (a run cut short, see ``cache``, is reported that
-way). The model is asked policy by policy, each question in both forms, so a policy's parts are
+way; ``cached_only`` scores just the questions the cache has readings of, without the model,
+e.g. while a long run goes on). The model is asked policy by policy, each question in both forms, so a policy's parts are
 read once per form. Timing is reported for the first question of each policy (its parts read for
 the first time) and for the later ones (their KV prefixes reused: llama.cpp's own prefix match
 and, across the forms and parts, the states kept by ``engine/generate/prefix_states.py``)."""
@@ -154,20 +155,29 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
               evidence: Sequence[str] = tuple(e.value for e in Evidence),
               window: int = 5, subdoc_words: int = 3000, answer: bool = False, cache: str | None = None,
               embedder: str | None = None, model: str | None = None, llm_url: str | None = None,
-              chat=None, encoder=None) -> dict:
+              chat=None, encoder=None, cached_only: bool = False) -> dict:
     """The figures (see the module docstring). ``chat`` and ``encoder``: a model and a dense
     encoder already loaded (default: ``model`` / ``llm_url`` and ``embedder``)."""
     policies = load_policyqa(policyqa)
     questions = interleave(policies, limit)
     if policies_kept:
         questions = [q for q in questions if q.policy < policies_kept]
+    forms = [Evidence.parse(e) for e in evidence]
+    rows: dict[tuple[str, str], dict] = {}
+    if cached_only:
+        if not cache:
+            raise ValueError("--cached-only scores the readings of a cache; pass --cache FILE.jsonl")
+        chat = chat or _NoModel(_model_name(model, llm_url))
+    if cache:
+        rows = read_cache(cache, subdoc_words, chat.name if chat is not None else _model_name(model, llm_url))
+    if cached_only:
+        questions = [q for q in questions if all((f.value, q.id) in rows for f in forms)]
     if not questions:
         raise ValueError(f"{policyqa}: no questions to ask (limit {limit})")
     used = sorted({q.policy for q in questions})
     docs = {i: AskDocument(policies[i].title, SourceKind.TEXT, [Unit(policies[i].text)]) for i in used}
     methods: dict[str, dict] = {}
     methods.update(_hybrid(policies, questions, docs, window, embedder, encoder))
-    forms = [Evidence.parse(e) for e in evidence]
     timing: dict[str, dict] = {}
     outside = {"excerpts": 0, "inside": 0}
     if forms:
@@ -175,7 +185,7 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
             from engine.generate import make_generator
 
             chat = make_generator(model, llm_url, n_ctx=CONTEXT_TOKENS)
-        found = _read_all(questions, docs, forms, subdoc_words, answer, chat, cache)
+        found = _read_all(questions, docs, forms, subdoc_words, answer, chat, cache, rows)
         for form in forms:
             name = f"embedding-free {form.value}"
             runs = found[form]
@@ -258,19 +268,44 @@ def _hybrid(policies, questions, docs, window: int, embedder: str | None, encode
     return out
 
 
-def _read_all(questions, docs, forms, subdoc_words: int, answer: bool, chat, cache: str | None):
-    """Per form, per question id: (asker, Found, answer seconds or None). Questions in ``cache``
-    are not asked again (their readings are anchored anew); new readings are appended to it."""
-    askers = {(form, i): DocumentAsker(doc, chat, AskOptions(evidence=form, subdoc_words=subdoc_words))
-              for form in forms for i, doc in docs.items()}
-    done: dict[tuple[str, str], dict] = {}
-    path = Path(cache) if cache else None
-    if path is not None and path.is_file():
+def read_cache(cache: str, subdoc_words: int, model: str | None) -> dict[tuple[str, str], dict]:
+    """The cached readings of this model and part size, by (form, question id)."""
+    path, done = Path(cache), {}
+    if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                if row.get("subdoc_words") == subdoc_words and row.get("model") == getattr(chat, "name", None):
+                if row.get("subdoc_words") == subdoc_words and row.get("model") == model:
                     done[(row["evidence"], row["id"])] = row
+    return done
+
+
+def _model_name(model: str | None, llm_url: str | None) -> str:
+    """The name an in-process model's readings are cached under (its GGUF file name)."""
+    if llm_url:
+        raise ValueError("--cached-only works with an in-process model's cache; pass --model NAME instead of --llm-url")
+    from engine.generate.models import resolve_model
+
+    return resolve_model(model).name
+
+
+class _NoModel:
+    """Stands where the model would, in a run that only scores cached readings."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def chat_json(self, *args, **kwargs):
+        raise AssertionError("a --cached-only run asked the model")
+
+
+def _read_all(questions, docs, forms, subdoc_words: int, answer: bool, chat, cache: str | None, done: dict):
+    """Per form, per question id: (asker, Found, answer seconds or None). Questions in ``done``
+    (read from ``cache``) are not asked again (their readings are anchored anew); new readings
+    are appended to ``cache``."""
+    askers = {(form, i): DocumentAsker(doc, chat, AskOptions(evidence=form, subdoc_words=subdoc_words))
+              for form in forms for i, doc in docs.items()}
+    path = Path(cache) if cache else None
     out: dict[Evidence, dict] = {form: {} for form in forms}
     bar = tqdm(total=len(questions) * len(forms), desc="asking", unit="question", file=sys.stderr)
     for q in sorted(questions, key=lambda q: q.policy):  # policy by policy: each read once per form

@@ -81,3 +81,8 @@ def test_bench_ask_scores_every_method_and_resumes_from_its_cache(tmp_path, enco
     again = bench_ask(str(path), window=0, cache=str(cache), chat=chat, encoder=encoder)
     assert chat.calls == calls  # everything came from the cache
     assert again["methods"]["embedding-free quotes"]["f1"] == quotes["f1"]
+
+    lines = cache.read_text().splitlines()  # as if the run had been stopped after one.com's first question
+    cache.write_text("\n".join(line for line in lines if '"id": "q1"' in line) + "\n")
+    partial = bench_ask(str(path), window=0, cache=str(cache), chat=chat, encoder=encoder, cached_only=True)
+    assert chat.calls == calls and partial["questions"] == 1 and partial["policies"] == 1

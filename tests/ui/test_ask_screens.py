@@ -17,7 +17,7 @@ from engine.ask import NOTHING
 from engine.types import SourceKind
 from tests.fixtures import TOPICS, QuotingGenerator, write_pdf
 from tests.ui.conftest import button, texts
-from tests.ui.test_review import drafted_project, on_screen, stored, viewer
+from tests.ui.test_review import TwoQuotes, drafted_project, on_screen, stored, viewer
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -39,8 +39,10 @@ def ask(at, ws, box: str, question: str, key: str = "review_ask"):
 
 def test_ask_the_shown_document_see_the_excerpt_outlined_and_add_it_to_the_citations(open_screen, ui_workspace, tmp_path):
     ws = ui_workspace
+    ws.__dict__["generator"] = TwoQuotes()  # drafts with two citations: the source pane has its switcher
     pid = drafted_project(ws, tmp_path, limit=2)
     enc = ws.review(pid).items()[0]
+    assert len(enc.citations) == 2
     at = open_screen("review")
     assert on_screen(at) == "ENC-01" and not at.exception
     (expander,) = [e for e in at.main.expander if e.label == "Ask this document"]
@@ -61,6 +63,8 @@ def test_ask_the_shown_document_see_the_excerpt_outlined_and_add_it_to_the_citat
     at = button(at, "Add to citations").click().run()
     assert not at.exception
     assert any("Excerpt [1] added to the citations of ENC-01" in s.value for s in at.main.success)
+    assert at.main.radio(key="review_source").value == len(enc.citations)  # the added citation is the source shown
+    assert "Restores are tested each quarter" in " ".join("".join(p.get_text() for p in viewer(at)["pdf"]).split())
     item = stored(ws, pid).item(enc.key)  # kept in the review store, read by a fresh connection
     assert len(item.citations) == len(enc.citations) + 1
     added = item.added[0]

@@ -172,6 +172,16 @@ def test_pdf_excerpts_carry_pages_offsets_and_highlight_boxes(tmp_path):
     assert c.kind is SourceKind.PDF and c.page == 2 and c.rects == e.rects
 
 
+def test_a_window_over_several_pages_is_cited_on_the_page_of_its_quote(tmp_path):
+    pdf = write_pdf(tmp_path / "handbook.pdf", topic_pages())
+    d = AskDocument.from_file(pdf)
+    quote = TOPICS["access"].split(". ")[1] + "."  # page 3
+    (e,) = DocumentAsker(d, Scripted({0: {"quotes": [quote]}}), AskOptions(window=5)).ask("Who reviews access?").excerpts
+    assert e.focus == (3,) and len(e.pages) > 1 and {r[0] for r in e.rects} == set(e.pages)
+    c = e.citation()
+    assert c.page == 3 and {r[0] for r in c.rects} == {3}  # the viewer opens on the quote's page
+
+
 # ---- bad input ---------------------------------------------------------------------------------------
 def test_empty_and_overlong_questions_are_refused_with_the_limit():
     with pytest.raises(AskError, match="is empty"):

@@ -41,6 +41,7 @@ NOTICE = "review_notice"
 SOURCE = "review_source"
 PAGE = "review_page"
 PAGE_FOR = "review_page_for"
+SOURCE_NEXT = "review_source_next"  # the source to open on the next run (set after the radio is drawn)
 ASK = "review_ask"  # the ask pane's keys
 ASK_DOC = "review_ask_doc"  # the document asked when the question cites none
 
@@ -447,7 +448,7 @@ def _add_excerpt(pid: int, key: str, excerpt) -> str:
     item = review.item(key)
     if not added:
         return f"{item.label} already cites excerpt [{excerpt.number}]."
-    st.session_state[SOURCE] = len(item.citations) - 1
+    st.session_state[SOURCE_NEXT] = len(item.citations) - 1  # the source radio is drawn already in this run
     _hide_excerpt()
     return f"Excerpt [{excerpt.number}] added to the citations of {item.label}."
 
@@ -458,6 +459,8 @@ def _source(pid: int, item: ReviewItem) -> None:
     ws = workspace()
     head = st.container()  # switcher and messages; the viewer keeps its place below them
     c = None
+    if SOURCE_NEXT in st.session_state:
+        st.session_state[SOURCE] = st.session_state.pop(SOURCE_NEXT)
     if item.citations:
         n = 0
         if len(item.citations) > 1:
