@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
+from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, SummaryWriter
 
 DEFAULT_STORE = Path("store")
 
@@ -38,10 +38,9 @@ def _progress_bar():
 
 
 def _config(args: argparse.Namespace) -> EngineConfig:
-    mode = getattr(args, "mode", None)
     return EngineConfig.from_env(
         embedder=getattr(args, "embedder", None),
-        mode=None if Strategy.of(mode) else mode,  # a strategy goes to search / the Drafter as it is
+        mode=getattr(args, "mode", None),
         alpha=getattr(args, "alpha", None),
         top_k=getattr(args, "top_k", None),
         summaries=getattr(args, "summaries", None),
