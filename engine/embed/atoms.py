@@ -321,7 +321,7 @@ class AtomUnits:
         """question↔atom (``questions=False``) or question↔(atoms and their questions)."""
         if not questions:
             return MaxIndex(self.atom_vectors, self.atom_owners, passages)
-        vectors = np.concatenate([self.atom_vectors, self.question_vectors]) if len(self.questions) else self.atom_vectors
+        vectors = np.concatenate([self.atom_vectors, self.question_vectors]) if len(self.question_vectors) else self.atom_vectors
         return MaxIndex(vectors, self.atom_owners + self.question_owners, passages)
 
     def questions_index(self, passages: int) -> MaxIndex:
