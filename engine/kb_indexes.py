@@ -41,7 +41,7 @@ from engine.summaries import (
     SummaryStore,
     edited,
 )
-from engine.types import Chunk, DocumentInfo, Progress, no_progress
+from engine.types import Chunk, DocumentInfo, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 
 if TYPE_CHECKING:
@@ -55,11 +55,11 @@ INDEX_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)  # what `kb 
 
 @dataclass(frozen=True)
 class DocText:
-    """What the indexes are built from: a document's units' texts and its chunks."""
+    """What the indexes are built from: a document's units (pages, sections, rows) and its chunks."""
 
     doc_hash: str
     name: str
-    texts: tuple[str, ...]
+    units: tuple[Unit, ...]
     chunks: tuple[Chunk, ...]
 
 
@@ -113,7 +113,7 @@ class KbIndexes:
         todo = [d for d in docs if not self._keep(self.summaries.get(d.doc_hash), rewrite, summarizer.method)]
         if not todo:
             return
-        total = sum(summarizer.calls(d.texts) for d in todo)
+        total = sum(summarizer.calls(d.units) for d in todo)
         done = 0
 
         def step() -> None:
@@ -124,11 +124,11 @@ class KbIndexes:
         progress(SUMMARY_STAGE, 0, total)
         for d in todo:
             try:
-                summary = summarizer.summarize(d.doc_hash, d.name, d.texts, step)
+                summary = summarizer.summarize(d.doc_hash, d.name, d.units, step)
             except GeneratorError as exc:  # no model to write with: the extractive fallback
                 self.notes.append(f"summaries are extractive: the language model cannot be used ({exc})")
                 summarizer = ExtractiveSummarizer()
-                summary = summarizer.summarize(d.doc_hash, d.name, d.texts, step)
+                summary = summarizer.summarize(d.doc_hash, d.name, d.units, step)
             self.summaries.put(summary)
             self.summaries.vector(summary, self.kb.encoder)
         progress(SUMMARY_STAGE, total, total)
@@ -228,8 +228,7 @@ class KbIndexes:
         doc = self.kb.document(name)
         found = self.summaries.get(doc.doc_hash)
         if found is None:
-            texts = tuple(u.text for u in self.kb.units(name))
-            found = self.summaries.put(ExtractiveSummarizer().summarize(doc.doc_hash, name, texts))
+            found = self.summaries.put(ExtractiveSummarizer().summarize(doc.doc_hash, name, self.kb.units(name)))
         return found
 
     def edit_summary(self, name: str, text: str) -> Summary:

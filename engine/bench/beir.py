@@ -34,6 +34,7 @@ from engine.config import EngineConfig
 from engine.embed.dense import DenseEncoder
 from engine.kb_indexes import WeightedRows
 from engine.summaries import ExtractiveSummarizer, LlmSummarizer, Summarizer, SummaryStore
+from engine.types import Unit
 
 MODES = ("dense", "weighted", "summary-extractive", "summary-llm")
 DEFAULT_MODES = MODES[:3]  # summary-llm runs the LLM on every document: asked for only
@@ -208,7 +209,8 @@ def summarize_corpus(corpus: Corpus, summarizer: Summarizer, cache: str | None) 
         key = hashlib.sha256(corpus.document(i).encode("utf-8")).hexdigest()
         found = store.get(key) if store else None
         if found is None or found.method is not summarizer.method:
-            found = summarizer.summarize(key, corpus.titles[i], [t for t in (corpus.titles[i], corpus.texts[i]) if t])
+            units = [Unit(t) for t in (corpus.titles[i], corpus.texts[i]) if t]  # the title, then the abstract
+            found = summarizer.summarize(key, corpus.titles[i], units)
             if store:
                 store.put(found)
             written += 1
