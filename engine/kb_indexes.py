@@ -131,6 +131,7 @@ class KbIndexes:
                 summary = summarizer.summarize(d.doc_hash, d.name, d.units, step)
             self.summaries.put(summary)
             self.summaries.vector(summary, self.kb.encoder)
+            self._summary_index = None
         progress(SUMMARY_STAGE, total, total)
 
     @staticmethod
@@ -242,11 +243,13 @@ class KbIndexes:
             return summary
 
     def summary_index(self) -> SummaryIndex:
+        """The summaries of the manifest's documents, indexed; built on first use after each
+        generation switch or summary change (every one goes through this object)."""
         with self._lock:
-            docs = self.kb.documents()
-            summaries = [self.summary(d.name) for d in docs]
-            key = (self.kb.manifest.generation, self.kb.encoder.name, tuple(s.text_sha for s in summaries))
+            key = (self.kb.manifest.generation, self.kb.encoder.name)
             if self._summary_index is None or self._summary_index[0] != key:
+                docs = self.kb.documents()
+                summaries = [self.summary(d.name) for d in docs]
                 vectors = np.stack([self.summaries.vector(s, self.kb.encoder) for s in summaries])
                 index = SummaryIndex(docs, summaries, vectors, self.kb.encoder.dim)
                 self._summary_index = (key, index)

@@ -264,6 +264,7 @@ class LlmSummarizer:
                  max_sections: int = MAX_SECTIONS) -> None:
         self._chat = chat
         self.single_tokens, self.section_tokens, self.max_sections = single_tokens, section_tokens, max_sections
+        self._plans: dict[tuple, _Plan] = {}
 
     @property
     def chat(self):
@@ -305,12 +306,14 @@ class LlmSummarizer:
         return _Plan(None, tuple(sections))
 
     def calls(self, units: Sequence[Unit]) -> int:
-        return self.plan(units).calls
+        plan = self._plans.pop(_key(units), None) or self.plan(units)
+        self._plans[_key(units)] = plan  # summarize() takes it: a long document is planned once
+        return plan.calls
 
     def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
         chat = self.chat
         started = time.perf_counter()
-        plan = self.plan(units)
+        plan = self._plans.pop(_key(units), None) or self.plan(units)
         tokens_in = tokens_out = 0
 
         def ask(system: str, user: str, field: str, max_tokens: int) -> str:
@@ -338,6 +341,10 @@ class LlmSummarizer:
         return Summary(doc_hash, text, SummaryMethod.LLM, model=chat.name, sections=len(plan.sections),
                        input_tokens=tokens_in, output_tokens=tokens_out, seconds=time.perf_counter() - started,
                        written=now())
+
+
+def _key(units: Sequence[Unit]) -> tuple:
+    return tuple(hashlib.sha1(u.text.encode("utf-8")).digest() for u in units)
 
 
 def _field(raw: str, field: str) -> str:
