@@ -42,10 +42,9 @@ def _progress_bar():
 
 
 def _config(args: argparse.Namespace) -> EngineConfig:
-    mode = getattr(args, "mode", None)
     return EngineConfig.from_env(
         embedder=getattr(args, "embedder", None),
-        mode=None if Strategy.of(mode) else mode,  # a strategy goes to search / the Drafter as it is
+        mode=getattr(args, "mode", None),
         alpha=getattr(args, "alpha", None),
         top_k=getattr(args, "top_k", None),
         summaries=getattr(args, "summaries", None),

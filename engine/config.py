@@ -72,6 +72,17 @@ class Strategy(str, Enum):
 # Every value `--mode` takes: the chunk-vector modes, then the strategies.
 RETRIEVAL_MODES = (*(m.value for m in Mode), *(s.value for s in Strategy))
 
+
+def parse_mode(value: str | Mode | Strategy) -> Mode | Strategy:
+    """A retrieval mode or strategy by name, or a ValueError listing every one."""
+    strategy = Strategy.of(value)
+    if strategy is not None:
+        return strategy
+    try:
+        return Mode(value)
+    except ValueError:
+        raise ValueError(f"unknown retrieval mode {value!r}; use one of: {', '.join(RETRIEVAL_MODES)}") from None
+
 # The atomic-unit modes (the atomic-units paper; engine/embed/atoms.py), also `bench retrieval` modes.
 ATOM_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)
 
@@ -101,7 +112,7 @@ def parse_choice(enum: type[E], value: str | E, what: str) -> E:
 @dataclass(frozen=True)
 class EngineConfig:
     embedder: str = DEFAULT_EMBEDDER  # sentence-transformers name or local path
-    mode: Mode = DEFAULT_MODE
+    mode: Mode | Strategy = DEFAULT_MODE  # a strategy (summary, atoms…) is retrieved by engine/summary_rag.py
     alpha: float = 0.5  # weight of the dense part in the hybrid modes
     top_k: int = 5
     chunk_overlap: int = 20  # tokens
@@ -110,7 +121,7 @@ class EngineConfig:
     summaries: SummaryWriter = SummaryWriter.LLM  # who writes the document summaries at `kb add`
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mode", Mode.parse(self.mode))
+        object.__setattr__(self, "mode", parse_mode(self.mode))
         object.__setattr__(self, "summaries", SummaryWriter.parse(self.summaries))
         if not 0.0 <= self.alpha <= 1.0:
             raise ValueError(f"alpha must be between 0 and 1 (got {self.alpha}); 0.5 weighs dense and TF-IDF equally")

@@ -224,7 +224,7 @@ class KnowledgeBase:
         return KbIndexes(self)
 
     def doc_texts(self, docs: Sequence[DocumentInfo]) -> list[DocText]:
-        return [DocText(d.doc_hash, d.name, tuple(u.text for u in self.units(d.name)), tuple(self.chunks(d.name))) for d in docs]
+        return [DocText(d.doc_hash, d.name, tuple(self.units(d.name)), tuple(self.chunks(d.name))) for d in docs]
 
     @cached_property
     def chunker(self) -> Chunker:
@@ -532,7 +532,7 @@ class _Writer:
 
 
 def _doc_text(p: _Pending) -> DocText:
-    return DocText(p.doc_hash, p.doc.name, tuple(u.text for u in p.doc.units), tuple(p.chunks))
+    return DocText(p.doc_hash, p.doc.name, tuple(p.doc.units), tuple(p.chunks))
 
 
 def _lines(path: Path) -> list[str]:

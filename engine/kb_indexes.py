@@ -41,7 +41,7 @@ from engine.summaries import (
     SummaryStore,
     edited,
 )
-from engine.types import Chunk, DocumentInfo, Progress, no_progress
+from engine.types import Chunk, DocumentInfo, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 
 if TYPE_CHECKING:
@@ -55,11 +55,11 @@ INDEX_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)  # what `kb 
 
 @dataclass(frozen=True)
 class DocText:
-    """What the indexes are built from: a document's units' texts and its chunks."""
+    """What the indexes are built from: a document's units (pages, sections, rows) and its chunks."""
 
     doc_hash: str
     name: str
-    texts: tuple[str, ...]
+    units: tuple[Unit, ...]
     chunks: tuple[Chunk, ...]
 
 
@@ -113,7 +113,7 @@ class KbIndexes:
         todo = [d for d in docs if not self._keep(self.summaries.get(d.doc_hash), rewrite, summarizer.method)]
         if not todo:
             return
-        total = sum(summarizer.calls(d.texts) for d in todo)
+        total = sum(summarizer.calls(d.units) for d in todo)
         done = 0
 
         def step() -> None:
@@ -124,13 +124,14 @@ class KbIndexes:
         progress(SUMMARY_STAGE, 0, total)
         for d in todo:
             try:
-                summary = summarizer.summarize(d.doc_hash, d.name, d.texts, step)
+                summary = summarizer.summarize(d.doc_hash, d.name, d.units, step)
             except GeneratorError as exc:  # no model to write with: the extractive fallback
                 self.notes.append(f"summaries are extractive: the language model cannot be used ({exc})")
                 summarizer = ExtractiveSummarizer()
-                summary = summarizer.summarize(d.doc_hash, d.name, d.texts, step)
+                summary = summarizer.summarize(d.doc_hash, d.name, d.units, step)
             self.summaries.put(summary)
             self.summaries.vector(summary, self.kb.encoder)
+            self._summary_index = None
         progress(SUMMARY_STAGE, total, total)
 
     @staticmethod
@@ -228,8 +229,7 @@ class KbIndexes:
         doc = self.kb.document(name)
         found = self.summaries.get(doc.doc_hash)
         if found is None:
-            texts = tuple(u.text for u in self.kb.units(name))
-            found = self.summaries.put(ExtractiveSummarizer().summarize(doc.doc_hash, name, texts))
+            found = self.summaries.put(ExtractiveSummarizer().summarize(doc.doc_hash, name, self.kb.units(name)))
         return found
 
     def edit_summary(self, name: str, text: str) -> Summary:
@@ -243,11 +243,13 @@ class KbIndexes:
             return summary
 
     def summary_index(self) -> SummaryIndex:
+        """The summaries of the manifest's documents, indexed; built on first use after each
+        generation switch or summary change (every one goes through this object)."""
         with self._lock:
-            docs = self.kb.documents()
-            summaries = [self.summary(d.name) for d in docs]
-            key = (self.kb.manifest.generation, self.kb.encoder.name, tuple(s.text_sha for s in summaries))
+            key = (self.kb.manifest.generation, self.kb.encoder.name)
             if self._summary_index is None or self._summary_index[0] != key:
+                docs = self.kb.documents()
+                summaries = [self.summary(d.name) for d in docs]
                 vectors = np.stack([self.summaries.vector(s, self.kb.encoder) for s in summaries])
                 index = SummaryIndex(docs, summaries, vectors, self.kb.encoder.dim)
                 self._summary_index = (key, index)

@@ -39,7 +39,7 @@ def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mod
     question = question.strip()
     if not question:
         raise ValueError("the question is empty; type the question to search for")
-    strategy = Strategy.of(mode)
+    strategy = Strategy.of(mode or kb.config.mode)
     mode = Mode.parse(mode or kb.config.mode) if strategy is None else None
     top_k = top_k or kb.config.top_k
     if top_k < 1:

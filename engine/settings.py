@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlparse
 
-from engine.config import EngineConfig, Mode
+from engine.config import EngineConfig, parse_mode
 from engine.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered
 
 SETTINGS_FILE = "settings.json"
@@ -74,7 +74,7 @@ class Settings:
         gen = {k: values.pop(k) for k in ("model", "llm_url") if k in values}
         try:
             if "mode" in values:
-                values["mode"] = Mode.parse(values["mode"])
+                values["mode"] = parse_mode(values["mode"])
             return Settings(replace(self.engine, **values), replace(self.generator, **gen))
         except SettingsError:
             raise

@@ -40,8 +40,9 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from engine.anchoring import sentence_spans
+from engine.anchoring import _furniture, sentence_spans  # the anchorer's page furniture: one definition
 from engine.config import parse_choice
+from engine.types import Unit
 
 SUMMARY_VERSION = 1  # the prompts and the file format; part of what makes a stored summary reusable
 SUMMARY_WORDS = (150, 220)  # words asked of the model; it writes fewer (README, "Summaries")
@@ -120,10 +121,18 @@ class _Sentence:
     position: int  # order in the document
 
 
-def document_sentences(texts: Sequence[str]) -> list[_Sentence]:
+def document_sentences(units: Sequence[Unit]) -> list[_Sentence]:
     """The sentences of a document's units (pages, sections, rows) in order, whitespace-normalised;
-    short fragments and page furniture (a sentence repeated on three or more units: headers,
-    footers, "Confidential") left out."""
+    short fragments and page furniture left out: the PDF headers and footers the quote anchorer
+    skips (cut out before the sentences are split, so a header never joins the sentence under
+    it), and any sentence found on three or more units."""
+    furniture = _furniture(units)
+    texts = []
+    for u, unit in enumerate(units):
+        text = unit.text
+        for start, end in sorted(furniture.get(u, ()), reverse=True):
+            text = text[:start] + "\n\n" + text[end:]
+        texts.append(text)
     per_unit = [[" ".join(text[a:b].split()) for a, b in sentence_spans(text)] for text in texts]
     seen_in: dict[str, int] = {}
     for sentences in per_unit:
@@ -183,9 +192,9 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def extractive_summary(texts: Sequence[str], max_words: int = EXTRACTIVE_WORDS) -> str:
+def extractive_summary(units: Sequence[Unit], max_words: int = EXTRACTIVE_WORDS) -> str:
     """The document's most central sentences up to ``max_words`` words, in document order."""
-    return " ".join(s.text for s in central_sentences(document_sentences(texts), max_words, words))
+    return " ".join(s.text for s in central_sentences(document_sentences(units), max_words, words))
 
 
 # ---------------------------------------------------------------- summarizers
@@ -194,11 +203,12 @@ class Summarizer(Protocol):
     method: SummaryMethod
     name: str  # what writes the summaries (model name, or "extractive")
 
-    def calls(self, texts: Sequence[str]) -> int:
+    def calls(self, units: Sequence[Unit]) -> int:
         """How many steps (LLM calls) ``summarize`` will take, for progress."""
 
-    def summarize(self, doc_hash: str, title: str, texts: Sequence[str], step: Callable[[], None] = lambda: None) -> Summary:
-        """The summary of one document (its units' texts, in order); ``step`` after each call."""
+    def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
+        """The summary of one document (its units: pages, sections, rows, in order); ``step``
+        after each call."""
 
 
 class ExtractiveSummarizer:
@@ -210,18 +220,18 @@ class ExtractiveSummarizer:
     def __init__(self, max_words: int = EXTRACTIVE_WORDS) -> None:
         self.max_words = max_words
 
-    def calls(self, texts: Sequence[str]) -> int:
+    def calls(self, units: Sequence[Unit]) -> int:
         return 1
 
-    def summarize(self, doc_hash: str, title: str, texts: Sequence[str], step: Callable[[], None] = lambda: None) -> Summary:
+    def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
         started = time.perf_counter()
-        text = extractive_summary(texts, self.max_words) or _first_words(texts, self.max_words) or title
+        text = extractive_summary(units, self.max_words) or _first_words(units, self.max_words) or title
         step()
         return Summary(doc_hash, text, SummaryMethod.EXTRACTIVE, seconds=time.perf_counter() - started, written=now())
 
 
-def _first_words(texts: Sequence[str], n: int) -> str:
-    return " ".join(" ".join(texts).split()[:n])
+def _first_words(units: Sequence[Unit], n: int) -> str:
+    return " ".join(" ".join(u.text for u in units).split()[:n])
 
 
 def _schema(field: str) -> dict:
@@ -254,6 +264,7 @@ class LlmSummarizer:
                  max_sections: int = MAX_SECTIONS) -> None:
         self._chat = chat
         self.single_tokens, self.section_tokens, self.max_sections = single_tokens, section_tokens, max_sections
+        self._plans: dict[tuple, _Plan] = {}
 
     @property
     def chat(self):
@@ -275,9 +286,9 @@ class LlmSummarizer:
         counter = getattr(self._chat, "count_tokens", None) if hasattr(self._chat, "chat_json") else None
         return counter(text) if counter else max(1, math.ceil(len(text) / 4))
 
-    def plan(self, texts: Sequence[str]) -> _Plan:
-        sentences = document_sentences(texts)
-        whole = " ".join(s.text for s in sentences) or _first_words(texts, 2 * SUMMARY_WORDS[1])
+    def plan(self, units: Sequence[Unit]) -> _Plan:
+        sentences = document_sentences(units)
+        whole = " ".join(s.text for s in sentences) or _first_words(units, 2 * SUMMARY_WORDS[1])
         total = self.count(whole)
         if total <= self.single_tokens:
             return _Plan(whole)
@@ -294,13 +305,15 @@ class LlmSummarizer:
                 sections.append(" ".join(s.text for s in chosen))
         return _Plan(None, tuple(sections))
 
-    def calls(self, texts: Sequence[str]) -> int:
-        return self.plan(texts).calls
+    def calls(self, units: Sequence[Unit]) -> int:
+        plan = self._plans.pop(_key(units), None) or self.plan(units)
+        self._plans[_key(units)] = plan  # summarize() takes it: a long document is planned once
+        return plan.calls
 
-    def summarize(self, doc_hash: str, title: str, texts: Sequence[str], step: Callable[[], None] = lambda: None) -> Summary:
+    def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
         chat = self.chat
         started = time.perf_counter()
-        plan = self.plan(texts)
+        plan = self._plans.pop(_key(units), None) or self.plan(units)
         tokens_in = tokens_out = 0
 
         def ask(system: str, user: str, field: str, max_tokens: int) -> str:
@@ -324,10 +337,14 @@ class LlmSummarizer:
             text = ask(SYSTEM_PROMPT, f"Document: {title}\nNotes on its {len(plan.sections)} parts, in order:\n\n"
                        + "\n".join(notes) + "\n\nWrite the summary of the whole document.", "summary", SUMMARY_TOKENS)
         if not text:  # an empty or unparsable reply: the document's own sentences
-            text = extractive_summary(texts) or title
+            text = extractive_summary(units) or title
         return Summary(doc_hash, text, SummaryMethod.LLM, model=chat.name, sections=len(plan.sections),
                        input_tokens=tokens_in, output_tokens=tokens_out, seconds=time.perf_counter() - started,
                        written=now())
+
+
+def _key(units: Sequence[Unit]) -> tuple:
+    return tuple(hashlib.sha1(u.text.encode("utf-8")).digest() for u in units)
 
 
 def _field(raw: str, field: str) -> str:

@@ -54,7 +54,7 @@ def retrieve(kb, question: str, top_k: int | None = None, mode: Mode | Strategy 
     a ``Strategy`` here."""
     from engine.retrieve import search
 
-    strategy = Strategy.of(mode)
+    strategy = Strategy.of(mode or kb.config.mode)
     if strategy is None:
         return Retrieved(tuple(search(kb, question, top_k=top_k, mode=mode)))
     top_k = top_k or kb.config.top_k

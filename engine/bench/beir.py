@@ -11,8 +11,10 @@ summary-llm         the same with the local LLM's summaries (slow: one LLM call 
                     cached in ``--cache DIR`` as they are written, so a killed run resumes)
 
 ``limit_docs`` keeps a subset of the corpus: every document judged relevant for a test query,
-then the first other documents of corpus.jsonl up to N (all 300 queries are asked). A smaller
-corpus gives higher figures than the whole one: compare modes on the same subset only.
+then the first other documents of corpus.jsonl up to N (all 300 queries are asked); under the
+283 judged documents, the first N of them and the queries whose judged documents are all among
+them. A smaller corpus gives higher figures than the whole one: compare modes on the same
+subset only.
 Scoring is exact over every document, in memory.
 """
 
@@ -34,6 +36,7 @@ from engine.config import EngineConfig
 from engine.embed.dense import DenseEncoder
 from engine.kb_indexes import WeightedRows
 from engine.summaries import ExtractiveSummarizer, LlmSummarizer, Summarizer, SummaryStore
+from engine.types import Unit
 
 MODES = ("dense", "weighted", "summary-extractive", "summary-llm")
 DEFAULT_MODES = MODES[:3]  # summary-llm runs the LLM on every document: asked for only
@@ -89,13 +92,25 @@ def load_scifact(folder: str | Path) -> Corpus:
 
 
 def subset(corpus: Corpus, limit_docs: int | None) -> Corpus:
-    """Every judged-relevant document, then the first others of the corpus, up to ``limit_docs``."""
+    """Every judged-relevant document, then the first others of the corpus, up to
+    ``limit_docs``; under the number of judged documents, the first ``limit_docs`` judged
+    documents (in corpus order) and only the queries whose judged documents are all among
+    them (the other judged documents are their distractors). ``summarize_corpus`` writes
+    summaries in this order, so a killed run's summaries make a subset of their own."""
     if not limit_docs or limit_docs >= len(corpus.ids):
         return corpus
+    if limit_docs < 1:
+        raise ValueError(f"--limit-docs must be at least 1 (got {limit_docs})")
     relevant = {d for rels in corpus.qrels.values() for d, r in rels.items() if r > 0}
     if limit_docs < len(relevant):
-        raise ValueError(f"--limit-docs {limit_docs} is under the {len(relevant)} documents judged relevant for the "
-                         f"test queries; give at least {len(relevant)}")
+        keep = [i for i, did in enumerate(corpus.ids) if did in relevant][:limit_docs]
+        kept = {corpus.ids[i] for i in keep}
+        queries = {q: t for q, t in corpus.queries.items()
+                   if all(d in kept for d, r in corpus.qrels[q].items() if r > 0)}
+        if not queries:
+            raise ValueError(f"no test query has all its judged documents among the first {limit_docs}; give a larger --limit-docs")
+        pick = lambda xs: [xs[i] for i in keep]  # noqa: E731
+        return Corpus(pick(corpus.ids), pick(corpus.titles), pick(corpus.texts), queries, corpus.qrels)
     others = limit_docs - len(relevant)
     keep = []
     for i, did in enumerate(corpus.ids):
@@ -147,9 +162,11 @@ def bench_beir(scifact: str, modes: Sequence[str] = DEFAULT_MODES, limit_docs: i
     result: dict = {"documents": len(corpus.ids), "queries": len(qids), "embedder": config.embedder,
                     "alpha": config.alpha, "modes": {}, "reference": REFERENCE}
     if limit_docs:
-        result["subset"] = (f"the {sum(1 for _ in _relevant(corpus))} documents judged relevant for the test "
-                            f"queries and the first {len(corpus.ids) - sum(1 for _ in _relevant(corpus))} other "
-                            "documents of corpus.jsonl")
+        judged = sum(1 for _ in _relevant(corpus))
+        result["subset"] = (f"the first {judged} documents of corpus.jsonl judged relevant for a test query and the "
+                            f"{len(qids)} test queries whose judged documents are all among them" if judged == len(corpus.ids)
+                            else f"the {judged} documents judged relevant for the test queries and the first "
+                                 f"{len(corpus.ids) - judged} other documents of corpus.jsonl")
     if "dense" in modes or "weighted" in modes:
         started = time.perf_counter()
         docs = WeightedRows(encoder.encode_passages([corpus.document(i) for i in range(len(corpus.ids))], progress=True),
@@ -208,7 +225,8 @@ def summarize_corpus(corpus: Corpus, summarizer: Summarizer, cache: str | None) 
         key = hashlib.sha256(corpus.document(i).encode("utf-8")).hexdigest()
         found = store.get(key) if store else None
         if found is None or found.method is not summarizer.method:
-            found = summarizer.summarize(key, corpus.titles[i], [t for t in (corpus.titles[i], corpus.texts[i]) if t])
+            units = [Unit(t) for t in (corpus.titles[i], corpus.texts[i]) if t]  # the title, then the abstract
+            found = summarizer.summarize(key, corpus.titles[i], units)
             if store:
                 store.put(found)
             written += 1

@@ -32,14 +32,13 @@ def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, 
     for path in files:
         started = time.perf_counter()
         doc = load_document(path, path.name)
-        texts = [u.text for u in doc.units]
         loaded = time.perf_counter() - started
-        summary = summarizer.summarize(path.name, path.name, texts)
+        summary = summarizer.summarize(path.name, path.name, doc.units)
         rows.append({
             "file": path.name,
             "pages": doc.pages,
-            "words": sum(len(t.split()) for t in texts),
-            "calls": summarizer.calls(texts),
+            "words": sum(len(u.text.split()) for u in doc.units),
+            "calls": summarizer.calls(doc.units),
             "sections": summary.sections,
             "input_tokens": summary.input_tokens,
             "output_tokens": summary.output_tokens,

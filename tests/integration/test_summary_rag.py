@@ -215,3 +215,18 @@ def test_killing_kb_add_while_summarising_keeps_the_previous_generation_and_the_
         assert len(after) == 5
     finally:
         release(str(store / "qdrant"))
+
+
+def test_a_strategy_can_be_the_configured_retrieval_mode(kb, encoder):
+    from engine.settings import Settings
+
+    question = "How long are backups of the production databases kept?"
+    expected = search(kb, question, mode="summary")
+    folder = kb.folder
+    release(str(folder / "qdrant"))
+    configured = KnowledgeBase(folder, EngineConfig(mode="summary"), encoder)
+    assert search(configured, question) == expected  # RFP_MODE=summary, the Settings screen, --mode
+    assert Settings().changed(mode="summary").engine.mode is Strategy.SUMMARY
+    with pytest.raises(ValueError, match="use one of: dense, .*weighted, summary, summary-only, content-only, atoms"):
+        EngineConfig(mode="nope")
+    release(str(folder / "qdrant"))

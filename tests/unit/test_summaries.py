@@ -27,33 +27,37 @@ from engine.summaries import (
     edited,
     extractive_summary,
 )
+from engine.types import Unit
 from tests.fixtures import TOPICS
 
 FURNITURE = "ACME Corp Internal Security Handbook Confidential page footer."
+HEADER = "ACME Corp - Internal Security Handbook"  # no full stop: the sentence splitter would join it to the next line
 
 
-def pages(n: int) -> list[str]:
-    """``n`` pages: the topics in turn, each page with the same footer line."""
+def pages(n: int) -> list[Unit]:
+    """``n`` PDF pages: the same header line, then the topics in turn, then the same footer line."""
     topics = list(TOPICS.values())
-    return [f"{topics[i % len(topics)]} This is section {i} of the handbook.\n\n{FURNITURE}" for i in range(n)]
+    return [Unit(f"{HEADER}\n{topics[i % len(topics)]} This is section {i} of the handbook.\n{FURNITURE}", page=i + 1)
+            for i in range(n)]
 
 
 def test_extractive_summary_keeps_central_sentences_in_document_order_within_the_budget():
     texts = pages(10)
     summary = extractive_summary(texts, max_words=60)
     sentences = [s.text for s in document_sentences(texts)]
+    assert sentences[0].startswith("All customer data")  # the header is cut off, not joined to it
     picked = [s for s in sentences if s in summary]
     assert summary == " ".join(picked)  # whole sentences of the document, nothing else, in its order
     assert [sentences.index(s) for s in picked] == sorted(sentences.index(s) for s in picked)
     assert len(summary.split()) <= 60 + max(len(s.split()) for s in picked)
-    assert FURNITURE not in summary  # a line on every page is page furniture, not content
+    assert FURNITURE not in summary and HEADER not in summary  # lines on every page are page furniture
     # no sentence twice, and near-repeats ("section 3" / "section 8") only once
     assert len(picked) == len(set(picked))
     assert sum("This is section" in s for s in picked) <= 1
 
 
 def test_extractive_summarizer_never_returns_an_empty_summary():
-    s = ExtractiveSummarizer().summarize("h", "Tiny.pdf", ["Yes.", "No."])  # no sentence of 5+ words
+    s = ExtractiveSummarizer().summarize("h", "Tiny.pdf", [Unit("Yes."), Unit("No.")])  # no sentence of 5+ words
     assert s.text and s.method is SummaryMethod.EXTRACTIVE and s.model is None
 
 

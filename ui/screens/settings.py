@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.config import Mode
+from engine.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
 from engine.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
 from engine.settings import SETTINGS_FILE, Settings, SettingsError
 from ui.components.kb_status import needs_reindex
@@ -44,6 +44,11 @@ MODE_HELP = {
     Mode.CONCAT: "dense and TF-IDF/SVD vectors side by side: exactly α·cos dense + (1−α)·cos TF-IDF",
     Mode.DENSE_SPARSE: "a dense and a BM25 search, fused by rank",
     Mode.WEIGHTED: "a dense and a BM25 search, fused by score: α·dense + (1−α)·normalised BM25",
+    Strategy.SUMMARY: "the 3 documents whose summaries match best, their best passages with the summaries",
+    Strategy.SUMMARY_ONLY: "the 3 documents whose summaries match best, their summaries alone",
+    Strategy.CONTENT_ONLY: "the 3 documents whose summaries match best, their best passages alone",
+    Strategy.ATOMS: "each passage's best-matching sentence (needs the atoms index)",
+    Strategy.ATOM_QUESTIONS: "each passage's sentences and the model's questions about them (needs that index)",
 }
 
 
@@ -210,8 +215,8 @@ st.subheader("Retrieval")
 st.text_input("Embedder", key="settings_embedder",
               help="A sentence-transformers model name or folder available on this computer. "
                    "Changing it needs a re-index of the knowledge base.")
-st.selectbox("Retrieval mode", [m.value for m in Mode], key="settings_mode",
-             format_func=lambda v: f"{v} — {MODE_HELP.get(Mode(v), '')}",
+st.selectbox("Retrieval mode", RETRIEVAL_MODES, key="settings_mode",
+             format_func=lambda v: f"{v} — {MODE_HELP.get(parse_mode(v), '')}",
              help="How questions and passages are compared. The default was picked by the retrieval benchmark.")
 st.slider("α (weight of the dense part)", min_value=0.0, max_value=1.0, step=0.05, key="settings_alpha",
           help="1 = meaning only (dense vectors), 0 = words only (TF-IDF/BM25). Changing it needs a "
