@@ -180,9 +180,6 @@ def test_a_missing_or_garbled_truth_file_is_named_with_the_fix(tmp_path):
     assert set(load_truth(bad)) == {"ENC-01", "BCK-01"}
 
 
-@pytest.mark.xfail(reason="found at the merge of the summaries: an extractive summary glues a page header to the "
-                          "first sentence, and a quote of that sentence does not anchor (3 of 4 unverified); to fix in "
-                          "engine/summaries.py (issue 18 follow-up)", strict=False)
 def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     """`eval leave-one-out --mode summary`: the mode reaches the Drafter (its prompts open with
     the documents' summaries) and is reported; the stated fake cannot write, so the summaries
@@ -210,8 +207,10 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     (target,) = result["targets"]
     assert result["mode"] == target["mode"] == "summary" and fake.calls == 4
     assert all(labels[0] == "[1] handbook.pdf (summary of the document)" for labels in fake.labels)
-    # the summary passage is the handbook's own central sentences: its quotes anchor in the source
-    assert target["verified_quote_rate"] == 100.0 and target["no_context_rate"] == 0.0
+    # the summary passage is the handbook's own central sentences: its quotes anchor in the source;
+    # the fake quotes the summary's longest sentence whatever the question, so the support gate
+    # (engine/confidence.py) leaves the questions that sentence is not about as no context
+    assert target["verified_quote_rate"] == 100.0 and target["no_context_rate"] < 100.0
     figures = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator(),
                                      mode="summary", store=str(s["tmp"] / "store"))
     assert figures["summaries"] == {"extractive": 1} and figures["mode"] == "summary"
