@@ -336,11 +336,19 @@ class LlmSummarizer:
                     notes.append(f"Part {i}: {note}")
             text = ask(SYSTEM_PROMPT, f"Document: {title}\nNotes on its {len(plan.sections)} parts, in order:\n\n"
                        + "\n".join(notes) + "\n\nWrite the summary of the whole document.", "summary", SUMMARY_TOKENS)
-        if not text:  # an empty or unparsable reply: the document's own sentences
+        if not text or not _is_prose(text):
+            # an empty or unparsable reply, or a heading and no sentence (the model gave back the
+            # title, seen on BEIR SciFact): the document's own sentences
             text = extractive_summary(units) or title
         return Summary(doc_hash, text, SummaryMethod.LLM, model=chat.name, sections=len(plan.sections),
                        input_tokens=tokens_in, output_tokens=tokens_out, seconds=time.perf_counter() - started,
                        written=now())
+
+
+def _is_prose(text: str) -> bool:
+    """Whether ``text`` has a sentence: a full stop, question or exclamation mark (a summary
+    of a heading's shape, e.g. the document's title given back, has none)."""
+    return re.search(r"[.!?]", text) is not None
 
 
 def _key(units: Sequence[Unit]) -> tuple:

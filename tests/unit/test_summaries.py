@@ -120,6 +120,15 @@ def test_a_reply_cut_off_by_the_token_limit_keeps_its_whole_sentences_and_an_emp
     assert s.text == extractive_summary(pages(3)) and s.method is SummaryMethod.LLM
 
 
+def test_a_reply_that_only_gives_back_the_title_falls_back_to_the_documents_sentences():
+    # seen with the default model on BEIR SciFact: the "summary" was the title with a subtitle
+    title = ScriptedChat(reply=lambda field, n: {field: "Memory and Modularity in Cell-Fate Decision Making: A Study"})
+    s = LlmSummarizer(title).summarize("h", "Memory and Modularity in Cell-Fate Decision Making", pages(3))
+    assert s.text == extractive_summary(pages(3)) and s.method is SummaryMethod.LLM
+    question = ScriptedChat(reply=lambda field, n: {field: "Which backups are kept for 35 days?"})
+    assert LlmSummarizer(question).summarize("h", "Plan", pages(1)).text == "Which backups are kept for 35 days?"
+
+
 def test_a_generator_that_cannot_write_is_refused_with_a_generator_error():
     class AnswersOnly:  # a drafting generator without chat_json
         name = "answers-only"
