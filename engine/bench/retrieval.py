@@ -21,6 +21,7 @@ import uuid
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 from qdrant_client import QdrantClient
 from tqdm import tqdm
 
@@ -179,10 +180,13 @@ def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model
         ranked = units.index(len(paragraphs)).search(dense_q, max(K))
         ms = _ms(t0, len(dense_q))
         alone = units.questions_index(len(paragraphs)).search(dense_q, max(K))
+        dense_p = encoder.encode_passages(paragraphs, progress=True)
+        both = with_paragraph(units.index(len(paragraphs)), dense_q, dense_p, max(K))
         results[ATOM_QUESTIONS] = {
             **recall(ranked, gold),
             "ms_per_query": ms,
             "questions_only": recall(alone, gold),
+            "with_paragraph": recall(both, gold),
             "atoms": len(units.atoms),
             "questions_generated": units.questions_written,
             "questions_kept": len(units.questions),
@@ -193,6 +197,22 @@ def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model
             "s_per_atom": None if generation.seconds_per_atom is None else round(generation.seconds_per_atom, 2),
         }
     return results
+
+
+def with_paragraph(index: atomic.MaxIndex, dense_q: np.ndarray, dense_p: np.ndarray, k: int, batch: int = 256) -> list[list[int]]:
+    """Per question, the ``k`` best paragraphs by the mean of the paragraph's own cosine and
+    its best atom or question cosine (the paragraph's cosine alone where it has none): the
+    synthetic questions as evidence added to the paragraph, not in its place. Exploratory,
+    reported beside ``atom-questions`` (README, Benchmarks)."""
+    ranked: list[list[int]] = []
+    k = min(k, len(dense_p))
+    for start in range(0, len(dense_q), batch):
+        queries = dense_q[start : start + batch].astype(np.float32)
+        own = queries @ dense_p.T.astype(np.float32)
+        units = index.scores(queries)
+        scores = np.where(np.isneginf(units), own, (own + units) / 2)
+        ranked.extend(np.argsort(-scores, axis=1, kind="stable")[:, :k].tolist())
+    return ranked
 
 
 def _ms(t0: float, n: int) -> float:

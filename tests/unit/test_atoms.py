@@ -110,6 +110,17 @@ class FakeChat:
         return JsonReply(json.dumps(reply), 10, 10, 0.0)
 
 
+def test_with_paragraph_averages_the_paragraph_cosine_and_its_best_unit():
+    from engine.bench.retrieval import with_paragraph
+
+    paragraphs = np.eye(3, dtype=np.float32)
+    query = np.array([[0.8, 0.0, 0.6]], dtype=np.float32)
+    units = MaxIndex(np.array([[1.0, 0.0, 0.0], [0.8, 0.0, 0.6]], dtype=np.float32), owners=[0, 1], passages=3)
+    assert units.search(query, k=3)[0][0] == 1  # alone, paragraph 1's question (a perfect match) wins
+    # paragraph 0: (0.8 + 0.8) / 2 = 0.8; paragraph 2 has no unit: its own 0.6; paragraph 1: (0 + 1) / 2
+    assert with_paragraph(units, query, paragraphs, k=3) == [[0, 2, 1]]
+
+
 def test_atom_questions_are_cached_and_a_killed_run_resumes(tmp_path):
     items = [(f"Statement number {i} says the river Danube floods in spring.", "the chunk") for i in range(5)]
     cache = tmp_path / "questions.jsonl"
