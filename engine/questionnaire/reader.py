@@ -41,7 +41,9 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
+from engine.ingest.paths import named_file
 from engine.ingest.sheet import OLE_MAGIC, cell_text, sniff_delimiter
+from engine.limits import Limits
 from engine.types import FileProblem
 from engine.questionnaire.validation import (
     Bounds,
@@ -181,15 +183,22 @@ def read_questionnaire(
     question_col: str | None = None,
     answer_col: str | None = None,
     comment_col: str | None = None,
+    limits: Limits | None = None,
 ) -> Questionnaire:
     """Detect the questions of an .xlsx/.xlsm/.csv questionnaire (see the module docstring).
 
     The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
     rows below it are questions), and column letters for the question, answer and comment cells.
+    ``limits`` bound what is read (default: the ``RFP_MAX_*`` environment variables, else the
+    defaults; a file over one raises :class:`~engine.limits.LimitError` before it is parsed).
     Raises :class:`QuestionnaireError` for unreadable files and when no questions are found.
+    A link is read only when it points to a regular file, under that file's name.
     """
     path = Path(path)
+    if path.is_symlink():
+        path = named_file(path)
     name = path.name
+    limits = limits or Limits.from_env()
     ov = _Overrides(
         sheet=sheet,
         header_row=_check_row(name, header_row),
@@ -203,13 +212,16 @@ def read_questionnaire(
             name, f"has an unsupported extension '{path.suffix}'",
             f"save it as one of {', '.join(SUFFIXES)} and try again",
         )
-    if not path.is_file():
+    if not path.exists():
         raise QuestionnaireError(name, "does not exist", f"check the path {path}")
+    if not path.is_file():
+        raise QuestionnaireError(name, "is not a regular file (a folder, a pipe or a device)",
+                                 "give the path of the questionnaire file")
     if path.stat().st_size == 0:
         raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
     with warnings.catch_warnings():  # openpyxl: "Data Validation extension is not supported"
         warnings.simplefilter("ignore", UserWarning)
-        grids, notes = _load_csv(path, ov) if suffix == ".csv" else _load_workbook(path, ov)
+        grids, notes = _load_csv(path, ov, limits) if suffix == ".csv" else _load_workbook(path, ov, limits)
     lenient = len(grids) == 1 or ov.sheet is not None or ov.question_col is not None
     layouts, skipped = [], {}
     for grid in grids:
@@ -246,7 +258,7 @@ def _check_row(file: str, row: int | None) -> int | None:
 # ---------------------------------------------------------------- loading
 
 
-def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
+def _load_workbook(path: Path, ov: _Overrides, limits: Limits) -> tuple[list[_Grid], list[str]]:
     """Cell texts (cached values) and the XML scan of the sheets to look at."""
     name = path.name
     with path.open("rb") as fh:
@@ -255,6 +267,7 @@ def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
                 name, "is password-protected (encrypted) or an old .xls file",
                 "remove the password / save it as .xlsx and try again",
             )
+    limits.check_workbook(path, name)  # before openpyxl unpacks anything
     try:
         zf = zipfile.ZipFile(path)
         infos = workbook_sheets(zf)
@@ -277,7 +290,7 @@ def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
             chosen = [i for i in infos if i.state == "visible"]
         notes: list[str] = []
         grids = [_sheet_grid(zf, wb, info, infos, names, notes) for info in chosen]
-    except QuestionnaireError:
+    except FileProblem:
         raise
     except Exception as exc:
         raise QuestionnaireError(
@@ -338,18 +351,12 @@ def _sheet_grid(zf, wb, info: SheetInfo, infos: list[SheetInfo], names, notes: l
     return _Grid(info.name, cells, scan.formulas, scan.merges, tuple(dropdowns))
 
 
-def _load_csv(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
-    data = path.read_bytes()
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise QuestionnaireError(path.name, "is not UTF-8 or Windows-1252 text", "save it again as UTF-8 CSV")
+def _load_csv(path: Path, ov: _Overrides, limits: Limits) -> tuple[list[_Grid], list[str]]:
+    text = limits.read_text(path, path.name, QuestionnaireError)
+    sheet = ov.sheet or path.stem
     try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text)))
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+        records = [record for _, record in limits.bounded_rows(path.name, sheet, reader)]
     except csv.Error as exc:
         raise QuestionnaireError(path.name, f"is not valid CSV ({exc})", "export it from the spreadsheet as CSV again") from exc
     cells = {
@@ -360,7 +367,7 @@ def _load_csv(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
     }
     if not cells:
         raise QuestionnaireError(path.name, "has no cells with text", "export the questionnaire again")
-    return [_Grid(ov.sheet or path.stem, cells)], []
+    return [_Grid(sheet, cells)], []
 
 
 # ---------------------------------------------------------------- detection
