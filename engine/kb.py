@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -40,6 +40,8 @@ from engine.embed.dense import DenseEncoder
 from engine.embed.hybrid import passage_vectors
 from engine.embed.sparse import SparseModel
 from engine.ingest import load_document, validate_name
+from engine.ingest.paths import select_files
+from engine.limits import Limits
 from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex, client_for, collections
@@ -87,6 +89,7 @@ class AddReport:
     replaced: list[str] = field(default_factory=list)  # names whose older version was replaced
     unchanged: list[str] = field(default_factory=list)  # "NAME (same content as OTHER)"
     errors: list[IngestError] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "PATH: why" (links, pipes… in the folders)
 
 
 @dataclass(frozen=True)
@@ -105,30 +108,14 @@ def point_id(doc_hash: str, index: int) -> str:
     return str(uuid.uuid5(_POINT_NAMESPACE, f"{doc_hash}:{index}"))
 
 
-def expand_paths(paths: Iterable[Path]) -> tuple[list[Path], list[IngestError]]:
-    """Files named directly, and the files under folders (recursively; hidden files and
-    folders skipped). Unsupported types are kept so that each gets its one-line error."""
-    files: list[Path] = []
-    errors: list[IngestError] = []
-    for path in paths:
-        if path.is_dir():
-            for sub in sorted(path.rglob("*")):
-                hidden = any(part.startswith(".") for part in sub.relative_to(path).parts)
-                if sub.is_file() and not hidden:
-                    files.append(sub)
-        elif path.is_file():
-            files.append(path)
-        else:
-            errors.append(IngestError(str(path), "does not exist", "check the path and try again"))
-    return files, errors
-
-
 class KnowledgeBase:
     """Documents in ``folder`` and their retrieval index. One instance per store per process."""
 
-    def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None) -> None:
+    def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None,
+                 limits: Limits | None = None) -> None:
         self.folder = Path(folder)
         self.config = config or EngineConfig()
+        self.limits = limits or Limits.from_env()
         self._encoder = encoder
         self.folder.mkdir(parents=True, exist_ok=True)
         self.manifest = self._read_manifest()
@@ -159,7 +146,11 @@ class KnowledgeBase:
     def source_path(self, name: str) -> Path:
         """The stored copy of the file, as it was added."""
         doc = self.document(name)
-        return next(self._doc_dir(doc.doc_hash).glob("source.*"))
+        found = next(self._doc_dir(doc.doc_hash).glob("source*"), None)  # "source" alone: a link added before #16
+        if found is None:
+            raise KnowledgeBaseError(f"the stored copy of {name!r} is missing from {self.folder}; "
+                                     f"remove it (`python -m engine kb remove {name!r}`) and add the file again")
+        return found
 
     @property
     def index(self) -> VectorIndex:
@@ -210,9 +201,12 @@ class KnowledgeBase:
 
     # ---- changing ----------------------------------------------------------------------------
     def add(self, paths: Sequence[Path], progress: Progress = no_progress) -> AddReport:
-        """Index files and folders. Bad files are reported in the result; the rest is indexed."""
-        files, errors = expand_paths(Path(p) for p in paths)
-        return self._add_files([(f, f.name) for f in files], errors, progress)
+        """Index files and folders (see engine/ingest/paths.py for which files are read). Bad files
+        are reported in the result, skipped ones with the reason; the rest is indexed."""
+        selected = select_files(paths)
+        report = self._add_files(list(selected.files), list(selected.errors), progress)
+        report.skipped = list(selected.skipped)
+        return report
 
     def add_file(self, path: Path, name: str, progress: Progress = no_progress) -> AddReport:
         """Index one file under an outside name (an upload's file name), validated first."""
@@ -240,14 +234,17 @@ class KnowledgeBase:
             pending = []
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
-                loaded = load_document(source, doc.name)
+                loaded = load_document(source, doc.name, self.limits)
                 pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash)))
             self._rebuild([], pending, progress, alpha)
 
     def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress) -> AddReport:
+        files, refused = self.limits.screen(files)  # before the embedder loads
+        if not files:
+            return AddReport(errors=[*errors, *refused])
         with self._lock:
             self.check_compatible()
-            report = AddReport(errors=list(errors))
+            report = AddReport(errors=[*errors, *refused])
             known = {d.doc_hash: d.name for d in self.manifest.documents}
             pending: dict[str, _Pending] = {}
             for i, (path, name) in enumerate(files):
@@ -261,7 +258,7 @@ class KnowledgeBase:
                         continue
                     if name in pending:
                         raise IngestError(name, f"a second file with this name was given ({path})", "rename one of them")
-                    doc = load_document(path, name)
+                    doc = load_document(path, name, self.limits)
                     chunks = self.chunker.chunk(doc, digest)
                     if not chunks:
                         raise IngestError(name, "has no text to index", "check that the file has text (not only images)")
