@@ -230,6 +230,7 @@ def read_questionnaire(
             skipped[grid.name] = found
         else:
             layouts.append(found)
+            notes += _uncached_note(grid, found)
     if not layouts:
         reasons = "; ".join(f"sheet '{k}': {v}" for k, v in skipped.items()) or "no sheets"
         raise QuestionnaireError(name, f"no questions found ({reasons})", OVERRIDE_FIX)
@@ -475,6 +476,10 @@ def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
     if computed > len(questions):
         return f"its answer cells ({get_column_letter(acol)}) are formulas: a report or evaluation sheet"
     if not questions:
+        uncached = _uncached_questions(g, qcol, id_col, header_row)
+        if uncached:
+            return (f"no question rows in column {get_column_letter(qcol)}: its {len(uncached)} question cells hold "
+                    f"formulas without a saved value ({_UNCACHED_FIX})")
         return f"no question rows in column {get_column_letter(qcol)}"
     lists = Counter(q.choices for q in questions if q.choices)
     return SheetLayout(
@@ -491,6 +496,30 @@ def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
 
 def _ref(row: int, col: int) -> str:
     return f"{get_column_letter(col)}{row}"
+
+
+_UNCACHED_FIX = "the workbook was saved by a program that does not store computed values; open it in Excel " \
+                "or LibreOffice, save it and read it again"
+
+
+def _uncached_questions(g: _Grid, qcol: int, id_col: int | None, header_row: int | None) -> list[str]:
+    """The question cells below the header that hold a formula whose value was never saved:
+    their text is unknown (``data_only`` reads None), so they cannot be questions."""
+    first = (header_row or 0) + 1
+    return [_ref(r, c) for r, c in sorted(g.formulas)
+            if c == qcol and r >= first and not g.text(r, c) and (id_col is None or g.text(r, id_col))]
+
+
+def _uncached_note(g: _Grid, layout: SheetLayout) -> list[str]:
+    """A note naming the question cells left out because their formula has no saved value."""
+    id_col = column_index_from_string(layout.id_col) if layout.id_col else None
+    refs = _uncached_questions(g, column_index_from_string(layout.question_col), id_col, layout.header_row)
+    if not refs:
+        return []
+    shown = ", ".join(refs[:5]) + (f" and {len(refs) - 5} more" if len(refs) > 5 else "")
+    return [f"sheet '{g.name}': {len(refs)} question cell{'s' if len(refs) > 1 else ''} ({shown}) "
+            f"{'hold formulas' if len(refs) > 1 else 'holds a formula'} without a saved value and "
+            f"{'were' if len(refs) > 1 else 'was'} left out; {_UNCACHED_FIX}"]
 
 
 def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, check_title: bool):
