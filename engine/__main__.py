@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.config import ATOM_MODES, EngineConfig, Mode
+from engine.limits import Limits, add_limit_args
 
 DEFAULT_STORE = Path("store")
 
@@ -48,7 +49,7 @@ def _config(args: argparse.Namespace) -> EngineConfig:
 def _kb(args: argparse.Namespace):
     from engine.kb import KnowledgeBase
 
-    return KnowledgeBase(Path(args.store), _config(args))
+    return KnowledgeBase(Path(args.store), _config(args), limits=Limits.from_args(args))
 
 
 def cmd_kb_add(args: argparse.Namespace) -> int:
@@ -62,6 +63,8 @@ def cmd_kb_add(args: argparse.Namespace) -> int:
             print(f"  note: {note}")
     for name in report.unchanged:
         print(f"unchanged: {name}")
+    for skipped in report.skipped:
+        print(f"skipped: {skipped}", file=sys.stderr)
     for error in report.errors:
         print(f"error: {error}", file=sys.stderr)
     total = sum(d.chunks for d in kb.documents())
@@ -149,7 +152,7 @@ def cmd_library_import(args: argparse.Namespace) -> int:
     failed = 0
     for path in map(Path, args.paths):
         try:
-            report = library.import_file(path, progress=progress)
+            report = library.import_file(path, progress=progress, limits=Limits.from_args(args))
         except FileProblem as exc:
             failed += 1
             print(f"error: {exc}", file=sys.stderr)
@@ -297,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)")
+    add_limit_args(p)
     p.set_defaults(func=cmd_kb_add)
     p = kb.add_parser("list", help="list the documents")
     store_arg(p)
@@ -309,13 +313,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = kb.add_parser("reindex", help="rebuild the index (after changing the embedder or alpha)")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="new dense weight of the hybrid vectors")
+    add_limit_args(p)
     p.set_defaults(func=cmd_kb_reindex)
 
     lib = sub.add_parser("library", help="the answer library: past answered questionnaires").add_subparsers(
         dest="library_command", required=True)
-    p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); a file of the same name is replaced")
+    p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); the same file again "
+                                      "(same path or same content) replaces its entries")
     p.add_argument("paths", nargs="+", metavar="FILE")
     store_arg(p)
+    add_limit_args(p)
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
     store_arg(p)
@@ -358,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")
     p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
     model_args(p)
+    add_limit_args(p)
     p.set_defaults(func=cmd_draft)
 
     bench = sub.add_parser("bench", help="benchmarks (print JSON)").add_subparsers(dest="bench_command", required=True)
@@ -443,7 +451,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from engine.cli_checks import check_arguments
+
     args = build_parser().parse_args(argv)
+    try:
+        check_arguments(args)  # before any file is read, model loads or heavy module is imported
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     from engine.embed.dense import EmbedderError
     from engine.kb import KnowledgeBaseError
     from engine.generate import GeneratorError
