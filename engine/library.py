@@ -232,8 +232,10 @@ class AnswerLibrary:
         Importing the same file again — the same ``source`` (default: the file's real path) or the
         same bytes — replaces its entries; another file of the same name does not."""
         progress("reading", 0, 1)
-        questionnaire = read_questionnaire(path, limits=limits)  # a FileProblem names the file, problem and fix
-        progress("reading", 1, 1)
+        try:
+            questionnaire = read_questionnaire(path, limits=limits)  # a FileProblem names the file, problem and fix
+        finally:
+            progress("reading", 1, 1)  # the bar ends before an error is printed, not on its line
         path = questionnaire.path  # a link's target
         digest = file_hash(path.read_bytes())
         questions = questionnaire.questions
