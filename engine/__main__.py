@@ -5,16 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Sequence
 
-from engine.config import ATOM_MODES, EngineConfig, Mode
+from engine import cli_ask
+from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
+from engine.generate.prompt import Evidence
 from engine.limits import Limits, add_limit_args
+from engine.scopes import FolderScopes
 
 DEFAULT_STORE = Path("store")
 
 
-_UNITS = {"reading": "file", "encoding": "chunk", "embedding questions": "question", "drafting": "question"}
+_UNITS = {"reading": "file", "encoding": "chunk", "embedding questions": "question", "drafting": "question",
+          "summarising": "call", "writing questions": "atom"}
 
 
 def _progress_bar():
@@ -43,26 +48,62 @@ def _config(args: argparse.Namespace) -> EngineConfig:
         mode=getattr(args, "mode", None),
         alpha=getattr(args, "alpha", None),
         top_k=getattr(args, "top_k", None),
+        summaries=getattr(args, "summaries", None),
     )
 
 
 def _kb(args: argparse.Namespace):
     from engine.kb import KnowledgeBase
 
-    return KnowledgeBase(Path(args.store), _config(args), limits=Limits.from_args(args))
+    return KnowledgeBase(Path(args.store), _config(args), llm=_indexing_llm(args), limits=Limits.from_args(args))
+
+
+def _indexing_llm(args: argparse.Namespace):
+    """What writes summaries and atom questions in `kb add` / `kb reindex`: the local LLM
+    (loaded only when something has to be written), or None for extractive summaries."""
+    if not hasattr(args, "summaries"):
+        return None  # not an indexing command
+    writer = _config(args).summaries
+    if writer is SummaryWriter.EXTRACTIVE and "atom-questions" not in (args.index_modes or ()):
+        return None
+    from engine.generate import make_generator
+
+    return lambda: make_generator(args.model, args.llm_url)
+
+
+def _notes(kb) -> None:
+    for note in kb.indexes.notes:
+        print(f"note: {note}", file=sys.stderr)
+
+
+def _scope(args: argparse.Namespace):
+    """The scope named by --product / --third-party / --company; None when none was given."""
+    from engine.scopes import Scope
+
+    if getattr(args, "company", False):
+        return Scope()
+    if getattr(args, "third_party", None):
+        return Scope(third_party=args.third_party)
+    if getattr(args, "products", None):
+        return Scope(tuple(args.products))
+    return None
 
 
 def cmd_kb_add(args: argparse.Namespace) -> int:
     kb = _kb(args)
-    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar())
+    report = kb.add([Path(p) for p in args.paths], progress=_progress_bar(), scope=_scope(args),
+                    index_modes=args.index_modes or ())
+    _notes(kb)
     for doc in report.added:
         verb = "replaced" if doc.name in report.replaced else "added"
         where = f", {doc.pages} pages" if doc.pages else ""
-        print(f"{verb}: {doc.name} ({doc.kind.value}{where}, {doc.chunks} chunks)")
+        print(f"{verb}: {doc.name} ({doc.kind.value}{where}, {doc.chunks} chunks, {doc.scope.label})")
         for note in doc.notes:
             print(f"  note: {note}")
     for name in report.unchanged:
         print(f"unchanged: {name}")
+    for doc in report.rescoped:
+        print(f"scope: {doc.name} is now {doc.scope.label}")
     for skipped in report.skipped:
         print(f"skipped: {skipped}", file=sys.stderr)
     for error in report.errors:
@@ -83,9 +124,16 @@ def cmd_kb_list(args: argparse.Namespace) -> int:
     width = max(len(d.name) for d in docs)
     for d in docs:
         pages = f"{d.pages} p" if d.pages else ""
-        print(f"{d.name:<{width}}  {d.kind.value:<5} {pages:>6} {d.chunks:>6} chunks  added {d.added}")
+        print(f"{d.name:<{width}}  {d.kind.value:<5} {pages:>6} {d.chunks:>6} chunks  added {d.added}  {d.scope.label}")
         for note in d.notes:
             print(f"{'':<{width}}  note: {note}")
+    return 0
+
+
+def cmd_kb_scope(args: argparse.Namespace) -> int:
+    kb = _kb(args)
+    changed = kb.set_scopes({args.name: _scope(args)})
+    print(f"{args.name}: {kb.document(args.name).scope.label}" + ("" if changed else " (unchanged)"))
     return 0
 
 
@@ -97,16 +145,36 @@ def cmd_kb_remove(args: argparse.Namespace) -> int:
 
 def cmd_kb_reindex(args: argparse.Namespace) -> int:
     kb = _kb(args)
-    kb.reindex(progress=_progress_bar())
-    print(f"re-indexed {len(kb.documents())} documents with {kb.manifest.embedder}, alpha {kb.alpha}")
+    kb.reindex(progress=_progress_bar(), index_modes=args.index_modes, rewrite_summaries=args.rewrite_summaries)
+    _notes(kb)
+    modes = f", index modes {' '.join(kb.manifest.index_modes)}" if kb.manifest.index_modes else ""
+    print(f"re-indexed {len(kb.documents())} documents with {kb.manifest.embedder}, alpha {kb.alpha}{modes}")
+    return 0
+
+
+def cmd_kb_summary(args: argparse.Namespace) -> int:
+    kb = _kb(args)
+    if args.set is not None:
+        text = sys.stdin.read() if args.set == "-" else Path(args.set).read_text(encoding="utf-8")
+        summary = kb.indexes.edit_summary(args.name, text)
+    else:
+        summary = kb.indexes.summary(args.name)
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=1, ensure_ascii=False))
+        return 0
+    by = f"{summary.method.value}" + (f", {summary.model}" if summary.model else "")
+    print(f"{args.name} ({by}, {len(summary.text.split())} words)\n{summary.text}")
     return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
     from engine.retrieve import search
 
+    from engine.scopes import ScopeFilter
+
     kb = _kb(args)
-    hits = search(kb, args.question, top_k=args.top_k, mode=args.mode)
+    scope = ScopeFilter(args.product) if args.product or args.company_wide else None
+    hits = search(kb, args.question, top_k=args.top_k, mode=args.mode, scope=scope)
     if args.json:
         print(json.dumps([h.to_json() for h in hits], indent=1, ensure_ascii=False))
         return 0
@@ -152,7 +220,7 @@ def cmd_library_import(args: argparse.Namespace) -> int:
     failed = 0
     for path in map(Path, args.paths):
         try:
-            report = library.import_file(path, progress=progress, limits=Limits.from_args(args))
+            report = library.import_file(path, progress=progress, product=args.product, limits=Limits.from_args(args))
         except FileProblem as exc:
             failed += 1
             print(f"error: {exc}", file=sys.stderr)
@@ -220,6 +288,13 @@ def cmd_library_retire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _warm_up(generator) -> None:
+    try:
+        generator.warm_up()
+    except Exception:  # noqa: BLE001 — the first question meets the same problem and reports it
+        pass
+
+
 def cmd_draft(args: argparse.Namespace) -> int:
     from engine.generate import make_generator
     from engine.pipeline import Drafter, draft_questionnaire
@@ -231,10 +306,14 @@ def cmd_draft(args: argparse.Namespace) -> int:
     library = _library(args, kb)
     if library is None or not library.entries():
         kb.index  # an empty store fails here, before the model loads
-    generator = make_generator(args.model, args.llm_url)
+    generator = make_generator(args.model, args.llm_url, evidence=args.evidence)
+    warm = threading.Thread(target=_warm_up, args=(generator,), name="warm-up", daemon=True)
+    warm.start()  # the system prompt is evaluated while the embedder loads (≈ 11 s, once per process)
+    kb.encoder
+    warm.join()
     review = ReviewStore(Path(args.store) / "review.sqlite")
     run = draft_questionnaire(
-        questionnaire, Drafter(kb, generator, library=library), review,
+        questionnaire, Drafter(kb, generator, library=library, product=args.product, mode=args.mode), review,
         results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
         limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
     )
@@ -266,18 +345,29 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from engine.bench.evaluate import evaluate_questionnaire
 
     result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
-                                    model=args.model, llm_url=args.llm_url, report=args.report,
-                                    embedder=args.embedder, progress=_progress_bar())
+                                    model=args.model, llm_url=args.llm_url, evidence=args.evidence, report=args.report,
+                                    embedder=args.embedder, progress=_progress_bar(), product=args.product,
+                                    folders=_folder_scopes(args), mode=args.mode)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
+
+
+def _folder_scopes(args: argparse.Namespace):
+    """--scope-folders: scopes from folder names (FolderScopes), else None."""
+    from engine.scopes import FolderScopes
+
+    if not args.scope_folders:
+        return None
+    return FolderScopes(args.company_folder, tuple(args.third_party_folder))
 
 
 def cmd_leave_one_out(args: argparse.Namespace) -> int:
     from engine.bench.evaluate import leave_one_out
 
     result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
-                           limit=args.limit, model=args.model, llm_url=args.llm_url, reports=args.reports,
-                           embedder=args.embedder, progress=_progress_bar())
+                           limit=args.limit, model=args.model, llm_url=args.llm_url, evidence=args.evidence,
+                           reports=args.reports, embedder=args.embedder, progress=_progress_bar(), product=args.product,
+                           folders=_folder_scopes(args), mode=args.mode)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -290,16 +380,44 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--store", default=str(DEFAULT_STORE), help="knowledge-base folder (default: ./store)")
         p.add_argument("--embedder", help="sentence-transformers name or folder (default all-MiniLM-L6-v2)")
 
-    def model_args(p: argparse.ArgumentParser) -> None:
+    def scope_args(p: argparse.ArgumentParser, company: bool = False) -> None:
+        g = p.add_mutually_exclusive_group(required=company)
+        g.add_argument("--product", dest="products", action="append", metavar="NAME",
+                       help="the documents belong to this product (repeat for several)")
+        g.add_argument("--third-party", metavar="NAME", help="the documents are this third party's (e.g. a cloud provider's)")
+        if company:
+            g.add_argument("--company", action="store_true", help="the document is company-wide")
+
+    def product_arg(p: argparse.ArgumentParser, what: str) -> None:
+        p.add_argument("--product", metavar="NAME", help=what)
+
+    def model_args(p: argparse.ArgumentParser, evidence: bool = True) -> None:
         g = p.add_mutually_exclusive_group()
-        g.add_argument("--model", help="a GGUF model file (default: the packaged SmolLM2-135M-Instruct)")
+        g.add_argument("--model", help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "
+                                      "and weak) or the path of any GGUF file")
         g.add_argument("--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080")
+        if evidence:  # `ask` and `bench ask` have their own (a different default, several forms)
+            p.add_argument("--evidence", choices=[e.value for e in Evidence],
+                           help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
+                                "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
+
+    def indexing_args(p: argparse.ArgumentParser) -> None:
+        from engine.kb_indexes import INDEX_MODES
+
+        p.add_argument("--summaries", choices=[w.value for w in SummaryWriter],
+                       help="who writes the document summaries: the local LLM (default, RFP_SUMMARIES; extractive when "
+                            "no model can be loaded) or extractive (the documents' central sentences, no LLM)")
+        p.add_argument("--index-modes", nargs="+", choices=INDEX_MODES,
+                       help="also build these indexes, now and on every later add (atom-questions runs the LLM on every sentence)")
+        model_args(p)
 
     kb = sub.add_parser("kb", help="manage the knowledge base").add_subparsers(dest="kb_command", required=True)
     p = kb.add_parser("add", help="add files or folders (recursive)")
     p.add_argument("paths", nargs="+")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)")
+    scope_args(p)
+    indexing_args(p)
     add_limit_args(p)
     p.set_defaults(func=cmd_kb_add)
     p = kb.add_parser("list", help="list the documents")
@@ -310,11 +428,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name")
     store_arg(p)
     p.set_defaults(func=cmd_kb_remove)
+    p = kb.add_parser("scope", help="change a document's scope: a product's, a third party's or company-wide")
+    p.add_argument("name")
+    store_arg(p)
+    scope_args(p, company=True)
+    p.set_defaults(func=cmd_kb_scope)
     p = kb.add_parser("reindex", help="rebuild the index (after changing the embedder or alpha)")
     store_arg(p)
     p.add_argument("--alpha", type=float, help="new dense weight of the hybrid vectors")
+    indexing_args(p)
+    p.add_argument("--rewrite-summaries", action="store_true",
+                   help="write again the summaries written another way (extractive ones with --summaries llm); never edited ones")
     add_limit_args(p)
     p.set_defaults(func=cmd_kb_reindex)
+    p = kb.add_parser("summary", help="show a document's summary, or replace it with your own (--set)")
+    p.add_argument("name")
+    store_arg(p)
+    p.add_argument("--set", metavar="FILE", help="the new summary from FILE ('-': standard input); it is re-embedded")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_kb_summary)
 
     lib = sub.add_parser("library", help="the answer library: past answered questionnaires").add_subparsers(
         dest="library_command", required=True)
@@ -322,6 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "(same path or same content) replaces its entries")
     p.add_argument("paths", nargs="+", metavar="FILE")
     store_arg(p)
+    product_arg(p, "the product these questionnaires answered for (default: company-wide)")
     add_limit_args(p)
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
@@ -342,7 +475,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     store_arg(p)
     p.add_argument("--top-k", type=int, default=None, help="number of hits (default 5)")
-    p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--product", metavar="NAME", help="only the documents a questionnaire of this product is drafted from")
+    g.add_argument("--company-wide", action="store_true", help="only the documents a company-wide questionnaire is drafted from")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
@@ -363,10 +499,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="draft only the first N questions that would be drafted")
     p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
     p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")
-    p.add_argument("--mode", choices=[m.value for m in Mode], help="retrieval mode (default weighted)")
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted; summary: "
+                                                          "Summary RAG)")
+    product_arg(p, "draft for this product: its, company-wide and third-party documents (default: company-wide "
+                   "and third-party documents only)")
     model_args(p)
     add_limit_args(p)
     p.set_defaults(func=cmd_draft)
+    cli_ask.add_ask_command(sub, store_arg, model_args, _progress_bar)
 
     bench = sub.add_parser("bench", help="benchmarks (print JSON)").add_subparsers(dest="bench_command", required=True)
     p = bench.add_parser("page-finder", help="page attribution of every chunk of the PDFs under DIR")
@@ -388,13 +528,32 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+    from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT, MODES as BEIR_MODES
+
+    p = bench.add_parser("beir", help="nDCG@10/@100 and Recall@100 on BEIR SciFact: dense, weighted and Summary RAG")
+    p.add_argument("--scifact", required=True, help="the BEIR SciFact folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
+    p.add_argument("--modes", nargs="+", default=list(BEIR_DEFAULT), choices=BEIR_MODES,
+                   help="default: all but summary-llm (one LLM call per document: slow on a CPU, see --cache)")
+    p.add_argument("--limit-docs", type=int, help="a subset: the documents judged relevant, then the first others up to N")
+    p.add_argument("--alpha", type=float)
+    p.add_argument("--embedder")
+    p.add_argument("--cache", help="summary-llm: a folder keeping the summaries as they are written (a killed run resumes)")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    p = bench.add_parser("summaries", help="what summarising each document costs: LLM calls, tokens, seconds")
+    p.add_argument("--docs", required=True, nargs="+", help="files or folders")
+    p.add_argument("--summaries", choices=[w.value for w in SummaryWriter], default=SummaryWriter.LLM.value)
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
     p = bench.add_parser("evidence", help="evidence recall of compacted prompts against whole chunks, on SQuAD v1.1 dev")
     p.add_argument("--squad", required=True, help="dev-v1.1.json")
     p.add_argument("--budgets", nargs="+", type=int, help="passage token budgets to compare (default 150 200 250 350)")
     p.add_argument("--limit", type=int, help="use the first N paragraphs and the questions about them only")
     p.add_argument("--top-k", type=int, help="paragraphs retrieved per question (default: the drafting top-k, 5)")
     p.add_argument("--embedder", help="sentence-transformers folder or name")
-    p.add_argument("--model", help="a GGUF model whose tokenizer counts the tokens (default: the packaged SmolLM2)")
+    p.add_argument("--model", help="a registered model or GGUF file whose tokenizer counts the tokens (default: qwen2.5-coder-1.5b)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
     p = bench.add_parser("latency", help="ingestion throughput and retrieval latency")
@@ -418,6 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+    cli_ask.add_bench_ask(bench, model_args, cmd_bench)
 
     ev = sub.add_parser("eval", help="answer quality on real filled questionnaires (print JSON)")
     ev = ev.add_subparsers(dest="eval_command", required=True)
@@ -426,7 +586,20 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--kb", nargs="+", default=[], help="knowledge-base documents (files or folders)")
         p.add_argument("--store", help="keep the knowledge base in this folder between runs (default: a temporary one)")
         p.add_argument("--embedder")
+        p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy of the drafts (default weighted; "
+                                                              "summary: Summary RAG, with the model's summaries)")
         model_args(p)
+        product_arg(p, "the product the target is drafted for (default: company-wide, or with --scope-folders "
+                       "the target's folder)")
+        p.add_argument("--scope-folders", action="store_true",
+                       help="each document's scope is its folder's name: --company-folder company-wide, "
+                            "--third-party-folder third parties', any other folder a product; library files "
+                            "and the target are for their folder's product")
+        p.add_argument("--company-folder", default=FolderScopes.company, metavar="NAME",
+                       help=f"with --scope-folders: the company-wide folder (default {FolderScopes.company!r})")
+        p.add_argument("--third-party-folder", nargs="+", default=list(FolderScopes.third_parties), metavar="NAME",
+                       help="with --scope-folders: the third parties' folders (default: "
+                            + ", ".join(repr(t) for t in FolderScopes.third_parties) + ")")
         p.add_argument("--json", action="store_true")
 
     p = ev.add_parser("questionnaire", help="draft a filled questionnaire with its answers hidden, with a knowledge "

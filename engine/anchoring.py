@@ -363,8 +363,11 @@ class QuoteAnchorer:
                 spans.append(SourceSpan(u, self.units[u].page, s, e))
         return tuple(spans)
 
-    def _text(self, spans: Sequence[SourceSpan]) -> str:
+    def text_of(self, spans: Sequence[SourceSpan]) -> str:
+        """The source text of ``spans``, one page (or unit) after the other."""
         return PAGE_SEPARATOR.join(self.units[s.unit].text[s.start : s.end] for s in spans)
+
+    _text = text_of
 
     @staticmethod
     def _overlap(sentence: Sentence, spans: Sequence[SourceSpan]) -> int:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import TypeVar
+
+E = TypeVar("E", bound=Enum)
 
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 
@@ -37,27 +40,89 @@ class Mode(str, Enum):
             raise ValueError(f"unknown retrieval mode {value!r}; use one of: {allowed}") from None
 
 
-# Index modes on atomic units (the atomic-units paper; engine/embed/atoms.py), measured by
-# `bench retrieval` only so far: `atoms` (question↔sentence atom) and `atom-questions`
-# (question↔LLM-written question per atom, which runs the LLM at indexing time).
-ATOM_MODES = ("atoms", "atom-questions")
+class Strategy(str, Enum):
+    """Retrieval over the knowledge base's other indexes (engine/kb_indexes.py,
+    engine/summary_rag.py), beside the chunk vectors of ``Mode``:
+
+    summary         Summary RAG: the question picks the top documents by their summaries
+                    (weighted scoring over the summary index), then the best passages within
+                    them (weighted); the prompt gets each document's summary and its passages
+    summary-only    the same documents; the prompt gets their summaries alone (ablation)
+    content-only    the same documents and passages; the prompt gets the passages alone (ablation)
+    atoms           a chunk scores the best cosine of the question with its sentence atoms
+    atom-questions  … with its atoms and the LLM's questions about them (index mode, built by
+                    `kb add --index-modes atom-questions`)
+    """
+
+    SUMMARY = "summary"
+    SUMMARY_ONLY = "summary-only"
+    CONTENT_ONLY = "content-only"
+    ATOMS = "atoms"
+    ATOM_QUESTIONS = "atom-questions"
+
+    @classmethod
+    def of(cls, value: str | Mode | Strategy | None) -> Strategy | None:
+        """The strategy ``value`` names, or None (a ``Mode``, or nothing)."""
+        try:
+            return cls(value) if value is not None and not isinstance(value, Mode) else None
+        except ValueError:
+            return None
+
+
+# Every value `--mode` takes: the chunk-vector modes, then the strategies.
+RETRIEVAL_MODES = (*(m.value for m in Mode), *(s.value for s in Strategy))
+
+
+def parse_mode(value: str | Mode | Strategy) -> Mode | Strategy:
+    """A retrieval mode or strategy by name, or a ValueError listing every one."""
+    strategy = Strategy.of(value)
+    if strategy is not None:
+        return strategy
+    try:
+        return Mode(value)
+    except ValueError:
+        raise ValueError(f"unknown retrieval mode {value!r}; use one of: {', '.join(RETRIEVAL_MODES)}") from None
+
+# The atomic-unit modes (the atomic-units paper; engine/embed/atoms.py), also `bench retrieval` modes.
+ATOM_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)
 
 # Picked by `python -m engine bench retrieval` (see the README for the figures).
 DEFAULT_MODE = Mode.WEIGHTED
 
 
+class SummaryWriter(str, Enum):
+    """Who writes the document summaries when documents are added (engine/summaries.py)."""
+
+    LLM = "llm"  # the local LLM (the default model); extractive when no model can be loaded
+    EXTRACTIVE = "extractive"  # the documents' most central sentences, no LLM
+
+    @classmethod
+    def parse(cls, value: str | SummaryWriter) -> SummaryWriter:
+        return parse_choice(cls, value, "summary writer")
+
+
+def parse_choice(enum: type[E], value: str | E, what: str) -> E:
+    """``enum(value)``, or a ValueError naming the value and the allowed ones."""
+    try:
+        return enum(value)
+    except ValueError:
+        raise ValueError(f"unknown {what} {value!r}; use one of: {', '.join(m.value for m in enum)}") from None
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     embedder: str = DEFAULT_EMBEDDER  # sentence-transformers name or local path
-    mode: Mode = DEFAULT_MODE
+    mode: Mode | Strategy = DEFAULT_MODE  # a strategy (summary, atoms…) is retrieved by engine/summary_rag.py
     alpha: float = 0.5  # weight of the dense part in the hybrid modes
     top_k: int = 5
     chunk_overlap: int = 20  # tokens
     batch_size: int = 32  # dense encoding batch
     qdrant_url: str | None = None  # a Qdrant server; None = local mode on the store folder
+    summaries: SummaryWriter = SummaryWriter.LLM  # who writes the document summaries at `kb add`
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mode", Mode.parse(self.mode))
+        object.__setattr__(self, "mode", parse_mode(self.mode))
+        object.__setattr__(self, "summaries", SummaryWriter.parse(self.summaries))
         if not 0.0 <= self.alpha <= 1.0:
             raise ValueError(f"alpha must be between 0 and 1 (got {self.alpha}); 0.5 weighs dense and TF-IDF equally")
         if self.top_k < 1:
@@ -76,6 +141,7 @@ class EngineConfig:
             "alpha": _float(os.environ.get("RFP_ALPHA")),
             "top_k": _int(os.environ.get("RFP_TOP_K")),
             "qdrant_url": os.environ.get("QDRANT_URL") or None,
+            "summaries": os.environ.get("RFP_SUMMARIES") or None,
         }
         values = {k: v for k, v in env.items() if v is not None}
         values.update({k: v for k, v in overrides.items() if v is not None})

@@ -9,6 +9,8 @@ and can be rebuilt at any time)::
     STORE/docs/HASH/chunks.jsonl  chunks with offsets
     STORE/docs/HASH/dense-E.npy   the chunks' dense vectors, one file per embedder E
     STORE/sparse/gN/              TF-IDF/SVD + BM25 model and BM25 matrix of generation N
+    STORE/summaries/HASH.json     each document's summary (+ its vector), engine/kb_indexes.py
+    STORE/docs/HASH/atoms.json    atoms and atom questions per chunk, when the store's index_modes ask
     STORE/qdrant/                 Qdrant local mode (collection kb_gN), unless QDRANT_URL is set
 
 Every change (add, replace, remove) builds generation N+1 beside N: refit the TF-IDF model
@@ -28,9 +30,9 @@ import threading
 import uuid
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -41,7 +43,9 @@ from engine.embed.hybrid import passage_vectors
 from engine.embed.sparse import SparseModel
 from engine.ingest import load_document, validate_name
 from engine.ingest.paths import select_files
+from engine.kb_indexes import DocText, KbIndexes, index_modes as valid_index_modes
 from engine.limits import Limits
+from engine.scopes import Scope
 from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex, client_for, collections
@@ -64,6 +68,7 @@ class Manifest:
     alpha: float = 0.5
     generation: int = 0
     documents: tuple[DocumentInfo, ...] = ()
+    index_modes: tuple[str, ...] = ()  # atom indexes built for every document (engine/kb_indexes.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -78,7 +83,7 @@ class Manifest:
                 f"({SCHEMA_VERSION}); build a new store with `python -m engine kb add`"
             )
         docs = tuple(DocumentInfo.from_json(x) for x in d.get("documents", ()))
-        return cls(**{**d, "documents": docs})
+        return cls(**{**d, "documents": docs, "index_modes": tuple(d.get("index_modes", ()))})
 
 
 @dataclass
@@ -90,6 +95,7 @@ class AddReport:
     unchanged: list[str] = field(default_factory=list)  # "NAME (same content as OTHER)"
     errors: list[IngestError] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "PATH: why" (links, pipes… in the folders)
+    rescoped: list[DocumentInfo] = field(default_factory=list)  # content already held, its scope changed
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class _Pending:
     doc_hash: str
     source: Path
     chunks: list[Chunk]
+    scope: Scope = Scope()
 
 
 def file_hash(data: bytes) -> str:
@@ -108,15 +115,24 @@ def point_id(doc_hash: str, index: int) -> str:
     return str(uuid.uuid5(_POINT_NAMESPACE, f"{doc_hash}:{index}"))
 
 
+@lru_cache(maxsize=4096)
+def point_ids(doc_hash: str, chunks: int) -> tuple[str, ...]:
+    """The point ids of a document's chunks (computed once per document: scoped searches ask often)."""
+    return tuple(point_id(doc_hash, i) for i in range(chunks))
+
+
 class KnowledgeBase:
     """Documents in ``folder`` and their retrieval index. One instance per store per process."""
 
     def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None,
-                 limits: Limits | None = None) -> None:
+                 llm=None, limits: Limits | None = None) -> None:
         self.folder = Path(folder)
         self.config = config or EngineConfig()
         self.limits = limits or Limits.from_env()
         self._encoder = encoder
+        # the local LLM (a generator, or a function returning one) that writes summaries and atom
+        # questions when documents are added; None: extractive summaries, no atom questions
+        self.llm = llm
         self.folder.mkdir(parents=True, exist_ok=True)
         self.manifest = self._read_manifest()
         self.client = client_for(str(self.folder / "qdrant"), self.config.qdrant_url)
@@ -193,6 +209,14 @@ class KnowledgeBase:
             )
 
     @cached_property
+    def indexes(self) -> KbIndexes:
+        """The summaries and atom indexes beside the chunk index."""
+        return KbIndexes(self)
+
+    def doc_texts(self, docs: Sequence[DocumentInfo]) -> list[DocText]:
+        return [DocText(d.doc_hash, d.name, tuple(self.units(d.name)), tuple(self.chunks(d.name))) for d in docs]
+
+    @cached_property
     def chunker(self) -> Chunker:
         encoder = self.encoder
         chunker = Chunker(encoder.token_counter(), encoder.chunk_tokens, self.config.chunk_overlap)
@@ -200,21 +224,37 @@ class KnowledgeBase:
         return chunker
 
     # ---- changing ----------------------------------------------------------------------------
-    def add(self, paths: Sequence[Path], progress: Progress = no_progress) -> AddReport:
+    def add(self, paths: Sequence[Path], progress: Progress = no_progress, scope: Scope | None = None,
+            index_modes: Sequence[str] = ()) -> AddReport:
         """Index files and folders (see engine/ingest/paths.py for which files are read). Bad files
-        are reported in the result, skipped ones with the reason; the rest is indexed."""
+        are reported in the result, skipped ones with the reason; the rest is indexed.
+        ``scope``: of the new documents (None: company-wide, or the scope of the document a
+        changed file replaces); content already held gets it merged (:meth:`Scope.merged`).
+        ``index_modes``: atom indexes to build from now on (engine/kb_indexes.py)."""
         selected = select_files(paths)
-        report = self._add_files(list(selected.files), list(selected.errors), progress)
+        report = self._add_files(list(selected.files), list(selected.errors), progress, scope, index_modes)
         report.skipped = list(selected.skipped)
         return report
 
-    def add_file(self, path: Path, name: str, progress: Progress = no_progress) -> AddReport:
+    def add_file(self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
         """Index one file under an outside name (an upload's file name), validated first."""
         try:
             validate_name(name)
         except IngestError as exc:
             return AddReport(errors=[exc])
-        return self._add_files([(Path(path), name)], [], progress)
+        return self._add_files([(Path(path), name)], [], progress, scope)
+
+    def set_scopes(self, scopes: Mapping[str, Scope]) -> list[DocumentInfo]:
+        """Give documents (by name) a new scope: a manifest change only (nothing is re-encoded;
+        retrieval reads the scopes from the manifest). Returns the documents that changed."""
+        with self._lock:
+            for name in scopes:
+                self.document(name)  # an unknown name is a clear error, before anything changes
+            docs = tuple(replace(d, scope=scopes.get(d.name, d.scope)) for d in self.manifest.documents)
+            changed = [d for d, old in zip(docs, self.manifest.documents) if d.scope != old.scope]
+            if changed:
+                self._write_manifest(replace(self.manifest, documents=docs))
+            return changed
 
     def remove(self, name: str, progress: Progress = no_progress) -> DocumentInfo:
         with self._lock:
@@ -223,22 +263,30 @@ class KnowledgeBase:
             self._rebuild(keep, [], progress)
             return doc
 
-    def reindex(self, progress: Progress = no_progress) -> None:
+    def reindex(self, progress: Progress = no_progress, index_modes: Sequence[str] | None = None,
+                rewrite_summaries: bool = False) -> None:
         """Rebuild the index from the stored files with the configured embedder and α (after
-        either changed); the dense vectors are reused when the embedder is the same."""
+        either changed); the dense vectors are reused when the embedder is the same. Missing
+        summaries are written (with ``rewrite_summaries`` also those written another way than
+        the current writer would, never the edited ones), and
+        the atom indexes of ``index_modes`` (default: the store's) built where missing."""
         with self._lock:
             alpha = self.config.alpha
+            modes = self.manifest.index_modes if index_modes is None else valid_index_modes(index_modes)
             if self.manifest.embedder == self.encoder.name:
-                self._rebuild(list(self.manifest.documents), [], progress, alpha)
+                self.indexes.prepare(self.doc_texts(self.manifest.documents), modes, progress, rewrite_summaries)
+                self._rebuild(list(self.manifest.documents), [], progress, alpha, modes)
                 return
             pending = []
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
                 loaded = load_document(source, doc.name, self.limits)
-                pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash)))
-            self._rebuild([], pending, progress, alpha)
+                pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash), doc.scope))
+            self.indexes.prepare([_doc_text(p) for p in pending], modes, progress, rewrite_summaries)
+            self._rebuild([], pending, progress, alpha, modes)
 
-    def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress) -> AddReport:
+    def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress,
+                   scope: Scope | None = None, index_modes: Sequence[str] = ()) -> AddReport:
         files, refused = self.limits.screen(files)  # before the embedder loads
         if not files:
             return AddReport(errors=[*errors, *refused])
@@ -246,6 +294,7 @@ class KnowledgeBase:
             self.check_compatible()
             report = AddReport(errors=[*errors, *refused])
             known = {d.doc_hash: d.name for d in self.manifest.documents}
+            rescope: dict[str, Scope] = {}
             pending: dict[str, _Pending] = {}
             for i, (path, name) in enumerate(files):
                 progress("reading", i, len(files))
@@ -255,6 +304,8 @@ class KnowledgeBase:
                     twin = known.get(digest) or next((p.doc.name for p in pending.values() if p.doc_hash == digest), None)
                     if twin is not None:
                         report.unchanged.append(name if twin == name else f"{name} (same content as {twin})")
+                        if scope is not None and digest in known:  # held already: a new scope is a manifest change
+                            rescope[twin] = rescope.get(twin, self.document(twin).scope).merged(scope)
                         continue
                     if name in pending:
                         raise IngestError(name, f"a second file with this name was given ({path})", "rename one of them")
@@ -262,7 +313,8 @@ class KnowledgeBase:
                     chunks = self.chunker.chunk(doc, digest)
                     if not chunks:
                         raise IngestError(name, "has no text to index", "check that the file has text (not only images)")
-                    pending[name] = _Pending(doc, digest, path.resolve(), chunks)
+                    previous = next((d.scope for d in self.manifest.documents if d.name == name), Scope())
+                    pending[name] = _Pending(doc, digest, path.resolve(), chunks, previous if scope is None else scope)
                 except IngestError as exc:
                     report.errors.append(exc)
                 except Exception as exc:  # an unexpected parser failure must not stop the batch
@@ -270,17 +322,23 @@ class KnowledgeBase:
                         IngestError(name, f"could not be read ({type(exc).__name__}: {exc})", "check that it opens in its usual program, or save it again and retry")
                     )
             progress("reading", len(files), len(files))
+            report.rescoped = self.set_scopes(rescope) if rescope else []
             if not pending:
                 return report
             old = {d.name for d in self.manifest.documents}
             report.replaced = [n for n in pending if n in old]
             keep = [d for d in self.manifest.documents if d.name not in pending]
-            added = self._rebuild(keep, list(pending.values()), progress)
+            modes = valid_index_modes([*self.manifest.index_modes, *index_modes])
+            # summaries (and atom indexes) of the new documents, and of the kept ones for a new index mode
+            catch_up = self.doc_texts(keep) if set(modes) - set(self.manifest.index_modes) else []
+            self.indexes.prepare(catch_up + [_doc_text(p) for p in pending.values()], modes, progress)
+            added = self._rebuild(keep, list(pending.values()), progress, index_modes=modes)
             report.added = added
             return report
 
     # ---- the generation switch ---------------------------------------------------------------
-    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress, alpha: float | None = None) -> list[DocumentInfo]:
+    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress, alpha: float | None = None,
+                 index_modes: tuple[str, ...] | None = None) -> list[DocumentInfo]:
         """Build generation N+1 from the kept and the new documents and switch to it. α is
         the store's own unless given (a new store takes the configured one)."""
         old_generation = self.manifest.generation
@@ -337,6 +395,7 @@ class KnowledgeBase:
                 pages=p.doc.pages,
                 source=self._original_source(p),
                 notes=p.doc.notes,
+                scope=p.scope,
             )
             self._write_doc(p, dense)
             added.append(info)
@@ -347,16 +406,21 @@ class KnowledgeBase:
             alpha=alpha,
             generation=generation,
             documents=tuple(sorted(keep + added, key=lambda d: d.name.lower())),
+            index_modes=self.manifest.index_modes if index_modes is None else index_modes,
         )
         self._switch(manifest, old_generation)
         self._sparse, self._lexical = sparse, lexical
         return added
 
     def _switch(self, manifest: Manifest, old_generation: int) -> None:
-        _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
-        self.manifest = manifest
+        self._write_manifest(manifest)
         self._sparse = self._lexical = None
         self._collect_garbage()
+        self.indexes.collect(manifest.documents)
+
+    def _write_manifest(self, manifest: Manifest) -> None:
+        _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
+        self.manifest = manifest
 
     def _collect_garbage(self) -> None:
         """Remove what the manifest does not reference: older or unfinished generations and
@@ -381,7 +445,7 @@ class KnowledgeBase:
             return Manifest(alpha=self.config.alpha)
         try:
             return Manifest.from_json(json.loads(path.read_text(encoding="utf-8")))
-        except (json.JSONDecodeError, TypeError, KeyError) as exc:
+        except (json.JSONDecodeError, TypeError, KeyError, ValueError) as exc:
             raise KnowledgeBaseError(f"{path} is damaged ({exc}); move the folder away and add the documents again") from None
 
     def _write_doc(self, p: _Pending, dense: np.ndarray) -> None:
@@ -461,6 +525,10 @@ class _Writer:
         self.thread.join()
         if exc is None and self.error is not None:
             raise self.error
+
+
+def _doc_text(p: _Pending) -> DocText:
+    return DocText(p.doc_hash, p.doc.name, tuple(p.doc.units), tuple(p.chunks))
 
 
 def _lines(path: Path) -> list[str]:

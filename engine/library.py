@@ -38,6 +38,21 @@ the top of the list read by hand.
 When several near-identical past answers exist, the reused one has the most common choice among
 them, then is the newest (a reviewer's answer over an imported one, then the later date), then
 the closest match.
+
+Products (engine/scopes.py). An entry may carry the product it answered for (``library import
+--product``; None: company-wide). Matching for a target product P *prefers* (:func:`preference`)
+P's own entries, then company-wide ones, then other products'; for no target product (a
+company-wide questionnaire), company-wide entries, then any product's. "Preferred" means exactly:
+
+* reuse (:func:`near_hits`, :func:`reused_hit`) chooses only among the near-identical entries
+  (≥ ``REUSE_SCORE``) of the most preferred kind present, so a near-identical past answer of P
+  wins over any number of other products' answers, whatever their choices and scores; other
+  products' answers are reused only when nothing of P and nothing company-wide is near-identical;
+* :meth:`AnswerLibrary.match` lists the most preferred kind first, each kind best score first
+  (the related past answers shown to the model are taken from the top of that list).
+
+When no entry has a product (every library before products), all are company-wide and nothing
+changes.
 """
 
 from __future__ import annotations
@@ -45,7 +60,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Callable, Sequence
@@ -56,6 +71,7 @@ from engine.embed.dense import DenseEncoder, model_id
 from engine.kb import file_hash
 from engine.limits import Limits
 from engine.questionnaire import Question, read_questionnaire
+from engine.scopes import scope_name
 from engine.types import FileProblem, Progress, no_progress
 from storage.library_store import LibraryEntry, LibraryStore, Origin, unblob
 
@@ -154,15 +170,28 @@ def past_answer_label(file: str, sheet: str | None, row: int | None, qid: str | 
     return "past answer: " + ", ".join(parts + ([f"ID {qid}"] if qid else []))
 
 
-def near_hits(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE) -> list[LibraryHit]:
-    """The hits near-identical to the question: their answers are the ones reuse chooses from."""
-    return [h for h in hits if h.score >= threshold]
+def preference(entry: LibraryEntry, product: str | None) -> int:
+    """How much a past answer is preferred for a questionnaire of ``product`` (lower first): 0 the
+    target product's own (for no product: a company-wide one), 1 a company-wide one, 2 another
+    product's."""
+    if entry.product == product:
+        return 0
+    return 1 if entry.product is None else 2
 
 
-def reused_hit(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE) -> LibraryHit | None:
-    """The past answer to reuse among the near-identical hits: the most common choice, then the
-    newest (review over import, then date), then the closest match; None when none is near."""
-    near = near_hits(hits, threshold)
+def near_hits(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, product: str | None = None) -> list[LibraryHit]:
+    """The hits near-identical to the question, of the most preferred kind present for
+    ``product`` (see the module docstring): their answers are the ones reuse chooses from."""
+    near = [h for h in hits if h.score >= threshold]
+    best = min((preference(h.entry, product) for h in near), default=0)
+    return [h for h in near if preference(h.entry, product) == best]
+
+
+def reused_hit(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, product: str | None = None) -> LibraryHit | None:
+    """The past answer to reuse among the near-identical hits of the preferred kind for
+    ``product``: the most common choice, then the newest (review over import, then date), then
+    the closest match; None when none is near."""
+    near = near_hits(hits, threshold, product)
     if not near:
         return None
     votes = Counter(choice_key(h.entry.choice) for h in near if choice_key(h.entry.choice))
@@ -226,11 +255,14 @@ class AnswerLibrary:
         """Keep the entry but never match it again (nor flag it in conflicts)."""
         return self.store.set_retired(entry_id, True)
 
-    def import_file(self, path: str | Path, progress: Progress = no_progress, *, source: str | None = None,
-                    limits: Limits | None = None) -> ImportReport:
-        """Import a past filled questionnaire (.xlsx/.xlsm/.csv): one entry per answered question.
-        Importing the same file again — the same ``source`` (default: the file's real path) or the
-        same bytes — replaces its entries; another file of the same name does not."""
+    def import_file(self, path: str | Path, progress: Progress = no_progress, product: str | None = None, *,
+                    source: str | None = None, limits: Limits | None = None) -> ImportReport:
+        """Import a past filled questionnaire (.xlsx/.xlsm/.csv): one entry per answered question,
+        answered for ``product`` (None: company-wide). Importing the same file again — the same
+        ``source`` (default: the file's real path) or the same bytes — replaces its entries;
+        another file of the same name does not."""
+        path = Path(path)
+        product = None if product is None else scope_name(product, "product")
         progress("reading", 0, 1)
         try:
             questionnaire = read_questionnaire(path, limits=limits)  # a FileProblem names the file, problem and fix
@@ -245,7 +277,7 @@ class AnswerLibrary:
                 path.name, f"none of its {len(questions)} questions has an answer",
                 "import a filled questionnaire (its answers are what the library reuses)")
         today = date.today().isoformat()
-        entries = [_imported_entry(q, path.name, today) for q in answered]
+        entries = [replace(_imported_entry(q, path.name, today), product=product) for q in answered]
         vectors = self._encode([e.question for e in entries], progress)
         replaced = self.store.replace_file(path.name, source or str(path.resolve()), digest, entries, vectors,
                                            model_id(self.encoder))
@@ -253,21 +285,23 @@ class AnswerLibrary:
                             tuple(questionnaire.notes))
 
     def record(self, question: str, choice: str | None, answer: str | None, file: str, sheet: str, row: int,
-               qid: str | None) -> LibraryEntry | None:
-        """Add (or update) the approved answer to a question of a reviewed questionnaire, dated
-        today; None when there is nothing to keep (no text and no choice)."""
+               qid: str | None, product: str | None = None) -> LibraryEntry | None:
+        """Add (or update) the approved answer to a question of a reviewed questionnaire (drafted
+        for ``product``), dated today; None when there is nothing to keep (no text and no choice)."""
         question, answer = question.strip(), (answer or "").strip()
         if not question or not (answer or choice):
             return None
         entry = LibraryEntry(0, question, choice or None, answer, None, file, sheet, row, qid,
-                             date.today().isoformat(), Origin.REVIEW)
+                             date.today().isoformat(), Origin.REVIEW, product=product)
         vector = self.encoder.encode_passages([question])[0]
         return self.store.upsert_review(entry, vector, model_id(self.encoder))
 
     # ---- matching ----------------------------------------------------------------------------
-    def match(self, question: str, top_k: int | None = 3, min_score: float = 0.0) -> list[LibraryHit]:
-        """The active entries whose questions best match ``question``, best first: at most
-        ``top_k`` (None: all) scoring at least ``min_score``."""
+    def match(self, question: str, top_k: int | None = 3, min_score: float = 0.0,
+              product: str | None = None) -> list[LibraryHit]:
+        """The active entries whose questions best match ``question``: at most ``top_k`` (None:
+        all) scoring at least ``min_score``, the kind preferred for ``product`` first (see the
+        module docstring), each kind best first."""
         question = question.strip()
         if not question:
             raise ValueError("the question is empty; type the question to match")
@@ -280,6 +314,7 @@ class AnswerLibrary:
         order = np.argsort(-scores, kind="stable")
         hits = [LibraryHit(index.entries[i], float(scores[i]), float(dense[i]), float(lexical[i]))
                 for i in order if scores[i] >= min_score]
+        hits.sort(key=lambda h: preference(h.entry, product))  # stable: best first within a kind
         return hits if top_k is None else hits[:top_k]
 
     def conflicts(self, threshold: float = CONFLICT_SCORE) -> list[Conflict]:
@@ -380,5 +415,5 @@ def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
 __all__ = [
     "ALPHA", "CONFLICT_SCORE", "LIBRARY_FILE", "PASSAGE_SCORE", "REUSE_SCORE", "AnswerLibrary", "Conflict",
     "ImportReport", "LibraryEntry", "LibraryHit", "LibraryImportError", "Origin", "allowed_choice", "answer_text",
-    "choice_key", "count_choices", "near_hits", "past_answer_label", "reused_hit",
+    "choice_key", "count_choices", "near_hits", "past_answer_label", "preference", "reused_hit",
 ]

@@ -12,14 +12,18 @@ quote taken from one is cited as a past answer.
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import time
 from dataclasses import asdict, dataclass, field
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
+from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
+from engine.config import Strategy
 from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
 from engine.kb import KnowledgeBase
 from engine.library import (
@@ -28,6 +32,7 @@ from engine.library import (
     LibraryHit,
     allowed_choice,
     answer_text,
+    choice_key,
     count_choices,
     near_hits,
     past_answer_label,
@@ -37,10 +42,15 @@ from engine.page_finder import PageFinder
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import CellWrite, export
 from engine.retrieve import search
+from engine.scopes import ScopeFilter, inherited_from, passage_suffix
+from engine.summary_rag import Retrieved, prompt_passages, retrieve
 from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
 
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
+# A drafted choice whose confidence is under this is shown as low confidence (calibrated by
+# leave-one-out on the filled Instructure questionnaires: README, "Confidence").
+LOW_CONFIDENCE = 0.83
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 
@@ -64,6 +74,7 @@ class Citation:
     start: int | None = None
     end: int | None = None
     rects: tuple[Rect, ...] = ()
+    third_party: str | None = None  # the cited document is this third party's (engine/scopes.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -98,11 +109,29 @@ class Draft:
     # when reused: the choices of all the near-identical past answers, with counts, most common
     # first ({"Yes": 5, "No": 2}); more than one means they disagree and the reviewer must choose
     past_choices: dict[str, int] = field(default_factory=dict)
+    # how far the drafted choice can be trusted, 0–1 (None: no choice, or nothing to measure it
+    # by); under LOW_CONFIDENCE the draft is shown as low confidence (engine/confidence.py)
+    confidence: float | None = None
+    choice_probability: float | None = None  # the model's, of its choice against the other options
+    support: float | None = None  # best question–quote cosine (engine/confidence.py)
 
     @property
     def disputed(self) -> bool:
         """Reused, but the near-identical past answers do not agree on the choice."""
         return len(self.past_choices) > 1
+
+    @property
+    def low_confidence(self) -> bool:
+        """A drafted answer whose confidence is under the calibrated threshold."""
+        return self.status is DraftStatus.DRAFTED and self.confidence is not None and self.confidence < LOW_CONFIDENCE
+
+    @property
+    def inherited_from(self) -> str | None:
+        """The third party a drafted answer is inherited from: every highlightable (verified or
+        repaired) citation is that third party's document; None otherwise."""
+        if self.status is not DraftStatus.DRAFTED:
+            return None
+        return inherited_from(c.third_party for c in self.citations if c.label is not AnchorLabel.UNVERIFIED)
 
     def to_json(self) -> dict:
         return {
@@ -111,6 +140,9 @@ class Draft:
             "citations": [c.to_json() for c in self.citations],
             "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
             "reused": self.reused, "past_choices": dict(self.past_choices),
+            "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
+            "choice_probability": _round(self.choice_probability), "support": _round(self.support),
+            "inherited_from": self.inherited_from,
         }
 
     def stored(self) -> StoredDraft:
@@ -123,7 +155,12 @@ class Draft:
         return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
-                   dict(d.get("past_choices") or {}))
+                   dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
+                   d.get("support"))
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
 
 
 def question_key(q: Question) -> str:
@@ -148,13 +185,32 @@ class Drafter:
     can share one model."""
 
     def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
-                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None) -> None:
+                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None,
+                 product: str | None = None, mode: str | None = None) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self.library = library
+        # the product drafted for (None: company-wide): the documents retrieval may use and the
+        # past answers preferred (engine/scopes.py, engine/library.py)
+        self.scope = ScopeFilter(product)
+        self.product = self.scope.product
+        self.mode = mode  # a retrieval mode or strategy (engine.config); None: the knowledge base's
         self._anchorers: dict[str, QuoteAnchorer] = {}
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
+
+    def for_product(self, product: str | None) -> Drafter:
+        """This drafter for another product, sharing the model, the caches and the one-at-a-time lock."""
+        if ScopeFilter(product) == self.scope:
+            return self
+        other = copy.copy(self)
+        other.scope = ScopeFilter(product)
+        other.product = other.scope.product
+        return other
+
+    def third_party(self, doc: str) -> str | None:
+        """The third party whose document ``doc`` is; None for other (or since removed) documents."""
+        return next((d.scope.third_party for d in self.kb.documents() if d.name == doc), None)
 
     def anchorer(self, doc: str) -> QuoteAnchorer:
         if doc not in self._anchorers:
@@ -169,15 +225,33 @@ class Drafter:
             self._finders[chunk.doc] = PageFinder(self.kb.units(chunk.doc))
         return self._finders[chunk.doc].locate(chunk.text).page
 
-    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> list[Passage]:
+    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = (),
+                 retrieved: Retrieved | None = None) -> list[Passage]:
         """The related past answers first (matched question to question, and short), then the
-        retrieved chunks; compacted together to the budget."""
+        retrieved chunks; compacted together to the budget. The summary strategies add the
+        selected documents' summaries (engine/summary_rag.py)."""
         whole = [Passage(f"[{i}] {_past_label(h)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
-        whole += [Passage(source_label(i, h.chunk), h.chunk.text) for i, h in enumerate(hits, len(past) + 1)]
+        count = getattr(self.generator, "count_tokens", None)
+        if retrieved is not None and retrieved.documents:
+            return prompt_passages(question, whole, retrieved, self.budget, source_label, count)
+        whole += [Passage(source_label(i, h.chunk) + passage_suffix(self.third_party(h.chunk.doc)), h.chunk.text)
+                  for i, h in enumerate(hits, len(past) + 1)]
         if self.budget is None:
             return whole
-        count = getattr(self.generator, "count_tokens", None)
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
+
+    def retrieve(self, question: str) -> Retrieved:
+        """The passages for ``question`` within the drafter's scope: a retrieval mode searches
+        inside the scope; a strategy (summary, atoms: engine/summary_rag.py) ranks documents first,
+        and another product's passages are dropped from what it returns."""
+        if Strategy.of(self.mode) is None:
+            return Retrieved(tuple(search(self.kb, question, top_k=self.top_k, mode=self.mode, scope=self.scope)))
+        found = retrieve(self.kb, question, self.top_k, self.mode)
+        docs = self.scope.restrict(self.kb.documents())  # None: every document is allowed
+        if docs is None:
+            return found
+        allowed = {d.doc_hash for d in docs}
+        return dataclass_replace(found, hits=tuple(h for h in found.hits if h.chunk.doc_hash in allowed))
 
     def draft(self, q: Question) -> Draft:
         with self._lock:
@@ -187,21 +261,33 @@ class Drafter:
         key = question_key(q)
         started = time.perf_counter()
         try:
-            past = self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE) if self.library else []
-            reuse = reused_hit(past)
+            past = (self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
+                    if self.library else [])
+            reuse = reused_hit(past, product=self.product)
             if reuse is not None:  # a near-identical past question: its answer, no LLM call
-                return self._reused(q, key, reuse, past, time.perf_counter() - started)
+                near = near_hits(past, product=self.product)  # the past answers reuse chose among
+                return self._reused(q, key, reuse, near, time.perf_counter() - started)
             past = past[:LIBRARY_PASSAGES]
-            hits = search(self.kb, q.text, top_k=self.top_k) if self.kb.documents() or not past else []
-            answer = self.generator.generate(q.text, self.passages(q.text, hits, past), q.choices)
+            retrieved = self.retrieve(q.text) if self.kb.documents() or not past else Retrieved(())
+            hits = list(retrieved.hits)
+            answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
+            backing = self.support(q.text, citations)
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
                          seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
-        return self._decide(q, key, answer, citations, time.perf_counter() - started)
+        return self._decide(q, key, answer, citations, backing, time.perf_counter() - started)
+
+    def support(self, question: str, citations: Sequence[Citation]) -> float | None:
+        """How well the highlightable quotes speak to the question (engine/confidence.py)."""
+        quotes = [c.quote for c in citations if c.label is not AnchorLabel.UNVERIFIED]
+        if not quotes:
+            return None
+        encoder = self.kb.encoder
+        return support(encoder.encode_query(question), encoder.encode_passages(quotes))
 
     @staticmethod
-    def _reused(q: Question, key: str, hit: LibraryHit, past: Sequence[LibraryHit], seconds: float) -> Draft:
+    def _reused(q: Question, key: str, hit: LibraryHit, near: Sequence[LibraryHit], seconds: float) -> Draft:
         """The past answer as the draft: its choice when the question allows it (in the
         workbook's spelling), its text; cited as the stored text it is (verified). The choices
         of every near-identical past answer go with it, so a disagreement is shown."""
@@ -213,18 +299,25 @@ class Drafter:
         cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
                         score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
                         row=e.row, section=e.qid, start=start, end=start + len(quote))
+        voters = [h.entry for h in near if choice_key(h.entry.choice)]  # the near-identical answers reuse chose among
+        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
         return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
-                     seconds=seconds, reused=True, past_choices=count_choices([h.entry for h in near_hits(past)]))
+                     seconds=seconds, reused=True, past_choices=count_choices(voters),
+                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None)
 
     @staticmethod
-    def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...], seconds: float) -> Draft:
-        """No supported quote → no_context (never a guess); a choice needs a supported quote."""
-        supported = any(c.label is not AnchorLabel.UNVERIFIED for c in citations)
+    def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...],
+                backing: float | None, seconds: float) -> Draft:
+        """No supported quote → no_context (never a guess); a choice needs a supported quote,
+        and a quote that does not speak to the question (support under SUPPORT_MIN) is none."""
+        supported = backing is not None and backing >= SUPPORT_MIN
+        signals = dict(choice_probability=answer.choice_probability, support=backing)
         if answer.insufficient_context or not supported or not (answer.answer or answer.choice):
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, citations,
-                         answer.prompt_tokens, seconds)
+                         answer.prompt_tokens, seconds, **signals)
+        confidence = draft_confidence(answer.choice_probability, backing) if answer.choice else None
         return Draft(key, q.id, q.sheet, q.row, q.text, answer.answer, answer.choice, DraftStatus.DRAFTED,
-                     citations, answer.prompt_tokens, seconds)
+                     citations, answer.prompt_tokens, seconds, confidence=confidence, **signals)
 
     def cite(self, quote: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> Citation | None:
         """The best anchor of ``quote`` among the retrieved documents and the past answers shown
@@ -251,7 +344,7 @@ class Drafter:
         anchor, hit, hint = best
         chunk = hit.chunk
         base = dict(file=chunk.doc, kind=chunk.kind, quote=quote, label=anchor.label, score=anchor.score,
-                    retrieval_score=round(float(hit.score), 4))
+                    retrieval_score=round(float(hit.score), 4), third_party=self.third_party(chunk.doc))
         if not anchor.highlighted:  # unverified: cite the retrieved chunk's place, highlight nothing
             return Citation(**base, page=hint or chunk.page, sheet=chunk.sheet, row=chunk.row, section=chunk.section)
         span = max(anchor.spans, key=lambda s: s.end - s.start)

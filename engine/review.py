@@ -63,6 +63,7 @@ class ReviewItem:
     question: Question
     draft: Draft | None
     decision: Decision | None
+    added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
 
     @property
     def state(self) -> ReviewState:
@@ -87,7 +88,12 @@ class ReviewItem:
 
     @property
     def citations(self) -> tuple[Citation, ...]:
-        return self.draft.citations if self.draft is not None else ()
+        """The draft's citations, then the ones the reviewer added."""
+        return (self.draft.citations if self.draft is not None else ()) + self.added
+
+    def cites(self, citation: Citation) -> bool:
+        """Whether the question already cites that very place (file, page, offsets, quote)."""
+        return any(_place(c) == _place(citation) for c in self.citations)
 
     @property
     def label(self) -> str:
@@ -116,11 +122,13 @@ class Review:
     def items(self) -> list[ReviewItem]:
         drafts = self.store.latest_drafts(self.project_id)
         decisions = self.store.latest_decisions(self.project_id)
+        added = self.store.added_citations(self.project_id)
         items = []
         for q in self.questionnaire.questions:
             key = question_key(q)
             draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
-            items.append(ReviewItem(key, q, draft, decisions.get(key)))
+            extra = tuple(Citation.from_json(c) for c in added.get(key, ()))
+            items.append(ReviewItem(key, q, draft, decisions.get(key), extra))
         return items
 
     def item(self, key: str) -> ReviewItem:
@@ -151,11 +159,20 @@ class Review:
         self._record(item.question, answer, choice)
         return decision
 
+    def add_citation(self, key: str, citation: Citation) -> bool:
+        """Add a citation to a question (persisted at once, like an edit); False when the
+        question already cites that very place (same file, page, offsets and quote)."""
+        if self.item(key).cites(citation):
+            return False
+        self.store.add_citation(self.project_id, key, citation.to_json())
+        return True
+
     def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
-        """The approved answer into the answer library, under this questionnaire's file name."""
+        """The approved answer into the answer library, under this questionnaire's file name and
+        the product it is drafted for."""
         if self.library is not None:
-            file = self.store.project(self.project_id).file_name
-            self.library.record(q.text, choice, answer, file, q.sheet, q.row, q.id)
+            project = self.store.project(self.project_id)
+            self.library.record(q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product)
 
     def needs_sme(self, key: str, note: str | None = None) -> Decision:
         return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note)
@@ -212,6 +229,10 @@ class Review:
                 rows.append(head + [c.file, location(c), c.quote, c.label.value, round(c.score, 1)])
         return csv_text(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location",
                          "quote", "label", "score"], rows)
+
+
+def _place(c: Citation) -> tuple:
+    return (c.file, c.page, c.sheet, c.row, c.section, c.start, c.end, " ".join(c.quote.split()))
 
 
 def location(c: Citation) -> str:

@@ -9,10 +9,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlparse
 
-from engine.config import EngineConfig, Mode
+from engine.config import EngineConfig, parse_mode
+from engine.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered
 
 SETTINGS_FILE = "settings.json"
-GGUF_MAGIC = b"GGUF"
 
 
 class SettingsError(ValueError):
@@ -21,8 +21,9 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class GeneratorConfig:
-    """Which LLM drafts the answers: ``model`` (a GGUF file), ``llm_url`` (an OpenAI-compatible
-    server), or neither (the packaged SmolLM2-135M-Instruct)."""
+    """Which LLM drafts the answers: ``model`` (a registered model name such as
+    ``smollm2-135m``, or a GGUF file), ``llm_url`` (an OpenAI-compatible server), or neither
+    (the registry's default model, engine/generate/models.py)."""
 
     model: str | None = None
     llm_url: str | None = None
@@ -34,8 +35,11 @@ class GeneratorConfig:
         object.__setattr__(self, "llm_url", url)
         if model and url:
             raise SettingsError("give either a model file or an LLM server URL, not both")
-        if model:
-            check_gguf(Path(model).expanduser())
+        if model and not is_registered(model):
+            try:
+                check_gguf(Path(model).expanduser())
+            except ModelError as exc:
+                raise SettingsError(str(exc)) from None
         if url:
             parsed = urlparse(url)
             if parsed.scheme not in ("http", "https") or not parsed.netloc:
@@ -45,16 +49,8 @@ class GeneratorConfig:
     def label(self) -> str:
         if self.llm_url:
             return f"LLM server {self.llm_url}"
-        return Path(self.model).name if self.model else "SmolLM2-135M-Instruct (packaged)"
-
-
-def check_gguf(path: Path) -> None:
-    if not path.is_file():
-        raise SettingsError(f"{path}: no such file; give the path of a .gguf model file")
-    with path.open("rb") as f:
-        if f.read(4) != GGUF_MAGIC:
-            raise SettingsError(f"{path}: not a GGUF model file (it does not start with 'GGUF'); "
-                                "convert it with llama.cpp's convert script or pick a .gguf file")
+        name = self.model or DEFAULT_MODEL
+        return MODELS[name].title if is_registered(name) else Path(name).name
 
 
 @dataclass(frozen=True)
@@ -64,7 +60,7 @@ class Settings:
 
     def to_json(self) -> dict:
         e = asdict(self.engine)
-        e["mode"] = self.engine.mode.value
+        e["mode"], e["summaries"] = self.engine.mode.value, self.engine.summaries.value
         return {"engine": e, "generator": asdict(self.generator)}
 
     @classmethod
@@ -78,7 +74,7 @@ class Settings:
         gen = {k: values.pop(k) for k in ("model", "llm_url") if k in values}
         try:
             if "mode" in values:
-                values["mode"] = Mode.parse(values["mode"])
+                values["mode"] = parse_mode(values["mode"])
             return Settings(replace(self.engine, **values), replace(self.generator, **gen))
         except SettingsError:
             raise

@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Callable
 
+from engine.scopes import Scope
+
 # progress(stage, done, total): long operations report through this; the CLI draws a bar.
 Progress = Callable[[str, int, int], None]
 
@@ -156,6 +158,7 @@ class DocumentInfo:
     pages: int | None = None
     source: str | None = None  # path it was added from
     notes: tuple[str, ...] = field(default_factory=tuple)
+    scope: Scope = field(default_factory=Scope)  # company-wide, products' or a third party's (engine/scopes.py)
 
     @classmethod
     def from_json(cls, d: dict) -> DocumentInfo:
@@ -168,6 +171,7 @@ class DocumentInfo:
             pages=d.get("pages"),
             source=d.get("source"),
             notes=tuple(d.get("notes", ())),
+            scope=Scope.from_json(d.get("scope")),  # absent in manifests written before scopes: company-wide
         )
 
     def to_json(self) -> dict:
@@ -180,4 +184,5 @@ class DocumentInfo:
             "added": self.added,
             "source": self.source,
             "notes": list(self.notes),
+            "scope": self.scope.to_json(),
         }

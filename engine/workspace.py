@@ -1,7 +1,8 @@
 """A workspace: one folder with everything the app keeps — the knowledge base (the same
 folder as the CLI's ``--store``), ``review.sqlite`` (questionnaires, drafts, decisions),
 ``settings.json`` and the questionnaire files being reviewed. The heavy objects (embedder,
-LLM) load on first use, once; background drafting is run by :class:`DraftingJobs`.
+LLM) load on first use, once, or ahead of it in background threads (:meth:`Workspace.warm_up`,
+:class:`WarmUp`); background drafting is run by :class:`DraftingJobs`.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from enum import Enum
 from functools import cached_property
 from pathlib import Path
 
+from engine.ask import CONTEXT_TOKENS, AskService
+from engine.config import SummaryWriter
 from engine.generate import Generator, make_generator
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
@@ -21,6 +25,7 @@ from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, t
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
 from engine.questionnaire.reader import SUFFIXES
 from engine.review import Review
+from engine.scopes import ScopeFilter
 from engine.settings import Settings
 from storage.review_store import Project, ReviewStore, Run
 
@@ -56,6 +61,7 @@ class Workspace:
         self._lock = threading.RLock()
         # uploads being read by a process that was killed: never a project, nothing to keep
         shutil.rmtree(self._incoming, ignore_errors=True)
+        self._warm: WarmUp | None = None
 
     @property
     def _incoming(self) -> Path:
@@ -65,7 +71,10 @@ class Workspace:
     # ---- shared heavy objects ------------------------------------------------------------------
     @cached_property
     def kb(self) -> KnowledgeBase:
-        return KnowledgeBase(self.folder, self.settings.engine)
+        # documents added here are summarised by the drafting model (loaded when first needed;
+        # extractive summaries when it cannot be loaded, or when the settings say so)
+        writes = self.settings.engine.summaries is SummaryWriter.LLM
+        return KnowledgeBase(self.folder, self.settings.engine, llm=(lambda: self.generator) if writes else None)
 
     @cached_property
     def review_store(self) -> ReviewStore:
@@ -73,7 +82,13 @@ class Workspace:
 
     @cached_property
     def generator(self) -> Generator:
-        return make_generator(self.settings.generator.model, self.settings.generator.llm_url)
+        """One model for drafting and for asking a document (its context holds a 3,000-word part)."""
+        return make_generator(self.settings.generator.model, self.settings.generator.llm_url, n_ctx=CONTEXT_TOKENS)
+
+    @cached_property
+    def asks(self) -> AskService:
+        """Asking one document of the knowledge base (engine/ask.py), with the drafting model."""
+        return AskService(self.kb, lambda: self.generator)
 
     @cached_property
     def library(self) -> AnswerLibrary:
@@ -85,20 +100,43 @@ class Workspace:
     def drafter(self) -> Drafter:
         return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k, library=self.library)
 
+    def drafter_for(self, project_id: int) -> Drafter:
+        """The drafter for a project: for the product its questionnaire is drafted for."""
+        return self.drafter.for_product(self.review_store.project(project_id).product)
+
     @cached_property
     def jobs(self) -> DraftingJobs:
         return DraftingJobs(self)
 
+    def warm_up(self) -> WarmUp:
+        """Start loading the embedder and the LLM of the current settings in background threads
+        (once; again after :meth:`apply_settings`) and return at once: the app's first page does
+        not wait for them, and the first draft does not pay for loading them."""
+        with self._lock:
+            if self._warm is None:
+                self._warm = WarmUp(self).start()
+            return self._warm
+
+    @property
+    def warming(self) -> WarmUp | None:
+        """The warm-up of the current settings, if one was started."""
+        return self._warm
+
     def apply_settings(self, settings: Settings) -> None:
-        """Save new settings; the knowledge base, generator and drafter are rebuilt with them on
-        next use. A new embedder or α needs a re-index of the stored documents (``kb.reindex``)."""
+        """Save new settings; the knowledge base and drafter (and the generator, when its
+        settings changed) are rebuilt with them on next use, or by the next :meth:`warm_up`. A
+        new embedder or α needs a re-index of the stored documents (``kb.reindex``)."""
+        if self._warm is not None:  # a warm-up still loading the old models would keep them after the swap
+            self._warm.wait()
         with self._lock:
             if any(self.jobs.running(p.id) for p in self.projects()):
                 raise RuntimeError("drafting is running; stop it (or let it finish) before changing the settings")
             settings.save(self.folder)
+            new_generator = settings.generator != self.settings.generator
             self.settings = settings
-            for name in ("kb", "generator", "drafter", "library"):
+            for name in ("kb", "drafter", "library", "asks") + (("generator",) if new_generator else ()):
                 self.__dict__.pop(name, None)
+            self._warm = None
 
     # ---- questionnaires ------------------------------------------------------------------------
     def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
@@ -133,6 +171,14 @@ class Workspace:
         self.review_store.set_questions(project_id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
         return questionnaire
 
+    def set_product(self, project_id: int, product: str | None) -> Project:
+        """Draft the project's questionnaire for ``product`` (None: company-wide); refused while
+        it is being drafted."""
+        product = ScopeFilter(product).product  # a bad name is refused here (ScopeError)
+        if self.jobs.running(project_id):
+            raise RuntimeError("drafting is running; stop it (or let it finish) before changing the product")
+        return self.review_store.set_product(project_id, product)
+
     def read_options(self, project_id: int) -> ReadOptions:
         return ReadOptions.from_json(self.review_store.options(project_id).get("read", {}))
 
@@ -164,9 +210,93 @@ class Workspace:
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
             raise KeyError(f"no question {key} in {questionnaire.path.name}")
-        draft = self.drafter.draft(question)
+        draft = self.drafter_for(project_id).draft(question)
         self.review_store.add_draft(project_id, draft.stored())
         return draft
+
+
+class WarmState(str, Enum):
+    LOADING = "loading"
+    READY = "ready"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class WarmStep:
+    """One heavy object being loaded ahead of use: ``what`` names it (embedder or model);
+    ``error`` is the loader's one-line message (file or name, problem, fix) when it failed."""
+
+    name: str  # "embedder" or "model"
+    what: str
+    state: WarmState = WarmState.LOADING
+    seconds: float | None = None
+    error: str | None = None
+
+
+class WarmUp:
+    """Loads a workspace's heavy objects in background threads, one per object, so that they
+    load side by side: the embedder (``ws.kb.encoder``: importing sentence-transformers and the
+    model, ≈ 11 s on 2 cores, then one query, so the first real one does not pay torch's first
+    call) and the llama.cpp model (``ws.generator``: the GGUF checked and mapped; an LLM server
+    has nothing to load here). They are the workspace's own objects, built through its cached
+    properties, so nothing is loaded twice: a drafting run that asks for one while it loads
+    waits for it (Python 3.11's ``cached_property`` builds under a lock) and then uses it.
+
+    The threads hold no lock of the workspace, the review store or the knowledge base while the
+    models load, so every screen can be drawn meanwhile. A failure (a missing or damaged model
+    file) is kept as the step's one-line error for the screens to show; the object is built
+    again, and fails the same way, when drafting asks for it."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.steps: dict[str, WarmStep] = {"embedder": WarmStep("embedder", ws.settings.engine.embedder)}
+        if not ws.settings.generator.llm_url:
+            self.steps["model"] = WarmStep("model", ws.settings.generator.label)
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> WarmUp:
+        loaders = {"embedder": self._embedder, "model": self._model}
+        for name in self.steps:
+            thread = threading.Thread(target=self._run, args=(name, loaders[name]), daemon=True, name=f"warm-up-{name}")
+            self._threads.append(thread)
+            thread.start()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return any(t.is_alive() for t in self._threads)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for every step to end; False when ``timeout`` seconds passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return not self.running
+
+    def failed(self) -> list[WarmStep]:
+        return [s for s in self.steps.values() if s.state is WarmState.FAILED]
+
+    def _run(self, name: str, load) -> None:
+        started = time.perf_counter()
+        try:
+            load()
+        except Exception as exc:  # kept for the screens; drafting meets the same error when it asks
+            self.steps[name] = replace(self.steps[name], state=WarmState.FAILED, error=str(exc) or type(exc).__name__,
+                                       seconds=time.perf_counter() - started)
+            return
+        self.steps[name] = replace(self.steps[name], state=WarmState.READY, seconds=time.perf_counter() - started)
+
+    def _embedder(self) -> None:
+        kb = self.ws.kb
+        kb.encoder.encode_query("Is customer data encrypted at rest?")
+        if kb.documents():  # the retrieval index's term statistics, read from the store once
+            _ = kb.sparse, kb.lexical
+
+    def _model(self) -> None:
+        generator = self.ws.generator
+        warm = getattr(generator, "warm_up", None)  # the system prompt evaluated once: the first question skips it
+        if warm is not None:
+            warm()
 
 
 @dataclass(frozen=True)
@@ -280,7 +410,7 @@ class DraftingJobs:
 
         error = None
         try:
-            draft_questionnaire(questionnaire, self.ws.drafter, self.ws.review_store,
+            draft_questionnaire(questionnaire, self.ws.drafter_for(run.project_id), self.ws.review_store,
                                 limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
                                 progress=progress)
         except _Cancelled:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,6 +24,7 @@ class LexicalIndex:
         self.ids = list(ids)
         self.rows = {pid: i for i, pid in enumerate(self.ids)}  # point id → row
         self.matrix = matrix.tocsc()  # column slices: one per query term
+        self._group_rows: dict[tuple[str, ...], np.ndarray] = {}  # see mask()
 
     @classmethod
     def build(cls, ids: Sequence[str], vectors: Sequence[SparseVector], n_terms: int) -> LexicalIndex:
@@ -32,12 +33,26 @@ class LexicalIndex:
         data = np.fromiter((x for v in vectors for x in v.values), dtype=np.float32, count=int(indptr[-1]))
         return cls(ids, sp.csr_matrix((data, indices, indptr), shape=(len(vectors), n_terms)))
 
-    def scores(self, query: SparseVector) -> np.ndarray:
-        """The dot product of every row with ``query`` (BM25 / best possible, in [0, 1])."""
+    def scores(self, query: SparseVector, rows: np.ndarray | None = None) -> np.ndarray:
+        """The dot product of every row with ``query`` (BM25 / best possible, in [0, 1]); 0 for
+        the rows outside ``rows`` (a mask from :meth:`mask`) when given."""
         if not query.indices:
             return np.zeros(len(self.ids), dtype=np.float32)
         weights = np.asarray(query.values, dtype=np.float32)
-        return np.asarray(self.matrix[:, query.indices] @ weights).ravel()
+        scores = np.asarray(self.matrix[:, query.indices] @ weights).ravel()
+        return scores if rows is None else np.where(rows, scores, np.float32(0.0))
+
+    def mask(self, groups: Iterable[tuple[str, ...]]) -> np.ndarray:
+        """Per row, whether its point id is in one of ``groups`` (tuples of point ids, one per
+        document; ids not in the index are ignored). A group's rows are looked up once: scoped
+        searches ask for the same documents again and again."""
+        mask = np.zeros(len(self.ids), dtype=bool)
+        for ids in groups:
+            rows = self._group_rows.get(ids)
+            if rows is None:
+                rows = self._group_rows[ids] = np.fromiter((self.rows[p] for p in ids if p in self.rows), dtype=np.int64)
+            mask[rows] = True
+        return mask
 
     def save(self, folder: Path) -> None:
         csr = self.matrix.tocsr()

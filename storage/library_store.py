@@ -9,9 +9,14 @@ its entries, while ``custB/HECVAT.xlsx`` leaves those of ``custA/HECVAT.xlsx`` a
 recorded from reviews (``origin = review``) are kept by imports and updated in place when the
 same question (text, file, sheet, row) is decided again.
 
-Schema versions: 1 identified imports by file name only; opening a version-1 file adds the
-``source`` and ``sha256`` columns (empty for the old entries, which a later import of a file of
-the same name still replaces, as before) and sets version 2.
+Entries carry the product they answered for (``product``; None: company-wide, engine/scopes.py).
+
+Schema versions: 1 identified imports by file name only and had no product; 2 added the
+``product`` column; 3 adds ``source`` and ``sha256``. Opening a version-1 or version-2 file
+adds whichever of the three columns it lacks (empty for the old entries, which a later import
+of a file of the same name still replaces, as before) and sets version 3. (A development build
+of #16 wrote a version 2 with ``source`` and ``sha256`` but no ``product``: it is upgraded the
+same way, since the columns present are read from the file, not assumed from its version.)
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import numpy as np
 
 from storage.sqlite import connect, transaction
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 2 added entries.product, 3 entries.source and entries.sha256 (older files upgraded in place)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -46,15 +51,14 @@ CREATE TABLE IF NOT EXISTS entries (
     retired INTEGER NOT NULL DEFAULT 0,
     embedder TEXT NOT NULL,
     vector BLOB NOT NULL,
+    product TEXT,
     source TEXT,
     sha256 TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
-_MIGRATIONS = {  # from version N to N + 1
-    1: "ALTER TABLE entries ADD COLUMN source TEXT; ALTER TABLE entries ADD COLUMN sha256 TEXT;",
-}
-_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, source, sha256"
+_ADDED_COLUMNS = ("product", "source", "sha256")  # added by versions 2 and 3, all TEXT, NULL for older entries
+_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256"
 
 
 class LibraryStoreError(Exception):
@@ -88,6 +92,7 @@ class LibraryEntry:
     imported: str
     origin: Origin
     retired: bool = False
+    product: str | None = None  # the product it answered for; None: company-wide (engine/scopes.py)
     source: str | None = None
     sha256: str | None = None
 
@@ -103,9 +108,9 @@ class LibraryEntry:
 
 
 def _entry(row: tuple) -> LibraryEntry:
-    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, source, sha256 = row
+    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product, source, sha256 = row
     return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin),
-                        bool(retired), source, sha256)
+                        bool(retired), product, source, sha256)
 
 
 class LibraryStore:
@@ -124,14 +129,20 @@ class LibraryStore:
         self._writes = 0
         if version == 0:
             self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
-            version = SCHEMA_VERSION
-        for step in range(version, SCHEMA_VERSION):
-            with transaction(self._db, self._lock) as db:
-                if db.execute("PRAGMA user_version").fetchone()[0] != step:
-                    continue  # another process migrated it meanwhile
-                for statement in filter(str.strip, _MIGRATIONS[step].split(";")):
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version={step + 1}")
+        elif version < SCHEMA_VERSION:
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a version 1 or 2 file to the current schema: add the columns it lacks, in one
+        transaction (another process may have done it meanwhile: then nothing is left to do)."""
+        with transaction(self._db, self._lock) as db:
+            if db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+                return
+            present = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            for column in _ADDED_COLUMNS:
+                if column not in present:
+                    db.execute(f"ALTER TABLE entries ADD COLUMN {column} TEXT")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         self._db.close()
@@ -205,9 +216,9 @@ class LibraryStore:
             else:
                 entry_id = row[0]
                 db.execute("UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
-                           "retired = 0, embedder = ?, vector = ? WHERE id = ?",
+                           "retired = 0, embedder = ?, vector = ?, product = ? WHERE id = ?",
                            (entry.choice, entry.answer, entry.comment, entry.qid, entry.imported, embedder,
-                            _blob(vector), entry_id))
+                            _blob(vector), entry.product, entry_id))
         return self.entry(entry_id)
 
     def set_retired(self, entry_id: int, retired: bool = True) -> LibraryEntry:
@@ -225,9 +236,9 @@ class LibraryStore:
     def _insert(db: sqlite3.Connection, e: LibraryEntry, vector: np.ndarray, embedder: str) -> int:
         cur = db.execute(
             "INSERT INTO entries (question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
-            "retired, embedder, vector, source, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "retired, embedder, vector, product, source, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (e.question, e.choice, e.answer, e.comment, e.file, e.sheet, e.row, e.qid, e.imported, e.origin.value,
-             int(e.retired), embedder, _blob(vector), e.source, e.sha256))
+             int(e.retired), embedder, _blob(vector), e.product, e.source, e.sha256))
         return int(cur.lastrowid)
 
 

@@ -20,7 +20,9 @@ from typing import Sequence
 
 from storage.sqlite import connect, transaction
 
-SCHEMA_VERSION = 2  # 2 added project options and drafting runs (a v1 file is upgraded in place)
+# 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
+# files are upgraded in place)
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -29,7 +31,8 @@ CREATE TABLE IF NOT EXISTS projects (
     file_name TEXT NOT NULL,
     file_sha256 TEXT NOT NULL,
     file_bytes BLOB NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    product TEXT
 );
 CREATE TABLE IF NOT EXISTS questions (
     project_id INTEGER NOT NULL REFERENCES projects(id),
@@ -64,6 +67,14 @@ CREATE TABLE IF NOT EXISTS project_options (
     project_id INTEGER PRIMARY KEY REFERENCES projects(id),
     data TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS added_citations (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS added_citations_by_question ON added_citations(project_id, key, id);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     project_id INTEGER NOT NULL,
@@ -73,6 +84,9 @@ CREATE TABLE IF NOT EXISTS runs (
     error TEXT
 );
 """
+
+
+_PROJECT = "id, name, file_name, file_sha256, created, product"  # the columns of a Project
 
 
 class ReviewStoreError(Exception):
@@ -101,6 +115,7 @@ class Project:
     file_name: str
     file_sha256: str
     created: str
+    product: str | None = None  # drafted for this product; None: company-wide (engine/scopes.py)
 
 
 @dataclass(frozen=True)
@@ -146,12 +161,15 @@ class ReviewStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
-        if version not in (0, 1, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it or start a new review database"
             )
         self._lock = threading.RLock()
+        if version in (1, 2):  # version 3 added the projects' product (4 a table, made below)
+            self._db.executescript("BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; "
+                                   f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
 
     def close(self) -> None:
@@ -177,17 +195,22 @@ class ReviewStore:
 
     def project(self, project_id: int) -> Project:
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, name, file_name, file_sha256, created FROM projects WHERE id = ?", (project_id,)
-            ).fetchone()
+            row = self._db.execute(f"SELECT {_PROJECT} FROM projects WHERE id = ?", (project_id,)).fetchone()
         if row is None:
             raise ReviewStoreError(f"no project {project_id} in {self.path}; list them with projects()")
         return Project(*row)
 
     def projects(self) -> list[Project]:
         with self._lock:
-            rows = self._db.execute("SELECT id, name, file_name, file_sha256, created FROM projects ORDER BY id").fetchall()
+            rows = self._db.execute(f"SELECT {_PROJECT} FROM projects ORDER BY id").fetchall()
         return [Project(*r) for r in rows]
+
+    def set_product(self, project_id: int, product: str | None) -> Project:
+        """The product the project's questionnaire is drafted for (None: company-wide)."""
+        self.project(project_id)  # a clear error for an unknown project
+        with self._tx() as db:
+            db.execute("UPDATE projects SET product = ? WHERE id = ?", (product, project_id))
+        return self.project(project_id)
 
     def source_bytes(self, project_id: int) -> bytes:
         """The questionnaire exactly as uploaded."""
@@ -293,6 +316,25 @@ class ReviewStore:
                 (project_id,),
             ).fetchall()
         return {r[0]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+
+    def add_citation(self, project_id: int, key: str, data: dict) -> str:
+        """A citation the reviewer added to a question (JSON-able, e.g. an excerpt found by
+        asking a document); appended with its timestamp, which is returned."""
+        created = now()
+        with self._tx() as db:
+            db.execute("INSERT INTO added_citations (project_id, key, data, created) VALUES (?, ?, ?, ?)",
+                       (project_id, key, json.dumps(data, ensure_ascii=False), created))
+        return created
+
+    def added_citations(self, project_id: int) -> dict[str, list[dict]]:
+        """The citations reviewers added, per question key, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT key, data FROM added_citations WHERE project_id = ? ORDER BY id",
+                                    (project_id,)).fetchall()
+        out: dict[str, list[dict]] = {}
+        for key, data in rows:
+            out.setdefault(key, []).append(json.loads(data))
+        return out
 
     def history(self, project_id: int, key: str) -> list[StoredDraft | Decision]:
         """Every draft and decision of one question, oldest first."""

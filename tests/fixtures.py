@@ -98,19 +98,69 @@ def write_questionnaire(path: Path, answered: dict[int, str] | None = None,
 
 class QuotingGenerator:
     """A stand-in LLM for tests about the pipeline (resume, limits, the quote rule), not about
-    generation: it quotes the longest sentence of the first passage and answers Yes, or quotes
-    text that is in no document when ``invent`` is set. Real generation is tested below and
-    in test_generate.py."""
+    generation: it quotes the sentence of the first passage that shares the most words with the
+    question (the longest on a tie) and answers Yes, or quotes text that is in no document when
+    ``invent`` is set. Real generation is tested below and in test_generate.py. Its ``chat_json``
+    is ``QuotingChat``'s (asking a document)."""
 
-    def __init__(self, invent: bool = False) -> None:
-        self.calls, self.invent = 0, invent
+    def __init__(self, invent: bool = False, longest: bool = False) -> None:
+        self.calls, self.invent, self.longest = 0, invent, longest  # longest: the longest sentence, whatever it says
+        self._chat = None
+
+    def chat_json(self, messages, schema, max_tokens=None, context=None):
+        self._chat = self._chat or QuotingChat()
+        return self._chat.chat_json(messages, schema, max_tokens, context)
 
     def generate(self, question, passages, choices):
         self.calls += 1
         pieces = re.split(r" … |(?<=\.)\s+|\n", passages[0].text)  # " … ": a gap left by compaction
-        first = max(pieces, key=len) if passages else ""
+        words = set(re.findall(r"\w+", question.lower()))
+        overlap = (lambda p: 0) if self.longest else (lambda p: len(words & set(re.findall(r"\w+", p.lower()))))
+        first = max(pieces, key=lambda p: (overlap(p), len(p))) if passages else ""
         quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
         return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3}
+
+
+class QuotingChat:
+    """A stand-in LLM behind ``chat_json`` for tests about asking a document that are not about
+    generation (the CLI, the screens, progress and cancelling): in a part of a document it
+    "quotes" the sentence sharing the most words (of four letters or more) with the question,
+    or gives that sentence's label in the numbered form, or nothing when no sentence shares
+    two; asked for an answer, it restates the first excerpt and cites it. Each call is logged in
+    ``calls`` as (context key, messages)."""
+
+    name = "quoting-chat (test stand-in)"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str | None, list[dict]]] = []
+
+    def chat_json(self, messages, schema, max_tokens=None, context=None):
+        import json
+
+        from engine.generate import JsonReply
+
+        self.calls.append((context, list(messages)))
+        user = messages[-1]["content"]
+        body, _, question = user.rpartition("\n\nQuestion: ")
+        wanted = _content_words(question)
+        fields = schema["properties"]
+        if "answer" in fields:
+            first = re.search(r"\[(\d+)\][^\n]*\n([^\n]+)", body)
+            reply = {"answer": f"The document says: {first.group(2)[:200]} [{first.group(1)}]", "cites": [int(first.group(1))]} if first else {"answer": "Nothing in this document answers it.", "cites": []}
+        elif "sentences" in fields:
+            lines = re.findall(r"^(S\d+)\. (.*)$", body, re.M)
+            best = max(lines, key=lambda line: len(_content_words(line[1]) & wanted), default=None)
+            reply = {"sentences": [best[0]] if best and len(_content_words(best[1]) & wanted) >= 2 else []}
+        else:
+            text = body.split(":\n\n", 1)[-1]
+            sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+            best = max(sentences, key=lambda s: len(_content_words(s) & wanted), default=None)
+            reply = {"quotes": [best] if best and len(_content_words(best) & wanted) >= 2 else []}
+        return JsonReply(json.dumps(reply), len(user) // 4, 20, 0.0)
 
 
 class RefusingGenerator:

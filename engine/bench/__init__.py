@@ -17,6 +17,15 @@ def run(args: argparse.Namespace) -> dict:
         return bench_retrieval(args.squad, modes=args.modes, alpha=args.alpha, limit=args.limit, embedder=args.embedder,
                                cache=args.cache, model=args.model, llm_url=args.llm_url,
                                **{k: v for k, v in atom_options.items() if v is not None})
+    if args.bench_command == "beir":
+        from engine.bench.beir import bench_beir
+
+        return bench_beir(args.scifact, modes=args.modes, limit_docs=args.limit_docs, embedder=args.embedder,
+                          alpha=args.alpha, model=args.model, llm_url=args.llm_url, cache=args.cache)
+    if args.bench_command == "summaries":
+        from engine.bench.summaries import bench_summaries
+
+        return bench_summaries(args.docs, writer=args.summaries, model=args.model, llm_url=args.llm_url)
     if args.bench_command == "latency":
         from engine.bench.latency import bench_latency
 
@@ -29,10 +38,17 @@ def run(args: argparse.Namespace) -> dict:
         from engine.bench.draft import bench_draft
 
         return bench_draft(args.store, args.questionnaire, args.truth, limit=args.limit, model=args.model,
-                           llm_url=args.llm_url, whole_chunks=args.whole_chunks, embedder=args.embedder)
+                           llm_url=args.llm_url, whole_chunks=args.whole_chunks, embedder=args.embedder,
+                           evidence=args.evidence)
     if args.bench_command == "evidence":
         from engine.bench.evidence import BUDGETS, bench_evidence
 
         return bench_evidence(args.squad, budgets=args.budgets or BUDGETS, limit=args.limit, top_k=args.top_k,
                               embedder=args.embedder, model=args.model)
+    if args.bench_command == "ask":
+        from engine.bench.ask import bench_ask
+
+        return bench_ask(args.policyqa, limit=args.limit, policies_kept=args.policies, evidence=args.evidence, window=args.window,
+                         subdoc_words=args.subdoc_words, answer=args.answer, cache=args.cache, embedder=args.embedder,
+                         model=args.model, llm_url=args.llm_url, cached_only=args.cached_only)
     raise ValueError(f"unknown benchmark {args.bench_command!r}")

@@ -16,13 +16,18 @@ from engine.pipeline import PROMPT_BUDGET, Drafter
 
 
 def bench_draft(store: str, questionnaire: str, truth: str, limit: int | None = None, model: str | None = None,
-                llm_url: str | None = None, whole_chunks: bool = False, embedder: str | None = None) -> dict:
+                llm_url: str | None = None, whole_chunks: bool = False, embedder: str | None = None,
+                evidence: str | None = None) -> dict:
+    """``evidence``: how the model points at its evidence, ``quotes`` (copied word for word) or
+    ``sentences`` (labels of numbered sentences); default the generator's (``sentences``)."""
     kb = KnowledgeBase(Path(store), EngineConfig.from_env(embedder=embedder))
     kb.index  # a clear error when the store is empty
     expected = load_truth(truth)
     questions = scored_questions(questionnaire, expected, limit)
-    drafter = Drafter(kb, make_generator(model, llm_url), budget_tokens=None if whole_chunks else PROMPT_BUDGET)
+    generator = make_generator(model, llm_url, evidence=evidence)
+    drafter = Drafter(kb, generator, budget_tokens=None if whole_chunks else PROMPT_BUDGET)
     figures = score(drafter, questions, expected).summary()
     figures.pop("reused_rate")  # no library here
     figures["prompt"] = "whole chunks" if whole_chunks else "compacted"
+    figures["evidence"] = generator.evidence.value
     return figures

@@ -9,6 +9,14 @@ questions. ``--report`` writes an HTML page with the confusion table and one row
 
 ``eval leave-one-out`` runs that for each of several filled questionnaires in turn, the others
 being its library (or none, ``--no-library``), with one knowledge base and one model.
+
+Scopes (engine/scopes.py): the target is drafted for ``product`` (None: company-wide). With
+``folders`` (``--scope-folders``) each document's scope comes from its folder's name, a library
+file's entries are for its folder's product, and the target is for its folder's product unless
+``product`` is given. Two figures follow the scopes: ``other_product_citation_rate`` (drafted
+questions citing a knowledge-base document of a product other than the target's, which the
+scoped retrieval must never let through) and ``third_party_only_rate`` (drafted questions whose
+highlightable citations are all a third party's: inherited answers).
 """
 
 from __future__ import annotations
@@ -26,11 +34,14 @@ from typing import Callable, Sequence
 from tqdm import tqdm
 
 from engine.anchoring import AnchorLabel
-from engine.config import EngineConfig
+from engine.confidence import SUPPORT_MIN, risk_coverage
+from engine.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
 from engine.ingest.paths import select_files
 from engine.kb import KnowledgeBase
-from engine.pipeline import PROMPT_BUDGET, Draft, Drafter, to_draft
+from engine.pipeline import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
+from engine.scopes import FolderScopes
+from engine.summary_rag import SUMMARY_STRATEGIES
 from engine.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
 from storage.vector_store import release
@@ -82,10 +93,24 @@ class Row:
     citations: list[str]
     seconds: float
     past_choices: dict[str, int] = field(default_factory=dict)  # of the near-identical past answers
+    confidence: float | None = None
+    low_confidence: bool = False
+    support: float | None = None  # best question–quote cosine of a drafted (not reused) answer
+    other_product: bool = False  # cites a document of a product other than the target's
+    inherited_from: str | None = None  # every highlightable citation is this third party's
+
+    @property
+    def drafted(self) -> bool:
+        return self.status == DraftStatus.DRAFTED.value
 
     @property
     def right(self) -> bool:
         return yes_no(self.choice) == self.truth
+
+    @property
+    def chose(self) -> bool:
+        """A Yes/No choice was drafted (reused or generated)."""
+        return yes_no(self.choice) is not None
 
     @property
     def disputed(self) -> bool:
@@ -106,10 +131,11 @@ class Scores:
     tokens: int = 0
     seconds: float = 0.0
 
-    def add(self, question: Question, truth: str, draft: Draft) -> None:
+    def add(self, question: Question, truth: str, draft: Draft, other_product: bool = False) -> None:
         self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
                              draft.reused, [cite_line(c) for c in draft.citations], draft.seconds,
-                             dict(draft.past_choices)))
+                             dict(draft.past_choices), draft.confidence, draft.low_confidence, draft.support,
+                             other_product, draft.inherited_from))
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
@@ -124,6 +150,7 @@ class Scores:
         recall = self.recall(lambda r: r.right)
         reused = [r for r in self.rows if r.reused]
         wrong_reused = [r for r in reused if not r.right]
+        drafted = [r for r in self.rows if r.drafted]
         return {
             "questions": n,
             "choice_accuracy": _pct(sum(r.right for r in self.rows), n),
@@ -141,9 +168,43 @@ class Scores:
             # near-identical past answers' choices, the others as drafted: the most choosing
             # among past answers can reach with this library (None: nothing was reused)
             "reuse_ceiling": _balanced(self.recall(lambda r: r.reachable)) if reused else None,
+            **self.trust(),
             "s_per_question": round(self.seconds / n, 2) if n else None,
             "prompt_tokens_per_question": round(self.tokens / n, 1) if n else None,
+            # of the drafted questions: citing another product's document; inherited from a third party
+            "other_product_citation_rate": _pct(sum(r.other_product for r in drafted), len(drafted)),
+            "third_party_only_rate": _pct(sum(r.inherited_from is not None for r in drafted), len(drafted)),
         }
+
+    def trust(self) -> dict:
+        """Drafted precision at a coverage: of the Yes/No choices drafted, the share right
+        (``drafted_precision``), and the share of questions with one (``coverage``); the same
+        for the drafts at or above the low-confidence threshold (``confident_*``: what a reviewer
+        can take at face value; the others are flagged). ``unsupported_draft_rate``: generated
+        (not reused) drafts whose best quote does not speak to the question (support under
+        SUPPORT_MIN, or no highlightable quote): 0 by construction of the drafter's rule, kept as a
+        guard."""
+        n = len(self.rows)
+        drafted = [r for r in self.rows if r.chose]
+        confident = [r for r in drafted if not r.low_confidence]
+        generated = [r for r in drafted if not r.reused]
+        return {
+            "drafted": len(drafted),
+            "drafted_right": sum(r.right for r in drafted),
+            "drafted_precision": _ratio(sum(r.right for r in drafted), len(drafted)),
+            "coverage": _ratio(len(drafted), n),
+            "wrong_draft_rate": _pct(sum(not r.right for r in drafted), n),
+            "low_confidence_rate": _pct(len(drafted) - len(confident), n),
+            "confident_precision": _ratio(sum(r.right for r in confident), len(confident)),
+            "confident_coverage": _ratio(len(confident), n),
+            "unsupported_draft_rate": _pct(sum(r.support is None or r.support < SUPPORT_MIN for r in generated), n),
+        }
+
+    def risk_coverage(self) -> list[tuple[float, float, float]]:
+        """(threshold, coverage of all questions, precision) as the confidence threshold moves."""
+        points = [(r.confidence if r.confidence is not None else 0.0, r.right) for r in self.rows if r.chose]
+        share = len(points) / len(self.rows) if self.rows else 0.0
+        return [(t, c * share, p) for t, c, p in risk_coverage(points)]
 
     def confusion(self) -> dict[str, dict[str, int]]:
         """truth → drafted choice (Yes / No / N/A / none) → count."""
@@ -159,9 +220,13 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
     its choice against the truth. ``seconds`` is drafting time, models already loaded."""
     scores = Scores()
     drafter.kb.encoder  # the embedder is loaded before the clock starts (≈ 11 s, once per process)
+    scopes = {d.name: d.scope for d in drafter.kb.documents()}
     started = time.perf_counter()
     for question in tqdm(questions, desc="drafting", file=sys.stderr):
-        scores.add(question, yes_no(truth[question.id]["answer"]), drafter.draft(question))
+        draft = drafter.draft(question)
+        other = any(c.kind is not SourceKind.LIBRARY and c.file in scopes and not drafter.scope.allows(scopes[c.file])
+                    for c in draft.citations)
+        scores.add(question, yes_no(truth[question.id]["answer"]), draft, other)
     scores.seconds = time.perf_counter() - started
     return scores
 
@@ -193,12 +258,18 @@ def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], lis
 
 def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: str, truth: str, *,
                            store: str | None = None, limit: int | None = None, model: str | None = None,
-                           llm_url: str | None = None, report: str | None = None, embedder: str | None = None,
-                           generator=None, progress: Progress = no_progress) -> dict:
+                           llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
+                           embedder: str | None = None, generator=None, progress: Progress = no_progress,
+                           product: str | None = None, folders: FolderScopes | None = None,
+                           mode: str | None = None) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
-    local LLM (tests that are about something else)."""
+    local LLM (tests that are about something else). ``product``: the target's (default: its
+    folder's with ``folders``, else none); ``folders``: scopes from folder names. ``mode``: the
+    drafts' retrieval mode or strategy (engine.config; ``summary`` summarises the documents with
+    the generator when it can write, else extractively; ``atoms``/``atom-questions`` build that
+    index)."""
     from engine.generate import make_generator
     from engine.library import AnswerLibrary
 
@@ -209,27 +280,42 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     questions = scored_questions(target_path, expected, limit)
     kb_files, kb_dropped = without_target([Path(p) for p in kb], target_path)
     lib_files, lib_dropped = without_target([Path(p) for p in library], target_path)
+    if product is None and folders is not None:
+        product = folders.product_of(target_path)
     config = EngineConfig.from_env(embedder=embedder)
+    generator = generator or make_generator(model, llm_url, evidence=evidence)
+    # the summary strategies and atom-questions index with the generator when it can write (a
+    # stated fake cannot: extractive summaries); the other modes need no summaries by the LLM
+    writes = Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json") \
+        and (config.summaries is SummaryWriter.LLM or Strategy.of(mode) is Strategy.ATOM_QUESTIONS)
     with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
         folder = Path(store) if store else Path(tmp) / "store"
-        base = KnowledgeBase(folder, config)
-        added = base.add(kb_files, progress=progress)
+        base = KnowledgeBase(folder, config, llm=generator if writes else None)
+        added = base.add(kb_files, progress=progress, index_modes=[mode] if mode in ATOM_MODES else ())
+        if folders is not None:  # exactly the folders' scopes, whatever an earlier run left in the store
+            names = {d.name for d in base.documents()}
+            base.set_scopes({f.name: s for f, s in folders.of_files(kb_files).items() if f.name in names})
+        if writes and Strategy.of(mode) in SUMMARY_STRATEGIES:  # a kept store's extractive summaries are rewritten
+            base.indexes.write_summaries(base.doc_texts(base.documents()), progress, rewrite=True)
         lib = None
         if lib_files:
             lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
             for f in lib_files:
-                lib.import_file(f)
-        drafter = Drafter(base, generator or make_generator(model, llm_url), budget_tokens=PROMPT_BUDGET, library=lib)
+                lib.import_file(f, product=folders.product_of(f) if folders is not None else None)
+        drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
         scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
     figures = scores.summary()
     figures.update({
         "target": target_path.name,
+        "product": drafter.product,
         "documents": len(base.documents()),
         "library_files": [f.name for f in lib_files],
         "library_entries": len(lib.entries()) if lib else 0,
         "left_out": kb_dropped + lib_dropped,
         "skipped": [str(e) for e in added.errors],
+        "mode": mode or config.mode.value,
+        "summaries": base.indexes.methods() if Strategy.of(mode) in SUMMARY_STRATEGIES else None,
     })
     if report:
         write_report(Path(report), figures, scores)
@@ -237,20 +323,24 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     return figures
 
 
-LOO_FIGURES = ("questions", "balanced_accuracy", "choice_accuracy", "yes_recall", "no_recall", "no_context_rate",
-               "reused_rate", "disputed_rate", "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate",
-               "s_per_question")
+LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "choice_accuracy", "yes_recall",
+               "no_recall", "no_context_rate", "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate",
+               "confident_precision", "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate",
+               "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate", "s_per_question",
+               "other_product_citation_rate", "third_party_only_rate")
 
 
 def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
                   store: str | None = None, limit: int | None = None, model: str | None = None,
-                  llm_url: str | None = None, reports: str | None = None, embedder: str | None = None,
-                  generator=None, progress: Progress = no_progress) -> dict:
+                  llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
+                  embedder: str | None = None, generator=None, progress: Progress = no_progress,
+                  product: str | None = None, folders: FolderScopes | None = None, mode: str | None = None) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
     folder) and one generator serve every target. ``reports``: a folder for one HTML report
-    per target. Returns each target's figures and a summary over the targets."""
+    per target; ``product`` and ``folders`` as for :func:`evaluate_questionnaire`. Returns each
+    target's figures and a summary over the targets."""
     from engine.generate import make_generator
 
     if len(pairs) < 2 and library:
@@ -258,7 +348,7 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
     for questionnaire, _ in pairs:
         if not Path(questionnaire).is_file():
             raise FileNotFoundError(f"{questionnaire}: the filled questionnaire does not exist")
-    generator = generator or make_generator(model, llm_url)
+    generator = generator or make_generator(model, llm_url, evidence=evidence)
     targets = []
     with tempfile.TemporaryDirectory(prefix="rfp-loo-") as tmp:
         folder = store or str(Path(tmp) / "store")
@@ -266,13 +356,16 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
             others = [q for q, _ in pairs if q != target] if library else []
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
             figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
-                                             embedder=embedder, generator=generator, progress=progress)
-            targets.append({"target": figures["target"], **{k: figures[k] for k in LOO_FIGURES},
+                                             embedder=embedder, generator=generator, progress=progress,
+                                             product=product, folders=folders, mode=mode)
+            targets.append({"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
+                            **{k: figures[k] for k in LOO_FIGURES},
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
                             **({"report": report} if report else {})})
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
                   f"no context {figures['no_context_rate']} %", file=sys.stderr)
-    return {"targets": targets, "summary": _loo_summary(targets), "library": library}
+    return {"targets": targets, "summary": _loo_summary(targets), "library": library,
+            "mode": targets[0]["mode"] if targets else mode}
 
 
 def _loo_summary(targets: Sequence[dict]) -> dict:
@@ -280,9 +373,13 @@ def _loo_summary(targets: Sequence[dict]) -> dict:
     balanced = [t["balanced_accuracy"] or 0.0 for t in targets]
     questions = sum(t["questions"] for t in targets)
     seconds = sum((t["s_per_question"] or 0.0) * t["questions"] for t in targets)
+    drafted = sum(t["drafted"] for t in targets)
     return {
         "targets": len(targets),
         "questions": questions,
+        # pooled over every target's questions: of all drafted Yes/No choices, the share right
+        "drafted_precision": _ratio(sum(t["drafted_right"] for t in targets), drafted),
+        "coverage": _ratio(drafted, questions),
         "balanced_accuracy_mean": round(sum(balanced) / len(balanced), 1) if balanced else None,
         "balanced_accuracy_min": min(balanced) if balanced else None,
         "no_context_rate_max": max((t["no_context_rate"] or 0.0 for t in targets), default=None),
@@ -302,7 +399,9 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
                     for k, v in figures.items())
     rows = "".join(
         f"<tr class='{'ok' if r.right else 'bad'}'><td>{esc(r.id)}</td><td>{esc(r.question)}</td><td>{esc(r.truth)}</td>"
-        f"<td>{esc(r.choice or '—')}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
+        f"<td>{esc(r.choice or '—')}</td><td>{'—' if r.confidence is None else f'{r.confidence:.2f}'}"
+        f"{' (low)' if r.low_confidence else ''}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
+        f"{esc(' · inherited from ' + r.inherited_from) if r.inherited_from else ''}"
         f"{esc(' (' + ', '.join(f'{c} ×{k}' for c, k in r.past_choices.items()) + ')') if r.past_choices else ''}</td>"
         f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
         for r in scores.rows)
@@ -319,14 +418,54 @@ td:nth-child(2), td:nth-child(5) {{ max-width: 28rem; }}
 <table>{facts}</table>
 <h2>Confusion (Yes/No questions)</h2>
 <table><tr><th></th>{head}</tr>{table}</table>
+<h2>Risk–coverage</h2>
+<p>Precision of the drafted Yes/No choices against the share of questions drafted, as the confidence
+threshold moves (each point: the drafts at or above one threshold; the marked point is the
+low-confidence threshold in use).</p>
+{risk_coverage_svg(scores.risk_coverage(), LOW_CONFIDENCE)}
 <h2>Questions</h2>
-<table><tr><th>ID</th><th>question</th><th>truth</th><th>drafted</th><th>answer</th><th>status</th><th>citations</th><th>s</th></tr>
+<table><tr><th>ID</th><th>question</th><th>truth</th><th>drafted</th><th>confidence</th><th>answer</th><th>status</th><th>citations</th><th>s</th></tr>
 {rows}</table>
 </body></html>
 """
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path
+
+
+def risk_coverage_svg(curve: Sequence[tuple[float, float, float]], threshold: float, width: int = 420,
+                      height: int = 260) -> str:
+    """An inline SVG (no script, no network): precision (y, 0.5–1) against coverage (x, 0–1)
+    for ``curve`` = (threshold, coverage, precision) points, the point at ``threshold`` marked."""
+    if not curve:
+        return "<p>(no drafted Yes/No choice)</p>"
+    left, bottom, top, right = 44, 34, 10, 12
+    w, h = width - left - right, height - top - bottom
+
+    def xy(coverage: float, precision: float) -> tuple[float, float]:
+        return left + coverage * w, top + (1.0 - max(0.5, precision)) / 0.5 * h
+
+    path = " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in
+                    enumerate(xy(c, p) for _, c, p in sorted(curve, key=lambda t: t[1])))
+    grid = "".join(
+        f"<line x1='{left}' x2='{left + w}' y1='{xy(0, v)[1]:.1f}' y2='{xy(0, v)[1]:.1f}' stroke='#e3e7ec'/>"
+        f"<text x='{left - 6}' y='{xy(0, v)[1] + 4:.1f}' text-anchor='end' font-size='11'>{v:.1f}</text>"
+        for v in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0))
+    ticks = "".join(f"<text x='{xy(v, 1)[0]:.1f}' y='{top + h + 16}' text-anchor='middle' font-size='11'>{v:.1f}</text>"
+                    for v in (0.0, 0.25, 0.5, 0.75, 1.0))
+    kept = [t for t in curve if t[0] >= threshold]
+    mark = ""
+    if kept:
+        _, c, p = min(kept, key=lambda t: t[0])
+        x, y = xy(c, p)
+        mark = (f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='#c0392b'/>"
+                f"<text x='{x + 6:.1f}' y='{y - 6:.1f}' font-size='11'>≥ {threshold:.2f}: {p:.2f} at {c:.2f}</text>")
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+            f"aria-label='precision against coverage'>{grid}{ticks}"
+            f"<path d='{path}' fill='none' stroke='#2c6fbb' stroke-width='2'/>{mark}"
+            f"<text x='{left + w / 2:.1f}' y='{height - 4}' text-anchor='middle' font-size='12'>coverage</text>"
+            f"<text x='12' y='{top + h / 2:.1f}' font-size='12' transform='rotate(-90 12 {top + h / 2:.1f})' "
+            f"text-anchor='middle'>precision</text></svg>")
 
 
 def _balanced(recall: dict[str, float | None]) -> float | None:
@@ -337,3 +476,7 @@ def _balanced(recall: dict[str, float | None]) -> float | None:
 
 def _pct(right: int, total: int) -> float | None:
     return round(100.0 * right / total, 1) if total else None
+
+
+def _ratio(part: int, total: int) -> float | None:
+    return round(part / total, 3) if total else None

@@ -5,7 +5,7 @@ passages, whole or compacted to each token budget (engine.generate.compact_passa
 ``draft`` does), and the evidence recall is the share of questions whose reference answer (any
 of SQuAD's, case and spacing ignored) is in the passages shown. ``recall_kept`` divides a
 budget's recall by the whole chunks' recall. Tokens are counted with the generator model's own
-tokenizer (the default SmolLM2 unless ``--model``). ``limit`` keeps the first N paragraphs and
+tokenizer (the default model unless ``--model``). ``limit`` keeps the first N paragraphs and
 the questions about them."""
 
 from __future__ import annotations

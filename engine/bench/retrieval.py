@@ -21,7 +21,6 @@ import uuid
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
 from qdrant_client import QdrantClient
 from tqdm import tqdm
 
@@ -161,40 +160,32 @@ def _product_modes(paragraphs, questions, gold, dense_q, encoder, config, modes,
 
 
 def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, n, tau) -> dict[str, dict]:
-    started = time.perf_counter()
-    units = [(atom, i) for i, paragraph in enumerate(paragraphs) for atom in atomic.atoms(paragraph)]
-    atom_vectors = encoder.encode_passages([atom for atom, _ in units], progress=True)
-    atom_owners = [i for _, i in units]
-    timings["atoms"] = time.perf_counter() - started
-    results: dict[str, dict] = {}
-    if ATOMS in modes:
-        t0 = time.perf_counter()
-        ranked = atomic.MaxIndex(atom_vectors, atom_owners, len(paragraphs)).search(dense_q, max(K))
-        results[ATOMS] = {**recall(ranked, gold), "ms_per_query": _ms(t0, len(dense_q)), "atoms": len(units)}
+    chat = None
     if ATOM_QUESTIONS in modes:
         from engine.generate import make_generator
 
         chat = make_generator(model, llm_url)
-        generation = atomic.generate_questions(chat, [(atom, paragraphs[i]) for atom, i in units], n=n, cache=cache)
-        started = time.perf_counter()
-        texts = [q for qs in generation.questions for q in qs]
-        owners = [i for qs, (_, i) in zip(generation.questions, units) for _ in qs]
-        vectors = encoder.encode_passages(texts, progress=True)
-        kept = atomic.prune_within(texts, vectors, owners, tau)
-        q_vectors, q_owners = vectors[kept], [owners[j] for j in kept]
-        timings["atom-questions"] = time.perf_counter() - started
+    started = time.perf_counter()
+    units = atomic.build_atom_units(paragraphs, encoder, chat, n=n, tau=tau, cache=cache)
+    generation = units.generation
+    timings["atoms"] = time.perf_counter() - started - (generation.seconds if generation else 0.0)
+    results: dict[str, dict] = {}
+    if ATOMS in modes:
         t0 = time.perf_counter()
-        both = atomic.MaxIndex(np.concatenate([atom_vectors, q_vectors]), atom_owners + q_owners, len(paragraphs))
-        ranked = both.search(dense_q, max(K))
+        ranked = units.index(len(paragraphs), questions=False).search(dense_q, max(K))
+        results[ATOMS] = {**recall(ranked, gold), "ms_per_query": _ms(t0, len(dense_q)), "atoms": len(units.atoms)}
+    if chat is not None:
+        t0 = time.perf_counter()
+        ranked = units.index(len(paragraphs)).search(dense_q, max(K))
         ms = _ms(t0, len(dense_q))
-        alone = atomic.MaxIndex(q_vectors, q_owners, len(paragraphs)).search(dense_q, max(K))
+        alone = units.questions_index(len(paragraphs)).search(dense_q, max(K))
         results[ATOM_QUESTIONS] = {
             **recall(ranked, gold),
             "ms_per_query": ms,
             "questions_only": recall(alone, gold),
-            "atoms": len(units),
-            "questions_generated": len(texts),
-            "questions_kept": len(kept),
+            "atoms": len(units.atoms),
+            "questions_generated": units.questions_written,
+            "questions_kept": len(units.questions),
             "tau": tau,
             "questions_per_atom": n,
             "generator": chat.name,

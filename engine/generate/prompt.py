@@ -4,8 +4,14 @@ answer, the rules applied after parsing, and prompt compaction.
 The model is confined to the context passages (each with its source label) and may say the
 context is insufficient. Its output is forced through a JSON schema whose fields come in
 this order: ``quotes`` (word-for-word from the context, written first so the answer is
-derived from them), ``answer``, ``choice`` (one of the question's allowed values, or null)
-and ``insufficient_context``. After parsing, a choice without a quote is dropped: the RFP
+derived from them), ``choice`` (one of the question's allowed values, or null), ``answer``
+and ``insufficient_context``. The choice comes before the answer so that the model's probability
+of its choice against the other options (``choice_probability``, read off the sampler) is the
+decision itself, not an echo of an answer that opens with "Yes".
+
+Two ways to give evidence (``Evidence``): ``quotes``, copied word for word (anchored afterwards,
+and unverified when the copy is not in the source), or ``sentences``, the labels ("S3") of
+numbered context sentences, whose quote is then that exact sentence (always found in the source). After parsing, a choice without a quote is dropped: the RFP
 paper saw a strong "Yes" bias, so a choice has to be backed by evidence. A reply whose answer
 opens with the opposite of its choice ("No." under "Yes") contradicts itself: it becomes
 insufficient context rather than a draft either way (SmolLM2 wrote choice No, answer "Yes").
@@ -16,7 +22,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Callable, Sequence
 
 from engine.anchoring import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
@@ -29,17 +36,45 @@ MAX_QUOTES = 2
 QUOTE_CHARS = 200
 ANSWER_CHARS = 400
 
+_RULES = (
+    "- choice: one of the allowed choices, only when the evidence supports it, otherwise null;\n"
+    "- answer: one or two sentences answering the question from that evidence;\n"
+    "- insufficient_context: true when the context does not answer the question "
+    "(then the evidence is empty and choice is null).\n"
+    "If the context says the company does not do something, the answer is No. "
+    "Passages marked THIRD PARTY describe another company (such as the cloud provider the company "
+    "runs on), not this company: use them only for what that provider does for the company, and "
+    "name the provider in the answer."
+)
 SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the numbered "
     "context passages from the company's documents. Never use outside knowledge and never guess.\n"
     "Reply in JSON:\n"
-    "- quotes: up to 2 short sentences copied word for word from the context that support the answer;\n"
-    "- answer: one or two sentences answering the question from those quotes;\n"
-    "- choice: one of the allowed choices, only when a quote supports it, otherwise null;\n"
-    "- insufficient_context: true when the context does not answer the question "
-    "(then quotes is empty and choice is null).\n"
-    "If the context says the company does not do something, the answer is No."
+    "- quotes: up to 2 short sentences copied word for word from the context that answer the question;\n"
+    + _RULES
 )
+SENTENCES_SYSTEM_PROMPT = (
+    "You answer security questionnaire questions for a company, using ONLY the context "
+    "sentences from the company's documents, each labelled S1, S2, …. Never use outside "
+    "knowledge and never guess.\n"
+    "Reply in JSON:\n"
+    "- sentences: the labels of up to 2 context sentences that answer the question (e.g. [\"S3\"]);\n"
+    + _RULES
+)
+
+
+class Evidence(str, Enum):
+    """How the model points at its evidence."""
+
+    QUOTES = "quotes"  # copied word for word, anchored afterwards (may be unverified)
+    SENTENCES = "sentences"  # labels of numbered sentences: the quote is the sentence itself
+
+    @classmethod
+    def parse(cls, value: str | Evidence) -> Evidence:
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(f"unknown evidence form {value!r}; use one of: {', '.join(e.value for e in cls)}") from None
 
 
 @dataclass(frozen=True)
@@ -67,6 +102,9 @@ class GeneratedAnswer:
     completion_tokens: int
     seconds: float
     raw: str = ""
+    # the model's probability of its choice (null included) against the other allowed options
+    # at the choice position; None when the backend gives no token probabilities
+    choice_probability: float | None = None
 
 
 def allowed_choices(choices: Sequence[str]) -> tuple[str, ...]:
@@ -74,32 +112,34 @@ def allowed_choices(choices: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.strip() for c in choices if c and c.strip()))
 
 
-def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES) -> dict:
-    """The JSON schema of an answer; fields in generation order, all required."""
+def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentences: int | None = None) -> dict:
+    """The JSON schema of an answer; fields in generation order, all required. With
+    ``sentences`` (how many numbered sentences the prompt shows) the evidence is a list of
+    their labels ("S1" …) instead of quotes."""
     allowed = allowed_choices(choices)
     choice = {"enum": [*allowed, None]} if allowed else {"type": "null"}
-    return {
-        "type": "object",
-        "properties": {
-            "quotes": {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": max_quotes},
-            "answer": {"type": "string", "maxLength": ANSWER_CHARS},
-            "choice": choice,
-            "insufficient_context": {"type": "boolean"},
-        },
-        "required": ["quotes", "answer", "choice", "insufficient_context"],
-        "additionalProperties": False,
+    if sentences is None:
+        evidence = ("quotes", {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": max_quotes})
+    else:
+        labels = {"enum": [f"S{i}" for i in range(1, sentences + 1)]} if sentences else {"type": "null"}
+        evidence = ("sentences", {"type": "array", "items": labels, "maxItems": max_quotes if sentences else 0})
+    properties = {
+        evidence[0]: evidence[1],
+        "choice": choice,
+        "answer": {"type": "string", "maxLength": ANSWER_CHARS},
+        "insufficient_context": {"type": "boolean"},
     }
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def _choice_line(choices: Sequence[str]) -> str:
+    allowed = allowed_choices(choices)
+    return "Allowed choices: " + ", ".join(allowed) + " (or null)" if allowed else "Allowed choices: none (choice must be null)"
 
 
 def user_message(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> str:
-    allowed = allowed_choices(choices)
     context = "\n\n".join(f"{p.label}\n{p.text.strip()}" for p in passages) or "(no context)"
-    choice_line = (
-        "Allowed choices: " + ", ".join(allowed) + " (or null)"
-        if allowed
-        else "Allowed choices: none (choice must be null)"
-    )
-    return f"Context:\n{context}\n\nQuestion: {question.strip()}\n{choice_line}"
+    return f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(choices)}"
 
 
 def build_messages(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> list[dict]:
@@ -110,20 +150,90 @@ def build_messages(question: str, passages: Sequence[Passage], choices: Sequence
     ]
 
 
+def numbered_sentences(passages: Sequence[Passage]) -> list[list[str]]:
+    """Each passage's sentences, exact slices of its text (compaction's " … " gaps split them)."""
+    out = []
+    for p in passages:
+        pieces = [piece for piece in p.text.split(" … ")]
+        out.append([piece[a:b].strip() for piece in pieces for a, b in sentence_spans(piece) if piece[a:b].strip()])
+    return out
+
+
+@dataclass(frozen=True)
+class AnswerPrompt:
+    """What one question sends to the model and how its reply is read: the messages, the
+    schema and, in the ``sentences`` form, the numbered sentences the labels point at."""
+
+    messages: tuple[dict, ...]
+    schema: dict
+    choices: tuple[str, ...]
+    sentences: tuple[str, ...] | None = None  # "S1" is sentences[0]; None in the quotes form
+
+    @classmethod
+    def build(cls, question: str, passages: Sequence[Passage], choices: Sequence[str],
+              evidence: Evidence = Evidence.QUOTES) -> AnswerPrompt:
+        if Evidence.parse(evidence) is Evidence.QUOTES:
+            return cls(tuple(build_messages(question, passages, choices)), answer_schema(choices), tuple(choices))
+        groups = numbered_sentences(passages)
+        blocks, flat = [], []
+        for p, sentences in zip(passages, groups):
+            if not sentences:
+                continue
+            lines = []
+            for sentence in sentences:
+                flat.append(sentence)
+                lines.append(f"S{len(flat)}. {' '.join(sentence.split())}")
+            blocks.append(p.label + "\n" + "\n".join(lines))
+        context = "\n\n".join(blocks) or "(no context)"
+        user = f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(choices)}"
+        messages = ({"role": "system", "content": SENTENCES_SYSTEM_PROMPT}, {"role": "user", "content": user})
+        return cls(messages, answer_schema(choices, sentences=len(flat)), tuple(choices), tuple(flat))
+
+    def parse(self, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0, seconds: float = 0.0,
+              steps: Sequence[tuple[bytes, float]] = ()) -> GeneratedAnswer:
+        got = parse_answer(raw, self.choices, prompt_tokens, completion_tokens, seconds, sentences=self.sentences)
+        probability = choice_probability(steps) if steps else None
+        return got if probability is None else replace(got, choice_probability=probability)
+
+
+_CHOICE_VALUE = re.compile(rb'"choice"\s*:\s*("(?:[^"\\]|\\.)*"|null)')
+
+
+def choice_probability(steps: Sequence[tuple[bytes, float]]) -> float | None:
+    """The probability of the reply's choice value (``"Yes"``, ``null`` …) against the other
+    options the grammar allowed there: the product of the probabilities, among the allowed
+    tokens, of the tokens that wrote it. ``steps`` are the reply's (token bytes, probability)
+    pairs in order (``GreedyLlama.last_steps``, detokenized)."""
+    text = b"".join(piece for piece, _ in steps)
+    found = _CHOICE_VALUE.search(text)
+    if found is None:
+        return None
+    lo, hi = found.span(1)
+    probability, pos = 1.0, 0
+    for piece, p in steps:
+        end = pos + len(piece)
+        if end > lo and pos < hi:
+            probability *= p
+        pos = end
+    return probability
+
+
 def parse_answer(
     raw: str,
     choices: Sequence[str],
     prompt_tokens: int = 0,
     completion_tokens: int = 0,
     seconds: float = 0.0,
+    sentences: Sequence[str] | None = None,
 ) -> GeneratedAnswer:
     """Parse the model's reply and apply the post-rules. Never raises: anything that is not
-    a JSON object becomes an insufficient-context answer that keeps ``raw``."""
+    a JSON object becomes an insufficient-context answer that keeps ``raw``. With
+    ``sentences`` (the ``sentences`` form) the reply's labels become those sentences as quotes."""
     data = _json_object(raw)
     if data is None:
         return GeneratedAnswer((), "", None, True, prompt_tokens, completion_tokens, seconds, raw)
-    quotes = data.get("quotes")
-    quotes = tuple(q.strip() for q in quotes if isinstance(q, str) and q.strip()) if isinstance(quotes, list) else ()
+    quotes = _labelled(data.get("sentences"), sentences) if sentences is not None else data.get("quotes")
+    quotes = tuple(dict.fromkeys(q.strip() for q in quotes if isinstance(q, str) and q.strip())) if isinstance(quotes, (list, tuple)) else ()
     answer = data.get("answer")
     answer = answer.strip() if isinstance(answer, str) else ""
     insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
@@ -133,6 +243,18 @@ def parse_answer(
     if insufficient or not quotes:
         choice = None  # a choice must be backed by a quote
     return GeneratedAnswer(quotes, answer, choice, insufficient, prompt_tokens, completion_tokens, seconds, raw)
+
+
+def _labelled(labels: object, sentences: Sequence[str]) -> tuple[str, ...]:
+    """The sentences that labels such as "S3" (or 3) name; unknown labels are dropped."""
+    if not isinstance(labels, list):
+        return ()
+    out = []
+    for label in labels:
+        text = str(label).strip().upper().removeprefix("S") if isinstance(label, (str, int)) and not isinstance(label, bool) else ""
+        if text.isdigit() and 1 <= int(text) <= len(sentences):
+            out.append(sentences[int(text) - 1])
+    return tuple(out)
 
 
 def _json_object(raw: str) -> dict | None:

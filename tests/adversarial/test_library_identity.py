@@ -3,14 +3,16 @@
 Before #16, ``library import custB/HECVAT.xlsx`` deleted every entry of ``custA/HECVAT.xlsx``
 (one customer's answers silently replaced by another's). Now each keeps its own; importing
 custA's file again (changed) replaces custA's entries only; the same bytes from another folder
-replace rather than duplicate; and a ``library.sqlite`` written by the previous version (schema
-1) opens, keeps its entries, and is migrated to schema 2."""
+replace rather than duplicate; and a ``library.sqlite`` written by an earlier version (schema 1;
+schema 2, which added products; or #16's development schema 2, which added the source and
+SHA-256) opens, keeps its entries, and is migrated to schema 3, which has all three columns."""
 
 from __future__ import annotations
 
 import sqlite3
 
 import numpy as np
+import pytest
 
 from engine.library import AnswerLibrary
 from storage.library_store import SCHEMA_VERSION, LibraryStore
@@ -45,30 +47,41 @@ def test_same_name_other_customer_keeps_both(tmp_path, encoder):
     library.close()
 
 
-def test_a_library_of_schema_1_opens_and_migrates(tmp_path, encoder):
-    """The file the previous version wrote (its exact schema), with one imported entry and one
-    a reviewer recorded: both read back; a new import of the same name replaces the old import."""
+PREVIOUS_SCHEMAS = {  # the columns each earlier version added after ``vector``, and its user_version
+    "1": ("", 1),
+    "2 (products)": (", product TEXT", 2),
+    "2 (#16 development build)": (", source TEXT, sha256 TEXT", 2),
+}
+
+
+@pytest.mark.parametrize("schema", PREVIOUS_SCHEMAS)
+def test_a_library_of_an_earlier_schema_opens_and_migrates(tmp_path, encoder, schema):
+    """The file an earlier version wrote (its exact schema), with one imported entry and one a
+    reviewer recorded: both read back; schema 3 has the product and the source and SHA-256
+    columns; a new import of the same name replaces the old import."""
+    columns, version = PREVIOUS_SCHEMAS[schema]
     path = tmp_path / "store" / "library.sqlite"
     path.parent.mkdir()
     vector = np.ones(encoder.dim, dtype="<f4").tobytes()
     with sqlite3.connect(path) as db:
-        db.executescript("""
+        db.executescript(f"""
             CREATE TABLE entries (id INTEGER PRIMARY KEY, question TEXT NOT NULL, choice TEXT, answer TEXT NOT NULL,
                 comment TEXT, file TEXT NOT NULL, sheet TEXT NOT NULL, row INTEGER NOT NULL, qid TEXT,
                 imported TEXT NOT NULL, origin TEXT NOT NULL, retired INTEGER NOT NULL DEFAULT 0,
-                embedder TEXT NOT NULL, vector BLOB NOT NULL);
+                embedder TEXT NOT NULL, vector BLOB NOT NULL{columns});
             CREATE INDEX entries_by_file ON entries(file, origin);
-            PRAGMA user_version=1;""")
+            PRAGMA user_version={version};""")
         for origin, qid in (("import", "ENC-01"), ("review", "BCK-01")):
             db.execute("INSERT INTO entries (question, choice, answer, file, sheet, row, qid, imported, origin, embedder, "
                        "vector) VALUES (?, 'Yes', '', 'HECVAT.xlsx', 'Security', 4, ?, '2024-01-01', ?, 'old', ?)",
                        (dict(QUESTIONS)[qid], qid, origin, vector))
     library = AnswerLibrary(path.parent, encoder)
-    assert [(e.qid, e.origin.value, e.source) for e in library.entries()] == [("ENC-01", "import", None),
-                                                                             ("BCK-01", "review", None)]
+    assert [(e.qid, e.origin.value, e.source, e.product) for e in library.entries()] == [
+        ("ENC-01", "import", None, None), ("BCK-01", "review", None, None)]
     assert library.match("Is customer data encrypted at rest?")[0].entry.qid == "ENC-01"  # old vectors re-made
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert {"product", "source", "sha256"} <= {row[1] for row in db.execute("PRAGMA table_info(entries)")}
     report = library.import_file(customer_file(tmp_path / "custA", {6: "Yes"}))
     assert report.replaced == 1  # the old import of that name; the reviewer's answer stays
     assert sorted((e.qid, e.origin.value) for e in library.entries()) == [("BCK-01", "review"), ("INC-01", "import")]

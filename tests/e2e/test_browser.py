@@ -4,8 +4,10 @@ workspace, driven by Playwright through Debian's Chromium (no browser download).
 Knowledge base → upload a generated PDF and index it; Questionnaire → upload a generated
 workbook, check the detection, draft the first questions with the real SmolLM2 (a limit keeps
 it short); Review → open a drafted question and time how long the source page takes to show
-with its quoted lines outlined, edit the answer and accept it; Export → download the completed
-workbook and check the answer cell. Screenshots of every step go to ``tests/e2e/screens/``
+with its quoted lines outlined, ask the shown document a question ("Ask this document": the
+model reads the PDF, an excerpt is shown with its lines outlined and added to the draft's
+citations), edit the answer and accept it; Export → download the completed workbook and check
+the answer cell. Screenshots of every step go to ``tests/e2e/screens/``
 (git-ignored), with the timing in ``timing.json``.
 
 The packaged SmolLM2-135M is weak: most drafts come out "no context". The first questions are
@@ -13,7 +15,9 @@ ones it answers with quotes that anchor in the PDF at temperature 0 (checked on 
 the real model normally provides the highlight. Only if it quotes nothing that can be found in
 the PDF does the test switch the app (Settings screen → LLM server) to a stated fake
 OpenAI-compatible server that copies a sentence of the context, and press Regenerate: the
-highlight, the timing and the export are checked either way, and the test says which ran.
+highlight, the timing and the export are checked either way, and the test says which ran. The
+same holds for asking the document: if SmolLM2 quotes nothing found in it, the question is asked
+again through the stated fake server (which then answers as ``tests.fixtures.QuotingChat``).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ E2E_QUESTIONS = [
     ("LEA-01", "Do leavers lose access on their last day?"),
 ]
 EDITED = "Yes. Written by the reviewer in the end-to-end test."
+ASKED = "How long are backups of the production databases kept?"  # asked of handbook.pdf
 
 pytestmark = [
     pytest.mark.timeout(900),
@@ -68,8 +73,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_app(workspace: Path, log: Path):
-    """``streamlit run ui/app.py`` on a free port with RFP_WORKSPACE = ``workspace``; its URL."""
+def streamlit_app(workspace: Path, log: Path, root: Path = ROOT):
+    """``streamlit run ui/app.py`` (of the checkout ``root``) on a free port with RFP_WORKSPACE =
+    ``workspace``; its URL."""
     port = free_port()
     env = {**os.environ, "RFP_WORKSPACE": str(workspace), "PYTHONUNBUFFERED": "1"}
     with log.open("wb") as out:
@@ -77,7 +83,7 @@ def streamlit_app(workspace: Path, log: Path):
             [sys.executable, "-m", "streamlit", "run", "ui/app.py", "--server.port", str(port),
              "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 120
@@ -121,6 +127,12 @@ class _QuotingLLM(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        form = request.get("response_format") or {}
+        schema = form.get("json_schema", {}).get("schema") or form.get("schema") or {}
+        if "choice" not in schema.get("properties", {}):  # asking a document (engine/ask.py)
+            reply = fixtures.QuotingChat().chat_json(request["messages"], schema)
+            self._send({"choices": [{"message": {"role": "assistant", "content": reply.text}}], "usage": {}})
+            return
         user = request["messages"][-1]["content"]
         context = user.split("Context:\n", 1)[1].split("\n\nQuestion:", 1)[0]
         first = context.split("\n\n")[0].split("\n", 1)[-1]  # the first passage, without its label
@@ -168,6 +180,12 @@ class App:
 
     def button(self, name: str):
         return self.page.get_by_role("button", name=name, exact=True)
+
+    def type_into(self, field, text: str, key: str = "Enter") -> None:
+        """Fill a text field, commit it with ``key`` and wait for the rerun."""
+        field.fill(text)
+        field.press(key)
+        self.settle()
 
     def uploader(self, label: str):
         box = self.page.locator('[data-testid="stFileUploader"]').filter(
@@ -224,6 +242,49 @@ def drafts_with_highlights(workspace: Path) -> list[str]:
         store.close()
 
 
+def added_citations(workspace: Path) -> dict[str, list[dict]]:
+    """The citations reviewers added, per question ID (from the workspace's review store)."""
+    from storage.review_store import ReviewStore
+
+    store = ReviewStore(workspace / "review.sqlite")
+    try:
+        out: dict[str, list[dict]] = {}
+        for project in store.projects():
+            ids = {key: data.get("id") for key, data in store.questions(project.id)}
+            for key, added in store.added_citations(project.id).items():
+                out[ids.get(key) or key] = added
+        return out
+    finally:
+        store.close()
+
+
+def use_quoting_server(app: App, llm_url: str) -> None:
+    """Settings → LLM server: the stated fake OpenAI-compatible server."""
+    page = app.page
+    app.go("Settings")
+    page.get_by_text("LLM server (OpenAI-compatible)").click()
+    app.settle()
+    app.type_into(page.get_by_role("textbox", name="LLM server URL", exact=True), llm_url)
+    app.button("Save settings").click()
+    app.expect_text("Saved to")
+    app.shot("settings_llm_server")
+
+
+def ask_shown_document(app: App, question: str, timeout: float = 600) -> bool:
+    """Open "Ask this document" under the source, ask ``question``, wait for the result;
+    whether an excerpt came back."""
+    page = app.page
+    summary = page.locator('[data-testid="stExpander"] summary').filter(has_text="Ask this document").first
+    if not page.get_by_role("button", name="Ask this document", exact=True).is_visible():
+        summary.click()
+    app.type_into(page.get_by_role("textbox", name="Ask handbook.pdf", exact=True), question, "Control+Enter")
+    app.button("Ask this document").click()
+    page.get_by_text("Answer:").or_(page.get_by_text("Nothing in this document answers it")).first.wait_for(
+        state="visible", timeout=timeout * 1000)
+    app.settle()
+    return page.get_by_role("button", name="Show on the page", exact=True).count() > 0
+
+
 def open_question(app: App, label: str) -> None:
     app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').filter(has_text=label).first.click()
 
@@ -240,7 +301,8 @@ def test_review_flow_in_a_real_browser(tmp_path):
     book = write_questionnaire(tmp_path / "vendor_questionnaire.xlsx", questions=E2E_QUESTIONS + fixtures.QUESTIONS)
     timing: dict = {}
 
-    with streamlit_app(workspace, tmp_path / "streamlit.log") as url, sync_playwright() as pw:
+    with streamlit_app(workspace, tmp_path / "streamlit.log") as url, sync_playwright() as pw, \
+            quoting_llm_server() as llm_url:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
         page = context.new_page()
@@ -272,10 +334,7 @@ def test_review_flow_in_a_real_browser(tmp_path):
             app.expect_text("6 questions found")
             assert page.get_by_text("Sheet Security").count()
             app.shot("questionnaire_detected")
-            limit = page.get_by_label("Questions to draft (0 = all)")
-            limit.fill(str(LIMIT))
-            limit.press("Enter")
-            app.settle()
+            app.type_into(page.get_by_label("Questions to draft (0 = all)"), str(LIMIT))
             started = time.monotonic()
             app.button("Start drafting").click()
             app.expect_text("Drafting: ", timeout=60)
@@ -295,23 +354,13 @@ def test_review_flow_in_a_real_browser(tmp_path):
             app.shot("review_first")
             if not highlighted:
                 timing["generator"] = "quoting fake LLM server (SmolLM2 quoted nothing found in the PDF)"
-                with quoting_llm_server() as llm_url:
-                    app.go("Settings")
-                    page.get_by_text("LLM server (OpenAI-compatible)").click()
-                    app.settle()
-                    field = page.get_by_role("textbox", name="LLM server URL", exact=True)
-                    field.fill(llm_url)
-                    field.press("Enter")
-                    app.settle()
-                    app.button("Save settings").click()
-                    app.expect_text("Saved to")
-                    app.shot("settings_llm_server")
-                    app.go("Review")
-                    open_question(app, E2E_QUESTIONS[0][0])
-                    app.settle()
-                    app.button("Regenerate").click()
-                    app.settle(timeout=120)
-                    highlighted = drafts_with_highlights(workspace)
+                use_quoting_server(app, llm_url)
+                app.go("Review")
+                open_question(app, E2E_QUESTIONS[0][0])
+                app.settle()
+                app.button("Regenerate").click()
+                app.settle(timeout=120)
+                highlighted = drafts_with_highlights(workspace)
             assert highlighted, "no draft cites a quote found in the PDF"
             target = highlighted[0]
             timing["question"] = target
@@ -341,6 +390,33 @@ def test_review_flow_in_a_real_browser(tmp_path):
             timing["selection_to_highlight_repeats_s"] = repeats
             frame = page.frame_locator(PDF_FRAME)
             assert frame.locator("canvas").count() >= 1 and frame.locator(ANNOTATION).count() >= 1
+
+            # ask the shown document; see the excerpt outlined on its page; add it to the citations
+            timing["ask_generator"] = timing["generator"]
+            started = time.monotonic()
+            found = ask_shown_document(app, ASKED)
+            timing["ask_s"] = round(time.monotonic() - started, 1)
+            app.shot("review_ask_answer")
+            if not found and timing["generator"].startswith("SmolLM2"):
+                timing["ask_generator"] = "quoting fake LLM server (SmolLM2 quoted nothing found in the PDF)"
+                use_quoting_server(app, llm_url)
+                app.go("Review")
+                open_question(app, target)
+                app.settle()
+                found = ask_shown_document(app, ASKED)
+            assert found, "asking the document returned no excerpt"
+            app.button("Show on the page").first.click()
+            highlight_in_view(app)
+            app.settle()
+            assert page.get_by_text("Asked excerpt").count()
+            app.shot("review_ask_excerpt")
+            app.button("Add to citations").first.click()
+            app.expect_text(f"added to the citations of {target}")
+            app.settle()
+            highlight_in_view(app)  # the added citation is now the question's shown source
+            app.shot("review_ask_added")
+            (added,) = added_citations(workspace)[target]
+            assert added["file"] == "handbook.pdf" and added["rects"] and added["label"] in ("verified", "repaired")
 
             # edit the answer and accept it
             answer = page.get_by_role("textbox", name="Answer", exact=True)
@@ -374,6 +450,7 @@ def test_review_flow_in_a_real_browser(tmp_path):
                 pass
             (SCREENS / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
             browser.close()
-    print(f"\nselection → highlighted page visible: {timing.get('selection_to_highlight_s')} s "
+    print(f"\nasked the document in {timing.get('ask_s')} s ({timing.get('ask_generator')}); "
+          f"selection → highlighted page visible: {timing.get('selection_to_highlight_s')} s "
           f"(question {timing.get('question')}, generator: {timing.get('generator')}); "
           f"drafting {LIMIT} questions: {timing.get('drafting_s')} s")

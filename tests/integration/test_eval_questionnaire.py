@@ -90,7 +90,8 @@ def test_disagreeing_past_answers_are_counted_and_bound_the_ceiling(setup):
     """Two past files answer ACC-01 Yes, a third No (the truth): the majority's Yes is reused
     and wrong, but the draft was flagged, and choosing among the past answers could reach 100."""
     s = setup
-    others = [filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, "Per the security handbook")
+    # each its own file: a byte-identical copy of past.xlsx would be the same file to the library (#16)
+    others = [filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, f"Per the security handbook, copy {k}")
               for k, c in (("b", "Yes"), ("c", "No"))]
     figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"]), *map(str, others)], str(s["target"]),
                                      str(s["truth"]), report=str(s["tmp"] / "r.html"), generator=RefusingGenerator())
@@ -178,3 +179,42 @@ def test_a_missing_or_garbled_truth_file_is_named_with_the_fix(tmp_path):
         load_truth(bad)
     bad.write_text('{"id": "ENC-01", "answer": "Yes"}\n\n{"id": "BCK-01", "answer": "No"}\n')
     assert set(load_truth(bad)) == {"ENC-01", "BCK-01"}
+
+
+def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
+    """`eval leave-one-out --mode summary`: the mode reaches the Drafter (its prompts open with
+    the documents' summaries) and is reported; the stated fake cannot write, so the summaries
+    are extractive, and the figures say so."""
+    from engine.__main__ import build_parser
+    from engine.bench.evaluate import leave_one_out
+
+    s = setup
+    args = build_parser().parse_args(["eval", "leave-one-out", "--kb", str(s["docs"]), "--mode", "summary",
+                                      "--pair", str(s["target"]), str(s["truth"]), "--no-library"])
+    assert args.mode == "summary"
+
+    class Recording(QuotingGenerator):
+        def __init__(self):
+            super().__init__(longest=True)  # the summary's longest sentence: one of the handbook's own
+            self.labels = []
+
+        def generate(self, question, passages, choices):
+            self.labels.append([p.label for p in passages])
+            return super().generate(question, passages, choices)
+
+    fake = Recording()
+    result = leave_one_out([str(s["docs"])], [(str(s["target"]), str(s["truth"]))], library=False, generator=fake,
+                           mode="summary", store=str(s["tmp"] / "store"))
+    (target,) = result["targets"]
+    assert result["mode"] == target["mode"] == "summary" and fake.calls == 4
+    assert all(labels[0] == "[1] handbook.pdf (summary of the document)" for labels in fake.labels)
+    # the summary passage is the handbook's own central sentences: its quotes anchor in the source;
+    # the fake quotes the summary's longest sentence whatever the question, so the support gate
+    # (engine/confidence.py) leaves the questions that sentence is not about as no context
+    assert target["verified_quote_rate"] == 100.0 and target["no_context_rate"] < 100.0
+    figures = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator(),
+                                     mode="summary", store=str(s["tmp"] / "store"))
+    assert figures["summaries"] == {"extractive": 1} and figures["mode"] == "summary"
+    default = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator(),
+                                     store=str(s["tmp"] / "store"))
+    assert default["mode"] == "weighted" and default["summaries"] is None

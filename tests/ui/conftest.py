@@ -38,6 +38,8 @@ def ui_workspace(tmp_path: Path, encoder, monkeypatch) -> Workspace:
     for project in ws.projects():  # a drafting thread started by a test ends before the folder goes
         ws.jobs.cancel(project.id)
         ws.jobs.wait(project.id, 60)
+    if ws.warming is not None:  # so do the models the app started loading (ui/app.py)
+        ws.warming.wait(120)
     release(str(folder / "qdrant"))
 
 

@@ -125,3 +125,36 @@ def test_answer_library_import_conflicts_and_retire(open_screen, ui_workspace, t
     assert "Retired the answer of **other.xlsx**, row 4" in texts(at.success).replace("\\", "")
     assert "answered differently" not in texts(at.warning) and not at.expander
     assert "2 answers from 1 questionnaire." in texts(at.caption)
+
+
+def test_a_documents_summary_is_shown_and_an_edit_is_saved_and_used(open_screen, ui_workspace, tmp_path):
+    """Each document's summary is shown with who wrote it; an edit is saved through the engine
+    (re-embedded at once: the summary mode selects the document by its new words) and shown as
+    edited after a restart of the screen."""
+    from engine.summary_rag import retrieve
+
+    for i, name in enumerate(("handbook.pdf", "other.pdf")):
+        assert not ui_workspace.kb.add_file(write_pdf(tmp_path / name, topic_pages()[2 * i : 2 * i + 2]), name).errors
+    at = open_screen("knowledge_base")
+    assert not at.exception and "Summaries" in [h.value for h in at.subheader]
+    at.selectbox(key="kb_summary_choice").select("other.pdf")
+    at.run()
+    (area,) = [t for t in at.text_area if t.label == "Summary"]
+    shown = ui_workspace.kb.indexes.summary("other.pdf")
+    assert area.value == shown.text and "most central sentences" in texts(at.caption)
+    assert button(at, "Save summary").disabled  # nothing changed yet
+    question = "Which register is the Kestrel inventory?"
+    area.input("The Kestrel inventory is the register of every third-party vendor and subprocessor.")
+    at.run()
+    button(at, "Save summary").click()
+    at.run()
+    assert not at.exception
+    assert "Saved the summary of **other.pdf**" in texts(at.success)
+    saved = ui_workspace.kb.indexes.summary("other.pdf")
+    assert saved.method.value == "edited" and saved.text.startswith("The Kestrel inventory")
+    assert retrieve(ui_workspace.kb, question, mode="summary").documents[0].doc.name == "other.pdf"
+    again = open_screen("knowledge_base")
+    again.selectbox(key="kb_summary_choice").select("other.pdf")
+    again.run()
+    assert "Edited by a reviewer" in texts(again.caption)
+    assert [t.value for t in again.text_area if t.label == "Summary"] == [saved.text]

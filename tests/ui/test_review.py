@@ -12,13 +12,14 @@ from __future__ import annotations
 import base64
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
 import pytest
 
 from engine.anchoring import AnchorLabel
-from engine.pipeline import Citation
+from engine.pipeline import LOW_CONFIDENCE, Citation, Draft
 from engine.review import Review, ReviewState
 from engine.types import SourceKind, Unit
 from engine.workspace import REVIEW_DB
@@ -30,7 +31,8 @@ from ui.components.source_text import find_unit, marked_html
 
 pytestmark = pytest.mark.timeout(300)
 
-LIST, FILTER, SEARCH = "review_list", "review_filter", "review_search"
+LIST, FILTER, SEARCH, LOW_FIRST = "review_list", "review_filter", "review_search", "review_low_first"
+LOW, HIGH = LOW_CONFIDENCE / 2, (1 + LOW_CONFIDENCE) / 2  # under and over the calibrated threshold
 
 
 class TwoQuotes(QuotingGenerator):
@@ -51,6 +53,13 @@ def drafted_project(ws, tmp_path: Path, limit: int | None = None) -> int:
     status = ws.jobs.wait(pid, 120)
     assert status is not None and not status.running and status.error is None
     return pid
+
+
+def drafted_again(ws, pid: int, key: str, **changes) -> None:
+    """Store the question's draft again with some values changed (a confidence, a third party):
+    the newest draft is the one shown."""
+    draft = ws.review(pid).item(key).draft
+    ws.review_store.add_draft(pid, replace(draft, **changes).stored())
 
 
 def stored(ws, pid: int) -> Review:
@@ -510,3 +519,58 @@ def test_a_long_questionnaire_is_listed_a_page_at_a_time(open_screen, ui_workspa
     assert len(listed(at)) == 40 and on_screen(at) == "Q-43"  # browsing the list keeps the question open
     at = button(at, "Previous").click().run()
     assert on_screen(at) == "Q-42"
+
+
+def test_confidence_is_shown_and_low_confidence_drafts_can_be_listed_first(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=3)  # ACC-01 stays not drafted
+    enc, bck, inc, acc = ws.review(pid).items()
+    drafted_again(ws, pid, enc.key, confidence=HIGH)
+    drafted_again(ws, pid, inc.key, confidence=LOW)  # BCK-01 has no confidence (like a reused answer)
+
+    at = open_screen("review")
+    assert not at.exception
+    assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"] and on_screen(at) == "ENC-01"
+    assert f"Confidence {HIGH:.2f}" in [c.value for c in at.main.caption]  # confident: a caption
+    assert not [w for w in at.main.warning if "Confidence" in w.value]
+    toggle = at.sidebar.toggle(key=LOW_FIRST)
+    assert toggle.label == "Low confidence first (1)" and not toggle.value
+
+    at = toggle.set_value(True).run()
+    assert listed(at) == ["INC-01", "ENC-01", "BCK-01", "ACC-01"]
+    lines = at.sidebar.radio(key=LIST).proto.options
+    assert "priority_high" in lines[0] and not any("priority_high" in line for line in lines[1:])
+    at = open_question(at, inc.key)
+    (warning,) = [w for w in at.main.warning if "Confidence" in w.value]
+    assert warning.value == f"Confidence {LOW:.2f} — low: check the evidence before accepting."
+    at = button(at, "Next").click().run()  # Next follows the list on screen
+    assert on_screen(at) == "ENC-01"
+    at = open_question(at, bck.key)
+    assert not [e for e in list(at.main.caption) + list(at.main.warning) if "Confidence" in e.value]
+
+    at = open_question(at, inc.key)
+    at = button(at, "Accept").click().run()  # decided: no longer first, its confidence stays as a caption
+    assert not at.exception
+    assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"]
+    assert at.sidebar.toggle(key=LOW_FIRST).label == "Low confidence first (0)"
+    at = open_question(at, inc.key)
+    assert f"Confidence {LOW:.2f} (low)" in [c.value for c in at.main.caption]
+    assert not [w for w in at.main.warning if "Confidence" in w.value]
+
+
+def test_a_draft_inherited_from_a_third_party_says_whose_evidence_it_is(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    draft = ws.review(pid).item(enc.key).draft
+    assert draft.citations, "the fake generator quotes the handbook"
+    # every citation is now a third party's document: the draft is inherited from it
+    drafted_again(ws, pid, enc.key, citations=tuple(
+        replace(c, third_party="Amazon Web Services") for c in draft.citations))
+
+    at = open_screen("review")
+    (warning,) = [w for w in at.main.warning if "Inherited" in w.value]
+    assert warning.value.startswith("Inherited from Amazon Web Services: the evidence is that third party's document")
+    at = button(at, "Accept").click().run()
+    at = open_question(at, enc.key)
+    assert any(c.value.startswith("Inherited from Amazon Web Services") for c in at.main.caption)

@@ -105,7 +105,8 @@ class FakeChat:
         self.calls += 1
         statement = messages[-1]["content"].rsplit("Statement: ", 1)[1]
         subject = " ".join(statement.split()[:3])
-        reply = {"questions": [f"What about {subject}?", f"Why is {subject} so?", "Where is the Eiffel Tower?"]}
+        asked = [f"What about {subject}?", f"Why is {subject} so?", "Where is the Eiffel Tower?"]
+        reply = {"questions": [{"answer": subject, "question": q} for q in asked]}
         return JsonReply(json.dumps(reply), 10, 10, 0.0)
 
 
@@ -138,7 +139,8 @@ def test_atom_questions_are_cached_and_a_killed_run_resumes(tmp_path):
 def test_question_schema_and_grounding():
     schema = question_schema(3)
     assert schema["properties"]["questions"]["maxItems"] == 3
-    assert schema["properties"]["questions"]["items"]["pattern"].endswith("[?]$")
+    assert schema["properties"]["questions"]["items"]["properties"]["question"]["pattern"].endswith("[?]$")
+    assert schema["properties"]["questions"]["items"]["required"] == ["answer", "question"]  # answer first
     assert grounded("Who won Super Bowl 50?", "Super Bowl 50 was an American football game.")
     assert not grounded("When was the Eiffel Tower completed?", "The Broncos took an early lead and never trailed.")
 

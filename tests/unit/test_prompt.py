@@ -9,11 +9,15 @@ from engine.generate.prompt import (
     ANSWER_CHARS,
     MAX_QUOTES,
     QUOTE_CHARS,
+    SENTENCES_SYSTEM_PROMPT,
     SYSTEM_PROMPT,
+    AnswerPrompt,
+    Evidence,
     GeneratedAnswer,
     Passage,
     answer_schema,
     build_messages,
+    choice_probability,
     compact_passages,
     parse_answer,
 )
@@ -28,8 +32,9 @@ def reply(**fields) -> str:
 
 def test_schema_fields_in_generation_order_all_required():
     schema = answer_schema(YES_NO)
-    assert list(schema["properties"]) == ["quotes", "answer", "choice", "insufficient_context"]
-    assert schema["required"] == ["quotes", "answer", "choice", "insufficient_context"]
+    # the choice before the answer: its probability is the decision, not an echo of "Yes, …"
+    assert list(schema["properties"]) == ["quotes", "choice", "answer", "insufficient_context"]
+    assert schema["required"] == ["quotes", "choice", "answer", "insufficient_context"]
     assert schema["additionalProperties"] is False
     assert schema["properties"]["quotes"] == {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": MAX_QUOTES}
     assert schema["properties"]["answer"] == {"type": "string", "maxLength": ANSWER_CHARS}
@@ -53,6 +58,43 @@ def test_messages_hold_the_labelled_passages_question_and_choices():
     assert "Question: Do you encrypt data at rest?" in text
     assert "Allowed choices: Yes, No, N/A" in text
     assert "choice must be null" in build_messages("Describe your SDLC.", passages, [])[1]["content"]
+
+
+def test_sentences_form_numbers_the_sentences_and_reads_labels_back_as_exact_quotes():
+    passages = [Passage("[1] Security_Overview.pdf p. 4", "Data is encrypted at rest. Keys rotate yearly. … MFA is enforced."),
+                Passage("[2] AWS_CAIQ.pdf p. 9 — THIRD PARTY: Amazon Web Services", "AWS encrypts its disks.")]
+    prompt = AnswerPrompt.build("Do you encrypt data at rest?", passages, YES_NO, Evidence.SENTENCES)
+    assert prompt.sentences == ("Data is encrypted at rest.", "Keys rotate yearly.", "MFA is enforced.", "AWS encrypts its disks.")
+    system, user = prompt.messages
+    assert system["content"] == SENTENCES_SYSTEM_PROMPT and "THIRD PARTY" in SENTENCES_SYSTEM_PROMPT
+    assert "[1] Security_Overview.pdf p. 4\nS1. Data is encrypted at rest.\nS2. Keys rotate yearly.\nS3. MFA is enforced." in user["content"]
+    assert "— THIRD PARTY: Amazon Web Services\nS4. AWS encrypts its disks." in user["content"]
+    assert prompt.schema["properties"]["sentences"] == {"type": "array", "items": {"enum": ["S1", "S2", "S3", "S4"]}, "maxItems": MAX_QUOTES}
+    assert list(prompt.schema["properties"]) == ["sentences", "choice", "answer", "insufficient_context"]
+    raw = json.dumps({"sentences": ["S1", "S9", "s3", 1], "choice": "Yes", "answer": "Yes, AES-256.", "insufficient_context": False})
+    got = prompt.parse(raw)
+    assert got.quotes == ("Data is encrypted at rest.", "MFA is enforced.") and got.choice == "Yes"  # S9: no such sentence
+    assert prompt.parse(json.dumps({"sentences": [], "choice": "Yes", "answer": "Yes.", "insufficient_context": False})).choice is None
+
+
+def test_quotes_form_is_the_plain_prompt():
+    prompt = AnswerPrompt.build("Q?", [Passage("[1] a.pdf p. 1", "Text.")], YES_NO, Evidence.QUOTES)
+    assert list(prompt.messages) == build_messages("Q?", [Passage("[1] a.pdf p. 1", "Text.")], YES_NO)
+    assert prompt.schema == answer_schema(YES_NO) and prompt.sentences is None
+    with pytest.raises(ValueError, match="unknown evidence form 'words'; use one of: quotes, sentences"):
+        Evidence.parse("words")
+
+
+def test_choice_probability_multiplies_the_steps_that_wrote_the_choice_value():
+    steps = [(b'{"sentences": [', 1.0), (b'"S1"', 0.9), (b'], "choice": ', 1.0), (b' "', 0.8), (b"Yes", 0.75),
+             (b'", "answer": "', 1.0), (b"Yes", 0.99), (b'."}', 1.0)]
+    assert choice_probability(steps) == pytest.approx(0.8 * 0.75)  # not the answer's "Yes", not the label's 0.9
+    assert choice_probability([(b'{"choice": null', 1.0)]) == 1.0
+    assert choice_probability([(b'{"choice":', 1.0), (b" null", 0.3), (b"}", 1.0)]) == pytest.approx(0.3)
+    assert choice_probability([(b'{"answer": "x"}', 1.0)]) is None  # cut off before the choice
+    prompt = AnswerPrompt.build("Q?", [Passage("[1] a.pdf p. 1", "Text.")], YES_NO, Evidence.QUOTES)
+    raw = b"".join(p for p, _ in steps).decode().replace('"sentences": ["S1"]', '"quotes": ["Text."]')
+    assert prompt.parse(raw, steps=steps).choice_probability == pytest.approx(0.6)
 
 
 def test_parse_a_supported_choice():

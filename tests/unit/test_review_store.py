@@ -41,3 +41,25 @@ def test_a_file_that_is_not_a_database_gets_a_clear_error(tmp_path):
     bad.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(ReviewStoreError, match="not a review database"):
         ReviewStore(bad)
+
+
+def test_citations_a_reviewer_adds_are_kept_per_question_and_a_version_2_file_is_upgraded(tmp_path):
+    path = tmp_path / "review.db"
+    old = sqlite3.connect(path)  # what a version-2 store leaves: no added_citations table
+    old.executescript("CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT NOT NULL, file_name TEXT NOT NULL, "
+                      "file_sha256 TEXT NOT NULL, file_bytes BLOB NOT NULL, created TEXT NOT NULL); PRAGMA user_version=2;")
+    old.close()
+    upload = tmp_path / "q.xlsx"
+    upload.write_bytes(b"workbook bytes")
+    store = ReviewStore(path)
+    project = store.project_for(upload)
+    assert store.added_citations(project.id) == {}
+    store.add_citation(project.id, "S!2", {"file": "a.pdf", "page": 3, "quote": "first"})
+    store.add_citation(project.id, "S!2", {"file": "a.pdf", "page": 7, "quote": "second"})
+    store.add_citation(project.id, "S!3", {"file": "b.md", "section": "Keys", "quote": "other"})
+    store.close()
+
+    store = ReviewStore(path)
+    added = store.added_citations(project.id)
+    assert [c["quote"] for c in added["S!2"]] == ["first", "second"] and added["S!3"][0]["section"] == "Keys"
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

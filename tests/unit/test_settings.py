@@ -29,7 +29,7 @@ def test_changes_are_validated(tmp_path):
         s.changed(top_k=0)
     with pytest.raises(SettingsError, match="http"):
         s.changed(llm_url="ftp://server")
-    with pytest.raises(SettingsError, match="no such file"):
+    with pytest.raises(SettingsError, match="model file not found"):
         s.changed(model=str(tmp_path / "missing.gguf"))
     fake = tmp_path / "model.gguf"
     fake.write_bytes(b"PK\x03\x04 a zip, not a model")
@@ -37,7 +37,10 @@ def test_changes_are_validated(tmp_path):
         s.changed(model=str(fake))
     with pytest.raises(SettingsError, match="not both"):
         s.changed(model=str(fake), llm_url="http://x")
-    assert s.changed(model="  ", llm_url="").generator.label.startswith("SmolLM2")
+    assert s.changed(model="  ", llm_url="").generator.label.startswith("Qwen2.5-Coder-1.5B")  # the default
+    assert s.changed(model="smollm2-135m").generator.label.startswith("SmolLM2-135M")  # by name, no file check
+    with pytest.raises(SettingsError, match="registered model name: qwen2.5-coder-1.5b, smollm2-135m"):
+        s.changed(model="qwen-7b")
 
 
 def test_unreadable_file_names_the_fix(tmp_path):

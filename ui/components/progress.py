@@ -10,6 +10,9 @@ STAGE_WORDS = {  # the engine's stage names, as a reviewer reads them
     "fitting TF-IDF": "Fitting the keyword model",
     "encoding": "Encoding passages",
     "indexing": "Writing the index",
+    "summarising": "Summarising the documents",
+    "encoding atoms": "Encoding sentences",
+    "writing questions": "Writing questions per sentence",
 }
 
 

@@ -2,8 +2,12 @@
 
 Add files (PDF, Word, Excel/CSV, Markdown/text) through the uploader — each upload is written
 to a temporary folder and indexed by ``kb.add_file`` with its own progress bar and its own
-result (indexed, replaced, unchanged, or the problem in plain words); list the documents;
-remove one (after a confirmation); re-index everything after the embedder or α changed.
+result (indexed, replaced, unchanged, or the problem in plain words), with the scope chosen for
+them (company-wide, products', a third party's); list the documents with their scopes; change a
+document's scope; remove one (after a confirmation); re-index everything after the embedder or α
+changed; ask any one document a question (engine/ask.py: the local model reads it and quotes
+what answers, and each excerpt is shown on its page with its lines outlined); see and correct
+each document's summary (an edited summary is re-embedded at once).
 The answer library: import past filled questionnaires (each with its own result), its entry
 count, and the near-identical questions answered differently, each answer with a Retire button.
 Every change is made by the engine at once; the screen keeps only what is on it."""
@@ -20,20 +24,26 @@ import streamlit as st
 from engine.ingest import SUPPORTED_EXTENSIONS, validate_name
 from engine.kb import AddReport, KnowledgeBase
 from engine.library import AnswerLibrary, ImportReport
+from engine.summaries import Summary, SummaryMethod
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
+from engine.scopes import Scope, products_of, third_parties_of
 from engine.types import DocumentInfo, IngestError
+from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import ProgressBar
+from ui.components.scope_picker import scope_picker, scope_text
 from ui.components.uploads import upload_name
 from ui.resources import workspace
 
 # results of the last action, kept over the rerun and shown beside the button that did it
 ADD_FLASH, DOCS_FLASH, REINDEX_FLASH = "kb_add_messages", "kb_docs_messages", "kb_reindex_messages"
+SUMMARY_FLASH = "kb_summary_messages"
 LIBRARY_FLASH = "kb_library_messages"
 UPLOADER_GENERATION = "kb_uploader_generation"  # a new uploader key clears the uploaded files
 LIBRARY_UPLOADER_GENERATION = "kb_library_uploader_generation"
 REMOVE_PENDING = "kb_remove_pending"  # the document waiting for "Yes, remove"
+ASK, ASK_DOC = "kb_ask", "kb_ask_doc"  # the ask pane's keys, the document asked
 FILE_TYPES = [ext.lstrip(".") for ext in SUPPORTED_EXTENSIONS]
 KIND_LABELS = {"pdf": "PDF", "docx": "Word", "sheet": "Spreadsheet", "text": "Text"}
 
@@ -48,9 +58,19 @@ def added_on(iso: str) -> str:
 def document_rows(docs: list[DocumentInfo]) -> list[dict]:
     return [
         {"Document": d.name, "Type": KIND_LABELS.get(d.kind.value, d.kind.value), "Pages": d.pages,
-         "Chunks": d.chunks, "Added": added_on(d.added)}
+         "Chunks": d.chunks, "Added": added_on(d.added), "Scope": scope_text(d.scope)}
         for d in docs
     ]
+
+
+def summary_origin(summary: Summary) -> str:
+    """Who wrote a summary, in words."""
+    words = count(len(summary.text.split()), "word")
+    if summary.method is SummaryMethod.EDITED:
+        return f"Edited by a reviewer on {added_on(summary.written)} · {words}."
+    if summary.method is SummaryMethod.LLM:
+        return f"Written by the language model ({escape_md(summary.model or 'local model')}) · {words}."
+    return f"The document's most central sentences (no language model was used) · {words}."
 
 
 def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
@@ -66,12 +86,15 @@ def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
         twin = re.match(r".* \(same content as (.*)\)$", line)
         where = f"the same content as **{escape_md(twin.group(1))}**" if twin else "this exact file"
         messages.append(("info", f"{shown} is unchanged: the knowledge base already holds {where}."))
+    for doc in report.rescoped:
+        messages.append(("success", f"**{escape_md(doc.name)}** is now {escape_md(doc.scope.label)}."))
     return messages
 
 
-def index_uploads(kb: KnowledgeBase, files) -> list[tuple[str, str]]:
-    """Index each uploaded file (written to a temporary folder first) with its own progress bar;
-    one file's problem never stops the others."""
+def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[tuple[str, str]]:
+    """Index each uploaded file (written to a temporary folder first) with its own progress bar,
+    in ``scope`` (None: company-wide, and files already held keep theirs); one file's problem never
+    stops the others."""
     messages: list[tuple[str, str]] = []
     with st.status(f"Indexing {count(len(files), 'file')}…", expanded=True) as box, \
             tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
@@ -87,7 +110,7 @@ def index_uploads(kb: KnowledgeBase, files) -> list[tuple[str, str]]:
             path.write_bytes(upload.getvalue())
             bar = ProgressBar(name)
             try:
-                report = kb.add_file(path, name, bar)
+                report = kb.add_file(path, name, bar, scope=scope)
             except Exception as exc:  # a store-wide problem (e.g. built with another embedder)
                 report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
             failed += bool(report.errors)
@@ -126,6 +149,24 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
 def retire(library: AnswerLibrary, entry_id: int) -> None:
     e = library.retire(entry_id)
     flash(LIBRARY_FLASH, "success", f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused.")
+
+
+def _hide_excerpt() -> None:
+    st.session_state.pop(ask_pane.shown_key(ASK), None)
+
+
+def ask_section(ws, names: list[str]) -> None:
+    """Ask any one document; the chosen excerpt is shown on its page below the answer."""
+    st.subheader("Ask a document")
+    st.caption("The local model reads the whole document (no search index) and quotes the sentences that "
+               "answer; each quote is found in the document and shown with the sentences around it.")
+    if st.session_state.get(ASK_DOC) not in names:
+        st.session_state[ASK_DOC] = names[0]
+    doc = st.selectbox("Document to ask", names, key=ASK_DOC, on_change=_hide_excerpt)
+    ask_pane.ask_form(ws, doc, key=ASK)
+    excerpt = ask_pane.shown_excerpt(ws, ASK, doc)
+    if excerpt is not None:
+        ask_pane.show_excerpt(ws, excerpt, key="kb_ask_pdf")
 
 
 def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
@@ -193,8 +234,13 @@ files = st.file_uploader(
     "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
          "same name as a document already here replaces it.")
-if st.button("Index files", type="primary", icon=":material/upload:", disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings)):
-    for level, text in index_uploads(kb, files):
+add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
+st.caption("The scope: whose evidence these files are. A file the knowledge base already holds gets a product "
+           "or third-party scope chosen here (a product is added to its products); with Company-wide it keeps "
+           "its scope (change it below).")
+if st.button("Index files", type="primary", icon=":material/upload:",
+             disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings) or add_scope is None):
+    for level, text in index_uploads(kb, files, None if add_scope.company else add_scope):
         flash(ADD_FLASH, level, text)
     st.session_state[UPLOADER_GENERATION] = generation + 1
     st.rerun()
@@ -216,6 +262,16 @@ st.caption(f"{count(len(docs), 'document')}, {count(total_chunks, 'chunk')} inde
 st.dataframe(document_rows(docs), hide_index=True, width="stretch",
              column_config={"Pages": st.column_config.NumberColumn(format="%d"),
                             "Chunks": st.column_config.NumberColumn(format="%d")})
+
+with st.container(border=True):
+    by_name = {d.name: d for d in docs}
+    chosen = by_name[st.selectbox("Change the scope of a document", list(by_name), key="kb_scope_choice")]
+    scope = scope_picker(f"kb_scope_{chosen.doc_hash}", products_of(docs), third_parties_of(docs), chosen.scope,
+                         disabled=bool(drafting))
+    if st.button("Save scope", icon=":material/label:", disabled=bool(drafting) or scope in (None, chosen.scope)):
+        kb.set_scopes({chosen.name: scope})
+        flash(DOCS_FLASH, "success", f"**{escape_md(chosen.name)}** is now {escape_md(scope.label)}.")
+        st.rerun()
 
 with st.container(border=True):
     names = [d.name for d in docs]
@@ -243,6 +299,33 @@ with st.container(border=True):
         if button.button("Remove…", icon=":material/delete:", disabled=bool(drafting)):
             st.session_state[REMOVE_PENDING] = target
             st.rerun()
+
+# ---- summaries -------------------------------------------------------------------------------------
+st.subheader("Summaries")
+st.caption("One summary per document. The summary retrieval mode picks the documents whose summaries match a "
+           "question best, then reads their best passages with the summaries as context. Correct a summary "
+           "here: it is used (re-embedded) from the next question on, and never rewritten by the model.")
+show_flashed(SUMMARY_FLASH)
+summary_doc = st.selectbox("Document", names, key="kb_summary_choice")
+try:
+    summary = kb.indexes.summary(summary_doc)
+except Exception as exc:
+    st.error(f"The summary cannot be read: {problem_text(exc)}")
+else:
+    st.caption(summary_origin(summary))
+    doc_hash = kb.document(summary_doc).doc_hash
+    new_text = st.text_area("Summary", summary.text, height=180, key=f"kb_summary_{doc_hash}_{summary.text_sha[:12]}")
+    if st.button("Save summary", icon=":material/save:", disabled=bool(drafting) or " ".join(new_text.split()) == summary.text):
+        try:
+            kb.indexes.edit_summary(summary_doc, new_text)
+        except Exception as exc:
+            flash(SUMMARY_FLASH, "error", f"The summary of **{escape_md(summary_doc)}** was not saved. {problem_text(exc)}")
+        else:
+            flash(SUMMARY_FLASH, "success", f"Saved the summary of **{escape_md(summary_doc)}**; it is used from the next question on.")
+        st.rerun()
+
+# ---- ask a document ----------------------------------------------------------------------------------
+st.fragment(ask_section)(ws, [d.name for d in docs])
 
 # ---- re-index --------------------------------------------------------------------------------------
 st.subheader("Re-index")

@@ -1,6 +1,8 @@
 """Questionnaire screen: upload the customer's questionnaire (or use the bundled sample), check
 what was detected (per sheet: questions, columns, dropdown values, the first questions) and
-correct it with overrides, then draft the answers in the background.
+correct it with overrides, choose the product it is for (its documents, the company-wide and
+third parties' ones are drafted from; none: company-wide), then draft the answers in the
+background.
 
 Drafting runs in the engine's background thread (``ws.jobs``): the rest of the app stays usable,
 the progress panel refreshes itself every second only while a run is going, drafts appear as
@@ -19,12 +21,14 @@ from engine.pipeline import question_key
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
 from engine.review import Review, ReviewState
+from engine.scopes import products_of
 from engine.workspace import ReadOptions, Workspace
 from storage.review_store import Run
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
 from ui.components.uploads import upload_name
+from ui.components.warm_up import warm_up_status
 from ui.resources import PROJECT, current_project, workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -254,6 +258,28 @@ def drafting_panel(pid: int, questionnaire: Questionnaire, refreshing: bool) -> 
     latest_drafts(ws, pid, questionnaire)
 
 
+def product_key(pid: int) -> str:
+    return f"questionnaire_product_{pid}"
+
+
+def choose_product(ws: Workspace, pid: int) -> None:
+    try:
+        ws.set_product(pid, st.session_state[product_key(pid)])
+    except Exception as exc:  # drafting started meanwhile, or a bad name
+        st.session_state.pop(product_key(pid), None)
+        flash(DRAFT_FLASH, "error", f"The product was not changed. {problem_text(exc)}")
+
+
+def product_picker(ws: Workspace, pid: int, product: str | None, docs: list, locked: bool) -> None:
+    """The product the questionnaire is drafted for, among the products of the knowledge base."""
+    options = [None] + sorted(set(products_of(docs)) | ({product} if product else set()))
+    st.selectbox("Product", options, index=options.index(product), key=product_key(pid), disabled=locked,
+                 format_func=lambda p: p or "None (company-wide)", on_change=choose_product, args=(ws, pid),
+                 help="Drafts use the company-wide documents, this product's and third parties' (labelled as "
+                      "theirs); another product's documents are never used. None: company-wide and "
+                      "third-party documents only. Past answers of this product are reused first.")
+
+
 def start_drafting(ws: Workspace, pid: int) -> None:
     limit = int(st.session_state.get("questionnaire_limit") or 0)
     redo = bool(st.session_state.get("questionnaire_redo"))
@@ -344,6 +370,10 @@ if not docs:
     st.warning("The knowledge base is empty: there is nothing to draft the answers from. "
                "Add your documents first.", icon=":material/warning:")
     st.page_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
+product_picker(ws, pid, project.product, docs, locked=running)
+warm_up_status(ws, show_ready=False)  # the models loading since the app started, or why one cannot load
+if ws.warming is not None and ws.warming.failed():
+    st.page_link("screens/settings.py", label="Go to the Settings screen", icon=":material/settings:")
 limit_col, redo_col = st.columns([1, 2], vertical_alignment="bottom")
 limit_col.number_input("Questions to draft (0 = all)", min_value=0, value=0, step=1, key="questionnaire_limit",
                        disabled=running)

@@ -3,8 +3,14 @@ source page with the quoted lines outlined; the reviewer accepts, edits, regener
 an SME or rejects. Every action is written to the review store at once (``Review`` methods), so
 a refresh or an app restart loses nothing; after an action the next question to review opens.
 
+Each drafted answer shows its confidence (a warning under the calibrated threshold, until the
+reviewer decides), and *Low confidence first* puts the undecided low-confidence drafts at the top of
+the list (and so of Next and of the question opened after each decision).
+
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
-area shows the question and its answer (left) beside the source (right)."""
+area shows the question and its answer (left) beside the source (right). Under the source,
+"Ask this document" asks the shown document a question (engine/ask.py); an excerpt it returns
+is shown in the same viewer with its lines outlined and can be added to the draft's citations."""
 
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from engine.anchoring import AnchorLabel
 from engine.pipeline import Draft
 from engine.review import Review, ReviewItem, ReviewState, location
 from engine.types import SourceKind
-from storage.review_store import ReviewStoreError
+from storage.review_store import DraftStatus, ReviewStoreError
+from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation
 from ui.components import cached_questionnaire
@@ -29,10 +36,14 @@ from ui.resources import PROJECT, QUESTION, current_project, workspace
 LIST = "review_list"
 FILTER = "review_filter"
 SEARCH = "review_search"
+LOW_FIRST = "review_low_first"
 NOTICE = "review_notice"
 SOURCE = "review_source"
 PAGE = "review_page"
 PAGE_FOR = "review_page_for"
+SOURCE_NEXT = "review_source_next"  # the source to open on the next run (set after the radio is drawn)
+ASK = "review_ask"  # the ask pane's keys
+ASK_DOC = "review_ask_doc"  # the document asked when the question cites none
 
 TO_REVIEW = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ERROR)
 FILTER_ORDER = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ACCEPTED, ReviewState.EDITED,
@@ -60,6 +71,17 @@ def matches(item: ReviewItem, states: set[ReviewState], search: str) -> bool:
         return True
     hay = " ".join([item.question.id or "", item.question.sheet, str(item.question.row), item.question.text, item.answer]).lower()
     return all(w in hay for w in words)
+
+
+def low_confidence(item: ReviewItem) -> bool:
+    """A low-confidence draft nobody has decided on yet."""
+    return item.state is ReviewState.DRAFTED and item.draft is not None and item.draft.low_confidence
+
+
+def listed_order(items: list[ReviewItem], low_first: bool) -> list[ReviewItem]:
+    """The questionnaire's order, or the undecided low-confidence drafts first (each part in
+    the questionnaire's order)."""
+    return sorted(items, key=lambda i: not low_confidence(i)) if low_first else items
 
 
 def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> str | None:
@@ -201,7 +223,8 @@ def _progress(pid: int, was_running: bool) -> None:
 def _item_line(item: ReviewItem) -> str:
     text = item.question.text.replace("\n", " ")
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
-    return f"{state_icon_md(item.state)} **{escape_md(item.label)}** {escape_md(short)}"
+    low = " :orange[:material/priority_high:]" if low_confidence(item) else ""
+    return f"{state_icon_md(item.state)}{low} **{escape_md(item.label)}** {escape_md(short)}"
 
 
 def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
@@ -226,10 +249,14 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
                                 format_func=lambda s: f"{s.label} ({counts[s]})")
         search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
                                icon=":material/search:")
-        visible = [i for i in items if matches(i, set(states or ()), search)]
+        low = sum(low_confidence(i) for i in items)
+        low_first = st.toggle(f"Low confidence first ({low})", key=LOW_FIRST,
+                              help="Drafts whose confidence is under the calibrated threshold, not yet decided, "
+                                   "at the top of the list.")
+        visible = listed_order([i for i in items if matches(i, set(states or ()), search)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
-        shown = _page(order, current, (tuple(states or ()), search))
+        shown = _page(order, current, (tuple(states or ()), search, low_first))
         st.session_state[LIST] = current if current in shown else None
         on_page = set(shown)
         lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
@@ -287,7 +314,8 @@ def _citation_list(item: ReviewItem) -> None:
         where = location(c)
         with st.container(border=True):
             name = escape_md(where) if c.kind is SourceKind.LIBRARY else escape_md(c.file) + (f" · {escape_md(where)}" if where else "")
-            st.markdown(f"{label_badge_md(c.label)} **[{n}]** {name} · score {c.score:.0f}")
+            party = f" · :orange-badge[third party: {escape_md(c.third_party)}]" if c.third_party else ""
+            st.markdown(f"{label_badge_md(c.label)} **[{n}]** {name} · score {c.score:.0f}{party}")
             st.caption(f"“{escape_md(c.quote)}”")
             if c.label is AnchorLabel.UNVERIFIED:
                 st.warning("This quote was not found in the source: it is not highlighted. "
@@ -306,6 +334,33 @@ def _past_choices(draft: Draft, state: ReviewState) -> None:
     elif votes:
         total = sum(draft.past_choices.values())
         st.caption(f"Near-identical past answers: {votes}" + (" (all agree)" if total > 1 else ""))
+
+
+def _confidence(draft: Draft, state: ReviewState) -> None:
+    """How far the drafted choice can be trusted: a warning under the threshold until the
+    reviewer has decided (then a caption); nothing when there is no confidence (no context, a
+    reused answer)."""
+    if draft.confidence is None or draft.status is not DraftStatus.DRAFTED:
+        return
+    shown = f"Confidence {draft.confidence:.2f}"
+    if draft.low_confidence and state is ReviewState.DRAFTED:
+        st.warning(f"{shown} — low: check the evidence before accepting.", icon=":material/priority_high:")
+    else:
+        st.caption(shown + (" (low)" if draft.low_confidence else ""))
+
+
+def _inherited(draft: Draft, state: ReviewState) -> None:
+    """A draft supported only by a third party's document (a cloud provider's CAIQ): whose
+    evidence it is (``getattr``: ``Draft.inherited_from`` comes with the third-party scopes)."""
+    origin = getattr(draft, "inherited_from", None)
+    if not origin:
+        return
+    text = (f"Inherited from {escape_md(origin)}: the evidence is that third party's document, not your own; "
+            "check that it covers your product.")
+    if state is ReviewState.DRAFTED:
+        st.warning(text, icon=":material/handshake:")
+    else:
+        st.caption(text)
 
 
 def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
@@ -330,6 +385,9 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
                 icon=":material/search_off:")
     elif state is ReviewState.ERROR and item.draft is not None:
         st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
+    if item.draft is not None:
+        _confidence(item.draft, state)
+        _inherited(item.draft, state)
     if reused:
         _past_choices(item.draft, state)
     if item.decision is not None and item.decision.note:
@@ -378,28 +436,75 @@ def _citation_option(item: ReviewItem, n: int) -> str:
     return f"[{n + 1}] {c.file} · {where}{mark}"
 
 
+def _hide_excerpt() -> None:
+    st.session_state.pop(ask_pane.shown_key(ASK), None)
+
+
+def _add_excerpt(pid: int, key: str, excerpt) -> str:
+    """Add an asked excerpt to the question's citations (written to the review store at once)
+    and show it as the question's source."""
+    review = review_for(workspace(), pid)
+    added = review.add_citation(key, excerpt.citation())
+    item = review.item(key)
+    if not added:
+        return f"{item.label} already cites excerpt [{excerpt.number}]."
+    st.session_state[SOURCE_NEXT] = len(item.citations) - 1  # the source radio is drawn already in this run
+    _hide_excerpt()
+    return f"Excerpt [{excerpt.number}] added to the citations of {item.label}."
+
+
 def _source(pid: int, item: ReviewItem) -> None:
-    """The cited source; switching between citations reruns only this pane."""
+    """The cited source (or an asked excerpt), then "Ask this document"; switching between
+    citations or excerpts reruns only this pane."""
     ws = workspace()
-    if not item.citations:
-        words = ("The source appears here once the question is drafted." if item.draft is None
-                 else "No source to show: the draft cites nothing.")
-        st.info(words, icon=":material/menu_book:")
-        return
-    n = 0
     head = st.container()  # switcher and messages; the viewer keeps its place below them
-    if len(item.citations) > 1:
-        if st.session_state.get(SOURCE) not in range(len(item.citations)):
-            st.session_state[SOURCE] = 0
-        n = head.radio("Source", list(range(len(item.citations))), key=SOURCE, horizontal=True,
-                       format_func=lambda i: _citation_option(item, i), label_visibility="collapsed")
-    c = item.citations[n]
-    if c.kind is SourceKind.PDF:
+    c = None
+    if SOURCE_NEXT in st.session_state:
+        st.session_state[SOURCE] = st.session_state.pop(SOURCE_NEXT)
+    if item.citations:
+        n = 0
+        if len(item.citations) > 1:
+            if st.session_state.get(SOURCE) not in range(len(item.citations)):
+                st.session_state[SOURCE] = 0
+            n = head.radio("Source", list(range(len(item.citations))), key=SOURCE, horizontal=True, on_change=_hide_excerpt,
+                           format_func=lambda i: _citation_option(item, i), label_visibility="collapsed")
+        c = item.citations[n]
+    cited_doc = c.file if c is not None and c.kind is not SourceKind.LIBRARY else None
+    doc = cited_doc or st.session_state.get(ASK_DOC)
+    excerpt = ask_pane.shown_excerpt(ws, ASK, doc)
+    if excerpt is not None:
+        ask_pane.show_excerpt(ws, excerpt, key="review_pdf", head=head)
+    elif c is None:
+        words = ("The source appears here once the question is drafted." if item.draft is None
+                 else "No source to show: the draft cites nothing. Ask a document below.")
+        head.info(words, icon=":material/menu_book:")
+    elif c.kind is SourceKind.PDF:
         show_pdf_citation(ws, c, key="review_pdf", head=head)
     elif c.kind is SourceKind.LIBRARY:
         show_past_answer(ws, c)
     else:
         show_text_citation(ws, c)
+    _ask(ws, pid, item, cited_doc)
+
+
+def _ask(ws, pid: int, item: ReviewItem, cited_doc: str | None) -> None:
+    """Ask the shown document (or, when the question cites none, a document chosen here)."""
+    names = [d.name for d in ws.kb.documents()]
+    if not names:
+        return
+    doc = cited_doc or st.session_state.get(ASK_DOC)
+    open_now = ask_pane.current_run(ws, ASK, doc) is not None
+    with st.expander(f"Ask {'this document' if cited_doc else 'a document'}", icon=":material/quick_reference_all:",
+                     expanded=open_now):
+        if cited_doc is None:
+            if st.session_state.get(ASK_DOC) not in names:
+                st.session_state[ASK_DOC] = names[0]
+            doc = st.selectbox("Document", names, key=ASK_DOC, on_change=_hide_excerpt)
+        else:
+            st.caption(f"The local model reads **{escape_md(doc)}** and quotes what answers your question; "
+                       "each excerpt can be shown on its page and added to the citations.")
+        ask_pane.ask_form(ws, doc, key=ASK, on_add=lambda e: _add_excerpt(pid, item.key, e),
+                          added=lambda e: item.cites(e.citation()))
 
 
 # ---- the page ---------------------------------------------------------------------------------
@@ -433,6 +538,7 @@ if current not in keys:
     st.session_state[QUESTION] = current
 if st.session_state.get("review_source_for") != current:  # a new question opens on its first highlighted citation
     st.session_state["review_source_for"] = current
+    st.session_state.pop(ask_pane.shown_key(ASK), None)  # the new question's own citation, not an asked excerpt
     cited = next(i for i in items if i.key == current).citations
     st.session_state[SOURCE] = next((n for n, c in enumerate(cited) if c.label is not AnchorLabel.UNVERIFIED), 0)
 

@@ -1,27 +1,37 @@
-"""Settings screen: which LLM drafts the answers (the packaged SmolLM2, a GGUF file, or an
-OpenAI-compatible server) and how retrieval works (embedder, mode, α, top-k).
+"""Settings screen: which LLM drafts the answers (a registered model by name — the default
+Qwen2.5-Coder-1.5B or the small SmolLM2 —, a GGUF file, or an OpenAI-compatible server) and how
+retrieval works (embedder, mode, α, top-k).
 
-The widgets start from the saved settings. *Save settings* validates the values with
-``Settings.changed`` (a bad value is refused with its reason and nothing is saved), then
-``Workspace.apply_settings`` writes ``settings.json``; it is refused while drafting runs. A new
-embedder or α takes effect for the stored documents after a re-index (Knowledge base screen)."""
+The widgets start from the saved settings (no model saved: the registry's default). *Save
+settings* validates the values with ``Settings.changed`` and checks a newly chosen model file
+(``resolve_model``: a missing, truncated or damaged file is refused with its one-line reason and
+nothing is saved), then ``Workspace.apply_settings`` writes ``settings.json``; it is refused while
+drafting runs. The models load in the background (``Workspace.warm_up``): their state, or the
+reason one cannot load, is shown under each section. A new embedder or α takes effect for the
+stored documents after a re-index (Knowledge base screen)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from engine.config import Mode
+from engine.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
+from engine.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
 from engine.settings import SETTINGS_FILE, Settings, SettingsError
 from ui.components.kb_status import needs_reindex
 from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
+from ui.components.warm_up import warm_up_status
 from ui.resources import workspace
 
 FLASH = "settings_messages"
-PACKAGED, GGUF, SERVER = "Packaged SmolLM2-135M-Instruct", "GGUF model file", "LLM server (OpenAI-compatible)"
-LLM_CHOICES = [PACKAGED, GGUF, SERVER]
+GGUF, SERVER = "GGUF model file", "LLM server (OpenAI-compatible)"
+LLM_CHOICES = [*MODELS, GGUF, SERVER]  # a registered model by name, a GGUF file, or a server
+MODEL_NOTES = {  # what a reviewer needs to know to choose (measured on a 2-core CPU, README)
+    "qwen2.5-coder-1.5b": "drafts from documents, ≈ 5–6 s/question on 2 cores",
+    "smollm2-135m": "fast, for tests; does not draft from documents",
+}
 KEYS = {  # widget key → how it starts from the saved settings
-    "settings_llm": lambda s: SERVER if s.generator.llm_url else GGUF if s.generator.model else PACKAGED,
-    "settings_model": lambda s: s.generator.model or "",
+    "settings_llm": lambda s: llm_choice(s),  # defined below
+    "settings_model": lambda s: "" if is_registered(s.generator.model) else s.generator.model or "",
     "settings_llm_url": lambda s: s.generator.llm_url or "",
     "settings_embedder": lambda s: s.engine.embedder,
     "settings_mode": lambda s: s.engine.mode.value,
@@ -34,6 +44,11 @@ MODE_HELP = {
     Mode.CONCAT: "dense and TF-IDF/SVD vectors side by side: exactly α·cos dense + (1−α)·cos TF-IDF",
     Mode.DENSE_SPARSE: "a dense and a BM25 search, fused by rank",
     Mode.WEIGHTED: "a dense and a BM25 search, fused by score: α·dense + (1−α)·normalised BM25",
+    Strategy.SUMMARY: "the 3 documents whose summaries match best, their best passages with the summaries",
+    Strategy.SUMMARY_ONLY: "the 3 documents whose summaries match best, their summaries alone",
+    Strategy.CONTENT_ONLY: "the 3 documents whose summaries match best, their best passages alone",
+    Strategy.ATOMS: "each passage's best-matching sentence (needs the atoms index)",
+    Strategy.ATOM_QUESTIONS: "each passage's sentences and the model's questions about them (needs that index)",
 }
 
 
@@ -47,11 +62,58 @@ def discard() -> None:
     load_widgets(workspace().settings, force=True)
 
 
+def llm_choice(settings: Settings) -> str:
+    """The choice that shows saved generator settings (no model saved: the default model)."""
+    model = settings.generator.model
+    if settings.generator.llm_url:
+        return SERVER
+    if model is None:
+        return DEFAULT_MODEL
+    return model if is_registered(model) else GGUF
+
+
+def llm_title(choice: str) -> str:
+    if choice in MODELS:
+        return MODELS[choice].title + (" (default)" if choice == DEFAULT_MODEL else "")
+    return choice
+
+
+def llm_caption(choice: str) -> str:
+    """Size, licence and what the model is good for; the other choices in a few words."""
+    if choice == GGUF:
+        return "any llama.cpp model file on this computer, e.g. a larger instruct model"
+    if choice == SERVER:
+        return "llama.cpp server, Ollama, vLLM… on this machine or your network (a GPU helps)"
+    spec = MODELS[choice]
+    size = spec.size
+    if size is None and not spec.assembled:  # a packaged GGUF: found, not hashed
+        try:
+            size = resolve_model(choice).stat().st_size
+        except ModelError:
+            size = None
+    parts = [f"{size / 1e9:.2f} GB" if size else "", spec.license, MODEL_NOTES.get(choice, "")]
+    return " · ".join(p for p in parts if p)
+
+
+def chosen_model(llm: str, path: str) -> str | None:
+    """The ``model`` setting of a choice: None for the default model (it follows the registry's
+    default), a registered name, or the GGUF path typed."""
+    if llm == GGUF:
+        return path
+    return None if llm in (DEFAULT_MODEL, SERVER) else llm
+
+
 def wanted_values() -> dict:
+    """The values on screen, as ``Settings.changed`` takes them; a chosen GGUF file or server
+    must be named (empty would silently mean the default model)."""
     state = st.session_state
     llm = state["settings_llm"]
+    if llm == GGUF and not (state["settings_model"] or "").strip():
+        raise SettingsError("the model file is empty; give the path of a .gguf model file, or choose a model by name")
+    if llm == SERVER and not (state["settings_llm_url"] or "").strip():
+        raise SettingsError("the LLM server URL is empty; give the server's address, e.g. http://127.0.0.1:8080")
     return {
-        "model": state["settings_model"] if llm == GGUF else None,
+        "model": chosen_model(llm, state["settings_model"]),
         "llm_url": state["settings_llm_url"] if llm == SERVER else None,
         "embedder": (state["settings_embedder"] or "").strip(),
         "mode": state["settings_mode"],
@@ -73,6 +135,15 @@ def check_embedder(name: str) -> None:
         raise SettingsError(str(exc)) from None
 
 
+def check_model(model: str | None) -> None:
+    """The model file of a registered name or a path exists and is whole (size and checksum of
+    a registered model; the checksum is computed once per file)."""
+    try:
+        resolve_model(model)
+    except ModelError as exc:
+        raise SettingsError(str(exc)) from None
+
+
 def save(ws) -> None:
     """Validate, then save; every refusal leaves settings.json as it was."""
     current = ws.settings
@@ -81,6 +152,9 @@ def save(ws) -> None:
         if new == current:
             flash(FLASH, "info", "Nothing changed: these are the saved settings.")
             return
+        if new.generator != current.generator and not new.generator.llm_url:
+            with st.spinner(f"Checking the model file of {new.generator.label}…"):
+                check_model(new.generator.model)
         if new.engine.embedder != current.engine.embedder:
             with st.spinner(f"Loading the embedder {new.engine.embedder} to check it…"):
                 check_embedder(new.engine.embedder)
@@ -88,7 +162,8 @@ def save(ws) -> None:
         flash(FLASH, "error", f"The settings were not saved. {escape_md(sentence(str(exc)))}")
         return
     try:
-        ws.apply_settings(new)
+        with st.spinner("Saving (models still loading in the background finish first)…"):
+            ws.apply_settings(new)
     except RuntimeError as exc:  # drafting is running
         flash(FLASH, "error", f"The settings were not saved. {escape_md(sentence(str(exc)))}")
         return
@@ -121,9 +196,10 @@ if drafting:
 # ---- the language model ------------------------------------------------------------------------------
 st.subheader("Language model")
 st.caption(f"Drafting now with: **{escape_md(ws.settings.generator.label)}**")
-llm = st.radio("Language model", LLM_CHOICES, key="settings_llm", horizontal=True,
-               help="The packaged model is small and fast but weak; a larger GGUF model (e.g. a 7B "
-                    "instruct model) or a local LLM server writes better answers.")
+llm = st.radio("Language model", LLM_CHOICES, key="settings_llm", format_func=llm_title,
+               captions=[llm_caption(c) for c in LLM_CHOICES],
+               help="The models are local files, installed by `make setup`. A larger GGUF model or an LLM "
+                    "server on a machine with a GPU writes better answers, faster.")
 if llm == GGUF:
     st.text_input("Model file (.gguf)", key="settings_model", placeholder="/path/to/model.Q4_K_M.gguf",
                   help="The full path of a GGUF model file on this computer (llama.cpp format).")
@@ -132,19 +208,22 @@ elif llm == SERVER:
                   help="An OpenAI-compatible server on this machine or your network (llama.cpp server, "
                        "vLLM, Ollama…).")
 
+warm_up_status(ws, ("model",))
+
 # ---- retrieval ---------------------------------------------------------------------------------------
 st.subheader("Retrieval")
 st.text_input("Embedder", key="settings_embedder",
               help="A sentence-transformers model name or folder available on this computer. "
                    "Changing it needs a re-index of the knowledge base.")
-st.selectbox("Retrieval mode", [m.value for m in Mode], key="settings_mode",
-             format_func=lambda v: f"{v} — {MODE_HELP.get(Mode(v), '')}",
+st.selectbox("Retrieval mode", RETRIEVAL_MODES, key="settings_mode",
+             format_func=lambda v: f"{v} — {MODE_HELP.get(parse_mode(v), '')}",
              help="How questions and passages are compared. The default was picked by the retrieval benchmark.")
 st.slider("α (weight of the dense part)", min_value=0.0, max_value=1.0, step=0.05, key="settings_alpha",
           help="1 = meaning only (dense vectors), 0 = words only (TF-IDF/BM25). Changing it needs a "
                "re-index of the knowledge base.")
 st.number_input("Top-k passages", min_value=1, step=1, key="settings_top_k",
                 help="How many passages the LLM reads per question.")
+warm_up_status(ws, ("embedder",))
 st.caption("A new embedder or α applies to the stored documents after **Re-index** on the Knowledge base "
            "screen; the mode, top-k and language model apply to the next draft.")
 
