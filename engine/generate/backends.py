@@ -5,7 +5,9 @@
   from the GGUF; the answer schema is enforced by a grammar built from the JSON schema,
   checked token by token grammar-first (engine/generate/grammar_sampling.py).
 * ``HttpGenerator``: an OpenAI-compatible ``/v1/chat/completions`` server
-  (``python -m llama_cpp.server``, vLLM, Ollama), sent the same messages and JSON schema.
+  (``python -m llama_cpp.server``, vLLM, Ollama), sent the same messages and JSON schema, and
+  asked for the tokens' logprobs, which give the choice its probability as the local sampler's
+  steps do (``prompt.steps_from_logprobs``); a server that refuses them gives no confidence.
 
 Both use temperature 0 and a bounded ``max_tokens``. Under ``generate`` is ``chat_json``: any
 chat messages, the reply forced through a JSON schema; other prompts (the synthetic questions
@@ -27,9 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
-from engine.generate.prompt import AnswerPrompt, Evidence, GeneratedAnswer, Passage
+from engine.generate.prompt import AnswerPrompt, Evidence, GeneratedAnswer, Passage, steps_from_logprobs
 
 MAX_TOKENS = 256
+TOP_LOGPROBS = 10  # alternatives per token asked of a server: enough for every choice value and null
 SMALL_MODEL_BYTES = 1 << 30  # a GGUF under this size decodes on one thread (see LlamaCppGenerator)
 LLAMA_PIP = "pip install 'llama-cpp-python==0.3.36'"
 
@@ -185,6 +188,7 @@ class HttpGenerator(_Answers):
         self.model = model or self._first_model()
         self.name = f"{self.model} @ {self.base_url}"
         self.schema_form = "json_schema"
+        self.logprobs = True  # asked for until the server refuses them (then no confidence)
 
     def _first_model(self) -> str:
         models = self._request("GET", "/models").get("data") or []
@@ -223,20 +227,50 @@ class HttpGenerator(_Answers):
         }
         body = {"model": self.model, "messages": list(messages), "temperature": 0.0, "max_tokens": max_tokens or self.max_tokens}
         start = time.perf_counter()
-        try:
-            out = self._request("POST", "/chat/completions", {**body, "response_format": forms[self.schema_form]})
-        except GeneratorError as e:
-            if self.schema_form != "json_schema" or e.status is None or "response_format" not in e.problem:
-                raise
-            self.schema_form = "json_object"
-            out = self._request("POST", "/chat/completions", {**body, "response_format": forms[self.schema_form]})
+        while True:
+            extra = {"logprobs": True, "top_logprobs": TOP_LOGPROBS} if self.logprobs else {}
+            try:
+                out = self._request("POST", "/chat/completions", {**body, **extra, "response_format": forms[self.schema_form]})
+                break
+            except GeneratorError as e:  # a server that refuses one of the two is asked again without it
+                if e.status is None:
+                    raise
+                if self.logprobs and "logprob" in e.problem.lower():
+                    self.logprobs = False
+                elif self.schema_form == "json_schema" and "response_format" in e.problem:
+                    self.schema_form = "json_object"
+                else:
+                    raise
         seconds = time.perf_counter() - start
         usage = out.get("usage") or {}
         try:
-            raw = out["choices"][0]["message"].get("content") or ""
+            choice = out["choices"][0]
+            raw = choice["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError):
-            raw = json.dumps(out)[:1000]
-        return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+            return JsonReply(json.dumps(out)[:1000], usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+        values = ((schema.get("properties") or {}).get("choice") or {}).get("enum")
+        steps = _logprob_steps(choice.get("logprobs"), values) if values else ()
+        return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds, steps)
+
+
+def _token_bytes(item: dict) -> bytes:
+    """An OpenAI logprobs entry's token as bytes (its ``bytes`` when the server gives them)."""
+    raw = item.get("bytes")
+    return bytes(raw) if isinstance(raw, list) else str(item.get("token", "")).encode("utf-8")
+
+
+def _logprob_steps(logprobs: dict | None, values: Sequence[str | None]) -> tuple[tuple[bytes, float], ...]:
+    """The reply's steps for ``prompt.choice_probability`` from an OpenAI-style ``logprobs``
+    object (llama.cpp's server, vLLM, Ollama); none when the server sent none."""
+    content = (logprobs or {}).get("content") if isinstance(logprobs, dict) else None
+    if not content:
+        return ()
+    try:
+        tokens = [(_token_bytes(c), float(c["logprob"]),
+                   [(_token_bytes(a), float(a["logprob"])) for a in c.get("top_logprobs") or ()]) for c in content]
+    except (KeyError, TypeError, ValueError):
+        return ()  # a form this reader does not know: no confidence rather than a wrong one
+    return steps_from_logprobs(tokens, values)
 
 
 def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None,

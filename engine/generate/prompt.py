@@ -218,6 +218,44 @@ def choice_probability(steps: Sequence[tuple[bytes, float]]) -> float | None:
     return probability
 
 
+def steps_from_logprobs(tokens: Sequence[tuple[bytes, float, Sequence[tuple[bytes, float]]]],
+                        values: Sequence[str | None]) -> tuple[tuple[bytes, float], ...]:
+    """A server's reply as ``choice_probability``'s steps. ``tokens``: each token taken, its
+    logprob and its top alternatives as ``(bytes, logprob)`` (OpenAI ``logprobs.content``: the
+    model's probabilities before the server's grammar, so they are renormalised here);
+    ``values``: the schema's choice values. A step that writes the choice value gets the share of
+    the alternatives that continue towards the value taken among those that continue towards
+    any allowed value (the closing quote and a closing quote with a comma are the same value;
+    "No" is another); every other step gets 1."""
+    text = b"".join(token for token, _, _ in tokens)
+    found = _CHOICE_VALUE.search(text)
+    if found is None:
+        return tuple((token, 1.0) for token, _, _ in tokens)
+    lo, hi = found.span(1)
+    taken = text[lo:hi]
+    options = [json.dumps(v, ensure_ascii=False).encode() for v in values]
+
+    def fits(written: bytes, value: bytes) -> bool:
+        return bool(written) and (value.startswith(written) or written.startswith(value))
+
+    steps, pos = [], 0
+    for token, logprob_taken, alternatives in tokens:
+        end, p = pos + len(token), 1.0
+        if end > lo and pos < hi:
+            before, inside = text[pos:lo], text[lo:pos]  # one of them is empty
+            same = allowed = 0.0
+            for alt, logprob in {**dict(alternatives), token: logprob_taken}.items():
+                if not alt.startswith(before):
+                    continue
+                written, mass = inside + alt[len(before):], math.exp(logprob)
+                same += mass if fits(written, taken) else 0.0
+                allowed += mass if any(fits(written, o) for o in options) else 0.0
+            p = same / allowed if allowed > 0 else 1.0
+        steps.append((token, p))
+        pos = end
+    return tuple(steps)
+
+
 def parse_answer(
     raw: str,
     choices: Sequence[str],

@@ -22,6 +22,7 @@ from engine.generate import (
     make_generator,
 )
 from engine.generate.models import TEST_MODEL, resolve_model
+from engine.generate.prompt import Evidence
 
 YES_NO = ["Yes", "No"]
 QUESTION = "Is customer data encrypted at rest?"
@@ -207,6 +208,8 @@ def test_http_backend_against_llama_cpp_server(server_url):
     assert isinstance(generator, HttpGenerator) and generator.model  # the first model the server lists
     got = generator.generate(QUESTION, CONTEXT, YES_NO)
     check_answer(got, YES_NO)
+    # the server's logprobs give the choice (or null) its probability against the other values
+    assert generator.logprobs and got.choice_probability is not None and 0 < got.choice_probability <= 1
     got = generator.generate("How long are backups kept?", CONTEXT, [])
     check_answer(got, [])
     assert got.choice is None
@@ -221,3 +224,46 @@ def test_down_server_names_the_url():
     with pytest.raises(GeneratorError, match="did not answer") as err:
         generator.generate(QUESTION, CONTEXT, YES_NO)
     assert f"{url}/v1/chat/completions" in str(err.value)
+
+
+def test_a_server_that_refuses_logprobs_is_asked_again_without_them():
+    """Not about generation: about the protocol. A stand-in server (the standard library's, on
+    127.0.0.1) answers HTTP 400 to any request that asks for logprobs, as a server without them
+    would, and a fixed reply otherwise; the draft comes back, without a confidence, and later
+    calls do not ask again."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    bodies = []
+
+    class Refusing(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            bodies.append(body)
+            if body.get("logprobs"):
+                status, out = 400, {"error": {"message": "logprobs is not supported by this server"}}
+            else:
+                content = json.dumps({"quotes": [CONTEXT[0].text.split(".")[0] + "."], "choice": "Yes",
+                                      "answer": "Yes.", "insufficient_context": False})
+                status, out = 200, {"choices": [{"message": {"role": "assistant", "content": content}}]}
+            data = json.dumps(out).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Refusing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        generator = HttpGenerator(f"http://127.0.0.1:{server.server_port}", model="stand-in", retries=0)
+        generator.evidence = Evidence.QUOTES
+        got = generator.generate(QUESTION, CONTEXT, YES_NO)
+        assert got.choice == "Yes" and got.choice_probability is None and not generator.logprobs
+        generator.generate(QUESTION, CONTEXT, YES_NO)
+        assert [bool(b.get("logprobs")) for b in bodies] == [True, False, False]
+    finally:
+        server.shutdown()

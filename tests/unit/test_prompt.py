@@ -20,6 +20,7 @@ from engine.generate.prompt import (
     choice_probability,
     compact_passages,
     parse_answer,
+    steps_from_logprobs,
 )
 
 YES_NO = ["Yes", "No", "N/A"]
@@ -95,6 +96,29 @@ def test_choice_probability_multiplies_the_steps_that_wrote_the_choice_value():
     prompt = AnswerPrompt.build("Q?", [Passage("[1] a.pdf p. 1", "Text.")], YES_NO, Evidence.QUOTES)
     raw = b"".join(p for p, _ in steps).decode().replace('"sentences": ["S1"]', '"quotes": ["Text."]')
     assert prompt.parse(raw, steps=steps).choice_probability == pytest.approx(0.6)
+
+
+def test_a_servers_logprobs_give_the_probability_of_the_choice_among_the_allowed_values():
+    """The logprobs llama-cpp-python's server sent for ``{ "choice": "Yes"}`` (top 6, before its
+    grammar): "yes", "True", "no" are not allowed values and do not count; "Y" starts "Yes";
+    the closing quote, with or without a comma, closes the same value."""
+    from math import exp
+    tokens = [(b"{", -6.49, [(b"Yes", -1.21), (b"{", -6.49)]),
+              (b' "', -3.7, [(b"\n ", -0.78), (b' "', -3.7)]),
+              (b"choice", -4.93, [(b"type", -2.1), (b"choice", -4.93)]),
+              (b'":', -0.02, [(b'":', -0.02), (b'"', -5.76)]),
+              (b' "', -0.02, [(b' "', -0.02), (b" [", -5.44), (b" ", -5.75), (b" Yes", -6.13)]),
+              (b"Yes", -0.49, [(b"Yes", -0.49), (b"No", -1.82), (b"yes", -1.89), (b"True", -3.92), (b"no", -4.43), (b"Y", -4.79)]),
+              (b'"', -1.48, [(b'",', -0.32), (b'"', -1.48), (b',"', -3.43), (b'"}', -5.55)]),
+              (b"}", -7.67, [(b" }", -0.02), (b"}", -7.67)])]
+    steps = steps_from_logprobs(tokens, ["Yes", "No", None])
+    assert b"".join(t for t, _ in steps) == b'{ "choice": "Yes"}'
+    yes = (exp(-0.49) + exp(-4.79)) / (exp(-0.49) + exp(-1.82) + exp(-4.79))
+    assert choice_probability(steps) == pytest.approx(yes)  # the opening quote (only " opens a value) and the close: 1
+    # null against the values: the step that writes "null" is weighed against the opening quote
+    tokens = [(b'{"choice":', -0.1, []), (b" null", -1.2, [(b" null", -1.2), (b' "', -0.4), (b" [", -2.0)]), (b"}", -0.01, [])]
+    assert choice_probability(steps_from_logprobs(tokens, ["Yes", "No", None])) == pytest.approx(exp(-1.2) / (exp(-1.2) + exp(-0.4)))
+    assert steps_from_logprobs([(b'{"answer": "x"}', -0.1, [])], ["Yes", None]) == ((b'{"answer": "x"}', 1.0),)
 
 
 def test_parse_a_supported_choice():
