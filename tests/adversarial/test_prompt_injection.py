@@ -81,7 +81,7 @@ def test_the_run_stays_in_bounds_and_the_store_answers(comparison, encoder):
     store = comparison["folder"] / "injected"
     kb = KnowledgeBase(store, EngineConfig(), encoder)
     try:
-        assert sorted(INJECTED) <= sorted(d.name for d in kb.documents())
+        assert set(INJECTED) <= {d.name for d in kb.documents()}
         hits = search(kb, "Do you support customer-managed encryption keys (BYOK)?")
         assert hits and hits[0].score > 0
     finally:
