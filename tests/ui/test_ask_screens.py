@@ -58,13 +58,16 @@ def test_ask_the_shown_document_see_the_excerpt_outlined_and_add_it_to_the_citat
     args = viewer(at)  # the same viewer as the citations: the excerpt's page(s), its lines outlined
     shown = " ".join("".join(page.get_text() for page in args["pdf"]).split())
     assert "Restores are tested each quarter" in shown and args["annotations"]
+    assert args["scroll_to_annotation"] == 1  # shown from below the viewer: its outlined lines are scrolled into view
     assert any("Asked excerpt **[1]** of **handbook.pdf**" in c.value for c in at.main.caption)
 
     at = button(at, "Add to citations").click().run()
     assert not at.exception
     assert any("Excerpt [1] added to the citations of ENC-01" in s.value for s in at.main.success)
     assert at.main.radio(key="review_source").value == len(enc.citations)  # the added citation is the source shown
-    assert "Restores are tested each quarter" in " ".join("".join(p.get_text() for p in viewer(at)["pdf"]).split())
+    args = viewer(at)
+    assert "Restores are tested each quarter" in " ".join("".join(p.get_text() for p in args["pdf"]).split())
+    assert args["scroll_to_annotation"] == 1  # the same view as the excerpt's: its lines stay on screen
     item = stored(ws, pid).item(enc.key)  # kept in the review store, read by a fresh connection
     assert len(item.citations) == len(enc.citations) + 1
     added = item.added[0]

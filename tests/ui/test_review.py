@@ -452,6 +452,8 @@ def test_viewer_arguments_for_one_and_two_pages(tmp_path):
     assert args["scroll_to_annotation"] == 1 and args["height"] and args["show_page_separator"]
     assert [a["page"] for a in args["annotations"]] == [1] * len(end) + [2] * len(start)
     one, same_page = citation_excerpt(pdf, citation(end)), citation_excerpt(pdf, citation(other))
+    assert viewer_args(one)["scroll_to_annotation"] is None and viewer_args(one)["height"] is None  # a question's page: no jump
+    assert viewer_args(one, scroll=True)["scroll_to_annotation"] == 1  # an asked excerpt, shown from below the viewer
     assert one.pdf == same_page.pdf and content_key("h.pdf", one) != content_key("h.pdf", same_page)
     assert content_key("h.pdf", one) == content_key("h.pdf", citation_excerpt(pdf, citation(end)))
 

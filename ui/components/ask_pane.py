@@ -60,7 +60,7 @@ def show_excerpt(ws, excerpt: Excerpt, *, key: str, head=None) -> None:
     head.caption(f":material/quick_reference_all: Asked excerpt **[{excerpt.number}]** of **{escape_md(excerpt.file)}**"
                  + (f", {escape_md(excerpt.where())}" if excerpt.where() else ""))
     if citation.kind is SourceKind.PDF:
-        show_pdf_citation(ws, citation, key=key, head=head)
+        show_pdf_citation(ws, citation, key=key, head=head, scroll=True)  # shown from a button below the viewer
     else:
         show_text_citation(ws, citation)
 

@@ -33,10 +33,12 @@ def _pages_words(pages: tuple[int, ...]) -> str:
 
 
 def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: int = VIEWER_HEIGHT,
-                      head=None) -> PageExcerpt | None:
+                      head=None, scroll: bool = False) -> PageExcerpt | None:
     """Render the citation's page(s); returns what was sent (for tests and callers). Messages go
     to ``head`` (a container above) when given, so the viewer keeps its place on the page and
-    is updated, not reloaded, when the next question opens."""
+    is updated, not reloaded, when the next question opens. ``scroll``: bring the first
+    outlined line into the browser's view even on one page (shown from a button below the
+    viewer, the page's top may be scrolled away)."""
     head = head if head is not None else st.container()
     try:
         excerpt = excerpt_for(ws, citation)
@@ -52,7 +54,7 @@ def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: in
     else:
         head.warning(f"This quote was not found in {escape_md(citation.file)}, so nothing is highlighted. "
                      f"Shown: {where}, where the retrieved passage is. Check it by hand.", icon=":material/warning:")
-    pdf_viewer(**viewer_args(excerpt, height), key=f"{key}:{content_key(citation.file, excerpt)}")
+    pdf_viewer(**viewer_args(excerpt, height, scroll), key=f"{key}:{content_key(citation.file, excerpt)}")
     return excerpt
 
 
@@ -65,15 +67,16 @@ def content_key(file: str, excerpt: PageExcerpt) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()[:12]
 
 
-def viewer_args(excerpt: PageExcerpt, height: int = VIEWER_HEIGHT) -> dict:
+def viewer_args(excerpt: PageExcerpt, height: int = VIEWER_HEIGHT, scroll: bool = False) -> dict:
     """One page is shown whole at the pane's width (its height follows), so the quote is in
     view without scrolling and the screen does not jump when the next question opens; two
-    pages (a quote across a page break) get a fixed-height box scrolled to the first box."""
+    pages (a quote across a page break) get a fixed-height box scrolled to the first box, and
+    so does one page with ``scroll`` (the viewer scrolls the browser to the box too)."""
     two = len(excerpt.pages) > 1
     return dict(
         input=excerpt.pdf,
         annotations=list(excerpt.annotations),
-        scroll_to_annotation=1 if excerpt.annotations and two else None,
+        scroll_to_annotation=1 if excerpt.annotations and (two or scroll) else None,
         scroll_behavior="instant",
         annotation_outline_size=2,
         width="100%",

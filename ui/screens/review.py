@@ -459,7 +459,8 @@ def _source(pid: int, item: ReviewItem) -> None:
     ws = workspace()
     head = st.container()  # switcher and messages; the viewer keeps its place below them
     c = None
-    if SOURCE_NEXT in st.session_state:
+    added = SOURCE_NEXT in st.session_state  # an asked excerpt was just added: its citation is shown as the excerpt was
+    if added:
         st.session_state[SOURCE] = st.session_state.pop(SOURCE_NEXT)
     if item.citations:
         n = 0
@@ -479,7 +480,9 @@ def _source(pid: int, item: ReviewItem) -> None:
                  else "No source to show: the draft cites nothing. Ask a document below.")
         head.info(words, icon=":material/menu_book:")
     elif c.kind is SourceKind.PDF:
-        show_pdf_citation(ws, c, key="review_pdf", head=head)
+        # just added: a new viewer (its own key) that scrolls the browser to the outlined lines, which the
+        # click on "Add to citations", below the viewer, left off-screen
+        show_pdf_citation(ws, c, key="review_pdf:added" if added else "review_pdf", head=head, scroll=added)
     elif c.kind is SourceKind.LIBRARY:
         show_past_answer(ws, c)
     else:

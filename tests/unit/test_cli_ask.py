@@ -1,0 +1,67 @@
+"""The ``ask`` command's bad input (the issue's list): an empty file, a scanned PDF and a
+5,000-character question are refused in one line naming the file or question, the problem and
+the fix, before any model loads; a model that quotes nothing prints "Nothing in this document
+answers it." and no excerpt. The model is the scripted stand-in of tests/unit/test_ask.py."""
+
+from __future__ import annotations
+
+import json
+
+import fitz
+import pytest
+
+import engine.generate
+from engine.__main__ import main
+from engine.ask import NOTHING
+from tests.unit.test_ask import TEXT, Scripted
+
+
+@pytest.fixture
+def no_model(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the model was loaded for input that is refused")
+
+    monkeypatch.setattr(engine.generate, "make_generator", refuse)
+
+
+def refused(capsys, argv) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and "\n" not in err  # one line
+    return err
+
+
+def test_an_empty_file_is_refused_naming_the_file_and_the_fix(tmp_path, capsys, no_model):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n\n ", encoding="utf-8")
+    err = refused(capsys, ["ask", str(empty), "Who reviews the controls?"])
+    assert "empty.txt" in err and "no text" in err and "add a file with text" in err
+
+
+def test_a_scanned_pdf_is_refused_with_the_ocr_hint(tmp_path, capsys, no_model):
+    scanned = tmp_path / "scan.pdf"
+    pdf = fitz.open()
+    pdf.new_page().draw_rect(fitz.Rect(50, 50, 300, 300), fill=(0.2, 0.2, 0.2))  # image only, no text layer
+    pdf.save(scanned)
+    err = refused(capsys, ["ask", str(scanned), "Who reviews the controls?"])
+    assert "scan.pdf" in err and "no text layer" in err and "OCR" in err
+
+
+def test_a_5000_character_question_is_refused_before_the_model_loads(tmp_path, capsys, no_model):
+    path = tmp_path / "policy.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    err = refused(capsys, ["ask", str(path), "x" * 5000])
+    assert "5,000 characters long" in err and "at most 1,000" in err
+
+
+def test_a_model_that_quotes_nothing_prints_nothing_answers_it(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "policy.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    chat = Scripted({})  # every part: no quotes
+    monkeypatch.setattr(engine.generate, "make_generator", lambda *a, **k: chat)
+    assert main(["ask", str(path), "Is there a moon base?", "--json"]) == 0
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert line["answer"] == NOTHING and line["excerpts"] == []
+    assert all("answer" not in schema["properties"] for _, _, schema in chat.calls)  # no answer call
+    assert main(["ask", str(path), "Is there a moon base?"]) == 0
+    assert f"A: {NOTHING}" in capsys.readouterr().out
