@@ -12,6 +12,7 @@ from typing import Sequence
 from engine import cli_ask
 from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
 from engine.generate.prompt import Evidence
+from engine.limits import Limits, add_limit_args
 from engine.scopes import FolderScopes
 
 DEFAULT_STORE = Path("store")
@@ -54,7 +55,7 @@ def _config(args: argparse.Namespace) -> EngineConfig:
 def _kb(args: argparse.Namespace):
     from engine.kb import KnowledgeBase
 
-    return KnowledgeBase(Path(args.store), _config(args), llm=_indexing_llm(args))
+    return KnowledgeBase(Path(args.store), _config(args), llm=_indexing_llm(args), limits=Limits.from_args(args))
 
 
 def _indexing_llm(args: argparse.Namespace):
@@ -103,6 +104,8 @@ def cmd_kb_add(args: argparse.Namespace) -> int:
         print(f"unchanged: {name}")
     for doc in report.rescoped:
         print(f"scope: {doc.name} is now {doc.scope.label}")
+    for skipped in report.skipped:
+        print(f"skipped: {skipped}", file=sys.stderr)
     for error in report.errors:
         print(f"error: {error}", file=sys.stderr)
     total = sum(d.chunks for d in kb.documents())
@@ -217,7 +220,7 @@ def cmd_library_import(args: argparse.Namespace) -> int:
     failed = 0
     for path in map(Path, args.paths):
         try:
-            report = library.import_file(path, progress=progress, product=args.product)
+            report = library.import_file(path, progress=progress, product=args.product, limits=Limits.from_args(args))
         except FileProblem as exc:
             failed += 1
             print(f"error: {exc}", file=sys.stderr)
@@ -415,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)")
     scope_args(p)
     indexing_args(p)
+    add_limit_args(p)
     p.set_defaults(func=cmd_kb_add)
     p = kb.add_parser("list", help="list the documents")
     store_arg(p)
@@ -435,6 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     indexing_args(p)
     p.add_argument("--rewrite-summaries", action="store_true",
                    help="write again the summaries written another way (extractive ones with --summaries llm); never edited ones")
+    add_limit_args(p)
     p.set_defaults(func=cmd_kb_reindex)
     p = kb.add_parser("summary", help="show a document's summary, or replace it with your own (--set)")
     p.add_argument("name")
@@ -445,10 +450,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     lib = sub.add_parser("library", help="the answer library: past answered questionnaires").add_subparsers(
         dest="library_command", required=True)
-    p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); a file of the same name is replaced")
+    p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); the same file again "
+                                      "(same path or same content) replaces its entries")
     p.add_argument("paths", nargs="+", metavar="FILE")
     store_arg(p)
     product_arg(p, "the product these questionnaires answered for (default: company-wide)")
+    add_limit_args(p)
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
     store_arg(p)
@@ -497,6 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
     product_arg(p, "draft for this product: its, company-wide and third-party documents (default: company-wide "
                    "and third-party documents only)")
     model_args(p)
+    add_limit_args(p)
     p.set_defaults(func=cmd_draft)
     cli_ask.add_ask_command(sub, store_arg, model_args, _progress_bar)
 
@@ -616,7 +624,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from engine.cli_checks import check_arguments
+
     args = build_parser().parse_args(argv)
+    try:
+        check_arguments(args)  # before any file is read, model loads or heavy module is imported
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     from engine.embed.dense import EmbedderError
     from engine.kb import KnowledgeBaseError
     from engine.generate import GeneratorError

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -42,8 +42,10 @@ from engine.embed.dense import DenseEncoder
 from engine.embed.hybrid import passage_vectors
 from engine.embed.sparse import SparseModel
 from engine.ingest import load_document, validate_name
-from engine.scopes import Scope
+from engine.ingest.paths import select_files
 from engine.kb_indexes import DocText, KbIndexes, index_modes as valid_index_modes
+from engine.limits import Limits
+from engine.scopes import Scope
 from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex, client_for, collections
@@ -92,6 +94,7 @@ class AddReport:
     replaced: list[str] = field(default_factory=list)  # names whose older version was replaced
     unchanged: list[str] = field(default_factory=list)  # "NAME (same content as OTHER)"
     errors: list[IngestError] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "PATH: why" (links, pipes… in the folders)
     rescoped: list[DocumentInfo] = field(default_factory=list)  # content already held, its scope changed
 
 
@@ -118,31 +121,14 @@ def point_ids(doc_hash: str, chunks: int) -> tuple[str, ...]:
     return tuple(point_id(doc_hash, i) for i in range(chunks))
 
 
-def expand_paths(paths: Iterable[Path]) -> tuple[list[Path], list[IngestError]]:
-    """Files named directly, and the files under folders (recursively; hidden files and
-    folders skipped). Unsupported types are kept so that each gets its one-line error."""
-    files: list[Path] = []
-    errors: list[IngestError] = []
-    for path in paths:
-        if path.is_dir():
-            for sub in sorted(path.rglob("*")):
-                hidden = any(part.startswith(".") for part in sub.relative_to(path).parts)
-                if sub.is_file() and not hidden:
-                    files.append(sub)
-        elif path.is_file():
-            files.append(path)
-        else:
-            errors.append(IngestError(str(path), "does not exist", "check the path and try again"))
-    return files, errors
-
-
 class KnowledgeBase:
     """Documents in ``folder`` and their retrieval index. One instance per store per process."""
 
     def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None,
-                 llm=None) -> None:
+                 llm=None, limits: Limits | None = None) -> None:
         self.folder = Path(folder)
         self.config = config or EngineConfig()
+        self.limits = limits or Limits.from_env()
         self._encoder = encoder
         # the local LLM (a generator, or a function returning one) that writes summaries and atom
         # questions when documents are added; None: extractive summaries, no atom questions
@@ -176,7 +162,11 @@ class KnowledgeBase:
     def source_path(self, name: str) -> Path:
         """The stored copy of the file, as it was added."""
         doc = self.document(name)
-        return next(self._doc_dir(doc.doc_hash).glob("source.*"))
+        found = next(self._doc_dir(doc.doc_hash).glob("source*"), None)  # "source" alone: a link added before #16
+        if found is None:
+            raise KnowledgeBaseError(f"the stored copy of {name!r} is missing from {self.folder}; "
+                                     f"remove it (`python -m engine kb remove {name!r}`) and add the file again")
+        return found
 
     @property
     def index(self) -> VectorIndex:
@@ -236,12 +226,15 @@ class KnowledgeBase:
     # ---- changing ----------------------------------------------------------------------------
     def add(self, paths: Sequence[Path], progress: Progress = no_progress, scope: Scope | None = None,
             index_modes: Sequence[str] = ()) -> AddReport:
-        """Index files and folders. Bad files are reported in the result; the rest is indexed.
+        """Index files and folders (see engine/ingest/paths.py for which files are read). Bad files
+        are reported in the result, skipped ones with the reason; the rest is indexed.
         ``scope``: of the new documents (None: company-wide, or the scope of the document a
         changed file replaces); content already held gets it merged (:meth:`Scope.merged`).
         ``index_modes``: atom indexes to build from now on (engine/kb_indexes.py)."""
-        files, errors = expand_paths(Path(p) for p in paths)
-        return self._add_files([(f, f.name) for f in files], errors, progress, scope, index_modes)
+        selected = select_files(paths)
+        report = self._add_files(list(selected.files), list(selected.errors), progress, scope, index_modes)
+        report.skipped = list(selected.skipped)
+        return report
 
     def add_file(self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
         """Index one file under an outside name (an upload's file name), validated first."""
@@ -287,16 +280,19 @@ class KnowledgeBase:
             pending = []
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
-                loaded = load_document(source, doc.name)
+                loaded = load_document(source, doc.name, self.limits)
                 pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash), doc.scope))
             self.indexes.prepare([_doc_text(p) for p in pending], modes, progress, rewrite_summaries)
             self._rebuild([], pending, progress, alpha, modes)
 
     def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress,
                    scope: Scope | None = None, index_modes: Sequence[str] = ()) -> AddReport:
+        files, refused = self.limits.screen(files)  # before the embedder loads
+        if not files:
+            return AddReport(errors=[*errors, *refused])
         with self._lock:
             self.check_compatible()
-            report = AddReport(errors=list(errors))
+            report = AddReport(errors=[*errors, *refused])
             known = {d.doc_hash: d.name for d in self.manifest.documents}
             rescope: dict[str, Scope] = {}
             pending: dict[str, _Pending] = {}
@@ -313,7 +309,7 @@ class KnowledgeBase:
                         continue
                     if name in pending:
                         raise IngestError(name, f"a second file with this name was given ({path})", "rename one of them")
-                    doc = load_document(path, name)
+                    doc = load_document(path, name, self.limits)
                     chunks = self.chunker.chunk(doc, digest)
                     if not chunks:
                         raise IngestError(name, "has no text to index", "check that the file has text (not only images)")

@@ -68,6 +68,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from engine.embed.dense import DenseEncoder, model_id
+from engine.kb import file_hash
+from engine.limits import Limits
 from engine.questionnaire import Question, read_questionnaire
 from engine.scopes import scope_name
 from engine.types import FileProblem, Progress, no_progress
@@ -253,15 +255,21 @@ class AnswerLibrary:
         """Keep the entry but never match it again (nor flag it in conflicts)."""
         return self.store.set_retired(entry_id, True)
 
-    def import_file(self, path: str | Path, progress: Progress = no_progress, product: str | None = None) -> ImportReport:
+    def import_file(self, path: str | Path, progress: Progress = no_progress, product: str | None = None, *,
+                    source: str | None = None, limits: Limits | None = None) -> ImportReport:
         """Import a past filled questionnaire (.xlsx/.xlsm/.csv): one entry per answered question,
-        answered for ``product`` (None: company-wide). Importing a file of the same name again
-        replaces its entries."""
+        answered for ``product`` (None: company-wide). Importing the same file again — the same
+        ``source`` (default: the file's real path) or the same bytes — replaces its entries;
+        another file of the same name does not."""
         path = Path(path)
         product = None if product is None else scope_name(product, "product")
         progress("reading", 0, 1)
-        questionnaire = read_questionnaire(path)  # QuestionnaireError names the file, problem and fix
-        progress("reading", 1, 1)
+        try:
+            questionnaire = read_questionnaire(path, limits=limits)  # a FileProblem names the file, problem and fix
+        finally:
+            progress("reading", 1, 1)  # the bar ends before an error is printed, not on its line
+        path = questionnaire.path  # a link's target
+        digest = file_hash(path.read_bytes())
         questions = questionnaire.questions
         answered = [q for q in questions if q.answered]
         if not answered:
@@ -271,7 +279,8 @@ class AnswerLibrary:
         today = date.today().isoformat()
         entries = [replace(_imported_entry(q, path.name, today), product=product) for q in answered]
         vectors = self._encode([e.question for e in entries], progress)
-        replaced = self.store.replace_file(path.name, entries, vectors, model_id(self.encoder))
+        replaced = self.store.replace_file(path.name, source or str(path.resolve()), digest, entries, vectors,
+                                           model_id(self.encoder))
         return ImportReport(path.name, len(questions), len(entries), len(questions) - len(answered), replaced,
                             tuple(questionnaire.notes))
 

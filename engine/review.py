@@ -13,8 +13,6 @@ entry of the same question of this questionnaire), dated, for the next questionn
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import tempfile
 from collections import Counter
@@ -25,7 +23,8 @@ from pathlib import Path
 from engine.library import AnswerLibrary, past_answer_label
 from engine.pipeline import Citation, Draft, answer_writes, question_key
 from engine.questionnaire import Question, Questionnaire
-from engine.questionnaire.export import csv_safe, export
+from engine.csv_writer import csv_text
+from engine.questionnaire.export import export
 from engine.types import SourceKind
 from storage.review_store import Action, Decision, DraftStatus, ReviewStore
 
@@ -210,29 +209,26 @@ class Review:
             Path(tmp).unlink(missing_ok=True)
 
     def answers_csv(self) -> str:
-        """One row per question: id, sheet, row, question, state, choice, answer."""
-        buf = io.StringIO()
-        w = csv.writer(buf)
-        w.writerow(["id", "sheet", "row", "question", "state", "choice", "answer"])
-        for item in self.items():
-            q = item.question
-            w.writerow([q.id or "", q.sheet, q.row, csv_safe(q.text), item.state.value, item.choice or "", csv_safe(item.answer)])
-        return buf.getvalue()
+        """One row per question: id, sheet, row, question, state, choice, answer (every cell
+        neutralised against formula injection by :mod:`engine.csv_writer`)."""
+        rows = [[item.question.id, item.question.sheet, item.question.row, item.question.text, item.state.value,
+                 item.choice, item.answer] for item in self.items()]
+        return csv_text(["id", "sheet", "row", "question", "state", "choice", "answer"], rows)
 
     def citations_report(self) -> str:
         """CSV, one row per citation (a question without citations gets one row): question,
-        answer, state, source file, page / sheet and row / section, quote, label, score."""
-        buf = io.StringIO()
-        w = csv.writer(buf)
-        w.writerow(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location", "quote", "label", "score"])
+        answer, state, source file, page / sheet and row / section, quote, label, score (every
+        cell neutralised against formula injection by :mod:`engine.csv_writer`)."""
+        rows = []
         for item in self.items():
             q = item.question
-            head = [q.id or "", q.sheet, q.row, csv_safe(q.text), item.state.value, csv_safe(item.answer), item.choice or ""]
+            head = [q.id, q.sheet, q.row, q.text, item.state.value, item.answer, item.choice]
             if not item.citations:
-                w.writerow(head + ["", "", "", "", ""])
+                rows.append(head + ["", "", "", "", ""])
             for c in item.citations:
-                w.writerow(head + [c.file, location(c), csv_safe(c.quote), c.label.value, round(c.score, 1)])
-        return buf.getvalue()
+                rows.append(head + [c.file, location(c), c.quote, c.label.value, round(c.score, 1)])
+        return csv_text(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location",
+                         "quote", "label", "score"], rows)
 
 
 def _place(c: Citation) -> tuple:

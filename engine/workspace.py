@@ -7,6 +7,8 @@ LLM) load on first use, once, or ahead of it in background threads (:meth:`Works
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, replace
@@ -57,7 +59,14 @@ class Workspace:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.settings = settings or Settings.load(self.folder)
         self._lock = threading.RLock()
+        # uploads being read by a process that was killed: never a project, nothing to keep
+        shutil.rmtree(self._incoming, ignore_errors=True)
         self._warm: WarmUp | None = None
+
+    @property
+    def _incoming(self) -> Path:
+        """Where an upload waits while it is read (the reader needs a file)."""
+        return self.folder / "questionnaires" / "incoming"
 
     # ---- shared heavy objects ------------------------------------------------------------------
     @cached_property
@@ -139,14 +148,14 @@ class Workspace:
                                      f"upload the questionnaire as {', '.join(SUFFIXES)}")
         if not data:
             raise QuestionnaireError(name, "the file is empty (0 bytes)", "upload the questionnaire file again")
-        staging = self.folder / "questionnaires" / "incoming" / Path(name).name
-        staging.parent.mkdir(parents=True, exist_ok=True)
+        self._incoming.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=self._incoming)) / Path(name).name  # one folder per upload
         staging.write_bytes(data)
         try:
-            read_questionnaire(staging, **options.to_json())  # refused here: nothing is kept
+            read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
-            staging.unlink(missing_ok=True)
+            shutil.rmtree(staging.parent, ignore_errors=True)
         self.review_store.set_options(project.id, {"read": options.to_json()})
         path = self.questionnaire_path(project)
         questionnaire = read_questionnaire(path, **options.to_json())

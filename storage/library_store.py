@@ -3,9 +3,20 @@ every past answer with its question's dense vector (float32 bytes, beside the na
 embedder that made it, so a change of embedder is noticed and the vectors re-made). No pickle;
 ``PRAGMA user_version`` holds the schema version.
 
-Imported entries mirror their file: importing a file again replaces every entry imported from
-a file of that name. Entries recorded from reviews (``origin = review``) are kept by imports and
-updated in place when the same question (text, file, sheet, row) is decided again.
+Imported entries mirror their file, identified by its path and its content (SHA-256), not by
+its bare name: importing a file again (the same path, or the same bytes from elsewhere) replaces
+its entries, while ``custB/HECVAT.xlsx`` leaves those of ``custA/HECVAT.xlsx`` alone. Entries
+recorded from reviews (``origin = review``) are kept by imports and updated in place when the
+same question (text, file, sheet, row) is decided again.
+
+Entries carry the product they answered for (``product``; None: company-wide, engine/scopes.py).
+
+Schema versions: 1 identified imports by file name only and had no product; 2 added the
+``product`` column; 3 adds ``source`` and ``sha256``. Opening a version-1 or version-2 file
+adds whichever of the three columns it lacks (empty for the old entries, which a later import
+of a file of the same name still replaces, as before) and sets version 3. (A development build
+of #16 wrote a version 2 with ``source`` and ``sha256`` but no ``product``: it is upgraded the
+same way, since the columns present are read from the file, not assumed from its version.)
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ import numpy as np
 
 from storage.sqlite import connect, transaction
 
-SCHEMA_VERSION = 2  # 2 added entries.product (a version 1 file is upgraded in place)
+SCHEMA_VERSION = 3  # 2 added entries.product, 3 entries.source and entries.sha256 (older files upgraded in place)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -40,11 +51,14 @@ CREATE TABLE IF NOT EXISTS entries (
     retired INTEGER NOT NULL DEFAULT 0,
     embedder TEXT NOT NULL,
     vector BLOB NOT NULL,
-    product TEXT
+    product TEXT,
+    source TEXT,
+    sha256 TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
-_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product"
+_ADDED_COLUMNS = ("product", "source", "sha256")  # added by versions 2 and 3, all TEXT, NULL for older entries
+_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256"
 
 
 class LibraryStoreError(Exception):
@@ -63,7 +77,8 @@ class LibraryEntry:
     """One past answer. ``answer`` is the explanation text (the comment column of a dropdown
     question, or the answer cell of a free-text one); ``choice`` the dropdown value; ``comment``
     a further note when the source has one. ``imported`` is the ISO date it was imported or
-    recorded. ``id`` is 0 until stored."""
+    recorded. ``id`` is 0 until stored. ``source`` (the path it was imported from) and
+    ``sha256`` (of that file's bytes) identify the file of an imported entry."""
 
     id: int
     question: str
@@ -78,6 +93,8 @@ class LibraryEntry:
     origin: Origin
     retired: bool = False
     product: str | None = None  # the product it answered for; None: company-wide (engine/scopes.py)
+    source: str | None = None
+    sha256: str | None = None
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -91,9 +108,9 @@ class LibraryEntry:
 
 
 def _entry(row: tuple) -> LibraryEntry:
-    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product = row
-    return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin), bool(retired),
-                        product)
+    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product, source, sha256 = row
+    return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin),
+                        bool(retired), product, source, sha256)
 
 
 class LibraryStore:
@@ -103,17 +120,29 @@ class LibraryStore:
         self.path = Path(path)
         self._db, version = connect(self.path, LibraryStoreError,
                                     "an answer-library database ({exc}); move it away and import the files again")
-        if version not in (0, 1, SCHEMA_VERSION):
+        if version > SCHEMA_VERSION:
             raise LibraryStoreError(
                 f"{self.path} has library schema {version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it, or move it away and import the files again"
             )
         self._lock = threading.RLock()
         self._writes = 0
-        if version == 1:  # version 2 added the product column
-            self._db.executescript("BEGIN; ALTER TABLE entries ADD COLUMN product TEXT; "
-                                   f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
-        self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+        if version == 0:
+            self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+        elif version < SCHEMA_VERSION:
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a version 1 or 2 file to the current schema: add the columns it lacks, in one
+        transaction (another process may have done it meanwhile: then nothing is left to do)."""
+        with transaction(self._db, self._lock) as db:
+            if db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+                return
+            present = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            for column in _ADDED_COLUMNS:
+                if column not in present:
+                    db.execute(f"ALTER TABLE entries ADD COLUMN {column} TEXT")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
         self._db.close()
@@ -159,16 +188,21 @@ class LibraryStore:
         return [_entry(r[:-2]) for r in rows], [r[-2] for r in rows], [r[-1] for r in rows]
 
     # ---- writing -----------------------------------------------------------------------------
-    def replace_file(self, file: str, entries: Sequence[LibraryEntry], vectors: np.ndarray, embedder: str) -> int:
-        """Put ``entries`` in place of every entry imported from a file named ``file``; an entry
-        identical to one retired before stays retired. Returns how many entries were replaced."""
+    def replace_file(self, file: str, source: str, sha256: str, entries: Sequence[LibraryEntry], vectors: np.ndarray,
+                     embedder: str) -> int:
+        """Put ``entries`` (imported from ``source``, a file whose bytes have ``sha256``, shown as
+        ``file``) in place of every entry imported before from the same path or the same bytes
+        (and of the entries of schema 1, which have neither, imported from a file named ``file``);
+        an entry identical to one retired before stays retired. Returns how many were replaced."""
+        same = "origin = ? AND (source = ? OR sha256 = ? OR (source IS NULL AND sha256 IS NULL AND file = ?))"
+        args = (Origin.IMPORT.value, source, sha256, file)
         with self._tx() as db:
-            old = [_entry(r) for r in db.execute(
-                f"SELECT {_COLUMNS} FROM entries WHERE file = ? AND origin = ?", (file, Origin.IMPORT.value))]
+            old = [_entry(r) for r in db.execute(f"SELECT {_COLUMNS} FROM entries WHERE {same}", args)]
             retired = {e.place for e in old if e.retired}
-            db.execute("DELETE FROM entries WHERE file = ? AND origin = ?", (file, Origin.IMPORT.value))
+            db.execute(f"DELETE FROM entries WHERE {same}", args)
             for e, v in zip(entries, vectors):
-                self._insert(db, replace(e, retired=e.retired or e.place in retired), v, embedder)
+                self._insert(db, replace(e, retired=e.retired or e.place in retired, source=source, sha256=sha256),
+                             v, embedder)
         return len(old)
 
     def upsert_review(self, entry: LibraryEntry, vector: np.ndarray, embedder: str) -> LibraryEntry:
@@ -202,9 +236,9 @@ class LibraryStore:
     def _insert(db: sqlite3.Connection, e: LibraryEntry, vector: np.ndarray, embedder: str) -> int:
         cur = db.execute(
             "INSERT INTO entries (question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
-            "retired, embedder, vector, product) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "retired, embedder, vector, product, source, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (e.question, e.choice, e.answer, e.comment, e.file, e.sheet, e.row, e.qid, e.imported, e.origin.value,
-             int(e.retired), embedder, _blob(vector), e.product))
+             int(e.retired), embedder, _blob(vector), e.product, e.source, e.sha256))
         return int(cur.lastrowid)
 
 

@@ -36,7 +36,8 @@ from tqdm import tqdm
 from engine.anchoring import AnchorLabel
 from engine.confidence import SUPPORT_MIN, risk_coverage
 from engine.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
-from engine.kb import KnowledgeBase, expand_paths
+from engine.ingest.paths import select_files
+from engine.kb import KnowledgeBase
 from engine.pipeline import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
 from engine.scopes import FolderScopes
@@ -245,12 +246,12 @@ def sha256(path: Path) -> str:
 
 def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], list[str]]:
     """``paths`` (folders expanded) minus any file with the target's content: (kept, left out)."""
-    files, missing = expand_paths(paths)
-    if missing:
-        raise missing[0]
+    selected = select_files(paths)
+    if selected.errors:
+        raise selected.errors[0]
     secret = sha256(target)
     kept, dropped = [], []
-    for f in files:
+    for f, _ in selected.files:
         (dropped if sha256(f) == secret else kept).append(f)
     return kept, [str(f) for f in dropped]
 

@@ -11,15 +11,16 @@ from typing import Sequence
 
 from engine.config import SummaryWriter
 from engine.ingest import load_document
-from engine.kb import expand_paths
+from engine.ingest.paths import select_files
 from engine.summaries import ExtractiveSummarizer, LlmSummarizer
 
 
 def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, model: str | None = None,
                     llm_url: str | None = None, chat=None) -> dict:
-    files, missing = expand_paths(Path(d) for d in docs)
-    if missing:
-        raise missing[0]
+    selected = select_files(Path(d) for d in docs)
+    if selected.errors:
+        raise selected.errors[0]
+    files = [path for path, _ in selected.files]
     if SummaryWriter.parse(writer) is SummaryWriter.LLM:
         if chat is None:
             from engine.generate import make_generator

@@ -1,8 +1,10 @@
 """Turn a source file into a :class:`~engine.types.LoadedDocument`.
 
 ``load_document`` does the checks common to every format (name, existence, size,
-extension) and hands the file to the loader registered for its extension. Every
-failure is an :class:`~engine.types.IngestError` naming the file, the problem and the fix.
+extension) and hands the file to the loader registered for its extension, which checks the
+size limits of its format before parsing (:mod:`engine.limits`); the characters of the loaded
+text are checked last. Every failure is an :class:`~engine.types.IngestError` naming the file,
+the problem and the fix.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from engine.ingest import docx as docx_loader
 from engine.ingest import pdf as pdf_loader
 from engine.ingest import sheet as sheet_loader
 from engine.ingest import text as text_loader
+from engine.limits import Limits
 from engine.types import IngestError, LoadedDocument
 
-Loader = Callable[[Path, str], LoadedDocument]
+Loader = Callable[[Path, str, Limits], LoadedDocument]
 
 _LOADERS: dict[str, Loader] = {
     ".pdf": pdf_loader.load,
@@ -71,8 +74,9 @@ def _extension(path: Path, name: str) -> str:
     return (path.suffix or Path(name).suffix).lower()
 
 
-def load_document(path: Path, name: str | None = None) -> LoadedDocument:
-    """Load ``path`` (shown to the user as ``name``, default ``path.name``) into units."""
+def load_document(path: Path, name: str | None = None, limits: Limits | None = None) -> LoadedDocument:
+    """Load ``path`` (shown to the user as ``name``, default ``path.name``) into units, within
+    ``limits`` (default: the ``RFP_MAX_*`` environment variables, else the defaults)."""
     path = Path(path)
     name = validate_name(path.name if name is None else name)
     if not path.exists():
@@ -93,4 +97,7 @@ def load_document(path: Path, name: str | None = None) -> LoadedDocument:
             f"(supported: {', '.join(SUPPORTED_EXTENSIONS)})",
             "convert it to PDF or save it as .xlsx/.csv, .docx or .md/.txt and add that",
         )
-    return loader(path, name)
+    limits = limits or Limits.from_env()
+    doc = loader(path, name, limits)
+    limits.check_text(name, (unit.text for unit in doc.units))
+    return doc

@@ -11,6 +11,7 @@ from docx.document import Document as DocxDocument
 from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
 
+from engine.limits import Limits
 from engine.types import IngestError, LoadedDocument, SourceKind, Unit
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted Office files and old binary .doc
@@ -59,8 +60,9 @@ def _open(path: Path, name: str) -> DocxDocument:
         ) from exc
 
 
-def load(path: Path, name: str) -> LoadedDocument:
+def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
     """Load a DOCX into one unit per section; ``section`` is the heading path."""
+    limits.check_docx(path, name)  # before python-docx unpacks anything
     document = _open(path, name)
     # (heading path, lines); the heading line is the first line of its section
     sections: list[tuple[str | None, list[str]]] = [(None, [])]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pymupdf
 
+from engine.limits import Limits
 from engine.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _OCR_FIX = "run OCR (e.g. ocrmypdf) to index them"
@@ -50,13 +51,17 @@ def _open(path: Path, name: str) -> pymupdf.Document:
     return doc
 
 
-def load(path: Path, name: str) -> LoadedDocument:
-    """Load a PDF: ``Unit(text=page.get_text(), page=n)`` for each page with text."""
+def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
+    """Load a PDF: ``Unit(text=page.get_text(), page=n)`` for each page with text (the page
+    count is checked against ``limits`` before any text is extracted)."""
     doc = _open(path, name)
     try:
         page_count = doc.page_count
+        limits.check_pages(name, page_count)
         repaired = doc.is_repaired  # MuPDF had to rebuild a damaged file
         texts = [page.get_text() for page in doc]
+    except IngestError:
+        raise
     except Exception as exc:
         raise _corrupt(name) from exc
     finally:

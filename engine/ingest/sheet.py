@@ -18,6 +18,7 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from engine.limits import Limits
 from engine.types import IngestError, LoadedDocument, SourceKind, Unit
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted OOXML and old binary .xls
@@ -107,8 +108,9 @@ def _worksheet_rows(ws: Worksheet) -> list[Row]:
     return rows
 
 
-def load_workbook_file(path: Path, name: str) -> LoadedDocument:
-    """Load every worksheet (hidden ones too, with a note) of an .xlsx/.xlsm file."""
+def load_workbook_file(path: Path, name: str, limits: Limits) -> LoadedDocument:
+    """Load every worksheet (hidden ones too, with a note) of an .xlsx/.xlsm file; its
+    uncompressed size, rows and cells are checked against ``limits`` before openpyxl reads it."""
     with path.open("rb") as fh:
         if fh.read(4) == OLE_MAGIC:
             raise IngestError(
@@ -116,6 +118,7 @@ def load_workbook_file(path: Path, name: str) -> LoadedDocument:
                 "is password-protected (encrypted) or an old .xls file",
                 "remove the password / save it as .xlsx and add it again",
             )
+    limits.check_workbook(path, name)
     try:
         with warnings.catch_warnings():  # "extension is not supported": irrelevant to reading
             warnings.simplefilter("ignore", UserWarning)
@@ -146,18 +149,6 @@ def load_workbook_file(path: Path, name: str) -> LoadedDocument:
 # ---------------------------------------------------------------- CSV
 
 
-def decode_text(data: bytes, name: str) -> str:
-    """Decode as UTF-8 (with or without BOM), else Windows-1252."""
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise IngestError(
-        name, "is not UTF-8 or Windows-1252 text", "save it again with UTF-8 encoding"
-    )
-
-
 def sniff_delimiter(text: str) -> str:
     """The delimiter csv.Sniffer finds among , ; tab |, else ","."""
     sample = text[:65536]
@@ -169,12 +160,13 @@ def sniff_delimiter(text: str) -> str:
         return ","
 
 
-def load_csv(path: Path, name: str) -> LoadedDocument:
+def load_csv(path: Path, name: str, limits: Limits) -> LoadedDocument:
     """Load a CSV file; sheet = file stem, row = record number (header usually row 1)."""
-    text = decode_text(path.read_bytes(), name)
+    text = limits.read_text(path, name)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
     try:
-        rows = [(n, [cell.strip() for cell in record]) for n, record in enumerate(reader, 1)]
+        records = limits.bounded_rows(name, Path(name).stem, reader)
+        rows = [(n, [cell.strip() for cell in record]) for n, record in records]
     except csv.Error as exc:
         raise IngestError(
             name, f"is not valid CSV ({exc})", "re-export it from the spreadsheet as CSV"

@@ -6,7 +6,7 @@ import io
 import re
 from pathlib import Path
 
-from engine.ingest.sheet import decode_text
+from engine.limits import Limits
 from engine.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
@@ -51,9 +51,9 @@ def _has_body(section: str | None, raw: str) -> bool:
     return any(line.strip() for line in body)
 
 
-def load(path: Path, name: str) -> LoadedDocument:
+def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
     """Load a Markdown or plain-text file into one unit per section."""
-    text = decode_text(path.read_bytes(), name)
+    text = limits.read_text(path, name)
     if not text.strip():
         raise IngestError(name, "has no text (only whitespace)", "add a file with text in it")
     units = tuple(

@@ -24,7 +24,6 @@ fsync, then ``os.replace``; the source is never modified.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import os
 import posixpath
@@ -36,10 +35,11 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Sequence
 from xml.etree import ElementTree as ET
 
+from engine.csv_writer import FORMULA_TRIGGERS, csv_field
+from engine.decoding import detect_encoding
 from engine.types import FileProblem
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
-FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # OWASP CSV injection: first characters
 
 _ILLEGAL_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ESCAPED_CHAR = re.compile(r"_(x[0-9A-Fa-f]{4}_)")  # Excel reads "_x0041_" as "A"
@@ -62,11 +62,6 @@ class CellWrite:
 
 class ExportError(FileProblem):
     """An export that cannot be done."""
-
-
-def csv_safe(text: str) -> str:
-    """A CSV cell a spreadsheet can never run as a formula: a leading ``'`` before a trigger."""
-    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
 
 
 def export(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
@@ -430,19 +425,25 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     """Copy a CSV questionnaire with only ``writes`` filled in; ``cell`` addresses the grid
     (column letter + 1-based row; ``sheet`` is ignored), the last write to a cell wins.
 
-    The encoding (UTF-8 with or without BOM, UTF-16 with BOM, else cp1252), the delimiter
-    and the line endings are kept, and every field not written keeps its exact characters
-    (quoting included): the new fields are spliced into the text, which is never re-serialised.
+    The encoding (the one the reader found: :func:`engine.decoding.detect_encoding`, byte-order
+    mark included), the delimiter and the line endings are kept, and every field not written
+    keeps its exact characters (quoting included): the new fields are spliced into the text,
+    which is never re-serialised.
 
-    Formula injection: a spreadsheet opening a CSV evaluates a field that starts with
-    ``= + - @`` (or a tab / carriage return) as a formula, so such an answer is written with a
-    leading single quote (``'=SUM(A1)``), the OWASP "CSV injection" advice. The quote is
-    visible in a text editor; it is the price of never running an answer as a formula.
-    (XLSX export needs no such prefix: its inline strings are never evaluated.)
+    Formula injection: every written field goes through :func:`engine.csv_writer.csv_field`, so
+    an answer or a choice starting with ``= + - @`` (or a tab / carriage return) gets a leading
+    single quote (``'=SUM(A1)``) — and so does every field of the file that starts with one: a
+    questionnaire that arrives with ``=HYPERLINK(…)`` in a question does not leave with a live
+    formula (that field gains its ``'``; nothing else changes). (XLSX export needs no such
+    prefix: its inline strings are never evaluated.)
     """
     source, target = _check_paths(source, target)
     raw = source.read_bytes()
-    bom, codec = _csv_encoding(raw)
+    encoding = detect_encoding(raw)
+    if encoding is None:
+        raise ExportError(source, "is not UTF-8, UTF-16, UTF-32 or Windows-1252 text",
+                          "save the questionnaire as UTF-8 CSV first")
+    bom, codec = encoding.bom, encoding.codec
     text = raw[len(bom):].decode(codec)
     try:
         delimiter = csv.Sniffer().sniff(text[:65_536], delimiters=",;\t|").delimiter
@@ -454,11 +455,13 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     by_row: dict[int, dict[int, str]] = {}
     for w in writes:
         row, col = _parse_ref(w.cell, source, w.sheet or source.name)
-        value = csv_safe(w.value)
-        if any(ch in value for ch in (delimiter, '"', "\r", "\n")):
-            value = '"' + value.replace('"', '""') + '"'
-        by_row.setdefault(row, {})[col] = value
+        by_row.setdefault(row, {})[col] = csv_field(w.value, delimiter)
     edits: list[tuple[int, int, str]] = []
+    for number, (fields, _, _) in enumerate(rows, 1):  # the file's own fields that a spreadsheet would run
+        for col, (start, end) in enumerate(fields, 1):
+            value = _unquoted(text[start:end])
+            if col not in by_row.get(number, {}) and value.startswith(FORMULA_TRIGGERS):
+                edits.append((start, end, csv_field(value, delimiter)))
     for number, cols in by_row.items():
         if number > len(rows):
             continue
@@ -490,19 +493,11 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     return target
 
 
-def _csv_encoding(raw: bytes) -> tuple[bytes, str]:
-    """(byte-order mark, codec): UTF-8/UTF-16 by BOM, UTF-8, else cp1252 (latin-1 for its holes)."""
-    boms = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
-    for bom, codec in boms:
-        if raw.startswith(bom):
-            return bom, codec
-    for codec in ("utf-8", "cp1252"):
-        try:
-            raw.decode(codec)
-            return b"", codec
-        except UnicodeDecodeError:
-            pass
-    return b"", "latin-1"
+def _unquoted(field: str) -> str:
+    """A field's value, without its quotes (and with a doubled quote inside made single)."""
+    if len(field) >= 2 and field[0] == field[-1] == '"':
+        return field[1:-1].replace('""', '"')
+    return field
 
 
 def _csv_rows(text: str, delimiter: str) -> list[tuple[list[tuple[int, int]], int, int]]:

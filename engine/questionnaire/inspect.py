@@ -7,7 +7,9 @@ import json
 import sys
 from dataclasses import asdict
 
-from engine.questionnaire.reader import Questionnaire, QuestionnaireError, read_questionnaire
+from engine.limits import Limits, add_limit_args
+from engine.questionnaire.reader import Questionnaire, read_questionnaire
+from engine.types import FileProblem
 
 FIRST = 5  # questions shown per sheet
 
@@ -17,6 +19,7 @@ def add_inspect_command(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("inspect", help="show the questions, answer cells and dropdowns detected in a questionnaire")
     add_questionnaire_args(p)
     p.add_argument("--json", action="store_true", help="print every detected question as JSON")
+    add_limit_args(p)
     p.set_defaults(func=cmd_inspect)
     return p
 
@@ -34,14 +37,14 @@ def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
 def read_from_args(args: argparse.Namespace) -> Questionnaire:
     return read_questionnaire(
         args.questionnaire, sheet=args.sheet, header_row=args.header_row, question_col=args.question_col,
-        answer_col=args.answer_col, comment_col=args.comment_col,
+        answer_col=args.answer_col, comment_col=args.comment_col, limits=Limits.from_args(args),
     )
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     try:
         q = read_from_args(args)
-    except QuestionnaireError as exc:
+    except FileProblem as exc:  # QuestionnaireError, LimitError: the file, the problem and the fix
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(to_json(q), indent=1, ensure_ascii=False) if args.json else summary(q))

@@ -41,7 +41,9 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
+from engine.ingest.paths import named_file
 from engine.ingest.sheet import OLE_MAGIC, cell_text, sniff_delimiter
+from engine.limits import Limits
 from engine.types import FileProblem
 from engine.questionnaire.validation import (
     Bounds,
@@ -181,15 +183,22 @@ def read_questionnaire(
     question_col: str | None = None,
     answer_col: str | None = None,
     comment_col: str | None = None,
+    limits: Limits | None = None,
 ) -> Questionnaire:
     """Detect the questions of an .xlsx/.xlsm/.csv questionnaire (see the module docstring).
 
     The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
     rows below it are questions), and column letters for the question, answer and comment cells.
+    ``limits`` bound what is read (default: the ``RFP_MAX_*`` environment variables, else the
+    defaults; a file over one raises :class:`~engine.limits.LimitError` before it is parsed).
     Raises :class:`QuestionnaireError` for unreadable files and when no questions are found.
+    A link is read only when it points to a regular file, under that file's name.
     """
     path = Path(path)
+    if path.is_symlink():
+        path = named_file(path)
     name = path.name
+    limits = limits or Limits.from_env()
     ov = _Overrides(
         sheet=sheet,
         header_row=_check_row(name, header_row),
@@ -203,13 +212,16 @@ def read_questionnaire(
             name, f"has an unsupported extension '{path.suffix}'",
             f"save it as one of {', '.join(SUFFIXES)} and try again",
         )
-    if not path.is_file():
+    if not path.exists():
         raise QuestionnaireError(name, "does not exist", f"check the path {path}")
+    if not path.is_file():
+        raise QuestionnaireError(name, "is not a regular file (a folder, a pipe or a device)",
+                                 "give the path of the questionnaire file")
     if path.stat().st_size == 0:
         raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
     with warnings.catch_warnings():  # openpyxl: "Data Validation extension is not supported"
         warnings.simplefilter("ignore", UserWarning)
-        grids, notes = _load_csv(path, ov) if suffix == ".csv" else _load_workbook(path, ov)
+        grids, notes = _load_csv(path, ov, limits) if suffix == ".csv" else _load_workbook(path, ov, limits)
     lenient = len(grids) == 1 or ov.sheet is not None or ov.question_col is not None
     layouts, skipped = [], {}
     for grid in grids:
@@ -218,6 +230,7 @@ def read_questionnaire(
             skipped[grid.name] = found
         else:
             layouts.append(found)
+            notes += _uncached_note(grid, found)
     if not layouts:
         reasons = "; ".join(f"sheet '{k}': {v}" for k, v in skipped.items()) or "no sheets"
         raise QuestionnaireError(name, f"no questions found ({reasons})", OVERRIDE_FIX)
@@ -246,7 +259,7 @@ def _check_row(file: str, row: int | None) -> int | None:
 # ---------------------------------------------------------------- loading
 
 
-def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
+def _load_workbook(path: Path, ov: _Overrides, limits: Limits) -> tuple[list[_Grid], list[str]]:
     """Cell texts (cached values) and the XML scan of the sheets to look at."""
     name = path.name
     with path.open("rb") as fh:
@@ -255,6 +268,7 @@ def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
                 name, "is password-protected (encrypted) or an old .xls file",
                 "remove the password / save it as .xlsx and try again",
             )
+    limits.check_workbook(path, name)  # before openpyxl unpacks anything
     try:
         zf = zipfile.ZipFile(path)
         infos = workbook_sheets(zf)
@@ -277,7 +291,7 @@ def _load_workbook(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
             chosen = [i for i in infos if i.state == "visible"]
         notes: list[str] = []
         grids = [_sheet_grid(zf, wb, info, infos, names, notes) for info in chosen]
-    except QuestionnaireError:
+    except FileProblem:
         raise
     except Exception as exc:
         raise QuestionnaireError(
@@ -338,18 +352,12 @@ def _sheet_grid(zf, wb, info: SheetInfo, infos: list[SheetInfo], names, notes: l
     return _Grid(info.name, cells, scan.formulas, scan.merges, tuple(dropdowns))
 
 
-def _load_csv(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
-    data = path.read_bytes()
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise QuestionnaireError(path.name, "is not UTF-8 or Windows-1252 text", "save it again as UTF-8 CSV")
+def _load_csv(path: Path, ov: _Overrides, limits: Limits) -> tuple[list[_Grid], list[str]]:
+    text = limits.read_text(path, path.name, QuestionnaireError)
+    sheet = ov.sheet or path.stem
     try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text)))
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+        records = [record for _, record in limits.bounded_rows(path.name, sheet, reader)]
     except csv.Error as exc:
         raise QuestionnaireError(path.name, f"is not valid CSV ({exc})", "export it from the spreadsheet as CSV again") from exc
     cells = {
@@ -360,7 +368,7 @@ def _load_csv(path: Path, ov: _Overrides) -> tuple[list[_Grid], list[str]]:
     }
     if not cells:
         raise QuestionnaireError(path.name, "has no cells with text", "export the questionnaire again")
-    return [_Grid(ov.sheet or path.stem, cells)], []
+    return [_Grid(sheet, cells)], []
 
 
 # ---------------------------------------------------------------- detection
@@ -468,6 +476,10 @@ def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
     if computed > len(questions):
         return f"its answer cells ({get_column_letter(acol)}) are formulas: a report or evaluation sheet"
     if not questions:
+        uncached = _uncached_questions(g, qcol, id_col, header_row)
+        if uncached:
+            return (f"no question rows in column {get_column_letter(qcol)}: its {len(uncached)} question cells hold "
+                    f"formulas without a saved value ({_UNCACHED_FIX})")
         return f"no question rows in column {get_column_letter(qcol)}"
     lists = Counter(q.choices for q in questions if q.choices)
     return SheetLayout(
@@ -484,6 +496,30 @@ def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
 
 def _ref(row: int, col: int) -> str:
     return f"{get_column_letter(col)}{row}"
+
+
+_UNCACHED_FIX = "the workbook was saved by a program that does not store computed values; open it in Excel " \
+                "or LibreOffice, save it and read it again"
+
+
+def _uncached_questions(g: _Grid, qcol: int, id_col: int | None, header_row: int | None) -> list[str]:
+    """The question cells below the header that hold a formula whose value was never saved:
+    their text is unknown (``data_only`` reads None), so they cannot be questions."""
+    first = (header_row or 0) + 1
+    return [_ref(r, c) for r, c in sorted(g.formulas)
+            if c == qcol and r >= first and not g.text(r, c) and (id_col is None or g.text(r, id_col))]
+
+
+def _uncached_note(g: _Grid, layout: SheetLayout) -> list[str]:
+    """A note naming the question cells left out because their formula has no saved value."""
+    id_col = column_index_from_string(layout.id_col) if layout.id_col else None
+    refs = _uncached_questions(g, column_index_from_string(layout.question_col), id_col, layout.header_row)
+    if not refs:
+        return []
+    shown = ", ".join(refs[:5]) + (f" and {len(refs) - 5} more" if len(refs) > 5 else "")
+    return [f"sheet '{g.name}': {len(refs)} question cell{'s' if len(refs) > 1 else ''} ({shown}) "
+            f"{'hold formulas' if len(refs) > 1 else 'holds a formula'} without a saved value and "
+            f"{'were' if len(refs) > 1 else 'was'} left out; {_UNCACHED_FIX}"]
 
 
 def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, check_title: bool):

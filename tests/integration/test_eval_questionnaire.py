@@ -90,7 +90,8 @@ def test_disagreeing_past_answers_are_counted_and_bound_the_ceiling(setup):
     """Two past files answer ACC-01 Yes, a third No (the truth): the majority's Yes is reused
     and wrong, but the draft was flagged, and choosing among the past answers could reach 100."""
     s = setup
-    others = [filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, "Per the security handbook")
+    # each its own file: a byte-identical copy of past.xlsx would be the same file to the library (#16)
+    others = [filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, f"Per the security handbook, copy {k}")
               for k, c in (("b", "Yes"), ("c", "No"))]
     figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"]), *map(str, others)], str(s["target"]),
                                      str(s["truth"]), report=str(s["tmp"] / "r.html"), generator=RefusingGenerator())

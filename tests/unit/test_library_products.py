@@ -60,10 +60,10 @@ def test_a_version_1_library_gains_the_product_column(tmp_path):
     assert old.question == "Q?" and old.product is None  # company-wide
     new = LibraryEntry(0, "Q2?", "No", "B.", None, "new.xlsx", "S", 5, None, "2024-02-02", Origin.IMPORT,
                        product="Canvas LMS")
-    store.replace_file("new.xlsx", [new], np.ones((1, 1), dtype=np.float32), "m")
+    store.replace_file("new.xlsx", "/past/new.xlsx", "ab" * 32, [new], np.ones((1, 1), dtype=np.float32), "m")
     assert [e.product for e in store.entries()] == [None, "Canvas LMS"]
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LIBRARY_VERSION == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LIBRARY_VERSION == 3
     assert [e.product for e in LibraryStore(path).entries()] == [None, "Canvas LMS"]  # reopened: no second upgrade
 
 

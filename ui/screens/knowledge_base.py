@@ -33,6 +33,7 @@ from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import ProgressBar
 from ui.components.scope_picker import scope_picker, scope_text
+from ui.components.uploads import upload_name
 from ui.resources import workspace
 
 # results of the last action, kept over the rerun and shown beside the button that did it
@@ -99,7 +100,7 @@ def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[
             tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
         failed = 0
         for i, upload in enumerate(files):
-            name = upload.name
+            name = upload_name(upload.name)
             try:
                 folder_name = validate_name(name)
             except IngestError:
@@ -132,15 +133,16 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
     messages: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="rfp-library-") as tmp:
         for i, upload in enumerate(files):
-            path = Path(tmp) / str(i) / Path(upload.name).name
+            name = upload_name(upload.name)
+            path = Path(tmp) / str(i) / Path(name).name
             path.parent.mkdir()
             path.write_bytes(upload.getvalue())
-            bar = ProgressBar(upload.name)
-            try:
-                messages.append(import_report_message(library.import_file(path, bar)))
+            bar = ProgressBar(name)
+            try:  # an upload has no path: the same name (or the same bytes) replaces an earlier import
+                messages.append(import_report_message(library.import_file(path, bar, source=f"upload:{name}")))
             except Exception as exc:  # FileProblem: the file, the problem and the fix
                 messages.append(("error", f"Not imported — {problem_text(exc)}"))
-            bar.done(f"{upload.name}: done")
+            bar.done(f"{name}: done")
     return messages
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from engine.limits import LimitError
 from engine.pipeline import question_key
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
@@ -26,6 +27,7 @@ from storage.review_store import Run
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
+from ui.components.uploads import upload_name
 from ui.components.warm_up import warm_up_status
 from ui.resources import PROJECT, current_project, workspace
 
@@ -35,7 +37,7 @@ FLASH = "questionnaire_messages"  # after adding a questionnaire (shown by the u
 OVERRIDE_FLASH = "questionnaire_override_messages"  # shown in the overrides expander
 DRAFT_FLASH = "questionnaire_draft_messages"  # shown by the Start drafting button
 UPLOADER_GENERATION = "questionnaire_uploader_generation"
-REFUSED = "questionnaire_refused_upload"  # (file_id, why) of the upload on screen that was refused
+REFUSED = "questionnaire_refused_upload"  # (file_id, why, overrides can help) of the refused upload on screen
 PROJECT_CHOICE = "questionnaire_project_choice"
 FIRST = 5  # questions shown per sheet
 LAST = 5  # latest drafts shown while drafting
@@ -95,21 +97,26 @@ def override_fields(scope: int | str, current: ReadOptions, locked: bool = False
 
 
 # ---- adding a questionnaire -------------------------------------------------------------------------
-def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOptions | None = None) -> str | None:
-    """Keep the file as a project and put it on screen; None, or why it was refused. The same
-    file again is the same project and keeps the overrides it was given."""
+def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOptions | None = None) -> Exception | None:
+    """Keep the file as a project and put it on screen; None, or the error that refused it. The
+    same file again is the same project and keeps the overrides it was given. A file over a size
+    limit is refused before it is parsed, and no copy of it is kept."""
     digest = hashlib.sha256(data).hexdigest()
     known = next((p for p in ws.projects() if p.file_sha256 == digest), None)
     if options is None:
         options = ws.read_options(known.id) if known else ReadOptions()
     try:
         project, questionnaire = ws.add_questionnaire(name, data, options)
-    except Exception as exc:  # QuestionnaireError names the file, the problem and the fix
-        return f"The questionnaire was not added. {reader_problem(exc)}"
+    except Exception as exc:  # QuestionnaireError / LimitError name the file, the problem and the fix
+        return exc
     st.session_state[PROJECT] = project.id
     again = " (already here: the same file is the same questionnaire)" if known else ""
     flash(FLASH, "success", f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), 'question')} found.")
     return None
+
+
+def refusal(exc: Exception) -> str:
+    return f"The questionnaire was not added. {reader_problem(exc)}"
 
 
 def choose_project() -> None:
@@ -292,35 +299,36 @@ with st.container(border=True):
         "Upload questionnaire", type=[s.lstrip(".") for s in SUFFIXES], key=f"questionnaire_uploader_{generation}",
         help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm) or CSV. It is kept unchanged; "
              "the export fills in only the answer cells.")
-    refused = None
+    refused, overridable = None, False
     if uploaded is not None:
         # a refused file stays in the uploader; it is tried once, not again on every rerun
-        tried, refused = st.session_state.get(REFUSED, (None, None))
+        tried, refused, overridable = st.session_state.get(REFUSED, (None, None, False))
         if tried != uploaded.file_id:
-            refused = add_questionnaire(ws, uploaded.name, uploaded.getvalue())
-            if refused is None:
+            error = add_questionnaire(ws, upload_name(uploaded.name), uploaded.getvalue())
+            if error is None:
                 st.session_state.pop(REFUSED, None)
                 st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
                 st.rerun()
-            st.session_state[REFUSED] = (uploaded.file_id, refused)
+            refused, overridable = refusal(error), not isinstance(error, LimitError)  # overrides cannot shrink a file
+            st.session_state[REFUSED] = (uploaded.file_id, refused, overridable)
     if st.button("Use the sample questionnaire", icon=":material/description:"):
-        if (problem := add_questionnaire(ws, SAMPLE.name, SAMPLE.read_bytes())) is not None:
-            flash(FLASH, "error", problem)
+        if (error := add_questionnaire(ws, SAMPLE.name, SAMPLE.read_bytes())) is not None:
+            flash(FLASH, "error", refusal(error))
         st.rerun()
     show_flashed(FLASH)
     if refused is not None:
         # the file stays in the uploader: say where its questions are, and add it with that
         st.error(refused, icon=":material/error:")
-        if uploaded.size and Path(uploaded.name).suffix.lower() in SUFFIXES:
+        if uploaded.size and Path(uploaded.name).suffix.lower() in SUFFIXES and overridable:
             st.markdown("**Say where the questions are**, then add the file with these overrides:")
             override_fields("upload", ReadOptions())
             if st.button("Add with these overrides"):
-                problem = add_questionnaire(ws, uploaded.name, uploaded.getvalue(), typed_options("upload"))
-                if problem is None:
+                error = add_questionnaire(ws, upload_name(uploaded.name), uploaded.getvalue(), typed_options("upload"))
+                if error is None:
                     st.session_state.pop(REFUSED, None)
                     st.session_state[UPLOADER_GENERATION] = generation + 1
                     st.rerun()
-                st.error(problem, icon=":material/error:")
+                st.error(refusal(error), icon=":material/error:")
 
 pid = current_project(ws)
 if pid is None:

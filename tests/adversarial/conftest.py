@@ -1,0 +1,117 @@
+"""What every adversarial test checks, in one place.
+
+* :func:`measured` runs a command in a child process and measures it from a small wrapper
+  process whose only child is the command: ``resource.getrusage(RUSAGE_CHILDREN)`` gives its
+  peak memory (``ru_maxrss``) and its CPU time (user + system), beside the wall time. Time
+  bounds are on CPU time, which a busy shared machine does not stretch (the wall time is
+  reported in failure messages). For reference, ``python -m engine`` needs ≈ 390 MB and ≈ 3 s
+  of CPU to import its modules (scikit-learn, SciPy, Qdrant's client), ≈ 1 GB once the
+  embedder (torch) is loaded.
+* :meth:`Run.error_line` finds the one ``error: FILE: …`` line about a file and checks that
+  nothing in the output is a Python traceback.
+* :func:`assert_queryable` opens the store afterwards and retrieves from it.
+* ``store``: a copy of a small knowledge base (one generated PDF, ``handbook.pdf``), released
+  so that a command in another process can open it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.config import EngineConfig
+from engine.kb import KnowledgeBase
+from engine.retrieve import search
+from storage.vector_store import release
+from tests.fixtures import topic_pages, write_pdf
+
+ROOT = Path(__file__).resolve().parents[2]
+MB = 1_000_000
+CLI_IMPORTS_MB = 500  # the bound of a command that refuses its input before any model loads
+
+_WRAPPER = r"""
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+try:
+    rc = subprocess.run(sys.argv[2:], timeout=float(sys.argv[1])).returncode
+except subprocess.TimeoutExpired:
+    rc = "timeout"
+seconds = time.perf_counter() - started
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"rc": rc, "seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                  "peak_mb": usage.ru_maxrss * 1024 / 1e6}), file=sys.stderr)  # ru_maxrss: kilobytes on Linux
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    rc: int | str
+    stdout: str
+    stderr: str
+    seconds: float  # wall
+    cpu_seconds: float  # user + system
+    peak_mb: float
+
+    def within(self, cpu_seconds: float, peak_mb: float) -> bool:
+        """At most ``cpu_seconds`` of CPU and ``peak_mb`` of memory (use as ``assert run.within(…), run``)."""
+        return self.cpu_seconds <= cpu_seconds and self.peak_mb <= peak_mb
+
+    @property
+    def lines(self) -> list[str]:
+        """stderr as shown on a terminal: progress bars redrawn with CR keep their last state."""
+        return [line.split("\r")[-1] for line in self.stderr.splitlines() if line.split("\r")[-1].strip()]
+
+    def error_line(self, file: str) -> str:
+        """The one ``error: FILE…`` line; fails on a traceback or on several lines for the file."""
+        assert "Traceback" not in self.stderr + self.stdout, self.stderr[-3000:]
+        found = [line for line in self.lines if line.startswith(f"error: {file}")]
+        assert len(found) == 1, f"expected one error line about {file}, got {found}; stderr: {self.stderr[-2000:]}"
+        return found[0]
+
+
+def measured(*args: str, env: dict[str, str] | None = None, timeout: float = 300, module: str = "engine") -> Run:
+    """``python -m MODULE ARGS…`` in a child process: output, exit code, wall time, peak memory."""
+    command = [sys.executable, "-m", module, *args]
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout), *command], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, timeout=timeout + 60)
+    *rest, figures = done.stderr.rstrip("\n").split("\n")
+    numbers = json.loads(figures)
+    return Run(numbers["rc"], done.stdout, "\n".join(rest), numbers["seconds"], numbers["cpu_seconds"],
+               numbers["peak_mb"])
+
+
+def assert_queryable(store: Path, encoder, expect: str = "handbook.pdf") -> None:
+    """The store opens, and the backups question still finds ``expect`` first."""
+    kb = KnowledgeBase(store, EngineConfig(), encoder)
+    try:
+        hits = search(kb, "How long are backups of the production databases kept?")
+        assert hits and hits[0].chunk.doc == expect, [h.chunk.doc for h in hits]
+    finally:
+        release(str(store / "qdrant"))
+
+
+@pytest.fixture(scope="session")
+def store_template(tmp_path_factory, encoder) -> Path:
+    folder = tmp_path_factory.mktemp("template") / "store"
+    docs = folder.parent / "docs"
+    docs.mkdir()
+    kb = KnowledgeBase(folder, EngineConfig(), encoder)
+    report = kb.add([write_pdf(docs / "handbook.pdf", topic_pages())])
+    assert [d.name for d in report.added] == ["handbook.pdf"]
+    release(str(folder / "qdrant"))
+    return folder
+
+
+@pytest.fixture()
+def store(tmp_path, store_template) -> Path:
+    """This test's own copy of the one-document store."""
+    copy = tmp_path / "store"
+    shutil.copytree(store_template, copy)
+    return copy
