@@ -249,8 +249,13 @@ def test_any_substring_of_the_document_is_verified_at_its_offsets(units, data):
 def test_a_sentence_with_a_word_dropped_is_repaired_to_real_text(units, data):
     a = QuoteAnchorer(units, skip_furniture=False)
     i = data.draw(st.integers(0, len(a.sentences) - 1))
-    words = a.sentence_text(i).split()
-    del words[data.draw(st.integers(0, len(words) - 1))]
+    sentence = a.sentence_text(i)
+    words = sentence.split()
+    dropped = words.pop(data.draw(st.integers(0, len(words) - 1)))
+    # the promise is for a word that is a small part of its sentence: "quarterly" dropped from
+    # "Access access quarterly audit key risk." takes a quarter of its characters and scores
+    # 84.85, under the 85 cutoff that `bench quotes` chose (found by this test in CI)
+    assume(len(dropped) <= 0.15 * len(sentence))
     found = a.anchor(" ".join(words).lower())
     assert found.label is not AnchorLabel.UNVERIFIED
     assert_offsets(a, found)
