@@ -21,6 +21,7 @@ from engine.generate.prompt import (
     compact_passages,
     parse_answer,
     steps_from_logprobs,
+    tidy_answer,
 )
 
 YES_NO = ["Yes", "No", "N/A"]
@@ -187,6 +188,42 @@ def test_raw_newlines_inside_strings_are_read():
     raw = '{"quotes": ["MFA is enforced."], "answer": "Yes.\n\nMFA is enforced.", "choice": "Yes", "insufficient_context": false}'
     got = parse_answer(raw, YES_NO)
     assert (got.choice, got.answer) == ("Yes", "Yes.\n\nMFA is enforced.")
+
+
+@pytest.mark.parametrize(
+    "written, shown",
+    [  # the model's own words, from the Instructure leave-one-out reports
+        ("Yes, a dedicated Information Security staff is mentioned in S1.",
+         "Yes, a dedicated Information Security staff is mentioned in the cited source."),
+        ("Yes Cloud data is periodically backed up. This is mentioned in S2 and S8 of the provided context.",
+         "Yes Cloud data is periodically backed up. This is mentioned in the cited sources."),
+        ("Yes, the policies and procedures are reviewed and updated at least annually according to the provided context.",
+         "Yes, the policies and procedures are reviewed and updated at least annually."),
+        ("Yes, the system validates input. S8 states that all user-inputted content is sanitized.",
+         "Yes, the system validates input. The cited source states that all user-inputted content is sanitized."),
+        ("Yes, data is encrypted. This is evident from S1 and S2, which state that GCP encrypts traffic.",
+         "Yes, data is encrypted. This is evident from the cited sources, which state that GCP encrypts traffic."),
+        ("Yes, the context provides architecture diagrams.", "Yes, the documentation provides architecture diagrams."),
+        ("Yes, keys are rotated yearly (S1, S2), as shown in [1] and [2].",
+         "Yes, keys are rotated yearly, as shown in the cited sources."),
+    ],
+)
+def test_the_prompts_labels_and_context_are_taken_out_of_the_answer(written, shown):
+    assert tidy_answer(written) == shown
+    got = parse_answer(reply(quotes=["Keys rotate yearly."], answer=written, choice="Yes"), YES_NO)
+    assert (got.answer, got.choice) == (shown, "Yes")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Yes, backups are stored in S3 (Amazon Simple Storage Service (S3)) with AES256, per section S3 of RFC 7525.",
+        "Yes, in the context of backups, data is encrypted.",
+        "No. S3 buckets are private by default.",
+    ],
+)
+def test_names_that_look_like_labels_stay(answer):
+    assert tidy_answer(answer) == answer
 
 
 DOC_A = (
