@@ -354,14 +354,24 @@ class QuoteAnchorer:
         return tuple(SourceSpan(u, self.units[u].page, a, b) for u, (a, b) in bounds.items())
 
     def _spans(self, u0: int, start: int, u1: int, end: int) -> tuple[SourceSpan, ...]:
+        """The text from ``start`` on unit ``u0`` to ``end`` on unit ``u1``, without the page
+        headers and footers on the way (a window over a page break is outlined on the body lines)."""
         spans = []
         for u in range(u0, u1 + 1):
             text = self.units[u].text
-            s = start if u == u0 else len(text) - len(text.lstrip())
-            e = end if u == u1 else len(text.rstrip())
-            if e > s:
-                spans.append(SourceSpan(u, self.units[u].page, s, e))
+            s = start if u == u0 else 0
+            e = end if u == u1 else len(text)
+            for a, b in sorted(self.furniture.get(u, ())):
+                if a < e and b > s:
+                    spans += self._trimmed(u, s, a)
+                    s = max(s, b)
+            spans += self._trimmed(u, s, e)
         return tuple(spans)
+
+    def _trimmed(self, u: int, s: int, e: int) -> list[SourceSpan]:
+        piece = self.units[u].text[s:e]
+        s, e = s + len(piece) - len(piece.lstrip()), s + len(piece.rstrip())
+        return [SourceSpan(u, self.units[u].page, s, e)] if e > s else []
 
     def text_of(self, spans: Sequence[SourceSpan]) -> str:
         """The source text of ``spans``, one page (or unit) after the other."""

@@ -185,6 +185,21 @@ def test_the_same_sentence_twice_on_a_page_is_boxed_where_it_was_matched(tmp_pat
     assert only[1] > first[3] or only[2] > first[2]  # later on the line, or on a later line
 
 
+def test_a_window_over_a_page_break_is_outlined_on_the_body_lines_only(tmp_path):
+    # ask's excerpts are windows of sentences: one running from page 1 to page 2 used to take
+    # page 1's footer and page 2's header with it, and outline them
+    pages = ["Intro line. Keys are rotated every year.", "Backups run nightly. Restores are tested.", "Last page."]
+    path = write_pdf(tmp_path / "w.pdf", pages)
+    a = QuoteAnchorer(load_document(path).units)
+    found = a.anchor("Keys are rotated every year.")
+    (window,) = a.windows([found], window=2)  # the footer "Page 1 of 3" is a sentence of its own
+    assert [s.page for s in window.spans] == [1, 2]
+    assert "Page 1 of 3" not in window.text and "ACME" not in window.text
+    assert window.text == "Intro line. Keys are rotated every year." + PAGE_SEPARATOR + "Backups run nightly."
+    rects = a.rects(path, window.spans)
+    assert rects and all(70 <= r[2] <= 100 for r in rects)  # the body lines, not the header (y 40) or footer (y 815)
+
+
 def test_a_quote_over_a_page_break_skips_the_footer_and_header_between(tmp_path):
     # every page has the same header and a "Page n of 3" footer (tests/fixtures.py)
     pages = ["Intro line.\nAll backups are encrypted and", "copied to a second region daily.\nEnd.", "Last page."]
