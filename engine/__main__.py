@@ -648,8 +648,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted; the knowledge base is as it was before this command", file=sys.stderr)
+        print(f"\ninterrupted; {interrupted_means(args)}", file=sys.stderr)  # below a progress bar
         return 130
+
+
+def interrupted_means(args: argparse.Namespace) -> str:
+    """What Ctrl-C left behind, said for the command that was stopped."""
+    part = getattr(args, "kb_command", None) or getattr(args, "library_command", None)
+    if args.command in ("kb", "library") and (part not in ("list", "check", "summary") or getattr(args, "set", None)):
+        return "the knowledge base is as it was before this command"
+    if args.command == "draft":
+        return "the drafts written so far are kept; run the same command again to continue"
+    if getattr(args, "cache", None):
+        return f"what the model read so far is kept in {args.cache}; run the same command again to resume"
+    return "nothing was changed"
 
 
 if __name__ == "__main__":

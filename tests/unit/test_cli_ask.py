@@ -65,3 +65,38 @@ def test_a_model_that_quotes_nothing_prints_nothing_answers_it(tmp_path, capsys,
     assert all("answer" not in schema["properties"] for _, _, schema in chat.calls)  # no answer call
     assert main(["ask", str(path), "Is there a moon base?"]) == 0
     assert f"A: {NOTHING}" in capsys.readouterr().out
+
+
+class Interrupted(Scripted):
+    """Ctrl-C while the model reads the document (the scripted stand-in above; the test is about
+    what the command says, not about the model)."""
+
+    def chat_json(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_during_an_ask_says_nothing_was_changed(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "policy.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    monkeypatch.setattr(engine.generate, "make_generator", lambda *a, **k: Interrupted())
+    assert main(["ask", str(path), "Who reviews the controls?"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == "interrupted; nothing was changed"  # not the knowledge base's message: ask writes nothing
+
+
+@pytest.mark.parametrize(
+    "argv, means",
+    [
+        (["kb", "add", "x.pdf"], "the knowledge base is as it was before this command"),
+        (["kb", "summary", "x.pdf", "--set", "s.txt"], "the knowledge base is as it was before this command"),
+        (["kb", "summary", "x.pdf"], "nothing was changed"),
+        (["draft", "q.xlsx", "--out", "o.xlsx"], "the drafts written so far are kept; run the same command again to continue"),
+        (["bench", "ask", "--policyqa", "t.json", "--cache", "c.jsonl"],
+         "what the model read so far is kept in c.jsonl; run the same command again to resume"),
+        (["search", "backups"], "nothing was changed"),
+    ],
+)
+def test_what_an_interruption_left_is_said_per_command(argv, means):
+    from engine.__main__ import build_parser, interrupted_means
+
+    assert interrupted_means(build_parser().parse_args(argv)) == means
