@@ -207,6 +207,9 @@ class QuoteAnchorer:
                 self._t_start.append(m.start())
                 self._t_end.append(m.end())
         self.sentences = tuple(sentences)
+        # a sentence that is nothing but a page header or footer ("Page 3 of 9") does not count
+        # as one of a window's sentences
+        self._body = [bool(self._trimmed(s.unit, s.start, s.end, skip=furniture.get(s.unit, ()))) for s in sentences]
         self._words, self._w_unit, self._w_start, self._w_end, self._w_sent = words, w_unit, w_start, w_end, w_sent
         # the loose text: every word, one space apart; _w_pos[i] is where word i starts in it
         self._w_pos = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
@@ -361,17 +364,21 @@ class QuoteAnchorer:
             text = self.units[u].text
             s = start if u == u0 else 0
             e = end if u == u1 else len(text)
-            for a, b in sorted(self.furniture.get(u, ())):
-                if a < e and b > s:
-                    spans += self._trimmed(u, s, a)
-                    s = max(s, b)
-            spans += self._trimmed(u, s, e)
+            spans += self._trimmed(u, s, e, skip=self.furniture.get(u, ()))
         return tuple(spans)
 
-    def _trimmed(self, u: int, s: int, e: int) -> list[SourceSpan]:
-        piece = self.units[u].text[s:e]
-        s, e = s + len(piece) - len(piece.lstrip()), s + len(piece.rstrip())
-        return [SourceSpan(u, self.units[u].page, s, e)] if e > s else []
+    def _trimmed(self, u: int, s: int, e: int, skip: Sequence[tuple[int, int]] = ()) -> list[SourceSpan]:
+        """Unit ``u``'s text from ``s`` to ``e`` without the ranges in ``skip``, as spans
+        stripped of surrounding whitespace (none when nothing but whitespace is left)."""
+        out = []
+        for a, b in [*sorted(skip), (e, e)]:
+            if a < e and b > s or a == b == e:
+                piece = self.units[u].text[s : min(a, e)]
+                lo, hi = s + len(piece) - len(piece.lstrip()), s + len(piece.rstrip())
+                if hi > lo:
+                    out.append(SourceSpan(u, self.units[u].page, lo, hi))
+                s = max(s, b)
+        return out
 
     def text_of(self, spans: Sequence[SourceSpan]) -> str:
         """The source text of ``spans``, one page (or unit) after the other."""
@@ -383,8 +390,20 @@ class QuoteAnchorer:
     def _overlap(sentence: Sentence, spans: Sequence[SourceSpan]) -> int:
         return sum(max(0, min(sentence.end, s.end) - max(sentence.start, s.start)) for s in spans if s.unit == sentence.unit)
 
+    def _widen(self, first: int, last: int, w: int) -> tuple[int, int]:
+        """Sentences ``first..last`` and ``w`` more body sentences on each side."""
+        lo, hi, n = first, last, 0
+        while lo > 0 and n < w:
+            lo -= 1
+            n += self._body[lo]
+        n = 0
+        while hi < len(self.sentences) - 1 and n < w:
+            hi += 1
+            n += self._body[hi]
+        return lo, hi
+
     def _anchor(self, quote: str, label: AnchorLabel, score: float, spans, main: int, first: int, last: int) -> Anchor:
-        window = (max(0, first - self.window), min(len(self.sentences) - 1, last + self.window))
+        window = self._widen(first, last, self.window)
         return Anchor(quote, label, score, spans, self._text(spans), main, (first, last), window)
 
     def sentence_text(self, index: int) -> str:
@@ -401,7 +420,7 @@ class QuoteAnchorer:
         each side (default: the anchorer's), then merge windows that overlap or touch."""
         w = self.window if window is None else window
         ranges = sorted(
-            (max(0, a.sentences[0] - w), min(len(self.sentences) - 1, a.sentences[1] + w), i)
+            (*self._widen(*a.sentences, w), i)
             for i, a in enumerate(anchors)
             if a.highlighted and a.sentences is not None
         )
