@@ -209,7 +209,8 @@ class QuoteAnchorer:
         self.sentences = tuple(sentences)
         # a sentence that is nothing but a page header or footer ("Page 3 of 9") does not count
         # as one of a window's sentences
-        self._body = [bool(self._trimmed(s.unit, s.start, s.end, skip=furniture.get(s.unit, ()))) for s in sentences]
+        self._body = [s.unit not in furniture or bool(self._trimmed(s.unit, s.start, s.end, skip=furniture[s.unit]))
+                      for s in sentences]
         self._words, self._w_unit, self._w_start, self._w_end, self._w_sent = words, w_unit, w_start, w_end, w_sent
         # the loose text: every word, one space apart; _w_pos[i] is where word i starts in it
         self._w_pos = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
@@ -370,14 +371,14 @@ class QuoteAnchorer:
     def _trimmed(self, u: int, s: int, e: int, skip: Sequence[tuple[int, int]] = ()) -> list[SourceSpan]:
         """Unit ``u``'s text from ``s`` to ``e`` without the ranges in ``skip``, as spans
         stripped of surrounding whitespace (none when nothing but whitespace is left)."""
+        cuts = [bound for a, b in sorted(skip) if a < e and b > s for bound in (a, b)]
+        bounds = [s, *cuts, e]  # the pieces kept: s..a1, b1..a2, …, bn..e
         out = []
-        for a, b in [*sorted(skip), (e, e)]:
-            if a < e and b > s or a == b == e:
-                piece = self.units[u].text[s : min(a, e)]
-                lo, hi = s + len(piece) - len(piece.lstrip()), s + len(piece.rstrip())
-                if hi > lo:
-                    out.append(SourceSpan(u, self.units[u].page, lo, hi))
-                s = max(s, b)
+        for lo, hi in zip(bounds[::2], bounds[1::2]):
+            piece = self.units[u].text[lo:hi]
+            lo, hi = lo + len(piece) - len(piece.lstrip()), lo + len(piece.rstrip())
+            if hi > lo:
+                out.append(SourceSpan(u, self.units[u].page, lo, hi))
         return out
 
     def text_of(self, spans: Sequence[SourceSpan]) -> str:
