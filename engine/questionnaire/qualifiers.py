@@ -1,0 +1,343 @@
+"""Qualifiers: the questions whose answer decides whether a section of the questionnaire must be
+answered at all ("Does your product process PHI?" = No → the HIPAA section is not required), and
+the state of every question they govern.
+
+Where qualifiers come from, first match wins per questionnaire:
+
+1. **A declared map of the templates we know.** HECVAT 3.x Full: the "Required" column of its
+   ``Questions`` sheet holds one formula per question (``=IF(N$18="Yes",1,0)`` for every HIPA
+   row, ``=IF(OR(N$24="1",N$24="2"),1,0)`` for the physical data-centre rows…); the map below
+   is those formulas written out (QUAL-01 → HIPA, QUAL-02 → THRD, QUAL-03 → BCPL, QUAL-04 →
+   DRPL, QUAL-05 → PCID, QUAL-06 → CONS, QUAL-07's hosting option → four groups of DCTR rows).
+   HECVAT 4.x: the matrix beside the REQU rows of its ``Questions`` sheet (which tab or section
+   each REQU question makes required): REQU-01 cloud → Product and Infrastructure, REQU-02
+   interface → IT Accessibility, REQU-03 consulting → CONS, REQU-04 AI → the AI tab, REQU-05
+   PHI → HIPA, REQU-06 card data → PCID, REQU-07 on-premises appliance → OPEM, REQU-08 personal
+   data → Privacy. A rule applies only when the qualifier's ID is there *and* its text says what
+   the rule expects (``health``, ``credit card``…), so another questionnaire reusing an ID is
+   never gated by mistake. HECVAT Lite 3.x has no qualifiers: nothing is switched off.
+   Row-level follow-ups inside a section (HECVAT's AAAI-12 "If you don't support SSO…") are not
+   switched off: vendors answer them anyway (Parchment answers AAAI-12 with AAAI-01 = Yes).
+2. **The questionnaire's own words**, for the rest: a question saying "If No, skip to 4.3"
+   governs the questions after it up to (not including) 4.3; "If No, no need to answer CONS-09"
+   or "If No, do not answer questions X and Y" governs the IDs it names.
+
+A governed question is *not required* when its qualifier is answered with a value that does
+not make it required. A qualifier whose explanation names another of its options as well
+("4) AWS" with "AWS and Colocation") counts as each option it names (HECVAT's guidance: a
+combination of options), so the rows any of them requires stay required. An unanswered
+qualifier switches nothing off.
+
+Engine-only (no Streamlit); typed values at the boundary (:class:`Qualifier`, :class:`Gate`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Mapping, Sequence
+
+from engine.questionnaire.reader import ID_RE, Question, Questionnaire
+
+
+class QualifierSource(str, Enum):
+    TEMPLATE = "template"  # a declared map of a known template (HECVAT 3.x Full, HECVAT 4.x)
+    WORDING = "wording"  # the questionnaire's own words ("If No, skip to …")
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """One qualifier question and the questions it governs. ``required_when``: the values (as
+    words, or the option number of a numbered dropdown: "4" for "4) AWS") that make the governed
+    questions required; any other answer switches them off. ``off_when``: the qualifier's
+    dropdown values that switch them off (for display; empty when it has no dropdown)."""
+
+    id: str  # the qualifier's question ID, or "Sheet row N"
+    key: str  # the qualifier's question key (pipeline.question_key)
+    sheet: str
+    row: int
+    section: str  # what it governs, in words ("HIPAA", "Datacenter (physical)")
+    governs: tuple[str, ...]  # the governed questions' keys, in questionnaire order
+    governs_ids: tuple[str, ...]  # their IDs (or "Sheet row N")
+    required_when: tuple[str, ...]
+    off_when: tuple[str, ...]
+    source: QualifierSource
+    options: tuple[str, ...] = ()  # its dropdown values when the workbook's could not be read (a template's)
+
+    def switches_off(self, values: Sequence[str]) -> bool:
+        """Whether an answer (its value, plus the other options its explanation names) switches
+        the governed questions off: answered, and none of the values makes them required."""
+        values = [v for v in values if v and v.strip()]
+        return bool(values) and not any(_value_matches(v, self.required_when) for v in values)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The state of one governed question: ``required`` False when its qualifier switches it
+    off; ``value`` is the qualifier's answer ("No", "4) AWS"), None when unanswered."""
+
+    key: str
+    qualifier: str  # the qualifier's ID
+    qualifier_key: str
+    section: str
+    value: str | None
+    required: bool
+
+    @property
+    def reason(self) -> str:
+        """``not required (QUAL-01 = No)`` / ``required (QUAL-05 = Yes)`` / ``depends on QUAL-01 (unanswered)``."""
+        if self.value is None:
+            return f"depends on {self.qualifier} (unanswered)"
+        return f"{'required' if self.required else 'not required'} ({self.qualifier} = {self.value})"
+
+
+def question_key(q: Question) -> str:
+    """A question's stable identity inside its questionnaire (the same as engine.pipeline's)."""
+    return f"{q.sheet}!{q.question_cell}"
+
+
+def label(q: Question) -> str:
+    return q.id or f"{q.sheet} row {q.row}"
+
+
+# ---------------------------------------------------------------- declared templates
+
+@dataclass(frozen=True)
+class _Rule:
+    qualifier: str  # question ID
+    expects: str  # a regex the qualifier's text must match (case-insensitive)
+    section: str
+    governs: tuple[str, ...]  # ID prefixes ("HIPA-") or exact IDs ("DCTR-01") or "sheet:NAME"
+    required_when: tuple[str, ...]
+    options: tuple[str, ...] = ()  # the qualifier's dropdown values, when the workbook's cannot be read
+
+
+_PHYSICAL_DC = ("DCTR-03", "DCTR-04", "DCTR-05", "DCTR-08", "DCTR-10", "DCTR-11", "DCTR-12", "DCTR-13", "DCTR-14")
+_HOSTING = ("1) Self owned and managed", "2) Physical Co-location", "3) Virtual Co-location", "4) AWS", "5) Azure",
+            "6) GCP", "7) Other")  # HECVAT 3.x's Values sheet, "Hosting"
+# HECVAT 3.x Full, from the "Required" formulas of its Questions sheet (column K; N$24 is QUAL-07's
+# option number: 1 self-owned, 2 physical co-location, 3 virtual co-location, 4 AWS, 5 Azure, 6 GCP, 7 other)
+HECVAT3_FULL = (
+    _Rule("QUAL-01", r"health|\bphi\b|hipaa", "HIPAA", ("HIPA-",), ("yes",)),
+    _Rule("QUAL-02", r"third.part", "Third Parties", ("THRD-",), ("yes",)),
+    _Rule("QUAL-03", r"continuity", "Business Continuity Plan", ("BCPL-",), ("yes",)),
+    _Rule("QUAL-04", r"disaster", "Disaster Recovery Plan", ("DRPL-",), ("yes",)),
+    _Rule("QUAL-05", r"credit card|card", "PCI DSS", ("PCID-",), ("yes",)),
+    _Rule("QUAL-06", r"professional services|consult", "Consulting", ("CONS-",), ("yes",)),
+    _Rule("QUAL-07", r"hosting", "Datacenter (hosting provider's SOC 2)", ("DCTR-01",), ("2", "3", "7"), _HOSTING),
+    _Rule("QUAL-07", r"hosting", "Datacenter (physical)", _PHYSICAL_DC, ("1", "2"), _HOSTING),
+    _Rule("QUAL-07", r"hosting", "Datacenter (outsourced)", ("DCTR-07",), ("2", "3", "4", "5", "6", "7"), _HOSTING),
+    _Rule("QUAL-07", r"hosting", "Datacenter (cloud)", ("DCTR-15", "DCTR-16", "DCTR-17"), ("3", "4", "5", "6"), _HOSTING),
+)
+# HECVAT 4.x: the REQU matrix of its Questions sheet (columns Start…Privacy of the REQU rows)
+HECVAT4 = (
+    _Rule("REQU-01", r"cloud", "Product and Infrastructure tabs", ("sheet:Product", "sheet:Infrastructure"), ("yes",)),
+    _Rule("REQU-02", r"interface", "IT Accessibility tab", ("sheet:IT Accessibility",), ("yes",)),
+    _Rule("REQU-03", r"consult", "Consulting", ("CONS-",), ("yes",)),
+    _Rule("REQU-04", r"\bai\b", "AI tab", ("sheet:AI",), ("yes",)),
+    _Rule("REQU-05", r"health|\bphi\b|hipaa", "HIPAA", ("HIPA-",), ("yes",)),
+    _Rule("REQU-06", r"credit card", "PCI DSS", ("PCID-",), ("yes",)),
+    _Rule("REQU-07", r"appliance|on.prem", "On-premises", ("OPEM-",), ("yes",)),
+    _Rule("REQU-08", r"personal|institutional data", "Privacy tab", ("sheet:Privacy",), ("yes",)),
+)
+TEMPLATES = {"HECVAT 3.x Full": HECVAT3_FULL, "HECVAT 4.x": HECVAT4}
+
+
+def _selects(selector: str, q: Question) -> bool:
+    if selector.startswith("sheet:"):
+        return q.sheet == selector[6:]
+    if selector.endswith("-"):
+        return bool(q.id) and q.id.upper().startswith(selector)
+    return (q.id or "").upper() == selector
+
+
+def _from_template(questions: Sequence[Question]) -> list[Qualifier]:
+    by_id = {q.id.upper(): q for q in questions if q.id}
+    found: list[Qualifier] = []
+    for rules in TEMPLATES.values():
+        for rule in rules:
+            qual = by_id.get(rule.qualifier)
+            if qual is None or not re.search(rule.expects, qual.text, re.I):
+                continue
+            governed = [q for q in questions if q is not qual and any(_selects(s, q) for s in rule.governs)]
+            if governed:
+                found.append(_qualifier(qual, rule.section, governed, rule.required_when, QualifierSource.TEMPLATE,
+                                        rule.options))
+    return found
+
+
+# ---------------------------------------------------------------- the questionnaire's own words
+
+_REF = r"(?:question\s+|section\s+|item\s+)?(?P<target>[A-Za-z]{0,10}[-_.]?\d[\w.&-]*)"
+_SKIP = re.compile(r"\bif\s+(?:you\s+answered\s+)?[\"“']?(?P<when>no|yes|not applicable|n/?a)[\"”']?\b[^.;]{0,40}?"
+                   r"\b(?:skip|go|proceed|continue|move)\s+(?:on\s+)?to\s+" + _REF, re.I)
+_DONT = re.compile(r"\bif\s+[\"“']?(?P<when>no|yes)[\"”']?\b[^.;]{0,20}?\b(?:no need to|do not|don't|you need not)\s+"
+                   r"(?:answer|complete|respond to)\s+(?:questions?\s+)?(?P<ids>[\w&.-]+(?:\s*(?:,|and|through|to|-)\s*[\w&.-]+)*)",
+                   re.I)
+
+
+def _from_wording(questions: Sequence[Question]) -> list[Qualifier]:
+    found: list[Qualifier] = []
+    for i, qual in enumerate(questions):
+        m = _SKIP.search(qual.text)
+        if m:
+            target = m["target"].rstrip(".").upper()
+            later = [q for q in questions[i + 1:] if q.sheet == qual.sheet]
+            stop = next((j for j, q in enumerate(later) if _names(q, target)), None)
+            if stop:
+                found.append(_qualifier(qual, f"up to {m['target'].rstrip('.')}", later[:stop],
+                                        _opposite(m["when"]), QualifierSource.WORDING))
+                continue
+        m = _DONT.search(qual.text)
+        if m:
+            wanted = {t.upper() for t in re.findall(r"[A-Za-z]{0,10}[-_.]?\d[\w.&-]*", m["ids"])}
+            governed = [q for q in questions if q is not qual and any(_names(q, t) for t in wanted)]
+            if governed:
+                found.append(_qualifier(qual, ", ".join(label(q) for q in governed), governed,
+                                        _opposite(m["when"]), QualifierSource.WORDING))
+    return found
+
+
+def _names(q: Question, target: str) -> bool:
+    """Whether ``target`` ("4.3", "CONS-09") names question ``q``: its ID, or the number its text starts with."""
+    target = target.upper().rstrip(".")
+    if q.id and q.id.upper().rstrip(".") == target:
+        return True
+    head = q.text.split(maxsplit=1)[0].rstrip(".):").upper() if q.text.split() else ""
+    return head == target
+
+
+def _opposite(when: str) -> tuple[str, ...]:
+    """The values that keep the governed questions required when "If <when>, skip" switches them off."""
+    when = when.lower()
+    return ("no",) if when == "yes" else ("yes",)
+
+
+# ---------------------------------------------------------------- public entry points
+
+def _qualifier(qual: Question, section: str, governed: Sequence[Question], required_when: tuple[str, ...],
+               source: QualifierSource, options: tuple[str, ...] = ()) -> Qualifier:
+    options = qual.choices or options
+    off = tuple(c for c in options if not _value_matches(c, required_when))
+    return Qualifier(label(qual), question_key(qual), qual.sheet, qual.row, section,
+                     tuple(question_key(q) for q in governed), tuple(label(q) for q in governed),
+                     tuple(required_when), off, source, () if qual.choices else options)
+
+
+def find_qualifiers(questionnaire: Questionnaire | Sequence[Question]) -> tuple[Qualifier, ...]:
+    """The qualifiers of a questionnaire: a known template's declared map when its qualifiers
+    are there, else what the questions' own words say (see the module docstring)."""
+    questions = list(questionnaire.questions if isinstance(questionnaire, Questionnaire) else questionnaire)
+    return tuple(_from_template(questions) or _from_wording(questions))
+
+
+def drafting_order(questions: Sequence[Question], qualifiers: Sequence[Qualifier]) -> list[Question]:
+    """The questions with the qualifiers first (in questionnaire order), then the others: a
+    section's state is known before its questions are drafted."""
+    first = {q.key for q in qualifiers}
+    return [q for q in questions if question_key(q) in first] + [q for q in questions if question_key(q) not in first]
+
+
+# (value, explanation) as the questionnaire or the reviewer has it: the dropdown's choice and the
+# Additional Information text; for a question without a dropdown, its text and the comment cell's
+Answer = tuple[str | None, str | None]
+
+
+def answer_of(q: Question, choice: str | None, text: str | None, comment: str | None = None) -> Answer:
+    """A question's (value, explanation) from its cells: the choice and the text cell when it has
+    a dropdown, else the text cell and the comment cell."""
+    return (choice, text) if q.choice_cell else (text, comment)
+
+
+def gates(qualifiers: Sequence[Qualifier], answers: Mapping[str, Answer],
+          choices: Mapping[str, Sequence[str]] | None = None) -> dict[str, Gate]:
+    """The state of every governed question, from the qualifiers' current answers (``answers``:
+    question key → (value, explanation), see :func:`answer_of`); ``choices``: a qualifier's
+    dropdown values, to read the options its explanation names (a template's own list when the
+    workbook's dropdown could not be read). A question governed by several qualifiers is not required
+    when any of them switches it off."""
+    out: dict[str, Gate] = {}
+    for qual in qualifiers:
+        given, text = answers.get(qual.key, (None, None))
+        value = _value(given)
+        named = _named_options(text, (choices or {}).get(qual.key) or qual.options, value)
+        off = qual.switches_off([value or ""] + named)
+        for key in qual.governs:
+            gate = Gate(key, qual.id, qual.key, qual.section, value or None, not off)
+            if key not in out or (out[key].required and not gate.required):
+                out[key] = gate
+    return out
+
+
+def contradiction(gate: Gate | None, answer: Answer) -> str | None:
+    """A follow-up answered although its qualifier switches its section off: the answer and the
+    qualifier disagree (one of them is wrong); None otherwise."""
+    choice, text = answer
+    if gate is None or gate.required or gate.value is None:
+        return None
+    given = (choice or "").strip() or (text or "").strip()
+    if not given or _is_na(given):
+        return None
+    return (f"answered ({given[:40]}) although {gate.qualifier} = {gate.value} says the {gate.section} "
+            "section is not required: check the qualifier or clear this answer")
+
+
+# ---------------------------------------------------------------- values
+
+def _norm(v: str) -> str:
+    return " ".join(v.lower().replace("’", "'").split()).strip(" .")
+
+
+def _option_number(v: str) -> str | None:
+    m = re.match(r"\s*(\d+)\s*[).:-]", v)
+    return m.group(1) if m else None
+
+
+def _value_matches(value: str, tokens: Sequence[str]) -> bool:
+    n, num = _norm(value), _option_number(value)
+    for t in tokens:
+        t = _norm(t)
+        if n == t or (num is not None and num == t) or re.sub(r"^\d+\)\s*", "", n) == t:
+            return True
+    return False
+
+
+def _value(given: str | None) -> str | None:
+    """The value of an answer: a short one as it is ("No", "4) AWS"); of a sentence written where
+    a choice was expected, its leading Yes/No ("No, we do not…" → "No"); else None."""
+    if not given or not given.strip():
+        return None
+    given = given.strip()
+    if len(given) <= 60 and "\n" not in given:
+        return given
+    m = re.match(r"(yes|no|n/?a)\b", given, re.I)
+    return m.group(1).capitalize() if m else None
+
+
+def _is_na(text: str) -> bool:
+    return _norm(text) in {"n/a", "na", "not applicable", "none"}
+
+
+_STOP = {"and", "the", "other", "self", "with", "for", "owned", "managed"}
+
+
+def _named_options(text: str | None, options: Sequence[str], choice: str | None) -> list[str]:
+    """The other options of a numbered dropdown that an explanation names ("AWS and Colocation"
+    names "2) Physical Co-location" and "3) Virtual Co-location")."""
+    if not text or not options:
+        return []
+    words = set(re.findall(r"[a-z0-9]+", text.lower().replace("-", "")))
+    named = []
+    for option in options:
+        if option == choice:
+            continue
+        own = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"^\s*\d+\)", "", option).lower().replace("-", ""))
+               if len(w) >= 3 and w not in _STOP}
+        if own & words:
+            named.append(option)
+    return named
+
+
+__all__ = ["Gate", "Qualifier", "QualifierSource", "contradiction", "drafting_order", "find_qualifiers", "gates",
+           "ID_RE"]
