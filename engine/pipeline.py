@@ -43,6 +43,7 @@ from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.export import CellWrite, export
 from engine.retrieve import search
 from engine.scopes import ScopeFilter, inherited_from, passage_suffix
+from engine.sections import SectionGate
 from engine.summary_rag import Retrieved, prompt_passages, retrieve
 from engine.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
 from storage.review_store import DraftStatus, ReviewStore, StoredDraft
@@ -114,6 +115,7 @@ class Draft:
     confidence: float | None = None
     choice_probability: float | None = None  # the model's, of its choice against the other options
     support: float | None = None  # best question–quote cosine (engine/confidence.py)
+    gate: str | None = None  # not_required: why ("not required (QUAL-01 = No)", engine/sections.py)
 
     @property
     def disputed(self) -> bool:
@@ -142,7 +144,7 @@ class Draft:
             "reused": self.reused, "past_choices": dict(self.past_choices),
             "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
             "choice_probability": _round(self.choice_probability), "support": _round(self.support),
-            "inherited_from": self.inherited_from,
+            "inherited_from": self.inherited_from, "gate": self.gate,
         }
 
     def stored(self) -> StoredDraft:
@@ -156,7 +158,7 @@ class Draft:
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
                    dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
-                   d.get("support"))
+                   d.get("support"), d.get("gate"))
 
 
 def _round(x: float | None) -> float | None:
@@ -418,6 +420,10 @@ def draft_questionnaire(
     review.set_questions(project.id, [(question_key(q), _question_json(q)) for q in questionnaire.questions])
     todo, skipped = to_draft(questionnaire, redo_answered, limit)
     done = review.latest_drafts(project.id)
+    sections = SectionGate(questionnaire, done, review.latest_decisions(project.id))
+    todo = sections.order(todo)  # qualifiers first: their answers decide which sections are drafted
+    reopened = {question_key(q) for q in todo if question_key(q) in done and sections.stale(q, done[question_key(q)])}
+    done = {k: s for k, s in done.items() if k not in reopened}  # switched back on: drafted again
     run = DraftRun(skipped_answered=skipped)
     kept = [Draft.from_stored(question_key(q), done[question_key(q)]) for q in todo if question_key(q) in done]
     run.resumed = len(kept)
@@ -425,7 +431,9 @@ def draft_questionnaire(
     pending = [q for q in todo if question_key(q) not in done]
     progress("drafting", len(kept), len(todo))
     for i, q in enumerate(pending, 1):
-        draft = drafter.draft(q)
+        off = sections.switched_off(q)
+        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q)
+        sections.drafted(q, draft.status, draft.answer, draft.choice)
         review.add_draft(project.id, draft.stored())
         sink.write(draft)
         run.drafted.append(draft)
@@ -437,6 +445,11 @@ def draft_questionnaire(
         drafts = [Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest]
         run.exported = export_drafts(questionnaire, drafts, out)
     return run
+
+
+def not_required_draft(q: Question, reason: str) -> Draft:
+    """The draft of a question its qualifier switches off: nothing to write, no model call."""
+    return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NOT_REQUIRED, gate=reason)
 
 
 def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]]) -> list[CellWrite]:

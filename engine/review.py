@@ -25,6 +25,8 @@ from engine.pipeline import Citation, Draft, answer_writes, question_key
 from engine.questionnaire import Question, Questionnaire
 from engine.csv_writer import csv_text
 from engine.questionnaire.export import export
+from engine.questionnaire.qualifiers import Gate, contradiction
+from engine.sections import SectionGate
 from engine.types import SourceKind
 from storage.review_store import Action, Decision, DraftStatus, ReviewStore
 
@@ -40,6 +42,7 @@ class ReviewState(str, Enum):
     EDITED = "edited"
     NEEDS_SME = "needs_sme"
     REJECTED = "rejected"
+    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/sections.py)
 
     @property
     def label(self) -> str:
@@ -53,7 +56,7 @@ class ReviewState(str, Enum):
 _LABELS = {
     ReviewState.PENDING: "Not drafted", ReviewState.DRAFTED: "Drafted", ReviewState.NO_CONTEXT: "No context",
     ReviewState.ERROR: "Error", ReviewState.ACCEPTED: "Accepted", ReviewState.EDITED: "Edited",
-    ReviewState.NEEDS_SME: "Needs SME", ReviewState.REJECTED: "Rejected",
+    ReviewState.NEEDS_SME: "Needs SME", ReviewState.REJECTED: "Rejected", ReviewState.NOT_REQUIRED: "Not required",
 }
 
 
@@ -64,14 +67,34 @@ class ReviewItem:
     draft: Draft | None
     decision: Decision | None
     added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
+    gate: Gate | None = None  # the qualifier governing it and its current answer, when one does
+
+    @property
+    def required(self) -> bool:
+        """False when its qualifier's current answer switches its section off."""
+        return self.gate is None or self.gate.required
+
+    @property
+    def conflict(self) -> str | None:
+        """A follow-up answered (by the reviewer or in the file) although its qualifier switches
+        it off: one of the two is wrong."""
+        if self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT):
+            return contradiction(self.gate, (self.choice, self.answer))
+        return contradiction(self.gate, (self.question.existing_choice, self.question.existing_answer))
 
     @property
     def state(self) -> ReviewState:
+        if not self.required and not (self.decision is not None and self.state_of_decision.approved):
+            return ReviewState.NOT_REQUIRED
         if self.decision is not None:
             return ReviewState(self.decision.action.value)
-        if self.draft is None:
-            return ReviewState.PENDING
+        if self.draft is None or self.draft.status is DraftStatus.NOT_REQUIRED:
+            return ReviewState.PENDING  # not drafted (its section was switched off, and is on again)
         return ReviewState(self.draft.status.value)
+
+    @property
+    def state_of_decision(self) -> ReviewState:
+        return ReviewState(self.decision.action.value) if self.decision is not None else ReviewState.PENDING
 
     @property
     def answer(self) -> str:
@@ -103,10 +126,25 @@ class ReviewItem:
     def exported(self, include_unreviewed: bool) -> tuple[str, str | None] | None:
         """(text, choice) to write into the workbook, or None to leave the cells as they are."""
         state = self.state
+        if state is ReviewState.NOT_REQUIRED:
+            return None  # left as the template expects: blank
         if state.approved or (include_unreviewed and state is ReviewState.DRAFTED):
             if self.answer or self.choice:
                 return self.answer, self.choice
         return None
+
+
+@dataclass(frozen=True)
+class SectionState:
+    """A section a qualifier governs: ``required`` None while the qualifier is unanswered."""
+
+    section: str
+    qualifier: str
+    qualifier_key: str
+    value: str | None
+    required: bool | None
+    reason: str  # "not required (QUAL-01 = No)"
+    rows: tuple[str, ...]  # the governed questions' IDs
 
 
 class Review:
@@ -123,13 +161,27 @@ class Review:
         drafts = self.store.latest_drafts(self.project_id)
         decisions = self.store.latest_decisions(self.project_id)
         added = self.store.added_citations(self.project_id)
+        sections = SectionGate(self.questionnaire, drafts, decisions)
         items = []
         for q in self.questionnaire.questions:
             key = question_key(q)
             draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
             extra = tuple(Citation.from_json(c) for c in added.get(key, ()))
-            items.append(ReviewItem(key, q, draft, decisions.get(key), extra))
+            items.append(ReviewItem(key, q, draft, decisions.get(key), extra, sections.gate(q)))
         return items
+
+    def sections(self) -> list[SectionState]:
+        """Every section a qualifier governs, with its state and why, in questionnaire order."""
+        drafts = self.store.latest_drafts(self.project_id)
+        sections = SectionGate(self.questionnaire, drafts, self.store.latest_decisions(self.project_id))
+        out = []
+        for qual in sections.qualifiers:
+            gate = sections.gates.get(qual.governs[0]) if qual.governs else None
+            value = gate.value if gate else None
+            required = None if value is None else bool(gate and gate.required)
+            reason = gate.reason if gate else f"depends on {qual.id} (unanswered)"
+            out.append(SectionState(qual.section, qual.id, qual.key, value, required, reason, qual.governs_ids))
+        return out
 
     def item(self, key: str) -> ReviewItem:
         for item in self.items():
@@ -247,4 +299,4 @@ def location(c: Citation) -> str:
     return f"section {c.section}" if c.section else ""
 
 
-__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "location"]
+__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "SectionState", "location"]

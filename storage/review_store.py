@@ -97,6 +97,7 @@ class DraftStatus(str, Enum):
     DRAFTED = "drafted"
     NO_CONTEXT = "no_context"
     ERROR = "error"
+    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/sections.py): not drafted
 
 
 class Action(str, Enum):

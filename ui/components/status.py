@@ -18,6 +18,7 @@ STATE_STYLE: dict[ReviewState, tuple[str, str]] = {
     ReviewState.EDITED: ("green", ":material/edit:"),
     ReviewState.NEEDS_SME: ("violet", ":material/support_agent:"),
     ReviewState.REJECTED: ("red", ":material/cancel:"),
+    ReviewState.NOT_REQUIRED: ("gray", ":material/block:"),
 }
 
 LABEL_STYLE: dict[AnchorLabel, tuple[str, str, str]] = {

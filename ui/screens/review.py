@@ -47,7 +47,8 @@ ASK_DOC = "review_ask_doc"  # the document asked when the question cites none
 
 TO_REVIEW = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ERROR)
 FILTER_ORDER = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ACCEPTED, ReviewState.EDITED,
-                ReviewState.NEEDS_SME, ReviewState.REJECTED, ReviewState.PENDING, ReviewState.ERROR)
+                ReviewState.NEEDS_SME, ReviewState.REJECTED, ReviewState.PENDING, ReviewState.ERROR,
+                ReviewState.NOT_REQUIRED)
 PROGRESS_EVERY_S = 2.0
 STYLE = """<style>
 [data-testid="stMainBlockContainer"] { padding: 3.6rem 1.5rem 2rem 1.5rem; }
@@ -224,6 +225,7 @@ def _item_line(item: ReviewItem) -> str:
     text = item.question.text.replace("\n", " ")
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
     low = " :orange[:material/priority_high:]" if low_confidence(item) else ""
+    low += " :red[:material/rule:]" if item.conflict else ""
     return f"{state_icon_md(item.state)}{low} **{escape_md(item.label)}** {escape_md(short)}"
 
 
@@ -303,7 +305,25 @@ def _summary(review: Review, items: list[ReviewItem], pid: int) -> None:
           if counts[ReviewState.NEEDS_SME] else []),
         *([f":gray-badge[:material/hourglass_empty: {counts[ReviewState.PENDING]} not drafted]"]
           if counts[ReviewState.PENDING] else []),
+        *([f":gray-badge[:material/block: {counts[ReviewState.NOT_REQUIRED]} not required]"]
+          if counts[ReviewState.NOT_REQUIRED] else []),
     ]))
+    _sections(review)
+
+
+def _sections(review: Review) -> None:
+    """The sections qualifiers govern, with their state and why (engine/sections.py)."""
+    sections = review.sections()
+    if not sections:
+        return
+    off = sum(s.required is False for s in sections)
+    with st.expander(f"Sections: {len(sections)} governed by qualifiers, {off} not required"):
+        for s in sections:
+            icon = ":gray[:material/block:]" if s.required is False else (
+                ":green[:material/check:]" if s.required else ":orange[:material/help:]")
+            rows = f"{s.rows[0]} … {s.rows[-1]}" if len(s.rows) > 1 else (s.rows[0] if s.rows else "")
+            st.markdown(f"{icon} **{escape_md(s.section)}** ({len(s.rows)} rows: {escape_md(rows)}): "
+                        f"{escape_md(s.reason)}")
 
 
 def _citation_list(item: ReviewItem) -> None:
@@ -375,6 +395,15 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
 
     state = item.state
+    if item.gate is not None:
+        text = f"{escape_md(item.gate.section)} section: {escape_md(item.gate.reason)}."
+        if state is ReviewState.NOT_REQUIRED:
+            st.info(f"{text} Left blank on export; answer {escape_md(item.gate.qualifier)} differently to "
+                    "switch it back on (then Start drafting drafts it).", icon=":material/block:")
+        else:
+            st.caption(text)
+    if item.conflict:
+        st.warning(f"Contradiction: {escape_md(item.conflict)}.", icon=":material/rule:")
     if state is ReviewState.PENDING:
         st.info("Not drafted yet. Start drafting on the Questionnaire screen, press Regenerate, "
                 "or write the answer yourself and Save edit.", icon=":material/hourglass_empty:")

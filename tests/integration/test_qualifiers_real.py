@@ -1,0 +1,42 @@
+"""Qualifiers on the vendor's own filled HECVATs and on the blank HECVAT 4.1.4 in ../shared/data
+(skipped when absent): with the vendor's qualifier answers, the rows it left blank because of a
+qualifier are recognised as not required, and no row it answered is switched off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.bench.gated import measure
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.qualifiers import find_qualifiers
+
+FULL = ["Canvas Credentials/Canvas Credentials HECVAT Full.xlsx", "Parchment/Parchment HECVAT Full - All Products.xlsx"]
+LITE = ["Canvas Catalog", "Canvas Studio", "Elevate Standards Alignment", "Intelligent Insights", "LearnPlatform",
+        "Mastery Connect"]
+
+
+@pytest.mark.parametrize("relative", FULL)
+def test_hecvat_full_rows_left_blank_by_a_qualifier_are_not_required(shared_data: Path, relative):
+    fig = measure(shared_data / "instructure" / relative)
+    assert fig.qualifiers == 7 and fig.wrongly_off == 0
+    assert fig.recognised / fig.blank_gated >= 0.95
+    if relative.startswith("Canvas"):  # QUAL-01 No, QUAL-05 No, QUAL-07 "4) AWS": 29 HIPAA + 12 PCI + 10 DCTR
+        assert fig.recognised == 51
+    else:  # Parchment: QUAL-05 Yes (PCI answered); QUAL-07 "4) AWS" with "AWS and Colocation": every DCTR row on
+        assert not any(i.startswith(("PCID", "DCTR")) for i in fig.off_ids)
+
+
+@pytest.mark.parametrize("product", LITE)
+def test_hecvat_lite_has_no_qualifiers_and_switches_nothing_off(shared_data: Path, product):
+    fig = measure(shared_data / "instructure" / product / f"{product} HECVAT Lite.xlsx")
+    assert fig.qualifiers == 0 and fig.wrongly_off == 0 and not fig.off_ids
+
+
+def test_hecvat_414_requ_questions_govern_tabs_and_sections(shared_data: Path):
+    q = read_questionnaire(shared_data / "hecvat_blank/HECVAT414.xlsx")
+    quals = {x.section: x for x in find_qualifiers(q)}
+    assert {x.id for x in quals.values()} == {f"REQU-0{i}" for i in range(1, 9)}
+    assert len(quals["HIPAA"].governs) == 29 and len(quals["PCI DSS"].governs) == 12
+    assert len(quals["AI tab"].governs) == 31 and len(quals["IT Accessibility tab"].governs) == 18

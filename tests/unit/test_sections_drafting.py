@@ -1,0 +1,75 @@
+"""A section a qualifier switches off is not drafted, shows as not required in Review, is left
+blank on export, and follows the reviewer's changes to the qualifier.
+
+The drafter here is a fake that answers from a fixed table: these tests are about which rows
+are drafted and in which order, not about drafting itself (tests/integration/test_draft.py
+drafts with the real pipeline)."""
+
+from __future__ import annotations
+
+import openpyxl
+
+from engine.pipeline import Draft, draft_questionnaire, question_key
+from engine.questionnaire import read_questionnaire
+from engine.review import Review, ReviewState
+from storage.review_store import DraftStatus, ReviewStore
+from tests.unit.test_qualifiers import hecvat_like
+
+
+class TableDrafter:
+    """Answers each question from ``table`` (ID → choice), recording what it was asked."""
+
+    def __init__(self, table: dict[str, str]) -> None:
+        self.table, self.asked = table, []
+
+    def draft(self, q) -> Draft:
+        self.asked.append(q.id)
+        choice = self.table.get(q.id, "Yes" if q.choices else None)
+        return Draft(question_key(q), q.id, q.sheet, q.row, q.text, f"Drafted for {q.id}.", choice, DraftStatus.DRAFTED)
+
+
+def test_switched_off_sections_are_not_drafted_and_follow_the_qualifier(tmp_path):
+    path = hecvat_like(tmp_path / "h.xlsx")
+    questionnaire = read_questionnaire(path)
+    store = ReviewStore(tmp_path / "review.sqlite")
+    drafter = TableDrafter({"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"})
+
+    run = draft_questionnaire(questionnaire, drafter, store)
+    assert drafter.asked[:3] == ["QUAL-01", "QUAL-05", "QUAL-07"]  # qualifiers first
+    assert not {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"} & set(drafter.asked)
+    assert {"PCID-01", "DCTR-15", "GNRL-01"} <= set(drafter.asked)
+    assert run.counts == {"drafted": 6, "not_required": 4}
+
+    project = store.project_for(path)
+    review = Review(store, project.id, questionnaire)
+    items = {i.question.id: i for i in review.items()}
+    assert items["HIPA-01"].state is ReviewState.NOT_REQUIRED
+    assert items["HIPA-01"].gate.reason == "not required (QUAL-01 = No)"
+    assert items["PCID-01"].state is ReviewState.DRAFTED
+    sections = {s.section: s for s in review.sections()}
+    assert sections["HIPAA"].required is False and sections["HIPAA"].reason == "not required (QUAL-01 = No)"
+    assert sections["PCI DSS"].required is True and sections["Datacenter (cloud)"].required is True
+
+    out = review.export_workbook(tmp_path / "out.xlsx", include_unreviewed=True)
+    ws = openpyxl.load_workbook(out)["Vendor Response"]
+    cells = {ws.cell(r, 1).value: (ws.cell(r, 3).value, ws.cell(r, 4).value) for r in range(2, ws.max_row + 1)}
+    assert cells["HIPA-01"] == (None, None) and cells["DCTR-03"] == (None, None)  # left blank, as the template expects
+    assert cells["PCID-01"][0] == "Yes" and cells["QUAL-01"][0] == "No"
+
+    # the reviewer says the product does process PHI: the HIPAA rows are required and drafted next run
+    review.edit(items["QUAL-01"].key, "We host PHI for clinical programs.", "Yes")
+    items = {i.question.id: i for i in review.items()}
+    assert items["HIPA-01"].state is ReviewState.PENDING and items["HIPA-01"].gate.required
+    drafter.asked.clear()
+    draft_questionnaire(questionnaire, drafter, store)
+    assert drafter.asked == ["HIPA-01", "HIPA-02"]
+    items = {i.question.id: i for i in review.items()}
+    assert items["HIPA-01"].state is ReviewState.DRAFTED and items["HIPA-01"].conflict is None
+
+    # accepted HIPAA answer, then the qualifier back to No: the row is flagged as a contradiction
+    review.accept(items["HIPA-01"].key)
+    review.edit(items["QUAL-01"].key, "", "No")
+    items = {i.question.id: i for i in review.items()}
+    assert items["HIPA-02"].state is ReviewState.NOT_REQUIRED
+    assert items["HIPA-01"].conflict and "QUAL-01 = No" in items["HIPA-01"].conflict
+    store.close()
