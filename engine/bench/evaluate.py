@@ -215,20 +215,42 @@ class Scores:
         return table
 
 
-def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict]) -> Scores:
+def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict],
+          drafts: dict[str, Draft] | None = None) -> Scores:
     """Draft every question (its answer hidden: the drafter only sees the question) and score
-    its choice against the truth. ``seconds`` is drafting time, models already loaded."""
+    its choice against the truth. ``seconds`` is drafting time, models already loaded.
+    ``drafts``: the questions already drafted (by key, with every row: engine/bench/rows.py)."""
+    from engine.pipeline import question_key
+
     scores = Scores()
     drafter.kb.encoder  # the embedder is loaded before the clock starts (≈ 11 s, once per process)
     scopes = {d.name: d.scope for d in drafter.kb.documents()}
     started = time.perf_counter()
-    for question in tqdm(questions, desc="drafting", file=sys.stderr):
-        draft = drafter.draft(question)
+    for question in tqdm(questions, desc="drafting", file=sys.stderr, disable=drafts is not None):
+        draft = drafts[question_key(question)] if drafts is not None else drafter.draft(question)
         other = any(c.kind is not SourceKind.LIBRARY and c.file in scopes and not drafter.scope.allows(scopes[c.file])
                     for c in draft.citations)
         scores.add(question, yes_no(truth[question.id]["answer"]), draft, other)
-    scores.seconds = time.perf_counter() - started
+    scores.seconds = time.perf_counter() - started if drafts is None else sum(r.seconds for r in scores.rows)
     return scores
+
+
+def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions: Sequence[Question],
+               library, limit: int | None) -> tuple[Scores, dict]:
+    """Every row of the target drafted (qualifiers first, switched-off sections not drafted) and
+    scored per row type (engine/bench/rows.py); the Yes/No questions scored from the same drafts."""
+    from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, truth_rows
+
+    rows = truth_rows(read_questionnaire(target), truth)
+    rows = rows[:limit] if limit else rows
+    drafter.kb.encoder  # loaded before the clock starts
+    drafts, seconds = draft_rows(drafter, read_questionnaire(target), {r.id for r in rows})
+    scores = score(drafter, [q for q in questions if any(r.id == q.id for r in rows)], truth, drafts)
+    past = past_answer_drafts(library, rows, target.name) if library is not None else {}
+    baselines = {"past_answer": {k: d.text for k, d in past.items()}} if library is not None else {}
+    figures = RowScores([(r, drafted(drafts[r.key]) if r.key in drafts else None) for r in rows], seconds) \
+        .figures(drafter.kb.encoder.encode_passages, baselines)
+    return scores, figures
 
 
 def cite_line(c) -> str:
@@ -261,7 +283,7 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
                            llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
                            embedder: str | None = None, generator=None, progress: Progress = no_progress,
                            product: str | None = None, folders: FolderScopes | None = None,
-                           mode: str | None = None) -> dict:
+                           mode: str | None = None, all_rows: bool = False) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
@@ -269,7 +291,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     folder's with ``folders``, else none); ``folders``: scopes from folder names. ``mode``: the
     drafts' retrieval mode or strategy (engine.config; ``summary`` summarises the documents with
     the generator when it can write, else extractively; ``atoms``/``atom-questions`` build that
-    index)."""
+    index). ``all_rows``: draft every row, not only the Yes/No ones, and add the figures per row
+    type (``rows``; engine/bench/rows.py); the Yes/No figures come from the same drafts."""
     from engine.generate import make_generator
     from engine.library import AnswerLibrary
 
@@ -303,7 +326,11 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
             for f in lib_files:
                 lib.import_file(f, product=folders.product_of(f) if folders is not None else None)
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
-        scores = score(drafter, questions, expected)
+        row_figures = None
+        if all_rows:
+            scores, row_figures = score_rows(drafter, target_path, expected, questions, lib, limit)
+        else:
+            scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
     figures = scores.summary()
     figures.update({
@@ -317,6 +344,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         "mode": mode or config.mode.value,
         "summaries": base.indexes.methods() if Strategy.of(mode) in SUMMARY_STRATEGIES else None,
     })
+    if row_figures is not None:
+        figures["rows"] = row_figures
     if report:
         write_report(Path(report), figures, scores)
         figures["report"] = str(report)
@@ -334,7 +363,8 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
                   store: str | None = None, limit: int | None = None, model: str | None = None,
                   llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
                   embedder: str | None = None, generator=None, progress: Progress = no_progress,
-                  product: str | None = None, folders: FolderScopes | None = None, mode: str | None = None) -> dict:
+                  product: str | None = None, folders: FolderScopes | None = None, mode: str | None = None,
+                  all_rows: bool = False) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
@@ -357,11 +387,12 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
             figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
                                              embedder=embedder, generator=generator, progress=progress,
-                                             product=product, folders=folders, mode=mode)
+                                             product=product, folders=folders, mode=mode, all_rows=all_rows)
             targets.append({"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
                             **{k: figures[k] for k in LOO_FIGURES},
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
-                            **({"report": report} if report else {})})
+                            **({"report": report} if report else {}),
+                            **({"rows": figures["rows"]} if "rows" in figures else {})})
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
                   f"no context {figures['no_context_rate']} %", file=sys.stderr)
     return {"targets": targets, "summary": _loo_summary(targets), "library": library,
@@ -396,7 +427,10 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
     table = "".join(f"<tr><th>truth {esc(t)}</th>" + "".join(f"<td>{confusion[t].get(k, 0)}</td>" for k in drafted)
                     + "</tr>" for t in CLASSES)
     facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(json.dumps(v) if isinstance(v, (list, dict)) else str(v))}</td></tr>"
-                    for k, v in figures.items())
+                    for k, v in figures.items() if k != "rows")
+    from engine.bench.rows import rows_html
+
+    by_type = rows_html(figures["rows"]) if "rows" in figures else ""
     rows = "".join(
         f"<tr class='{'ok' if r.right else 'bad'}'><td>{esc(r.id)}</td><td>{esc(r.question)}</td><td>{esc(r.truth)}</td>"
         f"<td>{esc(r.choice or '—')}</td><td>{'—' if r.confidence is None else f'{r.confidence:.2f}'}"
@@ -423,6 +457,7 @@ td:nth-child(2), td:nth-child(5) {{ max-width: 28rem; }}
 threshold moves (each point: the drafts at or above one threshold; the marked point is the
 low-confidence threshold in use).</p>
 {risk_coverage_svg(scores.risk_coverage(), LOW_CONFIDENCE)}
+{by_type}
 <h2>Questions</h2>
 <table><tr><th>ID</th><th>question</th><th>truth</th><th>drafted</th><th>confidence</th><th>answer</th><th>status</th><th>citations</th><th>s</th></tr>
 {rows}</table>

@@ -21,7 +21,7 @@ MIME = {
 }
 SHOWN_ALWAYS = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED)
 ORDER = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.NEEDS_SME,
-         ReviewState.REJECTED, ReviewState.ERROR, ReviewState.PENDING)  # ready to export first
+         ReviewState.REJECTED, ReviewState.ERROR, ReviewState.PENDING, ReviewState.NOT_REQUIRED)  # ready to export first
 LONG_LIST = 8  # more questions than this go into an expander
 
 

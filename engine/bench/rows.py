@@ -1,0 +1,343 @@
+"""The evaluation over every row of a filled questionnaire, per row type
+(engine/questionnaire/row_types.py), beside the Yes/No figures of engine/bench/evaluate.py.
+
+Per row type, against the vendor's own answers (the truth):
+
+- **Yes/No**: evaluate.py's figures, unchanged (drafted precision, coverage, balanced accuracy).
+- **profile** (DATE-01, GNRL-xx, vendor/product/contact/link rows): the share whose draft equals
+  the truth exactly or after normalising (case, spaces, ``https://``/``www.``, a trailing
+  ``/`` or ``.``). DATE-01 is left out: the date a questionnaire is filled is not a fact to recall.
+- **gated**: of the rows the truth leaves blank (or "N/A") in a section its qualifier answer
+  switches off, the share left not required; and the rows switched off although the truth
+  answers them (must be 0).
+- **dropdowns beyond Yes/No**: accuracy (the same option, by its words or its number).
+- **narratives and Additional Information** (the explanation beside a Yes/No or dropdown
+  answer): the cosine of the draft's text and the vendor's own text, both embedded with the
+  knowledge base's sentence encoder (all-MiniLM-L6-v2 by default). Why this score: the drafts
+  are written from the documents in other words than the vendor's, so word-overlap scores
+  (BLEU/ROUGE) punish correct paraphrases, while the embedding compares meaning; it is the same
+  encoder the product retrieves with, so no second model is loaded. Alone a cosine has no
+  scale, so two baselines go beside it, each scored the same way: **the question itself**
+  (what a draft that only restates the question gets: the floor) and **the best past answer**
+  (the library's answer to the most similar past question of another questionnaire: what
+  copying gives). An empty draft scores 0.
+- **minutes**: the drafting time of the whole questionnaire.
+
+``python -m engine.bench.rows`` measures, without the model, what can be measured so: the gated
+rows with the truth's qualifier answers, and the two baselines (and the best past answer as a
+draft for profile rows and dropdowns), leave-one-out over the filled questionnaires (each
+target's library is the other files).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from engine.questionnaire import Question, Questionnaire, read_questionnaire
+from engine.questionnaire.qualifiers import Gate, answer_of, find_qualifiers, gates, question_key
+from engine.questionnaire.row_types import RowType, classify
+from storage.review_store import DraftStatus
+
+Encode = Callable[[Sequence[str]], np.ndarray]  # texts → unit-norm rows
+
+
+def blank(text: str | None) -> bool:
+    return not text or not text.strip() or " ".join(text.lower().split()) in {"n/a", "na", "not applicable"}
+
+
+@dataclass(frozen=True)
+class RowTruth:
+    """One row with the truth's answer: ``value`` (the choice, or the text of a free-text row)
+    and ``explanation`` (the Additional Information beside a choice)."""
+
+    id: str
+    key: str
+    row_type: RowType
+    question: str
+    value: str
+    explanation: str
+    gate: str | None = None  # "not required (QUAL-01 = No)" when the truth's qualifier switches it off
+
+
+def truth_rows(questionnaire: Questionnaire, truth: Mapping[str, dict]) -> list[RowTruth]:
+    """Every row of the questionnaire that the truth file has, typed; "gated" when the truth's
+    own qualifier answer switches it off (so the truth leaves it blank)."""
+    questions = [q for q in questionnaire.questions if q.id in truth]
+    quals = find_qualifiers(questionnaire)
+    answers = {}
+    for q in questions:
+        t = truth[q.id]
+        answers[question_key(q)] = (t.get("answer"), t.get("comment"))  # (value, explanation)
+    state = gates(quals, answers, {question_key(q): q.choices for q in questions})
+    rows = []
+    for q in questions:
+        t, gate = truth[q.id], state.get(question_key(q))
+        off = gate is not None and not gate.required
+        rows.append(RowTruth(q.id, question_key(q), classify(q, off, t.get("answer")), q.text,
+                             (t.get("answer") or "").strip(), (t.get("comment") or "").strip(),
+                             gate.reason if off else None))
+    return rows
+
+
+@dataclass(frozen=True)
+class Drafted:
+    """What a drafter produced for one row (or a baseline stands in for it)."""
+
+    choice: str | None
+    text: str
+    status: str  # a DraftStatus value
+    seconds: float = 0.0
+
+
+def normalised(text: str) -> str:
+    t = " ".join(text.lower().split())
+    t = re.sub(r"^https?://", "", t)
+    t = re.sub(r"^www\.", "", t)
+    return t.strip(" ./")
+
+
+def same_option(a: str | None, b: str | None) -> bool:
+    """The same dropdown option: equal words, or the same leading option number ("4) AWS" / "4")."""
+    if not a or not b:
+        return False
+    if normalised(a) == normalised(b):
+        return True
+    na, nb = (re.match(r"\s*(\d+)\s*(?:\)|$)", x) for x in (a, b))
+    return bool(na and nb and na.group(1) == nb.group(1))
+
+
+@dataclass
+class RowScores:
+    """Per-row-type figures of one target."""
+
+    rows: list[tuple[RowTruth, Drafted | None]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def figures(self, encode: Encode | None = None, baselines: Mapping[str, Mapping[str, str]] | None = None) -> dict:
+        """The figures per row type; ``encode`` scores the texts (None: no text score);
+        ``baselines``: name → (row key → text) scored the same way as the drafts."""
+        by = {t: [(r, d) for r, d in self.rows if r.row_type is t] for t in RowType}
+        profile = [(r, d) for r, d in by[RowType.PROFILE] if not r.id.upper().startswith("DATE") and r.value]
+        gated = [(r, d) for r, d in self.rows if r.gate is not None]
+        gated_blank = [(r, d) for r, d in gated if blank(r.value) and blank(r.explanation)]
+        off = [(r, d) for r, d in self.rows if d is not None and d.status == DraftStatus.NOT_REQUIRED.value]
+        wrongly = [(r, d) for r, d in off if not (blank(r.value) and blank(r.explanation))]
+        dropdown = [(r, d) for r, d in by[RowType.DROPDOWN] if r.value]
+        out = {
+            "rows": len(self.rows),
+            "row_types": {t.value: len(v) for t, v in by.items()},
+            "profile": {"rows": len(profile), "right": sum(_profile_right(r, d) for r, d in profile),
+                        "accuracy": _pct(sum(_profile_right(r, d) for r, d in profile), len(profile))},
+            "gated": {"blank_in_truth": len(gated_blank),
+                      "left_not_required": sum(d is not None and d.status == DraftStatus.NOT_REQUIRED.value
+                                               for _, d in gated_blank),
+                      "rate": _pct(sum(d is not None and d.status == DraftStatus.NOT_REQUIRED.value
+                                       for _, d in gated_blank), len(gated_blank)),
+                      "wrongly_off": len(wrongly), "wrongly_off_ids": [r.id for r, _ in wrongly]},
+            "dropdown": {"rows": len(dropdown), "right": sum(d is not None and same_option(d.choice or d.text, r.value)
+                                                             for r, d in dropdown),
+                         "accuracy": _pct(sum(d is not None and same_option(d.choice or d.text, r.value)
+                                              for r, d in dropdown), len(dropdown))},
+            "minutes": round(self.seconds / 60, 2),
+        }
+        if encode is not None:
+            out["text"] = self.text_scores(encode, baselines or {})
+        return out
+
+    def texts(self) -> list[tuple[str, str, str, str | None]]:
+        """(kind, key, truth text, drafted text) of the narratives and the Additional Information."""
+        out = []
+        for r, d in self.rows:
+            if r.row_type is RowType.NARRATIVE and not blank(r.value):
+                out.append(("narrative", r.key, r.value, d.text if d else None))
+            elif r.row_type in (RowType.YES_NO, RowType.DROPDOWN) and not blank(r.explanation):
+                out.append(("additional_information", r.key, r.explanation, d.text if d else None))
+        return out
+
+    def text_scores(self, encode: Encode, baselines: Mapping[str, Mapping[str, str]]) -> dict:
+        items = self.texts()
+        questions = {r.key: r.question for r, _ in self.rows}
+        result = {}
+        for kind in ("narrative", "additional_information"):
+            mine = [x for x in items if x[0] == kind]
+            if not mine:
+                result[kind] = {"rows": 0}
+                continue
+            truth_vectors = encode([t for _, _, t, _ in mine])
+            entry = {"rows": len(mine), "draft": _mean_cos(encode, truth_vectors, [d for *_, d in mine]),
+                     "drafted": sum(bool(d and d.strip()) for *_, d in mine),
+                     "question_baseline": _mean_cos(encode, truth_vectors, [questions[k] for _, k, _, _ in mine])}
+            for name, texts in baselines.items():
+                entry[f"{name}_baseline"] = _mean_cos(encode, truth_vectors, [texts.get(k) for _, k, _, _ in mine])
+            result[kind] = entry
+        return result
+
+
+def _profile_right(r: RowTruth, d: Drafted | None) -> bool:
+    return d is not None and bool(d.text or d.choice) and normalised(d.text or d.choice or "") == normalised(r.value)
+
+
+def _mean_cos(encode: Encode, truth_vectors: np.ndarray, texts: Sequence[str | None]) -> float | None:
+    """Mean cosine of each text with its truth (an empty text scores 0)."""
+    present = [i for i, t in enumerate(texts) if t and t.strip()]
+    scores = np.zeros(len(texts))
+    if present:
+        vectors = encode([texts[i] for i in present])
+        scores[present] = np.sum(vectors * truth_vectors[present], axis=1)
+    return round(float(scores.mean()), 3) if len(texts) else None
+
+
+def _pct(part: int, total: int) -> float | None:
+    return round(100.0 * part / total, 1) if total else None
+
+
+# ---------------------------------------------------------------- drafting every row
+
+def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=None) -> tuple[dict, float]:
+    """Draft every row whose ID is in ``ids`` as if blank: qualifiers first; a row its drafted
+    qualifier switches off is not drafted (status not_required). The target's own answers are
+    never read: the qualifiers' answers are the drafts'. Returns (row key → pipeline Draft, seconds)."""
+    from engine.pipeline import not_required_draft
+    from engine.questionnaire.qualifiers import drafting_order
+
+    questions = [q for q in questionnaire.questions if q.id in ids]
+    quals = find_qualifiers(questions)
+    qual_keys = {x.key for x in quals}
+    choices = {question_key(q): q.choices for q in questions}
+    answers: dict[str, tuple[str | None, str | None]] = {}
+    state: dict[str, Gate] = {}
+    out: dict = {}
+    started = time.perf_counter()
+    for q in drafting_order(questions, quals):
+        key = question_key(q)
+        gate = state.get(key)
+        if gate is not None and not gate.required:
+            out[key] = not_required_draft(q, gate.reason)
+            continue
+        d = out[key] = drafter.draft(q)
+        if key in qual_keys and d.status is DraftStatus.DRAFTED:
+            answers[key] = answer_of(q, d.choice, d.answer)
+            state = gates(quals, answers, choices)
+        if progress:
+            progress(q)
+    return out, time.perf_counter() - started
+
+
+def drafted(d) -> Drafted:
+    """A pipeline Draft as the row scores read it."""
+    return Drafted(d.choice, d.answer, d.status.value, d.seconds)
+
+
+def rows_html(figures: dict) -> str:
+    """The report's sections per row type (HTML, no script)."""
+    esc = html.escape
+    parts = ["<h2>Rows by type</h2>", "<table><tr><th>type</th><th>rows</th></tr>"]
+    parts += [f"<tr><td>{esc(RowType(t).label)}</td><td>{n}</td></tr>" for t, n in figures.get("row_types", {}).items()]
+    parts.append("</table>")
+    p, g, d = figures.get("profile", {}), figures.get("gated", {}), figures.get("dropdown", {})
+    parts.append(f"<h3>Profile rows</h3><p>{p.get('right')} of {p.get('rows')} exact or normalised match "
+                 f"({p.get('accuracy')} %); DATE-01 left out.</p>")
+    parts.append(f"<h3>Gated rows</h3><p>{g.get('left_not_required')} of {g.get('blank_in_truth')} rows the vendor "
+                 f"left blank because of a qualifier were left not required ({g.get('rate')} %); "
+                 f"{g.get('wrongly_off')} switched off although the vendor answered them "
+                 f"{esc(', '.join(g.get('wrongly_off_ids', [])))}.</p>")
+    parts.append(f"<h3>Dropdowns beyond Yes/No</h3><p>{d.get('right')} of {d.get('rows')} right "
+                 f"({d.get('accuracy')} %).</p>")
+    text = figures.get("text")
+    if text:
+        parts.append("<h3>Narratives and Additional Information</h3><p>Mean cosine with the vendor's own text "
+                     "(sentence embeddings); an empty draft scores 0.</p><table><tr><th></th><th>rows</th>"
+                     "<th>drafted</th><th>draft</th><th>best past answer</th><th>the question</th></tr>")
+        for kind, e in text.items():
+            parts.append(f"<tr><th>{esc(kind.replace('_', ' '))}</th><td>{e.get('rows')}</td><td>{e.get('drafted', '—')}"
+                         f"</td><td>{e.get('draft', '—')}</td><td>{e.get('past_answer_baseline', '—')}</td>"
+                         f"<td>{e.get('question_baseline', '—')}</td></tr>")
+        parts.append("</table>")
+    parts.append(f"<h3>Time</h3><p>{figures.get('minutes')} minutes for the whole questionnaire.</p>")
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- model-free measure (CLI)
+
+def past_answer_drafts(library, rows: Sequence[RowTruth], target_file: str) -> dict[str, Drafted]:
+    """The best past answer of another file for each row, as a draft (the library baseline)."""
+    out = {}
+    for r in rows:
+        hits = [h for h in library.match(r.question, top_k=None) if h.entry.file != target_file][:1]
+        if hits:
+            e = hits[0].entry
+            out[r.key] = Drafted(e.choice, e.answer or "", DraftStatus.DRAFTED.value)
+    return out
+
+
+def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], encoder) -> list[dict]:
+    """Per target: the gated rows with the truth's qualifier answers, and the text scores of the
+    two baselines (no model)."""
+    from engine.bench.evaluate import load_truth
+    from engine.library import AnswerLibrary
+
+    encode = encoder.encode_passages
+    results = []
+    with tempfile.TemporaryDirectory(prefix="rfp-rows-") as tmp:
+        lib = AnswerLibrary(Path(tmp) / "library", encoder)
+        for f in library_files:
+            lib.import_file(f)
+        for target, truth_path in pairs:
+            questionnaire = read_questionnaire(target)
+            rows = truth_rows(questionnaire, load_truth(truth_path))
+            past = past_answer_drafts(lib, rows, Path(target).name)
+            gated = {r.key: Drafted(None, "", DraftStatus.NOT_REQUIRED.value) for r in rows if r.gate is not None}
+            scores = RowScores([(r, gated.get(r.key) or past.get(r.key)) for r in rows])
+            figures = scores.figures(encode, {"past_answer": {k: d.text for k, d in past.items()}})
+            figures["target"] = Path(target).name
+            figures["note"] = "drafts: the best past answer of another file (gated rows: the truth's qualifiers)"
+            results.append(figures)
+            print(json.dumps(figures), flush=True)
+    return results
+
+
+def _default_pairs(root: Path) -> list[tuple[Path, Path]]:
+    pairs = []
+    for truth in sorted((root / "_extracted").glob("*HECVAT*.jsonl")):
+        stem = truth.stem.replace("_-_", " - ").replace("_", " ")
+        found = sorted(root.glob(f"*/{stem}.xlsx"))
+        if found:
+            pairs.append((found[0], truth))
+    return pairs
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+    import os
+
+    from engine.embed.dense import DenseEncoder
+
+    parser = argparse.ArgumentParser(prog="python -m engine.bench.rows", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=os.environ.get("RFP_SHARED_DATA", "/work/shared/data"))
+    parser.add_argument("--embedder", default="all-MiniLM-L6-v2")
+    args = parser.parse_args(argv)
+    root = Path(args.data) / "instructure"
+    pairs = _default_pairs(root)
+    if not pairs:
+        print(f"no filled HECVAT with its truth under {root}", file=sys.stderr)
+        return 2
+    library = [p for p, _ in pairs] + sorted(root.glob("Instructure/Instructure CAIQ.xlsx"))
+    measure(pairs, library, DenseEncoder(args.embedder))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
+
+
+__all__ = ["Drafted", "RowScores", "drafted", "past_answer_drafts", "RowTruth", "draft_rows", "measure", "rows_html", "truth_rows"]

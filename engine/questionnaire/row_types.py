@@ -1,0 +1,84 @@
+"""The type of a questionnaire row, for drafting and for the evaluation per row type.
+
+- ``gated``: a qualifier's answer switches its section off (engine/questionnaire/qualifiers.py);
+  checked first, whatever the row's shape.
+- ``profile``: general information about the vendor or the product (HECVAT's DATE-01 and
+  GNRL-xx, or a question asking for the vendor's or product's name, description, contact,
+  e-mail, phone, web link, address, headquarters, hosting region or work locations).
+- ``yes_no``: a dropdown of Yes/No (with N/A at most), or a Yes/No truth in a sheet without
+  dropdowns.
+- ``dropdown``: any other dropdown ("1) Yes", "3) Both modes available", "4) AWS", "Tier IV");
+  a numbered answer ("4) AWS") counts as one where the workbook's list could not be read.
+- ``narrative``: free text ("Describe your organization's business background…").
+
+The Additional Information text beside a Yes/No or dropdown answer is not a row of its own: the
+evaluation scores it with the narratives (engine/bench/rows.py).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from engine.questionnaire.reader import Question
+
+
+class RowType(str, Enum):
+    YES_NO = "yes_no"
+    DROPDOWN = "dropdown"
+    PROFILE = "profile"
+    NARRATIVE = "narrative"
+    GATED = "gated"
+
+    @property
+    def label(self) -> str:
+        return {"yes_no": "Yes/No", "dropdown": "Dropdowns beyond Yes/No", "profile": "Profile (general information)",
+                "narrative": "Narratives", "gated": "Gated (not required)"}[self.value]
+
+
+_PROFILE_ID = re.compile(r"^(DATE|GNRL)-\d+", re.I)
+_PROFILE_TEXT = re.compile(
+    r"^(date|(vendor|company|solution|product|solution provider)('s)? (name|description)|"
+    r"(vendor|product|solution provider)? ?contact (name|title|e-?mail|phone( number)?)|"
+    r"web ?link to|(product )?privacy (notice|policy) (link|url)|"
+    r"(country of )?(company )?headquarters|employee work locations|hosting (region|location)s?)",
+    re.I)
+_YES_NO = {"yes", "no", "n/a", "na", "not applicable"}
+
+
+def _norm(v: str) -> str:
+    return " ".join(v.lower().split()).strip(" .")
+
+
+def is_profile(q: Question) -> bool:
+    """A general-information row: HECVAT's DATE/GNRL IDs, or a short question asking for a
+    vendor or product fact (name, description, contact, link, location)."""
+    if q.id and _PROFILE_ID.match(q.id):
+        return True
+    text = q.text.strip()
+    return len(text.split()) <= 12 and "?" not in text and bool(_PROFILE_TEXT.match(text))
+
+
+def is_yes_no_list(choices) -> bool:
+    values = {_norm(c) for c in choices}
+    return bool(values) and values <= _YES_NO and bool(values & {"yes", "no"})
+
+
+def classify(q: Question, gated: bool = False, truth: str | None = None) -> RowType:
+    """The row type of ``q``; ``gated``: its qualifier switches it off; ``truth``: the expected
+    answer when known (a Yes/No or numbered-option answer in a cell without a readable dropdown)."""
+    if gated:
+        return RowType.GATED
+    if is_profile(q):
+        return RowType.PROFILE
+    if q.choices:
+        return RowType.YES_NO if is_yes_no_list(q.choices) else RowType.DROPDOWN
+    if truth is not None:
+        if _norm(truth) in ("yes", "no"):
+            return RowType.YES_NO
+        if re.match(r"^\s*\d+\)\s*\S", truth) or _norm(truth) in {"tier i", "tier ii", "tier iii", "tier iv"}:
+            return RowType.DROPDOWN
+    return RowType.NARRATIVE
+
+
+__all__ = ["RowType", "classify", "is_profile", "is_yes_no_list"]
