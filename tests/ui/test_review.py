@@ -25,7 +25,7 @@ from engine.types import SourceKind, Unit
 from engine.workspace import REVIEW_DB
 from storage.review_store import DraftStatus, ReviewStore
 from tests.fixtures import TOPICS, QuotingGenerator, write_questionnaire
-from tests.ui.conftest import add_handbook, add_questionnaire, button
+from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
 from ui.components.pdf_pane import content_key, viewer_args
 from ui.components.source_text import find_unit, marked_html
 
@@ -576,3 +576,39 @@ def test_a_draft_inherited_from_a_third_party_says_whose_evidence_it_is(open_scr
     at = button(at, "Accept").click().run()
     at = open_question(at, enc.key)
     assert any(c.value.startswith("Inherited from Amazon Web Services") for c in at.main.caption)
+
+
+def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_workspace, tmp_path):
+    """HECVAT-shaped rows: QUAL-01 drafted "No" → the HIPAA rows are not required (and not
+    drafted); the reviewer saves QUAL-01 = Yes on the screen → they are to be drafted again.
+    The drafter is a stated fake answering from a table (tests/unit/test_sections_drafting.py)."""
+    from engine.pipeline import draft_questionnaire
+    from tests.unit.test_qualifiers import hecvat_like
+    from tests.unit.test_sections_drafting import TableDrafter
+
+    ws = ui_workspace
+    book = hecvat_like(tmp_path / "hecvat.xlsx")
+    project, questionnaire = ws.add_questionnaire("hecvat.xlsx", book.read_bytes())
+    path = ws.questionnaire_path(project)
+    draft_questionnaire(ws.questionnaire(project.id), TableDrafter({"QUAL-01": "No", "QUAL-05": "No",
+                                                                    "QUAL-07": "4) AWS"}), ws.review_store)
+    items = {i.question.id: i for i in ws.review(project.id).items()}
+    assert path.is_file() and items["HIPA-01"].state is ReviewState.NOT_REQUIRED
+
+    at = open_screen("review")
+    assert not at.exception
+    (sections,) = [e for e in at.expander if e.label.startswith("Sections")]
+    assert "not required" in sections.label
+    shown = texts(at.markdown)
+    assert "HIPAA" in shown and "not required (QUAL-01 = No)" in shown
+    at = open_question(at, items["HIPA-01"].key)
+    assert "not required (QUAL-01 = No)" in texts(at.info)
+
+    at = open_question(at, items["QUAL-01"].key)
+    choice_box(at).set_value("Yes")
+    answer_box(at).set_value("We host PHI for clinical programs.")
+    at = button(at, "Save edit").click().run()
+    assert not at.exception
+    now = stored(ws, project.id).item(items["HIPA-01"].key)
+    assert now.state is ReviewState.PENDING and now.gate.reason == "required (QUAL-01 = Yes)"
+    assert "required (QUAL-01 = Yes)" in texts(at.markdown)
