@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.qualifiers import _is_na, answer_of, find_qualifiers, gates, question_key
+from engine.questionnaire.qualifiers import is_na, answer_of, find_qualifiers, gates, question_key
 from engine.questionnaire.reader import Questionnaire
 
 
@@ -55,7 +55,7 @@ def measure(path: Path) -> GatedFigures:
     off_ids, wrong_ids = [], []
     for q in questions:
         key = question_key(q)
-        given = [v for v in (q.existing_choice, q.existing_answer) if v and v.strip() and not _is_na(v)]
+        given = [v for v in (q.existing_choice, q.existing_answer) if v and v.strip() and not is_na(v)]
         off = key in state and not state[key].required
         if off:
             off_ids.append(q.id or key)
@@ -122,4 +122,4 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["GatedFigures", "measure", "asdict"]
+__all__ = ["GatedFigures", "measure", "qualifier_comments"]

@@ -43,7 +43,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from engine.questionnaire import Question, Questionnaire, read_questionnaire
+from engine.questionnaire import Questionnaire, read_questionnaire
 from engine.questionnaire.qualifiers import Gate, answer_of, find_qualifiers, gates, question_key
 from engine.questionnaire.row_types import RowType, classify
 from storage.review_store import DraftStatus

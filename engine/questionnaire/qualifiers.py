@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Mapping, Sequence
 
-from engine.questionnaire.reader import ID_RE, Question, Questionnaire
+from engine.questionnaire.reader import Question, Questionnaire
 
 
 class QualifierSource(str, Enum):
@@ -277,7 +277,7 @@ def contradiction(gate: Gate | None, answer: Answer) -> str | None:
     if gate is None or gate.required or gate.value is None:
         return None
     given = (choice or "").strip() or (text or "").strip()
-    if not given or _is_na(given):
+    if not given or is_na(given):
         return None
     return (f"answered ({given[:40]}) although {gate.qualifier} = {gate.value} says the {gate.section} "
             "section is not required: check the qualifier or clear this answer")
@@ -315,7 +315,7 @@ def _value(given: str | None) -> str | None:
     return m.group(1).capitalize() if m else None
 
 
-def _is_na(text: str) -> bool:
+def is_na(text: str) -> bool:
     return _norm(text) in {"n/a", "na", "not applicable", "none"}
 
 
@@ -339,5 +339,5 @@ def _named_options(text: str | None, options: Sequence[str], choice: str | None)
     return named
 
 
-__all__ = ["Gate", "Qualifier", "QualifierSource", "contradiction", "drafting_order", "find_qualifiers", "gates",
-           "ID_RE"]
+__all__ = ["Answer", "Gate", "Qualifier", "QualifierSource", "answer_of", "contradiction", "drafting_order",
+           "find_qualifiers", "gates", "is_na", "question_key"]
