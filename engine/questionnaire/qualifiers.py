@@ -16,8 +16,10 @@ Where qualifiers come from, first match wins per questionnaire:
    data → Privacy. A rule applies only when the qualifier's ID is there *and* its text says what
    the rule expects (``health``, ``credit card``…), so another questionnaire reusing an ID is
    never gated by mistake. HECVAT Lite 3.x has no qualifiers: nothing is switched off.
-   Row-level follow-ups inside a section (HECVAT's AAAI-12 "If you don't support SSO…") are not
-   switched off: vendors answer them anyway (Parchment answers AAAI-12 with AAAI-01 = Yes).
+   Row-level follow-ups inside a section are switched off only where the template's guidance says
+   so (CONS-06/08 = No: "No need to answer CONS-07/09"); the other row-level "Required" formulas
+   (AAAI-12 "If you don't support SSO…") are not applied: vendors answer those rows anyway
+   (Parchment answers AAAI-12 with AAAI-01 = "1) Yes").
 2. **The questionnaire's own words**, for the rest: a question saying "If No, skip to 4.3"
    governs the questions after it up to (not including) 4.3; "If No, no need to answer CONS-09"
    or "If No, do not answer questions X and Y" governs the IDs it names.
@@ -129,6 +131,9 @@ HECVAT3_FULL = (
     _Rule("QUAL-07", r"hosting", "Datacenter (physical)", _PHYSICAL_DC, ("1", "2"), _HOSTING),
     _Rule("QUAL-07", r"hosting", "Datacenter (outsourced)", ("DCTR-07",), ("2", "3", "4", "5", "6", "7"), _HOSTING),
     _Rule("QUAL-07", r"hosting", "Datacenter (cloud)", ("DCTR-15", "DCTR-16", "DCTR-17"), ("3", "4", "5", "6"), _HOSTING),
+    # the template's own "No" guidance of two follow-ups: "No need to answer CONS-07" / "… CONS-09"
+    _Rule("CONS-06", r"transferred", "CONS-07 (follow-up)", ("CONS-07",), ("yes",)),
+    _Rule("CONS-08", r"remote access", "CONS-09 (follow-up)", ("CONS-09",), ("yes",)),
 )
 # HECVAT 4.x: the REQU matrix of its Questions sheet (columns Start…Privacy of the REQU rows)
 HECVAT4 = (
