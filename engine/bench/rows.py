@@ -273,9 +273,9 @@ def past_answer_drafts(library, rows: Sequence[RowTruth], target_file: str) -> d
     """The best past answer of another file for each row, as a draft (the library baseline)."""
     out = {}
     for r in rows:
-        hits = [h for h in library.match(r.question, top_k=None) if h.entry.file != target_file][:1]
-        if hits:
-            e = hits[0].entry
+        hits = [h for h in library.match(r.question, top_k=None) if h.entry.file != target_file]
+        if hits:  # the best-scoring one, whatever its product (match lists the preferred kind first)
+            e = max(hits, key=lambda h: h.score).entry
             out[r.key] = Drafted(e.choice, e.answer or "", DraftStatus.DRAFTED.value)
     return out
 
