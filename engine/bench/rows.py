@@ -288,11 +288,12 @@ def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], e
 
     encode = encoder.encode_passages
     results = []
-    with tempfile.TemporaryDirectory(prefix="rfp-rows-") as tmp:
-        lib = AnswerLibrary(Path(tmp) / "library", encoder)
-        for f in library_files:
-            lib.import_file(f)
-        for target, truth_path in pairs:
+    for target, truth_path in pairs:
+        with tempfile.TemporaryDirectory(prefix="rfp-rows-") as tmp:  # the target's library: the other files
+            lib = AnswerLibrary(Path(tmp) / "library", encoder)
+            for f in library_files:
+                if Path(f).resolve() != Path(target).resolve():
+                    lib.import_file(f)
             questionnaire = read_questionnaire(target)
             rows = truth_rows(questionnaire, load_truth(truth_path))
             past = past_answer_drafts(lib, rows, Path(target).name)
@@ -303,6 +304,7 @@ def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], e
             figures["note"] = "drafts: the best past answer of another file (gated rows: the truth's qualifiers)"
             results.append(figures)
             print(json.dumps(figures), flush=True)
+            lib.close()
     return results
 
 
