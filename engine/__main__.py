@@ -611,7 +611,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="score the first N Yes/No questions only")
     p.add_argument("--report", help="also write an HTML report (confusion table, one row per question)")
     p.add_argument("--all-rows", action="store_true", help="draft every row, and report per row type (profile, "
-                                                           "gated, dropdown, narrative; engine/bench/rows.py)")
+                                                           "gated, dropdown, narrative; engine/bench/rows.py); "
+                                                           "--limit then counts rows")
     p.set_defaults(func=cmd_eval)
     p = ev.add_parser("leave-one-out", help="each filled questionnaire in turn as the target, the others as its "
                                             "answer library; figures per target and over all")
