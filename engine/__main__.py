@@ -12,7 +12,9 @@ from typing import Sequence
 from engine import cli_ask
 from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
 from engine.generate.prompt import Evidence
+from engine.doctor import add_doctor_command
 from engine.limits import Limits, add_limit_args
+from engine.llama_build import CPU_SETS
 from engine.scopes import FolderScopes
 
 DEFAULT_STORE = Path("store")
@@ -578,6 +580,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
     cli_ask.add_bench_ask(bench, model_args, cmd_bench)
+    p = bench.add_parser("llama-cpu", help="llama.cpp built for each CPU set, A/B interleaved: tokens/s and s/question")
+    p.add_argument("--cpus", nargs="+", choices=sorted(CPU_SETS), default=sorted(CPU_SETS))
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (each set once per round, order alternating)")
+    p.add_argument("--questions", type=int, default=6, help="sample questions drafted per set and round (0: tokens/s only)")
+    p.add_argument("--model", help="a registered model name or a GGUF path (default: the default model)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    add_doctor_command(sub)
 
     ev = sub.add_parser("eval", help="answer quality on real filled questionnaires (print JSON)")
     ev = ev.add_subparsers(dest="eval_command", required=True)

@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.config import Strategy
-from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
+from engine.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
 from engine.kb import KnowledgeBase
 from engine.library import (
     PASSAGE_SCORE,
@@ -273,6 +273,8 @@ class Drafter:
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
             backing = self.support(q.text, citations)
+        except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
+            raise
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
                          seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
