@@ -116,7 +116,7 @@ def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[
                 path.parent.mkdir()
                 path.write_bytes(upload.getvalue())
                 report = kb.add_file(path, name, bar, scope=scope)
-            except Exception as exc:  # a store-wide problem (e.g. built with another embedder)
+            except Exception as exc:  # a store-wide problem (e.g. built with another embedder), a full disk
                 report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
             failed += bool(report.errors)
             bar.done(f"{name}: {'not indexed' if report.errors else 'done'}")
