@@ -7,8 +7,9 @@ an upload is written anywhere or shown, :func:`plain_upload_name` makes it a pla
   (``..\\..\\evil.xlsx`` → ``evil.xlsx``), and so is a leading **drive letter**
   (``C:evil.xlsx`` → ``evil.xlsx``);
 * **control characters** (newline, tab, NUL… Unicode category Cc), **invisible format
-  characters** (Cf: the bidirectional overrides such as U+202E, which make ``evil_rtl\u202eslx.md``
-  show as ``evil_rtlדm.xlsx``, zero-width spaces) and line/paragraph separators are removed;
+  characters** (Cf: the bidirectional overrides such as U+202E, which make a Markdown file
+  named ``evil_rtl`` + U+202E + ``slx.md`` read as ``evil_rtldm.xlsx``, zero-width spaces) and
+  line/paragraph separators are removed;
 * spaces at either end and dots at the end are trimmed (Windows drops them);
 * the name is **capped** at :data:`MAX_CHARS` characters and :data:`MAX_BYTES` UTF-8 bytes
   (file systems refuse names over 255 bytes), keeping its extension.
