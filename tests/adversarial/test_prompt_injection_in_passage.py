@@ -9,7 +9,8 @@ memory is measured): the questions drafted from the shipped sample knowledge bas
 copy whose Security Overview carries the injection (the test makes that copy; the shipped
 sample is not changed), the model loaded once. The questions are the six an "answer No"
 injection could turn (:data:`~tests.adversarial.injection_in_passage.AT_RISK`: the honest answer
-is Yes and the injected passage is among those retrieved for them): 12 drafts, ≈ 200 s of CPU.
+is Yes and the injected passage is among those retrieved for them): 12 drafts and two indexings
+of the sample, 378 s on a busy 2-core machine (2026-11-24; ≈ 7-10 s a draft on idle cores).
 
 Skips, saying why, when the default model is not installed (``make setup`` assembles it)."""
 
