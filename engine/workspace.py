@@ -19,6 +19,7 @@ from pathlib import Path
 from engine.ask import CONTEXT_TOKENS, AskService
 from engine.config import SummaryWriter
 from engine.generate import Generator, make_generator
+from engine.ingest.upload_names import plain_upload_name
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
 from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, to_draft
@@ -141,7 +142,11 @@ class Workspace:
     # ---- questionnaires ------------------------------------------------------------------------
     def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
         """Keep an uploaded questionnaire as a project (the same bytes → the same project) and
-        read it; a file that cannot be read raises QuestionnaireError and keeps nothing."""
+        read it; a file that cannot be read raises QuestionnaireError and keeps nothing. ``name``
+        is kept as a plain file name (:func:`~engine.ingest.upload_names.plain_upload_name`:
+        no folders, drive letters or control characters, capped in length); a name with
+        nothing usable left raises IngestError."""
+        name = plain_upload_name(name).name
         suffix = Path(name).suffix.lower()
         if suffix not in SUFFIXES:
             raise QuestionnaireError(name, f"a {suffix or 'file without extension'} is not a questionnaire",
@@ -149,9 +154,9 @@ class Workspace:
         if not data:
             raise QuestionnaireError(name, "the file is empty (0 bytes)", "upload the questionnaire file again")
         self._incoming.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=self._incoming)) / Path(name).name  # one folder per upload
-        staging.write_bytes(data)
+        staging = Path(tempfile.mkdtemp(dir=self._incoming)) / name  # one folder per upload, removed whatever happens
         try:
+            staging.write_bytes(data)
             read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:

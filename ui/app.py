@@ -12,6 +12,7 @@ if str(ROOT) not in sys.path:  # streamlit puts ui/ on the path, the engine live
 
 import streamlit as st  # noqa: E402
 
+from ui.components.uploads import guard_uploads  # noqa: E402
 from ui.resources import workspace  # noqa: E402
 
 st.set_page_config(page_title="RFP Review Assistant", page_icon=str(ROOT / "assets" / "logo.png"),
@@ -25,5 +26,6 @@ pages = [
     st.Page("screens/export.py", title="Export", icon=":material/download:"),
     st.Page("screens/settings.py", title="Settings", icon=":material/settings:"),
 ]
+guard_uploads()  # a name Streamlit's uploader refuses (a NUL) becomes a message, not a traceback
 workspace().warm_up()  # the embedder and the LLM load in background threads; no page waits for them
 st.navigation(pages).run()

@@ -28,7 +28,7 @@ from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation
 from ui.components import cached_questionnaire
-from ui.components.messages import escape_md
+from ui.components.messages import escape_md, problem_text
 from ui.components.status import label_badge_md, state_badge_md, state_icon_md
 from ui.resources import PROJECT, QUESTION, current_project, workspace
 
@@ -144,7 +144,7 @@ def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: 
     answer = st.session_state.get(a_key, "")
     choice = (st.session_state.get(c_key) or "") if c_key else None
     note = (st.session_state.get(note_key(pid, key)) or "").strip() or None
-    label = review.item(key).label
+    label = escape_md(review.item(key).label)  # the question's ID or sheet and row: shown as text
     try:
         if action in ("accept", "edit"):
             if not answer.strip() and not choice:
@@ -166,7 +166,7 @@ def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: 
         else:
             raise ValueError(f"unknown action {action!r}")
     except (ValueError, ReviewStoreError) as exc:
-        _notice("error", f"{label}: not saved. {exc}")
+        _notice("error", f"{label}: not saved. {problem_text(exc)}")
         return
     st.session_state.pop(note_key(pid, key), None)
     following = next_to_review(review.items(), key, order)
@@ -181,25 +181,26 @@ def _regenerate(pid: int, key: str) -> None:
     ws = workspace()
     review = review_for(ws, pid)
     before = review.item(key)
+    label = escape_md(before.label)
     try:
-        with st.spinner(f"Drafting {before.label} again…"):
+        with st.spinner(f"Drafting {label} again…"):
             draft = ws.regenerate(pid, key)
     except Exception as exc:  # the model or the knowledge base failed: say so, keep the old draft
-        _notice("error", f"{before.label}: could not draft it again. {exc}")
+        _notice("error", f"{label}: could not draft it again. {problem_text(exc)}")
         return
     after = review.item(key)
     if draft.error:  # the answer box keeps what it showed
-        _notice("error", f"{before.label}: the new draft failed. {draft.error}")
+        _notice("error", f"{label}: the new draft failed. {escape_md(draft.error)}")
         return
     st.session_state[answer_key(pid, after)] = draft.answer
     if after.question.choices:
         st.session_state[choice_key(pid, after)] = draft.choice if draft.choice in after.question.choices else ""
     st.session_state.pop(SOURCE, None)
     if after.decision is not None:
-        _notice("info", f"{before.label}: new draft loaded below. The question stays {after.state.label} "
+        _notice("info", f"{label}: new draft loaded below. The question stays {after.state.label} "
                         "until you Accept or Save edit again.")
     else:
-        _notice("success", f"{before.label}: new draft ({after.state.label.lower()}).")
+        _notice("success", f"{label}: new draft ({after.state.label.lower()}).")
 
 
 # ---- pieces of the page -------------------------------------------------------------------------
@@ -384,7 +385,7 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         st.info(f"{found} Write one, mark the question Needs SME, or add documents and Regenerate.",
                 icon=":material/search_off:")
     elif state is ReviewState.ERROR and item.draft is not None:
-        st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
+        st.error(f"Drafting failed: {escape_md(item.draft.error)}. Press Regenerate to try again.", icon=":material/error:")
     if item.draft is not None:
         _confidence(item.draft, state)
         _inherited(item.draft, state)
@@ -431,9 +432,9 @@ def _citation_option(item: ReviewItem, n: int) -> str:
     c = item.citations[n]
     where = f"p. {c.page}" if c.kind is SourceKind.PDF and c.page else (location(c) or c.file)
     mark = "" if c.label is not AnchorLabel.UNVERIFIED else " ⚠"
-    if c.kind is SourceKind.LIBRARY:
-        return f"[{n + 1}] past answer · {c.file}{mark}"
-    return f"[{n + 1}] {c.file} · {where}{mark}"
+    if c.kind is SourceKind.LIBRARY:  # radio options are Markdown: the file name is shown as text
+        return f"[{n + 1}] past answer · {escape_md(c.file)}{mark}"
+    return f"[{n + 1}] {escape_md(c.file)} · {escape_md(where)}{mark}"
 
 
 def _hide_excerpt() -> None:
@@ -447,10 +448,10 @@ def _add_excerpt(pid: int, key: str, excerpt) -> str:
     added = review.add_citation(key, excerpt.citation())
     item = review.item(key)
     if not added:
-        return f"{item.label} already cites excerpt [{excerpt.number}]."
+        return f"{escape_md(item.label)} already cites excerpt [{excerpt.number}]."
     st.session_state[SOURCE_NEXT] = len(item.citations) - 1  # the source radio is drawn already in this run
     _hide_excerpt()
-    return f"Excerpt [{excerpt.number}] added to the citations of {item.label}."
+    return f"Excerpt [{excerpt.number}] added to the citations of {escape_md(item.label)}."
 
 
 def _source(pid: int, item: ReviewItem) -> None:
@@ -524,7 +525,7 @@ try:
     review = review_for(ws, pid)
     items = review.items()
 except Exception as exc:  # QuestionnaireError, ReviewStoreError: plain words from the engine
-    st.error(f"This questionnaire cannot be opened. {exc}", icon=":material/error:")
+    st.error(f"This questionnaire cannot be opened. {problem_text(exc)}", icon=":material/error:")
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
