@@ -1,5 +1,8 @@
 """Entry point: ``streamlit run ui/app.py`` (``make run`` does it on the bundled sample).
-One navigation map; each screen is a module under ``ui/screens``."""
+One navigation map; each screen is a module under ``ui/screens``. A damaged store (the review
+database, the knowledge base's manifest or index: ``engine.types.StoreDamaged``) is shown on
+every screen as its one line (file, problem, how to restore or rebuild it), never a traceback:
+at start, in place of every screen; later, where the screen stopped."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ if str(ROOT) not in sys.path:  # streamlit puts ui/ on the path, the engine live
 
 import streamlit as st  # noqa: E402
 
+from engine.types import StoreDamaged  # noqa: E402
+from ui.components.messages import problem_text  # noqa: E402
 from ui.resources import workspace  # noqa: E402
 
 st.set_page_config(page_title="RFP Review Assistant", page_icon=str(ROOT / "assets" / "logo.png"),
@@ -25,5 +30,13 @@ pages = [
     st.Page("screens/export.py", title="Export", icon=":material/download:"),
     st.Page("screens/settings.py", title="Settings", icon=":material/settings:"),
 ]
-workspace().warm_up()  # the embedder and the LLM load in background threads; no page waits for them
-st.navigation(pages).run()
+try:
+    ws = workspace()
+except StoreDamaged as exc:
+    st.error(problem_text(exc), icon=":material/error:")
+    st.stop()
+ws.warm_up()  # the embedder and the LLM load in background threads; no page waits for them
+try:
+    st.navigation(pages).run()
+except StoreDamaged as exc:
+    st.error(problem_text(exc), icon=":material/error:")
