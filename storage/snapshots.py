@@ -24,6 +24,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import NoReturn
 
 from engine.types import FileProblem
 from storage.review_store import _TABLES, ReviewStore
@@ -125,8 +126,9 @@ def status(store: Path) -> list[str]:
 
 def restore(store: Path, snapshot: str | Path | None = None) -> list[Restored]:
     """Put a snapshot back in place (its current file moved aside, untouched). Without
-    ``snapshot``: the review store from its newest good snapshot, and the manifest from its
-    newest good one when the current manifest is damaged."""
+    ``snapshot``: the review store from its newest good snapshot (when the folder has one or
+    snapshots of it), and the manifest from its newest good one when the current manifest is
+    damaged; every one is found before anything is moved."""
     store = Path(store)
     if snapshot is not None:
         chosen = _named(store, snapshot)
@@ -135,18 +137,24 @@ def restore(store: Path, snapshot: str | Path | None = None) -> list[Restored]:
             raise SnapshotError(chosen.path, f"this snapshot is damaged ({found})",
                                 f"restore another one (`python -m engine restore --list --store {store}`)")
         return [_put_back(store, chosen)]
-    review = _newest_good(store, "review")
-    if review is None:
-        raise SnapshotError(store / BACKUPS, f"there is no good snapshot of {REVIEW_DB} here",
-                            f"nothing was changed; snapshots are made when the app opens the workspace and after each "
-                            f"drafting run (`python -m engine restore --list --store {store}` shows what there is)")
-    done = [_put_back(store, review)]
+    chosen = []
+    review = store / REVIEW_DB
+    if review.exists() or side_files(review) or snapshots(store, "review"):
+        chosen.append(_newest_good(store, "review") or _none_good(store, REVIEW_DB))
     manifest = store / MANIFEST
     if manifest.exists() and _manifest_problem(manifest):
-        good = _newest_good(store, "manifest")
-        if good is not None:
-            done.append(_put_back(store, good))
-    return done
+        chosen.append(_newest_good(store, "manifest") or _none_good(store, MANIFEST))
+    if not chosen:
+        raise SnapshotError(store, f"there is neither a {REVIEW_DB} nor a damaged {MANIFEST} here",
+                            "nothing was changed; give the folder of the workspace or knowledge base (--store)")
+    return [_put_back(store, s) for s in chosen]
+
+
+def _none_good(store: Path, name: str) -> NoReturn:
+    raise SnapshotError(store / BACKUPS, f"there is no good snapshot of {name} here",
+                        f"nothing was changed; snapshots are made when the app opens the workspace, after each "
+                        f"drafting run and when the knowledge base changes (`python -m engine restore --list "
+                        f"--store {store}` shows what there is)")
 
 
 def set_aside(path: Path, label: str) -> tuple[Path, ...]:
