@@ -61,6 +61,24 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
     if page < 512 or page & (page - 1) or size % page:
         return Inspection(True, problem=f"the file is truncated or damaged ({size:,} bytes, not a whole number of "
                                         f"{page or '?'}-byte pages)")
+    for _ in range(2):  # a copy taken while another connection checkpoints may be torn: look twice
+        problem, check, version, found = _check_copy(path, wal)
+        if problem is None and check == ["ok"]:
+            break
+    if problem:
+        return Inspection(True, problem=problem)
+    if check != ["ok"]:
+        return Inspection(True, problem=f"SQLite's integrity check fails ({'; '.join(check[:3])})")
+    missing = [t for t in tables if t not in found]
+    if version and missing:
+        return Inspection(True, version, f"its table{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                                         f"{'are' if len(missing) > 1 else 'is'} missing")
+    return Inspection(True, version)
+
+
+def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[str]]:
+    """``PRAGMA quick_check``, ``user_version`` and the tables of a copy of ``path`` and its
+    ``wal`` (a problem phrase when SQLite cannot read it)."""
     with tempfile.TemporaryDirectory(prefix="sqlite-check-") as tmp:
         copy = Path(tmp) / path.name
         shutil.copyfile(path, copy)
@@ -75,14 +93,8 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
             finally:
                 db.close()
         except sqlite3.DatabaseError as exc:
-            return Inspection(True, problem=f"SQLite cannot read it ({exc})")
-    if check != ["ok"]:
-        return Inspection(True, problem=f"SQLite's integrity check fails ({'; '.join(check[:3])})")
-    missing = [t for t in tables if t not in found]
-    if version and missing:
-        return Inspection(True, version, f"its table{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                                         f"{'are' if len(missing) > 1 else 'is'} missing")
-    return Inspection(True, version)
+            return f"SQLite cannot read it ({exc})", [], 0, set()
+    return None, check, version, found
 
 
 def connect(path: Path, error: type[Exception], not_ours: str) -> tuple[sqlite3.Connection, int]:

@@ -2,7 +2,8 @@
 One navigation map; each screen is a module under ``ui/screens``. A damaged store (the review
 database, the knowledge base's manifest or index: ``engine.types.StoreDamaged``) is shown on
 every screen as its one line (file, problem, how to restore or rebuild it), never a traceback:
-at start, in place of every screen; later, where the screen stopped."""
+the review store's in place of every screen, the knowledge base's above the Export screen and in
+place of the others (each reads the knowledge base), a later one where the screen stopped."""
 
 from __future__ import annotations
 
@@ -35,8 +36,18 @@ try:
 except StoreDamaged as exc:
     st.error(problem_text(exc), icon=":material/error:")
     st.stop()
-ws.warm_up()  # the embedder and the LLM load in background threads; no page waits for them
 try:
-    st.navigation(pages).run()
+    ws.kb  # opened here (not first inside a screen's fragment), so a damaged one is said once, on top
+    kb_damaged = None
 except StoreDamaged as exc:
+    kb_damaged = exc
+ws.warm_up()  # the embedder and the LLM load in background threads; no page waits for them
+page = st.navigation(pages)
+if kb_damaged is not None:
+    st.error(problem_text(kb_damaged), icon=":material/error:")
+    if page.title != "Export":  # the reviewed answers can still be exported; every other screen reads the KB
+        st.stop()
+try:
+    page.run()
+except StoreDamaged as exc:  # damaged while the app runs
     st.error(problem_text(exc), icon=":material/error:")
