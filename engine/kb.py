@@ -65,6 +65,10 @@ class KnowledgeBaseError(Exception):
     """A knowledge-base operation that cannot be done; the message says why and what to do."""
 
 
+class DocumentDamaged(KnowledgeBaseError, StoreDamaged):
+    """A stored document's ``units.jsonl`` / ``chunks.jsonl`` does not read."""
+
+
 class ManifestDamaged(KnowledgeBaseError, StoreDamaged):
     """``manifest.json`` does not read; restored from its snapshots (storage/snapshots.py)."""
 
@@ -164,7 +168,7 @@ class KnowledgeBase:
 
     def units(self, name: str) -> list[Unit]:
         doc = self.document(name)
-        return [Unit(**json.loads(line)) for line in _lines(self._doc_dir(doc.doc_hash) / "units.jsonl")]
+        return [Unit(**d) for d in self._records(doc.doc_hash, "units.jsonl")]
 
     def chunks(self, name: str) -> list[Chunk]:
         return self._chunks(self.document(name).doc_hash)
@@ -481,7 +485,20 @@ class KnowledgeBase:
         return self._doc_dir(doc_hash) / f"dense-{slug}.npy"
 
     def _chunks(self, doc_hash: str) -> list[Chunk]:
-        return [Chunk.from_dict(json.loads(line)) for line in _lines(self._doc_dir(doc_hash) / "chunks.jsonl")]
+        return [Chunk.from_dict(d) for d in self._records(doc_hash, "chunks.jsonl")]
+
+    def _records(self, doc_hash: str, name: str) -> list[dict]:
+        """The JSON lines of a stored document's file; one that does not read raises
+        :class:`DocumentDamaged` (which document, how to index it again)."""
+        path = self._doc_dir(doc_hash) / name
+        try:
+            return [json.loads(line) for line in _lines(path)]
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            doc = next((d.name for d in self.manifest.documents if d.doc_hash == doc_hash), doc_hash)
+            raise DocumentDamaged(
+                path, f"the knowledge base's stored copy of {doc!r} is damaged ({type(exc).__name__}: {exc}); nothing "
+                      "was changed", f"Index it again: `python -m engine kb remove {doc!r} --store {self.folder}`, then "
+                                     f"`kb add` the file") from None
 
     def _doc_dir(self, doc_hash: str) -> Path:
         return self.folder / "docs" / doc_hash

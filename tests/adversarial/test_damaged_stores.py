@@ -205,3 +205,23 @@ def test_restore_says_when_there_is_nothing_to_restore(tmp_path):
     run = measured("restore", "--store", str(tmp_path), timeout=120)
     assert run.rc == 2 and "nothing was changed" in run.error_line(str(tmp_path)), run
     shutil.rmtree(tmp_path / "backups", ignore_errors=True)
+
+
+def test_a_damaged_stored_document_names_itself_and_how_to_index_it_again(store, encoder):
+    from engine.config import EngineConfig
+    from engine.kb import DocumentDamaged, KnowledgeBase
+
+    chunks = next(store.glob("docs/*/chunks.jsonl"))
+    chunks.write_bytes(chunks.read_bytes()[: chunks.stat().st_size // 2])
+    before = fingerprint(store)
+    kb = KnowledgeBase(store, EngineConfig(), encoder)
+    try:
+        with pytest.raises(DocumentDamaged) as refused:
+            kb.chunks("handbook.pdf")
+        assert str(refused.value).startswith(f"{chunks}: the knowledge base's stored copy of 'handbook.pdf' is damaged")
+        assert f"python -m engine kb remove 'handbook.pdf' --store {store}" in str(refused.value)
+        assert fingerprint(store) == before
+    finally:
+        release(str(store / "qdrant"))
+    removed = measured("kb", "remove", "handbook.pdf", "--store", str(store), timeout=180)
+    assert removed.rc == 0, removed
