@@ -321,7 +321,6 @@ def cmd_draft(args: argparse.Namespace) -> int:
     from engine.pipeline import Drafter, draft_questionnaire
     from engine.questionnaire.inspect import read_from_args
     from storage.review_store import ReviewStore
-
     from storage.snapshots import take_review
 
     questionnaire = read_from_args(args)
