@@ -1,5 +1,5 @@
 """Damaged stores, made the way a failed copy, a full disk or a sync tool makes them, for the
-tests of issue #23 (tests/adversarial/test_damaged_stores.py, tests/ui/test_damaged_stores.py).
+tests of issue #23 (tests/adversarial/test_damaged_stores.py, tests/ui/test_damaged_store_screens.py).
 
 * :func:`fill_review_store` writes a review store through the real ``ReviewStore`` API: two
   questionnaires (generated workbooks), their questions and read options, drafts, reviewer
