@@ -106,10 +106,13 @@ class ReviewStoreDamaged(ReviewStoreError, StoreDamaged):
     was written to it."""
 
     def __init__(self, path: Path, problem: str) -> None:
-        StoreDamaged.__init__(
-            self, path, f"the review database is damaged: {problem}; nothing was changed",
-            f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
-            "(`--list` shows them; the damaged file is moved aside, not rewritten)")
+        fix = (f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
+               "(`--list` shows them; the damaged file is moved aside, not rewritten)")
+        if not any((path.parent / "backups").glob("review-*.sqlite")):  # storage/snapshots.py's names
+            fix = (f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
+                   "for a recovery tool such as `sqlite3 review.sqlite .recover`, then move them away to start a "
+                   "new review database")
+        StoreDamaged.__init__(self, path, f"the review database is damaged: {problem}; nothing was changed", fix)
 
 
 class DraftStatus(str, Enum):

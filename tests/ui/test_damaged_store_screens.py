@@ -13,7 +13,7 @@ fake: these tests are about the screens, not generation)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import shutil
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -21,6 +21,8 @@ from streamlit.testing.v1 import AppTest
 from engine.kb import KnowledgeBase
 from engine.settings import Settings
 from engine.workspace import Workspace
+from storage import snapshots
+from storage.review_store import ReviewStore
 from storage.vector_store import release
 from tests.adversarial.damaged import damage, fingerprint, review_store_files
 from tests.fixtures import QuotingGenerator
@@ -29,7 +31,7 @@ from tests.ui.conftest import APP, add_handbook, add_questionnaire, texts
 SCREENS = ("knowledge_base", "questionnaire", "review", "export", "settings")
 
 
-def _screens(screen_errors):
+def _screens():
     """Each screen of the app, opened in turn: (screen, AppTest after its run)."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
@@ -44,16 +46,23 @@ def test_a_damaged_review_store_shows_its_line_on_every_screen_and_is_not_replac
 
     folder = tmp_path / "workspace"
     review_store_files(folder, with_wal=True)
+    copy = tmp_path / "copy"  # the snapshot an earlier start of the app took
+    shutil.copytree(folder, copy)
+    earlier = ReviewStore(copy / "review.sqlite")
+    snapshots.take_review(earlier)
+    earlier.close()
+    shutil.move(copy / "backups", folder / "backups")
     damage(folder / "review.sqlite", "0 bytes")
     before = fingerprint(folder)
     monkeypatch.setenv("RFP_WORKSPACE", str(folder))
     ui.resources.workspace.clear()  # the real start-up, not a workspace cached by another test
 
-    for screen, at in _screens(None):
+    for screen, at in _screens():
         assert not at.exception, (screen, [e.value for e in at.exception])
         shown = texts(at.error).replace("\\", "")  # Markdown escapes
         assert f"{folder / 'review.sqlite'}" in shown, (screen, shown)
-        assert "review database is damaged: the file is empty" in shown and "python -m engine restore" in shown, (screen, shown)
+        assert "review database is damaged: the file is empty" in shown, (screen, shown)
+        assert f"python -m engine restore --store {folder}" in shown, (screen, shown)
         assert "There is no questionnaire" not in texts(at.info) + texts(at.markdown), screen
     assert fingerprint(folder) == before
 
@@ -89,7 +98,7 @@ def damaged_kb_workspace(tmp_path, encoder, monkeypatch):
 def test_a_damaged_knowledge_base_index_shows_one_line_on_every_screen(damaged_kb_workspace):
     folder = damaged_kb_workspace.folder
     before = fingerprint(folder / "qdrant")
-    for screen, at in _screens(None):
+    for screen, at in _screens():
         assert not at.exception, (screen, [e.value for e in at.exception])
         shown = texts(at.error).replace("\\", "")
         assert "vector index (Qdrant local folder) is damaged" in shown, (screen, shown)
