@@ -1,6 +1,7 @@
 """A workspace: one folder with everything the app keeps — the knowledge base (the same
 folder as the CLI's ``--store``), ``review.sqlite`` (questionnaires, drafts, decisions),
-``settings.json`` and the questionnaire files being reviewed. The heavy objects (embedder,
+``settings.json``, the questionnaire files being reviewed and ``backups/`` (rolling snapshots of
+``review.sqlite`` and of the knowledge base's manifest, storage/snapshots.py). The heavy objects (embedder,
 LLM) load on first use, once, or ahead of it in background threads (:meth:`Workspace.warm_up`,
 :class:`WarmUp`); background drafting is run by :class:`DraftingJobs`.
 """
@@ -28,9 +29,9 @@ from engine.questionnaire.reader import SUFFIXES
 from engine.review import Review
 from engine.scopes import ScopeFilter
 from engine.settings import Settings
+from storage import snapshots
 from storage.review_store import Project, ReviewStore, Run
-
-REVIEW_DB = "review.sqlite"
+from storage.snapshots import REVIEW_DB
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,13 @@ class Workspace:
     @cached_property
     def review_store(self) -> ReviewStore:
         return ReviewStore(self.folder / REVIEW_DB)
+
+    def back_up(self) -> None:
+        """A snapshot of the review store and of the knowledge base's manifest in ``backups/``
+        (the newest 10 of each are kept): when the app opens the workspace and after each
+        drafting run. A damaged review store raises ``ReviewStoreDamaged`` here, unchanged."""
+        snapshots.take_review(self.review_store)
+        snapshots.take_manifest(self.folder)
 
     @cached_property
     def generator(self) -> Generator:
@@ -423,5 +431,9 @@ class DraftingJobs:
         except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
             error = f"{type(exc).__name__}: {exc}"
         self.ws.review_store.finish_run(run.id, error)
+        try:
+            self.ws.back_up()  # a snapshot after each drafting run
+        except Exception as exc:  # the drafts are stored; the screen says the snapshot failed
+            error = f"{error + '; ' if error else ''}the snapshot of the review store failed ({type(exc).__name__}: {exc})"
         st = self._status[run.project_id]
         self._status[run.project_id] = JobStatus(run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error)
