@@ -11,7 +11,9 @@ run against each build in turn. Per round, each set runs once, in alternating or
   model, on a knowledge base of the sample indexed once: seconds per question (the median of
   the drafts' own times: retrieval, prompt and generation).
 
-The figures are medians over the rounds, with each set's ratio to the first set's.
+The figures are medians over the rounds, and the median over the rounds of each set's ratio to
+the first set's run of the same round (paired ratios: a machine shared with other jobs drifts
+between rounds far more than within one).
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def bench_llama_cpu(cpus: list[str], rounds: int = 3, questions: int = 6, model:
         f for f in llama_build.cpu_flags() if f.startswith(("avx", "amx"))), "sets": {}}
     for cpu in cpus:
         med = {k: round(statistics.median(v), 3) for k, v in figures[cpu].items() if v}
-        ratio = {k: round(med[k] / statistics.median(figures[base][k]), 3) for k in med}
+        # each round's two runs are next to each other in time: their ratio is what drift spares
+        paired = {k: round(statistics.median(x / y for x, y in zip(v, figures[base][k])), 3) for k, v in figures[cpu].items() if v}
         out["sets"][cpu] = {"cmake_args": llama_build.cmake_args(cpu), "system_info": compiled.get(cpu), "median": med,
-                            f"ratio_to_{base}": ratio, "runs": figures[cpu]}
+                            f"paired_ratio_to_{base}": paired, "runs": figures[cpu]}
     return out
