@@ -620,6 +620,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="score the first N Yes/No questions of each target only")
     p.add_argument("--reports", help="a folder for one HTML report per target")
     p.set_defaults(func=cmd_leave_one_out)
+    from engine.bench.library_cli import add_library_evals
+
+    add_library_evals(ev)  # eval cross-product, eval profile: no language model
     return parser
 
 

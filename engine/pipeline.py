@@ -8,6 +8,13 @@ With an answer library, each question is first matched to past questions: a near
 the choices of all the near-identical past answers, so a disagreement is shown); else
 the best related past answers (``PASSAGE_SCORE``) join the retrieved chunks as passages, and a
 quote taken from one is cited as a past answer.
+
+Another product's past answer is never reused as it is, nor shown to the model
+(engine/cross_product.py): the product's own near-identical past answers come first, then
+company-wide ones; when only other products' are near-identical, their choice is taken, labelled
+("Parchment's HECVAT: No", ``Draft.from_product`` / ``past_answers``) with its own calibrated
+confidence, and the explanation is drafted from the documents or left empty. ``Draft.trust``
+lists why a draft needs a reviewer's eye first.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Iterable, Sequence
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.config import Strategy
+from engine.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
 from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
 from engine.kb import KnowledgeBase
 from engine.library import (
@@ -75,6 +83,7 @@ class Citation:
     end: int | None = None
     rects: tuple[Rect, ...] = ()
     third_party: str | None = None  # the cited document is this third party's (engine/scopes.py)
+    product: str | None = None  # a past answer cited is this product's (engine/cross_product.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -114,6 +123,25 @@ class Draft:
     confidence: float | None = None
     choice_probability: float | None = None  # the model's, of its choice against the other options
     support: float | None = None  # best question–quote cosine (engine/confidence.py)
+    # the product whose past answer gave the choice, when it is another product's (the text is
+    # then never that answer's: engine/cross_product.py)
+    from_product: str | None = None
+    # the near-identical past answers' choices, each named with its product ("Parchment's HECVAT: No")
+    past_answers: tuple[str, ...] = ()
+    profile_fact: str | None = None  # the profile fact (its key) the answer is, word for word
+
+    @property
+    def trust(self) -> tuple[str, ...]:
+        """Why a drafted answer needs a reviewer's eye first: low confidence, disputed, a choice
+        from another product, only a third party's evidence, a profile fact; () when none (or not
+        a draft)."""
+        if self.status is not DraftStatus.DRAFTED:
+            return ()
+        flags = (("low confidence", self.low_confidence), ("disputed", self.disputed),
+                 (f"from another product ({self.from_product})", bool(self.from_product)),
+                 (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
+                 ("profile fact", bool(self.profile_fact)))
+        return tuple(name for name, on in flags if on)
 
     @property
     def disputed(self) -> bool:
@@ -142,7 +170,8 @@ class Draft:
             "reused": self.reused, "past_choices": dict(self.past_choices),
             "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
             "choice_probability": _round(self.choice_probability), "support": _round(self.support),
-            "inherited_from": self.inherited_from,
+            "inherited_from": self.inherited_from, "from_product": self.from_product,
+            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "trust": list(self.trust),
         }
 
     def stored(self) -> StoredDraft:
@@ -156,7 +185,7 @@ class Draft:
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
                    dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
-                   d.get("support"))
+                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"))
 
 
 def _round(x: float | None) -> float | None:
@@ -264,10 +293,14 @@ class Drafter:
             past = (self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
                     if self.library else [])
             reuse = reused_hit(past, product=self.product)
-            if reuse is not None:  # a near-identical past question: its answer, no LLM call
+            if reuse is not None and not is_other_product(reuse.entry, self.product):
+                # a near-identical past question of this product (or company-wide): its answer, no LLM call
                 near = near_hits(past, product=self.product)  # the past answers reuse chose among
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
-            past = past[:LIBRARY_PASSAGES]
+            if reuse is not None and allowed_choice(reuse.entry.choice, q.choices):
+                # only other products' near-identical answers: their choice, labelled; the text from the documents
+                return self._other_products_choice(q, key, reuse, near_hits(past, product=self.product), started)
+            past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
             retrieved = self.retrieve(q.text) if self.kb.documents() or not past else Retrieved(())
             hits = list(retrieved.hits)
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
@@ -303,7 +336,44 @@ class Drafter:
         agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
         return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
                      seconds=seconds, reused=True, past_choices=count_choices(voters),
-                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None)
+                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None,
+                     past_answers=tuple(choice_label(x) for x in voters))
+
+    def _other_products_choice(self, q: Question, key: str, hit: LibraryHit, near: Sequence[LibraryHit],
+                               started: float) -> Draft:
+        """Only other products' near-identical past answers: their most common choice (in the
+        workbook's spelling), labelled with its product and cited as that choice alone; the
+        explanation drafted from the documents within the scope — kept only when supported and
+        not contradicting the choice, else left empty — never the past answer's text
+        (engine/cross_product.py)."""
+        e = hit.entry
+        choice = allowed_choice(e.choice, q.choices)
+        text, doc_citations, backing, tokens, probability = "", (), None, 0, None
+        if self.kb.documents():
+            retrieved = self.retrieve(q.text)
+            hits = list(retrieved.hits)
+            if hits:
+                answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), q.choices)
+                doc_citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
+                backing, tokens = self.support(q.text, doc_citations), answer.prompt_tokens
+                agrees = not answer.choice or choice_key(answer.choice) == choice_key(choice)
+                if (agrees and not answer.insufficient_context and backing is not None and backing >= SUPPORT_MIN
+                        and answer.answer):
+                    text = answer.answer
+                if not text:
+                    doc_citations = ()  # nothing of them is in the draft
+                probability = answer.choice_probability if agrees else None
+        quote = e.choice or ""
+        cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
+                        score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
+                        row=e.row, section=e.qid, start=0, end=len(quote), product=e.product)
+        voters = [h.entry for h in near if choice_key(h.entry.choice)]
+        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
+        return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,) + doc_citations,
+                     prompt_tokens=tokens, seconds=time.perf_counter() - started, reused=True,
+                     past_choices=count_choices(voters), confidence=cross_product_confidence(agreeing, len(voters)),
+                     choice_probability=probability, support=backing, from_product=e.product,
+                     past_answers=tuple(choice_label(x) for x in voters))
 
     @staticmethod
     def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...],
