@@ -623,6 +623,9 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.bench.library_cli import add_library_evals
 
     add_library_evals(ev)  # eval cross-product, eval profile: no language model
+    from engine.cli_profile import add_profile
+
+    add_profile(sub, store_arg)
     return parser
 
 

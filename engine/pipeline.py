@@ -32,6 +32,7 @@ from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.config import Strategy
 from engine.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
+from engine.profile_answers import ProfileAnswers
 from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
 from engine.kb import KnowledgeBase
 from engine.library import (
@@ -129,6 +130,9 @@ class Draft:
     # the near-identical past answers' choices, each named with its product ("Parchment's HECVAT: No")
     past_answers: tuple[str, ...] = ()
     profile_fact: str | None = None  # the profile fact (its key) the answer is, word for word
+    # links, e-mail addresses and phone numbers taken out of a generated answer: in no cited
+    # company or product source and not in the profile (engine/profile_answers.py)
+    removed: tuple[str, ...] = ()
 
     @property
     def trust(self) -> tuple[str, ...]:
@@ -140,7 +144,7 @@ class Draft:
         flags = (("low confidence", self.low_confidence), ("disputed", self.disputed),
                  (f"from another product ({self.from_product})", bool(self.from_product)),
                  (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
-                 ("profile fact", bool(self.profile_fact)))
+                 ("profile fact", bool(self.profile_fact)), ("contact details removed", bool(self.removed)))
         return tuple(name for name, on in flags if on)
 
     @property
@@ -171,7 +175,8 @@ class Draft:
             "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
             "choice_probability": _round(self.choice_probability), "support": _round(self.support),
             "inherited_from": self.inherited_from, "from_product": self.from_product,
-            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "trust": list(self.trust),
+            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "removed": list(self.removed),
+            "trust": list(self.trust),
         }
 
     def stored(self) -> StoredDraft:
@@ -185,7 +190,8 @@ class Draft:
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
                    dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
-                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"))
+                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"),
+                   tuple(d.get("removed") or ()))
 
 
 def _round(x: float | None) -> float | None:
@@ -227,6 +233,7 @@ class Drafter:
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
+        self.profile = ProfileAnswers(library)  # profile facts and the contact check (engine/profile_answers.py)
 
     def for_product(self, product: str | None) -> Drafter:
         """This drafter for another product, sharing the model, the caches and the one-at-a-time lock."""
@@ -284,7 +291,10 @@ class Drafter:
 
     def draft(self, q: Question) -> Draft:
         with self._lock:
-            return self._draft(q)
+            fact = self.profile.answer(q, question_key(q), self.product)
+            if fact is not None:  # a profile fact or the date: exactly, without the model
+                return fact
+            return self.profile.checked(self._draft(q), self.product)
 
     def _draft(self, q: Question) -> Draft:
         key = question_key(q)

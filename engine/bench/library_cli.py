@@ -28,6 +28,17 @@ def cmd_cross_product(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_profile_eval(args: argparse.Namespace) -> int:
+    from engine.bench.library_only import profile_rows
+    from engine.embed.dense import DenseEncoder
+
+    with tempfile.TemporaryDirectory() as tmp:
+        result = profile_rows(args.filled, Path(args.truth_dir), Path(args.store or tmp),
+                              DenseEncoder(args.embedder or "all-MiniLM-L6-v2"), _folders(args))
+    print(json.dumps(result, indent=None if args.json else 1))
+    return 0
+
+
 def add_library_evals(ev) -> None:
     """Add the library-only evaluations to the ``eval`` subparsers."""
     from engine.scopes import FolderScopes
@@ -45,6 +56,13 @@ def add_library_evals(ev) -> None:
     p.add_argument("filled", nargs="+", help="filled questionnaires, each in its product's folder")
     common(p)
     p.set_defaults(func=cmd_cross_product)
+    p = ev.add_parser("profile", help="leave-one-out: the targets' general-information rows answered from the "
+                                      "profile learned from the other questionnaires (no language model)")
+    p.add_argument("filled", nargs="+", help="filled questionnaires, each in its product's folder")
+    p.add_argument("--truth-dir", required=True, help="JSONL truth files {id, question, answer}, named after each "
+                                                      "file (spaces as _)")
+    common(p)
+    p.set_defaults(func=cmd_profile_eval)
 
 
 __all__ = ["add_library_evals"]

@@ -9,6 +9,16 @@
   such choices there are, their precision (all, when the past answers agree, when they
   disagree) and balanced accuracy. These calibrate ``CROSS_PRODUCT_PRECISION``.
 
+* ``python -m engine eval profile FILLED... --truth-dir DIR`` — profile rows answered from a
+  profile learned leave-one-out: each filled questionnaire in turn is the target; the profile is
+  learned from the other files' entries (engine/profile.py) and the target's general-information
+  rows (those ``fact_key`` names) are answered as the drafter answers them
+  (engine/profile_answers.py); an answer is right when it equals the target's own (``normalised``:
+  case, spaces, scheme, trailing slash). Date rows get the drafting date: counted apart
+  (``dated``), since the truth is the day the vendor filled it. Reported per target and per
+  fact: rows, answered, right, and ``foreign_contacts``: links, e-mails and phone numbers in the
+  answers whose fact came from another product's questionnaire (must be 0).
+
 The library is built once with every file (real MiniLM), and each target's own entries are
 left out of its matches, which is the same as a library of the other files.
 """
@@ -68,6 +78,68 @@ def cross_product(files: Sequence[str | Path], store: Path, encoder, folders: Fo
         library.close()
 
 
+def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, encoder,
+                 folders: FolderScopes | None = None) -> dict:
+    """The profile figures (module docstring): truth from ``truth_dir/<file stem with _ for
+    spaces>.jsonl`` ({id, question, answer})."""
+    import json
+
+    from engine.cross_product import contact_tokens
+    from engine.profile import DATE_KEY, fact_key, learn, normalised
+
+    folders = folders or FolderScopes()
+    files = [Path(f) for f in files]
+    library = AnswerLibrary(store, encoder)
+    try:
+        for f in files:
+            library.import_file(f, product=folders.product_of(f))
+        entries = library.entries()
+    finally:
+        library.close()
+    targets, by_key, foreign = [], {}, 0
+    totals = {"rows": 0, "answered": 0, "right": 0, "dated": 0}
+    for f in files:
+        truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
+        if not truth_file.exists():
+            continue
+        product = folders.product_of(f)
+        profile = learn(e for e in entries if e.file != f.name)
+        counts = {"rows": 0, "answered": 0, "right": 0, "dated": 0}
+        wrong = []
+        for line in truth_file.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            key = fact_key(row.get("question") or "")
+            truth = str(row.get("answer") or "").strip()
+            if key is None or not truth:
+                continue
+            if key == DATE_KEY:
+                counts["dated"] += 1
+                continue
+            counts["rows"] += 1
+            k = by_key.setdefault(key, {"rows": 0, "answered": 0, "right": 0})
+            k["rows"] += 1
+            fact = profile.fact(key, product)
+            if fact is None:
+                continue
+            counts["answered"] += 1
+            k["answered"] += 1
+            if fact.product not in (None, product):
+                foreign += len(contact_tokens(fact.value))
+            if normalised(fact.value) == normalised(truth):
+                counts["right"] += 1
+                k["right"] += 1
+            else:
+                wrong.append({"id": row.get("id"), "answer": fact.value[:80], "truth": truth[:80]})
+        for name in totals:
+            totals[name] += counts[name]
+        targets.append({"target": f.name, "product": product, **counts,
+                        "right_rate": _pct(counts["right"], counts["rows"]),
+                        "precision": _pct(counts["right"], counts["answered"]), "wrong": wrong})
+    return {"targets": targets, "by_fact": by_key,
+            "overall": {**totals, "right_rate": _pct(totals["right"], totals["rows"]),
+                        "precision": _pct(totals["right"], totals["answered"]), "foreign_contacts": foreign}}
+
+
 def _figures(rows: Sequence[tuple[str, str, bool]]) -> dict:
     right = [c == t for c, t, _ in rows]
     agree = [c == t for c, t, a in rows if a]
@@ -83,4 +155,4 @@ def _figures(rows: Sequence[tuple[str, str, bool]]) -> dict:
             "balanced_accuracy": round(100.0 * sum(recalls) / len(recalls), 1) if recalls else None}
 
 
-__all__ = ["cross_product"]
+__all__ = ["cross_product", "profile_rows"]
