@@ -519,15 +519,30 @@ def draft_questionnaire(
     return run
 
 
-def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]]) -> list[CellWrite]:
+def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]],
+                  dates: Iterable[str] = ()) -> list[CellWrite]:
     """Cell writes for ``{question key: (answer text, choice)}``: the choice into the dropdown
     cell, the text into the free-text cell (or, when the question has only one cell, the
-    choice there if it has one, else the text)."""
+    choice there if it has one, else the text). A question without a dropdown on a sheet with an
+    explanation column (Additional Information, comments) whose text is "choice — explanation"
+    (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
+    the explanation in its own cell (:func:`engine.export_cells.split_writes`). The keys in
+    ``dates`` are dates: written as dates (engine/questionnaire/export.py)."""
+    from engine.export_cells import split_writes
+
     writes: list[CellWrite] = []
+    dates = set(dates)
     for q in questionnaire.questions:
         if question_key(q) not in answers:
             continue
         text, choice = answers[question_key(q)]
+        if question_key(q) in dates and q.text_cell and text and not choice:
+            writes.append(CellWrite(q.sheet, q.text_cell, text, kind="date"))
+            continue
+        split = split_writes(questionnaire, q, text, choice)
+        if split is not None:
+            writes += split
+            continue
         if q.choice_cell and choice:
             writes.append(CellWrite(q.sheet, q.choice_cell, choice))
         if q.text_cell and text and q.text_cell != q.choice_cell:
@@ -539,8 +554,10 @@ def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, st
 
 def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path) -> Path:
     """The original file with the drafted answers filled in (no_context and errors left blank)."""
-    answers = {d.key: (d.answer, d.choice) for d in drafts if d.status is DraftStatus.DRAFTED}
-    return export(questionnaire.path, out, answer_writes(questionnaire, answers))
+    drafts = [d for d in drafts if d.status is DraftStatus.DRAFTED]
+    answers = {d.key: (d.answer, d.choice) for d in drafts}
+    dates = {d.key for d in drafts if d.profile_fact == "date"}
+    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates))
 
 
 def _question_json(q: Question) -> dict:
