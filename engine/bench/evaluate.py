@@ -331,7 +331,7 @@ LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "ch
                "no_recall", "no_context_rate", "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate",
                "confident_precision", "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate",
                "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate", "s_per_question",
-               "other_product_citation_rate", "third_party_only_rate")
+               "other_product_citation_rate", "third_party_only_rate", "from_other_product_rate")
 
 
 def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,

@@ -597,3 +597,16 @@ def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_pr
     texts = [w.value for w in at.main.warning]
     assert any(t.startswith("From another product: the choice is Parchment's past answer") for t in texts)
     assert any("Parchment's HECVAT: No ×1 · Canvas LMS's HECVAT: Yes ×1" in t and "disagree" in t for t in texts)
+
+
+def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=2)
+    enc, bck, *_ = ws.review(pid).items()
+    drafted_again(ws, pid, enc.key, profile_fact="vendor_name", answer="Instructure", citations=())
+    drafted_again(ws, pid, bck.key, removed=("feedback@parchment.com",))
+    at = open_screen("review")
+    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (2)"
+    assert any(i.value.startswith("Profile fact (vendor\\_name), answered without the model") for i in at.main.info)
+    at = open_question(at, bck.key)
+    assert any("Removed from the draft: feedback@parchment.com" in w.value for w in at.main.warning)

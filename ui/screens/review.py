@@ -376,6 +376,21 @@ def _other_product(draft: Draft, state: ReviewState) -> None:
         st.caption(text)
 
 
+def _profile_and_removed(draft: Draft, state: ReviewState) -> None:
+    """A profile fact (answered word for word from the profile) and contact details taken out of
+    a generated answer: said, so the reviewer checks them."""
+    fact, removed = getattr(draft, "profile_fact", None), getattr(draft, "removed", ())
+    if fact:
+        source = next((c.file for c in draft.citations), None)
+        st.info(f"Profile fact ({escape_md(fact)}), answered without the model"
+                + (f" from {escape_md(source)}" if source else "") + ". Edit the profile on the Knowledge base "
+                "screen to change it for every questionnaire.", icon=":material/badge:")
+    if removed:
+        text = (f"Removed from the draft: {escape_md(', '.join(removed))} — in no cited source of yours and not in "
+                "the profile (only another product's or a third party's document gives it).")
+        (st.warning if state is ReviewState.DRAFTED else st.caption)(text)
+
+
 def _inherited(draft: Draft, state: ReviewState) -> None:
     """A draft supported only by a third party's document (a cloud provider's CAIQ): whose
     evidence it is (``getattr``: ``Draft.inherited_from`` comes with the third-party scopes)."""
@@ -415,6 +430,7 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     if item.draft is not None:
         _confidence(item.draft, state)
         _other_product(item.draft, state)
+        _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
     if reused:
         _past_choices(item.draft, state)
