@@ -326,6 +326,13 @@ def cmd_draft(args: argparse.Namespace) -> int:
         print(f"{len(reused)} reused a past answer from the library"
               + (f"; in {disputed} the near-identical past answers disagree on the choice (review those first: "
                  "\"past_choices\" in the results, a warning on the Review screen)" if disputed else ""))
+        crossed = sum(bool(d.from_product) for d in reused)
+        if crossed:
+            print(f"{crossed} took only the choice of another product's past answer (\"from_product\" and "
+                  "\"past_answers\" in the results; the explanation drafted from the documents): review them first")
+    facts = sum(bool(d.profile_fact) for d in run.drafted)
+    if facts:
+        print(f"{facts} answered from the company or product profile (\"profile_fact\"; python -m engine profile)")
     if run.exported:
         print(f"wrote {run.exported}")
     if args.results:

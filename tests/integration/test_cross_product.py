@@ -172,3 +172,22 @@ def test_labels_and_contact_tokens():
     assert contact_tokens(PARCHMENT_TEXT[5]) == ["480-719-1646"]
     assert contact_tokens("See inst.bid/privacy.") == ["inst.bid/privacy"]
     assert Scope() == Scope()
+
+
+def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path, capsys):
+    from engine.__main__ import main
+
+    files = []
+    for product, choices in (("Alpha", ("Yes", "No")), ("Beta", ("Yes", "Yes")), ("Gamma", ("Yes", "No"))):
+        (tmp_path / product).mkdir()
+        files.append(str(write_questionnaire(tmp_path / product / f"{product} HECVAT.xlsx",
+                                             answered={4: choices[0], 5: choices[1]}, comments={4: product},
+                                             questions=[("ENC-01", ENCRYPT), ("TRN-01", TRAINING)])))
+    assert main(["eval", "cross-product", *files, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    by = {t["product"]: t for t in result["targets"]}
+    # Alpha: ENC Yes (Beta, Gamma: Yes, Yes → right); TRN No (Beta Yes, Gamma No disagree → the newest: Gamma No → right)
+    assert (by["Alpha"]["choices"], by["Alpha"]["agree"], by["Alpha"]["disagree"]) == (2, 1, 1)
+    # Beta: TRN Yes, but Alpha and Gamma both say No → wrong, and they agreed
+    assert by["Beta"]["precision"] == 50.0 and by["Beta"]["precision_agree"] == 50.0
+    assert result["overall"]["choices"] == 6

@@ -593,6 +593,8 @@ def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_pr
     assert toggle.label == "Review first (1)"  # not low confidence, but from another product and disputed
     at = toggle.set_value(True).run()
     assert listed(at)[0] == "INC-01"
+    line = at.sidebar.radio(key=LIST).proto.options[0]
+    assert "swap_horiz" in line and "call_split" in line and "priority_high" not in line  # the states, in the list
     at = open_question(at, inc.key)
     texts = [w.value for w in at.main.warning]
     assert any(t.startswith("From another product: the choice is Parchment's past answer") for t in texts)

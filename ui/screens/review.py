@@ -232,8 +232,18 @@ def _progress(pid: int, was_running: bool) -> None:
 def _item_line(item: ReviewItem) -> str:
     text = item.question.text.replace("\n", " ")
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
-    low = " :orange[:material/priority_high:]" if review_first(item) else ""
-    return f"{state_icon_md(item.state)}{low} **{escape_md(item.label)}** {escape_md(short)}"
+    flags = getattr(item.draft, "trust", ()) if review_first(item) else ()
+    icons = "".join(f" :orange[:material/{icon}:]" for icon in dict.fromkeys(_trust_icon(f) for f in flags))
+    return f"{state_icon_md(item.state)}{icons} **{escape_md(item.label)}** {escape_md(short)}"
+
+
+def _trust_icon(flag: str) -> str:
+    """The list's mark for a trust state (``Draft.trust``)."""
+    for start, icon in (("from another product", "swap_horiz"), ("only ", "handshake"), ("profile fact", "badge"),
+                        ("contact details removed", "link_off"), ("disputed", "call_split")):
+        if flag.startswith(start):
+            return icon
+    return "priority_high"  # low confidence
 
 
 def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
