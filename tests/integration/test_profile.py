@@ -141,3 +141,21 @@ def test_a_contact_only_a_third_partys_document_gives_is_removed(tmp_path, encod
     assert "contact details removed" in aws.trust
     assert "privacy@instructure.com" in own.answer and not own.removed
     assert ProfileAnswers(None).profile().company == {}
+
+
+def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, encoder, tmp_path):
+    """Four of the vendor's filled questionnaires (../shared/data/instructure): each target's
+    GNRL rows from the profile learned from the other three. Instructure's products agree on
+    every company fact; Parchment answers as its own company, which nothing else says."""
+    from engine.bench.library_only import profile_rows
+
+    names = ["Canvas Catalog/Canvas Catalog HECVAT Lite.xlsx", "Canvas Studio/Canvas Studio HECVAT Lite.xlsx",
+             "Elevate Standards Alignment/Elevate Standards Alignment HECVAT Lite.xlsx",
+             "Parchment/Parchment HECVAT Full - All Products.xlsx"]
+    base = shared_data / "instructure"
+    result = profile_rows([base / n for n in names], base / "_extracted", tmp_path / "lib", encoder)
+    by = {t["product"]: t for t in result["targets"]}
+    for product in ("Canvas Catalog", "Canvas Studio", "Elevate Standards Alignment"):
+        assert (by[product]["rows"], by[product]["answered"], by[product]["right"]) == (15, 14, 14), by[product]
+    assert by["Parchment"]["right"] == 0 and result["overall"]["foreign_contacts"] == 0
+    assert result["by_fact"]["product_description"]["answered"] == 0
