@@ -41,23 +41,25 @@ COMPANY_AGREEMENT = 0.6  # share of the company's questionnaires answering a fac
 PRODUCT_KEYS = ("product_name", "product_description")  # never company facts
 DATE_KEY = "date"
 # (key, pattern on the question text, case-insensitive); the first that matches names the fact.
+_WHO = r"(?:vendor |solution provider |service provider |supplier |company )?"  # HECVAT 3: Vendor; HECVAT 4: Solution Provider
 FACT_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("accessibility_contact_name", r"accessibility contact name"),
-    ("accessibility_contact_title", r"accessibility contact title"),
-    ("accessibility_contact_email", r"accessibility contact e-?mail"),
-    ("accessibility_contact_phone", r"accessibility contact phone"),
-    ("contact_name", r"^\W*(?:vendor )?contact name\W*$"),
-    ("contact_title", r"^\W*(?:vendor )?contact title\W*$"),
-    ("contact_email", r"^\W*(?:vendor )?contact e-?mail(?: address)?\W*$"),
-    ("contact_phone", r"^\W*(?:vendor )?contact phone(?: number)?\W*$"),
-    ("privacy_link", r"link to (?:the )?(?:product )?privacy (?:notice|policy)"),
-    ("accessibility_link", r"link to (?:the )?accessibility statement"),
-    ("vendor_name", r"^\W*(?:vendor|company|supplier) name\W*$"),
+    ("accessibility_contact_name", rf"^\W*{_WHO}accessibility contact name\W*$"),
+    ("accessibility_contact_title", rf"^\W*{_WHO}accessibility contact title\W*$"),
+    ("accessibility_contact_email", rf"^\W*{_WHO}accessibility contact e-?mail(?: address)?\W*$"),
+    ("accessibility_contact_phone", rf"^\W*{_WHO}accessibility contact phone(?: number)?\W*$"),
+    ("contact_name", rf"^\W*{_WHO}contact name\W*$"),
+    ("contact_title", rf"^\W*{_WHO}contact title\W*$"),
+    ("contact_email", rf"^\W*{_WHO}contact e-?mail(?: address)?\W*$"),
+    ("contact_phone", rf"^\W*{_WHO}contact phone(?: number)?\W*$"),
+    ("privacy_link", r"link to (?:the |your )?(?:product |solution )?privacy (?:notice|policy)"),
+    ("accessibility_link", r"link to (?:the |your )?accessibility statement"),
+    ("vendor_name", r"^\W*(?:vendor|company|supplier|solution provider|service provider) name\W*$"),
     ("product_name", r"^\W*(?:product|solution|service) name\W*$"),
     ("product_description", r"^\W*(?:product|solution|service) description\W*$"),
-    ("hosting_regions", r"^\W*(?:vendor )?hosting regions?\W*$"),
-    ("work_locations", r"^\W*(?:vendor )?work locations?\W*$"),
-    (DATE_KEY, r"^\W*date\W*$"),
+    ("hosting_regions", rf"^\W*{_WHO}hosting regions?\W*$"),
+    ("work_locations", r"^\W*(?:vendor |employee )?work locations?(?: \(all\))?\W*$"),
+    ("headquarters_country", r"^\W*country of (?:the )?company(?:'s)? headquarters\W*$"),
+    (DATE_KEY, r"^\W*date(?: completed)?\W*$"),
 )
 _COMPILED = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in FACT_PATTERNS)
 

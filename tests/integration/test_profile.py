@@ -77,6 +77,10 @@ def test_facts_are_learned_company_wide_by_agreement_and_per_product(library):
     assert [fact_key(t) for _, t in QUESTIONS] == ["date", "vendor_name", "product_name", "product_description",
                                                   "privacy_link", "contact_email"]
     assert fact_key("Vendor Accessibility Contact Email") == "accessibility_contact_email"
+    # HECVAT 4 words it "Solution Provider …"
+    assert [fact_key(t) for t in ("Solution Provider Name", "Solution Provider Contact Phone Number",
+                                  "Employee Work Locations (all)", "Country of Company Headquarters")] == [
+        "vendor_name", "contact_phone", "work_locations", "headquarters_country"]
     assert fact_key("Do you have a vendor name policy for all of your subcontractors and suppliers?") is None
 
 
