@@ -191,3 +191,38 @@ def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path
     # Beta: TRN Yes, but Alpha and Gamma both say No → wrong, and they agreed
     assert by["Beta"]["precision"] == 50.0 and by["Beta"]["precision_agree"] == 50.0
     assert result["overall"]["choices"] == 6
+
+
+def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothing_of_another_product(
+        shared_data, encoder, tmp_path):
+    """Canvas Credentials' HECVAT Full (255 rows, ../shared/data/instructure) drafted for Canvas
+    Credentials with every other filled questionnaire in the library (Parchment's HECVAT Full among
+    them), no documents: no row holds Parchment's name, people, e-mails, phones or links; every
+    choice taken from another product says so; the GNRL rows come from the profile."""
+    from engine.scopes import FolderScopes
+
+    base = shared_data / "instructure"
+    target = base / "Canvas Credentials" / "Canvas Credentials HECVAT Full.xlsx"
+    folders = FolderScopes()
+    library = AnswerLibrary(tmp_path / "lib", encoder)
+    others = [f for f in sorted(base.glob("*/*.xlsx")) if f != target and "SOA" not in f.name]
+    for f in others:
+        library.import_file(f, product=folders.product_of(f))
+    kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), encoder)
+    try:
+        drafter = Drafter(kb, QuotingGenerator(), library=library, product="Canvas Credentials")
+        questionnaire = read_questionnaire(target)
+        drafts = [drafter.draft(q) for q in questionnaire.questions]
+    finally:
+        library.close()
+        release(str(tmp_path / "kb" / "qdrant"))
+    parchment = ("parchment", "erin", "elliott", "weaver", "480-719", "salt lake", "loveland", "chase")
+    leaks = [(d.id, d.answer) for d in drafts if any(w in d.answer.lower() for w in parchment)]
+    assert not leaks, leaks
+    crossed = [d for d in drafts if d.from_product]
+    assert crossed and all(d.past_answers and d.confidence is not None
+                           and any(t.startswith("from another product") for t in d.trust) for d in crossed)
+    general = {d.id: d for d in drafts if d.profile_fact}
+    assert general["GNRL-01"].answer == "Instructure" and general["GNRL-02"].answer == "Canvas Credentials"
+    assert general["GNRL-04"].answer.endswith("inst.bid/privacy")
+    assert {d.id for d in drafts if d.profile_fact} >= {f"GNRL-{n:02d}" for n in (1, 2, 4, 5, 6, 7, 8, 9, 14, 15)}

@@ -596,6 +596,8 @@ def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_pr
     line = at.sidebar.radio(key=LIST).proto.options[0]
     assert "swap_horiz" in line and "call_split" in line and "priority_high" not in line  # the states, in the list
     at = open_question(at, inc.key)
+    assert any("Choice from Parchment" in m.value for m in at.main.markdown)
+    assert not any(":material/history: Reused" in m.value for m in at.main.markdown)
     texts = [w.value for w in at.main.warning]
     assert any(t.startswith("From another product: the choice is Parchment's past answer") for t in texts)
     assert any("Parchment's HECVAT: No ×1 · Canvas LMS's HECVAT: Yes ×1" in t and "disagree" in t for t in texts)

@@ -421,7 +421,10 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     top, badge = st.columns([5, 2], vertical_alignment="center")
     top.caption(f"{ident}sheet {escape_md(q.sheet)} · row {q.row}")
     reused = item.draft is not None and item.draft.reused
-    badge.markdown(state_badge_md(item.state) + (" :violet-badge[:material/history: Reused]" if reused else ""))
+    crossed = getattr(item.draft, "from_product", None) if reused else None
+    tag = (f" :orange-badge[:material/swap_horiz: Choice from {escape_md(crossed)}]" if crossed
+           else " :violet-badge[:material/history: Reused]" if reused else "")
+    badge.markdown(state_badge_md(item.state) + tag)
     st.markdown(f"##### {escape_md(q.text)}")
     if q.existing_answer or q.existing_choice:
         st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
