@@ -27,8 +27,7 @@ from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
 from engine.pipeline import Draft, Drafter, draft_questionnaire
 from engine.questionnaire import read_questionnaire
-from engine.scopes import Scope
-from storage.review_store import DraftStatus, ReviewStore
+from storage.review_store import ReviewStore
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, write_questionnaire
 
@@ -171,7 +170,6 @@ def test_labels_and_contact_tokens():
     assert contact_tokens(PARCHMENT_TEXT[4]) == ["erin.elliott@parchment.com", "https://status.parchment.com"]
     assert contact_tokens(PARCHMENT_TEXT[5]) == ["480-719-1646"]
     assert contact_tokens("See inst.bid/privacy.") == ["inst.bid/privacy"]
-    assert Scope() == Scope()
 
 
 def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path, capsys):
