@@ -353,6 +353,13 @@ def cmd_draft(args: argparse.Namespace) -> int:
         print(f"{len(reused)} reused a past answer from the library"
               + (f"; in {disputed} the near-identical past answers disagree on the choice (review those first: "
                  "\"past_choices\" in the results, a warning on the Review screen)" if disputed else ""))
+        crossed = sum(bool(d.from_product) for d in reused)
+        if crossed:
+            print(f"{crossed} took only the choice of another product's past answer (\"from_product\" and "
+                  "\"past_answers\" in the results; the explanation drafted from the documents): review them first")
+    facts = sum(bool(d.profile_fact) for d in run.drafted)
+    if facts:
+        print(f"{facts} answered from the company or product profile (\"profile_fact\"; python -m engine profile)")
     if run.exported:
         print(f"wrote {run.exported}")
     if args.results:
@@ -664,6 +671,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="score the first N Yes/No questions of each target only")
     p.add_argument("--reports", help="a folder for one HTML report per target")
     p.set_defaults(func=cmd_leave_one_out)
+    from engine.bench.library_cli import add_library_evals
+
+    add_library_evals(ev)  # eval cross-product, eval profile: no language model
+    from engine.cli_profile import add_profile
+
+    add_profile(sub, store_arg)
     return parser
 
 

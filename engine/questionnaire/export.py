@@ -23,6 +23,10 @@ workbook then asks for a full recalculation on open (``fullCalcOnLoad="1"`` on `
 too. Writes into the hidden part of a merged range, or over the anchor of a shared or array
 formula that covers other cells, are refused: both would damage what the workbook shows.
 
+A date (``CellWrite.kind == "date"``, an ISO ``YYYY-MM-DD`` value) is written as a date — the
+Excel serial number, ``<v>``, keeping the cell's style — when the cell's style has a date number
+format (the questionnaire's own format shows it); into any other cell it is written as text.
+
 CSV: see :func:`export_csv`. Every write is atomic: a temporary file in the target's folder,
 fsync, then ``os.replace``; the source is never modified.
 """
@@ -63,6 +67,56 @@ class CellWrite:
     sheet: str
     cell: str
     value: str
+    kind: str = "text"  # "date": an ISO date, written as a date into a date-formatted cell
+
+
+class _DateText(str):
+    """An ISO date to write: its Excel serial number and the style ids (``s``) that format a date."""
+
+    serial: int
+    date_styles: frozenset
+
+    def __new__(cls, iso: str, serial: int, date_styles: frozenset) -> "_DateText":
+        obj = super().__new__(cls, iso)
+        obj.serial, obj.date_styles = serial, date_styles
+        return obj
+
+
+_DATE_BUILTINS = set(range(14, 23)) | set(range(27, 37)) | {45, 46, 47} | set(range(50, 59))
+
+
+def _date_styles(zin: zipfile.ZipFile, names: dict[str, str]) -> frozenset:
+    """The cell style ids (cellXfs positions, as text) whose number format shows a date."""
+    part = names.get("xl/styles.xml")
+    if part is None:
+        return frozenset()
+    try:
+        root = ET.fromstring(zin.read(part))
+    except (ET.ParseError, KeyError, zipfile.BadZipFile, OSError):
+        return frozenset()
+    local = lambda el: el.tag.rsplit("}", 1)[-1]  # noqa: E731
+    custom = {}
+    for el in root.iter():
+        if local(el) == "numFmt":
+            code = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", el.get("formatCode", "")).lower()
+            custom[el.get("numFmtId")] = bool(re.search(r"[dmy]", code)) and "general" not in code
+    found = set()
+    for xfs in (el for el in root.iter() if local(el) == "cellXfs"):
+        for i, xf in enumerate(x for x in xfs if local(x) == "xf"):
+            fid = xf.get("numFmtId", "0")
+            if custom.get(fid) or (fid.isdigit() and int(fid) in _DATE_BUILTINS):
+                found.add(str(i))
+    return frozenset(found)
+
+
+def _date_value(w: "CellWrite", date_styles: frozenset, file: Path) -> str:
+    from datetime import date
+
+    try:
+        day = date.fromisoformat(w.value.strip())
+    except ValueError:
+        return _xml_text(w, file)  # not an ISO date: the text as given
+    return _DateText(day.isoformat(), (day - date(1899, 12, 30)).days, date_styles)
 
 
 class ExportError(FileProblem):
@@ -93,13 +147,15 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
         names = {n.lower(): n for n in zin.namelist()}
         workbook, sheets, calc_chain = _workbook_parts(zin, names, source)
         by_part: dict[str, tuple[str, str, dict[tuple[int, int], str]]] = {}
+        date_styles = _date_styles(zin, names) if any(w.kind == "date" for w in writes) else frozenset()
         for w in writes:
             if w.sheet not in sheets:
                 raise ExportError(source, f"no sheet named {w.sheet!r} (sheets: {', '.join(sheets)})",
                                   "use one of these sheet names")
             part, sheet_id = sheets[w.sheet]
             cells = by_part.setdefault(part, (w.sheet, sheet_id, {}))[2]
-            cells[_parse_ref(w.cell, source, w.sheet)] = _xml_text(w, source)
+            cells[_parse_ref(w.cell, source, w.sheet)] = (_date_value(w, date_styles, source) if w.kind == "date"
+                                                          else _xml_text(w, source))
         edited: dict[str, bytes | None] = {}
         formulas_dropped: set[tuple[str, str]] = set()
         for part, (sheet, sheet_id, cells) in by_part.items():
@@ -315,6 +371,8 @@ def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path,
 
 def _cell_xml(p: str, ref: str, style: str | None, text: str) -> str:
     s = f' s="{style}"' if style is not None else ""
+    if isinstance(text, _DateText) and style in text.date_styles:
+        return f'<{p}c r="{ref}"{s}><{p}v>{text.serial}</{p}v></{p}c>'
     if not text:
         return f'<{p}c r="{ref}"{s}/>'
     text = _ESCAPED_CHAR.sub(r"_x005F_\1", text)

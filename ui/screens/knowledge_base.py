@@ -32,6 +32,7 @@ from engine.types import DocumentInfo, IngestError
 from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
+from ui.components.profile_pane import profile_section
 from ui.components.progress import ProgressBar
 from ui.components.scope_picker import scope_picker, scope_text
 from ui.components.uploads import refusal_of, upload_name
@@ -275,6 +276,7 @@ if not docs:
             "documents, certifications and past answered questionnaires above: drafts are written only "
             "from these documents, and every answer cites the page it came from.", icon=":material/lightbulb:")
     answer_library_section(ws.library, bool(drafting))
+    profile_section(ws.library, [], bool(drafting))
     st.stop()
 
 total_chunks = sum(d.chunks for d in docs)
@@ -364,3 +366,4 @@ show_flashed(REINDEX_FLASH)
 
 # ---- the answer library ------------------------------------------------------------------------------
 answer_library_section(ws.library, bool(drafting))
+profile_section(ws.library, sorted({p for d in docs for p in d.scope.products}), bool(drafting))

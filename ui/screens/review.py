@@ -4,8 +4,10 @@ an SME or rejects. Every action is written to the review store at once (``Review
 a refresh or an app restart loses nothing; after an action the next question to review opens.
 
 Each drafted answer shows its confidence (a warning under the calibrated threshold, until the
-reviewer decides), and *Low confidence first* puts the undecided low-confidence drafts at the top of
-the list (and so of Next and of the question opened after each decision).
+reviewer decides) and its trust state (``Draft.trust``: low confidence, disputed, a choice from
+another product, only a third party's evidence, a profile fact), marked in the question list;
+*Review first* puts the undecided drafts with any of them at the top of the list (and so of Next
+and of the question opened after each decision).
 
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
 area shows the question and its answer (left) beside the source (right). Under the source,
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 
 import streamlit as st
 
@@ -78,10 +81,16 @@ def low_confidence(item: ReviewItem) -> bool:
     return item.state is ReviewState.DRAFTED and item.draft is not None and item.draft.low_confidence
 
 
+def review_first(item: ReviewItem) -> bool:
+    """A draft nobody has decided on yet with a trust state (``Draft.trust``: low confidence,
+    disputed, from another product, only a third party's evidence, a profile fact)."""
+    return item.state is ReviewState.DRAFTED and item.draft is not None and bool(getattr(item.draft, "trust", ()))
+
+
 def listed_order(items: list[ReviewItem], low_first: bool) -> list[ReviewItem]:
-    """The questionnaire's order, or the undecided low-confidence drafts first (each part in
-    the questionnaire's order)."""
-    return sorted(items, key=lambda i: not low_confidence(i)) if low_first else items
+    """The questionnaire's order, or the undecided drafts to review first at the top (each part
+    in the questionnaire's order)."""
+    return sorted(items, key=lambda i: not review_first(i)) if low_first else items
 
 
 def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> str | None:
@@ -224,8 +233,18 @@ def _progress(pid: int, was_running: bool) -> None:
 def _item_line(item: ReviewItem) -> str:
     text = item.question.text.replace("\n", " ")
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
-    low = " :orange[:material/priority_high:]" if low_confidence(item) else ""
-    return f"{state_icon_md(item.state)}{low} **{escape_md(item.label)}** {escape_md(short)}"
+    flags = getattr(item.draft, "trust", ()) if review_first(item) else ()
+    icons = "".join(f" :orange[:material/{icon}:]" for icon in dict.fromkeys(_trust_icon(f) for f in flags))
+    return f"{state_icon_md(item.state)}{icons} **{escape_md(item.label)}** {escape_md(short)}"
+
+
+def _trust_icon(flag: str) -> str:
+    """The list's mark for a trust state (``Draft.trust``)."""
+    for start, icon in (("from another product", "swap_horiz"), ("only ", "handshake"), ("profile fact", "badge"),
+                        ("contact details removed", "link_off"), ("disputed", "call_split")):
+        if flag.startswith(start):
+            return icon
+    return "priority_high"  # low confidence
 
 
 def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
@@ -250,10 +269,11 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
                                 format_func=lambda s: f"{s.label} ({counts[s]})")
         search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
                                icon=":material/search:")
-        low = sum(low_confidence(i) for i in items)
-        low_first = st.toggle(f"Low confidence first ({low})", key=LOW_FIRST,
-                              help="Drafts whose confidence is under the calibrated threshold, not yet decided, "
-                                   "at the top of the list.")
+        low = sum(review_first(i) for i in items)
+        low_first = st.toggle(f"Review first ({low})", key=LOW_FIRST,
+                              help="Undecided drafts with low confidence, disputed past answers, a choice from "
+                                   "another product, only a third party's evidence, or a profile fact, at the top "
+                                   "of the list.")
         visible = listed_order([i for i in items if matches(i, set(states or ()), search)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
@@ -326,7 +346,9 @@ def _citation_list(item: ReviewItem) -> None:
 def _past_choices(draft: Draft, state: ReviewState) -> None:
     """How the near-identical past answers chose: a warning when they disagree, until the
     reviewer has decided (then a caption)."""
-    votes = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items())
+    named = Counter(getattr(draft, "past_answers", ()))  # each past answer's product and choice
+    votes = (" · ".join(f"{escape_md(a)} ×{n}" for a, n in named.most_common()) if named
+             else " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items()))
     if draft.disputed and state is ReviewState.DRAFTED:
         st.warning(f"Near-identical past answers disagree ({votes}). The draft takes the most common (the newest "
                    "on a tie); check which one holds for this product before accepting.", icon=":material/call_split:")
@@ -350,6 +372,36 @@ def _confidence(draft: Draft, state: ReviewState) -> None:
         st.caption(shown + (" (low)" if draft.low_confidence else ""))
 
 
+def _other_product(draft: Draft, state: ReviewState) -> None:
+    """A choice taken from another product's past answer: whose, and that the text is not it."""
+    product = getattr(draft, "from_product", None)
+    if not product:
+        return
+    text = (f"From another product: the choice is {escape_md(product)}'s past answer "
+            f"({' · '.join(escape_md(a) for a in dict.fromkeys(draft.past_answers))}); "
+            + ("the explanation is drafted from your documents. " if draft.answer else "no explanation is drafted. ")
+            + "Check that the choice holds for this product.")
+    if state is ReviewState.DRAFTED:
+        st.warning(text, icon=":material/swap_horiz:")
+    else:
+        st.caption(text)
+
+
+def _profile_and_removed(draft: Draft, state: ReviewState) -> None:
+    """A profile fact (answered word for word from the profile) and contact details taken out of
+    a generated answer: said, so the reviewer checks them."""
+    fact, removed = getattr(draft, "profile_fact", None), getattr(draft, "removed", ())
+    if fact:
+        source = next((c.file for c in draft.citations), None)
+        st.info(f"Profile fact ({escape_md(fact)}), answered without the model"
+                + (f" from {escape_md(source)}" if source else "") + ". Edit the profile on the Knowledge base "
+                "screen to change it for every questionnaire.", icon=":material/badge:")
+    if removed:
+        text = (f"Removed from the draft: {escape_md(', '.join(removed))} — in no cited source of yours and not in "
+                "the profile (only another product's or a third party's document gives it).")
+        (st.warning if state is ReviewState.DRAFTED else st.caption)(text)
+
+
 def _inherited(draft: Draft, state: ReviewState) -> None:
     """A draft supported only by a third party's document (a cloud provider's CAIQ): whose
     evidence it is (``getattr``: ``Draft.inherited_from`` comes with the third-party scopes)."""
@@ -370,7 +422,10 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     top, badge = st.columns([5, 2], vertical_alignment="center")
     top.caption(f"{ident}sheet {escape_md(q.sheet)} · row {q.row}")
     reused = item.draft is not None and item.draft.reused
-    badge.markdown(state_badge_md(item.state) + (" :violet-badge[:material/history: Reused]" if reused else ""))
+    crossed = getattr(item.draft, "from_product", None) if reused else None
+    tag = (f" :orange-badge[:material/swap_horiz: Choice from {escape_md(crossed)}]" if crossed
+           else " :violet-badge[:material/history: Reused]" if reused else "")
+    badge.markdown(state_badge_md(item.state) + tag)
     st.markdown(f"##### {escape_md(q.text)}")
     if q.existing_answer or q.existing_choice:
         st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
@@ -388,6 +443,8 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         st.error(f"Drafting failed: {escape_md(item.draft.error)}. Press Regenerate to try again.", icon=":material/error:")
     if item.draft is not None:
         _confidence(item.draft, state)
+        _other_product(item.draft, state)
+        _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
     if reused:
         _past_choices(item.draft, state)
