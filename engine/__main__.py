@@ -12,7 +12,9 @@ from typing import Sequence
 from engine import cli_ask
 from engine.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
 from engine.generate.prompt import Evidence
+from engine.doctor import add_doctor_command
 from engine.limits import Limits, add_limit_args
+from engine.llama_build import CPU_SETS
 from engine.scopes import FolderScopes
 
 DEFAULT_STORE = Path("store")
@@ -144,11 +146,32 @@ def cmd_kb_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_reindex(args: argparse.Namespace) -> int:
-    kb = _kb(args)
+    from storage.snapshots import set_aside
+    from storage.vector_store import IndexDamaged, release
+
+    try:
+        kb = _kb(args)
+    except IndexDamaged as exc:  # derived from the stored files: moved aside untouched, built again
+        release(exc.file)
+        moved = set_aside(Path(exc.file), "damaged")
+        print(f"note: {exc.problem}; moved it aside to {moved[0]} and building it again", file=sys.stderr)
+        kb = _kb(args)
     kb.reindex(progress=_progress_bar(), index_modes=args.index_modes, rewrite_summaries=args.rewrite_summaries)
     _notes(kb)
     modes = f", index modes {' '.join(kb.manifest.index_modes)}" if kb.manifest.index_modes else ""
     print(f"re-indexed {len(kb.documents())} documents with {kb.manifest.embedder}, alpha {kb.alpha}{modes}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from storage.snapshots import restore, status
+
+    if args.list:
+        print("\n".join(status(Path(args.store))))
+        return 0
+    for done in restore(Path(args.store), args.snapshot):
+        aside = f"; the file it replaces was moved aside, untouched: {', '.join(p.name for p in done.moved)}" if done.moved else ""
+        print(f"restored {done.target} from {done.snapshot.name}{aside}")
     return 0
 
 
@@ -300,8 +323,10 @@ def cmd_draft(args: argparse.Namespace) -> int:
     from engine.pipeline import Drafter, draft_questionnaire
     from engine.questionnaire.inspect import read_from_args
     from storage.review_store import ReviewStore
+    from storage.snapshots import take_review
 
     questionnaire = read_from_args(args)
+    review = ReviewStore(Path(args.store) / "review.sqlite")  # a damaged one is refused before the model loads
     kb = _kb(args)
     library = _library(args, kb)
     if library is None or not library.entries():
@@ -311,12 +336,14 @@ def cmd_draft(args: argparse.Namespace) -> int:
     warm.start()  # the system prompt is evaluated while the embedder loads (≈ 11 s, once per process)
     kb.encoder
     warm.join()
-    review = ReviewStore(Path(args.store) / "review.sqlite")
-    run = draft_questionnaire(
-        questionnaire, Drafter(kb, generator, library=library, product=args.product, mode=args.mode), review,
-        results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
-        limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
-    )
+    try:
+        run = draft_questionnaire(
+            questionnaire, Drafter(kb, generator, library=library, product=args.product, mode=args.mode), review,
+            results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
+            limit=args.limit, redo_answered=args.redo_answered, progress=_progress_bar(),
+        )
+    finally:
+        take_review(review)  # a snapshot after each drafting run (storage/snapshots.py)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(run.counts.items())) or "nothing to draft"
     print(f"{len(run.drafted)} drafted now, {run.resumed} kept from an earlier run ({counts}); "
           f"{run.skipped_answered} already answered in the file" + ("" if args.redo_answered else " (skipped; --redo-answered drafts them)"))
@@ -326,6 +353,13 @@ def cmd_draft(args: argparse.Namespace) -> int:
         print(f"{len(reused)} reused a past answer from the library"
               + (f"; in {disputed} the near-identical past answers disagree on the choice (review those first: "
                  "\"past_choices\" in the results, a warning on the Review screen)" if disputed else ""))
+        crossed = sum(bool(d.from_product) for d in reused)
+        if crossed:
+            print(f"{crossed} took only the choice of another product's past answer (\"from_product\" and "
+                  "\"past_answers\" in the results; the explanation drafted from the documents): review them first")
+    facts = sum(bool(d.profile_fact) for d in run.drafted)
+    if facts:
+        print(f"{facts} answered from the company or product profile (\"profile_fact\"; python -m engine profile)")
     if run.exported:
         print(f"wrote {run.exported}")
     if args.results:
@@ -447,6 +481,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", metavar="FILE", help="the new summary from FILE ('-': standard input); it is re-embedded")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_kb_summary)
+
+    p = sub.add_parser("restore", help="list (--list) or restore the snapshots of the review store and the knowledge-base "
+                                       "manifest kept in STORE/backups")
+    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT",
+                   help="a snapshot's file name (default: the newest good snapshot of review.sqlite, and of "
+                        "manifest.json when it is damaged)")
+    p.add_argument("--store", default=str(DEFAULT_STORE), help="the workspace or knowledge-base folder (default: ./store)")
+    p.add_argument("--list", action="store_true", help="show the snapshots and whether each file reads as a whole")
+    p.set_defaults(func=cmd_restore)
 
     lib = sub.add_parser("library", help="the answer library: past answered questionnaires").add_subparsers(
         dest="library_command", required=True)
@@ -578,6 +621,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
     cli_ask.add_bench_ask(bench, model_args, cmd_bench)
+    p = bench.add_parser("llama-cpu", help="llama.cpp built for each CPU set, A/B interleaved: tokens/s and s/question")
+    p.add_argument("--cpus", nargs="+", choices=sorted(CPU_SETS), default=sorted(CPU_SETS))
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (each set once per round, order alternating)")
+    p.add_argument("--questions", type=int, default=6, help="sample questions drafted per set and round (0: tokens/s only)")
+    p.add_argument("--model", help="a registered model name or a GGUF path (default: the default model)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+    add_doctor_command(sub)
 
     ev = sub.add_parser("eval", help="answer quality on real filled questionnaires (print JSON)")
     ev = ev.add_subparsers(dest="eval_command", required=True)
@@ -624,6 +675,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reports", help="a folder for one HTML report per target")
     p.add_argument("--all-rows", action="store_true", help="draft every row of each target, and report per row type")
     p.set_defaults(func=cmd_leave_one_out)
+    from engine.bench.library_cli import add_library_evals
+
+    add_library_evals(ev)  # eval cross-product, eval profile: no language model
+    from engine.cli_profile import add_profile
+
+    add_profile(sub, store_arg)
     return parser
 
 

@@ -12,6 +12,11 @@ and can be rebuilt at any time)::
     STORE/summaries/HASH.json     each document's summary (+ its vector), engine/kb_indexes.py
     STORE/docs/HASH/atoms.json    atoms and atom questions per chunk, when the store's index_modes ask
     STORE/qdrant/                 Qdrant local mode (collection kb_gN), unless QDRANT_URL is set
+    STORE/backups/manifest-T.json the last manifests written (storage/snapshots.py)
+
+A manifest that does not read raises :class:`ManifestDamaged` (restore a snapshot), a Qdrant
+folder that does not read ``storage.vector_store.IndexDamaged`` (``kb reindex`` builds it again
+from the files above); neither is changed.
 
 Every change (add, replace, remove) builds generation N+1 beside N: refit the TF-IDF model
 on the new corpus, write every point's vectors into a new collection, then switch the
@@ -46,8 +51,9 @@ from engine.ingest.paths import select_files
 from engine.kb_indexes import DocText, KbIndexes, index_modes as valid_index_modes
 from engine.limits import Limits
 from engine.scopes import Scope
-from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, Unit, no_progress
+from engine.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, StoreDamaged, Unit, no_progress
 from storage.lexical_index import LexicalIndex
+from storage.snapshots import take_manifest
 from storage.vector_store import VectorIndex, client_for, collections
 
 SCHEMA_VERSION = 1
@@ -57,6 +63,14 @@ _ENCODE_BLOCK = 256  # chunks per encode call: big enough to batch well, small e
 
 class KnowledgeBaseError(Exception):
     """A knowledge-base operation that cannot be done; the message says why and what to do."""
+
+
+class DocumentDamaged(KnowledgeBaseError, StoreDamaged):
+    """A stored document's ``units.jsonl`` / ``chunks.jsonl`` does not read."""
+
+
+class ManifestDamaged(KnowledgeBaseError, StoreDamaged):
+    """``manifest.json`` does not read; restored from its snapshots (storage/snapshots.py)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +168,7 @@ class KnowledgeBase:
 
     def units(self, name: str) -> list[Unit]:
         doc = self.document(name)
-        return [Unit(**json.loads(line)) for line in _lines(self._doc_dir(doc.doc_hash) / "units.jsonl")]
+        return [Unit(**d) for d in self._records(doc.doc_hash, "units.jsonl")]
 
     def chunks(self, name: str) -> list[Chunk]:
         return self._chunks(self.document(name).doc_hash)
@@ -421,6 +435,7 @@ class KnowledgeBase:
     def _write_manifest(self, manifest: Manifest) -> None:
         _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
         self.manifest = manifest
+        take_manifest(self.folder)  # a rolling snapshot in backups/ (storage/snapshots.py)
 
     def _collect_garbage(self) -> None:
         """Remove what the manifest does not reference: older or unfinished generations and
@@ -445,8 +460,10 @@ class KnowledgeBase:
             return Manifest(alpha=self.config.alpha)
         try:
             return Manifest.from_json(json.loads(path.read_text(encoding="utf-8")))
-        except (json.JSONDecodeError, TypeError, KeyError, ValueError) as exc:
-            raise KnowledgeBaseError(f"{path} is damaged ({exc}); move the folder away and add the documents again") from None
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, KeyError, ValueError) as exc:
+            raise ManifestDamaged(path, f"the knowledge base's manifest is damaged ({exc}); nothing was changed",
+                                  f"Stop the app, then restore its newest snapshot with `python -m engine restore "
+                                  f"--store {self.folder}` (the damaged file is moved aside, not rewritten)") from None
 
     def _write_doc(self, p: _Pending, dense: np.ndarray) -> None:
         folder = self._doc_dir(p.doc_hash)
@@ -468,7 +485,20 @@ class KnowledgeBase:
         return self._doc_dir(doc_hash) / f"dense-{slug}.npy"
 
     def _chunks(self, doc_hash: str) -> list[Chunk]:
-        return [Chunk.from_dict(json.loads(line)) for line in _lines(self._doc_dir(doc_hash) / "chunks.jsonl")]
+        return [Chunk.from_dict(d) for d in self._records(doc_hash, "chunks.jsonl")]
+
+    def _records(self, doc_hash: str, name: str) -> list[dict]:
+        """The JSON lines of a stored document's file; one that does not read raises
+        :class:`DocumentDamaged` (which document, how to index it again)."""
+        path = self._doc_dir(doc_hash) / name
+        try:
+            return [json.loads(line) for line in _lines(path)]
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            doc = next((d.name for d in self.manifest.documents if d.doc_hash == doc_hash), doc_hash)
+            raise DocumentDamaged(
+                path, f"the knowledge base's stored copy of {doc!r} is damaged ({type(exc).__name__}: {exc}); nothing "
+                      "was changed", f"Index it again: `python -m engine kb remove {doc!r} --store {self.folder}`, then "
+                                     f"`kb add` the file") from None
 
     def _doc_dir(self, doc_hash: str) -> Path:
         return self.folder / "docs" / doc_hash

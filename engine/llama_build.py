@@ -91,9 +91,9 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
     target = wheel_dir(cpu)
     found = sorted(target.glob("llama_cpp_python-*.whl")) if target.is_dir() else []
     if found:
-        print(f"llama-cpp-python {VERSION} ({cpu}): using the wheel built before, {found[-1]}", flush=True)
+        print(f"llama-cpp-python {VERSION} ({cpu}): using the wheel built before, {found[-1]}", file=sys.stderr, flush=True)
         return found[-1]
-    print(f"llama-cpp-python {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 6 minutes on 2 cores", flush=True)
+    print(f"llama-cpp-python {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 6 minutes on 2 cores", file=sys.stderr, flush=True)
     env = {**os.environ, "CMAKE_ARGS": cmake_args(cpu), "FORCE_CMAKE": "1",
            "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 2)}
     with tempfile.TemporaryDirectory(prefix="llama-wheel-") as tmp:

@@ -8,6 +8,13 @@ With an answer library, each question is first matched to past questions: a near
 the choices of all the near-identical past answers, so a disagreement is shown); else
 the best related past answers (``PASSAGE_SCORE``) join the retrieved chunks as passages, and a
 quote taken from one is cited as a past answer.
+
+Another product's past answer is never reused as it is, nor shown to the model
+(engine/cross_product.py): the product's own near-identical past answers come first, then
+company-wide ones; when only other products' are near-identical, their choice is taken, labelled
+("Parchment's HECVAT: No", ``Draft.from_product`` / ``past_answers``) with its own calibrated
+confidence, and the explanation is drafted from the documents or left empty. ``Draft.trust``
+lists why a draft needs a reviewer's eye first.
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ from typing import Iterable, Sequence
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.config import Strategy
-from engine.generate import GeneratedAnswer, Generator, Passage, compact_passages
+from engine.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
+from engine.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
+from engine.profile_answers import ProfileAnswers
 from engine.kb import KnowledgeBase
 from engine.library import (
     PASSAGE_SCORE,
@@ -76,6 +85,7 @@ class Citation:
     end: int | None = None
     rects: tuple[Rect, ...] = ()
     third_party: str | None = None  # the cited document is this third party's (engine/scopes.py)
+    product: str | None = None  # a past answer cited is this product's (engine/cross_product.py)
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -115,7 +125,29 @@ class Draft:
     confidence: float | None = None
     choice_probability: float | None = None  # the model's, of its choice against the other options
     support: float | None = None  # best question–quote cosine (engine/confidence.py)
+    # the product whose past answer gave the choice, when it is another product's (the text is
+    # then never that answer's: engine/cross_product.py)
+    from_product: str | None = None
+    # the near-identical past answers' choices, each named with its product ("Parchment's HECVAT: No")
+    past_answers: tuple[str, ...] = ()
+    profile_fact: str | None = None  # the profile fact (its key) the answer is, word for word
+    # links, e-mail addresses and phone numbers taken out of a generated answer: in no cited
+    # company or product source and not in the profile (engine/profile_answers.py)
+    removed: tuple[str, ...] = ()
     gate: str | None = None  # not_required: why ("not required (QUAL-01 = No)", engine/sections.py)
+
+    @property
+    def trust(self) -> tuple[str, ...]:
+        """Why a drafted answer needs a reviewer's eye first: low confidence, disputed, a choice
+        from another product, only a third party's evidence, a profile fact; () when none (or not
+        a draft)."""
+        if self.status is not DraftStatus.DRAFTED:
+            return ()
+        flags = (("low confidence", self.low_confidence), ("disputed", self.disputed),
+                 (f"from another product ({self.from_product})", bool(self.from_product)),
+                 (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
+                 ("profile fact", bool(self.profile_fact)), ("contact details removed", bool(self.removed)))
+        return tuple(name for name, on in flags if on)
 
     @property
     def disputed(self) -> bool:
@@ -144,7 +176,9 @@ class Draft:
             "reused": self.reused, "past_choices": dict(self.past_choices),
             "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
             "choice_probability": _round(self.choice_probability), "support": _round(self.support),
-            "inherited_from": self.inherited_from, "gate": self.gate,
+            "inherited_from": self.inherited_from, "gate": self.gate, "from_product": self.from_product,
+            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "removed": list(self.removed),
+            "trust": list(self.trust),
         }
 
     def stored(self) -> StoredDraft:
@@ -158,7 +192,8 @@ class Draft:
                    tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
                    d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
                    dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
-                   d.get("support"), d.get("gate"))
+                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"),
+                   tuple(d.get("removed") or ()), d.get("gate"))
 
 
 def _round(x: float | None) -> float | None:
@@ -200,6 +235,7 @@ class Drafter:
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
+        self.profile = ProfileAnswers(library)  # profile facts and the contact check (engine/profile_answers.py)
 
     def for_product(self, product: str | None) -> Drafter:
         """This drafter for another product, sharing the model, the caches and the one-at-a-time lock."""
@@ -257,7 +293,10 @@ class Drafter:
 
     def draft(self, q: Question) -> Draft:
         with self._lock:
-            return self._draft(q)
+            fact = self.profile.answer(q, question_key(q), self.product)
+            if fact is not None:  # a profile fact or the date: exactly, without the model
+                return fact
+            return self.profile.checked(self._draft(q), self.product)
 
     def _draft(self, q: Question) -> Draft:
         key = question_key(q)
@@ -266,15 +305,21 @@ class Drafter:
             past = (self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
                     if self.library else [])
             reuse = reused_hit(past, product=self.product)
-            if reuse is not None:  # a near-identical past question: its answer, no LLM call
+            if reuse is not None and not is_other_product(reuse.entry, self.product):
+                # a near-identical past question of this product (or company-wide): its answer, no LLM call
                 near = near_hits(past, product=self.product)  # the past answers reuse chose among
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
-            past = past[:LIBRARY_PASSAGES]
+            if reuse is not None and allowed_choice(reuse.entry.choice, q.choices):
+                # only other products' near-identical answers: their choice, labelled; the text from the documents
+                return self._other_products_choice(q, key, reuse, near_hits(past, product=self.product), started)
+            past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
             retrieved = self.retrieve(q.text) if self.kb.documents() or not past else Retrieved(())
             hits = list(retrieved.hits)
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
             backing = self.support(q.text, citations)
+        except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
+            raise
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
                          seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
@@ -305,7 +350,44 @@ class Drafter:
         agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
         return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
                      seconds=seconds, reused=True, past_choices=count_choices(voters),
-                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None)
+                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None,
+                     past_answers=tuple(choice_label(x) for x in voters))
+
+    def _other_products_choice(self, q: Question, key: str, hit: LibraryHit, near: Sequence[LibraryHit],
+                               started: float) -> Draft:
+        """Only other products' near-identical past answers: their most common choice (in the
+        workbook's spelling), labelled with its product and cited as that choice alone; the
+        explanation drafted from the documents within the scope — kept only when supported and
+        not contradicting the choice, else left empty — never the past answer's text
+        (engine/cross_product.py)."""
+        e = hit.entry
+        choice = allowed_choice(e.choice, q.choices)
+        text, doc_citations, backing, tokens, probability = "", (), None, 0, None
+        if self.kb.documents():
+            retrieved = self.retrieve(q.text)
+            hits = list(retrieved.hits)
+            if hits:
+                answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), q.choices)
+                doc_citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
+                backing, tokens = self.support(q.text, doc_citations), answer.prompt_tokens
+                agrees = not answer.choice or choice_key(answer.choice) == choice_key(choice)
+                if (agrees and not answer.insufficient_context and backing is not None and backing >= SUPPORT_MIN
+                        and answer.answer):
+                    text = answer.answer
+                if not text:
+                    doc_citations = ()  # nothing of them is in the draft
+                probability = answer.choice_probability if agrees else None
+        quote = e.choice or ""
+        cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
+                        score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
+                        row=e.row, section=e.qid, start=0, end=len(quote), product=e.product)
+        voters = [h.entry for h in near if choice_key(h.entry.choice)]
+        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
+        return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,) + doc_citations,
+                     prompt_tokens=tokens, seconds=time.perf_counter() - started, reused=True,
+                     past_choices=count_choices(voters), confidence=cross_product_confidence(agreeing, len(voters)),
+                     choice_probability=probability, support=backing, from_product=e.product,
+                     past_answers=tuple(choice_label(x) for x in voters))
 
     @staticmethod
     def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...],
@@ -452,15 +534,30 @@ def not_required_draft(q: Question, reason: str) -> Draft:
     return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NOT_REQUIRED, gate=reason)
 
 
-def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]]) -> list[CellWrite]:
+def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]],
+                  dates: Iterable[str] = ()) -> list[CellWrite]:
     """Cell writes for ``{question key: (answer text, choice)}``: the choice into the dropdown
     cell, the text into the free-text cell (or, when the question has only one cell, the
-    choice there if it has one, else the text)."""
+    choice there if it has one, else the text). A question without a dropdown on a sheet with an
+    explanation column (Additional Information, comments) whose text is "choice — explanation"
+    (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
+    the explanation in its own cell (:func:`engine.export_cells.split_writes`). The keys in
+    ``dates`` are dates: written as dates (engine/questionnaire/export.py)."""
+    from engine.export_cells import split_writes
+
     writes: list[CellWrite] = []
+    dates = set(dates)
     for q in questionnaire.questions:
         if question_key(q) not in answers:
             continue
         text, choice = answers[question_key(q)]
+        if question_key(q) in dates and q.text_cell and text and not choice:
+            writes.append(CellWrite(q.sheet, q.text_cell, text, kind="date"))
+            continue
+        split = split_writes(questionnaire, q, text, choice)
+        if split is not None:
+            writes += split
+            continue
         if q.choice_cell and choice:
             writes.append(CellWrite(q.sheet, q.choice_cell, choice))
         if q.text_cell and text and q.text_cell != q.choice_cell:
@@ -472,8 +569,10 @@ def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, st
 
 def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path) -> Path:
     """The original file with the drafted answers filled in (no_context and errors left blank)."""
-    answers = {d.key: (d.answer, d.choice) for d in drafts if d.status is DraftStatus.DRAFTED}
-    return export(questionnaire.path, out, answer_writes(questionnaire, answers))
+    drafts = [d for d in drafts if d.status is DraftStatus.DRAFTED]
+    answers = {d.key: (d.answer, d.choice) for d in drafts}
+    dates = {d.key for d in drafts if d.profile_fact == "date"}
+    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates))
 
 
 def _question_json(q: Question) -> dict:

@@ -249,7 +249,8 @@ class Review:
             value = item.exported(include_unreviewed)
             if value is not None:
                 answers[item.key] = value
-        return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers))
+        dates = {i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"}  # written as dates
+        return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates))
 
     def workbook_bytes(self, include_unreviewed: bool = False) -> bytes:
         suffix = self.questionnaire.path.suffix

@@ -38,6 +38,11 @@ class FileProblem(Exception):
         super().__init__(f"{self.file}: {problem}. {fix}")
 
 
+class StoreDamaged(FileProblem):
+    """A file the product keeps (the review store, the knowledge base's manifest or index) that
+    cannot be read as a whole. It was left as it was; ``fix`` says how to restore or rebuild it."""
+
+
 class IngestError(FileProblem):
     """A file that cannot be indexed."""
 

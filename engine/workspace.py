@@ -1,6 +1,7 @@
 """A workspace: one folder with everything the app keeps — the knowledge base (the same
 folder as the CLI's ``--store``), ``review.sqlite`` (questionnaires, drafts, decisions),
-``settings.json`` and the questionnaire files being reviewed. The heavy objects (embedder,
+``settings.json``, the questionnaire files being reviewed and ``backups/`` (rolling snapshots of
+``review.sqlite`` and of the knowledge base's manifest, storage/snapshots.py). The heavy objects (embedder,
 LLM) load on first use, once, or ahead of it in background threads (:meth:`Workspace.warm_up`,
 :class:`WarmUp`); background drafting is run by :class:`DraftingJobs`.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 from engine.ask import CONTEXT_TOKENS, AskService
 from engine.config import SummaryWriter
 from engine.generate import Generator, make_generator
+from engine.ingest.upload_names import plain_upload_name
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
 from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, to_draft
@@ -27,9 +29,9 @@ from engine.questionnaire.reader import SUFFIXES
 from engine.review import Review
 from engine.scopes import ScopeFilter
 from engine.settings import Settings
+from storage import snapshots
 from storage.review_store import Project, ReviewStore, Run
-
-REVIEW_DB = "review.sqlite"
+from storage.snapshots import REVIEW_DB
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,13 @@ class Workspace:
     @cached_property
     def review_store(self) -> ReviewStore:
         return ReviewStore(self.folder / REVIEW_DB)
+
+    def back_up(self) -> None:
+        """A snapshot of the review store and of the knowledge base's manifest in ``backups/``
+        (the newest 10 of each are kept): when the app opens the workspace and after each
+        drafting run. A damaged review store raises ``ReviewStoreDamaged`` here, unchanged."""
+        snapshots.take_review(self.review_store)
+        snapshots.take_manifest(self.folder)
 
     @cached_property
     def generator(self) -> Generator:
@@ -141,7 +150,11 @@ class Workspace:
     # ---- questionnaires ------------------------------------------------------------------------
     def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
         """Keep an uploaded questionnaire as a project (the same bytes → the same project) and
-        read it; a file that cannot be read raises QuestionnaireError and keeps nothing."""
+        read it; a file that cannot be read raises QuestionnaireError and keeps nothing. ``name``
+        is kept as a plain file name (:func:`~engine.ingest.upload_names.plain_upload_name`:
+        no folders, drive letters or control characters, capped in length); a name with
+        nothing usable left raises IngestError."""
+        name = plain_upload_name(name).name
         suffix = Path(name).suffix.lower()
         if suffix not in SUFFIXES:
             raise QuestionnaireError(name, f"a {suffix or 'file without extension'} is not a questionnaire",
@@ -149,9 +162,9 @@ class Workspace:
         if not data:
             raise QuestionnaireError(name, "the file is empty (0 bytes)", "upload the questionnaire file again")
         self._incoming.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=self._incoming)) / Path(name).name  # one folder per upload
-        staging.write_bytes(data)
+        staging = Path(tempfile.mkdtemp(dir=self._incoming)) / name  # one folder per upload, removed whatever happens
         try:
+            staging.write_bytes(data)
             read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
@@ -418,5 +431,9 @@ class DraftingJobs:
         except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
             error = f"{type(exc).__name__}: {exc}"
         self.ws.review_store.finish_run(run.id, error)
+        try:
+            self.ws.back_up()  # a snapshot after each drafting run
+        except Exception as exc:  # the drafts are stored; the screen says the snapshot failed
+            error = f"{error + '; ' if error else ''}the snapshot of the review store failed ({type(exc).__name__}: {exc})"
         st = self._status[run.project_id]
         self._status[run.project_id] = JobStatus(run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error)

@@ -5,12 +5,18 @@ One project per questionnaire. The uploaded file's bytes are kept in the databas
 never depends on the upload still existing. Nothing is updated in place: drafts and decisions
 are appended with timestamps, and a question's current state is its latest draft plus its
 latest decision. ``PRAGMA user_version`` holds the schema version.
+
+An existing file is checked before anything opens it for writing (``storage.sqlite.inspect``:
+its bytes, ``PRAGMA quick_check`` on a copy, the schema version, the tables): a damaged one
+raises :class:`ReviewStoreDamaged`, which names the file, the problem and ``python -m engine
+restore`` (``storage/snapshots.py``), and is never replaced by a new empty database.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -18,7 +24,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Sequence
 
-from storage.sqlite import connect, transaction
+from engine.types import StoreDamaged
+from storage.sqlite import connect, inspect, transaction
 
 # 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
 # files are upgraded in place)
@@ -86,11 +93,26 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+_TABLES = ("projects",)  # in every version
 _PROJECT = "id, name, file_name, file_sha256, created, product"  # the columns of a Project
 
 
 class ReviewStoreError(Exception):
     """The review database cannot be used; the message says why and what to do."""
+
+
+class ReviewStoreDamaged(ReviewStoreError, StoreDamaged):
+    """An existing review database (or its ``-wal``) that cannot be read as a whole; nothing
+    was written to it."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        fix = (f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
+               "(`--list` shows them; the damaged file is moved aside, not rewritten)")
+        if not any((path.parent / "backups").glob("review-*.sqlite")):  # storage/snapshots.py's names
+            fix = (f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
+                   "for a recovery tool such as `sqlite3 review.sqlite .recover`, then move them away to start a "
+                   "new review database")
+        StoreDamaged.__init__(self, path, f"the review database is damaged: {problem}; nothing was changed", fix)
 
 
 class DraftStatus(str, Enum):
@@ -161,12 +183,15 @@ class ReviewStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
-        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
+        found = inspect(self.path, _TABLES)  # before anything may write to the file
+        if found.problem:
+            raise ReviewStoreDamaged(self.path, found.problem)
+        if found.version not in (0, 1, 2, 3, SCHEMA_VERSION):
             raise ReviewStoreError(
-                f"{self.path} has review schema {version}, this version reads {SCHEMA_VERSION}; "
-                "use the version that wrote it or start a new review database"
+                f"{self.path} has review schema {found.version}, this version reads {SCHEMA_VERSION}; "
+                "use the version that wrote it (nothing was changed)"
             )
+        self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
         self._lock = threading.RLock()
         if version in (1, 2):  # version 3 added the projects' product (4 a table, made below)
             self._db.executescript("BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; "
@@ -175,6 +200,16 @@ class ReviewStore:
 
     def close(self) -> None:
         self._db.close()
+
+    def backup_to(self, target: Path) -> None:
+        """A consistent copy of the whole database at ``target`` (SQLite's online backup API:
+        drafting may go on meanwhile)."""
+        dest = sqlite3.connect(target)
+        try:
+            with self._lock:
+                self._db.backup(dest)
+        finally:
+            dest.close()
 
     def _tx(self):
         return transaction(self._db, self._lock)

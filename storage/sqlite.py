@@ -1,13 +1,100 @@
 """What the SQLite stores share: one connection per file (WAL, shared by threads under a lock,
-explicit transactions) and the schema version in ``PRAGMA user_version``."""
+explicit transactions), the schema version in ``PRAGMA user_version``, and :func:`inspect`, the
+check of an existing file (and its ``-wal``) made before anything opens it for writing.
+
+Why the check works on a copy: SQLite itself, asked to open a damaged file, may change it even
+read-only (a 0-byte main file opened with ``mode=ro`` has its ``-wal`` deleted, SQLite 3.40), and
+a connection that can write folds the ``-wal`` into the main file. The copy is made in a
+temporary folder, so the files being checked are only read."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+import tempfile
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
+
+HEADER = b"SQLite format 3\x00"
+SIDE_FILES = ("-wal", "-shm")  # what SQLite keeps beside a WAL database
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What :func:`inspect` found: ``problem`` (a phrase) when the file cannot be used as a
+    whole; ``exists`` False for a new database (nothing there yet)."""
+
+    exists: bool
+    version: int = 0
+    problem: str | None = None
+
+
+def side_files(path: Path) -> list[Path]:
+    """The ``-wal`` and ``-shm`` files beside ``path`` that exist."""
+    return [p for p in (path.with_name(path.name + s) for s in SIDE_FILES) if p.exists()]
+
+
+def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
+    """Whether the database at ``path`` reads as a whole (its bytes, then ``PRAGMA
+    quick_check`` on a copy of it and its ``-wal``), its ``user_version``, and that ``tables``
+    exist once a version is set. Nothing at ``path`` is written, created or removed."""
+    wal = path.with_name(path.name + "-wal")
+    if not path.exists():
+        if wal.exists():
+            return Inspection(True, problem=f"the file is missing but its write-ahead log {wal.name} is there")
+        return Inspection(False)
+    if not path.is_file():
+        return Inspection(True, problem="it is not a file")
+    size = path.stat().st_size
+    if size == 0:
+        held = f" while its write-ahead log {wal.name} holds {wal.stat().st_size:,} bytes" if wal.exists() else ""
+        return Inspection(True, problem=f"the file is empty (0 bytes){held}")
+    with path.open("rb") as f:
+        head = f.read(100)
+    if not head.startswith(HEADER):
+        return Inspection(True, problem=f"it is not an SQLite database (its first bytes are not {HEADER[:-1].decode()!r})")
+    page = int.from_bytes(head[16:18], "big") if len(head) >= 18 else 0
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1) or size % page:
+        return Inspection(True, problem=f"the file is truncated or damaged ({size:,} bytes, not a whole number of "
+                                        f"{page or '?'}-byte pages)")
+    for _ in range(2):  # a copy taken while another connection checkpoints may be torn: look twice
+        problem, check, version, found = _check_copy(path, wal)
+        if problem is None and check == ["ok"]:
+            break
+    if problem:
+        return Inspection(True, problem=problem)
+    if check != ["ok"]:
+        return Inspection(True, problem=f"SQLite's integrity check fails ({'; '.join(check[:3])})")
+    missing = [t for t in tables if t not in found]
+    if version and missing:
+        return Inspection(True, version, f"its table{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                                         f"{'are' if len(missing) > 1 else 'is'} missing")
+    return Inspection(True, version)
+
+
+def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[str]]:
+    """``PRAGMA quick_check``, ``user_version`` and the tables of a copy of ``path`` and its
+    ``wal`` (a problem phrase when SQLite cannot read it)."""
+    with tempfile.TemporaryDirectory(prefix="sqlite-check-") as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copyfile(path, copy)
+        if wal.exists():
+            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        try:
+            db = sqlite3.connect(copy, isolation_level=None)
+            try:
+                check = [r[0] for r in db.execute("PRAGMA quick_check").fetchall()]
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as exc:
+            return f"SQLite cannot read it ({exc})", [], 0, set()
+    return None, check, version, found
 
 
 def connect(path: Path, error: type[Exception], not_ours: str) -> tuple[sqlite3.Connection, int]:

@@ -20,6 +20,7 @@ import atexit
 import threading
 import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Collection, Iterable, Sequence
 
 import numpy as np
@@ -30,6 +31,7 @@ from qdrant_client import models as qm
 from engine.config import Mode
 from engine.embed.hybrid import PointVectors
 from engine.embed.sparse import SparseVector
+from engine.types import StoreDamaged
 
 DENSE, PAPER, CONCAT, SPARSE = "dense", "paper", "concat", "sparse"
 FUSION_DEPTH = 50  # candidates each side contributes to the fusion
@@ -42,12 +44,32 @@ class StoreLockedError(Exception):
     """The local store folder is held by another process."""
 
 
+class IndexDamaged(StoreDamaged):
+    """The local Qdrant folder cannot be read (a file in it cut short or overwritten). It is
+    derived from the store's plain files: ``kb reindex`` moves it aside and builds it again."""
+
+    def __init__(self, location: str, exc: BaseException) -> None:
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        store = Path(location).parent
+        super().__init__(
+            location, f"the knowledge base's vector index (Qdrant local folder) is damaged ({why}); nothing was changed",
+            f"Stop the app, then rebuild it from the stored documents with `python -m engine kb reindex --store {store}` "
+            "(the damaged folder is moved aside, not rewritten), or put back a copy of the folder")
+
+
+_damaged: dict[str, IndexDamaged] = {}  # a folder that failed to open is not read again by this process
+
+
 def client_for(location: str, url: str | None = None) -> QdrantClient:
-    """The process-wide client for a store folder (local mode) or a server URL."""
+    """The process-wide client for a store folder (local mode) or a server URL. A local folder
+    that cannot be read raises :class:`IndexDamaged` (and again on every later call, until
+    :func:`release`), with nothing in it changed."""
     key = url or location
     with _clients_lock:
         client = _clients.get(key)
         if client is None:
+            if not url and key in _damaged:
+                raise _damaged[key]
             try:
                 client = QdrantClient(url=url) if url else QdrantClient(path=location)
             except RuntimeError as exc:
@@ -58,6 +80,11 @@ def client_for(location: str, url: str | None = None) -> QdrantClient:
                     "`python -m engine` command). Close that process and try again, use another "
                     "--store folder, or run a Qdrant server and set QDRANT_URL to share one store"
                 ) from None
+            except Exception as exc:  # a file of the local folder that does not parse (JSON, SQLite, pickle)
+                if url:
+                    raise
+                _damaged[key] = IndexDamaged(location, exc)
+                raise _damaged[key] from None
             _clients[key] = client
         return client
 
@@ -76,6 +103,7 @@ def release(location: str, url: str | None = None) -> None:
     """Close the client for one location so another process may open it."""
     with _clients_lock:
         client = _clients.pop(url or location, None)
+        _damaged.pop(url or location, None)
     if client is not None:
         client.close()
 

@@ -1,5 +1,9 @@
 """Entry point: ``streamlit run ui/app.py`` (``make run`` does it on the bundled sample).
-One navigation map; each screen is a module under ``ui/screens``."""
+One navigation map; each screen is a module under ``ui/screens``. A damaged store (the review
+database, the knowledge base's manifest or index: ``engine.types.StoreDamaged``) is shown on
+every screen as its one line (file, problem, how to restore or rebuild it), never a traceback:
+the review store's in place of every screen, the knowledge base's above the Export screen and in
+place of the others (each reads the knowledge base), a later one where the screen stopped."""
 
 from __future__ import annotations
 
@@ -12,6 +16,9 @@ if str(ROOT) not in sys.path:  # streamlit puts ui/ on the path, the engine live
 
 import streamlit as st  # noqa: E402
 
+from engine.types import StoreDamaged  # noqa: E402
+from ui.components.messages import problem_text  # noqa: E402
+from ui.components.uploads import guard_uploads  # noqa: E402
 from ui.resources import workspace  # noqa: E402
 
 st.set_page_config(page_title="RFP Review Assistant", page_icon=str(ROOT / "assets" / "logo.png"),
@@ -25,5 +32,24 @@ pages = [
     st.Page("screens/export.py", title="Export", icon=":material/download:"),
     st.Page("screens/settings.py", title="Settings", icon=":material/settings:"),
 ]
-workspace().warm_up()  # the embedder and the LLM load in background threads; no page waits for them
-st.navigation(pages).run()
+guard_uploads()  # a name Streamlit's uploader refuses (a NUL) becomes a message, not a traceback
+try:
+    ws = workspace()
+except StoreDamaged as exc:
+    st.error(problem_text(exc), icon=":material/error:")
+    st.stop()
+try:
+    ws.kb  # opened here (not first inside a screen's fragment), so a damaged one is said once, on top
+    kb_damaged = None
+except StoreDamaged as exc:
+    kb_damaged = exc
+ws.warm_up()  # the embedder and the LLM load in background threads; no page waits for them
+page = st.navigation(pages)
+if kb_damaged is not None:
+    st.error(problem_text(kb_damaged), icon=":material/error:")
+    if page.title != "Export":  # the reviewed answers can still be exported; every other screen reads the KB
+        st.stop()
+try:
+    page.run()
+except StoreDamaged as exc:  # damaged while the app runs
+    st.error(problem_text(exc), icon=":material/error:")

@@ -24,8 +24,10 @@ def workspace_folder() -> Path:
 
 @st.cache_resource(show_spinner=False)
 def workspace(folder: str | None = None) -> Workspace:
-    """The process's workspace; unfinished drafting runs resume in the background."""
+    """The process's workspace, snapshotted (``backups/``); unfinished drafting runs resume in
+    the background. A damaged review store raises ``ReviewStoreDamaged`` (nothing cached)."""
     ws = Workspace(Path(folder) if folder else workspace_folder())
+    ws.back_up()
     ws.jobs.resume()
     return ws
 

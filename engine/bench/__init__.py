@@ -51,4 +51,8 @@ def run(args: argparse.Namespace) -> dict:
         return bench_ask(args.policyqa, limit=args.limit, policies_kept=args.policies, evidence=args.evidence, window=args.window,
                          subdoc_words=args.subdoc_words, answer=args.answer, cache=args.cache, embedder=args.embedder,
                          model=args.model, llm_url=args.llm_url, cached_only=args.cached_only)
+    if args.bench_command == "llama-cpu":
+        from engine.bench.llama_cpu import bench_llama_cpu
+
+        return bench_llama_cpu(args.cpus, rounds=args.rounds, questions=args.questions, model=args.model)
     raise ValueError(f"unknown benchmark {args.bench_command!r}")

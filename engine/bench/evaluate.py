@@ -98,6 +98,8 @@ class Row:
     support: float | None = None  # best question–quote cosine of a drafted (not reused) answer
     other_product: bool = False  # cites a document of a product other than the target's
     inherited_from: str | None = None  # every highlightable citation is this third party's
+    from_product: str | None = None  # the choice is this other product's past answer (engine/cross_product.py)
+    past_answers: tuple[str, ...] = ()  # the near-identical past answers, named with their products
 
     @property
     def drafted(self) -> bool:
@@ -135,7 +137,7 @@ class Scores:
         self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
                              draft.reused, [cite_line(c) for c in draft.citations], draft.seconds,
                              dict(draft.past_choices), draft.confidence, draft.low_confidence, draft.support,
-                             other_product, draft.inherited_from))
+                             other_product, draft.inherited_from, draft.from_product, tuple(draft.past_answers)))
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
@@ -174,6 +176,8 @@ class Scores:
             # of the drafted questions: citing another product's document; inherited from a third party
             "other_product_citation_rate": _pct(sum(r.other_product for r in drafted), len(drafted)),
             "third_party_only_rate": _pct(sum(r.inherited_from is not None for r in drafted), len(drafted)),
+            # of the drafted questions: the choice taken from another product's past answer (labelled)
+            "from_other_product_rate": _pct(sum(r.from_product is not None for r in drafted), len(drafted)),
         }
 
     def trust(self) -> dict:
@@ -356,7 +360,7 @@ LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "ch
                "no_recall", "no_context_rate", "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate",
                "confident_precision", "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate",
                "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate", "s_per_question",
-               "other_product_citation_rate", "third_party_only_rate")
+               "other_product_citation_rate", "third_party_only_rate", "from_other_product_rate")
 
 
 def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
@@ -436,6 +440,7 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
         f"<td>{esc(r.choice or '—')}</td><td>{'—' if r.confidence is None else f'{r.confidence:.2f}'}"
         f"{' (low)' if r.low_confidence else ''}</td><td>{esc(r.answer)}</td><td>{esc(r.status)}{' · reused' if r.reused else ''}"
         f"{esc(' · inherited from ' + r.inherited_from) if r.inherited_from else ''}"
+        f"{esc(' · choice from another product: ' + '; '.join(dict.fromkeys(r.past_answers))) if r.from_product else ''}"
         f"{esc(' (' + ', '.join(f'{c} ×{k}' for c, k in r.past_choices.items()) + ')') if r.past_choices else ''}</td>"
         f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
         for r in scores.rows)

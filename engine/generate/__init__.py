@@ -1,7 +1,8 @@
 """Drafting answers from retrieved passages: the prompt and answer schema (``prompt``) and
-the generator backends (``backends``: llama-cpp-python in process, or an OpenAI-compatible
-HTTP server) and the model registry (``models``: names → checked GGUF files). ``llama_cpp``
-is imported only when a ``LlamaCppGenerator`` is built."""
+the generator backends (``backends``: llama-cpp-python, or an OpenAI-compatible HTTP server),
+the worker process the local model runs in (``worker``), the choice between them
+(``factory.make_generator``) and the model registry (``models``: names → checked GGUF files).
+``llama_cpp`` is imported only where a ``LlamaCppGenerator`` is built: in the worker process."""
 
 from engine.generate.backends import (
     Generator,
@@ -10,8 +11,9 @@ from engine.generate.backends import (
     JsonChat,
     JsonReply,
     LlamaCppGenerator,
-    make_generator,
 )
+from engine.generate.factory import make_generator
+from engine.generate.worker import ModelCrashed, ModelWorker
 from engine.generate.prompt import (
     GeneratedAnswer,
     Passage,
@@ -29,6 +31,8 @@ __all__ = [
     "JsonChat",
     "JsonReply",
     "LlamaCppGenerator",
+    "ModelCrashed",
+    "ModelWorker",
     "Passage",
     "answer_schema",
     "build_messages",

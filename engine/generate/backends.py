@@ -1,9 +1,12 @@
 """Generator backends behind one small interface, chosen once by ``make_generator``:
 
-* ``LlamaCppGenerator``: llama-cpp-python in process (the default). A registered model by name
+* ``LlamaCppGenerator``: llama-cpp-python in process. A registered model by name
   (engine/generate/models.py; default Qwen2.5-Coder-1.5B-Instruct) or any GGUF file. The chat template comes
   from the GGUF; the answer schema is enforced by a grammar built from the JSON schema,
-  checked token by token grammar-first (engine/generate/grammar_sampling.py).
+  checked token by token grammar-first (engine/generate/grammar_sampling.py). The app, the CLI
+  and the benchmarks run it in a child process (``ModelWorker``, engine/generate/worker.py:
+  the default of ``make_generator`` in engine/generate/factory.py), where a native crash ends
+  one call, not the process.
 * ``HttpGenerator``: an OpenAI-compatible ``/v1/chat/completions`` server
   (``python -m llama_cpp.server``, vLLM, Ollama), sent the same messages and JSON schema, and
   asked for the tokens' logprobs, which give the choice its probability as the local sampler's
@@ -271,17 +274,3 @@ def _logprob_steps(logprobs: dict | None, values: Sequence[str | None]) -> tuple
     except (KeyError, TypeError, ValueError):
         return ()  # a form this reader does not know: no confidence rather than a wrong one
     return steps_from_logprobs(tokens, values)
-
-
-def make_generator(model_path: str | os.PathLike | None = None, llm_url: str | None = None,
-                   evidence: Evidence | str | None = None, n_ctx: int | None = None) -> Generator:
-    """The generator to use, chosen once: the HTTP server when ``llm_url`` is given, else
-    llama-cpp-python with ``model_path``: a registered model name (engine/generate/models.py)
-    or a GGUF path; default the registry's default model. ``n_ctx``: the llama.cpp context in
-    tokens (default 4096; asking a document of 3,000-word parts needs ``engine.ask.CONTEXT_TOKENS``)."""
-    if llm_url and model_path:
-        raise GeneratorError(str(model_path), "both a model file and an LLM server URL were given", "pass either --model or --llm-url")
-    generator = HttpGenerator(llm_url) if llm_url else LlamaCppGenerator(model_path, **({"n_ctx": n_ctx} if n_ctx else {}))
-    if evidence is not None:
-        generator.evidence = Evidence.parse(evidence)
-    return generator

@@ -2,7 +2,8 @@
 
 XLSX / XLSM: the zip package is copied member by member, same names, same order, same
 compression method; only the XML of the sheets that receive answers changes (plus
-``calcChain.xml`` when an answer overwrites a formula, see below). The sheet XML is edited as
+``calcChain.xml`` when an answer overwrites a formula, and ``workbook.xml``'s ``<calcPr>``
+when formulas read the answers, see below). The sheet XML is edited as
 text: the exact span of each ``<row>`` / ``<c>`` that receives an answer is located and
 replaced, so every other byte of the sheet (x14 data-validation and conditional-format
 extensions, merged cells, namespace prefixes, formulas) stays as it was. openpyxl is never
@@ -13,10 +14,18 @@ byte-identical and text such as ``=SUM(A1)`` stays text: inline strings are neve
 A written cell keeps its style (``s``); a new cell takes the row style (rows with
 ``customFormat``) or the column style, as Excel does when someone types into an empty cell.
 When an answer replaces a formula, that cell's entry is removed from ``calcChain.xml``
-(Excel reports a damaged file when the chain lists a cell without a formula). The sheet's
+(Excel reports a damaged file when the chain lists a cell without a formula). When formulas
+may read the answers (a formula on a filled sheet, or one on another sheet naming it, such as
+HECVAT's ``Case-Specific!C13`` copying ``START HERE``), their saved values are stale: the
+workbook then asks for a full recalculation on open (``fullCalcOnLoad="1"`` on ``<calcPr>`` in
+``workbook.xml``, the one change made to that part). The sheet's
 ``<dimension ref>`` is widened when an answer falls outside it, and a row's ``spans`` hint
 too. Writes into the hidden part of a merged range, or over the anchor of a shared or array
 formula that covers other cells, are refused: both would damage what the workbook shows.
+
+A date (``CellWrite.kind == "date"``, an ISO ``YYYY-MM-DD`` value) is written as a date — the
+Excel serial number, ``<v>``, keeping the cell's style — when the cell's style has a date number
+format (the questionnaire's own format shows it); into any other cell it is written as text.
 
 CSV: see :func:`export_csv`. Every write is atomic: a temporary file in the target's folder,
 fsync, then ``os.replace``; the source is never modified.
@@ -58,6 +67,56 @@ class CellWrite:
     sheet: str
     cell: str
     value: str
+    kind: str = "text"  # "date": an ISO date, written as a date into a date-formatted cell
+
+
+class _DateText(str):
+    """An ISO date to write: its Excel serial number and the style ids (``s``) that format a date."""
+
+    serial: int
+    date_styles: frozenset
+
+    def __new__(cls, iso: str, serial: int, date_styles: frozenset) -> "_DateText":
+        obj = super().__new__(cls, iso)
+        obj.serial, obj.date_styles = serial, date_styles
+        return obj
+
+
+_DATE_BUILTINS = set(range(14, 23)) | set(range(27, 37)) | {45, 46, 47} | set(range(50, 59))
+
+
+def _date_styles(zin: zipfile.ZipFile, names: dict[str, str]) -> frozenset:
+    """The cell style ids (cellXfs positions, as text) whose number format shows a date."""
+    part = names.get("xl/styles.xml")
+    if part is None:
+        return frozenset()
+    try:
+        root = ET.fromstring(zin.read(part))
+    except (ET.ParseError, KeyError, zipfile.BadZipFile, OSError):
+        return frozenset()
+    local = lambda el: el.tag.rsplit("}", 1)[-1]  # noqa: E731
+    custom = {}
+    for el in root.iter():
+        if local(el) == "numFmt":
+            code = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", el.get("formatCode", "")).lower()
+            custom[el.get("numFmtId")] = bool(re.search(r"[dmy]", code)) and "general" not in code
+    found = set()
+    for xfs in (el for el in root.iter() if local(el) == "cellXfs"):
+        for i, xf in enumerate(x for x in xfs if local(x) == "xf"):
+            fid = xf.get("numFmtId", "0")
+            if custom.get(fid) or (fid.isdigit() and int(fid) in _DATE_BUILTINS):
+                found.add(str(i))
+    return frozenset(found)
+
+
+def _date_value(w: "CellWrite", date_styles: frozenset, file: Path) -> str:
+    from datetime import date
+
+    try:
+        day = date.fromisoformat(w.value.strip())
+    except ValueError:
+        return _xml_text(w, file)  # not an ISO date: the text as given
+    return _DateText(day.isoformat(), (day - date(1899, 12, 30)).days, date_styles)
 
 
 class ExportError(FileProblem):
@@ -86,15 +145,17 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
                           f"name the target *{source.suffix}")
     with _open_package(source) as zin:
         names = {n.lower(): n for n in zin.namelist()}
-        sheets, calc_chain = _workbook_parts(zin, names, source)
+        workbook, sheets, calc_chain = _workbook_parts(zin, names, source)
         by_part: dict[str, tuple[str, str, dict[tuple[int, int], str]]] = {}
+        date_styles = _date_styles(zin, names) if any(w.kind == "date" for w in writes) else frozenset()
         for w in writes:
             if w.sheet not in sheets:
                 raise ExportError(source, f"no sheet named {w.sheet!r} (sheets: {', '.join(sheets)})",
                                   "use one of these sheet names")
             part, sheet_id = sheets[w.sheet]
             cells = by_part.setdefault(part, (w.sheet, sheet_id, {}))[2]
-            cells[_parse_ref(w.cell, source, w.sheet)] = _xml_text(w, source)
+            cells[_parse_ref(w.cell, source, w.sheet)] = (_date_value(w, date_styles, source) if w.kind == "date"
+                                                          else _xml_text(w, source))
         edited: dict[str, bytes | None] = {}
         formulas_dropped: set[tuple[str, str]] = set()
         for part, (sheet, sheet_id, cells) in by_part.items():
@@ -103,6 +164,10 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
             formulas_dropped |= {(sheet_id, ref) for ref in dropped}
         if formulas_dropped and calc_chain:
             edited.update(_drop_from_calc_chain(zin, names, calc_chain, formulas_dropped, source))
+        if _formulas_read(zin, sheets, {sheet for sheet, _, _ in by_part.values()}, workbook, source):
+            xml = _read_text(zin, workbook, source)
+            if (recalc := _full_calc_on_load(xml, source)) != xml:
+                edited[workbook] = recalc.encode("utf-8")
         _write_atomic(target, lambda f: _copy_package(zin, f, edited))
     return target
 
@@ -159,8 +224,8 @@ def _parse_xml(zin: zipfile.ZipFile, part: str, source: Path) -> ET.Element:
 
 
 def _workbook_parts(zin: zipfile.ZipFile, names: dict[str, str],
-                    source: Path) -> tuple[dict[str, tuple[str, str]], str | None]:
-    """Sheet name -> (sheet part, sheetId), and the calcChain part if there is one."""
+                    source: Path) -> tuple[str, dict[str, tuple[str, str]], str | None]:
+    """The workbook part, sheet name -> (sheet part, sheetId), and the calcChain part if there is one."""
     package_rels = _rels(zin, names, "", source)
     workbook = next((t for _, kind, t in package_rels if kind.endswith("/officeDocument")), None)
     if workbook is None:
@@ -175,7 +240,7 @@ def _workbook_parts(zin: zipfile.ZipFile, names: dict[str, str],
                        None)  # r:id, whatever the relationships namespace (transitional or strict)
             if rid in targets:
                 sheets[el.get("name", "")] = (targets[rid], el.get("sheetId", ""))
-    return sheets, chains[0] if chains else None
+    return workbook, sheets, chains[0] if chains else None
 
 
 def _parse_ref(ref: str, file: Path, sheet: str) -> tuple[int, int]:
@@ -306,6 +371,8 @@ def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path,
 
 def _cell_xml(p: str, ref: str, style: str | None, text: str) -> str:
     s = f' s="{style}"' if style is not None else ""
+    if isinstance(text, _DateText) and style in text.date_styles:
+        return f'<{p}c r="{ref}"{s}><{p}v>{text.serial}</{p}v></{p}c>'
     if not text:
         return f'<{p}c r="{ref}"{s}/>'
     text = _ESCAPED_CHAR.sub(r"_x005F_\1", text)
@@ -398,6 +465,66 @@ def _drop_from_calc_chain(zin: zipfile.ZipFile, names: dict[str, str], part: str
             xml = re.sub(pattern, "", _read_text(zin, name, source), flags=re.I)
             out[name] = xml.encode("utf-8")
     return out
+
+
+_FORMULA = re.compile(r"<(?:\w+:)?f\b[^>]*?(?<!/)>(.*?)</(?:\w+:)?f>", re.S)
+_DEFINED_NAME = re.compile(r"<(?:\w+:)?definedName\b" + _ATTRS + r">(.*?)</(?:\w+:)?definedName>", re.S)
+# the children of <workbook> that come after <calcPr>, in the schema's order (CT_Workbook)
+_AFTER_CALC_PR = ("oleSize", "customWorkbookViews", "pivotCaches", "smartTagPr", "smartTagTypes", "webPublishing",
+                  "fileRecoveryPr", "webPublishObjects", "extLst")
+
+
+def _unescaped(text: str) -> str:
+    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'")
+            .replace("&amp;", "&"))
+
+
+def _names_sheet(formula: str, sheet: str) -> bool:
+    """Whether ``formula`` refers to a cell of ``sheet`` by name (``'START HERE'!C5``,
+    ``Questions!C2:C20``), in any letter case."""
+    quoted = "'" + sheet.replace("'", "''") + "'!"
+    plain = re.compile(rf"(?<![\w.'\]]){re.escape(sheet)}!", re.I)
+    return quoted.lower() in formula.lower() or bool(plain.search(formula))
+
+
+def _formulas_read(zin: zipfile.ZipFile, sheets: dict[str, tuple[str, str]], filled: set[str], workbook: str,
+                   source: Path) -> bool:
+    """Whether a formula of the workbook may read a cell of the ``filled`` sheets, by a
+    conservative rule: a formula on a filled sheet itself, a formula on another sheet that
+    names a filled sheet, or any formula when a defined name (other than Excel's own
+    ``_xlnm.`` print areas and filters) points into a filled sheet."""
+    formulas = {name: [_unescaped(f) for f in _FORMULA.findall(_read_text(zin, part, source))]
+                for name, (part, _) in sheets.items() if part in zin.NameToInfo}
+    if any(formulas.get(sheet) for sheet in filled):
+        return True
+    if any(_names_sheet(f, sheet) for fs in formulas.values() for f in fs for sheet in filled):
+        return True
+    named = [_unescaped(text) for attrs, text in _DEFINED_NAME.findall(_read_text(zin, workbook, source))
+             if not (_attr(attrs, "name") or "").startswith("_xlnm.")]
+    return any(_names_sheet(text, sheet) for text in named for sheet in filled) and any(formulas.values())
+
+
+def _full_calc_on_load(xml: str, source: Path) -> str:
+    """workbook.xml asking for a full recalculation when the file is opened
+    (``<calcPr fullCalcOnLoad="1">``): the formulas that read an answer cell still hold the
+    values saved before the answers were written. Only that attribute changes (or a
+    ``<calcPr>`` is added, in its place in the schema's order)."""
+    root = re.search(r"<(?:(\w+):)?workbook\b", xml)
+    if root is None:
+        raise ExportError(source, "the workbook part has no <workbook> element", RESAVE)
+    p = f"{root[1]}:" if root[1] else ""
+    calc = re.search(rf"<{p}calcPr\b{_ATTRS}>", xml)
+    if calc is not None:
+        attrs = calc[1].rstrip()
+        closed = attrs.endswith("/")
+        attrs = attrs[:-1] if closed else calc[1]
+        if _attr(attrs, "fullCalcOnLoad") in ("1", "true"):
+            return xml
+        new = f"<{p}calcPr{_set_attr(attrs.rstrip(), 'fullCalcOnLoad', '1')}{'/' if closed else ''}>"
+        return xml[: calc.start()] + new + xml[calc.end():]
+    following = [m.start() for tag in _AFTER_CALC_PR if (m := re.search(rf"<{p}{tag}\b", xml))]
+    at = min(following) if following else xml.rindex(f"</{p}workbook>")
+    return xml[:at] + f'<{p}calcPr fullCalcOnLoad="1"/>' + xml[at:]
 
 
 def _copy_package(zin: zipfile.ZipFile, out: BinaryIO, edited: dict[str, bytes | None]) -> None:

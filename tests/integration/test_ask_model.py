@@ -1,5 +1,6 @@
-"""Asking a document with the real SmolLM2-135M GGUF (the registry's fast test model) in
-process: the per-part KV states, excerpts on real PolicyQA text at their stated offsets, and the
+"""Asking a document with the real SmolLM2-135M GGUF (the registry's fast test model) in the
+model worker's child process (``tests.model_probes.InProcessProbe``): the per-part KV states,
+excerpts on real PolicyQA text at their stated offsets, and the
 ``ask`` command. The model is weak, so the tests assert what the engine guarantees for any
 reply (excerpts are exact slices of the document, a kept state gives the same reply as reading
 the part again), not answer quality."""
@@ -13,16 +14,19 @@ import pytest
 from engine.__main__ import main
 from engine.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, part_prompt
 from engine.bench.ask import interleave, load_policyqa
-from engine.generate import LlamaCppGenerator
+from engine.generate import ModelWorker
 from engine.generate.models import TEST_MODEL
 from engine.types import SourceKind, Unit
 
 pytestmark = pytest.mark.timeout(900)
 
 
+PROBE = "tests.model_probes:InProcessProbe"
+
+
 @pytest.fixture(scope="module")
-def llama() -> LlamaCppGenerator:
-    return LlamaCppGenerator(TEST_MODEL, n_ctx=CONTEXT_TOKENS)
+def llama() -> ModelWorker:
+    return ModelWorker(TEST_MODEL, factory=PROBE, n_ctx=CONTEXT_TOKENS)
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +46,14 @@ def test_a_kept_part_state_gives_the_same_reply_as_reading_the_part_again(llama,
     first, second = (part_prompt(doc, parts[i], len(parts), policy.questions[0].question, options) for i in (0, 1))
     again = part_prompt(doc, parts[0], len(parts), policy.questions[1].question, options)
 
-    states = llama.prefix_states
-    restored = states.restored
+    restored = llama.call("prefix_stats")["restored"]
     llama.chat_json(list(first.messages), first.schema, first.max_tokens, context=first.context)
     llama.chat_json(list(second.messages), second.schema, second.max_tokens, context=second.context)
     kept = llama.chat_json(list(again.messages), again.schema, again.max_tokens, context=again.context)
-    assert states.restored == restored + 1 and first.context in states and second.context in states
+    assert llama.call("prefix_stats")["restored"] == restored + 1
+    assert llama.call("holds_context", first.context) and llama.call("holds_context", second.context)
 
-    fresh = LlamaCppGenerator(TEST_MODEL, n_ctx=CONTEXT_TOKENS)  # never read anything else
+    fresh = ModelWorker(TEST_MODEL, factory=PROBE, n_ctx=CONTEXT_TOKENS)  # never read anything else
     alone = fresh.chat_json(list(again.messages), again.schema, again.max_tokens)
     assert kept.text == alone.text
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.questionnaire.export import CellWrite, ExportError, export
-from tests.unit.test_export import assert_lossless, assert_sheet_xml_lossless, sheet_part
+from tests.unit.test_export import assert_lossless, assert_only_recalculation_asked, assert_sheet_xml_lossless, sheet_part
 
 pytestmark = pytest.mark.filterwarnings("ignore:.* extension is not supported:UserWarning")
 PRESERVED = (  # blocks of a sheet that must come back byte for byte
@@ -68,7 +68,8 @@ def test_hecvat_overwritten_formula_leaves_the_calc_chain(hecvat: Path, tmp_path
     out = export(hecvat, tmp_path / "o.xlsx", writes)
     with zipfile.ZipFile(hecvat) as a, zipfile.ZipFile(out) as b:
         changed = {n for n in a.namelist() if a.read(n) != b.read(n)}
-        assert changed == {sheet_part(hecvat, "Product"), "xl/calcChain.xml"}
+        assert changed == {sheet_part(hecvat, "Product"), "xl/calcChain.xml", "xl/workbook.xml"}  # formulas read Product
+        assert_only_recalculation_asked(a.read("xl/workbook.xml").decode(), b.read("xl/workbook.xml").decode())
         part = sheet_part(hecvat, "Product")
         assert_sheet_xml_lossless(a.read(part).decode(), b.read(part).decode(), {"E21"})
         product_id = re.search(r'<sheet name="Product" sheetId="(\d+)"', a.read("xl/workbook.xml").decode())[1]

@@ -1,5 +1,7 @@
-"""Generation with the real SmolLM2-135M-Instruct GGUF (the registry's fast test model): in process (llama-cpp-python) and
-through ``python -m llama_cpp.server`` started here on 127.0.0.1. The model is weak, so the
+"""Generation with the real SmolLM2-135M-Instruct GGUF (the registry's fast test model): in the model
+worker's child process (``ModelWorker`` building ``tests.model_probes.InProcessProbe``, llama-cpp-python
+with a few methods to look inside) and through ``python -m llama_cpp.server`` started here on
+127.0.0.1. The model is weak, so the
 tests assert what the schema and the post-rules guarantee, not answer quality."""
 
 import json
@@ -17,6 +19,7 @@ from engine.generate import (
     GeneratorError,
     HttpGenerator,
     LlamaCppGenerator,
+    ModelWorker,
     Passage,
     compact_passages,
     make_generator,
@@ -49,9 +52,12 @@ def check_answer(got: GeneratedAnswer, choices, max_tokens: int = 256) -> None:
         assert list(data)[1:] == ["choice", "answer", "insufficient_context"] and list(data)[0] in ("quotes", "sentences")
 
 
+PROBE = "tests.model_probes:InProcessProbe"
+
+
 @pytest.fixture(scope="module")
-def llama() -> LlamaCppGenerator:
-    return LlamaCppGenerator(TEST_MODEL)
+def llama() -> ModelWorker:
+    return ModelWorker(TEST_MODEL, factory=PROBE)
 
 
 def test_test_model_is_the_packaged_smollm2_gguf():
@@ -91,9 +97,9 @@ def test_compacted_prompt_spends_fewer_tokens(llama):
 def test_the_choice_comes_with_its_probability_among_the_allowed_options(llama):
     got = llama.generate(QUESTION, CONTEXT, YES_NO)
     assert got.choice_probability is not None and 0.0 < got.choice_probability <= 1.0
-    steps = llama.llm.last_steps  # every generated token, with its probability among the allowed ones
+    steps = llama.call("last_steps")  # every generated token, with its probability among the allowed ones
     assert len(steps) >= got.completion_tokens and all(0.0 < p <= 1.0 for _, p in steps)
-    text = b"".join(llama.llm.detokenize([t]) for t, _ in steps).decode()
+    text = b"".join(t for t, _ in steps).decode()
     assert text.startswith(got.raw.strip()[:20])
 
 
@@ -101,28 +107,15 @@ def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
     """Two implementations that must agree: llama-cpp-python's own sampler chain [grammar,
     greedy] and GrammarFirstGreedy (engine/generate/grammar_sampling.py) write the same reply,
     token for token, on the same model with the same settings."""
-    import llama_cpp
-
     from engine.generate import answer_schema, build_messages
 
-    params = llama.llm.context_params
-    stock = llama_cpp.Llama(model_path=str(resolve_model(TEST_MODEL)), n_ctx=llama.n_ctx, n_threads=params.n_threads,
-                            n_threads_batch=params.n_threads_batch, flash_attn=True, seed=0, verbose=False)
-    assert type(stock._init_sampler(temp=0.0, grammar=None)).__name__ == "LlamaSampler"
     cases = [
         (QUESTION, CONTEXT, YES_NO),
         ("Do you run annual penetration tests?", [Passage("[1] Handbook.pdf p. 9", FILLER)], ["Yes", "No", "N/A"]),
         ("How often are encryption keys rotated?", CONTEXT, []),
     ]
-    for question, passages, choices in cases:
-        messages, schema = build_messages(question, passages, choices), answer_schema(choices)
-        replies = []
-        for llm in (stock, llama.llm):
-            llm.reset()  # the whole prompt evaluated in one batch by both
-            out = llm.create_chat_completion(messages=messages, temperature=0.0, max_tokens=256,
-                                             response_format={"type": "json_object", "schema": schema})
-            replies.append((out["choices"][0]["message"]["content"], out["usage"]["completion_tokens"]))
-        stock_reply, ours = replies
+    replies = llama.call("stock_and_ours", [(build_messages(q, p, c), answer_schema(c)) for q, p, c in cases])
+    for (question, _, _), (stock_reply, ours) in zip(cases, replies):
         if ours != stock_reply:  # the one deliberate difference: ours ends a reply looping on a short block
             assert stock_reply[0].startswith(ours[0]) and ours[1] < stock_reply[1] == 256, question
         assert ours[1] > 10
@@ -141,12 +134,12 @@ def test_bad_model_paths_name_the_file_and_the_fix(tmp_path):
     truncated = tmp_path / "cut.gguf"
     truncated.write_bytes(resolve_model(TEST_MODEL).read_bytes()[:4096])
     with pytest.raises(GeneratorError, match="could not load") as err:
-        LlamaCppGenerator(truncated)
+        make_generator(str(truncated))  # refused by llama.cpp in the worker, said here
     assert str(truncated) in str(err.value)
 
 
 def test_prompt_longer_than_the_context_window_is_a_clear_error():
-    small = LlamaCppGenerator(TEST_MODEL, n_ctx=256)
+    small = make_generator(TEST_MODEL, n_ctx=256)
     with pytest.raises(GeneratorError, match="exceed context window.*compact the passages or raise n_ctx"):
         small.generate(QUESTION, [Passage("[1] Handbook.pdf p. 9", FILLER * 20)], YES_NO)
 

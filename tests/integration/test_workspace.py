@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import sqlite3
 from pathlib import Path
 
@@ -166,7 +167,7 @@ def test_warm_up_loads_the_embedder_and_the_model_once_in_the_background(tmp_pat
     """The real MiniLM and the real (small) SmolLM2, loaded by the warm-up into the workspace's
     own objects: a drafting run asking for the model meanwhile gets the same one, and a change
     of a retrieval setting does not load the model again."""
-    from engine.generate import LlamaCppGenerator
+    from engine.generate import ModelWorker
     from engine.generate.models import TEST_MODEL
     from engine.settings import GeneratorConfig
     from engine.workspace import WarmState
@@ -180,7 +181,8 @@ def test_warm_up_loads_the_embedder_and_the_model_once_in_the_background(tmp_pat
         assert warm.wait(180)
         assert {n: s.state for n, s in warm.steps.items()} == {"embedder": WarmState.READY, "model": WarmState.READY}
         assert all(s.seconds > 0 and s.error is None for s in warm.steps.values())
-        assert isinstance(generator, LlamaCppGenerator) and ws.__dict__["generator"] is generator
+        assert isinstance(generator, ModelWorker) and ws.__dict__["generator"] is generator
+        assert generator.pid is not None and generator.pid != os.getpid()  # the model runs in its own process
         assert "encoder" in ws.kb.__dict__  # built: the first search does not load it
 
         ws.apply_settings(ws.settings.changed(top_k=3))

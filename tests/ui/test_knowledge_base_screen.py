@@ -158,3 +158,31 @@ def test_a_documents_summary_is_shown_and_an_edit_is_saved_and_used(open_screen,
     again.run()
     assert "Edited by a reviewer" in texts(again.caption)
     assert [t.value for t in again.text_area if t.label == "Summary"] == [saved.text]
+
+
+def test_the_profile_shows_learned_facts_and_a_fact_can_be_set(open_screen, ui_workspace, tmp_path):
+    import openpyxl
+
+    from engine.profile import profile_of
+
+    for name in ("a.xlsx", "b.xlsx"):
+        wb = openpyxl.Workbook()
+        wb.active.append(["ID", "Question", "Answer"])
+        wb.active.append(["GNRL-01", "Vendor Name", "Instructure"])
+        wb.active.append(["GNRL-04", "Web Link to Product Privacy Notice", "inst.bid/privacy"])
+        wb.active.append(["GNRL-02", "Product Name", name])  # two files, not two copies of one
+        wb.save(tmp_path / name)
+        ui_workspace.library.import_file(tmp_path / name)
+    at = open_screen("knowledge_base")
+    assert not at.exception, at.exception
+    (table,) = [d for d in at.dataframe if "Fact" in d.value.columns]
+    assert set(table.value["Value"]) == {"Instructure", "inst.bid/privacy"}
+    at.text_input(key="profile_key").input("support_hours")
+    at.text_input(key="profile_value").input("9-5 MT")
+    at = at.run()
+    at = button(at, "Set fact").click().run()
+    assert not at.exception
+    assert any(s.value.startswith("Set support") and "for Company" in s.value for s in at.success)
+    assert profile_of(ui_workspace.library).company["support_hours"].value == "9-5 MT"
+    (table,) = [d for d in at.dataframe if "Fact" in d.value.columns]
+    assert "9-5 MT" in set(table.value["Value"])

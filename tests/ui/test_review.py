@@ -367,7 +367,7 @@ def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, 
     assert any("Reused" in m.value for m in at.main.markdown)
     assert any("past answer: last\\_year.xlsx, sheet Security, row 4, ID ENC-01" in m.value for m in at.main.markdown)
     assert answer_box(at).value == "AES-256 at rest, keys in an HSM, rotated yearly." and choice_box(at).value == "Yes"
-    assert any(c.value == "Near-identical past answers: Yes ×1" for c in at.main.caption)
+    assert any(c.value == "Near-identical past answers: the company-wide questionnaire: Yes ×1" for c in at.main.caption)
     assert not [w for w in at.main.warning if "disagree" in w.value]
     (shown,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
     assert "<mark" in shown.proto.body and "Is customer data encrypted at rest?" in shown.proto.body
@@ -389,14 +389,16 @@ def test_a_reused_answer_warns_when_the_past_answers_disagree(open_screen, ui_wo
     at = open_screen("review")
     assert choice_box(at).value == "Yes"  # the most common past choice
     (warning,) = [w for w in at.main.warning if "disagree" in w.value]
-    assert "Yes ×2 · No ×1" in warning.value and "before accepting" in warning.value
+    assert "the company-wide questionnaire: Yes ×2 · the company-wide questionnaire: No ×1" in warning.value
+    assert "before accepting" in warning.value
 
     at = button(at, "Accept").click().run()  # decided: the disagreement stays visible, as a caption
     assert not at.error, at.error
     at.switch_page("screens/review.py")
     at = at.run()
     assert not [w for w in at.main.warning if "disagree" in w.value]
-    assert any("Near-identical past answers disagreed (Yes ×2 · No ×1)" in c.value for c in at.main.caption)
+    assert any("Near-identical past answers disagreed (the company-wide questionnaire: Yes ×2 · the company-wide "
+               "questionnaire: No ×1)" in c.value for c in at.main.caption)
 
 
 def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, ui_workspace, tmp_path):
@@ -536,7 +538,7 @@ def test_confidence_is_shown_and_low_confidence_drafts_can_be_listed_first(open_
     assert f"Confidence {HIGH:.2f}" in [c.value for c in at.main.caption]  # confident: a caption
     assert not [w for w in at.main.warning if "Confidence" in w.value]
     toggle = at.sidebar.toggle(key=LOW_FIRST)
-    assert toggle.label == "Low confidence first (1)" and not toggle.value
+    assert toggle.label == "Review first (1)" and not toggle.value
 
     at = toggle.set_value(True).run()
     assert listed(at) == ["INC-01", "ENC-01", "BCK-01", "ACC-01"]
@@ -554,7 +556,7 @@ def test_confidence_is_shown_and_low_confidence_drafts_can_be_listed_first(open_
     at = button(at, "Accept").click().run()  # decided: no longer first, its confidence stays as a caption
     assert not at.exception
     assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"]
-    assert at.sidebar.toggle(key=LOW_FIRST).label == "Low confidence first (0)"
+    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (0)"
     at = open_question(at, inc.key)
     assert f"Confidence {LOW:.2f} (low)" in [c.value for c in at.main.caption]
     assert not [w for w in at.main.warning if "Confidence" in w.value]
@@ -612,3 +614,39 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     now = stored(ws, project.id).item(items["HIPA-01"].key)
     assert now.state is ReviewState.PENDING and now.gate.reason == "required (QUAL-01 = Yes)"
     assert "required (QUAL-01 = Yes)" in texts(at.markdown)
+
+
+def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_products_answer(open_screen, ui_workspace,
+                                                                                              tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=3)
+    enc, bck, inc, acc = ws.review(pid).items()
+    drafted_again(ws, pid, inc.key, from_product="Parchment", reused=True, confidence=0.918,
+                  past_choices={"No": 1, "Yes": 1},
+                  past_answers=("Parchment's HECVAT: No", "Canvas LMS's HECVAT: Yes"))
+    at = open_screen("review")
+    toggle = at.sidebar.toggle(key=LOW_FIRST)
+    assert toggle.label == "Review first (1)"  # not low confidence, but from another product and disputed
+    at = toggle.set_value(True).run()
+    assert listed(at)[0] == "INC-01"
+    line = at.sidebar.radio(key=LIST).proto.options[0]
+    assert "swap_horiz" in line and "call_split" in line and "priority_high" not in line  # the states, in the list
+    at = open_question(at, inc.key)
+    assert any("Choice from Parchment" in m.value for m in at.main.markdown)
+    assert not any(":material/history: Reused" in m.value for m in at.main.markdown)
+    texts = [w.value for w in at.main.warning]
+    assert any(t.startswith("From another product: the choice is Parchment's past answer") for t in texts)
+    assert any("Parchment's HECVAT: No ×1 · Canvas LMS's HECVAT: Yes ×1" in t and "disagree" in t for t in texts)
+
+
+def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=2)
+    enc, bck, *_ = ws.review(pid).items()
+    drafted_again(ws, pid, enc.key, profile_fact="vendor_name", answer="Instructure", citations=())
+    drafted_again(ws, pid, bck.key, removed=("feedback@parchment.com",))
+    at = open_screen("review")
+    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (2)"
+    assert any(i.value.startswith("Profile fact (vendor\\_name), answered without the model") for i in at.main.info)
+    at = open_question(at, bck.key)
+    assert any("Removed from the draft: feedback@parchment.com" in w.value for w in at.main.warning)

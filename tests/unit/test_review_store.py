@@ -39,7 +39,7 @@ def test_drafts_and_decisions_persist_with_history(tmp_path):
 def test_a_file_that_is_not_a_database_gets_a_clear_error(tmp_path):
     bad = tmp_path / "review.db"
     bad.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(ReviewStoreError, match="not a review database"):
+    with pytest.raises(ReviewStoreError, match="not an SQLite database"):
         ReviewStore(bad)
 
 

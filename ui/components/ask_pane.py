@@ -95,12 +95,12 @@ def ask_form(ws, doc: str, *, key: str, on_add: Callable[[Excerpt], str] | None 
     excerpt to the draft's citations and returns the message to show; ``added(excerpt)`` says
     whether the draft cites it already."""
     box = question_key(key, doc)
-    st.text_area(f"Ask {doc}", key=box, height=68, placeholder="e.g. Does it say anything about encryption keys?",
+    st.text_area(f"Ask {escape_md(doc)}", key=box, height=68, placeholder="e.g. Does it say anything about encryption keys?",
                  label_visibility="collapsed")
     run = current_run(ws, key, doc)
     running = run is not None and run.running
     st.button("Ask this document", icon=":material/quick_reference_all:", key=f"{key}:ask_go", disabled=running,
-              on_click=_start, args=(ws, key, doc), help=f"The local model reads {doc} and quotes what answers the question.")
+              on_click=_start, args=(ws, key, doc), help=f"The local model reads {escape_md(doc)} and quotes what answers the question.")
     error = st.session_state.pop(f"{key}:ask_error", None)
     if error:
         st.error(error, icon=":material/error:")

@@ -11,13 +11,20 @@ import streamlit as st
 from engine.types import FileProblem
 
 LEVELS = ("success", "info", "warning", "error")
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|$~]|:(?=[A-Za-z]))")  # special mid-line; ":red[…]", ":material/…:", ":smile:"
+# characters Markdown (CommonMark + GFM) or Streamlit's own Markdown read as markup anywhere in a line:
+# emphasis, code, links and images, HTML and entities, tables, strikethrough, headings, LaTeX ($),
+# and ":" before a letter (colour directives ":red[…]", icons ":material/…:", emoji ":smile:")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|$~#&]|:(?=[A-Za-z]))")
+_MD_LINE_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")  # list items, setext underlines, numbered lists
 
 
-def escape_md(text: str) -> str:
+def escape_md(text: object) -> str:
     """Text shown as Markdown exactly as written, on one line: no accidental bold, links, LaTeX,
-    colour directives (``:red[…]``) or icons (file names hold ``_``, ``*``, ``$``, ``:``…)."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text or "").split()))
+    HTML, headings, lists, colour directives (``:red[…]``) or icons. The one helper for every
+    message, toast, spinner, caption and label that holds text from a file or an upload (a
+    question, an ID, a sheet, a file or document name, an error that quotes one)."""
+    escaped = _MD_SPECIAL.sub(r"\\\1", " ".join(str(text or "").split()))
+    return _MD_LINE_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), escaped)
 
 
 def sentence(text: str) -> str:

@@ -17,7 +17,7 @@ from engine.kb import KnowledgeBaseError
 from engine.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
 from engine.pipeline import Citation
 from engine.workspace import Workspace
-from ui.components.messages import escape_md
+from ui.components.messages import escape_md, problem_text
 
 VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen
 
@@ -43,10 +43,10 @@ def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: in
     try:
         excerpt = excerpt_for(ws, citation)
     except (KnowledgeBaseError, SourcePageError) as exc:
-        head.warning(f"The source page cannot be shown. {exc}", icon=":material/broken_image:")
+        head.warning(f"The source page cannot be shown. {problem_text(exc)}", icon=":material/broken_image:")
         return None
     if excerpt is None:
-        head.info(f"{citation.file} has no page recorded for this quote.", icon=":material/info:")
+        head.info(f"{escape_md(citation.file)} has no page recorded for this quote.", icon=":material/info:")
         return None
     where = _pages_words(excerpt.pages)
     if highlightable(citation) and excerpt.annotations:

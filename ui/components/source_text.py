@@ -13,7 +13,7 @@ from engine.kb import KnowledgeBaseError
 from engine.pipeline import Citation
 from engine.types import SourceKind, Unit
 from engine.workspace import Workspace
-from ui.components.messages import escape_md
+from ui.components.messages import escape_md, problem_text
 
 PANE_HEIGHT = 560
 
@@ -77,7 +77,7 @@ def show_text_citation(ws: Workspace, citation: Citation) -> str | None:
     try:
         units = units_of(ws, citation.file)
     except KnowledgeBaseError as exc:
-        st.warning(f"The source cannot be shown. {exc}", icon=":material/broken_image:")
+        st.warning(f"The source cannot be shown. {problem_text(exc)}", icon=":material/broken_image:")
         return None
     unit = find_unit(units, citation)
     if unit is None:

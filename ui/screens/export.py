@@ -11,7 +11,7 @@ import streamlit as st
 
 from engine.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
-from ui.components.messages import escape_md
+from ui.components.messages import escape_md, problem_text
 from ui.resources import current_project, workspace
 
 MIME = {
@@ -42,7 +42,7 @@ project = ws.review_store.project(pid)
 try:
     review = cached_questionnaire.review(ws, pid)
 except Exception as exc:  # the engine's errors name the file, the problem and the fix
-    st.error(f"The questionnaire {project.file_name} cannot be read: {exc}")
+    st.error(f"The questionnaire **{escape_md(project.file_name)}** cannot be read: {problem_text(exc)}")
     st.stop()
 
 st.caption(f"Questionnaire: **{escape_md(project.file_name)}**")
@@ -101,7 +101,7 @@ left, middle, right = st.columns(3)
 try:
     workbook = review.workbook_bytes(include_unreviewed=include)
 except Exception as exc:
-    left.error(f"The completed workbook could not be written: {exc}")
+    left.error(f"The completed workbook could not be written: {problem_text(exc)}")
 else:
     left.download_button("Download completed workbook", workbook, file_name=f"{stem}_completed{suffix}",
                          mime=MIME.get(suffix, "application/octet-stream"), type="primary",

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.ingest import SUPPORTED_EXTENSIONS, validate_name
+from engine.ingest import SUPPORTED_EXTENSIONS
+from engine.ingest.upload_names import plain_upload_name
 from engine.kb import AddReport, KnowledgeBase
 from engine.library import AnswerLibrary, ImportReport
 from engine.summaries import Summary, SummaryMethod
@@ -31,9 +32,10 @@ from engine.types import DocumentInfo, IngestError
 from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
+from ui.components.profile_pane import profile_section
 from ui.components.progress import ProgressBar
 from ui.components.scope_picker import scope_picker, scope_text
-from ui.components.uploads import upload_name
+from ui.components.uploads import refusal_of, upload_name
 from ui.resources import workspace
 
 # results of the last action, kept over the rerun and shown beside the button that did it
@@ -100,18 +102,22 @@ def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[
             tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
         failed = 0
         for i, upload in enumerate(files):
-            name = upload_name(upload.name)
-            try:
-                folder_name = validate_name(name)
-            except IngestError:
-                folder_name = f"upload-{i}{Path(name).suffix}"  # add_file reports the bad name
-            path = Path(tmp) / str(i) / folder_name
-            path.parent.mkdir()
-            path.write_bytes(upload.getvalue())
+            try:  # a plain file name (no folders, control characters; capped), or a refusal in one line
+                plain = plain_upload_name(upload_name(upload.name))
+            except IngestError as exc:
+                failed += 1
+                messages.append(("error", f"Not indexed — {problem_text(exc)}"))
+                continue
+            name = plain.name
+            if plain.changed:
+                messages.append(("warning", escape_md(plain.note())))
             bar = ProgressBar(name)
             try:
+                path = Path(tmp) / str(i) / name
+                path.parent.mkdir()
+                path.write_bytes(upload.getvalue())
                 report = kb.add_file(path, name, bar, scope=scope)
-            except Exception as exc:  # a store-wide problem (e.g. built with another embedder)
+            except Exception as exc:  # a store-wide problem (e.g. built with another embedder), a full disk
                 report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
             failed += bool(report.errors)
             bar.done(f"{name}: {'not indexed' if report.errors else 'done'}")
@@ -133,12 +139,19 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
     messages: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="rfp-library-") as tmp:
         for i, upload in enumerate(files):
-            name = upload_name(upload.name)
-            path = Path(tmp) / str(i) / Path(name).name
-            path.parent.mkdir()
-            path.write_bytes(upload.getvalue())
+            try:  # a plain file name (no folders, control characters; capped), or a refusal in one line
+                plain = plain_upload_name(upload_name(upload.name))
+            except IngestError as exc:
+                messages.append(("error", f"Not imported — {problem_text(exc)}"))
+                continue
+            name = plain.name
+            if plain.changed:
+                messages.append(("warning", escape_md(plain.note())))
             bar = ProgressBar(name)
             try:  # an upload has no path: the same name (or the same bytes) replaces an earlier import
+                path = Path(tmp) / str(i) / name
+                path.parent.mkdir()
+                path.write_bytes(upload.getvalue())
                 messages.append(import_report_message(library.import_file(path, bar, source=f"upload:{name}")))
             except Exception as exc:  # FileProblem: the file, the problem and the fix
                 messages.append(("error", f"Not imported — {problem_text(exc)}"))
@@ -179,6 +192,10 @@ def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
         "Import past questionnaires", type=[s.lstrip(".") for s in QUESTIONNAIRE_SUFFIXES], accept_multiple_files=True,
         key=f"library_uploader_{generation}",
         help="Filled questionnaires (.xlsx, .xlsm or .csv). Importing a file with the same name again replaces its answers.")
+    if (bad_upload := refusal_of(files)) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
+        flash(LIBRARY_FLASH, "error", bad_upload.message())
+        st.session_state[LIBRARY_UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
+        st.rerun()
     if st.button("Import", icon=":material/history_edu:", disabled=not files or drafting):
         for level, text in import_past_answers(library, files):
             flash(LIBRARY_FLASH, level, text)
@@ -234,6 +251,10 @@ files = st.file_uploader(
     "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
          "same name as a document already here replaces it.")
+if (bad_upload := refusal_of(files)) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
+    flash(ADD_FLASH, "error", bad_upload.message())
+    st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
+    st.rerun()
 add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
 st.caption("The scope: whose evidence these files are. A file the knowledge base already holds gets a product "
            "or third-party scope chosen here (a product is added to its products); with Company-wide it keeps "
@@ -255,6 +276,7 @@ if not docs:
             "documents, certifications and past answered questionnaires above: drafts are written only "
             "from these documents, and every answer cites the page it came from.", icon=":material/lightbulb:")
     answer_library_section(ws.library, bool(drafting))
+    profile_section(ws.library, [], bool(drafting))
     st.stop()
 
 total_chunks = sum(d.chunks for d in docs)
@@ -344,3 +366,4 @@ show_flashed(REINDEX_FLASH)
 
 # ---- the answer library ------------------------------------------------------------------------------
 answer_library_section(ws.library, bool(drafting))
+profile_section(ws.library, sorted({p for d in docs for p in d.scope.products}), bool(drafting))

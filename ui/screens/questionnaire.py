@@ -16,18 +16,19 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.limits import LimitError
+from engine.ingest.upload_names import plain_upload_name
 from engine.pipeline import question_key
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
 from engine.review import Review, ReviewState
 from engine.scopes import products_of
+from engine.types import IngestError
 from engine.workspace import ReadOptions, Workspace
 from storage.review_store import Run
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
-from ui.components.uploads import upload_name
+from ui.components.uploads import refusal_of, upload_name
 from ui.components.warm_up import warm_up_status
 from ui.resources import PROJECT, current_project, workspace
 
@@ -101,17 +102,23 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
     """Keep the file as a project and put it on screen; None, or the error that refused it. The
     same file again is the same project and keeps the overrides it was given. A file over a size
     limit is refused before it is parsed, and no copy of it is kept."""
+    try:  # a plain file name (no folders, control characters; capped), or a refusal in one line
+        plain = plain_upload_name(name)
+    except IngestError as exc:
+        return exc
     digest = hashlib.sha256(data).hexdigest()
     known = next((p for p in ws.projects() if p.file_sha256 == digest), None)
     if options is None:
         options = ws.read_options(known.id) if known else ReadOptions()
     try:
-        project, questionnaire = ws.add_questionnaire(name, data, options)
+        project, questionnaire = ws.add_questionnaire(plain.name, data, options)
     except Exception as exc:  # QuestionnaireError / LimitError name the file, the problem and the fix
         return exc
     st.session_state[PROJECT] = project.id
     again = " (already here: the same file is the same questionnaire)" if known else ""
     flash(FLASH, "success", f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), 'question')} found.")
+    if plain.changed:
+        flash(FLASH, "warning", escape_md(plain.note()))
     return None
 
 
@@ -299,6 +306,10 @@ with st.container(border=True):
         "Upload questionnaire", type=[s.lstrip(".") for s in SUFFIXES], key=f"questionnaire_uploader_{generation}",
         help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm) or CSV. It is kept unchanged; "
              "the export fills in only the answer cells.")
+    if (bad_upload := refusal_of(uploaded)) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
+        flash(FLASH, "error", bad_upload.message())
+        st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
+        st.rerun()
     refused, overridable = None, False
     if uploaded is not None:
         # a refused file stays in the uploader; it is tried once, not again on every rerun
@@ -309,7 +320,7 @@ with st.container(border=True):
                 st.session_state.pop(REFUSED, None)
                 st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
                 st.rerun()
-            refused, overridable = refusal(error), not isinstance(error, LimitError)  # overrides cannot shrink a file
+            refused, overridable = refusal(error), not isinstance(error, IngestError)  # a size limit (LimitError) or a bad name: overrides cannot help
             st.session_state[REFUSED] = (uploaded.file_id, refused, overridable)
     if st.button("Use the sample questionnaire", icon=":material/description:"):
         if (error := add_questionnaire(ws, SAMPLE.name, SAMPLE.read_bytes())) is not None:

@@ -4,8 +4,10 @@ an SME or rejects. Every action is written to the review store at once (``Review
 a refresh or an app restart loses nothing; after an action the next question to review opens.
 
 Each drafted answer shows its confidence (a warning under the calibrated threshold, until the
-reviewer decides), and *Low confidence first* puts the undecided low-confidence drafts at the top of
-the list (and so of Next and of the question opened after each decision).
+reviewer decides) and its trust state (``Draft.trust``: low confidence, disputed, a choice from
+another product, only a third party's evidence, a profile fact), marked in the question list;
+*Review first* puts the undecided drafts with any of them at the top of the list (and so of Next
+and of the question opened after each decision).
 
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
 area shows the question and its answer (left) beside the source (right). Under the source,
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 
 import streamlit as st
 
@@ -28,7 +31,7 @@ from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation
 from ui.components import cached_questionnaire
-from ui.components.messages import escape_md
+from ui.components.messages import escape_md, problem_text
 from ui.components.status import label_badge_md, state_badge_md, state_icon_md
 from ui.resources import PROJECT, QUESTION, current_project, workspace
 
@@ -79,10 +82,16 @@ def low_confidence(item: ReviewItem) -> bool:
     return item.state is ReviewState.DRAFTED and item.draft is not None and item.draft.low_confidence
 
 
+def review_first(item: ReviewItem) -> bool:
+    """A draft nobody has decided on yet with a trust state (``Draft.trust``: low confidence,
+    disputed, from another product, only a third party's evidence, a profile fact)."""
+    return item.state is ReviewState.DRAFTED and item.draft is not None and bool(getattr(item.draft, "trust", ()))
+
+
 def listed_order(items: list[ReviewItem], low_first: bool) -> list[ReviewItem]:
-    """The questionnaire's order, or the undecided low-confidence drafts first (each part in
-    the questionnaire's order)."""
-    return sorted(items, key=lambda i: not low_confidence(i)) if low_first else items
+    """The questionnaire's order, or the undecided drafts to review first at the top (each part
+    in the questionnaire's order)."""
+    return sorted(items, key=lambda i: not review_first(i)) if low_first else items
 
 
 def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> str | None:
@@ -145,7 +154,7 @@ def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: 
     answer = st.session_state.get(a_key, "")
     choice = (st.session_state.get(c_key) or "") if c_key else None
     note = (st.session_state.get(note_key(pid, key)) or "").strip() or None
-    label = review.item(key).label
+    label = escape_md(review.item(key).label)  # the question's ID or sheet and row: shown as text
     try:
         if action in ("accept", "edit"):
             if not answer.strip() and not choice:
@@ -167,7 +176,7 @@ def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: 
         else:
             raise ValueError(f"unknown action {action!r}")
     except (ValueError, ReviewStoreError) as exc:
-        _notice("error", f"{label}: not saved. {exc}")
+        _notice("error", f"{label}: not saved. {problem_text(exc)}")
         return
     st.session_state.pop(note_key(pid, key), None)
     following = next_to_review(review.items(), key, order)
@@ -182,25 +191,26 @@ def _regenerate(pid: int, key: str) -> None:
     ws = workspace()
     review = review_for(ws, pid)
     before = review.item(key)
+    label = escape_md(before.label)
     try:
-        with st.spinner(f"Drafting {before.label} again…"):
+        with st.spinner(f"Drafting {label} again…"):
             draft = ws.regenerate(pid, key)
     except Exception as exc:  # the model or the knowledge base failed: say so, keep the old draft
-        _notice("error", f"{before.label}: could not draft it again. {exc}")
+        _notice("error", f"{label}: could not draft it again. {problem_text(exc)}")
         return
     after = review.item(key)
     if draft.error:  # the answer box keeps what it showed
-        _notice("error", f"{before.label}: the new draft failed. {draft.error}")
+        _notice("error", f"{label}: the new draft failed. {escape_md(draft.error)}")
         return
     st.session_state[answer_key(pid, after)] = draft.answer
     if after.question.choices:
         st.session_state[choice_key(pid, after)] = draft.choice if draft.choice in after.question.choices else ""
     st.session_state.pop(SOURCE, None)
     if after.decision is not None:
-        _notice("info", f"{before.label}: new draft loaded below. The question stays {after.state.label} "
+        _notice("info", f"{label}: new draft loaded below. The question stays {after.state.label} "
                         "until you Accept or Save edit again.")
     else:
-        _notice("success", f"{before.label}: new draft ({after.state.label.lower()}).")
+        _notice("success", f"{label}: new draft ({after.state.label.lower()}).")
 
 
 # ---- pieces of the page -------------------------------------------------------------------------
@@ -224,9 +234,19 @@ def _progress(pid: int, was_running: bool) -> None:
 def _item_line(item: ReviewItem) -> str:
     text = item.question.text.replace("\n", " ")
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
-    low = " :orange[:material/priority_high:]" if low_confidence(item) else ""
-    low += " :red[:material/rule:]" if item.conflict else ""
-    return f"{state_icon_md(item.state)}{low} **{escape_md(item.label)}** {escape_md(short)}"
+    flags = getattr(item.draft, "trust", ()) if review_first(item) else ()
+    icons = "".join(f" :orange[:material/{icon}:]" for icon in dict.fromkeys(_trust_icon(f) for f in flags))
+    icons += " :red[:material/rule:]" if item.conflict else ""  # a follow-up answered against its qualifier
+    return f"{state_icon_md(item.state)}{icons} **{escape_md(item.label)}** {escape_md(short)}"
+
+
+def _trust_icon(flag: str) -> str:
+    """The list's mark for a trust state (``Draft.trust``)."""
+    for start, icon in (("from another product", "swap_horiz"), ("only ", "handshake"), ("profile fact", "badge"),
+                        ("contact details removed", "link_off"), ("disputed", "call_split")):
+        if flag.startswith(start):
+            return icon
+    return "priority_high"  # low confidence
 
 
 def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
@@ -251,10 +271,11 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
                                 format_func=lambda s: f"{s.label} ({counts[s]})")
         search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
                                icon=":material/search:")
-        low = sum(low_confidence(i) for i in items)
-        low_first = st.toggle(f"Low confidence first ({low})", key=LOW_FIRST,
-                              help="Drafts whose confidence is under the calibrated threshold, not yet decided, "
-                                   "at the top of the list.")
+        low = sum(review_first(i) for i in items)
+        low_first = st.toggle(f"Review first ({low})", key=LOW_FIRST,
+                              help="Undecided drafts with low confidence, disputed past answers, a choice from "
+                                   "another product, only a third party's evidence, or a profile fact, at the top "
+                                   "of the list.")
         visible = listed_order([i for i in items if matches(i, set(states or ()), search)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
@@ -345,7 +366,9 @@ def _citation_list(item: ReviewItem) -> None:
 def _past_choices(draft: Draft, state: ReviewState) -> None:
     """How the near-identical past answers chose: a warning when they disagree, until the
     reviewer has decided (then a caption)."""
-    votes = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items())
+    named = Counter(getattr(draft, "past_answers", ()))  # each past answer's product and choice
+    votes = (" · ".join(f"{escape_md(a)} ×{n}" for a, n in named.most_common()) if named
+             else " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items()))
     if draft.disputed and state is ReviewState.DRAFTED:
         st.warning(f"Near-identical past answers disagree ({votes}). The draft takes the most common (the newest "
                    "on a tie); check which one holds for this product before accepting.", icon=":material/call_split:")
@@ -369,6 +392,36 @@ def _confidence(draft: Draft, state: ReviewState) -> None:
         st.caption(shown + (" (low)" if draft.low_confidence else ""))
 
 
+def _other_product(draft: Draft, state: ReviewState) -> None:
+    """A choice taken from another product's past answer: whose, and that the text is not it."""
+    product = getattr(draft, "from_product", None)
+    if not product:
+        return
+    text = (f"From another product: the choice is {escape_md(product)}'s past answer "
+            f"({' · '.join(escape_md(a) for a in dict.fromkeys(draft.past_answers))}); "
+            + ("the explanation is drafted from your documents. " if draft.answer else "no explanation is drafted. ")
+            + "Check that the choice holds for this product.")
+    if state is ReviewState.DRAFTED:
+        st.warning(text, icon=":material/swap_horiz:")
+    else:
+        st.caption(text)
+
+
+def _profile_and_removed(draft: Draft, state: ReviewState) -> None:
+    """A profile fact (answered word for word from the profile) and contact details taken out of
+    a generated answer: said, so the reviewer checks them."""
+    fact, removed = getattr(draft, "profile_fact", None), getattr(draft, "removed", ())
+    if fact:
+        source = next((c.file for c in draft.citations), None)
+        st.info(f"Profile fact ({escape_md(fact)}), answered without the model"
+                + (f" from {escape_md(source)}" if source else "") + ". Edit the profile on the Knowledge base "
+                "screen to change it for every questionnaire.", icon=":material/badge:")
+    if removed:
+        text = (f"Removed from the draft: {escape_md(', '.join(removed))} — in no cited source of yours and not in "
+                "the profile (only another product's or a third party's document gives it).")
+        (st.warning if state is ReviewState.DRAFTED else st.caption)(text)
+
+
 def _inherited(draft: Draft, state: ReviewState) -> None:
     """A draft supported only by a third party's document (a cloud provider's CAIQ): whose
     evidence it is (``getattr``: ``Draft.inherited_from`` comes with the third-party scopes)."""
@@ -389,7 +442,10 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     top, badge = st.columns([5, 2], vertical_alignment="center")
     top.caption(f"{ident}sheet {escape_md(q.sheet)} · row {q.row}")
     reused = item.draft is not None and item.draft.reused
-    badge.markdown(state_badge_md(item.state) + (" :violet-badge[:material/history: Reused]" if reused else ""))
+    crossed = getattr(item.draft, "from_product", None) if reused else None
+    tag = (f" :orange-badge[:material/swap_horiz: Choice from {escape_md(crossed)}]" if crossed
+           else " :violet-badge[:material/history: Reused]" if reused else "")
+    badge.markdown(state_badge_md(item.state) + tag)
     st.markdown(f"##### {escape_md(q.text)}")
     if q.existing_answer or q.existing_choice:
         st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
@@ -413,9 +469,11 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         st.info(f"{found} Write one, mark the question Needs SME, or add documents and Regenerate.",
                 icon=":material/search_off:")
     elif state is ReviewState.ERROR and item.draft is not None:
-        st.error(f"Drafting failed: {item.draft.error}. Press Regenerate to try again.", icon=":material/error:")
+        st.error(f"Drafting failed: {escape_md(item.draft.error)}. Press Regenerate to try again.", icon=":material/error:")
     if item.draft is not None:
         _confidence(item.draft, state)
+        _other_product(item.draft, state)
+        _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
     if reused:
         _past_choices(item.draft, state)
@@ -460,9 +518,9 @@ def _citation_option(item: ReviewItem, n: int) -> str:
     c = item.citations[n]
     where = f"p. {c.page}" if c.kind is SourceKind.PDF and c.page else (location(c) or c.file)
     mark = "" if c.label is not AnchorLabel.UNVERIFIED else " ⚠"
-    if c.kind is SourceKind.LIBRARY:
-        return f"[{n + 1}] past answer · {c.file}{mark}"
-    return f"[{n + 1}] {c.file} · {where}{mark}"
+    if c.kind is SourceKind.LIBRARY:  # radio options are Markdown: the file name is shown as text
+        return f"[{n + 1}] past answer · {escape_md(c.file)}{mark}"
+    return f"[{n + 1}] {escape_md(c.file)} · {escape_md(where)}{mark}"
 
 
 def _hide_excerpt() -> None:
@@ -476,10 +534,10 @@ def _add_excerpt(pid: int, key: str, excerpt) -> str:
     added = review.add_citation(key, excerpt.citation())
     item = review.item(key)
     if not added:
-        return f"{item.label} already cites excerpt [{excerpt.number}]."
+        return f"{escape_md(item.label)} already cites excerpt [{excerpt.number}]."
     st.session_state[SOURCE_NEXT] = len(item.citations) - 1  # the source radio is drawn already in this run
     _hide_excerpt()
-    return f"Excerpt [{excerpt.number}] added to the citations of {item.label}."
+    return f"Excerpt [{excerpt.number}] added to the citations of {escape_md(item.label)}."
 
 
 def _source(pid: int, item: ReviewItem) -> None:
@@ -553,7 +611,7 @@ try:
     review = review_for(ws, pid)
     items = review.items()
 except Exception as exc:  # QuestionnaireError, ReviewStoreError: plain words from the engine
-    st.error(f"This questionnaire cannot be opened. {exc}", icon=":material/error:")
+    st.error(f"This questionnaire cannot be opened. {problem_text(exc)}", icon=":material/error:")
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 

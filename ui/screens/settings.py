@@ -153,10 +153,10 @@ def save(ws) -> None:
             flash(FLASH, "info", "Nothing changed: these are the saved settings.")
             return
         if new.generator != current.generator and not new.generator.llm_url:
-            with st.spinner(f"Checking the model file of {new.generator.label}…"):
+            with st.spinner(f"Checking the model file of {escape_md(new.generator.label)}…"):
                 check_model(new.generator.model)
         if new.engine.embedder != current.engine.embedder:
-            with st.spinner(f"Loading the embedder {new.engine.embedder} to check it…"):
+            with st.spinner(f"Loading the embedder {escape_md(new.engine.embedder)} to check it…"):
                 check_embedder(new.engine.embedder)
     except SettingsError as exc:
         flash(FLASH, "error", f"The settings were not saved. {escape_md(sentence(str(exc)))}")

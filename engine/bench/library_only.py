@@ -1,0 +1,158 @@
+"""Evaluations of the answer library that need no language model (they print JSON):
+
+* ``python -m engine eval cross-product FILLED...`` — how often another product's past choice is
+  this product's: every filled questionnaire in turn is the target, the others its library
+  (products from their folders, ``FolderScopes``); for each of the target's Yes/No questions, the
+  near-identical (≥ ``REUSE_SCORE``) past answers of *other products only* (the target's own
+  product and company-wide answers set aside) give their most common choice, as the drafter
+  does (engine/cross_product.py), and it is compared with the target's own. Reported: how many
+  such choices there are, their precision (all, when the past answers agree, when they
+  disagree) and balanced accuracy. These calibrate ``CROSS_PRODUCT_PRECISION``.
+
+* ``python -m engine eval profile FILLED... --truth-dir DIR`` — profile rows answered from a
+  profile learned leave-one-out: each filled questionnaire in turn is the target; the profile is
+  learned from the other files' entries (engine/profile.py) and the target's general-information
+  rows (those ``fact_key`` names) are answered as the drafter answers them
+  (engine/profile_answers.py); an answer is right when it equals the target's own (``normalised``:
+  case, spaces, scheme, trailing slash). Date rows get the drafting date: counted apart
+  (``dated``), since the truth is the day the vendor filled it. Reported per target and per
+  fact: rows, answered, right, and ``foreign_contacts``: links, e-mails and phone numbers in the
+  answers whose fact came from another product's questionnaire (must be 0).
+
+The library is built once with every file (real MiniLM), and each target's own entries are
+left out of its matches, which is the same as a library of the other files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from engine.cross_product import is_other_product
+from engine.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
+from engine.scopes import FolderScopes
+from engine.types import Progress, no_progress
+
+
+def yes_no(choice: str | None) -> str | None:
+    """``Yes`` / ``No`` for a choice spelled any way ("1) Yes", "no"), else None."""
+    return {"yes": "Yes", "no": "No"}.get(choice_key(choice))
+
+
+def _pct(a: int, b: int) -> float | None:
+    return None if not b else round(100.0 * a / b, 1)
+
+
+def cross_product(files: Sequence[str | Path], store: Path, encoder, folders: FolderScopes | None = None,
+                  progress: Progress = no_progress) -> dict:
+    """The cross-product choice figures (module docstring), over ``files``, using ``store`` for
+    the library."""
+    folders = folders or FolderScopes()
+    files = [Path(f) for f in files]
+    library = AnswerLibrary(store, encoder)
+    try:
+        for f in files:
+            library.import_file(f, product=folders.product_of(f))
+        per_target, points = [], []
+        for f in files:
+            product = folders.product_of(f)
+            own = [e for e in library.entries() if e.file == f.name]
+            rows = []
+            for i, e in enumerate(own):
+                progress(f"matching {f.name}", i, len(own))
+                truth = yes_no(e.choice)
+                if truth is None:
+                    continue
+                hits = [h for h in library.match(e.question, top_k=None, min_score=REUSE_SCORE, product=product)
+                        if h.entry.file != f.name and is_other_product(h.entry, product)]
+                hit = reused_hit(hits, product=product)
+                if hit is None or yes_no(hit.entry.choice) is None:
+                    continue
+                voters = [h.entry for h in hits if choice_key(h.entry.choice)]
+                agree = all(choice_key(v.choice) == choice_key(hit.entry.choice) for v in voters)
+                rows.append((yes_no(hit.entry.choice), truth, agree))
+            points += rows
+            per_target.append({"target": f.name, "product": product, **_figures(rows)})
+        return {"reuse_score": REUSE_SCORE, "targets": per_target, "overall": _figures(points)}
+    finally:
+        library.close()
+
+
+def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, encoder,
+                 folders: FolderScopes | None = None) -> dict:
+    """The profile figures (module docstring): truth from ``truth_dir/<file stem with _ for
+    spaces>.jsonl`` ({id, question, answer})."""
+    import json
+
+    from engine.cross_product import contact_tokens
+    from engine.profile import DATE_KEY, fact_key, learn, normalised
+
+    folders = folders or FolderScopes()
+    files = [Path(f) for f in files]
+    library = AnswerLibrary(store, encoder)
+    try:
+        for f in files:
+            library.import_file(f, product=folders.product_of(f))
+        entries = library.entries()
+    finally:
+        library.close()
+    targets, by_key, foreign = [], {}, 0
+    totals = {"rows": 0, "answered": 0, "right": 0, "dated": 0}
+    for f in files:
+        truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
+        if not truth_file.exists():
+            continue
+        product = folders.product_of(f)
+        profile = learn(e for e in entries if e.file != f.name)
+        counts = {"rows": 0, "answered": 0, "right": 0, "dated": 0}
+        wrong = []
+        for line in truth_file.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            key = fact_key(row.get("question") or "")
+            truth = str(row.get("answer") or "").strip()
+            if key is None or not truth:
+                continue
+            if key == DATE_KEY:
+                counts["dated"] += 1
+                continue
+            counts["rows"] += 1
+            k = by_key.setdefault(key, {"rows": 0, "answered": 0, "right": 0})
+            k["rows"] += 1
+            fact = profile.fact(key, product)
+            if fact is None:
+                continue
+            counts["answered"] += 1
+            k["answered"] += 1
+            if fact.product not in (None, product):
+                foreign += len(contact_tokens(fact.value))
+            if normalised(fact.value) == normalised(truth):
+                counts["right"] += 1
+                k["right"] += 1
+            else:
+                wrong.append({"id": row.get("id"), "answer": fact.value[:80], "truth": truth[:80]})
+        for name in totals:
+            totals[name] += counts[name]
+        targets.append({"target": f.name, "product": product, **counts,
+                        "right_rate": _pct(counts["right"], counts["rows"]),
+                        "precision": _pct(counts["right"], counts["answered"]), "wrong": wrong})
+    return {"targets": targets, "by_fact": by_key,
+            "overall": {**totals, "right_rate": _pct(totals["right"], totals["rows"]),
+                        "precision": _pct(totals["right"], totals["answered"]), "foreign_contacts": foreign}}
+
+
+def _figures(rows: Sequence[tuple[str, str, bool]]) -> dict:
+    right = [c == t for c, t, _ in rows]
+    agree = [c == t for c, t, a in rows if a]
+    disagree = [c == t for c, t, a in rows if not a]
+    recalls = []
+    for label in ("Yes", "No"):
+        of = [c == t for c, t, _ in rows if t == label]
+        if of:
+            recalls.append(sum(of) / len(of))
+    return {"choices": len(rows), "precision": _pct(sum(right), len(right)),
+            "agree": len(agree), "precision_agree": _pct(sum(agree), len(agree)),
+            "disagree": len(disagree), "precision_disagree": _pct(sum(disagree), len(disagree)),
+            "balanced_accuracy": round(100.0 * sum(recalls) / len(recalls), 1) if recalls else None}
+
+
+__all__ = ["cross_product", "profile_rows"]

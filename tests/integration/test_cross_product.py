@@ -1,0 +1,226 @@
+"""Another product's past answer is never this product's (engine/cross_product.py), with the real
+answer library (real all-MiniLM-L6-v2, SQLite), a real knowledge base (Qdrant local mode) and
+generated past questionnaires (openpyxl): Parchment's and Canvas LMS's filled questionnaires, and
+the product Impact, which has none.
+
+* no text of another product's past answer (free text, vendor name, e-mail, link, phone) reaches
+  any of Impact's drafts, nor the passages shown to the model;
+* another product's choice is used only as a labelled choice ("Parchment's HECVAT: No") with its
+  own confidence, flagged "from another product" in the draft, results.jsonl and the review store;
+* the product's own past answer, then a company-wide one, come first.
+
+The LLM is a stated fake (``QuotingGenerator``: it quotes the first passage and answers Yes):
+these tests are about which past answers reach a draft and how they are labelled, not
+generation. It is also the strictest adversary: any other-product passage shown to it would
+be copied into the draft."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.config import EngineConfig
+from engine.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_tokens, questionnaire_kind
+from engine.kb import KnowledgeBase
+from engine.library import AnswerLibrary
+from engine.pipeline import Draft, Drafter, draft_questionnaire
+from engine.questionnaire import read_questionnaire
+from storage.review_store import ReviewStore
+from storage.vector_store import release
+from tests.fixtures import QuotingGenerator, write_questionnaire
+
+ENCRYPT = "Is customer data encrypted at rest?"
+CARD = "Does your product store, process or transmit payment card data?"
+VENDOR = "What is the vendor's name and contact email address?"
+TRAINING = "Do employees complete security awareness training every year?"
+PARCHMENT_TEXT = {  # row → Parchment's comment: names, an e-mail, a link, a phone number
+    4: "Parchment LLC encrypts with AES; ask erin.elliott@parchment.com or see https://status.parchment.com.",
+    5: "Only our payment gateway, Chase paymentech, handles cards; call 480-719-1646.",
+    6: "Parchment LLC, erin.elliott@parchment.com",
+    7: "Parchment staff train yearly with KnowBe4.",
+}
+LEAKS = ("parchment", "erin", "chase", "480-719", "knowbe4", "status.", "@")
+DOCS = {"policy.md": "# Security policy\n\n## Encryption\nCustomer data is encrypted at rest with AES-256 "
+                     "in every database.\n\n## Training\nEvery employee completes security awareness "
+                     "training when hired and every year after.\n"}
+
+
+class Recording(QuotingGenerator):
+    """The stated fake LLM, keeping every passage it was shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def generate(self, question, passages, choices):
+        self.seen += [p.label + " " + p.text for p in passages]
+        return super().generate(question, passages, choices)
+
+
+@pytest.fixture()
+def kb(tmp_path: Path, encoder):
+    store = tmp_path / "store"
+    (tmp_path / "docs").mkdir()
+    for name, text in DOCS.items():
+        (tmp_path / "docs" / name).write_text(text, encoding="utf-8")
+    base = KnowledgeBase(store, EngineConfig(), encoder)
+    assert not base.add([tmp_path / "docs"]).errors
+    yield base
+    release(str(store / "qdrant"))
+
+
+def past(tmp_path: Path, name: str, answered: dict[int, str], comments: dict[int, str]) -> Path:
+    return write_questionnaire(tmp_path / name, answered=answered, comments=comments,
+                               questions=[("ENC-01", ENCRYPT), ("PCI-01", CARD), ("GNRL-01", VENDOR), ("TRN-01", TRAINING)])
+
+
+@pytest.fixture()
+def library(tmp_path: Path, encoder):
+    lib = AnswerLibrary(tmp_path / "lib", encoder)
+    lib.import_file(past(tmp_path, "Parchment HECVAT Full.xlsx", {4: "No", 5: "No", 7: "Yes"}, PARCHMENT_TEXT),
+                    product="Parchment")
+    lib.import_file(past(tmp_path, "Canvas LMS HECVAT Lite.xlsx", {4: "Yes", 7: "Yes"},
+                         {4: "Canvas LMS uses KMS keys; lms-security@instructure.com.", 7: "Canvas staff train."}),
+                    product="Canvas LMS")
+    yield lib
+    lib.close()
+
+
+def target(tmp_path: Path):
+    book = write_questionnaire(tmp_path / "impact.xlsx", questions=[
+        ("ENC-01", ENCRYPT), ("PCI-01", CARD), ("GNRL-01", VENDOR), ("TRN-01", TRAINING)])
+    return read_questionnaire(book)
+
+
+def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb, library, tmp_path):
+    model = Recording()
+    review = ReviewStore(tmp_path / "review.sqlite")
+    questionnaire = target(tmp_path)
+    results = tmp_path / "results.jsonl"
+    run = draft_questionnaire(questionnaire, Drafter(kb, model, library=library, product="Impact"), review,
+                              results=results)
+    drafts = {d.id: d for d in run.drafted}
+    # nothing of Parchment's or Canvas LMS's text in any draft, nor in what the model was shown
+    for d in drafts.values():
+        assert not any(leak in d.answer.lower() for leak in LEAKS), d
+        assert "kms" not in d.answer.lower()
+        assert all(c.file == "policy.md" or c.quote == c.quote.strip() and c.quote in ("Yes", "No")
+                   for c in d.citations), d.citations
+    assert not any(leak in text.lower() for text in model.seen for leak in ("parchment", "erin", "chase", "kms"))
+    enc, card, vendor, training = (drafts[i] for i in ("ENC-01", "PCI-01", "GNRL-01", "TRN-01"))
+    # encryption: Parchment No / Canvas LMS Yes disagree → the newest most common, labelled, disputed
+    assert enc.from_product in ("Parchment", "Canvas LMS") and enc.reused and enc.disputed
+    assert sorted(enc.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: No"]
+    # card data: only Parchment's No; the model's draft from the documents says Yes → the choice, no explanation
+    assert (card.choice, card.from_product, card.answer) == ("No", "Parchment", "")
+    assert card.past_answers == ("Parchment's HECVAT: No",) and card.citations[0].product == "Parchment"
+    assert card.confidence == pytest.approx(CROSS_PRODUCT_PRECISION["agree"]) and not card.low_confidence
+    assert "from another product (Parchment)" in card.trust
+    # the vendor's name (free text, no choice): never Parchment's; drafted from the documents
+    assert vendor.from_product is None and not vendor.reused
+    # training: both products say Yes; the explanation is drafted from the company's policy
+    assert training.choice == "Yes"
+    assert sorted(training.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: Yes"]
+    assert "security awareness" in training.answer and training.citations[1].file == "policy.md"
+    assert training.trust == ("from another product (" + training.from_product + ")",)
+    # results.jsonl and the review store carry the labels and the trust state
+    lines = {line["id"]: line for line in map(json.loads, results.read_text().splitlines())}
+    assert lines["PCI-01"]["from_product"] == "Parchment" and lines["PCI-01"]["past_answers"] == ["Parchment's HECVAT: No"]
+    assert "from another product (Parchment)" in lines["PCI-01"]["trust"]
+    stored = review.latest_drafts(review.project_for(questionnaire.path).id)
+    again = Draft.from_stored(card.key, stored[card.key])
+    assert (again.from_product, again.past_answers, again.trust) == (card.from_product, card.past_answers, card.trust)
+    review.close()
+
+
+def test_own_then_company_wide_past_answers_come_before_another_products(kb, library, tmp_path, encoder):
+    q = next(x for x in target(tmp_path).questions if x.id == "ENC-01")
+    company = write_questionnaire(tmp_path / "Instructure CAIQ.xlsx", answered={4: "Yes"},
+                                  comments={4: "Instructure encrypts customer data at rest."},
+                                  questions=[("ENC-01", ENCRYPT)])
+    library.import_file(company)  # company-wide
+    d = Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q)
+    assert (d.reused, d.from_product, d.answer) == (True, None, "Instructure encrypts customer data at rest.")
+    assert d.past_answers == ("the company-wide CAIQ: Yes",) and not d.trust
+    own = write_questionnaire(tmp_path / "Impact HECVAT.xlsx", answered={4: "No"}, comments={4: "Impact keeps no data."},
+                              questions=[("ENC-01", ENCRYPT)])
+    library.import_file(own, product="Impact")
+    d = Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q)
+    assert (d.choice, d.answer, d.from_product) == ("No", "Impact keeps no data.", None)
+    # the product's own past answer is reused as it is; Parchment's never, even for Canvas LMS
+    lms = Drafter(kb, QuotingGenerator(), library=library, product="Canvas LMS").draft(q)
+    assert lms.answer.startswith("Canvas LMS uses KMS") and lms.from_product is None
+
+
+def test_a_company_wide_questionnaire_takes_no_products_text(kb, library, tmp_path):
+    d = Drafter(kb, QuotingGenerator(), library=library).draft(next(x for x in target(tmp_path).questions if x.id == "PCI-01"))
+    assert (d.choice, d.answer, d.from_product) == ("No", "", "Parchment")
+
+
+def test_labels_and_contact_tokens():
+    assert questionnaire_kind("Parchment HECVAT Full - All Products.xlsx") == "HECVAT"
+    assert questionnaire_kind("Canvas LMS K-12CVAT-Lite.xlsx") == "K-12CVAT"
+    assert questionnaire_kind("answers.csv") == "questionnaire"
+    from storage.library_store import LibraryEntry, Origin
+    e = LibraryEntry(1, "Q?", "No", "", None, "Parchment HECVAT.xlsx", "S", 4, None, "2024-01-01", Origin.IMPORT,
+                     product="Parchment")
+    assert choice_label(e) == "Parchment's HECVAT: No"
+    assert contact_tokens(PARCHMENT_TEXT[4]) == ["erin.elliott@parchment.com", "https://status.parchment.com"]
+    assert contact_tokens(PARCHMENT_TEXT[5]) == ["480-719-1646"]
+    assert contact_tokens("See inst.bid/privacy.") == ["inst.bid/privacy"]
+
+
+def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path, capsys):
+    from engine.__main__ import main
+
+    files = []
+    for product, choices in (("Alpha", ("Yes", "No")), ("Beta", ("Yes", "Yes")), ("Gamma", ("Yes", "No"))):
+        (tmp_path / product).mkdir()
+        files.append(str(write_questionnaire(tmp_path / product / f"{product} HECVAT.xlsx",
+                                             answered={4: choices[0], 5: choices[1]}, comments={4: product},
+                                             questions=[("ENC-01", ENCRYPT), ("TRN-01", TRAINING)])))
+    assert main(["eval", "cross-product", *files, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    by = {t["product"]: t for t in result["targets"]}
+    # Alpha: ENC Yes (Beta, Gamma: Yes, Yes → right); TRN No (Beta Yes, Gamma No disagree → the newest: Gamma No → right)
+    assert (by["Alpha"]["choices"], by["Alpha"]["agree"], by["Alpha"]["disagree"]) == (2, 1, 1)
+    # Beta: TRN Yes, but Alpha and Gamma both say No → wrong, and they agreed
+    assert by["Beta"]["precision"] == 50.0 and by["Beta"]["precision_agree"] == 50.0
+    assert result["overall"]["choices"] == 6
+
+
+def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothing_of_another_product(
+        shared_data, encoder, tmp_path):
+    """Canvas Credentials' HECVAT Full (255 rows, ../shared/data/instructure) drafted for Canvas
+    Credentials with every other filled questionnaire in the library (Parchment's HECVAT Full among
+    them), no documents: no row holds Parchment's name, people, e-mails, phones or links; every
+    choice taken from another product says so; the GNRL rows come from the profile."""
+    from engine.scopes import FolderScopes
+
+    base = shared_data / "instructure"
+    target = base / "Canvas Credentials" / "Canvas Credentials HECVAT Full.xlsx"
+    folders = FolderScopes()
+    library = AnswerLibrary(tmp_path / "lib", encoder)
+    others = [f for f in sorted(base.glob("*/*.xlsx")) if f != target and "SOA" not in f.name]
+    for f in others:
+        library.import_file(f, product=folders.product_of(f))
+    kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), encoder)
+    try:
+        drafter = Drafter(kb, QuotingGenerator(), library=library, product="Canvas Credentials")
+        questionnaire = read_questionnaire(target)
+        drafts = [drafter.draft(q) for q in questionnaire.questions]
+    finally:
+        library.close()
+        release(str(tmp_path / "kb" / "qdrant"))
+    parchment = ("parchment", "erin", "elliott", "weaver", "480-719", "salt lake", "loveland", "chase")
+    leaks = [(d.id, d.answer) for d in drafts if any(w in d.answer.lower() for w in parchment)]
+    assert not leaks, leaks
+    crossed = [d for d in drafts if d.from_product]
+    assert crossed and all(d.past_answers and d.confidence is not None
+                           and any(t.startswith("from another product") for t in d.trust) for d in crossed)
+    general = {d.id: d for d in drafts if d.profile_fact}
+    assert general["GNRL-01"].answer == "Instructure" and general["GNRL-02"].answer == "Canvas Credentials"
+    assert general["GNRL-04"].answer.endswith("inst.bid/privacy")
+    assert {d.id for d in drafts if d.profile_fact} >= {f"GNRL-{n:02d}" for n in (1, 2, 4, 5, 6, 7, 8, 9, 14, 15)}
