@@ -1,0 +1,307 @@
+"""Three short cases in a real browser (issues #23 and #24): the app (``streamlit run ui/app.py``
+on a free localhost port) driven by Playwright through Debian's Chromium, each on a workspace
+prepared through the engine's API before the app starts, so no model drafts anything here.
+
+* A damaged ``review.sqlite`` (emptied with its ``-wal`` beside it, then overwritten with random
+  bytes): the page shows the one line naming the file and ``python -m engine restore``, no
+  Python traceback and no Streamlit exception box, and no file of the workspace changed
+  (SHA-256 of each before and after).
+* A questionnaire whose question ID is ``:red[ID-RED]`` and whose question holds
+  ``[click](javascript:alert(1))``: its draft on the Review screen and the message after Accept
+  show both literally (no link with a ``javascript:`` address, no coloured text).
+* A HECVAT-shaped workbook drafted with QUAL-01 = No: the Review screen's Sections summary says
+  the HIPAA rows are "not required (QUAL-01 = No)"; the reviewer opens QUAL-01, sets the choice
+  to Yes and presses Save edit; the summary then says "required (QUAL-01 = Yes)".
+
+The drafts are made by ``TableDrafter`` (tests/unit/test_sections_drafting.py), a stated fake
+that answers from a table: these tests are about the screens, not about generation. The
+workspace's LLM setting points at the stated fake OpenAI-compatible server of
+tests/e2e/test_browser.py, so the app's background warm-up loads no model (the embedder still
+loads). Screenshots go to ``tests/e2e/screens/`` (git-ignored) as ``<case>_NN_<step>.png``.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from engine.settings import GeneratorConfig, Settings
+from tests.e2e.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENS,
+    VIEWPORT,
+    App,
+    open_question,
+    quoting_llm_server,
+    streamlit_app,
+)
+
+pytestmark = [
+    pytest.mark.timeout(300),
+    pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"Chromium is not installed at {CHROMIUM} "
+                       "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)"),
+]
+
+RED_ID = ":red[ID-RED]"
+LINK = "[click](javascript:alert(1))"
+HOSTILE_QUESTION = f"Is customer data encrypted at rest? {LINK}"
+EXCEPTION_BOX = '[data-testid="stException"]'
+HELP_BOX = '[data-testid="stHelp"]'
+
+
+class CaseApp(App):
+    """The page driver of test_browser.py, its screenshots named ``<case>_NN_<step>.png`` (the
+    full flow's own ``NN_<step>.png`` are left alone)."""
+
+    def __init__(self, page, url: str, case: str) -> None:
+        super().__init__(page, url)
+        self.case = case
+        for old in SCREENS.glob(f"{case}_*.png"):
+            old.unlink()
+
+    def shot(self, name: str) -> None:
+        self.shots += 1
+        self.page.screenshot(path=str(SCREENS / f"{self.case}_{self.shots:02d}_{name}.png"))
+
+
+@contextmanager
+def browser_on(workspace: Path, log: Path, case: str):
+    """The app on ``workspace`` and a Chromium page on it, loaded: the page driver."""
+    from playwright.sync_api import sync_playwright
+
+    SCREENS.mkdir(exist_ok=True)
+    with streamlit_app(workspace, log) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        app = CaseApp(page, url, case)
+        try:
+            load(app)
+            yield app
+        finally:
+            try:
+                app.shot("last")
+            except Exception:
+                pass
+            browser.close()
+
+
+def load(app: App) -> None:
+    app.page.goto(app.url, wait_until="domcontentloaded")
+    app.page.wait_for_selector('[data-testid="stApp"]', timeout=120_000)
+    app.settle()
+
+
+def assert_no_traceback(app: App) -> None:
+    """No Streamlit exception box and no "Traceback" on the page; nor an object's help table,
+    which Streamlit's "magic" writes for a bare expression in the main script (ui/app.py's
+    ``ws.kb`` did: a KnowledgeBase's methods above every screen)."""
+    page = app.page
+    assert page.locator(EXCEPTION_BOX).count() == 0, page.locator(EXCEPTION_BOX).first.inner_text()
+    assert page.locator(HELP_BOX).count() == 0, page.locator(HELP_BOX).first.inner_text()[:500]
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body, body[-3000:]
+
+
+def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, str]):
+    """A workspace whose LLM setting is the stated fake server, holding ``book`` drafted by
+    ``TableDrafter(table)`` (the stated fake drafter); the project's id and the drafter's
+    questions, in the order it was asked them."""
+    from engine.pipeline import draft_questionnaire
+    from engine.workspace import Workspace
+    from tests.unit.test_sections_drafting import TableDrafter
+
+    settings = Settings(generator=GeneratorConfig(llm_url=llm_url))
+    settings.save(folder)
+    ws = Workspace(folder, settings)
+    try:
+        project, _ = ws.add_questionnaire(book.name, book.read_bytes())
+        drafter = TableDrafter(table)
+        draft_questionnaire(ws.questionnaire(project.id), drafter, ws.review_store)
+        return project.id, drafter.asked
+    finally:
+        ws.review_store.close()
+
+
+def review_items(folder: Path, project_id: int) -> dict:
+    """The Review items by question ID, read from the workspace's store as the app left it."""
+    from engine.workspace import Workspace
+
+    ws = Workspace(folder, Settings.load(folder))
+    try:
+        return {i.question.id: i for i in ws.review(project_id).items()}
+    finally:
+        ws.review_store.close()
+
+
+# ---- #23: a damaged review store ----------------------------------------------------------------
+def test_a_damaged_review_store_shows_one_line_and_no_traceback_in_the_browser(tmp_path):
+    from storage import snapshots
+    from storage.review_store import ReviewStore
+    from tests.adversarial.damaged import damage, fingerprint, review_store_files
+
+    started = time.monotonic()
+    folder = tmp_path / "workspace"
+    review_store_files(folder, with_wal=True)  # a killed app's store: the second session in its -wal
+    good = {name: (folder / name).read_bytes() for name in ("review.sqlite", "review.sqlite-wal")}
+    earlier = tmp_path / "earlier"  # the snapshot an earlier start of the app took
+    earlier.mkdir()
+    for name, data in good.items():
+        (earlier / name).write_bytes(data)
+    store = ReviewStore(earlier / "review.sqlite")
+    snapshots.take_review(store)
+    store.close()
+    (earlier / "backups").rename(folder / "backups")
+    damage(folder / "review.sqlite", "0 bytes")
+    before = fingerprint(folder)
+    db = folder / "review.sqlite"
+
+    with browser_on(folder, tmp_path / "streamlit.log", "damaged") as app:
+        shown = {}
+        for case in ("0 bytes", "garbage"):
+            if case == "garbage":  # the same app process, the file now random bytes (no -wal)
+                (folder / "review.sqlite-wal").unlink()
+                db.write_bytes(good["review.sqlite"])
+                damage(db, "garbage")
+                before = fingerprint(folder)
+                load(app)
+            app.expect_text("review database is damaged")
+            app.shot(case.replace(" ", "_"))
+            alert = app.page.locator('[data-testid="stAlert"]')
+            assert alert.count() == 1, [alert.nth(i).inner_text() for i in range(alert.count())]
+            text = alert.first.inner_text()
+            shown[case] = text
+            assert str(db) in text, text
+            assert f"python -m engine restore --store {folder}" in text, text
+            assert "nothing was changed" in text, text
+            assert_no_traceback(app)
+            assert "There is no questionnaire" not in app.page.locator("body").inner_text()
+            assert fingerprint(folder) == before, case
+    assert "the file is empty" in shown["0 bytes"], shown
+    assert fingerprint(folder) == before
+    print(f"\ndamaged review store in the browser: {time.monotonic() - started:.1f} s; shown: {shown}")
+
+
+# ---- #23: hostile Markdown in a question ID and text ----------------------------------------------
+LITERAL_CHECK = """() => {
+  const found = {red: [], link: [], coloured: [], links: []};
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  for (let el = walker.currentNode; el; el = walker.nextNode()) {
+    const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
+    if (own.includes('ID-RED')) found.red.push(own);
+    if (own.includes('alert(1)')) found.link.push(own);
+    if (el.tagName === 'A' && /^\\s*javascript:/i.test(el.getAttribute('href') || '')) found.links.push(el.outerHTML);
+    if (el.textContent.trim() === 'ID-RED') found.coloured.push(el.outerHTML);
+  }
+  return found;
+}"""
+
+
+def assert_literal_on_page(app: App) -> dict:
+    """``:red[ID-RED]`` and ``[click](javascript:alert(1))`` are on the page as written: every
+    element whose own text holds ``ID-RED`` holds ``:red[ID-RED]``, no element holds only
+    ``ID-RED`` (the colour directive's span), and no link points at ``javascript:``."""
+    page = app.page
+    found = page.evaluate(LITERAL_CHECK)
+    assert found["red"] and all(RED_ID in t for t in found["red"]), found["red"]
+    assert not found["coloured"], found["coloured"]
+    assert not found["links"], found["links"]
+    assert page.get_by_role("link", name="click", exact=True).count() == 0
+    return found
+
+
+def test_a_hostile_question_id_and_text_show_literally_in_the_browser(tmp_path):
+    from tests.fixtures import write_questionnaire
+
+    started = time.monotonic()
+    book = write_questionnaire(tmp_path / "hostile.xlsx", questions=[
+        (RED_ID, HOSTILE_QUESTION),
+        ("BCK-01", "How long are backups of the production databases kept?"),
+    ])
+    folder = tmp_path / "workspace"
+    with quoting_llm_server() as llm_url:
+        pid, _ = prepared_workspace(folder, llm_url, book, {RED_ID: "Yes", "BCK-01": "Yes"})
+        with browser_on(folder, tmp_path / "streamlit.log", "hostile") as app:
+            page = app.page
+            open_question(app, RED_ID)
+            app.settle()
+            app.page.get_by_text(HOSTILE_QUESTION, exact=True).first.wait_for(timeout=60_000)
+            app.shot("review_draft")
+            found = assert_literal_on_page(app)
+            assert any(LINK in t for t in found["link"]), found["link"]  # the question text, as written
+            assert_no_traceback(app)
+
+            app.button("Accept").click()
+            app.expect_text(f"{RED_ID} accepted")
+            app.shot("review_accepted")
+            found = assert_literal_on_page(app)
+            assert any(t.startswith(f"{RED_ID} accepted") for t in found["red"]), found["red"]
+            assert_no_traceback(app)
+            app.settle()
+            assert page.locator(EXCEPTION_BOX).count() == 0
+    items = review_items(folder, pid)
+    assert items[RED_ID].decision is not None and items[RED_ID].decision.action.value == "accepted"
+    print(f"\nhostile question ID and text in the browser: {time.monotonic() - started:.1f} s")
+
+
+# ---- #24: a qualifier switches its section off and on --------------------------------------------
+def sections_summary(app: App) -> str:
+    """The Sections expander of the Review screen, opened: its text."""
+    page = app.page
+    expander = page.locator('[data-testid="stExpander"]').filter(
+        has=page.locator("summary").filter(has_text="governed by qualifiers")).first
+    expander.wait_for(timeout=60_000)
+    details = expander.locator("details")
+    if details.count() and details.first.get_attribute("open") is None:
+        expander.locator("summary").first.click()
+        app.settle()
+    expander.scroll_into_view_if_needed()
+    return expander.inner_text()
+
+
+def test_a_qualifier_switches_its_section_off_and_on_in_the_browser(tmp_path):
+    from engine.review import ReviewState
+    from tests.unit.test_qualifiers import hecvat_like
+
+    started = time.monotonic()
+    book = hecvat_like(tmp_path / "hecvat.xlsx")
+    folder = tmp_path / "workspace"
+    with quoting_llm_server() as llm_url:
+        pid, asked = prepared_workspace(folder, llm_url, book, {"QUAL-01": "No", "QUAL-05": "No", "QUAL-07": "4) AWS"})
+        assert "HIPA-01" not in asked and "HIPA-02" not in asked  # switched off: not drafted
+        with browser_on(folder, tmp_path / "streamlit.log", "qualifier") as app:
+            page = app.page
+            summary = sections_summary(app)
+            app.shot("sections_off")
+            hipaa = next(line for line in summary.splitlines() if "HIPAA" in line)
+            assert "HIPA-01 … HIPA-02" in hipaa and "not required (QUAL-01 = No)" in hipaa, summary
+            assert "5 governed by qualifiers, 4 not required" in summary, summary
+            assert_no_traceback(app)
+
+            open_question(app, "QUAL-01")
+            app.settle()
+            box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Choice")
+            box.wait_for(timeout=60_000)
+            combo = box.get_by_role("combobox")
+            assert combo.input_value() == "No"  # as drafted
+            combo.scroll_into_view_if_needed()
+            combo.click()  # opens the list of choices
+            page.locator('[role="listbox"] [role="option"]').filter(has_text="Yes").click()
+            app.settle()
+            assert combo.input_value() == "Yes"
+            app.shot("qual01_yes")
+            app.button("Save edit").click()
+            app.settle()
+            summary = sections_summary(app)
+            app.shot("sections_on")
+            hipaa = next(line for line in summary.splitlines() if "HIPAA" in line)
+            assert "required (QUAL-01 = Yes)" in hipaa and "not required" not in hipaa, summary
+            assert "5 governed by qualifiers, 3 not required" in summary, summary
+            assert_no_traceback(app)
+    items = review_items(folder, pid)
+    assert items["QUAL-01"].choice == "Yes"
+    assert items["HIPA-01"].state is ReviewState.PENDING and items["HIPA-01"].gate.reason == "required (QUAL-01 = Yes)"
+    print(f"\nqualifier off and on in the browser: {time.monotonic() - started:.1f} s")
