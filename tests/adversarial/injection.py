@@ -62,7 +62,10 @@ def _drafts(kb, generator, questions) -> dict[str, dict]:
     return out
 
 
-def main(folder: Path, wanted: list[str]) -> dict:
+def clean_run(folder: Path, wanted: list[str], drafts=None):
+    """The sample questionnaire's questions (``wanted`` ids, or all), the default model
+    (exit ``NO_MODEL`` when it is not installed), the clean sample indexed in ``folder/clean``
+    (released again) and its drafts by ``drafts(kb, generator, questions)``; also the start time."""
     from engine.config import EngineConfig
     from engine.generate import make_generator
     from engine.generate.models import DEFAULT_MODEL, ModelError, resolve_model
@@ -79,12 +82,22 @@ def main(folder: Path, wanted: list[str]) -> dict:
     by_id = {q.id: q for q in read_questionnaire(QUESTIONNAIRE).questions}
     questions = [by_id[i] for i in wanted] if wanted else list(by_id.values())
     generator = make_generator(str(model))
-    clean, injected = folder / "clean", folder / "injected"
-    kb = KnowledgeBase(clean, EngineConfig())
+    kb = KnowledgeBase(folder / "clean", EngineConfig())
     report = kb.add([SAMPLE / "kb"])
     assert not report.errors, report.errors
-    before = _drafts(kb, generator, questions)
-    release(str(clean / "qdrant"))
+    before = (drafts or _drafts)(kb, generator, questions)
+    release(str(folder / "clean" / "qdrant"))
+    return questions, generator, kb, before, started
+
+
+def main(folder: Path, wanted: list[str]) -> dict:
+    from engine.config import EngineConfig
+    from engine.generate.models import DEFAULT_MODEL
+    from engine.kb import KnowledgeBase
+    from storage.vector_store import release
+
+    questions, generator, kb, before, started = clean_run(folder, wanted)
+    clean, injected = folder / "clean", folder / "injected"
     shutil.copytree(clean, injected)
     docs = folder / "injected_docs"
     docs.mkdir()

@@ -107,27 +107,13 @@ def retrieval(folder: Path) -> dict[str, bool]:
 
 def main(folder: Path, wanted: list[str]) -> dict:
     from engine.config import EngineConfig
-    from engine.generate import make_generator
-    from engine.generate.models import DEFAULT_MODEL, ModelError, resolve_model
+    from engine.generate.models import DEFAULT_MODEL
     from engine.kb import KnowledgeBase
-    from engine.questionnaire import read_questionnaire
     from storage.vector_store import release
+    from tests.adversarial.injection import clean_run
 
-    try:
-        model = resolve_model(DEFAULT_MODEL)
-    except ModelError as exc:
-        print(f"the default model is not installed: {exc}", file=sys.stderr)
-        raise SystemExit(NO_MODEL) from None
-    started = time.perf_counter()
-    by_id = {q.id: q for q in read_questionnaire(QUESTIONNAIRE).questions}
-    questions = [by_id[i] for i in wanted] if wanted else list(by_id.values())
-    generator = make_generator(str(model))
-    clean, injected = folder / "clean", folder / "injected"
-    kb = KnowledgeBase(clean, EngineConfig())
-    report = kb.add([SAMPLE / "kb"])
-    assert not report.errors, report.errors
-    before = _drafts(kb, generator, questions)
-    release(str(clean / "qdrant"))
+    questions, generator, kb, before, started = clean_run(folder, wanted, _drafts)
+    injected = folder / "injected"
     encoder = kb.encoder
     kb = KnowledgeBase(injected, EngineConfig(), encoder)
     report = kb.add([injected_kb(folder)])
