@@ -3,7 +3,9 @@
 (the qualifier's current answer).
 
 A qualifier's current answer is the reviewer's (an accepted or edited decision), else its
-latest draft, else what the questionnaire file already holds. Drafting asks :class:`SectionGate`
+latest draft, else what the questionnaire file already holds. A draft whose choice is another
+product's past answer (engine/cross_product.py) switches nothing off until a reviewer accepts
+it: one wrong qualifier would blank a whole section of this product's answers. Drafting asks :class:`SectionGate`
 for each question, qualifiers first: a question its qualifier switches off is stored as a
 ``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
 When the reviewer changes the qualifier, the next drafting run drafts the rows switched back on
@@ -41,7 +43,7 @@ def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mappin
         d, s = decisions.get(key), drafts.get(key)
         if d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or d.choice):
             out[key] = answer_of(q, d.choice, d.answer)
-        elif s is not None and s.status is DraftStatus.DRAFTED:
+        elif s is not None and s.status is DraftStatus.DRAFTED and not s.data.get("from_product"):
             out[key] = answer_of(q, s.choice, s.answer)
         else:
             out[key] = answer_of(q, q.existing_choice, q.existing_answer)
@@ -81,10 +83,12 @@ class SectionGate:
         """A ``not_required`` draft of a question that is required again: it is to be drafted."""
         return stored.status is DraftStatus.NOT_REQUIRED and self.switched_off(q) is None
 
-    def drafted(self, q: Question, status: DraftStatus, answer: str, choice: str | None) -> None:
-        """Record a new draft: a qualifier's changes the state of the rows it governs."""
+    def drafted(self, q: Question, status: DraftStatus, answer: str, choice: str | None,
+                from_product: str | None = None) -> None:
+        """Record a new draft: a qualifier's changes the state of the rows it governs (not when
+        its choice is another product's past answer, see the module docstring)."""
         key = question_key(q)
-        if key in self._keys and status is DraftStatus.DRAFTED:
+        if key in self._keys and status is DraftStatus.DRAFTED and not from_product:
             self.answers[key] = answer_of(q, choice, answer)
             self.gates = gates(self.qualifiers, self.answers, self._choices)
 

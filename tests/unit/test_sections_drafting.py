@@ -73,3 +73,32 @@ def test_switched_off_sections_are_not_drafted_and_follow_the_qualifier(tmp_path
     assert items["HIPA-02"].state is ReviewState.NOT_REQUIRED
     assert items["HIPA-01"].conflict and "QUAL-01 = No" in items["HIPA-01"].conflict
     store.close()
+
+
+class OtherProductsDrafter(TableDrafter):
+    """As ``TableDrafter``, but every choice is labelled as another product's past answer."""
+
+    def draft(self, q) -> Draft:
+        d = super().draft(q)
+        return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, from_product="Parchment")
+
+
+def test_a_qualifier_answered_from_another_products_past_answer_switches_nothing_off(tmp_path):
+    """Another product's QUAL-01 = No is a labelled draft for review, not a reason to blank this
+    product's HIPAA section; once the reviewer accepts it, the section follows it."""
+    path = hecvat_like(tmp_path / "h.xlsx")
+    questionnaire = read_questionnaire(path)
+    store = ReviewStore(tmp_path / "review.sqlite")
+    drafter = OtherProductsDrafter({"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"})
+    run = draft_questionnaire(questionnaire, drafter, store)
+    assert {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"} <= set(drafter.asked)
+    assert "not_required" not in run.counts
+
+    project = store.project_for(path)
+    review = Review(store, project.id, questionnaire)
+    items = {i.question.id: i for i in review.items()}
+    assert items["HIPA-01"].state is ReviewState.DRAFTED
+    review.accept(items["QUAL-01"].key)
+    items = {i.question.id: i for i in Review(store, project.id, questionnaire).items()}
+    assert items["HIPA-01"].state is ReviewState.NOT_REQUIRED
+    assert items["HIPA-01"].gate.reason == "not required (QUAL-01 = No)"
