@@ -26,6 +26,7 @@ from engine.questionnaire import Question, Questionnaire
 from engine.csv_writer import csv_text
 from engine.questionnaire.export import export
 from engine.questionnaire.qualifiers import Gate, contradiction
+from engine.questionnaire.row_types import RowType, classify
 from engine.sections import SectionGate
 from engine.types import SourceKind
 from storage.review_store import Action, Decision, DraftStatus, ReviewStore
@@ -68,6 +69,15 @@ class ReviewItem:
     decision: Decision | None
     added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
     gate: Gate | None = None  # the qualifier governing it and its current answer, when one does
+    shape: RowType | None = None  # its row type from its shape (``Questionnaire.row_types``); None: worked out here
+
+    @property
+    def row_type(self) -> RowType:
+        """``gated`` while its qualifier's current answer switches it off, else its shape:
+        ``yes_no``, ``dropdown``, ``profile`` or ``narrative`` (engine/questionnaire/row_types.py)."""
+        if not self.required:
+            return RowType.GATED
+        return self.shape or classify(self.question)
 
     @property
     def required(self) -> bool:
@@ -162,12 +172,13 @@ class Review:
         decisions = self.store.latest_decisions(self.project_id)
         added = self.store.added_citations(self.project_id)
         sections = SectionGate(self.questionnaire, drafts, decisions)
+        shapes = self.questionnaire.row_types  # once per questionnaire read
         items = []
         for q in self.questionnaire.questions:
             key = question_key(q)
             draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
             extra = tuple(Citation.from_json(c) for c in added.get(key, ()))
-            items.append(ReviewItem(key, q, draft, decisions.get(key), extra, sections.gate(q)))
+            items.append(ReviewItem(key, q, draft, decisions.get(key), extra, sections.gate(q), shapes.get(key)))
         return items
 
     def sections(self) -> list[SectionState]:
@@ -300,4 +311,4 @@ def location(c: Citation) -> str:
     return f"section {c.section}" if c.section else ""
 
 
-__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "SectionState", "location"]
+__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "RowType", "SectionState", "location"]

@@ -35,6 +35,7 @@ import warnings
 import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import openpyxl
@@ -122,6 +123,17 @@ class Questionnaire:
     @property
     def questions(self) -> tuple[Question, ...]:
         return tuple(q for s in self.sheets for q in s.questions)
+
+    @cached_property
+    def row_types(self) -> dict:
+        """Each question's row type (``engine.questionnaire.row_types.RowType``) by its key
+        (``sheet!cell``), from the question's shape alone: never ``gated``, which follows the
+        qualifiers' current answers (``engine.review.ReviewItem.row_type``). Worked out once
+        per questionnaire read: the object is immutable and the app shares one per file."""
+        from engine.questionnaire.qualifiers import question_key
+        from engine.questionnaire.row_types import classify
+
+        return {question_key(q): classify(q) for q in self.questions}
 
 
 @dataclass(frozen=True)

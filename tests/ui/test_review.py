@@ -650,3 +650,56 @@ def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(op
     assert any(i.value.startswith("Profile fact (vendor\\_name), answered without the model") for i in at.main.info)
     at = open_question(at, bck.key)
     assert any("Removed from the draft: feedback@parchment.com" in w.value for w in at.main.warning)
+
+
+def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(open_screen, ui_workspace, tmp_path):
+    """HECVAT-shaped rows plus a narrative row: the Row type filter (from ``ReviewItem.row_type``,
+    worked out by the engine) keeps only the chosen types, combines with the status filter, and
+    a row leaves "gated" when the reviewer switches its section back on. The drafter is a stated
+    fake answering from a table (tests/unit/test_sections_drafting.py): this is about the screen."""
+    import openpyxl
+
+    from engine.pipeline import draft_questionnaire
+    from engine.questionnaire.row_types import RowType
+    from tests.unit.test_qualifiers import hecvat_like
+    from tests.unit.test_sections_drafting import TableDrafter
+
+    ws = ui_workspace
+    book = hecvat_like(tmp_path / "hecvat.xlsx")
+    wb = openpyxl.load_workbook(book)
+    wb.active.append(["APPL-01", "Describe your application's architecture and its components.", None, None, ""])
+    wb.save(book)
+    project, _ = ws.add_questionnaire("hecvat.xlsx", book.read_bytes())
+    draft_questionnaire(ws.questionnaire(project.id), TableDrafter({"QUAL-01": "No", "QUAL-05": "Yes",
+                                                                    "QUAL-07": "4) AWS"}), ws.review_store)
+    items = {i.question.id: i for i in ws.review(project.id).items()}
+    assert {k: i.row_type for k, i in items.items() if i.row_type is not RowType.YES_NO} == {
+        "GNRL-01": RowType.PROFILE, "HIPA-01": RowType.GATED, "HIPA-02": RowType.GATED, "DCTR-01": RowType.GATED,
+        "DCTR-03": RowType.GATED, "QUAL-07": RowType.DROPDOWN, "APPL-01": RowType.NARRATIVE}
+
+    at = open_screen("review")
+    types = at.sidebar.multiselect(key="review_types")
+    assert types.value == [] and types.placeholder == "All row types" and len(listed(at)) == 11
+    assert list(types.options) == [
+        "Yes/No (4)", "Dropdowns beyond Yes/No (1)", "Profile (general information) (1)", "Narratives (1)",
+        "Gated (not required) (4)"]
+    at = types.set_value([RowType.YES_NO]).run()
+    assert listed(at) == ["PCID-01", "DCTR-15", "QUAL-01", "QUAL-05"]
+    assert any(c.value == "4 of 11 questions" for c in at.sidebar.caption)
+    at = at.sidebar.multiselect(key="review_types").set_value([RowType.NARRATIVE, RowType.PROFILE]).run()
+    assert listed(at) == ["GNRL-01", "APPL-01"]
+    at = at.sidebar.multiselect(key="review_types").set_value([RowType.GATED]).run()
+    assert listed(at) == ["HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"]
+    at = at.sidebar.multiselect(key=FILTER).set_value([ReviewState.DRAFTED]).run()  # combined: none is drafted
+    assert listed(at) == [] and any("No question matches" in c.value for c in at.sidebar.caption)
+    at = at.sidebar.multiselect(key=FILTER).set_value([]).run()
+    at = at.sidebar.multiselect(key="review_types").set_value([]).run()
+
+    at = open_question(at, items["QUAL-01"].key)  # QUAL-01 = Yes: the HIPAA rows are required again
+    choice_box(at).set_value("Yes")
+    at = button(at, "Save edit").click().run()
+    assert not at.exception
+    at = at.sidebar.multiselect(key="review_types").set_value([RowType.GATED]).run()
+    assert listed(at) == ["DCTR-01", "DCTR-03"]
+    at = at.sidebar.multiselect(key="review_types").set_value([RowType.YES_NO, RowType.DROPDOWN]).run()
+    assert listed(at) == ["HIPA-01", "HIPA-02", "PCID-01", "DCTR-15", "QUAL-01", "QUAL-05", "QUAL-07"]

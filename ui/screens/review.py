@@ -9,6 +9,9 @@ another product, only a third party's evidence, a profile fact), marked in the q
 *Review first* puts the undecided drafts with any of them at the top of the list (and so of Next
 and of the question opened after each decision).
 
+The list filters by status, by row type (``ReviewItem.row_type``: Yes/No, dropdown, profile,
+narrative, or gated while a qualifier switches the row off) and by words of the question or answer.
+
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
 area shows the question and its answer (left) beside the source (right). Under the source,
 "Ask this document" asks the shown document a question (engine/ask.py); an excerpt it returns
@@ -24,7 +27,7 @@ import streamlit as st
 
 from engine.anchoring import AnchorLabel
 from engine.pipeline import Draft
-from engine.review import Review, ReviewItem, ReviewState, location
+from engine.review import Review, ReviewItem, ReviewState, RowType, location
 from engine.types import SourceKind
 from storage.review_store import DraftStatus, ReviewStoreError
 from ui.components import ask_pane
@@ -38,6 +41,7 @@ from ui.resources import PROJECT, QUESTION, current_project, workspace
 # widget / on-screen keys of this screen
 LIST = "review_list"
 FILTER = "review_filter"
+TYPES = "review_types"  # the row-type filter
 SEARCH = "review_search"
 LOW_FIRST = "review_low_first"
 NOTICE = "review_notice"
@@ -67,8 +71,11 @@ def review_for(ws, project_id: int) -> Review:
     return cached_questionnaire.review(ws, project_id)
 
 
-def matches(item: ReviewItem, states: set[ReviewState], search: str) -> bool:
+def matches(item: ReviewItem, states: set[ReviewState], search: str, types: set[RowType] = frozenset()) -> bool:
+    """In the list under the status filter, the search and the row-type filter (empty: all)."""
     if states and item.state not in states:
+        return False
+    if types and item.row_type not in types:
         return False
     words = search.lower().split()
     if not words:
@@ -264,22 +271,11 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
         running = ws.jobs.running(pid)
         st.fragment(_progress, run_every=PROGRESS_EVERY_S if running else None)(pid, running)
 
-        counts = {s: 0 for s in ReviewState}
-        for item in items:
-            counts[item.state] += 1
-        states = st.multiselect("Status", FILTER_ORDER, key=FILTER, placeholder="All states",
-                                format_func=lambda s: f"{s.label} ({counts[s]})")
-        search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
-                               icon=":material/search:")
-        low = sum(review_first(i) for i in items)
-        low_first = st.toggle(f"Review first ({low})", key=LOW_FIRST,
-                              help="Undecided drafts with low confidence, disputed past answers, a choice from "
-                                   "another product, only a third party's evidence, or a profile fact, at the top "
-                                   "of the list.")
-        visible = listed_order([i for i in items if matches(i, set(states or ()), search)], low_first)
+        states, types, search, low_first = _filters(items)
+        visible = listed_order([i for i in items if matches(i, states, search, types)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
-        shown = _page(order, current, (tuple(states or ()), search, low_first))
+        shown = _page(order, current, (tuple(sorted(states)), tuple(sorted(types)), search, low_first))
         st.session_state[LIST] = current if current in shown else None
         on_page = set(shown)
         lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
@@ -290,6 +286,28 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
             else:
                 st.caption("No question matches the filter.")
     return order
+
+
+def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], str, bool]:
+    """The status and row-type filters (empty: all), the search words and *Review first*."""
+    counts = {s: 0 for s in ReviewState}
+    for item in items:
+        counts[item.state] += 1
+    states = st.multiselect("Status", FILTER_ORDER, key=FILTER, placeholder="All states",
+                            format_func=lambda s: f"{s.label} ({counts[s]})")
+    kinds = Counter(i.row_type for i in items)  # the shapes are worked out once per questionnaire
+    if any(not kinds[t] for t in st.session_state.get(TYPES) or ()):  # e.g. no row is gated any more
+        st.session_state[TYPES] = [t for t in st.session_state[TYPES] if kinds[t]]
+    types = st.multiselect("Row type", [t for t in RowType if kinds[t]], key=TYPES, placeholder="All row types",
+                           format_func=lambda t: f"{t.label} ({kinds[t]})")
+    search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
+                           icon=":material/search:")
+    low = sum(review_first(i) for i in items)
+    low_first = st.toggle(f"Review first ({low})", key=LOW_FIRST,
+                          help="Undecided drafts with low confidence, disputed past answers, a choice from "
+                               "another product, only a third party's evidence, or a profile fact, at the top "
+                               "of the list.")
+    return set(states or ()), set(types or ()), search, low_first
 
 
 def _page(order: list[str], current: str, view: tuple) -> list[str]:
