@@ -181,13 +181,17 @@ class Review:
             items.append(ReviewItem(key, q, draft, decisions.get(key), extra, sections.gate(q), shapes.get(key)))
         return items
 
-    def sections(self) -> list[SectionState]:
-        """Every section a qualifier governs, with its state and why, in questionnaire order."""
-        drafts = self.store.latest_drafts(self.project_id)
-        sections = SectionGate(self.questionnaire, drafts, self.store.latest_decisions(self.project_id))
+    def sections(self, items: list[ReviewItem] | None = None) -> list[SectionState]:
+        """Every section a qualifier governs, with its state and why, in questionnaire order;
+        ``items``: this review's :meth:`items` just read (the store is not read again)."""
+        if items is None:
+            drafts = self.store.latest_drafts(self.project_id)
+            state = SectionGate(self.questionnaire, drafts, self.store.latest_decisions(self.project_id)).gates
+        else:
+            state = {i.key: i.gate for i in items if i.gate is not None}
         out = []
-        for qual in sections.qualifiers:
-            gate = sections.gates.get(qual.governs[0]) if qual.governs else None
+        for qual in self.questionnaire.qualifiers:
+            gate = state.get(qual.governs[0]) if qual.governs else None
             value = gate.value if gate else None
             required = None if value is None else bool(gate and gate.required)
             reason = gate.reason if gate else f"depends on {qual.id} (unanswered)"

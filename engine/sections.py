@@ -57,7 +57,8 @@ class SectionGate:
     def __init__(self, questionnaire: Questionnaire, drafts: Mapping[str, StoredDraft],
                  decisions: Mapping[str, Decision]) -> None:
         self.questionnaire = questionnaire
-        self.qualifiers: tuple[Qualifier, ...] = find_qualifiers(questionnaire)
+        self.qualifiers: tuple[Qualifier, ...] = (questionnaire.qualifiers if isinstance(questionnaire, Questionnaire)
+                                                  else find_qualifiers(questionnaire))
         self._keys = {q.key for q in self.qualifiers}
         self._choices = {question_key(q): q.choices for q in questionnaire.questions if question_key(q) in self._keys}
         self.answers = current_answers(questionnaire, self._keys, drafts, decisions)

@@ -30,9 +30,11 @@ import argparse
 import base64
 import cProfile
 import json
+import pstats
 import re
 import statistics
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -103,7 +105,7 @@ def open_question(ws: Workspace, pid: int, questionnaire, key: str) -> dict[str,
     timed("questionnaire", lambda: (ws.questionnaire_path(ws.review_store.project(pid)).stat(), ws.read_options(pid)))
     review = Review(ws.review_store, pid, questionnaire, ws.library)
     items = timed("items", review.items)
-    timed("sections", review.sections)
+    timed("sections", lambda: review.sections(items))
     timed("sidebar", lambda: (ws.projects(), ws.jobs.running(pid), ws.jobs.status(pid),
                               Counter(i.row_type for i in items), ws.review_store.project(pid)))
     item = next(i for i in items if i.key == key)
@@ -147,6 +149,8 @@ def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[
     at.run()
     at.switch_page("screens/review.py")
     at.run()
+    if ws.warming is not None:  # the app's warm-up (ui/app.py) loads the embedder: not part of an opening
+        ws.warming.wait(600)
     if at.exception:
         raise SystemExit(f"the Review screen failed: {at.exception}")
     out, base = [], []
@@ -162,6 +166,34 @@ def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[
                 raise SystemExit(f"the Review screen failed on {key}: {at.exception}")
         out.append(times)
     return out, base
+
+
+# ---- profiling: this thread and the ones AppTest runs the script in ------------------------------
+def profiled() -> list[cProfile.Profile]:
+    """Profile this thread from now on, and every thread started from now on (each its own)."""
+    profiles = [cProfile.Profile()]
+
+    def start(*_):  # the first event of a new thread: its own profile replaces this hook
+        profile = cProfile.Profile()
+        profiles.append(profile)
+        profile.enable()
+
+    threading.setprofile(start)
+    profiles[0].enable()
+    return profiles
+
+
+def dump(profiles: list[cProfile.Profile], out: Path) -> None:
+    threading.setprofile(None)
+    for profile in profiles:
+        profile.disable()
+    stats = pstats.Stats(profiles[0])
+    for profile in profiles[1:]:
+        try:
+            stats.add(profile)
+        except (TypeError, ValueError):  # a thread that recorded nothing
+            pass
+    stats.dump_stats(str(out))
 
 
 # ---- figures ----------------------------------------------------------------------------------------
@@ -195,15 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     questionnaire = ws.questionnaire(pid)  # the screen reads it once (ui/components/cached_questionnaire.py)
     items = Review(ws.review_store, pid, questionnaire).items()
     keys = [i.key for i in chosen(items, args.questions)]
-    profile = cProfile.Profile() if args.profile else None
-    if profile:
-        profile.enable()
+    profiles = profiled() if args.profile else None
     first, base1 = engine_pass(ws, pid, questionnaire, keys)
     again, base2 = engine_pass(ws, pid, questionnaire, keys)
     screen, base3 = apptest_pass(ws, keys) if args.apptest else ([], [])
-    if profile:
-        profile.disable()
-        profile.dump_stats(str(args.profile))
+    if profiles is not None:
+        dump(profiles, args.profile)
     base_p50 = statistics.median(base1 + base2 + base3)
     cited = sum(1 for i in items if i.citations)
     result = {

@@ -120,9 +120,17 @@ class Questionnaire:
     sheets: tuple[SheetLayout, ...]
     notes: tuple[str, ...] = ()  # skipped sheets and why, unresolvable dropdowns…
 
-    @property
+    @cached_property
     def questions(self) -> tuple[Question, ...]:
         return tuple(q for s in self.sheets for q in s.questions)
+
+    @cached_property
+    def qualifiers(self) -> tuple:
+        """Its qualifiers (``engine.questionnaire.qualifiers.find_qualifiers``), found once per
+        questionnaire read: the Review screen asks on every rerun."""
+        from engine.questionnaire.qualifiers import find_qualifiers
+
+        return find_qualifiers(self)
 
     @cached_property
     def row_types(self) -> dict:

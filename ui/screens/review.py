@@ -347,12 +347,12 @@ def _summary(review: Review, items: list[ReviewItem], pid: int) -> None:
         *([f":gray-badge[:material/block: {counts[ReviewState.NOT_REQUIRED]} not required]"]
           if counts[ReviewState.NOT_REQUIRED] else []),
     ]))
-    _sections(review)
+    _sections(review, items)
 
 
-def _sections(review: Review) -> None:
+def _sections(review: Review, items: list[ReviewItem]) -> None:
     """The sections qualifiers govern, with their state and why (engine/sections.py)."""
-    sections = review.sections()
+    sections = review.sections(items)
     if not sections:
         return
     off = sum(s.required is False for s in sections)
