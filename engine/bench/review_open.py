@@ -221,9 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=int, default=30)
     ap.add_argument("--apptest", action="store_true", help="also time the whole screen with AppTest")
     ap.add_argument("--profile", type=Path, help="write a cProfile of the timed openings here")
+    ap.add_argument("--prepare-only", action="store_true", help="build the workspace, time nothing")
     args = ap.parse_args(argv)
 
     ws, pid = prepare(args.store, args.questionnaire, args.kb)
+    if args.prepare_only:
+        return 0
     questionnaire = ws.questionnaire(pid)  # the screen reads it once (ui/components/cached_questionnaire.py)
     items = Review(ws.review_store, pid, questionnaire).items()
     keys = [i.key for i in chosen(items, args.questions)]
