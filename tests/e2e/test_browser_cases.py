@@ -11,7 +11,8 @@ prepared through the engine's API before the app starts, so no model drafts anyt
   show both literally (no link with a ``javascript:`` address, no coloured text).
 * A HECVAT-shaped workbook drafted with QUAL-01 = No: the Review screen's Sections summary says
   the HIPAA rows are "not required (QUAL-01 = No)"; the reviewer opens QUAL-01, sets the choice
-  to Yes and presses Save edit; the summary then says "required (QUAL-01 = Yes)".
+  to Yes and presses Save edit; the summary then says "required (QUAL-01 = Yes)", and the list's
+  Row type filter set to "Gated (not required)" lists only the rows still switched off.
 
 The drafts are made by ``TableDrafter`` (tests/unit/test_sections_drafting.py), a stated fake
 that answers from a table: these tests are about the screens, not about generation. The
@@ -22,6 +23,7 @@ loads). Screenshots go to ``tests/e2e/screens/`` (git-ignored) as ``<case>_NN_<s
 
 from __future__ import annotations
 
+import re
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -262,6 +264,22 @@ def sections_summary(app: App) -> str:
     return expander.inner_text()
 
 
+def filter_row_type(app: App, option: str) -> None:
+    """Pick ``option`` in the Review list's Row type filter and wait for the rerun."""
+    page = app.page
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stMultiSelect"]').filter(has_text="Row type")
+    box.get_by_role("combobox").click()
+    page.locator('[role="listbox"] [role="option"]').filter(has_text=option).first.click()
+    page.keyboard.press("Escape")
+    app.settle()
+
+
+def listed_ids(app: App) -> list[str]:
+    """The question IDs in the Review list, in order."""
+    labels = app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').all_inner_texts()
+    return [m.group(0) for t in labels if (m := re.search(r"[A-Z]{4}-\d\d", t))]
+
+
 def test_a_qualifier_switches_its_section_off_and_on_in_the_browser(tmp_path):
     from engine.review import ReviewState
     from tests.unit.test_qualifiers import hecvat_like
@@ -300,6 +318,12 @@ def test_a_qualifier_switches_its_section_off_and_on_in_the_browser(tmp_path):
             hipaa = next(line for line in summary.splitlines() if "HIPAA" in line)
             assert "required (QUAL-01 = Yes)" in hipaa and "not required" not in hipaa, summary
             assert "5 governed by qualifiers, 3 not required" in summary, summary
+            assert_no_traceback(app)
+
+            assert len(listed_ids(app)) == 10
+            filter_row_type(app, "Gated (not required)")  # the HIPAA rows are required again: not listed
+            app.shot("row_type_gated")
+            assert listed_ids(app) == ["PCID-01", "DCTR-01", "DCTR-03"]
             assert_no_traceback(app)
     items = review_items(folder, pid)
     assert items["QUAL-01"].choice == "Yes"
