@@ -136,14 +136,22 @@ def engine_pass(ws: Workspace, pid: int, questionnaire, keys: list[str]) -> tupl
 # ---- the whole screen, with AppTest ----------------------------------------------------------------
 def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[list[float]], list[float]]:
     """``at.run()`` after choosing each question (as the list's callback does), per round."""
-    from streamlit.testing.v1 import AppTest
-
     import ui.resources
     from engine import pdf_pages
     from ui.resources import QUESTION
 
     pdf_pages._excerpt.cache_clear()  # the first round opens each page as the engine passes first did
+    kept = ui.resources.workspace
     ui.resources.workspace = lambda folder=None: ws  # this process's workspace, as the UI tests do
+    try:
+        return _apptest_rounds(ws, keys, rounds, QUESTION)
+    finally:
+        ui.resources.workspace = kept
+
+
+def _apptest_rounds(ws: Workspace, keys: list[str], rounds: int, question: str) -> tuple[list[list[float]], list[float]]:
+    from streamlit.testing.v1 import AppTest
+
     app = str(Path(__file__).resolve().parents[2] / "ui" / "app.py")
     at = AppTest.from_file(app, default_timeout=300)
     at.run()
@@ -158,7 +166,7 @@ def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[
         times = []
         for key in keys:
             base.append(baseline())
-            at.session_state[QUESTION] = key
+            at.session_state[question] = key
             t = time.perf_counter()
             at.run()
             times.append(time.perf_counter() - t)
