@@ -21,7 +21,8 @@ the screen renders server-side), ``viewer`` (the excerpt base64-encoded for the 
 ``ask`` (the document list of *Ask this document*). Each question is opened once (``first``:
 its page not cached yet) and again (``again``). The machine is shared, so a fixed pure-Python
 ``baseline`` is timed beside every opening and each p50 is also given as a ratio to it.
-Prints one JSON object.
+Prints one JSON object. The browser's share (the viewer's frame, pdf.js drawing the page) is
+timed by ``python -m tests.e2e.review_open_timing`` in headless Chromium.
 """
 
 from __future__ import annotations
