@@ -13,10 +13,10 @@ What is read, as HECVAT 4.1.4 has it:
 * **Gates.** An ``IF`` whose condition compares that answer with values — ``$C$18='Auto
   Responses'!$J$4`` (the cell holding "No"), ``'START HERE'!C25="Yes"``, ``OR(N$24="1",N$24="2")``
   — and whose *then* branch shows a text or number: a text saying the row does not apply, is
-  not required, or not to be completed (or ``0``, or nothing) makes the compared values switch
+  not required, or not to be completed (or ``0``, ``N/A``) makes the compared values switch
   the formula's row off; one saying "DO complete…" or "required" (or ``1``) makes them the
   values that keep it required. Branches that are ordinary guidance (a ``VLOOKUP`` into the
-  guidance columns) say neither and are passed over. The *then* branch is evaluated as far as
+  guidance columns) or nothing (``""``: a hint hidden) say neither and are passed over. The *then* branch is evaluated as far as
   literals, references and exact ``VLOOKUP`` go.
 * **Whole sheets.** A branch text that tells the vendor to complete or not complete named
   *worksheets* or a *tab* ("DO NOT complete the Privacy tab"), and no *section*, governs every
@@ -46,7 +46,7 @@ Cell = tuple[str, str]  # (sheet, "C29")
 _REF = re.compile(r"(?:(?:'(?P<qs>(?:[^']|'')+)'|(?P<s>[A-Za-z_][\w.]*))!)?\$?(?P<col>[A-Z]{1,3})\$?(?P<row>\d+)")
 _RANGE = re.compile(_REF.pattern + r":\$?(?P<col2>[A-Z]{1,3})\$?(?P<row2>\d+)")
 _OFF = re.compile(r"does not apply|do(?:es)? not need|not required|not applicable|no need to|"
-                  r"\bdo not (?:complete|answer|fill)|\bdon't (?:complete|answer)|^\s*(?:0|n/?a)?\s*$", re.I)
+                  r"\bdo not (?:complete|answer|fill)|\bdon't (?:complete|answer)|^\s*(?:0|n/?a)\s*$", re.I)
 _ON = re.compile(r"\bdo complete\b|\brequired\b|^\s*(?:1|yes)\s*$", re.I)
 _SHEETS = re.compile(r"\b(?:do not|don't|do|no need to)\s+(?:complete|answer|fill(?: in)?)\b.*\b(?:worksheets?|tabs?)\b",
                      re.I | re.S)
