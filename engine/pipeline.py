@@ -291,9 +291,10 @@ class Drafter:
         allowed = {d.doc_hash for d in docs}
         return dataclass_replace(found, hits=tuple(h for h in found.hits if h.chunk.doc_hash in allowed))
 
-    def draft(self, q: Question) -> Draft:
+    def draft(self, q: Question, source: Path | None = None) -> Draft:
+        """The draft of ``q``; ``source``: its questionnaire's file (a date question's format)."""
         with self._lock:
-            fact = self.profile.answer(q, question_key(q), self.product)
+            fact = self.profile.answer(q, question_key(q), self.product, source)
             if fact is not None:  # a profile fact or the date: exactly, without the model
                 return fact
             return self.profile.checked(self._draft(q), self.product)
@@ -514,7 +515,7 @@ def draft_questionnaire(
     progress("drafting", len(kept), len(todo))
     for i, q in enumerate(pending, 1):
         off = sections.switched_off(q)
-        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q)
+        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, questionnaire.path)
         sections.drafted(q, draft.status, draft.answer, draft.choice, draft.from_product)
         review.add_draft(project.id, draft.stored())
         sink.write(draft)
@@ -542,8 +543,10 @@ def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, st
     explanation column (Additional Information, comments) whose text is "choice — explanation"
     (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
     the explanation in its own cell (:func:`engine.export_cells.split_writes`). The keys in
-    ``dates`` are dates: written as dates (engine/questionnaire/export.py)."""
+    ``dates`` are dates in the questionnaire's format (engine/questionnaire/date_format.py):
+    written as dates into a date cell, as that text into any other (engine/questionnaire/export.py)."""
     from engine.export_cells import split_writes
+    from engine.questionnaire.date_format import date_format
 
     writes: list[CellWrite] = []
     dates = set(dates)
@@ -552,7 +555,8 @@ def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, st
             continue
         text, choice = answers[question_key(q)]
         if question_key(q) in dates and q.text_cell and text and not choice:
-            writes.append(CellWrite(q.sheet, q.text_cell, text, kind="date"))
+            day = date_format(q, questionnaire.path).parse(text)
+            writes.append(CellWrite(q.sheet, q.text_cell, text, kind="date", day=day.isoformat() if day else None))
             continue
         split = split_writes(questionnaire, q, text, choice)
         if split is not None:

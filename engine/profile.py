@@ -18,8 +18,9 @@ are kept in ``profile.json`` in the store folder (written atomically) and win ov
 
 Answering: a question asking for a fact (:func:`fact_key`) of the product drafted for is
 answered with the fact, exactly, without the model; its citation is the past questionnaire the
-fact came from (or "profile" for a fact set by hand). A date question ("Date", DATE-01) gets the
-drafting date. A product's fact is never used for another product; a fact only another product's
+fact came from (or "profile" for a fact set by hand). A date question ("Date", DATE-01, or "Date (MM/DD/YYYY)"
+with the format it expects) gets the drafting date, in the questionnaire's format
+(engine/questionnaire/date_format.py). A product's fact is never used for another product; a fact only another product's
 past answers give is not a company fact unless the company's questionnaires agree on it.
 """
 
@@ -34,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from engine.questionnaire.date_format import FORMAT_HINT
 from storage.library_store import LibraryEntry
 
 PROFILE_FILE = "profile.json"
@@ -59,7 +61,7 @@ FACT_PATTERNS: tuple[tuple[str, str], ...] = (
     ("hosting_regions", rf"^\W*{_WHO}hosting regions?\W*$"),
     ("work_locations", r"^\W*(?:vendor |employee )?work locations?(?: \(all\))?\W*$"),
     ("headquarters_country", r"^\W*country of (?:the )?company(?:'s)? headquarters\W*$"),
-    (DATE_KEY, r"^\W*date(?: completed)?\W*$"),
+    (DATE_KEY, rf"^\W*date(?: completed)?\W*(?:{FORMAT_HINT}\W*)?$"),  # "Date", "Date (MM/DD/YYYY)"
 )
 _COMPILED = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in FACT_PATTERNS)
 

@@ -5,8 +5,10 @@ profile, and contact details checked in every other draft.
   profile holds for the product drafted for is answered with the fact, word for word, without
   the model: a ``drafted`` answer whose ``profile_fact`` names the key, cited as the past
   questionnaire the fact came from (nothing to cite for a fact a responder set). A date question
-  gets the drafting date (ISO; the export writes it into the cell as a date). A fact the profile
-  lacks is drafted as any other question.
+  gets the drafting date in the questionnaire's format (engine/questionnaire/date_format.py:
+  the answer cell's date format, a format its question or row names, the dates already
+  written in the workbook, else ISO); the export writes it into a date cell as a date and
+  into any other cell as that text. A fact the profile lacks is drafted as any other question.
 * :meth:`ProfileAnswers.checked` — a URL, e-mail address or phone number in a draft's text must be
   in the profile (for this product) or, word for word, in a highlightable quote of a cited
   source that is neither a third party's document nor another product's past answer; any other
@@ -21,11 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.anchoring import AnchorLabel
 from engine.cross_product import contact_tokens
 from engine.profile import DATE_KEY, Profile, fact_key, profile_of, saved_path
+from engine.questionnaire.date_format import date_format
 from engine.types import SourceKind
 
 if TYPE_CHECKING:
@@ -51,7 +55,9 @@ class ProfileAnswers:
             self._cached = (stamp, profile_of(self.library))
         return self._cached[1]
 
-    def answer(self, q: Question, key: str, product: str | None) -> Draft | None:
+    def answer(self, q: Question, key: str, product: str | None, source: Path | None = None) -> Draft | None:
+        """The profile's answer to ``q`` (None when it asks for no fact the profile holds);
+        ``source``: the questionnaire's file, whose date format a date question's answer takes."""
         from engine.pipeline import Citation, Draft
         from storage.review_store import DraftStatus
 
@@ -59,7 +65,7 @@ class ProfileAnswers:
         if name is None or q.choices:
             return None
         if name == DATE_KEY:
-            day = (self.today or date.today()).isoformat()
+            day = date_format(q, source).format(self.today or date.today())
             return Draft(key, q.id, q.sheet, q.row, q.text, day, None, DraftStatus.DRAFTED, profile_fact=DATE_KEY)
         fact = self.profile().fact(name, product)
         if fact is None:

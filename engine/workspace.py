@@ -223,7 +223,7 @@ class Workspace:
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
             raise KeyError(f"no question {key} in {questionnaire.path.name}")
-        draft = self.drafter_for(project_id).draft(question)
+        draft = self.drafter_for(project_id).draft(question, questionnaire.path)
         self.review_store.add_draft(project_id, draft.stored())
         return draft
 

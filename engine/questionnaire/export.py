@@ -23,9 +23,11 @@ workbook then asks for a full recalculation on open (``fullCalcOnLoad="1"`` on `
 too. Writes into the hidden part of a merged range, or over the anchor of a shared or array
 formula that covers other cells, are refused: both would damage what the workbook shows.
 
-A date (``CellWrite.kind == "date"``, an ISO ``YYYY-MM-DD`` value) is written as a date — the
-Excel serial number, ``<v>``, keeping the cell's style — when the cell's style has a date number
-format (the questionnaire's own format shows it); into any other cell it is written as text.
+A date (``CellWrite.kind == "date"``: an ISO ``YYYY-MM-DD`` value, or a value in the
+questionnaire's format such as "11/24/2026" with its ISO date in ``CellWrite.day``) is written as
+a date — the Excel serial number, ``<v>``, keeping the cell's style — when the cell's style has a
+date number format (the questionnaire's own format shows it); into any other cell it is written
+as the value's text.
 
 CSV: see :func:`export_csv`. Every write is atomic: a temporary file in the target's folder,
 fsync, then ``os.replace``; the source is never modified.
@@ -67,7 +69,8 @@ class CellWrite:
     sheet: str
     cell: str
     value: str
-    kind: str = "text"  # "date": an ISO date, written as a date into a date-formatted cell
+    kind: str = "text"  # "date": a date, written as a date into a date-formatted cell
+    day: str | None = None  # a "date" write's ISO date when ``value`` is in another format ("11/24/2026")
 
 
 class _DateText(str):
@@ -113,10 +116,11 @@ def _date_value(w: "CellWrite", date_styles: frozenset, file: Path) -> str:
     from datetime import date
 
     try:
-        day = date.fromisoformat(w.value.strip())
+        day = date.fromisoformat((w.day or w.value).strip())
     except ValueError:
         return _xml_text(w, file)  # not an ISO date: the text as given
-    return _DateText(day.isoformat(), (day - date(1899, 12, 30)).days, date_styles)
+    shown = _xml_text(w, file) if w.day else day.isoformat()  # into a text cell: the text as formatted
+    return _DateText(shown, (day - date(1899, 12, 30)).days, date_styles)
 
 
 class ExportError(FileProblem):

@@ -2,25 +2,39 @@
 answered at all ("Does your product process PHI?" = No → the HIPAA section is not required), and
 the state of every question they govern.
 
-Where qualifiers come from, first match wins per questionnaire:
+Where qualifiers come from, in this order per questionnaire:
 
-1. **A declared map of the templates we know.** HECVAT 3.x Full: the "Required" column of its
-   ``Questions`` sheet holds one formula per question (``=IF(N$18="Yes",1,0)`` for every HIPA
-   row, ``=IF(OR(N$24="1",N$24="2"),1,0)`` for the physical data-centre rows…); the map below
-   is those formulas written out (QUAL-01 → HIPA, QUAL-02 → THRD, QUAL-03 → BCPL, QUAL-04 →
-   DRPL, QUAL-05 → PCID, QUAL-06 → CONS, QUAL-07's hosting option → four groups of DCTR rows).
+1. **The workbook's own formulas** (engine/questionnaire/formula_gates.py), read when the
+   questionnaire is: a question whose answer formulas on *other* sheets compare with a value to
+   say a row does not apply, or to say "DO NOT complete the … worksheets". HECVAT 4.x: each
+   tab copies the START HERE REQU answers it depends on (``Product!C18 =
+   VLOOKUP($A18,'START HERE'!$A$23:$F$36,3,0)``) and every governed row's Guidance reads the
+   copy (``=IF($C$18='Auto Responses'!$J$4,'Auto Responses'!$A$3,…)``: "No" → "Based on the
+   response to REQU-01 … this question does not apply"); REQU-01's own Guidance names the
+   Product and Infrastructure worksheets, REQU-02's IT Accessibility, REQU-04's the AI
+   worksheet (and the Privacy tab's AI rows, DPAI-xx, read REQU-04 too), REQU-08's the Privacy
+   tab. On the blank HECVAT 4.1.4 this gives the same rows as the declared map below
+   (tests/integration/test_qualifiers_real.py).
+2. **A declared map of the templates we know**, for the qualifiers the formulas do not cover
+   (a copy whose formulas were lost, a template without them). HECVAT 3.x Full: the "Required"
+   column of its ``Questions`` sheet holds one formula per question (``=IF(N$18="Yes",1,0)``
+   for every HIPA row, ``=IF(OR(N$24="1",N$24="2"),1,0)`` for the physical data-centre rows…)
+   on a sheet apart from the rows the vendor answers (no formula there reads an answer from
+   another sheet, so step 1 finds nothing); the map below is those formulas written out
+   (QUAL-01 → HIPA, QUAL-02 → THRD, QUAL-03 → BCPL, QUAL-04 → DRPL, QUAL-05 → PCID, QUAL-06 →
+   CONS, QUAL-07's hosting option → four groups of DCTR rows).
    HECVAT 4.x: the matrix beside the REQU rows of its ``Questions`` sheet (which tab or section
    each REQU question makes required): REQU-01 cloud → Product and Infrastructure, REQU-02
-   interface → IT Accessibility, REQU-03 consulting → CONS, REQU-04 AI → the AI tab, REQU-05
-   PHI → HIPA, REQU-06 card data → PCID, REQU-07 on-premises appliance → OPEM, REQU-08 personal
-   data → Privacy. A rule applies only when the qualifier's ID is there *and* its text says what
-   the rule expects (``health``, ``credit card``…), so another questionnaire reusing an ID is
-   never gated by mistake. HECVAT Lite 3.x has no qualifiers: nothing is switched off.
+   interface → IT Accessibility, REQU-03 consulting → CONS, REQU-04 AI → the AI tab and DPAI,
+   REQU-05 PHI → HIPA, REQU-06 card data → PCID, REQU-07 on-premises appliance → OPEM, REQU-08
+   personal data → Privacy. A rule applies only when the qualifier's ID is there *and* its text
+   says what the rule expects (``health``, ``credit card``…), so another questionnaire reusing
+   an ID is never gated by mistake. HECVAT Lite 3.x has no qualifiers: nothing is switched off.
    Row-level follow-ups inside a section are switched off only where the template's guidance says
    so (CONS-06/08 = No: "No need to answer CONS-07/09"); the other row-level "Required" formulas
    (AAAI-12 "If you don't support SSO…") are not applied: vendors answer those rows anyway
    (Parchment answers AAAI-12 with AAAI-01 = "1) Yes").
-2. **The questionnaire's own words**, for the rest: a question saying "If No, skip to 4.3"
+3. **The questionnaire's own words**, when neither finds any: a question saying "If No, skip to 4.3"
    governs the questions after it up to (not including) 4.3; "If No, no need to answer CONS-09"
    or "If No, do not answer questions X and Y" governs the IDs it names.
 
@@ -44,6 +58,7 @@ from engine.questionnaire.reader import Question, Questionnaire
 
 
 class QualifierSource(str, Enum):
+    FORMULAS = "formulas"  # the workbook's own formulas (engine/questionnaire/formula_gates.py: HECVAT 4's REQU)
     TEMPLATE = "template"  # a declared map of a known template (HECVAT 3.x Full, HECVAT 4.x)
     WORDING = "wording"  # the questionnaire's own words ("If No, skip to …")
 
@@ -69,8 +84,12 @@ class Qualifier:
 
     def switches_off(self, values: Sequence[str]) -> bool:
         """Whether an answer (its value, plus the other options its explanation names) switches
-        the governed questions off: answered, and none of the values makes them required."""
+        the governed questions off: answered, and none of the values makes them required (for a
+        qualifier known only by the values that switch it off, ``required_when`` empty: every
+        value is one of ``off_when``)."""
         values = [v for v in values if v and v.strip()]
+        if not self.required_when:
+            return bool(values) and all(_value_matches(v, self.off_when) for v in values)
         return bool(values) and not any(_value_matches(v, self.required_when) for v in values)
 
 
@@ -140,7 +159,7 @@ HECVAT4 = (
     _Rule("REQU-01", r"cloud", "Product and Infrastructure tabs", ("sheet:Product", "sheet:Infrastructure"), ("yes",)),
     _Rule("REQU-02", r"interface", "IT Accessibility tab", ("sheet:IT Accessibility",), ("yes",)),
     _Rule("REQU-03", r"consult", "Consulting", ("CONS-",), ("yes",)),
-    _Rule("REQU-04", r"\bai\b", "AI tab", ("sheet:AI",), ("yes",)),
+    _Rule("REQU-04", r"\bai\b", "AI tab", ("sheet:AI", "DPAI-"), ("yes",)),  # and the Privacy tab's AI rows
     _Rule("REQU-05", r"health|\bphi\b|hipaa", "HIPAA", ("HIPA-",), ("yes",)),
     _Rule("REQU-06", r"credit card", "PCI DSS", ("PCID-",), ("yes",)),
     _Rule("REQU-07", r"appliance|on.prem", "On-premises", ("OPEM-",), ("yes",)),
@@ -169,6 +188,40 @@ def _from_template(questions: Sequence[Question]) -> list[Qualifier]:
             if governed:
                 found.append(_qualifier(qual, rule.section, governed, rule.required_when, QualifierSource.TEMPLATE,
                                         rule.options))
+    return found
+
+
+# ---------------------------------------------------------------- the workbook's formulas
+
+def _from_formulas(questionnaire: Questionnaire) -> list[Qualifier]:
+    """Qualifiers whose answer other sheets' formulas read (:mod:`engine.questionnaire.formula_gates`)."""
+    from engine.questionnaire.formula_gates import formula_gates
+
+    questions = list(questionnaire.questions)
+    by_cell: dict[tuple[str, str], Question] = {}
+    for q in questions:
+        for cell in (q.choice_cell, q.text_cell):
+            if cell:
+                by_cell.setdefault((q.sheet, cell), q)
+    found: list[Qualifier] = []
+    for g in formula_gates(questionnaire.path):
+        qual = by_cell.get(g.cell)
+        if qual is None:
+            continue
+        rows = set(g.rows)
+        governed = [q for q in questions if q is not qual and (q.sheet in g.sheets or (q.sheet, q.row) in rows)]
+        if not governed:
+            continue
+        if g.on_values:
+            required = g.on_values
+        else:  # only the values that switch it off: the other options, else those values themselves
+            required = tuple(c for c in qual.choices if not _value_matches(c, g.off_values))
+        off = tuple(c for c in qual.choices if not _value_matches(c, required)) if required else g.off_values
+        section = g.section or (" and ".join(g.sheets) + (" tabs" if len(g.sheets) > 1 else " tab") if g.sheets else
+                                ", ".join(dict.fromkeys(label(q).split("-")[0] for q in governed)))
+        found.append(Qualifier(label(qual), question_key(qual), qual.sheet, qual.row, section,
+                               tuple(question_key(q) for q in governed), tuple(label(q) for q in governed),
+                               tuple(required), tuple(off), QualifierSource.FORMULAS))
     return found
 
 
@@ -231,10 +284,18 @@ def _qualifier(qual: Question, section: str, governed: Sequence[Question], requi
 
 
 def find_qualifiers(questionnaire: Questionnaire | Sequence[Question]) -> tuple[Qualifier, ...]:
-    """The qualifiers of a questionnaire: a known template's declared map when its qualifiers
-    are there, else what the questions' own words say (see the module docstring)."""
-    questions = list(questionnaire.questions if isinstance(questionnaire, Questionnaire) else questionnaire)
-    return tuple(_from_template(questions) or _from_wording(questions))
+    """The qualifiers of a questionnaire: what the workbook's formulas say, then a known
+    template's declared map for the qualifiers the formulas do not cover, else what the
+    questions' own words say (see the module docstring). Questions without their workbook
+    (a sequence) have no formulas to read."""
+    if isinstance(questionnaire, Questionnaire):
+        questions = list(questionnaire.questions)
+        formulas = _from_formulas(questionnaire)
+    else:
+        questions, formulas = list(questionnaire), []
+    read = {x.id for x in formulas}
+    declared = [x for x in _from_template(questions) if x.id not in read]
+    return tuple(formulas + declared or _from_wording(questions))
 
 
 def drafting_order(questions: Sequence[Question], qualifiers: Sequence[Qualifier]) -> list[Question]:

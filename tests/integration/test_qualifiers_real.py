@@ -10,7 +10,7 @@ import pytest
 
 from engine.bench.gated import measure
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.qualifiers import find_qualifiers
+from engine.questionnaire.qualifiers import QualifierSource, _from_formulas, _from_template, find_qualifiers
 
 FULL = ["Canvas Credentials/Canvas Credentials HECVAT Full.xlsx", "Parchment/Parchment HECVAT Full - All Products.xlsx"]
 LITE = ["Canvas Catalog", "Canvas Studio", "Elevate Standards Alignment", "Intelligent Insights", "LearnPlatform",
@@ -38,5 +38,20 @@ def test_hecvat_414_requ_questions_govern_tabs_and_sections(shared_data: Path):
     q = read_questionnaire(shared_data / "hecvat_blank/HECVAT414.xlsx")
     quals = {x.section: x for x in find_qualifiers(q)}
     assert {x.id for x in quals.values()} == {f"REQU-0{i}" for i in range(1, 9)}
-    assert len(quals["HIPAA"].governs) == 29 and len(quals["PCI DSS"].governs) == 12
-    assert len(quals["AI tab"].governs) == 31 and len(quals["IT Accessibility tab"].governs) == 18
+    assert all(x.source is QualifierSource.FORMULAS for x in quals.values())  # read from the workbook's formulas
+    assert len(quals["HIPAA section"].governs) == 29 and len(quals["PCI-DSS section"].governs) == 12
+    assert len(quals["IT Accessibility worksheet"].governs) == 18
+    ai = quals["Artificial Intelligence (AI) worksheet"]  # the AI tab and the Privacy tab's AI rows
+    assert len(ai.governs) == 39 and sum(i.startswith("DPAI-") for i in ai.governs_ids) == 8
+    assert len(quals["Product and Infrastructure worksheets"].governs) == 92
+
+
+def test_hecvat_414_formulas_and_the_declared_map_agree(shared_data: Path):
+    """The map read from HECVAT 4.1.4's formulas at run time and the declared fallback govern
+    the same rows for every REQU question."""
+    q = read_questionnaire(shared_data / "hecvat_blank/HECVAT414.xlsx")
+    read = {x.id: set(x.governs) for x in _from_formulas(q)}
+    declared: dict[str, set[str]] = {}
+    for x in _from_template(list(q.questions)):
+        declared.setdefault(x.id, set()).update(x.governs)
+    assert read == declared and len(read) == 8
