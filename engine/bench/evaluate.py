@@ -419,8 +419,10 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
                             **({"report": report} if report else {}),
                             **({"rows": figures["rows"]} if "rows" in figures else {})})
+            leaks = (f", rows naming another product {figures['rows']['other_product_mentions']['rows']}"
+                     if "other_product_mentions" in figures.get("rows", {}) else "")
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
-                  f"no context {figures['no_context_rate']} %", file=sys.stderr)
+                  f"no context {figures['no_context_rate']} %{leaks}", file=sys.stderr)
     return {"targets": targets, "summary": _loo_summary(targets), "library": library,
             "mode": targets[0]["mode"] if targets else mode}
 
