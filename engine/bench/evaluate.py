@@ -435,11 +435,14 @@ def _loo_summary(targets: Sequence[dict]) -> dict:
     drafted = sum(t["drafted"] for t in targets)
     leaks = {k: {t["target"]: t["rows"][k]["rows"] for t in targets if k in t.get("rows", {})}
              for k in ("other_product_mentions", "foreign_contacts")}
+    crossed = [t["rows"]["from_other_product"] for t in targets if "from_other_product" in t.get("rows", {})]
     return {
         "targets": len(targets),
         "questions": questions,
         # all rows (--all-rows): per target, the rows naming another product or holding a foreign contact
         **{k: {"rows": sum(v.values()), "targets": v} for k, v in leaks.items() if v},
+        # all rows: choices taken from another product's past answer, and how many of them say so
+        **({"from_other_product": {k: sum(c[k] for c in crossed) for k in ("rows", "labelled")}} if crossed else {}),
         # pooled over every target's questions: of all drafted Yes/No choices, the share right
         "drafted_precision": _ratio(sum(t["drafted_right"] for t in targets), drafted),
         "coverage": _ratio(drafted, questions),

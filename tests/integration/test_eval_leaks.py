@@ -92,5 +92,7 @@ def test_leave_one_out_sums_the_checks_and_writes_every_targets_drafts(tmp_path:
     assert summary["other_product_mentions"] == {"rows": 0, "targets": {"Canvas Studio HECVAT.xlsx": 0,
                                                                         "Parchment HECVAT.xlsx": 0}}
     assert summary["foreign_contacts"]["rows"] == 0
+    crossed = summary["from_other_product"]
+    assert crossed["rows"] > 0 and crossed["labelled"] == crossed["rows"]
     targets = {json.loads(line)["target"] for line in drafts.read_text(encoding="utf-8").splitlines()}
     assert targets == {"Canvas Studio HECVAT.xlsx", "Parchment HECVAT.xlsx"}
