@@ -248,7 +248,7 @@ def row_record(target: str, product: str | None, r: RowTruth, d) -> dict:
     """One drafted row (a pipeline Draft) as a line of ``eval … --all-rows --drafts FILE``: what
     ``python -m engine.bench.leaks`` checks again after the run."""
     return {"target": target, "product": product, "id": r.id, "key": r.key, "row_type": r.row_type.value,
-            "status": d.status.value, "choice": d.choice, "answer": d.answer, "confidence": d.confidence,
+            "question": r.question, "status": d.status.value, "choice": d.choice, "answer": d.answer, "confidence": d.confidence,
             "trust": list(d.trust), "from_product": d.from_product, "past_answers": list(d.past_answers),
             "profile_fact": d.profile_fact, "removed": list(d.removed),
             "citations": list(dict.fromkeys(c.file for c in d.citations))}

@@ -135,3 +135,16 @@ def test_the_command_checks_the_drafts_a_run_wrote(files, tmp_path, capsys):
     assert result["from_other_product"] == {"rows": 1, "labelled": 1, "ids": ["ENC-01"]}
     drafts.write_text("not json\n", encoding="utf-8")
     assert main([str(drafts)]) == 2 and "--drafts" in capsys.readouterr().err
+
+
+def test_the_report_section_names_the_rows_and_what_they_hold():
+    from engine.bench.rows import leaks_html, rows_html
+
+    check = build("Canvas Studio", [Source("Erin Elliott <erin@parchment.com>", Scope(("Parchment",)), "p.xlsx")],
+                  "Instructure")
+    figures = {**check.figures([("GNRL-08", "Write <erin@parchment.com>"), ("GNRL-09", "Call us.")]),
+               "from_other_product": {"rows": 2, "labelled": 2, "ids": ["A", "B"]}}
+    page = leaks_html(figures)
+    assert ">Other products' names, people and contacts<" in page and "GNRL-08: erin@parchment.com" in page
+    assert "2 rows took their choice from another product" in page
+    assert leaks_html({}) == "" and "Other products'" not in rows_html({"row_types": {}})
