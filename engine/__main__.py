@@ -381,7 +381,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
                                     model=args.model, llm_url=args.llm_url, evidence=args.evidence, report=args.report,
                                     embedder=args.embedder, progress=_progress_bar(), product=args.product,
-                                    folders=_folder_scopes(args), mode=args.mode, all_rows=args.all_rows)
+                                    folders=_folder_scopes(args), mode=args.mode, all_rows=args.all_rows,
+                                    drafts=args.drafts)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -401,7 +402,7 @@ def cmd_leave_one_out(args: argparse.Namespace) -> int:
     result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
                            limit=args.limit, model=args.model, llm_url=args.llm_url, evidence=args.evidence,
                            reports=args.reports, embedder=args.embedder, progress=_progress_bar(), product=args.product,
-                           folders=_folder_scopes(args), mode=args.mode, all_rows=args.all_rows)
+                           folders=_folder_scopes(args), mode=args.mode, all_rows=args.all_rows, drafts=args.drafts)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -664,6 +665,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all-rows", action="store_true", help="draft every row, and report per row type (profile, "
                                                            "gated, dropdown, narrative; engine/bench/rows.py); "
                                                            "--limit then counts rows")
+    p.add_argument("--drafts", help="with --all-rows: write every drafted row to this JSONL file (for "
+                                    "python -m engine.bench.leaks)")
     p.set_defaults(func=cmd_eval)
     p = ev.add_parser("leave-one-out", help="each filled questionnaire in turn as the target, the others as its "
                                             "answer library; figures per target and over all")
@@ -674,6 +677,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="score the first N Yes/No questions of each target only")
     p.add_argument("--reports", help="a folder for one HTML report per target")
     p.add_argument("--all-rows", action="store_true", help="draft every row of each target, and report per row type")
+    p.add_argument("--drafts", help="with --all-rows: write every target's drafted rows to this JSONL file (for "
+                                    "python -m engine.bench.leaks)")
     p.set_defaults(func=cmd_leave_one_out)
     from engine.bench.library_cli import add_library_evals
 

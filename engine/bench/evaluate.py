@@ -240,10 +240,16 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
 
 
 def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions: Sequence[Question],
-               library, limit: int | None) -> tuple[Scores, dict]:
+               library, limit: int | None, company: str | None = None, drafts_file: Path | None = None,
+               drafts_mode: str = "w") -> tuple[Scores, dict]:
     """Every row of the target drafted (qualifiers first, switched-off sections not drafted) and
-    scored per row type (engine/bench/rows.py); the Yes/No questions scored from the same drafts."""
-    from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, truth_rows
+    scored per row type (engine/bench/rows.py); the Yes/No questions scored from the same drafts.
+    Every drafted row is checked for other products' identifying strings (engine/bench/leaks.py:
+    ``other_product_mentions``, ``foreign_contacts``; ``company``: the company's name) and its
+    choices taken from another product counted (``from_other_product``); ``drafts_file``: every
+    drafted row also written there as a JSON line (``drafts_mode`` "a" appends)."""
+    from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
+    from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, truth_rows
 
     rows = truth_rows(read_questionnaire(target), truth)
     rows = rows[:limit] if limit else rows
@@ -254,6 +260,15 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
     baselines = {"past_answer": {k: d.text for k, d in past.items()}} if library is not None else {}
     figures = RowScores([(r, drafted(drafts[r.key]) if r.key in drafts else None) for r in rows], seconds) \
         .figures(drafter.kb.encoder.encode_passages, baselines)
+    records = [row_record(target.name, drafter.product, r, drafts[r.key]) for r in rows if r.key in drafts]
+    check = build(drafter.product, (library_sources(library.entries()) if library is not None else [])
+                  + kb_sources(drafter.kb), company)
+    figures.update(check.figures((x["id"], draft_text(x)) for x in records))
+    figures["from_other_product"] = from_other_product(records)
+    if drafts_file is not None:
+        drafts_file.parent.mkdir(parents=True, exist_ok=True)
+        with drafts_file.open(drafts_mode, encoding="utf-8") as f:
+            f.writelines(json.dumps(x, ensure_ascii=False) + "\n" for x in records)
     return scores, figures
 
 
@@ -287,7 +302,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
                            llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
                            embedder: str | None = None, generator=None, progress: Progress = no_progress,
                            product: str | None = None, folders: FolderScopes | None = None,
-                           mode: str | None = None, all_rows: bool = False) -> dict:
+                           mode: str | None = None, all_rows: bool = False, drafts: str | None = None,
+                           drafts_mode: str = "w") -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
@@ -296,7 +312,9 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     drafts' retrieval mode or strategy (engine.config; ``summary`` summarises the documents with
     the generator when it can write, else extractively; ``atoms``/``atom-questions`` build that
     index). ``all_rows``: draft every row, not only the Yes/No ones, and add the figures per row
-    type (``rows``; engine/bench/rows.py); the Yes/No figures come from the same drafts."""
+    type (``rows``; engine/bench/rows.py); the Yes/No figures come from the same drafts, and
+    ``drafts`` (a path) receives every drafted row as a JSON line (``drafts_mode`` "a": appended)
+    for ``python -m engine.bench.leaks``."""
     from engine.generate import make_generator
     from engine.library import AnswerLibrary
 
@@ -332,7 +350,9 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
         row_figures = None
         if all_rows:
-            scores, row_figures = score_rows(drafter, target_path, expected, questions, lib, limit)
+            scores, row_figures = score_rows(drafter, target_path, expected, questions, lib, limit,
+                                             company=folders.company if folders is not None else None,
+                                             drafts_file=Path(drafts) if drafts else None, drafts_mode=drafts_mode)
         else:
             scores = score(drafter, questions, expected)
         release(str(folder / "qdrant"))
@@ -368,13 +388,14 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
                   llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
                   embedder: str | None = None, generator=None, progress: Progress = no_progress,
                   product: str | None = None, folders: FolderScopes | None = None, mode: str | None = None,
-                  all_rows: bool = False) -> dict:
+                  all_rows: bool = False, drafts: str | None = None) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
     folder) and one generator serve every target. ``reports``: a folder for one HTML report
-    per target; ``product`` and ``folders`` as for :func:`evaluate_questionnaire`. Returns each
-    target's figures and a summary over the targets."""
+    per target; ``product``, ``folders`` and ``drafts`` (every target's drafted rows, in one file)
+    as for :func:`evaluate_questionnaire`. Returns each target's figures and a summary over the
+    targets."""
     from engine.generate import make_generator
 
     if len(pairs) < 2 and library:
@@ -391,14 +412,17 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
             figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
                                              embedder=embedder, generator=generator, progress=progress,
-                                             product=product, folders=folders, mode=mode, all_rows=all_rows)
+                                             product=product, folders=folders, mode=mode, all_rows=all_rows,
+                                             drafts=drafts, drafts_mode="w" if i == 1 else "a")
             targets.append({"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
                             **{k: figures[k] for k in LOO_FIGURES},
                             "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
                             **({"report": report} if report else {}),
                             **({"rows": figures["rows"]} if "rows" in figures else {})})
+            leaks = (f", rows naming another product {figures['rows']['other_product_mentions']['rows']}"
+                     if "other_product_mentions" in figures.get("rows", {}) else "")
             print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
-                  f"no context {figures['no_context_rate']} %", file=sys.stderr)
+                  f"no context {figures['no_context_rate']} %{leaks}", file=sys.stderr)
     return {"targets": targets, "summary": _loo_summary(targets), "library": library,
             "mode": targets[0]["mode"] if targets else mode}
 
@@ -409,9 +433,16 @@ def _loo_summary(targets: Sequence[dict]) -> dict:
     questions = sum(t["questions"] for t in targets)
     seconds = sum((t["s_per_question"] or 0.0) * t["questions"] for t in targets)
     drafted = sum(t["drafted"] for t in targets)
+    leaks = {k: {t["target"]: t["rows"][k]["rows"] for t in targets if k in t.get("rows", {})}
+             for k in ("other_product_mentions", "foreign_contacts")}
+    crossed = [t["rows"]["from_other_product"] for t in targets if "from_other_product" in t.get("rows", {})]
     return {
         "targets": len(targets),
         "questions": questions,
+        # all rows (--all-rows): per target, the rows naming another product or holding a foreign contact
+        **{k: {"rows": sum(v.values()), "targets": v} for k, v in leaks.items() if v},
+        # all rows: choices taken from another product's past answer, and how many of them say so
+        **({"from_other_product": {k: sum(c[k] for c in crossed) for k in ("rows", "labelled")}} if crossed else {}),
         # pooled over every target's questions: of all drafted Yes/No choices, the share right
         "drafted_precision": _ratio(sum(t["drafted_right"] for t in targets), drafted),
         "coverage": _ratio(drafted, questions),

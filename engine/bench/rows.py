@@ -22,11 +22,17 @@ Per row type, against the vendor's own answers (the truth):
   (the library's answer to the most similar past question of another questionnaire: what
   copying gives). An empty draft scores 0.
 - **minutes**: the drafting time of the whole questionnaire.
+- **other products' strings** (engine/bench/leaks.py), over every drafted row:
+  ``other_product_mentions`` (rows naming another product, its people or its contacts) and
+  ``foreign_contacts`` (rows with a link, e-mail or phone only another product or a third party
+  gives), and ``from_other_product`` (rows whose choice is another product's past answer, and how
+  many of them say so).
 
 ``python -m engine.bench.rows`` measures, without the model, what can be measured so: the gated
 rows with the truth's qualifier answers, and the two baselines (and the best past answer as a
 draft for profile rows and dropdowns), leave-one-out over the filled questionnaires (each
-target's library is the other files).
+target's library is the other files); and how many rows of the best-past-answer drafts, and of
+the vendor's own answers, hold other products' strings (``leaks``; products from the folders).
 """
 
 from __future__ import annotations
@@ -238,6 +244,38 @@ def drafted(d) -> Drafted:
     return Drafted(d.choice, d.answer, d.status.value, d.seconds)
 
 
+def row_record(target: str, product: str | None, r: RowTruth, d) -> dict:
+    """One drafted row (a pipeline Draft) as a line of ``eval … --all-rows --drafts FILE``: what
+    ``python -m engine.bench.leaks`` checks again after the run."""
+    return {"target": target, "product": product, "id": r.id, "key": r.key, "row_type": r.row_type.value,
+            "question": r.question, "status": d.status.value, "choice": d.choice, "answer": d.answer, "confidence": d.confidence,
+            "trust": list(d.trust), "from_product": d.from_product, "past_answers": list(d.past_answers),
+            "profile_fact": d.profile_fact, "removed": list(d.removed),
+            "citations": list(dict.fromkeys(c.file for c in d.citations))}
+
+
+def leaks_html(figures: dict) -> str:
+    """The report's section on other products' names, people and contacts (engine/bench/leaks.py)."""
+    esc = html.escape
+    if "other_product_mentions" not in figures:
+        return ""
+    parts = ["<h3>Other products' names, people and contacts</h3><table><tr><th></th><th>rows</th>"
+             "<th>by kind</th><th>IDs</th><th>examples</th></tr>"]
+    for key, label in (("other_product_mentions", "another product's name, person or contact"),
+                       ("foreign_contacts", "a link, e-mail or phone only another product or a third party gives")):
+        f = figures[key]
+        kinds = ", ".join(f"{k} {n}" for k, n in f.get("by_kind", {}).items() if n)
+        parts.append(f"<tr><th>{esc(label)}</th><td>{f['rows']}</td><td>{esc(kinds) or '—'}</td>"
+                     f"<td>{esc(', '.join(f['ids'])) or '—'}</td><td>{'<br>'.join(esc(x) for x in f['examples']) or '—'}"
+                     "</td></tr>")
+    parts.append("</table>")
+    crossed = figures.get("from_other_product")
+    if crossed:
+        parts.append(f"<p>{crossed['rows']} rows took their choice from another product's past answer; "
+                     f"{crossed['labelled']} of them name it (past answers, confidence, the trust flag).</p>")
+    return "\n".join(parts)
+
+
 def rows_html(figures: dict) -> str:
     """The report's sections per row type (HTML, no script)."""
     esc = html.escape
@@ -263,6 +301,7 @@ def rows_html(figures: dict) -> str:
                          f"</td><td>{e.get('draft', '—')}</td><td>{e.get('past_answer_baseline', '—')}</td>"
                          f"<td>{e.get('question_baseline', '—')}</td></tr>")
         parts.append("</table>")
+    parts.append(leaks_html(figures))
     parts.append(f"<h3>Time</h3><p>{figures.get('minutes')} minutes for the whole questionnaire.</p>")
     return "\n".join(parts)
 
@@ -280,13 +319,19 @@ def past_answer_drafts(library, rows: Sequence[RowTruth], target_file: str) -> d
     return out
 
 
-def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], encoder) -> list[dict]:
+def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], encoder,
+            documents: Sequence[Path] = (), folders=None) -> list[dict]:
     """Per target: the gated rows with the truth's qualifier answers, and the text scores of the
-    two baselines (no model)."""
+    two baselines (no model). With ``folders`` (engine/scopes.py FolderScopes) also ``leaks``:
+    the rows of the best-past-answer drafts and of the vendor's own answers that hold another
+    product's name, people or contacts (engine/bench/leaks.py), the sources being the library
+    files and ``documents``, scoped by their folders."""
     from engine.bench.evaluate import load_truth
+    from engine.bench.leaks import build, document_sources, questionnaire_sources
     from engine.library import AnswerLibrary
 
     encode = encoder.encode_passages
+    sources = (questionnaire_sources(library_files, folders) + document_sources(documents, folders)) if folders else []
     results = []
     for target, truth_path in pairs:
         with tempfile.TemporaryDirectory(prefix="rfp-rows-") as tmp:  # the target's library: the other files
@@ -302,6 +347,14 @@ def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], e
             figures = scores.figures(encode, {"past_answer": {k: d.text for k, d in past.items()}})
             figures["target"] = Path(target).name
             figures["note"] = "drafts: the best past answer of another file (gated rows: the truth's qualifiers)"
+            if folders is not None:
+                product = folders.product_of(Path(target))
+                check = build(product, [x for x in sources if x.file != Path(target).name], folders.company)
+                figures["product"] = product
+                figures["leaks"] = {
+                    "past_answer": check.figures((r.id, " ".join(x for x in (past[r.key].choice, past[r.key].text) if x))
+                                                 for r in rows if r.key in past),
+                    "truth": check.figures((r.id, " ".join(x for x in (r.value, r.explanation) if x)) for r in rows)}
             results.append(figures)
             print(json.dumps(figures), flush=True)
             lib.close()
@@ -323,6 +376,8 @@ def main(argv: list[str]) -> int:
     import os
 
     from engine.embed.dense import DenseEncoder
+    from engine.ingest.paths import select_files
+    from engine.scopes import FolderScopes
 
     parser = argparse.ArgumentParser(prog="python -m engine.bench.rows", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.environ.get("RFP_SHARED_DATA", "/work/shared/data"))
@@ -334,7 +389,14 @@ def main(argv: list[str]) -> int:
         print(f"no filled HECVAT with its truth under {root}", file=sys.stderr)
         return 2
     library = [p for p, _ in pairs] + sorted(root.glob("Instructure/Instructure CAIQ.xlsx"))
-    measure(pairs, library, DenseEncoder(args.embedder))
+    folders = FolderScopes()
+    selected = select_files(sorted(d for d in root.iterdir() if d.is_dir() and not d.name.startswith("_")))
+    documents = [f for f, _ in selected.files if f not in library and f not in {p for p, _ in pairs}]
+    results = measure(pairs, library, DenseEncoder(args.embedder), documents, folders)
+    leaks = {name: {t["target"]: t["leaks"][name][k]["rows"] for t in results}
+             for name in ("past_answer", "truth") for k in ("other_product_mentions",)}
+    contacts = {t["target"]: t["leaks"]["past_answer"]["foreign_contacts"]["rows"] for t in results}
+    print(json.dumps({"other_product_mentions": leaks, "foreign_contacts_past_answer": contacts}), flush=True)
     return 0
 
 
@@ -342,4 +404,5 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["Drafted", "RowScores", "drafted", "past_answer_drafts", "RowTruth", "draft_rows", "measure", "rows_html", "truth_rows"]
+__all__ = ["Drafted", "RowScores", "drafted", "leaks_html", "past_answer_drafts", "RowTruth", "draft_rows", "measure",
+           "row_record", "rows_html", "truth_rows"]

@@ -195,8 +195,10 @@ def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothi
         shared_data, encoder, tmp_path):
     """Canvas Credentials' HECVAT Full (255 rows, ../shared/data/instructure) drafted for Canvas
     Credentials with every other filled questionnaire in the library (Parchment's HECVAT Full among
-    them), no documents: no row holds Parchment's name, people, e-mails, phones or links; every
+    them), no documents: no row holds Parchment's name, people, e-mails, phones or links, nor
+    (the evaluation's check, engine/bench/leaks.py) any other product's; every
     choice taken from another product says so; the GNRL rows come from the profile."""
+    from engine.bench.leaks import build, library_sources
     from engine.scopes import FolderScopes
 
     base = shared_data / "instructure"
@@ -211,6 +213,12 @@ def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothi
         drafter = Drafter(kb, QuotingGenerator(), library=library, product="Canvas Credentials")
         questionnaire = read_questionnaire(target)
         drafts = [drafter.draft(q) for q in questionnaire.questions]
+        # the evaluation's check over every row (engine/bench/leaks.py), with the library as its sources
+        check = build("Canvas Credentials", library_sources(library.entries()), folders.company)
+        assert check.people and check.names  # Parchment's contacts and every other product's name are looked for
+        figures = check.figures((d.id or d.key, " ".join(x for x in (d.choice, d.answer) if x)) for d in drafts)
+        assert figures["other_product_mentions"]["rows"] == 0, figures
+        assert figures["foreign_contacts"]["rows"] == 0, figures
     finally:
         library.close()
         release(str(tmp_path / "kb" / "qdrant"))
