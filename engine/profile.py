@@ -11,7 +11,23 @@ questionnaire), and its past answers become facts:
   slash) that at least :data:`COMPANY_AGREEMENT` of the company's past questionnaires answering
   it give, and at least two of them; company-wide questionnaires and every product's count;
 * a **product fact**: what the product's own past questionnaire (the newest) answers;
-* the product's name, when nothing else gives it, is the product drafted for.
+* the product's name, when nothing else gives it, is the product drafted for;
+* a **document fact**: what the product's own documents state in a recognised form (the vendor
+  and contacts of a PCI DSS attestation's assessed entity, a VPAT's contact:
+  engine/profile_documents.py), used where neither the product's own questionnaire nor the
+  company's give the fact, cited to the document's page.
+
+Values are compared loosely (:func:`normalised`). A value pointing to another row of its
+questionnaire ("See GNRL-08 for …") is compared with the row's fact in place of its number (so a
+K-12CVAT's "See GNRL-07" agrees with a HECVAT's "See GNRL-08"), and answered with the number of
+the target questionnaire's row asking for that fact (:meth:`Fact.value_for`; not at all when the
+target has no such row).
+
+**Another vendor.** When a product's own vendor name (set by hand, its own questionnaire, else
+its own documents) is another legal entity than the company's (:func:`same_vendor`: "Parchment
+LLC" is not "Instructure"; "Instructure, Inc." is), none of the company's facts are the
+product's: its rows get only its own and its documents' facts, the rest are left to the
+documents and the reviewer (a wrong contact in a contract is worse than a blank).
 
 Facts a responder sets (``python -m engine profile --set KEY VALUE [--product P]``, or the app)
 are kept in ``profile.json`` in the store folder (written atomically) and win over learned ones.

@@ -13,11 +13,15 @@
   profile learned leave-one-out: each filled questionnaire in turn is the target; the profile is
   learned from the other files' entries (engine/profile.py) and the target's general-information
   rows (those ``fact_key`` names) are answered as the drafter answers them
-  (engine/profile_answers.py); an answer is right when it equals the target's own (``normalised``:
-  case, spaces, scheme, trailing slash). Date rows get the drafting date: counted apart
-  (``dated``), since the truth is the day the vendor filled it. Reported per target and per
-  fact: rows, answered, right, and ``foreign_contacts``: links, e-mails and phone numbers in the
-  answers whose fact came from another product's questionnaire (must be 0).
+  (engine/profile_answers.py), with the facts the product's own PDFs (those in its folder)
+  state; an answer is right when it equals the target's own (``normalised``: case, spaces,
+  scheme, trailing slash, commas). The truth is ``--truth-dir``'s JSONL for the file, else the
+  target workbook's own answers (``truth: "workbook"``). Date rows get the drafting date: counted
+  apart (``dated``), since the truth is the day the vendor filled it. Reported per target and per
+  fact: rows, answered, right, precision (right / answered), coverage (answered / rows), every
+  miss (truth, answer, where the fact came from), a trivial baseline (the most common past
+  answer to the same row: id and wording), and ``foreign_contacts``: links, e-mails and phone
+  numbers in the answers whose fact came from another product's questionnaire (must be 0).
 
 The library is built once with every file (real MiniLM), and each target's own entries are
 left out of its matches, which is the same as a library of the other files.
