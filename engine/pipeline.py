@@ -26,13 +26,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from engine.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.config import Strategy
 from engine.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
 from engine.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
+from engine.profile import row_ids
 from engine.profile_answers import ProfileAnswers
 from engine.kb import KnowledgeBase
 from engine.library import (
@@ -235,7 +236,9 @@ class Drafter:
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
-        self.profile = ProfileAnswers(library)  # profile facts and the contact check (engine/profile_answers.py)
+        # profile facts (learned from the library, stated by the products' own documents) and the
+        # contact check (engine/profile_answers.py)
+        self.profile = ProfileAnswers(library, kb=kb)
 
     def for_product(self, product: str | None) -> Drafter:
         """This drafter for another product, sharing the model, the caches and the one-at-a-time lock."""
@@ -291,10 +294,12 @@ class Drafter:
         allowed = {d.doc_hash for d in docs}
         return dataclass_replace(found, hits=tuple(h for h in found.hits if h.chunk.doc_hash in allowed))
 
-    def draft(self, q: Question, source: Path | None = None) -> Draft:
-        """The draft of ``q``; ``source``: its questionnaire's file (a date question's format)."""
+    def draft(self, q: Question, rows: Mapping[str, str] | None = None, source: Path | None = None) -> Draft:
+        """Draft ``q``; ``rows`` are its questionnaire's general-information rows (fact → row
+        id, ``engine.profile.row_ids``), for a profile fact that points to another row;
+        ``source`` is its questionnaire's file (a date question's format)."""
         with self._lock:
-            fact = self.profile.answer(q, question_key(q), self.product, source)
+            fact = self.profile.answer(q, question_key(q), self.product, rows, source)
             if fact is not None:  # a profile fact or the date: exactly, without the model
                 return fact
             return self.profile.checked(self._draft(q), self.product)
@@ -513,9 +518,10 @@ def draft_questionnaire(
     sink = _ResultsFile(results, kept)
     pending = [q for q in todo if question_key(q) not in done]
     progress("drafting", len(kept), len(todo))
+    rows = row_ids(questionnaire.questions)  # where a profile fact pointing to another row points
     for i, q in enumerate(pending, 1):
         off = sections.switched_off(q)
-        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, questionnaire.path)
+        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, questionnaire.path)
         sections.drafted(q, draft.status, draft.answer, draft.choice, draft.from_product)
         review.add_draft(project.id, draft.stored())
         sink.write(draft)

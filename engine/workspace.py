@@ -24,6 +24,7 @@ from engine.ingest.upload_names import plain_upload_name
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
 from engine.pipeline import Draft, Drafter, draft_questionnaire, question_key, to_draft
+from engine.profile import row_ids
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
 from engine.questionnaire.reader import SUFFIXES
 from engine.review import Review
@@ -223,7 +224,7 @@ class Workspace:
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
             raise KeyError(f"no question {key} in {questionnaire.path.name}")
-        draft = self.drafter_for(project_id).draft(question, questionnaire.path)
+        draft = self.drafter_for(project_id).draft(question, row_ids(questionnaire.questions), questionnaire.path)
         self.review_store.add_draft(project_id, draft.stored())
         return draft
 

@@ -225,13 +225,15 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
     its choice against the truth. ``seconds`` is drafting time, models already loaded.
     ``drafts``: the questions already drafted (by key, with every row: engine/bench/rows.py)."""
     from engine.pipeline import question_key
+    from engine.profile import row_ids
 
     scores = Scores()
+    rows = row_ids(questions)  # for a profile fact pointing to another row
     drafter.kb.encoder  # the embedder is loaded before the clock starts (≈ 11 s, once per process)
     scopes = {d.name: d.scope for d in drafter.kb.documents()}
     started = time.perf_counter()
     for question in tqdm(questions, desc="drafting", file=sys.stderr, disable=drafts is not None):
-        draft = drafts[question_key(question)] if drafts is not None else drafter.draft(question)
+        draft = drafts[question_key(question)] if drafts is not None else drafter.draft(question, rows)
         other = any(c.kind is not SourceKind.LIBRARY and c.file in scopes and not drafter.scope.allows(scopes[c.file])
                     for c in draft.citations)
         scores.add(question, yes_no(truth[question.id]["answer"]), draft, other)

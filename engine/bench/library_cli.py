@@ -34,7 +34,8 @@ def cmd_profile_eval(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         result = profile_rows(args.filled, Path(args.truth_dir), Path(args.store or tmp),
-                              DenseEncoder(args.embedder or "all-MiniLM-L6-v2"), _folders(args))
+                              DenseEncoder(args.embedder or "all-MiniLM-L6-v2"), _folders(args),
+                              documents=not args.no_documents)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
@@ -60,7 +61,8 @@ def add_library_evals(ev) -> None:
                                       "profile learned from the other questionnaires (no language model)")
     p.add_argument("filled", nargs="+", help="filled questionnaires, each in its product's folder")
     p.add_argument("--truth-dir", required=True, help="JSONL truth files {id, question, answer}, named after each "
-                                                      "file (spaces as _)")
+                                                      "file (spaces as _); a file without one: its own answers")
+    p.add_argument("--no-documents", action="store_true", help="leave out the facts the products' own PDFs state")
     common(p)
     p.set_defaults(func=cmd_profile_eval)
 

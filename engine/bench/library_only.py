@@ -13,11 +13,15 @@
   profile learned leave-one-out: each filled questionnaire in turn is the target; the profile is
   learned from the other files' entries (engine/profile.py) and the target's general-information
   rows (those ``fact_key`` names) are answered as the drafter answers them
-  (engine/profile_answers.py); an answer is right when it equals the target's own (``normalised``:
-  case, spaces, scheme, trailing slash). Date rows get the drafting date: counted apart
-  (``dated``), since the truth is the day the vendor filled it. Reported per target and per
-  fact: rows, answered, right, and ``foreign_contacts``: links, e-mails and phone numbers in the
-  answers whose fact came from another product's questionnaire (must be 0).
+  (engine/profile_answers.py), with the facts the product's own PDFs (those in its folder)
+  state; an answer is right when it equals the target's own (``normalised``: case, spaces,
+  scheme, trailing slash, commas). The truth is ``--truth-dir``'s JSONL for the file, else the
+  target workbook's own answers (``truth: "workbook"``). Date rows get the drafting date: counted
+  apart (``dated``), since the truth is the day the vendor filled it. Reported per target and per
+  fact: rows, answered, right, precision (right / answered), coverage (answered / rows), every
+  miss (truth, answer, where the fact came from), a trivial baseline (the most common past
+  answer to the same row: id and wording), and ``foreign_contacts``: links, e-mails and phone
+  numbers in the answers whose fact came from another product's questionnaire (must be 0).
 
 The library is built once with every file (real MiniLM), and each target's own entries are
 left out of its matches, which is the same as a library of the other files.
@@ -79,13 +83,16 @@ def cross_product(files: Sequence[str | Path], store: Path, encoder, folders: Fo
 
 
 def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, encoder,
-                 folders: FolderScopes | None = None) -> dict:
+                 folders: FolderScopes | None = None, documents: bool = True) -> dict:
     """The profile figures (module docstring): truth from ``truth_dir/<file stem with _ for
-    spaces>.jsonl`` ({id, question, answer})."""
+    spaces>.jsonl`` ({id, question, answer}), else the target workbook's own answers.
+    ``documents``: the product's own PDFs (beside its questionnaire) give document facts."""
     import json
+    from collections import Counter
 
     from engine.cross_product import contact_tokens
-    from engine.profile import DATE_KEY, fact_key, learn, normalised
+    from engine.profile import DATE_KEY, fact_key, learn, normalised, row_ids
+    from engine.profile_documents import facts_of_folder
 
     folders = folders or FolderScopes()
     files = [Path(f) for f in files]
@@ -96,18 +103,28 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
         entries = library.entries()
     finally:
         library.close()
+    documented = {}
+    if documents:  # each product's own documents: the PDFs in its folder (never a third party's)
+        for f in files:
+            product = folders.product_of(f)
+            if product and product not in documented:
+                documented[product] = facts_of_folder(f.parent, product)
     targets, by_key, foreign = [], {}, 0
-    totals = {"rows": 0, "answered": 0, "right": 0, "dated": 0}
+    totals = {"rows": 0, "answered": 0, "right": 0, "dated": 0, "baseline_answered": 0, "baseline_right": 0}
     for f in files:
-        truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
-        if not truth_file.exists():
-            continue
         product = folders.product_of(f)
-        profile = learn(e for e in entries if e.file != f.name)
-        counts = {"rows": 0, "answered": 0, "right": 0, "dated": 0}
-        wrong = []
-        for line in truth_file.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
+        truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
+        if truth_file.exists():
+            truth_rows, truth_from = [json.loads(x) for x in truth_file.read_text(encoding="utf-8").splitlines()], "jsonl"
+        else:  # the workbook's own answers, as the library read them
+            truth_rows = [{"id": e.qid, "question": e.question, "answer": " — ".join(x for x in (e.choice, e.answer) if x)}
+                          for e in entries if e.file == f.name]
+            truth_from = "workbook"
+        others = [e for e in entries if e.file != f.name]
+        profile = learn(others).with_documents(documented)
+        counts = {k: 0 for k in totals}
+        rows, ids = [], row_ids(truth_rows)
+        for row in truth_rows:
             key = fact_key(row.get("question") or "")
             truth = str(row.get("answer") or "").strip()
             if key is None or not truth:
@@ -118,26 +135,41 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
             counts["rows"] += 1
             k = by_key.setdefault(key, {"rows": 0, "answered": 0, "right": 0})
             k["rows"] += 1
+            # the trivial baseline: the most common past answer to the same row (id and wording)
+            past = Counter(normalised(" — ".join(x for x in (e.choice, e.answer) if x)) for e in others
+                           if e.qid == row.get("id") and fact_key(e.question) == key)
+            if past:
+                counts["baseline_answered"] += 1
+                counts["baseline_right"] += past.most_common(1)[0][0] == normalised(truth)
             fact = profile.fact(key, product)
-            if fact is None:
+            value = fact.value_for(ids) if fact is not None else None
+            record = {"id": row.get("id"), "fact": key, "truth": truth[:80]}
+            if value is None:
+                rows.append({**record, "answer": None, "from": None, "right": False})
                 continue
             counts["answered"] += 1
             k["answered"] += 1
             if fact.product not in (None, product):
-                foreign += len(contact_tokens(fact.value))
-            if normalised(fact.value) == normalised(truth):
-                counts["right"] += 1
-                k["right"] += 1
-            else:
-                wrong.append({"id": row.get("id"), "answer": fact.value[:80], "truth": truth[:80]})
+                foreign += len(contact_tokens(value))
+            right = normalised(value) == normalised(truth)
+            counts["right"] += right
+            k["right"] += right
+            rows.append({**record, "answer": value[:80], "from": fact.origin, "right": right})
         for name in totals:
             totals[name] += counts[name]
-        targets.append({"target": f.name, "product": product, **counts,
+        targets.append({"target": f.name, "product": product, "truth": truth_from, **counts,
                         "right_rate": _pct(counts["right"], counts["rows"]),
-                        "precision": _pct(counts["right"], counts["answered"]), "wrong": wrong})
+                        "precision": _pct(counts["right"], counts["answered"]),
+                        "coverage": _pct(counts["answered"], counts["rows"]),
+                        "baseline_right_rate": _pct(counts["baseline_right"], counts["rows"]),
+                        "misses": [r for r in rows if not r["right"]]})
     return {"targets": targets, "by_fact": by_key,
             "overall": {**totals, "right_rate": _pct(totals["right"], totals["rows"]),
-                        "precision": _pct(totals["right"], totals["answered"]), "foreign_contacts": foreign}}
+                        "precision": _pct(totals["right"], totals["answered"]),
+                        "coverage": _pct(totals["answered"], totals["rows"]),
+                        "baseline_right_rate": _pct(totals["baseline_right"], totals["rows"]),
+                        "baseline_precision": _pct(totals["baseline_right"], totals["baseline_answered"]),
+                        "foreign_contacts": foreign}}
 
 
 def _figures(rows: Sequence[tuple[str, str, bool]]) -> dict:

@@ -214,6 +214,7 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
     qualifier switches off is not drafted (status not_required). The target's own answers are
     never read: the qualifiers' answers are the drafts'. Returns (row key → pipeline Draft, seconds)."""
     from engine.pipeline import not_required_draft
+    from engine.profile import row_ids
     from engine.questionnaire.qualifiers import drafting_order
 
     questions = [q for q in questionnaire.questions if q.id in ids]
@@ -223,6 +224,7 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
     answers: dict[str, tuple[str | None, str | None]] = {}
     state: dict[str, Gate] = {}
     out: dict = {}
+    rows = row_ids(questionnaire.questions)  # for a profile fact pointing to another row
     started = time.perf_counter()
     for q in drafting_order(questions, quals):
         key = question_key(q)
@@ -230,7 +232,7 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
         if gate is not None and not gate.required:
             out[key] = not_required_draft(q, gate.reason)
             continue
-        d = out[key] = drafter.draft(q)
+        d = out[key] = drafter.draft(q, rows, questionnaire.path)
         if key in qual_keys and d.status is DraftStatus.DRAFTED:
             answers[key] = answer_of(q, d.choice, d.answer)
             state = gates(quals, answers, choices)

@@ -26,6 +26,7 @@ from engine.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
 from engine.pipeline import Draft, Drafter, draft_questionnaire
+from engine.profile import row_ids
 from engine.questionnaire import read_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
@@ -212,7 +213,8 @@ def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothi
     try:
         drafter = Drafter(kb, QuotingGenerator(), library=library, product="Canvas Credentials")
         questionnaire = read_questionnaire(target)
-        drafts = [drafter.draft(q) for q in questionnaire.questions]
+        rows = row_ids(questionnaire.questions)  # as the pipeline drafts: a pointer to a row is re-pointed
+        drafts = [drafter.draft(q, rows) for q in questionnaire.questions]
         # the evaluation's check over every row (engine/bench/leaks.py), with the library as its sources
         check = build("Canvas Credentials", library_sources(library.entries()), folders.company)
         assert check.people and check.names  # Parchment's contacts and every other product's name are looked for

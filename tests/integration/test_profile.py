@@ -22,7 +22,7 @@ from engine.config import EngineConfig
 from engine.kb import KnowledgeBase
 from engine.library import AnswerLibrary
 from engine.pipeline import Drafter
-from engine.profile import fact_key, learn, set_fact
+from engine.profile import fact_key, learn, row_ids, set_fact
 from engine.profile_answers import ProfileAnswers
 from engine.questionnaire import read_questionnaire
 from engine.scopes import Scope
@@ -149,8 +149,9 @@ def test_a_contact_only_a_third_partys_document_gives_is_removed(tmp_path, encod
 
 def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, encoder, tmp_path):
     """Four of the vendor's filled questionnaires (../shared/data/instructure): each target's
-    GNRL rows from the profile learned from the other three. Instructure's products agree on
-    every company fact; Parchment answers as its own company, which nothing else says."""
+    GNRL rows from the profile learned from the other three (and the product's own PDFs).
+    Instructure's products agree on every company fact; Parchment answers as its own company,
+    which only its own documents say."""
     from engine.bench.library_only import profile_rows
 
     names = ["Canvas Catalog/Canvas Catalog HECVAT Lite.xlsx", "Canvas Studio/Canvas Studio HECVAT Lite.xlsx",
@@ -161,5 +162,88 @@ def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, en
     by = {t["product"]: t for t in result["targets"]}
     for product in ("Canvas Catalog", "Canvas Studio", "Elevate Standards Alignment"):
         assert (by[product]["rows"], by[product]["answered"], by[product]["right"]) == (15, 14, 14), by[product]
-    assert by["Parchment"]["right"] == 0 and result["overall"]["foreign_contacts"] == 0
+    # Parchment's own attestation and VPAT (beside its questionnaire) name Parchment LLC and its
+    # contacts; Instructure's answers are never Parchment's
+    parchment = by["Parchment"]
+    assert (parchment["answered"], parchment["right"]) == (10, 6) and result["overall"]["foreign_contacts"] == 0
+    assert not any("instructure" in (m["answer"] or "").lower().replace("@instructure.com", "")
+                   or "inst.bid" in (m["answer"] or "") for m in parchment["misses"])
+    assert {m["from"] for m in parchment["misses"] if m["answer"]} == {"document", "product chosen"}
     assert result["by_fact"]["product_description"]["answered"] == 0
+
+
+def rows_book(path: Path, rows: list[tuple[str, str, str | None]]) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "General"
+    ws.append(["ID", "Question", "Answer"])
+    for row in rows:
+        ws.append(list(row))
+    wb.save(path)
+    return path
+
+
+def test_a_pointer_to_another_row_is_re_pointed_to_the_target_questionnaires_row(tmp_path, encoder):
+    """Two HECVAT-numbered questionnaires and a K-12-numbered one answer the contact name "See
+    <the e-mail row> …": they agree (the pointer names the fact, not the number), and a target
+    numbered either way gets its own e-mail row's number; the model is a stated fake, never called."""
+    hecvat = [("GNRL-06", "Vendor Contact Name", "See GNRL-08 for our contact information."),
+              ("GNRL-08", "Vendor Contact Email", "Ask your Customer Success Manager.")]
+    k12 = [("GNRL-05", "Vendor Contact Name", "See GNRL-07 for our contact information."),
+           ("GNRL-07", "Vendor Contact Email", "Ask your Customer Success Manager."),
+           ("GNRL-09", "Vendor Data Zone", "United States, Canada")]
+    lib = AnswerLibrary(tmp_path / "store", encoder)
+    kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), encoder)
+    try:
+        for product, rows in (("A", hecvat), ("B", hecvat), ("C", k12)):  # each names its product: no two alike
+            lib.import_file(rows_book(tmp_path / f"{product}.xlsx", [*rows, ("GNRL-02", "Product Name", product)]),
+                            product=product)
+        profile = learn(lib.entries())
+        assert profile.company["contact_name"].agreeing == 3
+        model = QuotingGenerator()
+        drafter = Drafter(kb, model, library=lib, product="D")
+        target = read_questionnaire(rows_book(tmp_path / "D K12.xlsx", [(i, t, None) for i, t, _ in k12]))
+        rows = row_ids(target.questions)
+        drafts = {q.id: drafter.draft(q, rows) for q in target.questions}
+        other = read_questionnaire(rows_book(tmp_path / "D HECVAT.xlsx", [(i, t, None) for i, t, _ in hecvat]))
+        hecvat_drafts = {q.id: drafter.draft(q, row_ids(other.questions)) for q in other.questions}
+        no_email_row = drafter.draft(other.questions[0], {"contact_name": "GNRL-06"})
+    finally:
+        lib.close()
+        release(str(tmp_path / "kb" / "qdrant"))
+    assert drafts["GNRL-05"].answer == "See GNRL-07 for our contact information."
+    assert drafts["GNRL-05"].profile_fact == "contact_name"
+    assert hecvat_drafts["GNRL-06"].answer == "See GNRL-08 for our contact information."
+    assert no_email_row.profile_fact is None  # no row to point to: not answered from the profile
+    assert model.calls == 0
+
+
+def test_a_product_whose_own_document_names_another_vendor_answers_as_that_vendor(library, tmp_path):
+    """Acme's own attestation (a generated PDF in Acme's scope) names "Acme Learning LLC" and its
+    contact: Acme's vendor and contact rows are those, cited to the page and highlighted; the
+    company's (Instructure's) link and answers are never Acme's. A third party's attestation and
+    Impact (no documents of its own) change nothing."""
+    from tests.unit.test_profile_documents import AOC, pdf
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pdf(docs / "Acme AOC.pdf", AOC)
+    pdf(docs / "Cloud AOC.pdf", [AOC[0], [x.replace("Acme Learning LLC", "Cloud Co") for x in AOC[1]]])
+    kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), library.encoder)
+    try:
+        assert not kb.add([docs]).errors
+        kb.set_scopes({"Acme AOC.pdf": Scope(products=("Acme",)), "Cloud AOC.pdf": Scope(third_party="Cloud Co")})
+        target = read_questionnaire(general(tmp_path / "acme.xlsx"))
+        rows = row_ids(target.questions)
+        acme = {q.id: Drafter(kb, QuotingGenerator(), library=library, product="Acme").draft(q, rows)
+                for q in target.questions}
+        impact = {q.id: Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q, rows)
+                  for q in target.questions}
+    finally:
+        release(str(tmp_path / "kb" / "qdrant"))
+    assert acme["GNRL-01"].answer == "Acme Learning LLC" and acme["GNRL-01"].profile_fact == "vendor_name"
+    cite = acme["GNRL-01"].citations[0]
+    assert (cite.file, cite.page, cite.quote) == ("Acme AOC.pdf", 2, "Acme Learning LLC") and cite.rects
+    assert acme["GNRL-08"].answer == "dana@acme.example" and "profile fact" in acme["GNRL-08"].trust
+    assert acme["GNRL-04"].profile_fact is None and "inst.bid" not in acme["GNRL-04"].answer
+    assert impact["GNRL-01"].answer == "Instructure" and impact["GNRL-08"].answer == COMPANY["GNRL-08"]

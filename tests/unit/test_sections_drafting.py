@@ -22,7 +22,7 @@ class TableDrafter:
     def __init__(self, table: dict[str, str]) -> None:
         self.table, self.asked = table, []
 
-    def draft(self, q, source=None) -> Draft:
+    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
         self.asked.append(q.id)
         choice = self.table.get(q.id, "Yes" if q.choices else None)
         return Draft(question_key(q), q.id, q.sheet, q.row, q.text, f"Drafted for {q.id}.", choice, DraftStatus.DRAFTED)
@@ -78,7 +78,7 @@ def test_switched_off_sections_are_not_drafted_and_follow_the_qualifier(tmp_path
 class OtherProductsDrafter(TableDrafter):
     """As ``TableDrafter``, but every choice is labelled as another product's past answer."""
 
-    def draft(self, q, source=None) -> Draft:
+    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, from_product="Parchment")
 
