@@ -47,7 +47,7 @@ def _date_q(path: Path):
 
 def _drafted(path: Path) -> str:
     q, dq = _date_q(path)
-    return ProfileAnswers(None, today=TODAY).answer(dq, question_key(dq), None, q.path).answer
+    return ProfileAnswers(None, today=TODAY).answer(dq, question_key(dq), None, source=q.path).answer
 
 
 def test_the_answer_cells_own_date_format_comes_first(tmp_path):
@@ -98,7 +98,7 @@ def test_export_writes_a_date_into_a_date_cell_and_the_formatted_text_into_a_tex
     for fmt, cell_value in (("m/d/yyyy", datetime.datetime(2026, 11, 24)), ("@", "11/24/2026")):
         path = book(tmp_path / f"{fmt.replace('/', '')}.xlsx", "Date (MM/DD/YYYY)", fmt=fmt)
         q, dq = _date_q(path)
-        draft = ProfileAnswers(None, today=TODAY).answer(dq, question_key(dq), None, q.path)
+        draft = ProfileAnswers(None, today=TODAY).answer(dq, question_key(dq), None, source=q.path)
         assert draft.answer == "11/24/2026" and draft.profile_fact == "date"
         ws = openpyxl.load_workbook(export_drafts(q, [draft], tmp_path / f"out-{fmt.replace('/', '')}.xlsx"))["HECVAT"]
         assert ws["C2"].value == cell_value and ws["C2"].number_format == fmt
