@@ -34,6 +34,14 @@ from storage.library_store import LibraryEntry
 # (leave-one-out over the 9 Instructure questionnaires; ``eval cross-product``): when they all
 # agree, and when they disagree (the most common choice is taken).
 CROSS_PRODUCT_PRECISION = {"agree": 0.918, "disagree": 0.848}  # 637 and 164 choices of 801
+# A qualifier's choice taken from other products switches a section off only when at least this
+# many other products' near-identical past answers give it and none disagrees. Measured on the
+# shared filled questionnaires (their JSONL truth; questions matched by wording, each target left
+# out): the four company-wide qualifiers (PHI, third parties, BCP, DRP; 7–8 products each, all
+# agreeing) were right for 31 of 31 targets; the two answered by one other product only (card
+# data, professional services) were right for 0 of 4 — Parchment's "Yes" to card data would
+# blank Canvas Credentials' PCI section, its "No" to professional services its consulting rows.
+QUALIFIER_QUORUM = 3
 _KINDS = (("hecvat", "HECVAT"), ("k-12cvat", "K-12CVAT"), ("caiq", "CAIQ"), ("sig", "SIG"), ("vsaq", "VSAQ"),
           ("soa", "SoA"))
 
@@ -69,6 +77,17 @@ def cross_product_confidence(agreeing: int, total: int) -> float:
     return float(CROSS_PRODUCT_PRECISION["agree" if agreeing == total else "disagree"])
 
 
+def settles_qualifier(from_product: str | None, past_answers: Sequence[str]) -> bool:
+    """A qualifier's draft may switch the sections it governs off: its choice is this product's
+    or company-wide (``from_product`` is None), or at least :data:`QUALIFIER_QUORUM` other
+    products' past answers (``past_answers``, as :func:`choice_label` writes them) all give it."""
+    if not from_product:
+        return True
+    choices = {label.rpartition(": ")[2].strip().casefold() for label in past_answers}
+    products = {label.rpartition(": ")[0] for label in past_answers}
+    return len(choices) == 1 and len(products) >= QUALIFIER_QUORUM
+
+
 def passages_allowed(hits: Sequence, product: str | None) -> list:
     """The past answers that may be shown to the model for ``product``: never another product's."""
     return [h for h in hits if not is_other_product(h.entry, product)]
@@ -86,6 +105,6 @@ def contact_tokens(text: str) -> list[str]:
 
 
 __all__ = [
-    "CROSS_PRODUCT_PRECISION", "choice_label", "contact_tokens", "cross_product_confidence", "is_other_product",
+    "CROSS_PRODUCT_PRECISION", "choice_label", "contact_tokens", "cross_product_confidence", "is_other_product", "QUALIFIER_QUORUM", "settles_qualifier",
     "passages_allowed", "past_answer_name", "questionnaire_kind",
 ]

@@ -5,7 +5,9 @@
 A qualifier's current answer is the reviewer's (an accepted or edited decision), else its
 latest draft, else what the questionnaire file already holds. A draft whose choice is another
 product's past answer (engine/cross_product.py) switches nothing off until a reviewer accepts
-it: one wrong qualifier would blank a whole section of this product's answers. Drafting asks :class:`SectionGate`
+it — one wrong qualifier would blank a whole section of this product's answers — unless at least
+three other products gave that choice and none another (``settles_qualifier``: the company-wide
+qualifiers such as "Does your product process PHI?"). Drafting asks :class:`SectionGate`
 for each question, qualifiers first: a question its qualifier switches off is stored as a
 ``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
 When the reviewer changes the qualifier, the next drafting run drafts the rows switched back on
@@ -15,7 +17,9 @@ required, whatever their draft.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
+
+from engine.cross_product import settles_qualifier
 
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import (
@@ -32,9 +36,10 @@ from storage.review_store import Action, Decision, DraftStatus, ReviewStore, Sto
 
 
 def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mapping[str, StoredDraft],
-                    decisions: Mapping[str, Decision]) -> dict[str, Answer]:
+                    decisions: Mapping[str, Decision], file_answers: bool = True) -> dict[str, Answer]:
     """(value, explanation) of the questions ``keys``: the reviewer's approved answer, else the
-    latest draft (a drafted one), else the file's own."""
+    latest draft (a drafted one that may switch sections off), else the file's own (unless
+    ``file_answers`` is False: an evaluation drafting a filled questionnaire as if blank)."""
     out: dict[str, Answer] = {}
     for q in questionnaire.questions:
         key = question_key(q)
@@ -43,9 +48,10 @@ def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mappin
         d, s = decisions.get(key), drafts.get(key)
         if d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or d.choice):
             out[key] = answer_of(q, d.choice, d.answer)
-        elif s is not None and s.status is DraftStatus.DRAFTED and not s.data.get("from_product"):
+        elif (s is not None and s.status is DraftStatus.DRAFTED
+              and settles_qualifier(s.data.get("from_product"), s.data.get("past_answers") or ())):
             out[key] = answer_of(q, s.choice, s.answer)
-        else:
+        elif file_answers:
             out[key] = answer_of(q, q.existing_choice, q.existing_answer)
     return out
 
@@ -55,13 +61,13 @@ class SectionGate:
     while a drafting run stores the qualifiers' drafts."""
 
     def __init__(self, questionnaire: Questionnaire, drafts: Mapping[str, StoredDraft],
-                 decisions: Mapping[str, Decision]) -> None:
+                 decisions: Mapping[str, Decision], file_answers: bool = True) -> None:
         self.questionnaire = questionnaire
         self.qualifiers: tuple[Qualifier, ...] = (questionnaire.qualifiers if isinstance(questionnaire, Questionnaire)
                                                   else find_qualifiers(questionnaire))
         self._keys = {q.key for q in self.qualifiers}
         self._choices = {question_key(q): q.choices for q in questionnaire.questions if question_key(q) in self._keys}
-        self.answers = current_answers(questionnaire, self._keys, drafts, decisions)
+        self.answers = current_answers(questionnaire, self._keys, drafts, decisions, file_answers)
         self.gates: dict[str, Gate] = gates(self.qualifiers, self.answers, self._choices)
 
     @classmethod
@@ -85,11 +91,11 @@ class SectionGate:
         return stored.status is DraftStatus.NOT_REQUIRED and self.switched_off(q) is None
 
     def drafted(self, q: Question, status: DraftStatus, answer: str, choice: str | None,
-                from_product: str | None = None) -> None:
+                from_product: str | None = None, past_answers: Sequence[str] = ()) -> None:
         """Record a new draft: a qualifier's changes the state of the rows it governs (not when
-        its choice is another product's past answer, see the module docstring)."""
+        its choice is another product's past answer short of a quorum, see the module docstring)."""
         key = question_key(q)
-        if key in self._keys and status is DraftStatus.DRAFTED and not from_product:
+        if key in self._keys and status is DraftStatus.DRAFTED and settles_qualifier(from_product, past_answers):
             self.answers[key] = answer_of(q, choice, answer)
             self.gates = gates(self.qualifiers, self.answers, self._choices)
 

@@ -50,7 +50,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from engine.questionnaire import Questionnaire, read_questionnaire
-from engine.questionnaire.qualifiers import Gate, answer_of, find_qualifiers, gates, question_key
+from engine.questionnaire.qualifiers import gates, question_key
 from engine.questionnaire.row_types import RowType, classify
 from storage.review_store import DraftStatus
 
@@ -79,7 +79,7 @@ def truth_rows(questionnaire: Questionnaire, truth: Mapping[str, dict]) -> list[
     """Every row of the questionnaire that the truth file has, typed; "gated" when the truth's
     own qualifier answer switches it off (so the truth leaves it blank)."""
     questions = [q for q in questionnaire.questions if q.id in truth]
-    quals = find_qualifiers(questionnaire)
+    quals = questionnaire.qualifiers
     answers = {}
     for q in questions:
         t = truth[q.id]
@@ -210,32 +210,25 @@ def _pct(part: int, total: int) -> float | None:
 # ---------------------------------------------------------------- drafting every row
 
 def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=None) -> tuple[dict, float]:
-    """Draft every row whose ID is in ``ids`` as if blank: qualifiers first; a row its drafted
-    qualifier switches off is not drafted (status not_required). The target's own answers are
-    never read: the qualifiers' answers are the drafts'. Returns (row key → pipeline Draft, seconds)."""
+    """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/sections.py):
+    qualifiers first; a row its drafted qualifier switches off is not drafted (status
+    not_required). The target's own answers are never read: the qualifiers' answers are the
+    drafts'. Returns (row key → pipeline Draft, seconds)."""
     from engine.pipeline import not_required_draft
     from engine.profile import row_ids
-    from engine.questionnaire.qualifiers import drafting_order
+    from engine.sections import SectionGate
 
-    questions = [q for q in questionnaire.questions if q.id in ids]
-    quals = find_qualifiers(questions)
-    qual_keys = {x.key for x in quals}
-    choices = {question_key(q): q.choices for q in questions}
-    answers: dict[str, tuple[str | None, str | None]] = {}
-    state: dict[str, Gate] = {}
+    sections = SectionGate(questionnaire, {}, {}, file_answers=False)
     out: dict = {}
     rows = row_ids(questionnaire.questions)  # for a profile fact pointing to another row
     started = time.perf_counter()
-    for q in drafting_order(questions, quals):
-        key = question_key(q)
-        gate = state.get(key)
-        if gate is not None and not gate.required:
-            out[key] = not_required_draft(q, gate.reason)
+    for q in sections.order([q for q in questionnaire.questions if q.id in ids]):
+        off = sections.switched_off(q)
+        if off is not None:
+            out[question_key(q)] = not_required_draft(q, off.reason)
             continue
-        d = out[key] = drafter.draft(q, rows, questionnaire.path)
-        if key in qual_keys and d.status is DraftStatus.DRAFTED:
-            answers[key] = answer_of(q, d.choice, d.answer)
-            state = gates(quals, answers, choices)
+        d = out[question_key(q)] = drafter.draft(q, rows, questionnaire.path)
+        sections.drafted(q, d.status, d.answer, d.choice, d.from_product, d.past_answers)
         if progress:
             progress(q)
     return out, time.perf_counter() - started

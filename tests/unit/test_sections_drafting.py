@@ -102,3 +102,46 @@ def test_a_qualifier_answered_from_another_products_past_answer_switches_nothing
     items = {i.question.id: i for i in Review(store, project.id, questionnaire).items()}
     assert items["HIPA-01"].state is ReviewState.NOT_REQUIRED
     assert items["HIPA-01"].gate.reason == "not required (QUAL-01 = No)"
+
+
+class AgreeingProductsDrafter(TableDrafter):
+    """As ``TableDrafter``, but every choice is another product's past answer, given alike by
+    ``products`` products (``past_answers`` as the pipeline labels them)."""
+
+    def __init__(self, table: dict[str, str], products: int) -> None:
+        super().__init__(table)
+        self.products = products
+
+    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+        d = super().draft(q)
+        voters = tuple(f"Product {n}'s HECVAT: {d.choice}" for n in range(self.products))
+        return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status,
+                     from_product="Product 0", past_answers=voters)
+
+
+def test_a_qualifier_that_three_other_products_answer_alike_switches_its_section_off(tmp_path):
+    """"Does your product process PHI?" answered No by three other products and by none Yes is the
+    company's answer (cross_product.QUALIFIER_QUORUM); two products are not enough."""
+    table = {"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"}
+    for products, hipaa_drafted in ((3, False), (2, True)):
+        path = hecvat_like(tmp_path / f"h{products}.xlsx")
+        store = ReviewStore(tmp_path / f"review{products}.sqlite")
+        drafter = AgreeingProductsDrafter(table, products)
+        draft_questionnaire(read_questionnaire(path), drafter, store)
+        assert ("HIPA-01" in drafter.asked) is hipaa_drafted, products
+        store.close()
+
+
+def test_the_evaluation_gates_rows_as_drafting_does(tmp_path):
+    """engine/bench/rows.py drafts a filled questionnaire as if blank through the same gate: the
+    file's own qualifier answers are never read, another product's lone choice switches nothing off."""
+    from engine.bench.rows import draft_rows
+
+    path = hecvat_like(tmp_path / "h.xlsx")
+    questionnaire = read_questionnaire(path)
+    ids = {q.id for q in questionnaire.questions}
+    out, _ = draft_rows(TableDrafter({"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"}), questionnaire, ids)
+    off = {d.id for d in out.values() if d.status is DraftStatus.NOT_REQUIRED}
+    assert off == {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"}
+    out, _ = draft_rows(OtherProductsDrafter({"QUAL-01": "No"}), questionnaire, ids)
+    assert not any(d.status is DraftStatus.NOT_REQUIRED for d in out.values())
