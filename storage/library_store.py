@@ -9,7 +9,7 @@ its entries, while ``custB/HECVAT.xlsx`` leaves those of ``custA/HECVAT.xlsx`` a
 recorded from reviews (``origin = review``) are kept by imports and updated in place when the
 same question (text, file, sheet, row) is decided again.
 
-Entries carry the product they answered for (``product``; None: company-wide, engine/scopes.py).
+Entries carry the product they answered for (``product``; None: company-wide, engine/core/scopes.py).
 
 Schema versions: 1 identified imports by file name only and had no product; 2 added the
 ``product`` column; 3 adds ``source`` and ``sha256``. Opening a version-1 or version-2 file
@@ -92,7 +92,7 @@ class LibraryEntry:
     imported: str
     origin: Origin
     retired: bool = False
-    product: str | None = None  # the product it answered for; None: company-wide (engine/scopes.py)
+    product: str | None = None  # the product it answered for; None: company-wide (engine/core/scopes.py)
     source: str | None = None
     sha256: str | None = None
 

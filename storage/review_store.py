@@ -24,7 +24,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Sequence
 
-from engine.types import StoreDamaged
+from engine.core.types import StoreDamaged
 from storage.sqlite import connect, inspect, transaction
 
 # 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
@@ -119,7 +119,7 @@ class DraftStatus(str, Enum):
     DRAFTED = "drafted"
     NO_CONTEXT = "no_context"
     ERROR = "error"
-    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/sections.py): not drafted
+    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/drafting/sections.py): not drafted
 
 
 class Action(str, Enum):
@@ -138,7 +138,7 @@ class Project:
     file_name: str
     file_sha256: str
     created: str
-    product: str | None = None  # drafted for this product; None: company-wide (engine/scopes.py)
+    product: str | None = None  # drafted for this product; None: company-wide (engine/core/scopes.py)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import NoReturn
 
-from engine.types import FileProblem
+from engine.core.types import FileProblem
 from storage.review_store import _TABLES, ReviewStore
 from storage.sqlite import inspect, side_files
 

@@ -28,10 +28,10 @@ import numpy as np
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
-from engine.config import Mode
-from engine.embed.hybrid import PointVectors
-from engine.embed.sparse import SparseVector
-from engine.types import StoreDamaged
+from engine.core.config import Mode
+from engine.index.embed.hybrid import PointVectors
+from engine.index.embed.sparse import SparseVector
+from engine.core.types import StoreDamaged
 
 DENSE, PAPER, CONCAT, SPARSE = "dense", "paper", "concat", "sparse"
 FUSION_DEPTH = 50  # candidates each side contributes to the fusion
@@ -192,10 +192,10 @@ class VectorIndex:
 
     def search(self, mode: Mode, query: PointVectors, limit: int, doc_hashes: Collection[str] | None = None) -> list[Scored]:
         """Top ``limit`` points for the modes Qdrant answers alone (``weighted`` is composed
-        in engine.retrieve from :meth:`dense_candidates` and the lexical index); only points of
+        in engine.retrieval.retrieve from :meth:`dense_candidates` and the lexical index); only points of
         the documents ``doc_hashes`` when given (a payload filter, applied inside the search)."""
         if mode is Mode.WEIGHTED:
-            raise ValueError("the weighted mode is composed by engine.retrieve.search")
+            raise ValueError("the weighted mode is composed by engine.retrieval.retrieve.search")
         if mode is Mode.DENSE and self.in_memory:
             best = self.dense_candidates(query.dense, limit, doc_hashes)
             payloads = self.payloads([pid for pid, _ in best])

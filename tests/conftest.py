@@ -22,7 +22,7 @@ os.environ.setdefault("RFP_SUMMARIES", "extractive")
 @pytest.fixture(scope="session")
 def encoder():
     """The real all-MiniLM-L6-v2 (from its PyPI package), loaded once per session."""
-    from engine.embed.dense import DenseEncoder
+    from engine.index.embed.dense import DenseEncoder
 
     return DenseEncoder("all-MiniLM-L6-v2")
 

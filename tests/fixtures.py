@@ -10,7 +10,7 @@ import fitz
 import openpyxl
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from engine.generate import GeneratedAnswer
+from engine.drafting.generate import GeneratedAnswer
 
 BOILERPLATE = "ACME Corp - Internal Security Handbook - Confidential"
 
@@ -141,7 +141,7 @@ class QuotingChat:
     def chat_json(self, messages, schema, max_tokens=None, context=None):
         import json
 
-        from engine.generate import JsonReply
+        from engine.drafting.generate import JsonReply
 
         self.calls.append((context, list(messages)))
         user = messages[-1]["content"]

@@ -1,4 +1,4 @@
-"""What the model worker (engine/generate/worker.py) builds in its child process for the tests.
+"""What the model worker (engine/drafting/generate/worker.py) builds in its child process for the tests.
 
 The tests that look inside llama.cpp (the sampler's steps, the kept KV states, the stock
 sampler beside ours) used to load the model in pytest's own process, where a native crash ends
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import signal
 
-from engine.generate.backends import LlamaCppGenerator
+from engine.drafting.generate.backends import LlamaCppGenerator
 
 
 class InProcessProbe(LlamaCppGenerator):

@@ -1,6 +1,6 @@
 """Entry point: ``streamlit run ui/app.py`` (``make run`` does it on the bundled sample).
 One navigation map; each screen is a module under ``ui/screens``. A damaged store (the review
-database, the knowledge base's manifest or index: ``engine.types.StoreDamaged``) is shown on
+database, the knowledge base's manifest or index: ``engine.core.types.StoreDamaged``) is shown on
 every screen as its one line (file, problem, how to restore or rebuild it), never a traceback:
 the review store's in place of every screen, the knowledge base's above the Export screen and in
 place of the others (each reads the knowledge base), a later one where the screen stopped."""
@@ -16,7 +16,7 @@ if str(ROOT) not in sys.path:  # streamlit puts ui/ on the path, the engine live
 
 import streamlit as st  # noqa: E402
 
-from engine.types import StoreDamaged  # noqa: E402
+from engine.core.types import StoreDamaged  # noqa: E402
 from ui.components.messages import problem_text  # noqa: E402
 from ui.components.uploads import guard_uploads  # noqa: E402
 from ui.resources import workspace  # noqa: E402

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.workspace import Workspace
+from engine.app.workspace import Workspace
 
 DEFAULT_WORKSPACE = "workspace"
 

@@ -9,7 +9,7 @@ with nothing returned scores 0 on all three).
 
 Methods, on the same questions:
 
-* ``embedding-free quotes`` / ``embedding-free sentences``: ``engine.ask`` (the model reads
+* ``embedding-free quotes`` / ``embedding-free sentences``: ``engine.drafting.ask`` (the model reads
   the policy in parts of ``subdoc_words`` words and quotes, or numbers, the sentences that
   answer; anchored; ±``window`` sentence windows merged). The same readings are also scored
   with other windows (``window 0`` … ``window 2``), which costs no model call.
@@ -26,7 +26,7 @@ way; ``cached_only`` scores just the questions the cache has readings of, withou
 e.g. while a long run goes on). The model is asked policy by policy, each question in both forms, so a policy's parts are
 read once per form. Timing is reported for the first question of each policy (its parts read for
 the first time) and for the later ones (their KV prefixes reused: llama.cpp's own prefix match
-and, across the forms and parts, the states kept by ``engine/generate/prefix_states.py``)."""
+and, across the forms and parts, the states kept by ``engine/drafting/generate/prefix_states.py``)."""
 
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, Found, Reading
-from engine.generate.prompt import Evidence
-from engine.types import SourceKind, Unit
+from engine.drafting.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, Found, Reading
+from engine.drafting.generate.prompt import Evidence
+from engine.core.types import SourceKind, Unit
 
 WINDOWS = (0, 1, 2)  # extra windows scored from the same readings
 K = (1, 2, 4)
@@ -182,7 +182,7 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
     outside = {"excerpts": 0, "inside": 0}
     if forms:
         if chat is None:
-            from engine.generate import make_generator
+            from engine.drafting.generate import make_generator
 
             chat = make_generator(model, llm_url, n_ctx=CONTEXT_TOKENS)
         found = _read_all(questions, docs, forms, subdoc_words, answer, chat, cache, rows)
@@ -233,9 +233,9 @@ def _hybrid(policies, questions, docs, window: int, embedder: str | None, encode
     """The project's weighted hybrid retrieval restricted to each question's policy: over its
     chunks (top 1/2/4) and over its sentences widened to windows (top 1/2/4)."""
     from engine.bench.retrieval import SquadIndex
-    from engine.chunking import Chunker
-    from engine.config import EngineConfig, Mode
-    from engine.embed.dense import DenseEncoder
+    from engine.index.chunking import Chunker
+    from engine.core.config import EngineConfig, Mode
+    from engine.index.embed.dense import DenseEncoder
 
     config = EngineConfig.from_env(embedder=embedder)
     encoder = encoder or DenseEncoder(config.embedder, config.batch_size)
@@ -284,7 +284,7 @@ def _model_name(model: str | None, llm_url: str | None) -> str:
     """The name an in-process model's readings are cached under (its GGUF file name)."""
     if llm_url:
         raise ValueError("--cached-only works with an in-process model's cache; pass --model NAME instead of --llm-url")
-    from engine.generate.models import resolve_model
+    from engine.drafting.generate.models import resolve_model
 
     return resolve_model(model).name
 

@@ -4,7 +4,7 @@ test queries of ``qrels/test.tsv``), as in BEIR/MTEB and the Summary-RAG paper, 
 dense               all-MiniLM-L6-v2 over each document (title + abstract, cut at the model's
                     256 word pieces, as MTEB does)
 weighted            the product's default: α·cos_dense + (1−α)·BM25/BM25max over the documents
-summary-extractive  documents ranked by their extractive summaries (engine/summaries.py),
+summary-extractive  documents ranked by their extractive summaries (engine/index/summaries.py),
                     scored as the ``summary`` strategy scores them (weighted over the summary
                     index); the paper's setting, dense over the summaries, is reported beside it
 summary-llm         the same with the local LLM's summaries (slow: one LLM call per document,
@@ -32,11 +32,11 @@ from typing import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from engine.config import EngineConfig
-from engine.embed.dense import DenseEncoder
-from engine.kb_indexes import WeightedRows
-from engine.summaries import ExtractiveSummarizer, LlmSummarizer, Summarizer, SummaryStore
-from engine.types import Unit
+from engine.core.config import EngineConfig
+from engine.index.embed.dense import DenseEncoder
+from engine.index.kb_indexes import WeightedRows
+from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer, Summarizer, SummaryStore
+from engine.core.types import Unit
 
 MODES = ("dense", "weighted", "summary-extractive", "summary-llm")
 DEFAULT_MODES = MODES[:3]  # summary-llm runs the LLM on every document: asked for only
@@ -180,7 +180,7 @@ def bench_beir(scifact: str, modes: Sequence[str] = DEFAULT_MODES, limit_docs: i
             continue
         if mode == "summary-llm":
             if chat is None:
-                from engine.generate import make_generator
+                from engine.drafting.generate import make_generator
 
                 chat = make_generator(model, llm_url)
             summarizer: Summarizer = LlmSummarizer(chat)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.bench.evaluate import load_truth, score, scored_questions
-from engine.config import EngineConfig
-from engine.generate import make_generator
-from engine.kb import KnowledgeBase
-from engine.pipeline import PROMPT_BUDGET, Drafter
+from engine.core.config import EngineConfig
+from engine.drafting.generate import make_generator
+from engine.index.kb import KnowledgeBase
+from engine.drafting.drafter import PROMPT_BUDGET, Drafter
 
 
 def bench_draft(store: str, questionnaire: str, truth: str, limit: int | None = None, model: str | None = None,

@@ -10,7 +10,7 @@ questions. ``--report`` writes an HTML page with the confusion table and one row
 ``eval leave-one-out`` runs that for each of several filled questionnaires in turn, the others
 being its library (or none, ``--no-library``), with one knowledge base and one model.
 
-Scopes (engine/scopes.py): the target is drafted for ``product`` (None: company-wide). With
+Scopes (engine/core/scopes.py): the target is drafted for ``product`` (None: company-wide). With
 ``folders`` (``--scope-folders``) each document's scope comes from its folder's name, a library
 file's entries are for its folder's product, and the target is for its folder's product unless
 ``product`` is given. Two figures follow the scopes: ``other_product_citation_rate`` (drafted
@@ -33,16 +33,16 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
-from engine.anchoring import AnchorLabel
-from engine.confidence import SUPPORT_MIN, risk_coverage
-from engine.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.confidence import SUPPORT_MIN, risk_coverage
+from engine.core.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
 from engine.ingest.paths import select_files
-from engine.kb import KnowledgeBase
-from engine.pipeline import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
+from engine.index.kb import KnowledgeBase
+from engine.drafting.drafter import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
 from engine.questionnaire import Question, read_questionnaire
-from engine.scopes import FolderScopes
-from engine.summary_rag import SUMMARY_STRATEGIES
-from engine.types import FileProblem, Progress, SourceKind, no_progress
+from engine.core.scopes import FolderScopes
+from engine.retrieval.summary_rag import SUMMARY_STRATEGIES
+from engine.core.types import FileProblem, Progress, SourceKind, no_progress
 from storage.review_store import DraftStatus
 from storage.vector_store import release
 
@@ -98,7 +98,7 @@ class Row:
     support: float | None = None  # best question–quote cosine of a drafted (not reused) answer
     other_product: bool = False  # cites a document of a product other than the target's
     inherited_from: str | None = None  # every highlightable citation is this third party's
-    from_product: str | None = None  # the choice is this other product's past answer (engine/cross_product.py)
+    from_product: str | None = None  # the choice is this other product's past answer (engine/drafting/cross_product.py)
     past_answers: tuple[str, ...] = ()  # the near-identical past answers, named with their products
 
     @property
@@ -224,8 +224,8 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
     """Draft every question (its answer hidden: the drafter only sees the question) and score
     its choice against the truth. ``seconds`` is drafting time, models already loaded.
     ``drafts``: the questions already drafted (by key, with every row: engine/bench/rows.py)."""
-    from engine.pipeline import question_key
-    from engine.profile import row_ids
+    from engine.drafting.drafter import question_key
+    from engine.index.profile import row_ids
 
     scores = Scores()
     rows = row_ids(questions)  # for a profile fact pointing to another row
@@ -276,7 +276,7 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
 
 def cite_line(c) -> str:
     """A citation in one line: ``file · p. 3 [verified]``, ``past answer: … [verified]``."""
-    from engine.review import location
+    from engine.review.review import location
 
     where = location(c)
     text = where if c.kind is SourceKind.LIBRARY else c.file + (f" · {where}" if where else "")
@@ -311,14 +311,14 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
     local LLM (tests that are about something else). ``product``: the target's (default: its
     folder's with ``folders``, else none); ``folders``: scopes from folder names. ``mode``: the
-    drafts' retrieval mode or strategy (engine.config; ``summary`` summarises the documents with
+    drafts' retrieval mode or strategy (engine.core.config; ``summary`` summarises the documents with
     the generator when it can write, else extractively; ``atoms``/``atom-questions`` build that
     index). ``all_rows``: draft every row, not only the Yes/No ones, and add the figures per row
     type (``rows``; engine/bench/rows.py); the Yes/No figures come from the same drafts, and
     ``drafts`` (a path) receives every drafted row as a JSON line (``drafts_mode`` "a": appended)
     for ``python -m engine.bench.leaks``."""
-    from engine.generate import make_generator
-    from engine.library import AnswerLibrary
+    from engine.drafting.generate import make_generator
+    from engine.index.library import AnswerLibrary
 
     target_path = Path(target)
     if not target_path.is_file():
@@ -398,7 +398,7 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
     per target; ``product``, ``folders`` and ``drafts`` (every target's drafted rows, in one file)
     as for :func:`evaluate_questionnaire`. Returns each target's figures and a summary over the
     targets."""
-    from engine.generate import make_generator
+    from engine.drafting.generate import make_generator
 
     if len(pairs) < 2 and library:
         raise ValueError("leave-one-out needs at least two filled questionnaires (each one's library is the others)")

@@ -1,7 +1,7 @@
 """``bench evidence``: does the evidence survive prompt compaction? SQuAD v1.1 dev, where every
 question has its reference answers: each question is retrieved against all paragraphs (the
 product's weighted mode, top-k as in drafting), its top-k paragraphs become the prompt's
-passages, whole or compacted to each token budget (engine.generate.compact_passages, as
+passages, whole or compacted to each token budget (engine.drafting.generate.compact_passages, as
 ``draft`` does), and the evidence recall is the share of questions whose reference answer (any
 of SQuAD's, case and spacing ignored) is in the passages shown. ``recall_kept`` divides a
 budget's recall by the whole chunks' recall. Tokens are counted with the generator model's own
@@ -18,10 +18,10 @@ from typing import Sequence
 from tqdm import tqdm
 
 from engine.bench.retrieval import SquadIndex, first_paragraphs, load_squad_answers, recall
-from engine.config import EngineConfig, Mode
-from engine.embed.dense import DenseEncoder
-from engine.generate import LlamaCppGenerator, Passage, compact_passages
-from engine.pipeline import PROMPT_BUDGET
+from engine.core.config import EngineConfig, Mode
+from engine.index.embed.dense import DenseEncoder
+from engine.drafting.generate import LlamaCppGenerator, Passage, compact_passages
+from engine.drafting.drafter import PROMPT_BUDGET
 
 BUDGETS = tuple(sorted({150, 200, 350, PROMPT_BUDGET}))
 

@@ -14,10 +14,10 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.config import EngineConfig
-from engine.embed.dense import DenseEncoder
-from engine.kb import KnowledgeBase
-from engine.retrieve import search
+from engine.core.config import EngineConfig
+from engine.index.embed.dense import DenseEncoder
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search
 from storage.vector_store import release
 
 

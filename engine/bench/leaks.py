@@ -2,14 +2,14 @@
 target holds another product's name, people, e-mail addresses, phone numbers or links".
 
 The check is built for one target product (:func:`build`) from the sources the drafts could have
-drawn on, each with its scope (engine/scopes.py): the answer library's past answers
+drawn on, each with its scope (engine/core/scopes.py): the answer library's past answers
 (:func:`library_sources`, :func:`questionnaire_sources`) and the knowledge base's documents
 (:func:`kb_sources`, :func:`document_sources`). A source is **own** (the target product's, or
 company-wide) or **foreign** (another product's, or a third party's). What it looks for:
 
 * **product names** — every product named by a source's scope, and the vendor and product names
   another product's past answers give (GNRL-01/02 "Vendor Name", "Product Name", recognised by
-  engine/profile.py ``fact_key``: "Parchment LLC", "Unified Inbox"), minus the target's own name,
+  engine/index/profile.py ``fact_key``: "Parchment LLC", "Unified Inbox"), minus the target's own name,
   any name inside it ("Canvas" for "Canvas LMS") and any name holding the company's ("Instructure
   Inc"). Strict on purpose: a product name is a leak wherever it stands, even where a company-wide
   source names the product too (a company overview listing every product): the figures of the
@@ -21,13 +21,13 @@ company-wide) or **foreign** (another product's, or a third party's). What it lo
   Contact Name", …), when they look like a person's name (2–4 capitalised words, no digit).
   Names written only inside prose of other products' answers or documents are not found (no
   named-entity model is loaded for a check).
-* **e-mail addresses, phone numbers and links** (engine/cross_product.py ``contact_tokens``) of
+* **e-mail addresses, phone numbers and links** (engine/drafting/cross_product.py ``contact_tokens``) of
   foreign sources, and any e-mail address or link on the same site (the last two labels of the
   host: ``feedback@parchment.com`` is Parchment's when parchment.com appears only in Parchment's
   answers). Not a leak: one an own source also holds, and one two products' different sources
   both hold (the company's: ``inst.bid/privacy``, ``info@instructure.com`` stand in every
   product's HECVAT). A third party's link (``aws.amazon.com``) is a leak unless an own source
-  cites it too: the drafter's own rule (engine/profile_answers.py) takes third parties' links out
+  cites it too: the drafter's own rule (engine/drafting/profile_answers.py) takes third parties' links out
   of drafts, so one that is left is a slip. Third parties' *names* ("AWS") are never leaks: a
   product hosted on AWS says so.
 
@@ -51,9 +51,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from engine.cross_product import contact_tokens
-from engine.profile import fact_key
-from engine.scopes import COMPANY, FolderScopes, Scope
+from engine.drafting.cross_product import contact_tokens
+from engine.index.profile import fact_key
+from engine.core.scopes import COMPANY, FolderScopes, Scope
 
 EXAMPLES = 5  # "ID: string" examples kept per figure
 PEOPLE_KEYS = ("contact_name", "accessibility_contact_name")
@@ -310,7 +310,7 @@ def questionnaire_sources(files: Iterable[Path], folders: FolderScopes) -> list[
 
 
 def kb_sources(kb) -> list[Source]:
-    """Each document of a KnowledgeBase (engine/kb.py), with its scope."""
+    """Each document of a KnowledgeBase (engine/index/kb.py), with its scope."""
     return [Source("\n".join(u.text for u in kb.units(d.name)), d.scope, d.name) for d in kb.documents()]
 
 
@@ -318,7 +318,7 @@ def document_sources(files: Iterable[Path], folders: FolderScopes) -> list[Sourc
     """Knowledge-base files read as the knowledge base reads them, scoped by their folders."""
     from engine.ingest import load_document
 
-    from engine.types import FileProblem
+    from engine.core.types import FileProblem
 
     files = list(files)
     scopes = folders.of_files(files)

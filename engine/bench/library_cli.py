@@ -1,7 +1,7 @@
 """The ``eval`` subcommands that need no language model, only the answer library and MiniLM
 (engine/bench/library_only.py): ``eval cross-product`` (how often another product's past
-choice is right, the calibration of engine/cross_product.py) and ``eval profile`` (profile rows
-answered from a profile learned leave-one-out, engine/profile.py). Both print JSON."""
+choice is right, the calibration of engine/drafting/cross_product.py) and ``eval profile`` (profile rows
+answered from a profile learned leave-one-out, engine/index/profile.py). Both print JSON."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from pathlib import Path
 
 
 def _folders(args: argparse.Namespace):
-    from engine.scopes import FolderScopes
+    from engine.core.scopes import FolderScopes
 
     return FolderScopes(args.company_folder, tuple(args.third_party_folder))
 
 
 def cmd_cross_product(args: argparse.Namespace) -> int:
     from engine.bench.library_only import cross_product
-    from engine.embed.dense import DenseEncoder
+    from engine.index.embed.dense import DenseEncoder
 
     with tempfile.TemporaryDirectory() as tmp:
         result = cross_product(args.filled, Path(args.store or tmp), DenseEncoder(args.embedder or "all-MiniLM-L6-v2"),
@@ -30,7 +30,7 @@ def cmd_cross_product(args: argparse.Namespace) -> int:
 
 def cmd_profile_eval(args: argparse.Namespace) -> int:
     from engine.bench.library_only import profile_rows
-    from engine.embed.dense import DenseEncoder
+    from engine.index.embed.dense import DenseEncoder
 
     with tempfile.TemporaryDirectory() as tmp:
         result = profile_rows(args.filled, Path(args.truth_dir), Path(args.store or tmp),
@@ -42,7 +42,7 @@ def cmd_profile_eval(args: argparse.Namespace) -> int:
 
 def add_library_evals(ev) -> None:
     """Add the library-only evaluations to the ``eval`` subparsers."""
-    from engine.scopes import FolderScopes
+    from engine.core.scopes import FolderScopes
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--company-folder", default=FolderScopes.company, metavar="NAME",

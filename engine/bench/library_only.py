@@ -5,15 +5,15 @@
   (products from their folders, ``FolderScopes``); for each of the target's Yes/No questions, the
   near-identical (≥ ``REUSE_SCORE``) past answers of *other products only* (the target's own
   product and company-wide answers set aside) give their most common choice, as the drafter
-  does (engine/cross_product.py), and it is compared with the target's own. Reported: how many
+  does (engine/drafting/cross_product.py), and it is compared with the target's own. Reported: how many
   such choices there are, their precision (all, when the past answers agree, when they
   disagree) and balanced accuracy. These calibrate ``CROSS_PRODUCT_PRECISION``.
 
 * ``python -m engine eval profile FILLED... --truth-dir DIR`` — profile rows answered from a
   profile learned leave-one-out: each filled questionnaire in turn is the target; the profile is
-  learned from the other files' entries (engine/profile.py) and the target's general-information
+  learned from the other files' entries (engine/index/profile.py) and the target's general-information
   rows (those ``fact_key`` names) are answered as the drafter answers them
-  (engine/profile_answers.py), with the facts the product's own PDFs (those in its folder)
+  (engine/drafting/profile_answers.py), with the facts the product's own PDFs (those in its folder)
   state; an answer is right when it equals the target's own (``normalised``: case, spaces,
   scheme, trailing slash, commas). The truth is ``--truth-dir``'s JSONL for the file, else the
   target workbook's own answers (``truth: "workbook"``). Date rows get the drafting date: counted
@@ -32,10 +32,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from engine.cross_product import is_other_product
-from engine.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
-from engine.scopes import FolderScopes
-from engine.types import Progress, no_progress
+from engine.drafting.cross_product import is_other_product
+from engine.index.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
+from engine.core.scopes import FolderScopes
+from engine.core.types import Progress, no_progress
 
 
 def yes_no(choice: str | None) -> str | None:
@@ -90,9 +90,9 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
     import json
     from collections import Counter
 
-    from engine.cross_product import contact_tokens
-    from engine.profile import DATE_KEY, fact_key, learn, normalised, row_ids
-    from engine.profile_documents import facts_of_folder
+    from engine.drafting.cross_product import contact_tokens
+    from engine.index.profile import DATE_KEY, fact_key, learn, normalised, row_ids
+    from engine.index.profile_documents import facts_of_folder
 
     folders = folders or FolderScopes()
     files = [Path(f) for f in files]

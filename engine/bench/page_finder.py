@@ -10,13 +10,13 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.chunking import Chunker
-from engine.config import EngineConfig
-from engine.embed.dense import DenseEncoder
+from engine.index.chunking import Chunker
+from engine.core.config import EngineConfig
+from engine.index.embed.dense import DenseEncoder
 from engine.ingest import load_document
-from engine.kb import file_hash
-from engine.page_finder import DensePageFinder, PageFinder
-from engine.types import IngestError
+from engine.index.kb import file_hash
+from engine.drafting.page_finder import DensePageFinder, PageFinder
+from engine.core.types import IngestError
 
 
 def pdf_files(paths: Sequence[str]) -> list[Path]:

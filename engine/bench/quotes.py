@@ -27,10 +27,10 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.anchoring import AnchorLabel, QuoteAnchorer, loose
+from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer, loose
 from engine.bench.page_finder import pdf_files
 from engine.ingest import load_document
-from engine.types import IngestError
+from engine.core.types import IngestError
 
 MIN_WORDS = 6  # shorter sentences (headings, table cells) are not what a quote looks like
 MAX_WORDS = 80

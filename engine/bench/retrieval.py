@@ -1,8 +1,8 @@
 """``bench retrieval``: R@1/R@2/R@5 over the 2,067 SQuAD v1.1 dev paragraphs (the
 atomic-units paper's setup: every paragraph is one chunk, every question is asked against all
-of them), for each retrieval mode. The product's modes (engine.config.Mode) go through the same
+of them), for each retrieval mode. The product's modes (engine.core.config.Mode) go through the same
 vectors and Qdrant queries as the product (an in-memory Qdrant collection); the atomic-unit
-modes through engine.embed.atoms (exact max-pooled cosine, in memory):
+modes through engine.index.embed.atoms (exact max-pooled cosine, in memory):
 
 atoms           a paragraph's score is the best cosine of the question with its sentence atoms
 atom-questions  the best cosine over its atoms AND their synthetic questions (the local LLM
@@ -25,12 +25,12 @@ import numpy as np
 from qdrant_client import QdrantClient
 from tqdm import tqdm
 
-from engine.config import ATOM_MODES, EngineConfig, Mode
-from engine.embed import atoms as atomic
-from engine.embed.dense import DenseEncoder
-from engine.embed.hybrid import passage_vectors, query_vectors
-from engine.embed.sparse import SparseModel
-from engine.retrieve import weighted
+from engine.core.config import ATOM_MODES, EngineConfig, Mode
+from engine.index.embed import atoms as atomic
+from engine.index.embed.dense import DenseEncoder
+from engine.index.embed.hybrid import passage_vectors, query_vectors
+from engine.index.embed.sparse import SparseModel
+from engine.retrieval.retrieve import weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
 
@@ -163,7 +163,7 @@ def _product_modes(paragraphs, questions, gold, dense_q, encoder, config, modes,
 def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, n, tau) -> dict[str, dict]:
     chat = None
     if ATOM_QUESTIONS in modes:
-        from engine.generate import make_generator
+        from engine.drafting.generate import make_generator
 
         chat = make_generator(model, llm_url)
     started = time.perf_counter()

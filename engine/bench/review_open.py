@@ -40,12 +40,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from engine.generate.prompt import GeneratedAnswer
-from engine.pdf_pages import citation_excerpt
-from engine.pipeline import draft_questionnaire
-from engine.review import Review, ReviewItem
-from engine.types import SourceKind
-from engine.workspace import Workspace
+from engine.drafting.generate.prompt import GeneratedAnswer
+from engine.review.pdf_pages import citation_excerpt
+from engine.drafting.drafter import draft_questionnaire
+from engine.review.review import Review, ReviewItem
+from engine.core.types import SourceKind
+from engine.app.workspace import Workspace
 
 STEPS = ("questionnaire", "items", "sections", "sidebar", "excerpt", "viewer", "ask")
 
@@ -138,7 +138,7 @@ def engine_pass(ws: Workspace, pid: int, questionnaire, keys: list[str]) -> tupl
 def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[list[float]], list[float]]:
     """``at.run()`` after choosing each question (as the list's callback does), per round."""
     import ui.resources
-    from engine import pdf_pages
+    from engine.review import pdf_pages
     from ui.resources import QUESTION
 
     pdf_pages._excerpt.cache_clear()  # the first round opens each page as the engine passes first did

@@ -210,13 +210,13 @@ def _pct(part: int, total: int) -> float | None:
 # ---------------------------------------------------------------- drafting every row
 
 def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=None) -> tuple[dict, float]:
-    """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/sections.py):
+    """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/drafting/sections.py):
     qualifiers first; a row its drafted qualifier switches off is not drafted (status
     not_required). The target's own answers are never read: the qualifiers' answers are the
     drafts'. Returns (row key → pipeline Draft, seconds)."""
-    from engine.pipeline import not_required_draft
-    from engine.profile import row_ids
-    from engine.sections import SectionGate
+    from engine.drafting.drafter import not_required_draft
+    from engine.index.profile import row_ids
+    from engine.drafting.sections import SectionGate
 
     sections = SectionGate(questionnaire, {}, {}, file_answers=False)
     out: dict = {}
@@ -317,13 +317,13 @@ def past_answer_drafts(library, rows: Sequence[RowTruth], target_file: str) -> d
 def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], encoder,
             documents: Sequence[Path] = (), folders=None) -> list[dict]:
     """Per target: the gated rows with the truth's qualifier answers, and the text scores of the
-    two baselines (no model). With ``folders`` (engine/scopes.py FolderScopes) also ``leaks``:
+    two baselines (no model). With ``folders`` (engine/core/scopes.py FolderScopes) also ``leaks``:
     the rows of the best-past-answer drafts and of the vendor's own answers that hold another
     product's name, people or contacts (engine/bench/leaks.py), the sources being the library
     files and ``documents``, scoped by their folders."""
     from engine.bench.evaluate import load_truth
     from engine.bench.leaks import build, document_sources, questionnaire_sources
-    from engine.library import AnswerLibrary
+    from engine.index.library import AnswerLibrary
 
     encode = encoder.encode_passages
     sources = (questionnaire_sources(library_files, folders) + document_sources(documents, folders)) if folders else []
@@ -370,9 +370,9 @@ def main(argv: list[str]) -> int:
     import argparse
     import os
 
-    from engine.embed.dense import DenseEncoder
+    from engine.index.embed.dense import DenseEncoder
     from engine.ingest.paths import select_files
-    from engine.scopes import FolderScopes
+    from engine.core.scopes import FolderScopes
 
     parser = argparse.ArgumentParser(prog="python -m engine.bench.rows", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.environ.get("RFP_SHARED_DATA", "/work/shared/data"))

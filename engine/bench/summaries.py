@@ -1,5 +1,5 @@
 """``bench summaries``: what summarising documents costs, file by file: the pages and words read,
-the LLM calls of the map-reduce (engine/summaries.py), the tokens in and out, the seconds (the
+the LLM calls of the map-reduce (engine/index/summaries.py), the tokens in and out, the seconds (the
 model loaded before the clock starts), and the summary itself. The budget to check: a 300-page
 PDF in no more than two minutes on two cores."""
 
@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from engine.config import SummaryWriter
+from engine.core.config import SummaryWriter
 from engine.ingest import load_document
 from engine.ingest.paths import select_files
-from engine.summaries import ExtractiveSummarizer, LlmSummarizer
+from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer
 
 
 def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, model: str | None = None,
@@ -23,7 +23,7 @@ def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, 
     files = [path for path, _ in selected.files]
     if SummaryWriter.parse(writer) is SummaryWriter.LLM:
         if chat is None:
-            from engine.generate import make_generator
+            from engine.drafting.generate import make_generator
 
             chat = make_generator(model, llm_url)
         summarizer = LlmSummarizer(chat)

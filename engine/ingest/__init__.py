@@ -1,9 +1,9 @@
-"""Turn a source file into a :class:`~engine.types.LoadedDocument`.
+"""Turn a source file into a :class:`~engine.core.types.LoadedDocument`.
 
 ``load_document`` does the checks common to every format (name, existence, size,
 extension) and hands the file to the loader registered for its extension, which checks the
-size limits of its format before parsing (:mod:`engine.limits`); the characters of the loaded
-text are checked last. Every failure is an :class:`~engine.types.IngestError` naming the file,
+size limits of its format before parsing (:mod:`engine.core.limits`); the characters of the loaded
+text are checked last. Every failure is an :class:`~engine.core.types.IngestError` naming the file,
 the problem and the fix.
 """
 
@@ -17,8 +17,8 @@ from engine.ingest import docx as docx_loader
 from engine.ingest import pdf as pdf_loader
 from engine.ingest import sheet as sheet_loader
 from engine.ingest import text as text_loader
-from engine.limits import Limits
-from engine.types import IngestError, LoadedDocument
+from engine.core.limits import Limits
+from engine.core.types import IngestError, LoadedDocument
 
 Loader = Callable[[Path, str, Limits], LoadedDocument]
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.types import IngestError
+from engine.core.types import IngestError
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pymupdf
 
-from engine.limits import Limits
-from engine.types import IngestError, LoadedDocument, SourceKind, Unit
+from engine.core.limits import Limits
+from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _OCR_FIX = "run OCR (e.g. ocrmypdf) to index them"
 

@@ -6,8 +6,8 @@ import io
 import re
 from pathlib import Path
 
-from engine.limits import Limits
-from engine.types import IngestError, LoadedDocument, SourceKind, Unit
+from engine.core.limits import Limits
+from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")

@@ -15,10 +15,10 @@ an upload is written anywhere or shown, :func:`plain_upload_name` makes it a pla
   (file systems refuse names over 255 bytes), keeping its extension.
 
 What was changed is returned with the name (:class:`UploadName`), so the screen can say so in
-one line. A name with nothing left (``\\x00``, ``..``) raises :class:`~engine.types.IngestError`
+one line. A name with nothing left (``\\x00``, ``..``) raises :class:`~engine.core.types.IngestError`
 naming the problem and the fix. Every other character is kept as written (``"``, ``#``, ``:``
 inside the name, accents). Plain Python: used by the Questionnaire and Knowledge base screens
-and by :meth:`engine.workspace.Workspace.add_questionnaire`.
+and by :meth:`engine.app.workspace.Workspace.add_questionnaire`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from engine.types import IngestError
+from engine.core.types import IngestError
 
 MAX_CHARS = 120
 MAX_BYTES = 240  # under the 255-byte limit of ext4, APFS, NTFS (in UTF-16 units) with room for ".tmp"

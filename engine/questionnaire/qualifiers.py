@@ -71,7 +71,7 @@ class Qualifier:
     dropdown values that switch them off (for display; empty when it has no dropdown)."""
 
     id: str  # the qualifier's question ID, or "Sheet row N"
-    key: str  # the qualifier's question key (pipeline.question_key)
+    key: str  # the qualifier's question key (engine.drafting.drafter.question_key)
     sheet: str
     row: int
     section: str  # what it governs, in words ("HIPAA", "Datacenter (physical)")
@@ -114,7 +114,7 @@ class Gate:
 
 
 def question_key(q: Question) -> str:
-    """A question's stable identity inside its questionnaire (the same as engine.pipeline's)."""
+    """A question's stable identity inside its questionnaire (the same as engine.drafting.drafter's)."""
     return f"{q.sheet}!{q.question_cell}"
 
 

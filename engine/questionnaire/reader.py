@@ -44,8 +44,8 @@ from openpyxl.utils.cell import column_index_from_string
 
 from engine.ingest.paths import named_file
 from engine.ingest.sheet import OLE_MAGIC, cell_text, sniff_delimiter
-from engine.limits import Limits
-from engine.types import FileProblem
+from engine.core.limits import Limits
+from engine.core.types import FileProblem
 from engine.questionnaire.validation import (
     Bounds,
     ListValidation,
@@ -136,7 +136,7 @@ class Questionnaire:
     def row_types(self) -> dict:
         """Each question's row type (``engine.questionnaire.row_types.RowType``) by its key
         (``sheet!cell``), from the question's shape alone: never ``gated``, which follows the
-        qualifiers' current answers (``engine.review.ReviewItem.row_type``). Worked out once
+        qualifiers' current answers (``engine.review.review.ReviewItem.row_type``). Worked out once
         per questionnaire read: the object is immutable and the app shares one per file."""
         from engine.questionnaire.qualifiers import question_key
         from engine.questionnaire.row_types import classify
@@ -210,7 +210,7 @@ def read_questionnaire(
     The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
     rows below it are questions), and column letters for the question, answer and comment cells.
     ``limits`` bound what is read (default: the ``RFP_MAX_*`` environment variables, else the
-    defaults; a file over one raises :class:`~engine.limits.LimitError` before it is parsed).
+    defaults; a file over one raises :class:`~engine.core.limits.LimitError` before it is parsed).
     Raises :class:`QuestionnaireError` for unreadable files and when no questions are found.
     A link is read only when it points to a regular file, under that file's name.
     """

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.retrieve import search
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search
 from storage.vector_store import release
 from tests.fixtures import topic_pages, write_pdf
 

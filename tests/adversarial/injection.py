@@ -49,7 +49,7 @@ NO_MODEL = 3
 
 
 def _drafts(kb, generator, questions) -> dict[str, dict]:
-    from engine.pipeline import Drafter
+    from engine.drafting.drafter import Drafter
 
     drafter = Drafter(kb, generator)
     out = {}
@@ -66,10 +66,10 @@ def clean_run(folder: Path, wanted: list[str], drafts=None):
     """The sample questionnaire's questions (``wanted`` ids, or all), the default model
     (exit ``NO_MODEL`` when it is not installed), the clean sample indexed in ``folder/clean``
     (released again) and its drafts by ``drafts(kb, generator, questions)``; also the start time."""
-    from engine.config import EngineConfig
-    from engine.generate import make_generator
-    from engine.generate.models import DEFAULT_MODEL, ModelError, resolve_model
-    from engine.kb import KnowledgeBase
+    from engine.core.config import EngineConfig
+    from engine.drafting.generate import make_generator
+    from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
+    from engine.index.kb import KnowledgeBase
     from engine.questionnaire import read_questionnaire
     from storage.vector_store import release
 
@@ -91,9 +91,9 @@ def clean_run(folder: Path, wanted: list[str], drafts=None):
 
 
 def main(folder: Path, wanted: list[str]) -> dict:
-    from engine.config import EngineConfig
-    from engine.generate.models import DEFAULT_MODEL
-    from engine.kb import KnowledgeBase
+    from engine.core.config import EngineConfig
+    from engine.drafting.generate.models import DEFAULT_MODEL
+    from engine.index.kb import KnowledgeBase
     from storage.vector_store import release
 
     questions, generator, kb, before, started = clean_run(folder, wanted)

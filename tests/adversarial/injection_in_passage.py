@@ -72,7 +72,7 @@ def _holds_injection(chunk_text: str) -> bool:
 
 
 def _drafts(kb, generator, questions) -> dict[str, dict]:
-    from engine.pipeline import Drafter
+    from engine.drafting.drafter import Drafter
 
     drafter = Drafter(kb, generator)
     out = {}
@@ -89,9 +89,9 @@ def _drafts(kb, generator, questions) -> dict[str, dict]:
 
 def retrieval(folder: Path) -> dict[str, bool]:
     """Question id → whether its retrieved passages hold the injection (nothing drafted)."""
-    from engine.config import EngineConfig
-    from engine.kb import KnowledgeBase
-    from engine.pipeline import Drafter
+    from engine.core.config import EngineConfig
+    from engine.index.kb import KnowledgeBase
+    from engine.drafting.drafter import Drafter
     from engine.questionnaire import read_questionnaire
     from storage.vector_store import release
 
@@ -106,9 +106,9 @@ def retrieval(folder: Path) -> dict[str, bool]:
 
 
 def main(folder: Path, wanted: list[str]) -> dict:
-    from engine.config import EngineConfig
-    from engine.generate.models import DEFAULT_MODEL
-    from engine.kb import KnowledgeBase
+    from engine.core.config import EngineConfig
+    from engine.drafting.generate.models import DEFAULT_MODEL
+    from engine.index.kb import KnowledgeBase
     from storage.vector_store import release
     from tests.adversarial.injection import clean_run
 

@@ -13,8 +13,8 @@ the stated stand-in LLM of tests/ui/conftest.py; nothing here drafts).
 from __future__ import annotations
 
 
-from engine.settings import Settings
-from engine.workspace import Workspace
+from engine.app.settings import Settings
+from engine.app.workspace import Workspace
 from tests.adversarial import corpus
 from tests.adversarial.conftest import assert_queryable
 from tests.fixtures import write_questionnaire

@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.pipeline import Drafter, draft_questionnaire
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.drafting.drafter import Drafter, draft_questionnaire
 from engine.questionnaire import read_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.kb import ManifestDamaged
-from engine.workspace import Workspace
+from engine.index.kb import ManifestDamaged
+from engine.app.workspace import Workspace
 from storage import snapshots
 from storage.review_store import ReviewStore, ReviewStoreDamaged
 from storage.vector_store import IndexDamaged, client_for, release
@@ -208,8 +208,8 @@ def test_restore_says_when_there_is_nothing_to_restore(tmp_path):
 
 
 def test_a_damaged_stored_document_names_itself_and_how_to_index_it_again(store, encoder):
-    from engine.config import EngineConfig
-    from engine.kb import DocumentDamaged, KnowledgeBase
+    from engine.core.config import EngineConfig
+    from engine.index.kb import DocumentDamaged, KnowledgeBase
 
     chunks = next(store.glob("docs/*/chunks.jsonl"))
     chunks.write_bytes(chunks.read_bytes()[: chunks.stat().st_size // 2])

@@ -13,9 +13,9 @@ import os
 
 import pytest
 
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.pipeline import Drafter
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.drafting.drafter import Drafter
 from engine.questionnaire import read_questionnaire
 from storage.review_store import DraftStatus
 from storage.vector_store import release

@@ -14,7 +14,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from engine.library import AnswerLibrary
+from engine.index.library import AnswerLibrary
 from storage.library_store import SCHEMA_VERSION, LibraryStore
 from tests.fixtures import QUESTIONS, write_questionnaire
 

@@ -20,10 +20,10 @@ import json
 
 import pytest
 
-from engine.config import EngineConfig
-from engine.generate.models import DEFAULT_MODEL, ModelError, resolve_model
-from engine.kb import KnowledgeBase
-from engine.retrieve import search
+from engine.core.config import EngineConfig
+from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search
 from storage.vector_store import release
 from tests.adversarial.conftest import measured
 from tests.adversarial.injection import AT_RISK, INJECTED

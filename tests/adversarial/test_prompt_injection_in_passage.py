@@ -20,7 +20,7 @@ import json
 
 import pytest
 
-from engine.generate.models import DEFAULT_MODEL, ModelError, resolve_model
+from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
 from tests.adversarial.conftest import measured
 from tests.adversarial.injection_in_passage import AT_RISK
 

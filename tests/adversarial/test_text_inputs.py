@@ -2,11 +2,11 @@
 
 * A 50 MB one-line .txt (29,915 chunks and 5.7 GB before #16) is refused by default, counted
   1 MiB at a time, in one line that names ``--max-chars``; the limit moves with the flag, the
-  variable and :class:`~engine.limits.Limits`.
+  variable and :class:`~engine.core.limits.Limits`.
 * UTF-16 (with a byte-order mark, or without one: recognised by its NUL bytes) and UTF-32
   questionnaires read their questions, not cp1252 garbage "already answered" (before #16 every
   question of a UTF-16 CSV was "already answered"); ``kb add`` and ``library import`` read them
-  through the same helper (engine/decoding.py).
+  through the same helper (engine/core/decoding.py).
 * Text that still decodes to NUL characters is refused with a clear error by ``kb add``,
   ``inspect`` and ``library import`` alike.
 """
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.library import AnswerLibrary
-from engine.retrieve import search
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
+from engine.retrieval.retrieve import search
 from storage.vector_store import release
 from tests.adversarial.conftest import CLI_IMPORTS_MB, assert_queryable, measured
 
@@ -71,7 +71,7 @@ def test_a_50_mb_one_line_text_is_refused_by_default(one_line, store, encoder):
 
 def test_the_character_limit_moves_with_its_setting(tmp_path, store, encoder):
     """The same 2,600-character note: refused under a limit of 1,000, indexed by default."""
-    from engine.limits import Limits
+    from engine.core.limits import Limits
 
     note = tmp_path / "note.md"
     note.write_text("# Audit logs\n\n" + "Audit logs are copied to a second region every night. " * 48,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import pytest
 
 from engine.ingest.upload_names import MAX_CHARS, plain_upload_name
-from engine.types import IngestError
+from engine.core.types import IngestError
 from tests.fixtures import write_questionnaire
 from tests.ui.conftest import button, open_screen, texts, ui_workspace  # noqa: F401 (fixtures)
 from ui.components.messages import escape_md

@@ -51,7 +51,7 @@ def prepare(store: Path, book: Path, kb: list[Path], llm_url: str) -> list[str]:
     subprocess.run([sys.executable, "-m", "engine.bench.review_open", "--store", str(store), "--questionnaire",
                     str(book), "--prepare-only", "--kb", *map(str, kb)], cwd=ROOT, check=True,
                    env={**os.environ, "RFP_SUMMARIES": "extractive"})
-    from engine.settings import GeneratorConfig, Settings
+    from engine.app.settings import GeneratorConfig, Settings
 
     replace(Settings.load(store), generator=GeneratorConfig(llm_url=llm_url)).save(store)
     return clickable(store)
@@ -60,10 +60,10 @@ def prepare(store: Path, book: Path, kb: list[Path], llm_url: str) -> list[str]:
 def clickable(store: Path) -> list[str]:
     """IDs on the list's first page whose question opens on a highlighted PDF quote, no two in a
     row showing the same page and boxes."""
-    from engine.anchoring import AnchorLabel
-    from engine.pdf_pages import highlightable
-    from engine.types import SourceKind
-    from engine.workspace import Workspace
+    from engine.drafting.anchoring import AnchorLabel
+    from engine.review.pdf_pages import highlightable
+    from engine.core.types import SourceKind
+    from engine.app.workspace import Workspace
 
     ws = Workspace(store)  # the review store only: its knowledge base (Qdrant) is never opened here
     try:

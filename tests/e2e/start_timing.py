@@ -35,8 +35,8 @@ def prepare(folder: Path, model: str | None) -> None:
     models it loads are not the app's)."""
     subprocess.run([sys.executable, "-m", "engine", "kb", "add", str(SAMPLE / "kb"), "--store", str(folder)],
                    cwd=ROOT, check=True, capture_output=True)
-    from engine.settings import GeneratorConfig, Settings
-    from engine.workspace import Workspace
+    from engine.app.settings import GeneratorConfig, Settings
+    from engine.app.workspace import Workspace
 
     ws = Workspace(folder, Settings(generator=GeneratorConfig(model=model)))
     ws.settings.save(folder)

@@ -129,7 +129,7 @@ class _QuotingLLM(BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         form = request.get("response_format") or {}
         schema = form.get("json_schema", {}).get("schema") or form.get("schema") or {}
-        if "choice" not in schema.get("properties", {}):  # asking a document (engine/ask.py)
+        if "choice" not in schema.get("properties", {}):  # asking a document (engine/drafting/ask.py)
             reply = fixtures.QuotingChat().chat_json(request["messages"], schema)
             self._send({"choices": [{"message": {"role": "assistant", "content": reply.text}}], "usage": {}})
             return
@@ -225,8 +225,8 @@ def highlight_in_view(app: App, timeout: float = 60) -> dict:
 def drafts_with_highlights(workspace: Path) -> list[str]:
     """The question IDs of the drafts with a citation that can be highlighted (read from the
     workspace's review store, which the app keeps up to date)."""
-    from engine.pdf_pages import highlightable
-    from engine.pipeline import Draft
+    from engine.review.pdf_pages import highlightable
+    from engine.drafting.drafter import Draft
     from storage.review_store import ReviewStore
 
     store = ReviewStore(workspace / "review.sqlite")

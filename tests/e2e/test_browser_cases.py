@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.settings import GeneratorConfig, Settings
+from engine.app.settings import GeneratorConfig, Settings
 from tests.e2e.test_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -112,8 +112,8 @@ def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, 
     """A workspace whose LLM setting is the stated fake server, holding ``book`` drafted by
     ``TableDrafter(table)`` (the stated fake drafter); the project's id and the drafter's
     questions, in the order it was asked them."""
-    from engine.pipeline import draft_questionnaire
-    from engine.workspace import Workspace
+    from engine.drafting.drafter import draft_questionnaire
+    from engine.app.workspace import Workspace
     from tests.unit.test_sections_drafting import TableDrafter
 
     settings = Settings(generator=GeneratorConfig(llm_url=llm_url))
@@ -130,7 +130,7 @@ def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, 
 
 def review_items(folder: Path, project_id: int) -> dict:
     """The Review items by question ID, read from the workspace's store as the app left it."""
-    from engine.workspace import Workspace
+    from engine.app.workspace import Workspace
 
     ws = Workspace(folder, Settings.load(folder))
     try:
@@ -281,7 +281,7 @@ def listed_ids(app: App) -> list[str]:
 
 
 def test_a_qualifier_switches_its_section_off_and_on_in_the_browser(tmp_path):
-    from engine.review import ReviewState
+    from engine.review.review import ReviewState
     from tests.unit.test_qualifiers import hecvat_like
 
     started = time.monotonic()

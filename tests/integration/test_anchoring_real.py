@@ -7,7 +7,7 @@ import time
 import pymupdf
 import pytest
 
-from engine.anchoring import AnchorLabel, QuoteAnchorer, loose
+from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer, loose
 from engine.bench.quotes import bench_quotes
 from engine.ingest import load_document
 

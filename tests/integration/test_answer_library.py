@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.anchoring import AnchorLabel
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.library import PASSAGE_SCORE, REUSE_SCORE, AnswerLibrary, LibraryImportError
-from engine.pipeline import Draft, Drafter, question_key
+from engine.drafting.anchoring import AnchorLabel
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.index.library import PASSAGE_SCORE, REUSE_SCORE, AnswerLibrary, LibraryImportError
+from engine.drafting.drafter import Draft, Drafter, question_key
 from engine.questionnaire import QuestionnaireError, read_questionnaire
-from engine.review import location
-from engine.settings import Settings
-from engine.types import SourceKind
-from engine.workspace import Workspace
+from engine.review.review import location
+from engine.app.settings import Settings
+from engine.core.types import SourceKind
+from engine.app.workspace import Workspace
 from storage.library_store import Origin
 from storage.review_store import DraftStatus
 from storage.vector_store import release
@@ -214,7 +214,7 @@ def test_accepted_and_edited_answers_are_recorded_and_then_reused(tmp_path, enco
 
 
 def test_library_cli_round_trip(tmp_path, encoder, monkeypatch, capsys):
-    import engine.__main__ as cli
+    import engine.cli.main as cli
 
     monkeypatch.setattr(cli, "_encoder", lambda args: encoder)  # the session's MiniLM, not a second load
     store = str(tmp_path / "store")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from engine.bench.ask import bench_ask
-from engine.generate import JsonReply
+from engine.drafting.generate import JsonReply
 
 POLICY = ("We collect your name and email address when you register. We use cookies to remember your "
           "settings. We never sell personal information to advertisers. You can delete your account at any "

@@ -11,8 +11,8 @@ from pathlib import Path
 import fitz
 import pytest
 
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
 from storage.vector_store import release
 from tests.fixtures import topic_pages, write_pdf
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.bench.beir import bench_beir, load_scifact, subset
-from engine.generate.backends import JsonReply
+from engine.drafting.generate.backends import JsonReply
 from tests.fixtures import TOPICS
 
 pytestmark = pytest.mark.timeout(900)

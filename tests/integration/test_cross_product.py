@@ -1,4 +1,4 @@
-"""Another product's past answer is never this product's (engine/cross_product.py), with the real
+"""Another product's past answer is never this product's (engine/drafting/cross_product.py), with the real
 answer library (real all-MiniLM-L6-v2, SQLite), a real knowledge base (Qdrant local mode) and
 generated past questionnaires (openpyxl): Parchment's and Canvas LMS's filled questionnaires, and
 the product Impact, which has none.
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig
-from engine.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_tokens, questionnaire_kind
-from engine.kb import KnowledgeBase
-from engine.library import AnswerLibrary
-from engine.pipeline import Draft, Drafter, draft_questionnaire
-from engine.profile import row_ids
+from engine.core.config import EngineConfig
+from engine.drafting.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_tokens, questionnaire_kind
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
+from engine.drafting.drafter import Draft, Drafter, draft_questionnaire
+from engine.index.profile import row_ids
 from engine.questionnaire import read_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
@@ -174,7 +174,7 @@ def test_labels_and_contact_tokens():
 
 
 def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path, capsys):
-    from engine.__main__ import main
+    from engine.cli.main import main
 
     files = []
     for product, choices in (("Alpha", ("Yes", "No")), ("Beta", ("Yes", "Yes")), ("Gamma", ("Yes", "No"))):
@@ -200,7 +200,7 @@ def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothi
     (the evaluation's check, engine/bench/leaks.py) any other product's; every
     choice taken from another product says so; the GNRL rows come from the profile."""
     from engine.bench.leaks import build, library_sources
-    from engine.scopes import FolderScopes
+    from engine.core.scopes import FolderScopes
 
     base = shared_data / "instructure"
     target = base / "Canvas Credentials" / "Canvas Credentials HECVAT Full.xlsx"

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.anchoring import AnchorLabel
-from engine.config import EngineConfig
-from engine.confidence import SUPPORT_MIN
-from engine.generate import make_generator
-from engine.generate.models import DEFAULT_MODEL, MODELS, resolve_model
-from engine.kb import KnowledgeBase
-from engine.pipeline import Drafter
+from engine.drafting.anchoring import AnchorLabel
+from engine.core.config import EngineConfig
+from engine.drafting.confidence import SUPPORT_MIN
+from engine.drafting.generate import make_generator
+from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, resolve_model
+from engine.index.kb import KnowledgeBase
+from engine.drafting.drafter import Drafter
 from engine.questionnaire import read_questionnaire
 from storage.review_store import DraftStatus
 from storage.vector_store import release

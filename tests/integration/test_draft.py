@@ -13,10 +13,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.anchoring import AnchorLabel
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.pipeline import Drafter, draft_questionnaire
+from engine.drafting.anchoring import AnchorLabel
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.drafting.drafter import Drafter, draft_questionnaire
 from engine.questionnaire import read_questionnaire
 from storage.review_store import DraftStatus, ReviewStore
 from storage.vector_store import release

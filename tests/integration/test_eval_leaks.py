@@ -15,7 +15,7 @@ import pytest
 
 from engine.bench.evaluate import evaluate_questionnaire
 from engine.bench.leaks import main as leaks_main
-from engine.scopes import FolderScopes
+from engine.core.scopes import FolderScopes
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf
 from tests.unit.test_qualifiers import ROWS, hecvat_like
 

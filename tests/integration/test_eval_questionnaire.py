@@ -152,7 +152,7 @@ def test_leave_one_out_needs_two_questionnaires_that_exist(setup):
 
 
 def test_the_leave_one_out_command_says_what_is_wrong(setup, capsys):
-    from engine.__main__ import main
+    from engine.cli.main import main
 
     s = setup
     assert main(["eval", "leave-one-out", "--kb", str(s["docs"]), "--pair", str(s["target"]), str(s["truth"])]) == 2
@@ -169,7 +169,7 @@ def test_a_missing_target_or_document_is_a_clear_error(setup):
 
 def test_a_missing_or_garbled_truth_file_is_named_with_the_fix(tmp_path):
     from engine.bench.evaluate import load_truth
-    from engine.types import FileProblem
+    from engine.core.types import FileProblem
 
     with pytest.raises(FileProblem, match=r"missing\.jsonl: the truth file cannot be read .* JSON-lines"):
         load_truth(tmp_path / "missing.jsonl")
@@ -185,7 +185,7 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     """`eval leave-one-out --mode summary`: the mode reaches the Drafter (its prompts open with
     the documents' summaries) and is reported; the stated fake cannot write, so the summaries
     are extractive, and the figures say so."""
-    from engine.__main__ import build_parser
+    from engine.cli.main import build_parser
     from engine.bench.evaluate import leave_one_out
 
     s = setup
@@ -210,7 +210,7 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     assert all(labels[0] == "[1] handbook.pdf (summary of the document)" for labels in fake.labels)
     # the summary passage is the handbook's own central sentences: its quotes anchor in the source;
     # the fake quotes the summary's longest sentence whatever the question, so the support gate
-    # (engine/confidence.py) leaves the questions that sentence is not about as no context
+    # (engine/drafting/confidence.py) leaves the questions that sentence is not about as no context
     assert target["verified_quote_rate"] == 100.0 and target["no_context_rate"] < 100.0
     figures = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator(),
                                      mode="summary", store=str(s["tmp"] / "store"))

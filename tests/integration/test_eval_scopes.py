@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from engine.bench.evaluate import LOO_FIGURES, Scores, evaluate_questionnaire, leave_one_out
-from engine.pipeline import Draft
-from engine.scopes import FolderScopes, Scope
+from engine.drafting.drafter import Draft
+from engine.core.scopes import FolderScopes, Scope
 from storage.review_store import DraftStatus
 from tests.fixtures import QUESTIONS, QuotingGenerator
 from tests.integration.test_eval_questionnaire import TRUTH, filled
@@ -111,7 +111,7 @@ def test_the_scope_figures_count_drafted_questions_only():
 
 
 def test_the_eval_commands_take_the_scope_flags():
-    import engine.__main__ as cli
+    import engine.cli.main as cli
 
     parse = cli.build_parser().parse_args
     args = parse(["eval", "questionnaire", "--target", "t.xlsx", "--truth", "t.jsonl", "--scope-folders",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.questionnaire.export import CellWrite, ExportError, export
+from engine.review.export import CellWrite, ExportError, export
 from tests.unit.test_export import assert_lossless, assert_only_recalculation_asked, assert_sheet_xml_lossless, sheet_part
 
 pytestmark = pytest.mark.filterwarnings("ignore:.* extension is not supported:UserWarning")

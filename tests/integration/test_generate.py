@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from engine.generate import (
+from engine.drafting.generate import (
     GeneratedAnswer,
     GeneratorError,
     HttpGenerator,
@@ -24,8 +24,8 @@ from engine.generate import (
     compact_passages,
     make_generator,
 )
-from engine.generate.models import TEST_MODEL, resolve_model
-from engine.generate.prompt import Evidence
+from engine.drafting.generate.models import TEST_MODEL, resolve_model
+from engine.drafting.generate.prompt import Evidence
 
 YES_NO = ["Yes", "No"]
 QUESTION = "Is customer data encrypted at rest?"
@@ -105,9 +105,9 @@ def test_the_choice_comes_with_its_probability_among_the_allowed_options(llama):
 
 def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
     """Two implementations that must agree: llama-cpp-python's own sampler chain [grammar,
-    greedy] and GrammarFirstGreedy (engine/generate/grammar_sampling.py) write the same reply,
+    greedy] and GrammarFirstGreedy (engine/drafting/generate/grammar_sampling.py) write the same reply,
     token for token, on the same model with the same settings."""
-    from engine.generate import answer_schema, build_messages
+    from engine.drafting.generate import answer_schema, build_messages
 
     cases = [
         (QUESTION, CONTEXT, YES_NO),

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.config import EngineConfig, Mode
-from engine.embed.dense import DenseEncoder
-from engine.embed.hybrid import passage_vectors
-from engine.kb import KnowledgeBase, KnowledgeBaseError, point_id
-from engine.retrieve import search
+from engine.core.config import EngineConfig, Mode
+from engine.index.embed.dense import DenseEncoder
+from engine.index.embed.hybrid import passage_vectors
+from engine.index.kb import KnowledgeBase, KnowledgeBaseError, point_id
+from engine.retrieval.retrieve import search
 from storage.vector_store import CONCAT, DENSE, PAPER, SPARSE, StoreLockedError, release
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
@@ -212,7 +212,7 @@ def test_killing_kb_add_mid_way_leaves_the_previous_state(tmp_path, docs, encode
 def test_a_store_open_in_another_process_gives_a_clear_error(tmp_path, encoder):
     store = tmp_path / "store"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from engine.kb import KnowledgeBase; KnowledgeBase(sys.argv[1]); print('open', flush=True); time.sleep(60)", str(store)],
+        [sys.executable, "-c", "import sys, time; from engine.index.kb import KnowledgeBase; KnowledgeBase(sys.argv[1]); print('open', flush=True); time.sleep(60)", str(store)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

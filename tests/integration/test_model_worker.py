@@ -1,4 +1,4 @@
-"""The local model in a worker process (engine/generate/worker.py): a native crash of the model
+"""The local model in a worker process (engine/drafting/generate/worker.py): a native crash of the model
 ends one call with the signal named, never the process that asked. The crashing child is
 ``tests.model_probes.Segfaulting`` (it kills itself with SIGSEGV, as llama.cpp's AMX path did);
 the drafting test kills the real SmolLM2 worker from outside while the workspace drafts."""
@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from engine.generate import GeneratorError, ModelCrashed, ModelWorker
-from engine.generate.models import TEST_MODEL
-from engine.generate.worker import signal_name
+from engine.drafting.generate import GeneratorError, ModelCrashed, ModelWorker
+from engine.drafting.generate.models import TEST_MODEL
+from engine.drafting.generate.worker import signal_name
 from tests.conftest import ROOT
 
 SEGFAULTING = "tests.model_probes:Segfaulting"
@@ -58,8 +58,8 @@ def test_the_suite_goes_on_after_a_model_process_segfaults(tmp_path):
     """A pytest run of two tests, the first drafting with a model whose process segfaults: that
     test fails with SIGSEGV named, the second still runs, and the run reports both."""
     (tmp_path / "test_inner.py").write_text(textwrap.dedent(f'''
-        from engine.generate import ModelWorker
-        from engine.generate.prompt import Passage
+        from engine.drafting.generate import ModelWorker
+        from engine.drafting.generate.prompt import Passage
 
         def test_drafting_with_a_crashing_model():
             ModelWorker(None, factory="{SEGFAULTING}").generate("Is data encrypted?", [Passage("[1] a.pdf", "Yes.")], ["Yes", "No"])
@@ -87,10 +87,10 @@ def test_a_killed_model_worker_during_app_drafting_loses_no_stored_draft(tmp_pat
     """The workspace drafts with the real SmolLM2 in its worker; the worker is killed with
     SIGSEGV after the first drafts are stored: the run stops with the signal named, every
     stored draft is kept unchanged, and Start drafting again resumes and finishes the rest."""
-    from engine.config import EngineConfig
-    from engine.kb import KnowledgeBase
-    from engine.settings import Settings
-    from engine.workspace import Workspace
+    from engine.core.config import EngineConfig
+    from engine.index.kb import KnowledgeBase
+    from engine.app.settings import Settings
+    from engine.app.workspace import Workspace
     from storage.vector_store import release
     from tests.fixtures import QUESTIONS, topic_pages, write_pdf, write_questionnaire
 
@@ -134,7 +134,7 @@ def test_the_llama_cpp_build_has_no_amx_and_no_native_only_code_path():
     no AMX, and every instruction set compiled in is one the stated portable set declares, so
     it runs on every CPU that set names, whatever CPU the build ran on."""
     from engine import llama_build
-    from engine.doctor import compiled_features
+    from engine.cli.doctor import compiled_features
 
     code = "import llama_cpp; print(llama_cpp.llama_print_system_info().decode())"
     info = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -1,4 +1,4 @@
-"""The company and product profiles (engine/profile.py, engine/profile_answers.py) with the real
+"""The company and product profiles (engine/index/profile.py, engine/drafting/profile_answers.py) with the real
 answer library (real all-MiniLM-L6-v2, SQLite) and generated past questionnaires (openpyxl):
 facts the company's questionnaires agree on become company facts, a product's own questionnaire
 gives its product facts; profile questions are answered from the profile without the model and
@@ -17,15 +17,15 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.__main__ import main
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.library import AnswerLibrary
-from engine.pipeline import Drafter
-from engine.profile import fact_key, learn, row_ids, set_fact
-from engine.profile_answers import ProfileAnswers
+from engine.cli.main import main
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
+from engine.drafting.drafter import Drafter
+from engine.index.profile import fact_key, learn, row_ids, set_fact
+from engine.drafting.profile_answers import ProfileAnswers
 from engine.questionnaire import read_questionnaire
-from engine.scopes import Scope
+from engine.core.scopes import Scope
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from engine.config import EngineConfig, Mode
-from engine.embed.dense import DenseEncoder
-from engine.embed.hybrid import query_vectors, weighted_query
-from engine.kb import KnowledgeBase
-from engine.retrieve import search, weighted
+from engine.core.config import EngineConfig, Mode
+from engine.index.embed.dense import DenseEncoder
+from engine.index.embed.hybrid import query_vectors, weighted_query
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search, weighted
 from storage.vector_store import VectorIndex, release
 from tests.fixtures import topic_pages, write_pdf
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.inspect import summary
+from engine.cli.inspect import summary
 
 # jsonl stem -> (workbook path under instructure/, question count, choice-list of the answer column)
 FILLED = {

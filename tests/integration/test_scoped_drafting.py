@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig
-from engine.kb import KnowledgeBase
-from engine.library import AnswerLibrary
-from engine.pipeline import Draft, Drafter, draft_questionnaire
+from engine.core.config import EngineConfig
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
+from engine.drafting.drafter import Draft, Drafter, draft_questionnaire
 from engine.questionnaire import read_questionnaire
-from engine.scopes import Scope, ScopeError
+from engine.core.scopes import Scope, ScopeError
 from storage.review_store import DraftStatus, ReviewStore
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, write_questionnaire

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig, Mode
-from engine.kb import KnowledgeBase, KnowledgeBaseError
-from engine.retrieve import search
-from engine.scopes import Scope, ScopeError, ScopeFilter
+from engine.core.config import EngineConfig, Mode
+from engine.index.kb import KnowledgeBase, KnowledgeBaseError
+from engine.retrieval.retrieve import search
+from engine.core.scopes import Scope, ScopeError, ScopeFilter
 from storage.vector_store import release
 
 DOCS = {
@@ -139,7 +139,7 @@ def test_scope_values_are_checked_with_the_rule_and_the_fix():
 
 
 def test_kb_commands_set_and_show_scopes(tmp_path, encoder, monkeypatch, capsys):
-    import engine.__main__ as cli
+    import engine.cli.main as cli
 
     monkeypatch.setattr(cli, "_kb", lambda args: KnowledgeBase(Path(args.store), cli._config(args), encoder))
     store = str(tmp_path / "store")

@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig, Strategy
-from engine.generate import GeneratedAnswer
-from engine.generate.models import TEST_MODEL
-from engine.kb import KnowledgeBase, KnowledgeBaseError
-from engine.pipeline import Drafter
+from engine.core.config import EngineConfig, Strategy
+from engine.drafting.generate import GeneratedAnswer
+from engine.drafting.generate.models import TEST_MODEL
+from engine.index.kb import KnowledgeBase, KnowledgeBaseError
+from engine.drafting.drafter import Drafter
 from engine.questionnaire import Question
-from engine.retrieve import search
-from engine.summaries import SummaryMethod
-from engine.summary_rag import SUMMARY_DOCS, SUMMARY_TOKENS, retrieve
+from engine.retrieval.retrieve import search
+from engine.index.summaries import SummaryMethod
+from engine.retrieval.summary_rag import SUMMARY_DOCS, SUMMARY_TOKENS, retrieve
 from storage.vector_store import release
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
@@ -148,7 +148,7 @@ def test_atom_indexes_are_built_incrementally_and_stored_with_the_chunks(tmp_pat
 
 @pytest.fixture(scope="module")
 def smollm():
-    from engine.generate import make_generator
+    from engine.drafting.generate import make_generator
 
     return make_generator(TEST_MODEL)
 
@@ -218,7 +218,7 @@ def test_killing_kb_add_while_summarising_keeps_the_previous_generation_and_the_
 
 
 def test_a_strategy_can_be_the_configured_retrieval_mode(kb, encoder):
-    from engine.settings import Settings
+    from engine.app.settings import Settings
 
     question = "How long are backups of the production databases kept?"
     expected = search(kb, question, mode="summary")

@@ -10,7 +10,7 @@ import io
 import openpyxl
 import pytest
 
-from engine.review import ReviewState
+from engine.review.review import ReviewState
 from tests.fixtures import write_questionnaire
 from tests.ui.conftest import add_handbook, add_questionnaire
 from ui.components.messages import escape_md

@@ -18,11 +18,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.anchoring import AnchorLabel
-from engine.pipeline import LOW_CONFIDENCE, Citation, Draft
-from engine.review import Review, ReviewState
-from engine.types import SourceKind, Unit
-from engine.workspace import REVIEW_DB
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.drafter import LOW_CONFIDENCE, Citation, Draft
+from engine.review.review import Review, ReviewState
+from engine.core.types import SourceKind, Unit
+from engine.app.workspace import REVIEW_DB
 from storage.review_store import DraftStatus, ReviewStore
 from tests.fixtures import TOPICS, QuotingGenerator, write_questionnaire
 from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
@@ -436,7 +436,7 @@ def test_source_text_helpers():
 def test_viewer_arguments_for_one_and_two_pages(tmp_path):
     """A quote across a page break: both pages in a fixed-height box scrolled to the first box;
     the viewer's key changes with the boxes even when the pages are the same."""
-    from engine.pdf_pages import citation_excerpt
+    from engine.review.pdf_pages import citation_excerpt
     from tests.fixtures import write_pdf
 
     pdf = write_pdf(tmp_path / "h.pdf", [TOPICS["encryption"], TOPICS["backups"], TOPICS["incident"]])
@@ -584,7 +584,7 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     """HECVAT-shaped rows: QUAL-01 drafted "No" → the HIPAA rows are not required (and not
     drafted); the reviewer saves QUAL-01 = Yes on the screen → they are to be drafted again.
     The drafter is a stated fake answering from a table (tests/unit/test_sections_drafting.py)."""
-    from engine.pipeline import draft_questionnaire
+    from engine.drafting.drafter import draft_questionnaire
     from tests.unit.test_qualifiers import hecvat_like
     from tests.unit.test_sections_drafting import TableDrafter
 
@@ -659,7 +659,7 @@ def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(op
     fake answering from a table (tests/unit/test_sections_drafting.py): this is about the screen."""
     import openpyxl
 
-    from engine.pipeline import draft_questionnaire
+    from engine.drafting.drafter import draft_questionnaire
     from engine.questionnaire.row_types import RowType
     from tests.unit.test_qualifiers import hecvat_like
     from tests.unit.test_sections_drafting import TableDrafter

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.pipeline import Draft
-from engine.scopes import Scope
+from engine.drafting.drafter import Draft
+from engine.core.scopes import Scope
 from storage.review_store import ReviewStore
-from engine.workspace import REVIEW_DB
+from engine.app.workspace import REVIEW_DB
 from tests.fixtures import topic_pages, write_pdf
 from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
 

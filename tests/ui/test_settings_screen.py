@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-from engine.config import EngineConfig
-from engine.generate.models import DEFAULT_MODEL, MODELS, TEST_MODEL, resolve_model
-from engine.settings import GeneratorConfig, Settings
+from engine.core.config import EngineConfig
+from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, TEST_MODEL, resolve_model
+from engine.app.settings import GeneratorConfig, Settings
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 from tests.ui.conftest import add_questionnaire, button, texts
 from ui.components.messages import escape_md
@@ -214,7 +214,7 @@ def test_a_model_that_cannot_load_shows_its_one_line_reason(open_screen, ui_work
 def test_a_missing_or_truncated_registered_model_is_refused_when_saving(open_screen, ui_workspace, tmp_path, monkeypatch):
     """On a machine where set-up has not assembled the default model (an empty models folder),
     choosing it is refused with the model error's one line; a truncated file too."""
-    import engine.generate.models as models
+    import engine.drafting.generate.models as models
 
     ws = ui_workspace
     ws.apply_settings(Settings(generator=GeneratorConfig(model=TEST_MODEL)))

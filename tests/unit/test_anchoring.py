@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.anchoring import CUTOFF, MIN_QUOTE_WORDS, Anchor, AnchorLabel, QuoteAnchorer, anchor, loose, rects_for, sentence_spans
-from engine.chunking import PAGE_SEPARATOR
+from engine.drafting.anchoring import CUTOFF, MIN_QUOTE_WORDS, Anchor, AnchorLabel, QuoteAnchorer, anchor, loose, rects_for, sentence_spans
+from engine.index.chunking import PAGE_SEPARATOR
 from engine.ingest import load_document
-from engine.types import Unit
+from engine.core.types import Unit
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
 PAGES = [Unit(text=text.replace(". ", ".\n", 1) + "\n", page=n) for n, text in enumerate(TOPICS.values(), 1)]

@@ -4,11 +4,11 @@ and past choices surviving the review store."""
 
 from __future__ import annotations
 
-from engine.anchoring import AnchorLabel
-from engine.library import LibraryHit, allowed_choice, choice_key, count_choices, near_hits, past_answer_label, reused_hit
-from engine.pipeline import Citation, Draft
-from engine.review import location
-from engine.types import SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from engine.index.library import LibraryHit, allowed_choice, choice_key, count_choices, near_hits, past_answer_label, reused_hit
+from engine.drafting.drafter import Citation, Draft
+from engine.review.review import location
+from engine.core.types import SourceKind
 from storage.library_store import LibraryEntry, Origin
 from storage.review_store import DraftStatus
 

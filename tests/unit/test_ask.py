@@ -1,4 +1,4 @@
-"""Asking one document (engine/ask.py): parts, anchoring, windows and their merging (Algorithm
+"""Asking one document (engine/drafting/ask.py): parts, anchoring, windows and their merging (Algorithm
 2), offsets, the answer step, bad input, progress, cancelling and concurrent parts.
 
 The model's replies are scripted (``Scripted``): these tests are about what the engine does with
@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from engine.anchoring import AnchorLabel
-from engine.ask import (
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.ask import (
     MAX_QUESTION_CHARS,
     NOTHING,
     AskCancelled,
@@ -25,10 +25,10 @@ from engine.ask import (
     check_question,
     part_prompt,
 )
-from engine.generate import JsonReply
-from engine.generate.prompt import Evidence
-from engine.pipeline import Citation
-from engine.types import IngestError, SourceKind, Unit
+from engine.drafting.generate import JsonReply
+from engine.drafting.generate.prompt import Evidence
+from engine.drafting.drafter import Citation
+from engine.core.types import IngestError, SourceKind, Unit
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
 SENTENCES = [f"Sentence number {i} says that control {i} is reviewed by team {i % 7}." for i in range(1, 61)]

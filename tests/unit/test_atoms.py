@@ -1,11 +1,11 @@
-"""Atomic units and synthetic questions (engine/embed/atoms.py) and their `bench retrieval` modes."""
+"""Atomic units and synthetic questions (engine/index/embed/atoms.py) and their `bench retrieval` modes."""
 
 import json
 
 import numpy as np
 import pytest
 
-from engine.embed.atoms import (
+from engine.index.embed.atoms import (
     TAU,
     MaxIndex,
     QuestionCache,
@@ -16,7 +16,7 @@ from engine.embed.atoms import (
     prune_within,
     question_schema,
 )
-from engine.generate.backends import JsonReply
+from engine.drafting.generate.backends import JsonReply
 
 
 def test_atoms_are_sentences_with_short_fragments_merged():
@@ -160,7 +160,7 @@ def test_bench_retrieval_atoms_on_squad(shared_data, capsys):
     squad = shared_data / "squad" / "dev-v1.1.json"
     if not squad.is_file():
         pytest.skip(f"{squad} is absent: SQuAD v1.1 dev is not in the shared data")
-    from engine.__main__ import main
+    from engine.cli.main import main
 
     assert main(["bench", "retrieval", "--squad", str(squad), "--modes", "atoms", "--limit", "30", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -175,7 +175,7 @@ def test_bench_retrieval_atoms_on_squad(shared_data, capsys):
 def test_the_papers_embedder_is_found_by_name_once_assembled(tmp_path, monkeypatch):
     import sys
 
-    from engine.embed.dense import EmbedderError, resolve_model
+    from engine.index.embed.dense import EmbedderError, resolve_model
 
     monkeypatch.setattr(sys, "prefix", str(tmp_path))  # an environment where `make bench-models` has not run
     with pytest.raises(EmbedderError, match="make bench-models"):

@@ -10,9 +10,9 @@ import json
 import fitz
 import pytest
 
-import engine.generate
-from engine.__main__ import main
-from engine.ask import NOTHING
+import engine.drafting.generate
+from engine.cli.main import main
+from engine.drafting.ask import NOTHING
 from tests.unit.test_ask import TEXT, Scripted
 
 
@@ -21,7 +21,7 @@ def no_model(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the model was loaded for input that is refused")
 
-    monkeypatch.setattr(engine.generate, "make_generator", refuse)
+    monkeypatch.setattr(engine.drafting.generate, "make_generator", refuse)
 
 
 def refused(capsys, argv) -> str:
@@ -58,7 +58,7 @@ def test_a_model_that_quotes_nothing_prints_nothing_answers_it(tmp_path, capsys,
     path = tmp_path / "policy.txt"
     path.write_text(TEXT, encoding="utf-8")
     chat = Scripted({})  # every part: no quotes
-    monkeypatch.setattr(engine.generate, "make_generator", lambda *a, **k: chat)
+    monkeypatch.setattr(engine.drafting.generate, "make_generator", lambda *a, **k: chat)
     assert main(["ask", str(path), "Is there a moon base?", "--json"]) == 0
     (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
     assert line["answer"] == NOTHING and line["excerpts"] == []
@@ -78,7 +78,7 @@ class Interrupted(Scripted):
 def test_ctrl_c_during_an_ask_says_nothing_was_changed(tmp_path, capsys, monkeypatch):
     path = tmp_path / "policy.txt"
     path.write_text(TEXT, encoding="utf-8")
-    monkeypatch.setattr(engine.generate, "make_generator", lambda *a, **k: Interrupted())
+    monkeypatch.setattr(engine.drafting.generate, "make_generator", lambda *a, **k: Interrupted())
     assert main(["ask", str(path), "Who reviews the controls?"]) == 130
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err == "interrupted; nothing was changed"  # not the knowledge base's message: ask writes nothing
@@ -97,6 +97,6 @@ def test_ctrl_c_during_an_ask_says_nothing_was_changed(tmp_path, capsys, monkeyp
     ],
 )
 def test_what_an_interruption_left_is_said_per_command(argv, means):
-    from engine.__main__ import build_parser, interrupted_means
+    from engine.cli.main import build_parser, interrupted_means
 
     assert interrupted_means(build_parser().parse_args(argv)) == means

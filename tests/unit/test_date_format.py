@@ -1,6 +1,6 @@
 """The drafting date in the questionnaire's own format (engine/questionnaire/date_format.py,
-engine/profile_answers.py, the date writes of engine/pipeline.py's ``answer_writes`` and
-engine/questionnaire/export.py), on workbooks and CSVs generated here: the answer cell's date
+engine/drafting/profile_answers.py, the date writes of engine/drafting/drafter.py's ``answer_writes`` and
+engine/review/export.py), on workbooks and CSVs generated here: the answer cell's date
 format first, then a format the question or its row names, then the dates already written in
 the workbook, then ISO; the export writes a date into a date cell and the formatted text into a
 text cell."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import openpyxl
 
-from engine.pipeline import export_drafts, question_key
-from engine.profile_answers import ProfileAnswers
+from engine.drafting.drafter import export_drafts, question_key
+from engine.drafting.profile_answers import ProfileAnswers
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.date_format import DateFormat, date_format, from_number_format, from_text
 
@@ -92,7 +92,7 @@ def test_formats_read_from_excel_codes_and_words_write_and_read_back_dates():
 
 
 def test_export_writes_a_date_into_a_date_cell_and_the_formatted_text_into_a_text_cell(tmp_path):
-    from engine.pipeline import Draft
+    from engine.drafting.drafter import Draft
     from storage.review_store import DraftStatus
 
     for fmt, cell_value in (("m/d/yyyy", datetime.datetime(2026, 11, 24)), ("@", "11/24/2026")):

@@ -1,5 +1,5 @@
-"""Where answers go on export (engine/export_cells.py, engine/questionnaire/export.py, the
-``answer_writes`` mapping of engine/pipeline.py), on workbooks generated with openpyxl and read
+"""Where answers go on export (engine/review/export_cells.py, engine/review/export.py, the
+``answer_writes`` mapping of engine/drafting/drafter.py), on workbooks generated with openpyxl and read
 back with the real reader: a choice and its explanation go into their own cells where the sheet
 has an explanation column; a date goes into a date-formatted cell as a date (its serial number,
 the cell's own format kept) and into any other cell as text; the export stays lossless
@@ -14,9 +14,9 @@ from pathlib import Path
 import openpyxl
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from engine.pipeline import Draft, answer_writes, export_drafts, question_key
+from engine.drafting.drafter import Draft, answer_writes, export_drafts, question_key
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.export import CellWrite, export
+from engine.review.export import CellWrite, export
 from storage.review_store import DraftStatus
 from tests.unit.test_export import assert_lossless, sheet_part
 

@@ -1,6 +1,6 @@
-"""A greedy small model that starts repeating itself is cut off (engine.generate.grammar_sampling)."""
+"""A greedy small model that starts repeating itself is cut off (engine.drafting.generate.grammar_sampling)."""
 
-from engine.generate.grammar_sampling import LOOP_PERIOD, LOOP_REPEATS, loops_at_end
+from engine.drafting.generate.grammar_sampling import LOOP_PERIOD, LOOP_REPEATS, loops_at_end
 
 
 def test_a_block_repeated_at_the_end_is_a_loop():

@@ -7,7 +7,7 @@ import sqlite3
 
 import numpy as np
 
-from engine.library import LibraryHit, near_hits, preference, reused_hit
+from engine.index.library import LibraryHit, near_hits, preference, reused_hit
 from storage.library_store import SCHEMA_VERSION as LIBRARY_VERSION
 from storage.library_store import LibraryEntry, LibraryStore, Origin
 from storage.review_store import SCHEMA_VERSION as REVIEW_VERSION

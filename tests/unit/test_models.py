@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from engine.generate import models
-from engine.generate.models import MODELS, ModelError, join_parts, resolve_model
+from engine.drafting.generate import models
+from engine.drafting.generate.models import MODELS, ModelError, join_parts, resolve_model
 
 
 def parts(tmp_path, chunks: list[bytes]):

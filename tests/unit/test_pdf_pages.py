@@ -10,11 +10,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.anchoring import AnchorLabel
-from engine.pdf_pages import (SourcePageError, annotations, citation_excerpt, excerpt_bytes, highlightable,
+from engine.drafting.anchoring import AnchorLabel
+from engine.review.pdf_pages import (SourcePageError, annotations, citation_excerpt, excerpt_bytes, highlightable,
                               pages_for)
-from engine.pipeline import Citation
-from engine.types import SourceKind
+from engine.drafting.drafter import Citation
+from engine.core.types import SourceKind
 from tests.fixtures import TOPICS, write_pdf
 
 PAGES = [TOPICS["encryption"], TOPICS["backups"] + " The last restore test was in March.",

@@ -1,5 +1,5 @@
-"""Profile facts from a product's own documents (engine/profile_documents.py) and the profile's
-rules around them (engine/profile.py): generated PDFs (PyMuPDF) read as the knowledge base reads
+"""Profile facts from a product's own documents (engine/index/profile_documents.py) and the profile's
+rules around them (engine/index/profile.py): generated PDFs (PyMuPDF) read as the knowledge base reads
 them (engine.ingest), the vendor-identity rule, pointers to another row, the loose comparison."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import pymupdf
 
 from engine.ingest import load_document
-from engine.profile import Fact, Profile, fact_key, normalised, row_ids, same_vendor
-from engine.profile_documents import facts_of_document, facts_of_folder
+from engine.index.profile import Fact, Profile, fact_key, normalised, row_ids, same_vendor
+from engine.index.profile_documents import facts_of_document, facts_of_folder
 
 
 def pdf(path: Path, pages: list[list[str]]) -> Path:

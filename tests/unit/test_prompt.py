@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.generate.prompt import (
+from engine.drafting.generate.prompt import (
     ANSWER_CHARS,
     MAX_QUOTES,
     QUOTE_CHARS,

@@ -18,7 +18,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.workbook.defined_name import DefinedName
 
 from engine.questionnaire import QuestionnaireError, read_questionnaire
-from engine.questionnaire.inspect import add_inspect_command
+from engine.cli.inspect import add_inspect_command
 from engine.questionnaire.validation import parse_sqref
 
 X14_EXT = (

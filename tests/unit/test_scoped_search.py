@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from qdrant_client import QdrantClient
 
-from engine.config import Mode
-from engine.embed.hybrid import WeightedQuery, passage_vectors, query_vectors
-from engine.embed.sparse import SparseModel
-from engine.retrieve import Within, weighted
+from engine.core.config import Mode
+from engine.index.embed.hybrid import WeightedQuery, passage_vectors, query_vectors
+from engine.index.embed.sparse import SparseModel
+from engine.retrieval.retrieve import Within, weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import openpyxl
 
-from engine.pipeline import Draft, draft_questionnaire, question_key
+from engine.drafting.drafter import Draft, draft_questionnaire, question_key
 from engine.questionnaire import read_questionnaire
-from engine.review import Review, ReviewState
+from engine.review.review import Review, ReviewState
 from storage.review_store import DraftStatus, ReviewStore
 from tests.unit.test_qualifiers import hecvat_like
 

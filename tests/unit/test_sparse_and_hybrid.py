@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.embed.hybrid import concat_vectors, paper_vectors
-from engine.embed.sparse import SparseModel
+from engine.index.embed.hybrid import concat_vectors, paper_vectors
+from engine.index.embed.sparse import SparseModel
 
 CORPUS = [
     "Customer data is encrypted at rest with AES-256 and keys rotate yearly.",

@@ -1,4 +1,4 @@
-"""Document summaries (engine/summaries.py): the extractive selection, the LLM's map-reduce plan
+"""Document summaries (engine/index/summaries.py): the extractive selection, the LLM's map-reduce plan
 and its budget, the summary files; and the nDCG/Recall arithmetic of `bench beir`.
 
 ``ScriptedChat`` is a stated fake LLM: the tests that use it are about which calls the
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from engine.bench.beir import evaluate, ndcg, recall_at
-from engine.generate import GeneratorError
-from engine.generate.backends import JsonReply
-from engine.summaries import (
+from engine.drafting.generate import GeneratorError
+from engine.drafting.generate.backends import JsonReply
+from engine.index.summaries import (
     MAX_SECTIONS,
     ExtractiveSummarizer,
     LlmSummarizer,
@@ -27,7 +27,7 @@ from engine.summaries import (
     edited,
     extractive_summary,
 )
-from engine.types import Unit
+from engine.core.types import Unit
 from tests.fixtures import TOPICS
 
 FURNITURE = "ACME Corp Internal Security Handbook Confidential page footer."

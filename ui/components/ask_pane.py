@@ -1,4 +1,4 @@
-"""Ask one document (engine/ask.py) from a screen: the question box; while the model reads the
+"""Ask one document (engine/drafting/ask.py) from a screen: the question box; while the model reads the
 document, its progress and a Cancel button; then the answer and its excerpts. The excerpt the
 reviewer picks is shown in the screen's source viewer with its sentences outlined (the same
 viewer and boxes as a citation: ``show_excerpt``) and, on the Review screen, can be added to the
@@ -14,8 +14,8 @@ from typing import Callable
 
 import streamlit as st
 
-from engine.ask import NOTHING, AskOptions, AskRun, Excerpt
-from engine.types import SourceKind
+from engine.drafting.ask import NOTHING, AskOptions, AskRun, Excerpt
+from engine.core.types import SourceKind
 from ui.components.messages import count, escape_md, problem_text
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.progress import duration

@@ -8,7 +8,7 @@ import re
 
 import streamlit as st
 
-from engine.types import FileProblem
+from engine.core.types import FileProblem
 
 LEVELS = ("success", "info", "warning", "error")
 # characters Markdown (CommonMark + GFM) or Streamlit's own Markdown read as markup anywhere in a line:

@@ -1,7 +1,7 @@
 """The source PDF page of a citation, with its verified quote outlined.
 
 Only the page(s) the quote is on are sent to the viewer (a one- or two-page excerpt built by
-``engine.pdf_pages``; cached there), with the highlight boxes renumbered to the excerpt. One
+``engine.review.pdf_pages``; cached there), with the highlight boxes renumbered to the excerpt. One
 page is shown whole; two pages (a quote across a page break) are scrolled to the first box. An
 unverified quote is never highlighted: its page is shown plain, with a warning."""
 
@@ -13,10 +13,10 @@ import json
 import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
-from engine.kb import KnowledgeBaseError
-from engine.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
-from engine.pipeline import Citation
-from engine.workspace import Workspace
+from engine.index.kb import KnowledgeBaseError
+from engine.review.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
+from engine.drafting.drafter import Citation
+from engine.app.workspace import Workspace
 from ui.components.messages import escape_md, problem_text
 
 VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen

@@ -1,4 +1,4 @@
-"""The company and product profiles on the Knowledge base screen (engine/profile.py): every
+"""The company and product profiles on the Knowledge base screen (engine/index/profile.py): every
 fact with whose it is and its source (a past questionnaire, or "profile" when set by hand), and
 a form to set a fact (an empty value removes one set by hand). Facts set here win over learned
 ones and are used by the next drafts."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.library import AnswerLibrary
-from engine.profile import ProfileError, profile_of, set_fact
+from engine.index.library import AnswerLibrary
+from engine.index.profile import ProfileError, profile_of, set_fact
 from ui.components.messages import escape_md
 
 COMPANY = "Company"

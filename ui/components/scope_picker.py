@@ -1,11 +1,11 @@
-"""Choosing a document scope (engine/scopes.py): company-wide, one or more products (known ones
+"""Choosing a document scope (engine/core/scopes.py): company-wide, one or more products (known ones
 or a new name), or a third party (a known one or a new name)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from engine.scopes import Scope, ScopeError
+from engine.core.scopes import Scope, ScopeError
 from ui.components.messages import escape_md
 
 COMPANY, PRODUCT, THIRD_PARTY = "Company-wide", "Product", "Third party"

@@ -8,11 +8,11 @@ import html
 
 import streamlit as st
 
-from engine.anchoring import AnchorLabel
-from engine.kb import KnowledgeBaseError
-from engine.pipeline import Citation
-from engine.types import SourceKind, Unit
-from engine.workspace import Workspace
+from engine.drafting.anchoring import AnchorLabel
+from engine.index.kb import KnowledgeBaseError
+from engine.drafting.drafter import Citation
+from engine.core.types import SourceKind, Unit
+from engine.app.workspace import Workspace
 from ui.components.messages import escape_md, problem_text
 
 PANE_HEIGHT = 560
@@ -98,7 +98,7 @@ def show_text_citation(ws: Workspace, citation: Citation) -> str | None:
 def show_past_answer(ws: Workspace, citation: Citation) -> str | None:
     """A past answer from the answer library: the past question, and the answer as stored
     (choice — explanation) with the quoted span marked; returns the HTML shown."""
-    from engine.library import answer_text, past_answer_label
+    from engine.index.library import answer_text, past_answer_label
 
     entry = ws.library.entry_at(citation.file, citation.sheet, citation.row)
     if entry is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.anchoring import AnchorLabel
-from engine.review import ReviewState
+from engine.drafting.anchoring import AnchorLabel
+from engine.review.review import ReviewState
 
 # state → (badge colour, Material icon)
 STATE_STYLE: dict[ReviewState, tuple[str, str]] = {

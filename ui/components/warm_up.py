@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.workspace import WarmState, Workspace
+from engine.app.workspace import WarmState, Workspace
 from ui.components.messages import escape_md
 
 NOUNS = {"embedder": "embedder", "model": "language model"}

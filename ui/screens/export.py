@@ -1,7 +1,7 @@
 """Export screen: where the review stands (counts by state, the questions not accepted yet) and
 the three downloads — the customer's workbook with the approved answers filled in and nothing
 else changed, a CSV of the answers, and a citations report. Every file is built by the engine
-(``engine.review.Review``) from what the review store holds."""
+(``engine.review.review.Review``) from what the review store holds."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.review import ReviewItem, ReviewState
+from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import escape_md, problem_text
 from ui.resources import current_project, workspace

@@ -5,7 +5,7 @@ to a temporary folder and indexed by ``kb.add_file`` with its own progress bar a
 result (indexed, replaced, unchanged, or the problem in plain words), with the scope chosen for
 them (company-wide, products', a third party's); list the documents with their scopes; change a
 document's scope; remove one (after a confirmation); re-index everything after the embedder or α
-changed; ask any one document a question (engine/ask.py: the local model reads it and quotes
+changed; ask any one document a question (engine/drafting/ask.py: the local model reads it and quotes
 what answers, and each excerpt is shown on its page with its lines outlined); see and correct
 each document's summary (an edited summary is re-embedded at once).
 The answer library: import past filled questionnaires (each with its own result), its entry
@@ -23,12 +23,12 @@ import streamlit as st
 
 from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.upload_names import plain_upload_name
-from engine.kb import AddReport, KnowledgeBase
-from engine.library import AnswerLibrary, ImportReport
-from engine.summaries import Summary, SummaryMethod
+from engine.index.kb import AddReport, KnowledgeBase
+from engine.index.library import AnswerLibrary, ImportReport
+from engine.index.summaries import Summary, SummaryMethod
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
-from engine.scopes import Scope, products_of, third_parties_of
-from engine.types import DocumentInfo, IngestError
+from engine.core.scopes import Scope, products_of, third_parties_of
+from engine.core.types import DocumentInfo, IngestError
 from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed

@@ -17,13 +17,13 @@ from pathlib import Path
 import streamlit as st
 
 from engine.ingest.upload_names import plain_upload_name
-from engine.pipeline import question_key
+from engine.drafting.drafter import question_key
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
-from engine.review import Review, ReviewState
-from engine.scopes import products_of
-from engine.types import IngestError
-from engine.workspace import ReadOptions, Workspace
+from engine.review.review import Review, ReviewState
+from engine.core.scopes import products_of
+from engine.core.types import IngestError
+from engine.app.workspace import ReadOptions, Workspace
 from storage.review_store import Run
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
@@ -42,7 +42,7 @@ REFUSED = "questionnaire_refused_upload"  # (file_id, why, overrides can help) o
 PROJECT_CHOICE = "questionnaire_project_choice"
 FIRST = 5  # questions shown per sheet
 LAST = 5  # latest drafts shown while drafting
-STOPPED = "stopped by the reviewer"  # JobStatus.error of a cancelled run (engine/workspace.py)
+STOPPED = "stopped by the reviewer"  # JobStatus.error of a cancelled run (engine/app/workspace.py)
 OVERRIDES = ("sheet", "header_row", "question_col", "answer_col", "comment_col")
 
 

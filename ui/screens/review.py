@@ -14,7 +14,7 @@ narrative, or gated while a qualifier switches the row off) and by words of the 
 
 Layout: the sidebar holds the drafting progress, the filters and the question list; the main
 area shows the question and its answer (left) beside the source (right). Under the source,
-"Ask this document" asks the shown document a question (engine/ask.py); an excerpt it returns
+"Ask this document" asks the shown document a question (engine/drafting/ask.py); an excerpt it returns
 is shown in the same viewer with its lines outlined and can be added to the draft's citations."""
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from collections import Counter
 
 import streamlit as st
 
-from engine.anchoring import AnchorLabel
-from engine.pipeline import Draft
-from engine.review import Review, ReviewItem, ReviewState, RowType, location
-from engine.types import SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.drafter import Draft
+from engine.review.review import Review, ReviewItem, ReviewState, RowType, location
+from engine.core.types import SourceKind
 from storage.review_store import DraftStatus, ReviewStoreError
 from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
@@ -351,7 +351,7 @@ def _summary(review: Review, items: list[ReviewItem], pid: int) -> None:
 
 
 def _sections(review: Review, items: list[ReviewItem]) -> None:
-    """The sections qualifiers govern, with their state and why (engine/sections.py)."""
+    """The sections qualifiers govern, with their state and why (engine/drafting/sections.py)."""
     sections = review.sections(items)
     if not sections:
         return

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
-from engine.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
-from engine.settings import SETTINGS_FILE, Settings, SettingsError
+from engine.core.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
+from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
+from engine.app.settings import SETTINGS_FILE, Settings, SettingsError
 from ui.components.kb_status import needs_reindex
 from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
 from ui.components.warm_up import warm_up_status
@@ -124,7 +124,7 @@ def wanted_values() -> dict:
 
 def check_embedder(name: str) -> None:
     """Load a new embedder once to make sure it exists here (no model hub at run time)."""
-    from engine.embed.dense import DenseEncoder, EmbedderError
+    from engine.index.embed.dense import DenseEncoder, EmbedderError
 
     if not name:
         raise SettingsError("the embedder is empty; give a sentence-transformers model name or folder "

@@ -1,0 +1,101 @@
+"""Settings a reviewer can change in the app: the generator (a GGUF file or an LLM server) and
+the retrieval configuration. Persisted as ``settings.json`` in the workspace folder, validated
+on the way in, so a bad value is refused with the reason and the fix, never half-applied."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from urllib.parse import urlparse
+
+from engine.core.config import EngineConfig, parse_mode
+from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered
+
+SETTINGS_FILE = "settings.json"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names the value, the rule and the fix."""
+
+
+@dataclass(frozen=True)
+class GeneratorConfig:
+    """Which LLM drafts the answers: ``model`` (a registered model name such as
+    ``smollm2-135m``, or a GGUF file), ``llm_url`` (an OpenAI-compatible server), or neither
+    (the registry's default model, engine/drafting/generate/models.py)."""
+
+    model: str | None = None
+    llm_url: str | None = None
+
+    def __post_init__(self) -> None:
+        model = (self.model or "").strip() or None
+        url = (self.llm_url or "").strip() or None
+        object.__setattr__(self, "model", model)
+        object.__setattr__(self, "llm_url", url)
+        if model and url:
+            raise SettingsError("give either a model file or an LLM server URL, not both")
+        if model and not is_registered(model):
+            try:
+                check_gguf(Path(model).expanduser())
+            except ModelError as exc:
+                raise SettingsError(str(exc)) from None
+        if url:
+            parsed = urlparse(url)
+            if parsed.scheme not in ("http", "https") or not parsed.netloc:
+                raise SettingsError(f"{url!r} is not an http(s) URL; use e.g. http://127.0.0.1:8080")
+
+    @property
+    def label(self) -> str:
+        if self.llm_url:
+            return f"LLM server {self.llm_url}"
+        name = self.model or DEFAULT_MODEL
+        return MODELS[name].title if is_registered(name) else Path(name).name
+
+
+@dataclass(frozen=True)
+class Settings:
+    engine: EngineConfig = field(default_factory=EngineConfig)
+    generator: GeneratorConfig = field(default_factory=GeneratorConfig)
+
+    def to_json(self) -> dict:
+        e = asdict(self.engine)
+        e["mode"], e["summaries"] = self.engine.mode.value, self.engine.summaries.value
+        return {"engine": e, "generator": asdict(self.generator)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Settings:
+        known = EngineConfig.__dataclass_fields__
+        engine = EngineConfig(**{k: v for k, v in d.get("engine", {}).items() if k in known})
+        return cls(engine, GeneratorConfig(**d.get("generator", {})))
+
+    def changed(self, **values) -> Settings:
+        """A copy with some values changed (engine or generator fields), validated."""
+        gen = {k: values.pop(k) for k in ("model", "llm_url") if k in values}
+        try:
+            if "mode" in values:
+                values["mode"] = parse_mode(values["mode"])
+            return Settings(replace(self.engine, **values), replace(self.generator, **gen))
+        except SettingsError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise SettingsError(str(exc)) from None
+
+    @classmethod
+    def load(cls, folder: Path) -> Settings:
+        """The saved settings of a workspace (defaults and RFP_* environment variables when none)."""
+        path = Path(folder) / SETTINGS_FILE
+        if not path.is_file():
+            return cls(EngineConfig.from_env())
+        try:
+            return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, TypeError) as exc:
+            raise SettingsError(f"{path}: unreadable settings ({exc}); fix the file or delete it to start from the defaults") from None
+
+    def save(self, folder: Path) -> Path:
+        path = Path(folder) / SETTINGS_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1), encoding="utf-8")
+        tmp.replace(path)
+        return path

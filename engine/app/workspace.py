@@ -1,0 +1,440 @@
+"""A workspace: one folder with everything the app keeps — the knowledge base (the same
+folder as the CLI's ``--store``), ``review.sqlite`` (questionnaires, drafts, decisions),
+``settings.json``, the questionnaire files being reviewed and ``backups/`` (rolling snapshots of
+``review.sqlite`` and of the knowledge base's manifest, storage/snapshots.py). The heavy objects (embedder,
+LLM) load on first use, once, or ahead of it in background threads (:meth:`Workspace.warm_up`,
+:class:`WarmUp`); background drafting is run by :class:`DraftingJobs`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, replace
+from enum import Enum
+from functools import cached_property
+from pathlib import Path
+
+from engine.drafting.ask import CONTEXT_TOKENS, AskService
+from engine.core.config import SummaryWriter
+from engine.drafting.generate import Generator, make_generator
+from engine.ingest.upload_names import plain_upload_name
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
+from engine.drafting.drafter import Draft, Drafter, draft_questionnaire, question_key, to_draft
+from engine.index.profile import row_ids
+from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
+from engine.questionnaire.reader import SUFFIXES
+from engine.review.review import Review
+from engine.core.scopes import ScopeFilter
+from engine.app.settings import Settings
+from storage import snapshots
+from storage.review_store import Project, ReviewStore, Run
+from storage.snapshots import REVIEW_DB
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Overrides of questionnaire detection (None = detect)."""
+
+    sheet: str | None = None
+    header_row: int | None = None
+    question_col: str | None = None
+    answer_col: str | None = None
+    comment_col: str | None = None
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+    @classmethod
+    def from_json(cls, d: dict) -> ReadOptions:
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+
+class Workspace:
+    """Everything one reviewer works on, in one folder. One instance per folder per process
+    (the knowledge base's Qdrant folder admits one client)."""
+
+    def __init__(self, folder: str | Path, settings: Settings | None = None) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.settings = settings or Settings.load(self.folder)
+        self._lock = threading.RLock()
+        # uploads being read by a process that was killed: never a project, nothing to keep
+        shutil.rmtree(self._incoming, ignore_errors=True)
+        self._warm: WarmUp | None = None
+
+    @property
+    def _incoming(self) -> Path:
+        """Where an upload waits while it is read (the reader needs a file)."""
+        return self.folder / "questionnaires" / "incoming"
+
+    # ---- shared heavy objects ------------------------------------------------------------------
+    @cached_property
+    def kb(self) -> KnowledgeBase:
+        # documents added here are summarised by the drafting model (loaded when first needed;
+        # extractive summaries when it cannot be loaded, or when the settings say so)
+        writes = self.settings.engine.summaries is SummaryWriter.LLM
+        return KnowledgeBase(self.folder, self.settings.engine, llm=(lambda: self.generator) if writes else None)
+
+    @cached_property
+    def review_store(self) -> ReviewStore:
+        return ReviewStore(self.folder / REVIEW_DB)
+
+    def back_up(self) -> None:
+        """A snapshot of the review store and of the knowledge base's manifest in ``backups/``
+        (the newest 10 of each are kept): when the app opens the workspace and after each
+        drafting run. A damaged review store raises ``ReviewStoreDamaged`` here, unchanged."""
+        snapshots.take_review(self.review_store)
+        snapshots.take_manifest(self.folder)
+
+    @cached_property
+    def generator(self) -> Generator:
+        """One model for drafting and for asking a document (its context holds a 3,000-word part)."""
+        return make_generator(self.settings.generator.model, self.settings.generator.llm_url, n_ctx=CONTEXT_TOKENS)
+
+    @cached_property
+    def asks(self) -> AskService:
+        """Asking one document of the knowledge base (engine/drafting/ask.py), with the drafting model."""
+        return AskService(self.kb, lambda: self.generator)
+
+    @cached_property
+    def library(self) -> AnswerLibrary:
+        """The answer library (``library.sqlite`` here), embedding with the knowledge base's
+        encoder, loaded when first needed."""
+        return AnswerLibrary(self.folder, lambda: self.kb.encoder)
+
+    @cached_property
+    def drafter(self) -> Drafter:
+        return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k, library=self.library)
+
+    def drafter_for(self, project_id: int) -> Drafter:
+        """The drafter for a project: for the product its questionnaire is drafted for."""
+        return self.drafter.for_product(self.review_store.project(project_id).product)
+
+    @cached_property
+    def jobs(self) -> DraftingJobs:
+        return DraftingJobs(self)
+
+    def warm_up(self) -> WarmUp:
+        """Start loading the embedder and the LLM of the current settings in background threads
+        (once; again after :meth:`apply_settings`) and return at once: the app's first page does
+        not wait for them, and the first draft does not pay for loading them."""
+        with self._lock:
+            if self._warm is None:
+                self._warm = WarmUp(self).start()
+            return self._warm
+
+    @property
+    def warming(self) -> WarmUp | None:
+        """The warm-up of the current settings, if one was started."""
+        return self._warm
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save new settings; the knowledge base and drafter (and the generator, when its
+        settings changed) are rebuilt with them on next use, or by the next :meth:`warm_up`. A
+        new embedder or α needs a re-index of the stored documents (``kb.reindex``)."""
+        if self._warm is not None:  # a warm-up still loading the old models would keep them after the swap
+            self._warm.wait()
+        with self._lock:
+            if any(self.jobs.running(p.id) for p in self.projects()):
+                raise RuntimeError("drafting is running; stop it (or let it finish) before changing the settings")
+            settings.save(self.folder)
+            new_generator = settings.generator != self.settings.generator
+            self.settings = settings
+            for name in ("kb", "drafter", "library", "asks") + (("generator",) if new_generator else ()):
+                self.__dict__.pop(name, None)
+            self._warm = None
+
+    # ---- questionnaires ------------------------------------------------------------------------
+    def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
+        """Keep an uploaded questionnaire as a project (the same bytes → the same project) and
+        read it; a file that cannot be read raises QuestionnaireError and keeps nothing. ``name``
+        is kept as a plain file name (:func:`~engine.ingest.upload_names.plain_upload_name`:
+        no folders, drive letters or control characters, capped in length); a name with
+        nothing usable left raises IngestError."""
+        name = plain_upload_name(name).name
+        suffix = Path(name).suffix.lower()
+        if suffix not in SUFFIXES:
+            raise QuestionnaireError(name, f"a {suffix or 'file without extension'} is not a questionnaire",
+                                     f"upload the questionnaire as {', '.join(SUFFIXES)}")
+        if not data:
+            raise QuestionnaireError(name, "the file is empty (0 bytes)", "upload the questionnaire file again")
+        self._incoming.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=self._incoming)) / name  # one folder per upload, removed whatever happens
+        try:
+            staging.write_bytes(data)
+            read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
+            project = self.review_store.project_for(staging, Path(name).stem)
+        finally:
+            shutil.rmtree(staging.parent, ignore_errors=True)
+        self.review_store.set_options(project.id, {"read": options.to_json()})
+        path = self.questionnaire_path(project)
+        questionnaire = read_questionnaire(path, **options.to_json())
+        self.review_store.set_questions(project.id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
+        return project, questionnaire
+
+    def set_read_options(self, project_id: int, options: ReadOptions) -> Questionnaire:
+        """Re-read a project's questionnaire with other overrides (validated before saving)."""
+        path = self.questionnaire_path(self.review_store.project(project_id))
+        questionnaire = read_questionnaire(path, **options.to_json())
+        stored = self.review_store.options(project_id)
+        self.review_store.set_options(project_id, {**stored, "read": options.to_json()})
+        self.review_store.set_questions(project_id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
+        return questionnaire
+
+    def set_product(self, project_id: int, product: str | None) -> Project:
+        """Draft the project's questionnaire for ``product`` (None: company-wide); refused while
+        it is being drafted."""
+        product = ScopeFilter(product).product  # a bad name is refused here (ScopeError)
+        if self.jobs.running(project_id):
+            raise RuntimeError("drafting is running; stop it (or let it finish) before changing the product")
+        return self.review_store.set_product(project_id, product)
+
+    def read_options(self, project_id: int) -> ReadOptions:
+        return ReadOptions.from_json(self.review_store.options(project_id).get("read", {}))
+
+    def questionnaire_path(self, project: Project) -> Path:
+        """The project's questionnaire file, written back from the review store when missing."""
+        path = self.folder / "questionnaires" / str(project.id) / project.file_name
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_bytes(self.review_store.source_bytes(project.id))
+            tmp.replace(path)
+        return path
+
+    def questionnaire(self, project_id: int) -> Questionnaire:
+        project = self.review_store.project(project_id)
+        return read_questionnaire(self.questionnaire_path(project), **self.read_options(project_id).to_json())
+
+    def review(self, project_id: int, questionnaire: Questionnaire | None = None) -> Review:
+        """The project's review (answers the reviewer approves go to the answer library);
+        ``questionnaire``: the project's file already read (the UI caches it)."""
+        return Review(self.review_store, project_id, questionnaire or self.questionnaire(project_id), self.library)
+
+    def projects(self) -> list[Project]:
+        return self.review_store.projects()
+
+    def regenerate(self, project_id: int, key: str) -> Draft:
+        """Draft one question again (the newest draft wins; the old one stays in the history)."""
+        questionnaire = self.questionnaire(project_id)
+        question = next((q for q in questionnaire.questions if question_key(q) == key), None)
+        if question is None:
+            raise KeyError(f"no question {key} in {questionnaire.path.name}")
+        draft = self.drafter_for(project_id).draft(question, row_ids(questionnaire.questions), questionnaire.path)
+        self.review_store.add_draft(project_id, draft.stored())
+        return draft
+
+
+class WarmState(str, Enum):
+    LOADING = "loading"
+    READY = "ready"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class WarmStep:
+    """One heavy object being loaded ahead of use: ``what`` names it (embedder or model);
+    ``error`` is the loader's one-line message (file or name, problem, fix) when it failed."""
+
+    name: str  # "embedder" or "model"
+    what: str
+    state: WarmState = WarmState.LOADING
+    seconds: float | None = None
+    error: str | None = None
+
+
+class WarmUp:
+    """Loads a workspace's heavy objects in background threads, one per object, so that they
+    load side by side: the embedder (``ws.kb.encoder``: importing sentence-transformers and the
+    model, ≈ 11 s on 2 cores, then one query, so the first real one does not pay torch's first
+    call) and the llama.cpp model (``ws.generator``: the GGUF checked and mapped; an LLM server
+    has nothing to load here). They are the workspace's own objects, built through its cached
+    properties, so nothing is loaded twice: a drafting run that asks for one while it loads
+    waits for it (Python 3.11's ``cached_property`` builds under a lock) and then uses it.
+
+    The threads hold no lock of the workspace, the review store or the knowledge base while the
+    models load, so every screen can be drawn meanwhile. A failure (a missing or damaged model
+    file) is kept as the step's one-line error for the screens to show; the object is built
+    again, and fails the same way, when drafting asks for it."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.steps: dict[str, WarmStep] = {"embedder": WarmStep("embedder", ws.settings.engine.embedder)}
+        if not ws.settings.generator.llm_url:
+            self.steps["model"] = WarmStep("model", ws.settings.generator.label)
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> WarmUp:
+        loaders = {"embedder": self._embedder, "model": self._model}
+        for name in self.steps:
+            thread = threading.Thread(target=self._run, args=(name, loaders[name]), daemon=True, name=f"warm-up-{name}")
+            self._threads.append(thread)
+            thread.start()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return any(t.is_alive() for t in self._threads)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for every step to end; False when ``timeout`` seconds passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return not self.running
+
+    def failed(self) -> list[WarmStep]:
+        return [s for s in self.steps.values() if s.state is WarmState.FAILED]
+
+    def _run(self, name: str, load) -> None:
+        started = time.perf_counter()
+        try:
+            load()
+        except Exception as exc:  # kept for the screens; drafting meets the same error when it asks
+            self.steps[name] = replace(self.steps[name], state=WarmState.FAILED, error=str(exc) or type(exc).__name__,
+                                       seconds=time.perf_counter() - started)
+            return
+        self.steps[name] = replace(self.steps[name], state=WarmState.READY, seconds=time.perf_counter() - started)
+
+    def _embedder(self) -> None:
+        kb = self.ws.kb
+        kb.encoder.encode_query("Is customer data encrypted at rest?")
+        if kb.documents():  # the retrieval index's term statistics, read from the store once
+            _ = kb.sparse, kb.lexical
+
+    def _model(self) -> None:
+        generator = self.ws.generator
+        warm = getattr(generator, "warm_up", None)  # the system prompt evaluated once: the first question skips it
+        if warm is not None:
+            warm()
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """A drafting run as the UI shows it."""
+
+    project_id: int
+    run_id: int
+    done: int
+    total: int
+    running: bool
+    started: float  # time.time() when this process started (or resumed) it
+    rate: float | None  # questions per second in this process, once one finished
+    error: str | None = None
+
+    @property
+    def eta_s(self) -> float | None:
+        if not self.running or not self.rate:
+            return None
+        return max(self.total - self.done, 0) / self.rate
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 1.0
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class DraftingJobs:
+    """Drafting in background threads, one run at a time per project, so the app stays usable.
+    Each run is recorded in the review store before it starts and marked finished at its end;
+    :meth:`resume` restarts the unfinished ones after an app restart (drafts already stored
+    are kept, so nothing is done twice)."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.ws = workspace
+        self._lock = threading.Lock()
+        self._threads: dict[int, threading.Thread] = {}
+        self._status: dict[int, JobStatus] = {}
+        self._cancel: dict[int, threading.Event] = {}
+
+    def start(self, project_id: int, *, limit: int | None = None, redo_answered: bool = False) -> JobStatus:
+        with self._lock:
+            if self._alive(project_id):
+                return self._status[project_id]
+        run = self.ws.review_store.start_run(project_id, {"limit": limit, "redo_answered": redo_answered})
+        return self._launch(run)
+
+    def resume(self) -> list[JobStatus]:
+        """Restart every run that an earlier process left unfinished."""
+        started = []
+        for run in self.ws.review_store.runs(unfinished=True):
+            with self._lock:
+                if self._alive(run.project_id):
+                    continue
+            started.append(self._launch(run))
+        return started
+
+    def cancel(self, project_id: int) -> None:
+        """Stop after the question being drafted; the run is marked finished (stopped)."""
+        event = self._cancel.get(project_id)
+        if event is not None:
+            event.set()
+
+    def status(self, project_id: int) -> JobStatus | None:
+        return self._status.get(project_id)
+
+    def running(self, project_id: int) -> bool:
+        with self._lock:
+            return self._alive(project_id)
+
+    def wait(self, project_id: int, timeout: float | None = None) -> JobStatus | None:
+        thread = self._threads.get(project_id)
+        if thread is not None:
+            thread.join(timeout)
+        return self.status(project_id)
+
+    def _alive(self, project_id: int) -> bool:
+        thread = self._threads.get(project_id)
+        return thread is not None and thread.is_alive()
+
+    def _launch(self, run: Run) -> JobStatus:
+        questionnaire = self.ws.questionnaire(run.project_id)
+        limit, redo = run.options.get("limit"), bool(run.options.get("redo_answered"))
+        total = len(to_draft(questionnaire, redo, limit)[0])
+        status = JobStatus(run.project_id, run.id, 0, total, True, time.time(), None)
+        cancel = threading.Event()
+        with self._lock:
+            self._status[run.project_id], self._cancel[run.project_id] = status, cancel
+            thread = threading.Thread(target=self._work, args=(run, questionnaire, cancel), daemon=True,
+                                      name=f"drafting-{run.project_id}")
+            self._threads[run.project_id] = thread
+        thread.start()
+        return status
+
+    def _work(self, run: Run, questionnaire: Questionnaire, cancel: threading.Event) -> None:
+        first: list[int] = []  # questions already done when this process started the run
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if not first:
+                first.append(done)
+            st = self._status[run.project_id]
+            elapsed = time.time() - st.started
+            new = done - first[0]
+            rate = new / elapsed if new and elapsed > 0 else None
+            self._status[run.project_id] = JobStatus(run.project_id, run.id, done, total, True, st.started, rate)
+            if cancel.is_set():
+                raise _Cancelled()
+
+        error = None
+        try:
+            draft_questionnaire(questionnaire, self.ws.drafter_for(run.project_id), self.ws.review_store,
+                                limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
+                                progress=progress)
+        except _Cancelled:
+            error = "stopped by the reviewer"
+        except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
+            error = f"{type(exc).__name__}: {exc}"
+        self.ws.review_store.finish_run(run.id, error)
+        try:
+            self.ws.back_up()  # a snapshot after each drafting run
+        except Exception as exc:  # the drafts are stored; the screen says the snapshot failed
+            error = f"{error + '; ' if error else ''}the snapshot of the review store failed ({type(exc).__name__}: {exc})"
+        st = self._status[run.project_id]
+        self._status[run.project_id] = JobStatus(run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error)

@@ -1,0 +1,1 @@
+"""The command line: ``python -m engine`` (engine/__main__.py calls engine/cli/main.py)."""

@@ -1,0 +1,109 @@
+"""The ``ask`` command and ``bench ask`` (their parsers and their work), called from
+``engine/cli/main.py``'s ``build_parser`` in one line each."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Callable
+
+from engine.drafting.generate.prompt import Evidence
+
+EXCERPT_CHARS = 400  # characters of each excerpt printed (``--json`` has them whole)
+
+
+def add_ask_command(sub, store_arg: Callable, model_args: Callable, progress_bar: Callable) -> None:
+    """``ask DOC "QUESTION" …`` under the top-level subparsers."""
+    from engine.drafting.ask import MAX_QUESTION_CHARS, SUBDOC_WORDS, WINDOW
+
+    p = sub.add_parser("ask", help="ask one document a question (embedding-free: the model reads the document)",
+                       description="The local model reads the document part by part, quotes what answers the question, "
+                                   "the quotes are found in the document and widened to sentence windows, and the answer "
+                                   "is written from them. Several questions in one call reuse the document's KV prefix.")
+    p.add_argument("doc", metavar="DOC", help="a knowledge-base document name (see `kb list`) or a file path")
+    p.add_argument("questions", nargs="+", metavar="QUESTION", help=f"one or more questions (at most {MAX_QUESTION_CHARS:,} characters each)")
+    store_arg(p)
+    p.add_argument("--window", type=int, default=WINDOW, help=f"sentences either side of a quote (default {WINDOW})")
+    p.add_argument("--subdoc-words", type=int, default=SUBDOC_WORDS, help=f"words per part the model reads at once (default {SUBDOC_WORDS:,})")
+    p.add_argument("--evidence", choices=[e.value for e in Evidence], default=Evidence.QUOTES.value,
+                   help="the model quotes word for word (default) or gives the numbers of sentences")
+    p.add_argument("--workers", type=int, default=1, help="parts read at once (with --llm-url: the server's slots)")
+    p.add_argument("--no-answer", action="store_true", help="only the excerpts, no answer")
+    model_args(p, evidence=False)
+    p.add_argument("--json", action="store_true", help="one JSON object per question")
+    p.set_defaults(func=lambda args: cmd_ask(args, progress_bar()))
+
+
+def add_bench_ask(bench, model_args: Callable, cmd_bench: Callable) -> None:
+    """``bench ask --policyqa test.json …`` under the bench subparsers."""
+    from engine.drafting.ask import SUBDOC_WORDS, WINDOW
+
+    p = bench.add_parser("ask", help="ask-a-document on PolicyQA: character precision / recall / F1 of the excerpts, "
+                                     "embedding-free against hybrid retrieval")
+    p.add_argument("--policyqa", required=True, help="PolicyQA test.json (SQuAD format)")
+    p.add_argument("--limit", type=int, help="the first N questions, taken in turn from each policy (default: all)")
+    p.add_argument("--policies", type=int, help="keep only the questions of the first P policies")
+    p.add_argument("--evidence", nargs="+", choices=[e.value for e in Evidence], default=[e.value for e in Evidence],
+                   help="the embedding-free variants to run (default both)")
+    p.add_argument("--window", type=int, default=WINDOW, help=f"sentence window of the excerpts (default {WINDOW})")
+    p.add_argument("--subdoc-words", type=int, default=SUBDOC_WORDS)
+    p.add_argument("--answer", action="store_true", help="also write each answer (timed; not scored)")
+    p.add_argument("--cache", help="JSONL file of the model's readings (reused, appended: a killed run resumes)")
+    p.add_argument("--cached-only", action="store_true", help="score only the questions the cache has readings of (no model)")
+    p.add_argument("--embedder", help="sentence-transformers folder or name for the hybrid rows")
+    model_args(p, evidence=False)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
+
+
+def open_document(doc: str, store: str):
+    """DOC as a file path, else as a document of the knowledge base in ``store``."""
+    from engine.drafting.ask import AskDocument, AskError
+
+    path = Path(doc)
+    if path.is_file():
+        return AskDocument.from_file(path)
+    if not (Path(store) / "manifest.json").is_file():
+        raise AskError(doc, f"is not a file, and {store} holds no knowledge base",
+                       "pass the path of a document, or a document name with --store DIR (see `kb list`)")
+    from engine.index.kb import KnowledgeBase
+
+    return AskDocument.from_kb(KnowledgeBase(Path(store)), doc)
+
+
+def cmd_ask(args: argparse.Namespace, progress) -> int:
+    from engine.drafting.ask import CONTEXT_TOKENS, AskOptions, DocumentAsker, check_question
+    from engine.drafting.generate import make_generator
+
+    options = AskOptions(window=args.window, subdoc_words=args.subdoc_words, evidence=args.evidence, workers=args.workers)
+    questions = [check_question(q) for q in args.questions]  # refused before the model loads
+    doc = open_document(args.doc, args.store)
+    asker = DocumentAsker(doc, make_generator(args.model, args.llm_url, n_ctx=CONTEXT_TOKENS), options)
+    for question in questions:
+        result = asker.ask(question, answer=not args.no_answer, progress=progress)
+        if args.json:
+            print(json.dumps(result.to_json(), ensure_ascii=False))
+        else:
+            print_result(result)
+    return 0
+
+
+def print_result(result) -> None:
+    t = result.timing
+    print(f"Q: {result.question}")
+    if result.answer:
+        print(textwrap.fill(f"A: {result.answer}", width=100, subsequent_indent="   "))
+    for e in result.excerpts:
+        offsets = "; ".join(f"{'p. ' + str(s.page) + ' ' if s.page else ''}chars {s.start}–{s.end}" for s in e.spans)
+        where = f"{e.where()}, " if e.where() else ""
+        cited = " (cited)" if e.number in result.cited else ""
+        print(f"[{e.number}] {e.file}, {where}{offsets} · {e.label.value}{cited}")
+        text = " ".join(e.text.split())
+        print(textwrap.indent(textwrap.fill(text[:EXCERPT_CHARS] + ("…" if len(text) > EXCERPT_CHARS else ""), 96), "    "))
+    for quote in result.dropped:
+        print(f"not in the document (dropped): “{quote}”")
+    first = f"first question of this document: read {t.parts} part{'s' if t.parts != 1 else ''}" if t.first else "the parts were read before"
+    print(f"{t.seconds:.1f} s (excerpts {t.excerpts_seconds:.1f} s, answer {t.answer_seconds:.1f} s; {first})\n", file=sys.stdout)

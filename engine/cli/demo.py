@@ -1,0 +1,52 @@
+"""``python -m engine demo``: what `make run` shows until the review UI exists — the bundled
+sample knowledge base indexed, and the sample questionnaire's questions answered with the
+passages (and PDF pages) that support them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from engine.index.kb import KnowledgeBase
+from engine.drafting.page_finder import PageFinder
+from engine.retrieval.retrieve import search
+from engine.core.types import Chunk, Progress, SourceKind
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets" / "sample"
+
+
+def where(chunk: Chunk, finder: Callable[[str], PageFinder] | None = None) -> str:
+    """A citation in words: page, section, or sheet and row."""
+    if chunk.kind is SourceKind.PDF:
+        page = finder(chunk.doc).locate(chunk.text).page if finder else chunk.page
+        return f"page {page}"
+    if chunk.sheet:
+        return f"sheet {chunk.sheet}, row {chunk.row}"
+    return f"section {chunk.section}" if chunk.section else "whole file"
+
+
+def run_demo(kb: KnowledgeBase, progress: Progress, questions: int = 6, out=print) -> None:
+    sample_kb, questions_file = ASSETS / "kb", ASSETS / "questions.txt"
+    report = kb.add([sample_kb], progress=progress)
+    for doc in report.added:
+        out(f"indexed {doc.name}: {doc.chunks} chunks" + (f", {doc.pages} pages" if doc.pages else ""))
+    for error in report.errors:
+        out(f"error: {error}")
+    total = sum(d.chunks for d in kb.documents())
+    out(f"knowledge base: {len(kb.documents())} documents, {total} chunks in {kb.folder}\n")
+    finders: dict[str, PageFinder] = {}
+
+    def finder(name: str) -> PageFinder:
+        if name not in finders:
+            finders[name] = PageFinder(kb.units(name))
+        return finders[name]
+
+    lines = [q.strip() for q in questions_file.read_text(encoding="utf-8").splitlines() if q.strip()]
+    for question in lines[:questions]:
+        out(f"Q: {question}")
+        for hit in search(kb, question, top_k=2):
+            text = " ".join(hit.chunk.text.split())
+            out(f"   {hit.score:.2f}  {hit.chunk.doc}, {where(hit.chunk, finder)}: {text[:160]}…")
+        out("")
+    out(f"Ask your own: python -m engine search \"How long are logs kept?\" --store {kb.folder}")
+    out(f"Add documents: python -m engine kb add PATH --store {kb.folder}")

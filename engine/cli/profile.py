@@ -1,0 +1,50 @@
+"""``python -m engine profile``: show the company and product profiles (engine/index/profile.py) learned
+from the answer library of ``--store`` with the facts set by hand over them, and set facts
+(``--set KEY VALUE``, for ``--product NAME`` or the company; an empty VALUE removes a fact set
+by hand). ``--json`` prints JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    from engine.index.embed.dense import DenseEncoder
+    from engine.index.library import AnswerLibrary
+    from engine.index.profile import profile_of, set_fact
+    from engine.core.scopes import scope_name
+
+    product = scope_name(args.product, "product") if args.product else None
+    library = AnswerLibrary(args.store, lambda: DenseEncoder(args.embedder or "all-MiniLM-L6-v2"))
+    try:
+        if args.set:
+            key, value = args.set
+            fact = set_fact(library.folder, key, value, product)
+            print(f"{'removed' if not fact.value else 'set'} {fact.key} for {product or 'the company'}", flush=True)
+        profile = profile_of(library)
+    finally:
+        library.close()
+    data = profile.to_json()
+    if product:
+        data = {"company": data["company"], "products": {product: data["products"].get(product, {})}}
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    for title, facts in [("company", data["company"])] + [(f"product {p}", f) for p, f in data["products"].items()]:
+        print(f"{title}:")
+        for key, f in facts.items():
+            print(f"  {key} = {f['value']}  ({f['source']}" + (f", row {f['row']}" if f.get("row") else "") + ")")
+    return 0
+
+
+def add_profile(sub, store_arg) -> None:
+    p = sub.add_parser("profile", help="show or set the company and product profiles (facts learned from the library)")
+    store_arg(p)
+    p.add_argument("--product", metavar="NAME", help="this product's profile (default: the company's and every product's)")
+    p.add_argument("--set", nargs=2, metavar=("KEY", "VALUE"), help="set a fact (an empty VALUE removes it)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_profile)
+
+
+__all__ = ["add_profile"]

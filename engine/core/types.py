@@ -1,0 +1,193 @@
+"""Typed values that cross module boundaries.
+
+Payload dicts exist only at the edges (Qdrant payload, JSON output); inside the engine
+everything is one of these frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Callable
+
+from engine.core.scopes import Scope
+
+# progress(stage, done, total): long operations report through this; the CLI draws a bar.
+Progress = Callable[[str, int, int], None]
+
+
+def no_progress(stage: str, done: int, total: int) -> None:
+    """The default progress callback: report nothing."""
+
+
+class SourceKind(str, Enum):
+    """What a knowledge-base document is, which decides how it is cited."""
+
+    PDF = "pdf"  # cited by page
+    DOCX = "docx"  # cited by section (heading path)
+    SHEET = "sheet"  # XLSX / XLSM / CSV: cited by sheet and row
+    TEXT = "text"  # Markdown / TXT: cited by section
+    LIBRARY = "library"  # a past answer of the answer library: cited by file, sheet, row and question ID
+
+
+class FileProblem(Exception):
+    """Bad input: the message names the file, the problem and the fix."""
+
+    def __init__(self, file: object, problem: str, fix: str) -> None:
+        self.file, self.problem, self.fix = str(file), problem, fix
+        super().__init__(f"{self.file}: {problem}. {fix}")
+
+
+class StoreDamaged(FileProblem):
+    """A file the product keeps (the review store, the knowledge base's manifest or index) that
+    cannot be read as a whole. It was left as it was; ``fix`` says how to restore or rebuild it."""
+
+
+class IngestError(FileProblem):
+    """A file that cannot be indexed."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A piece of a source document with exact provenance.
+
+    PDF: one unit per page (``page`` is 1-based, ``text`` is the page text exactly as
+    PyMuPDF returns it, so offsets into ``text`` are offsets into the page).
+    DOCX / Markdown / TXT: one unit per section, ``section`` is the heading path
+    ("Security > Encryption"), or None before the first heading.
+    Spreadsheets: one unit per data row as "header: value" lines; ``sheet`` and the
+    1-based worksheet ``row``.
+    """
+
+    text: str
+    page: int | None = None
+    sheet: str | None = None
+    row: int | None = None
+    section: str | None = None
+
+
+@dataclass(frozen=True)
+class LoadedDocument:
+    """What a loader returns for one file."""
+
+    name: str  # file name shown in citations (no directories)
+    kind: SourceKind
+    units: tuple[Unit, ...]
+    pages: int | None = None  # PDF page count (including pages without text)
+    notes: tuple[str, ...] = ()  # things the user should know: scanned pages, hidden sheets…
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrievable span of one document.
+
+    PDF chunks may cross page breaks: ``start`` is the offset into the text of
+    ``page_start`` and ``end`` the offset into the text of ``page_end``; for a single-page
+    chunk ``page_text[start:end] == text``. For the other kinds the offsets are into the
+    text of the unit (section or row) the chunk came from.
+    """
+
+    doc: str  # document name
+    doc_hash: str  # sha256 of the file bytes
+    index: int  # position within the document
+    kind: SourceKind
+    text: str
+    start: int
+    end: int
+    page_start: int | None = None
+    page_end: int | None = None
+    page: int | None = None  # the page holding most of the chunk's text (what a citation shows)
+    sheet: str | None = None
+    row: int | None = None
+    section: str | None = None
+
+    @property
+    def pages(self) -> tuple[int, ...]:
+        if self.page_start is None or self.page_end is None:
+            return ()
+        return tuple(range(self.page_start, self.page_end + 1))
+
+    def to_dict(self) -> dict:
+        """Plain values, for JSON files and the vector store payload."""
+        d = asdict(self)
+        d["kind"] = self.kind.value
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Chunk:
+        fields = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        fields["kind"] = SourceKind(fields["kind"])
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieval result."""
+
+    chunk: Chunk
+    score: float
+
+    def to_json(self) -> dict:
+        c = self.chunk
+        return {
+            "file": c.doc,
+            "page": c.page,
+            "pages": list(c.pages),
+            "sheet": c.sheet,
+            "row": c.row,
+            "section": c.section,
+            "score": round(float(self.score), 6),
+            "text": c.text,
+        }
+
+
+@dataclass(frozen=True)
+class PageMatch:
+    """Document Page Finder result: best page and runner-up (1-based)."""
+
+    page: int
+    score: float
+    runner_up: int | None = None
+    runner_up_score: float | None = None
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """A document in the knowledge base, as listed by ``kb list``."""
+
+    name: str
+    doc_hash: str
+    kind: SourceKind
+    chunks: int
+    added: str  # ISO-8601 UTC
+    pages: int | None = None
+    source: str | None = None  # path it was added from
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    scope: Scope = field(default_factory=Scope)  # company-wide, products' or a third party's (engine/core/scopes.py)
+
+    @classmethod
+    def from_json(cls, d: dict) -> DocumentInfo:
+        return cls(
+            name=d["name"],
+            doc_hash=d["hash"],
+            kind=SourceKind(d["kind"]),
+            chunks=d["chunks"],
+            added=d["added"],
+            pages=d.get("pages"),
+            source=d.get("source"),
+            notes=tuple(d.get("notes", ())),
+            scope=Scope.from_json(d.get("scope")),  # absent in manifests written before scopes: company-wide
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "hash": self.doc_hash,
+            "kind": self.kind.value,
+            "chunks": self.chunks,
+            "pages": self.pages,
+            "added": self.added,
+            "source": self.source,
+            "notes": list(self.notes),
+            "scope": self.scope.to_json(),
+        }

@@ -1,0 +1,1 @@
+"""Drafting an answer: the drafter, generation backends and prompts, anchoring, page finder, confidence."""

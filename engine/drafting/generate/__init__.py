@@ -1,0 +1,42 @@
+"""Drafting answers from retrieved passages: the prompt and answer schema (``prompt``) and
+the generator backends (``backends``: llama-cpp-python, or an OpenAI-compatible HTTP server),
+the worker process the local model runs in (``worker``), the choice between them
+(``factory.make_generator``) and the model registry (``models``: names → checked GGUF files).
+``llama_cpp`` is imported only where a ``LlamaCppGenerator`` is built: in the worker process."""
+
+from engine.drafting.generate.backends import (
+    Generator,
+    GeneratorError,
+    HttpGenerator,
+    JsonChat,
+    JsonReply,
+    LlamaCppGenerator,
+)
+from engine.drafting.generate.factory import make_generator
+from engine.drafting.generate.worker import ModelCrashed, ModelWorker
+from engine.drafting.generate.prompt import (
+    GeneratedAnswer,
+    Passage,
+    answer_schema,
+    build_messages,
+    compact_passages,
+    parse_answer,
+)
+
+__all__ = [
+    "GeneratedAnswer",
+    "Generator",
+    "GeneratorError",
+    "HttpGenerator",
+    "JsonChat",
+    "JsonReply",
+    "LlamaCppGenerator",
+    "ModelCrashed",
+    "ModelWorker",
+    "Passage",
+    "answer_schema",
+    "build_messages",
+    "compact_passages",
+    "make_generator",
+    "parse_answer",
+]

@@ -1,0 +1,103 @@
+"""Sections a qualifier switches off, during drafting and review: the link between
+:mod:`engine.questionnaire.qualifiers` (which rows a qualifier governs) and the review store
+(the qualifier's current answer).
+
+A qualifier's current answer is the reviewer's (an accepted or edited decision), else its
+latest draft, else what the questionnaire file already holds. A draft whose choice is another
+product's past answer (engine/drafting/cross_product.py) switches nothing off until a reviewer accepts
+it — one wrong qualifier would blank a whole section of this product's answers — unless at least
+three other products gave that choice and none another (``settles_qualifier``: the company-wide
+qualifiers such as "Does your product process PHI?"). Drafting asks :class:`SectionGate`
+for each question, qualifiers first: a question its qualifier switches off is stored as a
+``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
+When the reviewer changes the qualifier, the next drafting run drafts the rows switched back on
+(their ``not_required`` draft no longer holds) and Review shows the rows switched off as not
+required, whatever their draft.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from engine.drafting.cross_product import settles_qualifier
+
+from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.qualifiers import (
+    Answer,
+    Gate,
+    Qualifier,
+    answer_of,
+    drafting_order,
+    find_qualifiers,
+    gates,
+    question_key,
+)
+from storage.review_store import Action, Decision, DraftStatus, ReviewStore, StoredDraft
+
+
+def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mapping[str, StoredDraft],
+                    decisions: Mapping[str, Decision], file_answers: bool = True) -> dict[str, Answer]:
+    """(value, explanation) of the questions ``keys``: the reviewer's approved answer, else the
+    latest draft (a drafted one that may switch sections off), else the file's own (unless
+    ``file_answers`` is False: an evaluation drafting a filled questionnaire as if blank)."""
+    out: dict[str, Answer] = {}
+    for q in questionnaire.questions:
+        key = question_key(q)
+        if key not in keys:
+            continue
+        d, s = decisions.get(key), drafts.get(key)
+        if d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or d.choice):
+            out[key] = answer_of(q, d.choice, d.answer)
+        elif (s is not None and s.status is DraftStatus.DRAFTED
+              and settles_qualifier(s.data.get("from_product"), s.data.get("past_answers") or ())):
+            out[key] = answer_of(q, s.choice, s.answer)
+        elif file_answers:
+            out[key] = answer_of(q, q.existing_choice, q.existing_answer)
+    return out
+
+
+class SectionGate:
+    """The qualifiers of one questionnaire and the state of the rows they govern, kept current
+    while a drafting run stores the qualifiers' drafts."""
+
+    def __init__(self, questionnaire: Questionnaire, drafts: Mapping[str, StoredDraft],
+                 decisions: Mapping[str, Decision], file_answers: bool = True) -> None:
+        self.questionnaire = questionnaire
+        self.qualifiers: tuple[Qualifier, ...] = (questionnaire.qualifiers if isinstance(questionnaire, Questionnaire)
+                                                  else find_qualifiers(questionnaire))
+        self._keys = {q.key for q in self.qualifiers}
+        self._choices = {question_key(q): q.choices for q in questionnaire.questions if question_key(q) in self._keys}
+        self.answers = current_answers(questionnaire, self._keys, drafts, decisions, file_answers)
+        self.gates: dict[str, Gate] = gates(self.qualifiers, self.answers, self._choices)
+
+    @classmethod
+    def of(cls, questionnaire: Questionnaire, review: ReviewStore, project_id: int) -> SectionGate:
+        return cls(questionnaire, review.latest_drafts(project_id), review.latest_decisions(project_id))
+
+    def order(self, questions: list[Question]) -> list[Question]:
+        """Qualifiers first."""
+        return drafting_order(questions, self.qualifiers)
+
+    def gate(self, q: Question) -> Gate | None:
+        return self.gates.get(question_key(q))
+
+    def switched_off(self, q: Question) -> Gate | None:
+        """The gate of a question its qualifier switches off now; None when it is to be drafted."""
+        gate = self.gate(q)
+        return gate if gate is not None and not gate.required else None
+
+    def stale(self, q: Question, stored: StoredDraft) -> bool:
+        """A ``not_required`` draft of a question that is required again: it is to be drafted."""
+        return stored.status is DraftStatus.NOT_REQUIRED and self.switched_off(q) is None
+
+    def drafted(self, q: Question, status: DraftStatus, answer: str, choice: str | None,
+                from_product: str | None = None, past_answers: Sequence[str] = ()) -> None:
+        """Record a new draft: a qualifier's changes the state of the rows it governs (not when
+        its choice is another product's past answer short of a quorum, see the module docstring)."""
+        key = question_key(q)
+        if key in self._keys and status is DraftStatus.DRAFTED and settles_qualifier(from_product, past_answers):
+            self.answers[key] = answer_of(q, choice, answer)
+            self.gates = gates(self.qualifiers, self.answers, self._choices)
+
+
+__all__ = ["SectionGate", "current_answers"]

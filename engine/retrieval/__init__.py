@@ -1,0 +1,1 @@
+"""Retrieval over the knowledge base: the hybrid modes and the summary / atom strategies."""

@@ -1,0 +1,1 @@
+"""Review of a drafted questionnaire: decisions, and everything written back out (workbook, CSV, citation excerpts)."""

@@ -1,0 +1,318 @@
+"""One questionnaire under review: every question with its latest draft and the reviewer's
+latest decision, the actions a reviewer takes (each persisted at once), and the three exports
+(the completed workbook, a CSV of the answers, a citations report).
+
+A question's answer in the export is what the reviewer approved: the edited text for
+``edited``, the draft (or the text saved with the acceptance) for ``accepted``. Drafts nobody
+accepted are left out unless ``include_unreviewed`` asks for them; ``needs_sme`` and
+``rejected`` questions are always left blank.
+
+With an answer library, every accepted or edited answer is also recorded there (or updates the
+entry of the same question of this questionnaire), dated, for the next questionnaires.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from engine.index.library import AnswerLibrary, past_answer_label
+from engine.drafting.drafter import Citation, Draft, answer_writes, question_key
+from engine.questionnaire import Question, Questionnaire
+from engine.review.csv_writer import csv_text
+from engine.review.export import export
+from engine.questionnaire.qualifiers import Gate, contradiction
+from engine.questionnaire.row_types import RowType, classify
+from engine.drafting.sections import SectionGate
+from engine.core.types import SourceKind
+from storage.review_store import Action, Decision, DraftStatus, ReviewStore
+
+
+class ReviewState(str, Enum):
+    """Where a question stands: the decision when there is one, else the draft's status."""
+
+    PENDING = "pending"  # not drafted yet
+    DRAFTED = "drafted"
+    NO_CONTEXT = "no_context"
+    ERROR = "error"
+    ACCEPTED = "accepted"
+    EDITED = "edited"
+    NEEDS_SME = "needs_sme"
+    REJECTED = "rejected"
+    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/drafting/sections.py)
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @property
+    def approved(self) -> bool:
+        return self in (ReviewState.ACCEPTED, ReviewState.EDITED)
+
+
+_LABELS = {
+    ReviewState.PENDING: "Not drafted", ReviewState.DRAFTED: "Drafted", ReviewState.NO_CONTEXT: "No context",
+    ReviewState.ERROR: "Error", ReviewState.ACCEPTED: "Accepted", ReviewState.EDITED: "Edited",
+    ReviewState.NEEDS_SME: "Needs SME", ReviewState.REJECTED: "Rejected", ReviewState.NOT_REQUIRED: "Not required",
+}
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    key: str
+    question: Question
+    draft: Draft | None
+    decision: Decision | None
+    added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
+    gate: Gate | None = None  # the qualifier governing it and its current answer, when one does
+    shape: RowType | None = None  # its row type from its shape (``Questionnaire.row_types``); None: worked out here
+
+    @property
+    def row_type(self) -> RowType:
+        """``gated`` while its qualifier's current answer switches it off, else its shape:
+        ``yes_no``, ``dropdown``, ``profile`` or ``narrative`` (engine/questionnaire/row_types.py)."""
+        if not self.required:
+            return RowType.GATED
+        return self.shape or classify(self.question)
+
+    @property
+    def required(self) -> bool:
+        """False when its qualifier's current answer switches its section off."""
+        return self.gate is None or self.gate.required
+
+    @property
+    def conflict(self) -> str | None:
+        """A follow-up answered (by the reviewer or in the file) although its qualifier switches
+        it off: one of the two is wrong."""
+        if self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT):
+            return contradiction(self.gate, (self.choice, self.answer))
+        return contradiction(self.gate, (self.question.existing_choice, self.question.existing_answer))
+
+    @property
+    def state(self) -> ReviewState:
+        if not self.required and not (self.decision is not None and self.state_of_decision.approved):
+            return ReviewState.NOT_REQUIRED
+        if self.decision is not None:
+            return ReviewState(self.decision.action.value)
+        if self.draft is None or self.draft.status is DraftStatus.NOT_REQUIRED:
+            return ReviewState.PENDING  # not drafted (its section was switched off, and is on again)
+        return ReviewState(self.draft.status.value)
+
+    @property
+    def state_of_decision(self) -> ReviewState:
+        return ReviewState(self.decision.action.value) if self.decision is not None else ReviewState.PENDING
+
+    @property
+    def answer(self) -> str:
+        """The current answer text: the reviewer's when saved with the decision, else the draft's."""
+        if self.decision is not None and self.decision.answer is not None:
+            return self.decision.answer
+        return self.draft.answer if self.draft is not None else ""
+
+    @property
+    def choice(self) -> str | None:
+        if self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT) and self.decision.answer is not None:
+            return self.decision.choice
+        return self.draft.choice if self.draft is not None else None
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """The draft's citations, then the ones the reviewer added."""
+        return (self.draft.citations if self.draft is not None else ()) + self.added
+
+    def cites(self, citation: Citation) -> bool:
+        """Whether the question already cites that very place (file, page, offsets, quote)."""
+        return any(_place(c) == _place(citation) for c in self.citations)
+
+    @property
+    def label(self) -> str:
+        """``ID`` or ``Sheet row N``: how a reviewer names the question."""
+        return self.question.id or f"{self.question.sheet} row {self.question.row}"
+
+    def exported(self, include_unreviewed: bool) -> tuple[str, str | None] | None:
+        """(text, choice) to write into the workbook, or None to leave the cells as they are."""
+        state = self.state
+        if state is ReviewState.NOT_REQUIRED:
+            return None  # left as the template expects: blank
+        if state.approved or (include_unreviewed and state is ReviewState.DRAFTED):
+            if self.answer or self.choice:
+                return self.answer, self.choice
+        return None
+
+
+@dataclass(frozen=True)
+class SectionState:
+    """A section a qualifier governs: ``required`` None while the qualifier is unanswered."""
+
+    section: str
+    qualifier: str
+    qualifier_key: str
+    value: str | None
+    required: bool | None
+    reason: str  # "not required (QUAL-01 = No)"
+    rows: tuple[str, ...]  # the governed questions' IDs
+
+
+class Review:
+    """The review of one project (questionnaire) in a review store; approved answers go into
+    ``library`` when one is given."""
+
+    def __init__(self, store: ReviewStore, project_id: int, questionnaire: Questionnaire,
+                 library: AnswerLibrary | None = None) -> None:
+        self.store, self.project_id, self.questionnaire = store, project_id, questionnaire
+        self.library = library
+
+    # ---- reading -----------------------------------------------------------------------------
+    def items(self) -> list[ReviewItem]:
+        drafts = self.store.latest_drafts(self.project_id)
+        decisions = self.store.latest_decisions(self.project_id)
+        added = self.store.added_citations(self.project_id)
+        sections = SectionGate(self.questionnaire, drafts, decisions)
+        shapes = self.questionnaire.row_types  # once per questionnaire read
+        items = []
+        for q in self.questionnaire.questions:
+            key = question_key(q)
+            draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
+            extra = tuple(Citation.from_json(c) for c in added.get(key, ()))
+            items.append(ReviewItem(key, q, draft, decisions.get(key), extra, sections.gate(q), shapes.get(key)))
+        return items
+
+    def sections(self, items: list[ReviewItem] | None = None) -> list[SectionState]:
+        """Every section a qualifier governs, with its state and why, in questionnaire order;
+        ``items``: this review's :meth:`items` just read (the store is not read again)."""
+        if items is None:
+            drafts = self.store.latest_drafts(self.project_id)
+            state = SectionGate(self.questionnaire, drafts, self.store.latest_decisions(self.project_id)).gates
+        else:
+            state = {i.key: i.gate for i in items if i.gate is not None}
+        out = []
+        for qual in self.questionnaire.qualifiers:
+            gate = state.get(qual.governs[0]) if qual.governs else None
+            value = gate.value if gate else None
+            required = None if value is None else bool(gate and gate.required)
+            reason = gate.reason if gate else f"depends on {qual.id} (unanswered)"
+            out.append(SectionState(qual.section, qual.id, qual.key, value, required, reason, qual.governs_ids))
+        return out
+
+    def item(self, key: str) -> ReviewItem:
+        for item in self.items():
+            if item.key == key:
+                return item
+        raise KeyError(f"no question {key} in {self.questionnaire.path.name}")
+
+    def counts(self) -> dict[ReviewState, int]:
+        counted = Counter(item.state for item in self.items())
+        return {state: counted.get(state, 0) for state in ReviewState}
+
+    # ---- actions (persisted at once) -----------------------------------------------------------
+    def accept(self, key: str, answer: str | None = None, choice: str | None = None) -> Decision:
+        """Accept the draft as it is, or with the text and choice on screen."""
+        item = self.item(key)
+        answer = item.answer if answer is None else answer
+        choice = item.choice if choice is None else choice
+        self._check_choice(item, choice)
+        decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice)
+        self._record(item.question, answer, choice)
+        return decision
+
+    def edit(self, key: str, answer: str, choice: str | None) -> Decision:
+        item = self.item(key)
+        self._check_choice(item, choice)
+        decision = self.store.decide(self.project_id, key, Action.EDIT, answer, choice)
+        self._record(item.question, answer, choice)
+        return decision
+
+    def add_citation(self, key: str, citation: Citation) -> bool:
+        """Add a citation to a question (persisted at once, like an edit); False when the
+        question already cites that very place (same file, page, offsets and quote)."""
+        if self.item(key).cites(citation):
+            return False
+        self.store.add_citation(self.project_id, key, citation.to_json())
+        return True
+
+    def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
+        """The approved answer into the answer library, under this questionnaire's file name and
+        the product it is drafted for."""
+        if self.library is not None:
+            project = self.store.project(self.project_id)
+            self.library.record(q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product)
+
+    def needs_sme(self, key: str, note: str | None = None) -> Decision:
+        return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note)
+
+    def reject(self, key: str, note: str | None = None) -> Decision:
+        return self.store.decide(self.project_id, key, Action.REJECT, note=note)
+
+    @staticmethod
+    def _check_choice(item: ReviewItem, choice: str | None) -> None:
+        if choice and item.question.choices and choice not in item.question.choices:
+            allowed = ", ".join(item.question.choices)
+            raise ValueError(f"{choice!r} is not an allowed value of {item.label}; pick one of: {allowed}")
+
+    # ---- exports -----------------------------------------------------------------------------
+    def unapproved(self) -> list[ReviewItem]:
+        return [i for i in self.items() if not i.state.approved]
+
+    def export_workbook(self, out: Path, include_unreviewed: bool = False) -> Path:
+        """The original questionnaire with the approved answers filled in, nothing else changed."""
+        answers = {}
+        for item in self.items():
+            value = item.exported(include_unreviewed)
+            if value is not None:
+                answers[item.key] = value
+        dates = {i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"}  # written as dates
+        return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates))
+
+    def workbook_bytes(self, include_unreviewed: bool = False) -> bytes:
+        suffix = self.questionnaire.path.suffix
+        fd, tmp = tempfile.mkstemp(suffix=suffix)
+        os.close(fd)
+        try:
+            return self.export_workbook(Path(tmp), include_unreviewed).read_bytes()
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+
+    def answers_csv(self) -> str:
+        """One row per question: id, sheet, row, question, state, choice, answer (every cell
+        neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
+        rows = [[item.question.id, item.question.sheet, item.question.row, item.question.text, item.state.value,
+                 item.choice, item.answer] for item in self.items()]
+        return csv_text(["id", "sheet", "row", "question", "state", "choice", "answer"], rows)
+
+    def citations_report(self) -> str:
+        """CSV, one row per citation (a question without citations gets one row): question,
+        answer, state, source file, page / sheet and row / section, quote, label, score (every
+        cell neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
+        rows = []
+        for item in self.items():
+            q = item.question
+            head = [q.id, q.sheet, q.row, q.text, item.state.value, item.answer, item.choice]
+            if not item.citations:
+                rows.append(head + ["", "", "", "", ""])
+            for c in item.citations:
+                rows.append(head + [c.file, location(c), c.quote, c.label.value, round(c.score, 1)])
+        return csv_text(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location",
+                         "quote", "label", "score"], rows)
+
+
+def _place(c: Citation) -> tuple:
+    return (c.file, c.page, c.sheet, c.row, c.section, c.start, c.end, " ".join(c.quote.split()))
+
+
+def location(c: Citation) -> str:
+    """Where in its file a citation points, in words ("past answer: file, sheet, row, ID" for
+    the answer library)."""
+    if c.kind is SourceKind.LIBRARY:
+        return past_answer_label(c.file, c.sheet, c.row, c.section)
+    if c.page is not None:
+        return f"page {c.page}"
+    if c.sheet is not None:
+        return f"sheet {c.sheet}, row {c.row}"
+    return f"section {c.section}" if c.section else ""
+
+
+__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "RowType", "SectionState", "location"]
