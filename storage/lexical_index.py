@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from engine.index.embed.sparse import SparseVector
+from engine.core.vectors import SparseVector
 
 
 class LexicalIndex:

@@ -20,11 +20,10 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from enum import Enum
 from pathlib import Path
 from typing import Sequence
 
-from engine.core.types import StoreDamaged
+from engine.core.types import Action, DraftStatus, StoreDamaged
 from storage.sqlite import connect, inspect, transaction
 
 # 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
@@ -113,22 +112,6 @@ class ReviewStoreDamaged(ReviewStoreError, StoreDamaged):
                    "for a recovery tool such as `sqlite3 review.sqlite .recover`, then move them away to start a "
                    "new review database")
         StoreDamaged.__init__(self, path, f"the review database is damaged: {problem}; nothing was changed", fix)
-
-
-class DraftStatus(str, Enum):
-    DRAFTED = "drafted"
-    NO_CONTEXT = "no_context"
-    ERROR = "error"
-    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/drafting/sections.py): not drafted
-
-
-class Action(str, Enum):
-    """What a reviewer did to a draft."""
-
-    ACCEPT = "accepted"
-    EDIT = "edited"
-    NEEDS_SME = "needs_sme"
-    REJECT = "rejected"
 
 
 @dataclass(frozen=True)

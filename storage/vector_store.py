@@ -29,8 +29,8 @@ from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
 from engine.core.config import Mode
-from engine.index.embed.hybrid import PointVectors
-from engine.index.embed.sparse import SparseVector
+from engine.core.vectors import PointVectors
+from engine.core.vectors import SparseVector
 from engine.core.types import StoreDamaged
 
 DENSE, PAPER, CONCAT, SPARSE = "dense", "paper", "concat", "sparse"

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlparse
 
+from engine.core.files import write_atomic
 from engine.core.config import EngineConfig, parse_mode
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered
 
@@ -95,7 +96,5 @@ class Settings:
     def save(self, folder: Path) -> Path:
         path = Path(folder) / SETTINGS_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, json.dumps(self.to_json(), indent=1))
         return path

@@ -17,13 +17,17 @@ from enum import Enum
 from functools import cached_property
 from pathlib import Path
 
+from engine.core.files import write_atomic
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
 from engine.core.config import SummaryWriter
 from engine.drafting.generate import Generator, make_generator
 from engine.ingest.upload_names import plain_upload_name
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
-from engine.drafting.drafter import Draft, Drafter, draft_questionnaire, question_key, to_draft
+from engine.drafting.drafter import Drafter
+from engine.questionnaire.qualifiers import question_key
+from engine.drafting.records import Draft
+from engine.review.draft_run import draft_questionnaire, to_draft
 from engine.index.profile import row_ids
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
 from engine.questionnaire.reader import SUFFIXES
@@ -201,9 +205,7 @@ class Workspace:
         path = self.folder / "questionnaires" / str(project.id) / project.file_name
         if not path.is_file():
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_bytes(self.review_store.source_bytes(project.id))
-            tmp.replace(path)
+            write_atomic(path, self.review_store.source_bytes(project.id))
         return path
 
     def questionnaire(self, project_id: int) -> Questionnaire:

@@ -38,28 +38,25 @@ from engine.drafting.confidence import SUPPORT_MIN, risk_coverage
 from engine.core.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
 from engine.ingest.paths import select_files
 from engine.index.kb import KnowledgeBase
-from engine.drafting.drafter import LOW_CONFIDENCE, PROMPT_BUDGET, Draft, Drafter, to_draft
+from engine.drafting.drafter import PROMPT_BUDGET, Drafter
+from engine.drafting.records import LOW_CONFIDENCE, Draft
+from engine.review.draft_run import to_draft
 from engine.questionnaire import Question, read_questionnaire
 from engine.core.scopes import FolderScopes
 from engine.retrieval.summary_rag import SUMMARY_STRATEGIES
-from engine.core.types import FileProblem, Progress, SourceKind, no_progress
-from storage.review_store import DraftStatus
+from engine.bench.truth import load_truth
+from engine.core.types import DraftStatus, Progress, SourceKind, no_progress
 from storage.vector_store import release
+from engine.questionnaire.qualifiers import question_key
+from engine.index.profile import row_ids
+from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
+from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, truth_rows
+from engine.review.review import location
+from engine.drafting.generate import make_generator
+from engine.index.library import AnswerLibrary
+from engine.bench.rows import rows_html
 
 CLASSES = ("Yes", "No")
-
-
-def load_truth(path: str | Path) -> dict[str, dict]:
-    """Truth lines ``{id, question, answer, comment}`` by id."""
-    fix = "give a JSON-lines file with one {\"id\", \"answer\"} object per line (as in ../shared/data/instructure/_extracted)"
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-        rows = [json.loads(line) for line in lines if line.strip()]
-    except OSError as exc:
-        raise FileProblem(path, f"the truth file cannot be read ({exc.strerror or exc})", fix) from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FileProblem(path, f"is not a JSON-lines truth file ({exc})", fix) from exc
-    return {d["id"]: d for d in rows if isinstance(d, dict) and d.get("id")}
 
 
 def yes_no(answer: str | None) -> str | None:
@@ -224,9 +221,6 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
     """Draft every question (its answer hidden: the drafter only sees the question) and score
     its choice against the truth. ``seconds`` is drafting time, models already loaded.
     ``drafts``: the questions already drafted (by key, with every row: engine/bench/rows.py)."""
-    from engine.drafting.drafter import question_key
-    from engine.index.profile import row_ids
-
     scores = Scores()
     rows = row_ids(questions)  # for a profile fact pointing to another row
     drafter.kb.encoder  # the embedder is loaded before the clock starts (≈ 11 s, once per process)
@@ -250,9 +244,6 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
     ``other_product_mentions``, ``foreign_contacts``; ``company``: the company's name) and its
     choices taken from another product counted (``from_other_product``); ``drafts_file``: every
     drafted row also written there as a JSON line (``drafts_mode`` "a" appends)."""
-    from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
-    from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, truth_rows
-
     rows = truth_rows(read_questionnaire(target), truth)
     rows = rows[:limit] if limit else rows
     drafter.kb.encoder  # loaded before the clock starts
@@ -276,8 +267,6 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
 
 def cite_line(c) -> str:
     """A citation in one line: ``file · p. 3 [verified]``, ``past answer: … [verified]``."""
-    from engine.review.review import location
-
     where = location(c)
     text = where if c.kind is SourceKind.LIBRARY else c.file + (f" · {where}" if where else "")
     return f"{text} [{c.label.value}]"
@@ -317,9 +306,6 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     type (``rows``; engine/bench/rows.py); the Yes/No figures come from the same drafts, and
     ``drafts`` (a path) receives every drafted row as a JSON line (``drafts_mode`` "a": appended)
     for ``python -m engine.bench.leaks``."""
-    from engine.drafting.generate import make_generator
-    from engine.index.library import AnswerLibrary
-
     target_path = Path(target)
     if not target_path.is_file():
         raise FileNotFoundError(f"{target}: the target questionnaire does not exist")
@@ -398,8 +384,6 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
     per target; ``product``, ``folders`` and ``drafts`` (every target's drafted rows, in one file)
     as for :func:`evaluate_questionnaire`. Returns each target's figures and a summary over the
     targets."""
-    from engine.drafting.generate import make_generator
-
     if len(pairs) < 2 and library:
         raise ValueError("leave-one-out needs at least two filled questionnaires (each one's library is the others)")
     for questionnaire, _ in pairs:
@@ -465,7 +449,6 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
                     + "</tr>" for t in CLASSES)
     facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(json.dumps(v) if isinstance(v, (list, dict)) else str(v))}</td></tr>"
                     for k, v in figures.items() if k != "rows")
-    from engine.bench.rows import rows_html
 
     by_type = rows_html(figures["rows"]) if "rows" in figures else ""
     rows = "".join(

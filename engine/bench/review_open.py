@@ -42,7 +42,7 @@ from pathlib import Path
 
 from engine.drafting.generate.prompt import GeneratedAnswer
 from engine.review.pdf_pages import citation_excerpt
-from engine.drafting.drafter import draft_questionnaire
+from engine.review.draft_run import draft_questionnaire
 from engine.review.review import Review, ReviewItem
 from engine.core.types import SourceKind
 from engine.app.workspace import Workspace

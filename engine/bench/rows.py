@@ -50,9 +50,18 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from engine.questionnaire import Questionnaire, read_questionnaire
-from engine.questionnaire.qualifiers import gates, question_key
+from engine.questionnaire.qualifiers import gates, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify
-from storage.review_store import DraftStatus
+from engine.core.types import DraftStatus
+from engine.drafting.drafter import not_required_draft
+from engine.index.profile import row_ids
+from engine.drafting.sections import SectionGate
+from engine.bench.truth import load_truth
+from engine.bench.leaks import build, document_sources, questionnaire_sources
+from engine.index.library import AnswerLibrary
+from engine.index.embed.dense import DenseEncoder
+from engine.ingest.paths import select_files
+from engine.core.scopes import FolderScopes
 
 Encode = Callable[[Sequence[str]], np.ndarray]  # texts → unit-norm rows
 
@@ -79,7 +88,7 @@ def truth_rows(questionnaire: Questionnaire, truth: Mapping[str, dict]) -> list[
     """Every row of the questionnaire that the truth file has, typed; "gated" when the truth's
     own qualifier answer switches it off (so the truth leaves it blank)."""
     questions = [q for q in questionnaire.questions if q.id in truth]
-    quals = questionnaire.qualifiers
+    quals = qualifiers_of(questionnaire)
     answers = {}
     for q in questions:
         t = truth[q.id]
@@ -214,10 +223,6 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
     qualifiers first; a row its drafted qualifier switches off is not drafted (status
     not_required). The target's own answers are never read: the qualifiers' answers are the
     drafts'. Returns (row key → pipeline Draft, seconds)."""
-    from engine.drafting.drafter import not_required_draft
-    from engine.index.profile import row_ids
-    from engine.drafting.sections import SectionGate
-
     sections = SectionGate(questionnaire, {}, {}, file_answers=False)
     out: dict = {}
     rows = row_ids(questionnaire.questions)  # for a profile fact pointing to another row
@@ -321,10 +326,6 @@ def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], e
     the rows of the best-past-answer drafts and of the vendor's own answers that hold another
     product's name, people or contacts (engine/bench/leaks.py), the sources being the library
     files and ``documents``, scoped by their folders."""
-    from engine.bench.evaluate import load_truth
-    from engine.bench.leaks import build, document_sources, questionnaire_sources
-    from engine.index.library import AnswerLibrary
-
     encode = encoder.encode_passages
     sources = (questionnaire_sources(library_files, folders) + document_sources(documents, folders)) if folders else []
     results = []
@@ -369,10 +370,6 @@ def _default_pairs(root: Path) -> list[tuple[Path, Path]]:
 def main(argv: list[str]) -> int:
     import argparse
     import os
-
-    from engine.index.embed.dense import DenseEncoder
-    from engine.ingest.paths import select_files
-    from engine.core.scopes import FolderScopes
 
     parser = argparse.ArgumentParser(prog="python -m engine.bench.rows", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.environ.get("RFP_SHARED_DATA", "/work/shared/data"))

@@ -130,7 +130,7 @@ def report(model: str | None, max_tokens: int = 48) -> dict:
 def smoke(model: str | None) -> str | None:
     """Load the model in a worker and generate a few tokens under the answer grammar; None when
     it works, else one line: what failed and the command that fixes it."""
-    from engine.drafting.generate.backends import GeneratorError
+    from engine.core.llm import GeneratorError
     from engine.drafting.generate.worker import ModelWorker
 
     try:

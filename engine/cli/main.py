@@ -320,7 +320,8 @@ def _warm_up(generator) -> None:
 
 def cmd_draft(args: argparse.Namespace) -> int:
     from engine.drafting.generate import make_generator
-    from engine.drafting.drafter import Drafter, draft_questionnaire
+    from engine.drafting.drafter import Drafter
+    from engine.review.draft_run import draft_questionnaire
     from engine.cli.inspect import read_from_args
     from storage.review_store import ReviewStore
     from storage.snapshots import take_review
@@ -699,7 +700,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     from engine.index.embed.dense import EmbedderError
-    from engine.index.kb import KnowledgeBaseError
+    from engine.index.errors import KnowledgeBaseError
     from engine.drafting.generate import GeneratorError
     from engine.core.types import FileProblem
     from storage.library_store import LibraryStoreError

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, replace
 from enum import Enum
+from pathlib import Path
 from typing import TypeVar
+
+
+def models_dir() -> Path:
+    """Where ``make bench-models`` and the model registry put assembled models: ``models/`` in the
+    environment (.venv)."""
+    return Path(sys.prefix) / "models"
+
 
 E = TypeVar("E", bound=Enum)
 

@@ -49,6 +49,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from engine.core.decoding import count_chars, decode_text
+from engine.core.ooxml import workbook_sheets
 from engine.core.types import FileProblem, IngestError
 
 MB = 1_000_000
@@ -255,8 +257,6 @@ class Limits:
     def check_text_file(self, path: Path, name: str) -> None:
         """Refuse a text file whose size alone proves it holds too many characters; one that may
         be over has its characters counted 1 MiB at a time (never read whole)."""
-        from engine.core.decoding import count_chars
-
         size = path.stat().st_size
         if size <= self.chars:  # never more characters than bytes
             return
@@ -268,8 +268,6 @@ class Limits:
     def read_text(self, path: Path, name: str, error: type[FileProblem] = IngestError) -> str:
         """The decoded text of a CSV, Markdown or TXT file (engine/core/decoding.py), refused when its
         size alone is over the character limit (before reading) or its text is (after)."""
-        from engine.core.decoding import decode_text
-
         self.check_text_file(path, name)
         text = decode_text(path.read_bytes(), name, error)
         self.check_chars(name, len(text))
@@ -323,8 +321,6 @@ def _mb_needed(size: int) -> int:
 
 def _sheet_names(zf: zipfile.ZipFile) -> dict[str, str]:
     """Zip member → sheet name, for messages; empty when the workbook part is unreadable."""
-    from engine.questionnaire.validation import workbook_sheets
-
     try:
         return {info.part: info.name for info in workbook_sheets(zf)}
     except Exception:  # a damaged workbook.xml: the loader reports it

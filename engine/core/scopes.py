@@ -28,14 +28,22 @@ import hashlib
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
-
-if TYPE_CHECKING:
-    from engine.core.types import DocumentInfo
+from typing import Iterable, Mapping, Protocol, Sequence, TypeVar
 
 NAME_CHARS = 80  # longest product or third-party name
 THIRD_PARTY_MARK = " — THIRD PARTY: "  # how a third-party passage's label ends (the prompt explains it)
 COMPANY_LABEL = "company-wide"
+
+
+class Scoped(Protocol):
+    """Anything with a scope (a knowledge-base document's info, a past answer): what the rules
+    below read, so that this module needs no record of engine/core/types.py (which imports it)."""
+
+    @property
+    def scope(self) -> Scope: ...
+
+
+D = TypeVar("D", bound=Scoped)
 
 
 class ScopeError(ValueError):
@@ -127,7 +135,7 @@ class ScopeFilter:
     def allows(self, scope: Scope) -> bool:
         return not scope.products or self.product in scope.products
 
-    def restrict(self, docs: Sequence[DocumentInfo]) -> list[DocumentInfo] | None:
+    def restrict(self, docs: Sequence[D]) -> list[D] | None:
         """The documents of ``docs`` a search may return; None when it may return every one
         (nothing to filter)."""
         allowed = [d for d in docs if self.allows(d.scope)]
@@ -149,12 +157,12 @@ def inherited_from(third_parties: Iterable[str | None]) -> str | None:
     return ", ".join(sorted(set(names)))
 
 
-def products_of(docs: Iterable[DocumentInfo]) -> list[str]:
+def products_of(docs: Iterable[Scoped]) -> list[str]:
     """Every product named by a document scope, sorted."""
     return sorted({p for d in docs for p in d.scope.products})
 
 
-def third_parties_of(docs: Iterable[DocumentInfo]) -> list[str]:
+def third_parties_of(docs: Iterable[Scoped]) -> list[str]:
     """Every third party named by a document scope, sorted."""
     return sorted({d.scope.third_party for d in docs if d.scope.third_party})
 

@@ -1,7 +1,10 @@
 """Typed values that cross module boundaries.
 
 Payload dicts exist only at the edges (Qdrant payload, JSON output); inside the engine
-everything is one of these frozen dataclasses.
+everything is one of these frozen dataclasses. The closed sets the review store persists
+(``DraftStatus``, ``Action``) have their one home here too, so that storage imports only
+engine/core; the drafting records that hold them (``Draft``, ``Citation``) are in
+engine/drafting/records.py.
 """
 
 from __future__ import annotations
@@ -28,6 +31,27 @@ class SourceKind(str, Enum):
     SHEET = "sheet"  # XLSX / XLSM / CSV: cited by sheet and row
     TEXT = "text"  # Markdown / TXT: cited by section
     LIBRARY = "library"  # a past answer of the answer library: cited by file, sheet, row and question ID
+
+
+class DraftStatus(str, Enum):
+    """What became of a question's draft; persisted by the review store (storage/review_store.py),
+    so it sits here, below storage and drafting alike (its one home; the drafting records of
+    engine/drafting/records.py and the review use it)."""
+
+    DRAFTED = "drafted"
+    NO_CONTEXT = "no_context"
+    ERROR = "error"
+    NOT_REQUIRED = "not_required"  # a qualifier switches its section off (engine/drafting/sections.py): not drafted
+
+
+class Action(str, Enum):
+    """What a reviewer did to a draft; persisted by the review store, defined here beside
+    ``DraftStatus`` for the same reason."""
+
+    ACCEPT = "accepted"
+    EDIT = "edited"
+    NEEDS_SME = "needs_sme"
+    REJECT = "rejected"
 
 
 class FileProblem(Exception):

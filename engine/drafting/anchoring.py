@@ -32,13 +32,10 @@ page into highlight rectangles from PyMuPDF's character boxes, one per line.
 from __future__ import annotations
 
 import bisect
-import importlib.util
 import re
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from itertools import accumulate
-from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -46,6 +43,7 @@ from rapidfuzz import fuzz
 
 from engine.index.chunking import PAGE_SEPARATOR
 from engine.core.types import Unit
+from engine.index.sentences import WORD, page_furniture, sentence_spans
 
 # Indel ratio (0–100) a repaired quote must reach. Measured on the 14 PDFs of ../shared/data
 # (3,000 perturbed quotes, 3,000 negatives, seed 1): cutoff 75 → 100 % right, 0.40 % false
@@ -56,7 +54,6 @@ CANDIDATES = 6  # sentences aligned per quote, best shared-word IDF first
 PRUNE = 30.0  # word-level alignments this far below the cutoff (or the best) are not refined
 MIN_QUOTE_WORDS = 3  # "a", "the policy": found everywhere, support nothing; never verified
 
-_WORD = re.compile(r"[^\W_]+")  # letters and digits: the "loose" form drops punctuation
 _TOKEN = re.compile(r"\S+")  # whitespace-separated tokens: the "verified" form
 
 
@@ -129,40 +126,6 @@ class Window:
     anchors: tuple[int, ...]  # positions in the list given to ``windows``
 
 
-@lru_cache(maxsize=1)
-def _punkt():
-    """NLTK's English Punkt model (the copy bundled with llama-index-core, so no download);
-    the untrained Punkt tokenizer, as llama-index's splitter uses, when it is absent."""
-    from nltk.tokenize import PunktSentenceTokenizer, PunktTokenizer
-
-    spec = importlib.util.find_spec("llama_index.core")
-    for root in spec.submodule_search_locations if spec else ():
-        cache = Path(root) / "_static" / "nltk_cache"
-        if (cache / "tokenizers" / "punkt_tab" / "english").is_dir():
-            import nltk
-
-            if str(cache) not in nltk.data.path:
-                nltk.data.path.append(str(cache))
-            return PunktTokenizer("english")
-    return PunktSentenceTokenizer()
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Sentences of ``text`` as ``(start, end)`` offsets, trimmed of whitespace. Punkt, and
-    also a cut at every blank line (PDF paragraphs, table cells)."""
-    spans: list[tuple[int, int]] = []
-    for block in re.finditer(r"\S(?:.*?\S)?(?=\s*\n\s*\n|\s*$)", text, re.S):
-        offset = block.start()
-        for start, end in _punkt().span_tokenize(block.group(0)):
-            spans.append((offset + start, offset + end))
-    return spans
-
-
-def loose(text: str) -> str:
-    """Lower-cased words without punctuation, one space apart: the form quotes are repaired in."""
-    return " ".join(w.lower() for w in _WORD.findall(text))
-
-
 class QuoteAnchorer:
     """Anchors quotes in one document. Build once per document; ``anchor`` is fast."""
 
@@ -184,14 +147,14 @@ class QuoteAnchorer:
         self._t_start: list[int] = []
         self._t_end: list[int] = []
         # page headers and footers: (start, end) of their lines per unit, left out of matching
-        self.furniture: dict[int, list[tuple[int, int]]] = _furniture(self.units) if skip_furniture else {}
+        self.furniture: dict[int, list[tuple[int, int]]] = page_furniture(self.units) if skip_furniture else {}
         furniture = self.furniture
         for u, unit in enumerate(self.units):
             skip = furniture.get(u, ())
             first = len(sentences)
             sentences += [Sentence(u, unit.page, s, e) for s, e in sentence_spans(unit.text)]
             ends = [s.end for s in sentences[first:]]
-            for m in _WORD.finditer(unit.text):
+            for m in WORD.finditer(unit.text):
                 if any(a <= m.start() < b for a, b in skip):
                     continue
                 words.append(m.group(0).lower())
@@ -242,12 +205,12 @@ class QuoteAnchorer:
     def anchor(self, quote: str, *, page: int | None = None) -> Anchor:
         """Anchor one quote. ``page``: where the caller expects it (e.g. the Document Page
         Finder's page); among equally good matches, the one nearest that page wins."""
-        if len(_WORD.findall(quote)) < MIN_QUOTE_WORDS:
+        if len(WORD.findall(quote)) < MIN_QUOTE_WORDS:
             return Anchor(quote, AnchorLabel.UNVERIFIED, 0.0)
         verified = self._verbatim(quote, page)
         if verified is not None:
             return verified
-        qwords = [w.lower() for w in _WORD.findall(quote)]
+        qwords = [w.lower() for w in WORD.findall(quote)]
         if not qwords or not self._words:
             return Anchor(quote, AnchorLabel.UNVERIFIED, 0.0)
         q = " ".join(qwords)
@@ -448,30 +411,6 @@ class QuoteAnchorer:
         finally:
             if own:
                 doc.close()
-
-
-def _furniture(units: Sequence[Unit], edge: int = 2) -> dict[int, list[tuple[int, int]]]:
-    """Page headers and footers: among the first and last ``edge`` lines of each page, those
-    found (numbers aside) on at least three pages and half of them, never every line of a
-    page. Returns, per unit, the
-    offsets of those lines; their words are left out of matching, so a quote that runs over a
-    page break is found with the footer and header in between skipped."""
-    if sum(u.page is not None for u in units) < 2:
-        return {}
-    edges: dict[int, list[tuple[str, int, int]]] = {}
-    seen: dict[str, set[int]] = {}
-    for u, unit in enumerate(units):
-        if unit.page is None:
-            continue
-        lines = [m for m in re.finditer(r"[^\n]*\S[^\n]*", unit.text)]
-        for m in lines[:edge] + lines[edge:][-edge:]:
-            key = re.sub(r"\d+", "#", loose(m.group(0)))
-            edges.setdefault(u, []).append((key, m.start(), m.end()))
-            seen.setdefault(key, set()).add(u)
-    pages = sum(u.page is not None for u in units)
-    repeated = {k for k, on in seen.items() if k and len(on) >= max(3, pages / 2)}
-    out = {u: [(a, b) for k, a, b in lines if k in repeated] for u, lines in edges.items()}
-    return {u: skip for u, skip in out.items() if skip and len(skip) < len(re.findall(r"[^\n]*\S[^\n]*", units[u].text))}
 
 
 def _open(pdf):

@@ -1,7 +1,7 @@
 """Ask one document: Embedding-Free RAG (the embedding-free paper), its Algorithm 1 with
 Algorithm 2. No embeddings and no retrieval index: the local LLM reads the document itself.
 
-1. The document's sentences (the anchorer's, ``engine.drafting.anchoring.sentence_spans``) are grouped
+1. The document's sentences (the anchorer's, ``engine.index.sentences.sentence_spans``) are grouped
    into subdocuments ("parts") of at most ``subdoc_words`` words (default 3,000), whole
    sentences only.
 2. For each part the LLM writes, through a JSON schema, word-for-word quotes of that part that
@@ -44,9 +44,9 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer, SourceSpan, Window
-from engine.drafting.generate.backends import JsonChat
+from engine.core.llm import JsonChat
 from engine.drafting.generate.prompt import Evidence, _json_object, approx_tokens
-from engine.drafting.drafter import Citation, Rect
+from engine.drafting.records import Citation, Rect
 from engine.core.types import FileProblem, LoadedDocument, Progress, SourceKind, Unit, no_progress
 
 SUBDOC_WORDS = 3000  # the paper's subdocument size

@@ -12,7 +12,7 @@ all) and confidence (how sure the choice is), for the drafter and the evaluation
   the share of the near-identical past answers that agree with it, times the match score.
 
 The constants were calibrated leave-one-out on the filled Instructure questionnaires (README,
-"Confidence"); ``engine.drafting.drafter.LOW_CONFIDENCE`` is the threshold under which a draft is shown
+"Confidence"); ``engine.drafting.records.LOW_CONFIDENCE`` is the threshold under which a draft is shown
 as low confidence.
 """
 

@@ -20,21 +20,20 @@ lists why a draft needs a reviewer's eye first.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 import time
-from dataclasses import asdict, dataclass, field
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.core.config import Strategy
 from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
 from engine.drafting.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
-from engine.index.profile import row_ids
 from engine.drafting.profile_answers import ProfileAnswers
+from engine.drafting.records import Citation, Draft, Rect
+from engine.questionnaire.qualifiers import question_key
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
     PASSAGE_SCORE,
@@ -49,161 +48,15 @@ from engine.index.library import (
     reused_hit,
 )
 from engine.drafting.page_finder import PageFinder
-from engine.questionnaire import Question, Questionnaire
-from engine.review.export import CellWrite, export
-from engine.retrieval.retrieve import search
-from engine.core.scopes import ScopeFilter, inherited_from, passage_suffix
-from engine.drafting.sections import SectionGate
-from engine.retrieval.summary_rag import Retrieved, prompt_passages, retrieve
-from engine.core.types import Chunk, Hit, Progress, SourceKind, Unit, no_progress
-from storage.review_store import DraftStatus, ReviewStore, StoredDraft
+from engine.questionnaire import Question
+from engine.core.scopes import ScopeFilter, passage_suffix
+from engine.retrieval.summary_rag import Retrieved
+from engine.drafting.passages import prompt_passages
+from engine.retrieval.retrieve import retrieve, search
+from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
-# A drafted choice whose confidence is under this is shown as low confidence (calibrated by
-# leave-one-out on the filled Instructure questionnaires: README, "Confidence").
-LOW_CONFIDENCE = 0.83
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
-Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
-
-
-@dataclass(frozen=True)
-class Citation:
-    """Where a quote of a draft comes from. ``rects`` exist only for highlightable (verified
-    or repaired) quotes in PDFs; ``start``/``end`` are offsets into the cited unit's text
-    (page, section or row), for marking non-PDF sources."""
-
-    file: str
-    kind: SourceKind
-    quote: str
-    label: AnchorLabel
-    score: float  # anchor score 0–100
-    retrieval_score: float
-    page: int | None = None
-    sheet: str | None = None
-    row: int | None = None
-    section: str | None = None
-    start: int | None = None
-    end: int | None = None
-    rects: tuple[Rect, ...] = ()
-    third_party: str | None = None  # the cited document is this third party's (engine/core/scopes.py)
-    product: str | None = None  # a past answer cited is this product's (engine/drafting/cross_product.py)
-
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d["kind"], d["label"] = self.kind.value, self.label.value
-        d["rects"] = [list(r) for r in self.rects]
-        return d
-
-    @classmethod
-    def from_json(cls, d: dict) -> Citation:
-        fields = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        fields.update(kind=SourceKind(d["kind"]), label=AnchorLabel(d["label"]), rects=tuple(tuple(r) for r in d.get("rects", ())))
-        return cls(**fields)
-
-
-@dataclass(frozen=True)
-class Draft:
-    """One drafted question, as persisted and as written to results.jsonl."""
-
-    key: str
-    id: str | None
-    sheet: str
-    row: int
-    question: str
-    answer: str
-    choice: str | None
-    status: DraftStatus
-    citations: tuple[Citation, ...] = ()
-    prompt_tokens: int = 0
-    seconds: float = 0.0
-    error: str | None = None
-    reused: bool = False  # the answer of a near-identical past question, reused as it was
-    # when reused: the choices of all the near-identical past answers, with counts, most common
-    # first ({"Yes": 5, "No": 2}); more than one means they disagree and the reviewer must choose
-    past_choices: dict[str, int] = field(default_factory=dict)
-    # how far the drafted choice can be trusted, 0–1 (None: no choice, or nothing to measure it
-    # by); under LOW_CONFIDENCE the draft is shown as low confidence (engine/drafting/confidence.py)
-    confidence: float | None = None
-    choice_probability: float | None = None  # the model's, of its choice against the other options
-    support: float | None = None  # best question–quote cosine (engine/drafting/confidence.py)
-    # the product whose past answer gave the choice, when it is another product's (the text is
-    # then never that answer's: engine/drafting/cross_product.py)
-    from_product: str | None = None
-    # the near-identical past answers' choices, each named with its product ("Parchment's HECVAT: No")
-    past_answers: tuple[str, ...] = ()
-    profile_fact: str | None = None  # the profile fact (its key) the answer is, word for word
-    # links, e-mail addresses and phone numbers taken out of a generated answer: in no cited
-    # company or product source and not in the profile (engine/drafting/profile_answers.py)
-    removed: tuple[str, ...] = ()
-    gate: str | None = None  # not_required: why ("not required (QUAL-01 = No)", engine/drafting/sections.py)
-
-    @property
-    def trust(self) -> tuple[str, ...]:
-        """Why a drafted answer needs a reviewer's eye first: low confidence, disputed, a choice
-        from another product, only a third party's evidence, a profile fact; () when none (or not
-        a draft)."""
-        if self.status is not DraftStatus.DRAFTED:
-            return ()
-        flags = (("low confidence", self.low_confidence), ("disputed", self.disputed),
-                 (f"from another product ({self.from_product})", bool(self.from_product)),
-                 (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
-                 ("profile fact", bool(self.profile_fact)), ("contact details removed", bool(self.removed)))
-        return tuple(name for name, on in flags if on)
-
-    @property
-    def disputed(self) -> bool:
-        """Reused, but the near-identical past answers do not agree on the choice."""
-        return len(self.past_choices) > 1
-
-    @property
-    def low_confidence(self) -> bool:
-        """A drafted answer whose confidence is under the calibrated threshold."""
-        return self.status is DraftStatus.DRAFTED and self.confidence is not None and self.confidence < LOW_CONFIDENCE
-
-    @property
-    def inherited_from(self) -> str | None:
-        """The third party a drafted answer is inherited from: every highlightable (verified or
-        repaired) citation is that third party's document; None otherwise."""
-        if self.status is not DraftStatus.DRAFTED:
-            return None
-        return inherited_from(c.third_party for c in self.citations if c.label is not AnchorLabel.UNVERIFIED)
-
-    def to_json(self) -> dict:
-        return {
-            "id": self.id, "sheet": self.sheet, "row": self.row, "question": self.question,
-            "answer": self.answer, "choice": self.choice, "status": self.status.value,
-            "citations": [c.to_json() for c in self.citations],
-            "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
-            "reused": self.reused, "past_choices": dict(self.past_choices),
-            "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
-            "choice_probability": _round(self.choice_probability), "support": _round(self.support),
-            "inherited_from": self.inherited_from, "gate": self.gate, "from_product": self.from_product,
-            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "removed": list(self.removed),
-            "trust": list(self.trust),
-        }
-
-    def stored(self) -> StoredDraft:
-        data = self.to_json()
-        return StoredDraft(self.key, self.status, self.answer, self.choice, data)
-
-    @classmethod
-    def from_stored(cls, key: str, s: StoredDraft) -> Draft:
-        d = s.data
-        return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
-                   tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
-                   d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
-                   dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
-                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"),
-                   tuple(d.get("removed") or ()), d.get("gate"))
-
-
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 4)
-
-
-def question_key(q: Question) -> str:
-    """A question's stable identity inside its questionnaire."""
-    return f"{q.sheet}!{q.question_cell}"
 
 
 def source_label(rank: int, chunk: Chunk) -> str:
@@ -475,133 +328,8 @@ def _past_head(hit: LibraryHit) -> str:
     return f"Q: {hit.entry.question}\nA: "
 
 
-@dataclass
-class DraftRun:
-    """What ``draft_questionnaire`` did."""
-
-    drafted: list[Draft] = field(default_factory=list)  # in this run
-    resumed: int = 0  # drafted in an earlier run and kept
-    skipped_answered: int = 0
-    counts: dict[str, int] = field(default_factory=dict)
-    exported: Path | None = None
-
-
-def to_draft(questionnaire: Questionnaire, redo_answered: bool, limit: int | None) -> tuple[list[Question], int]:
-    """The questions to draft, in order, and how many were skipped as already answered."""
-    questions = list(questionnaire.questions)
-    wanted = [q for q in questions if redo_answered or not q.answered]
-    return (wanted[:limit] if limit else wanted), len(questions) - len(wanted)
-
-
-def draft_questionnaire(
-    questionnaire: Questionnaire,
-    drafter: Drafter,
-    review: ReviewStore,
-    *,
-    results: Path | None = None,
-    out: Path | None = None,
-    limit: int | None = None,
-    redo_answered: bool = False,
-    progress: Progress = no_progress,
-) -> DraftRun:
-    project = review.project_for(questionnaire.path)
-    review.set_questions(project.id, [(question_key(q), _question_json(q)) for q in questionnaire.questions])
-    todo, skipped = to_draft(questionnaire, redo_answered, limit)
-    done = review.latest_drafts(project.id)
-    sections = SectionGate(questionnaire, done, review.latest_decisions(project.id))
-    todo = sections.order(todo)  # qualifiers first: their answers decide which sections are drafted
-    reopened = {question_key(q) for q in todo if question_key(q) in done and sections.stale(q, done[question_key(q)])}
-    done = {k: s for k, s in done.items() if k not in reopened}  # switched back on: drafted again
-    run = DraftRun(skipped_answered=skipped)
-    kept = [Draft.from_stored(question_key(q), done[question_key(q)]) for q in todo if question_key(q) in done]
-    run.resumed = len(kept)
-    sink = _ResultsFile(results, kept)
-    pending = [q for q in todo if question_key(q) not in done]
-    progress("drafting", len(kept), len(todo))
-    rows = row_ids(questionnaire.questions)  # where a profile fact pointing to another row points
-    for i, q in enumerate(pending, 1):
-        off = sections.switched_off(q)
-        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, questionnaire.path)
-        sections.drafted(q, draft.status, draft.answer, draft.choice, draft.from_product, draft.past_answers)
-        review.add_draft(project.id, draft.stored())
-        sink.write(draft)
-        run.drafted.append(draft)
-        progress("drafting", len(kept) + i, len(todo))
-    for d in kept + run.drafted:
-        run.counts[d.status.value] = run.counts.get(d.status.value, 0) + 1
-    if out is not None:
-        latest = review.latest_drafts(project.id)
-        drafts = [Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest]
-        run.exported = export_drafts(questionnaire, drafts, out)
-    return run
-
-
 def not_required_draft(q: Question, reason: str) -> Draft:
     """The draft of a question its qualifier switches off: nothing to write, no model call."""
     return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NOT_REQUIRED, gate=reason)
 
 
-def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]],
-                  dates: Iterable[str] = ()) -> list[CellWrite]:
-    """Cell writes for ``{question key: (answer text, choice)}``: the choice into the dropdown
-    cell, the text into the free-text cell (or, when the question has only one cell, the
-    choice there if it has one, else the text). A question without a dropdown on a sheet with an
-    explanation column (Additional Information, comments) whose text is "choice — explanation"
-    (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
-    the explanation in its own cell (:func:`engine.review.export_cells.split_writes`). The keys in
-    ``dates`` are dates in the questionnaire's format (engine/questionnaire/date_format.py):
-    written as dates into a date cell, as that text into any other (engine/review/export.py)."""
-    from engine.review.export_cells import split_writes
-    from engine.questionnaire.date_format import date_format
-
-    writes: list[CellWrite] = []
-    dates = set(dates)
-    for q in questionnaire.questions:
-        if question_key(q) not in answers:
-            continue
-        text, choice = answers[question_key(q)]
-        if question_key(q) in dates and q.text_cell and text and not choice:
-            day = date_format(q, questionnaire.path).parse(text)
-            writes.append(CellWrite(q.sheet, q.text_cell, text, kind="date", day=day.isoformat() if day else None))
-            continue
-        split = split_writes(questionnaire, q, text, choice)
-        if split is not None:
-            writes += split
-            continue
-        if q.choice_cell and choice:
-            writes.append(CellWrite(q.sheet, q.choice_cell, choice))
-        if q.text_cell and text and q.text_cell != q.choice_cell:
-            writes.append(CellWrite(q.sheet, q.text_cell, text))
-        elif q.text_cell and text and not choice:
-            writes.append(CellWrite(q.sheet, q.text_cell, text))
-    return writes
-
-
-def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path) -> Path:
-    """The original file with the drafted answers filled in (no_context and errors left blank)."""
-    drafts = [d for d in drafts if d.status is DraftStatus.DRAFTED]
-    answers = {d.key: (d.answer, d.choice) for d in drafts}
-    dates = {d.key for d in drafts if d.profile_fact == "date"}
-    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates))
-
-
-def _question_json(q: Question) -> dict:
-    return asdict(q)
-
-
-class _ResultsFile:
-    """results.jsonl: rewritten with the kept drafts at the start, then one line per draft as
-    it finishes (flushed, so an interrupted run leaves every finished line)."""
-
-    def __init__(self, path: Path | None, kept: Sequence[Draft]) -> None:
-        self.path = path
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("w", encoding="utf-8") as f:
-                for d in kept:
-                    f.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
-
-    def write(self, draft: Draft) -> None:
-        if self.path is not None:
-            with self.path.open("a", encoding="utf-8") as f:
-                f.write(json.dumps(draft.to_json(), ensure_ascii=False) + "\n")

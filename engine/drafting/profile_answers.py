@@ -29,18 +29,16 @@ import re
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
-from engine.drafting.anchoring import AnchorLabel
+from engine.core.types import DraftStatus, SourceKind
+from engine.drafting.anchoring import AnchorLabel, rects_for
 from engine.drafting.cross_product import contact_tokens
 from engine.index.profile import DATE_KEY, Fact, Profile, fact_key, profile_of, saved_path
 from engine.index.profile_documents import facts_of_documents
+from engine.drafting.records import Citation, Draft
+from engine.questionnaire import Question
 from engine.questionnaire.date_format import date_format
-from engine.core.types import SourceKind
-
-if TYPE_CHECKING:
-    from engine.drafting.drafter import Draft
-    from engine.questionnaire import Question
 
 
 class ProfileAnswers:
@@ -76,9 +74,6 @@ class ProfileAnswers:
         return self._cached[1]
 
     def _cite_document(self, fact: Fact):
-        from engine.drafting.anchoring import rects_for
-        from engine.drafting.drafter import Citation
-
         unit = next((u for u in self.kb.units(fact.source) if u.page == fact.page), None) if self.kb else None
         start = fact.start if fact.start is not None else 0
         rects: tuple = ()
@@ -92,9 +87,6 @@ class ProfileAnswers:
                source: Path | None = None) -> Draft | None:
         """The profile's answer to ``q`` (None when it asks for no fact the profile holds); ``rows``:
         the questionnaire's general-information rows; ``source``: its file (a date's format)."""
-        from engine.drafting.drafter import Citation, Draft
-        from storage.review_store import DraftStatus
-
         name = fact_key(q.text)
         if name is None or q.choices:
             return None

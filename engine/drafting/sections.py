@@ -23,6 +23,7 @@ from engine.drafting.cross_product import settles_qualifier
 
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import (
+    qualifiers_of,
     Answer,
     Gate,
     Qualifier,
@@ -32,7 +33,8 @@ from engine.questionnaire.qualifiers import (
     gates,
     question_key,
 )
-from storage.review_store import Action, Decision, DraftStatus, ReviewStore, StoredDraft
+from storage.review_store import Decision, ReviewStore, StoredDraft
+from engine.core.types import Action, DraftStatus
 
 
 def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mapping[str, StoredDraft],
@@ -63,7 +65,7 @@ class SectionGate:
     def __init__(self, questionnaire: Questionnaire, drafts: Mapping[str, StoredDraft],
                  decisions: Mapping[str, Decision], file_answers: bool = True) -> None:
         self.questionnaire = questionnaire
-        self.qualifiers: tuple[Qualifier, ...] = (questionnaire.qualifiers if isinstance(questionnaire, Questionnaire)
+        self.qualifiers: tuple[Qualifier, ...] = (qualifiers_of(questionnaire) if isinstance(questionnaire, Questionnaire)
                                                   else find_qualifiers(questionnaire))
         self._keys = {q.key for q in self.qualifiers}
         self._choices = {question_key(q): q.choices for q in questionnaire.questions if question_key(q) in self._keys}

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import queue
 import shutil
 import threading
@@ -41,11 +40,13 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from engine.core.files import write_atomic
 from engine.index.chunking import Chunker
 from engine.core.config import EngineConfig
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import passage_vectors
 from engine.index.embed.sparse import SparseModel
+from engine.index.errors import KnowledgeBaseError
 from engine.ingest import load_document, validate_name
 from engine.ingest.paths import select_files
 from engine.index.kb_indexes import DocText, KbIndexes, index_modes as valid_index_modes
@@ -59,10 +60,6 @@ from storage.vector_store import VectorIndex, client_for, collections
 SCHEMA_VERSION = 1
 _POINT_NAMESPACE = uuid.UUID("5b0e4a52-8f3c-4c55-9a57-3f1d2c7e9b10")
 _ENCODE_BLOCK = 256  # chunks per encode call: big enough to batch well, small enough for progress
-
-
-class KnowledgeBaseError(Exception):
-    """A knowledge-base operation that cannot be done; the message says why and what to do."""
 
 
 class DocumentDamaged(KnowledgeBaseError, StoreDamaged):
@@ -433,7 +430,7 @@ class KnowledgeBase:
         self.indexes.collect(manifest.documents)
 
     def _write_manifest(self, manifest: Manifest) -> None:
-        _write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
+        write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
         self.manifest = manifest
         take_manifest(self.folder)  # a rolling snapshot in backups/ (storage/snapshots.py)
 
@@ -471,8 +468,8 @@ class KnowledgeBase:
         copy = folder / f"source{p.source.suffix.lower()}"
         if not copy.exists():
             shutil.copyfile(p.source, copy)
-        _write_atomic(folder / "units.jsonl", "".join(json.dumps(asdict(u)) + "\n" for u in p.doc.units))
-        _write_atomic(folder / "chunks.jsonl", "".join(json.dumps(c.to_dict()) + "\n" for c in p.chunks))
+        write_atomic(folder / "units.jsonl", "".join(json.dumps(asdict(u)) + "\n" for u in p.doc.units))
+        write_atomic(folder / "chunks.jsonl", "".join(json.dumps(c.to_dict()) + "\n" for c in p.chunks))
         np.save(self._dense_path(p.doc_hash, self.encoder.name), dense)
 
     def _original_source(self, p: _Pending) -> str:
@@ -563,12 +560,3 @@ def _doc_text(p: _Pending) -> DocText:
 
 def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)

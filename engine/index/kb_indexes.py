@@ -23,13 +23,18 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
+from engine.core.files import write_atomic
 from engine.core.config import Strategy
+from engine.core.llm import GeneratorError, JsonChat
 from engine.index.embed import atoms as atomic
+from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.sparse import SparseModel
+from engine.index.errors import KnowledgeBaseError
 from engine.index.summaries import (
     embedder_slug as _slug,
     save_npy as _save_npy,
@@ -44,8 +49,30 @@ from engine.index.summaries import (
 from engine.core.types import Chunk, DocumentInfo, Progress, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 
-if TYPE_CHECKING:
-    from engine.index.kb import KnowledgeBase
+
+
+class _Manifest(Protocol):
+    generation: int
+    index_modes: tuple[str, ...]
+
+
+class KnowledgeBase(Protocol):
+    """What the indexes read of their knowledge base (engine/index/kb.py ``KnowledgeBase``, which
+    builds them: a Protocol, so that this module does not import it)."""
+
+    folder: Path
+    llm: JsonChat | Callable[[], JsonChat] | None  # a model, or a function that loads it
+    encoder: DenseEncoder
+    manifest: _Manifest
+    indexes: KbIndexes
+
+    def documents(self) -> list[DocumentInfo]: ...
+
+    def document(self, name: str) -> DocumentInfo: ...
+
+    def units(self, name: str) -> list[Unit]: ...
+
+    def chunks(self, name: str) -> list[Chunk]: ...
 
 ATOMS_VERSION = 1
 SUMMARY_STAGE = "summarising"
@@ -107,8 +134,6 @@ class KbIndexes:
         whose summary was written another way, e.g. extractive where the LLM writes now; never
         one a person edited), each written to its file as soon as it is made, so an interrupted
         run resumes where it stopped."""
-        from engine.drafting.generate import GeneratorError
-
         summarizer = self.summarizer()
         todo = [d for d in docs if not self._keep(self.summaries.get(d.doc_hash), rewrite, summarizer.method)]
         if not todo:
@@ -157,8 +182,6 @@ class KbIndexes:
         chat = None
         if questions:
             if self.kb.llm is None:
-                from engine.index.kb import KnowledgeBaseError
-
                 raise KnowledgeBaseError(
                     "the atom-questions index needs the language model that writes the questions; "
                     "run `kb add`/`kb reindex` with --model (or --llm-url), or use --index-modes atoms")
@@ -174,8 +197,6 @@ class KbIndexes:
             start = stop
 
     def _write_doc_atoms(self, d: DocText, units: atomic.AtomUnits, start: int, stop: int, writer: str | None) -> None:
-        from engine.index.kb import _write_atomic
-
         folder = self.kb.folder / "docs" / d.doc_hash
         folder.mkdir(parents=True, exist_ok=True)
         a_rows = [j for j, o in enumerate(units.atom_owners) if start <= o < stop]
@@ -192,7 +213,7 @@ class KbIndexes:
         meta = {"version": ATOMS_VERSION, "embedder": self.kb.encoder.name, "questions_by": writer,
                 "tau": atomic.TAU, "questions_per_atom": atomic.QUESTIONS_PER_ATOM,
                 "prompt_version": atomic.PROMPT_VERSION, "chunks": per_chunk}
-        _write_atomic(folder / "atoms.json", json.dumps(meta, ensure_ascii=False))  # last: it validates the rest
+        write_atomic(folder / "atoms.json", json.dumps(meta, ensure_ascii=False))  # last: it validates the rest
 
     def _atoms_meta(self, doc_hash: str) -> dict | None:
         path = self.kb.folder / "docs" / doc_hash / "atoms.json"
@@ -267,8 +288,6 @@ class KbIndexes:
             return self._atom_index[1]
 
     def _missing(self, mode: Strategy):
-        from engine.index.kb import KnowledgeBaseError
-
         folder = self.kb.folder
         return KnowledgeBaseError(
             f"the knowledge base in {folder} has no {mode.value} index; build it with "
@@ -335,8 +354,6 @@ class AtomIndex:
             doc_chunks = kb.chunks(doc.name)
             texts = DocText(doc.doc_hash, doc.name, (), tuple(doc_chunks))
             if meta is None or not kb.indexes._atoms_current(texts, questions):
-                from engine.index.kb import KnowledgeBaseError
-
                 raise KnowledgeBaseError(f"{folder / 'atoms.json'} is missing or out of date; rebuild it with "
                                          f"`python -m engine kb reindex --store {kb.folder}`")
             base = len(chunks)

@@ -43,14 +43,13 @@ past answers give is not a company fact unless the company's questionnaires agre
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from engine.core.files import write_atomic
 from engine.questionnaire.date_format import FORMAT_HINT
 from storage.library_store import LibraryEntry
 
@@ -347,14 +346,7 @@ def set_fact(folder: str | Path, key: str, value: str, product: str | None = Non
 
 def _write(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".profile-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 def merged(learned: Profile, set_by_hand: Profile) -> Profile:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 import time
 from dataclasses import asdict, dataclass, replace
@@ -40,8 +39,10 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from engine.drafting.anchoring import _furniture, sentence_spans  # the anchorer's page furniture: one definition
+from engine.core.files import write_atomic
+from engine.index.sentences import page_furniture, sentence_spans
 from engine.core.config import parse_choice
+from engine.core.llm import GeneratorError
 from engine.core.types import Unit
 
 SUMMARY_VERSION = 1  # the prompts and the file format; part of what makes a stored summary reusable
@@ -126,7 +127,7 @@ def document_sentences(units: Sequence[Unit]) -> list[_Sentence]:
     short fragments and page furniture left out: the PDF headers and footers the quote anchorer
     skips (cut out before the sentences are split, so a header never joins the sentence under
     it), and any sentence found on three or more units."""
-    furniture = _furniture(units)
+    furniture = page_furniture(units)
     texts = []
     for u, unit in enumerate(units):
         text = unit.text
@@ -271,8 +272,6 @@ class LlmSummarizer:
         if callable(self._chat) and not hasattr(self._chat, "chat_json"):
             self._chat = self._chat()
         if not hasattr(self._chat, "chat_json"):
-            from engine.drafting.generate import GeneratorError
-
             raise GeneratorError(type(self._chat).__name__, "cannot write summaries (it has no chat_json)",
                                  "use a model from engine.drafting.generate.make_generator, or extractive summaries")
         return self._chat
@@ -411,10 +410,8 @@ class SummaryStore:
         return summary if summary.version == SUMMARY_VERSION or summary.method is SummaryMethod.EDITED else None
 
     def put(self, summary: Summary) -> Summary:
-        from engine.index.kb import _write_atomic  # the store's one way to write a file
-
         self.folder.mkdir(parents=True, exist_ok=True)
-        _write_atomic(self.path(summary.doc_hash), json.dumps(summary.to_json(), indent=1, ensure_ascii=False))
+        write_atomic(self.path(summary.doc_hash), json.dumps(summary.to_json(), indent=1, ensure_ascii=False))
         return summary
 
     def vector(self, summary: Summary, encoder) -> np.ndarray:
@@ -447,11 +444,8 @@ def embedder_slug(embedder: str) -> str:
 
 
 def save_npy(path: Path, array: np.ndarray) -> None:
-    """``np.save`` to a temporary name, then renamed: a kill never leaves half a file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        np.save(f, np.asarray(array, dtype=np.float32))
-    os.replace(tmp, path)
+    """``np.save`` through the one atomic write (engine/core/files.py): a kill never leaves half a file."""
+    write_atomic(path, lambda f: np.save(f, np.asarray(array, dtype=np.float32)))
 
 
 def edited(summary: Summary | None, doc_hash: str, text: str) -> Summary:

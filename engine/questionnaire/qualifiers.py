@@ -71,7 +71,7 @@ class Qualifier:
     dropdown values that switch them off (for display; empty when it has no dropdown)."""
 
     id: str  # the qualifier's question ID, or "Sheet row N"
-    key: str  # the qualifier's question key (engine.drafting.drafter.question_key)
+    key: str  # the qualifier's question key (question_key below)
     sheet: str
     row: int
     section: str  # what it governs, in words ("HIPAA", "Datacenter (physical)")
@@ -114,7 +114,7 @@ class Gate:
 
 
 def question_key(q: Question) -> str:
-    """A question's stable identity inside its questionnaire (the same as engine.drafting.drafter's)."""
+    """A question's stable identity inside its questionnaire (its one definition: drafting, review and the review store key drafts by it)."""
     return f"{q.sheet}!{q.question_cell}"
 
 
@@ -296,6 +296,16 @@ def find_qualifiers(questionnaire: Questionnaire | Sequence[Question]) -> tuple[
     read = {x.id for x in formulas}
     declared = [x for x in _from_template(questions) if x.id not in read]
     return tuple(formulas + declared or _from_wording(questions))
+
+
+def qualifiers_of(questionnaire: Questionnaire) -> tuple[Qualifier, ...]:
+    """The qualifiers of a questionnaire read (:func:`find_qualifiers`), found once per
+    questionnaire object and kept on it (as ``functools.cached_property`` keeps a value): the
+    Review screen asks on every rerun."""
+    found = questionnaire.__dict__.get("_qualifiers")
+    if found is None:
+        found = questionnaire.__dict__["_qualifiers"] = find_qualifiers(questionnaire)
+    return found
 
 
 def drafting_order(questions: Sequence[Question], qualifiers: Sequence[Qualifier]) -> list[Question]:

@@ -45,15 +45,14 @@ from openpyxl.utils.cell import column_index_from_string
 from engine.ingest.paths import named_file
 from engine.ingest.sheet import OLE_MAGIC, cell_text, sniff_delimiter
 from engine.core.limits import Limits
+from engine.core.ooxml import SheetInfo, workbook_sheets
 from engine.core.types import FileProblem
 from engine.questionnaire.validation import (
     Bounds,
     ListValidation,
-    SheetInfo,
     defined_names,
     resolve_list,
     scan_sheet,
-    workbook_sheets,
 )
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
@@ -124,24 +123,8 @@ class Questionnaire:
     def questions(self) -> tuple[Question, ...]:
         return tuple(q for s in self.sheets for q in s.questions)
 
-    @cached_property
-    def qualifiers(self) -> tuple:
-        """Its qualifiers (``engine.questionnaire.qualifiers.find_qualifiers``), found once per
-        questionnaire read: the Review screen asks on every rerun."""
-        from engine.questionnaire.qualifiers import find_qualifiers
-
-        return find_qualifiers(self)
-
-    @cached_property
-    def row_types(self) -> dict:
-        """Each question's row type (``engine.questionnaire.row_types.RowType``) by its key
-        (``sheet!cell``), from the question's shape alone: never ``gated``, which follows the
-        qualifiers' current answers (``engine.review.review.ReviewItem.row_type``). Worked out once
-        per questionnaire read: the object is immutable and the app shares one per file."""
-        from engine.questionnaire.qualifiers import question_key
-        from engine.questionnaire.row_types import classify
-
-        return {question_key(q): classify(q) for q in self.questions}
+    # its qualifiers and row types are worked out once per questionnaire read and kept on it:
+    # engine.questionnaire.qualifiers.qualifiers_of, engine.questionnaire.row_types.row_types_of
 
 
 @dataclass(frozen=True)

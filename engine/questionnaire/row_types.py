@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from engine.questionnaire.reader import Question
+from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.reader import Question, Questionnaire
 
 
 class RowType(str, Enum):
@@ -82,3 +83,14 @@ def classify(q: Question, gated: bool = False, truth: str | None = None) -> RowT
 
 
 __all__ = ["RowType", "classify", "is_profile", "is_yes_no_list"]
+
+
+def row_types_of(questionnaire: Questionnaire) -> dict[str, RowType]:
+    """Each question's row type by its key (``sheet!cell``), from the question's shape alone: never
+    ``gated``, which follows the qualifiers' current answers (``engine.review.review.ReviewItem.row_type``).
+    Worked out once per questionnaire object and kept on it (as ``functools.cached_property`` keeps a
+    value): the object is immutable and the app shares one per file."""
+    found = questionnaire.__dict__.get("_row_types")
+    if found is None:
+        found = questionnaire.__dict__["_row_types"] = {question_key(q): classify(q) for q in questionnaire.questions}
+    return found

@@ -22,11 +22,10 @@ from xml.etree import ElementTree as ET
 
 from openpyxl.utils.cell import column_index_from_string, range_boundaries
 
-MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+from engine.core.ooxml import MAIN, SheetInfo
+
 X14 = "{http://schemas.microsoft.com/office/spreadsheetml/2009/9/main}"
 XM = "{http://schemas.microsoft.com/office/excel/2006/main}"
-REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 
 MAX_ROW = 1_048_576
 MAX_LIST_CELLS = 2_000  # a dropdown source larger than this is not a list of answers
@@ -40,16 +39,6 @@ _RANGE = re.compile(
     r"^(?:(?:'(?P<q>(?:[^']|'')+)'|(?P<s>[^'!]+))!)?"
     r"(?P<r>\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$"
 )
-
-
-@dataclass(frozen=True)
-class SheetInfo:
-    """A worksheet as listed in ``xl/workbook.xml``."""
-
-    name: str
-    part: str  # zip member, e.g. "xl/worksheets/sheet3.xml"
-    state: str  # visible | hidden | veryHidden
-    index: int  # position in the workbook (what definedName/@localSheetId refers to)
 
 
 @dataclass(frozen=True)
@@ -71,19 +60,6 @@ class SheetScan:
     merges: tuple[Bounds, ...]
     validations: tuple[ListValidation, ...]
     last_row: int  # last row with a value (0 when none)
-
-
-def workbook_sheets(zf: zipfile.ZipFile) -> list[SheetInfo]:
-    """The worksheets in workbook order, with their zip member and visibility."""
-    rels = ET.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
-    targets = {r.get("Id"): r.get("Target", "") for r in rels.iter(f"{PKG_REL}Relationship")}
-    book = ET.fromstring(zf.read("xl/workbook.xml"))
-    sheets = []
-    for index, el in enumerate(book.iter(f"{MAIN}sheet")):
-        target = targets.get(el.get(f"{REL}id"), "")
-        part = target.lstrip("/") if target.startswith("/") else "xl/" + target
-        sheets.append(SheetInfo(el.get("name", ""), part, el.get("state", "visible"), index))
-    return sheets
 
 
 def defined_names(zf: zipfile.ZipFile) -> dict[tuple[str, int | None], str]:

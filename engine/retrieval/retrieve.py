@@ -1,41 +1,29 @@
-"""Top-k retrieval over the knowledge base in any of the hybrid modes, optionally within a scope
-(engine/core/scopes.py): the documents outside it are masked inside the search, never fetched and
-dropped afterwards."""
+"""Retrieval's one entry point: the passages for a question in any retrieval mode, optionally
+within a scope (engine/core/scopes.py). The mode decides the way, once, here: a hybrid ``Mode``
+(dense, paper, concat, sparse, weighted) searches chunks (engine/retrieval/modes.py); a
+``Strategy`` (summary, summary-only, content-only, atoms, atom-questions) ranks documents or atoms
+first (engine/retrieval/summary_rag.py).
+
+* :func:`search`: the top-k chunks (hits), checked question, within the scope;
+* :func:`retrieve`: what one question retrieved (``Retrieved``: hits, and in the summary
+  strategies the documents chosen with their summaries), for the drafter's prompt.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
-
-import numpy as np
-
 from engine.core.config import Mode, Strategy
-from engine.index.embed.hybrid import PointVectors, WeightedQuery, query_vectors, weighted_query
-from engine.index.kb import KnowledgeBase, point_ids
 from engine.core.scopes import ScopeFilter
-from engine.core.types import Chunk, DocumentInfo, Hit
-from storage.lexical_index import LexicalIndex
-from storage.vector_store import FUSION_DEPTH, Scored, VectorIndex
-
-
-@dataclass(frozen=True)
-class Within:
-    """The documents a search may return, as each side of the search filters them: their hashes
-    (the vector store's payload ``doc_hash``) and their rows of the lexical index."""
-
-    doc_hashes: frozenset[str]
-    rows: np.ndarray  # bool per lexical row
-
-    @classmethod
-    def of(cls, docs: Sequence[DocumentInfo], lexical: LexicalIndex) -> Within:
-        return cls(frozenset(d.doc_hash for d in docs), lexical.mask(point_ids(d.doc_hash, d.chunks) for d in docs))
+from engine.core.types import Hit
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.modes import search_mode
+from engine.retrieval.summary_rag import Retrieved, by_strategy
 
 
 def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | Strategy | str | None = None,
            scope: ScopeFilter | None = None) -> list[Hit]:
     """The ``top_k`` chunks that best answer ``question``, best first, with provenance; with
     ``scope``, only chunks of the documents it allows (None: every document). A ``Strategy``
-    (summary, atoms…) is retrieved by engine/retrieval/summary_rag.py."""
+    (summary, atoms…) is ranked by engine/retrieval/summary_rag.py, then the scope applied."""
     question = question.strip()
     if not question:
         raise ValueError("the question is empty; type the question to search for")
@@ -46,43 +34,20 @@ def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mod
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
     kb.check_compatible()
     if strategy is not None:
-        from engine.retrieval.summary_rag import retrieve
-
-        hits = list(retrieve(kb, question, top_k, strategy).hits)
+        hits = list(by_strategy(kb, question, top_k, strategy).hits)
         docs = scope.restrict(kb.documents()) if scope is not None else None  # None: every document
         if docs is not None:  # the strategies rank documents first; another product's are dropped after
             allowed = {d.doc_hash for d in docs}
             hits = [h for h in hits if h.chunk.doc_hash in allowed]
         return hits
-    index, sparse = kb.index, kb.sparse
-    allowed = scope.restrict(kb.documents()) if scope is not None else None
-    if allowed is not None and not allowed:
-        return []
-    dense = kb.encoder.encode_query(question)
-    if mode is Mode.WEIGHTED:
-        within = Within.of(allowed, kb.lexical) if allowed is not None else None
-        scored = weighted(index, kb.lexical, weighted_query(question, dense, sparse), top_k, kb.alpha, within)
-    else:
-        hashes = {d.doc_hash for d in allowed} if allowed is not None else None
-        scored = index.search(mode, query_vectors(question, dense, sparse, kb.alpha), top_k, hashes)
-    return [Hit(Chunk.from_dict(s.payload), s.score) for s in scored]
+    return search_mode(kb, question, top_k, mode, scope)
 
 
-def weighted(
-    index: VectorIndex, lexical: LexicalIndex, query: WeightedQuery | PointVectors, top_k: int, alpha: float,
-    within: Within | None = None,
-) -> list[Scored]:
-    """α·cos_dense + (1−α)·BM25/BM25max over the union of the best dense and the best BM25
-    candidates, both scores exact for every candidate; only points ``within`` when given."""
-    depth = max(FUSION_DEPTH, top_k)
-    dense = dict(index.dense_candidates(query.dense, depth, within.doc_hashes if within else None))
-    lexical_scores = lexical.scores(query.sparse, within.rows if within else None)
-    best_lexical = np.argsort(-lexical_scores)[:depth]
-    row = lexical.rows
-    lexical_only = [lexical.ids[i] for i in best_lexical if lexical_scores[i] > 0 and lexical.ids[i] not in dense]
-    for pid, vector in index.dense_vectors(lexical_only).items():
-        dense[pid] = float(vector @ query.dense)
-    fused = {pid: alpha * cos + (1.0 - alpha) * float(lexical_scores[row[pid]]) for pid, cos in dense.items()}
-    best = sorted(fused, key=fused.get, reverse=True)[:top_k]
-    payloads = index.payloads(best)
-    return [Scored(payloads[pid], fused[pid]) for pid in best]
+def retrieve(kb: KnowledgeBase, question: str, top_k: int | None = None,
+             mode: Mode | Strategy | str | None = None) -> Retrieved:
+    """The passages for ``question`` in any mode: a ``Mode`` through :func:`search`, a ``Strategy``
+    through engine/retrieval/summary_rag.py (the documents it chose with them)."""
+    strategy = Strategy.of(mode or kb.config.mode)
+    if strategy is None:
+        return Retrieved(tuple(search(kb, question, top_k=top_k, mode=mode)))
+    return by_strategy(kb, question, top_k or kb.config.top_k, strategy)

@@ -10,23 +10,23 @@ sentences that match the question best) and then the passages compacted to the d
 the dual context of the paper's Table 14 best row. ``summary-only`` and ``content-only`` select
 the same documents and passages; the prompt gets the summaries alone, or the passages alone
 (the ablation). ``atoms`` / ``atom-questions`` rank chunks by their atoms (and atom questions).
+What the prompt is given from them is built by engine/drafting/passages.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from engine.core.config import Mode, Strategy
-from engine.drafting.generate.prompt import Passage, approx_tokens, compact_passages
+from engine.core.config import Strategy
+from engine.index.kb import point_id
 from engine.index.kb_indexes import fused
 from engine.index.summaries import Summary
 from engine.core.types import Chunk, DocumentInfo, Hit
 
 SUMMARY_DOCS = 3  # documents selected by their summaries (k = 3)
-SUMMARY_TOKENS = 60  # prompt tokens of each selected document's summary, at most
 SUMMARY_STRATEGIES = (Strategy.SUMMARY, Strategy.SUMMARY_ONLY, Strategy.CONTENT_ONLY)
 
 
@@ -49,15 +49,10 @@ class Retrieved:
     strategy: Strategy | None = None
 
 
-def retrieve(kb, question: str, top_k: int | None = None, mode: Mode | Strategy | str | None = None) -> Retrieved:
-    """The passages for ``question`` in any mode: a ``Mode`` through ``engine.retrieval.retrieve.search``,
-    a ``Strategy`` here."""
-    from engine.retrieval.retrieve import search
-
-    strategy = Strategy.of(mode or kb.config.mode)
-    if strategy is None:
-        return Retrieved(tuple(search(kb, question, top_k=top_k, mode=mode)))
-    top_k = top_k or kb.config.top_k
+def by_strategy(kb, question: str, top_k: int, strategy: Strategy) -> Retrieved:
+    """The passages for ``question`` in a ``Strategy`` (summary, summary-only, content-only, atoms,
+    atom-questions); a ``Mode`` is searched by engine/retrieval/modes.py, and both are chosen by
+    engine/retrieval/retrieve.py."""
     dense = kb.encoder.encode_query(question)
     if strategy in (Strategy.ATOMS, Strategy.ATOM_QUESTIONS):
         found = kb.indexes.atom_index(strategy).search(dense, top_k, questions=strategy is Strategy.ATOM_QUESTIONS)
@@ -75,8 +70,6 @@ def select_documents(kb, question: str, dense: np.ndarray, k: int = SUMMARY_DOCS
 def passages_within(kb, question: str, dense: np.ndarray, docs: Sequence[DocumentInfo], top_k: int) -> list[Hit]:
     """The best ``top_k`` chunks of ``docs`` by the weighted score (exact over their chunks):
     each document's best chunk first, then the best of the rest; best first."""
-    from engine.index.kb import point_id
-
     ids = [point_id(d.doc_hash, i) for d in docs for i in range(d.chunks)]
     owner = [j for j, d in enumerate(docs) for _ in range(d.chunks)]
     if not ids:
@@ -97,33 +90,3 @@ def passages_within(kb, question: str, dense: np.ndarray, docs: Sequence[Documen
     chosen.sort(key=lambda i: -scores[i])
     payloads = kb.index.payloads([ids[i] for i in chosen])
     return [Hit(Chunk.from_dict(payloads[ids[i]]), float(scores[i])) for i in chosen if ids[i] in payloads]
-
-
-def summary_label(rank: int, doc: DocumentInfo) -> str:
-    return f"[{rank}] {doc.name} (summary of the document)"
-
-
-def prompt_passages(question: str, past: Sequence[Passage], retrieved: Retrieved, budget: int | None,
-                    label: Callable[[int, Chunk], str], count_tokens: Callable[[str], int] | None = None) -> list[Passage]:
-    """The prompt's passages for a summary strategy: the related past answers and the
-    passages compacted to ``budget`` (``content-only``, and the second part of ``summary``),
-    each selected document's summary cut to ``SUMMARY_TOKENS`` before them (``summary``), or
-    the summaries alone compacted to ``budget`` (``summary-only``)."""
-    count = count_tokens or approx_tokens
-
-    def compact(passages: list[Passage], tokens: int | None) -> list[Passage]:
-        return compact_passages(question, passages, tokens, count_tokens=count) if tokens and passages else passages
-
-    docs = retrieved.documents
-    if retrieved.strategy is Strategy.SUMMARY_ONLY:
-        summaries = [Passage(summary_label(i, d.doc), d.summary.text) for i, d in enumerate(docs, len(past) + 1)]
-        return compact([*past, *summaries], budget)
-    summaries = []
-    if retrieved.strategy is Strategy.SUMMARY:
-        for i, d in enumerate(docs, len(past) + 1):
-            summaries += compact([Passage(summary_label(i, d.doc), d.summary.text)], SUMMARY_TOKENS)
-    first = len(past) + len(summaries) + 1
-    content = [*past, *(Passage(label(i, h.chunk), h.chunk.text) for i, h in enumerate(retrieved.hits, first))]
-    compacted = compact(content, budget)
-    shown_past = [p for p in compacted if p.label in {q.label for q in past}]
-    return shown_past + summaries + [p for p in compacted if p not in shown_past]

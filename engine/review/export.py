@@ -39,13 +39,13 @@ import csv
 import os
 import posixpath
 import re
-import uuid
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Sequence
+from typing import BinaryIO, Sequence
 from xml.etree import ElementTree as ET
 
+from engine.core.files import write_atomic
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.core.decoding import detect_encoding
 from engine.core.types import FileProblem
@@ -172,7 +172,7 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
             xml = _read_text(zin, workbook, source)
             if (recalc := _full_calc_on_load(xml, source)) != xml:
                 edited[workbook] = recalc.encode("utf-8")
-        _write_atomic(target, lambda f: _copy_package(zin, f, edited))
+        write_atomic(target, lambda f: _copy_package(zin, f, edited))
     return target
 
 
@@ -620,7 +620,7 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
         bad = exc.object[exc.start:exc.end]
         raise ExportError(source, f"an answer has {bad!r}, which the file's encoding {codec} cannot hold",
                           "replace that character, or save the questionnaire as UTF-8 CSV first") from None
-    _write_atomic(target, lambda f: f.write(data))
+    write_atomic(target, lambda f: f.write(data))
     return target
 
 
@@ -673,26 +673,3 @@ def _check_paths(source: Path, target: Path) -> tuple[Path, Path]:
         raise ExportError(target, "the target folder does not exist",
                           "create the folder or choose another target")
     return source, target
-
-
-def _write_atomic(target: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Write through a temporary file beside ``target``, fsync, then rename over it."""
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    try:  # make the rename itself durable
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass

@@ -9,14 +9,25 @@ explanation column stayed empty. :func:`split_writes` writes the choice (a first
 dropdown value: Yes / No / N/A, or a numbered option such as "4) AWS", one line, at most
 :data:`CHOICE_CHARS` characters; a name such as "Instructure — Inc." is not split) into the answer cell and the explanation into
 the sheet's comment cell of the same row, when that column exists and is not the answer's.
+
+The whole mapping from drafts to cell writes lives here too: :func:`answer_writes` (each
+question's choice and text into its dropdown, answer, comment or date cell) and
+:func:`export_drafts` (the original file with the drafted answers filled in).
 """
 
 from __future__ import annotations
 
 import re
 
+from pathlib import Path
+from typing import Iterable
+
+from engine.core.types import DraftStatus
+from engine.drafting.records import Draft
 from engine.questionnaire import Question, Questionnaire
-from engine.review.export import CellWrite
+from engine.questionnaire.date_format import date_format
+from engine.questionnaire.qualifiers import question_key
+from engine.review.export import CellWrite, export
 
 CHOICE_CHARS = 40
 SEPARATOR = " — "  # engine.index.library.answer_text joins choice and explanation with it
@@ -50,3 +61,44 @@ def split_writes(questionnaire: Questionnaire, q: Question, text: str, choice: s
 
 
 __all__ = ["CHOICE_CHARS", "comment_cell", "split_writes"]
+
+
+def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]],
+                  dates: Iterable[str] = ()) -> list[CellWrite]:
+    """Cell writes for ``{question key: (answer text, choice)}``: the choice into the dropdown
+    cell, the text into the free-text cell (or, when the question has only one cell, the
+    choice there if it has one, else the text). A question without a dropdown on a sheet with an
+    explanation column (Additional Information, comments) whose text is "choice — explanation"
+    (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
+    the explanation in its own cell (:func:`split_writes`). The keys in
+    ``dates`` are dates in the questionnaire's format (engine/questionnaire/date_format.py):
+    written as dates into a date cell, as that text into any other (engine/review/export.py)."""
+    writes: list[CellWrite] = []
+    dates = set(dates)
+    for q in questionnaire.questions:
+        if question_key(q) not in answers:
+            continue
+        text, choice = answers[question_key(q)]
+        if question_key(q) in dates and q.text_cell and text and not choice:
+            day = date_format(q, questionnaire.path).parse(text)
+            writes.append(CellWrite(q.sheet, q.text_cell, text, kind="date", day=day.isoformat() if day else None))
+            continue
+        split = split_writes(questionnaire, q, text, choice)
+        if split is not None:
+            writes += split
+            continue
+        if q.choice_cell and choice:
+            writes.append(CellWrite(q.sheet, q.choice_cell, choice))
+        if q.text_cell and text and q.text_cell != q.choice_cell:
+            writes.append(CellWrite(q.sheet, q.text_cell, text))
+        elif q.text_cell and text and not choice:
+            writes.append(CellWrite(q.sheet, q.text_cell, text))
+    return writes
+
+
+def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path) -> Path:
+    """The original file with the drafted answers filled in (no_context and errors left blank)."""
+    drafts = [d for d in drafts if d.status is DraftStatus.DRAFTED]
+    answers = {d.key: (d.answer, d.choice) for d in drafts}
+    dates = {d.key for d in drafts if d.profile_fact == "date"}
+    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates))

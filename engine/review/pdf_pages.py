@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.drafter import Citation
+from engine.drafting.records import Citation
 from engine.core.types import FileProblem, SourceKind
 
 HIGHLIGHT = "#e8a400"  # amber outline around each quoted line

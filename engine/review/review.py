@@ -21,15 +21,17 @@ from enum import Enum
 from pathlib import Path
 
 from engine.index.library import AnswerLibrary, past_answer_label
-from engine.drafting.drafter import Citation, Draft, answer_writes, question_key
+from engine.drafting.records import Citation, Draft
+from engine.review.export_cells import answer_writes
 from engine.questionnaire import Question, Questionnaire
 from engine.review.csv_writer import csv_text
 from engine.review.export import export
-from engine.questionnaire.qualifiers import Gate, contradiction
-from engine.questionnaire.row_types import RowType, classify
+from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
+from engine.questionnaire.row_types import RowType, classify, row_types_of
 from engine.drafting.sections import SectionGate
 from engine.core.types import SourceKind
-from storage.review_store import Action, Decision, DraftStatus, ReviewStore
+from storage.review_store import Decision, ReviewStore
+from engine.core.types import Action, DraftStatus
 
 
 class ReviewState(str, Enum):
@@ -69,7 +71,7 @@ class ReviewItem:
     decision: Decision | None
     added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
     gate: Gate | None = None  # the qualifier governing it and its current answer, when one does
-    shape: RowType | None = None  # its row type from its shape (``Questionnaire.row_types``); None: worked out here
+    shape: RowType | None = None  # its row type from its shape (``engine.questionnaire.row_types.row_types_of``); None: worked out here
 
     @property
     def row_type(self) -> RowType:
@@ -172,7 +174,7 @@ class Review:
         decisions = self.store.latest_decisions(self.project_id)
         added = self.store.added_citations(self.project_id)
         sections = SectionGate(self.questionnaire, drafts, decisions)
-        shapes = self.questionnaire.row_types  # once per questionnaire read
+        shapes = row_types_of(self.questionnaire)  # once per questionnaire read
         items = []
         for q in self.questionnaire.questions:
             key = question_key(q)
@@ -190,7 +192,7 @@ class Review:
         else:
             state = {i.key: i.gate for i in items if i.gate is not None}
         out = []
-        for qual in self.questionnaire.qualifiers:
+        for qual in qualifiers_of(self.questionnaire):
             gate = state.get(qual.governs[0]) if qual.governs else None
             value = gate.value if gate else None
             required = None if value is None else bool(gate and gate.required)

@@ -112,7 +112,7 @@ def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, 
     """A workspace whose LLM setting is the stated fake server, holding ``book`` drafted by
     ``TableDrafter(table)`` (the stated fake drafter); the project's id and the drafter's
     questions, in the order it was asked them."""
-    from engine.drafting.drafter import draft_questionnaire
+    from engine.review.draft_run import draft_questionnaire
     from engine.app.workspace import Workspace
     from tests.unit.test_sections_drafting import TableDrafter
 

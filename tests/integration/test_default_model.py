@@ -18,7 +18,7 @@ from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, resolve_model
 from engine.index.kb import KnowledgeBase
 from engine.drafting.drafter import Drafter
 from engine.questionnaire import read_questionnaire
-from storage.review_store import DraftStatus
+from engine.core.types import DraftStatus
 from storage.vector_store import release
 
 ROOT = Path(__file__).resolve().parents[2]

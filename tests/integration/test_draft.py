@@ -16,9 +16,11 @@ import pytest
 from engine.drafting.anchoring import AnchorLabel
 from engine.core.config import EngineConfig
 from engine.index.kb import KnowledgeBase
-from engine.drafting.drafter import Drafter, draft_questionnaire
+from engine.drafting.drafter import Drafter
+from engine.review.draft_run import draft_questionnaire
 from engine.questionnaire import read_questionnaire
-from storage.review_store import DraftStatus, ReviewStore
+from storage.review_store import ReviewStore
+from engine.core.types import DraftStatus
 from storage.vector_store import release
 from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 

@@ -17,10 +17,13 @@ import pytest
 from engine.core.config import EngineConfig
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
-from engine.drafting.drafter import Draft, Drafter, draft_questionnaire
+from engine.drafting.drafter import Drafter
+from engine.drafting.records import Draft
+from engine.review.draft_run import draft_questionnaire
 from engine.questionnaire import read_questionnaire
 from engine.core.scopes import Scope, ScopeError
-from storage.review_store import DraftStatus, ReviewStore
+from storage.review_store import ReviewStore
+from engine.core.types import DraftStatus
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, write_questionnaire
 from tests.integration.test_scopes import ALPHA_QUESTION, SCOPES, write_docs

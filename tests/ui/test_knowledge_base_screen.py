@@ -131,7 +131,7 @@ def test_a_documents_summary_is_shown_and_an_edit_is_saved_and_used(open_screen,
     """Each document's summary is shown with who wrote it; an edit is saved through the engine
     (re-embedded at once: the summary mode selects the document by its new words) and shown as
     edited after a restart of the screen."""
-    from engine.retrieval.summary_rag import retrieve
+    from engine.retrieval.retrieve import retrieve
 
     for i, name in enumerate(("handbook.pdf", "other.pdf")):
         assert not ui_workspace.kb.add_file(write_pdf(tmp_path / name, topic_pages()[2 * i : 2 * i + 2]), name).errors

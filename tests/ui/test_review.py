@@ -19,11 +19,12 @@ import pymupdf
 import pytest
 
 from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.drafter import LOW_CONFIDENCE, Citation, Draft
+from engine.drafting.records import LOW_CONFIDENCE, Citation, Draft
 from engine.review.review import Review, ReviewState
 from engine.core.types import SourceKind, Unit
 from engine.app.workspace import REVIEW_DB
-from storage.review_store import DraftStatus, ReviewStore
+from storage.review_store import ReviewStore
+from engine.core.types import DraftStatus
 from tests.fixtures import TOPICS, QuotingGenerator, write_questionnaire
 from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
 from ui.components.pdf_pane import content_key, viewer_args
@@ -584,7 +585,7 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     """HECVAT-shaped rows: QUAL-01 drafted "No" → the HIPAA rows are not required (and not
     drafted); the reviewer saves QUAL-01 = Yes on the screen → they are to be drafted again.
     The drafter is a stated fake answering from a table (tests/unit/test_sections_drafting.py)."""
-    from engine.drafting.drafter import draft_questionnaire
+    from engine.review.draft_run import draft_questionnaire
     from tests.unit.test_qualifiers import hecvat_like
     from tests.unit.test_sections_drafting import TableDrafter
 
@@ -659,7 +660,7 @@ def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(op
     fake answering from a table (tests/unit/test_sections_drafting.py): this is about the screen."""
     import openpyxl
 
-    from engine.drafting.drafter import draft_questionnaire
+    from engine.review.draft_run import draft_questionnaire
     from engine.questionnaire.row_types import RowType
     from tests.unit.test_qualifiers import hecvat_like
     from tests.unit.test_sections_drafting import TableDrafter

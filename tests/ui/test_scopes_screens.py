@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.drafting.drafter import Draft
+from engine.drafting.records import Draft
 from engine.core.scopes import Scope
 from storage.review_store import ReviewStore
 from engine.app.workspace import REVIEW_DB

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.drafting.anchoring import CUTOFF, MIN_QUOTE_WORDS, Anchor, AnchorLabel, QuoteAnchorer, anchor, loose, rects_for, sentence_spans
+from engine.drafting.anchoring import CUTOFF, MIN_QUOTE_WORDS, Anchor, AnchorLabel, QuoteAnchorer, anchor, rects_for
+from engine.index.sentences import loose, sentence_spans
 from engine.index.chunking import PAGE_SEPARATOR
 from engine.ingest import load_document
 from engine.core.types import Unit

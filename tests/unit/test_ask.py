@@ -27,7 +27,7 @@ from engine.drafting.ask import (
 )
 from engine.drafting.generate import JsonReply
 from engine.drafting.generate.prompt import Evidence
-from engine.drafting.drafter import Citation
+from engine.drafting.records import Citation
 from engine.core.types import IngestError, SourceKind, Unit
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 

@@ -13,7 +13,7 @@ import pytest
 from engine.drafting.anchoring import AnchorLabel
 from engine.review.pdf_pages import (SourcePageError, annotations, citation_excerpt, excerpt_bytes, highlightable,
                               pages_for)
-from engine.drafting.drafter import Citation
+from engine.drafting.records import Citation
 from engine.core.types import SourceKind
 from tests.fixtures import TOPICS, write_pdf
 

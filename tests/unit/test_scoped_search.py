@@ -14,7 +14,7 @@ from qdrant_client import QdrantClient
 from engine.core.config import Mode
 from engine.index.embed.hybrid import WeightedQuery, passage_vectors, query_vectors
 from engine.index.embed.sparse import SparseModel
-from engine.retrieval.retrieve import Within, weighted
+from engine.retrieval.modes import Within, weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
 

@@ -13,9 +13,9 @@ import json
 import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
-from engine.index.kb import KnowledgeBaseError
+from engine.index.errors import KnowledgeBaseError
 from engine.review.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
-from engine.drafting.drafter import Citation
+from engine.drafting.records import Citation
 from engine.app.workspace import Workspace
 from ui.components.messages import escape_md, problem_text
 

@@ -9,8 +9,8 @@ import html
 import streamlit as st
 
 from engine.drafting.anchoring import AnchorLabel
-from engine.index.kb import KnowledgeBaseError
-from engine.drafting.drafter import Citation
+from engine.index.errors import KnowledgeBaseError
+from engine.drafting.records import Citation
 from engine.core.types import SourceKind, Unit
 from engine.app.workspace import Workspace
 from ui.components.messages import escape_md, problem_text

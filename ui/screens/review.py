@@ -25,11 +25,12 @@ from collections import Counter
 
 import streamlit as st
 
+from engine.app import ReviewStoreError
 from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.drafter import Draft
+from engine.drafting.records import Draft
 from engine.review.review import Review, ReviewItem, ReviewState, RowType, location
 from engine.core.types import SourceKind
-from storage.review_store import DraftStatus, ReviewStoreError
+from engine.core.types import DraftStatus
 from ui.components import ask_pane
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation

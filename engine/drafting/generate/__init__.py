@@ -4,14 +4,8 @@ the worker process the local model runs in (``worker``), the choice between them
 (``factory.make_generator``) and the model registry (``models``: names → checked GGUF files).
 ``llama_cpp`` is imported only where a ``LlamaCppGenerator`` is built: in the worker process."""
 
-from engine.drafting.generate.backends import (
-    Generator,
-    GeneratorError,
-    HttpGenerator,
-    JsonChat,
-    JsonReply,
-    LlamaCppGenerator,
-)
+from engine.core.llm import GeneratorError, JsonChat, JsonReply  # defined below drafting: indexing uses them too
+from engine.drafting.generate.backends import Generator, HttpGenerator, LlamaCppGenerator
 from engine.drafting.generate.factory import make_generator
 from engine.drafting.generate.worker import ModelCrashed, ModelWorker
 from engine.drafting.generate.prompt import (

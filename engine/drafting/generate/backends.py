@@ -28,10 +28,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
+from engine.core.llm import GeneratorError, JsonReply
+from engine.drafting.generate.models import resolve_model
 from engine.drafting.generate.prompt import AnswerPrompt, Evidence, GeneratedAnswer, Passage, steps_from_logprobs
 
 MAX_TOKENS = 256
@@ -40,31 +41,10 @@ SMALL_MODEL_BYTES = 1 << 30  # a GGUF under this size decodes on one thread (see
 LLAMA_PIP = "pip install 'llama-cpp-python==0.3.36'"
 
 
-class GeneratorError(Exception):
-    """A generator that cannot run. The message names the model file or URL, the problem and the fix."""
-
-    def __init__(self, source: str, problem: str, fix: str, status: int | None = None) -> None:
-        self.source, self.problem, self.fix, self.status = source, problem, fix, status  # status: HTTP code
-        super().__init__(f"{source}: {problem}. {fix}")
-
-
 class Generator(Protocol):
     name: str  # what produced the answers (model file or URL + model), for logs and results
 
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer: ...
-
-
-@dataclass(frozen=True)
-class JsonReply:
-    """The raw text of a schema-constrained chat completion, with its token counts and, where
-    the backend gives them, each generated token's bytes with its probability among the tokens
-    the grammar allowed at that step."""
-
-    text: str
-    prompt_tokens: int
-    completion_tokens: int
-    seconds: float
-    steps: tuple[tuple[bytes, float], ...] = ()
 
 
 DEFAULT_EVIDENCE = Evidence.SENTENCES  # chosen by `bench draft --evidence` (README)
@@ -86,16 +66,6 @@ class _Answers:
         prompt = AnswerPrompt.build(question, passages, choices, self.evidence)
         reply = self.chat_json(prompt.messages, prompt.schema)
         return prompt.parse(reply.text, reply.prompt_tokens, reply.completion_tokens, reply.seconds, reply.steps)
-
-
-class JsonChat(Protocol):
-    """Any chat messages in, a reply forced through a JSON schema out (both backends are one).
-    ``context``: a key for the prompt's long shared prefix (see the module docstring)."""
-
-    name: str
-
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
-                  context: str | None = None) -> JsonReply: ...
 
 
 def _cpu_count() -> int:
@@ -127,9 +97,10 @@ class LlamaCppGenerator(_Answers):
             import llama_cpp  # noqa: F401
         except ImportError:
             raise GeneratorError("llama-cpp-python", "is not installed", f"run: {LLAMA_PIP}") from None
+        # these two import llama_cpp at their top: deferred so that the HTTP backend needs no llama-cpp-python
         from engine.drafting.generate.grammar_sampling import GreedyLlama
-        from engine.drafting.generate.models import resolve_model
         from engine.drafting.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates
+
         path = resolve_model(model_path)  # a registered name or a GGUF path; checked
         decode_threads = n_threads or (1 if path.stat().st_size < SMALL_MODEL_BYTES else _cpu_count())
         try:

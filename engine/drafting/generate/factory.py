@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from engine.drafting.generate.backends import Generator, GeneratorError, HttpGenerator
+from engine.core.llm import GeneratorError
+from engine.drafting.generate.backends import Generator, HttpGenerator
 from engine.drafting.generate.prompt import Evidence
 from engine.drafting.generate.worker import ModelWorker
 

@@ -27,8 +27,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.index.embed.dense import models_dir  # <venv>/models, where assembled models live
-from engine.drafting.generate.backends import GeneratorError
+from engine.core.config import models_dir  # <venv>/models, where assembled models live
+from engine.core.llm import GeneratorError
 
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 TEST_MODEL = "smollm2-135m"  # the small packaged model: tests that are not about answer quality

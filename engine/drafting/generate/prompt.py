@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Callable, Sequence
 
-from engine.drafting.anchoring import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
+from engine.index.sentences import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
 MAX_QUOTES = 2
 # Bounds on the generated strings (characters), so one string cannot take all of max_tokens. A

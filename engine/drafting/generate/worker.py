@@ -30,7 +30,8 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from engine.drafting.generate.backends import MAX_TOKENS, GeneratorError, JsonReply, _Answers
+from engine.core.llm import GeneratorError, JsonReply
+from engine.drafting.generate.backends import MAX_TOKENS, _Answers
 
 ROOT = Path(__file__).resolve().parents[2]  # the project root: the child imports engine (and tests) from it
 DEFAULT_FACTORY = "engine.drafting.generate.backends:LlamaCppGenerator"

@@ -28,8 +28,8 @@ from typing import Sequence
 
 import numpy as np
 
-from engine.drafting.anchoring import sentence_spans
-from engine.drafting.generate.backends import JsonChat
+from engine.index.sentences import sentence_spans
+from engine.core.llm import JsonChat
 from engine.core.types import Progress
 
 MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stated,") are not atoms

@@ -9,12 +9,13 @@ all-mpnet-base-v2 (the atomic-units paper's embedder, benchmarks only) is found 
 from __future__ import annotations
 
 import os
-import sys
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
+
+from engine.core.config import models_dir
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # there is no model hub at run time
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -53,11 +54,6 @@ def resolve_model(name: str) -> str:
             raise EmbedderError(f"embedder {name!r} is a benchmark-only model that is not assembled: run `make bench-models`")
         return str(path)
     return name
-
-
-def models_dir() -> Path:
-    """Where ``make bench-models`` puts the assembled models: ``models/`` in the environment (.venv)."""
-    return Path(sys.prefix) / "models"
 
 
 class DenseEncoder:

@@ -11,17 +11,8 @@ from typing import Sequence
 
 import numpy as np
 
-from engine.index.embed.sparse import SparseModel, SparseVector
-
-
-@dataclass(frozen=True)
-class PointVectors:
-    """Every vector of one chunk or one question, one per retrieval mode."""
-
-    dense: np.ndarray
-    paper: np.ndarray
-    concat: np.ndarray
-    sparse: SparseVector
+from engine.index.embed.sparse import SparseModel
+from engine.core.vectors import PointVectors, SparseVector
 
 
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:

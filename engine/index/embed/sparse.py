@@ -28,6 +28,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
+from engine.core.vectors import SparseVector
+
 FORMAT_VERSION = 1
 ANALYZER = "words-lower-english_stop-snowball_en"
 
@@ -41,12 +43,6 @@ class SparseParams:
     b: float = 0.4
     analyzer: str = ANALYZER
     version: int = FORMAT_VERSION
-
-
-@dataclass(frozen=True)
-class SparseVector:
-    indices: list[int]
-    values: list[float]
 
 
 class _StemmedWords:

@@ -1,0 +1,37 @@
+"""The worksheets of an .xlsx/.xlsm package as ``xl/workbook.xml`` and its relationships list them
+(name, zip member, visibility, position): read by the size limits (engine/core/limits.py, to name a
+sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Standard
+library only."""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass
+from xml.etree import ElementTree as ET
+
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    """A worksheet as listed in ``xl/workbook.xml``."""
+
+    name: str
+    part: str  # zip member, e.g. "xl/worksheets/sheet3.xml"
+    state: str  # visible | hidden | veryHidden
+    index: int  # position in the workbook (what definedName/@localSheetId refers to)
+
+
+def workbook_sheets(zf: zipfile.ZipFile) -> list[SheetInfo]:
+    """The worksheets in workbook order, with their zip member and visibility."""
+    rels = ET.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+    targets = {r.get("Id"): r.get("Target", "") for r in rels.iter(f"{PKG_REL}Relationship")}
+    book = ET.fromstring(zf.read("xl/workbook.xml"))
+    sheets = []
+    for index, el in enumerate(book.iter(f"{MAIN}sheet")):
+        target = targets.get(el.get(f"{REL}id"), "")
+        part = target.lstrip("/") if target.startswith("/") else "xl/" + target
+        sheets.append(SheetInfo(el.get("name", ""), part, el.get("state", "visible"), index))
+    return sheets

@@ -1,0 +1,155 @@
+"""The drafting records, their one home: ``Draft`` (one drafted question, as persisted in the review
+store and written to results.jsonl) and ``Citation`` (where one of its quotes comes from). The
+drafter (engine/drafting/drafter.py) makes them, the profile answers and sections read them, the
+review (engine/review/) and the UI show them. The closed set ``DraftStatus`` they hold is in
+engine/core/types.py, because the review store (storage/) persists it and imports only engine/core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from engine.core.scopes import inherited_from
+from engine.core.types import DraftStatus, SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from storage.review_store import StoredDraft
+
+# A drafted choice whose confidence is under this is shown as low confidence (calibrated by
+# leave-one-out on the filled Instructure questionnaires: README, "Confidence").
+LOW_CONFIDENCE = 0.83
+Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a quote of a draft comes from. ``rects`` exist only for highlightable (verified
+    or repaired) quotes in PDFs; ``start``/``end`` are offsets into the cited unit's text
+    (page, section or row), for marking non-PDF sources."""
+
+    file: str
+    kind: SourceKind
+    quote: str
+    label: AnchorLabel
+    score: float  # anchor score 0–100
+    retrieval_score: float
+    page: int | None = None
+    sheet: str | None = None
+    row: int | None = None
+    section: str | None = None
+    start: int | None = None
+    end: int | None = None
+    rects: tuple[Rect, ...] = ()
+    third_party: str | None = None  # the cited document is this third party's (engine/core/scopes.py)
+    product: str | None = None  # a past answer cited is this product's (engine/drafting/cross_product.py)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["kind"], d["label"] = self.kind.value, self.label.value
+        d["rects"] = [list(r) for r in self.rects]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> Citation:
+        fields = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        fields.update(kind=SourceKind(d["kind"]), label=AnchorLabel(d["label"]), rects=tuple(tuple(r) for r in d.get("rects", ())))
+        return cls(**fields)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One drafted question, as persisted and as written to results.jsonl."""
+
+    key: str
+    id: str | None
+    sheet: str
+    row: int
+    question: str
+    answer: str
+    choice: str | None
+    status: DraftStatus
+    citations: tuple[Citation, ...] = ()
+    prompt_tokens: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+    reused: bool = False  # the answer of a near-identical past question, reused as it was
+    # when reused: the choices of all the near-identical past answers, with counts, most common
+    # first ({"Yes": 5, "No": 2}); more than one means they disagree and the reviewer must choose
+    past_choices: dict[str, int] = field(default_factory=dict)
+    # how far the drafted choice can be trusted, 0–1 (None: no choice, or nothing to measure it
+    # by); under LOW_CONFIDENCE the draft is shown as low confidence (engine/drafting/confidence.py)
+    confidence: float | None = None
+    choice_probability: float | None = None  # the model's, of its choice against the other options
+    support: float | None = None  # best question–quote cosine (engine/drafting/confidence.py)
+    # the product whose past answer gave the choice, when it is another product's (the text is
+    # then never that answer's: engine/drafting/cross_product.py)
+    from_product: str | None = None
+    # the near-identical past answers' choices, each named with its product ("Parchment's HECVAT: No")
+    past_answers: tuple[str, ...] = ()
+    profile_fact: str | None = None  # the profile fact (its key) the answer is, word for word
+    # links, e-mail addresses and phone numbers taken out of a generated answer: in no cited
+    # company or product source and not in the profile (engine/drafting/profile_answers.py)
+    removed: tuple[str, ...] = ()
+    gate: str | None = None  # not_required: why ("not required (QUAL-01 = No)", engine/drafting/sections.py)
+
+    @property
+    def trust(self) -> tuple[str, ...]:
+        """Why a drafted answer needs a reviewer's eye first: low confidence, disputed, a choice
+        from another product, only a third party's evidence, a profile fact; () when none (or not
+        a draft)."""
+        if self.status is not DraftStatus.DRAFTED:
+            return ()
+        flags = (("low confidence", self.low_confidence), ("disputed", self.disputed),
+                 (f"from another product ({self.from_product})", bool(self.from_product)),
+                 (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
+                 ("profile fact", bool(self.profile_fact)), ("contact details removed", bool(self.removed)))
+        return tuple(name for name, on in flags if on)
+
+    @property
+    def disputed(self) -> bool:
+        """Reused, but the near-identical past answers do not agree on the choice."""
+        return len(self.past_choices) > 1
+
+    @property
+    def low_confidence(self) -> bool:
+        """A drafted answer whose confidence is under the calibrated threshold."""
+        return self.status is DraftStatus.DRAFTED and self.confidence is not None and self.confidence < LOW_CONFIDENCE
+
+    @property
+    def inherited_from(self) -> str | None:
+        """The third party a drafted answer is inherited from: every highlightable (verified or
+        repaired) citation is that third party's document; None otherwise."""
+        if self.status is not DraftStatus.DRAFTED:
+            return None
+        return inherited_from(c.third_party for c in self.citations if c.label is not AnchorLabel.UNVERIFIED)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id, "sheet": self.sheet, "row": self.row, "question": self.question,
+            "answer": self.answer, "choice": self.choice, "status": self.status.value,
+            "citations": [c.to_json() for c in self.citations],
+            "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
+            "reused": self.reused, "past_choices": dict(self.past_choices),
+            "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
+            "choice_probability": _round(self.choice_probability), "support": _round(self.support),
+            "inherited_from": self.inherited_from, "gate": self.gate, "from_product": self.from_product,
+            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "removed": list(self.removed),
+            "trust": list(self.trust),
+        }
+
+    def stored(self) -> StoredDraft:
+        data = self.to_json()
+        return StoredDraft(self.key, self.status, self.answer, self.choice, data)
+
+    @classmethod
+    def from_stored(cls, key: str, s: StoredDraft) -> Draft:
+        d = s.data
+        return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
+                   tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
+                   d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
+                   dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
+                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"),
+                   tuple(d.get("removed") or ()), d.get("gate"))
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)

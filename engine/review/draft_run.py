@@ -1,0 +1,110 @@
+"""Drafting a whole questionnaire into the review store: the questions to draft (already answered
+ones skipped unless asked), qualifiers first (engine/drafting/sections.py decides which sections
+are switched off), each draft persisted as it finishes (and appended to results.jsonl), so an
+interrupted run resumes where it stopped; optionally the drafted answers exported into a copy of
+the file (engine/review/export_cells.py). One question is drafted by engine/drafting/drafter.py;
+this is the run over all of them that the workspace (engine/app/), the CLI's ``draft`` and the
+benches call.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from engine.core.types import Progress, no_progress
+from engine.drafting.drafter import Drafter, not_required_draft
+from engine.drafting.records import Draft
+from engine.drafting.sections import SectionGate
+from engine.index.profile import row_ids
+from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.qualifiers import question_key
+from engine.review.export_cells import export_drafts
+from storage.review_store import ReviewStore
+
+
+@dataclass
+class DraftRun:
+    """What ``draft_questionnaire`` did."""
+
+    drafted: list[Draft] = field(default_factory=list)  # in this run
+    resumed: int = 0  # drafted in an earlier run and kept
+    skipped_answered: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    exported: Path | None = None
+
+
+def to_draft(questionnaire: Questionnaire, redo_answered: bool, limit: int | None) -> tuple[list[Question], int]:
+    """The questions to draft, in order, and how many were skipped as already answered."""
+    questions = list(questionnaire.questions)
+    wanted = [q for q in questions if redo_answered or not q.answered]
+    return (wanted[:limit] if limit else wanted), len(questions) - len(wanted)
+
+
+def draft_questionnaire(
+    questionnaire: Questionnaire,
+    drafter: Drafter,
+    review: ReviewStore,
+    *,
+    results: Path | None = None,
+    out: Path | None = None,
+    limit: int | None = None,
+    redo_answered: bool = False,
+    progress: Progress = no_progress,
+) -> DraftRun:
+    project = review.project_for(questionnaire.path)
+    review.set_questions(project.id, [(question_key(q), _question_json(q)) for q in questionnaire.questions])
+    todo, skipped = to_draft(questionnaire, redo_answered, limit)
+    done = review.latest_drafts(project.id)
+    sections = SectionGate(questionnaire, done, review.latest_decisions(project.id))
+    todo = sections.order(todo)  # qualifiers first: their answers decide which sections are drafted
+    reopened = {question_key(q) for q in todo if question_key(q) in done and sections.stale(q, done[question_key(q)])}
+    done = {k: s for k, s in done.items() if k not in reopened}  # switched back on: drafted again
+    run = DraftRun(skipped_answered=skipped)
+    kept = [Draft.from_stored(question_key(q), done[question_key(q)]) for q in todo if question_key(q) in done]
+    run.resumed = len(kept)
+    sink = _ResultsFile(results, kept)
+    pending = [q for q in todo if question_key(q) not in done]
+    progress("drafting", len(kept), len(todo))
+    rows = row_ids(questionnaire.questions)  # where a profile fact pointing to another row points
+    for i, q in enumerate(pending, 1):
+        off = sections.switched_off(q)
+        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, questionnaire.path)
+        sections.drafted(q, draft.status, draft.answer, draft.choice, draft.from_product, draft.past_answers)
+        review.add_draft(project.id, draft.stored())
+        sink.write(draft)
+        run.drafted.append(draft)
+        progress("drafting", len(kept) + i, len(todo))
+    for d in kept + run.drafted:
+        run.counts[d.status.value] = run.counts.get(d.status.value, 0) + 1
+    if out is not None:
+        latest = review.latest_drafts(project.id)
+        drafts = [Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest]
+        run.exported = export_drafts(questionnaire, drafts, out)
+    return run
+
+
+
+
+def _question_json(q: Question) -> dict:
+    return asdict(q)
+
+
+class _ResultsFile:
+    """results.jsonl: rewritten with the kept drafts at the start, then one line per draft as
+    it finishes (flushed, so an interrupted run leaves every finished line)."""
+
+    def __init__(self, path: Path | None, kept: Sequence[Draft]) -> None:
+        self.path = path
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("w", encoding="utf-8") as f:
+                for d in kept:
+                    f.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
+
+    def write(self, draft: Draft) -> None:
+        if self.path is not None:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(draft.to_json(), ensure_ascii=False) + "\n")
