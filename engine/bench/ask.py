@@ -43,6 +43,12 @@ from tqdm import tqdm
 from engine.drafting.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, Found, Reading
 from engine.drafting.generate.prompt import Evidence
 from engine.core.types import SourceKind, Unit
+from engine.drafting.generate import make_generator
+from engine.bench.retrieval import SquadIndex
+from engine.index.chunking import Chunker
+from engine.core.config import EngineConfig, Mode
+from engine.index.embed.dense import DenseEncoder
+from engine.drafting.generate.models import resolve_model
 
 WINDOWS = (0, 1, 2)  # extra windows scored from the same readings
 K = (1, 2, 4)
@@ -182,8 +188,6 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
     outside = {"excerpts": 0, "inside": 0}
     if forms:
         if chat is None:
-            from engine.drafting.generate import make_generator
-
             chat = make_generator(model, llm_url, n_ctx=CONTEXT_TOKENS)
         found = _read_all(questions, docs, forms, subdoc_words, answer, chat, cache, rows)
         for form in forms:
@@ -232,11 +236,6 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
 def _hybrid(policies, questions, docs, window: int, embedder: str | None, encoder=None) -> dict[str, dict]:
     """The project's weighted hybrid retrieval restricted to each question's policy: over its
     chunks (top 1/2/4) and over its sentences widened to windows (top 1/2/4)."""
-    from engine.bench.retrieval import SquadIndex
-    from engine.index.chunking import Chunker
-    from engine.core.config import EngineConfig, Mode
-    from engine.index.embed.dense import DenseEncoder
-
     config = EngineConfig.from_env(embedder=embedder)
     encoder = encoder or DenseEncoder(config.embedder, config.batch_size)
     chunker = Chunker(encoder.token_counter(), encoder.chunk_tokens, config.chunk_overlap)
@@ -284,7 +283,6 @@ def _model_name(model: str | None, llm_url: str | None) -> str:
     """The name an in-process model's readings are cached under (its GGUF file name)."""
     if llm_url:
         raise ValueError("--cached-only works with an in-process model's cache; pass --model NAME instead of --llm-url")
-    from engine.drafting.generate.models import resolve_model
 
     return resolve_model(model).name
 

@@ -37,6 +37,7 @@ from engine.index.embed.dense import DenseEncoder
 from engine.index.kb_indexes import WeightedRows
 from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer, Summarizer, SummaryStore
 from engine.core.types import Unit
+from engine.drafting.generate import make_generator
 
 MODES = ("dense", "weighted", "summary-extractive", "summary-llm")
 DEFAULT_MODES = MODES[:3]  # summary-llm runs the LLM on every document: asked for only
@@ -180,8 +181,6 @@ def bench_beir(scifact: str, modes: Sequence[str] = DEFAULT_MODES, limit_docs: i
             continue
         if mode == "summary-llm":
             if chat is None:
-                from engine.drafting.generate import make_generator
-
                 chat = make_generator(model, llm_url)
             summarizer: Summarizer = LlmSummarizer(chat)
         else:

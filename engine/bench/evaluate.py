@@ -50,11 +50,10 @@ from storage.vector_store import release
 from engine.questionnaire.qualifiers import question_key
 from engine.index.profile import row_ids
 from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
-from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, truth_rows
+from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, truth_rows, rows_html
 from engine.review.review import location
 from engine.drafting.generate import make_generator
 from engine.index.library import AnswerLibrary
-from engine.bench.rows import rows_html
 
 CLASSES = ("Yes", "No")
 

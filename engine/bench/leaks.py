@@ -54,6 +54,10 @@ from typing import Iterable, Mapping, Sequence
 from engine.drafting.cross_product import contact_tokens
 from engine.index.profile import fact_key
 from engine.core.scopes import COMPANY, FolderScopes, Scope
+from engine.questionnaire import read_questionnaire
+from engine.ingest import load_document
+from engine.core.types import FileProblem
+from engine.ingest.paths import select_files
 
 EXAMPLES = 5  # "ID: string" examples kept per figure
 PEOPLE_KEYS = ("contact_name", "accessibility_contact_name")
@@ -296,8 +300,6 @@ def library_sources(entries: Iterable) -> list[Source]:
 def questionnaire_sources(files: Iterable[Path], folders: FolderScopes) -> list[Source]:
     """The answered questions of past filled questionnaires, each the product of its folder
     (read as the library imports them, without embedding anything)."""
-    from engine.questionnaire import read_questionnaire
-
     out = []
     for f in files:
         product = folders.product_of(Path(f))
@@ -316,10 +318,6 @@ def kb_sources(kb) -> list[Source]:
 
 def document_sources(files: Iterable[Path], folders: FolderScopes) -> list[Source]:
     """Knowledge-base files read as the knowledge base reads them, scoped by their folders."""
-    from engine.ingest import load_document
-
-    from engine.core.types import FileProblem
-
     files = list(files)
     scopes = folders.of_files(files)
     out = []
@@ -364,8 +362,6 @@ def from_other_product(records: Sequence[Mapping]) -> dict:
 
 def main(argv: list[str]) -> int:
     import argparse
-
-    from engine.ingest.paths import select_files
 
     parser = argparse.ArgumentParser(prog="python -m engine.bench.leaks", description=__doc__.split("\n\n")[0])
     parser.add_argument("drafts", help="the JSON lines an all-rows evaluation wrote with --drafts")

@@ -9,18 +9,16 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
+from engine.core.scopes import FolderScopes
+from engine.bench.library_only import cross_product, profile_rows
+from engine.index.embed.dense import DenseEncoder
 
 
 def _folders(args: argparse.Namespace):
-    from engine.core.scopes import FolderScopes
-
     return FolderScopes(args.company_folder, tuple(args.third_party_folder))
 
 
 def cmd_cross_product(args: argparse.Namespace) -> int:
-    from engine.bench.library_only import cross_product
-    from engine.index.embed.dense import DenseEncoder
-
     with tempfile.TemporaryDirectory() as tmp:
         result = cross_product(args.filled, Path(args.store or tmp), DenseEncoder(args.embedder or "all-MiniLM-L6-v2"),
                                _folders(args))
@@ -29,9 +27,6 @@ def cmd_cross_product(args: argparse.Namespace) -> int:
 
 
 def cmd_profile_eval(args: argparse.Namespace) -> int:
-    from engine.bench.library_only import profile_rows
-    from engine.index.embed.dense import DenseEncoder
-
     with tempfile.TemporaryDirectory() as tmp:
         result = profile_rows(args.filled, Path(args.truth_dir), Path(args.store or tmp),
                               DenseEncoder(args.embedder or "all-MiniLM-L6-v2"), _folders(args),
@@ -42,8 +37,6 @@ def cmd_profile_eval(args: argparse.Namespace) -> int:
 
 def add_library_evals(ev) -> None:
     """Add the library-only evaluations to the ``eval`` subparsers."""
-    from engine.core.scopes import FolderScopes
-
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--company-folder", default=FolderScopes.company, metavar="NAME",
                        help=f"the company-wide folder (default {FolderScopes.company!r}); any other folder is a product")

@@ -32,10 +32,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from engine.drafting.cross_product import is_other_product
+from engine.drafting.cross_product import is_other_product, contact_tokens
 from engine.index.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
 from engine.core.scopes import FolderScopes
 from engine.core.types import Progress, no_progress
+from engine.index.profile import DATE_KEY, fact_key, learn, normalised, row_ids
+from engine.index.profile_documents import facts_of_folder
 
 
 def yes_no(choice: str | None) -> str | None:
@@ -89,10 +91,6 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
     ``documents``: the product's own PDFs (beside its questionnaire) give document facts."""
     import json
     from collections import Counter
-
-    from engine.drafting.cross_product import contact_tokens
-    from engine.index.profile import DATE_KEY, fact_key, learn, normalised, row_ids
-    from engine.index.profile_documents import facts_of_folder
 
     folders = folders or FolderScopes()
     files = [Path(f) for f in files]

@@ -14,7 +14,7 @@ from engine.index.chunking import Chunker
 from engine.core.config import EngineConfig
 from engine.index.embed.dense import DenseEncoder
 from engine.ingest import load_document
-from engine.index.kb import file_hash
+from engine.core.files import file_hash
 from engine.drafting.page_finder import DensePageFinder, PageFinder
 from engine.core.types import IngestError
 

@@ -33,6 +33,7 @@ from engine.index.embed.sparse import SparseModel
 from engine.retrieval.modes import weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
+from engine.drafting.generate import make_generator
 
 ATOMS, ATOM_QUESTIONS = ATOM_MODES
 MODES = (*(m.value for m in Mode), *ATOM_MODES)
@@ -163,8 +164,6 @@ def _product_modes(paragraphs, questions, gold, dense_q, encoder, config, modes,
 def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, n, tau) -> dict[str, dict]:
     chat = None
     if ATOM_QUESTIONS in modes:
-        from engine.drafting.generate import make_generator
-
         chat = make_generator(model, llm_url)
     started = time.perf_counter()
     units = atomic.build_atom_units(paragraphs, encoder, chat, n=n, tau=tau, cache=cache)

@@ -40,6 +40,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from engine.review import pdf_pages
 from engine.drafting.generate.prompt import GeneratedAnswer
 from engine.review.pdf_pages import citation_excerpt
 from engine.review.draft_run import draft_questionnaire
@@ -137,9 +138,9 @@ def engine_pass(ws: Workspace, pid: int, questionnaire, keys: list[str]) -> tupl
 # ---- the whole screen, with AppTest ----------------------------------------------------------------
 def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[list[float]], list[float]]:
     """``at.run()`` after choosing each question (as the list's callback does), per round."""
-    import ui.resources
-    from engine.review import pdf_pages
-    from ui.resources import QUESTION
+    # deferred: Streamlit and the UI only for --apptest (the one bench that drives the UI)
+    import ui.resources  # noqa: PLC0415
+    from ui.resources import QUESTION  # noqa: PLC0415
 
     pdf_pages._excerpt.cache_clear()  # the first round opens each page as the engine passes first did
     kept = ui.resources.workspace

@@ -13,6 +13,7 @@ from engine.core.config import SummaryWriter
 from engine.ingest import load_document
 from engine.ingest.paths import select_files
 from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer
+from engine.drafting.generate import make_generator
 
 
 def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, model: str | None = None,
@@ -23,8 +24,6 @@ def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, 
     files = [path for path, _ in selected.files]
     if SummaryWriter.parse(writer) is SummaryWriter.LLM:
         if chat is None:
-            from engine.drafting.generate import make_generator
-
             chat = make_generator(model, llm_url)
         summarizer = LlmSummarizer(chat)
     else:

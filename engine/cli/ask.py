@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Callable
 
 from engine.drafting.generate.prompt import Evidence
+from engine.drafting.ask import (CONTEXT_TOKENS, MAX_QUESTION_CHARS, SUBDOC_WORDS, WINDOW, AskDocument, AskError,
+                                 AskOptions, DocumentAsker, check_question)
+from engine.drafting import generate  # generate.make_generator looked up when called (the tests replace it)
 
 EXCERPT_CHARS = 400  # characters of each excerpt printed (``--json`` has them whole)
 
 
 def add_ask_command(sub, store_arg: Callable, model_args: Callable, progress_bar: Callable) -> None:
     """``ask DOC "QUESTION" …`` under the top-level subparsers."""
-    from engine.drafting.ask import MAX_QUESTION_CHARS, SUBDOC_WORDS, WINDOW
-
     p = sub.add_parser("ask", help="ask one document a question (embedding-free: the model reads the document)",
                        description="The local model reads the document part by part, quotes what answers the question, "
                                    "the quotes are found in the document and widened to sentence windows, and the answer "
@@ -39,8 +40,6 @@ def add_ask_command(sub, store_arg: Callable, model_args: Callable, progress_bar
 
 def add_bench_ask(bench, model_args: Callable, cmd_bench: Callable) -> None:
     """``bench ask --policyqa test.json …`` under the bench subparsers."""
-    from engine.drafting.ask import SUBDOC_WORDS, WINDOW
-
     p = bench.add_parser("ask", help="ask-a-document on PolicyQA: character precision / recall / F1 of the excerpts, "
                                      "embedding-free against hybrid retrieval")
     p.add_argument("--policyqa", required=True, help="PolicyQA test.json (SQuAD format)")
@@ -61,27 +60,23 @@ def add_bench_ask(bench, model_args: Callable, cmd_bench: Callable) -> None:
 
 def open_document(doc: str, store: str):
     """DOC as a file path, else as a document of the knowledge base in ``store``."""
-    from engine.drafting.ask import AskDocument, AskError
-
     path = Path(doc)
     if path.is_file():
         return AskDocument.from_file(path)
     if not (Path(store) / "manifest.json").is_file():
         raise AskError(doc, f"is not a file, and {store} holds no knowledge base",
                        "pass the path of a document, or a document name with --store DIR (see `kb list`)")
-    from engine.index.kb import KnowledgeBase
+    # deferred: engine.index.kb imports qdrant-client (≈ 1 s), which `ask FILE` and --help never need
+    from engine.index.kb import KnowledgeBase  # noqa: PLC0415
 
     return AskDocument.from_kb(KnowledgeBase(Path(store)), doc)
 
 
 def cmd_ask(args: argparse.Namespace, progress) -> int:
-    from engine.drafting.ask import CONTEXT_TOKENS, AskOptions, DocumentAsker, check_question
-    from engine.drafting.generate import make_generator
-
     options = AskOptions(window=args.window, subdoc_words=args.subdoc_words, evidence=args.evidence, workers=args.workers)
     questions = [check_question(q) for q in args.questions]  # refused before the model loads
     doc = open_document(args.doc, args.store)
-    asker = DocumentAsker(doc, make_generator(args.model, args.llm_url, n_ctx=CONTEXT_TOKENS), options)
+    asker = DocumentAsker(doc, generate.make_generator(args.model, args.llm_url, n_ctx=CONTEXT_TOKENS), options)
     for question in questions:
         result = asker.ask(question, answer=not args.no_answer, progress=progress)
         if args.json:

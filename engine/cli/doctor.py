@@ -23,6 +23,11 @@ import time
 from pathlib import Path
 
 from engine import llama_build
+from engine.drafting.generate.models import resolve_model
+from engine.drafting.generate.worker import ModelWorker
+from engine.core.llm import GeneratorError
+from engine.drafting.generate.backends import LlamaCppGenerator
+from engine.drafting.generate.prompt import AnswerPrompt, Passage
 
 WATCHED = ("sse4_2", "avx", "avx2", "fma", "f16c", "bmi2", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
            "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
@@ -37,8 +42,6 @@ class SpeedProbe:
     """Built in the worker process: the generator, llama.cpp's system info, and timed calls."""
 
     def __init__(self, model_path: str | None, **options) -> None:
-        from engine.drafting.generate.backends import LlamaCppGenerator
-
         self.generator = LlamaCppGenerator(model_path, **options)
         self.name, self.n_ctx = self.generator.name, self.generator.n_ctx
 
@@ -51,8 +54,6 @@ class SpeedProbe:
         """One answer prompt under the answer grammar; the prompt and generation timed apart
         with llama.cpp's own counters."""
         import llama_cpp
-
-        from engine.drafting.generate.prompt import AnswerPrompt, Passage
 
         passages = [Passage(f"S{i}", PASSAGE * 2) for i in range(1, 4)]
         prompt = AnswerPrompt.build("Is customer data encrypted at rest?", passages, ("Yes", "No"), self.generator.evidence)
@@ -93,9 +94,6 @@ def _fix() -> str:
 
 def report(model: str | None, max_tokens: int = 48) -> dict:
     """The whole report (see the module docstring); a model that crashes is a line in it."""
-    from engine.drafting.generate.models import resolve_model
-    from engine.drafting.generate.worker import ModelWorker
-
     cpu = llama_build.cpu_flags()
     out: dict = {
         "cpu": {"model": _cpu_model(), "machine": platform.machine(), "features": [f for f in WATCHED if f in cpu]},
@@ -130,9 +128,6 @@ def report(model: str | None, max_tokens: int = 48) -> dict:
 def smoke(model: str | None) -> str | None:
     """Load the model in a worker and generate a few tokens under the answer grammar; None when
     it works, else one line: what failed and the command that fixes it."""
-    from engine.core.llm import GeneratorError
-    from engine.drafting.generate.worker import ModelWorker
-
     try:
         probe = ModelWorker(model, factory=PROBE)
         features = compiled_features(probe.call("system_info"))

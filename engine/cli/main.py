@@ -15,7 +15,22 @@ from engine.drafting.generate.prompt import Evidence
 from engine.cli.doctor import add_doctor_command
 from engine.core.limits import Limits, add_limit_args
 from engine.llama_build import CPU_SETS
-from engine.core.scopes import FolderScopes
+from engine.core.scopes import FolderScopes, Scope, ScopeFilter
+from engine.drafting.generate import make_generator, GeneratorError
+from storage.snapshots import set_aside, restore, status, take_review
+from engine.index.library import LIBRARY_FILE, AnswerLibrary
+from engine.index.embed.dense import DenseEncoder, EmbedderError
+from engine.core.types import FileProblem
+from engine.cli.inspect import read_from_args, add_inspect_command, add_questionnaire_args
+from storage.review_store import ReviewStore, ReviewStoreError
+from engine import bench
+from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT, MODES as BEIR_MODES
+from engine.bench.library_cli import add_library_evals
+from engine.cli.profile import add_profile
+from engine.index.kb_indexes import INDEX_MODES
+from engine.cli.checks import check_arguments
+from engine.index.errors import KnowledgeBaseError
+from storage.library_store import LibraryStoreError
 
 DEFAULT_STORE = Path("store")
 
@@ -55,7 +70,7 @@ def _config(args: argparse.Namespace) -> EngineConfig:
 
 
 def _kb(args: argparse.Namespace):
-    from engine.index.kb import KnowledgeBase
+    from engine.index.kb import KnowledgeBase  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     return KnowledgeBase(Path(args.store), _config(args), llm=_indexing_llm(args), limits=Limits.from_args(args))
 
@@ -68,7 +83,6 @@ def _indexing_llm(args: argparse.Namespace):
     writer = _config(args).summaries
     if writer is SummaryWriter.EXTRACTIVE and "atom-questions" not in (args.index_modes or ()):
         return None
-    from engine.drafting.generate import make_generator
 
     return lambda: make_generator(args.model, args.llm_url)
 
@@ -80,8 +94,6 @@ def _notes(kb) -> None:
 
 def _scope(args: argparse.Namespace):
     """The scope named by --product / --third-party / --company; None when none was given."""
-    from engine.core.scopes import Scope
-
     if getattr(args, "company", False):
         return Scope()
     if getattr(args, "third_party", None):
@@ -146,8 +158,7 @@ def cmd_kb_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_reindex(args: argparse.Namespace) -> int:
-    from storage.snapshots import set_aside
-    from storage.vector_store import IndexDamaged, release
+    from storage.vector_store import IndexDamaged, release  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     try:
         kb = _kb(args)
@@ -164,8 +175,6 @@ def cmd_kb_reindex(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from storage.snapshots import restore, status
-
     if args.list:
         print("\n".join(status(Path(args.store))))
         return 0
@@ -191,9 +200,7 @@ def cmd_kb_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from engine.retrieval.retrieve import search
-
-    from engine.core.scopes import ScopeFilter
+    from engine.retrieval.retrieve import search  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     kb = _kb(args)
     scope = ScopeFilter(args.product) if args.product or args.company_wide else None
@@ -210,7 +217,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from engine.cli.demo import run_demo
+    from engine.cli.demo import run_demo  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     run_demo(_kb(args), _progress_bar(), questions=args.questions)
     return 0
@@ -218,8 +225,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def _library(args: argparse.Namespace, kb=None, create: bool = False):
     """The store's answer library; None when the store has none (and ``create`` is not set)."""
-    from engine.index.library import LIBRARY_FILE, AnswerLibrary
-
     store = Path(args.store)
     if not create and not (store / LIBRARY_FILE).is_file():
         return None
@@ -229,15 +234,11 @@ def _library(args: argparse.Namespace, kb=None, create: bool = False):
 def _encoder(args: argparse.Namespace):
     """The configured dense encoder, without opening the knowledge base (its Qdrant folder
     admits one process at a time)."""
-    from engine.index.embed.dense import DenseEncoder
-
     config = _config(args)
     return DenseEncoder(config.embedder, config.batch_size)
 
 
 def cmd_library_import(args: argparse.Namespace) -> int:
-    from engine.core.types import FileProblem
-
     library = _library(args, create=True)
     progress = _progress_bar()
     failed = 0
@@ -319,12 +320,8 @@ def _warm_up(generator) -> None:
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
-    from engine.drafting.generate import make_generator
-    from engine.drafting.drafter import Drafter
-    from engine.review.draft_run import draft_questionnaire
-    from engine.cli.inspect import read_from_args
-    from storage.review_store import ReviewStore
-    from storage.snapshots import take_review
+    from engine.drafting.drafter import Drafter  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
+    from engine.review.draft_run import draft_questionnaire  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     questionnaire = read_from_args(args)
     review = ReviewStore(Path(args.store) / "review.sqlite")  # a damaged one is refused before the model loads
@@ -369,15 +366,13 @@ def cmd_draft(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from engine import bench
-
     result = bench.run(args)
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from engine.bench.evaluate import evaluate_questionnaire
+    from engine.bench.evaluate import evaluate_questionnaire  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     result = evaluate_questionnaire(args.kb, args.library, args.target, args.truth, store=args.store, limit=args.limit,
                                     model=args.model, llm_url=args.llm_url, evidence=args.evidence, report=args.report,
@@ -390,15 +385,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _folder_scopes(args: argparse.Namespace):
     """--scope-folders: scopes from folder names (FolderScopes), else None."""
-    from engine.core.scopes import FolderScopes
-
     if not args.scope_folders:
         return None
     return FolderScopes(args.company_folder, tuple(args.third_party_folder))
 
 
 def cmd_leave_one_out(args: argparse.Namespace) -> int:
-    from engine.bench.evaluate import leave_one_out
+    from engine.bench.evaluate import leave_one_out  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     result = leave_one_out(args.kb, [tuple(p) for p in args.pair], library=not args.no_library, store=args.store,
                            limit=args.limit, model=args.model, llm_url=args.llm_url, evidence=args.evidence,
@@ -438,8 +431,6 @@ def build_parser() -> argparse.ArgumentParser:
                                 "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
 
     def indexing_args(p: argparse.ArgumentParser) -> None:
-        from engine.index.kb_indexes import INDEX_MODES
-
         p.add_argument("--summaries", choices=[w.value for w in SummaryWriter],
                        help="who writes the document summaries: the local LLM (default, RFP_SUMMARIES; extractive when "
                             "no model can be loaded) or extractive (the documents' central sentences, no LLM)")
@@ -532,8 +523,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--questions", type=int, default=6, help="how many sample questions to show")
     p.set_defaults(func=cmd_demo)
 
-    from engine.cli.inspect import add_inspect_command, add_questionnaire_args
-
     add_inspect_command(sub)
 
     p = sub.add_parser("draft", help="draft answers for a questionnaire (resumable)")
@@ -573,7 +562,6 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
-    from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT, MODES as BEIR_MODES
 
     p = bench.add_parser("beir", help="nDCG@10/@100 and Recall@100 on BEIR SciFact: dense, weighted and Summary RAG")
     p.add_argument("--scifact", required=True, help="the BEIR SciFact folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
@@ -681,31 +669,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--drafts", help="with --all-rows: write every target's drafted rows to this JSONL file (for "
                                     "python -m engine.bench.leaks)")
     p.set_defaults(func=cmd_leave_one_out)
-    from engine.bench.library_cli import add_library_evals
 
     add_library_evals(ev)  # eval cross-product, eval profile: no language model
-    from engine.cli.profile import add_profile
 
     add_profile(sub, store_arg)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from engine.cli.checks import check_arguments
-
     args = build_parser().parse_args(argv)
     try:
         check_arguments(args)  # before any file is read, model loads or heavy module is imported
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from engine.index.embed.dense import EmbedderError
-    from engine.index.errors import KnowledgeBaseError
-    from engine.drafting.generate import GeneratorError
-    from engine.core.types import FileProblem
-    from storage.library_store import LibraryStoreError
-    from storage.review_store import ReviewStoreError
-    from storage.vector_store import StoreLockedError
+    from storage.vector_store import StoreLockedError  # noqa: PLC0415 (defers qdrant-client: --help stays fast)
 
     known = (KnowledgeBaseError, StoreLockedError, EmbedderError, GeneratorError, FileProblem,
              ReviewStoreError, LibraryStoreError, ValueError, FileNotFoundError)

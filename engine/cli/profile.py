@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from engine.index.embed.dense import DenseEncoder
+from engine.index.library import AnswerLibrary
+from engine.index.profile import profile_of, set_fact
+from engine.core.scopes import scope_name
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from engine.index.embed.dense import DenseEncoder
-    from engine.index.library import AnswerLibrary
-    from engine.index.profile import profile_of, set_fact
-    from engine.core.scopes import scope_name
-
     product = scope_name(args.product, "product") if args.product else None
     library = AnswerLibrary(args.store, lambda: DenseEncoder(args.embedder or "all-MiniLM-L6-v2"))
     try:

@@ -6,10 +6,12 @@ folder so the rename itself survives a power cut; on any error the temporary fil
 the target left as it was. Every writer of a store file uses it: the knowledge base's manifest and
 indexes (engine/index/), summaries and their vectors, the profile, the reviewer's settings, the
 workspace's questionnaire copies and the exported questionnaire (engine/review/export.py).
+:func:`file_hash` names a file's bytes (the knowledge base's documents, the answer library's files).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import uuid
 from pathlib import Path
@@ -44,3 +46,8 @@ def write_atomic(target: Path, data: bytes | str | Writer) -> None:
             os.close(dir_fd)
     except OSError:
         pass
+
+
+def file_hash(data: bytes) -> str:
+    """The SHA-256 of ``data`` in hex: how the knowledge base and the answer library name a file's bytes."""
+    return hashlib.sha256(data).hexdigest()

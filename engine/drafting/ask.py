@@ -48,6 +48,7 @@ from engine.core.llm import JsonChat
 from engine.drafting.generate.prompt import Evidence, _json_object, approx_tokens
 from engine.drafting.records import Citation, Rect
 from engine.core.types import FileProblem, LoadedDocument, Progress, SourceKind, Unit, no_progress
+from engine.ingest import load_document
 
 SUBDOC_WORDS = 3000  # the paper's subdocument size
 WINDOW = 5  # sentences either side of an anchor (the paper's w)
@@ -144,8 +145,6 @@ class AskDocument:
     @classmethod
     def from_file(cls, path: Path) -> AskDocument:
         """A file on disk (any format the knowledge base reads); IngestError when it cannot be read."""
-        from engine.ingest import load_document
-
         return cls.from_loaded(load_document(Path(path)), Path(path))
 
     @classmethod

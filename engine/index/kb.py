@@ -40,7 +40,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from engine.core.files import write_atomic
+from engine.core.files import file_hash, write_atomic
 from engine.index.chunking import Chunker
 from engine.core.config import EngineConfig
 from engine.index.embed.dense import DenseEncoder
@@ -116,10 +116,6 @@ class _Pending:
     source: Path
     chunks: list[Chunk]
     scope: Scope = Scope()
-
-
-def file_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def point_id(doc_hash: str, index: int) -> str:

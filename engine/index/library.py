@@ -68,12 +68,13 @@ from typing import Callable, Sequence
 import numpy as np
 
 from engine.index.embed.dense import DenseEncoder, model_id
-from engine.index.kb import file_hash
+from engine.core.files import file_hash
 from engine.core.limits import Limits
 from engine.questionnaire import Question, read_questionnaire
 from engine.core.scopes import scope_name
 from engine.core.types import FileProblem, Progress, no_progress
 from storage.library_store import LibraryEntry, LibraryStore, Origin, unblob
+from engine.index.embed.sparse import analyzer
 
 LIBRARY_FILE = "library.sqlite"
 ALPHA = 0.5  # dense weight of the question↔question score
@@ -395,8 +396,6 @@ def _fit_tfidf(texts: Sequence[str]):
     """TF-IDF over the library's questions with the retrieval analyzer; (None, None) when they
     hold no word but stop words."""
     from sklearn.feature_extraction.text import TfidfVectorizer
-
-    from engine.index.embed.sparse import analyzer
 
     vectorizer = TfidfVectorizer(analyzer=analyzer(), dtype=np.float32)
     try:

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from engine.index.profile import Fact, normalised
-from engine.core.types import Unit
+from engine.core.types import Unit, IngestError
+from engine.ingest import load_document
 
 _INVISIBLE = "\u200b\u200c\u200d\ufeff"
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
@@ -155,9 +156,6 @@ def facts_of_documents(documents: Iterable[tuple[str, Sequence[Unit]]], product:
 def facts_of_folder(folder: Path, product: str) -> dict[str, Fact]:
     """The facts the PDFs in ``folder`` (a product's own folder) state (the evaluation's reading
     of a product folder; the drafter reads the knowledge base's documents of the product)."""
-    from engine.ingest import load_document
-    from engine.core.types import IngestError
-
     documents = []
     for path in sorted(Path(folder).glob("*.pdf")):
         try:

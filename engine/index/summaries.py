@@ -44,6 +44,7 @@ from engine.index.sentences import page_furniture, sentence_spans
 from engine.core.config import parse_choice
 from engine.core.llm import GeneratorError
 from engine.core.types import Unit
+from engine.index.embed.sparse import analyzer
 
 SUMMARY_VERSION = 1  # the prompts and the file format; part of what makes a stored summary reusable
 SUMMARY_WORDS = (150, 220)  # words asked of the model; it writes fewer (README, "Summaries")
@@ -158,8 +159,6 @@ def central_sentences(sentences: Sequence[_Sentence], budget: int, cost: Callabl
     if not sentences:
         return []
     from sklearn.feature_extraction.text import TfidfVectorizer
-
-    from engine.index.embed.sparse import analyzer
 
     try:
         matrix = TfidfVectorizer(analyzer=analyzer(), sublinear_tf=True).fit_transform([s.text for s in sentences])

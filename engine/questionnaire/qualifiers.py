@@ -55,6 +55,7 @@ from enum import Enum
 from typing import Mapping, Sequence
 
 from engine.questionnaire.reader import Question, Questionnaire
+from engine.questionnaire.formula_gates import formula_gates
 
 
 class QualifierSource(str, Enum):
@@ -195,8 +196,6 @@ def _from_template(questions: Sequence[Question]) -> list[Qualifier]:
 
 def _from_formulas(questionnaire: Questionnaire) -> list[Qualifier]:
     """Qualifiers whose answer other sheets' formulas read (:mod:`engine.questionnaire.formula_gates`)."""
-    from engine.questionnaire.formula_gates import formula_gates
-
     questions = list(questionnaire.questions)
     by_cell: dict[tuple[str, str], Question] = {}
     for q in questions:

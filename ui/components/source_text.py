@@ -14,6 +14,7 @@ from engine.drafting.records import Citation
 from engine.core.types import SourceKind, Unit
 from engine.app.workspace import Workspace
 from ui.components.messages import escape_md, problem_text
+from engine.index.library import answer_text, past_answer_label
 
 PANE_HEIGHT = 560
 
@@ -98,8 +99,6 @@ def show_text_citation(ws: Workspace, citation: Citation) -> str | None:
 def show_past_answer(ws: Workspace, citation: Citation) -> str | None:
     """A past answer from the answer library: the past question, and the answer as stored
     (choice — explanation) with the quoted span marked; returns the HTML shown."""
-    from engine.index.library import answer_text, past_answer_label
-
     entry = ws.library.entry_at(citation.file, citation.sheet, citation.row)
     if entry is None:
         st.info(f"This past answer ({escape_md(citation.file)}, row {citation.row}) is no longer in the answer "

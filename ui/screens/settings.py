@@ -21,6 +21,7 @@ from ui.components.kb_status import needs_reindex
 from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
 from ui.components.warm_up import warm_up_status
 from ui.resources import workspace
+from engine.index.embed.dense import DenseEncoder, EmbedderError
 
 FLASH = "settings_messages"
 GGUF, SERVER = "GGUF model file", "LLM server (OpenAI-compatible)"
@@ -124,8 +125,6 @@ def wanted_values() -> dict:
 
 def check_embedder(name: str) -> None:
     """Load a new embedder once to make sure it exists here (no model hub at run time)."""
-    from engine.index.embed.dense import DenseEncoder, EmbedderError
-
     if not name:
         raise SettingsError("the embedder is empty; give a sentence-transformers model name or folder "
                             "(the default is all-MiniLM-L6-v2)")

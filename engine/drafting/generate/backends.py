@@ -97,9 +97,9 @@ class LlamaCppGenerator(_Answers):
             import llama_cpp  # noqa: F401
         except ImportError:
             raise GeneratorError("llama-cpp-python", "is not installed", f"run: {LLAMA_PIP}") from None
-        # these two import llama_cpp at their top: deferred so that the HTTP backend needs no llama-cpp-python
-        from engine.drafting.generate.grammar_sampling import GreedyLlama
-        from engine.drafting.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates
+        # deferred: these two import llama_cpp at their top; the HTTP backend needs no llama-cpp-python
+        from engine.drafting.generate.grammar_sampling import GreedyLlama  # noqa: PLC0415
+        from engine.drafting.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates  # noqa: PLC0415
 
         path = resolve_model(model_path)  # a registered name or a GGUF path; checked
         decode_threads = n_threads or (1 if path.stat().st_size < SMALL_MODEL_BYTES else _cpu_count())

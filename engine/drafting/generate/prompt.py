@@ -401,7 +401,9 @@ def compact_passages(
     labels and order; a passage with nothing selected is left out. When no sentence shares a
     word with the question, the first sentences of the first passage are kept.
     """
-    from engine.index.embed.sparse import analyzer  # same stemmed words as retrieval
+    # deferred: engine.index.embed.sparse imports scikit-learn, which the model worker process (it
+    # imports this module) never needs; the same stemmed words as retrieval
+    from engine.index.embed.sparse import analyzer  # noqa: PLC0415
 
     words = analyzer()
     spans = [sentence_spans(p.text) for p in passages]
