@@ -1,5 +1,5 @@
 # make run   set up (first time), index the bundled sample and open the review app
-# make test  set up (first time) and run the whole test suite
+# make test  set up (first time), check the import contracts and run the whole test suite
 # make demo  the command-line demo on the bundled sample
 # make bench-models  benchmark-only models (all-mpnet-base-v2 for `bench retrieval --embedder`)
 PYTHON   ?= $(shell command -v python3.11 || command -v python3)
@@ -53,7 +53,10 @@ run: setup
 demo: setup
 	$(PY) -m engine demo --store $(STORE)
 
+# the import contracts (.importlinter: packages along the data path, no cycles, storage under
+# the features, the engine free of Streamlit) are checked first, then the tests
 test: setup browser
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 # The atomic-units paper's embedder, for `bench retrieval --embedder all-mpnet-base-v2` only:
