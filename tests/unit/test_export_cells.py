@@ -1,5 +1,5 @@
 """Where answers go on export (engine/review/export_cells.py, engine/review/export.py, the
-``answer_writes`` mapping of engine/drafting/drafter.py), on workbooks generated with openpyxl and read
+``answer_writes`` mapping beside it), on workbooks generated with openpyxl and read
 back with the real reader: a choice and its explanation go into their own cells where the sheet
 has an explanation column; a date goes into a date-formatted cell as a date (its serial number,
 the cell's own format kept) and into any other cell as text; the export stays lossless
