@@ -1,1 +1,2 @@
-"""Drafting an answer: the drafter, generation backends and prompts, anchoring, page finder, confidence."""
+"""Drafting an answer to one question: the drafter, its records (Draft, Citation), generation backends
+and prompts, the prompt's passages, anchoring, page finder, confidence, sections, profile answers."""

@@ -1,7 +1,8 @@
-"""Drafting, thin orchestration: for each question retrieve the top-k chunks, compact them to
-the sentences that matter, generate a JSON answer with quotes, anchor every quote in its source
-(RapidFuzz), locate PDF pages (Document Page Finder) and highlight boxes (PyMuPDF), and persist
-every draft in the review store as it finishes, so an interrupted run resumes where it stopped.
+"""Drafting one question, thin orchestration: retrieve the top-k chunks, compact them to the
+sentences that matter, generate a JSON answer with quotes, anchor every quote in its source
+(RapidFuzz), locate PDF pages (Document Page Finder) and highlight boxes (PyMuPDF). The run over a
+whole questionnaire, persisting every draft as it finishes so an interrupted run resumes where it
+stopped, is engine/review/draft_run.py; the records made here are in engine/drafting/records.py.
 
 With an answer library, each question is first matched to past questions: a near-identical one
 (``REUSE_SCORE``) gives its past answer as the draft, marked ``reused``, with no LLM call (and

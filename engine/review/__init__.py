@@ -1,1 +1,3 @@
-"""Review of a drafted questionnaire: decisions, and everything written back out (workbook, CSV, citation excerpts)."""
+"""A drafted questionnaire and its review: the drafting run over a whole questionnaire into the review
+store (draft_run), decisions (review), and everything written back out (workbook, CSV, citation
+excerpts)."""

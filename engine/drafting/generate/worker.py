@@ -32,7 +32,6 @@ from typing import Any
 
 from engine.core.llm import GeneratorError, JsonReply
 from engine.drafting.generate.backends import MAX_TOKENS, _Answers
-from engine.drafting.generate.models import resolve_model
 
 ROOT = Path(__file__).resolve().parents[2]  # the project root: the child imports engine (and tests) from it
 DEFAULT_FACTORY = "engine.drafting.generate.backends:LlamaCppGenerator"
@@ -72,6 +71,9 @@ class ModelWorker(_Answers):
     def __init__(self, model_path: str | os.PathLike | None = None, *, factory: str = DEFAULT_FACTORY,
                  max_tokens: int = MAX_TOKENS, **options: Any) -> None:
         if factory == DEFAULT_FACTORY:  # a missing or damaged file is refused here, before a process starts
+            # deferred: `python -m engine.drafting.generate.models` (make setup) runs that module as a
+            # script, which an import with this package would load twice (runpy's warning)
+            from engine.drafting.generate.models import resolve_model  # noqa: PLC0415
 
             model_path = str(resolve_model(model_path))
         self.model_path, self.factory = model_path, factory
