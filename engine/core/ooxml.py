@@ -1,7 +1,8 @@
 """The worksheets of an .xlsx/.xlsm package as ``xl/workbook.xml`` and its relationships list them
 (name, zip member, visibility, position): read by the size limits (engine/core/limits.py, to name a
 sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Standard
-library only."""
+library only. Also the one ``OLE_MAGIC``: the first bytes of an Office file that is no zip package
+(an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the export refuse."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from xml.etree import ElementTree as ET
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # an OLE compound file: encrypted OOXML, or an old binary .doc/.xls
 
 
 @dataclass(frozen=True)

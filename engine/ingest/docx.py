@@ -11,10 +11,10 @@ from docx.document import Document as DocxDocument
 from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
 
+from engine.core.ooxml import OLE_MAGIC
 from engine.core.limits import Limits
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
-OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted Office files and old binary .doc
 _HEADING = re.compile(r"heading\s*([1-9])$", re.IGNORECASE)
 
 

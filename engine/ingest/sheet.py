@@ -18,10 +18,10 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from engine.core.ooxml import OLE_MAGIC
 from engine.core.limits import Limits
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
-OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted OOXML and old binary .xls
 _NO_ROWS_FIX = "check it has a header row and at least one data row, then add it again"
 
 Row = tuple[int, Sequence[str]]  # (1-based row number, cell texts; "" = empty)

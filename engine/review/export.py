@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import BinaryIO, Sequence
 from xml.etree import ElementTree as ET
 
+from engine.core.ooxml import OLE_MAGIC
 from engine.core.files import write_atomic
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.core.decoding import detect_encoding
@@ -179,7 +180,7 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
 def _open_package(source: Path) -> zipfile.ZipFile:
     with open(source, "rb") as f:
         head = f.read(8)
-    if head.startswith(b"\xd0\xcf\x11\xe0"):
+    if head.startswith(OLE_MAGIC):
         raise ExportError(source, "the workbook is password-protected (or an old binary .xls)",
                           "remove the password in Excel (File > Info > Protect Workbook), save as .xlsx "
                           "and export again")
