@@ -213,7 +213,7 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
     """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/sections.py):
     qualifiers first; a row its drafted qualifier switches off is not drafted (status
     not_required). The target's own answers are never read: the qualifiers' answers are the
-    drafts'. Returns (row key → pipeline Draft, seconds)."""
+    drafts'. ``progress`` is called after each row. Returns (row key → pipeline Draft, seconds)."""
     from engine.pipeline import not_required_draft
     from engine.profile import row_ids
     from engine.sections import SectionGate
@@ -226,9 +226,9 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
         off = sections.switched_off(q)
         if off is not None:
             out[question_key(q)] = not_required_draft(q, off.reason)
-            continue
-        d = out[question_key(q)] = drafter.draft(q, rows, questionnaire.path)
-        sections.drafted(q, d.status, d.answer, d.choice, d.from_product, d.past_answers)
+        else:
+            d = out[question_key(q)] = drafter.draft(q, rows, questionnaire.path)
+            sections.drafted(q, d.status, d.answer, d.choice, d.from_product, d.past_answers)
         if progress:
             progress(q)
     return out, time.perf_counter() - started
