@@ -246,7 +246,8 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
     rows = truth_rows(read_questionnaire(target), truth)
     rows = rows[:limit] if limit else rows
     drafter.kb.encoder  # loaded before the clock starts
-    drafts, seconds = draft_rows(drafter, read_questionnaire(target), {r.id for r in rows})
+    with tqdm(total=len(rows), desc="drafting every row", file=sys.stderr) as bar:
+        drafts, seconds = draft_rows(drafter, read_questionnaire(target), {r.id for r in rows}, lambda q: bar.update())
     scores = score(drafter, [q for q in questions if any(r.id == q.id for r in rows)], truth, drafts)
     past = past_answer_drafts(library, rows, target.name) if library is not None else {}
     baselines = {"past_answer": {k: d.text for k, d in past.items()}} if library is not None else {}

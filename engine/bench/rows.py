@@ -222,7 +222,7 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
     """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/drafting/sections.py):
     qualifiers first; a row its drafted qualifier switches off is not drafted (status
     not_required). The target's own answers are never read: the qualifiers' answers are the
-    drafts'. Returns (row key → pipeline Draft, seconds)."""
+    drafts'. ``progress`` is called after each row. Returns (row key → pipeline Draft, seconds)."""
     sections = SectionGate(questionnaire, {}, {}, file_answers=False)
     out: dict = {}
     rows = row_ids(questionnaire.questions)  # for a profile fact pointing to another row
@@ -231,9 +231,9 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
         off = sections.switched_off(q)
         if off is not None:
             out[question_key(q)] = not_required_draft(q, off.reason)
-            continue
-        d = out[question_key(q)] = drafter.draft(q, rows, questionnaire.path)
-        sections.drafted(q, d.status, d.answer, d.choice, d.from_product, d.past_answers)
+        else:
+            d = out[question_key(q)] = drafter.draft(q, rows, questionnaire.path)
+            sections.drafted(q, d.status, d.answer, d.choice, d.from_product, d.past_answers)
         if progress:
             progress(q)
     return out, time.perf_counter() - started

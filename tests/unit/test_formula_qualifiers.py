@@ -12,7 +12,8 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.formula_gates import formula_gates
-from engine.questionnaire.qualifiers import QualifierSource, answer_of, find_qualifiers, gates, question_key
+from engine.questionnaire.qualifiers import QualifierSource, find_qualifiers, gates
+from tests.unit.test_qualifiers import _state as file_state
 
 HEADER = ["ID", "Question", "Answer", "Additional Information", "Guidance"]
 
@@ -63,11 +64,9 @@ def requ_book(path: Path, answers: dict[str, str] | None = None, formulas: bool 
 
 
 def _state(path: Path):
-    q = read_questionnaire(path)
-    quals = find_qualifiers(q)
-    answers = {question_key(x): answer_of(x, x.existing_choice, x.existing_answer) for x in q.questions}
-    by_id = {x.id: question_key(x) for x in q.questions}
-    return quals, gates(quals, answers, {question_key(x): x.choices for x in q.questions}), by_id
+    """(qualifiers, gates from the file's own answers, ID → key), as tests/unit/test_qualifiers.py reads them."""
+    _, quals, state, by_id = file_state(path)
+    return quals, state, by_id
 
 
 def test_formulas_on_other_sheets_make_qualifiers_of_the_answers_they_read(tmp_path):
