@@ -24,14 +24,12 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Sequence
 
 import numpy as np
-
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
 from engine.core.config import Mode
-from engine.core.vectors import PointVectors
-from engine.core.vectors import SparseVector
 from engine.core.types import StoreDamaged
+from engine.core.vectors import PointVectors, SparseVector
 
 DENSE, PAPER, CONCAT, SPARSE = "dense", "paper", "concat", "sparse"
 FUSION_DEPTH = 50  # candidates each side contributes to the fusion

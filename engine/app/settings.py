@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlparse
 
-from engine.core.files import write_atomic
 from engine.core.config import EngineConfig, parse_mode
+from engine.core.files import write_atomic
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered
 
 SETTINGS_FILE = "settings.json"

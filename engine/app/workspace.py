@@ -17,23 +17,23 @@ from enum import Enum
 from functools import cached_property
 from pathlib import Path
 
-from engine.core.files import write_atomic
-from engine.drafting.ask import CONTEXT_TOKENS, AskService
+from engine.app.settings import Settings
 from engine.core.config import SummaryWriter
+from engine.core.files import write_atomic
+from engine.core.scopes import ScopeFilter
+from engine.drafting.ask import CONTEXT_TOKENS, AskService
+from engine.drafting.drafter import Drafter
 from engine.drafting.generate import Generator, make_generator
-from engine.ingest.upload_names import plain_upload_name
+from engine.drafting.records import Draft
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
-from engine.drafting.drafter import Drafter
-from engine.questionnaire.qualifiers import question_key
-from engine.drafting.records import Draft
-from engine.review.draft_run import draft_questionnaire, to_draft
 from engine.index.profile import row_ids
+from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
+from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import SUFFIXES
+from engine.review.draft_run import draft_questionnaire, to_draft
 from engine.review.review import Review
-from engine.core.scopes import ScopeFilter
-from engine.app.settings import Settings
 from storage import snapshots
 from storage.review_store import Project, ReviewStore, Run
 from storage.snapshots import REVIEW_DB

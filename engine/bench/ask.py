@@ -40,15 +40,15 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.drafting.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, Found, Reading
-from engine.drafting.generate.prompt import Evidence
-from engine.core.types import SourceKind, Unit
-from engine.drafting.generate import make_generator
 from engine.bench.retrieval import SquadIndex
-from engine.index.chunking import Chunker
 from engine.core.config import EngineConfig, Mode
-from engine.index.embed.dense import DenseEncoder
+from engine.core.types import SourceKind, Unit
+from engine.drafting.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, Found, Reading
+from engine.drafting.generate import make_generator
 from engine.drafting.generate.models import resolve_model
+from engine.drafting.generate.prompt import Evidence
+from engine.index.chunking import Chunker
+from engine.index.embed.dense import DenseEncoder
 
 WINDOWS = (0, 1, 2)  # extra windows scored from the same readings
 K = (1, 2, 4)

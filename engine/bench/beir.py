@@ -33,11 +33,11 @@ import numpy as np
 from tqdm import tqdm
 
 from engine.core.config import EngineConfig
+from engine.core.types import Unit
+from engine.drafting.generate import make_generator
 from engine.index.embed.dense import DenseEncoder
 from engine.index.kb_indexes import WeightedRows
 from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer, Summarizer, SummaryStore
-from engine.core.types import Unit
-from engine.drafting.generate import make_generator
 
 MODES = ("dense", "weighted", "summary-extractive", "summary-llm")
 DEFAULT_MODES = MODES[:3]  # summary-llm runs the LLM on every document: asked for only

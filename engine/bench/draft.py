@@ -10,9 +10,9 @@ from pathlib import Path
 
 from engine.bench.evaluate import load_truth, score, scored_questions
 from engine.core.config import EngineConfig
+from engine.drafting.drafter import PROMPT_BUDGET, Drafter
 from engine.drafting.generate import make_generator
 from engine.index.kb import KnowledgeBase
-from engine.drafting.drafter import PROMPT_BUDGET, Drafter
 
 
 def bench_draft(store: str, questionnaire: str, truth: str, limit: int | None = None, model: str | None = None,

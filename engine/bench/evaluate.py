@@ -33,27 +33,27 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
+from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
+from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, rows_html, truth_rows
+from engine.bench.truth import load_truth
+from engine.core.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
+from engine.core.scopes import FolderScopes
+from engine.core.types import DraftStatus, Progress, SourceKind, no_progress
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.confidence import SUPPORT_MIN, risk_coverage
-from engine.core.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
-from engine.ingest.paths import select_files
-from engine.index.kb import KnowledgeBase
 from engine.drafting.drafter import PROMPT_BUDGET, Drafter
-from engine.drafting.records import LOW_CONFIDENCE, Draft
-from engine.review.draft_run import to_draft
-from engine.questionnaire import Question, read_questionnaire
-from engine.core.scopes import FolderScopes
-from engine.retrieval.summary_rag import SUMMARY_STRATEGIES
-from engine.bench.truth import load_truth
-from engine.core.types import DraftStatus, Progress, SourceKind, no_progress
-from storage.vector_store import release
-from engine.questionnaire.qualifiers import question_key
-from engine.index.profile import row_ids
-from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
-from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, truth_rows, rows_html
-from engine.review.review import location
 from engine.drafting.generate import make_generator
+from engine.drafting.records import LOW_CONFIDENCE, Draft
+from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
+from engine.index.profile import row_ids
+from engine.ingest.paths import select_files
+from engine.questionnaire import Question, read_questionnaire
+from engine.questionnaire.qualifiers import question_key
+from engine.retrieval.summary_rag import SUMMARY_STRATEGIES
+from engine.review.draft_run import to_draft
+from engine.review.review import location
+from storage.vector_store import release
 
 CLASSES = ("Yes", "No")
 

@@ -19,9 +19,9 @@ from tqdm import tqdm
 
 from engine.bench.retrieval import SquadIndex, first_paragraphs, load_squad_answers, recall
 from engine.core.config import EngineConfig, Mode
-from engine.index.embed.dense import DenseEncoder
-from engine.drafting.generate import LlamaCppGenerator, Passage, compact_passages
 from engine.drafting.drafter import PROMPT_BUDGET
+from engine.drafting.generate import LlamaCppGenerator, Passage, compact_passages
+from engine.index.embed.dense import DenseEncoder
 
 BUDGETS = tuple(sorted({150, 200, 350, PROMPT_BUDGET}))
 

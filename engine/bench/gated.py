@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.qualifiers import is_na, answer_of, find_qualifiers, gates, question_key
+from engine.questionnaire.qualifiers import answer_of, find_qualifiers, gates, is_na, question_key
 from engine.questionnaire.reader import Questionnaire
 
 

@@ -51,13 +51,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+from engine.core.scopes import COMPANY, FolderScopes, Scope
+from engine.core.types import FileProblem
 from engine.drafting.cross_product import contact_tokens
 from engine.index.profile import fact_key
-from engine.core.scopes import COMPANY, FolderScopes, Scope
-from engine.questionnaire import read_questionnaire
 from engine.ingest import load_document
-from engine.core.types import FileProblem
 from engine.ingest.paths import select_files
+from engine.questionnaire import read_questionnaire
 
 EXAMPLES = 5  # "ID: string" examples kept per figure
 PEOPLE_KEYS = ("contact_name", "accessibility_contact_name")

@@ -9,8 +9,9 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
-from engine.core.scopes import FolderScopes
+
 from engine.bench.library_only import cross_product, profile_rows
+from engine.core.scopes import FolderScopes
 from engine.index.embed.dense import DenseEncoder
 
 

@@ -32,10 +32,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from engine.drafting.cross_product import is_other_product, contact_tokens
-from engine.index.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
 from engine.core.scopes import FolderScopes
 from engine.core.types import Progress, no_progress
+from engine.drafting.cross_product import contact_tokens, is_other_product
+from engine.index.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
 from engine.index.profile import DATE_KEY, fact_key, learn, normalised, row_ids
 from engine.index.profile_documents import facts_of_folder
 

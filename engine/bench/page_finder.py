@@ -10,13 +10,13 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.index.chunking import Chunker
 from engine.core.config import EngineConfig
+from engine.core.files import file_hash
+from engine.core.types import IngestError
+from engine.drafting.page_finder import DensePageFinder, PageFinder
+from engine.index.chunking import Chunker
 from engine.index.embed.dense import DenseEncoder
 from engine.ingest import load_document
-from engine.core.files import file_hash
-from engine.drafting.page_finder import DensePageFinder, PageFinder
-from engine.core.types import IngestError
 
 
 def pdf_files(paths: Sequence[str]) -> list[Path]:

@@ -27,11 +27,11 @@ from typing import Sequence
 
 from tqdm import tqdm
 
+from engine.bench.page_finder import pdf_files
+from engine.core.types import IngestError
 from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer
 from engine.index.sentences import loose
-from engine.bench.page_finder import pdf_files
 from engine.ingest import load_document
-from engine.core.types import IngestError
 
 MIN_WORDS = 6  # shorter sentences (headings, table cells) are not what a quote looks like
 MAX_WORDS = 80

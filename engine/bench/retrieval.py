@@ -26,6 +26,7 @@ from qdrant_client import QdrantClient
 from tqdm import tqdm
 
 from engine.core.config import ATOM_MODES, EngineConfig, Mode
+from engine.drafting.generate import make_generator
 from engine.index.embed import atoms as atomic
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import passage_vectors, query_vectors
@@ -33,7 +34,6 @@ from engine.index.embed.sparse import SparseModel
 from engine.retrieval.modes import weighted
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import VectorIndex
-from engine.drafting.generate import make_generator
 
 ATOMS, ATOM_QUESTIONS = ATOM_MODES
 MODES = (*(m.value for m in Mode), *ATOM_MODES)

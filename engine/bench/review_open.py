@@ -40,13 +40,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from engine.review import pdf_pages
-from engine.drafting.generate.prompt import GeneratedAnswer
-from engine.review.pdf_pages import citation_excerpt
-from engine.review.draft_run import draft_questionnaire
-from engine.review.review import Review, ReviewItem
-from engine.core.types import SourceKind
 from engine.app.workspace import Workspace
+from engine.core.types import SourceKind
+from engine.drafting.generate.prompt import GeneratedAnswer
+from engine.review import pdf_pages
+from engine.review.draft_run import draft_questionnaire
+from engine.review.pdf_pages import citation_excerpt
+from engine.review.review import Review, ReviewItem
 
 STEPS = ("questionnaire", "items", "sections", "sidebar", "excerpt", "viewer", "ask")
 

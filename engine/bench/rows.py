@@ -49,19 +49,19 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from engine.bench.leaks import build, document_sources, questionnaire_sources
+from engine.bench.truth import load_truth
+from engine.core.scopes import FolderScopes
+from engine.core.types import DraftStatus
+from engine.drafting.drafter import not_required_draft
+from engine.drafting.sections import SectionGate
+from engine.index.embed.dense import DenseEncoder
+from engine.index.library import AnswerLibrary
+from engine.index.profile import row_ids
+from engine.ingest.paths import select_files
 from engine.questionnaire import Questionnaire, read_questionnaire
 from engine.questionnaire.qualifiers import gates, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify
-from engine.core.types import DraftStatus
-from engine.drafting.drafter import not_required_draft
-from engine.index.profile import row_ids
-from engine.drafting.sections import SectionGate
-from engine.bench.truth import load_truth
-from engine.bench.leaks import build, document_sources, questionnaire_sources
-from engine.index.library import AnswerLibrary
-from engine.index.embed.dense import DenseEncoder
-from engine.ingest.paths import select_files
-from engine.core.scopes import FolderScopes
 
 Encode = Callable[[Sequence[str]], np.ndarray]  # texts → unit-norm rows
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.core.config import SummaryWriter
+from engine.drafting.generate import make_generator
+from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer
 from engine.ingest import load_document
 from engine.ingest.paths import select_files
-from engine.index.summaries import ExtractiveSummarizer, LlmSummarizer
-from engine.drafting.generate import make_generator
 
 
 def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, model: str | None = None,

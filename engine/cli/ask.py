@@ -10,10 +10,19 @@ import textwrap
 from pathlib import Path
 from typing import Callable
 
-from engine.drafting.generate.prompt import Evidence
-from engine.drafting.ask import (CONTEXT_TOKENS, MAX_QUESTION_CHARS, SUBDOC_WORDS, WINDOW, AskDocument, AskError,
-                                 AskOptions, DocumentAsker, check_question)
 from engine.drafting import generate  # generate.make_generator looked up when called (the tests replace it)
+from engine.drafting.ask import (
+    CONTEXT_TOKENS,
+    MAX_QUESTION_CHARS,
+    SUBDOC_WORDS,
+    WINDOW,
+    AskDocument,
+    AskError,
+    AskOptions,
+    DocumentAsker,
+    check_question,
+)
+from engine.drafting.generate.prompt import Evidence
 
 EXCERPT_CHARS = 400  # characters of each excerpt printed (``--json`` has them whole)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from engine.index.kb import KnowledgeBase
-from engine.drafting.page_finder import PageFinder
-from engine.retrieval.retrieve import search
 from engine.core.types import Chunk, Progress, SourceKind
+from engine.drafting.page_finder import PageFinder
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "sample"
 

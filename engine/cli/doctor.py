@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 
 from engine import llama_build
-from engine.drafting.generate.models import resolve_model
-from engine.drafting.generate.worker import ModelWorker
 from engine.core.llm import GeneratorError
 from engine.drafting.generate.backends import LlamaCppGenerator
+from engine.drafting.generate.models import resolve_model
 from engine.drafting.generate.prompt import AnswerPrompt, Passage
+from engine.drafting.generate.worker import ModelWorker
 
 WATCHED = ("sse4_2", "avx", "avx2", "fma", "f16c", "bmi2", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
            "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")

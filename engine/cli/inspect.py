@@ -8,8 +8,8 @@ import sys
 from dataclasses import asdict
 
 from engine.core.limits import Limits, add_limit_args
-from engine.questionnaire.reader import Questionnaire, read_questionnaire
 from engine.core.types import FileProblem
+from engine.questionnaire.reader import Questionnaire, read_questionnaire
 
 FIRST = 5  # questions shown per sheet
 

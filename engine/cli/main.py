@@ -9,28 +9,29 @@ import threading
 from pathlib import Path
 from typing import Sequence
 
-from engine.cli import ask as cli_ask
-from engine.core.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, Strategy, SummaryWriter
-from engine.drafting.generate.prompt import Evidence
-from engine.cli.doctor import add_doctor_command
-from engine.core.limits import Limits, add_limit_args
-from engine.llama_build import CPU_SETS
-from engine.core.scopes import FolderScopes, Scope, ScopeFilter
-from engine.drafting.generate import make_generator, GeneratorError
-from storage.snapshots import set_aside, restore, status, take_review
-from engine.index.library import LIBRARY_FILE, AnswerLibrary
-from engine.index.embed.dense import DenseEncoder, EmbedderError
-from engine.core.types import FileProblem
-from engine.cli.inspect import read_from_args, add_inspect_command, add_questionnaire_args
-from storage.review_store import ReviewStore, ReviewStoreError
 from engine import bench
-from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT, MODES as BEIR_MODES
+from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT
+from engine.bench.beir import MODES as BEIR_MODES
 from engine.bench.library_cli import add_library_evals
-from engine.cli.profile import add_profile
-from engine.index.kb_indexes import INDEX_MODES
+from engine.cli import ask as cli_ask
 from engine.cli.checks import check_arguments
+from engine.cli.doctor import add_doctor_command
+from engine.cli.inspect import add_inspect_command, add_questionnaire_args, read_from_args
+from engine.cli.profile import add_profile
+from engine.core.config import ATOM_MODES, RETRIEVAL_MODES, EngineConfig, Mode, SummaryWriter
+from engine.core.limits import Limits, add_limit_args
+from engine.core.scopes import FolderScopes, Scope, ScopeFilter
+from engine.core.types import FileProblem
+from engine.drafting.generate import GeneratorError, make_generator
+from engine.drafting.generate.prompt import Evidence
+from engine.index.embed.dense import DenseEncoder, EmbedderError
 from engine.index.errors import KnowledgeBaseError
+from engine.index.kb_indexes import INDEX_MODES
+from engine.index.library import LIBRARY_FILE, AnswerLibrary
+from engine.llama_build import CPU_SETS
 from storage.library_store import LibraryStoreError
+from storage.review_store import ReviewStore, ReviewStoreError
+from storage.snapshots import restore, set_aside, status, take_review
 
 DEFAULT_STORE = Path("store")
 

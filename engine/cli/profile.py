@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+
+from engine.core.scopes import scope_name
 from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
 from engine.index.profile import profile_of, set_fact
-from engine.core.scopes import scope_name
 
 
 def cmd_profile(args: argparse.Namespace) -> int:

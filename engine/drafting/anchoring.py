@@ -41,8 +41,8 @@ from typing import Iterable, Sequence
 import numpy as np
 from rapidfuzz import fuzz
 
-from engine.index.chunking import PAGE_SEPARATOR
 from engine.core.types import Unit
+from engine.index.chunking import PAGE_SEPARATOR
 from engine.index.sentences import WORD, page_furniture, sentence_spans
 
 # Indel ratio (0–100) a repaired quote must reach. Measured on the 14 PDFs of ../shared/data

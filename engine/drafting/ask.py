@@ -43,11 +43,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
-from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer, SourceSpan, Window
 from engine.core.llm import JsonChat
+from engine.core.types import FileProblem, LoadedDocument, Progress, SourceKind, Unit, no_progress
+from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer, SourceSpan, Window
 from engine.drafting.generate.prompt import Evidence, _json_object, approx_tokens
 from engine.drafting.records import Citation, Rect
-from engine.core.types import FileProblem, LoadedDocument, Progress, SourceKind, Unit, no_progress
 from engine.ingest import load_document
 
 SUBDOC_WORDS = 3000  # the paper's subdocument size

@@ -27,14 +27,17 @@ from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from engine.core.config import Strategy
+from engine.core.scopes import ScopeFilter, passage_suffix
+from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
-from engine.core.config import Strategy
 from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
 from engine.drafting.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
+from engine.drafting.page_finder import PageFinder
+from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect
-from engine.questionnaire.qualifiers import question_key
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
     PASSAGE_SCORE,
@@ -48,13 +51,10 @@ from engine.index.library import (
     past_answer_label,
     reused_hit,
 )
-from engine.drafting.page_finder import PageFinder
 from engine.questionnaire import Question
-from engine.core.scopes import ScopeFilter, passage_suffix
-from engine.retrieval.summary_rag import Retrieved
-from engine.drafting.passages import prompt_passages
+from engine.questionnaire.qualifiers import question_key
 from engine.retrieval.retrieve import retrieve, search
-from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
+from engine.retrieval.summary_rag import Retrieved
 
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most

@@ -34,9 +34,9 @@ from typing import Mapping
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel, rects_for
 from engine.drafting.cross_product import contact_tokens
+from engine.drafting.records import Citation, Draft
 from engine.index.profile import DATE_KEY, Fact, Profile, fact_key, profile_of, saved_path
 from engine.index.profile_documents import facts_of_documents
-from engine.drafting.records import Citation, Draft
 from engine.questionnaire import Question
 from engine.questionnaire.date_format import date_format
 

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from engine.core.types import Action, DraftStatus
 from engine.drafting.cross_product import settles_qualifier
-
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import (
-    qualifiers_of,
     Answer,
     Gate,
     Qualifier,
@@ -31,10 +30,10 @@ from engine.questionnaire.qualifiers import (
     drafting_order,
     find_qualifiers,
     gates,
+    qualifiers_of,
     question_key,
 )
 from storage.review_store import Decision, ReviewStore, StoredDraft
-from engine.core.types import Action, DraftStatus
 
 
 def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mapping[str, StoredDraft],

@@ -40,19 +40,29 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from engine.core.files import file_hash, write_atomic
-from engine.index.chunking import Chunker
 from engine.core.config import EngineConfig
+from engine.core.files import file_hash, write_atomic
+from engine.core.limits import Limits
+from engine.core.scopes import Scope
+from engine.core.types import (
+    Chunk,
+    DocumentInfo,
+    IngestError,
+    LoadedDocument,
+    Progress,
+    StoreDamaged,
+    Unit,
+    no_progress,
+)
+from engine.index.chunking import Chunker
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import passage_vectors
 from engine.index.embed.sparse import SparseModel
 from engine.index.errors import KnowledgeBaseError
+from engine.index.kb_indexes import DocText, KbIndexes
+from engine.index.kb_indexes import index_modes as valid_index_modes
 from engine.ingest import load_document, validate_name
 from engine.ingest.paths import select_files
-from engine.index.kb_indexes import DocText, KbIndexes, index_modes as valid_index_modes
-from engine.core.limits import Limits
-from engine.core.scopes import Scope
-from engine.core.types import Chunk, DocumentInfo, IngestError, LoadedDocument, Progress, StoreDamaged, Unit, no_progress
 from storage.lexical_index import LexicalIndex
 from storage.snapshots import take_manifest
 from storage.vector_store import VectorIndex, client_for, collections

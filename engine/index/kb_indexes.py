@@ -28,16 +28,15 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from engine.core.files import write_atomic
 from engine.core.config import Strategy
+from engine.core.files import write_atomic
 from engine.core.llm import GeneratorError, JsonChat
+from engine.core.types import Chunk, DocumentInfo, Progress, Unit, no_progress
 from engine.index.embed import atoms as atomic
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.sparse import SparseModel
 from engine.index.errors import KnowledgeBaseError
 from engine.index.summaries import (
-    embedder_slug as _slug,
-    save_npy as _save_npy,
     ExtractiveSummarizer,
     LlmSummarizer,
     Summarizer,
@@ -46,9 +45,13 @@ from engine.index.summaries import (
     SummaryStore,
     edited,
 )
-from engine.core.types import Chunk, DocumentInfo, Progress, Unit, no_progress
+from engine.index.summaries import (
+    embedder_slug as _slug,
+)
+from engine.index.summaries import (
+    save_npy as _save_npy,
+)
 from storage.lexical_index import LexicalIndex
-
 
 
 class _Manifest(Protocol):

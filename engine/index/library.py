@@ -67,14 +67,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine.index.embed.dense import DenseEncoder, model_id
 from engine.core.files import file_hash
 from engine.core.limits import Limits
-from engine.questionnaire import Question, read_questionnaire
 from engine.core.scopes import scope_name
 from engine.core.types import FileProblem, Progress, no_progress
-from storage.library_store import LibraryEntry, LibraryStore, Origin, unblob
+from engine.index.embed.dense import DenseEncoder, model_id
 from engine.index.embed.sparse import analyzer
+from engine.questionnaire import Question, read_questionnaire
+from storage.library_store import LibraryEntry, LibraryStore, Origin, unblob
 
 LIBRARY_FILE = "library.sqlite"
 ALPHA = 0.5  # dense weight of the question↔question score

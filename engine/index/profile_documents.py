@@ -31,8 +31,8 @@ import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from engine.core.types import IngestError, Unit
 from engine.index.profile import Fact, normalised
-from engine.core.types import Unit, IngestError
 from engine.ingest import load_document
 
 _INVISIBLE = "\u200b\u200c\u200d\ufeff"

@@ -39,12 +39,12 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from engine.core.files import write_atomic
-from engine.index.sentences import page_furniture, sentence_spans
 from engine.core.config import parse_choice
+from engine.core.files import write_atomic
 from engine.core.llm import GeneratorError
 from engine.core.types import Unit
 from engine.index.embed.sparse import analyzer
+from engine.index.sentences import page_furniture, sentence_spans
 
 SUMMARY_VERSION = 1  # the prompts and the file format; part of what makes a stored summary reusable
 SUMMARY_WORDS = (150, 220)  # words asked of the model; it writes fewer (README, "Summaries")

@@ -13,12 +13,12 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from engine.core.limits import Limits
+from engine.core.types import IngestError, LoadedDocument
 from engine.ingest import docx as docx_loader
 from engine.ingest import pdf as pdf_loader
 from engine.ingest import sheet as sheet_loader
 from engine.ingest import text as text_loader
-from engine.core.limits import Limits
-from engine.core.types import IngestError, LoadedDocument
 
 Loader = Callable[[Path, str, Limits], LoadedDocument]
 

@@ -11,8 +11,8 @@ from docx.document import Document as DocxDocument
 from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
 
-from engine.core.ooxml import OLE_MAGIC
 from engine.core.limits import Limits
+from engine.core.ooxml import OLE_MAGIC
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _HEADING = re.compile(r"heading\s*([1-9])$", re.IGNORECASE)

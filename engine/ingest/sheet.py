@@ -18,8 +18,8 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from engine.core.ooxml import OLE_MAGIC
 from engine.core.limits import Limits
+from engine.core.ooxml import OLE_MAGIC
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _NO_ROWS_FIX = "check it has a header row and at least one data row, then add it again"

@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Mapping, Sequence
 
-from engine.questionnaire.reader import Question, Questionnaire
 from engine.questionnaire.formula_gates import formula_gates
+from engine.questionnaire.reader import Question, Questionnaire
 
 
 class QualifierSource(str, Enum):

@@ -42,11 +42,11 @@ import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
-from engine.ingest.paths import named_file
-from engine.ingest.sheet import cell_text, sniff_delimiter
 from engine.core.limits import Limits
 from engine.core.ooxml import OLE_MAGIC, SheetInfo, workbook_sheets
 from engine.core.types import FileProblem
+from engine.ingest.paths import named_file
+from engine.ingest.sheet import cell_text, sniff_delimiter
 from engine.questionnaire.validation import (
     Bounds,
     ListValidation,

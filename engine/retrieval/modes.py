@@ -11,11 +11,11 @@ from typing import Sequence
 import numpy as np
 
 from engine.core.config import Mode
-from engine.index.embed.hybrid import WeightedQuery, query_vectors, weighted_query
-from engine.core.vectors import PointVectors
-from engine.index.kb import KnowledgeBase, point_ids
 from engine.core.scopes import ScopeFilter
 from engine.core.types import Chunk, DocumentInfo, Hit
+from engine.core.vectors import PointVectors
+from engine.index.embed.hybrid import WeightedQuery, query_vectors, weighted_query
+from engine.index.kb import KnowledgeBase, point_ids
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import FUSION_DEPTH, Scored, VectorIndex
 

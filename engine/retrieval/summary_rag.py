@@ -21,10 +21,10 @@ from typing import Sequence
 import numpy as np
 
 from engine.core.config import Strategy
+from engine.core.types import Chunk, DocumentInfo, Hit
 from engine.index.kb import point_id
 from engine.index.kb_indexes import fused
 from engine.index.summaries import Summary
-from engine.core.types import Chunk, DocumentInfo, Hit
 
 SUMMARY_DOCS = 3  # documents selected by their summaries (k = 3)
 SUMMARY_STRATEGIES = (Strategy.SUMMARY, Strategy.SUMMARY_ONLY, Strategy.CONTENT_ONLY)

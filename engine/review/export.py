@@ -45,11 +45,11 @@ from pathlib import Path
 from typing import BinaryIO, Sequence
 from xml.etree import ElementTree as ET
 
-from engine.core.ooxml import OLE_MAGIC
-from engine.core.files import write_atomic
-from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.core.decoding import detect_encoding
+from engine.core.files import write_atomic
+from engine.core.ooxml import OLE_MAGIC
 from engine.core.types import FileProblem
+from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
 

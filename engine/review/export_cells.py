@@ -18,7 +18,6 @@ question's choice and text into its dropdown, answer, comment or date cell) and
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Iterable
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from engine.core.types import FileProblem, SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import Citation
-from engine.core.types import FileProblem, SourceKind
 
 HIGHLIGHT = "#e8a400"  # amber outline around each quoted line
 MAX_PAGES = 2  # a quote crosses at most one page break

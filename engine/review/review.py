@@ -20,18 +20,17 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from engine.index.library import AnswerLibrary, past_answer_label
+from engine.core.types import Action, DraftStatus, SourceKind
 from engine.drafting.records import Citation, Draft
-from engine.review.export_cells import answer_writes
+from engine.drafting.sections import SectionGate
+from engine.index.library import AnswerLibrary, past_answer_label
 from engine.questionnaire import Question, Questionnaire
-from engine.review.csv_writer import csv_text
-from engine.review.export import export
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify, row_types_of
-from engine.drafting.sections import SectionGate
-from engine.core.types import SourceKind
+from engine.review.csv_writer import csv_text
+from engine.review.export import export
+from engine.review.export_cells import answer_writes
 from storage.review_store import Decision, ReviewStore
-from engine.core.types import Action, DraftStatus
 
 
 class ReviewState(str, Enum):

@@ -31,6 +31,7 @@ from engine.index.kb import KnowledgeBase
 from engine.retrieval.retrieve import search
 from storage.vector_store import release
 from tests.fixtures import topic_pages, write_pdf
+from tests.ui.conftest import downloads, open_screen, ui_workspace  # noqa: F401 (the UI fixtures, for the adversarial app tests)
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1_000_000

@@ -20,8 +20,8 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from storage.review_store import ReviewStore, StoredDraft
 from engine.core.types import Action, DraftStatus
+from storage.review_store import ReviewStore, StoredDraft
 from tests.fixtures import write_questionnaire
 
 PAGE = 4096  # SQLite's default page size

@@ -90,8 +90,8 @@ def _drafts(kb, generator, questions) -> dict[str, dict]:
 def retrieval(folder: Path) -> dict[str, bool]:
     """Question id → whether its retrieved passages hold the injection (nothing drafted)."""
     from engine.core.config import EngineConfig
-    from engine.index.kb import KnowledgeBase
     from engine.drafting.drafter import Drafter
+    from engine.index.kb import KnowledgeBase
     from engine.questionnaire import read_questionnaire
     from storage.vector_store import release
 

@@ -12,13 +12,12 @@ the stated stand-in LLM of tests/ui/conftest.py; nothing here drafts).
 
 from __future__ import annotations
 
-
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
 from tests.adversarial import corpus
 from tests.adversarial.conftest import assert_queryable
 from tests.fixtures import write_questionnaire
-from tests.ui.conftest import add_handbook, button, open_screen, texts, ui_workspace  # noqa: F401 (fixtures)
+from tests.ui.conftest import add_handbook, button, texts
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 from engine.core.config import EngineConfig
-from engine.index.kb import KnowledgeBase
 from engine.drafting.drafter import Drafter
-from engine.review.draft_run import draft_questionnaire
+from engine.index.kb import KnowledgeBase
 from engine.questionnaire import read_questionnaire
+from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
 from tests.adversarial.conftest import ROOT, assert_queryable, measured

@@ -19,7 +19,6 @@ import openpyxl
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from engine.review.draft_run import draft_questionnaire
-from tests.ui.conftest import downloads, open_screen, ui_workspace  # noqa: F401 (fixtures)
 
 DOCUMENT = "=1+2+cmd|' -C calc'!A0.md"
 SHEET = "=HYPERLINK(\"x\")"

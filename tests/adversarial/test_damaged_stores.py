@@ -27,14 +27,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.index.kb import ManifestDamaged
 from engine.app.workspace import Workspace
+from engine.index.kb import ManifestDamaged
 from storage import snapshots
 from storage.review_store import ReviewStore, ReviewStoreDamaged
 from storage.vector_store import IndexDamaged, client_for, release
 from tests.adversarial.conftest import assert_queryable, measured
-from tests.fixtures import write_questionnaire
 from tests.adversarial.damaged import DAMAGES, damage, fill_review_store, fingerprint, review_state, review_store_files
+from tests.fixtures import write_questionnaire
 
 
 @pytest.mark.parametrize("with_wal", [True, False], ids=["with -wal", "without -wal"])

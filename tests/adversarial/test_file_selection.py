@@ -14,10 +14,10 @@ import os
 import pytest
 
 from engine.core.config import EngineConfig
-from engine.index.kb import KnowledgeBase
-from engine.drafting.drafter import Drafter
-from engine.questionnaire import read_questionnaire
 from engine.core.types import DraftStatus
+from engine.drafting.drafter import Drafter
+from engine.index.kb import KnowledgeBase
+from engine.questionnaire import read_questionnaire
 from storage.vector_store import release
 from tests.adversarial.conftest import assert_queryable, measured
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire

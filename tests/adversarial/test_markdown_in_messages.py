@@ -25,7 +25,7 @@ import pytest
 import streamlit
 
 from tests.fixtures import topic_pages, write_pdf, write_questionnaire
-from tests.ui.conftest import button, open_screen, ui_workspace  # noqa: F401 (fixtures)
+from tests.ui.conftest import button
 from ui.components.messages import escape_md
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

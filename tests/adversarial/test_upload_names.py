@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ingest.upload_names import MAX_CHARS, plain_upload_name
 from engine.core.types import IngestError
+from engine.ingest.upload_names import MAX_CHARS, plain_upload_name
 from tests.fixtures import write_questionnaire
-from tests.ui.conftest import button, open_screen, texts, ui_workspace  # noqa: F401 (fixtures)
+from tests.ui.conftest import button, texts
 from ui.components.messages import escape_md
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

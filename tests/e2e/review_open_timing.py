@@ -60,10 +60,10 @@ def prepare(store: Path, book: Path, kb: list[Path], llm_url: str) -> list[str]:
 def clickable(store: Path) -> list[str]:
     """IDs on the list's first page whose question opens on a highlighted PDF quote, no two in a
     row showing the same page and boxes."""
+    from engine.app.workspace import Workspace
+    from engine.core.types import SourceKind
     from engine.drafting.anchoring import AnchorLabel
     from engine.review.pdf_pages import highlightable
-    from engine.core.types import SourceKind
-    from engine.app.workspace import Workspace
 
     ws = Workspace(store)  # the review store only: its knowledge base (Qdrant) is never opened here
     try:

@@ -225,8 +225,8 @@ def highlight_in_view(app: App, timeout: float = 60) -> dict:
 def drafts_with_highlights(workspace: Path) -> list[str]:
     """The question IDs of the drafts with a citation that can be highlighted (read from the
     workspace's review store, which the app keeps up to date)."""
-    from engine.review.pdf_pages import highlightable
     from engine.drafting.records import Draft
+    from engine.review.pdf_pages import highlightable
     from storage.review_store import ReviewStore
 
     store = ReviewStore(workspace / "review.sqlite")

@@ -112,8 +112,8 @@ def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, 
     """A workspace whose LLM setting is the stated fake server, holding ``book`` drafted by
     ``TableDrafter(table)`` (the stated fake drafter); the project's id and the drafter's
     questions, in the order it was asked them."""
-    from engine.review.draft_run import draft_questionnaire
     from engine.app.workspace import Workspace
+    from engine.review.draft_run import draft_questionnaire
     from tests.unit.test_sections_drafting import TableDrafter
 
     settings = Settings(generator=GeneratorConfig(llm_url=llm_url))

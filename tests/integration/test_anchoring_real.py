@@ -7,9 +7,9 @@ import time
 import pymupdf
 import pytest
 
+from engine.bench.quotes import bench_quotes
 from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer
 from engine.index.sentences import loose
-from engine.bench.quotes import bench_quotes
 from engine.ingest import load_document
 
 

@@ -11,20 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from engine.drafting.anchoring import AnchorLabel
+from engine.app.settings import Settings
+from engine.app.workspace import Workspace
 from engine.core.config import EngineConfig
+from engine.core.types import DraftStatus, SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.drafter import Drafter
+from engine.drafting.records import Draft
 from engine.index.kb import KnowledgeBase
 from engine.index.library import PASSAGE_SCORE, REUSE_SCORE, AnswerLibrary, LibraryImportError
-from engine.drafting.drafter import Drafter
-from engine.questionnaire.qualifiers import question_key
-from engine.drafting.records import Draft
 from engine.questionnaire import QuestionnaireError, read_questionnaire
+from engine.questionnaire.qualifiers import question_key
 from engine.review.review import location
-from engine.app.settings import Settings
-from engine.core.types import SourceKind
-from engine.app.workspace import Workspace
 from storage.library_store import Origin
-from engine.core.types import DraftStatus
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, RefusingGenerator, topic_pages, write_pdf, write_questionnaire
 

@@ -11,12 +11,12 @@ import json
 
 import pytest
 
-from engine.cli.main import main
-from engine.drafting.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, part_prompt
 from engine.bench.ask import interleave, load_policyqa
+from engine.cli.main import main
+from engine.core.types import SourceKind, Unit
+from engine.drafting.ask import CONTEXT_TOKENS, AskDocument, AskOptions, DocumentAsker, part_prompt
 from engine.drafting.generate import ModelWorker
 from engine.drafting.generate.models import TEST_MODEL
-from engine.core.types import SourceKind, Unit
 
 pytestmark = pytest.mark.timeout(900)
 

@@ -23,13 +23,13 @@ import pytest
 
 from engine.core.config import EngineConfig
 from engine.drafting.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_tokens, questionnaire_kind
-from engine.index.kb import KnowledgeBase
-from engine.index.library import AnswerLibrary
 from engine.drafting.drafter import Drafter
 from engine.drafting.records import Draft
-from engine.review.draft_run import draft_questionnaire
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
 from engine.index.profile import row_ids
 from engine.questionnaire import read_questionnaire
+from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, write_questionnaire

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.drafting.anchoring import AnchorLabel
 from engine.core.config import EngineConfig
+from engine.core.types import DraftStatus
+from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.confidence import SUPPORT_MIN
+from engine.drafting.drafter import Drafter
 from engine.drafting.generate import make_generator
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, resolve_model
 from engine.index.kb import KnowledgeBase
-from engine.drafting.drafter import Drafter
 from engine.questionnaire import read_questionnaire
-from engine.core.types import DraftStatus
 from storage.vector_store import release
 
 ROOT = Path(__file__).resolve().parents[2]

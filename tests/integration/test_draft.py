@@ -13,14 +13,14 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.drafting.anchoring import AnchorLabel
 from engine.core.config import EngineConfig
-from engine.index.kb import KnowledgeBase
-from engine.drafting.drafter import Drafter
-from engine.review.draft_run import draft_questionnaire
-from engine.questionnaire import read_questionnaire
-from storage.review_store import ReviewStore
 from engine.core.types import DraftStatus
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.drafter import Drafter
+from engine.index.kb import KnowledgeBase
+from engine.questionnaire import read_questionnaire
+from engine.review.draft_run import draft_questionnaire
+from storage.review_store import ReviewStore
 from storage.vector_store import release
 from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 
@@ -102,7 +102,9 @@ def test_draft_cli_with_the_real_model(tmp_path):
     write_pdf(docs / "handbook.pdf", topic_pages())
     store = tmp_path / "store"
     book = write_questionnaire(tmp_path / "q.xlsx")
-    run = lambda *a: subprocess.run([sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900)
+
     assert run("kb", "add", str(docs), "--store", str(store)).returncode == 0
     started = time.perf_counter()
     first = subprocess.Popen([sys.executable, "-m", "engine", "draft", str(book), "--store", str(store)],

@@ -185,8 +185,8 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     """`eval leave-one-out --mode summary`: the mode reaches the Drafter (its prompts open with
     the documents' summaries) and is reported; the stated fake cannot write, so the summaries
     are extractive, and the figures say so."""
-    from engine.cli.main import build_parser
     from engine.bench.evaluate import leave_one_out
+    from engine.cli.main import build_parser
 
     s = setup
     args = build_parser().parse_args(["eval", "leave-one-out", "--kb", str(s["docs"]), "--mode", "summary",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.bench.evaluate import evaluate_questionnaire
-from engine.bench.rows import RowScores, RowTruth, same_option, normalised
+from engine.bench.rows import RowScores, RowTruth, normalised, same_option
 from engine.questionnaire.row_types import RowType
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf
 from tests.unit.test_qualifiers import ROWS, hecvat_like

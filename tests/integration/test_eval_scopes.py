@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from engine.bench.evaluate import LOO_FIGURES, Scores, evaluate_questionnaire, leave_one_out
-from engine.drafting.records import Draft
 from engine.core.scopes import FolderScopes, Scope
 from engine.core.types import DraftStatus
+from engine.drafting.records import Draft
 from tests.fixtures import QUESTIONS, QuotingGenerator
 from tests.integration.test_eval_questionnaire import TRUTH, filled
 

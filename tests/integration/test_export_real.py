@@ -15,7 +15,12 @@ from pathlib import Path
 import pytest
 
 from engine.review.export import CellWrite, ExportError, export
-from tests.unit.test_export import assert_lossless, assert_only_recalculation_asked, assert_sheet_xml_lossless, sheet_part
+from tests.unit.test_export import (
+    assert_lossless,
+    assert_only_recalculation_asked,
+    assert_sheet_xml_lossless,
+    sheet_part,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:.* extension is not supported:UserWarning")
 PRESERVED = (  # blocks of a sheet that must come back byte for byte

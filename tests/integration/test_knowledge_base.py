@@ -14,8 +14,8 @@ import pytest
 from engine.core.config import EngineConfig, Mode
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import passage_vectors
-from engine.index.kb import KnowledgeBase, point_id
 from engine.index.errors import KnowledgeBaseError
+from engine.index.kb import KnowledgeBase, point_id
 from engine.retrieval.retrieve import search
 from storage.vector_store import CONCAT, DENSE, PAPER, SPARSE, StoreLockedError, release
 from tests.fixtures import TOPICS, topic_pages, write_pdf

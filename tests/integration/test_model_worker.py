@@ -87,10 +87,10 @@ def test_a_killed_model_worker_during_app_drafting_loses_no_stored_draft(tmp_pat
     """The workspace drafts with the real SmolLM2 in its worker; the worker is killed with
     SIGSEGV after the first drafts are stored: the run stops with the signal named, every
     stored draft is kept unchanged, and Start drafting again resumes and finishes the rest."""
-    from engine.core.config import EngineConfig
-    from engine.index.kb import KnowledgeBase
     from engine.app.settings import Settings
     from engine.app.workspace import Workspace
+    from engine.core.config import EngineConfig
+    from engine.index.kb import KnowledgeBase
     from storage.vector_store import release
     from tests.fixtures import QUESTIONS, topic_pages, write_pdf, write_questionnaire
 

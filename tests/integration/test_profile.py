@@ -19,13 +19,13 @@ import pytest
 
 from engine.cli.main import main
 from engine.core.config import EngineConfig
+from engine.core.scopes import Scope
+from engine.drafting.drafter import Drafter
+from engine.drafting.profile_answers import ProfileAnswers
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
-from engine.drafting.drafter import Drafter
 from engine.index.profile import fact_key, learn, row_ids, set_fact
-from engine.drafting.profile_answers import ProfileAnswers
 from engine.questionnaire import read_questionnaire
-from engine.core.scopes import Scope
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator
 

@@ -13,8 +13,8 @@ from engine.core.config import EngineConfig, Mode
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import query_vectors, weighted_query
 from engine.index.kb import KnowledgeBase
-from engine.retrieval.retrieve import search
 from engine.retrieval.modes import weighted
+from engine.retrieval.retrieve import search
 from storage.vector_store import VectorIndex, release
 from tests.fixtures import topic_pages, write_pdf
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.questionnaire import read_questionnaire
 from engine.cli.inspect import summary
+from engine.questionnaire import read_questionnaire
 
 # jsonl stem -> (workbook path under instructure/, question count, choice-list of the answer column)
 FILLED = {

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from engine.core.config import EngineConfig
-from engine.index.kb import KnowledgeBase
-from engine.index.library import AnswerLibrary
+from engine.core.scopes import Scope, ScopeError
+from engine.core.types import DraftStatus
 from engine.drafting.drafter import Drafter
 from engine.drafting.records import Draft
-from engine.review.draft_run import draft_questionnaire
+from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
 from engine.questionnaire import read_questionnaire
-from engine.core.scopes import Scope, ScopeError
+from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
-from engine.core.types import DraftStatus
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, write_questionnaire
 from tests.integration.test_scopes import ALPHA_QUESTION, SCOPES, write_docs

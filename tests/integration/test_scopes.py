@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from engine.core.config import EngineConfig, Mode
-from engine.index.kb import KnowledgeBase
-from engine.index.errors import KnowledgeBaseError
-from engine.retrieval.retrieve import search
 from engine.core.scopes import Scope, ScopeError, ScopeFilter
+from engine.index.errors import KnowledgeBaseError
+from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search
 from storage.vector_store import release
 
 DOCS = {

@@ -22,17 +22,16 @@ from pathlib import Path
 import pytest
 
 from engine.core.config import EngineConfig, Strategy
+from engine.drafting.drafter import Drafter
 from engine.drafting.generate import GeneratedAnswer
 from engine.drafting.generate.models import TEST_MODEL
-from engine.index.kb import KnowledgeBase
-from engine.index.errors import KnowledgeBaseError
-from engine.drafting.drafter import Drafter
-from engine.questionnaire import Question
-from engine.retrieval.retrieve import search
-from engine.index.summaries import SummaryMethod
-from engine.retrieval.summary_rag import SUMMARY_DOCS
 from engine.drafting.passages import SUMMARY_TOKENS
-from engine.retrieval.retrieve import retrieve
+from engine.index.errors import KnowledgeBaseError
+from engine.index.kb import KnowledgeBase
+from engine.index.summaries import SummaryMethod
+from engine.questionnaire import Question
+from engine.retrieval.retrieve import retrieve, search
+from engine.retrieval.summary_rag import SUMMARY_DOCS
 from storage.vector_store import release
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from engine.app.settings import Settings
+from engine.app.workspace import ReadOptions, Workspace
 from engine.core.config import EngineConfig
 from engine.index.kb import KnowledgeBase
 from engine.questionnaire import QuestionnaireError
 from engine.review.review import ReviewState
-from engine.app.settings import Settings
-from engine.app.workspace import ReadOptions, Workspace
 from storage.review_store import SCHEMA_VERSION, ReviewStore
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
@@ -167,10 +167,10 @@ def test_warm_up_loads_the_embedder_and_the_model_once_in_the_background(tmp_pat
     """The real MiniLM and the real (small) SmolLM2, loaded by the warm-up into the workspace's
     own objects: a drafting run asking for the model meanwhile gets the same one, and a change
     of a retrieval setting does not load the model again."""
-    from engine.drafting.generate import ModelWorker
-    from engine.drafting.generate.models import TEST_MODEL
     from engine.app.settings import GeneratorConfig
     from engine.app.workspace import WarmState
+    from engine.drafting.generate import ModelWorker
+    from engine.drafting.generate.models import TEST_MODEL
 
     folder = tmp_path / "ws"
     ws = Workspace(folder, Settings(generator=GeneratorConfig(model=TEST_MODEL)))

@@ -13,9 +13,9 @@ from typing import Callable
 
 import pytest
 
-from engine.index.kb import KnowledgeBase
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
+from engine.index.kb import KnowledgeBase
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 

@@ -13,8 +13,8 @@ import threading
 
 import pytest
 
-from engine.index.kb import KnowledgeBase
 from engine.app.workspace import WarmState
+from engine.index.kb import KnowledgeBase
 from tests.ui.conftest import texts
 
 pytestmark = pytest.mark.timeout(300)

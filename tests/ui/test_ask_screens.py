@@ -12,9 +12,9 @@ import threading
 
 import pytest
 
+from engine.core.types import SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.ask import NOTHING
-from engine.core.types import SourceKind
 from tests.fixtures import TOPICS, QuotingGenerator, write_pdf
 from tests.ui.conftest import button, texts
 from tests.ui.test_review import TwoQuotes, drafted_project, on_screen, stored, viewer

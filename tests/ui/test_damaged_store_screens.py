@@ -18,9 +18,9 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine.index.kb import KnowledgeBase
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
+from engine.index.kb import KnowledgeBase
 from storage import snapshots
 from storage.review_store import ReviewStore
 from storage.vector_store import release

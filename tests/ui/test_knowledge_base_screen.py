@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fixtures import topic_pages, write_pdf, write_questionnaire
-from ui.components.messages import count
 from tests.ui.conftest import button, texts
+from ui.components.messages import count
 
 
 def small_pdf(tmp_path: Path, name: str = "handbook.pdf", first: int = 0) -> bytes:

@@ -18,13 +18,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.records import LOW_CONFIDENCE, Citation, Draft
-from engine.review.review import Review, ReviewState
-from engine.core.types import SourceKind, Unit
 from engine.app.workspace import REVIEW_DB
+from engine.core.types import DraftStatus, SourceKind, Unit
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.records import LOW_CONFIDENCE, Citation
+from engine.review.review import Review, ReviewState
 from storage.review_store import ReviewStore
-from engine.core.types import DraftStatus
 from tests.fixtures import TOPICS, QuotingGenerator, write_questionnaire
 from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
 from ui.components.pdf_pane import content_key, viewer_args
@@ -660,8 +659,8 @@ def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(op
     fake answering from a table (tests/unit/test_sections_drafting.py): this is about the screen."""
     import openpyxl
 
-    from engine.review.draft_run import draft_questionnaire
     from engine.questionnaire.row_types import RowType
+    from engine.review.draft_run import draft_questionnaire
     from tests.unit.test_qualifiers import hecvat_like
     from tests.unit.test_sections_drafting import TableDrafter
 

@@ -9,14 +9,12 @@ passage) because these tests are about the screens, not about generation."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from engine.drafting.records import Draft
-from engine.core.scopes import Scope
-from storage.review_store import ReviewStore
 from engine.app.workspace import REVIEW_DB
+from engine.core.scopes import Scope
+from engine.drafting.records import Draft
+from storage.review_store import ReviewStore
 from tests.fixtures import topic_pages, write_pdf
 from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
+from engine.app.settings import GeneratorConfig, Settings
 from engine.core.config import EngineConfig
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, TEST_MODEL, resolve_model
-from engine.app.settings import GeneratorConfig, Settings
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 from tests.ui.conftest import add_questionnaire, button, texts
 from ui.components.messages import escape_md

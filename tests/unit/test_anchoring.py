@@ -7,11 +7,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.drafting.anchoring import CUTOFF, MIN_QUOTE_WORDS, Anchor, AnchorLabel, QuoteAnchorer, anchor, rects_for
-from engine.index.sentences import loose, sentence_spans
-from engine.index.chunking import PAGE_SEPARATOR
-from engine.ingest import load_document
 from engine.core.types import Unit
+from engine.drafting.anchoring import CUTOFF, MIN_QUOTE_WORDS, Anchor, AnchorLabel, QuoteAnchorer, anchor, rects_for
+from engine.index.chunking import PAGE_SEPARATOR
+from engine.index.sentences import loose, sentence_spans
+from engine.ingest import load_document
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
 PAGES = [Unit(text=text.replace(". ", ".\n", 1) + "\n", page=n) for n, text in enumerate(TOPICS.values(), 1)]

@@ -4,13 +4,20 @@ and past choices surviving the review store."""
 
 from __future__ import annotations
 
+from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
-from engine.index.library import LibraryHit, allowed_choice, choice_key, count_choices, near_hits, past_answer_label, reused_hit
 from engine.drafting.records import Citation, Draft
+from engine.index.library import (
+    LibraryHit,
+    allowed_choice,
+    choice_key,
+    count_choices,
+    near_hits,
+    past_answer_label,
+    reused_hit,
+)
 from engine.review.review import location
-from engine.core.types import SourceKind
 from storage.library_store import LibraryEntry, Origin
-from engine.core.types import DraftStatus
 
 
 def entry(i: int, choice: str | None, origin: Origin = Origin.IMPORT, imported: str = "2024-01-01") -> LibraryEntry:

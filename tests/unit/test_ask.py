@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from engine.core.types import IngestError, SourceKind, Unit
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.ask import (
     MAX_QUESTION_CHARS,
@@ -28,7 +29,6 @@ from engine.drafting.ask import (
 from engine.drafting.generate import JsonReply
 from engine.drafting.generate.prompt import Evidence
 from engine.drafting.records import Citation
-from engine.core.types import IngestError, SourceKind, Unit
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
 SENTENCES = [f"Sentence number {i} says that control {i} is reviewed by team {i % 7}." for i in range(1, 61)]

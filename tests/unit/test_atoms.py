@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from engine.drafting.generate.backends import JsonReply
 from engine.index.embed.atoms import (
     TAU,
     MaxIndex,
@@ -16,7 +17,6 @@ from engine.index.embed.atoms import (
     prune_within,
     question_schema,
 )
-from engine.drafting.generate.backends import JsonReply
 
 
 def test_atoms_are_sentences_with_short_fragments_merged():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import fitz
 import pytest
 
+from engine.core.types import LoadedDocument, SourceKind, Unit
 from engine.index.chunking import PAGE_SEPARATOR, Chunker
 from engine.ingest import load_document
-from engine.core.types import LoadedDocument, SourceKind, Unit
 from tests.fixtures import BOILERPLATE, write_pdf
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import openpyxl
 
-from engine.questionnaire.qualifiers import question_key
-from engine.review.export_cells import export_drafts
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.date_format import DateFormat, date_format, from_number_format, from_text
+from engine.questionnaire.qualifiers import question_key
+from engine.review.export_cells import export_drafts
 
 TODAY = datetime.date(2026, 11, 24)
 
@@ -93,8 +93,8 @@ def test_formats_read_from_excel_codes_and_words_write_and_read_back_dates():
 
 
 def test_export_writes_a_date_into_a_date_cell_and_the_formatted_text_into_a_text_cell(tmp_path):
-    from engine.drafting.records import Draft
     from engine.core.types import DraftStatus
+    from engine.drafting.records import Draft
 
     for fmt, cell_value in (("m/d/yyyy", datetime.datetime(2026, 11, 24)), ("@", "11/24/2026")):
         path = book(tmp_path / f"{fmt.replace('/', '')}.xlsx", "Date (MM/DD/YYYY)", fmt=fmt)

@@ -14,12 +14,12 @@ from pathlib import Path
 import openpyxl
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from engine.questionnaire.qualifiers import question_key
-from engine.drafting.records import Draft
-from engine.review.export_cells import answer_writes, export_drafts
-from engine.questionnaire import read_questionnaire
-from engine.review.export import CellWrite, export
 from engine.core.types import DraftStatus
+from engine.drafting.records import Draft
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.qualifiers import question_key
+from engine.review.export import CellWrite, export
+from engine.review.export_cells import answer_writes, export_drafts
 from tests.unit.test_export import assert_lossless, sheet_part
 
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.core.types import IngestError, SourceKind
 from engine.ingest import SUPPORTED_EXTENSIONS, load_document, validate_name
 from engine.ingest.pdf import page_ranges
 from engine.ingest.sheet import cell_text
 from engine.ingest.text import split_sections
-from engine.core.types import IngestError, SourceKind
 
 
 def assert_error(exc: pytest.ExceptionInfo[IngestError], file: str, *words: str) -> None:

@@ -11,10 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from engine.bench.leaks import (Source, build, contact_key, document_sources, library_sources, main,
-                                questionnaire_sources, site)
-from engine.index.library import AnswerLibrary
+from engine.bench.leaks import (
+    Source,
+    build,
+    contact_key,
+    document_sources,
+    library_sources,
+    main,
+    questionnaire_sources,
+    site,
+)
 from engine.core.scopes import COMPANY, FolderScopes, Scope
+from engine.index.library import AnswerLibrary
 from tests.fixtures import write_pdf, write_questionnaire
 
 GENERAL = [("GNRL-01", "Vendor Name"), ("GNRL-02", "Product Name"), ("GNRL-06", "Vendor Contact Name"),

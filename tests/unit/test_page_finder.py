@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.drafting.page_finder import PageFinder
 from engine.index.chunking import Chunker
 from engine.ingest import load_document
-from engine.drafting.page_finder import PageFinder
 from tests.fixtures import TOPICS, topic_pages, write_pdf
 
 

@@ -10,11 +10,17 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.drafting.anchoring import AnchorLabel
-from engine.review.pdf_pages import (SourcePageError, annotations, citation_excerpt, excerpt_bytes, highlightable,
-                              pages_for)
-from engine.drafting.records import Citation
 from engine.core.types import SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.records import Citation
+from engine.review.pdf_pages import (
+    SourcePageError,
+    annotations,
+    citation_excerpt,
+    excerpt_bytes,
+    highlightable,
+    pages_for,
+)
 from tests.fixtures import TOPICS, write_pdf
 
 PAGES = [TOPICS["encryption"], TOPICS["backups"] + " The last restore test was in March.",

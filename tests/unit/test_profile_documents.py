@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pymupdf
 
-from engine.ingest import load_document
 from engine.index.profile import Fact, Profile, fact_key, normalised, row_ids, same_vendor
 from engine.index.profile_documents import facts_of_document, facts_of_folder
+from engine.ingest import load_document
 
 
 def pdf(path: Path, pages: list[list[str]]) -> Path:

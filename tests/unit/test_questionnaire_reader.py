@@ -14,11 +14,11 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
 
-from engine.questionnaire import QuestionnaireError, read_questionnaire
 from engine.cli.inspect import add_inspect_command
+from engine.questionnaire import QuestionnaireError, read_questionnaire
 from engine.questionnaire.validation import parse_sqref
 
 X14_EXT = (

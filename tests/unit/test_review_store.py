@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from storage.review_store import ReviewStore, ReviewStoreError, StoredDraft, SCHEMA_VERSION
 from engine.core.types import Action, DraftStatus
+from storage.review_store import SCHEMA_VERSION, ReviewStore, ReviewStoreError, StoredDraft
 
 
 def test_drafts_and_decisions_persist_with_history(tmp_path):

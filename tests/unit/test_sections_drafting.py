@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import openpyxl
 
-from engine.questionnaire.qualifiers import question_key
+from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
-from engine.review.draft_run import draft_questionnaire
 from engine.questionnaire import read_questionnaire
+from engine.questionnaire.qualifiers import question_key
+from engine.review.draft_run import draft_questionnaire
 from engine.review.review import Review, ReviewState
 from storage.review_store import ReviewStore
-from engine.core.types import DraftStatus
 from tests.unit.test_qualifiers import hecvat_like
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.core.config import Mode
 from engine.app.settings import Settings, SettingsError
+from engine.core.config import Mode
 
 
 def test_defaults_round_trip(tmp_path):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engine.bench.beir import evaluate, ndcg, recall_at
+from engine.core.types import Unit
 from engine.drafting.generate import GeneratorError
 from engine.drafting.generate.backends import JsonReply
 from engine.index.summaries import (
@@ -27,7 +28,6 @@ from engine.index.summaries import (
     edited,
     extractive_summary,
 )
-from engine.core.types import Unit
 from tests.fixtures import TOPICS
 
 FURNITURE = "ACME Corp Internal Security Handbook Confidential page footer."

@@ -14,8 +14,8 @@ from typing import Callable
 
 import streamlit as st
 
-from engine.drafting.ask import NOTHING, AskOptions, AskRun, Excerpt
 from engine.core.types import SourceKind
+from engine.drafting.ask import NOTHING, AskOptions, AskRun, Excerpt
 from ui.components.messages import count, escape_md, problem_text
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.progress import duration

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.app.workspace import Workspace
 from engine.questionnaire import Questionnaire, read_questionnaire
 from engine.review.review import Review
-from engine.app.workspace import Workspace
 
 
 @st.cache_resource(max_entries=16, show_spinner="Reading the questionnaire…")

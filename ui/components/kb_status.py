@@ -3,8 +3,8 @@ baked into the stored vectors; a change needs a re-index)."""
 
 from __future__ import annotations
 
-from engine.index.kb import KnowledgeBase
 from engine.app.settings import Settings
+from engine.index.kb import KnowledgeBase
 
 
 def embedder_changed(kb: KnowledgeBase, settings: Settings) -> bool:

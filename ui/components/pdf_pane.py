@@ -13,10 +13,10 @@ import json
 import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
+from engine.app.workspace import Workspace
+from engine.drafting.records import Citation
 from engine.index.errors import KnowledgeBaseError
 from engine.review.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
-from engine.drafting.records import Citation
-from engine.app.workspace import Workspace
 from ui.components.messages import escape_md, problem_text
 
 VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen

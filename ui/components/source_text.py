@@ -8,13 +8,13 @@ import html
 
 import streamlit as st
 
-from engine.drafting.anchoring import AnchorLabel
-from engine.index.errors import KnowledgeBaseError
-from engine.drafting.records import Citation
-from engine.core.types import SourceKind, Unit
 from engine.app.workspace import Workspace
-from ui.components.messages import escape_md, problem_text
+from engine.core.types import SourceKind, Unit
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.records import Citation
+from engine.index.errors import KnowledgeBaseError
 from engine.index.library import answer_text, past_answer_label
+from ui.components.messages import escape_md, problem_text
 
 PANE_HEIGHT = 560
 

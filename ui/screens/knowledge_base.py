@@ -21,14 +21,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.ingest import SUPPORTED_EXTENSIONS
-from engine.ingest.upload_names import plain_upload_name
+from engine.core.scopes import Scope, products_of, third_parties_of
+from engine.core.types import DocumentInfo, IngestError
 from engine.index.kb import AddReport, KnowledgeBase
 from engine.index.library import AnswerLibrary, ImportReport
 from engine.index.summaries import Summary, SummaryMethod
+from engine.ingest import SUPPORTED_EXTENSIONS
+from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
-from engine.core.scopes import Scope, products_of, third_parties_of
-from engine.core.types import DocumentInfo, IngestError
 from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed

@@ -16,15 +16,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.ingest.upload_names import plain_upload_name
-from engine.questionnaire.qualifiers import question_key
-from engine.questionnaire import Questionnaire, QuestionnaireError
-from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
-from engine.review.review import Review, ReviewState
-from engine.core.scopes import products_of
-from engine.core.types import IngestError
 from engine.app import Run
 from engine.app.workspace import ReadOptions, Workspace
+from engine.core.scopes import products_of
+from engine.core.types import IngestError
+from engine.ingest.upload_names import plain_upload_name
+from engine.questionnaire import Questionnaire, QuestionnaireError
+from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
+from engine.review.review import Review, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration

@@ -26,16 +26,14 @@ from collections import Counter
 import streamlit as st
 
 from engine.app import ReviewStoreError
+from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import Draft
 from engine.review.review import Review, ReviewItem, ReviewState, RowType, location
-from engine.core.types import SourceKind
-from engine.core.types import DraftStatus
-from ui.components import ask_pane
+from ui.components import ask_pane, cached_questionnaire
+from ui.components.messages import escape_md, problem_text
 from ui.components.pdf_pane import show_pdf_citation
 from ui.components.source_text import show_past_answer, show_text_citation
-from ui.components import cached_questionnaire
-from ui.components.messages import escape_md, problem_text
 from ui.components.status import label_badge_md, state_badge_md, state_icon_md
 from ui.resources import PROJECT, QUESTION, current_project, workspace
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.app.settings import SETTINGS_FILE, Settings, SettingsError
 from engine.core.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
-from engine.app.settings import SETTINGS_FILE, Settings, SettingsError
+from engine.index.embed.dense import DenseEncoder, EmbedderError
 from ui.components.kb_status import needs_reindex
 from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
 from ui.components.warm_up import warm_up_status
 from ui.resources import workspace
-from engine.index.embed.dense import DenseEncoder, EmbedderError
 
 FLASH = "settings_messages"
 GGUF, SERVER = "GGUF model file", "LLM server (OpenAI-compatible)"

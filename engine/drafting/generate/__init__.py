@@ -7,7 +7,6 @@ the worker process the local model runs in (``worker``), the choice between them
 from engine.core.llm import GeneratorError, JsonChat, JsonReply  # defined below drafting: indexing uses them too
 from engine.drafting.generate.backends import Generator, HttpGenerator, LlamaCppGenerator
 from engine.drafting.generate.factory import make_generator
-from engine.drafting.generate.worker import ModelCrashed, ModelWorker
 from engine.drafting.generate.prompt import (
     GeneratedAnswer,
     Passage,
@@ -16,6 +15,7 @@ from engine.drafting.generate.prompt import (
     compact_passages,
     parse_answer,
 )
+from engine.drafting.generate.worker import ModelCrashed, ModelWorker
 
 __all__ = [
     "GeneratedAnswer",

@@ -28,7 +28,6 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Protocol, Sequence
 
 from engine.core.llm import GeneratorError, JsonReply
@@ -98,9 +97,10 @@ class LlamaCppGenerator(_Answers):
             raise GeneratorError("llama-cpp-python", "is not installed", f"run: {LLAMA_PIP}") from None
         # deferred: these two import llama_cpp at their top; the HTTP backend needs no llama-cpp-python
         from engine.drafting.generate.grammar_sampling import GreedyLlama  # noqa: PLC0415
-        from engine.drafting.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates  # noqa: PLC0415
+
         # deferred: `python -m engine.drafting.generate.models` runs that module as a script (see worker.py)
         from engine.drafting.generate.models import resolve_model  # noqa: PLC0415
+        from engine.drafting.generate.prefix_states import DEFAULT_CAPACITY, PrefixStates  # noqa: PLC0415
 
         path = resolve_model(model_path)  # a registered name or a GGUF path; checked
         decode_threads = n_threads or (1 if path.stat().st_size < SMALL_MODEL_BYTES else _cpu_count())

@@ -28,9 +28,9 @@ from typing import Sequence
 
 import numpy as np
 
-from engine.index.sentences import sentence_spans
 from engine.core.llm import JsonChat
 from engine.core.types import Progress
+from engine.index.sentences import sentence_spans
 
 MIN_ATOM_WORDS = 4  # shorter sentences ("[citation needed]", ":12", "Tesla stated,") are not atoms
 

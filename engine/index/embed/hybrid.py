@@ -11,8 +11,8 @@ from typing import Sequence
 
 import numpy as np
 
-from engine.index.embed.sparse import SparseModel
 from engine.core.vectors import PointVectors, SparseVector
+from engine.index.embed.sparse import SparseModel
 
 
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:
