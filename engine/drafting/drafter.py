@@ -49,6 +49,7 @@ from engine.index.library import (
     count_choices,
     near_hits,
     past_answer_label,
+    reusable_choice,
     reused_hit,
 )
 from engine.questionnaire import Question
@@ -169,7 +170,7 @@ class Drafter:
                 # a near-identical past question of this product (or company-wide): its answer, no LLM call
                 near = near_hits(past, product=self.product)  # the past answers reuse chose among
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
-            if reuse is not None and allowed_choice(reuse.entry.choice, q.choices):
+            if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
                 # only other products' near-identical answers: their choice, labelled; the text from the documents
                 return self._other_products_choice(q, key, reuse, near_hits(past, product=self.product), started)
             past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
@@ -219,9 +220,10 @@ class Drafter:
         workbook's spelling), labelled with its product and cited as that choice alone; the
         explanation drafted from the documents within the scope — kept only when supported and
         not contradicting the choice, else left empty — never the past answer's text
-        (engine/drafting/cross_product.py)."""
+        (engine/drafting/cross_product.py). A question without a dropdown gets the choice as its
+        text's start ("4) AWS — explanation", written as a past answer is shown)."""
         e = hit.entry
-        choice = allowed_choice(e.choice, q.choices)
+        choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing, tokens, probability = "", (), None, 0, None
         if self.kb.documents():
             retrieved = self.retrieve(q.text)
@@ -237,6 +239,8 @@ class Drafter:
                 if not text:
                     doc_citations = ()  # nothing of them is in the draft
                 probability = answer.choice_probability if agrees else None
+        if not q.choices:  # no dropdown to hold the choice: it leads the text
+            text, choice = " — ".join(x for x in (choice, text) if x), None
         quote = e.choice or ""
         cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
                         score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,

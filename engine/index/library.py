@@ -84,6 +84,7 @@ CONFLICT_SCORE = REUSE_SCORE  # near-identical questions whose choices differ ar
 _ENCODE_BLOCK = 64  # questions per encode call (progress granularity)
 _BLOCK = 1024  # rows of the pairwise score matrix computed at once by conflicts()
 _BARE_CHOICES = {"yes", "no", "na"}  # a free-text answer that is only this is a choice
+_OPTION = re.compile(r"\d{1,2}\)\s*\S.{0,60}")  # … or a numbered dropdown option typed as text ("4) AWS")
 
 
 class LibraryImportError(FileProblem):
@@ -158,6 +159,12 @@ def allowed_choice(choice: str | None, choices: Sequence[str]) -> str | None:
     """``choice`` spelled as the workbook spells it, when it is one of ``choices``; else None."""
     key = choice_key(choice)
     return next((c for c in choices if key and choice_key(c) == key), None)
+
+
+def reusable_choice(choice: str | None, choices: Sequence[str]) -> str | None:
+    """A past answer's choice as a question may take it: in the workbook's spelling when the
+    question has a dropdown (:func:`allowed_choice`), as it is when the question has none."""
+    return allowed_choice(choice, choices) if choices else (choice if choice_key(choice) else None)
 
 
 def answer_text(entry: LibraryEntry) -> str:
@@ -406,13 +413,13 @@ def _fit_tfidf(texts: Sequence[str]):
 
 def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
     choice, answer = q.existing_choice, (q.existing_answer or "").strip()
-    if not q.choice_cell and choice_key(answer) in _BARE_CHOICES:
-        choice, answer = answer, ""  # a Yes/No typed in a sheet without dropdowns (CSV)
+    if not q.choice_cell and (choice_key(answer) in _BARE_CHOICES or _OPTION.fullmatch(answer)):
+        choice, answer = answer, ""  # a Yes/No or "4) AWS" typed in a sheet without dropdowns (CSV)
     return LibraryEntry(0, q.text.strip(), choice, answer, None, file, q.sheet, q.row, q.id, today, Origin.IMPORT)
 
 
 __all__ = [
     "ALPHA", "CONFLICT_SCORE", "LIBRARY_FILE", "PASSAGE_SCORE", "REUSE_SCORE", "AnswerLibrary", "Conflict",
     "ImportReport", "LibraryEntry", "LibraryHit", "LibraryImportError", "Origin", "allowed_choice", "answer_text",
-    "choice_key", "count_choices", "near_hits", "past_answer_label", "preference", "reused_hit",
+    "choice_key", "count_choices", "near_hits", "past_answer_label", "preference", "reusable_choice", "reused_hit",
 ]

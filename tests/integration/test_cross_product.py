@@ -236,3 +236,29 @@ def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothi
     assert general["GNRL-01"].answer == "Instructure" and general["GNRL-02"].answer == "Canvas Credentials"
     assert general["GNRL-04"].answer.endswith("inst.bid/privacy")
     assert {d.id for d in drafts if d.profile_fact} >= {f"GNRL-{n:02d}" for n in (1, 2, 4, 5, 6, 7, 8, 9, 14, 15)}
+
+
+def test_a_dropdown_option_typed_as_text_is_another_products_choice_never_its_text(kb, tmp_path, encoder):
+    """A sheet without dropdowns (here CSV, as Canvas Credentials' HECVAT holds QUAL-07) where the
+    vendor typed "4) AWS": the library keeps it as a choice; a target without a dropdown gets it
+    labelled as another product's, leading its text, with nothing of that product's comment."""
+    hosting = "Select your hosting option."
+    (tmp_path / "parchment.csv").write_text(
+        "ID,Question,Answer,Additional Information\n"
+        f'QUAL-07,{hosting},4) AWS,"Parchment LLC hosts in us-east-1, see https://status.parchment.com"\n',
+        encoding="utf-8")
+    (tmp_path / "impact.csv").write_text(f"ID,Question,Answer\nQUAL-07,{hosting},\n", encoding="utf-8")
+    lib = AnswerLibrary(tmp_path / "lib2", encoder)
+    try:
+        lib.import_file(tmp_path / "parchment.csv", product="Parchment")
+        (entry,) = lib.entries()
+        assert (entry.choice, entry.qid) == ("4) AWS", "QUAL-07")
+        (q,) = read_questionnaire(tmp_path / "impact.csv").questions
+        assert not q.choices
+        draft = Drafter(kb, QuotingGenerator(), library=lib, product="Impact").draft(q)
+    finally:
+        lib.close()
+    assert draft.answer.startswith("4) AWS") and draft.choice is None
+    assert draft.from_product == "Parchment" and draft.past_answers == ("Parchment's questionnaire: 4) AWS",)
+    assert "from another product (Parchment)" in draft.trust
+    assert "parchment" not in draft.answer.lower() and "us-east-1" not in draft.answer
