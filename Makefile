@@ -57,6 +57,7 @@ demo: setup
 # the features, the engine free of Streamlit) are checked first, then the tests
 test: setup browser
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
 # The atomic-units paper's embedder, for `bench retrieval --embedder all-mpnet-base-v2` only:
