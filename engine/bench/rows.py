@@ -233,7 +233,7 @@ def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=No
             out[question_key(q)] = not_required_draft(q, off.reason)
         else:
             d = out[question_key(q)] = drafter.draft(q, rows, questionnaire.path)
-            sections.drafted(q, d.status, d.answer, d.choice, d.from_product, d.past_answers)
+            sections.drafted(q, d)
         if progress:
             progress(q)
     return out, time.perf_counter() - started

@@ -7,7 +7,8 @@ latest draft, else what the questionnaire file already holds. A draft whose choi
 product's past answer (engine/drafting/cross_product.py) switches nothing off until a reviewer accepts
 it — one wrong qualifier would blank a whole section of this product's answers — unless at least
 three other products gave that choice and none another (``settles_qualifier``: the company-wide
-qualifiers such as "Does your product process PHI?"). Drafting asks :class:`SectionGate`
+qualifiers such as "Does your product process PHI?"); nor does a low-confidence draft or one
+resting on a third party's evidence alone (:func:`switches_sections`). Drafting asks :class:`SectionGate`
 for each question, qualifiers first: a question its qualifier switches off is stored as a
 ``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
 When the reviewer changes the qualifier, the next drafting run drafts the rows switched back on
@@ -17,10 +18,11 @@ required, whatever their draft.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Mapping
 
 from engine.core.types import Action, DraftStatus
 from engine.drafting.cross_product import settles_qualifier
+from engine.drafting.records import Draft
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import (
     Answer,
@@ -36,6 +38,15 @@ from engine.questionnaire.qualifiers import (
 from storage.review_store import Decision, ReviewStore, StoredDraft
 
 
+def switches_sections(draft: Draft) -> bool:
+    """A qualifier's draft that may switch the sections it governs off before a reviewer has
+    looked: drafted, not low confidence, not resting on a third party's evidence alone, and not
+    another product's choice short of the quorum (``settles_qualifier``). Any other draft leaves
+    its sections on: a wrong "No" would blank answers the customer needs."""
+    return (draft.status is DraftStatus.DRAFTED and not draft.low_confidence and draft.inherited_from is None
+            and settles_qualifier(draft.from_product, draft.past_answers))
+
+
 def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mapping[str, StoredDraft],
                     decisions: Mapping[str, Decision], file_answers: bool = True) -> dict[str, Answer]:
     """(value, explanation) of the questions ``keys``: the reviewer's approved answer, else the
@@ -49,8 +60,7 @@ def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mappin
         d, s = decisions.get(key), drafts.get(key)
         if d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or d.choice):
             out[key] = answer_of(q, d.choice, d.answer)
-        elif (s is not None and s.status is DraftStatus.DRAFTED
-              and settles_qualifier(s.data.get("from_product"), s.data.get("past_answers") or ())):
+        elif s is not None and switches_sections(Draft.from_stored(key, s)):
             out[key] = answer_of(q, s.choice, s.answer)
         elif file_answers:
             out[key] = answer_of(q, q.existing_choice, q.existing_answer)
@@ -91,14 +101,13 @@ class SectionGate:
         """A ``not_required`` draft of a question that is required again: it is to be drafted."""
         return stored.status is DraftStatus.NOT_REQUIRED and self.switched_off(q) is None
 
-    def drafted(self, q: Question, status: DraftStatus, answer: str, choice: str | None,
-                from_product: str | None = None, past_answers: Sequence[str] = ()) -> None:
-        """Record a new draft: a qualifier's changes the state of the rows it governs (not when
-        its choice is another product's past answer short of a quorum, see the module docstring)."""
+    def drafted(self, q: Question, draft: Draft) -> None:
+        """Record a new draft: a qualifier's changes the state of the rows it governs when it may
+        (:func:`switches_sections`, see the module docstring)."""
         key = question_key(q)
-        if key in self._keys and status is DraftStatus.DRAFTED and settles_qualifier(from_product, past_answers):
-            self.answers[key] = answer_of(q, choice, answer)
+        if key in self._keys and switches_sections(draft):
+            self.answers[key] = answer_of(q, draft.choice, draft.answer)
             self.gates = gates(self.qualifiers, self.answers, self._choices)
 
 
-__all__ = ["SectionGate", "current_answers"]
+__all__ = ["SectionGate", "current_answers", "switches_sections"]

@@ -72,7 +72,7 @@ def draft_questionnaire(
     for i, q in enumerate(pending, 1):
         off = sections.switched_off(q)
         draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, questionnaire.path)
-        sections.drafted(q, draft.status, draft.answer, draft.choice, draft.from_product, draft.past_answers)
+        sections.drafted(q, draft)
         review.add_draft(project.id, draft.stored())
         sink.write(draft)
         run.drafted.append(draft)

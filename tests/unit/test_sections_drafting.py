@@ -148,3 +148,23 @@ def test_the_evaluation_gates_rows_as_drafting_does(tmp_path):
     assert off == {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"}
     out, _ = draft_rows(OtherProductsDrafter({"QUAL-01": "No"}), questionnaire, ids)
     assert not any(d.status is DraftStatus.NOT_REQUIRED for d in out.values())
+
+
+class UnsureDrafter(TableDrafter):
+    """As ``TableDrafter``, with every draft under the calibrated confidence threshold."""
+
+    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+        d = super().draft(q)
+        return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, confidence=0.5)
+
+
+def test_a_low_confidence_qualifier_switches_nothing_off(tmp_path):
+    """Canvas Credentials' CONS-06 = No, drafted by the model at confidence 0.50 from Google's
+    evidence alone, switched CONS-07 off although the vendor answers it: an unsure qualifier
+    leaves its rows on for the reviewer."""
+    path = hecvat_like(tmp_path / "h.xlsx")
+    drafter = UnsureDrafter({"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"})
+    store = ReviewStore(tmp_path / "review.sqlite")
+    run = draft_questionnaire(read_questionnaire(path), drafter, store)
+    assert "HIPA-01" in drafter.asked and "not_required" not in run.counts
+    store.close()
