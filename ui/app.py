@@ -39,9 +39,9 @@ except StoreDamaged as exc:
     st.error(problem_text(exc), icon=":material/error:")
     st.stop()
 try:
-    # opened here (not first inside a screen's fragment), so a damaged one is said once, on top; assigned,
-    # since Streamlit's "magic" writes a bare expression of the main script onto the page (st.help)
-    _ = ws.kb
+    # opened here (not first inside a screen's fragment), so a damaged one is said once, on top (a call:
+    # Streamlit's "magic" writes a bare attribute of the main script onto the page, st.help, not a call)
+    ws.open_knowledge_base()
     kb_damaged = None
 except StoreDamaged as exc:
     kb_damaged = exc

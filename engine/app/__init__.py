@@ -1,6 +1,12 @@
-"""The workspace service: the one doorway the UI (and the CLI's draft) use. The store's records and
-errors that the screens see are named here too, so that ui/ never imports storage/."""
+"""The workspace service: the one doorway the UI (and the CLI's draft) use. The records and
+errors that the screens see and that live deeper down (the review store's, the knowledge base's,
+the drafter's) are re-exported here, so that ui/ never imports storage/ and reads them from one
+place; each keeps its one home where it is defined."""
 
-from storage.review_store import ReviewStoreError, Run
+from engine.drafting.records import Citation, Draft
+from engine.index.errors import KnowledgeBaseError
+from engine.index.kb import AddReport, Manifest
+from storage.review_store import Project, ReviewStoreError, Run, StoredDraft
 
-__all__ = ["ReviewStoreError", "Run"]
+__all__ = ["AddReport", "Citation", "Draft", "KnowledgeBaseError", "Manifest", "Project", "ReviewStoreError", "Run",
+           "StoredDraft"]

@@ -20,14 +20,16 @@ from pathlib import Path
 from engine.app.settings import Settings
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
-from engine.core.scopes import ScopeFilter
+from engine.core.scopes import Scope, ScopeFilter
+from engine.core.types import DocumentInfo, Progress, Unit, no_progress
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
 from engine.drafting.drafter import Drafter
 from engine.drafting.generate import Generator, make_generator
 from engine.drafting.records import Draft
-from engine.index.kb import KnowledgeBase
+from engine.index.kb import AddReport, KnowledgeBase, Manifest
 from engine.index.library import AnswerLibrary
 from engine.index.profile import row_ids
+from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
 from engine.questionnaire.qualifiers import question_key
@@ -35,7 +37,7 @@ from engine.questionnaire.reader import SUFFIXES
 from engine.review.draft_run import draft_questionnaire, to_draft
 from engine.review.review import Review
 from storage import snapshots
-from storage.review_store import Project, ReviewStore, Run
+from storage.review_store import Project, ReviewStore, Run, StoredDraft
 from storage.snapshots import REVIEW_DB
 
 
@@ -55,6 +57,9 @@ class ReadOptions:
     @classmethod
     def from_json(cls, d: dict) -> ReadOptions:
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+
+STOPPED = "stopped by the reviewer"  # JobStatus.error of a run the reviewer cancelled
 
 
 class Workspace:
@@ -151,6 +156,74 @@ class Workspace:
             for name in ("kb", "drafter", "library", "asks") + (("generator",) if new_generator else ()):
                 self.__dict__.pop(name, None)
             self._warm = None
+
+    # ---- the knowledge base, as the screens use it ----------------------------------------------
+    def open_knowledge_base(self) -> None:
+        """Open the knowledge base now (its manifest read, its Qdrant folder locked), so that a
+        damaged one raises ``StoreDamaged`` here, once, and not first inside a screen."""
+        _ = self.kb
+
+    def documents(self) -> list[DocumentInfo]:
+        """The documents in the knowledge base, in the order they were added."""
+        return self.kb.documents()
+
+    def document_hash(self, name: str) -> str:
+        """The content hash of the stored version of document ``name`` (KnowledgeBaseError: none)."""
+        return self.kb.document(name).doc_hash
+
+    def document_units(self, name: str) -> list[Unit]:
+        """The units (pages, rows, sections) of document ``name`` as it was read when added."""
+        return self.kb.units(name)
+
+    def source_path(self, name: str) -> Path:
+        """The stored copy of document ``name``, as it was added (KnowledgeBaseError: missing)."""
+        return self.kb.source_path(name)
+
+    def index_manifest(self) -> Manifest:
+        """What the knowledge base's index was built with (embedder, α) and holds (documents)."""
+        return self.kb.manifest
+
+    def add_document(self, path: Path, name: str, progress: Progress = no_progress,
+                     scope: Scope | None = None) -> AddReport:
+        """Index one file under an outside name (an upload's file name): see ``KnowledgeBase.add_file``."""
+        return self.kb.add_file(path, name, progress, scope=scope)
+
+    def set_scopes(self, scopes: dict[str, Scope]) -> list[DocumentInfo]:
+        """Give documents (by name) a new scope; returns the documents that changed."""
+        return self.kb.set_scopes(scopes)
+
+    def remove_document(self, name: str, progress: Progress = no_progress) -> DocumentInfo:
+        """Remove document ``name`` from the knowledge base (its index rebuilt without it)."""
+        return self.kb.remove(name, progress)
+
+    def reindex(self, progress: Progress = no_progress) -> None:
+        """Rebuild the index from the stored files with the current settings' embedder and α."""
+        self.kb.reindex(progress)
+
+    def summary(self, name: str) -> Summary:
+        """The summary of document ``name``, as retrieval uses it."""
+        return self.kb.indexes.summary(name)
+
+    def edit_summary(self, name: str, text: str) -> Summary:
+        """Replace the summary of document ``name`` by the reviewer's text (re-embedded at once)."""
+        return self.kb.indexes.edit_summary(name, text)
+
+    # ---- the review store's records, as the screens read them -----------------------------------
+    def project(self, project_id: int) -> Project:
+        """One project (a questionnaire being reviewed); ReviewStoreError when there is none."""
+        return self.review_store.project(project_id)
+
+    def run(self, run_id: int) -> Run:
+        """One drafting run, as recorded."""
+        return self.review_store.run(run_id)
+
+    def runs(self, project_id: int) -> list[Run]:
+        """The project's drafting runs, oldest first."""
+        return self.review_store.runs(project_id)
+
+    def latest_drafts(self, project_id: int) -> dict[str, StoredDraft]:
+        """The newest stored draft of each question of the project, by question key."""
+        return self.review_store.latest_drafts(project_id)
 
     # ---- questionnaires ------------------------------------------------------------------------
     def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
@@ -430,7 +503,7 @@ class DraftingJobs:
                                 limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
                                 progress=progress)
         except _Cancelled:
-            error = "stopped by the reviewer"
+            error = STOPPED
         except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
             error = f"{type(exc).__name__}: {exc}"
         self.ws.review_store.finish_run(run.id, error)

@@ -19,7 +19,7 @@ def _read(path: str, mtime_ns: int, size: int, options: tuple[tuple[str, object]
 
 def questionnaire(ws: Workspace, project_id: int) -> Questionnaire:
     """``ws.questionnaire(project_id)``, cached by the file's identity and the read options."""
-    path = ws.questionnaire_path(ws.review_store.project(project_id))
+    path = ws.questionnaire_path(ws.project(project_id))
     stat = path.stat()
     options = tuple(sorted(ws.read_options(project_id).to_json().items()))
     return _read(str(path), stat.st_mtime_ns, stat.st_size, options)

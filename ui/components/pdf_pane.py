@@ -13,9 +13,8 @@ import json
 import streamlit as st
 from streamlit_pdf_viewer import pdf_viewer
 
+from engine.app import Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
-from engine.drafting.records import Citation
-from engine.index.errors import KnowledgeBaseError
 from engine.review.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
 from ui.components.messages import escape_md, problem_text
 
@@ -25,7 +24,7 @@ VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen
 def excerpt_for(ws: Workspace, citation: Citation) -> PageExcerpt | None:
     """What the viewer is sent for ``citation`` (None: no page to show). Raises
     KnowledgeBaseError / SourcePageError with the file, problem and fix."""
-    return citation_excerpt(ws.kb.source_path(citation.file), citation)
+    return citation_excerpt(ws.source_path(citation.file), citation)
 
 
 def _pages_words(pages: tuple[int, ...]) -> str:

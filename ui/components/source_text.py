@@ -8,11 +8,10 @@ import html
 
 import streamlit as st
 
+from engine.app import Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
 from engine.core.types import SourceKind, Unit
 from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.records import Citation
-from engine.index.errors import KnowledgeBaseError
 from engine.index.library import answer_text, past_answer_label
 from ui.components.messages import escape_md, problem_text
 
@@ -21,12 +20,12 @@ PANE_HEIGHT = 560
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _units(_ws: Workspace, folder: str, name: str, doc_hash: str) -> list[Unit]:
-    return _ws.kb.units(name)
+    return _ws.document_units(name)
 
 
 def units_of(ws: Workspace, name: str) -> list[Unit]:
     """A document's units, cached per stored version."""
-    return _units(ws, str(ws.folder), name, ws.kb.document(name).doc_hash)
+    return _units(ws, str(ws.folder), name, ws.document_hash(name))
 
 
 def find_unit(units: list[Unit], citation: Citation) -> Unit | None:

@@ -38,7 +38,7 @@ if pid is None:
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
-project = ws.review_store.project(pid)
+project = ws.project(pid)
 try:
     review = cached_questionnaire.review(ws, pid)
 except Exception as exc:  # the engine's errors name the file, the problem and the fix

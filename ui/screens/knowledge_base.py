@@ -1,7 +1,7 @@
 """Knowledge base screen: the company's documents the drafts are written from.
 
 Add files (PDF, Word, Excel/CSV, Markdown/text) through the uploader — each upload is written
-to a temporary folder and indexed by ``kb.add_file`` with its own progress bar and its own
+to a temporary folder and indexed by ``Workspace.add_document`` with its own progress bar and its own
 result (indexed, replaced, unchanged, or the problem in plain words), with the scope chosen for
 them (company-wide, products', a third party's); list the documents with their scopes; change a
 document's scope; remove one (after a confirmation); re-index everything after the embedder or α
@@ -21,9 +21,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from engine.app import AddReport
+from engine.app.workspace import Workspace
 from engine.core.scopes import Scope, products_of, third_parties_of
 from engine.core.types import DocumentInfo, IngestError
-from engine.index.kb import AddReport, KnowledgeBase
 from engine.index.library import AnswerLibrary, ImportReport
 from engine.index.summaries import Summary, SummaryMethod
 from engine.ingest import SUPPORTED_EXTENSIONS
@@ -93,7 +94,7 @@ def report_messages(name: str, report: AddReport) -> list[tuple[str, str]]:
     return messages
 
 
-def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[tuple[str, str]]:
+def index_uploads(ws: Workspace, files, scope: Scope | None = None) -> list[tuple[str, str]]:
     """Index each uploaded file (written to a temporary folder first) with its own progress bar,
     in ``scope`` (None: company-wide, and files already held keep theirs); one file's problem never
     stops the others."""
@@ -116,7 +117,7 @@ def index_uploads(kb: KnowledgeBase, files, scope: Scope | None = None) -> list[
                 path = Path(tmp) / str(i) / name
                 path.parent.mkdir()
                 path.write_bytes(upload.getvalue())
-                report = kb.add_file(path, name, bar, scope=scope)
+                report = ws.add_document(path, name, bar, scope=scope)
             except Exception as exc:  # a store-wide problem (e.g. built with another embedder), a full disk
                 report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
             failed += bool(report.errors)
@@ -228,8 +229,7 @@ st.caption("The documents every answer is drafted from: security policies, produ
            "certifications, past answered questionnaires. They stay on this computer.")
 ws = workspace()
 try:
-    kb = ws.kb
-    docs = kb.documents()
+    docs = ws.documents()
 except Exception as exc:  # a damaged or locked store: the engine's message says what to do
     st.error(f"The knowledge base cannot be opened: {problem_text(exc)}")
     st.stop()
@@ -240,7 +240,7 @@ if drafting:
                "once it has finished or been stopped (on the Questionnaire screen).", icon=":material/hourglass_top:")
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
 
-reason = needs_reindex(kb, ws.settings)
+reason = needs_reindex(ws.index_manifest(), ws.settings)
 if reason:
     st.warning(f"Re-index the knowledge base (button at the bottom): {escape_md(reason)}.", icon=":material/sync_problem:")
 
@@ -260,8 +260,8 @@ st.caption("The scope: whose evidence these files are. A file the knowledge base
            "or third-party scope chosen here (a product is added to its products); with Company-wide it keeps "
            "its scope (change it below).")
 if st.button("Index files", type="primary", icon=":material/upload:",
-             disabled=not files or bool(drafting) or embedder_changed(kb, ws.settings) or add_scope is None):
-    for level, text in index_uploads(kb, files, None if add_scope.company else add_scope):
+             disabled=not files or bool(drafting) or embedder_changed(ws.index_manifest(), ws.settings) or add_scope is None):
+    for level, text in index_uploads(ws, files, None if add_scope.company else add_scope):
         flash(ADD_FLASH, level, text)
     st.session_state[UPLOADER_GENERATION] = generation + 1
     st.rerun()
@@ -269,7 +269,7 @@ show_flashed(ADD_FLASH)
 
 # ---- the documents -------------------------------------------------------------------------------
 st.subheader("Documents")
-docs = kb.documents()
+docs = ws.documents()
 show_flashed(DOCS_FLASH)
 if not docs:
     st.info("The knowledge base is empty. Add your security policies, product and architecture "
@@ -291,7 +291,7 @@ with st.container(border=True):
     scope = scope_picker(f"kb_scope_{chosen.doc_hash}", products_of(docs), third_parties_of(docs), chosen.scope,
                          disabled=bool(drafting))
     if st.button("Save scope", icon=":material/label:", disabled=bool(drafting) or scope in (None, chosen.scope)):
-        kb.set_scopes({chosen.name: scope})
+        ws.set_scopes({chosen.name: scope})
         flash(DOCS_FLASH, "success", f"**{escape_md(chosen.name)}** is now {escape_md(scope.label)}.")
         st.rerun()
 
@@ -305,7 +305,7 @@ with st.container(border=True):
         if yes.button("Yes, remove", type="primary", disabled=bool(drafting)):
             bar = ProgressBar(f"Removing {pending}")
             try:
-                kb.remove(pending, bar)
+                ws.remove_document(pending, bar)
             except Exception as exc:
                 flash(DOCS_FLASH, "error", f"**{escape_md(pending)}** was not removed. {problem_text(exc)}")
             else:
@@ -330,16 +330,16 @@ st.caption("One summary per document. The summary retrieval mode picks the docum
 show_flashed(SUMMARY_FLASH)
 summary_doc = st.selectbox("Document", names, key="kb_summary_choice")
 try:
-    summary = kb.indexes.summary(summary_doc)
+    summary = ws.summary(summary_doc)
 except Exception as exc:
     st.error(f"The summary cannot be read: {problem_text(exc)}")
 else:
     st.caption(summary_origin(summary))
-    doc_hash = kb.document(summary_doc).doc_hash
+    doc_hash = ws.document_hash(summary_doc)
     new_text = st.text_area("Summary", summary.text, height=180, key=f"kb_summary_{doc_hash}_{summary.text_sha[:12]}")
     if st.button("Save summary", icon=":material/save:", disabled=bool(drafting) or " ".join(new_text.split()) == summary.text):
         try:
-            kb.indexes.edit_summary(summary_doc, new_text)
+            ws.edit_summary(summary_doc, new_text)
         except Exception as exc:
             flash(SUMMARY_FLASH, "error", f"The summary of **{escape_md(summary_doc)}** was not saved. {problem_text(exc)}")
         else:
@@ -356,7 +356,7 @@ st.caption("Rebuilds the index from the stored copies of the documents with the 
 if st.button("Re-index", icon=":material/sync:", type="primary" if reason else "secondary", disabled=bool(drafting)):
     bar = ProgressBar("Re-indexing")
     try:
-        kb.reindex(bar)
+        ws.reindex(bar)
     except Exception as exc:
         flash(REINDEX_FLASH, "error", f"Re-indexing failed; the previous index is kept. {problem_text(exc)}")
     else:

@@ -17,7 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from engine.app import Run
-from engine.app.workspace import ReadOptions, Workspace
+from engine.app.workspace import STOPPED, ReadOptions, Workspace
 from engine.core.scopes import products_of
 from engine.core.types import IngestError
 from engine.ingest.upload_names import plain_upload_name
@@ -42,7 +42,6 @@ REFUSED = "questionnaire_refused_upload"  # (file_id, why, overrides can help) o
 PROJECT_CHOICE = "questionnaire_project_choice"
 FIRST = 5  # questions shown per sheet
 LAST = 5  # latest drafts shown while drafting
-STOPPED = "stopped by the reviewer"  # JobStatus.error of a cancelled run (engine/app/workspace.py)
 OVERRIDES = ("sheet", "header_row", "question_col", "answer_col", "comment_col")
 
 
@@ -192,14 +191,14 @@ def overrides(ws: Workspace, pid: int, locked: bool) -> None:
 def resumed(ws: Workspace, run_id: int, started: float) -> bool:
     """The run was started by an earlier process and resumed by this one."""
     try:
-        recorded = datetime.fromisoformat(ws.review_store.run(run_id).started).timestamp()
+        recorded = datetime.fromisoformat(ws.run(run_id).started).timestamp()
     except Exception:
         return False
     return recorded < started - 5
 
 
 def last_run(ws: Workspace, pid: int) -> Run | None:
-    runs = ws.review_store.runs(pid)
+    runs = ws.runs(pid)
     return runs[-1] if runs else None
 
 
@@ -224,7 +223,7 @@ def state_counts(review: Review) -> None:
 
 
 def latest_drafts(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None:
-    drafts = sorted(ws.review_store.latest_drafts(pid).values(), key=lambda d: d.created, reverse=True)[:LAST]
+    drafts = sorted(ws.latest_drafts(pid).values(), key=lambda d: d.created, reverse=True)[:LAST]
     if not drafts:
         return
     questions = {question_key(q): q for q in questionnaire.questions}
@@ -355,7 +354,7 @@ if len(projects) > 1:
     st.session_state[PROJECT_CHOICE] = pid
     st.selectbox("Questionnaire", ids, format_func=names.get, key=PROJECT_CHOICE, on_change=choose_project,
                  help="The questionnaire the Review and Export screens work on.")
-project = ws.review_store.project(pid)
+project = ws.project(pid)
 
 try:
     review = cached_questionnaire.review(ws, pid)  # ws.review(pid), without re-reading the file each rerun
@@ -373,7 +372,7 @@ with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pi
 
 st.subheader("Draft the answers")
 try:
-    docs = ws.kb.documents()
+    docs = ws.documents()
 except Exception as exc:  # a damaged or locked store
     st.error(f"The knowledge base cannot be opened. {problem_text(exc)}")
     docs = []

@@ -25,10 +25,9 @@ from collections import Counter
 
 import streamlit as st
 
-from engine.app import ReviewStoreError
+from engine.app import Draft, ReviewStoreError
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.records import Draft
 from engine.review.review import Review, ReviewItem, ReviewState, RowType, location
 from ui.components import ask_pane, cached_questionnaire
 from ui.components.messages import escape_md, problem_text
@@ -596,7 +595,7 @@ def _source(pid: int, item: ReviewItem) -> None:
 
 def _ask(ws, pid: int, item: ReviewItem, cited_doc: str | None) -> None:
     """Ask the shown document (or, when the question cites none, a document chosen here)."""
-    names = [d.name for d in ws.kb.documents()]
+    names = [d.name for d in ws.documents()]
     if not names:
         return
     doc = cited_doc or st.session_state.get(ASK_DOC)

@@ -177,12 +177,11 @@ ws = workspace()
 load_widgets(ws.settings)
 
 try:
-    kb = ws.kb
-    docs = kb.documents()
+    docs, built = ws.documents(), ws.index_manifest()
 except Exception as exc:
-    kb, docs = None, []
+    docs, built = [], None
     st.error(f"The knowledge base cannot be opened: {problem_text(exc)}")
-reason = needs_reindex(kb, ws.settings) if kb is not None else None
+reason = needs_reindex(built, ws.settings) if built is not None else None
 if reason:
     st.warning(f"Re-index the knowledge base: {escape_md(reason)}.", icon=":material/sync_problem:")
     st.page_link("screens/knowledge_base.py", label="Re-index on the Knowledge base screen", icon=":material/sync:")
@@ -240,7 +239,7 @@ rows = [
     ("Settings file", str(ws.folder / SETTINGS_FILE)),
     ("Documents", str(len(docs))),
     ("Chunks", str(sum(d.chunks for d in docs))),
-    ("Index built with", f"{kb.manifest.embedder}, α = {kb.manifest.alpha:g}" if kb is not None and docs else "—"),
+    ("Index built with", f"{built.embedder}, α = {built.alpha:g}" if built is not None and docs else "—"),
     ("Vector store", engine.qdrant_url or "Qdrant, local files in the workspace folder"),
     ("Questionnaires", str(len(ws.projects()))),
 ]
