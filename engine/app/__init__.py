@@ -3,10 +3,12 @@ errors that the screens see and that live deeper down (the review store's, the k
 the drafter's) are re-exported here, so that ui/ never imports storage/ and reads them from one
 place; each keeps its one home where it is defined."""
 
+from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import Citation, Draft
 from engine.index.errors import KnowledgeBaseError
 from engine.index.kb import AddReport, Manifest
+from engine.index.summaries import Summary, SummaryMethod
 from storage.review_store import Project, ReviewStoreError, Run, StoredDraft
 
-__all__ = ["AddReport", "Citation", "Draft", "KnowledgeBaseError", "Manifest", "Project", "ReviewStoreError", "Run",
-           "StoredDraft"]
+__all__ = ["AddReport", "AnchorLabel", "Citation", "Draft", "KnowledgeBaseError", "Manifest", "Project",
+           "ReviewStoreError", "Run", "StoredDraft", "Summary", "SummaryMethod"]

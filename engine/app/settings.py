@@ -11,7 +11,8 @@ from urllib.parse import urlparse
 
 from engine.core.config import EngineConfig, parse_mode
 from engine.core.files import write_atomic
-from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered
+from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered, resolve_model
+from engine.index.embed.dense import DenseEncoder, EmbedderError
 
 SETTINGS_FILE = "settings.json"
 
@@ -98,3 +99,24 @@ class Settings:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps(self.to_json(), indent=1))
         return path
+
+
+def check_embedder(name: str) -> None:
+    """Load a new embedder once to make sure it exists here (no model hub at run time);
+    SettingsError with the loader's reason when it cannot be loaded."""
+    if not name:
+        raise SettingsError("the embedder is empty; give a sentence-transformers model name or folder "
+                            "(the default is all-MiniLM-L6-v2)")
+    try:
+        DenseEncoder(name)
+    except EmbedderError as exc:
+        raise SettingsError(str(exc)) from None
+
+
+def check_model(model: str | None) -> None:
+    """The model file of a registered name or a path exists and is whole (size and checksum of
+    a registered model; the checksum is computed once per file); SettingsError when not."""
+    try:
+        resolve_model(model)
+    except ModelError as exc:
+        raise SettingsError(str(exc)) from None

@@ -15,7 +15,7 @@ import openpyxl
 import pytest
 
 from engine.app.settings import Settings
-from engine.app.workspace import ReadOptions, Workspace
+from engine.app.workspace import STOPPED, ReadOptions, Workspace
 from engine.core.config import EngineConfig
 from engine.index.kb import KnowledgeBase
 from engine.questionnaire import QuestionnaireError
@@ -192,3 +192,27 @@ def test_warm_up_loads_the_embedder_and_the_model_once_in_the_background(tmp_pat
         assert ws.settings.engine.top_k == 3 and ws.kb.config.top_k == 3
     finally:
         release(str(folder / "qdrant"))
+
+
+def test_the_screens_read_the_knowledge_base_and_the_runs_through_the_workspace(ws, tmp_path):
+    # what the screens call (ui/ never reaches into ws.kb or ws.review_store): the stored documents, their
+    # pages and copies, the index's manifest, a summary corrected by the reviewer, a project's runs and drafts
+    (doc,) = ws.documents()
+    assert doc.name == "handbook.pdf" and ws.document_hash("handbook.pdf") == doc.doc_hash
+    assert ws.source_path("handbook.pdf").read_bytes() == (tmp_path / "docs" / "handbook.pdf").read_bytes()
+    assert {u.page for u in ws.document_units("handbook.pdf")} == set(range(1, len(topic_pages()) + 1))
+    assert ws.index_manifest().embedder == ws.kb.encoder.name and ws.index_manifest().documents == (doc,)
+    assert ws.edit_summary("handbook.pdf", "A handbook about  encryption.").text == "A handbook about encryption."
+    assert ws.summary("handbook.pdf").text == "A handbook about encryption."
+    project, _ = upload(ws, tmp_path)
+    assert ws.project(project.id) == project and ws.runs(project.id) == []
+    ws.jobs.start(project.id, limit=1)
+    status = ws.jobs.wait(project.id, timeout=120)
+    (run,) = ws.runs(project.id)
+    assert ws.run(run.id) == run and run.finished and run.id == status.run_id
+    (draft,) = ws.latest_drafts(project.id).values()
+    assert draft.key in {d.key for d in ws.review(project.id).items()}
+    # a stopped run says so in the one string the Questionnaire screen compares with
+    ws.jobs.start(project.id, redo_answered=True)
+    ws.jobs.cancel(project.id)
+    assert ws.jobs.wait(project.id, timeout=120).error == STOPPED

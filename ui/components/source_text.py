@@ -8,10 +8,9 @@ import html
 
 import streamlit as st
 
-from engine.app import Citation, KnowledgeBaseError
+from engine.app import AnchorLabel, Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
 from engine.core.types import SourceKind, Unit
-from engine.drafting.anchoring import AnchorLabel
 from engine.index.library import answer_text, past_answer_label
 from ui.components.messages import escape_md, problem_text
 

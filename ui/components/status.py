@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.drafting.anchoring import AnchorLabel
+from engine.app import AnchorLabel
 from engine.review.review import ReviewState
 
 # state → (badge colour, Material icon)

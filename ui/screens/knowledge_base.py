@@ -21,12 +21,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.app import AddReport
+from engine.app import AddReport, Summary, SummaryMethod
 from engine.app.workspace import Workspace
 from engine.core.scopes import Scope, products_of, third_parties_of
 from engine.core.types import DocumentInfo, IngestError
 from engine.index.library import AnswerLibrary, ImportReport
-from engine.index.summaries import Summary, SummaryMethod
 from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES

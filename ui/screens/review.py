@@ -25,9 +25,8 @@ from collections import Counter
 
 import streamlit as st
 
-from engine.app import Draft, ReviewStoreError
+from engine.app import AnchorLabel, Draft, ReviewStoreError
 from engine.core.types import DraftStatus, SourceKind
-from engine.drafting.anchoring import AnchorLabel
 from engine.review.review import Review, ReviewItem, ReviewState, RowType, location
 from ui.components import ask_pane, cached_questionnaire
 from ui.components.messages import escape_md, problem_text

@@ -4,7 +4,7 @@ retrieval works (embedder, mode, α, top-k).
 
 The widgets start from the saved settings (no model saved: the registry's default). *Save
 settings* validates the values with ``Settings.changed`` and checks a newly chosen model file
-(``resolve_model``: a missing, truncated or damaged file is refused with its one-line reason and
+(``check_model``: a missing, truncated or damaged file is refused with its one-line reason and
 nothing is saved), then ``Workspace.apply_settings`` writes ``settings.json``; it is refused while
 drafting runs. The models load in the background (``Workspace.warm_up``): their state, or the
 reason one cannot load, is shown under each section. A new embedder or α takes effect for the
@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.app.settings import SETTINGS_FILE, Settings, SettingsError
+from engine.app.settings import SETTINGS_FILE, Settings, SettingsError, check_embedder, check_model
 from engine.core.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
-from engine.index.embed.dense import DenseEncoder, EmbedderError
 from ui.components.kb_status import needs_reindex
 from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
 from ui.components.warm_up import warm_up_status
@@ -121,26 +120,6 @@ def wanted_values() -> dict:
         "alpha": float(state["settings_alpha"]),
         "top_k": int(state["settings_top_k"]),
     }
-
-
-def check_embedder(name: str) -> None:
-    """Load a new embedder once to make sure it exists here (no model hub at run time)."""
-    if not name:
-        raise SettingsError("the embedder is empty; give a sentence-transformers model name or folder "
-                            "(the default is all-MiniLM-L6-v2)")
-    try:
-        DenseEncoder(name)
-    except EmbedderError as exc:
-        raise SettingsError(str(exc)) from None
-
-
-def check_model(model: str | None) -> None:
-    """The model file of a registered name or a path exists and is whole (size and checksum of
-    a registered model; the checksum is computed once per file)."""
-    try:
-        resolve_model(model)
-    except ModelError as exc:
-        raise SettingsError(str(exc)) from None
 
 
 def save(ws) -> None:
