@@ -29,7 +29,7 @@ from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
 from engine.index.profile import row_ids
 from engine.ingest.upload_names import plain_upload_name
-from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
+from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import SUFFIXES
 from engine.review.draft_run import draft_questionnaire, to_draft
@@ -37,24 +37,6 @@ from engine.review.review import Review
 from storage import snapshots
 from storage.review_store import Project, ReviewStore, Run
 from storage.snapshots import REVIEW_DB
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """Overrides of questionnaire detection (None = detect)."""
-
-    sheet: str | None = None
-    header_row: int | None = None
-    question_col: str | None = None
-    answer_col: str | None = None
-    comment_col: str | None = None
-
-    def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
-
-    @classmethod
-    def from_json(cls, d: dict) -> ReadOptions:
-        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
 
 
 class Workspace:
