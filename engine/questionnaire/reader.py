@@ -43,7 +43,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
 from engine.core.limits import Limits
-from engine.core.ooxml import OLE_MAGIC, SheetInfo, workbook_sheets
+from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
 from engine.ingest.paths import named_file
 from engine.ingest.sheet import cell_text, sniff_delimiter
@@ -277,12 +277,11 @@ def read_questionnaire(
 def _load_workbook(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_Grid], list[str]]:
     """Cell texts (cached values) and the XML scan of the sheets to look at."""
     name = path.name
-    with path.open("rb") as fh:
-        if fh.read(4) == OLE_MAGIC:
-            raise QuestionnaireError(
-                name, "is password-protected (encrypted) or an old .xls file",
-                "remove the password / save it as .xlsx and try again",
-            )
+    if is_ole(path):
+        raise QuestionnaireError(
+            name, "is password-protected (encrypted) or an old .xls file",
+            "remove the password / save it as .xlsx and try again",
+        )
     limits.check_workbook(path, name)  # before openpyxl unpacks anything
     try:
         zf = zipfile.ZipFile(path)
