@@ -152,13 +152,16 @@ class Workspace:
         staging = Path(tempfile.mkdtemp(dir=self._incoming)) / name  # one folder per upload, removed whatever happens
         try:
             staging.write_bytes(data)
-            read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
+            staged = read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
             shutil.rmtree(staging.parent, ignore_errors=True)
         self.review_store.set_options(project.id, {"read": options.to_json()})
         path = self.questionnaire_path(project)
-        questionnaire = read_questionnaire(path, **options.to_json())
+        # the project's file holds the bytes just read: not read again, unless the project keeps them under
+        # another name (the same file uploaded again, renamed), as a CSV's sheet is named after its file
+        same = path.name == name
+        questionnaire = replace(staged, path=path) if same else read_questionnaire(path, **options.to_json())
         self.review_store.set_questions(project.id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
         return project, questionnaire
 
@@ -409,7 +412,7 @@ class DraftingJobs:
         error = None
         try:
             draft_questionnaire(questionnaire, self.ws.drafter_for(run.project_id), self.ws.review_store,
-                                limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
+                                project_id=run.project_id, limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
                                 progress=progress)
         except _Cancelled:
             error = "stopped by the reviewer"
