@@ -31,6 +31,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from engine.core.location import Location
 from storage.sqlite import connect, transaction
 
 SCHEMA_VERSION = 3  # 2 added entries.product, 3 entries.source and entries.sha256 (older files upgraded in place)
@@ -100,6 +101,11 @@ class LibraryEntry:
         d = asdict(self)
         d["origin"] = self.origin.value
         return d
+
+    @property
+    def location(self) -> Location:
+        """Where this past answer is cited: file, sheet, row and question ID."""
+        return Location.past_answer(self.file, self.sheet, self.row, self.qid)
 
     @property
     def place(self) -> tuple[str, int, str, str]:

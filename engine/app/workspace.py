@@ -31,7 +31,7 @@ from engine.index.library import AnswerLibrary
 from engine.index.profile import row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
-from engine.questionnaire import Questionnaire, QuestionnaireError, read_questionnaire
+from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import SUFFIXES
 from engine.review.draft_run import draft_questionnaire, to_draft
@@ -39,25 +39,6 @@ from engine.review.review import Review
 from storage import snapshots
 from storage.review_store import Project, ReviewStore, Run, StoredDraft
 from storage.snapshots import REVIEW_DB
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """Overrides of questionnaire detection (None = detect)."""
-
-    sheet: str | None = None
-    header_row: int | None = None
-    question_col: str | None = None
-    answer_col: str | None = None
-    comment_col: str | None = None
-
-    def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
-
-    @classmethod
-    def from_json(cls, d: dict) -> ReadOptions:
-        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
-
 
 STOPPED = "stopped by the reviewer"  # JobStatus.error of a run the reviewer cancelled
 
@@ -243,13 +224,16 @@ class Workspace:
         staging = Path(tempfile.mkdtemp(dir=self._incoming)) / name  # one folder per upload, removed whatever happens
         try:
             staging.write_bytes(data)
-            read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
+            staged = read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
             shutil.rmtree(staging.parent, ignore_errors=True)
         self.review_store.set_options(project.id, {"read": options.to_json()})
         path = self.questionnaire_path(project)
-        questionnaire = read_questionnaire(path, **options.to_json())
+        # the project's file holds the bytes just read: not read again, unless the project keeps them under
+        # another name (the same file uploaded again, renamed), as a CSV's sheet is named after its file
+        same = path.name == name
+        questionnaire = replace(staged, path=path) if same else read_questionnaire(path, **options.to_json())
         self.review_store.set_questions(project.id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
         return project, questionnaire
 
@@ -500,7 +484,7 @@ class DraftingJobs:
         error = None
         try:
             draft_questionnaire(questionnaire, self.ws.drafter_for(run.project_id), self.ws.review_store,
-                                limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
+                                project_id=run.project_id, limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
                                 progress=progress)
         except _Cancelled:
             error = STOPPED

@@ -52,7 +52,6 @@ from engine.questionnaire import Question, read_questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.retrieval.summary_rag import SUMMARY_STRATEGIES
 from engine.review.draft_run import to_draft
-from engine.review.review import location
 from storage.vector_store import release
 
 CLASSES = ("Yes", "No")
@@ -267,7 +266,7 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
 
 def cite_line(c) -> str:
     """A citation in one line: ``file · p. 3 [verified]``, ``past answer: … [verified]``."""
-    where = location(c)
+    where = c.location.label()
     text = where if c.kind is SourceKind.LIBRARY else c.file + (f" · {where}" if where else "")
     return f"{text} [{c.label.value}]"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from engine.core.location import DEMO, Location
 from engine.core.types import Chunk, Progress, SourceKind
 from engine.drafting.page_finder import PageFinder
 from engine.index.kb import KnowledgeBase
@@ -16,13 +17,9 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets" / "sample"
 
 
 def where(chunk: Chunk, finder: Callable[[str], PageFinder] | None = None) -> str:
-    """A citation in words: page, section, or sheet and row."""
-    if chunk.kind is SourceKind.PDF:
-        page = finder(chunk.doc).locate(chunk.text).page if finder else chunk.page
-        return f"page {page}"
-    if chunk.sheet:
-        return f"sheet {chunk.sheet}, row {chunk.row}"
-    return f"section {chunk.section}" if chunk.section else "whole file"
+    """A citation in words: page (the page finder's, when given), section, or sheet and row."""
+    page = finder(chunk.doc).locate(chunk.text).page if finder and chunk.kind is SourceKind.PDF else None
+    return Location.of_chunk(chunk, page).label(DEMO)
 
 
 def run_demo(kb: KnowledgeBase, progress: Progress, questions: int = 6, out=print) -> None:

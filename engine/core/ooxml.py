@@ -1,19 +1,28 @@
 """The worksheets of an .xlsx/.xlsm package as ``xl/workbook.xml`` and its relationships list them
 (name, zip member, visibility, position): read by the size limits (engine/core/limits.py, to name a
 sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Standard
-library only. Also the one ``OLE_MAGIC``: the first bytes of an Office file that is no zip package
-(an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the export refuse."""
+library only. Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
+zip package (an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the
+export refuse, each with its own message."""
 
 from __future__ import annotations
 
 import zipfile
 from dataclasses import dataclass
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # an OLE compound file: encrypted OOXML, or an old binary .doc/.xls
+
+
+def is_ole(path: Path) -> bool:
+    """Whether the file is an OLE compound file (an encrypted .docx/.xlsx, or an old .doc/.xls)
+    rather than a zip package. Raises OSError when it cannot be opened."""
+    with open(path, "rb") as fh:
+        return fh.read(len(OLE_MAGIC)) == OLE_MAGIC
 
 
 @dataclass(frozen=True)

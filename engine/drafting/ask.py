@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from engine.core.llm import JsonChat
+from engine.core.location import SHORT, Location
 from engine.core.types import FileProblem, LoadedDocument, Progress, SourceKind, Unit, no_progress
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer, SourceSpan, Window
 from engine.drafting.generate.prompt import Evidence, _json_object, approx_tokens
@@ -320,12 +321,14 @@ class Excerpt:
     def pages(self) -> tuple[int, ...]:
         return tuple(dict.fromkeys(s.page for s in self.spans if s.page is not None))
 
+    @property
+    def location(self) -> Location:
+        """Its pages (PDF), or the sheet and row or section of the unit holding most of it."""
+        return Location(self.file, self.kind, self.pages, self.sheet, self.row, self.section)
+
     def where(self) -> str:
-        if self.pages:
-            return f"p. {self.pages[0]}" if len(self.pages) == 1 else f"pp. {self.pages[0]}–{self.pages[-1]}"
-        if self.sheet is not None:
-            return f"sheet {self.sheet}, row {self.row}"
-        return f"section {self.section}" if self.section else ""
+        """Its place as the answer names it ("p. 3", "pp. 3–4", "sheet S, row R", "section X")."""
+        return self.location.label(SHORT)
 
     def citation(self) -> Citation:
         """The excerpt as a draft citation: its longest span's offsets; in a PDF, the page of its

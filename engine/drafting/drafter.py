@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from engine.core.config import Strategy
+from engine.core.location import PROMPT, Location
 from engine.core.scopes import ScopeFilter, passage_suffix
 from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
@@ -48,7 +49,6 @@ from engine.index.library import (
     choice_key,
     count_choices,
     near_hits,
-    past_answer_label,
     reusable_choice,
     reused_hit,
 )
@@ -62,13 +62,8 @@ LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 
 
 def source_label(rank: int, chunk: Chunk) -> str:
-    if chunk.kind is SourceKind.PDF:
-        where = f" p. {chunk.page}"
-    elif chunk.sheet:
-        where = f", sheet {chunk.sheet} row {chunk.row}"
-    else:
-        where = f", {chunk.section}" if chunk.section else ""
-    return f"[{rank}] {chunk.doc}{where}"
+    """A retrieved passage's label in the prompt: "[rank] " and its place (engine/core/location.py)."""
+    return f"[{rank}] {Location.of_chunk(chunk).label(PROMPT)}"
 
 
 class Drafter:
@@ -126,7 +121,7 @@ class Drafter:
         """The related past answers first (matched question to question, and short), then the
         retrieved chunks; compacted together to the budget. The summary strategies add the
         selected documents' summaries (engine/retrieval/summary_rag.py)."""
-        whole = [Passage(f"[{i}] {_past_label(h)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
+        whole = [Passage(f"[{i}] {h.entry.location.label(PROMPT)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
         count = getattr(self.generator, "count_tokens", None)
         if retrieved is not None and retrieved.documents:
             return prompt_passages(question, whole, retrieved, self.budget, source_label, count)
@@ -321,11 +316,6 @@ class Drafter:
         span = max(spans, key=lambda s: s.end - s.start)
         return Citation(**base, label=anchor.label, score=anchor.score,
                         start=max(span.start, len(head)) - len(head), end=span.end - len(head))
-
-
-def _past_label(hit: LibraryHit) -> str:
-    e = hit.entry
-    return past_answer_label(e.file, e.sheet, e.row, e.qid)
 
 
 def _past_head(hit: LibraryHit) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from engine.core.location import Location
 from engine.core.scopes import inherited_from
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
@@ -41,6 +42,14 @@ class Citation:
     rects: tuple[Rect, ...] = ()
     third_party: str | None = None  # the cited document is this third party's (engine/core/scopes.py)
     product: str | None = None  # a past answer cited is this product's (engine/drafting/cross_product.py)
+
+    @property
+    def location(self) -> Location:
+        """Where the quote is (a past answer: file, sheet, row and question ID, kept in ``section``)."""
+        if self.kind is SourceKind.LIBRARY:
+            return Location.past_answer(self.file, self.sheet, self.row, self.section)
+        return Location(self.file, self.kind, (self.page,) if self.page is not None else (), self.sheet, self.row,
+                        self.section)
 
     def to_json(self) -> dict:
         d = asdict(self)

@@ -172,12 +172,6 @@ def answer_text(entry: LibraryEntry) -> str:
     return " — ".join(x for x in (entry.choice, entry.answer) if x)
 
 
-def past_answer_label(file: str, sheet: str | None, row: int | None, qid: str | None) -> str:
-    """How a past answer is named in prompts and citations."""
-    parts = [file] + ([f"sheet {sheet}"] if sheet else []) + ([f"row {row}"] if row is not None else [])
-    return "past answer: " + ", ".join(parts + ([f"ID {qid}"] if qid else []))
-
-
 def preference(entry: LibraryEntry, product: str | None) -> int:
     """How much a past answer is preferred for a questionnaire of ``product`` (lower first): 0 the
     target product's own (for no product: a company-wide one), 1 a company-wide one, 2 another
@@ -421,5 +415,5 @@ def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
 __all__ = [
     "ALPHA", "CONFLICT_SCORE", "LIBRARY_FILE", "PASSAGE_SCORE", "REUSE_SCORE", "AnswerLibrary", "Conflict",
     "ImportReport", "LibraryEntry", "LibraryHit", "LibraryImportError", "Origin", "allowed_choice", "answer_text",
-    "choice_key", "count_choices", "near_hits", "past_answer_label", "preference", "reusable_choice", "reused_hit",
+    "choice_key", "count_choices", "near_hits", "preference", "reusable_choice", "reused_hit",
 ]

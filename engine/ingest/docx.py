@@ -12,7 +12,7 @@ from docx.table import Table, _Cell
 from docx.text.paragraph import Paragraph
 
 from engine.core.limits import Limits
-from engine.core.ooxml import OLE_MAGIC
+from engine.core.ooxml import is_ole
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _HEADING = re.compile(r"heading\s*([1-9])$", re.IGNORECASE)
@@ -43,13 +43,12 @@ def row_text(cells: Sequence[_Cell]) -> str:
 
 
 def _open(path: Path, name: str) -> DocxDocument:
-    with path.open("rb") as fh:
-        if fh.read(4) == OLE_MAGIC:
-            raise IngestError(
-                name,
-                "is password-protected (encrypted) or an old .doc file",
-                "remove the password / save it as .docx in Word and add it again",
-            )
+    if is_ole(path):
+        raise IngestError(
+            name,
+            "is password-protected (encrypted) or an old .doc file",
+            "remove the password / save it as .docx in Word and add it again",
+        )
     try:
         return docx.Document(str(path))
     except Exception as exc:  # BadZipFile, KeyError (no document part), lxml errors...

@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from engine.core.limits import Limits
-from engine.core.ooxml import OLE_MAGIC
+from engine.core.ooxml import is_ole
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
 
 _NO_ROWS_FIX = "check it has a header row and at least one data row, then add it again"
@@ -111,13 +111,12 @@ def _worksheet_rows(ws: Worksheet) -> list[Row]:
 def load_workbook_file(path: Path, name: str, limits: Limits) -> LoadedDocument:
     """Load every worksheet (hidden ones too, with a note) of an .xlsx/.xlsm file; its
     uncompressed size, rows and cells are checked against ``limits`` before openpyxl reads it."""
-    with path.open("rb") as fh:
-        if fh.read(4) == OLE_MAGIC:
-            raise IngestError(
-                name,
-                "is password-protected (encrypted) or an old .xls file",
-                "remove the password / save it as .xlsx and add it again",
-            )
+    if is_ole(path):
+        raise IngestError(
+            name,
+            "is password-protected (encrypted) or an old .xls file",
+            "remove the password / save it as .xlsx and add it again",
+        )
     limits.check_workbook(path, name)
     try:
         with warnings.catch_warnings():  # "extension is not supported": irrelevant to reading

@@ -4,8 +4,9 @@ from engine.questionnaire.reader import (
     Question,
     Questionnaire,
     QuestionnaireError,
+    ReadOptions,
     SheetLayout,
     read_questionnaire,
 )
 
-__all__ = ["Question", "Questionnaire", "QuestionnaireError", "SheetLayout", "read_questionnaire"]
+__all__ = ["Question", "Questionnaire", "QuestionnaireError", "ReadOptions", "SheetLayout", "read_questionnaire"]

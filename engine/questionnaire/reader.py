@@ -34,7 +34,7 @@ import re
 import warnings
 import zipfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -43,7 +43,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
 from engine.core.limits import Limits
-from engine.core.ooxml import OLE_MAGIC, SheetInfo, workbook_sheets
+from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
 from engine.ingest.paths import named_file
 from engine.ingest.sheet import cell_text, sniff_delimiter
@@ -128,12 +128,45 @@ class Questionnaire:
 
 
 @dataclass(frozen=True)
-class _Overrides:
+class ReadOptions:
+    """Overrides of questionnaire detection (None = detect), as a person gives them: the CLI's
+    ``--sheet``, ``--header-row`` and ``--question-col``/``--answer-col``/``--comment-col``, the
+    app's fields (kept per project by engine/app/workspace.py). Columns are letters;
+    :meth:`column` is the one place a letter becomes a column number."""
+
     sheet: str | None = None
-    header_row: int | None = None
-    question_col: int | None = None
-    answer_col: int | None = None
-    comment_col: int | None = None
+    header_row: int | None = None  # 1-based; only rows below it are questions
+    question_col: str | None = None
+    answer_col: str | None = None
+    comment_col: str | None = None
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+
+    @classmethod
+    def from_json(cls, d: dict) -> ReadOptions:
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    def checked(self, file: str) -> ReadOptions:
+        """These options, refused with a QuestionnaireError naming ``file`` and the flag when the
+        header row is below 1 or a column is not a column letter."""
+        if self.header_row is not None and self.header_row < 1:
+            raise QuestionnaireError(file, f"--header-row {self.header_row} is not a row number", "rows start at 1")
+        for name in ("question_col", "answer_col", "comment_col"):
+            value, flag = getattr(self, name), "--" + name.replace("_", "-")
+            try:
+                _column_number(value)
+            except ValueError:
+                raise QuestionnaireError(file, f"{flag} '{value}' is not a column letter", f"pass e.g. {flag} C") from None
+        return self
+
+    def column(self, name: str) -> int | None:
+        """The column number (1-based) of ``question_col``, ``answer_col`` or ``comment_col``; None: detect."""
+        return _column_number(getattr(self, name))
+
+
+def _column_number(letter: str | None) -> int | None:
+    return None if letter is None else column_index_from_string(letter.strip().upper())
 
 
 @dataclass
@@ -202,13 +235,7 @@ def read_questionnaire(
         path = named_file(path)
     name = path.name
     limits = limits or Limits.from_env()
-    ov = _Overrides(
-        sheet=sheet,
-        header_row=_check_row(name, header_row),
-        question_col=_column(name, "--question-col", question_col),
-        answer_col=_column(name, "--answer-col", answer_col),
-        comment_col=_column(name, "--comment-col", comment_col),
-    )
+    ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col).checked(name)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise QuestionnaireError(
@@ -244,33 +271,17 @@ def read_questionnaire(
     return Questionnaire(path=path, sheets=tuple(layouts), notes=tuple(notes))
 
 
-def _column(file: str, flag: str, value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return column_index_from_string(value.strip().upper())
-    except ValueError:
-        raise QuestionnaireError(file, f"{flag} '{value}' is not a column letter", f"pass e.g. {flag} C") from None
-
-
-def _check_row(file: str, row: int | None) -> int | None:
-    if row is not None and row < 1:
-        raise QuestionnaireError(file, f"--header-row {row} is not a row number", "rows start at 1")
-    return row
-
-
 # ---------------------------------------------------------------- loading
 
 
-def _load_workbook(path: Path, ov: _Overrides, limits: Limits) -> tuple[list[_Grid], list[str]]:
+def _load_workbook(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_Grid], list[str]]:
     """Cell texts (cached values) and the XML scan of the sheets to look at."""
     name = path.name
-    with path.open("rb") as fh:
-        if fh.read(4) == OLE_MAGIC:
-            raise QuestionnaireError(
-                name, "is password-protected (encrypted) or an old .xls file",
-                "remove the password / save it as .xlsx and try again",
-            )
+    if is_ole(path):
+        raise QuestionnaireError(
+            name, "is password-protected (encrypted) or an old .xls file",
+            "remove the password / save it as .xlsx and try again",
+        )
     limits.check_workbook(path, name)  # before openpyxl unpacks anything
     try:
         zf = zipfile.ZipFile(path)
@@ -355,7 +366,7 @@ def _sheet_grid(zf, wb, info: SheetInfo, infos: list[SheetInfo], names, notes: l
     return _Grid(info.name, cells, scan.formulas, scan.merges, tuple(dropdowns))
 
 
-def _load_csv(path: Path, ov: _Overrides, limits: Limits) -> tuple[list[_Grid], list[str]]:
+def _load_csv(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_Grid], list[str]]:
     text = limits.read_text(path, path.name, QuestionnaireError)
     sheet = ov.sheet or path.stem
     try:
@@ -397,7 +408,7 @@ def _id_column(g: _Grid, start: int) -> int | None:
     return col if n >= 3 else None
 
 
-def _header_roles(g: _Grid, ov: _Overrides, id_col: int | None) -> tuple[dict[str, int], int | None]:
+def _header_roles(g: _Grid, ov: ReadOptions, id_col: int | None) -> tuple[dict[str, int], int | None]:
     """Column per role from the header rows, and the first header row."""
     rows = [ov.header_row] if ov.header_row else g.rows()
     votes: dict[str, Counter] = {}
@@ -443,7 +454,7 @@ def _is_title(g: _Grid, r: int, qcol: int, acol: int) -> bool:
     return all(w[0].isupper() or not w[0].isalpha() for w in words if len(w) > 3)
 
 
-def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
+def _detect(g: _Grid, ov: ReadOptions, lenient: bool) -> SheetLayout | str:
     """The layout of one sheet, or the reason it holds no questions."""
     start = (ov.header_row or 0) + 1
     id_col = _id_column(g, start)
@@ -456,18 +467,18 @@ def _detect(g: _Grid, ov: _Overrides, lenient: bool) -> SheetLayout | str:
         id_col = roles.get("id")
         rows = g.rows(max(start, (header_row or 0) + 1))
     skip = {id_col} if id_col else set()
-    qcol = ov.question_col or roles.get("question")
+    qcol = ov.column("question_col") or roles.get("question")
     qcol = qcol or _best_column(g, rows, skip, lambda r, c: _question_likeness(g.text(r, c)))
     if qcol is None:
         return "no question column found (pass --question-col)"
     skip.add(qcol)
-    acol = ov.answer_col or roles.get("answer")
+    acol = ov.column("answer_col") or roles.get("answer")
     acol = acol or _best_column(g, rows, skip, lambda r, c: c > qcol and bool(g.choices_at(r, c)))
     if acol is None and lenient:
         acol = qcol + 1
     if acol is None:
         return "no answer column found (no 'Answer'/'Response' header, no dropdowns; pass --answer-col)"
-    ccol = ov.comment_col or roles.get("comment")
+    ccol = ov.column("comment_col") or roles.get("comment")
     ccol = None if ccol in (acol, qcol) else ccol
     questions, computed = [], 0
     for r in rows:

@@ -53,8 +53,10 @@ def draft_questionnaire(
     limit: int | None = None,
     redo_answered: bool = False,
     progress: Progress = no_progress,
+    project_id: int | None = None,
 ) -> DraftRun:
-    project = review.project_for(questionnaire.path)
+    # the caller's project (the app knows it), else the one of the file's bytes (hashed; created on first use)
+    project = review.project(project_id) if project_id is not None else review.project_for(questionnaire.path)
     review.set_questions(project.id, [(question_key(q), _question_json(q)) for q in questionnaire.questions])
     todo, skipped = to_draft(questionnaire, redo_answered, limit)
     done = review.latest_drafts(project.id)

@@ -47,7 +47,7 @@ from xml.etree import ElementTree as ET
 
 from engine.core.decoding import detect_encoding
 from engine.core.files import write_atomic
-from engine.core.ooxml import OLE_MAGIC
+from engine.core.ooxml import is_ole
 from engine.core.types import FileProblem
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 
@@ -178,9 +178,7 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
 
 
 def _open_package(source: Path) -> zipfile.ZipFile:
-    with open(source, "rb") as f:
-        head = f.read(8)
-    if head.startswith(OLE_MAGIC):
+    if is_ole(source):
         raise ExportError(source, "the workbook is password-protected (or an old binary .xls)",
                           "remove the password in Excel (File > Info > Protect Workbook), save as .xlsx "
                           "and export again")

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from engine.core.types import Action, DraftStatus, SourceKind
+from engine.core.types import Action, DraftStatus
 from engine.drafting.records import Citation, Draft
 from engine.drafting.sections import SectionGate
-from engine.index.library import AnswerLibrary, past_answer_label
+from engine.index.library import AnswerLibrary
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify, row_types_of
@@ -295,7 +295,7 @@ class Review:
             if not item.citations:
                 rows.append(head + ["", "", "", "", ""])
             for c in item.citations:
-                rows.append(head + [c.file, location(c), c.quote, c.label.value, round(c.score, 1)])
+                rows.append(head + [c.file, c.location.label(), c.quote, c.label.value, round(c.score, 1)])
         return csv_text(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location",
                          "quote", "label", "score"], rows)
 
@@ -304,16 +304,4 @@ def _place(c: Citation) -> tuple:
     return (c.file, c.page, c.sheet, c.row, c.section, c.start, c.end, " ".join(c.quote.split()))
 
 
-def location(c: Citation) -> str:
-    """Where in its file a citation points, in words ("past answer: file, sheet, row, ID" for
-    the answer library)."""
-    if c.kind is SourceKind.LIBRARY:
-        return past_answer_label(c.file, c.sheet, c.row, c.section)
-    if c.page is not None:
-        return f"page {c.page}"
-    if c.sheet is not None:
-        return f"sheet {c.sheet}, row {c.row}"
-    return f"section {c.section}" if c.section else ""
-
-
-__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "RowType", "SectionState", "location"]
+__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "RowType", "SectionState"]

@@ -22,7 +22,6 @@ from engine.index.kb import KnowledgeBase
 from engine.index.library import PASSAGE_SCORE, REUSE_SCORE, AnswerLibrary, LibraryImportError
 from engine.questionnaire import QuestionnaireError, read_questionnaire
 from engine.questionnaire.qualifiers import question_key
-from engine.review.review import location
 from storage.library_store import Origin
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, RefusingGenerator, topic_pages, write_pdf, write_questionnaire
@@ -144,7 +143,7 @@ def test_an_exact_past_question_reuses_its_answer_without_the_llm(tmp_path, kb, 
     assert (draft.answer, draft.choice) == (ENC_ANSWER, "Yes")  # "yes" in the workbook's spelling
     (cite,) = draft.citations
     assert cite.kind is SourceKind.LIBRARY and cite.label is AnchorLabel.VERIFIED and cite.quote == ENC_ANSWER
-    assert location(cite) == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    assert cite.location.label() == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
     assert cite.score == pytest.approx(100.0, abs=0.1)
     assert draft.to_json()["reused"] is True
 
@@ -178,7 +177,7 @@ def test_related_past_answers_are_passages_and_cited(tmp_path, kb, library):
     assert draft.status is DraftStatus.DRAFTED and not draft.reused and draft.choice == "Yes"
     (cite,) = draft.citations
     assert cite.kind is SourceKind.LIBRARY and cite.label is AnchorLabel.VERIFIED
-    assert location(cite) == "past answer: past.xlsx, sheet Security, row 5, ID BCK-02"
+    assert cite.location.label() == "past answer: past.xlsx, sheet Security, row 5, ID BCK-02"
     shown = f"Yes — {BCK_ANSWER}"
     assert shown[cite.start:cite.end] == BCK_ANSWER or shown[cite.start:cite.end] == shown
 

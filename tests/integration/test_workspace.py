@@ -62,6 +62,20 @@ def test_questionnaire_becomes_a_project_once(ws, tmp_path):
     assert len(ws.questionnaire(project.id).questions) == 4
 
 
+def test_an_upload_is_read_as_its_project_file_reads(tmp_path):
+    # the upload's reading is kept (not read again) when the project's file has its name; the same
+    # bytes uploaded again under another name are read as the project's file, whose name a CSV's
+    # sheet takes
+    ws = Workspace(tmp_path / "ws", Settings())
+    data = b"ID,Question,Answer\nQ-01,Do you encrypt data at rest?,\nQ-02,Do you keep backups?,\n"
+    project, first = ws.add_questionnaire("first.csv", data)
+    again, renamed = ws.add_questionnaire("renamed.csv", data)
+    assert again.id == project.id
+    for q in (first, renamed):
+        assert q.path == ws.questionnaire_path(project) and q.questions == ws.questionnaire(project.id).questions
+        assert [x.sheet for x in q.questions] == ["first", "first"]
+
+
 def test_bad_questionnaire_is_refused_and_nothing_kept(ws, tmp_path):
     bad = tmp_path / "broken.xlsx"
     bad.write_bytes(b"PK\x03\x04 not really a workbook")

@@ -4,6 +4,7 @@ and past choices surviving the review store."""
 
 from __future__ import annotations
 
+from engine.core.location import Location
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import Citation, Draft
@@ -13,10 +14,8 @@ from engine.index.library import (
     choice_key,
     count_choices,
     near_hits,
-    past_answer_label,
     reused_hit,
 )
-from engine.review.review import location
 from storage.library_store import LibraryEntry, Origin
 
 
@@ -59,11 +58,11 @@ def test_past_choices_are_counted_loosely_most_common_first():
 
 
 def test_a_past_answer_citation_reads_past_answer_file_sheet_row_id():
-    assert past_answer_label("past.xlsx", "Security", 4, "ENC-01") == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
-    assert past_answer_label("past.csv", "past", 7, None) == "past answer: past.csv, sheet past, row 7"
+    assert Location.past_answer("past.xlsx", "Security", 4, "ENC-01").label() == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    assert Location.past_answer("past.csv", "past", 7, None).label() == "past answer: past.csv, sheet past, row 7"
     c = Citation("past.xlsx", SourceKind.LIBRARY, "AES-256", AnchorLabel.VERIFIED, 100.0, 1.0,
                  sheet="Security", row=4, section="ENC-01")
-    assert location(c) == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    assert c.location.label() == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
     assert Citation.from_json(c.to_json()) == c
 
 

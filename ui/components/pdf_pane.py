@@ -15,6 +15,8 @@ from streamlit_pdf_viewer import pdf_viewer
 
 from engine.app import Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
+from engine.core.location import Location
+from engine.core.types import SourceKind
 from engine.review.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
 from ui.components.messages import escape_md, problem_text
 
@@ -25,10 +27,6 @@ def excerpt_for(ws: Workspace, citation: Citation) -> PageExcerpt | None:
     """What the viewer is sent for ``citation`` (None: no page to show). Raises
     KnowledgeBaseError / SourcePageError with the file, problem and fix."""
     return citation_excerpt(ws.source_path(citation.file), citation)
-
-
-def _pages_words(pages: tuple[int, ...]) -> str:
-    return f"page {pages[0]}" if len(pages) == 1 else f"pages {pages[0]}–{pages[-1]}"
 
 
 def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: int = VIEWER_HEIGHT,
@@ -47,7 +45,7 @@ def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: in
     if excerpt is None:
         head.info(f"{escape_md(citation.file)} has no page recorded for this quote.", icon=":material/info:")
         return None
-    where = _pages_words(excerpt.pages)
+    where = Location(citation.file, SourceKind.PDF, excerpt.pages).label()
     if highlightable(citation) and excerpt.annotations:
         head.caption(f":material/picture_as_pdf: **{escape_md(citation.file)}**, {where} — the quoted lines are outlined.")
     else:

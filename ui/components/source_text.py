@@ -10,8 +10,9 @@ import streamlit as st
 
 from engine.app import AnchorLabel, Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
+from engine.core.location import CAPTION
 from engine.core.types import SourceKind, Unit
-from engine.index.library import answer_text, past_answer_label
+from engine.index.library import answer_text
 from ui.components.messages import escape_md, problem_text
 
 PANE_HEIGHT = 560
@@ -64,11 +65,7 @@ STYLE = """<style>
 
 
 def place(citation: Citation) -> str:
-    if citation.kind is SourceKind.SHEET:
-        return f"sheet {citation.sheet}, row {citation.row}"
-    if citation.page is not None:
-        return f"page {citation.page}"
-    return f"section “{citation.section}”" if citation.section else "before the first heading"
+    return citation.location.label(CAPTION)
 
 
 def show_text_citation(ws: Workspace, citation: Citation) -> str | None:
@@ -102,7 +99,7 @@ def show_past_answer(ws: Workspace, citation: Citation) -> str | None:
         st.info(f"This past answer ({escape_md(citation.file)}, row {citation.row}) is no longer in the answer "
                 "library (its file was imported again without it). Regenerate the draft.", icon=":material/info:")
         return None
-    label = past_answer_label(entry.file, entry.sheet, entry.row, entry.qid)
+    label = entry.location.label()
     origin = "imported" if entry.origin.value == "import" else "approved in review"
     st.caption(f":material/history: **{escape_md(label)}** · {origin} {escape_md(entry.imported[:10])}"
                + (" · retired" if entry.retired else ""))

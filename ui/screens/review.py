@@ -26,8 +26,9 @@ from collections import Counter
 import streamlit as st
 
 from engine.app import AnchorLabel, Draft, ReviewStoreError
+from engine.core.location import SHORT
 from engine.core.types import DraftStatus, SourceKind
-from engine.review.review import Review, ReviewItem, ReviewState, RowType, location
+from engine.review.review import Review, ReviewItem, ReviewState, RowType
 from ui.components import ask_pane, cached_questionnaire
 from ui.components.messages import escape_md, problem_text
 from ui.components.pdf_pane import show_pdf_citation
@@ -367,7 +368,7 @@ def _citation_list(item: ReviewItem) -> None:
         return
     st.markdown("**Citations**")
     for n, c in enumerate(item.citations, 1):
-        where = location(c)
+        where = c.location.label()
         with st.container(border=True):
             name = escape_md(where) if c.kind is SourceKind.LIBRARY else escape_md(c.file) + (f" · {escape_md(where)}" if where else "")
             party = f" · :orange-badge[third party: {escape_md(c.third_party)}]" if c.third_party else ""
@@ -531,7 +532,7 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
 
 def _citation_option(item: ReviewItem, n: int) -> str:
     c = item.citations[n]
-    where = f"p. {c.page}" if c.kind is SourceKind.PDF and c.page else (location(c) or c.file)
+    where = c.location.label(SHORT) or c.file
     mark = "" if c.label is not AnchorLabel.UNVERIFIED else " ⚠"
     if c.kind is SourceKind.LIBRARY:  # radio options are Markdown: the file name is shown as text
         return f"[{n + 1}] past answer · {escape_md(c.file)}{mark}"
