@@ -16,7 +16,6 @@ LONGER = {  # function → its length when the rule came; to split, never to gro
     "engine/cli/main.py::build_parser": 273,
     "engine/bench/quotes.py::bench_quotes": 87,
     "engine/bench/library_only.py::profile_rows": 84,
-    "engine/drafting/generate/prompt.py::compact_passages": 82,
 }
 
 
