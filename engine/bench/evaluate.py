@@ -322,13 +322,8 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         base, added = _knowledge_base(folder, config, generator, kb_files, mode, folders, progress)
         lib = _library(Path(tmp) / "library", base.encoder, lib_files, folders) if lib_files else None
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
-        row_figures = None
-        if all_rows:
-            scores, row_figures = score_rows(drafter, target_path, expected, questions, lib, limit,
-                                             company=folders.company if folders is not None else None,
-                                             drafts_file=Path(drafts) if drafts else None, drafts_mode=drafts_mode)
-        else:
-            scores = score(drafter, questions, expected)
+        scores, row_figures = _scored(drafter, target_path, expected, questions, lib, limit, folders,
+                                      all_rows, drafts, drafts_mode)
         release(str(folder / "qdrant"))
     figures = scores.summary()
     figures.update({
@@ -348,6 +343,18 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         write_report(Path(report), figures, scores)
         figures["report"] = str(report)
     return figures
+
+
+def _scored(drafter: Drafter, target: Path, expected: dict[str, dict], questions: Sequence[Question],
+            lib: AnswerLibrary | None, limit: int | None, folders: FolderScopes | None, all_rows: bool,
+            drafts: str | None, drafts_mode: str) -> tuple[Scores, dict | None]:
+    """The Yes/No scores of the drafted target, and with ``all_rows`` the figures per row type
+    (every row drafted, written to ``drafts`` when given); else None for those."""
+    if not all_rows:
+        return score(drafter, questions, expected), None
+    return score_rows(drafter, target, expected, questions, lib, limit,
+                      company=folders.company if folders is not None else None,
+                      drafts_file=Path(drafts) if drafts else None, drafts_mode=drafts_mode)
 
 
 def _writes_with_the_llm(mode: str | None, generator, config: EngineConfig) -> bool:
