@@ -675,7 +675,134 @@ BCP = [
 # Privacy and Data Handling (DOCX)
 # ---------------------------------------------------------------------------
 
-def make_privacy_docx(path: Path) -> None:
+PRIVACY_BLOCKS = [  # the statement's body, in order: ("h1"|"h2"|"p", text) or ("table", header row, rows)
+    ("h1", "1. Overview"),
+    ("p", "This statement explains how Lumen Ledger, Inc. (\u201cLumen Ledger\u201d) collects, uses, stores, "
+      "shares and deletes data when it provides its invoicing and accounts-payable platform to business "
+      "customers. It supplements the Data Processing Addendum (DPA) that forms part of every customer "
+      "agreement, and the Lumen Ledger Security Overview, which describes the technical and organisational "
+      "measures that protect customer data."),
+    ("p", "Lumen Ledger hosts its platform on Amazon Web Services (AWS) in two production regions, us-east-1 "
+      "(Northern Virginia) and eu-west-1 (Ireland). Our approach to privacy is simple: we process customer "
+      "data only to provide the service our customers have asked for, we keep it only as long as we need "
+      "it, and we never sell it."),
+
+    ("h1", "2. Roles under the GDPR"),
+    ("p", "For personal data contained in the platform, such as the names and business email addresses of "
+      "customer users and the contact details of suppliers that appear on invoices, the customer is the "
+      "data controller and Lumen Ledger acts as a data processor. We process that personal data only on "
+      "the customer\u2019s documented instructions. For the limited data we use to run our own business, "
+      "such as billing contacts and visitors to our website, Lumen Ledger is the controller."),
+    ("h2", "2.1 Data Processing Addendum"),
+    ("p", "Our DPA implements the requirements of Article 28 of the General Data Protection Regulation (GDPR) "
+      "and the UK GDPR. It covers confidentiality obligations for personnel, the security measures we "
+      "maintain, the use of subprocessors, assistance with data subject requests and data protection "
+      "impact assessments, notification of personal data breaches within 72 hours of confirmation, audit "
+      "rights, and the deletion of data at the end of the contract. Where personal data of EU customers is "
+      "accessed remotely from outside the European Economic Area, for example by on-call engineers in the "
+      "United States during incident response, the transfer is covered by the European Commission\u2019s "
+      "Standard Contractual Clauses, which are incorporated into the DPA. A signed copy of the DPA can be "
+      "requested from privacy@lumenledger.example."),
+    ("h2", "2.2 Subprocessors"),
+    ("p", "Lumen Ledger uses a small number of subprocessors to deliver the service. Each subprocessor is "
+      "assessed for security and privacy before it is engaged, is bound by a written agreement with data "
+      "protection terms at least as protective as our DPA, and is reviewed every year. We give customers "
+      "30 days\u2019 notice before adding or replacing a subprocessor, and customers may object to the "
+      "change on reasonable data protection grounds."),
+    ("table",
+        ["Subprocessor", "Purpose", "Data processed", "Location"],
+        [
+            ["Amazon Web Services, Inc.", "Cloud hosting, storage and backups",
+             "All customer data (encrypted at rest)",
+             "us-east-1 and us-west-2 for US customers; eu-west-1 and eu-central-1 for EU customers"],
+            ["Twilio Inc. (SendGrid)", "Delivery of transactional email such as approval requests",
+             "Recipient names and email addresses, notification text",
+             "United States for US customers; European Union for EU customers"],
+            ["Zendesk, Inc.", "Customer support ticketing",
+             "Contact details and content of support requests",
+             "United States for US customers; European Union for EU customers"],
+        ],
+    ),
+    ("p", "Okta is used as the identity provider for Lumen Ledger personnel only; it does not receive "
+      "customer content and is therefore not listed as a subprocessor."),
+
+    ("h1", "3. Data We Process and How Long We Keep It"),
+    ("p", "The table below summarises the main categories of data in the platform, why we process them and "
+      "how long they are retained."),
+    ("table",
+        ["Data category", "Examples", "Purpose", "Retention"],
+        [
+            ["Account and user data", "Names, business email addresses, roles, SSO identifiers",
+             "Providing and securing access to the service",
+             "Duration of the contract; deleted within 30 days of contract end"],
+            ["Invoice and payment data",
+             "Invoice documents, line items, vendor master data, remittance and bank account details",
+             "Invoice capture, approval workflows, payment scheduling",
+             "Duration of the contract; deleted within 30 days of contract end"],
+            ["Audit and security logs", "Sign-ins, approvals, permission changes, IP addresses",
+             "Security monitoring and the customer audit trail", "1 year (365 days)"],
+            ["Backups", "Encrypted copies of production databases and documents",
+             "Disaster recovery", "35 days, then deleted automatically"],
+            ["Support tickets", "Ticket text and attachments provided by customer users",
+             "Customer support", "Duration of the contract; deleted within 30 days of contract end"],
+        ],
+    ),
+
+    ("h1", "4. Data Residency"),
+    ("p", "Customers choose their hosting region when their account is created. Customers in the European "
+      "Union and the European Economic Area are hosted in AWS eu-west-1 (Ireland): their production data "
+      "stays in eu-west-1, and the encrypted backup copies used for disaster recovery are replicated only "
+      "to eu-central-1 (Frankfurt), so EU customer data is never stored outside the European Union. "
+      "Customers elsewhere are hosted in us-east-1 (Northern Virginia), with backups replicated to "
+      "us-west-2 (Oregon)."),
+    ("p", "Lumen Ledger does not store or process customer data in any other country, including China, and "
+      "does not move a customer\u2019s data to a different region without the customer\u2019s written "
+      "instruction."),
+
+    ("h1", "5. Use of Customer Data"),
+    ("h2", "5.1 No selling of data"),
+    ("p", "Lumen Ledger does not sell, rent or trade customer data, and does not share it with third parties "
+      "for advertising or marketing purposes. Customer data is used only to provide, secure and support the "
+      "service under the customer agreement. We may use aggregated, de-identified usage statistics, such as "
+      "how often a feature is used, to improve the product; these statistics cannot identify a customer or "
+      "an individual."),
+    ("h2", "5.2 Access by Lumen Ledger personnel"),
+    ("p", "Access to customer data is limited to personnel who need it to operate or support the service, is "
+      "granted through role-based access control with multi-factor authentication, and is logged. Support "
+      "staff can view a customer\u2019s account only after a customer administrator grants time-limited "
+      "support access in the application. Production data is never copied into development or test "
+      "environments."),
+
+    ("h1", "6. Data Subject Requests"),
+    ("p", "Because our customers are the controllers of the personal data in their accounts, data subjects "
+      "should contact the relevant customer directly. If Lumen Ledger receives a request that relates to a "
+      "customer\u2019s data, we forward it to that customer without undue delay and help the customer to "
+      "respond, for example by locating, exporting, correcting or deleting the data concerned."),
+
+    ("h1", "7. Data Retention and Deletion"),
+    ("p", "During the subscription, customers can delete individual records and export their data at any time "
+      "through the application or the API. When the contract ends, Lumen Ledger deletes all customer data "
+      "from production systems within 30 days of contract end and confirms the deletion in writing on "
+      "request. Residual copies in encrypted backups are deleted automatically when those backups expire at "
+      "the end of the 35-day backup retention period. Audit logs are kept for one year for security "
+      "purposes and then deleted."),
+
+    ("h1", "8. Personal Data Breaches"),
+    ("p", "If Lumen Ledger confirms a security breach affecting customer data, we notify the affected customers "
+      "without undue delay and in any event within 72 hours of confirmation, so that they can meet their own "
+      "notification obligations. The process is described in our Incident Response runbook and Business "
+      "Continuity Plan."),
+
+    ("h1", "9. Privacy Contact"),
+    ("p", "Lumen Ledger has appointed a Data Protection Officer (DPO), Anja Keller, who is based in our Dublin "
+      "office. Privacy questions, requests for the DPA or the current subprocessor list, and any concerns "
+      "about how we handle data can be sent to privacy@lumenledger.example. Security questions can be sent "
+      "to security@lumenledger.example."),
+]
+
+
+def privacy_document():
+    """A new document with the statement's fixed metadata, font, page header and title."""
     doc = Document()
     cp = doc.core_properties
     cp.title = "Privacy and Data Handling Statement"
@@ -701,153 +828,44 @@ def make_privacy_docx(path: Path) -> None:
     doc.add_heading("Privacy and Data Handling Statement", level=0)
     p = doc.add_paragraph("Lumen Ledger, Inc. \u00b7 Version 3.0 \u00b7 Last updated 1 April 2026")
     p.runs[0].italic = True
+    return doc
 
-    def h1(t):
-        doc.add_heading(t, level=1)
 
-    def h2(t):
-        doc.add_heading(t, level=2)
+def add_table(doc, header_row: list[str], rows: list[list[str]]) -> None:
+    """A "Table Grid" table with a bold header row, followed by an empty paragraph."""
+    tbl = doc.add_table(rows=1, cols=len(header_row))
+    tbl.style = "Table Grid"
+    for cell, text in zip(tbl.rows[0].cells, header_row):
+        cell.text = ""
+        run = cell.paragraphs[0].add_run(text)
+        run.bold = True
+    for row in rows:
+        cells = tbl.add_row().cells
+        for cell, text in zip(cells, row):
+            cell.text = text
+    doc.add_paragraph()
 
-    def para(t):
-        doc.add_paragraph(t)
 
-    def table(header_row, rows, widths=None):
-        tbl = doc.add_table(rows=1, cols=len(header_row))
-        tbl.style = "Table Grid"
-        for cell, text in zip(tbl.rows[0].cells, header_row):
-            cell.text = ""
-            run = cell.paragraphs[0].add_run(text)
-            run.bold = True
-        for row in rows:
-            cells = tbl.add_row().cells
-            for cell, text in zip(cells, row):
-                cell.text = text
-        doc.add_paragraph()
-        return tbl
+def add_block(doc, block: tuple) -> None:
+    """One entry of ``PRIVACY_BLOCKS`` appended to ``doc``."""
+    kind, *args = block
+    if kind == "h1":
+        doc.add_heading(args[0], level=1)
+    elif kind == "h2":
+        doc.add_heading(args[0], level=2)
+    elif kind == "p":
+        doc.add_paragraph(args[0])
+    elif kind == "table":
+        add_table(doc, *args)
+    else:
+        raise ValueError(f"assets/make_sample.py: unknown block kind {kind!r} in PRIVACY_BLOCKS; "
+                         "use h1, h2, p or table")
 
-    h1("1. Overview")
-    para("This statement explains how Lumen Ledger, Inc. (\u201cLumen Ledger\u201d) collects, uses, stores, "
-         "shares and deletes data when it provides its invoicing and accounts-payable platform to business "
-         "customers. It supplements the Data Processing Addendum (DPA) that forms part of every customer "
-         "agreement, and the Lumen Ledger Security Overview, which describes the technical and organisational "
-         "measures that protect customer data.")
-    para("Lumen Ledger hosts its platform on Amazon Web Services (AWS) in two production regions, us-east-1 "
-         "(Northern Virginia) and eu-west-1 (Ireland). Our approach to privacy is simple: we process customer "
-         "data only to provide the service our customers have asked for, we keep it only as long as we need "
-         "it, and we never sell it.")
 
-    h1("2. Roles under the GDPR")
-    para("For personal data contained in the platform, such as the names and business email addresses of "
-         "customer users and the contact details of suppliers that appear on invoices, the customer is the "
-         "data controller and Lumen Ledger acts as a data processor. We process that personal data only on "
-         "the customer\u2019s documented instructions. For the limited data we use to run our own business, "
-         "such as billing contacts and visitors to our website, Lumen Ledger is the controller.")
-    h2("2.1 Data Processing Addendum")
-    para("Our DPA implements the requirements of Article 28 of the General Data Protection Regulation (GDPR) "
-         "and the UK GDPR. It covers confidentiality obligations for personnel, the security measures we "
-         "maintain, the use of subprocessors, assistance with data subject requests and data protection "
-         "impact assessments, notification of personal data breaches within 72 hours of confirmation, audit "
-         "rights, and the deletion of data at the end of the contract. Where personal data of EU customers is "
-         "accessed remotely from outside the European Economic Area, for example by on-call engineers in the "
-         "United States during incident response, the transfer is covered by the European Commission\u2019s "
-         "Standard Contractual Clauses, which are incorporated into the DPA. A signed copy of the DPA can be "
-         "requested from privacy@lumenledger.example.")
-    h2("2.2 Subprocessors")
-    para("Lumen Ledger uses a small number of subprocessors to deliver the service. Each subprocessor is "
-         "assessed for security and privacy before it is engaged, is bound by a written agreement with data "
-         "protection terms at least as protective as our DPA, and is reviewed every year. We give customers "
-         "30 days\u2019 notice before adding or replacing a subprocessor, and customers may object to the "
-         "change on reasonable data protection grounds.")
-    table(
-        ["Subprocessor", "Purpose", "Data processed", "Location"],
-        [
-            ["Amazon Web Services, Inc.", "Cloud hosting, storage and backups",
-             "All customer data (encrypted at rest)",
-             "us-east-1 and us-west-2 for US customers; eu-west-1 and eu-central-1 for EU customers"],
-            ["Twilio Inc. (SendGrid)", "Delivery of transactional email such as approval requests",
-             "Recipient names and email addresses, notification text",
-             "United States for US customers; European Union for EU customers"],
-            ["Zendesk, Inc.", "Customer support ticketing",
-             "Contact details and content of support requests",
-             "United States for US customers; European Union for EU customers"],
-        ],
-    )
-    para("Okta is used as the identity provider for Lumen Ledger personnel only; it does not receive "
-         "customer content and is therefore not listed as a subprocessor.")
-
-    h1("3. Data We Process and How Long We Keep It")
-    para("The table below summarises the main categories of data in the platform, why we process them and "
-         "how long they are retained.")
-    table(
-        ["Data category", "Examples", "Purpose", "Retention"],
-        [
-            ["Account and user data", "Names, business email addresses, roles, SSO identifiers",
-             "Providing and securing access to the service",
-             "Duration of the contract; deleted within 30 days of contract end"],
-            ["Invoice and payment data",
-             "Invoice documents, line items, vendor master data, remittance and bank account details",
-             "Invoice capture, approval workflows, payment scheduling",
-             "Duration of the contract; deleted within 30 days of contract end"],
-            ["Audit and security logs", "Sign-ins, approvals, permission changes, IP addresses",
-             "Security monitoring and the customer audit trail", "1 year (365 days)"],
-            ["Backups", "Encrypted copies of production databases and documents",
-             "Disaster recovery", "35 days, then deleted automatically"],
-            ["Support tickets", "Ticket text and attachments provided by customer users",
-             "Customer support", "Duration of the contract; deleted within 30 days of contract end"],
-        ],
-    )
-
-    h1("4. Data Residency")
-    para("Customers choose their hosting region when their account is created. Customers in the European "
-         "Union and the European Economic Area are hosted in AWS eu-west-1 (Ireland): their production data "
-         "stays in eu-west-1, and the encrypted backup copies used for disaster recovery are replicated only "
-         "to eu-central-1 (Frankfurt), so EU customer data is never stored outside the European Union. "
-         "Customers elsewhere are hosted in us-east-1 (Northern Virginia), with backups replicated to "
-         "us-west-2 (Oregon).")
-    para("Lumen Ledger does not store or process customer data in any other country, including China, and "
-         "does not move a customer\u2019s data to a different region without the customer\u2019s written "
-         "instruction.")
-
-    h1("5. Use of Customer Data")
-    h2("5.1 No selling of data")
-    para("Lumen Ledger does not sell, rent or trade customer data, and does not share it with third parties "
-         "for advertising or marketing purposes. Customer data is used only to provide, secure and support the "
-         "service under the customer agreement. We may use aggregated, de-identified usage statistics, such as "
-         "how often a feature is used, to improve the product; these statistics cannot identify a customer or "
-         "an individual.")
-    h2("5.2 Access by Lumen Ledger personnel")
-    para("Access to customer data is limited to personnel who need it to operate or support the service, is "
-         "granted through role-based access control with multi-factor authentication, and is logged. Support "
-         "staff can view a customer\u2019s account only after a customer administrator grants time-limited "
-         "support access in the application. Production data is never copied into development or test "
-         "environments.")
-
-    h1("6. Data Subject Requests")
-    para("Because our customers are the controllers of the personal data in their accounts, data subjects "
-         "should contact the relevant customer directly. If Lumen Ledger receives a request that relates to a "
-         "customer\u2019s data, we forward it to that customer without undue delay and help the customer to "
-         "respond, for example by locating, exporting, correcting or deleting the data concerned.")
-
-    h1("7. Data Retention and Deletion")
-    para("During the subscription, customers can delete individual records and export their data at any time "
-         "through the application or the API. When the contract ends, Lumen Ledger deletes all customer data "
-         "from production systems within 30 days of contract end and confirms the deletion in writing on "
-         "request. Residual copies in encrypted backups are deleted automatically when those backups expire at "
-         "the end of the 35-day backup retention period. Audit logs are kept for one year for security "
-         "purposes and then deleted.")
-
-    h1("8. Personal Data Breaches")
-    para("If Lumen Ledger confirms a security breach affecting customer data, we notify the affected customers "
-         "without undue delay and in any event within 72 hours of confirmation, so that they can meet their own "
-         "notification obligations. The process is described in our Incident Response runbook and Business "
-         "Continuity Plan.")
-
-    h1("9. Privacy Contact")
-    para("Lumen Ledger has appointed a Data Protection Officer (DPO), Anja Keller, who is based in our Dublin "
-         "office. Privacy questions, requests for the DPA or the current subprocessor list, and any concerns "
-         "about how we handle data can be sent to privacy@lumenledger.example. Security questions can be sent "
-         "to security@lumenledger.example.")
-
+def make_privacy_docx(path: Path) -> None:
+    doc = privacy_document()
+    for block in PRIVACY_BLOCKS:
+        add_block(doc, block)
     path.parent.mkdir(parents=True, exist_ok=True)
     doc.save(str(path))
     normalize_zip(path)

@@ -165,53 +165,22 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
     """The figures (see the module docstring). ``chat`` and ``encoder``: a model and a dense
     encoder already loaded (default: ``model`` / ``llm_url`` and ``embedder``)."""
     policies = load_policyqa(policyqa)
-    questions = interleave(policies, limit)
-    if policies_kept:
-        questions = [q for q in questions if q.policy < policies_kept]
     forms = [Evidence.parse(e) for e in evidence]
-    rows: dict[tuple[str, str], dict] = {}
-    if cached_only:
-        if not cache:
-            raise ValueError("--cached-only scores the readings of a cache; pass --cache FILE.jsonl")
-        chat = chat or _NoModel(_model_name(model, llm_url))
-    if cache:
-        rows = read_cache(cache, subdoc_words, chat.name if chat is not None else _model_name(model, llm_url))
-    if cached_only:
-        questions = [q for q in questions if all((f.value, q.id) in rows for f in forms)]
+    questions, rows, chat = _questions_to_ask(policies, limit, policies_kept, forms, cache, cached_only, subdoc_words,
+                                              chat, model, llm_url)
     if not questions:
         raise ValueError(f"{policyqa}: no questions to ask (limit {limit})")
     used = sorted({q.policy for q in questions})
     docs = {i: AskDocument(policies[i].title, SourceKind.TEXT, [Unit(policies[i].text)]) for i in used}
     methods: dict[str, dict] = {}
     methods.update(_hybrid(policies, questions, docs, window, embedder, encoder))
-    timing: dict[str, dict] = {}
     outside = {"excerpts": 0, "inside": 0}
     if forms:
         if chat is None:
             chat = make_generator(model, llm_url, n_ctx=CONTEXT_TOKENS)
         found = _read_all(questions, docs, forms, subdoc_words, answer, chat, cache, rows)
         for form in forms:
-            name = f"embedding-free {form.value}"
-            runs = found[form]
-            for w in (window, *[x for x in WINDOWS if x != window]):
-                returned = []
-                for q in questions:
-                    asker, f = runs[q.id][0], runs[q.id][1]
-                    excerpts = asker.excerpts(f, w)
-                    ranges = [(s.start, s.end) for e in excerpts for s in e.spans]
-                    if w == window:
-                        text = policies[q.policy].text
-                        for e in excerpts:
-                            outside["excerpts"] += 1
-                            outside["inside"] += all(text[s.start : s.end] == e.text for s in e.spans) and len(e.spans) == 1
-                    returned.append(ranges)
-                scores = [score(r, q.gold) for r, q in zip(returned, questions)]
-                key = name if w == window else f"{name}, window {w}"
-                methods[key] = summary(scores, returned)
-            readings = [runs[q.id][1] for q in questions]
-            timing[name] = _timing(readings, [runs[q.id][2] for q in questions])
-            methods[name].update(timing[name])
-            methods[name]["dropped_quotes"] = sum(len(f.dropped) for f in readings)
+            methods.update(_embedding_free(form, found[form], questions, policies, window, outside))
     best_hybrid = max((m["f1"] for k, m in methods.items() if k.startswith("hybrid")), default=0.0)
     top4 = methods.get("hybrid top-4 chunks", {}).get("recall")
     return {
@@ -231,6 +200,55 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
             for name in (f"embedding-free {f.value}" for f in forms)
         },
     }
+
+
+def _questions_to_ask(policies: list[Policy], limit: int | None, policies_kept: int | None, forms: list[Evidence],
+                      cache: str | None, cached_only: bool, subdoc_words: int, chat, model: str | None,
+                      llm_url: str | None) -> tuple[list[PolicyQuestion], dict[tuple[str, str], dict], object]:
+    """The questions in turn (``interleave``), of the first ``policies_kept`` policies; the cache's
+    readings; and the model (``cached_only``: a stand-in naming it, and only the questions the
+    cache has readings of in every form)."""
+    questions = interleave(policies, limit)
+    if policies_kept:
+        questions = [q for q in questions if q.policy < policies_kept]
+    rows: dict[tuple[str, str], dict] = {}
+    if cached_only:
+        if not cache:
+            raise ValueError("--cached-only scores the readings of a cache; pass --cache FILE.jsonl")
+        chat = chat or _NoModel(_model_name(model, llm_url))
+    if cache:
+        rows = read_cache(cache, subdoc_words, chat.name if chat is not None else _model_name(model, llm_url))
+    if cached_only:
+        questions = [q for q in questions if all((f.value, q.id) in rows for f in forms)]
+    return questions, rows, chat
+
+
+def _embedding_free(form: Evidence, runs: dict, questions: list[PolicyQuestion], policies: list[Policy], window: int,
+                    outside: dict[str, int]) -> dict[str, dict]:
+    """The figures of one evidence form's readings: at ``window`` (with timing and dropped quotes)
+    and at the other ``WINDOWS``. ``outside`` counts the excerpts at ``window`` and those whose
+    text is the policy's at their stated offsets."""
+    name = f"embedding-free {form.value}"
+    methods: dict[str, dict] = {}
+    for w in (window, *[x for x in WINDOWS if x != window]):
+        returned = []
+        for q in questions:
+            asker, f = runs[q.id][0], runs[q.id][1]
+            excerpts = asker.excerpts(f, w)
+            ranges = [(s.start, s.end) for e in excerpts for s in e.spans]
+            if w == window:
+                text = policies[q.policy].text
+                for e in excerpts:
+                    outside["excerpts"] += 1
+                    outside["inside"] += all(text[s.start : s.end] == e.text for s in e.spans) and len(e.spans) == 1
+            returned.append(ranges)
+        scores = [score(r, q.gold) for r, q in zip(returned, questions)]
+        key = name if w == window else f"{name}, window {w}"
+        methods[key] = summary(scores, returned)
+    readings = [runs[q.id][1] for q in questions]
+    methods[name].update(_timing(readings, [runs[q.id][2] for q in questions]))
+    methods[name]["dropped_quotes"] = sum(len(f.dropped) for f in readings)
+    return methods
 
 
 def _hybrid(policies, questions, docs, window: int, embedder: str | None, encoder=None) -> dict[str, dict]:

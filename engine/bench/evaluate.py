@@ -44,7 +44,7 @@ from engine.drafting.confidence import SUPPORT_MIN, risk_coverage
 from engine.drafting.drafter import PROMPT_BUDGET, Drafter
 from engine.drafting.generate import make_generator
 from engine.drafting.records import LOW_CONFIDENCE, Draft
-from engine.index.kb import KnowledgeBase
+from engine.index.kb import AddReport, KnowledgeBase
 from engine.index.library import AnswerLibrary
 from engine.index.profile import row_ids
 from engine.ingest.paths import select_files
@@ -316,32 +316,13 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         product = folders.product_of(target_path)
     config = EngineConfig.from_env(embedder=embedder)
     generator = generator or make_generator(model, llm_url, evidence=evidence)
-    # the summary strategies and atom-questions index with the generator when it can write (a
-    # stated fake cannot: extractive summaries); the other modes need no summaries by the LLM
-    writes = Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json") \
-        and (config.summaries is SummaryWriter.LLM or Strategy.of(mode) is Strategy.ATOM_QUESTIONS)
     with tempfile.TemporaryDirectory(prefix="rfp-eval-") as tmp:
         folder = Path(store) if store else Path(tmp) / "store"
-        base = KnowledgeBase(folder, config, llm=generator if writes else None)
-        added = base.add(kb_files, progress=progress, index_modes=[mode] if mode in ATOM_MODES else ())
-        if folders is not None:  # exactly the folders' scopes, whatever an earlier run left in the store
-            names = {d.name for d in base.documents()}
-            base.set_scopes({f.name: s for f, s in folders.of_files(kb_files).items() if f.name in names})
-        if writes and Strategy.of(mode) in SUMMARY_STRATEGIES:  # a kept store's extractive summaries are rewritten
-            base.indexes.write_summaries(base.doc_texts(base.documents()), progress, rewrite=True)
-        lib = None
-        if lib_files:
-            lib = AnswerLibrary(Path(tmp) / "library", base.encoder)
-            for f in lib_files:
-                lib.import_file(f, product=folders.product_of(f) if folders is not None else None)
+        base, added = _knowledge_base(folder, config, generator, kb_files, mode, folders, progress)
+        lib = _library(Path(tmp) / "library", base.encoder, lib_files, folders) if lib_files else None
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
-        row_figures = None
-        if all_rows:
-            scores, row_figures = score_rows(drafter, target_path, expected, questions, lib, limit,
-                                             company=folders.company if folders is not None else None,
-                                             drafts_file=Path(drafts) if drafts else None, drafts_mode=drafts_mode)
-        else:
-            scores = score(drafter, questions, expected)
+        scores, row_figures = _scored(drafter, target_path, expected, questions, lib, limit, folders,
+                                      all_rows, drafts, drafts_mode)
         release(str(folder / "qdrant"))
     figures = scores.summary()
     figures.update({
@@ -361,6 +342,50 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         write_report(Path(report), figures, scores)
         figures["report"] = str(report)
     return figures
+
+
+def _scored(drafter: Drafter, target: Path, expected: dict[str, dict], questions: Sequence[Question],
+            lib: AnswerLibrary | None, limit: int | None, folders: FolderScopes | None, all_rows: bool,
+            drafts: str | None, drafts_mode: str) -> tuple[Scores, dict | None]:
+    """The Yes/No scores of the drafted target, and with ``all_rows`` the figures per row type
+    (every row drafted, written to ``drafts`` when given); else None for those."""
+    if not all_rows:
+        return score(drafter, questions, expected), None
+    return score_rows(drafter, target, expected, questions, lib, limit,
+                      company=folders.company if folders is not None else None,
+                      drafts_file=Path(drafts) if drafts else None, drafts_mode=drafts_mode)
+
+
+def _writes_with_the_llm(mode: str | None, generator, config: EngineConfig) -> bool:
+    """Whether building the store asks the generator to write: the summary strategies and the
+    atom-questions index do when it can write (a stated fake cannot: extractive summaries); the
+    other modes need no summaries by the LLM."""
+    return Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json") \
+        and (config.summaries is SummaryWriter.LLM or Strategy.of(mode) is Strategy.ATOM_QUESTIONS)
+
+
+def _knowledge_base(folder: Path, config: EngineConfig, generator, kb_files: list[Path], mode: str | None,
+                    folders: FolderScopes | None, progress: Progress) -> tuple[KnowledgeBase, AddReport]:
+    """The knowledge base in ``folder`` with ``kb_files`` added (and the index ``mode`` needs),
+    scoped by ``folders``, with the LLM's summaries when the mode wants them; and what adding did."""
+    writes = _writes_with_the_llm(mode, generator, config)
+    base = KnowledgeBase(folder, config, llm=generator if writes else None)
+    added = base.add(kb_files, progress=progress, index_modes=[mode] if mode in ATOM_MODES else ())
+    if folders is not None:  # exactly the folders' scopes, whatever an earlier run left in the store
+        names = {d.name for d in base.documents()}
+        base.set_scopes({f.name: s for f, s in folders.of_files(kb_files).items() if f.name in names})
+    if writes and Strategy.of(mode) in SUMMARY_STRATEGIES:  # a kept store's extractive summaries are rewritten
+        base.indexes.write_summaries(base.doc_texts(base.documents()), progress, rewrite=True)
+    return base, added
+
+
+def _library(folder: Path, encoder, lib_files: list[Path], folders: FolderScopes | None) -> AnswerLibrary:
+    """A new answer library in ``folder`` with ``lib_files`` imported (each for its folder's product
+    with ``folders``, else company-wide)."""
+    lib = AnswerLibrary(folder, encoder)
+    for f in lib_files:
+        lib.import_file(f, product=folders.product_of(f) if folders is not None else None)
+    return lib
 
 
 LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "choice_accuracy", "yes_recall",
@@ -399,17 +424,27 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
                                              embedder=embedder, generator=generator, progress=progress,
                                              product=product, folders=folders, mode=mode, all_rows=all_rows,
                                              drafts=drafts, drafts_mode="w" if i == 1 else "a")
-            targets.append({"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
-                            **{k: figures[k] for k in LOO_FIGURES},
-                            "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
-                            **({"report": report} if report else {}),
-                            **({"rows": figures["rows"]} if "rows" in figures else {})})
-            leaks = (f", rows naming another product {figures['rows']['other_product_mentions']['rows']}"
-                     if "other_product_mentions" in figures.get("rows", {}) else "")
-            print(f"[{i}/{len(pairs)}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
-                  f"no context {figures['no_context_rate']} %{leaks}", file=sys.stderr)
+            targets.append(_loo_target(figures, report))
+            _say_done(i, len(pairs), figures)
     return {"targets": targets, "summary": _loo_summary(targets), "library": library,
             "mode": targets[0]["mode"] if targets else mode}
+
+
+def _loo_target(figures: dict, report: str | None) -> dict:
+    """What leave-one-out keeps of one target's figures."""
+    return {"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
+            **{k: figures[k] for k in LOO_FIGURES},
+            "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
+            **({"report": report} if report else {}),
+            **({"rows": figures["rows"]} if "rows" in figures else {})}
+
+
+def _say_done(i: int, n: int, figures: dict) -> None:
+    """One line on stderr once the i-th of n targets is scored."""
+    leaks = (f", rows naming another product {figures['rows']['other_product_mentions']['rows']}"
+             if "other_product_mentions" in figures.get("rows", {}) else "")
+    print(f"[{i}/{n}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
+          f"no context {figures['no_context_rate']} %{leaks}", file=sys.stderr)
 
 
 def _loo_summary(targets: Sequence[dict]) -> dict:

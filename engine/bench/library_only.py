@@ -29,6 +29,8 @@ left out of its matches, which is the same as a library of the other files.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
@@ -38,6 +40,7 @@ from engine.drafting.cross_product import contact_tokens, is_other_product
 from engine.index.library import REUSE_SCORE, AnswerLibrary, choice_key, reused_hit
 from engine.index.profile import DATE_KEY, fact_key, learn, normalised, row_ids
 from engine.index.profile_documents import facts_of_folder
+from storage.library_store import LibraryEntry
 
 
 def yes_no(choice: str | None) -> str | None:
@@ -89,70 +92,21 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
     """The profile figures (module docstring): truth from ``truth_dir/<file stem with _ for
     spaces>.jsonl`` ({id, question, answer}), else the target workbook's own answers.
     ``documents``: the product's own PDFs (beside its questionnaire) give document facts."""
-    import json
-    from collections import Counter
-
     folders = folders or FolderScopes()
     files = [Path(f) for f in files]
-    library = AnswerLibrary(store, encoder)
-    try:
-        for f in files:
-            library.import_file(f, product=folders.product_of(f))
-        entries = library.entries()
-    finally:
-        library.close()
-    documented = {}
-    if documents:  # each product's own documents: the PDFs in its folder (never a third party's)
-        for f in files:
-            product = folders.product_of(f)
-            if product and product not in documented:
-                documented[product] = facts_of_folder(f.parent, product)
+    entries = _library_entries(files, store, encoder, folders)
+    documented = _documented_facts(files, folders) if documents else {}
     targets, by_key, foreign = [], {}, 0
     totals = {"rows": 0, "answered": 0, "right": 0, "dated": 0, "baseline_answered": 0, "baseline_right": 0}
     for f in files:
         product = folders.product_of(f)
-        truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
-        if truth_file.exists():
-            truth_rows, truth_from = [json.loads(x) for x in truth_file.read_text(encoding="utf-8").splitlines()], "jsonl"
-        else:  # the workbook's own answers, as the library read them
-            truth_rows = [{"id": e.qid, "question": e.question, "answer": " — ".join(x for x in (e.choice, e.answer) if x)}
-                          for e in entries if e.file == f.name]
-            truth_from = "workbook"
+        truth_rows, truth_from = _truth_rows(f, truth_dir, entries)
         others = [e for e in entries if e.file != f.name]
         profile = learn(others).with_documents(documented)
         counts = {k: 0 for k in totals}
         rows, ids = [], row_ids(truth_rows)
         for row in truth_rows:
-            key = fact_key(row.get("question") or "")
-            truth = str(row.get("answer") or "").strip()
-            if key is None or not truth:
-                continue
-            if key == DATE_KEY:
-                counts["dated"] += 1
-                continue
-            counts["rows"] += 1
-            k = by_key.setdefault(key, {"rows": 0, "answered": 0, "right": 0})
-            k["rows"] += 1
-            # the trivial baseline: the most common past answer to the same row (id and wording)
-            past = Counter(normalised(" — ".join(x for x in (e.choice, e.answer) if x)) for e in others
-                           if e.qid == row.get("id") and fact_key(e.question) == key)
-            if past:
-                counts["baseline_answered"] += 1
-                counts["baseline_right"] += past.most_common(1)[0][0] == normalised(truth)
-            fact = profile.fact(key, product)
-            value = fact.value_for(ids) if fact is not None else None
-            record = {"id": row.get("id"), "fact": key, "truth": truth[:80]}
-            if value is None:
-                rows.append({**record, "answer": None, "from": None, "right": False})
-                continue
-            counts["answered"] += 1
-            k["answered"] += 1
-            if fact.product not in (None, product):
-                foreign += len(contact_tokens(value))
-            right = normalised(value) == normalised(truth)
-            counts["right"] += right
-            k["right"] += right
-            rows.append({**record, "answer": value[:80], "from": fact.origin, "right": right})
+            foreign += _score_row(row, product, others, profile, ids, counts, by_key, rows)
         for name in totals:
             totals[name] += counts[name]
         targets.append({"target": f.name, "product": product, "truth": truth_from, **counts,
@@ -168,6 +122,73 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
                         "baseline_right_rate": _pct(totals["baseline_right"], totals["rows"]),
                         "baseline_precision": _pct(totals["baseline_right"], totals["baseline_answered"]),
                         "foreign_contacts": foreign}}
+
+
+def _library_entries(files: list[Path], store: Path, encoder, folders: FolderScopes) -> list[LibraryEntry]:
+    """Every entry of a library built in ``store`` from all ``files`` (each under its product)."""
+    library = AnswerLibrary(store, encoder)
+    try:
+        for f in files:
+            library.import_file(f, product=folders.product_of(f))
+        return library.entries()
+    finally:
+        library.close()
+
+
+def _documented_facts(files: list[Path], folders: FolderScopes) -> dict:
+    """Each product's own documents' facts: the PDFs in its folder (never a third party's)."""
+    documented = {}
+    for f in files:
+        product = folders.product_of(f)
+        if product and product not in documented:
+            documented[product] = facts_of_folder(f.parent, product)
+    return documented
+
+
+def _truth_rows(f: Path, truth_dir: Path, entries: list[LibraryEntry]) -> tuple[list[dict], str]:
+    """The target's rows ({id, question, answer}) and where they came from: ``truth_dir``'s JSONL
+    for the file ("jsonl"), else the workbook's own answers as the library read them ("workbook")."""
+    truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
+    if truth_file.exists():
+        return [json.loads(x) for x in truth_file.read_text(encoding="utf-8").splitlines()], "jsonl"
+    return [{"id": e.qid, "question": e.question, "answer": " — ".join(x for x in (e.choice, e.answer) if x)}
+            for e in entries if e.file == f.name], "workbook"
+
+
+def _score_row(row: dict, product: str | None, others: list[LibraryEntry], profile, ids, counts: dict[str, int],
+               by_key: dict[str, dict[str, int]], rows: list[dict]) -> int:
+    """One truth row answered from ``profile``: adds to the target's ``counts``, the fact's
+    ``by_key`` figures and the target's ``rows``; returns the contact tokens of an answer whose
+    fact came from another product (0 when none)."""
+    key = fact_key(row.get("question") or "")
+    truth = str(row.get("answer") or "").strip()
+    if key is None or not truth:
+        return 0
+    if key == DATE_KEY:
+        counts["dated"] += 1
+        return 0
+    counts["rows"] += 1
+    k = by_key.setdefault(key, {"rows": 0, "answered": 0, "right": 0})
+    k["rows"] += 1
+    # the trivial baseline: the most common past answer to the same row (id and wording)
+    past = Counter(normalised(" — ".join(x for x in (e.choice, e.answer) if x)) for e in others
+                   if e.qid == row.get("id") and fact_key(e.question) == key)
+    if past:
+        counts["baseline_answered"] += 1
+        counts["baseline_right"] += past.most_common(1)[0][0] == normalised(truth)
+    fact = profile.fact(key, product)
+    value = fact.value_for(ids) if fact is not None else None
+    record = {"id": row.get("id"), "fact": key, "truth": truth[:80]}
+    if value is None:
+        rows.append({**record, "answer": None, "from": None, "right": False})
+        return 0
+    counts["answered"] += 1
+    k["answered"] += 1
+    right = normalised(value) == normalised(truth)
+    counts["right"] += right
+    k["right"] += right
+    rows.append({**record, "answer": value[:80], "from": fact.origin, "right": right})
+    return len(contact_tokens(value)) if fact.product not in (None, product) else 0
 
 
 def _figures(rows: Sequence[tuple[str, str, bool]]) -> dict:

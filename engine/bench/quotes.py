@@ -23,13 +23,14 @@ import random
 import re
 import sys
 import time
+from dataclasses import dataclass
 from typing import Sequence
 
 from tqdm import tqdm
 
 from engine.bench.page_finder import pdf_files
 from engine.core.types import IngestError
-from engine.drafting.anchoring import AnchorLabel, QuoteAnchorer
+from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.index.sentences import loose
 from engine.ingest import load_document
 
@@ -71,9 +72,70 @@ def shuffled(sentence: str, rng: random.Random) -> str | None:
     return None
 
 
+@dataclass
+class _Clock:
+    """Seconds spent anchoring, overall and on the largest document's quotes."""
+
+    largest: str
+    seconds: float = 0.0
+    largest_seconds: float = 0.0
+    largest_quotes: int = 0
+
+    def anchor(self, anchorer: QuoteAnchorer, name: str, quote: str) -> Anchor:
+        started = time.perf_counter()
+        found = anchorer.anchor(quote)
+        took = time.perf_counter() - started
+        self.seconds += took
+        if name == self.largest:
+            self.largest_seconds, self.largest_quotes = self.largest_seconds + took, self.largest_quotes + 1
+        return found
+
+
+def _pct(right: int, total: int) -> float:
+    return round(100.0 * right / max(total, 1), 2)
+
+
 def bench_quotes(pdfs: Sequence[str], n: int = 1000, seed: int = 0) -> dict:
     """Anchor ``n`` perturbed sentences and ``n`` quotes that are not in their document."""
     rng = random.Random(seed)
+    anchorers, skipped, index_seconds, pages = _index_pdfs(pdfs)
+    eligible, repeated = _eligible(anchorers)
+    positives = [(name, i, rng.choice(KINDS)) for name, i in rng.sample(eligible, min(n, len(eligible)))]
+    negatives = _negatives(anchorers, eligible, len(positives), rng)
+    largest = max(anchorers, key=lambda name: len(anchorers[name].units))
+    clock = _Clock(largest)
+    right_sentence, right_page, by_kind, misses = _anchor_positives(anchorers, positives, rng, clock)
+    false_anchors, false_examples = _anchor_negatives(anchorers, negatives, clock)
+
+    total_false = sum(v[0] for v in false_anchors.values())
+    result = {
+        "quotes": len(positives),
+        "sentence_accuracy": _pct(right_sentence, len(positives)),
+        "page_accuracy": _pct(right_page, len(positives)),
+        "false_anchor_rate": _pct(total_false, len(negatives)),
+        "ms_per_quote": round(1000.0 * clock.seconds / max(len(positives) + len(negatives), 1), 3),
+        "negatives": len(negatives),
+        "sentences_left_out": repeated,  # repeated, or with a page header or footer in them
+        "files": len(anchorers),
+        "pages": pages,
+        "index_ms_per_page": round(1000.0 * index_seconds / max(pages, 1), 3),
+        "largest": {"file": largest, "pages": len(anchorers[largest].units),
+                    "ms_per_quote": round(1000.0 * clock.largest_seconds / max(clock.largest_quotes, 1), 3)},
+        "sentence_accuracy_by_kind": {k: _pct(r, t) for k, (r, t) in by_kind.items()},
+        "false_anchor_rate_by_source": {k: _pct(f, t) for k, (f, t) in false_anchors.items()},
+    }
+    if misses:
+        result["misses"] = misses
+    if false_examples:
+        result["false_anchors"] = false_examples
+    if skipped:
+        result["skipped"] = skipped
+    return result
+
+
+def _index_pdfs(pdfs: Sequence[str]) -> tuple[dict[str, QuoteAnchorer], list[str], float, int]:
+    """An anchorer per readable PDF (by file name), the errors of the unreadable ones, the seconds
+    spent building the anchorers and the pages read."""
     anchorers: dict[str, QuoteAnchorer] = {}
     skipped: list[str] = []
     index_seconds = 0.0
@@ -90,26 +152,22 @@ def bench_quotes(pdfs: Sequence[str], n: int = 1000, seed: int = 0) -> dict:
         pages += doc.pages or 0
     if not anchorers:
         raise ValueError(f"no readable PDF in {list(pdfs)}: give folders or files that hold PDFs")
-    eligible, repeated = _eligible(anchorers)
-    positives = [(name, i, rng.choice(KINDS)) for name, i in rng.sample(eligible, min(n, len(eligible)))]
-    negatives = _negatives(anchorers, eligible, len(positives), rng)
+    return anchorers, skipped, index_seconds, pages
 
-    seconds = 0.0
+
+def _anchor_positives(
+    anchorers: dict[str, QuoteAnchorer], positives: list[tuple[str, int, str]], rng: random.Random, clock: _Clock
+) -> tuple[int, int, dict[str, list[int]], list[dict]]:
+    """Each (document, sentence, kind) perturbed and anchored: how many found their sentence and
+    their page, [right, total] by kind, and the first misses."""
     right_sentence = right_page = 0
     by_kind: dict[str, list[int]] = {k: [0, 0] for k in KINDS}
     misses: list[dict] = []
-    largest = max(anchorers, key=lambda name: len(anchorers[name].units))
-    largest_seconds, largest_quotes = 0.0, 0
     for name, i, kind in tqdm(positives, desc="quotes", file=sys.stderr):
         a = anchorers[name]
         truth = a.sentences[i]
         quote = perturb(a.sentence_text(i), kind, rng)
-        started = time.perf_counter()
-        found = a.anchor(quote)
-        took = time.perf_counter() - started
-        seconds += took
-        if name == largest:
-            largest_seconds, largest_quotes = largest_seconds + took, largest_quotes + 1
+        found = clock.anchor(a, name, quote)
         ok = found.highlighted and (found.sentence == i or loose(found.matched_text) in loose(a.sentence_text(i)))
         right_sentence += ok
         right_page += found.highlighted and found.page == truth.page
@@ -117,47 +175,23 @@ def bench_quotes(pdfs: Sequence[str], n: int = 1000, seed: int = 0) -> dict:
         by_kind[kind][1] += 1
         if not ok and len(misses) < 15:
             misses.append({"file": name, "kind": kind, "quote": quote, "label": found.label.value, "score": found.score, "matched": found.matched_text[:200]})
+    return right_sentence, right_page, by_kind, misses
 
+
+def _anchor_negatives(
+    anchorers: dict[str, QuoteAnchorer], negatives: list[tuple[str, str, str]], clock: _Clock
+) -> tuple[dict[str, list[int]], list[dict]]:
+    """Each (document, quote, source) anchored: [anchored anyway, total] by source, and the first
+    quotes that came back highlighted."""
     false_anchors: dict[str, list[int]] = {"other_document": [0, 0], "shuffled": [0, 0]}
     false_examples: list[dict] = []
     for name, quote, source in tqdm(negatives, desc="negatives", file=sys.stderr):
-        started = time.perf_counter()
-        found = anchorers[name].anchor(quote)
-        took = time.perf_counter() - started
-        seconds += took
-        if name == largest:
-            largest_seconds, largest_quotes = largest_seconds + took, largest_quotes + 1
+        found = clock.anchor(anchorers[name], name, quote)
         false_anchors[source][0] += found.label is not AnchorLabel.UNVERIFIED
         false_anchors[source][1] += 1
         if found.highlighted and len(false_examples) < 10:
             false_examples.append({"file": name, "source": source, "quote": quote, "score": found.score, "matched": found.matched_text[:200]})
-
-    def pct(right: int, total: int) -> float:
-        return round(100.0 * right / max(total, 1), 2)
-
-    total_false = sum(v[0] for v in false_anchors.values())
-    result = {
-        "quotes": len(positives),
-        "sentence_accuracy": pct(right_sentence, len(positives)),
-        "page_accuracy": pct(right_page, len(positives)),
-        "false_anchor_rate": pct(total_false, len(negatives)),
-        "ms_per_quote": round(1000.0 * seconds / max(len(positives) + len(negatives), 1), 3),
-        "negatives": len(negatives),
-        "sentences_left_out": repeated,  # repeated, or with a page header or footer in them
-        "files": len(anchorers),
-        "pages": pages,
-        "index_ms_per_page": round(1000.0 * index_seconds / max(pages, 1), 3),
-        "largest": {"file": largest, "pages": len(anchorers[largest].units), "ms_per_quote": round(1000.0 * largest_seconds / max(largest_quotes, 1), 3)},
-        "sentence_accuracy_by_kind": {k: pct(r, t) for k, (r, t) in by_kind.items()},
-        "false_anchor_rate_by_source": {k: pct(f, t) for k, (f, t) in false_anchors.items()},
-    }
-    if misses:
-        result["misses"] = misses
-    if false_examples:
-        result["false_anchors"] = false_examples
-    if skipped:
-        result["skipped"] = skipped
-    return result
+    return false_anchors, false_examples
 
 
 def _eligible(anchorers: dict[str, QuoteAnchorer]) -> tuple[list[tuple[str, int]], int]:

@@ -10,6 +10,9 @@ the choices of all the near-identical past answers, so a disagreement is shown);
 the best related past answers (``PASSAGE_SCORE``) join the retrieved chunks as passages, and a
 quote taken from one is cited as a past answer.
 
+Each question is embedded once (``QuestionVectors``, engine/index/embed/question.py), before the
+library is asked, and that context goes down to the library, retrieval and the quotes' support.
+
 Another product's past answer is never reused as it is, nor shown to the model
 (engine/drafting/cross_product.py): the product's own near-identical past answers come first, then
 company-wide ones; when only other products' are near-identical, their choice is taken, labelled
@@ -39,6 +42,7 @@ from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect
+from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
     PASSAGE_SCORE,
@@ -131,7 +135,7 @@ class Drafter:
             return whole
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
 
-    def retrieve(self, question: str) -> Retrieved:
+    def retrieve(self, question: str | QuestionVectors) -> Retrieved:
         """The passages for ``question`` within the drafter's scope: a retrieval mode searches
         inside the scope; a strategy (summary, atoms: engine/retrieval/summary_rag.py) ranks documents first,
         and another product's passages are dropped from what it returns."""
@@ -158,7 +162,10 @@ class Drafter:
         key = question_key(q)
         started = time.perf_counter()
         try:
-            past = (self.library.match(q.text, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
+            # embedded once, by the encoder asked first (the library's when there is one; the same
+            # model as the knowledge base's in a store), for the library, retrieval and the support
+            asked = QuestionVectors.of(q.text, self.library.encoder if self.library else self.kb.encoder)
+            past = (self.library.match(asked, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
                     if self.library else [])
             reuse = reused_hit(past, product=self.product)
             if reuse is not None and not is_other_product(reuse.entry, self.product):
@@ -167,13 +174,14 @@ class Drafter:
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
             if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
                 # only other products' near-identical answers: their choice, labelled; the text from the documents
-                return self._other_products_choice(q, key, reuse, near_hits(past, product=self.product), started)
+                return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product),
+                                                   started)
             past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
-            retrieved = self.retrieve(q.text) if self.kb.documents() or not past else Retrieved(())
+            retrieved = self.retrieve(asked) if self.kb.documents() or not past else Retrieved(())
             hits = list(retrieved.hits)
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
-            backing = self.support(q.text, citations)
+            backing = self.support(asked, citations)
         except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
             raise
         except Exception as exc:  # one bad question never stops the batch; the draft says why
@@ -181,13 +189,13 @@ class Drafter:
                          seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
         return self._decide(q, key, answer, citations, backing, time.perf_counter() - started)
 
-    def support(self, question: str, citations: Sequence[Citation]) -> float | None:
+    def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
         """How well the highlightable quotes speak to the question (engine/drafting/confidence.py)."""
         quotes = [c.quote for c in citations if c.label is not AnchorLabel.UNVERIFIED]
         if not quotes:
             return None
         encoder = self.kb.encoder
-        return support(encoder.encode_query(question), encoder.encode_passages(quotes))
+        return support(question_vectors(question, encoder).dense_for(encoder), encoder.encode_passages(quotes))
 
     @staticmethod
     def _reused(q: Question, key: str, hit: LibraryHit, near: Sequence[LibraryHit], seconds: float) -> Draft:
@@ -209,8 +217,8 @@ class Drafter:
                      confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None,
                      past_answers=tuple(choice_label(x) for x in voters))
 
-    def _other_products_choice(self, q: Question, key: str, hit: LibraryHit, near: Sequence[LibraryHit],
-                               started: float) -> Draft:
+    def _other_products_choice(self, q: Question, asked: QuestionVectors, key: str, hit: LibraryHit,
+                               near: Sequence[LibraryHit], started: float) -> Draft:
         """Only other products' near-identical past answers: their most common choice (in the
         workbook's spelling), labelled with its product and cited as that choice alone; the
         explanation drafted from the documents within the scope — kept only when supported and
@@ -221,12 +229,12 @@ class Drafter:
         choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing, tokens, probability = "", (), None, 0, None
         if self.kb.documents():
-            retrieved = self.retrieve(q.text)
+            retrieved = self.retrieve(asked)
             hits = list(retrieved.hits)
             if hits:
                 answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), q.choices)
                 doc_citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
-                backing, tokens = self.support(q.text, doc_citations), answer.prompt_tokens
+                backing, tokens = self.support(asked, doc_citations), answer.prompt_tokens
                 agrees = not answer.choice or choice_key(answer.choice) == choice_key(choice)
                 if (agrees and not answer.insufficient_context and backing is not None and backing >= SUPPORT_MIN
                         and answer.answer):

@@ -397,6 +397,23 @@ class KnowledgeBase:
         lexical = LexicalIndex.build(writer.ids, writer.bm25, len(sparse.vocabulary))
         lexical.save(sparse_dir)
         progress("indexing", 1, 1)
+        added = self._write_new(new, dense_new)
+        manifest = replace(
+            self.manifest,
+            embedder=encoder.name,
+            dim=encoder.dim,
+            alpha=alpha,
+            generation=generation,
+            documents=tuple(sorted(keep + added, key=lambda d: d.name.lower())),
+            index_modes=self.manifest.index_modes if index_modes is None else index_modes,
+        )
+        self._switch(manifest, old_generation)
+        self._sparse, self._lexical = sparse, lexical
+        return added
+
+    def _write_new(self, new: list[_Pending], dense_new: np.ndarray) -> list[DocumentInfo]:
+        """Each new document's files written (its dense rows: ``dense_new`` holds every new
+        chunk's, in order) and its record, all dated now."""
         added: list[DocumentInfo] = []
         offset = 0
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -416,17 +433,6 @@ class KnowledgeBase:
             )
             self._write_doc(p, dense)
             added.append(info)
-        manifest = replace(
-            self.manifest,
-            embedder=encoder.name,
-            dim=encoder.dim,
-            alpha=alpha,
-            generation=generation,
-            documents=tuple(sorted(keep + added, key=lambda d: d.name.lower())),
-            index_modes=self.manifest.index_modes if index_modes is None else index_modes,
-        )
-        self._switch(manifest, old_generation)
-        self._sparse, self._lexical = sparse, lexical
         return added
 
     def _switch(self, manifest: Manifest, old_generation: int) -> None:

@@ -72,6 +72,7 @@ from engine.core.limits import Limits
 from engine.core.scopes import scope_name
 from engine.core.types import FileProblem, Progress, no_progress
 from engine.index.embed.dense import DenseEncoder, model_id
+from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.embed.sparse import analyzer
 from engine.questionnaire import Question, read_questionnaire
 from storage.library_store import LibraryEntry, LibraryStore, Origin, unblob
@@ -299,19 +300,20 @@ class AnswerLibrary:
         return self.store.upsert_review(entry, vector, model_id(self.encoder))
 
     # ---- matching ----------------------------------------------------------------------------
-    def match(self, question: str, top_k: int | None = 3, min_score: float = 0.0,
+    def match(self, question: str | QuestionVectors, top_k: int | None = 3, min_score: float = 0.0,
               product: str | None = None) -> list[LibraryHit]:
-        """The active entries whose questions best match ``question``: at most ``top_k`` (None:
-        all) scoring at least ``min_score``, the kind preferred for ``product`` first (see the
-        module docstring), each kind best first."""
-        question = question.strip()
-        if not question:
+        """The active entries whose questions best match ``question`` (text, or already embedded:
+        engine/index/embed/question.py): at most ``top_k`` (None: all) scoring at least
+        ``min_score``, the kind preferred for ``product`` first (see the module docstring), each
+        kind best first."""
+        text = question.text if isinstance(question, QuestionVectors) else question.strip()
+        if not text:
             raise ValueError("the question is empty; type the question to match")
         index = self._current()
         if not index.entries:
             return []
-        dense = index.dense @ self.encoder.encode_query(question)
-        lexical = index.lexical_query(question)
+        dense = index.dense @ question_vectors(question, self.encoder).dense_for(self.encoder)
+        lexical = index.lexical_query(text)
         scores = ALPHA * dense + (1.0 - ALPHA) * lexical
         order = np.argsort(-scores, kind="stable")
         hits = [LibraryHit(index.entries[i], float(scores[i]), float(dense[i]), float(lexical[i]))

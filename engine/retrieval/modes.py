@@ -15,6 +15,7 @@ from engine.core.scopes import ScopeFilter
 from engine.core.types import Chunk, DocumentInfo, Hit
 from engine.core.vectors import PointVectors
 from engine.index.embed.hybrid import WeightedQuery, query_vectors, weighted_query
+from engine.index.embed.question import QuestionVectors
 from engine.index.kb import KnowledgeBase, point_ids
 from storage.lexical_index import LexicalIndex
 from storage.vector_store import FUSION_DEPTH, Scored, VectorIndex
@@ -33,7 +34,8 @@ class Within:
         return cls(frozenset(d.doc_hash for d in docs), lexical.mask(point_ids(d.doc_hash, d.chunks) for d in docs))
 
 
-def search_mode(kb: KnowledgeBase, question: str, top_k: int, mode: Mode, scope: ScopeFilter | None = None) -> list[Hit]:
+def search_mode(kb: KnowledgeBase, question: QuestionVectors, top_k: int, mode: Mode,
+                scope: ScopeFilter | None = None) -> list[Hit]:
     """The ``top_k`` chunks that best answer ``question`` in one hybrid ``mode``, best first; with
     ``scope``, only chunks of the documents it allows, masked inside the search. The question and
     ``top_k`` are checked by the caller (engine/retrieval/retrieve.py ``search``)."""
@@ -41,13 +43,13 @@ def search_mode(kb: KnowledgeBase, question: str, top_k: int, mode: Mode, scope:
     allowed = scope.restrict(kb.documents()) if scope is not None else None
     if allowed is not None and not allowed:
         return []
-    dense = kb.encoder.encode_query(question)
+    dense, text = question.dense_for(kb.encoder), question.text
     if mode is Mode.WEIGHTED:
         within = Within.of(allowed, kb.lexical) if allowed is not None else None
-        scored = weighted(index, kb.lexical, weighted_query(question, dense, sparse), top_k, kb.alpha, within)
+        scored = weighted(index, kb.lexical, weighted_query(text, dense, sparse), top_k, kb.alpha, within)
     else:
         hashes = {d.doc_hash for d in allowed} if allowed is not None else None
-        scored = index.search(mode, query_vectors(question, dense, sparse, kb.alpha), top_k, hashes)
+        scored = index.search(mode, query_vectors(text, dense, sparse, kb.alpha), top_k, hashes)
     return [Hit(Chunk.from_dict(s.payload), s.score) for s in scored]
 
 

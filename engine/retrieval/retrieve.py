@@ -7,6 +7,9 @@ first (engine/retrieval/summary_rag.py).
 * :func:`search`: the top-k chunks (hits), checked question, within the scope;
 * :func:`retrieve`: what one question retrieved (``Retrieved``: hits, and in the summary
   strategies the documents chosen with their summaries), for the drafter's prompt.
+
+Both take the question as text or already embedded (``QuestionVectors``,
+engine/index/embed/question.py: the drafter embeds each question once, for the library and here).
 """
 
 from __future__ import annotations
@@ -14,18 +17,19 @@ from __future__ import annotations
 from engine.core.config import Mode, Strategy
 from engine.core.scopes import ScopeFilter
 from engine.core.types import Hit
+from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.retrieval.modes import search_mode
 from engine.retrieval.summary_rag import Retrieved, by_strategy
 
 
-def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mode | Strategy | str | None = None,
-           scope: ScopeFilter | None = None) -> list[Hit]:
+def search(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None = None,
+           mode: Mode | Strategy | str | None = None, scope: ScopeFilter | None = None) -> list[Hit]:
     """The ``top_k`` chunks that best answer ``question``, best first, with provenance; with
     ``scope``, only chunks of the documents it allows (None: every document). A ``Strategy``
     (summary, atoms…) is ranked by engine/retrieval/summary_rag.py, then the scope applied."""
-    question = question.strip()
-    if not question:
+    text = question.text if isinstance(question, QuestionVectors) else question.strip()
+    if not text:
         raise ValueError("the question is empty; type the question to search for")
     strategy = Strategy.of(mode or kb.config.mode)
     mode = Mode.parse(mode or kb.config.mode) if strategy is None else None
@@ -33,6 +37,7 @@ def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mod
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
     kb.check_compatible()
+    question = question_vectors(question, kb.encoder)
     if strategy is not None:
         hits = list(by_strategy(kb, question, top_k, strategy).hits)
         docs = scope.restrict(kb.documents()) if scope is not None else None  # None: every document
@@ -43,11 +48,11 @@ def search(kb: KnowledgeBase, question: str, top_k: int | None = None, mode: Mod
     return search_mode(kb, question, top_k, mode, scope)
 
 
-def retrieve(kb: KnowledgeBase, question: str, top_k: int | None = None,
+def retrieve(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None = None,
              mode: Mode | Strategy | str | None = None) -> Retrieved:
     """The passages for ``question`` in any mode: a ``Mode`` through :func:`search`, a ``Strategy``
     through engine/retrieval/summary_rag.py (the documents it chose with them)."""
     strategy = Strategy.of(mode or kb.config.mode)
     if strategy is None:
         return Retrieved(tuple(search(kb, question, top_k=top_k, mode=mode)))
-    return by_strategy(kb, question, top_k or kb.config.top_k, strategy)
+    return by_strategy(kb, question_vectors(question, kb.encoder), top_k or kb.config.top_k, strategy)

@@ -22,6 +22,7 @@ import numpy as np
 
 from engine.core.config import Strategy
 from engine.core.types import Chunk, DocumentInfo, Hit
+from engine.index.embed.question import QuestionVectors
 from engine.index.kb import point_id
 from engine.index.kb_indexes import fused
 from engine.index.summaries import Summary
@@ -49,16 +50,16 @@ class Retrieved:
     strategy: Strategy | None = None
 
 
-def by_strategy(kb, question: str, top_k: int, strategy: Strategy) -> Retrieved:
+def by_strategy(kb, question: QuestionVectors, top_k: int, strategy: Strategy) -> Retrieved:
     """The passages for ``question`` in a ``Strategy`` (summary, summary-only, content-only, atoms,
     atom-questions); a ``Mode`` is searched by engine/retrieval/modes.py, and both are chosen by
     engine/retrieval/retrieve.py."""
-    dense = kb.encoder.encode_query(question)
+    dense, text = question.dense_for(kb.encoder), question.text
     if strategy in (Strategy.ATOMS, Strategy.ATOM_QUESTIONS):
         found = kb.indexes.atom_index(strategy).search(dense, top_k, questions=strategy is Strategy.ATOM_QUESTIONS)
         return Retrieved(tuple(Hit(chunk, score) for chunk, score in found), strategy=strategy)
-    documents = select_documents(kb, question, dense, SUMMARY_DOCS)
-    return Retrieved(tuple(passages_within(kb, question, dense, [d.doc for d in documents], top_k)), tuple(documents), strategy)
+    documents = select_documents(kb, text, dense, SUMMARY_DOCS)
+    return Retrieved(tuple(passages_within(kb, text, dense, [d.doc for d in documents], top_k)), tuple(documents), strategy)
 
 
 def select_documents(kb, question: str, dense: np.ndarray, k: int = SUMMARY_DOCS) -> list[DocumentHit]:

@@ -1,5 +1,6 @@
 """The query-time shortcuts with the real model: encoding one question directly, and the
-in-memory copy of the local collection, each against the general path it replaces."""
+in-memory copy of the local collection, each against the general path it replaces; a question
+embedded once per draft (``QuestionVectors``) for the library, retrieval and the support."""
 
 from __future__ import annotations
 
@@ -10,13 +11,18 @@ import pytest
 import torch
 
 from engine.core.config import EngineConfig, Mode
+from engine.core.types import DraftStatus
+from engine.drafting.drafter import Drafter
 from engine.index.embed.dense import DenseEncoder
 from engine.index.embed.hybrid import query_vectors, weighted_query
+from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
+from engine.index.library import AnswerLibrary
+from engine.questionnaire import read_questionnaire
 from engine.retrieval.modes import weighted
 from engine.retrieval.retrieve import search
 from storage.vector_store import VectorIndex, release
-from tests.fixtures import topic_pages, write_pdf
+from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 
 QUESTIONS = [
     "How long are backups kept?",
@@ -36,14 +42,56 @@ def test_encode_query_is_encode_of_one_text(encoder: DenseEncoder):
     assert torch.get_num_threads() == threads
 
 
-def test_the_same_question_twice_is_encoded_once_and_handed_out_as_a_copy(encoder: DenseEncoder, monkeypatch):
-    expected = encoder.encode_queries(["Are backups encrypted?"])[0]
-    first = encoder.encode_query("Are backups encrypted?")
-    first[:] = 0.0  # a caller changing its vector changes nobody else's
-    monkeypatch.setattr(encoder.model, "preprocess", lambda texts: pytest.fail("encoded again"))
-    assert np.allclose(encoder.encode_query("Are backups encrypted?"), expected, atol=1e-6)
-    with pytest.raises(pytest.fail.Exception, match="encoded again"):
-        encoder.encode_query("Is there a firewall?")  # another question is encoded
+def test_a_question_is_embedded_once_as_the_text_is_and_shared_read_only(encoder: DenseEncoder):
+    asked = QuestionVectors.of("  Are backups encrypted? ", encoder)
+    assert asked.text == "Are backups encrypted?"  # as every reader strips it
+    assert asked.model == "all-MiniLM-L6-v2"
+    assert np.allclose(asked.dense, encoder.encode_queries(["Are backups encrypted?"])[0], atol=1e-6)
+    assert np.array_equal(asked.dense, encoder.encode_query("  Are backups encrypted? "))  # whitespace is no token
+    with pytest.raises(ValueError):
+        asked.dense[0] = 0.0  # shared by the library, retrieval and the support: nobody may change it
+    assert asked.dense_for(encoder) is asked.dense  # the embedder that made it: not encoded again
+    assert question_vectors(asked, encoder) is asked
+    other = QuestionVectors(asked.text, np.zeros(encoder.dim, dtype=np.float32), "another-embedder")
+    assert np.allclose(other.dense_for(encoder), asked.dense, atol=1e-6)  # another model: encoded in this one's space
+
+
+class CountingEncoder:
+    """The real encoder, counting the questions it encodes (each still encoded for real)."""
+
+    def __init__(self, real: DenseEncoder) -> None:
+        self.real, self.questions = real, []
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def encode_query(self, text: str):
+        self.questions.append(text)
+        return self.real.encode_query(text)
+
+
+@pytest.mark.parametrize("mode", [None, "summary"])
+def test_drafting_embeds_each_question_once_for_the_library_retrieval_and_the_support(tmp_path, encoder, mode):
+    """The generator is ``QuotingGenerator``, a stated fake: the test is about how often the
+    question is embedded, not about generation."""
+    counting = CountingEncoder(encoder)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    write_pdf(docs / "handbook.pdf", topic_pages())
+    base = KnowledgeBase(tmp_path / "store", EngineConfig(), counting)
+    try:
+        assert not base.add([docs]).errors
+        library = AnswerLibrary(tmp_path / "store", counting)
+        library.import_file(write_questionnaire(tmp_path / "past.xlsx", answered={4: "Yes"},
+                                                questions=[("OLD-1", "Do you rotate the encryption keys yearly?")]))
+        drafter = Drafter(base, QuotingGenerator(), library=library, mode=mode)
+        questionnaire = read_questionnaire(write_questionnaire(tmp_path / "q.xlsx"))
+        counting.questions.clear()
+        drafts = [drafter.draft(q) for q in questionnaire.questions]
+    finally:
+        release(str(tmp_path / "store" / "qdrant"))
+    assert [d.status for d in drafts].count(DraftStatus.DRAFTED) >= 2 and any(d.support for d in drafts)
+    assert counting.questions == [q.text for q in questionnaire.questions]  # once each, in turn
 
 
 @pytest.fixture()

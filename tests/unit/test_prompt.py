@@ -1,7 +1,9 @@
 """The answer schema, the prompt, the post-rules, parsing of model replies (literal JSON
 strings: this is parsing, no model involved) and prompt compaction."""
 
+import hashlib
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from engine.drafting.generate.prompt import (
     GeneratedAnswer,
     Passage,
     answer_schema,
+    approx_tokens,
     build_messages,
     choice_probability,
     compact_passages,
@@ -23,6 +26,8 @@ from engine.drafting.generate.prompt import (
     steps_from_logprobs,
     tidy_answer,
 )
+from engine.index.chunking import Chunker
+from engine.ingest import load_document
 
 YES_NO = ["Yes", "No", "N/A"]
 
@@ -282,3 +287,30 @@ def test_compaction_without_shared_words_keeps_the_start_of_the_first_passage():
     got = compact_passages("zebra giraffe?", passages, budget_tokens=12, count_tokens=lambda t: len(t.split()))
     assert got == [Passage("[1] a", "Acme was founded in 2012. Our offices are in Lyon.")]
     assert compact_passages("anything", [], 100) == []
+
+
+SAMPLE_KB = Path(__file__).resolve().parents[2] / "assets" / "sample" / "kb"
+# sha256 of the JSON of every output below, measured when compact_passages was split into functions
+# (#25); compaction shapes what the LLM sees, so a change here changes drafts and benchmark figures
+SAMPLE_COMPACTION_SHA256 = "855b2672855310bbe8c981a6347832442815be6637a5622ab6d8f3762420e6a4"
+
+
+def test_compaction_of_the_sample_chunks_is_unchanged():
+    """Over the bundled sample's chunks (cut at 120 words), each sample question's five chunks
+    sharing most words with it, under five budget / window / decay / counter settings."""
+    chunker = Chunker(lambda t: t.split(), 120, 20)
+    chunks = [s.text for f in sorted(SAMPLE_KB.iterdir()) for u in load_document(f).units for s in chunker.spans(u.text)]
+    assert len(chunks) > 50, f"the sample knowledge base in {SAMPLE_KB} gave only {len(chunks)} chunks"
+    questions = [q for q in (SAMPLE_KB.parent / "questions.txt").read_text(encoding="utf-8").splitlines() if q.strip()]
+    settings = ((250, 0, 1.0, approx_tokens), (80, 1, 0.0, None), (20, 2, 0.5, approx_tokens), (5, 0, 2.0, None))
+    out = []
+    for i, question in enumerate(questions + ["zebra giraffe?", "backups backups backups"]):
+        q_words = set(question.lower().split())
+        best = sorted(range(len(chunks)), key=lambda c: -len(q_words & set(chunks[c].lower().split())))[i % 3 : i % 3 + 5]
+        passages = [Passage(f"[{n}] chunk {c}", chunks[c]) for n, c in enumerate(best, 1)]
+        for budget, window, decay, counter in settings:
+            got = compact_passages(question, passages, budget, window=window, rank_decay=decay,
+                                   count_tokens=counter or (lambda t: len(t.split())))
+            out.append([question, budget, window, decay, [[p.label, p.text] for p in got]])
+    digest = hashlib.sha256(json.dumps(out, ensure_ascii=False).encode("utf-8")).hexdigest()
+    assert digest == SAMPLE_COMPACTION_SHA256, "compact_passages now cuts the sample's chunks differently"

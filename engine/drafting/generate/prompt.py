@@ -378,6 +378,9 @@ def approx_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
+_Key = tuple[int, int]  # (passage index, sentence index in that passage)
+
+
 def compact_passages(
     question: str,
     passages: Sequence[Passage],
@@ -401,15 +404,30 @@ def compact_passages(
     labels and order; a passage with nothing selected is left out. When no sentence shares a
     word with the question, the first sentences of the first passage are kept.
     """
+    spans = [sentence_spans(p.text) for p in passages]
+    sentences = [(pi, si) for pi, ss in enumerate(spans) for si in range(len(ss))]
+    if not sentences:
+        return []
+    ranked = _ranked_sentences(question, passages, spans, sentences, rank_decay)
+    cost = {k: count_tokens(passages[k[0]].text[slice(*spans[k[0]][k[1]])]) for k in sentences}
+    chosen = _chosen_sentences(ranked, spans, cost, budget_tokens, window)
+    return _stitched(passages, spans, chosen)
+
+
+def _ranked_sentences(
+    question: str,
+    passages: Sequence[Passage],
+    spans: list[list[tuple[int, int]]],
+    sentences: list[_Key],
+    rank_decay: float,
+) -> list[_Key]:
+    """The sentences sharing a stemmed word with the question, best first: TF-IDF cosine (idf over
+    the passages' sentences) divided by ``1 + rank_decay * passage index``; ties in reading order."""
     # deferred: engine.index.embed.sparse imports scikit-learn, which the model worker process (it
     # imports this module) never needs; the same stemmed words as retrieval
     from engine.index.embed.sparse import analyzer  # noqa: PLC0415
 
     words = analyzer()
-    spans = [sentence_spans(p.text) for p in passages]
-    sentences = [(pi, si) for pi, ss in enumerate(spans) for si in range(len(ss))]
-    if not sentences:
-        return []
     terms = {(pi, si): set(words(passages[pi].text[a:b])) for pi, ss in enumerate(spans) for si, (a, b) in enumerate(ss)}
     df: dict[str, int] = {}
     for ts in terms.values():
@@ -418,18 +436,25 @@ def compact_passages(
     idf = {t: math.log((1 + len(sentences)) / (1 + n)) + 1 for t, n in df.items()}
     q_terms = set(words(question))
 
-    def score(key: tuple[int, int]) -> float:
+    def score(key: _Key) -> float:
         ts = terms[key]
         shared = sum(idf[t] ** 2 for t in ts & q_terms)
         return shared / math.sqrt(sum(idf[t] ** 2 for t in ts)) / (1.0 + rank_decay * key[0]) if shared else 0.0
 
     scored = sorted(((score(k), k) for k in sentences), key=lambda sk: (-sk[0], sk[1]))
-    ranked = [k for s, k in scored if s > 0]
-    cost = {k: count_tokens(passages[k[0]].text[slice(*spans[k[0]][k[1]])]) for k in sentences}
-    chosen: set[tuple[int, int]] = set()
+    return [k for s, k in scored if s > 0]
+
+
+def _chosen_sentences(
+    ranked: list[_Key], spans: list[list[tuple[int, int]]], cost: dict[_Key, int], budget_tokens: int, window: int
+) -> set[_Key]:
+    """The sentences kept within ``budget_tokens``: for each ranked sentence its window, else the
+    sentence alone; the best sentence is kept even over the budget. With nothing ranked, the first
+    passage's opening sentences."""
+    chosen: set[_Key] = set()
     used = 0
 
-    def take(keys: list[tuple[int, int]]) -> bool:
+    def take(keys: list[_Key]) -> bool:
         nonlocal used
         new = [k for k in keys if k not in chosen]
         extra = sum(cost[k] for k in new)
@@ -446,6 +471,12 @@ def compact_passages(
         for si in range(len(spans[0])):
             if not take([(0, si)]):
                 break
+    return chosen
+
+
+def _stitched(passages: Sequence[Passage], spans: list[list[tuple[int, int]]], chosen: set[_Key]) -> list[Passage]:
+    """Each passage with a chosen sentence, cut to its runs of consecutive chosen sentences (exact
+    slices of its text) joined by " … "; labels and order kept."""
     out = []
     for pi, p in enumerate(passages):
         picked = sorted(si for qi, si in chosen if qi == pi)

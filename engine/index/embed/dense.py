@@ -76,7 +76,6 @@ class DenseEncoder:
         self.model.eval()  # encode_query calls the modules directly
         self.dim: int = int(self.model.get_embedding_dimension())
         self.max_seq_length: int = int(self.model.max_seq_length)
-        self._last_query: tuple[str, np.ndarray] | None = None  # drafting asks the library, then the chunks
 
     @cached_property
     def _fast_tokenizer(self):
@@ -105,10 +104,7 @@ class DenseEncoder:
         short text. A second thread saves little on a few dozen tokens and, when the cores are
         busy, costs far more than it saves: every op waits for the slower thread. The count
         is restored after; other running threads keep theirs meanwhile (OpenMP's is per thread).
-        The last question's vector is kept: drafting matches it to past questions, then to chunks."""
-        last = self._last_query
-        if last is not None and last[0] == text:
-            return last[1].copy()
+        Drafting embeds each question once and passes the vector down (engine/index/embed/question.py)."""
         import torch
 
         threads = torch.get_num_threads()
@@ -120,9 +116,7 @@ class DenseEncoder:
                 embedding = torch.nn.functional.normalize(embedding, p=2, dim=1)
         finally:
             torch.set_num_threads(threads)
-        vector = embedding[0].numpy().astype(np.float32)
-        self._last_query = (text, vector)
-        return vector.copy()
+        return embedding[0].numpy().astype(np.float32)
 
     def encode_queries(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         return self._encode(list(texts), progress)
