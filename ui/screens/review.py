@@ -453,6 +453,17 @@ def _inherited(draft: Draft, state: ReviewState) -> None:
 
 
 def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
+    """One question's card: its header, what its state asks of the reviewer, the answer editor
+    and the actions, then its sources."""
+    _card_header(item)
+    _state_notes(item)
+    a_key, c_key = _answer_editor(pid, item)
+    _actions(pid, item, order, a_key, c_key)
+    _citation_list(item)
+
+
+def _card_header(item: ReviewItem) -> None:
+    """Where the question is, its state and reuse badges, its text and what the workbook holds."""
     q = item.question
     ident = f"{escape_md(q.id)} · " if q.id else ""
     top, badge = st.columns([5, 2], vertical_alignment="center")
@@ -466,6 +477,9 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     if q.existing_answer or q.existing_choice:
         st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
 
+
+def _state_notes(item: ReviewItem) -> None:
+    """The section's gate, a contradiction, what the state asks for, and the draft's trust notes."""
     state = item.state
     if item.gate is not None:
         text = f"{escape_md(item.gate.section)} section: {escape_md(item.gate.reason)}."
@@ -491,11 +505,16 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
         _other_product(item.draft, state)
         _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
-    if reused:
-        _past_choices(item.draft, state)
+        if item.draft.reused:
+            _past_choices(item.draft, state)
     if item.decision is not None and item.decision.note:
         st.caption(f"Note: {escape_md(item.decision.note)}")
 
+
+def _answer_editor(pid: int, item: ReviewItem) -> tuple[str, str | None]:
+    """The choice (a dropdown's options), the answer and the note; the session keys of the
+    answer and the choice (None without a dropdown)."""
+    q = item.question
     a_key, c_key = answer_key(pid, item), choice_key(pid, item)
     if q.choices:
         options = [""] + list(q.choices)
@@ -509,7 +528,11 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     st.text_area("Answer", key=a_key, height=150)
     st.text_input("Note (for Needs SME or Reject)", key=note_key(pid, item.key),
                   placeholder="Optional: who should answer, or why the draft is wrong")
+    return a_key, c_key
 
+
+def _actions(pid: int, item: ReviewItem, order: list[str], a_key: str, c_key: str | None) -> None:
+    """Accept, Save edit, Regenerate, Needs SME, Reject, and Previous / Next."""
     b = st.columns(3)
     b[0].button("Accept", type="primary", icon=":material/check:", width="stretch", on_click=_act,
                 args=("accept", pid, item.key, a_key, c_key, order))
@@ -527,7 +550,6 @@ def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
                 args=(order, item.key, -1))
     n[1].button("Next", icon=":material/arrow_forward:", icon_position="right", width="stretch",
                 on_click=_step, args=(order, item.key, 1))
-    _citation_list(item)
 
 
 def _citation_option(item: ReviewItem, n: int) -> str:
