@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -141,12 +140,7 @@ class Drafter:
         and another product's passages are dropped from what it returns."""
         if Strategy.of(self.mode) is None:
             return Retrieved(tuple(search(self.kb, question, top_k=self.top_k, mode=self.mode, scope=self.scope)))
-        found = retrieve(self.kb, question, self.top_k, self.mode)
-        docs = self.scope.restrict(self.kb.documents())  # None: every document is allowed
-        if docs is None:
-            return found
-        allowed = {d.doc_hash for d in docs}
-        return dataclass_replace(found, hits=tuple(h for h in found.hits if h.chunk.doc_hash in allowed))
+        return retrieve(self.kb, question, self.top_k, self.mode, self.scope)
 
     def draft(self, q: Question, rows: Mapping[str, str] | None = None, source: Path | None = None) -> Draft:
         """Draft ``q``; ``rows`` are its questionnaire's general-information rows (fact → row

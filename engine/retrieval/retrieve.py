@@ -14,6 +14,9 @@ engine/index/embed/question.py: the drafter embeds each question once, for the l
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Sequence
+
 from engine.core.config import Mode, Strategy
 from engine.core.scopes import ScopeFilter
 from engine.core.types import Hit
@@ -39,20 +42,28 @@ def search(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None
     kb.check_compatible()
     question = question_vectors(question, kb.encoder)
     if strategy is not None:
-        hits = list(by_strategy(kb, question, top_k, strategy).hits)
-        docs = scope.restrict(kb.documents()) if scope is not None else None  # None: every document
-        if docs is not None:  # the strategies rank documents first; another product's are dropped after
-            allowed = {d.doc_hash for d in docs}
-            hits = [h for h in hits if h.chunk.doc_hash in allowed]
-        return hits
+        return list(_in_scope(kb, by_strategy(kb, question, top_k, strategy).hits, scope))
     return search_mode(kb, question, top_k, mode, scope)
 
 
 def retrieve(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None = None,
-             mode: Mode | Strategy | str | None = None) -> Retrieved:
+             mode: Mode | Strategy | str | None = None, scope: ScopeFilter | None = None) -> Retrieved:
     """The passages for ``question`` in any mode: a ``Mode`` through :func:`search`, a ``Strategy``
-    through engine/retrieval/summary_rag.py (the documents it chose with them)."""
+    through engine/retrieval/summary_rag.py (the documents it chose with them); with ``scope``,
+    only passages of the documents it allows."""
     strategy = Strategy.of(mode or kb.config.mode)
     if strategy is None:
-        return Retrieved(tuple(search(kb, question, top_k=top_k, mode=mode)))
-    return by_strategy(kb, question_vectors(question, kb.encoder), top_k or kb.config.top_k, strategy)
+        return Retrieved(tuple(search(kb, question, top_k=top_k, mode=mode, scope=scope)))
+    found = by_strategy(kb, question_vectors(question, kb.encoder), top_k or kb.config.top_k, strategy)
+    return replace(found, hits=_in_scope(kb, found.hits, scope))
+
+
+def _in_scope(kb: KnowledgeBase, hits: Sequence[Hit], scope: ScopeFilter | None) -> tuple[Hit, ...]:
+    """The hits of the documents ``scope`` allows (None: every document). The one scope filter
+    after retrieval: the strategies rank documents first, so another product's are dropped here;
+    a hybrid mode searches inside the scope (engine/retrieval/modes.py)."""
+    docs = scope.restrict(kb.documents()) if scope is not None else None  # None: every document
+    if docs is None:
+        return tuple(hits)
+    allowed = {d.doc_hash for d in docs}
+    return tuple(h for h in hits if h.chunk.doc_hash in allowed)
