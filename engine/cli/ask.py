@@ -1,5 +1,6 @@
-"""The ``ask`` command and ``bench ask`` (their parsers and their work), called from
-``engine/cli/main.py``'s ``build_parser`` in one line each."""
+"""``python -m engine ask DOC "QUESTION" …``: ask one document (a file, or a document of the
+knowledge base of ``--store``) one or more questions, embedding-free (engine/drafting/ask.py):
+its parser and its work. (``bench ask`` is in engine/cli/bench.py.)"""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import json
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable
 
+from engine.cli import common
+from engine.cli.common import model_args, store_arg
 from engine.drafting import generate  # generate.make_generator looked up when called (the tests replace it)
 from engine.drafting.ask import (
     CONTEXT_TOKENS,
@@ -23,16 +25,16 @@ from engine.drafting.ask import (
     check_question,
 )
 from engine.drafting.generate.prompt import Evidence
+from engine.index.kb import KnowledgeBase
 
 EXCERPT_CHARS = 400  # characters of each excerpt printed (``--json`` has them whole)
 
 
-def add_ask_command(sub, store_arg: Callable, model_args: Callable, progress_bar: Callable) -> None:
-    """``ask DOC "QUESTION" …`` under the top-level subparsers."""
-    p = sub.add_parser("ask", help="ask one document a question (embedding-free: the model reads the document)",
-                       description="The local model reads the document part by part, quotes what answers the question, "
-                                   "the quotes are found in the document and widened to sentence windows, and the answer "
-                                   "is written from them. Several questions in one call reuse the document's KV prefix.")
+def register(p: argparse.ArgumentParser) -> None:
+    """``ask DOC "QUESTION" …``."""
+    p.description = ("The local model reads the document part by part, quotes what answers the question, "
+                     "the quotes are found in the document and widened to sentence windows, and the answer "
+                     "is written from them. Several questions in one call reuse the document's KV prefix.")
     p.add_argument("doc", metavar="DOC", help="a knowledge-base document name (see `kb list`) or a file path")
     p.add_argument("questions", nargs="+", metavar="QUESTION", help=f"one or more questions (at most {MAX_QUESTION_CHARS:,} characters each)")
     store_arg(p)
@@ -44,27 +46,7 @@ def add_ask_command(sub, store_arg: Callable, model_args: Callable, progress_bar
     p.add_argument("--no-answer", action="store_true", help="only the excerpts, no answer")
     model_args(p, evidence=False)
     p.add_argument("--json", action="store_true", help="one JSON object per question")
-    p.set_defaults(func=lambda args: cmd_ask(args, progress_bar()))
-
-
-def add_bench_ask(bench, model_args: Callable, cmd_bench: Callable) -> None:
-    """``bench ask --policyqa test.json …`` under the bench subparsers."""
-    p = bench.add_parser("ask", help="ask-a-document on PolicyQA: character precision / recall / F1 of the excerpts, "
-                                     "embedding-free against hybrid retrieval")
-    p.add_argument("--policyqa", required=True, help="PolicyQA test.json (SQuAD format)")
-    p.add_argument("--limit", type=int, help="the first N questions, taken in turn from each policy (default: all)")
-    p.add_argument("--policies", type=int, help="keep only the questions of the first P policies")
-    p.add_argument("--evidence", nargs="+", choices=[e.value for e in Evidence], default=[e.value for e in Evidence],
-                   help="the embedding-free variants to run (default both)")
-    p.add_argument("--window", type=int, default=WINDOW, help=f"sentence window of the excerpts (default {WINDOW})")
-    p.add_argument("--subdoc-words", type=int, default=SUBDOC_WORDS)
-    p.add_argument("--answer", action="store_true", help="also write each answer (timed; not scored)")
-    p.add_argument("--cache", help="JSONL file of the model's readings (reused, appended: a killed run resumes)")
-    p.add_argument("--cached-only", action="store_true", help="score only the questions the cache has readings of (no model)")
-    p.add_argument("--embedder", help="sentence-transformers folder or name for the hybrid rows")
-    model_args(p, evidence=False)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_bench)
+    p.set_defaults(func=lambda args: cmd_ask(args, common.progress_bar()))
 
 
 def open_document(doc: str, store: str):
@@ -75,9 +57,6 @@ def open_document(doc: str, store: str):
     if not (Path(store) / "manifest.json").is_file():
         raise AskError(doc, f"is not a file, and {store} holds no knowledge base",
                        "pass the path of a document, or a document name with --store DIR (see `kb list`)")
-    # deferred: engine.index.kb imports qdrant-client (≈ 1 s), which `ask FILE` and --help never need
-    from engine.index.kb import KnowledgeBase  # noqa: PLC0415
-
     return AskDocument.from_kb(KnowledgeBase(Path(store)), doc)
 
 

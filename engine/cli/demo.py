@@ -4,9 +4,12 @@ passages (and PDF pages) that support them."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Callable
 
+from engine.cli import common
+from engine.cli.common import store_arg
 from engine.core.location import DEMO, Location
 from engine.core.types import Chunk, Progress, SourceKind
 from engine.drafting.page_finder import PageFinder
@@ -14,6 +17,17 @@ from engine.index.kb import KnowledgeBase
 from engine.retrieval.retrieve import search
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "sample"
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    store_arg(p)
+    p.add_argument("--questions", type=int, default=6, help="how many sample questions to show")
+    p.set_defaults(func=cmd_demo)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    run_demo(common.open_kb(args), common.progress_bar(), questions=args.questions)
+    return 0
 
 
 def where(chunk: Chunk, finder: Callable[[str], PageFinder] | None = None) -> str:

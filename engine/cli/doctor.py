@@ -153,8 +153,7 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def add_doctor_command(sub) -> None:
-    p = sub.add_parser("doctor", help="check the CPU, the llama.cpp build and the model; print what to report")
+def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="a registered model name or a GGUF path (default: the default model)")
     p.add_argument("--smoke", action="store_true", help="only load the model and generate a few tokens (set-up's check)")
     p.add_argument("--json", action="store_true")

@@ -14,14 +14,12 @@ from engine.questionnaire.reader import Questionnaire, read_questionnaire
 FIRST = 5  # questions shown per sheet
 
 
-def add_inspect_command(sub) -> argparse.ArgumentParser:
-    """Register ``inspect`` on an argparse subparsers object."""
-    p = sub.add_parser("inspect", help="show the questions, answer cells and dropdowns detected in a questionnaire")
+def register(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``inspect`` on its parser."""
     add_questionnaire_args(p)
     p.add_argument("--json", action="store_true", help="print every detected question as JSON")
     add_limit_args(p)
     p.set_defaults(func=cmd_inspect)
-    return p
 
 
 def add_questionnaire_args(p: argparse.ArgumentParser) -> None:

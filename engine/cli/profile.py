@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from engine.cli.common import store_arg
 from engine.core.scopes import scope_name
 from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
@@ -38,8 +39,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_profile(sub, store_arg) -> None:
-    p = sub.add_parser("profile", help="show or set the company and product profiles (facts learned from the library)")
+def register(p: argparse.ArgumentParser) -> None:
     store_arg(p)
     p.add_argument("--product", metavar="NAME", help="this product's profile (default: the company's and every product's)")
     p.add_argument("--set", nargs=2, metavar=("KEY", "VALUE"), help="set a fact (an empty VALUE removes it)")
@@ -47,4 +47,4 @@ def add_profile(sub, store_arg) -> None:
     p.set_defaults(func=cmd_profile)
 
 
-__all__ = ["add_profile"]
+__all__ = ["register"]

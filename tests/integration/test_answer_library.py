@@ -214,9 +214,10 @@ def test_accepted_and_edited_answers_are_recorded_and_then_reused(tmp_path, enco
 
 
 def test_library_cli_round_trip(tmp_path, encoder, monkeypatch, capsys):
+    import engine.cli.common as common
     import engine.cli.main as cli
 
-    monkeypatch.setattr(cli, "_encoder", lambda args: encoder)  # the session's MiniLM, not a second load
+    monkeypatch.setattr(common, "encoder", lambda args: encoder)  # the session's MiniLM, not a second load
     store = str(tmp_path / "store")
     a = past_book(tmp_path / "a.xlsx")
     b = write_questionnaire(tmp_path / "b.xlsx", answered={4: "No"}, questions=PAST[:3])

@@ -111,13 +111,14 @@ def test_the_scope_figures_count_drafted_questions_only():
 
 
 def test_the_eval_commands_take_the_scope_flags():
+    import engine.cli.eval as cli_eval
     import engine.cli.main as cli
 
     parse = cli.build_parser().parse_args
     args = parse(["eval", "questionnaire", "--target", "t.xlsx", "--truth", "t.jsonl", "--scope-folders",
                   "--third-party-folder", "Cloud", "Other Cloud", "--product", "Beta"])
-    assert cli._folder_scopes(args) == FolderScopes("Instructure", ("Cloud", "Other Cloud")) and args.product == "Beta"
+    assert cli_eval.folder_scopes(args) == FolderScopes("Instructure", ("Cloud", "Other Cloud")) and args.product == "Beta"
     args = parse(["eval", "leave-one-out", "--pair", "a", "b", "--scope-folders"])
-    assert cli._folder_scopes(args) == FolderScopes("Instructure", ("Amazon Web Services", "Google Cloud Platform"))
+    assert cli_eval.folder_scopes(args) == FolderScopes("Instructure", ("Amazon Web Services", "Google Cloud Platform"))
     args = parse(["eval", "leave-one-out", "--pair", "a", "b", "--company-folder", "Acme"])
-    assert cli._folder_scopes(args) is None and args.product is None  # no --scope-folders: no folder scopes
+    assert cli_eval.folder_scopes(args) is None and args.product is None  # no --scope-folders: no folder scopes

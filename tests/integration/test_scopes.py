@@ -140,9 +140,10 @@ def test_scope_values_are_checked_with_the_rule_and_the_fix():
 
 
 def test_kb_commands_set_and_show_scopes(tmp_path, encoder, monkeypatch, capsys):
+    import engine.cli.common as common
     import engine.cli.main as cli
 
-    monkeypatch.setattr(cli, "_kb", lambda args: KnowledgeBase(Path(args.store), cli._config(args), encoder))
+    monkeypatch.setattr(common, "open_kb", lambda args: KnowledgeBase(Path(args.store), common.config(args), encoder))
     store = str(tmp_path / "store")
     docs = write_docs(tmp_path / "docs")
     assert cli.main(["kb", "add", str(docs / "alpha.md"), "--product", "Alpha", "--store", store]) == 0

@@ -17,7 +17,7 @@ import pytest
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from engine.cli.inspect import add_inspect_command
+from engine.cli import inspect as cli_inspect
 from engine.questionnaire import QuestionnaireError, read_questionnaire
 from engine.questionnaire.validation import parse_sqref
 
@@ -287,7 +287,7 @@ def test_sqref_parsing():
 
 def run_inspect(argv: list[str], capsys) -> tuple[int, str, str]:
     parser = argparse.ArgumentParser()
-    add_inspect_command(parser.add_subparsers(dest="command", required=True))
+    cli_inspect.register(parser.add_subparsers(dest="command", required=True).add_parser("inspect"))
     args = parser.parse_args(["inspect", *argv])
     code = args.func(args)
     out = capsys.readouterr()
