@@ -1,4 +1,5 @@
 """Command line: ``python -m engine …`` (``--help`` on any command); the commands live in engine/cli/."""
+
 import sys
 
 from engine.cli.main import main

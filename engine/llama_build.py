@@ -29,8 +29,15 @@ from pathlib import Path
 VERSION = "0.3.36"
 PACKAGE = f"llama-cpp-python=={VERSION}"
 
-_NEVER = ("-DGGML_NATIVE=OFF", "-DGGML_AMX_TILE=OFF", "-DGGML_AMX_INT8=OFF", "-DGGML_AMX_BF16=OFF",
-          "-DGGML_AVX_VNNI=OFF", "-DGGML_CPU_ALL_VARIANTS=OFF", "-DGGML_BACKEND_DL=OFF")
+_NEVER = (
+    "-DGGML_NATIVE=OFF",
+    "-DGGML_AMX_TILE=OFF",
+    "-DGGML_AMX_INT8=OFF",
+    "-DGGML_AMX_BF16=OFF",
+    "-DGGML_AVX_VNNI=OFF",
+    "-DGGML_CPU_ALL_VARIANTS=OFF",
+    "-DGGML_BACKEND_DL=OFF",
+)
 _AVX2 = ("-DGGML_SSE42=ON", "-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_BMI2=ON", "-DGGML_FMA=ON", "-DGGML_F16C=ON")
 _NO_AVX512 = ("-DGGML_AVX512=OFF", "-DGGML_AVX512_VBMI=OFF", "-DGGML_AVX512_VNNI=OFF", "-DGGML_AVX512_BF16=OFF")
 _AVX512 = ("-DGGML_AVX512=ON", "-DGGML_AVX512_VBMI=ON", "-DGGML_AVX512_VNNI=ON", "-DGGML_AVX512_BF16=ON")
@@ -40,9 +47,22 @@ CPU_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # x86-64-v3: every x86-64 CPU since Haswell (2013) and Zen 1 (2017)
     "avx2": (_NEVER + _AVX2 + _NO_AVX512, ("avx", "avx2", "fma", "f16c", "bmi2")),
     # AVX-512 without AMX: Skylake-X and later Xeons, Zen 4 and later
-    "avx512": (_NEVER + _AVX2 + _AVX512,
-               ("avx", "avx2", "fma", "f16c", "bmi2", "avx512f", "avx512bw", "avx512vl", "avx512_vbmi",
-                "avx512_vnni", "avx512_bf16")),
+    "avx512": (
+        _NEVER + _AVX2 + _AVX512,
+        (
+            "avx",
+            "avx2",
+            "fma",
+            "f16c",
+            "bmi2",
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512_vbmi",
+            "avx512_vnni",
+            "avx512_bf16",
+        ),
+    ),
 }
 DEFAULT_CPU = "avx2"  # portable to every x86-64-v3 machine, and as fast here (README, *Models*)
 
@@ -91,15 +111,42 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
     target = wheel_dir(cpu)
     found = sorted(target.glob("llama_cpp_python-*.whl")) if target.is_dir() else []
     if found:
-        print(f"llama-cpp-python {VERSION} ({cpu}): using the wheel built before, {found[-1]}", file=sys.stderr, flush=True)
+        print(
+            f"llama-cpp-python {VERSION} ({cpu}): using the wheel built before, {found[-1]}",
+            file=sys.stderr,
+            flush=True,
+        )
         return found[-1]
-    print(f"llama-cpp-python {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 6 minutes on 2 cores", file=sys.stderr, flush=True)
-    env = {**os.environ, "CMAKE_ARGS": cmake_args(cpu), "FORCE_CMAKE": "1",
-           "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 2)}
+    print(
+        f"llama-cpp-python {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 6 minutes on 2 cores",
+        file=sys.stderr,
+        flush=True,
+    )
+    env = {
+        **os.environ,
+        "CMAKE_ARGS": cmake_args(cpu),
+        "FORCE_CMAKE": "1",
+        "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 2),
+    }
     with tempfile.TemporaryDirectory(prefix="llama-wheel-") as tmp:
         # --no-cache-dir: pip's wheel cache is keyed by the source only and may hold a native build
-        subprocess.run([python, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python",
-                        "-w", tmp, PACKAGE], env=env, check=True)
+        subprocess.run(
+            [
+                python,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--no-cache-dir",
+                "--no-binary",
+                "llama-cpp-python",
+                "-w",
+                tmp,
+                PACKAGE,
+            ],
+            env=env,
+            check=True,
+        )
         built = next(Path(tmp).glob("llama_cpp_python-*.whl"))
         target.mkdir(parents=True, exist_ok=True)
         partial = target / (built.name + ".partial")
@@ -114,16 +161,21 @@ def install(cpu: str, python: str = sys.executable) -> None:
     replacing any llama-cpp-python already there (a native build of an older set-up included)."""
     missing = missing_features(cpu)
     if missing:
-        raise SystemExit(f"set-up: this CPU lacks {', '.join(missing)}, which the {cpu!r} build of llama.cpp needs. "
-                         f"Fix: make setup LLAMA_CPU={DEFAULT_CPU if cpu != DEFAULT_CPU else 'avx2'}")
+        raise SystemExit(
+            f"set-up: this CPU lacks {', '.join(missing)}, which the {cpu!r} build of llama.cpp needs. "
+            f"Fix: make setup LLAMA_CPU={DEFAULT_CPU if cpu != DEFAULT_CPU else 'avx2'}"
+        )
     wheel = build_wheel(cpu, python)
     subprocess.run([python, "-m", "pip", "install", "--force-reinstall", "--no-deps", str(wheel)], check=True)
     # its own dependencies, without touching the pins of requirements.txt that come next
     subprocess.run([python, "-m", "pip", "install", str(wheel)], check=True)
-    prefix = subprocess.run([python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True,
-                            check=True).stdout.strip()
-    record_path(prefix).write_text(json.dumps({"version": VERSION, "cpu": cpu, "cmake_args": cmake_args(cpu),
-                                               "wheel": wheel.name}, indent=1) + "\n")
+    prefix = subprocess.run(
+        [python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    record_path(prefix).write_text(
+        json.dumps({"version": VERSION, "cpu": cpu, "cmake_args": cmake_args(cpu), "wheel": wheel.name}, indent=1)
+        + "\n"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -50,7 +50,9 @@ class LexicalIndex:
         for ids in groups:
             rows = self._group_rows.get(ids)
             if rows is None:
-                rows = self._group_rows[ids] = np.fromiter((self.rows[p] for p in ids if p in self.rows), dtype=np.int64)
+                rows = self._group_rows[ids] = np.fromiter(
+                    (self.rows[p] for p in ids if p in self.rows), dtype=np.int64
+                )
             mask[rows] = True
         return mask
 

@@ -59,7 +59,9 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
 _ADDED_COLUMNS = ("product", "source", "sha256")  # added by versions 2 and 3, all TEXT, NULL for older entries
-_COLUMNS = "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256"
+_COLUMNS = (
+    "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256"
+)
 
 
 class LibraryStoreError(Exception):
@@ -115,8 +117,23 @@ class LibraryEntry:
 
 def _entry(row: tuple) -> LibraryEntry:
     i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product, source, sha256 = row
-    return LibraryEntry(i, question, choice, answer, comment, file, sheet, r, qid, imported, Origin(origin),
-                        bool(retired), product, source, sha256)
+    return LibraryEntry(
+        i,
+        question,
+        choice,
+        answer,
+        comment,
+        file,
+        sheet,
+        r,
+        qid,
+        imported,
+        Origin(origin),
+        bool(retired),
+        product,
+        source,
+        sha256,
+    )
 
 
 class LibraryStore:
@@ -124,8 +141,9 @@ class LibraryStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db, version = connect(self.path, LibraryStoreError,
-                                    "an answer-library database ({exc}); move it away and import the files again")
+        self._db, version = connect(
+            self.path, LibraryStoreError, "an answer-library database ({exc}); move it away and import the files again"
+        )
         if version > SCHEMA_VERSION:
             raise LibraryStoreError(
                 f"{self.path} has library schema {version}, this version reads {SCHEMA_VERSION}; "
@@ -182,8 +200,10 @@ class LibraryStore:
     def entry_at(self, file: str, sheet: str | None, row: int | None) -> LibraryEntry | None:
         """The newest entry (retired or not) from ``file``, ``sheet``, ``row``; None when none."""
         with self._lock:
-            found = self._db.execute(f"SELECT {_COLUMNS} FROM entries WHERE file = ? AND sheet IS ? AND row IS ? "
-                                     "ORDER BY id DESC LIMIT 1", (file, sheet, row)).fetchone()
+            found = self._db.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE file = ? AND sheet IS ? AND row IS ? ORDER BY id DESC LIMIT 1",
+                (file, sheet, row),
+            ).fetchone()
         return _entry(found) if found else None
 
     def vectors(self, include_retired: bool = False) -> tuple[list[LibraryEntry], list[str], list[bytes]]:
@@ -194,8 +214,9 @@ class LibraryStore:
         return [_entry(r[:-2]) for r in rows], [r[-2] for r in rows], [r[-1] for r in rows]
 
     # ---- writing -----------------------------------------------------------------------------
-    def replace_file(self, file: str, source: str, sha256: str, entries: Sequence[LibraryEntry], vectors: np.ndarray,
-                     embedder: str) -> int:
+    def replace_file(
+        self, file: str, source: str, sha256: str, entries: Sequence[LibraryEntry], vectors: np.ndarray, embedder: str
+    ) -> int:
         """Put ``entries`` (imported from ``source``, a file whose bytes have ``sha256``, shown as
         ``file``) in place of every entry imported before from the same path or the same bytes
         (and of the entries of schema 1, which have neither, imported from a file named ``file``);
@@ -207,8 +228,9 @@ class LibraryStore:
             retired = {e.place for e in old if e.retired}
             db.execute(f"DELETE FROM entries WHERE {same}", args)
             for e, v in zip(entries, vectors):
-                self._insert(db, replace(e, retired=e.retired or e.place in retired, source=source, sha256=sha256),
-                             v, embedder)
+                self._insert(
+                    db, replace(e, retired=e.retired or e.place in retired, source=source, sha256=sha256), v, embedder
+                )
         return len(old)
 
     def upsert_review(self, entry: LibraryEntry, vector: np.ndarray, embedder: str) -> LibraryEntry:
@@ -216,15 +238,27 @@ class LibraryStore:
         with self._tx() as db:
             row = db.execute(
                 "SELECT id FROM entries WHERE origin = ? AND question = ? AND file = ? AND sheet = ? AND row = ?",
-                (Origin.REVIEW.value, entry.question, entry.file, entry.sheet, entry.row)).fetchone()
+                (Origin.REVIEW.value, entry.question, entry.file, entry.sheet, entry.row),
+            ).fetchone()
             if row is None:
                 entry_id = self._insert(db, entry, vector, embedder)
             else:
                 entry_id = row[0]
-                db.execute("UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
-                           "retired = 0, embedder = ?, vector = ?, product = ? WHERE id = ?",
-                           (entry.choice, entry.answer, entry.comment, entry.qid, entry.imported, embedder,
-                            _blob(vector), entry.product, entry_id))
+                db.execute(
+                    "UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
+                    "retired = 0, embedder = ?, vector = ?, product = ? WHERE id = ?",
+                    (
+                        entry.choice,
+                        entry.answer,
+                        entry.comment,
+                        entry.qid,
+                        entry.imported,
+                        embedder,
+                        _blob(vector),
+                        entry.product,
+                        entry_id,
+                    ),
+                )
         return self.entry(entry_id)
 
     def set_retired(self, entry_id: int, retired: bool = True) -> LibraryEntry:
@@ -235,16 +269,35 @@ class LibraryStore:
 
     def set_vectors(self, ids: Sequence[int], vectors: np.ndarray, embedder: str) -> None:
         with self._tx() as db:
-            db.executemany("UPDATE entries SET embedder = ?, vector = ? WHERE id = ?",
-                           [(embedder, _blob(v), i) for i, v in zip(ids, vectors)])
+            db.executemany(
+                "UPDATE entries SET embedder = ?, vector = ? WHERE id = ?",
+                [(embedder, _blob(v), i) for i, v in zip(ids, vectors)],
+            )
 
     @staticmethod
     def _insert(db: sqlite3.Connection, e: LibraryEntry, vector: np.ndarray, embedder: str) -> int:
         cur = db.execute(
             "INSERT INTO entries (question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
             "retired, embedder, vector, product, source, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (e.question, e.choice, e.answer, e.comment, e.file, e.sheet, e.row, e.qid, e.imported, e.origin.value,
-             int(e.retired), embedder, _blob(vector), e.product, e.source, e.sha256))
+            (
+                e.question,
+                e.choice,
+                e.answer,
+                e.comment,
+                e.file,
+                e.sheet,
+                e.row,
+                e.qid,
+                e.imported,
+                e.origin.value,
+                int(e.retired),
+                embedder,
+                _blob(vector),
+                e.product,
+                e.source,
+                e.sha256,
+            ),
+        )
         return int(cur.lastrowid)
 
 

@@ -105,12 +105,16 @@ class ReviewStoreDamaged(ReviewStoreError, StoreDamaged):
     was written to it."""
 
     def __init__(self, path: Path, problem: str) -> None:
-        fix = (f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
-               "(`--list` shows them; the damaged file is moved aside, not rewritten)")
+        fix = (
+            f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
+            "(`--list` shows them; the damaged file is moved aside, not rewritten)"
+        )
         if not any((path.parent / "backups").glob("review-*.sqlite")):  # storage/snapshots.py's names
-            fix = (f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
-                   "for a recovery tool such as `sqlite3 review.sqlite .recover`, then move them away to start a "
-                   "new review database")
+            fix = (
+                f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
+                "for a recovery tool such as `sqlite3 review.sqlite .recover`, then move them away to start a "
+                "new review database"
+            )
         StoreDamaged.__init__(self, path, f"the review database is damaged: {problem}; nothing was changed", fix)
 
 
@@ -174,11 +178,14 @@ class ReviewStore:
                 f"{self.path} has review schema {found.version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it (nothing was changed)"
             )
-        self._db, version = connect(self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path")
+        self._db, version = connect(
+            self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path"
+        )
         self._lock = threading.RLock()
         if version in (1, 2):  # version 3 added the projects' product (4 a table, made below)
-            self._db.executescript("BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; "
-                                   f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            self._db.executescript(
+                f"BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+            )
         self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
 
     def close(self) -> None:
@@ -242,8 +249,10 @@ class ReviewStore:
     def set_options(self, project_id: int, options: dict) -> None:
         """How the questionnaire is read (reader overrides), JSON-able; replaces the previous."""
         with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO project_options (project_id, data) VALUES (?, ?)",
-                       (project_id, json.dumps(options, ensure_ascii=False)))
+            db.execute(
+                "INSERT OR REPLACE INTO project_options (project_id, data) VALUES (?, ?)",
+                (project_id, json.dumps(options, ensure_ascii=False)),
+            )
 
     def options(self, project_id: int) -> dict:
         with self._lock:
@@ -253,8 +262,10 @@ class ReviewStore:
     # ---- drafting runs ---------------------------------------------------------------------
     def start_run(self, project_id: int, options: dict) -> Run:
         with self._tx() as db:
-            db.execute("INSERT INTO runs (project_id, options, started) VALUES (?, ?, ?)",
-                       (project_id, json.dumps(options), now()))
+            db.execute(
+                "INSERT INTO runs (project_id, options, started) VALUES (?, ?, ?)",
+                (project_id, json.dumps(options), now()),
+            )
             run_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
         return self.run(run_id)
 
@@ -264,8 +275,9 @@ class ReviewStore:
 
     def run(self, run_id: int) -> Run:
         with self._lock:
-            row = self._db.execute("SELECT id, project_id, options, started, finished, error FROM runs WHERE id = ?",
-                                   (run_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT id, project_id, options, started, finished, error FROM runs WHERE id = ?", (run_id,)
+            ).fetchone()
         if row is None:
             raise ReviewStoreError(f"no drafting run {run_id} in {self.path}")
         return Run(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
@@ -303,8 +315,15 @@ class ReviewStore:
         with self._tx() as db:
             db.execute(
                 "INSERT INTO drafts (project_id, key, status, answer, choice, data, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (project_id, stamped.key, stamped.status.value, stamped.answer, stamped.choice,
-                 json.dumps(stamped.data, ensure_ascii=False), stamped.created),
+                (
+                    project_id,
+                    stamped.key,
+                    stamped.status.value,
+                    stamped.answer,
+                    stamped.choice,
+                    json.dumps(stamped.data, ensure_ascii=False),
+                    stamped.created,
+                ),
             )
         return stamped
 
@@ -317,8 +336,15 @@ class ReviewStore:
             ).fetchall()
         return {r[0]: StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5]) for r in rows}
 
-    def decide(self, project_id: int, key: str, action: Action, answer: str | None = None,
-               choice: str | None = None, note: str | None = None) -> Decision:
+    def decide(
+        self,
+        project_id: int,
+        key: str,
+        action: Action,
+        answer: str | None = None,
+        choice: str | None = None,
+        note: str | None = None,
+    ) -> Decision:
         decision = Decision(key, Action(action), answer, choice, note, now())
         with self._tx() as db:
             db.execute(
@@ -341,15 +367,18 @@ class ReviewStore:
         asking a document); appended with its timestamp, which is returned."""
         created = now()
         with self._tx() as db:
-            db.execute("INSERT INTO added_citations (project_id, key, data, created) VALUES (?, ?, ?, ?)",
-                       (project_id, key, json.dumps(data, ensure_ascii=False), created))
+            db.execute(
+                "INSERT INTO added_citations (project_id, key, data, created) VALUES (?, ?, ?, ?)",
+                (project_id, key, json.dumps(data, ensure_ascii=False), created),
+            )
         return created
 
     def added_citations(self, project_id: int) -> dict[str, list[dict]]:
         """The citations reviewers added, per question key, oldest first."""
         with self._lock:
-            rows = self._db.execute("SELECT key, data FROM added_citations WHERE project_id = ? ORDER BY id",
-                                    (project_id,)).fetchall()
+            rows = self._db.execute(
+                "SELECT key, data FROM added_citations WHERE project_id = ? ORDER BY id", (project_id,)
+            ).fetchall()
         out: dict[str, list[dict]] = {}
         for key, data in rows:
             out.setdefault(key, []).append(json.loads(data))
@@ -366,6 +395,8 @@ class ReviewStore:
                 "SELECT key, action, answer, choice, note, created, id FROM decisions WHERE project_id = ? AND key = ?",
                 (project_id, key),
             ).fetchall()
-        items = [(r[5], 0, r[6], StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5])) for r in drafts]
+        items = [
+            (r[5], 0, r[6], StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5])) for r in drafts
+        ]
         items += [(r[5], 1, r[6], Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5])) for r in decisions]
         return [item for *_, item in sorted(items, key=lambda t: t[:3])]

@@ -119,8 +119,9 @@ def status(store: Path) -> list[str]:
         lines.append(f"no snapshots in {Path(store) / BACKUPS}")
     for s in kept:
         found = problem(s.path, s.kind)
-        lines.append(f"{s.path.name}  {s.taken}  {s.path.stat().st_size:>12,} bytes  "
-                     f"{'damaged: ' + found if found else 'good'}")
+        lines.append(
+            f"{s.path.name}  {s.taken}  {s.path.stat().st_size:>12,} bytes  {'damaged: ' + found if found else 'good'}"
+        )
     return lines
 
 
@@ -134,8 +135,11 @@ def restore(store: Path, snapshot: str | Path | None = None) -> list[Restored]:
         chosen = _named(store, snapshot)
         found = problem(chosen.path, chosen.kind)
         if found:
-            raise SnapshotError(chosen.path, f"this snapshot is damaged ({found})",
-                                f"restore another one (`python -m engine restore --list --store {store}`)")
+            raise SnapshotError(
+                chosen.path,
+                f"this snapshot is damaged ({found})",
+                f"restore another one (`python -m engine restore --list --store {store}`)",
+            )
         return [_put_back(store, chosen)]
     chosen = []
     review = store / REVIEW_DB
@@ -145,16 +149,22 @@ def restore(store: Path, snapshot: str | Path | None = None) -> list[Restored]:
     if manifest.exists() and _manifest_problem(manifest):
         chosen.append(_newest_good(store, "manifest") or _none_good(store, MANIFEST))
     if not chosen:
-        raise SnapshotError(store, f"there is neither a {REVIEW_DB} nor a damaged {MANIFEST} here",
-                            "nothing was changed; give the folder of the workspace or knowledge base (--store)")
+        raise SnapshotError(
+            store,
+            f"there is neither a {REVIEW_DB} nor a damaged {MANIFEST} here",
+            "nothing was changed; give the folder of the workspace or knowledge base (--store)",
+        )
     return [_put_back(store, s) for s in chosen]
 
 
 def _none_good(store: Path, name: str) -> NoReturn:
-    raise SnapshotError(store / BACKUPS, f"there is no good snapshot of {name} here",
-                        f"nothing was changed; snapshots are made when the app opens the workspace, after each "
-                        f"drafting run and when the knowledge base changes (`python -m engine restore --list "
-                        f"--store {store}` shows what there is)")
+    raise SnapshotError(
+        store / BACKUPS,
+        f"there is no good snapshot of {name} here",
+        f"nothing was changed; snapshots are made when the app opens the workspace, after each "
+        f"drafting run and when the knowledge base changes (`python -m engine restore --list "
+        f"--store {store}` shows what there is)",
+    )
 
 
 def set_aside(path: Path, label: str) -> tuple[Path, ...]:
@@ -163,7 +173,7 @@ def set_aside(path: Path, label: str) -> tuple[Path, ...]:
     stamp = _stamp()
     moved = []
     for p in ([path] if path.exists() else []) + side_files(path):
-        new = p.with_name(f"{path.name}.{label}-{stamp}{p.name[len(path.name):]}")
+        new = p.with_name(f"{path.name}.{label}-{stamp}{p.name[len(path.name) :]}")
         os.rename(p, new)
         moved.append(new)
     return tuple(moved)
@@ -187,8 +197,11 @@ def _named(store: Path, snapshot: str | Path) -> Snapshot:
         if s.path.name == name:
             return s
     known = ", ".join(s.path.name for s in snapshots(store)[:4]) or "none"
-    raise SnapshotError(snapshot, f"no such snapshot in {store / BACKUPS} (newest: {known})",
-                        f"name one that `python -m engine restore --list --store {store}` shows")
+    raise SnapshotError(
+        snapshot,
+        f"no such snapshot in {store / BACKUPS} (newest: {known})",
+        f"name one that `python -m engine restore --list --store {store}` shows",
+    )
 
 
 def _newest_good(store: Path, kind: str) -> Snapshot | None:

@@ -55,12 +55,17 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
     with path.open("rb") as f:
         head = f.read(100)
     if not head.startswith(HEADER):
-        return Inspection(True, problem=f"it is not an SQLite database (its first bytes are not {HEADER[:-1].decode()!r})")
+        return Inspection(
+            True, problem=f"it is not an SQLite database (its first bytes are not {HEADER[:-1].decode()!r})"
+        )
     page = int.from_bytes(head[16:18], "big") if len(head) >= 18 else 0
     page = 65536 if page == 1 else page
     if page < 512 or page & (page - 1) or size % page:
-        return Inspection(True, problem=f"the file is truncated or damaged ({size:,} bytes, not a whole number of "
-                                        f"{page or '?'}-byte pages)")
+        return Inspection(
+            True,
+            problem=f"the file is truncated or damaged ({size:,} bytes, not a whole number of "
+            f"{page or '?'}-byte pages)",
+        )
     for _ in range(2):  # a copy taken while another connection checkpoints may be torn: look twice
         problem, check, version, found = _check_copy(path, wal)
         if problem is None and check == ["ok"]:
@@ -71,8 +76,12 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
         return Inspection(True, problem=f"SQLite's integrity check fails ({'; '.join(check[:3])})")
     missing = [t for t in tables if t not in found]
     if version and missing:
-        return Inspection(True, version, f"its table{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                                         f"{'are' if len(missing) > 1 else 'is'} missing")
+        return Inspection(
+            True,
+            version,
+            f"its table{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            f"{'are' if len(missing) > 1 else 'is'} missing",
+        )
     return Inspection(True, version)
 
 

@@ -50,9 +50,11 @@ class IndexDamaged(StoreDamaged):
         why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
         store = Path(location).parent
         super().__init__(
-            location, f"the knowledge base's vector index (Qdrant local folder) is damaged ({why}); nothing was changed",
+            location,
+            f"the knowledge base's vector index (Qdrant local folder) is damaged ({why}); nothing was changed",
             f"Stop the app, then rebuild it from the stored documents with `python -m engine kb reindex --store {store}` "
-            "(the damaged folder is moved aside, not rewritten), or put back a copy of the folder")
+            "(the damaged folder is moved aside, not rewritten), or put back a copy of the folder",
+        )
 
 
 _damaged: dict[str, IndexDamaged] = {}  # a folder that failed to open is not read again by this process
@@ -131,7 +133,9 @@ class _Mirror:
         hashes = [p.get("doc_hash") for p in self.payloads]
         documents = {h: i for i, h in enumerate(dict.fromkeys(hashes))}
         object.__setattr__(self, "documents", documents)
-        object.__setattr__(self, "doc_numbers", np.fromiter((documents[h] for h in hashes), dtype=np.int32, count=len(hashes)))
+        object.__setattr__(
+            self, "doc_numbers", np.fromiter((documents[h] for h in hashes), dtype=np.int32, count=len(hashes))
+        )
 
     def of_documents(self, doc_hashes: Collection[str]) -> np.ndarray:
         """Per row, whether its payload's ``doc_hash`` is one of ``doc_hashes``."""
@@ -188,7 +192,9 @@ class VectorIndex:
     def count(self) -> int:
         return self.client.count(self.name, exact=True).count
 
-    def search(self, mode: Mode, query: PointVectors, limit: int, doc_hashes: Collection[str] | None = None) -> list[Scored]:
+    def search(
+        self, mode: Mode, query: PointVectors, limit: int, doc_hashes: Collection[str] | None = None
+    ) -> list[Scored]:
         """Top ``limit`` points for the modes Qdrant answers alone (``weighted`` is composed
         in engine.retrieval.retrieve from :meth:`dense_candidates` and the lexical index); only points of
         the documents ``doc_hashes`` when given (a payload filter, applied inside the search)."""
@@ -206,16 +212,20 @@ class VectorIndex:
                 prefetch.append(qm.Prefetch(query=_sparse(query.sparse), using=SPARSE, limit=depth, filter=within))
             # Qdrant's RRF constant k = 2: on SQuAD dev it beats the textbook k = 60 at R@5
             fusion = qm.FusionQuery(fusion=qm.Fusion.RRF)
-            response = self.client.query_points(self.name, prefetch=prefetch, query=fusion, limit=limit,
-                                                with_payload=True, query_filter=within)
+            response = self.client.query_points(
+                self.name, prefetch=prefetch, query=fusion, limit=limit, with_payload=True, query_filter=within
+            )
         else:
             using = {Mode.DENSE: DENSE, Mode.PAPER: PAPER, Mode.CONCAT: CONCAT}[mode]
             vector = getattr(query, using)
-            response = self.client.query_points(self.name, query=vector.tolist(), using=using, limit=limit,
-                                                with_payload=True, query_filter=within)
+            response = self.client.query_points(
+                self.name, query=vector.tolist(), using=using, limit=limit, with_payload=True, query_filter=within
+            )
         return [Scored(p.payload or {}, float(p.score)) for p in response.points]
 
-    def dense_candidates(self, vector: np.ndarray, limit: int, doc_hashes: Collection[str] | None = None) -> list[tuple[str, float]]:
+    def dense_candidates(
+        self, vector: np.ndarray, limit: int, doc_hashes: Collection[str] | None = None
+    ) -> list[tuple[str, float]]:
         """Point ids and cosines of the ``limit`` nearest dense vectors, nearest first; only
         points of the documents ``doc_hashes`` when given."""
         mirror = self._mirror()
@@ -235,8 +245,14 @@ class VectorIndex:
             best = np.argpartition(-scores, limit - 1)[:limit]
             best = best[np.argsort(-scores[best], kind="stable")]
             return [(mirror.ids[i], float(scores[i])) for i in best]
-        response = self.client.query_points(self.name, query=vector.tolist(), using=DENSE, limit=limit, with_payload=False,
-                                            query_filter=_documents_filter(doc_hashes))
+        response = self.client.query_points(
+            self.name,
+            query=vector.tolist(),
+            using=DENSE,
+            limit=limit,
+            with_payload=False,
+            query_filter=_documents_filter(doc_hashes),
+        )
         return [(str(p.id), float(p.score)) for p in response.points]
 
     def dense_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:

@@ -72,8 +72,12 @@ QUESTIONS = [
 ]
 
 
-def write_questionnaire(path: Path, answered: dict[int, str] | None = None,
-                        questions: Sequence[tuple[str, str]] = QUESTIONS, comments: dict[int, str] | None = None) -> Path:
+def write_questionnaire(
+    path: Path,
+    answered: dict[int, str] | None = None,
+    questions: Sequence[tuple[str, str]] = QUESTIONS,
+    comments: dict[int, str] | None = None,
+) -> Path:
     """A customer workbook: a title row, a header, a section row, ID / question / Yes-No
     dropdown / comment columns; the questions start on row 4. ``answered`` and ``comments``
     fill the dropdown and comment cells by row (a filled questionnaire)."""
@@ -150,7 +154,14 @@ class QuotingChat:
         fields = schema["properties"]
         if "answer" in fields:
             first = re.search(r"\[(\d+)\][^\n]*\n([^\n]+)", body)
-            reply = {"answer": f"The document says: {first.group(2)[:200]} [{first.group(1)}]", "cites": [int(first.group(1))]} if first else {"answer": "Nothing in this document answers it.", "cites": []}
+            reply = (
+                {
+                    "answer": f"The document says: {first.group(2)[:200]} [{first.group(1)}]",
+                    "cites": [int(first.group(1))],
+                }
+                if first
+                else {"answer": "Nothing in this document answers it.", "cites": []}
+            )
         elif "sentences" in fields:
             lines = re.findall(r"^(S\d+)\. (.*)$", body, re.M)
             best = max(lines, key=lambda line: len(_content_words(line[1]) & wanted), default=None)

@@ -32,16 +32,27 @@ class InProcessProbe(LlamaCppGenerator):
         import llama_cpp
 
         params = self.llm.context_params
-        stock = llama_cpp.Llama(model_path=self.llm.model_path, n_ctx=self.n_ctx, n_threads=params.n_threads,
-                                n_threads_batch=params.n_threads_batch, flash_attn=True, seed=0, verbose=False)
+        stock = llama_cpp.Llama(
+            model_path=self.llm.model_path,
+            n_ctx=self.n_ctx,
+            n_threads=params.n_threads,
+            n_threads_batch=params.n_threads_batch,
+            flash_attn=True,
+            seed=0,
+            verbose=False,
+        )
         assert type(stock._init_sampler(temp=0.0, grammar=None)).__name__ == "LlamaSampler"
         out = []
         for messages, schema in cases:
             replies = []
             for llm in (stock, self.llm):
                 llm.reset()
-                got = llm.create_chat_completion(messages=messages, temperature=0.0, max_tokens=256,
-                                                 response_format={"type": "json_object", "schema": schema})
+                got = llm.create_chat_completion(
+                    messages=messages,
+                    temperature=0.0,
+                    max_tokens=256,
+                    response_format={"type": "json_object", "schema": schema},
+                )
                 replies.append((got["choices"][0]["message"]["content"], got["usage"]["completion_tokens"]))
             out.append((replies[0], replies[1]))
         return out

@@ -21,8 +21,12 @@ from ui.components.messages import problem_text  # noqa: E402
 from ui.components.uploads import guard_uploads  # noqa: E402
 from ui.resources import workspace  # noqa: E402
 
-st.set_page_config(page_title="RFP Review Assistant", page_icon=str(ROOT / "assets" / "logo.png"),
-                   layout="wide", initial_sidebar_state="expanded")
+st.set_page_config(
+    page_title="RFP Review Assistant",
+    page_icon=str(ROOT / "assets" / "logo.png"),
+    layout="wide",
+    initial_sidebar_state="expanded",
+)
 st.logo(str(ROOT / "assets" / "logo.png"), size="large")
 
 pages = [

@@ -10,5 +10,17 @@ from engine.index.kb import AddReport, Manifest
 from engine.index.summaries import Summary, SummaryMethod
 from storage.review_store import Project, ReviewStoreError, Run, StoredDraft
 
-__all__ = ["AddReport", "AnchorLabel", "Citation", "Draft", "KnowledgeBaseError", "Manifest", "Project",
-           "ReviewStoreError", "Run", "StoredDraft", "Summary", "SummaryMethod"]
+__all__ = [
+    "AddReport",
+    "AnchorLabel",
+    "Citation",
+    "Draft",
+    "KnowledgeBaseError",
+    "Manifest",
+    "Project",
+    "ReviewStoreError",
+    "Run",
+    "StoredDraft",
+    "Summary",
+    "SummaryMethod",
+]

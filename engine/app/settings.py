@@ -92,7 +92,9 @@ class Settings:
         try:
             return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
         except (ValueError, TypeError) as exc:
-            raise SettingsError(f"{path}: unreadable settings ({exc}); fix the file or delete it to start from the defaults") from None
+            raise SettingsError(
+                f"{path}: unreadable settings ({exc}); fix the file or delete it to start from the defaults"
+            ) from None
 
     def save(self, folder: Path) -> Path:
         path = Path(folder) / SETTINGS_FILE
@@ -105,8 +107,9 @@ def check_embedder(name: str) -> None:
     """Load a new embedder once to make sure it exists here (no model hub at run time);
     SettingsError with the loader's reason when it cannot be loaded."""
     if not name:
-        raise SettingsError("the embedder is empty; give a sentence-transformers model name or folder "
-                            "(the default is all-MiniLM-L6-v2)")
+        raise SettingsError(
+            "the embedder is empty; give a sentence-transformers model name or folder (the default is all-MiniLM-L6-v2)"
+        )
     try:
         DenseEncoder(name)
     except EmbedderError as exc:

@@ -164,8 +164,9 @@ class Workspace:
         """What the knowledge base's index was built with (embedder, α) and holds (documents)."""
         return self.kb.manifest
 
-    def add_document(self, path: Path, name: str, progress: Progress = no_progress,
-                     scope: Scope | None = None) -> AddReport:
+    def add_document(
+        self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None
+    ) -> AddReport:
         """Index one file under an outside name (an upload's file name): see ``KnowledgeBase.add_file``."""
         return self.kb.add_file(path, name, progress, scope=scope)
 
@@ -207,7 +208,9 @@ class Workspace:
         return self.review_store.latest_drafts(project_id)
 
     # ---- questionnaires ------------------------------------------------------------------------
-    def add_questionnaire(self, name: str, data: bytes, options: ReadOptions = ReadOptions()) -> tuple[Project, Questionnaire]:
+    def add_questionnaire(
+        self, name: str, data: bytes, options: ReadOptions = ReadOptions()
+    ) -> tuple[Project, Questionnaire]:
         """Keep an uploaded questionnaire as a project (the same bytes → the same project) and
         read it; a file that cannot be read raises QuestionnaireError and keeps nothing. ``name``
         is kept as a plain file name (:func:`~engine.ingest.upload_names.plain_upload_name`:
@@ -216,8 +219,11 @@ class Workspace:
         name = plain_upload_name(name).name
         suffix = Path(name).suffix.lower()
         if suffix not in SUFFIXES:
-            raise QuestionnaireError(name, f"a {suffix or 'file without extension'} is not a questionnaire",
-                                     f"upload the questionnaire as {', '.join(SUFFIXES)}")
+            raise QuestionnaireError(
+                name,
+                f"a {suffix or 'file without extension'} is not a questionnaire",
+                f"upload the questionnaire as {', '.join(SUFFIXES)}",
+            )
         if not data:
             raise QuestionnaireError(name, "the file is empty (0 bytes)", "upload the questionnaire file again")
         self._incoming.mkdir(parents=True, exist_ok=True)
@@ -354,8 +360,12 @@ class WarmUp:
         try:
             load()
         except Exception as exc:  # kept for the screens; drafting meets the same error when it asks
-            self.steps[name] = replace(self.steps[name], state=WarmState.FAILED, error=str(exc) or type(exc).__name__,
-                                       seconds=time.perf_counter() - started)
+            self.steps[name] = replace(
+                self.steps[name],
+                state=WarmState.FAILED,
+                error=str(exc) or type(exc).__name__,
+                seconds=time.perf_counter() - started,
+            )
             return
         self.steps[name] = replace(self.steps[name], state=WarmState.READY, seconds=time.perf_counter() - started)
 
@@ -461,8 +471,9 @@ class DraftingJobs:
         cancel = threading.Event()
         with self._lock:
             self._status[run.project_id], self._cancel[run.project_id] = status, cancel
-            thread = threading.Thread(target=self._work, args=(run, questionnaire, cancel), daemon=True,
-                                      name=f"drafting-{run.project_id}")
+            thread = threading.Thread(
+                target=self._work, args=(run, questionnaire, cancel), daemon=True, name=f"drafting-{run.project_id}"
+            )
             self._threads[run.project_id] = thread
         thread.start()
         return status
@@ -483,9 +494,15 @@ class DraftingJobs:
 
         error = None
         try:
-            draft_questionnaire(questionnaire, self.ws.drafter_for(run.project_id), self.ws.review_store,
-                                project_id=run.project_id, limit=run.options.get("limit"), redo_answered=bool(run.options.get("redo_answered")),
-                                progress=progress)
+            draft_questionnaire(
+                questionnaire,
+                self.ws.drafter_for(run.project_id),
+                self.ws.review_store,
+                project_id=run.project_id,
+                limit=run.options.get("limit"),
+                redo_answered=bool(run.options.get("redo_answered")),
+                progress=progress,
+            )
         except _Cancelled:
             error = STOPPED
         except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
@@ -494,6 +511,10 @@ class DraftingJobs:
         try:
             self.ws.back_up()  # a snapshot after each drafting run
         except Exception as exc:  # the drafts are stored; the screen says the snapshot failed
-            error = f"{error + '; ' if error else ''}the snapshot of the review store failed ({type(exc).__name__}: {exc})"
+            error = (
+                f"{error + '; ' if error else ''}the snapshot of the review store failed ({type(exc).__name__}: {exc})"
+            )
         st = self._status[run.project_id]
-        self._status[run.project_id] = JobStatus(run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error)
+        self._status[run.project_id] = JobStatus(
+            run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error
+        )

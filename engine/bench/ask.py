@@ -85,8 +85,10 @@ def load_policyqa(path: str | Path) -> list[Policy]:
                 for a in qa.get("answers", ()):
                     start = a["answer_start"]
                     if context[start : start + len(a["text"])] != a["text"]:
-                        raise ValueError(f"{path}: answer of question {qa['id']} is not at its answer_start; "
-                                         "use the PolicyQA test.json as published")
+                        raise ValueError(
+                            f"{path}: answer of question {qa['id']} is not at its answer_start; "
+                            "use the PolicyQA test.json as published"
+                        )
                     gold.append((offset + start, offset + start + len(a["text"])))
                 if gold:
                     questions.append(PolicyQuestion(qa["id"], qa["question"], p_index, tuple(merge(gold))))
@@ -157,17 +159,29 @@ def summary(scores: Sequence[Score], returned: Sequence[Sequence[Range]]) -> dic
 
 
 # ---- the benchmark -----------------------------------------------------------------------------
-def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None = None,
-              evidence: Sequence[str] = tuple(e.value for e in Evidence),
-              window: int = 5, subdoc_words: int = 3000, answer: bool = False, cache: str | None = None,
-              embedder: str | None = None, model: str | None = None, llm_url: str | None = None,
-              chat=None, encoder=None, cached_only: bool = False) -> dict:
+def bench_ask(
+    policyqa: str,
+    limit: int | None = None,
+    policies_kept: int | None = None,
+    evidence: Sequence[str] = tuple(e.value for e in Evidence),
+    window: int = 5,
+    subdoc_words: int = 3000,
+    answer: bool = False,
+    cache: str | None = None,
+    embedder: str | None = None,
+    model: str | None = None,
+    llm_url: str | None = None,
+    chat=None,
+    encoder=None,
+    cached_only: bool = False,
+) -> dict:
     """The figures (see the module docstring). ``chat`` and ``encoder``: a model and a dense
     encoder already loaded (default: ``model`` / ``llm_url`` and ``embedder``)."""
     policies = load_policyqa(policyqa)
     forms = [Evidence.parse(e) for e in evidence]
-    questions, rows, chat = _questions_to_ask(policies, limit, policies_kept, forms, cache, cached_only, subdoc_words,
-                                              chat, model, llm_url)
+    questions, rows, chat = _questions_to_ask(
+        policies, limit, policies_kept, forms, cache, cached_only, subdoc_words, chat, model, llm_url
+    )
     if not questions:
         raise ValueError(f"{policyqa}: no questions to ask (limit {limit})")
     used = sorted({q.policy for q in questions})
@@ -192,19 +206,32 @@ def bench_ask(policyqa: str, limit: int | None = None, policies_kept: int | None
         "subdoc_words": subdoc_words,
         "model": getattr(chat, "name", None),
         "methods": methods,
-        "excerpts_at_stated_offsets": round(100 * outside["inside"] / outside["excerpts"], 2) if outside["excerpts"] else None,
+        "excerpts_at_stated_offsets": round(100 * outside["inside"] / outside["excerpts"], 2)
+        if outside["excerpts"]
+        else None,
         "targets": {
-            name: {"f1_over_best_hybrid": round(methods[name]["f1"] / best_hybrid, 2) if best_hybrid else None,
-                   "recall_minus_top4_recall": round(methods[name]["recall"] - top4, 2) if top4 is not None else None,
-                   "later_question_median_s": methods[name].get("s_later_median")}
+            name: {
+                "f1_over_best_hybrid": round(methods[name]["f1"] / best_hybrid, 2) if best_hybrid else None,
+                "recall_minus_top4_recall": round(methods[name]["recall"] - top4, 2) if top4 is not None else None,
+                "later_question_median_s": methods[name].get("s_later_median"),
+            }
             for name in (f"embedding-free {f.value}" for f in forms)
         },
     }
 
 
-def _questions_to_ask(policies: list[Policy], limit: int | None, policies_kept: int | None, forms: list[Evidence],
-                      cache: str | None, cached_only: bool, subdoc_words: int, chat, model: str | None,
-                      llm_url: str | None) -> tuple[list[PolicyQuestion], dict[tuple[str, str], dict], object]:
+def _questions_to_ask(
+    policies: list[Policy],
+    limit: int | None,
+    policies_kept: int | None,
+    forms: list[Evidence],
+    cache: str | None,
+    cached_only: bool,
+    subdoc_words: int,
+    chat,
+    model: str | None,
+    llm_url: str | None,
+) -> tuple[list[PolicyQuestion], dict[tuple[str, str], dict], object]:
     """The questions in turn (``interleave``), of the first ``policies_kept`` policies; the cache's
     readings; and the model (``cached_only``: a stand-in naming it, and only the questions the
     cache has readings of in every form)."""
@@ -223,8 +250,14 @@ def _questions_to_ask(policies: list[Policy], limit: int | None, policies_kept: 
     return questions, rows, chat
 
 
-def _embedding_free(form: Evidence, runs: dict, questions: list[PolicyQuestion], policies: list[Policy], window: int,
-                    outside: dict[str, int]) -> dict[str, dict]:
+def _embedding_free(
+    form: Evidence,
+    runs: dict,
+    questions: list[PolicyQuestion],
+    policies: list[Policy],
+    window: int,
+    outside: dict[str, int],
+) -> dict[str, dict]:
     """The figures of one evidence form's readings: at ``window`` (with timing and dropped quotes)
     and at the other ``WINDOWS``. ``outside`` counts the excerpts at ``window`` and those whose
     text is the policy's at their stated offsets."""
@@ -268,16 +301,21 @@ def _hybrid(policies, questions, docs, window: int, embedder: str | None, encode
         spans = chunker.spans(text)
         sentences = [(s.start, s.end) for s in doc.anchorer.sentences]
         t0 = time.perf_counter()
-        chunk_top = SquadIndex([s.text for s in spans], [q.question for q in asked], dense_q, encoder, config).ranked(Mode.WEIGHTED, max(K))
-        sentence_top = SquadIndex([text[a:b] for a, b in sentences], [q.question for q in asked], dense_q, encoder,
-                                  config).ranked(Mode.WEIGHTED, max(K))
+        chunk_top = SquadIndex([s.text for s in spans], [q.question for q in asked], dense_q, encoder, config).ranked(
+            Mode.WEIGHTED, max(K)
+        )
+        sentence_top = SquadIndex(
+            [text[a:b] for a, b in sentences], [q.question for q in asked], dense_q, encoder, config
+        ).ranked(Mode.WEIGHTED, max(K))
         seconds += time.perf_counter() - t0
         for q, chunks, sents in zip(asked, chunk_top, sentence_top):
             for k in K:
                 slots[f"hybrid top-{k} chunks"][order[q.id]] = [(spans[i].start, spans[i].end) for i in chunks[:k]]
                 anchors = tuple(doc.sentence_anchor(i) for i in sents[:k])
                 windows = doc.anchorer.windows(list(anchors), window)
-                slots[f"hybrid top-{k} sentence windows"][order[q.id]] = [(s.start, s.end) for w in windows for s in w.spans]
+                slots[f"hybrid top-{k} sentence windows"][order[q.id]] = [
+                    (s.start, s.end) for w in windows for s in w.spans
+                ]
     out = {}
     for name, ranges in slots.items():
         out[name] = summary([score(r, q.gold) for r, q in zip(ranges, questions)], ranges)
@@ -319,8 +357,11 @@ def _read_all(questions, docs, forms, subdoc_words: int, answer: bool, chat, cac
     """Per form, per question id: (asker, Found, answer seconds or None). Questions in ``done``
     (read from ``cache``) are not asked again (their readings are anchored anew); new readings
     are appended to ``cache``."""
-    askers = {(form, i): DocumentAsker(doc, chat, AskOptions(evidence=form, subdoc_words=subdoc_words))
-              for form in forms for i, doc in docs.items()}
+    askers = {
+        (form, i): DocumentAsker(doc, chat, AskOptions(evidence=form, subdoc_words=subdoc_words))
+        for form in forms
+        for i, doc in docs.items()
+    }
     path = Path(cache) if cache else None
     out: dict[Evidence, dict] = {form: {} for form in forms}
     bar = tqdm(total=len(questions) * len(forms), desc="asking", unit="question", file=sys.stderr)
@@ -337,16 +378,39 @@ def _read_all(questions, docs, forms, subdoc_words: int, answer: bool, chat, cac
                     if excerpts:
                         asker.answer(q.question, excerpts)
                     answer_s = time.perf_counter() - t0
-                row = {"id": q.id, "evidence": form.value, "subdoc_words": subdoc_words, "model": getattr(chat, "name", None),
-                       "seconds": found.seconds, "answer_seconds": answer_s,
-                       "readings": [{"part": r.part, "evidence": list(r.evidence), "seconds": r.seconds, "first": r.first,
-                                     "prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens}
-                                    for r in found.readings]}
+                row = {
+                    "id": q.id,
+                    "evidence": form.value,
+                    "subdoc_words": subdoc_words,
+                    "model": getattr(chat, "name", None),
+                    "seconds": found.seconds,
+                    "answer_seconds": answer_s,
+                    "readings": [
+                        {
+                            "part": r.part,
+                            "evidence": list(r.evidence),
+                            "seconds": r.seconds,
+                            "first": r.first,
+                            "prompt_tokens": r.prompt_tokens,
+                            "completion_tokens": r.completion_tokens,
+                        }
+                        for r in found.readings
+                    ],
+                }
                 if path is not None:
                     with path.open("a", encoding="utf-8") as f:
                         f.write(json.dumps(row, ensure_ascii=False) + "\n")
-            readings = tuple(Reading(r["part"], tuple(r["evidence"]), r["seconds"], r["prompt_tokens"], r["completion_tokens"],
-                                     r["first"]) for r in row["readings"])
+            readings = tuple(
+                Reading(
+                    r["part"],
+                    tuple(r["evidence"]),
+                    r["seconds"],
+                    r["prompt_tokens"],
+                    r["completion_tokens"],
+                    r["first"],
+                )
+                for r in row["readings"]
+            )
             anchors, dropped = asker.anchor(readings)
             out[form][q.id] = (asker, Found(readings, anchors, dropped, row["seconds"]), row["answer_seconds"])
             bar.update(1)
@@ -361,12 +425,17 @@ def _timing(found: Sequence[Found], answer_seconds: Sequence[float | None]) -> d
     later = [f.seconds for f in found if not f.first]
     answers = [s for s in answer_seconds if s is not None]
     out = {
-        "first_questions": len(first), "later_questions": len(later),
+        "first_questions": len(first),
+        "later_questions": len(later),
         "s_first_median": round(statistics.median(first), 2) if first else None,
         "s_first_mean": round(statistics.mean(first), 2) if first else None,
         "s_later_median": round(statistics.median(later), 2) if later else None,
         "s_later_mean": round(statistics.mean(later), 2) if later else None,
-        "prompt_tokens_first_mean": round(statistics.mean(sum(r.prompt_tokens for r in f.readings) for f in found if f.first), 1) if first else None,
+        "prompt_tokens_first_mean": round(
+            statistics.mean(sum(r.prompt_tokens for r in f.readings) for f in found if f.first), 1
+        )
+        if first
+        else None,
     }
     if answers:
         out["answer_s_median"] = round(statistics.median(answers), 2)

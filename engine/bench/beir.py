@@ -69,8 +69,10 @@ def load_scifact(folder: str | Path) -> Corpus:
     needed = [folder / "corpus.jsonl", folder / "queries.jsonl", folder / "qrels" / "test.tsv"]
     for path in needed:
         if not path.is_file():
-            raise FileNotFoundError(f"{path} is missing: --scifact takes the BEIR SciFact folder (corpus.jsonl, "
-                                    "queries.jsonl, qrels/test.tsv)")
+            raise FileNotFoundError(
+                f"{path} is missing: --scifact takes the BEIR SciFact folder (corpus.jsonl, "
+                "queries.jsonl, qrels/test.tsv)"
+            )
     ids, titles, texts = [], [], []
     for line in needed[0].read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -106,10 +108,13 @@ def subset(corpus: Corpus, limit_docs: int | None) -> Corpus:
     if limit_docs < len(relevant):
         keep = [i for i, did in enumerate(corpus.ids) if did in relevant][:limit_docs]
         kept = {corpus.ids[i] for i in keep}
-        queries = {q: t for q, t in corpus.queries.items()
-                   if all(d in kept for d, r in corpus.qrels[q].items() if r > 0)}
+        queries = {
+            q: t for q, t in corpus.queries.items() if all(d in kept for d, r in corpus.qrels[q].items() if r > 0)
+        }
         if not queries:
-            raise ValueError(f"no test query has all its judged documents among the first {limit_docs}; give a larger --limit-docs")
+            raise ValueError(
+                f"no test query has all its judged documents among the first {limit_docs}; give a larger --limit-docs"
+            )
         pick = lambda xs: [xs[i] for i in keep]  # noqa: E731
         return Corpus(pick(corpus.ids), pick(corpus.titles), pick(corpus.texts), queries, corpus.qrels)
     others = limit_docs - len(relevant)
@@ -147,9 +152,17 @@ def evaluate(runs: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> di
     }
 
 
-def bench_beir(scifact: str, modes: Sequence[str] = DEFAULT_MODES, limit_docs: int | None = None,
-               embedder: str | None = None, alpha: float | None = None, model: str | None = None,
-               llm_url: str | None = None, cache: str | None = None, chat=None) -> dict:
+def bench_beir(
+    scifact: str,
+    modes: Sequence[str] = DEFAULT_MODES,
+    limit_docs: int | None = None,
+    embedder: str | None = None,
+    alpha: float | None = None,
+    model: str | None = None,
+    llm_url: str | None = None,
+    cache: str | None = None,
+    chat=None,
+) -> dict:
     """The figures of every mode in ``modes`` (see the module docstring). ``chat`` replaces the
     local LLM of ``summary-llm`` (tests)."""
     unknown = [m for m in modes if m not in MODES]
@@ -160,18 +173,30 @@ def bench_beir(scifact: str, modes: Sequence[str] = DEFAULT_MODES, limit_docs: i
     qids = sorted(corpus.queries, key=lambda q: int(q) if q.isdigit() else q)
     encoder = DenseEncoder(config.embedder, config.batch_size)
     dense_q = encoder.encode_queries([corpus.queries[q] for q in qids], progress=True)
-    result: dict = {"documents": len(corpus.ids), "queries": len(qids), "embedder": config.embedder,
-                    "alpha": config.alpha, "modes": {}, "reference": REFERENCE}
+    result: dict = {
+        "documents": len(corpus.ids),
+        "queries": len(qids),
+        "embedder": config.embedder,
+        "alpha": config.alpha,
+        "modes": {},
+        "reference": REFERENCE,
+    }
     if limit_docs:
         judged = sum(1 for _ in _relevant(corpus))
-        result["subset"] = (f"the first {judged} documents of corpus.jsonl judged relevant for a test query and the "
-                            f"{len(qids)} test queries whose judged documents are all among them" if judged == len(corpus.ids)
-                            else f"the {judged} documents judged relevant for the test queries and the first "
-                                 f"{len(corpus.ids) - judged} other documents of corpus.jsonl")
+        result["subset"] = (
+            f"the first {judged} documents of corpus.jsonl judged relevant for a test query and the "
+            f"{len(qids)} test queries whose judged documents are all among them"
+            if judged == len(corpus.ids)
+            else f"the {judged} documents judged relevant for the test queries and the first "
+            f"{len(corpus.ids) - judged} other documents of corpus.jsonl"
+        )
     if "dense" in modes or "weighted" in modes:
         started = time.perf_counter()
-        docs = WeightedRows(encoder.encode_passages([corpus.document(i) for i in range(len(corpus.ids))], progress=True),
-                            [corpus.document(i) for i in range(len(corpus.ids))], encoder.dim)
+        docs = WeightedRows(
+            encoder.encode_passages([corpus.document(i) for i in range(len(corpus.ids))], progress=True),
+            [corpus.document(i) for i in range(len(corpus.ids))],
+            encoder.dim,
+        )
         result["index_seconds"] = round(time.perf_counter() - started, 1)
         for mode, a in (("dense", 1.0), ("weighted", config.alpha)):
             if mode in modes:
@@ -204,7 +229,10 @@ def _relevant(corpus: Corpus):
 
 def _scored(rows: WeightedRows, corpus: Corpus, qids: list[str], dense_q: np.ndarray, alpha: float) -> dict:
     started = time.perf_counter()
-    runs = {q: [corpus.ids[i] for i, _ in rows.rank(corpus.queries[q], dense_q[j], alpha, DEPTH)] for j, q in enumerate(qids)}
+    runs = {
+        q: [corpus.ids[i] for i, _ in rows.rank(corpus.queries[q], dense_q[j], alpha, DEPTH)]
+        for j, q in enumerate(qids)
+    }
     figures = evaluate(runs, corpus.qrels)
     figures["ms_per_query"] = round(1000.0 * (time.perf_counter() - started) / max(len(qids), 1), 2)
     return figures
@@ -237,5 +265,7 @@ def summarize_corpus(corpus: Corpus, summarizer: Summarizer, cache: str | None) 
         "summaries_written_now": written,
         "s_per_document": round(seconds / written, 2) if written else None,
         "output_tokens_per_document": round(tokens_out / written, 1) if written and tokens_out else None,
-        "summary_words": {"mean": round(float(np.mean(lengths)), 1), "min": min(lengths), "max": max(lengths)} if lengths else None,
+        "summary_words": {"mean": round(float(np.mean(lengths)), 1), "min": min(lengths), "max": max(lengths)}
+        if lengths
+        else None,
     }

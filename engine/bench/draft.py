@@ -15,9 +15,17 @@ from engine.drafting.generate import make_generator
 from engine.index.kb import KnowledgeBase
 
 
-def bench_draft(store: str, questionnaire: str, truth: str, limit: int | None = None, model: str | None = None,
-                llm_url: str | None = None, whole_chunks: bool = False, embedder: str | None = None,
-                evidence: str | None = None) -> dict:
+def bench_draft(
+    store: str,
+    questionnaire: str,
+    truth: str,
+    limit: int | None = None,
+    model: str | None = None,
+    llm_url: str | None = None,
+    whole_chunks: bool = False,
+    embedder: str | None = None,
+    evidence: str | None = None,
+) -> dict:
     """``evidence``: how the model points at its evidence, ``quotes`` (copied word for word) or
     ``sentences`` (labels of numbered sentences); default the generator's (``sentences``)."""
     kb = KnowledgeBase(Path(store), EngineConfig.from_env(embedder=embedder))

@@ -65,12 +65,17 @@ def yes_no(answer: str | None) -> str | None:
 def scored_questions(questionnaire: str | Path, truth: dict[str, dict], limit: int | None) -> list[Question]:
     """The truth's Yes/No questions the reader found (with a choice cell), in file order."""
     q = read_questionnaire(Path(questionnaire))
-    found = [x for x in to_draft(q, redo_answered=True, limit=None)[0]
-             if x.id in truth and yes_no(truth[x.id]["answer"]) and x.choices]
+    found = [
+        x
+        for x in to_draft(q, redo_answered=True, limit=None)[0]
+        if x.id in truth and yes_no(truth[x.id]["answer"]) and x.choices
+    ]
     found = found[:limit] if limit else found
     if not found:
-        raise ValueError(f"no Yes/No question of the truth file was found in {questionnaire}; "
-                         "check the ids with `python -m engine inspect`")
+        raise ValueError(
+            f"no Yes/No question of the truth file was found in {questionnaire}; "
+            "check the ids with `python -m engine inspect`"
+        )
     return found
 
 
@@ -129,18 +134,37 @@ class Scores:
     seconds: float = 0.0
 
     def add(self, question: Question, truth: str, draft: Draft, other_product: bool = False) -> None:
-        self.rows.append(Row(question.id or "", question.text, truth, draft.choice, draft.answer, draft.status.value,
-                             draft.reused, [cite_line(c) for c in draft.citations], draft.seconds,
-                             dict(draft.past_choices), draft.confidence, draft.low_confidence, draft.support,
-                             other_product, draft.inherited_from, draft.from_product, tuple(draft.past_answers)))
+        self.rows.append(
+            Row(
+                question.id or "",
+                question.text,
+                truth,
+                draft.choice,
+                draft.answer,
+                draft.status.value,
+                draft.reused,
+                [cite_line(c) for c in draft.citations],
+                draft.seconds,
+                dict(draft.past_choices),
+                draft.confidence,
+                draft.low_confidence,
+                draft.support,
+                other_product,
+                draft.inherited_from,
+                draft.from_product,
+                tuple(draft.past_answers),
+            )
+        )
         self.quotes += len(draft.citations)
         self.supported += sum(c.label is not AnchorLabel.UNVERIFIED for c in draft.citations)
         self.tokens += draft.prompt_tokens
 
     def recall(self, right: Callable[[Row], bool]) -> dict[str, float | None]:
         """Per truth class, the % of its questions ``right`` holds for."""
-        return {c: _pct(sum(right(r) for r in self.rows if r.truth == c), sum(r.truth == c for r in self.rows))
-                for c in CLASSES}
+        return {
+            c: _pct(sum(right(r) for r in self.rows if r.truth == c), sum(r.truth == c for r in self.rows))
+            for c in CLASSES
+        }
 
     def summary(self) -> dict:
         n = len(self.rows)
@@ -214,8 +238,9 @@ class Scores:
         return table
 
 
-def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict],
-          drafts: dict[str, Draft] | None = None) -> Scores:
+def score(
+    drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict], drafts: dict[str, Draft] | None = None
+) -> Scores:
     """Draft every question (its answer hidden: the drafter only sees the question) and score
     its choice against the truth. ``seconds`` is drafting time, models already loaded.
     ``drafts``: the questions already drafted (by key, with every row: engine/bench/rows.py)."""
@@ -226,16 +251,26 @@ def score(drafter: Drafter, questions: Sequence[Question], truth: dict[str, dict
     started = time.perf_counter()
     for question in tqdm(questions, desc="drafting", file=sys.stderr, disable=drafts is not None):
         draft = drafts[question_key(question)] if drafts is not None else drafter.draft(question, rows)
-        other = any(c.kind is not SourceKind.LIBRARY and c.file in scopes and not drafter.scope.allows(scopes[c.file])
-                    for c in draft.citations)
+        other = any(
+            c.kind is not SourceKind.LIBRARY and c.file in scopes and not drafter.scope.allows(scopes[c.file])
+            for c in draft.citations
+        )
         scores.add(question, yes_no(truth[question.id]["answer"]), draft, other)
     scores.seconds = time.perf_counter() - started if drafts is None else sum(r.seconds for r in scores.rows)
     return scores
 
 
-def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions: Sequence[Question],
-               library, limit: int | None, company: str | None = None, drafts_file: Path | None = None,
-               drafts_mode: str = "w") -> tuple[Scores, dict]:
+def score_rows(
+    drafter: Drafter,
+    target: Path,
+    truth: dict[str, dict],
+    questions: Sequence[Question],
+    library,
+    limit: int | None,
+    company: str | None = None,
+    drafts_file: Path | None = None,
+    drafts_mode: str = "w",
+) -> tuple[Scores, dict]:
     """Every row of the target drafted (qualifiers first, switched-off sections not drafted) and
     scored per row type (engine/bench/rows.py); the Yes/No questions scored from the same drafts.
     Every drafted row is checked for other products' identifying strings (engine/bench/leaks.py:
@@ -250,11 +285,15 @@ def score_rows(drafter: Drafter, target: Path, truth: dict[str, dict], questions
     scores = score(drafter, [q for q in questions if any(r.id == q.id for r in rows)], truth, drafts)
     past = past_answer_drafts(library, rows, target.name) if library is not None else {}
     baselines = {"past_answer": {k: d.text for k, d in past.items()}} if library is not None else {}
-    figures = RowScores([(r, drafted(drafts[r.key]) if r.key in drafts else None) for r in rows], seconds) \
-        .figures(drafter.kb.encoder.encode_passages, baselines)
+    figures = RowScores([(r, drafted(drafts[r.key]) if r.key in drafts else None) for r in rows], seconds).figures(
+        drafter.kb.encoder.encode_passages, baselines
+    )
     records = [row_record(target.name, drafter.product, r, drafts[r.key]) for r in rows if r.key in drafts]
-    check = build(drafter.product, (library_sources(library.entries()) if library is not None else [])
-                  + kb_sources(drafter.kb), company)
+    check = build(
+        drafter.product,
+        (library_sources(library.entries()) if library is not None else []) + kb_sources(drafter.kb),
+        company,
+    )
     figures.update(check.figures((x["id"], draft_text(x)) for x in records))
     figures["from_other_product"] = from_other_product(records)
     if drafts_file is not None:
@@ -287,13 +326,28 @@ def without_target(paths: Sequence[Path], target: Path) -> tuple[list[Path], lis
     return kept, [str(f) for f in dropped]
 
 
-def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: str, truth: str, *,
-                           store: str | None = None, limit: int | None = None, model: str | None = None,
-                           llm_url: str | None = None, evidence: str | None = None, report: str | None = None,
-                           embedder: str | None = None, generator=None, progress: Progress = no_progress,
-                           product: str | None = None, folders: FolderScopes | None = None,
-                           mode: str | None = None, all_rows: bool = False, drafts: str | None = None,
-                           drafts_mode: str = "w") -> dict:
+def evaluate_questionnaire(
+    kb: Sequence[str],
+    library: Sequence[str],
+    target: str,
+    truth: str,
+    *,
+    store: str | None = None,
+    limit: int | None = None,
+    model: str | None = None,
+    llm_url: str | None = None,
+    evidence: str | None = None,
+    report: str | None = None,
+    embedder: str | None = None,
+    generator=None,
+    progress: Progress = no_progress,
+    product: str | None = None,
+    folders: FolderScopes | None = None,
+    mode: str | None = None,
+    all_rows: bool = False,
+    drafts: str | None = None,
+    drafts_mode: str = "w",
+) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
     is always built afresh for the target, in a temporary folder. ``generator`` replaces the
@@ -321,21 +375,24 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
         base, added = _knowledge_base(folder, config, generator, kb_files, mode, folders, progress)
         lib = _library(Path(tmp) / "library", base.encoder, lib_files, folders) if lib_files else None
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
-        scores, row_figures = _scored(drafter, target_path, expected, questions, lib, limit, folders,
-                                      all_rows, drafts, drafts_mode)
+        scores, row_figures = _scored(
+            drafter, target_path, expected, questions, lib, limit, folders, all_rows, drafts, drafts_mode
+        )
         release(str(folder / "qdrant"))
     figures = scores.summary()
-    figures.update({
-        "target": target_path.name,
-        "product": drafter.product,
-        "documents": len(base.documents()),
-        "library_files": [f.name for f in lib_files],
-        "library_entries": len(lib.entries()) if lib else 0,
-        "left_out": kb_dropped + lib_dropped,
-        "skipped": [str(e) for e in added.errors],
-        "mode": mode or config.mode.value,
-        "summaries": base.indexes.methods() if Strategy.of(mode) in SUMMARY_STRATEGIES else None,
-    })
+    figures.update(
+        {
+            "target": target_path.name,
+            "product": drafter.product,
+            "documents": len(base.documents()),
+            "library_files": [f.name for f in lib_files],
+            "library_entries": len(lib.entries()) if lib else 0,
+            "left_out": kb_dropped + lib_dropped,
+            "skipped": [str(e) for e in added.errors],
+            "mode": mode or config.mode.value,
+            "summaries": base.indexes.methods() if Strategy.of(mode) in SUMMARY_STRATEGIES else None,
+        }
+    )
     if row_figures is not None:
         figures["rows"] = row_figures
     if report:
@@ -344,28 +401,55 @@ def evaluate_questionnaire(kb: Sequence[str], library: Sequence[str], target: st
     return figures
 
 
-def _scored(drafter: Drafter, target: Path, expected: dict[str, dict], questions: Sequence[Question],
-            lib: AnswerLibrary | None, limit: int | None, folders: FolderScopes | None, all_rows: bool,
-            drafts: str | None, drafts_mode: str) -> tuple[Scores, dict | None]:
+def _scored(
+    drafter: Drafter,
+    target: Path,
+    expected: dict[str, dict],
+    questions: Sequence[Question],
+    lib: AnswerLibrary | None,
+    limit: int | None,
+    folders: FolderScopes | None,
+    all_rows: bool,
+    drafts: str | None,
+    drafts_mode: str,
+) -> tuple[Scores, dict | None]:
     """The Yes/No scores of the drafted target, and with ``all_rows`` the figures per row type
     (every row drafted, written to ``drafts`` when given); else None for those."""
     if not all_rows:
         return score(drafter, questions, expected), None
-    return score_rows(drafter, target, expected, questions, lib, limit,
-                      company=folders.company if folders is not None else None,
-                      drafts_file=Path(drafts) if drafts else None, drafts_mode=drafts_mode)
+    return score_rows(
+        drafter,
+        target,
+        expected,
+        questions,
+        lib,
+        limit,
+        company=folders.company if folders is not None else None,
+        drafts_file=Path(drafts) if drafts else None,
+        drafts_mode=drafts_mode,
+    )
 
 
 def _writes_with_the_llm(mode: str | None, generator, config: EngineConfig) -> bool:
     """Whether building the store asks the generator to write: the summary strategies and the
     atom-questions index do when it can write (a stated fake cannot: extractive summaries); the
     other modes need no summaries by the LLM."""
-    return Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS) and hasattr(generator, "chat_json") \
+    return (
+        Strategy.of(mode) in (*SUMMARY_STRATEGIES, Strategy.ATOM_QUESTIONS)
+        and hasattr(generator, "chat_json")
         and (config.summaries is SummaryWriter.LLM or Strategy.of(mode) is Strategy.ATOM_QUESTIONS)
+    )
 
 
-def _knowledge_base(folder: Path, config: EngineConfig, generator, kb_files: list[Path], mode: str | None,
-                    folders: FolderScopes | None, progress: Progress) -> tuple[KnowledgeBase, AddReport]:
+def _knowledge_base(
+    folder: Path,
+    config: EngineConfig,
+    generator,
+    kb_files: list[Path],
+    mode: str | None,
+    folders: FolderScopes | None,
+    progress: Progress,
+) -> tuple[KnowledgeBase, AddReport]:
     """The knowledge base in ``folder`` with ``kb_files`` added (and the index ``mode`` needs),
     scoped by ``folders``, with the LLM's summaries when the mode wants them; and what adding did."""
     writes = _writes_with_the_llm(mode, generator, config)
@@ -388,19 +472,54 @@ def _library(folder: Path, encoder, lib_files: list[Path], folders: FolderScopes
     return lib
 
 
-LOO_FIGURES = ("questions", "drafted", "drafted_right", "balanced_accuracy", "choice_accuracy", "yes_recall",
-               "no_recall", "no_context_rate", "drafted_precision", "coverage", "wrong_draft_rate", "low_confidence_rate",
-               "confident_precision", "confident_coverage", "unsupported_draft_rate", "reused_rate", "disputed_rate",
-               "wrong_reused_disputed", "reuse_ceiling", "verified_quote_rate", "s_per_question",
-               "other_product_citation_rate", "third_party_only_rate", "from_other_product_rate")
+LOO_FIGURES = (
+    "questions",
+    "drafted",
+    "drafted_right",
+    "balanced_accuracy",
+    "choice_accuracy",
+    "yes_recall",
+    "no_recall",
+    "no_context_rate",
+    "drafted_precision",
+    "coverage",
+    "wrong_draft_rate",
+    "low_confidence_rate",
+    "confident_precision",
+    "confident_coverage",
+    "unsupported_draft_rate",
+    "reused_rate",
+    "disputed_rate",
+    "wrong_reused_disputed",
+    "reuse_ceiling",
+    "verified_quote_rate",
+    "s_per_question",
+    "other_product_citation_rate",
+    "third_party_only_rate",
+    "from_other_product_rate",
+)
 
 
-def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, library: bool = True,
-                  store: str | None = None, limit: int | None = None, model: str | None = None,
-                  llm_url: str | None = None, evidence: str | None = None, reports: str | None = None,
-                  embedder: str | None = None, generator=None, progress: Progress = no_progress,
-                  product: str | None = None, folders: FolderScopes | None = None, mode: str | None = None,
-                  all_rows: bool = False, drafts: str | None = None) -> dict:
+def leave_one_out(
+    kb: Sequence[str],
+    pairs: Sequence[tuple[str, str]],
+    *,
+    library: bool = True,
+    store: str | None = None,
+    limit: int | None = None,
+    model: str | None = None,
+    llm_url: str | None = None,
+    evidence: str | None = None,
+    reports: str | None = None,
+    embedder: str | None = None,
+    generator=None,
+    progress: Progress = no_progress,
+    product: str | None = None,
+    folders: FolderScopes | None = None,
+    mode: str | None = None,
+    all_rows: bool = False,
+    drafts: str | None = None,
+) -> dict:
     """Each filled questionnaire of ``pairs`` ((questionnaire, truth) paths) in turn as the
     target of :func:`evaluate_questionnaire`, with the others as its answer library (none with
     ``library=False``: the documents alone). One knowledge base (``store``, else a temporary
@@ -420,31 +539,60 @@ def leave_one_out(kb: Sequence[str], pairs: Sequence[tuple[str, str]], *, librar
         for i, (target, truth) in enumerate(pairs, 1):
             others = [q for q, _ in pairs if q != target] if library else []
             report = str(Path(reports) / f"{Path(target).stem}.html") if reports else None
-            figures = evaluate_questionnaire(kb, others, target, truth, store=folder, limit=limit, report=report,
-                                             embedder=embedder, generator=generator, progress=progress,
-                                             product=product, folders=folders, mode=mode, all_rows=all_rows,
-                                             drafts=drafts, drafts_mode="w" if i == 1 else "a")
+            figures = evaluate_questionnaire(
+                kb,
+                others,
+                target,
+                truth,
+                store=folder,
+                limit=limit,
+                report=report,
+                embedder=embedder,
+                generator=generator,
+                progress=progress,
+                product=product,
+                folders=folders,
+                mode=mode,
+                all_rows=all_rows,
+                drafts=drafts,
+                drafts_mode="w" if i == 1 else "a",
+            )
             targets.append(_loo_target(figures, report))
             _say_done(i, len(pairs), figures)
-    return {"targets": targets, "summary": _loo_summary(targets), "library": library,
-            "mode": targets[0]["mode"] if targets else mode}
+    return {
+        "targets": targets,
+        "summary": _loo_summary(targets),
+        "library": library,
+        "mode": targets[0]["mode"] if targets else mode,
+    }
 
 
 def _loo_target(figures: dict, report: str | None) -> dict:
     """What leave-one-out keeps of one target's figures."""
-    return {"target": figures["target"], "product": figures["product"], "mode": figures["mode"],
-            **{k: figures[k] for k in LOO_FIGURES},
-            "library_files": len(figures["library_files"]), "left_out": figures["left_out"],
-            **({"report": report} if report else {}),
-            **({"rows": figures["rows"]} if "rows" in figures else {})}
+    return {
+        "target": figures["target"],
+        "product": figures["product"],
+        "mode": figures["mode"],
+        **{k: figures[k] for k in LOO_FIGURES},
+        "library_files": len(figures["library_files"]),
+        "left_out": figures["left_out"],
+        **({"report": report} if report else {}),
+        **({"rows": figures["rows"]} if "rows" in figures else {}),
+    }
 
 
 def _say_done(i: int, n: int, figures: dict) -> None:
     """One line on stderr once the i-th of n targets is scored."""
-    leaks = (f", rows naming another product {figures['rows']['other_product_mentions']['rows']}"
-             if "other_product_mentions" in figures.get("rows", {}) else "")
-    print(f"[{i}/{n}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
-          f"no context {figures['no_context_rate']} %{leaks}", file=sys.stderr)
+    leaks = (
+        f", rows naming another product {figures['rows']['other_product_mentions']['rows']}"
+        if "other_product_mentions" in figures.get("rows", {})
+        else ""
+    )
+    print(
+        f"[{i}/{n}] {figures['target']}: balanced {figures['balanced_accuracy']}, "
+        f"no context {figures['no_context_rate']} %{leaks}",
+        file=sys.stderr,
+    )
 
 
 def _loo_summary(targets: Sequence[dict]) -> dict:
@@ -453,8 +601,10 @@ def _loo_summary(targets: Sequence[dict]) -> dict:
     questions = sum(t["questions"] for t in targets)
     seconds = sum((t["s_per_question"] or 0.0) * t["questions"] for t in targets)
     drafted = sum(t["drafted"] for t in targets)
-    leaks = {k: {t["target"]: t["rows"][k]["rows"] for t in targets if k in t.get("rows", {})}
-             for k in ("other_product_mentions", "foreign_contacts")}
+    leaks = {
+        k: {t["target"]: t["rows"][k]["rows"] for t in targets if k in t.get("rows", {})}
+        for k in ("other_product_mentions", "foreign_contacts")
+    }
     crossed = [t["rows"]["from_other_product"] for t in targets if "from_other_product" in t.get("rows", {})]
     return {
         "targets": len(targets),
@@ -479,10 +629,15 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
     confusion = scores.confusion()
     drafted = sorted({k for row in confusion.values() for k in row}, key=lambda k: (k not in CLASSES, k))
     head = "".join(f"<th>drafted {esc(k)}</th>" for k in drafted)
-    table = "".join(f"<tr><th>truth {esc(t)}</th>" + "".join(f"<td>{confusion[t].get(k, 0)}</td>" for k in drafted)
-                    + "</tr>" for t in CLASSES)
-    facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(json.dumps(v) if isinstance(v, (list, dict)) else str(v))}</td></tr>"
-                    for k, v in figures.items() if k != "rows")
+    table = "".join(
+        f"<tr><th>truth {esc(t)}</th>" + "".join(f"<td>{confusion[t].get(k, 0)}</td>" for k in drafted) + "</tr>"
+        for t in CLASSES
+    )
+    facts = "".join(
+        f"<tr><th>{esc(k)}</th><td>{esc(json.dumps(v) if isinstance(v, (list, dict)) else str(v))}</td></tr>"
+        for k, v in figures.items()
+        if k != "rows"
+    )
 
     by_type = rows_html(figures["rows"]) if "rows" in figures else ""
     rows = "".join(
@@ -493,9 +648,10 @@ def write_report(path: Path, figures: dict, scores: Scores) -> Path:
         f"{esc(' · choice from another product: ' + '; '.join(dict.fromkeys(r.past_answers))) if r.from_product else ''}"
         f"{esc(' (' + ', '.join(f'{c} ×{k}' for c, k in r.past_choices.items()) + ')') if r.past_choices else ''}</td>"
         f"<td>{'<br>'.join(esc(c) for c in r.citations) or '—'}</td><td>{r.seconds:.1f}</td></tr>"
-        for r in scores.rows)
+        for r in scores.rows
+    )
     page = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Evaluation: {esc(str(figures.get('target')))}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Evaluation: {esc(str(figures.get("target")))}</title>
 <style>
 body {{ font: 14px/1.4 system-ui, sans-serif; margin: 2rem; color: #1c2430; }}
 table {{ border-collapse: collapse; margin: 1rem 0; }}
@@ -503,7 +659,7 @@ th, td {{ border: 1px solid #d0d6de; padding: .3rem .5rem; text-align: left; ver
 tr.bad td {{ background: #fdecea; }}
 td:nth-child(2), td:nth-child(5) {{ max-width: 28rem; }}
 </style></head><body>
-<h1>Evaluation: {esc(str(figures.get('target')))}</h1>
+<h1>Evaluation: {esc(str(figures.get("target")))}</h1>
 <table>{facts}</table>
 <h2>Confusion (Yes/No questions)</h2>
 <table><tr><th></th>{head}</tr>{table}</table>
@@ -523,8 +679,9 @@ low-confidence threshold in use).</p>
     return path
 
 
-def risk_coverage_svg(curve: Sequence[tuple[float, float, float]], threshold: float, width: int = 420,
-                      height: int = 260) -> str:
+def risk_coverage_svg(
+    curve: Sequence[tuple[float, float, float]], threshold: float, width: int = 420, height: int = 260
+) -> str:
     """An inline SVG (no script, no network): precision (y, 0.5–1) against coverage (x, 0–1)
     for ``curve`` = (threshold, coverage, precision) points, the point at ``threshold`` marked."""
     if not curve:
@@ -535,27 +692,36 @@ def risk_coverage_svg(curve: Sequence[tuple[float, float, float]], threshold: fl
     def xy(coverage: float, precision: float) -> tuple[float, float]:
         return left + coverage * w, top + (1.0 - max(0.5, precision)) / 0.5 * h
 
-    path = " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in
-                    enumerate(xy(c, p) for _, c, p in sorted(curve, key=lambda t: t[1])))
+    path = " ".join(
+        f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}"
+        for i, (x, y) in enumerate(xy(c, p) for _, c, p in sorted(curve, key=lambda t: t[1]))
+    )
     grid = "".join(
         f"<line x1='{left}' x2='{left + w}' y1='{xy(0, v)[1]:.1f}' y2='{xy(0, v)[1]:.1f}' stroke='#e3e7ec'/>"
         f"<text x='{left - 6}' y='{xy(0, v)[1] + 4:.1f}' text-anchor='end' font-size='11'>{v:.1f}</text>"
-        for v in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0))
-    ticks = "".join(f"<text x='{xy(v, 1)[0]:.1f}' y='{top + h + 16}' text-anchor='middle' font-size='11'>{v:.1f}</text>"
-                    for v in (0.0, 0.25, 0.5, 0.75, 1.0))
+        for v in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+    )
+    ticks = "".join(
+        f"<text x='{xy(v, 1)[0]:.1f}' y='{top + h + 16}' text-anchor='middle' font-size='11'>{v:.1f}</text>"
+        for v in (0.0, 0.25, 0.5, 0.75, 1.0)
+    )
     kept = [t for t in curve if t[0] >= threshold]
     mark = ""
     if kept:
         _, c, p = min(kept, key=lambda t: t[0])
         x, y = xy(c, p)
-        mark = (f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='#c0392b'/>"
-                f"<text x='{x + 6:.1f}' y='{y - 6:.1f}' font-size='11'>≥ {threshold:.2f}: {p:.2f} at {c:.2f}</text>")
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
-            f"aria-label='precision against coverage'>{grid}{ticks}"
-            f"<path d='{path}' fill='none' stroke='#2c6fbb' stroke-width='2'/>{mark}"
-            f"<text x='{left + w / 2:.1f}' y='{height - 4}' text-anchor='middle' font-size='12'>coverage</text>"
-            f"<text x='12' y='{top + h / 2:.1f}' font-size='12' transform='rotate(-90 12 {top + h / 2:.1f})' "
-            f"text-anchor='middle'>precision</text></svg>")
+        mark = (
+            f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='#c0392b'/>"
+            f"<text x='{x + 6:.1f}' y='{y - 6:.1f}' font-size='11'>≥ {threshold:.2f}: {p:.2f} at {c:.2f}</text>"
+        )
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+        f"aria-label='precision against coverage'>{grid}{ticks}"
+        f"<path d='{path}' fill='none' stroke='#2c6fbb' stroke-width='2'/>{mark}"
+        f"<text x='{left + w / 2:.1f}' y='{height - 4}' text-anchor='middle' font-size='12'>coverage</text>"
+        f"<text x='12' y='{top + h / 2:.1f}' font-size='12' transform='rotate(-90 12 {top + h / 2:.1f})' "
+        f"text-anchor='middle'>precision</text></svg>"
+    )
 
 
 def _balanced(recall: dict[str, float | None]) -> float | None:

@@ -30,8 +30,14 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def bench_evidence(squad: str, budgets: Sequence[int] = BUDGETS, limit: int | None = None, top_k: int | None = None,
-                   embedder: str | None = None, model: str | None = None) -> dict:
+def bench_evidence(
+    squad: str,
+    budgets: Sequence[int] = BUDGETS,
+    limit: int | None = None,
+    top_k: int | None = None,
+    embedder: str | None = None,
+    model: str | None = None,
+) -> dict:
     config = EngineConfig.from_env(embedder=embedder, top_k=top_k)
     paragraphs, questions, gold, answers = load_squad_answers(squad)
     if limit:
@@ -61,13 +67,18 @@ def bench_evidence(squad: str, budgets: Sequence[int] = BUDGETS, limit: int | No
     n = max(len(questions), 1)
 
     def figures(key: str) -> dict:
-        return {"evidence_recall": round(100.0 * sum(shown[key]) / n, 1), "passage_tokens": round(sum(spent[key]) / n, 1)}
+        return {
+            "evidence_recall": round(100.0 * sum(shown[key]) / n, 1),
+            "passage_tokens": round(sum(spent[key]) / n, 1),
+        }
 
     whole = figures("whole")
     compacted = {}
     for budget in budgets:
         f = figures(str(budget))
-        f["recall_kept"] = round(f["evidence_recall"] / whole["evidence_recall"], 3) if whole["evidence_recall"] else None
+        f["recall_kept"] = (
+            round(f["evidence_recall"] / whole["evidence_recall"], 3) if whole["evidence_recall"] else None
+        )
         f["ms_per_question"] = round(1000.0 * seconds[str(budget)] / n, 2)
         compacted[str(budget)] = f
     return {

@@ -47,8 +47,10 @@ def measure(path: Path) -> GatedFigures:
     questions = questionnaire.questions
     quals = find_qualifiers(questionnaire)
     comments = qualifier_comments(questionnaire, {k for qual in quals for k in [qual.key]})
-    truth = {question_key(q): answer_of(q, q.existing_choice, q.existing_answer, comments.get(question_key(q)))
-             for q in questions}
+    truth = {
+        question_key(q): answer_of(q, q.existing_choice, q.existing_answer, comments.get(question_key(q)))
+        for q in questions
+    }
     state = gates(quals, truth, {question_key(q): q.choices for q in questions})
     governed = {k for qual in quals for k in qual.governs}
     blank_gated = recognised = wrongly = other = 0
@@ -68,8 +70,17 @@ def measure(path: Path) -> GatedFigures:
         elif off:
             wrongly += 1
             wrong_ids.append(q.id or key)
-    return GatedFigures(path.name, len(questions), len({q.key for q in quals}), blank_gated, recognised, wrongly,
-                        other, tuple(off_ids), tuple(wrong_ids))
+    return GatedFigures(
+        path.name,
+        len(questions),
+        len({q.key for q in quals}),
+        blank_gated,
+        recognised,
+        wrongly,
+        other,
+        tuple(off_ids),
+        tuple(wrong_ids),
+    )
 
 
 def qualifier_comments(questionnaire: Questionnaire, keys: set[str]) -> dict[str, str]:
@@ -77,8 +88,12 @@ def qualifier_comments(questionnaire: Questionnaire, keys: set[str]) -> dict[str
     the answer cell, so the reader does not keep the explanation beside it)."""
     import openpyxl
 
-    wanted = [(s, q) for s in questionnaire.sheets for q in s.questions
-              if question_key(q) in keys and not q.choice_cell and s.comment_col]
+    wanted = [
+        (s, q)
+        for s in questionnaire.sheets
+        for q in s.questions
+        if question_key(q) in keys and not q.choice_cell and s.comment_col
+    ]
     if not wanted or questionnaire.path.suffix.lower() == ".csv":
         return {}
     wb = openpyxl.load_workbook(questionnaire.path, read_only=True, data_only=True)
@@ -110,9 +125,11 @@ def main(argv: list[str]) -> int:
         total[1] += fig.recognised
         total[2] += fig.wrongly_off
         rec = "n/a (none)" if fig.recall is None else f"{fig.recall:.1%}"
-        print(f"{fig.file}: rows {fig.rows}, qualifiers {fig.qualifiers}, blank & governed {fig.blank_gated}, "
-              f"recognised {fig.recognised} ({rec}), wrongly off {fig.wrongly_off} {list(fig.wrong_ids)}, "
-              f"other blank {fig.blank_other}")
+        print(
+            f"{fig.file}: rows {fig.rows}, qualifiers {fig.qualifiers}, blank & governed {fig.blank_gated}, "
+            f"recognised {fig.recognised} ({rec}), wrongly off {fig.wrongly_off} {list(fig.wrong_ids)}, "
+            f"other blank {fig.blank_other}"
+        )
     rec = f"{total[1] / total[0]:.1%}" if total[0] else "n/a"
     print(json.dumps({"blank_gated": total[0], "recognised": total[1], "recall": rec, "wrongly_off": total[2]}))
     return 0

@@ -21,7 +21,9 @@ from engine.retrieval.retrieve import search
 from storage.vector_store import release
 
 
-def bench_latency(docs: Sequence[str], questions_file: str, mode: str | None = None, embedder: str | None = None) -> dict:
+def bench_latency(
+    docs: Sequence[str], questions_file: str, mode: str | None = None, embedder: str | None = None
+) -> dict:
     config = EngineConfig.from_env(embedder=embedder, mode=mode)
     questions = [q.strip() for q in Path(questions_file).read_text(encoding="utf-8").splitlines() if q.strip()]
     if not questions:

@@ -178,14 +178,19 @@ class LeakCheck:
 
     def _as_name(self, name: str, text: str) -> bool:
         n = re.escape(name)
-        others = "|".join(re.escape(x) for x in sorted({*self.names, *([self.product] if self.product else [])},
-                                                         key=len, reverse=True))
+        others = "|".join(
+            re.escape(x)
+            for x in sorted({*self.names, *([self.product] if self.product else [])}, key=len, reverse=True)
+        )
         patterns = []
         if self.company:
             c = re.escape(self.company)
             patterns += [rf"\b{n}\s+by\s+{c}\b", rf"\b{c}(?:'s|’s|:)?\s+{n}\b"]
         if others:
-            patterns += [rf"(?:{others})\W{{0,4}}(?:,|\band\b|&)\W{{0,3}}{n}\b", rf"\b{n}\W{{0,4}}(?:,|\band\b|&)\W{{0,3}}(?:{others})"]
+            patterns += [
+                rf"(?:{others})\W{{0,4}}(?:,|\band\b|&)\W{{0,3}}{n}\b",
+                rf"\b{n}\W{{0,4}}(?:,|\band\b|&)\W{{0,3}}(?:{others})",
+            ]
         return any(re.search(p, text) for p in patterns)
 
     def figures(self, rows: Iterable[tuple[str, str]]) -> dict:
@@ -205,8 +210,10 @@ class LeakCheck:
 
 def _summary(rows: Sequence[tuple[str, list[Leak]]]) -> dict:
     examples = [f"{rid}: {x.text}" for rid, found in rows for x in found][:EXAMPLES]
-    kinds = {k: sum(any((x.kind == k) if k != "contact" else x.contact for x in found) for _, found in rows)
-             for k in ("product", "person", "contact")}
+    kinds = {
+        k: sum(any((x.kind == k) if k != "contact" else x.contact for x in found) for _, found in rows)
+        for k in ("product", "person", "contact")
+    }
     return {"rows": len(rows), "ids": [rid for rid, _ in rows], "examples": examples, "by_kind": kinds}
 
 
@@ -251,18 +258,24 @@ def build(product: str | None, sources: Iterable[Source], company: str | None = 
     names, word_names = {}, {}
     for name, whose in named.items():
         bare = _COMPANY_SUFFIX.sub("", name)
-        if (product and (_fold(name) == _fold(product) or _contains_words(product, bare))) \
-                or (company and _contains_words(name, company)) or not bare:
+        if (
+            (product and (_fold(name) == _fold(product) or _contains_words(product, bare)))
+            or (company and _contains_words(name, company))
+            or not bare
+        ):
             continue
         # an ordinary word: written in lower case (not in a link) by a source that is not its product's
         word = re.compile(rf"(?<![\w@./-]){re.escape(bare.lower())}(?![\w@-]|\.\w)")
         ordinary = len(bare.split()) == 1 and any(
-            word.search(s.text) for s in sources if not set(whose) & set(s.scope.products))
+            word.search(s.text) for s in sources if not set(whose) & set(s.scope.products)
+        )
         (word_names if ordinary else names)[name] = tuple(sorted(whose))
-    people = {p: _whose(where) for p, where in people_of.items()
-              if not _contains_words(own_text, p) and not _shared(where)}
-    return LeakCheck(product, names, word_names, people, contacts, {k: tuple(sorted(v)) for k, v in sites.items()},
-                     company)
+    people = {
+        p: _whose(where) for p, where in people_of.items() if not _contains_words(own_text, p) and not _shared(where)
+    }
+    return LeakCheck(
+        product, names, word_names, people, contacts, {k: tuple(sorted(v)) for k, v in sites.items()}, company
+    )
 
 
 def _own(s: Source, product: str | None) -> bool:
@@ -291,10 +304,18 @@ def _unique(sources: Iterable[Source]) -> list[Source]:
 
 # ---------------------------------------------------------------- sources
 
+
 def library_sources(entries: Iterable) -> list[Source]:
     """Each past answer (storage/library_store.py LibraryEntry) as a source of its product."""
-    return [Source(" ".join(x for x in (e.choice, e.answer, e.comment) if x), Scope((e.product,)) if e.product else COMPANY,
-                   e.file, e.question) for e in entries]
+    return [
+        Source(
+            " ".join(x for x in (e.choice, e.answer, e.comment) if x),
+            Scope((e.product,)) if e.product else COMPANY,
+            e.file,
+            e.question,
+        )
+        for e in entries
+    ]
 
 
 def questionnaire_sources(files: Iterable[Path], folders: FolderScopes) -> list[Source]:
@@ -336,8 +357,14 @@ def draft_text(record: Mapping) -> str:
 
 # ---------------------------------------------------------------- CLI
 
-def check_drafts(records: Sequence[Mapping], library: Sequence[Source], documents: Sequence[Source],
-                 company: str | None, product: str | None = None) -> list[dict]:
+
+def check_drafts(
+    records: Sequence[Mapping],
+    library: Sequence[Source],
+    documents: Sequence[Source],
+    company: str | None,
+    product: str | None = None,
+) -> list[dict]:
     """Per target of ``records`` (lines of ``--drafts``): its figures, the library less the target's file."""
     by_target: dict[tuple[str, str | None], list[Mapping]] = {}
     for r in records:
@@ -345,9 +372,15 @@ def check_drafts(records: Sequence[Mapping], library: Sequence[Source], document
     out = []
     for (target, prod), rows in by_target.items():
         check = build(prod, [s for s in library if s.file != target] + list(documents), company)
-        out.append({"target": target, "product": prod, "rows": len(rows),
-                    **check.figures((r.get("id") or r.get("key") or "?", draft_text(r)) for r in rows),
-                    "from_other_product": from_other_product(rows)})
+        out.append(
+            {
+                "target": target,
+                "product": prod,
+                "rows": len(rows),
+                **check.figures((r.get("id") or r.get("key") or "?", draft_text(r)) for r in rows),
+                "from_other_product": from_other_product(rows),
+            }
+        )
     return out
 
 
@@ -355,8 +388,13 @@ def from_other_product(records: Sequence[Mapping]) -> dict:
     """Drafted rows whose choice is another product's past answer, and how many say so (named
     past answers, a confidence, the trust flag)."""
     crossed = [r for r in records if r.get("from_product")]
-    labelled = [r for r in crossed if r.get("past_answers") and r.get("confidence") is not None
-                and any(str(t).startswith("from another product") for t in r.get("trust") or ())]
+    labelled = [
+        r
+        for r in crossed
+        if r.get("past_answers")
+        and r.get("confidence") is not None
+        and any(str(t).startswith("from another product") for t in r.get("trust") or ())
+    ]
     return {"rows": len(crossed), "labelled": len(labelled), "ids": [r.get("id") for r in crossed]}
 
 
@@ -367,17 +405,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("drafts", help="the JSON lines an all-rows evaluation wrote with --drafts")
     parser.add_argument("--library", nargs="*", default=[], help="the past filled questionnaires of the run")
     parser.add_argument("--kb", nargs="*", default=[], help="the knowledge base's files or folders of the run")
-    parser.add_argument("--product", help="the product drafted for (default: each line's \"product\")")
+    parser.add_argument("--product", help='the product drafted for (default: each line\'s "product")')
     parser.add_argument("--company", default="Instructure", help="the company's folder and name")
-    parser.add_argument("--third-party", nargs="*", default=["Amazon Web Services", "Google Cloud Platform"],
-                        help="the folders of third parties' documents")
+    parser.add_argument(
+        "--third-party",
+        nargs="*",
+        default=["Amazon Web Services", "Google Cloud Platform"],
+        help="the folders of third parties' documents",
+    )
     args = parser.parse_args(argv)
     path = Path(args.drafts)
     try:
         records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"{path}: cannot be read as JSON lines ({exc}); give the file an evaluation wrote with --drafts",
-              file=sys.stderr)
+        print(
+            f"{path}: cannot be read as JSON lines ({exc}); give the file an evaluation wrote with --drafts",
+            file=sys.stderr,
+        )
         return 2
     folders = FolderScopes(args.company, tuple(args.third_party))
     library = questionnaire_sources([Path(p) for p in args.library], folders)
@@ -394,5 +438,18 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["Leak", "LeakCheck", "Source", "build", "check_drafts", "contact_key", "document_sources", "draft_text",
-           "from_other_product", "kb_sources", "library_sources", "questionnaire_sources", "site"]
+__all__ = [
+    "Leak",
+    "LeakCheck",
+    "Source",
+    "build",
+    "check_drafts",
+    "contact_key",
+    "document_sources",
+    "draft_text",
+    "from_other_product",
+    "kb_sources",
+    "library_sources",
+    "questionnaire_sources",
+    "site",
+]

@@ -52,8 +52,13 @@ def _pct(a: int, b: int) -> float | None:
     return None if not b else round(100.0 * a / b, 1)
 
 
-def cross_product(files: Sequence[str | Path], store: Path, encoder, folders: FolderScopes | None = None,
-                  progress: Progress = no_progress) -> dict:
+def cross_product(
+    files: Sequence[str | Path],
+    store: Path,
+    encoder,
+    folders: FolderScopes | None = None,
+    progress: Progress = no_progress,
+) -> dict:
     """The cross-product choice figures (module docstring), over ``files``, using ``store`` for
     the library."""
     folders = folders or FolderScopes()
@@ -72,8 +77,11 @@ def cross_product(files: Sequence[str | Path], store: Path, encoder, folders: Fo
                 truth = yes_no(e.choice)
                 if truth is None:
                     continue
-                hits = [h for h in library.match(e.question, top_k=None, min_score=REUSE_SCORE, product=product)
-                        if h.entry.file != f.name and is_other_product(h.entry, product)]
+                hits = [
+                    h
+                    for h in library.match(e.question, top_k=None, min_score=REUSE_SCORE, product=product)
+                    if h.entry.file != f.name and is_other_product(h.entry, product)
+                ]
                 hit = reused_hit(hits, product=product)
                 if hit is None or yes_no(hit.entry.choice) is None:
                     continue
@@ -87,8 +95,14 @@ def cross_product(files: Sequence[str | Path], store: Path, encoder, folders: Fo
         library.close()
 
 
-def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, encoder,
-                 folders: FolderScopes | None = None, documents: bool = True) -> dict:
+def profile_rows(
+    files: Sequence[str | Path],
+    truth_dir: Path,
+    store: Path,
+    encoder,
+    folders: FolderScopes | None = None,
+    documents: bool = True,
+) -> dict:
     """The profile figures (module docstring): truth from ``truth_dir/<file stem with _ for
     spaces>.jsonl`` ({id, question, answer}), else the target workbook's own answers.
     ``documents``: the product's own PDFs (beside its questionnaire) give document facts."""
@@ -109,19 +123,32 @@ def profile_rows(files: Sequence[str | Path], truth_dir: Path, store: Path, enco
             foreign += _score_row(row, product, others, profile, ids, counts, by_key, rows)
         for name in totals:
             totals[name] += counts[name]
-        targets.append({"target": f.name, "product": product, "truth": truth_from, **counts,
-                        "right_rate": _pct(counts["right"], counts["rows"]),
-                        "precision": _pct(counts["right"], counts["answered"]),
-                        "coverage": _pct(counts["answered"], counts["rows"]),
-                        "baseline_right_rate": _pct(counts["baseline_right"], counts["rows"]),
-                        "misses": [r for r in rows if not r["right"]]})
-    return {"targets": targets, "by_fact": by_key,
-            "overall": {**totals, "right_rate": _pct(totals["right"], totals["rows"]),
-                        "precision": _pct(totals["right"], totals["answered"]),
-                        "coverage": _pct(totals["answered"], totals["rows"]),
-                        "baseline_right_rate": _pct(totals["baseline_right"], totals["rows"]),
-                        "baseline_precision": _pct(totals["baseline_right"], totals["baseline_answered"]),
-                        "foreign_contacts": foreign}}
+        targets.append(
+            {
+                "target": f.name,
+                "product": product,
+                "truth": truth_from,
+                **counts,
+                "right_rate": _pct(counts["right"], counts["rows"]),
+                "precision": _pct(counts["right"], counts["answered"]),
+                "coverage": _pct(counts["answered"], counts["rows"]),
+                "baseline_right_rate": _pct(counts["baseline_right"], counts["rows"]),
+                "misses": [r for r in rows if not r["right"]],
+            }
+        )
+    return {
+        "targets": targets,
+        "by_fact": by_key,
+        "overall": {
+            **totals,
+            "right_rate": _pct(totals["right"], totals["rows"]),
+            "precision": _pct(totals["right"], totals["answered"]),
+            "coverage": _pct(totals["answered"], totals["rows"]),
+            "baseline_right_rate": _pct(totals["baseline_right"], totals["rows"]),
+            "baseline_precision": _pct(totals["baseline_right"], totals["baseline_answered"]),
+            "foreign_contacts": foreign,
+        },
+    }
 
 
 def _library_entries(files: list[Path], store: Path, encoder, folders: FolderScopes) -> list[LibraryEntry]:
@@ -151,12 +178,23 @@ def _truth_rows(f: Path, truth_dir: Path, entries: list[LibraryEntry]) -> tuple[
     truth_file = truth_dir / (f.stem.replace(" ", "_") + ".jsonl")
     if truth_file.exists():
         return [json.loads(x) for x in truth_file.read_text(encoding="utf-8").splitlines()], "jsonl"
-    return [{"id": e.qid, "question": e.question, "answer": " — ".join(x for x in (e.choice, e.answer) if x)}
-            for e in entries if e.file == f.name], "workbook"
+    return [
+        {"id": e.qid, "question": e.question, "answer": " — ".join(x for x in (e.choice, e.answer) if x)}
+        for e in entries
+        if e.file == f.name
+    ], "workbook"
 
 
-def _score_row(row: dict, product: str | None, others: list[LibraryEntry], profile, ids, counts: dict[str, int],
-               by_key: dict[str, dict[str, int]], rows: list[dict]) -> int:
+def _score_row(
+    row: dict,
+    product: str | None,
+    others: list[LibraryEntry],
+    profile,
+    ids,
+    counts: dict[str, int],
+    by_key: dict[str, dict[str, int]],
+    rows: list[dict],
+) -> int:
     """One truth row answered from ``profile``: adds to the target's ``counts``, the fact's
     ``by_key`` figures and the target's ``rows``; returns the contact tokens of an answer whose
     fact came from another product (0 when none)."""
@@ -171,8 +209,11 @@ def _score_row(row: dict, product: str | None, others: list[LibraryEntry], profi
     k = by_key.setdefault(key, {"rows": 0, "answered": 0, "right": 0})
     k["rows"] += 1
     # the trivial baseline: the most common past answer to the same row (id and wording)
-    past = Counter(normalised(" — ".join(x for x in (e.choice, e.answer) if x)) for e in others
-                   if e.qid == row.get("id") and fact_key(e.question) == key)
+    past = Counter(
+        normalised(" — ".join(x for x in (e.choice, e.answer) if x))
+        for e in others
+        if e.qid == row.get("id") and fact_key(e.question) == key
+    )
     if past:
         counts["baseline_answered"] += 1
         counts["baseline_right"] += past.most_common(1)[0][0] == normalised(truth)
@@ -200,10 +241,15 @@ def _figures(rows: Sequence[tuple[str, str, bool]]) -> dict:
         of = [c == t for c, t, _ in rows if t == label]
         if of:
             recalls.append(sum(of) / len(of))
-    return {"choices": len(rows), "precision": _pct(sum(right), len(right)),
-            "agree": len(agree), "precision_agree": _pct(sum(agree), len(agree)),
-            "disagree": len(disagree), "precision_disagree": _pct(sum(disagree), len(disagree)),
-            "balanced_accuracy": round(100.0 * sum(recalls) / len(recalls), 1) if recalls else None}
+    return {
+        "choices": len(rows),
+        "precision": _pct(sum(right), len(right)),
+        "agree": len(agree),
+        "precision_agree": _pct(sum(agree), len(agree)),
+        "disagree": len(disagree),
+        "precision_disagree": _pct(sum(disagree), len(disagree)),
+        "balanced_accuracy": round(100.0 * sum(recalls) / len(recalls), 1) if recalls else None,
+    }
 
 
 __all__ = ["cross_product", "profile_rows"]

@@ -39,8 +39,10 @@ def unpacked(cpu: str) -> Path:
     site = wheel.parent / "site"
     if not (site / "llama_cpp").is_dir():
         tmp = Path(tempfile.mkdtemp(dir=wheel.parent))
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(tmp), str(wheel)],
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(tmp), str(wheel)],
+            check=True,
+        )
         shutil.rmtree(site, ignore_errors=True)
         tmp.rename(site)
     return site
@@ -48,7 +50,9 @@ def unpacked(cpu: str) -> Path:
 
 def _run(args: list[str], site: Path, **kw) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    return subprocess.run([sys.executable, "-m", "engine", *args], env=env, cwd=ROOT, capture_output=True, text=True, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], env=env, cwd=ROOT, capture_output=True, text=True, **kw
+    )
 
 
 def _draft_seconds(site: Path, store: Path, questions: int, model: str | None, work: Path) -> list[float]:
@@ -56,8 +60,18 @@ def _draft_seconds(site: Path, store: Path, questions: int, model: str | None, w
         leftover.unlink()  # a fresh review store: draft would resume the last run's drafts instead
     results = work / "results.jsonl"
     results.unlink(missing_ok=True)
-    args = ["draft", str(SAMPLE / "questionnaire" / "Sample_Security_Questionnaire.xlsx"), "--store", str(store),
-            "--limit", str(questions), "--out", str(work / "out.xlsx"), "--results", str(results)]
+    args = [
+        "draft",
+        str(SAMPLE / "questionnaire" / "Sample_Security_Questionnaire.xlsx"),
+        "--store",
+        str(store),
+        "--limit",
+        str(questions),
+        "--out",
+        str(work / "out.xlsx"),
+        "--results",
+        str(results),
+    ]
     run = _run(args + (["--model", model] if model else []), Path(site))
     if run.returncode:
         raise RuntimeError(f"draft with the {site.parent.name} build failed ({run.returncode}): {run.stderr[-500:]}")
@@ -66,16 +80,20 @@ def _draft_seconds(site: Path, store: Path, questions: int, model: str | None, w
 
 def bench_llama_cpu(cpus: list[str], rounds: int = 3, questions: int = 6, model: str | None = None) -> dict:
     sites = {cpu: unpacked(cpu) for cpu in cpus}
-    figures: dict[str, dict[str, list]] = {cpu: {"prompt_tps": [], "generation_tps": [], "s_per_question": []} for cpu in cpus}
+    figures: dict[str, dict[str, list]] = {
+        cpu: {"prompt_tps": [], "generation_tps": [], "s_per_question": []} for cpu in cpus
+    }
     compiled: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="bench-llama-cpu-") as tmp:
         work, store = Path(tmp), Path(tmp) / "store"
         if questions:
-            add = _run(["kb", "add", str(SAMPLE / "kb"), "--store", str(store), "--summaries", "extractive"], sites[cpus[0]])
+            add = _run(
+                ["kb", "add", str(SAMPLE / "kb"), "--store", str(store), "--summaries", "extractive"], sites[cpus[0]]
+            )
             if add.returncode:
                 raise RuntimeError(f"indexing the sample failed: {add.stderr[-500:]}")
         for r in range(rounds):
-            for cpu in (cpus if r % 2 == 0 else cpus[::-1]):
+            for cpu in cpus if r % 2 == 0 else cpus[::-1]:
                 doctor = _run(["doctor", "--json"] + (["--model", model] if model else []), sites[cpu])
                 report = json.loads(doctor.stdout.strip().splitlines()[-1])
                 if "error" in report:
@@ -84,16 +102,35 @@ def bench_llama_cpu(cpus: list[str], rounds: int = 3, questions: int = 6, model:
                 figures[cpu]["prompt_tps"].append(report["speed"]["prompt_tokens_per_s"])
                 figures[cpu]["generation_tps"].append(report["speed"]["generation_tokens_per_s"])
                 if questions:
-                    figures[cpu]["s_per_question"].append(statistics.median(_draft_seconds(sites[cpu], store, questions, model, work)))
-                print(f"round {r + 1}/{rounds} {cpu}: " + ", ".join(f"{k} {v[-1]:.2f}" for k, v in figures[cpu].items() if v),
-                      file=sys.stderr, flush=True)
+                    figures[cpu]["s_per_question"].append(
+                        statistics.median(_draft_seconds(sites[cpu], store, questions, model, work))
+                    )
+                print(
+                    f"round {r + 1}/{rounds} {cpu}: "
+                    + ", ".join(f"{k} {v[-1]:.2f}" for k, v in figures[cpu].items() if v),
+                    file=sys.stderr,
+                    flush=True,
+                )
     base = cpus[0]
-    out: dict = {"rounds": rounds, "questions": questions, "cpu": llama_build.cpu_flags() and sorted(
-        f for f in llama_build.cpu_flags() if f.startswith(("avx", "amx"))), "sets": {}}
+    out: dict = {
+        "rounds": rounds,
+        "questions": questions,
+        "cpu": llama_build.cpu_flags() and sorted(f for f in llama_build.cpu_flags() if f.startswith(("avx", "amx"))),
+        "sets": {},
+    }
     for cpu in cpus:
         med = {k: round(statistics.median(v), 3) for k, v in figures[cpu].items() if v}
         # each round's two runs are next to each other in time: their ratio is what drift spares
-        paired = {k: round(statistics.median(x / y for x, y in zip(v, figures[base][k])), 3) for k, v in figures[cpu].items() if v}
-        out["sets"][cpu] = {"cmake_args": llama_build.cmake_args(cpu), "system_info": compiled.get(cpu), "median": med,
-                            f"paired_ratio_to_{base}": paired, "runs": figures[cpu]}
+        paired = {
+            k: round(statistics.median(x / y for x, y in zip(v, figures[base][k])), 3)
+            for k, v in figures[cpu].items()
+            if v
+        }
+        out["sets"][cpu] = {
+            "cmake_args": llama_build.cmake_args(cpu),
+            "system_info": compiled.get(cpu),
+            "median": med,
+            f"paired_ratio_to_{base}": paired,
+            "runs": figures[cpu],
+        }
     return out

@@ -52,7 +52,15 @@ def bench_page_finder(paths: Sequence[str], dense: bool = True, embedder: str | 
             if match.page in chunk.pages:
                 tfidf_right += 1
             elif len(misses) < 20:
-                misses.append({"file": doc.name, "chunk": chunk.index, "pages": list(chunk.pages), "found": match.page, "runner_up": match.runner_up})
+                misses.append(
+                    {
+                        "file": doc.name,
+                        "chunk": chunk.index,
+                        "pages": list(chunk.pages),
+                        "found": match.page,
+                        "runner_up": match.runner_up,
+                    }
+                )
         if dense and chunks:
             dense_found = DensePageFinder(doc.units, encoder).locate_many(texts)
             dense_right += sum(m.page in c.pages for c, m in zip(chunks, dense_found))

@@ -45,7 +45,9 @@ def perturb(sentence: str, kind: str, rng: random.Random) -> str:
     if kind == "case":
         return " ".join(words).lower() if rng.random() < 0.5 else " ".join(words).capitalize()
     if kind == "punctuation":
-        text = " ".join(words).translate(str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}))
+        text = " ".join(words).translate(
+            str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
+        )
         return re.sub(r"\.$", "", text.replace(",", ""))
     if kind == "drop":
         del words[rng.randrange(len(words))]
@@ -119,8 +121,11 @@ def bench_quotes(pdfs: Sequence[str], n: int = 1000, seed: int = 0) -> dict:
         "files": len(anchorers),
         "pages": pages,
         "index_ms_per_page": round(1000.0 * index_seconds / max(pages, 1), 3),
-        "largest": {"file": largest, "pages": len(anchorers[largest].units),
-                    "ms_per_quote": round(1000.0 * clock.largest_seconds / max(clock.largest_quotes, 1), 3)},
+        "largest": {
+            "file": largest,
+            "pages": len(anchorers[largest].units),
+            "ms_per_quote": round(1000.0 * clock.largest_seconds / max(clock.largest_quotes, 1), 3),
+        },
         "sentence_accuracy_by_kind": {k: _pct(r, t) for k, (r, t) in by_kind.items()},
         "false_anchor_rate_by_source": {k: _pct(f, t) for k, (f, t) in false_anchors.items()},
     }
@@ -174,7 +179,16 @@ def _anchor_positives(
         by_kind[kind][0] += ok
         by_kind[kind][1] += 1
         if not ok and len(misses) < 15:
-            misses.append({"file": name, "kind": kind, "quote": quote, "label": found.label.value, "score": found.score, "matched": found.matched_text[:200]})
+            misses.append(
+                {
+                    "file": name,
+                    "kind": kind,
+                    "quote": quote,
+                    "label": found.label.value,
+                    "score": found.score,
+                    "matched": found.matched_text[:200],
+                }
+            )
     return right_sentence, right_page, by_kind, misses
 
 
@@ -190,7 +204,15 @@ def _anchor_negatives(
         false_anchors[source][0] += found.label is not AnchorLabel.UNVERIFIED
         false_anchors[source][1] += 1
         if found.highlighted and len(false_examples) < 10:
-            false_examples.append({"file": name, "source": source, "quote": quote, "score": found.score, "matched": found.matched_text[:200]})
+            false_examples.append(
+                {
+                    "file": name,
+                    "source": source,
+                    "quote": quote,
+                    "score": found.score,
+                    "matched": found.matched_text[:200],
+                }
+            )
     return false_anchors, false_examples
 
 
@@ -215,7 +237,9 @@ def _eligible(anchorers: dict[str, QuoteAnchorer]) -> tuple[list[tuple[str, int]
     return eligible, repeated
 
 
-def _negatives(anchorers: dict[str, QuoteAnchorer], eligible: list[tuple[str, int]], n: int, rng: random.Random) -> list[tuple[str, str, str]]:
+def _negatives(
+    anchorers: dict[str, QuoteAnchorer], eligible: list[tuple[str, int]], n: int, rng: random.Random
+) -> list[tuple[str, str, str]]:
     """``n`` quotes (document, quote, source) absent from their document: half from the other
     PDFs (a sentence whose words do not occur in the document), half shuffled sentences."""
     names = list(anchorers)

@@ -109,7 +109,11 @@ def bench_retrieval(
     if product_modes:
         results.update(_product_modes(paragraphs, questions, gold, dense_q, encoder, config, product_modes, timings))
     if ATOMS in modes or ATOM_QUESTIONS in modes:
-        results.update(_atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, questions_per_atom, tau))
+        results.update(
+            _atom_modes(
+                paragraphs, gold, dense_q, encoder, modes, timings, cache, model, llm_url, questions_per_atom, tau
+            )
+        )
     return {
         "paragraphs": len(paragraphs),
         "questions": len(questions),
@@ -125,14 +129,20 @@ class SquadIndex:
     """The SQuAD paragraphs in an in-memory Qdrant collection with the product's vectors, and
     the questions' query vectors: ranked by the product's retrieval modes."""
 
-    def __init__(self, paragraphs: list[str], questions: list[str], dense_q, encoder: DenseEncoder, config: EngineConfig) -> None:
+    def __init__(
+        self, paragraphs: list[str], questions: list[str], dense_q, encoder: DenseEncoder, config: EngineConfig
+    ) -> None:
         dense_p = encoder.encode_passages(paragraphs, progress=True)
         sparse = SparseModel.fit(paragraphs, dim=encoder.dim)
         vectors = passage_vectors(paragraphs, dense_p, sparse, config.alpha)
         self.index = VectorIndex.create(QdrantClient(":memory:"), "squad", encoder.dim)
         ids = [str(uuid.UUID(int=i)) for i in range(len(paragraphs))]
         for start in range(0, len(ids), 512):
-            self.index.upsert(ids[start : start + 512], vectors[start : start + 512], [{"i": i} for i in range(start, min(start + 512, len(ids)))])
+            self.index.upsert(
+                ids[start : start + 512],
+                vectors[start : start + 512],
+                [{"i": i} for i in range(start, min(start + 512, len(ids)))],
+            )
         self.lexical = LexicalIndex.build(ids, [v.sparse for v in vectors], len(sparse.vocabulary))
         self.queries = [query_vectors(q, dense_q[i], sparse, config.alpha) for i, q in enumerate(questions)]
         self.alpha = config.alpha
@@ -198,7 +208,9 @@ def _atom_modes(paragraphs, gold, dense_q, encoder, modes, timings, cache, model
     return results
 
 
-def with_paragraph(index: atomic.MaxIndex, dense_q: np.ndarray, dense_p: np.ndarray, k: int, batch: int = 256) -> list[list[int]]:
+def with_paragraph(
+    index: atomic.MaxIndex, dense_q: np.ndarray, dense_p: np.ndarray, k: int, batch: int = 256
+) -> list[list[int]]:
     """Per question, the ``k`` best paragraphs by the mean of the paragraph's own cosine and
     its best atom or question cosine (the paragraph's cosine alone where it has none): the
     synthetic questions as evidence added to the paragraph, not in its place. Exploratory,

@@ -79,8 +79,9 @@ def prepare(store: Path, questionnaire: Path, kb: list[Path]) -> tuple[Workspace
         project, _ = ws.add_questionnaire(questionnaire.name, questionnaire.read_bytes())
     if not ws.review_store.latest_drafts(project.id):
         print(f"drafting {questionnaire.name} with the stand-in generator…", file=sys.stderr)
-        draft_questionnaire(ws.questionnaire(project.id), ws.drafter_for(project.id), ws.review_store,
-                            redo_answered=True)
+        draft_questionnaire(
+            ws.questionnaire(project.id), ws.drafter_for(project.id), ws.review_store, redo_answered=True
+        )
     return ws, project.id
 
 
@@ -108,13 +109,25 @@ def open_question(ws: Workspace, pid: int, questionnaire, key: str) -> dict[str,
     review = Review(ws.review_store, pid, questionnaire, ws.library)
     items = timed("items", review.items)
     timed("sections", lambda: review.sections(items))
-    timed("sidebar", lambda: (ws.projects(), ws.jobs.running(pid), ws.jobs.status(pid),
-                              Counter(i.row_type for i in items), ws.review_store.project(pid)))
+    timed(
+        "sidebar",
+        lambda: (
+            ws.projects(),
+            ws.jobs.running(pid),
+            ws.jobs.status(pid),
+            Counter(i.row_type for i in items),
+            ws.review_store.project(pid),
+        ),
+    )
     item = next(i for i in items if i.key == key)
     c = next(c for c in item.citations if c.kind is SourceKind.PDF and c.page)
     excerpt = timed("excerpt", lambda: citation_excerpt(ws.kb.source_path(c.file), c))
-    timed("viewer", lambda: json.dumps({"binary": base64.b64encode(excerpt.pdf).decode(),
-                                        "annotations": list(excerpt.annotations)}))
+    timed(
+        "viewer",
+        lambda: json.dumps(
+            {"binary": base64.b64encode(excerpt.pdf).decode(), "annotations": list(excerpt.annotations)}
+        ),
+    )
     timed("ask", ws.kb.documents)
     times["total"] = sum(times.values())
     return times
@@ -151,7 +164,9 @@ def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[
         ui.resources.workspace = kept
 
 
-def _apptest_rounds(ws: Workspace, keys: list[str], rounds: int, question: str) -> tuple[list[list[float]], list[float]]:
+def _apptest_rounds(
+    ws: Workspace, keys: list[str], rounds: int, question: str
+) -> tuple[list[list[float]], list[float]]:
     from streamlit.testing.v1 import AppTest
 
     app = str(Path(__file__).resolve().parents[2] / "ui" / "app.py")
@@ -213,8 +228,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 def figures(values: list[float], base_p50: float) -> dict:
-    return {"p50_s": round(statistics.median(values), 4), "p90_s": round(pct(values, 0.9), 4),
-            "max_s": round(max(values), 4), "p50_over_baseline": round(statistics.median(values) / base_p50, 2)}
+    return {
+        "p50_s": round(statistics.median(values), 4),
+        "p90_s": round(pct(values, 0.9), 4),
+        "max_s": round(max(values), 4),
+        "p50_over_baseline": round(statistics.median(values) / base_p50, 2),
+    }
 
 
 def summary(runs: list[dict], base_p50: float) -> dict:
@@ -249,10 +268,15 @@ def main(argv: list[str] | None = None) -> int:
     base_p50 = statistics.median(base1 + base2 + base3)
     cited = sum(1 for i in items if i.citations)
     result = {
-        "store": str(args.store), "questionnaire": args.questionnaire.name, "rows": len(items),
-        "rows_with_citations": cited, "documents": len(ws.kb.documents()), "questions_opened": len(keys),
+        "store": str(args.store),
+        "questionnaire": args.questionnaire.name,
+        "rows": len(items),
+        "rows_with_citations": cited,
+        "documents": len(ws.kb.documents()),
+        "questions_opened": len(keys),
         "baseline_p50_s": round(base_p50, 4),
-        "engine_first": summary(first, base_p50), "engine_again": summary(again, base_p50),
+        "engine_first": summary(first, base_p50),
+        "engine_again": summary(again, base_p50),
     }
     if screen:
         result["apptest_first"] = figures(screen[0], base_p50)

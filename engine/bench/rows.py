@@ -98,9 +98,17 @@ def truth_rows(questionnaire: Questionnaire, truth: Mapping[str, dict]) -> list[
     for q in questions:
         t, gate = truth[q.id], state.get(question_key(q))
         off = gate is not None and not gate.required
-        rows.append(RowTruth(q.id, question_key(q), classify(q, off, t.get("answer")), q.text,
-                             (t.get("answer") or "").strip(), (t.get("comment") or "").strip(),
-                             gate.reason if off else None))
+        rows.append(
+            RowTruth(
+                q.id,
+                question_key(q),
+                classify(q, off, t.get("answer")),
+                q.text,
+                (t.get("answer") or "").strip(),
+                (t.get("comment") or "").strip(),
+                gate.reason if off else None,
+            )
+        )
     return rows
 
 
@@ -151,18 +159,30 @@ class RowScores:
         out = {
             "rows": len(self.rows),
             "row_types": {t.value: len(v) for t, v in by.items()},
-            "profile": {"rows": len(profile), "right": sum(_profile_right(r, d) for r, d in profile),
-                        "accuracy": _pct(sum(_profile_right(r, d) for r, d in profile), len(profile))},
-            "gated": {"blank_in_truth": len(gated_blank),
-                      "left_not_required": sum(d is not None and d.status == DraftStatus.NOT_REQUIRED.value
-                                               for _, d in gated_blank),
-                      "rate": _pct(sum(d is not None and d.status == DraftStatus.NOT_REQUIRED.value
-                                       for _, d in gated_blank), len(gated_blank)),
-                      "wrongly_off": len(wrongly), "wrongly_off_ids": [r.id for r, _ in wrongly]},
-            "dropdown": {"rows": len(dropdown), "right": sum(d is not None and same_option(d.choice or d.text, r.value)
-                                                             for r, d in dropdown),
-                         "accuracy": _pct(sum(d is not None and same_option(d.choice or d.text, r.value)
-                                              for r, d in dropdown), len(dropdown))},
+            "profile": {
+                "rows": len(profile),
+                "right": sum(_profile_right(r, d) for r, d in profile),
+                "accuracy": _pct(sum(_profile_right(r, d) for r, d in profile), len(profile)),
+            },
+            "gated": {
+                "blank_in_truth": len(gated_blank),
+                "left_not_required": sum(
+                    d is not None and d.status == DraftStatus.NOT_REQUIRED.value for _, d in gated_blank
+                ),
+                "rate": _pct(
+                    sum(d is not None and d.status == DraftStatus.NOT_REQUIRED.value for _, d in gated_blank),
+                    len(gated_blank),
+                ),
+                "wrongly_off": len(wrongly),
+                "wrongly_off_ids": [r.id for r, _ in wrongly],
+            },
+            "dropdown": {
+                "rows": len(dropdown),
+                "right": sum(d is not None and same_option(d.choice or d.text, r.value) for r, d in dropdown),
+                "accuracy": _pct(
+                    sum(d is not None and same_option(d.choice or d.text, r.value) for r, d in dropdown), len(dropdown)
+                ),
+            },
             "minutes": round(self.seconds / 60, 2),
         }
         if encode is not None:
@@ -189,9 +209,12 @@ class RowScores:
                 result[kind] = {"rows": 0}
                 continue
             truth_vectors = encode([t for _, _, t, _ in mine])
-            entry = {"rows": len(mine), "draft": _mean_cos(encode, truth_vectors, [d for *_, d in mine]),
-                     "drafted": sum(bool(d and d.strip()) for *_, d in mine),
-                     "question_baseline": _mean_cos(encode, truth_vectors, [questions[k] for _, k, _, _ in mine])}
+            entry = {
+                "rows": len(mine),
+                "draft": _mean_cos(encode, truth_vectors, [d for *_, d in mine]),
+                "drafted": sum(bool(d and d.strip()) for *_, d in mine),
+                "question_baseline": _mean_cos(encode, truth_vectors, [questions[k] for _, k, _, _ in mine]),
+            }
             for name, texts in baselines.items():
                 entry[f"{name}_baseline"] = _mean_cos(encode, truth_vectors, [texts.get(k) for _, k, _, _ in mine])
             result[kind] = entry
@@ -217,6 +240,7 @@ def _pct(part: int, total: int) -> float | None:
 
 
 # ---------------------------------------------------------------- drafting every row
+
 
 def draft_rows(drafter, questionnaire: Questionnaire, ids: set[str], progress=None) -> tuple[dict, float]:
     """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/drafting/sections.py):
@@ -247,11 +271,24 @@ def drafted(d) -> Drafted:
 def row_record(target: str, product: str | None, r: RowTruth, d) -> dict:
     """One drafted row (a pipeline Draft) as a line of ``eval … --all-rows --drafts FILE``: what
     ``python -m engine.bench.leaks`` checks again after the run."""
-    return {"target": target, "product": product, "id": r.id, "key": r.key, "row_type": r.row_type.value,
-            "question": r.question, "status": d.status.value, "choice": d.choice, "answer": d.answer, "confidence": d.confidence,
-            "trust": list(d.trust), "from_product": d.from_product, "past_answers": list(d.past_answers),
-            "profile_fact": d.profile_fact, "removed": list(d.removed),
-            "citations": list(dict.fromkeys(c.file for c in d.citations))}
+    return {
+        "target": target,
+        "product": product,
+        "id": r.id,
+        "key": r.key,
+        "row_type": r.row_type.value,
+        "question": r.question,
+        "status": d.status.value,
+        "choice": d.choice,
+        "answer": d.answer,
+        "confidence": d.confidence,
+        "trust": list(d.trust),
+        "from_product": d.from_product,
+        "past_answers": list(d.past_answers),
+        "profile_fact": d.profile_fact,
+        "removed": list(d.removed),
+        "citations": list(dict.fromkeys(c.file for c in d.citations)),
+    }
 
 
 def leaks_html(figures: dict) -> str:
@@ -259,20 +296,28 @@ def leaks_html(figures: dict) -> str:
     esc = html.escape
     if "other_product_mentions" not in figures:
         return ""
-    parts = ["<h3>Other products' names, people and contacts</h3><table><tr><th></th><th>rows</th>"
-             "<th>by kind</th><th>IDs</th><th>examples</th></tr>"]
-    for key, label in (("other_product_mentions", "another product's name, person or contact"),
-                       ("foreign_contacts", "a link, e-mail or phone only another product or a third party gives")):
+    parts = [
+        "<h3>Other products' names, people and contacts</h3><table><tr><th></th><th>rows</th>"
+        "<th>by kind</th><th>IDs</th><th>examples</th></tr>"
+    ]
+    for key, label in (
+        ("other_product_mentions", "another product's name, person or contact"),
+        ("foreign_contacts", "a link, e-mail or phone only another product or a third party gives"),
+    ):
         f = figures[key]
         kinds = ", ".join(f"{k} {n}" for k, n in f.get("by_kind", {}).items() if n)
-        parts.append(f"<tr><th>{esc(label)}</th><td>{f['rows']}</td><td>{esc(kinds) or '—'}</td>"
-                     f"<td>{esc(', '.join(f['ids'])) or '—'}</td><td>{'<br>'.join(esc(x) for x in f['examples']) or '—'}"
-                     "</td></tr>")
+        parts.append(
+            f"<tr><th>{esc(label)}</th><td>{f['rows']}</td><td>{esc(kinds) or '—'}</td>"
+            f"<td>{esc(', '.join(f['ids'])) or '—'}</td><td>{'<br>'.join(esc(x) for x in f['examples']) or '—'}"
+            "</td></tr>"
+        )
     parts.append("</table>")
     crossed = figures.get("from_other_product")
     if crossed:
-        parts.append(f"<p>{crossed['rows']} rows took their choice from another product's past answer; "
-                     f"{crossed['labelled']} of them name it (past answers, confidence, the trust flag).</p>")
+        parts.append(
+            f"<p>{crossed['rows']} rows took their choice from another product's past answer; "
+            f"{crossed['labelled']} of them name it (past answers, confidence, the trust flag).</p>"
+        )
     return "\n".join(parts)
 
 
@@ -283,23 +328,32 @@ def rows_html(figures: dict) -> str:
     parts += [f"<tr><td>{esc(RowType(t).label)}</td><td>{n}</td></tr>" for t, n in figures.get("row_types", {}).items()]
     parts.append("</table>")
     p, g, d = figures.get("profile", {}), figures.get("gated", {}), figures.get("dropdown", {})
-    parts.append(f"<h3>Profile rows</h3><p>{p.get('right')} of {p.get('rows')} exact or normalised match "
-                 f"({p.get('accuracy')} %); DATE-01 left out.</p>")
-    parts.append(f"<h3>Gated rows</h3><p>{g.get('left_not_required')} of {g.get('blank_in_truth')} rows the vendor "
-                 f"left blank because of a qualifier were left not required ({g.get('rate')} %); "
-                 f"{g.get('wrongly_off')} switched off although the vendor answered them "
-                 f"{esc(', '.join(g.get('wrongly_off_ids', [])))}.</p>")
-    parts.append(f"<h3>Dropdowns beyond Yes/No</h3><p>{d.get('right')} of {d.get('rows')} right "
-                 f"({d.get('accuracy')} %).</p>")
+    parts.append(
+        f"<h3>Profile rows</h3><p>{p.get('right')} of {p.get('rows')} exact or normalised match "
+        f"({p.get('accuracy')} %); DATE-01 left out.</p>"
+    )
+    parts.append(
+        f"<h3>Gated rows</h3><p>{g.get('left_not_required')} of {g.get('blank_in_truth')} rows the vendor "
+        f"left blank because of a qualifier were left not required ({g.get('rate')} %); "
+        f"{g.get('wrongly_off')} switched off although the vendor answered them "
+        f"{esc(', '.join(g.get('wrongly_off_ids', [])))}.</p>"
+    )
+    parts.append(
+        f"<h3>Dropdowns beyond Yes/No</h3><p>{d.get('right')} of {d.get('rows')} right ({d.get('accuracy')} %).</p>"
+    )
     text = figures.get("text")
     if text:
-        parts.append("<h3>Narratives and Additional Information</h3><p>Mean cosine with the vendor's own text "
-                     "(sentence embeddings); an empty draft scores 0.</p><table><tr><th></th><th>rows</th>"
-                     "<th>drafted</th><th>draft</th><th>best past answer</th><th>the question</th></tr>")
+        parts.append(
+            "<h3>Narratives and Additional Information</h3><p>Mean cosine with the vendor's own text "
+            "(sentence embeddings); an empty draft scores 0.</p><table><tr><th></th><th>rows</th>"
+            "<th>drafted</th><th>draft</th><th>best past answer</th><th>the question</th></tr>"
+        )
         for kind, e in text.items():
-            parts.append(f"<tr><th>{esc(kind.replace('_', ' '))}</th><td>{e.get('rows')}</td><td>{e.get('drafted', '—')}"
-                         f"</td><td>{e.get('draft', '—')}</td><td>{e.get('past_answer_baseline', '—')}</td>"
-                         f"<td>{e.get('question_baseline', '—')}</td></tr>")
+            parts.append(
+                f"<tr><th>{esc(kind.replace('_', ' '))}</th><td>{e.get('rows')}</td><td>{e.get('drafted', '—')}"
+                f"</td><td>{e.get('draft', '—')}</td><td>{e.get('past_answer_baseline', '—')}</td>"
+                f"<td>{e.get('question_baseline', '—')}</td></tr>"
+            )
         parts.append("</table>")
     parts.append(leaks_html(figures))
     parts.append(f"<h3>Time</h3><p>{figures.get('minutes')} minutes for the whole questionnaire.</p>")
@@ -307,6 +361,7 @@ def rows_html(figures: dict) -> str:
 
 
 # ---------------------------------------------------------------- model-free measure (CLI)
+
 
 def past_answer_drafts(library, rows: Sequence[RowTruth], target_file: str) -> dict[str, Drafted]:
     """The best past answer of another file for each row, as a draft (the library baseline)."""
@@ -319,8 +374,13 @@ def past_answer_drafts(library, rows: Sequence[RowTruth], target_file: str) -> d
     return out
 
 
-def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], encoder,
-            documents: Sequence[Path] = (), folders=None) -> list[dict]:
+def measure(
+    pairs: Sequence[tuple[Path, Path]],
+    library_files: Sequence[Path],
+    encoder,
+    documents: Sequence[Path] = (),
+    folders=None,
+) -> list[dict]:
     """Per target: the gated rows with the truth's qualifier answers, and the text scores of the
     two baselines (no model). With ``folders`` (engine/core/scopes.py FolderScopes) also ``leaks``:
     the rows of the best-past-answer drafts and of the vendor's own answers that hold another
@@ -348,9 +408,13 @@ def measure(pairs: Sequence[tuple[Path, Path]], library_files: Sequence[Path], e
                 check = build(product, [x for x in sources if x.file != Path(target).name], folders.company)
                 figures["product"] = product
                 figures["leaks"] = {
-                    "past_answer": check.figures((r.id, " ".join(x for x in (past[r.key].choice, past[r.key].text) if x))
-                                                 for r in rows if r.key in past),
-                    "truth": check.figures((r.id, " ".join(x for x in (r.value, r.explanation) if x)) for r in rows)}
+                    "past_answer": check.figures(
+                        (r.id, " ".join(x for x in (past[r.key].choice, past[r.key].text) if x))
+                        for r in rows
+                        if r.key in past
+                    ),
+                    "truth": check.figures((r.id, " ".join(x for x in (r.value, r.explanation) if x)) for r in rows),
+                }
             results.append(figures)
             print(json.dumps(figures), flush=True)
             lib.close()
@@ -385,8 +449,11 @@ def main(argv: list[str]) -> int:
     selected = select_files(sorted(d for d in root.iterdir() if d.is_dir() and not d.name.startswith("_")))
     documents = [f for f, _ in selected.files if f not in library and f not in {p for p, _ in pairs}]
     results = measure(pairs, library, DenseEncoder(args.embedder), documents, folders)
-    leaks = {name: {t["target"]: t["leaks"][name][k]["rows"] for t in results}
-             for name in ("past_answer", "truth") for k in ("other_product_mentions",)}
+    leaks = {
+        name: {t["target"]: t["leaks"][name][k]["rows"] for t in results}
+        for name in ("past_answer", "truth")
+        for k in ("other_product_mentions",)
+    }
     contacts = {t["target"]: t["leaks"]["past_answer"]["foreign_contacts"]["rows"] for t in results}
     print(json.dumps({"other_product_mentions": leaks, "foreign_contacts_past_answer": contacts}), flush=True)
     return 0
@@ -396,5 +463,16 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["Drafted", "RowScores", "drafted", "leaks_html", "past_answer_drafts", "RowTruth", "draft_rows", "measure",
-           "row_record", "rows_html", "truth_rows"]
+__all__ = [
+    "Drafted",
+    "RowScores",
+    "drafted",
+    "leaks_html",
+    "past_answer_drafts",
+    "RowTruth",
+    "draft_rows",
+    "measure",
+    "row_record",
+    "rows_html",
+    "truth_rows",
+]

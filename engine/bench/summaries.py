@@ -16,8 +16,13 @@ from engine.ingest import load_document
 from engine.ingest.paths import select_files
 
 
-def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, model: str | None = None,
-                    llm_url: str | None = None, chat=None) -> dict:
+def bench_summaries(
+    docs: Sequence[str],
+    writer: str = SummaryWriter.LLM.value,
+    model: str | None = None,
+    llm_url: str | None = None,
+    chat=None,
+) -> dict:
     selected = select_files(Path(d) for d in docs)
     if selected.errors:
         raise selected.errors[0]
@@ -34,17 +39,19 @@ def bench_summaries(docs: Sequence[str], writer: str = SummaryWriter.LLM.value, 
         doc = load_document(path, path.name)
         loaded = time.perf_counter() - started
         summary = summarizer.summarize(path.name, path.name, doc.units)
-        rows.append({
-            "file": path.name,
-            "pages": doc.pages,
-            "words": sum(len(u.text.split()) for u in doc.units),
-            "calls": summarizer.calls(doc.units),
-            "sections": summary.sections,
-            "input_tokens": summary.input_tokens,
-            "output_tokens": summary.output_tokens,
-            "read_seconds": round(loaded, 2),
-            "summary_seconds": round(summary.seconds, 1),
-            "summary_words": len(summary.text.split()),
-            "summary": summary.text,
-        })
+        rows.append(
+            {
+                "file": path.name,
+                "pages": doc.pages,
+                "words": sum(len(u.text.split()) for u in doc.units),
+                "calls": summarizer.calls(doc.units),
+                "sections": summary.sections,
+                "input_tokens": summary.input_tokens,
+                "output_tokens": summary.output_tokens,
+                "read_seconds": round(loaded, 2),
+                "summary_seconds": round(summary.seconds, 1),
+                "summary_words": len(summary.text.split()),
+                "summary": summary.text,
+            }
+        )
     return {"writer": getattr(summarizer, "name", writer), "documents": rows}

@@ -12,7 +12,9 @@ from engine.core.types import FileProblem
 
 def load_truth(path: str | Path) -> dict[str, dict]:
     """Truth lines ``{id, question, answer, comment}`` by id."""
-    fix = "give a JSON-lines file with one {\"id\", \"answer\"} object per line (as in ../shared/data/instructure/_extracted)"
+    fix = (
+        'give a JSON-lines file with one {"id", "answer"} object per line (as in ../shared/data/instructure/_extracted)'
+    )
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
         rows = [json.loads(line) for line in lines if line.strip()]

@@ -49,38 +49,83 @@ def _page_finder(bench) -> None:
 def _retrieval(bench) -> None:
     p = bench.add_parser("retrieval", help="R@1/R@2/R@5 on SQuAD v1.1 dev paragraphs")
     p.add_argument("--squad", required=True, help="dev-v1.1.json")
-    p.add_argument("--modes", nargs="+", default=[*(m.value for m in Mode), ATOM_MODES[0]], choices=[*(m.value for m in Mode), *ATOM_MODES],
-                   help="default: all but atom-questions (it runs the LLM on every sentence: slow on a CPU, see --cache)")
+    p.add_argument(
+        "--modes",
+        nargs="+",
+        default=[*(m.value for m in Mode), ATOM_MODES[0]],
+        choices=[*(m.value for m in Mode), *ATOM_MODES],
+        help="default: all but atom-questions (it runs the LLM on every sentence: slow on a CPU, see --cache)",
+    )
     p.add_argument("--alpha", type=float)
     p.add_argument("--limit", type=int, help="use the first N paragraphs and the questions about them only")
-    p.add_argument("--embedder", help="sentence-transformers folder or name (all-mpnet-base-v2 after `make bench-models`)")
-    p.add_argument("--cache", help="atom-questions: JSONL file of the generated questions (reused, appended; a killed run resumes)")
+    p.add_argument(
+        "--embedder", help="sentence-transformers folder or name (all-mpnet-base-v2 after `make bench-models`)"
+    )
+    p.add_argument(
+        "--cache", help="atom-questions: JSONL file of the generated questions (reused, appended; a killed run resumes)"
+    )
     p.add_argument("--questions-per-atom", type=int, help="atom-questions: questions asked per atom (default 3)")
-    p.add_argument("--tau", type=float, help="atom-questions: cosine distance under which a question repeats a kept one (default 0.1)")
+    p.add_argument(
+        "--tau",
+        type=float,
+        help="atom-questions: cosine distance under which a question repeats a kept one (default 0.1)",
+    )
     model_args(p)
     p.add_argument("--json", action="store_true")
 
     def run(a: argparse.Namespace) -> dict:
         atom_options = {"tau": a.tau, "questions_per_atom": a.questions_per_atom}
-        return bench_retrieval(a.squad, modes=a.modes, alpha=a.alpha, limit=a.limit, embedder=a.embedder, cache=a.cache,
-                               model=a.model, llm_url=a.llm_url, **{k: v for k, v in atom_options.items() if v is not None})
+        return bench_retrieval(
+            a.squad,
+            modes=a.modes,
+            alpha=a.alpha,
+            limit=a.limit,
+            embedder=a.embedder,
+            cache=a.cache,
+            model=a.model,
+            llm_url=a.llm_url,
+            **{k: v for k, v in atom_options.items() if v is not None},
+        )
 
     p.set_defaults(func=_prints(run))
 
 
 def _beir(bench) -> None:
     p = bench.add_parser("beir", help="nDCG@10/@100 and Recall@100 on BEIR SciFact: dense, weighted and Summary RAG")
-    p.add_argument("--scifact", required=True, help="the BEIR SciFact folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
-    p.add_argument("--modes", nargs="+", default=list(BEIR_DEFAULT), choices=BEIR_MODES,
-                   help="default: all but summary-llm (one LLM call per document: slow on a CPU, see --cache)")
-    p.add_argument("--limit-docs", type=int, help="a subset: the documents judged relevant, then the first others up to N")
+    p.add_argument(
+        "--scifact", required=True, help="the BEIR SciFact folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)"
+    )
+    p.add_argument(
+        "--modes",
+        nargs="+",
+        default=list(BEIR_DEFAULT),
+        choices=BEIR_MODES,
+        help="default: all but summary-llm (one LLM call per document: slow on a CPU, see --cache)",
+    )
+    p.add_argument(
+        "--limit-docs", type=int, help="a subset: the documents judged relevant, then the first others up to N"
+    )
     p.add_argument("--alpha", type=float)
     p.add_argument("--embedder")
-    p.add_argument("--cache", help="summary-llm: a folder keeping the summaries as they are written (a killed run resumes)")
+    p.add_argument(
+        "--cache", help="summary-llm: a folder keeping the summaries as they are written (a killed run resumes)"
+    )
     model_args(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_beir(a.scifact, modes=a.modes, limit_docs=a.limit_docs, embedder=a.embedder,
-                                                     alpha=a.alpha, model=a.model, llm_url=a.llm_url, cache=a.cache)))
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_beir(
+                a.scifact,
+                modes=a.modes,
+                limit_docs=a.limit_docs,
+                embedder=a.embedder,
+                alpha=a.alpha,
+                model=a.model,
+                llm_url=a.llm_url,
+                cache=a.cache,
+            )
+        )
+    )
 
 
 def _summaries(bench) -> None:
@@ -89,20 +134,32 @@ def _summaries(bench) -> None:
     p.add_argument("--summaries", choices=[w.value for w in SummaryWriter], default=SummaryWriter.LLM.value)
     model_args(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_summaries(a.docs, writer=a.summaries, model=a.model, llm_url=a.llm_url)))
+    p.set_defaults(
+        func=_prints(lambda a: bench_summaries(a.docs, writer=a.summaries, model=a.model, llm_url=a.llm_url))
+    )
 
 
 def _evidence(bench) -> None:
-    p = bench.add_parser("evidence", help="evidence recall of compacted prompts against whole chunks, on SQuAD v1.1 dev")
+    p = bench.add_parser(
+        "evidence", help="evidence recall of compacted prompts against whole chunks, on SQuAD v1.1 dev"
+    )
     p.add_argument("--squad", required=True, help="dev-v1.1.json")
     p.add_argument("--budgets", nargs="+", type=int, help="passage token budgets to compare (default 150 200 250 350)")
     p.add_argument("--limit", type=int, help="use the first N paragraphs and the questions about them only")
     p.add_argument("--top-k", type=int, help="paragraphs retrieved per question (default: the drafting top-k, 5)")
     p.add_argument("--embedder", help="sentence-transformers folder or name")
-    p.add_argument("--model", help="a registered model or GGUF file whose tokenizer counts the tokens (default: qwen2.5-coder-1.5b)")
+    p.add_argument(
+        "--model",
+        help="a registered model or GGUF file whose tokenizer counts the tokens (default: qwen2.5-coder-1.5b)",
+    )
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_evidence(a.squad, budgets=a.budgets or BUDGETS, limit=a.limit, top_k=a.top_k,
-                                                         embedder=a.embedder, model=a.model)))
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_evidence(
+                a.squad, budgets=a.budgets or BUDGETS, limit=a.limit, top_k=a.top_k, embedder=a.embedder, model=a.model
+            )
+        )
+    )
 
 
 def _latency(bench) -> None:
@@ -132,38 +189,80 @@ def _draft(bench) -> None:
     p.add_argument("--whole-chunks", action="store_true", help="prompt with the whole retrieved chunks (no compaction)")
     model_args(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_draft(a.store, a.questionnaire, a.truth, limit=a.limit, model=a.model,
-                                                      llm_url=a.llm_url, whole_chunks=a.whole_chunks,
-                                                      embedder=a.embedder, evidence=a.evidence)))
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_draft(
+                a.store,
+                a.questionnaire,
+                a.truth,
+                limit=a.limit,
+                model=a.model,
+                llm_url=a.llm_url,
+                whole_chunks=a.whole_chunks,
+                embedder=a.embedder,
+                evidence=a.evidence,
+            )
+        )
+    )
 
 
 def _ask(bench) -> None:
-    p = bench.add_parser("ask", help="ask-a-document on PolicyQA: character precision / recall / F1 of the excerpts, "
-                                     "embedding-free against hybrid retrieval")
+    p = bench.add_parser(
+        "ask",
+        help="ask-a-document on PolicyQA: character precision / recall / F1 of the excerpts, "
+        "embedding-free against hybrid retrieval",
+    )
     p.add_argument("--policyqa", required=True, help="PolicyQA test.json (SQuAD format)")
     p.add_argument("--limit", type=int, help="the first N questions, taken in turn from each policy (default: all)")
     p.add_argument("--policies", type=int, help="keep only the questions of the first P policies")
-    p.add_argument("--evidence", nargs="+", choices=[e.value for e in Evidence], default=[e.value for e in Evidence],
-                   help="the embedding-free variants to run (default both)")
+    p.add_argument(
+        "--evidence",
+        nargs="+",
+        choices=[e.value for e in Evidence],
+        default=[e.value for e in Evidence],
+        help="the embedding-free variants to run (default both)",
+    )
     p.add_argument("--window", type=int, default=WINDOW, help=f"sentence window of the excerpts (default {WINDOW})")
     p.add_argument("--subdoc-words", type=int, default=SUBDOC_WORDS)
     p.add_argument("--answer", action="store_true", help="also write each answer (timed; not scored)")
     p.add_argument("--cache", help="JSONL file of the model's readings (reused, appended: a killed run resumes)")
-    p.add_argument("--cached-only", action="store_true", help="score only the questions the cache has readings of (no model)")
+    p.add_argument(
+        "--cached-only", action="store_true", help="score only the questions the cache has readings of (no model)"
+    )
     p.add_argument("--embedder", help="sentence-transformers folder or name for the hybrid rows")
     model_args(p, evidence=False)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_ask(
-        a.policyqa, limit=a.limit, policies_kept=a.policies, evidence=a.evidence, window=a.window,
-        subdoc_words=a.subdoc_words, answer=a.answer, cache=a.cache, embedder=a.embedder, model=a.model,
-        llm_url=a.llm_url, cached_only=a.cached_only)))
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_ask(
+                a.policyqa,
+                limit=a.limit,
+                policies_kept=a.policies,
+                evidence=a.evidence,
+                window=a.window,
+                subdoc_words=a.subdoc_words,
+                answer=a.answer,
+                cache=a.cache,
+                embedder=a.embedder,
+                model=a.model,
+                llm_url=a.llm_url,
+                cached_only=a.cached_only,
+            )
+        )
+    )
 
 
 def _llama_cpu(bench) -> None:
     p = bench.add_parser("llama-cpu", help="llama.cpp built for each CPU set, A/B interleaved: tokens/s and s/question")
     p.add_argument("--cpus", nargs="+", choices=sorted(CPU_SETS), default=sorted(CPU_SETS))
-    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (each set once per round, order alternating)")
-    p.add_argument("--questions", type=int, default=6, help="sample questions drafted per set and round (0: tokens/s only)")
+    p.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds (each set once per round, order alternating)"
+    )
+    p.add_argument(
+        "--questions", type=int, default=6, help="sample questions drafted per set and round (0: tokens/s only)"
+    )
     p.add_argument("--model", help="a registered model name or a GGUF path (default: the default model)")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_llama_cpu(a.cpus, rounds=a.rounds, questions=a.questions, model=a.model)))
+    p.set_defaults(
+        func=_prints(lambda a: bench_llama_cpu(a.cpus, rounds=a.rounds, questions=a.questions, model=a.model))
+    )

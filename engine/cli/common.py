@@ -26,8 +26,14 @@ from engine.index.library import LIBRARY_FILE, AnswerLibrary
 
 DEFAULT_STORE = Path("store")
 
-_UNITS = {"reading": "file", "encoding": "chunk", "embedding questions": "question", "drafting": "question",
-          "summarising": "call", "writing questions": "atom"}
+_UNITS = {
+    "reading": "file",
+    "encoding": "chunk",
+    "embedding questions": "question",
+    "drafting": "question",
+    "summarising": "call",
+    "writing questions": "atom",
+}
 
 
 # ---- shared arguments --------------------------------------------------------------------------
@@ -38,9 +44,16 @@ def store_arg(p: argparse.ArgumentParser) -> None:
 
 def scope_args(p: argparse.ArgumentParser, company: bool = False) -> None:
     g = p.add_mutually_exclusive_group(required=company)
-    g.add_argument("--product", dest="products", action="append", metavar="NAME",
-                   help="the documents belong to this product (repeat for several)")
-    g.add_argument("--third-party", metavar="NAME", help="the documents are this third party's (e.g. a cloud provider's)")
+    g.add_argument(
+        "--product",
+        dest="products",
+        action="append",
+        metavar="NAME",
+        help="the documents belong to this product (repeat for several)",
+    )
+    g.add_argument(
+        "--third-party", metavar="NAME", help="the documents are this third party's (e.g. a cloud provider's)"
+    )
     if company:
         g.add_argument("--company", action="store_true", help="the document is company-wide")
 
@@ -51,21 +64,36 @@ def product_arg(p: argparse.ArgumentParser, what: str) -> None:
 
 def model_args(p: argparse.ArgumentParser, evidence: bool = True) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--model", help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "
-                                  "and weak) or the path of any GGUF file")
-    g.add_argument("--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080")
+    g.add_argument(
+        "--model",
+        help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "
+        "and weak) or the path of any GGUF file",
+    )
+    g.add_argument(
+        "--llm-url", help="an OpenAI-compatible server (llama.cpp server, vLLM, Ollama), e.g. http://127.0.0.1:8080"
+    )
     if evidence:  # `ask` and `bench ask` have their own (a different default, several forms)
-        p.add_argument("--evidence", choices=[e.value for e in Evidence],
-                       help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
-                            "the default: every quote is an exact sentence) or quotes copied word for word (quotes)")
+        p.add_argument(
+            "--evidence",
+            choices=[e.value for e in Evidence],
+            help="how the model points at its evidence: the labels of numbered context sentences (sentences, "
+            "the default: every quote is an exact sentence) or quotes copied word for word (quotes)",
+        )
 
 
 def indexing_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--summaries", choices=[w.value for w in SummaryWriter],
-                   help="who writes the document summaries: the local LLM (default, RFP_SUMMARIES; extractive when "
-                        "no model can be loaded) or extractive (the documents' central sentences, no LLM)")
-    p.add_argument("--index-modes", nargs="+", choices=INDEX_MODES,
-                   help="also build these indexes, now and on every later add (atom-questions runs the LLM on every sentence)")
+    p.add_argument(
+        "--summaries",
+        choices=[w.value for w in SummaryWriter],
+        help="who writes the document summaries: the local LLM (default, RFP_SUMMARIES; extractive when "
+        "no model can be loaded) or extractive (the documents' central sentences, no LLM)",
+    )
+    p.add_argument(
+        "--index-modes",
+        nargs="+",
+        choices=INDEX_MODES,
+        help="also build these indexes, now and on every later add (atom-questions runs the LLM on every sentence)",
+    )
     model_args(p)
 
 
@@ -77,8 +105,14 @@ def progress_bar():
     def progress(stage: str, done: int, total: int) -> None:
         bar = bars.get(stage)
         if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit=_UNITS.get(stage, "step"), file=sys.stderr,
-                                     leave=False, dynamic_ncols=True)
+            bar = bars[stage] = tqdm(
+                total=total,
+                desc=stage,
+                unit=_UNITS.get(stage, "step"),
+                file=sys.stderr,
+                leave=False,
+                dynamic_ncols=True,
+            )
         bar.total = total
         bar.n = done
         bar.refresh()

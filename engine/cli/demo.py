@@ -59,5 +59,5 @@ def run_demo(kb: KnowledgeBase, progress: Progress, questions: int = 6, out=prin
             text = " ".join(hit.chunk.text.split())
             out(f"   {hit.score:.2f}  {hit.chunk.doc}, {where(hit.chunk, finder)}: {text[:160]}…")
         out("")
-    out(f"Ask your own: python -m engine search \"How long are logs kept?\" --store {kb.folder}")
+    out(f'Ask your own: python -m engine search "How long are logs kept?" --store {kb.folder}')
     out(f"Add documents: python -m engine kb add PATH --store {kb.folder}")

@@ -29,13 +29,30 @@ from engine.drafting.generate.models import resolve_model
 from engine.drafting.generate.prompt import AnswerPrompt, Passage
 from engine.drafting.generate.worker import ModelWorker
 
-WATCHED = ("sse4_2", "avx", "avx2", "fma", "f16c", "bmi2", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
-           "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16")
+WATCHED = (
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "f16c",
+    "bmi2",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512_vnni",
+    "avx512_bf16",
+    "avx_vnni",
+    "amx_tile",
+    "amx_int8",
+    "amx_bf16",
+)
 PROBE = "engine.cli.doctor:SpeedProbe"
 SMOKE_TOKENS = 8
-PASSAGE = ("Customer data is encrypted at rest with AES-256 and in transit with TLS 1.2 or later. Encryption keys are "
-           "managed in a hardware-backed key management service and rotated every year. Access to production "
-           "systems requires single sign-on with multi-factor authentication, and access is reviewed quarterly. ")
+PASSAGE = (
+    "Customer data is encrypted at rest with AES-256 and in transit with TLS 1.2 or later. Encryption keys are "
+    "managed in a hardware-backed key management service and rotated every year. Access to production "
+    "systems requires single sign-on with multi-factor authentication, and access is reviewed quarterly. "
+)
 
 
 class SpeedProbe:
@@ -56,7 +73,9 @@ class SpeedProbe:
         import llama_cpp
 
         passages = [Passage(f"S{i}", PASSAGE * 2) for i in range(1, 4)]
-        prompt = AnswerPrompt.build("Is customer data encrypted at rest?", passages, ("Yes", "No"), self.generator.evidence)
+        prompt = AnswerPrompt.build(
+            "Is customer data encrypted at rest?", passages, ("Yes", "No"), self.generator.evidence
+        )
         llm = self.generator.llm
         llm.reset()  # no cached prefix: the whole prompt is evaluated
         ctx = llm._ctx.ctx
@@ -64,9 +83,12 @@ class SpeedProbe:
         reply = self.generator.chat_json(prompt.messages, prompt.schema, max_tokens=max_tokens)
         perf = llama_cpp.llama_perf_context(ctx)
         return {
-            "prompt_tokens": int(perf.n_p_eval), "prompt_ms": float(perf.t_p_eval_ms),
-            "generated_tokens": int(perf.n_eval), "generation_ms": float(perf.t_eval_ms),
-            "seconds": reply.seconds, "reply": reply.text[:200],
+            "prompt_tokens": int(perf.n_p_eval),
+            "prompt_ms": float(perf.t_p_eval_ms),
+            "generated_tokens": int(perf.n_eval),
+            "generation_ms": float(perf.t_eval_ms),
+            "seconds": reply.seconds,
+            "reply": reply.text[:200],
         }
 
 
@@ -78,13 +100,28 @@ def compiled_features(system_info: str) -> dict[str, bool]:
 def build_problems(features: dict[str, bool], cpu: set[str]) -> list[str]:
     """What is wrong with a llama.cpp build on this CPU: AMX compiled in (segfaults with Q4_K_M,
     ggml-org/llama.cpp#20824), or an instruction set the CPU lacks (an illegal instruction)."""
-    problems = [f"{name} is compiled in (llama.cpp's AMX path crashes with Q4_K_M weights)"
-                for name in ("AMX_INT8", "AMX_BF16") if features.get(name)]
-    needs = {"AVX": "avx", "AVX2": "avx2", "FMA": "fma", "F16C": "f16c", "AVX512": "avx512f", "AVX512_VNNI": "avx512_vnni",
-             "AVX512_BF16": "avx512_bf16", "AVX512_VBMI": "avx512_vbmi", "AVX_VNNI": "avx_vnni"}
+    problems = [
+        f"{name} is compiled in (llama.cpp's AMX path crashes with Q4_K_M weights)"
+        for name in ("AMX_INT8", "AMX_BF16")
+        if features.get(name)
+    ]
+    needs = {
+        "AVX": "avx",
+        "AVX2": "avx2",
+        "FMA": "fma",
+        "F16C": "f16c",
+        "AVX512": "avx512f",
+        "AVX512_VNNI": "avx512_vnni",
+        "AVX512_BF16": "avx512_bf16",
+        "AVX512_VBMI": "avx512_vbmi",
+        "AVX_VNNI": "avx_vnni",
+    }
     if cpu:
-        problems += [f"{name} is compiled in but this CPU has no {flag}" for name, flag in needs.items()
-                     if features.get(name) and flag not in cpu]
+        problems += [
+            f"{name} is compiled in but this CPU has no {flag}"
+            for name, flag in needs.items()
+            if features.get(name) and flag not in cpu
+        ]
     return problems
 
 
@@ -113,11 +150,16 @@ def report(model: str | None, max_tokens: int = 48) -> dict:
         second = probe.call("answer", max_tokens)  # the first pays for cold caches
         best = min((first, second), key=lambda r: r["prompt_ms"] + r["generation_ms"])
         out["speed"] = {
-            "prompt_tokens": best["prompt_tokens"], "generated_tokens": best["generated_tokens"],
-            "prompt_tokens_per_s": round(best["prompt_tokens"] / best["prompt_ms"] * 1000, 1) if best["prompt_ms"] else None,
-            "generation_tokens_per_s": (round(best["generated_tokens"] / best["generation_ms"] * 1000, 1)
-                                        if best["generation_ms"] else None),
-            "seconds_per_answer": round(best["seconds"], 2), "seconds_both": round(time.perf_counter() - started, 2),
+            "prompt_tokens": best["prompt_tokens"],
+            "generated_tokens": best["generated_tokens"],
+            "prompt_tokens_per_s": round(best["prompt_tokens"] / best["prompt_ms"] * 1000, 1)
+            if best["prompt_ms"]
+            else None,
+            "generation_tokens_per_s": (
+                round(best["generated_tokens"] / best["generation_ms"] * 1000, 1) if best["generation_ms"] else None
+            ),
+            "seconds_per_answer": round(best["seconds"], 2),
+            "seconds_both": round(time.perf_counter() - started, 2),
         }
         probe.close()
     except Exception as exc:  # noqa: BLE001 - the report says what failed; it is what the user sends
@@ -155,7 +197,9 @@ def _cpu_model() -> str:
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="a registered model name or a GGUF path (default: the default model)")
-    p.add_argument("--smoke", action="store_true", help="only load the model and generate a few tokens (set-up's check)")
+    p.add_argument(
+        "--smoke", action="store_true", help="only load the model and generate a few tokens (set-up's check)"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_doctor)
 
@@ -180,8 +224,14 @@ def _print(result: dict) -> None:
     cpu, llama = result["cpu"], result["llama_cpp"]
     print(f"CPU: {cpu['model']} ({cpu['machine']}); {' '.join(cpu['features']) or 'no x86 features read'}")
     build = llama.get("recorded_build")
-    print("llama.cpp build: " + (f"{build['cpu']} set, llama-cpp-python {build['version']}, CMAKE_ARGS {build['cmake_args']}"
-                                 if build else "not recorded by set-up (built elsewhere: its flags are unknown)"))
+    print(
+        "llama.cpp build: "
+        + (
+            f"{build['cpu']} set, llama-cpp-python {build['version']}, CMAKE_ARGS {build['cmake_args']}"
+            if build
+            else "not recorded by set-up (built elsewhere: its flags are unknown)"
+        )
+    )
     if "system_info" in llama:
         print(f"llama.cpp system info: {llama['system_info']}")
     for problem in llama.get("problems", ()):
@@ -190,7 +240,9 @@ def _print(result: dict) -> None:
     print(f"model: {model['file']} ({model['bytes']:,} bytes, checksum {model['checksum']})")
     if "speed" in result:
         s = result["speed"]
-        print(f"speed: prompt {s['prompt_tokens_per_s']} tokens/s ({s['prompt_tokens']} tokens), generation "
-              f"{s['generation_tokens_per_s']} tokens/s ({s['generated_tokens']} tokens), {s['seconds_per_answer']} s an answer")
+        print(
+            f"speed: prompt {s['prompt_tokens_per_s']} tokens/s ({s['prompt_tokens']} tokens), generation "
+            f"{s['generation_tokens_per_s']} tokens/s ({s['generated_tokens']} tokens), {s['seconds_per_answer']} s an answer"
+        )
     if "error" in result:
         print(f"error: {result['error']}")

@@ -34,10 +34,14 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, help="draft only the first N questions that would be drafted")
     p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
     p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")
-    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted; summary: "
-                                                          "Summary RAG)")
-    product_arg(p, "draft for this product: its, company-wide and third-party documents (default: company-wide "
-                   "and third-party documents only)")
+    p.add_argument(
+        "--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted; summary: Summary RAG)"
+    )
+    product_arg(
+        p,
+        "draft for this product: its, company-wide and third-party documents (default: company-wide "
+        "and third-party documents only)",
+    )
     model_args(p)
     add_limit_args(p)
     p.set_defaults(func=cmd_draft)
@@ -64,9 +68,14 @@ def cmd_draft(args: argparse.Namespace) -> int:
     warm.join()
     try:
         run = draft_questionnaire(
-            questionnaire, Drafter(kb, generator, library=library, product=args.product, mode=args.mode), review,
-            results=Path(args.results) if args.results else None, out=Path(args.out) if args.out else None,
-            limit=args.limit, redo_answered=args.redo_answered, progress=common.progress_bar(),
+            questionnaire,
+            Drafter(kb, generator, library=library, product=args.product, mode=args.mode),
+            review,
+            results=Path(args.results) if args.results else None,
+            out=Path(args.out) if args.out else None,
+            limit=args.limit,
+            redo_answered=args.redo_answered,
+            progress=common.progress_bar(),
         )
     finally:
         take_review(review)  # a snapshot after each drafting run (storage/snapshots.py)
@@ -77,21 +86,32 @@ def cmd_draft(args: argparse.Namespace) -> int:
 def _say(run: DraftRun, args: argparse.Namespace) -> None:
     """What the run did, in a few lines: drafted, kept, reused, answered from the profile, written."""
     counts = ", ".join(f"{n} {status}" for status, n in sorted(run.counts.items())) or "nothing to draft"
-    print(f"{len(run.drafted)} drafted now, {run.resumed} kept from an earlier run ({counts}); "
-          f"{run.skipped_answered} already answered in the file" + ("" if args.redo_answered else " (skipped; --redo-answered drafts them)"))
+    print(
+        f"{len(run.drafted)} drafted now, {run.resumed} kept from an earlier run ({counts}); "
+        f"{run.skipped_answered} already answered in the file"
+        + ("" if args.redo_answered else " (skipped; --redo-answered drafts them)")
+    )
     reused = [d for d in run.drafted if d.reused]
     if reused:
         disputed = sum(d.disputed for d in reused)
-        print(f"{len(reused)} reused a past answer from the library"
-              + (f"; in {disputed} the near-identical past answers disagree on the choice (review those first: "
-                 "\"past_choices\" in the results, a warning on the Review screen)" if disputed else ""))
+        print(
+            f"{len(reused)} reused a past answer from the library"
+            + (
+                f"; in {disputed} the near-identical past answers disagree on the choice (review those first: "
+                '"past_choices" in the results, a warning on the Review screen)'
+                if disputed
+                else ""
+            )
+        )
         crossed = sum(bool(d.from_product) for d in reused)
         if crossed:
-            print(f"{crossed} took only the choice of another product's past answer (\"from_product\" and "
-                  "\"past_answers\" in the results; the explanation drafted from the documents): review them first")
+            print(
+                f'{crossed} took only the choice of another product\'s past answer ("from_product" and '
+                '"past_answers" in the results; the explanation drafted from the documents): review them first'
+            )
     facts = sum(bool(d.profile_fact) for d in run.drafted)
     if facts:
-        print(f"{facts} answered from the company or product profile (\"profile_fact\"; python -m engine profile)")
+        print(f'{facts} answered from the company or product profile ("profile_fact"; python -m engine profile)')
     if run.exported:
         print(f"wrote {run.exported}")
     if args.results:

@@ -34,8 +34,13 @@ def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
 
 def read_from_args(args: argparse.Namespace) -> Questionnaire:
     return read_questionnaire(
-        args.questionnaire, sheet=args.sheet, header_row=args.header_row, question_col=args.question_col,
-        answer_col=args.answer_col, comment_col=args.comment_col, limits=Limits.from_args(args),
+        args.questionnaire,
+        sheet=args.sheet,
+        header_row=args.header_row,
+        question_col=args.question_col,
+        answer_col=args.answer_col,
+        comment_col=args.comment_col,
+        limits=Limits.from_args(args),
     )
 
 

@@ -20,7 +20,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p = kb.add_parser("add", help="add files or folders (recursive)")
     p.add_argument("paths", nargs="+")
     store_arg(p)
-    p.add_argument("--alpha", type=float, help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)")
+    p.add_argument(
+        "--alpha",
+        type=float,
+        help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)",
+    )
     scope_args(p)
     indexing_args(p)
     add_limit_args(p)
@@ -42,8 +46,11 @@ def register(p: argparse.ArgumentParser) -> None:
     store_arg(p)
     p.add_argument("--alpha", type=float, help="new dense weight of the hybrid vectors")
     indexing_args(p)
-    p.add_argument("--rewrite-summaries", action="store_true",
-                   help="write again the summaries written another way (extractive ones with --summaries llm); never edited ones")
+    p.add_argument(
+        "--rewrite-summaries",
+        action="store_true",
+        help="write again the summaries written another way (extractive ones with --summaries llm); never edited ones",
+    )
     add_limit_args(p)
     p.set_defaults(func=cmd_kb_reindex)
     p = kb.add_parser("summary", help="show a document's summary, or replace it with your own (--set)")
@@ -61,8 +68,12 @@ def _notes(kb) -> None:
 
 def cmd_kb_add(args: argparse.Namespace) -> int:
     kb = common.open_kb(args)
-    report = kb.add([Path(p) for p in args.paths], progress=common.progress_bar(), scope=common.scope(args),
-                    index_modes=args.index_modes or ())
+    report = kb.add(
+        [Path(p) for p in args.paths],
+        progress=common.progress_bar(),
+        scope=common.scope(args),
+        index_modes=args.index_modes or (),
+    )
     _notes(kb)
     for doc in report.added:
         verb = "replaced" if doc.name in report.replaced else "added"

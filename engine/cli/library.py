@@ -16,8 +16,11 @@ from engine.core.types import FileProblem
 
 def register(p: argparse.ArgumentParser) -> None:
     lib = p.add_subparsers(dest="library_command", required=True)
-    p = lib.add_parser("import", help="import past filled questionnaires (.xlsx/.xlsm/.csv); the same file again "
-                                      "(same path or same content) replaces its entries")
+    p = lib.add_parser(
+        "import",
+        help="import past filled questionnaires (.xlsx/.xlsm/.csv); the same file again "
+        "(same path or same content) replaces its entries",
+    )
     p.add_argument("paths", nargs="+", metavar="FILE")
     store_arg(p)
     product_arg(p, "the product these questionnaires answered for (default: company-wide)")
@@ -75,13 +78,17 @@ def cmd_library_list(args: argparse.Namespace) -> int:
         print(json.dumps([e.to_json() for e in entries], indent=1, ensure_ascii=False))
         return 0
     if not entries:
-        print(f"no answer library in {args.store}; import past filled questionnaires with "
-              f"`python -m engine library import FILE --store {args.store}`")
+        print(
+            f"no answer library in {args.store}; import past filled questionnaires with "
+            f"`python -m engine library import FILE --store {args.store}`"
+        )
         return 0
     for e in entries:
         mark = " (retired)" if e.retired else ""
-        print(f"#{e.id:<5} {e.qid or '':<10} {_short(e.choice, 8):<8} {_short(e.question, 70):<70}  "
-              f"{e.file}, {e.sheet} row {e.row}, {e.origin.value} {e.imported}{mark}")
+        print(
+            f"#{e.id:<5} {e.qid or '':<10} {_short(e.choice, 8):<8} {_short(e.question, 70):<70}  "
+            f"{e.file}, {e.sheet} row {e.row}, {e.origin.value} {e.imported}{mark}"
+        )
     return 0
 
 
@@ -97,8 +104,14 @@ def cmd_library_check(args: argparse.Namespace) -> int:
         for e in c.entries:
             print(f"  #{e.id:<5} {e.choice:<8} {e.file}, {e.sheet} row {e.row}{f', ID {e.qid}' if e.qid else ''}")
     entries = len(library.entries()) if library else 0
-    print(f"{len(conflicts)} conflict{'' if len(conflicts) == 1 else 's'} among {_entries(entries)}"
-          + (f"; retire the wrong answers with `python -m engine library retire ID --store {args.store}`" if conflicts else ""))
+    print(
+        f"{len(conflicts)} conflict{'' if len(conflicts) == 1 else 's'} among {_entries(entries)}"
+        + (
+            f"; retire the wrong answers with `python -m engine library retire ID --store {args.store}`"
+            if conflicts
+            else ""
+        )
+    )
     return 0
 
 

@@ -24,8 +24,11 @@ from storage.review_store import ReviewStoreError
 
 COMMANDS: tuple[tuple[str, str], ...] = (  # (command, one line of help); its module is engine/cli/<command>.py
     ("kb", "manage the knowledge base"),
-    ("restore", "list (--list) or restore the snapshots of the review store and the knowledge-base manifest kept "
-                "in STORE/backups"),
+    (
+        "restore",
+        "list (--list) or restore the snapshots of the review store and the knowledge-base manifest kept "
+        "in STORE/backups",
+    ),
     ("library", "the answer library: past answered questionnaires"),
     ("search", "retrieve the chunks that best answer a question"),
     ("demo", "index the bundled sample and answer its first questions"),
@@ -63,8 +66,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     # deferred: storage.vector_store imports qdrant-client (≈ 1 s), which --help, inspect and doctor never need
     from storage.vector_store import StoreLockedError  # noqa: PLC0415
 
-    known = (KnowledgeBaseError, StoreLockedError, EmbedderError, GeneratorError, FileProblem,
-             ReviewStoreError, LibraryStoreError, ValueError, FileNotFoundError)
+    known = (
+        KnowledgeBaseError,
+        StoreLockedError,
+        EmbedderError,
+        GeneratorError,
+        FileProblem,
+        ReviewStoreError,
+        LibraryStoreError,
+        ValueError,
+        FileNotFoundError,
+    )
     try:
         return args.func(args)
     except known as exc:

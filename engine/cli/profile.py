@@ -41,7 +41,9 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 def register(p: argparse.ArgumentParser) -> None:
     store_arg(p)
-    p.add_argument("--product", metavar="NAME", help="this product's profile (default: the company's and every product's)")
+    p.add_argument(
+        "--product", metavar="NAME", help="this product's profile (default: the company's and every product's)"
+    )
     p.add_argument("--set", nargs=2, metavar=("KEY", "VALUE"), help="set a fact (an empty VALUE removes it)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_profile)

@@ -11,10 +11,16 @@ from storage.snapshots import restore, status
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT",
-                   help="a snapshot's file name (default: the newest good snapshot of review.sqlite, and of "
-                        "manifest.json when it is damaged)")
-    p.add_argument("--store", default=str(DEFAULT_STORE), help="the workspace or knowledge-base folder (default: ./store)")
+    p.add_argument(
+        "snapshot",
+        nargs="?",
+        metavar="SNAPSHOT",
+        help="a snapshot's file name (default: the newest good snapshot of review.sqlite, and of "
+        "manifest.json when it is damaged)",
+    )
+    p.add_argument(
+        "--store", default=str(DEFAULT_STORE), help="the workspace or knowledge-base folder (default: ./store)"
+    )
     p.add_argument("--list", action="store_true", help="show the snapshots and whether each file reads as a whole")
     p.set_defaults(func=cmd_restore)
 
@@ -24,6 +30,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
         print("\n".join(status(Path(args.store))))
         return 0
     for done in restore(Path(args.store), args.snapshot):
-        aside = f"; the file it replaces was moved aside, untouched: {', '.join(p.name for p in done.moved)}" if done.moved else ""
+        aside = (
+            f"; the file it replaces was moved aside, untouched: {', '.join(p.name for p in done.moved)}"
+            if done.moved
+            else ""
+        )
         print(f"restored {done.target} from {done.snapshot.name}{aside}")
     return 0

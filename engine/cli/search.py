@@ -20,8 +20,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--top-k", type=int, default=None, help="number of hits (default 5)")
     p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode or strategy (default weighted)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--product", metavar="NAME", help="only the documents a questionnaire of this product is drafted from")
-    g.add_argument("--company-wide", action="store_true", help="only the documents a company-wide questionnaire is drafted from")
+    g.add_argument(
+        "--product", metavar="NAME", help="only the documents a questionnaire of this product is drafted from"
+    )
+    g.add_argument(
+        "--company-wide", action="store_true", help="only the documents a company-wide questionnaire is drafted from"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 

@@ -92,6 +92,7 @@ def parse_mode(value: str | Mode | Strategy) -> Mode | Strategy:
     except ValueError:
         raise ValueError(f"unknown retrieval mode {value!r}; use one of: {', '.join(RETRIEVAL_MODES)}") from None
 
+
 # The atomic-unit modes (the atomic-units paper; engine/index/embed/atoms.py), also `bench retrieval` modes.
 ATOM_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)
 

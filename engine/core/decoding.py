@@ -46,7 +46,7 @@ class Encoding:
 
 
 def _utf16_without_bom(raw: bytes) -> str | None:
-    """"utf-16-le" / "utf-16-be" when the NUL bytes say so (see the module docstring)."""
+    """ "utf-16-le" / "utf-16-be" when the NUL bytes say so (see the module docstring)."""
     sample = raw[:_SAMPLE]
     if len(raw) % 2 or len(sample) < 4:
         return None
@@ -104,13 +104,21 @@ def decode_text(raw: bytes, name: str, error: type[FileProblem] = IngestError) -
     if encoding is None:
         raise error(name, "is not UTF-8, UTF-16, UTF-32 or Windows-1252 text", SAVE_AS_UTF8)
     try:
-        text = raw[len(encoding.bom):].decode(encoding.codec)
+        text = raw[len(encoding.bom) :].decode(encoding.codec)
     except UnicodeDecodeError as exc:  # a byte-order mark followed by bytes of another encoding
-        raise error(name, f"starts with a {encoding.codec} byte-order mark but is not {encoding.codec} text "
-                          f"(byte {exc.start + len(encoding.bom)})", SAVE_AS_UTF8) from None
+        raise error(
+            name,
+            f"starts with a {encoding.codec} byte-order mark but is not {encoding.codec} text "
+            f"(byte {exc.start + len(encoding.bom)})",
+            SAVE_AS_UTF8,
+        ) from None
     if "\x00" in text:
-        raise error(name, f"holds NUL characters ({text.count(chr(0)):,} of {len(text):,}): it is binary, or text in "
-                          "an encoding that was not recognised (UTF-16 without a byte-order mark)", SAVE_AS_UTF8)
+        raise error(
+            name,
+            f"holds NUL characters ({text.count(chr(0)):,} of {len(text):,}): it is binary, or text in "
+            "an encoding that was not recognised (UTF-16 without a byte-order mark)",
+            SAVE_AS_UTF8,
+        )
     return text
 
 

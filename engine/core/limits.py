@@ -76,8 +76,9 @@ class _Spec:
 
 
 _SPECS = {
-    "unzipped_mb": _Spec("--max-unzipped-mb", "RFP_MAX_UNZIPPED_MB", "MB",
-                         "most megabytes a .xlsx/.xlsm/.docx may unpack to"),
+    "unzipped_mb": _Spec(
+        "--max-unzipped-mb", "RFP_MAX_UNZIPPED_MB", "MB", "most megabytes a .xlsx/.xlsm/.docx may unpack to"
+    ),
     "cells": _Spec("--max-cells", "RFP_MAX_CELLS", "cells", "most cells in one sheet"),
     "rows": _Spec("--max-rows", "RFP_MAX_ROWS", "rows", "most rows in one sheet"),
     "chars": _Spec("--max-chars", "RFP_MAX_CHARS", "characters", "most characters of text in one file"),
@@ -105,8 +106,10 @@ class Limits:
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 spec = _SPECS[f.name]
-                raise ValueError(f"{spec.flag} / {spec.env} must be a whole number of {spec.unit}, 1 or more "
-                                 f"(got {value!r}); leave it out for the default {getattr(Limits, f.name):,}")
+                raise ValueError(
+                    f"{spec.flag} / {spec.env} must be a whole number of {spec.unit}, 1 or more "
+                    f"(got {value!r}); leave it out for the default {getattr(Limits, f.name):,}"
+                )
 
     @classmethod
     def from_env(cls, **overrides: int | None) -> Limits:
@@ -118,8 +121,10 @@ class Limits:
                 try:
                     values[name] = int(raw)
                 except ValueError:
-                    raise ValueError(f"{spec.env}={os.environ[spec.env]!r} is not a whole number of {spec.unit}; "
-                                     f"unset it for the default {getattr(cls, name):,}") from None
+                    raise ValueError(
+                        f"{spec.env}={os.environ[spec.env]!r} is not a whole number of {spec.unit}; "
+                        f"unset it for the default {getattr(cls, name):,}"
+                    ) from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(cls(), **values)
 
@@ -170,8 +175,12 @@ class Limits:
         total = sum(i.file_size for i in infos)
         if total > self.unzipped_bytes:
             biggest = max(infos, key=lambda i: i.file_size)
-            raise self._over(name, "unzipped_mb", f"unpacks to {_mb(total)} (its largest part, {biggest.filename}, "
-                                                  f"to {_mb(biggest.file_size)})", _mb_needed(total))
+            raise self._over(
+                name,
+                "unzipped_mb",
+                f"unpacks to {_mb(total)} (its largest part, {biggest.filename}, to {_mb(biggest.file_size)})",
+                _mb_needed(total),
+            )
 
     def check_workbook(self, path: Path, name: str) -> None:
         """:meth:`check_zip`, then the rows and cells of each part counted in one streaming pass
@@ -196,9 +205,14 @@ class Limits:
                     return  # corrupt, encrypted or an unknown method: the loader says so
                 sheet = sheets.get(info.filename, info.filename)
                 if count.size > budget:  # more than the limit allows, whatever its directory entry says
-                    raise self._over(name, "unzipped_mb", f"unpacks to more than {_mb(self.unzipped_bytes)} "
-                                                          f"(part {info.filename}, counted while unpacking; the zip "
-                                                          f"directory says {_mb(info.file_size)})", None)
+                    raise self._over(
+                        name,
+                        "unzipped_mb",
+                        f"unpacks to more than {_mb(self.unzipped_bytes)} "
+                        f"(part {info.filename}, counted while unpacking; the zip "
+                        f"directory says {_mb(info.file_size)})",
+                        None,
+                    )
                 if count.complete or count.size == info.file_size:  # read to its end: exact figures
                     self.check_sheet(name, sheet, count.rows, count.cells)
                     budget -= count.size
@@ -208,11 +222,21 @@ class Limits:
                         continue
                     over = f"sheet '{sheet}' has more than {getattr(self, limit):,} {limit}"
                     if count.size > info.file_size:  # its directory entry lies: no estimate from it
-                        raise self._over(name, limit, f"{over} ({counted:,} in its first {_mb(count.size)}, though "
-                                                      f"the zip directory says the part is {_mb(info.file_size)})", None)
+                        raise self._over(
+                            name,
+                            limit,
+                            f"{over} ({counted:,} in its first {_mb(count.size)}, though "
+                            f"the zip directory says the part is {_mb(info.file_size)})",
+                            None,
+                        )
                     about = round(counted * info.file_size / count.size)  # by what was read of the part
-                    raise self._over(name, limit, f"{over} (about {about:,}: {counted:,} in its first "
-                                                  f"{_mb(count.size)} of {_mb(info.file_size)})", about)
+                    raise self._over(
+                        name,
+                        limit,
+                        f"{over} (about {about:,}: {counted:,} in its first "
+                        f"{_mb(count.size)} of {_mb(info.file_size)})",
+                        about,
+                    )
 
     def check_docx(self, path: Path, name: str) -> None:
         """:meth:`check_zip`, then the characters of the document's text, counted in its XML
@@ -228,9 +252,14 @@ class Limits:
         chars, read = _xml_text_chars(zf, info, self.chars)
         if chars > self.chars:
             about = round(chars * info.file_size / max(read, 1))  # by what was read of the part
-            raise self._over(name, "chars", f"{what} holds more than {self.chars:,} characters (about {about:,}: "
-                                            f"{chars:,} in the first {_mb(read)} of {info.filename}, "
-                                            f"{_mb(info.file_size)})", about)
+            raise self._over(
+                name,
+                "chars",
+                f"{what} holds more than {self.chars:,} characters (about {about:,}: "
+                f"{chars:,} in the first {_mb(read)} of {info.filename}, "
+                f"{_mb(info.file_size)})",
+                about,
+            )
 
     def check_sheet(self, name: str, sheet: str, rows: int, cells: int) -> None:
         if cells > self.cells:
@@ -261,8 +290,7 @@ class Limits:
         if size <= self.chars:  # never more characters than bytes
             return
         if size > MAX_BYTES_PER_CHAR * self.chars:
-            raise self._over(name, "chars", f"is {_mb(size)}, at least {size // MAX_BYTES_PER_CHAR:,} characters",
-                             size)
+            raise self._over(name, "chars", f"is {_mb(size)}, at least {size // MAX_BYTES_PER_CHAR:,} characters", size)
         self.check_chars(name, count_chars(path))
 
     def read_text(self, path: Path, name: str, error: type[FileProblem] = IngestError) -> str:
@@ -307,8 +335,13 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
     """The ``--max-*`` flags of a command that reads files (see :meth:`Limits.from_args`)."""
     group = parser.add_argument_group("size limits (also RFP_MAX_* environment variables)")
     for name, spec in _SPECS.items():
-        group.add_argument(spec.flag, dest=f"max_{name}", type=int, metavar="N",
-                           help=f"{spec.help} (default {getattr(Limits, name):,}; {spec.env})")
+        group.add_argument(
+            spec.flag,
+            dest=f"max_{name}",
+            type=int,
+            metavar="N",
+            help=f"{spec.help} (default {getattr(Limits, name):,}; {spec.env})",
+        )
 
 
 def _mb(size: int) -> str:

@@ -37,5 +37,6 @@ class JsonChat(Protocol):
 
     name: str
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
-                  context: str | None = None) -> JsonReply: ...
+    def chat_json(
+        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+    ) -> JsonReply: ...

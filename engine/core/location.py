@@ -34,8 +34,9 @@ class Style:
 
 WORDS = Style("page {page}", "pages {first}–{last}", "sheet {sheet}, row {row}", "section {section}")
 SHORT = Style("p. {page}", "pp. {first}–{last}", "sheet {sheet}, row {row}", "section {section}")
-PROMPT = Style("{file} p. {page}", "{file} pp. {first}–{last}", "{file}, sheet {sheet} row {row}",
-               "{file}, {section}", "{file}")
+PROMPT = Style(
+    "{file} p. {page}", "{file} pp. {first}–{last}", "{file}, sheet {sheet} row {row}", "{file}, {section}", "{file}"
+)
 CAPTION = replace(WORDS, section="section “{section}”", nowhere="before the first heading")
 DEMO = replace(WORDS, nowhere="whole file")
 SEARCH = Style("p. {page}", "pp. {first}–{last}", "{sheet} row {row}", "{section}")
@@ -79,8 +80,9 @@ class Location:
         else:
             template = style.section if self.section else style.nowhere
         first, last = (self.pages[0], self.pages[-1]) if self.pages else (None, None)
-        return template.format(file=self.file, page=first, first=first, last=last, sheet=self.sheet, row=self.row,
-                               section=self.section)
+        return template.format(
+            file=self.file, page=first, first=first, last=last, sheet=self.sheet, row=self.row, section=self.section
+        )
 
 
 __all__ = ["CAPTION", "DEMO", "PROMPT", "SEARCH", "SHORT", "WORDS", "Location", "Style"]

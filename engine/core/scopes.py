@@ -53,16 +53,19 @@ class ScopeError(ValueError):
 def scope_name(value: object, what: str = "product") -> str:
     """``value`` as a product or third-party name (inner runs of spaces made one), or ScopeError."""
     if not isinstance(value, str):
-        raise ScopeError(f"the {what} name {value!r} is not text; give the {what} as a name, e.g. \"Canvas LMS\"")
+        raise ScopeError(f'the {what} name {value!r} is not text; give the {what} as a name, e.g. "Canvas LMS"')
     name = " ".join(value.split())
     if not name:
-        raise ScopeError(f"the {what} name {value!r} is empty; give the {what}'s name, e.g. \"Canvas LMS\"")
+        raise ScopeError(f'the {what} name {value!r} is empty; give the {what}\'s name, e.g. "Canvas LMS"')
     if len(name) > NAME_CHARS:
-        raise ScopeError(f"the {what} name {name[:40]!r}… has {len(name)} characters, more than {NAME_CHARS}; "
-                         "give a shorter name")
+        raise ScopeError(
+            f"the {what} name {name[:40]!r}… has {len(name)} characters, more than {NAME_CHARS}; give a shorter name"
+        )
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
-        raise ScopeError(f"the {what} name {name!r} holds control characters; type the name with letters, "
-                         "digits and punctuation only")
+        raise ScopeError(
+            f"the {what} name {name!r} holds control characters; type the name with letters, "
+            "digits and punctuation only"
+        )
     return name
 
 
@@ -76,13 +79,17 @@ class Scope:
 
     def __post_init__(self) -> None:
         if isinstance(self.products, str):
-            raise ScopeError(f"products={self.products!r} is one string; give a tuple of names, "
-                             f"e.g. Scope(products=({self.products!r},))")
+            raise ScopeError(
+                f"products={self.products!r} is one string; give a tuple of names, "
+                f"e.g. Scope(products=({self.products!r},))"
+            )
         products = tuple(sorted({scope_name(p, "product") for p in self.products}))
         third = None if self.third_party is None else scope_name(self.third_party, "third party")
         if products and third:
-            raise ScopeError(f"a document is either products' ({', '.join(products)}) or a third party's "
-                             f"({third}), not both; choose one")
+            raise ScopeError(
+                f"a document is either products' ({', '.join(products)}) or a third party's "
+                f"({third}), not both; choose one"
+            )
         object.__setattr__(self, "products", products)
         object.__setattr__(self, "third_party", third)
 
@@ -93,7 +100,7 @@ class Scope:
 
     @property
     def label(self) -> str:
-        """"company-wide", "product: Canvas LMS", "products: A, B" or "third party: T"."""
+        """ "company-wide", "product: Canvas LMS", "products: A, B" or "third party: T"."""
         if self.third_party:
             return f"third party: {self.third_party}"
         if self.products:
@@ -178,7 +185,9 @@ class FolderScopes:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "company", scope_name(self.company, "company folder"))
-        object.__setattr__(self, "third_parties", tuple(scope_name(t, "third-party folder") for t in self.third_parties))
+        object.__setattr__(
+            self, "third_parties", tuple(scope_name(t, "third-party folder") for t in self.third_parties)
+        )
 
     def scope_of(self, path: Path) -> Scope:
         folder = Path(path).parent.name
@@ -205,5 +214,7 @@ class FolderScopes:
         combined = {}
         for key, scopes in by_content.items():
             products = [p for s in scopes for p in s.products]
-            combined[key] = COMPANY if any(s.company for s in scopes) else Scope(tuple(products)) if products else scopes[0]
+            combined[key] = (
+                COMPANY if any(s.company for s in scopes) else Scope(tuple(products)) if products else scopes[0]
+            )
         return {f: combined[digest[f]] for f in files}

@@ -129,7 +129,9 @@ class Window:
 class QuoteAnchorer:
     """Anchors quotes in one document. Build once per document; ``anchor`` is fast."""
 
-    def __init__(self, units: Sequence[Unit], *, cutoff: float = CUTOFF, window: int = 1, skip_furniture: bool = True) -> None:
+    def __init__(
+        self, units: Sequence[Unit], *, cutoff: float = CUTOFF, window: int = 1, skip_furniture: bool = True
+    ) -> None:
         if not 0 <= cutoff <= 100:
             raise ValueError(f"cutoff {cutoff} is outside 0–100; use a score such as {CUTOFF}")
         if window < 0:
@@ -172,8 +174,10 @@ class QuoteAnchorer:
         self.sentences = tuple(sentences)
         # a sentence that is nothing but a page header or footer ("Page 3 of 9") does not count
         # as one of a window's sentences
-        self._body = [s.unit not in furniture or bool(self._trimmed(s.unit, s.start, s.end, skip=furniture[s.unit]))
-                      for s in sentences]
+        self._body = [
+            s.unit not in furniture or bool(self._trimmed(s.unit, s.start, s.end, skip=furniture[s.unit]))
+            for s in sentences
+        ]
         self._words, self._w_unit, self._w_start, self._w_end, self._w_sent = words, w_unit, w_start, w_end, w_sent
         # the loose text: every word, one space apart; _w_pos[i] is where word i starts in it
         self._w_pos = list(accumulate((len(w) + 1 for w in words[:-1]), initial=0)) if words else []
@@ -234,9 +238,19 @@ class QuoteAnchorer:
         score, _, first, last = best
         if score < self.cutoff:
             return Anchor(quote, AnchorLabel.UNVERIFIED, round(score, 2))
-        spans = self._pieces(self._w_unit, self._w_start, self._w_end, first, last, self._w_start[first], self._w_end[last])
+        spans = self._pieces(
+            self._w_unit, self._w_start, self._w_end, first, last, self._w_start[first], self._w_end[last]
+        )
         counts = np.bincount(self._w_sent[first : last + 1])
-        return self._anchor(quote, AnchorLabel.REPAIRED, round(score, 2), spans, int(np.argmax(counts)), self._w_sent[first], self._w_sent[last])
+        return self._anchor(
+            quote,
+            AnchorLabel.REPAIRED,
+            round(score, 2),
+            spans,
+            int(np.argmax(counts)),
+            self._w_sent[first],
+            self._w_sent[last],
+        )
 
     def anchor_many(self, quotes: Iterable[str], *, page: int | None = None) -> list[Anchor]:
         return [self.anchor(q, page=page) for q in quotes]
@@ -292,7 +306,9 @@ class QuoteAnchorer:
         top = len(self._words) - 1
         for a in range(max(0, first - 2), min(top, first + 2) + 1):
             for b in range(max(a, last - 2), min(top, last + 2) + 1):
-                score = fuzz.ratio(q, self._loose[self._w_pos[a] : self._w_pos[b] + len(self._words[b])], score_cutoff=best[0])
+                score = fuzz.ratio(
+                    q, self._loose[self._w_pos[a] : self._w_pos[b] + len(self._words[b])], score_cutoff=best[0]
+                )
                 if score > best[0]:
                     best = (score, a, b)
         return best
@@ -352,7 +368,9 @@ class QuoteAnchorer:
 
     @staticmethod
     def _overlap(sentence: Sentence, spans: Sequence[SourceSpan]) -> int:
-        return sum(max(0, min(sentence.end, s.end) - max(sentence.start, s.start)) for s in spans if s.unit == sentence.unit)
+        return sum(
+            max(0, min(sentence.end, s.end) - max(sentence.start, s.start)) for s in spans if s.unit == sentence.unit
+        )
 
     def _widen(self, first: int, last: int, w: int) -> tuple[int, int]:
         """Sentences ``first..last`` and ``w`` more body sentences on each side."""
@@ -407,7 +425,12 @@ class QuoteAnchorer:
             return []
         doc, own = _open(pdf)
         try:
-            return [r for s in spans if s.page is not None for r in rects_for(doc, s.page, self.units[s.unit].text, s.start, s.end)]
+            return [
+                r
+                for s in spans
+                if s.page is not None
+                for r in rects_for(doc, s.page, self.units[s.unit].text, s.start, s.end)
+            ]
         finally:
             if own:
                 doc.close()
@@ -472,6 +495,8 @@ def rects_for(pdf, page: int, unit_text: str, start: int, end: int) -> list[tupl
     return [(page, *r) for _, r in sorted(lines.items())]
 
 
-def anchor(quote: str, units: Sequence[Unit], *, window: int = 1, cutoff: float = CUTOFF, page: int | None = None) -> Anchor:
+def anchor(
+    quote: str, units: Sequence[Unit], *, window: int = 1, cutoff: float = CUTOFF, page: int | None = None
+) -> Anchor:
     """One-off anchoring (builds the index each call; keep a ``QuoteAnchorer`` for many)."""
     return QuoteAnchorer(units, cutoff=cutoff, window=window).anchor(quote, page=page)

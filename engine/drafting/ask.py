@@ -92,9 +92,13 @@ class AskOptions:
     def __post_init__(self) -> None:
         object.__setattr__(self, "evidence", Evidence.parse(self.evidence))
         if self.window < 0:
-            raise ValueError(f"window {self.window} is negative; use 0 (the anchored sentences only) or more (default {WINDOW})")
+            raise ValueError(
+                f"window {self.window} is negative; use 0 (the anchored sentences only) or more (default {WINDOW})"
+            )
         if self.subdoc_words < 50:
-            raise ValueError(f"subdoc_words {self.subdoc_words} is under 50; use a few thousand words (default {SUBDOC_WORDS})")
+            raise ValueError(
+                f"subdoc_words {self.subdoc_words} is under 50; use a few thousand words (default {SUBDOC_WORDS})"
+            )
         if self.workers < 1:
             raise ValueError(f"workers {self.workers} is under 1; use 1 (in process) or the LLM server's slot count")
         if not 1 <= self.max_evidence <= 10:
@@ -107,8 +111,11 @@ def check_question(question: str) -> str:
     if not text:
         raise AskError("question", "is empty", "type the question to ask the document")
     if len(text) > MAX_QUESTION_CHARS:
-        raise AskError("question", f"is {len(text):,} characters long; a question is at most {MAX_QUESTION_CHARS:,}",
-                       "ask one short question (paste long text into the knowledge base as a document instead)")
+        raise AskError(
+            "question",
+            f"is {len(text):,} characters long; a question is at most {MAX_QUESTION_CHARS:,}",
+            "ask one short question (paste long text into the knowledge base as a document instead)",
+        )
     return text
 
 
@@ -127,15 +134,19 @@ class AskDocument:
     """One document prepared for asking: its units, the anchorer over them (sentences, quote
     matching) and its parts. Build once per document; ask many questions."""
 
-    def __init__(self, name: str, kind: SourceKind, units: Sequence[Unit], *, source: Path | None = None,
-                 key: str | None = None) -> None:
+    def __init__(
+        self, name: str, kind: SourceKind, units: Sequence[Unit], *, source: Path | None = None, key: str | None = None
+    ) -> None:
         self.name, self.kind, self.units = name, kind, tuple(units)
         self.source = source  # the PDF the highlight boxes are measured in (None: no boxes)
         text = "\n".join(u.text for u in self.units)
         self.key = key or hashlib.sha256(text.encode("utf-8")).hexdigest()  # names its KV states
         if not text.strip():
-            raise AskError(name, "has no text to read (an empty file, or a scanned PDF without a text layer)",
-                           "run OCR on it and add it again, or ask another document")
+            raise AskError(
+                name,
+                "has no text to read (an empty file, or a scanned PDF without a text layer)",
+                "run OCR on it and add it again, or ask another document",
+            )
         self.anchorer = QuoteAnchorer(self.units, window=0)
         self._parts: dict[int, tuple[Part, ...]] = {}
 
@@ -198,7 +209,7 @@ def _quotes_system(k: int) -> str:
         "You find where a document answers a question. You are given one part of a document, then the question.\n"
         f"Reply in JSON: quotes — up to {k} passages of this part that answer the question or are needed to "
         "answer it, most relevant first. Copy each passage word for word: one or two whole sentences, the same "
-        "words in the same order. If nothing in this part answers the question, reply {\"quotes\": []}. "
+        'words in the same order. If nothing in this part answers the question, reply {"quotes": []}. '
         "Never write anything that is not in the document."
     )
 
@@ -209,7 +220,7 @@ def _sentences_system(k: int) -> str:
         "line, each labelled S1, S2, …, then the question.\n"
         f"Reply in JSON: sentences — the labels of up to {k} sentences of this part that answer the question or "
         "are needed to answer it, most relevant first. If nothing in this part answers the question, reply "
-        "{\"sentences\": []}."
+        '{"sentences": []}.'
     )
 
 
@@ -218,7 +229,7 @@ ANSWER_SYSTEM = (
     "outside knowledge.\n"
     "Reply in JSON: answer — one to three sentences that answer the question, citing the excerpts they rest on "
     "as [1], [2]; cites — the numbers of those excerpts. If the excerpts do not answer the question, the answer "
-    f"is exactly \"{NOTHING}\" and cites is []."
+    f'is exactly "{NOTHING}" and cites is [].'
 )
 
 
@@ -246,12 +257,21 @@ def part_prompt(doc: AskDocument, part: Part, n_parts: int, question: str, optio
         body = "\n".join(f"S{j + 1}. {doc.sentence(part.first + j)}" for j in range(count))
         item = {"enum": [f"S{j + 1}" for j in range(count)]}
         field_name, max_tokens = "sentences", 8 * k + 16
-    schema = {"type": "object", "properties": {field_name: {"type": "array", "items": item, "maxItems": k}},
-              "required": [field_name], "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {field_name: {"type": "array", "items": item, "maxItems": k}},
+        "required": [field_name],
+        "additionalProperties": False,
+    }
     user = f"{head}{body}\n\nQuestion: {question}"
     context = f"ask:{doc.key}:{options.evidence.value}:{options.subdoc_words}:{k}:{part.index}"
-    return PartPrompt(part.index, ({"role": "system", "content": system}, {"role": "user", "content": user}), schema,
-                      max_tokens, context)
+    return PartPrompt(
+        part.index,
+        ({"role": "system", "content": system}, {"role": "user", "content": user}),
+        schema,
+        max_tokens,
+        context,
+    )
 
 
 def parse_evidence(raw: str, evidence: Evidence) -> tuple[str, ...]:
@@ -337,17 +357,40 @@ class Excerpt:
         main = max(self.spans, key=lambda s: s.end - s.start)
         rects = tuple(r for r in self.rects if r[0] in self.focus) or self.rects
         page = self.focus[0] if self.focus else self.page
-        return Citation(file=self.file, kind=self.kind, quote=self.text, label=self.label, score=self.score,
-                        retrieval_score=round(self.score / 100, 4), page=page, sheet=self.sheet, row=self.row,
-                        section=self.section, start=main.start, end=main.end, rects=rects)
+        return Citation(
+            file=self.file,
+            kind=self.kind,
+            quote=self.text,
+            label=self.label,
+            score=self.score,
+            retrieval_score=round(self.score / 100, 4),
+            page=page,
+            sheet=self.sheet,
+            row=self.row,
+            section=self.section,
+            start=main.start,
+            end=main.end,
+            rects=rects,
+        )
 
     def to_json(self) -> dict:
         return {
-            "number": self.number, "file": self.file, "kind": self.kind.value, "page": self.page,
-            "pages": list(self.pages), "sheet": self.sheet, "row": self.row, "section": self.section,
+            "number": self.number,
+            "file": self.file,
+            "kind": self.kind.value,
+            "page": self.page,
+            "pages": list(self.pages),
+            "sheet": self.sheet,
+            "row": self.row,
+            "section": self.section,
             "spans": [{"unit": s.unit, "page": s.page, "start": s.start, "end": s.end} for s in self.spans],
-            "sentences": list(self.sentences), "focus_pages": list(self.focus), "label": self.label.value, "score": self.score,
-            "evidence": list(self.evidence), "text": self.text, "rects": [list(r) for r in self.rects],
+            "sentences": list(self.sentences),
+            "focus_pages": list(self.focus),
+            "label": self.label.value,
+            "score": self.score,
+            "evidence": list(self.evidence),
+            "text": self.text,
+            "rects": [list(r) for r in self.rects],
         }
 
 
@@ -380,11 +423,20 @@ class AskResult:
     def to_json(self) -> dict:
         t = self.timing
         return {
-            "file": self.file, "question": self.question, "evidence": self.evidence.value, "answer": self.answer,
-            "found": self.found, "cited": list(self.cited), "excerpts": [e.to_json() for e in self.excerpts],
-            "dropped_quotes": list(self.dropped), "parts": t.parts, "first_question": t.first,
-            "seconds": round(t.seconds, 3), "excerpts_seconds": round(t.excerpts_seconds, 3),
-            "answer_seconds": round(t.answer_seconds, 3), "prompt_tokens": t.prompt_tokens,
+            "file": self.file,
+            "question": self.question,
+            "evidence": self.evidence.value,
+            "answer": self.answer,
+            "found": self.found,
+            "cited": list(self.cited),
+            "excerpts": [e.to_json() for e in self.excerpts],
+            "dropped_quotes": list(self.dropped),
+            "parts": t.parts,
+            "first_question": t.first,
+            "seconds": round(t.seconds, 3),
+            "excerpts_seconds": round(t.excerpts_seconds, 3),
+            "answer_seconds": round(t.answer_seconds, 3),
+            "prompt_tokens": t.prompt_tokens,
             "completion_tokens": t.completion_tokens,
         }
 
@@ -404,8 +456,15 @@ class DocumentAsker:
     def parts(self) -> tuple[Part, ...]:
         return self.doc.parts(self.options.subdoc_words)
 
-    def ask(self, question: str, *, window: int | None = None, answer: bool = True, progress: Progress = no_progress,
-            cancel: threading.Event | None = None) -> AskResult:
+    def ask(
+        self,
+        question: str,
+        *,
+        window: int | None = None,
+        answer: bool = True,
+        progress: Progress = no_progress,
+        cancel: threading.Event | None = None,
+    ) -> AskResult:
         """Algorithm 1 with Algorithm 2: read every part, anchor, window and merge, answer
         (``answer=False``: the excerpts only, as the benchmark scores them)."""
         question = check_question(question)
@@ -418,9 +477,15 @@ class DocumentAsker:
         else:
             answer, cited, p_tokens, c_tokens = (NOTHING if not excerpts else ""), (), 0, 0
         done = time.perf_counter()
-        timing = AskTiming(done - started, answer_started - started, done - answer_started, found.first, len(self.parts),
-                           sum(r.prompt_tokens for r in found.readings) + p_tokens,
-                           sum(r.completion_tokens for r in found.readings) + c_tokens)
+        timing = AskTiming(
+            done - started,
+            answer_started - started,
+            done - answer_started,
+            found.first,
+            len(self.parts),
+            sum(r.prompt_tokens for r in found.readings) + p_tokens,
+            sum(r.completion_tokens for r in found.readings) + c_tokens,
+        )
         return AskResult(self.doc.name, question, self.options.evidence, answer, cited, excerpts, found.dropped, timing)
 
     # -- step 1–3: read the parts, anchor what the model points at
@@ -463,7 +528,9 @@ class DocumentAsker:
     def _read_part(self, i: int, prompt: PartPrompt) -> Reading:
         with self._lock:
             first = prompt.context not in self._read
-        reply = self.chat.chat_json(list(prompt.messages), prompt.schema, max_tokens=prompt.max_tokens, context=prompt.context)
+        reply = self.chat.chat_json(
+            list(prompt.messages), prompt.schema, max_tokens=prompt.max_tokens, context=prompt.context
+        )
         with self._lock:
             self._read.add(prompt.context)
         evidence = parse_evidence(reply.text, self.options.evidence)[: self.options.max_evidence]
@@ -479,9 +546,12 @@ class DocumentAsker:
         if tokens > n_ctx:
             words = self.options.subdoc_words
             smaller = max(50, int(words * n_ctx / tokens * 0.9) // 50 * 50)
-            raise AskError(self.doc.name, f"part {prompt.part + 1} of {len(self.parts)} needs {tokens:,} tokens with "
-                                          f"the question and the reply; the model reads at most {n_ctx:,}",
-                           f"use smaller parts (--subdoc-words {smaller}) or a model context of {tokens:,} tokens or more")
+            raise AskError(
+                self.doc.name,
+                f"part {prompt.part + 1} of {len(self.parts)} needs {tokens:,} tokens with "
+                f"the question and the reply; the model reads at most {n_ctx:,}",
+                f"use smaller parts (--subdoc-words {smaller}) or a model context of {tokens:,} tokens or more",
+            )
         self._checked.add(prompt.context)
 
     def anchor(self, readings: Sequence[Reading]) -> tuple[tuple[Anchor, ...], tuple[str, ...]]:
@@ -516,9 +586,22 @@ class DocumentAsker:
         label = AnchorLabel.VERIFIED if any(a.label is AnchorLabel.VERIFIED for a in anchors) else AnchorLabel.REPAIRED
         rects = tuple(doc.anchorer.rects(doc.source, win.spans)) if doc.source is not None else ()
         focus = tuple(sorted({s.page for a in anchors for s in a.spans if s.page is not None}))
-        return Excerpt(number, doc.name, doc.kind, win.text, win.spans, (win.first, win.last),
-                       tuple(dict.fromkeys(a.quote for a in anchors)), label, max(a.score for a in anchors), rects,
-                       focus, unit.sheet, unit.row, unit.section)
+        return Excerpt(
+            number,
+            doc.name,
+            doc.kind,
+            win.text,
+            win.spans,
+            (win.first, win.last),
+            tuple(dict.fromkeys(a.quote for a in anchors)),
+            label,
+            max(a.score for a in anchors),
+            rects,
+            focus,
+            unit.sheet,
+            unit.row,
+            unit.section,
+        )
 
     # -- step 5: the answer from the excerpts
     def answer(self, question: str, excerpts: Sequence[Excerpt]) -> tuple[str, tuple[int, ...], int, int]:
@@ -531,14 +614,23 @@ class DocumentAsker:
                 break
             shown.append(e)
             used += cost
-        blocks = "\n\n".join(f"[{e.number}]{' (' + e.where() + ')' if e.where() else ''}\n{' '.join(e.text.split())}" for e in shown)
+        blocks = "\n\n".join(
+            f"[{e.number}]{' (' + e.where() + ')' if e.where() else ''}\n{' '.join(e.text.split())}" for e in shown
+        )
         numbers = [e.number for e in shown]
-        schema = {"type": "object", "properties": {
-            "answer": {"type": "string", "minLength": 1, "maxLength": ANSWER_CHARS},
-            "cites": {"type": "array", "items": {"enum": numbers}, "maxItems": len(numbers)},
-        }, "required": ["answer", "cites"], "additionalProperties": False}
-        messages = [{"role": "system", "content": ANSWER_SYSTEM},
-                    {"role": "user", "content": f"Excerpts of {self.doc.name}:\n\n{blocks}\n\nQuestion: {question}"}]
+        schema = {
+            "type": "object",
+            "properties": {
+                "answer": {"type": "string", "minLength": 1, "maxLength": ANSWER_CHARS},
+                "cites": {"type": "array", "items": {"enum": numbers}, "maxItems": len(numbers)},
+            },
+            "required": ["answer", "cites"],
+            "additionalProperties": False,
+        }
+        messages = [
+            {"role": "system", "content": ANSWER_SYSTEM},
+            {"role": "user", "content": f"Excerpts of {self.doc.name}:\n\n{blocks}\n\nQuestion: {question}"},
+        ]
         reply = self.chat.chat_json(messages, schema, max_tokens=ANSWER_CHARS // 3 + 40)
         data = _json_object(reply.text) or {}
         answer = " ".join(str(data.get("answer") or "").split()) or NOTHING
@@ -600,7 +692,9 @@ class AskService:
         with self._lock:
             asker = self._askers.get(key)
             if asker is None:
-                doc = next((a.doc for k, a in self._askers.items() if k[:2] == key[:2]), None) or AskDocument.from_kb(self.kb, name)
+                doc = next((a.doc for k, a in self._askers.items() if k[:2] == key[:2]), None) or AskDocument.from_kb(
+                    self.kb, name
+                )
                 asker = self._askers[key] = DocumentAsker(doc, self._chat(), options)
         return asker
 
@@ -633,5 +727,20 @@ class AskService:
         return self._runs.get(run_id) if run_id is not None else None
 
 
-__all__ = ["AskCancelled", "AskDocument", "AskError", "AskOptions", "AskResult", "AskRun", "AskService",
-           "AskTiming", "DocumentAsker", "Excerpt", "Found", "NOTHING", "Part", "Reading", "check_question"]
+__all__ = [
+    "AskCancelled",
+    "AskDocument",
+    "AskError",
+    "AskOptions",
+    "AskResult",
+    "AskRun",
+    "AskService",
+    "AskTiming",
+    "DocumentAsker",
+    "Excerpt",
+    "Found",
+    "NOTHING",
+    "Part",
+    "Reading",
+    "check_question",
+]

@@ -42,8 +42,14 @@ CROSS_PRODUCT_PRECISION = {"agree": 0.918, "disagree": 0.848}  # 637 and 164 cho
 # data, professional services) were right for 0 of 4 — Parchment's "Yes" to card data would
 # blank Canvas Credentials' PCI section, its "No" to professional services its consulting rows.
 QUALIFIER_QUORUM = 3
-_KINDS = (("hecvat", "HECVAT"), ("k-12cvat", "K-12CVAT"), ("caiq", "CAIQ"), ("sig", "SIG"), ("vsaq", "VSAQ"),
-          ("soa", "SoA"))
+_KINDS = (
+    ("hecvat", "HECVAT"),
+    ("k-12cvat", "K-12CVAT"),
+    ("caiq", "CAIQ"),
+    ("sig", "SIG"),
+    ("vsaq", "VSAQ"),
+    ("soa", "SoA"),
+)
 
 
 def is_other_product(entry: LibraryEntry, product: str | None) -> bool:
@@ -95,7 +101,9 @@ def passages_allowed(hits: Sequence, product: str | None) -> list:
 
 _CONTACT = re.compile(
     r"(?:https?://|www\.)\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|io|bid|gov)(?:/\S*)?"
-    r"|\+?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?:\s*(?:ext\.?|x)\s*\d+)?", re.IGNORECASE)
+    r"|\+?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?:\s*(?:ext\.?|x)\s*\d+)?",
+    re.IGNORECASE,
+)
 
 
 def contact_tokens(text: str) -> list[str]:
@@ -105,6 +113,14 @@ def contact_tokens(text: str) -> list[str]:
 
 
 __all__ = [
-    "CROSS_PRODUCT_PRECISION", "choice_label", "contact_tokens", "cross_product_confidence", "is_other_product", "QUALIFIER_QUORUM", "settles_qualifier",
-    "passages_allowed", "past_answer_name", "questionnaire_kind",
+    "CROSS_PRODUCT_PRECISION",
+    "choice_label",
+    "contact_tokens",
+    "cross_product_confidence",
+    "is_other_product",
+    "QUALIFIER_QUORUM",
+    "settles_qualifier",
+    "passages_allowed",
+    "past_answer_name",
+    "questionnaire_kind",
 ]

@@ -75,9 +75,17 @@ class Drafter:
     question is drafted at a time (a lock), so a background batch and a reviewer's "Regenerate"
     can share one model."""
 
-    def __init__(self, kb: KnowledgeBase, generator: Generator, *, top_k: int | None = None,
-                 budget_tokens: int | None = PROMPT_BUDGET, library: AnswerLibrary | None = None,
-                 product: str | None = None, mode: str | None = None) -> None:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        generator: Generator,
+        *,
+        top_k: int | None = None,
+        budget_tokens: int | None = PROMPT_BUDGET,
+        library: AnswerLibrary | None = None,
+        product: str | None = None,
+        mode: str | None = None,
+    ) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self.library = library
         # the product drafted for (None: company-wide): the documents retrieval may use and the
@@ -119,17 +127,23 @@ class Drafter:
             self._finders[chunk.doc] = PageFinder(self.kb.units(chunk.doc))
         return self._finders[chunk.doc].locate(chunk.text).page
 
-    def passages(self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = (),
-                 retrieved: Retrieved | None = None) -> list[Passage]:
+    def passages(
+        self, question: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = (), retrieved: Retrieved | None = None
+    ) -> list[Passage]:
         """The related past answers first (matched question to question, and short), then the
         retrieved chunks; compacted together to the budget. The summary strategies add the
         selected documents' summaries (engine/retrieval/summary_rag.py)."""
-        whole = [Passage(f"[{i}] {h.entry.location.label(PROMPT)}", _past_head(h) + answer_text(h.entry)) for i, h in enumerate(past, 1)]
+        whole = [
+            Passage(f"[{i}] {h.entry.location.label(PROMPT)}", _past_head(h) + answer_text(h.entry))
+            for i, h in enumerate(past, 1)
+        ]
         count = getattr(self.generator, "count_tokens", None)
         if retrieved is not None and retrieved.documents:
             return prompt_passages(question, whole, retrieved, self.budget, source_label, count)
-        whole += [Passage(source_label(i, h.chunk) + passage_suffix(self.third_party(h.chunk.doc)), h.chunk.text)
-                  for i, h in enumerate(hits, len(past) + 1)]
+        whole += [
+            Passage(source_label(i, h.chunk) + passage_suffix(self.third_party(h.chunk.doc)), h.chunk.text)
+            for i, h in enumerate(hits, len(past) + 1)
+        ]
         if self.budget is None:
             return whole
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
@@ -159,8 +173,11 @@ class Drafter:
             # embedded once, by the encoder asked first (the library's when there is one; the same
             # model as the knowledge base's in a store), for the library, retrieval and the support
             asked = QuestionVectors.of(q.text, self.library.encoder if self.library else self.kb.encoder)
-            past = (self.library.match(asked, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
-                    if self.library else [])
+            past = (
+                self.library.match(asked, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
+                if self.library
+                else []
+            )
             reuse = reused_hit(past, product=self.product)
             if reuse is not None and not is_other_product(reuse.entry, self.product):
                 # a near-identical past question of this product (or company-wide): its answer, no LLM call
@@ -168,8 +185,7 @@ class Drafter:
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
             if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
                 # only other products' near-identical answers: their choice, labelled; the text from the documents
-                return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product),
-                                                   started)
+                return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product), started)
             past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
             retrieved = self.retrieve(asked) if self.kb.documents() or not past else Retrieved(())
             hits = list(retrieved.hits)
@@ -179,8 +195,18 @@ class Drafter:
         except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
             raise
         except Exception as exc:  # one bad question never stops the batch; the draft says why
-            return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.ERROR,
-                         seconds=time.perf_counter() - started, error=f"{type(exc).__name__}: {exc}")
+            return Draft(
+                key,
+                q.id,
+                q.sheet,
+                q.row,
+                q.text,
+                "",
+                None,
+                DraftStatus.ERROR,
+                seconds=time.perf_counter() - started,
+                error=f"{type(exc).__name__}: {exc}",
+            )
         return self._decide(q, key, answer, citations, backing, time.perf_counter() - started)
 
     def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
@@ -201,18 +227,41 @@ class Drafter:
         text = e.answer if choice or not e.choice else answer_text(e)
         quote, shown = e.answer or e.choice or "", answer_text(e)
         start = shown.rfind(quote)  # offsets into the past answer as shown: "choice — explanation"
-        cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
-                        score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
-                        row=e.row, section=e.qid, start=start, end=start + len(quote))
+        cite = Citation(
+            file=e.file,
+            kind=SourceKind.LIBRARY,
+            quote=quote,
+            label=AnchorLabel.VERIFIED,
+            score=round(hit.score * 100, 1),
+            retrieval_score=round(hit.score, 4),
+            sheet=e.sheet,
+            row=e.row,
+            section=e.qid,
+            start=start,
+            end=start + len(quote),
+        )
         voters = [h.entry for h in near if choice_key(h.entry.choice)]  # the near-identical answers reuse chose among
         agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
-        return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,),
-                     seconds=seconds, reused=True, past_choices=count_choices(voters),
-                     confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None,
-                     past_answers=tuple(choice_label(x) for x in voters))
+        return Draft(
+            key,
+            q.id,
+            q.sheet,
+            q.row,
+            q.text,
+            text,
+            choice,
+            DraftStatus.DRAFTED,
+            (cite,),
+            seconds=seconds,
+            reused=True,
+            past_choices=count_choices(voters),
+            confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None,
+            past_answers=tuple(choice_label(x) for x in voters),
+        )
 
-    def _other_products_choice(self, q: Question, asked: QuestionVectors, key: str, hit: LibraryHit,
-                               near: Sequence[LibraryHit], started: float) -> Draft:
+    def _other_products_choice(
+        self, q: Question, asked: QuestionVectors, key: str, hit: LibraryHit, near: Sequence[LibraryHit], started: float
+    ) -> Draft:
         """Only other products' near-identical past answers: their most common choice (in the
         workbook's spelling), labelled with its product and cited as that choice alone; the
         explanation drafted from the documents within the scope — kept only when supported and
@@ -230,8 +279,13 @@ class Drafter:
                 doc_citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
                 backing, tokens = self.support(asked, doc_citations), answer.prompt_tokens
                 agrees = not answer.choice or choice_key(answer.choice) == choice_key(choice)
-                if (agrees and not answer.insufficient_context and backing is not None and backing >= SUPPORT_MIN
-                        and answer.answer):
+                if (
+                    agrees
+                    and not answer.insufficient_context
+                    and backing is not None
+                    and backing >= SUPPORT_MIN
+                    and answer.answer
+                ):
                     text = answer.answer
                 if not text:
                     doc_citations = ()  # nothing of them is in the draft
@@ -239,30 +293,87 @@ class Drafter:
         if not q.choices:  # no dropdown to hold the choice: it leads the text
             text, choice = " — ".join(x for x in (choice, text) if x), None
         quote = e.choice or ""
-        cite = Citation(file=e.file, kind=SourceKind.LIBRARY, quote=quote, label=AnchorLabel.VERIFIED,
-                        score=round(hit.score * 100, 1), retrieval_score=round(hit.score, 4), sheet=e.sheet,
-                        row=e.row, section=e.qid, start=0, end=len(quote), product=e.product)
+        cite = Citation(
+            file=e.file,
+            kind=SourceKind.LIBRARY,
+            quote=quote,
+            label=AnchorLabel.VERIFIED,
+            score=round(hit.score * 100, 1),
+            retrieval_score=round(hit.score, 4),
+            sheet=e.sheet,
+            row=e.row,
+            section=e.qid,
+            start=0,
+            end=len(quote),
+            product=e.product,
+        )
         voters = [h.entry for h in near if choice_key(h.entry.choice)]
         agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
-        return Draft(key, q.id, q.sheet, q.row, q.text, text, choice, DraftStatus.DRAFTED, (cite,) + doc_citations,
-                     prompt_tokens=tokens, seconds=time.perf_counter() - started, reused=True,
-                     past_choices=count_choices(voters), confidence=cross_product_confidence(agreeing, len(voters)),
-                     choice_probability=probability, support=backing, from_product=e.product,
-                     past_answers=tuple(choice_label(x) for x in voters))
+        return Draft(
+            key,
+            q.id,
+            q.sheet,
+            q.row,
+            q.text,
+            text,
+            choice,
+            DraftStatus.DRAFTED,
+            (cite,) + doc_citations,
+            prompt_tokens=tokens,
+            seconds=time.perf_counter() - started,
+            reused=True,
+            past_choices=count_choices(voters),
+            confidence=cross_product_confidence(agreeing, len(voters)),
+            choice_probability=probability,
+            support=backing,
+            from_product=e.product,
+            past_answers=tuple(choice_label(x) for x in voters),
+        )
 
     @staticmethod
-    def _decide(q: Question, key: str, answer: GeneratedAnswer, citations: tuple[Citation, ...],
-                backing: float | None, seconds: float) -> Draft:
+    def _decide(
+        q: Question,
+        key: str,
+        answer: GeneratedAnswer,
+        citations: tuple[Citation, ...],
+        backing: float | None,
+        seconds: float,
+    ) -> Draft:
         """No supported quote → no_context (never a guess); a choice needs a supported quote,
         and a quote that does not speak to the question (support under SUPPORT_MIN) is none."""
         supported = backing is not None and backing >= SUPPORT_MIN
         signals = dict(choice_probability=answer.choice_probability, support=backing)
         if answer.insufficient_context or not supported or not (answer.answer or answer.choice):
-            return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, citations,
-                         answer.prompt_tokens, seconds, **signals)
+            return Draft(
+                key,
+                q.id,
+                q.sheet,
+                q.row,
+                q.text,
+                "",
+                None,
+                DraftStatus.NO_CONTEXT,
+                citations,
+                answer.prompt_tokens,
+                seconds,
+                **signals,
+            )
         confidence = draft_confidence(answer.choice_probability, backing) if answer.choice else None
-        return Draft(key, q.id, q.sheet, q.row, q.text, answer.answer, answer.choice, DraftStatus.DRAFTED,
-                     citations, answer.prompt_tokens, seconds, confidence=confidence, **signals)
+        return Draft(
+            key,
+            q.id,
+            q.sheet,
+            q.row,
+            q.text,
+            answer.answer,
+            answer.choice,
+            DraftStatus.DRAFTED,
+            citations,
+            answer.prompt_tokens,
+            seconds,
+            confidence=confidence,
+            **signals,
+        )
 
     def cite(self, quote: str, hits: Sequence[Hit], past: Sequence[LibraryHit] = ()) -> Citation | None:
         """The best anchor of ``quote`` among the retrieved documents and the past answers shown
@@ -288,8 +399,15 @@ class Drafter:
                 break
         anchor, hit, hint = best
         chunk = hit.chunk
-        base = dict(file=chunk.doc, kind=chunk.kind, quote=quote, label=anchor.label, score=anchor.score,
-                    retrieval_score=round(float(hit.score), 4), third_party=self.third_party(chunk.doc))
+        base = dict(
+            file=chunk.doc,
+            kind=chunk.kind,
+            quote=quote,
+            label=anchor.label,
+            score=anchor.score,
+            retrieval_score=round(float(hit.score), 4),
+            third_party=self.third_party(chunk.doc),
+        )
         if not anchor.highlighted:  # unverified: cite the retrieved chunk's place, highlight nothing
             return Citation(**base, page=hint or chunk.page, sheet=chunk.sheet, row=chunk.row, section=chunk.section)
         span = max(anchor.spans, key=lambda s: s.end - s.start)
@@ -297,8 +415,16 @@ class Drafter:
         rects: tuple[Rect, ...] = ()
         if chunk.kind is SourceKind.PDF:
             rects = tuple(self.anchorer(chunk.doc).rects(self.kb.source_path(chunk.doc), anchor.spans))
-        return Citation(**base, page=anchor.page, sheet=unit.sheet, row=unit.row, section=unit.section,
-                        start=span.start, end=span.end, rects=rects)
+        return Citation(
+            **base,
+            page=anchor.page,
+            sheet=unit.sheet,
+            row=unit.row,
+            section=unit.section,
+            start=span.start,
+            end=span.end,
+            rects=rects,
+        )
 
     def _cite_past(self, quote: str, hit: LibraryHit) -> Citation:
         """``quote`` anchored in a past-answer passage as the generator saw it. Only its answer
@@ -311,13 +437,25 @@ class Drafter:
             self._past_anchorers[(e.id, text)] = QuoteAnchorer([Unit(text, sheet=e.sheet, row=e.row, section=e.qid)])
         anchor = self._past_anchorers[(e.id, text)].anchor(quote)
         spans = [s for s in anchor.spans if s.end > len(head)] if anchor.highlighted else []
-        base = dict(file=e.file, kind=SourceKind.LIBRARY, quote=quote, retrieval_score=round(hit.score, 4),
-                    sheet=e.sheet, row=e.row, section=e.qid)
+        base = dict(
+            file=e.file,
+            kind=SourceKind.LIBRARY,
+            quote=quote,
+            retrieval_score=round(hit.score, 4),
+            sheet=e.sheet,
+            row=e.row,
+            section=e.qid,
+        )
         if not spans:
             return Citation(**base, label=AnchorLabel.UNVERIFIED, score=anchor.score if not anchor.highlighted else 0.0)
         span = max(spans, key=lambda s: s.end - s.start)
-        return Citation(**base, label=anchor.label, score=anchor.score,
-                        start=max(span.start, len(head)) - len(head), end=span.end - len(head))
+        return Citation(
+            **base,
+            label=anchor.label,
+            score=anchor.score,
+            start=max(span.start, len(head)) - len(head),
+            end=span.end - len(head),
+        )
 
 
 def _past_head(hit: LibraryHit) -> str:
@@ -328,5 +466,3 @@ def _past_head(hit: LibraryHit) -> str:
 def not_required_draft(q: Question, reason: str) -> Draft:
     """The draft of a question its qualifier switches off: nothing to write, no model call."""
     return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NOT_REQUIRED, gate=reason)
-
-

@@ -49,7 +49,9 @@ class PageFinder:
             raise ValueError("the page finder needs at least one page with text")
         self.numbers = [int(u.page) for u in units]
         texts = [u.text for u in units]
-        self.vectorizer = TfidfVectorizer(lowercase=True, token_pattern=r"(?u)\b\w+\b", ngram_range=(1, 2), sublinear_tf=True)
+        self.vectorizer = TfidfVectorizer(
+            lowercase=True, token_pattern=r"(?u)\b\w+\b", ngram_range=(1, 2), sublinear_tf=True
+        )
         try:
             self.matrix = self.vectorizer.fit_transform(texts)
         except ValueError:  # pages with no words at all (only symbols)
@@ -75,7 +77,11 @@ class PageFinder:
         def overlap(i: int) -> tuple[float, float]:
             own = len(wanted & self.trigrams[i])
             spread = max(
-                (len(wanted & (self.trigrams[i] | self.trigrams[j])) for j in (i - 1, i + 1) if 0 <= j < len(self.trigrams)),
+                (
+                    len(wanted & (self.trigrams[i] | self.trigrams[j]))
+                    for j in (i - 1, i + 1)
+                    if 0 <= j < len(self.trigrams)
+                ),
                 default=own,
             )
             return (max(own, spread) / len(wanted), own / len(wanted))

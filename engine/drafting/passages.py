@@ -20,8 +20,14 @@ def summary_label(rank: int, doc: DocumentInfo) -> str:
     return f"[{rank}] {doc.name} (summary of the document)"
 
 
-def prompt_passages(question: str, past: Sequence[Passage], retrieved: Retrieved, budget: int | None,
-                    label: Callable[[int, Chunk], str], count_tokens: Callable[[str], int] | None = None) -> list[Passage]:
+def prompt_passages(
+    question: str,
+    past: Sequence[Passage],
+    retrieved: Retrieved,
+    budget: int | None,
+    label: Callable[[int, Chunk], str],
+    count_tokens: Callable[[str], int] | None = None,
+) -> list[Passage]:
     """The prompt's passages for a summary strategy: the related past answers and the
     passages compacted to ``budget`` (``content-only``, and the second part of ``summary``),
     each selected document's summary cut to ``SUMMARY_TOKENS`` before them (``summary``), or

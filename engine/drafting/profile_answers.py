@@ -60,9 +60,11 @@ class ProfileAnswers:
     def profile(self) -> Profile:
         docs = self._product_documents()
         path = saved_path(self.library.folder) if self.library is not None else None
-        stamp = (self.library.store.version() if self.library is not None else None,
-                 path.stat().st_mtime_ns if path is not None and path.exists() else 0,
-                 tuple((d.doc_hash, d.scope.products) for d in docs))
+        stamp = (
+            self.library.store.version() if self.library is not None else None,
+            path.stat().st_mtime_ns if path is not None and path.exists() else 0,
+            tuple((d.doc_hash, d.scope.products) for d in docs),
+        )
         if self._cached is None or self._cached[0] != stamp:
             learned = profile_of(self.library) if self.library is not None else Profile()
             by_product: dict[str, list] = {}
@@ -77,14 +79,31 @@ class ProfileAnswers:
         unit = next((u for u in self.kb.units(fact.source) if u.page == fact.page), None) if self.kb else None
         start = fact.start if fact.start is not None else 0
         rects: tuple = ()
-        if unit is not None and unit.text[start:start + len(fact.value)] == fact.value:
-            rects = tuple(rects_for(self.kb.source_path(fact.source), fact.page, unit.text, start, start + len(fact.value)))
-        return Citation(file=fact.source, kind=SourceKind.PDF, quote=fact.value,
-                        label=AnchorLabel.VERIFIED if rects else AnchorLabel.UNVERIFIED, score=100.0 if rects else 0.0,
-                        retrieval_score=1.0, page=fact.page, start=start, end=start + len(fact.value), rects=rects)
+        if unit is not None and unit.text[start : start + len(fact.value)] == fact.value:
+            rects = tuple(
+                rects_for(self.kb.source_path(fact.source), fact.page, unit.text, start, start + len(fact.value))
+            )
+        return Citation(
+            file=fact.source,
+            kind=SourceKind.PDF,
+            quote=fact.value,
+            label=AnchorLabel.VERIFIED if rects else AnchorLabel.UNVERIFIED,
+            score=100.0 if rects else 0.0,
+            retrieval_score=1.0,
+            page=fact.page,
+            start=start,
+            end=start + len(fact.value),
+            rects=rects,
+        )
 
-    def answer(self, q: Question, key: str, product: str | None, rows: Mapping[str, str] | None = None,
-               source: Path | None = None) -> Draft | None:
+    def answer(
+        self,
+        q: Question,
+        key: str,
+        product: str | None,
+        rows: Mapping[str, str] | None = None,
+        source: Path | None = None,
+    ) -> Draft | None:
         """The profile's answer to ``q`` (None when it asks for no fact the profile holds); ``rows``:
         the questionnaire's general-information rows; ``source``: its file (a date's format)."""
         name = fact_key(q.text)
@@ -101,9 +120,22 @@ class ProfileAnswers:
         if fact.page is not None:  # stated by the product's own document: cite its page
             cites = (self._cite_document(fact),)
         elif fact.sheet is not None:  # learned from a past questionnaire: cite that row
-            cites = (Citation(file=fact.source, kind=SourceKind.LIBRARY, quote=fact.value, label=AnchorLabel.VERIFIED,
-                              score=100.0, retrieval_score=1.0, sheet=fact.sheet, row=fact.row, section=fact.qid,
-                              start=0, end=len(fact.value), product=fact.product),)
+            cites = (
+                Citation(
+                    file=fact.source,
+                    kind=SourceKind.LIBRARY,
+                    quote=fact.value,
+                    label=AnchorLabel.VERIFIED,
+                    score=100.0,
+                    retrieval_score=1.0,
+                    sheet=fact.sheet,
+                    row=fact.row,
+                    section=fact.qid,
+                    start=0,
+                    end=len(fact.value),
+                    product=fact.product,
+                ),
+            )
         return Draft(key, q.id, q.sheet, q.row, q.text, value, None, DraftStatus.DRAFTED, cites, profile_fact=name)
 
     def checked(self, draft: Draft, product: str | None) -> Draft:
@@ -113,10 +145,14 @@ class ProfileAnswers:
         if not tokens:
             return draft
         allowed = [v.casefold() for v in self.profile().values(product)]
-        allowed += [c.quote.casefold() for c in draft.citations
-                    if c.label is not AnchorLabel.UNVERIFIED and c.third_party is None
-                    and (c.kind is not SourceKind.LIBRARY or c.product in (None, product))
-                    and not (c.kind is SourceKind.LIBRARY and draft.from_product)]
+        allowed += [
+            c.quote.casefold()
+            for c in draft.citations
+            if c.label is not AnchorLabel.UNVERIFIED
+            and c.third_party is None
+            and (c.kind is not SourceKind.LIBRARY or c.product in (None, product))
+            and not (c.kind is SourceKind.LIBRARY and draft.from_product)
+        ]
         removed = tuple(t for t in tokens if not any(t.casefold() in a for a in allowed))
         if not removed:
             return draft

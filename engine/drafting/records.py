@@ -48,8 +48,9 @@ class Citation:
         """Where the quote is (a past answer: file, sheet, row and question ID, kept in ``section``)."""
         if self.kind is SourceKind.LIBRARY:
             return Location.past_answer(self.file, self.sheet, self.row, self.section)
-        return Location(self.file, self.kind, (self.page,) if self.page is not None else (), self.sheet, self.row,
-                        self.section)
+        return Location(
+            self.file, self.kind, (self.page,) if self.page is not None else (), self.sheet, self.row, self.section
+        )
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -60,7 +61,9 @@ class Citation:
     @classmethod
     def from_json(cls, d: dict) -> Citation:
         fields = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        fields.update(kind=SourceKind(d["kind"]), label=AnchorLabel(d["label"]), rects=tuple(tuple(r) for r in d.get("rects", ())))
+        fields.update(
+            kind=SourceKind(d["kind"]), label=AnchorLabel(d["label"]), rects=tuple(tuple(r) for r in d.get("rects", ()))
+        )
         return cls(**fields)
 
 
@@ -107,10 +110,14 @@ class Draft:
         a draft)."""
         if self.status is not DraftStatus.DRAFTED:
             return ()
-        flags = (("low confidence", self.low_confidence), ("disputed", self.disputed),
-                 (f"from another product ({self.from_product})", bool(self.from_product)),
-                 (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
-                 ("profile fact", bool(self.profile_fact)), ("contact details removed", bool(self.removed)))
+        flags = (
+            ("low confidence", self.low_confidence),
+            ("disputed", self.disputed),
+            (f"from another product ({self.from_product})", bool(self.from_product)),
+            (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
+            ("profile fact", bool(self.profile_fact)),
+            ("contact details removed", bool(self.removed)),
+        )
         return tuple(name for name, on in flags if on)
 
     @property
@@ -133,15 +140,29 @@ class Draft:
 
     def to_json(self) -> dict:
         return {
-            "id": self.id, "sheet": self.sheet, "row": self.row, "question": self.question,
-            "answer": self.answer, "choice": self.choice, "status": self.status.value,
+            "id": self.id,
+            "sheet": self.sheet,
+            "row": self.row,
+            "question": self.question,
+            "answer": self.answer,
+            "choice": self.choice,
+            "status": self.status.value,
             "citations": [c.to_json() for c in self.citations],
-            "prompt_tokens": self.prompt_tokens, "seconds": round(self.seconds, 3), "error": self.error,
-            "reused": self.reused, "past_choices": dict(self.past_choices),
-            "confidence": _round(self.confidence), "low_confidence": self.low_confidence,
-            "choice_probability": _round(self.choice_probability), "support": _round(self.support),
-            "inherited_from": self.inherited_from, "gate": self.gate, "from_product": self.from_product,
-            "past_answers": list(self.past_answers), "profile_fact": self.profile_fact, "removed": list(self.removed),
+            "prompt_tokens": self.prompt_tokens,
+            "seconds": round(self.seconds, 3),
+            "error": self.error,
+            "reused": self.reused,
+            "past_choices": dict(self.past_choices),
+            "confidence": _round(self.confidence),
+            "low_confidence": self.low_confidence,
+            "choice_probability": _round(self.choice_probability),
+            "support": _round(self.support),
+            "inherited_from": self.inherited_from,
+            "gate": self.gate,
+            "from_product": self.from_product,
+            "past_answers": list(self.past_answers),
+            "profile_fact": self.profile_fact,
+            "removed": list(self.removed),
             "trust": list(self.trust),
         }
 
@@ -152,12 +173,30 @@ class Draft:
     @classmethod
     def from_stored(cls, key: str, s: StoredDraft) -> Draft:
         d = s.data
-        return cls(key, d.get("id"), d["sheet"], d["row"], d["question"], s.answer, s.choice, s.status,
-                   tuple(Citation.from_json(c) for c in d.get("citations", ())), d.get("prompt_tokens", 0),
-                   d.get("seconds", 0.0), d.get("error"), bool(d.get("reused", False)),
-                   dict(d.get("past_choices") or {}), d.get("confidence"), d.get("choice_probability"),
-                   d.get("support"), d.get("from_product"), tuple(d.get("past_answers") or ()), d.get("profile_fact"),
-                   tuple(d.get("removed") or ()), d.get("gate"))
+        return cls(
+            key,
+            d.get("id"),
+            d["sheet"],
+            d["row"],
+            d["question"],
+            s.answer,
+            s.choice,
+            s.status,
+            tuple(Citation.from_json(c) for c in d.get("citations", ())),
+            d.get("prompt_tokens", 0),
+            d.get("seconds", 0.0),
+            d.get("error"),
+            bool(d.get("reused", False)),
+            dict(d.get("past_choices") or {}),
+            d.get("confidence"),
+            d.get("choice_probability"),
+            d.get("support"),
+            d.get("from_product"),
+            tuple(d.get("past_answers") or ()),
+            d.get("profile_fact"),
+            tuple(d.get("removed") or ()),
+            d.get("gate"),
+        )
 
 
 def _round(x: float | None) -> float | None:

@@ -43,12 +43,21 @@ def switches_sections(draft: Draft) -> bool:
     looked: drafted, not low confidence, not resting on a third party's evidence alone, and not
     another product's choice short of the quorum (``settles_qualifier``). Any other draft leaves
     its sections on: a wrong "No" would blank answers the customer needs."""
-    return (draft.status is DraftStatus.DRAFTED and not draft.low_confidence and draft.inherited_from is None
-            and settles_qualifier(draft.from_product, draft.past_answers))
+    return (
+        draft.status is DraftStatus.DRAFTED
+        and not draft.low_confidence
+        and draft.inherited_from is None
+        and settles_qualifier(draft.from_product, draft.past_answers)
+    )
 
 
-def current_answers(questionnaire: Questionnaire, keys: set[str], drafts: Mapping[str, StoredDraft],
-                    decisions: Mapping[str, Decision], file_answers: bool = True) -> dict[str, Answer]:
+def current_answers(
+    questionnaire: Questionnaire,
+    keys: set[str],
+    drafts: Mapping[str, StoredDraft],
+    decisions: Mapping[str, Decision],
+    file_answers: bool = True,
+) -> dict[str, Answer]:
     """(value, explanation) of the questions ``keys``: the reviewer's approved answer, else the
     latest draft (a drafted one that may switch sections off), else the file's own (unless
     ``file_answers`` is False: an evaluation drafting a filled questionnaire as if blank)."""
@@ -71,11 +80,17 @@ class SectionGate:
     """The qualifiers of one questionnaire and the state of the rows they govern, kept current
     while a drafting run stores the qualifiers' drafts."""
 
-    def __init__(self, questionnaire: Questionnaire, drafts: Mapping[str, StoredDraft],
-                 decisions: Mapping[str, Decision], file_answers: bool = True) -> None:
+    def __init__(
+        self,
+        questionnaire: Questionnaire,
+        drafts: Mapping[str, StoredDraft],
+        decisions: Mapping[str, Decision],
+        file_answers: bool = True,
+    ) -> None:
         self.questionnaire = questionnaire
-        self.qualifiers: tuple[Qualifier, ...] = (qualifiers_of(questionnaire) if isinstance(questionnaire, Questionnaire)
-                                                  else find_qualifiers(questionnaire))
+        self.qualifiers: tuple[Qualifier, ...] = (
+            qualifiers_of(questionnaire) if isinstance(questionnaire, Questionnaire) else find_qualifiers(questionnaire)
+        )
         self._keys = {q.key for q in self.qualifiers}
         self._choices = {question_key(q): q.choices for q in questionnaire.questions if question_key(q) in self._keys}
         self.answers = current_answers(questionnaire, self._keys, drafts, decisions, file_answers)

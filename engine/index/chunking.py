@@ -82,7 +82,8 @@ class Chunker:
             first = bisect.bisect_right(offsets, span.start) - 1
             last = bisect.bisect_right(offsets, span.end - 1) - 1
             share = [
-                min(span.end, offsets[i] + len(pages[i].text)) - max(span.start, offsets[i]) for i in range(first, last + 1)
+                min(span.end, offsets[i] + len(pages[i].text)) - max(span.start, offsets[i])
+                for i in range(first, last + 1)
             ]
             chunks.append(
                 Chunk(

@@ -141,8 +141,14 @@ def point_ids(doc_hash: str, chunks: int) -> tuple[str, ...]:
 class KnowledgeBase:
     """Documents in ``folder`` and their retrieval index. One instance per store per process."""
 
-    def __init__(self, folder: Path, config: EngineConfig | None = None, encoder: DenseEncoder | None = None,
-                 llm=None, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        config: EngineConfig | None = None,
+        encoder: DenseEncoder | None = None,
+        llm=None,
+        limits: Limits | None = None,
+    ) -> None:
         self.folder = Path(folder)
         self.config = config or EngineConfig()
         self.limits = limits or Limits.from_env()
@@ -181,14 +187,18 @@ class KnowledgeBase:
         doc = self.document(name)
         found = next(self._doc_dir(doc.doc_hash).glob("source*"), None)  # "source" alone: a link added before #16
         if found is None:
-            raise KnowledgeBaseError(f"the stored copy of {name!r} is missing from {self.folder}; "
-                                     f"remove it (`python -m engine kb remove {name!r}`) and add the file again")
+            raise KnowledgeBaseError(
+                f"the stored copy of {name!r} is missing from {self.folder}; "
+                f"remove it (`python -m engine kb remove {name!r}`) and add the file again"
+            )
         return found
 
     @property
     def index(self) -> VectorIndex:
         if not self.manifest.documents:
-            raise KnowledgeBaseError(f"the knowledge base in {self.folder} is empty; add documents with `python -m engine kb add PATH --store {self.folder}`")
+            raise KnowledgeBaseError(
+                f"the knowledge base in {self.folder} is empty; add documents with `python -m engine kb add PATH --store {self.folder}`"
+            )
         return VectorIndex(self.client, self._collection(self.manifest.generation))
 
     @property
@@ -241,8 +251,13 @@ class KnowledgeBase:
         return chunker
 
     # ---- changing ----------------------------------------------------------------------------
-    def add(self, paths: Sequence[Path], progress: Progress = no_progress, scope: Scope | None = None,
-            index_modes: Sequence[str] = ()) -> AddReport:
+    def add(
+        self,
+        paths: Sequence[Path],
+        progress: Progress = no_progress,
+        scope: Scope | None = None,
+        index_modes: Sequence[str] = (),
+    ) -> AddReport:
         """Index files and folders (see engine/ingest/paths.py for which files are read). Bad files
         are reported in the result, skipped ones with the reason; the rest is indexed.
         ``scope``: of the new documents (None: company-wide, or the scope of the document a
@@ -253,7 +268,9 @@ class KnowledgeBase:
         report.skipped = list(selected.skipped)
         return report
 
-    def add_file(self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None) -> AddReport:
+    def add_file(
+        self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None
+    ) -> AddReport:
         """Index one file under an outside name (an upload's file name), validated first."""
         try:
             validate_name(name)
@@ -280,8 +297,12 @@ class KnowledgeBase:
             self._rebuild(keep, [], progress)
             return doc
 
-    def reindex(self, progress: Progress = no_progress, index_modes: Sequence[str] | None = None,
-                rewrite_summaries: bool = False) -> None:
+    def reindex(
+        self,
+        progress: Progress = no_progress,
+        index_modes: Sequence[str] | None = None,
+        rewrite_summaries: bool = False,
+    ) -> None:
         """Rebuild the index from the stored files with the configured embedder and α (after
         either changed); the dense vectors are reused when the embedder is the same. Missing
         summaries are written (with ``rewrite_summaries`` also those written another way than
@@ -298,12 +319,20 @@ class KnowledgeBase:
             for doc in self.manifest.documents:
                 source = self.source_path(doc.name)
                 loaded = load_document(source, doc.name, self.limits)
-                pending.append(_Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash), doc.scope))
+                pending.append(
+                    _Pending(loaded, doc.doc_hash, source, self.chunker.chunk(loaded, doc.doc_hash), doc.scope)
+                )
             self.indexes.prepare([_doc_text(p) for p in pending], modes, progress, rewrite_summaries)
             self._rebuild([], pending, progress, alpha, modes)
 
-    def _add_files(self, files: list[tuple[Path, str]], errors: list[IngestError], progress: Progress,
-                   scope: Scope | None = None, index_modes: Sequence[str] = ()) -> AddReport:
+    def _add_files(
+        self,
+        files: list[tuple[Path, str]],
+        errors: list[IngestError],
+        progress: Progress,
+        scope: Scope | None = None,
+        index_modes: Sequence[str] = (),
+    ) -> AddReport:
         files, refused = self.limits.screen(files)  # before the embedder loads
         if not files:
             return AddReport(errors=[*errors, *refused])
@@ -318,25 +347,35 @@ class KnowledgeBase:
                 try:
                     data = path.read_bytes() if path.is_file() else b""
                     digest = file_hash(data)
-                    twin = known.get(digest) or next((p.doc.name for p in pending.values() if p.doc_hash == digest), None)
+                    twin = known.get(digest) or next(
+                        (p.doc.name for p in pending.values() if p.doc_hash == digest), None
+                    )
                     if twin is not None:
                         report.unchanged.append(name if twin == name else f"{name} (same content as {twin})")
                         if scope is not None and digest in known:  # held already: a new scope is a manifest change
                             rescope[twin] = rescope.get(twin, self.document(twin).scope).merged(scope)
                         continue
                     if name in pending:
-                        raise IngestError(name, f"a second file with this name was given ({path})", "rename one of them")
+                        raise IngestError(
+                            name, f"a second file with this name was given ({path})", "rename one of them"
+                        )
                     doc = load_document(path, name, self.limits)
                     chunks = self.chunker.chunk(doc, digest)
                     if not chunks:
-                        raise IngestError(name, "has no text to index", "check that the file has text (not only images)")
+                        raise IngestError(
+                            name, "has no text to index", "check that the file has text (not only images)"
+                        )
                     previous = next((d.scope for d in self.manifest.documents if d.name == name), Scope())
                     pending[name] = _Pending(doc, digest, path.resolve(), chunks, previous if scope is None else scope)
                 except IngestError as exc:
                     report.errors.append(exc)
                 except Exception as exc:  # an unexpected parser failure must not stop the batch
                     report.errors.append(
-                        IngestError(name, f"could not be read ({type(exc).__name__}: {exc})", "check that it opens in its usual program, or save it again and retry")
+                        IngestError(
+                            name,
+                            f"could not be read ({type(exc).__name__}: {exc})",
+                            "check that it opens in its usual program, or save it again and retry",
+                        )
                     )
             progress("reading", len(files), len(files))
             report.rescoped = self.set_scopes(rescope) if rescope else []
@@ -354,8 +393,14 @@ class KnowledgeBase:
             return report
 
     # ---- the generation switch ---------------------------------------------------------------
-    def _rebuild(self, keep: list[DocumentInfo], new: list[_Pending], progress: Progress, alpha: float | None = None,
-                 index_modes: tuple[str, ...] | None = None) -> list[DocumentInfo]:
+    def _rebuild(
+        self,
+        keep: list[DocumentInfo],
+        new: list[_Pending],
+        progress: Progress,
+        alpha: float | None = None,
+        index_modes: tuple[str, ...] | None = None,
+    ) -> list[DocumentInfo]:
         """Build generation N+1 from the kept and the new documents and switch to it. α is
         the store's own unless given (a new store takes the configured one)."""
         old_generation = self.manifest.generation
@@ -470,9 +515,12 @@ class KnowledgeBase:
         try:
             return Manifest.from_json(json.loads(path.read_text(encoding="utf-8")))
         except (json.JSONDecodeError, UnicodeDecodeError, TypeError, KeyError, ValueError) as exc:
-            raise ManifestDamaged(path, f"the knowledge base's manifest is damaged ({exc}); nothing was changed",
-                                  f"Stop the app, then restore its newest snapshot with `python -m engine restore "
-                                  f"--store {self.folder}` (the damaged file is moved aside, not rewritten)") from None
+            raise ManifestDamaged(
+                path,
+                f"the knowledge base's manifest is damaged ({exc}); nothing was changed",
+                f"Stop the app, then restore its newest snapshot with `python -m engine restore "
+                f"--store {self.folder}` (the damaged file is moved aside, not rewritten)",
+            ) from None
 
     def _write_doc(self, p: _Pending, dense: np.ndarray) -> None:
         folder = self._doc_dir(p.doc_hash)
@@ -505,9 +553,11 @@ class KnowledgeBase:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             doc = next((d.name for d in self.manifest.documents if d.doc_hash == doc_hash), doc_hash)
             raise DocumentDamaged(
-                path, f"the knowledge base's stored copy of {doc!r} is damaged ({type(exc).__name__}: {exc}); nothing "
-                      "was changed", f"Index it again: `python -m engine kb remove {doc!r} --store {self.folder}`, then "
-                                     f"`kb add` the file") from None
+                path,
+                f"the knowledge base's stored copy of {doc!r} is damaged ({type(exc).__name__}: {exc}); nothing "
+                "was changed",
+                f"Index it again: `python -m engine kb remove {doc!r} --store {self.folder}`, then `kb add` the file",
+            ) from None
 
     def _doc_dir(self, doc_hash: str) -> Path:
         return self.folder / "docs" / doc_hash
@@ -555,7 +605,9 @@ class _Writer:
                 continue
             chunks, vectors = item
             try:
-                self.index.upsert([point_id(c.doc_hash, c.index) for c in chunks], vectors, [c.to_dict() for c in chunks])
+                self.index.upsert(
+                    [point_id(c.doc_hash, c.index) for c in chunks], vectors, [c.to_dict() for c in chunks]
+                )
             except BaseException as exc:  # handed to the caller in __exit__
                 self.error = exc
 

@@ -77,6 +77,7 @@ class KnowledgeBase(Protocol):
 
     def chunks(self, name: str) -> list[Chunk]: ...
 
+
 ATOMS_VERSION = 1
 SUMMARY_STAGE = "summarising"
 ATOMS_STAGE = "encoding atoms"
@@ -121,8 +122,13 @@ class KbIndexes:
     def summarizer(self) -> Summarizer:
         return LlmSummarizer(self.kb.llm) if self.kb.llm is not None else ExtractiveSummarizer()
 
-    def prepare(self, docs: Sequence[DocText], modes: Sequence[str], progress: Progress = no_progress,
-                rewrite_summaries: bool = False) -> None:
+    def prepare(
+        self,
+        docs: Sequence[DocText],
+        modes: Sequence[str],
+        progress: Progress = no_progress,
+        rewrite_summaries: bool = False,
+    ) -> None:
         """Write what the documents lack: summaries, then (per ``modes``) atoms and questions.
         ``rewrite_summaries``: write every summary again with the current writer (not the edited ones)."""
         with self._lock:
@@ -187,7 +193,8 @@ class KbIndexes:
             if self.kb.llm is None:
                 raise KnowledgeBaseError(
                     "the atom-questions index needs the language model that writes the questions; "
-                    "run `kb add`/`kb reindex` with --model (or --llm-url), or use --index-modes atoms")
+                    "run `kb add`/`kb reindex` with --model (or --llm-url), or use --index-modes atoms"
+                )
             chat = LlmSummarizer(self.kb.llm).chat
         passages = [c.text for d in todo for c in d.chunks]
         progress(ATOMS_STAGE, 0, 1)
@@ -213,9 +220,15 @@ class KbIndexes:
         _save_npy(folder / f"atoms-{slug}.npy", units.atom_vectors[a_rows])
         if writer is not None:
             _save_npy(folder / f"questions-{slug}.npy", units.question_vectors[q_rows])
-        meta = {"version": ATOMS_VERSION, "embedder": self.kb.encoder.name, "questions_by": writer,
-                "tau": atomic.TAU, "questions_per_atom": atomic.QUESTIONS_PER_ATOM,
-                "prompt_version": atomic.PROMPT_VERSION, "chunks": per_chunk}
+        meta = {
+            "version": ATOMS_VERSION,
+            "embedder": self.kb.encoder.name,
+            "questions_by": writer,
+            "tau": atomic.TAU,
+            "questions_per_atom": atomic.QUESTIONS_PER_ATOM,
+            "prompt_version": atomic.PROMPT_VERSION,
+            "chunks": per_chunk,
+        }
         write_atomic(folder / "atoms.json", json.dumps(meta, ensure_ascii=False))  # last: it validates the rest
 
     def _atoms_meta(self, doc_hash: str) -> dict | None:
@@ -236,7 +249,9 @@ class KbIndexes:
             and meta.get("version") == ATOMS_VERSION
             and [c["sha"] for c in meta["chunks"]] == [_sha(c.text) for c in d.chunks]
             and (folder / f"atoms-{slug}.npy").is_file()
-            and (not questions or (meta.get("questions_by") is not None and (folder / f"questions-{slug}.npy").is_file()))
+            and (
+                not questions or (meta.get("questions_by") is not None and (folder / f"questions-{slug}.npy").is_file())
+            )
         )
 
     def collect(self, documents: Sequence[DocumentInfo]) -> None:
@@ -295,7 +310,8 @@ class KbIndexes:
         return KnowledgeBaseError(
             f"the knowledge base in {folder} has no {mode.value} index; build it with "
             f"`python -m engine kb reindex --store {folder} --index-modes {mode.value}`"
-            + (" --model MODEL" if mode is Strategy.ATOM_QUESTIONS else ""))
+            + (" --model MODEL" if mode is Strategy.ATOM_QUESTIONS else "")
+        )
 
 
 class WeightedRows:
@@ -327,7 +343,9 @@ class WeightedRows:
 class SummaryIndex(WeightedRows):
     """The documents' summaries, one row per document, scored as ``WeightedRows``."""
 
-    def __init__(self, docs: Sequence[DocumentInfo], summaries: Sequence[Summary], vectors: np.ndarray, dim: int) -> None:
+    def __init__(
+        self, docs: Sequence[DocumentInfo], summaries: Sequence[Summary], vectors: np.ndarray, dim: int
+    ) -> None:
         super().__init__(vectors, [s.text for s in summaries], dim)
         self.docs, self.summaries = list(docs), list(summaries)
 
@@ -357,8 +375,10 @@ class AtomIndex:
             doc_chunks = kb.chunks(doc.name)
             texts = DocText(doc.doc_hash, doc.name, (), tuple(doc_chunks))
             if meta is None or not kb.indexes._atoms_current(texts, questions):
-                raise KnowledgeBaseError(f"{folder / 'atoms.json'} is missing or out of date; rebuild it with "
-                                         f"`python -m engine kb reindex --store {kb.folder}`")
+                raise KnowledgeBaseError(
+                    f"{folder / 'atoms.json'} is missing or out of date; rebuild it with "
+                    f"`python -m engine kb reindex --store {kb.folder}`"
+                )
             base = len(chunks)
             chunks += doc_chunks
             a_vectors.append(np.load(folder / f"atoms-{slug}.npy", allow_pickle=False))

@@ -121,8 +121,12 @@ class Conflict:
         return count_choices(self.entries)
 
     def to_json(self) -> dict:
-        return {"question": self.question, "score": round(self.score, 4), "choices": self.choices,
-                "entries": [e.to_json() for e in self.entries]}
+        return {
+            "question": self.question,
+            "score": round(self.score, 4),
+            "choices": self.choices,
+            "entries": [e.to_json() for e in self.entries],
+        }
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,9 @@ def preference(entry: LibraryEntry, product: str | None) -> int:
     return 1 if entry.product is None else 2
 
 
-def near_hits(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, product: str | None = None) -> list[LibraryHit]:
+def near_hits(
+    hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, product: str | None = None
+) -> list[LibraryHit]:
     """The hits near-identical to the question, of the most preferred kind present for
     ``product`` (see the module docstring): their answers are the ones reuse chooses from."""
     near = [h for h in hits if h.score >= threshold]
@@ -190,7 +196,9 @@ def near_hits(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, produc
     return [h for h in near if preference(h.entry, product) == best]
 
 
-def reused_hit(hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, product: str | None = None) -> LibraryHit | None:
+def reused_hit(
+    hits: Sequence[LibraryHit], threshold: float = REUSE_SCORE, product: str | None = None
+) -> LibraryHit | None:
     """The past answer to reuse among the near-identical hits of the preferred kind for
     ``product``: the most common choice, then the newest (review over import, then date), then
     the closest match; None when none is near."""
@@ -258,8 +266,15 @@ class AnswerLibrary:
         """Keep the entry but never match it again (nor flag it in conflicts)."""
         return self.store.set_retired(entry_id, True)
 
-    def import_file(self, path: str | Path, progress: Progress = no_progress, product: str | None = None, *,
-                    source: str | None = None, limits: Limits | None = None) -> ImportReport:
+    def import_file(
+        self,
+        path: str | Path,
+        progress: Progress = no_progress,
+        product: str | None = None,
+        *,
+        source: str | None = None,
+        limits: Limits | None = None,
+    ) -> ImportReport:
         """Import a past filled questionnaire (.xlsx/.xlsm/.csv): one entry per answered question,
         answered for ``product`` (None: company-wide). Importing the same file again — the same
         ``source`` (default: the file's real path) or the same bytes — replaces its entries;
@@ -277,31 +292,62 @@ class AnswerLibrary:
         answered = [q for q in questions if q.answered]
         if not answered:
             raise LibraryImportError(
-                path.name, f"none of its {len(questions)} questions has an answer",
-                "import a filled questionnaire (its answers are what the library reuses)")
+                path.name,
+                f"none of its {len(questions)} questions has an answer",
+                "import a filled questionnaire (its answers are what the library reuses)",
+            )
         today = date.today().isoformat()
         entries = [replace(_imported_entry(q, path.name, today), product=product) for q in answered]
         vectors = self._encode([e.question for e in entries], progress)
-        replaced = self.store.replace_file(path.name, source or str(path.resolve()), digest, entries, vectors,
-                                           model_id(self.encoder))
-        return ImportReport(path.name, len(questions), len(entries), len(questions) - len(answered), replaced,
-                            tuple(questionnaire.notes))
+        replaced = self.store.replace_file(
+            path.name, source or str(path.resolve()), digest, entries, vectors, model_id(self.encoder)
+        )
+        return ImportReport(
+            path.name,
+            len(questions),
+            len(entries),
+            len(questions) - len(answered),
+            replaced,
+            tuple(questionnaire.notes),
+        )
 
-    def record(self, question: str, choice: str | None, answer: str | None, file: str, sheet: str, row: int,
-               qid: str | None, product: str | None = None) -> LibraryEntry | None:
+    def record(
+        self,
+        question: str,
+        choice: str | None,
+        answer: str | None,
+        file: str,
+        sheet: str,
+        row: int,
+        qid: str | None,
+        product: str | None = None,
+    ) -> LibraryEntry | None:
         """Add (or update) the approved answer to a question of a reviewed questionnaire (drafted
         for ``product``), dated today; None when there is nothing to keep (no text and no choice)."""
         question, answer = question.strip(), (answer or "").strip()
         if not question or not (answer or choice):
             return None
-        entry = LibraryEntry(0, question, choice or None, answer, None, file, sheet, row, qid,
-                             date.today().isoformat(), Origin.REVIEW, product=product)
+        entry = LibraryEntry(
+            0,
+            question,
+            choice or None,
+            answer,
+            None,
+            file,
+            sheet,
+            row,
+            qid,
+            date.today().isoformat(),
+            Origin.REVIEW,
+            product=product,
+        )
         vector = self.encoder.encode_passages([question])[0]
         return self.store.upsert_review(entry, vector, model_id(self.encoder))
 
     # ---- matching ----------------------------------------------------------------------------
-    def match(self, question: str | QuestionVectors, top_k: int | None = 3, min_score: float = 0.0,
-              product: str | None = None) -> list[LibraryHit]:
+    def match(
+        self, question: str | QuestionVectors, top_k: int | None = 3, min_score: float = 0.0, product: str | None = None
+    ) -> list[LibraryHit]:
         """The active entries whose questions best match ``question`` (text, or already embedded:
         engine/index/embed/question.py): at most ``top_k`` (None: all) scoring at least
         ``min_score``, the kind preferred for ``product`` first (see the module docstring), each
@@ -316,8 +362,11 @@ class AnswerLibrary:
         lexical = index.lexical_query(text)
         scores = ALPHA * dense + (1.0 - ALPHA) * lexical
         order = np.argsort(-scores, kind="stable")
-        hits = [LibraryHit(index.entries[i], float(scores[i]), float(dense[i]), float(lexical[i]))
-                for i in order if scores[i] >= min_score]
+        hits = [
+            LibraryHit(index.entries[i], float(scores[i]), float(dense[i]), float(lexical[i]))
+            for i in order
+            if scores[i] >= min_score
+        ]
         hits.sort(key=lambda h: preference(h.entry, product))  # stable: best first within a kind
         return hits if top_k is None else hits[:top_k]
 
@@ -338,9 +387,9 @@ class AnswerLibrary:
 
         close: list[tuple[int, int, float]] = []
         for lo in range(0, n, _BLOCK):
-            block = ALPHA * (index.dense[lo:lo + _BLOCK] @ index.dense.T)
+            block = ALPHA * (index.dense[lo : lo + _BLOCK] @ index.dense.T)
             if index.tfidf is not None:
-                block += (1.0 - ALPHA) * (index.tfidf[lo:lo + _BLOCK] @ index.tfidf.T).toarray()
+                block += (1.0 - ALPHA) * (index.tfidf[lo : lo + _BLOCK] @ index.tfidf.T).toarray()
             for i, j in zip(*np.nonzero(block >= threshold)):
                 i = int(i) + lo
                 if i < j:
@@ -356,8 +405,9 @@ class AnswerLibrary:
         for i, e in enumerate(index.entries):
             if keys[i] and root(i) in strongest:
                 groups.setdefault(root(i), []).append(e)
-        found = sorted((Conflict(tuple(groups[r]), strongest[r]) for r in groups),
-                       key=lambda c: (-c.score, c.entries[0].id))
+        found = sorted(
+            (Conflict(tuple(groups[r]), strongest[r]) for r in groups), key=lambda c: (-c.score, c.entries[0].id)
+        )
         self._conflicts = (index.version, threshold, found)
         return list(found)
 
@@ -366,7 +416,7 @@ class AnswerLibrary:
         blocks = []
         progress("embedding questions", 0, len(texts))
         for lo in range(0, len(texts), _ENCODE_BLOCK):
-            blocks.append(self.encoder.encode_passages(texts[lo:lo + _ENCODE_BLOCK]))
+            blocks.append(self.encoder.encode_passages(texts[lo : lo + _ENCODE_BLOCK]))
             progress("embedding questions", min(lo + _ENCODE_BLOCK, len(texts)), len(texts))
         return np.concatenate(blocks) if blocks else np.zeros((0, self.encoder.dim), dtype=np.float32)
 
@@ -387,8 +437,11 @@ class AnswerLibrary:
                     blobs[i] = fresh[k].astype("<f4").tobytes()
                 version = self.store.version()
             index = _Index(version, entries)
-            index.dense = (np.stack([unblob(b) for b in blobs]).astype(np.float32) if blobs
-                           else np.zeros((0, self.encoder.dim), dtype=np.float32))
+            index.dense = (
+                np.stack([unblob(b) for b in blobs]).astype(np.float32)
+                if blobs
+                else np.zeros((0, self.encoder.dim), dtype=np.float32)
+            )
             if entries:
                 index.vectorizer, index.tfidf = _fit_tfidf([e.question for e in entries])
             self._index = index
@@ -415,7 +468,24 @@ def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
 
 
 __all__ = [
-    "ALPHA", "CONFLICT_SCORE", "LIBRARY_FILE", "PASSAGE_SCORE", "REUSE_SCORE", "AnswerLibrary", "Conflict",
-    "ImportReport", "LibraryEntry", "LibraryHit", "LibraryImportError", "Origin", "allowed_choice", "answer_text",
-    "choice_key", "count_choices", "near_hits", "preference", "reusable_choice", "reused_hit",
+    "ALPHA",
+    "CONFLICT_SCORE",
+    "LIBRARY_FILE",
+    "PASSAGE_SCORE",
+    "REUSE_SCORE",
+    "AnswerLibrary",
+    "Conflict",
+    "ImportReport",
+    "LibraryEntry",
+    "LibraryHit",
+    "LibraryImportError",
+    "Origin",
+    "allowed_choice",
+    "answer_text",
+    "choice_key",
+    "count_choices",
+    "near_hits",
+    "preference",
+    "reusable_choice",
+    "reused_hit",
 ]

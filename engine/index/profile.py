@@ -185,23 +185,31 @@ class Profile:
         return Profile(self.company, self.products, {p: dict(f) for p, f in documented.items() if f})
 
     def to_json(self) -> dict:
-        data = {"company": {k: f.to_json() for k, f in sorted(self.company.items())},
-                "products": {p: {k: f.to_json() for k, f in sorted(fs.items())} for p, fs in sorted(self.products.items())}}
+        data = {
+            "company": {k: f.to_json() for k, f in sorted(self.company.items())},
+            "products": {p: {k: f.to_json() for k, f in sorted(fs.items())} for p, fs in sorted(self.products.items())},
+        }
         if self.documented:
-            data["documented"] = {p: {k: f.to_json() for k, f in sorted(fs.items())}
-                                  for p, fs in sorted(self.documented.items())}
+            data["documented"] = {
+                p: {k: f.to_json() for k, f in sorted(fs.items())} for p, fs in sorted(self.documented.items())
+            }
         return data
 
 
-_LEGAL_FORM = re.compile(r"\b(?:inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|"
-                         r"sa|s\.a|bv|b\.v|pty|llp|lp)\b\.?", re.IGNORECASE)
+_LEGAL_FORM = re.compile(
+    r"\b(?:inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|"
+    r"sa|s\.a|bv|b\.v|pty|llp|lp)\b\.?",
+    re.IGNORECASE,
+)
 
 
 def same_vendor(a: str, b: str) -> bool:
     """Whether two vendor names name one company: compared without case, punctuation and legal
     form ("Instructure, Inc." is "Instructure"; "Parchment LLC" is not)."""
+
     def core(name: str) -> str:
         return " ".join(re.sub(r"[^\w\s]", " ", _LEGAL_FORM.sub(" ", name or "")).casefold().split())
+
     return bool(core(a)) and core(a) == core(b)
 
 
@@ -227,7 +235,9 @@ def _value(e: LibraryEntry) -> str:
     return " — ".join(x for x in (e.choice, e.answer) if x).strip()
 
 
-_ROW_ID = re.compile(r"\b[A-Z]{2,6}-\d{1,3}(?:\.\d{1,3})?\b")  # a row id as questionnaires number them: GNRL-08, DATE-01
+_ROW_ID = re.compile(
+    r"\b[A-Z]{2,6}-\d{1,3}(?:\.\d{1,3})?\b"
+)  # a row id as questionnaires number them: GNRL-08, DATE-01
 
 
 def _references(value: str, rows: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -279,14 +289,20 @@ def learn(entries: Iterable[LibraryEntry]) -> Profile:
         votes = Counter(vote(e) for e in files.values())
         value, n = votes.most_common(1)[0]
         if n >= 2 and n >= COMPANY_AGREEMENT * len(files):
-            first = min((e for e in files.values() if vote(e) == value),
-                        key=lambda e: (e.product is not None, e.file))  # a company-wide file first
-            company[key] = Fact(key, _value(first), first.file, None, first.sheet, first.row, first.qid, n,
-                                refers=refers[first.id])
+            first = min(
+                (e for e in files.values() if vote(e) == value), key=lambda e: (e.product is not None, e.file)
+            )  # a company-wide file first
+            company[key] = Fact(
+                key, _value(first), first.file, None, first.sheet, first.row, first.qid, n, refers=refers[first.id]
+            )
     # a product's learned fact that equals the company's is the company's (one source of truth)
     for product, facts in products.items():
-        for key in [k for k, f in facts.items() if k in company and normalised(_pointed(f.value, f.refers))
-                    == normalised(_pointed(company[k].value, company[k].refers))]:
+        for key in [
+            k
+            for k, f in facts.items()
+            if k in company
+            and normalised(_pointed(f.value, f.refers)) == normalised(_pointed(company[k].value, company[k].refers))
+        ]:
             del facts[key]
     return Profile(company, {p: dict(f) for p, f in products.items() if f})
 
@@ -318,8 +334,10 @@ def load_set(folder: str | Path) -> Profile:
         company = {k: _loaded(f) for k, f in data.get("company", {}).items()}
         products = {p: {k: _loaded(f) for k, f in fs.items()} for p, fs in data.get("products", {}).items()}
     except (ValueError, TypeError, AttributeError) as exc:
-        raise ProfileError(f"{path}: not a profile file ({exc}); move it away and set the facts again "
-                           "(python -m engine profile --set KEY VALUE)") from exc
+        raise ProfileError(
+            f"{path}: not a profile file ({exc}); move it away and set the facts again "
+            "(python -m engine profile --set KEY VALUE)"
+        ) from exc
     return Profile(company, products)
 
 
@@ -331,8 +349,10 @@ def set_fact(folder: str | Path, key: str, value: str, product: str | None = Non
     """Set (or, with an empty value, remove) a fact by hand; saved atomically."""
     key = "_".join(key.strip().lower().replace("-", " ").split())
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,59}", key):
-        raise ProfileError(f"the fact name {key!r} is not a name; use letters, digits and _ "
-                           "(e.g. vendor_name, privacy_link, support_hours)")
+        raise ProfileError(
+            f"the fact name {key!r} is not a name; use letters, digits and _ "
+            "(e.g. vendor_name, privacy_link, support_hours)"
+        )
     current = load_set(folder)
     facts = current.company if product is None else current.products.setdefault(product, {})
     fact = Fact(key, value.strip(), "profile", product)
@@ -364,5 +384,21 @@ def profile_of(library) -> Profile:
     return merged(learn(library.entries()), load_set(library.folder))
 
 
-__all__ = ["COMPANY_AGREEMENT", "DATE_KEY", "FACT_PATTERNS", "Fact", "PROFILE_FILE", "Profile", "ProfileError",
-           "fact_key", "learn", "load_set", "merged", "normalised", "profile_of", "row_ids", "same_vendor", "set_fact"]
+__all__ = [
+    "COMPANY_AGREEMENT",
+    "DATE_KEY",
+    "FACT_PATTERNS",
+    "Fact",
+    "PROFILE_FILE",
+    "Profile",
+    "ProfileError",
+    "fact_key",
+    "learn",
+    "load_set",
+    "merged",
+    "normalised",
+    "profile_of",
+    "row_ids",
+    "same_vendor",
+    "set_fact",
+]

@@ -43,13 +43,16 @@ _LABEL = re.compile(r"^[^:]{2,60}:\s*(.*)$")  # "Label: value" or "Label:" (the 
 _NONE = re.compile(r"^(?:not applicable|n/?a|none)\.?$", re.IGNORECASE)
 
 # the attestation's assessed entity: (key, the field's label)
-_ENTITY_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in (
-    ("vendor_name", r"^company name$"),
-    ("contact_name", r"^(?:company )?contact name$"),
-    ("contact_title", r"^(?:company )?contact title$"),
-    ("contact_phone", r"^(?:company )?contact phone(?: number)?$"),
-    ("contact_email", r"^(?:company )?contact e-?mail(?: address)?$"),
-))
+_ENTITY_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (k, re.compile(p, re.IGNORECASE))
+    for k, p in (
+        ("vendor_name", r"^company name$"),
+        ("contact_name", r"^(?:company )?contact name$"),
+        ("contact_title", r"^(?:company )?contact title$"),
+        ("contact_phone", r"^(?:company )?contact phone(?: number)?$"),
+        ("contact_email", r"^(?:company )?contact e-?mail(?: address)?$"),
+    )
+)
 _ENTITY_START = re.compile(r"^(?:part 1a\.?\s*)?assessed entity\b", re.IGNORECASE)
 _ENTITY_END = re.compile(r"^part 1b\b|^part 2\b|assessor", re.IGNORECASE)
 _REPORT = re.compile(r"\bVPAT\b|accessibility conformance report", re.IGNORECASE)
@@ -93,7 +96,7 @@ def _entity(units: Sequence[Unit], doc: str, product: str) -> dict[str, Fact]:
             if rest:
                 start, value = lines[i][0] + line.index(rest), rest
             else:
-                start, value = next(((s, v) for s, v in lines[i + 1:] if v), (0, ""))
+                start, value = next(((s, v) for s, v in lines[i + 1 :] if v), (0, ""))
                 if _LABEL.match(value) and value.endswith(":"):
                     continue  # the next line is another label: the field is empty
             if value and not _NONE.match(value):
@@ -110,8 +113,8 @@ def _report_contact(units: Sequence[Unit], doc: str, product: str) -> dict[str, 
             m = _CONTACT_START.match(line)
             if m is None:
                 continue
-            block = ([(lines[i][0] + line.index(m.group(1).strip()), m.group(1).strip())] if m.group(1).strip() else [])
-            for start, value in lines[i + 1:]:
+            block = [(lines[i][0] + line.index(m.group(1).strip()), m.group(1).strip())] if m.group(1).strip() else []
+            for start, value in lines[i + 1 :]:
                 if _LABEL.match(value):
                     break
                 if value and not value.isdigit():  # a page number is no part of the contact

@@ -76,4 +76,6 @@ def page_furniture(units: Sequence[Unit], edge: int = 2) -> dict[int, list[tuple
     pages = sum(u.page is not None for u in units)
     repeated = {k for k, on in seen.items() if k and len(on) >= max(3, pages / 2)}
     out = {u: [(a, b) for k, a, b in lines if k in repeated] for u, lines in edges.items()}
-    return {u: skip for u, skip in out.items() if skip and len(skip) < len(re.findall(r"[^\n]*\S[^\n]*", units[u].text))}
+    return {
+        u: skip for u, skip in out.items() if skip and len(skip) < len(re.findall(r"[^\n]*\S[^\n]*", units[u].text))
+    }

@@ -117,6 +117,7 @@ def now() -> str:
 
 # ---------------------------------------------------------------- extractive selection
 
+
 @dataclass(frozen=True)
 class _Sentence:
     text: str
@@ -151,8 +152,9 @@ def document_sentences(units: Sequence[Unit]) -> list[_Sentence]:
     return out
 
 
-def central_sentences(sentences: Sequence[_Sentence], budget: int, cost: Callable[[str], int],
-                      redundancy: float = 0.6) -> list[_Sentence]:
+def central_sentences(
+    sentences: Sequence[_Sentence], budget: int, cost: Callable[[str], int], redundancy: float = 0.6
+) -> list[_Sentence]:
     """The most central sentences within ``budget`` (by ``cost``), in document order: TF-IDF
     cosine of each sentence to the document's centroid, stemmed words as retrieval uses them;
     a sentence whose cosine to one already taken exceeds ``redundancy`` is skipped."""
@@ -199,6 +201,7 @@ def extractive_summary(units: Sequence[Unit], max_words: int = EXTRACTIVE_WORDS)
 
 # ---------------------------------------------------------------- summarizers
 
+
 class Summarizer(Protocol):
     method: SummaryMethod
     name: str  # what writes the summaries (model name, or "extractive")
@@ -206,7 +209,9 @@ class Summarizer(Protocol):
     def calls(self, units: Sequence[Unit]) -> int:
         """How many steps (LLM calls) ``summarize`` will take, for progress."""
 
-    def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
+    def summarize(
+        self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None
+    ) -> Summary:
         """The summary of one document (its units: pages, sections, rows, in order); ``step``
         after each call."""
 
@@ -223,7 +228,9 @@ class ExtractiveSummarizer:
     def calls(self, units: Sequence[Unit]) -> int:
         return 1
 
-    def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
+    def summarize(
+        self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None
+    ) -> Summary:
         started = time.perf_counter()
         text = extractive_summary(units, self.max_words) or _first_words(units, self.max_words) or title
         step()
@@ -236,8 +243,12 @@ def _first_words(units: Sequence[Unit], n: int) -> str:
 
 def _schema(field: str) -> dict:
     # one line of text: the model cannot start a list or a second paragraph
-    return {"type": "object", "properties": {field: {"type": "string", "pattern": '^[^\\n"]+$'}},
-            "required": [field], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {field: {"type": "string", "pattern": '^[^\\n"]+$'}},
+        "required": [field],
+        "additionalProperties": False,
+    }
 
 
 @dataclass(frozen=True)
@@ -260,8 +271,13 @@ class LlmSummarizer:
 
     method = SummaryMethod.LLM
 
-    def __init__(self, chat, single_tokens: int = SINGLE_CALL_TOKENS, section_tokens: int = SECTION_TOKENS,
-                 max_sections: int = MAX_SECTIONS) -> None:
+    def __init__(
+        self,
+        chat,
+        single_tokens: int = SINGLE_CALL_TOKENS,
+        section_tokens: int = SECTION_TOKENS,
+        max_sections: int = MAX_SECTIONS,
+    ) -> None:
         self._chat = chat
         self.single_tokens, self.section_tokens, self.max_sections = single_tokens, section_tokens, max_sections
         self._plans: dict[tuple, _Plan] = {}
@@ -271,8 +287,11 @@ class LlmSummarizer:
         if callable(self._chat) and not hasattr(self._chat, "chat_json"):
             self._chat = self._chat()
         if not hasattr(self._chat, "chat_json"):
-            raise GeneratorError(type(self._chat).__name__, "cannot write summaries (it has no chat_json)",
-                                 "use a model from engine.drafting.generate.make_generator, or extractive summaries")
+            raise GeneratorError(
+                type(self._chat).__name__,
+                "cannot write summaries (it has no chat_json)",
+                "use a model from engine.drafting.generate.make_generator, or extractive summaries",
+            )
         return self._chat
 
     @property
@@ -308,7 +327,9 @@ class LlmSummarizer:
         self._plans[_key(units)] = plan  # summarize() takes it: a long document is planned once
         return plan.calls
 
-    def summarize(self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None) -> Summary:
+    def summarize(
+        self, doc_hash: str, title: str, units: Sequence[Unit], step: Callable[[], None] = lambda: None
+    ) -> Summary:
         chat = self.chat
         started = time.perf_counter()
         plan = self._plans.pop(_key(units), None) or self.plan(units)
@@ -324,23 +345,43 @@ class LlmSummarizer:
             return _field(reply.text, field)
 
         if plan.single is not None:
-            text = ask(SYSTEM_PROMPT, f"Document: {title}\n\n{plan.single}\n\nWrite the summary.", "summary", SUMMARY_TOKENS)
+            text = ask(
+                SYSTEM_PROMPT, f"Document: {title}\n\n{plan.single}\n\nWrite the summary.", "summary", SUMMARY_TOKENS
+            )
         else:
             notes = []
             for i, section in enumerate(plan.sections, 1):
-                note = ask(NOTES_PROMPT, f"Document: {title}, part {i} of {len(plan.sections)}\n\n{section}\n\nWrite the notes.",
-                           "notes", NOTE_TOKENS)
+                note = ask(
+                    NOTES_PROMPT,
+                    f"Document: {title}, part {i} of {len(plan.sections)}\n\n{section}\n\nWrite the notes.",
+                    "notes",
+                    NOTE_TOKENS,
+                )
                 if note:
                     notes.append(f"Part {i}: {note}")
-            text = ask(SYSTEM_PROMPT, f"Document: {title}\nNotes on its {len(plan.sections)} parts, in order:\n\n"
-                       + "\n".join(notes) + "\n\nWrite the summary of the whole document.", "summary", SUMMARY_TOKENS)
+            text = ask(
+                SYSTEM_PROMPT,
+                f"Document: {title}\nNotes on its {len(plan.sections)} parts, in order:\n\n"
+                + "\n".join(notes)
+                + "\n\nWrite the summary of the whole document.",
+                "summary",
+                SUMMARY_TOKENS,
+            )
         if not text or not _is_prose(text):
             # an empty or unparsable reply, or a heading and no sentence (the model gave back the
             # title, seen on BEIR SciFact): the document's own sentences
             text = extractive_summary(units) or title
-        return Summary(doc_hash, text, SummaryMethod.LLM, model=chat.name, sections=len(plan.sections),
-                       input_tokens=tokens_in, output_tokens=tokens_out, seconds=time.perf_counter() - started,
-                       written=now())
+        return Summary(
+            doc_hash,
+            text,
+            SummaryMethod.LLM,
+            model=chat.name,
+            sections=len(plan.sections),
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+            seconds=time.perf_counter() - started,
+            written=now(),
+        )
 
 
 def _is_prose(text: str) -> bool:
@@ -362,7 +403,7 @@ def _field(raw: str, field: str) -> str:
         if not found:
             return ""
         text = found.group(1)
-        cut = max(text.rfind(". "), text.rfind(".\""), text.rfind("."))
+        cut = max(text.rfind(". "), text.rfind('."'), text.rfind("."))
         return " ".join((text[: cut + 1] if cut > 0 else text).split())
     text = value.get(field) if isinstance(value, dict) else None
     return " ".join(text.split()) if isinstance(text, str) else ""
@@ -381,6 +422,7 @@ def summarizer_for(kind: str, chat=None) -> Summarizer:
 
 
 # ---------------------------------------------------------------- the store
+
 
 class SummaryStoreError(Exception):
     """A summary file that cannot be read; the message names it and the fix."""
@@ -404,8 +446,10 @@ class SummaryStore:
             d = json.loads(path.read_text(encoding="utf-8"))
             summary = Summary.from_json(d)
         except (ValueError, KeyError, TypeError) as exc:
-            raise SummaryStoreError(f"{path}: the summary file is damaged ({exc}); delete it and it is written again "
-                                    "on the next `kb reindex`") from None
+            raise SummaryStoreError(
+                f"{path}: the summary file is damaged ({exc}); delete it and it is written again "
+                "on the next `kb reindex`"
+            ) from None
         return summary if summary.version == SUMMARY_VERSION or summary.method is SummaryMethod.EDITED else None
 
     def put(self, summary: Summary) -> Summary:

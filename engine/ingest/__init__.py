@@ -42,10 +42,7 @@ def _shown(name: str) -> str:
     """The name with control characters escaped, safe to put in a one-line message."""
     if not name:
         return '""'
-    return "".join(
-        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) == "Cc" else c
-        for c in name
-    )
+    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) == "Cc" else c for c in name)
 
 
 def validate_name(name: str) -> str:
@@ -62,8 +59,7 @@ def validate_name(name: str) -> str:
         plain = "".join(c for c in plain if unicodedata.category(c) != "Cc").strip(". ")
         raise IngestError(
             _shown(name),
-            "the name contains a path, control characters or is empty; "
-            "a document name must be a plain file name",
+            "the name contains a path, control characters or is empty; a document name must be a plain file name",
             f"rename the file to a plain name such as {plain or 'document.pdf'}",
         )
     return name
@@ -84,17 +80,14 @@ def load_document(path: Path, name: str | None = None, limits: Limits | None = N
     if not path.is_file():
         raise IngestError(name, f"{path} is not a file", "add a file, not a folder")
     if path.stat().st_size == 0:
-        raise IngestError(
-            name, "is empty (0 bytes)", "re-export or re-download it; the copy may be incomplete"
-        )
+        raise IngestError(name, "is empty (0 bytes)", "re-export or re-download it; the copy may be incomplete")
     ext = _extension(path, name)
     loader = _LOADERS.get(ext)
     if loader is None:
         shown_ext = ext or "(no extension)"
         raise IngestError(
             name,
-            f"has an unsupported file type {shown_ext} "
-            f"(supported: {', '.join(SUPPORTED_EXTENSIONS)})",
+            f"has an unsupported file type {shown_ext} (supported: {', '.join(SUPPORTED_EXTENSIONS)})",
             "convert it to PDF or save it as .xlsx/.csv, .docx or .md/.txt and add that",
         )
     limits = limits or Limits.from_env()

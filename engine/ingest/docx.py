@@ -87,7 +87,5 @@ def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
         if len(lines) > (0 if section is None else 1)  # skip sections with only a heading
     )
     if not units:
-        raise IngestError(
-            name, "has no text", "check it is not only images; add a copy with real text"
-        )
+        raise IngestError(name, "has no text", "check it is not only images; add a copy with real text")
     return LoadedDocument(name=name, kind=SourceKind.DOCX, units=units)

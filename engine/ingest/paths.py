@@ -61,8 +61,11 @@ def named_file(path: Path) -> Path:
     except OSError:
         raise IngestError(str(path), f"is a link to {target}, which does not exist", "name the file itself") from None
     if not stat.S_ISREG(mode):
-        raise IngestError(str(path), f"is a link to {target}, which is {_kind(mode)}",
-                          "name a regular file, or the folder itself (links are not followed)")
+        raise IngestError(
+            str(path),
+            f"is a link to {target}, which is {_kind(mode)}",
+            "name a regular file, or the folder itself (links are not followed)",
+        )
     return target
 
 
@@ -94,8 +97,10 @@ def _walk(folder: Path, files: list[tuple[Path, str]], skipped: list[str]) -> No
             if d.startswith("."):
                 hidden += 1
             elif sub.is_symlink():
-                skipped.append(f"{sub}: a link to a folder ({os.path.realpath(sub)}); links inside folders are "
-                               "not followed: name the folder itself to add it")
+                skipped.append(
+                    f"{sub}: a link to a folder ({os.path.realpath(sub)}); links inside folders are "
+                    "not followed: name the folder itself to add it"
+                )
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (base / d).is_symlink())
         for n in sorted(names):
             path = base / n
@@ -110,13 +115,17 @@ def _walk(folder: Path, files: list[tuple[Path, str]], skipped: list[str]) -> No
             if stat.S_ISREG(mode):
                 files.append((path, n))
             elif stat.S_ISLNK(mode):
-                skipped.append(f"{path}: a link (to {os.path.realpath(path)}); links inside folders are not "
-                               "followed: name the file itself to add it")
+                skipped.append(
+                    f"{path}: a link (to {os.path.realpath(path)}); links inside folders are not "
+                    "followed: name the file itself to add it"
+                )
             else:
                 skipped.append(f"{path}: {_kind(mode)}, not a regular file")
     if hidden:
-        skipped.append(f"{folder}: {hidden} hidden file{'s' if hidden != 1 else ''} or folder{'s' if hidden != 1 else ''} "
-                       "(names starting with '.')")
+        skipped.append(
+            f"{folder}: {hidden} hidden file{'s' if hidden != 1 else ''} or folder{'s' if hidden != 1 else ''} "
+            "(names starting with '.')"
+        )
 
 
 __all__ = ["Selected", "named_file", "select_files"]

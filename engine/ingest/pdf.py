@@ -26,9 +26,7 @@ def page_ranges(pages: list[int]) -> str:
 
 
 def _corrupt(name: str) -> IngestError:
-    return IngestError(
-        name, "is not a readable PDF (corrupt or truncated)", "re-export or re-download it"
-    )
+    return IngestError(name, "is not a readable PDF (corrupt or truncated)", "re-export or re-download it")
 
 
 def _plural(n: int, word: str) -> str:
@@ -82,15 +80,11 @@ def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
     notes: list[str] = []
     if repaired:
         notes.append(
-            "the file is damaged and was repaired on opening, so text may be missing; "
-            "re-export or re-download it"
+            "the file is damaged and was repaired on opening, so text may be missing; re-export or re-download it"
         )
     if scanned:
         label, verb = ("page", "has") if len(scanned) == 1 else ("pages", "have")
         notes.append(
-            f"{label} {page_ranges(scanned)} of {page_count} {verb} no text layer "
-            f"(scanned images); {_OCR_FIX}"
+            f"{label} {page_ranges(scanned)} of {page_count} {verb} no text layer (scanned images); {_OCR_FIX}"
         )
-    return LoadedDocument(
-        name=name, kind=SourceKind.PDF, units=units, pages=page_count, notes=tuple(notes)
-    )
+    return LoadedDocument(name=name, kind=SourceKind.PDF, units=units, pages=page_count, notes=tuple(notes))

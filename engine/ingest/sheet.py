@@ -49,15 +49,11 @@ def rows_to_units(rows: Iterable[Row], sheet: str) -> list[Unit]:
     rows = [(n, cells) for n, cells in rows if any(cells)]
     if not rows:
         return []
-    header_at = next(
-        (i for i, (_, cells) in enumerate(rows) if len({c for c in cells if _is_label(c)}) >= 2), 0
-    )
+    header_at = next((i for i, (_, cells) in enumerate(rows) if len({c for c in cells if _is_label(c)}) >= 2), 0)
     header = rows[header_at][1]
     units = []
     for number, cells in rows[header_at + 1 :]:
-        lines = [
-            f"{_header(header, col)}: {value}" for col, value in enumerate(cells) if value
-        ]
+        lines = [f"{_header(header, col)}: {value}" for col, value in enumerate(cells) if value]
         if lines:
             units.append(Unit(text="\n".join(lines), sheet=sheet, row=number))
     return units
@@ -140,9 +136,7 @@ def load_workbook_file(path: Path, name: str, limits: Limits) -> LoadedDocument:
         wb.close()
     if not units:
         raise IngestError(name, "has no data rows", _NO_ROWS_FIX)
-    return LoadedDocument(
-        name=name, kind=SourceKind.SHEET, units=tuple(units), notes=tuple(notes)
-    )
+    return LoadedDocument(name=name, kind=SourceKind.SHEET, units=tuple(units), notes=tuple(notes))
 
 
 # ---------------------------------------------------------------- CSV
@@ -167,9 +161,7 @@ def load_csv(path: Path, name: str, limits: Limits) -> LoadedDocument:
         records = limits.bounded_rows(name, Path(name).stem, reader)
         rows = [(n, [cell.strip() for cell in record]) for n, record in records]
     except csv.Error as exc:
-        raise IngestError(
-            name, f"is not valid CSV ({exc})", "re-export it from the spreadsheet as CSV"
-        ) from exc
+        raise IngestError(name, f"is not valid CSV ({exc})", "re-export it from the spreadsheet as CSV") from exc
     units = rows_to_units(rows, Path(name).stem)
     if not units:
         raise IngestError(name, "has no data rows", _NO_ROWS_FIX)

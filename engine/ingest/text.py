@@ -56,11 +56,7 @@ def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
     text = limits.read_text(path, name)
     if not text.strip():
         raise IngestError(name, "has no text (only whitespace)", "add a file with text in it")
-    units = tuple(
-        Unit(text=raw, section=section)
-        for section, raw in split_sections(text)
-        if _has_body(section, raw)
-    )
+    units = tuple(Unit(text=raw, section=section) for section, raw in split_sections(text) if _has_body(section, raw))
     if not units:
         raise IngestError(name, "has no text besides headings", "add a file with body text")
     return LoadedDocument(name=name, kind=SourceKind.TEXT, units=units)

@@ -66,8 +66,13 @@ def _joined(parts: tuple[str, ...]) -> str:
 def _shown(name: str) -> str:
     """``name`` with control and format characters written as escapes (``\\n``, ``\\u202e``):
     safe to put in a one-line message, and it shows what was there."""
-    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _REMOVED_CATEGORIES
-                   else c for c in name) or '""'
+    return (
+        "".join(
+            c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _REMOVED_CATEGORIES else c
+            for c in name
+        )
+        or '""'
+    )
 
 
 def _capped(name: str) -> str:
@@ -88,8 +93,11 @@ def plain_upload_name(given: str) -> UploadName:
     name = "".join(c for c in given if unicodedata.category(c) not in _REMOVED_CATEGORIES)
     if name != given:
         kinds = {unicodedata.category(c) for c in given} & _REMOVED_CATEGORIES
-        changes.append("held control characters (removed)" if kinds <= {"Cc", "Zl", "Zp"}
-                       else "held invisible or right-to-left control characters (removed)")
+        changes.append(
+            "held control characters (removed)"
+            if kinds <= {"Cc", "Zl", "Zp"}
+            else "held invisible or right-to-left control characters (removed)"
+        )
     last = re.split(r"[\\/]", name)[-1]
     if last != name:
         changes.append("had a folder path (removed)")
@@ -100,9 +108,12 @@ def plain_upload_name(given: str) -> UploadName:
             name = name[2:]
     name = name.strip(" ").rstrip(". ")  # not worth a word: spaces at the ends, dots at the end (Windows drops them)
     if name in ("", ".", "..") or not _capped(name).rstrip(". "):
-        raise IngestError(_shown(given), "the uploaded file has no usable name (nothing is left once folders, "
-                                         "drive letters and control characters are removed)",
-                          "rename the file to a plain name such as questionnaire.xlsx and upload it again")
+        raise IngestError(
+            _shown(given),
+            "the uploaded file has no usable name (nothing is left once folders, "
+            "drive letters and control characters are removed)",
+            "rename the file to a plain name such as questionnaire.xlsx and upload it again",
+        )
     if len(name) > MAX_CHARS or len(name.encode("utf-8")) > MAX_BYTES:
         changes.append(f"was longer than {MAX_CHARS} characters (shortened, the extension kept)")
         name = _capped(name)

@@ -42,9 +42,11 @@ from openpyxl.utils import get_column_letter
 from engine.questionnaire.reader import Question
 
 # a format named after a question's words: "(MM/DD/YYYY)", "e.g. January 5, 2024", "format: 2024-01-05"
-FORMAT_HINT = (r"(?:(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|example|in the format|format|such as)\W*)?"
-               r"(?:[dmy]{1,4}([/.\-])[dmy]{1,4}\1[dmy]{2,4}|(?:month|mmmm|mmm) dd?,? yyyy|dd? (?:month|mmmm|mmm) yyyy|"
-               r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}([/.\-])\d{1,2}\2\d{2,4}|[a-z]{3,9}\.? \d{1,2},? \d{4}|\d{1,2} [a-z]{3,9}\.? \d{4})")
+FORMAT_HINT = (
+    r"(?:(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|example|in the format|format|such as)\W*)?"
+    r"(?:[dmy]{1,4}([/.\-])[dmy]{1,4}\1[dmy]{2,4}|(?:month|mmmm|mmm) dd?,? yyyy|dd? (?:month|mmmm|mmm) yyyy|"
+    r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}([/.\-])\d{1,2}\2\d{2,4}|[a-z]{3,9}\.? \d{1,2},? \d{4}|\d{1,2} [a-z]{3,9}\.? \d{4})"
+)
 _TOKEN = re.compile(r"YYYY|YY|MMMM|MMM|MM|M|DDDD|DDD|DD|D")
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -69,7 +71,7 @@ class DateFormat:
         parts, at = [], 0
         for m in _TOKEN.finditer(pattern):
             if m.start() > at:
-                parts.append("'" + pattern[at:m.start()])
+                parts.append("'" + pattern[at : m.start()])
             parts.append(m.group())
             at = m.end()
         if at < len(pattern):
@@ -83,11 +85,22 @@ class DateFormat:
     def format(self, day: date) -> str:
         out = []
         for p in self.parts:
-            out.append(p[1:] if p.startswith("'") else {
-                "YYYY": f"{day.year:04d}", "YY": f"{day.year % 100:02d}", "MMMM": calendar.month_name[day.month],
-                "MMM": calendar.month_abbr[day.month], "MM": f"{day.month:02d}", "M": str(day.month),
-                "DD": f"{day.day:02d}", "D": str(day.day), "DDDD": calendar.day_name[day.weekday()],
-                "DDD": calendar.day_abbr[day.weekday()]}[p])
+            out.append(
+                p[1:]
+                if p.startswith("'")
+                else {
+                    "YYYY": f"{day.year:04d}",
+                    "YY": f"{day.year % 100:02d}",
+                    "MMMM": calendar.month_name[day.month],
+                    "MMM": calendar.month_abbr[day.month],
+                    "MM": f"{day.month:02d}",
+                    "M": str(day.month),
+                    "DD": f"{day.day:02d}",
+                    "D": str(day.day),
+                    "DDDD": calendar.day_name[day.weekday()],
+                    "DDD": calendar.day_abbr[day.weekday()],
+                }[p]
+            )
         return "".join(out)
 
     def parse(self, text: str) -> date | None:
@@ -98,8 +111,16 @@ class DateFormat:
                 rx.append("".join(r"\s*" if c.isspace() else re.escape(c) for c in p[1:]))
                 continue
             names.append(p)
-            rx.append({"YYYY": r"(\d{4})", "YY": r"(\d{2})", "MMMM": r"([A-Za-z]+)\.?", "MMM": r"([A-Za-z]+)\.?",
-                       "DDDD": r"([A-Za-z]+)", "DDD": r"([A-Za-z]+)\.?"}.get(p, r"(\d{1,2})"))
+            rx.append(
+                {
+                    "YYYY": r"(\d{4})",
+                    "YY": r"(\d{2})",
+                    "MMMM": r"([A-Za-z]+)\.?",
+                    "MMM": r"([A-Za-z]+)\.?",
+                    "DDDD": r"([A-Za-z]+)",
+                    "DDD": r"([A-Za-z]+)\.?",
+                }.get(p, r"(\d{1,2})")
+            )
         m = re.fullmatch(r"\s*" + "".join(rx) + r"\s*", text or "", re.I)
         if not m:
             return None
@@ -124,6 +145,7 @@ ISO = DateFormat.of("YYYY-MM-DD")
 
 # ---------------------------------------------------------------- reading formats
 
+
 def from_number_format(code: str | None) -> DateFormat | None:
     """The date part of an Excel number format; None for a format that shows no date."""
     if not code or not is_date_format(code):
@@ -138,7 +160,7 @@ def from_number_format(code: str | None) -> DateFormat | None:
         if ch == '"':
             j = code.find('"', i + 1)
             j = len(code) if j < 0 else j
-            parts.append("'" + code[i + 1:j])
+            parts.append("'" + code[i + 1 : j])
             i = j + 1
             continue
         if ch == "\\" and i + 1 < len(code):
@@ -154,9 +176,14 @@ def from_number_format(code: str | None) -> DateFormat | None:
         if r[0] in "hs" or r in ("am/pm", "a/p") or (r[0] == "m" and parts and parts[-1] == "h"):
             break  # the time part: not written
         n = len(r)
-        parts.append({"y": "YYYY" if n > 2 else "YY", "e": "YYYY",
-                      "m": ("M", "MM", "MMM", "MMMM")[min(n, 4) - 1] if n < 5 else "MMMM",
-                      "d": ("D", "DD", "DDD", "DDDD")[min(n, 4) - 1]}[r[0]])
+        parts.append(
+            {
+                "y": "YYYY" if n > 2 else "YY",
+                "e": "YYYY",
+                "m": ("M", "MM", "MMM", "MMMM")[min(n, 4) - 1] if n < 5 else "MMMM",
+                "d": ("D", "DD", "DDD", "DDDD")[min(n, 4) - 1],
+            }[r[0]]
+        )
         i += n
     while parts and parts[-1].startswith("'"):
         parts.pop()  # the separator before a dropped time part
@@ -170,9 +197,14 @@ def from_number_format(code: str | None) -> DateFormat | None:
     return DateFormat(tuple(merged), "cell") if {"Y", "M", "D"} <= kinds else None
 
 
-_NAMED = re.compile(r"(?<![A-Za-z])(?P<f>(?:dd?|mm?|yyyy|yy)(?P<sep>[/.\-])(?:dd?|mm?|yyyy|yy)(?P=sep)(?:dd?|mm?|yyyy|yy))"
-                    r"(?![A-Za-z])", re.I)
-_SPELLED = re.compile(r"\b(?:(?P<m1>month|mmmm|mmm)\s+(?P<d1>dd?)(?P<c>,?)\s+yyyy|(?P<d2>dd?)\s+(?P<m2>month|mmmm|mmm)\s+yyyy)\b", re.I)
+_NAMED = re.compile(
+    r"(?<![A-Za-z])(?P<f>(?:dd?|mm?|yyyy|yy)(?P<sep>[/.\-])(?:dd?|mm?|yyyy|yy)(?P=sep)(?:dd?|mm?|yyyy|yy))"
+    r"(?![A-Za-z])",
+    re.I,
+)
+_SPELLED = re.compile(
+    r"\b(?:(?P<m1>month|mmmm|mmm)\s+(?P<d1>dd?)(?P<c>,?)\s+yyyy|(?P<d2>dd?)\s+(?P<m2>month|mmmm|mmm)\s+yyyy)\b", re.I
+)
 _CUE = re.compile(r"(?:\be\.?\s?g\b\.?|\bi\.?\s?e\b\.?|\bexample\b|\bformat\b|\bsuch as\b|\blike\b|\()\W{0,4}", re.I)
 
 
@@ -193,7 +225,7 @@ def from_text(text: str | None) -> DateFormat | None:
             return DateFormat.of(f"{month} {m['d1'].upper()}{m['c']} YYYY", "question")
         return DateFormat.of(f"{m['d2'].upper()} {month} YYYY", "question")
     for cue in _CUE.finditer(text):
-        found = _shape(text[cue.end():cue.end() + 30], prefix=True)
+        found = _shape(text[cue.end() : cue.end() + 30], prefix=True)
         if isinstance(found, DateFormat):
             return DateFormat(found.parts, "question")
     return None
@@ -242,6 +274,7 @@ def _pad(digits: str, token: str) -> str:
 
 
 # ---------------------------------------------------------------- the workbook
+
 
 @dataclass(frozen=True)
 class _Book:
@@ -303,8 +336,14 @@ def _most_written(counts: Counter) -> DateFormat | None:
 def _numeric_key(f: DateFormat) -> tuple[str, str] | None:
     """(separator, year token) of a numeric day-month or month-day format ("MM/DD/YYYY")."""
     p = f.parts
-    if len(p) == 5 and p[1] == p[3] and p[4] in ("YYYY", "YY") and {p[0][0], p[2][0]} == {"M", "D"} \
-            and len(p[0]) <= 2 and len(p[2]) <= 2:
+    if (
+        len(p) == 5
+        and p[1] == p[3]
+        and p[4] in ("YYYY", "YY")
+        and {p[0][0], p[2][0]} == {"M", "D"}
+        and len(p[0]) <= 2
+        and len(p[2]) <= 2
+    ):
         return (p[1][1:], p[4])
     return None
 

@@ -45,13 +45,20 @@ Cell = tuple[str, str]  # (sheet, "C29")
 
 _REF = re.compile(r"(?:(?:'(?P<qs>(?:[^']|'')+)'|(?P<s>[A-Za-z_][\w.]*))!)?\$?(?P<col>[A-Z]{1,3})\$?(?P<row>\d+)")
 _RANGE = re.compile(_REF.pattern + r":\$?(?P<col2>[A-Z]{1,3})\$?(?P<row2>\d+)")
-_OFF = re.compile(r"does not apply|do(?:es)? not need|not required|not applicable|no need to|"
-                  r"\bdo not (?:complete|answer|fill)|\bdon't (?:complete|answer)|^\s*(?:0|n/?a)\s*$", re.I)
+_OFF = re.compile(
+    r"does not apply|do(?:es)? not need|not required|not applicable|no need to|"
+    r"\bdo not (?:complete|answer|fill)|\bdon't (?:complete|answer)|^\s*(?:0|n/?a)\s*$",
+    re.I,
+)
 _ON = re.compile(r"\bdo complete\b|\brequired\b|^\s*(?:1|yes)\s*$", re.I)
-_SHEETS = re.compile(r"\b(?:do not|don't|do|no need to)\s+(?:complete|answer|fill(?: in)?)\b.*\b(?:worksheets?|tabs?)\b",
-                     re.I | re.S)
-_WHAT = re.compile(r"\b(?:do not|don't|no need to)\s+(?:complete|answer|fill(?: in)?)\s+(?:the\s+)?(?P<what>.+?)"
-                   r"(?:\s+in the\s+.+)?\W*$", re.I | re.S)
+_SHEETS = re.compile(
+    r"\b(?:do not|don't|do|no need to)\s+(?:complete|answer|fill(?: in)?)\b.*\b(?:worksheets?|tabs?)\b", re.I | re.S
+)
+_WHAT = re.compile(
+    r"\b(?:do not|don't|no need to)\s+(?:complete|answer|fill(?: in)?)\s+(?:the\s+)?(?P<what>.+?)"
+    r"(?:\s+in the\s+.+)?\W*$",
+    re.I | re.S,
+)
 
 
 @dataclass(frozen=True)
@@ -176,7 +183,7 @@ def _args(text: str, open_at: int) -> list[str] | None:
         ch = text[i]
         if ch in "\"'":  # a string literal or a quoted sheet name: skip to its end ("" and '' escape)
             j = i + 1
-            while j < len(text) and (text[j] != ch or text[j + 1:j + 2] == ch):
+            while j < len(text) and (text[j] != ch or text[j + 1 : j + 2] == ch):
                 j += 2 if text[j] == ch else 1
             i = j + 1
             continue
@@ -203,7 +210,12 @@ def _comparisons(cond: str) -> list[tuple[str, str]] | None:
     out = []
     for p in parts:
         left, eq, right = p.partition("=")
-        if not eq or not _REF.fullmatch(left.strip()) or right.startswith((">", "<")) or left.rstrip().endswith(("<", ">")):
+        if (
+            not eq
+            or not _REF.fullmatch(left.strip())
+            or right.startswith((">", "<"))
+            or left.rstrip().endswith(("<", ">"))
+        ):
             return None
         out.append((left.strip(), right.strip()))
     return out
@@ -285,9 +297,18 @@ def _cached(path: str, size: int, mtime: int) -> tuple[FormulaGate, ...]:
                     a.section = w["what"].strip()
                 if (sheet, row) != (target[0], target[2]):
                     a.rows.append((sheet, row))
-    return tuple(FormulaGate(cell, tuple(dict.fromkeys(a.off)), tuple(dict.fromkeys(a.on)),
-                             tuple(dict.fromkeys(a.rows)), tuple(dict.fromkeys(a.sheets)), a.section)
-                 for cell, a in acc.items() if a.other_sheet and (a.rows or a.sheets))
+    return tuple(
+        FormulaGate(
+            cell,
+            tuple(dict.fromkeys(a.off)),
+            tuple(dict.fromkeys(a.on)),
+            tuple(dict.fromkeys(a.rows)),
+            tuple(dict.fromkeys(a.sheets)),
+            a.section,
+        )
+        for cell, a in acc.items()
+        if a.other_sheet and (a.rows or a.sheets)
+    )
 
 
 def _names_sheet(text: str, sheet: str) -> bool:

@@ -125,6 +125,7 @@ def label(q: Question) -> str:
 
 # ---------------------------------------------------------------- declared templates
 
+
 @dataclass(frozen=True)
 class _Rule:
     qualifier: str  # question ID
@@ -136,8 +137,15 @@ class _Rule:
 
 
 _PHYSICAL_DC = ("DCTR-03", "DCTR-04", "DCTR-05", "DCTR-08", "DCTR-10", "DCTR-11", "DCTR-12", "DCTR-13", "DCTR-14")
-_HOSTING = ("1) Self owned and managed", "2) Physical Co-location", "3) Virtual Co-location", "4) AWS", "5) Azure",
-            "6) GCP", "7) Other")  # HECVAT 3.x's Values sheet, "Hosting"
+_HOSTING = (
+    "1) Self owned and managed",
+    "2) Physical Co-location",
+    "3) Virtual Co-location",
+    "4) AWS",
+    "5) Azure",
+    "6) GCP",
+    "7) Other",
+)  # HECVAT 3.x's Values sheet, "Hosting"
 # HECVAT 3.x Full, from the "Required" formulas of its Questions sheet (column K; N$24 is QUAL-07's
 # option number: 1 self-owned, 2 physical co-location, 3 virtual co-location, 4 AWS, 5 Azure, 6 GCP, 7 other)
 HECVAT3_FULL = (
@@ -150,7 +158,9 @@ HECVAT3_FULL = (
     _Rule("QUAL-07", r"hosting", "Datacenter (hosting provider's SOC 2)", ("DCTR-01",), ("2", "3", "7"), _HOSTING),
     _Rule("QUAL-07", r"hosting", "Datacenter (physical)", _PHYSICAL_DC, ("1", "2"), _HOSTING),
     _Rule("QUAL-07", r"hosting", "Datacenter (outsourced)", ("DCTR-07",), ("2", "3", "4", "5", "6", "7"), _HOSTING),
-    _Rule("QUAL-07", r"hosting", "Datacenter (cloud)", ("DCTR-15", "DCTR-16", "DCTR-17"), ("3", "4", "5", "6"), _HOSTING),
+    _Rule(
+        "QUAL-07", r"hosting", "Datacenter (cloud)", ("DCTR-15", "DCTR-16", "DCTR-17"), ("3", "4", "5", "6"), _HOSTING
+    ),
     # the template's own "No" guidance of two follow-ups: "No need to answer CONS-07" / "… CONS-09"
     _Rule("CONS-06", r"transferred", "CONS-07 (follow-up)", ("CONS-07",), ("yes",)),
     _Rule("CONS-08", r"remote access", "CONS-09 (follow-up)", ("CONS-09",), ("yes",)),
@@ -187,12 +197,14 @@ def _from_template(questions: Sequence[Question]) -> list[Qualifier]:
                 continue
             governed = [q for q in questions if q is not qual and any(_selects(s, q) for s in rule.governs)]
             if governed:
-                found.append(_qualifier(qual, rule.section, governed, rule.required_when, QualifierSource.TEMPLATE,
-                                        rule.options))
+                found.append(
+                    _qualifier(qual, rule.section, governed, rule.required_when, QualifierSource.TEMPLATE, rule.options)
+                )
     return found
 
 
 # ---------------------------------------------------------------- the workbook's formulas
+
 
 def _from_formulas(questionnaire: Questionnaire) -> list[Qualifier]:
     """Qualifiers whose answer other sheets' formulas read (:mod:`engine.questionnaire.formula_gates`)."""
@@ -216,22 +228,41 @@ def _from_formulas(questionnaire: Questionnaire) -> list[Qualifier]:
         else:  # only the values that switch it off: the other options, else those values themselves
             required = tuple(c for c in qual.choices if not _value_matches(c, g.off_values))
         off = tuple(c for c in qual.choices if not _value_matches(c, required)) if required else g.off_values
-        section = g.section or (" and ".join(g.sheets) + (" tabs" if len(g.sheets) > 1 else " tab") if g.sheets else
-                                ", ".join(dict.fromkeys(label(q).split("-")[0] for q in governed)))
-        found.append(Qualifier(label(qual), question_key(qual), qual.sheet, qual.row, section,
-                               tuple(question_key(q) for q in governed), tuple(label(q) for q in governed),
-                               tuple(required), tuple(off), QualifierSource.FORMULAS))
+        section = g.section or (
+            " and ".join(g.sheets) + (" tabs" if len(g.sheets) > 1 else " tab")
+            if g.sheets
+            else ", ".join(dict.fromkeys(label(q).split("-")[0] for q in governed))
+        )
+        found.append(
+            Qualifier(
+                label(qual),
+                question_key(qual),
+                qual.sheet,
+                qual.row,
+                section,
+                tuple(question_key(q) for q in governed),
+                tuple(label(q) for q in governed),
+                tuple(required),
+                tuple(off),
+                QualifierSource.FORMULAS,
+            )
+        )
     return found
 
 
 # ---------------------------------------------------------------- the questionnaire's own words
 
 _REF = r"(?:question\s+|section\s+|item\s+)?(?P<target>[A-Za-z]{0,10}[-_.]?\d[\w.&-]*)"
-_SKIP = re.compile(r"\bif\s+(?:you\s+answered\s+)?[\"“']?(?P<when>no|yes|not applicable|n/?a)[\"”']?\b[^.;]{0,40}?"
-                   r"\b(?:skip|go|proceed|continue|move)\s+(?:on\s+)?to\s+" + _REF, re.I)
-_DONT = re.compile(r"\bif\s+[\"“']?(?P<when>no|yes)[\"”']?\b[^.;]{0,20}?\b(?:no need to|do not|don't|you need not)\s+"
-                   r"(?:answer|complete|respond to)\s+(?:questions?\s+)?(?P<ids>[\w&.-]+(?:\s*(?:,|and|through|to|-)\s*[\w&.-]+)*)",
-                   re.I)
+_SKIP = re.compile(
+    r"\bif\s+(?:you\s+answered\s+)?[\"“']?(?P<when>no|yes|not applicable|n/?a)[\"”']?\b[^.;]{0,40}?"
+    r"\b(?:skip|go|proceed|continue|move)\s+(?:on\s+)?to\s+" + _REF,
+    re.I,
+)
+_DONT = re.compile(
+    r"\bif\s+[\"“']?(?P<when>no|yes)[\"”']?\b[^.;]{0,20}?\b(?:no need to|do not|don't|you need not)\s+"
+    r"(?:answer|complete|respond to)\s+(?:questions?\s+)?(?P<ids>[\w&.-]+(?:\s*(?:,|and|through|to|-)\s*[\w&.-]+)*)",
+    re.I,
+)
 
 
 def _from_wording(questions: Sequence[Question]) -> list[Qualifier]:
@@ -240,19 +271,33 @@ def _from_wording(questions: Sequence[Question]) -> list[Qualifier]:
         m = _SKIP.search(qual.text)
         if m:
             target = m["target"].rstrip(".").upper()
-            later = [q for q in questions[i + 1:] if q.sheet == qual.sheet]
+            later = [q for q in questions[i + 1 :] if q.sheet == qual.sheet]
             stop = next((j for j, q in enumerate(later) if _names(q, target)), None)
             if stop:
-                found.append(_qualifier(qual, f"up to {m['target'].rstrip('.')}", later[:stop],
-                                        _opposite(m["when"]), QualifierSource.WORDING))
+                found.append(
+                    _qualifier(
+                        qual,
+                        f"up to {m['target'].rstrip('.')}",
+                        later[:stop],
+                        _opposite(m["when"]),
+                        QualifierSource.WORDING,
+                    )
+                )
                 continue
         m = _DONT.search(qual.text)
         if m:
             wanted = {t.upper() for t in re.findall(r"[A-Za-z]{0,10}[-_.]?\d[\w.&-]*", m["ids"])}
             governed = [q for q in questions if q is not qual and any(_names(q, t) for t in wanted)]
             if governed:
-                found.append(_qualifier(qual, ", ".join(label(q) for q in governed), governed,
-                                        _opposite(m["when"]), QualifierSource.WORDING))
+                found.append(
+                    _qualifier(
+                        qual,
+                        ", ".join(label(q) for q in governed),
+                        governed,
+                        _opposite(m["when"]),
+                        QualifierSource.WORDING,
+                    )
+                )
     return found
 
 
@@ -273,13 +318,30 @@ def _opposite(when: str) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------- public entry points
 
-def _qualifier(qual: Question, section: str, governed: Sequence[Question], required_when: tuple[str, ...],
-               source: QualifierSource, options: tuple[str, ...] = ()) -> Qualifier:
+
+def _qualifier(
+    qual: Question,
+    section: str,
+    governed: Sequence[Question],
+    required_when: tuple[str, ...],
+    source: QualifierSource,
+    options: tuple[str, ...] = (),
+) -> Qualifier:
     options = qual.choices or options
     off = tuple(c for c in options if not _value_matches(c, required_when))
-    return Qualifier(label(qual), question_key(qual), qual.sheet, qual.row, section,
-                     tuple(question_key(q) for q in governed), tuple(label(q) for q in governed),
-                     tuple(required_when), off, source, () if qual.choices else options)
+    return Qualifier(
+        label(qual),
+        question_key(qual),
+        qual.sheet,
+        qual.row,
+        section,
+        tuple(question_key(q) for q in governed),
+        tuple(label(q) for q in governed),
+        tuple(required_when),
+        off,
+        source,
+        () if qual.choices else options,
+    )
 
 
 def find_qualifiers(questionnaire: Questionnaire | Sequence[Question]) -> tuple[Qualifier, ...]:
@@ -325,8 +387,9 @@ def answer_of(q: Question, choice: str | None, text: str | None, comment: str | 
     return (choice, text) if q.choice_cell else (text, comment)
 
 
-def gates(qualifiers: Sequence[Qualifier], answers: Mapping[str, Answer],
-          choices: Mapping[str, Sequence[str]] | None = None) -> dict[str, Gate]:
+def gates(
+    qualifiers: Sequence[Qualifier], answers: Mapping[str, Answer], choices: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, Gate]:
     """The state of every governed question, from the qualifiers' current answers (``answers``:
     question key → (value, explanation), see :func:`answer_of`); ``choices``: a qualifier's
     dropdown values, to read the options its explanation names (a template's own list when the
@@ -354,11 +417,14 @@ def contradiction(gate: Gate | None, answer: Answer) -> str | None:
     given = (choice or "").strip() or (text or "").strip()
     if not given or is_na(given):
         return None
-    return (f"answered ({given[:40]}) although {gate.qualifier} = {gate.value} says the {gate.section} "
-            "section is not required: check the qualifier or clear this answer")
+    return (
+        f"answered ({given[:40]}) although {gate.qualifier} = {gate.value} says the {gate.section} "
+        "section is not required: check the qualifier or clear this answer"
+    )
 
 
 # ---------------------------------------------------------------- values
+
 
 def _norm(v: str) -> str:
     return " ".join(v.lower().replace("’", "'").split()).strip(" .")
@@ -407,12 +473,26 @@ def _named_options(text: str | None, options: Sequence[str], choice: str | None)
     for option in options:
         if option == choice:
             continue
-        own = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"^\s*\d+\)", "", option).lower().replace("-", ""))
-               if len(w) >= 3 and w not in _STOP}
+        own = {
+            w
+            for w in re.findall(r"[a-z0-9]+", re.sub(r"^\s*\d+\)", "", option).lower().replace("-", ""))
+            if len(w) >= 3 and w not in _STOP
+        }
         if own & words:
             named.append(option)
     return named
 
 
-__all__ = ["Answer", "Gate", "Qualifier", "QualifierSource", "answer_of", "contradiction", "drafting_order",
-           "find_qualifiers", "gates", "is_na", "question_key"]
+__all__ = [
+    "Answer",
+    "Gate",
+    "Qualifier",
+    "QualifierSource",
+    "answer_of",
+    "contradiction",
+    "drafting_order",
+    "find_qualifiers",
+    "gates",
+    "is_na",
+    "question_key",
+]

@@ -157,7 +157,9 @@ class ReadOptions:
             try:
                 _column_number(value)
             except ValueError:
-                raise QuestionnaireError(file, f"{flag} '{value}' is not a column letter", f"pass e.g. {flag} C") from None
+                raise QuestionnaireError(
+                    file, f"{flag} '{value}' is not a column letter", f"pass e.g. {flag} C"
+                ) from None
         return self
 
     def column(self, name: str) -> int | None:
@@ -239,14 +241,16 @@ def read_questionnaire(
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise QuestionnaireError(
-            name, f"has an unsupported extension '{path.suffix}'",
+            name,
+            f"has an unsupported extension '{path.suffix}'",
             f"save it as one of {', '.join(SUFFIXES)} and try again",
         )
     if not path.exists():
         raise QuestionnaireError(name, "does not exist", f"check the path {path}")
     if not path.is_file():
-        raise QuestionnaireError(name, "is not a regular file (a folder, a pipe or a device)",
-                                 "give the path of the questionnaire file")
+        raise QuestionnaireError(
+            name, "is not a regular file (a folder, a pipe or a device)", "give the path of the questionnaire file"
+        )
     if path.stat().st_size == 0:
         raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
     with warnings.catch_warnings():  # openpyxl: "Data Validation extension is not supported"
@@ -279,7 +283,8 @@ def _load_workbook(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_G
     name = path.name
     if is_ole(path):
         raise QuestionnaireError(
-            name, "is password-protected (encrypted) or an old .xls file",
+            name,
+            "is password-protected (encrypted) or an old .xls file",
             "remove the password / save it as .xlsx and try again",
         )
     limits.check_workbook(path, name)  # before openpyxl unpacks anything
@@ -290,7 +295,8 @@ def _load_workbook(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_G
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # BadZipFile, KeyError, XML errors…
         raise QuestionnaireError(
-            name, "is not a readable Excel workbook (corrupt, truncated or not an .xlsx)",
+            name,
+            "is not a readable Excel workbook (corrupt, truncated or not an .xlsx)",
             "open it in Excel, save it again as .xlsx and try again",
         ) from exc
     try:
@@ -298,7 +304,8 @@ def _load_workbook(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_G
             chosen = [i for i in infos if i.name == ov.sheet]
             if not chosen:
                 raise QuestionnaireError(
-                    name, f"has no sheet named '{ov.sheet}'",
+                    name,
+                    f"has no sheet named '{ov.sheet}'",
                     f"pass --sheet with one of: {', '.join(repr(i.name) for i in infos)}",
                 )
         else:
@@ -309,7 +316,8 @@ def _load_workbook(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_G
         raise
     except Exception as exc:
         raise QuestionnaireError(
-            name, f"could not be read ({type(exc).__name__}: {exc})",
+            name,
+            f"could not be read ({type(exc).__name__}: {exc})",
             "open it in Excel, save it again as .xlsx and try again",
         ) from exc
     finally:
@@ -373,7 +381,9 @@ def _load_csv(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_Grid],
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
         records = [record for _, record in limits.bounded_rows(path.name, sheet, reader)]
     except csv.Error as exc:
-        raise QuestionnaireError(path.name, f"is not valid CSV ({exc})", "export it from the spreadsheet as CSV again") from exc
+        raise QuestionnaireError(
+            path.name, f"is not valid CSV ({exc})", "export it from the spreadsheet as CSV again"
+        ) from exc
     cells = {
         (r, c): value.strip()
         for r, record in enumerate(records, 1)
@@ -492,8 +502,10 @@ def _detect(g: _Grid, ov: ReadOptions, lenient: bool) -> SheetLayout | str:
     if not questions:
         uncached = _uncached_questions(g, qcol, id_col, header_row)
         if uncached:
-            return (f"no question rows in column {get_column_letter(qcol)}: its {len(uncached)} question cells hold "
-                    f"formulas without a saved value ({_UNCACHED_FIX})")
+            return (
+                f"no question rows in column {get_column_letter(qcol)}: its {len(uncached)} question cells hold "
+                f"formulas without a saved value ({_UNCACHED_FIX})"
+            )
         return f"no question rows in column {get_column_letter(qcol)}"
     lists = Counter(q.choices for q in questions if q.choices)
     return SheetLayout(
@@ -512,16 +524,21 @@ def _ref(row: int, col: int) -> str:
     return f"{get_column_letter(col)}{row}"
 
 
-_UNCACHED_FIX = "the workbook was saved by a program that does not store computed values; open it in Excel " \
-                "or LibreOffice, save it and read it again"
+_UNCACHED_FIX = (
+    "the workbook was saved by a program that does not store computed values; open it in Excel "
+    "or LibreOffice, save it and read it again"
+)
 
 
 def _uncached_questions(g: _Grid, qcol: int, id_col: int | None, header_row: int | None) -> list[str]:
     """The question cells below the header that hold a formula whose value was never saved:
     their text is unknown (``data_only`` reads None), so they cannot be questions."""
     first = (header_row or 0) + 1
-    return [_ref(r, c) for r, c in sorted(g.formulas)
-            if c == qcol and r >= first and not g.text(r, c) and (id_col is None or g.text(r, id_col))]
+    return [
+        _ref(r, c)
+        for r, c in sorted(g.formulas)
+        if c == qcol and r >= first and not g.text(r, c) and (id_col is None or g.text(r, id_col))
+    ]
 
 
 def _uncached_note(g: _Grid, layout: SheetLayout) -> list[str]:
@@ -531,9 +548,11 @@ def _uncached_note(g: _Grid, layout: SheetLayout) -> list[str]:
     if not refs:
         return []
     shown = ", ".join(refs[:5]) + (f" and {len(refs) - 5} more" if len(refs) > 5 else "")
-    return [f"sheet '{g.name}': {len(refs)} question cell{'s' if len(refs) > 1 else ''} ({shown}) "
-            f"{'hold formulas' if len(refs) > 1 else 'holds a formula'} without a saved value and "
-            f"{'were' if len(refs) > 1 else 'was'} left out; {_UNCACHED_FIX}"]
+    return [
+        f"sheet '{g.name}': {len(refs)} question cell{'s' if len(refs) > 1 else ''} ({shown}) "
+        f"{'hold formulas' if len(refs) > 1 else 'holds a formula'} without a saved value and "
+        f"{'were' if len(refs) > 1 else 'was'} left out; {_UNCACHED_FIX}"
+    ]
 
 
 def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, check_title: bool):

@@ -33,8 +33,13 @@ class RowType(str, Enum):
 
     @property
     def label(self) -> str:
-        return {"yes_no": "Yes/No", "dropdown": "Dropdowns beyond Yes/No", "profile": "Profile (general information)",
-                "narrative": "Narratives", "gated": "Gated (not required)"}[self.value]
+        return {
+            "yes_no": "Yes/No",
+            "dropdown": "Dropdowns beyond Yes/No",
+            "profile": "Profile (general information)",
+            "narrative": "Narratives",
+            "gated": "Gated (not required)",
+        }[self.value]
 
 
 _PROFILE_ID = re.compile(r"^(DATE|GNRL)-\d+", re.I)
@@ -43,7 +48,8 @@ _PROFILE_TEXT = re.compile(
     r"(vendor|product|solution provider)? ?contact (name|title|e-?mail|phone( number)?)|"
     r"web ?link to|(product )?privacy (notice|policy) (link|url)|"
     r"(country of )?(company )?headquarters|employee work locations|hosting (region|location)s?)",
-    re.I)
+    re.I,
+)
 _YES_NO = {"yes", "no", "n/a", "na", "not applicable"}
 
 

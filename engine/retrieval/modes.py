@@ -34,8 +34,9 @@ class Within:
         return cls(frozenset(d.doc_hash for d in docs), lexical.mask(point_ids(d.doc_hash, d.chunks) for d in docs))
 
 
-def search_mode(kb: KnowledgeBase, question: QuestionVectors, top_k: int, mode: Mode,
-                scope: ScopeFilter | None = None) -> list[Hit]:
+def search_mode(
+    kb: KnowledgeBase, question: QuestionVectors, top_k: int, mode: Mode, scope: ScopeFilter | None = None
+) -> list[Hit]:
     """The ``top_k`` chunks that best answer ``question`` in one hybrid ``mode``, best first; with
     ``scope``, only chunks of the documents it allows, masked inside the search. The question and
     ``top_k`` are checked by the caller (engine/retrieval/retrieve.py ``search``)."""
@@ -54,7 +55,11 @@ def search_mode(kb: KnowledgeBase, question: QuestionVectors, top_k: int, mode: 
 
 
 def weighted(
-    index: VectorIndex, lexical: LexicalIndex, query: WeightedQuery | PointVectors, top_k: int, alpha: float,
+    index: VectorIndex,
+    lexical: LexicalIndex,
+    query: WeightedQuery | PointVectors,
+    top_k: int,
+    alpha: float,
     within: Within | None = None,
 ) -> list[Scored]:
     """α·cos_dense + (1−α)·BM25/BM25max over the union of the best dense and the best BM25

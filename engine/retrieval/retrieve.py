@@ -26,8 +26,13 @@ from engine.retrieval.modes import search_mode
 from engine.retrieval.summary_rag import Retrieved, by_strategy
 
 
-def search(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None = None,
-           mode: Mode | Strategy | str | None = None, scope: ScopeFilter | None = None) -> list[Hit]:
+def search(
+    kb: KnowledgeBase,
+    question: str | QuestionVectors,
+    top_k: int | None = None,
+    mode: Mode | Strategy | str | None = None,
+    scope: ScopeFilter | None = None,
+) -> list[Hit]:
     """The ``top_k`` chunks that best answer ``question``, best first, with provenance; with
     ``scope``, only chunks of the documents it allows (None: every document). A ``Strategy``
     (summary, atoms…) is ranked by engine/retrieval/summary_rag.py, then the scope applied."""
@@ -46,8 +51,13 @@ def search(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None
     return search_mode(kb, question, top_k, mode, scope)
 
 
-def retrieve(kb: KnowledgeBase, question: str | QuestionVectors, top_k: int | None = None,
-             mode: Mode | Strategy | str | None = None, scope: ScopeFilter | None = None) -> Retrieved:
+def retrieve(
+    kb: KnowledgeBase,
+    question: str | QuestionVectors,
+    top_k: int | None = None,
+    mode: Mode | Strategy | str | None = None,
+    scope: ScopeFilter | None = None,
+) -> Retrieved:
     """The passages for ``question`` in any mode: a ``Mode`` through :func:`search`, a ``Strategy``
     through engine/retrieval/summary_rag.py (the documents it chose with them); with ``scope``,
     only passages of the documents it allows."""

@@ -59,13 +59,18 @@ def by_strategy(kb, question: QuestionVectors, top_k: int, strategy: Strategy) -
         found = kb.indexes.atom_index(strategy).search(dense, top_k, questions=strategy is Strategy.ATOM_QUESTIONS)
         return Retrieved(tuple(Hit(chunk, score) for chunk, score in found), strategy=strategy)
     documents = select_documents(kb, text, dense, SUMMARY_DOCS)
-    return Retrieved(tuple(passages_within(kb, text, dense, [d.doc for d in documents], top_k)), tuple(documents), strategy)
+    return Retrieved(
+        tuple(passages_within(kb, text, dense, [d.doc for d in documents], top_k)), tuple(documents), strategy
+    )
 
 
 def select_documents(kb, question: str, dense: np.ndarray, k: int = SUMMARY_DOCS) -> list[DocumentHit]:
     """The ``k`` documents whose summaries match ``question`` best."""
     index = kb.indexes.summary_index()
-    return [DocumentHit(index.docs[row], index.summaries[row], score) for row, score in index.rank(question, dense, kb.alpha, k)]
+    return [
+        DocumentHit(index.docs[row], index.summaries[row], score)
+        for row, score in index.rank(question, dense, kb.alpha, k)
+    ]
 
 
 def passages_within(kb, question: str, dense: np.ndarray, docs: Sequence[DocumentInfo], top_k: int) -> list[Hit]:

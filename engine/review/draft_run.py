@@ -83,11 +83,11 @@ def draft_questionnaire(
         run.counts[d.status.value] = run.counts.get(d.status.value, 0) + 1
     if out is not None:
         latest = review.latest_drafts(project.id)
-        drafts = [Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest]
+        drafts = [
+            Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest
+        ]
         run.exported = export_drafts(questionnaire, drafts, out)
     return run
-
-
 
 
 def _question_json(q: Question) -> dict:

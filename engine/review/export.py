@@ -135,8 +135,9 @@ def export(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
         return export_xlsx(source, target, writes)
     if suffix == ".csv":
         return export_csv(source, target, writes)
-    raise ExportError(source, f"cannot export a {suffix or 'extension-less'} file",
-                      "export .xlsx, .xlsm or .csv questionnaires")
+    raise ExportError(
+        source, f"cannot export a {suffix or 'extension-less'} file", "export .xlsx, .xlsm or .csv questionnaires"
+    )
 
 
 # ---------------------------------------------------------------------------------- XLSX
@@ -146,8 +147,11 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
     """Copy ``source`` to ``target`` with only ``writes`` filled in (last write to a cell wins)."""
     source, target = _check_paths(source, target)
     if target.suffix.lower() != source.suffix.lower():
-        raise ExportError(target, f"the export of a {source.suffix} workbook must keep that extension",
-                          f"name the target *{source.suffix}")
+        raise ExportError(
+            target,
+            f"the export of a {source.suffix} workbook must keep that extension",
+            f"name the target *{source.suffix}",
+        )
     with _open_package(source) as zin:
         names = {n.lower(): n for n in zin.namelist()}
         workbook, sheets, calc_chain = _workbook_parts(zin, names, source)
@@ -155,12 +159,14 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
         date_styles = _date_styles(zin, names) if any(w.kind == "date" for w in writes) else frozenset()
         for w in writes:
             if w.sheet not in sheets:
-                raise ExportError(source, f"no sheet named {w.sheet!r} (sheets: {', '.join(sheets)})",
-                                  "use one of these sheet names")
+                raise ExportError(
+                    source, f"no sheet named {w.sheet!r} (sheets: {', '.join(sheets)})", "use one of these sheet names"
+                )
             part, sheet_id = sheets[w.sheet]
             cells = by_part.setdefault(part, (w.sheet, sheet_id, {}))[2]
-            cells[_parse_ref(w.cell, source, w.sheet)] = (_date_value(w, date_styles, source) if w.kind == "date"
-                                                          else _xml_text(w, source))
+            cells[_parse_ref(w.cell, source, w.sheet)] = (
+                _date_value(w, date_styles, source) if w.kind == "date" else _xml_text(w, source)
+            )
         edited: dict[str, bytes | None] = {}
         formulas_dropped: set[tuple[str, str]] = set()
         for part, (sheet, sheet_id, cells) in by_part.items():
@@ -179,17 +185,18 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
 
 def _open_package(source: Path) -> zipfile.ZipFile:
     if is_ole(source):
-        raise ExportError(source, "the workbook is password-protected (or an old binary .xls)",
-                          "remove the password in Excel (File > Info > Protect Workbook), save as .xlsx "
-                          "and export again")
+        raise ExportError(
+            source,
+            "the workbook is password-protected (or an old binary .xls)",
+            "remove the password in Excel (File > Info > Protect Workbook), save as .xlsx and export again",
+        )
     try:
         zin = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError) as exc:
         raise ExportError(source, f"the workbook is corrupt or not an .xlsx file ({exc})", RESAVE) from None
     if any(info.flag_bits & 1 for info in zin.infolist()):
         zin.close()
-        raise ExportError(source, "the workbook's package is encrypted",
-                          "save an unencrypted copy and export again")
+        raise ExportError(source, "the workbook's package is encrypted", "save an unencrypted copy and export again")
     return zin
 
 
@@ -200,8 +207,7 @@ def _read_text(zin: zipfile.ZipFile, part: str, source: Path) -> str:
         raise ExportError(source, f"the part {part} is missing or corrupt ({exc})", RESAVE) from None
 
 
-def _rels(zin: zipfile.ZipFile, names: dict[str, str], part: str,
-          source: Path) -> list[tuple[str, str, str]]:
+def _rels(zin: zipfile.ZipFile, names: dict[str, str], part: str, source: Path) -> list[tuple[str, str, str]]:
     """(Id, Type, absolute target part) of the internal relationships of ``part``."""
     folder, base = posixpath.split(part)
     rels_part = names.get(posixpath.join(folder, "_rels", base + ".rels").lower())
@@ -226,8 +232,9 @@ def _parse_xml(zin: zipfile.ZipFile, part: str, source: Path) -> ET.Element:
         raise ExportError(source, f"the part {part} is missing or corrupt ({exc})", RESAVE) from None
 
 
-def _workbook_parts(zin: zipfile.ZipFile, names: dict[str, str],
-                    source: Path) -> tuple[str, dict[str, tuple[str, str]], str | None]:
+def _workbook_parts(
+    zin: zipfile.ZipFile, names: dict[str, str], source: Path
+) -> tuple[str, dict[str, tuple[str, str]], str | None]:
     """The workbook part, sheet name -> (sheet part, sheetId), and the calcChain part if there is one."""
     package_rels = _rels(zin, names, "", source)
     workbook = next((t for _, kind, t in package_rels if kind.endswith("/officeDocument")), None)
@@ -239,8 +246,9 @@ def _workbook_parts(zin: zipfile.ZipFile, names: dict[str, str],
     sheets = {}
     for el in _parse_xml(zin, workbook, source).iter():
         if el.tag.rsplit("}", 1)[-1] == "sheet":
-            rid = next((v for k, v in el.attrib.items() if k.startswith("{") and k.endswith("}id")),
-                       None)  # r:id, whatever the relationships namespace (transitional or strict)
+            rid = next(
+                (v for k, v in el.attrib.items() if k.startswith("{") and k.endswith("}id")), None
+            )  # r:id, whatever the relationships namespace (transitional or strict)
             if rid in targets:
                 sheets[el.get("name", "")] = (targets[rid], el.get("sheetId", ""))
     return workbook, sheets, chains[0] if chains else None
@@ -255,8 +263,11 @@ def _parse_ref(ref: str, file: Path, sheet: str) -> tuple[int, int]:
             col = col * 26 + ord(ch) - 64
         if col <= 16_384 and int(m[2]) <= 1_048_576:
             return int(m[2]), col
-    raise ExportError(file, f"{ref!r} on sheet {sheet!r} is not a cell reference",
-                      "use an A1 reference such as D12 (columns A..XFD, rows 1..1048576)")
+    raise ExportError(
+        file,
+        f"{ref!r} on sheet {sheet!r} is not a cell reference",
+        "use an A1 reference such as D12 (columns A..XFD, rows 1..1048576)",
+    )
 
 
 def _ref(row: int, col: int) -> str:
@@ -279,8 +290,11 @@ def _xml_text(w: CellWrite, file: Path) -> str:
     (what Excel stores for Alt+Enter)."""
     text = _ILLEGAL_XML.sub("", w.value.replace("\r\n", "\n").replace("\r", "\n"))
     if len(text) > MAX_CELL_TEXT:
-        raise ExportError(file, f"the answer for {w.sheet}!{w.cell} has {len(text)} characters, "
-                                f"Excel's limit is {MAX_CELL_TEXT}", "shorten the answer")
+        raise ExportError(
+            file,
+            f"the answer for {w.sheet}!{w.cell} has {len(text)} characters, Excel's limit is {MAX_CELL_TEXT}",
+            "shorten the answer",
+        )
     return text
 
 
@@ -291,7 +305,7 @@ def _attr(attrs: str, name: str) -> str | None:
 
 def _set_attr(attrs: str, name: str, value: str) -> str:
     m = re.search(rf"""(?:^|\s){name}\s*=\s*(["'])(.*?)\1""", attrs, re.S)
-    return attrs[: m.start(2)] + value + attrs[m.end(2):] if m else f'{attrs} {name}="{value}"'
+    return attrs[: m.start(2)] + value + attrs[m.end(2) :] if m else f'{attrs} {name}="{value}"'
 
 
 def _elements(xml: str, tag: str, start: int = 0, end: int | None = None):
@@ -307,7 +321,7 @@ def _elements(xml: str, tag: str, start: int = 0, end: int | None = None):
             pos = m.end()
         else:
             close = xml.index(f"</{tag}>", m.end(), end)
-            yield m.start(), close + len(tag) + 3, attrs, xml[m.end():close]
+            yield m.start(), close + len(tag) + 3, attrs, xml[m.end() : close]
             pos = close + len(tag) + 3
 
 
@@ -321,22 +335,25 @@ def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(out) + text[pos:]
 
 
-def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path,
-                sheet: str) -> tuple[str, set[str]]:
+def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path, sheet: str) -> tuple[str, set[str]]:
     """The sheet XML with ``cells`` written, and the refs of the formulas they replaced."""
     root = re.search(r"<(?:(\w+):)?worksheet\b", xml)
     if root is None:
-        raise ExportError(file, f"sheet {sheet!r} is not a worksheet (a chart or dialog sheet)",
-                          "write answers to a worksheet")
+        raise ExportError(
+            file, f"sheet {sheet!r} is not a worksheet (a chart or dialog sheet)", "write answers to a worksheet"
+        )
     p = f"{root[1]}:" if root[1] else ""
     for _, _, attrs, _ in _elements(xml, f"{p}mergeCell"):
         r1, c1, r2, c2 = _range(_attr(attrs, "ref") or "A1")
         for row, col in cells:
             if r1 <= row <= r2 and c1 <= col <= c2 and (row, col) != (r1, c1):
                 anchor = _ref(r1, c1)
-                raise ExportError(file, f"{sheet}!{_ref(row, col)} lies inside the merged range "
-                                        f"{anchor}:{_ref(r2, c2)}, where only {anchor} shows",
-                                  f"write to {anchor} instead")
+                raise ExportError(
+                    file,
+                    f"{sheet}!{_ref(row, col)} lies inside the merged range "
+                    f"{anchor}:{_ref(r2, c2)}, where only {anchor} shows",
+                    f"write to {anchor} instead",
+                )
     col_styles: dict[int, str] = {}
     for _, _, attrs, _ in _elements(xml, f"{p}col"):
         if (style := _attr(attrs, "style")) is not None:
@@ -348,7 +365,7 @@ def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path,
         raise ExportError(file, f"sheet {sheet!r} has no <sheetData>", RESAVE)
     if data[1].rstrip().endswith("/"):  # <sheetData/>: an empty sheet
         opened = f"<{p}sheetData{data[1].rstrip()[:-1]}></{p}sheetData>"
-        xml = xml[: data.start()] + opened + xml[data.end():]
+        xml = xml[: data.start()] + opened + xml[data.end() :]
         data = re.search(rf"<{p}sheetData\b{_ATTRS}>", xml)
     body_start, body_end = data.end(), xml.index(f"</{p}sheetData>", data.end())
 
@@ -363,8 +380,7 @@ def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path,
         while pending and pending[0] < number:
             edits.append((start, start, _new_row(p, (r := pending.pop(0)), by_row[r], col_styles)))
         if pending and pending[0] == number:
-            row_xml, gone = _edit_row(p, number, attrs, content, by_row[pending.pop(0)], col_styles,
-                                      file, sheet)
+            row_xml, gone = _edit_row(p, number, attrs, content, by_row[pending.pop(0)], col_styles, file, sheet)
             edits.append((start, end, row_xml))
             dropped |= gone
     edits += [(body_end, body_end, _new_row(p, r, by_row[r], col_styles)) for r in pending]
@@ -389,8 +405,16 @@ def _new_row(p: str, row: int, cols: dict[int, str], col_styles: dict[int, str])
     return f'<{p}row r="{row}">{cells}</{p}row>'
 
 
-def _edit_row(p: str, row: int, attrs: str, content: str | None, cols: dict[int, str],
-              col_styles: dict[int, str], file: Path, sheet: str) -> tuple[str, set[str]]:
+def _edit_row(
+    p: str,
+    row: int,
+    attrs: str,
+    content: str | None,
+    cols: dict[int, str],
+    col_styles: dict[int, str],
+    file: Path,
+    sheet: str,
+) -> tuple[str, set[str]]:
     content = content or ""
     row_style = _attr(attrs, "s") if _attr(attrs, "customFormat") in ("1", "true") else None
     edits, dropped, pending, number = [], set(), sorted(cols), 0
@@ -409,8 +433,11 @@ def _edit_row(p: str, row: int, attrs: str, content: str | None, cols: dict[int,
             if formula is not None:
                 span = _attr(formula[1], "ref")
                 if span and _range(span) != _range(ref):
-                    raise ExportError(file, f"{sheet}!{ref} holds the formula that the cells {span} share",
-                                      "write the answer to another cell, or remove that formula in Excel first")
+                    raise ExportError(
+                        file,
+                        f"{sheet}!{ref} holds the formula that the cells {span} share",
+                        "write the answer to another cell, or remove that formula in Excel first",
+                    )
                 dropped.add(ref)
             edits.append((start, end, _cell_xml(p, ref, _attr(cell_attrs, "s"), cols[pending.pop(0)])))
     edits += [(len(content), len(content), new_cell(c)) for c in pending]
@@ -433,11 +460,12 @@ def _widen_dimension(xml: str, p: str, cells: dict[tuple[int, int], str]) -> str
     if wide == (r1, c1, r2, c2):
         return xml
     new = f"{_ref(wide[0], wide[1])}:{_ref(wide[2], wide[3])}"
-    return xml[: m.start(1)] + _set_attr(m[1], "ref", new) + xml[m.end(1):]
+    return xml[: m.start(1)] + _set_attr(m[1], "ref", new) + xml[m.end(1) :]
 
 
-def _drop_from_calc_chain(zin: zipfile.ZipFile, names: dict[str, str], part: str,
-                          drop: set[tuple[str, str]], source: Path) -> dict[str, bytes | None]:
+def _drop_from_calc_chain(
+    zin: zipfile.ZipFile, names: dict[str, str], part: str, drop: set[tuple[str, str]], source: Path
+) -> dict[str, bytes | None]:
     """Remove the entries of replaced formulas from calcChain.xml; an emptied chain is removed
     with its relationship and content type (Excel rebuilds it)."""
     xml = _read_text(zin, part, source)
@@ -473,13 +501,27 @@ def _drop_from_calc_chain(zin: zipfile.ZipFile, names: dict[str, str], part: str
 _FORMULA = re.compile(r"<(?:\w+:)?f\b[^>]*?(?<!/)>(.*?)</(?:\w+:)?f>", re.S)
 _DEFINED_NAME = re.compile(r"<(?:\w+:)?definedName\b" + _ATTRS + r">(.*?)</(?:\w+:)?definedName>", re.S)
 # the children of <workbook> that come after <calcPr>, in the schema's order (CT_Workbook)
-_AFTER_CALC_PR = ("oleSize", "customWorkbookViews", "pivotCaches", "smartTagPr", "smartTagTypes", "webPublishing",
-                  "fileRecoveryPr", "webPublishObjects", "extLst")
+_AFTER_CALC_PR = (
+    "oleSize",
+    "customWorkbookViews",
+    "pivotCaches",
+    "smartTagPr",
+    "smartTagTypes",
+    "webPublishing",
+    "fileRecoveryPr",
+    "webPublishObjects",
+    "extLst",
+)
 
 
 def _unescaped(text: str) -> str:
-    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'")
-            .replace("&amp;", "&"))
+    return (
+        text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+    )
 
 
 def _names_sheet(formula: str, sheet: str) -> bool:
@@ -490,20 +532,27 @@ def _names_sheet(formula: str, sheet: str) -> bool:
     return quoted.lower() in formula.lower() or bool(plain.search(formula))
 
 
-def _formulas_read(zin: zipfile.ZipFile, sheets: dict[str, tuple[str, str]], filled: set[str], workbook: str,
-                   source: Path) -> bool:
+def _formulas_read(
+    zin: zipfile.ZipFile, sheets: dict[str, tuple[str, str]], filled: set[str], workbook: str, source: Path
+) -> bool:
     """Whether a formula of the workbook may read a cell of the ``filled`` sheets, by a
     conservative rule: a formula on a filled sheet itself, a formula on another sheet that
     names a filled sheet, or any formula when a defined name (other than Excel's own
     ``_xlnm.`` print areas and filters) points into a filled sheet."""
-    formulas = {name: [_unescaped(f) for f in _FORMULA.findall(_read_text(zin, part, source))]
-                for name, (part, _) in sheets.items() if part in zin.NameToInfo}
+    formulas = {
+        name: [_unescaped(f) for f in _FORMULA.findall(_read_text(zin, part, source))]
+        for name, (part, _) in sheets.items()
+        if part in zin.NameToInfo
+    }
     if any(formulas.get(sheet) for sheet in filled):
         return True
     if any(_names_sheet(f, sheet) for fs in formulas.values() for f in fs for sheet in filled):
         return True
-    named = [_unescaped(text) for attrs, text in _DEFINED_NAME.findall(_read_text(zin, workbook, source))
-             if not (_attr(attrs, "name") or "").startswith("_xlnm.")]
+    named = [
+        _unescaped(text)
+        for attrs, text in _DEFINED_NAME.findall(_read_text(zin, workbook, source))
+        if not (_attr(attrs, "name") or "").startswith("_xlnm.")
+    ]
     return any(_names_sheet(text, sheet) for text in named for sheet in filled) and any(formulas.values())
 
 
@@ -524,7 +573,7 @@ def _full_calc_on_load(xml: str, source: Path) -> str:
         if _attr(attrs, "fullCalcOnLoad") in ("1", "true"):
             return xml
         new = f"<{p}calcPr{_set_attr(attrs.rstrip(), 'fullCalcOnLoad', '1')}{'/' if closed else ''}>"
-        return xml[: calc.start()] + new + xml[calc.end():]
+        return xml[: calc.start()] + new + xml[calc.end() :]
     following = [m.start() for tag in _AFTER_CALC_PR if (m := re.search(rf"<{p}{tag}\b", xml))]
     at = min(following) if following else xml.rindex(f"</{p}workbook>")
     return xml[:at] + f'<{p}calcPr fullCalcOnLoad="1"/>' + xml[at:]
@@ -543,8 +592,7 @@ def _copy_package(zin: zipfile.ZipFile, out: BinaryIO, edited: dict[str, bytes |
             try:
                 data = edited[info.filename] if info.filename in edited else zin.read(info)
             except (zipfile.BadZipFile, OSError) as exc:
-                raise ExportError(zin.filename or "", f"the part {info.filename} is corrupt ({exc})",
-                                  RESAVE) from None
+                raise ExportError(zin.filename or "", f"the part {info.filename} is corrupt ({exc})", RESAVE) from None
             zout.writestr(copy, data)
 
 
@@ -571,10 +619,11 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     raw = source.read_bytes()
     encoding = detect_encoding(raw)
     if encoding is None:
-        raise ExportError(source, "is not UTF-8, UTF-16, UTF-32 or Windows-1252 text",
-                          "save the questionnaire as UTF-8 CSV first")
+        raise ExportError(
+            source, "is not UTF-8, UTF-16, UTF-32 or Windows-1252 text", "save the questionnaire as UTF-8 CSV first"
+        )
     bom, codec = encoding.bom, encoding.codec
-    text = raw[len(bom):].decode(codec)
+    text = raw[len(bom) :].decode(codec)
     try:
         delimiter = csv.Sniffer().sniff(text[:65_536], delimiters=",;\t|").delimiter
     except csv.Error:
@@ -616,9 +665,12 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     try:
         data = bom + text.encode(codec)
     except UnicodeEncodeError as exc:
-        bad = exc.object[exc.start:exc.end]
-        raise ExportError(source, f"an answer has {bad!r}, which the file's encoding {codec} cannot hold",
-                          "replace that character, or save the questionnaire as UTF-8 CSV first") from None
+        bad = exc.object[exc.start : exc.end]
+        raise ExportError(
+            source,
+            f"an answer has {bad!r}, which the file's encoding {codec} cannot hold",
+            "replace that character, or save the questionnaire as UTF-8 CSV first",
+        ) from None
     write_atomic(target, lambda f: f.write(data))
     return target
 
@@ -666,9 +718,11 @@ def _check_paths(source: Path, target: Path) -> tuple[Path, Path]:
     if not source.is_file():
         raise ExportError(source, "the questionnaire file does not exist", "check the path")
     if target.resolve() == source.resolve() or (target.exists() and os.path.samefile(source, target)):
-        raise ExportError(target, "the export target is the source questionnaire itself",
-                          "export to a new file (e.g. NAME-answered.xlsx); the original stays untouched")
+        raise ExportError(
+            target,
+            "the export target is the source questionnaire itself",
+            "export to a new file (e.g. NAME-answered.xlsx); the original stays untouched",
+        )
     if not target.parent.is_dir():
-        raise ExportError(target, "the target folder does not exist",
-                          "create the folder or choose another target")
+        raise ExportError(target, "the target folder does not exist", "create the folder or choose another target")
     return source, target

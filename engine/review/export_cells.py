@@ -50,8 +50,13 @@ def split_writes(questionnaire: Questionnaire, q: Question, text: str, choice: s
     if q.choice_cell or choice or not q.text_cell or not text or SEPARATOR not in text:
         return None
     head, rest = text.split(SEPARATOR, 1)
-    if not head.strip() or not rest.strip() or len(head) > CHOICE_CHARS or re.search(r"[\r\n]", head) \
-            or not _CHOICE.fullmatch(head.strip()):
+    if (
+        not head.strip()
+        or not rest.strip()
+        or len(head) > CHOICE_CHARS
+        or re.search(r"[\r\n]", head)
+        or not _CHOICE.fullmatch(head.strip())
+    ):
         return None
     cell = comment_cell(questionnaire, q)
     if cell is None:
@@ -62,8 +67,9 @@ def split_writes(questionnaire: Questionnaire, q: Question, text: str, choice: s
 __all__ = ["CHOICE_CHARS", "comment_cell", "split_writes"]
 
 
-def answer_writes(questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]],
-                  dates: Iterable[str] = ()) -> list[CellWrite]:
+def answer_writes(
+    questionnaire: Questionnaire, answers: dict[str, tuple[str, str | None]], dates: Iterable[str] = ()
+) -> list[CellWrite]:
     """Cell writes for ``{question key: (answer text, choice)}``: the choice into the dropdown
     cell, the text into the free-text cell (or, when the question has only one cell, the
     choice there if it has one, else the text). A question without a dropdown on a sheet with an

@@ -57,8 +57,12 @@ def pages_for(citation: Citation, max_pages: int = MAX_PAGES) -> tuple[int, ...]
     return (citation.page,) if citation.page else ()
 
 
-def annotations(citation: Citation, pages: tuple[int, ...], color: str = HIGHLIGHT,
-                origins: tuple[tuple[float, float], ...] | None = None) -> list[dict]:
+def annotations(
+    citation: Citation,
+    pages: tuple[int, ...],
+    color: str = HIGHLIGHT,
+    origins: tuple[tuple[float, float], ...] | None = None,
+) -> list[dict]:
     """Viewer annotations for the quote's boxes on ``pages``, renumbered to the excerpt
     (the first of ``pages`` becomes page 1) and moved by each excerpt page's crop ``origins``
     (its top-left corner on the source page). An unverified citation gets none."""
@@ -71,14 +75,16 @@ def annotations(citation: Citation, pages: tuple[int, ...], color: str = HIGHLIG
         if int(page) not in position:
             continue
         ox, oy = origins[position[int(page)] - 1]
-        out.append({
-            "page": position[int(page)],
-            "x": round(max(float(x0) - ox - PADDING, 0.0), 2),
-            "y": round(max(float(y0) - oy - PADDING, 0.0), 2),
-            "width": round(float(x1) - float(x0) + 2 * PADDING, 2),
-            "height": round(float(y1) - float(y0) + 2 * PADDING, 2),
-            "color": color,
-        })
+        out.append(
+            {
+                "page": position[int(page)],
+                "x": round(max(float(x0) - ox - PADDING, 0.0), 2),
+                "y": round(max(float(y0) - oy - PADDING, 0.0), 2),
+                "width": round(float(x1) - float(x0) + 2 * PADDING, 2),
+                "height": round(float(y1) - float(y0) + 2 * PADDING, 2),
+                "color": color,
+            }
+        )
     return out
 
 
@@ -96,8 +102,11 @@ def excerpt_bytes(path: str | Path, pages: tuple[int, ...]) -> tuple[bytes, tupl
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise SourcePageError(path.name, f"the stored copy cannot be read ({exc.strerror or exc})",
-                              "add the document to the knowledge base again") from exc
+        raise SourcePageError(
+            path.name,
+            f"the stored copy cannot be read ({exc.strerror or exc})",
+            "add the document to the knowledge base again",
+        ) from exc
     return _excerpt(str(path), st.st_mtime_ns, st.st_size, tuple(int(p) for p in pages))
 
 
@@ -109,7 +118,9 @@ def crop_to_text(page) -> tuple[float, float]:
 
     if page.rotation or page.cropbox != page.mediabox:
         return (0.0, 0.0)
-    boxes = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")] + [pymupdf.Rect(i["bbox"]) for i in page.get_image_info()]
+    boxes = [pymupdf.Rect(b[:4]) for b in page.get_text("blocks")] + [
+        pymupdf.Rect(i["bbox"]) for i in page.get_image_info()
+    ]
     boxes = [b for b in boxes if b.is_valid and not b.is_empty]
     if not boxes:
         return (0.0, 0.0)
@@ -124,19 +135,26 @@ def crop_to_text(page) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=64)
-def _excerpt(path: str, mtime_ns: int, size: int, pages: tuple[int, ...]) -> tuple[bytes, tuple[tuple[float, float], ...]]:
+def _excerpt(
+    path: str, mtime_ns: int, size: int, pages: tuple[int, ...]
+) -> tuple[bytes, tuple[tuple[float, float], ...]]:
     import pymupdf
 
     name = Path(path).name
     try:
         src = pymupdf.open(path)
     except Exception as exc:
-        raise SourcePageError(name, f"it cannot be opened as a PDF ({exc})", "add the document to the knowledge base again") from exc
+        raise SourcePageError(
+            name, f"it cannot be opened as a PDF ({exc})", "add the document to the knowledge base again"
+        ) from exc
     try:
         bad = [p for p in pages if not 1 <= p <= src.page_count]
         if not pages or bad:
-            raise SourcePageError(name, f"page {bad[0] if bad else '(none)'} is not in the file ({src.page_count} pages)",
-                                  "re-index the knowledge base, then regenerate the draft")
+            raise SourcePageError(
+                name,
+                f"page {bad[0] if bad else '(none)'} is not in the file ({src.page_count} pages)",
+                "re-index the knowledge base, then regenerate the draft",
+            )
         out = pymupdf.open()
         try:
             for p in pages:
@@ -161,5 +179,14 @@ def citation_excerpt(path: str | Path, citation: Citation, color: str = HIGHLIGH
     return PageExcerpt(pdf, pages, tuple(annotations(citation, pages, color, origins)), origins)
 
 
-__all__ = ["HIGHLIGHT", "PageExcerpt", "SourcePageError", "annotations", "citation_excerpt",
-           "excerpt_bytes", "highlightable", "page_count", "pages_for"]
+__all__ = [
+    "HIGHLIGHT",
+    "PageExcerpt",
+    "SourcePageError",
+    "annotations",
+    "citation_excerpt",
+    "excerpt_bytes",
+    "highlightable",
+    "page_count",
+    "pages_for",
+]

@@ -56,9 +56,15 @@ class ReviewState(str, Enum):
 
 
 _LABELS = {
-    ReviewState.PENDING: "Not drafted", ReviewState.DRAFTED: "Drafted", ReviewState.NO_CONTEXT: "No context",
-    ReviewState.ERROR: "Error", ReviewState.ACCEPTED: "Accepted", ReviewState.EDITED: "Edited",
-    ReviewState.NEEDS_SME: "Needs SME", ReviewState.REJECTED: "Rejected", ReviewState.NOT_REQUIRED: "Not required",
+    ReviewState.PENDING: "Not drafted",
+    ReviewState.DRAFTED: "Drafted",
+    ReviewState.NO_CONTEXT: "No context",
+    ReviewState.ERROR: "Error",
+    ReviewState.ACCEPTED: "Accepted",
+    ReviewState.EDITED: "Edited",
+    ReviewState.NEEDS_SME: "Needs SME",
+    ReviewState.REJECTED: "Rejected",
+    ReviewState.NOT_REQUIRED: "Not required",
 }
 
 
@@ -70,7 +76,9 @@ class ReviewItem:
     decision: Decision | None
     added: tuple[Citation, ...] = ()  # citations the reviewer added (excerpts of an asked document)
     gate: Gate | None = None  # the qualifier governing it and its current answer, when one does
-    shape: RowType | None = None  # its row type from its shape (``engine.questionnaire.row_types.row_types_of``); None: worked out here
+    shape: RowType | None = (
+        None  # its row type from its shape (``engine.questionnaire.row_types.row_types_of``); None: worked out here
+    )
 
     @property
     def row_type(self) -> RowType:
@@ -116,7 +124,11 @@ class ReviewItem:
 
     @property
     def choice(self) -> str | None:
-        if self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT) and self.decision.answer is not None:
+        if (
+            self.decision is not None
+            and self.decision.action in (Action.ACCEPT, Action.EDIT)
+            and self.decision.answer is not None
+        ):
             return self.decision.choice
         return self.draft.choice if self.draft is not None else None
 
@@ -162,8 +174,9 @@ class Review:
     """The review of one project (questionnaire) in a review store; approved answers go into
     ``library`` when one is given."""
 
-    def __init__(self, store: ReviewStore, project_id: int, questionnaire: Questionnaire,
-                 library: AnswerLibrary | None = None) -> None:
+    def __init__(
+        self, store: ReviewStore, project_id: int, questionnaire: Questionnaire, library: AnswerLibrary | None = None
+    ) -> None:
         self.store, self.project_id, self.questionnaire = store, project_id, questionnaire
         self.library = library
 
@@ -265,7 +278,9 @@ class Review:
             value = item.exported(include_unreviewed)
             if value is not None:
                 answers[item.key] = value
-        dates = {i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"}  # written as dates
+        dates = {
+            i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"
+        }  # written as dates
         return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates))
 
     def workbook_bytes(self, include_unreviewed: bool = False) -> bytes:
@@ -280,8 +295,18 @@ class Review:
     def answers_csv(self) -> str:
         """One row per question: id, sheet, row, question, state, choice, answer (every cell
         neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
-        rows = [[item.question.id, item.question.sheet, item.question.row, item.question.text, item.state.value,
-                 item.choice, item.answer] for item in self.items()]
+        rows = [
+            [
+                item.question.id,
+                item.question.sheet,
+                item.question.row,
+                item.question.text,
+                item.state.value,
+                item.choice,
+                item.answer,
+            ]
+            for item in self.items()
+        ]
         return csv_text(["id", "sheet", "row", "question", "state", "choice", "answer"], rows)
 
     def citations_report(self) -> str:
@@ -296,8 +321,23 @@ class Review:
                 rows.append(head + ["", "", "", "", ""])
             for c in item.citations:
                 rows.append(head + [c.file, c.location.label(), c.quote, c.label.value, round(c.score, 1)])
-        return csv_text(["id", "sheet", "row", "question", "state", "answer", "choice", "source", "location",
-                         "quote", "label", "score"], rows)
+        return csv_text(
+            [
+                "id",
+                "sheet",
+                "row",
+                "question",
+                "state",
+                "answer",
+                "choice",
+                "source",
+                "location",
+                "quote",
+                "label",
+                "score",
+            ],
+            rows,
+        )
 
 
 def _place(c: Citation) -> tuple:

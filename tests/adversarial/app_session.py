@@ -48,15 +48,20 @@ def main(file: Path, name: str) -> dict:
     warm_started = time.perf_counter()
     if warming is not None:
         warming.wait(600)
-    warm = {"seconds": round(time.perf_counter() - warm_started, 1),
-            "steps": {n: s.state.value for n, s in warming.steps.items()} if warming else {}}
+    warm = {
+        "seconds": round(time.perf_counter() - warm_started, 1),
+        "steps": {n: s.state.value for n, s in warming.steps.items()} if warming else {},
+    }
     other: dict = {}
 
     def second_session() -> None:
         started = time.perf_counter()
         kb = open_screen("knowledge_base")
-        other.update(seconds=round(time.perf_counter() - started, 2), exception=bool(kb.exception),
-                     title=[t.value for t in kb.title])
+        other.update(
+            seconds=round(time.perf_counter() - started, 2),
+            exception=bool(kb.exception),
+            title=[t.value for t in kb.title],
+        )
 
     generation = at.session_state["questionnaire_uploader_generation"]
     at.file_uploader(key=f"questionnaire_uploader_{generation}").upload(name, file.read_bytes(), XLSX)
@@ -73,13 +78,15 @@ def main(file: Path, name: str) -> dict:
         "seconds": round(seconds, 2),
         "cpu_seconds": round(cpu_seconds, 2),
         "added_mb": round(max(0.0, peak_mb - before_mb), 1),  # at most what the upload (and the other session) added
-        "resident_before_mb": round(before_mb), "warm_up": warm,
+        "resident_before_mb": round(before_mb),
+        "warm_up": warm,
         "exception": [str(e.value) for e in at.exception],
         "errors": [str(e.value) for e in at.error],
         "success": [str(e.value) for e in at.success],
         "incoming_left": sorted(str(p.relative_to(incoming)) for p in incoming.rglob("*")) if incoming.exists() else [],
         "projects": [p.name for p in (workspace / "questionnaires").iterdir() if p.name != "incoming"]
-        if (workspace / "questionnaires").exists() else [],
+        if (workspace / "questionnaires").exists()
+        else [],
         "other_session": other,
     }
 

@@ -80,12 +80,19 @@ class Run:
 def measured(*args: str, env: dict[str, str] | None = None, timeout: float = 300, module: str = "engine") -> Run:
     """``python -m MODULE ARGS…`` in a child process: output, exit code, wall time, peak memory."""
     command = [sys.executable, "-m", module, *args]
-    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout), *command], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, **(env or {})}, timeout=timeout + 60)
+    done = subprocess.run(
+        [sys.executable, "-c", _WRAPPER, str(timeout), *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout + 60,
+    )
     *rest, figures = done.stderr.rstrip("\n").split("\n")
     numbers = json.loads(figures)
-    return Run(numbers["rc"], done.stdout, "\n".join(rest), numbers["seconds"], numbers["cpu_seconds"],
-               numbers["peak_mb"])
+    return Run(
+        numbers["rc"], done.stdout, "\n".join(rest), numbers["seconds"], numbers["cpu_seconds"], numbers["peak_mb"]
+    )
 
 
 def assert_queryable(store: Path, encoder, expect: str = "handbook.pdf") -> None:

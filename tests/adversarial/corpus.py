@@ -58,13 +58,16 @@ def question_rows(n: int = 3, first: int = 1) -> str:
     """A header row and ``n`` questions (ID, question, empty answer) as sheet XML rows."""
     rows = [f'<row r="{first}">{_inline("ID")}{_inline("Question")}{_inline("Answer")}</row>']
     for i in range(1, n + 1):
-        rows.append(f'<row r="{first + i}">{_inline(f"Q-{i:02d}")}'
-                    f'{_inline(f"Is customer data number {i} encrypted at rest?")}</row>')
+        rows.append(
+            f'<row r="{first + i}">{_inline(f"Q-{i:02d}")}'
+            f"{_inline(f'Is customer data number {i} encrypted at rest?')}</row>"
+        )
     return "".join(rows)
 
 
-def workbook(path: Path, sheet_xml: str | None = None, *, head: str = "",
-             stream: tuple[bytes, bytes, bytes, int] | None = None) -> Path:
+def workbook(
+    path: Path, sheet_xml: str | None = None, *, head: str = "", stream: tuple[bytes, bytes, bytes, int] | None = None
+) -> Path:
     """A minimal .xlsx package with one sheet, "Security". ``sheet_xml``: the whole worksheet part
     (default: three questions); ``stream`` = (head, block, tail, repeats), written ~4 MB at a time
     (a part of gigabytes never sits in memory); ``head`` goes before the sheet XML (a DOCTYPE)."""
@@ -109,8 +112,12 @@ def whitespace_bomb(path: Path, unpacked_mb: int = 1000) -> Path:
 
 def many_cells(path: Path, cells: int, per_row: int = 10) -> Path:
     """A sheet of ``cells`` small numeric cells, ``per_row`` to a row (16 bytes of XML each)."""
-    return workbook(path, stream=_rows_stream(b"<row>" + b"<c><v>7</v></c>" * per_row + b"</row>",
-                                              cells // per_row * (15 * per_row + 11)))
+    return workbook(
+        path,
+        stream=_rows_stream(
+            b"<row>" + b"<c><v>7</v></c>" * per_row + b"</row>", cells // per_row * (15 * per_row + 11)
+        ),
+    )
 
 
 def lying_directory(path: Path, unpacked_mb: int = 300) -> Path:
@@ -121,9 +128,9 @@ def lying_directory(path: Path, unpacked_mb: int = 300) -> Path:
     name = SHEET_PART.encode()
     at = data.rfind(b"PK\x05\x06")  # end of central directory: where the directory starts
     entry = struct.unpack_from("<I", data, at + 16)[0]
-    while data[entry:entry + 4] == b"PK\x01\x02":
+    while data[entry : entry + 4] == b"PK\x01\x02":
         name_len, extra_len, comment_len = struct.unpack_from("<HHH", data, entry + 28)
-        if data[entry + 46:entry + 46 + name_len] == name:
+        if data[entry + 46 : entry + 46 + name_len] == name:
             struct.pack_into("<I", data, entry + 24, 10_000)  # uncompressed size, central directory
             local = struct.unpack_from("<I", data, entry + 42)[0]
             struct.pack_into("<I", data, local + 22, 10_000)  # and local header
@@ -164,7 +171,8 @@ def many_rows(path: Path, rows: int) -> Path:
 def billion_laughs(path: Path) -> Path:
     """A workbook whose sheet declares nested entities that expand to 10⁹ characters."""
     entities = '<!ENTITY a "aaaaaaaaaa">' + "".join(
-        f'<!ENTITY {b} "{("&" + a + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi"))
+        f'<!ENTITY {b} "{("&" + a + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi")
+    )
     xml = SHEET_HEAD + question_rows() + f'<row r="9">{_inline("&i;")}</row>' + SHEET_TAIL
     return workbook(path, xml, head=f"<!DOCTYPE worksheet [{entities}]>")
 
@@ -211,8 +219,8 @@ def formulas_and_merges(path: Path) -> Path:
     ws.append(["Data protection"])
     ws.merge_cells("A2:C2")
     ws.append(["ENC-01", "Is customer data encrypted at rest?", None])
-    ws.append(["ENC-02", "=\"Is data encrypted \"&\"in transit?\"", None])  # never calculated: no cached value
+    ws.append(["ENC-02", '="Is data encrypted "&"in transit?"', None])  # never calculated: no cached value
     ws.append(["ENC-03", "Are encryption keys rotated every year?", None])
-    ws.append(["ENC-04", "=CONCAT(\"Are backups \",\"encrypted?\")", None])
+    ws.append(["ENC-04", '=CONCAT("Are backups ","encrypted?")', None])
     wb.save(path)
     return path

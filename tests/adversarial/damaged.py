@@ -35,11 +35,24 @@ def fill_review_store(store: ReviewStore, scratch: Path, first: bool = True) -> 
         book = write_questionnaire(scratch / "vendor.xlsx")
         project = store.project_for(book, "Vendor questionnaire")
         store.set_options(project.id, {"read": {"sheet": "Security"}})
-        store.set_questions(project.id, [("ENC-01", {"text": "Is customer data encrypted at rest?"}),
-                                         ("BCK-01", {"text": "How long are backups kept?"})])
+        store.set_questions(
+            project.id,
+            [
+                ("ENC-01", {"text": "Is customer data encrypted at rest?"}),
+                ("BCK-01", {"text": "How long are backups kept?"}),
+            ],
+        )
         run = store.start_run(project.id, {"limit": None, "redo_answered": False})
-        store.add_draft(project.id, StoredDraft("ENC-01", DraftStatus.DRAFTED, "Yes, AES-256.", "Yes",
-                                                {"citations": [{"file": "handbook.pdf", "page": 1}]}))
+        store.add_draft(
+            project.id,
+            StoredDraft(
+                "ENC-01",
+                DraftStatus.DRAFTED,
+                "Yes, AES-256.",
+                "Yes",
+                {"citations": [{"file": "handbook.pdf", "page": 1}]},
+            ),
+        )
         store.add_draft(project.id, StoredDraft("BCK-01", DraftStatus.NO_CONTEXT, "", None))
         store.finish_run(run.id)
         store.decide(project.id, "ENC-01", Action.ACCEPT)
@@ -59,10 +72,15 @@ def review_state(store: ReviewStore) -> dict:
     for p in store.projects():
         keys = [k for k, _ in store.questions(p.id)]
         state[p.id] = {
-            "project": p, "source": store.source_bytes(p.id), "options": store.options(p.id),
-            "questions": store.questions(p.id), "drafts": store.latest_drafts(p.id),
-            "decisions": store.latest_decisions(p.id), "citations": store.added_citations(p.id),
-            "runs": store.runs(p.id), "history": {k: store.history(p.id, k) for k in keys},
+            "project": p,
+            "source": store.source_bytes(p.id),
+            "options": store.options(p.id),
+            "questions": store.questions(p.id),
+            "drafts": store.latest_drafts(p.id),
+            "decisions": store.latest_decisions(p.id),
+            "citations": store.added_citations(p.id),
+            "runs": store.runs(p.id),
+            "history": {k: store.history(p.id, k) for k in keys},
         }
     return state
 
@@ -112,8 +130,11 @@ def _random_behind_header(data: bytes) -> bytes:
 
 
 DAMAGES: dict[str, Callable[[bytes], bytes]] = {
-    "0 bytes": _emptied, "truncated to whole pages": _whole_pages, "cut mid-page": _mid_page,
-    "garbage": _random, "garbage behind the header": _random_behind_header,
+    "0 bytes": _emptied,
+    "truncated to whole pages": _whole_pages,
+    "cut mid-page": _mid_page,
+    "garbage": _random,
+    "garbage behind the header": _random_behind_header,
 }
 
 
@@ -123,5 +144,8 @@ def damage(path: Path, how: str) -> None:
 
 def fingerprint(folder: Path) -> dict[str, str]:
     """Every file under ``folder`` (relative path) and its SHA-256."""
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }

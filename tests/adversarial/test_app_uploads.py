@@ -35,8 +35,9 @@ def test_double_quotes_in_uploaded_names_are_kept(open_screen, ui_workspace, tmp
 
     at.switch_page("screens/knowledge_base.py")
     at.run()
-    at.file_uploader[0].upload("Policy %22v2%22.md", b"# Retention\n\nAudit logs are kept for 400 days.\n",
-                               "text/markdown")
+    at.file_uploader[0].upload(
+        "Policy %22v2%22.md", b"# Retention\n\nAudit logs are kept for 400 days.\n", "text/markdown"
+    )
     at.run()
     button(at, "Index files").click()
     at.run()

@@ -36,8 +36,10 @@ def test_draft_limit_must_be_one_or_more(tmp_path, questionnaire, limit):
     assert not (tmp_path / "store").exists() and questionnaire.read_bytes() == before
 
 
-@pytest.mark.parametrize("command", [["kb", "add", "{q}"], ["search", "backups"], ["kb", "list"],
-                                     ["library", "import", "{q}"], ["draft", "{q}"]])
+@pytest.mark.parametrize(
+    "command",
+    [["kb", "add", "{q}"], ["search", "backups"], ["kb", "list"], ["library", "import", "{q}"], ["draft", "{q}"]],
+)
 def test_store_must_be_a_folder(tmp_path, questionnaire, command):
     not_a_folder = tmp_path / "store.txt"
     not_a_folder.write_text("my notes", encoding="utf-8")
@@ -56,7 +58,15 @@ def test_draft_outputs_are_never_the_questionnaire(tmp_path, questionnaire, flag
     alias = f"{tmp_path}/sub/../q.xlsx"  # the questionnaire under another spelling
     run = measured("draft", str(questionnaire), "--store", str(store), flag, alias)
     refused(run, f"{flag} {alias} is the questionnaire itself; write to a new file")
-    same = measured("draft", str(questionnaire), "--store", str(store), "--out", str(tmp_path / "o.xlsx"),
-                    "--results", str(tmp_path / "o.xlsx"))
+    same = measured(
+        "draft",
+        str(questionnaire),
+        "--store",
+        str(store),
+        "--out",
+        str(tmp_path / "o.xlsx"),
+        "--results",
+        str(tmp_path / "o.xlsx"),
+    )
     refused(same, "--results and --out are the same file")
     assert questionnaire.read_bytes() == before and not store.exists()

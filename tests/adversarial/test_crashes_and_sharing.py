@@ -28,8 +28,9 @@ from tests.fixtures import QuotingGenerator, write_questionnaire
 
 def killed_when(args: list[str], ready, timeout: float = 300) -> None:
     """Run ``python -m engine ARGS`` and SIGKILL it as soon as ``ready()`` holds."""
-    process = subprocess.Popen([sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     started = time.perf_counter()
     try:
         while not ready() and process.poll() is None and time.perf_counter() - started < timeout:
@@ -44,13 +45,15 @@ def test_kill_9_while_indexing_leaves_the_previous_store(tmp_path, store, encode
     docs = tmp_path / "docs"
     docs.mkdir()
     for i in range(40):
-        (docs / f"policy-{i:02d}.md").write_text(f"# Policy {i}\n\n" + f"Control {i} is reviewed every quarter. " * 120,
-                                                  encoding="utf-8")
+        (docs / f"policy-{i:02d}.md").write_text(
+            f"# Policy {i}\n\n" + f"Control {i} is reviewed every quarter. " * 120, encoding="utf-8"
+        )
     generation = (store / "sparse").glob("g*")
     first = {p.name for p in generation}
     # killed once the next generation's index exists on disk: in the middle of writing it
-    killed_when(["kb", "add", str(docs), "--store", str(store)],
-                lambda: {p.name for p in (store / "sparse").glob("g*")} - first)
+    killed_when(
+        ["kb", "add", str(docs), "--store", str(store)], lambda: {p.name for p in (store / "sparse").glob("g*")} - first
+    )
     kb = KnowledgeBase(store, EngineConfig(), encoder)
     try:
         assert [d.name for d in kb.documents()] == ["handbook.pdf"]
@@ -98,9 +101,11 @@ def test_a_second_process_on_a_store_in_use_gets_one_line(tmp_path, store, encod
             run = measured(*args, "--store", str(store))
             assert run.rc == 2 and "Traceback" not in run.stderr, run.stderr
             (line,) = run.lines
-            assert line == (f"error: the store {store / 'qdrant'} is open in another process (the app or another "
-                            "`python -m engine` command). Close that process and try again, use another --store "
-                            "folder, or run a Qdrant server and set QDRANT_URL to share one store"), line
+            assert line == (
+                f"error: the store {store / 'qdrant'} is open in another process (the app or another "
+                "`python -m engine` command). Close that process and try again, use another --store "
+                "folder, or run a Qdrant server and set QDRANT_URL to share one store"
+            ), line
             assert run.peak_mb <= 500, run.peak_mb
         assert [d.name for d in kb.documents()] == ["handbook.pdf"]
     finally:

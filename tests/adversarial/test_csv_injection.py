@@ -21,10 +21,12 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from engine.review.draft_run import draft_questionnaire
 
 DOCUMENT = "=1+2+cmd|' -C calc'!A0.md"
-SHEET = "=HYPERLINK(\"x\")"
+SHEET = '=HYPERLINK("x")'
 QUOTE = "@SUM(1+1) All customer data is encrypted at rest with AES-256 in a hardware security module."
-QUESTIONS = [("+ENC-01", "=1+2 Is customer data encrypted at rest?"),
-             ("@BCK-01", "-How long are backups of the databases kept?")]
+QUESTIONS = [
+    ("+ENC-01", "=1+2 Is customer data encrypted at rest?"),
+    ("@BCK-01", "-How long are backups of the databases kept?"),
+]
 CHOICES = ("Yes", "=1+2", "@No")
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet runs as a formula (OWASP)
 
@@ -70,8 +72,9 @@ def review_everything(ws, name: str, data: bytes):
 def test_no_download_has_a_cell_a_spreadsheet_would_run(open_screen, downloads, ui_workspace, tmp_path):
     ws = ui_workspace
     doc = tmp_path / "policy.md"
-    doc.write_text(f"# Encryption\n\n{QUOTE}\n\nBackups of the databases are kept for thirty-five days.\n",
-                   encoding="utf-8")
+    doc.write_text(
+        f"# Encryption\n\n{QUOTE}\n\nBackups of the databases are kept for thirty-five days.\n", encoding="utf-8"
+    )
     assert not ws.kb.add_file(doc, DOCUMENT).errors
     review = review_everything(ws, "hostile.xlsx", hostile_workbook(tmp_path / "hostile.xlsx").read_bytes())
     assert review.items()[0].citations[0].file == DOCUMENT  # the hostile name is in the citations
@@ -88,9 +91,13 @@ def test_no_download_has_a_cell_a_spreadsheet_would_run(open_screen, downloads, 
             file = downloads(buttons[label])
             if file.filename.endswith(".csv"):
                 files[(project.file_name, file.filename)] = file.content
-    assert sorted(files) == [("hostile.csv", "hostile_answers.csv"), ("hostile.csv", "hostile_citations.csv"),
-                             ("hostile.csv", "hostile_completed.csv"), ("hostile.xlsx", "hostile_answers.csv"),
-                             ("hostile.xlsx", "hostile_citations.csv")]
+    assert sorted(files) == [
+        ("hostile.csv", "hostile_answers.csv"),
+        ("hostile.csv", "hostile_citations.csv"),
+        ("hostile.csv", "hostile_completed.csv"),
+        ("hostile.xlsx", "hostile_answers.csv"),
+        ("hostile.xlsx", "hostile_citations.csv"),
+    ]
     for key, data in files.items():
         assert not [c for c in cells(data) if c.startswith(FORMULA_TRIGGERS)], key
     answers = cells(files[("hostile.xlsx", "hostile_answers.csv")])

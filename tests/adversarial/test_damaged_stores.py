@@ -59,7 +59,6 @@ def test_a_damaged_review_store_is_refused_with_its_fix_and_left_as_it_was(tmp_p
     assert fingerprint(folder) == before  # not one byte written, no file added or removed
 
 
-
 def test_the_cli_gives_a_damaged_review_store_one_line_and_restores_nothing_it_cannot(tmp_path):
     folder = tmp_path / "workspace"
     review_store_files(folder, with_wal=True)

@@ -68,12 +68,15 @@ def calc_pr(path: Path) -> str | None:
 WRITES = [CellWrite("START HERE", "C2", "Yes"), CellWrite("START HERE", "C3", "No")]
 
 
-@pytest.mark.parametrize(("answers", "reader"), [
-    ("START HERE", "='START HERE'!C2"),  # HECVAT's pattern: another sheet copies a START HERE answer
-    ("START HERE", "=VLOOKUP(\"GNRL-01\",'START HERE'!$A$2:$C$3,3,0)&\"\""),
-    ("Answers", "=Answers!C2"),  # a sheet name needing no quotes
-    ("Vendor's Answers", "='Vendor''s Answers'!C2"),  # an apostrophe, doubled inside the quotes
-])
+@pytest.mark.parametrize(
+    ("answers", "reader"),
+    [
+        ("START HERE", "='START HERE'!C2"),  # HECVAT's pattern: another sheet copies a START HERE answer
+        ("START HERE", '=VLOOKUP("GNRL-01",\'START HERE\'!$A$2:$C$3,3,0)&""'),
+        ("Answers", "=Answers!C2"),  # a sheet name needing no quotes
+        ("Vendor's Answers", "='Vendor''s Answers'!C2"),  # an apostrophe, doubled inside the quotes
+    ],
+)
 def test_a_formula_on_another_sheet_reading_an_answer_asks_for_recalculation(tmp_path, answers, reader):
     src = questionnaire(tmp_path / "q.xlsx", answers, reader)
     writes = [CellWrite(answers, w.cell, w.value) for w in WRITES]
@@ -88,7 +91,9 @@ def test_a_workbook_without_calc_pr_gets_one_in_its_place(tmp_path):
     out = export(src, tmp_path / "answered.xlsx", WRITES)
     with zipfile.ZipFile(out) as z:
         workbook = z.read("xl/workbook.xml").decode()
-    assert re.search(r'</sheets>(<definedNames/>|<definedNames>.*</definedNames>)?<calcPr fullCalcOnLoad="1"/></workbook>', workbook), workbook
+    assert re.search(
+        r'</sheets>(<definedNames/>|<definedNames>.*</definedNames>)?<calcPr fullCalcOnLoad="1"/></workbook>', workbook
+    ), workbook
     assert_lossless(src, out, WRITES)
     assert openpyxl.load_workbook(out).calculation.fullCalcOnLoad is True
 

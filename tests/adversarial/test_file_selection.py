@@ -117,8 +117,15 @@ def test_drafts_cite_a_document_stored_without_its_extension(tmp_path, kb):
     assert cite.file == "handbook.pdf" and cite.page == 1 and cite.rects
 
 
-NAMES = ["Données — sécurité ✓.md", "名前と方針.txt", 'Report "final".md', "\u202eexe.md", "a%22b.md",
-         "=HYPERLINK(1).md", " leading space.md"]
+NAMES = [
+    "Données — sécurité ✓.md",
+    "名前と方針.txt",
+    'Report "final".md',
+    "\u202eexe.md",
+    "a%22b.md",
+    "=HYPERLINK(1).md",
+    " leading space.md",
+]
 
 
 def test_unicode_and_path_like_names(tmp_path, kb, encoder):

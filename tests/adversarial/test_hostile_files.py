@@ -20,8 +20,9 @@ from tests.fixtures import write_pdf, write_questionnaire
 def hostile(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hostile")
     real_book = write_questionnaire(folder / "real.xlsx")
-    real_pdf = write_pdf(folder / "real.pdf", [f"Section {i}: the office plants are watered on day {i}." * 8
-                                               for i in range(1, 6)])
+    real_pdf = write_pdf(
+        folder / "real.pdf", [f"Section {i}: the office plants are watered on day {i}." * 8 for i in range(1, 6)]
+    )
     files = {
         "encrypted.xlsx": corpus.encrypted_xlsx(folder / "encrypted.xlsx"),
         "encrypted.pdf": corpus.encrypted_pdf(folder / "encrypted.pdf"),
@@ -40,9 +41,13 @@ def hostile(tmp_path_factory):
 
 
 EXPECTED = {  # a word of each file's one-line error
-    "encrypted.xlsx": "password", "encrypted.pdf": "password", "truncated.xlsx": "not a readable Excel workbook",
+    "encrypted.xlsx": "password",
+    "encrypted.pdf": "password",
+    "truncated.xlsx": "not a readable Excel workbook",
     "renamed.xlsx": "not a readable Excel workbook",
-    "renamed.docx": "not a readable Word document", "empty.xlsx": "empty", "laughs.xlsx": "not a readable",
+    "renamed.docx": "not a readable Word document",
+    "empty.xlsx": "empty",
+    "laughs.xlsx": "not a readable",
     "xxe.xlsx": "not a readable",
 }
 
@@ -76,19 +81,26 @@ def test_merged_cells_and_formulas_and_a_formula_without_a_value(tmp_path):
     assert run.rc == 0 and "Traceback" not in run.stderr
     found = json.loads(run.stdout)
     assert [(q["id"], q["text"]) for q in found["sheets"][0]["questions"]] == [
-        ("ENC-01", "Is customer data encrypted at rest?"), ("ENC-03", "Are encryption keys rotated every year?")]
+        ("ENC-01", "Is customer data encrypted at rest?"),
+        ("ENC-03", "Are encryption keys rotated every year?"),
+    ]
     assert found["notes"] == [
         "sheet 'Security': 2 question cells (B4, B6) hold formulas without a saved value and were left out; the "
         "workbook was saved by a program that does not store computed values; open it in Excel or LibreOffice, "
-        "save it and read it again"]
+        "save it and read it again"
+    ]
 
 
 def test_a_questionnaire_of_100000_rows_reads_in_bounded_time_and_memory(tmp_path):
-    rows = "".join(f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>{chr(65 + r // 10_000)}X-{r % 10_000}</t></is></c>'
-                   f'<c r="B{r}" t="inlineStr"><is><t>Is control number {r} in place?</t></is></c></row>'
-                   for r in range(2, 100_002))
-    header = '<row r="1"><c r="A1" t="inlineStr"><is><t>ID</t></is></c><c r="B1" t="inlineStr"><is><t>Question</t>' \
-             '</is></c><c r="C1" t="inlineStr"><is><t>Answer</t></is></c></row>'
+    rows = "".join(
+        f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>{chr(65 + r // 10_000)}X-{r % 10_000}</t></is></c>'
+        f'<c r="B{r}" t="inlineStr"><is><t>Is control number {r} in place?</t></is></c></row>'
+        for r in range(2, 100_002)
+    )
+    header = (
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>ID</t></is></c><c r="B1" t="inlineStr"><is><t>Question</t>'
+        '</is></c><c r="C1" t="inlineStr"><is><t>Answer</t></is></c></row>'
+    )
     book = corpus.workbook(tmp_path / "long.xlsx", corpus.SHEET_HEAD + header + rows + corpus.SHEET_TAIL)
     run = measured("inspect", str(book), "--json")
     assert run.rc == 0, run.stderr

@@ -34,8 +34,12 @@ def test_same_name_other_customer_keeps_both(tmp_path, encoder):
     b = customer_file(tmp_path / "custB", {4: "No", 5: "No"})
     assert library.import_file(a).replaced == 0
     assert library.import_file(b).replaced == 0  # custA's answers are not touched
-    assert choices(library) == [("custA", "BCK-01", "Yes"), ("custA", "ENC-01", "Yes"),
-                                ("custB", "BCK-01", "No"), ("custB", "ENC-01", "No")]
+    assert choices(library) == [
+        ("custA", "BCK-01", "Yes"),
+        ("custA", "ENC-01", "Yes"),
+        ("custB", "BCK-01", "No"),
+        ("custB", "ENC-01", "No"),
+    ]
     customer_file(tmp_path / "custA", {4: "N/A"})  # custA's file changed: re-importing replaces custA only
     assert library.import_file(a).replaced == 2
     assert choices(library) == [("custA", "ENC-01", "N/A"), ("custB", "BCK-01", "No"), ("custB", "ENC-01", "No")]
@@ -72,12 +76,16 @@ def test_a_library_of_an_earlier_schema_opens_and_migrates(tmp_path, encoder, sc
             CREATE INDEX entries_by_file ON entries(file, origin);
             PRAGMA user_version={version};""")
         for origin, qid in (("import", "ENC-01"), ("review", "BCK-01")):
-            db.execute("INSERT INTO entries (question, choice, answer, file, sheet, row, qid, imported, origin, embedder, "
-                       "vector) VALUES (?, 'Yes', '', 'HECVAT.xlsx', 'Security', 4, ?, '2024-01-01', ?, 'old', ?)",
-                       (dict(QUESTIONS)[qid], qid, origin, vector))
+            db.execute(
+                "INSERT INTO entries (question, choice, answer, file, sheet, row, qid, imported, origin, embedder, "
+                "vector) VALUES (?, 'Yes', '', 'HECVAT.xlsx', 'Security', 4, ?, '2024-01-01', ?, 'old', ?)",
+                (dict(QUESTIONS)[qid], qid, origin, vector),
+            )
     library = AnswerLibrary(path.parent, encoder)
     assert [(e.qid, e.origin.value, e.source, e.product) for e in library.entries()] == [
-        ("ENC-01", "import", None, None), ("BCK-01", "review", None, None)]
+        ("ENC-01", "import", None, None),
+        ("BCK-01", "review", None, None),
+    ]
     assert library.match("Is customer data encrypted at rest?")[0].entry.qid == "ENC-01"  # old vectors re-made
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3

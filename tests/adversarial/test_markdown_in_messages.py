@@ -37,7 +37,20 @@ FILE = ":red[FILE-RED] [f](javascript:alert(3)).xlsx"
 DOC = ":blue[DOC-BLUE] [d](javascript:alert(4)) _x_.pdf"
 HOSTILE = (RED_ID, LINK_ID, QUESTION, SHEET, FILE, DOC)
 # what a value shows when it is read as Markdown: a colour directive, a link, emphasis, LaTeX, HTML
-RAW = (":red[ID-RED", ":red[FILE-RED", ":blue[Q-BLUE", ":blue[DOC-BLUE", "](javascript:", "**BOLD**", "$x^2$", "<b>", "<i>", "_SHEET_", "_x_", "&amp;")
+RAW = (
+    ":red[ID-RED",
+    ":red[FILE-RED",
+    ":blue[Q-BLUE",
+    ":blue[DOC-BLUE",
+    "](javascript:",
+    "**BOLD**",
+    "$x^2$",
+    "<b>",
+    "<i>",
+    "_SHEET_",
+    "_x_",
+    "&amp;",
+)
 # proto fields shown as plain text by Streamlit (selectbox options, typed values, data frames)
 PLAIN_FIELDS = {"id", "form_id", "default", "value", "set_value", "raw_value", "raw_values", "placeholder"}
 PLAIN_OPTIONS = {"selectbox", "multiselect", "select_slider"}  # their options are plain; a radio's are Markdown
@@ -45,11 +58,14 @@ PLAIN_TYPES = {"dataframe", "arrow_data_frame", "code", "text", "json"}  # eleme
 
 
 def hostile_questionnaire(path: Path) -> Path:
-    book = write_questionnaire(path, questions=[
-        (RED_ID, QUESTION),
-        (LINK_ID, "How long are backups of the production databases kept?"),
-        ("INC-01", "Are customers notified of a confirmed breach?"),
-    ])
+    book = write_questionnaire(
+        path,
+        questions=[
+            (RED_ID, QUESTION),
+            (LINK_ID, "How long are backups of the production databases kept?"),
+            ("INC-01", "Are customers notified of a confirmed breach?"),
+        ],
+    )
     wb = openpyxl.load_workbook(book)
     wb.active.title = SHEET
     wb.save(book)
@@ -59,8 +75,10 @@ def hostile_questionnaire(path: Path) -> Path:
 def _strings(message, plain: bool = False, plain_options: bool = False):
     """The Markdown string fields of a proto message, recursively (none if ``plain``)."""
     for field, value in message.ListFields():
-        repeated = hasattr(value, "__len__") and not isinstance(value, (str, bytes)) and not hasattr(value, "ListFields")
-        for v in (value if repeated else [value]):
+        repeated = (
+            hasattr(value, "__len__") and not isinstance(value, (str, bytes)) and not hasattr(value, "ListFields")
+        )
+        for v in value if repeated else [value]:
             if isinstance(v, str):
                 if not plain and field.name not in PLAIN_FIELDS and not (plain_options and field.name == "options"):
                     yield v
@@ -99,8 +117,21 @@ def assert_literal(strings: list[str], *values: str) -> None:
 def test_escape_md_renders_back_to_the_original_text():
     markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py (a CommonMark renderer) is not installed")
     md = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"])
-    for value in (*HOSTILE, "# heading", "- item", "1. first", "===", "a | b", "~~gone~~", "`code`", "![i](x.png)",
-                  "<script>alert(1)</script>", "&lt;tag&gt;", "C:\\evil\\x.xlsx", "50% of $5 * 2_000"):
+    for value in (
+        *HOSTILE,
+        "# heading",
+        "- item",
+        "1. first",
+        "===",
+        "a | b",
+        "~~gone~~",
+        "`code`",
+        "![i](x.png)",
+        "<script>alert(1)</script>",
+        "&lt;tag&gt;",
+        "C:\\evil\\x.xlsx",
+        "50% of $5 * 2_000",
+    ):
         rendered = md.render(escape_md(value)).strip()
         assert rendered.startswith("<p>") and rendered.endswith("</p>"), (value, rendered)
         assert "<" not in rendered[3:-4], (value, rendered)  # no element inside: no link, emphasis, HTML, code

@@ -74,8 +74,9 @@ def test_the_character_limit_moves_with_its_setting(tmp_path, store, encoder):
     from engine.core.limits import Limits
 
     note = tmp_path / "note.md"
-    note.write_text("# Audit logs\n\n" + "Audit logs are copied to a second region every night. " * 48,
-                    encoding="utf-8")
+    note.write_text(
+        "# Audit logs\n\n" + "Audit logs are copied to a second region every night. " * 48, encoding="utf-8"
+    )
     kb = KnowledgeBase(store, EngineConfig(), encoder, limits=Limits(chars=1_000))
     try:
         (error,) = kb.add([note]).errors
@@ -99,15 +100,20 @@ def test_a_utf16_or_utf32_questionnaire_reads_its_questions(tmp_path, encoding):
     assert found["answered"] == 0
     (sheet,) = found["sheets"]
     assert [q["text"] for q in sheet["questions"]] == [
-        "Is customer data encrypted at rest?", "How long are backups kept — thirty-five days?",
-        "Are customers notified of a breach (« sous 72 h »)?"]
+        "Is customer data encrypted at rest?",
+        "How long are backups kept — thirty-five days?",
+        "Are customers notified of a breach (« sous 72 h »)?",
+    ]
     assert run.peak_mb <= CLI_IMPORTS_MB
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_kb_add_and_library_import_read_utf16_and_utf32(tmp_path, store, encoder, encoding):
-    notes = write_encoded(tmp_path / "retention.txt", "Retention\n\nAudit logs are retained for 400 days in "
-                                                      "the Frankfurt region.\n", encoding)
+    notes = write_encoded(
+        tmp_path / "retention.txt",
+        "Retention\n\nAudit logs are retained for 400 days in the Frankfurt region.\n",
+        encoding,
+    )
     filled = write_encoded(tmp_path / "past.csv", FILLED, encoding)
     kb = KnowledgeBase(store, EngineConfig(), encoder)
     try:
@@ -117,7 +123,9 @@ def test_kb_add_and_library_import_read_utf16_and_utf32(tmp_path, store, encoder
         library = AnswerLibrary(store, kb.encoder)
         report = library.import_file(filled)
         assert report.entries == 2 and [(e.question, e.choice or e.answer) for e in library.entries()] == [
-            ("Is customer data encrypted at rest?", "Yes"), ("How long are backups kept — thirty-five days?", "Yes")]
+            ("Is customer data encrypted at rest?", "Yes"),
+            ("How long are backups kept — thirty-five days?", "Yes"),
+        ]
         library.close()
     finally:
         release(str(store / "qdrant"))

@@ -45,8 +45,14 @@ DOCUMENTS = [
     ("evil_rtl\u202eslx.md", "evil_rtlslx.md"),
     ("d" * 297 + ".md", "d" * (MAX_CHARS - 3) + ".md"),
 ]
-POLICIES = ["Audit logs are kept for 400 days.", "Backups are encrypted with AES-256.", "Staff use hardware keys.",
-            "Incidents are reported within 24 hours.", "Data centres are in Frankfurt.", "Passwords have 14 characters."]
+POLICIES = [
+    "Audit logs are kept for 400 days.",
+    "Backups are encrypted with AES-256.",
+    "Staff use hardware keys.",
+    "Incidents are reported within 24 hours.",
+    "Data centres are in Frankfurt.",
+    "Passwords have 14 characters.",
+]
 
 
 @pytest.mark.parametrize(("given", "kept", "change"), [*QUESTIONNAIRES, NUL])
@@ -89,16 +95,22 @@ def test_questionnaire_uploads_are_kept_under_a_plain_name(open_screen, ui_works
     assert _incoming_left(ws) == []
 
 
-@pytest.mark.parametrize(("given", "why"), [
-    ("evil\x00nul.xlsx", "Filename cannot contain null bytes"),
-    ("\x00", "Filename cannot contain null bytes"),
-    ("..\\..\\", "Invalid file extension"),  # the uploader's own check of the extension (a bypassed page)
-])
-def test_a_name_the_uploader_refuses_is_a_message_on_the_questionnaire_screen(open_screen, ui_workspace, tmp_path,
-                                                                               given, why):
+@pytest.mark.parametrize(
+    ("given", "why"),
+    [
+        ("evil\x00nul.xlsx", "Filename cannot contain null bytes"),
+        ("\x00", "Filename cannot contain null bytes"),
+        ("..\\..\\", "Invalid file extension"),  # the uploader's own check of the extension (a bypassed page)
+    ],
+)
+def test_a_name_the_uploader_refuses_is_a_message_on_the_questionnaire_screen(
+    open_screen, ui_workspace, tmp_path, given, why
+):
     ws = ui_workspace
     at = open_screen("questionnaire")
-    at.file_uploader(key="questionnaire_uploader_0").upload(given, write_questionnaire(tmp_path / "b.xlsx").read_bytes(), XLSX)
+    at.file_uploader(key="questionnaire_uploader_0").upload(
+        given, write_questionnaire(tmp_path / "b.xlsx").read_bytes(), XLSX
+    )
     at.run()
     assert not at.exception, at.exception
     error = texts(at.error)

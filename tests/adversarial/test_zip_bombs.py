@@ -42,7 +42,12 @@ EXPECTED = {  # what each refusal names
     "body.docx": ("unpacks to 1,000", "over the limit of 200 MB", "--max-unzipped-mb"),
     "lying.xlsx": ("has more than 1,000,000 cells", "the zip directory says the part is 10,000 bytes", "--max-cells N"),
     "dense.xlsx": ("has more than 1,000,000 cells", "over the limit of 1,000,000 cells", "--max-cells 1200"),
-    "long.xlsx": ("has more than 200,000 rows", "over the limit of 200,000 rows", "(about 2", "--max-rows 2"),  # ≈ 250,000
+    "long.xlsx": (
+        "has more than 200,000 rows",
+        "over the limit of 200,000 rows",
+        "(about 2",
+        "--max-rows 2",
+    ),  # ≈ 250,000
 }
 
 
@@ -99,8 +104,9 @@ def test_the_app_refuses_the_bomb_and_stays_responsive(tmp_path, bombs):
     keeps no copy in questionnaires/incoming/, and a second session opens the Knowledge base
     screen meanwhile."""
     workspace = tmp_path / "workspace"
-    run = measured(str(bombs["cells.xlsx"]), module="tests.adversarial.app_session",
-                   env={"RFP_WORKSPACE": str(workspace)})
+    run = measured(
+        str(bombs["cells.xlsx"]), module="tests.adversarial.app_session", env={"RFP_WORKSPACE": str(workspace)}
+    )
     assert run.rc == 0, run.stderr[-3000:]
     shown = json.loads(run.stdout.strip().splitlines()[-1])
     assert not shown["exception"], shown["exception"]

@@ -48,9 +48,23 @@ PAGE_SIZE = 40  # the Review list's page (ui/screens/review.py)
 def prepare(store: Path, book: Path, kb: list[Path], llm_url: str) -> list[str]:
     """Build the workspace (another process: it holds the Qdrant folder while it runs), point its
     LLM at the fake server; the IDs to click, in order."""
-    subprocess.run([sys.executable, "-m", "engine.bench.review_open", "--store", str(store), "--questionnaire",
-                    str(book), "--prepare-only", "--kb", *map(str, kb)], cwd=ROOT, check=True,
-                   env={**os.environ, "RFP_SUMMARIES": "extractive"})
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine.bench.review_open",
+            "--store",
+            str(store),
+            "--questionnaire",
+            str(book),
+            "--prepare-only",
+            "--kb",
+            *map(str, kb),
+        ],
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "RFP_SUMMARIES": "extractive"},
+    )
     from engine.app.settings import GeneratorConfig, Settings
 
     replace(Settings.load(store), generator=GeneratorConfig(llm_url=llm_url)).save(store)
@@ -113,8 +127,11 @@ def open_timed(app: App, qid: str) -> dict:
     before, :func:`new_highlight`), and until the run has ended."""
     page = app.page
     old = pdf_frames(page)
-    label = page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').filter(
-        has_text=re.compile(rf"\b{re.escape(qid)}\b")).first
+    label = (
+        page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label')
+        .filter(has_text=re.compile(rf"\b{re.escape(qid)}\b"))
+        .first
+    )
     clicked = time.monotonic()
     label.click()
     seen = new_highlight(page, old, clicked)
@@ -126,12 +143,20 @@ def figures(runs: list[dict]) -> dict:
     shown = sorted(r["highlight_s"] for r in runs if r["highlight_s"] is not None)
     settled = sorted(r["settled_s"] for r in runs)
     at = lambda xs, q: xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else None  # noqa: E731
-    return {"opened": len(runs), "highlighted": len(shown), "highlight_p50_s": statistics.median(shown) if shown else None,
-            "highlight_p90_s": at(shown, 0.9), "highlight_max_s": shown[-1] if shown else None,
-            "settled_p50_s": statistics.median(settled),
-            **{f"{step}_p50_s": statistics.median(xs) for step in ("frame", "canvas")
-               if (xs := [r[f"{step}_s"] for r in runs if r.get(f"{step}_s") is not None])},
-            "runs": runs}
+    return {
+        "opened": len(runs),
+        "highlighted": len(shown),
+        "highlight_p50_s": statistics.median(shown) if shown else None,
+        "highlight_p90_s": at(shown, 0.9),
+        "highlight_max_s": shown[-1] if shown else None,
+        "settled_p50_s": statistics.median(settled),
+        **{
+            f"{step}_p50_s": statistics.median(xs)
+            for step in ("frame", "canvas")
+            if (xs := [r[f"{step}_s"] for r in runs if r.get(f"{step}_s") is not None])
+        },
+        "runs": runs,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,9 +172,11 @@ def main(argv: list[str] | None = None) -> int:
 
     with ExitStack() as stack:
         llm_url = stack.enter_context(quoting_llm_server())
-        spaces = {"sample": (args.sample_store, SAMPLE_BOOK, sorted((SAMPLE / "kb").iterdir())),
-                  "large": (args.store, args.questionnaire, args.kb)}
-        ids = {name: prepare(store, book, kb, llm_url)[:args.questions] for name, (store, book, kb) in spaces.items()}
+        spaces = {
+            "sample": (args.sample_store, SAMPLE_BOOK, sorted((SAMPLE / "kb").iterdir())),
+            "large": (args.store, args.questionnaire, args.kb),
+        }
+        ids = {name: prepare(store, book, kb, llm_url)[: args.questions] for name, (store, book, kb) in spaces.items()}
         pw = stack.enter_context(sync_playwright())
         apps = {}
         for name, (store, _, _) in spaces.items():

@@ -33,8 +33,12 @@ SAMPLE = ROOT / "assets" / "sample"
 def prepare(folder: Path, model: str | None) -> None:
     """A workspace with the sample indexed and its questionnaire added (another process: the
     models it loads are not the app's)."""
-    subprocess.run([sys.executable, "-m", "engine", "kb", "add", str(SAMPLE / "kb"), "--store", str(folder)],
-                   cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "engine", "kb", "add", str(SAMPLE / "kb"), "--store", str(folder)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     from engine.app.settings import GeneratorConfig, Settings
     from engine.app.workspace import Workspace
 
@@ -102,7 +106,9 @@ def one_run(root: Path, model: str | None) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--model", default=None, help="a registered model name or a GGUF path (default: the default model)")
+    parser.add_argument(
+        "--model", default=None, help="a registered model name or a GGUF path (default: the default model)"
+    )
     parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout whose ui/app.py runs")
     args = parser.parse_args(argv)
     for _ in range(args.runs):

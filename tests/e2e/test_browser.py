@@ -44,8 +44,14 @@ from tests.fixtures import topic_pages, write_pdf, write_questionnaire
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = Path(__file__).resolve().parent / "screens"
 CHROMIUM = Path(os.environ.get("RFP_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1440, "height": 900}
 REPEATS = 3  # selections timed again after the first
 LIMIT = 2  # questions drafted with the real model (10-40 s each on this CPU)
@@ -60,8 +66,11 @@ ASKED = "How long are backups of the production databases kept?"  # asked of han
 
 pytestmark = [
     pytest.mark.timeout(900),
-    pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"Chromium is not installed at {CHROMIUM} "
-                       "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.is_file(),
+        reason=f"Chromium is not installed at {CHROMIUM} "
+        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
+    ),
 ]
 
 
@@ -80,10 +89,26 @@ def streamlit_app(workspace: Path, log: Path, root: Path = ROOT):
     env = {**os.environ, "RFP_WORKSPACE": str(workspace), "PYTHONUNBUFFERED": "1"}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "ui/app.py", "--server.port", str(port),
-             "--server.headless", "true", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "ui/app.py",
+                "--server.port",
+                str(port),
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=root,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 120
@@ -95,7 +120,9 @@ def streamlit_app(workspace: Path, log: Path, root: Path = ROOT):
                             break
                 except OSError:
                     pass
-                assert time.monotonic() < deadline, f"the app did not answer /_stcore/health:\n{log.read_text()[-3000:]}"
+                assert time.monotonic() < deadline, (
+                    f"the app did not answer /_stcore/health:\n{log.read_text()[-3000:]}"
+                )
                 time.sleep(0.3)
             yield url
         finally:
@@ -174,8 +201,9 @@ class App:
 
     def go(self, title: str) -> None:
         self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title, exact=True).click()
-        self.page.wait_for_selector(f'h1:has-text("{title}"), [data-testid="stSidebar"] [data-testid="stRadio"]',
-                                    timeout=60_000)
+        self.page.wait_for_selector(
+            f'h1:has-text("{title}"), [data-testid="stSidebar"] [data-testid="stRadio"]', timeout=60_000
+        )
         self.settle()
 
     def button(self, name: str):
@@ -188,8 +216,7 @@ class App:
         self.settle()
 
     def uploader(self, label: str):
-        box = self.page.locator('[data-testid="stFileUploader"]').filter(
-            has=self.page.get_by_text(label, exact=True))
+        box = self.page.locator('[data-testid="stFileUploader"]').filter(has=self.page.get_by_text(label, exact=True))
         return box.locator('input[type="file"]')
 
     def expect_text(self, text: str, timeout: float = 60) -> None:
@@ -213,8 +240,13 @@ def highlight_in_view(app: App, timeout: float = 60) -> dict:
                 boxes = frame.locator(ANNOTATION)
                 if boxes.count() and frame.locator("canvas").count():
                     box = boxes.first.bounding_box()
-                    if box and box["width"] > 0 and box["height"] > 0 and 0 <= box["y"] < VIEWPORT["height"] \
-                            and 0 <= box["x"] < VIEWPORT["width"]:
+                    if (
+                        box
+                        and box["width"] > 0
+                        and box["height"] > 0
+                        and 0 <= box["y"] < VIEWPORT["height"]
+                        and 0 <= box["x"] < VIEWPORT["width"]
+                    ):
                         return box
             except Exception:  # the frame is being replaced by a rerun
                 pass
@@ -280,7 +312,8 @@ def ask_shown_document(app: App, question: str, timeout: float = 600) -> bool:
     app.type_into(page.get_by_role("textbox", name="Ask handbook.pdf", exact=True), question, "Control+Enter")
     app.button("Ask this document").click()
     page.get_by_text("Answer:").or_(page.get_by_text("Nothing in this document answers it")).first.wait_for(
-        state="visible", timeout=timeout * 1000)
+        state="visible", timeout=timeout * 1000
+    )
     app.settle()
     return page.get_by_role("button", name="Show on the page", exact=True).count() > 0
 
@@ -301,8 +334,11 @@ def test_review_flow_in_a_real_browser(tmp_path):
     book = write_questionnaire(tmp_path / "vendor_questionnaire.xlsx", questions=E2E_QUESTIONS + fixtures.QUESTIONS)
     timing: dict = {}
 
-    with streamlit_app(workspace, tmp_path / "streamlit.log") as url, sync_playwright() as pw, \
-            quoting_llm_server() as llm_url:
+    with (
+        streamlit_app(workspace, tmp_path / "streamlit.log") as url,
+        sync_playwright() as pw,
+        quoting_llm_server() as llm_url,
+    ):
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
         page = context.new_page()
@@ -450,7 +486,9 @@ def test_review_flow_in_a_real_browser(tmp_path):
                 pass
             (SCREENS / "timing.json").write_text(json.dumps(timing, indent=2) + "\n")
             browser.close()
-    print(f"\nasked the document in {timing.get('ask_s')} s ({timing.get('ask_generator')}); "
-          f"selection → highlighted page visible: {timing.get('selection_to_highlight_s')} s "
-          f"(question {timing.get('question')}, generator: {timing.get('generator')}); "
-          f"drafting {LIMIT} questions: {timing.get('drafting_s')} s")
+    print(
+        f"\nasked the document in {timing.get('ask_s')} s ({timing.get('ask_generator')}); "
+        f"selection → highlighted page visible: {timing.get('selection_to_highlight_s')} s "
+        f"(question {timing.get('question')}, generator: {timing.get('generator')}); "
+        f"drafting {LIMIT} questions: {timing.get('drafting_s')} s"
+    )

@@ -44,8 +44,11 @@ from tests.e2e.test_browser import (
 
 pytestmark = [
     pytest.mark.timeout(300),
-    pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"Chromium is not installed at {CHROMIUM} "
-                       "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.is_file(),
+        reason=f"Chromium is not installed at {CHROMIUM} "
+        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
+    ),
 ]
 
 RED_ID = ":red[ID-RED]"
@@ -219,10 +222,13 @@ def test_a_hostile_question_id_and_text_show_literally_in_the_browser(tmp_path):
     from tests.fixtures import write_questionnaire
 
     started = time.monotonic()
-    book = write_questionnaire(tmp_path / "hostile.xlsx", questions=[
-        (RED_ID, HOSTILE_QUESTION),
-        ("BCK-01", "How long are backups of the production databases kept?"),
-    ])
+    book = write_questionnaire(
+        tmp_path / "hostile.xlsx",
+        questions=[
+            (RED_ID, HOSTILE_QUESTION),
+            ("BCK-01", "How long are backups of the production databases kept?"),
+        ],
+    )
     folder = tmp_path / "workspace"
     with quoting_llm_server() as llm_url:
         pid, _ = prepared_workspace(folder, llm_url, book, {RED_ID: "Yes", "BCK-01": "Yes"})
@@ -253,8 +259,11 @@ def test_a_hostile_question_id_and_text_show_literally_in_the_browser(tmp_path):
 def sections_summary(app: App) -> str:
     """The Sections expander of the Review screen, opened: its text."""
     page = app.page
-    expander = page.locator('[data-testid="stExpander"]').filter(
-        has=page.locator("summary").filter(has_text="governed by qualifiers")).first
+    expander = (
+        page.locator('[data-testid="stExpander"]')
+        .filter(has=page.locator("summary").filter(has_text="governed by qualifiers"))
+        .first
+    )
     expander.wait_for(timeout=60_000)
     details = expander.locator("details")
     if details.count() and details.first.get_attribute("open") is None:

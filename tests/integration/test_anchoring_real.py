@@ -51,7 +51,10 @@ def test_a_wrapped_quote_on_a_real_page_is_boxed_where_its_text_is(pdfs):
 def test_anchoring_a_largest_document_takes_under_a_few_ms_per_quote(pdfs):
     path = max(pdfs.glob("*.pdf"), key=lambda p: len(pymupdf.open(p)))
     a = QuoteAnchorer(load_document(path).units)
-    quotes = [" ".join(a.sentence_text(i).split()).lower() for i in range(0, len(a.sentences), max(1, len(a.sentences) // 200))]
+    quotes = [
+        " ".join(a.sentence_text(i).split()).lower()
+        for i in range(0, len(a.sentences), max(1, len(a.sentences) // 200))
+    ]
     started = time.perf_counter()
     found = [a.anchor(q) for q in quotes]
     ms = 1000 * (time.perf_counter() - started) / len(quotes)

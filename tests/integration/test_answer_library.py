@@ -38,8 +38,12 @@ BCK_ANSWER = "Nightly backups are encrypted with AES-256 and copied to a second 
 
 def past_book(path: Path, enc_choice: str = "yes", mfa_comment: str = "Single sign-on with MFA for everyone.") -> Path:
     """A filled questionnaire: three questions answered (ENC-01 spelled "yes"), VND-01 blank."""
-    return write_questionnaire(path, answered={4: enc_choice, 5: "Yes", 6: "Yes"}, questions=PAST,
-                               comments={4: ENC_ANSWER, 5: BCK_ANSWER, 6: mfa_comment})
+    return write_questionnaire(
+        path,
+        answered={4: enc_choice, 5: "Yes", 6: "Yes"},
+        questions=PAST,
+        comments={4: ENC_ANSWER, 5: BCK_ANSWER, 6: mfa_comment},
+    )
 
 
 @pytest.fixture()
@@ -64,7 +68,11 @@ def test_import_xlsx_and_csv_and_reimport_replaces(tmp_path, library):
     report = library.import_file(past_book(tmp_path / "past.xlsx"))
     assert (report.file, report.questions, report.entries, report.skipped, report.replaced) == ("past.xlsx", 4, 3, 1, 0)
     entries = library.entries()
-    assert [(e.qid, e.row, e.choice) for e in entries] == [("ENC-01", 4, "yes"), ("BCK-02", 5, "Yes"), ("ACC-01", 6, "Yes")]
+    assert [(e.qid, e.row, e.choice) for e in entries] == [
+        ("ENC-01", 4, "yes"),
+        ("BCK-02", 5, "Yes"),
+        ("ACC-01", 6, "Yes"),
+    ]
     enc = entries[0]
     assert (enc.question, enc.answer, enc.file, enc.sheet) == (PAST[0][1], ENC_ANSWER, "past.xlsx", "Security")
     assert enc.origin is Origin.IMPORT and enc.imported == date.today().isoformat() and not enc.retired
@@ -77,9 +85,11 @@ def test_import_xlsx_and_csv_and_reimport_replaces(tmp_path, library):
 
     # a CSV without dropdowns: a bare Yes/No answer is the choice, other text the answer
     csv = tmp_path / "answers.csv"
-    csv.write_text("ID,Question,Answer\nCSV-01,Do you run a bug bounty program?,No\n"
-                   "CSV-02,Who is your security officer?,Our CISO Jane Doe\nCSV-03,Is there a pen test each year?,\n",
-                   encoding="utf-8")
+    csv.write_text(
+        "ID,Question,Answer\nCSV-01,Do you run a bug bounty program?,No\n"
+        "CSV-02,Who is your security officer?,Our CISO Jane Doe\nCSV-03,Is there a pen test each year?,\n",
+        encoding="utf-8",
+    )
     report = library.import_file(csv)
     assert (report.entries, report.skipped) == (2, 1)
     by_id = {e.qid: e for e in library.entries() if e.file == "answers.csv"}
@@ -107,8 +117,14 @@ def test_conflicts_retirement_and_matching(tmp_path, library):
     # b.xlsx: ENC-01 answered No (a conflict); MFA answered Yes with other words (not a conflict);
     # the backup question answered No, reworded so that it stays a different question
     other = [PAST[0], ("BCK-09", "How long are backups of the production databases kept?"), PAST[2]]
-    library.import_file(write_questionnaire(tmp_path / "b.xlsx", answered={4: "No", 5: "No", 6: "Yes"}, questions=other,
-                                            comments={6: "Every employee signs in with a hardware key."}))
+    library.import_file(
+        write_questionnaire(
+            tmp_path / "b.xlsx",
+            answered={4: "No", 5: "No", 6: "Yes"},
+            questions=other,
+            comments={6: "Every employee signs in with a hardware key."},
+        )
+    )
     (conflict,) = library.conflicts()
     assert conflict.question == PAST[0][1] and conflict.choices == {"yes": 1, "No": 1}
     assert sorted(e.file for e in conflict.entries) == ["a.xlsx", "b.xlsx"] and conflict.score >= REUSE_SCORE
@@ -130,8 +146,14 @@ def test_conflicts_retirement_and_matching(tmp_path, library):
     assert library.entry_at("b.xlsx", "Security", 4) == library.entry(wrong.id)  # a citation still finds it
     assert library.entry_at("b.xlsx", "Security", 99) is None and library.entry_at("c.xlsx", "Security", 4) is None
     # importing b.xlsx again keeps that answer retired
-    library.import_file(write_questionnaire(tmp_path / "b.xlsx", answered={4: "No", 5: "No", 6: "Yes"}, questions=other,
-                                            comments={6: "Every employee signs in with a hardware key."}))
+    library.import_file(
+        write_questionnaire(
+            tmp_path / "b.xlsx",
+            answered={4: "No", 5: "No", 6: "Yes"},
+            questions=other,
+            comments={6: "Every employee signs in with a hardware key."},
+        )
+    )
     assert library.conflicts() == [] and len(library.entries()) == 5
 
 
@@ -168,7 +190,9 @@ def test_reuse_carries_how_the_near_identical_past_answers_chose(tmp_path, kb, l
 def test_related_past_answers_are_passages_and_cited(tmp_path, kb, library):
     """QuotingGenerator is a stated fake LLM: it quotes the longest sentence of the first passage."""
     library.import_file(past_book(tmp_path / "past.xlsx"))
-    book = write_questionnaire(tmp_path / "new.xlsx", questions=[("ENC-09", "Do you encrypt database backups?"), *PAST[2:]])
+    book = write_questionnaire(
+        tmp_path / "new.xlsx", questions=[("ENC-09", "Do you encrypt database backups?"), *PAST[2:]]
+    )
     q = read_questionnaire(book).questions[0]
     drafter = Drafter(kb, QuotingGenerator(), library=library)
     passages = drafter.passages(q.text, [], library.match(q.text, min_score=PASSAGE_SCORE))
@@ -179,7 +203,7 @@ def test_related_past_answers_are_passages_and_cited(tmp_path, kb, library):
     assert cite.kind is SourceKind.LIBRARY and cite.label is AnchorLabel.VERIFIED
     assert cite.location.label() == "past answer: past.xlsx, sheet Security, row 5, ID BCK-02"
     shown = f"Yes — {BCK_ANSWER}"
-    assert shown[cite.start:cite.end] == BCK_ANSWER or shown[cite.start:cite.end] == shown
+    assert shown[cite.start : cite.end] == BCK_ANSWER or shown[cite.start : cite.end] == shown
 
 
 def test_accepted_and_edited_answers_are_recorded_and_then_reused(tmp_path, encoder):
@@ -201,7 +225,12 @@ def test_accepted_and_edited_answers_are_recorded_and_then_reused(tmp_path, enco
         review.accept(key)
         (entry,) = ws.library.entries()
         assert (entry.question, entry.choice, entry.answer) == (q.text, first.choice, first.answer)
-        assert (entry.file, entry.sheet, entry.row, entry.qid) == ("Customer questionnaire.xlsx", "Security", 4, "ENC-01")
+        assert (entry.file, entry.sheet, entry.row, entry.qid) == (
+            "Customer questionnaire.xlsx",
+            "Security",
+            4,
+            "ENC-01",
+        )
         assert entry.origin is Origin.REVIEW and entry.imported == date.today().isoformat()
         review.edit(key, "Encrypted with AES-256; keys in an HSM.", "Yes")
         (entry,) = ws.library.entries()  # the same question updates its entry
@@ -235,7 +264,12 @@ def test_library_cli_round_trip(tmp_path, encoder, monkeypatch, capsys):
 
     assert cli.main(["library", "list", "--store", store, "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [(e["file"], e["qid"]) for e in listed] == [("a.xlsx", "ENC-01"), ("a.xlsx", "BCK-02"), ("a.xlsx", "ACC-01"), ("b.xlsx", "ENC-01")]
+    assert [(e["file"], e["qid"]) for e in listed] == [
+        ("a.xlsx", "ENC-01"),
+        ("a.xlsx", "BCK-02"),
+        ("a.xlsx", "ACC-01"),
+        ("b.xlsx", "ENC-01"),
+    ]
     assert cli.main(["library", "check", "--store", store, "--json"]) == 0
     (conflict,) = json.loads(capsys.readouterr().out)
     assert conflict["choices"] == {"yes": 1, "No": 1}
@@ -255,9 +289,12 @@ def test_library_cli_round_trip(tmp_path, encoder, monkeypatch, capsys):
 
 # ---- the real filled questionnaires (../shared/data) ------------------------------------------------
 
+
 def _answered_rows(jsonl: Path) -> int:
     rows = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return sum(1 for r in rows if r["question"] and ((r.get("answer") or "").strip() or (r.get("comment") or "").strip()))
+    return sum(
+        1 for r in rows if r["question"] and ((r.get("answer") or "").strip() or (r.get("comment") or "").strip())
+    )
 
 
 def test_real_filled_questionnaires_import(shared_data, tmp_path, encoder):
@@ -272,7 +309,9 @@ def test_real_filled_questionnaires_import(shared_data, tmp_path, encoder):
         assert report.entries == _answered_rows(base / "_extracted" / f"{stem}.jsonl"), stem
     assert len(library.entries()) == 1250
     # a HECVAT Lite question is asked, word for word, by the other Lite and Full questionnaires
-    hits = library.match("Do you have a dedicated Information Security staff or office?", top_k=None, min_score=REUSE_SCORE)
+    hits = library.match(
+        "Do you have a dedicated Information Security staff or office?", top_k=None, min_score=REUSE_SCORE
+    )
     assert len({h.entry.file for h in hits}) >= 6
     flagged = {e.qid for c in library.conflicts() for e in c.entries}
     assert "ITAC-04" in flagged  # the accessibility roadmap: No for most products, Yes for one

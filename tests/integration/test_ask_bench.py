@@ -11,9 +11,11 @@ import json
 from engine.bench.ask import bench_ask
 from engine.drafting.generate import JsonReply
 
-POLICY = ("We collect your name and email address when you register. We use cookies to remember your "
-          "settings. We never sell personal information to advertisers. You can delete your account at any "
-          "time from the settings page. Children under thirteen may not use the service.")
+POLICY = (
+    "We collect your name and email address when you register. We use cookies to remember your "
+    "settings. We never sell personal information to advertisers. You can delete your account at any "
+    "time from the settings page. Children under thirteen may not use the service."
+)
 SECOND = "Questions about this policy can be sent by mail to our office. We update this policy every year."
 
 
@@ -21,13 +23,34 @@ def policyqa(tmp_path):
     def qa(qid, question, answer, context):
         return {"id": qid, "question": question, "answers": [{"text": answer, "answer_start": context.index(answer)}]}
 
-    data = {"version": "1", "data": [
-        {"title": "one.com", "paragraphs": [{"context": POLICY, "qas": [
-            qa("q1", "Do you sell my data?", "We never sell personal information to advertisers", POLICY),
-            qa("q2", "Can I delete my account?", "delete your account at any time", POLICY)]}]},
-        {"title": "two.com", "paragraphs": [{"context": SECOND, "qas": [
-            qa("q3", "How do I contact you?", "by mail to our office", SECOND)]}]},
-    ]}
+    data = {
+        "version": "1",
+        "data": [
+            {
+                "title": "one.com",
+                "paragraphs": [
+                    {
+                        "context": POLICY,
+                        "qas": [
+                            qa(
+                                "q1",
+                                "Do you sell my data?",
+                                "We never sell personal information to advertisers",
+                                POLICY,
+                            ),
+                            qa("q2", "Can I delete my account?", "delete your account at any time", POLICY),
+                        ],
+                    }
+                ],
+            },
+            {
+                "title": "two.com",
+                "paragraphs": [
+                    {"context": SECOND, "qas": [qa("q3", "How do I contact you?", "by mail to our office", SECOND)]}
+                ],
+            },
+        ],
+    }
     path = tmp_path / "policyqa.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -38,9 +61,11 @@ class ScriptedQuotes:
     that sentence's label in the numbered form."""
 
     name = "scripted"
-    gold = {"sell": "We never sell personal information to advertisers.",
-            "delete": "You can delete your account at any time from the settings page.",
-            "contact": "Questions about this policy can be sent by mail to our office."}
+    gold = {
+        "sell": "We never sell personal information to advertisers.",
+        "delete": "You can delete your account at any time from the settings page.",
+        "contact": "Questions about this policy can be sent by mail to our office.",
+    }
 
     def __init__(self) -> None:
         self.calls = 0

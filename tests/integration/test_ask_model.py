@@ -66,7 +66,7 @@ def test_excerpts_of_a_real_policy_lie_in_it_at_their_offsets(llama, policy, sha
             result = asker.ask(q.question, answer=False)
             for e in result.excerpts:
                 (span,) = e.spans
-                assert policy.text[span.start:span.end] == e.text
+                assert policy.text[span.start : span.end] == e.text
             assert result.timing.parts == 1
     assert asker.ask(policy.questions[3].question, answer=False).timing.first is False
 
@@ -82,7 +82,7 @@ def test_the_ask_command_prints_json_with_offsets_and_refuses_bad_input(tmp_path
     for r in lines:
         assert r["answer"]  # an answer, or "Nothing in this document answers it."
         for e in r["excerpts"]:
-            assert all(policy.text[s["start"]:s["end"]] == e["text"] for s in e["spans"])
+            assert all(policy.text[s["start"] : s["end"]] == e["text"] for s in e["spans"])
 
     assert main(["ask", str(path), "x" * 5000, "--model", TEST_MODEL]) == 2
     assert "is 5,000 characters long; a question is at most 1,000" in capsys.readouterr().err

@@ -18,8 +18,11 @@ from tests.fixtures import TOPICS
 
 pytestmark = pytest.mark.timeout(900)
 
-QUERIES = {"1": "How long are production database backups kept?", "2": "Is multi-factor authentication required to sign in?",
-           "3": "When are customers told about a breach?"}
+QUERIES = {
+    "1": "How long are production database backups kept?",
+    "2": "Is multi-factor authentication required to sign in?",
+    "3": "When are customers told about a breach?",
+}
 QRELS = {"1": "d-backups", "2": "d-access", "3": "d-incident"}
 
 
@@ -30,11 +33,18 @@ def scifact(tmp_path: Path) -> Path:
     with (folder / "corpus.jsonl").open("w") as f:
         for topic, text in TOPICS.items():
             f.write(json.dumps({"_id": f"d-{topic}", "title": f"The {topic} policy", "text": text}) + "\n")
-        f.write(json.dumps({"_id": "d-lunch", "title": "Canteen menu", "text": "Soup is served on Mondays and fish on Fridays."}) + "\n")
+        f.write(
+            json.dumps(
+                {"_id": "d-lunch", "title": "Canteen menu", "text": "Soup is served on Mondays and fish on Fridays."}
+            )
+            + "\n"
+        )
     with (folder / "queries.jsonl").open("w") as f:
         for qid, text in {**QUERIES, "9": "A training query without judgements."}.items():
             f.write(json.dumps({"_id": qid, "text": text}) + "\n")
-    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, d in QRELS.items()))
+    (folder / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, d in QRELS.items())
+    )
     return folder
 
 

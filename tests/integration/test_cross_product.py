@@ -45,9 +45,11 @@ PARCHMENT_TEXT = {  # row → Parchment's comment: names, an e-mail, a link, a p
     7: "Parchment staff train yearly with KnowBe4.",
 }
 LEAKS = ("parchment", "erin", "chase", "480-719", "knowbe4", "status.", "@")
-DOCS = {"policy.md": "# Security policy\n\n## Encryption\nCustomer data is encrypted at rest with AES-256 "
-                     "in every database.\n\n## Training\nEvery employee completes security awareness "
-                     "training when hired and every year after.\n"}
+DOCS = {
+    "policy.md": "# Security policy\n\n## Encryption\nCustomer data is encrypted at rest with AES-256 "
+    "in every database.\n\n## Training\nEvery employee completes security awareness "
+    "training when hired and every year after.\n"
+}
 
 
 class Recording(QuotingGenerator):
@@ -75,25 +77,38 @@ def kb(tmp_path: Path, encoder):
 
 
 def past(tmp_path: Path, name: str, answered: dict[int, str], comments: dict[int, str]) -> Path:
-    return write_questionnaire(tmp_path / name, answered=answered, comments=comments,
-                               questions=[("ENC-01", ENCRYPT), ("PCI-01", CARD), ("GNRL-01", VENDOR), ("TRN-01", TRAINING)])
+    return write_questionnaire(
+        tmp_path / name,
+        answered=answered,
+        comments=comments,
+        questions=[("ENC-01", ENCRYPT), ("PCI-01", CARD), ("GNRL-01", VENDOR), ("TRN-01", TRAINING)],
+    )
 
 
 @pytest.fixture()
 def library(tmp_path: Path, encoder):
     lib = AnswerLibrary(tmp_path / "lib", encoder)
-    lib.import_file(past(tmp_path, "Parchment HECVAT Full.xlsx", {4: "No", 5: "No", 7: "Yes"}, PARCHMENT_TEXT),
-                    product="Parchment")
-    lib.import_file(past(tmp_path, "Canvas LMS HECVAT Lite.xlsx", {4: "Yes", 7: "Yes"},
-                         {4: "Canvas LMS uses KMS keys; lms-security@instructure.com.", 7: "Canvas staff train."}),
-                    product="Canvas LMS")
+    lib.import_file(
+        past(tmp_path, "Parchment HECVAT Full.xlsx", {4: "No", 5: "No", 7: "Yes"}, PARCHMENT_TEXT), product="Parchment"
+    )
+    lib.import_file(
+        past(
+            tmp_path,
+            "Canvas LMS HECVAT Lite.xlsx",
+            {4: "Yes", 7: "Yes"},
+            {4: "Canvas LMS uses KMS keys; lms-security@instructure.com.", 7: "Canvas staff train."},
+        ),
+        product="Canvas LMS",
+    )
     yield lib
     lib.close()
 
 
 def target(tmp_path: Path):
-    book = write_questionnaire(tmp_path / "impact.xlsx", questions=[
-        ("ENC-01", ENCRYPT), ("PCI-01", CARD), ("GNRL-01", VENDOR), ("TRN-01", TRAINING)])
+    book = write_questionnaire(
+        tmp_path / "impact.xlsx",
+        questions=[("ENC-01", ENCRYPT), ("PCI-01", CARD), ("GNRL-01", VENDOR), ("TRN-01", TRAINING)],
+    )
     return read_questionnaire(book)
 
 
@@ -102,15 +117,17 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     review = ReviewStore(tmp_path / "review.sqlite")
     questionnaire = target(tmp_path)
     results = tmp_path / "results.jsonl"
-    run = draft_questionnaire(questionnaire, Drafter(kb, model, library=library, product="Impact"), review,
-                              results=results)
+    run = draft_questionnaire(
+        questionnaire, Drafter(kb, model, library=library, product="Impact"), review, results=results
+    )
     drafts = {d.id: d for d in run.drafted}
     # nothing of Parchment's or Canvas LMS's text in any draft, nor in what the model was shown
     for d in drafts.values():
         assert not any(leak in d.answer.lower() for leak in LEAKS), d
         assert "kms" not in d.answer.lower()
-        assert all(c.file == "policy.md" or c.quote == c.quote.strip() and c.quote in ("Yes", "No")
-                   for c in d.citations), d.citations
+        assert all(
+            c.file == "policy.md" or c.quote == c.quote.strip() and c.quote in ("Yes", "No") for c in d.citations
+        ), d.citations
     assert not any(leak in text.lower() for text in model.seen for leak in ("parchment", "erin", "chase", "kms"))
     enc, card, vendor, training = (drafts[i] for i in ("ENC-01", "PCI-01", "GNRL-01", "TRN-01"))
     # encryption: Parchment No / Canvas LMS Yes disagree → the newest most common, labelled, disputed
@@ -130,7 +147,9 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     assert training.trust == ("from another product (" + training.from_product + ")",)
     # results.jsonl and the review store carry the labels and the trust state
     lines = {line["id"]: line for line in map(json.loads, results.read_text().splitlines())}
-    assert lines["PCI-01"]["from_product"] == "Parchment" and lines["PCI-01"]["past_answers"] == ["Parchment's HECVAT: No"]
+    assert lines["PCI-01"]["from_product"] == "Parchment" and lines["PCI-01"]["past_answers"] == [
+        "Parchment's HECVAT: No"
+    ]
     assert "from another product (Parchment)" in lines["PCI-01"]["trust"]
     stored = review.latest_drafts(review.project_for(questionnaire.path).id)
     again = Draft.from_stored(card.key, stored[card.key])
@@ -140,15 +159,22 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
 
 def test_own_then_company_wide_past_answers_come_before_another_products(kb, library, tmp_path, encoder):
     q = next(x for x in target(tmp_path).questions if x.id == "ENC-01")
-    company = write_questionnaire(tmp_path / "Instructure CAIQ.xlsx", answered={4: "Yes"},
-                                  comments={4: "Instructure encrypts customer data at rest."},
-                                  questions=[("ENC-01", ENCRYPT)])
+    company = write_questionnaire(
+        tmp_path / "Instructure CAIQ.xlsx",
+        answered={4: "Yes"},
+        comments={4: "Instructure encrypts customer data at rest."},
+        questions=[("ENC-01", ENCRYPT)],
+    )
     library.import_file(company)  # company-wide
     d = Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q)
     assert (d.reused, d.from_product, d.answer) == (True, None, "Instructure encrypts customer data at rest.")
     assert d.past_answers == ("the company-wide CAIQ: Yes",) and not d.trust
-    own = write_questionnaire(tmp_path / "Impact HECVAT.xlsx", answered={4: "No"}, comments={4: "Impact keeps no data."},
-                              questions=[("ENC-01", ENCRYPT)])
+    own = write_questionnaire(
+        tmp_path / "Impact HECVAT.xlsx",
+        answered={4: "No"},
+        comments={4: "Impact keeps no data."},
+        questions=[("ENC-01", ENCRYPT)],
+    )
     library.import_file(own, product="Impact")
     d = Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q)
     assert (d.choice, d.answer, d.from_product) == ("No", "Impact keeps no data.", None)
@@ -158,7 +184,9 @@ def test_own_then_company_wide_past_answers_come_before_another_products(kb, lib
 
 
 def test_a_company_wide_questionnaire_takes_no_products_text(kb, library, tmp_path):
-    d = Drafter(kb, QuotingGenerator(), library=library).draft(next(x for x in target(tmp_path).questions if x.id == "PCI-01"))
+    d = Drafter(kb, QuotingGenerator(), library=library).draft(
+        next(x for x in target(tmp_path).questions if x.id == "PCI-01")
+    )
     assert (d.choice, d.answer, d.from_product) == ("No", "", "Parchment")
 
 
@@ -167,8 +195,10 @@ def test_labels_and_contact_tokens():
     assert questionnaire_kind("Canvas LMS K-12CVAT-Lite.xlsx") == "K-12CVAT"
     assert questionnaire_kind("answers.csv") == "questionnaire"
     from storage.library_store import LibraryEntry, Origin
-    e = LibraryEntry(1, "Q?", "No", "", None, "Parchment HECVAT.xlsx", "S", 4, None, "2024-01-01", Origin.IMPORT,
-                     product="Parchment")
+
+    e = LibraryEntry(
+        1, "Q?", "No", "", None, "Parchment HECVAT.xlsx", "S", 4, None, "2024-01-01", Origin.IMPORT, product="Parchment"
+    )
     assert choice_label(e) == "Parchment's HECVAT: No"
     assert contact_tokens(PARCHMENT_TEXT[4]) == ["erin.elliott@parchment.com", "https://status.parchment.com"]
     assert contact_tokens(PARCHMENT_TEXT[5]) == ["480-719-1646"]
@@ -181,9 +211,16 @@ def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path
     files = []
     for product, choices in (("Alpha", ("Yes", "No")), ("Beta", ("Yes", "Yes")), ("Gamma", ("Yes", "No"))):
         (tmp_path / product).mkdir()
-        files.append(str(write_questionnaire(tmp_path / product / f"{product} HECVAT.xlsx",
-                                             answered={4: choices[0], 5: choices[1]}, comments={4: product},
-                                             questions=[("ENC-01", ENCRYPT), ("TRN-01", TRAINING)])))
+        files.append(
+            str(
+                write_questionnaire(
+                    tmp_path / product / f"{product} HECVAT.xlsx",
+                    answered={4: choices[0], 5: choices[1]},
+                    comments={4: product},
+                    questions=[("ENC-01", ENCRYPT), ("TRN-01", TRAINING)],
+                )
+            )
+        )
     assert main(["eval", "cross-product", *files, "--json"]) == 0
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     by = {t["product"]: t for t in result["targets"]}
@@ -195,7 +232,8 @@ def test_eval_cross_product_scores_other_products_choices_leave_one_out(tmp_path
 
 
 def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothing_of_another_product(
-        shared_data, encoder, tmp_path):
+    shared_data, encoder, tmp_path
+):
     """Canvas Credentials' HECVAT Full (255 rows, ../shared/data/instructure) drafted for Canvas
     Credentials with every other filled questionnaire in the library (Parchment's HECVAT Full among
     them), no documents: no row holds Parchment's name, people, e-mails, phones or links, nor
@@ -230,8 +268,10 @@ def test_a_whole_shared_hecvat_drafted_with_the_other_questionnaires_holds_nothi
     leaks = [(d.id, d.answer) for d in drafts if any(w in d.answer.lower() for w in parchment)]
     assert not leaks, leaks
     crossed = [d for d in drafts if d.from_product]
-    assert crossed and all(d.past_answers and d.confidence is not None
-                           and any(t.startswith("from another product") for t in d.trust) for d in crossed)
+    assert crossed and all(
+        d.past_answers and d.confidence is not None and any(t.startswith("from another product") for t in d.trust)
+        for d in crossed
+    )
     general = {d.id: d for d in drafts if d.profile_fact}
     assert general["GNRL-01"].answer == "Instructure" and general["GNRL-02"].answer == "Canvas Credentials"
     assert general["GNRL-04"].answer.endswith("inst.bid/privacy")
@@ -246,7 +286,8 @@ def test_a_dropdown_option_typed_as_text_is_another_products_choice_never_its_te
     (tmp_path / "parchment.csv").write_text(
         "ID,Question,Answer,Additional Information\n"
         f'QUAL-07,{hosting},4) AWS,"Parchment LLC hosts in us-east-1, see https://status.parchment.com"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "impact.csv").write_text(f"ID,Question,Answer\nQUAL-07,{hosting},\n", encoding="utf-8")
     lib = AnswerLibrary(tmp_path / "lib2", encoder)
     try:

@@ -36,8 +36,13 @@ def drafts(tmp_path_factory, encoder):
     store = tmp_path_factory.mktemp("sample") / "store"
     kb = KnowledgeBase(store, EngineConfig(), encoder)
     kb.add([SAMPLE / "kb"])
-    key = {d["id"]: d["answer"] for d in map(json.loads, (SAMPLE / "questionnaire" / "expected.jsonl").read_text().splitlines())}
-    questions = {q.id: q for q in read_questionnaire(SAMPLE / "questionnaire" / "Sample_Security_Questionnaire.xlsx").questions}
+    key = {
+        d["id"]: d["answer"]
+        for d in map(json.loads, (SAMPLE / "questionnaire" / "expected.jsonl").read_text().splitlines())
+    }
+    questions = {
+        q.id: q for q in read_questionnaire(SAMPLE / "questionnaire" / "Sample_Security_Questionnaire.xlsx").questions
+    }
     uncovered = [qid for qid, answer in key.items() if answer == "not covered"]
     wanted = uncovered + ["EN-01", "PR-03"]
     drafter = Drafter(kb, make_generator())  # the default model

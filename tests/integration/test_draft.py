@@ -26,6 +26,7 @@ from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, 
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
 @pytest.fixture()
 def kb(tmp_path: Path, encoder):
     docs = tmp_path / "docs"
@@ -49,7 +50,18 @@ def test_resume_limit_and_answered_questions(tmp_path, kb):
     assert run.resumed == 2 and len(run.drafted) == 1 and gen.calls == 3  # continues where it stopped
     lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
     assert [x["id"] for x in lines] == ["BCK-01", "INC-01", "ACC-01"]
-    assert {"id", "sheet", "row", "question", "answer", "choice", "status", "citations", "prompt_tokens", "seconds"} <= set(lines[0])
+    assert {
+        "id",
+        "sheet",
+        "row",
+        "question",
+        "answer",
+        "choice",
+        "status",
+        "citations",
+        "prompt_tokens",
+        "seconds",
+    } <= set(lines[0])
     for line in lines:
         assert line["status"] == "drafted" and line["choice"] == "Yes"
         (cite,) = line["citations"]
@@ -102,20 +114,38 @@ def test_draft_cli_with_the_real_model(tmp_path):
     write_pdf(docs / "handbook.pdf", topic_pages())
     store = tmp_path / "store"
     book = write_questionnaire(tmp_path / "q.xlsx")
+
     def run(*a):
-        return subprocess.run([sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900)
+        return subprocess.run(
+            [sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900
+        )
 
     assert run("kb", "add", str(docs), "--store", str(store)).returncode == 0
     started = time.perf_counter()
-    first = subprocess.Popen([sys.executable, "-m", "engine", "draft", str(book), "--store", str(store)],
-                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while finished_drafts(store / "review.sqlite") == 0 and first.poll() is None and time.perf_counter() - started < 600:
+    first = subprocess.Popen(
+        [sys.executable, "-m", "engine", "draft", str(book), "--store", str(store)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    while (
+        finished_drafts(store / "review.sqlite") == 0 and first.poll() is None and time.perf_counter() - started < 600
+    ):
         time.sleep(0.2)
     first.kill()
     first.wait()
     kept = finished_drafts(store / "review.sqlite")
     assert kept >= 1
-    done = run("draft", str(book), "--store", str(store), "--out", str(tmp_path / "out.xlsx"), "--results", str(tmp_path / "r.jsonl"))
+    done = run(
+        "draft",
+        str(book),
+        "--store",
+        str(store),
+        "--out",
+        str(tmp_path / "out.xlsx"),
+        "--results",
+        str(tmp_path / "r.jsonl"),
+    )
     assert done.returncode == 0, done.stderr
     assert f"{len(QUESTIONS) - kept} drafted now, {kept} kept from an earlier run" in done.stdout
     lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
@@ -138,6 +168,11 @@ def test_draft_cli_with_the_real_model(tmp_path):
 def test_draft_cli_errors_name_the_file_and_the_fix(tmp_path):
     bad = tmp_path / "broken.xlsx"
     bad.write_bytes(b"PK\x03\x04 not a workbook")
-    done = subprocess.run([sys.executable, "-m", "engine", "draft", str(bad), "--store", str(tmp_path / "s")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "draft", str(bad), "--store", str(tmp_path / "s")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2 and "broken.xlsx" in done.stderr and done.stderr.startswith("error: ")

@@ -21,12 +21,20 @@ from tests.unit.test_qualifiers import ROWS, hecvat_like
 
 pytestmark = pytest.mark.timeout(600)
 
-OWN = {"GNRL-01": ("Instructure", None), "QUAL-01": ("No", ""), "QUAL-05": ("Yes", ""), "QUAL-07": ("4) AWS", ""),
-       "PCID-01": ("Yes", "Card data goes to our PCI DSS Level 1 processor."),
-       "DCTR-15": ("Yes", "Administrators sign in with hardware security keys.")}
-PARCHMENT = {**OWN, "GNRL-01": ("Parchment LLC", None),
-             "PCID-01": ("Yes", "Parchment's gateway; questions to erin.elliott@parchment.com or 480-719-1646."),
-             "DCTR-15": ("Yes", "See https://status.parchment.com; Erin Elliott approves admin access.")}
+OWN = {
+    "GNRL-01": ("Instructure", None),
+    "QUAL-01": ("No", ""),
+    "QUAL-05": ("Yes", ""),
+    "QUAL-07": ("4) AWS", ""),
+    "PCID-01": ("Yes", "Card data goes to our PCI DSS Level 1 processor."),
+    "DCTR-15": ("Yes", "Administrators sign in with hardware security keys."),
+}
+PARCHMENT = {
+    **OWN,
+    "GNRL-01": ("Parchment LLC", None),
+    "PCID-01": ("Yes", "Parchment's gateway; questions to erin.elliott@parchment.com or 480-719-1646."),
+    "DCTR-15": ("Yes", "See https://status.parchment.com; Erin Elliott approves admin access."),
+}
 
 
 def test_every_drafted_row_is_checked_recorded_and_checked_again(tmp_path: Path, capsys):
@@ -37,17 +45,41 @@ def test_every_drafted_row_is_checked_recorded_and_checked_again(tmp_path: Path,
     target = hecvat_like(tmp_path / "Canvas Studio" / "Canvas Studio HECVAT.xlsx", OWN)
     past = hecvat_like(tmp_path / "Parchment" / "Parchment HECVAT.xlsx", PARCHMENT)
     truth = tmp_path / "truth.jsonl"
-    truth.write_text("".join(json.dumps({"id": i, "question": t, "answer": OWN.get(i, ("", ""))[0] or "",
-                                         "comment": OWN.get(i, ("", ""))[1] or ""}) + "\n" for i, t in ROWS))
+    truth.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": i,
+                    "question": t,
+                    "answer": OWN.get(i, ("", ""))[0] or "",
+                    "comment": OWN.get(i, ("", ""))[1] or "",
+                }
+            )
+            + "\n"
+            for i, t in ROWS
+        )
+    )
     report, drafts = tmp_path / "report.html", tmp_path / "drafts.jsonl"
-    figures = evaluate_questionnaire([str(tmp_path / "Instructure")], [str(past)], str(target), str(truth),
-                                     report=str(report), generator=QuotingGenerator(), all_rows=True,
-                                     folders=FolderScopes(), drafts=str(drafts))
+    figures = evaluate_questionnaire(
+        [str(tmp_path / "Instructure")],
+        [str(past)],
+        str(target),
+        str(truth),
+        report=str(report),
+        generator=QuotingGenerator(),
+        all_rows=True,
+        folders=FolderScopes(),
+        drafts=str(drafts),
+    )
     rows = figures["rows"]
     assert figures["product"] == "Canvas Studio"
     # Parchment's choices are taken (only its past answers exist), its text never: nothing of it in any row
-    assert rows["other_product_mentions"] == {"rows": 0, "ids": [], "examples": [],
-                                              "by_kind": {"product": 0, "person": 0, "contact": 0}}
+    assert rows["other_product_mentions"] == {
+        "rows": 0,
+        "ids": [],
+        "examples": [],
+        "by_kind": {"product": 0, "person": 0, "contact": 0},
+    }
     assert rows["foreign_contacts"]["rows"] == 0
     crossed = rows["from_other_product"]
     assert crossed["rows"] >= 3 and crossed["labelled"] == crossed["rows"]  # PCID-01, DCTR-15, the qualifiers
@@ -55,7 +87,11 @@ def test_every_drafted_row_is_checked_recorded_and_checked_again(tmp_path: Path,
     lines = {x["id"]: x for x in map(json.loads, drafts.read_text(encoding="utf-8").splitlines())}
     assert set(lines) >= {i for i, _ in ROWS} - {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"}  # the gated ones too
     pcid = lines["PCID-01"]
-    assert (pcid["target"], pcid["product"], pcid["row_type"]) == ("Canvas Studio HECVAT.xlsx", "Canvas Studio", "yes_no")
+    assert (pcid["target"], pcid["product"], pcid["row_type"]) == (
+        "Canvas Studio HECVAT.xlsx",
+        "Canvas Studio",
+        "yes_no",
+    )
     assert pcid["from_product"] == "Parchment" and pcid["past_answers"] == ["Parchment's HECVAT: Yes"]
     assert pcid["confidence"] is not None and "from another product (Parchment)" in pcid["trust"]
     assert "parchment" not in (pcid["answer"] or "").lower()
@@ -82,15 +118,35 @@ def test_leave_one_out_sums_the_checks_and_writes_every_targets_drafts(tmp_path:
         (tmp_path / product).mkdir()
         book = hecvat_like(tmp_path / product / f"{product} HECVAT.xlsx", answers)
         truth = tmp_path / f"{product}.jsonl"
-        truth.write_text("".join(json.dumps({"id": i, "question": t, "answer": answers.get(i, ("", ""))[0] or "",
-                                             "comment": answers.get(i, ("", ""))[1] or ""}) + "\n" for i, t in ROWS))
+        truth.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "id": i,
+                        "question": t,
+                        "answer": answers.get(i, ("", ""))[0] or "",
+                        "comment": answers.get(i, ("", ""))[1] or "",
+                    }
+                )
+                + "\n"
+                for i, t in ROWS
+            )
+        )
         pairs.append((str(book), str(truth)))
     drafts = tmp_path / "drafts.jsonl"
-    result = leave_one_out([str(tmp_path / "Instructure")], pairs, generator=QuotingGenerator(), all_rows=True,
-                           folders=FolderScopes(), drafts=str(drafts))
+    result = leave_one_out(
+        [str(tmp_path / "Instructure")],
+        pairs,
+        generator=QuotingGenerator(),
+        all_rows=True,
+        folders=FolderScopes(),
+        drafts=str(drafts),
+    )
     summary = result["summary"]
-    assert summary["other_product_mentions"] == {"rows": 0, "targets": {"Canvas Studio HECVAT.xlsx": 0,
-                                                                        "Parchment HECVAT.xlsx": 0}}
+    assert summary["other_product_mentions"] == {
+        "rows": 0,
+        "targets": {"Canvas Studio HECVAT.xlsx": 0, "Parchment HECVAT.xlsx": 0},
+    }
     assert summary["foreign_contacts"]["rows"] == 0
     crossed = summary["from_other_product"]
     assert crossed["rows"] > 0 and crossed["labelled"] == crossed["rows"]

@@ -48,8 +48,9 @@ def setup(tmp_path: Path) -> dict:
     past = filled(tmp_path / "past.xlsx", PAST, "Per the security handbook")
     renamed = shutil.copy(target, tmp_path / "renamed_target.xlsx")  # …and among the library files
     truth = tmp_path / "truth.jsonl"
-    truth.write_text("".join(json.dumps({"id": q, "question": t, "answer": TRUTH[q], "comment": ""}) + "\n"
-                             for q, t in QUESTIONS))
+    truth.write_text(
+        "".join(json.dumps({"id": q, "question": t, "answer": TRUTH[q], "comment": ""}) + "\n" for q, t in QUESTIONS)
+    )
     return dict(docs=docs, target=target, past=past, renamed=Path(renamed), truth=truth, tmp=tmp_path)
 
 
@@ -58,8 +59,15 @@ def test_the_targets_answers_never_reach_the_store_or_a_draft(setup):
     report = s["tmp"] / "report.html"
     store = s["tmp"] / "store"
     fake = QuotingGenerator()
-    figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"]), str(s["renamed"])], str(s["target"]),
-                                     str(s["truth"]), store=str(store), report=str(report), generator=fake)
+    figures = evaluate_questionnaire(
+        [str(s["docs"])],
+        [str(s["past"]), str(s["renamed"])],
+        str(s["target"]),
+        str(s["truth"]),
+        store=str(store),
+        report=str(report),
+        generator=fake,
+    )
     assert sorted(Path(p).name for p in figures["left_out"]) == ["old_copy_of_target.xlsx", "renamed_target.xlsx"]
     assert figures["library_files"] == ["past.xlsx"] and figures["documents"] == 1
     page = report.read_text(encoding="utf-8")
@@ -72,8 +80,14 @@ def test_the_targets_answers_never_reach_the_store_or_a_draft(setup):
 def test_figures_with_the_library_reuse_exact_past_questions(setup):
     s = setup
     fake = QuotingGenerator()
-    figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"])], str(s["target"]), str(s["truth"]),
-                                     report=str(s["tmp"] / "r.html"), generator=fake)
+    figures = evaluate_questionnaire(
+        [str(s["docs"])],
+        [str(s["past"])],
+        str(s["target"]),
+        str(s["truth"]),
+        report=str(s["tmp"] / "r.html"),
+        generator=fake,
+    )
     assert figures["questions"] == 4
     assert figures["reused_rate"] == 100.0 and fake.calls == 0  # every question was asked before
     assert figures["choice_accuracy"] == 75.0  # ACC-01 was answered Yes before; the truth is No
@@ -91,10 +105,18 @@ def test_disagreeing_past_answers_are_counted_and_bound_the_ceiling(setup):
     and wrong, but the draft was flagged, and choosing among the past answers could reach 100."""
     s = setup
     # each its own file: a byte-identical copy of past.xlsx would be the same file to the library (#16)
-    others = [filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, f"Per the security handbook, copy {k}")
-              for k, c in (("b", "Yes"), ("c", "No"))]
-    figures = evaluate_questionnaire([str(s["docs"])], [str(s["past"]), *map(str, others)], str(s["target"]),
-                                     str(s["truth"]), report=str(s["tmp"] / "r.html"), generator=RefusingGenerator())
+    others = [
+        filled(s["tmp"] / f"past_{k}.xlsx", {**PAST, "ACC-01": c}, f"Per the security handbook, copy {k}")
+        for k, c in (("b", "Yes"), ("c", "No"))
+    ]
+    figures = evaluate_questionnaire(
+        [str(s["docs"])],
+        [str(s["past"]), *map(str, others)],
+        str(s["target"]),
+        str(s["truth"]),
+        report=str(s["tmp"] / "r.html"),
+        generator=RefusingGenerator(),
+    )
     assert figures["reused_rate"] == 100.0 and figures["balanced_accuracy"] == 75.0
     assert figures["disputed_rate"] == 25.0 and figures["wrong_reused_disputed"] == 100.0
     assert figures["reuse_ceiling"] == 100.0
@@ -147,8 +169,11 @@ def test_leave_one_out_needs_two_questionnaires_that_exist(setup):
     with pytest.raises(ValueError, match="at least two filled questionnaires"):
         leave_one_out([str(s["docs"])], [(str(s["target"]), str(s["truth"]))], generator=RefusingGenerator())
     with pytest.raises(FileNotFoundError, match="nowhere.xlsx"):
-        leave_one_out([str(s["docs"])], [(str(s["target"]), str(s["truth"])), (str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]))],
-                      generator=RefusingGenerator())
+        leave_one_out(
+            [str(s["docs"])],
+            [(str(s["target"]), str(s["truth"])), (str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]))],
+            generator=RefusingGenerator(),
+        )
 
 
 def test_the_leave_one_out_command_says_what_is_wrong(setup, capsys):
@@ -162,9 +187,13 @@ def test_the_leave_one_out_command_says_what_is_wrong(setup, capsys):
 def test_a_missing_target_or_document_is_a_clear_error(setup):
     s = setup
     with pytest.raises(FileNotFoundError, match="nowhere.xlsx"):
-        evaluate_questionnaire([str(s["docs"])], [], str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]), generator=QuotingGenerator())
+        evaluate_questionnaire(
+            [str(s["docs"])], [], str(s["tmp"] / "nowhere.xlsx"), str(s["truth"]), generator=QuotingGenerator()
+        )
     with pytest.raises(Exception, match="does not exist"):
-        evaluate_questionnaire([str(s["tmp"] / "no_docs")], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator())
+        evaluate_questionnaire(
+            [str(s["tmp"] / "no_docs")], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator()
+        )
 
 
 def test_a_missing_or_garbled_truth_file_is_named_with_the_fix(tmp_path):
@@ -189,8 +218,20 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     from engine.cli.main import build_parser
 
     s = setup
-    args = build_parser().parse_args(["eval", "leave-one-out", "--kb", str(s["docs"]), "--mode", "summary",
-                                      "--pair", str(s["target"]), str(s["truth"]), "--no-library"])
+    args = build_parser().parse_args(
+        [
+            "eval",
+            "leave-one-out",
+            "--kb",
+            str(s["docs"]),
+            "--mode",
+            "summary",
+            "--pair",
+            str(s["target"]),
+            str(s["truth"]),
+            "--no-library",
+        ]
+    )
     assert args.mode == "summary"
 
     class Recording(QuotingGenerator):
@@ -203,8 +244,14 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
             return super().generate(question, passages, choices)
 
     fake = Recording()
-    result = leave_one_out([str(s["docs"])], [(str(s["target"]), str(s["truth"]))], library=False, generator=fake,
-                           mode="summary", store=str(s["tmp"] / "store"))
+    result = leave_one_out(
+        [str(s["docs"])],
+        [(str(s["target"]), str(s["truth"]))],
+        library=False,
+        generator=fake,
+        mode="summary",
+        store=str(s["tmp"] / "store"),
+    )
     (target,) = result["targets"]
     assert result["mode"] == target["mode"] == "summary" and fake.calls == 4
     assert all(labels[0] == "[1] handbook.pdf (summary of the document)" for labels in fake.labels)
@@ -212,9 +259,22 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
     # the fake quotes the summary's longest sentence whatever the question, so the support gate
     # (engine/drafting/confidence.py) leaves the questions that sentence is not about as no context
     assert target["verified_quote_rate"] == 100.0 and target["no_context_rate"] < 100.0
-    figures = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator(),
-                                     mode="summary", store=str(s["tmp"] / "store"))
+    figures = evaluate_questionnaire(
+        [str(s["docs"])],
+        [],
+        str(s["target"]),
+        str(s["truth"]),
+        generator=QuotingGenerator(),
+        mode="summary",
+        store=str(s["tmp"] / "store"),
+    )
     assert figures["summaries"] == {"extractive": 1} and figures["mode"] == "summary"
-    default = evaluate_questionnaire([str(s["docs"])], [], str(s["target"]), str(s["truth"]), generator=QuotingGenerator(),
-                                     store=str(s["tmp"] / "store"))
+    default = evaluate_questionnaire(
+        [str(s["docs"])],
+        [],
+        str(s["target"]),
+        str(s["truth"]),
+        generator=QuotingGenerator(),
+        store=str(s["tmp"] / "store"),
+    )
     assert default["mode"] == "weighted" and default["summaries"] is None

@@ -22,7 +22,9 @@ pytestmark = pytest.mark.timeout(600)
 
 FILLED = {
     "GNRL-01": ("Acme Learning", None),
-    "QUAL-01": ("No", ""), "QUAL-05": ("Yes", ""), "QUAL-07": ("4) AWS", ""),
+    "QUAL-01": ("No", ""),
+    "QUAL-05": ("Yes", ""),
+    "QUAL-07": ("4) AWS", ""),
     "PCID-01": ("Yes", "Card data is handled by our PCI DSS Level 1 payment processor."),
     "DCTR-15": ("Yes", "Administrators sign in with hardware security keys."),
 }
@@ -35,17 +37,35 @@ def test_every_row_is_scored_per_row_type(tmp_path: Path):
     target = hecvat_like(tmp_path / "target.xlsx", FILLED)
     past = hecvat_like(tmp_path / "past.xlsx", {**FILLED, "DCTR-15": ("Yes", "Administrators use security keys.")})
     truth = tmp_path / "truth.jsonl"
-    truth.write_text("".join(json.dumps({"id": i, "question": t, "answer": FILLED.get(i, ("", ""))[0] or "",
-                                         "comment": FILLED.get(i, ("", ""))[1] or ""}) + "\n" for i, t in ROWS))
+    truth.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": i,
+                    "question": t,
+                    "answer": FILLED.get(i, ("", ""))[0] or "",
+                    "comment": FILLED.get(i, ("", ""))[1] or "",
+                }
+            )
+            + "\n"
+            for i, t in ROWS
+        )
+    )
     report = tmp_path / "report.html"
     fake = QuotingGenerator()
-    figures = evaluate_questionnaire([str(docs)], [str(past)], str(target), str(truth), report=str(report),
-                                     generator=fake, all_rows=True)
+    figures = evaluate_questionnaire(
+        [str(docs)], [str(past)], str(target), str(truth), report=str(report), generator=fake, all_rows=True
+    )
     rows = figures["rows"]
     assert rows["row_types"] == {"yes_no": 4, "dropdown": 1, "profile": 1, "narrative": 0, "gated": 4}
     # QUAL-01 = No (reused) switched the two HIPAA rows off; QUAL-07 = AWS the two physical data-centre rows
-    assert rows["gated"] == {"blank_in_truth": 4, "left_not_required": 4, "rate": 100.0, "wrongly_off": 0,
-                             "wrongly_off_ids": []}
+    assert rows["gated"] == {
+        "blank_in_truth": 4,
+        "left_not_required": 4,
+        "rate": 100.0,
+        "wrongly_off": 0,
+        "wrongly_off_ids": [],
+    }
     assert rows["profile"]["accuracy"] == 100.0 and rows["dropdown"]["accuracy"] == 100.0
     info = rows["text"]["additional_information"]
     assert info["rows"] == 2 and info["drafted"] == 2 and info["draft"] > 0.8  # reused from the past file
@@ -53,8 +73,14 @@ def test_every_row_is_scored_per_row_type(tmp_path: Path):
     assert figures["questions"] == 4 and figures["balanced_accuracy"] == 100.0  # the Yes/No figures, as before
     assert rows["minutes"] >= 0 and fake.calls == 0
     page = report.read_text(encoding="utf-8")
-    for section in ("Rows by type", "Profile rows", "Gated rows", "Dropdowns beyond Yes/No",
-                    "Narratives and Additional Information", "Time"):
+    for section in (
+        "Rows by type",
+        "Profile rows",
+        "Gated rows",
+        "Dropdowns beyond Yes/No",
+        "Narratives and Additional Information",
+        "Time",
+    ):
         assert f">{section}<" in page
 
 

@@ -42,8 +42,9 @@ def tree(tmp_path: Path) -> dict:
         (data / name).write_text(text, encoding="utf-8")
     target = filled(data / "Beta" / "target.xlsx", TRUTH, "Beta's answer")
     truth = tmp_path / "truth.jsonl"
-    truth.write_text("".join(json.dumps({"id": q, "question": t, "answer": TRUTH[q], "comment": ""}) + "\n"
-                             for q, t in QUESTIONS))
+    truth.write_text(
+        "".join(json.dumps({"id": q, "question": t, "answer": TRUTH[q], "comment": ""}) + "\n" for q, t in QUESTIONS)
+    )
     return dict(data=data, target=target, truth=truth, tmp=tmp_path)
 
 
@@ -58,8 +59,16 @@ def test_folder_scopes_of_the_tree(tree):
 
 def test_documents_only_the_target_is_drafted_from_its_products_scope(tree):
     store = tree["tmp"] / "store"
-    figures = evaluate_questionnaire([str(tree["data"])], [], str(tree["target"]), str(tree["truth"]), store=str(store),
-                                     folders=FOLDERS, generator=QuotingGenerator(), report=str(tree["tmp"] / "r.html"))
+    figures = evaluate_questionnaire(
+        [str(tree["data"])],
+        [],
+        str(tree["target"]),
+        str(tree["truth"]),
+        store=str(store),
+        folders=FOLDERS,
+        generator=QuotingGenerator(),
+        report=str(tree["tmp"] / "r.html"),
+    )
     assert figures["product"] == "Beta" and figures["questions"] == 4
     assert figures["other_product_citation_rate"] == 0.0
     # INC-01 (breach notification) rests on the third party's document alone: inherited
@@ -67,9 +76,17 @@ def test_documents_only_the_target_is_drafted_from_its_products_scope(tree):
     page = (tree["tmp"] / "r.html").read_text()
     assert "inherited from Cloud" in page and "alpha.md" not in page  # BCK-01's best match is Alpha's
     # the store keeps the scopes; a run with another target product changes none of them
-    alpha = evaluate_questionnaire([str(tree["data"])], [], str(tree["target"]), str(tree["truth"]), store=str(store),
-                                   folders=FOLDERS, product="Alpha", generator=QuotingGenerator(),
-                                   report=str(tree["tmp"] / "alpha.html"))
+    alpha = evaluate_questionnaire(
+        [str(tree["data"])],
+        [],
+        str(tree["target"]),
+        str(tree["truth"]),
+        store=str(store),
+        folders=FOLDERS,
+        product="Alpha",
+        generator=QuotingGenerator(),
+        report=str(tree["tmp"] / "alpha.html"),
+    )
     assert alpha["product"] == "Alpha" and "alpha.md" in (tree["tmp"] / "alpha.html").read_text()
     assert "beta.md" not in (tree["tmp"] / "alpha.html").read_text()
 
@@ -79,9 +96,11 @@ def test_the_targets_own_products_past_answers_are_reused(tree):
     majority (Yes) is reused; with the folders, Beta's own answer."""
     data = tree["data"]
     others = {**TRUTH, "ACC-01": "Yes"}
-    library = [str(filled(data / "Alpha" / "past1.xlsx", others, "Alpha says")),
-               str(filled(data / "Alpha" / "past2.xlsx", others, "Alpha again")),
-               str(filled(data / "Beta" / "old.xlsx", TRUTH, "Beta said"))]
+    library = [
+        str(filled(data / "Alpha" / "past1.xlsx", others, "Alpha says")),
+        str(filled(data / "Alpha" / "past2.xlsx", others, "Alpha again")),
+        str(filled(data / "Beta" / "old.xlsx", TRUTH, "Beta said")),
+    ]
     args = ([], library, str(tree["target"]), str(tree["truth"]))
     plain = evaluate_questionnaire(*args, generator=QuotingGenerator())
     scoped = evaluate_questionnaire(*args, generator=QuotingGenerator(), folders=FOLDERS)
@@ -115,9 +134,25 @@ def test_the_eval_commands_take_the_scope_flags():
     import engine.cli.main as cli
 
     parse = cli.build_parser().parse_args
-    args = parse(["eval", "questionnaire", "--target", "t.xlsx", "--truth", "t.jsonl", "--scope-folders",
-                  "--third-party-folder", "Cloud", "Other Cloud", "--product", "Beta"])
-    assert cli_eval.folder_scopes(args) == FolderScopes("Instructure", ("Cloud", "Other Cloud")) and args.product == "Beta"
+    args = parse(
+        [
+            "eval",
+            "questionnaire",
+            "--target",
+            "t.xlsx",
+            "--truth",
+            "t.jsonl",
+            "--scope-folders",
+            "--third-party-folder",
+            "Cloud",
+            "Other Cloud",
+            "--product",
+            "Beta",
+        ]
+    )
+    assert (
+        cli_eval.folder_scopes(args) == FolderScopes("Instructure", ("Cloud", "Other Cloud")) and args.product == "Beta"
+    )
     args = parse(["eval", "leave-one-out", "--pair", "a", "b", "--scope-folders"])
     assert cli_eval.folder_scopes(args) == FolderScopes("Instructure", ("Amazon Web Services", "Google Cloud Platform"))
     args = parse(["eval", "leave-one-out", "--pair", "a", "b", "--company-folder", "Acme"])

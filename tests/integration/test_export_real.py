@@ -73,7 +73,11 @@ def test_hecvat_overwritten_formula_leaves_the_calc_chain(hecvat: Path, tmp_path
     out = export(hecvat, tmp_path / "o.xlsx", writes)
     with zipfile.ZipFile(hecvat) as a, zipfile.ZipFile(out) as b:
         changed = {n for n in a.namelist() if a.read(n) != b.read(n)}
-        assert changed == {sheet_part(hecvat, "Product"), "xl/calcChain.xml", "xl/workbook.xml"}  # formulas read Product
+        assert changed == {
+            sheet_part(hecvat, "Product"),
+            "xl/calcChain.xml",
+            "xl/workbook.xml",
+        }  # formulas read Product
         assert_only_recalculation_asked(a.read("xl/workbook.xml").decode(), b.read("xl/workbook.xml").decode())
         part = sheet_part(hecvat, "Product")
         assert_sheet_xml_lossless(a.read(part).decode(), b.read(part).decode(), {"E21"})

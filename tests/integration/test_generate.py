@@ -30,7 +30,10 @@ from engine.drafting.generate.prompt import Evidence
 YES_NO = ["Yes", "No"]
 QUESTION = "Is customer data encrypted at rest?"
 CONTEXT = [
-    Passage("[1] Security_Overview.pdf p. 4", "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year."),
+    Passage(
+        "[1] Security_Overview.pdf p. 4",
+        "All customer data is encrypted at rest with AES-256. Encryption keys are rotated every year.",
+    ),
     Passage("[2] Business_Continuity_Plan.pdf p. 2", "Backups run every night and are kept for 35 days."),
 ]
 FILLER = (
@@ -49,7 +52,10 @@ def check_answer(got: GeneratedAnswer, choices, max_tokens: int = 256) -> None:
         assert got.quotes and not got.insufficient_context
     if got.completion_tokens < max_tokens:  # not cut off: the grammar makes it valid JSON
         data = json.loads(got.raw, strict=False)  # raw newlines in strings: see prompt._json_object
-        assert list(data)[1:] == ["choice", "answer", "insufficient_context"] and list(data)[0] in ("quotes", "sentences")
+        assert list(data)[1:] == ["choice", "answer", "insufficient_context"] and list(data)[0] in (
+            "quotes",
+            "sentences",
+        )
 
 
 PROBE = "tests.model_probes:InProcessProbe"
@@ -79,7 +85,9 @@ def test_question_without_allowed_values_never_gets_a_choice(llama):
 
 
 def test_irrelevant_context_gives_no_unbacked_choice(llama):
-    got = llama.generate("Do you run annual penetration tests?", [Passage("[1] Handbook.pdf p. 9", FILLER)], ["Yes", "No", "N/A"])
+    got = llama.generate(
+        "Do you run annual penetration tests?", [Passage("[1] Handbook.pdf p. 9", FILLER)], ["Yes", "No", "N/A"]
+    )
     check_answer(got, ["Yes", "No", "N/A"])
 
 
@@ -164,7 +172,9 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
     port = free_port()
-    log_path = tmp_path_factory.mktemp("llm_server") / "server.log"  # llama.cpp logs ~200 kB: a pipe would fill and block
+    log_path = (
+        tmp_path_factory.mktemp("llm_server") / "server.log"
+    )  # llama.cpp logs ~200 kB: a pipe would fill and block
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(resolve_model(TEST_MODEL)),
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2", "--n_threads_batch", "2"]  # fmt: skip
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}  # see LlamaCppGenerator
@@ -236,8 +246,14 @@ def test_a_server_that_refuses_logprobs_is_asked_again_without_them():
             if body.get("logprobs"):
                 status, out = 400, {"error": {"message": "logprobs is not supported by this server"}}
             else:
-                content = json.dumps({"quotes": [CONTEXT[0].text.split(".")[0] + "."], "choice": "Yes",
-                                      "answer": "Yes.", "insufficient_context": False})
+                content = json.dumps(
+                    {
+                        "quotes": [CONTEXT[0].text.split(".")[0] + "."],
+                        "choice": "Yes",
+                        "answer": "Yes.",
+                        "insufficient_context": False,
+                    }
+                )
                 status, out = 200, {"choices": [{"message": {"role": "assistant", "content": content}}]}
             data = json.dumps(out).encode()
             self.send_response(status)

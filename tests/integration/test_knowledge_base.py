@@ -92,7 +92,9 @@ def test_same_content_is_indexed_once(kb, docs, tmp_path):
 def test_changed_file_replaces_its_chunks_and_remove_removes_them(kb, docs):
     kb.add([docs])
     before = kb.document("runbook.md")
-    (docs / "runbook.md").write_text("# Runbook\n\n## Paging\nEngineers are paged through Opsgenie now.\n", encoding="utf-8")
+    (docs / "runbook.md").write_text(
+        "# Runbook\n\n## Paging\nEngineers are paged through Opsgenie now.\n", encoding="utf-8"
+    )
     report = kb.add([docs / "runbook.md"])
     assert report.replaced == ["runbook.md"]
     after = kb.document("runbook.md")
@@ -213,7 +215,12 @@ def test_killing_kb_add_mid_way_leaves_the_previous_state(tmp_path, docs, encode
 def test_a_store_open_in_another_process_gives_a_clear_error(tmp_path, encoder):
     store = tmp_path / "store"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from engine.index.kb import KnowledgeBase; KnowledgeBase(sys.argv[1]); print('open', flush=True); time.sleep(60)", str(store)],
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from engine.index.kb import KnowledgeBase; KnowledgeBase(sys.argv[1]); print('open', flush=True); time.sleep(60)",
+            str(store),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

@@ -57,7 +57,8 @@ def test_a_model_process_killed_between_calls_is_reported_by_the_next_call():
 def test_the_suite_goes_on_after_a_model_process_segfaults(tmp_path):
     """A pytest run of two tests, the first drafting with a model whose process segfaults: that
     test fails with SIGSEGV named, the second still runs, and the run reports both."""
-    (tmp_path / "test_inner.py").write_text(textwrap.dedent(f'''
+    (tmp_path / "test_inner.py").write_text(
+        textwrap.dedent(f'''
         from engine.drafting.generate import ModelWorker
         from engine.drafting.generate.prompt import Passage
 
@@ -66,10 +67,17 @@ def test_the_suite_goes_on_after_a_model_process_segfaults(tmp_path):
 
         def test_after_it():
             assert True
-    '''))
+    ''')
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_inner.py")],
-                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_inner.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 1 passed" in run.stdout
     assert "ModelCrashed" in run.stdout and "SIGSEGV (signal 11)" in run.stdout
@@ -142,11 +150,28 @@ def test_the_llama_cpp_build_has_no_amx_and_no_native_only_code_path():
     assert features.get("AVX2") and features.get("FMA"), info
     assert not any(v for k, v in features.items() if k.startswith("AMX")), info
     recorded = llama_build.recorded()
-    assert recorded is not None, f"{llama_build.record_path()} is missing: llama-cpp-python was not built by `make setup`"
-    assert "-DGGML_NATIVE=OFF" in recorded["cmake_args"] and recorded["cmake_args"] == llama_build.cmake_args(recorded["cpu"])
-    allowed = {"avx2": {"SSE3", "SSSE3", "AVX", "AVX2", "F16C", "FMA", "BMI2"},
-               "avx512": {"SSE3", "SSSE3", "AVX", "AVX2", "F16C", "FMA", "BMI2", "AVX512", "AVX512_VBMI",
-                          "AVX512_VNNI", "AVX512_BF16"}}[recorded["cpu"]]
+    assert recorded is not None, (
+        f"{llama_build.record_path()} is missing: llama-cpp-python was not built by `make setup`"
+    )
+    assert "-DGGML_NATIVE=OFF" in recorded["cmake_args"] and recorded["cmake_args"] == llama_build.cmake_args(
+        recorded["cpu"]
+    )
+    allowed = {
+        "avx2": {"SSE3", "SSSE3", "AVX", "AVX2", "F16C", "FMA", "BMI2"},
+        "avx512": {
+            "SSE3",
+            "SSSE3",
+            "AVX",
+            "AVX2",
+            "F16C",
+            "FMA",
+            "BMI2",
+            "AVX512",
+            "AVX512_VBMI",
+            "AVX512_VNNI",
+            "AVX512_BF16",
+        },
+    }[recorded["cpu"]]
     isa = {k for k, v in features.items() if v and k not in ("LLAMAFILE", "OPENMP", "REPACK", "KLEIDIAI")}
     assert isa <= allowed, f"compiled in beyond the {recorded['cpu']} set: {sorted(isa - allowed)}"
     assert recorded["cpu"] == llama_build.DEFAULT_CPU

@@ -29,9 +29,14 @@ from engine.questionnaire import read_questionnaire
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator
 
-QUESTIONS = [("DATE-01", "Date"), ("GNRL-01", "Vendor Name"), ("GNRL-02", "Product Name"),
-             ("GNRL-03", "Product Description"), ("GNRL-04", "Web Link to Product Privacy Notice"),
-             ("GNRL-08", "Vendor Contact Email")]
+QUESTIONS = [
+    ("DATE-01", "Date"),
+    ("GNRL-01", "Vendor Name"),
+    ("GNRL-02", "Product Name"),
+    ("GNRL-03", "Product Description"),
+    ("GNRL-04", "Web Link to Product Privacy Notice"),
+    ("GNRL-08", "Vendor Contact Email"),
+]
 
 
 def general(path: Path, answers: dict[str, str] | None = None) -> Path:
@@ -45,21 +50,39 @@ def general(path: Path, answers: dict[str, str] | None = None) -> Path:
     return path
 
 
-COMPANY = {"DATE-01": "2024-05-01", "GNRL-01": "Instructure", "GNRL-04": "inst.bid/privacy",
-           "GNRL-08": "Please reach out to your Customer Success Manager."}
+COMPANY = {
+    "DATE-01": "2024-05-01",
+    "GNRL-01": "Instructure",
+    "GNRL-04": "inst.bid/privacy",
+    "GNRL-08": "Please reach out to your Customer Success Manager.",
+}
 
 
 @pytest.fixture()
 def library(tmp_path: Path, encoder):
     lib = AnswerLibrary(tmp_path / "store", encoder)
     for product, extra in (("Canvas Catalog", {"GNRL-04": "https://inst.bid/privacy/"}), ("Canvas Studio", {})):
-        lib.import_file(general(tmp_path / f"{product} HECVAT.xlsx",
-                                {**COMPANY, **extra, "GNRL-02": product, "GNRL-03": f"{product} does things."}),
-                        product=product)
-    lib.import_file(general(tmp_path / "Parchment HECVAT.xlsx", {
-        "DATE-01": "2024-05-02", "GNRL-01": "Parchment LLC", "GNRL-02": "Parchment Award",
-        "GNRL-03": "Digital credentials.", "GNRL-04": "parchment.com/privacy", "GNRL-08": "erin@parchment.com"}),
-        product="Parchment")
+        lib.import_file(
+            general(
+                tmp_path / f"{product} HECVAT.xlsx",
+                {**COMPANY, **extra, "GNRL-02": product, "GNRL-03": f"{product} does things."},
+            ),
+            product=product,
+        )
+    lib.import_file(
+        general(
+            tmp_path / "Parchment HECVAT.xlsx",
+            {
+                "DATE-01": "2024-05-02",
+                "GNRL-01": "Parchment LLC",
+                "GNRL-02": "Parchment Award",
+                "GNRL-03": "Digital credentials.",
+                "GNRL-04": "parchment.com/privacy",
+                "GNRL-08": "erin@parchment.com",
+            },
+        ),
+        product="Parchment",
+    )
     yield lib
     lib.close()
 
@@ -67,20 +90,35 @@ def library(tmp_path: Path, encoder):
 def test_facts_are_learned_company_wide_by_agreement_and_per_product(library):
     profile = learn(library.entries())
     assert profile.company["vendor_name"].value == "Instructure" and profile.company["vendor_name"].agreeing == 2
-    assert profile.company["privacy_link"].value in ("inst.bid/privacy", "https://inst.bid/privacy/")  # agree, normalised
+    assert profile.company["privacy_link"].value in (
+        "inst.bid/privacy",
+        "https://inst.bid/privacy/",
+    )  # agree, normalised
     assert "product_name" not in profile.company and "date" not in profile.company
     assert profile.fact("vendor_name", "Parchment").value == "Parchment LLC"
     assert profile.fact("vendor_name", "Impact").value == "Instructure"
     assert profile.fact("product_description", "Impact") is None  # nothing of Impact's own
     assert profile.fact("product_name", "Impact").value == "Impact"
     assert profile.fact("product_description", "Canvas Studio").value == "Canvas Studio does things."
-    assert [fact_key(t) for _, t in QUESTIONS] == ["date", "vendor_name", "product_name", "product_description",
-                                                  "privacy_link", "contact_email"]
+    assert [fact_key(t) for _, t in QUESTIONS] == [
+        "date",
+        "vendor_name",
+        "product_name",
+        "product_description",
+        "privacy_link",
+        "contact_email",
+    ]
     assert fact_key("Vendor Accessibility Contact Email") == "accessibility_contact_email"
     # HECVAT 4 words it "Solution Provider …"
-    assert [fact_key(t) for t in ("Solution Provider Name", "Solution Provider Contact Phone Number",
-                                  "Employee Work Locations (all)", "Country of Company Headquarters")] == [
-        "vendor_name", "contact_phone", "work_locations", "headquarters_country"]
+    assert [
+        fact_key(t)
+        for t in (
+            "Solution Provider Name",
+            "Solution Provider Contact Phone Number",
+            "Employee Work Locations (all)",
+            "Country of Company Headquarters",
+        )
+    ] == ["vendor_name", "contact_phone", "work_locations", "headquarters_country"]
     assert fact_key("Do you have a vendor name policy for all of your subcontractors and suppliers?") is None
 
 
@@ -122,10 +160,14 @@ def test_the_profile_command_shows_and_sets_facts(library, tmp_path, capsys):
 def test_a_contact_only_a_third_partys_document_gives_is_removed(tmp_path, encoder, library):
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "aws.md").write_text("# AWS\n\n## Support\nReport security incidents to aws-security@amazon.com "
-                                 "or https://aws.amazon.com/security at any time.\n", encoding="utf-8")
-    (docs / "policy.md").write_text("# Policy\n\n## Contact\nReport privacy requests to privacy@instructure.com "
-                                    "at any time.\n", encoding="utf-8")
+    (docs / "aws.md").write_text(
+        "# AWS\n\n## Support\nReport security incidents to aws-security@amazon.com "
+        "or https://aws.amazon.com/security at any time.\n",
+        encoding="utf-8",
+    )
+    (docs / "policy.md").write_text(
+        "# Policy\n\n## Contact\nReport privacy requests to privacy@instructure.com at any time.\n", encoding="utf-8"
+    )
     kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), encoder)
     try:
         assert not kb.add([docs]).errors
@@ -141,7 +183,10 @@ def test_a_contact_only_a_third_partys_document_gives_is_removed(tmp_path, encod
     finally:
         release(str(tmp_path / "kb" / "qdrant"))
     assert aws.citations[0].third_party == "Amazon Web Services"
-    assert "amazon.com" not in aws.answer and set(aws.removed) == {"aws-security@amazon.com", "https://aws.amazon.com/security"}
+    assert "amazon.com" not in aws.answer and set(aws.removed) == {
+        "aws-security@amazon.com",
+        "https://aws.amazon.com/security",
+    }
     assert "contact details removed" in aws.trust
     assert "privacy@instructure.com" in own.answer and not own.removed
     assert ProfileAnswers(None).profile().company == {}
@@ -154,9 +199,12 @@ def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, en
     which only its own documents say."""
     from engine.bench.library_only import profile_rows
 
-    names = ["Canvas Catalog/Canvas Catalog HECVAT Lite.xlsx", "Canvas Studio/Canvas Studio HECVAT Lite.xlsx",
-             "Elevate Standards Alignment/Elevate Standards Alignment HECVAT Lite.xlsx",
-             "Parchment/Parchment HECVAT Full - All Products.xlsx"]
+    names = [
+        "Canvas Catalog/Canvas Catalog HECVAT Lite.xlsx",
+        "Canvas Studio/Canvas Studio HECVAT Lite.xlsx",
+        "Elevate Standards Alignment/Elevate Standards Alignment HECVAT Lite.xlsx",
+        "Parchment/Parchment HECVAT Full - All Products.xlsx",
+    ]
     base = shared_data / "instructure"
     result = profile_rows([base / n for n in names], base / "_extracted", tmp_path / "lib", encoder)
     by = {t["product"]: t for t in result["targets"]}
@@ -166,8 +214,11 @@ def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, en
     # contacts; Instructure's answers are never Parchment's
     parchment = by["Parchment"]
     assert (parchment["answered"], parchment["right"]) == (10, 6) and result["overall"]["foreign_contacts"] == 0
-    assert not any("instructure" in (m["answer"] or "").lower().replace("@instructure.com", "")
-                   or "inst.bid" in (m["answer"] or "") for m in parchment["misses"])
+    assert not any(
+        "instructure" in (m["answer"] or "").lower().replace("@instructure.com", "")
+        or "inst.bid" in (m["answer"] or "")
+        for m in parchment["misses"]
+    )
     assert {m["from"] for m in parchment["misses"] if m["answer"]} == {"document", "product chosen"}
     assert result["by_fact"]["product_description"]["answered"] == 0
 
@@ -187,17 +238,22 @@ def test_a_pointer_to_another_row_is_re_pointed_to_the_target_questionnaires_row
     """Two HECVAT-numbered questionnaires and a K-12-numbered one answer the contact name "See
     <the e-mail row> …": they agree (the pointer names the fact, not the number), and a target
     numbered either way gets its own e-mail row's number; the model is a stated fake, never called."""
-    hecvat = [("GNRL-06", "Vendor Contact Name", "See GNRL-08 for our contact information."),
-              ("GNRL-08", "Vendor Contact Email", "Ask your Customer Success Manager.")]
-    k12 = [("GNRL-05", "Vendor Contact Name", "See GNRL-07 for our contact information."),
-           ("GNRL-07", "Vendor Contact Email", "Ask your Customer Success Manager."),
-           ("GNRL-09", "Vendor Data Zone", "United States, Canada")]
+    hecvat = [
+        ("GNRL-06", "Vendor Contact Name", "See GNRL-08 for our contact information."),
+        ("GNRL-08", "Vendor Contact Email", "Ask your Customer Success Manager."),
+    ]
+    k12 = [
+        ("GNRL-05", "Vendor Contact Name", "See GNRL-07 for our contact information."),
+        ("GNRL-07", "Vendor Contact Email", "Ask your Customer Success Manager."),
+        ("GNRL-09", "Vendor Data Zone", "United States, Canada"),
+    ]
     lib = AnswerLibrary(tmp_path / "store", encoder)
     kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), encoder)
     try:
         for product, rows in (("A", hecvat), ("B", hecvat), ("C", k12)):  # each names its product: no two alike
-            lib.import_file(rows_book(tmp_path / f"{product}.xlsx", [*rows, ("GNRL-02", "Product Name", product)]),
-                            product=product)
+            lib.import_file(
+                rows_book(tmp_path / f"{product}.xlsx", [*rows, ("GNRL-02", "Product Name", product)]), product=product
+            )
         profile = learn(lib.entries())
         assert profile.company["contact_name"].agreeing == 3
         model = QuotingGenerator()
@@ -235,10 +291,14 @@ def test_a_product_whose_own_document_names_another_vendor_answers_as_that_vendo
         kb.set_scopes({"Acme AOC.pdf": Scope(products=("Acme",)), "Cloud AOC.pdf": Scope(third_party="Cloud Co")})
         target = read_questionnaire(general(tmp_path / "acme.xlsx"))
         rows = row_ids(target.questions)
-        acme = {q.id: Drafter(kb, QuotingGenerator(), library=library, product="Acme").draft(q, rows)
-                for q in target.questions}
-        impact = {q.id: Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q, rows)
-                  for q in target.questions}
+        acme = {
+            q.id: Drafter(kb, QuotingGenerator(), library=library, product="Acme").draft(q, rows)
+            for q in target.questions
+        }
+        impact = {
+            q.id: Drafter(kb, QuotingGenerator(), library=library, product="Impact").draft(q, rows)
+            for q in target.questions
+        }
     finally:
         release(str(tmp_path / "kb" / "qdrant"))
     assert acme["GNRL-01"].answer == "Acme Learning LLC" and acme["GNRL-01"].profile_fact == "vendor_name"

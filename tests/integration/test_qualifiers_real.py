@@ -13,8 +13,14 @@ from engine.questionnaire import read_questionnaire
 from engine.questionnaire.qualifiers import QualifierSource, _from_formulas, _from_template, find_qualifiers
 
 FULL = ["Canvas Credentials/Canvas Credentials HECVAT Full.xlsx", "Parchment/Parchment HECVAT Full - All Products.xlsx"]
-LITE = ["Canvas Catalog", "Canvas Studio", "Elevate Standards Alignment", "Intelligent Insights", "LearnPlatform",
-        "Mastery Connect"]
+LITE = [
+    "Canvas Catalog",
+    "Canvas Studio",
+    "Elevate Standards Alignment",
+    "Intelligent Insights",
+    "LearnPlatform",
+    "Mastery Connect",
+]
 
 
 @pytest.mark.parametrize("relative", FULL)

@@ -82,8 +82,13 @@ def test_drafting_embeds_each_question_once_for_the_library_retrieval_and_the_su
     try:
         assert not base.add([docs]).errors
         library = AnswerLibrary(tmp_path / "store", counting)
-        library.import_file(write_questionnaire(tmp_path / "past.xlsx", answered={4: "Yes"},
-                                                questions=[("OLD-1", "Do you rotate the encryption keys yearly?")]))
+        library.import_file(
+            write_questionnaire(
+                tmp_path / "past.xlsx",
+                answered={4: "Yes"},
+                questions=[("OLD-1", "Do you rotate the encryption keys yearly?")],
+            )
+        )
         drafter = Drafter(base, QuotingGenerator(), library=library, mode=mode)
         questionnaire = read_questionnaire(write_questionnaire(tmp_path / "q.xlsx"))
         counting.questions.clear()

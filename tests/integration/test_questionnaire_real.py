@@ -20,8 +20,15 @@ FILLED = {
     "Canvas_Catalog_HECVAT_Lite": ("Canvas Catalog/Canvas Catalog HECVAT Lite.xlsx", 94, ("Yes", "No")),
     "Canvas_Studio_HECVAT_Lite": ("Canvas Studio/Canvas Studio HECVAT Lite.xlsx", 94, ("Yes", "No")),
     "Elevate_Standards_Alignment_HECVAT_Lite": (
-        "Elevate Standards Alignment/Elevate Standards Alignment HECVAT Lite.xlsx", 94, ("Yes", "No")),
-    "Intelligent_Insights_HECVAT_Lite": ("Intelligent Insights/Intelligent Insights HECVAT Lite.xlsx", 94, ("Yes", "No")),
+        "Elevate Standards Alignment/Elevate Standards Alignment HECVAT Lite.xlsx",
+        94,
+        ("Yes", "No"),
+    ),
+    "Intelligent_Insights_HECVAT_Lite": (
+        "Intelligent Insights/Intelligent Insights HECVAT Lite.xlsx",
+        94,
+        ("Yes", "No"),
+    ),
     "LearnPlatform_HECVAT_Lite": ("LearnPlatform/LearnPlatform HECVAT Lite.xlsx", 94, ("Yes", "No")),
     "Mastery_Connect_HECVAT_Lite": ("Mastery Connect/Mastery Connect HECVAT Lite.xlsx", 94, ("Yes", "No")),
     "Canvas_Credentials_HECVAT_Full": ("Canvas Credentials/Canvas Credentials HECVAT Full.xlsx", 255, ("Yes", "No")),
@@ -91,11 +98,27 @@ def test_hecvat_414_blank(shared_data: Path):
     answers of every tab are formulas copying START HERE (not questions), evaluation tabs skipped."""
     q = read_questionnaire(shared_data / "hecvat_blank/HECVAT414.xlsx")
     names = [s.sheet for s in q.sheets]
-    assert names == ["START HERE", "Organization", "Product", "Infrastructure", "IT Accessibility",
-                     "Case-Specific", "AI", "Privacy"]
+    assert names == [
+        "START HERE",
+        "Organization",
+        "Product",
+        "Infrastructure",
+        "IT Accessibility",
+        "Case-Specific",
+        "AI",
+        "Privacy",
+    ]
     counts = {s.sheet: len(s.questions) for s in q.sheets}
-    assert counts == {"START HERE": 22, "Organization": 43, "Product": 41, "Infrastructure": 51,
-                      "IT Accessibility": 18, "Case-Specific": 60, "AI": 31, "Privacy": 65}
+    assert counts == {
+        "START HERE": 22,
+        "Organization": 43,
+        "Product": 41,
+        "Infrastructure": 51,
+        "IT Accessibility": 18,
+        "Case-Specific": 60,
+        "AI": 31,
+        "Privacy": 65,
+    }
     assert all((s.id_col, s.question_col, s.answer_col, s.comment_col) == ("A", "B", "C", "D") for s in q.sheets)
     assert not any(x.answered for x in q.questions)
     assert all(x.text and not x.text.startswith("=") for x in q.questions)

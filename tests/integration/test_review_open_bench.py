@@ -27,8 +27,18 @@ def test_review_open_prints_the_steps_and_reuses_the_workspace(tmp_path, capsys)
     book = write_questionnaire(tmp_path / "vendor_questionnaire.xlsx")
     store = tmp_path / "ws"
     try:
-        out = run(capsys, "--store", str(store), "--questionnaire", str(book), "--kb", str(pdf),
-                  "--questions", "2", "--apptest")
+        out = run(
+            capsys,
+            "--store",
+            str(store),
+            "--questionnaire",
+            str(book),
+            "--kb",
+            str(pdf),
+            "--questions",
+            "2",
+            "--apptest",
+        )
         assert out["rows"] == 4 and out["documents"] == 1 and out["questions_opened"] == 2
         for part in ("engine_first", "engine_again"):
             steps = out[part]["steps_p50_s"]

@@ -78,8 +78,9 @@ def test_a_product_draft_sees_no_other_products_passage_and_third_parties_are_la
 
 
 def test_a_draft_on_third_party_evidence_alone_is_inherited_and_results_carry_it(kb, tmp_path):
-    questionnaire = questions(tmp_path, "Do AWS data centres have biometric access control and guards?",
-                              "How long are passwords?")
+    questionnaire = questions(
+        tmp_path, "Do AWS data centres have biometric access control and guards?", "How long are passwords?"
+    )
     review = ReviewStore(tmp_path / "review.sqlite")
     results = tmp_path / "results.jsonl"
     run = draft_questionnaire(questionnaire, Drafter(kb, QuotingGenerator()), review, results=results)
@@ -99,13 +100,20 @@ def test_a_draft_on_third_party_evidence_alone_is_inherited_and_results_carry_it
 def test_the_target_products_past_answer_is_reused(kb, tmp_path, encoder):
     library = AnswerLibrary(tmp_path / "lib", encoder)
     text = "Is customer data encrypted at rest?"
-    for name, choice, product in (("lms.xlsx", "No", "Canvas LMS"), ("impact.xlsx", "No", "Impact"),
-                                  ("studio.xlsx", "Yes", "Canvas Studio")):
-        book = write_questionnaire(tmp_path / name, answered={4: choice}, questions=[("ENC-01", text)],
-                                   comments={4: f"{product} answer."})
+    for name, choice, product in (
+        ("lms.xlsx", "No", "Canvas LMS"),
+        ("impact.xlsx", "No", "Impact"),
+        ("studio.xlsx", "Yes", "Canvas Studio"),
+    ):
+        book = write_questionnaire(
+            tmp_path / name, answered={4: choice}, questions=[("ENC-01", text)], comments={4: f"{product} answer."}
+        )
         library.import_file(book, product=product)
     assert {e.file: e.product for e in library.entries()} == {
-        "lms.xlsx": "Canvas LMS", "impact.xlsx": "Impact", "studio.xlsx": "Canvas Studio"}
+        "lms.xlsx": "Canvas LMS",
+        "impact.xlsx": "Impact",
+        "studio.xlsx": "Canvas Studio",
+    }
     q = question(tmp_path, text)
     studio = Drafter(kb, QuotingGenerator(), library=library, product="Canvas Studio").draft(q)
     assert studio.reused and studio.choice == "Yes" and studio.citations[0].file == "studio.xlsx"

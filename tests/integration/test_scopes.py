@@ -25,7 +25,11 @@ DOCS = {
     "beta.md": "# Beta\n\n## Backups\nBeta keeps weekly backups on tape in a vault for ninety days.\n",
     "aws.md": "# AWS\n\n## Data centres\nAWS data centres have biometric access control and guards at every door.\n",
 }
-SCOPES = {"alpha.md": Scope(("Alpha",)), "beta.md": Scope(("Beta",)), "aws.md": Scope(third_party="Amazon Web Services")}
+SCOPES = {
+    "alpha.md": Scope(("Alpha",)),
+    "beta.md": Scope(("Beta",)),
+    "aws.md": Scope(third_party="Amazon Web Services"),
+}
 ALPHA_QUESTION = "Are Alpha backups encrypted and copied to a second region every night?"
 QUESTIONS = [ALPHA_QUESTION, "How long are passwords?", "Who guards the data centres?", "Are backups kept on tape?"]
 
@@ -47,8 +51,11 @@ def kb(tmp_path: Path, encoder):
 
 
 def results(kb: KnowledgeBase, scope: ScopeFilter | None, mode: Mode) -> list[tuple[str, int, float]]:
-    return [(h.chunk.doc, h.chunk.index, round(h.score, 6)) for q in QUESTIONS
-            for h in search(kb, q, top_k=10, mode=mode, scope=scope)]
+    return [
+        (h.chunk.doc, h.chunk.index, round(h.score, 6))
+        for q in QUESTIONS
+        for h in search(kb, q, top_k=10, mode=mode, scope=scope)
+    ]
 
 
 @pytest.mark.parametrize("mode", list(Mode))
@@ -161,7 +168,9 @@ def test_kb_commands_set_and_show_scopes(tmp_path, encoder, monkeypatch, capsys)
     assert "alpha.md: product: Beta" in capsys.readouterr().out
     assert cli.main(["kb", "list", "--json", "--store", store]) == 0
     assert {d["name"]: d["scope"] for d in json.loads(capsys.readouterr().out)} == {
-        "alpha.md": {"products": ["Beta"], "third_party": None}, "aws.md": {"products": [], "third_party": None}}
+        "alpha.md": {"products": ["Beta"], "third_party": None},
+        "aws.md": {"products": [], "third_party": None},
+    }
     assert cli.main(["search", "backups", "--product", "Alpha", "--json", "--store", store]) == 0
     assert [h["file"] for h in json.loads(capsys.readouterr().out)] == ["aws.md"]  # alpha.md is Beta's now
     assert cli.main(["kb", "scope", "nope.md", "--company", "--store", store]) == 2

@@ -63,8 +63,12 @@ def test_the_summary_mode_reads_the_best_passages_of_the_documents_its_summaries
     assert all(d.summary.method is SummaryMethod.EXTRACTIVE for d in got.documents)  # no model given
     assert {h.chunk.doc for h in got.hits} <= set(names)  # passages only within the selected documents
     assert {h.chunk.doc for h in got.hits} == set(names)  # and every selected document gives its best one
-    assert got.hits[0].chunk.doc == "backups.md" and [h.score for h in got.hits] == sorted((h.score for h in got.hits), reverse=True)
-    assert search(kb, "How long are backups of the production databases kept?", top_k=5, mode="summary") == list(got.hits)
+    assert got.hits[0].chunk.doc == "backups.md" and [h.score for h in got.hits] == sorted(
+        (h.score for h in got.hits), reverse=True
+    )
+    assert search(kb, "How long are backups of the production databases kept?", top_k=5, mode="summary") == list(
+        got.hits
+    )
     for mode in ("summary-only", "content-only"):  # the ablations retrieve the same
         assert retrieve(kb, "How long are backups of the production databases kept?", 5, mode).hits == got.hits
 
@@ -72,8 +76,11 @@ def test_the_summary_mode_reads_the_best_passages_of_the_documents_its_summaries
 def test_an_edited_summary_is_re_embedded_kept_and_selects_its_document(kb, encoder):
     question = "Where is the Zanzibar quartz ledger kept?"
     assert retrieve(kb, question, mode="summary").documents[0].doc.name != "vendors.md"
-    kb.indexes.edit_summary("vendors.md", "The vendor register, also called the Zanzibar quartz ledger, lists every "
-                                          "subprocessor and is kept by the procurement team.")
+    kb.indexes.edit_summary(
+        "vendors.md",
+        "The vendor register, also called the Zanzibar quartz ledger, lists every "
+        "subprocessor and is kept by the procurement team.",
+    )
     assert retrieve(kb, question, mode="summary").documents[0].doc.name == "vendors.md"  # no restart needed
     folder = kb.folder
     release(str(folder / "qdrant"))
@@ -100,8 +107,18 @@ class RecordingGenerator:
 
 
 def test_the_prompt_gets_summaries_and_passages_summaries_alone_or_passages_alone(kb):
-    q = Question("BCK-01", "Security", 4, "How long are backups of the production databases kept?", "B4", "C4", "D4",
-                 ("Yes", "No"), None, None)
+    q = Question(
+        "BCK-01",
+        "Security",
+        4,
+        "How long are backups of the production databases kept?",
+        "B4",
+        "C4",
+        "D4",
+        ("Yes", "No"),
+        None,
+        None,
+    )
     seen = {}
     for mode in ("summary", "summary-only", "content-only", "weighted"):
         fake = RecordingGenerator()
@@ -109,7 +126,9 @@ def test_the_prompt_gets_summaries_and_passages_summaries_alone_or_passages_alon
         seen[mode] = fake.passages[0]
     summary_labels = [p.label for p in seen["summary"] if "(summary of the document)" in p.label]
     assert len(summary_labels) == SUMMARY_DOCS and "backups.md" in summary_labels[0]
-    assert seen["summary"][:SUMMARY_DOCS] == [p for p in seen["summary"] if p.label in summary_labels]  # summaries first
+    assert seen["summary"][:SUMMARY_DOCS] == [
+        p for p in seen["summary"] if p.label in summary_labels
+    ]  # summaries first
     assert all("(summary of the document)" in p.label for p in seen["summary-only"])
     assert not any("(summary of the document)" in p.label for p in seen["content-only"] + seen["weighted"])
     content = [p for p in seen["summary"] if p.label not in summary_labels]
@@ -141,7 +160,10 @@ def test_atom_indexes_are_built_incrementally_and_stored_with_the_chunks(tmp_pat
         assert all(meta[n].stat().st_mtime_ns == t for n, t in first.items())
         access = next(d for d in kb.documents() if d.name == "access.md")
         assert (store / "docs" / access.doc_hash / "atoms.json").is_file()
-        assert search(kb, "Is multi-factor authentication used to sign in?", top_k=1, mode="atoms")[0].chunk.doc == "access.md"
+        assert (
+            search(kb, "Is multi-factor authentication used to sign in?", top_k=1, mode="atoms")[0].chunk.doc
+            == "access.md"
+        )
         with pytest.raises(KnowledgeBaseError, match="no atom-questions index"):
             search(kb, "How long are backups kept?", mode="atom-questions")
     finally:
@@ -180,7 +202,9 @@ def test_the_model_writes_summaries_and_atom_questions_stored_with_the_chunks(tm
         release(str(store / "qdrant"))
 
 
-def test_killing_kb_add_while_summarising_keeps_the_previous_generation_and_the_rerun_resumes(tmp_path, encoder, smollm):
+def test_killing_kb_add_while_summarising_keeps_the_previous_generation_and_the_rerun_resumes(
+    tmp_path, encoder, smollm
+):
     store = tmp_path / "store"
     first = tmp_path / "first"
     first.mkdir()
@@ -193,12 +217,21 @@ def test_killing_kb_add_while_summarising_keeps_the_previous_generation_and_the_
     for i in range(4):
         write_pdf(big / f"policy{i}.pdf", [f"Policy {i}, section {p}. " + " ".join(TOPICS.values()) for p in range(3)])
     env = {**os.environ, "RFP_SUMMARIES": "llm"}
-    proc = subprocess.Popen([sys.executable, "-m", "engine", "kb", "add", str(big), "--store", str(store),
-                             "--model", TEST_MODEL], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", "kb", "add", str(big), "--store", str(store), "--model", TEST_MODEL],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     summaries = store / "summaries"
     handbook = {p.name for p in summaries.glob("*.json")}
     deadline = time.time() + 900
-    while proc.poll() is None and time.time() < deadline and len(set(p.name for p in summaries.glob("*.json")) - handbook) < 1:
+    while (
+        proc.poll() is None
+        and time.time() < deadline
+        and len(set(p.name for p in summaries.glob("*.json")) - handbook) < 1
+    ):
         time.sleep(0.2)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -208,7 +241,10 @@ def test_killing_kb_add_while_summarising_keeps_the_previous_generation_and_the_
     try:
         assert [d.name for d in reopened.documents()] == ["handbook.pdf"]  # the previous generation, whole
         assert search(reopened, "How long are backups kept?", top_k=1)[0].chunk.doc == "handbook.pdf"
-        assert retrieve(reopened, "How long are backups kept?", mode=Strategy.SUMMARY).documents[0].doc.name == "handbook.pdf"
+        assert (
+            retrieve(reopened, "How long are backups kept?", mode=Strategy.SUMMARY).documents[0].doc.name
+            == "handbook.pdf"
+        )
         report = reopened.add([big])
         assert len(report.added) == 4 and not report.errors
         after = {p.name: json.loads(p.read_text()) for p in summaries.glob("*.json")}

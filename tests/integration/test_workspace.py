@@ -168,8 +168,10 @@ def test_decisions_and_exports(ws, tmp_path):
 def test_review_store_upgrades_a_version_1_file(tmp_path):
     path = tmp_path / "review.sqlite"
     db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT NOT NULL, file_name TEXT NOT NULL, "
-                     "file_sha256 TEXT NOT NULL, file_bytes BLOB NOT NULL, created TEXT NOT NULL); PRAGMA user_version=1;")
+    db.executescript(
+        "CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT NOT NULL, file_name TEXT NOT NULL, "
+        "file_sha256 TEXT NOT NULL, file_bytes BLOB NOT NULL, created TEXT NOT NULL); PRAGMA user_version=1;"
+    )
     db.close()
     store = ReviewStore(path)
     assert store.runs() == [] and store.options(1) == {}

@@ -54,8 +54,10 @@ def test_the_first_page_is_drawn_while_the_models_load(open_screen, ui_workspace
     finally:
         held.gate.set()
     assert warm.wait(60)
-    assert {name: step.state for name, step in warm.steps.items()} == {"embedder": WarmState.READY,
-                                                                       "model": WarmState.READY}
+    assert {name: step.state for name, step in warm.steps.items()} == {
+        "embedder": WarmState.READY,
+        "model": WarmState.READY,
+    }
     at = at.run()
     assert "The embedder all-MiniLM-L6-v2 is loaded" in texts(at.caption)
     assert ws.warm_up() is warm and held.queries == 1  # once per process (and per settings), not per page

@@ -37,7 +37,9 @@ def ask(at, ws, box: str, question: str, key: str = "review_ask"):
     return at.run()
 
 
-def test_ask_the_shown_document_see_the_excerpt_outlined_and_add_it_to_the_citations(open_screen, ui_workspace, tmp_path):
+def test_ask_the_shown_document_see_the_excerpt_outlined_and_add_it_to_the_citations(
+    open_screen, ui_workspace, tmp_path
+):
     ws = ui_workspace
     ws.__dict__["generator"] = TwoQuotes()  # drafts with two citations: the source pane has its switcher
     pid = drafted_project(ws, tmp_path, limit=2)

@@ -69,7 +69,11 @@ def test_counts_warning_and_the_three_downloads(open_screen, downloads, ui_works
 
     answers = list(csv.DictReader(io.StringIO(downloads(buttons["Download answers (CSV)"]).content.decode())))
     assert [(a["id"], a["state"]) for a in answers] == [
-        ("ENC-01", "accepted"), ("BCK-01", "drafted"), ("INC-01", "drafted"), ("ACC-01", "pending")]
+        ("ENC-01", "accepted"),
+        ("BCK-01", "drafted"),
+        ("INC-01", "drafted"),
+        ("ACC-01", "pending"),
+    ]
     report = downloads(buttons["Download citations report"])
     assert report.filename == "vendor_questionnaire_citations.csv"
     rows = list(csv.DictReader(io.StringIO(report.content.decode())))
@@ -79,7 +83,9 @@ def test_counts_warning_and_the_three_downloads(open_screen, downloads, ui_works
     (include,) = at.checkbox
     assert include.label == "Also fill drafts not yet accepted" and include.value is False
     at = include.check().run()
-    sheet = openpyxl.load_workbook(io.BytesIO(downloads(by_label(at.download_button)["Download completed workbook"]).content))["Security"]
+    sheet = openpyxl.load_workbook(
+        io.BytesIO(downloads(by_label(at.download_button)["Download completed workbook"]).content)
+    )["Security"]
     assert sheet["D5"].value == review.item(bck.key).answer and sheet["C6"].value == "Yes"
     assert sheet["C7"].value is None and sheet["D7"].value is None
 

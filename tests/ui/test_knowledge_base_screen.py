@@ -103,7 +103,9 @@ def test_answer_library_import_conflicts_and_retire(open_screen, ui_workspace, t
     other = write_questionnaire(tmp_path / "other.xlsx", answered={4: "No"})
     blank = write_questionnaire(tmp_path / "blank.xlsx")
     for book in (past, other, blank):
-        uploader.upload(book.name, book.read_bytes(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        uploader.upload(
+            book.name, book.read_bytes(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        )
     at.run()
     button(at, "Import").click()
     at.run()

@@ -25,8 +25,9 @@ def metrics(at) -> dict[str, str]:
 
 def upload_workbook(at, tmp_path: Path, name: str = "Vendor questionnaire.xlsx"):
     book = write_questionnaire(tmp_path / name)
-    at.file_uploader(key="questionnaire_uploader_" + str(at.session_state["questionnaire_uploader_generation"])) \
-        .upload(name, book.read_bytes(), XLSX)
+    at.file_uploader(key="questionnaire_uploader_" + str(at.session_state["questionnaire_uploader_generation"])).upload(
+        name, book.read_bytes(), XLSX
+    )
     return at.run()
 
 
@@ -63,8 +64,9 @@ def test_sample_upload_detection_and_a_bad_override(open_screen, ui_workspace, t
 
     # several questionnaires: a selector switches the one on screen
     selector = at.selectbox(key="questionnaire_project_choice")
-    assert selector.label == "Questionnaire" and selector.options == [f"{p.file_name} (added {p.created[:10]})"
-                                                                      for p in ws.projects()]
+    assert selector.label == "Questionnaire" and selector.options == [
+        f"{p.file_name} (added {p.created[:10]})" for p in ws.projects()
+    ]
     selector.select(sample.id).run()
     assert at.session_state["project_id"] == sample.id and metrics(at)["Questions"] == "25"
     at.selectbox(key="questionnaire_project_choice").select(pid).run()
@@ -103,8 +105,14 @@ def statements_workbook(path: Path) -> Path:
         sheet = wb.active if i == 0 else wb.create_sheet(title)
         sheet.title = title
         sheet.append(["Item", "Statement", "Reply"])
-        for n, text in enumerate(("Customer data is encrypted at rest", "Backups are kept for 35 days",
-                                  "Employees use multi-factor authentication"), 1):
+        for n, text in enumerate(
+            (
+                "Customer data is encrypted at rest",
+                "Backups are kept for 35 days",
+                "Employees use multi-factor authentication",
+            ),
+            1,
+        ):
             sheet.append([n, text, None])
     wb.save(path)
     return path
@@ -131,8 +139,12 @@ def test_a_workbook_the_detection_misses_is_added_with_overrides(open_screen, ui
     at.run()
     assert not at.exception
     (project,) = ws.projects()
-    assert ws.read_options(project.id).to_json() == {"sheet": "Main", "header_row": 1, "question_col": "B",
-                                                     "answer_col": "C"}
+    assert ws.read_options(project.id).to_json() == {
+        "sheet": "Main",
+        "header_row": 1,
+        "question_col": "B",
+        "answer_col": "C",
+    }
     assert "**statements.xlsx**: 3 questions found." in texts(at.success)
     assert metrics(at)["Questions"] == "3" and not at.error
     # the project's own override fields start from what it was added with
@@ -233,5 +245,8 @@ def test_a_run_that_ended_with_an_error_says_why(open_screen, ui_workspace, tmp_
     at = open_screen("questionnaire")
     assert not at.exception
     error = texts(at.error)
-    assert "Drafting stopped with an error: GeneratorError: the LLM server at http://127.0.0.1:8080 did not answer." in error
+    assert (
+        "Drafting stopped with an error: GeneratorError: the LLM server at http://127.0.0.1:8080 did not answer."
+        in error
+    )
     assert "The drafts written so far are kept; *Start drafting* retries the rest." in error

@@ -135,8 +135,9 @@ def test_lists_the_questions_with_states_and_shows_the_selected_draft(open_scree
     assert choice_box(at).value == "Yes" and choice_box(at).options == ["—", "Yes", "No", "N/A"]
     (cite,) = enc.citations
     assert cite.label is AnchorLabel.VERIFIED
-    assert any("Verified" in m.value and "handbook.pdf" in m.value and f"page {cite.page}" in m.value
-               for m in at.main.markdown)
+    assert any(
+        "Verified" in m.value and "handbook.pdf" in m.value and f"page {cite.page}" in m.value for m in at.main.markdown
+    )
 
     at = open_question(at, bck.key)
     assert on_screen(at) == "BCK-01" and answer_box(at).value == bck.draft.answer
@@ -164,8 +165,9 @@ def test_the_pdf_pane_gets_only_the_cited_page_and_the_verified_boxes(open_scree
     assert boxes and len(args["annotations"]) == len(boxes)
     assert {a["page"] for a in args["annotations"]} == {1}  # remapped onto the excerpt's page
     first = args["annotations"][0]  # on the excerpt's (cropped) page, the box holds the quote's first words
-    inside = args["pdf"][0].get_textbox(pymupdf.Rect(first["x"], first["y"], first["x"] + first["width"],
-                                                     first["y"] + first["height"]))
+    inside = args["pdf"][0].get_textbox(
+        pymupdf.Rect(first["x"], first["y"], first["x"] + first["width"], first["y"] + first["height"])
+    )
     assert " ".join(inside.split()[:3]) == " ".join(cite.quote.split()[:3])
     assert args["scroll_to_annotation"] is None and args["height"] is None  # one page, shown whole
 
@@ -204,7 +206,11 @@ def test_accept_save_edit_needs_sme_and_reject_persist_at_once(open_screen, ui_w
     at = button(at, "Accept").click().run()
     assert not at.exception
     now = stored(ws, pid).item(enc.key)
-    assert now.state is ReviewState.ACCEPTED and now.answer == "Yes — AES-256 at rest, keys in an HSM." and now.choice == "Yes"
+    assert (
+        now.state is ReviewState.ACCEPTED
+        and now.answer == "Yes — AES-256 at rest, keys in an HSM."
+        and now.choice == "Yes"
+    )
     assert on_screen(at) == "BCK-01"  # the next question that needs review opens
     assert any("ENC-01 accepted" in t.value for t in at.toast)
 
@@ -337,8 +343,15 @@ class MadeUpFirst(QuotingGenerator):
 
     def generate(self, question, passages, choices):
         real = super().generate(question, passages, choices)
-        return real.__class__(("Quarterly audits are run by the moon committee.",) + real.quotes, real.answer,
-                              real.choice, False, 10, 5, 0.0)
+        return real.__class__(
+            ("Quarterly audits are run by the moon committee.",) + real.quotes,
+            real.answer,
+            real.choice,
+            False,
+            10,
+            5,
+            0.0,
+        )
 
 
 def test_a_question_opens_on_its_first_highlighted_citation(open_screen, ui_workspace, tmp_path):
@@ -356,8 +369,11 @@ def test_a_question_opens_on_its_first_highlighted_citation(open_screen, ui_work
 
 def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, ui_workspace, tmp_path):
     ws = ui_workspace
-    past = write_questionnaire(tmp_path / "last_year.xlsx", answered={4: "Yes"},
-                               comments={4: "AES-256 at rest, keys in an HSM, rotated yearly."})
+    past = write_questionnaire(
+        tmp_path / "last_year.xlsx",
+        answered={4: "Yes"},
+        comments={4: "AES-256 at rest, keys in an HSM, rotated yearly."},
+    )
     ws.library.import_file(past)
     pid = drafted_project(ws, tmp_path, limit=1)  # ENC-01 was answered last year: reused, no LLM call
     (enc, *_) = ws.review(pid).items()
@@ -367,7 +383,9 @@ def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, 
     assert any("Reused" in m.value for m in at.main.markdown)
     assert any("past answer: last\\_year.xlsx, sheet Security, row 4, ID ENC-01" in m.value for m in at.main.markdown)
     assert answer_box(at).value == "AES-256 at rest, keys in an HSM, rotated yearly." and choice_box(at).value == "Yes"
-    assert any(c.value == "Near-identical past answers: the company-wide questionnaire: Yes ×1" for c in at.main.caption)
+    assert any(
+        c.value == "Near-identical past answers: the company-wide questionnaire: Yes ×1" for c in at.main.caption
+    )
     assert not [w for w in at.main.warning if "disagree" in w.value]
     (shown,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
     assert "<mark" in shown.proto.body and "Is customer data encrypted at rest?" in shown.proto.body
@@ -380,8 +398,9 @@ def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, 
 def test_a_reused_answer_warns_when_the_past_answers_disagree(open_screen, ui_workspace, tmp_path):
     ws = ui_workspace
     for name, choice in (("a.xlsx", "Yes"), ("b.xlsx", "Yes"), ("c.xlsx", "No")):
-        ws.library.import_file(write_questionnaire(tmp_path / name, answered={4: choice},
-                                                   comments={4: f"Answered in {name}."}))
+        ws.library.import_file(
+            write_questionnaire(tmp_path / name, answered={4: choice}, comments={4: f"Answered in {name}."})
+        )
     pid = drafted_project(ws, tmp_path, limit=1)
     (enc, *_) = ws.review(pid).items()
     assert enc.draft.reused and enc.draft.past_choices == {"Yes": 2, "No": 1}
@@ -397,14 +416,19 @@ def test_a_reused_answer_warns_when_the_past_answers_disagree(open_screen, ui_wo
     at.switch_page("screens/review.py")
     at = at.run()
     assert not [w for w in at.main.warning if "disagree" in w.value]
-    assert any("Near-identical past answers disagreed (the company-wide questionnaire: Yes ×2 · the company-wide "
-               "questionnaire: No ×1)" in c.value for c in at.main.caption)
+    assert any(
+        "Near-identical past answers disagreed (the company-wide questionnaire: Yes ×2 · the company-wide "
+        "questionnaire: No ×1)" in c.value
+        for c in at.main.caption
+    )
 
 
 def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, ui_workspace, tmp_path):
     ws = ui_workspace
     md = tmp_path / "policies.md"
-    md.write_text("# Security policies\n\n" + "".join(f"## {name.title()}\n\n{text}\n\n" for name, text in TOPICS.items()))
+    md.write_text(
+        "# Security policies\n\n" + "".join(f"## {name.title()}\n\n{text}\n\n" for name, text in TOPICS.items())
+    )
     assert not ws.kb.add_file(md, "policies.md").errors
     pid = add_questionnaire(ws, tmp_path)
     ws.jobs.start(pid, limit=1)
@@ -422,15 +446,34 @@ def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, u
 
 
 def test_source_text_helpers():
-    rows = [Unit("Question: Do you encrypt?\nAnswer: Yes", sheet="Answers", row=4),
-            Unit("Question: Backups?\nAnswer: Nightly", sheet="Answers", row=5)]
-    cite = Citation("past.xlsx", SourceKind.SHEET, "Answer: Nightly", AnchorLabel.VERIFIED, 100.0, 0.5,
-                    sheet="Answers", row=5, start=19, end=34)
+    rows = [
+        Unit("Question: Do you encrypt?\nAnswer: Yes", sheet="Answers", row=4),
+        Unit("Question: Backups?\nAnswer: Nightly", sheet="Answers", row=5),
+    ]
+    cite = Citation(
+        "past.xlsx",
+        SourceKind.SHEET,
+        "Answer: Nightly",
+        AnchorLabel.VERIFIED,
+        100.0,
+        0.5,
+        sheet="Answers",
+        row=5,
+        start=19,
+        end=34,
+    )
     unit = find_unit(rows, cite)
-    assert unit is rows[1] and unit.text[cite.start:cite.end] == "Answer: Nightly"
+    assert unit is rows[1] and unit.text[cite.start : cite.end] == "Answer: Nightly"
     assert marked_html(unit.text, cite.start, cite.end).count("<mark") == 1
-    assert "<mark" not in marked_html("a <b> & c", None, None) and "&lt;b&gt; &amp; c" in marked_html("a <b> & c", None, None)
-    assert find_unit(rows, Citation("past.xlsx", SourceKind.SHEET, "x", AnchorLabel.VERIFIED, 100.0, 0.5, sheet="Answers", row=9)) is None
+    assert "<mark" not in marked_html("a <b> & c", None, None) and "&lt;b&gt; &amp; c" in marked_html(
+        "a <b> & c", None, None
+    )
+    assert (
+        find_unit(
+            rows, Citation("past.xlsx", SourceKind.SHEET, "x", AnchorLabel.VERIFIED, 100.0, 0.5, sheet="Answers", row=9)
+        )
+        is None
+    )
 
 
 def test_viewer_arguments_for_one_and_two_pages(tmp_path):
@@ -446,7 +489,9 @@ def test_viewer_arguments_for_one_and_two_pages(tmp_path):
         other = [(2, *r) for r in doc[1].search_for("Restores are tested each quarter")]
 
     def citation(rects):
-        return Citation("h.pdf", SourceKind.PDF, "q", AnchorLabel.VERIFIED, 100.0, 0.5, page=rects[0][0], rects=tuple(rects))
+        return Citation(
+            "h.pdf", SourceKind.PDF, "q", AnchorLabel.VERIFIED, 100.0, 0.5, page=rects[0][0], rects=tuple(rects)
+        )
 
     two = citation_excerpt(pdf, citation(end + start))
     args = viewer_args(two)
@@ -454,7 +499,9 @@ def test_viewer_arguments_for_one_and_two_pages(tmp_path):
     assert args["scroll_to_annotation"] == 1 and args["height"] and args["show_page_separator"]
     assert [a["page"] for a in args["annotations"]] == [1] * len(end) + [2] * len(start)
     one, same_page = citation_excerpt(pdf, citation(end)), citation_excerpt(pdf, citation(other))
-    assert viewer_args(one)["scroll_to_annotation"] is None and viewer_args(one)["height"] is None  # a question's page: no jump
+    assert (
+        viewer_args(one)["scroll_to_annotation"] is None and viewer_args(one)["height"] is None
+    )  # a question's page: no jump
     assert viewer_args(one, scroll=True)["scroll_to_annotation"] == 1  # an asked excerpt, shown from below the viewer
     assert one.pdf == same_page.pdf and content_key("h.pdf", one) != content_key("h.pdf", same_page)
     assert content_key("h.pdf", one) == content_key("h.pdf", citation_excerpt(pdf, citation(end)))
@@ -569,8 +616,9 @@ def test_a_draft_inherited_from_a_third_party_says_whose_evidence_it_is(open_scr
     draft = ws.review(pid).item(enc.key).draft
     assert draft.citations, "the fake generator quotes the handbook"
     # every citation is now a third party's document: the draft is inherited from it
-    drafted_again(ws, pid, enc.key, citations=tuple(
-        replace(c, third_party="Amazon Web Services") for c in draft.citations))
+    drafted_again(
+        ws, pid, enc.key, citations=tuple(replace(c, third_party="Amazon Web Services") for c in draft.citations)
+    )
 
     at = open_screen("review")
     (warning,) = [w for w in at.main.warning if "Inherited" in w.value]
@@ -592,8 +640,11 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     book = hecvat_like(tmp_path / "hecvat.xlsx")
     project, questionnaire = ws.add_questionnaire("hecvat.xlsx", book.read_bytes())
     path = ws.questionnaire_path(project)
-    draft_questionnaire(ws.questionnaire(project.id), TableDrafter({"QUAL-01": "No", "QUAL-05": "No",
-                                                                    "QUAL-07": "4) AWS"}), ws.review_store)
+    draft_questionnaire(
+        ws.questionnaire(project.id),
+        TableDrafter({"QUAL-01": "No", "QUAL-05": "No", "QUAL-07": "4) AWS"}),
+        ws.review_store,
+    )
     items = {i.question.id: i for i in ws.review(project.id).items()}
     assert path.is_file() and items["HIPA-01"].state is ReviewState.NOT_REQUIRED
 
@@ -616,14 +667,22 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     assert "required (QUAL-01 = Yes)" in texts(at.markdown)
 
 
-def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_products_answer(open_screen, ui_workspace,
-                                                                                              tmp_path):
+def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_products_answer(
+    open_screen, ui_workspace, tmp_path
+):
     ws = ui_workspace
     pid = drafted_project(ws, tmp_path, limit=3)
     enc, bck, inc, acc = ws.review(pid).items()
-    drafted_again(ws, pid, inc.key, from_product="Parchment", reused=True, confidence=0.918,
-                  past_choices={"No": 1, "Yes": 1},
-                  past_answers=("Parchment's HECVAT: No", "Canvas LMS's HECVAT: Yes"))
+    drafted_again(
+        ws,
+        pid,
+        inc.key,
+        from_product="Parchment",
+        reused=True,
+        confidence=0.918,
+        past_choices={"No": 1, "Yes": 1},
+        past_answers=("Parchment's HECVAT: No", "Canvas LMS's HECVAT: Yes"),
+    )
     at = open_screen("review")
     toggle = at.sidebar.toggle(key=LOW_FIRST)
     assert toggle.label == "Review first (1)"  # not low confidence, but from another product and disputed
@@ -670,19 +729,32 @@ def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(op
     wb.active.append(["APPL-01", "Describe your application's architecture and its components.", None, None, ""])
     wb.save(book)
     project, _ = ws.add_questionnaire("hecvat.xlsx", book.read_bytes())
-    draft_questionnaire(ws.questionnaire(project.id), TableDrafter({"QUAL-01": "No", "QUAL-05": "Yes",
-                                                                    "QUAL-07": "4) AWS"}), ws.review_store)
+    draft_questionnaire(
+        ws.questionnaire(project.id),
+        TableDrafter({"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"}),
+        ws.review_store,
+    )
     items = {i.question.id: i for i in ws.review(project.id).items()}
     assert {k: i.row_type for k, i in items.items() if i.row_type is not RowType.YES_NO} == {
-        "GNRL-01": RowType.PROFILE, "HIPA-01": RowType.GATED, "HIPA-02": RowType.GATED, "DCTR-01": RowType.GATED,
-        "DCTR-03": RowType.GATED, "QUAL-07": RowType.DROPDOWN, "APPL-01": RowType.NARRATIVE}
+        "GNRL-01": RowType.PROFILE,
+        "HIPA-01": RowType.GATED,
+        "HIPA-02": RowType.GATED,
+        "DCTR-01": RowType.GATED,
+        "DCTR-03": RowType.GATED,
+        "QUAL-07": RowType.DROPDOWN,
+        "APPL-01": RowType.NARRATIVE,
+    }
 
     at = open_screen("review")
     types = at.sidebar.multiselect(key="review_types")
     assert types.value == [] and types.placeholder == "All row types" and len(listed(at)) == 11
     assert list(types.options) == [
-        "Yes/No (4)", "Dropdowns beyond Yes/No (1)", "Profile (general information) (1)", "Narratives (1)",
-        "Gated (not required) (4)"]
+        "Yes/No (4)",
+        "Dropdowns beyond Yes/No (1)",
+        "Profile (general information) (1)",
+        "Narratives (1)",
+        "Gated (not required) (4)",
+    ]
     at = types.set_value([RowType.YES_NO]).run()
     assert listed(at) == ["PCID-01", "DCTR-15", "QUAL-01", "QUAL-05"]
     assert any(c.value == "4 of 11 questions" for c in at.sidebar.caption)

@@ -20,8 +20,10 @@ from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
 
 pytestmark = pytest.mark.timeout(300)
 
-ALPHA = ("# Alpha\n\nAlpha encrypts customer data at rest. Alpha keeps database backups for a week. Alpha "
-         "notifies customers of a breach. Alpha staff sign in with multi-factor authentication.\n")
+ALPHA = (
+    "# Alpha\n\nAlpha encrypts customer data at rest. Alpha keeps database backups for a week. Alpha "
+    "notifies customers of a breach. Alpha staff sign in with multi-factor authentication.\n"
+)
 
 
 def table_scopes(at) -> dict[str, str]:

@@ -46,7 +46,9 @@ def test_current_values_and_refused_values(open_screen, ui_workspace, tmp_path):
     at.radio(key="settings_llm").set_value("GGUF model file").run()
     button(at, "Save settings").click()
     at.run()
-    assert "The settings were not saved. The model file is empty; give the path of a .gguf model file" in texts(at.error)
+    assert "The settings were not saved. The model file is empty; give the path of a .gguf model file" in texts(
+        at.error
+    )
     assert saved(ws) == before
 
     # a file that is not a GGUF model
@@ -153,9 +155,12 @@ def test_a_model_is_chosen_by_name_and_saved_choices_from_before_still_open(open
     at = open_screen("settings")
     radio = at.radio(key="settings_llm")
     assert radio.value == DEFAULT_MODEL
-    assert radio.options == [MODELS[DEFAULT_MODEL].title + " (default)",
-                             *[m.title for name, m in MODELS.items() if name != DEFAULT_MODEL],
-                             "GGUF model file", "LLM server (OpenAI-compatible)"]
+    assert radio.options == [
+        MODELS[DEFAULT_MODEL].title + " (default)",
+        *[m.title for name, m in MODELS.items() if name != DEFAULT_MODEL],
+        "GGUF model file",
+        "LLM server (OpenAI-compatible)",
+    ]
     captions = dict(zip(MODELS, radio.proto.captions))
     assert captions[DEFAULT_MODEL] == "1.12 GB · Apache-2.0 · drafts from documents, ≈ 5–6 s/question on 2 cores"
     assert captions[TEST_MODEL] == "0.10 GB · Apache-2.0 · fast, for tests; does not draft from documents"
@@ -196,8 +201,10 @@ def test_a_model_that_cannot_load_shows_its_one_line_reason(open_screen, ui_work
     broken.write_bytes(b"GGUF" + bytes(4096))
     ws.apply_settings(Settings(generator=GeneratorConfig(model=str(broken))))
     assert ws.warm_up().wait(120)
-    expected = (f"The language model could not be loaded: {escape_md(str(broken))}: llama.cpp could not load the "
-                f"model (Failed to load model from file: {escape_md(str(broken))}). check that it is a complete GGUF file")
+    expected = (
+        f"The language model could not be loaded: {escape_md(str(broken))}: llama.cpp could not load the "
+        f"model (Failed to load model from file: {escape_md(str(broken))}). check that it is a complete GGUF file"
+    )
 
     at = open_screen("settings")
     assert not at.exception
@@ -211,7 +218,9 @@ def test_a_model_that_cannot_load_shows_its_one_line_reason(open_screen, ui_work
     assert "Go to the Settings screen" in [link.value for link in at.page_link]
 
 
-def test_a_missing_or_truncated_registered_model_is_refused_when_saving(open_screen, ui_workspace, tmp_path, monkeypatch):
+def test_a_missing_or_truncated_registered_model_is_refused_when_saving(
+    open_screen, ui_workspace, tmp_path, monkeypatch
+):
     """On a machine where set-up has not assembled the default model (an empty models folder),
     choosing it is refused with the model error's one line; a truncated file too."""
     import engine.drafting.generate.models as models
@@ -230,13 +239,16 @@ def test_a_missing_or_truncated_registered_model_is_refused_when_saving(open_scr
     button(at, "Save settings").click()
     at.run()
     assert not at.exception
-    assert (f"The settings were not saved. {path}: the model {DEFAULT_MODEL} is not assembled. "
-            f"run \\`make setup\\`") in texts(at.error)
+    assert (
+        f"The settings were not saved. {path}: the model {DEFAULT_MODEL} is not assembled. run \\`make setup\\`"
+    ) in texts(at.error)
     assert saved(ws) == before
 
     (folder / MODELS[DEFAULT_MODEL].file).write_bytes(b"GGUF" + bytes(1000))
     button(at, "Save settings").click()
     at.run()
-    assert (f"The settings were not saved. {path}: the file has 1,004 bytes, {DEFAULT_MODEL} has 1,117,320,768 "
-            "(truncated or wrong file). delete it and run \\`make setup\\`") in texts(at.error)
+    assert (
+        f"The settings were not saved. {path}: the file has 1,004 bytes, {DEFAULT_MODEL} has 1,117,320,768 "
+        "(truncated or wrong file). delete it and run \\`make setup\\`"
+    ) in texts(at.error)
     assert saved(ws) == before and ws.settings.generator.model == TEST_MODEL

@@ -94,7 +94,10 @@ def test_a_quote_of_fewer_than_three_words_is_never_verified(anchorer):
 
 
 def test_a_quote_over_a_page_break_has_a_span_on_each_page():
-    units = [Unit("Intro.\nAll backups are encrypted and\n", page=1), Unit("copied to a second region daily.\nEnd.\n", page=2)]
+    units = [
+        Unit("Intro.\nAll backups are encrypted and\n", page=1),
+        Unit("copied to a second region daily.\nEnd.\n", page=2),
+    ]
     a = QuoteAnchorer(units)
     for quote, label in [
         ("All backups are encrypted and copied to a second region daily.", AnchorLabel.VERIFIED),
@@ -139,7 +142,9 @@ def test_windows_expand_and_merge(anchorer):
     windows = anchorer.windows([first, lost, far, second])
     assert [(w.first, w.last, w.anchors) for w in windows] == [(0, 4, (0, 3)), (9, 10, (2,))]
     assert [s.page for s in windows[0].spans] == [1, 2]
-    assert windows[0].text.startswith("All customer data") and windows[0].text.endswith("recovery time objective of four hours.")
+    assert windows[0].text.startswith("All customer data") and windows[0].text.endswith(
+        "recovery time objective of four hours."
+    )
     assert [(w.first, w.last) for w in anchorer.windows([first, second, far], window=0)] == [(1, 1), (3, 3), (10, 10)]
     assert [(w.first, w.last) for w in anchorer.windows([first, second], window=1)] == [(0, 4)]
 
@@ -212,7 +217,9 @@ def test_a_quote_over_a_page_break_skips_the_footer_and_header_between(tmp_path)
     ]:
         found = a.anchor(quote)
         assert found.label is label
-        assert found.matched_text.startswith("All backups are encrypted and" + PAGE_SEPARATOR + "copied to a second region")
+        assert found.matched_text.startswith(
+            "All backups are encrypted and" + PAGE_SEPARATOR + "copied to a second region"
+        )
         assert "Page 1" not in found.matched_text and "ACME" not in found.matched_text
         assert_offsets(a, found)
         rects = a.rects(path, found.spans)

@@ -20,8 +20,19 @@ from storage.library_store import LibraryEntry, Origin
 
 
 def entry(i: int, choice: str | None, origin: Origin = Origin.IMPORT, imported: str = "2024-01-01") -> LibraryEntry:
-    return LibraryEntry(i, "Is customer data encrypted at rest?", choice, f"answer {i}", None, f"f{i}.xlsx",
-                        "Security", 4, "ENC-01", imported, origin)
+    return LibraryEntry(
+        i,
+        "Is customer data encrypted at rest?",
+        choice,
+        f"answer {i}",
+        None,
+        f"f{i}.xlsx",
+        "Security",
+        4,
+        "ENC-01",
+        imported,
+        origin,
+    )
 
 
 def test_choices_compare_loosely_and_take_the_workbooks_spelling():
@@ -34,15 +45,22 @@ def test_choices_compare_loosely_and_take_the_workbooks_spelling():
 
 
 def test_reuse_prefers_the_most_common_choice_then_the_newest():
-    near = [LibraryHit(entry(1, "No"), 1.0, 1.0, 1.0), LibraryHit(entry(2, "Yes"), 0.95, 0.95, 0.95),
-            LibraryHit(entry(3, "yes"), 0.93, 0.93, 0.93)]
+    near = [
+        LibraryHit(entry(1, "No"), 1.0, 1.0, 1.0),
+        LibraryHit(entry(2, "Yes"), 0.95, 0.95, 0.95),
+        LibraryHit(entry(3, "yes"), 0.93, 0.93, 0.93),
+    ]
     assert reused_hit(near).entry.id in (2, 3)  # Yes ×2 beats No ×1, whatever the scores
     # a tie of choices: a reviewer's answer beats an import, then the later date
-    tie = [LibraryHit(entry(1, "No", Origin.REVIEW, "2023-05-01"), 0.91, 0.9, 0.9),
-           LibraryHit(entry(2, "Yes", Origin.IMPORT, "2024-06-01"), 1.0, 1.0, 1.0)]
+    tie = [
+        LibraryHit(entry(1, "No", Origin.REVIEW, "2023-05-01"), 0.91, 0.9, 0.9),
+        LibraryHit(entry(2, "Yes", Origin.IMPORT, "2024-06-01"), 1.0, 1.0, 1.0),
+    ]
     assert reused_hit(tie).entry.id == 1
-    dated = [LibraryHit(entry(1, "No", imported="2023-05-01"), 1.0, 1.0, 1.0),
-             LibraryHit(entry(2, "Yes", imported="2024-06-01"), 0.92, 0.9, 0.9)]
+    dated = [
+        LibraryHit(entry(1, "No", imported="2023-05-01"), 1.0, 1.0, 1.0),
+        LibraryHit(entry(2, "Yes", imported="2024-06-01"), 0.92, 0.9, 0.9),
+    ]
     assert reused_hit(dated).entry.id == 2
     # a past answer with a choice beats one without; below the threshold nothing is reused
     assert reused_hit([LibraryHit(entry(1, None), 1.0, 1, 1), LibraryHit(entry(2, "Yes"), 0.9, 0.9, 0.9)]).entry.id == 2
@@ -58,10 +76,22 @@ def test_past_choices_are_counted_loosely_most_common_first():
 
 
 def test_a_past_answer_citation_reads_past_answer_file_sheet_row_id():
-    assert Location.past_answer("past.xlsx", "Security", 4, "ENC-01").label() == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    assert (
+        Location.past_answer("past.xlsx", "Security", 4, "ENC-01").label()
+        == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
+    )
     assert Location.past_answer("past.csv", "past", 7, None).label() == "past answer: past.csv, sheet past, row 7"
-    c = Citation("past.xlsx", SourceKind.LIBRARY, "AES-256", AnchorLabel.VERIFIED, 100.0, 1.0,
-                 sheet="Security", row=4, section="ENC-01")
+    c = Citation(
+        "past.xlsx",
+        SourceKind.LIBRARY,
+        "AES-256",
+        AnchorLabel.VERIFIED,
+        100.0,
+        1.0,
+        sheet="Security",
+        row=4,
+        section="ENC-01",
+    )
     assert c.location.label() == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
     assert Citation.from_json(c.to_json()) == c
 
@@ -75,6 +105,16 @@ def test_the_reused_flag_is_persisted_and_defaults_to_false():
     older.data.pop("past_choices")
     assert Draft.from_stored(d.key, older).reused is False
     assert Draft.from_stored(d.key, older).past_choices == {} and not d.disputed
-    split = Draft(d.key, "ENC-01", "Security", 4, "Q?", "A.", "Yes", DraftStatus.DRAFTED, reused=True,
-                  past_choices={"Yes": 2, "No": 1})
+    split = Draft(
+        d.key,
+        "ENC-01",
+        "Security",
+        4,
+        "Q?",
+        "A.",
+        "Yes",
+        DraftStatus.DRAFTED,
+        reused=True,
+        past_choices={"Yes": 2, "No": 1},
+    )
     assert split.disputed and Draft.from_stored(split.key, split.stored()) == split

@@ -87,11 +87,16 @@ def test_the_part_comes_before_the_question_and_names_the_kv_state_of_the_part()
     one = part_prompt(d, parts[0], len(parts), "Who reviews control 3?", options)
     two = part_prompt(d, parts[0], len(parts), "Who reviews control 4?", options)
     other = part_prompt(d, parts[1], len(parts), "Who reviews control 3?", options)
-    numbered = part_prompt(d, parts[0], len(parts), "Who reviews control 3?", AskOptions(subdoc_words=100, evidence="sentences"))
+    numbered = part_prompt(
+        d, parts[0], len(parts), "Who reviews control 3?", AskOptions(subdoc_words=100, evidence="sentences")
+    )
     user = one.messages[-1]["content"]
     assert user.index(SENTENCES[0]) < user.index("Question: Who reviews control 3?")
     # the same part: the same prefix (up to the question) and the same state key; another part or form: another key
-    assert one.messages[0] == two.messages[0] and user.split("Question:")[0] == two.messages[-1]["content"].split("Question:")[0]
+    assert (
+        one.messages[0] == two.messages[0]
+        and user.split("Question:")[0] == two.messages[-1]["content"].split("Question:")[0]
+    )
     assert one.context == two.context and len({one.context, other.context, numbered.context}) == 3
     assert "S1. Sentence number 1 says" in numbered.messages[-1]["content"]
     assert numbered.schema["properties"]["sentences"]["items"]["enum"][:2] == ["S1", "S2"]
@@ -100,19 +105,23 @@ def test_the_part_comes_before_the_question_and_names_the_kv_state_of_the_part()
 # ---- Algorithm 1 + 2 ---------------------------------------------------------------------------------
 def test_quotes_become_windows_and_close_windows_merge():
     d = doc()
-    chat = Scripted({0: {"quotes": [SENTENCES[10], SENTENCES[13]]}}, )
+    chat = Scripted(
+        {0: {"quotes": [SENTENCES[10], SENTENCES[13]]}},
+    )
     result = DocumentAsker(d, chat, AskOptions(window=2)).ask("Who reviews control 11?")
     (e,) = result.excerpts  # 8–12 and 11–15 overlap: one excerpt, sentences 8..15
     assert e.sentences == (8, 15)
     (span,) = e.spans
-    assert d.units[0].text[span.start:span.end] == e.text
+    assert d.units[0].text[span.start : span.end] == e.text
     assert e.text.startswith(SENTENCES[8]) and e.text.endswith(SENTENCES[15])
     assert e.label is AnchorLabel.VERIFIED and e.section == "Policy"
     assert result.answer == "Team 3 reviews it [1]." and result.cited == (1,)
 
     far = DocumentAsker(d, Scripted({0: {"quotes": [SENTENCES[3], SENTENCES[40]]}}), AskOptions(window=2)).ask("q?")
     assert [x.sentences for x in far.excerpts] == [(1, 5), (38, 42)] and [x.number for x in far.excerpts] == [1, 2]
-    touching = DocumentAsker(d, Scripted({0: {"quotes": [SENTENCES[10], SENTENCES[15]]}}), AskOptions(window=2)).ask("q?")
+    touching = DocumentAsker(d, Scripted({0: {"quotes": [SENTENCES[10], SENTENCES[15]]}}), AskOptions(window=2)).ask(
+        "q?"
+    )
     assert [x.sentences for x in touching.excerpts] == [(8, 17)]  # 8–12 and 13–17 touch: merged
 
 
@@ -161,11 +170,13 @@ def test_pdf_excerpts_carry_pages_offsets_and_highlight_boxes(tmp_path):
     pdf = write_pdf(tmp_path / "handbook.pdf", topic_pages())
     d = AskDocument.from_file(pdf)
     quote = TOPICS["backups"].split(". ")[1] + "."  # "Restores are tested each quarter, …"
-    result = DocumentAsker(d, Scripted({0: {"quotes": [quote]}}), AskOptions(window=0)).ask("How often are restores tested?")
+    result = DocumentAsker(d, Scripted({0: {"quotes": [quote]}}), AskOptions(window=0)).ask(
+        "How often are restores tested?"
+    )
     (e,) = result.excerpts
     assert e.page == 2 and e.pages == (2,)
     (span,) = e.spans
-    assert d.units[span.unit].text[span.start:span.end] == e.text and "Restores are tested" in e.text
+    assert d.units[span.unit].text[span.start : span.end] == e.text and "Restores are tested" in e.text
     assert e.rects and {r[0] for r in e.rects} == {2}
     c = e.citation()
     assert Citation.from_json(json.loads(json.dumps(c.to_json()))) == c  # persisted as a draft citation is
@@ -176,7 +187,9 @@ def test_a_window_over_several_pages_is_cited_on_the_page_of_its_quote(tmp_path)
     pdf = write_pdf(tmp_path / "handbook.pdf", topic_pages())
     d = AskDocument.from_file(pdf)
     quote = TOPICS["access"].split(". ")[1] + "."  # page 3
-    (e,) = DocumentAsker(d, Scripted({0: {"quotes": [quote]}}), AskOptions(window=5)).ask("Who reviews access?").excerpts
+    (e,) = (
+        DocumentAsker(d, Scripted({0: {"quotes": [quote]}}), AskOptions(window=5)).ask("Who reviews access?").excerpts
+    )
     assert e.focus == (3,) and len(e.pages) > 1 and {r[0] for r in e.rects} == set(e.pages)
     c = e.citation()
     assert c.page == 3 and {r[0] for r in c.rects} == {3}  # the viewer opens on the quote's page

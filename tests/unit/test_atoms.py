@@ -31,7 +31,9 @@ def test_atoms_are_sentences_with_short_fragments_merged():
         "The Wardenclyffe Tower was never finished. :12",
     ]
     assert all(a in text for a in got)  # exact slices of the chunk
-    assert atoms("Short one. Then a longer sentence follows here.") == ["Short one. Then a longer sentence follows here."]
+    assert atoms("Short one. Then a longer sentence follows here.") == [
+        "Short one. Then a longer sentence follows here."
+    ]
     assert atoms("Just two.") == ["Just two."]
     assert atoms("") == []
 
@@ -69,8 +71,13 @@ def test_question_to_atom_retrieval_ranks_the_paragraph_of_the_answering_sentenc
     rng = np.random.default_rng(7)
     paragraphs, questions, gold = [], [], []
     for i, city in enumerate(CITIES):
-        values = {"c": city, "y": int(rng.integers(1850, 2000)), "n": int(rng.integers(100, 900)),
-                  "p": int(rng.integers(40, 80)), "h": int(rng.integers(2, 9))}
+        values = {
+            "c": city,
+            "y": int(rng.integers(1850, 2000)),
+            "n": int(rng.integers(100, 900)),
+            "p": int(rng.integers(40, 80)),
+            "h": int(rng.integers(2, 9)),
+        }
         order = rng.permutation(len(FACTS))
         paragraphs.append(" ".join(FACTS[j][0].format(**values) for j in order))
         questions.append(FACTS[i % len(FACTS)][1].format(c=city))

@@ -19,15 +19,18 @@ def test_overlap_counts_each_character_once():
     assert overlap([(0, 10)], [(10, 20)]) == 0
 
 
-@pytest.mark.parametrize("returned, gold, expected", [
-    ([(10, 20)], [(10, 20)], (1.0, 1.0, 1.0)),  # exactly the answer
-    ([(0, 40)], [(10, 20)], (0.25, 1.0, 0.4)),  # the answer inside a longer excerpt
-    ([(15, 20)], [(10, 20)], (1.0, 0.5, 2 / 3)),  # half the answer, nothing else
-    ([(30, 40)], [(10, 20)], (0.0, 0.0, 0.0)),  # elsewhere
-    ([], [(10, 20)], (0.0, 0.0, 0.0)),  # nothing returned
-    ([(0, 10), (20, 30)], [(5, 25)], (0.5, 0.5, 0.5)),  # two excerpts around one answer
-    ([(0, 10)], [(0, 5), (8, 12)], (0.7, 7 / 9, 2 * 0.7 * (7 / 9) / (0.7 + 7 / 9))),  # two gold spans
-])
+@pytest.mark.parametrize(
+    "returned, gold, expected",
+    [
+        ([(10, 20)], [(10, 20)], (1.0, 1.0, 1.0)),  # exactly the answer
+        ([(0, 40)], [(10, 20)], (0.25, 1.0, 0.4)),  # the answer inside a longer excerpt
+        ([(15, 20)], [(10, 20)], (1.0, 0.5, 2 / 3)),  # half the answer, nothing else
+        ([(30, 40)], [(10, 20)], (0.0, 0.0, 0.0)),  # elsewhere
+        ([], [(10, 20)], (0.0, 0.0, 0.0)),  # nothing returned
+        ([(0, 10), (20, 30)], [(5, 25)], (0.5, 0.5, 0.5)),  # two excerpts around one answer
+        ([(0, 10)], [(0, 5), (8, 12)], (0.7, 7 / 9, 2 * 0.7 * (7 / 9) / (0.7 + 7 / 9))),  # two gold spans
+    ],
+)
 def test_character_precision_recall_f1(returned, gold, expected):
     s = score(returned, gold)
     assert (s.precision, s.recall, s.f1) == pytest.approx(expected)
@@ -41,18 +44,59 @@ def test_summary_averages_per_question_in_percent():
 
 
 def _policyqa(tmp_path):
-    data = {"version": "1", "data": [
-        {"title": "a.com", "paragraphs": [
-            {"context": "We collect your email.", "qas": [
-                {"id": "a1", "question": "What do you collect?", "answers": [{"text": "your email", "answer_start": 11}]}]},
-            {"context": "We never sell data. Cookies track visits.", "qas": [
-                {"id": "a2", "question": "Do you sell data?", "answers": [{"text": "We never sell data.", "answer_start": 0}]},
-                {"id": "a3", "question": "Cookies?", "answers": [{"text": "Cookies track visits", "answer_start": 20},
-                                                                 {"text": "track", "answer_start": 28}]}]}]},
-        {"title": "b.com", "paragraphs": [
-            {"context": "Contact us by mail.", "qas": [
-                {"id": "b1", "question": "How to contact?", "answers": [{"text": "by mail", "answer_start": 11}]}]}]},
-    ]}
+    data = {
+        "version": "1",
+        "data": [
+            {
+                "title": "a.com",
+                "paragraphs": [
+                    {
+                        "context": "We collect your email.",
+                        "qas": [
+                            {
+                                "id": "a1",
+                                "question": "What do you collect?",
+                                "answers": [{"text": "your email", "answer_start": 11}],
+                            }
+                        ],
+                    },
+                    {
+                        "context": "We never sell data. Cookies track visits.",
+                        "qas": [
+                            {
+                                "id": "a2",
+                                "question": "Do you sell data?",
+                                "answers": [{"text": "We never sell data.", "answer_start": 0}],
+                            },
+                            {
+                                "id": "a3",
+                                "question": "Cookies?",
+                                "answers": [
+                                    {"text": "Cookies track visits", "answer_start": 20},
+                                    {"text": "track", "answer_start": 28},
+                                ],
+                            },
+                        ],
+                    },
+                ],
+            },
+            {
+                "title": "b.com",
+                "paragraphs": [
+                    {
+                        "context": "Contact us by mail.",
+                        "qas": [
+                            {
+                                "id": "b1",
+                                "question": "How to contact?",
+                                "answers": [{"text": "by mail", "answer_start": 11}],
+                            }
+                        ],
+                    }
+                ],
+            },
+        ],
+    }
     path = tmp_path / "policyqa.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -62,7 +106,11 @@ def test_policies_are_joined_and_gold_spans_point_into_the_joined_text(tmp_path)
     a, b = load_policyqa(_policyqa(tmp_path))
     assert a.text == "We collect your email.\n\nWe never sell data. Cookies track visits."
     texts = {q.id: [a.text[s:e] for s, e in q.gold] for q in a.questions}
-    assert texts == {"a1": ["your email"], "a2": ["We never sell data."], "a3": ["Cookies track visits"]}  # nested answer merged
+    assert texts == {
+        "a1": ["your email"],
+        "a2": ["We never sell data."],
+        "a3": ["Cookies track visits"],
+    }  # nested answer merged
     assert b.questions[0].gold == ((11, 18),) and b.text[11:18] == "by mail"
 
 

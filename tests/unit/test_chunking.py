@@ -72,7 +72,10 @@ def test_chunks_fit_the_model_and_overlap(chunker, encoder):
 
 
 def test_spreadsheet_rows_keep_sheet_and_row(chunker):
-    units = (Unit("Question: Do you encrypt?\nAnswer: Yes", sheet="Answers", row=4), Unit("Question: MFA?\nAnswer: Yes", sheet="Answers", row=5))
+    units = (
+        Unit("Question: Do you encrypt?\nAnswer: Yes", sheet="Answers", row=4),
+        Unit("Question: MFA?\nAnswer: Yes", sheet="Answers", row=5),
+    )
     chunks = chunker.chunk(LoadedDocument("p.xlsx", SourceKind.SHEET, units), "h")
     assert [(c.sheet, c.row, c.text) for c in chunks] == [("Answers", 4, units[0].text), ("Answers", 5, units[1].text)]
 

@@ -90,9 +90,14 @@ def test_ctrl_c_during_an_ask_says_nothing_was_changed(tmp_path, capsys, monkeyp
         (["kb", "add", "x.pdf"], "the knowledge base is as it was before this command"),
         (["kb", "summary", "x.pdf", "--set", "s.txt"], "the knowledge base is as it was before this command"),
         (["kb", "summary", "x.pdf"], "nothing was changed"),
-        (["draft", "q.xlsx", "--out", "o.xlsx"], "the drafts written so far are kept; run the same command again to continue"),
-        (["bench", "ask", "--policyqa", "t.json", "--cache", "c.jsonl"],
-         "what the model read so far is kept in c.jsonl; run the same command again to resume"),
+        (
+            ["draft", "q.xlsx", "--out", "o.xlsx"],
+            "the drafts written so far are kept; run the same command again to continue",
+        ),
+        (
+            ["bench", "ask", "--policyqa", "t.json", "--cache", "c.jsonl"],
+            "what the model read so far is kept in c.jsonl; run the same command again to resume",
+        ),
         (["search", "backups"], "nothing was changed"),
     ],
 )

@@ -47,9 +47,11 @@ def test_every_help_is_the_same_with_only_its_command_loaded():
 
 
 def test_the_top_help_imports_no_command_module():
-    code = ("import sys, contextlib, io\nfrom engine.cli.main import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n    main(['--help'])\n"
-            "print(sorted(m for m in sys.modules if m.startswith('engine.cli.') and m not in "
-            "('engine.cli.main', 'engine.cli.checks')), 'qdrant_client' in sys.modules)")
+    code = (
+        "import sys, contextlib, io\nfrom engine.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n    main(['--help'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('engine.cli.') and m not in "
+        "('engine.cli.main', 'engine.cli.checks')), 'qdrant_client' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[] False", done.stdout

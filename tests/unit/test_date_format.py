@@ -21,8 +21,13 @@ from engine.review.export_cells import export_drafts
 TODAY = datetime.date(2026, 11, 24)
 
 
-def book(path: Path, question: str = "Date", fmt: str | None = None, guidance: str | None = None,
-         written: list[object] | None = None) -> Path:
+def book(
+    path: Path,
+    question: str = "Date",
+    fmt: str | None = None,
+    guidance: str | None = None,
+    written: list[object] | None = None,
+) -> Path:
     """One sheet: DATE-01 (``question``) with its answer cell C2 in number format ``fmt`` and
     ``guidance`` beside it, a vendor-name row, and ``written`` values in another column."""
     wb = openpyxl.Workbook()
@@ -82,11 +87,19 @@ def test_a_csv_takes_the_format_its_question_names_else_iso(tmp_path):
 
 
 def test_formats_read_from_excel_codes_and_words_write_and_read_back_dates():
-    for code, shown in (("m/d/yyyy", "11/24/2026"), ("mm-dd-yy", "11/24/2026"), ("[$-409]mmmm d, yyyy;@", "November 24, 2026"),
-                        ("d-mmm-yy", "24-Nov-26"), ("yyyy-mm-dd h:mm", "2026-11-24"), ('dd"/"mm"/"yyyy', "24/11/2026")):
+    for code, shown in (
+        ("m/d/yyyy", "11/24/2026"),
+        ("mm-dd-yy", "11/24/2026"),
+        ("[$-409]mmmm d, yyyy;@", "November 24, 2026"),
+        ("d-mmm-yy", "24-Nov-26"),
+        ("yyyy-mm-dd h:mm", "2026-11-24"),
+        ('dd"/"mm"/"yyyy', "24/11/2026"),
+    ):
         fmt = from_number_format(code)
         assert fmt is not None and fmt.format(TODAY) == shown and fmt.parse(shown) == TODAY, code
-    assert from_number_format("General") is None and from_number_format("@") is None and from_number_format("0.00") is None
+    assert (
+        from_number_format("General") is None and from_number_format("@") is None and from_number_format("0.00") is None
+    )
     assert from_text("Date of the last penetration test") is None
     assert from_text("e.g. 01/05/2024") is None  # month or day first? not said
     assert DateFormat.of("MM/DD/YYYY").parse("13/01/2026") is None
@@ -104,7 +117,10 @@ def test_export_writes_a_date_into_a_date_cell_and_the_formatted_text_into_a_tex
         ws = openpyxl.load_workbook(export_drafts(q, [draft], tmp_path / f"out-{fmt.replace('/', '')}.xlsx"))["HECVAT"]
         assert ws["C2"].value == cell_value and ws["C2"].number_format == fmt
         # a reviewer's edit in another shape is written as it is
-        edited = Draft(draft.key, "DATE-01", "HECVAT", 2, dq.text, "late November", None, DraftStatus.DRAFTED,
-                       profile_fact="date")
-        ws = openpyxl.load_workbook(export_drafts(q, [edited], tmp_path / f"edit-{fmt.replace('/', '')}.xlsx"))["HECVAT"]
+        edited = Draft(
+            draft.key, "DATE-01", "HECVAT", 2, dq.text, "late November", None, DraftStatus.DRAFTED, profile_fact="date"
+        )
+        ws = openpyxl.load_workbook(export_drafts(q, [edited], tmp_path / f"edit-{fmt.replace('/', '')}.xlsx"))[
+            "HECVAT"
+        ]
         assert ws["C2"].value == "late November"

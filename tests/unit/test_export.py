@@ -85,14 +85,24 @@ def make_questionnaire(path: Path) -> Path:
     )
     members["xl/sharedStrings.xml"] = (
         '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
-        f'count="{len(strings)}" uniqueCount="{len(strings)}">' + "".join(f"<si><t>{t}</t></si>" for t in strings) + "</sst>"
+        f'count="{len(strings)}" uniqueCount="{len(strings)}">'
+        + "".join(f"<si><t>{t}</t></si>" for t in strings)
+        + "</sst>"
     )
-    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace("</Types>", (
-        '<Override PartName="/xl/sharedStrings.xml" '
-        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>'))
-    members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace("</Relationships>", (
-        '<Relationship Id="rIdStrings" Target="sharedStrings.xml" '
-        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"/></Relationships>'))
+    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
+        "</Types>",
+        (
+            '<Override PartName="/xl/sharedStrings.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>'
+        ),
+    )
+    members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace(
+        "</Relationships>",
+        (
+            '<Relationship Id="rIdStrings" Target="sharedStrings.xml" '
+            'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"/></Relationships>'
+        ),
+    )
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in members.items():
             z.writestr(name, data)
@@ -125,8 +135,13 @@ def sheet_part(path: Path, sheet: str) -> str:
     return "xl/" + target[1].lstrip("/").removeprefix("xl/")
 
 
-def assert_lossless(source: Path, exported: Path, writes: list[CellWrite], read_only: bool = False,
-                    also_changed: frozenset[str] = frozenset()) -> None:
+def assert_lossless(
+    source: Path,
+    exported: Path,
+    writes: list[CellWrite],
+    read_only: bool = False,
+    also_changed: frozenset[str] = frozenset(),
+) -> None:
     written = {(w.sheet, w.cell): w.value for w in writes}
     parts = {sheet_part(source, sheet) for sheet, _ in written}
     with zipfile.ZipFile(source) as a, zipfile.ZipFile(exported) as b:
@@ -164,6 +179,7 @@ def assert_only_recalculation_asked(old: str, new: str) -> None:
 def assert_sheet_xml_lossless(old: str, new: str, cells: set[str]) -> None:
     """Outside <sheetData> only the dimension may change; inside it only the written cells
     (and the opening tag of a row whose spans grew)."""
+
     def outside(xml: str) -> str:
         xml = re.sub(rf"<{P}sheetData>.*</{P}sheetData>|<{P}sheetData/>", "<sheetData/>", xml, flags=re.S)
         return re.sub(rf'<{P}dimension ref="[^"]*"/>', "<dimension/>", xml)
@@ -199,7 +215,7 @@ def workbook(tmp_path: Path) -> Path:
 
 WRITES = [
     CellWrite("Questions", "C2", "Yes"),  # a cell holding a shared string
-    CellWrite("Questions", "C3", "No, but <planned> & \"scheduled\""),  # an empty styled cell
+    CellWrite("Questions", "C3", 'No, but <planned> & "scheduled"'),  # an empty styled cell
     CellWrite("Questions", "D4", "Daily review"),  # missing, between B4 and F4
     CellWrite("Questions", "C6", "=SUM(A1)"),  # formula-looking text
     CellWrite("Questions", "C7", "+1 -2 @me"),  # a missing row between rows 6 and 8
@@ -265,7 +281,9 @@ def test_sheet_with_a_namespace_prefix(workbook: Path, tmp_path: Path):
     assert_lossless(src, out, writes)
     with zipfile.ZipFile(out) as z:
         xml = z.read("xl/worksheets/sheet2.xml").decode()
-    assert '<x:row r="4"><x:c r="A4" t="inlineStr"><x:is><x:t xml:space="preserve">row 4</x:t></x:is></x:c></x:row>' in xml
+    assert (
+        '<x:row r="4"><x:c r="A4" t="inlineStr"><x:is><x:t xml:space="preserve">row 4</x:t></x:is></x:c></x:row>' in xml
+    )
 
 
 def test_calc_chain_loses_only_the_overwritten_formulas(tmp_path: Path):
@@ -278,13 +296,22 @@ def test_calc_chain_loses_only_the_overwritten_formulas(tmp_path: Path):
         members = {info.filename: z.read(info).decode() for info in z.infolist()}
     members["xl/calcChain.xml"] = (  # the second entry's sheet is implied by the first one
         '<calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        '<c r="B1" i="1"/><c r="C1"/></calcChain>')
-    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace("</Types>", (
-        '<Override PartName="/xl/calcChain.xml" '
-        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>'))
-    members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace("</Relationships>", (
-        '<Relationship Id="rIdCalc" Target="calcChain.xml" '
-        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain"/></Relationships>'))
+        '<c r="B1" i="1"/><c r="C1"/></calcChain>'
+    )
+    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
+        "</Types>",
+        (
+            '<Override PartName="/xl/calcChain.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.calcChain+xml"/></Types>'
+        ),
+    )
+    members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace(
+        "</Relationships>",
+        (
+            '<Relationship Id="rIdCalc" Target="calcChain.xml" '
+            'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain"/></Relationships>'
+        ),
+    )
     with zipfile.ZipFile(src, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in members.items():
             z.writestr(name, data)
@@ -377,7 +404,9 @@ def grid(text: str, delimiter: str) -> dict[tuple[int, int], str]:
 def assert_csv_lossless(source: Path, out: Path, encoding: str, delimiter: str, expected: dict[tuple[int, int], str]):
     before = grid(source.read_bytes().decode(encoding), delimiter)
     after = grid(out.read_bytes().decode(encoding), delimiter)
-    assert {k: v for k, v in after.items() if k not in expected} == {k: v for k, v in before.items() if k not in expected}
+    assert {k: v for k, v in after.items() if k not in expected} == {
+        k: v for k, v in before.items() if k not in expected
+    }
     assert {k: after.get(k) for k in expected} == expected
 
 
@@ -386,7 +415,7 @@ def test_csv_cp1252_semicolon_crlf(tmp_path: Path):
     (src := tmp_path / "q.csv").write_bytes(text.encode("cp1252"))
     writes = [
         CellWrite("q", "C2", "Oui — déjà"),
-        CellWrite("q", "C3", "=HYPERLINK(\"http://x\")"),
+        CellWrite("q", "C3", '=HYPERLINK("http://x")'),
         CellWrite("q", "E4", "far; right"),
         CellWrite("q", "B6", "new row"),
     ]
@@ -394,9 +423,18 @@ def test_csv_cp1252_semicolon_crlf(tmp_path: Path):
     data = out.read_bytes()
     with pytest.raises(UnicodeDecodeError):
         data.decode("utf-8")
-    assert_csv_lossless(src, out, "cp1252", ";", {
-        (2, 3): "Oui — déjà", (3, 3): "'=HYPERLINK(\"http://x\")", (4, 5): "far; right", (6, 2): "new row",
-    })
+    assert_csv_lossless(
+        src,
+        out,
+        "cp1252",
+        ";",
+        {
+            (2, 3): "Oui — déjà",
+            (3, 3): '\'=HYPERLINK("http://x")',
+            (4, 5): "far; right",
+            (6, 2): "new row",
+        },
+    )
     lines = data.split(b"\r\n")
     assert lines[0] == b"ID;Question;Answer" and lines[4] == '3;Résumé "quoted";;;"far; right"'.encode("cp1252")
     assert b"\n" not in data.replace(b"\r\n", b"")  # every line ending is still CRLF
@@ -411,7 +449,10 @@ def test_csv_utf8_sig_comma_lf(tmp_path: Path):
     data = out.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf" * 2)
     assert_csv_lossless(src, out, "utf-8-sig", ",", {(2, 3): 'Yes, "AES-256" ✓', (3, 4): "'@SUM(1)", (5, 1): "'-"})
-    assert data.decode("utf-8-sig").split("\n")[:2] == ["id,question,answer,comment", '"Q1","Do you, encrypt?","Yes, ""AES-256"" ✓",']
+    assert data.decode("utf-8-sig").split("\n")[:2] == [
+        "id,question,answer,comment",
+        '"Q1","Do you, encrypt?","Yes, ""AES-256"" ✓",',
+    ]
     assert "\r" not in data.decode("utf-8-sig")
 
 

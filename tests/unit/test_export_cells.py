@@ -44,13 +44,21 @@ def test_choice_and_explanation_in_their_own_cells_and_the_date_as_a_date(tmp_pa
     q = read_questionnaire(book(tmp_path / "h.xlsx"))
     date_q, host, enc, vendor = q.questions
     assert q.sheets[0].comment_col == "D" and host.choice_cell is None and host.text_cell == "C3"
-    answers = {question_key(date_q): ("2026-11-24", None), question_key(host): ("4) AWS — Hosted in AWS us-east-1.", None),
-               question_key(enc): ("AES-256 everywhere.", "Yes"), question_key(vendor): ("Instructure — Inc.", None)}
+    answers = {
+        question_key(date_q): ("2026-11-24", None),
+        question_key(host): ("4) AWS — Hosted in AWS us-east-1.", None),
+        question_key(enc): ("AES-256 everywhere.", "Yes"),
+        question_key(vendor): ("Instructure — Inc.", None),
+    }
     writes = answer_writes(q, answers, dates={question_key(date_q)})
     assert [(w.cell, w.value, w.kind) for w in writes] == [
-        ("C2", "2026-11-24", "date"), ("C3", "4) AWS", "text"), ("D3", "Hosted in AWS us-east-1.", "text"),
-        ("C4", "Yes", "text"), ("D4", "AES-256 everywhere.", "text"),
-        ("C5", "Instructure — Inc.", "text")]  # a name, not a choice: not split
+        ("C2", "2026-11-24", "date"),
+        ("C3", "4) AWS", "text"),
+        ("D3", "Hosted in AWS us-east-1.", "text"),
+        ("C4", "Yes", "text"),
+        ("D4", "AES-256 everywhere.", "text"),
+        ("C5", "Instructure — Inc.", "text"),
+    ]  # a name, not a choice: not split
     out = export(q.path, tmp_path / "out.xlsx", writes)
     with zipfile.ZipFile(out) as z:
         xml = z.read(sheet_part(out, "HECVAT")).decode()
@@ -66,11 +74,23 @@ def test_choice_and_explanation_in_their_own_cells_and_the_date_as_a_date(tmp_pa
 def test_a_date_into_a_cell_without_a_date_format_is_text_and_drafts_export_dates(tmp_path):
     q = read_questionnaire(book(tmp_path / "h.xlsx"))
     date_q, host, *_ = q.questions
-    out = export(q.path, tmp_path / "o.xlsx", [CellWrite("HECVAT", "C3", "2026-11-24", kind="date"),
-                                               CellWrite("HECVAT", "C5", "not a date", kind="date")])
+    out = export(
+        q.path,
+        tmp_path / "o.xlsx",
+        [CellWrite("HECVAT", "C3", "2026-11-24", kind="date"), CellWrite("HECVAT", "C5", "not a date", kind="date")],
+    )
     ws = openpyxl.load_workbook(out)["HECVAT"]
     assert (ws["C3"].value, ws["C5"].value) == ("2026-11-24", "not a date")
-    draft = Draft(question_key(date_q), "DATE-01", "HECVAT", 2, "Date", "2026-11-24", None, DraftStatus.DRAFTED,
-                  profile_fact="date")
+    draft = Draft(
+        question_key(date_q),
+        "DATE-01",
+        "HECVAT",
+        2,
+        "Date",
+        "2026-11-24",
+        None,
+        DraftStatus.DRAFTED,
+        profile_fact="date",
+    )
     ws = openpyxl.load_workbook(export_drafts(q, [draft], tmp_path / "d.xlsx"))["HECVAT"]
     assert ws["C2"].value == datetime.datetime(2026, 11, 24)

@@ -31,9 +31,17 @@ def requ_book(path: Path, answers: dict[str, str] | None = None, formulas: bool 
     start = wb.active
     start.title = "START HERE"
     start.append(HEADER)
-    start.append(["REQU-01", "Does your solution process protected health information (PHI)?", answers.get("REQU-01"),
-                  None, '=IF(C2="No","DO NOT complete the HIPAA worksheet","DO complete the HIPAA worksheet")'
-                  if formulas else None])
+    start.append(
+        [
+            "REQU-01",
+            "Does your solution process protected health information (PHI)?",
+            answers.get("REQU-01"),
+            None,
+            '=IF(C2="No","DO NOT complete the HIPAA worksheet","DO complete the HIPAA worksheet")'
+            if formulas
+            else None,
+        ]
+    )
     start.append(["REQU-02", "Are you providing consulting services?", answers.get("REQU-02"), None, None])
     start.append(["GNRL-01", "Vendor Name", None, None, None])
     _yes_no(start, "C2", "C3")
@@ -43,20 +51,40 @@ def requ_book(path: Path, answers: dict[str, str] | None = None, formulas: bool 
     # the tab's copy of REQU-01's answer, as HECVAT 4's tabs have it
     hipaa.append(["REQU-01", None, "=VLOOKUP($A2,'START HERE'!$A$2:$C$4,3,0)&\"\"" if formulas else None, None, None])
     gate = '=IF($C$2="No","Based on the response to REQU-01, this question does not apply.","")'
-    hipaa.append(["HIPA-01", "Do your workforce members receive HIPAA training?", None, None, gate if formulas else None])
+    hipaa.append(
+        ["HIPA-01", "Do your workforce members receive HIPAA training?", None, None, gate if formulas else None]
+    )
     hipaa.append(["HIPA-02", "Have you conducted a HIPAA risk analysis?", None, None, gate if formulas else None])
-    hipaa.append(["HIPA-03", "Do you sign business associate agreements?", None, None, None])  # the worksheet's words only
+    hipaa.append(
+        ["HIPA-03", "Do you sign business associate agreements?", None, None, None]
+    )  # the worksheet's words only
     _yes_no(hipaa, "C3", "C4", "C5")
 
     services = wb.create_sheet("Services")
     services.append(HEADER)
-    services.append(["CONS-01", "Do consultants receive security training?", None, None,
-                     "=IF(OR('START HERE'!C3=\"No\",'START HERE'!C3=\"N/A\"),0,1)"])
-    services.append(["CONS-02", "Are consultants background checked?", None, None,
-                     "=IF('START HERE'!$C$3=\"Yes\",\"Required\",\"Not required\")"])
+    services.append(
+        [
+            "CONS-01",
+            "Do consultants receive security training?",
+            None,
+            None,
+            "=IF(OR('START HERE'!C3=\"No\",'START HERE'!C3=\"N/A\"),0,1)",
+        ]
+    )
+    services.append(
+        [
+            "CONS-02",
+            "Are consultants background checked?",
+            None,
+            None,
+            '=IF(\'START HERE\'!$C$3="Yes","Required","Not required")',
+        ]
+    )
     services.append(["CONS-03", "Do consultants need remote access?", None, None, None])
     # a follow-up on the same sheet: left to the declared map and the questionnaire's words
-    services.append(["CONS-04", "Is remote access logged?", None, None, '=IF($C$4="No","This question does not apply.","")'])
+    services.append(
+        ["CONS-04", "Is remote access logged?", None, None, '=IF($C$4="No","This question does not apply.","")']
+    )
     services.append(["ENCR-01", "Is data encrypted at rest?", None, None, None])
     _yes_no(services, "C2", "C3", "C4", "C5", "C6")
     wb.save(path)
@@ -73,7 +101,9 @@ def test_formulas_on_other_sheets_make_qualifiers_of_the_answers_they_read(tmp_p
     path = requ_book(tmp_path / "r.xlsx")
     cells = {g.cell: g for g in formula_gates(path)}
     assert cells["START HERE", "C2"].off_values == ("No",) and cells["START HERE", "C2"].sheets == ("HIPAA",)
-    assert set(cells["START HERE", "C3"].off_values) == {"No", "N/A"} and cells["START HERE", "C3"].on_values == ("Yes",)
+    assert set(cells["START HERE", "C3"].off_values) == {"No", "N/A"} and cells["START HERE", "C3"].on_values == (
+        "Yes",
+    )
     assert ("Services", "C4") not in cells  # CONS-03 is read on its own sheet only
 
     quals = {x.id: x for x in find_qualifiers(read_questionnaire(path))}
@@ -96,6 +126,7 @@ def test_the_answers_switch_the_rows_the_formulas_name_off(tmp_path):
 def test_formulas_take_precedence_over_the_declared_map_which_stays_the_fallback(tmp_path):
     """REQU-05 with HECVAT's health wording: the declared map governs every HIPA row; the
     workbook's formulas say only HIPA-01 depends on it, and they win."""
+
     def book(path: Path, formulas: bool) -> Path:
         wb = openpyxl.Workbook()
         start = wb.active
@@ -105,8 +136,15 @@ def test_formulas_take_precedence_over_the_declared_map_which_stays_the_fallback
         _yes_no(start, "C2")
         case = wb.create_sheet("Case-Specific")
         case.append(HEADER)
-        case.append(["HIPA-01", "Do your workforce members receive HIPAA training?", None, None,
-                     "=IF('START HERE'!C2=\"No\",\"This question does not apply.\",\"\")" if formulas else None])
+        case.append(
+            [
+                "HIPA-01",
+                "Do your workforce members receive HIPAA training?",
+                None,
+                None,
+                '=IF(\'START HERE\'!C2="No","This question does not apply.","")' if formulas else None,
+            ]
+        )
         case.append(["HIPA-02", "Have you conducted a HIPAA risk analysis?", None, None, None])
         _yes_no(case, "C2", "C3")
         wb.save(path)
@@ -126,7 +164,7 @@ def test_a_qualifier_without_a_dropdown_is_known_by_the_values_that_switch_it_of
     start.append(["Q1", "Do you store student records?", None])
     detail = wb.create_sheet("Records")
     detail.append(["ID", "Question", "Answer", "Notes"])
-    detail.append(["R1", "Where are student records stored?", None, "=IF(Intro!C2=\"No\",\"Not required\",\"\")"])
+    detail.append(["R1", "Where are student records stored?", None, '=IF(Intro!C2="No","Not required","")'])
     path = tmp_path / "t.xlsx"
     wb.save(path)
     q = read_questionnaire(path)

@@ -19,8 +19,9 @@ LONGER = {  # function → its length when the rule came; to split, never to gro
 def _sources() -> list[Path]:
     """Every Python file git knows outside tests/ (a checkout without git: every file under ROOT)."""
     try:
-        names = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True,
-                               check=True).stdout.split()
+        names = subprocess.run(
+            ["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         names = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py") if ".venv" not in p.parts]
     return [ROOT / n for n in names if not n.startswith("tests/") and (ROOT / n).is_file()]
@@ -42,8 +43,9 @@ def test_no_function_is_longer_than_80_lines():
     lengths = function_lengths()
     assert lengths, f"no Python source found under {ROOT}"
     over = {k: n for k, n in lengths.items() if n > MAX_LINES and k not in LONGER}
-    assert not over, (f"functions over {MAX_LINES} lines: {over}; split them into functions named for what "
-                      "each part does")
+    assert not over, (
+        f"functions over {MAX_LINES} lines: {over}; split them into functions named for what each part does"
+    )
     grown = {k: (lengths.get(k), n) for k, n in LONGER.items() if lengths.get(k, 0) > n}
     assert not grown, f"listed long functions that grew (now, then): {grown}; split them instead"
     done = sorted(k for k in LONGER if lengths.get(k, 0) <= MAX_LINES)

@@ -170,7 +170,14 @@ def test_unsupported_extension(tmp_path: Path) -> None:
 
 def test_supported_extensions() -> None:
     assert SUPPORTED_EXTENSIONS == (
-        ".pdf", ".docx", ".xlsx", ".xlsm", ".csv", ".md", ".markdown", ".txt",
+        ".pdf",
+        ".docx",
+        ".xlsx",
+        ".xlsm",
+        ".csv",
+        ".md",
+        ".markdown",
+        ".txt",
     )
 
 
@@ -182,8 +189,20 @@ def test_extension_is_case_insensitive(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["../x.pdf", "a/b.pdf", "a\\b.pdf", "/etc/x.pdf", "C:\\x.pdf", "C:x.pdf", "", ".", "..",
-     "x\x00.pdf", "x\n.pdf", "x\x1b.pdf"],
+    [
+        "../x.pdf",
+        "a/b.pdf",
+        "a\\b.pdf",
+        "/etc/x.pdf",
+        "C:\\x.pdf",
+        "C:x.pdf",
+        "",
+        ".",
+        "..",
+        "x\x00.pdf",
+        "x\n.pdf",
+        "x\x1b.pdf",
+    ],
 )
 def test_validate_name_rejects_paths(name: str) -> None:
     with pytest.raises(IngestError) as exc:
@@ -449,8 +468,11 @@ def test_xlsx_password_protected_raises(tmp_path: Path) -> None:
     with pytest.raises(IngestError) as exc:
         load_document(path)
     assert_error(
-        exc, "x.xlsx", "is password-protected (encrypted) or an old .xls file",
-        "remove the password", "save it as .xlsx",
+        exc,
+        "x.xlsx",
+        "is password-protected (encrypted) or an old .xls file",
+        "remove the password",
+        "save it as .xlsx",
     )
 
 
@@ -567,7 +589,8 @@ def test_markdown_crlf_kept(tmp_path: Path) -> None:
     path.write_bytes(b"# Title\r\nBody\r\n## Sub\r\nMore\r\n")
     units = load_document(path).units
     assert [(u.section, u.text) for u in units] == [
-        ("Title", "# Title\r\nBody\r\n"), ("Title > Sub", "## Sub\r\nMore\r\n"),
+        ("Title", "# Title\r\nBody\r\n"),
+        ("Title > Sub", "## Sub\r\nMore\r\n"),
     ]
 
 
@@ -598,9 +621,16 @@ def test_split_sections_is_lossless(text: str) -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        (None, ""), (3, "3"), (3.0, "3"), (0.1 + 0.2, "0.3"), (2.5, "2.5"), (True, "TRUE"),
-        ("  padded  ", "padded"), (dt.datetime(2024, 1, 2), "2024-01-02"),
-        (dt.datetime(2024, 1, 2, 13, 5), "2024-01-02 13:05:00"), (dt.date(2024, 1, 2), "2024-01-02"),
+        (None, ""),
+        (3, "3"),
+        (3.0, "3"),
+        (0.1 + 0.2, "0.3"),
+        (2.5, "2.5"),
+        (True, "TRUE"),
+        ("  padded  ", "padded"),
+        (dt.datetime(2024, 1, 2), "2024-01-02"),
+        (dt.datetime(2024, 1, 2, 13, 5), "2024-01-02 13:05:00"),
+        (dt.date(2024, 1, 2), "2024-01-02"),
     ],
 )
 def test_cell_text(value: object, expected: str) -> None:

@@ -15,8 +15,20 @@ from storage.review_store import ReviewStore
 
 
 def hit(i: int, choice: str, product: str | None, score: float = 0.95, origin: Origin = Origin.IMPORT) -> LibraryHit:
-    e = LibraryEntry(i, "Is customer data encrypted at rest?", choice, f"answer {i}", None, f"f{i}.xlsx", "Security",
-                     4, "ENC-01", "2024-01-01", origin, product=product)
+    e = LibraryEntry(
+        i,
+        "Is customer data encrypted at rest?",
+        choice,
+        f"answer {i}",
+        None,
+        f"f{i}.xlsx",
+        "Security",
+        4,
+        "ENC-01",
+        "2024-01-01",
+        origin,
+        product=product,
+    )
     return LibraryHit(e, score, score, score)
 
 
@@ -53,13 +65,15 @@ def test_a_version_1_library_gains_the_product_column(tmp_path):
         "origin TEXT NOT NULL, retired INTEGER NOT NULL DEFAULT 0, embedder TEXT NOT NULL, vector BLOB NOT NULL); "
         "INSERT INTO entries (question, choice, answer, file, sheet, row, imported, origin, embedder, vector) "
         "VALUES ('Q?', 'Yes', 'A.', 'old.xlsx', 'S', 4, '2024-01-01', 'import', 'm', x'0000803f'); "
-        "PRAGMA user_version=1;")
+        "PRAGMA user_version=1;"
+    )
     db.close()
     store = LibraryStore(path)
     (old,) = store.entries()
     assert old.question == "Q?" and old.product is None  # company-wide
-    new = LibraryEntry(0, "Q2?", "No", "B.", None, "new.xlsx", "S", 5, None, "2024-02-02", Origin.IMPORT,
-                       product="Canvas LMS")
+    new = LibraryEntry(
+        0, "Q2?", "No", "B.", None, "new.xlsx", "S", 5, None, "2024-02-02", Origin.IMPORT, product="Canvas LMS"
+    )
     store.replace_file("new.xlsx", "/past/new.xlsx", "ab" * 32, [new], np.ones((1, 1), dtype=np.float32), "m")
     assert [e.product for e in store.entries()] == [None, "Canvas LMS"]
     store.close()
@@ -70,10 +84,12 @@ def test_a_version_1_library_gains_the_product_column(tmp_path):
 def test_a_version_2_review_store_gains_the_projects_product(tmp_path):
     path = tmp_path / "review.sqlite"
     db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT NOT NULL, file_name TEXT NOT NULL, "
-                     "file_sha256 TEXT NOT NULL, file_bytes BLOB NOT NULL, created TEXT NOT NULL); "
-                     "INSERT INTO projects VALUES (1, 'q', 'q.xlsx', 'abc', x'00', '2024-01-01'); "
-                     "PRAGMA user_version=2;")
+    db.executescript(
+        "CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT NOT NULL, file_name TEXT NOT NULL, "
+        "file_sha256 TEXT NOT NULL, file_bytes BLOB NOT NULL, created TEXT NOT NULL); "
+        "INSERT INTO projects VALUES (1, 'q', 'q.xlsx', 'abc', x'00', '2024-01-01'); "
+        "PRAGMA user_version=2;"
+    )
     db.close()
     store = ReviewStore(path)
     assert store.project(1).product is None

@@ -20,13 +20,27 @@ CHUNKS = (PDF, ROW, SECTION, HEADLESS)
 
 
 def cite(chunk: Chunk) -> Citation:
-    return Citation(chunk.doc, chunk.kind, "q", AnchorLabel.VERIFIED, 90.0, 0.5, page=chunk.page, sheet=chunk.sheet,
-                    row=chunk.row, section=chunk.section)
+    return Citation(
+        chunk.doc,
+        chunk.kind,
+        "q",
+        AnchorLabel.VERIFIED,
+        90.0,
+        0.5,
+        page=chunk.page,
+        sheet=chunk.sheet,
+        row=chunk.row,
+        section=chunk.section,
+    )
 
 
 def test_the_prompt_labels_are_unchanged():
     assert [source_label(i, c) for i, c in enumerate(CHUNKS, 1)] == [
-        "[1] a.pdf p. 3", "[2] a.xlsx, sheet Sheet 1 row 7", "[3] a.docx, Security > Encryption", "[4] a.md"]
+        "[1] a.pdf p. 3",
+        "[2] a.xlsx, sheet Sheet 1 row 7",
+        "[3] a.docx, Security > Encryption",
+        "[4] a.md",
+    ]
     past = Location.past_answer("past.xlsx", "Security", 4, "ENC-01")
     assert past.label(PROMPT) == past.label() == "past answer: past.xlsx, sheet Security, row 4, ID ENC-01"
 
@@ -52,11 +66,24 @@ def test_page_ranges_and_ask_excerpts():
     spans = (SourceSpan(0, 3, 0, 5), SourceSpan(1, 4, 0, 9))
     excerpt = Excerpt(1, "a.pdf", SourceKind.PDF, "t", spans, (0, 1), (), AnchorLabel.VERIFIED, 90.0)
     assert excerpt.where() == "pp. 3–4"
-    row = Excerpt(2, "a.xlsx", SourceKind.SHEET, "t", (SourceSpan(0, None, 0, 5),), (0, 0), (), AnchorLabel.VERIFIED,
-                  90.0, sheet="S", row=2)
+    row = Excerpt(
+        2,
+        "a.xlsx",
+        SourceKind.SHEET,
+        "t",
+        (SourceSpan(0, None, 0, 5),),
+        (0, 0),
+        (),
+        AnchorLabel.VERIFIED,
+        90.0,
+        sheet="S",
+        row=2,
+    )
     assert row.where() == "sheet S, row 2"
 
 
 def test_a_past_answer_citation_is_named_the_same_in_every_style():
     c = Citation("past.csv", SourceKind.LIBRARY, "q", AnchorLabel.VERIFIED, 100.0, 1.0, sheet="past", row=7)
-    assert {c.location.label(s) for s in (WORDS, SHORT, CAPTION, PROMPT)} == {"past answer: past.csv, sheet past, row 7"}
+    assert {c.location.label(s) for s in (WORDS, SHORT, CAPTION, PROMPT)} == {
+        "past answer: past.csv, sheet past, row 7"
+    }

@@ -44,8 +44,16 @@ def test_join_parts_refuses_a_wrong_checksum_and_leaves_nothing(tmp_path):
 def fake_registry(tmp_path, monkeypatch):
     """A registered split model whose assembled file lives in tmp_path (the real one is 1 GB)."""
     data = b"GGUF" + os.urandom(4096)
-    spec = models.ModelSpec("tiny", "Tiny", ("tiny-part1==1", "tiny-part2==1"), "tiny.gguf", "chatml", "MIT",
-                            size=len(data), sha256=hashlib.sha256(data).hexdigest())
+    spec = models.ModelSpec(
+        "tiny",
+        "Tiny",
+        ("tiny-part1==1", "tiny-part2==1"),
+        "tiny.gguf",
+        "chatml",
+        "MIT",
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+    )
     monkeypatch.setitem(MODELS, "tiny", spec)
     monkeypatch.setattr(models, "models_dir", lambda: tmp_path)
     return spec, data
@@ -59,11 +67,14 @@ def test_a_registered_name_resolves_to_its_checked_file(tmp_path, fake_registry)
     assert resolve_model("tiny") == tmp_path / spec.file
 
 
-@pytest.mark.parametrize("problem, damage", [
-    ("is not assembled", lambda p, d: None),
-    ("truncated or wrong file", lambda p, d: p.write_bytes(d[:1000])),
-    ("does not match", lambda p, d: p.write_bytes(d[:-1] + b"!")),
-])
+@pytest.mark.parametrize(
+    "problem, damage",
+    [
+        ("is not assembled", lambda p, d: None),
+        ("truncated or wrong file", lambda p, d: p.write_bytes(d[:1000])),
+        ("does not match", lambda p, d: p.write_bytes(d[:-1] + b"!")),
+    ],
+)
 def test_missing_truncated_or_damaged_model_is_one_clear_line(tmp_path, fake_registry, problem, damage):
     spec, data = fake_registry
     damage(tmp_path / spec.file, data)

@@ -23,8 +23,11 @@ from engine.review.pdf_pages import (
 )
 from tests.fixtures import TOPICS, write_pdf
 
-PAGES = [TOPICS["encryption"], TOPICS["backups"] + " The last restore test was in March.",
-         "The restore test report is kept by the operations team. " + TOPICS["incident"]]
+PAGES = [
+    TOPICS["encryption"],
+    TOPICS["backups"] + " The last restore test was in March.",
+    "The restore test report is kept by the operations team. " + TOPICS["incident"],
+]
 
 
 @pytest.fixture()
@@ -48,8 +51,10 @@ def opened(data: bytes) -> pymupdf.Document:
 
 
 def test_a_quote_on_one_page_gives_a_one_page_pdf_with_its_boxes_on_page_1(pdf):
-    quote = ("Backups of the production databases are taken every night and kept for thirty-five days. "
-             "Restores are tested each quarter")
+    quote = (
+        "Backups of the production databases are taken every night and kept for thirty-five days. "
+        "Restores are tested each quarter"
+    )
     rects = boxes(pdf, 2, quote)
     excerpt = citation_excerpt(pdf, cite(rects, page=2, quote=quote))
     doc = opened(excerpt.pdf)
@@ -58,7 +63,7 @@ def test_a_quote_on_one_page_gives_a_one_page_pdf_with_its_boxes_on_page_1(pdf):
         assert doc[0].get_text() == source[1].get_text()  # the cited page, all its text
         assert doc[0].rect.width < source[1].rect.width  # its empty margins cropped: the words show larger
     assert len(excerpt.annotations) == len(rects) >= 2  # one box per line
-    (ox, oy), = excerpt.origins
+    ((ox, oy),) = excerpt.origins
     assert ox > 0 and oy > 0
     for a, (_, x0, y0, x1, y1) in zip(excerpt.annotations, rects):
         x0, y0, x1, y1 = x0 - ox, y0 - oy, x1 - ox, y1 - oy  # on the cropped page
@@ -66,7 +71,9 @@ def test_a_quote_on_one_page_gives_a_one_page_pdf_with_its_boxes_on_page_1(pdf):
         assert a["x"] <= x0 and a["y"] <= y0 and a["x"] + a["width"] >= x1 and a["y"] + a["height"] >= y1
         assert a["width"] - (x1 - x0) < 4 and a["height"] - (y1 - y0) < 4  # a little padding, no more
     first = excerpt.annotations[0]  # the first box holds the quote's first words on the excerpt's page
-    inside = doc[0].get_textbox(pymupdf.Rect(first["x"], first["y"], first["x"] + first["width"], first["y"] + first["height"]))
+    inside = doc[0].get_textbox(
+        pymupdf.Rect(first["x"], first["y"], first["x"] + first["width"], first["y"] + first["height"])
+    )
     assert inside.startswith("Backups of the production")
 
 

@@ -25,15 +25,46 @@ def pdf(path: Path, pages: list[list[str]]) -> Path:
     return path
 
 
-AOC = [["Attestation of Compliance for Report on Compliance", "Entity Name: Acme Learning LLC"],
-       ["Part 1. Contact Information", "Part 1a. Assessed Entity", "Company name:", "Acme Learning LLC",
-        "DBA (doing business as):", "Not applicable.", "Company contact name:", "Dana Smith",
-        "Company contact title:", "Director, Security", "Contact phone number:", "555-201-3300",
-        "Contact e-mail address:", "dana@acme.example", "Part 1b. Assessor", "Company name:", "Audit Partners, Inc.",
-        "Assessor e-mail address:", "lead@auditpartners.example", "Contact name:", "Lee Assessor"]]
-VPAT = [["Acme Transcripts VPAT", "Name of Product/Version: Acme Transcripts 2.1", "Product Description: Orders",
-         "Contact Information:", "Sam Lee", "Head of Product", "555-201-3300 ext 12", "sam@acme.example", "Notes:",
-         "Evaluation Methods Used: manual"]]
+AOC = [
+    ["Attestation of Compliance for Report on Compliance", "Entity Name: Acme Learning LLC"],
+    [
+        "Part 1. Contact Information",
+        "Part 1a. Assessed Entity",
+        "Company name:",
+        "Acme Learning LLC",
+        "DBA (doing business as):",
+        "Not applicable.",
+        "Company contact name:",
+        "Dana Smith",
+        "Company contact title:",
+        "Director, Security",
+        "Contact phone number:",
+        "555-201-3300",
+        "Contact e-mail address:",
+        "dana@acme.example",
+        "Part 1b. Assessor",
+        "Company name:",
+        "Audit Partners, Inc.",
+        "Assessor e-mail address:",
+        "lead@auditpartners.example",
+        "Contact name:",
+        "Lee Assessor",
+    ],
+]
+VPAT = [
+    [
+        "Acme Transcripts VPAT",
+        "Name of Product/Version: Acme Transcripts 2.1",
+        "Product Description: Orders",
+        "Contact Information:",
+        "Sam Lee",
+        "Head of Product",
+        "555-201-3300 ext 12",
+        "sam@acme.example",
+        "Notes:",
+        "Evaluation Methods Used: manual",
+    ]
+]
 
 
 def test_an_attestations_assessed_entity_gives_the_vendor_and_contact_never_the_assessor(tmp_path):
@@ -41,12 +72,16 @@ def test_an_attestations_assessed_entity_gives_the_vendor_and_contact_never_the_
     units = load_document(path).units
     facts = facts_of_document(units, path.name, "Acme")
     assert {k: f.value for k, f in facts.items()} == {
-        "vendor_name": "Acme Learning LLC", "contact_name": "Dana Smith", "contact_title": "Director, Security",
-        "contact_phone": "555-201-3300", "contact_email": "dana@acme.example"}
+        "vendor_name": "Acme Learning LLC",
+        "contact_name": "Dana Smith",
+        "contact_title": "Director, Security",
+        "contact_phone": "555-201-3300",
+        "contact_email": "dana@acme.example",
+    }
     fact = facts["contact_email"]
     assert (fact.source, fact.page, fact.product, fact.origin) == ("Acme AOC.pdf", 2, "Acme", "document")
     page_text = units[1].text
-    assert page_text[fact.start:fact.start + len(fact.value)] == fact.value  # the offset the highlight uses
+    assert page_text[fact.start : fact.start + len(fact.value)] == fact.value  # the offset the highlight uses
     # a field only the assessor's part fills is not the vendor's
     no_contact = [AOC[0], [x for x in AOC[1] if x not in ("Company contact name:", "Dana Smith")]]
     path = pdf(tmp_path / "Acme AOC 2.pdf", no_contact)
@@ -57,8 +92,11 @@ def test_an_accessibility_reports_contact_is_the_accessibility_contact(tmp_path)
     path = pdf(tmp_path / "Acme VPAT.pdf", VPAT)
     facts = facts_of_document(load_document(path).units, path.name, "Acme")
     assert {k: f.value for k, f in facts.items()} == {
-        "accessibility_contact_name": "Sam Lee", "accessibility_contact_title": "Head of Product",
-        "accessibility_contact_phone": "555-201-3300 ext 12", "accessibility_contact_email": "sam@acme.example"}
+        "accessibility_contact_name": "Sam Lee",
+        "accessibility_contact_title": "Head of Product",
+        "accessibility_contact_phone": "555-201-3300 ext 12",
+        "accessibility_contact_email": "sam@acme.example",
+    }
     # the same block in a document that is not an accessibility report says nothing
     other = pdf(tmp_path / "Acme brochure.pdf", [["Acme brochure"] + VPAT[0][3:]])
     assert facts_of_document(load_document(other).units, other.name, "Acme") == {}
@@ -75,13 +113,21 @@ def test_documents_that_disagree_on_a_fact_give_neither_value(tmp_path):
 
 
 def test_a_product_of_another_vendor_never_gets_the_companys_facts():
-    company = {"vendor_name": Fact("vendor_name", "Instructure", "a.xlsx", sheet="S", row=2),
-               "privacy_link": Fact("privacy_link", "inst.bid/privacy", "a.xlsx", sheet="S", row=3),
-               "contact_email": Fact("contact_email", "Ask your CSM.", "a.xlsx", sheet="S", row=4)}
-    documented = {"Acme": {"vendor_name": Fact("vendor_name", "Acme Learning LLC", "aoc.pdf", "Acme", page=2, start=0),
-                           "contact_email": Fact("contact_email", "dana@acme.example", "aoc.pdf", "Acme", page=2)},
-                  "Catalog": {"vendor_name": Fact("vendor_name", "Instructure, Inc.", "pci.pdf", "Catalog", page=2),
-                              "contact_email": Fact("contact_email", "security@x.example", "pci.pdf", "Catalog", page=2)}}
+    company = {
+        "vendor_name": Fact("vendor_name", "Instructure", "a.xlsx", sheet="S", row=2),
+        "privacy_link": Fact("privacy_link", "inst.bid/privacy", "a.xlsx", sheet="S", row=3),
+        "contact_email": Fact("contact_email", "Ask your CSM.", "a.xlsx", sheet="S", row=4),
+    }
+    documented = {
+        "Acme": {
+            "vendor_name": Fact("vendor_name", "Acme Learning LLC", "aoc.pdf", "Acme", page=2, start=0),
+            "contact_email": Fact("contact_email", "dana@acme.example", "aoc.pdf", "Acme", page=2),
+        },
+        "Catalog": {
+            "vendor_name": Fact("vendor_name", "Instructure, Inc.", "pci.pdf", "Catalog", page=2),
+            "contact_email": Fact("contact_email", "security@x.example", "pci.pdf", "Catalog", page=2),
+        },
+    }
     profile = Profile(company).with_documents(documented)
     assert profile.other_vendor("Acme") and not profile.other_vendor("Catalog") and not profile.other_vendor("Impact")
     assert profile.fact("vendor_name", "Acme").value == "Acme Learning LLC"
@@ -95,8 +141,15 @@ def test_a_product_of_another_vendor_never_gets_the_companys_facts():
 
 
 def test_a_pointer_to_another_row_is_re_pointed_to_the_targets_row():
-    fact = Fact("contact_name", "See GNRL-08 for our contact.", "a.xlsx", sheet="S", row=2, qid="GNRL-06",
-                refers=(("GNRL-08", "contact_email"),))
+    fact = Fact(
+        "contact_name",
+        "See GNRL-08 for our contact.",
+        "a.xlsx",
+        sheet="S",
+        row=2,
+        qid="GNRL-06",
+        refers=(("GNRL-08", "contact_email"),),
+    )
     k12 = [{"id": "GNRL-05", "question": "Vendor Contact Name"}, {"id": "GNRL-07", "question": "Vendor Contact Email"}]
     assert row_ids(k12) == {"contact_name": "GNRL-05", "contact_email": "GNRL-07"}
     assert fact.value_for(row_ids(k12)) == "See GNRL-07 for our contact."

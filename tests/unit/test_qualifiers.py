@@ -20,8 +20,15 @@ from engine.questionnaire.qualifiers import (
     question_key,
 )
 
-HOSTING = ["1) Self owned and managed", "2) Physical Co-location", "3) Virtual Co-location", "4) AWS", "5) Azure",
-           "6) GCP", "7) Other"]
+HOSTING = [
+    "1) Self owned and managed",
+    "2) Physical Co-location",
+    "3) Virtual Co-location",
+    "4) AWS",
+    "5) Azure",
+    "6) GCP",
+    "7) Other",
+]
 ROWS = [  # (ID, question): HECVAT 3.x Full's wording
     ("GNRL-01", "Vendor Name"),
     ("HIPA-01", "Do your workforce members receive regular training related to the HIPAA Privacy and Security Rules?"),
@@ -98,7 +105,9 @@ def test_an_unanswered_qualifier_switches_nothing_off_and_another_questionnaires
     assert all(g.required and g.value is None for g in state.values())
     assert state[by_id["HIPA-01"]].reason == "depends on QUAL-01 (unanswered)"
     # a QUAL-01 that does not ask about health data is not HECVAT's: it governs nothing
-    other = hecvat_like(tmp_path / "other.xlsx", {"QUAL-01": ("No", "")}, qual01_text="Is the service available in Europe?")
+    other = hecvat_like(
+        tmp_path / "other.xlsx", {"QUAL-01": ("No", "")}, qual01_text="Is the service available in Europe?"
+    )
     assert "QUAL-01" not in {x.id for x in find_qualifiers(read_questionnaire(other))}
 
 

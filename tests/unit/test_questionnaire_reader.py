@@ -42,15 +42,21 @@ def patch_sheet(path: Path, member: str, edit) -> None:
 
 
 def add_x14_list(path: Path, member: str, formula: str, sqref: str) -> None:
-    patch_sheet(path, member, lambda xml: xml.replace("</worksheet>", X14_EXT.format(formula=formula, sqref=sqref) + "</worksheet>"))
+    patch_sheet(
+        path,
+        member,
+        lambda xml: xml.replace("</worksheet>", X14_EXT.format(formula=formula, sqref=sqref) + "</worksheet>"),
+    )
 
 
 def cache_formula(path: Path, member: str, ref: str, value: str) -> None:
     """Give the formula cell ``ref`` a cached string value, as Excel stores it."""
+
     def edit(xml: str) -> str:
         pattern = rf'<c r="{ref}"([^>]*)><f>(.*?)</f><v\s*/?>(?:</v>)?</c>'
         assert re.search(pattern, xml), f"no formula cell {ref}"
         return re.sub(pattern, rf'<c r="{ref}"\1 t="str"><f>\2</f><v>{value}</v></c>', xml)
+
     patch_sheet(path, member, edit)
 
 
@@ -99,10 +105,24 @@ def test_hecvat_like_layout_ids_cells_and_existing_answers(tmp_path):
     q = read_questionnaire(hecvat_like(tmp_path / "q.xlsx"))
     (s,) = q.sheets
     assert (s.sheet, s.header_row, s.id_col, s.question_col, s.answer_col, s.comment_col) == (
-        "Vendor Response", 8, "A", "B", "C", "D")
+        "Vendor Response",
+        8,
+        "A",
+        "B",
+        "C",
+        "D",
+    )
     assert s.choices == ("Yes", "No")
     assert [x.id for x in s.questions] == [
-        "DATE-01", "GNRL-01", "GNRL-02", "DOCU-01", "DOCU-02", "DOCU-03", "DATA-01", "DATA-02"]
+        "DATE-01",
+        "GNRL-01",
+        "GNRL-02",
+        "DOCU-01",
+        "DOCU-02",
+        "DOCU-03",
+        "DATA-01",
+        "DATA-02",
+    ]
     by_id = {x.id: x for x in s.questions}
     soc2 = by_id["DOCU-01"]
     assert (soc2.row, soc2.question_cell, soc2.choice_cell, soc2.text_cell) == (9, "B9", "C9", "D9")
@@ -139,14 +159,22 @@ def test_x14_dropdown_on_hidden_sheet_and_cached_formula_questions(tmp_path):
     cache_formula(path, sheet1, "B2", "Do you use a WAF?")
     cache_formula(path, sheet1, "B3", "Is MFA enforced?")
     add_x14_list(path, sheet1, "'Auto Responses'!$A$1:$A$3", "C2:C3")
-    patch_sheet(path, sheet1, lambda xml: xml.replace(
-        "</x14:dataValidations>",
-        '<x14:dataValidation type="list"><x14:formula1><xm:f>\'Auto Responses\'!$A$5:$A$6</xm:f>'
-        "</x14:formula1><xm:sqref>C5</xm:sqref></x14:dataValidation></x14:dataValidations>"))
+    patch_sheet(
+        path,
+        sheet1,
+        lambda xml: xml.replace(
+            "</x14:dataValidations>",
+            "<x14:dataValidation type=\"list\"><x14:formula1><xm:f>'Auto Responses'!$A$5:$A$6</xm:f>"
+            "</x14:formula1><xm:sqref>C5</xm:sqref></x14:dataValidation></x14:dataValidations>",
+        ),
+    )
     q = read_questionnaire(path)
     (s,) = q.sheets
     assert [(x.id, x.text) for x in s.questions] == [
-        ("APPL-01", "Do you use a WAF?"), ("APPL-02", "Is MFA enforced?"), ("APPL-03", "Which cloud hosts it?")]
+        ("APPL-01", "Do you use a WAF?"),
+        ("APPL-02", "Is MFA enforced?"),
+        ("APPL-03", "Which cloud hosts it?"),
+    ]
     assert all(not x.text.startswith("=") for x in s.questions)
     assert s.questions[0].choices == ("Yes", "No", "N/A") and s.questions[0].choice_cell == "C2"
     assert s.questions[0].text_cell == "D2"
@@ -202,7 +230,13 @@ def test_csv_without_ids_skips_titles_blanks_and_repeated_headers(tmp_path, enco
     q = read_questionnaire(path)
     (s,) = q.sheets
     assert (s.sheet, s.header_row, s.question_col, s.answer_col, s.comment_col, s.id_col) == (
-        "review", 2, "A", "B", "C", None)
+        "review",
+        2,
+        "A",
+        "B",
+        "C",
+        None,
+    )
     assert [(x.row, x.text) for x in s.questions] == [
         (4, "Do you enforce MFA for all administrators?"),
         (6, "Describe your café’s password policy"),
@@ -228,7 +262,9 @@ def test_overrides_when_nothing_is_labelled(tmp_path):
     (s,) = q.sheets
     assert (s.question_col, s.answer_col, s.header_row) == ("B", "D", 2)
     assert [(x.question_cell, x.text_cell, x.existing_answer) for x in s.questions] == [
-        ("B3", "D3", "Yes"), ("B4", "D4", "No")]
+        ("B3", "D3", "Yes"),
+        ("B4", "D4", "No"),
+    ]
     with pytest.raises(QuestionnaireError, match="no sheet named 'Nope'.*'Sheet A'"):
         read_questionnaire(path, sheet="Nope")
     with pytest.raises(QuestionnaireError, match="not a column letter"):

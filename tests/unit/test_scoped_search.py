@@ -39,7 +39,9 @@ def store(tmp_path):
     sparse = SparseModel.fit(texts, dim=DIM)
     vectors = passage_vectors(texts, dense, sparse, 0.5)
     ids = [str(uuid.UUID(int=i + 1)) for i in range(len(texts))]
-    payloads = [{"doc": f"{h[0]}.md", "doc_hash": h, "index": i, "text": t} for i, (h, t) in enumerate(zip(owners, texts))]
+    payloads = [
+        {"doc": f"{h[0]}.md", "doc_hash": h, "index": i, "text": t} for i, (h, t) in enumerate(zip(owners, texts))
+    ]
     client = QdrantClient(path=str(tmp_path / "qdrant"))
     index = VectorIndex.create(client, "kb_g1", DIM)
     index.upsert(ids, vectors, payloads)

@@ -118,12 +118,22 @@ class AgreeingProductsDrafter(TableDrafter):
     def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         voters = tuple(f"Product {n}'s HECVAT: {d.choice}" for n in range(self.products))
-        return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status,
-                     from_product="Product 0", past_answers=voters)
+        return Draft(
+            d.key,
+            d.id,
+            d.sheet,
+            d.row,
+            d.question,
+            d.answer,
+            d.choice,
+            d.status,
+            from_product="Product 0",
+            past_answers=voters,
+        )
 
 
 def test_a_qualifier_that_three_other_products_answer_alike_switches_its_section_off(tmp_path):
-    """"Does your product process PHI?" answered No by three other products and by none Yes is the
+    """ "Does your product process PHI?" answered No by three other products and by none Yes is the
     company's answer (cross_product.QUALIFIER_QUORUM); two products are not enough."""
     table = {"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"}
     for products, hipaa_drafted in ((3, False), (2, True)):

@@ -37,8 +37,10 @@ HEADER = "ACME Corp - Internal Security Handbook"  # no full stop: the sentence 
 def pages(n: int) -> list[Unit]:
     """``n`` PDF pages: the same header line, then the topics in turn, then the same footer line."""
     topics = list(TOPICS.values())
-    return [Unit(f"{HEADER}\n{topics[i % len(topics)]} This is section {i} of the handbook.\n{FURNITURE}", page=i + 1)
-            for i in range(n)]
+    return [
+        Unit(f"{HEADER}\n{topics[i % len(topics)]} This is section {i} of the handbook.\n{FURNITURE}", page=i + 1)
+        for i in range(n)
+    ]
 
 
 def test_extractive_summary_keeps_central_sentences_in_document_order_within_the_budget():
@@ -161,7 +163,9 @@ def test_summary_files_round_trip_and_an_edited_text_gets_its_own_vector(tmp_pat
     assert store.get("h1") == first and store.get("nope") is None
     encoder = CountingEncoder()
     v1 = store.vector(first, encoder)
-    assert np.array_equal(store.vector(first, encoder), v1) and encoder.encoded == [first.text]  # read back, not re-encoded
+    assert np.array_equal(store.vector(first, encoder), v1) and encoder.encoded == [
+        first.text
+    ]  # read back, not re-encoded
     second = store.put(edited(first, "h1", "  The plan covers\nbackups and restores. "))
     assert second.text == "The plan covers backups and restores." and second.method is SummaryMethod.EDITED
     v2 = store.vector(second, encoder)

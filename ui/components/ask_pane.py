@@ -57,8 +57,10 @@ def show_excerpt(ws, excerpt: Excerpt, *, key: str, head=None) -> None:
     section / row with the text marked."""
     head = head if head is not None else st.container()
     citation = excerpt.citation()
-    head.caption(f":material/quick_reference_all: Asked excerpt **[{excerpt.number}]** of **{escape_md(excerpt.file)}**"
-                 + (f", {escape_md(excerpt.where())}" if excerpt.where() else ""))
+    head.caption(
+        f":material/quick_reference_all: Asked excerpt **[{excerpt.number}]** of **{escape_md(excerpt.file)}**"
+        + (f", {escape_md(excerpt.where())}" if excerpt.where() else "")
+    )
     if citation.kind is SourceKind.PDF:
         show_pdf_citation(ws, citation, key=key, head=head, scroll=True)  # shown from a button below the viewer
     else:
@@ -82,25 +84,45 @@ def _progress(ws, key: str, doc: str) -> None:
     if run is None or not run.running:
         st.rerun()
     parts = f"part {min(run.done + 1, run.total)} of {run.total}" if run.total > 1 else "the document"
-    st.progress(run.done / run.total if run.total else 0.0,
-                text=f"Reading {parts} of {escape_md(doc)} for “{escape_md(run.question[:80])}”…")
+    st.progress(
+        run.done / run.total if run.total else 0.0,
+        text=f"Reading {parts} of {escape_md(doc)} for “{escape_md(run.question[:80])}”…",
+    )
     if st.button("Cancel", icon=":material/stop_circle:", key=f"{key}:ask_cancel"):
         run.cancel()
         st.caption("Stopping after the part being read…")
 
 
-def ask_form(ws, doc: str, *, key: str, on_add: Callable[[Excerpt], str] | None = None,
-             added: Callable[[Excerpt], bool] = lambda e: False) -> None:
+def ask_form(
+    ws,
+    doc: str,
+    *,
+    key: str,
+    on_add: Callable[[Excerpt], str] | None = None,
+    added: Callable[[Excerpt], bool] = lambda e: False,
+) -> None:
     """The question box for ``doc``, the running ask or its result. ``on_add(excerpt)`` adds an
     excerpt to the draft's citations and returns the message to show; ``added(excerpt)`` says
     whether the draft cites it already."""
     box = question_key(key, doc)
-    st.text_area(f"Ask {escape_md(doc)}", key=box, height=68, placeholder="e.g. Does it say anything about encryption keys?",
-                 label_visibility="collapsed")
+    st.text_area(
+        f"Ask {escape_md(doc)}",
+        key=box,
+        height=68,
+        placeholder="e.g. Does it say anything about encryption keys?",
+        label_visibility="collapsed",
+    )
     run = current_run(ws, key, doc)
     running = run is not None and run.running
-    st.button("Ask this document", icon=":material/quick_reference_all:", key=f"{key}:ask_go", disabled=running,
-              on_click=_start, args=(ws, key, doc), help=f"The local model reads {escape_md(doc)} and quotes what answers the question.")
+    st.button(
+        "Ask this document",
+        icon=":material/quick_reference_all:",
+        key=f"{key}:ask_go",
+        disabled=running,
+        on_click=_start,
+        args=(ws, key, doc),
+        help=f"The local model reads {escape_md(doc)} and quotes what answers the question.",
+    )
     error = st.session_state.pop(f"{key}:ask_error", None)
     if error:
         st.error(error, icon=":material/error:")
@@ -114,19 +136,26 @@ def ask_form(ws, doc: str, *, key: str, on_add: Callable[[Excerpt], str] | None 
 
 def _result(run: AskRun, key: str, on_add, added) -> None:
     if run.cancelled:
-        st.info(f"Stopped after reading {run.done} of {count(run.total, 'part')}. Ask again to start over.",
-                icon=":material/stop_circle:")
+        st.info(
+            f"Stopped after reading {run.done} of {count(run.total, 'part')}. Ask again to start over.",
+            icon=":material/stop_circle:",
+        )
         return
     if run.error:
         st.error(f"The document could not be asked. {escape_md(run.error)}", icon=":material/error:")
         return
     result = run.result
     t = result.timing
-    when = (f"first question of this document: read {count(t.parts, 'part')}" if t.first
-            else "its parts were read before")
+    when = (
+        f"first question of this document: read {count(t.parts, 'part')}" if t.first else "its parts were read before"
+    )
     if not result.found:
-        dropped = (f" The model quoted {count(len(result.dropped), 'passage')} that {'is' if len(result.dropped) == 1 else 'are'} "
-                   "not in the document; nothing is highlighted." if result.dropped else "")
+        dropped = (
+            f" The model quoted {count(len(result.dropped), 'passage')} that {'is' if len(result.dropped) == 1 else 'are'} "
+            "not in the document; nothing is highlighted."
+            if result.dropped
+            else ""
+        )
         st.info(f"{NOTHING}{dropped}", icon=":material/search_off:")
         st.caption(f"{duration(t.seconds)} · {when}")
         return
@@ -141,14 +170,24 @@ def _result(run: AskRun, key: str, on_add, added) -> None:
             text = " ".join(e.text.split())
             st.caption(escape_md(text[:EXCERPT_PREVIEW] + ("…" if len(text) > EXCERPT_PREVIEW else "")))
             left, right = st.columns(2)
-            if left.button("Shown" if shown == e.number else "Show on the page", icon=":material/visibility:",
-                           key=f"{key}:ask_show:{run.id}:{e.number}", disabled=shown == e.number, width="stretch"):
+            if left.button(
+                "Shown" if shown == e.number else "Show on the page",
+                icon=":material/visibility:",
+                key=f"{key}:ask_show:{run.id}:{e.number}",
+                disabled=shown == e.number,
+                width="stretch",
+            ):
                 st.session_state[shown_key(key)] = e.number
                 st.rerun()
             if on_add is not None:
                 done = added(e)
-                if right.button("In the citations" if done else "Add to citations", icon=":material/add_link:",
-                                key=f"{key}:ask_add:{run.id}:{e.number}", disabled=done, width="stretch"):
+                if right.button(
+                    "In the citations" if done else "Add to citations",
+                    icon=":material/add_link:",
+                    key=f"{key}:ask_add:{run.id}:{e.number}",
+                    disabled=done,
+                    width="stretch",
+                ):
                     st.session_state[f"{key}:ask_added"] = on_add(e)
                     st.rerun()
     message = st.session_state.pop(f"{key}:ask_added", None)
@@ -156,5 +195,7 @@ def _result(run: AskRun, key: str, on_add, added) -> None:
         st.success(message, icon=":material/add_link:")
     if result.dropped:
         one = len(result.dropped) == 1
-        st.caption(f"{count(len(result.dropped), 'quote')} the model wrote {'is' if one else 'are'} not in the "
-                   f"document and {'was' if one else 'were'} dropped.")
+        st.caption(
+            f"{count(len(result.dropped), 'quote')} the model wrote {'is' if one else 'are'} not in the "
+            f"document and {'was' if one else 'were'} dropped."
+        )

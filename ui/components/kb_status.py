@@ -20,9 +20,13 @@ def needs_reindex(built: Manifest, settings: Settings) -> str | None:
         return None
     wanted = settings.engine
     if embedder_changed(built, settings):
-        return (f"the documents were encoded with the embedder {built.embedder}, the settings now name "
-                f"{wanted.embedder}. New documents can be added only after re-indexing")
+        return (
+            f"the documents were encoded with the embedder {built.embedder}, the settings now name "
+            f"{wanted.embedder}. New documents can be added only after re-indexing"
+        )
     if abs(built.alpha - wanted.alpha) > 1e-9:
-        return (f"the index was built with α = {built.alpha:g}, the settings now say α = {wanted.alpha:g}; "
-                "retrieval keeps the old weighting until then")
+        return (
+            f"the index was built with α = {built.alpha:g}, the settings now say α = {wanted.alpha:g}; "
+            "retrieval keeps the old weighting until then"
+        )
     return None

@@ -29,8 +29,9 @@ def excerpt_for(ws: Workspace, citation: Citation) -> PageExcerpt | None:
     return citation_excerpt(ws.source_path(citation.file), citation)
 
 
-def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: int = VIEWER_HEIGHT,
-                      head=None, scroll: bool = False) -> PageExcerpt | None:
+def show_pdf_citation(
+    ws: Workspace, citation: Citation, *, key: str, height: int = VIEWER_HEIGHT, head=None, scroll: bool = False
+) -> PageExcerpt | None:
     """Render the citation's page(s); returns what was sent (for tests and callers). Messages go
     to ``head`` (a container above) when given, so the viewer keeps its place on the page and
     is updated, not reloaded, when the next question opens. ``scroll``: bring the first
@@ -47,10 +48,15 @@ def show_pdf_citation(ws: Workspace, citation: Citation, *, key: str, height: in
         return None
     where = Location(citation.file, SourceKind.PDF, excerpt.pages).label()
     if highlightable(citation) and excerpt.annotations:
-        head.caption(f":material/picture_as_pdf: **{escape_md(citation.file)}**, {where} — the quoted lines are outlined.")
+        head.caption(
+            f":material/picture_as_pdf: **{escape_md(citation.file)}**, {where} — the quoted lines are outlined."
+        )
     else:
-        head.warning(f"This quote was not found in {escape_md(citation.file)}, so nothing is highlighted. "
-                     f"Shown: {where}, where the retrieved passage is. Check it by hand.", icon=":material/warning:")
+        head.warning(
+            f"This quote was not found in {escape_md(citation.file)}, so nothing is highlighted. "
+            f"Shown: {where}, where the retrieved passage is. Check it by hand.",
+            icon=":material/warning:",
+        )
     pdf_viewer(**viewer_args(excerpt, height, scroll), key=f"{key}:{content_key(citation.file, excerpt)}")
     return excerpt
 

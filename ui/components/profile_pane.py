@@ -39,15 +39,20 @@ def _save(library: AnswerLibrary) -> None:
     except ProfileError as exc:
         st.session_state[NOTICE] = ("error", str(exc))
         return
-    st.session_state[NOTICE] = ("success", f"{'Removed' if not fact.value else 'Set'} {fact.key} for {whose or COMPANY}.")
+    st.session_state[NOTICE] = (
+        "success",
+        f"{'Removed' if not fact.value else 'Set'} {fact.key} for {whose or COMPANY}.",
+    )
     st.session_state[KEY] = st.session_state[VALUE] = ""
 
 
 def profile_section(library: AnswerLibrary, products: list[str], drafting: bool) -> None:
     st.subheader("Company and product profiles")
-    st.caption("Facts answered word for word, without the model: the vendor's name, links, contacts, hosting "
-               "regions… Learned from the answer library (a fact the company's past questionnaires agree on; a "
-               "product's own questionnaire for its product). Facts you set here win over learned ones.")
+    st.caption(
+        "Facts answered word for word, without the model: the vendor's name, links, contacts, hosting "
+        "regions… Learned from the answer library (a fact the company's past questionnaires agree on; a "
+        "product's own questionnaire for its product). Facts you set here win over learned ones."
+    )
     rows = profile_rows(library)
     if rows:
         st.dataframe(rows, hide_index=True, width="stretch")
@@ -61,5 +66,10 @@ def profile_section(library: AnswerLibrary, products: list[str], drafting: bool)
     a.selectbox("Whose", whose, key=WHOSE)
     b.text_input("Fact", key=KEY, placeholder="e.g. vendor_name")
     c.text_input("Value", key=VALUE, placeholder="empty: remove the fact you set")
-    st.button("Set fact", icon=":material/badge:", on_click=_save, args=(library,),
-              disabled=drafting or not st.session_state.get(KEY))
+    st.button(
+        "Set fact",
+        icon=":material/badge:",
+        on_click=_save,
+        args=(library,),
+        disabled=drafting or not st.session_state.get(KEY),
+    )

@@ -44,7 +44,7 @@ def find_unit(units: list[Unit], citation: Citation) -> Unit | None:
         fits = [u for u in same if len(u.text) >= citation.end] or same
         head = " ".join(citation.quote.split()[:4]).lower()
         for u in fits:
-            if head and head in " ".join(u.text[citation.start:citation.end].split()).lower():
+            if head and head in " ".join(u.text[citation.start : citation.end].split()).lower():
                 return u
         return fits[0]
     return same[0]
@@ -54,8 +54,15 @@ def marked_html(text: str, start: int | None, end: int | None) -> str:
     """``text`` as HTML (escaped, line breaks kept) with ``text[start:end]`` in a <mark>."""
     if start is None or end is None or not 0 <= start < end <= len(text):
         return f'<div class="rfp-source">{html.escape(text)}</div>'
-    return ('<div class="rfp-source">' + html.escape(text[:start]) + '<mark id="rfp-quote">'
-            + html.escape(text[start:end]) + "</mark>" + html.escape(text[end:]) + "</div>")
+    return (
+        '<div class="rfp-source">'
+        + html.escape(text[:start])
+        + '<mark id="rfp-quote">'
+        + html.escape(text[start:end])
+        + "</mark>"
+        + html.escape(text[end:])
+        + "</div>"
+    )
 
 
 STYLE = """<style>
@@ -77,14 +84,20 @@ def show_text_citation(ws: Workspace, citation: Citation) -> str | None:
         return None
     unit = find_unit(units, citation)
     if unit is None:
-        st.info(f"{escape_md(citation.file)}: {escape_md(place(citation))} is no longer in the knowledge base "
-                "(the document was replaced). Regenerate the draft.", icon=":material/info:")
+        st.info(
+            f"{escape_md(citation.file)}: {escape_md(place(citation))} is no longer in the knowledge base "
+            "(the document was replaced). Regenerate the draft.",
+            icon=":material/info:",
+        )
         return None
     verified = citation.label is not AnchorLabel.UNVERIFIED
     st.caption(f":material/description: **{escape_md(citation.file)}**, {escape_md(place(citation))}")
     if not verified:
-        st.warning(f"This quote was not found in {escape_md(citation.file)}, so nothing is marked. "
-                   "Shown: where the retrieved passage is. Check it by hand.", icon=":material/warning:")
+        st.warning(
+            f"This quote was not found in {escape_md(citation.file)}, so nothing is marked. "
+            "Shown: where the retrieved passage is. Check it by hand.",
+            icon=":material/warning:",
+        )
     body = marked_html(unit.text, citation.start, citation.end) if verified else marked_html(unit.text, None, None)
     with st.container(border=True, height=PANE_HEIGHT):
         st.html(STYLE + body)
@@ -96,19 +109,27 @@ def show_past_answer(ws: Workspace, citation: Citation) -> str | None:
     (choice — explanation) with the quoted span marked; returns the HTML shown."""
     entry = ws.library.entry_at(citation.file, citation.sheet, citation.row)
     if entry is None:
-        st.info(f"This past answer ({escape_md(citation.file)}, row {citation.row}) is no longer in the answer "
-                "library (its file was imported again without it). Regenerate the draft.", icon=":material/info:")
+        st.info(
+            f"This past answer ({escape_md(citation.file)}, row {citation.row}) is no longer in the answer "
+            "library (its file was imported again without it). Regenerate the draft.",
+            icon=":material/info:",
+        )
         return None
     label = entry.location.label()
     origin = "imported" if entry.origin.value == "import" else "approved in review"
-    st.caption(f":material/history: **{escape_md(label)}** · {origin} {escape_md(entry.imported[:10])}"
-               + (" · retired" if entry.retired else ""))
+    st.caption(
+        f":material/history: **{escape_md(label)}** · {origin} {escape_md(entry.imported[:10])}"
+        + (" · retired" if entry.retired else "")
+    )
     verified = citation.label is not AnchorLabel.UNVERIFIED
     if not verified:
-        st.warning("This quote was not found in the past answer, so nothing is marked. Check it by hand.",
-                   icon=":material/warning:")
-    body = (f'<div class="rfp-source"><b>Q:</b> {html.escape(entry.question)}</div>'
-            + marked_html(answer_text(entry), citation.start if verified else None, citation.end if verified else None))
+        st.warning(
+            "This quote was not found in the past answer, so nothing is marked. Check it by hand.",
+            icon=":material/warning:",
+        )
+    body = f'<div class="rfp-source"><b>Q:</b> {html.escape(entry.question)}</div>' + marked_html(
+        answer_text(entry), citation.start if verified else None, citation.end if verified else None
+    )
     with st.container(border=True):
         st.html(STYLE + body)
     return body

@@ -27,6 +27,7 @@ LABEL_STYLE: dict[AnchorLabel, tuple[str, str, str]] = {
     AnchorLabel.UNVERIFIED: ("Unverified", "orange", ":material/warning:"),
 }
 
+
 def state_badge_md(state: ReviewState, suffix: str = "") -> str:
     color, icon = STATE_STYLE[state]
     return f":{color}-badge[{icon} {state.label}{suffix}]"

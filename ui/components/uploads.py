@@ -43,14 +43,20 @@ class RefusedUpload:
     def message(self) -> str:
         """The refusal as Markdown, every name and the reason shown as text."""
         shown = ", ".join(escape_md(_shown(n)) for n in self.names)
-        return (f"The upload was refused ({shown}): {escape_md(self.reason.rstrip('.'))}. No file was kept. Rename "
-                "the file to a plain name (no control characters, one of the extensions listed) and upload it again.")
+        return (
+            f"The upload was refused ({shown}): {escape_md(self.reason.rstrip('.'))}. No file was kept. Rename "
+            "the file to a plain name (no control characters, one of the extensions listed) and upload it again."
+        )
 
 
 def _shown(name: str) -> str:
     """A name with its control characters written as escapes (``\\x00``, ``\\n``)."""
-    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in ("Cc", "Cf") else c
-                   for c in name) or '""'
+    return (
+        "".join(
+            c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in ("Cc", "Cf") else c for c in name
+        )
+        or '""'
+    )
 
 
 def refusal_of(value) -> RefusedUpload | None:

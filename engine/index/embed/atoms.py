@@ -199,7 +199,9 @@ def grounded(question: str, atom: str) -> bool:
     return any(w in words for w in _WORD.findall(question.lower()))
 
 
-def synthetic_questions(chat: JsonChat, atom: str, n: int = QUESTIONS_PER_ATOM, context: str | None = None) -> list[str]:
+def synthetic_questions(
+    chat: JsonChat, atom: str, n: int = QUESTIONS_PER_ATOM, context: str | None = None
+) -> list[str]:
     """Up to ``n`` distinct questions the local LLM writes for ``atom`` (with the chunk it
     comes from as ``context``), those not ``grounded`` in the atom dropped; an unparsable
     reply gives none."""
@@ -240,7 +242,11 @@ class QuestionCache:
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as f:
-                f.write(("\n" if self._cut else "") + json.dumps({"key": key, "questions": questions}, ensure_ascii=False) + "\n")
+                f.write(
+                    ("\n" if self._cut else "")
+                    + json.dumps({"key": key, "questions": questions}, ensure_ascii=False)
+                    + "\n"
+                )
             self._cut = False
 
 
@@ -285,8 +291,15 @@ def generate_questions(
     generated, seconds = 0, 0.0
     report = progress if callable(progress) else None
     done = len(items) - len(missing)
-    with tqdm(total=len(items), initial=done, desc="synthetic questions", unit="atom",
-              file=sys.stderr, disable=progress is not True, dynamic_ncols=True) as bar:
+    with tqdm(
+        total=len(items),
+        initial=done,
+        desc="synthetic questions",
+        unit="atom",
+        file=sys.stderr,
+        disable=progress is not True,
+        dynamic_ncols=True,
+    ) as bar:
         if report:
             report(QUESTIONS_STAGE, done, len(items))
         for i in missing:
@@ -350,13 +363,23 @@ def build_atom_units(
     empty = np.zeros((0, vectors.shape[1] if vectors.ndim == 2 else encoder.dim), dtype=np.float32)
     if chat is None:
         return AtomUnits(texts, owners, vectors, [], [], empty)
-    generation = generate_questions(chat, [(atom, passages[i]) for atom, i in units], n=n, cache=cache, progress=progress)
+    generation = generate_questions(
+        chat, [(atom, passages[i]) for atom, i in units], n=n, cache=cache, progress=progress
+    )
     written = [q for qs in generation.questions for q in qs]
     written_owners = [i for qs, (_, i) in zip(generation.questions, units) for _ in qs]
     q_vectors = _encode(encoder, written, progress)
     kept = prune_within(written, q_vectors, written_owners, tau)
-    return AtomUnits(texts, owners, vectors, [written[j] for j in kept], [written_owners[j] for j in kept],
-                     q_vectors[kept] if kept else empty, generation, len(written))
+    return AtomUnits(
+        texts,
+        owners,
+        vectors,
+        [written[j] for j in kept],
+        [written_owners[j] for j in kept],
+        q_vectors[kept] if kept else empty,
+        generation,
+        len(written),
+    )
 
 
 def _encode(encoder, texts: list[str], progress: bool | Progress) -> np.ndarray:

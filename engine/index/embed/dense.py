@@ -51,7 +51,9 @@ def resolve_model(name: str) -> str:
     if folder is not None and not os.path.isdir(name):
         path = models_dir() / folder
         if not path.is_dir():
-            raise EmbedderError(f"embedder {name!r} is a benchmark-only model that is not assembled: run `make bench-models`")
+            raise EmbedderError(
+                f"embedder {name!r} is a benchmark-only model that is not assembled: run `make bench-models`"
+            )
         return str(path)
     return name
 

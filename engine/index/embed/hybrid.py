@@ -55,4 +55,6 @@ def weighted_query(text: str, dense: np.ndarray, sparse: SparseModel) -> Weighte
 def query_vectors(text: str, dense: np.ndarray, sparse: SparseModel, alpha: float) -> PointVectors:
     svd = sparse.svd([text])
     row = dense[np.newaxis, :]
-    return PointVectors(dense, paper_vectors(row, svd, alpha)[0], concat_vectors(row, svd, alpha)[0], sparse.bm25_query(text))
+    return PointVectors(
+        dense, paper_vectors(row, svd, alpha)[0], concat_vectors(row, svd, alpha)[0], sparse.bm25_query(text)
+    )

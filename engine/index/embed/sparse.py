@@ -197,5 +197,3 @@ def _svd_components(tfidf: sp.csr_matrix, p: int, seed: int) -> np.ndarray:
 
 def sparse_dim_note(model: SparseModel) -> str:
     return f"{len(model.vocabulary)} terms, {model.components.shape[0]} SVD components (padded to {model.params.dim})"
-
-
