@@ -54,10 +54,11 @@ demo: setup
 	$(PY) -m engine demo --store $(STORE)
 
 # the import contracts (.importlinter: packages along the data path, no cycles, storage under
-# the features, the engine free of Streamlit) are checked first, then the tests
+# the features, the engine free of Streamlit) are checked first, then ruff (lint and layout), then the tests
 test: setup browser
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
 
 # The atomic-units paper's embedder, for `bench retrieval --embedder all-mpnet-base-v2` only:
