@@ -59,6 +59,7 @@ from engine.questionnaire import Question
 from engine.questionnaire.qualifiers import question_key
 from engine.retrieval.retrieve import retrieve, search
 from engine.retrieval.summary_rag import Retrieved
+from storage.library_store import LibraryEntry
 
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
@@ -226,22 +227,8 @@ class Drafter:
         choice = allowed_choice(e.choice, q.choices)
         text = e.answer if choice or not e.choice else answer_text(e)
         quote, shown = e.answer or e.choice or "", answer_text(e)
-        start = shown.rfind(quote)  # offsets into the past answer as shown: "choice — explanation"
-        cite = Citation(
-            file=e.file,
-            kind=SourceKind.LIBRARY,
-            quote=quote,
-            label=AnchorLabel.VERIFIED,
-            score=round(hit.score * 100, 1),
-            retrieval_score=round(hit.score, 4),
-            sheet=e.sheet,
-            row=e.row,
-            section=e.qid,
-            start=start,
-            end=start + len(quote),
-        )
-        voters = [h.entry for h in near if choice_key(h.entry.choice)]  # the near-identical answers reuse chose among
-        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
+        cite = _past_citation(hit, quote, shown.rfind(quote))  # offsets into "choice — explanation" as shown
+        voters, agreeing = _voters(near, e.choice)  # the near-identical answers reuse chose among
         return Draft(
             key,
             q.id,
@@ -292,23 +279,8 @@ class Drafter:
                 probability = answer.choice_probability if agrees else None
         if not q.choices:  # no dropdown to hold the choice: it leads the text
             text, choice = " — ".join(x for x in (choice, text) if x), None
-        quote = e.choice or ""
-        cite = Citation(
-            file=e.file,
-            kind=SourceKind.LIBRARY,
-            quote=quote,
-            label=AnchorLabel.VERIFIED,
-            score=round(hit.score * 100, 1),
-            retrieval_score=round(hit.score, 4),
-            sheet=e.sheet,
-            row=e.row,
-            section=e.qid,
-            start=0,
-            end=len(quote),
-            product=e.product,
-        )
-        voters = [h.entry for h in near if choice_key(h.entry.choice)]
-        agreeing = sum(choice_key(x.choice) == choice_key(e.choice) for x in voters)
+        cite = _past_citation(hit, e.choice or "", 0, product=e.product)
+        voters, agreeing = _voters(near, e.choice)
         return Draft(
             key,
             q.id,
@@ -466,3 +438,29 @@ def _past_head(hit: LibraryHit) -> str:
 def not_required_draft(q: Question, reason: str) -> Draft:
     """The draft of a question its qualifier switches off: nothing to write, no model call."""
     return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NOT_REQUIRED, gate=reason)
+
+
+def _past_citation(hit: LibraryHit, quote: str, start: int, product: str | None = None) -> Citation:
+    """A past answer cited as the stored text it is (verified): ``quote`` at ``start`` in the
+    past answer as shown; ``product``: the other product it came from."""
+    e = hit.entry
+    return Citation(
+        file=e.file,
+        kind=SourceKind.LIBRARY,
+        quote=quote,
+        label=AnchorLabel.VERIFIED,
+        score=round(hit.score * 100, 1),
+        retrieval_score=round(hit.score, 4),
+        sheet=e.sheet,
+        row=e.row,
+        section=e.qid,
+        start=start,
+        end=start + len(quote),
+        product=product,
+    )
+
+
+def _voters(near: Sequence[LibraryHit], choice: str | None) -> tuple[list[LibraryEntry], int]:
+    """The near-identical past answers that gave a choice, and how many of them gave ``choice``."""
+    voters = [h.entry for h in near if choice_key(h.entry.choice)]
+    return voters, sum(choice_key(x.choice) == choice_key(choice) for x in voters)
