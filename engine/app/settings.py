@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 from engine.core.config import EngineConfig, parse_mode
 from engine.core.files import write_atomic
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered, resolve_model
+from engine.drafting.generate.prompt import Evidence
 from engine.index.embed.dense import DenseEncoder, EmbedderError
 
 SETTINGS_FILE = "settings.json"
@@ -25,10 +26,13 @@ class SettingsError(ValueError):
 class GeneratorConfig:
     """Which LLM drafts the answers: ``model`` (a registered model name such as
     ``smollm2-135m``, or a GGUF file), ``llm_url`` (an OpenAI-compatible server), or neither
-    (the registry's default model, engine/drafting/generate/models.py)."""
+    (the registry's default model, engine/drafting/generate/models.py); ``evidence``: how the
+    model points at its evidence (engine/drafting/generate/prompt.py ``Evidence``; None: the
+    prompt's default, numbered sentences)."""
 
     model: str | None = None
     llm_url: str | None = None
+    evidence: str | None = None
 
     def __post_init__(self) -> None:
         model = (self.model or "").strip() or None
@@ -46,6 +50,11 @@ class GeneratorConfig:
             parsed = urlparse(url)
             if parsed.scheme not in ("http", "https") or not parsed.netloc:
                 raise SettingsError(f"{url!r} is not an http(s) URL; use e.g. http://127.0.0.1:8080")
+        if self.evidence is not None:
+            try:
+                object.__setattr__(self, "evidence", Evidence.parse(self.evidence).value)
+            except ValueError as exc:
+                raise SettingsError(str(exc)) from None
 
     @property
     def label(self) -> str:
@@ -73,7 +82,7 @@ class Settings:
 
     def changed(self, **values) -> Settings:
         """A copy with some values changed (engine or generator fields), validated."""
-        gen = {k: values.pop(k) for k in ("model", "llm_url") if k in values}
+        gen = {k: values.pop(k) for k in ("model", "llm_url", "evidence") if k in values}
         try:
             if "mode" in values:
                 values["mode"] = parse_mode(values["mode"])

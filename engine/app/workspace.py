@@ -27,14 +27,14 @@ from engine.drafting.drafter import Drafter
 from engine.drafting.generate import Generator, make_generator
 from engine.drafting.records import Draft
 from engine.index.kb import AddReport, KnowledgeBase, Manifest
-from engine.index.library import AnswerLibrary
+from engine.index.library import LIBRARY_FILE, AnswerLibrary
 from engine.index.profile import row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import SUFFIXES
-from engine.review.draft_run import draft_questionnaire, to_draft
+from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.review import Review
 from storage import snapshots
 from storage.review_store import Project, ReviewStore, Run, StoredDraft
@@ -83,7 +83,8 @@ class Workspace:
     @cached_property
     def generator(self) -> Generator:
         """One model for drafting and for asking a document (its context holds a 3,000-word part)."""
-        return make_generator(self.settings.generator.model, self.settings.generator.llm_url, n_ctx=CONTEXT_TOKENS)
+        config = self.settings.generator
+        return make_generator(config.model, config.llm_url, evidence=config.evidence, n_ctx=CONTEXT_TOKENS)
 
     @cached_property
     def asks(self) -> AskService:
@@ -282,6 +283,45 @@ class Workspace:
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()
+
+    def draft_file(
+        self,
+        questionnaire: Questionnaire,
+        *,
+        product: str | None = None,
+        results: Path | None = None,
+        out: Path | None = None,
+        limit: int | None = None,
+        redo_answered: bool = False,
+        progress: Progress = no_progress,
+    ) -> DraftRun:
+        """Draft a questionnaire read from its own file, in the foreground (``python -m engine draft``):
+        its project is the file's bytes, so the same file again continues where a run stopped; the
+        drafts go to the review store, ``results`` (results.jsonl) and ``out`` (the completed
+        workbook). This workspace's objects draft it: the knowledge base, the answer library when
+        the folder has one (none is created), the model warmed up while the embedder loads
+        (:class:`WarmUp`), and a snapshot is taken after the run, as after the app's runs. Refused
+        before a model loads: a damaged review store, then a store with no documents and no past
+        answers."""
+        review = self.review_store
+        library = self.library if (self.folder / LIBRARY_FILE).is_file() else None
+        if library is None or not library.entries():
+            self.kb.index  # an empty store fails here
+        self.warm_up().wait()
+        drafter = Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k, library=library, product=product)
+        try:
+            return draft_questionnaire(
+                questionnaire,
+                drafter,
+                review,
+                results=results,
+                out=out,
+                limit=limit,
+                redo_answered=redo_answered,
+                progress=progress,
+            )
+        finally:
+            self.back_up()
 
     def regenerate(self, project_id: int, key: str) -> Draft:
         """Draft one question again (the newest draft wins; the old one stays in the history)."""

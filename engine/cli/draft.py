@@ -3,27 +3,23 @@ base and the answer library of ``--store`` (resumable: the drafts are kept in th
 and the same command again continues), write the completed workbook (``--out``) and one JSON
 line per question (``--results``), and say what was drafted, reused and kept.
 
-The command wires its own objects rather than engine/app/workspace.py's ``Workspace``: it takes
-the generator's ``--evidence`` form, the retrieval ``--mode`` and the configuration from its
-flags and the environment (not the workspace's settings.json), and it opens no answer library
-when the store has none."""
+The store is opened as the app opens a workspace (engine/app/workspace.py ``Workspace``, its
+``draft_file``), with the configuration of the flags and the ``RFP_*`` environment variables
+(``_workspace``) instead of the workspace's settings.json."""
 
 from __future__ import annotations
 
 import argparse
-import threading
 from pathlib import Path
 
+from engine.app.settings import GeneratorConfig, Settings
+from engine.app.workspace import Workspace
 from engine.cli import common
 from engine.cli.common import model_args, product_arg, store_arg
 from engine.cli.inspect import add_questionnaire_args, read_from_args
 from engine.core.config import RETRIEVAL_MODES
 from engine.core.limits import add_limit_args
-from engine.drafting.drafter import Drafter
-from engine.drafting.generate import make_generator
-from engine.review.draft_run import DraftRun, draft_questionnaire
-from storage.review_store import ReviewStore
-from storage.snapshots import take_review
+from engine.review.draft_run import DraftRun
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -47,40 +43,26 @@ def register(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_draft)
 
 
-def _warm_up(generator) -> None:
-    try:
-        generator.warm_up()
-    except Exception:  # noqa: BLE001 — the first question meets the same problem and reports it
-        pass
-
-
 def cmd_draft(args: argparse.Namespace) -> int:
     questionnaire = read_from_args(args)
-    review = ReviewStore(Path(args.store) / "review.sqlite")  # a damaged one is refused before the model loads
-    kb = common.open_kb(args)
-    library = common.library(args, kb)
-    if library is None or not library.entries():
-        kb.index  # an empty store fails here, before the model loads
-    generator = make_generator(args.model, args.llm_url, evidence=args.evidence)
-    warm = threading.Thread(target=_warm_up, args=(generator,), name="warm-up", daemon=True)
-    warm.start()  # the system prompt is evaluated while the embedder loads (≈ 11 s, once per process)
-    kb.encoder
-    warm.join()
-    try:
-        run = draft_questionnaire(
-            questionnaire,
-            Drafter(kb, generator, library=library, product=args.product, mode=args.mode),
-            review,
-            results=Path(args.results) if args.results else None,
-            out=Path(args.out) if args.out else None,
-            limit=args.limit,
-            redo_answered=args.redo_answered,
-            progress=common.progress_bar(),
-        )
-    finally:
-        take_review(review)  # a snapshot after each drafting run (storage/snapshots.py)
+    run = _workspace(args).draft_file(
+        questionnaire,
+        product=args.product,
+        results=Path(args.results) if args.results else None,
+        out=Path(args.out) if args.out else None,
+        limit=args.limit,
+        redo_answered=args.redo_answered,
+        progress=common.progress_bar(),
+    )
     _say(run, args)
     return 0
+
+
+def _workspace(args: argparse.Namespace) -> Workspace:
+    """The store opened as the app opens it, configured by the flags and the environment (the
+    folder's settings.json, the app's, is neither read nor written)."""
+    generator = GeneratorConfig(args.model, args.llm_url, args.evidence)
+    return Workspace(args.store, Settings(common.config(args), generator))
 
 
 def _say(run: DraftRun, args: argparse.Namespace) -> None:

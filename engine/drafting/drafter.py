@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from engine.core.config import Strategy
 from engine.core.location import PROMPT, Location
 from engine.core.scopes import ScopeFilter, passage_suffix
 from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
@@ -57,7 +56,7 @@ from engine.index.library import (
 )
 from engine.questionnaire import Question
 from engine.questionnaire.qualifiers import question_key
-from engine.retrieval.retrieve import retrieve, search
+from engine.retrieval.retrieve import retrieve
 from engine.retrieval.summary_rag import Retrieved
 from storage.library_store import LibraryEntry
 
@@ -150,11 +149,10 @@ class Drafter:
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
 
     def retrieve(self, question: str | QuestionVectors) -> Retrieved:
-        """The passages for ``question`` within the drafter's scope: a retrieval mode searches
-        inside the scope; a strategy (summary, atoms: engine/retrieval/summary_rag.py) ranks documents first,
-        and another product's passages are dropped from what it returns."""
-        if Strategy.of(self.mode) is None:
-            return Retrieved(tuple(search(self.kb, question, top_k=self.top_k, mode=self.mode, scope=self.scope)))
+        """The passages for ``question`` within the drafter's scope, in the drafter's mode (None: the
+        knowledge base's): a retrieval mode searches inside the scope; a strategy (summary, atoms:
+        engine/retrieval/summary_rag.py) ranks documents first, and another product's passages are
+        dropped from what it returns."""
         return retrieve(self.kb, question, self.top_k, self.mode, self.scope)
 
     def draft(self, q: Question, rows: Mapping[str, str] | None = None, source: Path | None = None) -> Draft:

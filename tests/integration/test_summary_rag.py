@@ -264,6 +264,11 @@ def test_a_strategy_can_be_the_configured_retrieval_mode(kb, encoder):
     release(str(folder / "qdrant"))
     configured = KnowledgeBase(folder, EngineConfig(mode="summary"), encoder)
     assert search(configured, question) == expected  # RFP_MODE=summary, the Settings screen, --mode
+    fake = RecordingGenerator()  # a drafter with no mode of its own drafts in the configured one: summaries first
+    Drafter(configured, fake).draft(
+        Question("BCK-01", "Security", 4, question, "B4", "C4", "D4", ("Yes", "No"), None, None)
+    )
+    assert [("(summary of the document)" in p.label) for p in fake.passages[0][:SUMMARY_DOCS]] == [True] * SUMMARY_DOCS
     assert Settings().changed(mode="summary").engine.mode is Strategy.SUMMARY
     with pytest.raises(ValueError, match="use one of: dense, .*weighted, summary, summary-only, content-only, atoms"):
         EngineConfig(mode="nope")

@@ -232,3 +232,23 @@ def test_the_screens_read_the_knowledge_base_and_the_runs_through_the_workspace(
     ws.jobs.start(project.id, redo_answered=True)
     ws.jobs.cancel(project.id)
     assert ws.jobs.wait(project.id, timeout=120).error == STOPPED
+
+
+def test_the_cli_drafts_a_file_through_the_workspace_and_the_app_sees_its_project(ws, tmp_path):
+    # `python -m engine draft` calls draft_file: the file's bytes are its project (the same file again
+    # continues), the results and the completed workbook are written, a snapshot is taken after the
+    # run as after the app's runs, and a folder without an answer library is not given one
+    from engine.questionnaire import read_questionnaire
+    from storage.snapshots import snapshots
+
+    book = write_questionnaire(tmp_path / "vendor.xlsx")
+    results, out = tmp_path / "r.jsonl", tmp_path / "out.xlsx"
+    first = ws.draft_file(read_questionnaire(book), limit=2, results=results, out=out)
+    assert len(first.drafted) == 2 and first.resumed == 0 and first.exported == out and out.is_file()
+    (project,) = ws.projects()
+    assert project.file_name == "vendor.xlsx" and len(ws.latest_drafts(project.id)) == 2
+    assert {s.kind for s in snapshots(ws.folder)} == {"review", "manifest"}
+    assert not (ws.folder / "library.sqlite").exists()
+    again = ws.draft_file(read_questionnaire(book), results=results)
+    assert again.resumed == 2 and len(again.drafted) == 2 and ws.generator.calls == 4
+    assert len(results.read_text(encoding="utf-8").splitlines()) == 4

@@ -41,6 +41,10 @@ def test_changes_are_validated(tmp_path):
     assert s.changed(model="smollm2-135m").generator.label.startswith("SmolLM2-135M")  # by name, no file check
     with pytest.raises(SettingsError, match="registered model name: qwen2.5-coder-1.5b, smollm2-135m"):
         s.changed(model="qwen-7b")
+    quoting = s.changed(evidence="quotes")  # draft --evidence: how the model points at its evidence
+    assert quoting.generator.evidence == "quotes" and Settings.from_json(quoting.to_json()) == quoting
+    with pytest.raises(SettingsError, match="unknown evidence form 'labels'; use one of: quotes, sentences"):
+        s.changed(evidence="labels")
 
 
 def test_unreadable_file_names_the_fix(tmp_path):
