@@ -72,7 +72,8 @@ class Settings:
     def to_json(self) -> dict:
         e = asdict(self.engine)
         e["mode"], e["summaries"] = self.engine.mode.value, self.engine.summaries.value
-        return {"engine": e, "generator": asdict(self.generator)}
+        generator = {k: v for k, v in asdict(self.generator).items() if k != "evidence" or v is not None}
+        return {"engine": e, "generator": generator}  # the evidence form only when one is set (the CLI's)
 
     @classmethod
     def from_json(cls, d: dict) -> Settings:
