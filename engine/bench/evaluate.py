@@ -270,18 +270,23 @@ def score_rows(
     company: str | None = None,
     drafts_file: Path | None = None,
     drafts_mode: str = "w",
+    qualifiers_reviewed: bool = False,
 ) -> tuple[Scores, dict]:
     """Every row of the target drafted (qualifiers first, switched-off sections not drafted) and
     scored per row type (engine/bench/rows.py); the Yes/No questions scored from the same drafts.
     Every drafted row is checked for other products' identifying strings (engine/bench/leaks.py:
     ``other_product_mentions``, ``foreign_contacts``; ``company``: the company's name) and its
     choices taken from another product counted (``from_other_product``); ``drafts_file``: every
-    drafted row also written there as a JSON line (``drafts_mode`` "a" appends)."""
+    drafted row also written there as a JSON line (``drafts_mode`` "a" appends);
+    ``qualifiers_reviewed``: a reviewer answers each qualifier with the vendor's own answer as soon
+    as it is drafted (``draft_rows``)."""
     rows = truth_rows(read_questionnaire(target), truth)
     rows = rows[:limit] if limit else rows
     drafter.kb.encoder  # loaded before the clock starts
     with tqdm(total=len(rows), desc="drafting every row", file=sys.stderr) as bar:
-        drafts, seconds = draft_rows(drafter, read_questionnaire(target), {r.id for r in rows}, lambda q: bar.update())
+        drafts, seconds = draft_rows(
+            drafter, read_questionnaire(target), {r.id for r in rows}, lambda q: bar.update(), qualifiers_reviewed
+        )
     scores = score(drafter, [q for q in questions if any(r.id == q.id for r in rows)], truth, drafts)
     past = past_answer_drafts(library, rows, target.name) if library is not None else {}
     baselines = {"past_answer": {k: d.text for k, d in past.items()}} if library is not None else {}
@@ -347,6 +352,7 @@ def evaluate_questionnaire(
     all_rows: bool = False,
     drafts: str | None = None,
     drafts_mode: str = "w",
+    qualifiers_reviewed: bool = False,
 ) -> dict:
     """The figures of one evaluation (see the module's docstring). ``store``: a folder for the
     knowledge base, kept between runs (unchanged documents are not indexed again); the library
@@ -358,7 +364,9 @@ def evaluate_questionnaire(
     index). ``all_rows``: draft every row, not only the Yes/No ones, and add the figures per row
     type (``rows``; engine/bench/rows.py); the Yes/No figures come from the same drafts, and
     ``drafts`` (a path) receives every drafted row as a JSON line (``drafts_mode`` "a": appended)
-    for ``python -m engine.bench.leaks``."""
+    for ``python -m engine.bench.leaks``; ``qualifiers_reviewed`` (with ``all_rows``): a reviewer
+    answers each qualifier with the vendor's own answer as soon as it is drafted, and the sections
+    follow it (the minutes when the qualifiers are answered first)."""
     target_path = Path(target)
     if not target_path.is_file():
         raise FileNotFoundError(f"{target}: the target questionnaire does not exist")
@@ -376,7 +384,17 @@ def evaluate_questionnaire(
         lib = _library(Path(tmp) / "library", base.encoder, lib_files, folders) if lib_files else None
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
         scores, row_figures = _scored(
-            drafter, target_path, expected, questions, lib, limit, folders, all_rows, drafts, drafts_mode
+            drafter,
+            target_path,
+            expected,
+            questions,
+            lib,
+            limit,
+            folders,
+            all_rows,
+            drafts,
+            drafts_mode,
+            qualifiers_reviewed,
         )
         release(str(folder / "qdrant"))
     figures = scores.summary()
@@ -395,6 +413,7 @@ def evaluate_questionnaire(
     )
     if row_figures is not None:
         figures["rows"] = row_figures
+        figures["qualifiers_reviewed"] = qualifiers_reviewed
     if report:
         write_report(Path(report), figures, scores)
         figures["report"] = str(report)
@@ -412,6 +431,7 @@ def _scored(
     all_rows: bool,
     drafts: str | None,
     drafts_mode: str,
+    qualifiers_reviewed: bool = False,
 ) -> tuple[Scores, dict | None]:
     """The Yes/No scores of the drafted target, and with ``all_rows`` the figures per row type
     (every row drafted, written to ``drafts`` when given); else None for those."""
@@ -427,6 +447,7 @@ def _scored(
         company=folders.company if folders is not None else None,
         drafts_file=Path(drafts) if drafts else None,
         drafts_mode=drafts_mode,
+        qualifiers_reviewed=qualifiers_reviewed,
     )
 
 

@@ -44,6 +44,12 @@ def register(p: argparse.ArgumentParser) -> None:
         "--drafts",
         help="with --all-rows: write every drafted row to this JSONL file (for python -m engine.bench.leaks)",
     )
+    p.add_argument(
+        "--qualifiers-reviewed",
+        action="store_true",
+        help="with --all-rows: a reviewer answers each qualifier with the vendor's own answer as soon "
+        "as it is drafted, and the sections follow it (the time when the qualifiers are answered first)",
+    )
     p.set_defaults(func=cmd_eval)
     p = ev.add_parser(
         "leave-one-out",
@@ -136,6 +142,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         mode=args.mode,
         all_rows=args.all_rows,
         drafts=args.drafts,
+        qualifiers_reviewed=args.qualifiers_reviewed,
     )
     return print_json(result, args)
 

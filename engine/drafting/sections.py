@@ -11,6 +11,10 @@ qualifiers such as "Does your product process PHI?"); nor does a low-confidence 
 resting on a third party's evidence alone (:func:`switches_sections`). Drafting asks :class:`SectionGate`
 for each question, qualifiers first: a question its qualifier switches off is stored as a
 ``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
+The rows a qualifier governs are drafted last (``drafting_order``), and before each of them the
+run reads the reviewer's decisions again (:meth:`SectionGate.reviewed`): a qualifier the reviewer
+accepts or edits in the app while the rest drafts decides its section from then on, so answering
+the qualifiers first saves the model's time on the sections they switch off.
 When the reviewer changes the qualifier, the next drafting run drafts the rows switched back on
 (their ``not_required`` draft no longer holds) and Review shows the rows switched off as not
 required, whatever their draft.
@@ -67,7 +71,7 @@ def current_answers(
         if key not in keys:
             continue
         d, s = decisions.get(key), drafts.get(key)
-        if d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or d.choice):
+        if _approved(d):
             out[key] = answer_of(q, d.choice, d.answer)
         elif s is not None and switches_sections(Draft.from_stored(key, s)):
             out[key] = answer_of(q, s.choice, s.answer)
@@ -93,6 +97,9 @@ class SectionGate:
         )
         self._keys = {q.key for q in self.qualifiers}
         self._choices = {question_key(q): q.choices for q in questionnaire.questions if question_key(q) in self._keys}
+        self._file_answers = file_answers
+        self._drafts = {k: s for k, s in drafts.items() if k in self._keys}  # the qualifiers' latest drafts
+        self._decided = _decided(decisions, self._keys)
         self.answers = current_answers(questionnaire, self._keys, drafts, decisions, file_answers)
         self.gates: dict[str, Gate] = gates(self.qualifiers, self.answers, self._choices)
 
@@ -118,11 +125,36 @@ class SectionGate:
 
     def drafted(self, q: Question, draft: Draft) -> None:
         """Record a new draft: a qualifier's changes the state of the rows it governs when it may
-        (:func:`switches_sections`, see the module docstring)."""
+        (:func:`switches_sections`, see the module docstring) and no reviewer has decided it."""
         key = question_key(q)
-        if key in self._keys and switches_sections(draft):
+        if key not in self._keys:
+            return
+        self._drafts[key] = draft.stored()
+        if switches_sections(draft) and key not in self._decided:
             self.answers[key] = answer_of(q, draft.choice, draft.answer)
             self.gates = gates(self.qualifiers, self.answers, self._choices)
+
+    def reviewed(self, decisions: Mapping[str, Decision]) -> None:
+        """Follow the reviewer: the qualifiers' decisions now (``decisions``: the review store's
+        latest, read again during a run); when any of them changed, the sections' state is worked
+        out again from them, the qualifiers' drafts and the file."""
+        decided = _decided(decisions, self._keys)
+        if decided == self._decided:
+            return
+        self._decided = decided
+        self.answers = current_answers(self.questionnaire, self._keys, self._drafts, decisions, self._file_answers)
+        self.gates = gates(self.qualifiers, self.answers, self._choices)
+
+
+def _approved(d: Decision | None) -> bool:
+    """A reviewer's decision that gives the question its answer: accepted or edited, with a value."""
+    return d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or bool(d.choice))
+
+
+def _decided(decisions: Mapping[str, Decision], keys: set[str]) -> dict[str, tuple]:
+    """The reviewer's answers to the qualifiers ``keys`` (key → (choice, text)), comparable from one
+    reading to the next."""
+    return {k: (d.choice, d.answer) for k, d in decisions.items() if k in keys and _approved(d)}
 
 
 __all__ = ["SectionGate", "current_answers", "switches_sections"]

@@ -370,10 +370,18 @@ def qualifiers_of(questionnaire: Questionnaire) -> tuple[Qualifier, ...]:
 
 
 def drafting_order(questions: Sequence[Question], qualifiers: Sequence[Qualifier]) -> list[Question]:
-    """The questions with the qualifiers first (in questionnaire order), then the others: a
-    section's state is known before its questions are drafted."""
+    """The qualifiers first, then the questions no qualifier governs, then the governed ones (each
+    group in questionnaire order): a section's state is known before its questions are drafted,
+    and a reviewer who answers a qualifier while the rest drafts decides its section before the
+    run reaches it."""
     first = {q.key for q in qualifiers}
-    return [q for q in questions if question_key(q) in first] + [q for q in questions if question_key(q) not in first]
+    governed = {k for q in qualifiers for k in q.governs} - first
+
+    def group(q: Question) -> int:
+        key = question_key(q)
+        return 0 if key in first else 2 if key in governed else 1
+
+    return sorted(questions, key=group)  # stable: questionnaire order within each group
 
 
 # (value, explanation) as the questionnaire or the reviewer has it: the dropdown's choice and the

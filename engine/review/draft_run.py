@@ -1,6 +1,7 @@
 """Drafting a whole questionnaire into the review store: the questions to draft (already answered
 ones skipped unless asked), qualifiers first (engine/drafting/sections.py decides which sections
-are switched off), each draft persisted as it finishes (and appended to results.jsonl), so an
+are switched off; the rows they govern last, following the reviewer's answers to the
+qualifiers as the run reaches them), each draft persisted as it finishes (and appended to results.jsonl), so an
 interrupted run resumes where it stopped; optionally the drafted answers exported into a copy of
 the file (engine/review/export_cells.py). One question is drafted by engine/drafting/drafter.py;
 this is the run over all of them that the workspace (engine/app/), the CLI's ``draft`` and the
@@ -72,6 +73,8 @@ def draft_questionnaire(
     progress("drafting", len(kept), len(todo))
     rows = row_ids(questionnaire.questions)  # where a profile fact pointing to another row points
     for i, q in enumerate(pending, 1):
+        if sections.gate(q) is not None:  # a governed row: its qualifier may have been reviewed meanwhile
+            sections.reviewed(review.latest_decisions(project.id))
         off = sections.switched_off(q)
         draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, questionnaire.path)
         sections.drafted(q, draft)

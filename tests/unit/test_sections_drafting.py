@@ -158,6 +158,14 @@ def test_the_evaluation_gates_rows_as_drafting_does(tmp_path):
     assert off == {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"}
     out, _ = draft_rows(OtherProductsDrafter({"QUAL-01": "No"}), questionnaire, ids)
     assert not any(d.status is DraftStatus.NOT_REQUIRED for d in out.values())
+    # a reviewer who answers each qualifier as it is drafted, with the file's own answer: the sections follow it
+    filled = {"QUAL-01": ("No", "No PHI."), "QUAL-05": ("Yes", ""), "QUAL-07": ("4) AWS", "")}
+    questionnaire = read_questionnaire(hecvat_like(tmp_path / "filled.xlsx", filled))
+    drafter = OtherProductsDrafter({"QUAL-01": "Yes"})
+    out, _ = draft_rows(drafter, questionnaire, ids, qualifiers_reviewed=True)
+    off = {d.id for d in out.values() if d.status is DraftStatus.NOT_REQUIRED}
+    assert off == {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"} and not off & set(drafter.asked)
+    assert out[next(k for k, d in out.items() if d.id == "QUAL-01")].choice == "Yes"  # the draft itself is kept
 
 
 class UnsureDrafter(TableDrafter):
@@ -177,4 +185,44 @@ def test_a_low_confidence_qualifier_switches_nothing_off(tmp_path):
     store = ReviewStore(tmp_path / "review.sqlite")
     run = draft_questionnaire(read_questionnaire(path), drafter, store)
     assert "HIPA-01" in drafter.asked and "not_required" not in run.counts
+    store.close()
+
+
+class ReviewerMidRun(OtherProductsDrafter):
+    """As ``OtherProductsDrafter`` (its qualifiers switch nothing off by themselves), with a
+    reviewer who, while the run drafts GNRL-01, edits QUAL-01 to No in the review store, as the
+    app's Review screen does while a drafting job runs in the background."""
+
+    def __init__(self, table: dict[str, str], review: Review) -> None:
+        super().__init__(table)
+        self.review = review
+
+    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+        if q.id == "GNRL-01":
+            qual = next(i for i in self.review.items() if i.question.id == "QUAL-01")
+            self.review.edit(qual.key, "We do not process PHI.", "No")
+        return super().draft(q)
+
+
+def test_governed_rows_are_drafted_last_and_follow_a_qualifier_reviewed_during_the_run(tmp_path):
+    """Answering the qualifiers first saves the model's time on the sections they switch off: the
+    governed rows come after every other row, and the run reads the reviewer's decisions again
+    before each of them."""
+    path = hecvat_like(tmp_path / "h.xlsx")
+    questionnaire = read_questionnaire(path)
+    store = ReviewStore(tmp_path / "review.sqlite")
+    project = store.project_for(path)
+    drafter = ReviewerMidRun(
+        {"QUAL-01": "Yes", "QUAL-05": "Yes", "QUAL-07": "4) AWS"}, Review(store, project.id, questionnaire)
+    )
+
+    run = draft_questionnaire(questionnaire, drafter, store)
+    assert drafter.asked == ["QUAL-01", "QUAL-05", "QUAL-07", "GNRL-01", "PCID-01", "DCTR-01", "DCTR-03", "DCTR-15"]
+    assert run.counts == {"drafted": 8, "not_required": 2}  # HIPA-01, HIPA-02: the reviewer's QUAL-01 = No
+    items = {i.question.id: i for i in Review(store, project.id, questionnaire).items()}
+    assert items["HIPA-01"].state is ReviewState.NOT_REQUIRED
+    assert items["HIPA-01"].gate.reason == "not required (QUAL-01 = No)"
+    assert items["QUAL-01"].state is ReviewState.EDITED
+    # PCID-01 (QUAL-05 = Yes) is drafted as before
+    assert items["PCID-01"].state is ReviewState.DRAFTED
     store.close()

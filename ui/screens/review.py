@@ -425,6 +425,10 @@ def _sections(review: Review, items: list[ReviewItem]) -> None:
         return
     off = sum(s.required is False for s in sections)
     with st.expander(f"Sections: {len(sections)} governed by qualifiers, {off} not required"):
+        st.caption(
+            "Drafting takes the qualifiers first and the sections they govern last: accept or edit a "
+            "qualifier while drafting runs, and its section follows your answer before the model reaches it."
+        )
         for s in sections:
             icon = (
                 ":gray[:material/block:]"
