@@ -11,7 +11,11 @@ profile, and contact details checked in every other draft.
   drafting date in the questionnaire's format (engine/questionnaire/date_format.py: the answer
   cell's date format, a format its question or row names, the dates already written in the
   workbook, else ISO); the export writes it into a date cell as a date and into any other cell
-  as that text. A fact the profile lacks is drafted as any other question.
+  as that text. A contact or a link the profile lacks (``PROFILE_ONLY_KEYS``) is not drafted at
+  all: a ``no_context`` draft naming the fact (``profile_fact``) tells the responder to set it in
+  the profile — the documents name other people's contacts and links (a third party's privacy
+  notice, an insurer's phone number). Any other fact the profile lacks is drafted as any other
+  question.
 * :meth:`ProfileAnswers.checked` — a URL, e-mail address or phone number in a draft's text must be
   in the profile (for this product) or, word for word, in a highlightable quote of a cited
   source that is neither a third party's document nor another product's past answer; any other
@@ -35,7 +39,7 @@ from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel, rects_for
 from engine.drafting.cross_product import contact_tokens
 from engine.drafting.records import Citation, Draft
-from engine.index.profile import DATE_KEY, Fact, Profile, fact_key, profile_of, saved_path
+from engine.index.profile import DATE_KEY, PROFILE_ONLY_KEYS, Fact, Profile, fact_key, profile_of, saved_path
 from engine.index.profile_documents import facts_of_documents
 from engine.questionnaire import Question
 from engine.questionnaire.date_format import date_format
@@ -114,6 +118,8 @@ class ProfileAnswers:
             return Draft(key, q.id, q.sheet, q.row, q.text, day, None, DraftStatus.DRAFTED, profile_fact=DATE_KEY)
         fact = self.profile().fact(name, product)
         value = fact.value_for(rows) if fact is not None else None
+        if (fact is None or value is None) and name in PROFILE_ONLY_KEYS:  # for the responder to set
+            return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, profile_fact=name)
         if fact is None or value is None:
             return None
         cites = ()

@@ -56,6 +56,22 @@ from storage.library_store import LibraryEntry
 PROFILE_FILE = "profile.json"
 COMPANY_AGREEMENT = 0.6  # share of the company's questionnaires answering a fact that must agree
 PRODUCT_KEYS = ("product_name", "product_description")  # never company facts
+# facts only the profile answers: a contact or a link the profile lacks is left for the responder
+# to set, never drafted from the documents (drafted so on Canvas Credentials' HECVAT Full from the
+# documents alone, 9 of 9 such rows were wrong: AWS's privacy notice, an e-mail as a name or title,
+# a phone number from an insurance certificate)
+PROFILE_ONLY_KEYS = (
+    "accessibility_contact_name",
+    "accessibility_contact_title",
+    "accessibility_contact_email",
+    "accessibility_contact_phone",
+    "contact_name",
+    "contact_title",
+    "contact_email",
+    "contact_phone",
+    "privacy_link",
+    "accessibility_link",
+)
 DATE_KEY = "date"
 # (key, pattern on the question text, case-insensitive); the first that matches names the fact.
 _WHO = r"(?:vendor |solution provider |service provider |supplier |company )?"  # HECVAT 3: Vendor; HECVAT 4: Solution Provider
@@ -393,6 +409,7 @@ __all__ = [
     "Profile",
     "ProfileError",
     "fact_key",
+    "PROFILE_ONLY_KEYS",
     "learn",
     "load_set",
     "merged",

@@ -20,6 +20,7 @@ import pytest
 from engine.cli.main import main
 from engine.core.config import EngineConfig
 from engine.core.scopes import Scope
+from engine.core.types import DraftStatus
 from engine.drafting.drafter import Drafter
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.index.kb import KnowledgeBase
@@ -141,6 +142,35 @@ def test_profile_rows_are_answered_from_the_profile_without_the_model(library, t
     assert "profile fact" in drafts["GNRL-01"].trust
     assert model.calls == 0  # the description (no fact for Impact) found nothing: no model either
     assert not any("parchment" in d.answer.lower() for d in drafts.values())
+
+
+def test_a_contact_or_link_the_profile_lacks_is_left_for_the_responder_without_the_model(tmp_path, encoder):
+    """Documents only (no library, so no learned profile): the contact and link rows are not
+    drafted from the documents, which name other people's contacts and links; each is a
+    no_context draft naming the fact to set. The vendor name, a fact a document may state, is
+    drafted as any other question."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "overview.md").write_text(
+        "# Overview\n\n## Company\nInstructure is the vendor. Questions go to privacy@instructure.com.\n",
+        encoding="utf-8",
+    )
+    model = QuotingGenerator()
+    kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), encoder)
+    try:
+        assert not kb.add([docs]).errors
+        drafter = Drafter(kb, model, product="Impact")
+        questions = read_questionnaire(general(tmp_path / "impact.xlsx")).questions
+        drafts = {q.id: drafter.draft(q) for q in questions if q.id not in ("GNRL-04", "GNRL-08")}
+        asked = model.calls
+        drafts.update({q.id: drafter.draft(q) for q in questions if q.id in ("GNRL-04", "GNRL-08")})
+    finally:
+        release(str(tmp_path / "kb" / "qdrant"))
+    for qid, fact in (("GNRL-04", "privacy_link"), ("GNRL-08", "contact_email")):
+        assert drafts[qid].status is DraftStatus.NO_CONTEXT and drafts[qid].answer == ""
+        assert drafts[qid].profile_fact == fact and not drafts[qid].citations
+    assert drafts["GNRL-01"].profile_fact is None  # drafted from the documents
+    assert asked >= 1 and model.calls == asked  # the model was asked before, not for the contact and the link
 
 
 def test_the_profile_command_shows_and_sets_facts(library, tmp_path, capsys):
@@ -270,7 +300,8 @@ def test_a_pointer_to_another_row_is_re_pointed_to_the_target_questionnaires_row
     assert drafts["GNRL-05"].answer == "See GNRL-07 for our contact information."
     assert drafts["GNRL-05"].profile_fact == "contact_name"
     assert hecvat_drafts["GNRL-06"].answer == "See GNRL-08 for our contact information."
-    assert no_email_row.profile_fact is None  # no row to point to: not answered from the profile
+    # no row to point to: not answered from the profile, and a contact is never drafted from the documents
+    assert no_email_row.status is DraftStatus.NO_CONTEXT and no_email_row.answer == ""
     assert model.calls == 0
 
 
@@ -305,5 +336,6 @@ def test_a_product_whose_own_document_names_another_vendor_answers_as_that_vendo
     cite = acme["GNRL-01"].citations[0]
     assert (cite.file, cite.page, cite.quote) == ("Acme AOC.pdf", 2, "Acme Learning LLC") and cite.rects
     assert acme["GNRL-08"].answer == "dana@acme.example" and "profile fact" in acme["GNRL-08"].trust
-    assert acme["GNRL-04"].profile_fact is None and "inst.bid" not in acme["GNRL-04"].answer
+    # the company's link is not Acme's, and a link is never drafted from the documents: left for the responder
+    assert acme["GNRL-04"].status is DraftStatus.NO_CONTEXT and "inst.bid" not in acme["GNRL-04"].answer
     assert impact["GNRL-01"].answer == "Instructure" and impact["GNRL-08"].answer == COMPANY["GNRL-08"]

@@ -709,6 +709,12 @@ def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(op
     assert any(i.value.startswith("Profile fact (vendor\\_name), answered without the model") for i in at.main.info)
     at = open_question(at, bck.key)
     assert any("Removed from the draft: feedback@parchment.com" in w.value for w in at.main.warning)
+    # a contact the profile lacks: not drafted, and the reviewer is told where to set it
+    drafted_again(ws, pid, bck.key, profile_fact="contact_email", answer="", status=DraftStatus.NO_CONTEXT, removed=())
+    at = open_question(open_screen("review"), bck.key)
+    infos = [i.value for i in at.main.info]
+    assert any(v.startswith("No profile fact answers this: contact\\_email comes from the company") for v in infos)
+    assert not any(v.startswith("Profile fact (contact") for v in infos)
 
 
 def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(open_screen, ui_workspace, tmp_path):

@@ -520,7 +520,7 @@ def _profile_and_removed(draft: Draft, state: ReviewState) -> None:
     """A profile fact (answered word for word from the profile) and contact details taken out of
     a generated answer: said, so the reviewer checks them."""
     fact, removed = getattr(draft, "profile_fact", None), getattr(draft, "removed", ())
-    if fact:
+    if fact and draft.status is DraftStatus.DRAFTED:  # a fact the profile lacks is said with the state above
         source = next((c.file for c in draft.citations), None)
         st.info(
             f"Profile fact ({escape_md(fact)}), answered without the model"
@@ -606,6 +606,13 @@ def _state_notes(item: ReviewItem) -> None:
             "Not drafted yet. Start drafting on the Questionnaire screen, press Regenerate, "
             "or write the answer yourself and Save edit.",
             icon=":material/hourglass_empty:",
+        )
+    elif state is ReviewState.NO_CONTEXT and item.draft is not None and item.draft.profile_fact:
+        st.info(
+            f"No profile fact answers this: {escape_md(item.draft.profile_fact)} comes from the company or product "
+            "profile only, never from the documents (they name other people's contacts and links). Set it under "
+            "Company and product profiles on the Knowledge base screen, then Regenerate, or write the answer here.",
+            icon=":material/badge:",
         )
     elif state is ReviewState.NO_CONTEXT:
         found = (
