@@ -114,6 +114,9 @@ class SectionGate:
     def gate(self, q: Question) -> Gate | None:
         return self.gates.get(question_key(q))
 
+    def is_qualifier(self, q: Question) -> bool:
+        return question_key(q) in self._keys
+
     def switched_off(self, q: Question) -> Gate | None:
         """The gate of a question its qualifier switches off now; None when it is to be drafted."""
         gate = self.gate(q)

@@ -79,6 +79,14 @@ class ReviewItem:
     shape: RowType | None = (
         None  # its row type from its shape (``engine.questionnaire.row_types.row_types_of``); None: worked out here
     )
+    qualifier: bool = False  # a qualifier: its answer decides whether the sections it governs are required
+
+    @property
+    def unanswered_qualifier(self) -> bool:
+        """A qualifier the reviewer has not answered yet: answered early, it decides its sections
+        before drafting reaches them (engine/drafting/sections.py)."""
+        decided = self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT)
+        return self.qualifier and not decided and not self.question.answered  # the file's own answer holds
 
     @property
     def row_type(self) -> RowType:
@@ -192,7 +200,18 @@ class Review:
             key = question_key(q)
             draft = Draft.from_stored(key, drafts[key]) if key in drafts else None
             extra = tuple(Citation.from_json(c) for c in added.get(key, ()))
-            items.append(ReviewItem(key, q, draft, decisions.get(key), extra, sections.gate(q), shapes.get(key)))
+            items.append(
+                ReviewItem(
+                    key,
+                    q,
+                    draft,
+                    decisions.get(key),
+                    extra,
+                    sections.gate(q),
+                    shapes.get(key),
+                    sections.is_qualifier(q),
+                )
+            )
         return items
 
     def sections(self, items: list[ReviewItem] | None = None) -> list[SectionState]:

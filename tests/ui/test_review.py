@@ -650,6 +650,12 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
 
     at = open_screen("review")
     assert not at.exception
+    # Review first: the qualifiers nobody has answered lead the list (the rows are HECVAT-like: qualifiers last)
+    at.sidebar.toggle(key=LOW_FIRST).set_value(True).run()
+    assert (
+        listed(at)[:3] == ["QUAL-01", "QUAL-05", "QUAL-07"]
+        and at.sidebar.toggle(key=LOW_FIRST).label == "Review first (3)"
+    )
     (sections,) = [e for e in at.expander if e.label.startswith("Sections")]
     assert "not required" in sections.label
     shown = texts(at.markdown)
@@ -665,6 +671,7 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     now = stored(ws, project.id).item(items["HIPA-01"].key)
     assert now.state is ReviewState.PENDING and now.gate.reason == "required (QUAL-01 = Yes)"
     assert "required (QUAL-01 = Yes)" in texts(at.markdown)
+    assert listed(at)[:2] == ["QUAL-05", "QUAL-07"]  # answered: no longer first
 
 
 def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_products_answer(

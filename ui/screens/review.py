@@ -6,8 +6,9 @@ a refresh or an app restart loses nothing; after an action the next question to 
 Each drafted answer shows its confidence (a warning under the calibrated threshold, until the
 reviewer decides) and its trust state (``Draft.trust``: low confidence, disputed, a choice from
 another product, only a third party's evidence, a profile fact), marked in the question list;
-*Review first* puts the undecided drafts with any of them at the top of the list (and so of Next
-and of the question opened after each decision).
+*Review first* puts the qualifiers nobody has answered yet at the top of the list (answered
+early, they decide their sections before drafting reaches them), then the undecided drafts with
+any of those states (and so of Next and of the question opened after each decision).
 
 The list filters by status, by row type (``ReviewItem.row_type``: Yes/No, dropdown, profile,
 narrative, or gated while a qualifier switches the row off) and by words of the question or answer.
@@ -98,15 +99,20 @@ def low_confidence(item: ReviewItem) -> bool:
 
 
 def review_first(item: ReviewItem) -> bool:
-    """A draft nobody has decided on yet with a trust state (``Draft.trust``: low confidence,
-    disputed, from another product, only a third party's evidence, a profile fact)."""
+    """A qualifier the reviewer has not answered yet (its answer decides whole sections, even
+    while drafting runs), or a draft nobody has decided on yet with a trust state (``Draft.trust``:
+    low confidence, disputed, from another product, only a third party's evidence, a profile fact)."""
+    if item.unanswered_qualifier:
+        return True
     return item.state is ReviewState.DRAFTED and item.draft is not None and bool(getattr(item.draft, "trust", ()))
 
 
 def listed_order(items: list[ReviewItem], low_first: bool) -> list[ReviewItem]:
-    """The questionnaire's order, or the undecided drafts to review first at the top (each part
-    in the questionnaire's order)."""
-    return sorted(items, key=lambda i: not review_first(i)) if low_first else items
+    """The questionnaire's order, or the ones to review first at the top: the unanswered
+    qualifiers, then the undecided drafts with a trust state (each part in the questionnaire's order)."""
+    if not low_first:
+        return items
+    return sorted(items, key=lambda i: 0 if i.unanswered_qualifier else 1 if review_first(i) else 2)
 
 
 def next_to_review(items: list[ReviewItem], current: str, order: list[str]) -> str | None:
