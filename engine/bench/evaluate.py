@@ -383,18 +383,9 @@ def evaluate_questionnaire(
         base, added = _knowledge_base(folder, config, generator, kb_files, mode, folders, progress)
         lib = _library(Path(tmp) / "library", base.encoder, lib_files, folders) if lib_files else None
         drafter = Drafter(base, generator, budget_tokens=PROMPT_BUDGET, library=lib, product=product, mode=mode)
+        every_row = dict(drafts=drafts, drafts_mode=drafts_mode, qualifiers_reviewed=qualifiers_reviewed)
         scores, row_figures = _scored(
-            drafter,
-            target_path,
-            expected,
-            questions,
-            lib,
-            limit,
-            folders,
-            all_rows,
-            drafts,
-            drafts_mode,
-            qualifiers_reviewed,
+            drafter, target_path, expected, questions, lib, limit, folders, every_row if all_rows else None
         )
         release(str(folder / "qdrant"))
     figures = scores.summary()
@@ -428,15 +419,14 @@ def _scored(
     lib: AnswerLibrary | None,
     limit: int | None,
     folders: FolderScopes | None,
-    all_rows: bool,
-    drafts: str | None,
-    drafts_mode: str,
-    qualifiers_reviewed: bool = False,
+    every_row: dict | None,
 ) -> tuple[Scores, dict | None]:
-    """The Yes/No scores of the drafted target, and with ``all_rows`` the figures per row type
-    (every row drafted, written to ``drafts`` when given); else None for those."""
-    if not all_rows:
+    """The Yes/No scores of the drafted target, and with ``every_row`` (``drafts``, ``drafts_mode``,
+    ``qualifiers_reviewed``: see ``evaluate_questionnaire``) the figures per row type (every row
+    drafted, written to ``drafts`` when given); else None for those."""
+    if every_row is None:
         return score(drafter, questions, expected), None
+    drafts = every_row["drafts"]
     return score_rows(
         drafter,
         target,
@@ -446,8 +436,8 @@ def _scored(
         limit,
         company=folders.company if folders is not None else None,
         drafts_file=Path(drafts) if drafts else None,
-        drafts_mode=drafts_mode,
-        qualifiers_reviewed=qualifiers_reviewed,
+        drafts_mode=every_row["drafts_mode"],
+        qualifiers_reviewed=every_row["qualifiers_reviewed"],
     )
 
 
