@@ -53,15 +53,14 @@ from engine.bench.leaks import build, document_sources, questionnaire_sources
 from engine.bench.truth import load_truth
 from engine.core.scopes import FolderScopes
 from engine.core.types import Action, DraftStatus
-from engine.drafting.drafter import not_required_draft
 from engine.drafting.sections import SectionGate
 from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
-from engine.index.profile import row_ids
 from engine.ingest.paths import select_files
 from engine.questionnaire import Questionnaire, read_questionnaire
 from engine.questionnaire.qualifiers import gates, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify
+from engine.review.draft_run import drafts_in_order
 from storage.review_store import Decision
 
 Encode = Callable[[Sequence[str]], np.ndarray]  # texts → unit-norm rows
@@ -246,30 +245,23 @@ def _pct(part: int, total: int) -> float | None:
 def draft_rows(
     drafter, questionnaire: Questionnaire, ids: set[str], progress=None, qualifiers_reviewed: bool = False
 ) -> tuple[dict, float]:
-    """Draft every row whose ID is in ``ids`` as if blank, as the pipeline does (engine/drafting/sections.py):
-    qualifiers first, the rows they govern last; a row its drafted qualifier switches off is not
-    drafted (status not_required). The target's own answers are never read: the qualifiers'
-    answers are the drafts' — unless ``qualifiers_reviewed``: then a reviewer answers each
-    qualifier as soon as it is drafted, with the vendor's own answer (an edit in the review store,
-    as in the app while the run goes on), and the sections follow that. ``progress`` is called
-    after each row. Returns (row key → pipeline Draft, seconds)."""
+    """Draft every row whose ID is in ``ids`` as if blank, with the pipeline's own loop
+    (``engine.review.draft_run.drafts_in_order``): qualifiers first, the rows they govern last; a
+    row its drafted qualifier switches off is not drafted (status not_required). The target's own
+    answers are never read: the qualifiers' answers are the drafts' — unless
+    ``qualifiers_reviewed``: then a reviewer answers each qualifier as soon as it is drafted, with
+    the vendor's own answer (an edit, as in the app while the run goes on), and the sections
+    follow that. ``progress`` is called after each row. Returns (row key → pipeline Draft, seconds)."""
     sections = SectionGate(questionnaire, {}, {}, file_answers=False)
-    qualifiers = {x.key for x in sections.qualifiers}
     reviewer: dict[str, Decision] = {}
     out: dict = {}
-    rows = row_ids(questionnaire.questions)  # for a profile fact pointing to another row
     started = time.perf_counter()
-    for q in sections.order([q for q in questionnaire.questions if q.id in ids]):
+    order = sections.order([q for q in questionnaire.questions if q.id in ids])
+    for q, d in drafts_in_order(order, drafter, sections, questionnaire.path, lambda: reviewer):
         key = question_key(q)
-        off = sections.switched_off(q)
-        if off is not None:
-            out[key] = not_required_draft(q, off.reason)
-        else:
-            d = out[key] = drafter.draft(q, rows, questionnaire.path)
-            sections.drafted(q, d)
-        if qualifiers_reviewed and key in qualifiers:
+        out[key] = d
+        if qualifiers_reviewed and sections.is_qualifier(q):
             reviewer[key] = Decision(key, Action.EDIT, q.existing_answer, q.existing_choice, None, "")
-            sections.reviewed(reviewer)
         if progress:
             progress(q)
     return out, time.perf_counter() - started

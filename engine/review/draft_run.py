@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from engine.core.types import Progress, no_progress
 from engine.drafting.drafter import Drafter, not_required_draft
@@ -23,7 +24,7 @@ from engine.index.profile import row_ids
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.review.export_cells import export_drafts
-from storage.review_store import ReviewStore
+from storage.review_store import Decision, ReviewStore
 
 
 @dataclass
@@ -71,13 +72,8 @@ def draft_questionnaire(
     sink = _ResultsFile(results, kept)
     pending = [q for q in todo if question_key(q) not in done]
     progress("drafting", len(kept), len(todo))
-    rows = row_ids(questionnaire.questions)  # where a profile fact pointing to another row points
-    for i, q in enumerate(pending, 1):
-        if sections.gate(q) is not None:  # a governed row: its qualifier may have been reviewed meanwhile
-            sections.reviewed(review.latest_decisions(project.id))
-        off = sections.switched_off(q)
-        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, questionnaire.path)
-        sections.drafted(q, draft)
+    decisions = partial(review.latest_decisions, project.id)
+    for i, (q, draft) in enumerate(drafts_in_order(pending, drafter, sections, questionnaire.path, decisions), 1):
         review.add_draft(project.id, draft.stored())
         sink.write(draft)
         run.drafted.append(draft)
@@ -91,6 +87,29 @@ def draft_questionnaire(
         ]
         run.exported = export_drafts(questionnaire, drafts, out)
     return run
+
+
+def drafts_in_order(
+    questions: Sequence[Question],
+    drafter: Drafter,
+    sections: SectionGate,
+    source: Path | None,
+    decisions: Callable[[], Mapping[str, Decision]],
+) -> Iterator[tuple[Question, Draft]]:
+    """Each of ``questions`` (in drafting order: ``SectionGate.order``) with its new draft, as it is
+    made: a row its qualifier switches off is ``not_required`` (no retrieval, no model); before
+    each governed row the reviewer's decisions (``decisions()``: read now) are taken again, so a
+    qualifier answered meanwhile decides its section. ``source``: the questionnaire's file (a
+    date's format). The one loop of ``draft_questionnaire`` and of the evaluation's
+    ``engine.bench.rows.draft_rows``."""
+    rows = row_ids(sections.questionnaire.questions)  # where a profile fact pointing to another row points
+    for q in questions:
+        if sections.gate(q) is not None:  # a governed row: its qualifier may have been reviewed meanwhile
+            sections.reviewed(decisions())
+        off = sections.switched_off(q)
+        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, source)
+        sections.drafted(q, draft)
+        yield q, draft
 
 
 def _question_json(q: Question) -> dict:
