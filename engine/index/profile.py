@@ -58,8 +58,8 @@ COMPANY_AGREEMENT = 0.6  # share of the company's questionnaires answering a fac
 PRODUCT_KEYS = ("product_name", "product_description")  # never company facts
 # facts only the profile answers: a contact or a link the profile lacks is left for the responder
 # to set, never drafted from the documents (drafted so on Canvas Credentials' HECVAT Full from the
-# documents alone, 9 of 9 such rows were wrong: AWS's privacy notice, an e-mail as a name or title,
-# a phone number from an insurance certificate)
+# documents alone, the model found nothing for 1 of the 9 such rows and the other 8 were all wrong:
+# AWS's privacy notice, an e-mail as a name or title, a phone number from an insurance certificate)
 PROFILE_ONLY_KEYS = (
     "accessibility_contact_name",
     "accessibility_contact_title",
