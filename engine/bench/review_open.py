@@ -1,10 +1,12 @@
 """What opening a question on the Review screen costs on a large workspace: the engine and
 storage calls the screen makes when a question is opened (ui/screens/review.py, with
-ui/components/pdf_pane.py), timed one by one, and optionally the whole screen rerun with
-Streamlit's AppTest (Streamlit's own cost included; the browser's pdf.js drawing is not).
+ui/components/pdf_pane.py), timed one by one. The whole screen rerun with Streamlit's AppTest
+(Streamlit's own cost included; the browser's pdf.js drawing is not) is added by
+``python -m tests.e2e.review_open_apptest`` with the same arguments: it drives the UI, which the
+engine never imports (it passes ``screen`` to :func:`main`).
 
     .venv/bin/python -m engine.bench.review_open --store DIR --questionnaire FILE.xlsx [--kb PDF…]
-        [--questions 30] [--apptest] [--profile OUT.prof]
+        [--questions 30] [--profile OUT.prof]
 
 The store is built once and reused: the ``--kb`` files it lacks are indexed (extractive
 summaries, no model), the questionnaire is imported as a project, and its rows are given drafts
@@ -39,11 +41,11 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from engine.app.workspace import Workspace
 from engine.core.types import SourceKind
 from engine.drafting.generate.prompt import GeneratedAnswer
-from engine.review import pdf_pages
 from engine.review.draft_run import draft_questionnaire
 from engine.review.pdf_pages import citation_excerpt
 from engine.review.review import Review, ReviewItem
@@ -148,51 +150,6 @@ def engine_pass(ws: Workspace, pid: int, questionnaire, keys: list[str]) -> tupl
     return runs, base
 
 
-# ---- the whole screen, with AppTest ----------------------------------------------------------------
-def apptest_pass(ws: Workspace, keys: list[str], rounds: int = 2) -> tuple[list[list[float]], list[float]]:
-    """``at.run()`` after choosing each question (as the list's callback does), per round."""
-    # deferred: Streamlit and the UI only for --apptest (the one bench that drives the UI)
-    import ui.resources  # noqa: PLC0415
-    from ui.resources import QUESTION  # noqa: PLC0415
-
-    pdf_pages._excerpt.cache_clear()  # the first round opens each page as the engine passes first did
-    kept = ui.resources.workspace
-    ui.resources.workspace = lambda folder=None: ws  # this process's workspace, as the UI tests do
-    try:
-        return _apptest_rounds(ws, keys, rounds, QUESTION)
-    finally:
-        ui.resources.workspace = kept
-
-
-def _apptest_rounds(
-    ws: Workspace, keys: list[str], rounds: int, question: str
-) -> tuple[list[list[float]], list[float]]:
-    from streamlit.testing.v1 import AppTest
-
-    app = str(Path(__file__).resolve().parents[2] / "ui" / "app.py")
-    at = AppTest.from_file(app, default_timeout=300)
-    at.run()
-    at.switch_page("screens/review.py")
-    at.run()
-    if ws.warming is not None:  # the app's warm-up (ui/app.py) loads the embedder: not part of an opening
-        ws.warming.wait(600)
-    if at.exception:
-        raise SystemExit(f"the Review screen failed: {at.exception}")
-    out, base = [], []
-    for _ in range(rounds):
-        times = []
-        for key in keys:
-            base.append(baseline())
-            at.session_state[question] = key
-            t = time.perf_counter()
-            at.run()
-            times.append(time.perf_counter() - t)
-            if at.exception:
-                raise SystemExit(f"the Review screen failed on {key}: {at.exception}")
-        out.append(times)
-    return out, base
-
-
 # ---- profiling: this thread and the ones AppTest runs the script in ------------------------------
 def profiled() -> list[cProfile.Profile]:
     """Profile this thread from now on, and every thread started from now on (each its own)."""
@@ -242,13 +199,18 @@ def summary(runs: list[dict], base_p50: float) -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.bench.review_open", description=__doc__.split("\n\n")[0])
+# the whole screen timed per round, with the baseline beside each opening (tests/e2e/review_open_apptest.py)
+Screen = Callable[[Workspace, list[str]], tuple[list[list[float]], list[float]]]
+
+
+def main(
+    argv: list[str] | None = None, screen: Screen | None = None, prog: str = "python -m engine.bench.review_open"
+) -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", type=Path, required=True, help="the workspace folder (built once, then reused)")
     ap.add_argument("--questionnaire", type=Path, required=True)
     ap.add_argument("--kb", type=Path, nargs="*", default=[], help="documents the store should hold")
     ap.add_argument("--questions", type=int, default=30)
-    ap.add_argument("--apptest", action="store_true", help="also time the whole screen with AppTest")
     ap.add_argument("--profile", type=Path, help="write a cProfile of the timed openings here")
     ap.add_argument("--prepare-only", action="store_true", help="build the workspace, time nothing")
     args = ap.parse_args(argv)
@@ -262,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     profiles = profiled() if args.profile else None
     first, base1 = engine_pass(ws, pid, questionnaire, keys)
     again, base2 = engine_pass(ws, pid, questionnaire, keys)
-    screen, base3 = apptest_pass(ws, keys) if args.apptest else ([], [])
+    rounds, base3 = screen(ws, keys) if screen is not None else ([], [])
     if profiles is not None:
         dump(profiles, args.profile)
     base_p50 = statistics.median(base1 + base2 + base3)
@@ -278,9 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         "engine_first": summary(first, base_p50),
         "engine_again": summary(again, base_p50),
     }
-    if screen:
-        result["apptest_first"] = figures(screen[0], base_p50)
-        result["apptest_again"] = figures([t for r in screen[1:] for t in r], base_p50)
+    if rounds:
+        result["apptest_first"] = figures(rounds[0], base_p50)
+        result["apptest_again"] = figures([t for r in rounds[1:] for t in r], base_p50)
     print(json.dumps(result, indent=2))
     return 0
 

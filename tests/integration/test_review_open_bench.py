@@ -1,4 +1,5 @@
-"""``python -m engine.bench.review_open`` on a small generated workspace (a handbook PDF made with
+"""``python -m engine.bench.review_open`` (and ``python -m tests.e2e.review_open_apptest``, which adds the
+whole screen) on a small generated workspace (a handbook PDF made with
 PyMuPDF, the 4-question workbook made with openpyxl; real MiniLM, real Qdrant local mode): it
 builds the workspace once, drafts it with its stated fake generator (the benchmark is about
 opening a drafted question, not drafting), times the Review screen's steps and the whole screen
@@ -12,13 +13,14 @@ import pytest
 
 from engine.bench import review_open
 from storage.vector_store import release
+from tests.e2e import review_open_apptest
 from tests.fixtures import topic_pages, write_pdf, write_questionnaire
 
 pytestmark = pytest.mark.timeout(300)
 
 
-def run(capsys, *args: str) -> dict:
-    assert review_open.main(list(args)) == 0
+def run(capsys, *args: str, apptest: bool = False) -> dict:
+    assert (review_open_apptest.main if apptest else review_open.main)(list(args)) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -37,7 +39,7 @@ def test_review_open_prints_the_steps_and_reuses_the_workspace(tmp_path, capsys)
             str(pdf),
             "--questions",
             "2",
-            "--apptest",
+            apptest=True,
         )
         assert out["rows"] == 4 and out["documents"] == 1 and out["questions_opened"] == 2
         for part in ("engine_first", "engine_again"):
