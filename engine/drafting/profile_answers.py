@@ -118,9 +118,9 @@ class ProfileAnswers:
             return Draft(key, q.id, q.sheet, q.row, q.text, day, None, DraftStatus.DRAFTED, profile_fact=DATE_KEY)
         fact = self.profile().fact(name, product)
         value = fact.value_for(rows) if fact is not None else None
-        if (fact is None or value is None) and name in PROFILE_ONLY_KEYS:  # for the responder to set
-            return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, profile_fact=name)
-        if fact is None or value is None:
+        if fact is None or value is None:  # a contact or a link is for the responder to set; any other fact is drafted
+            if name in PROFILE_ONLY_KEYS:
+                return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, profile_fact=name)
             return None
         cites = ()
         if fact.page is not None:  # stated by the product's own document: cite its page

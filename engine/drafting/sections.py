@@ -71,7 +71,7 @@ def current_answers(
         if key not in keys:
             continue
         d, s = decisions.get(key), drafts.get(key)
-        if _approved(d):
+        if approved(d):
             out[key] = answer_of(q, d.choice, d.answer)
         elif s is not None and switches_sections(Draft.from_stored(key, s)):
             out[key] = answer_of(q, s.choice, s.answer)
@@ -149,7 +149,7 @@ class SectionGate:
         self.gates = gates(self.qualifiers, self.answers, self._choices)
 
 
-def _approved(d: Decision | None) -> bool:
+def approved(d: Decision | None) -> bool:
     """A reviewer's decision that gives the question its answer: accepted or edited, with a value."""
     return d is not None and d.action in (Action.ACCEPT, Action.EDIT) and (d.answer is not None or bool(d.choice))
 
@@ -157,7 +157,7 @@ def _approved(d: Decision | None) -> bool:
 def _decided(decisions: Mapping[str, Decision], keys: set[str]) -> dict[str, tuple]:
     """The reviewer's answers to the qualifiers ``keys`` (key → (choice, text)), comparable from one
     reading to the next."""
-    return {k: (d.choice, d.answer) for k, d in decisions.items() if k in keys and _approved(d)}
+    return {k: (d.choice, d.answer) for k, d in decisions.items() if k in keys and approved(d)}
 
 
-__all__ = ["SectionGate", "current_answers", "switches_sections"]
+__all__ = ["SectionGate", "approved", "current_answers", "switches_sections"]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.core.types import Action, DraftStatus
 from engine.drafting.records import Citation, Draft
-from engine.drafting.sections import SectionGate
+from engine.drafting.sections import SectionGate, approved
 from engine.index.library import AnswerLibrary
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
@@ -85,8 +85,7 @@ class ReviewItem:
     def unanswered_qualifier(self) -> bool:
         """A qualifier the reviewer has not answered yet: answered early, it decides its sections
         before drafting reaches them (engine/drafting/sections.py)."""
-        decided = self.decision is not None and self.decision.action in (Action.ACCEPT, Action.EDIT)
-        return self.qualifier and not decided and not self.question.answered  # the file's own answer holds
+        return self.qualifier and not approved(self.decision) and not self.question.answered  # the file's holds
 
     @property
     def row_type(self) -> RowType:
