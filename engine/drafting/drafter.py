@@ -17,7 +17,8 @@ Another product's past answer is never reused as it is, nor shown to the model
 (engine/drafting/cross_product.py): the product's own near-identical past answers come first, then
 company-wide ones; when only other products' are near-identical, their choice is taken, labelled
 ("Parchment's HECVAT: No", ``Draft.from_product`` / ``past_answers``) with its own calibrated
-confidence, and the explanation is drafted from the documents or left empty. ``Draft.trust``
+confidence, and the explanation is the documents' sentence that speaks best to the question
+(engine/drafting/explanation.py, no model call) or left empty. ``Draft.trust``
 lists why a draft needs a reviewer's eye first.
 """
 
@@ -35,6 +36,7 @@ from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
+from engine.drafting.explanation import best_sentence
 from engine.drafting.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
@@ -113,6 +115,13 @@ class Drafter:
     def third_party(self, doc: str) -> str | None:
         """The third party whose document ``doc`` is; None for other (or since removed) documents."""
         return next((d.scope.third_party for d in self.kb.documents() if d.name == doc), None)
+
+    def other_products(self) -> set[str]:
+        """The products, other than the one drafted for, that the documents' scopes and the past
+        answers name."""
+        names = {p for d in self.kb.documents() for p in d.scope.products}
+        names |= {e.product for e in self.library.entries() if e.product} if self.library else set()
+        return names - {self.product}
 
     def anchorer(self, doc: str) -> QuoteAnchorer:
         if doc not in self._anchorers:
@@ -249,32 +258,22 @@ class Drafter:
     ) -> Draft:
         """Only other products' near-identical past answers: their most common choice (in the
         workbook's spelling), labelled with its product and cited as that choice alone; the
-        explanation drafted from the documents within the scope — kept only when supported and
-        not contradicting the choice, else left empty — never the past answer's text
-        (engine/drafting/cross_product.py). A question without a dropdown gets the choice as its
-        text's start ("4) AWS — explanation", written as a past answer is shown)."""
+        explanation is the sentence of the documents within the scope that speaks best to the
+        question, word for word and without the model (engine/drafting/explanation.py), or empty —
+        never the past answer's text (engine/drafting/cross_product.py). A question without a
+        dropdown gets the choice as its text's start ("4) AWS — explanation", written as a past
+        answer is shown)."""
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
-        text, doc_citations, backing, tokens, probability = "", (), None, 0, None
+        text, doc_citations, backing = "", (), None
         if self.kb.documents():
-            retrieved = self.retrieve(asked)
-            hits = list(retrieved.hits)
-            if hits:
-                answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), q.choices)
-                doc_citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
-                backing, tokens = self.support(asked, doc_citations), answer.prompt_tokens
-                agrees = not answer.choice or choice_key(answer.choice) == choice_key(choice)
-                if (
-                    agrees
-                    and not answer.insufficient_context
-                    and backing is not None
-                    and backing >= SUPPORT_MIN
-                    and answer.answer
-                ):
-                    text = answer.answer
-                if not text:
-                    doc_citations = ()  # nothing of them is in the draft
-                probability = answer.choice_probability if agrees else None
+            hits = list(self.retrieve(asked).hits)
+            encoder = self.kb.encoder
+            vector = question_vectors(asked, encoder).dense_for(encoder)
+            found = best_sentence(vector, hits, encoder, self.third_party, self.other_products())
+            cited = self.cite(found.quote, [found.hit]) if found else None
+            if found and cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
+                text, doc_citations, backing = found.text, (cited,), found.support
         if not q.choices:  # no dropdown to hold the choice: it leads the text
             text, choice = " — ".join(x for x in (choice, text) if x), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -289,12 +288,10 @@ class Drafter:
             choice,
             DraftStatus.DRAFTED,
             (cite,) + doc_citations,
-            prompt_tokens=tokens,
             seconds=time.perf_counter() - started,
             reused=True,
             past_choices=count_choices(voters),
             confidence=cross_product_confidence(agreeing, len(voters)),
-            choice_probability=probability,
             support=backing,
             from_product=e.product,
             past_answers=tuple(choice_label(x) for x in voters),

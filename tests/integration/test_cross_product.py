@@ -53,13 +53,15 @@ DOCS = {
 
 
 class Recording(QuotingGenerator):
-    """The stated fake LLM, keeping every passage it was shown."""
+    """The stated fake LLM, keeping every question it was asked and every passage it was shown."""
 
     def __init__(self) -> None:
         super().__init__()
         self.seen: list[str] = []
+        self.asked: list[str] = []
 
     def generate(self, question, passages, choices):
+        self.asked.append(question)
         self.seen += [p.label + " " + p.text for p in passages]
         return super().generate(question, passages, choices)
 
@@ -133,17 +135,19 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     # encryption: Parchment No / Canvas LMS Yes disagree → the newest most common, labelled, disputed
     assert enc.from_product in ("Parchment", "Canvas LMS") and enc.reused and enc.disputed
     assert sorted(enc.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: No"]
-    # card data: only Parchment's No; the model's draft from the documents says Yes → the choice, no explanation
+    # card data: only Parchment's No; no sentence of the documents speaks to card data → the choice, no explanation
     assert (card.choice, card.from_product, card.answer) == ("No", "Parchment", "")
     assert card.past_answers == ("Parchment's HECVAT: No",) and card.citations[0].product == "Parchment"
     assert card.confidence == pytest.approx(CROSS_PRODUCT_PRECISION["agree"]) and not card.low_confidence
     assert "from another product (Parchment)" in card.trust
     # the vendor's name (free text, no choice): never Parchment's; drafted from the documents
     assert vendor.from_product is None and not vendor.reused
-    # training: both products say Yes; the explanation is drafted from the company's policy
+    # training: both products say Yes; the explanation is the company policy's sentence, word for word, no model call
     assert training.choice == "Yes"
     assert sorted(training.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: Yes"]
-    assert "security awareness" in training.answer and training.citations[1].file == "policy.md"
+    assert training.answer == "Every employee completes security awareness training when hired and every year after."
+    assert training.citations[1].file == "policy.md" and training.citations[1].label.value == "verified"
+    assert model.asked == [VENDOR]  # the other products' choices took no model call
     assert training.trust == ("from another product (" + training.from_product + ")",)
     # results.jsonl and the review store carry the labels and the trust state
     lines = {line["id"]: line for line in map(json.loads, results.read_text().splitlines())}
