@@ -70,7 +70,7 @@ def shown(sentence: str) -> str:
 
 
 def is_statement(sentence: str) -> bool:
-    """The sentence states something: enough words, not a question, not a control's id and question."""
+    """The sentence states something: enough words, not a question, no control's id, no dot leaders."""
     text = shown(sentence)
     return (
         len(text.split()) >= STATEMENT_WORDS
@@ -113,9 +113,9 @@ def best_sentence(
     scores = np.asarray(encoder.encode_passages([shown(s) for _, s in candidates]), dtype=np.float32) @ question
     ranked = sorted(range(len(candidates)), key=lambda i: -float(scores[i]))
     supported = [i for i in ranked if scores[i] >= EXPLANATION_MIN]
-    own = [i for i in supported if third_party(candidates[i][0].chunk.doc) is None]
     if not supported:
         return None
+    own = [i for i in supported if third_party(candidates[i][0].chunk.doc) is None]
     i = (own or supported)[0]
     hit, quote = candidates[i]
     return Explanation(shown(quote), quote.strip(), hit, float(scores[i]))
