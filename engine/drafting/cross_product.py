@@ -8,7 +8,8 @@ exists may another product's near-identical answers give the **choice** (Yes/No 
 dropdown value) — never the text. The draft then says whose choice it is ("Parchment's HECVAT:
 No", :func:`choice_label`) in its record, results.jsonl, the report and the Review screen, is
 flagged "from another product" for review, and carries :func:`cross_product_confidence`; its
-explanation is drafted from the documents (or left empty).
+explanation is the documents' sentence that speaks best to the question, word for word
+(engine/drafting/explanation.py), or left empty.
 
 For a questionnaire drafted for no product (company-wide), every product's past answer is
 another product's: a company-wide draft is not one product's answer either.

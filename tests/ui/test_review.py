@@ -689,6 +689,7 @@ def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_pr
         confidence=0.918,
         past_choices={"No": 1, "Yes": 1},
         past_answers=("Parchment's HECVAT: No", "Canvas LMS's HECVAT: Yes"),
+        answer="Security incidents are reported to customers within 72 hours.",
     )
     at = open_screen("review")
     toggle = at.sidebar.toggle(key=LOW_FIRST)
@@ -702,6 +703,8 @@ def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_pr
     assert not any(":material/history: Reused" in m.value for m in at.main.markdown)
     texts = [w.value for w in at.main.warning]
     assert any(t.startswith("From another product: the choice is Parchment's past answer") for t in texts)
+    said = next(t for t in texts if t.startswith("From another product"))
+    assert "quoted word for word (nothing checked that it agrees with the choice)" in said
     assert any("Parchment's HECVAT: No ×1 · Canvas LMS's HECVAT: Yes ×1" in t and "disagree" in t for t in texts)
 
 

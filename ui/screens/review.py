@@ -513,7 +513,12 @@ def _other_product(draft: Draft, state: ReviewState) -> None:
     text = (
         f"From another product: the choice is {escape_md(product)}'s past answer "
         f"({' · '.join(escape_md(a) for a in dict.fromkeys(draft.past_answers))}); "
-        + ("the explanation is drafted from your documents. " if draft.answer else "no explanation is drafted. ")
+        + (
+            "the explanation is a sentence of your documents, quoted word for word (nothing checked that it "
+            "agrees with the choice). "
+            if draft.answer
+            else "no sentence of your documents explains it. "
+        )
         + "Check that the choice holds for this product."
     )
     if state is ReviewState.DRAFTED:
