@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from engine.core.location import PROMPT, Location
-from engine.core.scopes import ScopeFilter, passage_suffix
+from engine.core.scopes import ScopeFilter, passage_suffix, products_of
 from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
@@ -119,8 +119,7 @@ class Drafter:
     def other_products(self) -> set[str]:
         """The products, other than the one drafted for, that the documents' scopes and the past
         answers name."""
-        names = {p for d in self.kb.documents() for p in d.scope.products}
-        names |= {e.product for e in self.library.entries() if e.product} if self.library else set()
+        names = set(products_of(self.kb.documents())) | (self.library.products() if self.library else set())
         return names - {self.product}
 
     def anchorer(self, doc: str) -> QuoteAnchorer:
@@ -268,9 +267,8 @@ class Drafter:
         text, doc_citations, backing = "", (), None
         if self.kb.documents():
             hits = list(self.retrieve(asked).hits)
-            encoder = self.kb.encoder
-            vector = question_vectors(asked, encoder).dense_for(encoder)
-            found = best_sentence(vector, hits, encoder, self.third_party, self.other_products())
+            vector = asked.dense_for(self.kb.encoder)
+            found = best_sentence(vector, hits, self.kb.encoder, self.third_party, self.other_products())
             cited = self.cite(found.quote, [found.hit]) if found else None
             if found and cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
                 text, doc_citations, backing = found.text, (cited,), found.support

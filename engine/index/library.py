@@ -258,6 +258,11 @@ class AnswerLibrary:
     def entry(self, entry_id: int) -> LibraryEntry:
         return self.store.entry(entry_id)
 
+    def products(self) -> set[str]:
+        """The products the active past answers were given for (from the in-memory index, read
+        again only when the library changed)."""
+        return {e.product for e in self._current().entries if e.product}
+
     def entry_at(self, file: str, sheet: str | None, row: int | None) -> LibraryEntry | None:
         """The entry a library citation points to (the newest when several)."""
         return self.store.entry_at(file, sheet, row)
