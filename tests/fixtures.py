@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Mapping, Sequence
 
 import fitz
 import openpyxl
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from engine.core.config import EngineConfig
+from engine.core.scopes import Scope
 from engine.drafting.generate import GeneratedAnswer
+from engine.index.kb import KnowledgeBase
+from storage.vector_store import release
 
 BOILERPLATE = "ACME Corp - Internal Security Handbook - Confidential"
 
@@ -57,6 +62,26 @@ TOPICS = {
         "agreement with standard contractual clauses."
     ),
 }
+
+
+@contextmanager
+def text_kb(
+    tmp_path: Path, encoder, texts: Mapping[str, str], scopes: Mapping[str, Scope] | None = None
+) -> Iterator[KnowledgeBase]:
+    """A real knowledge base (Qdrant local mode, ``encoder``) in ``tmp_path``/store of the text
+    files ``texts`` (name → text), with their ``scopes``; Qdrant is released after."""
+    store, folder = tmp_path / "store", tmp_path / "docs"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    base = KnowledgeBase(store, EngineConfig(), encoder)
+    assert not base.add([folder]).errors
+    if scopes:
+        base.set_scopes(scopes)
+    try:
+        yield base
+    finally:
+        release(str(store / "qdrant"))
 
 
 def topic_pages(repeat: int = 2) -> list[str]:

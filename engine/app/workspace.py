@@ -32,7 +32,7 @@ from engine.index.profile import row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
-from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.questionnaire.reader import SUFFIXES
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.review import Review
@@ -329,7 +329,10 @@ class Workspace:
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
             raise KeyError(f"no question {key} in {questionnaire.path.name}")
-        draft = self.drafter_for(project_id).draft(question, row_ids(questionnaire.questions), questionnaire.path)
+        qualifier = key in {qual.key for qual in qualifiers_of(questionnaire)}
+        draft = self.drafter_for(project_id).draft(
+            question, row_ids(questionnaire.questions), questionnaire.path, qualifier
+        )
         self.review_store.add_draft(project_id, draft.stored())
         return draft
 

@@ -42,6 +42,8 @@ CROSS_PRODUCT_PRECISION = {"agree": 0.918, "disagree": 0.848}  # 637 and 164 cho
 # agreeing) were right for 31 of 31 targets; the two answered by one other product only (card
 # data, professional services) were right for 0 of 4 — Parchment's "Yes" to card data would
 # blank Canvas Credentials' PCI section, its "No" to professional services its consulting rows.
+# (A qualifier about regulated data — PHI, card data — no longer gets here: the product's own
+# documents answer it first, engine/drafting/regulated.py.)
 QUALIFIER_QUORUM = 3
 _KINDS = (
     ("hecvat", "HECVAT"),

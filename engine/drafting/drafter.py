@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from engine.core.location import PROMPT, Location
-from engine.core.scopes import ScopeFilter, passage_suffix, products_of
+from engine.core.scopes import ScopeFilter, passage_suffix, products_of, third_parties_of
 from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
@@ -42,6 +42,7 @@ from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect
+from engine.drafting.regulated import Regime, excluded_names, finding, own_statements, regime_of
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
@@ -163,17 +164,25 @@ class Drafter:
         dropped from what it returns."""
         return retrieve(self.kb, question, self.top_k, self.mode, self.scope)
 
-    def draft(self, q: Question, rows: Mapping[str, str] | None = None, source: Path | None = None) -> Draft:
+    def draft(
+        self,
+        q: Question,
+        rows: Mapping[str, str] | None = None,
+        source: Path | None = None,
+        qualifier: bool = False,
+    ) -> Draft:
         """Draft ``q``; ``rows`` are its questionnaire's general-information rows (fact → row
         id, ``engine.index.profile.row_ids``), for a profile fact that points to another row;
-        ``source`` is its questionnaire's file (a date question's format)."""
+        ``source`` is its questionnaire's file (a date question's format); ``qualifier``: ``q``
+        switches sections on or off (one about regulated data is answered by the documents'
+        statements, engine/drafting/regulated.py)."""
         with self._lock:
             fact = self.profile.answer(q, question_key(q), self.product, rows, source)
             if fact is not None:  # a profile fact or the date: exactly, without the model
                 return fact
-            return self.profile.checked(self._draft(q), self.product)
+            return self.profile.checked(self._draft(q, regime_of(q.text) if qualifier else None), self.product)
 
-    def _draft(self, q: Question) -> Draft:
+    def _draft(self, q: Question, regime: Regime | None = None) -> Draft:
         key = question_key(q)
         started = time.perf_counter()
         try:
@@ -190,6 +199,9 @@ class Drafter:
                 # a near-identical past question of this product (or company-wide): its answer, no LLM call
                 near = near_hits(past, product=self.product)  # the past answers reuse chose among
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
+            regulated = self._regulated(q, asked, key, regime, started) if regime is not None else None
+            if regulated is not None:  # a qualifier about regulated data: what the own documents state
+                return regulated
             if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
                 # only other products' near-identical answers: their choice, labelled; the text from the documents
                 return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product), started)
@@ -202,12 +214,9 @@ class Drafter:
         except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
             raise
         except Exception as exc:  # one bad question never stops the batch; the draft says why
-            return Draft(
+            return Draft.of(
+                q,
                 key,
-                q.id,
-                q.sheet,
-                q.row,
-                q.text,
                 "",
                 None,
                 DraftStatus.ERROR,
@@ -235,12 +244,9 @@ class Drafter:
         quote, shown = e.answer or e.choice or "", answer_text(e)
         cite = _past_citation(hit, quote, shown.rfind(quote))  # offsets into "choice — explanation" as shown
         voters, agreeing = _voters(near, e.choice)  # the near-identical answers reuse chose among
-        return Draft(
+        return Draft.of(
+            q,
             key,
-            q.id,
-            q.sheet,
-            q.row,
-            q.text,
             text,
             choice,
             DraftStatus.DRAFTED,
@@ -276,12 +282,9 @@ class Drafter:
             text, choice = " — ".join(x for x in (choice, text) if x), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
         voters, agreeing = _voters(near, e.choice)
-        return Draft(
+        return Draft.of(
+            q,
             key,
-            q.id,
-            q.sheet,
-            q.row,
-            q.text,
             text,
             choice,
             DraftStatus.DRAFTED,
@@ -293,6 +296,35 @@ class Drafter:
             support=backing,
             from_product=e.product,
             past_answers=tuple(choice_label(x) for x in voters),
+        )
+
+    def _regulated(self, q: Question, asked: QuestionVectors, key: str, regime: Regime, started: float) -> Draft | None:
+        """A qualifier about regulated data (engine/drafting/regulated.py): Yes when a company or
+        product document of the scope states it handles the data (the closest such statement,
+        word for word, explains it), No when none does; None when there is no own document to
+        read or the question takes no Yes/No."""
+        docs = self.kb.documents()
+        names = excluded_names(self.other_products(), third_parties_of(docs))
+        found = own_statements(regime, docs, self.kb.chunks, self.scope, names)
+        choice = allowed_choice("Yes" if found.hits else "No", q.choices)
+        if not found.read or choice is None:
+            return None
+        text, citations, backing = "", (), None
+        vector = asked.dense_for(self.kb.encoder)
+        best = best_sentence(vector, found.hits, self.kb.encoder, self.third_party, names, regime.states.search)
+        cited = self.cite(best.quote, [best.hit]) if best else None
+        if best and cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
+            text, citations, backing = best.text, (cited,), best.support
+        return Draft.of(
+            q,
+            key,
+            text,
+            choice,
+            DraftStatus.DRAFTED,
+            citations,
+            seconds=time.perf_counter() - started,
+            support=backing,
+            regulated=finding(regime, found),
         )
 
     @staticmethod
@@ -309,33 +341,27 @@ class Drafter:
         supported = backing is not None and backing >= SUPPORT_MIN
         signals = dict(choice_probability=answer.choice_probability, support=backing)
         if answer.insufficient_context or not supported or not (answer.answer or answer.choice):
-            return Draft(
+            return Draft.of(
+                q,
                 key,
-                q.id,
-                q.sheet,
-                q.row,
-                q.text,
                 "",
                 None,
                 DraftStatus.NO_CONTEXT,
                 citations,
-                answer.prompt_tokens,
-                seconds,
+                prompt_tokens=answer.prompt_tokens,
+                seconds=seconds,
                 **signals,
             )
         confidence = draft_confidence(answer.choice_probability, backing) if answer.choice else None
-        return Draft(
+        return Draft.of(
+            q,
             key,
-            q.id,
-            q.sheet,
-            q.row,
-            q.text,
             answer.answer,
             answer.choice,
             DraftStatus.DRAFTED,
             citations,
-            answer.prompt_tokens,
-            seconds,
+            prompt_tokens=answer.prompt_tokens,
+            seconds=seconds,
             confidence=confidence,
             **signals,
         )
@@ -430,7 +456,7 @@ def _past_head(hit: LibraryHit) -> str:
 
 def not_required_draft(q: Question, reason: str) -> Draft:
     """The draft of a question its qualifier switches off: nothing to write, no model call."""
-    return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NOT_REQUIRED, gate=reason)
+    return Draft.of(q, question_key(q), "", None, DraftStatus.NOT_REQUIRED, gate=reason)
 
 
 def _past_citation(hit: LibraryHit, quote: str, start: int, product: str | None = None) -> Citation:

@@ -80,7 +80,7 @@ def is_statement(sentence: str) -> bool:
     )
 
 
-def _sentences(text: str) -> list[str]:
+def sentences_of(text: str) -> list[str]:
     """The sentences of a chunk's text, each without a Markdown heading line before it, a list's
     items apart (a PDF's page footer runs into the next page's first item: "November 2024 6 •
     Level 1 service provider…")."""
@@ -98,15 +98,20 @@ def best_sentence(
     encoder: DenseEncoder,
     third_party: Callable[[str], str | None],
     other_products: Iterable[str] = (),
+    wanted: Callable[[str], object] | None = None,
 ) -> Explanation | None:
     """The statement among ``hits``' sentences closest to ``question`` (its unit vector in
     ``encoder``'s space), a company or product document's before a third party's (``third_party``
     names a document's third party, None for the company's own); None when none reaches
     ``EXPLANATION_MIN``. A sentence naming one of ``other_products`` speaks for that product (a
-    company document's "Level 1 PCI service provider (for Canvas Catalog)"): never a candidate."""
+    company document's "Level 1 PCI service provider (for Canvas Catalog)"): never a candidate.
+    ``wanted``, when given, keeps only the sentences it is true of."""
     others = tuple(other_products)
     candidates = [
-        (hit, s) for hit in hits for s in _sentences(hit.chunk.text) if is_statement(s) and not names_any(s, others)
+        (hit, s)
+        for hit in hits
+        for s in sentences_of(hit.chunk.text)
+        if is_statement(s) and not names_any(s, others) and (wanted is None or wanted(s))
     ]
     if not candidates:
         return None
@@ -121,4 +126,13 @@ def best_sentence(
     return Explanation(shown(quote), quote.strip(), hit, float(scores[i]))
 
 
-__all__ = ["EXPLANATION_MIN", "Explanation", "STATEMENT_WORDS", "best_sentence", "is_statement", "names_any", "shown"]
+__all__ = [
+    "EXPLANATION_MIN",
+    "Explanation",
+    "STATEMENT_WORDS",
+    "best_sentence",
+    "is_statement",
+    "names_any",
+    "sentences_of",
+    "shown",
+]

@@ -115,12 +115,12 @@ class ProfileAnswers:
             return None
         if name == DATE_KEY:
             day = date_format(q, source).format(self.today or date.today())
-            return Draft(key, q.id, q.sheet, q.row, q.text, day, None, DraftStatus.DRAFTED, profile_fact=DATE_KEY)
+            return Draft.of(q, key, day, None, DraftStatus.DRAFTED, profile_fact=DATE_KEY)
         fact = self.profile().fact(name, product)
         value = fact.value_for(rows) if fact is not None else None
         if fact is None or value is None:  # a contact or a link is for the responder to set; any other fact is drafted
             if name in PROFILE_ONLY_KEYS:
-                return Draft(key, q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT, profile_fact=name)
+                return Draft.of(q, key, "", None, DraftStatus.NO_CONTEXT, profile_fact=name)
             return None
         cites = ()
         if fact.page is not None:  # stated by the product's own document: cite its page
@@ -142,7 +142,7 @@ class ProfileAnswers:
                     product=fact.product,
                 ),
             )
-        return Draft(key, q.id, q.sheet, q.row, q.text, value, None, DraftStatus.DRAFTED, cites, profile_fact=name)
+        return Draft.of(q, key, value, None, DraftStatus.DRAFTED, cites, profile_fact=name)
 
     def checked(self, draft: Draft, product: str | None) -> Draft:
         if not draft.answer or (draft.reused and not draft.from_product):

@@ -8,12 +8,16 @@ engine/core/types.py, because the review store (storage/) persists it and import
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Iterable
 
 from engine.core.location import Location
 from engine.core.scopes import inherited_from
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from storage.review_store import StoredDraft
+
+if TYPE_CHECKING:
+    from engine.questionnaire import Question
 
 # A drafted choice whose confidence is under this is shown as low confidence (calibrated by
 # leave-one-out on the filled Instructure questionnaires: README, "Confidence").
@@ -102,6 +106,23 @@ class Draft:
     # company or product source and not in the profile (engine/drafting/profile_answers.py)
     removed: tuple[str, ...] = ()
     gate: str | None = None  # not_required: why ("not required (QUAL-01 = No)", engine/drafting/sections.py)
+    # a qualifier about regulated data answered by what the own documents state, without the model
+    # (engine/drafting/regulated.py): "no document mentions card data (…)" / "documents mention …"
+    regulated: str | None = None
+
+    @classmethod
+    def of(
+        cls,
+        q: Question,
+        key: str,
+        answer: str,
+        choice: str | None,
+        status: DraftStatus,
+        citations: Iterable[Citation] = (),
+        **fields,
+    ) -> Draft:
+        """The draft of question ``q`` (its ID, place and text), keyed ``key``."""
+        return cls(key, q.id, q.sheet, q.row, q.text, answer, choice, status, tuple(citations), **fields)
 
     @property
     def trust(self) -> tuple[str, ...]:
@@ -117,6 +138,7 @@ class Draft:
             (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
             ("profile fact", bool(self.profile_fact)),
             ("contact details removed", bool(self.removed)),
+            (self.regulated or "", bool(self.regulated)),
         )
         return tuple(name for name, on in flags if on)
 
@@ -163,6 +185,7 @@ class Draft:
             "past_answers": list(self.past_answers),
             "profile_fact": self.profile_fact,
             "removed": list(self.removed),
+            "regulated": self.regulated,
             "trust": list(self.trust),
         }
 
@@ -196,6 +219,7 @@ class Draft:
             d.get("profile_fact"),
             tuple(d.get("removed") or ()),
             d.get("gate"),
+            d.get("regulated"),
         )
 
 

@@ -8,7 +8,9 @@ product's past answer (engine/drafting/cross_product.py) switches nothing off un
 it — one wrong qualifier would blank a whole section of this product's answers — unless at least
 three other products gave that choice and none another (``settles_qualifier``: the company-wide
 qualifiers such as "Does your product process PHI?"); nor does a low-confidence draft or one
-resting on a third party's evidence alone (:func:`switches_sections`). Drafting asks :class:`SectionGate`
+resting on a third party's evidence alone (:func:`switches_sections`). A qualifier about regulated
+data (PHI, card data) is answered by the own documents' statements (engine/drafting/regulated.py:
+"No" when none mentions the data) and switches its section as any drafted answer does. Drafting asks :class:`SectionGate`
 for each question, qualifiers first: a question its qualifier switches off is stored as a
 ``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
 The rows a qualifier governs are drafted last (``drafting_order``), and before each of them the

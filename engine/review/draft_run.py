@@ -107,7 +107,10 @@ def drafts_in_order(
         if sections.gate(q) is not None:  # a governed row: its qualifier may have been reviewed meanwhile
             sections.reviewed(decisions())
         off = sections.switched_off(q)
-        draft = not_required_draft(q, off.reason) if off is not None else drafter.draft(q, rows, source)
+        if off is not None:
+            draft = not_required_draft(q, off.reason)
+        else:
+            draft = drafter.draft(q, rows, source, sections.is_qualifier(q))
         sections.drafted(q, draft)
         yield q, draft
 

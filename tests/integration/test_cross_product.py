@@ -32,7 +32,7 @@ from engine.questionnaire import read_questionnaire
 from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
-from tests.fixtures import QuotingGenerator, write_questionnaire
+from tests.fixtures import QuotingGenerator, text_kb, write_questionnaire
 
 ENCRYPT = "Is customer data encrypted at rest?"
 CARD = "Does your product store, process or transmit payment card data?"
@@ -68,14 +68,8 @@ class Recording(QuotingGenerator):
 
 @pytest.fixture()
 def kb(tmp_path: Path, encoder):
-    store = tmp_path / "store"
-    (tmp_path / "docs").mkdir()
-    for name, text in DOCS.items():
-        (tmp_path / "docs" / name).write_text(text, encoding="utf-8")
-    base = KnowledgeBase(store, EngineConfig(), encoder)
-    assert not base.add([tmp_path / "docs"]).errors
-    yield base
-    release(str(store / "qdrant"))
+    with text_kb(tmp_path, encoder, DOCS) as base:
+        yield base
 
 
 def past(tmp_path: Path, name: str, answered: dict[int, str], comments: dict[int, str]) -> Path:

@@ -23,10 +23,12 @@ class TableDrafter:
     """Answers each question from ``table`` (ID → choice), recording what it was asked."""
 
     def __init__(self, table: dict[str, str]) -> None:
-        self.table, self.asked = table, []
+        self.table, self.asked, self.qualifiers = table, [], []
 
-    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
         self.asked.append(q.id)
+        if qualifier:  # the run says which questions are qualifiers (a regulated one is answered apart)
+            self.qualifiers.append(q.id)
         choice = self.table.get(q.id, "Yes" if q.choices else None)
         return Draft(question_key(q), q.id, q.sheet, q.row, q.text, f"Drafted for {q.id}.", choice, DraftStatus.DRAFTED)
 
@@ -39,6 +41,7 @@ def test_switched_off_sections_are_not_drafted_and_follow_the_qualifier(tmp_path
 
     run = draft_questionnaire(questionnaire, drafter, store)
     assert drafter.asked[:3] == ["QUAL-01", "QUAL-05", "QUAL-07"]  # qualifiers first
+    assert drafter.qualifiers == ["QUAL-01", "QUAL-05", "QUAL-07"]  # and said to be
     assert not {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"} & set(drafter.asked)
     assert {"PCID-01", "DCTR-15", "GNRL-01"} <= set(drafter.asked)
     assert run.counts == {"drafted": 6, "not_required": 4}
@@ -81,7 +84,7 @@ def test_switched_off_sections_are_not_drafted_and_follow_the_qualifier(tmp_path
 class OtherProductsDrafter(TableDrafter):
     """As ``TableDrafter``, but every choice is labelled as another product's past answer."""
 
-    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, from_product="Parchment")
 
@@ -115,7 +118,7 @@ class AgreeingProductsDrafter(TableDrafter):
         super().__init__(table)
         self.products = products
 
-    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         voters = tuple(f"Product {n}'s HECVAT: {d.choice}" for n in range(self.products))
         return Draft(
@@ -171,7 +174,7 @@ def test_the_evaluation_gates_rows_as_drafting_does(tmp_path):
 class UnsureDrafter(TableDrafter):
     """As ``TableDrafter``, with every draft under the calibrated confidence threshold."""
 
-    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, confidence=0.5)
 
@@ -197,7 +200,7 @@ class ReviewerMidRun(OtherProductsDrafter):
         super().__init__(table)
         self.review = review
 
-    def draft(self, q, rows=None, source=None) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
         if q.id == "GNRL-01":
             qual = next(i for i in self.review.items() if i.question.id == "QUAL-01")
             self.review.edit(qual.key, "We do not process PHI.", "No")

@@ -283,6 +283,8 @@ def _trust_icon(flag: str) -> str:
         ("profile fact", "badge"),
         ("contact details removed", "link_off"),
         ("disputed", "call_split"),
+        ("no document mentions", "policy"),
+        ("documents mention", "policy"),
     ):
         if flag.startswith(start):
             return icon
@@ -521,8 +523,13 @@ def _other_product(draft: Draft, state: ReviewState) -> None:
         )
         + "Check that the choice holds for this product."
     )
+    _until_decided(text, state, "swap_horiz")
+
+
+def _until_decided(text: str, state: ReviewState, icon: str) -> None:
+    """A trust note: a warning while nobody has decided on the draft, a caption after."""
     if state is ReviewState.DRAFTED:
-        st.warning(text, icon=":material/swap_horiz:")
+        st.warning(text, icon=f":material/{icon}:")
     else:
         st.caption(text)
 
@@ -558,10 +565,26 @@ def _inherited(draft: Draft, state: ReviewState) -> None:
         f"Inherited from {escape_md(origin)}: the evidence is that third party's document, not your own; "
         "check that it covers your product."
     )
-    if state is ReviewState.DRAFTED:
-        st.warning(text, icon=":material/handshake:")
-    else:
-        st.caption(text)
+    _until_decided(text, state, "handshake")
+
+
+def _regulated(draft: Draft, state: ReviewState) -> None:
+    """A qualifier about regulated data answered by what your own documents state, without the
+    model (engine/drafting/regulated.py): on what it rests, and that it decides a section."""
+    found = getattr(draft, "regulated", None)
+    if not found or draft.status is not DraftStatus.DRAFTED:
+        return
+    basis = (
+        "a statement of your own documents" + (", quoted below" if draft.citations else "")
+        if found.startswith("documents")
+        else "none of your own documents (company-wide or this product's) says the product handles it; "
+        "third parties' documents were not read"
+    )
+    text = (
+        f"{escape_md(draft.choice or '')} because {escape_md(found[0].lower() + found[1:])}: {basis}. "
+        "This answer decides whether a whole section is required: check it first."
+    )
+    _until_decided(text, state, "policy")
 
 
 def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
@@ -644,6 +667,7 @@ def _state_notes(item: ReviewItem) -> None:
         _other_product(item.draft, state)
         _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
+        _regulated(item.draft, state)
         if item.draft.reused:
             _past_choices(item.draft, state)
     if item.decision is not None and item.decision.note:

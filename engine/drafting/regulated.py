@@ -1,0 +1,132 @@
+"""A qualifier about regulated data — "Does your product process protected health information
+(PHI)…?", "Is the vended product designed to process or store credit card information?" —
+answered from what the company's and the product's own documents state, without the model.
+
+Why not the model, nor another product's past answer: such a qualifier switches a whole section
+off (HIPAA, PCI DSS), and neither source can say whether *this* product handles the data.
+
+* The model, given the retrieved passages, answers Yes: Google's CAIQ describes Google's HIPAA
+  and card-data controls, an AWS report AWS's, and "Yes, the vended product is designed to
+  process or store credit card information" was drafted for Canvas Credentials from Google's
+  CAIQ (its truth: No). From the documents alone the model almost never answers No.
+* Another product's answer is that product's: Parchment takes card payments, Canvas Credentials
+  does not (``engine/drafting/cross_product.py`` lets a single other product's qualifier choice
+  switch nothing off for that reason).
+
+A product that handles regulated data says so in its own documents: an Attestation of Compliance,
+a PCI responsibility matrix, a paragraph on its payment gateways or on HIPAA. So: **Yes** when a
+statement (engine/drafting/explanation.py ``is_statement``) of a company-wide or the product's own
+document names the data (:data:`REGIMES`' ``states``) and names no other product and no third
+party (a company overview's "Level 1 PCI service provider (for Canvas Catalog)" is Canvas
+Catalog's; an architecture paper's "AWS … adheres to … PCI-DSS compliance" is AWS's); its
+explanation is the statement closest to the question, quoted word for word. **No** when none does.
+Third parties' documents are not read: what they state is theirs.
+
+Measured on the 40 Instructure PDFs, scopes from their folders (``/work/exp/regulated_proto.py``
+then ``eval questionnaire``): Canvas Credentials (PHI No, card data No), Parchment (PHI No, card
+data Yes: its AOC), Impact (PHI No, card data No: the vendor's answers quoted in issue #24) —
+6 of 6, where the model gave Yes to all four card-data and PHI questions it answered. Six answers
+are few: the draft is flagged (``Draft.regulated``) and listed in Review's "review first" queue,
+where the qualifiers come first, and the reviewer's answer switches the section back on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from engine.core.scopes import ScopeFilter
+from engine.core.types import DocumentInfo, Hit
+from engine.drafting.explanation import is_statement, names_any, sentences_of
+
+
+@dataclass(frozen=True)
+class Regime:
+    """A kind of regulated data a qualifier asks about: the ``section`` it governs, the data in
+    words (``data``), the qualifier's wording (``asks``) and what a document states about the
+    product handling the data (``states``)."""
+
+    section: str
+    data: str
+    asks: re.Pattern
+    states: re.Pattern
+
+
+REGIMES = (
+    Regime(
+        "HIPAA",
+        "health information (PHI, HIPAA)",
+        re.compile(r"\bhealth\b|\bphi\b|\bhipaa\b", re.IGNORECASE),
+        re.compile(r"\bHIPAA\b|protected health information|\bPHI\b|business associate", re.IGNORECASE),
+    ),
+    Regime(
+        "PCI DSS",
+        "card data (cardholder data, credit cards, PCI DSS)",
+        re.compile(r"credit card|cardholder|payment card|card data|\bpci\b", re.IGNORECASE),
+        re.compile(
+            r"cardholder|credit card|payment card|card data|\bPCI\b|payment gateway|payment processor", re.IGNORECASE
+        ),
+    ),
+)
+
+
+def regime_of(question: str) -> Regime | None:
+    """The regulated data a qualifier's ``question`` asks about; None for any other qualifier."""
+    return next((r for r in REGIMES if r.asks.search(question)), None)
+
+
+def initials(name: str) -> str:
+    """A several-word name's initials ("Amazon Web Services" → "AWS"); "" for one word."""
+    words = [w for w in re.split(r"\W+", name) if w]
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
+
+
+@dataclass(frozen=True)
+class Statements:
+    """What the company's and the product's own documents state about a regime: ``hits`` (the
+    chunks holding a statement, score 1) and ``docs`` (their documents' names, in order);
+    ``read`` is how many own documents were read (0: nothing to answer from)."""
+
+    hits: tuple[Hit, ...]
+    docs: tuple[str, ...]
+    read: int
+
+
+def own_statements(
+    regime: Regime,
+    docs: Sequence[DocumentInfo],
+    chunks: Callable[[str], Iterable],
+    scope: ScopeFilter,
+    excluded: Iterable[str],
+) -> Statements:
+    """The chunks of the company-wide and ``scope``'s product documents (never a third party's)
+    holding a statement that names ``regime``'s data and none of ``excluded`` (other products,
+    third parties); ``chunks`` reads a document's chunks."""
+    names = tuple(excluded)
+    own = [d for d in docs if scope.allows(d.scope) and not d.scope.third_party]
+    hits: list[Hit] = []
+    for d in own:
+        for chunk in chunks(d.name):
+            if regime.states.search(chunk.text) and any(
+                regime.states.search(s) and is_statement(s) and not names_any(s, names)
+                for s in sentences_of(chunk.text)
+            ):
+                hits.append(Hit(chunk, 1.0))
+    return Statements(tuple(hits), tuple(dict.fromkeys(h.chunk.doc for h in hits)), len(own))
+
+
+def excluded_names(other_products: Iterable[str], third_parties: Iterable[str]) -> list[str]:
+    """The names a statement about this product may not carry: the other products', the third
+    parties' and their initials ("AWS")."""
+    parties = list(third_parties)
+    return [*other_products, *parties, *(i for i in map(initials, parties) if i)]
+
+
+def finding(regime: Regime, statements: Statements) -> str:
+    """The trust note of a regulated qualifier's draft: "documents mention card data (…)" or
+    "no document mentions card data (…)"."""
+    return f"{'documents mention' if statements.hits else 'no document mentions'} {regime.data}"
+
+
+__all__ = ["REGIMES", "Regime", "Statements", "excluded_names", "finding", "initials", "own_statements", "regime_of"]
