@@ -127,8 +127,9 @@ class Draft:
     @property
     def trust(self) -> tuple[str, ...]:
         """Why a drafted answer needs a reviewer's eye first: low confidence, disputed, a choice
-        from another product, only a third party's evidence, a profile fact; () when none (or not
-        a draft)."""
+        from another product, only a third party's evidence, a profile fact, contact details
+        removed, a regulated-data qualifier answered by the documents' statements, the model's own
+        wording without a choice; () when none (or not a draft)."""
         if self.status is not DraftStatus.DRAFTED:
             return ()
         flags = (
@@ -139,8 +140,21 @@ class Draft:
             ("profile fact", bool(self.profile_fact)),
             ("contact details removed", bool(self.removed)),
             (self.regulated or "", bool(self.regulated)),
+            ("model's own wording", self.model_wording),
         )
         return tuple(name for name, on in flags if on)
+
+    @property
+    def model_wording(self) -> bool:
+        """A generated answer without a choice (a narrative, a description): the model's own
+        text, which no confidence measures (a choice has one; a reused, profile or documents'
+        answer is someone's own words)."""
+        return (
+            self.status is DraftStatus.DRAFTED
+            and self.choice is None
+            and bool(self.answer)
+            and not (self.reused or self.profile_fact or self.regulated or self.from_product)
+        )
 
     @property
     def disputed(self) -> bool:

@@ -652,10 +652,13 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
     assert not at.exception
     # Review first: the qualifiers nobody has answered lead the list (the rows are HECVAT-like: qualifiers last)
     at.sidebar.toggle(key=LOW_FIRST).set_value(True).run()
+    # then GNRL-01, whose text without a choice is the (fake) model's own wording
     assert (
-        listed(at)[:3] == ["QUAL-01", "QUAL-05", "QUAL-07"]
-        and at.sidebar.toggle(key=LOW_FIRST).label == "Review first (3)"
+        listed(at)[:4] == ["QUAL-01", "QUAL-05", "QUAL-07", "GNRL-01"]
+        and at.sidebar.toggle(key=LOW_FIRST).label == "Review first (4)"
     )
+    at = open_question(at, items["GNRL-01"].key)
+    assert any(w.value.startswith("Written by the model from the passages cited below") for w in at.main.warning)
     (sections,) = [e for e in at.expander if e.label.startswith("Sections")]
     assert "not required" in sections.label
     shown = texts(at.markdown)

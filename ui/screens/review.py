@@ -101,7 +101,8 @@ def low_confidence(item: ReviewItem) -> bool:
 def review_first(item: ReviewItem) -> bool:
     """A qualifier the reviewer has not answered yet (its answer decides whole sections, even
     while drafting runs), or a draft nobody has decided on yet with a trust state (``Draft.trust``:
-    low confidence, disputed, from another product, only a third party's evidence, a profile fact)."""
+    low confidence, disputed, from another product, only a third party's evidence, a profile fact,
+    the model's own wording…)."""
     if item.unanswered_qualifier:
         return True
     return item.state is ReviewState.DRAFTED and item.draft is not None and bool(getattr(item.draft, "trust", ()))
@@ -285,6 +286,7 @@ def _trust_icon(flag: str) -> str:
         ("disputed", "call_split"),
         ("no document mentions", "policy"),
         ("documents mention", "policy"),
+        ("model's own wording", "edit_note"),
     ):
         if flag.startswith(start):
             return icon
@@ -587,6 +589,17 @@ def _regulated(draft: Draft, state: ReviewState) -> None:
     _until_decided(text, state, "policy")
 
 
+def _model_wording(draft: Draft, state: ReviewState) -> None:
+    """A generated answer without a choice: the model's wording, which nothing measures."""
+    if getattr(draft, "model_wording", False):
+        _until_decided(
+            "Written by the model from the passages cited below; no confidence measures free text: "
+            "read it against the highlighted sources before accepting.",
+            state,
+            "edit_note",
+        )
+
+
 def _card(pid: int, item: ReviewItem, order: list[str]) -> None:
     """One question's card: its header, what its state asks of the reviewer, the answer editor
     and the actions, then its sources."""
@@ -668,6 +681,7 @@ def _state_notes(item: ReviewItem) -> None:
         _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
         _regulated(item.draft, state)
+        _model_wording(item.draft, state)
         if item.draft.reused:
             _past_choices(item.draft, state)
     if item.decision is not None and item.decision.note:
