@@ -57,13 +57,15 @@ REGIMES = (
     Regime(
         "HIPAA",
         "health information (PHI, HIPAA)",
-        re.compile(r"\bhealth\b|\bphi\b|\bhipaa\b", re.IGNORECASE),
+        re.compile(
+            r"\bphi\b|\bhipaa\b|health (?:information|data|records)|health insurance portability", re.IGNORECASE
+        ),
         re.compile(r"\bHIPAA\b|protected health information|\bPHI\b|business associate", re.IGNORECASE),
     ),
     Regime(
         "PCI DSS",
         "card data (cardholder data, credit cards, PCI DSS)",
-        re.compile(r"credit card|cardholder|payment card|card data|\bpci\b", re.IGNORECASE),
+        re.compile(r"credit card|cardholder|payment card|card data|\bpci\b", re.IGNORECASE),  # HECVAT 3/4, generic
         re.compile(
             r"cardholder|credit card|payment card|card data|\bPCI\b|payment gateway|payment processor", re.IGNORECASE
         ),
