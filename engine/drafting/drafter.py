@@ -42,7 +42,7 @@ from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect
-from engine.drafting.regulated import Regime, excluded_names, finding, own_statements, regime_of
+from engine.drafting.regulated import Regime, excluded_names, own_statements, regime_of
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
@@ -300,18 +300,20 @@ class Drafter:
 
     def _regulated(self, q: Question, asked: QuestionVectors, key: str, regime: Regime, started: float) -> Draft | None:
         """A qualifier about regulated data (engine/drafting/regulated.py): Yes when a company or
-        product document of the scope states it handles the data (the closest such statement,
-        word for word, explains it), No when none does; None when there is no own document to
-        read or the question takes no Yes/No."""
+        product document of the scope states it handles the data, No when none does; the closest
+        statement for the choice (one denying it, for No), word for word, explains it. None when
+        there is no own document to read or the question takes no Yes/No."""
         docs = self.kb.documents()
         names = excluded_names(self.other_products(), third_parties_of(docs))
         found = own_statements(regime, docs, self.kb.chunks, self.scope, names)
-        choice = allowed_choice("Yes" if found.hits else "No", q.choices)
+        choice = allowed_choice(found.choice, q.choices)
         if not found.read or choice is None:
             return None
         text, citations, backing = "", (), None
         vector = asked.dense_for(self.kb.encoder)
-        best = best_sentence(vector, found.hits, self.kb.encoder, self.third_party, names, regime.states.search)
+        # the sentences already name the data: a quote's own bar (SUPPORT_MIN), not the bar for the
+        # best of any sentences (EXPLANATION_MIN)
+        best = best_sentence(vector, found.quoted, self.kb.encoder, self.third_party, names, found.wanted, SUPPORT_MIN)
         cited = self.cite(best.quote, [best.hit]) if best else None
         if best and cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
             text, citations, backing = best.text, (cited,), best.support
@@ -324,7 +326,7 @@ class Drafter:
             citations,
             seconds=time.perf_counter() - started,
             support=backing,
-            regulated=finding(regime, found),
+            regulated=found.finding,
         )
 
     @staticmethod

@@ -99,13 +99,15 @@ def best_sentence(
     third_party: Callable[[str], str | None],
     other_products: Iterable[str] = (),
     wanted: Callable[[str], object] | None = None,
+    minimum: float = EXPLANATION_MIN,
 ) -> Explanation | None:
     """The statement among ``hits``' sentences closest to ``question`` (its unit vector in
     ``encoder``'s space), a company or product document's before a third party's (``third_party``
     names a document's third party, None for the company's own); None when none reaches
     ``EXPLANATION_MIN``. A sentence naming one of ``other_products`` speaks for that product (a
     company document's "Level 1 PCI service provider (for Canvas Catalog)"): never a candidate.
-    ``wanted``, when given, keeps only the sentences it is true of."""
+    ``wanted``, when given, keeps only the sentences it is true of; ``minimum`` is the cosine a
+    sentence needs."""
     others = tuple(other_products)
     candidates = [
         (hit, s)
@@ -117,7 +119,7 @@ def best_sentence(
         return None
     scores = np.asarray(encoder.encode_passages([shown(s) for _, s in candidates]), dtype=np.float32) @ question
     ranked = sorted(range(len(candidates)), key=lambda i: -float(scores[i]))
-    supported = [i for i in ranked if scores[i] >= EXPLANATION_MIN]
+    supported = [i for i in ranked if scores[i] >= minimum]
     if not supported:
         return None
     own = [i for i in supported if third_party(candidates[i][0].chunk.doc) is None]

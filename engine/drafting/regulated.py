@@ -19,13 +19,17 @@ statement (engine/drafting/explanation.py ``is_statement``) of a company-wide or
 document names the data (:data:`REGIMES`' ``states``) and names no other product and no third
 party (a company overview's "Level 1 PCI service provider (for Canvas Catalog)" is Canvas
 Catalog's; an architecture paper's "AWS … adheres to … PCI-DSS compliance" is AWS's); its
-explanation is the statement closest to the question, quoted word for word. **No** when none does.
-Third parties' documents are not read: what they state is theirs.
+explanation is the statement closest to the question, quoted word for word. **No** when none does;
+when a statement says the product does not handle the data ("Instructure does not store,
+process, or transmit cardholder data."), it is quoted as the explanation. Third parties'
+documents are not read: what they state is theirs.
 
 Measured on the 40 Instructure PDFs, scopes from their folders (``/work/exp/regulated_proto.py``
 then ``eval questionnaire``): Canvas Credentials (PHI No, card data No), Parchment (PHI No, card
 data Yes: its AOC), Impact (PHI No, card data No: the vendor's answers quoted in issue #24) —
-6 of 6, where the model gave Yes to all four card-data and PHI questions it answered. Six answers
+6 of 6 against the vendors' own answers. From the documents alone the model answered Yes to both
+of Canvas Credentials' (truth: No / No); with the library, Parchment's single "Yes" gave Canvas
+Credentials card data = Yes and Canvas Credentials' "No" gave Parchment card data = No. Six answers
 are few: the draft is flagged (``Draft.regulated``) and listed in Review's "review first" queue,
 where the qualifiers come first, and the reviewer's answer switches the section back on.
 """
@@ -84,15 +88,51 @@ def initials(name: str) -> str:
     return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
 
 
+# a statement that the product does not handle the data: "Instructure does not store, process,
+# or transmit cardholder data."
+_DENIAL = re.compile(r"\b(?:does|do|did|will|is|are|was|were|has|have|can|shall)\s+not\b|\bnever\b|n[’']t\b", re.I)
+
+
+def denies(sentence: str) -> bool:
+    """The sentence says something is not so ("does not store …", "never", "doesn't")."""
+    return bool(_DENIAL.search(sentence))
+
+
 @dataclass(frozen=True)
 class Statements:
-    """What the company's and the product's own documents state about a regime: ``hits`` (the
-    chunks holding a statement, score 1) and ``docs`` (their documents' names, in order);
-    ``read`` is how many own documents were read (0: nothing to answer from)."""
+    """What the company's and the product's own documents state about ``regime``'s data: the
+    chunks (score 1) holding a statement that the product handles it (``stating``), else those
+    holding only statements that it does not (``denying``); ``read`` is how many own documents
+    were read (0: nothing to answer from)."""
 
-    hits: tuple[Hit, ...]
-    docs: tuple[str, ...]
+    regime: Regime
+    stating: tuple[Hit, ...]
+    denying: tuple[Hit, ...]
     read: int
+
+    @property
+    def choice(self) -> str:
+        return "Yes" if self.stating else "No"
+
+    @property
+    def quoted(self) -> tuple[Hit, ...]:
+        """The chunks the explanation is quoted from."""
+        return self.stating or self.denying
+
+    def wanted(self, sentence: str) -> bool:
+        """A sentence that may explain the choice: it names the data, and denies it exactly when
+        the choice is No."""
+        return bool(self.regime.states.search(sentence)) and denies(sentence) != bool(self.stating)
+
+    @property
+    def finding(self) -> str:
+        """The draft's trust note: "documents mention card data (…)", "documents say it does not
+        handle card data (…)" or "no document mentions card data (…)"."""
+        if self.stating:
+            return f"documents mention {self.regime.data}"
+        if self.denying:
+            return f"documents say it does not handle {self.regime.data}"
+        return f"no document mentions {self.regime.data}"
 
 
 def own_statements(
@@ -102,20 +142,27 @@ def own_statements(
     scope: ScopeFilter,
     excluded: Iterable[str],
 ) -> Statements:
-    """The chunks of the company-wide and ``scope``'s product documents (never a third party's)
-    holding a statement that names ``regime``'s data and none of ``excluded`` (other products,
-    third parties); ``chunks`` reads a document's chunks."""
+    """What the company-wide and ``scope``'s product documents (never a third party's) state
+    about ``regime``'s data, in statements naming none of ``excluded`` (other products, third
+    parties); ``chunks`` reads a document's chunks."""
     names = tuple(excluded)
     own = [d for d in docs if scope.allows(d.scope) and not d.scope.third_party]
-    hits: list[Hit] = []
+    stating: list[Hit] = []
+    denying: list[Hit] = []
     for d in own:
         for chunk in chunks(d.name):
-            if regime.states.search(chunk.text) and any(
-                regime.states.search(s) and is_statement(s) and not names_any(s, names)
+            if not regime.states.search(chunk.text):
+                continue
+            said = [
+                s
                 for s in sentences_of(chunk.text)
-            ):
-                hits.append(Hit(chunk, 1.0))
-    return Statements(tuple(hits), tuple(dict.fromkeys(h.chunk.doc for h in hits)), len(own))
+                if regime.states.search(s) and is_statement(s) and not names_any(s, names)
+            ]
+            if any(not denies(s) for s in said):
+                stating.append(Hit(chunk, 1.0))
+            elif said:
+                denying.append(Hit(chunk, 1.0))
+    return Statements(regime, tuple(stating), tuple(denying), len(own))
 
 
 def excluded_names(other_products: Iterable[str], third_parties: Iterable[str]) -> list[str]:
@@ -125,10 +172,4 @@ def excluded_names(other_products: Iterable[str], third_parties: Iterable[str]) 
     return [*other_products, *parties, *(i for i in map(initials, parties) if i)]
 
 
-def finding(regime: Regime, statements: Statements) -> str:
-    """The trust note of a regulated qualifier's draft: "documents mention card data (…)" or
-    "no document mentions card data (…)"."""
-    return f"{'documents mention' if statements.hits else 'no document mentions'} {regime.data}"
-
-
-__all__ = ["REGIMES", "Regime", "Statements", "excluded_names", "finding", "initials", "own_statements", "regime_of"]
+__all__ = ["REGIMES", "Regime", "Statements", "denies", "excluded_names", "initials", "own_statements", "regime_of"]

@@ -5,6 +5,7 @@ local mode, the real all-MiniLM-L6-v2) holding generated documents in three scop
 * company-wide: a security overview whose only card-data sentences are another product's
   ("… (for Canvas Catalog)") and AWS's ("AWS … PCI DSS …");
 * Parchment's own: how its customers pay by credit card; Canvas Catalog's own: its payment gateway;
+  Mastery Connect's own: that it does not handle cardholder data;
 * Amazon Web Services' (a third party): its cardholder-data and HIPAA controls.
 
 The LLM is a stated fake (``QuotingGenerator``, recording what it is asked): these tests are about
@@ -32,6 +33,7 @@ PARCHMENT_PAYS = (
     "Parchment customers pay for transcript orders with a credit card on the Parchment website, "
     "and the card number is tokenized by the payment gateway on entry."
 )
+MASTERY_DENIES = "Mastery Connect does not store, process or transmit cardholder data in any of its systems."
 DOCS = {
     "security-overview.md": (
         "# Security overview\n\n## Compliance\nInstructure is a Level 1 service provider under PCI DSS "
@@ -40,6 +42,7 @@ DOCS = {
     ),
     "parchment-payments.md": f"# Parchment payments\n\n{PARCHMENT_PAYS}\n",
     "catalog-payments.md": "# Canvas Catalog\n\nCanvas Catalog redirects learners to the institution's payment gateway.\n",
+    "mastery-architecture.md": f"# Mastery Connect\n\n{MASTERY_DENIES}\n",
     "aws-caiq.md": (
         "# AWS controls\n\nAmazon cardholder data environments are assessed against PCI DSS every year.\n\n"
         "Protected health information under HIPAA is handled by HIPAA-eligible services only.\n"
@@ -48,6 +51,7 @@ DOCS = {
 SCOPES = {
     "parchment-payments.md": Scope(products=("Parchment",)),
     "catalog-payments.md": Scope(products=("Canvas Catalog",)),
+    "mastery-architecture.md": Scope(products=("Mastery Connect",)),
     "aws-caiq.md": Scope(third_party="Amazon Web Services"),
 }
 
@@ -99,6 +103,14 @@ def test_the_products_own_statement_answers_yes_quoted_word_for_word(kb, tmp_pat
     assert (cite.file, cite.label, cite.third_party) == ("parchment-payments.md", AnchorLabel.VERIFIED, None)
     assert card.regulated.startswith("documents mention card data")
     assert model.asked == []
+
+
+def test_a_statement_that_the_product_does_not_handle_the_data_answers_no_quoted(kb, tmp_path):
+    _, by_id = qualifiers(tmp_path)
+    card = Drafter(kb, Recording(), product="Mastery Connect").draft(by_id["QUAL-05"], qualifier=True)
+    assert (card.choice, card.answer) == ("No", MASTERY_DENIES)
+    assert card.citations[0].file == "mastery-architecture.md" and card.citations[0].label is AnchorLabel.VERIFIED
+    assert card.regulated.startswith("documents say it does not handle card data")
 
 
 def test_the_same_question_outside_a_qualifier_goes_to_the_model(kb, tmp_path):

@@ -3,7 +3,7 @@ HECVAT 4.x's and generic wording, and which names a statement about this product
 
 from __future__ import annotations
 
-from engine.drafting.regulated import excluded_names, initials, regime_of
+from engine.drafting.regulated import denies, excluded_names, initials, regime_of
 
 
 def test_regulated_qualifiers_are_known_by_their_words_and_others_are_not():
@@ -33,3 +33,10 @@ def test_a_third_partys_initials_are_excluded_with_its_name():
         "Salesforce",
         "AWS",
     ]
+
+
+def test_a_denial_is_told_from_a_statement():
+    assert denies("Instructure does not store, process, or transmit cardholder data.")
+    assert denies("Card numbers are never stored; we don't keep them.")
+    assert not denies("Parchment customers enter their credit card information on the website.")
+    assert not denies("Canvas Catalog is compliant with PCI DSS as demonstrated by its SAQ D.")

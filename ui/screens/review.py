@@ -286,6 +286,7 @@ def _trust_icon(flag: str) -> str:
         ("disputed", "call_split"),
         ("no document mentions", "policy"),
         ("documents mention", "policy"),
+        ("documents say", "policy"),
         ("model's own wording", "edit_note"),
     ):
         if flag.startswith(start):
