@@ -302,7 +302,11 @@ class Drafter:
         """A qualifier about regulated data (engine/drafting/regulated.py): Yes when a company or
         product document of the scope states it handles the data, No when none does; the closest
         statement for the choice (one denying it, for No), word for word, explains it. None when
-        there is no own document to read or the question takes no Yes/No."""
+        there is no own document to read, the question takes no Yes/No, or the questionnaire is
+        drafted for no product (company-wide: "the vended product" is every product, and the
+        statements naming one are set aside)."""
+        if self.product is None:
+            return None
         docs = self.kb.documents()
         names = excluded_names(self.other_products(), third_parties_of(docs))
         found = own_statements(regime, docs, self.kb.chunks, self.scope, names)

@@ -13,7 +13,8 @@ off (HIPAA, PCI DSS), and neither source can say whether *this* product handles 
   does not (``engine/drafting/cross_product.py`` lets a single other product's qualifier choice
   switch nothing off for that reason).
 
-A product that handles regulated data says so in its own documents: an Attestation of Compliance,
+A product that handles regulated data says so in its own documents (a questionnaire drafted for
+no product, company-wide, is not answered this way: its "vended product" is every product): an Attestation of Compliance,
 a PCI responsibility matrix, a paragraph on its payment gateways or on HIPAA. So: **Yes** when a
 statement (engine/drafting/explanation.py ``is_statement``) of a company-wide or the product's own
 document names the data (:data:`REGIMES`' ``states``) and names no other product and no third

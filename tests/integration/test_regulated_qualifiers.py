@@ -113,6 +113,15 @@ def test_a_statement_that_the_product_does_not_handle_the_data_answers_no_quoted
     assert card.regulated.startswith("documents say it does not handle card data")
 
 
+def test_a_company_wide_questionnaire_is_not_answered_from_absence(kb, tmp_path):
+    """Drafted for no product, "the vended product" is every product: the statements naming one
+    are set aside, so their absence says nothing; the qualifier is drafted as any question."""
+    _, by_id = qualifiers(tmp_path)
+    model = Recording()
+    card = Drafter(kb, model).draft(by_id["QUAL-05"], qualifier=True)
+    assert card.regulated is None and model.asked == [by_id["QUAL-05"].text]
+
+
 def test_the_same_question_outside_a_qualifier_goes_to_the_model(kb, tmp_path):
     """PCID-01 asks about card data too, inside the PCI section: an ordinary question."""
     _, by_id = qualifiers(tmp_path)
