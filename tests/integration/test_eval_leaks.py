@@ -29,6 +29,7 @@ OWN = {
     "PCID-01": ("Yes", "Card data goes to our PCI DSS Level 1 processor."),
     "DCTR-15": ("Yes", "Administrators sign in with hardware security keys."),
 }
+STUDIO_PAYS = "Canvas Studio takes credit card payments for premium plans through its payment gateway."
 PARCHMENT = {
     **OWN,
     "GNRL-01": ("Parchment LLC", None),
@@ -42,6 +43,8 @@ def test_every_drafted_row_is_checked_recorded_and_checked_again(tmp_path: Path,
     write_pdf(tmp_path / "Instructure" / "handbook.pdf", topic_pages())
     for folder in ("Canvas Studio", "Parchment"):
         (tmp_path / folder).mkdir()
+    # the product's own statement that it takes card payments: its card-data qualifier is answered from it
+    write_pdf(tmp_path / "Canvas Studio" / "payments.pdf", [STUDIO_PAYS], header=None)
     target = hecvat_like(tmp_path / "Canvas Studio" / "Canvas Studio HECVAT.xlsx", OWN)
     past = hecvat_like(tmp_path / "Parchment" / "Parchment HECVAT.xlsx", PARCHMENT)
     truth = tmp_path / "truth.jsonl"
@@ -61,7 +64,7 @@ def test_every_drafted_row_is_checked_recorded_and_checked_again(tmp_path: Path,
     )
     report, drafts = tmp_path / "report.html", tmp_path / "drafts.jsonl"
     figures = evaluate_questionnaire(
-        [str(tmp_path / "Instructure")],
+        [str(tmp_path / "Instructure"), str(tmp_path / "Canvas Studio")],
         [str(past)],
         str(target),
         str(truth),
@@ -82,9 +85,13 @@ def test_every_drafted_row_is_checked_recorded_and_checked_again(tmp_path: Path,
     }
     assert rows["foreign_contacts"]["rows"] == 0
     crossed = rows["from_other_product"]
-    assert crossed["rows"] >= 3 and crossed["labelled"] == crossed["rows"]  # PCID-01, DCTR-15, the qualifiers
-    assert {"PCID-01", "DCTR-15"} <= set(crossed["ids"])
+    assert crossed["rows"] >= 3 and crossed["labelled"] == crossed["rows"]  # PCID-01, DCTR-15, QUAL-07
+    assert {"PCID-01", "DCTR-15", "QUAL-07"} <= set(crossed["ids"])
     lines = {x["id"]: x for x in map(json.loads, drafts.read_text(encoding="utf-8").splitlines())}
+    # the PHI and card-data qualifiers: from the product's own documents (engine/drafting/regulated.py)
+    assert (lines["QUAL-05"]["choice"], lines["QUAL-05"]["from_product"]) == ("Yes", None)
+    assert lines["QUAL-05"]["trust"][0].startswith("documents mention card data")
+    assert lines["QUAL-01"]["choice"] == "No" and lines["QUAL-01"]["trust"][0].startswith("no document mentions")
     assert set(lines) >= {i for i, _ in ROWS} - {"HIPA-01", "HIPA-02", "DCTR-01", "DCTR-03"}  # the gated ones too
     pcid = lines["PCID-01"]
     assert (pcid["target"], pcid["product"], pcid["row_type"]) == (
