@@ -36,7 +36,7 @@ from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
-from engine.drafting.explanation import best_sentence
+from engine.drafting.explanation import Explanation, best_sentence
 from engine.drafting.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
@@ -275,9 +275,7 @@ class Drafter:
             hits = list(self.retrieve(asked).hits)
             vector = asked.dense_for(self.kb.encoder)
             found = best_sentence(vector, hits, self.kb.encoder, self.third_party, self.other_products())
-            cited = self.cite(found.quote, [found.hit]) if found else None
-            if found and cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
-                text, doc_citations, backing = found.text, (cited,), found.support
+            text, doc_citations, backing = self._quoted(found)
         if not q.choices:  # no dropdown to hold the choice: it leads the text
             text, choice = " — ".join(x for x in (choice, text) if x), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -313,14 +311,11 @@ class Drafter:
         choice = allowed_choice(found.choice, q.choices)
         if not found.read or choice is None:
             return None
-        text, citations, backing = "", (), None
         vector = asked.dense_for(self.kb.encoder)
         # the sentences already name the data: a quote's own bar (SUPPORT_MIN), not the bar for the
         # best of any sentences (EXPLANATION_MIN)
         best = best_sentence(vector, found.quoted, self.kb.encoder, self.third_party, names, found.wanted, SUPPORT_MIN)
-        cited = self.cite(best.quote, [best.hit]) if best else None
-        if best and cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
-            text, citations, backing = best.text, (cited,), best.support
+        text, citations, backing = self._quoted(best)
         return Draft.of(
             q,
             key,
@@ -332,6 +327,14 @@ class Drafter:
             support=backing,
             regulated=found.finding,
         )
+
+    def _quoted(self, found: Explanation | None) -> tuple[str, tuple[Citation, ...], float | None]:
+        """A documents' sentence as a draft's text: (text, its citation, its support) when its
+        anchor is verified; ("", (), None) when there is none or it does not anchor."""
+        cited = self.cite(found.quote, [found.hit]) if found else None
+        if found is None or cited is None or cited.label is AnchorLabel.UNVERIFIED:
+            return "", (), None
+        return found.text, (cited,), found.support
 
     @staticmethod
     def _decide(
