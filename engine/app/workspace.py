@@ -329,7 +329,7 @@ class Workspace:
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
             raise KeyError(f"no question {key} in {questionnaire.path.name}")
-        qualifier = key in {qual.key for qual in qualifiers_of(questionnaire)}
+        qualifier = next((qual for qual in qualifiers_of(questionnaire) if qual.key == key), None)
         draft = self.drafter_for(project_id).draft(
             question, row_ids(questionnaire.questions), questionnaire.path, qualifier
         )

@@ -38,6 +38,7 @@ from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_con
 from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
 from engine.drafting.explanation import Explanation, best_sentence
 from engine.drafting.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
+from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
@@ -58,7 +59,7 @@ from engine.index.library import (
     reused_hit,
 )
 from engine.questionnaire import Question
-from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.qualifiers import Qualifier, question_key
 from engine.retrieval.retrieve import retrieve
 from engine.retrieval.summary_rag import Retrieved
 from storage.library_store import LibraryEntry
@@ -169,20 +170,20 @@ class Drafter:
         q: Question,
         rows: Mapping[str, str] | None = None,
         source: Path | None = None,
-        qualifier: bool = False,
+        qualifier: Qualifier | None = None,
     ) -> Draft:
         """Draft ``q``; ``rows`` are its questionnaire's general-information rows (fact → row
         id, ``engine.index.profile.row_ids``), for a profile fact that points to another row;
-        ``source`` is its questionnaire's file (a date question's format); ``qualifier``: ``q``
-        switches sections on or off (one about regulated data is answered by the documents'
-        statements, engine/drafting/regulated.py)."""
+        ``source`` is its questionnaire's file (a date question's format); ``qualifier``: the
+        qualifier ``q`` is, when it switches sections on or off (one about regulated data or the
+        hosting is answered by the own documents' statements: :meth:`_stated`)."""
         with self._lock:
             fact = self.profile.answer(q, question_key(q), self.product, rows, source)
             if fact is not None:  # a profile fact or the date: exactly, without the model
                 return fact
-            return self.profile.checked(self._draft(q, regime_of(q.text) if qualifier else None), self.product)
+            return self.profile.checked(self._draft(q, qualifier), self.product)
 
-    def _draft(self, q: Question, regime: Regime | None = None) -> Draft:
+    def _draft(self, q: Question, qualifier: Qualifier | None = None) -> Draft:
         key = question_key(q)
         started = time.perf_counter()
         try:
@@ -199,9 +200,9 @@ class Drafter:
                 # a near-identical past question of this product (or company-wide): its answer, no LLM call
                 near = near_hits(past, product=self.product)  # the past answers reuse chose among
                 return self._reused(q, key, reuse, near, time.perf_counter() - started)
-            regulated = self._regulated(q, asked, key, regime, started) if regime is not None else None
-            if regulated is not None:  # a qualifier about regulated data: what the own documents state
-                return regulated
+            stated = self._stated(q, asked, key, qualifier, started) if qualifier is not None else None
+            if stated is not None:  # a qualifier the own documents answer (regulated data, the hosting)
+                return stated
             if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
                 # only other products' near-identical answers: their choice, labelled; the text from the documents
                 return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product), started)
@@ -296,15 +297,56 @@ class Drafter:
             past_answers=tuple(choice_label(x) for x in voters),
         )
 
+    def _stated(
+        self, q: Question, asked: QuestionVectors, key: str, qualifier: Qualifier, started: float
+    ) -> Draft | None:
+        """A qualifier the company's and the product's own documents answer, without the model:
+        one about regulated data (:meth:`_regulated`) or the hosting (:meth:`_hosting`). None for
+        any other, and when the questionnaire is drafted for no product (company-wide: "the vended
+        product" is every product, and the statements naming one are set aside)."""
+        if self.product is None:
+            return None
+        regime = regime_of(q.text)
+        if regime is not None:
+            return self._regulated(q, asked, key, regime, started)
+        options = q.choices or qualifier.options  # the template's, when the workbook's cannot be read
+        return self._hosting(q, asked, key, options, started) if asks_hosting(q.text, options) else None
+
+    def _hosting(
+        self, q: Question, asked: QuestionVectors, key: str, options: Sequence[str], started: float
+    ) -> Draft | None:
+        """The hosting qualifier (engine/drafting/hosting.py): the option naming the provider the
+        own documents say hosts the product, their statement quoted word for word (a question
+        without a dropdown gets the option as its text's start, "4) AWS — statement"). None when
+        they do not say, or the statement does not anchor: the option rests on it."""
+        others = self.other_products()
+        found = hosting_of(self.product, self.kb.documents(), self.kb.chunks, self.scope, others)
+        option = found.option(options) if found is not None else None
+        if option is None:
+            return None
+        vector = asked.dense_for(self.kb.encoder)
+        best = best_sentence(vector, found.stating, self.kb.encoder, self.third_party, others, found.wanted, -1.0)
+        text, citations, backing = self._quoted(best)
+        if not citations:
+            return None
+        choice = allowed_choice(option, q.choices)
+        return Draft.of(
+            q,
+            key,
+            text if choice else f"{option} — {text}",
+            choice,
+            DraftStatus.DRAFTED,
+            citations,
+            seconds=time.perf_counter() - started,
+            support=backing,
+            stated=found.finding,
+        )
+
     def _regulated(self, q: Question, asked: QuestionVectors, key: str, regime: Regime, started: float) -> Draft | None:
         """A qualifier about regulated data (engine/drafting/regulated.py): Yes when a company or
         product document of the scope states it handles the data, No when none does; the closest
         statement for the choice (one denying it, for No), word for word, explains it. None when
-        there is no own document to read, the question takes no Yes/No, or the questionnaire is
-        drafted for no product (company-wide: "the vended product" is every product, and the
-        statements naming one are set aside)."""
-        if self.product is None:
-            return None
+        there is no own document to read or the question takes no Yes/No."""
         docs = self.kb.documents()
         names = excluded_names(self.other_products(), third_parties_of(docs))
         found = own_statements(regime, docs, self.kb.chunks, self.scope, names)
@@ -325,7 +367,7 @@ class Drafter:
             citations,
             seconds=time.perf_counter() - started,
             support=backing,
-            regulated=found.finding,
+            stated=found.finding,
         )
 
     def _quoted(self, found: Explanation | None) -> tuple[str, tuple[Citation, ...], float | None]:

@@ -50,6 +50,13 @@ _LEADERS = re.compile(r"\.{4,}|…{2,}")  # a table of contents' dot leaders
 _BULLET = re.compile(r"^[•·▪‣◦*–—-]\s*")
 _ITEM = re.compile(r"\s[•▪‣◦]\s")  # a list item inside a sentence span starts a sentence of its own
 _HEADING = re.compile(r"^\s*#+ [^\n]*\n")  # a Markdown heading line opening a chunk's sentence
+# a PDF's page number or title-case heading on a line of its own before a sentence ("4 \nArchitecture
+# \nHosting \nCanvas Credentials is hosted by …"): at most three capitalised words or a number, no
+# punctuation, not a sentence's usual first word ("The AWS \nCloud is …" stays whole), and the next
+# line starts a sentence (a capital letter)
+_PDF_HEADING = re.compile(
+    r"^[ \t]*(?!(?:The|A|An|Our|We|This|These|All|Each|It|Its)\b)(?:\d+|[A-Z][\w’'&/-]*(?:[ \t]+[A-Z&][\w’'&/-]*){0,2})[ \t]*\n(?=[ \t]*[A-Z])"
+)
 
 
 @dataclass(frozen=True)
@@ -81,10 +88,18 @@ def is_statement(sentence: str) -> bool:
 
 
 def sentences_of(text: str) -> list[str]:
-    """The sentences of a chunk's text, each without a Markdown heading line before it, a list's
-    items apart (a PDF's page footer runs into the next page's first item: "November 2024 6 •
-    Level 1 service provider…")."""
-    return [item for start, end in sentence_spans(text) for item in _ITEM.split(_HEADING.sub("", text[start:end]))]
+    """The sentences of a chunk's text, each without the heading lines before it (Markdown, or a
+    PDF's page number and title-case heading), a list's items apart (a PDF's page footer runs into
+    the next page's first item: "November 2024 6 • Level 1 service provider…")."""
+    return [item for start, end in sentence_spans(text) for item in _ITEM.split(_without_headings(text[start:end]))]
+
+
+def _without_headings(sentence: str) -> str:
+    """A sentence without the heading lines (Markdown, or a PDF's page number and title) before it."""
+    sentence = _HEADING.sub("", sentence)
+    while (stripped := _PDF_HEADING.sub("", sentence, count=1)) != sentence:
+        sentence = stripped
+    return sentence
 
 
 def names_any(sentence: str, names: Iterable[str]) -> bool:

@@ -106,9 +106,10 @@ class Draft:
     # company or product source and not in the profile (engine/drafting/profile_answers.py)
     removed: tuple[str, ...] = ()
     gate: str | None = None  # not_required: why ("not required (QUAL-01 = No)", engine/drafting/sections.py)
-    # a qualifier about regulated data answered by what the own documents state, without the model
-    # (engine/drafting/regulated.py): "no document mentions card data (…)" / "documents mention …"
-    regulated: str | None = None
+    # a qualifier answered by what the own documents state, without the model: regulated data
+    # (engine/drafting/regulated.py: "no document mentions card data (…)" / "documents mention …") or
+    # the hosting (engine/drafting/hosting.py: "documents state it is hosted by Amazon Web Services")
+    stated: str | None = None
 
     @classmethod
     def of(
@@ -128,7 +129,7 @@ class Draft:
     def trust(self) -> tuple[str, ...]:
         """Why a drafted answer needs a reviewer's eye first: low confidence, disputed, a choice
         from another product, only a third party's evidence, a profile fact, contact details
-        removed, a regulated-data qualifier answered by the documents' statements, the model's own
+        removed, a qualifier answered by the documents' statements, the model's own
         wording without a choice; () when none (or not a draft)."""
         if self.status is not DraftStatus.DRAFTED:
             return ()
@@ -139,7 +140,7 @@ class Draft:
             (f"only {self.inherited_from}'s evidence", bool(self.inherited_from)),
             ("profile fact", bool(self.profile_fact)),
             ("contact details removed", bool(self.removed)),
-            (self.regulated or "", bool(self.regulated)),
+            (self.stated or "", bool(self.stated)),
             ("model's own wording", self.model_wording),
         )
         return tuple(name for name, on in flags if on)
@@ -153,7 +154,7 @@ class Draft:
             self.status is DraftStatus.DRAFTED
             and self.choice is None
             and bool(self.answer)
-            and not (self.reused or self.profile_fact or self.regulated or self.from_product)
+            and not (self.reused or self.profile_fact or self.stated or self.from_product)
         )
 
     @property
@@ -199,7 +200,7 @@ class Draft:
             "past_answers": list(self.past_answers),
             "profile_fact": self.profile_fact,
             "removed": list(self.removed),
-            "regulated": self.regulated,
+            "stated": self.stated,
             "trust": list(self.trust),
         }
 
@@ -233,7 +234,7 @@ class Draft:
             d.get("profile_fact"),
             tuple(d.get("removed") or ()),
             d.get("gate"),
-            d.get("regulated"),
+            d.get("stated", d.get("regulated")),  # "regulated": drafts stored before hosting was stated
         )
 
 

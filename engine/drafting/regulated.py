@@ -31,7 +31,7 @@ data Yes: its AOC), Impact (PHI No, card data No: the vendor's answers quoted in
 6 of 6 against the vendors' own answers. From the documents alone the model answered Yes to both
 of Canvas Credentials' (truth: No / No); with the library, Parchment's single "Yes" gave Canvas
 Credentials card data = Yes and Canvas Credentials' "No" gave Parchment card data = No. Six answers
-are few: the draft is flagged (``Draft.regulated``) and listed in Review's "review first" queue,
+are few: the draft is flagged (``Draft.stated``) and listed in Review's "review first" queue,
 where the qualifiers come first, and the reviewer's answer switches the section back on.
 """
 

@@ -10,7 +10,8 @@ three other products gave that choice and none another (``settles_qualifier``: t
 qualifiers such as "Does your product process PHI?"); nor does a low-confidence draft or one
 resting on a third party's evidence alone (:func:`switches_sections`). A qualifier about regulated
 data (PHI, card data) is answered by the own documents' statements (engine/drafting/regulated.py:
-"No" when none mentions the data) and switches its section as any drafted answer does. Drafting asks :class:`SectionGate`
+"No" when none mentions the data), as is the hosting option when a product document says who
+hosts the product (engine/drafting/hosting.py), and switches its section as any drafted answer does. Drafting asks :class:`SectionGate`
 for each question, qualifiers first: a question its qualifier switches off is stored as a
 ``not_required`` draft (no retrieval, no model) saying why ("not required (QUAL-01 = No)").
 The rows a qualifier governs are drafted last (``drafting_order``), and before each of them the
@@ -118,6 +119,11 @@ class SectionGate:
 
     def is_qualifier(self, q: Question) -> bool:
         return question_key(q) in self._keys
+
+    def qualifier(self, q: Question) -> Qualifier | None:
+        """The qualifier ``q`` is (its options among what it carries); None for any other question."""
+        key = question_key(q)
+        return next((qual for qual in self.qualifiers if qual.key == key), None)
 
     def switched_off(self, q: Question) -> Gate | None:
         """The gate of a question its qualifier switches off now; None when it is to be drafted."""

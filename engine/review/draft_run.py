@@ -110,7 +110,7 @@ def drafts_in_order(
         if off is not None:
             draft = not_required_draft(q, off.reason)
         else:
-            draft = drafter.draft(q, rows, source, sections.is_qualifier(q))
+            draft = drafter.draft(q, rows, source, sections.qualifier(q))
         sections.drafted(q, draft)
         yield q, draft
 

@@ -23,6 +23,7 @@ from engine.core.types import DraftStatus
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.drafter import Drafter
 from engine.questionnaire import read_questionnaire
+from engine.questionnaire.qualifiers import qualifiers_of
 from engine.review.draft_run import draft_questionnaire
 from engine.review.review import Review, ReviewState
 from storage.review_store import ReviewStore
@@ -75,63 +76,65 @@ def kb(tmp_path: Path, encoder):
 
 
 def qualifiers(tmp_path: Path):
+    """The HECVAT-like questionnaire, its questions by ID and its qualifiers by ID."""
     questionnaire = read_questionnaire(hecvat_like(tmp_path / "hecvat.xlsx"))
-    return questionnaire, {q.id: q for q in questionnaire.questions}
+    quals = {x.id: x for x in qualifiers_of(questionnaire)}
+    return questionnaire, {q.id: q for q in questionnaire.questions}, quals
 
 
 def test_no_own_statement_answers_no_and_a_statement_of_anothers_or_a_third_party_does_not_count(kb, tmp_path):
-    _, by_id = qualifiers(tmp_path)
+    _, by_id, quals = qualifiers(tmp_path)
     model = Recording()
     drafter = Drafter(kb, model, product="Impact")
-    card = drafter.draft(by_id["QUAL-05"], qualifier=True)
-    phi = drafter.draft(by_id["QUAL-01"], qualifier=True)
+    card = drafter.draft(by_id["QUAL-05"], qualifier=quals["QUAL-05"])
+    phi = drafter.draft(by_id["QUAL-01"], qualifier=quals["QUAL-01"])
     for d in (card, phi):
         assert (d.status, d.choice, d.answer, d.citations) == (DraftStatus.DRAFTED, "No", "", ())
         assert d.confidence is None and not d.low_confidence  # it may switch its section off
-    assert card.regulated == "no document mentions card data (cardholder data, credit cards, PCI DSS)"
-    assert card.trust == (card.regulated,)  # listed in Review's "review first"
-    assert phi.regulated.startswith("no document mentions health information")
+    assert card.stated == "no document mentions card data (cardholder data, credit cards, PCI DSS)"
+    assert card.trust == (card.stated,)  # listed in Review's "review first"
+    assert phi.stated.startswith("no document mentions health information")
     assert model.asked == []  # the model was never asked
 
 
 def test_the_products_own_statement_answers_yes_quoted_word_for_word(kb, tmp_path):
-    _, by_id = qualifiers(tmp_path)
+    _, by_id, quals = qualifiers(tmp_path)
     model = Recording()
-    card = Drafter(kb, model, product="Parchment").draft(by_id["QUAL-05"], qualifier=True)
+    card = Drafter(kb, model, product="Parchment").draft(by_id["QUAL-05"], qualifier=quals["QUAL-05"])
     assert (card.status, card.choice, card.answer) == (DraftStatus.DRAFTED, "Yes", PARCHMENT_PAYS)
     (cite,) = card.citations
     assert (cite.file, cite.label, cite.third_party) == ("parchment-payments.md", AnchorLabel.VERIFIED, None)
-    assert card.regulated.startswith("documents mention card data")
+    assert card.stated.startswith("documents mention card data")
     assert model.asked == []
 
 
 def test_a_statement_that_the_product_does_not_handle_the_data_answers_no_quoted(kb, tmp_path):
-    _, by_id = qualifiers(tmp_path)
-    card = Drafter(kb, Recording(), product="Mastery Connect").draft(by_id["QUAL-05"], qualifier=True)
+    _, by_id, quals = qualifiers(tmp_path)
+    card = Drafter(kb, Recording(), product="Mastery Connect").draft(by_id["QUAL-05"], qualifier=quals["QUAL-05"])
     assert (card.choice, card.answer) == ("No", MASTERY_DENIES)
     assert card.citations[0].file == "mastery-architecture.md" and card.citations[0].label is AnchorLabel.VERIFIED
-    assert card.regulated.startswith("documents say it does not handle card data")
+    assert card.stated.startswith("documents say it does not handle card data")
 
 
 def test_a_company_wide_questionnaire_is_not_answered_from_absence(kb, tmp_path):
     """Drafted for no product, "the vended product" is every product: the statements naming one
     are set aside, so their absence says nothing; the qualifier is drafted as any question."""
-    _, by_id = qualifiers(tmp_path)
+    _, by_id, quals = qualifiers(tmp_path)
     model = Recording()
-    card = Drafter(kb, model).draft(by_id["QUAL-05"], qualifier=True)
-    assert card.regulated is None and model.asked == [by_id["QUAL-05"].text]
+    card = Drafter(kb, model).draft(by_id["QUAL-05"], qualifier=quals["QUAL-05"])
+    assert card.stated is None and model.asked == [by_id["QUAL-05"].text]
 
 
 def test_the_same_question_outside_a_qualifier_goes_to_the_model(kb, tmp_path):
     """PCID-01 asks about card data too, inside the PCI section: an ordinary question."""
-    _, by_id = qualifiers(tmp_path)
+    _, by_id, quals = qualifiers(tmp_path)
     model = Recording()
     drafted = Drafter(kb, model, product="Impact").draft(by_id["PCID-01"])
-    assert model.asked == [by_id["PCID-01"].text] and drafted.regulated is None
+    assert model.asked == [by_id["PCID-01"].text] and drafted.stated is None
 
 
 def test_a_questionnaire_run_switches_the_sections_off_without_the_model(kb, tmp_path):
-    questionnaire, _ = qualifiers(tmp_path)
+    questionnaire, _, _ = qualifiers(tmp_path)
     model = Recording()
     store = ReviewStore(tmp_path / "review.sqlite")
     draft_questionnaire(questionnaire, Drafter(kb, model, product="Impact"), store)

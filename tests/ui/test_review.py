@@ -738,7 +738,7 @@ def test_a_regulated_qualifier_answered_by_the_documents_says_on_what_it_rests(o
     pid = drafted_project(ws, tmp_path, limit=1)
     enc, *_ = ws.review(pid).items()
     found = "no document mentions card data (cardholder data, credit cards, PCI DSS)"
-    drafted_again(ws, pid, enc.key, regulated=found, choice="No", answer="", citations=(), confidence=None)
+    drafted_again(ws, pid, enc.key, stated=found, choice="No", answer="", citations=(), confidence=None)
     at = open_screen("review")
     toggle = at.sidebar.toggle(key=LOW_FIRST)
     assert toggle.label == "Review first (1)"

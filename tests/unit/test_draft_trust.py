@@ -25,7 +25,7 @@ def test_someone_elses_words_a_choice_or_no_text_are_not_the_models_wording():
         replace(NARRATIVE, reused=True),
         replace(NARRATIVE, profile_fact="product_description"),
         replace(NARRATIVE, from_product="Parchment"),
-        replace(NARRATIVE, regulated="documents mention card data"),
+        replace(NARRATIVE, stated="documents mention card data"),
         replace(NARRATIVE, choice="Yes", confidence=0.95),
         replace(NARRATIVE, answer=""),
         replace(NARRATIVE, status=DraftStatus.NO_CONTEXT),

@@ -5,7 +5,7 @@ contents; the company's own sentence before a third party's; nothing under the t
 from __future__ import annotations
 
 from engine.core.types import Chunk, Hit, SourceKind
-from engine.drafting.explanation import EXPLANATION_MIN, best_sentence, is_statement, shown
+from engine.drafting.explanation import EXPLANATION_MIN, best_sentence, is_statement, sentences_of, shown
 
 QUESTION = "Do you encrypt customer data at rest?"
 
@@ -59,3 +59,16 @@ def test_a_sentence_naming_another_product_is_never_taken(encoder):
     footer = hit("overview.pdf", overview.chunk.text.split("\n\n")[0])
     alone = best_sentence(q, [footer], encoder, lambda doc: None)
     assert alone is not None and alone.text.startswith("Level 1 service provider")
+
+
+def test_a_pdfs_page_number_and_heading_lines_are_not_part_of_the_sentence():
+    """PyMuPDF's text of a page's top: the page number, the chapter and the section heading, each
+    on its own line, run into the first sentence; a sentence wrapped after a few words keeps them."""
+    page_top = "4 \nArchitecture \nHosting \nCanvas Credentials is hosted by Amazon Web Services (AWS) in two regions."
+    assert sentences_of(page_top) == ["Canvas Credentials is hosted by Amazon Web Services (AWS) in two regions."]
+    assert sentences_of("Canvas Credentials is \nhosted by AWS in two regions.") == [
+        "Canvas Credentials is \nhosted by AWS in two regions."
+    ]
+    assert sentences_of("The AWS \nCloud holds the backups in two regions.") == [
+        "The AWS \nCloud holds the backups in two regions."
+    ]

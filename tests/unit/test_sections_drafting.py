@@ -25,7 +25,7 @@ class TableDrafter:
     def __init__(self, table: dict[str, str]) -> None:
         self.table, self.asked, self.qualifiers = table, [], []
 
-    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=None) -> Draft:  # rows, source: the profile's (unused here)
         self.asked.append(q.id)
         if qualifier:  # the run says which questions are qualifiers (a regulated one is answered apart)
             self.qualifiers.append(q.id)
@@ -84,7 +84,7 @@ def test_switched_off_sections_are_not_drafted_and_follow_the_qualifier(tmp_path
 class OtherProductsDrafter(TableDrafter):
     """As ``TableDrafter``, but every choice is labelled as another product's past answer."""
 
-    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=None) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, from_product="Parchment")
 
@@ -118,7 +118,7 @@ class AgreeingProductsDrafter(TableDrafter):
         super().__init__(table)
         self.products = products
 
-    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=None) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         voters = tuple(f"Product {n}'s HECVAT: {d.choice}" for n in range(self.products))
         return Draft(
@@ -174,7 +174,7 @@ def test_the_evaluation_gates_rows_as_drafting_does(tmp_path):
 class UnsureDrafter(TableDrafter):
     """As ``TableDrafter``, with every draft under the calibrated confidence threshold."""
 
-    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=None) -> Draft:  # rows, source: the profile's (unused here)
         d = super().draft(q)
         return Draft(d.key, d.id, d.sheet, d.row, d.question, d.answer, d.choice, d.status, confidence=0.5)
 
@@ -200,7 +200,7 @@ class ReviewerMidRun(OtherProductsDrafter):
         super().__init__(table)
         self.review = review
 
-    def draft(self, q, rows=None, source=None, qualifier=False) -> Draft:  # rows, source: the profile's (unused here)
+    def draft(self, q, rows=None, source=None, qualifier=None) -> Draft:  # rows, source: the profile's (unused here)
         if q.id == "GNRL-01":
             qual = next(i for i in self.review.items() if i.question.id == "QUAL-01")
             self.review.edit(qual.key, "We do not process PHI.", "No")

@@ -571,10 +571,11 @@ def _inherited(draft: Draft, state: ReviewState) -> None:
     _until_decided(text, state, "handshake")
 
 
-def _regulated(draft: Draft, state: ReviewState) -> None:
-    """A qualifier about regulated data answered by what your own documents state, without the
-    model (engine/drafting/regulated.py): on what it rests, and that it decides a section."""
-    found = getattr(draft, "regulated", None)
+def _stated(draft: Draft, state: ReviewState) -> None:
+    """A qualifier answered by what your own documents state, without the model (regulated data:
+    engine/drafting/regulated.py; the hosting: engine/drafting/hosting.py): on what it rests, and
+    that it decides a section."""
+    found = getattr(draft, "stated", None)
     if not found or draft.status is not DraftStatus.DRAFTED:
         return
     basis = (
@@ -681,7 +682,7 @@ def _state_notes(item: ReviewItem) -> None:
         _other_product(item.draft, state)
         _profile_and_removed(item.draft, state)
         _inherited(item.draft, state)
-        _regulated(item.draft, state)
+        _stated(item.draft, state)
         _model_wording(item.draft, state)
         if item.draft.reused:
             _past_choices(item.draft, state)
