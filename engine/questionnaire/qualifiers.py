@@ -453,13 +453,18 @@ def _value_matches(value: str, tokens: Sequence[str]) -> bool:
 
 
 def _value(given: str | None) -> str | None:
-    """The value of an answer: a short one as it is ("No", "4) AWS"); of a sentence written where
-    a choice was expected, its leading Yes/No ("No, we do not…" → "No"); else None."""
+    """The value of an answer: a short one as it is ("No", "4) AWS"); a numbered option leading
+    its explanation, as a draft without a dropdown is written ("4) AWS — Canvas Credentials is
+    hosted by …"); of a sentence written where a choice was expected, its leading Yes/No ("No, we
+    do not…" → "No"); else None."""
     if not given or not given.strip():
         return None
     given = given.strip()
     if len(given) <= 60 and "\n" not in given:
         return given
+    head = given.split(" — ", 1)[0].strip()
+    if re.fullmatch(r"\d{1,2}\)[ \t]*[^\n]{1,50}", head):
+        return head
     m = re.match(r"(yes|no|n/?a)\b", given, re.I)
     return m.group(1).capitalize() if m else None
 

@@ -730,15 +730,35 @@ def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(op
     assert not any(v.startswith("Profile fact (contact") for v in infos)
 
 
-def test_a_regulated_qualifier_answered_by_the_documents_says_on_what_it_rests(open_screen, ui_workspace, tmp_path):
-    """A qualifier about card data answered No because no own document mentions card data
-    (engine/drafting/regulated.py): listed first with its mark, and the card says why and that
-    it decides a section."""
+@pytest.mark.parametrize(
+    "found, choice, answer, said_start, basis",
+    [
+        (  # engine/drafting/regulated.py: no own document mentions card data
+            "no document mentions card data (cardholder data, credit cards, PCI DSS)",
+            "No",
+            "",
+            "No because no document mentions card data",
+            "none of your own documents",
+        ),
+        (  # engine/drafting/hosting.py, a workbook without the dropdown: the option leads the text
+            "documents state it is hosted by Amazon Web Services",
+            None,
+            "4) AWS — Canvas Credentials is hosted by Amazon Web Services (AWS).",
+            "Answered because documents state it is hosted by Amazon Web Services",
+            "a statement of your own documents",
+        ),
+    ],
+)
+def test_a_qualifier_answered_by_the_documents_says_on_what_it_rests(
+    open_screen, ui_workspace, tmp_path, found, choice, answer, said_start, basis
+):
+    """A qualifier answered by what the own documents state (card data: No because none mentions
+    it; the hosting option from a product document's statement): listed first with its mark, and
+    the card says why and that it decides a section."""
     ws = ui_workspace
     pid = drafted_project(ws, tmp_path, limit=1)
     enc, *_ = ws.review(pid).items()
-    found = "no document mentions card data (cardholder data, credit cards, PCI DSS)"
-    drafted_again(ws, pid, enc.key, stated=found, choice="No", answer="", citations=(), confidence=None)
+    drafted_again(ws, pid, enc.key, stated=found, choice=choice, answer=answer, citations=(), confidence=None)
     at = open_screen("review")
     toggle = at.sidebar.toggle(key=LOW_FIRST)
     assert toggle.label == "Review first (1)"
@@ -746,8 +766,8 @@ def test_a_regulated_qualifier_answered_by_the_documents_says_on_what_it_rests(o
     assert listed(at)[0] == enc.question.id
     assert "policy" in at.sidebar.radio(key=LIST).proto.options[0]
     at = open_question(at, enc.key)
-    said = [w.value for w in at.main.warning if w.value.startswith("No because no document mentions card data")]
-    assert said and "none of your own documents" in said[0] and "decides whether a whole section" in said[0]
+    said = [w.value for w in at.main.warning if w.value.startswith(said_start)]
+    assert said and basis in said[0] and "decides whether a whole section" in said[0]
 
 
 def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(open_screen, ui_workspace, tmp_path):

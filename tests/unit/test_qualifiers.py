@@ -94,6 +94,20 @@ def test_hecvat_qualifiers_switch_their_sections_off_and_say_why(tmp_path):
     assert order[:3] == ["QUAL-01", "QUAL-05", "QUAL-07"] and order[3] == "GNRL-01"
 
 
+def test_a_numbered_option_leading_its_explanation_is_the_answer(tmp_path):
+    """A workbook whose hosting cell has no dropdown: the draft writes the option first ("4) AWS —
+    statement", engine/drafting/hosting.py), and that option decides the rows; a sentence with a
+    dash that opens with no option answers nothing."""
+    q, quals, _, by_id = _state(hecvat_like(tmp_path / "h.xlsx"))
+    key = by_id["QUAL-07"]
+    drafted = "4) AWS — Canvas Credentials is hosted by Amazon Web Services (AWS) with services based in regions."
+    state = gates(quals, {key: (drafted, None)}, {key: HOSTING})
+    assert not state[by_id["DCTR-03"]].required and state[by_id["DCTR-15"]].required
+    assert state[by_id["DCTR-03"]].reason == "not required (QUAL-07 = 4) AWS)"
+    prose = "We run on AWS — and a co-location for the document imaging service, in two regions of the US."
+    assert all(g.required for g in gates(quals, {key: (prose, None)}, {key: HOSTING}).values())
+
+
 def test_an_explanation_naming_another_hosting_option_keeps_its_rows_required(tmp_path):
     path = hecvat_like(tmp_path / "h.xlsx", {"QUAL-07": ("4) AWS", "AWS and Colocation (if applicable)")})
     _, _, state, by_id = _state(path)

@@ -284,9 +284,8 @@ def _trust_icon(flag: str) -> str:
         ("profile fact", "badge"),
         ("contact details removed", "link_off"),
         ("disputed", "call_split"),
-        ("no document mentions", "policy"),
-        ("documents mention", "policy"),
-        ("documents say", "policy"),
+        ("no document mentions", "policy"),  # a qualifier answered by the own documents (Draft.stated)
+        ("documents ", "policy"),  # "documents mention / say / state …"
         ("model's own wording", "edit_note"),
     ):
         if flag.startswith(start):
@@ -584,8 +583,11 @@ def _stated(draft: Draft, state: ReviewState) -> None:
         else "none of your own documents (company-wide or this product's) says the product handles it; "
         "third parties' documents were not read"
     )
+    lead = (
+        f"{escape_md(draft.choice)} because" if draft.choice else "Answered because"
+    )  # no dropdown: the option leads the text
     text = (
-        f"{escape_md(draft.choice or '')} because {escape_md(found[0].lower() + found[1:])}: {basis}. "
+        f"{lead} {escape_md(found[0].lower() + found[1:])}: {basis}. "
         "This answer decides whether a whole section is required: check it first."
     )
     _until_decided(text, state, "policy")
