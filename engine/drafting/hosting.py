@@ -22,10 +22,11 @@ not about it: Parchment's PCI AOC says "The system is hosted entirely within Ama
 (AWS)" of its payment application, while Parchment also runs a co-location (its vendor answered
 the physical data-centre rows), so Parchment's hosting is not answered this way.
 
-Measured on the 40 Instructure PDFs, scopes from their folders (``/work/exp/hosting_try.py``):
+Measured on the 40 Instructure PDFs, scopes from their folders (``Drafter._stated`` on QUAL-07 per product):
 Canvas Credentials "4) AWS" (its vendor's answer); Parchment not answered (its vendor: "4) AWS"
-with "AWS and Colocation"); Impact, Canvas LMS, Canvas Catalog, Mastery Connect "4) AWS" (no
-filled HECVAT Full to compare). The draft is flagged like a regulated-data qualifier
+with "AWS and Colocation"); Impact, Canvas LMS, Mastery Connect "4) AWS" (no filled HECVAT Full to
+compare); Canvas Catalog not answered (its PCI AOC's form lists "Physical space (co-location)"
+among service types beside its name); Canvas Studio, Intelligent Insights: no statement. The draft is flagged like a regulated-data qualifier
 (``Draft.stated``), listed in Review's "review first" queue, and the reviewer's answer switches
 the sections back.
 """
