@@ -25,10 +25,11 @@ from engine.core.types import DocumentInfo, Progress, Unit, no_progress
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
 from engine.drafting.drafter import Drafter
 from engine.drafting.generate import Generator, make_generator
+from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Draft
 from engine.index.kb import AddReport, KnowledgeBase, Manifest
 from engine.index.library import LIBRARY_FILE, AnswerLibrary
-from engine.index.profile import row_ids
+from engine.index.profile import Profile, row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
@@ -96,6 +97,16 @@ class Workspace:
         """The answer library (``library.sqlite`` here), embedding with the knowledge base's
         encoder, loaded when first needed."""
         return AnswerLibrary(self.folder, lambda: self.kb.encoder)
+
+    @cached_property
+    def _profile(self) -> ProfileAnswers:
+        return ProfileAnswers(self.library, kb=self.kb)
+
+    def profile(self) -> Profile:
+        """The company and product profiles as drafting uses them: learned from the answer library,
+        stated by the products' own documents, and set by hand (engine/index/profile.py); read
+        again when one of those changes."""
+        return self._profile.profile()
 
     @cached_property
     def drafter(self) -> Drafter:

@@ -1,18 +1,22 @@
 """``python -m engine profile``: show the company and product profiles (engine/index/profile.py) learned
-from the answer library of ``--store`` with the facts set by hand over them, and set facts
+from the answer library of ``--store``, with what the products' own documents in its knowledge base
+state (engine/index/profile_documents.py) and the facts set by hand over them, and set facts
 (``--set KEY VALUE``, for ``--product NAME`` or the company; an empty VALUE removes a fact set
-by hand). ``--json`` prints JSON."""
+by hand). ``--json`` prints JSON (document facts under ``documented``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
+from engine.cli import common
 from engine.cli.common import store_arg
 from engine.core.scopes import scope_name
+from engine.drafting.profile_answers import ProfileAnswers
 from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
-from engine.index.profile import profile_of, set_fact
+from engine.index.profile import set_fact
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
@@ -23,19 +27,27 @@ def cmd_profile(args: argparse.Namespace) -> int:
             key, value = args.set
             fact = set_fact(library.folder, key, value, product)
             print(f"{'removed' if not fact.value else 'set'} {fact.key} for {product or 'the company'}", flush=True)
-        profile = profile_of(library)
+        kb = common.open_kb(args) if (Path(args.store) / "manifest.json").is_file() else None
+        profile = ProfileAnswers(library, kb=kb).profile()
     finally:
         library.close()
     data = profile.to_json()
     if product:
-        data = {"company": data["company"], "products": {product: data["products"].get(product, {})}}
+        data = {
+            "company": data["company"],
+            "products": {product: data["products"].get(product, {})},
+            "documented": {product: data.get("documented", {}).get(product, {})},
+        }
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
-    for title, facts in [("company", data["company"])] + [(f"product {p}", f) for p, f in data["products"].items()]:
+    sections = [("company", data["company"])] + [(f"product {p}", f) for p, f in data["products"].items()]
+    sections += [(f"product {p}, its documents", f) for p, f in data.get("documented", {}).items() if f]
+    for title, facts in sections:
         print(f"{title}:")
         for key, f in facts.items():
-            print(f"  {key} = {f['value']}  ({f['source']}" + (f", row {f['row']}" if f.get("row") else "") + ")")
+            where = f", page {f['page']}" if f.get("page") else f", row {f['row']}" if f.get("row") else ""
+            print(f"  {key} = {f['value']}  ({f['source']}{where})")
     return 0
 
 

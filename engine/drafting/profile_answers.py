@@ -82,11 +82,10 @@ class ProfileAnswers:
     def _cite_document(self, fact: Fact):
         unit = next((u for u in self.kb.units(fact.source) if u.page == fact.page), None) if self.kb else None
         start = fact.start if fact.start is not None else 0
+        end = fact.end if fact.end is not None else start + len(fact.value)
         rects: tuple = ()
-        if unit is not None and unit.text[start : start + len(fact.value)] == fact.value:
-            rects = tuple(
-                rects_for(self.kb.source_path(fact.source), fact.page, unit.text, start, start + len(fact.value))
-            )
+        if unit is not None and unit.text[start:end].split() == fact.value.split():  # lines joined by spaces
+            rects = tuple(rects_for(self.kb.source_path(fact.source), fact.page, unit.text, start, end))
         return Citation(
             file=fact.source,
             kind=SourceKind.PDF,
@@ -96,7 +95,7 @@ class ProfileAnswers:
             retrieval_score=1.0,
             page=fact.page,
             start=start,
-            end=start + len(fact.value),
+            end=end,
             rects=rects,
         )
 

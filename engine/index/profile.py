@@ -13,7 +13,8 @@ questionnaire), and its past answers become facts:
 * a **product fact**: what the product's own past questionnaire (the newest) answers;
 * the product's name, when nothing else gives it, is the product drafted for;
 * a **document fact**: what the product's own documents state in a recognised form (the vendor
-  and contacts of a PCI DSS attestation's assessed entity, a VPAT's contact:
+  and contacts of a PCI DSS attestation's assessed entity, a VPAT's contact, a cloud-service
+  certificate's service description:
   engine/index/profile_documents.py), used where neither the product's own questionnaire nor the
   company's give the fact, cited to the document's page.
 
@@ -116,7 +117,8 @@ class Fact:
     qid: str | None = None
     agreeing: int = 1
     page: int | None = None  # a document fact: the page of ``source`` stating it (1-based) …
-    start: int | None = None  # … and where the value starts in that page's text
+    start: int | None = None  # … and where the value starts in that page's text …
+    end: int | None = None  # … and ends, when the value spans lines (joined by spaces); else start + len(value)
     refers: tuple[tuple[str, str], ...] = ()  # rows of its questionnaire the value points to: (row id, fact)
 
     def value_for(self, rows: Mapping[str, str] | None) -> str | None:
@@ -173,17 +175,15 @@ class Profile:
     def fact(self, key: str, product: str | None) -> Fact | None:
         """The fact for a questionnaire of ``product``: the product's own (set by hand or its own
         questionnaire); for its name, the product; else the company's (for a key not
-        product-specific), else what the product's own documents state. When the product's
+        product-specific), else what the product's own documents state (its description, too). When the product's
         vendor is another entity than the company (:meth:`other_vendor`), never the company's."""
         own = self.products.get(product or "", {}).get(key) if product else None
         if own is not None:
             return own
         if key == "product_name" and product:
             return Fact(key, product, "the product chosen for this questionnaire", product)
-        if key in PRODUCT_KEYS:
-            return None
         documented = self.documented.get(product or "", {}).get(key) if product else None
-        if self.other_vendor(product):
+        if key in PRODUCT_KEYS or self.other_vendor(product):  # never the company's
             return documented
         return self.company.get(key) or documented
 

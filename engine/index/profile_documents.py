@@ -2,7 +2,7 @@
 
 A product's own documents (in its scope, never a third party's nor another product's) can say
 who the vendor is and whom to contact, but only some say it in a form a program can read
-without guessing. Two forms are recognised, on the page text exactly as PyMuPDF gives it:
+without guessing. Three forms are recognised, on the page text exactly as PyMuPDF gives it:
 
 * **An attestation's assessed entity** (the PCI DSS Attestation of Compliance, "Part 1a.
   Assessed Entity"): the labelled fields ``Company name:`` (``vendor_name``), ``Company contact
@@ -18,8 +18,16 @@ without guessing. Two forms are recognised, on the page text exactly as PyMuPDF 
   other line: ``accessibility_contact_name``) and the line after the name
   (``accessibility_contact_title``).
 
-Product names and descriptions are not taken (a report names the version it evaluated, not the
-questionnaire's scope). When two of a product's documents state different values for one fact,
+* **A cloud-service certificate's service description** (TX-RAMP's companion page: a heading
+  line "Cloud Service Description (200 words or less)", the vendor's own text under it): the
+  paragraph under the heading (``product_description``), its lines joined by spaces, up to the
+  next heading (a short line without a full stop after a line ending one) or labelled line.
+  On the shared documents: Canvas Catalog's, Canvas Credentials', Canvas LMS's and Impact's
+  TX-RAMP certificates; the vendors' own HECVAT "Product Description" is that text or a sentence
+  of it (Canvas Catalog: its second sentence; Canvas Credentials: its first two reworded into one, and its third).
+
+Product names are not taken, nor a report's "Product Description:" field (a report names the
+version it evaluated, not the questionnaire's scope). When two of a product's documents state different values for one fact,
 neither is kept: a wrong contact in a contract is worse than a blank. Each fact cites its
 document and page (``Fact.page``, ``Fact.start``: the value's offset in the page text, for the
 highlight) and is a profile fact a reviewer sees as such.
@@ -57,6 +65,9 @@ _ENTITY_START = re.compile(r"^(?:part 1a\.?\s*)?assessed entity\b", re.IGNORECAS
 _ENTITY_END = re.compile(r"^part 1b\b|^part 2\b|assessor", re.IGNORECASE)
 _REPORT = re.compile(r"\bVPAT\b|accessibility conformance report", re.IGNORECASE)
 _CONTACT_START = re.compile(r"^contact information:\s*(.*)$", re.IGNORECASE)
+_DESCRIPTION_START = re.compile(r"^(?:cloud\s+)?service\s+description(?:\s*\([^)]*\))?$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?][\"'’”)]*$")
+DESCRIPTION_LINES = 20  # 200 words at most, as the form asks
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -137,10 +148,44 @@ def _report_contact(units: Sequence[Unit], doc: str, product: str) -> dict[str, 
     return {}
 
 
+def _service_description(units: Sequence[Unit], doc: str, product: str) -> dict[str, Fact]:
+    for unit in units:
+        lines = _lines(unit.text)
+        for i, (_, line) in enumerate(lines):
+            if not _DESCRIPTION_START.match(line):
+                continue
+            block: list[tuple[int, str]] = []
+            for start, value in lines[i + 1 : i + 1 + DESCRIPTION_LINES]:
+                if not value:
+                    continue
+                heading = block and _SENTENCE_END.search(block[-1][1]) and not _SENTENCE_END.search(value)
+                if _LABEL.match(value) or (heading and len(value) <= 60):
+                    break
+                block.append((start, value))
+            if not block or not _SENTENCE_END.search(block[-1][1]):
+                return {}  # no paragraph, or one cut off: not read
+            text = " ".join(v for _, v in block)
+            fact = Fact(
+                "product_description",
+                text,
+                doc,
+                product,
+                page=unit.page,
+                start=block[0][0],
+                end=block[-1][0] + len(block[-1][1]),
+            )
+            return {"product_description": fact}
+    return {}
+
+
 def facts_of_document(units: Sequence[Unit], doc: str, product: str) -> dict[str, Fact]:
     """The facts one of ``product``'s own documents (its units: pages) states in a recognised
     form (module docstring)."""
-    return {**_report_contact(units, doc, product), **_entity(units, doc, product)}
+    return {
+        **_service_description(units, doc, product),
+        **_report_contact(units, doc, product),
+        **_entity(units, doc, product),
+    }
 
 
 def facts_of_documents(documents: Iterable[tuple[str, Sequence[Unit]]], product: str) -> dict[str, Fact]:

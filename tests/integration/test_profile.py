@@ -187,6 +187,26 @@ def test_the_profile_command_shows_and_sets_facts(library, tmp_path, capsys):
     assert (tmp_path / "store" / "profile.json").exists()
 
 
+def test_the_profile_command_shows_what_the_products_documents_state(library, encoder, tmp_path, capsys):
+    from tests.unit.test_profile_documents import CERTIFICATE, pdf
+
+    library.close()
+    store = tmp_path / "store"
+    kb = KnowledgeBase(store, EngineConfig(), encoder)
+    try:
+        assert not kb.add_file(pdf(tmp_path / "Acme TX-RAMP.pdf", CERTIFICATE), "Acme TX-RAMP.pdf").errors
+        kb.set_scopes({"Acme TX-RAMP.pdf": Scope(products=("Acme",))})
+    finally:
+        release(str(store / "qdrant"))
+    assert main(["profile", "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "product Acme, its documents:\n  product_description = Acme Transcripts sends" in out
+    assert "(Acme TX-RAMP.pdf, page 1)" in out and "vendor_name = Instructure" in out
+    assert main(["profile", "--store", str(store), "--product", "Acme", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert data["documented"]["Acme"]["product_description"]["page"] == 1
+
+
 def test_a_contact_only_a_third_partys_document_gives_is_removed(tmp_path, encoder, library):
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -238,8 +258,14 @@ def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, en
     base = shared_data / "instructure"
     result = profile_rows([base / n for n in names], base / "_extracted", tmp_path / "lib", encoder)
     by = {t["product"]: t for t in result["targets"]}
-    for product in ("Canvas Catalog", "Canvas Studio", "Elevate Standards Alignment"):
+    for product in ("Canvas Studio", "Elevate Standards Alignment"):
         assert (by[product]["rows"], by[product]["answered"], by[product]["right"]) == (15, 14, 14), by[product]
+    # Canvas Catalog's TX-RAMP certificate describes it: the vendor's own description is a sentence
+    # of that text, so it is answered (cited to the certificate) but not an exact match
+    catalog = by["Canvas Catalog"]
+    assert (catalog["rows"], catalog["answered"], catalog["right"]) == (15, 15, 14), catalog
+    (described,) = catalog["misses"]
+    assert described["from"] == "document" and described["answer"].startswith("Canvas Catalog allows you")
     # Parchment's own attestation and VPAT (beside its questionnaire) name Parchment LLC and its
     # contacts; Instructure's answers are never Parchment's
     parchment = by["Parchment"]
@@ -250,7 +276,7 @@ def test_profile_rows_of_the_shared_questionnaires_leave_one_out(shared_data, en
         for m in parchment["misses"]
     )
     assert {m["from"] for m in parchment["misses"] if m["answer"]} == {"document", "product chosen"}
-    assert result["by_fact"]["product_description"]["answered"] == 0
+    assert result["by_fact"]["product_description"]["answered"] == 1  # Canvas Catalog's certificate
 
 
 def rows_book(path: Path, rows: list[tuple[str, str, str | None]]) -> Path:
@@ -310,16 +336,23 @@ def test_a_product_whose_own_document_names_another_vendor_answers_as_that_vendo
     contact: Acme's vendor and contact rows are those, cited to the page and highlighted; the
     company's (Instructure's) link and answers are never Acme's. A third party's attestation and
     Impact (no documents of its own) change nothing."""
-    from tests.unit.test_profile_documents import AOC, pdf
+    from tests.unit.test_profile_documents import AOC, CERTIFICATE, pdf
 
     docs = tmp_path / "docs"
     docs.mkdir()
     pdf(docs / "Acme AOC.pdf", AOC)
+    pdf(docs / "Acme TX-RAMP.pdf", CERTIFICATE)
     pdf(docs / "Cloud AOC.pdf", [AOC[0], [x.replace("Acme Learning LLC", "Cloud Co") for x in AOC[1]]])
     kb = KnowledgeBase(tmp_path / "kb", EngineConfig(), library.encoder)
     try:
         assert not kb.add([docs]).errors
-        kb.set_scopes({"Acme AOC.pdf": Scope(products=("Acme",)), "Cloud AOC.pdf": Scope(third_party="Cloud Co")})
+        kb.set_scopes(
+            {
+                "Acme AOC.pdf": Scope(products=("Acme",)),
+                "Acme TX-RAMP.pdf": Scope(products=("Acme",)),
+                "Cloud AOC.pdf": Scope(third_party="Cloud Co"),
+            }
+        )
         target = read_questionnaire(general(tmp_path / "acme.xlsx"))
         rows = row_ids(target.questions)
         acme = {
@@ -339,3 +372,10 @@ def test_a_product_whose_own_document_names_another_vendor_answers_as_that_vendo
     # the company's link is not Acme's, and a link is never drafted from the documents: left for the responder
     assert acme["GNRL-04"].status is DraftStatus.NO_CONTEXT and "inst.bid" not in acme["GNRL-04"].answer
     assert impact["GNRL-01"].answer == "Instructure" and impact["GNRL-08"].answer == COMPANY["GNRL-08"]
+    # the product's own certificate describes it: word for word, both lines of the page highlighted
+    described = acme["GNRL-03"]
+    assert described.answer.startswith("Acme Transcripts sends") and described.profile_fact == "product_description"
+    assert described.citations[0].file == "Acme TX-RAMP.pdf" and len(described.citations[0].rects) == 2
+    assert (
+        "Acme Transcripts" not in impact["GNRL-03"].answer and impact["GNRL-03"].profile_fact != "product_description"
+    )

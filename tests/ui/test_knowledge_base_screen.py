@@ -165,8 +165,13 @@ def test_a_documents_summary_is_shown_and_an_edit_is_saved_and_used(open_screen,
 def test_the_profile_shows_learned_facts_and_a_fact_can_be_set(open_screen, ui_workspace, tmp_path):
     import openpyxl
 
+    from engine.core.scopes import Scope
     from engine.index.profile import profile_of
+    from tests.unit.test_profile_documents import CERTIFICATE, pdf
 
+    # a product's own certificate states its description: a document fact, listed with its page
+    assert not ui_workspace.kb.add_file(pdf(tmp_path / "Acme TX-RAMP.pdf", CERTIFICATE), "Acme TX-RAMP.pdf").errors
+    ui_workspace.kb.set_scopes({"Acme TX-RAMP.pdf": Scope(products=("Acme",))})
     for name in ("a.xlsx", "b.xlsx"):
         wb = openpyxl.Workbook()
         wb.active.append(["ID", "Question", "Answer"])
@@ -178,7 +183,11 @@ def test_the_profile_shows_learned_facts_and_a_fact_can_be_set(open_screen, ui_w
     at = open_screen("knowledge_base")
     assert not at.exception, at.exception
     (table,) = [d for d in at.dataframe if "Fact" in d.value.columns]
-    assert set(table.value["Value"]) == {"Instructure", "inst.bid/privacy"}
+    rows = table.value.to_dict("records")
+    assert {r["Value"] for r in rows if r["Whose"] == "Company"} == {"Instructure", "inst.bid/privacy"}
+    (described,) = [r for r in rows if r["Whose"] == "Acme"]
+    assert described["Fact"] == "product_description" and described["Value"].startswith("Acme Transcripts sends")
+    assert (described["From"], described["Source"]) == ("document", "Acme TX-RAMP.pdf, page 1")
     at.text_input(key="profile_key").input("support_hours")
     at.text_input(key="profile_value").input("9-5 MT")
     at = at.run()

@@ -102,6 +102,51 @@ def test_an_accessibility_reports_contact_is_the_accessibility_contact(tmp_path)
     assert facts_of_document(load_document(other).units, other.name, "Acme") == {}
 
 
+CERTIFICATE = [
+    [
+        "Texas Risk and Authorization",
+        "Management Program Certification",
+        "Cloud Service Name",
+        "Cloud Service Provider URL",
+        "Acme: Acme Transcripts",
+        "https://acme.example/transcripts",
+        "Cloud Service Description (200 words or less)",
+        "Acme Transcripts sends a learner's transcript to any school or employer in minutes. It keeps",
+        "every record signed and verifiable.",
+        "Certification Status",
+        "Level 2 Certification",
+        "Certificate ID",
+        "TX1234567",
+    ]
+]
+
+
+def test_a_cloud_service_certificates_description_is_the_products_description(tmp_path):
+    path = pdf(tmp_path / "Acme TX-RAMP Certification.pdf", CERTIFICATE)
+    units = load_document(path).units
+    facts = facts_of_document(units, path.name, "Acme")
+    assert list(facts) == ["product_description"]
+    fact = facts["product_description"]
+    assert fact.value == (
+        "Acme Transcripts sends a learner's transcript to any school or employer in minutes. "
+        "It keeps every record signed and verifiable."
+    )
+    # the value spans two lines of the page: its offsets cover both, for the highlight
+    assert units[0].text[fact.start : fact.end].split() == fact.value.split()
+    assert (fact.page, fact.origin) == (1, "document")
+    # the product's own document's description is the product's; never the company's nor another product's
+    profile = Profile({}, {}, {"Acme": facts})
+    assert profile.fact("product_description", "Acme") is fact
+    assert profile.fact("product_description", "Other") is None
+    # a paragraph cut off (no full stop before the next heading) is not read
+    cut = [CERTIFICATE[0][:8] + CERTIFICATE[0][9:]]
+    path = pdf(tmp_path / "Acme cut.pdf", cut)
+    assert facts_of_document(load_document(path).units, path.name, "Acme") == {}
+    # a report's "Product Description:" field names the version evaluated: not the description
+    path = pdf(tmp_path / "Acme VPAT.pdf", VPAT)
+    assert "product_description" not in facts_of_document(load_document(path).units, path.name, "Acme")
+
+
 def test_documents_that_disagree_on_a_fact_give_neither_value(tmp_path):
     folder = tmp_path / "Acme"
     folder.mkdir()

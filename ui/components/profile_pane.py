@@ -1,14 +1,14 @@
 """The company and product profiles on the Knowledge base screen (engine/index/profile.py): every
-fact with whose it is and its source (a past questionnaire, or "profile" when set by hand), and
-a form to set a fact (an empty value removes one set by hand). Facts set here win over learned
-ones and are used by the next drafts."""
+fact drafting uses, with whose it is, where it comes from (a past questionnaire, a product's own
+document, or set by hand) and its source, and a form to set a fact (an empty value removes one
+set by hand). Facts set here win over learned ones and are used by the next drafts."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from engine.index.library import AnswerLibrary
-from engine.index.profile import ProfileError, profile_of, set_fact
+from engine.index.profile import Fact, Profile, ProfileError, set_fact
 from ui.components.messages import escape_md
 
 COMPANY = "Company"
@@ -18,18 +18,20 @@ VALUE = "profile_value"
 NOTICE = "profile_notice"
 
 
-def profile_rows(library: AnswerLibrary) -> list[dict]:
-    """The facts as table rows: whose, fact, value, source."""
-    data = profile_of(library).to_json()
-    rows = [{"Whose": COMPANY, **_row(f)} for f in data["company"].values()]
-    for product, facts in data["products"].items():
-        rows += [{"Whose": product, **_row(f)} for f in facts.values()]
+def profile_rows(profile: Profile) -> list[dict]:
+    """The facts as table rows: whose, fact, value, where from, source. A product's document fact
+    that its own questionnaire or a responder overrides is not listed."""
+    rows = [_row(COMPANY, f) for _, f in sorted(profile.company.items())]
+    for product in sorted(set(profile.products) | set(profile.documented)):
+        own = profile.products.get(product, {})
+        documented = {k: f for k, f in profile.documented.get(product, {}).items() if k not in own}
+        rows += [_row(product, f) for _, f in sorted({**documented, **own}.items())]
     return rows
 
 
-def _row(f: dict) -> dict:
-    source = f["source"] + (f", row {f['row']}" if f.get("row") else "")
-    return {"Fact": f["key"], "Value": f["value"], "Source": source}
+def _row(whose: str, f: Fact) -> dict:
+    where = f", page {f.page}" if f.page is not None else f", row {f.row}" if f.row else ""
+    return {"Whose": whose, "Fact": f.key, "Value": f.value, "From": f.origin, "Source": f.source + where}
 
 
 def _save(library: AnswerLibrary) -> None:
@@ -46,14 +48,16 @@ def _save(library: AnswerLibrary) -> None:
     st.session_state[KEY] = st.session_state[VALUE] = ""
 
 
-def profile_section(library: AnswerLibrary, products: list[str], drafting: bool) -> None:
+def profile_section(library: AnswerLibrary, profile: Profile, products: list[str], drafting: bool) -> None:
     st.subheader("Company and product profiles")
     st.caption(
         "Facts answered word for word, without the model: the vendor's name, links, contacts, hosting "
         "regions… Learned from the answer library (a fact the company's past questionnaires agree on; a "
-        "product's own questionnaire for its product). Facts you set here win over learned ones."
+        "product's own questionnaire for its product) and from a product's own documents where they state "
+        "it in a form that can be read (an attestation's contact, a certificate's service description). "
+        "Facts you set here win over learned ones."
     )
-    rows = profile_rows(library)
+    rows = profile_rows(profile)
     if rows:
         st.dataframe(rows, hide_index=True, width="stretch")
     else:

@@ -328,7 +328,7 @@ if not docs:
         icon=":material/lightbulb:",
     )
     answer_library_section(ws.library, bool(drafting))
-    profile_section(ws.library, [], bool(drafting))
+    profile_section(ws.library, ws.profile(), [], bool(drafting))
     st.stop()
 
 total_chunks = sum(d.chunks for d in docs)
@@ -442,4 +442,4 @@ show_flashed(REINDEX_FLASH)
 
 # ---- the answer library ------------------------------------------------------------------------------
 answer_library_section(ws.library, bool(drafting))
-profile_section(ws.library, sorted({p for d in docs for p in d.scope.products}), bool(drafting))
+profile_section(ws.library, ws.profile(), sorted({p for d in docs for p in d.scope.products}), bool(drafting))
