@@ -110,7 +110,9 @@ class Workspace:
 
     @cached_property
     def drafter(self) -> Drafter:
-        return Drafter(self.kb, self.generator, top_k=self.settings.engine.top_k, library=self.library)
+        return Drafter(
+            self.kb, self.generator, top_k=self.settings.engine.top_k, library=self.library, profile=self._profile
+        )
 
     def drafter_for(self, project_id: int) -> Drafter:
         """The drafter for a project: for the product its questionnaire is drafted for."""

@@ -16,7 +16,7 @@ from engine.core.scopes import scope_name
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
-from engine.index.profile import set_fact
+from engine.index.profile import Profile, set_fact
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
@@ -31,23 +31,21 @@ def cmd_profile(args: argparse.Namespace) -> int:
         profile = ProfileAnswers(library, kb=kb).profile()
     finally:
         library.close()
-    data = profile.to_json()
     if product:
-        data = {
-            "company": data["company"],
-            "products": {product: data["products"].get(product, {})},
-            "documented": {product: data.get("documented", {}).get(product, {})},
-        }
+        profile = Profile(
+            profile.company,
+            {product: profile.products.get(product, {})},
+            {product: profile.documented.get(product, {})},
+        )
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(profile.to_json(), ensure_ascii=False))
         return 0
-    sections = [("company", data["company"])] + [(f"product {p}", f) for p, f in data["products"].items()]
-    sections += [(f"product {p}, its documents", f) for p, f in data.get("documented", {}).items() if f]
+    sections = [("company", profile.company)] + [(f"product {p}", f) for p, f in sorted(profile.products.items())]
+    sections += [(f"product {p}, its documents", f) for p, f in sorted(profile.documented.items()) if f]
     for title, facts in sections:
         print(f"{title}:")
-        for key, f in facts.items():
-            where = f", page {f['page']}" if f.get("page") else f", row {f['row']}" if f.get("row") else ""
-            print(f"  {key} = {f['value']}  ({f['source']}{where})")
+        for key, f in sorted(facts.items()):
+            print(f"  {key} = {f.value}  ({f.cited})")
     return 0
 
 

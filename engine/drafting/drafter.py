@@ -89,6 +89,7 @@ class Drafter:
         library: AnswerLibrary | None = None,
         product: str | None = None,
         mode: str | None = None,
+        profile: ProfileAnswers | None = None,
     ) -> None:
         self.kb, self.generator, self.top_k, self.budget = kb, generator, top_k, budget_tokens
         self.library = library
@@ -102,8 +103,8 @@ class Drafter:
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.Lock()
         # profile facts (learned from the library, stated by the products' own documents) and the
-        # contact check (engine/drafting/profile_answers.py)
-        self.profile = ProfileAnswers(library, kb=kb)
+        # contact check (engine/drafting/profile_answers.py); ``profile``: one the caller shares
+        self.profile = profile or ProfileAnswers(library, kb=kb)
 
     def for_product(self, product: str | None) -> Drafter:
         """This drafter for another product, sharing the model, the caches and the one-at-a-time lock."""

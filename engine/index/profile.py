@@ -135,6 +135,12 @@ class Fact:
         return value
 
     @property
+    def cited(self) -> str:
+        """Its source with the place in it: "AOC.pdf, page 3", "HECVAT.xlsx, row 9", "profile"."""
+        where = f", page {self.page}" if self.page is not None else f", row {self.row}" if self.row else ""
+        return self.source + where
+
+    @property
     def origin(self) -> str:
         """Where the fact comes from, in words: "set by hand", "document", "own questionnaire",
         "company questionnaires" or "product chosen"."""

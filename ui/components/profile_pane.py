@@ -30,8 +30,7 @@ def profile_rows(profile: Profile) -> list[dict]:
 
 
 def _row(whose: str, f: Fact) -> dict:
-    where = f", page {f.page}" if f.page is not None else f", row {f.row}" if f.row else ""
-    return {"Whose": whose, "Fact": f.key, "Value": f.value, "From": f.origin, "Source": f.source + where}
+    return {"Whose": whose, "Fact": f.key, "Value": f.value, "From": f.origin, "Source": f.cited}
 
 
 def _save(library: AnswerLibrary) -> None:
