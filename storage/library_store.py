@@ -17,6 +17,18 @@ adds whichever of the three columns it lacks (empty for the old entries, which a
 of a file of the same name still replaces, as before) and sets version 3. (A development build
 of #16 wrote a version 2 with ``source`` and ``sha256`` but no ``product``: it is upgraded the
 same way, since the columns present are read from the file, not assumed from its version.)
+
+What is promised for a file that is there (the file, or only its ``-wal``): it is checked
+before anything opens it for writing (``storage.sqlite.inspect``: its bytes, ``PRAGMA
+quick_check`` on a copy of it and its ``-wal``, the schema version, the ``entries`` table). A
+damaged one — emptied beside its ``-wal``, a ``-wal`` without its file, truncated, garbage —
+raises :class:`LibraryStoreDamaged`, which names the file, the problem and ``python -m engine
+restore --store FOLDER`` (``storage/snapshots.py`` keeps ``backups/library-<time>.sqlite``), or,
+with no snapshot, how to keep the bytes for ``sqlite3 library.sqlite .recover``. A damaged file is
+never "no library" and never replaced by a new empty one: not one byte of it or of its ``-wal``
+is changed. A file that SQLite finds malformed later, while it is open, raises the same error
+instead of ``sqlite3.DatabaseError``. Only a folder with neither the file nor its ``-wal``
+(:func:`present`) has no library; a new one is made there when one is asked for.
 """
 
 from __future__ import annotations
@@ -32,8 +44,10 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from engine.core.location import Location
-from storage.sqlite import connect, transaction
+from engine.core.types import StoreDamaged
+from storage.sqlite import FileIdentity, close, connect, inspect, transaction
 
+LIBRARY_DB = "library.sqlite"  # its name in a store folder
 SCHEMA_VERSION = 3  # 2 added entries.product, 3 entries.source and entries.sha256 (older files upgraded in place)
 
 _SCHEMA = """
@@ -58,6 +72,7 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
+_TABLES = ("entries",)  # in every version
 _ADDED_COLUMNS = ("product", "source", "sha256")  # added by versions 2 and 3, all TEXT, NULL for older entries
 _COLUMNS = (
     "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256"
@@ -66,6 +81,31 @@ _COLUMNS = (
 
 class LibraryStoreError(Exception):
     """The library database cannot be used; the message says why and what to do."""
+
+
+class LibraryStoreDamaged(LibraryStoreError, StoreDamaged):
+    """An existing answer library (or its ``-wal``) that cannot be read as a whole; nothing was
+    written to it. ``damage`` is the problem found, in a phrase."""
+
+    def __init__(self, path: Path, damage: str) -> None:
+        self.damage = damage
+        fix = (
+            f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
+            "(`--list` shows them; the damaged file is moved aside, not rewritten)"
+        )
+        if not any((path.parent / "backups").glob("library-*.sqlite")):  # storage/snapshots.py's names
+            fix = (
+                f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
+                "for a recovery tool such as `sqlite3 library.sqlite .recover`, then move them away to start a "
+                "new answer library"
+            )
+        StoreDamaged.__init__(self, path, f"the answer library is damaged: {damage}; nothing was changed", fix)
+
+
+def present(path: Path) -> bool:
+    """Whether there is a library at ``path``: the file, or only its ``-wal`` (damage, never
+    "no library")."""
+    return path.exists() or path.with_name(path.name + "-wal").exists()
 
 
 class Origin(str, Enum):
@@ -141,15 +181,19 @@ class LibraryStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        found = inspect(self.path, _TABLES)  # before anything may write to the file
+        if found.problem:
+            raise LibraryStoreDamaged(self.path, found.problem)
+        if found.version > SCHEMA_VERSION:
+            raise LibraryStoreError(
+                f"{self.path} has library schema {found.version}, this version reads {SCHEMA_VERSION}; "
+                "use the version that wrote it (nothing was changed)"
+            )
         self._db, version = connect(
             self.path, LibraryStoreError, "an answer-library database ({exc}); move it away and import the files again"
         )
-        if version > SCHEMA_VERSION:
-            raise LibraryStoreError(
-                f"{self.path} has library schema {version}, this version reads {SCHEMA_VERSION}; "
-                "use the version that wrote it, or move it away and import the files again"
-            )
         self._lock = threading.RLock()
+        self._opened = FileIdentity.of(self.path)  # a file replaced under it is noticed before a write
         self._writes = 0
         if version == 0:
             self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
@@ -159,7 +203,7 @@ class LibraryStore:
     def _upgrade(self) -> None:
         """Bring a version 1 or 2 file to the current schema: add the columns it lacks, in one
         transaction (another process may have done it meanwhile: then nothing is left to do)."""
-        with transaction(self._db, self._lock) as db:
+        with transaction(self._db, self._lock, self._opened) as db:
             if db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
                 return
             present = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
@@ -169,29 +213,51 @@ class LibraryStore:
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
-        self._db.close()
+        close(self._db)
+
+    def backup_to(self, target: Path) -> None:
+        """A consistent copy of the whole library at ``target`` (SQLite's online backup API: a
+        drafting thread may match meanwhile): what storage/snapshots.py keeps."""
+        dest = sqlite3.connect(target)
+        try:
+            with self._reading():
+                self._db.backup(dest)
+        finally:
+            dest.close()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            with transaction(self._db, self._lock) as db:
+        with self._reading():
+            with transaction(self._db, self._lock, self._opened) as db:
                 yield db
             self._writes += 1  # PRAGMA data_version does not count this connection's own commits
 
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """The lock held; SQLite's "malformed" or "not a database" (the file damaged while open)
+        raised as :class:`LibraryStoreDamaged`, which names the file and the way back."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.DatabaseError as exc:
+                if type(exc) is not sqlite3.DatabaseError:  # locked, constraint…: not damage
+                    raise
+                raise LibraryStoreDamaged(self.path, inspect(self.path, _TABLES).problem or str(exc)) from None
+
     def version(self) -> tuple[int, int]:
         """Changes whenever the entries change, by this connection or another process."""
-        with self._lock:
+        with self._reading():
             return self._db.execute("PRAGMA data_version").fetchone()[0], self._writes
 
     # ---- reading -----------------------------------------------------------------------------
     def entries(self, include_retired: bool = False) -> list[LibraryEntry]:
         where = "" if include_retired else " WHERE retired = 0"
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(f"SELECT {_COLUMNS} FROM entries{where} ORDER BY id").fetchall()
         return [_entry(r) for r in rows]
 
     def entry(self, entry_id: int) -> LibraryEntry:
-        with self._lock:
+        with self._reading():
             row = self._db.execute(f"SELECT {_COLUMNS} FROM entries WHERE id = ?", (entry_id,)).fetchone()
         if row is None:
             raise LibraryStoreError(f"no library entry {entry_id} in {self.path}; list them with `library list --all`")
@@ -199,7 +265,7 @@ class LibraryStore:
 
     def entry_at(self, file: str, sheet: str | None, row: int | None) -> LibraryEntry | None:
         """The newest entry (retired or not) from ``file``, ``sheet``, ``row``; None when none."""
-        with self._lock:
+        with self._reading():
             found = self._db.execute(
                 f"SELECT {_COLUMNS} FROM entries WHERE file = ? AND sheet IS ? AND row IS ? ORDER BY id DESC LIMIT 1",
                 (file, sheet, row),
@@ -209,7 +275,7 @@ class LibraryStore:
     def vectors(self, include_retired: bool = False) -> tuple[list[LibraryEntry], list[str], list[bytes]]:
         """The entries with the embedder name and raw float32 bytes of each question vector."""
         where = "" if include_retired else " WHERE retired = 0"
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(f"SELECT {_COLUMNS}, embedder, vector FROM entries{where} ORDER BY id").fetchall()
         return [_entry(r[:-2]) for r in rows], [r[-2] for r in rows], [r[-1] for r in rows]
 

@@ -6,6 +6,15 @@ never depends on the upload still existing. Nothing is updated in place: drafts 
 are appended with timestamps, and a question's current state is its latest draft plus its
 latest decision. ``PRAGMA user_version`` holds the schema version.
 
+No lost update between two reviewers (two browsers on one app, the app and ``python -m engine
+review decide``): a question's :class:`RowVersion` is the pair of the ids of its latest draft and
+latest decision, which changes whenever either is added (ids only grow). A reviewer's decision
+carries the version of the row they saw (``decide(..., expected=)``, as does ``add_draft`` for
+Regenerate): the check and the insert are one ``BEGIN IMMEDIATE`` transaction, so two processes
+or threads cannot both pass it, and a stale version raises :class:`RowChanged`, which carries
+what the row holds now and what changed it (a new draft, another reviewer's decision, when);
+nothing is written. Internal callers (drafting runs) pass no version and are never refused.
+
 An existing file is checked before anything opens it for writing (``storage.sqlite.inspect``:
 its bytes, ``PRAGMA quick_check`` on a copy, the schema version, the tables): a damaged one
 raises :class:`ReviewStoreDamaged`, which names the file, the problem and ``python -m engine
@@ -23,8 +32,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
-from engine.core.types import Action, DraftStatus, StoreDamaged
-from storage.sqlite import connect, inspect, transaction
+from engine.core.types import Action, DraftStatus, FileProblem, StoreDamaged
+from storage.sqlite import FileIdentity, close, connect, inspect, transaction
 
 # 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
 # files are upgraded in place)
@@ -165,6 +174,117 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+@dataclass(frozen=True)
+class RowVersion:
+    """Which state of one question a reviewer saw: the ids of its latest draft and latest
+    decision (0: none yet). Both ids only grow, so any draft or decision added for the question
+    changes it. Written ``DRAFT.DECISION`` (``12.5``) where a person passes it back (``review
+    show`` prints it, ``review decide --version`` takes it)."""
+
+    draft: int = 0
+    decision: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.draft}.{self.decision}"
+
+    @classmethod
+    def parse(cls, text: str) -> RowVersion:
+        """``12.5`` → RowVersion(12, 5); ValueError naming the value and the form otherwise."""
+        draft, dot, decision = text.strip().partition(".")
+        if not (dot and draft.isdigit() and decision.isdigit()):
+            raise ValueError(
+                f"{text!r} is not a row version; give it as `python -m engine review show` prints it "
+                "(two whole numbers joined by a dot, e.g. 12.5)"
+            )
+        return cls(int(draft), int(decision))
+
+
+def current_answer(draft, decision: Decision | None) -> tuple[str, str | None]:
+    """A question's answer and choice now (its one definition: the review's rows and
+    :class:`RowChanged` use it): the text and choice a reviewer saved with an accept or edit,
+    else the latest draft's (``draft``: a ``StoredDraft`` or a drafting ``Draft``, or None)."""
+    saved = decision is not None and decision.answer is not None
+    answer = decision.answer if saved else (draft.answer if draft is not None else "")
+    if saved and decision.action in (Action.ACCEPT, Action.EDIT):
+        return answer, decision.choice
+    return answer, draft.choice if draft is not None else None
+
+
+_DONE_BY = {  # what another reviewer's decision did, as the refusal says it
+    Action.ACCEPT: "another reviewer accepted it",
+    Action.EDIT: "another reviewer saved an edit",
+    Action.NEEDS_SME: "another reviewer marked it Needs SME",
+    Action.REJECT: "another reviewer rejected it",
+}
+
+
+def _when(created: str) -> str:
+    """``2025-05-01T09:30:00+00:00`` → ``2025-05-01 09:30:00 UTC``."""
+    return created.replace("T", " ").replace("+00:00", " UTC")
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+class RowChanged(ReviewStoreError, FileProblem):
+    """A decision (or a regenerated draft) made on a version of a question that is no longer its
+    latest: another reviewer decided, or a new draft was stored (a drafting run, Regenerate), since
+    the reviewer opened it. Nothing was written. It carries the row now: ``current`` (its version,
+    to decide again on it), ``draft`` and ``decision`` (the latest), ``answer`` and ``choice``
+    (:func:`current_answer`), and ``changes``: the drafts and decisions added since ``expected``,
+    oldest first; ``by`` says who or what made the newest of them, and when."""
+
+    def __init__(
+        self,
+        path: Path,
+        project_id: int,
+        key: str,
+        expected: RowVersion,
+        current: RowVersion,
+        draft: StoredDraft | None,
+        decision: Decision | None,
+        changes: tuple[StoredDraft | Decision, ...],
+    ) -> None:
+        self.path, self.project_id, self.key = path, project_id, key
+        self.expected, self.current, self.draft, self.decision, self.changes = (
+            expected,
+            current,
+            draft,
+            decision,
+            changes,
+        )
+        self.answer, self.choice = current_answer(draft, decision)
+        FileProblem.__init__(
+            self,
+            path,
+            f"question {key} of project {project_id} changed since it was opened (version {expected}, now "
+            f"{current}): {self.by}; now: {self.now}; nothing was saved",
+            f"Read it again (`python -m engine review show`) and decide on version {current}",
+        )
+
+    @property
+    def by(self) -> str:
+        """Who or what changed the row last, and when (``another reviewer saved an edit at …``)."""
+        if not self.changes:  # a version the row never had (typed by hand)
+            return f"version {self.expected} is not one this question had"
+        last = self.changes[-1]
+        if isinstance(last, Decision):
+            said = f"{_DONE_BY[last.action]} at {_when(last.created)}"
+        else:
+            said = f"a new draft was stored (by a drafting run or Regenerate) at {_when(last.created)}"
+        earlier = len(self.changes) - 1
+        return said + (f" (after {earlier} other change{'s' if earlier > 1 else ''})" if earlier > 0 else "")
+
+    @property
+    def now(self) -> str:
+        """The row's answer now, on one line: ``"Yes" · Encrypted with AES-256…`` (no answer: ``no answer``)."""
+        text = _one_line(self.answer) if self.answer else ""
+        shown = " · ".join(x for x in (f'"{self.choice}"' if self.choice else "", text) if x)
+        return shown or "no answer"
+
+
 class ReviewStore:
     """Thread-safe (one connection, one lock): the UI's drafting thread and its screens share it."""
 
@@ -182,6 +302,7 @@ class ReviewStore:
             self.path, ReviewStoreError, "a review database ({exc}); move it away or pass another path"
         )
         self._lock = threading.RLock()
+        self._opened = FileIdentity.of(self.path)  # a file replaced under it is noticed before a write
         if version in (1, 2):  # version 3 added the projects' product (4 a table, made below)
             self._db.executescript(
                 f"BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
@@ -189,7 +310,7 @@ class ReviewStore:
         self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
 
     def close(self) -> None:
-        self._db.close()
+        close(self._db)
 
     def backup_to(self, target: Path) -> None:
         """A consistent copy of the whole database at ``target`` (SQLite's online backup API:
@@ -202,7 +323,7 @@ class ReviewStore:
             dest.close()
 
     def _tx(self):
-        return transaction(self._db, self._lock)
+        return transaction(self._db, self._lock, self._opened)
 
     # ---- projects --------------------------------------------------------------------------
     def project_for(self, file: Path, name: str | None = None) -> Project:
@@ -310,9 +431,13 @@ class ReviewStore:
         return [(key, json.loads(data)) for key, data in rows]
 
     # ---- drafts and decisions --------------------------------------------------------------
-    def add_draft(self, project_id: int, draft: StoredDraft) -> StoredDraft:
+    def add_draft(self, project_id: int, draft: StoredDraft, *, expected: RowVersion | None = None) -> StoredDraft:
+        """Append a draft; with ``expected`` (Regenerate: the version the reviewer saw), refused
+        with :class:`RowChanged` when the question changed since, in the same transaction."""
         stamped = StoredDraft(draft.key, DraftStatus(draft.status), draft.answer, draft.choice, draft.data, now())
         with self._tx() as db:
+            if expected is not None:
+                self._check(db, project_id, draft.key, expected)
             db.execute(
                 "INSERT INTO drafts (project_id, key, status, answer, choice, data, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -344,9 +469,17 @@ class ReviewStore:
         answer: str | None = None,
         choice: str | None = None,
         note: str | None = None,
+        *,
+        expected: RowVersion | None = None,
     ) -> Decision:
+        """Append a reviewer's decision. ``expected``: the version of the row the reviewer saw;
+        checked and inserted in one ``BEGIN IMMEDIATE`` transaction, so of two reviewers deciding
+        on the same version only the first is stored and the second gets :class:`RowChanged`
+        (None: no check, for internal callers only)."""
         decision = Decision(key, Action(action), answer, choice, note, now())
         with self._tx() as db:
+            if expected is not None:
+                self._check(db, project_id, key, expected)
             db.execute(
                 "INSERT INTO decisions (project_id, key, action, answer, choice, note, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (project_id, key, decision.action.value, answer, choice, note, decision.created),
@@ -361,6 +494,72 @@ class ReviewStore:
                 (project_id,),
             ).fetchall()
         return {r[0]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+
+    # ---- row versions (no lost update) ---------------------------------------------------------
+    def versions(self, project_id: int) -> dict[str, RowVersion]:
+        """Every drafted or decided question's :class:`RowVersion`, by key (a question with
+        neither has ``RowVersion()``). Read before its drafts and decisions by a caller showing
+        both: a write in between then makes the version older than what is shown, never newer,
+        and a decision on it is refused rather than let through."""
+        with self._lock:
+            drafts = self._db.execute(
+                "SELECT key, MAX(id) FROM drafts WHERE project_id = ? GROUP BY key", (project_id,)
+            ).fetchall()
+            decisions = self._db.execute(
+                "SELECT key, MAX(id) FROM decisions WHERE project_id = ? GROUP BY key", (project_id,)
+            ).fetchall()
+        found = {key: RowVersion(draft=i) for key, i in drafts}
+        for key, i in decisions:
+            found[key] = RowVersion(found.get(key, RowVersion()).draft, i)
+        return found
+
+    def version(self, project_id: int, key: str) -> RowVersion:
+        """One question's :class:`RowVersion` now."""
+        with self._lock:
+            return self._version(self._db, project_id, key)
+
+    def check(self, project_id: int, key: str, expected: RowVersion) -> None:
+        """Raise :class:`RowChanged` when the question is no longer at ``expected`` (Regenerate
+        checks before the model drafts, and again when the draft is stored)."""
+        with self._lock:
+            self._check(self._db, project_id, key, expected)
+
+    @staticmethod
+    def _version(db: sqlite3.Connection, project_id: int, key: str) -> RowVersion:
+        draft = db.execute("SELECT MAX(id) FROM drafts WHERE project_id = ? AND key = ?", (project_id, key)).fetchone()
+        decision = db.execute(
+            "SELECT MAX(id) FROM decisions WHERE project_id = ? AND key = ?", (project_id, key)
+        ).fetchone()
+        return RowVersion(draft[0] or 0, decision[0] or 0)
+
+    def _check(self, db: sqlite3.Connection, project_id: int, key: str, expected: RowVersion) -> None:
+        current = self._version(db, project_id, key)
+        if current == expected:
+            return
+        drafts = db.execute(
+            "SELECT key, status, answer, choice, data, created, id FROM drafts "
+            "WHERE project_id = ? AND key = ? AND (id > ? OR id = ?) ORDER BY id",
+            (project_id, key, expected.draft, current.draft),
+        ).fetchall()
+        decisions = db.execute(
+            "SELECT key, action, answer, choice, note, created, id FROM decisions "
+            "WHERE project_id = ? AND key = ? AND (id > ? OR id = ?) ORDER BY id",
+            (project_id, key, expected.decision, current.decision),
+        ).fetchall()
+        made = {r[6]: StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5]) for r in drafts}
+        decided = {r[6]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in decisions}
+        since = [(d.created, 0, i, d) for i, d in made.items() if i > expected.draft]
+        since += [(d.created, 1, i, d) for i, d in decided.items() if i > expected.decision]
+        raise RowChanged(
+            self.path,
+            project_id,
+            key,
+            expected,
+            current,
+            made.get(current.draft),
+            decided.get(current.decision),
+            tuple(item for *_, item in sorted(since, key=lambda t: t[:3])),
+        )
 
     def add_citation(self, project_id: int, key: str, data: dict) -> str:
         """A citation the reviewer added to a question (JSON-able, e.g. an excerpt found by

@@ -1,50 +1,91 @@
 """Rolling snapshots of what a workspace (or a ``--store`` folder) keeps that its documents
-cannot rebuild: the review store ``review.sqlite`` (questionnaires, drafts, decisions), copied
-with SQLite's online backup API, and the knowledge base's ``manifest.json``; and restoring one
+cannot rebuild: the review store ``review.sqlite`` (questionnaires, drafts, decisions) and the
+answer library ``library.sqlite`` (imported and reviewer-approved answers), each copied with
+SQLite's online backup API, and the knowledge base's ``manifest.json``; and restoring one
 (``python -m engine restore``).
 
-Snapshots live in ``FOLDER/backups/`` as ``review-<UTC time>.sqlite`` and
-``manifest-<UTC time>.json``. The newest :data:`KEEP` of each kind are kept (an older one is
-deleted when a new one is made); a snapshot identical to the newest one is not kept twice. The
-review store is snapshotted when the app opens the workspace and after each drafting run (the
-app's and ``draft``'s), the manifest each time it is written.
+Snapshots live in ``FOLDER/backups/`` as ``review-<UTC time>.sqlite``,
+``library-<UTC time>.sqlite`` and ``manifest-<UTC time>.json``. The review store and the library
+are snapshotted when the app opens the workspace and after each drafting run (the app's and
+``draft``'s), the library also after each import, the manifest each time it is written; a
+snapshot identical to the newest good one is not kept twice.
 
-Restoring never rewrites the file it replaces: the current file (with a database's ``-wal``
-and ``-shm``) is renamed beside itself, ``review.sqlite.damaged-<time>`` (``.replaced-<time>``
-when it read fine; its ``-wal`` becomes ``review.sqlite.damaged-<time>-wal``, so SQLite or a
-recovery tool opens the pair as it was), then a copy of the snapshot takes its name.
+What is promised:
+
+* Backups never block the work. ``backups/`` as a regular file, a folder that cannot be
+  written, a full disk: taking a snapshot raises :class:`BackupFailed`, one line naming the
+  folder, the problem and the fix, which the callers (the app, ``draft``, ``library import``,
+  the knowledge base) show as a warning and go on; the store itself is untouched.
+* Backups never destroy. Only regular files named ``KIND-<UTC time>.SUFFIX`` are snapshots;
+  anything else in ``backups/`` (a folder named like a snapshot, a stray ``.tmp``, a link) is
+  never read, counted or deleted. Retention judges snapshots by reading them (:func:`problem`),
+  not by their names: it keeps the snapshot just taken and the :data:`KEEP` − 1 newest other
+  *good* snapshots of the kind and deletes only older good ones; a damaged snapshot is never
+  counted and never deleted by retention (ten damaged snapshots dated 2099 leave every good
+  one in place, and ``restore`` still finds the newest good one).
+* Restoring never rewrites the file it replaces: the current file (with a database's ``-wal``
+  and ``-shm``) is renamed beside itself, ``NAME.damaged-<time>`` (``.replaced-<time>`` when it
+  read fine; its ``-wal`` becomes ``NAME.damaged-<time>-wal``, so SQLite or a recovery tool opens
+  the pair as it was), then a copy of the snapshot takes its name. ``restore`` with no snapshot
+  named restores every damaged file (the review store, the library, the manifest) from its
+  newest good snapshot, and, when none is damaged, the review store (as before the library had
+  snapshots); every snapshot is found before anything is moved.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import shutil
+import sqlite3
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 from engine.core.types import FileProblem
-from storage.review_store import _TABLES, ReviewStore
+from storage.library_store import _TABLES as _LIBRARY_TABLES
+from storage.library_store import LIBRARY_DB, LibraryStore
+from storage.review_store import _TABLES as _REVIEW_TABLES
+from storage.review_store import ReviewStore
 from storage.sqlite import inspect, side_files
 
-KEEP = 10  # snapshots kept of each kind
+KEEP = 10  # good snapshots kept of each kind (damaged ones are not counted: see the module docstring)
 BACKUPS = "backups"
 REVIEW_DB = "review.sqlite"
 MANIFEST = "manifest.json"
-_KINDS = {"review": (REVIEW_DB, ".sqlite"), "manifest": (MANIFEST, ".json")}  # kind → (file, snapshot suffix)
+_KINDS = {  # kind → (file, snapshot suffix)
+    "review": (REVIEW_DB, ".sqlite"),
+    "library": (LIBRARY_DB, ".sqlite"),
+    "manifest": (MANIFEST, ".json"),
+}
+_TABLES = {"review": _REVIEW_TABLES, "library": _LIBRARY_TABLES}  # the SQLite kinds' tables of every version
 
 
 class SnapshotError(FileProblem):
     """A snapshot that cannot be restored (missing, damaged, of nothing this folder keeps)."""
 
 
+class BackupFailed(FileProblem):
+    """A snapshot that could not be written in ``backups/`` (a file in its place, a folder that
+    cannot be written, a full disk): a warning, never a reason to stop; the store is unchanged."""
+
+    def __init__(self, folder: Path, name: str, problem: str) -> None:
+        fix = (
+            "move that file away (or rename it) so that snapshots are made again"
+            if folder.exists() and not folder.is_dir()
+            else "make the folder writable (or free disk space) so that snapshots are made again"
+        )
+        super().__init__(folder, f"no snapshot of {name} was taken: {problem}", f"The work goes on; {fix}")
+
+
 @dataclass(frozen=True)
 class Snapshot:
     path: Path
-    kind: str  # "review" or "manifest"
+    kind: str  # "review", "library" or "manifest"
     taken: str  # UTC, ISO 8601
 
     @property
@@ -61,29 +102,63 @@ class Restored:
 
 
 def take_review(store: ReviewStore) -> Path:
-    """A snapshot of the review store in ``backups/`` beside it; the snapshot's path."""
-    folder = _backups(store.path.parent)
-    tmp = folder / f".review-{_stamp()}.sqlite.tmp"
-    store.backup_to(tmp)
-    return _keep(tmp, "review", folder)
+    """A snapshot of the review store in ``backups/`` beside it; the snapshot's path.
+    :class:`BackupFailed` when it cannot be written."""
+    return _take(store.path.parent, "review", store.backup_to)
+
+
+def take_library(store: LibraryStore) -> Path:
+    """A snapshot of the answer library in ``backups/`` beside it; the snapshot's path.
+    :class:`BackupFailed` when it cannot be written."""
+    return _take(store.path.parent, "library", store.backup_to)
 
 
 def take_manifest(store: Path) -> Path | None:
     """A snapshot of the knowledge base's manifest in ``store`` (None: none there, or it does
-    not read as JSON: a damaged manifest is never snapshotted over the good ones)."""
+    not read as JSON: a damaged manifest is never snapshotted over the good ones).
+    :class:`BackupFailed` when it cannot be written."""
     manifest = Path(store) / MANIFEST
     if not manifest.is_file() or _manifest_problem(manifest):
         return None
-    folder = _backups(Path(store))
-    tmp = folder / f".manifest-{_stamp()}.json.tmp"
-    shutil.copyfile(manifest, tmp)
-    return _keep(tmp, "manifest", folder)
+    return _take(Path(store), "manifest", lambda tmp: shutil.copyfile(manifest, tmp))
+
+
+def _take(store: Path, kind: str, write: Callable[[Path], None]) -> Path:
+    """``write`` a copy into a temporary file of ``store/backups``, kept as the newest snapshot
+    of ``kind`` (:func:`_keep`); any failure to write there is :class:`BackupFailed`, and the
+    temporary file (this call's own, nothing else) is gone either way."""
+    name, suffix = _KINDS[kind]
+    folder = store / BACKUPS
+    tmp = folder / f".{kind}-{_stamp()}{suffix}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError("the folder cannot be written (permission denied)")
+        write(tmp)
+        return _keep(tmp, kind, folder)
+    except (OSError, sqlite3.Error) as exc:
+        raise BackupFailed(folder, name, _failure(folder, exc)) from None
+    finally:
+        with suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def _failure(folder: Path, exc: Exception) -> str:
+    """Why a snapshot could not be written into ``folder``, in a phrase."""
+    if folder.exists() and not folder.is_dir():
+        return f"{folder.name} is a file, not a folder"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower() + (f" ({Path(exc.filename).name})" if exc.filename else "")
+    return str(exc) or type(exc).__name__
 
 
 def snapshots(store: Path, kind: str | None = None) -> list[Snapshot]:
-    """The snapshots in ``store/backups`` (of one kind, or both), newest first."""
+    """The snapshots in ``store/backups`` (of one kind, or all), newest first: the regular files
+    named ``KIND-<UTC time>.SUFFIX``, nothing else."""
     found = []
     for path in (Path(store) / BACKUPS).glob("*"):
+        if path.is_symlink() or not path.is_file():  # a folder named like a snapshot, a link: not ours
+            continue
         for name, (_, suffix) in _KINDS.items():
             if path.name.startswith(f"{name}-") and path.name.endswith(suffix) and (kind in (None, name)):
                 stamp = path.name[len(name) + 1 : -len(suffix)]
@@ -96,11 +171,16 @@ def snapshots(store: Path, kind: str | None = None) -> list[Snapshot]:
 
 
 def problem(path: Path, kind: str) -> str | None:
-    """What is wrong with a review database or manifest file (a snapshot or the current one);
-    None when it reads as a whole."""
-    if kind == "review":
-        return inspect(path, _TABLES).problem if path.exists() or side_files(path) else "it is missing"
+    """What is wrong with a review database, answer library or manifest file (a snapshot or the
+    current one); None when it reads as a whole."""
+    if kind in _TABLES:
+        return inspect(path, _TABLES[kind]).problem if _there(path) else "it is missing"
     return _manifest_problem(path)
+
+
+def _there(path: Path) -> bool:
+    """The file, or only its ``-wal``/``-shm``, is there."""
+    return path.exists() or bool(side_files(path))
 
 
 def status(store: Path) -> list[str]:
@@ -109,14 +189,17 @@ def status(store: Path) -> list[str]:
     lines = []
     for kind, (name, _) in _KINDS.items():
         path = Path(store) / name
-        if path.exists() or side_files(path):
+        if _there(path):
             found = problem(path, kind)
             lines.append(f"{path}: {'damaged: ' + found if found else 'reads as a whole'}")
         else:
             lines.append(f"{path}: none")
     kept = snapshots(store)
-    if not kept:
-        lines.append(f"no snapshots in {Path(store) / BACKUPS}")
+    folder = Path(store) / BACKUPS
+    if folder.exists() and not folder.is_dir():
+        lines.append(f"{folder}: a file, not a folder: no snapshots are kept; move it away")
+    elif not kept:
+        lines.append(f"no snapshots in {folder}")
     for s in kept:
         found = problem(s.path, s.kind)
         lines.append(
@@ -127,9 +210,9 @@ def status(store: Path) -> list[str]:
 
 def restore(store: Path, snapshot: str | Path | None = None) -> list[Restored]:
     """Put a snapshot back in place (its current file moved aside, untouched). Without
-    ``snapshot``: the review store from its newest good snapshot (when the folder has one or
-    snapshots of it), and the manifest from its newest good one when the current manifest is
-    damaged; every one is found before anything is moved."""
+    ``snapshot``: every damaged file (review store, library, manifest) from its newest good
+    snapshot; when none is damaged, the review store from its newest good snapshot (when the
+    folder has one or snapshots of it). Every one is found before anything is moved."""
     store = Path(store)
     if snapshot is not None:
         chosen = _named(store, snapshot)
@@ -141,19 +224,16 @@ def restore(store: Path, snapshot: str | Path | None = None) -> list[Restored]:
                 f"restore another one (`python -m engine restore --list --store {store}`)",
             )
         return [_put_back(store, chosen)]
-    chosen = []
-    review = store / REVIEW_DB
-    if review.exists() or side_files(review) or snapshots(store, "review"):
-        chosen.append(_newest_good(store, "review") or _none_good(store, REVIEW_DB))
-    manifest = store / MANIFEST
-    if manifest.exists() and _manifest_problem(manifest):
-        chosen.append(_newest_good(store, "manifest") or _none_good(store, MANIFEST))
-    if not chosen:
+    damaged = [k for k, (name, _) in _KINDS.items() if _there(store / name) and problem(store / name, k)]
+    if not damaged and (_there(store / REVIEW_DB) or snapshots(store, "review")):
+        damaged = ["review"]  # nothing damaged: the review store, as before the library had snapshots
+    if not damaged:
         raise SnapshotError(
             store,
-            f"there is neither a {REVIEW_DB} nor a damaged {MANIFEST} here",
+            f"there is neither a {REVIEW_DB} nor a damaged {LIBRARY_DB} or {MANIFEST} here",
             "nothing was changed; give the folder of the workspace or knowledge base (--store)",
         )
+    chosen = [_newest_good(store, k) or _none_good(store, _KINDS[k][0]) for k in damaged]
     return [_put_back(store, s) for s in chosen]
 
 
@@ -182,7 +262,7 @@ def set_aside(path: Path, label: str) -> tuple[Path, ...]:
 def _put_back(store: Path, snapshot: Snapshot) -> Restored:
     target = store / snapshot.target
     label = "damaged" if problem(target, snapshot.kind) else "replaced"
-    moved = set_aside(target, label) if target.exists() or side_files(target) else ()
+    moved = set_aside(target, label) if _there(target) else ()
     tmp = store / f".{snapshot.target}.restoring"
     shutil.copyfile(snapshot.path, tmp)
     with open(tmp, "rb+") as f:
@@ -209,17 +289,33 @@ def _newest_good(store: Path, kind: str) -> Snapshot | None:
 
 
 def _keep(tmp: Path, kind: str, folder: Path) -> Path:
-    """``tmp`` kept as the newest snapshot of ``kind`` (unless the newest one has the same
-    bytes), the older ones beyond :data:`KEEP` deleted."""
-    kept = snapshots(folder.parent, kind)
-    if kept and _sha256(kept[0].path) == _sha256(tmp):
-        tmp.unlink()
-        return kept[0].path
+    """``tmp`` kept as the newest snapshot of ``kind`` (unless the newest good one has the same
+    bytes: then that one), then :func:`_retire`. Never replaces a file or folder of the name."""
+    newest = _newest_good(folder.parent, kind)
+    if newest is not None and _sha256(newest.path) == _sha256(tmp):
+        return newest.path
     final = folder / f"{kind}-{tmp.name.split('-', 1)[1].rsplit('.', 2)[0]}{_KINDS[kind][1]}"
+    if os.path.lexists(final):
+        raise FileExistsError(errno.EEXIST, "something already has the snapshot's name", str(final))
     os.replace(tmp, final)
-    for old in snapshots(folder.parent, kind)[KEEP:]:
-        old.path.unlink(missing_ok=True)
+    _retire(folder.parent, kind, final)
     return final
+
+
+def _retire(store: Path, kind: str, new: Path) -> None:
+    """Delete the good snapshots of ``kind`` beyond the :data:`KEEP` newest (``new`` first,
+    whatever its name sorts as); damaged ones are read, never counted, never deleted."""
+    kept = [s for s in snapshots(store, kind) if s.path != new]
+    if len(kept) < KEEP:
+        return
+    good = 1  # the new one
+    for s in kept:
+        if problem(s.path, kind):
+            continue
+        if good >= KEEP:
+            s.path.unlink(missing_ok=True)
+        else:
+            good += 1
 
 
 def _manifest_problem(path: Path) -> str | None:
@@ -230,12 +326,6 @@ def _manifest_problem(path: Path) -> str | None:
     if not isinstance(data, dict) or "documents" not in data:
         return "it is not a knowledge-base manifest (no documents list)"
     return None
-
-
-def _backups(store: Path) -> Path:
-    folder = store / BACKUPS
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _stamp() -> str:

@@ -9,6 +9,7 @@ temporary folder, so the files being checked are only read."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -17,6 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
+
+from engine.core.types import StoreReplaced
 
 HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm")  # what SQLite keeps beside a WAL database
@@ -52,8 +55,7 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
     if size == 0:
         held = f" while its write-ahead log {wal.name} holds {wal.stat().st_size:,} bytes" if wal.exists() else ""
         return Inspection(True, problem=f"the file is empty (0 bytes){held}")
-    with path.open("rb") as f:
-        head = f.read(100)
+    head = _read(path, 0, 100)
     if not head.startswith(HEADER):
         return Inspection(
             True, problem=f"it is not an SQLite database (its first bytes are not {HEADER[:-1].decode()!r})"
@@ -90,7 +92,7 @@ def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[
     ``wal`` (a problem phrase when SQLite cannot read it)."""
     with tempfile.TemporaryDirectory(prefix="sqlite-check-") as tmp:
         copy = Path(tmp) / path.name
-        shutil.copyfile(path, copy)
+        _copy(path, copy)
         if wal.exists():
             shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
         try:
@@ -108,20 +110,121 @@ def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[
 
 def connect(path: Path, error: type[Exception], not_ours: str) -> tuple[sqlite3.Connection, int]:
     """A connection to ``path`` (folders created) and its ``user_version``; a file that is not a
-    database raises ``error`` with ``not_ours`` (what it should be and the fix) in the message."""
+    database raises ``error`` with ``not_ours`` (what it should be and the fix) in the message.
+    Close it with :func:`close`, which keeps the file pinned while a connection is open."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
-        return db, db.execute("PRAGMA user_version").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         raise error(f"{path} is not {not_ours.format(exc=exc)}") from None
+    _pin(db, path)
+    return db, version
+
+
+# ---- reading a database file this process has open ------------------------------------------------
+# POSIX advisory locks belong to the process and the file, not to a descriptor: closing ANY
+# descriptor of a database file drops every lock this process's SQLite connections hold on it.
+# Another process closing its connection then believes it is the last one, checkpoints and deletes
+# the -wal, and the next commit of this process's connection goes into the deleted file: lost. So
+# while a connection of this process is open on a file, :func:`inspect` reads it through one
+# descriptor opened with the first connection and closed after the last one (never in between).
+_pinned: dict[tuple[int, int], list[int]] = {}  # (device, inode) → [descriptor, open connections]
+_connections: dict[int, tuple[int, int]] = {}  # id(connection) → the (device, inode) of its file
+_pins = threading.Lock()
+
+
+def _pin(db: sqlite3.Connection, path: Path) -> None:
+    found = path.stat()
+    key = (found.st_dev, found.st_ino)
+    with _pins:
+        pinned = _pinned.get(key)
+        if pinned is None:
+            pinned = _pinned[key] = [os.open(path, os.O_RDONLY), 0]
+        pinned[1] += 1
+        _connections[id(db)] = key
+
+
+def close(db: sqlite3.Connection) -> None:
+    """Close a connection made by :func:`connect` (the file's pinned descriptor goes with the
+    last connection of this process)."""
+    db.close()
+    with _pins:
+        key = _connections.pop(id(db), None)
+        pinned = _pinned.get(key) if key else None
+        if pinned is not None:
+            pinned[1] -= 1
+            if pinned[1] == 0:
+                del _pinned[key]
+                os.close(pinned[0])  # no connection of this process is left on the file: no lock to drop
+
+
+def _descriptor(path: Path) -> int | None:
+    """The pinned descriptor of ``path`` while a connection of this process has it open."""
+    found = path.stat()
+    with _pins:
+        pinned = _pinned.get((found.st_dev, found.st_ino))
+        return pinned[0] if pinned else None
+
+
+def _read(path: Path, offset: int, size: int) -> bytes:
+    """``size`` bytes of ``path`` from ``offset``, read without closing a descriptor of a file
+    this process has open through SQLite."""
+    fd = _descriptor(path)
+    if fd is not None:
+        return os.pread(fd, size, offset)
+    with path.open("rb") as f:
+        f.seek(offset)
+        return f.read(size)
+
+
+def _copy(path: Path, target: Path) -> None:
+    """A copy of ``path`` at ``target``, made as :func:`_read` reads."""
+    if _descriptor(path) is None:
+        shutil.copyfile(path, target)
+        return
+    with target.open("wb") as out:
+        offset = 0
+        while block := _read(path, offset, 1 << 20):
+            out.write(block)
+            offset += len(block)
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """Which file a connection opened (device and inode): a store replaced or moved on disk
+    while it is open (``restore``, a copy by hand) is noticed before the next write, which would
+    otherwise go into the file moved aside."""
+
+    path: Path
+    device: int
+    inode: int
+
+    @classmethod
+    def of(cls, path: Path) -> FileIdentity:
+        found = path.stat()
+        return cls(path, found.st_dev, found.st_ino)
+
+    def check(self) -> None:
+        """Raise ``StoreReplaced`` when ``path`` is no longer the file that was opened."""
+        try:
+            found = self.path.stat()
+        except FileNotFoundError:
+            raise StoreReplaced(self.path) from None
+        if (found.st_dev, found.st_ino) != (self.device, self.inode):
+            raise StoreReplaced(self.path)
 
 
 @contextmanager
-def transaction(db: sqlite3.Connection, lock: threading.RLock) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
+def transaction(
+    db: sqlite3.Connection, lock: threading.RLock, opened: FileIdentity | None = None
+) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception; with ``opened``, refused
+    (``StoreReplaced``) when the file on disk is no longer the one the connection opened."""
     with lock:
+        if opened is not None:
+            opened.check()
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db

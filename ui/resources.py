@@ -25,8 +25,10 @@ def workspace_folder() -> Path:
 @st.cache_resource(show_spinner=False)
 def workspace(folder: str | None = None) -> Workspace:
     """The process's workspace, snapshotted (``backups/``); unfinished drafting runs resume in
-    the background. A damaged review store raises ``ReviewStoreDamaged`` (nothing cached)."""
+    the background. A damaged review store raises ``ReviewStoreDamaged``, a folder another process
+    writes to ``FolderBusy`` (nothing cached)."""
     ws = Workspace(Path(folder) if folder else workspace_folder())
+    ws.hold("the app")  # one writer per folder: `restore`, `draft`… refuse while the app is open
     ws.back_up()
     ws.jobs.resume()
     return ws

@@ -8,7 +8,7 @@ from engine.drafting.records import Citation, Draft
 from engine.index.errors import KnowledgeBaseError
 from engine.index.kb import AddReport, Manifest
 from engine.index.summaries import Summary, SummaryMethod
-from storage.review_store import Project, ReviewStoreError, Run, StoredDraft
+from storage.review_store import Project, ReviewStoreError, RowChanged, RowVersion, Run, StoredDraft
 
 __all__ = [
     "AddReport",
@@ -19,6 +19,8 @@ __all__ = [
     "Manifest",
     "Project",
     "ReviewStoreError",
+    "RowChanged",
+    "RowVersion",
     "Run",
     "StoredDraft",
     "Summary",

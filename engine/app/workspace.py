@@ -1,9 +1,9 @@
 """A workspace: one folder with everything the app keeps — the knowledge base (the same
 folder as the CLI's ``--store``), ``review.sqlite`` (questionnaires, drafts, decisions),
 ``settings.json``, the questionnaire files being reviewed and ``backups/`` (rolling snapshots of
-``review.sqlite`` and of the knowledge base's manifest, storage/snapshots.py). The heavy objects (embedder,
-LLM) load on first use, once, or ahead of it in background threads (:meth:`Workspace.warm_up`,
-:class:`WarmUp`); background drafting is run by :class:`DraftingJobs`.
+``review.sqlite``, ``library.sqlite`` and the knowledge base's manifest, storage/snapshots.py).
+The heavy objects (embedder, LLM) load on first use, once, or ahead of it in background threads
+(:meth:`Workspace.warm_up`, :class:`WarmUp`); background drafting is run by :class:`DraftingJobs`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from engine.drafting.generate import Generator, make_generator
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Draft
 from engine.index.kb import AddReport, KnowledgeBase, Manifest
-from engine.index.library import LIBRARY_FILE, AnswerLibrary
+from engine.index.library import AnswerLibrary, LibraryStoreDamaged, has_library
 from engine.index.profile import Profile, row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
@@ -37,9 +37,9 @@ from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.questionnaire.reader import SUFFIXES
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.review import Review
-from storage import snapshots
-from storage.review_store import Project, ReviewStore, Run, StoredDraft
-from storage.snapshots import REVIEW_DB
+from storage import folder_lock, snapshots
+from storage.review_store import Project, ReviewStore, RowVersion, Run, StoredDraft
+from storage.snapshots import REVIEW_DB, BackupFailed
 
 STOPPED = "stopped by the reviewer"  # JobStatus.error of a run the reviewer cancelled
 
@@ -53,9 +53,8 @@ class Workspace:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.settings = settings or Settings.load(self.folder)
         self._lock = threading.RLock()
-        # uploads being read by a process that was killed: never a project, nothing to keep
-        shutil.rmtree(self._incoming, ignore_errors=True)
         self._warm: WarmUp | None = None
+        self.backup_problem: BackupFailed | None = None  # the last snapshot that could not be written (back_up)
 
     @property
     def _incoming(self) -> Path:
@@ -74,12 +73,38 @@ class Workspace:
     def review_store(self) -> ReviewStore:
         return ReviewStore(self.folder / REVIEW_DB)
 
-    def back_up(self) -> None:
-        """A snapshot of the review store and of the knowledge base's manifest in ``backups/``
-        (the newest 10 of each are kept): when the app opens the workspace and after each
-        drafting run. A damaged review store raises ``ReviewStoreDamaged`` here, unchanged."""
-        snapshots.take_review(self.review_store)
-        snapshots.take_manifest(self.folder)
+    def back_up(self) -> BackupFailed | None:
+        """Snapshots of the review store, of the answer library (when there is one and it reads
+        as a whole: a damaged one is never snapshotted, the screens show it) and of the knowledge
+        base's manifest in ``backups/`` (storage/snapshots.py): when the app opens the workspace,
+        after each drafting run and after a library import. A damaged review store raises
+        ``ReviewStoreDamaged`` here, unchanged. A snapshot that cannot be written never stops
+        the work: the warning is returned and kept in ``backup_problem`` (the app shows it,
+        ``draft`` prints it); None when every snapshot was taken."""
+        try:
+            snapshots.take_review(self.review_store)
+            if has_library(self.folder):
+                try:
+                    library = self.library
+                except LibraryStoreDamaged:
+                    library = None
+                if library is not None:
+                    snapshots.take_library(library.store)
+            snapshots.take_manifest(self.folder)
+        except BackupFailed as exc:
+            self.backup_problem = exc
+        else:
+            self.backup_problem = None
+        return self.backup_problem
+
+    def hold(self, what: str) -> None:
+        """Hold the folder for this process (storage/folder_lock.py), as the app does when it
+        opens it: a second app, or a command that writes its stores (``restore``, ``draft``,
+        ``kb add``…), is then refused naming this one. ``FolderBusy`` when another process holds it."""
+        folder_lock.hold(self.folder, what)
+        # uploads being read by a process that was killed: never a project, nothing to keep (only the
+        # holder removes them: a reader beside the app would delete the upload the app is reading)
+        shutil.rmtree(self._incoming, ignore_errors=True)
 
     @cached_property
     def generator(self) -> Generator:
@@ -290,9 +315,15 @@ class Workspace:
         return read_questionnaire(self.questionnaire_path(project), **self.read_options(project_id).to_json())
 
     def review(self, project_id: int, questionnaire: Questionnaire | None = None) -> Review:
-        """The project's review (answers the reviewer approves go to the answer library);
-        ``questionnaire``: the project's file already read (the UI caches it)."""
-        return Review(self.review_store, project_id, questionnaire or self.questionnaire(project_id), self.library)
+        """The project's review (answers the reviewer approves go to the answer library; while
+        the library is damaged, to the review store only, and ``Review.library_problem`` says
+        why); ``questionnaire``: the project's file already read (the UI caches it)."""
+        try:
+            library, damaged = self.library, None
+        except LibraryStoreDamaged as exc:
+            library, damaged = None, exc
+        questionnaire = questionnaire or self.questionnaire(project_id)
+        return Review(self.review_store, project_id, questionnaire, library, library_problem=damaged)
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()
@@ -314,10 +345,11 @@ class Workspace:
         workbook). This workspace's objects draft it: the knowledge base, the answer library when
         the folder has one (none is created), the model warmed up while the embedder loads
         (:class:`WarmUp`), and a snapshot is taken after the run, as after the app's runs. Refused
-        before a model loads: a damaged review store, then a store with no documents and no past
-        answers."""
+        before a model loads: a damaged review store or answer library, then a store with no
+        documents and no past answers. A snapshot that cannot be written afterwards is kept in
+        ``backup_problem`` (a warning: the drafts and ``out`` are written)."""
         review = self.review_store
-        library = self.library if (self.folder / LIBRARY_FILE).is_file() else None
+        library = self.library if has_library(self.folder) else None  # a damaged one raises LibraryStoreDamaged
         if library is None or not library.entries():
             self.kb.index  # an empty store fails here
         self.warm_up().wait()
@@ -336,8 +368,13 @@ class Workspace:
         finally:
             self.back_up()
 
-    def regenerate(self, project_id: int, key: str) -> Draft:
-        """Draft one question again (the newest draft wins; the old one stays in the history)."""
+    def regenerate(self, project_id: int, key: str, expected: RowVersion | None = None) -> Draft:
+        """Draft one question again (the newest draft wins; the old one stays in the history).
+        ``expected``: the version of the row the reviewer saw (the app and the CLI pass it); a row
+        that changed since is refused with ``RowChanged``, before the model drafts and again when
+        the new draft is stored (no lost update: storage/review_store.py)."""
+        if expected is not None:
+            self.review_store.check(project_id, key, expected)
         questionnaire = self.questionnaire(project_id)
         question = next((q for q in questionnaire.questions if question_key(q) == key), None)
         if question is None:
@@ -346,7 +383,7 @@ class Workspace:
         draft = self.drafter_for(project_id).draft(
             question, row_ids(questionnaire.questions), questionnaire.path, qualifier
         )
-        self.review_store.add_draft(project_id, draft.stored())
+        self.review_store.add_draft(project_id, draft.stored(), expected=expected)
         return draft
 
 
@@ -563,7 +600,10 @@ class DraftingJobs:
             error = STOPPED
         except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
             error = f"{type(exc).__name__}: {exc}"
-        self.ws.review_store.finish_run(run.id, error)
+        try:
+            self.ws.review_store.finish_run(run.id, error)
+        except Exception as exc:  # a store replaced on disk (StoreReplaced) or gone: the status still ends
+            error = f"{error + '; ' if error else ''}{exc}"
         try:
             self.ws.back_up()  # a snapshot after each drafting run
         except Exception as exc:  # the drafts are stored; the screen says the snapshot failed

@@ -22,7 +22,7 @@ from engine.drafting.generate.prompt import Evidence
 from engine.index.embed.dense import DenseEncoder
 from engine.index.kb import KnowledgeBase
 from engine.index.kb_indexes import INDEX_MODES
-from engine.index.library import LIBRARY_FILE, AnswerLibrary
+from engine.index.library import AnswerLibrary, has_library
 
 DEFAULT_STORE = Path("store")
 
@@ -149,9 +149,11 @@ def indexing_llm(args: argparse.Namespace):
 
 
 def library(args: argparse.Namespace, kb=None, create: bool = False) -> AnswerLibrary | None:
-    """The store's answer library; None when the store has none (and ``create`` is not set)."""
+    """The store's answer library; None when the store has none (and ``create`` is not set). A
+    damaged one (the file emptied beside its ``-wal``, or only the ``-wal``) is not "none": it
+    raises ``LibraryStoreDamaged``, one ``error:`` line."""
     store = Path(args.store)
-    if not create and not (store / LIBRARY_FILE).is_file():
+    if not create and not has_library(store):
         return None
     return AnswerLibrary(store, kb.encoder if kb is not None else (lambda: encoder(args)))
 

@@ -1,7 +1,9 @@
 """``python -m engine draft QUESTIONNAIRE``: draft answers for a questionnaire from the knowledge
 base and the answer library of ``--store`` (resumable: the drafts are kept in the review store,
 and the same command again continues), write the completed workbook (``--out``) and one JSON
-line per question (``--results``), and say what was drafted, reused and kept.
+line per question (``--results``), and say what was drafted, reused and kept. A snapshot that
+cannot be written in ``backups/`` afterwards is one ``warning:`` line on stderr; the drafts and
+``--out`` are written and the exit status is 0 (storage/snapshots.py).
 
 The store is opened as the app opens a workspace (engine/app/workspace.py ``Workspace``, its
 ``draft_file``), with the configuration of the flags and the ``RFP_*`` environment variables
@@ -10,6 +12,7 @@ The store is opened as the app opens a workspace (engine/app/workspace.py ``Work
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from engine.app.settings import GeneratorConfig, Settings
@@ -45,7 +48,8 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def cmd_draft(args: argparse.Namespace) -> int:
     questionnaire = read_from_args(args)
-    run = _workspace(args).draft_file(
+    ws = _workspace(args)
+    run = ws.draft_file(
         questionnaire,
         product=args.product,
         results=Path(args.results) if args.results else None,
@@ -55,6 +59,8 @@ def cmd_draft(args: argparse.Namespace) -> int:
         progress=common.progress_bar(),
     )
     _say(run, args)
+    if ws.backup_problem is not None:  # backups never block: the drafts and --out are written (storage/snapshots.py)
+        print(f"warning: {ws.backup_problem}", file=sys.stderr)
     return 0
 
 

@@ -64,6 +64,8 @@ def register(p: argparse.ArgumentParser) -> None:
 def _notes(kb) -> None:
     for note in kb.indexes.notes:
         print(f"note: {note}", file=sys.stderr)
+    if kb.backup_problem is not None:  # the manifest is written; its snapshot is not (storage/snapshots.py)
+        print(f"warning: {kb.backup_problem}", file=sys.stderr)
 
 
 def cmd_kb_add(args: argparse.Namespace) -> int:

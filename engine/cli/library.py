@@ -1,5 +1,7 @@
 """``python -m engine library …``: the answer library of ``--store``, past answered questionnaires
-(import, list, check, retire): the arguments of each subcommand beside its handler."""
+(import, list, check, retire): the arguments of each subcommand beside its handler. A damaged
+library is one ``error:`` line (storage/library_store.py), never "no library"; after an import
+(or a retirement) the library is snapshotted in ``backups/`` (storage/snapshots.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from engine.cli import common
 from engine.cli.common import product_arg, store_arg
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
+from storage.snapshots import BackupFailed, take_library
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -59,7 +62,18 @@ def cmd_library_import(args: argparse.Namespace) -> int:
         for note in report.notes:
             print(f"  note: {note}")
     print(f"{_entries(len(library.entries()))} in {library.store.path}")
+    if failed < len(args.paths):
+        _snapshot(library)
     return 1 if failed == len(args.paths) else 0
+
+
+def _snapshot(library) -> None:
+    """A snapshot of the library in ``backups/`` after it changed; one ``warning:`` line when it
+    cannot be written (backups never block: the import is done)."""
+    try:
+        take_library(library.store)
+    except BackupFailed as exc:
+        print(f"warning: {exc}", file=sys.stderr)
 
 
 def _entries(n: int) -> str:
@@ -122,4 +136,5 @@ def cmd_library_retire(args: argparse.Namespace) -> int:
     for entry_id in args.ids:
         e = library.retire(entry_id)
         print(f"retired #{e.id}: {_short(e.question, 90)} ({e.file}, {e.sheet} row {e.row})")
+    _snapshot(library)
     return 0

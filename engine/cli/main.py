@@ -26,14 +26,15 @@ COMMANDS: tuple[tuple[str, str], ...] = (  # (command, one line of help); its mo
     ("kb", "manage the knowledge base"),
     (
         "restore",
-        "list (--list) or restore the snapshots of the review store and the knowledge-base manifest kept "
-        "in STORE/backups",
+        "list (--list) or restore the snapshots of the review store, the answer library and the knowledge-base "
+        "manifest kept in STORE/backups",
     ),
     ("library", "the answer library: past answered questionnaires"),
     ("search", "retrieve the chunks that best answer a question"),
     ("demo", "index the bundled sample and answer its first questions"),
     ("inspect", "show the questions, answer cells and dropdowns detected in a questionnaire"),
     ("draft", "draft answers for a questionnaire (resumable)"),
+    ("review", "show a questionnaire's rows with their version, or decide on one (refused when it changed since)"),
     ("ask", "ask one document a question (embedding-free: the model reads the document)"),
     ("bench", "benchmarks (print JSON)"),
     ("doctor", "check the CPU, the llama.cpp build and the model; print what to report"),
@@ -78,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         FileNotFoundError,
     )
     try:
+        if writes(args):  # one writer per folder (storage/folder_lock.py): refused here, before anything is read
+            from storage.folder_lock import hold  # noqa: PLC0415
+
+            hold(args.store, f"`python -m engine {args.command}`")
         return args.func(args)
     except known as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -85,6 +90,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\ninterrupted; {interrupted_means(args)}", file=sys.stderr)  # below a progress bar
         return 130
+
+
+def writes(args: argparse.Namespace) -> bool:
+    """Whether the command writes the stores of its ``--store`` folder: then it holds the folder
+    while it runs (the app holds it too), and a second writer is refused naming the first."""
+    part = getattr(args, "kb_command", None) or getattr(args, "library_command", None)
+    if args.command in ("draft", "demo"):
+        return True
+    if args.command == "restore":
+        return not args.list
+    if args.command == "kb":
+        return part not in ("list", "summary") or bool(getattr(args, "set", None))
+    if args.command == "library":
+        return part in ("import", "retire")
+    if args.command == "profile":
+        return bool(getattr(args, "set", None))
+    return getattr(args, "review_command", None) == "decide"
 
 
 def interrupted_means(args: argparse.Namespace) -> str:

@@ -1,5 +1,7 @@
-"""``python -m engine restore``: list (``--list``) or restore the snapshots of the review store
-and the knowledge-base manifest that storage/snapshots.py keeps in ``STORE/backups``."""
+"""``python -m engine restore``: list (``--list``) or restore the snapshots of the review store,
+the answer library and the knowledge-base manifest that storage/snapshots.py keeps in
+``STORE/backups``. With no snapshot named: every damaged one of them from its newest good
+snapshot (the review store when none is damaged); a file it replaces is moved aside, untouched."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ def register(p: argparse.ArgumentParser) -> None:
         "snapshot",
         nargs="?",
         metavar="SNAPSHOT",
-        help="a snapshot's file name (default: the newest good snapshot of review.sqlite, and of "
-        "manifest.json when it is damaged)",
+        help="a snapshot's file name (default: the newest good snapshot of each damaged file among review.sqlite, "
+        "library.sqlite and manifest.json; of review.sqlite when none is damaged)",
     )
     p.add_argument(
         "--store", default=str(DEFAULT_STORE), help="the workspace or knowledge-base folder (default: ./store)"

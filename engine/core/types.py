@@ -67,6 +67,31 @@ class StoreDamaged(FileProblem):
     cannot be read as a whole. It was left as it was; ``fix`` says how to restore or rebuild it."""
 
 
+class FolderBusy(FileProblem):
+    """A workspace folder another process writes to (the app, or a ``python -m engine`` command
+    that writes its stores: storage/folder_lock.py); nothing was done."""
+
+    def __init__(self, folder: object, holder: str, doing: str) -> None:
+        super().__init__(
+            folder,
+            f"{holder} is working on this folder, and {doing} would write its stores beside it",
+            f"nothing was changed; close it (or let it finish), then run {doing} again",
+        )
+
+
+class StoreReplaced(FileProblem):
+    """A store file (``review.sqlite``, ``library.sqlite``) replaced or moved on disk while this
+    process had it open: nothing more is written through the old connection."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(
+            path,
+            "the file was replaced or moved on disk while the app had it open (by `restore`, or by hand); "
+            "nothing more was written to it",
+            "restart the app (or the command) to work on the file that is there now",
+        )
+
+
 class IngestError(FileProblem):
     """A file that cannot be indexed."""
 

@@ -64,7 +64,7 @@ from engine.index.kb_indexes import index_modes as valid_index_modes
 from engine.ingest import load_document, validate_name
 from engine.ingest.paths import select_files
 from storage.lexical_index import LexicalIndex
-from storage.snapshots import take_manifest
+from storage.snapshots import BackupFailed, take_manifest
 from storage.vector_store import VectorIndex, client_for, collections
 
 SCHEMA_VERSION = 1
@@ -157,6 +157,7 @@ class KnowledgeBase:
         # questions when documents are added; None: extractive summaries, no atom questions
         self.llm = llm
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.backup_problem: BackupFailed | None = None  # the last manifest snapshot that could not be written
         self.manifest = self._read_manifest()
         self.client = client_for(str(self.folder / "qdrant"), self.config.qdrant_url)
         self._sparse: SparseModel | None = None
@@ -489,7 +490,10 @@ class KnowledgeBase:
     def _write_manifest(self, manifest: Manifest) -> None:
         write_atomic(self.folder / "manifest.json", json.dumps(manifest.to_json(), indent=1))
         self.manifest = manifest
-        take_manifest(self.folder)  # a rolling snapshot in backups/ (storage/snapshots.py)
+        try:
+            take_manifest(self.folder)  # a rolling snapshot in backups/ (storage/snapshots.py)
+        except BackupFailed as exc:  # backups never block: the manifest is written, the warning kept
+            self.backup_problem = exc
 
     def _collect_garbage(self) -> None:
         """Remove what the manifest does not reference: older or unfinished generations and

@@ -75,9 +75,9 @@ from engine.index.embed.dense import DenseEncoder, model_id
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.embed.sparse import analyzer
 from engine.questionnaire import Question, read_questionnaire
-from storage.library_store import LibraryEntry, LibraryStore, Origin, unblob
+from storage.library_store import LIBRARY_DB, LibraryEntry, LibraryStore, LibraryStoreDamaged, Origin, present, unblob
 
-LIBRARY_FILE = "library.sqlite"
+LIBRARY_FILE = LIBRARY_DB
 ALPHA = 0.5  # dense weight of the question↔question score
 REUSE_SCORE = 0.90  # near-identical: the past answer is reused (see the module docstring)
 PASSAGE_SCORE = 0.50  # related: the past answer is context for the generator
@@ -90,6 +90,12 @@ _OPTION = re.compile(r"\d{1,2}\)\s*\S.{0,60}")  # … or a numbered dropdown opt
 
 class LibraryImportError(FileProblem):
     """A file that cannot be imported into the answer library."""
+
+
+def has_library(folder: str | Path) -> bool:
+    """Whether ``folder`` has an answer library: its file, or only the file's ``-wal`` (a damaged
+    library, which opening refuses with :class:`LibraryStoreDamaged`, is never "no library")."""
+    return present(Path(folder) / LIBRARY_FILE)
 
 
 @dataclass(frozen=True)
@@ -484,11 +490,13 @@ __all__ = [
     "LibraryEntry",
     "LibraryHit",
     "LibraryImportError",
+    "LibraryStoreDamaged",
     "Origin",
     "allowed_choice",
     "answer_text",
     "choice_key",
     "count_choices",
+    "has_library",
     "near_hits",
     "preference",
     "reusable_choice",

@@ -8,7 +8,17 @@ accepted are left out unless ``include_unreviewed`` asks for them; ``needs_sme``
 ``rejected`` questions are always left blank.
 
 With an answer library, every accepted or edited answer is also recorded there (or updates the
-entry of the same question of this questionnaire), dated, for the next questionnaires.
+entry of the same question of this questionnaire), dated, for the next questionnaires. While the
+library is damaged (``library_problem``: found when it was opened, or when recording into it),
+the decision is still stored in the review store, and ``library_problem`` says why it went there
+only; the screen says so beside "accepted".
+
+No lost update: each row carries its :class:`~storage.review_store.RowVersion` (``ReviewItem.version``,
+read before its draft and decision), and a reviewer's accept, edit, needs-SME or reject passes back
+the version they saw (``expected``); a row that changed since (another reviewer's decision, a new
+draft) is refused with ``RowChanged``, which carries the row now and who or what changed it, and
+nothing is written. ``expected=None`` (no check) is for internal callers only: the app and the CLI
+always pass it.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from engine.core.types import Action, DraftStatus
+from engine.core.types import Action, DraftStatus, StoreDamaged
 from engine.drafting.records import Citation, Draft
 from engine.drafting.sections import SectionGate, approved
 from engine.index.library import AnswerLibrary
@@ -30,7 +40,7 @@ from engine.questionnaire.row_types import RowType, classify, row_types_of
 from engine.review.csv_writer import csv_text
 from engine.review.export import export
 from engine.review.export_cells import answer_writes
-from storage.review_store import Decision, ReviewStore
+from storage.review_store import Decision, ReviewStore, RowChanged, RowVersion, current_answer
 
 
 class ReviewState(str, Enum):
@@ -80,6 +90,7 @@ class ReviewItem:
         None  # its row type from its shape (``engine.questionnaire.row_types.row_types_of``); None: worked out here
     )
     qualifier: bool = False  # a qualifier: its answer decides whether the sections it governs are required
+    version: RowVersion = RowVersion()  # of the draft and decision above: a decision passes it back (no lost update)
 
     @property
     def unanswered_qualifier(self) -> bool:
@@ -125,19 +136,11 @@ class ReviewItem:
     @property
     def answer(self) -> str:
         """The current answer text: the reviewer's when saved with the decision, else the draft's."""
-        if self.decision is not None and self.decision.answer is not None:
-            return self.decision.answer
-        return self.draft.answer if self.draft is not None else ""
+        return current_answer(self.draft, self.decision)[0]
 
     @property
     def choice(self) -> str | None:
-        if (
-            self.decision is not None
-            and self.decision.action in (Action.ACCEPT, Action.EDIT)
-            and self.decision.answer is not None
-        ):
-            return self.decision.choice
-        return self.draft.choice if self.draft is not None else None
+        return current_answer(self.draft, self.decision)[1]
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -179,16 +182,25 @@ class SectionState:
 
 class Review:
     """The review of one project (questionnaire) in a review store; approved answers go into
-    ``library`` when one is given."""
+    ``library`` when one is given. ``library_problem``: the answer library is damaged (approved
+    answers are kept in the review store only)."""
 
     def __init__(
-        self, store: ReviewStore, project_id: int, questionnaire: Questionnaire, library: AnswerLibrary | None = None
+        self,
+        store: ReviewStore,
+        project_id: int,
+        questionnaire: Questionnaire,
+        library: AnswerLibrary | None = None,
+        *,
+        library_problem: StoreDamaged | None = None,
     ) -> None:
         self.store, self.project_id, self.questionnaire = store, project_id, questionnaire
         self.library = library
+        self.library_problem = library_problem
 
     # ---- reading -----------------------------------------------------------------------------
     def items(self) -> list[ReviewItem]:
+        versions = self.store.versions(self.project_id)  # first: a write in between makes it older, never newer
         drafts = self.store.latest_drafts(self.project_id)
         decisions = self.store.latest_decisions(self.project_id)
         added = self.store.added_citations(self.project_id)
@@ -209,6 +221,7 @@ class Review:
                     sections.gate(q),
                     shapes.get(key),
                     sections.is_qualifier(q),
+                    versions.get(key, RowVersion()),
                 )
             )
         return items
@@ -241,20 +254,24 @@ class Review:
         return {state: counted.get(state, 0) for state in ReviewState}
 
     # ---- actions (persisted at once) -----------------------------------------------------------
-    def accept(self, key: str, answer: str | None = None, choice: str | None = None) -> Decision:
+    # Each takes ``expected``, the version of the row the reviewer saw (``ReviewItem.version``):
+    # a row that changed since raises RowChanged and nothing is written (see the module docstring).
+    def accept(
+        self, key: str, answer: str | None = None, choice: str | None = None, *, expected: RowVersion | None = None
+    ) -> Decision:
         """Accept the draft as it is, or with the text and choice on screen."""
         item = self.item(key)
         answer = item.answer if answer is None else answer
         choice = item.choice if choice is None else choice
         self._check_choice(item, choice)
-        decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice)
+        decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice, expected=expected)
         self._record(item.question, answer, choice)
         return decision
 
-    def edit(self, key: str, answer: str, choice: str | None) -> Decision:
+    def edit(self, key: str, answer: str, choice: str | None, *, expected: RowVersion | None = None) -> Decision:
         item = self.item(key)
         self._check_choice(item, choice)
-        decision = self.store.decide(self.project_id, key, Action.EDIT, answer, choice)
+        decision = self.store.decide(self.project_id, key, Action.EDIT, answer, choice, expected=expected)
         self._record(item.question, answer, choice)
         return decision
 
@@ -268,16 +285,25 @@ class Review:
 
     def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
         """The approved answer into the answer library, under this questionnaire's file name and
-        the product it is drafted for."""
+        the product it is drafted for; a library found damaged now is kept in ``library_problem``
+        (the decision is already in the review store)."""
         if self.library is not None:
             project = self.store.project(self.project_id)
-            self.library.record(q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product)
+            try:
+                self.library.record(q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product)
+            except StoreDamaged as exc:
+                self.library_problem = exc
 
-    def needs_sme(self, key: str, note: str | None = None) -> Decision:
-        return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note)
+    def check(self, key: str, expected: RowVersion) -> None:
+        """Raise ``RowChanged`` (who or what changed the row, its answer now) when the row is no
+        longer at ``expected``: the screen says so as soon as it notices, before any click."""
+        self.store.check(self.project_id, key, expected)
 
-    def reject(self, key: str, note: str | None = None) -> Decision:
-        return self.store.decide(self.project_id, key, Action.REJECT, note=note)
+    def needs_sme(self, key: str, note: str | None = None, *, expected: RowVersion | None = None) -> Decision:
+        return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note, expected=expected)
+
+    def reject(self, key: str, note: str | None = None, *, expected: RowVersion | None = None) -> Decision:
+        return self.store.decide(self.project_id, key, Action.REJECT, note=note, expected=expected)
 
     @staticmethod
     def _check_choice(item: ReviewItem, choice: str | None) -> None:
@@ -362,4 +388,4 @@ def _place(c: Citation) -> tuple:
     return (c.file, c.page, c.sheet, c.row, c.section, c.start, c.end, " ".join(c.quote.split()))
 
 
-__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "RowType", "SectionState"]
+__all__ = ["DraftStatus", "Review", "ReviewItem", "ReviewState", "RowChanged", "RowType", "RowVersion", "SectionState"]

@@ -6,14 +6,16 @@ the stated stand-in LLM of tests/ui/conftest.py; nothing here drafts).
   the Questionnaire screen and the Knowledge base screen alike.
 * A zip bomb uploaded on the Knowledge base screen is refused in one message that names the
   limit, and nothing is indexed; the knowledge base still answers.
-* A staging copy left in questionnaires/incoming/ by a killed app is removed when the
-  workspace opens (the zip-bomb upload itself, in its own process, is in test_zip_bombs.py).
+* A staging copy left in questionnaires/incoming/ by a killed app is removed when the next
+  app holds the workspace, never by a reader beside it (the zip-bomb upload itself, in its own
+  process, is in test_zip_bombs.py).
 """
 
 from __future__ import annotations
 
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
+from storage import folder_lock
 from tests.adversarial import corpus
 from tests.adversarial.conftest import assert_queryable
 from tests.fixtures import write_questionnaire
@@ -71,5 +73,10 @@ def test_a_staging_copy_left_by_a_killed_app_is_removed_on_start(tmp_path):
     left = folder / "questionnaires" / "incoming" / "tmpab12" / "bomb.xlsx"
     left.parent.mkdir(parents=True)
     left.write_bytes(b"PK\x03\x04 the upload a killed app was reading")
-    Workspace(folder, Settings())
-    assert not (folder / "questionnaires" / "incoming").exists()
+    reader = Workspace(folder, Settings())  # a reader beside the app (`review show`) leaves it alone
+    assert left.exists()
+    reader.hold("the app")  # what the app does when it starts (ui/resources.py)
+    try:
+        assert not (folder / "questionnaires" / "incoming").exists()
+    finally:
+        folder_lock.release(folder)

@@ -11,7 +11,7 @@ import streamlit as st
 from engine.app import AnchorLabel, Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
 from engine.core.location import CAPTION
-from engine.core.types import SourceKind, Unit
+from engine.core.types import SourceKind, StoreDamaged, Unit
 from engine.index.library import answer_text
 from ui.components.messages import escape_md, problem_text
 
@@ -107,7 +107,11 @@ def show_text_citation(ws: Workspace, citation: Citation) -> str | None:
 def show_past_answer(ws: Workspace, citation: Citation) -> str | None:
     """A past answer from the answer library: the past question, and the answer as stored
     (choice — explanation) with the quoted span marked; returns the HTML shown."""
-    entry = ws.library.entry_at(citation.file, citation.sheet, citation.row)
+    try:
+        entry = ws.library.entry_at(citation.file, citation.sheet, citation.row)
+    except StoreDamaged as exc:  # a damaged answer library: its one line, not a traceback
+        st.error(f"The answer library cannot be opened: {problem_text(exc)}", icon=":material/error:")
+        return None
     if entry is None:
         st.info(
             f"This past answer ({escape_md(citation.file)}, row {citation.row}) is no longer in the answer "

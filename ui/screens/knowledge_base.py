@@ -24,7 +24,7 @@ import streamlit as st
 from engine.app import AddReport, Summary, SummaryMethod
 from engine.app.workspace import Workspace
 from engine.core.scopes import Scope, products_of, third_parties_of
-from engine.core.types import DocumentInfo, IngestError
+from engine.core.types import DocumentInfo, IngestError, StoreDamaged
 from engine.index.library import AnswerLibrary, ImportReport
 from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.upload_names import plain_upload_name
@@ -199,7 +199,7 @@ def ask_section(ws, names: list[str]) -> None:
         ask_pane.show_excerpt(ws, excerpt, key="kb_ask_pdf")
 
 
-def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
+def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool) -> None:
     st.subheader("Answer library")
     st.caption(
         "Past filled questionnaires. A question that matches a past one closely gets its past answer "
@@ -223,6 +223,7 @@ def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
     if st.button("Import", icon=":material/history_edu:", disabled=not files or drafting):
         for level, text in import_past_answers(library, files):
             flash(LIBRARY_FLASH, level, text)
+        ws.back_up()  # a snapshot of the library after an import (a failure is the app's warning line)
         st.session_state[LIBRARY_UPLOADER_GENERATION] = generation + 1
         st.rerun()
     show_flashed(LIBRARY_FLASH)
@@ -254,6 +255,19 @@ def answer_library_section(library: AnswerLibrary, drafting: bool) -> None:
                 act.button(
                     "Retire", key=f"library_retire_{e.id}", on_click=retire, args=(library, e.id), disabled=drafting
                 )
+
+
+def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None:
+    """The answer library and the profiles learned from it; a damaged library is its one line
+    (file, problem, ``restore``), never a traceback, and never shown as an empty library."""
+    try:
+        library = ws.library
+    except StoreDamaged as exc:  # LibraryStoreDamaged: nothing was written to it
+        st.subheader("Answer library")
+        st.error(f"The answer library cannot be opened: {problem_text(exc)}", icon=":material/error:")
+        return
+    answer_library_section(ws, library, drafting)
+    profile_section(library, ws.profile(), products, drafting)
 
 
 st.title("Knowledge base")
@@ -327,8 +341,7 @@ if not docs:
         "from these documents, and every answer cites the page it came from.",
         icon=":material/lightbulb:",
     )
-    answer_library_section(ws.library, bool(drafting))
-    profile_section(ws.library, ws.profile(), [], bool(drafting))
+    library_sections(ws, [], bool(drafting))
     st.stop()
 
 total_chunks = sum(d.chunks for d in docs)
@@ -441,5 +454,4 @@ if st.button("Re-index", icon=":material/sync:", type="primary" if reason else "
 show_flashed(REINDEX_FLASH)
 
 # ---- the answer library ------------------------------------------------------------------------------
-answer_library_section(ws.library, bool(drafting))
-profile_section(ws.library, ws.profile(), sorted({p for d in docs for p in d.scope.products}), bool(drafting))
+library_sections(ws, sorted({p for d in docs for p in d.scope.products}), bool(drafting))
