@@ -45,7 +45,7 @@ import numpy as np
 
 from engine.core.location import Location
 from engine.core.types import StoreDamaged
-from storage.sqlite import FileIdentity, close, connect, inspect, transaction
+from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction
 
 LIBRARY_DB = "library.sqlite"  # its name in a store folder
 SCHEMA_VERSION = 3  # 2 added entries.product, 3 entries.source and entries.sha256 (older files upgraded in place)
@@ -89,16 +89,7 @@ class LibraryStoreDamaged(LibraryStoreError, StoreDamaged):
 
     def __init__(self, path: Path, damage: str) -> None:
         self.damage = damage
-        fix = (
-            f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
-            "(`--list` shows them; the damaged file is moved aside, not rewritten)"
-        )
-        if not any((path.parent / "backups").glob("library-*.sqlite")):  # storage/snapshots.py's names
-            fix = (
-                f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
-                "for a recovery tool such as `sqlite3 library.sqlite .recover`, then move them away to start a "
-                "new answer library"
-            )
+        fix = restore_fix(path, "library", "a new answer library")
         StoreDamaged.__init__(self, path, f"the answer library is damaged: {damage}; nothing was changed", fix)
 
 

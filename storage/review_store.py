@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.core.types import Action, DraftStatus, FileProblem, StoreDamaged
-from storage.sqlite import FileIdentity, close, connect, inspect, transaction
+from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction
 
 # 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
 # files are upgraded in place)
@@ -114,16 +114,7 @@ class ReviewStoreDamaged(ReviewStoreError, StoreDamaged):
     was written to it."""
 
     def __init__(self, path: Path, problem: str) -> None:
-        fix = (
-            f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
-            "(`--list` shows them; the damaged file is moved aside, not rewritten)"
-        )
-        if not any((path.parent / "backups").glob("review-*.sqlite")):  # storage/snapshots.py's names
-            fix = (
-                f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
-                "for a recovery tool such as `sqlite3 review.sqlite .recover`, then move them away to start a "
-                "new review database"
-            )
+        fix = restore_fix(path, "review", "a new review database")
         StoreDamaged.__init__(self, path, f"the review database is damaged: {problem}; nothing was changed", fix)
 
 

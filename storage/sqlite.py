@@ -40,6 +40,21 @@ def side_files(path: Path) -> list[Path]:
     return [p for p in (path.with_name(path.name + s) for s in SIDE_FILES) if p.exists()]
 
 
+def restore_fix(path: Path, kind: str, fresh: str) -> str:
+    """The fix of a damaged store's one line: restore its newest snapshot (``backups/KIND-*.sqlite``,
+    storage/snapshots.py's names), or, none kept, keep its bytes for a recovery tool and move it
+    away to start ``fresh`` (a new review database, a new answer library)."""
+    if any((path.parent / "backups").glob(f"{kind}-*.sqlite")):
+        return (
+            f"Stop the app, then restore the newest snapshot with `python -m engine restore --store {path.parent}` "
+            "(`--list` shows them; the damaged file is moved aside, not rewritten)"
+        )
+    return (
+        f"There is no snapshot of it in {path.parent / 'backups'}: keep a copy of the file (and its -wal) "
+        f"for a recovery tool such as `sqlite3 {path.name} .recover`, then move them away to start {fresh}"
+    )
+
+
 def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
     """Whether the database at ``path`` reads as a whole (its bytes, then ``PRAGMA
     quick_check`` on a copy of it and its ``-wal``), its ``user_version``, and that ``tables``
