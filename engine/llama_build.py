@@ -5,7 +5,7 @@ default is ``-march=native``: the library then uses whatever the CPU of the set-
 AMX included, and on a Sapphire-Rapids-class CPU its AMX path segfaults on the first token with
 Q4_K_M weights (ggml-org/llama.cpp#20824). So the build names its instruction set:
 ``GGML_NATIVE=OFF``, never AMX, and one of the sets below (``DEFAULT_CPU``, chosen by
-``bench llama-cpu``; README, *Models*).
+``bench llama-cpu``; docs/models.md).
 
 ``python -m engine.llama_build [--cpu NAME]`` (run by ``make setup``) builds the wheel once per
 flag set into ``~/.cache/rfp-review/`` (pip's own wheel cache is keyed by the source, not by the
@@ -64,7 +64,7 @@ CPU_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
 }
-DEFAULT_CPU = "avx2"  # portable to every x86-64-v3 machine, and as fast here (README, *Models*)
+DEFAULT_CPU = "avx2"  # portable to every x86-64-v3 machine, and as fast here (docs/models.md)
 
 
 def cmake_args(cpu: str = DEFAULT_CPU) -> str:

@@ -214,7 +214,7 @@ def with_paragraph(
     """Per question, the ``k`` best paragraphs by the mean of the paragraph's own cosine and
     its best atom or question cosine (the paragraph's cosine alone where it has none): the
     synthetic questions as evidence added to the paragraph, not in its place. Exploratory,
-    reported beside ``atom-questions`` (README, Benchmarks)."""
+    reported beside ``atom-questions`` (docs/benchmarks.md)."""
     ranked: list[list[int]] = []
     k = min(k, len(dense_p))
     for start in range(0, len(dense_q), batch):

@@ -96,7 +96,7 @@ def parse_mode(value: str | Mode | Strategy) -> Mode | Strategy:
 # The atomic-unit modes (the atomic-units paper; engine/index/embed/atoms.py), also `bench retrieval` modes.
 ATOM_MODES = (Strategy.ATOMS.value, Strategy.ATOM_QUESTIONS.value)
 
-# Picked by `python -m engine bench retrieval` (see the README for the figures).
+# Picked by `python -m engine bench retrieval` (figures: docs/benchmarks.md).
 DEFAULT_MODE = Mode.WEIGHTED
 
 

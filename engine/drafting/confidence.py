@@ -11,8 +11,8 @@ all) and confidence (how sure the choice is), for the drafter and the evaluation
   ``GeneratedAnswer.choice_probability``) with the support. A reused past answer's confidence is
   the share of the near-identical past answers that agree with it, times the match score.
 
-The constants were calibrated leave-one-out on the filled Instructure questionnaires (README,
-"Confidence"); ``engine.drafting.records.LOW_CONFIDENCE`` is the threshold under which a draft is shown
+The constants were calibrated leave-one-out on the filled Instructure questionnaires (docs/confidence.md,
+"Calibration"); ``engine.drafting.records.LOW_CONFIDENCE`` is the threshold under which a draft is shown
 as low confidence.
 """
 

@@ -19,7 +19,7 @@ Calibration (:data:`CROSS_PRODUCT_PRECISION`), measured without the model by
 out (each target matched against the other 9, products from their folders, the target's own
 product and company-wide answers removed so that only other products' answers are left): the
 share of the Yes/No choices taken from other products' near-identical past answers that equal
-the target's own choice, split by whether those past answers agree among themselves (README,
+the target's own choice, split by whether those past answers agree among themselves (docs/scopes-and-profile.md,
 "Another product's answer").
 """
 

@@ -17,7 +17,7 @@ never is, and the product's own documents say why.
   it: no explanation (the choice stands alone).
 * **Why not the model.** Measured on the whole Canvas Credentials HECVAT Full, the other 8 filled
   questionnaires as the library, 188 of its 255 rows taking their choice from another product
-  (README, "Another product's answer"): mean cosine with the vendor's own Additional Information
+  (docs/scopes-and-profile.md, "Another product's answer"): mean cosine with the vendor's own Additional Information
   (151 rows, an empty one scoring 0) **0.363** with this sentence against **0.339** with the
   model's explanation (which often restates the question), under the question baseline 0.483 and
   the best past answer 0.421; the whole questionnaire in **4.2 min** instead of 27.0 (0.35 s a

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from engine.questionnaire import Question
 
 # A drafted choice whose confidence is under this is shown as low confidence (calibrated by
-# leave-one-out on the filled Instructure questionnaires: README, "Confidence").
+# leave-one-out on the filled Instructure questionnaires: docs/confidence.md).
 LOW_CONFIDENCE = 0.83
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
 

@@ -11,7 +11,7 @@ Two writers behind one interface (``Summarizer``):
   300-page PDF costs the same few calls as a 30-page one), the model writes notes per section
   (map) and then the summary from the notes (reduce). The budget (4 map calls of ≤ 700 tokens
   in, ≤ 120 out, and one reduce) is what keeps a 300-page PDF within about two minutes on two
-  cores (README, "Summaries").
+  cores (docs/knowledge-base.md, "Summaries").
 * ``ExtractiveSummarizer``: no LLM. The document's most central sentences (TF-IDF cosine to
   the document's centroid, over the retrieval analyzer's stemmed words; near-repeats and page
   furniture skipped) up to ``EXTRACTIVE_WORDS`` words, in document order. The fallback when no
@@ -47,7 +47,7 @@ from engine.index.embed.sparse import analyzer
 from engine.index.sentences import page_furniture, sentence_spans
 
 SUMMARY_VERSION = 1  # the prompts and the file format; part of what makes a stored summary reusable
-SUMMARY_WORDS = (150, 220)  # words asked of the model; it writes fewer (README, "Summaries")
+SUMMARY_WORDS = (150, 220)  # words asked of the model; it writes fewer (docs/knowledge-base.md, "Summaries")
 EXTRACTIVE_WORDS = 180  # ≈ 230–260 tokens of English prose
 SINGLE_CALL_TOKENS = 1500  # a document up to this many tokens is summarised in one call
 SECTION_TOKENS = 700  # the input of one map call, at most

@@ -2,7 +2,7 @@
 the product's chunker and weighted retrieval), the embedding-free rows, the cache a killed run
 resumes from, and the offsets check. The model's replies are scripted (``ScriptedQuotes``: it
 quotes the gold answer's sentence) because the test is about the benchmark's plumbing and
-scoring, not about generation; `bench ask` with the real model is what the README reports."""
+scoring, not about generation; `bench ask` with the real model is what docs/benchmarks.md reports."""
 
 from __future__ import annotations
 

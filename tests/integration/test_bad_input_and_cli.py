@@ -1,5 +1,5 @@
 """Bad files get one clear line each (file, problem, fix) and the rest of the batch is indexed;
-the CLI prints what the README says it prints."""
+the CLI prints what the README and docs/cli.md say it prints."""
 
 from __future__ import annotations
 

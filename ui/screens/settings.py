@@ -25,7 +25,7 @@ from ui.resources import workspace
 FLASH = "settings_messages"
 GGUF, SERVER = "GGUF model file", "LLM server (OpenAI-compatible)"
 LLM_CHOICES = [*MODELS, GGUF, SERVER]  # a registered model by name, a GGUF file, or a server
-MODEL_NOTES = {  # what a reviewer needs to know to choose (measured on a 2-core CPU, README)
+MODEL_NOTES = {  # what a reviewer needs to know to choose (measured on a 2-core CPU, docs/models.md)
     "qwen2.5-coder-1.5b": "drafts from documents, ≈ 5–6 s/question on 2 cores",
     "smollm2-135m": "fast, for tests; does not draft from documents",
 }

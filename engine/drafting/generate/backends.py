@@ -45,7 +45,7 @@ class Generator(Protocol):
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer: ...
 
 
-DEFAULT_EVIDENCE = Evidence.SENTENCES  # chosen by `bench draft --evidence` (README)
+DEFAULT_EVIDENCE = Evidence.SENTENCES  # chosen by `bench draft --evidence` (docs/confidence.md)
 
 
 class _Answers:
