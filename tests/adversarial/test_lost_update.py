@@ -19,7 +19,8 @@ about the review store, not about generation. The browser case is tests/e2e/test
 
 from __future__ import annotations
 
-import multiprocessing
+import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -33,7 +34,7 @@ from engine.questionnaire import Questionnaire
 from engine.review.draft_run import draft_questionnaire
 from engine.review.review import Review, ReviewState, RowChanged, RowVersion
 from storage.review_store import ReviewStore
-from tests.adversarial.conftest import CLI_IMPORTS_MB, measured
+from tests.adversarial.conftest import CLI_IMPORTS_MB, ROOT, measured
 from tests.fixtures import write_questionnaire
 from tests.unit.test_sections_drafting import TableDrafter
 
@@ -209,40 +210,63 @@ def test_regenerate_is_refused_when_the_row_changes_while_it_drafts(folder):
 ROUNDS = 5
 
 
-def _race(db: str, key: str, who: str, barrier, results) -> None:
-    """One process's reviewer: each round, decide on the version both read, at the same moment."""
-    store = ReviewStore(Path(db))
+RACER = """
+import sys, time
+from pathlib import Path
+from engine.core.types import Action
+from storage.review_store import ReviewStore, RowChanged
+db, key, who, go = sys.argv[1:5]
+store = ReviewStore(Path(db))
+version = store.version(1, key)
+print("ready", flush=True)
+while not Path(go).exists():  # both have read the same version: decide at the same moment
+    time.sleep(0.001)
+try:
+    store.decide(1, key, Action.EDIT, f"{who}'s answer", "Yes", expected=version)
+    print("stored", flush=True)
+except RowChanged as exc:
+    print("refused:" + exc.answer, flush=True)
+store.close()
+"""
+
+
+def _round(db: Path, key: str, go: Path) -> list[tuple[str, str]]:
+    """Two reviewer processes (plain child processes: multiprocessing's spawn would re-run the
+    test process's ``__main__``, which an AppTest leaves as ui/app.py) read the row's version,
+    then decide on it together; what each got."""
+    racers = {
+        who: subprocess.Popen(
+            [sys.executable, "-c", RACER, str(db), key, who, str(go)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for who in "AB"
+    }
     try:
-        for _ in range(ROUNDS):
-            version = store.version(1, key)
-            barrier.wait(30)  # both have read the same version
-            barrier.wait(30)
-            try:
-                store.decide(1, key, Action.EDIT, f"{who}'s answer", "Yes", expected=version)
-                results.put((who, "stored"))
-            except RowChanged as exc:
-                results.put((who, exc.answer))
-            barrier.wait(30)  # the round is over for both
+        for proc in racers.values():
+            assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
+        go.touch()
+        outcomes = []
+        for who, proc in racers.items():
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err
+            what = out.strip()
+            outcomes.append((who, "stored" if what == "stored" else what.removeprefix("refused:")))
+        return outcomes
     finally:
-        store.close()
+        go.unlink(missing_ok=True)
+        for proc in racers.values():
+            if proc.poll() is None:
+                proc.kill()
 
 
-def test_two_processes_deciding_on_the_same_version_store_exactly_one(folder):
-    ctx = multiprocessing.get_context("spawn")
-    barrier, results = ctx.Barrier(2), ctx.Queue()
+def test_two_processes_deciding_on_the_same_version_store_exactly_one(folder, tmp_path):
     with reviewing(folder) as view:
         key = row(view).key
-    procs = [
-        ctx.Process(target=_race, args=(str(folder / "review.sqlite"), key, who, barrier, results)) for who in "AB"
-    ]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(120)
-        assert p.exitcode == 0
-    outcomes = [results.get(timeout=5) for _ in range(2 * ROUNDS)]
-    rounds = [outcomes[i : i + 2] for i in range(0, len(outcomes), 2)]
-    for pair in rounds:  # in each round one was stored, and the other was shown the winner's answer
+    for _ in range(ROUNDS):  # in each round one was stored, and the other was shown the winner's answer
+        pair = _round(folder / "review.sqlite", key, tmp_path / "go")
         kinds = sorted("stored" if what == "stored" else "refused" for _, what in pair)
         assert kinds == ["refused", "stored"], pair
         winner = next(who for who, what in pair if what == "stored")
