@@ -2,7 +2,9 @@
 from the answer library of ``--store``, with what the products' own documents in its knowledge base
 state (engine/index/profile_documents.py) and the facts set by hand over them, and set facts
 (``--set KEY VALUE``, for ``--product NAME`` or the company; an empty VALUE removes a fact set
-by hand). ``--json`` prints JSON (document facts under ``documented``)."""
+by hand; ``--set KEY -- VALUE`` for a value that starts with ``-``, such as a phone number
+``-2+3``: after ``--`` nothing is read as an option). ``--json`` prints JSON (document facts
+under ``documented``)."""
 
 from __future__ import annotations
 
@@ -20,12 +22,15 @@ from engine.index.profile import Profile, set_fact
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
+    if args.set is not None and args.value is None:
+        raise ValueError(f"--set {args.set} needs a value: --set KEY VALUE (an empty VALUE removes the fact)")
+    if args.set is None and args.value is not None:
+        raise ValueError(f"the value {args.value!r} is given without --set KEY; set a fact with --set KEY VALUE")
     product = scope_name(args.product, "product") if args.product else None
     library = AnswerLibrary(args.store, lambda: DenseEncoder(args.embedder or "all-MiniLM-L6-v2"))
     try:
-        if args.set:
-            key, value = args.set
-            fact = set_fact(library.folder, key, value, product)
+        if args.set is not None:
+            fact = set_fact(library.folder, args.set, args.value, product)
             print(f"{'removed' if not fact.value else 'set'} {fact.key} for {product or 'the company'}", flush=True)
         kb = common.open_kb(args) if (Path(args.store) / "manifest.json").is_file() else None
         profile = ProfileAnswers(library, kb=kb).profile()
@@ -54,7 +59,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--product", metavar="NAME", help="this product's profile (default: the company's and every product's)"
     )
-    p.add_argument("--set", nargs=2, metavar=("KEY", "VALUE"), help="set a fact (an empty VALUE removes it)")
+    p.add_argument(
+        "--set",
+        metavar="KEY",
+        help="set the fact KEY to VALUE (an empty VALUE removes it; --set KEY -- VALUE for a value starting with -)",
+    )
+    p.add_argument("value", nargs="?", metavar="VALUE", help="the value --set gives KEY")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_profile)
 

@@ -37,7 +37,14 @@ from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
 from engine.drafting.explanation import Explanation, best_sentence
-from engine.drafting.generate import GeneratedAnswer, Generator, ModelCrashed, Passage, compact_passages
+from engine.drafting.generate import (
+    DropdownTooLong,
+    GeneratedAnswer,
+    Generator,
+    ModelCrashed,
+    Passage,
+    compact_passages,
+)
 from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
@@ -215,6 +222,11 @@ class Drafter:
             backing = self.support(asked, citations)
         except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
             raise
+        except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
+            cell = f"{q.sheet}!{q.choice_cell or q.text_cell or q.question_cell}"
+            return Draft.of(
+                q, key, "", None, DraftStatus.ERROR, seconds=time.perf_counter() - started, error=exc.at(cell)
+            )
         except Exception as exc:  # one bad question never stops the batch; the draft says why
             return Draft.of(
                 q,

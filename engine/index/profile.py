@@ -32,6 +32,8 @@ documents and the reviewer (a wrong contact in a contract is worse than a blank)
 
 Facts a responder sets (``python -m engine profile --set KEY VALUE [--product P]``, or the app)
 are kept in ``profile.json`` in the store folder (written atomically) and win over learned ones.
+A value holding a control character other than a tab or a line break (NUL, escape…) is refused:
+it would be written as it is into the answers, and a CSV holding a NUL is refused as binary.
 
 Answering: a question asking for a fact (:func:`fact_key`) of the product drafted for is
 answered with the fact, exactly, without the model; its citation is the past questionnaire the
@@ -368,12 +370,23 @@ def _loaded(data: dict) -> Fact:
 
 
 def set_fact(folder: str | Path, key: str, value: str, product: str | None = None) -> Fact:
-    """Set (or, with an empty value, remove) a fact by hand; saved atomically."""
+    """Set (or, with an empty value, remove) a fact by hand; saved atomically. Refused (a
+    ProfileError, nothing written) for a key that is not a name or a value holding a control
+    character other than a tab or a line break."""
     key = "_".join(key.strip().lower().replace("-", " ").split())
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,59}", key):
         raise ProfileError(
             f"the fact name {key!r} is not a name; use letters, digits and _ "
             "(e.g. vendor_name, privacy_link, support_hours)"
+        )
+    value = value.replace("\r\n", "\n")  # a line break pasted from Windows
+    bad = _CONTROL.search(value)
+    if bad is not None:
+        char = ord(bad.group())
+        raise ProfileError(
+            f"{saved_path(folder)}: {key} not set: its value holds the control character U+{char:04X}"
+            f"{f' ({_CONTROL_NAMES[char]})' if char in _CONTROL_NAMES else ''} at character {bad.start() + 1}; "
+            "type the value again without it (tabs and line breaks are kept)"
         )
     current = load_set(folder)
     facts = current.company if product is None else current.products.setdefault(product, {})
@@ -384,6 +397,10 @@ def set_fact(folder: str | Path, key: str, value: str, product: str | None = Non
         facts.pop(key, None)
     _write(saved_path(folder), current.to_json())
     return fact
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 and C1 controls, DEL; not tab (9) or line feed (10)
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "backspace", 13: "carriage return", 27: "escape", 127: "DEL"}
 
 
 def _write(path: Path, data: dict) -> None:

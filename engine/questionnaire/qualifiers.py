@@ -39,7 +39,9 @@ Where qualifiers come from, in this order per questionnaire:
    or "If No, do not answer questions X and Y" governs the IDs it names.
 
 A governed question is *not required* when its qualifier is answered with a value that does
-not make it required. A qualifier whose explanation names another of its options as well
+not make it required. An answer that is not one of the qualifier's dropdown values ("N/A" where
+the list is Yes/No, an error value the file holds) is no answer: it switches nothing off, and the
+reason says so. A qualifier whose explanation names another of its options as well
 ("4) AWS" with "AWS and Colocation") counts as each option it names (HECVAT's guidance: a
 combination of options), so the rows any of them requires stay required. An unanswered
 qualifier switches nothing off.
@@ -105,10 +107,14 @@ class Gate:
     section: str
     value: str | None
     required: bool
+    unlisted: str | None = None  # an answer that is not one of the qualifier's values (then ``value`` is None)
 
     @property
     def reason(self) -> str:
-        """``not required (QUAL-01 = No)`` / ``required (QUAL-05 = Yes)`` / ``depends on QUAL-01 (unanswered)``."""
+        """``not required (QUAL-01 = No)`` / ``required (QUAL-05 = Yes)`` / ``depends on QUAL-01 (unanswered)``
+        / ``depends on QUAL-01 (N/A is not one of its values)``."""
+        if self.value is None and self.unlisted:
+            return f"depends on {self.qualifier} ({self.unlisted[:40]} is not one of its values)"
         if self.value is None:
             return f"depends on {self.qualifier} (unanswered)"
         return f"{'required' if self.required else 'not required'} ({self.qualifier} = {self.value})"
@@ -401,16 +407,19 @@ def gates(
     """The state of every governed question, from the qualifiers' current answers (``answers``:
     question key → (value, explanation), see :func:`answer_of`); ``choices``: a qualifier's
     dropdown values, to read the options its explanation names (a template's own list when the
-    workbook's dropdown could not be read). A question governed by several qualifiers is not required
-    when any of them switches it off."""
+    workbook's dropdown could not be read). An answer outside those values switches nothing off. A
+    question governed by several qualifiers is not required when any of them switches it off."""
     out: dict[str, Gate] = {}
     for qual in qualifiers:
         given, text = answers.get(qual.key, (None, None))
-        value = _value(given)
-        named = _named_options(text, (choices or {}).get(qual.key) or qual.options, value)
-        off = qual.switches_off([value or ""] + named)
+        value, options = _value(given), (choices or {}).get(qual.key) or qual.options
+        unlisted = value if value and options and not _listed(value, options) else None
+        if unlisted:
+            value, off = None, False
+        else:
+            off = qual.switches_off([value or ""] + _named_options(text, options, value))
         for key in qual.governs:
-            gate = Gate(key, qual.id, qual.key, qual.section, value or None, not off)
+            gate = Gate(key, qual.id, qual.key, qual.section, value or None, not off, unlisted)
             if key not in out or (out[key].required and not gate.required):
                 out[key] = gate
     return out
@@ -450,6 +459,11 @@ def _value_matches(value: str, tokens: Sequence[str]) -> bool:
         if n == t or (num is not None and num == t) or re.sub(r"^\d+\)\s*", "", n) == t:
             return True
     return False
+
+
+def _listed(value: str, options: Sequence[str]) -> bool:
+    """Whether an answer is one of a dropdown's values ("No" of Yes/No; "4) AWS" or "AWS" of "4) AWS")."""
+    return _value_matches(value, options) or any(_value_matches(o, [value]) for o in options)
 
 
 def _value(given: str | None) -> str | None:

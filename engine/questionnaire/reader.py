@@ -16,9 +16,20 @@ Detection, per sheet (every visible sheet, or the one named with ``sheet=``):
 4. Without an ID column, every non-blank row below the header row is a question unless it
    looks like a section title (a short line without "?", alone on its row, without dropdown).
 
-A row is not a question either when its answer cell holds a formula: the workbook fills it
-itself (HECVAT 4 copies the "START HERE" answers into every tab); a sheet whose answer cells
-are mostly formulas is a report or an evaluation sheet and is skipped with a note.
+A row is not a question either when its answer cell holds a formula that reads another cell:
+the workbook fills it itself (HECVAT 4 copies the "START HERE" answers into every tab); a sheet
+whose answer cells are mostly such formulas is a report or an evaluation sheet and is skipped
+with a note. An answer cell whose formula reads no other cell (``=C27`` in C27, ``=1/0``) or
+that shows an error value (``#DIV/0!``, ``#REF!``) is nobody's answer: the row stays a question
+(a qualifier is never lost), its cell is read as unanswered, and a note says so; the export
+writes the answer over the formula or the error (engine/review/export.py).
+
+Merged cells are read as what the sheet shows, the top-left cell's value. Where ID rows meet a
+merge, nothing is left out silently: a question cell inside a merged range is read as the merged
+text; a row whose ID cell is merged with the ID above is read without an ID; a question merged
+across its answer column is kept, its answer going to the comment cell when there is one; two
+questions sharing one merged answer cell keep it both; a row merged into one cell with its ID
+(no question text left) is left out. Each is named in a note.
 
 Per question the **answer cell** (in the answer column) is a *choice cell* when a list data
 validation covers it; the explanation then goes in the comment column (the *text cell*).
@@ -34,11 +45,13 @@ import re
 import warnings
 import zipfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import openpyxl
+from openpyxl.formula.tokenizer import Tokenizer
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import column_index_from_string
 
@@ -111,6 +124,7 @@ class SheetLayout:
     comment_col: str | None
     choices: tuple[str, ...]
     questions: tuple[Question, ...]
+    notes: tuple[str, ...] = ()  # rows kept or left out for what their cells hold (formulas, errors, merges)
 
 
 @dataclass(frozen=True)
@@ -180,6 +194,8 @@ class _Grid:
     formulas: frozenset[tuple[int, int]] = frozenset()
     merges: tuple[Bounds, ...] = ()
     dropdowns: tuple[tuple[ListValidation, tuple[str, ...]], ...] = ()  # with resolved values
+    errors: frozenset[tuple[int, int]] = frozenset()  # cells whose saved value is an error (#DIV/0!…)
+    formula: Callable[[int, int], str | None] = lambda row, col: None  # a cell's formula as written
     _anchor: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     _rows: dict[int, list[int]] = field(default_factory=dict)
 
@@ -198,6 +214,13 @@ class _Grid:
     def anchor(self, row: int, col: int) -> tuple[int, int]:
         """The top-left cell of the merged range holding (row, col), or the cell itself."""
         return self._anchor.get((row, col), (row, col))
+
+    def merged_range(self, row: int, col: int) -> str:
+        """The A1 range of the merged cells holding (row, col) ("B8:B9"), for notes; the cell alone when none."""
+        for c0, r0, c1, r1 in self.merges:
+            if c0 <= col <= c1 and r0 <= row <= r1:
+                return f"{_ref(r0, c0)}:{_ref(r1, c1)}"
+        return _ref(row, col)
 
     def choices_at(self, row: int, col: int) -> tuple[str, ...]:
         return next((values for dv, values in self.dropdowns if dv.covers(row, col)), ())
@@ -264,7 +287,7 @@ def read_questionnaire(
             skipped[grid.name] = found
         else:
             layouts.append(found)
-            notes += _uncached_note(grid, found)
+            notes += _uncached_note(grid, found) + list(found.notes)
     if not layouts:
         reasons = "; ".join(f"sheet '{k}': {v}" for k, v in skipped.items()) or "no sheets"
         raise QuestionnaireError(name, f"no questions found ({reasons})", OVERRIDE_FIX)
@@ -371,7 +394,7 @@ def _sheet_grid(zf, wb, info: SheetInfo, infos: list[SheetInfo], names, notes: l
             )
         elif resolved:
             dropdowns.append((validation, resolved))
-    return _Grid(info.name, cells, scan.formulas, scan.merges, tuple(dropdowns))
+    return _Grid(info.name, cells, scan.formulas, scan.merges, tuple(dropdowns), scan.errors, scan.formula)
 
 
 def _load_csv(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_Grid], list[str]]:
@@ -472,7 +495,7 @@ def _detect(g: _Grid, ov: ReadOptions, lenient: bool) -> SheetLayout | str:
     header_row = ov.header_row or header_row
     id_mode = id_col is not None
     if id_mode:
-        rows = [r for r in g.rows(start) if ID_RE.match(g.text(r, id_col))]
+        rows = [r for r in g.rows(start) if ID_RE.match(g.text(r, id_col)) or _merged_id(g, r, id_col)]
     else:
         id_col = roles.get("id")
         rows = g.rows(max(start, (header_row or 0) + 1))
@@ -490,14 +513,14 @@ def _detect(g: _Grid, ov: ReadOptions, lenient: bool) -> SheetLayout | str:
         return "no answer column found (no 'Answer'/'Response' header, no dropdowns; pass --answer-col)"
     ccol = ov.column("comment_col") or roles.get("comment")
     ccol = None if ccol in (acol, qcol) else ccol
-    questions, computed = [], 0
+    questions, computed, seen = [], 0, _Seen()
     for r in rows:
-        q = _question(g, r, id_col, qcol, acol, ccol, check_title=not id_mode)
+        q = _question(g, r, id_col, qcol, acol, ccol, id_mode, seen)
         if q == "computed":
             computed += 1
         elif q is not None:
             questions.append(q)
-    if computed > len(questions):
+    if computed + seen.copies > len(questions) - seen.copies:  # a copy showing an error is a formula too
         return f"its answer cells ({get_column_letter(acol)}) are formulas: a report or evaluation sheet"
     if not questions:
         uncached = _uncached_questions(g, qcol, id_col, header_row)
@@ -517,6 +540,7 @@ def _detect(g: _Grid, ov: ReadOptions, lenient: bool) -> SheetLayout | str:
         comment_col=get_column_letter(ccol) if ccol else None,
         choices=lists.most_common(1)[0][0] if lists else (),
         questions=tuple(questions),
+        notes=seen.notes(g.name),
     )
 
 
@@ -555,25 +579,122 @@ def _uncached_note(g: _Grid, layout: SheetLayout) -> list[str]:
     ]
 
 
-def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, check_title: bool):
-    """The Question on row r, "computed" when its answer cell is a formula, else None."""
+def _merged_id(g: _Grid, r: int, id_col: int) -> bool:
+    """Row r's ID cell lies inside a merged range that starts on an ID above it (A8:A9)."""
+    ar, ac = g.anchor(r, id_col)
+    return ar < r and ac == id_col and bool(ID_RE.match(g.text(ar, ac)))
+
+
+def _reads_other_cells(formula: str, sheet: str, row: int, col: int) -> bool:
+    """Whether a formula reads a cell other than its own (a reference, a range or a name): then the
+    workbook fills the cell. ``C27`` in C27, ``1/0``, ``TODAY()`` and a formula that cannot be
+    parsed read no other cell: such a cell is nobody's answer."""
+    try:
+        tokens = Tokenizer("=" + formula).items
+    except Exception:  # noqa: BLE001 - openpyxl's TokenizerError and whatever a broken formula raises
+        return False
+    for t in tokens:
+        if t.type != "OPERAND" or t.subtype != "RANGE":
+            continue
+        where, _, ref = t.value.rpartition("!")
+        where = where.strip("'").replace("''", "'")
+        if ref.replace("$", "").upper() != _ref(row, col) or where not in ("", sheet):
+            return True
+    return False
+
+
+_SEEN = {  # kind: which rows a note names ({items}) and what was done with them
+    "formula": "question rows whose answer cell holds a formula reading no other cell ({items}) are kept as "
+    "questions to answer: the formula's value is not an answer, and the export writes the answer over the formula",
+    "error": "question rows whose answer cell shows an error value ({items}) are kept as questions to answer: "
+    "the error is not an answer, and the export writes the answer over it",
+    "merged question": "question rows whose question cell lies inside merged cells ({items}) are read with the "
+    "merged text",
+    "merged id": "question rows whose ID cell is merged with the ID above ({items}) are read without an ID",
+    "across": "question rows whose question cell is merged across the answer column ({items}) are kept, the "
+    "answer going to the comment cell when there is one; unmerge those cells to give them an answer cell",
+    "no text": "ID rows merged into one cell with their ID ({items}) have no question text and are left out; "
+    "unmerge those cells and read the questionnaire again",
+    "shared": "question rows sharing one merged answer cell ({items}) show one answer for all; unmerge it to "
+    "answer them apart",
+}
+
+
+@dataclass
+class _Seen:
+    """What detection met on one sheet's question rows that a note names (see ``_SEEN``), and how
+    many answer cells were copies (formulas reading other cells) showing an error."""
+
+    rows: dict[str, list[str]] = field(default_factory=dict)
+    answer_cells: dict[str, list[str]] = field(default_factory=dict)  # answer cell → the rows writing there
+    copies: int = 0
+
+    def add(self, kind: str, item: str) -> None:
+        self.rows.setdefault(kind, []).append(item)
+
+    def notes(self, sheet: str) -> tuple[str, ...]:
+        for cell, labels in self.answer_cells.items():
+            if len(labels) > 1:
+                self.add("shared", f"{' and '.join(labels)} in {cell}")
+        out = []
+        for kind, template in _SEEN.items():
+            items = self.rows.get(kind, [])
+            if items:
+                shown = "; ".join(items[:5]) + (f"; and {len(items) - 5} more" if len(items) > 5 else "")
+                out.append(f"sheet '{sheet}': {template.format(items=shown)}")
+        return tuple(out)
+
+
+def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, id_mode: bool, seen: _Seen):
+    """The Question on row r, "computed" when its answer cell is a formula the workbook fills
+    (it reads other cells), else None. In ID mode a row is never left out silently: what its
+    merged cells, formulas or error values made of it is recorded in ``seen`` for a note."""
+    ident = g.text(r, id_col) if id_col else ""
+    label = ident or f"row {r}"
     text = g.text(r, qcol)
-    if not text or g.anchor(r, qcol) != (r, qcol):
-        return None  # blank, or covered by a merged cell that starts above / to the left
+    if g.anchor(r, qcol) != (r, qcol):  # covered by a merged cell that starts above / to the left
+        if not id_mode:
+            return None  # one question shown over several rows, or a title
+        tr, tc = g.anchor(r, qcol)
+        if tc != qcol or not g.text(tr, tc):
+            seen.add("no text", f"{label} {g.merged_range(r, qcol)}")
+            return None
+        text = g.text(tr, tc)
+        seen.add("merged question", f"{label} {_ref(r, qcol)} in {g.merged_range(r, qcol)}")
+    if not text:
+        return None
+    if id_mode and not ident:
+        seen.add("merged id", f"{label} {_ref(r, id_col)} in {g.merged_range(r, id_col)}")
     ar, ac = g.anchor(r, acol)
     if ac <= qcol:
-        return None  # the question cell spans the answer column: a title or an instruction
-    if check_title and (_is_title(g, r, qcol, acol) or _role(text)):
+        if not (id_mode and (ar, ac) != (r, acol)):
+            return None  # the question cell spans the answer column: a title or an instruction
+        text_cell = _ref(r, ccol) if ccol and g.anchor(r, ccol) == (r, ccol) else None
+        seen.add("across", f"{label} {g.merged_range(r, acol)}" + (f" (answer in {text_cell})" if text_cell else ""))
+        return Question(ident or None, g.name, r, text, _ref(r, qcol), None, text_cell, (), None, None)
+    if not id_mode and (_is_title(g, r, qcol, acol) or _role(text)):
         return None
+    unanswered = False  # the answer cell holds nobody's answer: a formula reading nothing else, an error
     if (ar, ac) in g.formulas:
-        return "computed"
+        formula = g.formula(ar, ac) or ""
+        error, reads = (ar, ac) in g.errors, _reads_other_cells(formula, g.name, ar, ac)
+        if reads and not error:
+            return "computed"
+        shown = f" showing {g.text(ar, ac)}" if error else ""
+        seen.add("error" if error else "formula", f"{label} {_ref(ar, ac)} ={formula[:60]}{shown}")
+        seen.copies += int(reads)  # a copy whose source is broken: the workbook's, counted as a formula
+        unanswered = True
+    elif (ar, ac) in g.errors:
+        seen.add("error", f"{label} {_ref(ar, ac)} {g.text(ar, ac)}")
+        unanswered = True
+    seen.answer_cells.setdefault(_ref(ar, ac), []).append(label)
     choices = g.choices_at(ar, ac)
     text_at: tuple[int, int] | None = (ar, ac)
     if choices:
         text_at = None
         if ccol and g.anchor(r, ccol) == (r, ccol) and (r, ccol) not in g.formulas:
             text_at = (r, ccol)
-    ident = g.text(r, id_col) if id_col else ""
+    answer = None if text_at is None or text_at in g.errors or (unanswered and text_at == (ar, ac)) else text_at
     return Question(
         id=ident or None,
         sheet=g.name,
@@ -583,6 +704,6 @@ def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, check_title:
         choice_cell=_ref(ar, ac) if choices else None,
         text_cell=_ref(*text_at) if text_at else None,
         choices=choices,
-        existing_answer=(g.text(*text_at) or None) if text_at else None,
-        existing_choice=(g.text(ar, ac) or None) if choices else None,
+        existing_answer=(g.text(*answer) or None) if answer else None,
+        existing_choice=(g.text(ar, ac) or None) if choices and not unanswered else None,
     )

@@ -1,6 +1,7 @@
 """What openpyxl does not give a reader: the raw sheet XML of an .xlsx/.xlsm package.
 
-One streaming pass over a worksheet part collects the cells that hold formulas, the merged
+One streaming pass over a worksheet part collects the cells that hold formulas (and each
+formula as written), the cells whose saved value is an error (``#DIV/0!``, ``#REF!``…), the merged
 ranges, the last row with a value, and the list data validations (dropdowns) in both forms:
 
 * ordinary: ``<dataValidation type="list" sqref="C3:C9"><formula1>"Yes,No"</formula1>``
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from xml.etree import ElementTree as ET
 
-from openpyxl.utils.cell import column_index_from_string, range_boundaries
+from openpyxl.formula.translate import Translator
+from openpyxl.utils.cell import column_index_from_string, get_column_letter, range_boundaries
 
 from engine.core.ooxml import MAIN, SheetInfo
 
@@ -60,6 +62,28 @@ class SheetScan:
     merges: tuple[Bounds, ...]
     validations: tuple[ListValidation, ...]
     last_row: int  # last row with a value (0 when none)
+    errors: frozenset[tuple[int, int]] = frozenset()  # (row, col) of cells whose saved value is an error
+    texts: Mapping[tuple[int, int], str] = field(default_factory=dict)  # each formula as written, without "="
+    # the cells of a shared formula (``<f t="shared" si="N"/>``, no text of their own) → N, and
+    # each group's first cell with its text: translated to the cell when asked (:meth:`formula`)
+    shared: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    groups: Mapping[str, tuple[tuple[int, int], str]] = field(default_factory=dict)
+
+    def formula(self, row: int, col: int) -> str | None:
+        """The formula of a cell as written (``C27``, ``VLOOKUP($A18,'START HERE'!…)``), without
+        its ``=``; None for a cell without one (or a shared formula whose first cell is missing)."""
+        text = self.texts.get((row, col))
+        if text is not None or (row, col) not in self.shared:
+            return text
+        group = self.groups.get(self.shared[(row, col)])
+        if group is None:
+            return None
+        (r0, c0), first = group
+        origin, here = f"{get_column_letter(c0)}{r0}", f"{get_column_letter(col)}{row}"
+        try:
+            return Translator("=" + first, origin=origin).translate_formula(here)[1:]
+        except Exception:  # noqa: BLE001 - a formula openpyxl cannot tokenize: its first cell's text
+            return first
 
 
 def defined_names(zf: zipfile.ZipFile) -> dict[tuple[str, int | None], str]:
@@ -93,6 +117,10 @@ def _cell_rc(ref: str | None, row: int, col: int) -> tuple[int, int]:
 def scan_sheet(zf: zipfile.ZipFile, part: str) -> SheetScan:
     """One streaming pass over a worksheet part (see the module docstring)."""
     formulas: set[tuple[int, int]] = set()
+    errors: set[tuple[int, int]] = set()
+    texts: dict[tuple[int, int], str] = {}
+    shared: dict[tuple[int, int], str] = {}
+    groups: dict[str, tuple[tuple[int, int], str]] = {}
     merges: list[Bounds] = []
     validations: list[ListValidation] = []
     row = col = last_row = 0
@@ -105,8 +133,18 @@ def scan_sheet(zf: zipfile.ZipFile, part: str) -> SheetScan:
                 continue
             if tag == f"{MAIN}c":
                 row, col = _cell_rc(el.get("r"), row, col)
-                if el.find(f"{MAIN}f") is not None:
+                f = el.find(f"{MAIN}f")
+                if f is not None:
                     formulas.add((row, col))
+                    si = f.get("si") if f.get("t") == "shared" else None
+                    if f.text:
+                        texts[(row, col)] = f.text
+                        if si is not None:
+                            groups.setdefault(si, ((row, col), f.text))
+                    elif si is not None:
+                        shared[(row, col)] = si
+                if el.get("t") == "e":
+                    errors.add((row, col))
                 if el.find(f"{MAIN}v") is not None or el.find(f"{MAIN}is") is not None:
                     last_row = max(last_row, row)
                 el.clear()
@@ -121,7 +159,9 @@ def scan_sheet(zf: zipfile.ZipFile, part: str) -> SheetScan:
                 formula = el.findtext(f"{X14}formula1/{XM}f") or ""
                 sqref = el.findtext(f"{XM}sqref") or ""
                 validations.append(ListValidation(parse_sqref(sqref), formula.strip()))
-    return SheetScan(frozenset(formulas), tuple(merges), tuple(validations), last_row)
+    return SheetScan(
+        frozenset(formulas), tuple(merges), tuple(validations), last_row, frozenset(errors), texts, shared, groups
+    )
 
 
 def _literal_list(formula: str) -> tuple[str, ...]:

@@ -8,20 +8,27 @@ a CSV comes from documents, questionnaires and models nobody vetted — a questi
 name, a document name, a dropdown choice, a quote — so *every* cell of every column is
 neutralised the same way: a leading single quote (``'=SUM(A1)``), which spreadsheets show as
 text. The quote is visible in a text editor; it is the price of never running a cell.
+
+Control characters other than a tab and line breaks (NUL, escape…) are dropped from every cell:
+they mean nothing in an answer, and a CSV holding a NUL is refused as binary by the readers that
+open it, this product's own included (engine/core/decoding.py).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # C0 controls but tab, line feed, carriage return
 
 
 def safe_cell(value: object) -> str:
-    """A cell's text that a spreadsheet never runs as a formula (None is empty)."""
-    text = "" if value is None else str(value)
+    """A cell's text that a spreadsheet never runs as a formula (None is empty), without control
+    characters other than a tab and line breaks."""
+    text = _CONTROL.sub("", "" if value is None else str(value))
     return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
 
 

@@ -8,6 +8,7 @@ from engine.core.llm import GeneratorError, JsonChat, JsonReply  # defined below
 from engine.drafting.generate.backends import Generator, HttpGenerator, LlamaCppGenerator
 from engine.drafting.generate.factory import make_generator
 from engine.drafting.generate.prompt import (
+    DropdownTooLong,
     GeneratedAnswer,
     Passage,
     answer_schema,
@@ -18,6 +19,7 @@ from engine.drafting.generate.prompt import (
 from engine.drafting.generate.worker import ModelCrashed, ModelWorker
 
 __all__ = [
+    "DropdownTooLong",
     "GeneratedAnswer",
     "Generator",
     "GeneratorError",

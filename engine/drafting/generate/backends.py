@@ -31,7 +31,14 @@ import urllib.request
 from typing import Protocol, Sequence
 
 from engine.core.llm import GeneratorError, JsonReply
-from engine.drafting.generate.prompt import AnswerPrompt, Evidence, GeneratedAnswer, Passage, steps_from_logprobs
+from engine.drafting.generate.prompt import (
+    CONTEXT_FIX,
+    AnswerPrompt,
+    Evidence,
+    GeneratedAnswer,
+    Passage,
+    steps_from_logprobs,
+)
 
 MAX_TOKENS = 256
 TOP_LOGPROBS = 10  # alternatives per token asked of a server: enough for every choice value and null
@@ -50,7 +57,8 @@ DEFAULT_EVIDENCE = Evidence.SENTENCES  # chosen by `bench draft --evidence` (doc
 
 class _Answers:
     """``generate`` for any backend with ``chat_json``: the answer prompt in the generator's
-    evidence form, the reply parsed with its choice probability."""
+    evidence form, the reply parsed with its choice probability. A prompt over the model's
+    context because of its dropdown raises ``DropdownTooLong`` (``AnswerPrompt.explained``)."""
 
     evidence: Evidence = DEFAULT_EVIDENCE
 
@@ -62,7 +70,10 @@ class _Answers:
 
     def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
         prompt = AnswerPrompt.build(question, passages, choices, self.evidence)
-        reply = self.chat_json(prompt.messages, prompt.schema)
+        try:
+            reply = self.chat_json(prompt.messages, prompt.schema)
+        except GeneratorError as e:
+            raise prompt.explained(e, passages) from None
         return prompt.parse(reply.text, reply.prompt_tokens, reply.completion_tokens, reply.seconds, reply.steps)
 
 
@@ -142,7 +153,7 @@ class LlamaCppGenerator(_Answers):
                     max_tokens=max_tokens or self.max_tokens,
                 )
             except ValueError as e:  # e.g. "Requested tokens (…) exceed context window of …"
-                raise GeneratorError(self.name, str(e), "compact the passages or raise n_ctx") from None
+                raise GeneratorError(self.name, str(e), CONTEXT_FIX) from None
             seconds = time.perf_counter() - start
             steps = tuple((self.llm.detokenize([t]), p) for t, p in self.llm.last_steps)
         usage = out.get("usage") or {}

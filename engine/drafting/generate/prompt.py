@@ -15,6 +15,14 @@ numbered context sentences, whose quote is then that exact sentence (always foun
 paper saw a strong "Yes" bias, so a choice has to be backed by evidence. A reply whose answer
 opens with the opposite of its choice ("No." under "Yes") contradicts itself: it becomes
 insufficient context rather than a draft either way (SmolLM2 wrote choice No, answer "Yes").
+
+A long dropdown (a list of 5,000 vendors or countries) is not pasted whole: the prompt lists, and
+the schema allows, a bounded shortlist of its values (:func:`shown_choices`: at most
+:data:`MAX_SHOWN_CHOICES` values and :data:`SHOWN_CHOICE_CHARS` characters, the closest to the
+question and the passages by the TF-IDF cosine that compaction ranks sentences with). The reply's
+choice is still checked against the whole list: a value of the list the prompt did not show (a
+server that ignores the schema) is a value the cell accepts, and is kept. A row whose dropdown
+still does not fit raises :class:`DropdownTooLong`, which names the dropdown, not the passages.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Callable, Sequence
 
+from engine.core.llm import GeneratorError
 from engine.index.sentences import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
 MAX_QUOTES = 2
@@ -35,6 +44,13 @@ MAX_QUOTES = 2
 # model looping inside a string ("Yes, Yes, …") is stopped by grammar_sampling.loops_at_end.
 QUOTE_CHARS = 200
 ANSWER_CHARS = 400
+# Bounds on the allowed values a prompt lists (a Yes/No or a numbered HECVAT list is far below
+# both): 1,600 characters are about 400 tokens, a tenth of a 4,096-token context
+MAX_SHOWN_CHOICES = 40
+SHOWN_CHOICE_CHARS = 1_600
+CONTEXT_FIX = "compact the passages or raise n_ctx"  # a backend's fix for a prompt over its context
+DROPDOWN_FIX = "answer this row by hand, or shorten the dropdown's list in the workbook"
+_OVER_CONTEXT = re.compile(r"context (?:window|length)|maximum context|too many tokens|prompt is too long", re.I)
 
 _RULES = (
     "- choice: one of the allowed choices, only when the evidence supports it, otherwise null;\n"
@@ -112,6 +128,55 @@ def allowed_choices(choices: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.strip() for c in choices if c and c.strip()))
 
 
+class DropdownTooLong(GeneratorError):
+    """A row whose dropdown does not fit the model's prompt: none of its values fits the
+    characters a prompt lists, or the prompt listing its closest values exceeds the model's
+    context while those values outweigh the passages. :meth:`at` names the dropdown's cell."""
+
+    def __init__(self, values: int, detail: str) -> None:
+        self.values, self.detail = values, detail
+        super().__init__(
+            f"the dropdown ({values:,} values)", f"does not fit the model's prompt: {detail}", DROPDOWN_FIX
+        )
+
+    def at(self, cell: str) -> str:
+        """The one line for the row's draft: the dropdown by its cell (``Security!C2``), its size, why, the fix."""
+        return f"the dropdown of {cell} ({self.values:,} values) does not fit the model's prompt: {self.detail}; {DROPDOWN_FIX}"
+
+
+def shown_choices(
+    question: str,
+    passages: Sequence[Passage],
+    choices: Sequence[str],
+    limit: int = MAX_SHOWN_CHOICES,
+    chars: int = SHOWN_CHOICE_CHARS,
+) -> tuple[str, ...]:
+    """The allowed values a prompt lists and its schema allows: all of them when they fit ``limit``
+    values and ``chars`` characters; else those closest to the question and the passages (TF-IDF
+    cosine over stemmed words, idf fitted on the values; ties in list order) that fit, in list
+    order. Raises :class:`DropdownTooLong` when no value fits."""
+    allowed = allowed_choices(choices)
+    if len(allowed) <= limit and sum(len(c) + 2 for c in allowed) <= chars:
+        return allowed
+    from engine.index.embed.sparse import analyzer  # noqa: PLC0415 - deferred: see _ranked_sentences
+
+    words = analyzer()
+    query = set(words(question)).union(*(words(p.text) for p in passages))
+    scores = _idf_cosines([set(words(c)) for c in allowed], query)
+    picked, used = [], 0
+    for i in sorted(range(len(allowed)), key=lambda i: (-scores[i], i)):
+        if len(picked) == limit:
+            break
+        if used + len(allowed[i]) + 2 <= chars:
+            picked.append(i)
+            used += len(allowed[i]) + 2
+    if not picked:
+        raise DropdownTooLong(
+            len(allowed), f"each of its values is longer than the {chars:,} characters a prompt lists"
+        )
+    return tuple(allowed[i] for i in sorted(picked))
+
+
 def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentences: int | None = None) -> dict:
     """The JSON schema of an answer; fields in generation order, all required. With
     ``sentences`` (how many numbered sentences the prompt shows) the evidence is a list of
@@ -173,15 +238,19 @@ class AnswerPrompt:
 
     messages: tuple[dict, ...]
     schema: dict
-    choices: tuple[str, ...]
+    choices: tuple[str, ...]  # the whole list: the reply's choice is checked against it
     sentences: tuple[str, ...] | None = None  # "S1" is sentences[0]; None in the quotes form
+    shown: tuple[str, ...] = ()  # the values the prompt lists and the schema allows (:func:`shown_choices`)
 
     @classmethod
     def build(
         cls, question: str, passages: Sequence[Passage], choices: Sequence[str], evidence: Evidence = Evidence.QUOTES
     ) -> AnswerPrompt:
+        """The prompt of one question; raises :class:`DropdownTooLong` when none of its dropdown's values fits."""
+        shown = shown_choices(question, passages, choices)
         if Evidence.parse(evidence) is Evidence.QUOTES:
-            return cls(tuple(build_messages(question, passages, choices)), answer_schema(choices), tuple(choices))
+            messages = tuple(build_messages(question, passages, shown))
+            return cls(messages, answer_schema(shown), tuple(choices), shown=shown)
         groups = numbered_sentences(passages)
         blocks, flat = [], []
         for p, sentences in zip(passages, groups):
@@ -193,9 +262,22 @@ class AnswerPrompt:
                 lines.append(f"S{len(flat)}. {' '.join(sentence.split())}")
             blocks.append(p.label + "\n" + "\n".join(lines))
         context = "\n\n".join(blocks) or "(no context)"
-        user = f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(choices)}"
+        user = f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(shown)}"
         messages = ({"role": "system", "content": SENTENCES_SYSTEM_PROMPT}, {"role": "user", "content": user})
-        return cls(messages, answer_schema(choices, sentences=len(flat)), tuple(choices), tuple(flat))
+        return cls(messages, answer_schema(shown, sentences=len(flat)), tuple(choices), tuple(flat), shown)
+
+    def explained(self, error: GeneratorError, passages: Sequence[Passage]) -> GeneratorError:
+        """A backend's error for this prompt, as :class:`DropdownTooLong` when it says the prompt
+        exceeds the model's context and the values listed take more characters than the passages
+        (compacting the passages cannot make it fit); else ``error`` itself."""
+        listed = sum(len(c) + 2 for c in self.shown)
+        if not _OVER_CONTEXT.search(f"{error.problem} {error.fix}") or listed <= sum(len(p.text) for p in passages):
+            return error
+        values = len(allowed_choices(self.choices))
+        cut = f"its {len(self.shown)} closest values" if len(self.shown) < values else f"its {values} values"
+        return DropdownTooLong(
+            values, f"{cut} ({listed:,} characters) and the question exceed the model's context ({error.problem})"
+        )
 
     def parse(
         self,
@@ -469,23 +551,28 @@ def _ranked_sentences(
     from engine.index.embed.sparse import analyzer  # noqa: PLC0415
 
     words = analyzer()
-    terms = {
-        (pi, si): set(words(passages[pi].text[a:b])) for pi, ss in enumerate(spans) for si, (a, b) in enumerate(ss)
-    }
+    terms = [set(words(passages[pi].text[slice(*spans[pi][si])])) for pi, si in sentences]
+    cosines = _idf_cosines(terms, set(words(question)))
+    scored = sorted(
+        ((c / (1.0 + rank_decay * k[0]), k) for c, k in zip(cosines, sentences)), key=lambda sk: (-sk[0], sk[1])
+    )
+    return [k for s, k in scored if s > 0]
+
+
+def _idf_cosines(terms: Sequence[set[str]], query: set[str]) -> list[float]:
+    """Each term set's score against ``query``: the squared idf of the terms they share over the
+    set's idf norm (idf fitted on ``terms``, scikit-learn's smooth form); 0 when none is shared.
+    How compaction ranks sentences and :func:`shown_choices` a dropdown's values."""
     df: dict[str, int] = {}
-    for ts in terms.values():
+    for ts in terms:
         for t in ts:
             df[t] = df.get(t, 0) + 1
-    idf = {t: math.log((1 + len(sentences)) / (1 + n)) + 1 for t, n in df.items()}
-    q_terms = set(words(question))
-
-    def score(key: _Key) -> float:
-        ts = terms[key]
-        shared = sum(idf[t] ** 2 for t in ts & q_terms)
-        return shared / math.sqrt(sum(idf[t] ** 2 for t in ts)) / (1.0 + rank_decay * key[0]) if shared else 0.0
-
-    scored = sorted(((score(k), k) for k in sentences), key=lambda sk: (-sk[0], sk[1]))
-    return [k for s, k in scored if s > 0]
+    idf = {t: math.log((1 + len(terms)) / (1 + n)) + 1 for t, n in df.items()}
+    out = []
+    for ts in terms:
+        shared = sum(idf[t] ** 2 for t in ts & query)
+        out.append(shared / math.sqrt(sum(idf[t] ** 2 for t in ts)) if shared else 0.0)
+    return out
 
 
 def _chosen_sentences(
