@@ -20,7 +20,7 @@ from pathlib import Path
 from engine.app.settings import Settings
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
-from engine.core.scopes import Scope, ScopeFilter
+from engine.core.scopes import FolderScopes, Scope, ScopeFilter
 from engine.core.types import DocumentInfo, Progress, Unit, no_progress
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
 from engine.drafting.drafter import Drafter
@@ -208,6 +208,13 @@ class Workspace:
     ) -> AddReport:
         """Index one file under an outside name (an upload's file name): see ``KnowledgeBase.add_file``."""
         return self.kb.add_file(path, name, progress, scope=scope)
+
+    def add_files(
+        self, paths: list[Path], progress: Progress = no_progress, folders: FolderScopes | None = None
+    ) -> AddReport:
+        """Index files and folders of this computer in one go: see ``KnowledgeBase.add``; with
+        ``folders`` each file's scope from its folder's name (``kb add --scope-folders``)."""
+        return self.kb.add(paths, progress, folders=folders)
 
     def set_scopes(self, scopes: dict[str, Scope]) -> list[DocumentInfo]:
         """Give documents (by name) a new scope; returns the documents that changed."""

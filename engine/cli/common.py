@@ -1,9 +1,10 @@
 """What the command groups of ``python -m engine`` share: the arguments several commands take
-(``--store``, the scope flags, ``--product``, the model flags, the indexing flags; the ``--max-*``
-limits are engine/core/limits.py's ``add_limit_args``), the tqdm progress bar, and the objects
-built from parsed arguments: the engine configuration, the knowledge base, the answer library,
-the dense encoder and the scope. Each command group (engine/cli/kb.py, library.py, …) imports
-this module and calls through it (``common.open_kb(args)``), so a test can replace one of them."""
+(``--store``, the scope flags, the folder-scope flags, ``--product``, the model flags, the
+indexing flags; the ``--max-*`` limits are engine/core/limits.py's ``add_limit_args``), the tqdm
+progress bar, and the objects built from parsed arguments: the engine configuration, the
+knowledge base, the answer library, the dense encoder and the scope (or the folders' scopes).
+Each command group (engine/cli/kb.py, library.py, …) imports this module and calls through it
+(``common.open_kb(args)``), so a test can replace one of them."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from tqdm import tqdm
 
 from engine.core.config import EngineConfig, SummaryWriter
 from engine.core.limits import Limits
-from engine.core.scopes import Scope
+from engine.core.scopes import FolderScopes, Scope
 from engine.drafting.generate import make_generator
 from engine.drafting.generate.prompt import Evidence
 from engine.index.embed.dense import DenseEncoder
@@ -56,6 +58,58 @@ def scope_args(p: argparse.ArgumentParser, company: bool = False) -> None:
     )
     if company:
         g.add_argument("--company", action="store_true", help="the document is company-wide")
+
+
+def folder_scope_args(
+    p: argparse.ArgumentParser, switch: str | None, company: str | None = None, third_parties: Sequence[str] = ()
+) -> None:
+    """``--scope-folders`` (its help ``switch``; None: no switch, scopes always come from the
+    folders) and the folders' names, ``--company-folder`` and ``--third-party-folder``, with
+    these defaults (``eval``'s name ../shared/data/instructure's; ``kb add`` and ``library
+    import`` none: every folder is then a product)."""
+    if switch is not None:
+        p.add_argument("--scope-folders", action="store_true", help=switch)
+    when = "with --scope-folders: " if switch is not None else ""
+    p.add_argument(
+        "--company-folder",
+        default=company,
+        metavar="NAME",
+        help=f"{when}the folder whose files are company-wide (default "
+        + (repr(company) if company else "none")
+        + "); any folder not named here or as a third party's is a product",
+    )
+    p.add_argument(
+        "--third-party-folder",
+        nargs="+",
+        default=list(third_parties),
+        metavar="NAME",
+        help=f"{when}the folders whose files are third parties' (default "
+        + (", ".join(repr(t) for t in third_parties) or "none")
+        + ")",
+    )
+
+
+def folder_scopes(args: argparse.Namespace) -> FolderScopes | None:
+    """The scopes from folder names of ``folder_scope_args``; None without ``--scope-folders``."""
+    if not getattr(args, "scope_folders", True):
+        return None
+    return FolderScopes(args.company_folder, tuple(args.third_party_folder))
+
+
+def folder_scopes_instead(args: argparse.Namespace, one_scope: bool, flags: str) -> FolderScopes | None:
+    """``folder_scopes`` where ``--scope-folders`` stands instead of one scope for every file
+    (``kb add``, ``library import``): ValueError for the folder names without it, or for it
+    beside ``flags`` (``one_scope``: they were given)."""
+    if not args.scope_folders:
+        if args.company_folder is not None or args.third_party_folder:
+            raise ValueError("--company-folder and --third-party-folder name folders for --scope-folders; add it")
+        return None
+    if one_scope:
+        raise ValueError(
+            f"--scope-folders takes each file's scope from its folder; leave out {flags} "
+            "(or --scope-folders to give every file that one)"
+        )
+    return folder_scopes(args)
 
 
 def product_arg(p: argparse.ArgumentParser, what: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from engine.bench.evaluate import evaluate_questionnaire, leave_one_out
 from engine.bench.library_only import cross_product, profile_rows
 from engine.cli import common
-from engine.cli.common import model_args, print_json, product_arg
+from engine.cli.common import folder_scope_args, folder_scopes, model_args, print_json, product_arg
 from engine.core.config import RETRIEVAL_MODES
 from engine.core.scopes import FolderScopes
 from engine.index.embed.dense import DenseEncoder
@@ -91,36 +91,15 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     product_arg(
         p, "the product the target is drafted for (default: company-wide, or with --scope-folders the target's folder)"
     )
-    p.add_argument(
-        "--scope-folders",
-        action="store_true",
-        help="each document's scope is its folder's name: --company-folder company-wide, "
+    folder_scope_args(
+        p,
+        "each document's scope is its folder's name: --company-folder company-wide, "
         "--third-party-folder third parties', any other folder a product; library files "
         "and the target are for their folder's product",
-    )
-    p.add_argument(
-        "--company-folder",
-        default=FolderScopes.company,
-        metavar="NAME",
-        help=f"with --scope-folders: the company-wide folder (default {FolderScopes.company!r})",
-    )
-    p.add_argument(
-        "--third-party-folder",
-        nargs="+",
-        default=list(FolderScopes.third_parties),
-        metavar="NAME",
-        help="with --scope-folders: the third parties' folders (default: "
-        + ", ".join(repr(t) for t in FolderScopes.third_parties)
-        + ")",
+        FolderScopes.company,
+        FolderScopes.third_parties,
     )
     p.add_argument("--json", action="store_true")
-
-
-def folder_scopes(args: argparse.Namespace) -> FolderScopes | None:
-    """--scope-folders: scopes from folder names (FolderScopes), else None."""
-    if not args.scope_folders:
-        return None
-    return FolderScopes(args.company_folder, tuple(args.third_party_folder))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -173,13 +152,7 @@ def _library_evals(ev) -> None:
     """``eval cross-product`` and ``eval profile``: the answer library and MiniLM, no language model."""
 
     def library_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--company-folder",
-            default=FolderScopes.company,
-            metavar="NAME",
-            help=f"the company-wide folder (default {FolderScopes.company!r}); any other folder is a product",
-        )
-        p.add_argument("--third-party-folder", nargs="+", default=list(FolderScopes.third_parties), metavar="NAME")
+        folder_scope_args(p, None, FolderScopes.company, FolderScopes.third_parties)
         p.add_argument("--store", help="keep the answer library in this folder (default: a temporary one)")
         p.add_argument("--embedder")
         p.add_argument("--json", action="store_true")
@@ -209,14 +182,10 @@ def _library_evals(ev) -> None:
     p.set_defaults(func=cmd_profile_eval)
 
 
-def _folders(args: argparse.Namespace) -> FolderScopes:
-    return FolderScopes(args.company_folder, tuple(args.third_party_folder))
-
-
 def cmd_cross_product(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         result = cross_product(
-            args.filled, Path(args.store or tmp), DenseEncoder(args.embedder or "all-MiniLM-L6-v2"), _folders(args)
+            args.filled, Path(args.store or tmp), DenseEncoder(args.embedder or "all-MiniLM-L6-v2"), folder_scopes(args)
         )
     return print_json(result, args)
 
@@ -228,7 +197,7 @@ def cmd_profile_eval(args: argparse.Namespace) -> int:
             Path(args.truth_dir),
             Path(args.store or tmp),
             DenseEncoder(args.embedder or "all-MiniLM-L6-v2"),
-            _folders(args),
+            folder_scopes(args),
             documents=not args.no_documents,
         )
     return print_json(result, args)

@@ -9,15 +9,26 @@ import sys
 from pathlib import Path
 
 from engine.cli import common
-from engine.cli.common import indexing_args, scope_args, store_arg
+from engine.cli.common import folder_scope_args, indexing_args, scope_args, store_arg
 from engine.core.limits import add_limit_args
+from engine.ingest.paths import select_files
 from storage.snapshots import set_aside
 from storage.vector_store import IndexDamaged, release
 
 
 def register(p: argparse.ArgumentParser) -> None:
     kb = p.add_subparsers(dest="kb_command", required=True)
-    p = kb.add_parser("add", help="add files or folders (recursive)")
+    p = kb.add_parser(
+        "add",
+        help="add files or folders (recursive); exits 1 when any file was refused",
+        description="Index files and folders (recursive) in one process. With --scope-folders each file's "
+        "scope is the name of the folder that holds it: a company in one command, e.g. `kb add ROOT "
+        '--scope-folders --company-folder Instructure --third-party-folder "Amazon Web Services" '
+        '"Google Cloud Platform"` (ROOT/Instructure company-wide, the two cloud providers\' folders '
+        "third parties', every other folder a product; a file in two product folders belongs to both). "
+        "Exit status 1 when any file was refused (the rest is indexed; the last line says how many and "
+        "which), 2 when the command cannot run.",
+    )
     p.add_argument("paths", nargs="+")
     store_arg(p)
     p.add_argument(
@@ -26,6 +37,12 @@ def register(p: argparse.ArgumentParser) -> None:
         help="dense weight of the hybrid vectors for a new store (default 0.5; change it later with kb reindex)",
     )
     scope_args(p)
+    folder_scope_args(
+        p,
+        "each file's scope is the name of the folder that holds it: --company-folder company-wide, "
+        "--third-party-folder third parties', any other folder a product (a file in several product "
+        "folders belongs to each); not with --product or --third-party",
+    )
     indexing_args(p)
     add_limit_args(p)
     p.set_defaults(func=cmd_kb_add)
@@ -69,12 +86,18 @@ def _notes(kb) -> None:
 
 
 def cmd_kb_add(args: argparse.Namespace) -> int:
+    folders = common.folder_scopes_instead(args, common.scope(args) is not None, "--product and --third-party")
     kb = common.open_kb(args)
+    paths = [Path(p) for p in args.paths]
+    if folders is not None:
+        for name, scope, n in folders.folders(f for f, _ in select_files(paths).files):
+            print(f"folder: {name}/ → {scope.label} ({n} file{'' if n == 1 else 's'})")
     report = kb.add(
-        [Path(p) for p in args.paths],
+        paths,
         progress=common.progress_bar(),
         scope=common.scope(args),
         index_modes=args.index_modes or (),
+        folders=folders,
     )
     _notes(kb)
     for doc in report.added:
@@ -93,7 +116,14 @@ def cmd_kb_add(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
     total = sum(d.chunks for d in kb.documents())
     print(f"{len(kb.documents())} documents, {total} chunks in {kb.folder}")
-    return 1 if report.errors and not report.added else 0
+    if not report.errors:
+        return 0
+    sys.stdout.flush()  # the count comes last, after the store's line
+    names = ", ".join(e.file for e in report.errors)
+    n = len(report.errors)
+    kept = "; the other files are indexed" if report.added or report.unchanged or report.rescoped else ""
+    print(f"refused: {n} file{'' if n == 1 else 's'} not indexed ({names}){kept}", file=sys.stderr)
+    return 1
 
 
 def cmd_kb_list(args: argparse.Namespace) -> int:

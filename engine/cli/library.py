@@ -8,12 +8,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 from engine.cli import common
-from engine.cli.common import product_arg, store_arg
+from engine.cli.common import folder_scope_args, product_arg, store_arg
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
+from engine.index.library import LibraryImportError
+from engine.ingest.paths import select_files
+from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from storage.snapshots import BackupFailed, take_library
 
 
@@ -21,12 +25,26 @@ def register(p: argparse.ArgumentParser) -> None:
     lib = p.add_subparsers(dest="library_command", required=True)
     p = lib.add_parser(
         "import",
-        help="import past filled questionnaires (.xlsx/.xlsm/.csv); the same file again "
-        "(same path or same content) replaces its entries",
+        help="import past filled questionnaires (.xlsx/.xlsm/.csv; a folder: the ones in it); the same "
+        "file again (same path or same content) replaces its entries",
+        description="Import past filled questionnaires in one process. With --scope-folders each file is "
+        "for the product its folder is named after, e.g. `library import ROOT --scope-folders "
+        "--company-folder Instructure` (ROOT/Instructure's files company-wide, every other folder's "
+        "for that product; a third party's folder is not imported).",
     )
-    p.add_argument("paths", nargs="+", metavar="FILE")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="FILE",
+        help="questionnaires, or folders: their .xlsx/.xlsm/.csv files (recursive; other files are counted, not read)",
+    )
     store_arg(p)
     product_arg(p, "the product these questionnaires answered for (default: company-wide)")
+    folder_scope_args(
+        p,
+        "each file is for the product its folder is named after: --company-folder's files company-wide, "
+        "a --third-party-folder's refused; not with --product",
+    )
     add_limit_args(p)
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
@@ -45,26 +63,75 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_library_import(args: argparse.Namespace) -> int:
+    folders = common.folder_scopes_instead(args, args.product is not None, "--product")
+    files = _questionnaires(args.paths)
+    if not files:
+        print(
+            f"error: no questionnaires ({', '.join(QUESTIONNAIRE_SUFFIXES)}) in {', '.join(args.paths)}",
+            file=sys.stderr,
+        )
+        return 1
     library = common.library(args, create=True)
     progress = common.progress_bar()
-    failed = 0
-    for path in map(Path, args.paths):
+    failed: list[str] = []
+    for path in files:
         try:
-            report = library.import_file(path, progress=progress, product=args.product, limits=Limits.from_args(args))
+            if folders is not None and folders.scope_of(path).third_party:
+                raise LibraryImportError(
+                    path.name,
+                    f"is in the third party's folder {path.parent.name!r}: its answers are not this company's",
+                    "import it with --product if it is this company's answers, or leave it out",
+                )
+            product = folders.product_of(path) if folders is not None else args.product
+            report = library.import_file(path, progress=progress, product=product, limits=Limits.from_args(args))
         except FileProblem as exc:
-            failed += 1
+            failed.append(path.name)
             print(f"error: {exc}", file=sys.stderr)
             continue
         verb = "re-imported" if report.replaced else "imported"
         skipped = f", {report.skipped} unanswered skipped" if report.skipped else ""
         replaced = f", replacing {_entries(report.replaced)}" if report.replaced else ""
-        print(f"{verb}: {report.file} ({_entries(report.entries)} of {report.questions} questions{skipped}{replaced})")
+        whose = f", for {product}" if folders is not None and product else ""
+        print(
+            f"{verb}: {report.file} ({_entries(report.entries)} of {report.questions} questions"
+            f"{skipped}{replaced}{whose})"
+        )
         for note in report.notes:
             print(f"  note: {note}")
     print(f"{_entries(len(library.entries()))} in {library.store.path}")
-    if failed < len(args.paths):
+    if len(failed) < len(files):
         _snapshot(library)
-    return 1 if failed == len(args.paths) else 0
+    if failed and len(files) > 1:
+        sys.stdout.flush()
+        print(f"not imported: {len(failed)} of {len(files)} files ({', '.join(failed)})", file=sys.stderr)
+    return 1 if len(failed) == len(files) else 0
+
+
+def _questionnaires(paths: list[str]) -> list[Path]:
+    """The files named, and the questionnaires (.xlsx/.xlsm/.csv) in the folders named (recursive,
+    engine/ingest/paths.py: no links, no hidden files); one ``skipped:`` line per folder for
+    its other files, and for anything else its selection skipped."""
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if not path.is_dir() or path.is_symlink():
+            files.append(path)  # read as a questionnaire (a problem is its error: line)
+            continue
+        selected = select_files([path])
+        found = [f for f, _ in selected.files if f.suffix.lower() in QUESTIONNAIRE_SUFFIXES]
+        others = Counter(
+            f.suffix.lower() or "(no extension)"
+            for f, _ in selected.files
+            if f.suffix.lower() not in QUESTIONNAIRE_SUFFIXES
+        )
+        files += found
+        for line in selected.skipped:
+            print(f"skipped: {line}", file=sys.stderr)
+        if others:
+            kinds = ", ".join(f"{ext} ×{n}" for ext, n in sorted(others.items()))
+            print(
+                f"skipped: {path}: {sum(others.values())} files that are not questionnaires ({kinds})", file=sys.stderr
+            )
+    return files
 
 
 def _snapshot(library) -> None:

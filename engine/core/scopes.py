@@ -176,21 +176,28 @@ def third_parties_of(docs: Iterable[Scoped]) -> list[str]:
 
 @dataclass(frozen=True)
 class FolderScopes:
-    """A file's scope from the name of the folder that holds it (``eval … --scope-folders``):
-    ``company`` is company-wide, each of ``third_parties`` that third party's, any other folder
-    a product of its name. The defaults fit ../shared/data/instructure."""
+    """A file's scope from the name of the folder that holds it (``--scope-folders`` of ``kb add``,
+    ``library import`` and ``eval``): ``company`` (None: no such folder) is company-wide, each of
+    ``third_parties`` that third party's, any other folder a product of its name. The defaults
+    fit ../shared/data/instructure (``eval``'s defaults); ``kb add`` and ``library import`` name
+    no folder unless told (engine/cli/common.py ``folder_scope_args``)."""
 
-    company: str = "Instructure"
+    company: str | None = "Instructure"
     third_parties: tuple[str, ...] = ("Amazon Web Services", "Google Cloud Platform")
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "company", scope_name(self.company, "company folder"))
+        if self.company is not None:
+            object.__setattr__(self, "company", scope_name(self.company, "company folder"))
         object.__setattr__(
             self, "third_parties", tuple(scope_name(t, "third-party folder") for t in self.third_parties)
         )
 
     def scope_of(self, path: Path) -> Scope:
-        folder = Path(path).parent.name
+        """The scope of a file: its folder's (:meth:`folder_scope`)."""
+        return self.folder_scope(Path(path).parent.name)
+
+    def folder_scope(self, folder: str) -> Scope:
+        """The scope of the files in a folder of this name."""
         if folder == self.company:
             return COMPANY
         if folder in self.third_parties:
@@ -203,11 +210,21 @@ class FolderScopes:
         products = self.scope_of(path).products
         return products[0] if products else None
 
+    def folders(self, files: Iterable[Path]) -> list[tuple[str, Scope, int]]:
+        """Each folder holding some of ``files`` (by name, sorted), the scope its files get and
+        how many they are: what ``kb add --scope-folders`` and the Knowledge base screen show
+        before adding (a file in several product folders then belongs to each)."""
+        counts: dict[str, int] = {}
+        for f in files:
+            counts[Path(f).parent.name] = counts.get(Path(f).parent.name, 0) + 1
+        return [(name, self.folder_scope(name), n) for name, n in sorted(counts.items())]
+
     def of_files(self, files: Iterable[Path]) -> dict[Path, Scope]:
         """Each file's scope, the same for every copy of one content: company-wide when a copy is
-        in the company folder, else every product folder holding a copy, else the third party."""
+        in the company folder, else every product folder holding a copy, else the third party.
+        A file that cannot be read gets its own folder's scope (reading it reports the problem)."""
         files = list(files)
-        digest = {f: hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files}
+        digest = {f: _digest(Path(f)) for f in files}
         by_content: dict[str, list[Scope]] = {}
         for f in sorted(files):
             by_content.setdefault(digest[f], []).append(self.scope_of(f))
@@ -218,3 +235,11 @@ class FolderScopes:
                 COMPANY if any(s.company for s in scopes) else Scope(tuple(products)) if products else scopes[0]
             )
         return {f: combined[digest[f]] for f in files}
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes; for a file that cannot be read, a key of its path alone."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return f"unreadable:{path}"

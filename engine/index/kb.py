@@ -43,7 +43,7 @@ import numpy as np
 from engine.core.config import EngineConfig
 from engine.core.files import file_hash, write_atomic
 from engine.core.limits import Limits
-from engine.core.scopes import Scope
+from engine.core.scopes import FolderScopes, Scope
 from engine.core.types import (
     Chunk,
     DocumentInfo,
@@ -258,14 +258,19 @@ class KnowledgeBase:
         progress: Progress = no_progress,
         scope: Scope | None = None,
         index_modes: Sequence[str] = (),
+        folders: FolderScopes | None = None,
     ) -> AddReport:
         """Index files and folders (see engine/ingest/paths.py for which files are read). Bad files
         are reported in the result, skipped ones with the reason; the rest is indexed.
         ``scope``: of the new documents (None: company-wide, or the scope of the document a
         changed file replaces); content already held gets it merged (:meth:`Scope.merged`).
-        ``index_modes``: atom indexes to build from now on (engine/index/kb_indexes.py)."""
+        ``folders``: instead of ``scope``, each file's scope from its folder's name
+        (:meth:`FolderScopes.of_files`: a file in two product folders belongs to both), merged
+        the same way. ``index_modes``: atom indexes to build from now on (engine/index/kb_indexes.py)."""
+        if scope is not None and folders is not None:
+            raise ValueError("give the documents one scope or their folders' scopes, not both")
         selected = select_files(paths)
-        report = self._add_files(list(selected.files), list(selected.errors), progress, scope, index_modes)
+        report = self._add_files(list(selected.files), list(selected.errors), progress, scope, index_modes, folders)
         report.skipped = list(selected.skipped)
         return report
 
@@ -333,10 +338,12 @@ class KnowledgeBase:
         progress: Progress,
         scope: Scope | None = None,
         index_modes: Sequence[str] = (),
+        folders: FolderScopes | None = None,
     ) -> AddReport:
         files, refused = self.limits.screen(files)  # before the embedder loads
         if not files:
             return AddReport(errors=[*errors, *refused])
+        scopes = folders.of_files([path for path, _ in files]) if folders is not None else {}
         with self._lock:
             self.check_compatible()
             report = AddReport(errors=[*errors, *refused])
@@ -345,6 +352,7 @@ class KnowledgeBase:
             pending: dict[str, _Pending] = {}
             for i, (path, name) in enumerate(files):
                 progress("reading", i, len(files))
+                file_scope = scopes.get(path, scope)
                 try:
                     data = path.read_bytes() if path.is_file() else b""
                     digest = file_hash(data)
@@ -353,8 +361,8 @@ class KnowledgeBase:
                     )
                     if twin is not None:
                         report.unchanged.append(name if twin == name else f"{name} (same content as {twin})")
-                        if scope is not None and digest in known:  # held already: a new scope is a manifest change
-                            rescope[twin] = rescope.get(twin, self.document(twin).scope).merged(scope)
+                        if file_scope is not None and digest in known:  # held already: a manifest change
+                            rescope[twin] = rescope.get(twin, self.document(twin).scope).merged(file_scope)
                         continue
                     if name in pending:
                         raise IngestError(
@@ -367,7 +375,9 @@ class KnowledgeBase:
                             name, "has no text to index", "check that the file has text (not only images)"
                         )
                     previous = next((d.scope for d in self.manifest.documents if d.name == name), Scope())
-                    pending[name] = _Pending(doc, digest, path.resolve(), chunks, previous if scope is None else scope)
+                    pending[name] = _Pending(
+                        doc, digest, path.resolve(), chunks, previous if file_scope is None else file_scope
+                    )
                 except IngestError as exc:
                     report.errors.append(exc)
                 except Exception as exc:  # an unexpected parser failure must not stop the batch

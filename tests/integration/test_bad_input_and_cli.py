@@ -84,7 +84,8 @@ def test_an_uploaded_name_with_a_path_is_refused(tmp_path, encoder):
 def test_cli_add_list_search_remove(tmp_path, bad_batch):
     store = str(tmp_path / "store")
     added = cli("kb", "add", str(bad_batch), "--store", store)
-    assert added.returncode == 0, added.stderr
+    assert added.returncode == 1, added.stderr  # some files were refused (#38); the good one is indexed
+    assert added.stderr.strip().splitlines()[-1].startswith(f"refused: {len(EXPECTED)} files not indexed (")
     assert "added: good.pdf (pdf, 5 pages" in added.stdout
     error_lines = [line for line in added.stderr.splitlines() if line.startswith("error: ")]
     assert len(error_lines) == len(EXPECTED)  # one line per bad file

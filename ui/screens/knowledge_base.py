@@ -3,7 +3,9 @@
 Add files (PDF, Word, Excel/CSV, Markdown/text) through the uploader — each upload is written
 to a temporary folder and indexed by ``Workspace.add_document`` with its own progress bar and its own
 result (indexed, replaced, unchanged, or the problem in plain words), with the scope chosen for
-them (company-wide, products', a third party's); list the documents with their scopes; change a
+them (company-wide, products', a third party's); or add a folder of this computer, each file in the
+scope its sub-folder's name gives (a preview per sub-folder first; ``kb add --scope-folders``);
+list the documents with their scopes; change a
 document's scope; remove one (after a confirmation); re-index everything after the embedder or α
 changed; ask any one document a question (engine/drafting/ask.py: the local model reads it and quotes
 what answers, and each excerpt is shown on its page with its lines outlined); see and correct
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
@@ -23,10 +26,11 @@ import streamlit as st
 
 from engine.app import AddReport, Summary, SummaryMethod
 from engine.app.workspace import Workspace
-from engine.core.scopes import Scope, products_of, third_parties_of
+from engine.core.scopes import FolderScopes, Scope, ScopeError, products_of, third_parties_of
 from engine.core.types import DocumentInfo, IngestError, StoreDamaged
 from engine.index.library import AnswerLibrary, ImportReport
 from engine.ingest import SUPPORTED_EXTENSIONS
+from engine.ingest.paths import select_files
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from ui.components import ask_pane
@@ -40,6 +44,8 @@ from ui.resources import workspace
 
 # results of the last action, kept over the rerun and shown beside the button that did it
 ADD_FLASH, DOCS_FLASH, REINDEX_FLASH = "kb_add_messages", "kb_docs_messages", "kb_reindex_messages"
+FOLDER_FLASH = "kb_folder_messages"
+NO_COMPANY_FOLDER = "(none)"
 SUMMARY_FLASH = "kb_summary_messages"
 LIBRARY_FLASH = "kb_library_messages"
 UPLOADER_GENERATION = "kb_uploader_generation"  # a new uploader key clears the uploaded files
@@ -138,6 +144,90 @@ def index_uploads(ws: Workspace, files, scope: Scope | None = None) -> list[tupl
             state="error" if failed else "complete",
         )
     return messages
+
+
+def folder_files(root: Path) -> tuple[list[Path], Counter]:
+    """The files under ``root`` the knowledge base reads (engine/ingest/paths.py: no links, no
+    hidden files), and how many files of each other type are left out."""
+    found = [f for f, _ in select_files([root]).files]
+    files = [f for f in found if f.suffix.lower() in SUPPORTED_EXTENSIONS]
+    return files, Counter(f.suffix.lower() or "no extension" for f in found if f not in files)
+
+
+def folder_messages(root: Path, report: AddReport) -> list[tuple[str, str]]:
+    """What adding a folder did, as (level, Markdown) messages: one line for what was indexed,
+    one per refused file, and the count of the refused ones."""
+    chunks = sum(d.chunks for d in report.added)
+    done = [f"indexed {count(len(report.added), 'document')} ({count(chunks, 'chunk')})"]
+    if report.unchanged:
+        done.append(f"{count(len(report.unchanged), 'file')} unchanged or a copy of another")
+    if report.rescoped:
+        done.append(f"{count(len(report.rescoped), 'scope')} changed")
+    messages = [("success", f"**{escape_md(root)}**: " + ", ".join(done) + ".")]
+    messages += [("error", f"Not indexed — {problem_text(e)}") for e in report.errors]
+    if report.errors:
+        names = ", ".join(escape_md(e.file) for e in report.errors)
+        messages.append(("warning", f"{count(len(report.errors), 'file')} refused: {names}."))
+    return messages
+
+
+def folder_section(ws: Workspace, blocked: bool) -> None:
+    """Add a folder of this computer, each file in its sub-folder's scope (``FolderScopes``):
+    the folder's path, which sub-folder is company-wide and which are third parties', a preview
+    of the scope per sub-folder, then one ``Workspace.add_files`` for them all."""
+    with st.expander(
+        "Add a folder from this computer, a scope per sub-folder", expanded=FOLDER_FLASH in st.session_state
+    ):
+        st.caption(
+            "Each file's scope is the name of the folder that holds it: the company-wide folder's files "
+            "are company-wide, a third party's folder's files that third party's, and every other folder's "
+            "files that product's (a file in two product folders belongs to both). The same as "
+            "`python -m engine kb add FOLDER --scope-folders`."
+        )
+        show_flashed(FOLDER_FLASH)
+        typed = st.text_input("Folder", key="kb_folder_path", placeholder="/home/me/Security package")
+        if not typed.strip():
+            return
+        root = Path(typed.strip()).expanduser()
+        if not root.is_dir():
+            st.error(f"**{escape_md(root)}** is not a folder on this computer.", icon=":material/folder_off:")
+            return
+        files, others = folder_files(root)
+        if not files:
+            st.info(f"**{escape_md(root)}** holds no file the knowledge base reads.")
+            return
+        names = sorted({f.parent.name for f in files})
+        company = st.selectbox("Company-wide folder", [NO_COMPANY_FOLDER, *names], key="kb_folder_company")
+        third = st.multiselect(
+            "Third parties' folders", [n for n in names if n != company], key="kb_folder_third_parties"
+        )
+        try:
+            folders = FolderScopes(None if company == NO_COMPANY_FOLDER else company, tuple(third))
+            plan = folders.folders(files)
+        except ScopeError as exc:  # a folder name no scope can have (too long, control characters)
+            st.error(escape_md(exc))
+            return
+        st.dataframe(
+            [{"Folder": name, "Scope": scope_text(scope), "Files": n} for name, scope, n in plan],
+            hide_index=True,
+            width="stretch",
+        )
+        if others:
+            kinds = ", ".join(f"{escape_md(ext)} ×{n}" for ext, n in sorted(others.items()))
+            st.caption(
+                f"Left out: {count(sum(others.values()), 'file')} of types the knowledge base does not read ({kinds})."
+            )
+        if st.button(f"Add {count(len(files), 'file')}", icon=":material/create_new_folder:", disabled=blocked):
+            bar = ProgressBar(root.name)
+            try:
+                report = ws.add_files(files, bar, folders=folders)
+            except Exception as exc:  # a store-wide problem (built with another embedder), a full disk
+                flash(FOLDER_FLASH, "error", f"Nothing was added from **{escape_md(root)}**. {problem_text(exc)}")
+            else:
+                bar.done(f"{root.name}: done")
+                for level, text in folder_messages(root, report):
+                    flash(FOLDER_FLASH, level, text)
+            st.rerun()
 
 
 def import_report_message(report: ImportReport) -> tuple[str, str]:
@@ -329,6 +419,7 @@ if st.button(
     st.session_state[UPLOADER_GENERATION] = generation + 1
     st.rerun()
 show_flashed(ADD_FLASH)
+folder_section(ws, bool(drafting) or embedder_changed(ws.index_manifest(), ws.settings))
 
 # ---- the documents -------------------------------------------------------------------------------
 st.subheader("Documents")
