@@ -8,6 +8,7 @@ The heavy objects (embedder, LLM) load on first use, once, or ahead of it in bac
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 import threading
@@ -84,12 +85,8 @@ class Workspace:
         try:
             snapshots.take_review(self.review_store)
             if has_library(self.folder):
-                try:
-                    library = self.library
-                except LibraryStoreDamaged:
-                    library = None
-                if library is not None:
-                    snapshots.take_library(library.store)
+                with contextlib.suppress(LibraryStoreDamaged):  # a damaged library is never snapshotted
+                    snapshots.take_library(self.library.store)
             snapshots.take_manifest(self.folder)
         except BackupFailed as exc:
             self.backup_problem = exc

@@ -35,6 +35,7 @@ from storage import folder_lock, snapshots
 from storage.review_store import ReviewStore
 from tests.adversarial.conftest import ROOT, measured
 from tests.adversarial.damaged import fingerprint, review_store_files
+from tests.e2e.test_browser import CHROMIUM
 from tests.fixtures import write_questionnaire
 from tests.ui.conftest import button
 from tests.ui.test_review import drafted_project, on_screen
@@ -161,13 +162,10 @@ def test_the_review_screen_says_the_store_was_replaced_in_one_line(open_screen, 
     fresh.close()
 
 
-BROWSER = Path("/usr/bin/chromium")
-
-
 @pytest.mark.timeout(300)
 @pytest.mark.skipif(
-    not BROWSER.is_file(),
-    reason=f"Chromium is not installed at {BROWSER} "
+    not CHROMIUM.is_file(),
+    reason=f"Chromium is not installed at {CHROMIUM} "
     "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
 )
 def test_restore_under_the_open_app_is_refused_and_no_decision_is_lost(tmp_path):
