@@ -21,7 +21,7 @@ from pathlib import Path
 from engine.app.settings import Settings
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
-from engine.core.scopes import FolderScopes, Scope, ScopeFilter
+from engine.core.scopes import FolderScopes, Scope, ScopeFilter, products_of
 from engine.core.types import DocumentInfo, Progress, Unit, no_progress
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
 from engine.drafting.drafter import Drafter
@@ -183,6 +183,16 @@ class Workspace:
     def documents(self) -> list[DocumentInfo]:
         """The documents in the knowledge base, in the order they were added."""
         return self.kb.documents()
+
+    def products(self) -> list[str]:
+        """The products this workspace knows, sorted: those the documents' scopes name and those
+        the answer library's past answers were given for (read from its file, no model loaded);
+        a damaged library adds none (the Knowledge base screen says why)."""
+        names = set(products_of(self.documents()))
+        if has_library(self.folder):
+            with contextlib.suppress(LibraryStoreDamaged):
+                names |= {e.product for e in self.library.entries() if e.product}
+        return sorted(names)
 
     def document_hash(self, name: str) -> str:
         """The content hash of the stored version of document ``name`` (KnowledgeBaseError: none)."""
@@ -491,6 +501,7 @@ class JobStatus:
     started: float  # time.time() when this process started (or resumed) it
     rate: float | None  # questions per second in this process, once one finished
     error: str | None = None
+    not_required: int = 0  # of ``total``, switched off by a qualifier (known when the run has finished)
 
     @property
     def eta_s(self) -> float | None:
@@ -589,9 +600,9 @@ class DraftingJobs:
             if cancel.is_set():
                 raise _Cancelled()
 
-        error = None
+        error, not_required = None, 0
         try:
-            draft_questionnaire(
+            not_required = draft_questionnaire(
                 questionnaire,
                 self.ws.drafter_for(run.project_id),
                 self.ws.review_store,
@@ -599,7 +610,7 @@ class DraftingJobs:
                 limit=run.options.get("limit"),
                 redo_answered=bool(run.options.get("redo_answered")),
                 progress=progress,
-            )
+            ).not_required
         except _Cancelled:
             error = STOPPED
         except Exception as exc:  # the run ends; finished drafts are stored; the UI shows why
@@ -616,5 +627,5 @@ class DraftingJobs:
             )
         st = self._status[run.project_id]
         self._status[run.project_id] = JobStatus(
-            run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error
+            run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error, not_required
         )

@@ -22,6 +22,7 @@ from engine.cli.common import model_args, product_arg, store_arg
 from engine.cli.inspect import add_questionnaire_args, read_from_args
 from engine.core.config import RETRIEVAL_MODES
 from engine.core.limits import add_limit_args
+from engine.core.types import DraftStatus
 from engine.review.draft_run import DraftRun
 
 
@@ -72,10 +73,14 @@ def _workspace(args: argparse.Namespace) -> Workspace:
 
 
 def _say(run: DraftRun, args: argparse.Namespace) -> None:
-    """What the run did, in a few lines: drafted, kept, reused, answered from the profile, written."""
-    counts = ", ".join(f"{n} {status}" for status, n in sorted(run.counts.items())) or "nothing to draft"
+    """What the run did, in a few lines: drafted (the rows a qualifier switched off counted apart:
+    "204 drafted now, 51 not required"), kept, reused, answered from the profile, written."""
+    counts = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(run.counts.items()))
+    off = sum(d.status is DraftStatus.NOT_REQUIRED for d in run.drafted)  # counted apart: not drafted
+    apart = f", {off} not required (a qualifier's answer switches them off)" if off else ""
     print(
-        f"{len(run.drafted)} drafted now, {run.resumed} kept from an earlier run ({counts}); "
+        f"{len(run.drafted) - off} drafted now{apart}, {run.resumed} kept from an earlier run "
+        f"({counts or 'nothing to draft'}); "
         f"{run.skipped_answered} already answered in the file"
         + ("" if args.redo_answered else " (skipped; --redo-answered drafts them)")
     )

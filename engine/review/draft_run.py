@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
-from engine.core.types import Progress, no_progress
+from engine.core.types import DraftStatus, Progress, no_progress
 from engine.drafting.drafter import Drafter, not_required_draft
 from engine.drafting.records import Draft
 from engine.drafting.sections import SectionGate
@@ -34,8 +34,14 @@ class DraftRun:
     drafted: list[Draft] = field(default_factory=list)  # in this run
     resumed: int = 0  # drafted in an earlier run and kept
     skipped_answered: int = 0
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # the run's questions (kept and drafted) by status
     exported: Path | None = None
+
+    @property
+    def not_required(self) -> int:
+        """The run's questions a qualifier switched off (``not_required``: no retrieval, no model);
+        counted apart from the drafted ones ("204 drafted, 51 not required")."""
+        return self.counts.get(DraftStatus.NOT_REQUIRED.value, 0)
 
 
 def to_draft(questionnaire: Questionnaire, redo_answered: bool, limit: int | None) -> tuple[list[Question], int]:

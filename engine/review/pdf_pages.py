@@ -24,6 +24,7 @@ HIGHLIGHT = "#e8a400"  # amber outline around each quoted line
 MAX_PAGES = 2  # a quote crosses at most one page break
 PADDING = 1.5  # points added around each line box, so the outline does not cut the glyphs
 MARGIN = 18.0  # points of white kept around the text when a page's empty margins are cropped
+WIDE_POINTS = 640.0  # a page shown wider than this is wider than any portrait page (Letter: 612 pt, A4: 595 pt)
 
 
 class SourcePageError(FileProblem):
@@ -42,6 +43,22 @@ class PageExcerpt:
     def source_page(self, excerpt_page: int) -> int:
         """The source page number of an excerpt page."""
         return self.pages[excerpt_page - 1]
+
+    @property
+    def sizes(self) -> tuple[tuple[float, float], ...]:
+        """Each excerpt page's (width, height) in points as it is shown: cropped, and turned by
+        its rotation (a portrait sheet turned 90° is a landscape page)."""
+        import pymupdf
+
+        with pymupdf.open(stream=self.pdf, filetype="pdf") as doc:
+            return tuple((round(page.rect.width, 2), round(page.rect.height, 2)) for page in doc)
+
+    @property
+    def wide(self) -> bool:
+        """A page wider than a portrait page is (a landscape page, a wide table, once cropped):
+        fit to a half-screen pane's width its words come out too small to read (a landscape VPAT
+        page at 70 %, 10.5 pt text at 7 px), so the pane offers it at the window's width too."""
+        return any(w > WIDE_POINTS for w, _ in self.sizes)
 
 
 def highlightable(citation: Citation) -> bool:
@@ -183,6 +200,7 @@ __all__ = [
     "HIGHLIGHT",
     "PageExcerpt",
     "SourcePageError",
+    "WIDE_POINTS",
     "annotations",
     "citation_excerpt",
     "excerpt_bytes",

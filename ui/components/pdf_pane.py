@@ -2,8 +2,11 @@
 
 Only the page(s) the quote is on are sent to the viewer (a one- or two-page excerpt built by
 ``engine.review.pdf_pages``; cached there), with the highlight boxes renumbered to the excerpt. One
-page is shown whole; two pages (a quote across a page break) are scrolled to the first box. An
-unverified quote is never highlighted: its page is shown plain, with a warning."""
+page is shown whole; two pages (a quote across a page break) are scrolled to the first box. Every
+page is fit to the pane's width, portrait or landscape (the viewer's own zoom); a landscape page
+so fit has small words (70 % on a 1440-pixel screen), so it also opens in a dialog at the
+window's width. An unverified quote is never highlighted: its page is shown plain, with a
+warning."""
 
 from __future__ import annotations
 
@@ -57,8 +60,24 @@ def show_pdf_citation(
             f"Shown: {where}, where the retrieved passage is. Check it by hand.",
             icon=":material/warning:",
         )
-    pdf_viewer(**viewer_args(excerpt, height, scroll), key=f"{key}:{content_key(citation.file, excerpt)}")
+    shown = f"{key}:{content_key(citation.file, excerpt)}"
+    if excerpt.wide and head.button(
+        "Open the page larger",
+        key=f"{shown}:larger",
+        icon=":material/open_in_full:",
+        help="A landscape page fit to this pane's width has small words: this shows it at the window's width.",
+    ):
+        larger_page(excerpt, f"**{escape_md(citation.file)}**, {where}", shown)
+    pdf_viewer(**viewer_args(excerpt, height, scroll), key=shown)
     return excerpt
+
+
+@st.dialog("Source page", width="large")
+def larger_page(excerpt: PageExcerpt, title: str, key: str) -> None:
+    """A wide page (a landscape page, :attr:`PageExcerpt.wide`) fit to the window's width (the
+    dialog's), where its words are as large as a portrait page's in the pane; outlined as there."""
+    st.caption(f":material/picture_as_pdf: {title}")
+    pdf_viewer(**viewer_args(excerpt), key=f"{key}:dialog")
 
 
 def content_key(file: str, excerpt: PageExcerpt) -> str:

@@ -1,4 +1,5 @@
-"""Export screen: where the review stands (counts by state, the questions not accepted yet) and
+"""Export screen: where the review stands (counts by state, the questions not accepted yet, the
+ones a qualifier switched off counted apart: they stay blank, as the questionnaire expects) and
 the three downloads — the customer's workbook with the approved answers filled in and nothing
 else changed, a CSV of the answers, and a citations report. Every file is built by the engine
 (``engine.review.review.Review``) from what the review store holds."""
@@ -74,10 +75,17 @@ columns[0].metric("Questions", total)
 for column, state in zip(columns[1:], shown):
     column.metric(state.label, counts[state])
 
+# rows a qualifier switches off are counted apart: left blank, as the questionnaire expects, never "not accepted"
+not_required = counts[ReviewState.NOT_REQUIRED]
+required = total - not_required
 approved = sum(n for s, n in counts.items() if s.approved)
-st.progress(approved / total if total else 0.0, text=f"{approved} of {total} answers accepted and ready to export")
+apart = f" · {not_required} not required (left blank: a qualifier's answer switches them off)" if not_required else ""
+st.progress(
+    approved / required if required else 0.0,
+    text=f"{approved} of {required} answers accepted and ready to export{apart}",
+)
 
-unapproved = review.unapproved()
+unapproved = [i for i in review.unapproved() if i.state is not ReviewState.NOT_REQUIRED]
 unreviewed = counts[ReviewState.DRAFTED]  # drafts the checkbox below would add
 if unapproved:
     n = len(unapproved)
@@ -96,8 +104,12 @@ if unapproved:
         with st.expander(f"Show the {n} questions not accepted yet"):
             st.markdown("\n".join(unapproved_line(i) for i in unapproved))
     st.page_link("screens/review.py", label="Review them on the Review screen", icon=":material/fact_check:")
-elif total:
-    st.success("Every answer is accepted: the completed workbook is ready.", icon=":material/task_alt:")
+elif required:
+    st.success(
+        "Every answer is accepted: the completed workbook is ready."
+        + (f" The {not_required} not required stay blank." if not_required else ""),
+        icon=":material/task_alt:",
+    )
 
 # ---- downloads -----------------------------------------------------------------------------------
 st.subheader("Downloads")

@@ -18,8 +18,8 @@ import streamlit as st
 
 from engine.app import Run
 from engine.app.workspace import STOPPED, ReadOptions, Workspace
-from engine.core.scopes import products_of
 from engine.core.types import IngestError
+from engine.index.proposed_product import ProductProposal, proposed_product
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.qualifiers import question_key
@@ -130,6 +130,8 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
     except Exception as exc:  # QuestionnaireError / LimitError name the file, the problem and the fix
         return exc
     st.session_state[PROJECT] = project.id
+    if known is None:
+        propose_product(ws, project.id, project.file_name, questionnaire)
     again = " (already here: the same file is the same questionnaire)" if known else ""
     flash(
         FLASH,
@@ -139,6 +141,23 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
     if plain.changed:
         flash(FLASH, "warning", escape_md(plain.note()))
     return None
+
+
+def known_products(ws: Workspace) -> list[str]:
+    """The products of the documents' scopes and of the answer library; none while the knowledge
+    base cannot be opened (the screen says why below)."""
+    try:
+        return ws.products()
+    except Exception:
+        return []
+
+
+def propose_product(ws: Workspace, pid: int, file_name: str, questionnaire: Questionnaire) -> None:
+    """A questionnaire just added is drafted for the product it names (its file name, else its
+    general-information rows), when it names one the workspace knows; the picker shows why."""
+    proposal = proposed_product(file_name, questionnaire, known_products(ws))
+    if proposal is not None:
+        ws.set_product(pid, proposal.product)
 
 
 def refusal(exc: Exception) -> str:
@@ -240,11 +259,16 @@ def last_run(ws: Workspace, pid: int) -> Run | None:
     return runs[-1] if runs else None
 
 
-def ended_message(error: str | None, done: int | None = None, total: int | None = None) -> None:
+def ended_message(error: str | None, done: int | None = None, total: int | None = None, not_required: int = 0) -> None:
+    """How the last run ended; a finished one counts apart the rows a qualifier switched off,
+    which are not drafted ("204 questions drafted, 51 not required")."""
     counted = f" after {done} of {count(total, 'question')}" if total else ""
     if error is None:
-        drafted = f": {count(total, 'question')} drafted" if total else ""
-        st.success(f"Drafting finished{drafted}.", icon=":material/task_alt:")
+        drafted = f": {count(total - not_required, 'question')} drafted" if total else ""
+        apart = (
+            f", {not_required} not required (switched off by a qualifier's answer)" if total and not_required else ""
+        )
+        st.success(f"Drafting finished{drafted}{apart}.", icon=":material/task_alt:")
     elif error == STOPPED:
         st.info(
             f"Drafting was stopped{counted}. The drafts written so far are kept; "
@@ -305,7 +329,7 @@ def drafting_panel(pid: int, questionnaire: Questionnaire, refreshing: bool) -> 
             ws.jobs.cancel(pid)
             st.caption("Stopping after the question being drafted…")
     elif status is not None:
-        ended_message(status.error, status.done, status.total)
+        ended_message(status.error, status.done, status.total, status.not_required)
     else:
         run = last_run(ws, pid)
         if run is not None and run.finished and run.error:
@@ -326,9 +350,12 @@ def choose_product(ws: Workspace, pid: int) -> None:
         flash(DRAFT_FLASH, "error", f"The product was not changed. {problem_text(exc)}")
 
 
-def product_picker(ws: Workspace, pid: int, product: str | None, docs: list, locked: bool) -> None:
-    """The product the questionnaire is drafted for, among the products of the knowledge base."""
-    options = [None] + sorted(set(products_of(docs)) | ({product} if product else set()))
+def product_picker(
+    ws: Workspace, pid: int, product: str | None, products: list[str], proposal: ProductProposal | None, locked: bool
+) -> None:
+    """The product the questionnaire is drafted for, among the products the workspace knows
+    (documents' scopes, the answer library); the one proposed when it was added says why."""
+    options = [None] + sorted(set(products) | ({product} if product else set()))
     st.selectbox(
         "Product",
         options,
@@ -342,6 +369,8 @@ def product_picker(ws: Workspace, pid: int, product: str | None, docs: list, loc
         "theirs); another product's documents are never used. None: company-wide and "
         "third-party documents only. Past answers of this product are reused first.",
     )
+    if proposal is not None and proposal.product == product:
+        st.caption(f"Proposed: {proposal.reason}. Pick another product if the questionnaire is for another one.")
 
 
 def start_drafting(ws: Workspace, pid: int) -> None:
@@ -457,7 +486,10 @@ if not docs:
         icon=":material/warning:",
     )
     st.page_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
-product_picker(ws, pid, project.product, docs, locked=running)
+products = known_products(ws)
+product_picker(
+    ws, pid, project.product, products, proposed_product(project.file_name, questionnaire, products), locked=running
+)
 warm_up_status(ws, show_ready=False)  # the models loading since the app started, or why one cannot load
 if ws.warming is not None and ws.warming.failed():
     st.page_link("screens/settings.py", label="Go to the Settings screen", icon=":material/settings:")
