@@ -5,6 +5,7 @@ place; each keeps its one home where it is defined."""
 
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import Citation, Draft
+from engine.drafting.warnings import Warning
 from engine.index.errors import KnowledgeBaseError
 from engine.index.kb import AddReport, Manifest
 from engine.index.summaries import Summary, SummaryMethod
@@ -25,4 +26,5 @@ __all__ = [
     "StoredDraft",
     "Summary",
     "SummaryMethod",
+    "Warning",
 ]

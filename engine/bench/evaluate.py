@@ -33,9 +33,17 @@ from typing import Callable, Sequence
 
 from tqdm import tqdm
 
-from engine.bench.leaks import build, draft_text, from_other_product, kb_sources, library_sources
+from engine.bench.leaks import (
+    build,
+    draft_text,
+    from_other_product,
+    kb_sources,
+    library_sources,
+    third_party_unnamed,
+)
+from engine.bench.risk import review_first_figures
 from engine.bench.rows import RowScores, draft_rows, drafted, past_answer_drafts, row_record, rows_html, truth_rows
-from engine.bench.truth import load_truth
+from engine.bench.truth import load_truth, yes_no
 from engine.core.config import ATOM_MODES, EngineConfig, Strategy, SummaryWriter
 from engine.core.scopes import FolderScopes
 from engine.core.types import DraftStatus, Progress, SourceKind, no_progress
@@ -55,11 +63,6 @@ from engine.review.draft_run import to_draft
 from storage.vector_store import release
 
 CLASSES = ("Yes", "No")
-
-
-def yes_no(answer: str | None) -> str | None:
-    """``Yes`` / ``No`` for a truth or draft answer spelled any way, else None."""
-    return {"yes": "Yes", "no": "No"}.get((answer or "").strip().lower())
 
 
 def scored_questions(questionnaire: str | Path, truth: dict[str, dict], limit: int | None) -> list[Question]:
@@ -301,6 +304,8 @@ def score_rows(
     )
     figures.update(check.figures((x["id"], draft_text(x)) for x in records))
     figures["from_other_product"] = from_other_product(records)
+    figures["review_first"] = review_first_figures(records)  # engine/bench/risk.py
+    figures["third_party_unnamed"] = third_party_unnamed(records)
     if drafts_file is not None:
         drafts_file.parent.mkdir(parents=True, exist_ok=True)
         with drafts_file.open(drafts_mode, encoding="utf-8") as f:

@@ -54,6 +54,8 @@ from typing import Iterable, Mapping, Sequence
 from engine.core.scopes import COMPANY, FolderScopes, Scope
 from engine.core.types import FileProblem
 from engine.drafting.cross_product import contact_tokens
+from engine.drafting.explanation import names_any
+from engine.drafting.regulated import initials
 from engine.index.profile import fact_key
 from engine.ingest import load_document
 from engine.ingest.paths import select_files
@@ -396,6 +398,24 @@ def from_other_product(records: Sequence[Mapping]) -> dict:
         and any(str(t).startswith("from another product") for t in r.get("trust") or ())
     ]
     return {"rows": len(crossed), "labelled": len(labelled), "ids": [r.get("id") for r in crossed]}
+
+
+def third_party_unnamed(records: Sequence[Mapping]) -> dict:
+    """Drafted rows whose text rests on a third party's document (a highlightable quote of it)
+    without naming that third party (its name or initials): a provider's practice presented as
+    the company's own. Must be 0."""
+    ids = []
+    for r in records:
+        d = r.get("draft") or {}
+        text = d.get("answer") or ""
+        parties = {
+            c["third_party"]
+            for c in d.get("citations") or ()
+            if c.get("third_party") and c.get("label") != "unverified"
+        }
+        if text.strip() and any(not names_any(text, [p, initials(p)]) for p in parties):
+            ids.append(r.get("id") or r.get("key"))
+    return {"rows": len(ids), "ids": ids}
 
 
 def main(argv: list[str]) -> int:

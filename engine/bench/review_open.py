@@ -1,6 +1,6 @@
 """What opening a question on the Review screen costs on a large workspace: the engine and
-storage calls the screen makes when a question is opened (ui/screens/review.py, with
-ui/components/pdf_pane.py), timed one by one. The whole screen rerun with Streamlit's AppTest
+storage calls the screen makes when a question is opened (ui/screens/review.py and ui/review/,
+with ui/components/pdf_pane.py), timed one by one. The whole screen rerun with Streamlit's AppTest
 (Streamlit's own cost included; the browser's pdf.js drawing is not) is added by
 ``python -m tests.e2e.review_open_apptest`` with the same arguments: it drives the UI, which the
 engine never imports (it passes ``screen`` to :func:`main`).

@@ -120,6 +120,7 @@ class Drafted:
     text: str
     status: str  # a DraftStatus value
     seconds: float = 0.0
+    source: str | None = None  # where the text came from (engine/drafting/records.py TextSource)
 
 
 def normalised(text: str) -> str:
@@ -189,14 +190,17 @@ class RowScores:
             out["text"] = self.text_scores(encode, baselines or {})
         return out
 
-    def texts(self) -> list[tuple[str, str, str, str | None]]:
-        """(kind, key, truth text, drafted text) of the narratives and the Additional Information."""
+    def texts(self) -> list[tuple[str, str, str, str | None, str | None]]:
+        """(kind, key, truth text, drafted text, its source) of the narratives and the Additional
+        Information."""
         out = []
         for r, d in self.rows:
             if r.row_type is RowType.NARRATIVE and not blank(r.value):
-                out.append(("narrative", r.key, r.value, d.text if d else None))
+                out.append(("narrative", r.key, r.value, d.text if d else None, d.source if d else None))
             elif r.row_type in (RowType.YES_NO, RowType.DROPDOWN) and not blank(r.explanation):
-                out.append(("additional_information", r.key, r.explanation, d.text if d else None))
+                out.append(
+                    ("additional_information", r.key, r.explanation, d.text if d else None, d.source if d else None)
+                )
         return out
 
     def text_scores(self, encode: Encode, baselines: Mapping[str, Mapping[str, str]]) -> dict:
@@ -208,17 +212,28 @@ class RowScores:
             if not mine:
                 result[kind] = {"rows": 0}
                 continue
-            truth_vectors = encode([t for _, _, t, _ in mine])
-            entry = {
-                "rows": len(mine),
-                "draft": _mean_cos(encode, truth_vectors, [d for *_, d in mine]),
-                "drafted": sum(bool(d and d.strip()) for *_, d in mine),
-                "question_baseline": _mean_cos(encode, truth_vectors, [questions[k] for _, k, _, _ in mine]),
+            entry = _text_entry(encode, mine, questions, baselines)
+            # per source of the drafted text (no text: "none"), each against the same baselines
+            entry["by_source"] = {
+                source: _text_entry(encode, [x for x in mine if (x[4] or "none") == source], questions, baselines)
+                for source in sorted({x[4] or "none" for x in mine})
             }
-            for name, texts in baselines.items():
-                entry[f"{name}_baseline"] = _mean_cos(encode, truth_vectors, [texts.get(k) for _, k, _, _ in mine])
             result[kind] = entry
         return result
+
+
+def _text_entry(encode: Encode, mine: Sequence[tuple], questions: Mapping[str, str], baselines: Mapping) -> dict:
+    """The mean text score of the drafts of ``mine`` (``RowScores.texts`` items) and of the baselines."""
+    truth_vectors = encode([x[2] for x in mine])
+    entry = {
+        "rows": len(mine),
+        "draft": _mean_cos(encode, truth_vectors, [x[3] for x in mine]),
+        "drafted": sum(bool(x[3] and x[3].strip()) for x in mine),
+        "question_baseline": _mean_cos(encode, truth_vectors, [questions[x[1]] for x in mine]),
+    }
+    for name, texts in baselines.items():
+        entry[f"{name}_baseline"] = _mean_cos(encode, truth_vectors, [texts.get(x[1]) for x in mine])
+    return entry
 
 
 def _profile_right(r: RowTruth, d: Drafted | None) -> bool:
@@ -269,7 +284,7 @@ def draft_rows(
 
 def drafted(d) -> Drafted:
     """A pipeline Draft as the row scores read it."""
-    return Drafted(d.choice, d.answer, d.status.value, d.seconds)
+    return Drafted(d.choice, d.answer, d.status.value, d.seconds, d.text_source)
 
 
 def row_record(target: str, product: str | None, r: RowTruth, d) -> dict:
@@ -292,6 +307,10 @@ def row_record(target: str, product: str | None, r: RowTruth, d) -> dict:
         "profile_fact": d.profile_fact,
         "removed": list(d.removed),
         "citations": list(dict.fromkeys(c.file for c in d.citations)),
+        "truth": r.value,
+        "truth_explanation": r.explanation,
+        "gate_truth": r.gate,
+        "draft": d.to_json(),  # every signal, for the risk calibration (engine/bench/risk.py)
     }
 
 

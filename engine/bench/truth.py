@@ -23,3 +23,8 @@ def load_truth(path: str | Path) -> dict[str, dict]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FileProblem(path, f"is not a JSON-lines truth file ({exc})", fix) from exc
     return {d["id"]: d for d in rows if isinstance(d, dict) and d.get("id")}
+
+
+def yes_no(answer: str | None) -> str | None:
+    """``Yes`` / ``No`` for a truth or draft answer spelled any way, else None."""
+    return {"yes": "Yes", "no": "No"}.get((answer or "").strip().lower())

@@ -1,14 +1,18 @@
 """Another product's past answer: what of it a draft may use, and how it is labelled.
 
 A past answer given for another product (engine/core/scopes.py, engine/index/library.py ``preference``)
-speaks for that product, not for the one drafted: its free text, names, contacts and links are
-never copied into the draft, and it is never shown to the model as a passage. Reuse prefers the
+speaks for that product, not for the one drafted: its names, contacts and links are never
+copied into the draft, one product's own wording is never its text, and it is never shown to the
+model as a passage. Reuse prefers the
 target product's own near-identical past answers, then company-wide ones; only when neither
 exists may another product's near-identical answers give the **choice** (Yes/No or another
-dropdown value) — never the text. The draft then says whose choice it is ("Parchment's HECVAT:
+dropdown value). The draft then says whose choice it is ("Parchment's HECVAT:
 No", :func:`choice_label`) in its record, results.jsonl, the report and the Review screen, is
 flagged "from another product" for review, and carries :func:`cross_product_confidence`; its
-explanation is the documents' sentence that speaks best to the question, word for word
+explanation is the company's practice when several products' past explanations state the same
+(:func:`shared_explanation`: two or more products, their texts at cosine ``SHARED_MIN`` or more,
+naming no product, entity, link or contact; the draft says the text comes from other products'
+past answers), else the documents' sentence that speaks best to the question, word for word
 (engine/drafting/explanation.py), or left empty.
 
 For a questionnaire drafted for no product (company-wide), every product's past answer is
@@ -26,9 +30,13 @@ the target's own choice, split by whether those past answers agree among themsel
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
+import numpy as np
+
+from engine.index.library import LibraryHit, choice_key
 from storage.library_store import LibraryEntry
 
 # Share of right Yes/No choices when taken from other products' near-identical past answers
@@ -45,6 +53,11 @@ CROSS_PRODUCT_PRECISION = {"agree": 0.918, "disagree": 0.848}  # 637 and 164 cho
 # (A qualifier about regulated data — PHI, card data — no longer gets here: the product's own
 # documents answer it first, engine/drafting/regulated.py.)
 QUALIFIER_QUORUM = 3
+# Other products' past explanations are the company's practice when at least SHARED_PRODUCTS
+# products state the same (their texts' cosine at least SHARED_MIN) in SHARED_WORDS words or more
+SHARED_PRODUCTS = 2
+SHARED_MIN = 0.80
+SHARED_WORDS = 5
 _KINDS = (
     ("hecvat", "HECVAT"),
     ("k-12cvat", "K-12CVAT"),
@@ -102,6 +115,56 @@ def passages_allowed(hits: Sequence, product: str | None) -> list:
     return [h for h in hits if not is_other_product(h.entry, product)]
 
 
+@dataclass(frozen=True)
+class SharedExplanation:
+    """Other products' past explanation taken as the company's practice: ``hit`` the past answer
+    whose text is used (the most central of those that say the same), ``products`` the other
+    products whose near-identical past answers state it."""
+
+    hit: LibraryHit
+    products: tuple[str, ...]
+
+
+def shared_explanation(
+    near: Sequence[LibraryHit],
+    choice: str | None,
+    encode: Callable[[Sequence[str]], np.ndarray],
+    names: Iterable[str],
+) -> SharedExplanation | None:
+    """The company-wide practice behind other products' near-identical past answers that gave
+    ``choice``: their explanations that state something (``SHARED_WORDS`` words or more) and
+    name none of ``names`` (the products, the legal entities), no link, e-mail or phone
+    (:func:`contact_tokens`), one per product; the one closest (cosine, ``encode``: texts → unit
+    rows) to the most others at ``SHARED_MIN`` or more, when at least ``SHARED_PRODUCTS`` products
+    say the same. None otherwise: one product's wording is that product's, not the company's."""
+    names = tuple(n for n in names if n)
+    best: dict[str, LibraryHit] = {}
+    for h in sorted(near, key=lambda h: -h.score):
+        e = h.entry
+        text = (e.answer or "").strip()
+        if e.product is None or choice_key(e.choice) != choice_key(choice) or e.product in best:
+            continue
+        if len(text.split()) < SHARED_WORDS or contact_tokens(text) or _names_any(text, names):
+            continue
+        best[e.product] = h
+    hits = list(best.values())
+    if len(hits) < SHARED_PRODUCTS:
+        return None
+    vectors = np.asarray(encode([h.entry.answer.strip() for h in hits]), dtype=np.float32)
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, 0.0)
+    agreeing = (sims >= SHARED_MIN).sum(axis=1)
+    i = max(range(len(hits)), key=lambda k: (int(agreeing[k]), float(sims[k].sum())))
+    if agreeing[i] + 1 < SHARED_PRODUCTS:
+        return None
+    same = [hits[i]] + [hits[j] for j in range(len(hits)) if sims[i, j] >= SHARED_MIN]
+    return SharedExplanation(hits[i], tuple(h.entry.product or "" for h in same))
+
+
+def _names_any(text: str, names: Sequence[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in names)
+
+
 _CONTACT = re.compile(
     r"(?:https?://|www\.)\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|io|bid|gov)(?:/\S*)?"
     r"|\+?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?:\s*(?:ext\.?|x)\s*\d+)?",
@@ -123,6 +186,8 @@ __all__ = [
     "is_other_product",
     "QUALIFIER_QUORUM",
     "settles_qualifier",
+    "SharedExplanation",
+    "shared_explanation",
     "passages_allowed",
     "past_answer_name",
     "questionnaire_kind",

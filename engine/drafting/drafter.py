@@ -35,8 +35,15 @@ from engine.core.scopes import ScopeFilter, passage_suffix, products_of, third_p
 from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
-from engine.drafting.cross_product import choice_label, cross_product_confidence, is_other_product, passages_allowed
+from engine.drafting.cross_product import (
+    choice_label,
+    cross_product_confidence,
+    is_other_product,
+    passages_allowed,
+    shared_explanation,
+)
 from engine.drafting.explanation import Explanation, best_sentence
+from engine.drafting.explanation_rules import contradicts
 from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
@@ -44,6 +51,7 @@ from engine.drafting.generate import (
     ModelCrashed,
     Passage,
     compact_passages,
+    set_aside,
 )
 from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
@@ -285,10 +293,22 @@ class Drafter:
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing = "", (), None
-        if self.kb.documents():
+        names = excluded_names(self.other_products(), third_parties_of(self.kb.documents()))
+        shared = (
+            shared_explanation(near, e.choice, self.library.encoder.encode_passages, names) if self.library else None
+        )
+        if shared is not None and not contradicts(
+            e.choice, shared.hit.entry.answer, q.text
+        ):  # the company's practice, in the words several products' answers share
+            said = shared.hit.entry
+            text = said.answer.strip()
+            doc_citations = (_past_citation(shared.hit, text, answer_text(said).rfind(text), product=said.product),)
+        elif self.kb.documents():
             hits = list(self.retrieve(asked).hits)
             vector = asked.dense_for(self.kb.encoder)
-            found = best_sentence(vector, hits, self.kb.encoder, self.third_party, self.other_products())
+            found = best_sentence(
+                vector, hits, self.kb.encoder, self.third_party, self.other_products(), choice=e.choice, asked=q.text
+            )
             text, doc_citations, backing = self._quoted(found)
         if not q.choices:  # no dropdown to hold the choice: it leads the text
             text, choice = " — ".join(x for x in (choice, text) if x), None
@@ -338,7 +358,9 @@ class Drafter:
         if option is None:
             return None
         vector = asked.dense_for(self.kb.encoder)
-        best = best_sentence(vector, found.stating, self.kb.encoder, self.third_party, others, found.wanted, -1.0)
+        best = best_sentence(
+            vector, found.stating, self.kb.encoder, self.third_party, others, found.wanted, -1.0, asked=q.text
+        )
         text, citations, backing = self._quoted(best)
         if not citations:
             return None
@@ -369,7 +391,17 @@ class Drafter:
         vector = asked.dense_for(self.kb.encoder)
         # the sentences already name the data: a quote's own bar (SUPPORT_MIN), not the bar for the
         # best of any sentences (EXPLANATION_MIN)
-        best = best_sentence(vector, found.quoted, self.kb.encoder, self.third_party, names, found.wanted, SUPPORT_MIN)
+        best = best_sentence(
+            vector,
+            found.quoted,
+            self.kb.encoder,
+            self.third_party,
+            names,
+            found.wanted,
+            SUPPORT_MIN,
+            choice=choice,
+            asked=q.text,
+        )
         text, citations, backing = self._quoted(best)
         return Draft.of(
             q,
@@ -414,6 +446,7 @@ class Drafter:
                 citations,
                 prompt_tokens=answer.prompt_tokens,
                 seconds=seconds,
+                error=set_aside(answer.glitch) if answer.glitch else None,  # a reply set aside: why
                 **signals,
             )
         confidence = draft_confidence(answer.choice_probability, backing) if answer.choice else None

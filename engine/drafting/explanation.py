@@ -8,13 +8,17 @@ never is, and the product's own documents say why.
   holds its questions too), naming no control's id ("IAM-10.1 Is an access process…", a
   catalogue's "STA-07 Develop and maintain…"), no table of contents' dot leaders, and no other
   product's name (a company document's "PCI Level 1 service provider (for Canvas Catalog)" is
-  Canvas Catalog's, not the drafted product's).
+  Canvas Catalog's, not the drafted product's). A PDF's headings before it are not part of it
+  ("Disaster Recovery Plan Testing \nA Disaster Recovery Plan is …"), and it must read without the
+  sentence before it ("This is why …", "But whatever …": engine/drafting/explanation_rules.py).
 * **Which one.** The best cosine with the question, with the knowledge base's own embedder — the
   support measure of engine/drafting/confidence.py — at least ``EXPLANATION_MIN``. A
   sentence of a company or product document comes before a third party's (AWS's, Google's): a
-  third party's sentence is taken only when no own sentence speaks to the question, and its
-  citation says whose it is (Review's "third party: Amazon Web Services" badge). None speaks to
-  it: no explanation (the choice stands alone).
+  third party's sentence is taken only when no own sentence speaks to the question and (when the
+  question's text is given) the question asks what the provider does; its text names the provider
+  ("Amazon Web Services, the third-party provider, states: …") and its citation says whose it is
+  (Review's "third party: Amazon Web Services" badge). A sentence that contradicts the draft's
+  choice is none. None speaks to it: no explanation (the choice stands alone).
 * **Why not the model.** Measured on the whole Canvas Credentials HECVAT Full, the other 8 filled
   questionnaires as the library, 188 of its 255 rows taking their choice from another product
   (docs/scopes-and-profile.md, "Another product's answer"): mean cosine with the vendor's own Additional Information
@@ -34,6 +38,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from engine.core.types import Hit
+from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
 from engine.index.embed.dense import DenseEncoder
 from engine.index.sentences import sentence_spans
 
@@ -50,13 +55,22 @@ _LEADERS = re.compile(r"\.{4,}|…{2,}")  # a table of contents' dot leaders
 _BULLET = re.compile(r"^[•·▪‣◦*–—-]\s*")
 _ITEM = re.compile(r"\s[•▪‣◦]\s")  # a list item inside a sentence span starts a sentence of its own
 _HEADING = re.compile(r"^\s*#+ [^\n]*\n")  # a Markdown heading line opening a chunk's sentence
-# a PDF's page number or title-case heading on a line of its own before a sentence ("4 \nArchitecture
-# \nHosting \nCanvas Credentials is hosted by …"): at most three capitalised words or a number, no
-# punctuation, not a sentence's usual first word ("The AWS \nCloud is …" stays whole), and the next
-# line starts a sentence (a capital letter)
-_PDF_HEADING = re.compile(
-    r"^[ \t]*(?!(?:The|A|An|Our|We|This|These|All|Each|It|Its)\b)(?:\d+|[A-Z][\w’'&/-]*(?:[ \t]+[A-Z&][\w’'&/-]*){0,2})[ \t]*\n(?=[ \t]*[A-Z])"
+# A PDF's page number or heading on a line of its own before a sentence ("4 \nArchitecture \nHosting
+# \nCanvas Credentials is hosted by …", "Disaster Recovery Plan Testing \nA Disaster Recovery Plan
+# is …", "SOC 2 Compliance \nInstructure produces …"): a number, or up to ``HEADING_WORDS`` words,
+# each capitalised (or a number, an acronym in brackets) but for small words inside ("Backup and
+# Recovery Practices", "Definition of a Disaster"), no end punctuation, not a sentence's usual
+# first word ("The AWS \nCloud is …" stays whole); the next line starts a sentence (a capital).
+HEADING_WORDS = 8
+_HEADING_WORD = re.compile(r"^(?:\(?[A-Z0-9][\w’'&/.-]*\)?|[&/–-])$")
+_SMALL_WORD = re.compile(r"^(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|vs\.?|via|with)$")
+_OPENER = re.compile(
+    r"^(?:The|A|An|Our|We|This|These|Those|That|All|Each|Every|Any|No|It|Its|In|On|At|For|To|By|With|As|If|When|"
+    r"Where|Once|Their|They|Customers?|Users?|See|Refer|Conduct|Using|Use)$"
 )
+# the next line goes on with a name the line began ("AWS Identity and Access \nManagement (IAM) …",
+# "Conduct a Data Protection Impact \nAssessment (DPIA) …"): a narrow column's line, not a heading
+_NAME_GOES_ON = re.compile(r"^\s*[A-Z][\w’'-]* \([A-Z][A-Za-z0-9]+\)")
 
 
 @dataclass(frozen=True)
@@ -95,11 +109,50 @@ def sentences_of(text: str) -> list[str]:
 
 
 def _without_headings(sentence: str) -> str:
-    """A sentence without the heading lines (Markdown, or a PDF's page number and title) before it."""
-    sentence = _HEADING.sub("", sentence)
-    while (stripped := _PDF_HEADING.sub("", sentence, count=1)) != sentence:
-        sentence = stripped
-    return sentence
+    """A sentence without the heading lines (Markdown, or a PDF's page number and headings) before
+    it; a short unpunctuated line before a heading (a table's cell, a name and title) goes with it."""
+    lines = _HEADING.sub("", sentence).split("\n")
+    while len(lines) > 1:
+        if is_heading(lines[0]) and _starts_sentence(lines[1:]):
+            lines = lines[1:]
+        elif len(lines) > 2 and _is_loose(lines[0]) and is_heading(lines[1]) and _starts_sentence(lines[2:]):
+            lines = lines[2:]
+        else:
+            break
+    return "\n".join(lines)
+
+
+def is_heading(line: str) -> bool:
+    """A PDF line that is a page number or a heading (see ``_HEADING_WORD``), not a sentence's start."""
+    words = line.split()
+    if len(words) == 1 and words[0].isdigit():
+        return True
+    if not 1 <= len(words) <= HEADING_WORDS or line.rstrip()[-1] in ".,;:!?" or _OPENER.match(words[0]):
+        return False
+    if _SMALL_WORD.match(words[0]) or _SMALL_WORD.match(words[-1]) or words[-1] in ("&", "/", "–", "-"):
+        return False
+    return all(_HEADING_WORD.match(w) or _SMALL_WORD.match(w) for w in words)
+
+
+def _is_loose(line: str) -> bool:
+    """A short line without end punctuation, with a comma or a digit: a table's cell ("Last 60
+    monthly backups retained"), a name and title ("Jon Fletcher, Senior Director of …")."""
+    words = line.split()
+    return (
+        1 <= len(words) <= HEADING_WORDS
+        and line.rstrip()[-1] not in ".!?:;"
+        and bool(re.search(r"[,\d]", line))
+        and not _OPENER.match(words[0])
+    )
+
+
+def _starts_sentence(lines: list[str]) -> bool:
+    """``lines`` start a sentence: a capital letter, not a name going on ("Management (IAM) …").
+    A narrow column's line wrapped in a name without brackets ("Archives in Amazon \nS3 Glacier can
+    be …") still reads as a heading: a heading above a narrow column ("What We Do \nInstructure is
+    an education technology \ncompany …") has the same shape, and the own documents' headings
+    must go (a third party's sentence loses a word or two at worst)."""
+    return lines[0].strip()[:1].isupper() and not _NAME_GOES_ON.match(lines[0])
 
 
 def names_any(sentence: str, names: Iterable[str]) -> bool:
@@ -115,32 +168,59 @@ def best_sentence(
     other_products: Iterable[str] = (),
     wanted: Callable[[str], object] | None = None,
     minimum: float = EXPLANATION_MIN,
+    *,
+    choice: str | None = None,
+    asked: str | None = None,
 ) -> Explanation | None:
     """The statement among ``hits``' sentences closest to ``question`` (its unit vector in
     ``encoder``'s space), a company or product document's before a third party's (``third_party``
     names a document's third party, None for the company's own); None when none reaches
     ``EXPLANATION_MIN``. A sentence naming one of ``other_products`` speaks for that product (a
-    company document's "Level 1 PCI service provider (for Canvas Catalog)"): never a candidate.
-    ``wanted``, when given, keeps only the sentences it is true of; ``minimum`` is the cosine a
-    sentence needs."""
-    others = tuple(other_products)
-    candidates = [
-        (hit, s)
-        for hit in hits
-        for s in sentences_of(hit.chunk.text)
-        if is_statement(s) and not names_any(s, others) and (wanted is None or wanted(s))
-    ]
+    company document's "Level 1 PCI service provider (for Canvas Catalog)"): never a candidate,
+    nor one that needs the sentence before it (``explanation_rules.standing_alone``). A third
+    party's sentence names its provider in the text. ``wanted``, when given, keeps only the
+    sentences it is true of; ``minimum`` is the cosine a sentence needs. With ``asked`` (the
+    question's text) a third party's sentence is a candidate only when the question asks what the
+    provider does (``asks_provider``), and a sentence that contradicts ``choice`` about it never is."""
+    candidates = _candidates(hits, third_party, tuple(other_products), wanted, choice, asked)
     if not candidates:
         return None
-    scores = np.asarray(encoder.encode_passages([shown(s) for _, s in candidates]), dtype=np.float32) @ question
+    scores = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32) @ question
     ranked = sorted(range(len(candidates)), key=lambda i: -float(scores[i]))
     supported = [i for i in ranked if scores[i] >= minimum]
     if not supported:
         return None
     own = [i for i in supported if third_party(candidates[i][0].chunk.doc) is None]
     i = (own or supported)[0]
-    hit, quote = candidates[i]
-    return Explanation(shown(quote), quote.strip(), hit, float(scores[i]))
+    hit, quote, text = candidates[i]
+    provider = third_party(hit.chunk.doc)
+    return Explanation(
+        text if provider is None else provider_says(provider, text), quote.strip(), hit, float(scores[i])
+    )
+
+
+def _candidates(
+    hits: Sequence[Hit],
+    third_party: Callable[[str], str | None],
+    others: tuple[str, ...],
+    wanted: Callable[[str], object] | None,
+    choice: str | None,
+    asked: str | None,
+) -> list[tuple[Hit, str, str]]:
+    """``best_sentence``'s candidates: (hit, the sentence as it stands in the chunk, its text
+    standing alone) for each statement that passes the rules."""
+    providers_too = asked is None or asks_provider(asked)
+    out = []
+    for hit in hits:
+        if not providers_too and third_party(hit.chunk.doc) is not None:
+            continue
+        for s in sentences_of(hit.chunk.text):
+            if not is_statement(s) or names_any(s, others) or (wanted is not None and not wanted(s)):
+                continue
+            text = standing_alone(shown(s))
+            if text is not None and not (asked is not None and contradicts(choice, text, asked)):
+                out.append((hit, s, text))
+    return out
 
 
 __all__ = [
@@ -148,6 +228,7 @@ __all__ = [
     "Explanation",
     "STATEMENT_WORDS",
     "best_sentence",
+    "is_heading",
     "is_statement",
     "names_any",
     "sentences_of",

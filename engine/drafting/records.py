@@ -8,12 +8,16 @@ engine/core/types.py, because the review store (storage/) persists it and import
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Iterable
 
 from engine.core.location import Location
 from engine.core.scopes import inherited_from
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.explanation import shown
+from engine.drafting.risk import REVIEW_FIRST_RISK, risk_of
+from engine.drafting.warnings import Warning, warnings_of
 from storage.review_store import StoredDraft
 
 if TYPE_CHECKING:
@@ -23,6 +27,19 @@ if TYPE_CHECKING:
 # leave-one-out on the filled Instructure questionnaires: docs/confidence.md).
 LOW_CONFIDENCE = 0.83
 Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 in PDF points
+
+
+class TextSource(str, Enum):
+    """Where a draft's text came from, best first (docs/drafting.md, "Explanations"): this
+    product's (or company-wide) past answer, other products' shared past explanations, the own
+    documents, a third party's document (naming it), a profile fact, the model's wording."""
+
+    OWN_PAST = "own_past"
+    SHARED_PAST = "shared_past"
+    OWN_DOCUMENT = "own_document"
+    THIRD_PARTY = "third_party"
+    PROFILE = "profile"
+    MODEL = "model"
 
 
 @dataclass(frozen=True)
@@ -146,6 +163,51 @@ class Draft:
         return tuple(name for name, on in flags if on)
 
     @property
+    def text_source(self) -> str | None:
+        """Where the answer's text came from (a ``TextSource`` value), read off the record:
+        a past answer of this product or company-wide, other products' past explanations
+        (a company-wide practice), the company's or product's own documents, a third party's
+        document (naming it), a profile fact, or the model's wording; None without text."""
+        if self.status is not DraftStatus.DRAFTED or not self.answer.strip():
+            return None
+        if self.profile_fact:
+            return TextSource.PROFILE.value
+        if self.reused and not self.from_product:
+            return TextSource.OWN_PAST.value
+        if self.reused or self.stated:  # another product's choice, or a stated qualifier: the text is quoted
+            # another product's choice is cited first (the choice alone), the text's sources after it
+            cited = self.citations[1:] if self.from_product else self.citations
+            quoted = [c for c in cited if c.label is not AnchorLabel.UNVERIFIED]
+            if any(c.kind is SourceKind.LIBRARY for c in quoted):
+                return TextSource.SHARED_PAST.value
+            if quoted and all(c.third_party for c in quoted):
+                return TextSource.THIRD_PARTY.value
+            return TextSource.OWN_DOCUMENT.value if quoted else None
+        # a choice the model drafted, explained by a documents' sentence word for word (drafter.py;
+        # a third party's named before it, an opening "In addition," cut off)
+        quoted = next(
+            (c for c in self.citations if c.label is AnchorLabel.VERIFIED and _same_words(c.quote, self.answer)), None
+        )
+        if quoted is not None:
+            return (TextSource.THIRD_PARTY if quoted.third_party else TextSource.OWN_DOCUMENT).value
+        return TextSource.MODEL.value
+
+    @property
+    def risk(self) -> float | None:
+        """The estimated chance that the drafted answer is wrong (engine/drafting/risk.py)."""
+        return risk_of(self)
+
+    @property
+    def review_first(self) -> bool:
+        """A drafted answer whose risk is at or above the calibrated threshold: the Review-first list."""
+        return self.status is DraftStatus.DRAFTED and self.risk is not None and self.risk >= REVIEW_FIRST_RISK
+
+    @property
+    def warnings(self) -> tuple[Warning, ...]:
+        """The reasons to look at it, one short line each (engine/drafting/warnings.py)."""
+        return warnings_of(self)
+
+    @property
     def model_wording(self) -> bool:
         """A generated answer without a choice (a narrative, a description): the model's own
         text, which no confidence measures (a choice has one; a reused, profile or documents'
@@ -202,6 +264,10 @@ class Draft:
             "removed": list(self.removed),
             "stated": self.stated,
             "trust": list(self.trust),
+            "risk": _round(self.risk),
+            "review_first": self.review_first,
+            "text_source": self.text_source,
+            "warnings": [w.line for w in self.warnings],
         }
 
     def stored(self) -> StoredDraft:
@@ -240,3 +306,9 @@ class Draft:
 
 def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
+
+
+def _same_words(quote: str, answer: str) -> bool:
+    """The answer is the quote as a draft shows it, or holds it, or is it less an opening word or two."""
+    q, a = shown(quote).casefold(), answer.casefold()
+    return bool(q) and (q in a or (len(a) > 20 and a in q))

@@ -13,9 +13,14 @@ prepared through the engine's API before the app starts, so no model drafts anyt
   the HIPAA rows are "not required (QUAL-01 = No)"; the reviewer opens QUAL-01, sets the choice
   to Yes and presses Save edit; the summary then says "required (QUAL-01 = Yes)", and the list's
   Row type filter set to "Gated (not required)" lists only the rows still switched off.
+* Review first (issue #37) on six Yes/No rows whose choices come from past answers: two where
+  the near-identical past answers disagree, four where they all agree. The toggle counts the two,
+  lists them first, each marked; each opens on one warning line with the past answers behind
+  "Details"; an agreeing row shows one grey line and no warning box.
 
 The drafts are made by ``TableDrafter`` (tests/unit/test_sections_drafting.py), a stated fake
-that answers from a table: these tests are about the screens, not about generation. The
+that answers from a table (the Review-first case then stores fakes of reused drafts straight into
+the review store): these tests are about the screens, not about generation. The
 workspace's LLM setting points at the stated fake OpenAI-compatible server of
 tests/e2e/test_browser.py, so the app's background warm-up loads no model (the embedder still
 loads). Screenshots go to ``tests/e2e/screens/`` (git-ignored) as ``<case>_NN_<step>.png``.
@@ -338,3 +343,114 @@ def test_a_qualifier_switches_its_section_off_and_on_in_the_browser(tmp_path):
     assert items["QUAL-01"].choice == "Yes"
     assert items["HIPA-01"].state is ReviewState.PENDING and items["HIPA-01"].gate.reason == "required (QUAL-01 = Yes)"
     print(f"\nqualifier off and on in the browser: {time.monotonic() - started:.1f} s")
+
+
+# ---- #37: Review first holds the disputed drafts, not the agreeing ones ----------------------------
+PRODUCTS = ("Canvas LMS", "Canvas Studio", "Mastery Connect", "Parchment", "Impact", "Elevate")
+DISPUTED = {"INCI-01": ("Yes", 3, 2), "LOGS-01": ("No", 3, 2)}  # ID → (choice, for it, against it)
+AGREEING = {"ENCR-01": 6, "BACK-01": 4, "ACCS-01": 5, "VULN-01": 6}  # ID → products that all said Yes
+REUSED_ROWS = [
+    ("ENCR-01", "Is customer data encrypted at rest?"),
+    ("BACK-01", "Are backups of the production databases tested?"),
+    ("INCI-01", "Are customers notified of a confirmed breach within 72 hours?"),
+    ("ACCS-01", "Do employees use multi-factor authentication?"),
+    ("LOGS-01", "Are security logs kept for at least one year?"),
+    ("VULN-01", "Are vulnerability scans run every month?"),
+]
+
+
+def reused_from_other_products(folder: Path, project_id: int) -> dict:
+    """Each draft stored again as a choice taken from other products' near-identical past answers
+    (a fake written straight into the review store, as the drafter would store it): disagreeing
+    for ``DISPUTED``, all Yes for ``AGREEING``. The drafts by question ID, as the app reads them."""
+    from dataclasses import replace
+
+    from engine.app.workspace import Workspace
+
+    ws = Workspace(folder, Settings.load(folder))
+    try:
+        for item in ws.review(project_id).items():
+            qid = item.question.id
+            if qid in DISPUTED:
+                choice, votes, against = DISPUTED[qid]
+                other = "No" if choice == "Yes" else "Yes"
+                said = [f"{p}'s HECVAT: {choice}" for p in PRODUCTS[:votes]]
+                said += [f"{p}'s HECVAT: {other}" for p in PRODUCTS[votes : votes + against]]
+                past = {choice: votes, other: against}
+            else:
+                choice, said = "Yes", [f"{p}'s HECVAT: Yes" for p in PRODUCTS[: AGREEING[qid]]]
+                past = {"Yes": AGREEING[qid]}
+            draft = replace(
+                item.draft,
+                answer="",
+                choice=choice,
+                reused=True,
+                from_product=said[0].split("'s ")[0],
+                past_choices=past,
+                past_answers=tuple(said),
+            )
+            ws.review_store.add_draft(project_id, draft.stored())
+        return {i.question.id: i.draft for i in ws.review(project_id).items()}
+    finally:
+        ws.review_store.close()
+
+
+def review_first_toggle(app: App):
+    return app.page.locator('[data-testid="stSidebar"] [data-testid="stCheckbox"]').filter(has_text="Review first")
+
+
+def list_labels(app: App) -> dict[str, str]:
+    """The Review list's labels (icons as their Material names) by question ID."""
+    labels = app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').all_inner_texts()
+    return {m.group(0): t for t in labels if (m := re.search(r"[A-Z]{4}-\d\d", t))}
+
+
+def test_review_first_holds_the_disputed_drafts_and_not_the_agreeing_ones_in_the_browser(tmp_path):
+    from tests.fixtures import write_questionnaire
+
+    started = time.monotonic()
+    book = write_questionnaire(tmp_path / "reused.xlsx", questions=REUSED_ROWS)
+    folder = tmp_path / "workspace"
+    with quoting_llm_server() as llm_url:
+        pid, _ = prepared_workspace(folder, llm_url, book, {})
+        drafts = reused_from_other_products(folder, pid)
+        risky = [qid for qid, d in drafts.items() if d.review_first]
+        # the engine's risk ranking (engine/drafting/risk.py, calibrated leave-one-out): disputed in, agreeing out
+        assert sorted(risky) == sorted(DISPUTED), {qid: d.risk for qid, d in drafts.items()}
+        with browser_on(folder, tmp_path / "streamlit.log", "review_first") as app:
+            page = app.page
+            toggle = review_first_toggle(app)
+            toggle.wait_for(timeout=60_000)
+            assert toggle.inner_text().strip() == f"Review first ({len(DISPUTED)})"
+            assert listed_ids(app) == [qid for qid, _ in REUSED_ROWS]  # off: the questionnaire's order
+            toggle.locator("label").first.click()
+            app.settle()
+            app.shot("review_first_on")
+            shown = listed_ids(app)
+            assert sorted(shown[: len(DISPUTED)]) == sorted(DISPUTED), shown  # the disputed ones first
+            assert shown[len(DISPUTED) :] == [qid for qid, _ in REUSED_ROWS if qid in AGREEING], shown
+            labels = list_labels(app)
+            assert all("call_split" in labels[qid] for qid in DISPUTED), labels  # marked
+            assert not any("call_split" in labels[qid] for qid in AGREEING), labels
+            assert_no_traceback(app)
+
+            warning = page.locator('[data-testid="stMain"] [data-testid="stAlertContentWarning"]')
+            open_question(app, "INCI-01")
+            app.settle()
+            app.expect_text("Other products disagree: Yes ×3, No ×2")
+            assert warning.count() == 1, [warning.nth(i).inner_text() for i in range(warning.count())]
+            assert warning.first.inner_text().strip().endswith("Other products disagree: Yes ×3, No ×2")
+            assert not page.get_by_text("Mastery Connect's HECVAT: Yes").first.is_visible()  # behind Details
+            page.locator('[data-testid="stExpander"] summary').filter(has_text="Details").first.click()
+            app.settle()
+            assert page.get_by_text("Impact's HECVAT: No").first.is_visible()
+            app.shot("disputed_details")
+
+            open_question(app, "ENCR-01")
+            app.settle()
+            app.expect_text("Yes, as 6 other products answered")  # one grey line
+            assert warning.count() == 0, warning.first.inner_text()  # all agree: no box
+            assert not page.get_by_text("Elevate's HECVAT: Yes").first.is_visible()  # its Details: closed
+            app.shot("agreeing")
+            assert_no_traceback(app)
+    print(f"\nReview first in the browser: {time.monotonic() - started:.1f} s")

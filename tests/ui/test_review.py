@@ -22,10 +22,12 @@ from engine.app.workspace import REVIEW_DB
 from engine.core.types import DraftStatus, SourceKind, Unit
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import LOW_CONFIDENCE, Citation
+from engine.drafting.risk import REVIEW_FIRST_RISK
 from engine.review.review import Review, ReviewState
 from storage.review_store import ReviewStore
 from tests.fixtures import TOPICS, QuotingGenerator, write_questionnaire
 from tests.ui.conftest import add_handbook, add_questionnaire, button, texts
+from ui.components.messages import escape_md
 from ui.components.pdf_pane import content_key, viewer_args
 from ui.components.source_text import find_unit, marked_html
 
@@ -94,6 +96,29 @@ def open_question(at, key: str):
 def on_screen(at) -> str:
     """The question id shown in the card's header caption."""
     return next(c.value for c in at.main.caption if "· row" in c.value).split(" · ")[0].replace("\\", "")
+
+
+def shown(warning) -> str:
+    """A draft's warning as the card writes it: its icon and its line."""
+    return f":material/{warning.icon}: {escape_md(warning.line)}"
+
+
+def warning_lines(at) -> list[str]:
+    """The lines of the card's one box of warnings in doubt, each with its icon (the first line's
+    is the box's); [] when there is no box."""
+    boxes = list(at.main.warning)
+    assert len(boxes) <= 1, [w.value for w in boxes]
+    if not boxes:
+        return []
+    first, *rest = boxes[0].value.split("  \n")
+    return [f"{boxes[0].proto.icon} {first}", *rest]
+
+
+def details(at) -> str:
+    """The text behind the card's "Details" expander ("" when there is none)."""
+    found = [e for e in at.main.expander if e.label == "Details"]
+    assert len(found) <= 1
+    return texts(found[0].markdown) if found else ""
 
 
 def viewer(at) -> dict:
@@ -368,6 +393,10 @@ def test_a_question_opens_on_its_first_highlighted_citation(open_screen, ui_work
 
 
 def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, ui_workspace, tmp_path):
+    """A reused past answer: badged, its one past answer a quiet grey line (no box), shown from the
+    library; its only source being a past answer, the source switch also offers the knowledge
+    base's best page for the question (engine/review/best_page.py, the real MiniLM): the
+    handbook's encryption page, its sentence outlined."""
     ws = ui_workspace
     past = write_questionnaire(
         tmp_path / "last_year.xlsx",
@@ -383,12 +412,21 @@ def test_a_reused_past_answer_is_badged_and_shown_from_the_library(open_screen, 
     assert any("Reused" in m.value for m in at.main.markdown)
     assert any("past answer: last\\_year.xlsx, sheet Security, row 4, ID ENC-01" in m.value for m in at.main.markdown)
     assert answer_box(at).value == "AES-256 at rest, keys in an HSM, rotated yearly." and choice_box(at).value == "Yes"
-    assert any(
-        c.value == "Near-identical past answers: the company-wide questionnaire: Yes ×1" for c in at.main.caption
-    )
-    assert not [w for w in at.main.warning if "disagree" in w.value]
-    (shown,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
-    assert "<mark" in shown.proto.body and "Is customer data encrypted at rest?" in shown.proto.body
+    (said,) = enc.draft.warnings
+    assert said.quiet and shown(said) in [c.value for c in at.main.caption]
+    assert not at.main.warning  # nothing in doubt: no box
+    (past,) = [h for h in at.get("html") if "rfp-source" in h.proto.body]
+    assert "<mark" in past.proto.body and "Is customer data encrypted at rest?" in past.proto.body
+
+    (switch,) = [r for r in at.main.radio if r.key == "review_source"]
+    assert switch.value == 0 and len(switch.options) == 2  # the past answer first, then the best page
+    assert switch.options[0].startswith("[1] past answer") and re.fullmatch(
+        r"Best document page: handbook\.pdf p\. \d", switch.options[1]
+    ), switch.options
+    at = switch.set_value(1).run()
+    args = viewer(at)
+    assert args["pdf"].page_count == 1 and "encrypted at rest" in args["pdf"][0].get_text()
+    assert args["annotations"]  # the best sentence, outlined
 
     at = button(at, "Accept").click().run()  # an accepted answer goes back to the library, dated today
     assert not at.error, at.error
@@ -407,20 +445,16 @@ def test_a_reused_answer_warns_when_the_past_answers_disagree(open_screen, ui_wo
 
     at = open_screen("review")
     assert choice_box(at).value == "Yes"  # the most common past choice
-    (warning,) = [w for w in at.main.warning if "disagree" in w.value]
-    assert "the company-wide questionnaire: Yes ×2 · the company-wide questionnaire: No ×1" in warning.value
-    assert "before accepting" in warning.value
+    (said, *more) = enc.draft.warnings  # the disagreement first (2 of 3 agree: low confidence too)
+    assert not said.quiet and "disagree" in said.line and "Yes ×2" in said.line and "No ×1" in said.line
+    assert warning_lines(at) == [shown(w) for w in (said, *more)]  # one line each, in one box
+    assert "the company-wide questionnaire: No" in details(at)  # which past answer said what: behind Details
 
-    at = button(at, "Accept").click().run()  # decided: the disagreement stays visible, as a caption
+    at = button(at, "Accept").click().run()  # decided: the disagreement stays visible, as a grey line
     assert not at.error, at.error
     at.switch_page("screens/review.py")
     at = at.run()
-    assert not [w for w in at.main.warning if "disagree" in w.value]
-    assert any(
-        "Near-identical past answers disagreed (the company-wide questionnaire: Yes ×2 · the company-wide "
-        "questionnaire: No ×1)" in c.value
-        for c in at.main.caption
-    )
+    assert warning_lines(at) == [] and shown(said) in [c.value for c in at.main.caption]
 
 
 def test_a_markdown_source_is_shown_as_text_with_the_quote_marked(open_screen, ui_workspace, tmp_path):
@@ -572,41 +606,110 @@ def test_a_long_questionnaire_is_listed_a_page_at_a_time(open_screen, ui_workspa
     assert on_screen(at) == "Q-42"
 
 
-def test_confidence_is_shown_and_low_confidence_drafts_can_be_listed_first(open_screen, ui_workspace, tmp_path):
+def test_review_first_lists_the_risky_drafts_by_risk_and_a_decision_takes_one_out(open_screen, ui_workspace, tmp_path):
+    """Review first: the undecided drafts whose estimated risk is at or above the threshold
+    (``Draft.review_first``, engine/drafting/risk.py), highest risk first, then the rest in the
+    questionnaire's order; a decided draft leaves it. The drafts are fakes written straight into
+    the review store (a choice taken from other products whose past answers disagree, the
+    model's narrative, this product's own past answer as text), so their risks are known apart."""
     ws = ui_workspace
     pid = drafted_project(ws, tmp_path, limit=3)  # ACC-01 stays not drafted
     enc, bck, inc, acc = ws.review(pid).items()
-    drafted_again(ws, pid, enc.key, confidence=HIGH)
-    drafted_again(ws, pid, inc.key, confidence=LOW)  # BCK-01 has no confidence (like a reused answer)
+    drafted_again(ws, pid, enc.key, choice=None, answer="All customer data is encrypted.", confidence=None)
+    drafted_again(ws, pid, bck.key, reused=True, choice=None, answer="Thirty-five days.", confidence=None)
+    drafted_again(
+        ws,
+        pid,
+        inc.key,
+        reused=True,
+        from_product="Parchment",
+        past_choices={"Yes": 2, "No": 1},
+        past_answers=("Parchment's HECVAT: Yes", "Canvas LMS's HECVAT: Yes", "Canvas Studio's HECVAT: No"),
+        confidence=None,
+    )
+    enc, bck, inc, acc = ws.review(pid).items()
+    assert inc.draft.risk > enc.draft.risk >= REVIEW_FIRST_RISK > bck.draft.risk  # disputed, the model's, own
 
     at = open_screen("review")
     assert not at.exception
     assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"] and on_screen(at) == "ENC-01"
-    assert f"Confidence {HIGH:.2f}" in [c.value for c in at.main.caption]  # confident: a caption
-    assert not [w for w in at.main.warning if "Confidence" in w.value]
     toggle = at.sidebar.toggle(key=LOW_FIRST)
-    assert toggle.label == "Review first (1)" and not toggle.value
+    assert toggle.label == "Review first (2)" and not toggle.value
+    assert "risk of being wrong" in toggle.help and "other products disagree" in toggle.help
 
     at = toggle.set_value(True).run()
-    assert listed(at) == ["INC-01", "ENC-01", "BCK-01", "ACC-01"]
+    assert listed(at) == ["INC-01", "ENC-01", "BCK-01", "ACC-01"]  # by risk, then the questionnaire's order
     lines = at.sidebar.radio(key=LIST).proto.options
-    assert "priority_high" in lines[0] and not any("priority_high" in line for line in lines[1:])
+    assert ":orange[:material/call_split:]" in lines[0] and ":orange[:material/edit_note:]" in lines[1]
+    assert ":orange[" not in lines[2]  # nothing in doubt: no mark
     at = open_question(at, inc.key)
-    (warning,) = [w for w in at.main.warning if "Confidence" in w.value]
-    assert warning.value == f"Confidence {LOW:.2f} — low: check the evidence before accepting."
     at = button(at, "Next").click().run()  # Next follows the list on screen
     assert on_screen(at) == "ENC-01"
     at = open_question(at, bck.key)
-    assert not [e for e in list(at.main.caption) + list(at.main.warning) if "Confidence" in e.value]
+    assert warning_lines(at) == [] and not at.main.warning  # its own past answer: nothing in doubt
 
     at = open_question(at, inc.key)
-    at = button(at, "Accept").click().run()  # decided: no longer first, its confidence stays as a caption
+    at = button(at, "Accept").click().run()  # decided: no longer first
     assert not at.exception
     assert listed(at) == ["ENC-01", "BCK-01", "INC-01", "ACC-01"]
-    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (0)"
-    at = open_question(at, inc.key)
-    assert f"Confidence {LOW:.2f} (low)" in [c.value for c in at.main.caption]
-    assert not [w for w in at.main.warning if "Confidence" in w.value]
+    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (1)"
+
+
+def test_the_card_shows_one_line_per_warning_and_the_details_on_demand(open_screen, ui_workspace, tmp_path):
+    """One short line per warning (``Draft.warnings``) in one box while the draft is undecided,
+    the lists behind them in a "Details" expander, grey lines once decided; products that all
+    agree are one quiet grey line and no box. The drafts are fakes written straight into the
+    review store (their warnings are the engine's, engine/drafting/warnings.py)."""
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=2)
+    enc, bck, *_ = ws.review(pid).items()
+    drafted_again(
+        ws,
+        pid,
+        enc.key,
+        reused=True,
+        from_product="Parchment",
+        past_choices={"Yes": 2, "No": 1},
+        past_answers=("Parchment's HECVAT: Yes", "Canvas LMS's HECVAT: Yes", "Canvas Studio's HECVAT: No"),
+        removed=("security@parchment.example",),
+        confidence=LOW,
+        choice_probability=0.6,
+    )
+    agreeing = ("Parchment's HECVAT: Yes", "Canvas LMS's HECVAT: Yes", "Canvas Studio's HECVAT: Yes")
+    drafted_again(
+        ws,
+        pid,
+        bck.key,
+        reused=True,
+        from_product="Parchment",
+        choice="Yes",
+        past_choices={"Yes": 3},
+        past_answers=agreeing,
+        confidence=None,
+    )
+    enc, bck, *_ = ws.review(pid).items()
+    doubts = [w for w in enc.draft.warnings if not w.quiet]
+    assert len(doubts) >= 3  # the disagreement, the removed address, the model unsure
+
+    at = open_screen("review")
+    assert on_screen(at) == "ENC-01"
+    assert warning_lines(at) == [shown(w) for w in doubts]  # one box, a line each
+    behind = details(at)
+    assert all(a in behind for a in enc.draft.past_answers) and "security@parchment.example" in behind
+    assert not any("security@parchment.example" in line for line in warning_lines(at))  # the lists wait
+
+    at = open_question(at, bck.key)  # three products agree: one quiet grey line, no box
+    (said,) = bck.draft.warnings
+    assert said.quiet and "3" in said.line
+    assert not at.main.warning and shown(said) in [c.value for c in at.main.caption]
+    assert all(a in details(at) for a in agreeing)
+
+    at = open_question(at, enc.key)
+    at = button(at, "Accept").click().run()  # decided: the same lines, grey
+    at = open_question(at, enc.key)
+    assert warning_lines(at) == []
+    captions = [c.value for c in at.main.caption]
+    assert all(shown(w) in captions for w in doubts)
 
 
 def test_a_draft_inherited_from_a_third_party_says_whose_evidence_it_is(open_screen, ui_workspace, tmp_path):
@@ -621,11 +724,11 @@ def test_a_draft_inherited_from_a_third_party_says_whose_evidence_it_is(open_scr
     )
 
     at = open_screen("review")
-    (warning,) = [w for w in at.main.warning if "Inherited" in w.value]
-    assert warning.value.startswith("Inherited from Amazon Web Services: the evidence is that third party's document")
+    (line,) = [w for w in warning_lines(at) if "third party" in w]
+    assert line.startswith(":material/handshake:") and line.endswith("(Amazon Web Services)")
     at = button(at, "Accept").click().run()
     at = open_question(at, enc.key)
-    assert any(c.value.startswith("Inherited from Amazon Web Services") for c in at.main.caption)
+    assert warning_lines(at) == [] and line in [c.value for c in at.main.caption]
 
 
 def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_workspace, tmp_path):
@@ -650,15 +753,20 @@ def test_a_qualifier_switches_its_section_off_and_on_in_review(open_screen, ui_w
 
     at = open_screen("review")
     assert not at.exception
-    # Review first: the qualifiers nobody has answered lead the list (the rows are HECVAT-like: qualifiers last)
+    # Review first: the qualifiers nobody has answered lead the list (the rows are HECVAT-like: qualifiers last),
+    # then the risky drafts, GNRL-01 among them: its text without a choice is the (fake) model's own wording
+    risky = [
+        i.question.id
+        for i in items.values()
+        if i.state is ReviewState.DRAFTED and i.draft.review_first and not i.unanswered_qualifier
+    ]
+    assert "GNRL-01" in risky
     at.sidebar.toggle(key=LOW_FIRST).set_value(True).run()
-    # then GNRL-01, whose text without a choice is the (fake) model's own wording
-    assert (
-        listed(at)[:4] == ["QUAL-01", "QUAL-05", "QUAL-07", "GNRL-01"]
-        and at.sidebar.toggle(key=LOW_FIRST).label == "Review first (4)"
-    )
+    assert listed(at)[:3] == ["QUAL-01", "QUAL-05", "QUAL-07"]
+    assert sorted(listed(at)[3 : 3 + len(risky)]) == sorted(risky)
+    assert at.sidebar.toggle(key=LOW_FIRST).label == f"Review first ({3 + len(risky)})"
     at = open_question(at, items["GNRL-01"].key)
-    assert any(w.value.startswith("Written by the model from the passages cited below") for w in at.main.warning)
+    assert any(line.endswith("Written by the model") for line in warning_lines(at))
     (sections,) = [e for e in at.expander if e.label.startswith("Sections")]
     assert "not required" in sections.label
     shown = texts(at.markdown)
@@ -694,21 +802,22 @@ def test_a_choice_from_another_product_is_flagged_listed_first_and_names_each_pr
         past_answers=("Parchment's HECVAT: No", "Canvas LMS's HECVAT: Yes"),
         answer="Security incidents are reported to customers within 72 hours.",
     )
+    review = ws.review(pid)
+    for done in (enc, bck):  # decided: only INC-01 is left to review first
+        review.accept(done.key)
     at = open_screen("review")
     toggle = at.sidebar.toggle(key=LOW_FIRST)
-    assert toggle.label == "Review first (1)"  # not low confidence, but from another product and disputed
+    assert toggle.label == "Review first (1)"  # confident, but from another product and disputed
     at = toggle.set_value(True).run()
     assert listed(at)[0] == "INC-01"
     line = at.sidebar.radio(key=LIST).proto.options[0]
-    assert "swap_horiz" in line and "call_split" in line and "priority_high" not in line  # the states, in the list
+    assert ":orange[:material/call_split:]" in line and "priority_high" not in line  # its warning, in the list
     at = open_question(at, inc.key)
     assert any("Choice from Parchment" in m.value for m in at.main.markdown)
     assert not any(":material/history: Reused" in m.value for m in at.main.markdown)
-    texts = [w.value for w in at.main.warning]
-    assert any(t.startswith("From another product: the choice is Parchment's past answer") for t in texts)
-    said = next(t for t in texts if t.startswith("From another product"))
-    assert "quoted word for word (nothing checked that it agrees with the choice)" in said
-    assert any("Parchment's HECVAT: No ×1 · Canvas LMS's HECVAT: Yes ×1" in t and "disagree" in t for t in texts)
+    (said,) = [line for line in warning_lines(at) if "disagree" in line]
+    assert said.startswith(":material/call_split: Other products disagree:") and "No ×1" in said and "Yes ×1" in said
+    assert "Parchment's HECVAT: No" in details(at) and "Canvas LMS's HECVAT: Yes" in details(at)
 
 
 def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(open_screen, ui_workspace, tmp_path):
@@ -717,11 +826,16 @@ def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(op
     enc, bck, *_ = ws.review(pid).items()
     drafted_again(ws, pid, enc.key, profile_fact="vendor_name", answer="Instructure", citations=())
     drafted_again(ws, pid, bck.key, removed=("feedback@parchment.com",))
+    enc, bck, *_ = ws.review(pid).items()
     at = open_screen("review")
-    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (2)"
-    assert any(i.value.startswith("Profile fact (vendor\\_name), answered without the model") for i in at.main.info)
+    assert not enc.draft.review_first and bck.draft.review_first  # a profile fact is the profile's: not in doubt
+    assert at.sidebar.toggle(key=LOW_FIRST).label == "Review first (1)"
+    (fact,) = enc.draft.warnings
+    assert fact.quiet and shown(fact) in [c.value for c in at.main.caption] and not at.main.warning
+    assert "vendor\\_name" in shown(fact)
     at = open_question(at, bck.key)
-    assert any("Removed from the draft: feedback@parchment.com" in w.value for w in at.main.warning)
+    (removed,) = [w for w in bck.draft.warnings if "taken out" in w.line]
+    assert shown(removed) in warning_lines(at) and "feedback@parchment.com" in details(at)
     # a contact the profile lacks: not drafted, and the reviewer is told where to set it
     drafted_again(ws, pid, bck.key, profile_fact="contact_email", answer="", status=DraftStatus.NO_CONTEXT, removed=())
     at = open_question(open_screen("review"), bck.key)
@@ -731,43 +845,34 @@ def test_a_profile_fact_and_removed_contact_details_are_said_and_listed_first(op
 
 
 @pytest.mark.parametrize(
-    "found, choice, answer, said_start, basis",
+    "found, choice, answer",
     [
         (  # engine/drafting/regulated.py: no own document mentions card data
             "no document mentions card data (cardholder data, credit cards, PCI DSS)",
             "No",
             "",
-            "No because no document mentions card data",
-            "none of your own documents",
         ),
         (  # engine/drafting/hosting.py, a workbook without the dropdown: the option leads the text
             "documents state it is hosted by Amazon Web Services",
             None,
             "4) AWS — Canvas Credentials is hosted by Amazon Web Services (AWS).",
-            "Answered because documents state it is hosted by Amazon Web Services",
-            "a statement of your own documents",
         ),
     ],
 )
 def test_a_qualifier_answered_by_the_documents_says_on_what_it_rests(
-    open_screen, ui_workspace, tmp_path, found, choice, answer, said_start, basis
+    open_screen, ui_workspace, tmp_path, found, choice, answer
 ):
     """A qualifier answered by what the own documents state (card data: No because none mentions
-    it; the hosting option from a product document's statement): listed first with its mark, and
-    the card says why and that it decides a section."""
+    it; the hosting option from a product document's statement): marked in the list, and the
+    card's line says on what it rests."""
     ws = ui_workspace
     pid = drafted_project(ws, tmp_path, limit=1)
     enc, *_ = ws.review(pid).items()
     drafted_again(ws, pid, enc.key, stated=found, choice=choice, answer=answer, citations=(), confidence=None)
     at = open_screen("review")
-    toggle = at.sidebar.toggle(key=LOW_FIRST)
-    assert toggle.label == "Review first (1)"
-    at = toggle.set_value(True).run()
-    assert listed(at)[0] == enc.question.id
-    assert "policy" in at.sidebar.radio(key=LIST).proto.options[0]
-    at = open_question(at, enc.key)
-    said = [w.value for w in at.main.warning if w.value.startswith(said_start)]
-    assert said and basis in said[0] and "decides whether a whole section" in said[0]
+    assert ":orange[:material/policy:]" in at.sidebar.radio(key=LIST).proto.options[0]
+    (said,) = [line for line in warning_lines(at) if line.startswith(":material/policy:")]
+    assert escape_md(found) in said
 
 
 def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(open_screen, ui_workspace, tmp_path):
@@ -834,3 +939,14 @@ def test_the_row_type_filter_narrows_the_list_and_gated_follows_the_qualifier(op
     assert listed(at) == ["DCTR-01", "DCTR-03"]
     at = at.sidebar.multiselect(key="review_types").set_value([RowType.YES_NO, RowType.DROPDOWN]).run()
     assert listed(at) == ["HIPA-01", "HIPA-02", "PCID-01", "DCTR-15", "QUAL-01", "QUAL-05", "QUAL-07"]
+
+
+def test_the_answer_box_grows_with_its_text_within_a_minimum_and_a_maximum():
+    from ui.review.card import MAX_HEIGHT, MIN_HEIGHT, answer_height
+
+    assert answer_height("") == answer_height("Yes.") == MIN_HEIGHT
+    paragraph = "Backups of the production databases are taken every night and kept for 35 days. " * 3
+    heights = [answer_height("\n\n".join([paragraph] * n)) for n in (1, 2, 3)]
+    assert MIN_HEIGHT < heights[0] < heights[1] < heights[2] <= MAX_HEIGHT  # longer text, taller box
+    assert answer_height("line\n" * 8) > answer_height("line " * 8)  # lines count, not only characters
+    assert answer_height(paragraph * 40) == MAX_HEIGHT  # then it scrolls

@@ -130,5 +130,5 @@ def test_review_screen_marks_an_inherited_draft(open_screen, ui_workspace, tmp_p
     assert ws.jobs.wait(pid, 120).error is None
     at = open_screen("review")
     assert not at.exception
-    assert "Inherited from Amazon Web Services" in texts(at.warning)
+    assert "Only a third party's document supports this (Amazon Web Services)" in texts(at.warning)
     assert "third party: Amazon Web Services" in texts(at.markdown)

@@ -14,7 +14,9 @@ and unverified when the copy is not in the source), or ``sentences``, the labels
 numbered context sentences, whose quote is then that exact sentence (always found in the source). After parsing, a choice without a quote is dropped: the RFP
 paper saw a strong "Yes" bias, so a choice has to be backed by evidence. A reply whose answer
 opens with the opposite of its choice ("No." under "Yes") contradicts itself: it becomes
-insufficient context rather than a draft either way (SmolLM2 wrote choice No, answer "Yes").
+insufficient context rather than a draft either way (SmolLM2 wrote choice No, answer "Yes"). A
+reply in another script, naming the prompt's labels or looping is set aside the same way, with
+the reason in ``GeneratedAnswer.glitch`` (engine/drafting/generate/glitches.py).
 
 A long dropdown (a list of 5,000 vendors or countries) is not pasted whole: the prompt lists, and
 the schema allows, a bounded shortlist of its values (:func:`shown_choices`: at most
@@ -35,6 +37,7 @@ from enum import Enum
 from typing import Callable, Sequence
 
 from engine.core.llm import GeneratorError
+from engine.drafting.generate.glitches import glitch
 from engine.index.sentences import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
 MAX_QUOTES = 2
@@ -121,6 +124,10 @@ class GeneratedAnswer:
     # the model's probability of its choice (null included) against the other allowed options
     # at the choice position; None when the backend gives no token probabilities
     choice_probability: float | None = None
+    # why the reply was set aside (engine/drafting/generate/glitches.py: another script, a prompt
+    # label, a loop): then the answer is empty, there is no choice and the context counts as
+    # insufficient, so the row is never shown as a draft; None for a reply kept
+    glitch: str | None = None
 
 
 def allowed_choices(choices: Sequence[str]) -> tuple[str, ...]:
@@ -241,6 +248,7 @@ class AnswerPrompt:
     choices: tuple[str, ...]  # the whole list: the reply's choice is checked against it
     sentences: tuple[str, ...] | None = None  # "S1" is sentences[0]; None in the quotes form
     shown: tuple[str, ...] = ()  # the values the prompt lists and the schema allows (:func:`shown_choices`)
+    question: str = ""  # the question asked: its script is the one a reply may use (glitches.py)
 
     @classmethod
     def build(
@@ -250,7 +258,7 @@ class AnswerPrompt:
         shown = shown_choices(question, passages, choices)
         if Evidence.parse(evidence) is Evidence.QUOTES:
             messages = tuple(build_messages(question, passages, shown))
-            return cls(messages, answer_schema(shown), tuple(choices), shown=shown)
+            return cls(messages, answer_schema(shown), tuple(choices), shown=shown, question=question)
         groups = numbered_sentences(passages)
         blocks, flat = [], []
         for p, sentences in zip(passages, groups):
@@ -264,7 +272,7 @@ class AnswerPrompt:
         context = "\n\n".join(blocks) or "(no context)"
         user = f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(shown)}"
         messages = ({"role": "system", "content": SENTENCES_SYSTEM_PROMPT}, {"role": "user", "content": user})
-        return cls(messages, answer_schema(shown, sentences=len(flat)), tuple(choices), tuple(flat), shown)
+        return cls(messages, answer_schema(shown, sentences=len(flat)), tuple(choices), tuple(flat), shown, question)
 
     def explained(self, error: GeneratorError, passages: Sequence[Passage]) -> GeneratorError:
         """A backend's error for this prompt, as :class:`DropdownTooLong` when it says the prompt
@@ -289,7 +297,11 @@ class AnswerPrompt:
     ) -> GeneratedAnswer:
         got = parse_answer(raw, self.choices, prompt_tokens, completion_tokens, seconds, sentences=self.sentences)
         probability = choice_probability(steps) if steps else None
-        return got if probability is None else replace(got, choice_probability=probability)
+        got = got if probability is None else replace(got, choice_probability=probability)
+        reason = glitch(got.answer, self.question, self.messages[-1]["content"]) if got.answer else None
+        if reason is None:
+            return got
+        return replace(got, answer="", choice=None, insufficient_context=True, glitch=reason)  # never a draft
 
 
 _CHOICE_VALUE = re.compile(rb'"choice"\s*:\s*("(?:[^"\\]|\\.)*"|null)')

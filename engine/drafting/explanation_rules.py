@@ -1,0 +1,198 @@
+"""The rules a sentence must pass to explain a draft on its own (issue #37, item 3), used by
+engine/drafting/explanation.py when it chooses a documents' sentence, and open to any other source
+of an explanation text (a past answer, the model's wording):
+
+* :func:`standing_alone`: the sentence read without the one before it. An additive opener
+  ("Additionally,", "In addition,", "Also,", "Furthermore,", "Moreover,") is cut and the rest kept
+  ("In addition, customers can leverage AWS KMS …" → "Customers can leverage AWS KMS …"); a
+  sentence that needs the one before it is refused: a connective that argues from it ("But
+  whatever the perceived risk …", "However,", "Therefore,", "As a result,", "For example,"), a
+  demonstrative or pronoun whose referent is there ("This is why Canvas … was born in the cloud",
+  "These controls are audited twice annually", "It allows customers to …" — but "It is the
+  customer's responsibility to …" refers to nothing before it), a fragment that opens in lower
+  case (a sentence cut by a page break, a responsibility matrix's "x x 1.2.2 Secure and …"), and
+  a list's lead-in ending in a colon. A demonstrative with its noun ("This policy applies to all
+  employees") is refused too: which policy is in the sentence before, and a reader of the answer
+  does not have it. An instruction is refused as well: a control catalogue's requirement (AWS's
+  CAIQ: "Create data flow documentation …") or a form's ("Indicate whether …") says what someone
+  should do, not what the company does.
+* :func:`contradicts`: the text says the opposite of the choice about the question's subject.
+* :func:`asks_provider` / :func:`provider_says`: a third party's sentence (AWS's, Google's)
+  answers only a question about what the provider does (hosting, data centres, physical security,
+  infrastructure), and then says whose it is.
+
+Measured on the 6,696 candidate sentences of the 37 Instructure PDFs with a text layer
+(``sentences_of`` and ``is_statement``, page by page; tests/unit/test_explanation_rules.py holds
+examples of each rule): ``standing_alone`` refuses 1,318 (19.7 %; 601 of the 3,158 of company and
+product documents): 472 instructions (409 in AWS's and Google's CAIQs), 290 open with a
+demonstrative or a pronoun, 212 are lower-case fragments (188 of them the PCI responsibility
+matrix's "x x 1.3.2 …" rows), 142 are a list's lead-in, 127 point back a few words in ("As part of
+this annual testing, …"), 75 open with a connective; it cuts the additive opener of 86. Of the 603
+explanations the leave-one-out drafts of seven targets (980 rows) took from the documents for
+another product's choice, 166 are refused by ``standing_alone`` ("But whatever the perceived risk …" on
+four rows) and 207 are a third party's under a question not about the provider.
+:func:`contradicts` on the vendor's own 842 Yes/No rows with a comment (nine filled
+questionnaires): 1 of 89 "No" and 4 of 753 "Yes" comments flagged (one of those four,
+"cryptographic implementations are not FIPS validated" under Yes, does contradict its choice);
+the same comments under the opposite choice: 120 of 753 and 15 of 89 flagged. :func:`asks_provider`
+holds for 58 of the 566 distinct questions of those questionnaires.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# an opener that only adds to the sentence before: cut, the rest may stand alone
+_ADDITIVE = re.compile(r"^(?:Additionally|In addition|Also|Furthermore|Moreover|Further|Besides),\s+")
+# an opener that argues from the sentence before, or points at it
+_CONNECTIVE = re.compile(
+    r"^(?:However|But|And|Or|Nor|So|Yet|Still|Thus|Hence|Therefore|Consequently|Accordingly|Otherwise|Instead|"
+    r"Nevertheless|Nonetheless|Conversely|Likewise|Similarly|Meanwhile|Then|Next|Finally|Lastly|Again|Indeed|"
+    r"Here|Above|Below|As such|As a (?:result|consequence)|As (?:described|mentioned|noted|shown|stated|discussed|"
+    r"outlined|explained|above|below|such)|In (?:turn|contrast|this case|that case|such cases|other words|doing so|"
+    r"this way|that way|short|particular)|On the other hand|Even so|That said|To (?:that|this) end|"
+    r"For (?:this|that|these|those) reasons?|For (?:example|instance)|Because of (?:this|that)|"
+    r"Due to (?:this|that)|Despite (?:this|that)|With (?:this|that)|The (?:following|above|latter|former))(?![\w-])"
+)
+_ANAPHORIC = re.compile(r"^(?:This|That|These|Those|Such|They|Them|Their|Theirs|He|She|His|Her|Its|It)(?![\w-])")
+# a demonstrative a few words in: "Because of these …", "In these situations, …", "All such access …",
+# "During this process, …", "Each of these …" ("these"/"those" always point back; "this", "that" and
+# "such" after a leading preposition or quantifier)
+_POINTS_BACK = re.compile(
+    r"^(?:\S+\s+){0,3}(?:these|those)\b|^(?:(?:Because|Instead|Ahead|As a result|As part|On top|Each|Some|All|Many|"
+    r"Most|One|Both|None|Any|Several|Few) of|Due to|Based on|In addition to|In response to|Prior to|Despite|After|"
+    r"Before|During|Following|Once|Using|With|Through|Under|Given|In|For|By|From|At|Within|Upon|All|Like|"
+    r"Unlike)\s+(?:this|that|such)\b",
+    re.I,
+)
+# an instruction, not what anyone does: a control catalogue's requirement (the CAIQ's "Create data
+# flow documentation …", "Define, implement and evaluate processes …"), a form's "Indicate whether …";
+# a word that is also a noun or an adjective ("Review", "Use", "Secure") only when a verb's object,
+# "and" or a comma follows it
+_INSTRUCTION = re.compile(
+    r"^(?:(?:Define|Establish|Develop|Create|Retain|Implement|Maintain|Ensure|Provide|Apply|Conduct|Perform|"
+    r"Protect|Restrict|Identify|Evaluate|Manage|Verify|Refer|See|Please|Visit|Assign|Deploy|Install|Configure|"
+    r"Encrypt|Remove|Disable|Enable|Require|Communicate|Determine|Specify|Validate|Approve|Prohibit|Permit|Render|"
+    r"Follow|Educate|Administer|Designate|Shred|Utilize|Employ|Adopt|Obtain|Submit|Describe|Indicate|Attach|"
+    r"Explain)\b(?![-’'])|(?:Review|Monitor|Test|Log|Plan|Change|Store|Limit|Train|Screen|Set|Secure|Control|Track|"
+    r"Schedule|Report|Audit|Scan|Patch|Update|Use|Document|Complete|Select|List|Contact|Separate|Mask)"
+    r"(?:,| and | or | (?:a|an|the|all|any|each|every|their|its|your|appropriate|security|data|access)\b))"
+)
+# "It is the customer's responsibility to …", "It is important that …": an "it" that points forward
+_IT_FORWARD = re.compile(
+    r"^It(?:'s|’s| is| was| will be| remains)\s+(?:not\s+)?(?:\w+ly\s+)?(?:important|critical|necessary|"
+    r"essential|required|mandatory|possible|recommended|expected|prohibited|forbidden|our\b|"
+    r"the\s+(?:\w+(?:'s|’s)\s+)?(?:responsibility|policy|practice|goal|intent)|\w+(?:'s|’s)\s+"
+    r"(?:responsibility|policy|practice|goal|intent))"
+)
+
+
+def standing_alone(text: str) -> str | None:
+    """``text`` (one sentence, as a draft shows it) as it reads without the sentence before it:
+    an additive opener cut (the next word capitalised); None when it needs that sentence."""
+    text = text.strip()
+    cut = _ADDITIVE.sub("", text)
+    first = cut.split(" ", 1)[0]
+    lower = first.islower() and first[:1].isalpha()  # "customers", "x"; not "iOS", "eDiscovery", "1.2"
+    if cut != text and lower:  # "In addition, customers can …" → "Customers can …"
+        cut, lower = cut[0].upper() + cut[1:], False
+    if not cut or cut.endswith(":") or lower:
+        return None  # a list's lead-in, or a fragment cut from a sentence
+    if _CONNECTIVE.match(cut) or _POINTS_BACK.match(cut) or (_ANAPHORIC.match(cut) and not _IT_FORWARD.match(cut)):
+        return None
+    if _INSTRUCTION.match(cut):
+        return None  # a requirement or a form's instruction states nothing the company does
+    return cut
+
+
+# -- contradiction -----------------------------------------------------------------------------
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nor|neither|cannot|without|n/a)\b|n[’']t\b",
+    re.I,
+)
+_OPENS_NEGATED = re.compile(r"^\W*(?:no|not|never|none|n/a)\b", re.I)
+# a text that says what is done instead, or later: a No can state it without denying anything
+_OTHERWISE = re.compile(
+    r"\b(?:instead|roadmap|plan(?:s|ned|ning)?|working (?:on|towards?)|future|intends?|anticipat\w*|scheduled|"
+    r"undergoing|aim|yet|however|but|only|rather|although|though|while|whereas|except|unless)\b",
+    re.I,
+)
+_CONTRAST = re.compile(r"\b(?:however|but|although|though|while|whereas|except|instead|rather|only|unless)\b", re.I)
+_WORDS = re.compile(r"[\w’'/-]+")
+AFFIRMS_OVERLAP = 0.5  # share of the question's content words a No's contradicting text repeats
+NEGATED_WITHIN = 2  # words after a negation that may name the question's subject
+
+
+@lru_cache(maxsize=1)
+def _stems():
+    from engine.index.embed.sparse import analyzer  # noqa: PLC0415 - deferred: scikit-learn, only when asked
+
+    return analyzer()
+
+
+def _subject(question: str) -> set[str]:
+    """The question's content words, stemmed (no stop words: "do", "you", "your" …)."""
+    return set(_stems()(question))
+
+
+def contradicts(choice: str | None, text: str, question: str) -> bool:
+    """``text`` says the opposite of a Yes/No ``choice`` about ``question``'s subject.
+
+    * **No**: the text affirms the subject: no negation, nothing said instead or later ("on our
+      roadmap", "however", "only"), and at least ``AFFIRMS_OVERLAP`` of the question's content
+      words ("Executive summaries of our third-party audits are available" under "Can you provide
+      executive summaries of your third-party audits?").
+    * **Yes**: the text opens with a negation ("No.", "Not applicable"), or negates one of the
+      question's content words within ``NEGATED_WITHIN`` words ("does not support SSO") and does
+      not turn it round ("however", "but", "only").
+
+    Any other choice (a list's option, none) contradicts nothing."""
+    wanted = (choice or "").strip().casefold()
+    text = " ".join(text.split())
+    if wanted not in ("yes", "no") or not text:
+        return False
+    subject = _subject(question)
+    if wanted == "no":
+        if _NEGATION.search(text) or _OTHERWISE.search(text) or not subject:
+            return False
+        return len(subject & set(_stems()(text))) / len(subject) >= AFFIRMS_OVERLAP
+    if _OPENS_NEGATED.match(text):
+        return True
+    if _CONTRAST.search(text):
+        return False
+    words = _WORDS.findall(text)
+    for i, word in enumerate(words):
+        if _NEGATION.fullmatch(word) or re.search(r"n[’']t$", word, re.I):
+            after = set(_stems()(" ".join(words[i + 1 : i + 1 + NEGATED_WITHIN])))
+            if after & subject:
+                return True
+    return False
+
+
+# -- a third party's sentence ------------------------------------------------------------------
+
+# what a question asks of the provider the company runs on (the CAIQ's "CSP" is the company itself)
+PROVIDER_TOPICS = re.compile(
+    r"\b(?:host(?:ed|ing)|data ?cent(?:er|re)s?|physical(?:ly)?|facilit(?:y|ies)|infrastructure|"
+    r"cloud (?:provider|vendor|service provider)|(?:hosting|infrastructure|iaas|paas) provider|iaas|paas|"
+    r"colocation|co-location|regions?|availability zones?|environmental|power|fire|flood|hvac|"
+    r"sub-?processors?|subservice)\b",
+    re.I,
+)
+
+
+def asks_provider(question: str) -> bool:
+    """``question`` asks what the provider the company runs on does (hosting, data centres,
+    physical and environmental security, infrastructure, regions): only then may a third party's
+    sentence answer it."""
+    return bool(PROVIDER_TOPICS.search(question))
+
+
+def provider_says(provider: str, sentence: str) -> str:
+    """A third party's sentence as a draft shows it: never as the company's own practice."""
+    return f"{provider}, the third-party provider, states: {sentence}"
+
+
+__all__ = ["AFFIRMS_OVERLAP", "asks_provider", "contradicts", "provider_says", "standing_alone"]

@@ -1,0 +1,162 @@
+"""The risk that a drafted answer is wrong, one number per draft, and the Review-first list it
+makes: the drafts at or above ``REVIEW_FIRST_RISK``.
+
+* **Where the draft stands.** Each draft falls in one :func:`stratum` of what it rests on: a
+  past answer of this product or company-wide, or other products' past answers (``other``),
+  split by whether the near-identical past answers agree (and how many gave it) or disagree (and
+  how strong the majority is); a qualifier answered by the documents' statements; a profile
+  fact; a choice the model drafted, by its probability band and whether only a third party's
+  document supports it; a text without a choice (the model's, or a past answer's). A choice
+  also carries its polarity (Yes, No, another option): a No resting on little is wrong more often.
+* **Its risk** is the share of wrong choices in that stratum, measured leave-one-out over the
+  shared filled questionnaires (each target drafted with the other files as its library and the
+  40 PDFs by folder scope: ``python -m engine eval leave-one-out … --all-rows --drafts D.jsonl``,
+  then ``python -m engine.bench.risk D.jsonl``), smoothed towards its parent stratum's
+  (``PRIOR`` choices' worth: "model:high:yes" → "model:high" → "model" → one half), so a stratum
+  seen rarely takes mostly its parent's risk and one never seen is not trusted.
+  ``CALIBRATION`` holds the counts (wrong, choices) and docs/confidence.md the figures. This
+  product's own past answers are never measured so (each target is another product): they start
+  from the risk of many other products agreeing, or disputing (``_own_as_other``).
+* **Review first** holds the drafts at or above ``REVIEW_FIRST_RISK``, chosen on the same
+  calibration (the list's share of the drafts, the wrong choices it holds, the precision
+  outside it), ordered by risk.
+
+A text without a choice has no right or wrong here: a model's narrative is in the list (its
+stratum's risk is set at the threshold: someone must read what the model wrote), a past
+answer's or a profile fact's text is not.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.core.types import DraftStatus
+from engine.index.library import choice_key
+
+
+class Draft(Protocol):
+    """What the risk and the warnings read of a draft (engine/drafting/records.py ``Draft``)."""
+
+    status: DraftStatus
+    answer: str
+    choice: str | None
+    reused: bool
+    past_choices: dict[str, int]
+    past_answers: tuple[str, ...]
+    choice_probability: float | None
+    from_product: str | None
+    profile_fact: str | None
+    removed: tuple[str, ...]
+    stated: str | None
+
+    @property
+    def inherited_from(self) -> str | None: ...
+    @property
+    def low_confidence(self) -> bool: ...
+    @property
+    def model_wording(self) -> bool: ...
+    @property
+    def text_source(self) -> str | None: ...
+
+
+# stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring)
+CALIBRATION: dict[str, tuple[int, int]] = {
+    "model:high:yes:third_party": (0, 1),
+    "model:low:no:third_party": (1, 1),
+    "model:low:option": (1, 1),
+    "model:low:yes": (5, 7),
+    "model:low:yes:third_party": (2, 4),
+    "model:mid:yes": (0, 6),
+    "model:mid:yes:third_party": (2, 4),
+    "other:agree:1:no": (16, 35),
+    "other:agree:1:option": (0, 1),
+    "other:agree:1:yes": (19, 153),
+    "other:agree:2-3:yes": (0, 5),
+    "other:agree:4+:no": (4, 37),
+    "other:agree:4+:yes": (10, 364),
+    "other:disputed:strong": (10, 98),
+    "other:disputed:weak": (13, 57),
+    "stated": (0, 4),
+}
+REVIEW_FIRST_RISK = 0.05
+UNSEEN = 0.5  # the risk of what the calibration never saw
+PRIOR = 2.0  # choices' worth of the parent stratum's risk in a stratum's (stratum_risk)
+TEXT_RISK = {"model:text": REVIEW_FIRST_RISK, "own:text": 0.0, "other:text": 0.0, "profile": 0.0}
+
+
+def _share(draft: Draft) -> float:
+    """The share of the near-identical past answers that gave the drafted choice."""
+    counts = draft.past_choices
+    total = sum(counts.values())
+    if not total:
+        return 1.0
+    mine = next((n for c, n in counts.items() if choice_key(c) == choice_key(draft.choice)), None)
+    return (mine if mine is not None else max(counts.values())) / total
+
+
+def stratum(draft: Draft) -> str | None:
+    """What the drafted answer rests on (module docstring); None when it is not a draft."""
+    if draft.status is not DraftStatus.DRAFTED:
+        return None
+    if draft.profile_fact:
+        return "profile"
+    if draft.stated:
+        return "stated"
+    if draft.reused:
+        who = "other" if draft.from_product else "own"
+        if not draft.choice:
+            return f"{who}:text"
+        total = sum(draft.past_choices.values())
+        if len(draft.past_choices) > 1:
+            return f"{who}:disputed:{'strong' if _share(draft) >= 0.75 else 'weak'}"
+        return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}"
+    if not draft.choice:
+        return "model:text"
+    p = draft.choice_probability
+    band = "high" if p is not None and p >= 0.95 else "mid" if p is not None and p >= 0.8 else "low"
+    return f"model:{band}{_polarity(draft)}{':third_party' if draft.inherited_from else ''}"
+
+
+def _polarity(draft: Draft) -> str:
+    """The choice's polarity, ":yes", ":no" or ":option" (another dropdown value): a product's No is a product fact
+    others rarely share (the vendors' answers are mostly Yes), so a No resting on little is wrong
+    more often."""
+    key = choice_key(draft.choice)
+    return f":{key}" if key in ("yes", "no") else ":option"
+
+
+def stratum_risk(name: str, calibration: dict[str, tuple[int, int]] | None = None) -> float:
+    """A stratum's risk: its share of wrong choices, smoothed towards its parent's (the stratum
+    less its last part: "model:high:no" → "model:high" → "model"), the root's towards
+    ``UNSEEN``: a stratum seen rarely takes mostly its parent's risk, one never seen all of it."""
+    table = CALIBRATION if calibration is None else calibration
+    if name in TEXT_RISK:
+        return TEXT_RISK[name]
+    parts = name.split(":")
+    risk = stratum_risk(_own_as_other(name), table) if name.startswith("own:") else UNSEEN
+    for depth in range(1, len(parts) + 1):
+        prefix = ":".join(parts[:depth])
+        wrong = sum(w for s, (w, _) in table.items() if s == prefix or s.startswith(prefix + ":"))
+        total = sum(n for s, (_, n) in table.items() if s == prefix or s.startswith(prefix + ":"))
+        risk = (wrong + PRIOR * risk) / (total + PRIOR)
+    return risk
+
+
+def _own_as_other(name: str) -> str:
+    """The other-products stratum an own stratum starts from. This product's (or company-wide)
+    past answers are never measured leave-one-out (each target is another product): agreeing, they
+    start from the risk of many other products agreeing (an own answer carries no product
+    difference, the main error of another product's), disputed from other products disputing."""
+    parts = name.split(":")
+    if parts[1] == "agree":
+        return ":".join(["other", "agree", "4+", *parts[3:]])
+    return "other:" + name[4:]
+
+
+def risk_of(draft: Draft, calibration: dict[str, tuple[int, int]] | None = None) -> float | None:
+    """The estimated chance that ``draft`` is wrong; None when it is not a draft."""
+    name = stratum(draft)
+    return None if name is None else stratum_risk(name, calibration)
+
+
+__all__ = ["CALIBRATION", "REVIEW_FIRST_RISK", "risk_of", "stratum", "stratum_risk"]

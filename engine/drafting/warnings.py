@@ -1,0 +1,109 @@
+"""What a reviewer reads about a draft in a second: one short line per reason to look at it,
+the lists behind each line kept apart (``details``, shown on demand).
+
+A reason is a :class:`Warning`: ``line`` ("Other products disagree: Yes ×5, No ×2"), its
+``details`` (which product said what), the question list's ``icon`` and whether it is
+``quiet`` — information where nothing is in doubt ("Yes, as 8 other products answered"), one
+grey line and never a coloured box. The lines are made from the draft's own record
+(engine/drafting/records.py), so a stored draft shows the same lines after a restart; which
+drafts the reviewer reads first is the risk ranking's (engine/drafting/risk.py), not the number
+of lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core.types import DraftStatus
+from engine.drafting.risk import Draft
+
+
+@dataclass(frozen=True)
+class Warning:  # noqa: A001 — the reviewer's word for it; Python's builtin is never used here
+    """One reason to look at a draft: a line, the lists behind it, the list's icon, and whether
+    it is only information (nothing in doubt)."""
+
+    line: str
+    details: tuple[str, ...] = ()
+    icon: str = "priority_high"
+    quiet: bool = False
+
+
+_PRODUCT = re.compile(r"^(?P<who>.+?): (?P<choice>[^:]*)$")  # "Parchment's HECVAT: No"
+
+
+def _tally(past_choices: dict[str, int]) -> str:
+    """ "Yes ×5, No ×2", most common first."""
+    ranked = sorted(past_choices.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{choice} ×{n}" for choice, n in ranked)
+
+
+def _products(past_answers: tuple[str, ...]) -> int:
+    """How many past answers are named (one per product and questionnaire)."""
+    return len({_PRODUCT.match(a).group("who") if _PRODUCT.match(a) else a for a in past_answers})
+
+
+def past_answers(draft: Draft) -> Warning | None:
+    """The near-identical past answers behind a reused choice: a warning when they disagree, a
+    quiet line when they agree (and how many), none when there were none."""
+    if not draft.reused or not draft.past_choices:
+        return None
+    others = "Other products" if draft.from_product else "Past answers"
+    details = tuple(draft.past_answers)
+    if len(draft.past_choices) > 1:
+        return Warning(f"{others} disagree: {_tally(draft.past_choices)}", details, "call_split")
+    n = max(_products(draft.past_answers), sum(draft.past_choices.values()))
+    choice = next(iter(draft.past_choices))
+    if draft.from_product:
+        if n == 1:  # one other product's word only: nothing to agree with
+            return Warning(
+                f"{choice}: one other product's past answer only ({draft.from_product})", details, "swap_horiz"
+            )
+        return Warning(f"{choice}, as {n} other products answered", details, "swap_horiz", quiet=True)
+    said = "past answer" if n == 1 else f"{n} past answers agree"
+    return Warning(f"{choice}: {said}", details, "history", quiet=True)
+
+
+def warnings_of(draft: Draft) -> tuple[Warning, ...]:
+    """The reasons to look at a drafted answer, one line each; () when it is not a draft."""
+    if draft.status is not DraftStatus.DRAFTED:
+        return ()
+    out: list[Warning] = []
+    past = past_answers(draft)
+    if past is not None:
+        out.append(past)
+    if draft.low_confidence and draft.choice_probability is not None:
+        out.append(Warning(f"The model was unsure of {draft.choice} ({draft.choice_probability:.0%})"))
+    elif draft.low_confidence:
+        out.append(Warning("Low confidence"))
+    third = draft.inherited_from
+    if third:
+        out.append(Warning(f"Only a third party's document supports this ({third})", icon="handshake"))
+    if draft.text_source == "shared_past":
+        out.append(
+            Warning(
+                "The text comes from other products' past answers (their names left out)",
+                icon="groups",
+                quiet=True,
+            )
+        )
+    if draft.stated:
+        out.append(Warning(f"Answered from the documents: {draft.stated}", icon="policy"))
+    if draft.profile_fact:
+        out.append(Warning(f"Profile fact ({draft.profile_fact})", icon="badge", quiet=True))
+    if draft.removed:
+        n = len(draft.removed)
+        out.append(
+            Warning(
+                f"{n} link{'s' if n > 1 else ''} or contact{'s' if n > 1 else ''} taken out: in none of your sources",
+                tuple(draft.removed),
+                "link_off",
+            )
+        )
+    if draft.model_wording or draft.text_source == "model":
+        out.append(Warning("Written by the model", icon="edit_note"))
+    return tuple(out)
+
+
+__all__ = ["Warning", "past_answers", "warnings_of"]

@@ -1,0 +1,166 @@
+"""A draft's risk (engine/drafting/risk.py), the one-line warnings a reviewer reads
+(engine/drafting/warnings.py) and where its text came from (``Draft.text_source``), read off
+the draft's own record — the same after a restart, since a stored draft is that record."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from engine.core.types import DraftStatus, SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.cross_product import shared_explanation
+from engine.drafting.records import Citation, Draft
+from engine.drafting.risk import REVIEW_FIRST_RISK, risk_of, stratum, stratum_risk
+from engine.index.library import LibraryHit
+from storage.library_store import LibraryEntry, Origin
+
+BASE = Draft("k", "DATA-01", "Sheet", 5, "Is data encrypted at rest?", "", "Yes", DraftStatus.DRAFTED)
+AGREEING = replace(
+    BASE,
+    reused=True,
+    from_product="Canvas Studio",
+    past_choices={"Yes": 6},
+    past_answers=tuple(f"{p}'s HECVAT: Yes" for p in ("A", "B", "C", "D", "E", "F")),
+)
+DISPUTED = replace(
+    AGREEING,
+    past_choices={"Yes": 5, "No": 2},
+    past_answers=AGREEING.past_answers[:5] + ("G's HECVAT: No", "H's HECVAT: No"),
+)
+MODEL = replace(BASE, answer="All data is encrypted with AES-256.", choice_probability=0.99, support=0.6)
+
+
+def _citation(kind: SourceKind, quote: str, third_party: str | None = None, product: str | None = None) -> Citation:
+    return Citation("f", kind, quote, AnchorLabel.VERIFIED, 100.0, 1.0, third_party=third_party, product=product)
+
+
+def test_the_strata_separate_agreement_disagreement_and_the_models_certainty():
+    assert stratum(AGREEING) == "other:agree:4+:yes"
+    assert stratum(replace(AGREEING, past_choices={"Yes": 1}, past_answers=("A's HECVAT: Yes",))) == "other:agree:1:yes"
+    assert stratum(DISPUTED) == "other:disputed:weak"  # 5 of 7 is under three quarters
+    assert stratum(replace(DISPUTED, past_choices={"Yes": 9, "No": 1})) == "other:disputed:strong"
+    assert stratum(replace(AGREEING, from_product=None)) == "own:agree:4+:yes"
+    assert stratum(MODEL) == "model:high:yes"
+    assert stratum(replace(MODEL, choice_probability=0.6, choice="No")) == "model:low:no"
+    assert stratum(replace(MODEL, choice=None)) == "model:text"
+    assert stratum(replace(BASE, status=DraftStatus.NO_CONTEXT)) is None
+    assert risk_of(replace(BASE, status=DraftStatus.NOT_REQUIRED)) is None
+
+
+def test_risk_is_the_share_of_wrong_choices_smoothed_towards_the_parent_stratum():
+    table = {"other:agree:4+:yes": (1, 98), "other:disputed:weak": (10, 30)}
+    other = (11 + 2 * 0.5) / (128 + 2)  # "other": every other-products stratum, towards one half
+    disputed = (10 + 2 * other) / (30 + 2)
+    assert abs(stratum_risk("other:disputed", table) - disputed) < 1e-9
+    assert abs(stratum_risk("other:disputed:weak", table) - (10 + 2 * disputed) / 32) < 1e-9
+    assert stratum_risk("other:agree:4+:yes", table) < 0.03  # seen often: its own share
+    assert stratum_risk("model:low:yes", table) == 0.5  # nothing of the model measured: not trusted
+    assert risk_of(DISPUTED, table) > risk_of(AGREEING, table)
+
+
+def test_review_first_is_the_risk_at_or_above_the_threshold():
+    assert DISPUTED.review_first == (DISPUTED.risk >= REVIEW_FIRST_RISK)
+    assert not replace(DISPUTED, status=DraftStatus.NO_CONTEXT).review_first
+    record = DISPUTED.to_json()
+    assert record["risk"] == round(DISPUTED.risk, 4) and record["review_first"] == DISPUTED.review_first
+
+
+def test_products_that_all_agree_are_one_quiet_line_with_the_list_behind_it():
+    (w,) = AGREEING.warnings
+    assert w.quiet and w.line == "Yes, as 6 other products answered"
+    assert w.details == AGREEING.past_answers
+
+
+def test_a_disagreement_is_one_line_with_its_tally():
+    (w,) = DISPUTED.warnings
+    assert not w.quiet and w.line == "Other products disagree: Yes ×5, No ×2" and w.icon == "call_split"
+    assert "H's HECVAT: No" in w.details
+
+
+def test_one_other_product_only_is_a_warning_not_information():
+    (w,) = replace(AGREEING, past_choices={"Yes": 1}, past_answers=("Parchment's HECVAT: Yes",)).warnings
+    assert not w.quiet and "one other product" in w.line
+
+
+def test_the_models_text_a_third_partys_evidence_and_removed_contacts_each_get_a_line():
+    third = replace(MODEL, citations=(_citation(SourceKind.PDF, "AWS encrypts.", third_party="Amazon Web Services"),))
+    lines = [w.line for w in third.warnings]
+    assert "Only a third party's document supports this (Amazon Web Services)" in lines
+    assert "Written by the model" in lines
+    removed = replace(MODEL, removed=("https://x.example", "help@x.example"))
+    (link,) = [w for w in removed.warnings if w.icon == "link_off"]
+    assert link.line.startswith("2 links or contacts") and link.details == removed.removed
+    assert replace(MODEL, status=DraftStatus.NO_CONTEXT).warnings == ()
+
+
+def test_text_source_says_where_the_words_came_from():
+    assert replace(AGREEING, answer="Encrypted.", from_product=None).text_source == "own_past"
+    assert MODEL.text_source == "model"
+    assert replace(MODEL, answer="Acme", profile_fact="vendor_name").text_source == "profile"
+    choice_cite = _citation(SourceKind.LIBRARY, "Yes", product="Canvas Studio")
+    doc = replace(
+        AGREEING, answer="Data is encrypted.", citations=(choice_cite, _citation(SourceKind.PDF, "Data is encrypted."))
+    )
+    assert doc.text_source == "own_document"
+    aws = replace(doc, citations=(choice_cite, _citation(SourceKind.PDF, "x", third_party="Amazon Web Services")))
+    assert aws.text_source == "third_party"
+    shared = replace(doc, citations=(choice_cite, _citation(SourceKind.LIBRARY, "Data is encrypted.", product="B")))
+    assert shared.text_source == "shared_past"
+    assert "The text comes from other products' past answers" in shared.warnings[-1].line
+    assert replace(AGREEING, answer="").text_source is None
+
+
+def _hit(product: str, choice: str, answer: str, score: float = 0.95) -> LibraryHit:
+    entry = LibraryEntry(
+        0,
+        "Is data encrypted?",
+        choice,
+        answer,
+        None,
+        f"{product} HECVAT.xlsx",
+        "S",
+        1,
+        "D-1",
+        "2026-01-01",
+        Origin.IMPORT,
+        product=product,
+    )
+    return LibraryHit(entry, score, score, score)
+
+
+def _encode(texts):
+    """Bag-of-words unit vectors: texts with the same words are the same practice (a stand-in for
+    the sentence encoder, which the drafter passes; this test is about the rule, not the model)."""
+    words = sorted({w for t in texts for w in t.lower().split()})
+    m = np.array([[t.lower().split().count(w) for w in words] for t in texts], dtype=np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def test_a_shared_explanation_needs_two_products_saying_the_same_without_names_or_contacts():
+    same = "All customer data is encrypted at rest with AES-256."
+    near = [
+        _hit("Canvas Studio", "Yes", same),
+        _hit("Mastery Connect", "Yes", same),
+        _hit("Parchment", "No", "Parchment does not encrypt backups at rest today."),
+    ]
+    found = shared_explanation(near, "Yes", _encode, ["Parchment", "Canvas Studio", "Mastery Connect"])
+    assert found is not None and found.hit.entry.answer == same
+    assert set(found.products) == {"Canvas Studio", "Mastery Connect"}
+    # one product's wording is that product's: never the company's
+    assert shared_explanation(near[:1] + near[2:], "Yes", _encode, []) is None
+    # a text naming a product, or holding a contact, is never used
+    named = [
+        _hit("A", "Yes", "Canvas Studio encrypts all customer data at rest."),
+        _hit("B", "Yes", "Canvas Studio encrypts all customer data at rest."),
+    ]
+    assert shared_explanation(named, "Yes", _encode, ["Canvas Studio"]) is None
+    mailed = [
+        _hit("A", "Yes", "Write to security@example.com for the encryption policy."),
+        _hit("B", "Yes", "Write to security@example.com for the encryption policy."),
+    ]
+    assert shared_explanation(mailed, "Yes", _encode, []) is None
+    # texts that say different things are no shared practice
+    apart = [_hit("A", "Yes", same), _hit("B", "Yes", "Backups are tested every quarter by the operations team.")]
+    assert shared_explanation(apart, "Yes", _encode, []) is None
