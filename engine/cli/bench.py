@@ -12,6 +12,7 @@ from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT
 from engine.bench.beir import MODES as BEIR_MODES
 from engine.bench.beir import bench_beir
 from engine.bench.draft import bench_draft
+from engine.bench.embedder import bench_embedder
 from engine.bench.evidence import BUDGETS, bench_evidence
 from engine.bench.latency import bench_latency
 from engine.bench.llama_cpu import bench_llama_cpu
@@ -20,15 +21,28 @@ from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
 from engine.bench.summaries import bench_summaries
 from engine.cli.common import model_args, print_json, store_arg
-from engine.core.config import ATOM_MODES, Mode, SummaryWriter
+from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, Mode, SummaryWriter
 from engine.drafting.ask import SUBDOC_WORDS, WINDOW
 from engine.drafting.generate.prompt import Evidence
+from engine.index.embed.onnx_int8 import INT8_EMBEDDER
 from engine.llama_build import CPU_SETS
 
 
 def register(p: argparse.ArgumentParser) -> None:
     bench = p.add_subparsers(dest="bench_command", required=True)
-    for add in (_page_finder, _retrieval, _beir, _summaries, _evidence, _latency, _quotes, _draft, _ask, _llama_cpu):
+    for add in (
+        _page_finder,
+        _retrieval,
+        _beir,
+        _summaries,
+        _evidence,
+        _latency,
+        _embedder,
+        _quotes,
+        _draft,
+        _ask,
+        _llama_cpu,
+    ):
         add(bench)  # in this order in `bench --help`
 
 
@@ -170,6 +184,24 @@ def _latency(bench) -> None:
     p.add_argument("--embedder")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_prints(lambda a: bench_latency(a.docs, a.questions, mode=a.mode, embedder=a.embedder)))
+
+
+def _embedder(bench) -> None:
+    p = bench.add_parser(
+        "embedder",
+        help="two embedders interleaved (default fp32 and int8 MiniLM): chunks/s, ms per question, agreement",
+    )
+    p.add_argument("--docs", required=True, nargs="+", help="folders (or files) of documents to chunk")
+    p.add_argument("--questions", required=True, help="text file, one question per line")
+    p.add_argument("--chunks", type=int, default=300, help="encode the first N chunks (default 300)")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    p.add_argument("--embedders", nargs=2, default=[DEFAULT_EMBEDDER, INT8_EMBEDDER], help="the two to compare")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_embedder(a.docs, a.questions, chunks=a.chunks, rounds=a.rounds, embedders=a.embedders)
+        )
+    )
 
 
 def _quotes(bench) -> None:

@@ -41,7 +41,11 @@ _UNITS = {
 # ---- shared arguments --------------------------------------------------------------------------
 def store_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", default=str(DEFAULT_STORE), help="knowledge-base folder (default: ./store)")
-    p.add_argument("--embedder", help="sentence-transformers name or folder (default all-MiniLM-L6-v2)")
+    p.add_argument(
+        "--embedder",
+        help="sentence-transformers name or folder (default all-MiniLM-L6-v2), or all-MiniLM-L6-v2-int8 "
+        "(the same model as int8 ONNX, no PyTorch)",
+    )
 
 
 def scope_args(p: argparse.ArgumentParser, company: bool = False) -> None:

