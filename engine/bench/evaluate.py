@@ -39,6 +39,7 @@ from engine.bench.leaks import (
     from_other_product,
     kb_sources,
     library_sources,
+    out_of_script,
     third_party_unnamed,
 )
 from engine.bench.risk import review_first_figures
@@ -306,6 +307,7 @@ def score_rows(
     figures["from_other_product"] = from_other_product(records)
     figures["review_first"] = review_first_figures(records)  # engine/bench/risk.py
     figures["third_party_unnamed"] = third_party_unnamed(records)
+    figures["out_of_script"] = out_of_script(records)
     if drafts_file is not None:
         drafts_file.parent.mkdir(parents=True, exist_ok=True)
         with drafts_file.open(drafts_mode, encoding="utf-8") as f:

@@ -55,6 +55,7 @@ from engine.core.scopes import COMPANY, FolderScopes, Scope
 from engine.core.types import FileProblem
 from engine.drafting.cross_product import contact_tokens
 from engine.drafting.explanation import names_any
+from engine.drafting.generate.glitches import foreign_text
 from engine.drafting.regulated import initials
 from engine.index.profile import fact_key
 from engine.ingest import load_document
@@ -415,6 +416,17 @@ def third_party_unnamed(records: Sequence[Mapping]) -> dict:
         }
         if text.strip() and any(not names_any(text, [p, initials(p)]) for p in parties):
             ids.append(r.get("id") or r.get("key"))
+    return {"rows": len(ids), "ids": ids}
+
+
+def out_of_script(records: Sequence[Mapping]) -> dict:
+    """Drafted rows whose text holds letters of a script its question does not use (a model's
+    "的通知" in an English questionnaire: engine/drafting/generate/glitches.py). Must be 0."""
+    ids = [
+        r.get("id") or r.get("key")
+        for r in records
+        if r.get("status") == "drafted" and foreign_text(r.get("answer") or "", r.get("question") or "")
+    ]
     return {"rows": len(ids), "ids": ids}
 
 

@@ -222,3 +222,31 @@ def test_the_report_section_names_the_rows_and_what_they_hold():
     assert ">Other products' names, people and contacts<" in page and "GNRL-08: erin@parchment.com" in page
     assert "2 rows took their choice from another product" in page
     assert leaks_html({}) == "" and "Other products'" not in rows_html({"row_types": {}})
+
+
+def test_a_providers_sentence_must_name_the_provider_and_no_text_leaves_the_questions_script():
+    """The evaluation's two checks over every drafted row (engine/bench/leaks.py): a text resting
+    on a third party's quote that does not name it (nor its initials) is counted, one that names
+    it is not; a text with letters of a script its question does not use is counted."""
+    from engine.bench.leaks import out_of_script, third_party_unnamed
+
+    def row(answer: str, third_party: str | None = "Amazon Web Services", label: str = "verified") -> dict:
+        cite = {"third_party": third_party, "label": label}
+        return {
+            "id": "X-1",
+            "status": "drafted",
+            "question": "Is data encrypted?",
+            "answer": answer,
+            "draft": {"answer": answer, "citations": [cite]},
+        }
+
+    rows = [
+        row("Data is encrypted at rest."),  # the provider's practice as the company's
+        row("Amazon Web Services, the third-party provider, states: data is encrypted at rest."),
+        row("AWS encrypts the volumes."),
+        row("Data is encrypted at rest.", third_party=None),
+        row("Data is encrypted at rest.", label="unverified"),  # not highlighted: not resting on it
+    ]
+    assert third_party_unnamed(rows) == {"rows": 1, "ids": ["X-1"]}
+    assert out_of_script([row("Yes, encrypted 的通知")])["rows"] == 1
+    assert out_of_script(rows)["rows"] == 0
