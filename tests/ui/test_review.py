@@ -950,3 +950,20 @@ def test_the_answer_box_grows_with_its_text_within_a_minimum_and_a_maximum():
     assert MIN_HEIGHT < heights[0] < heights[1] < heights[2] <= MAX_HEIGHT  # longer text, taller box
     assert answer_height("line\n" * 8) > answer_height("line " * 8)  # lines count, not only characters
     assert answer_height(paragraph * 40) == MAX_HEIGHT  # then it scrolls
+
+
+def test_a_model_reply_set_aside_is_no_draft_and_says_why(open_screen, ui_workspace, tmp_path):
+    """A reply the glitch guard set aside (engine/drafting/generate/glitches.py) is stored as
+    no_context with its reason (the draft is re-stored so by hand: the fake generator never
+    glitches; this test is about the card): the card says why and shows no answer to accept."""
+    ws = ui_workspace
+    pid = drafted_project(ws, tmp_path, limit=1)
+    (enc, *_) = ws.review(pid).items()
+    reason = "the model's reply was set aside: characters outside the questionnaire's script (的通知); write this answer by hand"
+    drafted_again(ws, pid, enc.key, status=DraftStatus.NO_CONTEXT, answer="", choice=None, error=reason)
+
+    at = open_screen("review")
+    assert not at.exception
+    shown_reasons = [w.value for w in at.main.warning if "set aside" in w.value]
+    assert shown_reasons == [escape_md("The" + reason[3:]) + "."]
+    assert answer_box(at).value == ""
