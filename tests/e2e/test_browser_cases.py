@@ -421,6 +421,11 @@ def test_review_first_holds_the_disputed_drafts_and_not_the_agreeing_ones_in_the
             page = app.page
             toggle = review_first_toggle(app)
             toggle.wait_for(timeout=60_000)
+            # the list is drawn after the toggle (a loaded machine shows the toggle first): wait for it
+            app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').filter(
+                has_text=re.compile(r"[A-Z]{4}-\d\d")
+            ).first.wait_for(timeout=60_000)
+            app.settle()
             assert toggle.inner_text().strip() == f"Review first ({len(DISPUTED)})"
             assert listed_ids(app) == [qid for qid, _ in REUSED_ROWS]  # off: the questionnaire's order
             toggle.locator("label").first.click()
