@@ -36,6 +36,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from engine.drafting.explanation import names_any
 from engine.index.library import LibraryHit, choice_key
 from storage.library_store import LibraryEntry
 
@@ -144,7 +145,7 @@ def shared_explanation(
         text = (e.answer or "").strip()
         if e.product is None or choice_key(e.choice) != choice_key(choice) or e.product in best:
             continue
-        if len(text.split()) < SHARED_WORDS or contact_tokens(text) or _names_any(text, names):
+        if len(text.split()) < SHARED_WORDS or contact_tokens(text) or names_any(text, names, ignore_case=True):
             continue
         best[e.product] = h
     hits = list(best.values())
@@ -159,10 +160,6 @@ def shared_explanation(
         return None
     same = [hits[i]] + [hits[j] for j in range(len(hits)) if sims[i, j] >= SHARED_MIN]
     return SharedExplanation(hits[i], tuple(h.entry.product or "" for h in same))
-
-
-def _names_any(text: str, names: Sequence[str]) -> bool:
-    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in names)
 
 
 _CONTACT = re.compile(

@@ -155,9 +155,11 @@ def _starts_sentence(lines: list[str]) -> bool:
     return lines[0].strip()[:1].isupper() and not _NAME_GOES_ON.match(lines[0])
 
 
-def names_any(sentence: str, names: Iterable[str]) -> bool:
-    """``sentence`` names one of ``names`` (as written, as a whole word or phrase)."""
-    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", sentence) for n in names if n)
+def names_any(sentence: str, names: Iterable[str], ignore_case: bool = False) -> bool:
+    """``sentence`` names one of ``names`` (as written, or in any case with ``ignore_case``, as a
+    whole word or phrase)."""
+    flags = re.IGNORECASE if ignore_case else 0
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", sentence, flags) for n in names if n)
 
 
 def best_sentence(

@@ -200,7 +200,8 @@ class Draft:
     @property
     def review_first(self) -> bool:
         """A drafted answer whose risk is at or above the calibrated threshold: the Review-first list."""
-        return self.status is DraftStatus.DRAFTED and self.risk is not None and self.risk >= REVIEW_FIRST_RISK
+        risk = self.risk  # None when not drafted
+        return risk is not None and risk >= REVIEW_FIRST_RISK
 
     @property
     def warnings(self) -> tuple[Warning, ...]:
