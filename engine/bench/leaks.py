@@ -56,7 +56,7 @@ from engine.core.types import FileProblem
 from engine.drafting.cross_product import contact_tokens
 from engine.drafting.explanation import names_any
 from engine.drafting.generate.glitches import foreign_text
-from engine.drafting.regulated import initials
+from engine.drafting.regulated import provider_names
 from engine.index.profile import fact_key
 from engine.ingest import load_document
 from engine.ingest.paths import select_files
@@ -403,7 +403,7 @@ def from_other_product(records: Sequence[Mapping]) -> dict:
 
 def third_party_unnamed(records: Sequence[Mapping]) -> dict:
     """Drafted rows whose text rests on a third party's document (a highlightable quote of it)
-    without naming that third party (its name or initials): a provider's practice presented as
+    without naming that third party (its name, initials or first word: ``provider_names``): a provider's practice presented as
     the company's own. Must be 0."""
     ids = []
     for r in records:
@@ -414,7 +414,7 @@ def third_party_unnamed(records: Sequence[Mapping]) -> dict:
             for c in d.get("citations") or ()
             if c.get("third_party") and c.get("label") != "unverified"
         }
-        if text.strip() and any(not names_any(text, [p, initials(p)]) for p in parties):
+        if text.strip() and any(not names_any(text, provider_names(p)) for p in parties):
             ids.append(r.get("id") or r.get("key"))
     return {"rows": len(ids), "ids": ids}
 

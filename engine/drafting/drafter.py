@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -42,7 +43,7 @@ from engine.drafting.cross_product import (
     passages_allowed,
     shared_explanation,
 )
-from engine.drafting.explanation import Explanation, best_sentence
+from engine.drafting.explanation import Explanation, best_sentence, names_any
 from engine.drafting.explanation_rules import contradicts
 from engine.drafting.generate import (
     DropdownTooLong,
@@ -57,8 +58,8 @@ from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
-from engine.drafting.records import Citation, Draft, Rect
-from engine.drafting.regulated import Regime, excluded_names, own_statements, regime_of
+from engine.drafting.records import Citation, Draft, Rect, TextSource
+from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
@@ -70,6 +71,7 @@ from engine.index.library import (
     choice_key,
     count_choices,
     near_hits,
+    overdue,
     reusable_choice,
     reused_hit,
 )
@@ -197,7 +199,7 @@ class Drafter:
             fact = self.profile.answer(q, question_key(q), self.product, rows, source)
             if fact is not None:  # a profile fact or the date: exactly, without the model
                 return fact
-            return self.profile.checked(self._draft(q, qualifier), self.product)
+            return provider_named(self.profile.checked(self._draft(q, qualifier), self.product))
 
     def _draft(self, q: Question, qualifier: Qualifier | None = None) -> Draft:
         key = question_key(q)
@@ -278,6 +280,7 @@ class Drafter:
             past_choices=count_choices(voters),
             confidence=reused_confidence(agreeing, len(voters), hit.score) if choice else None,
             past_answers=tuple(choice_label(x) for x in voters),
+            reused_due=overdue(e),  # a stale entry: reused, and the draft says so
         )
 
     def _other_products_choice(
@@ -328,6 +331,7 @@ class Drafter:
             support=backing,
             from_product=e.product,
             past_answers=tuple(choice_label(x) for x in voters),
+            reused_due=overdue(e),
         )
 
     def _stated(
@@ -580,3 +584,37 @@ def _voters(near: Sequence[LibraryHit], choice: str | None) -> tuple[list[Librar
     """The near-identical past answers that gave a choice, and how many of them gave ``choice``."""
     voters = [h.entry for h in near if choice_key(h.entry.choice)]
     return voters, sum(choice_key(x.choice) == choice_key(choice) for x in voters)
+
+
+def provider_named(draft: Draft) -> Draft:
+    """A third party's practice is never shown as the company's own (issue #37): a drafted text
+    that a third party's verified quote supports must name that provider (``provider_names``).
+    When it does not, a past answer's text keeps its words and loses those quotes (the text is
+    the responder's, the provider's page was only retrieved beside it); any other text (the
+    model's wording, a documents' sentence) is dropped: a choice stays with its quotes, a reply
+    without a choice is set aside with the reason."""
+    if draft.status is not DraftStatus.DRAFTED or not draft.answer.strip():
+        return draft
+    unnamed = {
+        c.third_party
+        for c in draft.citations
+        if c.third_party
+        and c.label is not AnchorLabel.UNVERIFIED
+        and not names_any(draft.answer, provider_names(c.third_party))
+    }
+    if not unnamed:
+        return draft
+    others = tuple(c for c in draft.citations if c.third_party not in unnamed)
+    if draft.text_source in (TextSource.OWN_PAST.value, TextSource.SHARED_PAST.value):
+        return replace(draft, citations=others)
+    if draft.reused:  # another product's choice: its text was a documents' sentence, gone with its quote
+        return replace(draft, answer="", citations=others)
+    if draft.choice:  # the model's choice keeps the quotes it rests on
+        return replace(draft, answer="")
+    who = " and ".join(sorted(unnamed))
+    return replace(
+        draft,
+        answer="",
+        status=DraftStatus.NO_CONTEXT,
+        error=set_aside(f"it restates {who}'s documents as the company's own practice"),
+    )

@@ -89,6 +89,13 @@ def initials(name: str) -> str:
     return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
 
 
+def provider_names(name: str) -> tuple[str, ...]:
+    """The ways a text names a third party: its name, initials and first word ("Amazon Web
+    Services", "AWS", "Amazon"; "Google Cloud Platform", "GCP", "Google")."""
+    first = next((w for w in re.split(r"\W+", name) if w), "")
+    return tuple(n for n in dict.fromkeys((name, initials(name), first if len(first) > 3 else "")) if n)
+
+
 # a statement that the product does not handle the data: "Instructure does not store, process,
 # or transmit cardholder data."
 _DENIAL = re.compile(r"\b(?:does|do|did|will|is|are|was|were|has|have|can|shall)\s+not\b|\bnever\b|n[’']t\b", re.I)
@@ -173,4 +180,14 @@ def excluded_names(other_products: Iterable[str], third_parties: Iterable[str]) 
     return [*other_products, *parties, *(i for i in map(initials, parties) if i)]
 
 
-__all__ = ["REGIMES", "Regime", "Statements", "denies", "excluded_names", "initials", "own_statements", "regime_of"]
+__all__ = [
+    "REGIMES",
+    "Regime",
+    "Statements",
+    "denies",
+    "excluded_names",
+    "initials",
+    "provider_names",
+    "own_statements",
+    "regime_of",
+]

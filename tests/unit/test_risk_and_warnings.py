@@ -164,3 +164,30 @@ def test_a_shared_explanation_needs_two_products_saying_the_same_without_names_o
     # texts that say different things are no shared practice
     apart = [_hit("A", "Yes", same), _hit("B", "Yes", "Backups are tested every quarter by the operations team.")]
     assert shared_explanation(apart, "Yes", _encode, []) is None
+
+
+def test_a_third_partys_practice_is_never_shown_as_the_companys_own():
+    """Real sentences of the leave-one-out drafts (AWS's CAIQ and SOC 3): a text a provider's
+    quote supports must name the provider (its name, initials or first word), else it goes."""
+    from engine.drafting.drafter import provider_named
+    from engine.drafting.regulated import provider_names
+
+    assert provider_names("Amazon Web Services") == ("Amazon Web Services", "AWS", "Amazon")
+    assert provider_names("Google Cloud Platform") == ("Google Cloud Platform", "GCP", "Google")
+    aws = _citation(SourceKind.PDF, "The access log is retained for 90 days", third_party="Amazon Web Services")
+    # a narrative the model wrote from AWS's CAIQ: set aside, with the reason, never drafted
+    narrative = replace(BASE, choice=None, answer="The access log is retained for 90 days.", citations=(aws,))
+    set_aside = provider_named(narrative)
+    assert set_aside.status is DraftStatus.NO_CONTEXT and not set_aside.answer
+    assert "Amazon Web Services's documents as the company's own practice" in set_aside.error
+    # a choice the model drafted keeps its choice and the quote it rests on, not the text
+    chosen = provider_named(replace(narrative, choice="Yes"))
+    assert (chosen.status, chosen.choice, chosen.answer, chosen.citations) == (DraftStatus.DRAFTED, "Yes", "", (aws,))
+    # naming the provider keeps everything
+    named = replace(narrative, answer="AWS, the hosting provider, retains the access log for 90 days.")
+    assert provider_named(named) is named
+    # a past answer's text is the responder's: it stays, the provider's quote beside it goes
+    own = _citation(SourceKind.LIBRARY, "Logs are kept for one year.")
+    past = replace(BASE, answer="Logs are kept for one year.", reused=True, citations=(own, aws))
+    kept = provider_named(past)
+    assert kept.answer == past.answer and kept.citations == (own,)
