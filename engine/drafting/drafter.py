@@ -44,7 +44,7 @@ from engine.drafting.cross_product import (
     shared_explanation,
 )
 from engine.drafting.explanation import Explanation, best_sentence, names_any
-from engine.drafting.explanation_rules import contradicts
+from engine.drafting.explanation_rules import asks_provider, contradicts
 from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
@@ -588,33 +588,37 @@ def _voters(near: Sequence[LibraryHit], choice: str | None) -> tuple[list[Librar
 
 def provider_named(draft: Draft) -> Draft:
     """A third party's practice is never shown as the company's own (issue #37): a drafted text
-    that a third party's verified quote supports must name that provider (``provider_names``).
-    When it does not, a past answer's text keeps its words and loses those quotes (the text is
-    the responder's, the provider's page was only retrieved beside it); any other text (the
-    model's wording, a documents' sentence) is dropped: a choice stays with its quotes, a reply
-    without a choice is set aside with the reason."""
+    that a third party's verified quote supports must name that provider (``provider_names``),
+    and a provider's own sentence answers only a question about what the provider does
+    (``asks_provider``: AWS's "vendors … are subject to confidentiality commitments" is no answer
+    to the company's contracts with its third parties). When either fails, a past answer's text
+    keeps its words and loses those quotes (the text is the responder's, the provider's page was
+    only retrieved beside it); any other text (the model's wording, a documents' sentence) is
+    dropped: a choice stays with its quotes, a reply without a choice is set aside with the reason."""
     if draft.status is not DraftStatus.DRAFTED or not draft.answer.strip():
         return draft
-    unnamed = {
-        c.third_party
-        for c in draft.citations
-        if c.third_party
-        and c.label is not AnchorLabel.UNVERIFIED
-        and not names_any(draft.answer, provider_names(c.third_party))
-    }
-    if not unnamed:
+    providers = {c.third_party for c in draft.citations if c.third_party and c.label is not AnchorLabel.UNVERIFIED}
+    unnamed = {p for p in providers if not names_any(draft.answer, provider_names(p))}
+    off_topic = draft.text_source == TextSource.THIRD_PARTY.value and not asks_provider(draft.question)
+    if not unnamed and not off_topic:
         return draft
-    others = tuple(c for c in draft.citations if c.third_party not in unnamed)
+    culprits = unnamed or providers
+    others = tuple(c for c in draft.citations if c.third_party not in culprits)
     if draft.text_source in (TextSource.OWN_PAST.value, TextSource.SHARED_PAST.value):
         return replace(draft, citations=others)
     if draft.reused:  # another product's choice: its text was a documents' sentence, gone with its quote
         return replace(draft, answer="", citations=others)
     if draft.choice:  # the model's choice keeps the quotes it rests on
         return replace(draft, answer="")
-    who = " and ".join(sorted(unnamed))
+    who = " and ".join(sorted(culprits))
+    why = (
+        f"it restates {who}'s documents as the company's own practice"
+        if unnamed
+        else f"it answers with {who}'s practice a question about the company's own"
+    )
     return replace(
         draft,
         answer="",
         status=DraftStatus.NO_CONTEXT,
-        error=set_aside(f"it restates {who}'s documents as the company's own practice"),
+        error=set_aside(why),
     )

@@ -191,3 +191,31 @@ def test_a_third_partys_practice_is_never_shown_as_the_companys_own():
     past = replace(BASE, answer="Logs are kept for one year.", reused=True, citations=(own, aws))
     kept = provider_named(past)
     assert kept.answer == past.answer and kept.citations == (own,)
+
+
+def test_a_providers_sentence_answers_only_a_question_about_the_provider():
+    """AWS's SOC 3 sentence, copied word for word by the model under HECVAT THRD-03 (the
+    company's contracts with its third parties): it names Amazon, but answers with Amazon's
+    practice a question about the company's own, so it is set aside; under a hosting question the
+    same kind of sentence stays."""
+    from engine.drafting.drafter import provider_named
+
+    said = (
+        "Vendors and third parties with restricted access, that engage in business with Amazon, are subject to "
+        "confidentiality commitments as part of their agreements with Amazon."
+    )
+    aws = _citation(SourceKind.PDF, said, third_party="Amazon Web Services")
+    contracts = replace(
+        BASE,
+        question="What legal agreements (i.e., contracts) do you have in place with these third parties that "
+        "address liability in the event of a data breach?",
+        answer=said,
+        choice=None,
+        citations=(aws,),
+    )
+    assert contracts.text_source == "third_party"
+    set_aside = provider_named(contracts)
+    assert set_aside.status is DraftStatus.NO_CONTEXT
+    assert "answers with Amazon Web Services's practice a question about the company's own" in set_aside.error
+    hosting = replace(contracts, question="Describe the physical security of the data centers hosting the service.")
+    assert provider_named(hosting) is hosting
