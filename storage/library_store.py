@@ -11,12 +11,24 @@ same question (text, file, sheet, row) is decided again.
 
 Entries carry the product they answered for (``product``; None: company-wide, engine/core/scopes.py).
 
+Governance (#39): each entry has an ``owner``, the date of the questionnaire it answered
+(``dated``, and ``dated_from``: where that date came from, :class:`Dated`), an explicit
+``review_by`` date when one was set (None: the questionnaire's date plus the library's period,
+engine/index/library.py ``LibraryPolicy``), and ``pending`` (an answer accepted in a review,
+waiting for its owner or a lead to approve it: never reused until then). Every change to the
+library (import, record, approve, retire, owner, renew) appends one row to ``changes`` with who
+and when; no row there is ever updated or deleted, and an entry replaced by a re-import keeps
+its rows (its last one says it was replaced; an id is never given to another entry).
+
 Schema versions: 1 identified imports by file name only and had no product; 2 added the
-``product`` column; 3 adds ``source`` and ``sha256``. Opening a version-1 or version-2 file
-adds whichever of the three columns it lacks (empty for the old entries, which a later import
-of a file of the same name still replaces, as before) and sets version 3. (A development build
-of #16 wrote a version 2 with ``source`` and ``sha256`` but no ``product``: it is upgraded the
-same way, since the columns present are read from the file, not assumed from its version.)
+``product`` column; 3 added ``source`` and ``sha256``; 4 adds ``owner``, ``dated``,
+``dated_from``, ``review_by``, ``pending`` and the ``changes`` table. Opening an older file adds
+whichever columns it lacks (empty for the old entries, which a later import of a file of the
+same name still replaces, as before; version-4 columns: no owner, dated their ``imported`` day
+(``dated_from`` "import"), no explicit review-by date, not pending), creates ``changes`` and sets
+version 4, in one transaction. (A development build of #16 wrote a version 2 with ``source``
+and ``sha256`` but no ``product``: it is upgraded the same way, since the columns present are
+read from the file, not assumed from its version.)
 
 What is promised for a file that is there (the file, or only its ``-wal``): it is checked
 before anything opens it for writing (``storage.sqlite.inspect``: its bytes, ``PRAGMA
@@ -37,6 +49,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
+from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -48,7 +61,9 @@ from engine.core.types import StoreDamaged
 from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction
 
 LIBRARY_DB = "library.sqlite"  # its name in a store folder
-SCHEMA_VERSION = 3  # 2 added entries.product, 3 entries.source and entries.sha256 (older files upgraded in place)
+# 2 added entries.product, 3 entries.source and entries.sha256, 4 the governance columns and the
+# changes table (older files upgraded in place)
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -68,14 +83,40 @@ CREATE TABLE IF NOT EXISTS entries (
     vector BLOB NOT NULL,
     product TEXT,
     source TEXT,
-    sha256 TEXT
+    sha256 TEXT,
+    owner TEXT,
+    dated TEXT,
+    dated_from TEXT,
+    review_by TEXT,
+    pending INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
+_CHANGES = """
+CREATE TABLE IF NOT EXISTS changes (
+    id INTEGER PRIMARY KEY,
+    entry INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL,
+    detail TEXT
+);
+CREATE INDEX IF NOT EXISTS changes_by_entry ON changes(entry);
+"""
 _TABLES = ("entries",)  # in every version
-_ADDED_COLUMNS = ("product", "source", "sha256")  # added by versions 2 and 3, all TEXT, NULL for older entries
+_ADDED_COLUMNS = {  # added by versions 2, 3 and 4; NULL (pending: 0) for older entries
+    "product": "TEXT",
+    "source": "TEXT",
+    "sha256": "TEXT",
+    "owner": "TEXT",
+    "dated": "TEXT",
+    "dated_from": "TEXT",
+    "review_by": "TEXT",
+    "pending": "INTEGER NOT NULL DEFAULT 0",
+}
 _COLUMNS = (
-    "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256"
+    "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256, "
+    "owner, dated, dated_from, review_by, pending"
 )
 
 
@@ -106,13 +147,57 @@ class Origin(str, Enum):
     REVIEW = "review"  # an answer a reviewer accepted or edited
 
 
+class Dated(str, Enum):
+    """Where an entry's questionnaire date (``LibraryEntry.dated``) came from."""
+
+    GIVEN = "given"  # the importer gave it (``library import --date``)
+    WORKBOOK = "workbook"  # the workbook's own "modified" date (its document properties)
+    IMPORT = "import"  # the day it was imported (neither of the above; entries older than schema 4)
+    REVIEW = "review"  # the day a reviewer accepted it in a questionnaire
+
+
+class Change(str, Enum):
+    """What a row of the library's ``changes`` records."""
+
+    IMPORT = "import"
+    REPLACED = "replaced"  # by a re-import of its file (the entry is gone; its rows stay)
+    RECORD = "record"  # accepted in a review (pending or not: the detail says)
+    APPROVE = "approve"
+    RETIRE = "retire"
+    RESTORE = "restore"  # retired, then brought back
+    OWNER = "owner"
+    RENEW = "renew"
+
+
+@dataclass(frozen=True)
+class LibraryChange:
+    """One change to an entry: what, by whom, when (UTC, ISO seconds) and its detail."""
+
+    id: int
+    entry: int
+    action: Change
+    by: str
+    at: str
+    detail: str | None
+
+    def to_json(self) -> dict:
+        return asdict(self) | {"action": self.action.value}
+
+
+def now() -> str:
+    """The time a change is recorded at: UTC, ISO 8601 to the second."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
 @dataclass(frozen=True)
 class LibraryEntry:
     """One past answer. ``answer`` is the explanation text (the comment column of a dropdown
     question, or the answer cell of a free-text one); ``choice`` the dropdown value; ``comment``
     a further note when the source has one. ``imported`` is the ISO date it was imported or
     recorded. ``id`` is 0 until stored. ``source`` (the path it was imported from) and
-    ``sha256`` (of that file's bytes) identify the file of an imported entry."""
+    ``sha256`` (of that file's bytes) identify the file of an imported entry. ``owner``, ``dated``
+    (ISO date of its questionnaire), ``dated_from``, ``review_by`` (an explicit ISO date, None:
+    the library's period after ``dated``) and ``pending`` govern it (the module docstring)."""
 
     id: int
     question: str
@@ -129,10 +214,16 @@ class LibraryEntry:
     product: str | None = None  # the product it answered for; None: company-wide (engine/core/scopes.py)
     source: str | None = None
     sha256: str | None = None
+    owner: str | None = None
+    dated: str | None = None
+    dated_from: Dated | None = None
+    review_by: str | None = None
+    pending: bool = False
 
     def to_json(self) -> dict:
         d = asdict(self)
         d["origin"] = self.origin.value
+        d["dated_from"] = self.dated_from.value if self.dated_from else None
         return d
 
     @property
@@ -147,7 +238,10 @@ class LibraryEntry:
 
 
 def _entry(row: tuple) -> LibraryEntry:
-    i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product, source, sha256 = row
+    (i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product, source, sha256) = (
+        row[:15]
+    )
+    owner, dated, dated_from, review_by, pending = row[15:20]
     return LibraryEntry(
         i,
         question,
@@ -164,6 +258,11 @@ def _entry(row: tuple) -> LibraryEntry:
         product,
         source,
         sha256,
+        owner,
+        dated or imported,
+        Dated(dated_from) if dated_from else (Dated.REVIEW if origin == Origin.REVIEW.value else Dated.IMPORT),
+        review_by,
+        bool(pending),
     )
 
 
@@ -187,20 +286,24 @@ class LibraryStore:
         self._opened = FileIdentity.of(self.path)  # a file replaced under it is noticed before a write
         self._writes = 0
         if version == 0:
-            self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+            self._db.executescript(_SCHEMA + _CHANGES + f"PRAGMA user_version={SCHEMA_VERSION};")
         elif version < SCHEMA_VERSION:
             self._upgrade()
 
     def _upgrade(self) -> None:
-        """Bring a version 1 or 2 file to the current schema: add the columns it lacks, in one
-        transaction (another process may have done it meanwhile: then nothing is left to do)."""
+        """Bring a version 1 to 3 file to the current schema: add the columns it lacks and the
+        ``changes`` table, in one transaction (another process may have done it meanwhile: then
+        nothing is left to do). The old entries' values are read as the module docstring says;
+        no row is rewritten."""
         with transaction(self._db, self._lock, self._opened) as db:
             if db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
                 return
             present = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
-            for column in _ADDED_COLUMNS:
+            for column, kind in _ADDED_COLUMNS.items():
                 if column not in present:
-                    db.execute(f"ALTER TABLE entries ADD COLUMN {column} TEXT")
+                    db.execute(f"ALTER TABLE entries ADD COLUMN {column} {kind}")
+            for statement in filter(str.strip, _CHANGES.split(";")):
+                db.execute(statement)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
@@ -241,10 +344,16 @@ class LibraryStore:
             return self._db.execute("PRAGMA data_version").fetchone()[0], self._writes
 
     # ---- reading -----------------------------------------------------------------------------
-    def entries(self, include_retired: bool = False) -> list[LibraryEntry]:
-        where = "" if include_retired else " WHERE retired = 0"
+    def entries(self, include_retired: bool = False, include_pending: bool = False) -> list[LibraryEntry]:
+        """The entries, oldest first: the active ones (approved, not retired), with the retired
+        and the pending ones when asked."""
+        where = " AND ".join(
+            w for w, skip in (("retired = 0", include_retired), ("pending = 0", include_pending)) if not skip
+        )
         with self._reading():
-            rows = self._db.execute(f"SELECT {_COLUMNS} FROM entries{where} ORDER BY id").fetchall()
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM entries{f' WHERE {where}' if where else ''} ORDER BY id"
+            ).fetchall()
         return [_entry(r) for r in rows]
 
     def entry(self, entry_id: int) -> LibraryEntry:
@@ -264,34 +373,58 @@ class LibraryStore:
         return _entry(found) if found else None
 
     def vectors(self, include_retired: bool = False) -> tuple[list[LibraryEntry], list[str], list[bytes]]:
-        """The entries with the embedder name and raw float32 bytes of each question vector."""
-        where = "" if include_retired else " WHERE retired = 0"
+        """The entries that may be reused (never a pending one), with the embedder name and raw
+        float32 bytes of each question vector."""
+        where = " WHERE pending = 0" if include_retired else " WHERE retired = 0 AND pending = 0"
         with self._reading():
             rows = self._db.execute(f"SELECT {_COLUMNS}, embedder, vector FROM entries{where} ORDER BY id").fetchall()
         return [_entry(r[:-2]) for r in rows], [r[-2] for r in rows], [r[-1] for r in rows]
 
+    def changes(self, entry_id: int | None = None) -> list[LibraryChange]:
+        """The recorded changes, oldest first: of one entry, or of the whole library."""
+        where, args = ("WHERE entry = ? ", (entry_id,)) if entry_id is not None else ("", ())
+        with self._reading():
+            rows = self._db.execute(
+                f"SELECT id, entry, action, by, at, detail FROM changes {where}ORDER BY id", args
+            ).fetchall()
+        return [LibraryChange(i, e, Change(a), by, at, d) for i, e, a, by, at, d in rows]
+
     # ---- writing -----------------------------------------------------------------------------
     def replace_file(
-        self, file: str, source: str, sha256: str, entries: Sequence[LibraryEntry], vectors: np.ndarray, embedder: str
+        self,
+        file: str,
+        source: str,
+        sha256: str,
+        entries: Sequence[LibraryEntry],
+        vectors: np.ndarray,
+        embedder: str,
+        by: str,
     ) -> int:
         """Put ``entries`` (imported from ``source``, a file whose bytes have ``sha256``, shown as
         ``file``) in place of every entry imported before from the same path or the same bytes
         (and of the entries of schema 1, which have neither, imported from a file named ``file``);
-        an entry identical to one retired before stays retired. Returns how many were replaced."""
+        an entry identical to one retired before stays retired. ``by`` imported it: one change
+        per new entry, one per replaced one. Returns how many were replaced."""
         same = "origin = ? AND (source = ? OR sha256 = ? OR (source IS NULL AND sha256 IS NULL AND file = ?))"
         args = (Origin.IMPORT.value, source, sha256, file)
+        at = now()
         with self._tx() as db:
             old = [_entry(r) for r in db.execute(f"SELECT {_COLUMNS} FROM entries WHERE {same}", args)]
             retired = {e.place for e in old if e.retired}
             db.execute(f"DELETE FROM entries WHERE {same}", args)
+            for e in old:
+                self._log(db, e.id, Change.REPLACED, by, f"re-import of {file}", at)
             for e, v in zip(entries, vectors):
-                self._insert(
-                    db, replace(e, retired=e.retired or e.place in retired, source=source, sha256=sha256), v, embedder
-                )
+                e = replace(e, retired=e.retired or e.place in retired, source=source, sha256=sha256)
+                entry_id = self._insert(db, e, v, embedder)
+                dated = f"{e.dated or e.imported} ({(e.dated_from or Dated.IMPORT).value})"
+                detail = f"from {file}, {e.sheet} row {e.row}; owner {e.owner or '(none)'}; dated {dated}"
+                self._log(db, entry_id, Change.IMPORT, by, detail + ("; retired as before" if e.retired else ""), at)
         return len(old)
 
-    def upsert_review(self, entry: LibraryEntry, vector: np.ndarray, embedder: str) -> LibraryEntry:
-        """Add a reviewed answer, or update the review entry of the same question, file, sheet and row."""
+    def upsert_review(self, entry: LibraryEntry, vector: np.ndarray, embedder: str, by: str) -> LibraryEntry:
+        """Add a reviewed answer, or update the review entry of the same question, file, sheet and
+        row (its owner kept when it has one; pending again when ``entry`` is); ``by`` accepted it."""
         with self._tx() as db:
             row = db.execute(
                 "SELECT id FROM entries WHERE origin = ? AND question = ? AND file = ? AND sheet = ? AND row = ?",
@@ -303,7 +436,8 @@ class LibraryStore:
                 entry_id = row[0]
                 db.execute(
                     "UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
-                    "retired = 0, embedder = ?, vector = ?, product = ? WHERE id = ?",
+                    "retired = 0, embedder = ?, vector = ?, product = ?, owner = COALESCE(owner, ?), dated = ?, "
+                    "dated_from = ?, review_by = ?, pending = ? WHERE id = ?",
                     (
                         entry.choice,
                         entry.answer,
@@ -313,16 +447,56 @@ class LibraryStore:
                         embedder,
                         _blob(vector),
                         entry.product,
+                        entry.owner,
+                        entry.dated,
+                        entry.dated_from.value if entry.dated_from else None,
+                        entry.review_by,
+                        int(entry.pending),
                         entry_id,
                     ),
                 )
+            said = " — ".join(x for x in (entry.choice, entry.answer) if x)
+            state = "pending approval" if entry.pending else "in use at once"
+            self._log(db, entry_id, Change.RECORD, by, f"{said[:200]} ({state}; from {entry.file})", now())
         return self.entry(entry_id)
 
-    def set_retired(self, entry_id: int, retired: bool = True) -> LibraryEntry:
+    def set_retired(self, entry_id: int, by: str, retired: bool = True) -> LibraryEntry:
+        """Retire the entry (kept, never matched again), or bring it back."""
+        return self._change(entry_id, by, Change.RETIRE if retired else Change.RESTORE, "retired = ?", int(retired))
+
+    def approve(self, entry_id: int, by: str) -> LibraryEntry:
+        """A pending entry approved: reused from now on. An entry not pending: a clear error."""
+        if not self.entry(entry_id).pending:
+            raise LibraryStoreError(f"library entry {entry_id} is not pending; nothing to approve")
+        return self._change(entry_id, by, Change.APPROVE, "pending = ?", 0)
+
+    def set_owner(self, entry_id: int, owner: str, by: str) -> LibraryEntry:
+        before = self.entry(entry_id).owner
+        return self._change(entry_id, by, Change.OWNER, "owner = ?", owner, f"{before or '(none)'} → {owner}")
+
+    def renew(self, entry_id: int, review_by: str, by: str) -> LibraryEntry:
+        """Set the entry's review-by date (ISO), checked and kept as it is."""
+        before = self.entry(entry_id).review_by or "the period after its date"
+        return self._change(
+            entry_id, by, Change.RENEW, "review_by = ?", review_by, f"review by {review_by} (was {before})"
+        )
+
+    def _change(
+        self, entry_id: int, by: str, action: Change, assignment: str, value, detail: str | None = None
+    ) -> LibraryEntry:
+        """One column of one entry set, and the change appended, in one transaction."""
         self.entry(entry_id)  # a clear error for an unknown id
         with self._tx() as db:
-            db.execute("UPDATE entries SET retired = ? WHERE id = ?", (int(retired), entry_id))
+            db.execute(f"UPDATE entries SET {assignment} WHERE id = ?", (value, entry_id))
+            self._log(db, entry_id, action, by, detail, now())
         return self.entry(entry_id)
+
+    @staticmethod
+    def _log(db: sqlite3.Connection, entry_id: int, action: Change, by: str, detail: str | None, at: str) -> None:
+        db.execute(
+            "INSERT INTO changes (entry, action, by, at, detail) VALUES (?, ?, ?, ?, ?)",
+            (entry_id, action.value, by, at, detail),
+        )
 
     def set_vectors(self, ids: Sequence[int], vectors: np.ndarray, embedder: str) -> None:
         with self._tx() as db:
@@ -333,10 +507,17 @@ class LibraryStore:
 
     @staticmethod
     def _insert(db: sqlite3.Connection, e: LibraryEntry, vector: np.ndarray, embedder: str) -> int:
+        """A new entry, with an id no entry ever had (SQLite would reuse a deleted entry's, whose
+        changes are kept: the new entry would inherit a history that is not its own)."""
+        (last,) = db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM entries), 0), COALESCE((SELECT MAX(entry) FROM changes), 0))"
+        ).fetchone()
         cur = db.execute(
-            "INSERT INTO entries (question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
-            "retired, embedder, vector, product, source, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO entries (id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
+            "retired, embedder, vector, product, source, sha256, owner, dated, dated_from, review_by, pending) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                last + 1,
                 e.question,
                 e.choice,
                 e.answer,
@@ -353,6 +534,11 @@ class LibraryStore:
                 e.product,
                 e.source,
                 e.sha256,
+                e.owner,
+                e.dated or e.imported,
+                e.dated_from.value if e.dated_from else None,
+                e.review_by,
+                int(e.pending),
             ),
         )
         return int(cur.lastrowid)

@@ -3,8 +3,12 @@ every draft and every reviewer decision, persisted as it happens.
 
 One project per questionnaire. The uploaded file's bytes are kept in the database, so export
 never depends on the upload still existing. Nothing is updated in place: drafts and decisions
-are appended with timestamps, and a question's current state is its latest draft plus its
-latest decision. ``PRAGMA user_version`` holds the schema version.
+are appended with timestamps and the name of who made them (``by``: the reviewer who started the
+drafting run or decided; None in records kept before version 5), and a question's current state is
+its latest draft plus its latest decision. So are the team's records (engine/review/team.py):
+assignments (a question's holder is its latest :class:`Assignment`; reassigning or unassigning
+appends another), :class:`Comment` s and :class:`Approval` s (a second person's sign-off on one
+accept or edit, made on the row version they saw). ``PRAGMA user_version`` holds the schema version.
 
 No lost update between two reviewers (two browsers on one app, the app and ``python -m engine
 review decide``): a question's :class:`RowVersion` is the pair of the ids of its latest draft and
@@ -27,17 +31,18 @@ import hashlib
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
+from engine.core.people import same
 from engine.core.types import Action, DraftStatus, FileProblem, StoreDamaged
 from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction
 
-# 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations (older
-# files are upgraded in place)
-SCHEMA_VERSION = 4
+# 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations, 5 who made
+# each run, draft and decision (``made_by``), assignments, comments and approvals (older files are upgraded in place)
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -64,7 +69,8 @@ CREATE TABLE IF NOT EXISTS drafts (
     answer TEXT NOT NULL,
     choice TEXT,
     data TEXT NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    made_by TEXT
 );
 CREATE INDEX IF NOT EXISTS drafts_by_question ON drafts(project_id, key, id);
 CREATE TABLE IF NOT EXISTS decisions (
@@ -75,7 +81,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     answer TEXT,
     choice TEXT,
     note TEXT,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    made_by TEXT
 );
 CREATE INDEX IF NOT EXISTS decisions_by_question ON decisions(project_id, key, id);
 CREATE TABLE IF NOT EXISTS project_options (
@@ -96,9 +103,45 @@ CREATE TABLE IF NOT EXISTS runs (
     options TEXT NOT NULL,
     started TEXT NOT NULL,
     finished TEXT,
-    error TEXT
+    error TEXT,
+    made_by TEXT
 );
+CREATE TABLE IF NOT EXISTS assignments (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    assignee TEXT,
+    due TEXT,
+    note TEXT,
+    made_by TEXT NOT NULL,
+    created TEXT NOT NULL,
+    decision_then INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS assignments_by_question ON assignments(project_id, key, id);
+CREATE TABLE IF NOT EXISTS comments (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    text TEXT NOT NULL,
+    made_by TEXT NOT NULL,
+    created TEXT NOT NULL,
+    decision_then INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS comments_by_question ON comments(project_id, key, id);
+CREATE TABLE IF NOT EXISTS approvals (
+    id INTEGER PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    decision_id INTEGER NOT NULL,
+    made_by TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS approvals_by_question ON approvals(project_id, key, id);
 """
+_MADE_BY = ("runs", "drafts", "decisions")  # the tables version 5 gave a made_by column
+_DRAFT = "key, status, answer, choice, data, created, made_by, id"  # the columns of a StoredDraft
+_DECISION = "key, action, answer, choice, note, created, made_by, id"  # the columns of a Decision
+_RUN = "id, project_id, options, started, finished, error, made_by"
 
 
 _TABLES = ("projects",)  # in every version
@@ -136,6 +179,8 @@ class StoredDraft:
     choice: str | None
     data: dict = field(default_factory=dict)  # citations, prompt_tokens, seconds… (JSON edge)
     created: str = ""
+    by: str | None = None  # who drafted it: the reviewer who started the run or Regenerate (None: before version 5)
+    id: int = 0  # its id in the store (0: not stored yet); a row's version names the latest (RowVersion)
 
 
 @dataclass(frozen=True)
@@ -149,6 +194,7 @@ class Run:
     started: str
     finished: str | None
     error: str | None
+    by: str | None = None  # who started it (None: before version 5)
 
 
 @dataclass(frozen=True)
@@ -159,6 +205,18 @@ class Decision:
     choice: str | None
     note: str | None
     created: str
+    by: str | None = None  # the reviewer (None: before version 5)
+    id: int = 0  # its id in the store
+
+
+def _draft_of(row: Sequence) -> StoredDraft:
+    """A StoredDraft from a row of :data:`_DRAFT`."""
+    return StoredDraft(row[0], DraftStatus(row[1]), row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
+
+
+def _decision_of(row: Sequence) -> Decision:
+    """A Decision from a row of :data:`_DECISION`."""
+    return Decision(row[0], Action(row[1]), row[2], row[3], row[4], row[5], row[6], row[7])
 
 
 def now() -> str:
@@ -284,7 +342,7 @@ class ReviewStore:
         found = inspect(self.path, _TABLES)  # before anything may write to the file
         if found.problem:
             raise ReviewStoreDamaged(self.path, found.problem)
-        if found.version not in (0, 1, 2, 3, SCHEMA_VERSION):
+        if found.version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {found.version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it (nothing was changed)"
@@ -294,11 +352,37 @@ class ReviewStore:
         )
         self._lock = threading.RLock()
         self._opened = FileIdentity.of(self.path)  # a file replaced under it is noticed before a write
-        if version in (1, 2):  # version 3 added the projects' product (4 a table, made below)
-            self._db.executescript(
-                f"BEGIN; ALTER TABLE projects ADD COLUMN product TEXT; PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-            )
-        self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+        self._upgrade(version)
+
+    def _upgrade(self, version: int) -> None:
+        """Bring a file of an older version to this one in place (a new file: its tables made), in
+        one ``BEGIN IMMEDIATE`` transaction that reads the version again under the lock, so two
+        processes opening one old file upgrade it once: 3 added the projects' product, 5
+        ``made_by`` on runs, drafts and decisions (``None``: made before names were kept); tables
+        added since are made. A file of this version is not written at all."""
+        if version == SCHEMA_VERSION:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                for statement in self._upgrade_steps(version) + [s for s in _SCHEMA.split(";") if s.strip()]:
+                    self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def _upgrade_steps(self, version: int) -> list[str]:
+        """The ALTER statements a file of ``version`` needs before the tables of :data:`_SCHEMA`."""
+        steps = ["ALTER TABLE projects ADD COLUMN product TEXT"] if version in (1, 2) else []
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table in _MADE_BY if version else ():
+            columns = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")} if table in tables else set()
+            if table in tables and "made_by" not in columns:
+                steps.append(f"ALTER TABLE {table} ADD COLUMN made_by TEXT")
+        return steps
 
     def close(self) -> None:
         close(self._db)
@@ -372,11 +456,12 @@ class ReviewStore:
         return json.loads(row[0]) if row else {}
 
     # ---- drafting runs ---------------------------------------------------------------------
-    def start_run(self, project_id: int, options: dict) -> Run:
+    def start_run(self, project_id: int, options: dict, *, by: str | None = None) -> Run:
+        """Record a request to draft the project, made by ``by`` (the reviewer who started it)."""
         with self._tx() as db:
             db.execute(
-                "INSERT INTO runs (project_id, options, started) VALUES (?, ?, ?)",
-                (project_id, json.dumps(options), now()),
+                "INSERT INTO runs (project_id, options, started, made_by) VALUES (?, ?, ?, ?)",
+                (project_id, json.dumps(options), now(), by),
             )
             run_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
         return self.run(run_id)
@@ -387,12 +472,10 @@ class ReviewStore:
 
     def run(self, run_id: int) -> Run:
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, project_id, options, started, finished, error FROM runs WHERE id = ?", (run_id,)
-            ).fetchone()
+            row = self._db.execute(f"SELECT {_RUN} FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise ReviewStoreError(f"no drafting run {run_id} in {self.path}")
-        return Run(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
+        return Run(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6])
 
     def runs(self, project_id: int | None = None, unfinished: bool = False) -> list[Run]:
         sql = "SELECT id FROM runs WHERE 1=1"
@@ -422,15 +505,19 @@ class ReviewStore:
         return [(key, json.loads(data)) for key, data in rows]
 
     # ---- drafts and decisions --------------------------------------------------------------
-    def add_draft(self, project_id: int, draft: StoredDraft, *, expected: RowVersion | None = None) -> StoredDraft:
-        """Append a draft; with ``expected`` (Regenerate: the version the reviewer saw), refused
-        with :class:`RowChanged` when the question changed since, in the same transaction."""
-        stamped = StoredDraft(draft.key, DraftStatus(draft.status), draft.answer, draft.choice, draft.data, now())
+    def add_draft(
+        self, project_id: int, draft: StoredDraft, *, expected: RowVersion | None = None, by: str | None = None
+    ) -> StoredDraft:
+        """Append a draft made for ``by`` (who started the run, or Regenerate); with ``expected``
+        (Regenerate: the version the reviewer saw), refused with :class:`RowChanged` when the
+        question changed since, in the same transaction."""
+        stamped = StoredDraft(draft.key, DraftStatus(draft.status), draft.answer, draft.choice, draft.data, now(), by)
         with self._tx() as db:
             if expected is not None:
                 self._check(db, project_id, draft.key, expected)
             db.execute(
-                "INSERT INTO drafts (project_id, key, status, answer, choice, data, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO drafts (project_id, key, status, answer, choice, data, created, made_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     project_id,
                     stamped.key,
@@ -439,18 +526,20 @@ class ReviewStore:
                     stamped.choice,
                     json.dumps(stamped.data, ensure_ascii=False),
                     stamped.created,
+                    by,
                 ),
             )
-        return stamped
+            made = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+        return replace(stamped, id=made)
 
     def latest_drafts(self, project_id: int) -> dict[str, StoredDraft]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT key, status, answer, choice, data, created FROM drafts WHERE id IN "
+                f"SELECT {_DRAFT} FROM drafts WHERE id IN "
                 "(SELECT MAX(id) FROM drafts WHERE project_id = ? GROUP BY key)",
                 (project_id,),
             ).fetchall()
-        return {r[0]: StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5]) for r in rows}
+        return {r[0]: _draft_of(r) for r in rows}
 
     def decide(
         self,
@@ -462,29 +551,32 @@ class ReviewStore:
         note: str | None = None,
         *,
         expected: RowVersion | None = None,
+        by: str | None = None,
     ) -> Decision:
-        """Append a reviewer's decision. ``expected``: the version of the row the reviewer saw;
-        checked and inserted in one ``BEGIN IMMEDIATE`` transaction, so of two reviewers deciding
-        on the same version only the first is stored and the second gets :class:`RowChanged`
-        (None: no check, for internal callers only)."""
-        decision = Decision(key, Action(action), answer, choice, note, now())
+        """Append a reviewer's decision, made by ``by``. ``expected``: the version of the row the
+        reviewer saw; checked and inserted in one ``BEGIN IMMEDIATE`` transaction, so of two
+        reviewers deciding on the same version only the first is stored and the second gets
+        :class:`RowChanged` (None: no check, for internal callers only)."""
+        decision = Decision(key, Action(action), answer, choice, note, now(), by)
         with self._tx() as db:
             if expected is not None:
                 self._check(db, project_id, key, expected)
             db.execute(
-                "INSERT INTO decisions (project_id, key, action, answer, choice, note, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (project_id, key, decision.action.value, answer, choice, note, decision.created),
+                "INSERT INTO decisions (project_id, key, action, answer, choice, note, created, made_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (project_id, key, decision.action.value, answer, choice, note, decision.created, by),
             )
-        return decision
+            made = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+        return replace(decision, id=made)
 
     def latest_decisions(self, project_id: int) -> dict[str, Decision]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT key, action, answer, choice, note, created FROM decisions WHERE id IN "
+                f"SELECT {_DECISION} FROM decisions WHERE id IN "
                 "(SELECT MAX(id) FROM decisions WHERE project_id = ? GROUP BY key)",
                 (project_id,),
             ).fetchall()
-        return {r[0]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+        return {r[0]: _decision_of(r) for r in rows}
 
     # ---- row versions (no lost update) ---------------------------------------------------------
     def versions(self, project_id: int) -> dict[str, RowVersion]:
@@ -528,17 +620,15 @@ class ReviewStore:
         if current == expected:
             return
         drafts = db.execute(
-            "SELECT key, status, answer, choice, data, created, id FROM drafts "
-            "WHERE project_id = ? AND key = ? AND (id > ? OR id = ?) ORDER BY id",
+            f"SELECT {_DRAFT} FROM drafts WHERE project_id = ? AND key = ? AND (id > ? OR id = ?) ORDER BY id",
             (project_id, key, expected.draft, current.draft),
         ).fetchall()
         decisions = db.execute(
-            "SELECT key, action, answer, choice, note, created, id FROM decisions "
-            "WHERE project_id = ? AND key = ? AND (id > ? OR id = ?) ORDER BY id",
+            f"SELECT {_DECISION} FROM decisions WHERE project_id = ? AND key = ? AND (id > ? OR id = ?) ORDER BY id",
             (project_id, key, expected.decision, current.decision),
         ).fetchall()
-        made = {r[6]: StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5]) for r in drafts}
-        decided = {r[6]: Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5]) for r in decisions}
+        made = {r[7]: _draft_of(r) for r in drafts}
+        decided = {r[7]: _decision_of(r) for r in decisions}
         since = [(d.created, 0, i, d) for i, d in made.items() if i > expected.draft]
         since += [(d.created, 1, i, d) for i, d in decided.items() if i > expected.decision]
         raise RowChanged(
@@ -578,15 +668,188 @@ class ReviewStore:
         """Every draft and decision of one question, oldest first."""
         with self._lock:
             drafts = self._db.execute(
-                "SELECT key, status, answer, choice, data, created, id FROM drafts WHERE project_id = ? AND key = ?",
-                (project_id, key),
+                f"SELECT {_DRAFT} FROM drafts WHERE project_id = ? AND key = ?", (project_id, key)
             ).fetchall()
             decisions = self._db.execute(
-                "SELECT key, action, answer, choice, note, created, id FROM decisions WHERE project_id = ? AND key = ?",
+                f"SELECT {_DECISION} FROM decisions WHERE project_id = ? AND key = ?", (project_id, key)
+            ).fetchall()
+        items = [(r[5], 0, r[7], _draft_of(r)) for r in drafts]
+        items += [(r[5], 1, r[7], _decision_of(r)) for r in decisions]
+        return [item for *_, item in sorted(items, key=lambda t: t[:3])]
+
+    # ---- assignments and comments (appended, never rewritten) ----------------------------------
+    def assign(
+        self,
+        project_id: int,
+        keys: Sequence[str],
+        to: str | None,
+        *,
+        by: str,
+        due: str | None = None,
+        note: str | None = None,
+    ) -> list[Assignment]:
+        """Give each question of ``keys`` to ``to`` (a person or a group; None: nobody), until
+        ``due`` (an ISO date), with ``note``, by ``by``: one appended record per question, in one
+        transaction; a question's holder is its latest record (:meth:`assignments`)."""
+        created = now()
+        made = []
+        with self._tx() as db:
+            for key in keys:
+                then = self._version(db, project_id, key).decision
+                db.execute(
+                    "INSERT INTO assignments (project_id, key, assignee, due, note, made_by, created, decision_then) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (project_id, key, to, due, note, by, created, then),
+                )
+                made.append(Assignment(project_id, key, to, due, note, by, created, then, _last_id(db)))
+        return made
+
+    def assignments(self, project_id: int | None = None) -> dict[tuple[int, str], Assignment]:
+        """Every question's latest assignment record (its holder: ``to`` None when it was
+        unassigned), by (project id, key); of one project, or of all (a person's queue)."""
+        where, args = ("WHERE project_id = ?", (project_id,)) if project_id is not None else ("", ())
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_ASSIGNMENT} FROM assignments WHERE id IN "
+                f"(SELECT MAX(id) FROM assignments {where} GROUP BY project_id, key)",
+                args,
+            ).fetchall()
+        return {(r[0], r[1]): Assignment(*r) for r in rows}
+
+    def assignment_history(self, project_id: int, key: str) -> list[Assignment]:
+        """Every assignment record of one question, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_ASSIGNMENT} FROM assignments WHERE project_id = ? AND key = ? ORDER BY id",
                 (project_id, key),
             ).fetchall()
-        items = [
-            (r[5], 0, r[6], StoredDraft(r[0], DraftStatus(r[1]), r[2], r[3], json.loads(r[4]), r[5])) for r in drafts
-        ]
-        items += [(r[5], 1, r[6], Decision(r[0], Action(r[1]), r[2], r[3], r[4], r[5])) for r in decisions]
-        return [item for *_, item in sorted(items, key=lambda t: t[:3])]
+        return [Assignment(*r) for r in rows]
+
+    def comment(self, project_id: int, key: str, text: str, *, by: str) -> Comment:
+        """Append a comment on one question by ``by``."""
+        created = now()
+        with self._tx() as db:
+            then = self._version(db, project_id, key).decision
+            db.execute(
+                "INSERT INTO comments (project_id, key, text, made_by, created, decision_then) VALUES (?, ?, ?, ?, ?, ?)",
+                (project_id, key, text, by, created, then),
+            )
+            return Comment(project_id, key, text, by, created, then, _last_id(db))
+
+    def comments(self, project_id: int | None = None, key: str | None = None) -> list[Comment]:
+        """The comments of one question, of a project, or of all projects, oldest first."""
+        sql, args = f"SELECT {_COMMENT} FROM comments WHERE 1=1", []
+        if project_id is not None:
+            sql, args = sql + " AND project_id = ?", args + [project_id]
+        if key is not None:
+            sql, args = sql + " AND key = ?", args + [key]
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
+        return [Comment(*r) for r in rows]
+
+    def all_decisions(self) -> list[tuple[int, Decision]]:
+        """Every decision of every project with its project id, oldest first (whether a person
+        mentioned in a comment has answered since: engine/review/queue.py)."""
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_DECISION}, project_id FROM decisions ORDER BY id").fetchall()
+        return [(r[8], _decision_of(r)) for r in rows]
+
+    # ---- approvals (a second person's sign-off on an accepted or edited answer) --------------------
+    def approve(self, project_id: int, key: str, *, expected: RowVersion, by: str) -> Approval:
+        """Record that ``by`` approves the question's latest decision, on the version of the row
+        they saw: checked and inserted in one ``BEGIN IMMEDIATE`` transaction, so a row changed
+        since raises :class:`RowChanged` (nothing is approved unseen). ValueError, nothing written,
+        when that decision is not an accept or an edit, was made by ``by`` (names compared by
+        engine/core/people.py ``same``), or is approved already. An approval names its decision,
+        so a later decision leaves it behind."""
+        with self._tx() as db:
+            self._check(db, project_id, key, expected)
+            row = db.execute(f"SELECT {_DECISION} FROM decisions WHERE id = ?", (expected.decision,)).fetchone()
+            decision = _decision_of(row) if row is not None and expected.decision else None
+            if decision is None or decision.action not in (Action.ACCEPT, Action.EDIT):
+                state = f"its latest decision is {_DID[decision.action]}" if decision else "nobody has decided on it"
+                raise ValueError(f"{state}; only an accepted or edited answer can be approved: accept or edit it first")
+            if same(decision.by, by):
+                raise ValueError(
+                    f"{decision.by} made its latest decision ({_DID[decision.action]} at {_when(decision.created)}); "
+                    "a second person approves it, not its author"
+                )
+            done = db.execute(
+                f"SELECT {_APPROVAL} FROM approvals WHERE project_id = ? AND key = ? AND decision_id = ? ORDER BY id",
+                (project_id, key, decision.id),
+            ).fetchone()
+            if done is not None:
+                raise ValueError(f"it is approved already, by {done[3]} at {_when(done[4])}; nothing to do")
+            created = now()
+            db.execute(
+                "INSERT INTO approvals (project_id, key, decision_id, made_by, created) VALUES (?, ?, ?, ?, ?)",
+                (project_id, key, decision.id, by, created),
+            )
+            return Approval(project_id, key, decision.id, by, created, _last_id(db))
+
+    def approvals(self, project_id: int, key: str | None = None) -> list[Approval]:
+        """Every approval of a project (or of one question), oldest first; one counts while the
+        decision it names is the question's latest (``Review.items``)."""
+        sql, args = f"SELECT {_APPROVAL} FROM approvals WHERE project_id = ?", [project_id]
+        if key is not None:
+            sql, args = sql + " AND key = ?", args + [key]
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
+        return [Approval(*r) for r in rows]
+
+
+def _last_id(db: sqlite3.Connection) -> int:
+    return db.execute("SELECT last_insert_rowid()").fetchone()[0]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One assignment record of a question: it was given to ``to`` (a person or a group; None:
+    unassigned) by ``by`` at ``created``, until ``due`` (an ISO date, or None), with ``note``;
+    ``decision_then``: the id of the question's latest decision then (0: none), so a decision made
+    after it is told exactly (ids only grow; timestamps have seconds)."""
+
+    project_id: int
+    key: str
+    to: str | None
+    due: str | None
+    note: str | None
+    by: str
+    created: str
+    decision_then: int = 0
+    id: int = 0
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A comment on a question, by ``by`` at ``created``; ``decision_then`` as for an
+    :class:`Assignment` (a person it mentions has answered once a later decision is theirs)."""
+
+    project_id: int
+    key: str
+    text: str
+    by: str
+    created: str
+    decision_then: int = 0
+    id: int = 0
+
+
+_ASSIGNMENT = "project_id, key, assignee, due, note, made_by, created, decision_then, id"
+_COMMENT = "project_id, key, text, made_by, created, decision_then, id"
+
+
+@dataclass(frozen=True)
+class Approval:
+    """``by`` approved the decision ``decision_id`` of a question (an accept or an edit made by
+    someone else) at ``created``; it counts while that decision is the question's latest."""
+
+    project_id: int
+    key: str
+    decision_id: int
+    by: str
+    created: str
+    id: int = 0
+
+
+_APPROVAL = "project_id, key, decision_id, made_by, created, id"
+_DID = {Action.ACCEPT: "an accept", Action.EDIT: "an edit", Action.NEEDS_SME: "Needs SME", Action.REJECT: "a reject"}

@@ -90,7 +90,8 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
     if problem:
         return Inspection(True, problem=problem)
     if check != ["ok"]:
-        return Inspection(True, problem=f"SQLite's integrity check fails ({'; '.join(check[:3])})")
+        rows = [_one_line(c) for c in check[:3]]  # a row may hold several lines ("*** in database main ***\n…")
+        return Inspection(True, problem=f"SQLite's integrity check fails ({'; '.join(rows)})")
     missing = [t for t in tables if t not in found]
     if version and missing:
         return Inspection(
@@ -100,6 +101,12 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
             f"{'are' if len(missing) > 1 else 'is'} missing",
         )
     return Inspection(True, version)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """An integrity-check row as one line of at most ``limit`` characters (the error is one line)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[str]]:

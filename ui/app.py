@@ -6,7 +6,12 @@ the review store's in place of every screen (so is a folder another process writ
 store replaced on disk under the app), the knowledge base's above the Export screen and in
 place of the others (each reads the knowledge base), a later one where the screen stopped. A
 snapshot that could not be written in ``backups/`` is one warning line above every screen, which
-works on."""
+works on.
+
+Served to a team (``python -m engine serve --address …``, SECURITY.md): when the workspace has
+accounts, the sign-in form (ui/components/sign_in.py) comes before anything else, and the
+navigation holds only the screens the account's role may open (``SCREENS``: a screen left out
+cannot be reached by its URL either); the engine's write entries check the role again."""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import streamlit as st  # noqa: E402
 
 from engine.core.types import FolderBusy, StoreDamaged, StoreReplaced  # noqa: E402
 from ui.components.messages import problem_text  # noqa: E402
+from ui.components.sign_in import SCREEN_NEEDS, role_note, signed_in  # noqa: E402
 from ui.components.uploads import guard_uploads  # noqa: E402
 from ui.resources import workspace  # noqa: E402
 
@@ -32,14 +38,26 @@ st.set_page_config(
 )
 st.logo(str(ROOT / "assets" / "logo.png"), size="large")
 
-pages = [
-    st.Page("screens/knowledge_base.py", title="Knowledge base", icon=":material/library_books:"),
-    st.Page("screens/questionnaire.py", title="Questionnaire", icon=":material/upload_file:"),
-    st.Page("screens/review.py", title="Review", icon=":material/fact_check:", default=True),
-    st.Page("screens/export.py", title="Export", icon=":material/download:"),
-    st.Page("screens/settings.py", title="Settings", icon=":material/settings:"),
-]
+SCREENS = (  # (file, title, icon) in the navigation's order; what a role needs to open each: SCREEN_NEEDS
+    ("screens/knowledge_base.py", "Knowledge base", ":material/library_books:"),
+    ("screens/questionnaire.py", "Questionnaire", ":material/upload_file:"),
+    ("screens/review.py", "Review", ":material/fact_check:"),  # the default: every role opens it
+    ("screens/my_questions.py", "My questions", ":material/assignment_ind:"),  # what waits for me (#39)
+    ("screens/export.py", "Export", ":material/download:"),
+    ("screens/settings.py", "Settings", ":material/settings:"),
+)
 guard_uploads()  # a name Streamlit's uploader refuses (a NUL) becomes a message, not a traceback
+every = {
+    path: st.Page(path, title=title, icon=icon, default=path == "screens/review.py") for path, title, icon in SCREENS
+}
+try:
+    account = signed_in(every.values())  # None: no accounts, one person on this machine; else the form until signed in
+except StoreDamaged as exc:  # the accounts file: the app serves no one until it reads
+    st.error(problem_text(exc), icon=":material/error:")
+    st.stop()
+pages = [  # a page left out cannot be reached by its address either
+    page for path, page in every.items() if account is None or account.may(SCREEN_NEEDS[path])
+]
 try:
     ws = workspace()
 except (StoreDamaged, FolderBusy) as exc:
@@ -54,6 +72,8 @@ except StoreDamaged as exc:
     kb_damaged = exc
 ws.warm_up()  # the embedder and the LLM load in background threads; no page waits for them
 page = st.navigation(pages)
+if role_note(account):
+    st.caption(role_note(account))
 if ws.backup_problem is not None:  # backups never block (storage/snapshots.py): one warning line, the app works on
     st.warning(problem_text(ws.backup_problem), icon=":material/warning:")
 if kb_damaged is not None:

@@ -1,6 +1,7 @@
-"""Settings a reviewer can change in the app: the generator (a GGUF file or an LLM server) and
-the retrieval configuration. Persisted as ``settings.json`` in the workspace folder, validated
-on the way in, so a bad value is refused with the reason and the fix, never half-applied."""
+"""Settings a reviewer can change in the app: the generator (a GGUF file or an LLM server), the
+retrieval configuration and the reviewer's name (engine/core/people.py; not set: the OS user).
+Persisted as ``settings.json`` in the workspace folder, validated on the way in, so a bad value is
+refused with the reason and the fix, never half-applied."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from urllib.parse import urlparse
 
 from engine.core.config import EngineConfig, parse_mode
 from engine.core.files import write_atomic
+from engine.core.people import default_reviewer, person_name
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered, resolve_model
 from engine.drafting.generate.prompt import Evidence
 from engine.index.embed.dense import DenseEncoder, EmbedderError
+from engine.index.library import LibraryPolicy
 
 SETTINGS_FILE = "settings.json"
 
@@ -68,26 +71,50 @@ class GeneratorConfig:
 class Settings:
     engine: EngineConfig = field(default_factory=EngineConfig)
     generator: GeneratorConfig = field(default_factory=GeneratorConfig)
+    reviewer: str | None = None  # the name on drafts, decisions and comments; None: the OS user, read when used
+    # the answer library's review period and admission of accepted answers (engine/index/library.py)
+    library: LibraryPolicy = field(default_factory=LibraryPolicy)
+
+    def __post_init__(self) -> None:
+        if self.reviewer is not None and not str(self.reviewer).strip():
+            object.__setattr__(self, "reviewer", None)  # an emptied field: back to the OS user
+        elif self.reviewer is not None:
+            try:
+                object.__setattr__(self, "reviewer", person_name(self.reviewer))
+            except ValueError as exc:
+                raise SettingsError(str(exc)) from None
+
+    @property
+    def reviewer_name(self) -> str:
+        """Who works in this workspace: the name set here, else the operating-system user."""
+        return self.reviewer or default_reviewer()
 
     def to_json(self) -> dict:
         e = asdict(self.engine)
         e["mode"], e["summaries"] = self.engine.mode.value, self.engine.summaries.value
         generator = {k: v for k, v in asdict(self.generator).items() if k != "evidence" or v is not None}
-        return {"engine": e, "generator": generator}  # the evidence form only when one is set (the CLI's)
+        out = {"engine": e, "generator": generator}  # the evidence form only when one is set (the CLI's)
+        out["library"] = asdict(self.library)
+        return out | ({"reviewer": self.reviewer} if self.reviewer else {})
 
     @classmethod
     def from_json(cls, d: dict) -> Settings:
         known = EngineConfig.__dataclass_fields__
         engine = EngineConfig(**{k: v for k, v in d.get("engine", {}).items() if k in known})
-        return cls(engine, GeneratorConfig(**d.get("generator", {})))
+        library = LibraryPolicy(**d.get("library", {}))
+        return cls(engine, GeneratorConfig(**d.get("generator", {})), d.get("reviewer"), library)
 
     def changed(self, **values) -> Settings:
-        """A copy with some values changed (engine or generator fields), validated."""
+        """A copy with some values changed (engine or generator fields, ``reviewer``, the library's
+        ``review_months`` and ``admission``), validated."""
         gen = {k: values.pop(k) for k in ("model", "llm_url", "evidence") if k in values}
+        reviewer = values.pop("reviewer", self.reviewer)
+        lib = {k: values.pop(k) for k in ("review_months", "admission") if k in values}
         try:
             if "mode" in values:
                 values["mode"] = parse_mode(values["mode"])
-            return Settings(replace(self.engine, **values), replace(self.generator, **gen))
+            engine, generator = replace(self.engine, **values), replace(self.generator, **gen)
+            return Settings(engine, generator, reviewer, replace(self.library, **lib))
         except SettingsError:
             raise
         except (TypeError, ValueError) as exc:

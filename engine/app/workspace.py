@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from engine.app.settings import Settings
+from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
 from engine.core.scopes import FolderScopes, Scope, ScopeFilter, products_of
@@ -56,6 +57,14 @@ class Workspace:
         self._lock = threading.RLock()
         self._warm: WarmUp | None = None
         self.backup_problem: BackupFailed | None = None  # the last snapshot that could not be written (back_up)
+
+    @property
+    def reviewer(self) -> str:
+        """The name this workspace's drafts, decisions and comments are made under: the settings'
+        reviewer, else the operating-system user (engine/core/people.py); in an app served to a
+        team, the signed-in account's name (engine/core/accounts.py), never the shared setting."""
+        account = acting_account()
+        return account.name if account is not None else self.settings.reviewer_name
 
     @property
     def _incoming(self) -> Path:
@@ -118,7 +127,7 @@ class Workspace:
     def library(self) -> AnswerLibrary:
         """The answer library (``library.sqlite`` here), embedding with the knowledge base's
         encoder, loaded when first needed."""
-        return AnswerLibrary(self.folder, lambda: self.kb.encoder)
+        return AnswerLibrary(self.folder, lambda: self.kb.encoder, self.settings.library)
 
     @cached_property
     def _profile(self) -> ProfileAnswers:
@@ -161,7 +170,14 @@ class Workspace:
     def apply_settings(self, settings: Settings) -> None:
         """Save new settings; the knowledge base and drafter (and the generator, when its
         settings changed) are rebuilt with them on next use, or by the next :meth:`warm_up`. A
-        new embedder or α needs a re-index of the stored documents (``kb.reindex``)."""
+        new embedder or α needs a re-index of the stored documents (``kb.reindex``). A new
+        reviewer's name alone is saved at once (nothing to reload, drafting may run on)."""
+        require(Permission.SETTINGS)
+        if replace(settings, reviewer=self.settings.reviewer) == self.settings:
+            with self._lock:
+                settings.save(self.folder)
+                self.settings = settings
+            return
         if self._warm is not None:  # a warm-up still loading the old models would keep them after the swap
             self._warm.wait()
         with self._lock:
@@ -214,6 +230,7 @@ class Workspace:
         self, path: Path, name: str, progress: Progress = no_progress, scope: Scope | None = None
     ) -> AddReport:
         """Index one file under an outside name (an upload's file name): see ``KnowledgeBase.add_file``."""
+        require(Permission.KNOWLEDGE_BASE)
         return self.kb.add_file(path, name, progress, scope=scope)
 
     def add_files(
@@ -221,18 +238,22 @@ class Workspace:
     ) -> AddReport:
         """Index files and folders of this computer in one go: see ``KnowledgeBase.add``; with
         ``folders`` each file's scope from its folder's name (``kb add --scope-folders``)."""
+        require(Permission.KNOWLEDGE_BASE)
         return self.kb.add(paths, progress, folders=folders)
 
     def set_scopes(self, scopes: dict[str, Scope]) -> list[DocumentInfo]:
         """Give documents (by name) a new scope; returns the documents that changed."""
+        require(Permission.KNOWLEDGE_BASE)
         return self.kb.set_scopes(scopes)
 
     def remove_document(self, name: str, progress: Progress = no_progress) -> DocumentInfo:
         """Remove document ``name`` from the knowledge base (its index rebuilt without it)."""
+        require(Permission.KNOWLEDGE_BASE)
         return self.kb.remove(name, progress)
 
     def reindex(self, progress: Progress = no_progress) -> None:
         """Rebuild the index from the stored files with the current settings' embedder and α."""
+        require(Permission.KNOWLEDGE_BASE)
         self.kb.reindex(progress)
 
     def summary(self, name: str) -> Summary:
@@ -241,6 +262,7 @@ class Workspace:
 
     def edit_summary(self, name: str, text: str) -> Summary:
         """Replace the summary of document ``name`` by the reviewer's text (re-embedded at once)."""
+        require(Permission.KNOWLEDGE_BASE)
         return self.kb.indexes.edit_summary(name, text)
 
     # ---- the review store's records, as the screens read them -----------------------------------
@@ -269,6 +291,7 @@ class Workspace:
         is kept as a plain file name (:func:`~engine.ingest.upload_names.plain_upload_name`:
         no folders, drive letters or control characters, capped in length); a name with
         nothing usable left raises IngestError."""
+        require(Permission.QUESTIONNAIRE)
         name = plain_upload_name(name).name
         suffix = Path(name).suffix.lower()
         if suffix not in SUFFIXES:
@@ -287,7 +310,8 @@ class Workspace:
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
             shutil.rmtree(staging.parent, ignore_errors=True)
-        self.review_store.set_options(project.id, {"read": options.to_json()})
+        kept = self.review_store.options(project.id)  # the same file again: its other options (approval) stay
+        self.review_store.set_options(project.id, {**kept, "read": options.to_json()})
         path = self.questionnaire_path(project)
         # the project's file holds the bytes just read: not read again, unless the project keeps them under
         # another name (the same file uploaded again, renamed), as a CSV's sheet is named after its file
@@ -298,6 +322,7 @@ class Workspace:
 
     def set_read_options(self, project_id: int, options: ReadOptions) -> Questionnaire:
         """Re-read a project's questionnaire with other overrides (validated before saving)."""
+        require(Permission.QUESTIONNAIRE)
         path = self.questionnaire_path(self.review_store.project(project_id))
         questionnaire = read_questionnaire(path, **options.to_json())
         stored = self.review_store.options(project_id)
@@ -308,6 +333,7 @@ class Workspace:
     def set_product(self, project_id: int, product: str | None) -> Project:
         """Draft the project's questionnaire for ``product`` (None: company-wide); refused while
         it is being drafted."""
+        require(Permission.QUESTIONNAIRE)
         product = ScopeFilter(product).product  # a bad name is refused here (ScopeError)
         if self.jobs.running(project_id):
             raise RuntimeError("drafting is running; stop it (or let it finish) before changing the product")
@@ -328,16 +354,19 @@ class Workspace:
         project = self.review_store.project(project_id)
         return read_questionnaire(self.questionnaire_path(project), **self.read_options(project_id).to_json())
 
-    def review(self, project_id: int, questionnaire: Questionnaire | None = None) -> Review:
+    def review(self, project_id: int, questionnaire: Questionnaire | None = None, by: str | None = None) -> Review:
         """The project's review (answers the reviewer approves go to the answer library; while
         the library is damaged, to the review store only, and ``Review.library_problem`` says
-        why); ``questionnaire``: the project's file already read (the UI caches it)."""
+        why); ``questionnaire``: the project's file already read (the UI caches it); ``by``: whose
+        decisions they are (None: :attr:`reviewer`)."""
         try:
             library, damaged = self.library, None
         except LibraryStoreDamaged as exc:
             library, damaged = None, exc
         questionnaire = questionnaire or self.questionnaire(project_id)
-        return Review(self.review_store, project_id, questionnaire, library, library_problem=damaged)
+        return Review(
+            self.review_store, project_id, questionnaire, library, library_problem=damaged, by=by or self.reviewer
+        )
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()
@@ -352,8 +381,10 @@ class Workspace:
         limit: int | None = None,
         redo_answered: bool = False,
         progress: Progress = no_progress,
+        by: str | None = None,
     ) -> DraftRun:
-        """Draft a questionnaire read from its own file, in the foreground (``python -m engine draft``):
+        """Draft a questionnaire read from its own file, in the foreground (``python -m engine draft``),
+        for ``by`` (None: :attr:`reviewer`):
         its project is the file's bytes, so the same file again continues where a run stopped; the
         drafts go to the review store, ``results`` (results.jsonl) and ``out`` (the completed
         workbook). This workspace's objects draft it: the knowledge base, the answer library when
@@ -378,15 +409,19 @@ class Workspace:
                 limit=limit,
                 redo_answered=redo_answered,
                 progress=progress,
+                by=by or self.reviewer,
             )
         finally:
             self.back_up()
 
-    def regenerate(self, project_id: int, key: str, expected: RowVersion | None = None) -> Draft:
-        """Draft one question again (the newest draft wins; the old one stays in the history).
-        ``expected``: the version of the row the reviewer saw (the app and the CLI pass it); a row
-        that changed since is refused with ``RowChanged``, before the model drafts and again when
-        the new draft is stored (no lost update: storage/review_store.py)."""
+    def regenerate(self, project_id: int, key: str, expected: RowVersion | None = None, by: str | None = None) -> Draft:
+        """Draft one question again (the newest draft wins; the old one stays in the history),
+        for ``by`` (None: :attr:`reviewer`). ``expected``: the version of the row the reviewer
+        saw (the app and the CLI pass it); a row that changed since is refused with
+        ``RowChanged``, before the model drafts and again when the new draft is stored (no lost
+        update: storage/review_store.py)."""
+        require(Permission.DECIDE)
+        require_row(lambda: getattr(self.review_store.assignments(project_id).get((project_id, key)), "to", None))
         if expected is not None:
             self.review_store.check(project_id, key, expected)
         questionnaire = self.questionnaire(project_id)
@@ -397,7 +432,7 @@ class Workspace:
         draft = self.drafter_for(project_id).draft(
             question, row_ids(questionnaire.questions), questionnaire.path, qualifier
         )
-        self.review_store.add_draft(project_id, draft.stored(), expected=expected)
+        self.review_store.add_draft(project_id, draft.stored(), expected=expected, by=by or self.reviewer)
         return draft
 
 
@@ -531,11 +566,17 @@ class DraftingJobs:
         self._status: dict[int, JobStatus] = {}
         self._cancel: dict[int, threading.Event] = {}
 
-    def start(self, project_id: int, *, limit: int | None = None, redo_answered: bool = False) -> JobStatus:
+    def start(
+        self, project_id: int, *, limit: int | None = None, redo_answered: bool = False, by: str | None = None
+    ) -> JobStatus:
+        """Draft the project in the background for ``by`` (None: the workspace's reviewer), whose
+        name the run and its drafts carry."""
+        require(Permission.QUESTIONNAIRE)
         with self._lock:
             if self._alive(project_id):
                 return self._status[project_id]
-        run = self.ws.review_store.start_run(project_id, {"limit": limit, "redo_answered": redo_answered})
+        options = {"limit": limit, "redo_answered": redo_answered}
+        run = self.ws.review_store.start_run(project_id, options, by=by or self.ws.reviewer)
         return self._launch(run)
 
     def resume(self) -> list[JobStatus]:
@@ -610,6 +651,7 @@ class DraftingJobs:
                 limit=run.options.get("limit"),
                 redo_answered=bool(run.options.get("redo_answered")),
                 progress=progress,
+                by=run.by,
             ).not_required
         except _Cancelled:
             error = STOPPED

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from tqdm import tqdm
 
+from engine.app.settings import Settings
 from engine.core.config import EngineConfig, SummaryWriter
 from engine.core.limits import Limits
 from engine.core.scopes import FolderScopes, Scope
@@ -213,7 +214,8 @@ def library(args: argparse.Namespace, kb=None, create: bool = False) -> AnswerLi
     store = Path(args.store)
     if not create and not has_library(store):
         return None
-    return AnswerLibrary(store, kb.encoder if kb is not None else (lambda: encoder(args)))
+    policy = Settings.load(store).library  # the workspace's review period and admission (settings.json)
+    return AnswerLibrary(store, kb.encoder if kb is not None else (lambda: encoder(args)), policy)
 
 
 def encoder(args: argparse.Namespace) -> DenseEncoder:

@@ -22,6 +22,7 @@ from engine.cli.common import model_args, product_arg, store_arg
 from engine.cli.inspect import add_questionnaire_args, read_from_args
 from engine.core.config import RETRIEVAL_MODES
 from engine.core.limits import add_limit_args
+from engine.core.people import person_name
 from engine.core.types import DraftStatus
 from engine.review.draft_run import DraftRun
 
@@ -44,6 +45,7 @@ def register(p: argparse.ArgumentParser) -> None:
     )
     model_args(p)
     add_limit_args(p)
+    p.add_argument("--by", metavar="NAME", help="whose drafting run it is (default: your login name)")
     p.set_defaults(func=cmd_draft)
 
 
@@ -58,6 +60,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
         limit=args.limit,
         redo_answered=args.redo_answered,
         progress=common.progress_bar(),
+        by=person_name(args.by, "--by") if args.by is not None else None,
     )
     _say(run, args)
     if ws.backup_problem is not None:  # backups never block: the drafts and --out are written (storage/snapshots.py)

@@ -1,7 +1,10 @@
 """``python -m engine library …``: the answer library of ``--store``, past answered questionnaires
-(import, list, check, retire): the arguments of each subcommand beside its handler. A damaged
-library is one ``error:`` line (storage/library_store.py), never "no library"; after an import
-(or a retirement) the library is snapshotted in ``backups/`` (storage/snapshots.py)."""
+(import, list, check, retire) and its governance (attention: the pending, stale and conflicting
+entries; approve, owner, renew, history): the arguments of each subcommand beside its handler.
+Every change is made by ``--by`` (default: the workspace's reviewer, engine/cli/review.py) and
+recorded with who and when. A damaged library is one ``error:`` line
+(storage/library_store.py), never "no library"; after a change the library is snapshotted in
+``backups/`` (storage/snapshots.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +14,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from engine.app.settings import Settings
 from engine.cli import common
 from engine.cli.common import folder_scope_args, product_arg, store_arg
 from engine.core.limits import Limits, add_limit_args
+from engine.core.people import person_name
 from engine.core.types import FileProblem
-from engine.index.library import LibraryImportError
+from engine.index.library import AnswerLibrary, LibraryImportError, iso_day, overdue
 from engine.ingest.paths import select_files
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from storage.snapshots import BackupFailed, take_library
@@ -46,20 +51,82 @@ def register(p: argparse.ArgumentParser) -> None:
         "a --third-party-folder's refused; not with --product",
     )
     add_limit_args(p)
+    p.add_argument("--owner", metavar="NAME", help="who owns these answers (default: --by)")
+    p.add_argument(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="the questionnaires' date, from which their review-by date is counted (default: each workbook's "
+        "own modified date, else today)",
+    )
+    _by_arg(p)
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
     store_arg(p)
-    p.add_argument("--all", action="store_true", help="include retired entries")
+    p.add_argument("--all", action="store_true", help="include retired and pending entries")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_library_list)
     p = lib.add_parser("check", help="near-identical questions answered with different choices")
     store_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_library_check)
+    p = lib.add_parser(
+        "attention", help="the entries to act on: pending approval, past their review-by date, conflicting"
+    )
+    store_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_library_attention)
     p = lib.add_parser("retire", help="stop reusing entries (by id, see `library list`)")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
     store_arg(p)
+    _by_arg(p)
     p.set_defaults(func=cmd_library_retire)
+    p = lib.add_parser("approve", help="approve pending entries: reused from now on")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    store_arg(p)
+    _by_arg(p)
+    p.set_defaults(func=cmd_library_approve)
+    p = lib.add_parser("owner", help="give entries a new owner")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.add_argument("--to", required=True, metavar="NAME", help="the new owner (a person or a group)")
+    store_arg(p)
+    _by_arg(p)
+    p.set_defaults(func=cmd_library_owner)
+    p = lib.add_parser("renew", help="entries reviewed: set their review-by date")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.add_argument(
+        "--until", metavar="YYYY-MM-DD", help="the new review-by date (default: the review period from today)"
+    )
+    store_arg(p)
+    _by_arg(p)
+    p.set_defaults(func=cmd_library_renew)
+    p = lib.add_parser("history", help="who changed the library, and when (one entry's, or all)")
+    p.add_argument("ids", nargs="*", type=int, metavar="ID")
+    store_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_library_history)
+
+
+def _by_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--by",
+        metavar="NAME",
+        help="who does it (default: the reviewer of the workspace's settings, else your login name)",
+    )
+
+
+def _by(args: argparse.Namespace) -> str:
+    """``--by`` checked as a name, else the workspace's reviewer (its settings, else the OS user)."""
+    return person_name(args.by, "--by") if args.by is not None else Settings.load(Path(args.store)).reviewer_name
+
+
+def _existing(args: argparse.Namespace) -> AnswerLibrary:
+    library = common.library(args)
+    if library is None:
+        raise FileNotFoundError(
+            f"{args.store} has no answer library; import past filled questionnaires with "
+            f"`python -m engine library import FILE --store {args.store}`"
+        )
+    return library
 
 
 def cmd_library_import(args: argparse.Namespace) -> int:
@@ -71,6 +138,8 @@ def cmd_library_import(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    by, dated = _by(args), iso_day(args.date, "--date") if args.date else None
+    owner = person_name(args.owner, "--owner") if args.owner is not None else None
     library = common.library(args, create=True)
     progress = common.progress_bar()
     failed: list[str] = []
@@ -83,7 +152,15 @@ def cmd_library_import(args: argparse.Namespace) -> int:
                     "import it with --product if it is this company's answers, or leave it out",
                 )
             product = folders.product_of(path) if folders is not None else args.product
-            report = library.import_file(path, progress=progress, product=product, limits=Limits.from_args(args))
+            report = library.import_file(
+                path,
+                progress=progress,
+                product=product,
+                limits=Limits.from_args(args),
+                owner=owner,
+                dated=dated,
+                by=by,
+            )
         except FileProblem as exc:
             failed.append(path.name)
             print(f"error: {exc}", file=sys.stderr)
@@ -154,7 +231,7 @@ def _short(text: str | None, width: int) -> str:
 
 def cmd_library_list(args: argparse.Namespace) -> int:
     library = common.library(args)
-    entries = library.entries(include_retired=args.all) if library else []
+    entries = library.entries(include_retired=args.all, include_pending=args.all) if library else []
     if args.json:
         print(json.dumps([e.to_json() for e in entries], indent=1, ensure_ascii=False))
         return 0
@@ -165,12 +242,21 @@ def cmd_library_list(args: argparse.Namespace) -> int:
         )
         return 0
     for e in entries:
-        mark = " (retired)" if e.retired else ""
-        print(
-            f"#{e.id:<5} {e.qid or '':<10} {_short(e.choice, 8):<8} {_short(e.question, 70):<70}  "
-            f"{e.file}, {e.sheet} row {e.row}, {e.origin.value} {e.imported}{mark}"
-        )
+        print(_line(e))
     return 0
+
+
+def _line(e) -> str:
+    """One entry: id, question ID, choice, question, where from, owner, review-by date and state."""
+    marks = [
+        m for m, on in (("retired", e.retired), ("pending", e.pending), ("stale", not e.retired and overdue(e))) if on
+    ]
+    mark = f" ({', '.join(marks)})" if marks else ""
+    return (
+        f"#{e.id:<5} {e.qid or '':<10} {_short(e.choice, 8):<8} {_short(e.question, 70):<70}  "
+        f"{e.file}, {e.sheet} row {e.row}, {e.origin.value} {e.imported}; owner {e.owner or '(none)'}, "
+        f"review by {e.review_by} (dated {e.dated}, {e.dated_from.value}){mark}"
+    )
 
 
 def cmd_library_check(args: argparse.Namespace) -> int:
@@ -196,12 +282,77 @@ def cmd_library_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_library_retire(args: argparse.Namespace) -> int:
+def cmd_library_attention(args: argparse.Namespace) -> int:
+    """The pending, stale and conflicting entries, each list with the commands that act on it."""
     library = common.library(args)
     if library is None:
-        raise FileNotFoundError(f"{args.store} has no answer library; import files first")
+        print(
+            json.dumps({"pending": [], "stale": [], "conflicts": []})
+            if args.json
+            else f"no answer library in {args.store}"
+        )
+        return 0
+    found = library.attention()
+    if args.json:
+        print(json.dumps(found.to_json(), indent=1, ensure_ascii=False))
+        return 0
+    store = f"--store {args.store}"
+    print(f"pending approval: {len(found.pending)}" + (f" (`library approve ID {store}`)" if found.pending else ""))
+    for e in found.pending:
+        print("  " + _line(e))
+    print(
+        f"stale (past the review-by date): {len(found.stale)}"
+        + (f" (`library renew ID {store}` once reviewed, or `library retire ID`)" if found.stale else "")
+    )
+    for e in found.stale:
+        print("  " + _line(e))
+    print(
+        f"conflicting: {len(found.conflicts)}"
+        + (f" (retire the wrong answers: `library retire ID {store}`)" if found.conflicts else "")
+    )
+    for c in found.conflicts:
+        counts = ", ".join(f"{choice} ×{n}" for choice, n in c.choices.items())
+        print(f"  {_short(c.question, 90)} ({counts}; similarity {c.score:.2f})")
+        for e in c.entries:
+            print("    " + _line(e))
+    return 0
+
+
+def _act(args: argparse.Namespace, verb: str, act) -> int:
+    """``act(library, id, by)`` for each id, one line each, then a snapshot of the library."""
+    library, by = _existing(args), _by(args)
     for entry_id in args.ids:
-        e = library.retire(entry_id)
-        print(f"retired #{e.id}: {_short(e.question, 90)} ({e.file}, {e.sheet} row {e.row})")
+        e = act(library, entry_id, by)
+        print(f"{verb} #{e.id} by {by}: {_short(e.question, 80)} ({e.file}, {e.sheet} row {e.row})")
     _snapshot(library)
+    return 0
+
+
+def cmd_library_retire(args: argparse.Namespace) -> int:
+    return _act(args, "retired", lambda library, i, by: library.retire(i, by))
+
+
+def cmd_library_approve(args: argparse.Namespace) -> int:
+    return _act(args, "approved", lambda library, i, by: library.approve(i, by))
+
+
+def cmd_library_owner(args: argparse.Namespace) -> int:
+    owner = person_name(args.to, "--to")
+    return _act(args, f"owner {owner} for", lambda library, i, by: library.set_owner(i, owner, by))
+
+
+def cmd_library_renew(args: argparse.Namespace) -> int:
+    until = iso_day(args.until, "--until") if args.until else None
+    return _act(args, "renewed", lambda library, i, by: library.renew(i, by, until))
+
+
+def cmd_library_history(args: argparse.Namespace) -> int:
+    library = common.library(args)
+    changes = [] if library is None else [c for i in (args.ids or [None]) for c in library.changes(i)]
+    if args.json:
+        print(json.dumps([c.to_json() for c in changes], indent=1, ensure_ascii=False))
+        return 0
+    for c in changes:
+        print(f"{c.at}  #{c.entry:<5} {c.action.value:<8} by {c.by}" + (f": {c.detail}" if c.detail else ""))
+    print(f"{len(changes)} change{'' if len(changes) == 1 else 's'}")
     return 0

@@ -19,6 +19,7 @@ from engine.core.llm import GeneratorError
 from engine.core.types import FileProblem
 from engine.index.embed.dense import EmbedderError
 from engine.index.errors import KnowledgeBaseError
+from storage.accounts_store import AccountsStoreError
 from storage.library_store import LibraryStoreError
 from storage.review_store import ReviewStoreError
 
@@ -40,6 +41,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (  # (command, one line of help); its mo
     ("doctor", "check the CPU, the llama.cpp build and the model; print what to report"),
     ("eval", "answer quality on real filled questionnaires (print JSON)"),
     ("profile", "show or set the company and product profiles (facts learned from the library)"),
+    ("accounts", "the accounts of an app served to a team: add, list, remove, passwd"),
+    ("serve", "start the review app (this machine only, or --address for a team with accounts)"),
 )
 
 
@@ -75,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         FileProblem,
         ReviewStoreError,
         LibraryStoreError,
+        AccountsStoreError,
         ValueError,
         FileNotFoundError,
     )
@@ -103,10 +107,13 @@ def writes(args: argparse.Namespace) -> bool:
     if args.command == "kb":
         return part not in ("list", "summary") or bool(getattr(args, "set", None))
     if args.command == "library":
-        return part in ("import", "retire")
+        return part in ("import", "retire", "approve", "owner", "renew")
     if args.command == "profile":
         return bool(getattr(args, "set", None))
-    return getattr(args, "review_command", None) == "decide"
+    review = getattr(args, "review_command", None)
+    if review == "approval":
+        return args.state is not None  # without on/off it only says how many are approved
+    return review in ("decide", "assign", "comment", "restore", "packet-import", "approve")
 
 
 def interrupted_means(args: argparse.Namespace) -> str:

@@ -127,6 +127,9 @@ class Draft:
     # (engine/drafting/regulated.py: "no document mentions card data (…)" / "documents mention …") or
     # the hosting (engine/drafting/hosting.py: "documents state it is hosted by Amazon Web Services")
     stated: str | None = None
+    # the review-by date of the library answer reused, when it had passed at drafting (a stale
+    # entry, engine/index/library.py: still reused, and the warnings say so)
+    reused_due: str | None = None
 
     @classmethod
     def of(
@@ -264,6 +267,7 @@ class Draft:
             "profile_fact": self.profile_fact,
             "removed": list(self.removed),
             "stated": self.stated,
+            "reused_due": self.reused_due,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -302,6 +306,7 @@ class Draft:
             tuple(d.get("removed") or ()),
             d.get("gate"),
             d.get("stated", d.get("regulated")),  # "regulated": drafts stored before hosting was stated
+            d.get("reused_due"),
         )
 
 

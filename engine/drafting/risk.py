@@ -48,6 +48,7 @@ class Draft(Protocol):
     profile_fact: str | None
     removed: tuple[str, ...]
     stated: str | None
+    reused_due: str | None
 
     @property
     def inherited_from(self) -> str | None: ...

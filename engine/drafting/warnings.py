@@ -73,6 +73,10 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     past = past_answers(draft)
     if past is not None:
         out.append(past)
+    if draft.reused_due:  # a stale library entry (engine/index/library.py)
+        out.append(
+            Warning(f"The library answer reused here was due for review on {draft.reused_due}", icon="event_busy")
+        )
     if draft.low_confidence and draft.choice_probability is not None:
         out.append(Warning(f"The model was unsure of {draft.choice} ({draft.choice_probability:.0%})"))
     elif draft.low_confidence:

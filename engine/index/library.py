@@ -53,29 +53,55 @@ company-wide questionnaire), company-wide entries, then any product's. "Preferre
 
 When no entry has a product (every library before products), all are company-wide and nothing
 changes.
+
+Governance (#39, :class:`LibraryPolicy`, a workspace setting). Each entry has an owner (the
+importer's name unless ``owner`` is given; for an answer accepted in a review, the reviewer's)
+and a review-by date: the date of its questionnaire plus ``review_months`` (the date given at
+import, else the workbook's own "modified" date from its document properties, else the import
+day; the entry says which, storage/library_store.py ``Dated``), or the date it was last renewed
+to. An entry past that date is *stale*: still reused, but the draft it feeds says so
+(engine/drafting/warnings.py) and the library lists it. With ``admission = "approval"`` an
+answer accepted in a review enters *pending*: it is never matched (neither reused nor shown to
+the model) until its owner or a lead approves it; with ``"immediate"`` (the default: one person
+at one desk) it is reused at once, as before. Every change names who made it (``by``; None: the
+operating-system user, engine/core/people.py) and is appended to the library's ``changes``.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import zipfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import date
+from enum import Enum
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
+from engine.core.accounts import Permission, acting_account, require
 from engine.core.files import file_hash
 from engine.core.limits import Limits
+from engine.core.people import default_reviewer, person_name, same
 from engine.core.scopes import scope_name
 from engine.core.types import FileProblem, Progress, no_progress
 from engine.index.embed.dense import DenseEncoder, model_id
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.embed.sparse import analyzer
 from engine.questionnaire import Question, read_questionnaire
-from storage.library_store import LIBRARY_DB, LibraryEntry, LibraryStore, LibraryStoreDamaged, Origin, present, unblob
+from storage.library_store import (
+    LIBRARY_DB,
+    Dated,
+    LibraryChange,
+    LibraryEntry,
+    LibraryStore,
+    LibraryStoreDamaged,
+    Origin,
+    present,
+    unblob,
+)
 
 LIBRARY_FILE = LIBRARY_DB
 ALPHA = 0.5  # dense weight of the question↔question score
@@ -90,6 +116,110 @@ _OPTION = re.compile(r"\d{1,2}\)\s*\S.{0,60}")  # … or a numbered dropdown opt
 
 class LibraryImportError(FileProblem):
     """A file that cannot be imported into the answer library."""
+
+
+class Admission(str, Enum):
+    """How an answer accepted in a review enters the library."""
+
+    IMMEDIATE = "immediate"  # reused at once (one person at one desk)
+    APPROVAL = "approval"  # pending until its owner or a lead approves it
+
+
+@dataclass(frozen=True)
+class LibraryPolicy:
+    """The library's governance settings: how many months after its questionnaire's date an
+    entry is due for review, and how accepted answers enter (:class:`Admission`). A bad value
+    raises ValueError naming it and the fix (the settings show it as one line)."""
+
+    review_months: int = 12
+    admission: str = Admission.IMMEDIATE.value
+
+    def __post_init__(self) -> None:
+        months = self.review_months
+        if isinstance(months, bool) or not isinstance(months, int) or not 1 <= months <= 120:
+            raise ValueError(
+                f"the library review period {months!r} is not a number of months from 1 to 120; give e.g. 12"
+            )
+        try:
+            object.__setattr__(self, "admission", Admission(str(self.admission).strip().lower()).value)
+        except ValueError:
+            raise ValueError(
+                f"the library admission {self.admission!r} is not one of: immediate, approval; "
+                "give immediate (accepted answers reused at once) or approval (pending until approved)"
+            ) from None
+
+    @property
+    def approval(self) -> bool:
+        return self.admission == Admission.APPROVAL.value
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` plus whole months (the 31st of a shorter month: its last day)."""
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return day.replace(year=year, month=month, day=d)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable: every month has 28 days")
+
+
+def overdue(entry: LibraryEntry, today: date | None = None) -> str | None:
+    """The review-by date of an entry read through :class:`AnswerLibrary` (always set there),
+    when it has passed; None when it has not."""
+    day = (today or date.today()).isoformat()
+    return entry.review_by if entry.review_by and entry.review_by < day else None
+
+
+def iso_day(text: str, what: str = "the date") -> date:
+    """An ISO date (YYYY-MM-DD) given by a person; ValueError naming it and the fix."""
+    try:
+        return date.fromisoformat(str(text).strip())
+    except ValueError:
+        raise ValueError(f"{what} {text!r} is not a date; give it as YYYY-MM-DD, e.g. 2026-03-01") from None
+
+
+_MODIFIED = re.compile(rb"<dcterms:modified[^>]*>\s*(\d{4}-\d{2}-\d{2})")
+
+
+def workbook_date(path: Path) -> date | None:
+    """The workbook's own "modified" date (docProps/core.xml of an .xlsx/.xlsm); None for a CSV,
+    a workbook without it, or a date in the future (a wrong clock)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            info = zf.getinfo("docProps/core.xml")
+            if info.file_size > 1 << 16:
+                return None
+            found = _MODIFIED.search(zf.read(info))
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+    try:
+        day = date.fromisoformat(found.group(1).decode()) if found else None
+    except ValueError:
+        return None
+    return day if day is not None and day <= date.today() else None
+
+
+@dataclass(frozen=True)
+class Attention:
+    """What the library's owners should look at: pending entries, stale ones (past their
+    review-by date, still reused) and conflicts (near-identical questions, different choices)."""
+
+    pending: tuple[LibraryEntry, ...]
+    stale: tuple[LibraryEntry, ...]
+    conflicts: tuple[Conflict, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.pending or self.stale or self.conflicts)
+
+    def to_json(self) -> dict:
+        return {
+            "pending": [e.to_json() for e in self.pending],
+            "stale": [e.to_json() for e in self.stale],
+            "conflicts": [c.to_json() for c in self.conflicts],
+        }
 
 
 def has_library(folder: str | Path) -> bool:
@@ -238,10 +368,18 @@ class _Index:
 
 class AnswerLibrary:
     """The answer library of a store folder (``FOLDER/library.sqlite``). ``encoder`` embeds the
-    questions: the knowledge base's encoder, or a function returning it (loaded on first use)."""
+    questions: the knowledge base's encoder, or a function returning it (loaded on first use);
+    ``policy``: its governance (the module docstring). Entries read here carry their effective
+    review-by date (:meth:`due`)."""
 
-    def __init__(self, folder: str | Path, encoder: DenseEncoder | Callable[[], DenseEncoder]) -> None:
+    def __init__(
+        self,
+        folder: str | Path,
+        encoder: DenseEncoder | Callable[[], DenseEncoder],
+        policy: LibraryPolicy | None = None,
+    ) -> None:
         self.folder = Path(folder)
+        self.policy = policy or LibraryPolicy()
         self.store = LibraryStore(self.folder / LIBRARY_FILE)
         self._encoder_or_factory = encoder
         self._lock = threading.RLock()
@@ -258,11 +396,57 @@ class AnswerLibrary:
         self.store.close()
 
     # ---- entries -----------------------------------------------------------------------------
-    def entries(self, include_retired: bool = False) -> list[LibraryEntry]:
-        return self.store.entries(include_retired)
+    def entries(self, include_retired: bool = False, include_pending: bool = False) -> list[LibraryEntry]:
+        """The active entries (approved, not retired), with the retired and pending ones when asked."""
+        return [self._dated(e) for e in self.store.entries(include_retired, include_pending)]
 
     def entry(self, entry_id: int) -> LibraryEntry:
-        return self.store.entry(entry_id)
+        return self._dated(self.store.entry(entry_id))
+
+    def due(self, entry: LibraryEntry) -> str:
+        """The entry's review-by date (ISO): the one it was renewed to, else its questionnaire's
+        date plus the policy's months."""
+        if entry.review_by:
+            return entry.review_by
+        return add_months(date.fromisoformat(entry.dated or entry.imported), self.policy.review_months).isoformat()
+
+    def _dated(self, entry: LibraryEntry) -> LibraryEntry:
+        return replace(entry, review_by=self.due(entry))
+
+    def pending(self) -> list[LibraryEntry]:
+        """Accepted answers waiting for approval (never reused until then), oldest first."""
+        return [e for e in self.entries(include_pending=True) if e.pending]
+
+    def stale(self, today: date | None = None) -> list[LibraryEntry]:
+        """Active entries past their review-by date (still reused; the drafts say so), most overdue first."""
+        return sorted((e for e in self.entries() if overdue(e, today)), key=lambda e: (e.review_by, e.id))
+
+    def attention(self, today: date | None = None) -> Attention:
+        """Pending, stale and conflicting entries: what the library's owners act on. A pending
+        answer whose choice differs from a near-identical reused one is a conflict too (listed
+        after the others): what its approver must settle first."""
+        pending = self.pending()
+        return Attention(
+            tuple(pending), tuple(self.stale(today)), tuple(self.conflicts()) + self._pending_conflicts(pending)
+        )
+
+    def _pending_conflicts(self, pending: Sequence[LibraryEntry]) -> tuple[Conflict, ...]:
+        found = []
+        for e in pending:
+            if not choice_key(e.choice):
+                continue
+            near = self.match(e.question, top_k=None, min_score=CONFLICT_SCORE)
+            differ = [
+                h for h in near if choice_key(h.entry.choice) and choice_key(h.entry.choice) != choice_key(e.choice)
+            ]
+            if differ:
+                agree = [h.entry for h in near if choice_key(h.entry.choice)]
+                found.append(Conflict((e, *agree), max(h.score for h in differ)))
+        return tuple(found)
+
+    def changes(self, entry_id: int | None = None) -> list[LibraryChange]:
+        """Who changed what and when: one entry's changes, or the whole library's, oldest first."""
+        return self.store.changes(entry_id)
 
     def products(self) -> set[str]:
         """The products the active past answers were given for (from the in-memory index, read
@@ -271,11 +455,35 @@ class AnswerLibrary:
 
     def entry_at(self, file: str, sheet: str | None, row: int | None) -> LibraryEntry | None:
         """The entry a library citation points to (the newest when several)."""
-        return self.store.entry_at(file, sheet, row)
+        found = self.store.entry_at(file, sheet, row)
+        return self._dated(found) if found else None
 
-    def retire(self, entry_id: int) -> LibraryEntry:
+    def retire(self, entry_id: int, by: str | None = None) -> LibraryEntry:
         """Keep the entry but never match it again (nor flag it in conflicts)."""
-        return self.store.set_retired(entry_id, True)
+        require(Permission.LIBRARY)
+        return self._dated(self.store.set_retired(entry_id, _by(by), True))
+
+    def approve(self, entry_id: int, by: str | None = None) -> LibraryEntry:
+        """A pending entry approved by its owner or a lead: reused from now on (in a signed-in
+        session, an account that is neither is refused, engine/core/accounts.py)."""
+        account = acting_account()
+        if account is None or not same(account.name, self.store.entry(entry_id).owner):
+            require(Permission.LIBRARY)  # a lead's (or no session's: the CLI, a test)
+        return self._dated(self.store.approve(entry_id, _by(by)))
+
+    def set_owner(self, entry_id: int, owner: str, by: str | None = None) -> LibraryEntry:
+        """Make ``owner`` (a person's or a group's name) the entry's owner."""
+        require(Permission.LIBRARY)
+        return self._dated(self.store.set_owner(entry_id, person_name(owner, "the owner's name"), _by(by)))
+
+    def renew(self, entry_id: int, by: str | None = None, until: date | str | None = None) -> LibraryEntry:
+        """The entry reviewed: due again on ``until`` (default: the policy's months from today)."""
+        require(Permission.LIBRARY)
+        if until is None:
+            until = add_months(date.today(), self.policy.review_months)
+        elif isinstance(until, str):
+            until = iso_day(until, "the review-by date")
+        return self._dated(self.store.renew(entry_id, until.isoformat(), _by(by)))
 
     def import_file(
         self,
@@ -285,13 +493,21 @@ class AnswerLibrary:
         *,
         source: str | None = None,
         limits: Limits | None = None,
+        owner: str | None = None,
+        dated: date | None = None,
+        by: str | None = None,
     ) -> ImportReport:
         """Import a past filled questionnaire (.xlsx/.xlsm/.csv): one entry per answered question,
         answered for ``product`` (None: company-wide). Importing the same file again — the same
         ``source`` (default: the file's real path) or the same bytes — replaces its entries;
-        another file of the same name does not."""
+        another file of the same name does not. ``by`` imports it (None: the operating-system
+        user); the entries' owner is ``owner``, else ``by``; their questionnaire date ``dated``,
+        else the workbook's own (:func:`workbook_date`), else today."""
+        require(Permission.LIBRARY)
         path = Path(path)
         product = None if product is None else scope_name(product, "product")
+        by = _by(by)
+        owner = by if owner is None else person_name(owner, "the owner's name")
         progress("reading", 0, 1)
         try:
             questionnaire = read_questionnaire(path, limits=limits)  # a FileProblem names the file, problem and fix
@@ -308,10 +524,13 @@ class AnswerLibrary:
                 "import a filled questionnaire (its answers are what the library reuses)",
             )
         today = date.today().isoformat()
-        entries = [replace(_imported_entry(q, path.name, today), product=product) for q in answered]
+        found = None if dated is not None else workbook_date(path)
+        day, how = (dated, Dated.GIVEN) if dated else (found, Dated.WORKBOOK) if found else (None, Dated.IMPORT)
+        governed = dict(owner=owner, dated=day.isoformat() if day else today, dated_from=how)
+        entries = [replace(_imported_entry(q, path.name, today), product=product, **governed) for q in answered]
         vectors = self._encode([e.question for e in entries], progress)
         replaced = self.store.replace_file(
-            path.name, source or str(path.resolve()), digest, entries, vectors, model_id(self.encoder)
+            path.name, source or str(path.resolve()), digest, entries, vectors, model_id(self.encoder), by=by
         )
         return ImportReport(
             path.name,
@@ -332,12 +551,17 @@ class AnswerLibrary:
         row: int,
         qid: str | None,
         product: str | None = None,
+        by: str | None = None,
     ) -> LibraryEntry | None:
-        """Add (or update) the approved answer to a question of a reviewed questionnaire (drafted
-        for ``product``), dated today; None when there is nothing to keep (no text and no choice)."""
+        """Add (or update) the answer ``by`` accepted to a question of a reviewed questionnaire
+        (drafted for ``product``), dated today, owned by ``by`` (an updated entry keeps its owner),
+        pending approval when the policy says so; None when there is nothing to keep (no text and
+        no choice)."""
         question, answer = question.strip(), (answer or "").strip()
         if not question or not (answer or choice):
             return None
+        by = _by(by)
+        today = date.today().isoformat()
         entry = LibraryEntry(
             0,
             question,
@@ -348,12 +572,16 @@ class AnswerLibrary:
             sheet,
             row,
             qid,
-            date.today().isoformat(),
+            today,
             Origin.REVIEW,
             product=product,
+            owner=by,
+            dated=today,
+            dated_from=Dated.REVIEW,
+            pending=self.policy.approval,
         )
         vector = self.encoder.encode_passages([question])[0]
-        return self.store.upsert_review(entry, vector, model_id(self.encoder))
+        return self._dated(self.store.upsert_review(entry, vector, model_id(self.encoder), by))
 
     # ---- matching ----------------------------------------------------------------------------
     def match(
@@ -447,7 +675,7 @@ class AnswerLibrary:
                 for k, i in enumerate(stale):
                     blobs[i] = fresh[k].astype("<f4").tobytes()
                 version = self.store.version()
-            index = _Index(version, entries)
+            index = _Index(version, [self._dated(e) for e in entries])
             index.dense = (
                 np.stack([unblob(b) for b in blobs]).astype(np.float32)
                 if blobs
@@ -457,6 +685,11 @@ class AnswerLibrary:
                 index.vectorizer, index.tfidf = _fit_tfidf([e.question for e in entries])
             self._index = index
             return index
+
+
+def _by(name: str | None) -> str:
+    """Who makes a change: ``name`` (checked), else the operating-system user."""
+    return default_reviewer() if name is None else person_name(name)
 
 
 def _fit_tfidf(texts: Sequence[str]):
@@ -481,6 +714,11 @@ def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
 __all__ = [
     "ALPHA",
     "CONFLICT_SCORE",
+    "Admission",
+    "Attention",
+    "Dated",
+    "LibraryChange",
+    "LibraryPolicy",
     "LIBRARY_FILE",
     "PASSAGE_SCORE",
     "REUSE_SCORE",
@@ -496,8 +734,11 @@ __all__ = [
     "answer_text",
     "choice_key",
     "count_choices",
+    "add_months",
     "has_library",
+    "iso_day",
     "near_hits",
+    "overdue",
     "preference",
     "reusable_choice",
     "reused_hit",

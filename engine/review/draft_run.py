@@ -62,10 +62,13 @@ def draft_questionnaire(
     redo_answered: bool = False,
     progress: Progress = no_progress,
     project_id: int | None = None,
+    by: str | None = None,
 ) -> DraftRun:
+    """Draft ``questionnaire``'s questions into ``review`` (see the module docstring); each draft
+    carries ``by``, the reviewer the run drafts for (None: no name kept)."""
     # the caller's project (the app knows it), else the one of the file's bytes (hashed; created on first use)
     project = review.project(project_id) if project_id is not None else review.project_for(questionnaire.path)
-    review.set_questions(project.id, [(question_key(q), _question_json(q)) for q in questionnaire.questions])
+    review.set_questions(project.id, question_records(questionnaire))
     todo, skipped = to_draft(questionnaire, redo_answered, limit)
     done = review.latest_drafts(project.id)
     sections = SectionGate(questionnaire, done, review.latest_decisions(project.id))
@@ -80,7 +83,7 @@ def draft_questionnaire(
     progress("drafting", len(kept), len(todo))
     decisions = partial(review.latest_decisions, project.id)
     for i, (q, draft) in enumerate(drafts_in_order(pending, drafter, sections, questionnaire.path, decisions), 1):
-        review.add_draft(project.id, draft.stored())
+        review.add_draft(project.id, draft.stored(), by=by)
         sink.write(draft)
         run.drafted.append(draft)
         progress("drafting", len(kept) + i, len(todo))
@@ -121,8 +124,9 @@ def drafts_in_order(
         yield q, draft
 
 
-def _question_json(q: Question) -> dict:
-    return asdict(q)
+def question_records(questionnaire: Questionnaire) -> list[tuple[str, dict]]:
+    """(key, JSON-able question) per question, in order, as the review store keeps them."""
+    return [(question_key(q), asdict(q)) for q in questionnaire.questions]
 
 
 class _ResultsFile:

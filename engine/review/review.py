@@ -19,6 +19,11 @@ the version they saw (``expected``); a row that changed since (another reviewer'
 draft) is refused with ``RowChanged``, which carries the row now and who or what changed it, and
 nothing is written. ``expected=None`` (no check) is for internal callers only: the app and the CLI
 always pass it.
+
+Approval (optional, per questionnaire: ``require_approval``): a second person approves an accepted
+or edited row (``approve``, on the version they saw; never the decision's own author), and the
+row is ``final`` once approved. An approval names the decision it approves, so a later decision
+leaves it behind; the export can be limited to approved answers (``approved_only``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from engine.core.accounts import Permission, require, require_row
 from engine.core.types import Action, DraftStatus, StoreDamaged
 from engine.drafting.records import Citation, Draft
 from engine.drafting.sections import SectionGate, approved
@@ -40,7 +46,15 @@ from engine.questionnaire.row_types import RowType, classify, row_types_of
 from engine.review.csv_writer import csv_text
 from engine.review.export import export
 from engine.review.export_cells import answer_writes
-from storage.review_store import Decision, ReviewStore, RowChanged, RowVersion, current_answer
+from storage.review_store import (
+    Approval,
+    Assignment,
+    Decision,
+    ReviewStore,
+    RowChanged,
+    RowVersion,
+    current_answer,
+)
 
 
 class ReviewState(str, Enum):
@@ -65,6 +79,7 @@ class ReviewState(str, Enum):
         return self in (ReviewState.ACCEPTED, ReviewState.EDITED)
 
 
+APPROVAL_OPTION = "approval_required"  # the project option (ReviewStore.options) of ``Review.approval_required``
 _LABELS = {
     ReviewState.PENDING: "Not drafted",
     ReviewState.DRAFTED: "Drafted",
@@ -91,6 +106,29 @@ class ReviewItem:
     )
     qualifier: bool = False  # a qualifier: its answer decides whether the sections it governs are required
     version: RowVersion = RowVersion()  # of the draft and decision above: a decision passes it back (no lost update)
+    assignment: Assignment | None = None  # its latest assignment record (engine/review/team.py)
+    approval: Approval | None = None  # a second person's approval of its latest decision (an accept or edit)
+    approval_required: bool = False  # its questionnaire counts an answer final only once approved
+
+    @property
+    def final(self) -> bool:
+        """Accepted or edited, and approved by a second person when the questionnaire requires it."""
+        return self.state.approved and (self.approval is not None or not self.approval_required)
+
+    @property
+    def holder(self) -> str | None:
+        """Who holds the row: the person or group it is assigned to (None: nobody)."""
+        return self.assignment.to if self.assignment is not None else None
+
+    @property
+    def review_first(self) -> bool:
+        """In *Review first*: a qualifier the reviewer has not answered yet (its answer decides
+        whole sections, even while drafting runs), or a draft nobody has decided on yet whose
+        estimated risk of being wrong is at or above the threshold (``Draft.review_first``,
+        engine/drafting/risk.py)."""
+        if self.unanswered_qualifier:
+            return True
+        return self.state is ReviewState.DRAFTED and self.draft is not None and self.draft.review_first
 
     @property
     def unanswered_qualifier(self) -> bool:
@@ -183,7 +221,8 @@ class SectionState:
 class Review:
     """The review of one project (questionnaire) in a review store; approved answers go into
     ``library`` when one is given. ``library_problem``: the answer library is damaged (approved
-    answers are kept in the review store only)."""
+    answers are kept in the review store only). ``by``: the reviewer whose name its decisions,
+    comments and assignments carry (engine/core/people.py; None: none kept, internal callers)."""
 
     def __init__(
         self,
@@ -193,10 +232,12 @@ class Review:
         library: AnswerLibrary | None = None,
         *,
         library_problem: StoreDamaged | None = None,
+        by: str | None = None,
     ) -> None:
         self.store, self.project_id, self.questionnaire = store, project_id, questionnaire
         self.library = library
         self.library_problem = library_problem
+        self.by = by
 
     # ---- reading -----------------------------------------------------------------------------
     def items(self) -> list[ReviewItem]:
@@ -204,6 +245,9 @@ class Review:
         drafts = self.store.latest_drafts(self.project_id)
         decisions = self.store.latest_decisions(self.project_id)
         added = self.store.added_citations(self.project_id)
+        held = self.store.assignments(self.project_id)
+        signed = {(a.key, a.decision_id): a for a in self.store.approvals(self.project_id)}  # by the decision approved
+        required = self.approval_required
         sections = SectionGate(self.questionnaire, drafts, decisions)
         shapes = row_types_of(self.questionnaire)  # once per questionnaire read
         items = []
@@ -222,6 +266,9 @@ class Review:
                     shapes.get(key),
                     sections.is_qualifier(q),
                     versions.get(key, RowVersion()),
+                    held.get((self.project_id, key)),
+                    signed.get((key, decisions[key].id)) if key in decisions else None,  # its latest only
+                    required,
                 )
             )
         return items
@@ -256,28 +303,48 @@ class Review:
     # ---- actions (persisted at once) -----------------------------------------------------------
     # Each takes ``expected``, the version of the row the reviewer saw (``ReviewItem.version``):
     # a row that changed since raises RowChanged and nothing is written (see the module docstring).
+    def _may_decide(self, key: str) -> None:
+        """The caller's role may decide on this row: an expert only on a row assigned to them
+        (engine/core/accounts.py)."""
+        require(Permission.DECIDE)
+        require_row(lambda: self.item(key).holder)
+
     def accept(
         self, key: str, answer: str | None = None, choice: str | None = None, *, expected: RowVersion | None = None
     ) -> Decision:
         """Accept the draft as it is, or with the text and choice on screen."""
+        self._may_decide(key)
         item = self.item(key)
         answer = item.answer if answer is None else answer
         choice = item.choice if choice is None else choice
         self._check_choice(item, choice)
-        decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice, expected=expected)
+        decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice, expected=expected, by=self.by)
         self._record(item.question, answer, choice)
         return decision
 
-    def edit(self, key: str, answer: str, choice: str | None, *, expected: RowVersion | None = None) -> Decision:
+    def edit(
+        self,
+        key: str,
+        answer: str,
+        choice: str | None,
+        *,
+        expected: RowVersion | None = None,
+        note: str | None = None,
+    ) -> Decision:
+        """Save the reviewer's text and choice (``note``: why, e.g. which version a restore took)."""
+        self._may_decide(key)
         item = self.item(key)
         self._check_choice(item, choice)
-        decision = self.store.decide(self.project_id, key, Action.EDIT, answer, choice, expected=expected)
+        decision = self.store.decide(
+            self.project_id, key, Action.EDIT, answer, choice, note, expected=expected, by=self.by
+        )
         self._record(item.question, answer, choice)
         return decision
 
     def add_citation(self, key: str, citation: Citation) -> bool:
         """Add a citation to a question (persisted at once, like an edit); False when the
         question already cites that very place (same file, page, offsets and quote)."""
+        self._may_decide(key)
         if self.item(key).cites(citation):
             return False
         self.store.add_citation(self.project_id, key, citation.to_json())
@@ -290,7 +357,9 @@ class Review:
         if self.library is not None:
             project = self.store.project(self.project_id)
             try:
-                self.library.record(q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product)
+                self.library.record(
+                    q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product, by=self.by
+                )
             except StoreDamaged as exc:
                 self.library_problem = exc
 
@@ -300,10 +369,41 @@ class Review:
         self.store.check(self.project_id, key, expected)
 
     def needs_sme(self, key: str, note: str | None = None, *, expected: RowVersion | None = None) -> Decision:
-        return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note, expected=expected)
+        self._may_decide(key)
+        return self.store.decide(self.project_id, key, Action.NEEDS_SME, note=note, expected=expected, by=self.by)
 
     def reject(self, key: str, note: str | None = None, *, expected: RowVersion | None = None) -> Decision:
-        return self.store.decide(self.project_id, key, Action.REJECT, note=note, expected=expected)
+        self._may_decide(key)
+        return self.store.decide(self.project_id, key, Action.REJECT, note=note, expected=expected, by=self.by)
+
+    # ---- approval (optional, per questionnaire) ------------------------------------------------
+    @property
+    def approval_required(self) -> bool:
+        """Whether an accepted or edited answer counts as final only once a second person approves
+        it (``ReviewItem.final``); a project option, off unless a lead turns it on."""
+        return bool(self.store.options(self.project_id).get(APPROVAL_OPTION, False))
+
+    def require_approval(self, on: bool) -> None:
+        """Turn the questionnaire's approval step on or off (its other options, such as how it is
+        read, are kept); approvals already made stay either way."""
+        require(Permission.SETTINGS)
+        self.store.set_options(self.project_id, {**self.store.options(self.project_id), APPROVAL_OPTION: bool(on)})
+
+    def approve(self, key: str, *, expected: RowVersion) -> Approval:
+        """Approve the row's accepted or edited answer as the review's reviewer, on the version of
+        the row they saw: ``RowChanged`` when it changed since (an edit after they looked is not
+        approved unseen); ValueError naming the row when it is not accepted or edited, when the
+        reviewer made that decision themself, or when it is approved already. Nothing is written
+        then. A later decision leaves the approval behind (the row waits for a new one). Allowed
+        to whoever may decide on the row (an expert: on the rows assigned to them)."""
+        self._may_decide(key)
+        label = self.item(key).label  # KeyError: no such row
+        if not self.by:
+            raise ValueError(f"{label}: no reviewer name; set one on the Settings screen or pass --by NAME")
+        try:
+            return self.store.approve(self.project_id, key, expected=expected, by=self.by)
+        except ValueError as exc:
+            raise ValueError(f"{label} is not approved: {exc}") from None
 
     @staticmethod
     def _check_choice(item: ReviewItem, choice: str | None) -> None:
@@ -315,30 +415,35 @@ class Review:
     def unapproved(self) -> list[ReviewItem]:
         return [i for i in self.items() if not i.state.approved]
 
-    def export_workbook(self, out: Path, include_unreviewed: bool = False) -> Path:
-        """The original questionnaire with the approved answers filled in, nothing else changed."""
+    def export_workbook(self, out: Path, include_unreviewed: bool = False, approved_only: bool = False) -> Path:
+        """The original questionnaire with the approved answers filled in, nothing else changed;
+        ``approved_only``: only the accepted or edited answers a second person approved
+        (``ReviewItem.approval``), every other answer cell left as it is."""
+        require(Permission.EXPORT)
         answers = {}
         for item in self.items():
             value = item.exported(include_unreviewed)
-            if value is not None:
+            if value is not None and not (approved_only and (item.approval is None or not item.state.approved)):
                 answers[item.key] = value
         dates = {
             i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"
         }  # written as dates
         return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates))
 
-    def workbook_bytes(self, include_unreviewed: bool = False) -> bytes:
+    def workbook_bytes(self, include_unreviewed: bool = False, approved_only: bool = False) -> bytes:
+        require(Permission.EXPORT)
         suffix = self.questionnaire.path.suffix
         fd, tmp = tempfile.mkstemp(suffix=suffix)
         os.close(fd)
         try:
-            return self.export_workbook(Path(tmp), include_unreviewed).read_bytes()
+            return self.export_workbook(Path(tmp), include_unreviewed, approved_only).read_bytes()
         finally:
             Path(tmp).unlink(missing_ok=True)
 
     def answers_csv(self) -> str:
         """One row per question: id, sheet, row, question, state, choice, answer (every cell
         neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
+        require(Permission.EXPORT)
         rows = [
             [
                 item.question.id,
@@ -357,6 +462,7 @@ class Review:
         """CSV, one row per citation (a question without citations gets one row): question,
         answer, state, source file, page / sheet and row / section, quote, label, score (every
         cell neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
+        require(Permission.EXPORT)
         rows = []
         for item in self.items():
             q = item.question

@@ -5,7 +5,8 @@ Before #16, ``library import custB/HECVAT.xlsx`` deleted every entry of ``custA/
 custA's file again (changed) replaces custA's entries only; the same bytes from another folder
 replace rather than duplicate; and a ``library.sqlite`` written by an earlier version (schema 1;
 schema 2, which added products; or #16's development schema 2, which added the source and
-SHA-256) opens, keeps its entries, and is migrated to schema 3, which has all three columns."""
+SHA-256) opens, keeps its entries, and is migrated to the current schema, which has all three columns
+(schema 4's governance: tests/adversarial/test_library_governance.py)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ PREVIOUS_SCHEMAS = {  # the columns each earlier version added after ``vector``,
 @pytest.mark.parametrize("schema", PREVIOUS_SCHEMAS)
 def test_a_library_of_an_earlier_schema_opens_and_migrates(tmp_path, encoder, schema):
     """The file an earlier version wrote (its exact schema), with one imported entry and one a
-    reviewer recorded: both read back; schema 3 has the product and the source and SHA-256
+    reviewer recorded: both read back; the current schema has the product and the source and SHA-256
     columns; a new import of the same name replaces the old import."""
     columns, version = PREVIOUS_SCHEMAS[schema]
     path = tmp_path / "store" / "library.sqlite"
@@ -88,7 +89,7 @@ def test_a_library_of_an_earlier_schema_opens_and_migrates(tmp_path, encoder, sc
     ]
     assert library.match("Is customer data encrypted at rest?")[0].entry.qid == "ENC-01"  # old vectors re-made
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert {"product", "source", "sha256"} <= {row[1] for row in db.execute("PRAGMA table_info(entries)")}
     report = library.import_file(customer_file(tmp_path / "custA", {6: "Yes"}))
     assert report.replaced == 1  # the old import of that name; the reviewer's answer stays

@@ -116,10 +116,10 @@ def assert_no_traceback(app: App) -> None:
     assert "Traceback" not in body, body[-3000:]
 
 
-def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, str]):
+def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, str], by: str | None = None):
     """A workspace whose LLM setting is the stated fake server, holding ``book`` drafted by
-    ``TableDrafter(table)`` (the stated fake drafter); the project's id and the drafter's
-    questions, in the order it was asked them."""
+    ``TableDrafter(table)`` (the stated fake drafter) for ``by`` (the name its drafts carry; None:
+    none); the project's id and the drafter's questions, in the order it was asked them."""
     from engine.app.workspace import Workspace
     from engine.review.draft_run import draft_questionnaire
     from tests.unit.test_sections_drafting import TableDrafter
@@ -130,7 +130,7 @@ def prepared_workspace(folder: Path, llm_url: str, book: Path, table: dict[str, 
     try:
         project, _ = ws.add_questionnaire(book.name, book.read_bytes())
         drafter = TableDrafter(table)
-        draft_questionnaire(ws.questionnaire(project.id), drafter, ws.review_store)
+        draft_questionnaire(ws.questionnaire(project.id), drafter, ws.review_store, by=by)
         return project.id, drafter.asked
     finally:
         ws.review_store.close()

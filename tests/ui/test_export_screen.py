@@ -116,3 +116,28 @@ def test_a_long_list_goes_into_an_expander_and_markdown_is_shown_as_written(open
     listed = expander.markdown[0].value
     assert listed.count("\n") == 9 and r"Is \*control\* 1 in place (see \[policy\]\_1)?" in listed
     assert {m.label: m.value for m in at.metric}["Not drafted"] == "10"
+
+
+def test_an_experts_packet_downloads_with_the_rows_they_hold(open_screen, downloads, ui_workspace, tmp_path):
+    """Issue #39, item 3: Export → Expert packets offers a packet per person holding rows."""
+    from engine.review import team
+
+    ws = ui_workspace
+    add_handbook(ws, tmp_path)
+    pid = add_questionnaire(ws, tmp_path)
+    at = open_screen("export")
+    assert "Assign rows to an expert" in " ".join(c.value for c in at.caption)  # nobody holds a row yet
+    ws.jobs.start(pid, limit=2)
+    status = ws.jobs.wait(pid, 120)
+    assert status is not None and status.error is None
+    review = ws.review(pid, by="lead")
+    team.assign(review, team.targets(review, review.items(), rows=["ENC-01", "INC-01"]), "Ana")
+
+    at = open_screen("export")
+    assert not at.exception
+    assert [s.value for s in at.selectbox if s.label == "Packet for"] == ["Ana"]
+    packet = downloads(by_label(at.download_button)["Download packet"])
+    assert packet.filename == "vendor_questionnaire - Ana packet.xlsx"
+    sheet = openpyxl.load_workbook(io.BytesIO(packet.content))["Packet"]
+    assert [sheet.cell(r, 1).value for r in (2, 3)] == ["ENC-01", "INC-01"] and sheet.max_row == 3
+    assert sheet["C2"].value == review.item(review.items()[0].key).choice  # the current draft's choice

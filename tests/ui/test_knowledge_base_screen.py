@@ -198,3 +198,56 @@ def test_the_profile_shows_learned_facts_and_a_fact_can_be_set(open_screen, ui_w
     assert profile_of(ui_workspace.library).company["support_hours"].value == "9-5 MT"
     (table,) = [d for d in at.dataframe if "Fact" in d.value.columns]
     assert "9-5 MT" in set(table.value["Value"])
+
+
+def test_the_library_lists_pending_and_stale_answers_with_their_actions(open_screen, ui_workspace, tmp_path):
+    """The governed library (#39): with approval on, an accepted answer waits in "Pending
+    approval" until approved; an answer past its review-by date is listed until renewed; an
+    owner is set; each action is made under the workspace's reviewer name."""
+    from dataclasses import replace
+    from datetime import date
+
+    from engine.index.library import LibraryPolicy, add_months
+
+    ws = ui_workspace
+    ws.settings = replace(ws.settings, reviewer="Lead Lee", library=LibraryPolicy(admission="approval"))
+    ws.__dict__.pop("library", None)  # reopened with the policy
+    ws.library.import_file(
+        write_questionnaire(tmp_path / "old.xlsx", answered={4: "Yes"}), dated=date(2021, 1, 4), by="Sam"
+    )
+    pending = ws.library.record(
+        "Do employees use multi-factor authentication?", "Yes", "", "q.xlsx", "Security", 7, "ACC-01", by="Rita"
+    )
+    (stale,) = ws.library.stale()
+    at = open_screen("knowledge_base")
+    assert not at.exception
+    assert "are added as pending" in texts(at.caption)
+    labels = [e.label for e in at.expander]
+    assert "Pending approval — 1 answer" in labels and "Past their review-by date — 1 answer" in labels
+    assert "review by 2022-01-04" in " ".join(m.value for m in at.markdown).replace("\\", "")
+
+    at.button(key=f"library_approve_{pending.id}").click()
+    at.run()
+    assert not at.exception and not ws.library.entry(pending.id).pending
+    assert "Approved the answer of **q.xlsx**, row 7" in texts(at.success).replace("\\", "")
+    at.text_input(key=f"library_renew_owner_{stale.id}").set_value("@infra")
+    at.button(key=f"library_renew_set_owner_{stale.id}").click()
+    at.run()
+    assert "starts with @" in texts(at.error) and ws.library.entry(stale.id).owner == "Sam"  # refused, unchanged
+    at.text_input(key=f"library_renew_owner_{stale.id}").set_value("Infra team")
+    at.button(key=f"library_renew_set_owner_{stale.id}").click()
+    at.run()
+    assert ws.library.entry(stale.id).owner == "Infra team"
+    at.button(key=f"library_renew_{stale.id}").click()
+    at.run()
+    assert ws.library.entry(stale.id).review_by == add_months(date.today(), 12).isoformat()
+    assert not [e for e in at.expander if e.label.startswith(("Pending", "Past their"))]
+    assert [(c.action.value, c.by) for c in ws.library.changes(pending.id)] == [
+        ("record", "Rita"),
+        ("approve", "Lead Lee"),
+    ]
+    assert [(c.action.value, c.by) for c in ws.library.changes(stale.id)] == [
+        ("import", "Sam"),
+        ("owner", "Lead Lee"),
+        ("renew", "Lead Lee"),
+    ]

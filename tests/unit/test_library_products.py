@@ -74,10 +74,10 @@ def test_a_version_1_library_gains_the_product_column(tmp_path):
     new = LibraryEntry(
         0, "Q2?", "No", "B.", None, "new.xlsx", "S", 5, None, "2024-02-02", Origin.IMPORT, product="Canvas LMS"
     )
-    store.replace_file("new.xlsx", "/past/new.xlsx", "ab" * 32, [new], np.ones((1, 1), dtype=np.float32), "m")
+    store.replace_file("new.xlsx", "/past/new.xlsx", "ab" * 32, [new], np.ones((1, 1), dtype=np.float32), "m", by="t")
     assert [e.product for e in store.entries()] == [None, "Canvas LMS"]
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LIBRARY_VERSION == 3
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LIBRARY_VERSION == 4
     assert [e.product for e in LibraryStore(path).entries()] == [None, "Canvas LMS"]  # reopened: no second upgrade
 
 
@@ -97,4 +97,4 @@ def test_a_version_2_review_store_gains_the_projects_product(tmp_path):
     assert [p.product for p in store.projects()] == ["Canvas LMS"]
     assert store.set_product(1, None).product is None
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == REVIEW_VERSION == 4
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == REVIEW_VERSION == 5

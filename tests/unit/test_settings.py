@@ -51,3 +51,24 @@ def test_unreadable_file_names_the_fix(tmp_path):
     (tmp_path / "settings.json").write_text("{not json")
     with pytest.raises(SettingsError, match="delete it"):
         Settings.load(tmp_path)
+
+
+def test_the_reviewers_name_defaults_to_the_login_name_and_is_validated(tmp_path, monkeypatch):
+    """Every draft run, decision and comment carries a name (issue #39, item 1): the settings'
+    reviewer, else the operating-system user, read when used (``getpass`` reads LOGNAME first)."""
+    from engine.app.workspace import Workspace
+
+    monkeypatch.setenv("LOGNAME", "jdoe")
+    assert Settings().reviewer is None and Settings().reviewer_name == "jdoe"
+    named = Settings().changed(reviewer="  Ana   Lima ")
+    assert named.reviewer == "Ana Lima" and named.reviewer_name == "Ana Lima"
+    named.save(tmp_path)
+    assert json.loads((tmp_path / "settings.json").read_text())["reviewer"] == "Ana Lima"
+    assert Settings.load(tmp_path) == named and Workspace(tmp_path).reviewer == "Ana Lima"
+    assert named.changed(reviewer="").reviewer_name == "jdoe"  # emptied: the login name again
+    for bad, said in (("a\nb", "line break"), ("x" * 81, "at most 80"), ("@ana", "starts with @")):
+        with pytest.raises(SettingsError, match=said):
+            Settings().changed(reviewer=bad)
+    ws = Workspace(tmp_path / "other")
+    ws.apply_settings(ws.settings.changed(reviewer="Bob"))  # a name alone: saved, nothing reloaded
+    assert ws.reviewer == "Bob" and Settings.load(ws.folder).reviewer == "Bob"

@@ -13,6 +13,7 @@ import streamlit as st
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import escape_md, problem_text
+from ui.components.packets import packets
 from ui.resources import current_project, workspace
 
 MIME = {
@@ -67,7 +68,8 @@ if status is not None and status.running:
     )
 
 # ---- where the review stands ---------------------------------------------------------------------
-counts = review.counts()
+items = review.items()  # read once: every count below is of the same rows
+counts = {state: sum(1 for i in items if i.state is state) for state in ReviewState}
 total = sum(counts.values())
 shown = [s for s in ORDER if s in SHOWN_ALWAYS or counts[s]]
 columns = st.columns(len(shown) + 1)
@@ -79,13 +81,26 @@ for column, state in zip(columns[1:], shown):
 not_required = counts[ReviewState.NOT_REQUIRED]
 required = total - not_required
 approved = sum(n for s, n in counts.items() if s.approved)
+final = sum(1 for i in items if i.final)  # with approval required: accepted and approved
 apart = f" · {not_required} not required (left blank: a qualifier's answer switches them off)" if not_required else ""
 st.progress(
-    approved / required if required else 0.0,
-    text=f"{approved} of {required} answers accepted and ready to export{apart}",
+    (final if review.approval_required else approved) / required if required else 0.0,
+    text=(
+        f"{final} of {required} answers accepted and approved, ready to export{apart}"
+        if review.approval_required
+        else f"{approved} of {required} answers accepted and ready to export{apart}"
+    ),
 )
+# a second person's approval (engine/review/review.py ``approve``): counted when the questionnaire requires it
+accepted = [i for i in items if i.state.approved]
+signed = sum(i.approval is not None for i in accepted)
+if review.approval_required:
+    st.caption(
+        f":material/verified: {signed} of {len(accepted)} accepted answers approved: this questionnaire counts an "
+        "answer final once a second reviewer approves it (the Approve button on the Review screen)."
+    )
 
-unapproved = [i for i in review.unapproved() if i.state is not ReviewState.NOT_REQUIRED]
+unapproved = [i for i in items if not i.state.approved and i.state is not ReviewState.NOT_REQUIRED]
 unreviewed = counts[ReviewState.DRAFTED]  # drafts the checkbox below would add
 if unapproved:
     n = len(unapproved)
@@ -114,10 +129,18 @@ elif required:
 # ---- downloads -----------------------------------------------------------------------------------
 st.subheader("Downloads")
 stem, suffix = Path(project.file_name).stem, Path(project.file_name).suffix.lower()
+only_approved = (review.approval_required or signed > 0) and st.checkbox(
+    "Only approved answers",
+    value=review.approval_required,
+    key="export_approved_only",
+    help=f"On: only the {signed} answers a second reviewer approved are written; every other answer cell stays "
+    "as it is in the original. Off: every accepted answer is written.",
+)
 include = st.checkbox(
     "Also fill drafts not yet accepted",
     value=False,
     key="export_include_unreviewed",
+    disabled=only_approved,
     help="Off: only the answers a reviewer accepted or edited are written. On: drafts nobody has "
     "reviewed yet are written too. Questions with no context, marked Needs SME or rejected "
     "always stay blank.",
@@ -128,14 +151,16 @@ st.caption(
     + (
         f" {unreviewed} unreviewed draft{'s are' if unreviewed != 1 else ' is'} included: check them before "
         "sending the file."
-        if include
+        if include and not only_approved
+        else f" Only the {signed} approved answer{'s are' if signed != 1 else ' is'} written."
+        if only_approved
         else ""
     )
 )
 
 left, middle, right = st.columns(3)
 try:
-    workbook = review.workbook_bytes(include_unreviewed=include)
+    workbook = review.workbook_bytes(include_unreviewed=include, approved_only=only_approved)
 except Exception as exc:
     left.error(f"The completed workbook could not be written: {problem_text(exc)}")
 else:
@@ -170,3 +195,6 @@ right.download_button(
 left.caption("Approved answers in the original workbook.")
 middle.caption("One row per question: ID, sheet, row, question, state, choice, answer.")
 right.caption("One row per citation: the source file, page or row, and the quoted text.")
+
+# ---- expert packets ------------------------------------------------------------------------------
+packets(ws.review(pid, review.questionnaire))

@@ -11,7 +11,10 @@ changed; ask any one document a question (engine/drafting/ask.py: the local mode
 what answers, and each excerpt is shown on its page with its lines outlined); see and correct
 each document's summary (an edited summary is re-embedded at once).
 The answer library: import past filled questionnaires (each with its own result), its entry
-count, and the near-identical questions answered differently, each answer with a Retire button.
+count, and what its owners act on (engine/index/library.py, governance): the answers pending
+approval (Approve), those past their review-by date (Renew), the near-identical questions
+answered differently; each answer with Retire and a new owner, every action made under the
+workspace's reviewer name; the review period and how accepted answers enter (a popover).
 Every change is made by the engine at once; the screen keeps only what is on it."""
 
 from __future__ import annotations
@@ -262,11 +265,114 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
     return messages
 
 
-def retire(library: AnswerLibrary, entry_id: int) -> None:
-    e = library.retire(entry_id)
-    flash(
-        LIBRARY_FLASH, "success", f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused."
+def library_action(act, said) -> None:
+    """``act()`` (a library change) and its success line ``said(entry)``, or its problem in one
+    line (a bad name or date, an entry gone, a role that may not: nothing was changed)."""
+    try:
+        e = act()
+    except Exception as exc:  # ValueError, NotAllowed, LibraryStoreError: the message says why
+        flash(LIBRARY_FLASH, "error", problem_text(exc))
+        return
+    flash(LIBRARY_FLASH, "success", said(e))
+
+
+def retire(library: AnswerLibrary, entry_id: int, by: str | None = None) -> None:
+    library_action(
+        lambda: library.retire(entry_id, by),
+        lambda e: f"Retired the answer of **{escape_md(e.file)}**, row {e.row}: it is no longer reused.",
     )
+
+
+def approve(library: AnswerLibrary, entry_id: int, by: str) -> None:
+    library_action(
+        lambda: library.approve(entry_id, by),
+        lambda e: f"Approved the answer of **{escape_md(e.file)}**, row {e.row}: it is reused now.",
+    )
+
+
+def renew(library: AnswerLibrary, entry_id: int, by: str) -> None:
+    library_action(
+        lambda: library.renew(entry_id, by),
+        lambda e: f"Renewed the answer of **{escape_md(e.file)}**, row {e.row}: due on {e.review_by}.",
+    )
+
+
+def set_owner(library: AnswerLibrary, entry_id: int, by: str, field: str) -> None:
+    """The owner typed in the entry's ``field`` (an empty or bad name: its one line, nothing changed)."""
+    library_action(
+        lambda: library.set_owner(entry_id, st.session_state.get(field, ""), by),
+        lambda e: f"**{escape_md(e.owner)}** owns the answer of **{escape_md(e.file)}**, row {e.row}.",
+    )
+
+
+def entry_text(e) -> str:
+    """One library answer as listed: choice, where from, owner, review-by date, the text."""
+    where = f"{escape_md(e.file)}, sheet {escape_md(e.sheet)}, row {e.row}" + (f", {escape_md(e.qid)}" if e.qid else "")
+    head = f"**{escape_md(e.choice)}** · " if e.choice else ""
+    owner = escape_md(e.owner) if e.owner else "no owner"
+    return (
+        f"{head}{where} · {owner} · review by {e.review_by}"
+        + (f"  \n{escape_md(e.question[:160])}" if e.question else "")
+        + (f"  \n_{escape_md(e.answer[:200])}_" if e.answer else "")
+    )
+
+
+def entry_actions(library: AnswerLibrary, e, by: str, drafting: bool, main: str | None = None) -> None:
+    """An answer with its actions: ``main`` (Approve or Renew) when given, Retire, a new owner.
+    An answer may be listed twice (stale and conflicting): the keys name the list (``main``)."""
+    text, *acts = st.columns([6, 1, 1, 1] if main else [6, 1, 1], vertical_alignment="center")
+    text.markdown(entry_text(e))
+    part = f"{main.lower()}_" if main else ""
+    if main == "Approve":
+        acts.pop(0).button("Approve", key=f"library_approve_{e.id}", on_click=approve, args=(library, e.id, by))
+    elif main == "Renew":
+        acts.pop(0).button("Renew", key=f"library_renew_{e.id}", on_click=renew, args=(library, e.id, by))
+    acts[0].button(
+        "Retire", key=f"library_{part}retire_{e.id}", on_click=retire, args=(library, e.id, by), disabled=drafting
+    )
+    field = f"library_{part}owner_{e.id}"
+    with acts[1].popover("Owner"):
+        st.text_input("New owner", value=e.owner or "", key=field)
+        st.button(
+            "Set owner", key=f"library_{part}set_owner_{e.id}", on_click=set_owner, args=(library, e.id, by, field)
+        )
+
+
+def save_policy(ws: Workspace) -> None:
+    """The review period and admission from the popover, saved to the workspace's settings."""
+    try:
+        settings = ws.settings.changed(
+            review_months=int(st.session_state["library_review_months"]),
+            admission=st.session_state["library_admission"],
+        )
+        ws.apply_settings(settings)
+    except (ValueError, RuntimeError) as exc:  # SettingsError, or drafting running
+        flash(LIBRARY_FLASH, "error", escape_md(str(exc)))
+        return
+    flash(LIBRARY_FLASH, "success", "Saved the library's review period and approval.")
+
+
+def policy_popover(ws: Workspace, drafting: bool) -> None:
+    policy = ws.settings.library
+    with st.popover("Review period and approval", icon=":material/event_repeat:"):
+        st.number_input(
+            "Months before an answer is due for review",
+            min_value=1,
+            max_value=120,
+            value=policy.review_months,
+            key="library_review_months",
+            help="Counted from its questionnaire's date (or from when it was last renewed).",
+        )
+        st.radio(
+            "Answers accepted on the Review screen",
+            ["immediate", "approval"],
+            index=1 if policy.approval else 0,
+            key="library_admission",
+            format_func=lambda a: (
+                "reused at once" if a == "immediate" else "pending until their owner or a lead approves"
+            ),
+        )
+        st.button("Save", key="library_policy_save", on_click=save_policy, args=(ws,), disabled=drafting)
 
 
 def _hide_excerpt() -> None:
@@ -291,11 +397,18 @@ def ask_section(ws, names: list[str]) -> None:
 
 def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool) -> None:
     st.subheader("Answer library")
+    admitted = (
+        "are added as pending: none is reused until its owner or a lead approves it."
+        if library.policy.approval
+        else "are added automatically."
+    )
     st.caption(
         "Past filled questionnaires. A question that matches a past one closely gets its past answer "
         "(marked reused); related past answers are shown to the model as context. Answers you accept "
-        "or edit on the Review screen are added automatically."
+        f"or edit on the Review screen {admitted} Each answer is due for review "
+        f"{count(library.policy.review_months, 'month')} after its questionnaire's date."
     )
+    policy_popover(ws, drafting)
     generation = st.session_state.setdefault(LIBRARY_UPLOADER_GENERATION, 0)
     files = st.file_uploader(
         "Import past questionnaires",
@@ -318,11 +431,23 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
         st.rerun()
     show_flashed(LIBRARY_FLASH)
     entries = library.entries()
-    if not entries:
+    pending = library.pending()
+    if not entries and not pending:
         st.caption("The library is empty.")
         return
     sources = {e.file for e in entries}
     st.caption(f"{count(len(entries), 'answer')} from {count(len(sources), 'questionnaire')}.")
+    by = ws.reviewer
+    if pending:
+        with st.expander(f"Pending approval — {count(len(pending), 'answer')}", icon=":material/pending_actions:"):
+            for e in pending:
+                entry_actions(library, e, by, drafting, "Approve")
+    stale = library.stale()
+    if stale:
+        with st.expander(f"Past their review-by date — {count(len(stale), 'answer')}", icon=":material/event_busy:"):
+            st.caption("Still reused, and each draft that reuses one says so. Renew an answer once it is checked.")
+            for e in stale:
+                entry_actions(library, e, by, drafting, "Renew")
     conflicts = library.conflicts()
     if not conflicts:
         return
@@ -335,16 +460,7 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
         tally = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in c.choices.items())
         with st.expander(f"{escape_md(c.question[:110])} — {tally}"):
             for e in c.entries:
-                text, act = st.columns([6, 1], vertical_alignment="center")
-                where = f"{escape_md(e.file)}, sheet {escape_md(e.sheet)}, row {e.row}" + (
-                    f", {escape_md(e.qid)}" if e.qid else ""
-                )
-                text.markdown(
-                    f"**{escape_md(e.choice)}** · {where}" + (f"  \n{escape_md(e.answer[:200])}" if e.answer else "")
-                )
-                act.button(
-                    "Retire", key=f"library_retire_{e.id}", on_click=retire, args=(library, e.id), disabled=drafting
-                )
+                entry_actions(library, e, by, drafting)
 
 
 def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None:

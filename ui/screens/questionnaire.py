@@ -28,6 +28,7 @@ from engine.review.review import Review, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
+from ui.components.sign_in import screen_link
 from ui.components.uploads import refusal_of, upload_name
 from ui.components.warm_up import warm_up_status
 from ui.resources import PROJECT, current_project, workspace
@@ -350,6 +351,19 @@ def choose_product(ws: Workspace, pid: int) -> None:
         flash(DRAFT_FLASH, "error", f"The product was not changed. {problem_text(exc)}")
 
 
+def approval_key(pid: int) -> str:
+    return f"questionnaire_approval_{pid}"
+
+
+def require_approval(ws: Workspace, pid: int) -> None:
+    """The questionnaire's approval step on or off (``Review.require_approval``: a lead's call)."""
+    try:
+        cached_questionnaire.review(ws, pid).require_approval(bool(st.session_state[approval_key(pid)]))
+    except Exception as exc:  # NotAllowed (not a lead), a damaged or replaced review store
+        st.session_state.pop(approval_key(pid), None)
+        flash(DRAFT_FLASH, "error", f"The approval step was not changed. {problem_text(exc)}")
+
+
 def product_picker(
     ws: Workspace, pid: int, product: str | None, products: list[str], proposal: ProductProposal | None, locked: bool
 ) -> None:
@@ -485,14 +499,23 @@ if not docs:
         "The knowledge base is empty: there is nothing to draft the answers from. Add your documents first.",
         icon=":material/warning:",
     )
-    st.page_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
+    screen_link("screens/knowledge_base.py", label="Go to the Knowledge base screen", icon=":material/library_books:")
 products = known_products(ws)
 product_picker(
     ws, pid, project.product, products, proposed_product(project.file_name, questionnaire, products), locked=running
 )
+st.toggle(
+    "Require a second reviewer's approval",
+    value=review.approval_required,
+    key=approval_key(pid),
+    on_change=require_approval,
+    args=(ws, pid),
+    help="On: an accepted or edited answer is final once someone other than its reviewer approves it on the "
+    "Review screen; the Export screen counts them and can write only those.",
+)
 warm_up_status(ws, show_ready=False)  # the models loading since the app started, or why one cannot load
 if ws.warming is not None and ws.warming.failed():
-    st.page_link("screens/settings.py", label="Go to the Settings screen", icon=":material/settings:")
+    screen_link("screens/settings.py", label="Go to the Settings screen", icon=":material/settings:")
 limit_col, redo_col = st.columns([1, 2], vertical_alignment="bottom")
 limit_col.number_input(
     "Questions to draft (0 = all)", min_value=0, value=0, step=1, key="questionnaire_limit", disabled=running

@@ -13,7 +13,8 @@ undecided drafts whose estimated risk of being wrong is at or above the calibrat
 questionnaire's order (and so of Next and of the question opened after each decision).
 
 The list filters by status, by row type (``ReviewItem.row_type``: Yes/No, dropdown, profile,
-narrative, or gated while a qualifier switches the row off) and by words of the question or answer."""
+narrative, or gated while a qualifier switches the row off), by who holds the row (its
+assignment, ui/review/team.py, shown on its line) and by words of the question or answer."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ import streamlit as st
 from engine.review.review import Review, ReviewItem, ReviewState, RowType
 from ui.components import cached_questionnaire
 from ui.components.messages import escape_md, problem_text
+from ui.components.sign_in import rows_for_me, screen_link
 from ui.components.status import state_icon_md
 from ui.resources import PROJECT, QUESTION, current_project, workspace
-from ui.review import notes, source
+from ui.review import approval, notes, source, team
 from ui.review.card import TO_REVIEW, card, show_notice
 
 # widget / on-screen keys of this screen
@@ -35,6 +37,8 @@ FILTER = "review_filter"
 TYPES = "review_types"  # the row-type filter
 SEARCH = "review_search"
 LOW_FIRST = "review_low_first"
+HOLDERS = "review_holders"  # the filter by who holds a row
+NOBODY = ""  # its value for the rows nobody holds
 PAGE = "review_page"
 PAGE_FOR = "review_page_for"
 
@@ -65,9 +69,18 @@ REVIEW_FIRST_HELP = (
 
 
 # ---- the list ---------------------------------------------------------------------------------
-def matches(item: ReviewItem, states: set[ReviewState], search: str, types: set[RowType] = frozenset()) -> bool:
-    """In the list under the status filter, the search and the row-type filter (empty: all)."""
+def matches(
+    item: ReviewItem,
+    states: set[ReviewState],
+    search: str,
+    types: set[RowType] = frozenset(),
+    holders: set[str] = frozenset(),
+) -> bool:
+    """In the list under the status filter, the search, the row-type filter and the filter by
+    who holds the row (``NOBODY``: nobody; empty: all)."""
     if states and item.state not in states:
+        return False
+    if holders and (item.holder or NOBODY).casefold() not in {h.casefold() for h in holders}:
         return False
     if types and item.row_type not in types:
         return False
@@ -83,10 +96,8 @@ def matches(item: ReviewItem, states: set[ReviewState], search: str, types: set[
 def review_first(item: ReviewItem) -> bool:
     """A qualifier the reviewer has not answered yet (its answer decides whole sections, even
     while drafting runs), or a draft nobody has decided on yet whose estimated risk of being
-    wrong is at or above the threshold (``Draft.review_first``, engine/drafting/risk.py)."""
-    if item.unanswered_qualifier:
-        return True
-    return item.state is ReviewState.DRAFTED and item.draft is not None and item.draft.review_first
+    wrong is at or above the threshold (``ReviewItem.review_first``, engine/review/review.py)."""
+    return item.review_first
 
 
 def listed_order(items: list[ReviewItem], low_first: bool) -> list[ReviewItem]:
@@ -134,7 +145,8 @@ def _item_line(item: ReviewItem) -> str:
     short = text if len(text) <= 56 else text[:54].rstrip() + "…"
     icons = "".join(f" :orange[:material/{icon}:]" for icon in notes.marks(item))  # its warnings in doubt
     icons += " :red[:material/rule:]" if item.conflict else ""  # a follow-up answered against its qualifier
-    return f"{state_icon_md(item.state)}{icons} **{escape_md(item.label)}** {escape_md(short)}"
+    held = f" :blue[:material/person: {escape_md(item.holder)}]" if item.holder else ""  # who holds it
+    return f"{state_icon_md(item.state)}{icons} **{escape_md(item.label)}**{held} {escape_md(short)}"
 
 
 def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
@@ -157,11 +169,11 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
         running = ws.jobs.running(pid)
         st.fragment(_progress, run_every=PROGRESS_EVERY_S if running else None)(pid, running)
 
-        states, types, search, low_first = _filters(items)
-        visible = listed_order([i for i in items if matches(i, states, search, types)], low_first)
+        states, types, search, low_first, holders = _filters(items)
+        visible = listed_order([i for i in items if matches(i, states, search, types, holders)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
-        shown = _page(order, current, (tuple(sorted(states)), tuple(sorted(types)), search, low_first))
+        shown = _page(order, current, (tuple(sorted(states)), tuple(sorted(types)), search, low_first, tuple(holders)))
         st.session_state[LIST] = current if current in shown else None
         on_page = set(shown)
         lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
@@ -181,8 +193,9 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
     return order
 
 
-def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], str, bool]:
-    """The status and row-type filters (empty: all), the search words and *Review first*."""
+def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], str, bool, set[str]]:
+    """The status and row-type filters (empty: all), the search words, *Review first* and the
+    filter by who holds the row (empty: all)."""
     counts = {s: 0 for s in ReviewState}
     for item in items:
         counts[item.state] += 1
@@ -208,7 +221,17 @@ def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], s
         key=LOW_FIRST,
         help=REVIEW_FIRST_HELP,
     )
-    return set(states or ()), set(types or ()), search, low_first
+    held = Counter(i.holder or NOBODY for i in items)
+    if any(h not in held for h in st.session_state.get(HOLDERS) or ()):  # e.g. a row given to someone else
+        st.session_state[HOLDERS] = [h for h in st.session_state[HOLDERS] if h in held]
+    holders = st.multiselect(
+        "Held by",
+        sorted(held, key=lambda h: (h == NOBODY, h.casefold())),
+        key=HOLDERS,
+        placeholder="Anyone",
+        format_func=lambda h: f"{h or 'Nobody'} ({held[h]})",
+    )
+    return set(states or ()), set(types or ()), search, low_first, set(holders or ())
 
 
 def _page(order: list[str], current: str, view: tuple) -> list[str]:
@@ -303,15 +326,16 @@ if pid is None:
         "start drafting; the drafts appear here, each beside its source.",
         icon=":material/inbox:",
     )
-    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    screen_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
 try:
     review = cached_questionnaire.review(ws, pid)
     items = review.items()
+    mine = rows_for_me(items)  # an expert: only the rows assigned to them (ui/components/sign_in.py)
 except Exception as exc:  # QuestionnaireError, ReviewStoreError: plain words from the engine
     st.error(f"This questionnaire cannot be opened. {problem_text(exc)}", icon=":material/error:")
-    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    screen_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
 if not items:
@@ -319,9 +343,16 @@ if not items:
         "No questions were found in this questionnaire. Check the sheet and columns on the Questionnaire screen.",
         icon=":material/info:",
     )
-    st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+    screen_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
     st.stop()
 
+if not mine:
+    st.info(
+        "No row of this questionnaire is assigned to you: My questions lists what waits for you.",
+        icon=":material/inbox:",
+    )
+    st.stop()
+items = mine
 keys = [i.key for i in items]
 current = st.session_state.get(QUESTION)
 if current not in keys:
@@ -348,4 +379,6 @@ with top:
 with left:
     with st.container(border=True):
         card(pid, item, order)
+        approval.line(pid, item, review.by)  # approved by whom, or Approve (ui/review/approval.py)
+        team.panels(pid, item, review, items)  # who holds it, comments, history (ui/review/team.py)
         source.citation_list(item)

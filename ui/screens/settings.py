@@ -1,6 +1,7 @@
 """Settings screen: which LLM drafts the answers (a registered model by name — the default
 Qwen2.5-Coder-1.5B or the small SmolLM2 —, a GGUF file, or an OpenAI-compatible server) and how
-retrieval works (embedder, mode, α, top-k).
+retrieval works (embedder, mode, α, top-k), and the reviewer's name (empty: the login name), which
+every run, decision, comment and assignment made here carries.
 
 The widgets start from the saved settings (no model saved: the registry's default). *Save
 settings* validates the values with ``Settings.changed`` and checks a newly chosen model file
@@ -16,6 +17,7 @@ import streamlit as st
 
 from engine.app.settings import SETTINGS_FILE, Settings, SettingsError, check_embedder, check_model
 from engine.core.config import RETRIEVAL_MODES, Mode, Strategy, parse_mode
+from engine.core.people import default_reviewer
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, is_registered, resolve_model
 from ui.components.kb_status import needs_reindex
 from ui.components.messages import escape_md, flash, problem_text, sentence, show_flashed
@@ -37,6 +39,7 @@ KEYS = {  # widget key → how it starts from the saved settings
     "settings_mode": lambda s: s.engine.mode.value,
     "settings_alpha": lambda s: float(s.engine.alpha),
     "settings_top_k": lambda s: int(s.engine.top_k),
+    "settings_reviewer": lambda s: s.reviewer or "",
 }
 MODE_HELP = {
     Mode.DENSE: "the sentence-transformers vector alone",
@@ -119,6 +122,7 @@ def wanted_values() -> dict:
         "mode": state["settings_mode"],
         "alpha": float(state["settings_alpha"]),
         "top_k": int(state["settings_top_k"]),
+        "reviewer": state["settings_reviewer"],
     }
 
 
@@ -172,6 +176,17 @@ if drafting:
         "has finished or been stopped (on the Questionnaire screen).",
         icon=":material/hourglass_top:",
     )
+
+# ---- who works here ------------------------------------------------------------------------------------
+st.subheader("Reviewer")
+st.text_input(
+    "Your name",
+    key="settings_reviewer",
+    placeholder=default_reviewer(),
+    help="The name on your drafting runs, decisions, comments and assignments, and whose questions "
+    "“My questions” lists. Empty: your login name on this computer.",
+)
+st.caption(f"Working as: **{escape_md(ws.reviewer)}**")
 
 # ---- the language model ------------------------------------------------------------------------------
 st.subheader("Language model")
