@@ -1,4 +1,5 @@
 # make run   set up (first time), index the bundled sample and open the review app
+# make serve the app for a team on ADDRESS (accounts first: SECURITY.md)
 # make test  set up (first time), check the import contracts and run the whole test suite
 # make demo  the command-line demo on the bundled sample
 # make bench-models  benchmark-only models (all-mpnet-base-v2 for `bench retrieval --embedder`)
@@ -8,18 +9,20 @@ PY       := $(VENV)/bin/python
 STAMP    := $(VENV)/.installed
 STORE    ?= .demo/store
 PORT     ?= 8501
+ADDRESS  ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 LLAMA_CPU ?=
 
-.PHONY: setup browser run demo test bench bench-models clean
+.PHONY: setup browser run serve demo test bench bench-models clean
 
 setup: $(STAMP)
 
-# llama-cpp-python is built from source for a stated, portable instruction set (never
-# -march=native, never AMX), named in one place, engine/llama_build.py; LLAMA_CPU=avx512 picks
-# its other set. The built wheel is kept in ~/.cache/rfp-review (keyed by the flags). Set-up
-# ends by loading the default model in a child process and generating under the answer grammar:
-# a crash or an error stops it with one line.
+# llama-cpp-python is built from source for stated, portable instruction sets (never
+# -march=native, never AMX), named in one place, engine/llama_build.py: by default AVX2 only;
+# LLAMA_CPU=avx512 the AVX-512 set; LLAMA_CPU=variants ggml's CPU variants (x86-64-v2, AVX2, three
+# AVX-512 ones; none with AMX), the best one the CPU supports loaded at run time. The built wheel is
+# kept in ~/.cache/rfp-review (keyed by the flags). Set-up ends by loading the default model in a
+# child process and generating under the answer grammar: a crash or an error stops it with one line.
 $(STAMP): requirements.txt requirements-models.txt engine/llama_build.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
@@ -48,7 +51,12 @@ browser:
 # local LLM to summarise it (`kb add --summaries llm`, the default elsewhere, writes model summaries)
 run: setup
 	$(PY) -m engine kb add assets/sample/kb --store $(STORE) --summaries extractive
-	RFP_WORKSPACE=$(STORE) $(PY) -m streamlit run ui/app.py --server.port $(PORT)
+	$(PY) -m engine serve --store $(STORE) --port $(PORT)
+
+# the app served to a team (SECURITY.md): e.g. `make serve STORE=/srv/rfp ADDRESS=0.0.0.0`, once
+# `python -m engine accounts add NAME --role lead --store /srv/rfp` made an account (refused without)
+serve: setup
+	$(PY) -m engine serve --store $(STORE) --address $(ADDRESS) --port $(PORT)
 
 demo: setup
 	$(PY) -m engine demo --store $(STORE)

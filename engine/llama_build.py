@@ -7,11 +7,23 @@ Q4_K_M weights (ggml-org/llama.cpp#20824). So the build names its instruction se
 ``GGML_NATIVE=OFF``, never AMX, and one of the sets below (``DEFAULT_CPU``, chosen by
 ``bench llama-cpu``; docs/models.md).
 
+The ``variants`` set builds ggml's CPU backend several times, once per ``CPU_VARIANTS`` entry
+(``GGML_BACKEND_DL``: ``llama_cpp/lib/libggml-cpu-TAG.so`` each), and ggml loads at run time the
+best one the CPU supports (its own score of each variant against CPUID). ggml's own list
+(``GGML_CPU_ALL_VARIANTS``) ends with ``sapphirerapids``, which enables AMX, and takes no list, so
+this build patches the llama-cpp-python sdist (its SHA-256 checked) in two stated places before
+compiling: the x86 list of ``ggml/src/CMakeLists.txt`` becomes ``CPU_VARIANTS``, and
+``llama_cpp/llama_cpp.py`` loads the variants from its own ``lib`` folder right after loading
+``libllama`` (llama.cpp would otherwise search the Python executable's folder and the working
+directory, find none, and load no CPU backend at all). The built wheel must hold exactly those
+variants (checked).
+
 ``python -m engine.llama_build [--cpu NAME]`` (run by ``make setup``) builds the wheel once per
 flag set into ``~/.cache/rfp-review/`` (pip's own wheel cache is keyed by the source, not by the
 flags, so it could hand back a native build), installs it over whatever llama-cpp-python the
-environment had, and records the flags in ``<venv>/llama-build.json`` (``engine doctor`` prints
-them). Standard library only: it runs before the other packages are installed.
+environment had, and records the flags (and the variants built) in ``<venv>/llama-build.json``
+(``engine doctor`` prints them, and the variant the running process loaded). Standard library
+only: it runs before the other packages are installed.
 """
 
 from __future__ import annotations
@@ -20,14 +32,18 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 
 VERSION = "0.3.36"
 PACKAGE = f"llama-cpp-python=={VERSION}"
+SDIST_SHA256 = "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"  # the one the variants patch
 
 _NEVER = (
     "-DGGML_NATIVE=OFF",
@@ -63,8 +79,68 @@ CPU_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "avx512_bf16",
         ),
     ),
+    # ggml's CPU variants below, the best one the CPU supports loaded at run time; never AMX
+    "variants": (
+        (
+            "-DGGML_NATIVE=OFF",
+            "-DGGML_BACKEND_DL=ON",
+            "-DGGML_CPU_ALL_VARIANTS=ON",
+            "-DCMAKE_INSTALL_BINDIR=llama_cpp/lib",  # where ggml installs the variants: beside libggml
+            "-DGGML_AMX_TILE=OFF",
+            "-DGGML_AMX_INT8=OFF",
+            "-DGGML_AMX_BF16=OFF",
+        ),
+        ("sse4_2",),
+    ),
 }
-DEFAULT_CPU = "avx2"  # portable to every x86-64-v3 machine, and as fast here (docs/models.md)
+VARIANTS = "variants"
+
+_V3 = ("SSE42", "AVX", "F16C", "FMA", "AVX2", "BMI2")
+_V4 = _V3 + ("AVX512",)
+# The variants of the "variants" set: ggml's tag → (ggml's feature switches, the portable
+# instruction set it needs, the /proc/cpuinfo flags ggml's own run-time check asks for). None
+# enables AMX; a CPU with AMX (Sapphire Rapids) loads zen4, the AVX-512 set without it.
+CPU_VARIANTS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
+    "sse42": (("SSE42",), "x86-64-v2: SSE4.2 (every x86-64 CPU since 2009)", ("sse4_2",)),
+    "haswell": (
+        _V3,
+        "x86-64-v3: AVX2, FMA, F16C, BMI2 (Intel since Haswell, AMD since Zen 1)",
+        ("avx", "avx2", "fma", "f16c", "bmi2"),
+    ),
+    "skylakex": (
+        _V4,
+        "x86-64-v4: AVX-512 F/CD/VL/DQ/BW (Skylake-SP, Cascade Lake)",
+        ("avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"),
+    ),
+    "icelake": (
+        _V4 + ("AVX512_VBMI", "AVX512_VNNI"),
+        "x86-64-v4 + AVX-512 VBMI, VNNI (Ice Lake)",
+        ("avx512_vbmi", "avx512_vnni"),
+    ),
+    "zen4": (
+        _V4 + ("AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16"),
+        "x86-64-v4 + VBMI, VNNI, BF16 (Zen 4, Sapphire Rapids without AMX)",
+        ("avx512_bf16",),
+    ),
+}  # each variant's cpuinfo flags add to those of the variants above it
+
+# The two patches of the "variants" build (module docstring): ggml's x86 list, and the loader.
+_GGML_X86_LIST = re.compile(
+    r'(    if \(GGML_SYSTEM_ARCH STREQUAL "x86"\)\n)(        ggml_add_cpu_backend_variant\(x64\)\n.*?)(    elseif ?\(GGML_SYSTEM_ARCH STREQUAL "ARM"\))',
+    re.S,
+)
+_LOADER_AFTER = "_lib = load_shared_library(_lib_base_name, _base_path)\n"
+_LOADER = (
+    "# rfp-review (engine/llama_build.py): ggml's CPU variants (GGML_BACKEND_DL) lie beside libllama; load the\n"
+    "# best one this CPU supports from here (llama.cpp would search the executable's folder and the cwd).\n"
+    "# Through _lib: the libggml libllama loaded (a CDLL of libggml.so would map a second copy of it)\n"
+    "_lib.ggml_backend_load_all_from_path.argtypes = [ctypes.c_char_p]\n"
+    "_lib.ggml_backend_load_all_from_path.restype = None\n"
+    "_lib.ggml_backend_load_all_from_path(str(_base_path).encode())\n"
+)
+# the default stays the one stated set until the AVX-512 variants have run a model on a CPU that
+# has them (none was at hand: docs/models.md); LLAMA_CPU=variants builds them
+DEFAULT_CPU = "avx2"
 
 
 def cmake_args(cpu: str = DEFAULT_CPU) -> str:
@@ -88,8 +164,42 @@ def missing_features(cpu: str, flags: set[str] | None = None) -> list[str]:
     return [f for f in CPU_SETS[cpu][1] if flags and f not in flags]
 
 
+def variant_cmake() -> str:
+    """ggml's x86 variant list for the ``variants`` build: one call per ``CPU_VARIANTS`` entry."""
+    return "".join(
+        f"        ggml_add_cpu_backend_variant({tag} {' '.join(feats)})\n"
+        for tag, (feats, _, _) in CPU_VARIANTS.items()
+    )
+
+
+def variant_flags(tag: str) -> tuple[str, ...]:
+    """The /proc/cpuinfo flags the ``tag`` variant needs (its own and those of the variants above it)."""
+    tags = list(CPU_VARIANTS)
+    return tuple(f for t in tags[: tags.index(tag) + 1] for f in CPU_VARIANTS[t][2])
+
+
+def best_variant(flags: set[str] | None = None) -> str | None:
+    """The variant ggml loads on this CPU: the last of ``CPU_VARIANTS`` whose flags it has (None: none)."""
+    flags = cpu_flags() if flags is None else flags
+    fits = [tag for tag in CPU_VARIANTS if all(f in flags for f in variant_flags(tag))]
+    return fits[-1] if fits else None
+
+
+def loaded_cpu_backend(maps: Path = Path("/proc/self/maps")) -> str | None:
+    """The file name of the llama.cpp CPU backend this process has loaded (``libggml-cpu-haswell.so``,
+    or ``libggml-cpu.so`` for a single-set build); None before llama_cpp is imported."""
+    try:
+        found = re.findall(r"/(libggml-cpu[^/\s]*\.so[.0-9]*)$", maps.read_text(), re.M)
+    except OSError:
+        return None
+    return found[0] if found else None
+
+
 def wheel_dir(cpu: str) -> Path:
-    key = hashlib.sha256(f"{PACKAGE} {cmake_args(cpu)}".encode()).hexdigest()[:12]
+    source = f"{PACKAGE} {cmake_args(cpu)}"
+    if cpu == VARIANTS:  # the patches are part of what is built
+        source += f" {SDIST_SHA256} {variant_cmake()} {_LOADER}"
+    key = hashlib.sha256(source.encode()).hexdigest()[:12]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache / "rfp-review" / f"llama-cpp-python-{VERSION}-{cpu}-{key}"
 
@@ -107,7 +217,8 @@ def recorded(prefix: str | Path = sys.prefix) -> dict | None:
 
 
 def build_wheel(cpu: str, python: str = sys.executable) -> Path:
-    """The wheel for ``cpu``: from the cache, or built from source (≈ 6 min on 2 cores)."""
+    """The wheel for ``cpu``: from the cache, or built from source (≈ 6 min on 2 cores; ``variants``
+    ≈ 11: 22 CPU-minutes, its CPU backend compiled five times)."""
     target = wheel_dir(cpu)
     found = sorted(target.glob("llama_cpp_python-*.whl")) if target.is_dir() else []
     if found:
@@ -118,7 +229,8 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
         )
         return found[-1]
     print(
-        f"llama-cpp-python {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 6 minutes on 2 cores",
+        f"llama-cpp-python {VERSION}: building for {cpu} ({cmake_args(cpu)}); "
+        f"about {11 if cpu == VARIANTS else 6} minutes on 2 cores",
         file=sys.stderr,
         flush=True,
     )
@@ -129,6 +241,7 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
         "CMAKE_BUILD_PARALLEL_LEVEL": str(os.cpu_count() or 2),
     }
     with tempfile.TemporaryDirectory(prefix="llama-wheel-") as tmp:
+        source = str(patched_source(Path(tmp), python)) if cpu == VARIANTS else PACKAGE
         # --no-cache-dir: pip's wheel cache is keyed by the source only and may hold a native build
         subprocess.run(
             [
@@ -142,18 +255,60 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
                 "llama-cpp-python",
                 "-w",
                 tmp,
-                PACKAGE,
+                source,
             ],
             env=env,
             check=True,
         )
         built = next(Path(tmp).glob("llama_cpp_python-*.whl"))
+        if cpu == VARIANTS:
+            check_variants(built)
         target.mkdir(parents=True, exist_ok=True)
         partial = target / (built.name + ".partial")
         shutil.copyfile(built, partial)
         final = target / built.name
         os.replace(partial, final)  # a half-copied wheel never has the final name
     return final
+
+
+def patched_source(tmp: Path, python: str = sys.executable) -> Path:
+    """The llama-cpp-python sdist, checked by its SHA-256, unpacked under ``tmp`` and patched for the
+    ``variants`` build (module docstring); raises where the source is not the one the patches fit."""
+    subprocess.run(
+        [python, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", str(tmp / "sdist"), PACKAGE],
+        check=True,
+    )
+    sdist = next((tmp / "sdist").glob("llama_cpp_python-*.tar.gz"))
+    digest = hashlib.sha256(sdist.read_bytes()).hexdigest()
+    if digest != SDIST_SHA256:
+        raise SystemExit(f"set-up: {sdist} has SHA-256 {digest}, not {SDIST_SHA256}. Fix: make setup LLAMA_CPU=avx2")
+    with tarfile.open(sdist) as tar:
+        tar.extractall(tmp / "src", filter="data")
+    root = next((tmp / "src").iterdir())
+    cmake = root / "vendor" / "llama.cpp" / "ggml" / "src" / "CMakeLists.txt"
+    text, n = _GGML_X86_LIST.subn(lambda m: m[1] + variant_cmake() + m[3], cmake.read_text())
+    loader = root / "llama_cpp" / "llama_cpp.py"
+    code = loader.read_text()
+    if n != 1 or code.count(_LOADER_AFTER) != 1:
+        raise SystemExit(
+            f"set-up: {root.name} no longer has the lines the variants build patches. Fix: make setup LLAMA_CPU=avx2"
+        )
+    cmake.write_text(text)
+    loader.write_text(code.replace(_LOADER_AFTER, _LOADER_AFTER + _LOADER))
+    return root
+
+
+def check_variants(wheel: Path) -> list[str]:
+    """The CPU variants in ``wheel``; raises unless they are exactly ``CPU_VARIANTS`` beside libggml."""
+    names = zipfile.ZipFile(wheel).namelist()
+    anywhere = {n.rsplit("/", 1)[-1] for n in names if re.search(r"(^|/)libggml-cpu[^/]*\.so", n)}
+    in_lib = sorted(n.rsplit("/", 1)[-1] for n in names if re.fullmatch(r"llama_cpp/lib/libggml-cpu[^/]*\.so", n))
+    wanted = sorted(f"libggml-cpu-{tag}.so" for tag in CPU_VARIANTS)
+    if in_lib != wanted or not anywhere <= set(wanted):
+        raise SystemExit(
+            f"set-up: the variants wheel holds {sorted(anywhere) or 'no CPU backend'}, not {wanted} in llama_cpp/lib"
+        )
+    return [name.removeprefix("libggml-cpu-").removesuffix(".so") for name in in_lib]
 
 
 def install(cpu: str, python: str = sys.executable) -> None:
@@ -172,10 +327,11 @@ def install(cpu: str, python: str = sys.executable) -> None:
     prefix = subprocess.run(
         [python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    record_path(prefix).write_text(
-        json.dumps({"version": VERSION, "cpu": cpu, "cmake_args": cmake_args(cpu), "wheel": wheel.name}, indent=1)
-        + "\n"
-    )
+    record = {"version": VERSION, "cpu": cpu, "cmake_args": cmake_args(cpu), "wheel": wheel.name}
+    if cpu == VARIANTS:
+        built = check_variants(wheel)
+        record["variants"] = {tag: isa for tag, (_, isa, _) in CPU_VARIANTS.items() if tag in built}
+    record_path(prefix).write_text(json.dumps(record, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> None:

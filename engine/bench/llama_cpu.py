@@ -6,7 +6,8 @@ run against each build in turn. Per round, each set runs once, in alternating or
 …), so a machine that drifts weighs on both alike:
 
 * ``engine doctor --json``: prompt and generation tokens per second of one answer prompt under
-  the answer grammar (llama.cpp's own counters), and the instruction sets the build reports;
+  the answer grammar (llama.cpp's own counters), the instruction sets the build reports and the
+  CPU backend it loaded (for the ``variants`` set, the variant chosen for this CPU);
 * ``engine draft`` of the bundled sample's first ``questions`` questions with the default
   model, on a knowledge base of the sample indexed once: seconds per question (the median of
   the drafts' own times: retrieval, prompt and generation).
@@ -84,6 +85,7 @@ def bench_llama_cpu(cpus: list[str], rounds: int = 3, questions: int = 6, model:
         cpu: {"prompt_tps": [], "generation_tps": [], "s_per_question": []} for cpu in cpus
     }
     compiled: dict[str, str] = {}
+    loaded: dict[str, str | None] = {}
     with tempfile.TemporaryDirectory(prefix="bench-llama-cpu-") as tmp:
         work, store = Path(tmp), Path(tmp) / "store"
         if questions:
@@ -99,6 +101,7 @@ def bench_llama_cpu(cpus: list[str], rounds: int = 3, questions: int = 6, model:
                 if "error" in report:
                     raise RuntimeError(f"the {cpu} build failed: {report['error']}")
                 compiled[cpu] = report["llama_cpp"]["system_info"]
+                loaded[cpu] = report["llama_cpp"].get("cpu_backend")
                 figures[cpu]["prompt_tps"].append(report["speed"]["prompt_tokens_per_s"])
                 figures[cpu]["generation_tps"].append(report["speed"]["generation_tokens_per_s"])
                 if questions:
@@ -129,6 +132,7 @@ def bench_llama_cpu(cpus: list[str], rounds: int = 3, questions: int = 6, model:
         out["sets"][cpu] = {
             "cmake_args": llama_build.cmake_args(cpu),
             "system_info": compiled.get(cpu),
+            "cpu_backend": loaded.get(cpu),
             "median": med,
             f"paired_ratio_to_{base}": paired,
             "runs": figures[cpu],

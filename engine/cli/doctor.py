@@ -1,7 +1,8 @@
 """``python -m engine doctor``: what a user reporting a problem sends, and set-up's last check.
 
 It prints the CPU's instruction sets, how llama.cpp was built (the flags set-up recorded,
-engine/llama_build.py, and llama.cpp's own system info: the instruction sets compiled in), the
+engine/llama_build.py, llama.cpp's own system info: the instruction sets compiled in, and the CPU
+backend the process loaded: with the ``variants`` build, the variant chosen for this CPU), the
 model file with its checksum, and the model's speed: prompt and generation tokens per second
 under the answer grammar. Everything that runs llama.cpp runs in a worker process
 (engine/drafting/generate/worker.py), so a crash is reported as a line, not suffered.
@@ -66,6 +67,10 @@ class SpeedProbe:
         import llama_cpp
 
         return llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+
+    def cpu_backend(self) -> str | None:
+        """The CPU backend file llama.cpp loaded in this process (``libggml-cpu-haswell.so``)."""
+        return llama_build.loaded_cpu_backend()
 
     def answer(self, max_tokens: int) -> dict:
         """One answer prompt under the answer grammar; the prompt and generation timed apart
@@ -143,6 +148,7 @@ def report(model: str | None, max_tokens: int = 48) -> dict:
         probe = ModelWorker(str(path), factory=PROBE)
         info = probe.call("system_info")
         out["llama_cpp"]["system_info"] = info
+        out["llama_cpp"]["cpu_backend"] = probe.call("cpu_backend")
         features = compiled_features(info)
         out["llama_cpp"]["problems"] = build_problems(features, cpu)
         started = time.perf_counter()
@@ -232,6 +238,12 @@ def _print(result: dict) -> None:
             else "not recorded by set-up (built elsewhere: its flags are unknown)"
         )
     )
+    if build and build.get("variants"):
+        print(f"llama.cpp CPU variants built: {', '.join(build['variants'])}")
+    if llama.get("cpu_backend"):
+        tag = llama["cpu_backend"].removeprefix("libggml-cpu-").removesuffix(".so")
+        isa = llama_build.CPU_VARIANTS.get(tag, (None, None))[1]
+        print(f"llama.cpp CPU backend loaded: {llama['cpu_backend']}" + (f" ({isa})" if isa else ""))
     if "system_info" in llama:
         print(f"llama.cpp system info: {llama['system_info']}")
     for problem in llama.get("problems", ()):

@@ -140,14 +140,20 @@ def test_a_killed_model_worker_during_app_drafting_loses_no_stored_draft(tmp_pat
 def test_the_llama_cpp_build_has_no_amx_and_no_native_only_code_path():
     """From llama.cpp's own system info (read in a child process): the library set-up built has
     no AMX, and every instruction set compiled in is one the stated portable set declares, so
-    it runs on every CPU that set names, whatever CPU the build ran on."""
+    it runs on every CPU that set names, whatever CPU the build ran on. With the ``variants``
+    build, the CPU backend the process loaded is the variant ggml should choose for this CPU
+    (none with AMX is built), and what it reports compiled in is that variant's set."""
     from engine import llama_build
     from engine.cli.doctor import compiled_features
 
-    code = "import llama_cpp; print(llama_cpp.llama_print_system_info().decode())"
-    info = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import llama_cpp; from engine import llama_build; "
+        "print(llama_build.loaded_cpu_backend()); print(llama_cpp.llama_print_system_info().decode())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    backend, info = out.split("\n", 1)
     features = compiled_features(info)
-    assert features.get("AVX2") and features.get("FMA"), info
+    assert features.get("SSE3"), info  # a CPU backend is loaded
     assert not any(v for k, v in features.items() if k.startswith("AMX")), info
     recorded = llama_build.recorded()
     assert recorded is not None, (
@@ -156,22 +162,29 @@ def test_the_llama_cpp_build_has_no_amx_and_no_native_only_code_path():
     assert "-DGGML_NATIVE=OFF" in recorded["cmake_args"] and recorded["cmake_args"] == llama_build.cmake_args(
         recorded["cpu"]
     )
-    allowed = {
-        "avx2": {"SSE3", "SSSE3", "AVX", "AVX2", "F16C", "FMA", "BMI2"},
-        "avx512": {
-            "SSE3",
-            "SSSE3",
-            "AVX",
-            "AVX2",
-            "F16C",
-            "FMA",
-            "BMI2",
-            "AVX512",
-            "AVX512_VBMI",
-            "AVX512_VNNI",
-            "AVX512_BF16",
-        },
-    }[recorded["cpu"]]
+    if recorded["cpu"] == llama_build.VARIANTS:
+        tag = llama_build.best_variant()
+        assert backend == f"libggml-cpu-{tag}.so" and tag in recorded["variants"], (backend, tag, recorded)
+        assert not any("AMX" in feats for feats, _, _ in llama_build.CPU_VARIANTS.values())
+        allowed = {"SSE3", "SSSE3"} | set(llama_build.CPU_VARIANTS[tag][0]) - {"SSE42"}
+    else:
+        assert features.get("AVX2") and features.get("FMA"), info
+        allowed = {
+            "avx2": {"SSE3", "SSSE3", "AVX", "AVX2", "F16C", "FMA", "BMI2"},
+            "avx512": {
+                "SSE3",
+                "SSSE3",
+                "AVX",
+                "AVX2",
+                "F16C",
+                "FMA",
+                "BMI2",
+                "AVX512",
+                "AVX512_VBMI",
+                "AVX512_VNNI",
+                "AVX512_BF16",
+            },
+        }[recorded["cpu"]]
     isa = {k for k, v in features.items() if v and k not in ("LLAMAFILE", "OPENMP", "REPACK", "KLEIDIAI")}
     assert isa <= allowed, f"compiled in beyond the {recorded['cpu']} set: {sorted(isa - allowed)}"
     assert recorded["cpu"] == llama_build.DEFAULT_CPU
