@@ -12,8 +12,8 @@ import argparse
 from pathlib import Path
 
 from engine.app.workspace import Workspace
-from engine.cli.common import DEFAULT_STORE
 from engine.cli.projects import find_project
+from engine.cli.projects import questionnaire_args as _target
 from engine.core.files import write_atomic
 from engine.core.people import person_name
 from engine.core.types import FileProblem
@@ -36,11 +36,6 @@ def register(sub) -> None:
         help="rows in conflict (decided by someone else since) to settle with the packet's answer",
     )
     back.set_defaults(func=cmd_import)
-
-
-def _target(p: argparse.ArgumentParser) -> None:
-    p.add_argument("project", metavar="QUESTIONNAIRE", help="the questionnaire file, or its project id or name")
-    p.add_argument("--store", default=str(DEFAULT_STORE), help="the workspace folder (the app's; default: ./store)")
 
 
 def cmd_export(args: argparse.Namespace) -> int:

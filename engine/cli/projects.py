@@ -4,13 +4,21 @@ its question ID (``ENC-01``), key (``Sheet1!B5``) or label."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 from pathlib import Path
 
 from engine.app.workspace import Workspace
+from engine.cli.common import DEFAULT_STORE
 from engine.core.types import FileProblem
 from engine.review.review import ReviewItem
 from storage.review_store import Project
+
+
+def questionnaire_args(p: argparse.ArgumentParser) -> None:
+    """A command's questionnaire (by file, id or name) and its workspace folder."""
+    p.add_argument("project", metavar="QUESTIONNAIRE", help="the questionnaire file, or its project id or name")
+    p.add_argument("--store", default=str(DEFAULT_STORE), help="the workspace folder (the app's; default: ./store)")
 
 
 def find_project(ws: Workspace, named: str) -> Project:

@@ -36,6 +36,7 @@ from engine.app.workspace import Workspace
 from engine.cli import packet
 from engine.cli.common import DEFAULT_STORE
 from engine.cli.projects import find_project, find_row
+from engine.cli.projects import questionnaire_args as _target
 from engine.core.people import mentions, person_name
 from engine.core.types import FileProblem
 from engine.review import team
@@ -87,11 +88,6 @@ def _by(p: argparse.ArgumentParser) -> None:
 def reviewer(ws: Workspace, args: argparse.Namespace) -> str:
     """``--by NAME`` checked as a name (engine/core/people.py), else the workspace's reviewer."""
     return person_name(args.by, "--by") if getattr(args, "by", None) is not None else ws.reviewer
-
-
-def _target(p: argparse.ArgumentParser) -> None:
-    p.add_argument("project", metavar="QUESTIONNAIRE", help="the questionnaire file, or its project id or name")
-    p.add_argument("--store", default=str(DEFAULT_STORE), help="the workspace folder (the app's; default: ./store)")
 
 
 # ---- show --------------------------------------------------------------------------------------
