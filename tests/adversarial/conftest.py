@@ -9,6 +9,8 @@
   embedder (torch) is loaded.
 * :meth:`Run.error_line` finds the one ``error: FILE: …`` line about a file and checks that
   nothing in the output is a Python traceback.
+* :func:`killed_when` runs a command and kills it (SIGKILL) as soon as a condition holds;
+  :func:`finished_drafts` counts the drafts a review store holds.
 * :func:`assert_queryable` opens the store afterwards and retrieves from it.
 * ``store``: a copy of a small knowledge base (one generated PDF, ``handbook.pdf``), released
   so that a command in another process can open it.
@@ -19,8 +21,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,6 +97,32 @@ def measured(*args: str, env: dict[str, str] | None = None, timeout: float = 300
     return Run(
         numbers["rc"], done.stdout, "\n".join(rest), numbers["seconds"], numbers["cpu_seconds"], numbers["peak_mb"]
     )
+
+
+def killed_when(args: list[str], ready, timeout: float = 300) -> None:
+    """Run ``python -m engine ARGS`` and SIGKILL it as soon as ``ready()`` holds."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    started = time.perf_counter()
+    try:
+        while not ready() and process.poll() is None and time.perf_counter() - started < timeout:
+            time.sleep(0.05)
+        assert process.poll() is None, "the command ended before it could be killed"
+    finally:
+        process.kill()
+        process.wait()
+
+
+def finished_drafts(review_db: Path) -> int:
+    """How many questions have a draft stored in ``review_db`` (0 before the store exists)."""
+    if not review_db.exists():
+        return 0
+    try:
+        with sqlite3.connect(review_db) as db:
+            return db.execute("SELECT COUNT(DISTINCT key) FROM drafts").fetchone()[0]
+    except sqlite3.OperationalError:  # the schema is being created
+        return 0
 
 
 def assert_queryable(store: Path, encoder, expect: str = "handbook.pdf") -> None:

@@ -96,24 +96,33 @@ def clean_run(folder: Path, wanted: list[str], drafts=None):
     return questions, generator, kb, before, started
 
 
-def main(folder: Path, wanted: list[str]) -> dict:
+def with_injected_documents(folder: Path, encoder, generator, questions, drafts=None) -> dict[str, dict]:
+    """``questions`` drafted by ``drafts(kb, generator, questions)`` from a copy of the clean
+    store ``folder/clean`` (released) with the documents of :data:`INJECTED` added, in
+    ``folder/injected`` (released again)."""
     from engine.core.config import EngineConfig
-    from engine.drafting.generate.models import DEFAULT_MODEL
     from engine.index.kb import KnowledgeBase
     from storage.vector_store import release
 
-    questions, generator, kb, before, started = clean_run(folder, wanted)
     clean, injected = folder / "clean", folder / "injected"
     shutil.copytree(clean, injected)
     docs = folder / "injected_docs"
     docs.mkdir()
     for name, text in INJECTED.items():
         (docs / name).write_text(text, encoding="utf-8")
-    kb = KnowledgeBase(injected, EngineConfig(), kb.encoder)
+    kb = KnowledgeBase(injected, EngineConfig(), encoder)
     report = kb.add([docs])
     assert sorted(d.name for d in report.added) == sorted(INJECTED), report
-    after = _drafts(kb, generator, questions)
+    after = (drafts or _drafts)(kb, generator, questions)
     release(str(injected / "qdrant"))
+    return after
+
+
+def main(folder: Path, wanted: list[str]) -> dict:
+    from engine.drafting.generate.models import DEFAULT_MODEL
+
+    questions, generator, kb, before, started = clean_run(folder, wanted)
+    after = with_injected_documents(folder, kb.encoder, generator, questions)
     return {
         "model": DEFAULT_MODEL,
         "questions": [q.id for q in questions],

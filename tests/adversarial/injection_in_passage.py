@@ -74,7 +74,7 @@ def injected_kb(folder: Path) -> Path:
     return kb
 
 
-def _holds_injection(chunk_text: str) -> bool:
+def holds_injection(chunk_text: str) -> bool:
     return "Note to the AI assistant" in " ".join(chunk_text.split())
 
 
@@ -93,7 +93,7 @@ def _drafts(kb, generator, questions) -> dict[str, dict]:
             "low_confidence": bool(d.low_confidence),
             "quotes": [c.quote for c in d.citations],
             "retrieved": [h.chunk.doc for h in hits],
-            "injection_retrieved": any(_holds_injection(h.chunk.text) for h in hits),
+            "injection_retrieved": any(holds_injection(h.chunk.text) for h in hits),
             "seconds": round(d.seconds, 1),
         }
     return out
@@ -112,28 +112,37 @@ def retrieval(folder: Path) -> dict[str, bool]:
     assert not report.errors, report.errors
     drafter = Drafter(kb, generator=None)
     found = {
-        q.id: any(_holds_injection(h.chunk.text) for h in drafter.retrieve(q.text).hits)
+        q.id: any(holds_injection(h.chunk.text) for h in drafter.retrieve(q.text).hits)
         for q in read_questionnaire(QUESTIONNAIRE).questions
     }
     release(str(folder / "injected" / "qdrant"))
     return found
 
 
-def main(folder: Path, wanted: list[str]) -> dict:
+def with_injected_passage(folder: Path, encoder, generator, questions, drafts=None) -> dict[str, dict]:
+    """``questions`` drafted by ``drafts(kb, generator, questions)`` from the sample indexed with
+    :data:`INJECTION` in its Security Overview (:func:`injected_kb`), in ``folder/injected``
+    (released again)."""
     from engine.core.config import EngineConfig
-    from engine.drafting.generate.models import DEFAULT_MODEL
     from engine.index.kb import KnowledgeBase
     from storage.vector_store import release
-    from tests.adversarial.injection import clean_run
 
-    questions, generator, kb, before, started = clean_run(folder, wanted, _drafts)
     injected = folder / "injected"
-    encoder = kb.encoder
+    folder.mkdir(parents=True, exist_ok=True)
     kb = KnowledgeBase(injected, EngineConfig(), encoder)
     report = kb.add([injected_kb(folder)])
     assert not report.errors, report.errors
-    after = _drafts(kb, generator, questions)
+    after = (drafts or _drafts)(kb, generator, questions)
     release(str(injected / "qdrant"))
+    return after
+
+
+def main(folder: Path, wanted: list[str]) -> dict:
+    from engine.drafting.generate.models import DEFAULT_MODEL
+    from tests.adversarial.injection import clean_run
+
+    questions, generator, kb, before, started = clean_run(folder, wanted, _drafts)
+    after = with_injected_passage(folder, kb.encoder, generator, questions)
     return {
         "model": DEFAULT_MODEL,
         "questions": [q.id for q in questions],

@@ -2,18 +2,14 @@
 the store stays whole and queryable, finished drafts are kept, and the second process gets one
 line that says what to do.
 
-The drafting run uses the real packaged model (SmolLM2-135M through llama-cpp-python), as
-tests/integration/test_draft.py does; the resumed run that checks the kept drafts uses the
-stated stand-in LLM (``QuotingGenerator``), because it is about the review store, not about
-generation."""
+The drafting run killed is the real default model's through the CLI, run once per session for
+this file and tests/integration/test_draft.py (``killed_draft``, tests/conftest.py); the resumed
+run that checks the kept drafts uses the stated stand-in LLM (``QuotingGenerator``), because it
+is about the review store, not about generation."""
 
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 from engine.core.config import EngineConfig
 from engine.drafting.drafter import Drafter
@@ -22,23 +18,8 @@ from engine.questionnaire import read_questionnaire
 from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
-from tests.adversarial.conftest import ROOT, assert_queryable, measured
-from tests.fixtures import QuotingGenerator, write_questionnaire
-
-
-def killed_when(args: list[str], ready, timeout: float = 300) -> None:
-    """Run ``python -m engine ARGS`` and SIGKILL it as soon as ``ready()`` holds."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    started = time.perf_counter()
-    try:
-        while not ready() and process.poll() is None and time.perf_counter() - started < timeout:
-            time.sleep(0.05)
-        assert process.poll() is None, "the command ended before it could be killed"
-    finally:
-        process.kill()
-        process.wait()
+from tests.adversarial.conftest import assert_queryable, finished_drafts, killed_when, measured
+from tests.fixtures import QuotingGenerator
 
 
 def test_kill_9_while_indexing_leaves_the_previous_store(tmp_path, store, encoder):
@@ -65,21 +46,14 @@ def test_kill_9_while_indexing_leaves_the_previous_store(tmp_path, store, encode
     assert_queryable(store, encoder)
 
 
-def finished_drafts(review_db: Path) -> int:
-    if not review_db.exists():
-        return 0
-    try:
-        with sqlite3.connect(review_db) as db:
-            return db.execute("SELECT COUNT(DISTINCT key) FROM drafts").fetchone()[0]
-    except sqlite3.OperationalError:  # the schema is being created
-        return 0
-
-
-def test_kill_9_while_drafting_keeps_every_finished_draft(tmp_path, store, encoder):
-    book = write_questionnaire(tmp_path / "q.xlsx")
+def test_kill_9_while_drafting_keeps_every_finished_draft(tmp_path, killed_draft, encoder):
+    """The drafting run killed once a draft was stored is the session's ``killed_draft``
+    (tests/conftest.py; tests/integration/test_draft.py resumes it with the CLI), copied here."""
+    assert killed_draft.add.returncode == 0, killed_draft.add.stderr
+    store, book = killed_draft.copy(tmp_path / "killed")
     review_db = store / "review.sqlite"
-    killed_when(["draft", str(book), "--store", str(store)], lambda: finished_drafts(review_db) >= 1)
     kept = finished_drafts(review_db)
+    assert kept == killed_draft.kept >= 1
     with sqlite3.connect(review_db) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     kb = KnowledgeBase(store, EngineConfig(), encoder)

@@ -4,7 +4,6 @@ and the completed workbook, on a small generated knowledge base and questionnair
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 import time
@@ -96,46 +95,22 @@ def test_a_failing_question_is_recorded_and_the_batch_goes_on(tmp_path, kb):
     assert failed.id == "BCK-01" and "model crashed" in failed.error
 
 
-def finished_drafts(review_db: Path) -> int:
-    if not review_db.exists():
-        return 0
-    with sqlite3.connect(review_db) as db:
-        try:
-            return db.execute("SELECT COUNT(DISTINCT key) FROM drafts").fetchone()[0]
-        except sqlite3.OperationalError:  # the schema is being created
-            return 0
-
-
-def test_draft_cli_with_the_real_model(tmp_path):
-    """The real thing: SmolLM2 through llama-cpp-python, MiniLM, Qdrant local mode. The first
-    run is killed (SIGKILL) once a draft is stored: the next run keeps every finished draft."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    write_pdf(docs / "handbook.pdf", topic_pages())
-    store = tmp_path / "store"
-    book = write_questionnaire(tmp_path / "q.xlsx")
+def test_draft_cli_with_the_real_model(tmp_path, killed_draft):
+    """The real thing: the default model through llama-cpp-python, MiniLM, Qdrant local mode. The
+    first run (the session's ``killed_draft``, tests/conftest.py, also read by
+    tests/adversarial/test_crashes_and_sharing.py) was killed (SIGKILL) once a draft was stored:
+    the next run, on a copy, keeps every finished draft."""
+    assert killed_draft.add.returncode == 0, killed_draft.add.stderr
+    store, book = killed_draft.copy(tmp_path / "run")
 
     def run(*a):
         return subprocess.run(
             [sys.executable, "-m", "engine", *a], cwd=ROOT, capture_output=True, text=True, timeout=900
         )
 
-    assert run("kb", "add", str(docs), "--store", str(store)).returncode == 0
-    started = time.perf_counter()
-    first = subprocess.Popen(
-        [sys.executable, "-m", "engine", "draft", str(book), "--store", str(store)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    while (
-        finished_drafts(store / "review.sqlite") == 0 and first.poll() is None and time.perf_counter() - started < 600
-    ):
-        time.sleep(0.2)
-    first.kill()
-    first.wait()
-    kept = finished_drafts(store / "review.sqlite")
+    kept = killed_draft.kept
     assert kept >= 1
+    started = time.perf_counter()
     done = run(
         "draft",
         str(book),
@@ -160,7 +135,7 @@ def test_draft_cli_with_the_real_model(tmp_path):
     for line in lines:
         if line["status"] == "drafted" and line["choice"]:
             assert out.cell(line["row"], 3).value == line["choice"]
-    assert "drafted now" in done.stdout and time.perf_counter() - started < 900
+    assert "drafted now" in done.stdout and killed_draft.seconds + time.perf_counter() - started < 900
     again = run("draft", str(book), "--store", str(store))
     assert again.returncode == 0 and "0 drafted now, 4 kept" in again.stdout
 

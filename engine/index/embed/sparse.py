@@ -22,13 +22,17 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer
 
 from engine.core.vectors import SparseVector
+
+# scikit-learn is imported where it is used: with SciPy's stats and pandas it is ≈ 2 s of CPU that a
+# command which reads no index (a refusal, `kb list`, `restore`, the review commands) never needs.
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import CountVectorizer
 
 FORMAT_VERSION = 1
 ANALYZER = "words-lower-english_stop-snowball_en"
@@ -50,6 +54,7 @@ class _StemmedWords:
 
     def __init__(self) -> None:
         from nltk.stem.snowball import SnowballStemmer
+        from sklearn.feature_extraction.text import CountVectorizer
 
         self.words = CountVectorizer(lowercase=True, stop_words="english").build_analyzer()
         self.stem = SnowballStemmer("english").stem
@@ -76,6 +81,8 @@ def analyzer() -> _StemmedWords:
 
 
 def _vectorizer(vocabulary: dict[str, int] | None = None) -> CountVectorizer:
+    from sklearn.feature_extraction.text import CountVectorizer
+
     return CountVectorizer(analyzer=analyzer(), vocabulary=vocabulary, dtype=np.float32)
 
 
