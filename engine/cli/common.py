@@ -240,3 +240,12 @@ def print_json(result: dict, args: argparse.Namespace) -> int:
     """A benchmark's or evaluation's figures: one line with ``--json``, else indented."""
     print(json.dumps(result, indent=None if args.json else 1))
     return 0
+
+
+def by_arg(p: argparse.ArgumentParser) -> None:
+    """A writing command's ``--by NAME``: whose decision, comment or library change it is."""
+    p.add_argument(
+        "--by",
+        metavar="NAME",
+        help="who does it (default: the reviewer of the workspace's settings, else your login name)",
+    )

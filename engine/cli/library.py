@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine.app.settings import Settings
 from engine.cli import common
-from engine.cli.common import folder_scope_args, product_arg, store_arg
+from engine.cli.common import by_arg, folder_scope_args, product_arg, store_arg
 from engine.core.limits import Limits, add_limit_args
 from engine.core.people import person_name
 from engine.core.types import FileProblem
@@ -58,7 +58,7 @@ def register(p: argparse.ArgumentParser) -> None:
         help="the questionnaires' date, from which their review-by date is counted (default: each workbook's "
         "own modified date, else today)",
     )
-    _by_arg(p)
+    by_arg(p)
     p.set_defaults(func=cmd_library_import)
     p = lib.add_parser("list", help="list the entries")
     store_arg(p)
@@ -78,18 +78,18 @@ def register(p: argparse.ArgumentParser) -> None:
     p = lib.add_parser("retire", help="stop reusing entries (by id, see `library list`)")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
     store_arg(p)
-    _by_arg(p)
+    by_arg(p)
     p.set_defaults(func=cmd_library_retire)
     p = lib.add_parser("approve", help="approve pending entries: reused from now on")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
     store_arg(p)
-    _by_arg(p)
+    by_arg(p)
     p.set_defaults(func=cmd_library_approve)
     p = lib.add_parser("owner", help="give entries a new owner")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
     p.add_argument("--to", required=True, metavar="NAME", help="the new owner (a person or a group)")
     store_arg(p)
-    _by_arg(p)
+    by_arg(p)
     p.set_defaults(func=cmd_library_owner)
     p = lib.add_parser("renew", help="entries reviewed: set their review-by date")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
@@ -97,21 +97,13 @@ def register(p: argparse.ArgumentParser) -> None:
         "--until", metavar="YYYY-MM-DD", help="the new review-by date (default: the review period from today)"
     )
     store_arg(p)
-    _by_arg(p)
+    by_arg(p)
     p.set_defaults(func=cmd_library_renew)
     p = lib.add_parser("history", help="who changed the library, and when (one entry's, or all)")
     p.add_argument("ids", nargs="*", type=int, metavar="ID")
     store_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_library_history)
-
-
-def _by_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--by",
-        metavar="NAME",
-        help="who does it (default: the reviewer of the workspace's settings, else your login name)",
-    )
 
 
 def _by(args: argparse.Namespace) -> str:

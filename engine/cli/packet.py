@@ -17,7 +17,7 @@ from engine.cli.projects import questionnaire_args as _target
 from engine.core.files import write_atomic
 from engine.core.people import person_name
 from engine.core.types import FileProblem
-from engine.review.packet import apply_packet, packet_bytes, packet_name, read_packet, resolve
+from engine.review.packet import apply_packet, held_by, packet_bytes, packet_name, read_packet, resolve
 
 
 def register(sub) -> None:
@@ -49,7 +49,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise FileProblem(project.file_name, str(exc), "nothing was written") from None
     out = Path(args.out) if args.out else Path(packet_name(review, person))
     write_atomic(out, data)
-    rows = sum(1 for i in review.items() if i.holder and i.holder.casefold() == person.casefold())
+    rows = len(held_by(review, person))
     print(f"{out}: the packet of {person}, {rows} row{'s' if rows != 1 else ''} of {project.file_name}")
     return 0
 

@@ -34,7 +34,7 @@ from shlex import quote
 
 from engine.app.workspace import Workspace
 from engine.cli import packet
-from engine.cli.common import DEFAULT_STORE
+from engine.cli.common import DEFAULT_STORE, by_arg
 from engine.cli.projects import find_project, find_row
 from engine.cli.projects import questionnaire_args as _target
 from engine.core.people import mentions, person_name
@@ -70,19 +70,11 @@ def register(p: argparse.ArgumentParser) -> None:
     decide.add_argument("--answer", help="the answer text (edit; accept: instead of the draft's)")
     decide.add_argument("--choice", help="the dropdown value (edit, accept)")
     decide.add_argument("--note", help="why (needs-sme, reject)")
-    _by(decide)
+    by_arg(decide)
     decide.set_defaults(func=cmd_decide)
     _register_team(sub)
     _register_approval(sub)
     packet.register(sub)
-
-
-def _by(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--by",
-        metavar="NAME",
-        help="who does it (default: the reviewer of the workspace's settings, else your login name)",
-    )
 
 
 def reviewer(ws: Workspace, args: argparse.Namespace) -> str:
@@ -214,7 +206,7 @@ def _register_team(sub) -> None:
     who.add_argument("--unassign", action="store_true", help="take them back from whoever holds them")
     assign.add_argument("--due", metavar="YYYY-MM-DD", help="when the answers are due")
     assign.add_argument("--note", help="what the person should know")
-    _by(assign)
+    by_arg(assign)
     assign.set_defaults(func=cmd_assign)
     mine = sub.add_parser("mine", help="the rows waiting for you across every questionnaire, with the overdue count")
     mine.add_argument("--as", dest="by", metavar="NAME", help="whose queue (default: the settings' reviewer)")
@@ -228,7 +220,7 @@ def _register_team(sub) -> None:
     _target(comment)
     comment.add_argument("row", metavar="ROW", help="its question ID (ENC-01) or key (Sheet1!B5)")
     comment.add_argument("text", metavar="TEXT", help="the comment")
-    _by(comment)
+    by_arg(comment)
     comment.set_defaults(func=cmd_comment)
     history = sub.add_parser("history", help="every draft and decision of a row: who, when, what changed")
     _target(history)
@@ -240,7 +232,7 @@ def _register_team(sub) -> None:
     restore.add_argument("row", metavar="ROW", help="its question ID (ENC-01) or key (Sheet1!B5)")
     restore.add_argument("--from", dest="ref", required=True, metavar="REF", help="the version, as `history` names it")
     restore.add_argument("--version", required=True, metavar="V", help="the row's version now, as `show` printed it")
-    _by(restore)
+    by_arg(restore)
     restore.set_defaults(func=cmd_restore)
 
 
@@ -342,7 +334,7 @@ def _register_approval(sub) -> None:
     _target(approve)
     approve.add_argument("row", metavar="ROW", help="its question ID (ENC-01) or key (Sheet1!B5)")
     approve.add_argument("--version", required=True, metavar="V", help="the row's version as `review show` printed it")
-    _by(approve)
+    by_arg(approve)
     approve.set_defaults(func=cmd_approve)
     approval = sub.add_parser(
         "approval", help="whether accepted answers count as final only once a second person approves them"
