@@ -156,6 +156,12 @@ def sign_in(app: CaseApp, name: str, password: str = PASSWORD) -> None:
     app.settle()
 
 
+def signed_in(app: CaseApp, who: str) -> None:
+    """Wait for the "Signed in as ``who``" line, then for the script to finish the screen under it."""
+    app.expect_text(f"Signed in as {who}")
+    app.settle()
+
+
 def heading(app: CaseApp, text: str) -> int:
     return app.page.get_by_role("heading", level=1, name=text, exact=True).count()
 
@@ -200,8 +206,12 @@ def questionnaire_with_one_row_for_bo(folder: Path, llm_url: str, tmp_path: Path
 
 
 def listed(app: CaseApp) -> list[str]:
-    """The question IDs in the Review list."""
-    labels = app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').all_inner_texts()
+    """The question IDs in the Review list, once it is drawn and the script has finished (the
+    "Signed in as" line shows before the list does: on a loaded machine the list was read empty)."""
+    rows = app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label')
+    rows.filter(has_text=re.compile(r"[A-Z]{3,4}-\d\d")).first.wait_for(state="visible", timeout=120_000)
+    app.settle()
+    labels = rows.all_inner_texts()
     return [m.group(0) for t in labels if (m := re.search(r"[A-Z]{3,4}-\d\d", t))]
 
 
@@ -227,14 +237,14 @@ def team_in_the_browser(pw, port: int, held: str) -> None:
         sign_in(expert, "nobody")
         expert.expect_text("The name or the password is wrong.")
         sign_in(expert, "bo")
-        expert.expect_text("Signed in as bo (expert)")
+        signed_in(expert, "bo (expert)")
         assert nav_links(expert) == ["Review", "My questions"]
         assert listed(expert) == [held]  # only the row assigned to bo
         expert.shot("expert_navigation")
         for path, title in (("settings", "Settings"), ("knowledge_base", "Knowledge base"), ("export", "Export")):
             open_address(expert, path)  # a page load is a new session: it signs in again, on that address
             sign_in(expert, "bo")
-            expert.expect_text("Signed in as bo (expert)")  # shown the Review screen instead
+            signed_in(expert, "bo (expert)")  # shown the Review screen instead
             assert heading(expert, title) == 0, path
             assert nav_links(expert) == ["Review", "My questions"]
             assert_no_traceback(expert)
@@ -242,7 +252,7 @@ def team_in_the_browser(pw, port: int, held: str) -> None:
 
         open_address(lead, "settings")
         sign_in(lead, "ana")
-        lead.expect_text("Signed in as ana (lead)")
+        signed_in(lead, "ana (lead)")
         assert heading(lead, "Settings") == 1
         lead.go("Review")
         assert len(listed(lead)) == 4 and held in listed(lead)
