@@ -21,15 +21,17 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Sequence
 
 import numpy as np
-from qdrant_client import QdrantClient
-from qdrant_client import models as qm
 
 from engine.core.config import Mode
 from engine.core.types import StoreDamaged
 from engine.core.vectors import PointVectors, SparseVector
+
+if TYPE_CHECKING:  # qdrant-client (≈ 1-2 s to import) is imported where a client is made or a request built
+    from qdrant_client import QdrantClient
+    from qdrant_client import models as qm
 
 DENSE, PAPER, CONCAT, SPARSE = "dense", "paper", "concat", "sparse"
 FUSION_DEPTH = 50  # candidates each side contributes to the fusion
@@ -70,6 +72,8 @@ def client_for(location: str, url: str | None = None) -> QdrantClient:
         if client is None:
             if not url and key in _damaged:
                 raise _damaged[key]
+            from qdrant_client import QdrantClient  # noqa: PLC0415
+
             try:
                 client = QdrantClient(url=url) if url else QdrantClient(path=location)
             except RuntimeError as exc:
@@ -165,6 +169,8 @@ class VectorIndex:
 
     @classmethod
     def create(cls, client: QdrantClient, name: str, dim: int) -> VectorIndex:
+        from qdrant_client import models as qm  # noqa: PLC0415
+
         _forget(client, name)
         if client.collection_exists(name):
             client.delete_collection(name)
@@ -180,6 +186,8 @@ class VectorIndex:
         return cls(client, name)
 
     def upsert(self, ids: Sequence[str], vectors: Sequence[PointVectors], payloads: Sequence[dict]) -> None:
+        from qdrant_client import models as qm  # noqa: PLC0415
+
         points = [
             qm.PointStruct(id=pid, vector=_named(v), payload=payload)
             for pid, v, payload in zip(ids, vectors, payloads, strict=True)
@@ -204,6 +212,8 @@ class VectorIndex:
             best = self.dense_candidates(query.dense, limit, doc_hashes)
             payloads = self.payloads([pid for pid, _ in best])
             return [Scored(payloads[pid], score) for pid, score in best]
+        from qdrant_client import models as qm  # noqa: PLC0415
+
         within = _documents_filter(doc_hashes)
         if mode is Mode.DENSE_SPARSE:
             depth = max(FUSION_DEPTH, limit)
@@ -315,10 +325,14 @@ def _documents_filter(doc_hashes: Collection[str] | None) -> qm.Filter | None:
     """Qdrant's filter for the points of some documents (by the payload's ``doc_hash``)."""
     if doc_hashes is None:
         return None
+    from qdrant_client import models as qm  # noqa: PLC0415
+
     return qm.Filter(must=[qm.FieldCondition(key="doc_hash", match=qm.MatchAny(any=sorted(doc_hashes)))])
 
 
 def _sparse(v: SparseVector) -> qm.SparseVector:
+    from qdrant_client import models as qm  # noqa: PLC0415
+
     return qm.SparseVector(indices=v.indices, values=v.values)
 
 

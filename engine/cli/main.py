@@ -22,6 +22,7 @@ from engine.index.errors import KnowledgeBaseError
 from storage.accounts_store import AccountsStoreError
 from storage.library_store import LibraryStoreError
 from storage.review_store import ReviewStoreError
+from storage.vector_store import StoreLockedError  # qdrant-client itself is imported where a client is made
 
 COMMANDS: tuple[tuple[str, str], ...] = (  # (command, one line of help); its module is engine/cli/<command>.py
     ("kb", "manage the knowledge base"),
@@ -67,9 +68,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    # deferred: storage.vector_store imports qdrant-client (≈ 1 s), which --help, inspect and doctor never need
-    from storage.vector_store import StoreLockedError  # noqa: PLC0415
-
     known = (
         KnowledgeBaseError,
         StoreLockedError,

@@ -17,7 +17,6 @@ import re
 from typing import Sequence
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from engine.core.types import PageMatch, Unit
 
@@ -49,6 +48,10 @@ class PageFinder:
             raise ValueError("the page finder needs at least one page with text")
         self.numbers = [int(u.page) for u in units]
         texts = [u.text for u in units]
+        # deferred: scikit-learn (with SciPy, ≈ 1-2 s) is paid by the commands that locate pages, not by every
+        # command that imports the drafting package (review, library, profile, …)
+        from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: PLC0415
+
         self.vectorizer = TfidfVectorizer(
             lowercase=True, token_pattern=r"(?u)\b\w+\b", ngram_range=(1, 2), sublinear_tf=True
         )

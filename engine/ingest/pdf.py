@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import pymupdf
+from typing import TYPE_CHECKING
 
 from engine.core.limits import Limits
 from engine.core.types import IngestError, LoadedDocument, SourceKind, Unit
+
+if TYPE_CHECKING:
+    import pymupdf
 
 _OCR_FIX = "run OCR (e.g. ocrmypdf) to index them"
 
@@ -35,6 +37,8 @@ def _plural(n: int, word: str) -> str:
 
 def _open(path: Path, name: str) -> pymupdf.Document:
     """Open ``path`` as a PDF, unlocking it with the empty password if that is enough."""
+    import pymupdf  # noqa: PLC0415 (deferred: a command that reads no PDF does not load MuPDF)
+
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for damaged files

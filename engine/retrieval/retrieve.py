@@ -44,6 +44,7 @@ def search(
     top_k = top_k or kb.config.top_k
     if top_k < 1:
         raise ValueError(f"top_k must be at least 1 (got {top_k})")
+    kb.index  # an empty knowledge base is refused here, before the embedder loads
     kb.check_compatible()
     question = question_vectors(question, kb.encoder)
     if strategy is not None:

@@ -13,6 +13,7 @@ import pytest
 
 from engine.core.config import EngineConfig
 from engine.index.kb import KnowledgeBase
+from engine.retrieval.retrieve import search
 from storage.vector_store import release
 from tests.fixtures import topic_pages, write_pdf
 
@@ -81,7 +82,10 @@ def test_an_uploaded_name_with_a_path_is_refused(tmp_path, encoder):
     release(str(tmp_path / "store" / "qdrant"))
 
 
-def test_cli_add_list_search_remove(tmp_path, bad_batch):
+def test_cli_add_list_search_remove(tmp_path, bad_batch, encoder):
+    """Each command in a child process. ``--mode`` is handed to the same ``search`` whatever its
+    value, so it is given once on the command line; the five modes are then searched in this
+    process on the store the commands built (one embedder load, not five child processes)."""
     store = str(tmp_path / "store")
     added = cli("kb", "add", str(bad_batch), "--store", store)
     assert added.returncode == 1, added.stderr  # some files were refused (#38); the good one is indexed
@@ -97,9 +101,12 @@ def test_cli_add_list_search_remove(tmp_path, bad_batch):
     assert len(hits) == 2
     assert set(hits[0]) >= {"file", "page", "sheet", "row", "score", "text"}
     assert hits[0]["file"] == "good.pdf" and "thirty-five days" in hits[0]["text"]
+    out = cli("search", "multi-factor authentication", "--store", store, "--json", "--mode", "dense+sparse")
+    assert out.returncode == 0 and json.loads(out.stdout)[0]["file"] == "good.pdf", out.stderr
+    kb = KnowledgeBase(Path(store), EngineConfig.from_env(), encoder)
     for mode in ("dense", "paper", "concat", "dense+sparse", "weighted"):
-        out = cli("search", "multi-factor authentication", "--store", store, "--json", "--mode", mode)
-        assert out.returncode == 0 and json.loads(out.stdout)[0]["file"] == "good.pdf"
+        assert search(kb, "multi-factor authentication", mode=mode)[0].to_json()["file"] == "good.pdf", mode
+    release(str(Path(store) / "qdrant"))  # the next command opens the store
     removed = cli("kb", "remove", "good.pdf", "--store", store)
     assert removed.returncode == 0 and "removed: good.pdf" in removed.stdout
     empty = cli("search", "anything", "--store", store)
