@@ -14,7 +14,6 @@ import hashlib
 import json
 
 import streamlit as st
-from streamlit_pdf_viewer import pdf_viewer
 
 from engine.app import Citation, KnowledgeBaseError
 from engine.app.workspace import Workspace
@@ -22,6 +21,7 @@ from engine.core.location import Location
 from engine.core.types import SourceKind
 from engine.review.pdf_pages import PageExcerpt, SourcePageError, citation_excerpt, highlightable
 from ui.components.messages import escape_md, problem_text
+from ui.components.pdf_viewer import pdf_viewer
 
 VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen
 

@@ -132,7 +132,7 @@ def _scopes(item: ReviewItem, sections: list[str], first: int) -> dict[str, str]
     return scopes
 
 
-def assign_panel(pid: int, item: ReviewItem, sections: list[str], first: int) -> None:
+def assign_panel(pid: int, item: ReviewItem, sections: list[str], first: int, review) -> None:
     """Who holds the row, and the Assign expander."""
     line = holder_line(item)
     if line:
@@ -155,7 +155,6 @@ def assign_panel(pid: int, item: ReviewItem, sections: list[str], first: int) ->
             args=(pid, item.key, True),
             disabled=item.holder is None,
         )
-        review = cached_questionnaire.review(resources.workspace(), pid)
         for a in team.assignment_history(review, item.key):
             to = f"to {escape_md(a.to)}" if a.to else "unassigned"
             due = f", due {a.due}" if a.due else ""
@@ -163,9 +162,8 @@ def assign_panel(pid: int, item: ReviewItem, sections: list[str], first: int) ->
             st.caption(f"{when(a.created)} · {escape_md(a.by)} assigned it {to}{due}{note}")
 
 
-def comments_panel(pid: int, item: ReviewItem) -> None:
+def comments_panel(pid: int, item: ReviewItem, review) -> None:
     """The row's comments, oldest first, and a box to add one."""
-    review = cached_questionnaire.review(resources.workspace(), pid)
     found = team.comments(review, item.key)
     with st.expander(f"Comments ({len(found)})", icon=":material/forum:", key=_key("comments_open", pid, item.key)):
         for c in found:
@@ -184,12 +182,11 @@ def _step_md(h: HistoryItem) -> str:
     return f"**{when(h.when)}** · {escape_md(h.by)} · {h.what}{note}"
 
 
-def history_panel(pid: int, item: ReviewItem) -> None:
+def history_panel(pid: int, item: ReviewItem, review) -> None:
     """Every draft and decision of the row, newest first: who, when, what changed; restore one
     (on the row version the card was drawn with)."""
     shown = st.session_state.get(seen_key(pid, item.key))
     seen = shown.version if shown is not None else item.version
-    review = cached_questionnaire.review(resources.workspace(), pid)
     steps = history(review, item.key)
     with st.expander(f"History ({len(steps)})", icon=":material/history:", key=_key("history_open", pid, item.key)):
         if not steps:
@@ -217,9 +214,10 @@ def history_panel(pid: int, item: ReviewItem) -> None:
 
 
 def panels(pid: int, item: ReviewItem, review, items: list[ReviewItem]) -> None:
-    """Under the card's actions: the holder and Assign, the comments, the history."""
+    """Under the card's actions: the holder and Assign, the comments, the history (each read
+    through ``review``, the run's one :class:`Review`)."""
     sections = [s.section for s in review.sections(items) if item.question.id and item.question.id in s.rows]
     if may(Permission.ASSIGN):  # not an expert's (ui/components/sign_in.py; the engine refuses it too)
-        assign_panel(pid, item, sections, sum(i.review_first for i in items))
-    comments_panel(pid, item)
-    history_panel(pid, item)
+        assign_panel(pid, item, sections, sum(i.review_first for i in items), review)
+    comments_panel(pid, item, review)
+    history_panel(pid, item, review)
