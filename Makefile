@@ -2,6 +2,7 @@
 # make serve the app for a team on ADDRESS (accounts first: SECURITY.md)
 # make test  set up (first time), check the import contracts and run the whole test suite
 # make demo  the command-line demo on the bundled sample
+# make llama-server  optional: llama.cpp's own server with parallel slots (docs/models.md)
 # make bench-models  benchmark-only models (all-mpnet-base-v2 for `bench retrieval --embedder`)
 PYTHON   ?= $(shell command -v python3.11 || command -v python3)
 VENV     ?= .venv
@@ -13,7 +14,7 @@ ADDRESS  ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 LLAMA_CPU ?=
 
-.PHONY: setup browser run serve demo test bench bench-models clean
+.PHONY: setup browser llama-server run serve demo test bench bench-models clean
 
 setup: $(STAMP)
 
@@ -46,6 +47,12 @@ browser:
 		echo "note: the browser test needs Chromium at $(CHROMIUM) and skips without it;"; \
 		echo "      install it with: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium"; \
 	fi
+
+# llama.cpp's own server with parallel slots, for a team with more cores (docs/models.md): built
+# from the same pinned source, with the same instruction set, as the Python binding (≈ 8 min on 2
+# cores, kept in ~/.cache/rfp-review), into $(VENV)/bin/llama-server
+llama-server: setup
+	$(PY) -m engine.llama_build --server $(if $(LLAMA_CPU),--cpu $(LLAMA_CPU))
 
 # the sample is indexed with extractive summaries: the first start does not wait minutes for the
 # local LLM to summarise it (`kb add --summaries llm`, the default elsewhere, writes model summaries)

@@ -271,9 +271,9 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
     return final
 
 
-def patched_source(tmp: Path, python: str = sys.executable) -> Path:
-    """The llama-cpp-python sdist, checked by its SHA-256, unpacked under ``tmp`` and patched for the
-    ``variants`` build (module docstring); raises where the source is not the one the patches fit."""
+def unpacked_source(tmp: Path, python: str = sys.executable, fix: str = "make setup LLAMA_CPU=avx2") -> Path:
+    """The llama-cpp-python sdist (pip download), checked by its SHA-256 and unpacked under ``tmp``;
+    its root folder. Raises (with ``fix``) where the download is not the source this file knows."""
     subprocess.run(
         [python, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", str(tmp / "sdist"), PACKAGE],
         check=True,
@@ -281,10 +281,16 @@ def patched_source(tmp: Path, python: str = sys.executable) -> Path:
     sdist = next((tmp / "sdist").glob("llama_cpp_python-*.tar.gz"))
     digest = hashlib.sha256(sdist.read_bytes()).hexdigest()
     if digest != SDIST_SHA256:
-        raise SystemExit(f"set-up: {sdist} has SHA-256 {digest}, not {SDIST_SHA256}. Fix: make setup LLAMA_CPU=avx2")
+        raise SystemExit(f"set-up: {sdist} has SHA-256 {digest}, not {SDIST_SHA256}. Fix: {fix}")
     with tarfile.open(sdist) as tar:
         tar.extractall(tmp / "src", filter="data")
-    root = next((tmp / "src").iterdir())
+    return next((tmp / "src").iterdir())
+
+
+def patched_source(tmp: Path, python: str = sys.executable) -> Path:
+    """The llama-cpp-python sdist, checked and unpacked under ``tmp`` and patched for the
+    ``variants`` build (module docstring); raises where the source is not the one the patches fit."""
+    root = unpacked_source(tmp, python)
     cmake = root / "vendor" / "llama.cpp" / "ggml" / "src" / "CMakeLists.txt"
     text, n = _GGML_X86_LIST.subn(lambda m: m[1] + variant_cmake() + m[3], cmake.read_text())
     loader = root / "llama_cpp" / "llama_cpp.py"
@@ -296,6 +302,87 @@ def patched_source(tmp: Path, python: str = sys.executable) -> Path:
     cmake.write_text(text)
     loader.write_text(code.replace(_LOADER_AFTER, _LOADER_AFTER + _LOADER))
     return root
+
+
+# llama.cpp's own HTTP server, for a team (docs/models.md): static, so the one file can be copied;
+# no web UI download and no OpenSSL (plain HTTP on the team's network, as the app's own server)
+SERVER_CMAKE = (
+    "-DBUILD_SHARED_LIBS=OFF",
+    "-DLLAMA_BUILD_SERVER=ON",
+    "-DLLAMA_BUILD_TOOLS=ON",
+    "-DLLAMA_BUILD_TESTS=OFF",
+    "-DLLAMA_BUILD_EXAMPLES=OFF",
+    "-DLLAMA_BUILD_UI=OFF",
+    "-DLLAMA_USE_PREBUILT_UI=OFF",
+    "-DLLAMA_OPENSSL=OFF",
+    "-DLLAMA_CURL=OFF",
+)
+
+
+def server_dir(cpu: str) -> Path:
+    key = hashlib.sha256(f"llama-server {SDIST_SHA256} {cmake_args(cpu)} {' '.join(SERVER_CMAKE)}".encode())
+    return wheel_dir(cpu).parent / f"llama-server-{VERSION}-{cpu}-{key.hexdigest()[:12]}"
+
+
+def build_server(cpu: str, python: str = sys.executable) -> Path:
+    """llama.cpp's ``llama-server``, from the sdist the Python binding is built from (its vendored
+    llama.cpp) and with the same instruction set: from the cache, or built (≈ 8 min on 2 cores)."""
+    if cpu == VARIANTS:
+        raise SystemExit(
+            "set-up: llama-server is built for one instruction set, not the variants. "
+            "Fix: make llama-server LLAMA_CPU=avx2 (or avx512)"
+        )
+    target = server_dir(cpu) / "llama-server"
+    if target.is_file():
+        print(f"llama-server ({cpu}): using the one built before, {target}", file=sys.stderr, flush=True)
+        return target
+    print(
+        f"llama-server {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 8 minutes on 2 cores",
+        file=sys.stderr,
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory(prefix="llama-server-") as tmp:
+        src = unpacked_source(Path(tmp), python, fix="make llama-server LLAMA_CPU=avx2") / "vendor" / "llama.cpp"
+        build = Path(tmp) / "build"
+        flags = [*cmake_args(cpu).split(), *SERVER_CMAKE]
+        subprocess.run(["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", *flags], check=True)
+        jobs = str(os.cpu_count() or 2)
+        subprocess.run(["cmake", "--build", str(build), "--target", "llama-server", "-j", jobs], check=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".partial")
+        shutil.copyfile(build / "bin" / "llama-server", partial)
+        partial.chmod(0o755)
+        os.replace(partial, target)  # a half-copied binary never has the final name
+    return target
+
+
+def install_server(cpu: str, python: str = sys.executable) -> Path:
+    """``llama-server`` for ``cpu`` in ``python``'s environment (``<venv>/bin/llama-server``), proved
+    by running it (``--version``), with what it was built from in ``<venv>/llama-server.json``."""
+    missing = missing_features(cpu)
+    if missing:
+        raise SystemExit(
+            f"set-up: this CPU lacks {', '.join(missing)}, which the {cpu!r} build of llama.cpp needs. "
+            "Fix: make llama-server LLAMA_CPU=avx2"
+        )
+    built = build_server(cpu, python)
+    prefix = Path(
+        subprocess.run(
+            [python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    dest = prefix / "bin" / "llama-server"
+    partial = dest.with_suffix(".partial")
+    shutil.copyfile(built, partial)
+    partial.chmod(0o755)
+    os.replace(partial, dest)
+    version = subprocess.run([str(dest), "--version"], capture_output=True, text=True, timeout=60)
+    if version.returncode != 0:
+        raise SystemExit(f"set-up: {dest} does not run ({version.stderr.strip()[-300:]}). Fix: make llama-server")
+    record = {"version": VERSION, "cpu": cpu, "cmake_args": cmake_args(cpu), "server_cmake": list(SERVER_CMAKE)}
+    (prefix / "llama-server.json").write_text(json.dumps(record, indent=1) + "\n")
+    print(f"llama-server: {dest} ({(version.stdout + version.stderr).strip().splitlines()[0]})", file=sys.stderr)
+    return dest
 
 
 def check_variants(wheel: Path) -> list[str]:
@@ -338,8 +425,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m engine.llama_build", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cpu", choices=sorted(CPU_SETS), default=os.environ.get("LLAMA_CPU") or DEFAULT_CPU)
     parser.add_argument("--wheel-only", action="store_true", help="build (or find) the wheel and print its path")
+    parser.add_argument(
+        "--server", action="store_true", help="build (or find) llama.cpp's llama-server and put it in <venv>/bin"
+    )
     args = parser.parse_args(argv)
-    if args.wheel_only:
+    if args.server:
+        install_server(args.cpu)
+    elif args.wheel_only:
         print(build_wheel(args.cpu))
     else:
         install(args.cpu)

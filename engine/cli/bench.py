@@ -16,6 +16,7 @@ from engine.bench.embedder import bench_embedder
 from engine.bench.evidence import BUDGETS, bench_evidence
 from engine.bench.latency import bench_latency
 from engine.bench.llama_cpu import bench_llama_cpu
+from engine.bench.llama_slots import bench_llama_slots
 from engine.bench.page_finder import bench_page_finder
 from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
@@ -42,6 +43,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _draft,
         _ask,
         _llama_cpu,
+        _llama_slots,
     ):
         add(bench)  # in this order in `bench --help`
 
@@ -298,3 +300,15 @@ def _llama_cpu(bench) -> None:
     p.set_defaults(
         func=_prints(lambda a: bench_llama_cpu(a.cpus, rounds=a.rounds, questions=a.questions, model=a.model))
     )
+
+
+def _llama_slots(bench) -> None:
+    p = bench.add_parser(
+        "llama-slots", help="llama.cpp's llama-server (make llama-server) with 1 slot against N: calls sent at once"
+    )
+    p.add_argument("--slots", nargs="+", type=int, default=[1, 4], help="the --parallel values compared")
+    p.add_argument("--calls", type=int, default=4, help="drafting calls sent at the same time")
+    p.add_argument("--rounds", type=int, default=2, help="rounds (the slot counts in alternating order)")
+    p.add_argument("--model", help="a registered model name or a GGUF path (default: the default model)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_prints(lambda a: bench_llama_slots(a.slots, calls=a.calls, rounds=a.rounds, model=a.model)))

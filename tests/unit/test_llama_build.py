@@ -91,3 +91,16 @@ def test_the_loaded_cpu_backend_is_read_from_the_process_memory_map(tmp_path):
     assert llama_build.loaded_cpu_backend(maps) == "libggml-cpu.so.0.25.3"
     maps.write_text("7f04-7f05 rw-p 00000000 00:00 0 [heap]\n")
     assert llama_build.loaded_cpu_backend(maps) is None
+
+
+def test_the_team_server_is_built_for_one_stated_set_without_native_amx_or_downloads():
+    """``make llama-server`` (engine/llama_build.py ``build_server``): one stated instruction set,
+    keyed apart from the wheels, static, no web UI download; never the run-time variants."""
+    for cpu in ("avx2", "avx512"):
+        flags = llama_build.cmake_args(cpu).split()
+        assert "-DGGML_NATIVE=OFF" in flags and "-DGGML_AMX_TILE=OFF" in flags
+        assert llama_build.server_dir(cpu) != llama_build.wheel_dir(cpu)
+    assert llama_build.server_dir("avx2") != llama_build.server_dir("avx512")
+    assert {"-DBUILD_SHARED_LIBS=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF"} <= set(llama_build.SERVER_CMAKE)
+    with pytest.raises(SystemExit, match="Fix: make llama-server LLAMA_CPU=avx2"):
+        llama_build.build_server(llama_build.VARIANTS)
