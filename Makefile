@@ -83,4 +83,4 @@ bench-models: setup
 	$(PY) -m engine.bench.models
 
 clean:
-	rm -rf .demo .pytest_cache
+	rm -rf .demo .pytest_cache ui/static/pdf_viewer
