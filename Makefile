@@ -49,7 +49,7 @@ browser:
 	fi
 
 # llama.cpp's own server with parallel slots, for a team with more cores (docs/models.md): built
-# from the same pinned source, with the same instruction set, as the Python binding (≈ 8 min on 2
+# from the same pinned source, with the same instruction set, as the Python binding (≈ 10 min on 2
 # cores, kept in ~/.cache/rfp-review), into $(VENV)/bin/llama-server
 llama-server: setup
 	$(PY) -m engine.llama_build --server $(if $(LLAMA_CPU),--cpu $(LLAMA_CPU))

@@ -326,7 +326,7 @@ def server_dir(cpu: str) -> Path:
 
 def build_server(cpu: str, python: str = sys.executable) -> Path:
     """llama.cpp's ``llama-server``, from the sdist the Python binding is built from (its vendored
-    llama.cpp) and with the same instruction set: from the cache, or built (≈ 8 min on 2 cores)."""
+    llama.cpp) and with the same instruction set: from the cache, or built (≈ 10 min on 2 cores)."""
     if cpu == VARIANTS:
         raise SystemExit(
             "set-up: llama-server is built for one instruction set, not the variants. "
@@ -337,7 +337,7 @@ def build_server(cpu: str, python: str = sys.executable) -> Path:
         print(f"llama-server ({cpu}): using the one built before, {target}", file=sys.stderr, flush=True)
         return target
     print(
-        f"llama-server {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 8 minutes on 2 cores",
+        f"llama-server {VERSION}: building for {cpu} ({cmake_args(cpu)}); about 10 minutes on 2 cores",
         file=sys.stderr,
         flush=True,
     )
