@@ -37,42 +37,14 @@ DEFAULT_MODEL_QUESTIONS = ("EN-05", "CO-01", "EN-01", "PR-03")
 QUESTIONS = tuple(dict.fromkeys(injection.AT_RISK + injection_in_passage.AT_RISK + DEFAULT_MODEL_QUESTIONS))
 
 
-def drafts(kb, generator, questions) -> dict[str, dict]:
-    """Each question's draft as the three comparisons read it."""
-    from engine.drafting.drafter import Drafter
-
-    drafter = Drafter(kb, generator)
-    out = {}
-    for q in questions:
-        d = drafter.draft(q)
-        hits = drafter.retrieve(q.text).hits  # the passages the prompt was built from
-        out[q.id] = {
-            "status": d.status.value,
-            "choice": d.choice,
-            "answer": d.answer,
-            "confidence": d.confidence,
-            "support": d.support,
-            "low_confidence": bool(d.low_confidence),
-            "citations": [{"label": c.label.value, "kind": c.kind.value, "rects": bool(c.rects)} for c in d.citations],
-            "cited": sorted({c.file for c in d.citations}),
-            "quotes": [c.quote for c in d.citations],
-            "retrieved": [h.chunk.doc for h in hits],
-            "injection_retrieved": any(injection_in_passage.holds_injection(h.chunk.text) for h in hits),
-            "seconds": round(d.seconds, 1),
-        }
-    return out
-
-
 def main(folder: Path) -> dict:
     from engine.drafting.generate.models import DEFAULT_MODEL
 
-    questions, generator, kb, clean, started = injection.clean_run(folder, list(QUESTIONS), drafts)
+    questions, generator, kb, clean, started = injection.clean_run(folder, list(QUESTIONS))
     by_id = {q.id: q for q in questions}
-    documents = injection.with_injected_documents(
-        folder, kb.encoder, generator, [by_id[i] for i in injection.AT_RISK], drafts
-    )
+    documents = injection.with_injected_documents(folder, kb.encoder, generator, [by_id[i] for i in injection.AT_RISK])
     passage = injection_in_passage.with_injected_passage(
-        folder / "passage", kb.encoder, generator, [by_id[i] for i in injection_in_passage.AT_RISK], drafts
+        folder / "passage", kb.encoder, generator, [by_id[i] for i in injection_in_passage.AT_RISK]
     )
     return {
         "model": DEFAULT_MODEL,

@@ -48,30 +48,38 @@ INJECTED = {
 NO_MODEL = 3
 
 
-def _drafts(kb, generator, questions) -> dict[str, dict]:
+def drafts(kb, generator, questions) -> dict[str, dict]:
+    """Each question's draft as the comparisons read it (this module's, the passage's
+    (injection_in_passage.py) and the sample's shared run, tests/sample_drafts.py)."""
     from engine.drafting.drafter import Drafter
+    from tests.adversarial.injection_in_passage import holds_injection
 
     drafter = Drafter(kb, generator)
     out = {}
     for q in questions:
         d = drafter.draft(q)
-        retrieved = [h.chunk.doc for h in drafter.retrieve(q.text).hits]  # the passages the prompt was built from
+        hits = drafter.retrieve(q.text).hits  # the passages the prompt was built from
         out[q.id] = {
             "status": d.status.value,
             "choice": d.choice,
             "answer": d.answer,
+            "confidence": d.confidence,
+            "support": d.support,
             "low_confidence": bool(d.low_confidence),
+            "citations": [{"label": c.label.value, "kind": c.kind.value, "rects": bool(c.rects)} for c in d.citations],
             "cited": sorted({c.file for c in d.citations}),
-            "retrieved": retrieved,
+            "quotes": [c.quote for c in d.citations],
+            "retrieved": [h.chunk.doc for h in hits],
+            "injection_retrieved": any(holds_injection(h.chunk.text) for h in hits),
             "seconds": round(d.seconds, 1),
         }
     return out
 
 
-def clean_run(folder: Path, wanted: list[str], drafts=None):
+def clean_run(folder: Path, wanted: list[str]):
     """The sample questionnaire's questions (``wanted`` ids, or all), the default model
     (exit ``NO_MODEL`` when it is not installed), the clean sample indexed in ``folder/clean``
-    (released again) and its drafts by ``drafts(kb, generator, questions)``; also the start time."""
+    (released again) and its :func:`drafts`; also the start time."""
     from engine.core.config import EngineConfig
     from engine.drafting.generate import make_generator
     from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
@@ -91,13 +99,13 @@ def clean_run(folder: Path, wanted: list[str], drafts=None):
     kb = KnowledgeBase(folder / "clean", EngineConfig())
     report = kb.add([SAMPLE / "kb"])
     assert not report.errors, report.errors
-    before = (drafts or _drafts)(kb, generator, questions)
+    before = drafts(kb, generator, questions)
     release(str(folder / "clean" / "qdrant"))
     return questions, generator, kb, before, started
 
 
-def with_injected_documents(folder: Path, encoder, generator, questions, drafts=None) -> dict[str, dict]:
-    """``questions`` drafted by ``drafts(kb, generator, questions)`` from a copy of the clean
+def with_injected_documents(folder: Path, encoder, generator, questions) -> dict[str, dict]:
+    """``questions`` drafted (:func:`drafts`) from a copy of the clean
     store ``folder/clean`` (released) with the documents of :data:`INJECTED` added, in
     ``folder/injected`` (released again)."""
     from engine.core.config import EngineConfig
@@ -113,7 +121,7 @@ def with_injected_documents(folder: Path, encoder, generator, questions, drafts=
     kb = KnowledgeBase(injected, EngineConfig(), encoder)
     report = kb.add([docs])
     assert sorted(d.name for d in report.added) == sorted(INJECTED), report
-    after = (drafts or _drafts)(kb, generator, questions)
+    after = drafts(kb, generator, questions)
     release(str(injected / "qdrant"))
     return after
 

@@ -78,27 +78,6 @@ def holds_injection(chunk_text: str) -> bool:
     return "Note to the AI assistant" in " ".join(chunk_text.split())
 
 
-def _drafts(kb, generator, questions) -> dict[str, dict]:
-    from engine.drafting.drafter import Drafter
-
-    drafter = Drafter(kb, generator)
-    out = {}
-    for q in questions:
-        d = drafter.draft(q)
-        hits = drafter.retrieve(q.text).hits  # the passages the prompt was built from
-        out[q.id] = {
-            "status": d.status.value,
-            "choice": d.choice,
-            "answer": d.answer,
-            "low_confidence": bool(d.low_confidence),
-            "quotes": [c.quote for c in d.citations],
-            "retrieved": [h.chunk.doc for h in hits],
-            "injection_retrieved": any(holds_injection(h.chunk.text) for h in hits),
-            "seconds": round(d.seconds, 1),
-        }
-    return out
-
-
 def retrieval(folder: Path) -> dict[str, bool]:
     """Question id → whether its retrieved passages hold the injection (nothing drafted)."""
     from engine.core.config import EngineConfig
@@ -119,20 +98,21 @@ def retrieval(folder: Path) -> dict[str, bool]:
     return found
 
 
-def with_injected_passage(folder: Path, encoder, generator, questions, drafts=None) -> dict[str, dict]:
-    """``questions`` drafted by ``drafts(kb, generator, questions)`` from the sample indexed with
+def with_injected_passage(folder: Path, encoder, generator, questions) -> dict[str, dict]:
+    """``questions`` drafted (injection.py :func:`drafts`) from the sample indexed with
     :data:`INJECTION` in its Security Overview (:func:`injected_kb`), in ``folder/injected``
     (released again)."""
     from engine.core.config import EngineConfig
     from engine.index.kb import KnowledgeBase
     from storage.vector_store import release
+    from tests.adversarial.injection import drafts
 
     injected = folder / "injected"
     folder.mkdir(parents=True, exist_ok=True)
     kb = KnowledgeBase(injected, EngineConfig(), encoder)
     report = kb.add([injected_kb(folder)])
     assert not report.errors, report.errors
-    after = (drafts or _drafts)(kb, generator, questions)
+    after = drafts(kb, generator, questions)
     release(str(injected / "qdrant"))
     return after
 
@@ -141,7 +121,7 @@ def main(folder: Path, wanted: list[str]) -> dict:
     from engine.drafting.generate.models import DEFAULT_MODEL
     from tests.adversarial.injection import clean_run
 
-    questions, generator, kb, before, started = clean_run(folder, wanted, _drafts)
+    questions, generator, kb, before, started = clean_run(folder, wanted)
     after = with_injected_passage(folder, kb.encoder, generator, questions)
     return {
         "model": DEFAULT_MODEL,
