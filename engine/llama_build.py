@@ -216,6 +216,33 @@ def recorded(prefix: str | Path = sys.prefix) -> dict | None:
         return None
 
 
+def _refuse_missing(cpu: str, fix: str) -> None:
+    """Stop, with ``fix``, where this CPU lacks instructions the ``cpu`` build needs."""
+    missing = missing_features(cpu)
+    if missing:
+        raise SystemExit(
+            f"set-up: this CPU lacks {', '.join(missing)}, which the {cpu!r} build of llama.cpp needs. Fix: {fix}"
+        )
+
+
+def _prefix(python: str) -> Path:
+    """``python``'s environment (its ``sys.prefix``)."""
+    out = subprocess.run([python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+def _copy_into_place(src: Path, dest: Path, mode: int | None = None) -> Path:
+    """``src`` copied to ``dest`` under a temporary name, then renamed: a half-copied file never
+    has the final name."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_name(dest.name + ".partial")
+    shutil.copyfile(src, partial)
+    if mode is not None:
+        partial.chmod(mode)
+    os.replace(partial, dest)
+    return dest
+
+
 def build_wheel(cpu: str, python: str = sys.executable) -> Path:
     """The wheel for ``cpu``: from the cache, or built from source (≈ 6 min on 2 cores; ``variants``
     ≈ 11: 22 CPU-minutes, its CPU backend compiled five times)."""
@@ -263,12 +290,7 @@ def build_wheel(cpu: str, python: str = sys.executable) -> Path:
         built = next(Path(tmp).glob("llama_cpp_python-*.whl"))
         if cpu == VARIANTS:
             check_variants(built)
-        target.mkdir(parents=True, exist_ok=True)
-        partial = target / (built.name + ".partial")
-        shutil.copyfile(built, partial)
-        final = target / built.name
-        os.replace(partial, final)  # a half-copied wheel never has the final name
-    return final
+        return _copy_into_place(built, target / built.name)
 
 
 def unpacked_source(tmp: Path, python: str = sys.executable, fix: str = "make setup LLAMA_CPU=avx2") -> Path:
@@ -348,34 +370,16 @@ def build_server(cpu: str, python: str = sys.executable) -> Path:
         subprocess.run(["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", *flags], check=True)
         jobs = str(os.cpu_count() or 2)
         subprocess.run(["cmake", "--build", str(build), "--target", "llama-server", "-j", jobs], check=True)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(".partial")
-        shutil.copyfile(build / "bin" / "llama-server", partial)
-        partial.chmod(0o755)
-        os.replace(partial, target)  # a half-copied binary never has the final name
-    return target
+        return _copy_into_place(build / "bin" / "llama-server", target, 0o755)
 
 
 def install_server(cpu: str, python: str = sys.executable) -> Path:
     """``llama-server`` for ``cpu`` in ``python``'s environment (``<venv>/bin/llama-server``), proved
     by running it (``--version``), with what it was built from in ``<venv>/llama-server.json``."""
-    missing = missing_features(cpu)
-    if missing:
-        raise SystemExit(
-            f"set-up: this CPU lacks {', '.join(missing)}, which the {cpu!r} build of llama.cpp needs. "
-            "Fix: make llama-server LLAMA_CPU=avx2"
-        )
+    _refuse_missing(cpu, "make llama-server LLAMA_CPU=avx2")
     built = build_server(cpu, python)
-    prefix = Path(
-        subprocess.run(
-            [python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    )
-    dest = prefix / "bin" / "llama-server"
-    partial = dest.with_suffix(".partial")
-    shutil.copyfile(built, partial)
-    partial.chmod(0o755)
-    os.replace(partial, dest)
+    prefix = _prefix(python)
+    dest = _copy_into_place(built, prefix / "bin" / "llama-server", 0o755)
     version = subprocess.run([str(dest), "--version"], capture_output=True, text=True, timeout=60)
     if version.returncode != 0:
         raise SystemExit(f"set-up: {dest} does not run ({version.stderr.strip()[-300:]}). Fix: make llama-server")
@@ -401,19 +405,12 @@ def check_variants(wheel: Path) -> list[str]:
 def install(cpu: str, python: str = sys.executable) -> None:
     """Build (or take from the cache) and install the wheel for ``cpu`` in ``python``'s environment,
     replacing any llama-cpp-python already there (a native build of an older set-up included)."""
-    missing = missing_features(cpu)
-    if missing:
-        raise SystemExit(
-            f"set-up: this CPU lacks {', '.join(missing)}, which the {cpu!r} build of llama.cpp needs. "
-            f"Fix: make setup LLAMA_CPU={DEFAULT_CPU if cpu != DEFAULT_CPU else 'avx2'}"
-        )
+    _refuse_missing(cpu, f"make setup LLAMA_CPU={DEFAULT_CPU if cpu != DEFAULT_CPU else 'avx2'}")
     wheel = build_wheel(cpu, python)
     subprocess.run([python, "-m", "pip", "install", "--force-reinstall", "--no-deps", str(wheel)], check=True)
     # its own dependencies, without touching the pins of requirements.txt that come next
     subprocess.run([python, "-m", "pip", "install", str(wheel)], check=True)
-    prefix = subprocess.run(
-        [python, "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    prefix = _prefix(python)
     record = {"version": VERSION, "cpu": cpu, "cmake_args": cmake_args(cpu), "wheel": wheel.name}
     if cpu == VARIANTS:
         built = check_variants(wheel)

@@ -18,7 +18,9 @@ import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from engine.drafting.generate import Passage, make_generator
 from engine.drafting.generate.models import resolve_model
@@ -38,44 +40,56 @@ QUESTIONS = (
 )
 
 
-def _started(model: Path, slots: int, port: int) -> subprocess.Popen:
-    cmd = [str(SERVER), "-m", str(model), "--host", "127.0.0.1", "--port", str(port),
-           "--parallel", str(slots), "--ctx-size", str(4096 * slots)]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"error: {SERVER} exited with {proc.returncode}; fix: run it by hand to read why")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as resp:
-                if json.loads(resp.read()).get("status") == "ok":
-                    return proc
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    raise SystemExit(f"error: {SERVER} did not answer /health in 180 s")
-
-
-def _round(model: Path, slots: int, calls: int) -> dict:
+@contextmanager
+def serving(model: Path, slots: int, log=subprocess.DEVNULL) -> Iterator[str]:
+    """``llama-server`` serving ``model`` on a free 127.0.0.1 port with ``slots`` slots (4,096
+    tokens of context each), its output to ``log``: its URL once /health answers; stopped after."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = _started(model, slots, port)
+    cmd = [str(SERVER), "-m", str(model), "--host", "127.0.0.1", "--port", str(port),
+           "--parallel", str(slots), "--ctx-size", str(4096 * slots)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
     try:
-        generator = make_generator(None, f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 180
+        while not _healthy(url):
+            if proc.poll() is not None:
+                raise SystemExit(f"error: {SERVER} exited with {proc.returncode}; fix: run it by hand to read why")
+            if time.monotonic() > deadline:
+                raise SystemExit(f"error: {SERVER} did not answer /health in 180 s")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/health", timeout=2) as resp:
+            return json.loads(resp.read()).get("status") == "ok"
+    except OSError:
+        return False
+
+
+def _round(model: Path, slots: int, calls: int) -> dict:
+    with serving(model, slots) as url:
+        generator = make_generator(None, url)
         generator.generate(QUESTIONS[0], PASSAGES, ["Yes", "No"])  # warm
-        started = time.perf_counter()
+        t0 = time.perf_counter()
 
         def one(i: int) -> float:
             generator.generate(QUESTIONS[i % len(QUESTIONS)], PASSAGES, ["Yes", "No"])
-            return time.perf_counter() - started
+            return time.perf_counter() - t0
 
         with ThreadPoolExecutor(calls) as pool:
             latencies = sorted(pool.map(one, range(calls)))
         return {"wall_s": latencies[-1], "latencies_s": latencies}
-    finally:
-        proc.terminate()
-        proc.wait(30)
 
 
 def bench_llama_slots(slots: list[int], calls: int = 4, rounds: int = 2, model: str | None = None) -> dict:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,11 +19,10 @@ from pathlib import Path
 import pytest
 
 from engine import llama_build
+from engine.bench.llama_slots import SERVER, serving
 from engine.drafting.generate import HttpGenerator, make_generator
 from engine.drafting.generate.models import TEST_MODEL, resolve_model
-from tests.integration.test_generate import CONTEXT, QUESTION, YES_NO, check_answer, free_port
-
-SERVER = Path(sys.prefix) / "bin" / "llama-server"
+from tests.integration.test_generate import CONTEXT, QUESTION, YES_NO, check_answer
 
 pytestmark = pytest.mark.skipif(
     not SERVER.is_file(), reason=f"the optional llama-server is not built at {SERVER} (run `make llama-server`)"
@@ -38,34 +36,11 @@ def get(url: str) -> dict:
 
 @pytest.fixture(scope="module")
 def slots_url(tmp_path_factory):
-    """``llama-server`` on 127.0.0.1 with two slots (``--parallel 2``), once /health answers."""
-    port = free_port()
+    """``llama-server`` on 127.0.0.1 with two slots (``--parallel 2``), once /health answers
+    (started as ``bench llama-slots`` starts it); its log kept beside the test."""
     log_path = tmp_path_factory.mktemp("llama_server") / "server.log"
-    cmd = [str(SERVER), "-m", str(resolve_model(TEST_MODEL)), "--host", "127.0.0.1", "--port", str(port),
-           "--parallel", "2", "--ctx-size", "8192", "--threads", "2"]  # fmt: skip
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    if get(url + "/health").get("status") == "ok":
-                        break
-                except OSError:
-                    pass
-                if proc.poll() is not None:
-                    pytest.fail(f"llama-server exited with {proc.returncode}: {log_path.read_text()[-2000:]}")
-                assert time.monotonic() < deadline, f"no /health in 120 s: {log_path.read_text()[-2000:]}"
-                time.sleep(0.5)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with log_path.open("w") as log, serving(resolve_model(TEST_MODEL), 2, log) as url:
+        yield url
 
 
 def test_the_server_was_built_from_the_pinned_source_for_the_stated_instruction_set():
