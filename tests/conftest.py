@@ -2,7 +2,9 @@
 sample drafted once by the default model (``sample_drafts``), one drafting run killed part-way
 (``killed_draft``), and the path of the third-party evaluation data (tests that need it skip when
 it is absent). The two real-model runs are session fixtures because several tests read each: one
-run instead of a copy per test (#38 item 4)."""
+run instead of a copy per test (#38 item 4). The sample's run starts in the background, at the
+lowest priority, when the session starts, and the tests that read it run last: it drafts on the
+cycles the other tests leave idle instead of holding the session up for six minutes."""
 
 import json
 import os
@@ -39,21 +41,73 @@ def encoder():
     return DenseEncoder("all-MiniLM-L6-v2")
 
 
-@pytest.fixture(scope="session")
-def sample_drafts(tmp_path_factory) -> dict:
-    """The bundled sample drafted by the default model once per session, in a process of its own
-    (tests/sample_drafts.py): the clean drafts, the drafts with the injected documents and with
-    the injected passage, the folder of those stores (``folder``) and the measured run (``run``:
-    exit code, CPU, peak memory). Skips, saying why, when the default model is not installed."""
+# Tests that must run in one process when the session runs in parallel (``make test``: pytest-xdist,
+# ``-n auto --dist loadgroup``): those reading one session fixture's run, so that it runs once, and
+# the browser tests, which share tests/e2e/screens/ and start a Streamlit server and a Chromium each.
+SHARED_RUNS = ("sample_drafts", "killed_draft")
+
+
+def _group(item: pytest.Item) -> str | None:
+    if item.path.parent.name == "e2e":
+        return "browser"
+    return next((name for name in SHARED_RUNS if name in item.fixturenames), None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test of :data:`SHARED_RUNS` or of tests/e2e gets its ``xdist_group``; in a session in
+    one process, the tests that read the sample's drafting run go last (in their order), so that
+    the run, started in the background when the session starts (``_sample_drafting``), has the
+    whole session to finish on the cycles the other tests leave idle."""
+    for item in items:
+        if group := _group(item):
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: "sample_drafts" in item.fixturenames)
+
+
+def _start_sample_drafting(tmp_path_factory, background: bool):
+    """tests/sample_drafts.py started in a folder of its own: ``(Started, folder)``, or ``(why,
+    None)`` when the default model is not installed."""
     from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
-    from tests.adversarial.conftest import measured
+    from tests.adversarial.conftest import start
 
     try:
         resolve_model(DEFAULT_MODEL)
     except ModelError as exc:
-        pytest.skip(f"the default model {DEFAULT_MODEL} is not installed, so the sample cannot be drafted ({exc})")
+        return f"the default model {DEFAULT_MODEL} is not installed, so the sample cannot be drafted ({exc})", None
     folder = tmp_path_factory.mktemp("sample_drafts")
-    run = measured(str(folder), module="tests.sample_drafts", timeout=SAMPLE_DRAFTS_TIMEOUT)
+    return start(
+        str(folder), module="tests.sample_drafts", timeout=SAMPLE_DRAFTS_TIMEOUT, background=background
+    ), folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sample_drafting(request, tmp_path_factory):
+    """In a session in one process where a test reads the sample's drafting run, that run started
+    at the session's start at the lowest priority (:func:`_start_sample_drafting`); else None (in
+    parallel, the worker that runs those tests starts it when they ask)."""
+    parallel = "PYTEST_XDIST_WORKER" in os.environ
+    if parallel or not any("sample_drafts" in item.fixturenames for item in request.session.items):
+        yield None
+        return
+    run, folder = _start_sample_drafting(tmp_path_factory, background=True)
+    yield run, folder
+    if folder is not None and run.process.poll() is None:  # the session ended before a test read it (-x)
+        run.process.kill()
+        run.process.wait()
+
+
+@pytest.fixture(scope="session")
+def sample_drafts(_sample_drafting, tmp_path_factory) -> dict:
+    """The bundled sample drafted by the default model once per session, in a process of its own
+    (tests/sample_drafts.py; started at the session's start by ``_sample_drafting`` or now): the
+    clean drafts, the drafts with the injected documents and with the injected passage, the folder
+    of those stores (``folder``) and the measured run (``run``: exit code, CPU, peak memory).
+    Skips, saying why, when the default model is not installed."""
+    started, folder = _sample_drafting or _start_sample_drafting(tmp_path_factory, background=False)
+    if folder is None:
+        pytest.skip(started)
+    run = started.result()
     assert run.rc == 0 and "Traceback" not in run.stderr, run.stderr[-3000:]
     found = json.loads(run.stdout.strip().splitlines()[-1])
     return {**found, "run": run, "folder": folder}

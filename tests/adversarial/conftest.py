@@ -7,7 +7,8 @@
   reported in failure messages). For reference, a ``python -m engine`` command that reads no
   document and no index (review, library, profile) starts in ≈ 80 MB and ≈ 1.5 s of CPU, one that
   opens the knowledge base in ≈ 130 MB and ≈ 3.5 s (Qdrant's client); ≈ 1 GB once the embedder
-  (torch) is loaded.
+  (torch) is loaded. :func:`start` starts the same measured run and returns at once (its
+  ``result()`` waits), optionally at the lowest priority (the sample's drafting run, tests/conftest.py).
 * :meth:`Run.error_line` finds the one ``error: FILE: …`` line about a file and checks that
   nothing in the output is a Python traceback.
 * :func:`killed_when` runs a command and kills it (SIGKILL) as soon as a condition holds;
@@ -25,6 +26,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,10 +45,12 @@ MB = 1_000_000
 CLI_IMPORTS_MB = 500  # the bound of a command that refuses its input before any model loads
 
 _WRAPPER = r"""
-import json, resource, subprocess, sys, time
+import json, os, resource, subprocess, sys, time
+if sys.argv[2] == "background":
+    os.nice(19)  # inherited by the command: it runs on the cycles the rest of the session leaves idle
 started = time.perf_counter()
 try:
-    rc = subprocess.run(sys.argv[2:], timeout=float(sys.argv[1])).returncode
+    rc = subprocess.run(sys.argv[3:], timeout=float(sys.argv[1])).returncode
 except subprocess.TimeoutExpired:
     rc = "timeout"
 seconds = time.perf_counter() - started
@@ -82,22 +86,55 @@ class Run:
         return found[0]
 
 
+class Started:
+    """A command :func:`start` has started; :meth:`result` waits for it and measures it."""
+
+    def __init__(self, command: list[str], env: dict[str, str] | None, timeout: float, background: bool) -> None:
+        # files, not pipes: a command that writes more than a pipe holds must not stall until
+        # someone reads it (a background run is read only at its end)
+        self.stdout, self.stderr = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        self.timeout = timeout
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WRAPPER, str(timeout), "background" if background else "-", *command],
+            cwd=ROOT,
+            stdout=self.stdout,
+            stderr=self.stderr,
+            text=True,
+            env={**os.environ, **(env or {})},
+        )
+
+    def result(self) -> Run:
+        """The run once it has ended: output, exit code, wall time, CPU time, peak memory."""
+        try:
+            self.process.wait(timeout=self.timeout + 60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+        self.stdout.seek(0), self.stderr.seek(0)
+        stdout, stderr = self.stdout.read(), self.stderr.read()
+        *rest, figures = stderr.rstrip("\n").split("\n")
+        numbers = json.loads(figures)
+        return Run(
+            numbers["rc"], stdout, "\n".join(rest), numbers["seconds"], numbers["cpu_seconds"], numbers["peak_mb"]
+        )
+
+
+def start(
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    module: str = "engine",
+    background: bool = False,
+) -> Started:
+    """``python -m MODULE ARGS…`` started in a child process, measured from a small wrapper whose
+    only child it is; ``background``: at the lowest priority (``nice`` 19), so that it takes only
+    the CPU the tests running meanwhile leave idle (its CPU time, the bound tests read, is the same)."""
+    return Started([sys.executable, "-m", module, *args], env, timeout, background)
+
+
 def measured(*args: str, env: dict[str, str] | None = None, timeout: float = 300, module: str = "engine") -> Run:
     """``python -m MODULE ARGS…`` in a child process: output, exit code, wall time, peak memory."""
-    command = [sys.executable, "-m", module, *args]
-    done = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, str(timeout), *command],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=timeout + 60,
-    )
-    *rest, figures = done.stderr.rstrip("\n").split("\n")
-    numbers = json.loads(figures)
-    return Run(
-        numbers["rc"], done.stdout, "\n".join(rest), numbers["seconds"], numbers["cpu_seconds"], numbers["peak_mb"]
-    )
+    return start(*args, env=env, timeout=timeout, module=module).result()
 
 
 def killed_when(args: list[str], ready, timeout: float = 300) -> None:
