@@ -1,12 +1,13 @@
-"""``bench embedder``: two embedders side by side in one run (by default the fp32 all-MiniLM-L6-v2
-on PyTorch and its int8 ONNX export, engine/index/embed/onnx_int8.py): encode throughput on real
+"""``bench embedder``: two embedders or more side by side in one run (by default the fp32
+all-MiniLM-L6-v2 on PyTorch and its int8 ONNX export, engine/index/embed/onnx_int8.py; add
+``all-MiniLM-L6-v2-int8-dynamic`` for the same file on integer MatMuls): encode throughput on real
 chunks (what ingestion spends most of its time on), the time of one question's vector (what a
 search or a drafted row waits for), and how far their vectors agree.
 
 The chunks are made from the given documents by the knowledge base's chunker (``chunks`` of them,
 at most a tenth from one document); the questions are read from a file, one per line. Loading (the models, the chunker) is done before
 any clock starts. The runs are interleaved: per round, each embedder encodes every chunk and then
-every question once, in alternating order (A B, B A, …), so a machine that drifts (these cores are
+every question once, in alternating order (A B C, C B A, …), so a machine that drifts (these cores are
 shared) weighs on both alike. Figures are medians over the rounds, with the median over the rounds
 of each embedder's speed-up over the first one in the same round (paired ratios).
 

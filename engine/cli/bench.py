@@ -191,13 +191,15 @@ def _latency(bench) -> None:
 def _embedder(bench) -> None:
     p = bench.add_parser(
         "embedder",
-        help="two embedders interleaved (default fp32 and int8 MiniLM): chunks/s, ms per question, agreement",
+        help="embedders interleaved (default fp32 and int8 MiniLM): chunks/s, ms per question, agreement",
     )
     p.add_argument("--docs", required=True, nargs="+", help="folders (or files) of documents to chunk")
     p.add_argument("--questions", required=True, help="text file, one question per line")
     p.add_argument("--chunks", type=int, default=300, help="encode the first N chunks (default 300)")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
-    p.add_argument("--embedders", nargs=2, default=[DEFAULT_EMBEDDER, INT8_EMBEDDER], help="the two to compare")
+    p.add_argument(
+        "--embedders", nargs="+", default=[DEFAULT_EMBEDDER, INT8_EMBEDDER], help="two or more, the first the reference"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(
         func=_prints(
