@@ -47,21 +47,29 @@ def encoder():
 SHARED_RUNS = ("sample_drafts", "killed_draft")
 
 
-def _group(item: pytest.Item) -> str | None:
+def group(item: pytest.Item) -> str | None:
+    """The group whose tests one worker runs (:data:`SHARED_RUNS`, ``browser``), or None."""
     if item.path.parent.name == "e2e":
         return "browser"
     return next((name for name in SHARED_RUNS if name in item.fixturenames), None)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test of :data:`SHARED_RUNS` or of tests/e2e gets its ``xdist_group``; in a session in
-    one process, the tests that read the sample's drafting run go last (in their order), so that
-    the run, started in the background when the session starts (``_sample_drafting``), has the
-    whole session to finish on the cycles the other tests leave idle."""
-    for item in items:
-        if group := _group(item):
-            item.add_marker(pytest.mark.xdist_group(group))
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker under ``--dist loadgroup``, each test of a :func:`group` gets the
+    ``@group`` suffix on its id, by which the scheduler sends a group to one worker. (That is what
+    the ``xdist_group`` mark does, but pytest-xdist 3.8 writes the id to ``item._nodeid``, which
+    pytest 9 no longer reads: marked tests were spread over the workers. tests/unit/test_parallel_groups.py
+    checks the grouping in a real parallel session.) In a session in one process, the tests that
+    read the sample's drafting run go last (in their order), so that the run, started in the
+    background when the session starts (``_sample_drafting``), has the whole session to finish on
+    the cycles the other tests leave idle."""
+    if getattr(config.option, "loadgroup", False):
+        from _pytest.nodeid import NodeId
+
+        for item in items:
+            if (name := group(item)) and not item.nodeid.endswith(f"@{name}"):
+                item._id = NodeId.parse(f"{item.nodeid}@{name}")
     items.sort(key=lambda item: "sample_drafts" in item.fixturenames)
 
 
