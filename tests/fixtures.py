@@ -204,3 +204,25 @@ class RefusingGenerator:
 
     def generate(self, question, passages, choices):
         raise AssertionError(f"the generator was called for {question!r}")
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "assets" / "sample"
+
+
+def sample_sentences() -> list[str]:
+    """Every 5th sentence (of six words or more) of the bundled sample's four documents: 63."""
+    from engine.ingest import load_document
+
+    found: list[str] = []
+    for path in sorted((SAMPLE / "kb").iterdir()):
+        for unit in load_document(path).units:
+            for sentence in re.split(r"(?<=[.!?])\s+", unit.text):
+                sentence = " ".join(sentence.split())
+                if len(sentence.split()) >= 6 and sentence not in found:
+                    found.append(sentence)
+    return found[::5]
+
+
+def sample_questions() -> list[str]:
+    """The bundled sample's questions (assets/sample/questions.txt)."""
+    return [q.strip() for q in (SAMPLE / "questions.txt").read_text(encoding="utf-8").splitlines() if q.strip()]

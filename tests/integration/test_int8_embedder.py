@@ -7,7 +7,6 @@ one embedder and opened with the other refused with `kb reindex` as the fix, whi
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -21,12 +20,11 @@ from engine.index.embed.dense import DenseEncoder, EmbedderError
 from engine.index.embed.onnx_int8 import INT8_EMBEDDER, OnnxRuntime, model_file, onnx_spec
 from engine.index.errors import KnowledgeBaseError
 from engine.index.kb import KnowledgeBase
-from engine.ingest import load_document
 from engine.retrieval.retrieve import search
 from storage.vector_store import release
+from tests.fixtures import sample_questions, sample_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "assets" / "sample"
 SPEC = onnx_spec(INT8_EMBEDDER)
 NEAR_TIE = 0.01  # fp32 cosine: passages this close to the 5th best may swap places
 
@@ -38,20 +36,12 @@ def int8() -> DenseEncoder:
 
 @pytest.fixture(scope="module")
 def sentences() -> list[str]:
-    """Every 5th sentence (of six words or more) of the bundled sample's four documents: 63."""
-    found: list[str] = []
-    for path in sorted((SAMPLE / "kb").iterdir()):
-        for unit in load_document(path).units:
-            for sentence in re.split(r"(?<=[.!?])\s+", unit.text):
-                sentence = " ".join(sentence.split())
-                if len(sentence.split()) >= 6 and sentence not in found:
-                    found.append(sentence)
-    return found[::5]
+    return sample_sentences()
 
 
 @pytest.fixture(scope="module")
 def questions() -> list[str]:
-    return [q.strip() for q in (SAMPLE / "questions.txt").read_text(encoding="utf-8").splitlines() if q.strip()]
+    return sample_questions()
 
 
 def test_int8_vectors_are_the_fp32_vectors(encoder, int8, sentences, questions):

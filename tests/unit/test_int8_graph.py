@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import hashlib
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,10 +23,9 @@ import pytest
 from engine.index.embed.int8_graph import cached_file
 from engine.index.embed.onnx_int8 import INT8_DYNAMIC_EMBEDDER, OnnxRuntime, onnx_spec
 from engine.index.errors import EmbedderError
-from engine.ingest import load_document
+from tests.fixtures import sample_questions, sample_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "assets" / "sample"
 SPEC = onnx_spec(INT8_DYNAMIC_EMBEDDER)
 WEIGHT_MATMULS = 36  # Q, K, V, attention output and the two feed-forward MatMuls of 6 layers
 # Measured on these 63 sentences: cosine with fp32 mean 0.9974, min 0.9945 (the per-tensor
@@ -54,20 +52,12 @@ def int8(cache) -> OnnxRuntime:
 
 @pytest.fixture(scope="module")
 def sentences() -> list[str]:
-    """Every 5th sentence (of six words or more) of the bundled sample's four documents: 63."""
-    found: list[str] = []
-    for path in sorted((SAMPLE / "kb").iterdir()):
-        for unit in load_document(path).units:
-            for sentence in re.split(r"(?<=[.!?])\s+", unit.text):
-                sentence = " ".join(sentence.split())
-                if len(sentence.split()) >= 6 and sentence not in found:
-                    found.append(sentence)
-    return found[::5]
+    return sample_sentences()
 
 
 @pytest.fixture(scope="module")
 def questions() -> list[str]:
-    return [q.strip() for q in (SAMPLE / "questions.txt").read_text(encoding="utf-8").splitlines() if q.strip()]
+    return sample_questions()
 
 
 def _ops(model: onnx.ModelProto) -> collections.Counter:
