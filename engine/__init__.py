@@ -13,3 +13,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # catches the ImportError) and its suggestion to install it is switched off.
 sys.modules.setdefault("pymupdf.layout", None)
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
+
+# Python 3.11's ast.parse fails when two threads parse at once (engine/core/threadsafe_ast.py):
+# Streamlit compiles screens while the warm-up thread reads .npy headers.
+from engine.core.threadsafe_ast import install as _serialise_ast_parse  # noqa: E402
+
+_serialise_ast_parse()
