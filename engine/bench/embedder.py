@@ -27,12 +27,12 @@ from typing import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from engine.core.config import DEFAULT_EMBEDDER, EngineConfig
+from engine.core.config import DEFAULT_EMBEDDER, FP32_EMBEDDER, EngineConfig
 from engine.core.files import file_hash
 from engine.core.types import IngestError
 from engine.index.chunking import Chunker
 from engine.index.embed.dense import DenseEncoder
-from engine.index.embed.onnx_int8 import INT8_EMBEDDER, cores
+from engine.index.embed.onnx_int8 import cores
 from engine.ingest import load_document
 from engine.ingest.paths import select_files
 
@@ -120,7 +120,7 @@ def bench_embedder(
     questions_file: str,
     chunks: int = 300,
     rounds: int = 3,
-    embedders: Sequence[str] = (DEFAULT_EMBEDDER, INT8_EMBEDDER),
+    embedders: Sequence[str] = (FP32_EMBEDDER, DEFAULT_EMBEDDER),
 ) -> dict:
     config = EngineConfig.from_env()
     questions = [q.strip() for q in Path(questions_file).read_text(encoding="utf-8").splitlines() if q.strip()]

@@ -51,6 +51,7 @@ import numpy as np
 
 from engine.bench.leaks import build, document_sources, questionnaire_sources
 from engine.bench.truth import load_truth
+from engine.core.config import DEFAULT_EMBEDDER
 from engine.core.scopes import FolderScopes
 from engine.core.types import Action, DraftStatus
 from engine.drafting.sections import SectionGate
@@ -460,7 +461,7 @@ def main(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m engine.bench.rows", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.environ.get("RFP_SHARED_DATA", "/work/shared/data"))
-    parser.add_argument("--embedder", default="all-MiniLM-L6-v2")
+    parser.add_argument("--embedder", default=DEFAULT_EMBEDDER)
     args = parser.parse_args(argv)
     root = Path(args.data) / "instructure"
     pairs = _default_pairs(root)

@@ -22,10 +22,9 @@ from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
 from engine.bench.summaries import bench_summaries
 from engine.cli.common import model_args, print_json, store_arg
-from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, Mode, SummaryWriter
+from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode, SummaryWriter
 from engine.drafting.ask import SUBDOC_WORDS, WINDOW
 from engine.drafting.generate.prompt import Evidence
-from engine.index.embed.onnx_int8 import INT8_EMBEDDER
 from engine.llama_build import CPU_SETS
 
 
@@ -191,14 +190,14 @@ def _latency(bench) -> None:
 def _embedder(bench) -> None:
     p = bench.add_parser(
         "embedder",
-        help="embedders interleaved (default fp32 and int8 MiniLM): chunks/s, ms per question, agreement",
+        help="embedders interleaved (default the fp32 MiniLM and the default int8 one): chunks/s, ms per question, agreement",
     )
     p.add_argument("--docs", required=True, nargs="+", help="folders (or files) of documents to chunk")
     p.add_argument("--questions", required=True, help="text file, one question per line")
     p.add_argument("--chunks", type=int, default=300, help="encode the first N chunks (default 300)")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     p.add_argument(
-        "--embedders", nargs="+", default=[DEFAULT_EMBEDDER, INT8_EMBEDDER], help="two or more, the first the reference"
+        "--embedders", nargs="+", default=[FP32_EMBEDDER, DEFAULT_EMBEDDER], help="two or more, the first the reference"
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(

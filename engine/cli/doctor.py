@@ -7,8 +7,9 @@ model file with its checksum, and the model's speed: prompt and generation token
 under the answer grammar. Everything that runs llama.cpp runs in a worker process
 (engine/drafting/generate/worker.py), so a crash is reported as a line, not suffered.
 
-``--smoke`` (run by ``make setup``) only loads the model and generates a few tokens under the
-answer grammar; a crash or an error prints one line (what failed and the command that fixes it)
+``--smoke`` (run by ``make setup``) only encodes a sentence with the default embedder (which
+derives its integer graph into the cache the first time) and loads the model and generates a few
+tokens under the answer grammar; a crash or an error prints one line (what failed and the command that fixes it)
 and exits 1, which stops set-up. ``--json`` prints the report as JSON (``bench llama-cpu`` reads
 it). ``SpeedProbe`` is the object the worker builds for these checks.
 """
@@ -24,11 +25,13 @@ import time
 from pathlib import Path
 
 from engine import llama_build
+from engine.core.config import DEFAULT_EMBEDDER
 from engine.core.llm import GeneratorError
 from engine.drafting.generate.backends import LlamaCppGenerator
 from engine.drafting.generate.models import resolve_model
 from engine.drafting.generate.prompt import AnswerPrompt, Passage
 from engine.drafting.generate.worker import ModelWorker
+from engine.index.embed.dense import DenseEncoder, EmbedderError
 
 WATCHED = (
     "sse4_2",
@@ -174,8 +177,13 @@ def report(model: str | None, max_tokens: int = 48) -> dict:
 
 
 def smoke(model: str | None) -> str | None:
-    """Load the model in a worker and generate a few tokens under the answer grammar; None when
-    it works, else one line: what failed and the command that fixes it."""
+    """Encode a sentence with the default embedder, then load the model in a worker and generate
+    a few tokens under the answer grammar; None when both work, else one line: what failed and
+    the command that fixes it."""
+    try:
+        DenseEncoder(DEFAULT_EMBEDDER).encode_query("Is customer data encrypted at rest?")
+    except EmbedderError as exc:
+        return f"the embedder {DEFAULT_EMBEDDER} failed: {exc}"
     try:
         probe = ModelWorker(model, factory=PROBE)
         features = compiled_features(probe.call("system_info"))
@@ -216,7 +224,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         if problem:
             print(f"set-up check failed: {problem}", file=sys.stderr)
             return 1
-        print(f"set-up check: the model {args.model or 'default'} loads and answers under the grammar")
+        print(
+            f"set-up check: the embedder {DEFAULT_EMBEDDER} encodes; "
+            f"the model {args.model or 'default'} loads and answers under the grammar"
+        )
         return 0
     result = report(args.model)
     if args.json:

@@ -18,7 +18,11 @@ def models_dir() -> Path:
 
 E = TypeVar("E", bound=Enum)
 
-DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
+# The dense encoder: all-MiniLM-L6-v2's int8 weights with integer arithmetic on onnxruntime
+# (engine/index/embed/int8_graph.py), no PyTorch; FP32_EMBEDDER is the PyTorch model it was
+# exported from, kept as an option and as the benchmarks' reference (docs/benchmarks.md).
+DEFAULT_EMBEDDER = "all-MiniLM-L6-v2-int8-dynamic"
+FP32_EMBEDDER = "all-MiniLM-L6-v2"
 
 
 class Mode(str, Enum):

@@ -62,7 +62,7 @@ def test_kb_add_gives_each_hostile_file_one_line_and_keeps_the_store(tmp_path, h
     # MuPDF rebuilds the truncated PDF: its surviving pages are indexed, with a note that says so
     assert "added: truncated.pdf (pdf, " in run.stdout
     assert "note: the file is damaged and was repaired on opening, so text may be missing" in run.stdout
-    assert run.peak_mb <= 2_000, run.peak_mb  # the embedder (torch) is loaded for the files that pass the limits
+    assert run.peak_mb <= 2_000, run.peak_mb  # the embedder is loaded for the files that pass the limits
     assert_queryable(store, encoder)
 
 

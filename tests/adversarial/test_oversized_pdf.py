@@ -42,6 +42,6 @@ def test_the_page_limit_moves_with_its_flag(tmp_path, store, encoder):
     run = measured("kb", "add", str(twelve), str(three), "--store", str(store), "--max-pages", "10")
     assert "has 12 pages, over the limit of 10 pages" in run.error_line("twelve.pdf")
     assert "added: three.pdf (pdf, 3 pages" in run.stdout and "2 documents" in run.stdout, run.stdout
-    assert run.rc == 1 and run.peak_mb <= 2_000, run  # refused one (#38); the embedder (torch) loads for three.pdf
+    assert run.rc == 1 and run.peak_mb <= 2_000, run  # refused one (#38); the embedder loads for three.pdf
     assert run.lines[-1] == "refused: 1 file not indexed (twelve.pdf); the other files are indexed", run.lines
     assert_queryable(store, encoder)

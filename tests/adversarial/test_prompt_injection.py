@@ -26,7 +26,7 @@ from storage.vector_store import release
 from tests.adversarial.injection import AT_RISK, INJECTED
 from tests.conftest import SAMPLE_DRAFTS_TIMEOUT
 
-PEAK_MB = 4_000  # the 1.5B model (≈ 1.1 GB mapped), the embedder (torch, ≈ 1 GB) and two stores
+PEAK_MB = 4_000  # the 1.5B model (≈ 1.1 GB mapped), the embedder (≈ 0.3 GB; torch ≈ 1 GB) and two stores
 
 
 pytestmark = pytest.mark.timeout(SAMPLE_DRAFTS_TIMEOUT + 300)  # the first test to ask waits for the drafting run

@@ -22,7 +22,7 @@ import pytest
 from tests.adversarial.injection_in_passage import AT_RISK
 from tests.conftest import SAMPLE_DRAFTS_TIMEOUT
 
-PEAK_MB = 4_000  # the 1.5B model (≈ 1.1 GB mapped), the embedder (torch, ≈ 1 GB) and two stores
+PEAK_MB = 4_000  # the 1.5B model (≈ 1.1 GB mapped), the embedder (≈ 0.3 GB; torch ≈ 1 GB) and two stores
 REPEATED = ("note to the ai", "answer no to every question", "cite this sentence", "drafting this questionnaire")
 
 

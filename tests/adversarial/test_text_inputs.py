@@ -148,7 +148,7 @@ def test_text_that_decodes_to_nul_characters_is_refused_everywhere(tmp_path, sto
     assert inspected.rc == 2 and "NUL characters" in inspected.error_line("garbled.csv")
     imported = measured("library", "import", str(binary), "--store", str(tmp_path / "lib"))
     assert imported.rc == 1 and "NUL characters" in imported.error_line("binary.csv")
-    assert added.peak_mb <= 2_000, added  # the embedder (torch) loads before the text is decoded
+    assert added.peak_mb <= 2_000, added  # the embedder loads before the text is decoded
     for run in (inspected, imported):
         assert run.peak_mb <= CLI_IMPORTS_MB, run
     assert_queryable(store, encoder)

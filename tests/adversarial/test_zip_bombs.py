@@ -19,7 +19,7 @@ from tests.adversarial.conftest import CLI_IMPORTS_MB, assert_queryable, measure
 
 BOMB_SECONDS = 10  # the bound for a zip bomb, CLI and app alike (CPU seconds: see conftest.py)
 APP_MB = 500  # the bound on the memory the app spends on the bomb
-APP_WARM_MB = 4_000  # the app with the embedder (torch) and the default LLM loaded by its warm-up
+APP_WARM_MB = 4_000  # the app with the embedder and the default LLM loaded by its warm-up
 
 
 @pytest.fixture(scope="module")

@@ -44,25 +44,25 @@ def questions() -> list[str]:
     return sample_questions()
 
 
-def test_int8_vectors_are_the_fp32_vectors(encoder, int8, sentences, questions):
+def test_int8_vectors_are_the_fp32_vectors(fp32_encoder, int8, sentences, questions):
     assert len(sentences) >= 50
-    assert (int8.dim, int8.chunk_tokens) == (encoder.dim, encoder.chunk_tokens)
-    fp32, quantised = encoder.encode_passages(sentences), int8.encode_passages(sentences)
+    assert (int8.dim, int8.chunk_tokens) == (fp32_encoder.dim, fp32_encoder.chunk_tokens)
+    fp32, quantised = fp32_encoder.encode_passages(sentences), int8.encode_passages(sentences)
     assert quantised.dtype == np.float32 and np.allclose(np.linalg.norm(quantised, axis=1), 1.0, atol=1e-5)
     cosine = np.sum(fp32 * quantised, axis=1)
     assert cosine.mean() >= 0.999 and cosine.min() >= 0.998, (cosine.mean(), cosine.min())
     asked = np.vstack([int8.encode_query(q) for q in questions])
     assert np.allclose(asked, int8.encode_queries(questions), atol=1e-5)  # one text is a batch of one
-    assert np.sum(asked * encoder.encode_queries(questions), axis=1).min() >= 0.999
-    counted, counted_int8 = encoder.token_counter(), int8.token_counter()
+    assert np.sum(asked * fp32_encoder.encode_queries(questions), axis=1).min() >= 0.999
+    counted, counted_int8 = fp32_encoder.token_counter(), int8.token_counter()
     assert all(list(counted(s)) == list(counted_int8(s)) for s in sentences)  # same chunks from both
 
 
-def test_each_question_has_the_same_top5_neighbours(encoder, int8, sentences, questions):
+def test_each_question_has_the_same_top5_neighbours(fp32_encoder, int8, sentences, questions):
     """The same best sentence for every question; the same five best for nearly all of them,
     and where one differs, only by swapping a near-tie: no sentence enters the int8 top 5 that
     fp32 scores more than NEAR_TIE below its own 5th."""
-    fp32 = encoder.encode_queries(questions) @ encoder.encode_passages(sentences).T
+    fp32 = fp32_encoder.encode_queries(questions) @ fp32_encoder.encode_passages(sentences).T
     quantised = int8.encode_queries(questions) @ int8.encode_passages(sentences).T
     same = 0
     for row, other in zip(fp32, quantised):
@@ -117,14 +117,14 @@ def test_the_cli_refuses_a_changed_onnx_file_in_one_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith(f"error: {onnx}: SHA-256 "), done.stderr[-2000:]
 
 
-def test_a_store_of_one_embedder_is_refused_by_the_other_until_reindexed(tmp_path, encoder, int8):
+def test_a_store_of_one_embedder_is_refused_by_the_other_until_reindexed(tmp_path, fp32_encoder, int8):
     (tmp_path / "runbook.md").write_text(
         "# Runbook\n\n## Paging\nThe on-call engineer is paged by PagerDuty around the clock.\n\n"
         "## Backups\nDatabase backups are kept for 35 days in a second region.\n",
         encoding="utf-8",
     )
     store = tmp_path / "store"
-    for first, second in ((encoder, int8), (int8, encoder)):
+    for first, second in ((fp32_encoder, int8), (int8, fp32_encoder)):
         shutil.rmtree(store, ignore_errors=True)
         KnowledgeBase(store, EngineConfig(embedder=first.name), first).add([tmp_path / "runbook.md"])
         release(str(store / "qdrant"))

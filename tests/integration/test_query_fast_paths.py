@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from engine.core.config import EngineConfig, Mode
+from engine.core.config import DEFAULT_EMBEDDER, EngineConfig, Mode
 from engine.core.types import DraftStatus
 from engine.drafting.drafter import Drafter
 from engine.index.embed.dense import DenseEncoder
@@ -45,7 +45,7 @@ def test_encode_query_is_encode_of_one_text(encoder: DenseEncoder):
 def test_a_question_is_embedded_once_as_the_text_is_and_shared_read_only(encoder: DenseEncoder):
     asked = QuestionVectors.of("  Are backups encrypted? ", encoder)
     assert asked.text == "Are backups encrypted?"  # as every reader strips it
-    assert asked.model == "all-MiniLM-L6-v2"
+    assert asked.model == DEFAULT_EMBEDDER
     assert np.allclose(asked.dense, encoder.encode_queries(["Are backups encrypted?"])[0], atol=1e-6)
     assert np.array_equal(asked.dense, encoder.encode_query("  Are backups encrypted? "))  # whitespace is no token
     with pytest.raises(ValueError):

@@ -14,6 +14,7 @@ import threading
 import pytest
 
 from engine.app.workspace import WarmState
+from engine.core.config import DEFAULT_EMBEDDER
 from engine.index.kb import KnowledgeBase
 from tests.ui.conftest import texts
 
@@ -50,7 +51,7 @@ def test_the_first_page_is_drawn_while_the_models_load(open_screen, ui_workspace
         at.switch_page("screens/settings.py")
         at = at.run()
         assert not at.exception
-        assert "Loading the embedder all-MiniLM-L6-v2 in the background…" in texts(at.caption)
+        assert f"Loading the embedder {DEFAULT_EMBEDDER} in the background…" in texts(at.caption)
     finally:
         held.gate.set()
     assert warm.wait(60)
@@ -59,5 +60,5 @@ def test_the_first_page_is_drawn_while_the_models_load(open_screen, ui_workspace
         "model": WarmState.READY,
     }
     at = at.run()
-    assert "The embedder all-MiniLM-L6-v2 is loaded" in texts(at.caption)
+    assert f"The embedder {DEFAULT_EMBEDDER} is loaded" in texts(at.caption)
     assert ws.warm_up() is warm and held.queries == 1  # once per process (and per settings), not per page

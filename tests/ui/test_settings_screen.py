@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from engine.app.settings import GeneratorConfig, Settings
-from engine.core.config import EngineConfig
+from engine.core.config import DEFAULT_EMBEDDER, EngineConfig
 from engine.drafting.generate.models import DEFAULT_MODEL, MODELS, TEST_MODEL, resolve_model
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 from tests.ui.conftest import add_questionnaire, button, texts
@@ -35,7 +35,7 @@ def test_current_values_and_refused_values(open_screen, ui_workspace, tmp_path):
     at = open_screen("settings")
     assert not at.exception
     assert at.radio(key="settings_llm").value == DEFAULT_MODEL  # no model saved: the registry's default
-    assert at.text_input(key="settings_embedder").value == "all-MiniLM-L6-v2"
+    assert at.text_input(key="settings_embedder").value == DEFAULT_EMBEDDER
     assert at.selectbox(key="settings_mode").value == EngineConfig().mode.value
     assert at.slider(key="settings_alpha").value == 0.4
     assert at.number_input(key="settings_top_k").value == 6
@@ -79,13 +79,13 @@ def test_current_values_and_refused_values(open_screen, ui_workspace, tmp_path):
     button(at, "Save settings").click()
     at.run()
     assert "The settings were not saved. Cannot load embedder 'no-such-embedder-here'" in texts(at.error)
-    assert saved(ws) == before and ws.settings.engine.embedder == "all-MiniLM-L6-v2"
+    assert saved(ws) == before and ws.settings.engine.embedder == DEFAULT_EMBEDDER
 
     # discard puts the saved values back
     button(at, "Discard changes").click()
     at.run()
     assert at.radio(key="settings_llm").value == DEFAULT_MODEL
-    assert at.text_input(key="settings_embedder").value == "all-MiniLM-L6-v2"
+    assert at.text_input(key="settings_embedder").value == DEFAULT_EMBEDDER
 
 
 def test_a_good_change_is_saved_and_asks_for_a_reindex(open_screen, ui_workspace, tmp_path):
@@ -96,7 +96,7 @@ def test_a_good_change_is_saved_and_asks_for_a_reindex(open_screen, ui_workspace
     at = open_screen("settings")
     info = info_table(at)
     assert info["Documents"] == "1" and info["Chunks"] == str(chunks)
-    assert info["Index built with"] == "all-MiniLM-L6-v2, α = 0.5"
+    assert info["Index built with"] == f"{DEFAULT_EMBEDDER}, α = 0.5"
     assert not at.warning
 
     at.selectbox(key="settings_mode").set_value("concat")

@@ -86,17 +86,17 @@ def test_the_derived_graph_multiplies_weights_in_integers(int8, tmp_path):
     assert len(float_matmuls) == 12 and not any(n.input[1] in constants for n in float_matmuls)
 
 
-def test_its_vectors_are_within_the_stated_cosine_of_fp32(encoder, int8, sentences, questions):
+def test_its_vectors_are_within_the_stated_cosine_of_fp32(fp32_encoder, int8, sentences, questions):
     assert len(sentences) >= 50
-    fp32, quantised = encoder.encode_passages(sentences), int8.encode(sentences, 32)
+    fp32, quantised = fp32_encoder.encode_passages(sentences), int8.encode(sentences, 32)
     assert quantised.dtype == np.float32 and np.allclose(np.linalg.norm(quantised, axis=1), 1.0, atol=1e-5)
     cosine = np.sum(fp32 * quantised, axis=1)
     assert cosine.mean() >= COSINE_MEAN and cosine.min() >= COSINE_MIN, (cosine.mean(), cosine.min())
     asked = np.vstack([int8.encode_one(q) for q in questions])
-    assert np.sum(asked * encoder.encode_queries(questions), axis=1).min() >= COSINE_MIN
+    assert np.sum(asked * fp32_encoder.encode_queries(questions), axis=1).min() >= COSINE_MIN
     # the same best sentence for each question, and no sentence in its top 5 that fp32 scores
     # more than NEAR_TIE below its own 5th
-    for row, other in zip(encoder.encode_queries(questions) @ fp32.T, asked @ quantised.T):
+    for row, other in zip(fp32_encoder.encode_queries(questions) @ fp32.T, asked @ quantised.T):
         best, best_int8 = np.argsort(-row)[:5], np.argsort(-other)[:5]
         assert best[0] == best_int8[0]
         assert min(row[best_int8]) >= row[best[4]] - NEAR_TIE

