@@ -41,6 +41,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from engine.core.config import cache_home
+
 VERSION = "0.3.36"
 PACKAGE = f"llama-cpp-python=={VERSION}"
 SDIST_SHA256 = "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"  # the one the variants patch
@@ -200,8 +202,7 @@ def wheel_dir(cpu: str) -> Path:
     if cpu == VARIANTS:  # the patches are part of what is built
         source += f" {SDIST_SHA256} {variant_cmake()} {_LOADER}"
     key = hashlib.sha256(source.encode()).hexdigest()[:12]
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "rfp-review" / f"llama-cpp-python-{VERSION}-{cpu}-{key}"
+    return cache_home() / f"llama-cpp-python-{VERSION}-{cpu}-{key}"
 
 
 def record_path(prefix: str | Path = sys.prefix) -> Path:

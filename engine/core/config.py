@@ -16,6 +16,12 @@ def models_dir() -> Path:
     return Path(sys.prefix) / "models"
 
 
+def cache_home() -> Path:
+    """The project's folder in the user's cache (``$XDG_CACHE_HOME`` or ``~/.cache``): built
+    llama.cpp wheels (engine/llama_build.py) and derived ONNX graphs (engine/index/embed/int8_graph.py)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rfp-review"
+
+
 E = TypeVar("E", bound=Enum)
 
 # The dense encoder: all-MiniLM-L6-v2's int8 weights with integer arithmetic on onnxruntime

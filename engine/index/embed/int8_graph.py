@@ -34,12 +34,12 @@ cached load reads only the file and its digest.
 from __future__ import annotations
 
 import hashlib
-import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
 
+from engine.core.config import cache_home
 from engine.core.files import write_atomic
 from engine.index.errors import EmbedderError
 
@@ -49,7 +49,7 @@ ONNX_REQUIREMENT = "onnx==1.23.2"
 
 def cache_dir() -> Path:
     """Where derived ONNX files are kept: ``rfp-review/onnx`` in the user's cache folder."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rfp-review" / "onnx"
+    return cache_home() / "onnx"
 
 
 def _onnx_version() -> str:
