@@ -34,7 +34,7 @@ FP32_EMBEDDER = "all-MiniLM-L6-v2"
 class Mode(str, Enum):
     """How a chunk and a question are turned into vectors and compared.
 
-    dense         the sentence-transformers vector alone
+    dense         the embedder's vector alone
     paper         Eq. 3 of the RFP paper: α·B/‖B‖ + (1−α)·T/‖T‖ (T = TF-IDF reduced by SVD)
     concat        [√α·B̂, √(1−α)·T̂]: its dot product is exactly α·cos_B + (1−α)·cos_T
     dense+sparse  the dense vector plus a native Qdrant sparse BM25 vector, fused by
@@ -131,7 +131,7 @@ def parse_choice(enum: type[E], value: str | E, what: str) -> E:
 
 @dataclass(frozen=True)
 class EngineConfig:
-    embedder: str = DEFAULT_EMBEDDER  # sentence-transformers name or local path
+    embedder: str = DEFAULT_EMBEDDER  # an ONNX embedder's name, or a sentence-transformers name or local path
     mode: Mode | Strategy = DEFAULT_MODE  # a strategy (summary, atoms…) is retrieved by engine/retrieval/summary_rag.py
     alpha: float = 0.5  # weight of the dense part in the hybrid modes
     top_k: int = 5
