@@ -15,9 +15,8 @@ from engine.bench.evaluate import evaluate_questionnaire, leave_one_out
 from engine.bench.library_only import cross_product, profile_rows
 from engine.cli import common
 from engine.cli.common import folder_scope_args, folder_scopes, model_args, print_json, product_arg
-from engine.core.config import DEFAULT_EMBEDDER, RETRIEVAL_MODES
+from engine.core.config import RETRIEVAL_MODES
 from engine.core.scopes import FolderScopes
-from engine.index.embed.dense import DenseEncoder
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -184,9 +183,7 @@ def _library_evals(ev) -> None:
 
 def cmd_cross_product(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        result = cross_product(
-            args.filled, Path(args.store or tmp), DenseEncoder(args.embedder or DEFAULT_EMBEDDER), folder_scopes(args)
-        )
+        result = cross_product(args.filled, Path(args.store or tmp), common.encoder(args), folder_scopes(args))
     return print_json(result, args)
 
 
@@ -196,7 +193,7 @@ def cmd_profile_eval(args: argparse.Namespace) -> int:
             args.filled,
             Path(args.truth_dir),
             Path(args.store or tmp),
-            DenseEncoder(args.embedder or DEFAULT_EMBEDDER),
+            common.encoder(args),
             folder_scopes(args),
             documents=not args.no_documents,
         )

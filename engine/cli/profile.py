@@ -14,10 +14,8 @@ from pathlib import Path
 
 from engine.cli import common
 from engine.cli.common import store_arg
-from engine.core.config import DEFAULT_EMBEDDER
 from engine.core.scopes import scope_name
 from engine.drafting.profile_answers import ProfileAnswers
-from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
 from engine.index.profile import Profile, set_fact
 
@@ -28,7 +26,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     if args.set is None and args.value is not None:
         raise ValueError(f"the value {args.value!r} is given without --set KEY; set a fact with --set KEY VALUE")
     product = scope_name(args.product, "product") if args.product else None
-    library = AnswerLibrary(args.store, lambda: DenseEncoder(args.embedder or DEFAULT_EMBEDDER))
+    library = AnswerLibrary(args.store, lambda: common.encoder(args))
     try:
         if args.set is not None:
             fact = set_fact(library.folder, args.set, args.value, product)
