@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from engine.core.processes import stop
 from engine.drafting.generate import Passage, make_generator
 from engine.drafting.generate.models import resolve_model
 
@@ -61,12 +62,7 @@ def serving(model: Path, slots: int, log=subprocess.DEVNULL) -> Iterator[str]:
             time.sleep(0.5)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def _healthy(url: str) -> bool:

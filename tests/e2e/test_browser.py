@@ -38,6 +38,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from engine.core.processes import stop
 from tests import fixtures
 from tests.fixtures import topic_pages, write_pdf, write_questionnaire
 
@@ -126,12 +127,7 @@ def streamlit_app(workspace: Path, log: Path, root: Path = ROOT):
                 time.sleep(0.3)
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 class _QuotingLLM(BaseHTTPRequestHandler):

@@ -35,6 +35,7 @@ import pytest
 
 from engine.app.settings import GeneratorConfig, Settings
 from engine.core.accounts import Role
+from engine.core.processes import stop
 from storage.accounts import Accounts
 from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENS, VIEWPORT, free_port, quoting_llm_server
 from tests.e2e.test_browser_cases import CaseApp, assert_no_traceback, load, prepared_workspace
@@ -87,12 +88,7 @@ def served(workspace: Path, log: Path, *address: str):
                 time.sleep(0.3)
             yield port
         finally:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 def listening(port: int) -> list[str]:

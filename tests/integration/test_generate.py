@@ -14,6 +14,7 @@ import urllib.request
 
 import pytest
 
+from engine.core.processes import stop
 from engine.drafting.generate import (
     GeneratedAnswer,
     GeneratorError,
@@ -197,12 +198,7 @@ def server_url(tmp_path_factory):
             time.sleep(0.5)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, 20)
         log.close()
 
 
