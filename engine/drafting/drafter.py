@@ -18,13 +18,15 @@ Another product's past answer is never reused as it is, nor shown to the model
 company-wide ones; when only other products' are near-identical, their choice is taken, labelled
 ("Parchment's HECVAT: No", ``Draft.from_product`` / ``past_answers``) with its own calibrated
 confidence, and the explanation is the documents' sentence that speaks best to the question
-(engine/drafting/explanation.py, no model call) or left empty. ``Draft.trust``
+(engine/drafting/explanation.py, no model call); when none does, the model explains that choice
+from the same passages (marked as its wording), or it is left empty. ``Draft.trust``
 lists why a draft needs a reviewer's eye first.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 import threading
 import time
 from dataclasses import replace
@@ -49,6 +51,7 @@ from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
     Generator,
+    GeneratorError,
     ModelCrashed,
     Passage,
     compact_passages,
@@ -289,8 +292,9 @@ class Drafter:
         """Only other products' near-identical past answers: their most common choice (in the
         workbook's spelling), labelled with its product and cited as that choice alone; the
         explanation is the sentence of the documents within the scope that speaks best to the
-        question, word for word and without the model (engine/drafting/explanation.py), or empty —
-        never the past answer's text (engine/drafting/cross_product.py). A question without a
+        question, word for word and without the model (engine/drafting/explanation.py), else the
+        model's explanation of the choice (:meth:`_explained`), or empty — never the past
+        answer's text (engine/drafting/cross_product.py). A question without a
         dropdown gets the choice as its text's start ("4) AWS — explanation", written as a past
         answer is shown)."""
         e = hit.entry
@@ -307,14 +311,30 @@ class Drafter:
             text = said.answer.strip()
             doc_citations = (_past_citation(shared.hit, text, answer_text(said).rfind(text), product=said.product),)
         elif self.kb.documents():
-            hits = list(self.retrieve(asked).hits)
+            retrieved = self.retrieve(asked)
+            hits = list(retrieved.hits)
             vector = asked.dense_for(self.kb.encoder)
             found = best_sentence(
                 vector, hits, self.kb.encoder, self.third_party, self.other_products(), choice=e.choice, asked=q.text
             )
             text, doc_citations, backing = self._quoted(found)
-        if not q.choices:  # no dropdown to hold the choice: it leads the text
-            text, choice = " — ".join(x for x in (choice, text) if x), None
+            # no sentence to quote, but one speaks to the question as a quote must (SUPPORT_MIN):
+            # the model explains the choice from those passages, the last source (with none, its
+            # quotes could not be supported: no call)
+            if not text and best_sentence(
+                vector,
+                hits,
+                self.kb.encoder,
+                self.third_party,
+                self.other_products(),
+                None,
+                SUPPORT_MIN,
+                choice=e.choice,
+                asked=q.text,
+            ):
+                text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", hits, retrieved)
+        if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
+            text, choice = " — ".join(x for x in (choice, _without_opening(text, choice)) if x), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
         voters, agreeing = _voters(near, e.choice)
         return Draft.of(
@@ -418,6 +438,35 @@ class Drafter:
             support=backing,
             stated=found.finding,
         )
+
+    def _explained(
+        self, q: Question, asked: QuestionVectors, choice: str, hits: Sequence[Hit], retrieved: Retrieved
+    ) -> tuple[str, tuple[Citation, ...], float | None]:
+        """The model's explanation of a choice already taken (another product's past answer),
+        from the passages of the documents in the scope, the choice fixed in the answer grammar:
+        the last source of a text (issue #37), which the draft marks as the model's wording
+        (``Draft.text_source``). ("", (), None) when the model finds no context, its reply is set
+        aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or its text
+        contradicts the choice: the choice then stands alone, as it did without the model."""
+        if not asks_provider(q.text):  # a provider's practice never explains the company's own
+            hits = [h for h in hits if self.third_party(h.chunk.doc) is None]
+            retrieved = Retrieved(tuple(hits))
+        if not choice or not hits:
+            return "", (), None
+        try:
+            answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), (choice,))
+        except ModelCrashed:
+            raise
+        except GeneratorError:  # the choice is drafted already: a failed explanation only leaves it alone
+            return "", (), None
+        citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
+        backing = self.support(asked, citations)
+        text = answer.answer.strip()
+        kept = not (answer.insufficient_context or answer.glitch) and backing is not None and backing >= SUPPORT_MIN
+        said = _without_opening(text, choice).strip(" .")  # a reply that only repeats the choice says nothing
+        if not kept or not said or contradicts(choice, text, q.text) or names_any(text, self.other_products()):
+            return "", (), None
+        return text, citations, backing
 
     def _quoted(self, found: Explanation | None) -> tuple[str, tuple[Citation, ...], float | None]:
         """A documents' sentence as a draft's text: (text, its citation, its support) when its
@@ -555,6 +604,15 @@ def _past_head(hit: LibraryHit) -> str:
     return f"Q: {hit.entry.question}\nA: "
 
 
+def _without_opening(text: str, choice: str | None) -> str:
+    """``text`` less an opening ``choice`` ("Yes, we …" → "we …"), when it opens so."""
+    if not choice or not text:
+        return text
+    # the choice as an answer word ("No, …", "Yes." "No — …"), not as a word of the sentence ("No unplanned …")
+    cut = re.sub(rf"^\W*{re.escape(choice)}(?:\s*[,.;:—–-]+\s*|\s*$)", "", text, flags=re.IGNORECASE)
+    return cut[:1].upper() + cut[1:] if cut != text else text
+
+
 def not_required_draft(q: Question, reason: str) -> Draft:
     """The draft of a question its qualifier switches off: nothing to write, no model call."""
     return Draft.of(q, question_key(q), "", None, DraftStatus.NOT_REQUIRED, gate=reason)
@@ -607,7 +665,9 @@ def provider_named(draft: Draft) -> Draft:
     if draft.text_source in (TextSource.OWN_PAST.value, TextSource.SHARED_PAST.value):
         return replace(draft, citations=others)
     if draft.reused:  # another product's choice: its text was a documents' sentence, gone with its quote
-        return replace(draft, answer="", citations=others)
+        # without a dropdown the choice led the text: it stays (the choice's citation holds it)
+        kept = draft.citations[0].quote if draft.choice is None and draft.from_product else ""
+        return replace(draft, answer=kept, citations=others)
     if draft.choice:  # the model's choice keeps the quotes it rests on
         return replace(draft, answer="")
     who = " and ".join(sorted(culprits))

@@ -113,6 +113,7 @@ _NEGATION = re.compile(
     re.I,
 )
 _OPENS_NEGATED = re.compile(r"^\W*(?:no|not|never|none|n/a)\b", re.I)
+_OPENS_AFFIRMED = re.compile(r"^\W*yes\b", re.I)
 # a text that says what is done instead, or later: a No can state it without denying anything
 _OTHERWISE = re.compile(
     r"\b(?:instead|roadmap|plan(?:s|ned|ning)?|working (?:on|towards?)|future|intends?|anticipat\w*|scheduled|"
@@ -140,10 +141,10 @@ def _subject(question: str) -> set[str]:
 def contradicts(choice: str | None, text: str, question: str) -> bool:
     """``text`` says the opposite of a Yes/No ``choice`` about ``question``'s subject.
 
-    * **No**: the text affirms the subject: no negation, nothing said instead or later ("on our
-      roadmap", "however", "only"), and at least ``AFFIRMS_OVERLAP`` of the question's content
-      words ("Executive summaries of our third-party audits are available" under "Can you provide
-      executive summaries of your third-party audits?").
+    * **No**: the text opens with "Yes", or affirms the subject: no negation, nothing said
+      instead or later ("on our roadmap", "however", "only"), and at least ``AFFIRMS_OVERLAP`` of
+      the question's content words ("Executive summaries of our third-party audits are available"
+      under "Can you provide executive summaries of your third-party audits?").
     * **Yes**: the text opens with a negation ("No.", "Not applicable"), or negates one of the
       question's content words within ``NEGATED_WITHIN`` words ("does not support SSO") and does
       not turn it round ("however", "but", "only").
@@ -155,6 +156,8 @@ def contradicts(choice: str | None, text: str, question: str) -> bool:
         return False
     subject = _subject(question)
     if wanted == "no":
+        if _OPENS_AFFIRMED.match(text):
+            return True
         if _NEGATION.search(text) or _OTHERWISE.search(text) or not subject:
             return False
         return len(subject & set(_stems()(text))) / len(subject) >= AFFIRMS_OVERLAP

@@ -183,6 +183,8 @@ class Draft:
             quoted = [c for c in cited if c.label is not AnchorLabel.UNVERIFIED]
             if any(c.kind is SourceKind.LIBRARY for c in quoted):
                 return TextSource.SHARED_PAST.value
+            if quoted and not any(_same_words(c.quote, self.answer) for c in quoted):
+                return TextSource.MODEL.value  # the model's explanation of the choice, from these quotes
             if quoted and all(c.third_party for c in quoted):
                 return TextSource.THIRD_PARTY.value
             return TextSource.OWN_DOCUMENT.value if quoted else None

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from engine.core.config import EngineConfig
+from engine.core.scopes import Scope
 from engine.drafting.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_tokens, questionnaire_kind
 from engine.drafting.drafter import Drafter
 from engine.drafting.records import Draft
+from engine.drafting.warnings import warnings_of
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
 from engine.index.profile import row_ids
@@ -130,7 +133,8 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     # encryption: Parchment No / Canvas LMS Yes disagree → the newest most common, labelled, disputed
     assert enc.from_product in ("Parchment", "Canvas LMS") and enc.reused and enc.disputed
     assert sorted(enc.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: No"]
-    # card data: only Parchment's No; no sentence of the documents speaks to card data → the choice, no explanation
+    # card data: only Parchment's No; no sentence of the documents speaks to card data, and the
+    # model's explanation ("Yes. Customer data is encrypted…") contradicts the No → the choice alone
     assert (card.choice, card.from_product, card.answer) == ("No", "Parchment", "")
     assert card.past_answers == ("Parchment's HECVAT: No",) and card.citations[0].product == "Parchment"
     assert card.confidence == pytest.approx(CROSS_PRODUCT_PRECISION["agree"]) and not card.low_confidence
@@ -142,7 +146,10 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     assert sorted(training.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: Yes"]
     assert training.answer == "Every employee completes security awareness training when hired and every year after."
     assert training.citations[1].file == "policy.md" and training.citations[1].label.value == "verified"
-    assert model.asked == [VENDOR]  # the other products' choices took no model call
+    # a choice explained by a documents' sentence took no model call, nor one no sentence could
+    # support (encryption's No: the only sentence contradicts it); card data's No has a sentence
+    # near enough to quote but not to explain: the model was asked, and its "Yes. …" is dropped
+    assert model.asked == [CARD, VENDOR]
     assert training.trust == ("from another product (" + training.from_product + ")",)
     # results.jsonl and the review store carry the labels and the trust state
     lines = {line["id"]: line for line in map(json.loads, results.read_text().splitlines())}
@@ -180,6 +187,65 @@ def test_own_then_company_wide_past_answers_come_before_another_products(kb, lib
     # the product's own past answer is reused as it is; Parchment's never, even for Canvas LMS
     lms = Drafter(kb, QuotingGenerator(), library=library, product="Canvas LMS").draft(q)
     assert lms.answer.startswith("Canvas LMS uses KMS") and lms.from_product is None
+
+
+class Explaining(Recording):
+    """The stated fake LLM, in its own words: it quotes as ``QuotingGenerator`` does and explains
+    with a sentence of its own, taking the only option it is given."""
+
+    def generate(self, question, passages, choices):
+        quoted = super().generate(question, passages, choices)
+        only = choices[0] if len(choices) == 1 else None
+        return replace(quoted, answer="Every employee is screened before hire.", choice=only)
+
+
+def test_with_no_sentence_of_its_own_the_model_explains_another_products_choice_as_its_wording(tmp_path, encoder):
+    """Only Parchment answered; the documents' sentence speaks to the question as a quote must
+    (cosine 0.42) but not as an explanation must (0.45): the model explains the choice, the choice
+    fixed (it is asked with that one option), and the draft says the text is the model's (issue
+    #37: the last source)."""
+    checks = "Do you perform background checks on all employees?"
+    questions = [("HRS-01", checks)]
+    lib = AnswerLibrary(tmp_path / "lib", encoder)
+    lib.import_file(
+        write_questionnaire(
+            tmp_path / "Parchment HECVAT Full.xlsx",
+            answered={4: "Yes"},
+            comments={4: "Parchment LLC screens staff with Sterling."},
+            questions=questions,
+        ),
+        product="Parchment",
+    )
+    book = read_questionnaire(write_questionnaire(tmp_path / "impact.xlsx", questions=questions))
+    q = next(x for x in book.questions if x.id == "HRS-01")
+    model = Explaining()
+    docs = {
+        "hr.md": "# People\n\n## Screening\nEvery new hire is screened by human resources before starting work.\n",
+        # a provider's practice: never shown to the model explaining a question about the company's own
+        "aws.md": "# AWS\n\nAmazon performs background checks on all employees with data center access.\n",
+    }
+    scopes = {"aws.md": Scope(third_party="Amazon Web Services")}
+    with text_kb(tmp_path, encoder, docs, scopes) as base:
+        try:
+            d = Drafter(base, model, library=lib, product="Impact").draft(q)
+        finally:
+            lib.close()
+    assert (d.choice, d.from_product, d.answer) == ("Yes", "Parchment", "Every employee is screened before hire.")
+    assert model.asked == [checks] and model.seen and not any("aws" in text.lower() for text in model.seen)
+    assert not any("parchment" in text.lower() for text in model.seen)
+    assert d.citations[0].product == "Parchment" and d.citations[1].file == "hr.md"
+    assert d.text_source == "model" and "Written by the model" in [w.line for w in warnings_of(d)]
+
+
+def test_a_choice_leading_a_text_is_said_once():
+    """Without a dropdown the choice leads the text ("Yes — …"): the model's opening answer word goes,
+    a sentence that opens with the same word as a word of its own ("No unplanned …") keeps it."""
+    from engine.drafting.drafter import _without_opening
+
+    assert _without_opening("Yes, we screen every hire.", "Yes") == "We screen every hire."
+    assert _without_opening("No — none of them.", "No") == "None of them."
+    assert _without_opening("No unplanned disruption in 12 months.", "No") == "No unplanned disruption in 12 months."
+    assert _without_opening("No.", "No") == "" and _without_opening("Yesterday's rules", "Yes") == "Yesterday's rules"
 
 
 def test_a_company_wide_questionnaire_takes_no_products_text(kb, library, tmp_path):

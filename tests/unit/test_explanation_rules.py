@@ -151,6 +151,9 @@ def test_a_text_that_says_the_opposite_of_the_choice_contradicts_it():
     no_comment = "Local authentication does not enforce password aging requirements."
     assert contradicts("Yes", no_comment, aging) and not contradicts("No", no_comment, aging)
     assert contradicts("Yes", "No, not at this time.", aging)
+    # a text opening with the other answer (the model explaining a choice it was given)
+    assert contradicts("No", "Yes. Customer data is encrypted at rest with AES-256.", aging)
+    assert not contradicts("No", "Yesterday's password rules still apply.", aging)
 
 
 def test_a_text_about_something_else_or_turning_it_round_does_not():

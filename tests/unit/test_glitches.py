@@ -53,6 +53,17 @@ def test_a_reply_in_another_script_is_set_aside_and_says_why():
     assert prompt.parse(reply(without)).glitch == "it cites S3, S4, labels that mean nothing outside the prompt"
 
 
+def test_a_reply_with_half_a_character_is_set_aside():
+    """A reply whose JSON escapes half of an emoji's surrogate pair ("\\ud83d" alone): the string
+    holds a character no text can (the embedder's tokenizer refuses it, UTF-8 cannot store it)."""
+    prompt = AnswerPrompt.build(DRPL_01, [BCDR], ["Yes", "No"], Evidence.SENTENCES)
+    raw = json.dumps({"sentences": ["S1"], "choice": "Yes", "answer": "A plan is tested yearly \ud83d."})
+    got = prompt.parse(raw)
+    assert got.glitch == "1 broken character (half of a character's code)" and got.answer == ""
+    whole = json.dumps({"sentences": ["S1"], "choice": "Yes", "answer": "A plan is tested yearly \ud83d\ude00."})
+    assert prompt.parse(whole).glitch is None  # a whole pair is one character, an emoji
+
+
 def test_a_reply_citing_the_prompts_own_labels_is_set_aside_too():
     """PCID-09 of the Parchment target: "S1" is a label of the prompt, "S4" of none; both mean
     nothing to the institution reading the answer."""

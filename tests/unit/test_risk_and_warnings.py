@@ -104,8 +104,14 @@ def test_text_source_says_where_the_words_came_from():
         AGREEING, answer="Data is encrypted.", citations=(choice_cite, _citation(SourceKind.PDF, "Data is encrypted."))
     )
     assert doc.text_source == "own_document"
-    aws = replace(doc, citations=(choice_cite, _citation(SourceKind.PDF, "x", third_party="Amazon Web Services")))
+    aws = replace(
+        doc,
+        answer="Amazon Web Services, the third-party provider, states: Data is encrypted.",
+        citations=(choice_cite, _citation(SourceKind.PDF, "Data is encrypted.", third_party="Amazon Web Services")),
+    )
     assert aws.text_source == "third_party"
+    # another product's choice explained by the model: its words hold none of its quotes
+    assert replace(doc, answer="Every database is encrypted with AES-256.").text_source == "model"
     shared = replace(doc, citations=(choice_cite, _citation(SourceKind.LIBRARY, "Data is encrypted.", product="B")))
     assert shared.text_source == "shared_past"
     assert "The text comes from other products' past answers" in shared.warnings[-1].line
@@ -191,6 +197,17 @@ def test_a_third_partys_practice_is_never_shown_as_the_companys_own():
     past = replace(BASE, answer="Logs are kept for one year.", reused=True, citations=(own, aws))
     kept = provider_named(past)
     assert kept.answer == past.answer and kept.citations == (own,)
+    # another product's choice on a row without a dropdown leads the text: the text goes, the choice stays
+    theirs = _citation(SourceKind.LIBRARY, "Yes", product="Parchment")
+    led = replace(
+        BASE,
+        choice=None,
+        answer="Yes — The access log is retained for 90 days.",
+        reused=True,
+        from_product="Parchment",
+        citations=(theirs, aws),
+    )
+    assert (provider_named(led).answer, provider_named(led).citations) == ("Yes", (theirs,))
 
 
 def test_a_providers_sentence_answers_only_a_question_about_the_provider():

@@ -2,7 +2,8 @@
 becomes no_context, ``GeneratedAnswer.glitch`` says why) and never shown as a draft.
 
 Three glitches, each seen in the Instructure leave-one-out runs (issue #37) or typical of a small
-model decoding greedily:
+model decoding greedily (and a fourth, a broken character: half of a UTF-16 surrogate pair that
+the reply's JSON escaped, "\\ud83d", which crashed the evaluation's embedder in one run):
 
 * **Another script.** Letters of a script the questionnaire is not written in (decided from the
   question's own letters; Latin letters are always allowed: product names, acronyms): Qwen2.5's
@@ -117,6 +118,10 @@ def glitch(answer: str, question: str, context: str = "") -> str | None:
     """Why the model's ``answer`` to ``question`` must be set aside, or None. ``context`` is what
     the model read (the prompt's passages with their labels): a label-like token that is a word of
     a passage ("S3", Amazon's) is not a label."""
+    if broken := [ch for ch in answer if unicodedata.category(ch) == "Cs"]:
+        # half of a character (a JSON "\ud83d" without its pair): no text holds it, nor can it be
+        # stored, exported or embedded (the tokenizer refuses it)
+        return f"{len(broken)} broken character{'s' if len(broken) > 1 else ''} (half of a character's code)"
     if foreign := foreign_text(answer, question):
         return f"characters outside the questionnaire's script ({foreign[:20]})"
     if labels := dangling_labels(answer, context):
