@@ -26,7 +26,10 @@ never is, and the product's own documents say why.
   model's explanation (which often restates the question), under the question baseline 0.483 and
   the best past answer 0.421; the whole questionnaire in **4.2 min** instead of 27.0 (0.35 s a
   row instead of 7.7 s); the Yes/No figures unchanged (the choice is the past answer's either
-  way). The sentence is a verbatim quote, so its highlight is exact.
+  way). The sentence is a verbatim quote, so its highlight is exact. Where no sentence reaches
+  ``EXPLANATION_MIN`` but one reaches the quote's bar (``SUPPORT_MIN``), the model explains the
+  choice, last (engine/drafting/drafter.py ``_explained``; docs/benchmarks.md: +0.03 and +0.02 on the
+  two Full targets for about 7 more minutes each).
 """
 
 from __future__ import annotations
