@@ -31,10 +31,22 @@ SAMPLE = ROOT / "assets" / "sample"
 
 
 def prepare(folder: Path, model: str | None) -> None:
-    """A workspace with the sample indexed and its questionnaire added (another process: the
-    models it loads are not the app's)."""
+    """A workspace with the sample indexed as `make run` indexes it (extractive summaries: the
+    model's would take minutes before the clock starts) and its questionnaire added (another
+    process: the models it loads are not the app's)."""
     subprocess.run(
-        [sys.executable, "-m", "engine", "kb", "add", str(SAMPLE / "kb"), "--store", str(folder)],
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "kb",
+            "add",
+            str(SAMPLE / "kb"),
+            "--store",
+            str(folder),
+            "--summaries",
+            "extractive",
+        ],
         cwd=ROOT,
         check=True,
         capture_output=True,
