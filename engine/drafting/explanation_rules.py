@@ -113,7 +113,8 @@ _NEGATION = re.compile(
     re.I,
 )
 _OPENS_NEGATED = re.compile(r"^\W*(?:no|not|never|none|n/a)\b", re.I)
-_OPENS_AFFIRMED = re.compile(r"^\W*yes\b", re.I)
+# a bare Yes or No opening a text ("No.", "Yes —"), not a word of its sentence ("No customer data …")
+_BARE_YES_NO = re.compile(r"^\W*(yes|no)\b(?=\s*(?:$|[.,;:!—–-]))", re.I)
 # a text that says what is done instead, or later: a No can state it without denying anything
 _OTHERWISE = re.compile(
     r"\b(?:instead|roadmap|plan(?:s|ned|ning)?|working (?:on|towards?)|future|intends?|anticipat\w*|scheduled|"
@@ -138,10 +139,18 @@ def _subject(question: str) -> set[str]:
     return set(_stems()(question))
 
 
+def opens_with_the_other(text: str, choice: str | None) -> bool:
+    """``text`` opens with a bare Yes or No that is not the Yes/No ``choice`` ("No." under Yes).
+    "No customer data leaves the EU" under Yes is not a bare No and is not flagged."""
+    opening = _BARE_YES_NO.match(text)
+    wanted = (choice or "").strip().casefold()
+    return opening is not None and wanted in ("yes", "no") and opening.group(1).casefold() != wanted
+
+
 def contradicts(choice: str | None, text: str, question: str) -> bool:
     """``text`` says the opposite of a Yes/No ``choice`` about ``question``'s subject.
 
-    * **No**: the text opens with "Yes", or affirms the subject: no negation, nothing said
+    * **No**: the text opens with a bare "Yes" (``opens_with_the_other``), or affirms the subject: no negation, nothing said
       instead or later ("on our roadmap", "however", "only"), and at least ``AFFIRMS_OVERLAP`` of
       the question's content words ("Executive summaries of our third-party audits are available"
       under "Can you provide executive summaries of your third-party audits?").
@@ -156,7 +165,7 @@ def contradicts(choice: str | None, text: str, question: str) -> bool:
         return False
     subject = _subject(question)
     if wanted == "no":
-        if _OPENS_AFFIRMED.match(text):
+        if opens_with_the_other(text, wanted):
             return True
         if _NEGATION.search(text) or _OTHERWISE.search(text) or not subject:
             return False
@@ -198,4 +207,4 @@ def provider_says(provider: str, sentence: str) -> str:
     return f"{provider}, the third-party provider, states: {sentence}"
 
 
-__all__ = ["AFFIRMS_OVERLAP", "asks_provider", "contradicts", "provider_says", "standing_alone"]
+__all__ = ["AFFIRMS_OVERLAP", "asks_provider", "contradicts", "opens_with_the_other", "provider_says", "standing_alone"]

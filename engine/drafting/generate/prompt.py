@@ -37,6 +37,7 @@ from enum import Enum
 from typing import Callable, Sequence
 
 from engine.core.llm import GeneratorError
+from engine.drafting.explanation_rules import opens_with_the_other
 from engine.drafting.generate.glitches import glitch
 from engine.index.sentences import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
 
@@ -389,7 +390,7 @@ def parse_answer(
     answer = tidy_answer(answer) if isinstance(answer, str) else ""
     insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
     choice = _match_choice(data.get("choice"), choices)
-    if choice is not None and _contradicts(answer, choice):
+    if choice is not None and opens_with_the_other(answer, choice):
         insufficient = True  # the answer says the opposite of the choice: neither can be trusted
     if insufficient or not quotes:
         choice = None  # a choice must be backed by a quote
@@ -485,17 +486,6 @@ def _json_object(raw: str) -> dict | None:
         if isinstance(value, dict):
             return value
     return None
-
-
-_OPENING_YES_NO = re.compile(r"^\W*(yes|no)\b(?=\s*(?:$|[.,;:!—–-]))", re.IGNORECASE)
-
-
-def _contradicts(answer: str, choice: str) -> bool:
-    """The answer opens with a bare Yes/No ("No.", "Yes —") that is not the choice. "No
-    customer data leaves the EU" under Yes is not a bare No and is not flagged."""
-    opening = _OPENING_YES_NO.match(answer)
-    wanted = choice.strip().casefold()
-    return opening is not None and wanted in ("yes", "no") and opening.group(1).casefold() != wanted
 
 
 def _match_choice(value: object, choices: Sequence[str]) -> str | None:
