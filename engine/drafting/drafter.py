@@ -179,6 +179,16 @@ class Drafter:
             return whole
         return compact_passages(question, whole, self.budget, **({"count_tokens": count} if count else {}))
 
+    def for_the_company(self, question: str, retrieved: Retrieved) -> Retrieved:
+        """``retrieved`` less the third parties' passages and documents, unless ``question`` asks
+        what the provider does (``asks_provider``): a provider's practice never explains, nor is
+        written as, the company's own (``provider_named`` sets such a text aside after the call)."""
+        if asks_provider(question):
+            return retrieved
+        own = [h for h in retrieved.hits if self.third_party(h.chunk.doc) is None]
+        documents = [d for d in retrieved.documents if self.third_party(d.doc.name) is None]
+        return replace(retrieved, hits=tuple(own), documents=tuple(documents))
+
     def retrieve(self, question: str | QuestionVectors) -> Retrieved:
         """The passages for ``question`` within the drafter's scope, in the drafter's mode (None: the
         knowledge base's): a retrieval mode searches inside the scope; a strategy (summary, atoms:
@@ -229,6 +239,10 @@ class Drafter:
                 return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product), started)
             past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
             retrieved = self.retrieve(asked) if self.kb.documents() or not past else Retrieved(())
+            if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
+                retrieved = self.for_the_company(q.text, retrieved)
+                if not retrieved.hits and not past:  # nothing of the company's own to write from: no call
+                    return Draft.of(q, key, "", None, DraftStatus.NO_CONTEXT, seconds=time.perf_counter() - started)
             hits = list(retrieved.hits)
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
@@ -332,7 +346,7 @@ class Drafter:
                 choice=e.choice,
                 asked=q.text,
             ):
-                text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", hits, retrieved)
+                text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
             text, choice = " — ".join(x for x in (choice, _without_opening(text, choice)) if x), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -440,7 +454,7 @@ class Drafter:
         )
 
     def _explained(
-        self, q: Question, asked: QuestionVectors, choice: str, hits: Sequence[Hit], retrieved: Retrieved
+        self, q: Question, asked: QuestionVectors, choice: str, retrieved: Retrieved
     ) -> tuple[str, tuple[Citation, ...], float | None]:
         """The model's explanation of a choice already taken (another product's past answer),
         from the passages of the documents in the scope, the choice fixed in the answer grammar:
@@ -448,9 +462,8 @@ class Drafter:
         (``Draft.text_source``). ("", (), None) when the model finds no context, its reply is set
         aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or its text
         contradicts the choice: the choice then stands alone, as it did without the model."""
-        if not asks_provider(q.text):  # a provider's practice never explains the company's own
-            hits = [h for h in hits if self.third_party(h.chunk.doc) is None]
-            retrieved = Retrieved(tuple(hits))
+        retrieved = self.for_the_company(q.text, retrieved)
+        hits = list(retrieved.hits)
         if not choice or not hits:
             return "", (), None
         try:

@@ -187,7 +187,7 @@ def contradicts(choice: str | None, text: str, question: str) -> bool:
 
 # what a question asks of the provider the company runs on (the CAIQ's "CSP" is the company itself)
 PROVIDER_TOPICS = re.compile(
-    r"\b(?:host(?:ed|ing)|data ?cent(?:er|re)s?|physical(?:ly)?|facilit(?:y|ies)|infrastructure|"
+    r"\b(?:host(?:ed|ing)|data ?cent(?:er|re)s?|physical(?:ly)?(?!\s+or\s+(?:electronic|logical))|facilit(?:y|ies)|infrastructure|"
     r"cloud (?:provider|vendor|service provider)|(?:hosting|infrastructure|iaas|paas) provider|iaas|paas|"
     r"colocation|co-location|regions?|availability zones?|environmental|power|fire|flood|hvac|"
     r"sub-?processors?|subservice)\b",

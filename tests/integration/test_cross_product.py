@@ -237,6 +237,37 @@ def test_with_no_sentence_of_its_own_the_model_explains_another_products_choice_
     assert d.text_source == "model" and "Written by the model" in [w.line for w in warnings_of(d)]
 
 
+def test_a_text_without_a_choice_is_written_from_the_companys_documents_never_a_providers(tmp_path, encoder):
+    """A narrative (no choices) about the company's own practice: the model is shown the company's
+    passages only, since a text resting on a provider's would be set aside after the call
+    (``provider_named``); with no passage of the company's own it is not asked at all. A question
+    about what the provider does (its data centres) still sees the provider's passages."""
+    logging_q = "Describe how you log administrator and user security events."
+    centres_q = "Describe the fire suppression in the data centers where institution data will reside."
+    book = read_questionnaire(
+        write_questionnaire(tmp_path / "impact.xlsx", questions=[("AAAI-18", logging_q), ("DCTR-12", centres_q)])
+    )
+    narrative = {q.id: replace(q, choices=()) for q in book.questions}
+    aws = {
+        "aws.md": "# AWS\n\nAWS logs administrator and user security events in CloudTrail. "
+        "AWS data centers have automatic fire suppression.\n"
+    }
+    scopes = {"aws.md": Scope(third_party="Amazon Web Services")}
+    own = {"logs.md": "# Logging\n\nThe company logs administrator and user security events in its SIEM.\n"}
+    model = Recording()
+    with text_kb(tmp_path / "both", encoder, {**own, **aws}, scopes) as base:
+        drafter = Drafter(base, model, product="Impact")
+        d = drafter.draft(narrative["AAAI-18"])
+        assert model.asked == [logging_q] and model.seen and not any("aws" in t.lower() for t in model.seen)
+        assert d.answer and d.citations and all(c.file == "logs.md" for c in d.citations)
+        drafter.draft(narrative["DCTR-12"])
+        assert any("aws" in t.lower() for t in model.seen)
+    model = Recording()
+    with text_kb(tmp_path / "provider_only", encoder, aws, scopes) as base:
+        d = Drafter(base, model, product="Impact").draft(narrative["AAAI-18"])
+    assert model.asked == [] and d.status.value == "no_context" and not d.answer
+
+
 def test_a_choice_leading_a_text_is_said_once():
     """Without a dropdown the choice leads the text ("Yes — …"): the model's opening answer word goes,
     a sentence that opens with the same word as a word of its own ("No unplanned …") keeps it."""

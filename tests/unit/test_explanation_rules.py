@@ -213,6 +213,9 @@ def test_questions_about_what_the_provider_does():
         SDLC,
         "Do you employ host-based intrusion detection?",
         "Do you have a documented patch management process?",
+        # "physical" as one kind of event in a list, not the topic (HECVAT AAAI-18)
+        "Describe the system capability to log user and administrator security events (i.e., physical or "
+        "electronic), such as login failures.",
     ):
         assert not asks_provider(q), q
 
