@@ -43,7 +43,7 @@ import numpy as np
 from engine.core.types import Hit
 from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
 from engine.index.embed.dense import DenseEncoder
-from engine.index.sentences import sentence_spans
+from engine.index.sentences import sentence_spans, without_headings
 
 STATEMENT_WORDS = 5  # fewer words: a heading, a table cell or a label, not a statement
 # The cosine with the question a sentence needs: higher than a model's quote needs (SUPPORT_MIN,
@@ -57,23 +57,6 @@ _CONTROL_ID = re.compile(r"\b[A-Z&]{2,5}-\d{1,2}(?:\.\d+)?\b")
 _LEADERS = re.compile(r"\.{4,}|…{2,}")  # a table of contents' dot leaders
 _BULLET = re.compile(r"^[•·▪‣◦*–—-]\s*")
 _ITEM = re.compile(r"\s[•▪‣◦]\s")  # a list item inside a sentence span starts a sentence of its own
-_HEADING = re.compile(r"^\s*#+ [^\n]*\n")  # a Markdown heading line opening a chunk's sentence
-# A PDF's page number or heading on a line of its own before a sentence ("4 \nArchitecture \nHosting
-# \nCanvas Credentials is hosted by …", "Disaster Recovery Plan Testing \nA Disaster Recovery Plan
-# is …", "SOC 2 Compliance \nInstructure produces …"): a number, or up to ``HEADING_WORDS`` words,
-# each capitalised (or a number, an acronym in brackets) but for small words inside ("Backup and
-# Recovery Practices", "Definition of a Disaster"), no end punctuation, not a sentence's usual
-# first word ("The AWS \nCloud is …" stays whole); the next line starts a sentence (a capital).
-HEADING_WORDS = 8
-_HEADING_WORD = re.compile(r"^(?:\(?[A-Z0-9][\w’'&/.-]*\)?|[&/–-])$")
-_SMALL_WORD = re.compile(r"^(?:a|an|and|as|at|by|for|from|in|into|of|on|or|the|to|vs\.?|via|with)$")
-_OPENER = re.compile(
-    r"^(?:The|A|An|Our|We|This|These|Those|That|All|Each|Every|Any|No|It|Its|In|On|At|For|To|By|With|As|If|When|"
-    r"Where|Once|Their|They|Customers?|Users?|See|Refer|Conduct|Using|Use)$"
-)
-# the next line goes on with a name the line began ("AWS Identity and Access \nManagement (IAM) …",
-# "Conduct a Data Protection Impact \nAssessment (DPIA) …"): a narrow column's line, not a heading
-_NAME_GOES_ON = re.compile(r"^\s*[A-Z][\w’'-]* \([A-Z][A-Za-z0-9]+\)")
 
 
 @dataclass(frozen=True)
@@ -108,54 +91,7 @@ def sentences_of(text: str) -> list[str]:
     """The sentences of a chunk's text, each without the heading lines before it (Markdown, or a
     PDF's page number and title-case heading), a list's items apart (a PDF's page footer runs into
     the next page's first item: "November 2024 6 • Level 1 service provider…")."""
-    return [item for start, end in sentence_spans(text) for item in _ITEM.split(_without_headings(text[start:end]))]
-
-
-def _without_headings(sentence: str) -> str:
-    """A sentence without the heading lines (Markdown, or a PDF's page number and headings) before
-    it; a short unpunctuated line before a heading (a table's cell, a name and title) goes with it."""
-    lines = _HEADING.sub("", sentence).split("\n")
-    while len(lines) > 1:
-        if is_heading(lines[0]) and _starts_sentence(lines[1:]):
-            lines = lines[1:]
-        elif len(lines) > 2 and _is_loose(lines[0]) and is_heading(lines[1]) and _starts_sentence(lines[2:]):
-            lines = lines[2:]
-        else:
-            break
-    return "\n".join(lines)
-
-
-def is_heading(line: str) -> bool:
-    """A PDF line that is a page number or a heading (see ``_HEADING_WORD``), not a sentence's start."""
-    words = line.split()
-    if len(words) == 1 and words[0].isdigit():
-        return True
-    if not 1 <= len(words) <= HEADING_WORDS or line.rstrip()[-1] in ".,;:!?" or _OPENER.match(words[0]):
-        return False
-    if _SMALL_WORD.match(words[0]) or _SMALL_WORD.match(words[-1]) or words[-1] in ("&", "/", "–", "-"):
-        return False
-    return all(_HEADING_WORD.match(w) or _SMALL_WORD.match(w) for w in words)
-
-
-def _is_loose(line: str) -> bool:
-    """A short line without end punctuation, with a comma or a digit: a table's cell ("Last 60
-    monthly backups retained"), a name and title ("Jon Fletcher, Senior Director of …")."""
-    words = line.split()
-    return (
-        1 <= len(words) <= HEADING_WORDS
-        and line.rstrip()[-1] not in ".!?:;"
-        and bool(re.search(r"[,\d]", line))
-        and not _OPENER.match(words[0])
-    )
-
-
-def _starts_sentence(lines: list[str]) -> bool:
-    """``lines`` start a sentence: a capital letter, not a name going on ("Management (IAM) …").
-    A narrow column's line wrapped in a name without brackets ("Archives in Amazon \nS3 Glacier can
-    be …") still reads as a heading: a heading above a narrow column ("What We Do \nInstructure is
-    an education technology \ncompany …") has the same shape, and the own documents' headings
-    must go (a third party's sentence loses a word or two at worst)."""
-    return lines[0].strip()[:1].isupper() and not _NAME_GOES_ON.match(lines[0])
+    return [item for start, end in sentence_spans(text) for item in _ITEM.split(without_headings(text[start:end]))]
 
 
 def names_any(sentence: str, names: Iterable[str], ignore_case: bool = False) -> bool:
@@ -233,7 +169,6 @@ __all__ = [
     "Explanation",
     "STATEMENT_WORDS",
     "best_sentence",
-    "is_heading",
     "is_statement",
     "names_any",
     "sentences_of",

@@ -116,6 +116,25 @@ def test_sentences_form_numbers_the_sentences_and_reads_labels_back_as_exact_quo
     )
 
 
+def test_a_pdf_heading_opening_a_sentence_is_numbered_as_a_line_of_its_own():
+    """The span of a PDF's sentence holds the heading above it (a heading has no end punctuation):
+    the model saw "Third-Party Security Instructure utilizes …" as one sentence and wrote it so
+    (Canvas Credentials THRD-02). The heading is its own line, both exact slices of the text."""
+    text = (
+        "6 \nThird-Party Security \nInstructure utilizes several third-party organizations to host its "
+        "products for customers. The security team vets them."
+    )
+    prompt = AnswerPrompt.build(
+        "Why do third parties have access?", [Passage("[1] p.pdf p. 6", text)], (), Evidence.SENTENCES
+    )
+    assert prompt.sentences == (
+        "6 \nThird-Party Security",
+        "Instructure utilizes several third-party organizations to host its products for customers.",
+        "The security team vets them.",
+    )
+    assert all(s in text for s in prompt.sentences)
+
+
 def test_quotes_form_is_the_plain_prompt():
     prompt = AnswerPrompt.build("Q?", [Passage("[1] a.pdf p. 1", "Text.")], YES_NO, Evidence.QUOTES)
     assert list(prompt.messages) == build_messages("Q?", [Passage("[1] a.pdf p. 1", "Text.")], YES_NO)

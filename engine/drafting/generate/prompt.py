@@ -39,7 +39,10 @@ from typing import Callable, Sequence
 from engine.core.llm import GeneratorError
 from engine.drafting.explanation_rules import opens_with_the_other
 from engine.drafting.generate.glitches import glitch
-from engine.index.sentences import sentence_spans  # the anchors' sentences: a kept sentence is a quotable one
+from engine.index.sentences import (  # the anchors' sentences: a kept sentence is a quotable one
+    sentence_spans,
+    without_headings,
+)
 
 MAX_QUOTES = 2
 # Bounds on the generated strings (characters), so one string cannot take all of max_tokens. A
@@ -231,12 +234,22 @@ def build_messages(question: str, passages: Sequence[Passage], choices: Sequence
 
 
 def numbered_sentences(passages: Sequence[Passage]) -> list[list[str]]:
-    """Each passage's sentences, exact slices of its text (compaction's " … " gaps split them)."""
+    """Each passage's sentences, exact slices of its text (compaction's " … " gaps split them). A
+    PDF's page number and heading lines that open a sentence's span (a heading has no end
+    punctuation) are a line of their own, so the model does not write them into its answer as
+    part of the sentence ("Third-Party Security Instructure utilizes …")."""
     out = []
     for p in passages:
-        pieces = [piece for piece in p.text.split(" … ")]
-        out.append([piece[a:b].strip() for piece in pieces for a, b in sentence_spans(piece) if piece[a:b].strip()])
+        out.append(
+            [line for piece in p.text.split(" … ") for a, b in sentence_spans(piece) for line in _lines(piece[a:b])]
+        )
     return out
+
+
+def _lines(span: str) -> list[str]:
+    """A sentence span as the prompt numbers it: its heading lines apart from the sentence."""
+    sentence = without_headings(span)
+    return [x for x in (span[: len(span) - len(sentence)].strip(), sentence.strip()) if x]
 
 
 @dataclass(frozen=True)
