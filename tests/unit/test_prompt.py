@@ -116,10 +116,12 @@ def test_sentences_form_numbers_the_sentences_and_reads_labels_back_as_exact_quo
     )
 
 
-def test_a_pdf_heading_opening_a_sentence_is_numbered_as_a_line_of_its_own():
-    """The span of a PDF's sentence holds the heading above it (a heading has no end punctuation):
-    the model saw "Third-Party Security Instructure utilizes …" as one sentence and wrote it so
-    (Canvas Credentials THRD-02). The heading is its own line, both exact slices of the text."""
+def test_the_pdf_heading_opening_a_sentence_is_not_numbered_with_it():
+    """The span of a PDF's sentence holds the page number and heading above it (a heading has no
+    end punctuation): the model saw "Third-Party Security Instructure utilizes …" as one sentence
+    and wrote it so (Canvas Credentials THRD-02); numbered as a line of its own, a page header
+    became the answer's subject ("the ESG Report FY2023 does not provide …", QUAL-06). The
+    sentences are exact slices of the text without those lines."""
     text = (
         "6 \nThird-Party Security \nInstructure utilizes several third-party organizations to host its "
         "products for customers. The security team vets them."
@@ -128,11 +130,10 @@ def test_a_pdf_heading_opening_a_sentence_is_numbered_as_a_line_of_its_own():
         "Why do third parties have access?", [Passage("[1] p.pdf p. 6", text)], (), Evidence.SENTENCES
     )
     assert prompt.sentences == (
-        "6 \nThird-Party Security",
         "Instructure utilizes several third-party organizations to host its products for customers.",
         "The security team vets them.",
     )
-    assert all(s in text for s in prompt.sentences)
+    assert all(s in text for s in prompt.sentences) and "Third-Party Security" not in prompt.messages[1]["content"]
 
 
 def test_quotes_form_is_the_plain_prompt():

@@ -234,22 +234,19 @@ def build_messages(question: str, passages: Sequence[Passage], choices: Sequence
 
 
 def numbered_sentences(passages: Sequence[Passage]) -> list[list[str]]:
-    """Each passage's sentences, exact slices of its text (compaction's " … " gaps split them). A
-    PDF's page number and heading lines that open a sentence's span (a heading has no end
-    punctuation) are a line of their own, so the model does not write them into its answer as
-    part of the sentence ("Third-Party Security Instructure utilizes …")."""
+    """Each passage's sentences, exact slices of its text (compaction's " … " gaps split them),
+    without the PDF page number and heading lines that open a sentence's span (a heading has no
+    end punctuation): shown as part of the sentence, the model wrote them into its answer ("Third-
+    Party Security Instructure utilizes …"); numbered as lines of their own, it took a page header
+    for the subject ("No, the ESG Report FY2023 does not provide …"). The passage's label names
+    its document and page."""
     out = []
     for p in passages:
-        out.append(
-            [line for piece in p.text.split(" … ") for a, b in sentence_spans(piece) for line in _lines(piece[a:b])]
+        sentences = (
+            without_headings(piece[a:b]).strip() for piece in p.text.split(" … ") for a, b in sentence_spans(piece)
         )
+        out.append([s for s in sentences if s])
     return out
-
-
-def _lines(span: str) -> list[str]:
-    """A sentence span as the prompt numbers it: its heading lines apart from the sentence."""
-    sentence = without_headings(span)
-    return [x for x in (span[: len(span) - len(sentence)].strip(), sentence.strip()) if x]
 
 
 @dataclass(frozen=True)
