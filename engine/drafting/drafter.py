@@ -240,9 +240,13 @@ class Drafter:
             past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
             retrieved = self.retrieve(asked) if self.kb.documents() or not past else Retrieved(())
             if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
-                retrieved = self.for_the_company(q.text, retrieved)
-                if not retrieved.hits and not past:  # nothing of the company's own to write from: no call
-                    return Draft.of(q, key, "", None, DraftStatus.NO_CONTEXT, seconds=time.perf_counter() - started)
+                own = self.for_the_company(q.text, retrieved)
+                if not own.hits and not past:  # nothing of the company's own to write from: no call
+                    why = _only_providers({self.third_party(h.chunk.doc) for h in retrieved.hits} - {None})
+                    return Draft.of(
+                        q, key, "", None, DraftStatus.NO_CONTEXT, seconds=time.perf_counter() - started, error=why
+                    )
+                retrieved = own
             hits = list(retrieved.hits)
             answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
             citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
@@ -624,6 +628,17 @@ def _without_opening(text: str, choice: str | None) -> str:
     # the choice as an answer word ("No, …", "Yes." "No — …"), not as a word of the sentence ("No unplanned …")
     cut = re.sub(rf"^\W*{re.escape(choice)}(?:\s*[,.;:—–-]+\s*|\s*$)", "", text, flags=re.IGNORECASE)
     return cut[:1].upper() + cut[1:] if cut != text else text
+
+
+def _only_providers(providers: set[str]) -> str | None:
+    """Why a text was not drafted when only third parties' passages speak to a question about the
+    company's own practice (None when nothing was found at all)."""
+    if not providers:
+        return None
+    who = " and ".join(sorted(providers))
+    return (
+        f"only {who}'s documents speak to this, and it asks about the company's own practice; write this answer by hand"
+    )
 
 
 def not_required_draft(q: Question, reason: str) -> Draft:

@@ -266,6 +266,7 @@ def test_a_text_without_a_choice_is_written_from_the_companys_documents_never_a_
     with text_kb(tmp_path / "provider_only", encoder, aws, scopes) as base:
         d = Drafter(base, model, product="Impact").draft(narrative["AAAI-18"])
     assert model.asked == [] and d.status.value == "no_context" and not d.answer
+    assert d.error and d.error.startswith("only Amazon Web Services's documents speak to this")
 
 
 def test_a_choice_leading_a_text_is_said_once():
