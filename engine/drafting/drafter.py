@@ -80,6 +80,7 @@ from engine.index.library import (
 )
 from engine.questionnaire import Question
 from engine.questionnaire.qualifiers import Qualifier, question_key
+from engine.questionnaire.row_types import asks_for_text
 from engine.retrieval.retrieve import retrieve
 from engine.retrieval.summary_rag import Retrieved
 from storage.library_store import LibraryEntry
@@ -352,7 +353,7 @@ class Drafter:
             ):
                 text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
-            text, choice = " — ".join(x for x in (choice, _without_opening(text, choice)) if x), None
+            text, choice = _led_by(choice, text, q.text), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
         voters, agreeing = _voters(near, e.choice)
         return Draft.of(
@@ -628,6 +629,17 @@ def _without_opening(text: str, choice: str | None) -> str:
     # the choice as an answer word ("No, …", "Yes." "No — …"), not as a word of the sentence ("No unplanned …")
     cut = re.sub(rf"^\W*{re.escape(choice)}(?:\s*[,.;:—–-]+\s*|\s*$)", "", text, flags=re.IGNORECASE)
     return cut[:1].upper() + cut[1:] if cut != text else text
+
+
+def _led_by(choice: str | None, text: str, question: str) -> str:
+    """The text of a row without a dropdown, led by another product's choice ("4) AWS — …", the
+    choice said once). A bare Yes or No does not lead the text of a question that asks for a
+    description ("Describe or provide a reference to how you monitor …": another product's
+    dropdown answered it Yes), unless no text is left."""
+    said = _without_opening(text, choice)
+    if said and choice_key(choice) in ("yes", "no") and asks_for_text(question):
+        return said
+    return " — ".join(x for x in (choice, said) if x)
 
 
 def _only_providers(providers: set[str]) -> str | None:

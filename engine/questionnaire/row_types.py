@@ -66,6 +66,19 @@ def is_profile(q: Question) -> bool:
     return len(text.split()) <= 12 and "?" not in text and bool(_PROFILE_TEXT.match(text))
 
 
+_ASKS_FOR_TEXT = re.compile(
+    r"^\s*(?:please\s+)?(?:describe|provide|list|explain|state|include|identify|specify|summari[sz]e|outline|detail|"
+    r"what|how|which|who|where|when|why)\b",
+    re.I,
+)
+
+
+def asks_for_text(question: str) -> bool:
+    """The question asks for a description, not a Yes or No ("Describe or provide a reference to
+    …", "What …", "How …")."""
+    return bool(_ASKS_FOR_TEXT.match(question))
+
+
 def is_yes_no_list(choices) -> bool:
     values = {_norm(c) for c in choices}
     return bool(values) and values <= _YES_NO and bool(values & {"yes", "no"})
@@ -88,7 +101,7 @@ def classify(q: Question, gated: bool = False, truth: str | None = None) -> RowT
     return RowType.NARRATIVE
 
 
-__all__ = ["RowType", "classify", "is_profile", "is_yes_no_list"]
+__all__ = ["RowType", "asks_for_text", "classify", "is_profile", "is_yes_no_list"]
 
 
 def row_types_of(questionnaire: Questionnaire) -> dict[str, RowType]:

@@ -280,6 +280,22 @@ def test_a_choice_leading_a_text_is_said_once():
     assert _without_opening("No.", "No") == "" and _without_opening("Yesterday's rules", "Yes") == "Yesterday's rules"
 
 
+def test_a_bare_yes_or_no_does_not_lead_the_text_of_a_question_asking_for_a_description():
+    """Parchment's Full has no dropdown at VULN-05 ("Describe or provide a reference to how you
+    monitor …"), which Canvas Credentials' dropdown answered Yes: the draft read "Yes — The code
+    review includes …". A numbered option still leads, and a bare Yes stays when no text is left."""
+    from engine.drafting.drafter import _led_by
+
+    describe = "Describe or provide a reference to how you monitor for web application vulnerabilities."
+    review = "The code review includes security auditing based on OWASP."
+    assert _led_by("Yes", review, describe) == review
+    assert _led_by("Yes", review, "Do you review code for security flaws?") == f"Yes — {review}"
+    assert (
+        _led_by("4) AWS", "Hosted in us-east-1.", "Which hosting option do you use?") == "4) AWS — Hosted in us-east-1."
+    )
+    assert _led_by("Yes", "", describe) == "Yes"
+
+
 def test_a_company_wide_questionnaire_takes_no_products_text(kb, library, tmp_path):
     d = Drafter(kb, QuotingGenerator(), library=library).draft(
         next(x for x in target(tmp_path).questions if x.id == "PCI-01")
