@@ -226,7 +226,10 @@ def test_a_contact_only_a_third_partys_document_gives_is_removed(tmp_path, encod
         drafter = Drafter(kb, QuotingGenerator(), library=library, product="Impact")
         book = openpyxl.Workbook()
         book.active.append(["ID", "Question", "Answer"])
-        book.active.append(["Q-1", "Where do you report security incidents at any time?", None])
+        # about the provider (asks_provider): a text without a choice sees a provider's passages only then
+        book.active.append(
+            ["Q-1", "Where does your hosting provider take security incident reports at any time?", None]
+        )
         book.active.append(["Q-2", "Where do you send privacy requests at any time?", None])
         book.save(tmp_path / "q.xlsx")
         q1, q2 = read_questionnaire(tmp_path / "q.xlsx").questions
