@@ -105,6 +105,21 @@ def compiled_features(system_info: str) -> dict[str, bool]:
     return {k: v == "1" for k, v in re.findall(r"([A-Z0-9_]+) = ([01])\b", system_info)}
 
 
+# llama.cpp's name of a compiled-in feature → the flag Linux prints for it in /proc/cpuinfo (the
+# kernel's x86 cpufeatures names: "avx512vbmi" has no underscore, "avx512_vnni" has one)
+CPU_FLAG_OF = {
+    "AVX": "avx",
+    "AVX2": "avx2",
+    "FMA": "fma",
+    "F16C": "f16c",
+    "AVX512": "avx512f",
+    "AVX512_VNNI": "avx512_vnni",
+    "AVX512_BF16": "avx512_bf16",
+    "AVX512_VBMI": "avx512vbmi",
+    "AVX_VNNI": "avx_vnni",
+}
+
+
 def build_problems(features: dict[str, bool], cpu: set[str]) -> list[str]:
     """What is wrong with a llama.cpp build on this CPU: AMX compiled in (segfaults with Q4_K_M,
     ggml-org/llama.cpp#20824), or an instruction set the CPU lacks (an illegal instruction)."""
@@ -113,21 +128,10 @@ def build_problems(features: dict[str, bool], cpu: set[str]) -> list[str]:
         for name in ("AMX_INT8", "AMX_BF16")
         if features.get(name)
     ]
-    needs = {
-        "AVX": "avx",
-        "AVX2": "avx2",
-        "FMA": "fma",
-        "F16C": "f16c",
-        "AVX512": "avx512f",
-        "AVX512_VNNI": "avx512_vnni",
-        "AVX512_BF16": "avx512_bf16",
-        "AVX512_VBMI": "avx512_vbmi",
-        "AVX_VNNI": "avx_vnni",
-    }
     if cpu:
         problems += [
             f"{name} is compiled in but this CPU has no {flag}"
-            for name, flag in needs.items()
+            for name, flag in CPU_FLAG_OF.items()
             if features.get(name) and flag not in cpu
         ]
     return problems

@@ -45,7 +45,7 @@ import re
 import warnings
 import zipfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -60,6 +60,7 @@ from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
 from engine.ingest.paths import named_file
 from engine.ingest.sheet import cell_text, sniff_delimiter
+from engine.questionnaire.places import AnswerPlace
 from engine.questionnaire.validation import (
     Bounds,
     ListValidation,
@@ -132,6 +133,8 @@ class Questionnaire:
     path: Path
     sheets: tuple[SheetLayout, ...]
     notes: tuple[str, ...] = ()  # skipped sheets and why, unresolvable dropdowns…
+    # a Word or PDF questionnaire's answer places by pseudo-cell ("Document!C12"): places.py; empty for a sheet
+    places: Mapping[str, AnswerPlace] = field(default_factory=dict, hash=False)
 
     @cached_property
     def questions(self) -> tuple[Question, ...]:

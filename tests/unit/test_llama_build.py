@@ -9,21 +9,100 @@ import zipfile
 import pytest
 
 from engine import llama_build
+from engine.cli import doctor
 
-V3 = "sse sse2 ssse3 sse4_1 sse4_2 popcnt avx f16c fma bmi1 bmi2 avx2"
-SKX = V3 + " avx512f avx512dq avx512cd avx512bw avx512vl"
+# Whole "flags" lines of /proc/cpuinfo, as Linux prints them (the kernel's x86 cpufeatures names:
+# "avx512vbmi" without an underscore beside "avx512_vbmi2", "avx512_vnni", "avx512_bf16").
+ZEN4 = (  # recorded on this project's AMD EPYC (Zen 4, family 25 model 17; 2026-11-28)
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx "
+    "mmxext fxsr_opt pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology nonstop_tsc cpuid extd_apicid "
+    "tsc_known_freq pni pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave "
+    "avx f16c rdrand hypervisor lahf_lm cmp_legacy cr8_legacy abm sse4a misalignsse 3dnowprefetch osvw topoext "
+    "vmmcall fsgsbase tsc_adjust bmi1 avx2 smep bmi2 erms invpcid avx512f avx512dq rdseed adx smap avx512ifma "
+    "clflushopt clwb avx512cd sha_ni avx512bw avx512vl xsaveopt xsavec xgetbv1 xsaves avx512_bf16 clzero xsaveerptr "
+    "arat avx512vbmi umip avx512_vbmi2 gfni vaes vpclmulqdq avx512_vnni avx512_bitalg avx512_vpopcntdq rdpid fsrm"
+)
+ZEN3 = (  # an AMD EPYC Zen 3 line (AVX2, no AVX-512), in the kernel's names
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ht syscall nx "
+    "mmxext fxsr_opt pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology nonstop_tsc cpuid extd_apicid "
+    "tsc_known_freq pni pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt aes xsave avx f16c rdrand "
+    "hypervisor lahf_lm cmp_legacy cr8_legacy abm sse4a misalignsse 3dnowprefetch osvw topoext invpcid_single ssbd "
+    "ibrs ibpb stibp vmmcall fsgsbase tsc_adjust bmi1 avx2 smep bmi2 erms invpcid rdseed adx smap clflushopt clwb "
+    "sha_ni xsaveopt xsavec xgetbv1 xsaves clzero xsaveerptr wbnoinvd arat npt nrip_save umip pku ospke vaes "
+    "vpclmulqdq rdpid fsrm"
+)
+SAPPHIRE_RAPIDS = (  # an Intel Xeon 4th generation line (AMX), in the kernel's names
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx fxsr sse sse2 ss ht "
+    "tm pbe syscall nx pdpe1gb rdtscp lm constant_tsc art arch_perfmon pebs bts rep_good nopl xtopology nonstop_tsc "
+    "cpuid aperfmperf tsc_known_freq pni pclmulqdq dtes64 monitor ds_cpl vmx smx est tm2 ssse3 sdbg fma cx16 xtpr "
+    "pdcm pcid dca sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand lahf_lm abm "
+    "3dnowprefetch cpuid_fault epb cat_l3 cat_l2 cdp_l3 invpcid_single intel_ppin cdp_l2 ssbd mba ibrs ibpb stibp "
+    "ibrs_enhanced fsgsbase tsc_adjust bmi1 hle avx2 smep bmi2 erms invpcid rtm cqm rdt_a avx512f avx512dq rdseed "
+    "adx smap avx512ifma clflushopt clwb intel_pt avx512cd sha_ni avx512bw avx512vl xsaveopt xsavec xgetbv1 xsaves "
+    "cqm_llc cqm_occup_llc cqm_mbm_total cqm_mbm_local split_lock_detect avx_vnni avx512_bf16 wbnoinvd dtherm ida "
+    "arat pln pts hfi avx512vbmi umip pku ospke waitpkg avx512_vbmi2 gfni vaes vpclmulqdq avx512_vnni avx512_bitalg "
+    "tme avx512_vpopcntdq la57 rdpid bus_lock_detect cldemote movdiri movdir64b enqcmd fsrm md_clear serialize "
+    "tsxldtrk pconfig arch_lbr ibt amx_bf16 avx512_fp16 amx_tile amx_int8 flush_l1d arch_capabilities"
+)
+ICE_LAKE = (  # an Intel Xeon 3rd generation (Ice Lake-SP) line, in the kernel's names
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss ht syscall "
+    "nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology nonstop_tsc cpuid tsc_known_freq pni pclmulqdq ssse3 "
+    "fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand hypervisor lahf_lm "
+    "abm 3dnowprefetch invpcid_single ssbd ibrs ibpb stibp ibrs_enhanced fsgsbase tsc_adjust bmi1 avx2 smep bmi2 "
+    "erms invpcid avx512f avx512dq rdseed adx smap avx512ifma clflushopt clwb avx512cd sha_ni avx512bw avx512vl "
+    "xsaveopt xsavec xgetbv1 xsaves wbnoinvd arat avx512vbmi umip pku ospke avx512_vbmi2 gfni vaes vpclmulqdq "
+    "avx512_vnni avx512_bitalg avx512_vpopcntdq la57 rdpid fsrm md_clear arch_capabilities"
+)
+CASCADE_LAKE = (  # an Intel Xeon 2nd generation line, in the kernel's names
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss ht syscall "
+    "nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology nonstop_tsc cpuid tsc_known_freq pni pclmulqdq ssse3 "
+    "fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand hypervisor lahf_lm "
+    "abm 3dnowprefetch invpcid_single pti ssbd ibrs ibpb stibp fsgsbase tsc_adjust bmi1 hle avx2 smep bmi2 erms "
+    "invpcid rtm mpx avx512f avx512dq rdseed adx smap clflushopt clwb avx512cd avx512bw avx512vl xsaveopt xsavec "
+    "xgetbv1 xsaves arat pku ospke avx512_vnni md_clear arch_capabilities"
+)
+NEHALEM = (  # x86-64-v2 only
+    "fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush dts acpi mmx fxsr sse sse2 ss ht "
+    "tm pbe syscall nx rdtscp lm constant_tsc arch_perfmon pebs bts rep_good nopl xtopology nonstop_tsc cpuid "
+    "aperfmperf pni dtes64 monitor ds_cpl vmx est tm2 ssse3 cx16 xtpr pdcm sse4_1 sse4_2 popcnt lahf_lm"
+)
 CPUS = {
-    # the flags that matter of each CPU's /proc/cpuinfo
-    "Nehalem (x86-64-v2)": ("sse sse2 ssse3 sse4_1 sse4_2 popcnt", "sse42"),
-    "this machine's AMD EPYC (Zen 3, no AVX-512)": (V3 + " sha_ni vaes vpclmulqdq", "haswell"),
-    "Cascade Lake": (SKX + " avx512_vnni", "skylakex"),
-    "Ice Lake": (SKX + " avx512ifma avx512_vbmi avx512_vbmi2 avx512_vnni avx512_bitalg", "icelake"),
-    "Zen 4": (SKX + " avx512ifma avx512_vbmi avx512_vnni avx512_bf16", "zen4"),
-    "Sapphire Rapids (AMX)": (
-        SKX + " avx512_vbmi avx512_vnni avx512_bf16 avx_vnni avx512_fp16 amx_bf16 amx_tile amx_int8",
-        "zen4",
-    ),
+    "Nehalem (x86-64-v2)": (NEHALEM, "sse42"),
+    "AMD EPYC Zen 3 (AVX2, no AVX-512)": (ZEN3, "haswell"),
+    "Cascade Lake": (CASCADE_LAKE, "skylakex"),
+    "Ice Lake": (ICE_LAKE, "icelake"),
+    "Zen 4": (ZEN4, "zen4"),
+    "Sapphire Rapids (AMX)": (SAPPHIRE_RAPIDS, "zen4"),
 }
+# every flag name the builds, the variants and doctor's check look for, and a real line that has it
+NAMED_FLAGS = sorted(
+    {f for _, needs in llama_build.CPU_SETS.values() for f in needs}
+    | {f for _, _, needs in llama_build.CPU_VARIANTS.values() for f in needs}
+    | set(doctor.CPU_FLAG_OF.values())
+)
+
+
+@pytest.mark.parametrize("flag", NAMED_FLAGS)
+def test_each_flag_the_code_names_is_one_linux_prints(flag):
+    """A name /proc/cpuinfo never prints ("avx512_vbmi") refuses every CPU that has the feature:
+    each name must appear in a real line of a CPU that has it (the AVX-512 ones: Zen 4's, recorded)."""
+    lines = [ZEN4, ZEN3, SAPPHIRE_RAPIDS, ICE_LAKE]
+    assert any(flag in line.split() for line in lines), f"no CPU's /proc/cpuinfo prints {flag!r}"
+
+
+def test_the_avx512_set_fits_a_zen_4_and_doctor_finds_nothing_wrong_with_it():
+    zen4 = set(ZEN4.split())
+    assert llama_build.missing_features("avx512", zen4) == []
+    assert llama_build.missing_features(llama_build.VARIANTS, zen4) == []
+    assert llama_build.missing_features("avx2", set(ZEN3.split())) == []
+    assert llama_build.missing_features("avx512", set(ZEN3.split())) == [
+        "avx512f", "avx512bw", "avx512vl", "avx512vbmi", "avx512_vnni", "avx512_bf16"
+    ]  # fmt: skip
+    compiled = {name: True for name in doctor.CPU_FLAG_OF if name != "AVX_VNNI"}  # a zen4 variant's set
+    assert doctor.build_problems(compiled, zen4) == []
+    assert doctor.build_problems({"AVX512_VBMI": True}, set(ZEN3.split())) == [
+        "AVX512_VBMI is compiled in but this CPU has no avx512vbmi"
+    ]
 
 
 @pytest.mark.parametrize("cpu", sorted(CPUS))

@@ -1,0 +1,81 @@
+"""Where an answer goes in a Word or PDF questionnaire: the :class:`AnswerPlace` record.
+
+A spreadsheet question's answer goes into a cell. A document has no cells, so a document reader
+(engine/questionnaire/docx_reader.py, pdf_reader.py) gives each question the same
+:class:`~engine.questionnaire.reader.Question` record as a sheet's, on one pseudo-sheet
+(:data:`DOCUMENT_SHEET`, or :data:`FORM_SHEET` for a PDF form), and names its answer places with
+pseudo-cell references on that sheet, so that drafting, review, the team loop and the answer cells'
+mapping (engine/review/export_cells.py) never ask which format a questionnaire came in:
+
+- ``row`` is the question's stable position in the document (the ordinal of its first paragraph
+  in document order, or of its field), never a count of the questions found, so that a reviewer's
+  correction (a question excluded or added) does not move the other questions' keys;
+- ``question_cell`` is ``A{row}``, ``choice_cell`` ``B{row}`` when the question has a choice
+  (checkboxes, a dropdown control, a radio group), ``text_cell`` ``C{row}`` when it has a place for
+  text.
+
+``Questionnaire.places`` maps each pseudo-cell (``"Document!C12"``, :func:`place_key`) to its
+:class:`AnswerPlace`: what kind of place it is and the format's own locator of it. The writer of
+the format (engine/questionnaire/docx_writer.py, pdf_writer.py) takes the questionnaire and the
+cell writes, looks each write up here, and fills only those places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+DOCUMENT_SHEET = "Document"  # the pseudo-sheet of a Word questionnaire's and a flat PDF's questions
+FORM_SHEET = "Form"  # the pseudo-sheet of a PDF form's fields
+
+
+class PlaceKind(str, Enum):
+    """The kinds of answer place a document offers (the writer fills each its own way)."""
+
+    TABLE_CELL = "table cell"  # an empty table cell beside or below the question (Word)
+    PARAGRAPH = "paragraph"  # the empty paragraph(s) after the question (Word)
+    NEW_PARAGRAPH = "new paragraph"  # none: a paragraph inserted after the question's (Word)
+    CONTENT_CONTROL = "content control"  # a w:sdt: text, rich text, dropdown, combo box, date (Word)
+    FORM_FIELD = "form field"  # a legacy FORMTEXT / FORMDROPDOWN field (Word)
+    CHECKBOXES = "checkboxes"  # a choice drawn as boxes to tick: controls, FORMCHECKBOX, ☐ glyphs, X columns (Word)
+    PDF_FIELD = "pdf field"  # an AcroForm text, combo or list box field
+    PDF_BUTTONS = "pdf buttons"  # an AcroForm check box (or several) or radio group
+    RESPONSE = "response document"  # a flat PDF: the answer goes into a Word response document
+
+
+@dataclass(frozen=True)
+class AnswerPlace:
+    """One answer place of a document questionnaire.
+
+    ``locator`` is the format's own address of the place (a path of element indexes in the Word
+    document's XML, a PDF field's full name); ``options`` pairs each choice with the locator of the
+    box, field state or control that marks it (checkboxes and radio groups; empty otherwise);
+    ``max_words`` / ``max_chars`` a length limit the document states ("max 250 words"); ``note``
+    says, in the reviewer's words, where the answer will be written when that is not obvious
+    ("a new paragraph after the question: the document leaves no space")."""
+
+    kind: PlaceKind
+    locator: str
+    options: tuple[tuple[str, str], ...] = ()
+    max_words: int | None = None
+    max_chars: int | None = None
+    note: str = ""
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind.value, "locator": self.locator}
+        if self.options:
+            out["options"] = [list(o) for o in self.options]
+        for name in ("max_words", "max_chars"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def place_key(sheet: str, cell: str) -> str:
+    """The key of ``Questionnaire.places`` for a pseudo-cell: ``"Document!C12"``."""
+    return f"{sheet}!{cell}"
+
+
+__all__ = ["DOCUMENT_SHEET", "FORM_SHEET", "AnswerPlace", "PlaceKind", "place_key"]
