@@ -43,6 +43,7 @@ WATCHED = (
     "avx512f",
     "avx512bw",
     "avx512vl",
+    "avx512vbmi",
     "avx512_vnni",
     "avx512_bf16",
     "avx_vnni",

@@ -79,6 +79,7 @@ NAMED_FLAGS = sorted(
     {f for _, needs in llama_build.CPU_SETS.values() for f in needs}
     | {f for _, _, needs in llama_build.CPU_VARIANTS.values() for f in needs}
     | set(doctor.CPU_FLAG_OF.values())
+    | set(doctor.WATCHED)
 )
 
 
