@@ -19,9 +19,9 @@ LLAMA_CPU ?=
 setup: $(STAMP)
 
 # llama-cpp-python is built from source for stated, portable instruction sets (never
-# -march=native, never AMX), named in one place, engine/llama_build.py: by default AVX2 only;
-# LLAMA_CPU=avx512 the AVX-512 set; LLAMA_CPU=variants ggml's CPU variants (x86-64-v2, AVX2, three
-# AVX-512 ones; none with AMX), the best one the CPU supports loaded at run time. The built wheel is
+# -march=native, never AMX), named in one place, engine/llama_build.py: by default ggml's CPU
+# variants (x86-64-v2, AVX2, three AVX-512 ones; none with AMX), the best one the CPU supports
+# loaded at run time; LLAMA_CPU=avx2 the one AVX2 set; LLAMA_CPU=avx512 the AVX-512 set. The built wheel is
 # kept in ~/.cache/rfp-review (keyed by the flags). Set-up ends by loading the default model in a
 # child process and generating under the answer grammar: a crash or an error stops it with one line.
 $(STAMP): requirements.txt requirements-models.txt engine/llama_build.py
