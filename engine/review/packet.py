@@ -412,7 +412,7 @@ def importer(packet: Packet) -> str:
             [
                 f"was made for {packet.person}, and {account.name} is signed in; its answers are recorded as the importer's"
             ],
-            f"{packet.person} signs in and imports it (My questions)",
+            f"sign in as {packet.person} and import it on My questions",
         )
     return account.name
 

@@ -178,7 +178,7 @@ def test_in_the_app_the_importer_is_the_signed_in_person_the_packet_was_made_for
     lead = review_as(folder, "lead")
     with pytest.raises(PacketRefused, match="was made for Ana, and lead is signed in") as refused:
         apply_packet(lead, read_packet(packet, lead))
-    assert "Ana signs in and imports it" in str(refused.value) and "\n" not in str(refused.value)
+    assert "sign in as Ana and import it on My questions" in str(refused.value) and "\n" not in str(refused.value)
     assert decisions(folder) == before
     signed_in("Ana", Role.EXPERT)
     ana = review_as(folder, "Ana")

@@ -30,7 +30,7 @@ from engine.review.packet import (
 )
 from engine.review.review import Review, RowChanged
 from ui.components import cached_questionnaire
-from ui.components.messages import escape_md, problem_text
+from ui.components.messages import escape_md, problem_text, sentence
 from ui.components.uploads import refusal_of, upload_name
 
 MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -111,7 +111,7 @@ def _import(ws: Workspace, project_id: int | None, upload) -> None:
             st.error(
                 f"**{name}** was not imported (nothing changed):\n\n"
                 + "\n".join(f"- {escape_md(p)}" for p in exc.problems)
-                + f"\n\n{escape_md(exc.fix[:1].upper() + exc.fix[1:])}.",
+                + f"\n\n{escape_md(sentence(exc.fix))}",
                 icon=":material/block:",
             )
             return
