@@ -16,7 +16,7 @@ import streamlit as st
 
 from engine.app.workspace import Workspace
 from engine.core.accounts import NotAllowed
-from engine.core.types import StoreDamaged, StoreReplaced
+from engine.core.types import FileProblem, StoreDamaged, StoreReplaced
 from engine.review.packet import (
     Conflict,
     PacketRefused,
@@ -117,8 +117,9 @@ def _import(ws: Workspace, project_id: int | None, upload) -> None:
             return
         except (StoreDamaged, StoreReplaced):
             raise  # the app says these on every screen, in one line (ui/app.py)
-        except (NotAllowed, ValueError, KeyError) as exc:
-            st.error(f"**{name}** was not imported (nothing changed): {escape_md(str(exc))}", icon=":material/block:")
+        except Exception as exc:  # NotAllowed, a questionnaire that cannot be read…: its words, never a server path
+            said = f"{exc.problem}; {exc.fix}" if isinstance(exc, FileProblem) else str(exc) or type(exc).__name__
+            st.error(f"**{name}** was not imported (nothing changed): {escape_md(said)}", icon=":material/block:")
             return
     st.session_state[DONE] = upload.file_id
     st.session_state[CONFLICTS] = [(review.project_id, c) for c in done.conflicts]
