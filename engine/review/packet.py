@@ -429,7 +429,9 @@ def apply_packet(review: Review, packet: Packet) -> Imported:
     with review.store.batch():  # checked and written in one transaction: all or nothing
         items = {i.key: i for i in review.items()}
         problems = [
-            f"row {r.line} ({r.id}): {_not_held(items[r.key], person)}" for r in filled if not _holds(items, r, person)
+            f"row {r.line} ({r.id}): {_not_held(items.get(r.key), person)}"
+            for r in filled
+            if not _holds(items, r, person)
         ]
         if problems:
             raise PacketRefused(
