@@ -8,7 +8,10 @@ drafting run or decided; None in records kept before version 5), and a question'
 its latest draft plus its latest decision. So are the team's records (engine/review/team.py):
 assignments (a question's holder is its latest :class:`Assignment`; reassigning or unassigning
 appends another), :class:`Comment` s and :class:`Approval` s (a second person's sign-off on one
-accept or edit, made on the row version they saw). ``PRAGMA user_version`` holds the schema version.
+accept or edit, made on the row version they saw). So is each expert packet made
+(:class:`ExportedPacket`, engine/review/packet.py): whom it was made for, its rows with the version
+each had then, and the file's digest; an import believes these, never the packet file.
+``PRAGMA user_version`` holds the schema version.
 
 No lost update between two reviewers (two browsers on one app, the app and ``python -m engine
 review decide``): a question's :class:`RowVersion` is the pair of the ids of its latest draft and
@@ -41,8 +44,9 @@ from engine.core.types import Action, DraftStatus, FileProblem, StoreDamaged
 from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction
 
 # 2 added project options and drafting runs, 3 projects.product, 4 reviewer-added citations, 5 who made
-# each run, draft and decision (``made_by``), assignments, comments and approvals (older files are upgraded in place)
-SCHEMA_VERSION = 5
+# each run, draft and decision (``made_by``), assignments, comments and approvals, 6 the expert packets
+# made (older files are upgraded in place)
+SCHEMA_VERSION = 6
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -137,6 +141,15 @@ CREATE TABLE IF NOT EXISTS approvals (
     created TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS approvals_by_question ON approvals(project_id, key, id);
+CREATE TABLE IF NOT EXISTS packets (
+    id TEXT PRIMARY KEY,
+    project_id INTEGER NOT NULL,
+    person TEXT NOT NULL,
+    rows TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    made_by TEXT,
+    created TEXT NOT NULL
+);
 """
 _MADE_BY = ("runs", "drafts", "decisions")  # the tables version 5 gave a made_by column
 _DRAFT = "key, status, answer, choice, data, created, made_by, id"  # the columns of a StoredDraft
@@ -342,7 +355,7 @@ class ReviewStore:
         found = inspect(self.path, _TABLES)  # before anything may write to the file
         if found.problem:
             raise ReviewStoreDamaged(self.path, found.problem)
-        if found.version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
+        if found.version not in (0, 1, 2, 3, 4, 5, SCHEMA_VERSION):
             raise ReviewStoreError(
                 f"{self.path} has review schema {found.version}, this version reads {SCHEMA_VERSION}; "
                 "use the version that wrote it (nothing was changed)"
@@ -399,6 +412,12 @@ class ReviewStore:
 
     def _tx(self):
         return transaction(self._db, self._lock, self._opened)
+
+    def batch(self):
+        """One transaction around several writes (``with store.batch(): …``): what is read inside
+        it is what the writes find, no other process or thread writes meanwhile, and on an
+        exception nothing of it is kept (a :class:`RowChanged` caught inside it wrote nothing)."""
+        return self._tx()
 
     # ---- projects --------------------------------------------------------------------------
     def project_for(self, file: Path, name: str | None = None) -> Project:
@@ -796,6 +815,58 @@ class ReviewStore:
         with self._lock:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
         return [Approval(*r) for r in rows]
+
+    # ---- expert packets (engine/review/packet.py) -------------------------------------------------
+    def record_packet(
+        self, project_id: int, packet_id: str, person: str, rows: Sequence[PacketEntry], sha256: str, *, by: str | None
+    ) -> ExportedPacket:
+        """Keep what a packet made for ``person`` holds (``rows``: each with the version it had
+        when the packet was made) and the digest of the file, under ``packet_id``."""
+        created = now()
+        data = json.dumps([[r.key, r.id, r.question, r.version.draft, r.version.decision] for r in rows])
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO packets (id, project_id, person, rows, sha256, made_by, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (packet_id, project_id, person, data, sha256, by, created),
+            )
+        return ExportedPacket(packet_id, project_id, person, tuple(rows), sha256, by, created)
+
+    def packet(self, packet_id: str) -> ExportedPacket | None:
+        """The packet made under ``packet_id`` (None: no packet of this store has it)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, project_id, person, rows, sha256, made_by, created FROM packets WHERE id = ?", (packet_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        rows = tuple(PacketEntry(k, i, q, RowVersion(d, c)) for k, i, q, d, c in json.loads(row[3]))
+        return ExportedPacket(row[0], row[1], row[2], rows, row[4], row[5], row[6])
+
+
+@dataclass(frozen=True)
+class PacketEntry:
+    """One row of an expert packet as it was made: its key, ID (label) and question text, and
+    the version of the row then (what a decision from the packet rests on)."""
+
+    key: str
+    id: str
+    question: str
+    version: RowVersion
+
+
+@dataclass(frozen=True)
+class ExportedPacket:
+    """An expert packet as the store recorded it when it was made: its id (also in the file), the
+    questionnaire, the person it was made for, its rows, the SHA-256 of the file, who made it, when."""
+
+    id: str
+    project_id: int
+    person: str
+    rows: tuple[PacketEntry, ...]
+    sha256: str
+    by: str | None
+    created: str
 
 
 def _last_id(db: sqlite3.Connection) -> int:

@@ -243,10 +243,15 @@ def transaction(
     db: sqlite3.Connection, lock: threading.RLock, opened: FileIdentity | None = None
 ) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE … COMMIT, rolled back on any exception; with ``opened``, refused
-    (``StoreReplaced``) when the file on disk is no longer the one the connection opened."""
+    (``StoreReplaced``) when the file on disk is no longer the one the connection opened. Inside
+    a transaction this thread holds already (``lock`` held, so no other thread's), it is part of
+    that one: the outer commits or rolls back the whole (a batch of writes, all or none)."""
     with lock:
         if opened is not None:
             opened.check()
+        if db.in_transaction:  # the outer transaction's (every write on this connection holds ``lock``)
+            yield db
+            return
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db

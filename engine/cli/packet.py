@@ -1,10 +1,12 @@
 """``python -m engine review packet-export|packet-import …``: the expert's packet from the command
 line (engine/review/packet.py). ``packet-export`` writes the rows a person holds as a workbook for
-them to fill in without the app; ``packet-import`` makes each filled row a decision by that
-person. A row someone decided since the packet was made is a conflict: listed, never
-overwritten; ``--take-packet ID,ID`` settles those rows with the packet's answer (a new
-decision), the others keep theirs. A bad packet is refused with one ``error:`` line and changes
-nothing."""
+them to fill in without the app, and the review store records it (whom it is for, its rows and
+their versions, the file's digest); ``packet-import`` makes each filled row a decision by the
+person the store recorded for that packet (never a name in the workbook), on the rows assigned to
+them now. A row changed since the packet was made is a conflict: listed, never overwritten;
+``--take-packet ID,ID`` settles those rows with the packet's answer (a new decision), the others
+keep theirs. A bad packet (read within the workbook limits, ``--max-*``) is refused with one
+``error:`` line and changes nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from engine.app.workspace import Workspace
 from engine.cli.projects import find_project
 from engine.cli.projects import questionnaire_args as _target
 from engine.core.files import write_atomic
+from engine.core.limits import Limits, add_limit_args
 from engine.core.people import person_name
 from engine.core.types import FileProblem
 from engine.review.packet import apply_packet, held_by, packet_bytes, packet_name, read_packet, resolve
@@ -35,6 +38,7 @@ def register(sub) -> None:
         default="",
         help="rows in conflict (decided by someone else since) to settle with the packet's answer",
     )
+    add_limit_args(back)
     back.set_defaults(func=cmd_import)
 
 
@@ -58,7 +62,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     ws = Workspace(args.store)
     project = find_project(ws, args.project)
     review = ws.review(project.id)
-    packet = read_packet(args.packet, review)  # PacketRefused: one error line, nothing written
+    packet = read_packet(args.packet, review, Limits.from_args(args))  # PacketRefused: one error line, nothing written
     done = apply_packet(review, packet)
     take = {r.strip().casefold() for r in args.take_packet.split(",") if r.strip()}
     settled = []
@@ -67,7 +71,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             resolve(review, conflict, take_packet=True)
             settled.append(conflict.row.id)
     print(
-        f"{packet.path.name}: {len(done.decided)} decision{'s' if len(done.decided) != 1 else ''} by {packet.person}, "
+        f"{packet.path.name}: {len(done.decided)} decision{'s' if len(done.decided) != 1 else ''} by {done.person}, "
         f"{done.comments} comment{'s' if done.comments != 1 else ''}, {done.empty} row{'s' if done.empty != 1 else ''} "
         f"left empty, {len(done.conflicts)} conflict{'s' if len(done.conflicts) != 1 else ''}"
         + (f" ({len(settled)} settled with the packet's answer)" if settled else "")

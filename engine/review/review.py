@@ -319,7 +319,7 @@ class Review:
         choice = item.choice if choice is None else choice
         self._check_choice(item, choice)
         decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice, expected=expected, by=self.by)
-        self._record(item.question, answer, choice)
+        self.record_in_library(item.question, answer, choice)
         return decision
 
     def edit(
@@ -338,7 +338,7 @@ class Review:
         decision = self.store.decide(
             self.project_id, key, Action.EDIT, answer, choice, note, expected=expected, by=self.by
         )
-        self._record(item.question, answer, choice)
+        self.record_in_library(item.question, answer, choice)
         return decision
 
     def add_citation(self, key: str, citation: Citation) -> bool:
@@ -350,7 +350,7 @@ class Review:
         self.store.add_citation(self.project_id, key, citation.to_json())
         return True
 
-    def _record(self, q: Question, answer: str | None, choice: str | None) -> None:
+    def record_in_library(self, q: Question, answer: str | None, choice: str | None) -> None:
         """The approved answer into the answer library, under this questionnaire's file name and
         the product it is drafted for; a library found damaged now is kept in ``library_problem``
         (the decision is already in the review store)."""

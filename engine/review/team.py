@@ -113,10 +113,16 @@ def comment(review: Review, key: str, text: str) -> Comment:
     """Add a comment on the row ``key`` by the review's reviewer; the names it mentions
     (``@ana``) find the row in their queue."""
     review.item(key)  # KeyError: no such row
+    return review.store.comment(review.project_id, key, comment_body(text), by=_by(review))
+
+
+def comment_body(text: str | None) -> str:
+    """A comment's text as it is kept (stripped); ValueError saying the fix when it is empty or
+    longer than ``COMMENT_LIMIT`` (an expert packet checks its comments with it before anything is written)."""
     body = _text(text, COMMENT_LIMIT, "comment")
     if body is None:
         raise ValueError("the comment is empty; write something first")
-    return review.store.comment(review.project_id, key, body, by=_by(review))
+    return body
 
 
 def comments(review: Review, key: str) -> list[Comment]:
@@ -135,4 +141,4 @@ def _by(review: Review) -> str:
     return review.by
 
 
-__all__ = ["Assignment", "Comment", "assign", "comment", "comments", "parse_due", "targets"]
+__all__ = ["Assignment", "Comment", "assign", "comment", "comment_body", "comments", "parse_due", "targets"]

@@ -14,6 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from storage.accounts import Accounts, SignInRefused
 from tests.adversarial.conftest import ROOT, Run
 
 PASSWORD = "correct horse battery staple"
@@ -65,6 +68,14 @@ def test_add_list_passwd_remove_keep_only_hashes(tmp_path):
     assert engine("accounts", "passwd", "bo", "--store", store, "--password-stdin", stdin=new).rc == 0
     data = b"".join(p.read_bytes() for p in (tmp_path / "ws").glob("accounts.sqlite*"))
     assert new.encode() not in data
+    accounts = Accounts(tmp_path / "ws", sleep=lambda seconds: None)  # the app's sign-in, without its delay
+    try:
+        with pytest.raises(SignInRefused, match="The name or the password is wrong"):
+            accounts.sign_in("bo", PASSWORD)  # the old password no longer signs in
+        assert accounts.sign_in("bo", new).name == "bo"  # the new one does
+        assert accounts.sign_in("Ana Lima", PASSWORD).name == "Ana Lima"  # another account's is untouched
+    finally:
+        accounts.close()
     removed = engine("accounts", "remove", "BO", "--store", store)
     assert removed.rc == 0, removed.stderr
     assert [line.split("\t")[0] for line in engine("accounts", "list", "--store", store).stdout.splitlines()] == [

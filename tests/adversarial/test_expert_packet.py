@@ -197,6 +197,15 @@ def test_bad_packets_get_one_line_each_and_change_nothing(folder, tmp_path):
     )
     assert "2 problems" in str(_refused(two, lead))
 
+    unrecorded = openpyxl.load_workbook(good)  # as a packet made before packets were recorded (#47)
+    unrecorded["_packet"]["B2"] = None
+    unrecorded["Packet"]["G2"] = "No"
+    unrecorded.save(tmp_path / "unrecorded.xlsx")
+    assert "was made by an earlier version of the app" in str(_refused(tmp_path / "unrecorded.xlsx", lead))
+    unrecorded["_packet"]["B2"] = "0" * 32  # an id no packet made here has
+    unrecorded.save(tmp_path / "unknown.xlsx")
+    assert "no packet made here has its id" in str(_refused(tmp_path / "unknown.xlsx", lead))
+
     plain = tmp_path / "plain.xlsx"
     openpyxl.Workbook().save(plain)
     assert "is not an expert packet" in str(_refused(plain, lead))

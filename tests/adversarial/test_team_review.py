@@ -13,6 +13,7 @@ store and the team's records, not about generation; no model loads (no answer li
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -33,12 +34,25 @@ from tests.unit.test_sections_drafting import TableDrafter
 
 BOOK = "vendor_questionnaire.xlsx"
 OTHER = "second_questionnaire.xlsx"
+SETTLED = ("INC-01", "ACC-01")  # drafted from five agreeing past answers: low risk, out of Review first
+
+
+class MixedRiskDrafter(TableDrafter):
+    """The stated fake, with two levels of risk (engine/drafting/risk.py): the rows of
+    :data:`SETTLED` reuse a past answer of this product that five past answers agree on (stratum
+    own:agree:4+:yes, risk about 0.03), the others are the model's choice with no probability
+    (model:low:yes, risk 0.5: Review first). The texts are the fake's either way."""
+
+    def draft(self, q, rows=None, source=None, qualifier=None):
+        made = super().draft(q, rows, source, qualifier)
+        return replace(made, reused=True, past_choices={"Yes": 5}) if q.id in SETTLED else made
 
 
 @pytest.fixture()
 def folder(tmp_path) -> Path:
     """A workspace with two 4-question workbooks (real openpyxl files), drafted for "lead" by the
-    stated fake; the second has other bytes (its questions reworded), so it is another project."""
+    stated fake (:class:`MixedRiskDrafter`); the second has other bytes (its questions reworded),
+    so it is another project."""
     folder = tmp_path / "workspace"
     ws = Workspace(folder, Settings(reviewer="lead"))
     ws.settings.save(folder)  # the commands' name when they get no --by
@@ -53,7 +67,7 @@ def folder(tmp_path) -> Path:
             ],
         )
         project, _ = ws.add_questionnaire(name, book.read_bytes())
-        draft_questionnaire(ws.questionnaire(project.id), TableDrafter({}), ws.review_store, by="lead")
+        draft_questionnaire(ws.questionnaire(project.id), MixedRiskDrafter({}), ws.review_store, by="lead")
     ws.review_store.close()
     return folder
 
@@ -112,8 +126,9 @@ def test_rows_assigned_to_a_person_and_a_group_fill_their_queues_and_leave_when_
 def test_review_first_and_bad_assignments_are_refused_with_nothing_written(folder):
     lead = review_as(folder, "lead")
     items = lead.items()
-    first = team.targets(lead, items, review_first=True)  # the fake's drafts cite nothing: high risk
-    assert first and [i.key for i in first] == [i.key for i in items if i.draft.review_first]
+    first = team.targets(lead, items, review_first=True)
+    assert [i.question.id for i in first] == ["ENC-01", "BCK-01"]  # the model's; not the rows of SETTLED
+    assert [i.question.id for i in items] == ["ENC-01", "BCK-01", "INC-01", "ACC-01"]  # the filter left two out
     for row in first:  # decided: out of Review first
         lead.reject(row.key, "wrong", expected=row.version)
     with pytest.raises(ValueError, match="no row is in Review first now"):

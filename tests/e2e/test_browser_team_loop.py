@@ -1,7 +1,7 @@
 """The team's loop in a real browser (issue #39, the first "Done when"): the app served with
 accounts (``python -m engine serve``, tests/e2e/test_browser_accounts.py) to a lead (ana), an
-expert (bo) who never opens the app, and a reviewer (cy), each person who does open it in a
-browser context of their own.
+expert (bo) who answers offline and opens the app only to bring his packet back, and a reviewer
+(cy), each in a browser context of their own.
 
 Set up through the engine before the app starts: the three accounts; the 4-question workbook
 (tests/fixtures.py) drafted for ana by ``TableDrafter`` (a stated fake drafter: every draft is
@@ -11,18 +11,20 @@ accepted answer is final only once a second person approves it.
 
 In the browser: ana assigns ENC-01, BCK-01 and INC-01 to bo, one by one, on the Review card's
 Assign panel, and accepts ACC-01 herself (accepted, never approved); on Export → Expert packets
-she downloads bo's packet. The test fills it in with openpyxl, as bo would offline: answers to
-ENC-01 and BCK-01, a comment on INC-01. Meanwhile cy accepts BCK-01. ana imports the filled
-packet: one answer by bo, one comment, and BCK-01 as a conflict with cy's decision, nothing
-overwritten; she takes the packet's answer. cy approves bo's ENC-01 and BCK-01 (cy made neither
-decision) and sees BCK-01's history name ana, cy and bo. ana's export with "Only approved
+she makes and downloads bo's packet (the review store records it). The test fills it in with
+openpyxl, as bo would offline: answers to ENC-01 and BCK-01, a comment on INC-01. Meanwhile cy
+accepts BCK-01. ana's import of bo's packet is refused (a packet's answers are the importer's:
+issue #47), nothing changed. bo signs in and imports it on My questions: one answer by bo, one
+comment, and BCK-01 as a conflict with cy's decision, nothing overwritten; he takes the packet's
+answer. cy approves bo's ENC-01 and BCK-01 (cy made neither decision) and sees BCK-01's history
+name ana, cy and bo. ana's export with "Only approved
 answers" (on by default here) holds bo's two answers, and INC-01 (only commented) and ACC-01
 (accepted, not approved) stay blank. Last, the history read through the engine
 (engine/review/history.py): who drafted, decided and approved, on every step of every row.
 
 The workspace's LLM setting is the stated fake server of tests/e2e/test_browser.py, so no model
 drafts or loads here (the embedder does, in the background). Screenshots go to
-``tests/e2e/screens/`` as ``team_{lead,reviewer}_NN_<step>.png``.
+``tests/e2e/screens/`` as ``team_{lead,reviewer,expert}_NN_<step>.png``.
 """
 
 from __future__ import annotations
@@ -118,14 +120,14 @@ def test_a_lead_an_expert_and_a_reviewer_finish_the_questionnaire_in_the_browser
         with served(folder, tmp_path / "team.log") as port, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
             url = f"http://127.0.0.1:{port}"
-            lead, reviewer = (
+            lead, reviewer, expert = (
                 CaseApp(browser.new_context(viewport=VIEWPORT, accept_downloads=True).new_page(), url, f"team_{who}")
-                for who in ("lead", "reviewer")
+                for who in ("lead", "reviewer", "expert")
             )
             try:
-                exported = the_loop(lead, reviewer, tmp_path)
+                exported = the_loop(lead, reviewer, expert, tmp_path)
             finally:
-                for app in (lead, reviewer):
+                for app in (lead, reviewer, expert):
                     try:
                         app.shot("last")
                     except Exception:
@@ -136,9 +138,9 @@ def test_a_lead_an_expert_and_a_reviewer_finish_the_questionnaire_in_the_browser
     print(f"\nthe team's loop in the browser: {time.monotonic() - started:.1f} s")
 
 
-def the_loop(lead: CaseApp, reviewer: CaseApp, tmp_path: Path) -> Path:
+def the_loop(lead: CaseApp, reviewer: CaseApp, expert: CaseApp, tmp_path: Path) -> Path:
     """The browser part (module docstring); the export's path."""
-    for app, name, role in ((lead, "ana", "lead"), (reviewer, "cy", "reviewer")):
+    for app, name, role in ((lead, "ana", "lead"), (reviewer, "cy", "reviewer"), (expert, "bo", "expert")):
         load(app)
         sign_in(app, name)
         app.expect_text(f"Signed in as {name} ({role})")
@@ -156,11 +158,13 @@ def the_loop(lead: CaseApp, reviewer: CaseApp, tmp_path: Path) -> Path:
     lead.settle()
     assert_no_traceback(lead)
 
-    # ---- ana downloads bo's packet; bo fills it in, offline
+    # ---- ana makes and downloads bo's packet; bo fills it in, offline
     lead.go("Export")
     lead.expect_text("Expert packets")
     box = lead.page.locator('[data-testid="stSelectbox"]').filter(has_text="Packet for")
     assert box.get_by_role("combobox").input_value() == "bo"
+    lead.button("Make packet").click()
+    lead.expect_text("3 rows of bo, made just now.")
     lead.shot("packet")
     with lead.page.expect_download(timeout=60_000) as download:
         lead.button("Download packet").click()
@@ -179,18 +183,27 @@ def the_loop(lead: CaseApp, reviewer: CaseApp, tmp_path: Path) -> Path:
     reviewer.shot("accepted_bo_row")
     assert_no_traceback(reviewer)
 
-    # ---- ana imports the filled packet: one conflict, resolved by taking the packet's answer
+    # ---- ana cannot import bo's packet: its answers would be recorded as hers, or put words in bo's name
     lead.uploader("Import a filled packet").set_input_files(str(packet))
     lead.settle()
-    lead.expect_text(f"{packet.name}: 1 answer by bo, 1 comment, 0 left empty, 1 conflict.")
-    conflict = f"Conflict {CONFLICTED}"
-    lead.expect_text(conflict)
-    assert "decided by cy since the packet was made" in lead.page.locator("body").inner_text()
-    lead.shot("conflict")
-    lead.button("Take the packet's answer").click()
-    lead.settle()
-    assert lead.page.get_by_text(conflict).count() == 0
+    lead.expect_text(f"{packet.name} was not imported (nothing changed)")
+    lead.expect_text("was made for bo, and ana is signed in")
+    lead.shot("packet_refused")
     assert_no_traceback(lead)
+
+    # ---- bo imports his filled packet: one conflict, resolved by taking the packet's answer
+    expert.go("My questions")
+    expert.uploader("Import your filled packet").set_input_files(str(packet))
+    expert.settle()
+    expert.expect_text(f"{packet.name}: 1 answer by bo, 1 comment, 0 left empty, 1 conflict.")
+    conflict = f"Conflict {CONFLICTED}"
+    expert.expect_text(conflict)
+    assert "decided by cy since the packet was made" in expert.page.locator("body").inner_text()
+    expert.shot("conflict")
+    expert.button("Take the packet's answer").click()
+    expert.settle()
+    assert expert.page.get_by_text(conflict).count() == 0
+    assert_no_traceback(expert)
 
     # ---- cy approves the rows bo decided
     for qid in BO_ANSWERS:
@@ -270,7 +283,7 @@ def assert_named_history(folder: Path, pid: int) -> None:
         "ACC-01": [("ana", "drafted"), ("ana", "accepted")],
     }, steps
     assert notes["ENC-01"][1] == "from bo's packet (vendor - bo packet.xlsx)", notes
-    assert notes["BCK-01"][2] == "bo's packet, over cy's answer, taken by ana", notes  # the conflict, resolved
+    assert notes["BCK-01"][2] == "bo's packet, over cy's answer", notes  # the conflict, resolved by bo
     assert said == [("bo", BO_COMMENT[1])]
     assert final == {
         "ENC-01": (True, "cy"),

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from engine.core.config import DEFAULT_EMBEDDER, EngineConfig, Mode
 from engine.core.types import DraftStatus
@@ -34,12 +33,37 @@ QUESTIONS = [
 
 
 def test_encode_query_is_encode_of_one_text(encoder: DenseEncoder):
-    threads = torch.get_num_threads()
+    """The default int8 embedder (onnxruntime, no PyTorch): its one-question path against its batch path."""
     for question in QUESTIONS:
         one = encoder.encode_query(question)
         assert one.dtype == np.float32 and one.shape == (encoder.dim,)
         assert np.allclose(one, encoder.encode_queries([question])[0], atol=1e-6)
-    assert torch.get_num_threads() == threads
+
+
+def test_the_pytorch_one_question_path_is_encode_of_one_text_on_one_thread(fp32_encoder: DenseEncoder):
+    """The PyTorch runtime's ``encode_one`` (the modules called directly) against its
+    ``encode([text])``, and the thread count it promises: one intra-op thread while it runs (read
+    by a forward hook on the transformer, which changes nothing), the caller's count restored after.
+    The caller's count is set to 3 first, neither 1 nor the default, so that a count left at 1 or
+    reset to the default shows."""
+    import torch
+
+    before = torch.get_num_threads()
+    seen: list[int] = []
+    hook = fp32_encoder.model.model[0].register_forward_pre_hook(
+        lambda module, args: seen.append(torch.get_num_threads())
+    )
+    torch.set_num_threads(3)
+    try:
+        for question in QUESTIONS:
+            one = fp32_encoder.encode_query(question)
+            assert one.dtype == np.float32 and one.shape == (fp32_encoder.dim,)
+            assert torch.get_num_threads() == 3  # restored
+            assert np.allclose(one, fp32_encoder.encode_queries([question])[0], atol=1e-6)
+    finally:
+        hook.remove()
+        torch.set_num_threads(before)
+    assert seen == [1, 3] * len(QUESTIONS)  # encode_query on one thread, encode_queries on the caller's three
 
 
 def test_a_question_is_embedded_once_as_the_text_is_and_shared_read_only(encoder: DenseEncoder):

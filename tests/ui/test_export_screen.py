@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
 
 import openpyxl
 import pytest
@@ -119,7 +120,8 @@ def test_a_long_list_goes_into_an_expander_and_markdown_is_shown_as_written(open
 
 
 def test_an_experts_packet_downloads_with_the_rows_they_hold(open_screen, downloads, ui_workspace, tmp_path):
-    """Issue #39, item 3: Export → Expert packets offers a packet per person holding rows."""
+    """Issue #39, item 3: Export → Expert packets offers a packet per person holding rows; it is
+    made (and recorded by the review store, issue #47) when asked for, not on every rerun."""
     from engine.review import team
 
     ws = ui_workspace
@@ -136,8 +138,16 @@ def test_an_experts_packet_downloads_with_the_rows_they_hold(open_screen, downlo
     at = open_screen("export")
     assert not at.exception
     assert [s.value for s in at.selectbox if s.label == "Packet for"] == ["Ana"]
+    assert "Download packet" not in by_label(at.download_button)  # nothing made yet, nothing recorded
+    by_label(at.button)["Make packet"].click().run()
     packet = downloads(by_label(at.download_button)["Download packet"])
     assert packet.filename == "vendor_questionnaire - Ana packet.xlsx"
     sheet = openpyxl.load_workbook(io.BytesIO(packet.content))["Packet"]
     assert [sheet.cell(r, 1).value for r in (2, 3)] == ["ENC-01", "INC-01"] and sheet.max_row == 3
     assert sheet["C2"].value == review.item(review.items()[0].key).choice  # the current draft's choice
+    made = ws.review_store.packet(openpyxl.load_workbook(io.BytesIO(packet.content))["_packet"]["B2"].value)
+    assert (made.person, [r.id for r in made.rows], made.by) == ("Ana", ["ENC-01", "INC-01"], ws.reviewer)
+    assert made.rows[0].version == review.items()[0].version
+    at.run()  # a rerun makes no second packet
+    with sqlite3.connect(ws.review_store.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM packets").fetchone()[0] == 1

@@ -156,9 +156,17 @@ def test_bad_settings_are_refused_with_the_rule():
         QuoteAnchorer(PAGES, window=-1)
 
 
-def test_the_one_off_function_matches_the_anchorer(anchorer):
-    quote = "Customers are notified within 72 hours of a confirmed breach"
-    assert anchor(quote, PAGES) == anchorer.anchor(quote)
+def test_the_one_off_function_anchors_a_misquote_to_its_source_text():
+    """Golden values: the incident page (page 4, unit 3) reads "…within fifteen minutes.\nCustomers
+    are notified within seventy-two hours of a confirmed breach, and …"; the quote's "72" is the
+    source's "seventy-two", so the anchor is repaired to characters 79 to 148 of that page, its
+    second sentence (sentence 8 of the handbook: 7 and 8 are page 4's), in the window of 7 to 9."""
+    found = anchor("Customers are notified within 72 hours of a confirmed breach", PAGES)
+    assert found.label is AnchorLabel.REPAIRED and CUTOFF <= found.score < 100
+    assert [(s.unit, s.page, s.start, s.end) for s in found.spans] == [(3, 4, 79, 148)]
+    assert found.matched_text == "Customers are notified within seventy-two hours of a confirmed breach"
+    assert PAGES[3].text[79:148] == found.matched_text  # the offsets are the source's
+    assert (found.page, found.sentence, found.sentences, found.window) == (4, 8, (8, 8), (7, 9))
 
 
 def test_rects_cover_the_span_line_by_line(tmp_path):

@@ -107,7 +107,7 @@ def test_a_version_4_file_is_upgraded_in_place_and_new_records_carry_a_name(tmp_
     old.executescript(_V4)
     old.close()
     store = ReviewStore(path)
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     kept = store.history(1, "S!2")
     assert [(h.answer, h.by) for h in kept] == [("Yes, AES-256.", None), ("Yes, AES-256 at rest.", None)]
     assert store.run(1).by is None and store.run(1).finished

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
@@ -50,21 +51,31 @@ def test_the_strata_separate_agreement_disagreement_and_the_models_certainty():
 
 
 def test_risk_is_the_share_of_wrong_choices_smoothed_towards_the_parent_stratum():
+    """Golden values, worked by hand (2 choices' worth of the parent, the root's parent one half):
+    "other" holds 11 wrong of 128: (11 + 2 × 1/2) / 130 = 6/65; "other:disputed" 10 of 30:
+    (10 + 2 × 6/65) / 32 = 331/1040; "other:disputed:weak" the same 10 of 30: (10 + 2 × 331/1040) / 32
+    = 5531/16640; "other:agree" … "other:agree:4+:yes" each 1 of 98, from 6/65: 0.0118462, 0.0102369,
+    then 0.0102047."""
     table = {"other:agree:4+:yes": (1, 98), "other:disputed:weak": (10, 30)}
-    other = (11 + 2 * 0.5) / (128 + 2)  # "other": every other-products stratum, towards one half
-    disputed = (10 + 2 * other) / (30 + 2)
-    assert abs(stratum_risk("other:disputed", table) - disputed) < 1e-9
-    assert abs(stratum_risk("other:disputed:weak", table) - (10 + 2 * disputed) / 32) < 1e-9
-    assert stratum_risk("other:agree:4+:yes", table) < 0.03  # seen often: its own share
+    assert stratum_risk("other:disputed", table) == pytest.approx(331 / 1040, abs=1e-12)  # 0.3182692
+    assert stratum_risk("other:disputed:weak", table) == pytest.approx(5531 / 16640, abs=1e-12)  # 0.3323918
+    assert stratum_risk("other:agree:4+:yes", table) == pytest.approx(0.0102047385, abs=1e-9)  # seen often: ≈ 1/98
     assert stratum_risk("model:low:yes", table) == 0.5  # nothing of the model measured: not trusted
-    assert risk_of(DISPUTED, table) > risk_of(AGREEING, table)
+    assert risk_of(DISPUTED, table) == pytest.approx(5531 / 16640, abs=1e-12)  # other:disputed:weak
+    assert risk_of(AGREEING, table) == pytest.approx(0.0102047385, abs=1e-9)  # other:agree:4+:yes
 
 
 def test_review_first_is_the_risk_at_or_above_the_threshold():
-    assert DISPUTED.review_first == (DISPUTED.risk >= REVIEW_FIRST_RISK)
+    """With the shipped CALIBRATION, by hand: "other" 72 wrong of 750 → 73/752 = 0.0970745;
+    "other:disputed" 23 of 155 → 0.1477334; "other:disputed:weak" 13 of 57 → 0.2253469, in Review
+    first (threshold 0.05); "other:agree" 49 of 595 → 0.0824023, "other:agree:4+" 14 of 401 →
+    0.0351484, "other:agree:4+:yes" 10 of 364 → 0.0275145, not."""
+    assert REVIEW_FIRST_RISK == 0.05
+    assert DISPUTED.risk == pytest.approx(0.2253468960, abs=1e-9) and DISPUTED.review_first
+    assert AGREEING.risk == pytest.approx(0.0275144721, abs=1e-9) and not AGREEING.review_first
     assert not replace(DISPUTED, status=DraftStatus.NO_CONTEXT).review_first
     record = DISPUTED.to_json()
-    assert record["risk"] == round(DISPUTED.risk, 4) and record["review_first"] == DISPUTED.review_first
+    assert record["risk"] == 0.2253 and record["review_first"] is True
 
 
 def test_products_that_all_agree_are_one_quiet_line_with_the_list_behind_it():

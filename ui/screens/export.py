@@ -197,4 +197,4 @@ middle.caption("One row per question: ID, sheet, row, question, state, choice, a
 right.caption("One row per citation: the source file, page or row, and the quoted text.")
 
 # ---- expert packets ------------------------------------------------------------------------------
-packets(ws.review(pid, review.questionnaire))
+packets(ws, review)

@@ -1,7 +1,9 @@
 """My questions: the rows waiting for the reviewer (the Settings screen's name, else the login
 name) across every questionnaire — assigned to them and not settled since, or mentioned in a
 comment (``@name``) and not answered since (engine/review/queue.py) — with the overdue count.
-*Open* takes a row to the Review screen. Another name (a group's, a colleague's) can be looked at."""
+*Open* takes a row to the Review screen. Another name (a group's, a colleague's) can be looked at.
+Below, a filled expert packet made for the signed-in person is imported as their decisions
+(ui/components/packets.py): an expert, who cannot open the Export screen, brings theirs back here."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import streamlit as st
 
 from engine.review.queue import my_questions
 from ui.components.messages import escape_md, problem_text
+from ui.components.packets import packet_import
 from ui.components.sign_in import is_expert
 from ui.resources import PROJECT, QUESTION, workspace
 from ui.review.team import when
@@ -63,3 +66,12 @@ for i, item in enumerate(queue.items):
         if go.button("Open", key=f"my_questions_open:{i}", icon=":material/open_in_new:", on_click=_open,
                      args=(item.project_id, item.key)):  # fmt: skip
             st.switch_page("screens/review.py")
+
+st.divider()
+packet_import(
+    ws,
+    None,
+    "Import your filled packet",
+    "A packet made for you (Export → Expert packets) and filled in: its answers become your decisions on "
+    "the rows assigned to you now. Rows changed since it was made are shown here as conflicts, never overwritten.",
+)
