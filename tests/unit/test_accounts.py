@@ -162,7 +162,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     store = AccountsStore(tmp_path / ACCOUNTS_DB)
     store._db.execute("PRAGMA user_version=9")
     store.close()
-    with pytest.raises(AccountsStoreError, match="accounts schema 9, this version reads 1"):
+    with pytest.raises(AccountsStoreError, match="accounts schema 9, this version reads 2"):
         AccountsStore(tmp_path / ACCOUNTS_DB)
 
 
