@@ -46,6 +46,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, NoReturn
 
+from engine.core.files import write_atomic
 from engine.core.types import FileProblem
 from storage.library_store import _TABLES as _LIBRARY_TABLES
 from storage.library_store import LIBRARY_DB, LibraryStore
@@ -74,11 +75,12 @@ class BackupFailed(FileProblem):
     cannot be written, a full disk): a warning, never a reason to stop; the store is unchanged."""
 
     def __init__(self, folder: Path, name: str, problem: str) -> None:
-        fix = (
-            "move that file away (or rename it) so that snapshots are made again"
-            if folder.exists() and not folder.is_dir()
-            else "make the folder writable (or free disk space) so that snapshots are made again"
-        )
+        if folder.is_symlink():
+            fix = "move the link away so that snapshots are made again in a folder of the workspace"
+        elif folder.exists() and not folder.is_dir():
+            fix = "move that file away (or rename it) so that snapshots are made again"
+        else:
+            fix = "make the folder writable (or free disk space) so that snapshots are made again"
         super().__init__(folder, f"no snapshot of {name} was taken: {problem}", f"The work goes on; {fix}")
 
 
@@ -130,6 +132,8 @@ def _take(store: Path, kind: str, write: Callable[[Path], None]) -> Path:
     name, suffix = _KINDS[kind]
     folder = store / BACKUPS
     tmp = folder / f".{kind}-{_stamp()}{suffix}.tmp"
+    if folder.is_symlink():  # never written through a link, to wherever it points
+        raise BackupFailed(folder, name, f"it is a symbolic link (to {os.readlink(folder)}), not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK | os.X_OK):
@@ -179,8 +183,8 @@ def problem(path: Path, kind: str) -> str | None:
 
 
 def _there(path: Path) -> bool:
-    """The file, or only its ``-wal``/``-shm``, is there."""
-    return path.exists() or bool(side_files(path))
+    """The file, or only its ``-wal``/``-shm``, is there (a link too, even one pointing nowhere)."""
+    return os.path.lexists(path) or bool(side_files(path))
 
 
 def status(store: Path) -> list[str]:
@@ -252,7 +256,7 @@ def set_aside(path: Path, label: str) -> tuple[Path, ...]:
     paths. The files' bytes are not touched."""
     stamp = _stamp()
     moved = []
-    for p in ([path] if path.exists() else []) + side_files(path):
+    for p in ([path] if os.path.lexists(path) else []) + side_files(path):
         new = p.with_name(f"{path.name}.{label}-{stamp}{p.name[len(path.name) :]}")
         os.rename(p, new)
         moved.append(new)
@@ -263,11 +267,8 @@ def _put_back(store: Path, snapshot: Snapshot) -> Restored:
     target = store / snapshot.target
     label = "damaged" if problem(target, snapshot.kind) else "replaced"
     moved = set_aside(target, label) if _there(target) else ()
-    tmp = store / f".{snapshot.target}.restoring"
-    shutil.copyfile(snapshot.path, tmp)
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
+    with open(snapshot.path, "rb") as source:
+        write_atomic(target, lambda f: shutil.copyfileobj(source, f))
     return Restored(target, snapshot.path, moved)
 
 

@@ -5,7 +5,11 @@ check of an existing file (and its ``-wal``) made before anything opens it for w
 Why the check works on a copy: SQLite itself, asked to open a damaged file, may change it even
 read-only (a 0-byte main file opened with ``mode=ro`` has its ``-wal`` deleted, SQLite 3.40), and
 a connection that can write folds the ``-wal`` into the main file. The copy is made in a
-temporary folder, so the files being checked are only read."""
+temporary folder, so the files being checked are only read.
+
+A store is never opened through a link: a path (or its ``-wal``/``-shm``) that is a symbolic link,
+a folder or anything but a regular file is a problem :func:`inspect` names, and :func:`connect`
+refuses it (SQLite itself follows links, and creates the file a dangling link points to)."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from engine.core.files import NotRegularFile, not_regular
 from engine.core.types import StoreReplaced
 
 HEADER = b"SQLite format 3\x00"
@@ -36,8 +41,8 @@ class Inspection:
 
 
 def side_files(path: Path) -> list[Path]:
-    """The ``-wal`` and ``-shm`` files beside ``path`` that exist."""
-    return [p for p in (path.with_name(path.name + s) for s in SIDE_FILES) if p.exists()]
+    """The ``-wal`` and ``-shm`` files beside ``path`` that exist (a link counts, even a dangling one)."""
+    return [p for p in (path.with_name(path.name + s) for s in SIDE_FILES) if os.path.lexists(p)]
 
 
 def restore_fix(path: Path, kind: str, fresh: str) -> str:
@@ -60,6 +65,13 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
     quick_check`` on a copy of it and its ``-wal``), its ``user_version``, and that ``tables``
     exist once a version is set. Nothing at ``path`` is written, created or removed."""
     wal = path.with_name(path.name + "-wal")
+    for p in (path, wal, path.with_name(path.name + "-shm")):
+        what = not_regular(p)
+        if what is not None:
+            named = "it" if p == path else f"its {p.name[len(path.name) + 1 :]} file {p.name}"
+            return Inspection(
+                True, problem=f"{named} is {what}, not a regular file (a store is never opened through one)"
+            )
     if not path.exists():
         if wal.exists():
             return Inspection(True, problem=f"the file is missing but its write-ahead log {wal.name} is there")
@@ -135,6 +147,10 @@ def connect(path: Path, error: type[Exception], not_ours: str) -> tuple[sqlite3.
     database raises ``error`` with ``not_ours`` (what it should be and the fix) in the message.
     Close it with :func:`close`, which keeps the file pinned while a connection is open."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    for p in [path] + [path.with_name(path.name + s) for s in SIDE_FILES]:
+        what = not_regular(p)
+        if what is not None:
+            raise NotRegularFile(p, what)
     try:
         db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
@@ -163,7 +179,7 @@ def _pin(db: sqlite3.Connection, path: Path) -> None:
     with _pins:
         pinned = _pinned.get(key)
         if pinned is None:
-            pinned = _pinned[key] = [os.open(path, os.O_RDONLY), 0]
+            pinned = _pinned[key] = [os.open(path, os.O_RDONLY | os.O_NOFOLLOW), 0]
         pinned[1] += 1
         _connections[id(db)] = key
 
