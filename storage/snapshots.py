@@ -30,6 +30,9 @@ What is promised:
   named restores every damaged file (the review store, the library, the manifest) from its
   newest good snapshot, and, when none is damaged, the review store (as before the library had
   snapshots); every snapshot is found before anything is moved.
+* "Newest" is by the time in the name, but a snapshot dated later than now (a clock set wrong, a
+  file put there by hand) comes after every one dated up to now: it is restored without being
+  named only when no other good one is left, and it is the first retention lets go.
 """
 
 from __future__ import annotations
@@ -89,6 +92,7 @@ class Snapshot:
     path: Path
     kind: str  # "review", "library" or "manifest"
     taken: str  # UTC, ISO 8601
+    future: bool = False  # dated later than now: after every other one (see the module docstring)
 
     @property
     def target(self) -> str:
@@ -157,8 +161,9 @@ def _failure(folder: Path, exc: Exception) -> str:
 
 
 def snapshots(store: Path, kind: str | None = None) -> list[Snapshot]:
-    """The snapshots in ``store/backups`` (of one kind, or all), newest first: the regular files
-    named ``KIND-<UTC time>.SUFFIX``, nothing else."""
+    """The snapshots in ``store/backups`` (of one kind, or all), newest first, those dated later
+    than now after all the others: the regular files named ``KIND-<UTC time>.SUFFIX``, nothing else."""
+    now = datetime.now(timezone.utc)
     found = []
     for path in (Path(store) / BACKUPS).glob("*"):
         if path.is_symlink() or not path.is_file():  # a folder named like a snapshot, a link: not ours
@@ -170,8 +175,8 @@ def snapshots(store: Path, kind: str | None = None) -> list[Snapshot]:
                     taken = datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=timezone.utc)
                 except ValueError:
                     continue
-                found.append(Snapshot(path, name, taken.isoformat(timespec="seconds")))
-    return sorted(found, key=lambda s: s.path.name, reverse=True)
+                found.append(Snapshot(path, name, taken.isoformat(timespec="seconds"), taken > now))
+    return sorted(found, key=lambda s: (not s.future, s.path.name), reverse=True)
 
 
 def problem(path: Path, kind: str) -> str | None:
@@ -206,8 +211,10 @@ def status(store: Path) -> list[str]:
         lines.append(f"no snapshots in {folder}")
     for s in kept:
         found = problem(s.path, s.kind)
+        later = "  (dated later than now: restored only when named, or when no other is good)" if s.future else ""
         lines.append(
-            f"{s.path.name}  {s.taken}  {s.path.stat().st_size:>12,} bytes  {'damaged: ' + found if found else 'good'}"
+            f"{s.path.name}  {s.taken}  {s.path.stat().st_size:>12,} bytes  "
+            f"{'damaged: ' + found if found else 'good'}{later}"
         )
     return lines
 
