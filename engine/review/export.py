@@ -47,8 +47,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import BinaryIO, Sequence
-from xml.etree import ElementTree as ET
+from xml.etree.ElementTree import Element
 
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as ET  # entities are refused, never expanded
 from openpyxl.styles.numbers import BUILTIN_FORMATS
 from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, to_excel
 
@@ -102,7 +104,7 @@ def _date_styles(zin: zipfile.ZipFile, names: dict[str, str]) -> frozenset:
         return frozenset()
     try:
         root = ET.fromstring(zin.read(part))
-    except (ET.ParseError, KeyError, zipfile.BadZipFile, OSError):
+    except (ET.ParseError, DefusedXmlException, KeyError, zipfile.BadZipFile, OSError):
         return frozenset()
     local = lambda el: el.tag.rsplit("}", 1)[-1]  # noqa: E731
     codes = {el.get("numFmtId"): el.get("formatCode", "") for el in root.iter() if local(el) == "numFmt"}
@@ -236,10 +238,10 @@ def _rels(zin: zipfile.ZipFile, names: dict[str, str], part: str, source: Path) 
     return out
 
 
-def _parse_xml(zin: zipfile.ZipFile, part: str, source: Path) -> ET.Element:
+def _parse_xml(zin: zipfile.ZipFile, part: str, source: Path) -> Element:
     try:
         return ET.fromstring(zin.read(part))
-    except (KeyError, zipfile.BadZipFile, ET.ParseError, OSError) as exc:
+    except (KeyError, zipfile.BadZipFile, ET.ParseError, DefusedXmlException, OSError) as exc:
         raise ExportError(source, f"the part {part} is missing or corrupt ({exc})", RESAVE) from None
 
 
