@@ -210,7 +210,7 @@ def _pin(db: sqlite3.Connection, path: Path) -> None:
     with _pins:
         pinned = _pinned.get(key)
         if pinned is None:
-            pinned = _pinned[key] = [os.open(path, os.O_RDONLY | os.O_NOFOLLOW), 0]
+            pinned = _pinned[key] = [os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), 0]
         pinned[1] += 1
         _connections[id(db)] = key
 

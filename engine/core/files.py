@@ -28,6 +28,7 @@ from typing import BinaryIO, Callable
 from engine.core.types import FileProblem
 
 Writer = Callable[[BinaryIO], object]  # writes the content into the open binary file
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # POSIX (Windows has neither)
 
 
 def write_atomic(target: Path, data: bytes | str | Writer) -> None:
@@ -111,7 +112,7 @@ def open_regular(path: Path, flags: int, mode: int = 0o644) -> int:
     (``O_NONBLOCK``) and keeps the descriptor only for a regular file: :class:`NotRegularFile`
     otherwise (a link, a folder, a pipe, a device), nothing written."""
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK, mode)
+        fd = os.open(path, flags | _NOFOLLOW, mode)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
             raise NotRegularFile(path, not_regular(path) or "not a regular file") from None
@@ -119,5 +120,6 @@ def open_regular(path: Path, flags: int, mode: int = 0o644) -> int:
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise NotRegularFile(path, not_regular(path) or "not a regular file")
-    os.set_blocking(fd, True)
+    if _NOFOLLOW:
+        os.set_blocking(fd, True)
     return fd
