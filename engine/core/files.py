@@ -86,18 +86,24 @@ def not_regular(path: Path) -> str | None:
         found = os.lstat(path)
     except FileNotFoundError:
         return None
-    mode = found.st_mode
-    if stat.S_ISREG(mode):
+    if stat.S_ISREG(found.st_mode):
         return None
-    if stat.S_ISLNK(mode):
+    if stat.S_ISLNK(found.st_mode):
         return f"a symbolic link (to {os.readlink(path)})"
+    return file_kind(found.st_mode)
+
+
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file (nor a link) is, in words, from its ``st_mode``."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
-        return "a named pipe"
+        return "a named pipe (FIFO)"
     if stat.S_ISSOCK(mode):
         return "a socket"
-    return "a device"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def refuse_not_regular(path: Path) -> None:

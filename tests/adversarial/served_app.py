@@ -38,17 +38,21 @@ ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery staple"
 
 
+def serve_command(workspace: Path, port: int, *address: str) -> list[str]:
+    return [sys.executable, "-m", "engine", "serve", "--store", str(workspace), "--port", str(port), *address]
+
+
 @contextmanager
-def serving(workspace: Path, log: Path):
-    """``python -m engine serve --store WORKSPACE`` on a free port of 127.0.0.1: (port, process)
-    once ``/_stcore/health`` answers."""
+def serving(workspace: Path, log: Path, *address: str):
+    """``python -m engine serve --store WORKSPACE`` on a free port (``address``: e.g. ``--address
+    0.0.0.0``), its output in ``log``: (port, process) once ``/_stcore/health`` answers on 127.0.0.1."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != "RFP_WORKSPACE"}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "engine", "serve", "--store", str(workspace), "--port", str(port)],
+            serve_command(workspace, port, *address),
             cwd=ROOT,
             env={**env, "PYTHONUNBUFFERED": "1"},
             stdout=out,
