@@ -19,6 +19,7 @@ damage: from that moment the app serves no one, with the same line as at its sta
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -147,12 +148,13 @@ class AccountsStore:
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
-        """The connection, under the lock; what SQLite cannot read is :class:`AccountsStoreDamaged`."""
+        """The connection, under the lock; what SQLite cannot read is :class:`AccountsStoreDamaged`
+        (a constraint, or the file busy with another process's write, is not damage)."""
         with self._lock:
             try:
                 yield self._db
             except sqlite3.DatabaseError as exc:
-                if isinstance(exc, sqlite3.IntegrityError):
+                if isinstance(exc, sqlite3.IntegrityError) or re.search(r"\b(locked|busy)\b", str(exc)):
                     raise
                 raise AccountsStoreDamaged(self.path, f"SQLite cannot read it ({exc})") from None
 
