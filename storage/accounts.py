@@ -11,7 +11,15 @@ wrong, takes as long for an unknown name as for a wrong password (a hash is chec
 and is slowed: each failure under a name waits a second more (up to :data:`MAX_DELAY_S`), and
 after :data:`MAX_FAILURES` failures in a row the name is refused for :data:`LOCKOUT` whatever the
 password, without saying whether it is an account. A session ends after :func:`idle_timeout`
-without a click (``RFP_SESSION_IDLE_HOURS``, default 8 h), or when its person signs out.
+without a click (``RFP_SESSION_IDLE_HOURS``, default 8 h), when its person signs out, or when its
+account is removed or given a new password (``Account.credential``).
+
+Under load: each try is counted as a failure in the same transaction that reads the failures so
+far, before its password is checked (a success clears it), so N tries at once count N and the
+sixth of 40 simultaneous ones is already refused without a hash; and at most :data:`MAX_HASHING`
+Argon2 hashes are made or checked at once in the process (each takes argon2-cffi's 64 MiB), so
+however many people sign in together, with known or unknown names, hashing holds at most
+``MAX_HASHING`` × 64 MiB.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import os
+import threading
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -29,7 +38,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from engine.core.accounts import Account, Role
 from engine.core.people import person_name
-from storage.accounts_store import ACCOUNTS_DB, AccountsStore, AccountsStoreError, present
+from storage.accounts_store import ACCOUNTS_DB, AccountsStore, AccountsStoreError, Failures, present
 
 MIN_PASSWORD = 12  # characters
 MAX_PASSWORD = 1024  # characters: a longer one is refused before it is hashed
@@ -38,15 +47,30 @@ LOCKOUT = timedelta(minutes=15)
 MAX_DELAY_S = 5.0
 IDLE_HOURS = 8.0  # default of RFP_SESSION_IDLE_HOURS
 WRONG = "The name or the password is wrong."
+MAX_HASHING = 2  # Argon2 hashes made or checked at once in this process (64 MiB each)
 
 _hasher = PasswordHasher()
+_hashing = threading.BoundedSemaphore(MAX_HASHING)
 
 
 @functools.cache
 def _dummy() -> str:
     """A hash checked when the name is unknown, so both refusals take as long (made when first
     needed: hashing takes a moment, which ``import`` should not)."""
-    return _hasher.hash("a password nobody has")
+    return _hash("a password nobody has")
+
+
+def _hash(password: str) -> str:
+    with _hashing:
+        return _hasher.hash(password)
+
+
+def _verify(stored: str, password: str) -> bool:
+    with _hashing:
+        try:
+            return _hasher.verify(stored, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
 
 
 class SignInRefused(Exception):
@@ -107,7 +131,10 @@ class Accounts:
         self._sleep = sleep
 
     def _opened(self, create: bool = False) -> AccountsStore | None:
-        if self._store is None and (create or present(self.path)):
+        """The store, checked again when its file changed on disk (``AccountsStore.current``)."""
+        if self._store is not None:
+            self._store.current()
+        elif create or present(self.path):
             self._store = AccountsStore(self.path)
         return self._store
 
@@ -135,7 +162,7 @@ class Accounts:
         name = person_name(name, "an account's name")
         at = now_utc().isoformat(timespec="seconds")
         account = Account(name, role, at, at)
-        self._opened(create=True).add(account, _hasher.hash(check_password(password)))
+        self._opened(create=True).add(account, _hash(check_password(password)))
         return account
 
     def remove(self, name: str) -> None:
@@ -148,21 +175,22 @@ class Accounts:
         store = self._opened()
         if store is None:
             raise AccountsStoreError(f"{self.path}: there are no accounts; `accounts add` makes one")
-        store.set_hash(name, _hasher.hash(check_password(password)), now_utc().isoformat(timespec="seconds"))
+        store.set_hash(name, _hash(check_password(password)), now_utc().isoformat(timespec="seconds"))
 
     def sign_in(self, name: str, password: str) -> Account:
         """The account when ``password`` is its password; :class:`SignInRefused` otherwise (the
         same words for an unknown name and a wrong password), after a delay that grows with the
-        failures under that name; refused outright for :data:`LOCKOUT` after :data:`MAX_FAILURES`."""
+        failures under that name; refused outright for :data:`LOCKOUT` after :data:`MAX_FAILURES`.
+        The try is counted before the password is checked (see the module docstring)."""
         store = self._opened()
         name = " ".join(str(name).split())[:200]
         if store is None or not name or len(password) > MAX_PASSWORD:
             _verify(_dummy(), password[:MAX_PASSWORD])
             raise SignInRefused(WRONG)
         now = now_utc()
-        before = store.failures(name)
-        if before.count >= MAX_FAILURES and before.last and now - datetime.fromisoformat(before.last) < LOCKOUT:
-            wait = LOCKOUT - (now - datetime.fromisoformat(before.last))
+        before, counted = store.try_once(name, now.isoformat(timespec="seconds"), lambda f: _locked(f, now))
+        if not counted:
+            wait = LOCKOUT - (now - datetime.fromisoformat(before.last or now.isoformat()))
             raise SignInRefused(
                 f"Too many failed sign-ins under this name: try again in {max(1, round(wait.total_seconds() / 60))} "
                 "minutes, or ask a lead for a new password (`python -m engine accounts passwd NAME`)."
@@ -172,17 +200,18 @@ class Accounts:
             account, stored = found
             store.signed_in(account.name, now.isoformat(timespec="seconds"))
             if _hasher.check_needs_rehash(stored):
-                store.rehash(account.name, _hasher.hash(password))
+                store.rehash(account.name, _hash(password))
             return store.get(account.name)[0]
         if found is None:
             _verify(_dummy(), password)
-        failures = store.failed(name, now.isoformat(timespec="seconds"))
-        self._sleep(min(MAX_DELAY_S, float(failures.count)))
+        self._sleep(min(MAX_DELAY_S, float(before.count + 1)))
         raise SignInRefused(WRONG)
 
 
-def _verify(stored: str, password: str) -> bool:
-    try:
-        return _hasher.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
+def _locked(failures: Failures, now: datetime) -> bool:
+    """Whether a name with these failures is refused now (:data:`MAX_FAILURES` within :data:`LOCKOUT`)."""
+    return (
+        failures.count >= MAX_FAILURES
+        and failures.last is not None
+        and now - datetime.fromisoformat(failures.last) < LOCKOUT
+    )

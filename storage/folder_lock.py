@@ -8,7 +8,10 @@ The lock is the operating system's (``flock`` on the open file), so it ends with
 that held it, however that process ends (``kill -9`` leaves no stale lock: the file stays, the
 lock does not). Its holder writes who it is into the file, which is read only to name it in the
 refusal. Within one process the lock is taken once per folder and shared by every caller (the
-app's workspace and the threads drafting in it, or a command and the workspace it opens).
+app's workspace and the threads drafting in it, or a command and the workspace it opens). The
+file is opened without following links (``engine.core.files.open_regular``): a
+``.workspace.lock`` that is a symbolic link, a folder or anything but a regular file is refused
+(``NotRegularFile``, one line) and nothing is written through it.
 
 Reading is never refused: ``restore --list``, ``library list`` and the like run beside the app
 (the SQLite stores are WAL databases, read consistently while written)."""
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from engine.core.files import NotRegularFile, open_regular
 from engine.core.types import FolderBusy
 
 LOCK_FILE = ".workspace.lock"
@@ -51,13 +55,14 @@ _guard = threading.Lock()
 
 def hold(folder: str | Path, what: str) -> Holder:
     """Hold ``folder`` for this process (the folder is created; held already: the holder it has)
-    or raise :class:`FolderBusy` naming the process that holds it."""
+    or raise :class:`FolderBusy` naming the process that holds it (``NotRegularFile`` when its
+    lock file is a link, a folder or anything but a regular file)."""
     key = Path(folder).resolve()
     with _guard:
         if key in _held:
             return _held[key][1]
         key.mkdir(parents=True, exist_ok=True)
-        fd = os.open(key / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_regular(key / LOCK_FILE, os.O_RDWR | os.O_CREAT)
         if fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -87,9 +92,12 @@ def holder(folder: str | Path) -> Holder | None:
         if key in _held:
             return _held[key][1]
     path = key / LOCK_FILE
-    if fcntl is None or not path.is_file():
+    if fcntl is None or not path.is_file() or path.is_symlink():
         return None
-    fd = os.open(path, os.O_RDONLY)
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except (OSError, NotRegularFile):  # not a lock of ours, or gone meanwhile
+        return None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)

@@ -16,6 +16,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from engine.core.files import write_atomic
 from engine.core.vectors import SparseVector
 
 
@@ -58,8 +59,9 @@ class LexicalIndex:
 
     def save(self, folder: Path) -> None:
         csr = self.matrix.tocsr()
-        np.savez(folder / "bm25.npz", data=csr.data, indices=csr.indices, indptr=csr.indptr, shape=np.array(csr.shape))
-        (folder / "bm25_ids.json").write_text(json.dumps(self.ids), encoding="utf-8")
+        arrays = {"data": csr.data, "indices": csr.indices, "indptr": csr.indptr, "shape": np.array(csr.shape)}
+        write_atomic(folder / "bm25.npz", lambda f: np.savez(f, **arrays))
+        write_atomic(folder / "bm25_ids.json", json.dumps(self.ids))
 
     @classmethod
     def load(cls, folder: Path) -> LexicalIndex:

@@ -31,15 +31,16 @@ and ``sha256`` but no ``product``: it is upgraded the same way, since the column
 read from the file, not assumed from its version.)
 
 What is promised for a file that is there (the file, or only its ``-wal``): it is checked
-before anything opens it for writing (``storage.sqlite.inspect``: its bytes, ``PRAGMA
-quick_check`` on a copy of it and its ``-wal``, the schema version, the ``entries`` table). A
-damaged one — emptied beside its ``-wal``, a ``-wal`` without its file, truncated, garbage —
-raises :class:`LibraryStoreDamaged`, which names the file, the problem and ``python -m engine
-restore --store FOLDER`` (``storage/snapshots.py`` keeps ``backups/library-<time>.sqlite``), or,
-with no snapshot, how to keep the bytes for ``sqlite3 library.sqlite .recover``. A damaged file is
-never "no library" and never replaced by a new empty one: not one byte of it or of its ``-wal``
-is changed. A file that SQLite finds malformed later, while it is open, raises the same error
-instead of ``sqlite3.DatabaseError``. Only a folder with neither the file nor its ``-wal``
+before anything opens it for writing (``storage.sqlite.inspect``: its bytes, SQLite's integrity
+check on a copy of it and its ``-wal``, every record read through, the schema version, the
+``entries`` table). A damaged one — emptied beside its ``-wal``, a ``-wal`` without its file,
+truncated, garbage, bytes overwritten inside a record (text that is no longer UTF-8) — raises
+:class:`LibraryStoreDamaged`, which names the file, the problem and ``python -m engine restore
+--store FOLDER`` (``storage/snapshots.py`` keeps ``backups/library-<time>.sqlite``), or, with no
+snapshot, how to keep the bytes for ``sqlite3 library.sqlite .recover``. A damaged file is never
+"no library" and never replaced by a new empty one: not one byte of it or of its ``-wal`` is
+changed. A file that SQLite finds malformed later, or a record that does not read, while it is
+open, raises the same error instead of ``sqlite3.DatabaseError``. Only a folder with neither the file nor its ``-wal``
 (:func:`present`) has no library; a new one is made there when one is asked for.
 """
 
@@ -58,7 +59,7 @@ import numpy as np
 
 from engine.core.location import Location
 from engine.core.types import StoreDamaged
-from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction
+from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, transaction, undecodable
 
 LIBRARY_DB = "library.sqlite"  # its name in a store folder
 # 2 added entries.product, 3 entries.source and entries.sha256, 4 the governance columns and the
@@ -334,7 +335,7 @@ class LibraryStore:
             try:
                 yield
             except sqlite3.DatabaseError as exc:
-                if type(exc) is not sqlite3.DatabaseError:  # locked, constraint…: not damage
+                if type(exc) is not sqlite3.DatabaseError and not undecodable(exc):  # locked, constraint…: not damage
                     raise
                 raise LibraryStoreDamaged(self.path, inspect(self.path, _TABLES).problem or str(exc)) from None
 

@@ -23,7 +23,8 @@ what the row holds now and what changed it (a new draft, another reviewer's deci
 nothing is written. Internal callers (drafting runs) pass no version and are never refused.
 
 An existing file is checked before anything opens it for writing (``storage.sqlite.inspect``:
-its bytes, ``PRAGMA quick_check`` on a copy, the schema version, the tables): a damaged one
+its bytes, SQLite's integrity check on a copy and every record read through, the schema version,
+the tables): a damaged one
 raises :class:`ReviewStoreDamaged`, which names the file, the problem and ``python -m engine
 restore`` (``storage/snapshots.py``), and is never replaced by a new empty database.
 """

@@ -30,6 +30,9 @@ What is promised:
   named restores every damaged file (the review store, the library, the manifest) from its
   newest good snapshot, and, when none is damaged, the review store (as before the library had
   snapshots); every snapshot is found before anything is moved.
+* "Newest" is by the time in the name, but a snapshot dated later than now (a clock set wrong, a
+  file put there by hand) comes after every one dated up to now: it is restored without being
+  named only when no other good one is left, and it is the first retention lets go.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, NoReturn
 
+from engine.core.files import write_atomic
 from engine.core.types import FileProblem
 from storage.library_store import _TABLES as _LIBRARY_TABLES
 from storage.library_store import LIBRARY_DB, LibraryStore
@@ -74,11 +78,12 @@ class BackupFailed(FileProblem):
     cannot be written, a full disk): a warning, never a reason to stop; the store is unchanged."""
 
     def __init__(self, folder: Path, name: str, problem: str) -> None:
-        fix = (
-            "move that file away (or rename it) so that snapshots are made again"
-            if folder.exists() and not folder.is_dir()
-            else "make the folder writable (or free disk space) so that snapshots are made again"
-        )
+        if folder.is_symlink():
+            fix = "move the link away so that snapshots are made again in a folder of the workspace"
+        elif folder.exists() and not folder.is_dir():
+            fix = "move that file away (or rename it) so that snapshots are made again"
+        else:
+            fix = "make the folder writable (or free disk space) so that snapshots are made again"
         super().__init__(folder, f"no snapshot of {name} was taken: {problem}", f"The work goes on; {fix}")
 
 
@@ -87,6 +92,7 @@ class Snapshot:
     path: Path
     kind: str  # "review", "library" or "manifest"
     taken: str  # UTC, ISO 8601
+    future: bool = False  # dated later than now: after every other one (see the module docstring)
 
     @property
     def target(self) -> str:
@@ -130,6 +136,8 @@ def _take(store: Path, kind: str, write: Callable[[Path], None]) -> Path:
     name, suffix = _KINDS[kind]
     folder = store / BACKUPS
     tmp = folder / f".{kind}-{_stamp()}{suffix}.tmp"
+    if folder.is_symlink():  # never written through a link, to wherever it points
+        raise BackupFailed(folder, name, f"it is a symbolic link (to {os.readlink(folder)}), not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK | os.X_OK):
@@ -153,8 +161,9 @@ def _failure(folder: Path, exc: Exception) -> str:
 
 
 def snapshots(store: Path, kind: str | None = None) -> list[Snapshot]:
-    """The snapshots in ``store/backups`` (of one kind, or all), newest first: the regular files
-    named ``KIND-<UTC time>.SUFFIX``, nothing else."""
+    """The snapshots in ``store/backups`` (of one kind, or all), newest first, those dated later
+    than now after all the others: the regular files named ``KIND-<UTC time>.SUFFIX``, nothing else."""
+    now = datetime.now(timezone.utc)
     found = []
     for path in (Path(store) / BACKUPS).glob("*"):
         if path.is_symlink() or not path.is_file():  # a folder named like a snapshot, a link: not ours
@@ -166,8 +175,8 @@ def snapshots(store: Path, kind: str | None = None) -> list[Snapshot]:
                     taken = datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=timezone.utc)
                 except ValueError:
                     continue
-                found.append(Snapshot(path, name, taken.isoformat(timespec="seconds")))
-    return sorted(found, key=lambda s: s.path.name, reverse=True)
+                found.append(Snapshot(path, name, taken.isoformat(timespec="seconds"), taken > now))
+    return sorted(found, key=lambda s: (not s.future, s.path.name), reverse=True)
 
 
 def problem(path: Path, kind: str) -> str | None:
@@ -179,8 +188,8 @@ def problem(path: Path, kind: str) -> str | None:
 
 
 def _there(path: Path) -> bool:
-    """The file, or only its ``-wal``/``-shm``, is there."""
-    return path.exists() or bool(side_files(path))
+    """The file, or only its ``-wal``/``-shm``, is there (a link too, even one pointing nowhere)."""
+    return os.path.lexists(path) or bool(side_files(path))
 
 
 def status(store: Path) -> list[str]:
@@ -202,8 +211,10 @@ def status(store: Path) -> list[str]:
         lines.append(f"no snapshots in {folder}")
     for s in kept:
         found = problem(s.path, s.kind)
+        later = "  (dated later than now: restored only when named, or when no other is good)" if s.future else ""
         lines.append(
-            f"{s.path.name}  {s.taken}  {s.path.stat().st_size:>12,} bytes  {'damaged: ' + found if found else 'good'}"
+            f"{s.path.name}  {s.taken}  {s.path.stat().st_size:>12,} bytes  "
+            f"{'damaged: ' + found if found else 'good'}{later}"
         )
     return lines
 
@@ -252,7 +263,7 @@ def set_aside(path: Path, label: str) -> tuple[Path, ...]:
     paths. The files' bytes are not touched."""
     stamp = _stamp()
     moved = []
-    for p in ([path] if path.exists() else []) + side_files(path):
+    for p in ([path] if os.path.lexists(path) else []) + side_files(path):
         new = p.with_name(f"{path.name}.{label}-{stamp}{p.name[len(path.name) :]}")
         os.rename(p, new)
         moved.append(new)
@@ -263,11 +274,8 @@ def _put_back(store: Path, snapshot: Snapshot) -> Restored:
     target = store / snapshot.target
     label = "damaged" if problem(target, snapshot.kind) else "replaced"
     moved = set_aside(target, label) if _there(target) else ()
-    tmp = store / f".{snapshot.target}.restoring"
-    shutil.copyfile(snapshot.path, tmp)
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
+    with open(snapshot.path, "rb") as source:
+        write_atomic(target, lambda f: shutil.copyfileobj(source, f))
     return Restored(target, snapshot.path, moved)
 
 

@@ -2,14 +2,25 @@
 explicit transactions), the schema version in ``PRAGMA user_version``, and :func:`inspect`, the
 check of an existing file (and its ``-wal``) made before anything opens it for writing.
 
+What the check reads: the SQLite header and whole pages, then SQLite's own check (``PRAGMA
+integrity_check``, indexes against their tables included, for a file up to
+:data:`FULL_CHECK_BYTES`; ``quick_check`` above), then every record of every table read through
+as the stores read them: a record SQLite's checks pass but that does not read (text that is not
+UTF-8, from bytes overwritten inside it) is damage like the rest, found before anything writes.
+
 Why the check works on a copy: SQLite itself, asked to open a damaged file, may change it even
 read-only (a 0-byte main file opened with ``mode=ro`` has its ``-wal`` deleted, SQLite 3.40), and
 a connection that can write folds the ``-wal`` into the main file. The copy is made in a
-temporary folder, so the files being checked are only read."""
+temporary folder, so the files being checked are only read.
+
+A store is never opened through a link: a path (or its ``-wal``/``-shm``) that is a symbolic link,
+a folder or anything but a regular file is a problem :func:`inspect` names, and :func:`connect`
+refuses it (SQLite itself follows links, and creates the file a dangling link points to)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -19,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from engine.core.files import NotRegularFile, not_regular
 from engine.core.types import StoreReplaced
 
 HEADER = b"SQLite format 3\x00"
+FULL_CHECK_BYTES = 64 * 1024 * 1024  # up to this size, PRAGMA integrity_check; above, quick_check
 SIDE_FILES = ("-wal", "-shm")  # what SQLite keeps beside a WAL database
 
 
@@ -36,8 +49,8 @@ class Inspection:
 
 
 def side_files(path: Path) -> list[Path]:
-    """The ``-wal`` and ``-shm`` files beside ``path`` that exist."""
-    return [p for p in (path.with_name(path.name + s) for s in SIDE_FILES) if p.exists()]
+    """The ``-wal`` and ``-shm`` files beside ``path`` that exist (a link counts, even a dangling one)."""
+    return [p for p in (path.with_name(path.name + s) for s in SIDE_FILES) if os.path.lexists(p)]
 
 
 def restore_fix(path: Path, kind: str, fresh: str) -> str:
@@ -56,10 +69,18 @@ def restore_fix(path: Path, kind: str, fresh: str) -> str:
 
 
 def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
-    """Whether the database at ``path`` reads as a whole (its bytes, then ``PRAGMA
-    quick_check`` on a copy of it and its ``-wal``), its ``user_version``, and that ``tables``
-    exist once a version is set. Nothing at ``path`` is written, created or removed."""
+    """Whether the database at ``path`` reads as a whole (that it is a regular file, its bytes,
+    then SQLite's check and every record on a copy of it and its ``-wal``: the module docstring),
+    its ``user_version``, and that ``tables`` exist once a version is set. Nothing at ``path`` is
+    written, created or removed."""
     wal = path.with_name(path.name + "-wal")
+    for p in (path, wal, path.with_name(path.name + "-shm")):
+        what = not_regular(p)
+        if what is not None:
+            named = "it" if p == path else f"its {p.name[len(path.name) + 1 :]} file {p.name}"
+            return Inspection(
+                True, problem=f"{named} is {what}, not a regular file (a store is never opened through one)"
+            )
     if not path.exists():
         if wal.exists():
             return Inspection(True, problem=f"the file is missing but its write-ahead log {wal.name} is there")
@@ -84,7 +105,7 @@ def inspect(path: Path, tables: Sequence[str] = ()) -> Inspection:
             f"{page or '?'}-byte pages)",
         )
     for _ in range(2):  # a copy taken while another connection checkpoints may be torn: look twice
-        problem, check, version, found = _check_copy(path, wal)
+        problem, check, version, found = _check_copy(path, wal, size <= FULL_CHECK_BYTES)
         if problem is None and check == ["ok"]:
             break
     if problem:
@@ -109,9 +130,10 @@ def _one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[str]]:
-    """``PRAGMA quick_check``, ``user_version`` and the tables of a copy of ``path`` and its
-    ``wal`` (a problem phrase when SQLite cannot read it)."""
+def _check_copy(path: Path, wal: Path, full: bool) -> tuple[str | None, list[str], int, set[str]]:
+    """SQLite's check (``integrity_check`` when ``full``, else ``quick_check``), ``user_version``
+    and the tables of a copy of ``path`` and its ``wal`` (a problem phrase when SQLite cannot read
+    it, or a record does not read: :func:`_unreadable`)."""
     with tempfile.TemporaryDirectory(prefix="sqlite-check-") as tmp:
         copy = Path(tmp) / path.name
         _copy(path, copy)
@@ -120,9 +142,11 @@ def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[
         try:
             db = sqlite3.connect(copy, isolation_level=None)
             try:
-                check = [r[0] for r in db.execute("PRAGMA quick_check").fetchall()]
+                check = [r[0] for r in db.execute(f"PRAGMA {'integrity' if full else 'quick'}_check").fetchall()]
                 version = db.execute("PRAGMA user_version").fetchone()[0]
                 found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if check == ["ok"] and (unreadable := _unreadable(db, sorted(found))):
+                    return unreadable, check, version, found
             finally:
                 db.close()
         except sqlite3.DatabaseError as exc:
@@ -130,11 +154,34 @@ def _check_copy(path: Path, wal: Path) -> tuple[str | None, list[str], int, set[
     return None, check, version, found
 
 
+def _unreadable(db: sqlite3.Connection, tables: Sequence[str]) -> str | None:
+    """What keeps a record of ``tables`` from reading (every row read through, its text decoded
+    as the stores decode it), or None."""
+    for table in tables:
+        try:
+            for _ in db.execute(f'SELECT * FROM "{table}"'):
+                pass
+        except sqlite3.DatabaseError as exc:
+            return f"a record of its table {table} does not read ({undecodable(exc) or _one_line(str(exc))})"
+    return None
+
+
+def undecodable(exc: Exception) -> str | None:
+    """For SQLite's "Could not decode to UTF-8" (a record holding bytes that are not text: damage
+    inside a record, which SQLite's own checks do not see), a phrase saying so; else None."""
+    found = re.match(r"Could not decode to UTF-8 column '([^']*)'", str(exc))
+    return f"its {found.group(1)} is not UTF-8 text" if found else None
+
+
 def connect(path: Path, error: type[Exception], not_ours: str) -> tuple[sqlite3.Connection, int]:
     """A connection to ``path`` (folders created) and its ``user_version``; a file that is not a
     database raises ``error`` with ``not_ours`` (what it should be and the fix) in the message.
     Close it with :func:`close`, which keeps the file pinned while a connection is open."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    for p in [path] + [path.with_name(path.name + s) for s in SIDE_FILES]:
+        what = not_regular(p)
+        if what is not None:
+            raise NotRegularFile(p, what)
     try:
         db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
@@ -163,7 +210,7 @@ def _pin(db: sqlite3.Connection, path: Path) -> None:
     with _pins:
         pinned = _pinned.get(key)
         if pinned is None:
-            pinned = _pinned[key] = [os.open(path, os.O_RDONLY), 0]
+            pinned = _pinned[key] = [os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), 0]
         pinned[1] += 1
         _connections[id(db)] = key
 

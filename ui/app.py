@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:  # streamlit puts ui/ on the path, the engine live
 
 import streamlit as st  # noqa: E402
 
+from engine.core.files import NotRegularFile  # noqa: E402
 from engine.core.types import FolderBusy, StoreDamaged, StoreReplaced  # noqa: E402
 from ui.components.messages import problem_text  # noqa: E402
 from ui.components.sign_in import SCREEN_NEEDS, role_note, signed_in  # noqa: E402
@@ -60,7 +61,7 @@ pages = [  # a page left out cannot be reached by its address either
 ]
 try:
     ws = workspace()
-except (StoreDamaged, FolderBusy) as exc:
+except (StoreDamaged, FolderBusy, NotRegularFile) as exc:  # NotRegularFile: its lock file is a link, a folder…
     st.error(problem_text(exc), icon=":material/error:")
     st.stop()
 try:

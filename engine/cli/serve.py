@@ -1,8 +1,10 @@
-"""``python -m engine serve``: start the review app (``streamlit run ui/app.py``) on a workspace
-folder. It listens on this machine only (127.0.0.1) unless ``--address`` names another address,
-which is the opt-in to serve a team: it is refused, in one line with the fix, while the folder has
-no account (``python -m engine accounts add``), since with accounts everyone signs in and works
-under a role (SECURITY.md, "Serving the app to a team"). ``make run`` and ``make serve`` call it."""
+"""``python -m engine serve``: start the review app on a workspace folder (``streamlit run
+ui/served.py``: ui/app.py, with the server refusing uploads from sessions that have not signed in
+and serving no metrics). It listens on this machine only (127.0.0.1) unless ``--address`` names
+another address, which is the opt-in to serve a team: it is refused, in one line with the fix,
+while the folder has no account (``python -m engine accounts add``), since with accounts everyone
+signs in and works under a role (SECURITY.md, "Serving the app to a team"). ``make run`` and
+``make serve`` call it."""
 
 from __future__ import annotations
 
@@ -52,7 +54,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"(beyond this machine); add one first (`python -m engine accounts add NAME --role lead --store {store}`), "
             "or leave out --address"
         )
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py")]
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "served.py")]
     command += ["--server.address", args.address, "--server.port", str(args.port)]
     command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]  # whatever the folder
     print(

@@ -58,13 +58,17 @@ _GRANTS: dict[Role, frozenset[Permission]] = {
 @dataclass(frozen=True)
 class Account:
     """A person who signs in: the name their work is recorded under, and their role. The times
-    are ISO 8601 UTC (``last_sign_in`` None: never signed in)."""
+    are ISO 8601 UTC (``last_sign_in`` None: never signed in). ``credential`` changes with every
+    new password (``accounts add`` and ``accounts passwd`` draw a new one): a session remembers the
+    one it signed in with and ends when it is no longer the account's (None: an account made
+    before credentials were kept, until its next password)."""
 
     name: str
     role: Role
     created: str
     password_changed: str
     last_sign_in: str | None = None
+    credential: str | None = None
 
     def may(self, permission: Permission) -> bool:
         return self.role.may(permission)

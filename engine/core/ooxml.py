@@ -1,7 +1,10 @@
 """The worksheets of an .xlsx/.xlsm package as ``xl/workbook.xml`` and its relationships list them
 (name, zip member, visibility, position): read by the size limits (engine/core/limits.py, to name a
-sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Standard
-library only. Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
+sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Its XML,
+like every part of an uploaded file the product parses itself (engine/questionnaire/validation.py,
+engine/review/export.py), is read through defusedxml: a part that declares entities (an external
+file, nested "billion laughs") raises ``defusedxml.DefusedXmlException`` and is never expanded.
+Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
 zip package (an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the
 export refuse, each with its own message."""
 
@@ -10,7 +13,8 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from xml.etree import ElementTree as ET
+
+from defusedxml import ElementTree as ET
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"

@@ -544,7 +544,7 @@ class KnowledgeBase:
             shutil.copyfile(p.source, copy)
         write_atomic(folder / "units.jsonl", "".join(json.dumps(asdict(u)) + "\n" for u in p.doc.units))
         write_atomic(folder / "chunks.jsonl", "".join(json.dumps(c.to_dict()) + "\n" for c in p.chunks))
-        np.save(self._dense_path(p.doc_hash, self.encoder.name), dense)
+        write_atomic(self._dense_path(p.doc_hash, self.encoder.name), lambda f: np.save(f, dense))
 
     def _original_source(self, p: _Pending) -> str:
         """Where the file was added from (kept through a re-index of the stored copy)."""

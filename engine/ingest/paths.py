@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.core.files import file_kind
 from engine.core.types import IngestError
 
 
@@ -30,19 +31,6 @@ class Selected:
     errors: tuple[IngestError, ...] = field(default_factory=tuple)
 
 
-def _kind(mode: int) -> str:
-    """What a path that is not a regular file is, in words."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def named_file(path: Path) -> Path:
     """The regular file a path named by the user stands for: the path itself, or the target of
     a link to a regular file. Raises IngestError for anything else."""
@@ -54,7 +42,7 @@ def named_file(path: Path) -> Path:
     if stat.S_ISREG(own.st_mode):
         return path
     if not stat.S_ISLNK(own.st_mode):
-        raise IngestError(str(path), f"is {_kind(own.st_mode)}, not a regular file", "name a file or a folder")
+        raise IngestError(str(path), f"is {file_kind(own.st_mode)}, not a regular file", "name a file or a folder")
     target = Path(os.path.realpath(path))
     try:
         mode = target.stat().st_mode
@@ -63,7 +51,7 @@ def named_file(path: Path) -> Path:
     if not stat.S_ISREG(mode):
         raise IngestError(
             str(path),
-            f"is a link to {target}, which is {_kind(mode)}",
+            f"is a link to {target}, which is {file_kind(mode)}",
             "name a regular file, or the folder itself (links are not followed)",
         )
     return target
@@ -120,7 +108,7 @@ def _walk(folder: Path, files: list[tuple[Path, str]], skipped: list[str]) -> No
                     "followed: name the file itself to add it"
                 )
             else:
-                skipped.append(f"{path}: {_kind(mode)}, not a regular file")
+                skipped.append(f"{path}: {file_kind(mode)}, not a regular file")
     if hidden:
         skipped.append(
             f"{folder}: {hidden} hidden file{'s' if hidden != 1 else ''} or folder{'s' if hidden != 1 else ''} "

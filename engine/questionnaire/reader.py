@@ -19,10 +19,11 @@ Detection, per sheet (every visible sheet, or the one named with ``sheet=``):
 A row is not a question either when its answer cell holds a formula that reads another cell:
 the workbook fills it itself (HECVAT 4 copies the "START HERE" answers into every tab); a sheet
 whose answer cells are mostly such formulas is a report or an evaluation sheet and is skipped
-with a note. An answer cell whose formula reads no other cell (``=C27`` in C27, ``=1/0``) or
-that shows an error value (``#DIV/0!``, ``#REF!``) is nobody's answer: the row stays a question
-(a qualifier is never lost), its cell is read as unanswered, and a note says so; the export
-writes the answer over the formula or the error (engine/review/export.py).
+with a note. An answer cell whose formula reads no other cell (``=C27`` in C27, ``=1/0``), reads
+only cells beyond the sheet's data (``=Z99`` where the sheet ends at E12: nothing the workbook
+fills), or that shows an error value (``#DIV/0!``, ``#REF!``) is nobody's answer: the row stays a
+question (a qualifier is never lost), its cell is read as unanswered, and a note says so; the
+export writes the answer over the formula or the error (engine/review/export.py).
 
 Merged cells are read as what the sheet shows, the top-left cell's value. Where ID rows meet a
 merge, nothing is left out silently: a question cell inside a merged range is read as the merged
@@ -53,7 +54,7 @@ from pathlib import Path
 import openpyxl
 from openpyxl.formula.tokenizer import Tokenizer
 from openpyxl.utils import get_column_letter
-from openpyxl.utils.cell import column_index_from_string
+from openpyxl.utils.cell import column_index_from_string, range_boundaries
 
 from engine.core.limits import Limits
 from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
@@ -201,10 +202,13 @@ class _Grid:
     formula: Callable[[int, int], str | None] = lambda row, col: None  # a cell's formula as written
     _anchor: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     _rows: dict[int, list[int]] = field(default_factory=dict)
+    extent: tuple[int, int] = (0, 0)  # the last row and column holding a value or a formula
 
     def __post_init__(self) -> None:
         for r, c in sorted(self.cells):
             self._rows.setdefault(r, []).append(c)
+        held = set(self.cells) | set(self.formulas)
+        self.extent = (max((r for r, _ in held), default=0), max((c for _, c in held), default=0))
         for c0, r0, c1, r1 in self.merges:
             if (c1 - c0 + 1) * (r1 - r0 + 1) <= 10_000:
                 for r in range(r0, r1 + 1):
@@ -588,27 +592,43 @@ def _merged_id(g: _Grid, r: int, id_col: int) -> bool:
     return ar < r and ac == id_col and bool(ID_RE.match(g.text(ar, ac)))
 
 
-def _reads_other_cells(formula: str, sheet: str, row: int, col: int) -> bool:
-    """Whether a formula reads a cell other than its own (a reference, a range or a name): then the
-    workbook fills the cell. ``C27`` in C27, ``1/0``, ``TODAY()`` and a formula that cannot be
-    parsed read no other cell: such a cell is nobody's answer."""
+def _reads(formula: str, g: _Grid, row: int, col: int) -> str:
+    """What a formula in cell (row, col) of ``g`` reads: "cells" when it reads a cell of the
+    workbook other than its own (a reference or a range reaching into a sheet's data, another
+    sheet's cell, a name): then the workbook fills the cell; "outside" when it reads only cells
+    beyond ``g``'s data (``=Z99`` where the sheet ends at E12); "nothing" for ``C27`` in C27,
+    ``1/0``, ``TODAY()`` and a formula that cannot be parsed. Unless "cells", such a cell is
+    nobody's answer."""
     try:
         tokens = Tokenizer("=" + formula).items
     except Exception:  # noqa: BLE001 - openpyxl's TokenizerError and whatever a broken formula raises
-        return False
+        return "nothing"
+    found = "nothing"
     for t in tokens:
         if t.type != "OPERAND" or t.subtype != "RANGE":
             continue
         where, _, ref = t.value.rpartition("!")
         where = where.strip("'").replace("''", "'")
-        if ref.replace("$", "").upper() != _ref(row, col) or where not in ("", sheet):
-            return True
-    return False
+        if where not in ("", g.name):
+            return "cells"
+        if ref.replace("$", "").upper() == _ref(row, col):
+            continue
+        try:
+            c0, r0, _, _ = range_boundaries(ref.replace("$", "").upper())
+        except (ValueError, TypeError):  # a name
+            return "cells"
+        if (r0 or 1) <= g.extent[0] and (c0 or 1) <= g.extent[1]:
+            return "cells"
+        found = "outside"
+    return found
 
 
 _SEEN = {  # kind: which rows a note names ({items}) and what was done with them
     "formula": "question rows whose answer cell holds a formula reading no other cell ({items}) are kept as "
     "questions to answer: the formula's value is not an answer, and the export writes the answer over the formula",
+    "outside": "question rows whose answer cell holds a formula reading only cells beyond the sheet's data "
+    "({items}) are kept as questions to answer: the formula's value is not an answer, and the export writes the "
+    "answer over the formula",
     "error": "question rows whose answer cell shows an error value ({items}) are kept as questions to answer: "
     "the error is not an answer, and the export writes the answer over it",
     "merged question": "question rows whose question cell lies inside merged cells ({items}) are read with the "
@@ -680,12 +700,13 @@ def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, id_mode: boo
     unanswered = False  # the answer cell holds nobody's answer: a formula reading nothing else, an error
     if (ar, ac) in g.formulas:
         formula = g.formula(ar, ac) or ""
-        error, reads = (ar, ac) in g.errors, _reads_other_cells(formula, g.name, ar, ac)
-        if reads and not error:
+        error, reads = (ar, ac) in g.errors, _reads(formula, g, ar, ac)
+        if reads == "cells" and not error:
             return "computed"
         shown = f" showing {g.text(ar, ac)}" if error else ""
-        seen.add("error" if error else "formula", f"{label} {_ref(ar, ac)} ={formula[:60]}{shown}")
-        seen.copies += int(reads)  # a copy whose source is broken: the workbook's, counted as a formula
+        kind = "error" if error else "formula" if reads == "nothing" else "outside"
+        seen.add(kind, f"{label} {_ref(ar, ac)} ={formula[:60]}{shown}")
+        seen.copies += int(reads == "cells")  # a copy whose source is broken: the workbook's, counted as a formula
         unanswered = True
     elif (ar, ac) in g.errors:
         seen.add("error", f"{label} {_ref(ar, ac)} {g.text(ar, ac)}")

@@ -19,8 +19,8 @@ import re
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from xml.etree import ElementTree as ET
 
+from defusedxml import ElementTree as ET  # entities are refused, never expanded
 from openpyxl.formula.translate import Translator
 from openpyxl.utils.cell import column_index_from_string, get_column_letter, range_boundaries
 

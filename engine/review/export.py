@@ -26,8 +26,11 @@ formula that covers other cells, are refused: both would damage what the workboo
 A date (``CellWrite.kind == "date"``: an ISO ``YYYY-MM-DD`` value, or a value in the
 questionnaire's format such as "11/24/2026" with its ISO date in ``CellWrite.day``) is written as
 a date — the Excel serial number, ``<v>``, keeping the cell's style — when the cell's style has a
-date number format (the questionnaire's own format shows it); into any other cell it is written
-as the value's text.
+date number format (the questionnaire's own format shows it), by the rule the reader drafts dates
+with (engine/questionnaire/date_format.from_number_format, openpyxl's ``is_date_format``); into
+any other cell it is written as the value's text. The serial counts from the workbook's own date
+system: 1899-12-30, or 1904-01-01 when ``workbook.xml`` says ``<workbookPr date1904="1"/>`` (Mac
+workbooks; counted from 1899 their dates showed 1,462 days late).
 
 CSV: see :func:`export_csv`. Every write is atomic: a temporary file in the target's folder,
 fsync, then ``os.replace``; the source is never modified.
@@ -41,14 +44,21 @@ import posixpath
 import re
 import zipfile
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 from typing import BinaryIO, Sequence
-from xml.etree import ElementTree as ET
+from xml.etree.ElementTree import Element
+
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as ET  # entities are refused, never expanded
+from openpyxl.styles.numbers import BUILTIN_FORMATS
+from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, to_excel
 
 from engine.core.decoding import detect_encoding
 from engine.core.files import write_atomic
 from engine.core.ooxml import is_ole
 from engine.core.types import FileProblem
+from engine.questionnaire.date_format import from_number_format
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
@@ -86,42 +96,43 @@ class _DateText(str):
         return obj
 
 
-_DATE_BUILTINS = set(range(14, 23)) | set(range(27, 37)) | {45, 46, 47} | set(range(50, 59))
-
-
 def _date_styles(zin: zipfile.ZipFile, names: dict[str, str]) -> frozenset:
-    """The cell style ids (cellXfs positions, as text) whose number format shows a date."""
+    """The cell style ids (cellXfs positions, as text) whose number format shows a date (the
+    reader's rule: :func:`~engine.questionnaire.date_format.from_number_format`)."""
     part = names.get("xl/styles.xml")
     if part is None:
         return frozenset()
     try:
         root = ET.fromstring(zin.read(part))
-    except (ET.ParseError, KeyError, zipfile.BadZipFile, OSError):
+    except (ET.ParseError, DefusedXmlException, KeyError, zipfile.BadZipFile, OSError):
         return frozenset()
     local = lambda el: el.tag.rsplit("}", 1)[-1]  # noqa: E731
-    custom = {}
-    for el in root.iter():
-        if local(el) == "numFmt":
-            code = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", el.get("formatCode", "")).lower()
-            custom[el.get("numFmtId")] = bool(re.search(r"[dmy]", code)) and "general" not in code
+    codes = {el.get("numFmtId"): el.get("formatCode", "") for el in root.iter() if local(el) == "numFmt"}
     found = set()
     for xfs in (el for el in root.iter() if local(el) == "cellXfs"):
         for i, xf in enumerate(x for x in xfs if local(x) == "xf"):
             fid = xf.get("numFmtId", "0")
-            if custom.get(fid) or (fid.isdigit() and int(fid) in _DATE_BUILTINS):
+            code = codes.get(fid) or (BUILTIN_FORMATS.get(int(fid)) if fid.isdigit() else None)
+            if from_number_format(code) is not None:
                 found.add(str(i))
     return frozenset(found)
 
 
-def _date_value(w: "CellWrite", date_styles: frozenset, file: Path) -> str:
-    from datetime import date
+def _epoch(zin: zipfile.ZipFile, workbook: str, source: Path) -> datetime:
+    """The day a workbook's date serials count from: 1904-01-01 when it uses the 1904 date system."""
+    for el in _parse_xml(zin, workbook, source).iter():
+        if el.tag.rsplit("}", 1)[-1] == "workbookPr":
+            return CALENDAR_MAC_1904 if el.get("date1904", "").lower() in ("1", "true") else CALENDAR_WINDOWS_1900
+    return CALENDAR_WINDOWS_1900
 
+
+def _date_value(w: "CellWrite", date_styles: frozenset, epoch: datetime, file: Path) -> str:
     try:
         day = date.fromisoformat((w.day or w.value).strip())
     except ValueError:
         return _xml_text(w, file)  # not an ISO date: the text as given
     shown = _xml_text(w, file) if w.day else day.isoformat()  # into a text cell: the text as formatted
-    return _DateText(shown, (day - date(1899, 12, 30)).days, date_styles)
+    return _DateText(shown, int(to_excel(day, epoch)), date_styles)
 
 
 class ExportError(FileProblem):
@@ -156,7 +167,9 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
         names = {n.lower(): n for n in zin.namelist()}
         workbook, sheets, calc_chain = _workbook_parts(zin, names, source)
         by_part: dict[str, tuple[str, str, dict[tuple[int, int], str]]] = {}
-        date_styles = _date_styles(zin, names) if any(w.kind == "date" for w in writes) else frozenset()
+        dated = any(w.kind == "date" for w in writes)
+        date_styles = _date_styles(zin, names) if dated else frozenset()
+        epoch = _epoch(zin, workbook, source) if dated else CALENDAR_WINDOWS_1900
         for w in writes:
             if w.sheet not in sheets:
                 raise ExportError(
@@ -165,7 +178,7 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
             part, sheet_id = sheets[w.sheet]
             cells = by_part.setdefault(part, (w.sheet, sheet_id, {}))[2]
             cells[_parse_ref(w.cell, source, w.sheet)] = (
-                _date_value(w, date_styles, source) if w.kind == "date" else _xml_text(w, source)
+                _date_value(w, date_styles, epoch, source) if w.kind == "date" else _xml_text(w, source)
             )
         edited: dict[str, bytes | None] = {}
         formulas_dropped: set[tuple[str, str]] = set()
@@ -225,10 +238,10 @@ def _rels(zin: zipfile.ZipFile, names: dict[str, str], part: str, source: Path) 
     return out
 
 
-def _parse_xml(zin: zipfile.ZipFile, part: str, source: Path) -> ET.Element:
+def _parse_xml(zin: zipfile.ZipFile, part: str, source: Path) -> Element:
     try:
         return ET.fromstring(zin.read(part))
-    except (KeyError, zipfile.BadZipFile, ET.ParseError, OSError) as exc:
+    except (KeyError, zipfile.BadZipFile, ET.ParseError, DefusedXmlException, OSError) as exc:
         raise ExportError(source, f"the part {part} is missing or corrupt ({exc})", RESAVE) from None
 
 

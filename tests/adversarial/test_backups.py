@@ -28,6 +28,7 @@ tests/ui/conftest.py (these tests are about backups, not generation).
 from __future__ import annotations
 
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -297,3 +298,28 @@ def test_library_retention_reads_its_snapshots_too(tmp_path, encoder):
     back = AnswerLibrary(folder, encoder)
     assert library_state(back) == state
     back.close()
+
+
+def test_a_good_snapshot_dated_later_than_now_is_not_what_restore_picks(tmp_path):
+    """Issue #47: a good snapshot dated 2099 (a clock set wrong, a file put there by hand) won
+    ``restore`` over today's, bringing back an older state; now it comes after every snapshot
+    dated up to now, and ``restore --list`` says so."""
+    folder = tmp_path / "workspace"
+    store = ReviewStore(folder / "review.sqlite")
+    fill_review_store(store, tmp_path / "books")
+    older = snapshots.take_review(store)
+    planted = older.with_name("review-20990101T000000000000Z.sqlite")
+    shutil.copyfile(older, planted)  # good, and older than what follows
+    store.decide(1, "ENC-01", "edited", answer="Yes, today's answer.")
+    today = snapshots.take_review(store)
+    store.close()
+    (folder / "review.sqlite").write_bytes(b"")  # then the store is lost
+
+    done = measured("restore", "--store", str(folder), timeout=120)
+    assert done.rc == 0 and done.stdout.startswith(f"restored {folder / 'review.sqlite'} from {today.name}"), done
+    back = ReviewStore(folder / "review.sqlite")
+    assert back.latest_decisions(1)["ENC-01"].answer == "Yes, today's answer."
+    back.close()
+    listed = measured("restore", "--list", "--store", str(folder), timeout=120)
+    (line,) = [x for x in listed.stdout.splitlines() if x.startswith(planted.name)]
+    assert "good" in line and "dated later than now" in line, line

@@ -72,10 +72,16 @@ def _formula_showing_an_error(path: Path) -> Path:
     return _cell_xml(path, "C9", '<c r="C9" t="e"><f>1/0</f><v>#DIV/0!</v></c>')
 
 
+def _reads_beyond_the_data(path: Path) -> Path:
+    """Issue #47: ``=Z99`` (the sheet ends at column E, row 12) made QUAL-01 disappear without a note."""
+    return _edited(path, lambda ws: ws.cell(ROW["QUAL-01"], 3, "=Z99"))
+
+
 HOSTILE = {
     "formula reading itself": _reads_itself,
     "typed error": _typed_error,
     "error formula": _formula_showing_an_error,
+    "formula reading beyond the data": _reads_beyond_the_data,
 }
 
 

@@ -21,13 +21,9 @@ drafts or loads here (the embedder does, in the background). Screenshots go to
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,8 +31,8 @@ import pytest
 
 from engine.app.settings import GeneratorConfig, Settings
 from engine.core.accounts import Role
-from engine.core.processes import stop
 from storage.accounts import Accounts
+from tests.adversarial.served_app import serve_command, serving
 from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENS, VIEWPORT, free_port, quoting_llm_server
 from tests.e2e.test_browser_cases import CaseApp, assert_no_traceback, load, prepared_workspace
 from tests.fixtures import write_questionnaire
@@ -55,40 +51,12 @@ pytestmark = [
 ]
 
 
-def serve_command(workspace: Path, port: int, *address: str) -> list[str]:
-    return [sys.executable, "-m", "engine", "serve", "--store", str(workspace), "--port", str(port), *address]
-
-
 @contextmanager
 def served(workspace: Path, log: Path, *address: str):
     """``python -m engine serve`` on a free port (``address``: e.g. ``--address 0.0.0.0``); its
     port once /_stcore/health answers on 127.0.0.1."""
-    port = free_port()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("RFP_WORKSPACE", None)
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            serve_command(workspace, port, *address),
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            deadline = time.monotonic() + 180
-            while True:
-                assert proc.poll() is None, f"the app exited:\n{log.read_text()[-3000:]}"
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                        if r.read().strip() == b"ok":
-                            break
-                except OSError:
-                    pass
-                assert time.monotonic() < deadline, f"no /_stcore/health:\n{log.read_text()[-3000:]}"
-                time.sleep(0.3)
-            yield port
-        finally:
-            stop(proc)
+    with serving(workspace, log, *address) as (port, _):
+        yield port
 
 
 def listening(port: int) -> list[str]:

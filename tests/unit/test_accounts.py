@@ -6,6 +6,7 @@ it would be without waiting it; everything else runs as in the app."""
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -162,7 +163,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     store = AccountsStore(tmp_path / ACCOUNTS_DB)
     store._db.execute("PRAGMA user_version=9")
     store.close()
-    with pytest.raises(AccountsStoreError, match="accounts schema 9, this version reads 1"):
+    with pytest.raises(AccountsStoreError, match="accounts schema 9, this version reads 2"):
         AccountsStore(tmp_path / ACCOUNTS_DB)
 
 
@@ -247,3 +248,32 @@ def test_an_expert_decides_only_the_rows_assigned_to_them(tmp_path, as_caller):
         assert after.item(second.key).decision is None and after.item(first.key).answer == "Yes, by the expert."
     finally:
         ws.review_store.close()
+
+
+def test_a_version_1_file_gets_credentials_and_a_new_password_changes_them(tmp_path):
+    """A file written before credentials were kept (schema 1) is upgraded when opened: its
+    accounts read with no credential until their next password; each password draws a new one."""
+    path = tmp_path / ACCOUNTS_DB
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE accounts (name TEXT PRIMARY KEY COLLATE NOCASE, role TEXT NOT NULL, hash TEXT NOT NULL, "
+        "created TEXT NOT NULL, password_changed TEXT NOT NULL, last_sign_in TEXT);"
+        "CREATE TABLE failures (name TEXT PRIMARY KEY COLLATE NOCASE, count INTEGER NOT NULL, last TEXT NOT NULL);"
+        "PRAGMA user_version=1;"
+    )
+    db.execute("INSERT INTO accounts VALUES ('ana', 'lead', 'x', '2026-01-01', '2026-01-01', NULL)")
+    db.commit()
+    db.close()
+    accounts = Accounts(tmp_path)
+    try:
+        assert accounts.get("ana").credential is None
+        accounts.passwd("ana", PASSWORD)
+        first = accounts.sign_in("ana", PASSWORD).credential
+        accounts.passwd("ana", OTHER)
+        assert first and accounts.get("ana").credential not in (None, first)
+        accounts.add("bo", Role.EXPERT, PASSWORD)
+        assert accounts.get("bo").credential not in (None, accounts.get("ana").credential)
+    finally:
+        accounts.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2

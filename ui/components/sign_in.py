@@ -1,11 +1,15 @@
 """Sign-in, for a workspace served to a team (engine/app/accounts.py; SECURITY.md, "Serving the
 app to a team"). Without accounts nothing is asked: one person on this machine, every screen.
 With accounts, :func:`signed_in` shows the sign-in form in place of every screen until its
-session signs in; the account is read again at every run (a removed account, or a changed role,
-counts at the next click), and a session idle for longer than ``RFP_SESSION_IDLE_HOURS`` (8 h)
-is signed out. The engine does the checking (the password, the failures, the roles): this module
-only asks, remembers who signed in this session, and tells the engine who is calling
-(``engine.core.accounts.set_caller``), so its write entries refuse a role that may not."""
+session signs in; the account is read again at every run (a removed account, a new password or
+a changed role counts at the next click: the session keeps the account's credential it signed in
+with), and a session idle for longer than ``RFP_SESSION_IDLE_HOURS`` (8 h) is signed out. The
+engine does the checking (the password, the failures, the roles): this module only asks,
+remembers who signed in this session, and tells the engine who is calling
+(``engine.core.accounts.set_caller``), so its write entries refuse a role that may not.
+
+It also keeps, for the server (ui/served.py), which sessions may upload files (:func:`may_upload`):
+each run of a session records whether it is signed in (or the workspace has no accounts)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from engine.app.accounts import Accounts, SignInRefused, idle_timeout, local_only
 from engine.core.accounts import NOBODY, Account, Caller, Permission, Role, acting_account, set_caller
 from engine.core.people import same
+from engine.core.types import StoreDamaged
 from ui.components.messages import escape_md
 from ui.resources import workspace_folder
 
@@ -31,8 +36,12 @@ SCREEN_NEEDS: dict[str, Permission] = {  # what a role needs to open each screen
     "screens/export.py": Permission.EXPORT,
     "screens/settings.py": Permission.SETTINGS,
 }
-SESSION = "signed_in"  # session_state: (account name, time.monotonic() of its last click)
+SESSION = "signed_in"  # session_state: (account name, time.monotonic() of its last click, its credential)
 ENDED = "sign_in_ended"  # session_state: why the last session ended, said above the form
+# session id → who may upload files in that session (:func:`may_upload`): None when the workspace has
+# no accounts, else (the accounts, the signed-in name, its credential, time.monotonic() of its last
+# run). Written by each run of the session (:func:`signed_in`), read by the server (ui/served.py).
+_uploads: dict[str | None, tuple[Accounts, str, str | None, float] | None] = {}
 
 
 @st.cache_resource(show_spinner=False)
@@ -51,10 +60,11 @@ def _held() -> Account | None:
     held = st.session_state.get(SESSION)
     if not held:
         return None
-    name, last = held
+    name, last, credential = held
     if time.monotonic() - last > idle_timeout().total_seconds():
         return None
-    return accounts().get(name)
+    account = accounts().get(name)
+    return account if account is not None and account.credential == credential else None
 
 
 def _caller() -> Caller:
@@ -73,6 +83,7 @@ def signed_in(pages: Sequence[StreamlitPage] = ()) -> Account | None:
     now), or the sign-in form in place of the page (``st.stop``). ``pages``: every screen, in a
     hidden navigation under the form, so the address asked for is the one opened after signing in
     when the role may open it (none of them runs)."""
+    _uploads.pop(_session_id(), None)
     if not accounts().exist():  # a damaged accounts file raises StoreDamaged: the app serves no one
         st.session_state.pop(SESSION, None)
         address = st.get_option("server.address")
@@ -85,11 +96,13 @@ def signed_in(pages: Sequence[StreamlitPage] = ()) -> Account | None:
                 icon=":material/lock:",
             )
             st.stop()
+        _uploads[_session_id()] = None
         return None
     held = st.session_state.get(SESSION)
     account = _held()
     if account is not None:
-        st.session_state[SESSION] = (account.name, time.monotonic())
+        st.session_state[SESSION] = (account.name, time.monotonic(), account.credential)
+        _uploads[_session_id()] = (accounts(), account.name, account.credential, time.monotonic())
         with st.sidebar:
             st.caption(f"Signed in as **{escape_md(account.name)}** ({account.role.value})")
             st.button("Sign out", key="sign_out", on_click=_sign_out, icon=":material/logout:")
@@ -98,7 +111,7 @@ def signed_in(pages: Sequence[StreamlitPage] = ()) -> Account | None:
         st.session_state.pop(SESSION, None)
         st.session_state[ENDED] = (
             f"Your session ended after {_hours(idle_timeout().total_seconds())} without a click, or its "
-            "account was removed: sign in again."
+            "account was removed or given a new password: sign in again."
         )
     if pages:
         st.navigation(list(pages), position="hidden")
@@ -132,8 +145,32 @@ def _form() -> None:
         except SignInRefused as exc:
             st.error(str(exc), icon=":material/lock:")
             return
-        st.session_state[SESSION] = (account.name, time.monotonic())
+        st.session_state[SESSION] = (account.name, time.monotonic(), account.credential)
         st.rerun()
+
+
+def _session_id() -> str | None:
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else None
+
+
+def may_upload(session_id: str) -> bool:
+    """Whether the session ``session_id`` may upload a file now: its last run found it signed in
+    (its account still there with the same credential, and not idle for too long), or found no
+    accounts in the workspace. A session that never ran, or showed the sign-in form, may not."""
+    if session_id not in _uploads:
+        return False
+    held = _uploads[session_id]
+    if held is None:
+        return True
+    found, name, credential, last = held
+    if time.monotonic() - last > idle_timeout().total_seconds():
+        return False
+    try:
+        account = found.get(name)
+    except StoreDamaged:
+        return False
+    return account is not None and account.credential == credential
 
 
 EXPERT_NOTE = "As an expert you see and answer the rows assigned to you (My questions lists them)."

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from engine.core.files import write_atomic
 from engine.core.vectors import SparseVector
 
 # scikit-learn is imported where it is used: with SciPy's stats and pandas it is ≈ 2 s of CPU that a
@@ -168,10 +169,10 @@ class SparseModel:
     # ---- persistence -----------------------------------------------------------------------
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "vocabulary.json").write_text(json.dumps(self.vocabulary), encoding="utf-8")
-        np.save(folder / "df.npy", self.df)
-        np.save(folder / "components.npy", self.components)
-        (folder / "params.json").write_text(json.dumps(asdict(self.params), indent=1), encoding="utf-8")
+        write_atomic(folder / "vocabulary.json", json.dumps(self.vocabulary))
+        write_atomic(folder / "df.npy", lambda f: np.save(f, self.df))
+        write_atomic(folder / "components.npy", lambda f: np.save(f, self.components))
+        write_atomic(folder / "params.json", json.dumps(asdict(self.params), indent=1))
 
     @classmethod
     def load(cls, folder: Path) -> SparseModel:
