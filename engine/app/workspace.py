@@ -36,7 +36,7 @@ from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
-from engine.questionnaire.reader import SUFFIXES
+from engine.questionnaire.formats import SUFFIXES
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.review import Review
 from storage import folder_lock, snapshots

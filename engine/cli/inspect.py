@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
-from engine.questionnaire.reader import Questionnaire, read_questionnaire
+from engine.questionnaire import Questionnaire, read_questionnaire
 
 FIRST = 5  # questions shown per sheet
 

@@ -23,7 +23,8 @@ from engine.index.proposed_product import ProductProposal, proposed_product
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.qualifiers import question_key
-from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
+from engine.questionnaire.formats import SUFFIXES
+from engine.questionnaire.reader import OVERRIDE_FIX
 from engine.review.review import Review, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
