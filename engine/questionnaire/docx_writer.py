@@ -43,10 +43,10 @@ from engine.questionnaire.docx_check import verify
 from engine.questionnaire.docx_package import RESAVE, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.docx_xml import (
     W14,
+    Resolver,
     W,
     is_blank,
     read_inline,
-    resolve,
     sdt_kind,
     wval,
 )
@@ -84,7 +84,8 @@ def write_docx(source: Path, target: Path, values: Mapping[str, str], places: Ma
         if missing:
             raise DocumentWriteError(source, f"{missing[0]} is no answer place of this document",
                                      "read the questionnaire again and draft it anew")  # fmt: skip
-        edits = [(place, _resolve(parts, key, place), values[key]) for key, place in chosen.items()]
+        find = Resolver(parts.document)
+        edits = [(place, _resolve(parts, find, key, place), values[key]) for key, place in chosen.items()]
         for place, elements, value in edits:
             _write(parts, place, elements, _clean(value), source)
         edited = parts.serialized()
@@ -137,12 +138,12 @@ def _clean(value: str) -> str:
     return _ILLEGAL_XML.sub("", str(value).replace("\r\n", "\n").replace("\r", "\n")).strip()
 
 
-def _resolve(parts: _Parts, key: str, place: AnswerPlace) -> list[etree._Element]:
+def _resolve(parts: _Parts, find: Resolver, key: str, place: AnswerPlace) -> list[etree._Element]:
     """The elements of a place (its options' for boxes), found before anything is changed."""
     locators = [loc for _, loc in place.options] if place.kind is PlaceKind.CHECKBOXES else [place.locator]
     found = []
     for loc in locators:
-        el = resolve(parts.document, loc.split("#", 1)[0])
+        el = find(loc.split("#", 1)[0])
         if el is None:
             raise DocumentWriteError(parts.source, f"the answer place of {key} ({loc}) is not in the document",
                                      "read the questionnaire again and draft it anew")  # fmt: skip

@@ -80,20 +80,107 @@ def on(el: etree._Element | None) -> bool:
 # ------------------------------------------------------------------------------------ locators
 
 
+class Locations:
+    """The addresses of many elements of one part (lxml's ``getpath`` counts the siblings anew
+    for every element): each parent's children numbered once."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self._paths: dict[etree._Element, str] = {root: "/" + self._name(root)}
+        self._steps: dict[etree._Element, str] = {}
+
+    @staticmethod
+    def _name(el: etree._Element) -> str:
+        local = etree.QName(el).localname
+        return f"{el.prefix}:{local}" if el.prefix else local
+
+    def __call__(self, el: etree._Element) -> str:
+        path = self._paths.get(el)
+        if path is not None:
+            return path
+        parent = el.getparent()
+        if parent is None:
+            return el.getroottree().getpath(el)
+        if el not in self._steps:  # number the parent's children once, by tag ("w:p[3]"; a lone one unnumbered)
+            children = [c for c in parent if isinstance(c.tag, str)]
+            totals: dict[str, int] = {}
+            for child in children:
+                totals[child.tag] = totals.get(child.tag, 0) + 1
+            counts: dict[str, int] = {}
+            for child in children:
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+                name = self._name(child)
+                self._steps[child] = name if totals[child.tag] == 1 else f"{name}[{counts[child.tag]}]"
+        path = f"{self(parent)}/{self._steps[el]}"
+        self._paths[el] = path
+        return path
+
+
+_LOCATIONS: dict[int, tuple[etree._Element, Locations]] = {}
+
+
 def locator(el: etree._Element) -> str:
-    """The element's address in its part: an XPath from the root (stable for the same bytes)."""
-    return el.getroottree().getpath(el)
+    """The element's address in its part: an XPath from the root (stable for the same bytes),
+    as lxml's ``getpath`` writes it. The numbering of a part is kept while its root lives."""
+    root = el.getroottree().getroot()
+    held = _LOCATIONS.get(id(root))
+    if held is None or held[0] is not root:
+        _LOCATIONS.clear()  # one part at a time: the reader's
+        held = _LOCATIONS[id(root)] = (root, Locations(root))
+    return held[1](el)
+
+
+_STEP = re.compile(r"^(?:(\w+):)?([\w-]+)(?:\[(\d+)\])?$")
+
+
+class Resolver:
+    """Finds the elements :func:`locator` names in one part, walking its children (an XPath
+    engine would compile every path; a questionnaire has thousands): the children of each
+    element by tag are listed once."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self.root = root
+        self._prefixes = {k: v for k, v in root.nsmap.items() if k}
+        self._prefixes.setdefault("w", W_NS)
+        self._children: dict[tuple[int, str], list[etree._Element]] = {}
+        self._steps: dict[str, tuple[str, int] | None] = {}
+
+    def __call__(self, path: str) -> etree._Element | None:
+        steps = path.strip("/").split("/")
+        el = self.root
+        first = self._step(steps[0]) if steps else None
+        if first is None or first[0] != el.tag:
+            return None
+        for step in steps[1:]:
+            parsed = self._step(step)
+            if parsed is None:
+                return None
+            tag, index = parsed
+            key = (id(el), tag)
+            kids = self._children.get(key)
+            if kids is None:
+                kids = self._children[key] = [c for c in el if c.tag == tag]
+            if not 0 <= index < len(kids):
+                return None
+            el = kids[index]
+        return el
+
+    def _step(self, step: str) -> tuple[str, int] | None:
+        """("{ns}tag", 0-based index) of one step of a path ("w:tc[2]")."""
+        if step not in self._steps:
+            m = _STEP.match(step)
+            ns = self._prefixes.get(m.group(1)) if m and m.group(1) else ""
+            if m is None or ns is None:
+                self._steps[step] = None
+            else:
+                tag = f"{{{ns}}}{m.group(2)}" if ns else m.group(2)
+                self._steps[step] = (tag, int(m.group(3) or 1) - 1)
+        return self._steps[step]
 
 
 def resolve(root: etree._Element, path: str) -> etree._Element | None:
-    """The element ``path`` (:func:`locator`) names in the part whose root is ``root``."""
-    namespaces = {k: v for k, v in root.nsmap.items() if k}
-    namespaces.setdefault("w", W_NS)
-    try:
-        found = root.getroottree().xpath(path, namespaces=namespaces)
-    except etree.XPathError:
-        return None
-    return found[0] if found and isinstance(found, list) else None
+    """The element ``path`` (:func:`locator`) names in the part whose root is ``root`` (one
+    look-up; :class:`Resolver` for many)."""
+    return Resolver(root)(path)
 
 
 # ------------------------------------------------------------------------------- flows of blocks
@@ -540,6 +627,7 @@ __all__ = [
     "paragraphs",
     "qn",
     "read_inline",
+    "Resolver",
     "resolve",
     "sdt_kind",
     "table_rows",

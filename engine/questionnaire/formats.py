@@ -92,7 +92,9 @@ def read_questionnaire(
         raise QuestionnaireError(name, f"is {what}", fix)
     if suffix not in SUFFIXES:
         raise QuestionnaireError(
-            name, f"has an unsupported extension '{path.suffix}'", f"save it as one of {', '.join(SUFFIXES)} and try again"
+            name,
+            f"has an unsupported extension '{path.suffix}'",
+            f"save it as one of {', '.join(SUFFIXES)} and try again",
         )
     if not path.exists():
         raise QuestionnaireError(name, "does not exist", f"check the path {path}")
