@@ -22,7 +22,9 @@ from engine.questionnaire.docx_xml import (
     one_line,
     read_inline,
     sdt_kind,
+    wval,
 )
+from engine.questionnaire.length_limits import stated_limit
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 
 TEXT_CONTROLS = ("text", "rich text", "date", "combo box")
@@ -36,7 +38,12 @@ def control_place(c: Control, note: str = "") -> tuple[AnswerPlace, str | None]:
     existing = None if c.placeholder or is_blank(c.text) else one_line(c.text)
     if c.items and existing not in c.items and c.kind in CHOICE_CONTROLS:
         existing = None  # a dropdown showing its prompt ("Choose an item.")
-    return AnswerPlace(kind, locator(c.el), control=c.kind, note=note), existing
+    limit = stated_limit(c.text)  # "Click here to enter text (max 500 characters)."
+    longest = c.el.find(f"{W}textInput/{W}maxLength") if c.kind == "FORMTEXT" else None  # a legacy field's limit
+    chars = int(wval(longest, "0") or 0) if longest is not None else None
+    chars = min(x for x in (chars, limit.max_chars) if x) if chars or limit.max_chars else None
+    place = AnswerPlace(kind, locator(c.el), control=c.kind, note=note, max_words=limit.max_words, max_chars=chars)
+    return place, existing
 
 
 def boxes_place(boxes: list[Box], note: str = "") -> tuple[AnswerPlace, str | None]:

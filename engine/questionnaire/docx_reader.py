@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lxml import etree
@@ -49,7 +49,6 @@ from engine.questionnaire.docx_places import (
 )
 from engine.questionnaire.docx_tables import TableContext, table_questions
 from engine.questionnaire.docx_xml import (
-    Box,
     Cell,
     Inline,
     W,
@@ -57,11 +56,10 @@ from engine.questionnaire.docx_xml import (
     clean,
     grid,
     is_blank,
-    locator,
     one_line,
     read_inline,
 )
-from engine.questionnaire.length_limits import stated_limit
+from engine.questionnaire.length_limits import LengthLimit, stated_limit
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, place_key
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 
@@ -545,6 +543,10 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
         used.add(row)
         limit = stated_limit(f.text)
         text_place = _limited(f.text_place, limit) if f.text_place is not None else None
+        if text_place is not None and not limit and (text_place.max_words or text_place.max_chars):
+            f.text = (
+                f"{f.text} (max {LengthLimit(text_place.max_words, text_place.max_chars).describe()})"  # the place's
+            )
         choice_cell = f"B{row}" if f.choice_place is not None else None
         text_cell = f"C{row}" if text_place is not None else None
         if choice_cell:
@@ -568,20 +570,22 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
     return questions, places
 
 
-def _limited(place: AnswerPlace, limit) -> AnswerPlace:
+def _limited(place: AnswerPlace, limit: LengthLimit) -> AnswerPlace:
+    """The place with the length limit its question states (a limit the place itself sets kept)."""
     if not limit:
         return place
-    from dataclasses import replace
-
-    return replace(place, max_words=limit.max_words, max_chars=limit.max_chars)
+    return replace(place, max_words=limit.max_words or place.max_words, max_chars=limit.max_chars or place.max_chars)
 
 
-def locator_of_paragraph(doc_root: etree._Element, ordinal: int) -> str | None:
-    """The locator of the document's paragraph number ``ordinal`` (1-based, document order)."""
-    for n, p in enumerate(doc_root.iter(f"{W}p"), 1):
-        if n == ordinal:
-            return locator(p)
-    return None
+def docx_paragraphs(path: Path, limits: Limits) -> list[tuple[int, str]]:
+    """The document's paragraphs with text, as (number, one line): what a reviewer picks a
+    missed question from (``include``); headings and the table of contents left out."""
+    doc = _index(open_docx(path, limits))
+    out = []
+    for para in doc.paras.values():
+        if para.heading is None and para.line and not _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")):
+            out.append((para.ordinal, para.line[:200]))
+    return out
 
 
-__all__ = ["read_docx", "Box"]
+__all__ = ["docx_paragraphs", "read_docx"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.core.limits import Limits
 from engine.ingest.paths import named_file
-from engine.questionnaire.docx_reader import read_docx
+from engine.questionnaire.docx_reader import docx_paragraphs, read_docx
 from engine.questionnaire.docx_writer import write_docx
 from engine.questionnaire.places import AnswerPlace
 from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, QuestionnaireError, ReadOptions, read_sheets
@@ -26,6 +26,8 @@ from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, Questi
 Reader = Callable[[Path, ReadOptions, Limits], Questionnaire]
 # writes the answers into a copy: (source, target, {place key: value}, the questionnaire's places) → target
 Writer = Callable[[Path, Path, Mapping[str, str], Mapping[str, AnswerPlace]], Path]
+# the document's paragraphs (number, text) a reviewer may add as a question (ReadOptions.include)
+Paragraphs = Callable[[Path, Limits], list[tuple[int, str]]]
 
 
 @dataclass(frozen=True)
@@ -33,12 +35,13 @@ class DocumentFormat:
     name: str  # in the reviewer's words: "Word document"
     read: Reader
     write: Writer
+    paragraphs: Paragraphs | None = None  # None: nothing can be added by hand
 
 
 SHEET_SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)
 DOCUMENTS: dict[str, DocumentFormat] = {
-    ".docx": DocumentFormat("Word document", read_docx, write_docx),
-    ".docm": DocumentFormat("Word document with macros (never run, kept)", read_docx, write_docx),
+    ".docx": DocumentFormat("Word document", read_docx, write_docx, docx_paragraphs),
+    ".docm": DocumentFormat("Word document with macros (never run, kept)", read_docx, write_docx, docx_paragraphs),
 }
 DOCUMENT_SUFFIXES = tuple(DOCUMENTS)
 SUFFIXES = SHEET_SUFFIXES + DOCUMENT_SUFFIXES
