@@ -465,17 +465,20 @@ def _corrected(doc: _Doc, options: ReadOptions) -> list[Found]:
             doc.notes.append(f"--include {ref}: no paragraph with text has that number; nothing added")
             continue
         wanted.append(para)
+    for para in wanted:
+        if para.el not in anchors:
+            found.append(_added(doc, para))
+            anchors.add(para.el)
     for key in options.like:
         example = next((f for f in found if _key(doc, f) == key), None)
         if example is None:
             doc.notes.append(f"like {key}: no such question; nothing added")
             continue
         sign = _signature(doc, example.anchor)
-        wanted += [p for p in doc.paras.values() if p.line and p.heading is None and _signature(doc, p.el) == sign]
-    for para in wanted:
-        if para.el not in anchors:
-            found.append(_added(doc, para))
-            anchors.add(para.el)
+        for para in doc.paras.values():
+            if para.line and para.heading is None and para.el not in anchors and _signature(doc, para.el) == sign:
+                found.append(_added(doc, para))
+                anchors.add(para.el)
     excluded = set(options.exclude)
     return [f for f in found if _key(doc, f) not in excluded and (f.id or "") not in excluded]
 

@@ -167,6 +167,7 @@ def _title_rows(t: _Table) -> int:
         and _full(g, 1) is not None
         and all(c.line for c in own)
         and (len(words.split()) <= 10 and not asks(words) and not any(ends_with_colon(c.line) for c in own))
+        and not any(is_id(c.line) and not CONTROL_ID.match(c.line) for c in own)  # "1.1.1 | Geef …": a question
     ):  # "AC-2 | Control Summary Information" over rows spanning the table
         t.title, r = words, 1
     return r
