@@ -667,7 +667,7 @@ def _value_columns(t: _Table, start: int) -> set[int]:
     on two or more rows of a label and a short value or a place."""
     rows = [t.g.own(r) for r in range(start, len(t.g.rows))]
     pairs = [row for row in rows if len(row) >= 2 and is_label(row[0].line)]
-    if len(pairs) < 2 or len(pairs) * 2 < len(rows):
+    if not pairs or len(pairs) * 2 < len(rows):
         return set()
     labels = all(is_label(row[0].line) and not asks(row[0].line) for row in pairs)
     short = all(_kind(row[1], t.ctx) != "text" or len(row[1].line.split()) <= 15 for row in pairs)
