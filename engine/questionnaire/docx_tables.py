@@ -56,6 +56,9 @@ _ANSWER_LABEL = re.compile(
 _QUESTION_LABEL = re.compile(
     r"\b(?:questions?|requirements?|statement|basic elements|criteria|vraag|vragen|eis)\b", re.I
 )
+_QUESTION_HEAD = re.compile(
+    r"\b(?:questions?|requirements?|criteria|vraag|vragen|eisen)\s*$", re.I
+)  # the label's head noun
 _MARK_LABEL = re.compile(
     r"^(?:yes|no|n/?a|not applicable|partial(?:ly)?|compliant|non-compliant|ja|nee|true|false)$", re.I
 )
@@ -374,7 +377,7 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
             id_col = c if id_col is None or "id" in label.lower() else id_col
         elif (
             _ANSWER_LABEL.search(label)
-            and not _QUESTION_LABEL.search(label)
+            and not _QUESTION_HEAD.search(label)  # not "CSP Response Requirements"
             or (cells and placeish >= max(1, 0.6 * len(cells)))
             or (_FIELD.search(label) and not any(is_label(x.line) or asks(x.line) for x in cells if x.line))
         ):

@@ -90,3 +90,15 @@ def test_an_experts_packet_for_a_word_questionnaire_goes_out_and_comes_back(tmp_
         "Restores are tested every quarter.",
     )
     assert bck.state is ReviewState.EDITED
+
+
+def test_the_drafting_run_writes_the_filled_document(tmp_path):
+    """What ``python -m engine draft FILE.docx --out OUT.docx`` does after drafting (draft_run's export)."""
+    ws = Workspace(tmp_path / "workspace", Settings(reviewer="lead"))
+    project, q = ws.add_questionnaire("vendor.docx", word_questionnaire(tmp_path).read_bytes())
+    out = tmp_path / "vendor_drafted.docx"
+    run = draft_questionnaire(q, TableDrafter({}), ws.review_store, project_id=project.id, out=out)
+    assert run.exported == out
+    again = read_questionnaire(out)
+    assert [x.existing_answer for x in again.questions[:2]] == ["Drafted for ENC-01.", "Drafted for BCK-01."]
+    assert again.questions[2].existing_choice == "Yes"  # the ☐ Yes ☐ No pair: "Yes" ticked
