@@ -211,6 +211,8 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         level = para.heading
         doc.section = doc.section[: level - 1] + [clean(para.line)]
         return i + 1
+    if not para.line and _text_box(para.el):
+        return _question(doc, flow, i, text=_text_box(para.el)) if asks(_text_box(para.el)) else i + 1
     if not para.line or _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")):
         return i + 1
     inline = para.read
@@ -357,11 +359,22 @@ def _previous_text(doc: _Doc, flow: list[etree._Element], i: int) -> str:
     return ""
 
 
-def _question(doc: _Doc, flow: list[etree._Element], i: int) -> int:
-    """A paragraph that asks: its items, its place (a one-cell table, a content control, blank
-    paragraphs) or a new paragraph; only a numbered one is a question without any of these."""
+def _text_box(p: etree._Element) -> str:
+    """The text of the first text box a paragraph anchors ("Instruction: In the space that follows,
+    describe …"), one line; "" when it anchors none. (A text box is drawn twice, for Word and for
+    older readers: the first is read.)"""
+    box = next(p.iter(f"{W}txbxContent"), None)
+    if box is None:
+        return ""
+    return one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p")))
+
+
+def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = None) -> int:
+    """A paragraph that asks (or ``text``, the question its text box holds): its items, its place
+    (a one-cell table, a content control, blank paragraphs) or a new paragraph; only a numbered
+    one is a question without any of these."""
     para = doc.paras[flow[i]]
-    found = _found(doc, para, para.line, "a paragraph that asks")
+    found = _found(doc, para, text or para.line, "a paragraph that asks")
     j = i + 1
     items: list[_Para] = []
     while j < len(flow) and flow[j].tag == f"{W}p":  # the items it lists ("on the following topics?")
@@ -380,7 +393,7 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         found.text_place, found.existing_answer = paragraph_place(written)
         doc.found.append(found)
         return j + 1
-    place = _place_after(doc, flow, j, spaced="space" in para.line.lower())
+    place = _place_after(doc, flow, j, spaced="space" in found.text.lower())
     if place is None and para.mark is None and not items:
         return i + 1  # prose that asks, not a question
     if place is None:

@@ -868,6 +868,8 @@ def _after_label(t: _Table, cell: Cell, ident: str | None) -> bool:
     p, inline = inlines[0]
     line = one_line(inline.text)
     label = line.split(":", 1)[0] + ":" if ":" in line else line
+    if _PARAMETER.match(line) and re.fullmatch(r"\s*[A-Z]{2,4}-\d[\w().-]*\s*", line.split(":", 1)[-1]):
+        label = line  # "Parameter: SC-6-1": the parameter's name, not an answer
     filled = ":" in line and not line.endswith(":") and is_label(label) and len(label.split()) <= 6
     if not line.endswith(":") and not (t.control_id and _PARAMETER.match(line)) and not filled:
         return False  # not a label alone, nor a label with its answer after it ("Responsible Role: CISO")

@@ -41,7 +41,7 @@ def items(path: str, remediation: bool = False) -> list[list[str]]:
                 elif p == "Service Provider Corporate" and not labelled:  # the origination boxes, under no label
                     out.append([control, "Service Provider Corporate"])
         if any("What is the solution" in p for p in paras):
-            parts = [p for p in paras if re.fullmatch(r"Part [a-z]", p)]
+            parts = [p for p in paras if re.fullmatch(r"Part [a-z]|Req\. \d+", p)]
             out += [[control, p] for p in parts] if parts else [[control, "What is the solution"]]
         if remediation and any(p.startswith("Define remediation plans") for p in paras):
             out.append([control, "Define remediation plans"])
