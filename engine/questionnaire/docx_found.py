@@ -33,7 +33,7 @@ _ID = re.compile(
     r"|\d{1,3}(?:\.\d{1,3}){0,3}\.?[a-z]?(?:\.[ivx]{1,4})?"  # 1, 1.1.1, 1.a, 1.f.i
     r"|\d{1,3}\.[a-z]{1,4}(?:\.[ivx]{1,4})?"  # 2.fi, 1.f.iv
     r"|[a-z]\.|[ivx]{1,4}\.|#"  # a. iv. #
-    r"|(?:part|item|question|vraag)\s+[\w.()-]{1,8})$",  # Part a, Question 3
+    r"|(?:part|item|question|req\.?|vraag)\s+[\w.()-]{1,8})$",  # Part a, Question 3, Req. 1
     re.IGNORECASE,
 )
 LEADING_ID = re.compile(r"^\s*((?:\d{1,3}\.){1,4}\d{0,3}|\d{1,3}\)|[A-Z]{1,4}-\d{1,3}(?:\s?\(\d{1,2}\))?)\s+(?=\S)")

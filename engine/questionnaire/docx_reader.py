@@ -64,6 +64,7 @@ from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, place_key
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 
 _ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
+_SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 _FRONT_MATTER = re.compile(r"^(?:version|v|date|revision|rev|datum|versie|page|pagina)\.?$", re.I)
 _SKIP_STYLES = re.compile(r"^(?:toc|tableoffigures|caption|header|footer|title|subtitle)", re.I)
 NO_SPACE = "a new paragraph after the question: the document leaves no space for the answer"
@@ -388,13 +389,14 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
     if items:
         found.text = one_line(f"{found.text} " + " ".join(item.line for item in items))
     last = items[-1].el if items else para.el
-    written = _written_answer(doc, para, flow, j, bool(items))
+    spaced = bool(_SPACE.search(found.text))  # "In the space that follows, describe …": a question, space or not
+    written = _written_answer(doc, para, flow, j, bool(items) or spaced)
     if written is not None:  # the answer a previous export wrote after the question
         found.text_place, found.existing_answer = paragraph_place(written)
         doc.found.append(found)
         return j + 1
-    place = _place_after(doc, flow, j, spaced="space" in found.text.lower())
-    if place is None and para.mark is None and not items:
+    place = _place_after(doc, flow, j, spaced=spaced)
+    if place is None and para.mark is None and not items and not spaced:
         return i + 1  # prose that asks, not a question
     if place is None:
         found.text_place, _ = new_paragraph_place(last, NO_SPACE)
@@ -414,7 +416,7 @@ def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, 
     nxt = doc.paras[flow[j]]
     if not nxt.line or nxt.mark is not None or nxt.heading is not None or asks(nxt.line) or nxt.read.boxes:
         return None
-    return nxt.el if nxt.style == para.style else None
+    return nxt.el if nxt.style == para.style or not para.line else None  # (a question in a text box: its line)
 
 
 def _place_after(

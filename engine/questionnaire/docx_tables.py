@@ -70,7 +70,9 @@ _FIELD = re.compile(
     r"\b(?:name|title|address|phone|e-?mail|organi[sz]ation|company|role|date|position|naam|adres|telefoon)\b", re.I
 )
 _PARAMETER = re.compile(r"^parameter\b", re.I)  # a FedRAMP control's parameter row: a label without its colon
-_PART = re.compile(r"^(?:part|item|question|vraag|onderdeel)\s+[\w.()-]{1,8}$|^\(?[a-z]\)$|^[a-z]\.$", re.I)
+_PART = re.compile(
+    r"^(?:part|item|question|req\.?|requirement|vraag|onderdeel)\s+[\w.()-]{1,8}$|^\(?[a-z]\)$|^[a-z]\.$", re.I
+)
 
 
 @dataclass
@@ -675,13 +677,13 @@ def _value_columns(t: _Table, start: int) -> set[int]:
     labels = all(is_label(row[0].line) and not asks(row[0].line) for row in pairs)
     short = all(_kind(row[1], t.ctx) != "text" or len(row[1].line.split()) <= 15 for row in pairs)
     cols = {row[1].col for row in pairs}
+    parts = sum(bool(_PART.match(row[0].line)) for row in pairs) * 2 >= len(pairs)  # "Part a | …": any length
     form = (
         any(_kind(row[1], t.ctx) != "text" for row in pairs)  # a place still empty: a form, not a glossary
         or sum(ends_with_colon(row[0].line) for row in pairs) * 2 >= len(pairs)
         or sum(bool(_FIELD.search(row[0].line)) for row in pairs) * 2 >= len(pairs)
     )
-    form = form or sum(bool(_PART.match(row[0].line)) for row in pairs) * 2 >= len(pairs)  # "Part a | …"
-    return cols if form and labels and short and len(cols) == 1 else set()
+    return cols if labels and (parts or form and short) and len(cols) == 1 else set()
 
 
 def _form(t: _Table, start: int) -> bool:

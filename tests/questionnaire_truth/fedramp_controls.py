@@ -32,7 +32,7 @@ def items(path: str, remediation: bool = False) -> list[list[str]]:
             for p in paras:
                 if p.startswith("Responsible Role"):
                     out.append([control, "Responsible Role"])
-                elif re.match(r"Parameter\s", p):
+                elif re.match(r"Parameter[\s:]", p):
                     out.append([control, p.rstrip(": ").strip()])
                 elif p.startswith("Implementation Status"):
                     out.append([control, "Implementation Status"])
