@@ -25,6 +25,7 @@ from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.formats import SUFFIXES
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
+from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import OVERRIDE_FIX
 from engine.review.review import Review, ReviewState
@@ -275,8 +276,9 @@ def apply_overrides(ws: Workspace, pid: int) -> None:
 
 def reset_overrides(ws: Workspace, pid: int) -> None:
     ws.set_read_options(pid, ReadOptions())
-    for name in OVERRIDES + ("exclude", "include", "like"):
+    for name in OVERRIDES:
         st.session_state.pop(override_key(pid, name), None)
+    fresh_corrections(pid)
     flash(OVERRIDE_FLASH, "success", "Detection restored: the questionnaire is read without overrides.")
 
 
@@ -285,13 +287,23 @@ def question_label(m: Mapped) -> str:
     return f"{m.key.split('!', 1)[1].lstrip('A')} · {m.id + ' · ' if m.id else ''}{text[:90]}"
 
 
+def correction_key(pid: int, name: str) -> str:
+    """Widget key of a correction field; a new one after each apply or reset (fresh, empty fields)."""
+    return override_key(pid, f"{name}_{st.session_state.get(f'questionnaire_corrections_{pid}', 0)}")
+
+
+def fresh_corrections(pid: int) -> None:
+    generation = f"questionnaire_corrections_{pid}"
+    st.session_state[generation] = st.session_state.get(generation, 0) + 1
+
+
 def apply_corrections(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None:
     """Re-read a document questionnaire with the reviewer's corrections (kept with the project)."""
     current = ws.read_options(pid)
     keys = {question_label(m): m.key for m in mapping(questionnaire)}
-    excluded = [keys[label] for label in st.session_state.get(override_key(pid, "exclude"), []) if label in keys]
-    added = st.session_state.get(override_key(pid, "include"), [])
-    like = st.session_state.get(override_key(pid, "like"))
+    excluded = [keys[label] for label in st.session_state.get(correction_key(pid, "exclude"), []) if label in keys]
+    added = st.session_state.get(correction_key(pid, "include"), [])
+    like = st.session_state.get(correction_key(pid, "like"))
     options = replace(
         current,
         exclude=tuple(dict.fromkeys(current.exclude + tuple(excluded))),
@@ -303,8 +315,7 @@ def apply_corrections(ws: Workspace, pid: int, questionnaire: Questionnaire) -> 
     except Exception as exc:
         flash(OVERRIDE_FLASH, "error", "The corrections were not applied. " + reader_problem(exc))
         return
-    for name in ("exclude", "include", "like"):
-        st.session_state.pop(override_key(pid, name), None)
+    fresh_corrections(pid)
     flash(OVERRIDE_FLASH, "success", f"Read again with the corrections: {count(len(again.questions), 'question')}.")
 
 
@@ -313,21 +324,21 @@ def corrections(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: b
     ones like an example (same style and list, or the same table column)."""
     rows = mapping(questionnaire)
     labels = [question_label(m) for m in rows]
-    st.multiselect("Not questions: leave these out", labels, key=override_key(pid, "exclude"), disabled=locked)
+    st.multiselect("Not questions: leave these out", labels, key=correction_key(pid, "exclude"), disabled=locked)
     known = {int(m.key.split("!", 1)[1].lstrip("A")) for m in rows}
     paragraphs = [(n, text) for n, text in ws.document_paragraphs(pid) if n not in known]
     st.multiselect(
         "Missed questions: add these paragraphs",
         paragraphs,
         format_func=lambda p: f"{p[0]} · {p[1][:100]}",
-        key=override_key(pid, "include"),
+        key=correction_key(pid, "include"),
         disabled=locked,
     )
     st.selectbox(
         "Find the others like this question (same style and list, or the same table column)",
         [None, *labels],
         format_func=lambda label: "—" if label is None else label,
-        key=override_key(pid, "like"),
+        key=correction_key(pid, "like"),
         disabled=locked,
     )
     current = ws.read_options(pid)
@@ -408,7 +419,7 @@ def latest_drafts(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None
         q = questions.get(d.key)
         rows.append(
             {
-                "Question": (q.id or f"{q.sheet} row {q.row}") if q else d.key,
+                "Question": question_label_of(q) if q else d.key,
                 "Text": " ".join(q.text.split()) if q else "",
                 "State": ReviewState(d.status.value).label,
                 "Draft": (d.choice + " · " if d.choice else "") + " ".join(d.answer.split()),
