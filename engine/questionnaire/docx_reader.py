@@ -54,6 +54,7 @@ from engine.questionnaire.docx_xml import (
     W,
     blocks,
     clean,
+    forget_locations,
     grid,
     is_blank,
     one_line,
@@ -120,8 +121,11 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     pkg = open_docx(path, limits)
     doc = _index(pkg)
     body = pkg.document.find(f"{W}body")
-    _walk(doc, blocks(body))
-    found = _corrected(doc, options)
+    try:
+        _walk(doc, blocks(body))
+        found = _corrected(doc, options)
+    finally:
+        forget_locations()  # the places hold their locators; the tree is not kept
     questions, places = _questions(doc, found)
     if not questions:
         raise QuestionnaireError(

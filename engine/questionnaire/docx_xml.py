@@ -118,9 +118,16 @@ class Locations:
 _LOCATIONS: dict[int, tuple[etree._Element, Locations]] = {}
 
 
+def forget_locations() -> None:
+    """Let go of the part whose elements :func:`locator` numbered (the reader calls it when done:
+    a large document's tree is not kept alive by the cache)."""
+    _LOCATIONS.clear()
+
+
 def locator(el: etree._Element) -> str:
     """The element's address in its part: an XPath from the root (stable for the same bytes),
-    as lxml's ``getpath`` writes it. The numbering of a part is kept while its root lives."""
+    as lxml's ``getpath`` writes it. The numbering of one part is kept until
+    :func:`forget_locations` (or another part's element is located)."""
     root = el.getroottree().getroot()
     held = _LOCATIONS.get(id(root))
     if held is None or held[0] is not root:
@@ -405,11 +412,7 @@ def _field_char(fc: etree._Element, out: Inline, state: _FieldState) -> None:
         if ff is not None and ff.find(f"{W}checkBox") is not None:
             box = ff.find(f"{W}checkBox")
             checked = box.find(f"{W}checked")
-            value = (
-                on(checked)
-                if checked is not None
-                else on(box.find(f"{W}default")) and wval(box.find(f"{W}default")) != "0"
-            )
+            value = on(checked) if checked is not None else on(box.find(f"{W}default"))  # ticked, else its default
             out.pieces.append(("box", Box("FORMCHECKBOX", ff, value)))
         elif ff is not None and ff.find(f"{W}ddList") is not None:
             dd = ff.find(f"{W}ddList")
@@ -446,7 +449,6 @@ def _close_formtext(out: Inline) -> None:
 def _label_boxes(out: Inline) -> None:
     """Each box's label: the text after it up to the next box (or, for a box that ends the
     paragraph after some text, the text before it: "Yes ☐")."""
-    labelled: list[tuple[str, object]] = []
     pieces = out.pieces
     boxes = [i for i, (k, _) in enumerate(pieces) if k == "box"]
     for n, i in enumerate(boxes):
@@ -460,7 +462,6 @@ def _label_boxes(out: Inline) -> None:
         box: Box = pieces[i][1]  # type: ignore[assignment]
         pieces[i] = ("box", Box(box.kind, box.el, box.checked, box.offset, after))
     out.boxes = [v for k, v in pieces if k == "box"]  # type: ignore[misc]
-    del labelled
 
 
 def clean(text: str) -> str:
@@ -622,6 +623,7 @@ __all__ = [
     "clean",
     "grid",
     "is_blank",
+    "forget_locations",
     "locator",
     "on",
     "paragraphs",
