@@ -22,6 +22,7 @@ from engine.app.settings import Settings
 from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
+from engine.core.limits import Limits
 from engine.core.scopes import FolderScopes, Scope, ScopeFilter, products_of
 from engine.core.types import DocumentInfo, Progress, Unit, no_progress
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
@@ -35,8 +36,8 @@ from engine.index.profile import Profile, row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
+from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
-from engine.questionnaire.reader import SUFFIXES
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.review import Review
 from storage import folder_lock, snapshots
@@ -338,6 +339,15 @@ class Workspace:
         if self.jobs.running(project_id):
             raise RuntimeError("drafting is running; stop it (or let it finish) before changing the product")
         return self.review_store.set_product(project_id, product)
+
+    def document_paragraphs(self, project_id: int) -> list[tuple[int, str]]:
+        """A document questionnaire's paragraphs with text (number, words): the ones a reviewer can
+        add as questions; empty for a spreadsheet."""
+        path = self.questionnaire_path(self.review_store.project(project_id))
+        document = document_format(path)
+        if document is None or document.paragraphs is None:
+            return []
+        return document.paragraphs(path, Limits.from_env())
 
     def read_options(self, project_id: int) -> ReadOptions:
         return ReadOptions.from_json(self.review_store.options(project_id).get("read", {}))

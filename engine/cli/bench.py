@@ -5,12 +5,14 @@ one call that hands them to the benchmark's function."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Callable
 
 from engine.bench.ask import bench_ask
 from engine.bench.beir import DEFAULT_MODES as BEIR_DEFAULT
 from engine.bench.beir import MODES as BEIR_MODES
 from engine.bench.beir import bench_beir
+from engine.bench.document_intake import TRUTH, bench_intake
 from engine.bench.draft import bench_draft
 from engine.bench.embedder import bench_embedder
 from engine.bench.evidence import BUDGETS, bench_evidence
@@ -40,6 +42,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _embedder,
         _quotes,
         _draft,
+        _intake,
         _ask,
         _llama_cpu,
         _llama_slots,
@@ -141,6 +144,23 @@ def _beir(bench) -> None:
             )
         )
     )
+
+
+def _intake(bench) -> None:
+    p = bench.add_parser(
+        "intake",
+        help="Word questionnaires: questions found (recall, precision against the truth file), intake and export "
+        "seconds, the no-other-change check and the round trip, per file",
+    )
+    p.add_argument(
+        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires"),
+        help="folder of .docx/.docm questionnaires, searched recursively (default ../shared/data/questionnaires)",
+    )  # fmt: skip
+    p.add_argument("--truth", default=str(TRUTH), help="the truth file (default tests/questionnaire_truth/docx.json)")
+    p.add_argument("--file", help="only the files whose name holds this")
+    p.add_argument("--repeat", type=int, default=3, help="timings: best of N reads and exports (default 3)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_prints(lambda a: bench_intake(Path(a.folder), Path(a.truth), repeat=a.repeat, only=a.file)))
 
 
 def _summaries(bench) -> None:

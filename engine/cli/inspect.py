@@ -9,7 +9,8 @@ from dataclasses import asdict
 
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
-from engine.questionnaire.reader import Questionnaire, read_questionnaire
+from engine.questionnaire import Questionnaire, read_questionnaire
+from engine.questionnaire.mapping import kind_counts, mapping
 
 FIRST = 5  # questions shown per sheet
 
@@ -24,12 +25,34 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
     """The questionnaire argument and the overrides for layouts auto-detection misses."""
-    p.add_argument("questionnaire", help=".xlsx, .xlsm or .csv file")
+    p.add_argument("questionnaire", help=".xlsx, .xlsm, .csv, .docx or .docm file")
     p.add_argument("--sheet", help="read only this sheet (hidden sheets too)")
     p.add_argument("--header-row", type=int, help="1-based row of the column labels; questions are below it")
     p.add_argument("--question-col", help="column letter of the question text")
     p.add_argument("--answer-col", help="column letter of the answer (dropdown or free text)")
     p.add_argument("--comment-col", help="column letter of the explanation / comment")
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="KEY|ID",
+        help="leave out a detected question (its key, e.g. Document!A12, or its ID); repeatable",
+    )
+    p.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="PARAGRAPH",
+        help="a Word questionnaire: add paragraph number N (as inspect shows it, A12 → 12) as a question; repeatable",
+    )
+    p.add_argument(
+        "--like",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a Word questionnaire: add the paragraphs like this question (same style and list, or same table "
+        "column) as questions; repeatable",
+    )
 
 
 def read_from_args(args: argparse.Namespace) -> Questionnaire:
@@ -40,6 +63,9 @@ def read_from_args(args: argparse.Namespace) -> Questionnaire:
         question_col=args.question_col,
         answer_col=args.answer_col,
         comment_col=args.comment_col,
+        exclude=args.exclude,
+        include=args.include,
+        like=args.like,
         limits=Limits.from_args(args),
     )
 
@@ -55,19 +81,31 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def to_json(q: Questionnaire) -> dict:
-    """Everything detected, as plain JSON types."""
+    """Everything detected, as plain JSON types: the same keys for every format (a Word
+    questionnaire's one sheet is its pseudo-sheet "Document"); each question with its ``kind``
+    and ``answer_place`` (engine/questionnaire/mapping.py), and the counts by kind."""
+    rows = {m.key: m for m in mapping(q)}
+    sheets = []
+    for s in q.sheets:
+        layout = asdict(s)
+        layout["questions"] = [{**asdict(x), **rows[f"{x.sheet}!{x.question_cell}"].to_json()} for x in s.questions]
+        sheets.append(layout)
     return {
         "path": str(q.path),
         "questions": len(q.questions),
         "answered": sum(x.answered for x in q.questions),
-        "sheets": [asdict(s) for s in q.sheets],
+        "kinds": kind_counts(list(rows.values())),
+        "sheets": sheets,
         "notes": list(q.notes),
     }
 
 
 def summary(q: Questionnaire, first: int = FIRST) -> str:
-    """A readable report: per sheet the count, the columns, the choice values, the first questions."""
+    """A readable report: per sheet the count, the columns, the choice values, the first questions
+    (a document's: the questions with their kind and answer place)."""
     answered = sum(x.answered for x in q.questions)
+    if q.places:
+        return _document_summary(q, first, answered)
     lines = [f"{q.path.name}: {len(q.questions)} questions in {len(q.sheets)} sheet(s), {answered} already answered"]
     for s in q.sheets:
         with_choice = sum(1 for x in s.questions if x.choice_cell)
@@ -89,5 +127,19 @@ def summary(q: Questionnaire, first: int = FIRST) -> str:
             lines.append(f"  {x.question_cell:>6} {x.id or '':<10} {text}  [{cells}]")
         if len(s.questions) > first:
             lines.append(f"  … {len(s.questions) - first} more")
+    lines += [""] + [f"note: {n}" for n in q.notes] if q.notes else []
+    return "\n".join(lines)
+
+
+def _document_summary(q: Questionnaire, first: int, answered: int) -> str:
+    rows = mapping(q)
+    kinds = ", ".join(f"{n} {kind}" for kind, n in kind_counts(rows).items())
+    lines = [f"{q.path.name}: {len(rows)} questions ({kinds}), {answered} already answered", ""]
+    for m in rows[: max(first, 20)]:
+        text = " ".join(m.text.split())
+        text = text if len(text) <= 80 else text[:77] + "..."
+        lines.append(f"  {m.key.split('!')[1]:>7} {m.id or '':<14} {m.kind:<8} {text}  [{m.place[:70]}]")
+    if len(rows) > max(first, 20):
+        lines.append(f"  … {len(rows) - max(first, 20)} more (--json lists them all)")
     lines += [""] + [f"note: {n}" for n in q.notes] if q.notes else []
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from engine.core.people import person_name
 from engine.core.types import FileProblem
 from engine.index.library import AnswerLibrary, LibraryImportError, iso_day, overdue
 from engine.ingest.paths import select_files
-from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
+from engine.questionnaire.formats import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from storage.snapshots import BackupFailed, take_library
 
 

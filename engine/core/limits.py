@@ -17,7 +17,7 @@ pages per PDF          2,000               ``--max-pages``          ``RFP_MAX_PA
 
 Where each is checked:
 
-* **Zip packages** (.xlsx, .xlsm, .docx): the sizes in the zip directory, every member and the
+* **Zip packages** (.xlsx, .xlsm, .docx, .docm): the sizes in the zip directory, every member and the
   total, before anything is unpacked. Python's ``zipfile`` (which openpyxl and python-docx read
   through) never inflates a member past the size its directory entry declares — a member
   whose data is longer fails its CRC check — so the directory bounds what any reader unpacks.
@@ -144,7 +144,7 @@ class Limits:
         suffix = (Path(name).suffix or path.suffix).lower()
         if suffix in WORKBOOK_SUFFIXES:
             self.check_workbook(path, name)
-        elif suffix == ".docx":
+        elif suffix in (".docx", ".docm"):
             self.check_docx(path, name)
         elif suffix == ".pdf":
             self.check_pdf(path, name)

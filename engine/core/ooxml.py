@@ -6,13 +6,16 @@ engine/review/export.py), is read through defusedxml: a part that declares entit
 file, nested "billion laughs") raises ``defusedxml.DefusedXmlException`` and is never expanded.
 Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
 zip package (an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the
-export refuse, each with its own message."""
+export refuse, each with its own message; and the one copy of a package with some parts replaced,
+:func:`copy_package`, that the workbook export (engine/review/export.py) and the Word writer
+(engine/questionnaire/docx_writer.py) write through."""
 
 from __future__ import annotations
 
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from defusedxml import ElementTree as ET
 
@@ -50,3 +53,27 @@ def workbook_sheets(zf: zipfile.ZipFile) -> list[SheetInfo]:
         part = target.lstrip("/") if target.startswith("/") else "xl/" + target
         sheets.append(SheetInfo(el.get("name", ""), part, el.get("state", "visible"), index))
     return sheets
+
+
+class PackageError(ValueError):
+    """A part of a package that cannot be read while it is copied (the message names it)."""
+
+
+def copy_package(zin: zipfile.ZipFile, out: BinaryIO, edited: dict[str, bytes | None]) -> None:
+    """Copy ``zin`` into ``out`` member by member, same names, order, compression, dates and
+    attributes; a member in ``edited`` gets those bytes instead (None: left out, a part removed on
+    purpose). Raises :class:`PackageError` naming a member that cannot be read."""
+    with zipfile.ZipFile(out, "w", allowZip64=True) as zout:
+        zout.comment = zin.comment
+        for info in zin.infolist():
+            if info.filename in edited and edited[info.filename] is None:
+                continue
+            copy = zipfile.ZipInfo(info.filename, info.date_time)
+            copy.compress_type, copy.comment = info.compress_type, info.comment
+            copy.create_system, copy.external_attr = info.create_system, info.external_attr
+            copy.internal_attr = info.internal_attr
+            try:
+                data = edited[info.filename] if info.filename in edited else zin.read(info)
+            except (zipfile.BadZipFile, OSError) as exc:
+                raise PackageError(f"the part {info.filename} is corrupt ({exc})") from None
+            zout.writestr(copy, data)  # type: ignore[arg-type]

@@ -79,6 +79,7 @@ from engine.index.library import (
     reused_hit,
 )
 from engine.questionnaire import Question
+from engine.questionnaire.length_limits import cut_to_limit, stated_limit
 from engine.questionnaire.qualifiers import Qualifier, question_key
 from engine.questionnaire.row_types import asks_for_text
 from engine.retrieval.retrieve import retrieve
@@ -212,8 +213,8 @@ class Drafter:
         with self._lock:
             fact = self.profile.answer(q, question_key(q), self.product, rows, source)
             if fact is not None:  # a profile fact or the date: exactly, without the model
-                return fact
-            return provider_named(self.profile.checked(self._draft(q, qualifier), self.product))
+                return within_limit(q, fact)
+            return within_limit(q, provider_named(self.profile.checked(self._draft(q, qualifier), self.product)))
 
     def _draft(self, q: Question, qualifier: Qualifier | None = None) -> Draft:
         key = question_key(q)
@@ -651,6 +652,16 @@ def _only_providers(providers: set[str]) -> str | None:
     return (
         f"only {who}'s documents speak to this, and it asks about the company's own practice; write this answer by hand"
     )
+
+
+def within_limit(q: Question, draft: Draft) -> Draft:
+    """``draft`` within the length its question states ("max 250 words", "500 characters"): the
+    answer cut at the last sentence that fits, and the draft says so (``cut_to``; a warning on the
+    Review screen). The one place a draft's final text is made to fit."""
+    limit = stated_limit(q.text)
+    if not limit or not draft.answer or limit.fits(draft.answer):
+        return draft
+    return replace(draft, answer=cut_to_limit(draft.answer, limit), cut_to=limit.describe())
 
 
 def not_required_draft(q: Question, reason: str) -> Draft:

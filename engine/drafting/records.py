@@ -130,6 +130,8 @@ class Draft:
     # the review-by date of the library answer reused, when it had passed at drafting (a stale
     # entry, engine/index/library.py: still reused, and the warnings say so)
     reused_due: str | None = None
+    # the answer was cut to the length the question allows ("250 words"): engine/questionnaire/length_limits.py
+    cut_to: str | None = None
 
     @classmethod
     def of(
@@ -270,6 +272,7 @@ class Draft:
             "removed": list(self.removed),
             "stated": self.stated,
             "reused_due": self.reused_due,
+            "cut_to": self.cut_to,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -309,6 +312,7 @@ class Draft:
             d.get("gate"),
             d.get("stated", d.get("regulated")),  # "regulated": drafts stored before hosting was stated
             d.get("reused_due"),
+            d.get("cut_to"),
         )
 
 

@@ -73,6 +73,8 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     past = past_answers(draft)
     if past is not None:
         out.append(past)
+    if draft.cut_to:  # longer than the question allows: cut at a sentence (engine/drafting/drafter.py)
+        out.append(Warning(f"Cut to {draft.cut_to}, the length the question allows: check the end", icon="content_cut"))
     if draft.reused_due:  # a stale library entry (engine/index/library.py)
         out.append(
             Warning(f"The library answer reused here was due for review on {draft.reused_due}", icon="event_busy")

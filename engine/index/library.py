@@ -497,7 +497,7 @@ class AnswerLibrary:
         dated: date | None = None,
         by: str | None = None,
     ) -> ImportReport:
-        """Import a past filled questionnaire (.xlsx/.xlsm/.csv): one entry per answered question,
+        """Import a past filled questionnaire (.xlsx/.xlsm/.csv, .docx/.docm): one entry per answered question,
         answered for ``product`` (None: company-wide). Importing the same file again — the same
         ``source`` (default: the file's real path) or the same bytes — replaces its entries;
         another file of the same name does not. ``by`` imports it (None: the operating-system

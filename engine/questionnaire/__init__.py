@@ -1,12 +1,12 @@
-"""Questionnaires: read the questions and answer cells of XLSX/XLSM/CSV files."""
+"""Questionnaires: read the questions and answer places of XLSX/XLSM/CSV and Word (.docx/.docm) files."""
 
+from engine.questionnaire.formats import read_questionnaire
 from engine.questionnaire.reader import (
     Question,
     Questionnaire,
     QuestionnaireError,
     ReadOptions,
     SheetLayout,
-    read_questionnaire,
 )
 
 __all__ = ["Question", "Questionnaire", "QuestionnaireError", "ReadOptions", "SheetLayout", "read_questionnaire"]

@@ -34,6 +34,7 @@ class PlaceKind(str, Enum):
 
     TABLE_CELL = "table cell"  # an empty table cell beside or below the question (Word)
     PARAGRAPH = "paragraph"  # the empty paragraph(s) after the question (Word)
+    AFTER_LABEL = "after the label"  # the rest of a label's paragraph: "Responsible Role: ___" (Word)
     NEW_PARAGRAPH = "new paragraph"  # none: a paragraph inserted after the question's (Word)
     CONTENT_CONTROL = "content control"  # a w:sdt: text, rich text, dropdown, combo box, date (Word)
     FORM_FIELD = "form field"  # a legacy FORMTEXT / FORMDROPDOWN field (Word)
@@ -52,7 +53,10 @@ class AnswerPlace:
     box, field state or control that marks it (checkboxes and radio groups; empty otherwise);
     ``max_words`` / ``max_chars`` a length limit the document states ("max 250 words"); ``note``
     says, in the reviewer's words, where the answer will be written when that is not obvious
-    ("a new paragraph after the question: the document leaves no space")."""
+    ("a new paragraph after the question: the document leaves no space"); ``control`` what draws
+    the place when the kind alone does not say it (a content control's type: "text", "rich text",
+    "dropdown", "combo box", "date"; a legacy field's: "FORMTEXT", "FORMDROPDOWN"; boxes':
+    "checkbox", "FORMCHECKBOX", "glyph", "list glyph", "X column"; a PDF field's type)."""
 
     kind: PlaceKind
     locator: str
@@ -60,9 +64,12 @@ class AnswerPlace:
     max_words: int | None = None
     max_chars: int | None = None
     note: str = ""
+    control: str = ""
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind.value, "locator": self.locator}
+        if self.control:
+            out["control"] = self.control
         if self.options:
             out["options"] = [list(o) for o in self.options]
         for name in ("max_words", "max_chars"):
@@ -73,9 +80,19 @@ class AnswerPlace:
         return out
 
 
+def question_kind(choice_place: AnswerPlace | None, text_place: AnswerPlace | None) -> str:
+    """What a document question asks for, by its places: ``checkbox`` (one box to tick or
+    not), ``choice`` (a pick among options), ``date`` (a date control) or ``text``."""
+    if choice_place is not None:
+        return "checkbox" if len(choice_place.options) == 1 else "choice"
+    if text_place is not None and text_place.control == "date":
+        return "date"
+    return "text"
+
+
 def place_key(sheet: str, cell: str) -> str:
     """The key of ``Questionnaire.places`` for a pseudo-cell: ``"Document!C12"``."""
     return f"{sheet}!{cell}"
 
 
-__all__ = ["DOCUMENT_SHEET", "FORM_SHEET", "AnswerPlace", "PlaceKind", "place_key"]
+__all__ = ["DOCUMENT_SHEET", "FORM_SHEET", "AnswerPlace", "PlaceKind", "place_key", "question_kind"]

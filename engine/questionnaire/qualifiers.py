@@ -57,6 +57,7 @@ from enum import Enum
 from typing import Mapping, Sequence
 
 from engine.questionnaire.formula_gates import formula_gates
+from engine.questionnaire.places import DOCUMENT_SHEET
 from engine.questionnaire.reader import Question, Questionnaire
 
 
@@ -126,7 +127,8 @@ def question_key(q: Question) -> str:
 
 
 def label(q: Question) -> str:
-    return q.id or f"{q.sheet} row {q.row}"
+    """A question's name for people: its ID, else where it is ("Sheet1 row 12", a document's "paragraph 12")."""
+    return q.id or (f"paragraph {q.row}" if q.sheet == DOCUMENT_SHEET else f"{q.sheet} row {q.row}")
 
 
 # ---------------------------------------------------------------- declared templates

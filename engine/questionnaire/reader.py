@@ -47,7 +47,7 @@ import warnings
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -59,7 +59,6 @@ from openpyxl.utils.cell import column_index_from_string, range_boundaries
 from engine.core.limits import Limits
 from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
-from engine.ingest.paths import named_file
 from engine.ingest.sheet import cell_text, sniff_delimiter
 from engine.questionnaire.places import AnswerPlace
 from engine.questionnaire.validation import (
@@ -71,7 +70,6 @@ from engine.questionnaire.validation import (
 )
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
-SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)
 OVERRIDE_FIX = (
     "pass --sheet NAME, --header-row N and --question-col LETTER "
     "(and --answer-col / --comment-col LETTER) to say where the questions are"
@@ -157,13 +155,21 @@ class ReadOptions:
     question_col: str | None = None
     answer_col: str | None = None
     comment_col: str | None = None
+    # the reviewer's corrections of what was detected (a Word or PDF questionnaire's mapping; ``exclude``
+    # applies to every format): question keys ("Document!A12") or IDs left out, paragraph numbers added
+    # as questions, example question keys whose like (same style, list or table column) are added
+    exclude: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()
+    like: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items() if v not in (None, "", ())}
 
     @classmethod
     def from_json(cls, d: dict) -> ReadOptions:
-        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+        return cls(
+            **{k: tuple(map(str, v)) if k in _CORRECTIONS else v for k, v in d.items() if k in cls.__dataclass_fields__}
+        )
 
     def checked(self, file: str) -> ReadOptions:
         """These options, refused with a QuestionnaireError naming ``file`` and the flag when the
@@ -183,6 +189,9 @@ class ReadOptions:
     def column(self, name: str) -> int | None:
         """The column number (1-based) of ``question_col``, ``answer_col`` or ``comment_col``; None: detect."""
         return _column_number(getattr(self, name))
+
+
+_CORRECTIONS = ("exclude", "include", "like")
 
 
 def _column_number(letter: str | None) -> int | None:
@@ -240,49 +249,15 @@ class _Grid:
         return [r for r in self._rows if r >= start]
 
 
-# ---------------------------------------------------------------- public entry point
+# ---------------------------------------------------------------- reading a spreadsheet
 
 
-def read_questionnaire(
-    path: str | Path,
-    *,
-    sheet: str | None = None,
-    header_row: int | None = None,
-    question_col: str | None = None,
-    answer_col: str | None = None,
-    comment_col: str | None = None,
-    limits: Limits | None = None,
-) -> Questionnaire:
-    """Detect the questions of an .xlsx/.xlsm/.csv questionnaire (see the module docstring).
-
-    The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
-    rows below it are questions), and column letters for the question, answer and comment cells.
-    ``limits`` bound what is read (default: the ``RFP_MAX_*`` environment variables, else the
-    defaults; a file over one raises :class:`~engine.core.limits.LimitError` before it is parsed).
-    Raises :class:`QuestionnaireError` for unreadable files and when no questions are found.
-    A link is read only when it points to a regular file, under that file's name.
-    """
-    path = Path(path)
-    if path.is_symlink():
-        path = named_file(path)
-    name = path.name
-    limits = limits or Limits.from_env()
-    ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col).checked(name)
-    suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
-        raise QuestionnaireError(
-            name,
-            f"has an unsupported extension '{path.suffix}'",
-            f"save it as one of {', '.join(SUFFIXES)} and try again",
-        )
-    if not path.exists():
-        raise QuestionnaireError(name, "does not exist", f"check the path {path}")
-    if not path.is_file():
-        raise QuestionnaireError(
-            name, "is not a regular file (a folder, a pipe or a device)", "give the path of the questionnaire file"
-        )
-    if path.stat().st_size == 0:
-        raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
+def read_sheets(path: Path, ov: ReadOptions, limits: Limits) -> Questionnaire:
+    """Detect the questions of an .xlsx/.xlsm/.csv questionnaire (see the module docstring), a
+    regular, non-empty file checked by ``engine.questionnaire.read_questionnaire`` (the one
+    entry point, engine/questionnaire/formats.py); ``ov`` the reviewer's overrides. Raises
+    :class:`QuestionnaireError` for unreadable files and when no questions are found."""
+    name, suffix = path.name, path.suffix.lower()
     with warnings.catch_warnings():  # openpyxl: "Data Validation extension is not supported"
         warnings.simplefilter("ignore", UserWarning)
         grids, notes = _load_csv(path, ov, limits) if suffix == ".csv" else _load_workbook(path, ov, limits)
@@ -302,7 +277,14 @@ def read_questionnaire(
     plain = [k for k, v in skipped.items() if "formulas" not in v]
     if plain:
         notes.append("sheets without questions: " + ", ".join(f"'{k}'" for k in plain))
+    if ov.exclude:
+        layouts = [replace(s, questions=tuple(q for q in s.questions if not _excluded(q, ov))) for s in layouts]
     return Questionnaire(path=path, sheets=tuple(layouts), notes=tuple(notes))
+
+
+def _excluded(q: Question, ov: ReadOptions) -> bool:
+    """A question the reviewer left out (by its key, "Sheet!B12", or its ID)."""
+    return f"{q.sheet}!{q.question_cell}" in ov.exclude or (q.id or "") in ov.exclude
 
 
 # ---------------------------------------------------------------- loading

@@ -1,5 +1,9 @@
 """Lossless export: the customer's questionnaire back, with only the answer cells filled.
 
+A Word questionnaire (.docx, .docm) is written by its format's writer (engine/questionnaire/
+docx_writer.py: only its answer places change, checked before anything is written); what follows
+is about spreadsheets.
+
 XLSX / XLSM: the zip package is copied member by member, same names, same order, same
 compression method; only the XML of the sheets that receive answers changes (plus
 ``calcChain.xml`` when an answer overwrites a formula, and ``workbook.xml``'s ``<calcPr>``
@@ -56,9 +60,12 @@ from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, to
 
 from engine.core.decoding import detect_encoding
 from engine.core.files import write_atomic
-from engine.core.ooxml import is_ole
+from engine.core.ooxml import PackageError, copy_package, is_ole
 from engine.core.types import FileProblem
+from engine.questionnaire import Questionnaire
 from engine.questionnaire.date_format import from_number_format
+from engine.questionnaire.formats import SUFFIXES, DocumentFormat, document_format
+from engine.questionnaire.places import place_key
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
@@ -139,16 +146,41 @@ class ExportError(FileProblem):
     """An export that cannot be done."""
 
 
-def export(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
-    """Export by the source's extension: .xlsx / .xlsm or .csv."""
+def export(source: Path, target: Path, writes: Sequence[CellWrite], questionnaire: Questionnaire | None = None) -> Path:
+    """Export by the source's extension: .xlsx / .xlsm or .csv here, a document format (.docx, .docm)
+    by its writer (engine/questionnaire/formats.py), which needs ``questionnaire`` (the source read:
+    its answer places)."""
     suffix = Path(source).suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return export_xlsx(source, target, writes)
     if suffix == ".csv":
         return export_csv(source, target, writes)
+    document = document_format(Path(source))
+    if document is not None:
+        return _export_document(document, Path(source), Path(target), writes, questionnaire)
     raise ExportError(
-        source, f"cannot export a {suffix or 'extension-less'} file", "export .xlsx, .xlsm or .csv questionnaires"
+        source,
+        f"cannot export a {suffix or 'extension-less'} file",
+        f"export questionnaires saved as {', '.join(SUFFIXES)}",
     )
+
+
+def _export_document(
+    document: DocumentFormat,
+    source: Path,
+    target: Path,
+    writes: Sequence[CellWrite],
+    questionnaire: Questionnaire | None,
+) -> Path:
+    """A document questionnaire's export: each write to its answer place (the last write to a place wins)."""
+    source, target = _check_paths(source, target)
+    if questionnaire is None or not questionnaire.places:
+        raise ExportError(source, "a document questionnaire is exported with its answer places", "read it first")
+    values = {place_key(w.sheet, w.cell): w.value for w in writes}
+    try:
+        return document.write(source, target, values, questionnaire.places)
+    except FileProblem as exc:
+        raise ExportError(exc.file, exc.problem, exc.fix) from None
 
 
 # ---------------------------------------------------------------------------------- XLSX
@@ -593,20 +625,10 @@ def _full_calc_on_load(xml: str, source: Path) -> str:
 
 
 def _copy_package(zin: zipfile.ZipFile, out: BinaryIO, edited: dict[str, bytes | None]) -> None:
-    with zipfile.ZipFile(out, "w", allowZip64=True) as zout:
-        zout.comment = zin.comment
-        for info in zin.infolist():
-            if info.filename in edited and edited[info.filename] is None:
-                continue  # a part removed on purpose (an emptied calcChain)
-            copy = zipfile.ZipInfo(info.filename, info.date_time)
-            copy.compress_type, copy.comment = info.compress_type, info.comment
-            copy.create_system, copy.external_attr = info.create_system, info.external_attr
-            copy.internal_attr = info.internal_attr
-            try:
-                data = edited[info.filename] if info.filename in edited else zin.read(info)
-            except (zipfile.BadZipFile, OSError) as exc:
-                raise ExportError(zin.filename or "", f"the part {info.filename} is corrupt ({exc})", RESAVE) from None
-            zout.writestr(copy, data)
+    try:
+        copy_package(zin, out, edited)
+    except PackageError as exc:
+        raise ExportError(zin.filename or "", str(exc), RESAVE) from None
 
 
 # ----------------------------------------------------------------------------------- CSV

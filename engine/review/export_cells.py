@@ -106,4 +106,4 @@ def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Pa
     drafts = [d for d in drafts if d.status is DraftStatus.DRAFTED]
     answers = {d.key: (d.answer, d.choice) for d in drafts}
     dates = {d.key for d in drafts if d.profile_fact == "date"}
-    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates))
+    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates), questionnaire)

@@ -428,7 +428,9 @@ class Review:
         dates = {
             i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"
         }  # written as dates
-        return export(self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates))
+        return export(
+            self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates), self.questionnaire
+        )
 
     def workbook_bytes(self, include_unreviewed: bool = False, approved_only: bool = False) -> bytes:
         require(Permission.EXPORT)

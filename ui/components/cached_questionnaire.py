@@ -21,7 +21,8 @@ def questionnaire(ws: Workspace, project_id: int) -> Questionnaire:
     """``ws.questionnaire(project_id)``, cached by the file's identity and the read options."""
     path = ws.questionnaire_path(ws.project(project_id))
     stat = path.stat()
-    options = tuple(sorted(ws.read_options(project_id).to_json().items()))
+    frozen = {k: tuple(v) if isinstance(v, list) else v for k, v in ws.read_options(project_id).to_json().items()}
+    options = tuple(sorted(frozen.items()))  # hashable: the corrections' lists as tuples
     return _read(str(path), stat.st_mtime_ns, stat.st_size, options)
 
 

@@ -25,6 +25,7 @@ import streamlit as st
 
 from engine.app import ReviewStoreError, RowChanged, RowVersion
 from engine.core.types import StoreReplaced
+from engine.questionnaire.places import DOCUMENT_SHEET
 from engine.review.review import ReviewItem, ReviewState
 from ui import resources
 from ui.components import cached_questionnaire
@@ -312,7 +313,8 @@ def _header(item: ReviewItem) -> None:
     q = item.question
     ident = f"{escape_md(q.id)} · " if q.id else ""
     top, badge = st.columns([5, 2], vertical_alignment="center")
-    top.caption(f"{ident}sheet {escape_md(q.sheet)} · row {q.row}")
+    where = f"paragraph {q.row}" if q.sheet == DOCUMENT_SHEET else f"sheet {escape_md(q.sheet)} · row {q.row}"
+    top.caption(f"{ident}{where}")  # a Word questionnaire's question: the number of its first paragraph
     reused = item.draft is not None and item.draft.reused
     crossed = getattr(item.draft, "from_product", None) if reused else None
     tag = (

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from engine.questionnaire.formats import DOCUMENT_SUFFIXES
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import escape_md, problem_text
@@ -20,6 +21,8 @@ MIME = {
     ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
     ".csv": "text/csv",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".docm": "application/vnd.ms-word.document.macroEnabled.12",
 }
 SHOWN_ALWAYS = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED)
 ORDER = (
@@ -129,6 +132,7 @@ elif required:
 # ---- downloads -----------------------------------------------------------------------------------
 st.subheader("Downloads")
 stem, suffix = Path(project.file_name).stem, Path(project.file_name).suffix.lower()
+noun = "document" if suffix in DOCUMENT_SUFFIXES else "workbook"  # a Word questionnaire is written back as itself
 only_approved = (review.approval_required or signed > 0) and st.checkbox(
     "Only approved answers",
     value=review.approval_required,
@@ -146,8 +150,14 @@ include = st.checkbox(
     "always stay blank.",
 )
 st.caption(
-    "The completed workbook is your original file with only the answer cells filled in: "
-    "sheets, dropdowns, formats and formulas are kept as they were."
+    (
+        "The completed workbook is your original file with only the answer cells filled in: "
+        "sheets, dropdowns, formats and formulas are kept as they were."
+        if noun == "workbook"
+        else "The completed document is your original Word file with only the answer places filled in (boxes "
+        "ticked the way it draws them, content controls filled): it is checked to differ from the original "
+        "nowhere else before it is offered."
+    )
     + (
         f" {unreviewed} unreviewed draft{'s are' if unreviewed != 1 else ' is'} included: check them before "
         "sending the file."
@@ -162,10 +172,10 @@ left, middle, right = st.columns(3)
 try:
     workbook = review.workbook_bytes(include_unreviewed=include, approved_only=only_approved)
 except Exception as exc:
-    left.error(f"The completed workbook could not be written: {problem_text(exc)}")
+    left.error(f"The completed {noun} could not be written: {problem_text(exc)}")
 else:
     left.download_button(
-        "Download completed workbook",
+        f"Download completed {noun}",
         workbook,
         file_name=f"{stem}_completed{suffix}",
         mime=MIME.get(suffix, "application/octet-stream"),
@@ -192,7 +202,7 @@ right.download_button(
     on_click="ignore",
     width="stretch",
 )
-left.caption("Approved answers in the original workbook.")
+left.caption(f"Approved answers in the original {noun}.")
 middle.caption("One row per question: ID, sheet, row, question, state, choice, answer.")
 right.caption("One row per citation: the source file, page or row, and the quoted text.")
 

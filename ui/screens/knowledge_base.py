@@ -35,7 +35,7 @@ from engine.index.library import AnswerLibrary, ImportReport
 from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.paths import select_files
 from engine.ingest.upload_names import plain_upload_name
-from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
+from engine.questionnaire.formats import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from ui.components import ask_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed

@@ -11,6 +11,7 @@ they finish, and an unfinished run resumes by itself when the app restarts."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -22,8 +23,11 @@ from engine.core.types import IngestError
 from engine.index.proposed_product import ProductProposal, proposed_product
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
+from engine.questionnaire.formats import SUFFIXES
+from engine.questionnaire.mapping import Mapped, kind_counts, mapping
+from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
-from engine.questionnaire.reader import OVERRIDE_FIX, SUFFIXES
+from engine.questionnaire.reader import OVERRIDE_FIX
 from engine.review.review import Review, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
@@ -170,8 +174,49 @@ def choose_project() -> None:
 
 
 # ---- detection and overrides ------------------------------------------------------------------------
+def document_detection(questionnaire: Questionnaire) -> None:
+    """What the reader found in a Word questionnaire: every question with its ID (the document's own
+    numbering), kind, choices and where its answer goes, and the counts by kind."""
+    rows = mapping(questionnaire)
+    kinds = kind_counts(rows)
+    columns = st.columns(2 + len(kinds))
+    columns[0].metric("Questions", len(rows))
+    for column, (kind, n) in zip(columns[1:], kinds.items()):
+        column.metric(kind.capitalize(), n)
+    columns[-1].metric("Already answered in the file", sum(m.answered for m in rows))
+    st.dataframe(
+        [
+            {
+                "Paragraph": m.key.split("!", 1)[1].lstrip("A"),
+                "ID": m.id or "",
+                "Kind": m.kind,
+                "Question": " ".join(m.text.split()),
+                "Choices": " / ".join(m.choices),
+                "Answer goes in": m.place,
+                "Already answered": (m.choice_place and questionnaire_answer(questionnaire, m.key, "choice"))
+                or (questionnaire_answer(questionnaire, m.key, "text") or ""),
+            }
+            for m in rows
+        ],
+        hide_index=True,
+        width="stretch",
+    )
+    for note in questionnaire.notes:
+        st.info(escape_md(note[:1].upper() + note[1:]), icon=":material/info:")
+
+
+def questionnaire_answer(questionnaire: Questionnaire, key: str, which: str) -> str:
+    q = next((x for x in questionnaire.questions if f"{x.sheet}!{x.question_cell}" == key), None)
+    if q is None:
+        return ""
+    return (q.existing_choice if which == "choice" else q.existing_answer) or ""
+
+
 def detection(questionnaire: Questionnaire) -> None:
     """What the reader found, sheet by sheet (what ``python -m engine inspect`` prints)."""
+    if questionnaire.places:
+        document_detection(questionnaire)
+        return
     questions = questionnaire.questions
     answered = sum(q.answered for q in questions)
     total, sheets, already = st.columns(3)
@@ -233,7 +278,80 @@ def reset_overrides(ws: Workspace, pid: int) -> None:
     ws.set_read_options(pid, ReadOptions())
     for name in OVERRIDES:
         st.session_state.pop(override_key(pid, name), None)
+    fresh_corrections(pid)
     flash(OVERRIDE_FLASH, "success", "Detection restored: the questionnaire is read without overrides.")
+
+
+def question_label(m: Mapped) -> str:
+    text = " ".join(m.text.split())
+    return f"{m.key.split('!', 1)[1].lstrip('A')} · {m.id + ' · ' if m.id else ''}{text[:90]}"
+
+
+def correction_key(pid: int, name: str) -> str:
+    """Widget key of a correction field; a new one after each apply or reset (fresh, empty fields)."""
+    return override_key(pid, f"{name}_{st.session_state.get(f'questionnaire_corrections_{pid}', 0)}")
+
+
+def fresh_corrections(pid: int) -> None:
+    generation = f"questionnaire_corrections_{pid}"
+    st.session_state[generation] = st.session_state.get(generation, 0) + 1
+
+
+def apply_corrections(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None:
+    """Re-read a document questionnaire with the reviewer's corrections (kept with the project)."""
+    current = ws.read_options(pid)
+    keys = {question_label(m): m.key for m in mapping(questionnaire)}
+    excluded = [keys[label] for label in st.session_state.get(correction_key(pid, "exclude"), []) if label in keys]
+    added = st.session_state.get(correction_key(pid, "include"), [])
+    like = st.session_state.get(correction_key(pid, "like"))
+    options = replace(
+        current,
+        exclude=tuple(dict.fromkeys(current.exclude + tuple(excluded))),
+        include=tuple(dict.fromkeys(current.include + tuple(str(n) for n, _ in added))),
+        like=tuple(dict.fromkeys(current.like + ((keys[like],) if like in keys else ()))),
+    )
+    try:
+        again = ws.set_read_options(pid, options)
+    except Exception as exc:
+        flash(OVERRIDE_FLASH, "error", "The corrections were not applied. " + reader_problem(exc))
+        return
+    fresh_corrections(pid)
+    flash(OVERRIDE_FLASH, "success", f"Read again with the corrections: {count(len(again.questions), 'question')}.")
+
+
+def corrections(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: bool) -> None:
+    """A Word questionnaire's corrections: leave out false questions, add a missed paragraph, add the
+    ones like an example (same style and list, or the same table column)."""
+    rows = mapping(questionnaire)
+    labels = [question_label(m) for m in rows]
+    st.multiselect("Not questions: leave these out", labels, key=correction_key(pid, "exclude"), disabled=locked)
+    known = {int(m.key.split("!", 1)[1].lstrip("A")) for m in rows}
+    paragraphs = [(n, text) for n, text in ws.document_paragraphs(pid) if n not in known]
+    st.multiselect(
+        "Missed questions: add these paragraphs",
+        paragraphs,
+        format_func=lambda p: f"{p[0]} · {p[1][:100]}",
+        key=correction_key(pid, "include"),
+        disabled=locked,
+    )
+    st.selectbox(
+        "Find the others like this question (same style and list, or the same table column)",
+        [None, *labels],
+        format_func=lambda label: "—" if label is None else label,
+        key=correction_key(pid, "like"),
+        disabled=locked,
+    )
+    current = ws.read_options(pid)
+    if current.exclude or current.include or current.like:
+        st.caption(
+            f"Kept with this questionnaire: {len(current.exclude)} left out, {len(current.include)} added, "
+            f"{len(current.like)} examples whose like are added."
+        )
+    apply, reset, _ = st.columns([1, 1, 3])
+    apply.button("Apply corrections", on_click=apply_corrections, args=(ws, pid, questionnaire), disabled=locked)
+    reset.button("Reset to detection", on_click=reset_overrides, args=(ws, pid), disabled=locked)
+    if locked:
+        st.caption("Stop drafting to change how the questionnaire is read.")
 
 
 def overrides(ws: Workspace, pid: int, locked: bool) -> None:
@@ -301,7 +419,7 @@ def latest_drafts(ws: Workspace, pid: int, questionnaire: Questionnaire) -> None
         q = questions.get(d.key)
         rows.append(
             {
-                "Question": (q.id or f"{q.sheet} row {q.row}") if q else d.key,
+                "Question": question_label_of(q) if q else d.key,
                 "Text": " ".join(q.text.split()) if q else "",
                 "State": ReviewState(d.status.value).label,
                 "Draft": (d.choice + " · " if d.choice else "") + " ".join(d.answer.split()),
@@ -406,8 +524,8 @@ with st.container(border=True):
         "Upload questionnaire",
         type=[s.lstrip(".") for s in SUFFIXES],
         key=f"questionnaire_uploader_{generation}",
-        help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm) or CSV. It is kept unchanged; "
-        "the export fills in only the answer cells.",
+        help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm), CSV or Word document "
+        "(.docx/.docm). It is kept unchanged; the export fills in only the answer cells or places.",
     )
     if (
         bad_upload := refusal_of(uploaded)
@@ -452,9 +570,9 @@ with st.container(border=True):
 pid = current_project(ws)
 if pid is None:
     st.info(
-        "Upload the questionnaire you received (Excel or CSV), or try the app with the sample "
-        "questionnaire. The questions and answer cells are found automatically; you can correct "
-        "them before drafting.",
+        "Upload the questionnaire you received (Excel, CSV or Word), or try the app with the sample "
+        "questionnaire. The questions and where their answers go are found automatically; you can "
+        "correct them before drafting.",
         icon=":material/lightbulb:",
     )
     st.stop()
@@ -486,7 +604,10 @@ st.subheader(f"Detected in {escape_md(project.file_name)}")
 detection(questionnaire)
 with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pid}", on_change="rerun"):
     show_flashed(OVERRIDE_FLASH)
-    overrides(ws, pid, locked=running)
+    if questionnaire.places:  # a Word questionnaire: questions, not columns
+        corrections(ws, pid, questionnaire, locked=running)
+    else:
+        overrides(ws, pid, locked=running)
 
 st.subheader("Draft the answers")
 try:

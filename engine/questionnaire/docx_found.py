@@ -1,0 +1,117 @@
+"""What the Word reader finds, before it becomes :class:`~engine.questionnaire.reader.Question`
+records: a :class:`Found` question (its text, ID, first paragraph and answer places), and the
+tests of text that decide what asks (a question mark, an asking verb: Describe, Provide, List,
+Explain, Indicate…, in English and Dutch), what labels a field ("Name of controller", "Responsible
+Role:"), and what an ID looks like ("1.a", "4.1.2", "AC-2 (1)", "Part a").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from engine.questionnaire.docx_xml import one_line
+from engine.questionnaire.places import AnswerPlace
+
+ASKING_VERBS = (
+    "describe|provide|list|explain|indicate|identify|specify|state|give|detail|outline|summari[sz]e|attach|upload"
+    "|confirm|define|justify|clarify|discuss|elaborate|select|check|tick|choose|insert"
+    "|beschrijf|geef|noem|leg|vermeld|licht|omschrijf|benoem"
+)
+# a question without its question mark ("Do you have a documented procedure … compliance.")
+INTERROGATIVES = (
+    "do|does|did|is|are|was|were|has|have|had|can|could|will|would|shall|should|must"
+    "|wordt|worden|zijn|heeft|hebben|kan|kunnen|moet|moeten"
+)
+_ASKING = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:please\s+|kindly\s+)?(?:{ASKING_VERBS})\b", re.IGNORECASE)
+_INTERROGATIVE = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:{INTERROGATIVES})\s+(?!not\b|niet\b)\w+", re.IGNORECASE)
+_NOT_ASKING = re.compile(r"^\s*(?:instructions?|note|guidance|example|tip|source|see|table|figure)\b[\s:]", re.I)
+_ID = re.compile(
+    r"^(?:[A-Z]{1,4}[-\s]?\d{1,3}(?:\s?\(\d{1,2}\))?(?:\([a-z]\))?"  # AC-2, AC-2 (1), AC-2(a)
+    r"|\d{1,3}(?:\.\d{1,3}){0,3}\.?[a-z]?(?:\.[ivx]{1,4})?"  # 1, 1.1.1, 1.a, 1.f.i
+    r"|\d{1,3}\.[a-z]{1,4}(?:\.[ivx]{1,4})?"  # 2.fi, 1.f.iv
+    r"|[a-z]\.|[ivx]{1,4}\.|#"  # a. iv. #
+    r"|(?:part|item|question|req\.?|vraag)\s+[\w.()-]{1,8})$",  # Part a, Question 3, Req. 1
+    re.IGNORECASE,
+)
+LEADING_ID = re.compile(r"^\s*((?:\d{1,3}\.){1,4}\d{0,3}|\d{1,3}\)|[A-Z]{1,4}-\d{1,3}(?:\s?\(\d{1,2}\))?)\s+(?=\S)")
+CONTROL_ID = re.compile(r"^\s*([A-Z]{2,4}-\d{1,3}(?:\s?\(\d{1,2}\))?)(?!\w)")
+
+
+_SPACE_GIVEN = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
+
+
+def asks(text: str) -> bool:
+    """Whether text asks for an answer: a question mark, or an asking verb first ("Describe …"),
+    or an instruction to write "in the space that follows"."""
+    text = one_line(text)
+    if _SPACE_GIVEN.search(text) and len(text) <= 600:
+        return True
+    if not text or _NOT_ASKING.match(text) or len(text) > 1500:
+        return False
+    if "?" in text:
+        return True
+    words = len(text.split())
+    return (bool(_ASKING.match(text)) or bool(_INTERROGATIVE.match(text)) and words >= 6) and words >= 4
+
+
+def is_label(text: str) -> bool:
+    """A field's label: short, not a sentence ("Name", "Title", "Responsible Role:", "Date")."""
+    text = one_line(text)
+    if re.search(r"@|https?:|www\.|\.gov\b|\.com\b", text):
+        return False  # an address or a link is no field's label
+    return 0 < len(text) <= 80 and len(text.split()) <= 10 and (not text.endswith(".") or len(text) <= 4)  # "No."
+
+
+_INSTRUCTION = re.compile(
+    r"^(?:instructions?|note|notes|guidance|example|examples|tip|hint|toelichting|let op)\s*:?$", re.I
+)
+
+
+def is_instruction(text: str) -> bool:
+    """A label that introduces guidance, not a field ("Instructions:", "Note:")."""
+    return bool(_INSTRUCTION.match(one_line(text)))
+
+
+def is_id(text: str) -> bool:
+    return bool(_ID.match(one_line(text)))
+
+
+def ends_with_colon(text: str) -> bool:
+    return one_line(text).rstrip().endswith(":")
+
+
+@dataclass
+class Found:
+    """One question found: ``anchor`` its first paragraph (its row is that paragraph's ordinal),
+    ``text`` what it asks (context included), ``text_place`` / ``choice_place`` where the answer
+    and the pick go, ``choices`` the picks offered, ``like`` what makes others like it (a style,
+    a list, a table column: "find others like this one"), ``how`` the rule that found it."""
+
+    anchor: etree._Element
+    text: str
+    id: str | None = None
+    text_place: AnswerPlace | None = None
+    choice_place: AnswerPlace | None = None
+    choices: tuple[str, ...] = ()
+    existing_answer: str | None = None
+    existing_choice: str | None = None
+    section: str | None = None
+    like: str = ""
+    how: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+__all__ = [
+    "ASKING_VERBS",
+    "CONTROL_ID",
+    "LEADING_ID",
+    "Found",
+    "asks",
+    "ends_with_colon",
+    "is_id",
+    "is_instruction",
+    "is_label",
+]

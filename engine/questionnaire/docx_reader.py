@@ -1,0 +1,613 @@
+"""Read a Word questionnaire (.docx, .docm): which parts of the document are questions and where
+each answer goes (engine/questionnaire/places.py).
+
+The body is read in order, its headings giving each question its section:
+
+* **Tables** (engine/questionnaire/docx_tables.py): question and answer columns, forms, a
+  question row over its answer row, lists of boxes, one row to fill under a header; tables
+  nested in a cell are read as tables of their own.
+* **Paragraphs that ask** (a question mark, or an asking verb: Describe, Provide, List,
+  Explain, Indicate…) and are numbered or bulleted, or are followed by a place for the answer
+  (a one-cell table, a content control, two or more empty paragraphs) or by the items they
+  list; without a place, the answer goes in a new paragraph inserted after the question (after
+  its items). A label ending with a colon over a blank line ("Name of ICT Item:" over
+  "______") is a question too, and so is a label ended by a text control or form field.
+* **Boxes**: "☐ Yes ☐ No" in one paragraph is a choice; a run of paragraphs each starting with
+  a box is one choice under a prompt that asks for one ("Check one."), else a question per box
+  (kind ``checkbox``).
+
+The text of a content control inside a question's sentence is part of the question's text
+("Does [CSP Name] have …"). A question's ID is the document's own numbering: an ID cell of its
+row, the number Word draws before its paragraph, or a number its text starts with.
+
+Corrections a reviewer made (:class:`~engine.questionnaire.reader.ReadOptions` ``exclude``,
+``include``, ``like``) are applied here: questions left out by key, paragraphs added by their
+number, and the paragraphs like an example question (same style and list, or same table column)
+added.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from lxml import etree
+
+from engine.core.limits import Limits
+from engine.questionnaire.docx_found import LEADING_ID, Found, asks, ends_with_colon, is_instruction, is_label
+from engine.questionnaire.docx_lists import ListMark, Numbering, Styles, paragraph_numbering
+from engine.questionnaire.docx_package import DocxPackage, open_docx, style_of
+from engine.questionnaire.docx_places import (
+    boxes_place,
+    cell_place,
+    control_place,
+    label_of,
+    new_paragraph_place,
+    paragraph_place,
+)
+from engine.questionnaire.docx_tables import TableContext, table_questions
+from engine.questionnaire.docx_xml import (
+    Cell,
+    Inline,
+    W,
+    blocks,
+    clean,
+    forget_locations,
+    grid,
+    is_blank,
+    one_line,
+    read_inline,
+)
+from engine.questionnaire.length_limits import LengthLimit, stated_limit
+from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, place_key
+from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
+
+_ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
+_SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
+_FRONT_MATTER = re.compile(r"^(?:version|v|date|revision|rev|datum|versie|page|pagina)\.?$", re.I)
+_SKIP_STYLES = re.compile(r"^(?:toc|tableoffigures|caption|header|footer|title|subtitle)", re.I)
+NO_SPACE = "a new paragraph after the question: the document leaves no space for the answer"
+
+
+@dataclass
+class _Para:
+    el: etree._Element
+    ordinal: int
+    mark: ListMark | None
+    heading: int | None
+    style: str
+    list_id: str | None = None  # the list it is an item of (its numbering's id), even one Word draws nothing for
+    inline: Inline | None = None
+
+    @property
+    def read(self) -> Inline:
+        if self.inline is None:
+            self.inline = read_inline(self.el)
+        return self.inline
+
+    @property
+    def line(self) -> str:
+        return one_line(self.read.text)
+
+
+@dataclass
+class _Doc:
+    pkg: DocxPackage
+    styles: Styles
+    paras: dict[etree._Element, _Para]
+    found: list[Found] = field(default_factory=list)
+    claimed: set[etree._Element] = field(default_factory=set)  # blocks taken as an answer place
+    notes: list[str] = field(default_factory=list)
+    section: list[str] = field(default_factory=list)
+
+    def section_path(self) -> str | None:
+        return " > ".join(self.section) or None
+
+    def glyph_boxes(self, cell: Cell) -> list[tuple[etree._Element, str, bool]]:
+        """The paragraphs of a cell whose bullet Word draws as a box, with their labels and
+        whether the box is ticked (☒)."""
+        out = []
+        for p in cell.own_paragraphs():
+            para = self.paras.get(p)
+            if para is not None and para.mark is not None and para.mark.box and para.line:
+                out.append((p, para.line, para.mark.ticked))
+        return out if len(out) >= 2 else []
+
+
+def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
+    """The questions of a Word questionnaire (see the module docstring)."""
+    pkg = open_docx(path, limits)
+    doc = _index(pkg)
+    body = pkg.document.find(f"{W}body")
+    try:
+        _walk(doc, blocks(body))
+        found = _corrected(doc, options)
+    finally:
+        forget_locations()  # the places hold their locators; the tree is not kept
+    questions, places = _questions(doc, found)
+    if not questions:
+        raise QuestionnaireError(
+            path.name,
+            "no questions found (no table of questions, no numbered question, no field to fill in)",
+            "add the questions by hand on the Questionnaire screen (or --include PARAGRAPH), or ask the customer "
+            "for the questionnaire as a spreadsheet",
+        )
+    lists = Counter(q.choices for q in questions if q.choices)
+    layout = SheetLayout(
+        sheet=DOCUMENT_SHEET,
+        header_row=None,
+        question_col="A",
+        id_col=None,
+        answer_col="C",
+        comment_col=None,
+        choices=lists.most_common(1)[0][0] if lists else (),
+        questions=tuple(questions),
+    )
+    answered = sum(q.answered for q in questions)
+    notes = pkg.notes + doc.notes
+    if answered:
+        notes.append(f"{answered} questions already answered in the document are kept (not drafted again)")
+    return Questionnaire(path=path, sheets=(layout,), notes=tuple(notes), places=places)
+
+
+def _index(pkg: DocxPackage) -> _Doc:
+    """Every paragraph of the document with its ordinal, list mark and heading level."""
+    styles = Styles(pkg.styles)
+    numbering = Numbering(pkg.numbering)
+    paras: dict[etree._Element, _Para] = {}
+    for n, p in enumerate(pkg.document.iter(f"{W}p"), 1):
+        style = style_of(p) or (styles.default or "")
+        num, ilvl = paragraph_numbering(p, styles)
+        mark = numbering.mark(num, ilvl)
+        listed = num if num and num != "0" else None
+        paras[p] = _Para(p, n, mark, styles.heading_level(style) if style else None, style, listed)
+    return _Doc(pkg, styles, paras)
+
+
+# ------------------------------------------------------------------------------- the walk
+
+
+def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
+    i = 0
+    while i < len(flow):
+        el = flow[i]
+        if el in doc.claimed:
+            i += 1
+            continue
+        if el.tag == f"{W}tbl":
+            _table(doc, el, _before(doc, flow, i))
+            i += 1
+            continue
+        i = _paragraph(doc, flow, i)
+
+
+def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
+    """The text just before block i: a caption or a prompt ("Check one."), if close."""
+    for j in range(i - 1, max(-1, i - 3), -1):
+        el = flow[j]
+        if el.tag != f"{W}p":
+            return ""
+        para = doc.paras[el]
+        if para.heading is not None:
+            return ""
+        if para.line:
+            return para.line if len(para.line) <= 160 else ""
+    return ""
+
+
+def _table(doc: _Doc, tbl: etree._Element, before: str) -> None:
+    ctx = TableContext(doc.section_path(), before, doc.glyph_boxes)
+    doc.found += table_questions(tbl, ctx)
+    doc.notes += ctx.notes
+    for row in grid(tbl).rows:  # tables nested in a cell: tables of their own, in the same context
+        for cell in row:
+            if cell.merged_from is None:
+                for nested in cell.nested():
+                    _table(doc, nested, before)
+
+
+def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
+    """Read paragraph i (a heading, boxes, a label over a blank, a question); the index of the
+    next block to read."""
+    para = doc.paras[flow[i]]
+    if para.heading is not None and para.line:
+        level = para.heading
+        doc.section = doc.section[: level - 1] + [clean(para.line)]
+        return i + 1
+    if not para.line and _text_box(para.el):
+        return _question(doc, flow, i, text=_text_box(para.el)) if asks(_text_box(para.el)) else i + 1
+    if not para.line or _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")):
+        return i + 1
+    inline = para.read
+    if inline.boxes:
+        return _boxes(doc, flow, i)
+    if _control_at_end(doc, para):
+        return i + 1
+    if ends_with_colon(para.line) and is_label(para.line) and i + 1 < len(flow):
+        taken = _label_over_blank(doc, para, flow, i)
+        if taken:
+            return taken
+    if asks(para.line):
+        return _question(doc, flow, i)
+    return i + 1
+
+
+def _found(doc: _Doc, para: _Para, text: str, how: str) -> Found:
+    ident = para.mark.number if para.mark is not None else None
+    m = LEADING_ID.match(text)
+    if ident is None and m:
+        ident = m.group(1).rstrip(".)")
+    like = f"style:{para.style}|list:{para.mark.num_id if para.mark else ''}"
+    return Found(para.el, one_line(text), ident, section=doc.section_path(), like=like, how=how)
+
+
+def _control_at_end(doc: _Doc, para: _Para) -> bool:
+    """A label or question ended by a text control or form field: its answer goes there."""
+    controls = [c for c in para.read.controls if c.kind != "checkbox"]
+    if not controls:
+        return False
+    last = controls[-1]
+    shown = one_line(last.text)
+    line = para.line
+    head = line[: len(line) - len(shown)].strip() if shown and line.endswith(shown) else None
+    if head is None and not shown and line:
+        head = line
+    if not head or not (ends_with_colon(head) or asks(head) or is_label(head)) or len(controls) > 1 and not shown:
+        return False
+    if _FRONT_MATTER.match(label_of(head)):
+        return True  # the cover page's version and date: the document's, not a question
+    doc.claimed.update(_paragraphs_of(last.el))
+    found = _found(doc, para, label_of(head) if not asks(head) else head, "a label ended by a control")
+    place, existing = control_place(last)
+    found.existing_answer = existing
+    if last.items and last.kind in ("dropdown", "FORMDROPDOWN"):
+        found.choice_place, found.choices, found.existing_choice = place, last.items, existing
+        found.existing_answer = None
+    else:
+        found.text_place = place
+    doc.found.append(found)
+    return True
+
+
+def _paragraphs_of(el: etree._Element) -> list[etree._Element]:
+    return list(el.iter(f"{W}p"))
+
+
+def _label_over_blank(doc: _Doc, para: _Para, flow: list[etree._Element], i: int) -> int | None:
+    nxt = flow[i + 1]
+    if nxt.tag != f"{W}p" or is_instruction(para.line):
+        return None
+    below = doc.paras[nxt]
+    if not below.line or not (is_blank(below.line) or _field_label(para) and _written_line(doc, below, flow, i + 2)):
+        return None
+    found = _found(doc, para, label_of(para.line), "a label over a blank line")
+    found.text_place, found.existing_answer = paragraph_place(nxt)
+    doc.found.append(found)
+    doc.claimed.add(nxt)
+    return i + 2
+
+
+_NOT_FIELD = re.compile(r"^(?:the|a|an)\s|\b(?:requirements?|guidance|instructions?|notes?|examples?)\b", re.I)
+
+
+def _field_label(para: _Para) -> bool:
+    """A label that names a field ("Name of ICT Item:"), not one that introduces text ("The
+    organization:", "AC-8 Additional FedRAMP Requirements and Guidance:")."""
+    return len(para.line.split()) <= 12 and not _NOT_FIELD.search(para.line)
+
+
+def _written_line(doc: _Doc, below: _Para, flow: list[etree._Element], after: int) -> bool:
+    """The line under a label holds an answer: no heading, no question, no boxes, not a label, and,
+    when it is a list item, the only one (a list under a label is the label's content)."""
+    if below.heading is not None or asks(below.line) or below.read.boxes or ends_with_colon(below.line):
+        return False
+    if below.list_id is not None:
+        nxt = doc.paras.get(flow[after]) if after < len(flow) and flow[after].tag == f"{W}p" else None
+        return nxt is None or nxt.list_id != below.list_id
+    return True
+
+
+def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
+    """Boxes in paragraph i: a choice in one paragraph, or a run of one-box paragraphs."""
+    para = doc.paras[flow[i]]
+    boxes = para.read.boxes
+    if len(boxes) >= 2:
+        head = clean("".join(str(v) for k, v in para.read.pieces[: _first_box(para.read)] if k == "text"))
+        text = head or _previous_text(doc, flow, i)
+        found = _found(doc, para, text or " / ".join(b.label for b in boxes), "boxes in one paragraph")
+        found.choice_place, found.existing_choice = boxes_place(boxes)
+        found.choices = tuple(b.label for b in boxes)
+        doc.found.append(found)
+        return i + 1
+    run = [i]
+    j = i + 1
+    while j < len(flow) and flow[j].tag == f"{W}p" and len(doc.paras[flow[j]].read.boxes) == 1:
+        run.append(j)
+        j += 1
+    prompt = _previous_text(doc, flow, i)
+    if prompt and _ONE.search(prompt) and len(run) >= 2:
+        items = [doc.paras[flow[k]].read.boxes[0] for k in run]
+        found = _found(doc, para, prompt, "a run of boxes under a prompt")
+        found.choice_place, found.existing_choice = boxes_place(items)
+        found.choices = tuple(b.label for b in items)
+        doc.found.append(found)
+        return j
+    for k in run:
+        item = doc.paras[flow[k]]
+        box = item.read.boxes[0]
+        if not box.label:
+            continue
+        section = doc.section[-1] if doc.section else ""
+        text = f"{section}: {box.label}" if section and is_label(box.label) else box.label
+        found = _found(doc, item, text, "a box and its label")
+        found.like = f"box:{item.style}"
+        found.choice_place, existing = boxes_place([box])
+        found.existing_choice = "Yes" if existing else None
+        found.choices = ("Yes", "No")
+        doc.found.append(found)
+    return j
+
+
+def _first_box(inline: Inline) -> int:
+    return next(n for n, (k, _) in enumerate(inline.pieces) if k == "box")
+
+
+def _previous_text(doc: _Doc, flow: list[etree._Element], i: int) -> str:
+    for j in range(i - 1, max(-1, i - 3), -1):
+        el = flow[j]
+        if el.tag != f"{W}p" or doc.paras[el].heading is not None:
+            return ""
+        if doc.paras[el].line:
+            return doc.paras[el].line
+    return ""
+
+
+def _text_box(p: etree._Element) -> str:
+    """The text of the first text box a paragraph anchors ("Instruction: In the space that follows,
+    describe …"), one line; "" when it anchors none. (A text box is drawn twice, for Word and for
+    older readers: the first is read.)"""
+    box = next(p.iter(f"{W}txbxContent"), None)
+    if box is None:
+        return ""
+    return one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p")))
+
+
+def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = None) -> int:
+    """A paragraph that asks (or ``text``, the question its text box holds): its items, its place
+    (a one-cell table, a content control, blank paragraphs) or a new paragraph; only a numbered
+    one is a question without any of these."""
+    para = doc.paras[flow[i]]
+    found = _found(doc, para, text or para.line, "a paragraph that asks")
+    j = i + 1
+    items: list[_Para] = []
+    while j < len(flow) and flow[j].tag == f"{W}p":  # the items it lists ("on the following topics?")
+        item = doc.paras[flow[j]]
+        if not item.line or item.mark is None or item.heading is not None or asks(item.line) or item.read.boxes:
+            break
+        if para.mark is not None and item.mark.num_id == para.mark.num_id and item.mark.level <= para.mark.level:
+            break
+        items.append(item)
+        j += 1
+    if items:
+        found.text = one_line(f"{found.text} " + " ".join(item.line for item in items))
+    last = items[-1].el if items else para.el
+    spaced = bool(_SPACE.search(found.text))  # "In the space that follows, describe …": a question, space or not
+    written = _written_answer(doc, para, flow, j, bool(items) or spaced)
+    if written is not None:  # the answer a previous export wrote after the question
+        found.text_place, found.existing_answer = paragraph_place(written)
+        doc.found.append(found)
+        return j + 1
+    place = _place_after(doc, flow, j, spaced=spaced)
+    if place is None and para.mark is None and not items and not spaced:
+        return i + 1  # prose that asks, not a question
+    if place is None:
+        found.text_place, _ = new_paragraph_place(last, NO_SPACE)
+        found.how += ", no space"
+    else:
+        (found.text_place, found.existing_answer), taken = place
+        doc.claimed.update(taken)
+    doc.found.append(found)
+    return j
+
+
+def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, items: bool) -> etree._Element | None:
+    """The paragraph right after a listed question (or its items) in the question's style without
+    its list mark, that does not ask: an answer written there (by an export, or by hand)."""
+    if j >= len(flow) or flow[j].tag != f"{W}p" or (para.mark is None and not items):
+        return None
+    nxt = doc.paras[flow[j]]
+    if not nxt.line or nxt.mark is not None or nxt.heading is not None or asks(nxt.line) or nxt.read.boxes:
+        return None
+    return nxt.el if nxt.style == para.style or not para.line else None  # (a question in a text box: its line)
+
+
+def _place_after(
+    doc: _Doc, flow: list[etree._Element], j: int, spaced: bool = False
+) -> tuple[tuple[AnswerPlace, str | None], list[etree._Element]] | None:
+    """The answer place right after a question: a one-cell table, a content control, or two or
+    more blank paragraphs (one is the document's spacing, not a place, unless the question says
+    to answer "in the space that follows": ``spaced``)."""
+    if j >= len(flow):
+        return None
+    el = flow[j]
+    if el.tag == f"{W}tbl":
+        g = grid(el)
+        cells = [c for row in g.rows for c in row if c.merged_from is None]
+        if len(cells) == 1 and not cells[0].boxes and not cells[0].nested() and not asks(cells[0].line):
+            return cell_place(cells[0]), [el]  # a box for the answer (blank, a control, or answered)
+        return None
+    sdt = _block_control(el)
+    if sdt is not None:
+        paras = [p for p in flow[j:] if _block_control(p) is sdt]
+        text = " ".join(doc.paras[p].line for p in paras)
+        from engine.questionnaire.docx_xml import Control, sdt_kind
+
+        placeholder = sdt.find(f"{W}sdtPr/{W}showingPlcHdr") is not None or is_blank(text)
+        return control_place(Control(sdt_kind(sdt), sdt, text, placeholder=placeholder)), paras
+    blanks = []
+    for el in flow[j:]:
+        if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
+            break
+        blanks.append(el)
+    if len(blanks) >= 2 or blanks and spaced:
+        return paragraph_place(blanks[0]), blanks[:1]
+    return None
+
+
+def _block_control(p: etree._Element) -> etree._Element | None:
+    """The block content control a paragraph of the body sits in, if any."""
+    parent = p.getparent()
+    while parent is not None and parent.tag != f"{W}body":
+        if parent.tag == f"{W}sdt":
+            return parent
+        if parent.tag in (f"{W}tc", f"{W}tbl"):
+            return None
+        parent = parent.getparent()
+    return None
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+def _corrected(doc: _Doc, options: ReadOptions) -> list[Found]:
+    """The found questions with the reviewer's corrections applied (see the module docstring)."""
+    found = list(doc.found)
+    anchors = {f.anchor for f in found}
+    by_ordinal = {para.ordinal: para for para in doc.paras.values()}
+    wanted: list[_Para] = []
+    for ref in options.include:
+        number = int(str(ref).lstrip("pPA")) if str(ref).lstrip("pPA").isdigit() else None
+        para = by_ordinal.get(number) if number is not None else None
+        if para is None or not para.line:
+            doc.notes.append(f"--include {ref}: no paragraph with text has that number; nothing added")
+            continue
+        wanted.append(para)
+    for para in wanted:
+        if para.el not in anchors:
+            found.append(_added(doc, para))
+            anchors.add(para.el)
+    for key in options.like:
+        example = next((f for f in found if _key(doc, f) == key), None)
+        if example is None:
+            doc.notes.append(f"like {key}: no such question; nothing added")
+            continue
+        sign = _signature(doc, example.anchor)
+        for para in doc.paras.values():
+            if para.line and para.heading is None and para.el not in anchors and _signature(doc, para.el) == sign:
+                found.append(_added(doc, para))
+                anchors.add(para.el)
+    excluded = set(options.exclude)
+    return [f for f in found if _key(doc, f) not in excluded and (f.id or "") not in excluded]
+
+
+def _key(doc: _Doc, f: Found) -> str:
+    return place_key(DOCUMENT_SHEET, f"A{doc.paras[f.anchor].ordinal}")
+
+
+def _signature(doc: _Doc, p: etree._Element) -> tuple:
+    """What makes a paragraph like another: the table column it heads (the same column of a table
+    with the same header), or its style and list."""
+    cell = p.getparent()
+    while cell is not None and cell.tag not in (f"{W}tc", f"{W}body"):
+        cell = cell.getparent()
+    para = doc.paras[p]
+    if cell is not None and cell.tag == f"{W}tc":
+        tbl = cell.getparent()
+        while tbl is not None and tbl.tag != f"{W}tbl":
+            tbl = tbl.getparent()
+        g = grid(tbl)
+        where = next((c for row in g.rows for c in row if c.el is cell), None)
+        header = g.at(0, where.col) if where is not None else None
+        first = cell.find(f"{W}p") is p or (where is not None and where.own_paragraphs()[:1] == [p])
+        return ("cell", header.line if header is not None and header is not where else "", where.col if where else -1,
+                g.width, first)  # fmt: skip
+    return ("paragraph", para.style, para.mark.num_id if para.mark else None, para.mark.level if para.mark else None)
+
+
+def _added(doc: _Doc, para: _Para) -> Found:
+    """A question the reviewer added: its place the empty cell beside or below it, the blank
+    paragraph after it, or a new paragraph after it."""
+    found = _found(doc, para, label_of(para.line) if not asks(para.line) else para.line, "added by the reviewer")
+    parent = para.el.getparent()
+    if parent is not None and parent.tag == f"{W}tc":
+        tr = parent.getparent()
+        cells = [c for c in tr if c.tag == f"{W}tc"]
+        later = cells[cells.index(parent) + 1 :] if parent in cells else []
+        blank = next((c for c in later if is_blank(one_line("".join(c.itertext())))), None)
+        if blank is not None:
+            found.text_place, found.existing_answer = cell_place(Cell(blank, 0, 0, 1))
+            return found
+        found.text_place, _ = new_paragraph_place(para.el, "below the question, in its cell")
+        return found
+    nxt = para.el.getnext()
+    if nxt is not None and nxt.tag == f"{W}p" and is_blank(doc.paras[nxt].line):
+        found.text_place, found.existing_answer = paragraph_place(nxt)
+    else:
+        found.text_place, _ = new_paragraph_place(para.el, NO_SPACE)
+    return found
+
+
+# ------------------------------------------------------------------------------ questions
+
+
+def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str, AnswerPlace]]:
+    """Question records in document order, each row its first paragraph's ordinal (a later
+    question from the same paragraph takes the ordinal of its answer place's paragraph)."""
+    questions: list[Question] = []
+    places: dict[str, AnswerPlace] = {}
+    used: set[int] = set()
+    for f in sorted(found, key=lambda f: doc.paras[f.anchor].ordinal):
+        row = doc.paras[f.anchor].ordinal
+        while row in used:
+            row += 100_000  # a second question of one paragraph: its key stays stable as long as the first is
+        used.add(row)
+        limit = stated_limit(f.text)
+        text_place = _limited(f.text_place, limit) if f.text_place is not None else None
+        if text_place is not None and not limit and (text_place.max_words or text_place.max_chars):
+            f.text = (
+                f"{f.text} (max {LengthLimit(text_place.max_words, text_place.max_chars).describe()})"  # the place's
+            )
+        choice_cell = f"B{row}" if f.choice_place is not None else None
+        text_cell = f"C{row}" if text_place is not None else None
+        if choice_cell:
+            places[place_key(DOCUMENT_SHEET, choice_cell)] = f.choice_place  # type: ignore[assignment]
+        if text_cell:
+            places[place_key(DOCUMENT_SHEET, text_cell)] = text_place  # type: ignore[assignment]
+        questions.append(
+            Question(
+                id=f.id,
+                sheet=DOCUMENT_SHEET,
+                row=row,
+                text=f.text,
+                question_cell=f"A{row}",
+                choice_cell=choice_cell,
+                text_cell=text_cell,
+                choices=tuple(c for c in f.choices if c),
+                existing_answer=f.existing_answer,
+                existing_choice=f.existing_choice,
+            )
+        )
+    return questions, places
+
+
+def _limited(place: AnswerPlace, limit: LengthLimit) -> AnswerPlace:
+    """The place with the length limit its question states (a limit the place itself sets kept)."""
+    if not limit:
+        return place
+    return replace(place, max_words=limit.max_words or place.max_words, max_chars=limit.max_chars or place.max_chars)
+
+
+def docx_paragraphs(path: Path, limits: Limits) -> list[tuple[int, str]]:
+    """The document's paragraphs with text, as (number, one line): what a reviewer picks a
+    missed question from (``include``); headings and the table of contents left out."""
+    doc = _index(open_docx(path, limits))
+    out = []
+    for para in doc.paras.values():
+        if para.heading is None and para.line and not _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")):
+            out.append((para.ordinal, para.line[:200]))
+    return out
+
+
+__all__ = ["docx_paragraphs", "read_docx"]

@@ -1,0 +1,920 @@
+"""The questions of one Word table and where their answers go.
+
+A table is read by the first of these shapes it has:
+
+1. **A grid of records** (a header row of column labels over two or more empty rows: an
+   inventory, a revision history, a list of laws): no questions; a note says the rows are added
+   by hand.
+2. **A list of boxes** (each row one box and its label: "☐ Opt-out / ☐ This cloud is willing…",
+   "Low ☐ / Moderate ☐ / High ☐"): one choice question, the rows its options.
+3. **Question and answer columns** (a header row naming them: Question / Response / Answer /
+   Implementation / Comments / Notes / Modification Statement, or Yes / No columns to mark): a
+   question per row; its answer in the answer column's cell (boxes or options drawn as list
+   items become its choices, an empty cell or a control its text), or, when the table has no
+   answer column at all, in a new paragraph below the question in its own cell (the note says
+   so). Rows repeating the header start a section; rows under a question's number ("1.f.i",
+   "- The open source policy…") are part of the question above.
+4. **One row to fill under a header** ("Unique Identifier | Name | Abbreviation" over one empty
+   row, a risk table over its hints, a "<Fill In>" row under example rows to delete): a question
+   per column.
+5. **A form**, row by row: a label or a question and the empty cell, control or boxes beside
+   or below it ("Name | ___", "Responsible Role:", a question row over an empty answer row,
+   "Implementation Status (check all that apply): ☐ Implemented ☐ Partially implemented…").
+
+Nested tables are read as tables of their own (by the caller).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from engine.questionnaire.docx_found import CONTROL_ID, Found, asks, ends_with_colon, is_id, is_instruction, is_label
+from engine.questionnaire.docx_places import (
+    MARKS,
+    after_label_place,
+    boxes_place,
+    cell_place,
+    column_marks_place,
+    label_of,
+    list_glyph_place,
+)
+from engine.questionnaire.docx_xml import Box, Cell, Grid, W, clean, grid, is_blank, locator, one_line, sdt_kind
+from engine.questionnaire.places import AnswerPlace, PlaceKind
+
+_ID_LABEL = re.compile(
+    r"^(?:no\.?|nr\.?|#|number|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#))$", re.I
+)
+_ANSWER_LABEL = re.compile(
+    r"\b(?:responses?|answers?|implementation|observations?|comments?|notes?|modification|explanation|remarks"
+    r"|evidence|details|justification|your|vendor|supplier|csp|antwoord|toelichting|opmerkingen?)\b",
+    re.I,
+)
+_QUESTION_LABEL = re.compile(
+    r"\b(?:questions?|requirements?|statement|basic elements|criteria|vraag|vragen|eis)\b", re.I
+)
+_QUESTION_HEAD = re.compile(
+    r"\b(?:questions?|requirements?|criteria|vraag|vragen|eisen)\s*$", re.I
+)  # the label's head noun
+_MARK_LABEL = re.compile(
+    r"^(?:yes|no|n/?a|not applicable|partial(?:ly)?|compliant|non-compliant|ja|nee|true|false)$", re.I
+)
+_EXAMPLE = re.compile(r"\bexample\b.*\bdelete\b|\bplease delete\b|\bsample (?:entry|row)\b", re.I)
+_FILL_IN = re.compile(r"<\s*fill in\b", re.I)
+_SUB_ITEM = re.compile(r"^\s*[-–•·]\s")
+# the labels of contact fields, the most common form a questionnaire holds (a form answered in full has no blank left)
+_FIELD = re.compile(
+    r"\b(?:name|title|address|phone|e-?mail|organi[sz]ation|company|role|date|position|naam|adres|telefoon)\b", re.I
+)
+_PARAMETER = re.compile(r"^parameter\b", re.I)  # a FedRAMP control's parameter row: a label without its colon
+_PART = re.compile(
+    r"^(?:part|item|question|req\.?|requirement|vraag|onderdeel)\s+[\w.()-]{1,8}$|^\(?[a-z]\)$|^[a-z]\.$", re.I
+)
+
+
+@dataclass
+class TableContext:
+    """What the reader knows around a table: its section (heading path), the text just before
+    it (a caption, "Check one."), and how to make the place of a paragraph-less answer."""
+
+    section: str | None
+    before: str = ""
+    glyph_boxes: Callable[[Cell], list[tuple[etree._Element, str, bool]]] = lambda cell: []
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Table:
+    g: Grid
+    ctx: TableContext
+    title: str = ""  # a first row spanning the table ("AC-2 Control Summary Information")
+    control_id: str | None = None  # "AC-2", "AC-2 (1)": the control a FedRAMP table is about
+    found: list[Found] = field(default_factory=list)
+    values: set[int] = field(default_factory=set)  # a form's value columns (filled or not)
+
+    def context(self) -> str:
+        return self.title or self.ctx.before or (self.ctx.section or "").rsplit(" > ", 1)[-1]
+
+
+def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
+    """The questions of ``tbl`` (see the module docstring)."""
+    g = grid(tbl)
+    if not g.rows or g.width == 0:
+        return []
+    t = _Table(g, ctx)
+    start = _title_rows(t)
+    if _document_control(t):
+        return []
+    for shape in (_records, _box_list, _columns, _one_row, _form):
+        done = shape(t, start)
+        if done:
+            break
+    return t.found
+
+
+# ------------------------------------------------------------------------------------ cells
+
+
+def _kind(cell: Cell, ctx: TableContext) -> str:
+    """blank | control | boxes | glyphs | text."""
+    if cell.boxes:
+        return "boxes"
+    if ctx.glyph_boxes(cell):
+        return "glyphs"
+    wrapper = cell.cell_control()
+    wrapper = wrapper if wrapper is not None else cell.block_control()
+    if wrapper is not None and sdt_kind(wrapper) in ("text", "rich text", "date", "dropdown", "combo box"):
+        return "control"  # filled or not, the control is the place
+    controls = [c for c in cell.controls if c.kind != "checkbox"]
+    if controls and (is_blank(cell.text) or one_line(controls[0].text) == cell.line):
+        return "control"
+    if cell.blank:
+        return "blank"
+    return "text"
+
+
+def _full(g: Grid, r: int) -> Cell | None:
+    """Row r's one cell when it spans the whole table (a title, a question or an answer row)."""
+    own = g.own(r)
+    if len(g.rows[r]) == 1 and own and own[0].span >= g.width - 0:
+        return own[0]
+    if len(own) == 1 and len(g.rows[r]) == 1:
+        return own[0]
+    return None
+
+
+def _title_rows(t: _Table) -> int:
+    """The rows at the top that name the table (spanning it, not asking, no place): skipped as
+    context. Returns the first row after them."""
+    g, r = t.g, 0
+    while r < len(g.rows) - 1:
+        cell = _full(g, r)
+        if cell is None or _kind(cell, t.ctx) != "text":
+            break
+        instruction = r + 1 < len(g.rows) and _labels_row(t, r + 1)  # "Identify additional measures…" over labels
+        labelled = ":" in " ".join(cell.line.split()[:6])  # "Responsible Role: CISO": a label and its answer
+        if not instruction and (asks(cell.text) or labelled or len(cell.line.split()) > 14):
+            break
+        t.title = t.title + " — " + cell.line if t.title else cell.line
+        r += 1
+    first = next((c.line for c in g.own(0) if c.line), "")
+    m = CONTROL_ID.match(first)
+    t.control_id = m.group(1) if m else None
+    own = g.own(r)
+    words = " ".join(c.line for c in own)
+    if (
+        r == 0
+        and len(own) >= 2
+        and len(g.rows) > 1
+        and _full(g, 1) is not None
+        and all(c.line for c in own)
+        and (len(words.split()) <= 10 and not asks(words) and not any(ends_with_colon(c.line) for c in own))
+        and not any(is_id(c.line) and not CONTROL_ID.match(c.line) for c in own)  # "1.1.1 | Geef …": a question
+    ):  # "AC-2 | Control Summary Information" over rows spanning the table
+        t.title, r = words, 1
+    return r
+
+
+def _labels_row(t: _Table, r: int) -> bool:
+    """Row r holds only column labels (two or more short texts, nothing asking, no place)."""
+    own = t.g.own(r)
+    texts = [c for c in own if c.line]
+    if len(own) < 2 or len(texts) < max(2, len(own) - 1):
+        return False
+    return all(_kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and not asks(c.line) for c in own)
+
+
+def _header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
+    """The header rows from ``start`` (one, or two when a label spans columns labelled below
+    it) and each grid column's label ("Source: CMVP #"); None when the table has none."""
+    g = t.g
+    if start >= len(g.rows):
+        return None
+    if not _labels_row(t, start):
+        own = g.own(start)
+        grouped = start + 1 < len(g.rows) and _labels_row(t, start + 1) and any(c.span > 1 and c.line for c in own)
+        if not grouped or not all(_kind(c, t.ctx) in ("text", "blank") for c in own):
+            return None  # "| Source | Destination |" over the labels: a row of groups
+    labels = {c: "" for c in range(g.width)}
+    last = start
+    for cell in g.rows[start]:
+        for c in range(cell.col, cell.col + cell.span):
+            labels[c] = cell.origin.line
+    spans = any(cell.span > 1 and cell.line for cell in g.own(start))
+    if spans and start + 1 < len(g.rows) and _labels_row(t, start + 1):
+        last = start + 1
+        for cell in g.rows[last]:
+            if cell.merged_from is None and cell.line:
+                for c in range(cell.col, cell.col + cell.span):
+                    labels[c] = f"{labels[c]}: {cell.line}" if labels[c] and labels[c] != cell.line else cell.line
+    return last + 1, labels
+
+
+# ---------------------------------------------------------------------------- 1. records
+
+
+def _records(t: _Table, start: int) -> bool:
+    header = _header(t, start) or _text_row(t, start)
+    if header is None:
+        return False
+    first, labels = header
+    rows = range(first, len(t.g.rows))
+    empty = [r for r in rows if all(_empty(c, t.ctx) for c in t.g.own(r))]
+    entries = [r for r in rows if r not in empty and not any(asks(c.line) or c.controls for c in t.g.own(r))]
+    listed = len(empty) >= 2 or empty and len(entries) >= 2 and len(entries) + len(empty) == len(rows)
+    filled = [r for r in rows if all(c.line and not c.boxes and not c.controls for c in t.g.own(r))]
+    asking = any(asks(c.line) for r in rows for c in t.g.own(r))
+    wide = t.g.width >= 3  # a two-column table filled in is a form answered, not a reference
+    wide = wide and not any(_ANSWER_LABEL.search(v) for v in labels.values())  # nor one with an answer column
+    if wide and len(rows) >= 3 and len(filled) >= 0.7 * len(rows) and not asking and not _header_asks(t, first):
+        return True  # a reference list, filled in (which controls apply at which level): nothing to answer
+    if listed and len({v for v in labels.values() if v}) >= 2 and len(t.g.own(first - 1)) >= 3:
+        name = t.title or t.ctx.before or ", ".join(dict.fromkeys(v for v in labels.values() if v))
+        t.ctx.notes.append(
+            f"the table '{one_line(name)[:60]}' is a list of records ({len(empty)} empty rows under "
+            f"'{' | '.join(dict.fromkeys(v for v in labels.values() if v))[:80]}'): not read as questions; fill it in by hand"
+        )
+        return True
+    return False
+
+
+def _header_asks(t: _Table, first: int) -> bool:
+    return any(asks(c.line) for r in range(first) for c in t.g.own(r))
+
+
+def _empty(cell: Cell, ctx: TableContext) -> bool:
+    """Nothing entered: blank, or controls showing their placeholder (a dropdown's "Select One")."""
+    if cell.boxes:
+        return False
+    if cell.blank:
+        return True
+    controls = cell.controls
+    return bool(controls) and all(c.placeholder or is_blank(c.text) or c.items for c in controls)
+
+
+DOCUMENT_CONTROL = re.compile(
+    r"\b(?:revision history|record of changes|change (?:history|record|log)|version history|document history"
+    r"|revisiegeschiedenis|prepared (?:by|for)|sign[- ]off sheet)\b|\b(?:signatures?|approvals|handtekening)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _document_control(t: _Table) -> bool:
+    """A table about the document itself (its revisions, who prepared it, its signatures)."""
+    section = (t.ctx.section or "").rsplit(" > ", 1)[-1]
+    return any(DOCUMENT_CONTROL.search(x) for x in (t.title, t.ctx.before, section) if x)
+
+
+# --------------------------------------------------------------------------- 2. box lists
+
+
+def _option_row(t: _Table, r: int) -> tuple[Box | None, list, str] | None:
+    """(box, glyph items, label) when row r is one box and its label, else None."""
+    own = t.g.own(r)
+    boxes = [b for c in own for b in c.boxes]
+    if len(boxes) != 1:
+        return None
+    label = boxes[0].label or next((_first_line(c) for c in own if c.line and not c.boxes), "")
+    label = clean(label)
+    if not label or asks(label) and len(label.split()) > 12:
+        return None
+    return boxes[0], [], label
+
+
+def _first_line(cell: Cell) -> str:
+    return next((one_line(i.text) for _, i in cell.inlines() if one_line(i.text)), "")
+
+
+def _box_list(t: _Table, start: int) -> bool:
+    g = t.g
+    rows = list(range(start, len(g.rows)))
+    if len(rows) < 2:
+        return False
+    options = [_option_row(t, r) for r in rows]
+    if not all(options):
+        return False
+    groups: list[tuple[str, list[tuple[int, Box, str]]]] = [(t.title or t.ctx.before or t.context(), [])]
+    for r, (box, _, label) in zip(rows, options):  # type: ignore[misc]
+        groups[-1][1].append((r, box, label))
+        follow = _follow_up(t, r)  # "This cloud is willing to host… / Select the cloud layers…": a second pick
+        if follow:
+            groups.append((follow, []))
+    for text, items in groups:
+        if not items:
+            continue
+        labelled = [Box(b.kind, b.el, b.checked, b.offset, label) for _, b, label in items]
+        place, existing = boxes_place(labelled)
+        anchor = g.own(items[0][0])[0].own_paragraphs()[0]
+        t.found.append(
+            Found(
+                anchor,
+                _with_section(text, t),
+                choice_place=place,
+                choices=tuple(b.label for b in labelled),
+                existing_choice=existing,
+                section=t.ctx.section,
+                like=f"table:{t.title or 'boxes'}",
+                how="a list of boxes",
+            )  # fmt: skip
+        )
+    return True
+
+
+def _follow_up(t: _Table, r: int) -> str:
+    """A prompt for another pick under an option's label, in its cell ("Select the cloud layers…")."""
+    for cell in t.g.own(r):
+        lines = [one_line(i.text) for _, i in cell.inlines() if one_line(i.text) and not i.boxes]
+        if len(lines) >= 2 and (asks(lines[-1]) or ends_with_colon(lines[-1])):
+            return lines[-1]
+    return ""
+
+
+def _with_section(text: str, t: _Table) -> str:
+    section = (t.ctx.section or "").rsplit(" > ", 1)[-1]
+    text = one_line(text)
+    if section and section.lower() not in text.lower() and not asks(text):
+        return f"{section}: {text}"
+    return text
+
+
+# ----------------------------------------------------------------------------- 3. columns
+
+
+@dataclass
+class _Columns:
+    labels: dict[int, str]
+    id_col: int | None
+    question_col: int | None
+    answer_cols: list[int]
+    mark_cols: list[int]
+
+
+def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
+    g = t.g
+    cols = sorted({c.col for r in range(first, len(g.rows)) for c in g.own(r)} | {c for c in labels if labels[c]})
+    data = [r for r in range(first, len(g.rows)) if not _repeats_header(t, r, labels) and not _example_row(t, r)]
+    id_col = question_col = None
+    answer_cols, mark_cols = [], []
+    for c in cols:
+        label = clean(labels.get(c, ""))
+        short = label.split(": ")[-1]  # the lower of two header rows ("…Controls: FED")
+        cells = [g.at(r, c) for r in data]
+        cells = [x for x in cells if x is not None and x.col == c and x.merged_from is None]
+        if not cells:
+            continue  # no cell starts in this column (merged into its neighbour on every row)
+        kinds = [_kind(x, t.ctx) for x in cells]
+        placeish = sum(k in ("blank", "control", "boxes", "glyphs") for k in kinds)
+        marks = [one_line(x.text).lower() for k, x in zip(kinds, cells) if k != "boxes"]
+        if (
+            label
+            and (_MARK_LABEL.match(short) or any(m in MARKS for m in marks) and len(short.split()) <= 4)
+            and all(m in MARKS or not m for m in marks)
+        ):  # "Yes | No" columns, or a matrix of "x" marks under short labels
+            mark_cols.append(c)
+        elif _ID_LABEL.match(label) or (label and cells and all(is_id(x.line) or not x.line for x in cells)
+                                        and sum(bool(x.line) for x in cells) >= max(2, len(cells) // 2)):  # fmt: skip
+            id_col = c if id_col is None or "id" in label.lower() else id_col
+        elif (
+            _ANSWER_LABEL.search(label)
+            and not _QUESTION_HEAD.search(label)  # not "CSP Response Requirements"
+            or (cells and placeish >= max(1, 0.6 * len(cells)))
+            or (_FIELD.search(label) and not any(is_label(x.line) or asks(x.line) for x in cells if x.line))
+        ):
+            answer_cols.append(c)
+        elif _QUESTION_LABEL.search(label) and question_col is None:
+            question_col = c
+    if question_col is None:
+        candidates = [c for c in cols if c not in answer_cols + mark_cols and c != id_col]
+        scores = {
+            c: sum(asks(x.line) for r in data if (x := g.at(r, c)) is not None and x.col == c) for c in candidates
+        }
+        best = max(scores.items(), key=lambda kv: (kv[1], -kv[0]), default=(None, 0))
+        question_col = best[0] if best[1] else None
+    if question_col is None and (answer_cols or mark_cols):  # labels beside the places ("Measures approved by:")
+        labelled = [
+            c for c in cols
+            if c not in answer_cols + mark_cols and c != id_col and c < min(answer_cols + mark_cols)
+            and sum(bool(x.line) and not x.blank and (is_label(x.line) or asks(x.line))
+                    for r in data if (x := g.at(r, c)) is not None) > len(data) / 2
+        ]  # fmt: skip
+        question_col = labelled[-1] if labelled else None
+    return _Columns(labels, id_col, question_col, answer_cols, mark_cols)
+
+
+def _repeats_header(t: _Table, r: int, labels: dict[int, str]) -> bool:
+    """Row r repeats the header's labels beside its first cell (a section of the table:
+    "Tooling | Implementation | Notes, Action Item")."""
+    own = t.g.own(r)
+    if len(own) < 2 or not _labels_row(t, r):
+        return False
+    same = sum(1 for c in own[1:] if c.line and _word(c.line) == _word(labels.get(c.col, "").split(": ")[-1]))
+    return same >= max(1, len(own) - 2)
+
+
+def _word(label: str) -> str:
+    words = re.findall(r"\w+", label.lower())
+    return words[0] if words else ""
+
+
+def _columns(t: _Table, start: int) -> bool:
+    header = _header(t, start)
+    if header is None:
+        return False
+    first, labels = header
+    roles = _roles(t, first, labels)
+    if roles.question_col is None or not (roles.answer_cols or roles.mark_cols or _mostly_asking(t, first, roles)):
+        return False
+    if len(range(first, len(t.g.rows))) == 1 and not _asks_in(t, first, roles):
+        return False  # one row under the labels: a form of one record (shape 4)
+    if _reference(t, first, roles):
+        return True
+    section = t.ctx.section
+    for r in range(first, len(t.g.rows)):
+        if _repeats_header(t, r, labels):
+            head = t.g.own(r)[0].line
+            section = f"{t.ctx.section} > {head}" if t.ctx.section and head else head or section
+            continue
+        _column_row(t, r, roles, section)
+    return True
+
+
+def _reference(t: _Table, first: int, roles: _Columns) -> bool:
+    """A matrix already marked on every row whose rows ask nothing (which controls apply, by
+    category): the document's reference, not questions; a note says so."""
+    if not roles.mark_cols:
+        return False
+    rows = [r for r in range(first, len(t.g.rows)) if len(t.g.own(r)) > 1]
+    for r in rows:
+        marks = [t.g.at(r, c) for c in roles.mark_cols]
+        if not any(m is not None and one_line(m.text).lower() in MARKS for m in marks):
+            return False
+        q = t.g.at(r, roles.question_col)  # type: ignore[arg-type]
+        if q is not None and asks(q.line):
+            return False
+    name = t.title or t.ctx.before or "a table"
+    t.ctx.notes.append(
+        f"the table '{one_line(name)[:60]}' is marked on every row already: read as reference, not questions"
+    )
+    return True
+
+
+def _mostly_asking(t: _Table, first: int, roles: _Columns) -> bool:
+    """Most of the question column's cells ask (the items listed under a question not counted)."""
+    cells = [t.g.at(r, roles.question_col) for r in range(first, len(t.g.rows))]  # type: ignore[arg-type]
+    texts = [c.line for c in cells if c is not None and c.line and not _SUB_ITEM.match(c.line)]
+    return bool(texts) and sum(asks(x) for x in texts) >= 0.5 * len(texts)
+
+
+def _asks_in(t: _Table, r: int, roles: _Columns) -> bool:
+    cell = t.g.at(r, roles.question_col)  # type: ignore[arg-type]
+    return cell is not None and asks(cell.line)
+
+
+def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None:
+    g = t.g
+    qcell = g.at(r, roles.question_col)  # type: ignore[arg-type]
+    if qcell is None or qcell.merged_from is not None or not qcell.line or _EXAMPLE.search(qcell.text):
+        return
+    if any(qcell.col <= c < qcell.col + qcell.span for c in roles.answer_cols + roles.mark_cols):
+        _after_label(t, qcell, None)  # a row spanning the answer column: a label alone ("Comments:")
+        return
+    ident = g.at(r, roles.id_col) if roles.id_col is not None else None
+    ident_text = ident.line if ident is not None and ident is not qcell and is_id(ident.line) else None
+    previous = t.found[-1] if t.found else None
+    if previous is not None and _is_sub_item(qcell.line, ident_text, previous):
+        asked, answer = _question_and_answer(qcell)
+        previous.text = f"{previous.text} {' '.join(asked)}"
+        if previous.text_place is not None and previous.how.endswith("no answer column"):  # its answer: below its items
+            note = previous.text_place.note
+            previous.text_place, previous.existing_answer = (
+                AnswerPlace(PlaceKind.TABLE_CELL, locator(qcell.el), note=note),
+                answer,
+            )
+        return
+    if not asks(qcell.line) and not is_label(qcell.line) and not roles.answer_cols and not roles.mark_cols:
+        return
+    text = _with_context(t, label_of(qcell.line)) if is_label(qcell.line) and not asks(qcell.line) else qcell.line
+    found = Found(qcell.own_paragraphs()[0], text, ident_text, section=section, how="question and answer columns")
+    found.like = f"column:{roles.labels.get(roles.question_col, '')}:{roles.question_col}"
+    if roles.mark_cols:
+        marks = [(clean(roles.labels[c]).split(": ")[-1], g.at(r, c)) for c in roles.mark_cols]
+        marks = [(label, cell) for label, cell in marks if cell is not None]
+        boxes = [b for _, cell in marks for b in cell.boxes]
+        if len(boxes) == len(marks):
+            labelled = [Box(b.kind, b.el, b.checked, b.offset, label) for b, (label, _) in zip(boxes, marks)]
+            found.choice_place, found.existing_choice = boxes_place(labelled)
+        else:
+            found.choice_place, found.existing_choice = column_marks_place(marks)
+        found.choices = tuple(label for label, _ in marks)
+    for c in roles.answer_cols:
+        cell = g.at(r, c)
+        if cell is None or cell.merged_from is not None or cell is qcell:
+            continue
+        _answer_cell(t, found, cell)
+    if found.text_place is None and found.choice_place is None:
+        note = "the table has no answer column: the answer goes in a new paragraph below the question, in its cell"
+        asked, answer = _question_and_answer(qcell)
+        found.text = " ".join(asked) if asked else found.text
+        found.text_place = AnswerPlace(PlaceKind.TABLE_CELL, locator(qcell.el), note=note)
+        found.existing_answer = answer
+        found.how = "question column, no answer column"
+    t.found.append(found)
+
+
+def _question_and_answer(cell: Cell) -> tuple[list[str], str | None]:
+    """A question cell's lines up to its last asking one (its items "- …" too), and what was
+    written below them (an answer), if anything."""
+    lines = [one_line(i.text) for _, i in cell.inlines() if one_line(i.text)]
+    last = max((n for n, x in enumerate(lines) if asks(x) or _SUB_ITEM.match(x)), default=len(lines) - 1)
+    rest = "\n".join(lines[last + 1 :]).strip()
+    return lines[: last + 1], rest or None
+
+
+def _is_sub_item(text: str, ident: str | None, previous: Found) -> bool:
+    """A row that continues the question above: numbered under it ("1.f.i" under "1.f") or a
+    dash item that does not ask."""
+    if ident and previous.id and ident.startswith(previous.id + ".") and not asks(text):
+        return True
+    return bool(_SUB_ITEM.match(text)) and not asks(text)
+
+
+def _answer_cell(t: _Table, found: Found, cell: Cell) -> None:
+    """Give ``found`` the places in an answer cell: boxes or box-bulleted options as its choice,
+    an empty cell, a control or a cell of guidance ("If yes: Describe …") as its text place."""
+    kind = _kind(cell, t.ctx)
+    if kind == "boxes" and found.choice_place is None:
+        found.choice_place, found.existing_choice = boxes_place(cell.boxes)
+        found.choices = tuple(b.label for b in cell.boxes)
+    elif kind == "glyphs" and found.choice_place is None:
+        items = t.ctx.glyph_boxes(cell)
+        found.choice_place, found.existing_choice = list_glyph_place(items)
+        found.choices = tuple(lab for _, lab, _ in items)
+    if (
+        kind == "boxes"
+        and found.text_place is None
+        and any(_FILL_IN.search(i.text) for _, i in cell.inlines() if not i.boxes)
+    ):  # "<Fill In and Select Below>" over its boxes: the text goes in place of the placeholder
+        found.text_place, found.existing_answer = cell_place(cell)
+    elif found.text_place is None and kind in ("blank", "control"):
+        found.text_place, found.existing_answer = cell_place(cell)
+    elif found.text_place is None and kind == "text":
+        prompts = _prompt_lines(cell)
+        if prompts:
+            found.text = f"{found.text} ({'; '.join(prompts)})"
+        found.text_place, found.existing_answer = cell_place(cell, prompts=len(prompts))
+
+
+def _prompt_lines(cell: Cell) -> list[str]:
+    """The cell's first lines that guide the answer rather than give it ("If yes:", "Describe the
+    size of the committee…", "Customer Responsibilities")."""
+    out = []
+    for _, inline in cell.inlines():
+        line = one_line(inline.text)
+        if not line:
+            if out:
+                continue
+            continue
+        if (
+            asks(line)
+            or ends_with_colon(line)
+            or line.rstrip().endswith(",")
+            or line.lower().startswith("if ")
+            or (is_label(line) and len(line.split()) <= 4)
+        ):
+            out.append(line.rstrip(","))
+        else:
+            break
+    return out
+
+
+# ------------------------------------------------------------------------------ 4. one row
+
+
+def _one_row(t: _Table, start: int) -> bool:
+    header = _header(t, start) or _prompt_header(t, start)
+    if header is None:
+        return False
+    first, labels = header
+    rows = [r for r in range(first, len(t.g.rows)) if not _example_row(t, r)]
+    fill = [r for r in rows if all(_kind(c, t.ctx) != "text" or _hint(c) for c in t.g.own(r))]
+    if not fill and len(rows) == 1:
+        fill = rows  # the one row to fill in (under examples to delete, if any), filled in
+    if len(fill) != 1 or len(rows) - len(fill) > 0 and len(rows) > 4:
+        return False
+    r = fill[0]
+    title = t.title or t.ctx.before
+    for cell in t.g.own(r):
+        label = labels.get(cell.col, "")
+        if not label or _ID_LABEL.match(clean(label)) or is_id(cell.line) and cell.line:
+            continue
+        head = t.g.at(first - 1, cell.col)
+        anchor = head.own_paragraphs()[0] if head is not None and head.own_paragraphs() else cell.own_paragraphs()[0]
+        text = label if asks(label) or not title else f"{one_line(title)}: {label}"
+        found = Found(anchor, text, section=t.ctx.section, how="one row to fill under a header")
+        found.like = f"column:{label}:{cell.col}"
+        _answer_cell(t, found, cell)
+        if found.text_place is None and found.choice_place is None:
+            continue
+        t.found.append(found)
+    return True
+
+
+def _prompt_header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
+    """A row of prompts (two or more texts, some asking) over one row of places or hints."""
+    g = t.g
+    if start + 2 != len(g.rows) or len(g.own(start + 1)) != len(g.own(start)):
+        return None
+    return _text_row(t, start)
+
+
+def _text_row(t: _Table, r: int) -> tuple[int, dict[int, str]] | None:
+    """Row r as column labels when it holds two or more texts and nothing else."""
+    g = t.g
+    own = g.own(r) if r < len(g.rows) else []
+    if len(own) < 2 or not all(_kind(c, t.ctx) == "text" for c in own):
+        return None
+    labels = {c: "" for c in range(g.width)}
+    for cell in own:
+        for c in range(cell.col, cell.col + cell.span):
+            labels[c] = cell.line
+    return r + 1, labels
+
+
+def _example_row(t: _Table, r: int) -> bool:
+    """A row the document gives as an example to delete (and not one of its rows to fill in)."""
+    texts = [c.text for c in t.g.own(r)]
+    return any(_EXAMPLE.search(x) for x in texts) and not any(_FILL_IN.search(x) for x in texts)
+
+
+def _hint(cell: Cell) -> bool:
+    """A cell that only shows what to enter ("Low, medium or high", "<Fill In>", "Yes/no")."""
+    line = cell.line
+    return is_blank(line) or (len(line.split()) <= 6 and not line.endswith("."))
+
+
+# ---------------------------------------------------------------------------------- 5. form
+
+
+@dataclass
+class _Pending:
+    """A prompt waiting for its place in the form's row, or in the row below."""
+
+    cell: Cell
+    text: str
+    ident: str | None
+
+
+def _value_columns(t: _Table, start: int) -> set[int]:
+    """The columns of a form's values: beside a column of labels ("Name | ___", "Title | ISSO"),
+    on two or more rows of a label and a short value or a place."""
+    rows = [t.g.own(r) for r in range(start, len(t.g.rows))]
+    pairs = [row for row in rows if len(row) >= 2 and is_label(row[0].line)]
+    if not pairs or len(pairs) * 2 < len(rows):
+        return set()
+    labels = all(is_label(row[0].line) and not asks(row[0].line) for row in pairs)
+    short = all(_kind(row[1], t.ctx) != "text" or len(row[1].line.split()) <= 15 for row in pairs)
+    cols = {row[1].col for row in pairs}
+    parts = sum(bool(_PART.match(row[0].line)) for row in pairs) * 2 >= len(pairs)  # "Part a | …": any length
+    form = (
+        any(_kind(row[1], t.ctx) != "text" for row in pairs)  # a place still empty: a form, not a glossary
+        or sum(ends_with_colon(row[0].line) for row in pairs) * 2 >= len(pairs)
+        or sum(bool(_FIELD.search(row[0].line)) for row in pairs) * 2 >= len(pairs)
+    )
+    return cols if labels and (parts or form and short) and len(cols) == 1 else set()
+
+
+def _form(t: _Table, start: int) -> bool:
+    g = t.g
+    t.values = _value_columns(t, start)
+    used: set[int] = set()  # rows taken as the answer row of the row above
+    options: list[tuple[int, Box, str]] = []
+    before = 0  # how many questions were found before the first option row
+    for r in range(start, len(g.rows)):
+        if r in used:
+            continue
+        option = _option_row(t, r)
+        if option is not None and not option[2].endswith(":") and len(g.own(r)) > 1:
+            before = before if options else len(t.found)
+            options.append((r, option[0], option[2]))
+            _form_row(t, r, used, after=option[2])  # the rest of the row ("Yes | Explain …")
+            continue
+        _close_options(t, options, before)
+        heading = _full(g, r)
+        if (
+            heading is not None
+            and r > start
+            and _kind(heading, t.ctx) == "text"
+            and len(heading.line.split()) <= 12
+            and (
+                not asks(heading.line)
+                and not ends_with_colon(heading.line)
+                and len(heading.inlines()) == 1
+                and not _PARAMETER.match(heading.line)
+            )
+        ):  # "AC-2 Control Summary Information": the rows under it are about it
+            t.title = heading.line
+            continue
+        _form_row(t, r, used)
+    _close_options(t, options, before)
+    return True
+
+
+def _close_options(t: _Table, options: list[tuple[int, Box, str]], before: int) -> None:
+    """Option rows read so far: the choice of the question just above them, or a question of their own."""
+    if not options:
+        return
+    labelled = [Box(b.kind, b.el, b.checked, b.offset, label) for _, b, label in options]
+    place, existing = boxes_place(labelled)
+    previous = t.found[before - 1] if before else None
+    if previous is not None and previous.choice_place is None and not previous.how.startswith("options"):
+        previous.choice_place, previous.existing_choice = place, existing
+        previous.choices = tuple(b.label for b in labelled)
+    else:
+        anchor = t.g.own(options[0][0])[0].own_paragraphs()[0]
+        t.found.append(Found(anchor, _with_section(t.context(), t), choice_place=place, existing_choice=existing,
+                             choices=tuple(b.label for b in labelled), section=t.ctx.section, how="options"))  # fmt: skip
+    options.clear()
+
+
+def _form_row(t: _Table, r: int, used: set[int], after: str | None = None) -> None:
+    """The questions of form row r (of an option row, ``after`` its label: the cells after it)."""
+    g = t.g
+    pending: _Pending | None = None
+    ident: str | None = None
+    cells = g.own(r)
+    if after is not None:
+        at = next((i for i, c in enumerate(cells) if c.line == after), None)
+        cells = [c for c in cells[at + 1 :] if not c.boxes] if at is not None else []
+    for cell in cells:
+        kind = _kind(cell, t.ctx)
+        if kind == "text" and pending is not None and cell.col in t.values:
+            _question(t, pending, cell, "a form: the value beside its label")  # a value already written
+            pending = None
+            continue
+        if kind == "text":
+            later = [c for c in g.own(r) if c.col > cell.col]
+            beside = any(_kind(c, t.ctx) in ("blank", "control", "boxes", "glyphs") for c in later)
+            if _labelled_boxes(t, cell) or not beside and _after_label(t, cell, ident):
+                pending = None
+                continue
+            if is_id(cell.line) and len(g.own(r)) > 1:
+                ident = cell.line
+                part = _PART.match(cell.line) is not None  # "Part a | ___": the ID alone is the label
+                pending = _Pending(cell, cell.line, ident) if part else None
+                continue
+            if pending is not None:
+                _below(t, pending, r, used)
+            numbered = ident is not None and len(cell.line.split()) >= 4  # "4.2.3 | Passen de acceptatiecriteria …"
+            short = len([1 for _, i in cell.inlines() if i.text.strip()]) <= 3  # not a requirement's a., b., c.
+            prompt = short and (asks(cell.line) or is_label(cell.line) or numbered)
+            pending = _Pending(cell, cell.line, ident) if prompt else None
+        elif kind in ("blank", "control") and pending is not None:
+            _question(t, pending, cell, "a form: the place beside its label")
+            pending = None
+        elif kind in ("boxes", "glyphs"):
+            _boxes_cell(t, cell, pending)
+            pending = None
+    if pending is not None:
+        _below(t, pending, r, used)
+
+
+def _question(t: _Table, p: _Pending, cell: Cell, how: str, prompts: int = 0) -> Found:
+    if p.ident is not None and p.text == p.ident:
+        text = f"{one_line(t.context())} {p.ident}".strip()  # "AC-2 What is the solution …? Part a"
+    else:
+        text = p.text if asks(p.text) else _with_context(t, label_of(p.text))
+    ident = p.ident or _control_id(t, p.text)
+    if p.ident and t.control_id and not p.ident.startswith(t.control_id):
+        ident = f"{t.control_id} {p.ident}"  # "AC-2 Part a"
+    found = Found(p.cell.own_paragraphs()[0], text, ident, section=t.ctx.section, how=how)
+    found.like = f"style:{_style(p.cell)}" if asks(p.text) else f"label:{label_of(p.text)}"
+    found.text_place, found.existing_answer = cell_place(cell, prompts=prompts)
+    if prompts:
+        found.text = f"{found.text} ({'; '.join(_prompt_lines(cell))})"
+    t.found.append(found)
+    return found
+
+
+def _with_context(t: _Table, label: str) -> str:
+    before = t.ctx.before if len(t.ctx.before.split()) <= 10 else ""
+    context = t.title or before or (t.ctx.section or "").rsplit(" > ", 1)[-1]
+    if t.control_id and t.control_id not in context:
+        context = f"{t.control_id} {context}".strip()
+    return f"{one_line(context)}: {label}" if context and label.lower() not in context.lower() else label
+
+
+def _control_id(t: _Table, text: str) -> str | None:
+    if not t.control_id:
+        return None
+    label = label_of(text)
+    if label.startswith(t.control_id):
+        label = label[len(t.control_id) :].strip()
+    short = label if len(label.split()) <= 4 else ""
+    return f"{t.control_id} {short}".strip()
+
+
+def _style(cell: Cell) -> str:
+    paragraphs = cell.own_paragraphs()
+    return (paragraphs[0].findtext(f"{W}pPr/{W}pStyle") or "") if paragraphs else ""
+
+
+def _below(t: _Table, p: _Pending, r: int, used: set[int]) -> None:
+    """A prompt with no place beside it: the cell below it when empty (a control, or guidance
+    lines only); else, for a question that spans the row, nothing (a title)."""
+    g = t.g
+    if r + 1 >= len(g.rows):
+        if asks(p.text) and _full(g, r) is not None and _kind(p.cell, t.ctx) == "text":
+            asked, answer = _question_and_answer(p.cell)
+            found = Found(p.cell.own_paragraphs()[0], " ".join(asked), p.ident or _control_id(t, p.text),
+                          section=t.ctx.section, how="a question with no space: a new paragraph in its cell")  # fmt: skip
+            note = "below the question, in its cell"
+            found.text_place, found.existing_answer = (
+                AnswerPlace(PlaceKind.TABLE_CELL, locator(p.cell.el), note=note),
+                answer,
+            )
+            t.found.append(found)
+        return
+    below = g.at(r + 1, p.cell.col)
+    if below is None or below.merged_from is not None or not (below.col == p.cell.col or _full(g, r + 1) is below):
+        return
+    kind = _kind(below, t.ctx)
+    spans = _full(g, r + 1) is below or below.span >= p.cell.span and len(g.own(r + 1)) == 1
+    if asks(p.text) and _full(g, r) is not None and kind == "text" and not spans:
+        t.title = p.text  # a question over rows of its parts ("What is the solution…?" over "Part a | ___")
+        return
+    if kind in ("blank", "control"):
+        _question(t, p, below, "a question row over its answer row")
+        used.add(r + 1)
+    elif kind == "text" and (asks(p.text) or p.ident) and spans and not asks(below.line) and not _heading_like(below):
+        # guidance to answer below ("Description of how AC-2 is implemented, / Customer Responsibilities"),
+        # an answer already written, or both
+        _question(t, p, below, "a question row over its answer row", prompts=len(_prompt_lines(below)))
+        used.add(r + 1)
+
+
+def _heading_like(cell: Cell) -> bool:
+    """A row that names what follows ("AC-2 Control Summary Information", "Assessment Results")."""
+    line = cell.line
+    return bool(CONTROL_ID.match(line)) and len(line.split()) <= 8
+
+
+def _after_label(t: _Table, cell: Cell, ident: str | None) -> bool:
+    """A cell that is a label alone ("Responsible Role:", "Parameter AC-2(a):", "Summary of DPO
+    advice:"): the answer goes after it, in its paragraph."""
+    inlines = [(p, i) for p, i in cell.inlines() if one_line(i.text)]
+    if len(inlines) != 1 or cell.boxes:
+        return False
+    p, inline = inlines[0]
+    line = one_line(inline.text)
+    label = line.split(":", 1)[0] + ":" if ":" in line else line
+    if _PARAMETER.match(line) and re.fullmatch(r"\s*[A-Z]{2,4}-\d[\w().-]*\s*", line.split(":", 1)[-1]):
+        label = line  # "Parameter: SC-6-1": the parameter's name, not an answer
+    filled = ":" in line and not line.endswith(":") and is_label(label) and len(label.split()) <= 6
+    if not line.endswith(":") and not (t.control_id and _PARAMETER.match(line)) and not filled:
+        return False  # not a label alone, nor a label with its answer after it ("Responsible Role: CISO")
+    if asks(line) and not line.endswith(":") or is_instruction(label):
+        return False
+    found = Found(p, _with_context(t, label_of(label)), ident or _control_id(t, label), section=t.ctx.section)
+    found.how, found.like = "a label and the rest of its line", f"label:{label_of(label).split(' ')[0]}"
+    found.text_place, found.existing_answer = after_label_place(p, label if line.startswith(label) else line)
+    t.found.append(found)
+    return True
+
+
+def _labelled_boxes(t: _Table, cell: Cell) -> bool:
+    """A cell holding a label and the boxes that answer it ("Implementation Status (check all that
+    apply): ☐ Implemented ☐ Partially implemented …")."""
+    if not cell.boxes:
+        return False
+    _boxes_cell(t, cell, None)
+    return True
+
+
+def _boxes_cell(t: _Table, cell: Cell, pending: _Pending | None) -> None:
+    inlines = cell.inlines()
+    label_lines = [one_line(i.text) for _, i in inlines if one_line(i.text) and not i.boxes]
+    label = " ".join(label_lines) if label_lines else (pending.text if pending else "")
+    if cell.boxes:
+        place, existing = boxes_place(cell.boxes)
+        choices = tuple(b.label for b in cell.boxes)
+    else:
+        items = t.ctx.glyph_boxes(cell)
+        place, existing = list_glyph_place(items)
+        choices = tuple(lab for _, lab, _ in items)
+    anchor = (pending.cell if pending else cell).own_paragraphs()[0]
+    text = (
+        _with_context(t, label_of(label))
+        if label and not asks(label)
+        else label or _with_context(t, " / ".join(choices))
+    )
+    ident = (pending.ident if pending else None) or _control_id(t, label or "Options")
+    found = Found(anchor, one_line(text), ident, choice_place=place, choices=choices, existing_choice=existing,
+                  section=t.ctx.section, how="a label and its boxes")  # fmt: skip
+    found.like = f"boxes:{choices[:2]}"
+    t.found.append(found)
+
+
+__all__ = ["TableContext", "table_questions"]

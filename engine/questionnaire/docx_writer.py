@@ -1,0 +1,637 @@
+"""Write answers into a copy of a Word questionnaire: only its answer places change.
+
+Each value goes to the :class:`~engine.questionnaire.places.AnswerPlace` its pseudo-cell names
+(``Questionnaire.places``), the way the document draws that place:
+
+* an empty **table cell** or **paragraph** (or one showing a placeholder: "Click here to enter
+  text.", "<Fill In>", an underscore line) gets the answer in place of its text; a cell holding
+  guidance gets the answer in new paragraphs below it; a **label** ("Responsible Role:") gets it
+  after itself, in its paragraph; a question with no space gets a **new paragraph** after it (its
+  paragraph's properties, without its numbering);
+* a **content control** keeps its tag, alias and id: its placeholder text is replaced (and
+  ``showingPlcHdr`` removed), a dropdown or combo box takes one of its items, a date control its
+  date (``w:fullDate`` too); a control bound to the document's custom XML is unbound, or Word would
+  put the bound value back on opening;
+* a legacy **FORMTEXT** field gets the answer as its result, a **FORMDROPDOWN** its index;
+* **boxes** are ticked the way the document draws them: a checkbox control's ``w14:checked`` and
+  its glyph (☒ from its ``checkedState``), a FORMCHECKBOX's ``w:checked``, a ☐ glyph as ☒, a list
+  item whose bullet is a box through a list drawing ☒ instead (a ``w:num`` added to the numbering
+  part), a Yes / No column with "X". A pick of several options ("SaaS; PaaS") ticks each.
+
+The text takes the place's formatting: the properties of the paragraph mark (what Word types
+with in an empty paragraph), never a placeholder's grey style; after a label, the label's run
+without its bold or underline. Then the written package is read again and compared with the
+original (engine/questionnaire/docx_check.py): if anything outside the answer places differs,
+nothing is written. The file is written atomically (engine/core/files.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+import zipfile
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+
+from lxml import etree
+
+from engine.core.files import write_atomic
+from engine.core.ooxml import PackageError, copy_package
+from engine.questionnaire.docx_check import verify
+from engine.questionnaire.docx_package import RESAVE, main_part, parse_xml, refuse_doc, relationships
+from engine.questionnaire.docx_xml import (
+    W14,
+    Resolver,
+    W,
+    is_blank,
+    read_inline,
+    sdt_kind,
+    wval,
+)
+from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.reader import QuestionnaireError
+
+_ILLEGAL_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_LABEL_EMPHASIS = ("b", "bCs", "u", "caps", "smallCaps", "highlight", "shd")
+_CHECKED_SYM = {"F06F": "F078", "F0A8": "F0FE", "F071": "F078"}
+_YES = {"yes", "y", "x", "true", "checked", "ticked", "ja", "1"}
+
+
+class DocumentWriteError(QuestionnaireError):
+    """A Word questionnaire the answers cannot be written into; nothing was written."""
+
+
+def write_docx(source: Path, target: Path, values: Mapping[str, str], places: Mapping[str, AnswerPlace]) -> Path:
+    """Copy ``source`` to ``target`` with each value (by place key) written into its place (see the
+    module docstring); refused, with nothing written, when a place cannot be found or the check
+    finds a change outside the answer places."""
+    source, target = Path(source), Path(target)
+    refuse_doc(source, source.name)
+    if target.suffix.lower() != source.suffix.lower():
+        raise DocumentWriteError(target, f"the export of a {source.suffix} document must keep that extension",
+                                 f"name the target *{source.suffix}")  # fmt: skip
+    try:
+        zin = zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DocumentWriteError(source, f"is not a readable Word document ({exc})", RESAVE) from None
+    with zin:
+        parts = _Parts(zin, source)
+        chosen = {key: places[key] for key in values if key in places}
+        missing = [key for key in values if key not in places]
+        if missing:
+            raise DocumentWriteError(source, f"{missing[0]} is no answer place of this document",
+                                     "read the questionnaire again and draft it anew")  # fmt: skip
+        find = Resolver(parts.document)
+        edits = [(place, _resolve(parts, find, key, place), values[key]) for key, place in chosen.items()]
+        for place, elements, value in edits:
+            _write(parts, place, elements, _clean(value), source)
+        edited = parts.serialized()
+        buffer = io.BytesIO()
+        try:
+            copy_package(zin, buffer, edited)
+        except PackageError as exc:
+            raise DocumentWriteError(source, str(exc), RESAVE) from None
+        with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as written:  # read again what would be written
+            verify(zin, written, parts.document_part, parts.numbering_part, list(chosen.values()), source)
+    write_atomic(target, buffer.getvalue())
+    return target
+
+
+class _Parts:
+    """The document part (and the numbering part, when a list item is ticked) being edited."""
+
+    def __init__(self, zin: zipfile.ZipFile, source: Path) -> None:
+        lower = {n.lower(): n for n in zin.namelist()}
+        try:
+            self.document_part = main_part(zin, lower)
+            self.document = parse_xml(zin.read(self.document_part))
+            self.numbering_part = relationships(zin, lower, self.document_part).get("/numbering")
+        except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, OSError) as exc:
+            raise DocumentWriteError(source, f"is damaged ({exc})", RESAVE) from None
+        self._zin = zin
+        self._numbering: etree._Element | None = None
+        self.source = source
+
+    @property
+    def numbering(self) -> etree._Element:
+        if self._numbering is None:
+            if self.numbering_part is None:
+                raise DocumentWriteError(self.source, "a list item to tick has no numbering part", RESAVE)
+            self._numbering = parse_xml(self._zin.read(self.numbering_part))
+        return self._numbering
+
+    def serialized(self) -> dict[str, bytes]:
+        out = {self.document_part: _bytes(self.document)}
+        if self._numbering is not None and self.numbering_part is not None:
+            out[self.numbering_part] = _bytes(self._numbering)
+        return out
+
+
+def _bytes(root: etree._Element) -> bytes:
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+
+
+def _clean(value: str) -> str:
+    return _ILLEGAL_XML.sub("", str(value).replace("\r\n", "\n").replace("\r", "\n")).strip()
+
+
+def _resolve(parts: _Parts, find: Resolver, key: str, place: AnswerPlace) -> list[etree._Element]:
+    """The elements of a place (its options' for boxes), found before anything is changed."""
+    locators = [loc for _, loc in place.options] if place.kind is PlaceKind.CHECKBOXES else [place.locator]
+    found = []
+    for loc in locators:
+        el = find(loc.split("#", 1)[0])
+        if el is None:
+            raise DocumentWriteError(parts.source, f"the answer place of {key} ({loc}) is not in the document",
+                                     "read the questionnaire again and draft it anew")  # fmt: skip
+        found.append(el)
+    return found
+
+
+def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], value: str, source: Path) -> None:
+    kind = place.kind
+    el = elements[0]
+    if kind is PlaceKind.CHECKBOXES:
+        _tick(parts, place, elements, value)
+    elif not value:
+        return
+    elif kind is PlaceKind.TABLE_CELL:
+        _fill_cell(el, value)
+    elif kind is PlaceKind.PARAGRAPH:
+        _fill_paragraph(el, value)
+    elif kind is PlaceKind.AFTER_LABEL:
+        _after_label(el, value)
+    elif kind is PlaceKind.NEW_PARAGRAPH:
+        _insert_after(el, el, value, _first_rpr(el))
+    elif kind is PlaceKind.CONTENT_CONTROL:
+        _fill_control(el, value, place, source)
+    elif kind is PlaceKind.FORM_FIELD:
+        _fill_field(el, value, place, source)
+    else:
+        raise DocumentWriteError(source, f"cannot write a {kind.value} answer place into a Word document",
+                                 "report this document")  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------ text
+
+
+def _run(text: str, rpr: etree._Element | None) -> etree._Element:
+    r = etree.Element(f"{W}r")
+    if rpr is not None and len(rpr):
+        r.append(copy.deepcopy(rpr))
+    t = etree.SubElement(r, f"{W}t")
+    t.text = text
+    if text != text.strip() or "  " in text:
+        t.set(_XML_SPACE, "preserve")
+    return r
+
+
+def _runs(text: str, rpr: etree._Element | None) -> list[etree._Element]:
+    """Runs for one paragraph of text: its lines joined by line breaks."""
+    out = []
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            br = etree.Element(f"{W}r")
+            if rpr is not None and len(rpr):
+                br.append(copy.deepcopy(rpr))
+            etree.SubElement(br, f"{W}br")
+            out.append(br)
+        if line:
+            out.append(_run(line, rpr))
+    return out
+
+
+def _mark_rpr(p: etree._Element) -> etree._Element | None:
+    """The paragraph mark's run properties as run properties (what Word types with): no
+    placeholder style, no tracked-change marks."""
+    src = p.find(f"{W}pPr/{W}rPr")
+    if src is None:
+        return None
+    rpr = etree.Element(f"{W}rPr")
+    for child in src:
+        if child.tag in (f"{W}ins", f"{W}del", f"{W}moveFrom", f"{W}moveTo", f"{W}rPrChange"):
+            continue
+        if child.tag == f"{W}rStyle" and "placeholder" in (wval(child) or "").lower():
+            continue
+        rpr.append(copy.deepcopy(child))
+    return rpr
+
+
+def _first_rpr(p: etree._Element, emphasis: bool = True) -> etree._Element | None:
+    """The run properties of the first run with text in ``p`` (without bold or underline when
+    ``emphasis`` is False): the question's or label's look, for text written after it."""
+    for r in p.iter(f"{W}r"):
+        if r.find(f"{W}t") is not None:
+            rpr = r.find(f"{W}rPr")
+            if rpr is None:
+                return None
+            rpr = copy.deepcopy(rpr)
+            for child in list(rpr):
+                if child.tag == f"{W}rStyle" and "placeholder" in (wval(child) or "").lower():
+                    rpr.remove(child)
+                elif not emphasis and etree.QName(child).localname in _LABEL_EMPHASIS:
+                    rpr.remove(child)
+            return rpr
+    return _mark_rpr(p)
+
+
+def _replace_content(p: etree._Element, text: str, rpr: etree._Element | None) -> None:
+    """``p`` holding only ``text`` (its paragraph properties kept; its runs, placeholder or
+    underscore line, replaced)."""
+    for child in list(p):
+        if child.tag != f"{W}pPr":
+            p.remove(child)
+    for r in _runs(text, rpr):
+        p.append(r)
+
+
+def _paragraphs_of(text: str) -> list[str]:
+    return [block.strip() for block in re.split(r"\n\s*\n", text) if block.strip()] or [text]
+
+
+def _fill_paragraph(p: etree._Element, value: str) -> None:
+    """An empty (or placeholder) paragraph: the answer in it, more paragraphs after it."""
+    rpr = _mark_rpr(p)
+    blocks = _paragraphs_of(value)
+    _replace_content(p, blocks[0], rpr)
+    anchor = p
+    for block in blocks[1:]:
+        anchor = _insert_after(anchor, p, block, rpr)
+
+
+def _new_paragraph(like: etree._Element, text: str, rpr: etree._Element | None) -> etree._Element:
+    """A paragraph with ``like``'s properties (no numbering, section break or page break) holding ``text``."""
+    p = etree.Element(f"{W}p")
+    ppr = like.find(f"{W}pPr")
+    if ppr is not None:
+        ppr = copy.deepcopy(ppr)
+        for tag in ("numPr", "sectPr", "pageBreakBefore", "pPrChange"):
+            for child in ppr.findall(f"{W}{tag}"):
+                ppr.remove(child)
+        rmark = ppr.find(f"{W}rPr")
+        if rmark is not None:
+            for child in list(rmark):
+                if child.tag in (f"{W}ins", f"{W}del", f"{W}moveFrom", f"{W}moveTo", f"{W}rPrChange"):
+                    rmark.remove(child)
+        if like.find(f"{W}pPr/{W}pStyle") is not None and like.find(f"{W}pPr/{W}numPr") is None and _styled_list(like):
+            num = etree.SubElement(ppr, f"{W}numPr")  # the style numbers its paragraphs: not this one
+            etree.SubElement(num, f"{W}ilvl").set(f"{W}val", "0")
+            etree.SubElement(num, f"{W}numId").set(f"{W}val", "0")
+            _order_ppr(ppr)
+        p.append(ppr)
+    for r in _runs(text, rpr):
+        p.append(r)
+    return p
+
+
+def _styled_list(p: etree._Element) -> bool:
+    style = (wval(p.find(f"{W}pPr/{W}pStyle")) or "").lower()
+    return "list" in style or "number" in style or "bullet" in style
+
+
+_PPR_ORDER = [
+    "pStyle", "keepNext", "keepLines", "pageBreakBefore", "framePr", "widowControl", "numPr", "suppressLineNumbers",
+    "pBdr", "shd", "tabs", "suppressAutoHyphens", "kinsoku", "wordWrap", "overflowPunct", "topLinePunct",
+    "autoSpaceDE", "autoSpaceDN", "bidi", "adjustRightInd", "snapToGrid", "spacing", "ind", "contextualSpacing",
+    "mirrorIndents", "suppressOverlap", "jc", "textDirection", "textAlignment", "textboxTightWrap",
+    "outlineLvl", "divId", "cnfStyle", "rPr", "sectPr", "pPrChange",
+]  # fmt: skip
+
+
+def _order_ppr(ppr: etree._Element) -> None:
+    """Paragraph properties in the schema's order (Word refuses a file with them out of order)."""
+    rank = {name: i for i, name in enumerate(_PPR_ORDER)}
+    children = sorted(ppr, key=lambda c: rank.get(etree.QName(c).localname, len(rank)))
+    for child in children:
+        ppr.append(child)
+
+
+def _insert_after(
+    anchor: etree._Element, like: etree._Element, value: str, rpr: etree._Element | None
+) -> etree._Element:
+    """New paragraphs holding ``value`` after ``anchor`` (a paragraph); the last one inserted."""
+    for block in _paragraphs_of(value):
+        p = _new_paragraph(like, block, rpr)
+        anchor.addnext(p)
+        anchor = p
+    return anchor
+
+
+def _own_paragraphs(container: etree._Element) -> list[etree._Element]:
+    """A cell's or control's paragraphs, without those of nested tables."""
+    out = []
+    for p in container.iter(f"{W}p"):
+        parent, nested = p.getparent(), False
+        while parent is not None and parent is not container:
+            if parent.tag == f"{W}tbl":
+                nested = True
+                break
+            parent = parent.getparent()
+        if not nested:
+            out.append(p)
+    return out
+
+
+def _fill_cell(tc: etree._Element, value: str) -> None:
+    """A blank cell: the answer in its first paragraph; a cell of guidance: below it; a cell already
+    holding an answer (or marks): the answer in place of its text."""
+    paragraphs = _own_paragraphs(tc)
+    texts = [read_inline(p).text for p in paragraphs]
+    if all(is_blank(t) for t in texts):
+        for extra in paragraphs[1:]:
+            if not texts[paragraphs.index(extra)].strip():
+                continue
+            _replace_content(extra, "", None)  # a second placeholder line ("<Copy and Paste this Row…>")
+        _fill_paragraph(paragraphs[0], value)
+        return
+    last = paragraphs[-1]
+    _insert_after(last, last, value, _mark_rpr(last) if not texts[-1].strip() else _first_rpr(last, emphasis=False))
+
+
+def _after_label(p: etree._Element, value: str) -> None:
+    """The answer after a label ("Responsible Role: CISO"), in the label's paragraph."""
+    text = read_inline(p).text
+    rpr = _first_rpr(p, emphasis=False)
+    runs = _runs(value.replace("\n\n", "\n"), rpr)
+    if runs and not text.endswith((" ", "\t")):
+        t = runs[0].find(f"{W}t")
+        t.text = (" " if text.rstrip().endswith(":") else ": ") + t.text
+        t.set(_XML_SPACE, "preserve")
+    for r in runs:
+        p.append(r)
+
+
+# -------------------------------------------------------------------------------- controls
+
+
+def _fill_control(sdt: etree._Element, value: str, place: AnswerPlace, source: Path) -> None:
+    kind = sdt_kind(sdt)
+    pr = sdt.find(f"{W}sdtPr")
+    content = sdt.find(f"{W}sdtContent")
+    if content is None:
+        raise DocumentWriteError(source, f"the content control at {place.locator} has no content", RESAVE)
+    if kind == "dropdown":
+        items = _items(pr)
+        match = next((i for i in items if i.casefold() == value.casefold()), None)
+        if match is None:
+            raise DocumentWriteError(source, f"'{value[:60]}' is not one of the dropdown's items ({', '.join(items)})",
+                                     "choose one of its items")  # fmt: skip
+        value = match
+    for s in sdt.iter(f"{W}sdtPr"):  # the control and the controls inside it show an answer now
+        for flag in s.findall(f"{W}showingPlcHdr"):
+            s.remove(flag)
+        for binding in s.findall(f"{W}dataBinding"):
+            s.remove(binding)  # bound to custom XML: Word would restore the bound value over the answer
+    if kind == "date" and pr is not None:
+        _set_date(pr.find(f"{W}date"), value)
+    if content.find(f"{W}tc") is not None:
+        _fill_cell(content.find(f"{W}tc"), value)
+        return
+    paragraphs = _own_paragraphs(content)
+    if paragraphs:
+        rpr = _mark_rpr(paragraphs[0])
+        first = paragraphs[0]
+        for extra in paragraphs[1:]:
+            extra.getparent().remove(extra)
+        blocks = _paragraphs_of(value) if kind == "rich text" else [value]
+        _replace_content(first, blocks[0], rpr)
+        anchor = first
+        for block in blocks[1:]:
+            anchor = _insert_after(anchor, first, block, rpr)
+        return
+    rpr = _first_rpr(content)
+    for child in list(content):
+        content.remove(child)
+    for r in _runs(value, rpr):
+        content.append(r)
+
+
+def _items(pr: etree._Element | None) -> list[str]:
+    if pr is None:
+        return []
+    box = pr.find(f"{W}dropDownList")
+    box = box if box is not None else pr.find(f"{W}comboBox")
+    if box is None:
+        return []
+    return [(i.get(f"{W}displayText") or i.get(f"{W}value") or "") for i in box.findall(f"{W}listItem")]
+
+
+def _set_date(el: etree._Element | None, value: str) -> None:
+    if el is None:
+        return
+    day = _parse_date(value)
+    if day is not None:
+        el.set(f"{W}fullDate", f"{day.isoformat()}T00:00:00Z")
+
+
+def _parse_date(value: str) -> date | None:
+    from datetime import datetime
+
+    for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%d/%m/%Y", "%d-%m-%Y", "%B %d, %Y", "%d %B %Y"):
+        try:
+            return datetime.strptime(value.strip(), fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _fill_field(ff: etree._Element, value: str, place: AnswerPlace, source: Path) -> None:
+    """A legacy form field: FORMTEXT's result runs replaced, FORMDROPDOWN's index set."""
+    dd = ff.find(f"{W}ddList")
+    if dd is not None:
+        entries = [wval(e, "") or "" for e in dd.findall(f"{W}listEntry")]
+        index = next((i for i, e in enumerate(entries) if e.casefold() == value.casefold()), None)
+        if index is None:
+            raise DocumentWriteError(source, f"'{value[:60]}' is not one of the field's entries ({', '.join(entries)})",
+                                     "choose one of its entries")  # fmt: skip
+        result = dd.find(f"{W}result")
+        if result is None:
+            result = etree.Element(f"{W}result")
+            dd.insert(0, result)
+        result.set(f"{W}val", str(index))
+        return
+    begin_run = ff.getparent().getparent()  # w:r / w:fldChar / w:ffData
+    runs = _field_runs(begin_run)
+    if runs is None:
+        raise DocumentWriteError(source, f"the form field at {place.locator} has no result to write into", RESAVE)
+    separate, results, end = runs
+    rpr = _first_rpr(results[0]) if results else (begin_run.find(f"{W}rPr"))
+    for r in results:
+        r.getparent().remove(r)
+    anchor = separate
+    for r in _runs(value, rpr):
+        anchor.addnext(r)
+        anchor = r
+
+
+def _field_runs(begin: etree._Element):
+    """(separate run, result runs, end run) of the complex field that ``begin`` opens."""
+    depth, separate, results = 0, None, []
+    node = begin.getnext()
+    while node is not None:
+        fc = node.find(f"{W}fldChar") if node.tag == f"{W}r" else None
+        kind = fc.get(f"{W}fldCharType") if fc is not None else None
+        if kind == "begin":
+            depth += 1
+        elif kind == "separate" and depth == 0:
+            separate = node
+        elif kind == "end":
+            if depth == 0:
+                return (separate, results, node) if separate is not None else None
+            depth -= 1
+        elif separate is not None and node.tag == f"{W}r":
+            results.append(node)
+        node = node.getnext()
+    return None
+
+
+# ----------------------------------------------------------------------------------- boxes
+
+
+def _chosen(place: AnswerPlace, value: str) -> list[bool]:
+    """Which options ``value`` picks: a label, several ("SaaS; PaaS"), or Yes / No for one box."""
+    labels = [label for label, _ in place.options]
+    wanted = [v.strip().casefold() for v in re.split(r";|\n", value) if v.strip()]
+    if len(labels) == 1:
+        return [bool(wanted) and (wanted[0] in _YES or wanted[0] == labels[0].casefold())]
+    picks = []
+    for label in labels:
+        key = label.casefold()
+        picks.append(any(w == key or (len(w) >= 3 and key.startswith(w)) for w in wanted))
+    return picks
+
+
+def _tick(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], value: str) -> None:
+    picks = _chosen(place, value)
+    if value and not any(picks):
+        raise DocumentWriteError(parts.source, f"'{value[:60]}' is none of the options "
+                                 f"({', '.join(label for label, _ in place.options)})", "choose one of them")  # fmt: skip
+    for (label, loc), el, on_ in zip(place.options, elements, picks):
+        control = place.control
+        if control == "checkbox":
+            _tick_control(el, on_)
+        elif control == "FORMCHECKBOX":
+            _tick_field(el, on_)
+        elif control == "glyph":
+            _tick_glyph(el, loc, on_)
+        elif control == "list glyph":
+            _tick_list_item(parts, el, on_)
+        elif control == "X column":
+            _mark_cell(el, on_)
+
+
+def _tick_control(sdt: etree._Element, on_: bool) -> None:
+    box = sdt.find(f"{W}sdtPr/{W14}checkbox")
+    checked = box.find(f"{W14}checked")
+    if checked is None:
+        checked = etree.Element(f"{W14}checked")
+        box.insert(0, checked)
+    was = wval(checked, "1") not in ("0", "false")
+    if was == on_:
+        return
+    checked.set(f"{W14}val", "1" if on_ else "0")
+    state = box.find(f"{W14}checkedState" if on_ else f"{W14}uncheckedState")
+    glyph = (
+        chr(int(state.get(f"{W14}val"), 16)) if state is not None and state.get(f"{W14}val") else ("☒" if on_ else "☐")
+    )
+    content = sdt.find(f"{W}sdtContent")
+    for t in content.iter(f"{W}t"):
+        t.text = glyph
+        break
+    for sym in content.iter(f"{W}sym"):
+        if state is not None:
+            sym.set(f"{W}char", state.get(f"{W14}val", ""))
+        break
+
+
+def _tick_field(ff: etree._Element, on_: bool) -> None:
+    box = ff.find(f"{W}checkBox")
+    checked = box.find(f"{W}checked")
+    if checked is None:
+        checked = etree.Element(f"{W}checked")
+        default = box.find(f"{W}default")
+        if default is not None:
+            default.addnext(checked)
+        else:
+            box.append(checked)
+    checked.set(f"{W}val", "1" if on_ else "0")
+
+
+def _tick_glyph(el: etree._Element, loc: str, on_: bool) -> None:
+    if el.tag == f"{W}sym":
+        char = (el.get(f"{W}char") or "").upper()
+        if on_ and char in _CHECKED_SYM:
+            el.set(f"{W}char", _CHECKED_SYM[char])
+        elif not on_:
+            back = {v: k for k, v in _CHECKED_SYM.items()}
+            if char in back:
+                el.set(f"{W}char", back[char])
+        return
+    offset = int(loc.rsplit("#", 1)[1]) if "#" in loc else 0
+    text = el.text or ""
+    if offset < len(text):
+        el.text = text[:offset] + ("☒" if on_ else "☐") + text[offset + 1 :]
+
+
+def _tick_list_item(parts: _Parts, p: etree._Element, on_: bool) -> None:
+    """A list item whose bullet is a box: drawn by a list whose bullet at its level is ☒."""
+    if not on_:
+        return  # the blank questionnaire's items are all unticked: nothing to undo
+    num_pr = p.find(f"{W}pPr/{W}numPr")
+    if num_pr is None:
+        return
+    num_id = wval(num_pr.find(f"{W}numId"))
+    ilvl = wval(num_pr.find(f"{W}ilvl"), "0") or "0"
+    new_id = _ticked_list(parts, num_id, ilvl)
+    num_pr.find(f"{W}numId").set(f"{W}val", new_id)
+
+
+def _ticked_list(parts: _Parts, num_id: str | None, ilvl: str) -> str:
+    """The id of a list like ``num_id`` whose bullet at ``ilvl`` is ☒ (added once per list and level)."""
+    numbering = parts.numbering
+    cache = parts.__dict__.setdefault("_ticked", {})
+    if (num_id, ilvl) in cache:
+        return cache[(num_id, ilvl)]
+    num = next((n for n in numbering.findall(f"{W}num") if n.get(f"{W}numId") == num_id), None)
+    if num is None:
+        raise DocumentWriteError(
+            parts.source, f"the list {num_id} of a box to tick is not in the numbering part", RESAVE
+        )
+    abstract_id = wval(num.find(f"{W}abstractNumId"))
+    abstract = next(a for a in numbering.findall(f"{W}abstractNum") if a.get(f"{W}abstractNumId") == abstract_id)
+    level = next((lv for lv in abstract.findall(f"{W}lvl") if (lv.get(f"{W}ilvl") or "0") == ilvl), None)
+    ids = [int(n.get(f"{W}numId") or 0) for n in numbering.findall(f"{W}num")]
+    new_id = str(max(ids, default=0) + 1)
+    new = etree.Element(f"{W}num")
+    new.set(f"{W}numId", new_id)
+    etree.SubElement(new, f"{W}abstractNumId").set(f"{W}val", abstract_id or "0")
+    if level is not None:
+        override = etree.SubElement(new, f"{W}lvlOverride")
+        override.set(f"{W}ilvl", ilvl)
+        lvl = copy.deepcopy(level)
+        lvl_text = lvl.find(f"{W}lvlText")
+        if lvl_text is not None:
+            lvl_text.set(f"{W}val", "☒")
+        override.append(lvl)
+    cleanup = numbering.find(f"{W}numIdMacAtCleanup")
+    if cleanup is not None:
+        cleanup.addprevious(new)
+    else:
+        numbering.append(new)
+    cache[(num_id, ilvl)] = new_id
+    return new_id
+
+
+def _mark_cell(tc: etree._Element, on_: bool) -> None:
+    paragraphs = _own_paragraphs(tc)
+    text = "".join(read_inline(p).text for p in paragraphs).strip()
+    if on_ and not text:
+        _replace_content(paragraphs[0], "X", _mark_rpr(paragraphs[0]))
+    elif not on_ and text.casefold() in ("x", "✓", "✔"):
+        _replace_content(paragraphs[0], "", None)
+
+
+__all__ = ["DocumentWriteError", "write_docx"]

@@ -1,0 +1,637 @@
+"""WordprocessingML as the Word questionnaire reader and writer see it: the text of a paragraph
+as Word shows it (the text of content controls inside it included, which python-docx's
+``paragraph.text`` drops; deleted text of tracked changes left out, inserted text kept: a document
+read as if its changes were accepted; field codes left out, field results kept), the boxes a
+paragraph draws (checkbox content controls, legacy FORMCHECKBOX fields, ☐ glyphs) with the words
+that label them, the content controls and legacy form fields it holds, and a table as a grid of
+cells with its merges resolved.
+
+Elements are lxml elements of the document part (engine/questionnaire/docx_package.py parses it);
+a place in the document is named by :func:`locator` (an XPath from the part's root, such as
+``/w:document/w:body/w:tbl[3]/w:tr[2]/w:tc[2]``) and found again by :func:`resolve`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
+R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+W = f"{{{W_NS}}}"
+W14 = f"{{{W14_NS}}}"
+
+# wrappers whose children belong to their parent's flow (a block, a row, a cell or a run sequence)
+_WRAPPERS = {f"{W}customXml", f"{W}smartTag", f"{W}ins", f"{W}moveTo", f"{W}dir", f"{W}bdo", f"{W}fldSimple"}
+_SKIPPED = {f"{W}del", f"{W}moveFrom"}  # tracked deletions: not in the accepted document
+# run content never read as text: drawings and text boxes (their own flow), VML, embedded objects
+_OPAQUE = {
+    f"{W}drawing",
+    f"{W}pict",
+    f"{W}object",
+    "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent",
+}
+BOX_GLYPHS = {"☐": False, "□": False, "❏": False, "❑": False, "☒": True, "☑": True, "■": True, "⊠": True}
+UNCHECKED_GLYPHS = "☐□❏❑"
+# Wingdings / Symbol characters Word draws as boxes (w:sym w:char): unchecked, checked
+SYM_BOXES = {"F06F": False, "F0A8": False, "F071": False, "F0FE": True, "F078": True, "F0FD": True}
+BLANK = re.compile(
+    r"^[\s_.…\u2002\u2003\u00a0\-–—]*$"  # nothing, spaces, an underscore line, dots, an ellipsis
+    r"|^(?:\s*(?:\[[^\]]{0,60}\]|<[^<>]{0,60}>|_{3,}))+\s*$"  # [Number], <Fill In>, <insert diagram>, ____
+    r"|^\s*(?:click|tap|select|choose)\b[^.]{0,60}\b(?:enter|select|choose)\b[^.]{0,60}\.?\s*$"  # Click here to enter text.
+    r"|^\s*(?:enter|type|insert|fill in)\b[^.]{0,40}\bhere\b[^.]{0,20}\.?\s*$"  # Enter text here
+    r"|^\s*(?:select|choose|pick)\s+(?:one|an?\s+(?:item|option|value|date))\.?\s*$",  # Select One, Choose an item.
+    re.IGNORECASE,
+)
+
+
+def qn(tag: str) -> str:
+    """``"w:p"`` → ``"{…/main}p"``."""
+    prefix, local = tag.split(":")
+    return f"{{{W14_NS if prefix == 'w14' else W_NS}}}{local}"
+
+
+def local(el: etree._Element) -> str:
+    return etree.QName(el).localname if isinstance(el.tag, str) else ""
+
+
+def is_blank(text: str) -> bool:
+    """Whether a place's text is no answer: empty, an underscore line, a placeholder such as
+    ``<Fill In>``, ``[Number]`` or "Click here to enter text."."""
+    return bool(BLANK.match(text or ""))
+
+
+def wval(el: etree._Element | None, default: str | None = None) -> str | None:
+    """The ``w:val`` attribute of ``el`` (``default`` when ``el`` is None or has none)."""
+    if el is None:
+        return default
+    return el.get(f"{W}val", el.get(f"{W14}val", default))
+
+
+def on(el: etree._Element | None) -> bool:
+    """An on/off property (``<w:b/>``, ``<w:checked w:val="0"/>``): present and not false."""
+    return el is not None and wval(el, "1") not in ("0", "false", "off")
+
+
+# ------------------------------------------------------------------------------------ locators
+
+
+class Locations:
+    """The addresses of many elements of one part (lxml's ``getpath`` counts the siblings anew
+    for every element): each parent's children numbered once."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self._paths: dict[etree._Element, str] = {root: "/" + self._name(root)}
+        self._steps: dict[etree._Element, str] = {}
+
+    @staticmethod
+    def _name(el: etree._Element) -> str:
+        local = etree.QName(el).localname
+        return f"{el.prefix}:{local}" if el.prefix else local
+
+    def __call__(self, el: etree._Element) -> str:
+        path = self._paths.get(el)
+        if path is not None:
+            return path
+        parent = el.getparent()
+        if parent is None:
+            return el.getroottree().getpath(el)
+        if el not in self._steps:  # number the parent's children once, by tag ("w:p[3]"; a lone one unnumbered)
+            children = [c for c in parent if isinstance(c.tag, str)]
+            totals: dict[str, int] = {}
+            for child in children:
+                totals[child.tag] = totals.get(child.tag, 0) + 1
+            counts: dict[str, int] = {}
+            for child in children:
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+                name = self._name(child)
+                self._steps[child] = name if totals[child.tag] == 1 else f"{name}[{counts[child.tag]}]"
+        path = f"{self(parent)}/{self._steps[el]}"
+        self._paths[el] = path
+        return path
+
+
+_LOCATIONS: dict[int, tuple[etree._Element, Locations]] = {}
+
+
+def forget_locations() -> None:
+    """Let go of the part whose elements :func:`locator` numbered (the reader calls it when done:
+    a large document's tree is not kept alive by the cache)."""
+    _LOCATIONS.clear()
+
+
+def locator(el: etree._Element) -> str:
+    """The element's address in its part: an XPath from the root (stable for the same bytes),
+    as lxml's ``getpath`` writes it. The numbering of one part is kept until
+    :func:`forget_locations` (or another part's element is located)."""
+    root = el.getroottree().getroot()
+    held = _LOCATIONS.get(id(root))
+    if held is None or held[0] is not root:
+        _LOCATIONS.clear()  # one part at a time: the reader's
+        held = _LOCATIONS[id(root)] = (root, Locations(root))
+    return held[1](el)
+
+
+_STEP = re.compile(r"^(?:(\w+):)?([\w-]+)(?:\[(\d+)\])?$")
+
+
+class Resolver:
+    """Finds the elements :func:`locator` names in one part, walking its children (an XPath
+    engine would compile every path; a questionnaire has thousands): the children of each
+    element by tag are listed once."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self.root = root
+        self._prefixes = {k: v for k, v in root.nsmap.items() if k}
+        self._prefixes.setdefault("w", W_NS)
+        self._children: dict[tuple[int, str], list[etree._Element]] = {}
+        self._steps: dict[str, tuple[str, int] | None] = {}
+
+    def __call__(self, path: str) -> etree._Element | None:
+        steps = path.strip("/").split("/")
+        el = self.root
+        first = self._step(steps[0]) if steps else None
+        if first is None or first[0] != el.tag:
+            return None
+        for step in steps[1:]:
+            parsed = self._step(step)
+            if parsed is None:
+                return None
+            tag, index = parsed
+            key = (id(el), tag)
+            kids = self._children.get(key)
+            if kids is None:
+                kids = self._children[key] = [c for c in el if c.tag == tag]
+            if not 0 <= index < len(kids):
+                return None
+            el = kids[index]
+        return el
+
+    def _step(self, step: str) -> tuple[str, int] | None:
+        """("{ns}tag", 0-based index) of one step of a path ("w:tc[2]")."""
+        if step not in self._steps:
+            m = _STEP.match(step)
+            ns = self._prefixes.get(m.group(1)) if m and m.group(1) else ""
+            if m is None or ns is None:
+                self._steps[step] = None
+            else:
+                tag = f"{{{ns}}}{m.group(2)}" if ns else m.group(2)
+                self._steps[step] = (tag, int(m.group(3) or 1) - 1)
+        return self._steps[step]
+
+
+def resolve(root: etree._Element, path: str) -> etree._Element | None:
+    """The element ``path`` (:func:`locator`) names in the part whose root is ``root`` (one
+    look-up; :class:`Resolver` for many)."""
+    return Resolver(root)(path)
+
+
+# ------------------------------------------------------------------------------- flows of blocks
+
+
+def children(el: etree._Element) -> Iterator[etree._Element]:
+    """The children of a block, row or cell container in the document's flow: content controls
+    (``w:sdt``) and custom-XML / tracked-insertion wrappers opened, tracked deletions left out."""
+    for child in el:
+        tag = child.tag
+        if tag == f"{W}sdt":
+            content = child.find(f"{W}sdtContent")
+            if content is not None:
+                yield from children(content)
+        elif tag in _WRAPPERS:
+            yield from children(child)
+        elif tag in _SKIPPED or not isinstance(tag, str):
+            continue
+        else:
+            yield child
+
+
+def blocks(container: etree._Element) -> list[etree._Element]:
+    """The paragraphs and tables of a body, cell or content control, in order."""
+    return [c for c in children(container) if c.tag in (f"{W}p", f"{W}tbl")]
+
+
+def paragraphs(container: etree._Element) -> list[etree._Element]:
+    """Every paragraph inside ``container`` (nested tables too), in document order."""
+    return [p for p in container.iter(f"{W}p") if not _in_opaque(p, container)]
+
+
+def _in_opaque(el: etree._Element, stop: etree._Element) -> bool:
+    parent = el.getparent()
+    while parent is not None and parent is not stop:
+        if parent.tag in _OPAQUE or parent.tag in _SKIPPED:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+# -------------------------------------------------------------------------------- inline content
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box the document draws to tick: ``kind`` ``"checkbox"`` (a w14 checkbox content control,
+    ``el`` its ``w:sdt``), ``"FORMCHECKBOX"`` (a legacy field, ``el`` its ``w:ffData``) or
+    ``"glyph"`` (a ☐ character, ``el`` its ``w:t`` or ``w:sym`` and ``offset`` its index in the
+    text); ``label``: the words it stands for."""
+
+    kind: str
+    el: etree._Element
+    checked: bool
+    offset: int = 0
+    label: str = ""
+
+    def locator(self) -> str:
+        return locator(self.el) + (f"#{self.offset}" if self.kind == "glyph" and self.el.tag == f"{W}t" else "")
+
+
+@dataclass(frozen=True)
+class Control:
+    """A content control or legacy form field that takes text or a pick: ``kind`` one of
+    ``text``, ``rich text``, ``dropdown``, ``combo box``, ``date``, ``FORMTEXT``, ``FORMDROPDOWN``;
+    ``el`` the ``w:sdt`` (or the field's ``w:ffData``); ``items`` a list's entries; ``text`` what
+    it shows; ``placeholder`` whether that is its placeholder text."""
+
+    kind: str
+    el: etree._Element
+    text: str
+    items: tuple[str, ...] = ()
+    placeholder: bool = False
+    tag: str = ""
+
+
+@dataclass
+class Inline:
+    """A paragraph read: its text (controls' text included), its boxes and its controls."""
+
+    text: str = ""
+    boxes: list[Box] = field(default_factory=list)
+    controls: list[Control] = field(default_factory=list)
+    pieces: list[tuple[str, object]] = field(default_factory=list)  # ("text", str) | ("box", Box)
+
+
+def sdt_kind(sdt: etree._Element) -> str:
+    """What a content control is: checkbox, dropdown, combo box, date, text, picture, rich text…"""
+    pr = sdt.find(f"{W}sdtPr")
+    if pr is None:
+        return "rich text"
+    for tag, kind in (
+        (f"{W14}checkbox", "checkbox"),
+        (f"{W}dropDownList", "dropdown"),
+        (f"{W}comboBox", "combo box"),
+        (f"{W}date", "date"),
+        (f"{W}text", "text"),
+        (f"{W}picture", "picture"),
+        (f"{W}docPartObj", "building block"),
+        (f"{W}docPartList", "building block"),
+        (f"{W}citation", "citation"),
+        (f"{W}bibliography", "bibliography"),
+        (f"{W}group", "group"),
+        (f"{W}equation", "equation"),
+    ):
+        if pr.find(tag) is not None:
+            return kind
+    return "rich text"
+
+
+def list_items(pr: etree._Element) -> tuple[str, ...]:
+    """The entries of a dropdown or combo box control (their shown text)."""
+    box = pr.find(f"{W}dropDownList")
+    box = box if box is not None else pr.find(f"{W}comboBox")
+    if box is None:
+        return ()
+    out = []
+    for item in box.findall(f"{W}listItem"):
+        shown = (item.get(f"{W}displayText") or item.get(f"{W}value") or "").strip()
+        if shown and not is_blank(shown) and not shown.lower().startswith(("choose an item", "select")):
+            out.append(shown)
+    return tuple(out)
+
+
+def read_inline(p: etree._Element) -> Inline:
+    """The text, boxes and controls of one paragraph (see the module docstring)."""
+    out = Inline()
+    state = _FieldState()
+    _walk_inline(p, out, state)
+    out.text = "".join(str(v) for k, v in out.pieces if k == "text")
+    _label_boxes(out)
+    return out
+
+
+@dataclass
+class _FieldState:
+    depth: int = 0  # nested complex fields
+    in_code: list[bool] = field(default_factory=list)  # per open field: between begin and separate
+    ff: list[etree._Element | None] = field(default_factory=list)  # per open field: its ffData
+
+
+def _walk_inline(el: etree._Element, out: Inline, state: _FieldState) -> None:
+    for child in el:
+        tag = child.tag
+        if not isinstance(tag, str) or tag in _SKIPPED or tag in _OPAQUE:
+            continue
+        if tag == f"{W}pPr" or tag == f"{W}rPr":
+            continue
+        if tag == f"{W}sdt":
+            _inline_sdt(child, out, state)
+        elif tag == f"{W}r":
+            _run(child, out, state)
+        elif tag in _WRAPPERS or tag == f"{W}hyperlink":
+            _walk_inline(child, out, state)
+
+
+def _inline_sdt(sdt: etree._Element, out: Inline, state: _FieldState) -> None:
+    kind = sdt_kind(sdt)
+    content = sdt.find(f"{W}sdtContent")
+    if kind == "checkbox":
+        checked = on(sdt.find(f"{W}sdtPr/{W14}checkbox/{W14}checked"))
+        out.pieces.append(("box", Box("checkbox", sdt, checked)))
+        return
+    before = len(out.pieces)
+    if content is not None:
+        _walk_inline(content, out, state)
+    if kind in ("text", "rich text", "dropdown", "combo box", "date"):
+        shown = "".join(str(v) for k, v in out.pieces[before:] if k == "text")
+        pr = sdt.find(f"{W}sdtPr")
+        placeholder = pr is not None and pr.find(f"{W}showingPlcHdr") is not None
+        tag = wval(pr.find(f"{W}tag")) if pr is not None else ""
+        items = list_items(pr) if pr is not None else ()
+        out.controls.append(Control(kind, sdt, shown, items, placeholder, tag or ""))
+
+
+def _run(r: etree._Element, out: Inline, state: _FieldState) -> None:
+    for item in r:
+        tag = item.tag
+        if tag == f"{W}fldChar":
+            _field_char(item, out, state)
+        elif state.in_code and state.in_code[-1]:
+            continue  # the field's instruction, not its result
+        elif tag == f"{W}t":
+            _text(item, out)
+        elif tag in (f"{W}tab", f"{W}ptab"):
+            out.pieces.append(("text", "\t"))
+        elif tag in (f"{W}br", f"{W}cr"):
+            out.pieces.append(("text", "\n"))
+        elif tag == f"{W}noBreakHyphen":
+            out.pieces.append(("text", "-"))
+        elif tag == f"{W}sym":
+            char = (item.get(f"{W}char") or "").upper()
+            if char in SYM_BOXES:
+                out.pieces.append(("box", Box("glyph", item, SYM_BOXES[char])))
+
+
+def _text(t: etree._Element, out: Inline) -> None:
+    text = t.text or ""
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in BOX_GLYPHS and ch not in "■" and _glyph_is_box(text, i):
+            if i > start:
+                out.pieces.append(("text", text[start:i]))
+            out.pieces.append(("box", Box("glyph", t, BOX_GLYPHS[ch], offset=i)))
+            start = i + 1
+    if start < len(text):
+        out.pieces.append(("text", text[start:]))
+
+
+def _glyph_is_box(text: str, i: int) -> bool:
+    """A box glyph stands for a box when it is a word of its own (not inside a word)."""
+    before = text[i - 1] if i > 0 else " "
+    return not before.isalnum()
+
+
+def _field_char(fc: etree._Element, out: Inline, state: _FieldState) -> None:
+    kind = fc.get(f"{W}fldCharType")
+    if kind == "begin":
+        ff = fc.find(f"{W}ffData")
+        state.in_code.append(True)
+        state.ff.append(ff)
+        if ff is not None and ff.find(f"{W}checkBox") is not None:
+            box = ff.find(f"{W}checkBox")
+            checked = box.find(f"{W}checked")
+            value = on(checked) if checked is not None else on(box.find(f"{W}default"))  # ticked, else its default
+            out.pieces.append(("box", Box("FORMCHECKBOX", ff, value)))
+        elif ff is not None and ff.find(f"{W}ddList") is not None:
+            dd = ff.find(f"{W}ddList")
+            items = tuple(wval(e, "") or "" for e in dd.findall(f"{W}listEntry"))
+            index = int(wval(dd.find(f"{W}result"), wval(dd.find(f"{W}default"), "0")) or 0)
+            shown = items[index] if 0 <= index < len(items) else ""
+            out.controls.append(Control("FORMDROPDOWN", ff, shown, tuple(i for i in items if i.strip())))
+        elif ff is not None and ff.find(f"{W}textInput") is not None:
+            out.controls.append(Control("FORMTEXT", ff, ""))  # its text: the field's result, read below
+            out.pieces.append(("field", len(out.controls) - 1))
+    elif kind == "separate":
+        if state.in_code:
+            state.in_code[-1] = False
+    elif kind == "end":
+        if state.in_code:
+            state.in_code.pop()
+            ff = state.ff.pop()
+            if ff is not None and ff.find(f"{W}textInput") is not None:
+                _close_formtext(out)
+
+
+def _close_formtext(out: Inline) -> None:
+    """The FORMTEXT field just closed: its text is the result read since its begin."""
+    for i in range(len(out.pieces) - 1, -1, -1):
+        kind, value = out.pieces[i]
+        if kind == "field":
+            shown = "".join(str(v) for k, v in out.pieces[i + 1 :] if k == "text")
+            c = out.controls[value]  # type: ignore[index]
+            out.controls[value] = Control("FORMTEXT", c.el, shown, placeholder=is_blank(shown))  # type: ignore[index]
+            del out.pieces[i]
+            return
+
+
+def _label_boxes(out: Inline) -> None:
+    """Each box's label: the text after it up to the next box (or, for a box that ends the
+    paragraph after some text, the text before it: "Yes ☐")."""
+    pieces = out.pieces
+    boxes = [i for i, (k, _) in enumerate(pieces) if k == "box"]
+    for n, i in enumerate(boxes):
+        end = boxes[n + 1] if n + 1 < len(boxes) else len(pieces)
+        after = clean("".join(str(v) for k, v in pieces[i + 1 : end] if k == "text"))
+        if not after:
+            start = boxes[n - 1] + 1 if n else 0
+            after = clean("".join(str(v) for k, v in pieces[start:i] if k == "text"))
+            if n == 0 and len(boxes) > 1:
+                after = ""
+        box: Box = pieces[i][1]  # type: ignore[assignment]
+        pieces[i] = ("box", Box(box.kind, box.el, box.checked, box.offset, after))
+    out.boxes = [v for k, v in pieces if k == "box"]  # type: ignore[misc]
+
+
+def clean(text: str) -> str:
+    """Text on one line: whitespace runs as one space, box glyphs and ends trimmed."""
+    text = "".join(" " if ch in BOX_GLYPHS else ch for ch in text)
+    return " ".join(text.split()).strip(" :")
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.replace("\u00a0", " ").split())
+
+
+# ------------------------------------------------------------------------------------ tables
+
+
+@dataclass
+class Cell:
+    """One cell of a table grid: ``el`` its ``w:tc``, ``col`` its first grid column, ``span``
+    its width in grid columns; ``merged_from`` the cell above it continues (a vertical merge)."""
+
+    el: etree._Element
+    row: int
+    col: int
+    span: int
+    merged_from: Cell | None = None
+    _inlines: list[tuple[etree._Element, Inline]] | None = None
+
+    @property
+    def origin(self) -> Cell:
+        cell = self
+        while cell.merged_from is not None:
+            cell = cell.merged_from
+        return cell
+
+    def own_paragraphs(self) -> list[etree._Element]:
+        """The cell's paragraphs, without those of tables nested in it."""
+        out = []
+        for block in blocks(self.el):
+            if block.tag == f"{W}p":
+                out.append(block)
+        return out
+
+    def nested(self) -> list[etree._Element]:
+        return [b for b in blocks(self.el) if b.tag == f"{W}tbl"]
+
+    def inlines(self) -> list[tuple[etree._Element, Inline]]:
+        if self._inlines is None:
+            self._inlines = [(p, read_inline(p)) for p in self.own_paragraphs()]
+        return self._inlines
+
+    @property
+    def text(self) -> str:
+        return "\n".join(i.text for _, i in self.inlines()).strip()
+
+    @property
+    def line(self) -> str:
+        return one_line(self.text)
+
+    @property
+    def boxes(self) -> list[Box]:
+        return [b for _, i in self.inlines() for b in i.boxes]
+
+    @property
+    def controls(self) -> list[Control]:
+        return [c for _, i in self.inlines() for c in i.controls]
+
+    def cell_control(self) -> etree._Element | None:
+        """A content control that wraps the whole cell (``w:tr/w:sdt/w:sdtContent/w:tc``)."""
+        parent = self.el.getparent()
+        if parent is not None and parent.tag == f"{W}sdtContent":
+            return parent.getparent()
+        return None
+
+    def block_control(self) -> etree._Element | None:
+        """A content control that holds the cell's paragraphs (``w:tc/w:sdt/w:sdtContent/w:p``);
+        the outermost one when they nest."""
+        found = None
+        for p in self.own_paragraphs():
+            outer, parent = None, p.getparent()
+            while parent is not None and parent is not self.el:
+                if parent.tag == f"{W}sdt":
+                    outer = parent
+                parent = parent.getparent()
+            if outer is None:
+                if read_inline(p).text.strip():
+                    return None
+                continue
+            if found is not None and outer is not found:
+                return None
+            found = outer
+        return found
+
+    @property
+    def blank(self) -> bool:
+        """No answer in it: blank-like text, no box, no nested table."""
+        return is_blank(self.text) and not self.boxes and not self.nested()
+
+
+@dataclass
+class Grid:
+    """A table as rows of cells (merges resolved): ``rows[r]`` lists the cells that start in row
+    r or continue a vertical merge into it, left to right; ``width`` the grid columns."""
+
+    el: etree._Element
+    rows: list[list[Cell]]
+    width: int
+
+    def at(self, r: int, col: int) -> Cell | None:
+        for cell in self.rows[r]:
+            if cell.col <= col < cell.col + cell.span:
+                return cell
+        return None
+
+    def own(self, r: int) -> list[Cell]:
+        """Row r's cells that start there (not the continuations of a merge from above)."""
+        return [c for c in self.rows[r] if c.merged_from is None]
+
+
+def table_rows(tbl: etree._Element) -> list[etree._Element]:
+    return [c for c in children(tbl) if c.tag == f"{W}tr"]
+
+
+def grid(tbl: etree._Element) -> Grid:
+    """The table's grid (see :class:`Grid`)."""
+    rows: list[list[Cell]] = []
+    width = len(tbl.findall(f"{W}tblGrid/{W}gridCol"))
+    above: dict[int, Cell] = {}
+    for r, tr in enumerate(table_rows(tbl)):
+        col = int(wval(tr.find(f"{W}trPr/{W}gridBefore"), "0") or 0)
+        cells: list[Cell] = []
+        for tc in (c for c in children(tr) if c.tag == f"{W}tc"):
+            pr = tc.find(f"{W}tcPr")
+            span = int(wval(pr.find(f"{W}gridSpan"), "1") or 1) if pr is not None else 1
+            vmerge = pr.find(f"{W}vMerge") if pr is not None else None
+            cell = Cell(tc, r, col, max(span, 1))
+            if vmerge is not None and wval(vmerge, "continue") == "continue" and col in above:
+                cell.merged_from = above[col]
+            cells.append(cell)
+            for c in range(col, col + cell.span):
+                above[c] = cell
+            col += cell.span
+        rows.append(cells)
+        width = max(width, col)
+    return Grid(tbl, rows, width)
+
+
+__all__ = [
+    "BLANK",
+    "Box",
+    "Cell",
+    "Control",
+    "Grid",
+    "Inline",
+    "W",
+    "W14",
+    "W_NS",
+    "blocks",
+    "children",
+    "clean",
+    "grid",
+    "is_blank",
+    "forget_locations",
+    "locator",
+    "on",
+    "paragraphs",
+    "qn",
+    "read_inline",
+    "Resolver",
+    "resolve",
+    "sdt_kind",
+    "table_rows",
+    "wval",
+]

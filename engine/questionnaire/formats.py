@@ -1,0 +1,122 @@
+"""The questionnaire formats, in one table: which suffixes are read, by what, and what writes the
+answers back into the original file.
+
+Spreadsheets (.xlsx, .xlsm, .csv) are read by engine/questionnaire/reader.py and written back by
+engine/review/export.py, cell by cell. A document format reads its questions into the same
+records (its answer places in ``Questionnaire.places``: engine/questionnaire/places.py) and
+writes the answers back through its own writer: adding a format is one entry of
+:data:`DOCUMENTS`. Formats that look like questionnaires but are not read (.doc, .xls) are
+refused in one line that says what to save them as.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.core.limits import Limits
+from engine.ingest.paths import named_file
+from engine.questionnaire.docx_reader import docx_paragraphs, read_docx
+from engine.questionnaire.docx_writer import write_docx
+from engine.questionnaire.places import AnswerPlace
+from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, QuestionnaireError, ReadOptions, read_sheets
+
+# reads a document questionnaire: (path, the reviewer's options and corrections, the size limits)
+Reader = Callable[[Path, ReadOptions, Limits], Questionnaire]
+# writes the answers into a copy: (source, target, {place key: value}, the questionnaire's places) → target
+Writer = Callable[[Path, Path, Mapping[str, str], Mapping[str, AnswerPlace]], Path]
+# the document's paragraphs (number, text) a reviewer may add as a question (ReadOptions.include)
+Paragraphs = Callable[[Path, Limits], list[tuple[int, str]]]
+
+
+@dataclass(frozen=True)
+class DocumentFormat:
+    name: str  # in the reviewer's words: "Word document"
+    read: Reader
+    write: Writer
+    paragraphs: Paragraphs | None = None  # None: nothing can be added by hand
+
+
+SHEET_SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)
+DOCUMENTS: dict[str, DocumentFormat] = {
+    ".docx": DocumentFormat("Word document", read_docx, write_docx, docx_paragraphs),
+    ".docm": DocumentFormat("Word document with macros (never run, kept)", read_docx, write_docx, docx_paragraphs),
+}
+DOCUMENT_SUFFIXES = tuple(DOCUMENTS)
+SUFFIXES = SHEET_SUFFIXES + DOCUMENT_SUFFIXES
+REFUSED = {  # suffix: (what it is, the fix)
+    ".doc": ("an old Word 97–2003 document (.doc), which is not read", "open it in Word and save it as .docx"),
+    ".xls": ("an old Excel 97–2003 workbook (.xls), which is not read", "open it in Excel and save it as .xlsx"),
+}
+
+
+def document_format(path: Path) -> DocumentFormat | None:
+    """The document format of ``path`` by its suffix (None: a spreadsheet, or not a questionnaire)."""
+    return DOCUMENTS.get(Path(path).suffix.lower())
+
+
+def read_questionnaire(
+    path: str | Path,
+    *,
+    sheet: str | None = None,
+    header_row: int | None = None,
+    question_col: str | None = None,
+    answer_col: str | None = None,
+    comment_col: str | None = None,
+    exclude: Iterable[str] = (),
+    include: Iterable[str] = (),
+    like: Iterable[str] = (),
+    limits: Limits | None = None,
+) -> Questionnaire:
+    """The questions of a questionnaire file and where their answers go, read by its format's
+    reader: a spreadsheet's (engine/questionnaire/reader.py) or a document's (:data:`DOCUMENTS`).
+
+    The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
+    rows below it are questions), and column letters for the question, answer and comment cells;
+    ``exclude`` (question keys or IDs left out), ``include`` (a document's paragraph numbers added
+    as questions) and ``like`` (example question keys whose like are added) are the reviewer's
+    corrections (:class:`~engine.questionnaire.reader.ReadOptions`). ``limits`` bound what is read
+    (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
+    :class:`~engine.core.limits.LimitError` before it is parsed). Raises
+    :class:`~engine.questionnaire.reader.QuestionnaireError` for a file that is not a
+    questionnaire it reads, an unreadable one, and one without questions. A link is read only
+    when it points to a regular file, under that file's name.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = named_file(path)
+    name, suffix = path.name, path.suffix.lower()
+    limits = limits or Limits.from_env()
+    corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like)}
+    ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections).checked(name)
+    if suffix in REFUSED:
+        what, fix = REFUSED[suffix]
+        raise QuestionnaireError(name, f"is {what}", fix)
+    if suffix not in SUFFIXES:
+        raise QuestionnaireError(
+            name,
+            f"has an unsupported extension '{path.suffix}'",
+            f"save it as one of {', '.join(SUFFIXES)} and try again",
+        )
+    if not path.exists():
+        raise QuestionnaireError(name, "does not exist", f"check the path {path}")
+    if not path.is_file():
+        raise QuestionnaireError(
+            name, "is not a regular file (a folder, a pipe or a device)", "give the path of the questionnaire file"
+        )
+    if path.stat().st_size == 0:
+        raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
+    document = document_format(path)
+    return document.read(path, ov, limits) if document is not None else read_sheets(path, ov, limits)
+
+
+__all__ = [
+    "DOCUMENTS",
+    "DOCUMENT_SUFFIXES",
+    "REFUSED",
+    "SHEET_SUFFIXES",
+    "SUFFIXES",
+    "DocumentFormat",
+    "document_format",
+]

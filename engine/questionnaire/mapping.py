@@ -1,0 +1,79 @@
+"""The mapping a reviewer checks before drafting: for each question its key, ID, text, kind
+(``choice``, ``text``, ``checkbox``, ``date``), choices and where its answer goes, and the counts
+by kind. The same for every format: a spreadsheet question's answer goes to its cells, a
+document question's to its answer places (engine/questionnaire/places.py). Read by ``inspect
+--json`` (engine/cli/inspect.py) and the Questionnaire screen."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.questionnaire.places import AnswerPlace, place_key, question_kind
+from engine.questionnaire.reader import Question, Questionnaire
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """One question as the mapping shows it."""
+
+    key: str  # "Document!A12", "Sheet1!B7": the question's identity (engine.questionnaire.qualifiers.question_key)
+    id: str | None
+    text: str
+    kind: str
+    choices: tuple[str, ...]
+    place: str  # where the answer goes, in words: "table cell", "C12 (dropdown B12)", "new paragraph: …"
+    choice_place: AnswerPlace | None
+    text_place: AnswerPlace | None
+    answered: bool
+
+    def to_json(self) -> dict:
+        out: dict = {
+            "key": self.key,
+            "id": self.id,
+            "text": self.text,
+            "kind": self.kind,
+            "choices": list(self.choices),
+        }
+        out["answer_place"] = {
+            name: place.to_json() for name, place in (("choice", self.choice_place), ("text", self.text_place)) if place
+        } or self.place
+        out["answered"] = self.answered
+        return out
+
+
+def mapped(questionnaire: Questionnaire, q: Question) -> Mapped:
+    """The mapping of question ``q`` of ``questionnaire``."""
+    places = questionnaire.places
+    choice = places.get(place_key(q.sheet, q.choice_cell)) if q.choice_cell else None
+    text = places.get(place_key(q.sheet, q.text_cell)) if q.text_cell else None
+    if places:
+        kind = question_kind(choice, text)
+        where = "; ".join(_words(p) for p in (choice, text) if p is not None) or "none"
+    else:
+        kind = "choice" if q.choice_cell else "text"
+        where = ", ".join(f"{label} {ref}" for label, ref in (("choice", q.choice_cell), ("text", q.text_cell)) if ref)
+    return Mapped(f"{q.sheet}!{q.question_cell}", q.id, q.text, kind, q.choices, where, choice, text, q.answered)
+
+
+def _words(place: AnswerPlace) -> str:
+    what = place.kind.value + (f" ({place.control})" if place.control else "")
+    if place.options:
+        what += ": " + " / ".join(label for label, _ in place.options)
+    limit = " and ".join(
+        f"max {n} {unit}" for n, unit in ((place.max_words, "words"), (place.max_chars, "characters")) if n
+    )
+    return what + (f", {limit}" if limit else "") + (f" — {place.note}" if place.note else "")
+
+
+def mapping(questionnaire: Questionnaire) -> list[Mapped]:
+    """Every question's mapping, in order."""
+    return [mapped(questionnaire, q) for q in questionnaire.questions]
+
+
+def kind_counts(rows: list[Mapped]) -> dict[str, int]:
+    """How many questions of each kind ({"choice": 12, "text": 30})."""
+    return dict(Counter(r.kind for r in rows).most_common())
+
+
+__all__ = ["Mapped", "kind_counts", "mapped", "mapping"]

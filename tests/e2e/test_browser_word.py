@@ -1,0 +1,125 @@
+"""A Word questionnaire in a real browser (issue #48's done-when): the app (``streamlit run
+ui/app.py``) driven by Playwright through Debian's Chromium. Questionnaire → upload a generated
+.docx, see its questions with their kind and answer place, correct one detection (a numbered
+paragraph that is no question: "Not questions: leave these out"), Start drafting; Review → accept
+a question's answer (the reviewer's words in the answer box); Export → "Download completed document": the downloaded .docx holds the accepted answer
+in its cell, and the question left out stays unanswered.
+
+The knowledge base (a generated PDF) is indexed through the engine's API before the app starts;
+the drafts come from the stated fake OpenAI-compatible server of tests/e2e/test_browser.py (it
+quotes the first passage): this test is about the screens and the document's path, not about
+generation, so no model loads (the embedder does). Screenshots go to ``tests/e2e/screens/``
+(git-ignored) as ``word_NN_<step>.png``."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.app.settings import GeneratorConfig, Settings
+from tests import word_fixtures as wf
+from tests.e2e.test_browser import CHROMIUM, open_question, quoting_llm_server
+from tests.e2e.test_browser_cases import assert_no_traceback, browser_on
+from tests.fixtures import topic_pages, write_pdf
+
+pytestmark = [
+    pytest.mark.timeout(600),
+    pytest.mark.skipif(
+        not CHROMIUM.is_file(),
+        reason=f"Chromium is not installed at {CHROMIUM} "
+        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
+    ),
+]
+
+NOT_A_QUESTION = "Is this the final version of the questionnaire?"
+ANSWER = "Customer data is encrypted at rest with AES-256."
+
+
+def word_questionnaire(path):
+    doc = wf.new()
+    doc.add_heading("Vendor security questionnaire", level=1)
+    wf.add(doc, wf.table([["ID", "Question", "Response"], ["ENC-01", "Is customer data encrypted at rest?", ""],
+                          ["BCK-01", "How long are backups of the production databases kept?", ""]]))  # fmt: skip
+    doc.add_paragraph(NOT_A_QUESTION, style="List Number")
+    doc.add_paragraph("Thank you for completing this questionnaire.")
+    return wf.save(doc, path)
+
+
+def metric(app, label: str) -> str:
+    """The value of the metric labelled ``label`` on the page."""
+    box = app.page.locator('[data-testid="stMetric"]').filter(has=app.page.get_by_text(label, exact=True)).first
+    return box.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+
+def prepared(folder, llm_url, tmp_path) -> None:
+    from engine.app.workspace import Workspace
+
+    settings = Settings(generator=GeneratorConfig(llm_url=llm_url))
+    settings.save(folder)
+    from storage.vector_store import release
+
+    ws = Workspace(folder, settings)
+    try:
+        ws.add_files([write_pdf(tmp_path / "handbook.pdf", topic_pages())])
+    finally:
+        ws.review_store.close()
+        release(str(folder / "qdrant"))  # the app's process opens the store next
+
+
+def test_a_word_questionnaire_uploaded_corrected_drafted_accepted_and_downloaded(tmp_path):
+    from engine.questionnaire import read_questionnaire
+
+    folder = tmp_path / "workspace"
+    docx = word_questionnaire(tmp_path / "vendor.docx")
+    with quoting_llm_server() as llm_url:
+        prepared(folder, llm_url, tmp_path)
+        with browser_on(folder, tmp_path / "streamlit.log", "word") as app:
+            page = app.page
+            app.go("Questionnaire")
+            app.uploader("Upload questionnaire").set_input_files(str(docx))
+            app.expect_text("Detected in vendor.docx")
+            app.settle()
+            assert metric(app, "Questions") == "3" and metric(app, "Text") == "3"  # the counts by kind
+            app.shot("detected")
+
+            page.locator('[data-testid="stExpander"] summary').filter(has_text="Correct the detection").click()
+            app.settle()
+            box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Not questions: leave these out")
+            box.get_by_role("combobox").click()
+            page.locator('[role="listbox"] [role="option"]').filter(has_text="final version").first.click()
+            page.keyboard.press("Escape")
+            app.settle()
+            app.button("Apply corrections").click()
+            app.expect_text("Read again with the corrections: 2 questions")
+            app.settle()
+            assert metric(app, "Questions") == "2"
+            app.shot("corrected")
+
+            app.button("Start drafting").click()
+            app.expect_text("Drafting finished", timeout=300)
+            app.settle()
+            app.shot("drafted")
+
+            app.go("Review")
+            open_question(app, "ENC-01")
+            app.settle()
+            assert page.get_by_text("ENC-01 · paragraph").count()  # where the question is in its document
+            answer = page.get_by_role("textbox", name="Answer", exact=True)
+            answer.fill(ANSWER)  # the reviewer's words over the draft
+            answer.press("Control+Enter")
+            app.settle()
+            app.button("Accept").click()
+            app.expect_text("ENC-01 accepted")
+            app.settle()
+            app.shot("accepted")
+
+            app.go("Export")
+            with page.expect_download(timeout=60_000) as download:
+                app.button("Download completed document").click()
+            saved = tmp_path / download.value.suggested_filename
+            download.value.save_as(saved)
+            assert_no_traceback(app)
+    assert saved.name == "vendor_completed.docx"
+    filled = {x.text: x for x in read_questionnaire(saved).questions}
+    assert filled["Is customer data encrypted at rest?"].existing_answer == ANSWER  # the accepted answer, in its cell
+    assert not filled["How long are backups of the production databases kept?"].existing_answer  # not accepted
+    assert not filled[NOT_A_QUESTION].existing_answer  # left out: nothing written after it

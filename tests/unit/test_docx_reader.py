@@ -1,0 +1,253 @@
+"""The Word questionnaire reader (engine/questionnaire/docx_reader.py, docx_tables.py), one test per
+structure of issue #48 item 1, on small documents the tests write (python-docx, and raw XML for
+content controls, legacy form fields and box bullets: tests/word_fixtures.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.questionnaire import QuestionnaireError, read_questionnaire
+from engine.questionnaire.mapping import mapping
+from engine.questionnaire.places import PlaceKind, place_key
+from tests import word_fixtures as wf
+
+
+def read(tmp_path, doc, name="q.docx", **options):
+    return read_questionnaire(wf.save(doc, tmp_path / name), **options)
+
+
+def places(q, question):
+    """(choice place, text place) of a question."""
+    get = lambda cell: q.places.get(place_key(question.sheet, cell)) if cell else None  # noqa: E731
+    return get(question.choice_cell), get(question.text_cell)
+
+
+def by_text(q, words):
+    return next(x for x in q.questions if words in x.text)
+
+
+def test_table_with_a_response_column(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["#", "Question", "Response"], ["1.1", "Do you encrypt data at rest?", ""],
+                          ["1.2", "Describe your backup process.", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1.1", "Do you encrypt data at rest?"),
+        ("1.2", "Describe your backup process."),
+    ]
+    _, text = places(q, q.questions[0])
+    assert text.kind is PlaceKind.TABLE_CELL and text.locator.endswith("w:tc[3]")
+    assert q.questions[0].question_cell == f"A{q.questions[0].row}" and q.questions[0].sheet == "Document"
+
+
+def test_yes_no_columns_to_mark_with_x(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["Question", "Yes", "No"], ["Is MFA enforced for administrators?", "", ""],
+                          ["Are logs kept for a year?", "X", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    first, second = q.questions
+    choice, text = places(q, first)
+    assert first.choices == ("Yes", "No") and choice.control == "X column" and text is None
+    assert second.existing_choice == "Yes"  # marked already: kept
+
+
+def test_table_without_an_answer_column_says_where_the_answer_goes(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["Number", "Question Text"], ["1.a", "Do you have a documented policy?"],
+                          ["1.b", "Do you have evidence of the following topics?"], ["1.b.i", "- Policy awareness"]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    assert [x.id for x in q.questions] == ["1.a", "1.b"]
+    assert "Policy awareness" in q.questions[1].text  # the item under 1.b is part of it
+    _, text = places(q, q.questions[0])
+    assert text.kind is PlaceKind.TABLE_CELL and "no answer column" in text.note
+
+
+def test_merged_header_rows_over_one_row_to_fill(tmp_path):
+    doc = wf.new()
+    rows = [["Data in transit"], ["", "gs2:Source"], ["Ref #", "Area", "Module"], ["#", "<Fill In>", "<Fill In>"]]
+    wf.add(
+        doc, wf.table(rows, widths=3).replace("<w:tc><w:p>", '<w:tc><w:tcPr><w:gridSpan w:val="3"/></w:tcPr><w:p>', 1)
+    )
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Data in transit: Source: Area", "Data in transit: Source: Module"]
+
+
+def test_question_row_over_its_answer_row_and_a_nested_table(tmp_path):
+    doc = wf.new()
+    nested = wf.table([["Name of the DPO", ""]])
+    wf.add(doc, wf.table([["1.1.1", "Geef een korte beschrijving van het doel."], ["gs2:"], ["gs2:" + nested]]))
+    q = read(tmp_path, doc)
+    ids = {x.id: x for x in q.questions}
+    assert "1.1.1" in ids and places(q, ids["1.1.1"])[1].kind is PlaceKind.TABLE_CELL
+    assert any("Name of the DPO" in x.text for x in q.questions)  # the nested table read as a table of its own
+
+
+def test_numbered_questions_without_space_get_a_new_paragraph_and_keep_their_items(tmp_path):
+    doc = wf.new()
+    doc.add_heading("Section 1: Program", level=2)
+    doc.add_paragraph("Do you have a documented open source policy?", style="List Number")
+    doc.add_paragraph("Have you documented the awareness of staff on these topics?", style="List Number")
+    doc.add_paragraph("The policy and where to find it;", style="List Bullet 2")
+    doc.add_paragraph("Its objectives.", style="List Bullet 2")
+    doc.add_paragraph("This paragraph explains something? It is prose, not numbered.")
+    q = read(tmp_path, doc)
+    assert [x.id for x in q.questions] == ["1", "2"]
+    assert "Its objectives" in q.questions[1].text
+    _, place = places(q, q.questions[0])
+    assert place.kind is PlaceKind.NEW_PARAGRAPH and "no space" in place.note
+
+
+def test_questions_answered_in_empty_paragraphs_and_in_a_block_control(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("Describe your incident response process.")
+    doc.add_paragraph("")
+    doc.add_paragraph("")
+    wf.add(doc, wf.para(wf.text("Explain how access is reviewed.")))
+    wf.add(doc, wf.sdt_block("explain"))
+    q = read(tmp_path, doc)
+    assert [places(q, x)[1].kind for x in q.questions] == [PlaceKind.PARAGRAPH, PlaceKind.CONTENT_CONTROL]
+
+
+def test_content_controls_of_every_kind(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Company name: "), wf.sdt_text("name")))
+    wf.add(doc, wf.para(wf.text("Hosting model: "), wf.sdt_dropdown("hosting", ["SaaS", "PaaS", "IaaS"])))
+    wf.add(doc, wf.para(wf.text("Preferred region: "), wf.sdt_dropdown("region", ["EU", "US"], combo=True)))
+    wf.add(doc, wf.para(wf.text("Date of the last audit: "), wf.sdt_date("audit")))
+    wf.add(doc, wf.para(wf.sdt_checkbox(), wf.text(" We accept the terms")))
+    q = read(tmp_path, doc)
+    kinds = {m.text: m.kind for m in mapping(q)}
+    assert kinds == {
+        "Company name": "text",
+        "Hosting model": "choice",
+        "Preferred region": "text",
+        "Date of the last audit": "date",
+        "We accept the terms": "checkbox",
+    }
+    assert by_text(q, "Hosting").choices == ("SaaS", "PaaS", "IaaS")
+
+
+def test_an_inline_control_inside_the_question_is_part_of_its_text(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Does "), wf.sdt_text("csp", "CSP Name"), wf.text(" share PII with agencies?")))
+    wf.add(doc, wf.table([[""]]))
+    q = read(tmp_path, doc)
+    assert q.questions[0].text == "Does CSP Name share PII with agencies?"
+
+
+def test_legacy_form_fields(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("System owner: "), wf.formtext(max_length=40)))
+    wf.add(doc, wf.para(wf.text("Data classification: "), wf.formdropdown(["Low", "Moderate", "High"])))
+    wf.add(doc, wf.table([["Is the system internet facing?", wf.para(wf.formcheckbox(), wf.text(" Yes"),
+                                                                      wf.formcheckbox(True), wf.text(" No"))]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    owner, level, facing = q.questions
+    assert places(q, owner)[1].kind is PlaceKind.FORM_FIELD and places(q, owner)[1].max_chars == 40
+    assert level.choices == ("Low", "Moderate", "High")
+    assert facing.choices == ("Yes", "No") and facing.existing_choice == "No"  # ticked already: kept
+    assert places(q, facing)[0].control == "FORMCHECKBOX"
+
+
+def test_box_glyph_pairs_and_options_drawn_as_list_items(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Do you use subprocessors? ☐ Yes ☐ No")))
+    num = wf.box_bullets(doc)
+    wf.add(doc, wf.table([["Question", "Implementation"],
+                          ["Is there an open source policy?", wf.listed("Yes", num) + wf.listed("No", num)]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    glyphs, items = q.questions
+    assert glyphs.text == "Do you use subprocessors?" and glyphs.choices == ("Yes", "No")
+    assert places(q, glyphs)[0].control == "glyph"
+    assert items.choices == ("Yes", "No") and places(q, items)[0].control == "list glyph"
+
+
+def test_a_run_of_boxes_is_a_question_per_box_unless_a_prompt_asks_for_one(tmp_path):
+    doc = wf.new()
+    doc.add_heading("General Exceptions", level=2)
+    wf.add(doc, wf.para(wf.sdt_checkbox(), wf.text("Legacy ICT")))
+    wf.add(doc, wf.para(wf.sdt_checkbox(), wf.text("Undue Burden")))
+    doc.add_paragraph("Check one.")
+    wf.add(doc, wf.para(wf.sdt_checkbox(), wf.text("Opt-out")))
+    wf.add(doc, wf.para(wf.sdt_checkbox(), wf.text("Opt-in")))
+    q = read(tmp_path, doc)
+    assert [(x.text, x.choices) for x in q.questions] == [
+        ("General Exceptions: Legacy ICT", ("Yes", "No")),
+        ("General Exceptions: Undue Burden", ("Yes", "No")),
+        ("Check one.", ("Opt-out", "Opt-in")),
+    ]
+
+
+def test_a_form_of_labels_beside_empty_cells_and_labels_alone(tmp_path):
+    doc = wf.new()
+    doc.add_heading("Point of contact", level=1)
+    wf.add(doc, wf.table([["Name", ""], ["Email Address", ""], ["gs2:Responsible Role:"]]))
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == [
+        "Point of contact: Name", "Point of contact: Email Address", "Point of contact: Responsible Role"]  # fmt: skip
+    assert places(q, q.questions[2])[1].kind is PlaceKind.AFTER_LABEL
+
+
+def test_length_limits_and_answers_already_given(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["Question", "Answer"], ["Describe your SDLC (max 250 words).", ""],
+                          ["Do you run a bug bounty?", "Yes, since 2021."]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    limited, answered = q.questions
+    assert places(q, limited)[1].max_words == 250
+    assert answered.existing_answer == "Yes, since 2021." and answered.answered
+    assert any("already answered" in n for n in q.notes)
+
+
+def test_records_revision_history_and_front_matter_are_not_questions(tmp_path):
+    doc = wf.new()
+    doc.add_heading("Revision History", level=1)
+    wf.add(doc, wf.table([["Date", "Version", "Author"], ["", "", ""], ["", "", ""]]))
+    doc.add_heading("Hardware inventory", level=1)
+    wf.add(doc, wf.table([["Hostname", "Make", "Model"], ["", "", ""], ["", "", ""]]))
+    doc.add_paragraph("Do you patch monthly?", style="List Number")
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Do you patch monthly?"]
+    assert any("list of records" in n for n in q.notes)
+
+
+def test_corrections_exclude_include_and_like(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("Do you have a security policy?", style="List Number")
+    doc.add_paragraph("Is it reviewed yearly?", style="List Number")
+    doc.add_paragraph("Our staff is trained", style="Intense Quote")
+    doc.add_paragraph("Our vendors are assessed", style="Intense Quote")
+    path = wf.save(doc, tmp_path / "q.docx")
+    q = read_questionnaire(path)
+    assert len(q.questions) == 2
+    first = f"{q.questions[0].sheet}!{q.questions[0].question_cell}"
+    trained = 3  # "Our staff is trained": the document's third paragraph
+    fewer = read_questionnaire(path, exclude=[first])
+    assert [x.text for x in fewer.questions] == ["Is it reviewed yearly?"]
+    more = read_questionnaire(path, include=[str(trained)])
+    added = by_text(more, "trained")
+    assert places(more, added)[1].kind is PlaceKind.NEW_PARAGRAPH
+    key = f"Document!{added.question_cell}"
+    like = read_questionnaire(path, include=[str(trained)], like=[key])
+    assert {x.text for x in like.questions} >= {"Our staff is trained", "Our vendors are assessed"}
+    assert [x.row for x in fewer.questions] == [q.questions[1].row]  # a correction moves no other question's key
+
+
+def test_docm_is_read_and_doc_refused_in_one_line(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("Do you scan for vulnerabilities?", style="List Number")
+    docx_path = wf.save(doc, tmp_path / "q.docx")
+    docm = tmp_path / "q.docm"
+    docm.write_bytes(docx_path.read_bytes())
+    assert read_questionnaire(docm).questions[0].text == "Do you scan for vulnerabilities?"
+    old = tmp_path / "old.doc"
+    old.write_bytes(b"\xd0\xcf\x11\xe0" + b"\0" * 100)
+    with pytest.raises(QuestionnaireError, match=r"old Word 97–2003 document .*save it as \.docx"):
+        read_questionnaire(old)
+
+
+def test_a_document_without_questions_is_refused_in_one_line(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("Just a letter, nothing to answer.")
+    with pytest.raises(QuestionnaireError, match="no questions found"):
+        read(tmp_path, doc)

@@ -1,0 +1,158 @@
+"""Writing answers into a Word questionnaire (engine/questionnaire/docx_writer.py): each kind of
+answer place filled the way the document draws it, nothing else changed (the no-other-change
+check, engine/questionnaire/docx_check.py, refuses a package that differs elsewhere), and a round
+trip: every question given a distinct answer, exported, read back from the written file."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from engine.core.ooxml import copy_package
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.docx_check import ChangedOutsidePlaces, verify
+from engine.questionnaire.places import place_key
+from engine.review.export import CellWrite, ExportError, export
+from tests import word_fixtures as wf
+
+W = f"{{{wf.W_NS}}}"
+W14 = f"{{{wf.W14_NS}}}"
+
+
+def questionnaire(tmp_path: Path):
+    """One document holding every kind of answer place."""
+    doc = wf.new()
+    doc.add_heading("Security questionnaire", level=1)
+    wf.add(doc, wf.table([["Question", "Response"], ["Describe your backup process.", ""]]))
+    doc.add_paragraph("Do you have a documented security policy?", style="List Number")
+    wf.add(doc, wf.para(wf.text("Company name: "), wf.sdt_text("name")))
+    wf.add(doc, wf.para(wf.text("Hosting model: "), wf.sdt_dropdown("hosting", ["SaaS", "PaaS"])))
+    wf.add(doc, wf.para(wf.text("Date of the last audit: "), wf.sdt_date("audit")))
+    wf.add(doc, wf.para(wf.text("Do you use subprocessors? ☐ Yes ☐ No")))
+    wf.add(doc, wf.para(wf.text("System owner: "), wf.formtext()))
+    wf.add(doc, wf.table([["Is the system internet facing?", wf.para(wf.formcheckbox(), wf.text(" Yes"),
+                                                                      wf.formcheckbox(), wf.text(" No"))]]))  # fmt: skip
+    wf.add(doc, wf.para(wf.sdt_checkbox(), wf.text(" We accept the terms")))
+    wf.add(doc, wf.table([["gs2:Responsible Role:"], ["Title", ""]]))
+    num = wf.box_bullets(doc)
+    wf.add(doc, wf.table([["Question", "Implementation"],
+                          ["Is there an open source policy?", wf.listed("Yes", num) + wf.listed("No", num)]]))  # fmt: skip
+    doc.add_paragraph("Closing remarks that no answer may touch.")
+    return read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+
+
+def q_of(q, words):
+    return next(x for x in q.questions if words in x.text)
+
+
+def body_xml(path: Path) -> etree._Element:
+    return etree.fromstring(zipfile.ZipFile(path).read("word/document.xml"))
+
+
+def test_every_kind_of_place_is_filled_the_way_the_document_draws_it(tmp_path):
+    q = questionnaire(tmp_path)
+    writes = {
+        "Describe your backup process": ("text", "Nightly encrypted backups.\n\nRestores are tested quarterly."),
+        "documented security policy": ("text", "Yes, reviewed yearly."),
+        "Company name": ("text", "Acme & Co"),
+        "Hosting model": ("choice", "PaaS"),
+        "Date of the last audit": ("text", "2025-03-01"),
+        "subprocessors": ("choice", "No"),
+        "System owner": ("text", "Jane Roe"),
+        "internet facing": ("choice", "Yes"),
+        "accept the terms": ("choice", "Yes"),
+        "Responsible Role": ("text", "CISO"),
+        "Title": ("text", "Head of security"),
+        "open source policy": ("choice", "Yes"),
+    }
+    cells = []
+    for words, (which, value) in writes.items():
+        x = q_of(q, words)
+        cells.append(CellWrite(x.sheet, x.choice_cell if which == "choice" else x.text_cell, value))
+    out = export(q.path, tmp_path / "answered.docx", cells, q)
+    root = body_xml(out)
+    text = "".join(root.itertext())
+    for value in ("Nightly encrypted backups.", "Restores are tested quarterly.", "Yes, reviewed yearly.", "Acme & Co",
+                  "Jane Roe", "Responsible Role: CISO", "Head of security", "Closing remarks"):  # fmt: skip
+        assert value in text
+    sdts = {
+        s.find(f"{W}sdtPr/{W}tag").get(f"{W}val"): s
+        for s in root.iter(f"{W}sdt")
+        if s.find(f"{W}sdtPr/{W}tag") is not None
+    }
+    name = sdts["name"]
+    assert name.find(f"{W}sdtPr/{W}showingPlcHdr") is None  # filled: no longer its placeholder
+    assert name.find(f"{W}sdtPr/{W}alias").get(f"{W}val") == "name"  # its tag and alias kept
+    assert "PlaceholderText" not in etree.tostring(name).decode()  # the answer not in the placeholder's grey
+    assert "".join(sdts["hosting"].itertext()).endswith("PaaS")
+    assert sdts["audit"].find(f"{W}sdtPr/{W}date").get(f"{W}fullDate") == "2025-03-01T00:00:00Z"
+    assert "Do you use subprocessors? ☐ Yes ☒ No" in text
+    boxes = [b for b in root.iter(f"{W}checkBox")]
+    assert [b.find(f"{W}checked").get(f"{W}val") for b in boxes[:2]] == ["1", "0"]  # FORMCHECKBOX ticked: Yes
+    terms = next(s for s in root.iter(f"{W}sdt") if s.find(f"{W}sdtPr/{W14}checkbox") is not None)
+    assert terms.find(f"{W}sdtPr/{W14}checkbox/{W14}checked").get(f"{W14}val") == "1" and "☒" in "".join(
+        terms.itertext()
+    )
+    numbering = etree.fromstring(zipfile.ZipFile(out).read("word/numbering.xml"))
+    assert any(lvl.get(f"{W}val") == "☒" for lvl in numbering.iter(f"{W}lvlText"))  # a list drawing ☒ for "Yes"
+    again = read_questionnaire(out)
+    assert q_of(again, "open source policy").existing_choice == "Yes"
+    assert q_of(again, "internet facing").existing_choice == "Yes"
+    assert q_of(again, "Hosting model").existing_choice == "PaaS"
+
+
+def test_nothing_but_the_answer_places_changes(tmp_path):
+    q = questionnaire(tmp_path)
+    x = q_of(q, "Describe your backup process")
+    out = export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.text_cell, "Nightly.")], q)
+    original, written = zipfile.ZipFile(q.path), zipfile.ZipFile(out)
+    assert written.namelist() == original.namelist()
+    changed = [n for n in original.namelist() if original.read(n) != written.read(n)]
+    assert changed == ["word/document.xml"]  # styles, numbering, settings, relationships: byte for byte
+
+
+def test_the_check_refuses_a_change_outside_the_answer_places(tmp_path):
+    q = questionnaire(tmp_path)
+    place = q.places[place_key("Document", q_of(q, "Describe your backup process").text_cell)]
+    original = zipfile.ZipFile(q.path)
+    root = etree.fromstring(original.read("word/document.xml"))
+    closing = next(t for t in root.iter(f"{W}t") if "Closing remarks" in (t.text or ""))
+    closing.text = "Closing remarks, edited."  # a change no answer place allows
+    buffer = io.BytesIO()
+    edited = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    copy_package(original, buffer, {"word/document.xml": edited})
+    with pytest.raises(ChangedOutsidePlaces, match=r"would change paragraph \d+ \('Closing remarks"):
+        verify(original, zipfile.ZipFile(io.BytesIO(buffer.getvalue())), "word/document.xml", None, [place], q.path)
+
+
+def test_a_refused_answer_writes_nothing(tmp_path):
+    q = questionnaire(tmp_path)
+    x = q_of(q, "Hosting model")
+    target = tmp_path / "a.docx"
+    with pytest.raises(ExportError, match="not one of the dropdown's items"):
+        export(q.path, target, [CellWrite(x.sheet, x.choice_cell, "On premises")], q)
+    assert not target.exists()
+    with pytest.raises(ExportError, match="must keep that extension"):
+        export(q.path, tmp_path / "a.xlsx", [], q)
+
+
+def test_round_trip_every_answer_is_read_back_in_its_place(tmp_path):
+    q = questionnaire(tmp_path)
+    writes = []
+    for n, x in enumerate(q.questions, 1):
+        if x.choice_cell:
+            writes.append(CellWrite(x.sheet, x.choice_cell, x.choices[0]))
+        if x.text_cell:
+            writes.append(CellWrite(x.sheet, x.text_cell, "2025-01-0" + str(n % 9 + 1) if "Date" in x.text else
+                                    f"Answer number {n}, written by the test."))  # fmt: skip
+    again = read_questionnaire(export(q.path, tmp_path / "a.docx", writes, q))
+    assert [x.text for x in again.questions] == [x.text for x in q.questions]
+    for n, (x, y) in enumerate(zip(q.questions, again.questions), 1):
+        if x.text_cell and "Date" not in x.text:
+            assert f"Answer number {n}," in (y.existing_answer or ""), x.text
+        if x.choice_cell:
+            assert (y.existing_choice or "").startswith(x.choices[0]), x.text

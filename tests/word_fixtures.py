@@ -1,0 +1,150 @@
+"""Small Word questionnaires written by the tests: python-docx for paragraphs, tables, styles and
+lists, raw WordprocessingML for what python-docx cannot write (content controls, legacy form
+fields, box bullets). Each helper returns XML text in the ``w:`` / ``w14:`` namespaces that
+:func:`add` parses and appends to the body."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import docx
+from docx.document import Document
+from lxml import etree
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
+NS = f'xmlns:w="{W_NS}" xmlns:w14="{W14_NS}"'
+
+
+def new() -> Document:
+    return docx.Document()
+
+
+def save(doc: Document, path: Path) -> Path:
+    doc.save(str(path))
+    return path
+
+
+def element(xml: str) -> etree._Element:
+    """One element from XML text using the ``w:``/``w14:`` prefixes (declared here)."""
+    xml = re.sub(r"^<([\w:]+)", lambda m: f"<{m.group(1)} {NS}", xml.strip(), count=1)
+    return etree.fromstring(xml)
+
+
+def add(doc: Document, xml: str) -> etree._Element:
+    """Append a block (a ``w:p``, ``w:tbl`` or ``w:sdt``) to the body, before its section properties."""
+    el = element(xml)
+    body = doc.element.body
+    body.insert(len(body) - 1, el)
+    return el
+
+
+def text(t: str) -> str:
+    return f'<w:r><w:t xml:space="preserve">{escape(t)}</w:t></w:r>'
+
+
+def para(*runs: str, style: str = "") -> str:
+    ppr = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+    return f"<w:p>{ppr}{''.join(runs)}</w:p>"
+
+
+def sdt_text(tag: str, placeholder: str = "Click here to enter text.", kind: str = "<w:text/>") -> str:
+    """An inline text content control showing its placeholder."""
+    return (
+        f'<w:sdt><w:sdtPr><w:alias w:val="{tag}"/><w:tag w:val="{tag}"/><w:id w:val="1"/><w:showingPlcHdr/>{kind}'
+        f'</w:sdtPr><w:sdtContent><w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>{placeholder}</w:t>'
+        "</w:r></w:sdtContent></w:sdt>"
+    )
+
+
+def sdt_block(tag: str, placeholder: str = "Click here to enter text.") -> str:
+    """A block (rich text) content control holding one placeholder paragraph."""
+    return (
+        f'<w:sdt><w:sdtPr><w:tag w:val="{tag}"/><w:showingPlcHdr/></w:sdtPr><w:sdtContent>'
+        f'<w:p><w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>{placeholder}</w:t></w:r></w:p>'
+        "</w:sdtContent></w:sdt>"
+    )
+
+
+def sdt_dropdown(tag: str, items: list[str], combo: bool = False) -> str:
+    kind = "comboBox" if combo else "dropDownList"
+    entries = "".join(f'<w:listItem w:displayText="{i}" w:value="{i}"/>' for i in items)
+    return sdt_text(tag, "Choose an item.", f'<w:{kind}><w:listItem w:value=""/>{entries}</w:{kind}>')
+
+
+def sdt_date(tag: str) -> str:
+    return sdt_text(tag, "Click here to enter a date.", '<w:date><w:dateFormat w:val="M/d/yyyy"/></w:date>')
+
+
+def sdt_checkbox(checked: bool = False) -> str:
+    glyph = "☒" if checked else "☐"
+    return (
+        f'<w:sdt><w:sdtPr><w:id w:val="7"/><w14:checkbox><w14:checked w14:val="{int(checked)}"/>'
+        '<w14:checkedState w14:val="2612" w14:font="MS Gothic"/><w14:uncheckedState w14:val="2610" '
+        f'w14:font="MS Gothic"/></w14:checkbox></w:sdtPr><w:sdtContent><w:r><w:t>{glyph}</w:t></w:r>'
+        "</w:sdtContent></w:sdt>"
+    )
+
+
+def _field(ff: str, code: str, result: str = "") -> str:
+    res = f'<w:r><w:t xml:space="preserve">{result}</w:t></w:r>' if result else ""
+    return (
+        f'<w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val="F"/><w:enabled/>{ff}</w:ffData></w:fldChar>'
+        f'</w:r><w:r><w:instrText xml:space="preserve"> {code} </w:instrText></w:r>'
+        f'<w:r><w:fldChar w:fldCharType="separate"/></w:r>{res}<w:r><w:fldChar w:fldCharType="end"/></w:r>'
+    )
+
+
+def formtext(max_length: int | None = None) -> str:
+    limit = f'<w:maxLength w:val="{max_length}"/>' if max_length else ""
+    return _field(f"<w:textInput>{limit}</w:textInput>", "FORMTEXT", "\u2002\u2002\u2002\u2002\u2002")
+
+
+def formcheckbox(checked: bool = False) -> str:
+    return _field(f'<w:checkBox><w:sizeAuto/><w:default w:val="{int(checked)}"/></w:checkBox>', "FORMCHECKBOX")
+
+
+def formdropdown(items: list[str]) -> str:
+    entries = "".join(f'<w:listEntry w:val="{i}"/>' for i in items)
+    return _field(f"<w:ddList>{entries}</w:ddList>", "FORMDROPDOWN", items[0])
+
+
+def table(rows: list[list[str]], widths: int | None = None) -> str:
+    """A table: each cell's XML (its paragraphs; "" for an empty cell, a ``gs2:`` prefix spans two columns)."""
+    cols = widths or max(sum(2 if c.startswith("gs2:") else 1 for c in r) for r in rows)
+    grid = "".join('<w:gridCol w:w="2000"/>' for _ in range(cols))
+    out = []
+    for row in rows:
+        cells = []
+        for c in row:
+            span = '<w:tcPr><w:gridSpan w:val="2"/></w:tcPr>' if c.startswith("gs2:") else ""
+            c = c[4:] if c.startswith("gs2:") else c
+            body = c if c.startswith("<w:") else para(text(c)) if c else "<w:p/>"
+            cells.append(f"<w:tc>{span}{body}</w:tc>")
+        out.append(f"<w:tr>{''.join(cells)}</w:tr>")
+    return (
+        f'<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>{grid}</w:tblGrid>{"".join(out)}</w:tbl>'
+    )
+
+
+def box_bullets(doc: Document) -> str:
+    """A list whose bullet is a box (❏): its numId, added to the document's numbering part."""
+    numbering = doc.part.numbering_part.element
+    abstract = element(
+        '<w:abstractNum w:abstractNumId="90"><w:multiLevelType w:val="hybridMultilevel"/><w:lvl w:ilvl="0">'
+        '<w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="❏"/><w:lvlJc w:val="left"/>'
+        '<w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum>'
+    )
+    first_num = numbering.find(f"{{{W_NS}}}num")
+    if first_num is not None:
+        first_num.addprevious(abstract)
+    else:
+        numbering.append(abstract)
+    numbering.append(element('<w:num w:numId="90"><w:abstractNumId w:val="90"/></w:num>'))
+    return "90"
+
+
+def listed(t: str, num_id: str, level: int = 0) -> str:
+    return f'<w:p><w:pPr><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr></w:pPr>{text(t)}</w:p>'
