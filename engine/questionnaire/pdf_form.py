@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 
 import pymupdf
 
-from engine.questionnaire.pdf_layout import Box, PageText, reading_order
+from engine.questionnaire.pdf_layout import Box, PageText, pdf_name, reading_order
 from engine.questionnaire.pdf_questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.reader import QuestionnaireError
@@ -206,7 +206,7 @@ def _page_widgets(doc: pymupdf.Document, page: pymupdf.Page, skipped: _Skipped) 
         )
         if kind in BUTTONS:
             fw.on_state = w.on_state() or ""
-            fw.is_on = bool(fw.on_state) and doc.xref_get_key(w.xref, "AS")[1] == "/" + fw.on_state
+            fw.is_on = bool(fw.on_state) and pdf_name(doc.xref_get_key(w.xref, "AS")[1]) == pdf_name(fw.on_state)
         else:
             value = w.field_value
             fw.value = " ".join(value) if isinstance(value, (list, tuple)) else str(value or "")
@@ -586,7 +586,7 @@ def _ident(label: str) -> str | None:
 def _humane(name: str) -> str:
     """A field or state name made readable: ``Federal#20Employee`` → ``Federal Employee``."""
     name = _ES_TAG.sub("", name)
-    name = re.sub(r"#([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), name)
+    name = pdf_name(name)
     name = re.sub(r"\[\d+\]", "", name.rsplit(".", 1)[-1] if "[" in name else name)
     return " ".join(re.sub(r"[_]+", " ", name).split())
 

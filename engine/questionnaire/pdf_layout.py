@@ -22,6 +22,12 @@ T = TypeVar("T")
 BOX_GLYPHS = frozenset("☐☑☒□■❑❒▢⃣\uf06f\uf0a8\uf0fe\uf071\uf0a1\uf0fd")
 
 
+def pdf_name(text: str) -> str:
+    """A PDF name with its ``#xx`` escapes decoded, without its slash: PyMuPDF gives a box's on
+    state escaped ("Federal#20Employee") and a key's value decoded ("/Federal Employee")."""
+    return re.sub(r"#([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), text.lstrip("/"))
+
+
 def is_glyph(text: str) -> bool:
     """A word made only of drawn boxes (and spaces)."""
     chars = [c for c in text if not c.isspace()]
@@ -99,7 +105,10 @@ class Line:
 
 
 def page_lines(page: pymupdf.Page) -> list[Line]:
-    """The horizontal text lines of a page with their words (from MuPDF's characters)."""
+    """The horizontal text lines of a page with their words (from MuPDF's characters), without
+    the text drawn by its form fields (MuPDF's text extraction reads their appearances: a filled
+    field's answer, a combo box's prompt)."""
+    fields = [Box.of(w.rect) for w in page.widgets()]
     raw = page.get_text("rawdict")
     lines: list[Line] = []
     for b, block in enumerate(raw.get("blocks", ())):
@@ -107,13 +116,17 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
             dx, dy = line.get("dir", (1, 0))
             if abs(dy) > 0.01 or dx <= 0:
                 continue  # rotated text: a margin note, not a label
-            words = _words(line)
+            words = [w for w in _words(line) if not any(_within(w.box, f) for f in fields)]
             if words:
                 box = words[0].box
                 for w in words[1:]:
                     box = box.union(w.box)
                 lines.append(Line(box, tuple(words), b))
     return lines
+
+
+def _within(word: Box, field: Box) -> bool:
+    return field.x0 <= word.cx <= field.x1 and field.y0 <= word.cy <= field.y1
 
 
 def _words(line: dict) -> list[Word]:
@@ -337,4 +350,4 @@ def _joined(texts: Iterable[str]) -> str:
     return out
 
 
-__all__ = ["BOX_GLYPHS", "Box", "Line", "PageText", "Word", "is_glyph", "page_lines", "reading_order"]
+__all__ = ["BOX_GLYPHS", "Box", "Line", "PageText", "Word", "is_glyph", "page_lines", "pdf_name", "reading_order"]
