@@ -66,6 +66,7 @@ _NUMBER = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*(?:\.?[a-z])?(?:\.\d{1,3})?)(?:
 _CONTROL = re.compile(r"^[A-Z]{2,4}-\d{1,3}(?:\s?\(\d{1,3}\))?$")
 _YES_NO_NAME = re.compile(r"^(.*?)[\s_.-]*(yes|no|n/?a)$", re.I)
 _INDEXED_NAME = re.compile(r"^(.*)\[\d+\]$")
+_COMB = 1 << 24  # a text field's Ff bit: its characters spread over boxes
 _ROW_TOLERANCE = 3.0  # points: boxes whose centres are this close share a line
 _TEXT_LIKE = ("text", "combo", "list")
 OVERLAP_FIX = "ask the sender for a form whose fields do not lie over each other, or for the Word version"
@@ -86,6 +87,8 @@ class FormWidget:
     is_on: bool = False
     options: tuple[tuple[str, str], ...] = ()  # a combo or list box's (display, export) pairs
     max_chars: int | None = None
+    comb: bool = False  # a text field drawn as a row of character boxes (the W-9's SSN)
+    nth: int = 0  # its place among the widgets of its field name, in page order (a box's locator)
 
     @property
     def family(self) -> str:
@@ -173,6 +176,9 @@ def read_form(doc: pymupdf.Document, texts: Callable[[int], PageText], notes: li
     """The questions of the fields of ``doc`` (``texts(page)`` gives a page's text)."""
     skipped = _Skipped()
     widgets = [w for page in doc for w in _page_widgets(doc, page, skipped)]
+    seen: Counter = Counter()
+    for w in widgets:
+        w.nth, seen[w.name] = seen[w.name], seen[w.name] + 1
     form = _Form(texts, _slots(doc, widgets), skipped)
     for slot in form.slots:
         if slot.first.family == "box":
@@ -212,6 +218,7 @@ def _page_widgets(doc: pymupdf.Document, page: pymupdf.Page, skipped: _Skipped) 
             fw.value = " ".join(value) if isinstance(value, (list, tuple)) else str(value or "")
             fw.options = tuple(_option(o) for o in (w.choice_values or ()))
             fw.max_chars = w.text_maxlen or None if kind == "text" else None
+            fw.comb = bool(fw.max_chars) and bool((w.field_flags or 0) & _COMB)
         out.append(fw)
     return out
 
@@ -329,9 +336,12 @@ def _groups(form: _Form) -> list[list[_Slot]]:
 
 
 def _group_keys(w: FormWidget) -> list[tuple]:
-    """What makes widgets one question: one field name; for boxes, one stem of an indexed name
-    (``c1_1[3]``) or of a Yes/No pair (``scr_deadline_yes`` / ``scr_deadline_no``)."""
+    """What makes widgets one question: one field name; comb fields of one parent on one row; for
+    boxes, one stem of an indexed name (``c1_1[3]``) or of a Yes/No pair (``scr_deadline_yes`` /
+    ``scr_deadline_no``)."""
     keys: list[tuple] = [("name", w.family, w.name)]
+    if w.comb and "." in w.name:  # the boxes of one number (SSN: 3 fields of one parent on one row)
+        keys.append(("comb", w.page, w.name.rsplit(".", 1)[0], round(w.box.cy / 4)))
     if w.kind == "checkbox":
         indexed = _INDEXED_NAME.match(w.name)
         if indexed and _INDEXED_NAME.match(indexed.group(1)) is None:
@@ -412,6 +422,9 @@ def _question(group: list[_Slot], form: _Form) -> Found:
     boxes = [s for s in group if s.first.family == "box"]
     notes = [s for s in group if s.first.family == "text"]
     if not boxes:
+        parts = [s for s in group if s.first.comb]
+        if len(parts) > 1 and len(parts) == len(group):
+            return _comb_question(parts, form)
         return _field_question(group[0], form)
     first = boxes[0]
     label = _group_label(boxes, form)
@@ -451,6 +464,32 @@ def _field_question(slot: _Slot, form: _Form) -> Found:
     existing = shown if shown and not _PROMPT.match(shown) else None
     place = AnswerPlace(PlaceKind.PDF_FIELD, w.name, options)
     return replace(found, choices=tuple(d for d, _ in options), choice_place=place, existing_choice=existing)
+
+
+def _comb_question(parts: list[_Slot], form: _Form) -> Found:
+    """One number typed into several comb fields (the W-9's SSN: 3 + 2 + 4 boxes): one text
+    place whose locator lists the fields left to right (a JSON list; the writer spreads the
+    answer's characters over them)."""
+    parts = sorted(parts, key=lambda s: s.box.x0)
+    first = parts[0].first
+    label = _field_label(parts[0], form)
+    names = [s.first.name for s in parts]
+    values = [next((w.value.strip() for w in s.widgets if w.value.strip()), "") for s in parts]
+    place = AnswerPlace(
+        PlaceKind.PDF_FIELD,
+        json.dumps(names),
+        max_chars=sum(s.first.max_chars or 0 for s in parts),
+        note=f"spread over {len(parts)} fields of {', '.join(str(s.first.max_chars) for s in parts)} characters",
+    )
+    answer = "-".join(values) if all(values) else None
+    return Found(
+        page=first.page,
+        box=first.box,
+        id=_ident(label),
+        text=label or _humane(first.name),
+        text_place=place,
+        existing_answer=answer,
+    )
 
 
 def _text_place(slot: _Slot) -> tuple[AnswerPlace, str | None]:
@@ -549,7 +588,7 @@ def _box_options(boxes: list[_Slot], form: _Form) -> tuple[tuple[str, ...], tupl
     choice already ticked."""
     if len(boxes) == 1:
         slot = boxes[0]
-        ticks = json.dumps([[w.name, w.on_state] for w in slot.widgets])
+        ticks = json.dumps([[w.name, w.on_state, w.nth] for w in slot.widgets])
         on = any(w.is_on for w in slot.widgets)
         return YES_NO, (("Yes", ticks), ("No", "[]")), ("Yes" if on else None)
     headers = not any(s.label for s in boxes)  # a table row: the column headers name the choices
@@ -558,7 +597,9 @@ def _box_options(boxes: list[_Slot], form: _Form) -> tuple[tuple[str, ...], tupl
         label = _clean(slot.label) or (_clean(form.texts(slot.first.page).header_above(slot.box)) if headers else "")
         labels.append(label or _humane(slot.first.on_state))
     labels = _distinct(labels, boxes)
-    options = tuple((label, json.dumps([[w.name, w.on_state] for w in s.widgets])) for label, s in zip(labels, boxes))
+    options = tuple(
+        (label, json.dumps([[w.name, w.on_state, w.nth] for w in s.widgets])) for label, s in zip(labels, boxes)
+    )
     ticked = [label for label, s in zip(labels, boxes) if any(w.is_on for w in s.widgets)]
     return tuple(labels), options, (ticked[0] if len(ticked) == 1 else None)
 

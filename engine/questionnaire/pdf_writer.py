@@ -74,6 +74,8 @@ class _Widget:
     kind: int
     on_state: str
     box: pymupdf.Rect
+    max_chars: int = 0
+    nth: int = 0  # its place among the widgets of its field name, in page order
 
 
 @dataclass
@@ -138,11 +140,15 @@ def _check_permissions(doc: pymupdf.Document, source: Path) -> None:
 
 def _widgets(doc: pymupdf.Document) -> list[_Widget]:
     out = []
+    seen: dict[str, int] = {}
     for page in doc:
         for w in page.widgets():
             state = w.on_state() if w.field_type in _BOX_KINDS else ""
+            name = w.field_name or ""
+            seen[name] = seen.get(name, -1) + 1
+            box = pymupdf.Rect(w.rect)
             out.append(
-                _Widget(page.number, w.xref, w.field_name or "", w.field_type, state or "", pymupdf.Rect(w.rect))
+                _Widget(page.number, w.xref, name, w.field_type, state or "", box, w.text_maxlen or 0, seen[name])
             )
     return out
 
@@ -174,6 +180,9 @@ def _plan(questionnaire: Questionnaire, writes: Iterable[AnswerWrite], widgets: 
 
 
 def _plan_field(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
+    if place.locator.startswith("["):
+        _plan_comb(plan, place, value, widgets, name)
+        return
     own = [w for w in widgets if w.name == place.locator]
     if not own:
         raise PdfWriteError(name, f"has no field named '{place.locator}'", "read the questionnaire again")
@@ -200,6 +209,24 @@ def _plan_field(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widg
         plan.shown[stacked] = value
 
 
+def _plan_comb(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
+    """A number typed into several comb fields: its characters (without spaces and dashes) spread
+    over them, each taking as many as it holds."""
+    names = json.loads(place.locator)
+    sizes = [next((w.max_chars for w in widgets if w.name == n), 0) for n in names]
+    chars = re.sub(r"[\s-]", "", value)
+    if chars and len(chars) != sum(sizes):
+        raise PdfWriteError(
+            name,
+            f"the answer '{value}' has {len(chars)} characters for {len(names)} boxes of {'+'.join(map(str, sizes))}",
+            f"give {sum(sizes)} characters (dashes and spaces are left out)",
+        )
+    start = 0
+    for n, size in zip(names, sizes):
+        plan.texts[n] = plan.shown[n] = chars[start : start + size]
+        start += size
+
+
 def _stacked(own: list[_Widget], widgets: list[_Widget]) -> list[str]:
     """The field's name and the names of the same-kind fields drawn on its spot (pdf_form.py)."""
     names = [own[0].name]
@@ -223,11 +250,11 @@ def _plan_boxes(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widg
             f"'{value}' is not one of the choices of '{place.locator}' ({', '.join(c for c, _ in place.options)})",
             "pick one of its choices",
         )
-    chosen = {(n, s) for n, s in options.get(wanted, [])}
-    every = {(n, s) for ticks in options.values() for n, s in ticks}
+    chosen = {(n, k) for n, _, k in options.get(wanted, [])}
+    every = {(n, k) for ticks in options.values() for n, _, k in ticks}
     for w in widgets:
-        if (w.name, w.on_state) in every:
-            plan.states[w.xref] = w.on_state if (w.name, w.on_state) in chosen else "Off"
+        if (w.name, w.nth) in every:
+            plan.states[w.xref] = w.on_state if (w.name, w.nth) in chosen else "Off"
 
 
 # ---------------------------------------------------------------- filling
