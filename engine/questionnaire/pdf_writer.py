@@ -260,15 +260,8 @@ def _plan_boxes(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widg
 # ---------------------------------------------------------------- filling
 
 
-@dataclass(frozen=True)
-class Filled:
-    """The objects a fill may change: the widgets filled, and the field objects holding ``/V``."""
-
-    widgets: frozenset[int]
-    fields: frozenset[int]
-
-
-def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> Filled:
+def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> frozenset[int]:
+    """Fill ``work`` in place; the object numbers of the widgets filled."""
     doc = pymupdf.open(work)
     if doc.needs_pass:
         doc.authenticate("")
@@ -276,7 +269,7 @@ def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> Fill
     pdoc = pymupdf._as_pdf_document(doc)
     if mu.pdf_js_supported(pdoc):
         raise PdfWriteError(work.name, "JavaScript is enabled in the PDF engine", "report this: scripts must never run")
-    touched, heads = set(), set()
+    touched: set[int] = set()
     for page in doc:
         for w in page.widgets():
             name = w.field_name or ""
@@ -288,7 +281,6 @@ def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> Fill
                 if plan.texts[name] != plan.shown[name]:  # a choice: /V holds its export value
                     mu.pdf_dict_put_text_string(mu.pdf_load_object(pdoc, head), mu.pdf_new_name("V"), plan.texts[name])
                 touched.add(w.xref)
-                heads.add(head)
             elif w.xref in plan.states:
                 state = plan.states[w.xref]
                 doc.xref_set_key(w.xref, "AS", "/" + state)
@@ -299,7 +291,6 @@ def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> Fill
             current = doc.xref_get_key(head, "V")
             if plan.states[w.xref] != "Off" or current[1] == "null" or pdf_name(current[1]) == pdf_name(w.on_state):
                 doc.xref_set_key(head, "V", "/" + plan.states[w.xref])
-            heads.add(head)
     if hybrid:
         cat = doc.pdf_catalog()
         doc.xref_set_key(cat, "AcroForm/XFA", "null")  # every viewer now draws the AcroForm fields
@@ -312,7 +303,7 @@ def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> Fill
         doc.save(full, garbage=0, encryption=pymupdf.PDF_ENCRYPT_KEEP)
         doc.close()
         full.replace(work)
-    return Filled(frozenset(touched), frozenset(heads))
+    return frozenset(touched)
 
 
 def _field_head(doc: pymupdf.Document, xref: int) -> int:
@@ -327,15 +318,16 @@ def _field_head(doc: pymupdf.Document, xref: int) -> int:
 # ---------------------------------------------------------------- the check
 
 
-def changes(original: Path, written: Path, filled: Filled, hybrid: bool = False) -> list[str]:
-    """Where ``written`` differs from ``original`` other than in the filled fields' values, states
-    and appearances (and, for a hybrid form, its removed XFA copy and usage-rights signature)."""
+def changes(original: Path, written: Path, filled: frozenset[int], hybrid: bool = False) -> list[str]:
+    """Where ``written`` differs from ``original`` other than in the values, states and
+    appearances of the ``filled`` widgets (object numbers) and their fields (and, for a hybrid
+    form, its removed XFA copy and usage-rights signature)."""
     a, b = pymupdf.open(original), pymupdf.open(written)
     for doc in (a, b):
         if doc.needs_pass:
             doc.authenticate("")
     try:
-        out = _page_changes(a, b, filled)
+        out = _page_changes(a, b)
         allowed = _allowed_keys(a, filled, hybrid)
         for x in range(1, a.xref_length()):
             diff = _object_change(a, b, x, allowed.get(x, frozenset()))
@@ -348,7 +340,7 @@ def changes(original: Path, written: Path, filled: Filled, hybrid: bool = False)
         b.close()
 
 
-def _page_changes(a: pymupdf.Document, b: pymupdf.Document, filled: Filled) -> list[str]:
+def _page_changes(a: pymupdf.Document, b: pymupdf.Document) -> list[str]:
     """Page count, each page's words outside its form fields (the text extraction reads a
     field's appearance: the answers), and each page's list of annotations."""
     if a.page_count != b.page_count:
@@ -372,12 +364,11 @@ def _words(page: pymupdf.Page, spots: list[pymupdf.Rect]) -> list[tuple]:
     return out
 
 
-def _allowed_keys(a: pymupdf.Document, filled: Filled, hybrid: bool) -> dict[int, frozenset[str]]:
+def _allowed_keys(a: pymupdf.Document, filled: frozenset[int], hybrid: bool) -> dict[int, frozenset[str]]:
     allowed: dict[int, set[str]] = {}
-    for x in filled.widgets:
+    for x in filled:
         allowed.setdefault(x, set()).update(("V", "AS", "AP"))
-    for x in filled.fields:
-        allowed.setdefault(x, set()).update(("V", "I"))
+        allowed.setdefault(_field_head(a, x), set()).update(("V", "I"))
     if hybrid:
         cat = a.pdf_catalog()
         allowed.setdefault(cat, set()).add("Perms")
@@ -405,19 +396,19 @@ def _object_change(a: pymupdf.Document, b: pymupdf.Document, x: int, allowed: fr
 
 
 def _where(a: pymupdf.Document, x: int) -> str:
-    kind = a.xref_get_key(x, "Type")[1]
-    name = a.xref_get_key(x, "T")[1]
-    what = f"object {x}" + (
-        f" ({kind.lstrip('/')}" + (f" '{name}'" if name != "null" else "") + ")" if kind != "null" else ""
-    )
-    return what + " changed "
+    """``object 40 (field 'storage')``, ``object 4 (Page)``: an object as a person can find it."""
+    kind = a.xref_get_key(x, "Type")[1].lstrip("/")
+    name = a.xref_get_key(_field_head(a, x), "T")
+    if name[0] == "string":
+        return f"object {x} (field '{name[1]}') changed "
+    return f"object {x}" + (f" ({kind})" if kind != "null" else "") + " changed "
 
 
-def _new_objects(a: pymupdf.Document, b: pymupdf.Document, filled: Filled) -> list[str]:
+def _new_objects(a: pymupdf.Document, b: pymupdf.Document, filled: frozenset[int]) -> list[str]:
     """New objects must be the filled widgets' new appearance streams and what those use
     (fonts), or the incremental save's own cross-reference stream."""
     reachable: set[int] = set()
-    todo = [x for w in filled.widgets for x in _refs(b.xref_get_key(w, "AP")[1])]
+    todo = [x for w in filled for x in _refs(b.xref_get_key(w, "AP")[1])]
     while todo:
         x = todo.pop()
         if x in reachable or x >= b.xref_length():
@@ -456,4 +447,4 @@ def _check_values(work: Path, plan: _Plan, source: Path) -> None:
         doc.close()
 
 
-__all__ = ["AnswerWrite", "Filled", "PdfWriteError", "changes", "write_pdf"]
+__all__ = ["AnswerWrite", "PdfWriteError", "changes", "write_pdf"]
