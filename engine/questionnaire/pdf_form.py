@@ -517,7 +517,7 @@ def _page_label(slot: _Slot, form: _Form) -> str:
     text = form.texts(w.page)
     left = _clean(text.left_of(w.box, form.min_x(w.box, w.page)))
     above = _clean(text.above(w.box))
-    if left and above and len(left.split()) > 8 and not re.search(r"[?:]$", left):
+    if left and above and len(left.split()) > 8 and not re.search(r"[?:)]$", left):
         return above
     if not left:
         before = form.box_before(w.box, w.page)

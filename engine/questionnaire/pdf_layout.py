@@ -210,22 +210,28 @@ class PageText:
         if len(picked) != 1:
             return picked
         first = picked[0]
-        block = sorted(
+        block = sorted(  # its block's lines, and lines aligned with it (a label set as two blocks)
             (
                 line
                 for line in self.lines
-                if line.block == first.block and line.box.x1 <= box.x0 + 2 and line.box.x0 >= min_x - 2
+                if (line.block == first.block or abs(line.box.x0 - first.box.x0) < 3)
+                and (line.box.x1 <= box.x0 + 2 or line.box.y1 <= first.box.y0 + 1)  # a line above may run on
+                and line.box.x0 >= min_x - 2
+                and not line.glyph
             ),
             key=lambda line: line.box.y0,
         )
         out = [first]
         for line in reversed([ln for ln in block if ln.box.y1 <= first.box.y0 + 1]):
-            if _TERMINAL.search(line.text) or out[0].box.y0 - line.box.y1 > 0.8 * max(line.box.height, 1.0):
+            # another block's line joins only when set as close as a paragraph's lines (not a header above)
+            tight = 0.8 if line.block == out[0].block else 0.45
+            if _TERMINAL.search(line.text) or out[0].box.y0 - line.box.y1 > tight * max(line.box.height, 1.0):
                 break
             out.insert(0, line)
         last = first
         for line in (ln for ln in block if ln.box.y0 >= first.box.y1 - 1):
-            if _TERMINAL.search(last.text) or line.box.y0 - last.box.y1 > 0.8 * max(line.box.height, 1.0):
+            tight = 0.8 if line.block == last.block else 0.45
+            if _TERMINAL.search(last.text) or line.box.y0 - last.box.y1 > tight * max(line.box.height, 1.0):
                 break
             out.append(line)
             last = line
