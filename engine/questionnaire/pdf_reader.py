@@ -35,6 +35,8 @@ from pathlib import Path
 import pymupdf
 
 from engine.core.limits import Limits
+from engine.core.types import IngestError
+from engine.ingest import pdf as ingest_pdf
 from engine.questionnaire.pdf_flat import read_flat
 from engine.questionnaire.pdf_form import read_form
 from engine.questionnaire.pdf_layout import PageText
@@ -91,25 +93,21 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
 
 
 def open_pdf(path: Path) -> pymupdf.Document:
-    """``path`` opened as a PDF (unlocked with the empty password when that is enough), or a
-    QuestionnaireError saying why not. Never enables JavaScript."""
-    name = path.name
+    """``path`` opened as a PDF (unlocked with the empty password when that is enough: the
+    loader's own opening, engine/ingest/pdf.py), or a QuestionnaireError saying why not. Never
+    enables JavaScript."""
     try:
-        doc = pymupdf.open(path, filetype="pdf")
-    except Exception as exc:  # MuPDF raises several types for damaged files
-        raise QuestionnaireError(
-            name, "is not a readable PDF (corrupt or truncated)", "open it in a PDF viewer, save it again"
-        ) from exc
-    if doc.needs_pass and not doc.authenticate(""):
-        doc.close()
-        raise QuestionnaireError(
-            name,
-            "is password-protected (encrypted)",
-            "ask the sender for the password and save an unprotected copy, or ask for the Word version",
+        doc = ingest_pdf.open_pdf(path, path.name)
+    except IngestError as exc:
+        fix = (
+            "ask the sender for the password and save an unprotected copy, or ask for the Word version"
+            if "password" in exc.problem
+            else "open it in a PDF viewer, save it again"
         )
+        raise QuestionnaireError(path.name, exc.problem, fix) from None
     if doc.page_count == 0:
         doc.close()
-        raise QuestionnaireError(name, "has no pages", "ask the sender for the questionnaire again")
+        raise QuestionnaireError(path.name, "has no pages", "ask the sender for the questionnaire again")
     return doc
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pymupdf
 import pytest
 
-from engine.core.limits import Limits, LimitError
+from engine.core.limits import LimitError, Limits
 from engine.questionnaire.pdf_reader import read_pdf_questionnaire
 from engine.questionnaire.pdf_writer import PdfWriteError, write_pdf
 from engine.questionnaire.places import FORM_SHEET
@@ -35,6 +35,24 @@ def _form(tmp_path, name="form.pdf", **field):
     return doc, page, tmp_path / name
 
 
+def _add_xfa(path, only: bool) -> None:
+    """An XFA package in the form's dictionary: the whole form (``only``: no AcroForm field, and
+    the viewer must render the XFA), or a copy of its fields with the Reader-extension signature
+    such forms carry (a hybrid form, as the IRS W-9)."""
+    with pymupdf.open(path) as d:
+        xfa = d.get_new_xref()
+        d.update_object(xfa, "<<>>")
+        d.update_stream(xfa, b"<xdp:xdp xmlns:xdp='http://ns.adobe.com/xdp/'><template/></xdp:xdp>")
+        cat = d.pdf_catalog()
+        if only:
+            d.xref_set_key(cat, "AcroForm", f"<</Fields[]/XFA {xfa} 0 R>>")
+            d.xref_set_key(cat, "NeedsRendering", "true")
+        else:
+            d.xref_set_key(cat, "AcroForm/XFA", f"{xfa} 0 R")
+            d.xref_set_key(cat, "Perms", "<</UR3 <</Type/Sig>>>>")
+        d.saveIncr()
+
+
 def _one_line(err) -> str:
     text = str(err.value)
     assert "\n" not in text
@@ -54,13 +72,7 @@ def test_xfa_only_form(tmp_path):
     page = doc.new_page()
     label(page, 50, 100, "Please wait... If this message is not eventually replaced by the proper contents")
     path = save(doc, tmp_path / "xfa.pdf")
-    with pymupdf.open(path) as d:
-        xfa = d.get_new_xref()
-        d.update_object(xfa, "<<>>")
-        d.update_stream(xfa, b"<xdp:xdp xmlns:xdp='http://ns.adobe.com/xdp/'><template/></xdp:xdp>")
-        d.xref_set_key(d.pdf_catalog(), "AcroForm", f"<</Fields[]/XFA {xfa} 0 R>>")
-        d.xref_set_key(d.pdf_catalog(), "NeedsRendering", "true")
-        d.saveIncr()
+    _add_xfa(path, only=True)
     with pytest.raises(QuestionnaireError, match="xfa.pdf: is an XFA form") as err:
         read_pdf_questionnaire(path)
     assert "Word version" in _one_line(err)
@@ -111,7 +123,9 @@ def test_scripts_are_never_run_and_kept(tmp_path):
     page.add_widget(w)
     save(doc, path)
     with pymupdf.open(path) as d:
-        d.xref_set_key(d.pdf_catalog(), "OpenAction", f"<</S/JavaScript/JS({hack.replace('(', '[').replace(')', ']')})>>")
+        d.xref_set_key(
+            d.pdf_catalog(), "OpenAction", f"<</S/JavaScript/JS({hack.replace('(', '[').replace(')', ']')})>>"
+        )
         company = next(x.xref for x in d[0].widgets() if x.field_name == "company")
         d.xref_set_key(company, "AA", "<</K<</S/JavaScript/JS(event.value = 'HACKED';)>>>>")
         d.saveIncr()
@@ -148,7 +162,9 @@ def test_restricted_form_that_allows_filling_is_filled_and_stays_encrypted(tmp_p
 
 def test_form_whose_permissions_forbid_filling_is_not_filled(tmp_path):
     doc, _, path = _form(tmp_path)
-    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_128, owner_pw="owner", user_pw="", permissions=pymupdf.PDF_PERM_PRINT)
+    doc.save(
+        path, encryption=pymupdf.PDF_ENCRYPT_AES_128, owner_pw="owner", user_pw="", permissions=pymupdf.PDF_PERM_PRINT
+    )
     q = read_pdf_questionnaire(path)
     with pytest.raises(PdfWriteError, match="its permissions forbid filling in its form fields") as err:
         write_pdf(q, tmp_path / "out.pdf", [Write(FORM_SHEET, q.questions[0].text_cell, "Acme")])
@@ -158,14 +174,7 @@ def test_form_whose_permissions_forbid_filling_is_not_filled(tmp_path):
 
 def test_hybrid_form_is_filled_through_its_fields_and_its_xfa_copy_removed(tmp_path):
     doc, _, path = _form(tmp_path)
-    save(doc, path)
-    with pymupdf.open(path) as d:
-        xfa = d.get_new_xref()
-        d.update_object(xfa, "<<>>")
-        d.update_stream(xfa, b"<xdp:xdp xmlns:xdp='http://ns.adobe.com/xdp/'/>")
-        d.xref_set_key(d.pdf_catalog(), "AcroForm/XFA", f"{xfa} 0 R")
-        d.xref_set_key(d.pdf_catalog(), "Perms", "<</UR3 <</Type/Sig>>>>")
-        d.saveIncr()
+    _add_xfa(save(doc, path), only=False)
     q = read_pdf_questionnaire(path)
     assert any("XFA copy" in n for n in q.notes)
     out = write_pdf(q, tmp_path / "out.pdf", [Write(FORM_SHEET, q.questions[0].text_cell, "Acme")])
