@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import docx
+import pymupdf
 
 from engine.core.types import FileProblem
 from engine.questionnaire.pdf_questions import page_of_row
@@ -154,7 +155,36 @@ def form_round_trip(questionnaire: Questionnaire, folder: Path) -> dict:
                 wrong.append(f"{q.id or q.row} {kind}: {got!r} for {want!r}")
     if len(back.questions) != len(questionnaire.questions):
         wrong.append(f"{len(back.questions)} questions read back for {len(questionnaire.questions)}")
-    return {"writes": len(writes), "wrong": wrong, "export_s": round(seconds, 3), "check": "passed"}
+    drawn, filled = drawn_fields(Path(questionnaire.path), out)
+    return {
+        "writes": len(writes),
+        "wrong": wrong,
+        "export_s": round(seconds, 3),
+        "check": "passed",
+        "drawn": f"{drawn} of {filled}",
+    }
+
+
+def drawn_fields(original: Path, written: Path) -> tuple[int, int]:
+    """What a viewer shows: of the fields whose value the export set, how many look different
+    once the page is drawn (MuPDF, 72 dpi: the appearance streams a viewer draws)."""
+    drawn = filled = 0
+    with pymupdf.open(original) as a, pymupdf.open(written) as b:
+        for pa, pb in zip(a, b):
+            before = {w.xref: w.field_value for w in pa.widgets()}
+            changed = [w for w in pb.widgets() if w.field_value not in (before.get(w.xref), "", "Off", None)]
+            if not changed:
+                continue
+            ia, ib = pa.get_pixmap(dpi=72), pb.get_pixmap(dpi=72)
+            for w in changed:
+                filled += 1
+                clip = pymupdf.IRect(w.rect) & ia.irect
+                drawn += clip.is_valid and not clip.is_empty and _pixels(ia, clip) != _pixels(ib, clip)
+    return drawn, filled
+
+
+def _pixels(pix: pymupdf.Pixmap, clip: pymupdf.IRect) -> bytes:
+    return pymupdf.Pixmap(pix, pix.width, pix.height, clip).samples
 
 
 def response_round_trip(questionnaire: Questionnaire, folder: Path) -> dict:
