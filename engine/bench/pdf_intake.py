@@ -39,6 +39,7 @@ import docx
 import pymupdf
 
 from engine.core.types import FileProblem
+from engine.questionnaire.pdf_layout import page_widgets
 from engine.questionnaire.pdf_questions import page_of_row
 from engine.questionnaire.pdf_reader import read_pdf_questionnaire
 from engine.questionnaire.pdf_writer import write_pdf
@@ -171,8 +172,8 @@ def drawn_fields(original: Path, written: Path) -> tuple[int, int]:
     drawn = filled = 0
     with pymupdf.open(original) as a, pymupdf.open(written) as b:
         for pa, pb in zip(a, b):
-            before = {w.xref: w.field_value for w in pa.widgets()}
-            changed = [w for w in pb.widgets() if w.field_value not in (before.get(w.xref), "", "Off", None)]
+            before = {w.xref: w.field_value for w in page_widgets(pa)}
+            changed = [w for w in page_widgets(pb) if w.field_value not in (before.get(w.xref), "", "Off", None)]
             if not changed:
                 continue
             ia, ib = pa.get_pixmap(dpi=72), pb.get_pixmap(dpi=72)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 
 import pymupdf
 
-from engine.questionnaire.pdf_layout import Box, PageText, pdf_name, reading_order
+from engine.questionnaire.pdf_layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
 from engine.questionnaire.pdf_questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.reader import QuestionnaireError
@@ -69,6 +69,7 @@ _INDEXED_NAME = re.compile(r"^(.*)\[\d+\]$")
 _COMB = 1 << 24  # a text field's Ff bit: its characters spread over boxes
 _ROW_TOLERANCE = 3.0  # points: boxes whose centres are this close share a line
 _TEXT_LIKE = ("text", "combo", "list")
+MAX_FIELDS_PER_PAGE = 2_000  # FedRAMP's change form has 88; past this the layout work would take minutes
 OVERLAP_FIX = "ask the sender for a form whose fields do not lie over each other, or for the Word version"
 
 
@@ -126,14 +127,29 @@ class _Form:
     texts: Callable[[int], PageText]
     slots: list[_Slot]
     skipped: _Skipped
+    by_page: dict[int, Bands] = field(default_factory=dict)
 
-    def min_x(self, box: Box, page: int, others: list[_Slot] | None = None) -> float:
+    def __post_init__(self) -> None:
+        pages: dict[int, list[_Slot]] = {}
+        for s in self.slots:
+            pages.setdefault(s.first.page, []).append(s)
+        self.by_page = {page: Bands(slots, lambda s: s.box) for page, slots in pages.items()}
+
+    def near(self, box: Box, page: int) -> list[_Slot]:
+        """The slots of ``page`` near ``box``'s height (the candidates for its row)."""
+        bands = self.by_page.get(page)
+        return bands.near(box) if bands else []
+
+    def min_x(self, box: Box, page: int, leave_out: list[_Slot] | None = None) -> float:
         """Where a label left of ``box`` must start: right of the nearest field before it on its
-        row (and of that box's own label)."""
+        row (and of that box's own label), the slots in ``leave_out`` aside."""
         edges = [
             max(s.box.x1, s.label_end)
-            for s in (self.slots if others is None else others)
-            if s.first.page == page and s.box is not box and s.box.same_row(box) and s.box.x1 <= box.x0 + 1
+            for s in self.near(box, page)
+            if s.box is not box
+            and s.box.same_row(box)
+            and s.box.x1 <= box.x0 + 1
+            and not (leave_out and s in leave_out)
         ]
         edges += [b.x1 for b in self.skipped.boxes.get(page, ()) if b.same_row(box) and b.x1 <= box.x0 + 1]
         return max(edges, default=0.0)
@@ -142,8 +158,8 @@ class _Form:
         """The box (check box, radio button) nearest left of ``box`` on its row."""
         before = [
             s
-            for s in self.slots
-            if s.first.family == "box" and s.first.page == page and s.box.same_row(box) and s.box.x1 <= box.x0 + 1
+            for s in self.near(box, page)
+            if s.first.family == "box" and s.box.same_row(box) and s.box.x1 <= box.x0 + 1
         ]
         return max(before, key=lambda s: s.box.x1, default=None)
 
@@ -176,6 +192,15 @@ def read_form(doc: pymupdf.Document, texts: Callable[[int], PageText], notes: li
     """The questions of the fields of ``doc`` (``texts(page)`` gives a page's text)."""
     skipped = _Skipped()
     widgets = [w for page in doc for w in _page_widgets(doc, page, skipped)]
+    crowded = Counter(w.page for w in widgets).most_common(1)
+    if crowded and crowded[0][1] > MAX_FIELDS_PER_PAGE:
+        page, count = crowded[0]
+        raise QuestionnaireError(
+            _name(doc),
+            f"has {count:,} form fields on page {page + 1}, more than the {MAX_FIELDS_PER_PAGE:,} a page of a "
+            "questionnaire holds",
+            "ask the sender for the questionnaire as a Word or Excel file",
+        )
     seen: Counter = Counter()
     for w in widgets:
         w.nth, seen[w.name] = seen[w.name], seen[w.name] + 1
@@ -193,7 +218,7 @@ def read_form(doc: pymupdf.Document, texts: Callable[[int], PageText], notes: li
 
 def _page_widgets(doc: pymupdf.Document, page: pymupdf.Page, skipped: _Skipped) -> list[FormWidget]:
     out = []
-    for w in page.widgets():
+    for w in page_widgets(page):
         reason = _left_alone(doc, w)
         if reason:
             skipped.counts[reason] += 1
@@ -303,17 +328,21 @@ def _stacked(doc: pymupdf.Document, a: FormWidget, b: FormWidget) -> bool:
         return True
     where = f"page {a.page + 1}"
     raise QuestionnaireError(
-        doc.name.rsplit("/", 1)[-1] if doc.name else "the PDF",
+        _name(doc),
         f"has overlapping fields on {where}: '{a.name}' ({a.kind}) and '{b.name}' ({b.kind}) lie over each "
         "other, so an answer in one would hide the other",
         OVERLAP_FIX,
     )
 
 
+def _name(doc: pymupdf.Document) -> str:
+    return doc.name.rsplit("/", 1)[-1] if doc.name else "the PDF"
+
+
 def _next_x(slot: _Slot, form: _Form) -> float:
     """The left edge of the next field right of ``slot`` on its row (where its label must end)."""
     page = slot.first.page
-    xs = [s.box.x0 for s in form.slots if s is not slot and s.first.page == page and s.box.same_row(slot.box)]
+    xs = [s.box.x0 for s in form.near(slot.box, page) if s is not slot and s.box.same_row(slot.box)]
     xs += [b.x0 for b in form.skipped.boxes.get(page, ()) if b.same_row(slot.box)]
     return min((x for x in xs if x > slot.box.x1), default=1e9)
 
@@ -573,8 +602,7 @@ def _group_label(boxes: list[_Slot], form: _Form) -> str:
         longer = max((shared, label), key=len) if shared and label else ""
         return longer or shared or label or _clean(text.left_of(first.box, 0.0)) or _clean(text.above(first.box))
     top = min(boxes, key=lambda s: (s.box.y0, s.box.x0))
-    others = [s for s in form.slots if s not in boxes]
-    left = _clean(text.left_of(first.box, form.min_x(first.box, first.first.page, others)))
+    left = _clean(text.left_of(first.box, form.min_x(first.box, first.first.page, leave_out=boxes)))
     return left or shared or _clean(text.above(top.box))
 
 
@@ -632,4 +660,4 @@ def _humane(name: str) -> str:
     return " ".join(re.sub(r"[_]+", " ", name).split())
 
 
-__all__ = ["BUTTONS", "OVERLAP_FIX", "FormWidget", "read_form"]
+__all__ = ["BUTTONS", "MAX_FIELDS_PER_PAGE", "OVERLAP_FIX", "FormWidget", "read_form"]

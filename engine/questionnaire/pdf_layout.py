@@ -11,7 +11,7 @@ never a label.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -104,11 +104,40 @@ class Line:
         return all(w.glyph for w in self.words)
 
 
+def page_widgets(page: pymupdf.Page) -> Iterator[pymupdf.Widget]:
+    """A page's widgets, first to last. PyMuPDF's ``page.widgets()`` looks each one up from the
+    start of the page's annotations (quadratic: 2,000 fields took minutes); this walks them."""
+    widget = page.first_widget
+    while widget is not None:
+        yield widget
+        widget = widget.next
+
+
+class Bands:
+    """Boxes indexed by 20-point horizontal bands: the ones near a box, without a scan of all."""
+
+    def __init__(self, items: Iterable[T], box_of: Callable[[T], Box]) -> None:
+        self.box_of = box_of
+        self.bands: dict[int, list[T]] = {}
+        for item in items:
+            box = box_of(item)
+            for band in range(int(box.y0 // 20), int(box.y1 // 20) + 1):
+                self.bands.setdefault(band, []).append(item)
+
+    def near(self, box: Box) -> list[T]:
+        """The items whose band range meets ``box``'s (each once, in index order)."""
+        seen: dict[int, T] = {}
+        for band in range(int(box.y0 // 20), int(box.y1 // 20) + 1):
+            for item in self.bands.get(band, ()):
+                seen.setdefault(id(item), item)
+        return list(seen.values())
+
+
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The horizontal text lines of a page with their words (from MuPDF's characters), without
     the text drawn by its form fields (MuPDF's text extraction reads their appearances: a filled
     field's answer, a combo box's prompt)."""
-    fields = [Box.of(w.rect) for w in page.widgets()]
+    fields = Bands((Box.of(w.rect) for w in page_widgets(page)), lambda b: b)
     raw = page.get_text("rawdict")
     lines: list[Line] = []
     for b, block in enumerate(raw.get("blocks", ())):
@@ -116,7 +145,7 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
             dx, dy = line.get("dir", (1, 0))
             if abs(dy) > 0.01 or dx <= 0:
                 continue  # rotated text: a margin note, not a label
-            words = [w for w in _words(line) if not any(_within(w.box, f) for f in fields)]
+            words = [w for w in _words(line) if not any(_within(w.box, f) for f in fields.near(w.box))]
             if words:
                 box = words[0].box
                 for w in words[1:]:
@@ -356,4 +385,16 @@ def _joined(texts: Iterable[str]) -> str:
     return out
 
 
-__all__ = ["BOX_GLYPHS", "Box", "Line", "PageText", "Word", "is_glyph", "page_lines", "pdf_name", "reading_order"]
+__all__ = [
+    "BOX_GLYPHS",
+    "Bands",
+    "Box",
+    "Line",
+    "PageText",
+    "Word",
+    "is_glyph",
+    "page_lines",
+    "page_widgets",
+    "pdf_name",
+    "reading_order",
+]

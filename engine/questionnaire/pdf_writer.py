@@ -38,7 +38,7 @@ import pymupdf
 
 from engine.core.files import write_atomic
 from engine.core.types import FileProblem
-from engine.questionnaire.pdf_layout import pdf_name
+from engine.questionnaire.pdf_layout import page_widgets, pdf_name
 from engine.questionnaire.pdf_reader import has_xfa, open_pdf
 from engine.questionnaire.places import AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.reader import Questionnaire, QuestionnaireError
@@ -142,7 +142,7 @@ def _widgets(doc: pymupdf.Document) -> list[_Widget]:
     out = []
     seen: dict[str, int] = {}
     for page in doc:
-        for w in page.widgets():
+        for w in page_widgets(page):
             state = w.on_state() if w.field_type in _BOX_KINDS else ""
             name = w.field_name or ""
             seen[name] = seen.get(name, -1) + 1
@@ -271,7 +271,7 @@ def _fill(work: Path, plan: _Plan, widgets: list[_Widget], hybrid: bool) -> froz
         raise PdfWriteError(work.name, "JavaScript is enabled in the PDF engine", "report this: scripts must never run")
     touched: set[int] = set()
     for page in doc:
-        for w in page.widgets():
+        for w in page_widgets(page):
             name = w.field_name or ""
             if name in plan.texts:
                 obj = mu.pdf_annot_obj(w._annot)
@@ -347,7 +347,7 @@ def _page_changes(a: pymupdf.Document, b: pymupdf.Document) -> list[str]:
         return [f"{b.page_count} pages instead of {a.page_count}"]
     out = []
     for pa, pb in zip(a, b):
-        spots = [pymupdf.Rect(w.rect) + (-4, -4, 4, 4) for w in pa.widgets()]  # what a field draws is its own
+        spots = [pymupdf.Rect(w.rect) + (-4, -4, 4, 4) for w in page_widgets(pa)]  # what a field draws is its own
         if _words(pa, spots) != _words(pb, spots):
             out.append(f"page {pa.number + 1}: its text")
         if [x for x, *_ in pa.annot_xrefs()] != [x for x, *_ in pb.annot_xrefs()]:
@@ -436,7 +436,7 @@ def _check_values(work: Path, plan: _Plan, source: Path) -> None:
         doc.authenticate("")
     try:
         for page in doc:
-            for w in page.widgets():
+            for w in page_widgets(page):
                 name = w.field_name or ""
                 if name in plan.texts and str(w.field_value or "") not in (plan.texts[name], plan.shown[name]):
                     raise PdfWriteError(source, f"field '{name}' reads back '{w.field_value}'", RESAVE)

@@ -7,6 +7,7 @@ a hybrid AcroForm + XFA form (filled through its fields, its stale XFA copy remo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pymupdf
@@ -182,3 +183,24 @@ def test_hybrid_form_is_filled_through_its_fields_and_its_xfa_copy_removed(tmp_p
         cat = d.pdf_catalog()
         assert d.xref_get_key(cat, "AcroForm/XFA")[0] == "null" and d.xref_get_key(cat, "Perms")[0] == "null"
     assert read_pdf_questionnaire(out).questions[0].existing_answer == "Acme"
+
+
+def test_a_page_crowded_with_fields_is_refused_before_the_layout_work(tmp_path):
+    from engine.questionnaire.pdf_form import MAX_FIELDS_PER_PAGE
+
+    doc, page, path = _form(tmp_path, "crowded.pdf")
+    source = doc.xref_object(page.first_widget.xref)
+    copies = []
+    for i in range(MAX_FIELDS_PER_PAGE):  # copies of the one field (PyMuPDF adds fields in quadratic time)
+        x, y = 20 + (i % 50) * 11, 200 + (i // 50) * 11
+        obj = re.sub(r"/T \([^)]*\)", f"/T (f{i})", source)
+        obj = re.sub(r"/Rect \[[^\]]*\]", f"/Rect [{x} {y} {x + 10} {y + 10}]", obj)
+        xref = doc.get_new_xref()
+        doc.update_object(xref, obj)
+        copies.append(xref)
+    refs = " ".join(f"{x} 0 R" for x in [page.first_widget.xref, *copies])
+    doc.xref_set_key(page.xref, "Annots", f"[{refs}]")
+    doc.xref_set_key(doc.pdf_catalog(), "AcroForm/Fields", f"[{refs}]")
+    with pytest.raises(QuestionnaireError, match="crowded.pdf: has 2,001 form fields on page 1") as err:
+        read_pdf_questionnaire(save(doc, path))
+    _one_line(err)
