@@ -556,11 +556,16 @@ def _page_label(slot: _Slot, form: _Form) -> str:
 
 
 def _better(tip: str, page_label: str) -> str:
-    """The tooltip, unless the page's label holds all its words and more (or there is no tooltip)."""
+    """The tooltip, unless it is a word or two that the page's label holds with more, or the same words under
+    another number (the printed number is the form's: DD 2875's tooltips number its blocks 2-9
+    one higher than the page does), or there is no tooltip."""
     if not tip:
         return page_label
     words = set(_words(tip))
-    if page_label and len(page_label) > len(tip) and words <= set(_words(page_label)):
+    if page_label and len(words) <= 2 and len(page_label) > len(tip) and words <= set(_words(page_label)):
+        return page_label  # a tooltip of a word or two ("Date") that the page's label says in full
+    number, printed = _ident(tip), _ident(page_label)
+    if number and printed and number != printed and words - {number} <= set(_words(page_label)) | {printed}:
         return page_label
     return tip
 
@@ -603,7 +608,7 @@ def _group_label(boxes: list[_Slot], form: _Form) -> str:
         return longer or shared or label or _clean(text.left_of(first.box, 0.0)) or _clean(text.above(first.box))
     top = min(boxes, key=lambda s: (s.box.y0, s.box.x0))
     left = _clean(text.left_of(first.box, form.min_x(first.box, first.first.page, leave_out=boxes)))
-    return left or shared or _clean(text.above(top.box))
+    return left or _better(shared, _clean(text.above(top.box)))
 
 
 def _contains(a: str, b: str) -> bool:

@@ -330,7 +330,8 @@ class PageText:
         return any(not w.glyph and row.same_row(w.box) and x0 < w.box.cx < x1 for w in self.words())
 
     def _block_up_to(self, last: Line, box: Box) -> list[Line]:
-        """``last`` and the lines of its block above it, while each is close to the next."""
+        """``last`` and the lines of its block above it, while each is close to the next, starts
+        where it starts (a label's lines are aligned) and does not end a sentence of its own."""
         same = sorted(
             (
                 line
@@ -344,6 +345,8 @@ class PageText:
             if line is last or line.box.y0 >= out[0].box.y0:
                 continue
             if out[0].box.y0 - line.box.y1 > 0.8 * max(line.box.height, 1.0):
+                break
+            if abs(line.box.x0 - out[0].box.x0) > 3 or _TERMINAL.search(line.text):
                 break
             out.insert(0, line)
         return out
