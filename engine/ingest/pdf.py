@@ -35,7 +35,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _open(path: Path, name: str) -> pymupdf.Document:
+def open_pdf(path: Path, name: str) -> pymupdf.Document:
     """Open ``path`` as a PDF, unlocking it with the empty password if that is enough."""
     import pymupdf  # noqa: PLC0415 (deferred: a command that reads no PDF does not load MuPDF)
 
@@ -56,7 +56,7 @@ def _open(path: Path, name: str) -> pymupdf.Document:
 def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
     """Load a PDF: ``Unit(text=page.get_text(), page=n)`` for each page with text (the page
     count is checked against ``limits`` before any text is extracted)."""
-    doc = _open(path, name)
+    doc = open_pdf(path, name)
     try:
         page_count = doc.page_count
         limits.check_pages(name, page_count)

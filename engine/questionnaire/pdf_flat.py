@@ -1,0 +1,504 @@
+"""The questions of a flat PDF (no form fields): in its tables and in its numbered, bulleted and
+checklist lines. The page has no place for an answer, so every answer place is a ``RESPONSE``
+(the answers go into a Word response document and a spreadsheet: engine/review/pdf_response.py).
+
+**Tables** (MuPDF's ``find_tables``, ruled tables): the header row names the columns (reader.py's
+labels: "Question" / "Question Text", "Answer" / "Response", "Comments" / "Implementation …";
+"Question ID" / "Number" / "#" for the ID). Every row below with a question (and, where there is an
+ID column, an ID) is a question; a row with no ID at the top of a page continues the question
+above it. A table on the next page without a header (the AWS CAIQ repeats none) takes the
+columns of the last header whose columns it lines up with. A table without a header is read when
+one of its columns holds questions (cells ending in "?"). A **filled** table's answer column is
+read as the existing choice and its comment column as the existing answer (the AWS and GCP CAIQ
+PDFs: past answers for ``library import``).
+
+**Lines** outside tables: an item starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
+keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
+indented under its text. An item is a question when it asks: it holds "?" or starts with a word
+that asks (Do, Is, Have, Describe, Provide, List, Explain, Indicate …); a checklist statement (a
+box before it: "☐ We have a documented policy …") is a question to tick. A paragraph without a
+marker that asks and ends with "?" is a question too ("Have you documented the awareness … on the
+following topics?"). Items that do not ask, right after a question ending with "?" or ":", are
+that question's sub-questions (the topics it lists); in a checklist, lines under a statement
+without a box of their own are part of it. Headings, requirements and instructions ("1.1 Request
+for Quote: …", "A. Pool One …") are not questions: a solicitation that asks nothing has none.
+
+IDs are the document's own: an ID column, or an item's number ("1.2", "a"); unnumbered items
+have none. A question that can be answered Yes or No (it starts with Do / Is / Have / Can …, or
+is a checklist statement) gets the choices Yes / No and a place for an explanation; others a
+place for text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+import pymupdf
+
+from engine.core.limits import Limits
+from engine.questionnaire.pdf_layout import Box, Line, PageText, Word, is_glyph
+from engine.questionnaire.pdf_questions import YES_NO, Found
+from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.reader import ID_RE, QuestionnaireError, _role
+
+RESPONSE_NOTE = "the PDF has no answer space: the answer goes into the response document (Word) and its spreadsheet"
+NO_QUESTIONS_FIX = (
+    "if it is a solicitation or a requirements document, answer it in your own document; if it is a questionnaire, "
+    "ask the sender for it as a Word or Excel file"
+)
+_BULLETS = frozenset("●•▪◦○■➢►–-*·◆◇✓")
+_NUMBER = re.compile(
+    r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
+)
+_ASK_WORDS = frozenset(
+    "do does did have has had is are was were can could will would should shall may how what when where which who "
+    "whom whose why describe provide list explain indicate specify state identify confirm please detail outline "
+    "summarize summarise clarify demonstrate".split()
+)
+_YES_NO_WORDS = frozenset("do does did have has had is are was were can could will would should shall may".split())
+_ID_ROLE = re.compile(r"((question|control|item|requirement|req\.?) )?(id|#|no\.?|number|nr\.?|ref\.? ?no\.?)")
+_CHOICE_HEADER = re.compile(r"\(([^()]*/[^()]*)\)")  # "Answer (Yes/No/NA)"
+_SUB = " — "  # between a question and one of the topics it lists
+_QUESTION_MARK = re.compile(r"\?(?=\s|$|[\"”’')\]])")  # not the "?" of a link's query
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """A table's column roles: the x-range of each role's header cell."""
+
+    roles: dict[str, tuple[float, float]]
+    choices: tuple[str, ...] = ()
+
+    def role_of(self, cell: Box) -> str | None:
+        best, overlap = None, 0.0
+        for role, (x0, x1) in self.roles.items():
+            shared = min(x1, cell.x1) - max(x0, cell.x0)
+            if shared > overlap and shared >= 0.5 * min(x1 - x0, cell.x1 - cell.x0):
+                best, overlap = role, shared
+        return best
+
+
+@dataclass
+class _Item:
+    """A line item or paragraph: its marker kind (bullet, box, number or "" for a paragraph)."""
+
+    page: int
+    box: Box
+    kind: str
+    marker: str
+    text: str
+
+
+def read_flat(doc: pymupdf.Document, name: str, limits: Limits, notes: list[str]) -> list[Found]:
+    """The questions of a flat PDF (see the module docstring)."""
+    found: list[Found] = []
+    items: list[_Item] = []
+    columns: _Columns | None = None
+    chars = 0
+    for page in doc:
+        text = PageText.of(page)
+        chars += sum(len(line.text) for line in text.lines)
+        limits.check_chars(name, chars)
+        tables = _tables(page)
+        for table in tables:
+            questions, columns = _table_questions(page.number, text, table, columns, found)
+            found.extend(questions)
+        boxes = [table.box for table in tables]
+        items.extend(_items(page.number, [ln for ln in text.lines if not any(_inside(ln.box, b) for b in boxes)]))
+    found.extend(_item_questions(items))
+    if not found:
+        raise QuestionnaireError(
+            name,
+            "is a flat PDF (no form fields) in which no questions were found: no table with a question column, no "
+            "numbered, bulleted or checklist line that asks",
+            NO_QUESTIONS_FIX,
+        )
+    notes.append(f"a flat PDF (no form fields): {RESPONSE_NOTE}")
+    return found
+
+
+# ---------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A table row: its band and its cells as MuPDF found them (None: merged into another)."""
+
+    band: Box
+    cells: tuple[Box | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A ruled table: its box, MuPDF's rows (for the header) and the page's horizontal rules."""
+
+    box: Box
+    rows: tuple[_Row, ...]
+    rules: tuple[tuple[float, float, float], ...]  # (y, x0, x1) of every horizontal rule on the page
+
+    def bands(self, x0: float, x1: float, below: float) -> list[_Row]:
+        """The rows of the table below ``below``, cut by the rules that cross the column
+        ``x0``–``x1`` (the question column). MuPDF's own rows follow every partial rule (a CAIQ's
+        control columns are ruled more finely than its questions) and miss a row continued from
+        the page before, which has no rule above it."""
+        ys = sorted(
+            {
+                round(y, 1)
+                for y, r0, r1 in self.rules
+                if r0 <= x0 + 3 and r1 >= x1 - 3 and below - 1 <= y <= self.box.y1 + 1
+            }
+            | {round(below, 1), round(self.box.y1, 1)}
+        )
+        return [_Row(Box(self.box.x0, a, self.box.x1, b)) for a, b in zip(ys, ys[1:]) if b - a > 4]
+
+
+def _tables(page: pymupdf.Page) -> list[_Table]:
+    """The ruled tables of a page."""
+    drawings = page.get_drawings()
+    if not drawings:
+        return []  # no lines drawn: no ruled table (and find_tables would look for nothing)
+    rules = tuple(_rules(drawings))
+    out = []
+    for table in page.find_tables().tables:
+        rows = tuple(_row(row) for row in table.rows if any(row.cells))
+        if rows:
+            out.append(_Table(Box.of(table.bbox), rows, rules))
+    return out
+
+
+def _rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
+    """(y, x0, x1) of the horizontal lines drawn: lines, thin filled rectangles, and the top and
+    bottom edges of stroked rectangles."""
+    out = []
+    for d in drawings:
+        for item in d.get("items", ()):
+            if item[0] == "l" and abs(item[1].y - item[2].y) <= 1.0:
+                out.append(((item[1].y + item[2].y) / 2, min(item[1].x, item[2].x), max(item[1].x, item[2].x)))
+            elif item[0] == "re":
+                r = item[1]
+                if r.height <= 2.0:
+                    out.append(((r.y0 + r.y1) / 2, r.x0, r.x1))
+                elif "s" in (d.get("type") or ""):
+                    out += [(r.y0, r.x0, r.x1), (r.y1, r.x0, r.x1)]
+    return out
+
+
+def _row(row) -> _Row:
+    """A row of MuPDF's table: its band runs from its cells' top to the bottom of its shortest
+    cell (a cell merged down over the rows below, the CAIQ's control column, reaches further)."""
+    cells = tuple(Box.of(c) if c else None for c in row.cells)
+    present = [c for c in cells if c is not None]
+    x0, _, x1, _ = row.bbox
+    return _Row(Box(x0, min(c.y0 for c in present), x1, min(c.y1 for c in present)), cells)
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    return inner.overlap(outer) >= 0.6 * max(inner.area, 1.0)
+
+
+def _cell_lines(text: PageText, cell: Box | None) -> list[str]:
+    """The lines of text inside ``cell`` (by each word's centre)."""
+    if cell is None:
+        return []
+    lines = []
+    for line in text.lines:
+        words = [w.text for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
+        if words:
+            lines.append(" ".join(words))
+    return lines
+
+
+def _cell_text(text: PageText, cell: Box | None, compact: bool = False) -> str:
+    """A cell's text; ``compact`` joins its lines and words without spaces (an ID broken over
+    lines: "A&A-" "01.1")."""
+    lines = _cell_lines(text, cell)
+    if compact:
+        return "".join("".join(lines).split())
+    out = ""
+    for piece in lines:
+        out = out + piece if out.endswith("-") or not out else out + " " + piece
+    return out.strip()
+
+
+def _label_role(text: PageText, cell: Box) -> str | None:
+    """A header cell's role, its lines joined with a space ("CSP CAIQ / Answer") or without
+    (a word broken over lines: "Questi" / "on ID")."""
+    lines = _cell_lines(text, cell)
+    return _column_role(" ".join(lines)) or _column_role("".join(lines))
+
+
+def _header(text: PageText, row: _Row) -> _Columns | None:
+    """The column roles a row names, when it names a question column (and the choices an answer
+    header lists: "Answer (Yes/No/NA)")."""
+    roles: dict[str, tuple[float, float]] = {}
+    choices: tuple[str, ...] = ()
+    for cell in row.cells:
+        if cell is None:
+            continue
+        role = _label_role(text, cell)
+        if role and role not in roles:
+            roles[role] = (cell.x0, cell.x1)
+            listed = _CHOICE_HEADER.search(_cell_text(text, cell)) if role == "answer" else None
+            if listed:
+                choices = tuple(c.strip() for c in listed.group(1).split("/") if c.strip())
+    return _Columns(roles, choices) if "question" in roles else None
+
+
+def _column_role(label: str) -> str | None:
+    """id, question, answer or comment: what a header label names."""
+    plain = " ".join(re.sub(r"\(.*?\)|[*:]", " ", label.lower()).split())
+    if not plain:
+        return None
+    if _ID_ROLE.fullmatch(plain) or plain == "question id":
+        return "id"
+    role = _role(label)
+    return role if role in ("id", "question", "answer", "comment") else None
+
+
+def _lines_up(columns: _Columns | None, table: _Table) -> bool:
+    """Whether a header-less table continues the columns of the last header: one of its first
+    rows has a cell where the question column was, or (the header having an ID column, whose
+    IDs then say which rows are questions) the table spans that column. MuPDF may find such a
+    table as one row over the whole page."""
+    if columns is None:
+        return False
+    x0, x1 = columns.roles["question"]
+    if any(c is not None and abs(c.x0 - x0) < 12 and abs(c.x1 - x1) < 12 for row in table.rows[:3] for c in row.cells):
+        return True
+    return "id" in columns.roles and table.box.x0 <= x0 + 12 and table.box.x1 >= x1 - 12
+
+
+def _table_questions(
+    page: int, text: PageText, table: _Table, columns: _Columns | None, found: list[Found]
+) -> tuple[list[Found], _Columns | None]:
+    """The questions of one table, and the columns a table on the next page may continue."""
+    top = table.box.y0
+    for row in table.rows[:3]:
+        header = _header(text, row)
+        if header:
+            columns, top = header, row.band.y1
+            break
+    else:
+        if not _lines_up(columns, table):
+            guessed = _guess_columns(text, list(table.rows))
+            if guessed is None:
+                return [], columns
+            columns = guessed
+    out: list[Found] = []
+    for row in table.bands(*columns.roles["question"], below=top):
+        cells = _row_cells(columns, row)
+        question = _cell_text(text, cells.get("question"))
+        ident = _cell_text(text, cells.get("id"), compact=True) if "id" in cells else ""
+        if not question or _column_role(question) == "question":
+            continue  # an empty row, or a repeated header
+        if "id" in columns.roles and not _id_like(ident):
+            if not out and found:  # the row goes on from the page before
+                found[-1] = _continued(found[-1], question, text, cells)
+            continue
+        out.append(_sub_question(_row_question(page, cells, ident, question, text, columns), out))
+    return out, columns
+
+
+def _sub_question(q: Found, before: list[Found]) -> Found:
+    """A row that does not ask, under a question ending in "?" or ":" (a topic it lists: "- The open
+    source policy …"), as that question's sub-question."""
+    lead = next((f for f in reversed(before) if _SUB not in f.text), None)
+    if lead is None or _asks(q.text) or not re.search(r"[?:]\s*$", lead.text):
+        return q
+    item = q.text.lstrip("-–• ").strip()
+    place = q.choice_place or (q.text_place if lead.choices else None)
+    return replace(q, text=f"{lead.text}{_SUB}{item}", choices=lead.choices, choice_place=place)
+
+
+def _row_cells(columns: _Columns, row: _Row) -> dict[str, Box]:
+    """A row's cell per role: the role's header x-range over the row's band (a filled table may
+    draw no rule between its answer and comment columns, and a cell merged down over several
+    rows belongs to none of them alone)."""
+    return {role: Box(x0, row.band.y0, x1, row.band.y1) for role, (x0, x1) in columns.roles.items()}
+
+
+def _id_like(text: str) -> bool:
+    """An ID cell's text: "A&A-01.1", "1.f.iii", "AC-2(11)" (not a footer's "©Copyright2021-2022")."""
+    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-]{1,12}", text) and re.search(r"\d", text)))
+
+
+def _guess_columns(text: PageText, rows: list[_Row]) -> _Columns | None:
+    """The question column of a table without a header: the one whose cells mostly ask."""
+    width = max(len(r.cells) for r in rows)
+    columns = [[r.cells[c] for r in rows if c < len(r.cells) and r.cells[c] is not None] for c in range(width)]
+    best = None
+    for cells in columns:
+        asking = sum(1 for cell in cells if _QUESTION_MARK.search(_cell_text(text, cell)))
+        if asking >= 2 and asking >= 0.5 * len(rows) and (best is None or asking > best[0]):
+            best = (asking, cells[0])
+    if best is None:
+        return None
+    roles = {"question": (best[1].x0, best[1].x1)}
+    for cells in columns:
+        ids = sum(1 for cell in cells if _id_like(_cell_text(text, cell, compact=True)))
+        if cells and cells[0].x1 <= best[1].x0 + 1 and ids >= 0.5 * len(rows):
+            roles["id"] = (cells[0].x0, cells[0].x1)
+            break
+    return _Columns(roles)
+
+
+def _row_question(page: int, cells: dict, ident: str, question: str, text: PageText, columns: _Columns) -> Found:
+    answer = _cell_text(text, cells.get("answer")) if "answer" in cells else ""
+    comment = _cell_text(text, cells.get("comment")) if "comment" in cells else ""
+    choices = columns.choices
+    if not choices and answer and len(answer.split()) <= 3:
+        choices = _choices_for(answer)
+    if not choices and _yes_no(question):
+        choices = YES_NO
+    existing = next((c for c in choices if c.lower() == answer.lower()), None) if answer else None
+    if answer and existing is None:
+        comment = f"{answer}\n{comment}".strip()
+    locator = f"page {page + 1}, row {ident or question[:40]}"
+    return Found(
+        page=page,
+        box=cells["question"],
+        id=ident or None,
+        text=question,
+        choices=choices,
+        choice_place=AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE) if choices else None,
+        text_place=AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE),
+        existing_choice=existing,
+        existing_answer=comment or None,
+    )
+
+
+def _choices_for(answer: str) -> tuple[str, ...]:
+    """The choices an answer cell's value belongs to (a filled Yes/No/NA column)."""
+    if answer.lower() in ("yes", "no", "na", "n/a"):
+        return ("Yes", "No", "NA") if answer.lower() in ("na", "yes", "no") else ("Yes", "No", "N/A")
+    return ()
+
+
+def _continued(previous: Found, question: str, text: PageText, cells: dict) -> Found:
+    """``previous`` with the text of the row that continues it at the top of the next page."""
+    comment = _cell_text(text, cells.get("comment")) if "comment" in cells else ""
+    answer = "\n".join(x for x in (previous.existing_answer, comment) if x) or None
+    return replace(previous, text=f"{previous.text} {question}".strip(), existing_answer=answer)
+
+
+# ---------------------------------------------------------------- lines
+
+
+def _items(page: int, lines: list[Line]) -> list[_Item]:
+    """The items and paragraphs of a page's lines (outside tables), top to bottom."""
+    rows = _visual_rows(lines)
+    items: list[_Item] = []
+    current: _Item | None = None
+    indent = 0.0
+    last: Box | None = None
+    for words in rows:
+        box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
+        kind, marker, rest = _marker(words)
+        gap = box.y0 - last.y1 if last else 1e9
+        tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
+        if kind or current is None or not tight or box.x0 < indent:
+            start = rest[0].box.x0 if rest else box.x0
+            current = _Item(page, box, kind, marker, " ".join(w.text for w in rest))
+            items.append(current)
+            indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
+        else:
+            joiner = "" if current.text.endswith("-") else " "
+            current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
+            current.box = current.box.union(box)
+        last = box
+    return [i for i in items if i.text]
+
+
+def _visual_rows(lines: list[Line]) -> list[list[Word]]:
+    """Lines that share a row merged (a marker "a." set apart from its text), top to bottom."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
+        for row in rows[-3:]:
+            if row[0].box.same_row(line.box):
+                row.append(line)
+                break
+        else:
+            rows.append([line])
+    out = []
+    for row in rows:
+        words = [w for line in sorted(row, key=lambda ln: ln.box.x0) for w in line.words]
+        if words:
+            out.append(words)
+    return out
+
+
+def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
+    """(kind, marker, the words after it) of a row: kind is "bullet", "box", "number" or ""."""
+    first = words[0].text
+    if is_glyph(first):
+        return "box", first, words[1:]
+    if first in _BULLETS or (len(first) == 1 and first in _BULLETS):
+        return "bullet", first, words[1:]
+    if _NUMBER.match(first) and len(words) > 1:
+        return "number", first.strip("().").rstrip(".)"), words[1:]
+    return "", "", words
+
+
+def _asks(text: str) -> bool:
+    """A question mark ending a sentence, or a capitalised first word that asks."""
+    words = text.split()
+    first = re.sub(r"[^\w]", "", words[0]) if words else ""
+    return bool(_QUESTION_MARK.search(text)) or (first[:1].isupper() and first.lower() in _ASK_WORDS)
+
+
+def _yes_no(text: str) -> bool:
+    first = re.sub(r"[^\w]", "", text.split()[0].lower()) if text.split() else ""
+    return first in _YES_NO_WORDS
+
+
+def _item_questions(items: list[_Item]) -> list[Found]:
+    """The questions among the items (see the module docstring)."""
+    checklist = sum(1 for i in items if i.kind == "box") >= 3
+    out: list[Found] = []
+    lead: tuple[_Item, Found] | None = None  # the last question, while items may hang from it
+    for item in items:
+        if checklist and item.kind != "box" and lead and item.kind:
+            lead = (lead[0], _append(lead[1], item))  # a line under a checklist statement: part of it
+            out[-1] = lead[1]
+            continue
+        if (checklist and item.kind == "box") or (
+            not checklist and (item.kind or item.text.rstrip().endswith("?")) and _asks(item.text)
+        ):
+            q = _item_question(item, yes_no=item.kind == "box" or _yes_no(item.text))
+            out.append(q)
+            lead = (item, q) if re.search(r"[?:]\s*$", item.text) else None
+            continue
+        if lead and item.kind and not checklist:
+            parent = lead[1]
+            out.append(
+                replace(
+                    _item_question(item, yes_no=parent.choices == YES_NO),
+                    text=f"{parent.text}{_SUB}{item.text}",
+                )
+            )
+            continue
+        lead = None
+    return out
+
+
+def _item_question(item: _Item, yes_no: bool) -> Found:
+    locator = f"page {item.page + 1}" + (f", item {item.marker}" if item.kind == "number" else "")
+    place = AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE)
+    return Found(
+        page=item.page,
+        box=item.box,
+        id=item.marker if item.kind == "number" else None,
+        text=item.text,
+        choices=YES_NO if yes_no else (),
+        choice_place=place if yes_no else None,
+        text_place=place,
+    )
+
+
+def _append(q: Found, item: _Item) -> Found:
+    marker = f"{item.marker}. " if item.kind == "number" else "– "
+    return replace(q, text=f"{q.text} {marker}{item.text}")
+
+
+__all__ = ["NO_QUESTIONS_FIX", "RESPONSE_NOTE", "read_flat"]

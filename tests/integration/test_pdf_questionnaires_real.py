@@ -1,0 +1,40 @@
+"""The real PDF questionnaires of ../shared/data/questionnaires/pdf against the questions counted by
+reading them (tests/questionnaire_truth/pdf.json): recall and precision of the questions found
+≥ 95 % per file, every form's export passing the no-other-change check, and a round trip (every
+question answered, exported, read back) finding every answer where it belongs; the filled AWS and
+GCP CAIQ PDFs read with all 261 questions and their answers, a sample of 20 rows each read by eye.
+The figures come from engine/bench/pdf_intake.py, the benchmark docs/benchmarks.md quotes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.bench.pdf_intake import TRUTH, bench_file, bench_filled
+
+TRUTH_FILES = json.loads(TRUTH.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH_FILES["files"]))
+def test_questions_found_and_answers_written_back(shared_data, name, tmp_path):
+    path = shared_data / "questionnaires" / "pdf" / name
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    figures = bench_file(path, TRUTH_FILES["files"][name], tmp_path)
+    assert figures["recall"] >= 0.95 and figures["precision"] >= 0.95, figures
+    trip = figures.get("round_trip")
+    if trip is not None:  # every file but the solicitation, which has no question
+        assert trip["wrong"] == [] and not str(trip["check"]).startswith("failed"), trip
+    if "labels" in figures:
+        assert figures["labels"]["read"] >= 0.9 * figures["labels"]["of"], figures["labels"]
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH_FILES["filled"]))
+def test_filled_caiq_answers_read_as_past_answers(shared_data, name):
+    path = shared_data / "instructure" / name
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    figures = bench_filled(path, TRUTH_FILES["filled"][name])
+    assert figures["found"] == figures["truth"] == figures["with_choice"] == 261, figures
+    assert figures["sample_right"] == figures["sample"] == 20, figures
