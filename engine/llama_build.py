@@ -375,9 +375,21 @@ def build_server(cpu: str, python: str = sys.executable) -> Path:
         return _copy_into_place(build / "bin" / "llama-server", target, 0o755)
 
 
+def one_set(cpu: str, flags: set[str] | None = None) -> str:
+    """The one stated set ``llama-server`` is built for when ``cpu`` is the run-time ``variants``
+    (the default): ``avx512`` where this CPU has every instruction of it, else ``avx2``."""
+    if cpu != VARIANTS:
+        return cpu
+    return "avx512" if not missing_features("avx512", cpu_flags() if flags is None else flags) else "avx2"
+
+
 def install_server(cpu: str, python: str = sys.executable) -> Path:
     """``llama-server`` for ``cpu`` in ``python``'s environment (``<venv>/bin/llama-server``), proved
-    by running it (``--version``), with what it was built from in ``<venv>/llama-server.json``."""
+    by running it (``--version``), with what it was built from in ``<venv>/llama-server.json``.
+    The server is one static binary, built for one stated set: for ``variants``, :func:`one_set`."""
+    if cpu == VARIANTS:
+        cpu = one_set(cpu)
+        print(f"llama-server is built for one instruction set: {cpu}, the best this CPU has", file=sys.stderr)
     _refuse_missing(cpu, "make llama-server LLAMA_CPU=avx2")
     built = build_server(cpu, python)
     prefix = _prefix(python)

@@ -184,3 +184,8 @@ def test_the_team_server_is_built_for_one_stated_set_without_native_amx_or_downl
     assert {"-DBUILD_SHARED_LIBS=OFF", "-DLLAMA_USE_PREBUILT_UI=OFF"} <= set(llama_build.SERVER_CMAKE)
     with pytest.raises(SystemExit, match="Fix: make llama-server LLAMA_CPU=avx2"):
         llama_build.build_server(llama_build.VARIANTS)
+    # `make llama-server` with the default set (variants) builds the best one set the CPU has
+    assert llama_build.one_set(llama_build.VARIANTS, set(ZEN4.split())) == "avx512"
+    assert llama_build.one_set(llama_build.VARIANTS, set(ZEN3.split())) == "avx2"
+    assert llama_build.one_set(llama_build.VARIANTS, set(SAPPHIRE_RAPIDS.split())) == "avx512"
+    assert llama_build.one_set("avx2", set(ZEN4.split())) == "avx2"
