@@ -14,7 +14,9 @@ The answer library: import past filled questionnaires (each with its own result)
 count, and what its owners act on (engine/index/library.py, governance): the answers pending
 approval (Approve), those past their review-by date (Renew), the near-identical questions
 answered differently; each answer with Retire and a new owner, every action made under the
-workspace's reviewer name; the review period and how accepted answers enter (a popover).
+workspace's reviewer name; the review period and how accepted answers enter (a popover); an
+answer written by hand (ui/components/library_entry.py, opened prefilled by the coverage report)
+and the library's health (ui/components/library_pane.py, #51).
 Every change is made by the engine at once; the screen keeps only what is on it."""
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.paths import select_files
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire.reader import SUFFIXES as QUESTIONNAIRE_SUFFIXES
-from ui.components import ask_pane
+from ui.components import ask_pane, library_entry, library_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.profile_pane import profile_section
@@ -473,6 +475,9 @@ def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None
         st.error(f"The answer library cannot be opened: {problem_text(exc)}", icon=":material/error:")
         return
     answer_library_section(ws, library, drafting)
+    if not library_entry.opened():  # else drawn at the top of the screen, where the coverage report sent the reader
+        library_entry.entry_form(library, ws.products(), ws.reviewer, LIBRARY_FLASH, drafting)
+    library_pane.health_section(ws, library, products, drafting)  # #51: freshness, reuse, owners' queues
     profile_section(library, ws.profile(), products, drafting)
 
 
@@ -496,6 +501,10 @@ if drafting:
         icon=":material/hourglass_top:",
     )
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+
+if library_entry.opened():  # "Write a library answer" of the coverage report (#51): its form first
+    library_entry.entry_form(ws.library, ws.products(), ws.reviewer, LIBRARY_FLASH, bool(drafting))
+    show_flashed(LIBRARY_FLASH)
 
 reason = needs_reindex(ws.index_manifest(), ws.settings)
 if reason:
