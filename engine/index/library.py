@@ -31,7 +31,9 @@ the top of the list read by hand.
   notification, security-by-design, awareness training), below it they drift (0.48 "physical
   access logged" → a logging-capability question).
 * ``CONFLICT_SCORE = REUSE_SCORE``: questions close enough to reuse each other's answers must not
-  disagree on the choice. On the Instructure library this flags 42 groups, the questions
+  disagree on the choice. The same pairs, when they are one product's and say the same thing
+  (:func:`same_answer`), are duplicates to merge (:meth:`AnswerLibrary.duplicates`, the library
+  report of #51: docs/reports.md). On the Instructure library this flags 42 groups, the questions
   different products answer differently (ITAC-04 accessibility roadmap: No ×7 / Yes ×1; SSO:
   Yes / Both): what a reviewer settles by retiring entries (``library check``).
 
@@ -53,6 +55,10 @@ company-wide questionnaire), company-wide entries, then any product's. "Preferre
 
 When no entry has a product (every library before products), all are company-wide and nothing
 changes.
+
+An answer can also be written in the library by hand (:meth:`AnswerLibrary.write`, origin
+``written``: the coverage report's "write a library answer" for a gap, #51); it ranks with a
+reviewer's answers over imported ones.
 
 Governance (#39, :class:`LibraryPolicy`, a workspace setting). Each entry has an owner (the
 importer's name unless ``owner`` is given; for an answer accepted in a review, the reviewer's)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pandas as pd
 import streamlit as st
 
 from engine.app.workspace import Workspace
@@ -113,47 +114,77 @@ def _entries(report: LibraryReport, table: Table) -> None:
 
 def _queue(report: LibraryReport, library: AnswerLibrary, by: str, drafting: bool) -> None:
     owners = report.owners()
-    mine = by if any(o.casefold() == by.casefold() for o in owners) else owners[0]
-    owner = st.selectbox(
-        "Whose queue", owners, index=owners.index(mine) if mine in owners else 0, key="library_health_queue"
-    )
+    mine = next((o for o in owners if o.casefold() == by.casefold()), owners[0])
+    owner = st.selectbox("Whose queue", owners, index=owners.index(mine), key="library_health_queue")
     queue = report.queue(owner)
     st.caption(
         f"{count(len(queue), 'entry', 'entries')} to review: pending, due within a month or past the review-by date, "
-        f"disagreeing, duplicate or of a retired product. *Reviewed* moves the review-by date "
-        f"{library.policy.review_months} months on from today: the recurring review."
+        "disagreeing, duplicate or of a retired product. Select the ones reviewed: *Reviewed* moves their review-by "
+        f"date {library.policy.review_months} months on from today (the recurring review)."
     )
-    for h in queue[:50]:
-        e = h.entry
-        with st.container(border=True):
-            text, act = st.columns([5, 1], vertical_alignment="center")
-            flags = " · ".join([h.band.label, *h.flags])
-            text.markdown(f"**#{e.id}** {escape_md(e.question[:140])}  \n:gray[review by {e.review_by} · {escape_md(flags)} · "
-                          f"{escape_md(e.product or 'company-wide')} · used {len(h.uses)}×]")  # fmt: skip
-            act.button("Reviewed", key=f"library_health_renew_{e.id}", on_click=_renew, args=(library, e.id, by),
-                       disabled=drafting)  # fmt: skip
-    if len(queue) > 50:
-        st.caption(f"The first 50 of {len(queue)}; the XLSX report lists them all.")
+    if not queue:
+        return
+    rows = [
+        {
+            "Entry": h.entry.id,
+            "Review by": h.entry.review_by,
+            "Why": "; ".join([h.band.label, *h.flags]),
+            "Product": h.entry.product or "company-wide",
+            "Used": len(h.uses),
+            "Question": h.entry.question,
+            "Answer": " — ".join(x for x in (h.entry.choice, h.entry.answer) if x),
+        }
+        for h in queue
+    ]
+    event = st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        on_select="rerun",
+        selection_mode="multi-row",
+        key="library_health_queue_rows",
+    )
+    chosen = [queue[i].entry.id for i in event.selection.get("rows", ())]
+    st.button(
+        f"Reviewed ({len(chosen)})",
+        key="library_health_renew",
+        icon=":material/event_available:",
+        on_click=_renew,
+        args=(library, chosen, by),
+        disabled=drafting or not chosen,
+    )
 
 
 def _duplicates(report: LibraryReport, library: AnswerLibrary, by: str, drafting: bool) -> None:
     if not report.duplicates:
         st.caption("No two entries of one product say the same thing.")
         return
-    st.caption("Entries of one product answering near-identical questions the same way: merge keeps the newest.")
-    for n, d in enumerate(report.duplicates[:50], 1):
-        keep, others = d.keep, d.others
-        with st.container(border=True):
-            st.markdown(f"**{n}.** {escape_md(keep.question[:140])} · {escape_md(keep.product or 'company-wide')} · "
-                        f"{escape_md(' — '.join(x for x in (keep.choice, keep.answer[:120]) if x))}")  # fmt: skip
-            ids = [e.id for e in others]
-            st.button(
-                f"Merge: keep #{keep.id}, retire {', '.join(f'#{i}' for i in ids)}",
-                key=f"library_health_merge_{keep.id}",
-                on_click=_retire,
-                args=(library, ids, by, f"duplicates of #{keep.id}"),
-                disabled=drafting,
-            )
+    st.caption(
+        "Entries of one product answering near-identical questions the same way. Select groups and merge them: "
+        "each keeps its newest entry and retires the others."
+    )
+    rows = [
+        {
+            "Group": n,
+            "Keep": d.keep.id,
+            "Retire": ", ".join(f"#{e.id}" for e in d.others),
+            "Product": d.keep.product or "company-wide",
+            "Question": d.keep.question,
+            "Answer": " — ".join(x for x in (d.keep.choice, d.keep.answer) if x),
+        }
+        for n, d in enumerate(report.duplicates, 1)
+    ]
+    event = st.dataframe(
+        pd.DataFrame(rows), hide_index=True, on_select="rerun", selection_mode="multi-row", key="library_health_dups"
+    )
+    ids = [e.id for i in event.selection.get("rows", ()) for e in report.duplicates[i].others]
+    st.button(
+        f"Merge ({count(len(ids), 'entry', 'entries')} retired)",
+        key="library_health_merge",
+        icon=":material/merge:",
+        on_click=_retire,
+        args=(library, ids, by, "duplicates merged"),
+        disabled=drafting or not ids,
+    )
 
 
 def _retired(

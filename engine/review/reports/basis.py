@@ -92,7 +92,7 @@ def basis_of(item: ReviewItem, entries: Mapping[Place, LibraryEntry], product: s
         return _own_past(past[0], entries, product)
     if draft.stated:  # a qualifier the own documents answer, without the model (what they state, or that none does)
         documents = [c for c in draft.citations if c.kind is not SourceKind.LIBRARY]
-        return Resting(Basis.DOCUMENT, documents[0].location.label() if documents else draft.stated)
+        return Resting(Basis.DOCUMENT, _document(documents[0]) if documents else draft.stated)
     return _from_text(draft, entries, product)
 
 
@@ -114,12 +114,18 @@ def _from_text(draft: Draft, entries: Mapping[Place, LibraryEntry], product: str
     source = draft.text_source
     if source in (TextSource.OWN_DOCUMENT.value, TextSource.THIRD_PARTY.value) or (source is None and documents):
         if documents:
-            return Resting(Basis.DOCUMENT, documents[0].location.label())
+            return Resting(Basis.DOCUMENT, _document(documents[0]))
         return _own_past(
             quoted[0], entries, product
         )  # only a past answer's words were quoted (never another product's)
-    cited = f" (from {documents[0].location.label()})" if documents else ""
+    cited = f" (from {_document(documents[0])})" if documents else ""
     return Resting(Basis.MODEL, f"the model's wording{cited}")
+
+
+def _document(c: Citation) -> str:
+    """``policy.pdf, page 4`` (``sheet S, row R``, ``section …``; the file alone when it has no place)."""
+    place = c.location.label()
+    return f"{c.file}, {place}" if place else c.file
 
 
 def _past(c: Citation, product: str | None) -> str:
