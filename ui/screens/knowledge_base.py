@@ -58,6 +58,7 @@ LIBRARY_UPLOADER_GENERATION = "kb_library_uploader_generation"
 REMOVE_PENDING = "kb_remove_pending"  # the document waiting for "Yes, remove"
 ASK, ASK_DOC = "kb_ask", "kb_ask_doc"  # the ask pane's keys, the document asked
 FILE_TYPES = [ext.lstrip(".") for ext in SUPPORTED_EXTENSIONS]
+LISTED = 20  # pending, stale and conflicting answers listed with their actions (the rest: Library health)
 KIND_LABELS = {"pdf": "PDF", "docx": "Word", "sheet": "Spreadsheet", "text": "Text"}
 
 
@@ -442,14 +443,16 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
     by = ws.reviewer
     if pending:
         with st.expander(f"Pending approval — {count(len(pending), 'answer')}", icon=":material/pending_actions:"):
-            for e in pending:
+            for e in pending[:LISTED]:
                 entry_actions(library, e, by, drafting, "Approve")
+            more_below(len(pending))
     stale = library.stale()
     if stale:
         with st.expander(f"Past their review-by date — {count(len(stale), 'answer')}", icon=":material/event_busy:"):
             st.caption("Still reused, and each draft that reuses one says so. Renew an answer once it is checked.")
-            for e in stale:
+            for e in stale[:LISTED]:  # the most overdue first
                 entry_actions(library, e, by, drafting, "Renew")
+            more_below(len(stale))
     conflicts = library.conflicts()
     if not conflicts:
         return
@@ -458,11 +461,22 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
         "Retire the answers that should not be reused.",
         icon=":material/rule:",
     )
-    for c in conflicts:
+    for c in conflicts[:LISTED]:
         tally = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in c.choices.items())
         with st.expander(f"{escape_md(c.question[:110])} — {tally}"):
             for e in c.entries:
                 entry_actions(library, e, by, drafting)
+    more_below(len(conflicts), "questions")
+
+
+def more_below(n: int, what: str = "answers") -> None:
+    """Past the first :data:`LISTED` (each with its actions: a thousand would take the screen a
+    minute to draw), where the rest are: the library's health, filtered, below."""
+    if n > LISTED:
+        st.caption(
+            f"The first {LISTED} of {n} {what}. *Library health* below lists every one, with filters, and its "
+            "*Owner's queue* marks several reviewed at once."
+        )
 
 
 def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None:
