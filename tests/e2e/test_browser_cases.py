@@ -1,4 +1,4 @@
-"""Three short cases in a real browser (issues #23 and #24): the app (``streamlit run ui/app.py``
+"""Short cases in a real browser (issues #23, #24, #37 and #51): the app (``streamlit run ui/app.py``
 on a free localhost port) driven by Playwright through Debian's Chromium, each on a workspace
 prepared through the engine's API before the app starts, so no model drafts anything here.
 
@@ -17,6 +17,11 @@ prepared through the engine's API before the app starts, so no model drafts anyt
   the near-identical past answers disagree, four where they all agree. The toggle counts the two,
   lists them first, each marked; each opens on one warning line with the past answers behind
   "Details"; an agreeing row shows one grey line and no warning box.
+
+* The coverage report (issue #51) on two questionnaires whose rows nothing answers come back "no
+  context": the Export screen's *Gaps by topic* ranks the encryption-at-rest topic first (three
+  rows, two questionnaires); its *Open 2 rows in Review* lists exactly those two rows in Review,
+  under the figure's name, and *Show all questions* lists them all again.
 
 The drafts are made by ``TableDrafter`` (tests/unit/test_sections_drafting.py), a stated fake
 that answers from a table (the Review-first case then stores fakes of reused drafts straight into
