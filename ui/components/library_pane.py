@@ -49,7 +49,7 @@ def _save_retired(ws: Workspace) -> None:
     )
 
 
-def health_section(ws: Workspace, library: AnswerLibrary, products: list[str], drafting: bool) -> None:
+def health_section(ws: Workspace, library: AnswerLibrary, drafting: bool) -> None:
     st.subheader("Library health")
     show_flashed(FLASH)
     report = ws.library_report()
@@ -75,7 +75,7 @@ def health_section(ws: Workspace, library: AnswerLibrary, products: list[str], d
     with tabs[4]:
         _duplicates(report, library, by, drafting)
     with tabs[5]:
-        _retired(ws, report, library, products, by, drafting)
+        _retired(ws, report, library, ws.products(), by, drafting)  # the documents' products and the library's
     downloads("Answer library health", list(tables.values()), "library health", "library_health_download")
 
 

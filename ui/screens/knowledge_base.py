@@ -491,7 +491,7 @@ def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None
     answer_library_section(ws, library, drafting)
     if not library_entry.opened():  # else drawn at the top of the screen, where the coverage report sent the reader
         library_entry.entry_form(library, ws.products(), ws.reviewer, LIBRARY_FLASH, drafting)
-    library_pane.health_section(ws, library, products, drafting)  # #51: freshness, reuse, owners' queues
+    library_pane.health_section(ws, library, drafting)  # #51: freshness, reuse, owners' queues
     profile_section(library, ws.profile(), products, drafting)
 
 
