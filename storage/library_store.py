@@ -16,7 +16,7 @@ Governance (#39): each entry has an ``owner``, the date of the questionnaire it 
 ``review_by`` date when one was set (None: the questionnaire's date plus the library's period,
 engine/index/library.py ``LibraryPolicy``), and ``pending`` (an answer accepted in a review,
 waiting for its owner or a lead to approve it: never reused until then). Every change to the
-library (import, record, approve, retire, owner, renew) appends one row to ``changes`` with who
+library (import, record, write, approve, retire, owner, renew) appends one row to ``changes`` with who
 and when; no row there is ever updated or deleted, and an entry replaced by a re-import keeps
 its rows (its last one says it was replaced; an id is never given to another entry).
 
@@ -146,6 +146,7 @@ class Origin(str, Enum):
 
     IMPORT = "import"  # a past filled questionnaire
     REVIEW = "review"  # an answer a reviewer accepted or edited
+    WRITTEN = "written"  # written in the library by hand (a gap's answer, #51)
 
 
 class Dated(str, Enum):
@@ -155,6 +156,7 @@ class Dated(str, Enum):
     WORKBOOK = "workbook"  # the workbook's own "modified" date (its document properties)
     IMPORT = "import"  # the day it was imported (neither of the above; entries older than schema 4)
     REVIEW = "review"  # the day a reviewer accepted it in a questionnaire
+    WRITTEN = "written"  # the day it was written in the library
 
 
 class Change(str, Enum):
@@ -163,6 +165,7 @@ class Change(str, Enum):
     IMPORT = "import"
     REPLACED = "replaced"  # by a re-import of its file (the entry is gone; its rows stay)
     RECORD = "record"  # accepted in a review (pending or not: the detail says)
+    WRITE = "write"  # written in the library by hand
     APPROVE = "approve"
     RETIRE = "retire"
     RESTORE = "restore"  # retired, then brought back
@@ -459,6 +462,16 @@ class LibraryStore:
             said = " — ".join(x for x in (entry.choice, entry.answer) if x)
             state = "pending approval" if entry.pending else "in use at once"
             self._log(db, entry_id, Change.RECORD, by, f"{said[:200]} ({state}; from {entry.file})", now())
+        return self.entry(entry_id)
+
+    def add_written(self, entry: LibraryEntry, vector: np.ndarray, embedder: str, by: str) -> LibraryEntry:
+        """Add an entry written by hand (``origin = written``); its row is its id, so that a
+        citation of it (file, sheet, row) names it alone. ``by`` wrote it."""
+        with self._tx() as db:
+            entry_id = self._insert(db, entry, vector, embedder)
+            db.execute("UPDATE entries SET row = ? WHERE id = ?", (entry_id, entry_id))
+            said = " — ".join(x for x in (entry.choice, entry.answer) if x)
+            self._log(db, entry_id, Change.WRITE, by, f"{said[:200]} (product {entry.product or 'company-wide'})", now())
         return self.entry(entry_id)
 
     def set_retired(self, entry_id: int, by: str, retired: bool = True) -> LibraryEntry:

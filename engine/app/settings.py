@@ -106,10 +106,10 @@ class Settings:
 
     def changed(self, **values) -> Settings:
         """A copy with some values changed (engine or generator fields, ``reviewer``, the library's
-        ``review_months`` and ``admission``), validated."""
+        ``review_months``, ``admission`` and ``retired_products``), validated."""
         gen = {k: values.pop(k) for k in ("model", "llm_url", "evidence") if k in values}
         reviewer = values.pop("reviewer", self.reviewer)
-        lib = {k: values.pop(k) for k in ("review_months", "admission") if k in values}
+        lib = {k: values.pop(k) for k in ("review_months", "admission", "retired_products") if k in values}
         try:
             if "mode" in values:
                 values["mode"] = parse_mode(values["mode"])

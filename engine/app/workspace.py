@@ -14,9 +14,11 @@ import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, replace
+from datetime import date
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
+from typing import Callable
 
 from engine.app.settings import Settings
 from engine.core.accounts import Permission, acting_account, require, require_row
@@ -39,6 +41,7 @@ from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions,
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
+from engine.review.reports import Corpus, CoverageReport, LibraryReport, corpus, coverage_report, library_report
 from engine.review.review import Review
 from storage import folder_lock, snapshots
 from storage.review_store import Project, ReviewStore, RowVersion, Run, StoredDraft
@@ -380,6 +383,46 @@ class Workspace:
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()
+
+    # ---- reports (#51: engine/review/reports/) ---------------------------------------------------
+    def corpus(self, read: Callable[[int], Questionnaire] | None = None) -> Corpus:
+        """Every questionnaire of the workspace as the reports read it: its rows (through its
+        :meth:`review`, so as the Review screen shows them), the answer library's entries by place
+        (none while it is damaged) and every decision's time. ``read``: a project's questionnaire
+        already read (the app caches them; default :meth:`questionnaire`). A questionnaire that
+        cannot be read is left out, named in ``Corpus.skipped`` with why."""
+        read = read or self.questionnaire
+        entries = {}
+        if has_library(self.folder):
+            with contextlib.suppress(LibraryStoreDamaged):
+                entries = self.library.by_place()
+        reviews, skipped = [], []
+        for project in self.projects():
+            try:
+                reviews.append((project, self.review(project.id, read(project.id)).items()))
+            except (QuestionnaireError, OSError) as exc:
+                skipped.append(f"{project.name}: {exc}")
+        found = corpus(reviews, entries, self.review_store.all_decisions())
+        return replace(found, skipped=tuple(skipped))
+
+    def coverage_report(self, project_id: int, read: Callable[[int], Questionnaire] | None = None) -> CoverageReport:
+        """The coverage report of questionnaire ``project_id`` (engine/review/reports/coverage.py)."""
+        return coverage_report(project_id, self.corpus(read))
+
+    def library_report(self, today: date | None = None, library: AnswerLibrary | None = None) -> LibraryReport:
+        """The answer library's health (engine/review/reports/library_report.py), its entries' uses
+        read from the newest drafts of every questionnaire; ``LibraryStoreDamaged`` while it is
+        damaged. ``library``: this folder's library opened with an encoder of its own (the CLI's:
+        it runs beside the app, which holds the knowledge base); default :attr:`library`."""
+        drafts = [(p, self.review_store.latest_drafts(p.id)) for p in self.projects()]
+        return library_report(library or self.library, drafts, today)
+
+    def set_retired_products(self, products: list[str]) -> Settings:
+        """Name the products the company no longer sells (the library report lists their entries);
+        saved in the workspace's settings."""
+        settings = self.settings.changed(retired_products=tuple(products))
+        self.apply_settings(settings)
+        return self.settings
 
     def draft_file(
         self,

@@ -42,6 +42,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (  # (command, one line of help); its mo
     ("doctor", "check the CPU, the llama.cpp build and the model; print what to report"),
     ("eval", "answer quality on real filled questionnaires (print JSON)"),
     ("profile", "show or set the company and product profiles (facts learned from the library)"),
+    ("report", "a questionnaire's coverage and gaps by topic, the answer library's health (XLSX, HTML)"),
     ("accounts", "the accounts of an app served to a team: add, list, remove, passwd"),
     ("serve", "start the review app (this machine only, or --address for a team with accounts)"),
 )

@@ -31,7 +31,9 @@ the top of the list read by hand.
   notification, security-by-design, awareness training), below it they drift (0.48 "physical
   access logged" → a logging-capability question).
 * ``CONFLICT_SCORE = REUSE_SCORE``: questions close enough to reuse each other's answers must not
-  disagree on the choice. On the Instructure library this flags 42 groups, the questions
+  disagree on the choice. The same pairs, when they are one product's and say the same thing
+  (:func:`same_answer`), are duplicates to merge (:meth:`AnswerLibrary.duplicates`, the library
+  report of #51: docs/reports.md). On the Instructure library this flags 42 groups, the questions
   different products answer differently (ITAC-04 accessibility roadmap: No ×7 / Yes ×1; SSO:
   Yes / Both): what a reviewer settles by retiring entries (``library check``).
 
@@ -53,6 +55,10 @@ company-wide questionnaire), company-wide entries, then any product's. "Preferre
 
 When no entry has a product (every library before products), all are company-wide and nothing
 changes.
+
+An answer can also be written in the library by hand (:meth:`AnswerLibrary.write`, origin
+``written``: the coverage report's "write a library answer" for a gap, #51); it ranks with a
+reviewer's answers over imported ones.
 
 Governance (#39, :class:`LibraryPolicy`, a workspace setting). Each entry has an owner (the
 importer's name unless ``owner`` is given; for an answer accepted in a review, the reviewer's)
@@ -104,12 +110,14 @@ from storage.library_store import (
 )
 
 LIBRARY_FILE = LIBRARY_DB
+WRITTEN_FILE = "answer library"  # the file an entry written by hand is cited under
 ALPHA = 0.5  # dense weight of the question↔question score
 REUSE_SCORE = 0.90  # near-identical: the past answer is reused (see the module docstring)
 PASSAGE_SCORE = 0.50  # related: the past answer is context for the generator
 CONFLICT_SCORE = REUSE_SCORE  # near-identical questions whose choices differ are flagged
+SAME_TEXT = 95  # RapidFuzz ratio (0–100) at which two explanations say the same (duplicates)
 _ENCODE_BLOCK = 64  # questions per encode call (progress granularity)
-_BLOCK = 1024  # rows of the pairwise score matrix computed at once by conflicts()
+_BLOCK = 1024  # rows of the pairwise score matrix computed at once (_near: conflicts, duplicates)
 _BARE_CHOICES = {"yes", "no", "na"}  # a free-text answer that is only this is a choice
 _OPTION = re.compile(r"\d{1,2}\)\s*\S.{0,60}")  # … or a numbered dropdown option typed as text ("4) AWS")
 
@@ -133,8 +141,16 @@ class LibraryPolicy:
 
     review_months: int = 12
     admission: str = Admission.IMMEDIATE.value
+    # products the company no longer sells: their entries are listed for retiring (the library report, #51)
+    retired_products: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        named = self.retired_products
+        if isinstance(named, str) or not isinstance(named, (list, tuple)):
+            raise ValueError(
+                f'the retired products {named!r} are not a list of product names; give e.g. ["Canvas Catalog"]'
+            )
+        object.__setattr__(self, "retired_products", tuple(dict.fromkeys(scope_name(n) for n in named)))
         months = self.review_months
         if isinstance(months, bool) or not isinstance(months, int) or not 1 <= months <= 120:
             raise ValueError(
@@ -266,6 +282,26 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class Duplicate:
+    """Entries of one product (or company-wide) that answer near-identical questions the same way
+    (:meth:`AnswerLibrary.duplicates`); ``score``: the highest similarity of two of them.
+    :attr:`keep` is the one a merge keeps: the newest (a reviewer's over an imported one, then
+    the later questionnaire date, then the later id): what the drafts would reuse."""
+
+    entries: tuple[LibraryEntry, ...]
+    score: float
+
+    @property
+    def keep(self) -> LibraryEntry:
+        return max(self.entries, key=lambda e: (e.origin is not Origin.IMPORT, e.dated or e.imported, e.id))
+
+    @property
+    def others(self) -> tuple[LibraryEntry, ...]:
+        """The entries a merge retires."""
+        return tuple(e for e in self.entries if e.id != self.keep.id)
+
+
+@dataclass(frozen=True)
 class ImportReport:
     """What importing one file did."""
 
@@ -345,7 +381,7 @@ def reused_hit(
 
     def rank(h: LibraryHit) -> tuple:
         e = h.entry
-        return (votes.get(choice_key(e.choice), 0), e.origin is Origin.REVIEW, e.imported, h.score, e.id)
+        return (votes.get(choice_key(e.choice), 0), e.origin is not Origin.IMPORT, e.imported, h.score, e.id)
 
     return max(near, key=rank)
 
@@ -385,6 +421,7 @@ class AnswerLibrary:
         self._lock = threading.RLock()
         self._index: _Index | None = None
         self._conflicts: tuple[tuple[int, int], float, list[Conflict]] | None = None
+        self._pairs: tuple[tuple[int, int], float, list[tuple[int, int, float]]] | None = None
 
     @property
     def encoder(self) -> DenseEncoder:
@@ -583,6 +620,48 @@ class AnswerLibrary:
         vector = self.encoder.encode_passages([question])[0]
         return self._dated(self.store.upsert_review(entry, vector, model_id(self.encoder), by))
 
+    def write(
+        self,
+        question: str,
+        choice: str | None,
+        answer: str | None,
+        product: str | None = None,
+        *,
+        owner: str | None = None,
+        by: str | None = None,
+    ) -> LibraryEntry:
+        """An answer written in the library by hand (a gap of the questionnaires: the coverage
+        report's "write a library answer"), for ``product`` (None: company-wide), owned by
+        ``owner`` (default ``by``), dated today and reused at once (a lead writes it). ValueError
+        naming what is missing when there is no question, or neither a choice nor a text."""
+        require(Permission.LIBRARY)
+        question, answer, choice = question.strip(), (answer or "").strip(), (choice or "").strip() or None
+        if not question:
+            raise ValueError("the question is empty; type the question this answer is for")
+        if not (answer or choice):
+            raise ValueError("the answer is empty; give a choice (Yes, No…) or the answer's text")
+        by = _by(by)
+        today = date.today().isoformat()
+        entry = LibraryEntry(
+            0,
+            question,
+            choice,
+            answer,
+            None,
+            WRITTEN_FILE,
+            "written",
+            0,
+            None,
+            today,
+            Origin.WRITTEN,
+            product=None if product is None else scope_name(product, "product"),
+            owner=by if owner is None else person_name(owner, "the owner's name"),
+            dated=today,
+            dated_from=Dated.WRITTEN,
+        )
+        vector = self.encoder.encode_passages([question])[0]
+        return self._dated(self.store.add_written(entry, vector, model_id(self.encoder), by))
+
     # ---- matching ----------------------------------------------------------------------------
     def match(
         self, question: str | QuestionVectors, top_k: int | None = 3, min_score: float = 0.0, product: str | None = None
@@ -612,20 +691,68 @@ class AnswerLibrary:
     def conflicts(self, threshold: float = CONFLICT_SCORE) -> list[Conflict]:
         """Groups of near-identical questions (linked at ≥ ``threshold``) whose choices differ,
         strongest first. Different explanation texts with the same choice are not conflicts."""
-        index = self._current()
+        index, close = self._near(threshold)
         if self._conflicts is not None and self._conflicts[:2] == (index.version, threshold):
             return list(self._conflicts[2])
-        n = len(index.entries)
-        parent = list(range(n))
+        root = _joined(len(index.entries), close)
+        keys = [choice_key(e.choice) for e in index.entries]
+        strongest: dict[int, float] = {}
+        for i, j, s in close:
+            if keys[i] and keys[j] and keys[i] != keys[j]:
+                r = root[i]
+                strongest[r] = max(strongest.get(r, 0.0), s)
+        groups: dict[int, list[LibraryEntry]] = {}
+        for i, e in enumerate(index.entries):
+            if keys[i] and root[i] in strongest:
+                groups.setdefault(root[i], []).append(e)
+        found = sorted(
+            (Conflict(tuple(groups[r]), strongest[r]) for r in groups), key=lambda c: (-c.score, c.entries[0].id)
+        )
+        self._conflicts = (index.version, threshold, found)
+        return list(found)
 
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
+    def duplicates(self, threshold: float = REUSE_SCORE) -> list[Duplicate]:
+        """Groups of entries that say the same thing twice: near-identical questions (linked at ≥
+        ``threshold``, as :meth:`conflicts`) of the same product (or both company-wide) with the same
+        choice and the same explanation (:func:`same_answer`), largest first; what a librarian merges
+        (keeps one, retires the others). Other products' equal answers are not duplicates: each
+        product's answer is its own."""
+        index, close = self._near(threshold)
+        entries = index.entries
+        same = [
+            (i, j, s)
+            for i, j, s in close
+            if entries[i].product == entries[j].product and same_answer(entries[i], entries[j])
+        ]
+        root = _joined(len(entries), same)
+        strongest: dict[int, float] = {}
+        for i, _, s in same:
+            strongest[root[i]] = max(strongest.get(root[i], 0.0), s)
+        groups: dict[int, list[LibraryEntry]] = {}
+        for i, e in enumerate(entries):
+            if root[i] in strongest:
+                groups.setdefault(root[i], []).append(e)
+        return sorted(
+            (Duplicate(tuple(groups[r]), strongest[r]) for r in groups),
+            key=lambda d: (-len(d.entries), -d.score, d.entries[0].id),
+        )
 
+    def by_place(self) -> dict[tuple[str, str | None, int | None], LibraryEntry]:
+        """Every entry (retired and pending too) by the place a citation names it by (file, sheet,
+        row), the newest when several: what :meth:`entry_at` finds, for all citations at once."""
+        found: dict[tuple[str, str | None, int | None], LibraryEntry] = {}
+        for e in self.entries(include_retired=True, include_pending=True):  # oldest first: the newest stays
+            found[(e.file, e.sheet, e.row)] = e
+        return found
+
+    def _near(self, threshold: float) -> tuple[_Index, list[tuple[int, int, float]]]:
+        """The active entries and every pair of them (i < j) whose questions score ≥ ``threshold``
+        against each other, with the score (kept until the library changes)."""
+        index = self._current()
+        if self._pairs is not None and self._pairs[:2] == (index.version, threshold):
+            return index, self._pairs[2]
         close: list[tuple[int, int, float]] = []
-        for lo in range(0, n, _BLOCK):
+        for lo in range(0, len(index.entries), _BLOCK):
             block = ALPHA * (index.dense[lo : lo + _BLOCK] @ index.dense.T)
             if index.tfidf is not None:
                 block += (1.0 - ALPHA) * (index.tfidf[lo : lo + _BLOCK] @ index.tfidf.T).toarray()
@@ -633,22 +760,8 @@ class AnswerLibrary:
                 i = int(i) + lo
                 if i < j:
                     close.append((i, int(j), float(block[i - lo, j])))
-                    parent[root(i)] = root(int(j))
-        keys = [choice_key(e.choice) for e in index.entries]
-        strongest: dict[int, float] = {}
-        for i, j, s in close:
-            if keys[i] and keys[j] and keys[i] != keys[j]:
-                r = root(i)
-                strongest[r] = max(strongest.get(r, 0.0), s)
-        groups: dict[int, list[LibraryEntry]] = {}
-        for i, e in enumerate(index.entries):
-            if keys[i] and root(i) in strongest:
-                groups.setdefault(root(i), []).append(e)
-        found = sorted(
-            (Conflict(tuple(groups[r]), strongest[r]) for r in groups), key=lambda c: (-c.score, c.entries[0].id)
-        )
-        self._conflicts = (index.version, threshold, found)
-        return list(found)
+        self._pairs = (index.version, threshold, close)
+        return index, close
 
     # ---- internals ---------------------------------------------------------------------------
     def _encode(self, texts: Sequence[str], progress: Progress) -> np.ndarray:
@@ -685,6 +798,39 @@ class AnswerLibrary:
                 index.vectorizer, index.tfidf = _fit_tfidf([e.question for e in entries])
             self._index = index
             return index
+
+
+def _joined(n: int, pairs: Sequence[tuple[int, int, float]]) -> list[int]:
+    """The group (a root index) of each of ``n`` items once every pair is joined (union-find)."""
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j, _ in pairs:
+        parent[root(i)] = root(j)
+    return [root(i) for i in range(n)]
+
+
+def same_answer(a: LibraryEntry, b: LibraryEntry) -> bool:
+    """Two past answers that say the same: the same choice (compared loosely, :func:`choice_key`)
+    and explanations equal once case, spaces and punctuation are set aside, or at least
+    :data:`SAME_TEXT` % alike (RapidFuzz's ratio: a typo, a word changed)."""
+    if choice_key(a.choice) != choice_key(b.choice):
+        return False
+    x, y = _words(a.answer), _words(b.answer)
+    if x == y:
+        return True
+    from rapidfuzz import fuzz
+
+    return bool(x and y) and fuzz.ratio(x, y) >= SAME_TEXT
+
+
+def _words(text: str | None) -> str:
+    return " ".join(re.findall(r"[0-9a-z]+", (text or "").casefold()))
 
 
 def _by(name: str | None) -> str:
@@ -724,6 +870,7 @@ __all__ = [
     "REUSE_SCORE",
     "AnswerLibrary",
     "Conflict",
+    "Duplicate",
     "ImportReport",
     "LibraryEntry",
     "LibraryHit",
@@ -742,4 +889,5 @@ __all__ = [
     "preference",
     "reusable_choice",
     "reused_hit",
+    "same_answer",
 ]

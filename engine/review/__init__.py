@@ -1,3 +1,3 @@
 """A drafted questionnaire and its review: the drafting run over a whole questionnaire into the review
-store (draft_run), decisions (review), and everything written back out (workbook, CSV, citation
-excerpts)."""
+store (draft_run), decisions (review), everything written back out (workbook, CSV, citation
+excerpts), and the reports over the reviews and the answer library (reports/)."""

@@ -1,4 +1,4 @@
-"""Three short cases in a real browser (issues #23 and #24): the app (``streamlit run ui/app.py``
+"""Short cases in a real browser (issues #23, #24, #37 and #51): the app (``streamlit run ui/app.py``
 on a free localhost port) driven by Playwright through Debian's Chromium, each on a workspace
 prepared through the engine's API before the app starts, so no model drafts anything here.
 
@@ -17,6 +17,11 @@ prepared through the engine's API before the app starts, so no model drafts anyt
   the near-identical past answers disagree, four where they all agree. The toggle counts the two,
   lists them first, each marked; each opens on one warning line with the past answers behind
   "Details"; an agreeing row shows one grey line and no warning box.
+
+* The coverage report (issue #51) on two questionnaires whose rows nothing answers come back "no
+  context": the Export screen's *Gaps by topic* ranks the encryption-at-rest topic first (three
+  rows, two questionnaires); its *Open 2 rows in Review* lists exactly those two rows in Review,
+  under the figure's name, and *Show all questions* lists them all again.
 
 The drafts are made by ``TableDrafter`` (tests/unit/test_sections_drafting.py), a stated fake
 that answers from a table (the Review-first case then stores fakes of reused drafts straight into
@@ -459,3 +464,90 @@ def test_review_first_holds_the_disputed_drafts_and_not_the_agreeing_ones_in_the
             app.shot("agreeing")
             assert_no_traceback(app)
     print(f"\nReview first in the browser: {time.monotonic() - started:.1f} s")
+
+
+# ---- #51: the coverage report, one gap topic followed to its rows in Review -----------------------
+COVERED = {  # two questionnaires: their no-context rows (the gaps) and rows drafted Yes
+    "first.xlsx": [
+        ("ENC-01", "Is customer data encrypted at rest?", False),
+        ("BCK-01", "How long are backups of the production databases kept?", False),
+        ("TLS-01", "Is data in transit protected with TLS 1.2 or later?", True),
+    ],
+    "second.xlsx": [
+        ("ENC-02", "Describe how customer data is encrypted at rest.", False),
+        ("ENC-03", "Which algorithm encrypts customer data at rest?", False),
+        ("ACC-01", "Do employees use multi-factor authentication?", True),
+    ],
+}
+
+
+def covered_workspace(folder: Path, llm_url: str, tmp_path: Path) -> list[int]:
+    """A workspace whose LLM setting is the stated fake server, holding the two questionnaires of
+    :data:`COVERED`, drafted by ``TableDrafter`` (the stated fake drafter) with its no-context rows
+    answered "no context"; the project ids."""
+    from engine.app.workspace import Workspace
+    from engine.core.types import DraftStatus
+    from engine.drafting.records import Draft
+    from engine.questionnaire.qualifiers import question_key
+    from engine.review.draft_run import draft_questionnaire
+    from tests.fixtures import write_questionnaire
+    from tests.unit.test_sections_drafting import TableDrafter
+
+    class Gaps(TableDrafter):  # the rows nothing answers come back "no context"
+        def draft(self, q, rows=None, source=None, qualifier=None) -> Draft:
+            if q.id in empty:
+                return Draft(question_key(q), q.id, q.sheet, q.row, q.text, "", None, DraftStatus.NO_CONTEXT)
+            return super().draft(q, rows, source, qualifier)
+
+    empty = {qid for rows in COVERED.values() for qid, _, drafted in rows if not drafted}
+    settings = Settings(generator=GeneratorConfig(llm_url=llm_url))
+    settings.save(folder)
+    ws = Workspace(folder, settings)
+    try:
+        ids = []
+        for name, rows in COVERED.items():
+            book = write_questionnaire(tmp_path / name, questions=[(qid, text) for qid, text, _ in rows])
+            project, questionnaire = ws.add_questionnaire(name, book.read_bytes())
+            draft_questionnaire(questionnaire, Gaps({}), ws.review_store, project_id=project.id)
+            ids.append(project.id)
+        return ids
+    finally:
+        ws.review_store.close()
+
+
+def review_list(app: App) -> list[str]:
+    """The question IDs in the Review list, in order."""
+    labels = app.page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').all_inner_texts()
+    return [m.group(0) for t in labels if (m := re.search(r"\b[A-Z]{3}-\d\d\b", t))]
+
+
+def test_the_coverage_report_follows_a_gap_topic_to_its_rows_in_review_in_the_browser(tmp_path):
+    started = time.monotonic()
+    folder = tmp_path / "workspace"
+    with quoting_llm_server() as llm_url:
+        covered_workspace(folder, llm_url, tmp_path)
+        with browser_on(folder, tmp_path / "streamlit.log", "coverage") as app:
+            page = app.page
+            app.go("Export")  # the newest questionnaire: second.xlsx
+            page.get_by_role("tab", name="Gaps by topic").wait_for(timeout=120_000)
+            app.settle()
+            topic = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text=re.compile(r"^#1 ")).first
+            topic.scroll_into_view_if_needed()
+            said = topic.inner_text()
+            app.shot("coverage_topics")
+            # the encryption-at-rest topic: ENC-02 and ENC-03 here, ENC-01 in first.xlsx; first by size
+            assert "2 rows here, 3 in 2 questionnaires" in said and "no source 3" in said, said
+            assert "encrypt" in said.lower(), said
+            assert_no_traceback(app)
+            page.get_by_role("button", name="Open 2 rows in Review").click()  # topic #1's: the only one with two here
+            page.get_by_text("of the report's figure").first.wait_for(timeout=60_000)
+            app.settle()
+            app.shot("topic_in_review")
+            assert review_list(app) == ["ENC-02", "ENC-03"], review_list(app)
+            assert "gap topic" in page.get_by_text("of the report's figure").first.inner_text()
+            assert_no_traceback(app)
+            app.button("Show all questions").click()
+            app.settle()
+            assert review_list(app) == ["ENC-02", "ENC-03", "ACC-01"], review_list(app)
+            app.shot("all_questions")
+    print(f"\ncoverage report to Review in the browser: {time.monotonic() - started:.1f} s")

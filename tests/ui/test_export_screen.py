@@ -59,7 +59,13 @@ def test_counts_warning_and_the_three_downloads(open_screen, downloads, ui_works
     assert enc.label not in warning.value
 
     buttons = by_label(at.download_button)
-    assert set(buttons) == {"Download completed workbook", "Download answers (CSV)", "Download citations report"}
+    assert set(buttons) == {
+        "Download completed workbook",
+        "Download answers (CSV)",
+        "Download citations report",
+        "Download report (XLSX)",  # the coverage report's (#51: tests/ui/test_report_screens.py)
+        "Download report (HTML)",
+    }
     book = downloads(buttons["Download completed workbook"])
     assert book.filename == "vendor_questionnaire_completed.xlsx"
     sheet = openpyxl.load_workbook(io.BytesIO(book.content))["Security"]

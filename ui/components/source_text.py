@@ -120,7 +120,7 @@ def show_past_answer(ws: Workspace, citation: Citation) -> str | None:
         )
         return None
     label = entry.location.label()
-    origin = "imported" if entry.origin.value == "import" else "approved in review"
+    origin = {"import": "imported", "review": "approved in review"}.get(entry.origin.value, "written in the library")
     st.caption(
         f":material/history: **{escape_md(label)}** · {origin} {escape_md(entry.imported[:10])}"
         + (" · retired" if entry.retired else "")

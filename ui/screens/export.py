@@ -1,8 +1,9 @@
 """Export screen: where the review stands (counts by state, the questions not accepted yet, the
 ones a qualifier switched off counted apart: they stay blank, as the questionnaire expects) and
 the three downloads — the customer's workbook with the approved answers filled in and nothing
-else changed, a CSV of the answers, and a citations report. Every file is built by the engine
-(``engine.review.review.Review``) from what the review store holds."""
+else changed, a CSV of the answers, and a citations report; the expert packets; and the coverage
+report (ui/components/coverage_pane.py, #51). Every file is built by the engine
+(``engine.review.review.Review``, engine/review/reports/) from what the review store holds."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import streamlit as st
 from engine.questionnaire.formats import DOCUMENT_SUFFIXES
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
+from ui.components.coverage_pane import coverage_section
 from ui.components.messages import escape_md, problem_text
 from ui.components.packets import packets
 from ui.resources import current_project, workspace
@@ -208,3 +210,6 @@ right.caption("One row per citation: the source file, page or row, and the quote
 
 # ---- expert packets ------------------------------------------------------------------------------
 packets(ws, review)
+
+# ---- coverage: what the answers rest on, the gaps by topic, the trends (#51) ----------------------
+coverage_section(ws, pid)

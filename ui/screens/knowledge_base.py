@@ -14,7 +14,9 @@ The answer library: import past filled questionnaires (each with its own result)
 count, and what its owners act on (engine/index/library.py, governance): the answers pending
 approval (Approve), those past their review-by date (Renew), the near-identical questions
 answered differently; each answer with Retire and a new owner, every action made under the
-workspace's reviewer name; the review period and how accepted answers enter (a popover).
+workspace's reviewer name; the review period and how accepted answers enter (a popover); an
+answer written by hand (ui/components/library_entry.py, opened prefilled by the coverage report)
+and the library's health (ui/components/library_pane.py, #51).
 Every change is made by the engine at once; the screen keeps only what is on it."""
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.paths import select_files
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire.formats import SUFFIXES as QUESTIONNAIRE_SUFFIXES
-from ui.components import ask_pane
+from ui.components import ask_pane, library_entry, library_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.profile_pane import profile_section
@@ -56,6 +58,7 @@ LIBRARY_UPLOADER_GENERATION = "kb_library_uploader_generation"
 REMOVE_PENDING = "kb_remove_pending"  # the document waiting for "Yes, remove"
 ASK, ASK_DOC = "kb_ask", "kb_ask_doc"  # the ask pane's keys, the document asked
 FILE_TYPES = [ext.lstrip(".") for ext in SUPPORTED_EXTENSIONS]
+LISTED = 20  # pending, stale and conflicting answers listed with their actions (the rest: Library health)
 KIND_LABELS = {"pdf": "PDF", "docx": "Word", "sheet": "Spreadsheet", "text": "Text"}
 
 
@@ -440,14 +443,16 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
     by = ws.reviewer
     if pending:
         with st.expander(f"Pending approval — {count(len(pending), 'answer')}", icon=":material/pending_actions:"):
-            for e in pending:
+            for e in pending[:LISTED]:
                 entry_actions(library, e, by, drafting, "Approve")
+            more_below(len(pending))
     stale = library.stale()
     if stale:
         with st.expander(f"Past their review-by date — {count(len(stale), 'answer')}", icon=":material/event_busy:"):
             st.caption("Still reused, and each draft that reuses one says so. Renew an answer once it is checked.")
-            for e in stale:
+            for e in stale[:LISTED]:  # the most overdue first
                 entry_actions(library, e, by, drafting, "Renew")
+            more_below(len(stale))
     conflicts = library.conflicts()
     if not conflicts:
         return
@@ -456,11 +461,22 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
         "Retire the answers that should not be reused.",
         icon=":material/rule:",
     )
-    for c in conflicts:
+    for c in conflicts[:LISTED]:
         tally = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in c.choices.items())
         with st.expander(f"{escape_md(c.question[:110])} — {tally}"):
             for e in c.entries:
                 entry_actions(library, e, by, drafting)
+    more_below(len(conflicts), "questions")
+
+
+def more_below(n: int, what: str = "answers") -> None:
+    """Past the first :data:`LISTED` (each with its actions: a thousand would take the screen a
+    minute to draw), where the rest are: the library's health, filtered, below."""
+    if n > LISTED:
+        st.caption(
+            f"The first {LISTED} of {n} {what}. *Library health* below lists every one, with filters, and its "
+            "*Owner's queue* marks several reviewed at once."
+        )
 
 
 def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None:
@@ -473,6 +489,9 @@ def library_sections(ws: Workspace, products: list[str], drafting: bool) -> None
         st.error(f"The answer library cannot be opened: {problem_text(exc)}", icon=":material/error:")
         return
     answer_library_section(ws, library, drafting)
+    if not library_entry.opened():  # else drawn at the top of the screen, where the coverage report sent the reader
+        library_entry.entry_form(library, ws.products(), ws.reviewer, LIBRARY_FLASH, drafting)
+    library_pane.health_section(ws, library, drafting)  # #51: freshness, reuse, owners' queues
     profile_section(library, ws.profile(), products, drafting)
 
 
@@ -496,6 +515,10 @@ if drafting:
         icon=":material/hourglass_top:",
     )
     st.page_link("screens/questionnaire.py", label="Go to the Questionnaire screen", icon=":material/upload_file:")
+
+if library_entry.opened():  # "Write a library answer" of the coverage report (#51): its form first
+    library_entry.entry_form(ws.library, ws.products(), ws.reviewer, LIBRARY_FLASH, bool(drafting))
+    show_flashed(LIBRARY_FLASH)
 
 reason = needs_reindex(ws.index_manifest(), ws.settings)
 if reason:

@@ -14,7 +14,8 @@ questionnaire's order (and so of Next and of the question opened after each deci
 
 The list filters by status, by row type (``ReviewItem.row_type``: Yes/No, dropdown, profile,
 narrative, or gated while a qualifier switches the row off), by who holds the row (its
-assignment, ui/review/team.py, shown on its line) and by words of the question or answer."""
+assignment, ui/review/team.py, shown on its line) and by words of the question or answer; a
+report's figure opened in Review lists only its rows (ui/components/review_focus.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from collections import Counter
 import streamlit as st
 
 from engine.review.review import Review, ReviewItem, ReviewState, RowType
-from ui.components import cached_questionnaire
+from ui.components import cached_questionnaire, review_focus
 from ui.components.messages import escape_md, problem_text
 from ui.components.sign_in import rows_for_me, screen_link
 from ui.components.status import state_icon_md
@@ -169,8 +170,10 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
         running = ws.jobs.running(pid)
         st.fragment(_progress, run_every=PROGRESS_EVERY_S if running else None)(pid, running)
 
+        focus = review_focus.focus_bar(pid)  # a report's figure opened here (#51): only its rows
         states, types, search, low_first, holders = _filters(items)
-        visible = listed_order([i for i in items if matches(i, states, search, types, holders)], low_first)
+        listed = [i for i in items if focus is None or i.key in focus]
+        visible = listed_order([i for i in listed if matches(i, states, search, types, holders)], low_first)
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
         shown = _page(order, current, (tuple(sorted(states)), tuple(sorted(types)), search, low_first, tuple(holders)))
