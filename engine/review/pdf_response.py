@@ -11,8 +11,8 @@ A flat PDF has no place for an answer (engine/questionnaire/pdf_flat.py gives ea
   as XLSX or CSV by the target's extension; every cell is text (a value starting with "=" is
   never a formula: CSV cells through engine/review/csv_writer.py, XLSX cells typed as strings).
 
-This lives in engine.review, beside the CSV writer it uses and the ``CellWrite`` it takes; the
-AcroForm writer that fills the PDF itself is engine/questionnaire/pdf_writer.py. An answer is the
+This lives in engine.review, beside the CSV writer it uses; engine/review/export.py sends a flat
+PDF's export here. The AcroForm writer that fills the PDF itself is engine/questionnaire/pdf_writer.py. An answer is the
 write to the question's choice or text cell, else what the file already held (a filled PDF read
 as past answers). Both files are written atomically.
 """
@@ -31,9 +31,10 @@ from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
 from engine.questionnaire.pdf_questions import page_of_row
+from engine.questionnaire.places import AnswerWrite
 from engine.questionnaire.reader import Question, Questionnaire
 from engine.review.csv_writer import csv_text
-from engine.review.export import CellWrite, ExportError
+from engine.review.writes import ExportError
 
 HEADER = ("Number", "Page", "Question", "Answer", "Explanation")
 _WIDTHS = (12, 7, 70, 14, 70)
@@ -51,7 +52,7 @@ class ResponseRow:
     answer: str
 
 
-def response_rows(questionnaire: Questionnaire, writes: Iterable[CellWrite]) -> list[ResponseRow]:
+def response_rows(questionnaire: Questionnaire, writes: Iterable[AnswerWrite]) -> list[ResponseRow]:
     """The questions in the PDF's order with their answers: the last write to the choice or text
     cell, else what the file held."""
     written: dict[tuple[str, str], str] = {}
@@ -77,7 +78,7 @@ def _answer(written: dict[tuple[str, str], str], q: Question, cell: str | None, 
     return written.get((q.sheet, cell), existing or "")
 
 
-def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterable[CellWrite]) -> Path:
+def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
     """The Word response document of a flat PDF questionnaire (see the module docstring)."""
     target = _target(questionnaire, target, (".docx",))
     document = docx.Document()
@@ -102,7 +103,7 @@ def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes
     return target
 
 
-def write_response_table(questionnaire: Questionnaire, target: str | Path, writes: Iterable[CellWrite]) -> Path:
+def write_response_table(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
     """The answers of a flat PDF questionnaire as one row per question, XLSX or CSV by ``target``'s
     extension (see the module docstring)."""
     target = _target(questionnaire, target, (".xlsx", ".csv"))

@@ -3,7 +3,8 @@ reading them (tests/questionnaire_truth/pdf.json): recall and precision of the q
 ≥ 95 % per file, every form's export passing the no-other-change check, and a round trip (every
 question answered, exported, read back) finding every answer where it belongs; the filled AWS and
 GCP CAIQ PDFs read with all 261 questions and their answers, a sample of 20 rows each read by eye.
-The figures come from engine/bench/pdf_intake.py, the benchmark docs/benchmarks.md quotes."""
+The figures come from engine/bench/pdf_intake.py, the PDF half of ``python -m engine bench intake --json``
+(docs/benchmarks.md)."""
 
 from __future__ import annotations
 
