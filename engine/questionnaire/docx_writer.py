@@ -40,7 +40,7 @@ from lxml import etree
 from engine.core.files import write_atomic
 from engine.core.ooxml import PackageError, copy_package
 from engine.questionnaire.docx_check import verify
-from engine.questionnaire.docx_package import RESAVE, main_part, parse_xml, refuse_doc, relationships
+from engine.questionnaire.docx_package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.docx_xml import (
     W14,
     Resolver,
@@ -111,7 +111,7 @@ class _Parts:
             self.document_part = main_part(zin, lower)
             self.document = parse_xml(zin.read(self.document_part))
             self.numbering_part = relationships(zin, lower, self.document_part).get("/numbering")
-        except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, OSError) as exc:
+        except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, OSError, DeclaredEntities) as exc:
             raise DocumentWriteError(source, f"is damaged ({exc})", RESAVE) from None
         self._zin = zin
         self._numbering: etree._Element | None = None
