@@ -26,7 +26,6 @@ from pathlib import Path
 
 import docx
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
@@ -34,6 +33,7 @@ from engine.questionnaire.pdf_questions import page_of_row
 from engine.questionnaire.places import AnswerWrite
 from engine.questionnaire.reader import Question, Questionnaire
 from engine.review.csv_writer import csv_text
+from engine.review.workbook_text import plain_text, set_text
 from engine.review.writes import ExportError
 
 HEADER = ("Number", "Page", "Question", "Answer", "Explanation")
@@ -82,19 +82,19 @@ def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes
     """The Word response document of a flat PDF questionnaire (see the module docstring)."""
     target = _target(questionnaire, target, (".docx",))
     document = docx.Document()
-    document.add_heading(_text(Path(questionnaire.path).name), level=0)
+    document.add_heading(plain_text(Path(questionnaire.path).name), level=0)
     document.add_paragraph(
-        _text(f"Answers to {Path(questionnaire.path).name}, question by question in the order of the document.")
+        plain_text(f"Answers to {Path(questionnaire.path).name}, question by question in the order of the document.")
     )
     for row in response_rows(questionnaire, writes):
         title = document.add_paragraph()
-        title.add_run(_text(row.number) + " ").bold = True
-        title.add_run(_text(row.question)).bold = True
+        title.add_run(plain_text(row.number) + " ").bold = True
+        title.add_run(plain_text(row.question)).bold = True
         title.add_run(f" (page {row.page})").italic = True
         if row.choice:
-            document.add_paragraph("Answer: " + _text(row.choice))
+            document.add_paragraph("Answer: " + plain_text(row.choice))
         for line in row.answer.splitlines():
-            document.add_paragraph(_text(line))
+            document.add_paragraph(plain_text(line))
         if not row.choice and not row.answer.strip():
             document.add_paragraph().add_run(NO_ANSWER).italic = True
     buffer = io.BytesIO()
@@ -116,9 +116,7 @@ def write_response_table(questionnaire: Questionnaire, target: str | Path, write
     ws.title = "Answers"
     for r, values in enumerate([HEADER, *rows], start=1):
         for c, value in enumerate(values, start=1):
-            cell = ws.cell(r, c)
-            cell.value = _text(value)
-            cell.data_type = "s"  # text, never a formula
+            cell = set_text(ws.cell(r, c), value)  # text, never a formula
             cell.alignment = Alignment(wrap_text=True, vertical="top")
             if r == 1:
                 cell.font = Font(bold=True)
@@ -129,11 +127,6 @@ def write_response_table(questionnaire: Questionnaire, target: str | Path, write
     wb.save(buffer)
     write_atomic(target, buffer.getvalue())
     return target
-
-
-def _text(value: object) -> str:
-    """Text a Word or Excel file can hold: XML's forbidden control characters removed."""
-    return ILLEGAL_CHARACTERS_RE.sub("", "" if value is None else str(value))
 
 
 def _target(questionnaire: Questionnaire, target: str | Path, suffixes: tuple[str, ...]) -> Path:
