@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import docx
-import pymupdf
 import pytest
 
 from engine.app.settings import Settings
@@ -26,10 +25,9 @@ from engine.questionnaire import read_questionnaire
 from storage.vector_store import release
 from tests import word_fixtures as wf
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
-from tests.pdf_forms import CHECKBOX, TEXT, add_field, label, save
+from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
 
-ENCRYPTED = "Is customer data encrypted at rest?"
-BACKUPS = "How long are backups of the production databases kept?"
+_, ENCRYPTED, BACKUPS = SUPPLIER_QUESTIONS
 
 
 @pytest.fixture()
@@ -58,21 +56,6 @@ def word_questionnaire(path: Path) -> Path:
     wf.add(doc, wf.table([["ID", "Question", "Response"], ["GNRL-01", "Vendor Name", ""], ["ENC-01", ENCRYPTED, ""],
                           ["BCK-01", BACKUPS, ""]]))  # fmt: skip
     return wf.save(doc, path)
-
-
-def pdf_form(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    label(page, 50, 100, "Vendor Name:")
-    add_field(page, TEXT, "vendor", (200, 88, 500, 104), tooltip="Vendor Name")
-    label(page, 50, 140, ENCRYPTED)
-    add_field(page, CHECKBOX, "encrypted_yes", (300, 130, 310, 140))
-    label(page, 313, 139, "Yes")
-    add_field(page, CHECKBOX, "encrypted_no", (350, 130, 360, 140))
-    label(page, 363, 139, "No")
-    label(page, 50, 180, BACKUPS)
-    add_field(page, TEXT, "backups", (50, 190, 550, 230), tooltip=BACKUPS)
-    return save(doc, path)
 
 
 def drafted_accepted_exported(ws: Workspace, source: Path, tmp_path: Path):
@@ -106,7 +89,7 @@ def test_a_word_questionnaire_is_drafted_with_the_profile_the_library_and_the_do
 
 
 def test_a_pdf_form_is_drafted_with_the_profile_the_library_and_the_documents(workspace, tmp_path):
-    drafts, back = drafted_accepted_exported(workspace, pdf_form(tmp_path / "supplier.pdf"), tmp_path)
+    drafts, back = drafted_accepted_exported(workspace, supplier_form(tmp_path / "supplier.pdf"), tmp_path)
     vendor, encrypted, backups = drafts["Vendor Name"], drafts[ENCRYPTED], drafts[BACKUPS]
     assert (vendor.answer, vendor.profile_fact) == ("Acme Cloud Ltd", "vendor_name")
     assert encrypted.reused and encrypted.choice == "Yes"  # the pair of boxes: the past answer's choice

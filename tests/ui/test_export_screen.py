@@ -15,9 +15,8 @@ import pytest
 from engine.questionnaire import read_questionnaire
 from engine.review.review import ReviewState
 from tests.fixtures import write_questionnaire
-from tests.pdf_forms import flat_pdf
+from tests.pdf_forms import flat_pdf, supplier_form
 from tests.ui.conftest import add_handbook, add_questionnaire
-from tests.ui.test_questionnaire_screen import supplier_form
 from ui.components.messages import escape_md
 
 pytestmark = pytest.mark.timeout(300)
@@ -197,8 +196,9 @@ def test_a_pdf_form_downloads_filled_and_a_flat_pdf_as_a_word_response_document(
     back = {x.text: x for x in read_questionnaire(tmp_path / "back.pdf").questions}
     review = ws.review(form_project.id)
     accepted = {i.question.text: i for i in review.items()}
-    assert accepted["Describe your backups."].answer  # quoted from the handbook by the stated fake
-    assert back["Describe your backups."].existing_answer == accepted["Describe your backups."].answer
+    backups = "How long are backups of the production databases kept?"
+    assert accepted[backups].answer  # quoted from the handbook by the stated fake
+    assert back[backups].existing_answer == accepted[backups].answer
     assert back["Is customer data encrypted at rest?"].existing_choice == "Yes"
 
 

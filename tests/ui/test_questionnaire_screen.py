@@ -12,10 +12,9 @@ import sqlite3
 from pathlib import Path
 
 import openpyxl
-import pymupdf
 
 from tests.fixtures import write_questionnaire
-from tests.pdf_forms import CHECKBOX, TEXT, add_field, label, save
+from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
 from tests.ui.conftest import add_handbook, button, texts
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -271,7 +270,7 @@ def test_a_pdf_form_is_uploaded_and_its_mapping_shown_with_pages(open_screen, ui
     assert shown["Questions"] == "3" and shown["Text"] == "2" and shown["Choice"] == "1"
     table = at.dataframe[0].value
     assert list(table["Where"]) == ["page 1"] * 3
-    assert list(table["Question"]) == ["Vendor Name", "Is customer data encrypted at rest?", "Describe your backups."]
+    assert list(table["Question"]) == list(SUPPLIER_QUESTIONS)
     assert list(table["Answer goes in"])[0].startswith("pdf field")
 
     exclude = at.multiselect(key=f"questionnaire_override_{project.id}_exclude_0")
@@ -282,17 +281,3 @@ def test_a_pdf_form_is_uploaded_and_its_mapping_shown_with_pages(open_screen, ui
     at.run()
     assert not at.exception and metrics(at)["Questions"] == "2"
     assert ws.read_options(project.id).exclude == ("Form!A1003",)
-
-
-def supplier_form(path: Path) -> Path:
-    """A one-page PDF form: two text fields named by their tooltips and a Yes/No pair of boxes."""
-    doc = pymupdf.open()
-    page = doc.new_page()
-    add_field(page, TEXT, "vendor", (200, 88, 500, 104), tooltip="Vendor Name")
-    label(page, 50, 140, "Is customer data encrypted at rest?")
-    add_field(page, CHECKBOX, "encrypted_yes", (300, 130, 310, 140))
-    label(page, 313, 139, "Yes")
-    add_field(page, CHECKBOX, "encrypted_no", (350, 130, 360, 140))
-    label(page, 363, 139, "No")
-    add_field(page, TEXT, "backups", (50, 190, 550, 230), tooltip="Describe your backups.")
-    return save(doc, path)
