@@ -4,7 +4,7 @@ pair of boxes) are added to a workspace and drafted through it (``Workspace.draf
 ``python -m engine draft`` runs): the vendor's name is a profile row (answered from the profile,
 without the model), the encryption question reuses the answer library's past answer, the backup
 question is drafted from the knowledge base; every answer is accepted, exported into the original
-file and read back in its place.
+file and read back in its place. A flat PDF's drafting run writes its Word response document.
 
 The LLM is ``QuotingGenerator`` (tests/fixtures.py), a stated fake that quotes a retrieved sentence:
 this test is about a document's path through drafting, review and export, not about generation.
@@ -12,6 +12,7 @@ Real MiniLM, Qdrant local mode, SQLite, real .docx (python-docx) and PDF (PyMuPD
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import docx
@@ -19,13 +20,16 @@ import pytest
 
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
+from engine.cli.draft import _say
 from engine.index.kb import KnowledgeBase
 from engine.index.profile import set_fact
 from engine.questionnaire import read_questionnaire
+from engine.review.draft_run import draft_questionnaire
 from storage.vector_store import release
 from tests import word_fixtures as wf
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
-from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
+from tests.pdf_forms import SUPPLIER_QUESTIONS, flat_pdf, supplier_form
+from tests.unit.test_sections_drafting import TableDrafter
 
 _, ENCRYPTED, BACKUPS = SUPPLIER_QUESTIONS
 
@@ -98,3 +102,20 @@ def test_a_pdf_form_is_drafted_with_the_profile_the_library_and_the_documents(wo
     assert by_text["Vendor Name"].existing_answer == "Acme Cloud Ltd"
     assert by_text[ENCRYPTED].existing_choice == "Yes"  # the Yes box ticked in the filled form
     assert by_text[BACKUPS].existing_answer == backups.answer
+
+
+def test_drafting_a_flat_pdf_writes_its_word_response_document_and_says_so(tmp_path, capsys):
+    """What ``python -m engine draft FLAT.pdf --out OUT.pdf`` does after drafting: a flat PDF has no
+    answer place, so the run's export is ``OUT.docx`` (each question with its number, page and answer),
+    and the command's last line says why. The drafts come from ``TableDrafter``
+    (tests/unit/test_sections_drafting.py), a stated fake drafter: no model loads."""
+    flat = flat_pdf(tmp_path / "flat.pdf", [[(50, 100, f"1. {ENCRYPTED}"), (50, 130, f"2. {BACKUPS}")]])
+    ws = Workspace(tmp_path / "workspace", Settings(reviewer="lead"))
+    project, q = ws.add_questionnaire(flat.name, flat.read_bytes())
+    run = draft_questionnaire(q, TableDrafter({}), ws.review_store, project_id=project.id, out=tmp_path / "out.pdf")
+    assert run.exported == tmp_path / "out.docx" and not (tmp_path / "out.pdf").exists()
+    lines = [p.text for p in docx.Document(run.exported).paragraphs]
+    assert f"1 {ENCRYPTED} (page 1)" in lines and "Answer: Yes" in lines and "Drafted for 2." in lines
+    _say(run, argparse.Namespace(redo_answered=False, results=None), q)
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith(f"wrote {tmp_path / 'out.docx'}: flat.pdf is a flat PDF (no form fields to fill)")
