@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import openpyxl
+import pymupdf
 
 from tests.fixtures import write_questionnaire
 from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
@@ -281,3 +282,23 @@ def test_a_pdf_form_is_uploaded_and_its_mapping_shown_with_pages(open_screen, ui
     at.run()
     assert not at.exception and metrics(at)["Questions"] == "2"
     assert ws.read_options(project.id).exclude == ("Form!A1003",)
+
+
+def test_a_pdf_that_cannot_be_read_is_refused_in_its_words_without_column_overrides(
+    open_screen, ui_workspace, tmp_path
+):
+    """A scanned PDF: the screen says what the file is and what to do (OCR, or the Word version), and
+    offers no sheet and column overrides (they are a spreadsheet's); no project is kept."""
+    doc = pymupdf.open()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 100), 0)
+    pix.clear_with(200)
+    doc.new_page().insert_image(pymupdf.Rect(50, 50, 450, 250), pixmap=pix)
+    scanned = tmp_path / "scanned.pdf"
+    doc.save(scanned)
+    at = open_screen("questionnaire")
+    at.file_uploader[0].upload(scanned.name, scanned.read_bytes(), "application/pdf")
+    at.run()
+    assert not at.exception and ui_workspace.projects() == []
+    error = texts(at.error)
+    assert "The questionnaire was not added. **scanned.pdf**: Has no text layer" in error and "OCR" in error
+    assert "Say where the questions are" not in texts(at.markdown) and not at.text_input

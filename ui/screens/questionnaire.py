@@ -23,7 +23,7 @@ from engine.core.types import IngestError
 from engine.index.proposed_product import ProductProposal, proposed_product
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
-from engine.questionnaire.formats import SUFFIXES, document_format
+from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, document_format
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
@@ -571,7 +571,7 @@ with st.container(border=True):
     if refused is not None:
         # the file stays in the uploader: say where its questions are, and add it with that
         st.error(refused, icon=":material/error:")
-        if uploaded.size and Path(uploaded.name).suffix.lower() in SUFFIXES and overridable:
+        if uploaded.size and Path(uploaded.name).suffix.lower() in SHEET_SUFFIXES and overridable:  # columns: a sheet's
             st.markdown("**Say where the questions are**, then add the file with these overrides:")
             override_fields("upload", ReadOptions())
             if st.button("Add with these overrides"):
