@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -63,7 +63,7 @@ from engine.questionnaire.docx_xml import (
     one_line,
     read_inline,
 )
-from engine.questionnaire.length_limits import LengthLimit, stated_limit
+from engine.questionnaire.length_limits import limited
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, place_key
 from engine.questionnaire.qualifiers import states_skip
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
@@ -582,12 +582,7 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
         while row in used:
             row += 100_000  # a second question of one paragraph: its key stays stable as long as the first is
         used.add(row)
-        limit = stated_limit(f.text)
-        text_place = _limited(f.text_place, limit) if f.text_place is not None else None
-        if text_place is not None and not limit and (text_place.max_words or text_place.max_chars):
-            f.text = (
-                f"{f.text} (max {LengthLimit(text_place.max_words, text_place.max_chars).describe()})"  # the place's
-            )
+        f.text, text_place = limited(f.text, f.text_place)
         choice_cell = f"B{row}" if f.choice_place is not None else None
         text_cell = f"C{row}" if text_place is not None else None
         if choice_cell:
@@ -609,13 +604,6 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
             )
         )
     return questions, places
-
-
-def _limited(place: AnswerPlace, limit: LengthLimit) -> AnswerPlace:
-    """The place with the length limit its question states (a limit the place itself sets kept)."""
-    if not limit:
-        return place
-    return replace(place, max_words=limit.max_words or place.max_words, max_chars=limit.max_chars or place.max_chars)
 
 
 def docx_paragraphs(path: Path, limits: Limits) -> list[tuple[int, str]]:
