@@ -109,3 +109,26 @@ def ruled_table(page: pymupdf.Page, top: float, widths: list[float], rows: list[
             page.draw_rect(pymupdf.Rect(xs[c], y, xs[c + 1], y + height), color=(0, 0, 0), width=0.6)
             if text:
                 label(page, xs[c] + 3, y + 15, text, size=8)
+
+
+SUPPLIER_QUESTIONS = (
+    "Vendor Name",
+    "Is customer data encrypted at rest?",
+    "How long are backups of the production databases kept?",
+)
+
+
+def supplier_form(path: Path) -> Path:
+    """A one-page supplier form: the vendor's name and the backup question as text fields named by
+    their tooltips, the encryption question as a Yes/No pair of boxes labelled on the page."""
+    vendor, encrypted, backups = SUPPLIER_QUESTIONS
+    doc = pymupdf.open()
+    page = doc.new_page()
+    add_field(page, TEXT, "vendor", (200, 88, 500, 104), tooltip=vendor)
+    label(page, 50, 140, encrypted)
+    add_field(page, CHECKBOX, "encrypted_yes", (300, 130, 310, 140))
+    label(page, 313, 139, "Yes")
+    add_field(page, CHECKBOX, "encrypted_no", (350, 130, 360, 140))
+    label(page, 363, 139, "No")
+    add_field(page, TEXT, "backups", (50, 190, 550, 230), tooltip=backups)
+    return save(doc, path)

@@ -1,5 +1,7 @@
-"""How well Word questionnaires are read and written back, per file of a folder
-(``python -m engine bench intake --json``):
+"""How well Word and PDF questionnaires are read and written back, per file of a folder
+(``python -m engine bench intake --json``: one JSON object, ``word`` and ``pdf``).
+
+Word (.docx, .docm) files, here:
 
 * **questions found**: recall and precision against the truth file (tests/questionnaire_truth/
   docx.json: the questions counted by reading each document, in document order). The truth's
@@ -11,6 +13,10 @@
   pick), written back (best of ``repeat`` seconds), and the written file read again: each answer
   found in its place (round trip), and the no-other-change check passed (the writer refuses to
   write otherwise, so a refused export is reported with its one line).
+
+PDF files (engine/bench/pdf_intake.py: recall and precision against tests/questionnaire_truth/
+pdf.json, labels read, intake and export time, a round trip into the form's fields or the flat
+PDF's response document, what a viewer draws) and the filled CAIQ PDFs read as past answers.
 """
 
 from __future__ import annotations
@@ -21,12 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from engine.bench.pdf_intake import bench_pdf_intake
 from engine.core.limits import Limits
 from engine.questionnaire import Questionnaire, read_questionnaire
-from engine.questionnaire.formats import DOCUMENT_SUFFIXES
 from engine.review.export import CellWrite, export
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "docx.json"
+WORD_SUFFIXES = (".docx", ".docm")
 
 
 def _norm(text: str) -> str:
@@ -134,10 +141,25 @@ def bench_file(path: Path, truth: list | None, repeat: int = 1, limits: Limits |
     return out
 
 
-def bench_intake(folder: Path, truth_path: Path = TRUTH, repeat: int = 1, only: str | None = None) -> dict:
+def bench_intake(
+    folder: Path,
+    truth_path: Path = TRUTH,
+    repeat: int = 1,
+    only: str | None = None,
+    pdf_truth: Path | None = None,
+    filled: Path | None = None,
+) -> dict:
+    """The figures of every Word and PDF questionnaire under ``folder`` (``only``: those whose name
+    holds it), and of the filled CAIQ PDFs under ``filled`` (see the module docstring)."""
+    word = bench_word_intake(folder, truth_path, repeat, only)
+    pdf = bench_pdf_intake(folder, pdf_truth, filled, only)
+    return {"word": word, "pdf": pdf, "all_at_least_95": word["all_at_least_95"] and pdf["all_at_least_95"]}
+
+
+def bench_word_intake(folder: Path, truth_path: Path = TRUTH, repeat: int = 1, only: str | None = None) -> dict:
     """The figures of every Word questionnaire under ``folder`` (``only``: those whose name holds it)."""
     truth = json.loads(truth_path.read_text(encoding="utf-8"))["files"] if truth_path.is_file() else {}
-    files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in DOCUMENT_SUFFIXES)
+    files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in WORD_SUFFIXES)
     files = [p for p in files if not only or only in p.name]
     rows = [bench_file(p, truth.get(p.name, {}).get("questions"), repeat) for p in files]
     scored = [r for r in rows if r.get("recall") is not None]
@@ -149,4 +171,4 @@ def bench_intake(folder: Path, truth_path: Path = TRUTH, repeat: int = 1, only: 
     }
 
 
-__all__ = ["TRUTH", "answers_for", "bench_file", "bench_intake", "round_trip", "score"]
+__all__ = ["TRUTH", "answers_for", "bench_file", "bench_intake", "bench_word_intake", "round_trip", "score"]

@@ -1,13 +1,11 @@
 """PDF questionnaires against the questions counted by reading them: per file, the questions
 found, recall and precision, the labels read, intake and export time, and a round trip (every
 question given a distinct answer, exported, read back: each answer where it belongs); for the
-filled CAIQ PDFs, the answers read back against a sample read by eye. Run:
-
-    .venv/bin/python -m engine.bench.pdf_intake [--pdfs DIR] [--truth FILE] [--filled ROOT]
-
-(defaults: ``$RFP_SHARED_DATA/questionnaires/pdf``, tests/questionnaire_truth/pdf.json and
-``$RFP_SHARED_DATA/instructure``, ``$RFP_SHARED_DATA`` defaulting to /work/shared/data), printing
-JSON. :func:`bench_pdf_intake` returns the same figures as a dict.
+filled CAIQ PDFs, the answers read back against a sample read by eye. The PDF half of
+``python -m engine bench intake --json`` (engine/bench/document_intake.py): :func:`bench_pdf_intake`
+returns the figures as a dict (defaults: the PDFs named by tests/questionnaire_truth/pdf.json,
+found under ``$RFP_SHARED_DATA/questionnaires``, and the filled ones under
+``$RFP_SHARED_DATA/instructure``, ``$RFP_SHARED_DATA`` defaulting to /work/shared/data).
 
 How a found question matches the truth (tests/questionnaire_truth/pdf.json says how each file was
 counted): by the first words of each question in order where the truth lists them ("starts"; a
@@ -24,11 +22,9 @@ into the Word response document (and its XLSX), read back paragraph by paragraph
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -272,40 +268,34 @@ def bench_filled(path: Path, truth: dict) -> dict:
     }
 
 
-def bench_pdf_intake(pdfs: Path | None = None, truth_file: Path | None = None, filled: Path | None = None) -> dict:
-    """The figures of every PDF the truth file counts, and of its filled CAIQ PDFs (see the module docstring)."""
+def bench_pdf_intake(
+    folder: Path | None = None, truth_file: Path | None = None, filled: Path | None = None, only: str | None = None
+) -> dict:
+    """The figures of every PDF the truth file counts (found by name under ``folder``, searched
+    recursively), and of its filled CAIQ PDFs under ``filled`` (``only``: the files whose name holds
+    it; see the module docstring)."""
     truth = json.loads((truth_file or TRUTH).read_text(encoding="utf-8"))
-    pdfs = pdfs or shared_data() / "questionnaires" / "pdf"
-    filled = filled or shared_data() / "instructure"
+    folder = Path(folder or shared_data() / "questionnaires")
+    filled = Path(filled or shared_data() / "instructure")
+    found = {p.name: p for p in sorted(folder.rglob("*.pdf"))}
     out: dict = {"files": {}, "filled": {}}
     with tempfile.TemporaryDirectory(prefix="pdf-intake-") as tmp:
         for name, t in truth["files"].items():
-            out["files"][name] = bench_file(pdfs / name, t, Path(tmp))
+            if name in found and (not only or only in name):
+                out["files"][name] = bench_file(found[name], t, Path(tmp))
     for name, t in truth.get("filled", {}).items():
-        if (filled / name).is_file():
+        if (filled / name).is_file() and (not only or only in name):
             out["filled"][name] = bench_filled(filled / name, t)
     files = out["files"].values()
     out["totals"] = {
         "files": len(out["files"]),
-        "min_recall": min(f["recall"] for f in files),
-        "min_precision": min(f["precision"] for f in files),
+        "min_recall": min((f["recall"] for f in files), default=None),
+        "min_precision": min((f["precision"] for f in files), default=None),
         "round_trip_wrong": sum(len(f.get("round_trip", {}).get("wrong", [])) for f in files),
         "checks_failed": sum(1 for f in files if str(f.get("round_trip", {}).get("check", "")).startswith("failed")),
     }
+    out["all_at_least_95"] = all(f["recall"] >= 0.95 and f["precision"] >= 0.95 for f in files)
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m engine.bench.pdf_intake", description=__doc__.split("\n\n")[0])
-    p.add_argument("--pdfs", type=Path, help="the folder of the PDFs (default: $RFP_SHARED_DATA/questionnaires/pdf)")
-    p.add_argument("--truth", type=Path, help=f"the truth file (default: {TRUTH})")
-    p.add_argument(
-        "--filled", type=Path, help="the folder of the filled CAIQ PDFs (default: $RFP_SHARED_DATA/instructure)"
-    )
-    args = p.parse_args(argv)
-    print(json.dumps(bench_pdf_intake(args.pdfs, args.truth, args.filled), indent=1, ensure_ascii=False))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+__all__ = ["TRUTH", "bench_file", "bench_filled", "bench_pdf_intake"]

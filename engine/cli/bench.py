@@ -20,6 +20,7 @@ from engine.bench.latency import bench_latency
 from engine.bench.llama_cpu import bench_llama_cpu
 from engine.bench.llama_slots import bench_llama_slots
 from engine.bench.page_finder import bench_page_finder
+from engine.bench.pdf_intake import TRUTH as PDF_TRUTH
 from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
 from engine.bench.summaries import bench_summaries
@@ -149,18 +150,32 @@ def _beir(bench) -> None:
 def _intake(bench) -> None:
     p = bench.add_parser(
         "intake",
-        help="Word questionnaires: questions found (recall, precision against the truth file), intake and export "
-        "seconds, the no-other-change check and the round trip, per file",
+        help="Word and PDF questionnaires: questions found (recall, precision against the truth files), intake and "
+        "export seconds, the no-other-change check and the round trip, per file; the filled CAIQ PDFs read as past "
+        "answers",
     )
     p.add_argument(
         "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires"),
-        help="folder of .docx/.docm questionnaires, searched recursively (default ../shared/data/questionnaires)",
+        help="folder of .docx/.docm/.pdf questionnaires, searched recursively (default ../shared/data/questionnaires)",
     )  # fmt: skip
-    p.add_argument("--truth", default=str(TRUTH), help="the truth file (default tests/questionnaire_truth/docx.json)")
+    p.add_argument(
+        "--truth", default=str(TRUTH), help="the Word truth file (default tests/questionnaire_truth/docx.json)"
+    )
+    p.add_argument(
+        "--pdf-truth", default=str(PDF_TRUTH), help="the PDF truth file (default tests/questionnaire_truth/pdf.json)"
+    )
+    p.add_argument(
+        "--filled", default=str(Path("..") / "shared" / "data" / "instructure"),
+        help="folder of the filled CAIQ PDFs the PDF truth samples (default ../shared/data/instructure)",
+    )  # fmt: skip
     p.add_argument("--file", help="only the files whose name holds this")
-    p.add_argument("--repeat", type=int, default=3, help="timings: best of N reads and exports (default 3)")
+    p.add_argument("--repeat", type=int, default=3, help="Word timings: best of N reads and exports (default 3)")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_intake(Path(a.folder), Path(a.truth), repeat=a.repeat, only=a.file)))
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_intake(Path(a.folder), Path(a.truth), a.repeat, a.file, Path(a.pdf_truth), Path(a.filled))
+        )
+    )
 
 
 def _summaries(bench) -> None:

@@ -24,13 +24,19 @@ from engine.core.config import RETRIEVAL_MODES
 from engine.core.limits import add_limit_args
 from engine.core.people import person_name
 from engine.core.types import DraftStatus
+from engine.questionnaire import Questionnaire
+from engine.questionnaire.places import response_only
 from engine.review.draft_run import DraftRun
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_questionnaire_args(p)
     store_arg(p)
-    p.add_argument("--out", help="the completed workbook (a copy of the original with the answer cells filled)")
+    p.add_argument(
+        "--out",
+        help="the completed file: a copy of the original with the answer cells or places filled (a flat PDF, "
+        "which has no answer places: OUT.docx, a Word response document with each question and its answer)",
+    )
     p.add_argument("--results", help="results.jsonl, one line per question")
     p.add_argument("--limit", type=int, help="draft only the first N questions that would be drafted")
     p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
@@ -62,7 +68,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
         progress=common.progress_bar(),
         by=person_name(args.by, "--by") if args.by is not None else None,
     )
-    _say(run, args)
+    _say(run, args, questionnaire)
     if ws.backup_problem is not None:  # backups never block: the drafts and --out are written (storage/snapshots.py)
         print(f"warning: {ws.backup_problem}", file=sys.stderr)
     return 0
@@ -75,7 +81,7 @@ def _workspace(args: argparse.Namespace) -> Workspace:
     return Workspace(args.store, Settings(common.config(args), generator))
 
 
-def _say(run: DraftRun, args: argparse.Namespace) -> None:
+def _say(run: DraftRun, args: argparse.Namespace, questionnaire: Questionnaire) -> None:
     """What the run did, in a few lines: drafted (the rows a qualifier switched off counted apart:
     "204 drafted now, 51 not required"), kept, reused, answered from the profile, written."""
     counts = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(run.counts.items()))
@@ -108,7 +114,12 @@ def _say(run: DraftRun, args: argparse.Namespace) -> None:
     facts = sum(bool(d.profile_fact) for d in run.drafted)
     if facts:
         print(f'{facts} answered from the company or product profile ("profile_fact"; python -m engine profile)')
-    if run.exported:
+    if run.exported and response_only(questionnaire.places):
+        print(
+            f"wrote {run.exported}: {questionnaire.path.name} is a flat PDF (no form fields to fill), so its answers "
+            "are in this Word response document, each question with its number, page and answer"
+        )
+    elif run.exported:
         print(f"wrote {run.exported}")
     if args.results:
         print(f"wrote {args.results}")

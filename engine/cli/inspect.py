@@ -25,7 +25,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
     """The questionnaire argument and the overrides for layouts auto-detection misses."""
-    p.add_argument("questionnaire", help=".xlsx, .xlsm, .csv, .docx or .docm file")
+    p.add_argument("questionnaire", help=".xlsx, .xlsm, .csv, .docx, .docm or .pdf file")
     p.add_argument("--sheet", help="read only this sheet (hidden sheets too)")
     p.add_argument("--header-row", type=int, help="1-based row of the column labels; questions are below it")
     p.add_argument("--question-col", help="column letter of the question text")
@@ -36,7 +36,7 @@ def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY|ID",
-        help="leave out a detected question (its key, e.g. Document!A12, or its ID); repeatable",
+        help="leave out a detected question (its key, e.g. Document!A12 or Form!A2003, or its ID); repeatable",
     )
     p.add_argument(
         "--include",
@@ -82,8 +82,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def to_json(q: Questionnaire) -> dict:
     """Everything detected, as plain JSON types: the same keys for every format (a Word
-    questionnaire's one sheet is its pseudo-sheet "Document"); each question with its ``kind``
-    and ``answer_place`` (engine/questionnaire/mapping.py), and the counts by kind."""
+    questionnaire's and a flat PDF's one sheet is the pseudo-sheet "Document", a PDF form's "Form");
+    each question with its ``location``, ``kind`` and ``answer_place``
+    (engine/questionnaire/mapping.py), and the counts by kind."""
     rows = {m.key: m for m in mapping(q)}
     sheets = []
     for s in q.sheets:
@@ -135,10 +136,12 @@ def _document_summary(q: Questionnaire, first: int, answered: int) -> str:
     rows = mapping(q)
     kinds = ", ".join(f"{n} {kind}" for kind, n in kind_counts(rows).items())
     lines = [f"{q.path.name}: {len(rows)} questions ({kinds}), {answered} already answered", ""]
+    pdf = q.path.suffix.lower() == ".pdf"  # its questions' keys count by page: the page is shown beside them
     for m in rows[: max(first, 20)]:
         text = " ".join(m.text.split())
         text = text if len(text) <= 80 else text[:77] + "..."
-        lines.append(f"  {m.key.split('!')[1]:>7} {m.id or '':<14} {m.kind:<8} {text}  [{m.place[:70]}]")
+        where = f" {m.location:<8}" if pdf else ""
+        lines.append(f"  {m.key.split('!')[1]:>7}{where} {m.id or '':<14} {m.kind:<8} {text}  [{m.place[:70]}]")
     if len(rows) > max(first, 20):
         lines.append(f"  … {len(rows) - max(first, 20)} more (--json lists them all)")
     lines += [""] + [f"note: {n}" for n in q.notes] if q.notes else []

@@ -22,7 +22,7 @@ from engine.core.people import person_name
 from engine.core.types import FileProblem
 from engine.index.library import AnswerLibrary, LibraryImportError, iso_day, overdue
 from engine.ingest.paths import select_files
-from engine.questionnaire.formats import SUFFIXES as QUESTIONNAIRE_SUFFIXES
+from engine.questionnaire.formats import FOLDER_SUFFIXES, SUFFIXES
 from storage.snapshots import BackupFailed, take_library
 
 
@@ -30,8 +30,9 @@ def register(p: argparse.ArgumentParser) -> None:
     lib = p.add_subparsers(dest="library_command", required=True)
     p = lib.add_parser(
         "import",
-        help="import past filled questionnaires (.xlsx/.xlsm/.csv; a folder: the ones in it); the same "
-        "file again (same path or same content) replaces its entries",
+        help="import past filled questionnaires (.xlsx/.xlsm/.csv, .docx/.docm, .pdf named one by one; a folder: "
+        "the ones in it, its PDFs left to the knowledge base); the same file again (same path or same content) "
+        "replaces its entries",
         description="Import past filled questionnaires in one process. With --scope-folders each file is "
         "for the product its folder is named after, e.g. `library import ROOT --scope-folders "
         "--company-folder Instructure` (ROOT/Instructure's files company-wide, every other folder's "
@@ -41,7 +42,8 @@ def register(p: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="FILE",
-        help="questionnaires, or folders: their .xlsx/.xlsm/.csv files (recursive; other files are counted, not read)",
+        help="questionnaires, or folders: their .xlsx/.xlsm/.csv/.docx/.docm files (recursive; other files, PDFs "
+        "included, are counted, not read: a filled PDF questionnaire is imported when named)",
     )
     store_arg(p)
     product_arg(p, "the product these questionnaires answered for (default: company-wide)")
@@ -126,7 +128,7 @@ def cmd_library_import(args: argparse.Namespace) -> int:
     files = _questionnaires(args.paths)
     if not files:
         print(
-            f"error: no questionnaires ({', '.join(QUESTIONNAIRE_SUFFIXES)}) in {', '.join(args.paths)}",
+            f"error: no questionnaires ({', '.join(SUFFIXES)}) in {', '.join(args.paths)}",
             file=sys.stderr,
         )
         return 1
@@ -177,28 +179,33 @@ def cmd_library_import(args: argparse.Namespace) -> int:
 
 
 def _questionnaires(paths: list[str]) -> list[Path]:
-    """The files named, and the questionnaires (.xlsx/.xlsm/.csv) in the folders named (recursive,
-    engine/ingest/paths.py: no links, no hidden files); one ``skipped:`` line per folder for
-    its other files, and for anything else its selection skipped."""
+    """The files named, and the questionnaires in the folders named (recursive, engine/ingest/paths.py:
+    no links, no hidden files; a folder's PDFs are the knowledge base's documents, not questionnaires:
+    ``FOLDER_SUFFIXES``); one ``skipped:`` line per folder for its other files, and for anything else
+    its selection skipped."""
     files: list[Path] = []
     for path in map(Path, paths):
         if not path.is_dir() or path.is_symlink():
             files.append(path)  # read as a questionnaire (a problem is its error: line)
             continue
         selected = select_files([path])
-        found = [f for f, _ in selected.files if f.suffix.lower() in QUESTIONNAIRE_SUFFIXES]
+        found = [f for f, _ in selected.files if f.suffix.lower() in FOLDER_SUFFIXES]
         others = Counter(
-            f.suffix.lower() or "(no extension)"
-            for f, _ in selected.files
-            if f.suffix.lower() not in QUESTIONNAIRE_SUFFIXES
+            f.suffix.lower() or "(no extension)" for f, _ in selected.files if f.suffix.lower() not in FOLDER_SUFFIXES
         )
         files += found
         for line in selected.skipped:
             print(f"skipped: {line}", file=sys.stderr)
         if others:
             kinds = ", ".join(f"{ext} ×{n}" for ext, n in sorted(others.items()))
+            pdfs = (
+                "; a filled PDF questionnaire is imported when named: library import FILE.pdf"
+                if ".pdf" in others
+                else ""
+            )
             print(
-                f"skipped: {path}: {sum(others.values())} files that are not questionnaires ({kinds})", file=sys.stderr
+                f"skipped: {path}: {sum(others.values())} files that are not questionnaires ({kinds}){pdfs}",
+                file=sys.stderr,
             )
     return files
 

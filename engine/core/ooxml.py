@@ -3,7 +3,10 @@
 sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Its XML,
 like every part of an uploaded file the product parses itself (engine/questionnaire/validation.py,
 engine/review/export.py), is read through defusedxml: a part that declares entities (an external
-file, nested "billion laughs") raises ``defusedxml.DefusedXmlException`` and is never expanded.
+file, nested "billion laughs") raises ``defusedxml.DefusedXmlException`` and is never expanded. The
+Word questionnaire reader parses with lxml (engine/questionnaire/docx_package.py: entities never
+resolved, no network, no DTD loaded) and refuses the same parts by the same rule,
+:func:`declares_entities`, before lxml sees them.
 Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
 zip package (an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the
 export refuse, each with its own message; and the one copy of a package with some parts replaced,
@@ -12,6 +15,7 @@ export refuse, each with its own message; and the one copy of a package with som
 
 from __future__ import annotations
 
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +34,19 @@ def is_ole(path: Path) -> bool:
     rather than a zip package. Raises OSError when it cannot be opened."""
     with open(path, "rb") as fh:
         return fh.read(len(OLE_MAGIC)) == OLE_MAGIC
+
+
+_ELEMENT = re.compile(r"<[^?!]")  # the first element's start tag: the prolog (and any DTD) ends before it
+
+
+def declares_entities(data: bytes) -> bool:
+    """Whether an XML part declares entities (``<!ENTITY`` in its prolog's document type): what
+    defusedxml refuses (an external file, a nested "billion laughs"); read in UTF-8, or UTF-16 when the
+    part starts with its byte order mark or a NUL byte."""
+    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]
+    text = data.decode("utf-16" if utf16 else "utf-8", errors="replace")
+    start = _ELEMENT.search(text)
+    return "<!ENTITY" in (text[: start.start()] if start else text)
 
 
 @dataclass(frozen=True)

@@ -92,10 +92,11 @@ from engine.core.files import file_hash
 from engine.core.limits import Limits
 from engine.core.people import default_reviewer, person_name, same
 from engine.core.scopes import scope_name
-from engine.core.types import FileProblem, Progress, no_progress
+from engine.core.types import FileProblem, IngestError, Progress, no_progress
 from engine.index.embed.dense import DenseEncoder, model_id
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.embed.sparse import analyzer
+from engine.ingest.pdf import open_pdf
 from engine.questionnaire import Question, read_questionnaire
 from storage.library_store import (
     LIBRARY_DB,
@@ -197,11 +198,22 @@ def iso_day(text: str, what: str = "the date") -> date:
 
 
 _MODIFIED = re.compile(rb"<dcterms:modified[^>]*>\s*(\d{4}-\d{2}-\d{2})")
+_PDF_DATE = re.compile(r"(?:D:)?(\d{4})(\d{2})(\d{2})")
 
 
 def workbook_date(path: Path) -> date | None:
-    """The workbook's own "modified" date (docProps/core.xml of an .xlsx/.xlsm); None for a CSV,
-    a workbook without it, or a date in the future (a wrong clock)."""
+    """The file's own "modified" date: docProps/core.xml of an .xlsx/.xlsm/.docx/.docm, the ModDate
+    (else CreationDate) of a PDF's document information; None for a CSV, a file without it, or a
+    date in the future (a wrong clock)."""
+    found = _pdf_date(path) if path.suffix.lower() == ".pdf" else _package_date(path)
+    try:
+        day = date.fromisoformat(found) if found else None
+    except ValueError:
+        return None
+    return day if day is not None and day <= date.today() else None
+
+
+def _package_date(path: Path) -> str | None:
     try:
         with zipfile.ZipFile(path) as zf:
             info = zf.getinfo("docProps/core.xml")
@@ -210,11 +222,19 @@ def workbook_date(path: Path) -> date | None:
             found = _MODIFIED.search(zf.read(info))
     except (OSError, KeyError, zipfile.BadZipFile):
         return None
+    return found.group(1).decode() if found else None
+
+
+def _pdf_date(path: Path) -> str | None:
+    """A PDF date ("D:20231130110447-06'00'") as YYYY-MM-DD."""
     try:
-        day = date.fromisoformat(found.group(1).decode()) if found else None
-    except ValueError:
+        doc = open_pdf(path, path.name)
+    except IngestError:
         return None
-    return day if day is not None and day <= date.today() else None
+    with doc:
+        info = doc.metadata or {}
+    found = _PDF_DATE.match(info.get("modDate") or info.get("creationDate") or "")
+    return "-".join(found.groups()) if found else None
 
 
 @dataclass(frozen=True)
@@ -534,7 +554,7 @@ class AnswerLibrary:
         dated: date | None = None,
         by: str | None = None,
     ) -> ImportReport:
-        """Import a past filled questionnaire (.xlsx/.xlsm/.csv, .docx/.docm): one entry per answered question,
+        """Import a past filled questionnaire (.xlsx/.xlsm/.csv, .docx/.docm, .pdf): one entry per answered question,
         answered for ``product`` (None: company-wide). Importing the same file again — the same
         ``source`` (default: the file's real path) or the same bytes — replaces its entries;
         another file of the same name does not. ``by`` imports it (None: the operating-system

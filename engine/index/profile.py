@@ -98,6 +98,7 @@ FACT_PATTERNS: tuple[tuple[str, str], ...] = (
     (DATE_KEY, rf"^\W*date(?: completed)?\W*(?:{FORMAT_HINT}\W*)?$"),  # "Date", "Date (MM/DD/YYYY)"
 )
 _COMPILED = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in FACT_PATTERNS)
+_OWN_LABEL = re.compile(r"^\W*(?:vendor|supplier|solution provider|service provider|product|solution)\b", re.I)
 
 
 class ProfileError(ValueError):
@@ -238,11 +239,18 @@ def same_vendor(a: str, b: str) -> bool:
 
 
 def fact_key(question: str) -> str | None:
-    """The profile fact a question asks for, from its wording; None for any other question."""
+    """The profile fact a question asks for, from its wording; None for any other question. A Word
+    document's label read with its context ("Supplier questionnaire: Vendor Name": its heading or
+    table title, engine/questionnaire/docx_tables.py) is read as its label alone when that label
+    names the vendor or its product itself ("Subcontractor: Company Name" is not the vendor's)."""
     text = " ".join((question or "").split())
     if len(text) > 80:
         return None
-    return next((k for k, pattern in _COMPILED if pattern.search(text)), None)
+    found = next((k for k, pattern in _COMPILED if pattern.search(text)), None)
+    label = text.rsplit(": ", 1)[-1]
+    if found is None and label != text and _OWN_LABEL.match(label):
+        found = next((k for k, pattern in _COMPILED if pattern.search(label)), None)
+    return found
 
 
 def normalised(value: str) -> str:

@@ -1,7 +1,10 @@
 """A Word questionnaire's package, opened for reading or writing: checked against the size
 limits before anything is parsed, refused in one line when it cannot be read (an old binary
 .doc, a password-protected .docx, a damaged zip), and its main document part, styles and
-numbering parsed with lxml (entities never resolved, nothing fetched from the network).
+numbering parsed with lxml (entities never resolved, nothing fetched from the network, no DTD
+loaded). A part that declares entities (an external file, a nested "billion laughs") is refused
+before lxml sees it, by defusedxml's rule (engine/core/ooxml.py ``declares_entities``), and checked
+again after parsing (the rule defusedxml's lxml module applied): :class:`DeclaredEntities`, one line.
 
 What the package holds that a reader must be told about becomes a note, never an action:
 tracked changes (read as if accepted), comments (kept as they are), relationships to external
@@ -19,11 +22,12 @@ from pathlib import Path
 from lxml import etree
 
 from engine.core.limits import Limits
-from engine.core.ooxml import PKG_REL, is_ole
+from engine.core.ooxml import PKG_REL, declares_entities, is_ole
 from engine.questionnaire.docx_xml import W, wval
 from engine.questionnaire.reader import QuestionnaireError
 
 RESAVE = "open it in Word, save it again as .docx and try again"
+ENTITIES = "declares XML entities (a 'billion laughs' or an external file): refused, never expanded"
 _OFFICE_DOCUMENT = "/officeDocument"
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True, remove_blank_text=False
@@ -31,9 +35,20 @@ _PARSER = etree.XMLParser(
 _TRACKED = (f"{W}ins", f"{W}del", f"{W}moveFrom", f"{W}moveTo", f"{W}pPrChange", f"{W}rPrChange")
 
 
+class DeclaredEntities(ValueError):
+    """An XML part that declares entities (see the module docstring)."""
+
+
 def parse_xml(data: bytes) -> etree._Element:
-    """An XML part as an lxml tree (no entities resolved, no network)."""
-    return etree.fromstring(data, _PARSER)
+    """An XML part as an lxml tree (no entities resolved, no network); :class:`DeclaredEntities`
+    for a part that declares entities."""
+    if declares_entities(data):
+        raise DeclaredEntities(ENTITIES)
+    root = etree.fromstring(data, _PARSER)
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise DeclaredEntities(ENTITIES)
+    return root
 
 
 @dataclass
@@ -89,13 +104,15 @@ def open_docx(path: Path, limits: Limits, name: str | None = None) -> DocxPackag
             styles = _part(zf, lower, rels, "/styles")
             numbering_part = rels.get("/numbering")
             numbering = _part(zf, lower, rels, "/numbering")
+            notes = _package_notes(zf, names, document, path)
         except QuestionnaireError:
             raise
+        except DeclaredEntities:
+            raise QuestionnaireError(name, f"has a part that {ENTITIES}", RESAVE) from None
         except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, OSError, ValueError) as exc:
             raise QuestionnaireError(name, f"is damaged ({type(exc).__name__}: {exc})", RESAVE) from None
         if document.find(f"{W}body") is None:
             raise QuestionnaireError(name, "has no document body", RESAVE)
-        notes = _package_notes(zf, names, document, path)
     return DocxPackage(path, names, document_part, document, styles, numbering, numbering_part, notes)
 
 
@@ -168,4 +185,13 @@ def style_of(p: etree._Element) -> str:
     return wval(p.find(f"{W}pPr/{W}pStyle"), "") or ""
 
 
-__all__ = ["DocxPackage", "main_part", "open_docx", "parse_xml", "refuse_doc", "relationships", "style_of"]
+__all__ = [
+    "DeclaredEntities",
+    "DocxPackage",
+    "main_part",
+    "open_docx",
+    "parse_xml",
+    "refuse_doc",
+    "relationships",
+    "style_of",
+]

@@ -15,6 +15,9 @@ The body is read in order, its headings giving each question its section:
 * **Boxes**: "☐ Yes ☐ No" in one paragraph is a choice; a run of paragraphs each starting with
   a box is one choice under a prompt that asks for one ("Check one."), else a question per box
   (kind ``checkbox``).
+* **A qualifier stated apart**: a paragraph that only says what an answer skips ("If No, skip to
+  section 4.", "If you answered No, go to question 12") right after a question is part of that
+  question's text, where the qualifier rules read it (engine/questionnaire/qualifiers.py).
 
 The text of a content control inside a question's sentence is part of the question's text
 ("Does [CSP Name] have …"). A question's ID is the document's own numbering: an ID cell of its
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -60,8 +63,9 @@ from engine.questionnaire.docx_xml import (
     one_line,
     read_inline,
 )
-from engine.questionnaire.length_limits import LengthLimit, stated_limit
+from engine.questionnaire.length_limits import limited
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, place_key
+from engine.questionnaire.qualifiers import states_skip
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 
 _ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
@@ -69,6 +73,7 @@ _SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 _FRONT_MATTER = re.compile(r"^(?:version|v|date|revision|rev|datum|versie|page|pagina)\.?$", re.I)
 _SKIP_STYLES = re.compile(r"^(?:toc|tableoffigures|caption|header|footer|title|subtitle)", re.I)
 NO_SPACE = "a new paragraph after the question: the document leaves no space for the answer"
+SKIP_REACH = 4  # paragraphs (the question's, its boxes, a blank line) between a question and its skip instruction
 
 
 @dataclass
@@ -231,7 +236,19 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
             return taken
     if asks(para.line):
         return _question(doc, flow, i)
+    if states_skip(para.line):
+        _skip_instruction(doc, para)
     return i + 1
+
+
+def _skip_instruction(doc: _Doc, para: _Para) -> None:
+    """A paragraph stating what an answer skips, kept with the question it follows: the last one
+    found, when it is a paragraph of the body (not a table's row) at most four paragraphs before."""
+    last = doc.found[-1] if doc.found else None
+    if last is None or last.anchor.getparent() is None or last.anchor.getparent().tag != f"{W}body":
+        return
+    if 0 < para.ordinal - doc.paras[last.anchor].ordinal <= SKIP_REACH and not states_skip(last.text):
+        last.text = one_line(f"{last.text} {para.line}")
 
 
 def _found(doc: _Doc, para: _Para, text: str, how: str) -> Found:
@@ -420,6 +437,8 @@ def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, 
     nxt = doc.paras[flow[j]]
     if not nxt.line or nxt.mark is not None or nxt.heading is not None or asks(nxt.line) or nxt.read.boxes:
         return None
+    if states_skip(nxt.line):  # the question's skip instruction, not its answer
+        return None
     return nxt.el if nxt.style == para.style or not para.line else None  # (a question in a text box: its line)
 
 
@@ -563,12 +582,7 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
         while row in used:
             row += 100_000  # a second question of one paragraph: its key stays stable as long as the first is
         used.add(row)
-        limit = stated_limit(f.text)
-        text_place = _limited(f.text_place, limit) if f.text_place is not None else None
-        if text_place is not None and not limit and (text_place.max_words or text_place.max_chars):
-            f.text = (
-                f"{f.text} (max {LengthLimit(text_place.max_words, text_place.max_chars).describe()})"  # the place's
-            )
+        f.text, text_place = limited(f.text, f.text_place)
         choice_cell = f"B{row}" if f.choice_place is not None else None
         text_cell = f"C{row}" if text_place is not None else None
         if choice_cell:
@@ -590,13 +604,6 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
             )
         )
     return questions, places
-
-
-def _limited(place: AnswerPlace, limit: LengthLimit) -> AnswerPlace:
-    """The place with the length limit its question states (a limit the place itself sets kept)."""
-    if not limit:
-        return place
-    return replace(place, max_words=limit.max_words or place.max_words, max_chars=limit.max_chars or place.max_chars)
 
 
 def docx_paragraphs(path: Path, limits: Limits) -> list[tuple[int, str]]:

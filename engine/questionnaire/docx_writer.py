@@ -31,7 +31,7 @@ import copy
 import io
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -40,7 +40,7 @@ from lxml import etree
 from engine.core.files import write_atomic
 from engine.core.ooxml import PackageError, copy_package
 from engine.questionnaire.docx_check import verify
-from engine.questionnaire.docx_package import RESAVE, main_part, parse_xml, refuse_doc, relationships
+from engine.questionnaire.docx_package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.docx_xml import (
     W14,
     Resolver,
@@ -50,8 +50,8 @@ from engine.questionnaire.docx_xml import (
     sdt_kind,
     wval,
 )
-from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, answer_values
+from engine.questionnaire.reader import Questionnaire, QuestionnaireError
 
 _ILLEGAL_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -64,11 +64,13 @@ class DocumentWriteError(QuestionnaireError):
     """A Word questionnaire the answers cannot be written into; nothing was written."""
 
 
-def write_docx(source: Path, target: Path, values: Mapping[str, str], places: Mapping[str, AnswerPlace]) -> Path:
-    """Copy ``source`` to ``target`` with each value (by place key) written into its place (see the
-    module docstring); refused, with nothing written, when a place cannot be found or the check
-    finds a change outside the answer places."""
-    source, target = Path(source), Path(target)
+def write_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
+    """Copy the questionnaire's document to ``target`` with each write's value put into its answer
+    place (``questionnaire.places``; the last write to a place wins; see the module docstring);
+    refused, with nothing written, when a place cannot be found or the check finds a change
+    outside the answer places."""
+    source, target = Path(questionnaire.path), Path(target)
+    values, places = answer_values(writes), questionnaire.places
     refuse_doc(source, source.name)
     if target.suffix.lower() != source.suffix.lower():
         raise DocumentWriteError(target, f"the export of a {source.suffix} document must keep that extension",
@@ -109,7 +111,7 @@ class _Parts:
             self.document_part = main_part(zin, lower)
             self.document = parse_xml(zin.read(self.document_part))
             self.numbering_part = relationships(zin, lower, self.document_part).get("/numbering")
-        except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, OSError) as exc:
+        except (KeyError, etree.XMLSyntaxError, zipfile.BadZipFile, OSError, DeclaredEntities) as exc:
             raise DocumentWriteError(source, f"is damaged ({exc})", RESAVE) from None
         self._zin = zin
         self._numbering: etree._Element | None = None

@@ -5,13 +5,16 @@ Spreadsheets (.xlsx, .xlsm, .csv) are read by engine/questionnaire/reader.py and
 engine/review/export.py, cell by cell. A document format reads its questions into the same
 records (its answer places in ``Questionnaire.places``: engine/questionnaire/places.py) and
 writes the answers back through its own writer: adding a format is one entry of
-:data:`DOCUMENTS`. Formats that look like questionnaires but are not read (.doc, .xls) are
-refused in one line that says what to save them as.
+:data:`DOCUMENTS`. A PDF is read by engine/questionnaire/pdf_reader.py: a form's answers go into
+its fields (pdf_writer.py); a flat PDF has no answer place, so its answers go into a Word response
+document (engine/review/export.py sends them there: engine/review/pdf_response.py). Formats that
+look like questionnaires but are not read (.doc, .xls) are refused in one line that says what to
+save them as.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,13 +22,13 @@ from engine.core.limits import Limits
 from engine.ingest.paths import named_file
 from engine.questionnaire.docx_reader import docx_paragraphs, read_docx
 from engine.questionnaire.docx_writer import write_docx
-from engine.questionnaire.places import AnswerPlace
+from engine.questionnaire.places import AnswerWrite
 from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, QuestionnaireError, ReadOptions, read_sheets
 
 # reads a document questionnaire: (path, the reviewer's options and corrections, the size limits)
 Reader = Callable[[Path, ReadOptions, Limits], Questionnaire]
-# writes the answers into a copy: (source, target, {place key: value}, the questionnaire's places) → target
-Writer = Callable[[Path, Path, Mapping[str, str], Mapping[str, AnswerPlace]], Path]
+# writes the answers into a copy of the questionnaire read: (questionnaire, target, the writes) → target
+Writer = Callable[[Questionnaire, Path, Iterable[AnswerWrite]], Path]
 # the document's paragraphs (number, text) a reviewer may add as a question (ReadOptions.include)
 Paragraphs = Callable[[Path, Limits], list[tuple[int, str]]]
 
@@ -35,16 +38,35 @@ class DocumentFormat:
     name: str  # in the reviewer's words: "Word document"
     read: Reader
     write: Writer
-    paragraphs: Paragraphs | None = None  # None: nothing can be added by hand
+    paragraphs: Paragraphs | None = None  # None: nothing can be added by hand (only left out)
+    # whether a folder's files of this format are taken for questionnaires (``library import FOLDER``):
+    # a folder's PDFs are the knowledge base's documents, so a filled PDF questionnaire is imported by its name
+    in_folders: bool = True
+
+
+def _read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
+    from engine.questionnaire.pdf_reader import read_pdf  # noqa: PLC0415 (deferred: a command that reads no PDF does not load MuPDF)
+
+    return read_pdf(path, options, limits)
+
+
+def _write_pdf(questionnaire: Questionnaire, target: Path, writes: Iterable[AnswerWrite]) -> Path:
+    from engine.questionnaire.pdf_writer import write_pdf  # noqa: PLC0415 (deferred, as _read_pdf)
+
+    return write_pdf(questionnaire, target, writes)
 
 
 SHEET_SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)
 DOCUMENTS: dict[str, DocumentFormat] = {
     ".docx": DocumentFormat("Word document", read_docx, write_docx, docx_paragraphs),
     ".docm": DocumentFormat("Word document with macros (never run, kept)", read_docx, write_docx, docx_paragraphs),
+    ".pdf": DocumentFormat(
+        "PDF (a form's fields filled; a flat PDF answered in a Word document)", _read_pdf, _write_pdf, in_folders=False
+    ),
 }
 DOCUMENT_SUFFIXES = tuple(DOCUMENTS)
 SUFFIXES = SHEET_SUFFIXES + DOCUMENT_SUFFIXES
+FOLDER_SUFFIXES = SHEET_SUFFIXES + tuple(s for s, d in DOCUMENTS.items() if d.in_folders)  # a folder's questionnaires
 REFUSED = {  # suffix: (what it is, the fix)
     ".doc": ("an old Word 97–2003 document (.doc), which is not read", "open it in Word and save it as .docx"),
     ".xls": ("an old Excel 97–2003 workbook (.xls), which is not read", "open it in Excel and save it as .xlsx"),
@@ -114,6 +136,7 @@ def read_questionnaire(
 __all__ = [
     "DOCUMENTS",
     "DOCUMENT_SUFFIXES",
+    "FOLDER_SUFFIXES",
     "REFUSED",
     "SHEET_SUFFIXES",
     "SUFFIXES",

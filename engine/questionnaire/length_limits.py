@@ -2,12 +2,17 @@
 "no more than 100 words", "maximaal 200 woorden") and an answer cut to meet one: at the last
 sentence that fits (a single sentence too long is cut at the last word that fits, with "…").
 The drafter applies the limit of a question's own text to every draft (engine/drafting/
-drafter.py), and the reviewer is told (engine/drafting/warnings.py)."""
+drafter.py), and the reviewer is told (engine/drafting/warnings.py). A document reader gives a
+question and its answer place one limit (:func:`limited`): the one its text states, kept in the place
+for the writer, else the place's own (a Word form field's or a PDF field's maximum length), said in
+the question's text so that its draft is cut to it."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from engine.questionnaire.places import AnswerPlace
 
 _NUMBER = r"(\d{1,3}(?:[,.]\d{3})*|\d+)"
 _UNIT = r"(words?|characters?|chars?|woorden|tekens|karakters)"
@@ -84,4 +89,19 @@ def cut_to_limit(text: str, limit: LengthLimit) -> str:
     return out
 
 
-__all__ = ["LengthLimit", "cut_to_limit", "stated_limit"]
+def limited(text: str, place: AnswerPlace | None) -> tuple[str, AnswerPlace | None]:
+    """A document question's text and text place with one length limit (see the module docstring):
+    "Describe … (max 250 words)" puts 250 words in the place; a place of 10 characters whose question
+    states none makes the text "… (max 10 characters)"."""
+    if place is None:
+        return text, None
+    limit = stated_limit(text)
+    if limit:
+        return text, replace(place, max_words=limit.max_words or place.max_words,
+                             max_chars=limit.max_chars or place.max_chars)  # fmt: skip
+    if place.max_words or place.max_chars:
+        return f"{text} (max {LengthLimit(place.max_words, place.max_chars).describe()})", place
+    return text, place
+
+
+__all__ = ["LengthLimit", "cut_to_limit", "limited", "stated_limit"]

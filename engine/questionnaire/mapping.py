@@ -1,6 +1,7 @@
-"""The mapping a reviewer checks before drafting: for each question its key, ID, text, kind
-(``choice``, ``text``, ``checkbox``, ``date``), choices and where its answer goes, and the counts
-by kind. The same for every format: a spreadsheet question's answer goes to its cells, a
+"""The mapping a reviewer checks before drafting: for each question its key, ID, where it is in
+the file (:func:`location`: a page of a PDF, a paragraph of a Word document, a sheet's row), text,
+kind (``choice``, ``text``, ``checkbox``, ``date``), choices and where its answer goes, and the
+counts by kind. The same for every format: a spreadsheet question's answer goes to its cells, a
 document question's to its answer places (engine/questionnaire/places.py). Read by ``inspect
 --json`` (engine/cli/inspect.py) and the Questionnaire screen."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.questionnaire.pdf_questions import page_of_row
 from engine.questionnaire.places import AnswerPlace, place_key, question_kind
 from engine.questionnaire.reader import Question, Questionnaire
 
@@ -19,6 +21,7 @@ class Mapped:
 
     key: str  # "Document!A12", "Sheet1!B7": the question's identity (engine.questionnaire.qualifiers.question_key)
     id: str | None
+    location: str  # where the question is: "page 3", "paragraph 12", "sheet Security · row 7"
     text: str
     kind: str
     choices: tuple[str, ...]
@@ -31,6 +34,7 @@ class Mapped:
         out: dict = {
             "key": self.key,
             "id": self.id,
+            "location": self.location,
             "text": self.text,
             "kind": self.kind,
             "choices": list(self.choices),
@@ -53,7 +57,28 @@ def mapped(questionnaire: Questionnaire, q: Question) -> Mapped:
     else:
         kind = "choice" if q.choice_cell else "text"
         where = ", ".join(f"{label} {ref}" for label, ref in (("choice", q.choice_cell), ("text", q.text_cell)) if ref)
-    return Mapped(f"{q.sheet}!{q.question_cell}", q.id, q.text, kind, q.choices, where, choice, text, q.answered)
+    return Mapped(
+        f"{q.sheet}!{q.question_cell}",
+        q.id,
+        location(questionnaire, q),
+        q.text,
+        kind,
+        q.choices,
+        where,
+        choice,
+        text,
+        q.answered,
+    )
+
+
+def location(questionnaire: Questionnaire, q: Question) -> str:
+    """Where question ``q`` is in its file, in the reviewer's words: "page 3" in a PDF (form or flat),
+    "paragraph 12" in a Word document, "sheet Security · row 7" in a spreadsheet."""
+    if not questionnaire.places:  # a spreadsheet's question (whatever its sheet's name)
+        return f"sheet {q.sheet} · row {q.row}"
+    if questionnaire.path.suffix.lower() == ".pdf":
+        return f"page {page_of_row(q.row)}"
+    return f"paragraph {q.row}"
 
 
 def _words(place: AnswerPlace) -> str:
@@ -76,4 +101,4 @@ def kind_counts(rows: list[Mapped]) -> dict[str, int]:
     return dict(Counter(r.kind for r in rows).most_common())
 
 
-__all__ = ["Mapped", "kind_counts", "mapped", "mapping"]
+__all__ = ["Mapped", "kind_counts", "location", "mapped", "mapping"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.questionnaire.length_limits import limited
 from engine.questionnaire.pdf_layout import Box, reading_order
 from engine.questionnaire.places import AnswerPlace, place_key
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, SheetLayout
@@ -51,18 +52,19 @@ def assemble(path: Path, sheet: str, found: list[Found], notes: list[str]) -> Qu
                 "split the document or ask for the questionnaire as a spreadsheet",
             )
         row = (page + 1) * ROWS_PER_PAGE + k
+        text, text_place = limited(f.text, f.text_place)  # a field's maximum length said in its question's text
         choice_cell = f"B{row}" if f.choice_place else None
-        text_cell = f"C{row}" if f.text_place else None
+        text_cell = f"C{row}" if text_place else None
         if f.choice_place:
             places[place_key(sheet, choice_cell)] = f.choice_place
-        if f.text_place:
-            places[place_key(sheet, text_cell)] = f.text_place
+        if text_place:
+            places[place_key(sheet, text_cell)] = text_place
         questions.append(
             Question(
                 id=f.id,
                 sheet=sheet,
                 row=row,
-                text=f.text,
+                text=text,
                 question_cell=f"A{row}",
                 choice_cell=choice_cell,
                 text_cell=text_cell,

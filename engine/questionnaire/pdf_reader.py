@@ -26,10 +26,15 @@ the answers. A note says so.
 as data only, noted, and kept in the written file. A field the form computes itself (a
 calculate script) is left alone. A form whose permissions allow filling but not editing (the
 DoD DD 2875) is read and filled: filling is what its author allowed.
+
+:func:`read_pdf` is the reader of the ``.pdf`` format (engine/questionnaire/formats.py): the
+questions with the reviewer's corrections; a PDF's questions can be left out (``exclude``), while
+adding a missed one by hand (``include``, ``like``) is a Word document's correction only.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
@@ -41,8 +46,8 @@ from engine.questionnaire.pdf_flat import read_flat
 from engine.questionnaire.pdf_form import read_form
 from engine.questionnaire.pdf_layout import PageText
 from engine.questionnaire.pdf_questions import assemble
-from engine.questionnaire.places import DOCUMENT_SHEET, FORM_SHEET
-from engine.questionnaire.reader import Questionnaire, QuestionnaireError
+from engine.questionnaire.places import DOCUMENT_SHEET, FORM_SHEET, place_key
+from engine.questionnaire.reader import Questionnaire, QuestionnaireError, ReadOptions
 
 SUFFIX = ".pdf"
 XFA_FIX = "ask the sender for the Word version or for a PDF with AcroForm fields (saved without XFA)"
@@ -92,6 +97,21 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
         doc.close()
 
 
+def read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
+    """The questions of the PDF at ``path`` without those the reviewer left out (see the module
+    docstring); an ``include`` or ``like`` correction is a note (nothing is added)."""
+    q = read_pdf_questionnaire(path, limits)
+    notes = list(q.notes)
+    if options.include or options.like:
+        notes.append("questions cannot be added by hand to a PDF (--include, --like): only left out; nothing added")
+    if not options.exclude:
+        return replace(q, notes=tuple(notes))
+    sheets = tuple(replace(s, questions=tuple(x for x in s.questions if not options.excludes(x))) for s in q.sheets)
+    kept = {place_key(x.sheet, c) for s in sheets for x in s.questions for c in (x.choice_cell, x.text_cell) if c}
+    places = {k: v for k, v in q.places.items() if k in kept}
+    return Questionnaire(path=q.path, sheets=sheets, notes=tuple(notes), places=places)
+
+
 def open_pdf(path: Path) -> pymupdf.Document:
     """``path`` opened as a PDF (unlocked with the empty password when that is enough: the
     loader's own opening, engine/ingest/pdf.py), or a QuestionnaireError saying why not. Never
@@ -135,4 +155,4 @@ def _refuse_unfillable(doc: pymupdf.Document, name: str) -> None:
         )
 
 
-__all__ = ["HYBRID_NOTE", "SUFFIX", "XFA_FIX", "has_xfa", "open_pdf", "read_pdf_questionnaire"]
+__all__ = ["HYBRID_NOTE", "SUFFIX", "XFA_FIX", "has_xfa", "open_pdf", "read_pdf", "read_pdf_questionnaire"]

@@ -1,8 +1,8 @@
 """Write answers into a PDF form's fields, and check that nothing else changed.
 
 :func:`write_pdf` takes the questionnaire read by engine/questionnaire/pdf_reader.py and the answer
-writes (anything with ``.sheet``, ``.cell`` and ``.value``, as engine.review.export's
-``CellWrite``: this package sits below engine.review and does not import it), looks each write up
+writes (:class:`~engine.questionnaire.places.AnswerWrite`: anything with ``.sheet``, ``.cell`` and
+``.value``, as engine.review.export's ``CellWrite``), looks each write up
 in ``Questionnaire.places`` and fills that place:
 
 - a text field: its value (``/V``) and an appearance drawn by MuPDF (``/AP``), on every widget of
@@ -32,7 +32,6 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import pymupdf
 
@@ -40,26 +39,13 @@ from engine.core.files import write_atomic
 from engine.core.types import FileProblem
 from engine.questionnaire.pdf_layout import page_widgets, pdf_name
 from engine.questionnaire.pdf_reader import has_xfa, open_pdf
-from engine.questionnaire.places import AnswerPlace, PlaceKind, place_key
+from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, answer_values
 from engine.questionnaire.reader import Questionnaire, QuestionnaireError
 
 _REF = re.compile(r"(\d+) 0 R")
 _TEXT_KINDS = (pymupdf.PDF_WIDGET_TYPE_TEXT, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, pymupdf.PDF_WIDGET_TYPE_LISTBOX)
 _BOX_KINDS = (pymupdf.PDF_WIDGET_TYPE_CHECKBOX, pymupdf.PDF_WIDGET_TYPE_RADIOBUTTON)
 RESAVE = "open the form in a PDF viewer, save it again and export again"
-
-
-class AnswerWrite(Protocol):
-    """One answer to write: ``value`` into the place at ``cell`` of ``sheet`` (a CellWrite)."""
-
-    @property
-    def sheet(self) -> str: ...
-
-    @property
-    def cell(self) -> str: ...
-
-    @property
-    def value(self) -> str: ...
 
 
 class PdfWriteError(FileProblem):
@@ -93,6 +79,8 @@ def write_pdf(questionnaire: Questionnaire, target: str | Path, writes: Iterable
     source, target = Path(questionnaire.path), Path(target)
     if target.resolve() == source.resolve():
         raise PdfWriteError(target, "the export target is the source questionnaire itself", "export to a new file")
+    if target.suffix.lower() != ".pdf":
+        raise PdfWriteError(target, "the export of a PDF form must keep the .pdf extension", "name the target *.pdf")
     doc = _open(source)
     try:
         _check_permissions(doc, source)
@@ -159,13 +147,12 @@ def _widgets(doc: pymupdf.Document) -> list[_Widget]:
 def _plan(questionnaire: Questionnaire, writes: Iterable[AnswerWrite], widgets: list[_Widget]) -> _Plan:
     plan = _Plan()
     name = Path(questionnaire.path).name
-    for w in writes:
-        place = questionnaire.places.get(place_key(w.sheet, w.cell))
+    for key, value in answer_values(writes).items():
+        place = questionnaire.places.get(key)
         if place is None:
             raise PdfWriteError(
-                name, f"no answer place at {w.sheet}!{w.cell}", "read the questionnaire again and export its answers"
+                name, f"no answer place at {key}", "read the questionnaire again and export its answers"
             )
-        value = "" if w.value is None else str(w.value)
         if place.kind == PlaceKind.PDF_FIELD:
             _plan_field(plan, place, value, widgets, name)
         elif place.kind == PlaceKind.PDF_BUTTONS:
@@ -173,7 +160,7 @@ def _plan(questionnaire: Questionnaire, writes: Iterable[AnswerWrite], widgets: 
         else:
             raise PdfWriteError(
                 name,
-                f"{w.sheet}!{w.cell} is a {place.kind.value} place, not a form field",
+                f"{key} is a {place.kind.value} place, not a form field",
                 "export a flat PDF's answers as a response document (engine/review/pdf_response.py)",
             )
     return plan
@@ -447,4 +434,4 @@ def _check_values(work: Path, plan: _Plan, source: Path) -> None:
         doc.close()
 
 
-__all__ = ["AnswerWrite", "PdfWriteError", "changes", "write_pdf"]
+__all__ = ["PdfWriteError", "changes", "write_pdf"]

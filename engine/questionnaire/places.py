@@ -22,8 +22,10 @@ cell writes, looks each write up here, and fills only those places.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 DOCUMENT_SHEET = "Document"  # the pseudo-sheet of a Word questionnaire's and a flat PDF's questions
 FORM_SHEET = "Form"  # the pseudo-sheet of a PDF form's fields
@@ -95,4 +97,40 @@ def place_key(sheet: str, cell: str) -> str:
     return f"{sheet}!{cell}"
 
 
-__all__ = ["DOCUMENT_SHEET", "FORM_SHEET", "AnswerPlace", "PlaceKind", "place_key", "question_kind"]
+class AnswerWrite(Protocol):
+    """One answer to write: ``value`` into the place at ``cell`` of ``sheet`` (engine.review.export's
+    ``CellWrite``; this package sits below engine.review and does not import it)."""
+
+    @property
+    def sheet(self) -> str: ...
+
+    @property
+    def cell(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
+
+def answer_values(writes: Iterable[AnswerWrite]) -> dict[str, str]:
+    """The writes as ``{place key: value}``, the last write to a place winning (what a document
+    writer fills)."""
+    return {place_key(w.sheet, w.cell): "" if w.value is None else str(w.value) for w in writes}
+
+
+def response_only(places: Mapping[str, AnswerPlace]) -> bool:
+    """Whether a document's answers go into a response document of their own (a flat PDF: no
+    answer place on its pages), not into the document itself."""
+    return bool(places) and all(p.kind is PlaceKind.RESPONSE for p in places.values())
+
+
+__all__ = [
+    "DOCUMENT_SHEET",
+    "FORM_SHEET",
+    "AnswerPlace",
+    "AnswerWrite",
+    "PlaceKind",
+    "answer_values",
+    "place_key",
+    "question_kind",
+    "response_only",
+]

@@ -35,8 +35,12 @@ Where qualifiers come from, in this order per questionnaire:
    (AAAI-12 "If you don't support SSO…") are not applied: vendors answer those rows anyway
    (Parchment answers AAAI-12 with AAAI-01 = "1) Yes").
 3. **The questionnaire's own words**, when neither finds any: a question saying "If No, skip to 4.3"
-   governs the questions after it up to (not including) 4.3; "If No, no need to answer CONS-09"
-   or "If No, do not answer questions X and Y" governs the IDs it names.
+   governs the questions after it up to (not including) 4.3; "If No, skip to section 4" up to the
+   first question of section 4 (its ID, or the number its text starts with, is 4 or starts with
+   "4."); "If No, no need to answer CONS-09" or "If No, do not answer questions X and Y" governs
+   the IDs it names. A Word or PDF questionnaire's questions are sheet rows like any other: the
+   Word reader keeps such an instruction with the question it follows when the document states
+   it in a paragraph of its own (engine/questionnaire/docx_reader.py, :func:`states_skip`).
 
 A governed question is *not required* when its qualifier is answered with a value that does
 not make it required. An answer that is not one of the qualifier's dropdown values ("N/A" where
@@ -260,7 +264,7 @@ def _from_formulas(questionnaire: Questionnaire) -> list[Qualifier]:
 
 # ---------------------------------------------------------------- the questionnaire's own words
 
-_REF = r"(?:question\s+|section\s+|item\s+)?(?P<target>[A-Za-z]{0,10}[-_.]?\d[\w.&-]*)"
+_REF = r"(?:(?P<kind>question|section|part|item)\s+)?(?P<target>[A-Za-z]{0,10}[-_.]?\d[\w.&-]*)"
 _SKIP = re.compile(
     r"\bif\s+(?:you\s+answered\s+)?[\"“']?(?P<when>no|yes|not applicable|n/?a)[\"”']?\b[^.;]{0,40}?"
     r"\b(?:skip|go|proceed|continue|move)\s+(?:on\s+)?to\s+" + _REF,
@@ -278,14 +282,17 @@ def _from_wording(questions: Sequence[Question]) -> list[Qualifier]:
     for i, qual in enumerate(questions):
         m = _SKIP.search(qual.text)
         if m:
-            target = m["target"].rstrip(".").upper()
+            target, kind = m["target"].rstrip(".").upper(), (m["kind"] or "").lower()
+            section = kind in ("section", "part")  # up to its first question: "4", or "4.1"
             later = [q for q in questions[i + 1 :] if q.sheet == qual.sheet]
-            stop = next((j for j, q in enumerate(later) if _names(q, target)), None)
+            stop = next(
+                (j for j, q in enumerate(later) if _names(q, target) or section and _in_section(q, target)), None
+            )
             if stop:
                 found.append(
                     _qualifier(
                         qual,
-                        f"up to {m['target'].rstrip('.')}",
+                        " ".join(filter(None, ("up to", kind, m["target"].rstrip(".")))),
                         later[:stop],
                         _opposite(m["when"]),
                         QualifierSource.WORDING,
@@ -316,6 +323,19 @@ def _names(q: Question, target: str) -> bool:
         return True
     head = q.text.split(maxsplit=1)[0].rstrip(".):").upper() if q.text.split() else ""
     return head == target
+
+
+def _in_section(q: Question, target: str) -> bool:
+    """Whether question ``q`` is in section ``target`` ("4"): its ID, or the number its text starts
+    with, starts with "4." ("4.1", "4.2.3")."""
+    head = q.text.split(maxsplit=1)[0].upper() if q.text.split() else ""
+    return any(n.startswith(target + ".") for n in ((q.id or "").upper(), head))
+
+
+def states_skip(text: str) -> bool:
+    """Whether ``text`` states a qualifier the wording rules read ("If No, skip to section 4", "If you
+    answered No, go to question 12", "If No, no need to answer CONS-09")."""
+    return bool(_SKIP.search(text) or _DONT.search(text))
 
 
 def _opposite(when: str) -> tuple[str, ...]:
@@ -469,7 +489,8 @@ def _listed(value: str, options: Sequence[str]) -> bool:
 
 
 def _value(given: str | None) -> str | None:
-    """The value of an answer: a short one as it is ("No", "4) AWS"); a numbered option leading
+    """The value of an answer: a short one as it is ("No", "4) AWS"), a short sentence's leading Yes
+    or No ("Yes, with every processor." → "Yes"); a numbered option leading
     its explanation, as a draft without a dropdown is written ("4) AWS — Canvas Credentials is
     hosted by …"); of a sentence written where a choice was expected, its leading Yes/No ("No, we
     do not…" → "No"); else None."""
@@ -477,7 +498,8 @@ def _value(given: str | None) -> str | None:
         return None
     given = given.strip()
     if len(given) <= 60 and "\n" not in given:
-        return given
+        sentence = re.match(r"(yes|no)\b[\s,.;:—-]+\w", given, re.I)  # "Yes, with every processor."
+        return sentence.group(1).capitalize() if sentence else given
     head = given.split(" — ", 1)[0].strip()
     if re.fullmatch(r"\d{1,2}\)[ \t]*[^\n]{1,50}", head):
         return head
@@ -524,4 +546,5 @@ __all__ = [
     "gates",
     "is_na",
     "question_key",
+    "states_skip",
 ]

@@ -186,6 +186,10 @@ class ReadOptions:
                 ) from None
         return self
 
+    def excludes(self, q: Question) -> bool:
+        """Whether the reviewer left question ``q`` out (by its key, "Sheet!B12", or its ID)."""
+        return f"{q.sheet}!{q.question_cell}" in self.exclude or (q.id or "") in self.exclude
+
     def column(self, name: str) -> int | None:
         """The column number (1-based) of ``question_col``, ``answer_col`` or ``comment_col``; None: detect."""
         return _column_number(getattr(self, name))
@@ -278,13 +282,8 @@ def read_sheets(path: Path, ov: ReadOptions, limits: Limits) -> Questionnaire:
     if plain:
         notes.append("sheets without questions: " + ", ".join(f"'{k}'" for k in plain))
     if ov.exclude:
-        layouts = [replace(s, questions=tuple(q for q in s.questions if not _excluded(q, ov))) for s in layouts]
+        layouts = [replace(s, questions=tuple(q for q in s.questions if not ov.excludes(q))) for s in layouts]
     return Questionnaire(path=path, sheets=tuple(layouts), notes=tuple(notes))
-
-
-def _excluded(q: Question, ov: ReadOptions) -> bool:
-    """A question the reviewer left out (by its key, "Sheet!B12", or its ID)."""
-    return f"{q.sheet}!{q.question_cell}" in ov.exclude or (q.id or "") in ov.exclude
 
 
 # ---------------------------------------------------------------- loading

@@ -1,8 +1,10 @@
 """Lossless export: the customer's questionnaire back, with only the answer cells filled.
 
-A Word questionnaire (.docx, .docm) is written by its format's writer (engine/questionnaire/
-docx_writer.py: only its answer places change, checked before anything is written); what follows
-is about spreadsheets.
+A Word or PDF questionnaire (.docx, .docm, .pdf) is written by its format's writer
+(engine/questionnaire/formats.py: docx_writer.py, pdf_writer.py; only its answer places change,
+checked before anything is written). A flat PDF has no answer place: its answers go into a Word
+response document (engine/review/pdf_response.py), written as the target with the suffix .docx
+(:func:`completed_suffix`). What follows is about spreadsheets.
 
 XLSX / XLSM: the zip package is copied member by member, same names, same order, same
 compression method; only the XML of the sheets that receive answers changes (plus
@@ -47,7 +49,6 @@ import os
 import posixpath
 import re
 import zipfile
-from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import BinaryIO, Sequence
@@ -65,8 +66,10 @@ from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire
 from engine.questionnaire.date_format import from_number_format
 from engine.questionnaire.formats import SUFFIXES, DocumentFormat, document_format
-from engine.questionnaire.places import place_key
+from engine.questionnaire.places import response_only
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
+from engine.review.pdf_response import write_response_docx
+from engine.review.writes import CellWrite, ExportError
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
 
@@ -75,20 +78,6 @@ _ESCAPED_CHAR = re.compile(r"_(x[0-9A-Fa-f]{4}_)")  # Excel reads "_x0041_" as "
 _REF = re.compile(r"([A-Za-z]{1,3})([1-9][0-9]{0,6})")
 _ATTRS = r"""((?:[^>"']|"[^"]*"|'[^']*')*)"""  # the attributes of a tag, quoted '>' included
 RESAVE = "open the workbook in Excel, save it again and retry"
-
-
-@dataclass(frozen=True)
-class CellWrite:
-    """One answer: ``value`` goes into ``cell`` (an A1 reference such as "D12") of ``sheet``.
-
-    For CSV questionnaires ``sheet`` is ignored and ``cell`` addresses the CSV grid.
-    """
-
-    sheet: str
-    cell: str
-    value: str
-    kind: str = "text"  # "date": a date, written as a date into a date-formatted cell
-    day: str | None = None  # a "date" write's ISO date when ``value`` is in another format ("11/24/2026")
 
 
 class _DateText(str):
@@ -142,14 +131,11 @@ def _date_value(w: "CellWrite", date_styles: frozenset, epoch: datetime, file: P
     return _DateText(shown, int(to_excel(day, epoch)), date_styles)
 
 
-class ExportError(FileProblem):
-    """An export that cannot be done."""
-
-
 def export(source: Path, target: Path, writes: Sequence[CellWrite], questionnaire: Questionnaire | None = None) -> Path:
-    """Export by the source's extension: .xlsx / .xlsm or .csv here, a document format (.docx, .docm)
-    by its writer (engine/questionnaire/formats.py), which needs ``questionnaire`` (the source read:
-    its answer places)."""
+    """Export by the source's extension: .xlsx / .xlsm or .csv here, a document format (.docx, .docm,
+    .pdf) by its writer (engine/questionnaire/formats.py), which needs ``questionnaire`` (the source
+    read: its answer places). Returns the file written: for a flat PDF, the Word response document
+    ``target`` with the suffix .docx (:func:`completed_suffix`)."""
     suffix = Path(source).suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return export_xlsx(source, target, writes)
@@ -165,6 +151,12 @@ def export(source: Path, target: Path, writes: Sequence[CellWrite], questionnair
     )
 
 
+def completed_suffix(questionnaire: Questionnaire) -> str:
+    """The suffix of a questionnaire's export: its own, or .docx for a flat PDF (its answers go into
+    a Word response document)."""
+    return ".docx" if response_only(questionnaire.places) else questionnaire.path.suffix.lower()
+
+
 def _export_document(
     document: DocumentFormat,
     source: Path,
@@ -172,13 +164,19 @@ def _export_document(
     writes: Sequence[CellWrite],
     questionnaire: Questionnaire | None,
 ) -> Path:
-    """A document questionnaire's export: each write to its answer place (the last write to a place wins)."""
-    source, target = _check_paths(source, target)
+    """A document questionnaire's export: each write to its answer place (the last write to a place
+    wins), or a flat PDF's answers into its response document."""
     if questionnaire is None or not questionnaire.places:
         raise ExportError(source, "a document questionnaire is exported with its answer places", "read it first")
-    values = {place_key(w.sheet, w.cell): w.value for w in writes}
+    if response_only(questionnaire.places):
+        target = target.with_suffix(".docx")
+    source, target = _check_paths(source, target)
+    if Path(questionnaire.path).resolve() != source.resolve():
+        raise ExportError(source, f"the answer places given are {questionnaire.path.name}'s", "read this file first")
     try:
-        return document.write(source, target, values, questionnaire.places)
+        if response_only(questionnaire.places):
+            return write_response_docx(questionnaire, target, writes)
+        return document.write(questionnaire, target, writes)
     except FileProblem as exc:
         raise ExportError(exc.file, exc.problem, exc.fix) from None
 

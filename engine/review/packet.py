@@ -55,6 +55,7 @@ from engine.ingest.sheet import cell_text
 from engine.review.review import Review, ReviewItem
 from engine.review.team import comment, comment_body
 from engine.review.team import comments as comments_of
+from engine.review.workbook_text import append_text, set_text
 from storage.review_store import Decision, ExportedPacket, PacketEntry, ReviewStore, RowChanged, RowVersion
 
 PACKET_LIMIT = 10 * 1024 * 1024  # bytes: a packet of 800 rows is well under 1 MB
@@ -187,7 +188,7 @@ def _workbook(review: Review, person: str, rows: Sequence[ReviewItem], packet_id
     wb = Workbook()
     ws = wb.active
     ws.title = SHEET
-    ws.append([name for name, _ in COLUMNS])
+    append_text(ws, [name for name, _ in COLUMNS])
     for col, (_, width) in enumerate(COLUMNS, start=1):
         ws.cell(1, col).font = Font(bold=True)
         ws.column_dimensions[ws.cell(1, col).column_letter].width = width
@@ -202,13 +203,24 @@ def _workbook(review: Review, person: str, rows: Sequence[ReviewItem], packet_id
         ("sha256", project.file_sha256),
         ("made", made),
     ):
-        meta.append([label, value])
-    meta.append(["key", "id", "question", "version (as made: the app keeps its own record)"])
+        append_text(meta, [label, value])
+    append_text(meta, ["key", "id", "question", "version (as made: the app keeps its own record)"])
     yours = PatternFill("solid", fgColor="FFF2CC")
     for n, item in enumerate(rows, start=2):
         q = item.question
-        ws.append(
-            [item.label, q.text, item.choice or "", item.answer, ", ".join(q.choices), _sources(item), None, None, None]
+        append_text(  # text, never a formula: a question or an answer may start with "="
+            ws,
+            [
+                item.label,
+                q.text,
+                item.choice or "",
+                item.answer,
+                ", ".join(q.choices),
+                _sources(item),
+                None,
+                None,
+                None,
+            ],
         )
         for col in (YOUR_CHOICE, YOUR_ANSWER, YOUR_COMMENT):
             ws.cell(n, col).fill = yours
@@ -216,7 +228,7 @@ def _workbook(review: Review, person: str, rows: Sequence[ReviewItem], packet_id
             ws.cell(n, col).alignment = Alignment(wrap_text=True, vertical="top")
         if q.choices:
             _dropdown(ws, lists, n, q.choices)
-        meta.append([item.key, item.label, q.text, str(item.version)])
+        append_text(meta, [item.key, item.label, q.text, str(item.version)])
     ws.freeze_panes = "C2"
     lists.sheet_state = meta.sheet_state = "hidden"
     out = io.BytesIO()
@@ -228,7 +240,7 @@ def _dropdown(ws, lists, n: int, choices: Sequence[str]) -> None:
     """Row ``n``'s "Your choice" cell: a list of ``choices``, kept in column ``n`` of ``lists``."""
     column = lists.cell(1, n).column_letter
     for r, choice in enumerate(choices, start=1):
-        lists.cell(r, n, choice)
+        set_text(lists.cell(r, n), choice)
     rule = DataValidation(
         type="list",
         formula1=f"'{LISTS}'!${column}$1:${column}${len(choices)}",

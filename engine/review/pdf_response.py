@@ -11,8 +11,8 @@ A flat PDF has no place for an answer (engine/questionnaire/pdf_flat.py gives ea
   as XLSX or CSV by the target's extension; every cell is text (a value starting with "=" is
   never a formula: CSV cells through engine/review/csv_writer.py, XLSX cells typed as strings).
 
-This lives in engine.review, beside the CSV writer it uses and the ``CellWrite`` it takes; the
-AcroForm writer that fills the PDF itself is engine/questionnaire/pdf_writer.py. An answer is the
+This lives in engine.review, beside the CSV writer it uses; engine/review/export.py sends a flat
+PDF's export here. The AcroForm writer that fills the PDF itself is engine/questionnaire/pdf_writer.py. An answer is the
 write to the question's choice or text cell, else what the file already held (a filled PDF read
 as past answers). Both files are written atomically.
 """
@@ -26,14 +26,15 @@ from pathlib import Path
 
 import docx
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
 from engine.questionnaire.pdf_questions import page_of_row
+from engine.questionnaire.places import AnswerWrite
 from engine.questionnaire.reader import Question, Questionnaire
 from engine.review.csv_writer import csv_text
-from engine.review.export import CellWrite, ExportError
+from engine.review.workbook_text import plain_text, set_text
+from engine.review.writes import ExportError
 
 HEADER = ("Number", "Page", "Question", "Answer", "Explanation")
 _WIDTHS = (12, 7, 70, 14, 70)
@@ -51,7 +52,7 @@ class ResponseRow:
     answer: str
 
 
-def response_rows(questionnaire: Questionnaire, writes: Iterable[CellWrite]) -> list[ResponseRow]:
+def response_rows(questionnaire: Questionnaire, writes: Iterable[AnswerWrite]) -> list[ResponseRow]:
     """The questions in the PDF's order with their answers: the last write to the choice or text
     cell, else what the file held."""
     written: dict[tuple[str, str], str] = {}
@@ -77,23 +78,23 @@ def _answer(written: dict[tuple[str, str], str], q: Question, cell: str | None, 
     return written.get((q.sheet, cell), existing or "")
 
 
-def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterable[CellWrite]) -> Path:
+def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
     """The Word response document of a flat PDF questionnaire (see the module docstring)."""
     target = _target(questionnaire, target, (".docx",))
     document = docx.Document()
-    document.add_heading(_text(Path(questionnaire.path).name), level=0)
+    document.add_heading(plain_text(Path(questionnaire.path).name), level=0)
     document.add_paragraph(
-        _text(f"Answers to {Path(questionnaire.path).name}, question by question in the order of the document.")
+        plain_text(f"Answers to {Path(questionnaire.path).name}, question by question in the order of the document.")
     )
     for row in response_rows(questionnaire, writes):
         title = document.add_paragraph()
-        title.add_run(_text(row.number) + " ").bold = True
-        title.add_run(_text(row.question)).bold = True
+        title.add_run(plain_text(row.number) + " ").bold = True
+        title.add_run(plain_text(row.question)).bold = True
         title.add_run(f" (page {row.page})").italic = True
         if row.choice:
-            document.add_paragraph("Answer: " + _text(row.choice))
+            document.add_paragraph("Answer: " + plain_text(row.choice))
         for line in row.answer.splitlines():
-            document.add_paragraph(_text(line))
+            document.add_paragraph(plain_text(line))
         if not row.choice and not row.answer.strip():
             document.add_paragraph().add_run(NO_ANSWER).italic = True
     buffer = io.BytesIO()
@@ -102,7 +103,7 @@ def write_response_docx(questionnaire: Questionnaire, target: str | Path, writes
     return target
 
 
-def write_response_table(questionnaire: Questionnaire, target: str | Path, writes: Iterable[CellWrite]) -> Path:
+def write_response_table(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
     """The answers of a flat PDF questionnaire as one row per question, XLSX or CSV by ``target``'s
     extension (see the module docstring)."""
     target = _target(questionnaire, target, (".xlsx", ".csv"))
@@ -115,9 +116,7 @@ def write_response_table(questionnaire: Questionnaire, target: str | Path, write
     ws.title = "Answers"
     for r, values in enumerate([HEADER, *rows], start=1):
         for c, value in enumerate(values, start=1):
-            cell = ws.cell(r, c)
-            cell.value = _text(value)
-            cell.data_type = "s"  # text, never a formula
+            cell = set_text(ws.cell(r, c), value)  # text, never a formula
             cell.alignment = Alignment(wrap_text=True, vertical="top")
             if r == 1:
                 cell.font = Font(bold=True)
@@ -128,11 +127,6 @@ def write_response_table(questionnaire: Questionnaire, target: str | Path, write
     wb.save(buffer)
     write_atomic(target, buffer.getvalue())
     return target
-
-
-def _text(value: object) -> str:
-    """Text a Word or Excel file can hold: XML's forbidden control characters removed."""
-    return ILLEGAL_CHARACTERS_RE.sub("", "" if value is None else str(value))
 
 
 def _target(questionnaire: Questionnaire, target: str | Path, suffixes: tuple[str, ...]) -> Path:

@@ -28,7 +28,6 @@ leaves it behind; the export can be limited to approved answers (``approved_only
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
@@ -416,9 +415,10 @@ class Review:
         return [i for i in self.items() if not i.state.approved]
 
     def export_workbook(self, out: Path, include_unreviewed: bool = False, approved_only: bool = False) -> Path:
-        """The original questionnaire with the approved answers filled in, nothing else changed;
-        ``approved_only``: only the accepted or edited answers a second person approved
-        (``ReviewItem.approval``), every other answer cell left as it is."""
+        """The original questionnaire with the approved answers filled in, nothing else changed (a
+        flat PDF's: its Word response document, ``out`` with the suffix .docx); ``approved_only``:
+        only the accepted or edited answers a second person approved (``ReviewItem.approval``),
+        every other answer cell left as it is. Returns the file written."""
         require(Permission.EXPORT)
         answers = {}
         for item in self.items():
@@ -433,14 +433,11 @@ class Review:
         )
 
     def workbook_bytes(self, include_unreviewed: bool = False, approved_only: bool = False) -> bytes:
+        """The bytes of :meth:`export_workbook`'s file (its suffix: engine.review.export.completed_suffix)."""
         require(Permission.EXPORT)
-        suffix = self.questionnaire.path.suffix
-        fd, tmp = tempfile.mkstemp(suffix=suffix)
-        os.close(fd)
-        try:
-            return self.export_workbook(Path(tmp), include_unreviewed, approved_only).read_bytes()
-        finally:
-            Path(tmp).unlink(missing_ok=True)
+        with tempfile.TemporaryDirectory(prefix="rfp-export-") as tmp:
+            target = Path(tmp) / f"completed{self.questionnaire.path.suffix}"
+            return self.export_workbook(target, include_unreviewed, approved_only).read_bytes()
 
     def answers_csv(self) -> str:
         """One row per question: id, sheet, row, question, state, choice, answer (every cell

@@ -1,12 +1,15 @@
 """Hostile and awkward Word questionnaires (issue #48 item 6): a password-protected file, a zip
 bomb and too much text named .docx, a damaged package, external relationships (never fetched),
-tracked changes (read as accepted, with a note) and comments (kept). Each is one line naming the
+tracked changes (read as accepted, with a note), comments (kept), XML entities (a "billion laughs"
+in UTF-8 and UTF-16, an external entity: refused, never expanded). Each is one line naming the
 file, the problem and the fix, or a note; nothing is written when the export cannot be done."""
 
 from __future__ import annotations
 
+import time
 import zipfile
 
+import psutil
 import pytest
 
 from engine.core.limits import LimitError, Limits
@@ -113,3 +116,58 @@ def test_the_export_of_a_protected_file_writes_nothing(tmp_path):
     with pytest.raises(ExportError, match="password-protected"):
         export(q.path, target, [CellWrite("Document", q.questions[0].text_cell, "x")], q)
     assert not target.exists()
+
+
+def _laughs(levels: int = 9) -> str:
+    """A document type whose entities nest tenfold per level: &lol9; is 10**9 "lol"s (≈ 3 GB)."""
+    entities = ['<!ENTITY lol0 "lol">'] + [f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, levels + 1)]
+    return f"<!DOCTYPE w:document [{''.join(entities)}]>"
+
+
+def _with_part(path, part: str, edit) -> None:
+    """Rewrite one part of the package at ``path`` (the others copied as they are)."""
+    data = {i.filename: zipfile.ZipFile(path).read(i) for i in zipfile.ZipFile(path).infolist()}
+    data[part] = edit(data[part])
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, content in data.items():
+            zf.writestr(name, content)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_a_billion_laughs_docx_is_refused_and_never_expanded(tmp_path, encoding):
+    """The document part declares nested entities and a question uses the largest: refused in one
+    line before lxml parses it (defusedxml's rule, engine/core/ooxml.py declares_entities), whatever
+    the part's encoding; nothing expanded (the process stays small and the refusal is immediate)."""
+    doc, path = simple(tmp_path, "laughs.docx")
+    wf.save(doc, path)
+
+    def bomb(xml: bytes) -> bytes:
+        head, body = xml.decode("utf-8").split("?>", 1)
+        body = body.replace("Describe your backup process.", "Describe your backup process &lol9;.")
+        text = f'<?xml version="1.0" encoding="{encoding.upper()}" standalone="yes"?>{_laughs()}{body}'
+        return text.encode(encoding)  # utf-16: with its byte order mark
+
+    _with_part(path, "word/document.xml", bomb)
+    before = psutil.Process().memory_info().rss
+    started = time.perf_counter()
+    with pytest.raises(QuestionnaireError) as exc:
+        read_questionnaire(path)
+    assert time.perf_counter() - started < 5 and psutil.Process().memory_info().rss - before < 200 << 20
+    assert exc.value.file == "laughs.docx" and "declares XML entities" in exc.value.problem
+    assert "never expanded" in exc.value.problem and "save it again" in exc.value.fix and "\n" not in str(exc.value)
+
+
+def test_an_external_entity_in_a_relationships_part_is_refused(tmp_path):
+    """An entity naming a file of the machine, declared in the document's relationships part: refused,
+    the file never read into the questionnaire."""
+    doc, path = simple(tmp_path, "xxe.docx")
+    wf.save(doc, path)
+    rels = "word/_rels/document.xml.rels"
+
+    def external(xml: bytes) -> bytes:
+        head, body = xml.decode("utf-8").split("?>", 1)
+        return f'{head}?><!DOCTYPE Relationships [<!ENTITY x SYSTEM "file:///etc/passwd">]>{body}'.encode()
+
+    _with_part(path, rels, external)
+    with pytest.raises(QuestionnaireError, match="xxe.docx: has a part that declares XML entities"):
+        read_questionnaire(path)

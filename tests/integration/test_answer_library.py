@@ -1,5 +1,5 @@
 """The answer library with the real MiniLM encoder: importing generated filled questionnaires
-(.xlsx and .csv) and the real Instructure ones, re-import, conflicts and retirement, reuse of a
+(.xlsx, .csv and a PDF form) and the real Instructure ones, re-import, conflicts and retirement, reuse of a
 near-identical past question, past answers as passages, the review recording approved answers,
 and the ``library`` CLI."""
 
@@ -9,6 +9,7 @@ import json
 from datetime import date
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from engine.app.settings import Settings
@@ -25,6 +26,7 @@ from engine.questionnaire.qualifiers import question_key
 from storage.library_store import Origin
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, RefusingGenerator, topic_pages, write_pdf, write_questionnaire
+from tests.pdf_forms import CHECKBOX, TEXT, add_field, label, save
 
 PAST = [
     ("ENC-01", "Is customer data encrypted at rest?"),
@@ -107,9 +109,37 @@ def test_files_that_cannot_be_imported_say_why(tmp_path, library):
     empty.write_bytes(b"")
     with pytest.raises(QuestionnaireError, match="empty.xlsx: is empty"):
         library.import_file(empty)
+    with pytest.raises(QuestionnaireError, match="policy.pdf: is a flat PDF .* no questions were found"):
+        library.import_file(write_pdf(tmp_path / "policy.pdf", ["text"]))  # a policy is no questionnaire
     with pytest.raises(QuestionnaireError, match="unsupported extension"):
-        library.import_file(write_pdf(tmp_path / "policy.pdf", ["text"]))
+        library.import_file(tmp_path / "answers.odt")
     assert library.entries() == []
+
+
+def filled_form(path: Path) -> Path:
+    """A PDF form filled in by a past vendor: two text fields named by their tooltips, a Yes box answered."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for y, (name, tip, value) in enumerate(
+        [("ciso", "Name of your chief information security officer", "Jane Doe"),
+         ("backups", "How long are backups of the production databases kept?", "Thirty-five days.")]
+    ):  # fmt: skip
+        add_field(page, TEXT, name, (300, 100 + 40 * y, 550, 116 + 40 * y), tooltip=tip, value=value)
+    label(page, 50, 212, "Is customer data encrypted at rest?")
+    add_field(
+        page, CHECKBOX, "encrypted", (300, 200, 312, 212), tooltip="Is customer data encrypted at rest?", value=True
+    )
+    return save(doc, path)
+
+
+def test_a_filled_pdf_form_is_imported_as_past_answers(tmp_path, library):
+    report = library.import_file(filled_form(tmp_path / "past-form.pdf"))
+    assert (report.file, report.questions, report.entries) == ("past-form.pdf", 3, 3)
+    by_question = {e.question: (e.choice, e.answer) for e in library.entries()}
+    assert by_question["Name of your chief information security officer"] == (None, "Jane Doe")
+    assert by_question["How long are backups of the production databases kept?"] == (None, "Thirty-five days.")
+    assert by_question["Is customer data encrypted at rest?"] == ("Yes", "")
+    assert {e.sheet for e in library.entries()} == {"Form"}
 
 
 def test_conflicts_retirement_and_matching(tmp_path, library):

@@ -3,17 +3,22 @@ reading them (tests/questionnaire_truth/pdf.json): recall and precision of the q
 ≥ 95 % per file, every form's export passing the no-other-change check, and a round trip (every
 question answered, exported, read back) finding every answer where it belongs; the filled AWS and
 GCP CAIQ PDFs read with all 261 questions and their answers, a sample of 20 rows each read by eye.
-The figures come from engine/bench/pdf_intake.py, the benchmark docs/benchmarks.md quotes."""
+The figures come from engine/bench/pdf_intake.py, the PDF half of ``python -m engine bench intake --json``
+(docs/benchmarks.md)."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from engine.bench.pdf_intake import TRUTH, bench_file, bench_filled
 
 TRUTH_FILES = json.loads(TRUTH.read_text(encoding="utf-8"))
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name", sorted(TRUTH_FILES["files"]))
@@ -38,3 +43,31 @@ def test_filled_caiq_answers_read_as_past_answers(shared_data, name):
     figures = bench_filled(path, TRUTH_FILES["filled"][name])
     assert figures["found"] == figures["truth"] == figures["with_choice"] == 261, figures
     assert figures["sample_right"] == figures["sample"] == 20, figures
+
+
+@pytest.mark.parametrize(
+    "name, count, kinds, place",
+    [
+        ("fedramp_agency_package_request_form_acroform.pdf", 26, {"text": 25, "choice": 1}, "pdf field"),
+        ("openchain_iso18974_self_certification_checklist_flat.pdf", 32, {"choice": 32}, "response document"),
+    ],
+)
+def test_inspect_json_has_the_keys_of_a_spreadsheet(shared_data, name, count, kinds, place):
+    """``python -m engine inspect FILE.pdf --json``: the same top-level keys as a spreadsheet's, every
+    question with its ID, location (its page), text, kind, choices and answer place."""
+    pdf = shared_data / "questionnaires" / "pdf" / name
+    if not pdf.is_file():
+        pytest.skip(f"{pdf} is absent")
+    sheet = ROOT / "assets" / "sample" / "questionnaire" / "Sample_Security_Questionnaire.xlsx"
+
+    def inspect(path):
+        done = subprocess.run([sys.executable, "-m", "engine", "inspect", str(path), "--json"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    doc, book = inspect(pdf), inspect(sheet)
+    assert list(doc) == list(book) and doc["questions"] == count and doc["kinds"] == kinds
+    first = doc["sheets"][0]["questions"][0]
+    assert {"id", "location", "text", "kind", "choices", "answer_place"} <= set(first)
+    assert first["location"] == "page 1" and place in json.dumps(first["answer_place"])

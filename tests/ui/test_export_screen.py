@@ -8,11 +8,14 @@ import csv
 import io
 import sqlite3
 
+import docx
 import openpyxl
 import pytest
 
+from engine.questionnaire import read_questionnaire
 from engine.review.review import ReviewState
 from tests.fixtures import write_questionnaire
+from tests.pdf_forms import flat_pdf, supplier_form
 from tests.ui.conftest import add_handbook, add_questionnaire
 from ui.components.messages import escape_md
 
@@ -157,3 +160,53 @@ def test_an_experts_packet_downloads_with_the_rows_they_hold(open_screen, downlo
     at.run()  # a rerun makes no second packet
     with sqlite3.connect(ws.review_store.path) as db:
         assert db.execute("SELECT COUNT(*) FROM packets").fetchone()[0] == 1
+
+
+def test_a_pdf_form_downloads_filled_and_a_flat_pdf_as_a_word_response_document(
+    open_screen, downloads, ui_workspace, tmp_path
+):
+    """A PDF questionnaire (#48): a form's completed file is the PDF with its fields filled (read back:
+    the accepted answers in their fields); a flat PDF has no fields, so its answers download as a
+    Word response document (each question with its number, page and answer), beside the CSV."""
+    ws = ui_workspace
+    add_handbook(ws, tmp_path)
+    form = supplier_form(tmp_path / "supplier.pdf")
+    flat = flat_pdf(tmp_path / "flat.pdf", [[(50, 100, "1. Is customer data encrypted at rest?"),
+                                             (50, 130, "2. How long are backups of the production databases kept?")]])  # fmt: skip
+    for source in (form, flat):
+        project, _ = ws.add_questionnaire(source.name, source.read_bytes())
+        ws.jobs.start(project.id)
+        assert ws.jobs.wait(project.id, 120).error is None
+        review = ws.review(project.id)
+        for item in review.items():
+            review.accept(item.key, expected=item.version)
+
+    at = open_screen("export")  # the last one added: the flat PDF
+    assert not at.exception
+    buttons = by_label(at.download_button)
+    assert set(buttons) == {"Download the answers as a Word document", "Download answers (CSV)",
+                            "Download citations report"}  # fmt: skip
+    answers = downloads(buttons["Download the answers as a Word document"])
+    assert answers.filename == "flat_answers.docx" and answers.mimetype.endswith("wordprocessingml.document")
+    lines = [p.text for p in docx.Document(io.BytesIO(answers.content)).paragraphs]
+    assert "1 Is customer data encrypted at rest? (page 1)" in lines and "Answer: Yes" in lines
+    assert "The PDF has no form fields to fill: its answers come as a Word response document" in texts_of(at)
+
+    form_project = next(p for p in ws.projects() if p.file_name == "supplier.pdf")
+    at.session_state["project_id"] = form_project.id
+    at = at.run()
+    assert not at.exception
+    completed = downloads(by_label(at.download_button)["Download completed form"])
+    assert completed.filename == "supplier_completed.pdf" and completed.mimetype == "application/pdf"
+    (tmp_path / "back.pdf").write_bytes(completed.content)
+    back = {x.text: x for x in read_questionnaire(tmp_path / "back.pdf").questions}
+    review = ws.review(form_project.id)
+    accepted = {i.question.text: i for i in review.items()}
+    backups = "How long are backups of the production databases kept?"
+    assert accepted[backups].answer  # quoted from the handbook by the stated fake
+    assert back[backups].existing_answer == accepted[backups].answer
+    assert back["Is customer data encrypted at rest?"].existing_choice == "Yes"
+
+
+def texts_of(at) -> str:
+    return "\n".join(str(e.value) for e in (*at.caption, *at.markdown, *at.info))

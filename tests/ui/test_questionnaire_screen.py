@@ -12,8 +12,10 @@ import sqlite3
 from pathlib import Path
 
 import openpyxl
+import pymupdf
 
 from tests.fixtures import write_questionnaire
+from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
 from tests.ui.conftest import add_handbook, button, texts
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -250,3 +252,53 @@ def test_a_run_that_ended_with_an_error_says_why(open_screen, ui_workspace, tmp_
         in error
     )
     assert "The drafts written so far are kept; *Start drafting* retries the rest." in error
+
+
+def test_a_pdf_form_is_uploaded_and_its_mapping_shown_with_pages(open_screen, ui_workspace, tmp_path):
+    """A PDF questionnaire (#48): the uploader takes .pdf, the mapping lists each question with its
+    page, kind and answer place (the form's field), and a PDF's questions can be left out (not added:
+    it has no paragraphs to pick), the correction kept with the questionnaire."""
+    ws = ui_workspace
+    at = open_screen("questionnaire")
+    assert "pdf" in at.file_uploader[0].proto.type or ".pdf" in at.file_uploader[0].proto.type
+    form = supplier_form(tmp_path / "supplier.pdf")
+    at.file_uploader[0].upload(form.name, form.read_bytes(), "application/pdf")
+    at.run()
+    assert not at.exception
+    (project,) = ws.projects()
+    assert "**supplier.pdf**: 3 questions found." in texts(at.success)
+    shown = metrics(at)
+    assert shown["Questions"] == "3" and shown["Text"] == "2" and shown["Choice"] == "1"
+    table = at.dataframe[0].value
+    assert list(table["Where"]) == ["page 1"] * 3
+    assert list(table["Question"]) == list(SUPPLIER_QUESTIONS)
+    assert list(table["Answer goes in"])[0].startswith("pdf field")
+
+    exclude = at.multiselect(key=f"questionnaire_override_{project.id}_exclude_0")
+    assert not [m for m in at.multiselect if "include" in m.key]  # nothing to add by hand in a PDF
+    assert "A PDF's questions can be left out" in texts(at.caption)
+    exclude.select(exclude.options[2]).run()
+    button(at, "Apply corrections").click()
+    at.run()
+    assert not at.exception and metrics(at)["Questions"] == "2"
+    assert ws.read_options(project.id).exclude == ("Form!A1003",)
+
+
+def test_a_pdf_that_cannot_be_read_is_refused_in_its_words_without_column_overrides(
+    open_screen, ui_workspace, tmp_path
+):
+    """A scanned PDF: the screen says what the file is and what to do (OCR, or the Word version), and
+    offers no sheet and column overrides (they are a spreadsheet's); no project is kept."""
+    doc = pymupdf.open()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 100), 0)
+    pix.clear_with(200)
+    doc.new_page().insert_image(pymupdf.Rect(50, 50, 450, 250), pixmap=pix)
+    scanned = tmp_path / "scanned.pdf"
+    doc.save(scanned)
+    at = open_screen("questionnaire")
+    at.file_uploader[0].upload(scanned.name, scanned.read_bytes(), "application/pdf")
+    at.run()
+    assert not at.exception and ui_workspace.projects() == []
+    error = texts(at.error)
+    assert "The questionnaire was not added. **scanned.pdf**: Has no text layer" in error and "OCR" in error
+    assert "Say where the questions are" not in texts(at.markdown) and not at.text_input

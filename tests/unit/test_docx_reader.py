@@ -9,6 +9,7 @@ import pytest
 from engine.questionnaire import QuestionnaireError, read_questionnaire
 from engine.questionnaire.mapping import mapping
 from engine.questionnaire.places import PlaceKind, place_key
+from engine.questionnaire.qualifiers import QualifierSource, find_qualifiers, gates
 from tests import word_fixtures as wf
 
 
@@ -251,3 +252,46 @@ def test_a_document_without_questions_is_refused_in_one_line(tmp_path):
     doc.add_paragraph("Just a letter, nothing to answer.")
     with pytest.raises(QuestionnaireError, match="no questions found"):
         read(tmp_path, doc)
+
+
+def test_qualifiers_the_document_states_govern_its_questions(tmp_path):
+    """'If No, skip to section 4' in a question's row governs the questions up to section 4's first
+    (4.1); 'If you answered No, go to question 4.' in a paragraph of its own after a numbered
+    question is read with that question, and governs the ones up to question 4; answered No, they
+    are not required, answered Yes they are (engine/questionnaire/qualifiers.py's wording rules)."""
+    doc = wf.new()
+    doc.add_heading("1 General", level=1)
+    wf.add(doc, wf.table([["ID", "Question", "Response"],
+                          ["1.1", "Do you process protected health information? If No, skip to section 4.", "☐ Yes ☐ No"],
+                          ["1.2", "Describe how you secure your office.", ""]]))  # fmt: skip
+    doc.add_heading("2 Health data", level=1)
+    wf.add(doc, wf.table([["ID", "Question", "Response"], ["2.1", "Describe how health data is encrypted.", ""],
+                          ["2.2", "Describe who can read health data.", ""]]))  # fmt: skip
+    doc.add_heading("4 Closing", level=1)
+    wf.add(doc, wf.table([["ID", "Question", "Response"], ["4.1", "Describe anything else we should know.", ""]]))
+    doc.add_paragraph("Do you sign business associate agreements?", style="List Number")
+    doc.add_paragraph("If you answered No, go to question 4.", style="List Paragraph")
+    for text in ("List your business associates.", "Describe your breach process.", "Describe your audit process."):
+        doc.add_paragraph(text, style="List Number")
+    q = read(tmp_path, doc)
+    ids = [x.id for x in q.questions]
+    assert ids == ["1.1", "1.2", "2.1", "2.2", "4.1", "1", "2", "3", "4"]
+    baa = q.questions[5]
+    assert baa.text == "Do you sign business associate agreements? If you answered No, go to question 4."
+    assert baa.existing_answer is None  # the instruction is no answer written under the question
+
+    phi, sign = find_qualifiers(q)
+    assert (phi.id, phi.section, phi.governs_ids, phi.required_when) == (
+        "1.1",
+        "up to section 4",
+        ("1.2", "2.1", "2.2"),
+        ("yes",),
+    )
+    assert phi.off_when == ("No",) and phi.source is QualifierSource.WORDING
+    assert (sign.id, sign.section, sign.governs_ids) == ("1", "up to question 4", ("2", "3"))
+    off = gates((phi, sign), {phi.key: ("No", None), sign.key: ("Yes, with every processor.", None)})
+    assert {k: g.required for k, g in off.items()} == {
+        **{key: False for key in phi.governs},
+        **{key: True for key in sign.governs},
+    }
+    assert off[phi.governs[0]].reason == "not required (1.1 = No)"

@@ -389,8 +389,10 @@ def test_bad_sources_and_targets(workbook: Path, tmp_path: Path):
         export(tmp_path / "missing.xlsx", tmp_path / "o.xlsx", WRITES)
     with pytest.raises(ExportError, match="keep that extension"):
         export(workbook, tmp_path / "o.xlsm", WRITES)
-    with pytest.raises(ExportError, match="cannot export a .pdf"):
-        export(tmp_path / "q.pdf", tmp_path / "o.pdf", WRITES)
+    with pytest.raises(ExportError, match="cannot export a .odt"):
+        export(tmp_path / "q.odt", tmp_path / "o.odt", WRITES)
+    with pytest.raises(ExportError, match="a document questionnaire is exported with its answer places"):
+        export(tmp_path / "q.pdf", tmp_path / "o.pdf", WRITES)  # a PDF is exported (#48), read first
 
 
 # ----------------------------------------------------------------------------------- CSV

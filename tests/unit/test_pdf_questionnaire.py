@@ -14,9 +14,13 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from engine.core.types import DraftStatus
+from engine.drafting.drafter import within_limit
+from engine.drafting.records import Draft
 from engine.questionnaire.pdf_reader import read_pdf_questionnaire
 from engine.questionnaire.pdf_writer import PdfWriteError, changes, write_pdf
 from engine.questionnaire.places import DOCUMENT_SHEET, FORM_SHEET, PlaceKind, place_key
+from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import QuestionnaireError
 from tests.pdf_forms import (
     CHECKBOX,
@@ -228,7 +232,7 @@ def test_comb_fields_of_one_number_are_one_question(tmp_path):
         add_field(page, TEXT, f"SSN[0].f1_1{i}[0]", (x0, 96, x0 + 12 * n, 112), flags=1 << 24, max_chars=n)
     q = read_pdf_questionnaire(save(doc, tmp_path / "f.pdf"))
     (x,) = q.questions
-    assert x.text == "Social security number"
+    assert x.text == "Social security number (max 9 characters)"  # the fields' length, for the draft
     place = _place(q, x, x.text_cell)
     assert json.loads(place.locator) == ["SSN[0].f1_10[0]", "SSN[0].f1_11[0]", "SSN[0].f1_12[0]"]
     assert place.max_chars == 9
@@ -432,3 +436,22 @@ def test_the_check_names_any_change_other_than_the_answers(tmp_path):
     found = changes(original, tampered, filled)
     assert any(f.startswith("page 1: its text") for f in found)
     assert any("/Rect" in f and "'storage'" in f for f in found), found
+
+
+def test_a_fields_maximum_length_is_said_in_its_question_and_a_draft_is_cut_to_it(tmp_path):
+    """A text field of at most 40 characters whose label states no limit: its question says it, so
+    the drafter cuts a longer draft at the last sentence that fits (engine/drafting/drafter.py
+    within_limit) and the form takes the answer (the writer refuses one the field cannot hold)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    add_field(page, TEXT, "summary", (120, 88, 400, 104), tooltip="Summarise your backup policy", max_chars=40)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "f.pdf"))
+    (x,) = q.questions
+    assert x.text == "Summarise your backup policy (max 40 characters)"
+    long = "Backups run every night. They are kept for thirty-five days in two regions."
+    draft = within_limit(x, Draft(question_key(x), x.id, x.sheet, x.row, x.text, long, None, DraftStatus.DRAFTED))
+    assert (draft.answer, draft.cut_to) == ("Backups run every night.", "40 characters")
+    with pytest.raises(PdfWriteError, match="has 75 characters; the field holds 40"):
+        write_pdf(q, tmp_path / "long.pdf", [Write(FORM_SHEET, x.text_cell, long)])
+    out = write_pdf(q, tmp_path / "out.pdf", [Write(FORM_SHEET, x.text_cell, draft.answer)])
+    assert read_pdf_questionnaire(out).questions[0].existing_answer == "Backups run every night."

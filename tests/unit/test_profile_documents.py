@@ -209,3 +209,13 @@ def test_wordings_and_loose_comparison():
     assert normalised("https://www.inst.bid/privacy/") == normalised("inst.bid/privacy")
     assert normalised("jweaver@parchment.com\u200b") == "jweaver@parchment.com"
     assert normalised("480-719-1646") != normalised("1-602-421-5233")
+
+
+def test_a_word_label_read_with_its_context_is_a_profile_row_when_it_names_the_vendor():
+    """The Word reader gives a label its section or table title ("Supplier questionnaire: Vendor
+    Name"); the label alone names the fact when it names the vendor or its product itself, never
+    when the context could be another party's ("Subcontractor: Company Name") or a person's."""
+    assert fact_key("Supplier questionnaire: Vendor Name") == "vendor_name"
+    assert fact_key("General information: Product Description") == "product_description"
+    assert fact_key("Subcontractor: Company Name") is None
+    assert fact_key("Information System Owner: Date") is None and fact_key("ISSO: Contact Email") is None

@@ -290,7 +290,10 @@ def test_no_question_column_says_which_override(tmp_path):
         ("empty.xlsx", b"", "is empty"),
         ("empty.csv", b"", "is empty"),
         ("blank.csv", b" ; ;\n\n", "no cells with text"),
-        ("answers.pdf", b"%PDF-1.7", "unsupported extension"),
+        ("answers.pdf", b"%PDF-1.7", "not a readable PDF"),  # a PDF is read (#48): this one is damaged
+        ("answers.odt", b"PK\x03\x04", "unsupported extension"),
+        ("answers.doc", b"\xd0\xcf\x11\xe0" + b"\0" * 512, "old Word 97"),
+        ("answers.xls", b"\xd0\xcf\x11\xe0" + b"\0" * 512, "old Excel 97"),
     ],
 )
 def test_bad_files_raise_a_clear_error(tmp_path, name, content, problem):

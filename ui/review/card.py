@@ -25,7 +25,7 @@ import streamlit as st
 
 from engine.app import ReviewStoreError, RowChanged, RowVersion
 from engine.core.types import StoreReplaced
-from engine.questionnaire.places import DOCUMENT_SHEET
+from engine.questionnaire.mapping import location
 from engine.review.review import ReviewItem, ReviewState
 from ui import resources
 from ui.components import cached_questionnaire
@@ -308,13 +308,14 @@ _ACTION_WORDS = {
 }
 
 
-def _header(item: ReviewItem) -> None:
-    """Where the question is, its state and reuse badges, its text and what the workbook holds."""
+def _header(pid: int, item: ReviewItem) -> None:
+    """Where the question is (a sheet's row, a Word document's paragraph, a PDF's page), its state
+    and reuse badges, its text and what the file holds."""
     q = item.question
+    where = location(cached_questionnaire.review(resources.workspace(), pid).questionnaire, q)
     ident = f"{escape_md(q.id)} · " if q.id else ""
     top, badge = st.columns([5, 2], vertical_alignment="center")
-    where = f"paragraph {q.row}" if q.sheet == DOCUMENT_SHEET else f"sheet {escape_md(q.sheet)} · row {q.row}"
-    top.caption(f"{ident}{where}")  # a Word questionnaire's question: the number of its first paragraph
+    top.caption(f"{ident}{escape_md(where)}")  # a document's question: its paragraph, or its page of a PDF
     reused = item.draft is not None and item.draft.reused
     crossed = getattr(item.draft, "from_product", None) if reused else None
     tag = (
@@ -443,7 +444,7 @@ def card(pid: int, item: ReviewItem, order: list[str]) -> None:
     """One question's card: its header, what its state asks of the reviewer and why to look at
     the draft, the answer editor and the actions (its citations follow: ui/review/source.py)."""
     conflict = _kept(pid, item)
-    _header(item)
+    _header(pid, item)
     if conflict is not None:
         _changed(pid, item, conflict, order)
     state_notes(item)

@@ -1,7 +1,8 @@
 """Export screen: where the review stands (counts by state, the questions not accepted yet, the
 ones a qualifier switched off counted apart: they stay blank, as the questionnaire expects) and
-the three downloads — the customer's workbook with the approved answers filled in and nothing
-else changed, a CSV of the answers, and a citations report; the expert packets; and the coverage
+the three downloads — the customer's workbook (or Word document, or PDF form) with the approved
+answers filled in and nothing else changed (a flat PDF's: a Word response document, each question
+with its answer), a CSV of the answers, and a citations report; the expert packets; and the coverage
 report (ui/components/coverage_pane.py, #51). Every file is built by the engine
 (``engine.review.review.Review``, engine/review/reports/) from what the review store holds."""
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from engine.questionnaire.formats import DOCUMENT_SUFFIXES
+from engine.review.export import completed_suffix
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.coverage_pane import coverage_section
@@ -25,6 +27,18 @@ MIME = {
     ".csv": "text/csv",
     ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     ".docm": "application/vnd.ms-word.document.macroEnabled.12",
+    ".pdf": "application/pdf",
+}
+WRITTEN = {  # what the completed file is, by the suffix of the questionnaire and of its export
+    "workbook": "The completed workbook is your original file with only the answer cells filled in: sheets, dropdowns, "
+    "formats and formulas are kept as they were.",
+    "document": "The completed document is your original Word file with only the answer places filled in (boxes "
+    "ticked the way it draws them, content controls filled): it is checked to differ from the original nowhere "
+    "else before it is offered.",
+    "form": "The completed form is your original PDF with only its fields filled in (boxes ticked with the form's own "
+    "marks, no script run): it is checked to differ from the original nowhere else before it is offered.",
+    "response document": "The PDF has no form fields to fill: its answers come as a Word response document, each "
+    "question with its number, page and answer in the PDF's order (the CSV beside it has them too).",
 }
 SHOWN_ALWAYS = (ReviewState.ACCEPTED, ReviewState.EDITED, ReviewState.DRAFTED)
 ORDER = (
@@ -134,7 +148,16 @@ elif required:
 # ---- downloads -----------------------------------------------------------------------------------
 st.subheader("Downloads")
 stem, suffix = Path(project.file_name).stem, Path(project.file_name).suffix.lower()
-noun = "document" if suffix in DOCUMENT_SUFFIXES else "workbook"  # a Word questionnaire is written back as itself
+written = completed_suffix(review.questionnaire)  # a flat PDF's answers: a Word response document
+noun = (
+    "workbook"
+    if suffix not in DOCUMENT_SUFFIXES
+    else "response document"
+    if written != suffix
+    else "form"
+    if suffix == ".pdf"
+    else "document"
+)
 only_approved = (review.approval_required or signed > 0) and st.checkbox(
     "Only approved answers",
     value=review.approval_required,
@@ -152,14 +175,7 @@ include = st.checkbox(
     "always stay blank.",
 )
 st.caption(
-    (
-        "The completed workbook is your original file with only the answer cells filled in: "
-        "sheets, dropdowns, formats and formulas are kept as they were."
-        if noun == "workbook"
-        else "The completed document is your original Word file with only the answer places filled in (boxes "
-        "ticked the way it draws them, content controls filled): it is checked to differ from the original "
-        "nowhere else before it is offered."
-    )
+    WRITTEN[noun]
     + (
         f" {unreviewed} unreviewed draft{'s are' if unreviewed != 1 else ' is'} included: check them before "
         "sending the file."
@@ -177,10 +193,10 @@ except Exception as exc:
     left.error(f"The completed {noun} could not be written: {problem_text(exc)}")
 else:
     left.download_button(
-        f"Download completed {noun}",
+        "Download the answers as a Word document" if noun == "response document" else f"Download completed {noun}",
         workbook,
-        file_name=f"{stem}_completed{suffix}",
-        mime=MIME.get(suffix, "application/octet-stream"),
+        file_name=f"{stem}_{'answers' if noun == 'response document' else 'completed'}{written}",
+        mime=MIME.get(written, "application/octet-stream"),
         type="primary",
         icon=":material/download:",
         on_click="ignore",
@@ -204,7 +220,10 @@ right.download_button(
     on_click="ignore",
     width="stretch",
 )
-left.caption(f"Approved answers in the original {noun}.")
+left.caption(
+    "Approved answers, question by question, in a Word document." if noun == "response document"
+    else f"Approved answers in the original {noun}."
+)  # fmt: skip
 middle.caption("One row per question: ID, sheet, row, question, state, choice, answer.")
 right.caption("One row per citation: the source file, page or row, and the quoted text.")
 

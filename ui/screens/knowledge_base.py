@@ -418,7 +418,8 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
         type=[s.lstrip(".") for s in QUESTIONNAIRE_SUFFIXES],
         accept_multiple_files=True,
         key=f"library_uploader_{generation}",
-        help="Filled questionnaires (.xlsx, .xlsm or .csv). Importing a file with the same name again replaces its answers.",
+        help="Filled questionnaires (.xlsx, .xlsm, .csv, Word .docx/.docm or PDF: a filled form, or a flat PDF whose "
+        "tables hold the answers, such as a CAIQ). Importing a file with the same name again replaces its answers.",
     )
     if (
         bad_upload := refusal_of(files)

@@ -23,7 +23,7 @@ from engine.core.types import IngestError
 from engine.index.proposed_product import ProductProposal, proposed_product
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
-from engine.questionnaire.formats import SUFFIXES
+from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, document_format
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
@@ -175,8 +175,9 @@ def choose_project() -> None:
 
 # ---- detection and overrides ------------------------------------------------------------------------
 def document_detection(questionnaire: Questionnaire) -> None:
-    """What the reader found in a Word questionnaire: every question with its ID (the document's own
-    numbering), kind, choices and where its answer goes, and the counts by kind."""
+    """What the reader found in a Word or PDF questionnaire: every question with where it is (its
+    paragraph, or its page of a PDF), its ID (the document's own numbering), kind, choices and
+    where its answer goes, and the counts by kind."""
     rows = mapping(questionnaire)
     kinds = kind_counts(rows)
     columns = st.columns(2 + len(kinds))
@@ -187,7 +188,7 @@ def document_detection(questionnaire: Questionnaire) -> None:
     st.dataframe(
         [
             {
-                "Paragraph": m.key.split("!", 1)[1].lstrip("A"),
+                "Where": m.location,
                 "ID": m.id or "",
                 "Kind": m.kind,
                 "Question": " ".join(m.text.split()),
@@ -283,8 +284,10 @@ def reset_overrides(ws: Workspace, pid: int) -> None:
 
 
 def question_label(m: Mapped) -> str:
+    """A document question as the corrections list it: its paragraph number (what "add these
+    paragraphs" lists) or its page of a PDF, its ID and its text."""
     text = " ".join(m.text.split())
-    return f"{m.key.split('!', 1)[1].lstrip('A')} · {m.id + ' · ' if m.id else ''}{text[:90]}"
+    return f"{m.location.removeprefix('paragraph ')} · {m.id + ' · ' if m.id else ''}{text[:90]}"
 
 
 def correction_key(pid: int, name: str) -> str:
@@ -320,11 +323,17 @@ def apply_corrections(ws: Workspace, pid: int, questionnaire: Questionnaire) -> 
 
 
 def corrections(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: bool) -> None:
-    """A Word questionnaire's corrections: leave out false questions, add a missed paragraph, add the
-    ones like an example (same style and list, or the same table column)."""
+    """A document questionnaire's corrections: leave out false questions; in a Word document also add
+    a missed paragraph and the ones like an example (same style and list, or the same table column).
+    A PDF's questions can only be left out (its format reads no paragraphs to add)."""
     rows = mapping(questionnaire)
     labels = [question_label(m) for m in rows]
     st.multiselect("Not questions: leave these out", labels, key=correction_key(pid, "exclude"), disabled=locked)
+    document = document_format(questionnaire.path)
+    if document is not None and document.paragraphs is None:
+        st.caption("A PDF's questions can be left out; missed ones cannot be added by hand (a Word document's can).")
+        correction_buttons(ws, pid, questionnaire, locked)
+        return
     known = {int(m.key.split("!", 1)[1].lstrip("A")) for m in rows}
     paragraphs = [(n, text) for n, text in ws.document_paragraphs(pid) if n not in known]
     st.multiselect(
@@ -341,6 +350,11 @@ def corrections(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: b
         key=correction_key(pid, "like"),
         disabled=locked,
     )
+    correction_buttons(ws, pid, questionnaire, locked)
+
+
+def correction_buttons(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: bool) -> None:
+    """What the corrections kept with the questionnaire are, and the buttons that apply or reset them."""
     current = ws.read_options(pid)
     if current.exclude or current.include or current.like:
         st.caption(
@@ -524,8 +538,9 @@ with st.container(border=True):
         "Upload questionnaire",
         type=[s.lstrip(".") for s in SUFFIXES],
         key=f"questionnaire_uploader_{generation}",
-        help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm), CSV or Word document "
-        "(.docx/.docm). It is kept unchanged; the export fills in only the answer cells or places.",
+        help="The customer's questionnaire as an Excel workbook (.xlsx/.xlsm), CSV, Word document "
+        "(.docx/.docm) or PDF (a form's fields are filled; a flat PDF's answers go into a Word response "
+        "document). It is kept unchanged; the export fills in only the answer cells or places.",
     )
     if (
         bad_upload := refusal_of(uploaded)
@@ -556,7 +571,7 @@ with st.container(border=True):
     if refused is not None:
         # the file stays in the uploader: say where its questions are, and add it with that
         st.error(refused, icon=":material/error:")
-        if uploaded.size and Path(uploaded.name).suffix.lower() in SUFFIXES and overridable:
+        if uploaded.size and Path(uploaded.name).suffix.lower() in SHEET_SUFFIXES and overridable:  # columns: a sheet's
             st.markdown("**Say where the questions are**, then add the file with these overrides:")
             override_fields("upload", ReadOptions())
             if st.button("Add with these overrides"):
@@ -570,7 +585,7 @@ with st.container(border=True):
 pid = current_project(ws)
 if pid is None:
     st.info(
-        "Upload the questionnaire you received (Excel, CSV or Word), or try the app with the sample "
+        "Upload the questionnaire you received (Excel, CSV, Word or PDF), or try the app with the sample "
         "questionnaire. The questions and where their answers go are found automatically; you can "
         "correct them before drafting.",
         icon=":material/lightbulb:",
@@ -604,7 +619,7 @@ st.subheader(f"Detected in {escape_md(project.file_name)}")
 detection(questionnaire)
 with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pid}", on_change="rerun"):
     show_flashed(OVERRIDE_FLASH)
-    if questionnaire.places:  # a Word questionnaire: questions, not columns
+    if questionnaire.places:  # a Word or PDF questionnaire: questions, not columns
         corrections(ws, pid, questionnaire, locked=running)
     else:
         overrides(ws, pid, locked=running)

@@ -1,0 +1,38 @@
+"""Text in the workbooks the product makes (the expert's packet, a flat PDF's answers as XLSX):
+every string cell typed as text (``data_type = "s"``), so a value that starts with "=" — a
+question, an answer, a file name nobody vetted — stays text and is never a formula (openpyxl stores
+such a string as a formula unless told otherwise), and without the control characters XML cannot
+hold. The CSV counterpart, a leading quote, is engine/review/csv_writer.py; the export into the
+customer's own workbook writes inline strings (engine/review/export.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.worksheet.worksheet import Worksheet
+
+
+def plain_text(value: object) -> str:
+    """Text a workbook (or a Word document) can hold: XML's forbidden control characters removed."""
+    return ILLEGAL_CHARACTERS_RE.sub("", "" if value is None else str(value))
+
+
+def set_text(cell: Cell, value: object) -> Cell:
+    """``cell`` holding ``value`` as text (None: empty), never a formula."""
+    cell.value = plain_text(value) if value is not None else None
+    if isinstance(cell.value, str):
+        cell.data_type = "s"
+    return cell
+
+
+def append_text(ws: Worksheet, values: Sequence[object]) -> int:
+    """``values`` appended as a new row of ``ws``, every cell text (:func:`set_text`); its row number."""
+    ws.append([None if v is None else plain_text(v) for v in values])
+    for cell in ws[ws.max_row]:  # the row just appended
+        if isinstance(cell.value, str):
+            cell.data_type = "s"
+    return ws.max_row
+
+
+__all__ = ["append_text", "plain_text", "set_text"]
