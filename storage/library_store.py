@@ -471,7 +471,9 @@ class LibraryStore:
             entry_id = self._insert(db, entry, vector, embedder)
             db.execute("UPDATE entries SET row = ? WHERE id = ?", (entry_id, entry_id))
             said = " — ".join(x for x in (entry.choice, entry.answer) if x)
-            self._log(db, entry_id, Change.WRITE, by, f"{said[:200]} (product {entry.product or 'company-wide'})", now())
+            self._log(
+                db, entry_id, Change.WRITE, by, f"{said[:200]} (product {entry.product or 'company-wide'})", now()
+            )
         return self.entry(entry_id)
 
     def set_retired(self, entry_id: int, by: str, retired: bool = True) -> LibraryEntry:
