@@ -157,6 +157,21 @@ def test_conflicts_retirement_and_matching(tmp_path, library):
     assert library.conflicts() == [] and len(library.entries()) == 5
 
 
+def test_the_entries_are_read_again_when_the_library_changes_here_or_in_another_process(tmp_path, library):
+    """The entries are kept between reads (a screen reads them several times a run) until the
+    library changes: by this library, or by another process's (the CLI beside the app)."""
+    library.import_file(past_book(tmp_path / "a.xlsx"))
+    first, second, third = library.entries()
+    other = AnswerLibrary(library.folder, library.encoder)  # another connection, as another process has
+    other.retire(first.id, "Ana")
+    assert [e.id for e in library.entries()] == [second.id, third.id]
+    assert library.entries(include_retired=True)[0].retired
+    library.retire(second.id, "Ben")
+    assert [e.id for e in library.entries()] == [third.id]
+    assert [e.id for e in other.entries()] == [third.id]
+    other.close()
+
+
 def test_an_exact_past_question_reuses_its_answer_without_the_llm(tmp_path, kb, library):
     library.import_file(past_book(tmp_path / "past.xlsx"))
     q = read_questionnaire(write_questionnaire(tmp_path / "new.xlsx")).questions[0]  # ENC-01, at rest
