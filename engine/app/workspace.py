@@ -428,11 +428,23 @@ class Workspace:
         drafts = [(p, self.review_store.latest_drafts(p.id)) for p in self.projects()]
         return library_report(library or self.library, drafts, today)
 
-    def set_retired_products(self, products: list[str]) -> Settings:
+    def set_retired_products(self, products: list[str], by: str | None = None) -> Settings:
         """Name the products the company no longer sells (the library report lists their entries);
-        saved in the workspace's settings."""
-        settings = self.settings.changed(retired_products=tuple(products))
+        saved in the workspace's settings, and each product named or taken off recorded in the
+        answer library's history with who (``by``; None: :attr:`reviewer`) and when. A damaged
+        library raises before anything is saved."""
+        require(Permission.LIBRARY)
+        before = self.settings.library.retired_products
+        settings = self.settings.changed(retired_products=tuple(products))  # a bad name: SettingsError, nothing saved
+        recorded = has_library(self.folder)
+        if recorded:
+            _ = self.library  # LibraryStoreDamaged here, before the settings change
         self.apply_settings(settings)
+        after = self.settings.library.retired_products
+        if recorded:
+            self.library.note_retired_products(
+                [p for p in after if p not in before], [p for p in before if p not in after], by or self.reviewer
+            )
         return self.settings
 
     def draft_file(

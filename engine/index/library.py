@@ -99,6 +99,7 @@ from engine.index.embed.sparse import analyzer
 from engine.questionnaire import Question, read_questionnaire
 from storage.library_store import (
     LIBRARY_DB,
+    Change,
     Dated,
     LibraryChange,
     LibraryEntry,
@@ -505,6 +506,15 @@ class AnswerLibrary:
         """The entry a library citation points to (the newest when several)."""
         found = self.store.entry_at(file, sheet, row)
         return self._dated(found) if found else None
+
+    def note_retired_products(self, retired: Sequence[str], restored: Sequence[str], by: str | None = None) -> None:
+        """Record in the history (entry 0, the library as a whole), with who and when, the products
+        named as no longer sold and those sold again; the list itself is the policy's
+        ``retired_products``, a workspace setting (``Workspace.set_retired_products``)."""
+        require(Permission.LIBRARY)
+        for action, products in ((Change.RETIRE_PRODUCT, retired), (Change.RESTORE_PRODUCT, restored)):
+            if products:
+                self.store.log_products(action, products, _by(by))
 
     def retire(self, entry_id: int, by: str | None = None) -> LibraryEntry:
         """Keep the entry but never match it again (nor flag it in conflicts)."""

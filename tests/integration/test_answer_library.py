@@ -302,6 +302,56 @@ def test_library_cli_round_trip(tmp_path, encoder, monkeypatch, capsys):
     assert "no library entry 999" in capsys.readouterr().err
 
 
+def test_retire_product_cli_names_a_product_no_longer_sold_and_records_who_and_when(
+    tmp_path, encoder, monkeypatch, capsys
+):
+    """``library retire-product`` sets the workspace's retired products (what the Knowledge base
+    screen's Library health saves, and ``report library --retired-product`` reads) and records each
+    change in ``library history`` with who and when; a name the library does not know, or an undo
+    of a product not retired, is one line naming the choices, and nothing changes."""
+    import engine.cli.common as common
+    import engine.cli.main as cli
+
+    monkeypatch.setattr(common, "encoder", lambda args: encoder)  # the session's MiniLM, not a second load
+    folder = tmp_path / "store"
+    store = ["--store", str(folder)]
+    a = past_book(tmp_path / "a.xlsx")
+    b = write_questionnaire(tmp_path / "b.xlsx", answered={4: "No"}, questions=PAST[:3])
+    assert cli.main(["library", "import", str(a), "--product", "Canvas Catalog", *store]) == 0
+    assert cli.main(["library", "import", str(b), "--product", "Impact", *store]) == 0
+    capsys.readouterr()
+
+    assert cli.main(["library", "retire-product", "canvas  catalog", *store, "--by", "Lee Lead"]) == 0
+    out = capsys.readouterr().out
+    assert "Canvas Catalog is retired (by Lee Lead): 3 entries still in use" in out
+    assert "report library --retired-product" in out
+    assert Settings.load(folder).library.retired_products == ("Canvas Catalog",)
+    assert cli.main(["report", "library", "--retired-product", *store]) == 0
+    out = capsys.readouterr().out
+    assert "retired product Canvas Catalog: 3 entries" in out and "selected (retired product): 3 entries" in out
+
+    for bad, why in (
+        (["Blackboard"], "'Blackboard' is not a product of the answer library (Canvas Catalog, Impact)"),
+        (["Impact", "--undo"], "'Impact' is not a retired product (Canvas Catalog)"),
+    ):
+        assert cli.main(["library", "retire-product", *bad, *store]) == 2
+        assert why in capsys.readouterr().err
+    assert Settings.load(folder).library.retired_products == ("Canvas Catalog",)  # unchanged
+
+    assert cli.main(["library", "retire-product", "Canvas Catalog", "--undo", *store, "--by", "Ana Lead"]) == 0
+    assert "Canvas Catalog is sold again (by Ana Lead)" in capsys.readouterr().out
+    assert Settings.load(folder).library.retired_products == ()
+    assert cli.main(["library", "history", *store, "--json"]) == 0
+    wide = [c for c in json.loads(capsys.readouterr().out) if c["entry"] == 0]
+    assert [(c["action"], c["detail"], c["by"]) for c in wide] == [
+        ("retire-product", "Canvas Catalog", "Lee Lead"),
+        ("restore-product", "Canvas Catalog", "Ana Lead"),
+    ]
+    assert all(date.fromisoformat(c["at"][:10]) == date.today() for c in wide)
+    assert cli.main(["library", "history", *store]) == 0
+    assert "library retire-product by Lee Lead: Canvas Catalog" in capsys.readouterr().out
+
+
 # ---- the real filled questionnaires (../shared/data) ------------------------------------------------
 
 
