@@ -13,8 +13,9 @@ each document's summary (an edited summary is re-embedded at once).
 The answer library: import past filled questionnaires (each with its own result), its entry
 count, and what its owners act on (engine/index/library.py, governance): the answers pending
 approval (Approve), those past their review-by date (Renew), the near-identical questions
-answered differently; each answer with Retire and a new owner, every action made under the
-workspace's reviewer name; the review period and how accepted answers enter (a popover); an
+answered differently, each list drawn only while it is open (ui/components/lazy_expander.py);
+each answer with Retire and a new owner, every action made under the workspace's reviewer name;
+the review period and how accepted answers enter (a popover); an
 answer written by hand (ui/components/library_entry.py, opened prefilled by the coverage report)
 and the library's health (ui/components/library_pane.py, #51).
 Every change is made by the engine at once; the screen keeps only what is on it."""
