@@ -171,11 +171,18 @@ class Change(str, Enum):
     RESTORE = "restore"  # retired, then brought back
     OWNER = "owner"
     RENEW = "renew"
+    # changes to the library as a whole (entry :data:`LIBRARY_WIDE`), the detail naming the product
+    RETIRE_PRODUCT = "retire-product"  # a product named as no longer sold (LibraryPolicy.retired_products)
+    RESTORE_PRODUCT = "restore-product"  # a product sold again
+
+
+LIBRARY_WIDE = 0  # the entry of a change to the library as a whole (no entry has id 0)
 
 
 @dataclass(frozen=True)
 class LibraryChange:
-    """One change to an entry: what, by whom, when (UTC, ISO seconds) and its detail."""
+    """One change to an entry (or to the library as a whole: :data:`LIBRARY_WIDE`): what, by
+    whom, when (UTC, ISO seconds) and its detail."""
 
     id: int
     entry: int
@@ -506,6 +513,13 @@ class LibraryStore:
             db.execute(f"UPDATE entries SET {assignment} WHERE id = ?", (value, entry_id))
             self._log(db, entry_id, action, by, detail, now())
         return self.entry(entry_id)
+
+    def log_products(self, action: Change, products: Sequence[str], by: str) -> None:
+        """A change to the library as a whole recorded for each of ``products`` (one transaction)."""
+        at = now()
+        with self._tx() as db:
+            for product in products:
+                self._log(db, LIBRARY_WIDE, action, by, product, at)
 
     @staticmethod
     def _log(db: sqlite3.Connection, entry_id: int, action: Change, by: str, detail: str | None, at: str) -> None:

@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
+from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
 from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
@@ -38,6 +39,7 @@ from engine.index.profile import Profile, row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
+from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
@@ -60,6 +62,7 @@ class Workspace:
         self.settings = settings or Settings.load(self.folder)
         self._lock = threading.RLock()
         self._warm: WarmUp | None = None
+        self._read = ReadOnce()  # each project's questionnaire, read once per file and read options
         self.backup_problem: BackupFailed | None = None  # the last snapshot that could not be written (back_up)
 
     @property
@@ -322,6 +325,7 @@ class Workspace:
         same = path.name == name
         questionnaire = replace(staged, path=path) if same else read_questionnaire(path, **options.to_json())
         self.review_store.set_questions(project.id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
+        self._read.keep(project.id, path, options, questionnaire)
         return project, questionnaire
 
     def set_read_options(self, project_id: int, options: ReadOptions) -> Questionnaire:
@@ -332,6 +336,7 @@ class Workspace:
         stored = self.review_store.options(project_id)
         self.review_store.set_options(project_id, {**stored, "read": options.to_json()})
         self.review_store.set_questions(project_id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
+        self._read.keep(project_id, path, options, questionnaire)
         return questionnaire
 
     def set_product(self, project_id: int, product: str | None) -> Project:
@@ -364,8 +369,14 @@ class Workspace:
         return path
 
     def questionnaire(self, project_id: int) -> Questionnaire:
+        """The project's questionnaire, read once per file and read options (engine/app/read_once.py)."""
         project = self.review_store.project(project_id)
-        return read_questionnaire(self.questionnaire_path(project), **self.read_options(project_id).to_json())
+        return self._read.read(project_id, self.questionnaire_path(project), self.read_options(project_id))
+
+    def questionnaire_read(self, project_id: int) -> bool:
+        """Whether :meth:`questionnaire` answers without reading the file (a screen's spinner)."""
+        project = self.review_store.project(project_id)
+        return self._read.holds(project_id, self.questionnaire_path(project), self.read_options(project_id))
 
     def review(self, project_id: int, questionnaire: Questionnaire | None = None, by: str | None = None) -> Review:
         """The project's review (answers the reviewer approves go to the answer library; while
@@ -417,11 +428,23 @@ class Workspace:
         drafts = [(p, self.review_store.latest_drafts(p.id)) for p in self.projects()]
         return library_report(library or self.library, drafts, today)
 
-    def set_retired_products(self, products: list[str]) -> Settings:
+    def set_retired_products(self, products: list[str], by: str | None = None) -> Settings:
         """Name the products the company no longer sells (the library report lists their entries);
-        saved in the workspace's settings."""
-        settings = self.settings.changed(retired_products=tuple(products))
+        saved in the workspace's settings, and each product named or taken off recorded in the
+        answer library's history with who (``by``; None: :attr:`reviewer`) and when. A damaged
+        library raises before anything is saved."""
+        require(Permission.LIBRARY)
+        before = self.settings.library.retired_products
+        settings = self.settings.changed(retired_products=tuple(products))  # a bad name: SettingsError, nothing saved
+        recorded = has_library(self.folder)
+        if recorded:
+            _ = self.library  # LibraryStoreDamaged here, before the settings change
         self.apply_settings(settings)
+        after = self.settings.library.retired_products
+        if recorded:
+            self.library.note_retired_products(
+                [p for p in after if p not in before], [p for p in before if p not in after], by or self.reviewer
+            )
         return self.settings
 
     def draft_file(
@@ -512,9 +535,10 @@ class WarmUp:
     load side by side: the embedder (``ws.kb.encoder``: importing sentence-transformers and the
     model, ≈ 11 s on 2 cores, then one query, so the first real one does not pay torch's first
     call) and the llama.cpp model (``ws.generator``: the GGUF checked and mapped; an LLM server
-    has nothing to load here). They are the workspace's own objects, built through its cached
-    properties, so nothing is loaded twice: a drafting run that asks for one while it loads
-    waits for it (Python 3.11's ``cached_property`` builds under a lock) and then uses it.
+    has nothing to load here); beside them, what the first screens read (:meth:`_reads`). They
+    are the workspace's own objects, built through its cached properties, so nothing is loaded
+    twice: a drafting run that asks for one while it loads waits for it (Python 3.11's
+    ``cached_property`` builds under a lock) and then uses it.
 
     The threads hold no lock of the workspace, the review store or the knowledge base while the
     models load, so every screen can be drawn meanwhile. A failure (a missing or damaged model
@@ -530,8 +554,12 @@ class WarmUp:
 
     def start(self) -> WarmUp:
         loaders = {"embedder": self._embedder, "model": self._model}
-        for name in self.steps:
-            thread = threading.Thread(target=self._run, args=(name, loaders[name]), daemon=True, name=f"warm-up-{name}")
+        threads = [
+            threading.Thread(target=self._run, args=(name, loaders[name]), daemon=True, name=f"warm-up-{name}")
+            for name in self.steps
+        ]
+        threads.append(threading.Thread(target=self._reads, daemon=True, name="warm-up-reads"))
+        for thread in threads:
             self._threads.append(thread)
             thread.start()
         return self
@@ -569,6 +597,27 @@ class WarmUp:
         kb.encoder.encode_query("Is customer data encrypted at rest?")
         if kb.documents():  # the retrieval index's term statistics, read from the store once
             _ = kb.sparse, kb.lexical
+
+    def _reads(self) -> None:
+        """Not a step (nothing to show while it runs, nothing that fails: a questionnaire or a library
+        that cannot be read is said by the screen that opens it): what the screens and the reports
+        read first, read here once so that no first screen waits for it — every questionnaire of
+        the workspace, newest first (the one the screens open first; the coverage report reads
+        them all): its file into the cache, its qualifiers (its formulas: the workbook read again)
+        and its date formats (the Export screen's completed workbook), ≈ 5 s for a HECVAT Full on 2
+        busy cores; then the answer library's near-identical questions (its conflicts and
+        duplicates: the Knowledge base screen's lists and the library report)."""
+        ws = self.ws
+        with contextlib.suppress(Exception):  # a damaged review store: each screen says so
+            for project in reversed(ws.projects()):
+                with contextlib.suppress(Exception):
+                    questionnaire = ws.questionnaire(project.id)
+                    qualifiers_of(questionnaire)  # kept on the questionnaire
+                    read_ahead(questionnaire.path)
+        if has_library(ws.folder):
+            with contextlib.suppress(Exception):  # a damaged library: the Knowledge base screen says so
+                ws.library.conflicts()
+                ws.library.duplicates()
 
     def _model(self) -> None:
         generator = self.ws.generator

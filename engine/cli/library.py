@@ -1,6 +1,7 @@
 """``python -m engine library …``: the answer library of ``--store``, past answered questionnaires
 (import, list, check, retire) and its governance (attention: the pending, stale and conflicting
-entries; approve, owner, renew, history): the arguments of each subcommand beside its handler.
+entries; approve, owner, renew, history; retire-product: the products no longer sold, a setting of
+the workspace that the library report reads): the arguments of each subcommand beside its handler.
 Every change is made by ``--by`` (default: the workspace's reviewer, engine/cli/review.py) and
 recorded with who and when. A damaged library is one ``error:`` line
 (storage/library_store.py), never "no library"; after a change the library is snapshotted in
@@ -15,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine.app.settings import Settings
+from engine.app.workspace import Workspace
 from engine.cli import common
 from engine.cli.common import by_arg, folder_scope_args, product_arg, store_arg
 from engine.core.limits import Limits, add_limit_args
@@ -23,6 +25,7 @@ from engine.core.types import FileProblem
 from engine.index.library import AnswerLibrary, LibraryImportError, iso_day, overdue
 from engine.ingest.paths import select_files
 from engine.questionnaire.formats import FOLDER_SUFFIXES, SUFFIXES
+from storage.library_store import LIBRARY_WIDE
 from storage.snapshots import BackupFailed, take_library
 
 
@@ -77,6 +80,11 @@ def register(p: argparse.ArgumentParser) -> None:
     store_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_library_attention)
+    _register_changes(lib)
+
+
+def _register_changes(lib) -> None:
+    """The subcommands that change entries (or the library as a whole), and its history."""
     p = lib.add_parser("retire", help="stop reusing entries (by id, see `library list`)")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
     store_arg(p)
@@ -101,6 +109,18 @@ def register(p: argparse.ArgumentParser) -> None:
     store_arg(p)
     by_arg(p)
     p.set_defaults(func=cmd_library_renew)
+    p = lib.add_parser(
+        "retire-product",
+        help="name products the company no longer sells: their entries are listed to be retired "
+        "(`report library --retired-product`); with --undo, sold again",
+        description="The retired products are a setting of the workspace (the Knowledge base screen's Library "
+        "health → Retired products); each product named or taken off is recorded in `library history`.",
+    )
+    p.add_argument("products", nargs="+", metavar="PRODUCT", help="a product of the answer library's entries")
+    p.add_argument("--undo", action="store_true", help="the products are sold again: no longer retired")
+    store_arg(p)
+    by_arg(p)
+    p.set_defaults(func=cmd_library_retire_product)
     p = lib.add_parser("history", help="who changed the library, and when (one entry's, or all)")
     p.add_argument("ids", nargs="*", type=int, metavar="ID")
     store_arg(p)
@@ -345,6 +365,45 @@ def cmd_library_renew(args: argparse.Namespace) -> int:
     return _act(args, "renewed", lambda library, i, by: library.renew(i, by, until))
 
 
+def _named(name: str, known: list[str], what: str) -> str:
+    """``name`` as ``known`` spells it (case and spaces aside); ValueError naming the choices."""
+    found = next((k for k in known if " ".join(k.split()).casefold() == " ".join(name.split()).casefold()), None)
+    if found is None:
+        listed = ", ".join(known) if known else "none"
+        raise ValueError(f"{name!r} is not {what} ({listed}); name one of them")
+    return found
+
+
+def cmd_library_retire_product(args: argparse.Namespace) -> int:
+    library, by = _existing(args), _by(args)
+    retired = list(library.policy.retired_products)
+    if args.undo:
+        named = [_named(p, retired, "a retired product") for p in args.products]
+        chosen = [p for p in retired if p not in named]
+    else:
+        products = sorted({e.product for e in library.entries(True, True) if e.product}, key=str.casefold)
+        named = [_named(p, products, "a product of the answer library") for p in args.products]
+        chosen = retired + [p for p in dict.fromkeys(named) if p not in retired]
+    library.close()
+    ws = Workspace(Path(args.store))
+    try:
+        ws.set_retired_products(chosen, by)
+        for product in dict.fromkeys(named):
+            entries = [e for e in ws.library.entries(include_pending=True) if e.product == product]
+            if args.undo:
+                print(f"{product} is sold again (by {by}): its {_entries(len(entries))} are no longer listed to retire")
+            else:
+                print(f"{product} is retired (by {by}): {_entries(len(entries))} still in use")
+        if not args.undo and any(e.product in named for e in ws.library.entries(include_pending=True)):
+            print(
+                f"list them: `report library --retired-product --store {args.store}`; retire them: `library retire ID`"
+            )
+    finally:
+        ws.library.close()
+        ws.review_store.close()
+    return 0
+
+
 def cmd_library_history(args: argparse.Namespace) -> int:
     library = common.library(args)
     changes = [] if library is None else [c for i in (args.ids or [None]) for c in library.changes(i)]
@@ -352,6 +411,7 @@ def cmd_library_history(args: argparse.Namespace) -> int:
         print(json.dumps([c.to_json() for c in changes], indent=1, ensure_ascii=False))
         return 0
     for c in changes:
-        print(f"{c.at}  #{c.entry:<5} {c.action.value:<8} by {c.by}" + (f": {c.detail}" if c.detail else ""))
+        where = "library" if c.entry == LIBRARY_WIDE else f"#{c.entry}"  # a product retired: the library's
+        print(f"{c.at}  {where:<7} {c.action.value:<8} by {c.by}" + (f": {c.detail}" if c.detail else ""))
     print(f"{len(changes)} change{'' if len(changes) == 1 else 's'}")
     return 0

@@ -106,7 +106,7 @@ def writes(args: argparse.Namespace) -> bool:
     if args.command == "kb":
         return part not in ("list", "summary") or bool(getattr(args, "set", None))
     if args.command == "library":
-        return part in ("import", "retire", "approve", "owner", "renew")
+        return part in ("import", "retire", "approve", "owner", "renew", "retire-product")
     if args.command == "profile":
         return bool(getattr(args, "set", None))
     review = getattr(args, "review_command", None)

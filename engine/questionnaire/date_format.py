@@ -348,14 +348,24 @@ def _numeric_key(f: DateFormat) -> tuple[str, str] | None:
     return None
 
 
+def _book_of(path: Path | None) -> _Book | None:
+    """The workbook at ``path`` as :func:`_book` reads it (once per file); None for no workbook."""
+    if path is None or path.suffix.lower() not in (".xlsx", ".xlsm") or not path.is_file():
+        return None
+    st = path.stat()
+    return _book(str(path), st.st_size, st.st_mtime_ns)
+
+
+def read_ahead(path: str | Path) -> None:
+    """Read the workbook's formats and dates now (kept per file): what the first export of a
+    questionnaire, or the first draft of its date question, would otherwise wait for."""
+    _book_of(Path(path))
+
+
 def date_format(q: Question, path: str | Path | None) -> DateFormat:
     """The format the drafting date is written in for date question ``q`` of the questionnaire
     at ``path`` (see the module docstring for the order)."""
-    path = Path(path) if path else None
-    book = None
-    if path is not None and path.suffix.lower() in (".xlsx", ".xlsm") and path.is_file():
-        st = path.stat()
-        book = _book(str(path), st.st_size, st.st_mtime_ns)
+    book = _book_of(Path(path) if path else None)
     if book is not None:
         for cell in (q.text_cell, q.choice_cell):
             if cell and (q.sheet, cell) in book.formats:

@@ -187,6 +187,21 @@ def test_conflicts_retirement_and_matching(tmp_path, library):
     assert library.conflicts() == [] and len(library.entries()) == 5
 
 
+def test_the_entries_are_read_again_when_the_library_changes_here_or_in_another_process(tmp_path, library):
+    """The entries are kept between reads (a screen reads them several times a run) until the
+    library changes: by this library, or by another process's (the CLI beside the app)."""
+    library.import_file(past_book(tmp_path / "a.xlsx"))
+    first, second, third = library.entries()
+    other = AnswerLibrary(library.folder, library.encoder)  # another connection, as another process has
+    other.retire(first.id, "Ana")
+    assert [e.id for e in library.entries()] == [second.id, third.id]
+    assert library.entries(include_retired=True)[0].retired
+    library.retire(second.id, "Ben")
+    assert [e.id for e in library.entries()] == [third.id]
+    assert [e.id for e in other.entries()] == [third.id]
+    other.close()
+
+
 def test_an_exact_past_question_reuses_its_answer_without_the_llm(tmp_path, kb, library):
     library.import_file(past_book(tmp_path / "past.xlsx"))
     q = read_questionnaire(write_questionnaire(tmp_path / "new.xlsx")).questions[0]  # ENC-01, at rest
@@ -315,6 +330,56 @@ def test_library_cli_round_trip(tmp_path, encoder, monkeypatch, capsys):
     assert "(retired)" in capsys.readouterr().out
     assert cli.main(["library", "retire", "999", "--store", store]) == 2
     assert "no library entry 999" in capsys.readouterr().err
+
+
+def test_retire_product_cli_names_a_product_no_longer_sold_and_records_who_and_when(
+    tmp_path, encoder, monkeypatch, capsys
+):
+    """``library retire-product`` sets the workspace's retired products (what the Knowledge base
+    screen's Library health saves, and ``report library --retired-product`` reads) and records each
+    change in ``library history`` with who and when; a name the library does not know, or an undo
+    of a product not retired, is one line naming the choices, and nothing changes."""
+    import engine.cli.common as common
+    import engine.cli.main as cli
+
+    monkeypatch.setattr(common, "encoder", lambda args: encoder)  # the session's MiniLM, not a second load
+    folder = tmp_path / "store"
+    store = ["--store", str(folder)]
+    a = past_book(tmp_path / "a.xlsx")
+    b = write_questionnaire(tmp_path / "b.xlsx", answered={4: "No"}, questions=PAST[:3])
+    assert cli.main(["library", "import", str(a), "--product", "Canvas Catalog", *store]) == 0
+    assert cli.main(["library", "import", str(b), "--product", "Impact", *store]) == 0
+    capsys.readouterr()
+
+    assert cli.main(["library", "retire-product", "canvas  catalog", *store, "--by", "Lee Lead"]) == 0
+    out = capsys.readouterr().out
+    assert "Canvas Catalog is retired (by Lee Lead): 3 entries still in use" in out
+    assert "report library --retired-product" in out
+    assert Settings.load(folder).library.retired_products == ("Canvas Catalog",)
+    assert cli.main(["report", "library", "--retired-product", *store]) == 0
+    out = capsys.readouterr().out
+    assert "retired product Canvas Catalog: 3 entries" in out and "selected (retired product): 3 entries" in out
+
+    for bad, why in (
+        (["Blackboard"], "'Blackboard' is not a product of the answer library (Canvas Catalog, Impact)"),
+        (["Impact", "--undo"], "'Impact' is not a retired product (Canvas Catalog)"),
+    ):
+        assert cli.main(["library", "retire-product", *bad, *store]) == 2
+        assert why in capsys.readouterr().err
+    assert Settings.load(folder).library.retired_products == ("Canvas Catalog",)  # unchanged
+
+    assert cli.main(["library", "retire-product", "Canvas Catalog", "--undo", *store, "--by", "Ana Lead"]) == 0
+    assert "Canvas Catalog is sold again (by Ana Lead)" in capsys.readouterr().out
+    assert Settings.load(folder).library.retired_products == ()
+    assert cli.main(["library", "history", *store, "--json"]) == 0
+    wide = [c for c in json.loads(capsys.readouterr().out) if c["entry"] == 0]
+    assert [(c["action"], c["detail"], c["by"]) for c in wide] == [
+        ("retire-product", "Canvas Catalog", "Lee Lead"),
+        ("restore-product", "Canvas Catalog", "Ana Lead"),
+    ]
+    assert all(date.fromisoformat(c["at"][:10]) == date.today() for c in wide)
+    assert cli.main(["library", "history", *store]) == 0
+    assert "library retire-product by Lee Lead: Canvas Catalog" in capsys.readouterr().out
 
 
 # ---- the real filled questionnaires (../shared/data) ------------------------------------------------

@@ -122,6 +122,10 @@ def test_answer_library_import_conflicts_and_retire(open_screen, ui_workspace, t
     assert "Is customer data encrypted at rest?" in expander.label.replace("\\", "")
 
     wrong = next(e for e in ui_workspace.library.entries() if e.file == "other.xlsx")
+    assert f"library_retire_{wrong.id}" not in [b.key for b in at.button]  # drawn once the list is opened
+    (conflict,) = ui_workspace.library.conflicts()
+    at.session_state[f"library_conflict_open_{conflict.entries[0].id}"] = True  # the reader opens it
+    at.run()
     at.button(key=f"library_retire_{wrong.id}").click()
     at.run()
     assert not at.exception
@@ -229,6 +233,10 @@ def test_the_library_lists_pending_and_stale_answers_with_their_actions(open_scr
     assert "are added as pending" in texts(at.caption)
     labels = [e.label for e in at.expander]
     assert "Pending approval — 1 answer" in labels and "Past their review-by date — 1 answer" in labels
+    assert "review by 2022-01-04" not in " ".join(m.value for m in at.markdown).replace("\\", "")  # closed
+    at.session_state["library_pending_open"] = True  # the reader opens both lists
+    at.session_state["library_stale_open"] = True
+    at.run()
     assert "review by 2022-01-04" in " ".join(m.value for m in at.markdown).replace("\\", "")
 
     at.button(key=f"library_approve_{pending.id}").click()

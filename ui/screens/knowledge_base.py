@@ -13,8 +13,9 @@ each document's summary (an edited summary is re-embedded at once).
 The answer library: import past filled questionnaires (each with its own result), its entry
 count, and what its owners act on (engine/index/library.py, governance): the answers pending
 approval (Approve), those past their review-by date (Renew), the near-identical questions
-answered differently; each answer with Retire and a new owner, every action made under the
-workspace's reviewer name; the review period and how accepted answers enter (a popover); an
+answered differently, each list drawn only while it is open (ui/components/lazy_expander.py);
+each answer with Retire and a new owner, every action made under the workspace's reviewer name;
+the review period and how accepted answers enter (a popover); an
 answer written by hand (ui/components/library_entry.py, opened prefilled by the coverage report)
 and the library's health (ui/components/library_pane.py, #51).
 Every change is made by the engine at once; the screen keeps only what is on it."""
@@ -40,6 +41,7 @@ from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire.formats import SUFFIXES as QUESTIONNAIRE_SUFFIXES
 from ui.components import ask_pane, library_entry, library_pane
 from ui.components.kb_status import embedder_changed, needs_reindex
+from ui.components.lazy_expander import lazy_expander
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.profile_pane import profile_section
 from ui.components.progress import ProgressBar
@@ -442,18 +444,24 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
     sources = {e.file for e in entries}
     st.caption(f"{count(len(entries), 'answer')} from {count(len(sources), 'questionnaire')}.")
     by = ws.reviewer
+    # each list is drawn only while open (ui/components/lazy_expander.py): 20 answers with their
+    # actions are ≈ 200 widgets, and most openings of this screen want something else
     if pending:
-        with st.expander(f"Pending approval — {count(len(pending), 'answer')}", icon=":material/pending_actions:"):
-            for e in pending[:LISTED]:
-                entry_actions(library, e, by, drafting, "Approve")
-            more_below(len(pending))
+        label = f"Pending approval — {count(len(pending), 'answer')}"
+        with lazy_expander(label, "library_pending_open", icon=":material/pending_actions:") as shown:
+            if shown:
+                for e in pending[:LISTED]:
+                    entry_actions(library, e, by, drafting, "Approve")
+                more_below(len(pending))
     stale = library.stale()
     if stale:
-        with st.expander(f"Past their review-by date — {count(len(stale), 'answer')}", icon=":material/event_busy:"):
+        label = f"Past their review-by date — {count(len(stale), 'answer')}"
+        with lazy_expander(label, "library_stale_open", icon=":material/event_busy:") as shown:
             st.caption("Still reused, and each draft that reuses one says so. Renew an answer once it is checked.")
-            for e in stale[:LISTED]:  # the most overdue first
-                entry_actions(library, e, by, drafting, "Renew")
-            more_below(len(stale))
+            if shown:
+                for e in stale[:LISTED]:  # the most overdue first
+                    entry_actions(library, e, by, drafting, "Renew")
+                more_below(len(stale))
     conflicts = library.conflicts()
     if not conflicts:
         return
@@ -464,9 +472,11 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
     )
     for c in conflicts[:LISTED]:
         tally = " · ".join(f"{escape_md(choice)} ×{n}" for choice, n in c.choices.items())
-        with st.expander(f"{escape_md(c.question[:110])} — {tally}"):
-            for e in c.entries:
-                entry_actions(library, e, by, drafting)
+        label = f"{escape_md(c.question[:110])} — {tally}"
+        with lazy_expander(label, f"library_conflict_open_{c.entries[0].id}") as shown:
+            if shown:
+                for e in c.entries:
+                    entry_actions(library, e, by, drafting)
     more_below(len(conflicts), "questions")
 
 
