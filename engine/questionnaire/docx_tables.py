@@ -42,7 +42,19 @@ from engine.questionnaire.docx_places import (
     label_of,
     list_glyph_place,
 )
-from engine.questionnaire.docx_xml import Box, Cell, Grid, W, clean, grid, is_blank, locator, one_line, sdt_kind
+from engine.questionnaire.docx_xml import (
+    Box,
+    Cell,
+    Grid,
+    W,
+    clean,
+    grid,
+    guidance_look,
+    is_blank,
+    locator,
+    one_line,
+    sdt_kind,
+)
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 
 _ID_LABEL = re.compile(
@@ -569,25 +581,49 @@ def _answer_cell(t: _Table, found: Found, cell: Cell) -> None:
 
 def _prompt_lines(cell: Cell) -> list[str]:
     """The cell's first lines that guide the answer rather than give it ("If yes:", "Describe the
-    size of the committee…", "Customer Responsibilities")."""
-    out = []
-    for _, inline in cell.inlines():
+    size of the committee…", "Description of how AC-2 is implemented," / "Customer
+    Responsibilities", "Low, medium or high"). A short line that is none of these ("Acme Cloud
+    Ltd", "London") is an answer typed in the answer's place, not guidance."""
+    out: list[str] = []
+    before = ""
+    for p, inline in cell.inlines():
         line = one_line(inline.text)
         if not line:
-            if out:
-                continue
             continue
-        if (
-            asks(line)
-            or ends_with_colon(line)
-            or line.rstrip().endswith(",")
-            or line.lower().startswith("if ")
-            or (is_label(line) and len(line.split()) <= 4)
-        ):
-            out.append(line.rstrip(","))
-        else:
+        if not _guidance(line, before, p):
             break
+        out.append(line[1:-1].strip() if _BRACKETED.fullmatch(line) else line.rstrip(","))
+        before = line
     return out
+
+
+_BRACKETED = re.compile(r"\([^()]*\)")  # "(if any)"
+_OPTIONS = re.compile(r"[A-Za-z]+(?:(?:\s*[/,]\s*|\s+or\s+|\s+)[a-z]+)+")  # Yes/no, Low, medium or high
+_NOT_OPTIONS = frozenset("a an and the of to in on at by for with from per via is are be not our we".split())
+
+
+def _guidance(line: str, before: str, p: etree._Element) -> bool:
+    """Whether a line of an answer cell guides the answer: it asks, ends with a colon or a comma or
+    starts with "If"; it goes on from a guidance line ending with a comma ("Customer
+    Responsibilities"); it lists what to enter ("Yes/no", "Low, medium or high", "Low medium
+    high"); or it is set apart as guidance (in brackets, in italics or grey)."""
+    if asks(line) or ends_with_colon(line) or line.endswith(",") or line.lower().startswith("if "):
+        return True
+    if not is_label(line) or len(line.split()) > 4:
+        return False
+    words = re.findall(r"[A-Za-z]+", line.lower())
+    listed = _OPTIONS.fullmatch(line) and (len(words) >= 3 or "/" in line) and not _NOT_OPTIONS & set(words[1:])
+    return before.endswith(",") or bool(listed) or bool(_BRACKETED.fullmatch(line)) or _styled_as_guidance(p)
+
+
+def _styled_as_guidance(p: etree._Element) -> bool:
+    """A paragraph whose text runs are all in italics or all grey (a hint's usual look)."""
+    looks = [guidance_look(r.find(f"{W}rPr")) for r in p.iter(f"{W}r") if "".join(r.itertext()).strip()]
+    if not looks:
+        return False
+    italic = all(any(el.tag != f"{W}color" for el in look) for look in looks)
+    grey = all(any(el.tag == f"{W}color" for el in look) for look in looks)
+    return italic or grey
 
 
 # ------------------------------------------------------------------------------ 4. one row

@@ -45,6 +45,7 @@ from engine.questionnaire.docx_xml import (
     W14,
     Resolver,
     W,
+    guidance_look,
     is_blank,
     read_inline,
     sdt_kind,
@@ -350,7 +351,10 @@ def _fill_cell(tc: etree._Element, value: str) -> None:
         _fill_paragraph(paragraphs[0], value)
         return
     last = paragraphs[-1]
-    _insert_after(last, last, value, _mark_rpr(last) if not texts[-1].strip() else _first_rpr(last, emphasis=False))
+    rpr = _mark_rpr(last) if not texts[-1].strip() else _first_rpr(last, emphasis=False)
+    for el in guidance_look(rpr):  # not in the guidance's italics or grey: it would read as more guidance
+        rpr.remove(el)
+    _insert_after(last, last, value, rpr)
 
 
 def _after_label(p: etree._Element, value: str) -> None:

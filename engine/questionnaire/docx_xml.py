@@ -77,6 +77,21 @@ def on(el: etree._Element | None) -> bool:
     return el is not None and wval(el, "1") not in ("0", "false", "off")
 
 
+def guidance_look(rpr: etree._Element | None) -> list[etree._Element]:
+    """The run properties that give text a hint's look: italics, a grey colour ("808080", "A6A6A6":
+    equal red, green and blue between dark and white)."""
+    if rpr is None:
+        return []
+    out = [el for el in (rpr.find(f"{W}i"), rpr.find(f"{W}iCs")) if on(el)]
+    color = rpr.find(f"{W}color")
+    value = wval(color) or ""
+    if re.fullmatch(r"[0-9A-Fa-f]{6}", value):
+        r, g, b = (int(value[i : i + 2], 16) for i in (0, 2, 4))
+        if max(r, g, b) - min(r, g, b) <= 16 and 0x40 <= r <= 0xE0:
+            out.append(color)
+    return out
+
+
 # ------------------------------------------------------------------------------------ locators
 
 
@@ -625,6 +640,7 @@ __all__ = [
     "is_blank",
     "forget_locations",
     "locator",
+    "guidance_look",
     "on",
     "paragraphs",
     "qn",

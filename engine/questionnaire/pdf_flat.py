@@ -5,8 +5,8 @@ checklist lines. The page has no place for an answer, so every answer place is a
 **Tables** (MuPDF's ``find_tables``, ruled tables): the header row names the columns (reader.py's
 labels: "Question" / "Question Text", "Answer" / "Response", "Comments" / "Implementation …";
 "Question ID" / "Number" / "#" for the ID). Every row below with a question (and, where there is an
-ID column, an ID) is a question; a row with no ID at the top of a page continues the question
-above it. A table on the next page without a header (the AWS CAIQ repeats none) takes the
+ID column, an ID) is a question; a row with no ID at the top of a page (a table with no text above
+it but a running header) continues the question above it. A table on the next page without a header (the AWS CAIQ repeats none) takes the
 columns of the last header whose columns it lines up with. A table without a header is read when
 one of its columns holds questions (cells ending in "?"). A **filled** table's answer column is
 read as the existing choice and its comment column as the existing answer (the AWS and GCP CAIQ
@@ -102,7 +102,8 @@ def read_flat(doc: pymupdf.Document, name: str, limits: Limits, notes: list[str]
         limits.check_chars(name, chars)
         tables = _tables(page)
         for table in tables:
-            questions, columns = _table_questions(page.number, text, table, columns, found)
+            top = _starts_page(text, table.box, page.rect.height)
+            questions, columns = _table_questions(page.number, text, table, columns, found if top else [])
             found.extend(questions)
         boxes = [table.box for table in tables]
         items.extend(_items(page.number, [ln for ln in text.lines if not any(_inside(ln.box, b) for b in boxes)]))
@@ -160,7 +161,11 @@ def _tables(page: pymupdf.Page) -> list[_Table]:
         return []  # no lines drawn: no ruled table (and find_tables would look for nothing)
     rules = tuple(_rules(drawings))
     out = []
-    for table in page.find_tables().tables:
+    # use_layout=False: MuPDF's own ruled tables, whether or not PyMuPDF's layout analyser is loaded
+    # (it is when pymupdf is imported before engine; see engine/__init__.py). With it, find_tables
+    # keeps only the tables its model sees, cut to the model's boxes: the AWS CAIQ lost 7 of its 261
+    # questions and the IDs' prefixes, and the read took 5x longer.
+    for table in page.find_tables(use_layout=False).tables:
         rows = tuple(_row(row) for row in table.rows if any(row.cells))
         if rows:
             out.append(_Table(Box.of(table.bbox), rows, rules))
@@ -191,6 +196,13 @@ def _row(row) -> _Row:
     present = [c for c in cells if c is not None]
     x0, _, x1, _ = row.bbox
     return _Row(Box(x0, min(c.y0 for c in present), x1, min(c.y1 for c in present)), cells)
+
+
+def _starts_page(text: PageText, box: Box, height: float) -> bool:
+    """Whether a table is the first thing on its page (no text above it but a running header in
+    the top 7 %): only then can its first rows go on from the page before. The AWS CAIQ's
+    "Document Revisions" table, under a heading on its last page, is not the end of UEM-14.1."""
+    return not any(ln.text.strip() and 0.07 * height < ln.box.y1 <= box.y0 + 1 for ln in text.lines)
 
 
 def _inside(inner: Box, outer: Box) -> bool:
@@ -272,7 +284,9 @@ def _lines_up(columns: _Columns | None, table: _Table) -> bool:
 def _table_questions(
     page: int, text: PageText, table: _Table, columns: _Columns | None, found: list[Found]
 ) -> tuple[list[Found], _Columns | None]:
-    """The questions of one table, and the columns a table on the next page may continue."""
+    """The questions of one table, and the columns a table on the next page may continue.
+    ``found``: the questions before, the last of which a first row without an ID goes on (none
+    when the table does not start its page)."""
     top = table.box.y0
     for row in table.rows[:3]:
         header = _header(text, row)

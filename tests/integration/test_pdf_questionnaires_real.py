@@ -45,6 +45,31 @@ def test_filled_caiq_answers_read_as_past_answers(shared_data, name):
     assert figures["sample_right"] == figures["sample"] == 20, figures
 
 
+def test_aws_caiq_pages_read_alike_with_pymupdfs_layout_analyser_loaded(shared_data, tmp_path):
+    """Pages 4-11 of the AWS CAIQ read in a process that imports pymupdf before engine, which loads
+    PyMuPDF's layout analyser (a test file doing so made the whole file read 254 of 261 questions in
+    the tests after it, "01.1" for BCR-01.1): the IDs are those of the rows, every one."""
+    path = shared_data / "instructure" / "Amazon Web Services" / "AWS CAIQ.pdf"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    excerpt = tmp_path / "aws_caiq_pages_4_11.pdf"
+    code = (
+        "import pymupdf, json\n"
+        "assert pymupdf._get_layout is not None, 'the layout analyser did not load'\n"
+        "from engine.questionnaire.pdf_reader import read_pdf_questionnaire\n"
+        f"doc = pymupdf.open()\ndoc.insert_pdf(pymupdf.open({str(path)!r}), from_page=3, to_page=10)\n"
+        f"doc.save({str(excerpt)!r})\n"
+        f"print(json.dumps([x.id for x in read_pdf_questionnaire({str(excerpt)!r}).questions]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ids = json.loads(done.stdout.strip().splitlines()[-1])
+    expected = ["A&A-01.1", "A&A-01.2", "A&A-02.1", "A&A-03.1", "A&A-04.1", "A&A-05.1", "A&A-06.1", "A&A-06.2"]
+    expected += ["AIS-01.1", "AIS-01.2", "AIS-02.1", "AIS-03.1", "AIS-04.1", "AIS-05.1", "AIS-05.2", "AIS-06.1"]
+    expected += ["AIS-06.2", "AIS-07.1", "AIS-07.2", "BCR-01.1", "BCR-01.2", "BCR-02.1", "BCR-03.1"]
+    assert ids == expected
+
+
 @pytest.mark.parametrize(
     "name, count, kinds, place",
     [

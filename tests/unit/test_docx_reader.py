@@ -200,6 +200,45 @@ def test_length_limits_and_answers_already_given(tmp_path):
     assert any("already answered" in n for n in q.notes)
 
 
+def _run(text: str, rpr: str) -> str:
+    return f'<w:r><w:rPr>{rpr}</w:rPr><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def test_guidance_in_an_answer_cell_goes_with_the_question_and_a_short_answer_is_an_answer(tmp_path):
+    """What an answer cell shows: guidance (it asks, ends with ":" or ",", goes on from a line ending
+    with ",", lists what to enter, is in brackets, italics or grey) is part of the question and the
+    answer goes below it; a few words of anything else ("Acme Cloud Ltd") are an answer already
+    given, not guidance."""
+    rows = [
+        ["Vendor Name", "Acme Cloud Ltd"],
+        ["Headquarters", "London"],
+        ["Residual risk", "Low, medium or high"],
+        ["Effect on risk", "Eliminated reduced accepted"],
+        ["Measure approved", wf.para(wf.text("Yes/no")) + wf.para(wf.text("Yes"))],
+        [
+            "How is AC-2 implemented?",
+            wf.para(wf.text("Description of how AC-2 is implemented,")) + wf.para(wf.text("Customer Responsibilities")),
+        ],  # fmt: skip
+        ["Legal entity", wf.para(_run("Registered legal name", "<w:i/>"))],
+        ["Registered office", wf.para(_run("Street and city", '<w:color w:val="808080"/>'))],
+        ["Parent company", "(if any)"],
+    ]
+    doc = wf.new()
+    wf.add(doc, wf.table([["Question", "Response"], *rows]))
+    q = read(tmp_path, doc)
+    assert [(x.text, x.existing_answer) for x in q.questions] == [
+        ("Vendor Name", "Acme Cloud Ltd"),
+        ("Headquarters", "London"),
+        ("Residual risk (Low, medium or high)", None),
+        ("Effect on risk (Eliminated reduced accepted)", None),
+        ("Measure approved (Yes/no)", "Yes"),
+        ("How is AC-2 implemented? (Description of how AC-2 is implemented; Customer Responsibilities)", None),
+        ("Legal entity (Registered legal name)", None),
+        ("Registered office (Street and city)", None),
+        ("Parent company (if any)", None),
+    ]
+
+
 def test_records_revision_history_and_front_matter_are_not_questions(tmp_path):
     doc = wf.new()
     doc.add_heading("Revision History", level=1)

@@ -156,3 +156,31 @@ def test_round_trip_every_answer_is_read_back_in_its_place(tmp_path):
             assert f"Answer number {n}," in (y.existing_answer or ""), x.text
         if x.choice_cell:
             assert (y.existing_choice or "").startswith(x.choices[0]), x.text
+
+
+def hint(text: str, rpr: str) -> str:
+    """A run of guidance in its look (italics, grey)."""
+    return f'<w:r><w:rPr>{rpr}</w:rPr><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def test_short_answers_read_back_as_answers_and_the_questions_unchanged(tmp_path):
+    """A filled questionnaire read again (a library import of past answers, an export re-read): an
+    answer of a few words ("Acme Cloud Ltd"), in a blank cell or below the cell's guidance, is the
+    question's existing answer, and the question's text is the one the blank document gave. An answer
+    below guidance set in italics or grey is written without that look (else it would read as more
+    guidance)."""
+    doc = wf.new()
+    doc.add_heading("Supplier questionnaire", level=1)
+    wf.add(doc, wf.table([["ID", "Question", "Response"], ["GNRL-01", "Vendor Name", ""], ["GNRL-02", "Headquarters", ""],
+                          ["RSK-01", "Residual risk", "Low, medium or high"], ["RSK-02", "Measure approved", "Yes/no"],
+                          ["LGL-01", "Legal entity", wf.para(hint("Registered legal name", "<w:i/>"))],
+                          ["LGL-02", "Registered office", wf.para(hint("Street and city", '<w:color w:val="808080"/>'))],
+                          ["ENC-01", "Is customer data encrypted at rest?", ""]]))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    answers = {"GNRL-01": "Acme Cloud Ltd", "GNRL-02": "London", "RSK-01": "Medium", "RSK-02": "Yes",
+               "LGL-01": "Acme Cloud Limited", "LGL-02": "1 Main Street, London", "ENC-01": "Yes, AES-256."}  # fmt: skip
+    assert all(x.existing_answer is None for x in q.questions)
+    writes = [CellWrite(x.sheet, x.text_cell, answers[x.id]) for x in q.questions]
+    again = read_questionnaire(export(q.path, tmp_path / "answered.docx", writes, q))
+    assert [(x.id, x.text) for x in again.questions] == [(x.id, x.text) for x in q.questions]
+    assert {x.id: x.existing_answer for x in again.questions} == answers

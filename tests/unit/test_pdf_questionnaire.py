@@ -8,6 +8,9 @@ place, checked by reading the written file back."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +39,8 @@ from tests.pdf_forms import (
     ruled_table,
     save,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -334,6 +339,72 @@ def test_flat_ruled_table_with_a_question_column_and_filled_answers(tmp_path):
         ("IAM-02.1", "Are access reviews performed quarterly?", "No", None),
         ("IAM-03.1", "Are service accounts inventoried?", None, None),
     ]
+
+
+_CAIQ_COLUMNS = [60, 300, 60, 120]
+
+
+def _caiq_like(path: Path) -> Path:
+    """A CAIQ-like table over two pages (the second without a header, its first row going on from
+    the page before), and on a third page a heading and a ruled table of document revisions."""
+    doc = pymupdf.open()
+    header = ["Question ID", "Question", "Answer", "Notes"]
+    ruled_table(
+        doc.new_page(),
+        60,
+        _CAIQ_COLUMNS,
+        [header, ["IAM-01.1", "Is multi-factor authentication enforced", "Yes", "For all staff"]],
+    )
+    ruled_table(
+        doc.new_page(),
+        60,
+        _CAIQ_COLUMNS,
+        [["", "for staff and contractors?", "", ""], ["IAM-02.1", "Are access reviews performed quarterly?", "No", ""]],
+    )
+    revisions = doc.new_page()
+    label(revisions, 72, 60, "Document Revisions", size=14)
+    changes = [
+        ("November 2023", "Reviewed and updated responses to individual questions"),
+        ("2016", "First publication"),
+    ]
+    ruled_table(revisions, 80, [230, 290], [["Date", "Description"], *map(list, changes)], 72)
+    return save(doc, path)
+
+
+def test_a_row_at_the_top_of_a_page_goes_on_from_the_page_before_and_a_table_under_a_heading_does_not(tmp_path):
+    """A header-less table that starts its page continues the question above with its first row
+    without an ID; one under a heading (the AWS CAIQ's "Document Revisions" on its last page) does
+    not: UEM-14.1 had read "… organizational assets? November 2023 2022 2018 2018 2016"."""
+    q = read_pdf_questionnaire(_caiq_like(tmp_path / "caiq.pdf"))
+    assert [(x.id, x.text, x.existing_choice) for x in q.questions] == [
+        ("IAM-01.1", "Is multi-factor authentication enforced for staff and contractors?", "Yes"),
+        ("IAM-02.1", "Are access reviews performed quarterly?", "No"),
+    ]
+
+
+def test_tables_are_read_alike_whether_or_not_pymupdfs_layout_analyser_is_loaded(tmp_path):
+    """PyMuPDF loads its layout analyser when it is imported before ``engine`` (engine/__init__.py
+    keeps it out otherwise), and find_tables then keeps only the tables its model sees, cut to its
+    boxes: a test file importing pymupdf first made the AWS CAIQ read 254 of its 261 questions, 5x
+    slower, in whichever later test read it. The reader asks for MuPDF's own tables: in a process
+    with the analyser loaded (the real one), it is never called and the questions are the same."""
+    pdf = _caiq_like(tmp_path / "caiq.pdf")
+    code = (
+        "import pymupdf, json, sys\n"
+        "assert pymupdf._get_layout is not None, 'the layout analyser did not load'\n"
+        "calls = []\n"
+        "real = pymupdf._get_layout\n"
+        "pymupdf._get_layout = lambda *a, **k: calls.append(1) or real(*a, **k)\n"
+        "from engine.questionnaire.pdf_reader import read_pdf_questionnaire\n"
+        f"q = read_pdf_questionnaire({str(pdf)!r})\n"
+        "print(json.dumps([len(calls), [[x.id, x.text, x.existing_choice] for x in q.questions]]))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    calls, questions = json.loads(done.stdout.strip().splitlines()[-1])
+    here = [[x.id, x.text, x.existing_choice] for x in read_pdf_questionnaire(pdf).questions]
+    assert calls == 0 and questions == here and len(here) == 2, (calls, questions, here)
 
 
 def test_flat_pdf_that_asks_nothing_is_refused_with_one_line(tmp_path):
