@@ -85,6 +85,8 @@ def test_bad_questionnaire_is_refused_and_nothing_kept(ws, tmp_path):
     with pytest.raises(QuestionnaireError, match="empty"):
         ws.add_questionnaire("empty.csv", b"")
     with pytest.raises(QuestionnaireError, match="not a questionnaire"):
+        ws.add_questionnaire("notes.odt", b"PK\x03\x04 an OpenDocument text")
+    with pytest.raises(QuestionnaireError, match="not a readable PDF"):  # a PDF is a questionnaire format (#48)
         ws.add_questionnaire("notes.pdf", b"%PDF-1.7")
     assert ws.projects() == []
     assert not list((ws.folder / "questionnaires").rglob("*.xlsx"))

@@ -21,12 +21,12 @@ def test_the_summary_counts_the_rows_switched_off_apart(tmp_path, capsys):
     drafter = TableDrafter({"QUAL-01": "No", "QUAL-05": "Yes", "QUAL-07": "4) AWS"})
     run = draft_questionnaire(questionnaire, drafter, store)
     assert (len(run.drafted), run.not_required) == (10, 4)  # HIPA-01/02, DCTR-01/03 switched off
-    _say(run, argparse.Namespace(redo_answered=False, results=None))
+    _say(run, argparse.Namespace(redo_answered=False, results=None), questionnaire)
     first = capsys.readouterr().out.splitlines()[0]
     assert first == (
         "6 drafted now, 4 not required (a qualifier's answer switches them off), 0 kept from an earlier run "
         "(6 drafted, 4 not required); 0 already answered in the file (skipped; --redo-answered drafts them)"
     )
     again = draft_questionnaire(questionnaire, drafter, store)  # resumed: everything kept, nothing drafted now
-    _say(again, argparse.Namespace(redo_answered=False, results=None))
+    _say(again, argparse.Namespace(redo_answered=False, results=None), questionnaire)
     assert capsys.readouterr().out.startswith("0 drafted now, 10 kept from an earlier run (6 drafted, 4 not required)")

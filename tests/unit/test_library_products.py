@@ -97,4 +97,4 @@ def test_a_version_2_review_store_gains_the_projects_product(tmp_path):
     assert [p.product for p in store.projects()] == ["Canvas LMS"]
     assert store.set_product(1, None).product is None
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == REVIEW_VERSION == 5
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == REVIEW_VERSION == 6
