@@ -63,20 +63,18 @@ from engine.drafting.passages import prompt_passages
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect, TextSource
 from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
+from engine.drafting.sources import AnswerSource, Asking, always
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
-    PASSAGE_SCORE,
     AnswerLibrary,
     LibraryHit,
     allowed_choice,
     answer_text,
     choice_key,
     count_choices,
-    near_hits,
     overdue,
     reusable_choice,
-    reused_hit,
 )
 from engine.questionnaire import Question
 from engine.questionnaire.qualifiers import Qualifier, question_key
@@ -204,72 +202,66 @@ class Drafter:
         source: Path | None = None,
         qualifier: Qualifier | None = None,
     ) -> Draft:
-        """Draft ``q``; ``rows`` are its questionnaire's general-information rows (fact → row
-        id, ``engine.index.profile.row_ids``), for a profile fact that points to another row;
+        """Draft ``q`` from the first of the answer sources (``SOURCES``, in order) that applies and
+        drafts; ``rows`` are its questionnaire's general-information rows (fact → row id,
+        ``engine.index.profile.row_ids``), for a profile fact that points to another row;
         ``source`` is its questionnaire's file (a date question's format); ``qualifier``: the
         qualifier ``q`` is, when it switches sections on or off (one about regulated data or the
-        hosting is answered by the own documents' statements: :meth:`_stated`)."""
+        hosting is answered by the own documents' statements: :meth:`_stated`). Every text is then
+        checked: contacts and links in no source are taken out (``ProfileAnswers.checked``), a
+        provider's practice is never the company's (:func:`provider_named`)."""
         with self._lock:
-            fact = self.profile.answer(q, question_key(q), self.product, rows, source)
-            if fact is not None:  # a profile fact or the date: exactly, without the model
-                return fact
-            return provider_named(self.profile.checked(self._draft(q, qualifier), self.product))
+            asking = Asking(self, q, question_key(q), time.perf_counter(), qualifier, rows, source)
+            try:
+                found = next(
+                    d for s in SOURCES if s.applies(self, asking) for d in (s.draft(self, asking),) if d is not None
+                )
+            except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
+                raise
+            except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
+                cell = f"{q.sheet}!{q.choice_cell or q.text_cell or q.question_cell}"
+                return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=exc.at(cell))
+            except Exception as exc:  # one bad question never stops the batch; the draft says why
+                error = f"{type(exc).__name__}: {exc}"
+                return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=error)
+            return provider_named(self.profile.checked(found, self.product))
 
-    def _draft(self, q: Question, qualifier: Qualifier | None = None) -> Draft:
-        key = question_key(q)
-        started = time.perf_counter()
-        try:
-            # embedded once, by the encoder asked first (the library's when there is one; the same
-            # model as the knowledge base's in a store), for the library, retrieval and the support
-            asked = QuestionVectors.of(q.text, self.library.encoder if self.library else self.kb.encoder)
-            past = (
-                self.library.match(asked, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
-                if self.library
-                else []
-            )
-            reuse = reused_hit(past, product=self.product)
-            if reuse is not None and not is_other_product(reuse.entry, self.product):
-                # a near-identical past question of this product (or company-wide): its answer, no LLM call
-                near = near_hits(past, product=self.product)  # the past answers reuse chose among
-                return self._reused(q, key, reuse, near, time.perf_counter() - started)
-            stated = self._stated(q, asked, key, qualifier, started) if qualifier is not None else None
-            if stated is not None:  # a qualifier the own documents answer (regulated data, the hosting)
-                return stated
-            if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
-                # only other products' near-identical answers: their choice, labelled; the text from the documents
-                return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product), started)
-            past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
-            retrieved = self.retrieve(asked) if self.kb.documents() or not past else Retrieved(())
-            if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
-                own = self.for_the_company(q.text, retrieved)
-                if not own.hits and not past:  # nothing of the company's own to write from: no call
-                    why = _only_providers({self.third_party(h.chunk.doc) for h in retrieved.hits} - {None})
-                    return Draft.of(
-                        q, key, "", None, DraftStatus.NO_CONTEXT, seconds=time.perf_counter() - started, error=why
-                    )
-                retrieved = own
-            hits = list(retrieved.hits)
-            answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
-            citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
-            backing = self.support(asked, citations)
-        except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
-            raise
-        except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
-            cell = f"{q.sheet}!{q.choice_cell or q.text_cell or q.question_cell}"
-            return Draft.of(
-                q, key, "", None, DraftStatus.ERROR, seconds=time.perf_counter() - started, error=exc.at(cell)
-            )
-        except Exception as exc:  # one bad question never stops the batch; the draft says why
-            return Draft.of(
-                q,
-                key,
-                "",
-                None,
-                DraftStatus.ERROR,
-                seconds=time.perf_counter() - started,
-                error=f"{type(exc).__name__}: {exc}",
-            )
-        return self._decide(q, key, answer, citations, backing, time.perf_counter() - started)
+    # ---- the answer sources, in SOURCES' order ----------------------------------------------------
+    def _profile_fact(self, a: Asking) -> Draft | None:
+        """A profile fact or the date, exactly, without the model (engine/drafting/profile_answers.py)."""
+        return self.profile.answer(a.q, a.key, self.product, a.rows, a.source)
+
+    def _has_own_past(self, a: Asking) -> bool:
+        """A near-identical past question of this product (or company-wide)."""
+        return a.reuse is not None and not is_other_product(a.reuse.entry, self.product)
+
+    def _own_past(self, a: Asking) -> Draft:
+        """Its answer, no LLM call (:meth:`_reused`)."""
+        return self._reused(a.q, a.key, a.reuse, a.near, _since(a))
+
+    def _has_other_products_choice(self, a: Asking) -> bool:
+        """Only other products' near-identical past answers, with a choice this question takes."""
+        return a.reuse is not None and reusable_choice(a.reuse.entry.choice, a.q.choices) is not None
+
+    def _documents(self, a: Asking) -> Draft:
+        """The model's answer from the retrieved passages and the related past answers of this
+        product (never another product's text), its quotes anchored; a text without a choice is
+        written from the company's own passages only (:meth:`for_the_company`), and with none of
+        those the model is not called."""
+        q = a.q
+        past = passages_allowed(a.past, self.product)[:LIBRARY_PASSAGES]
+        retrieved = a.retrieved if self.kb.documents() or not past else Retrieved(())
+        if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
+            own = self.for_the_company(q.text, retrieved)
+            if not own.hits and not past:  # nothing of the company's own to write from: no call
+                why = _only_providers({self.third_party(h.chunk.doc) for h in retrieved.hits} - {None})
+                return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=why)
+            retrieved = own
+        hits = list(retrieved.hits)
+        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
+        citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
+        backing = self.support(a.asked, citations)
+        return self._decide(q, a.key, answer, citations, backing, _since(a))
 
     def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
         """How well the highlightable quotes speak to the question (engine/drafting/confidence.py)."""
@@ -305,9 +297,7 @@ class Drafter:
             reused_due=overdue(e),  # a stale entry: reused, and the draft says so
         )
 
-    def _other_products_choice(
-        self, q: Question, asked: QuestionVectors, key: str, hit: LibraryHit, near: Sequence[LibraryHit], started: float
-    ) -> Draft:
+    def _other_products_choice(self, a: Asking) -> Draft:
         """Only other products' near-identical past answers: their most common choice (in the
         workbook's spelling), labelled with its product and cited as that choice alone; the
         explanation is the sentence of the documents within the scope that speaks best to the
@@ -316,6 +306,7 @@ class Drafter:
         answer's text (engine/drafting/cross_product.py). A question without a
         dropdown gets the choice as its text's start ("4) AWS — explanation", written as a past
         answer is shown)."""
+        q, asked, key, hit, near = a.q, a.asked, a.key, a.reuse, a.near
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing = "", (), None
@@ -330,7 +321,7 @@ class Drafter:
             text = said.answer.strip()
             doc_citations = (_past_citation(shared.hit, text, answer_text(said).rfind(text), product=said.product),)
         elif self.kb.documents():
-            retrieved = self.retrieve(asked)
+            retrieved = a.retrieved
             hits = list(retrieved.hits)
             vector = asked.dense_for(self.kb.encoder)
             found = best_sentence(
@@ -363,7 +354,7 @@ class Drafter:
             choice,
             DraftStatus.DRAFTED,
             (cite,) + doc_citations,
-            seconds=time.perf_counter() - started,
+            seconds=_since(a),
             reused=True,
             past_choices=count_choices(voters),
             confidence=cross_product_confidence(agreeing, len(voters)),
@@ -373,19 +364,18 @@ class Drafter:
             reused_due=overdue(e),
         )
 
-    def _stated(
-        self, q: Question, asked: QuestionVectors, key: str, qualifier: Qualifier, started: float
-    ) -> Draft | None:
+    def _stated(self, a: Asking) -> Draft | None:
         """A qualifier the company's and the product's own documents answer, without the model:
         one about regulated data (:meth:`_regulated`) or the hosting (:meth:`_hosting`). None for
         any other, and when the questionnaire is drafted for no product (company-wide: "the vended
         product" is every product, and the statements naming one are set aside)."""
+        q, asked, key, started = a.q, a.asked, a.key, a.started
         if self.product is None:
             return None
         regime = regime_of(q.text)
         if regime is not None:
             return self._regulated(q, asked, key, regime, started)
-        options = q.choices or qualifier.options  # the template's, when the workbook's cannot be read
+        options = q.choices or a.qualifier.options  # the template's, when the workbook's cannot be read
         return self._hosting(q, asked, key, options, started) if asks_hosting(q.text, options) else None
 
     def _hosting(
@@ -615,6 +605,28 @@ class Drafter:
             start=max(span.start, len(head)) - len(head),
             end=span.end - len(head),
         )
+
+
+def _since(a: Asking) -> float:
+    """Seconds since drafting ``a`` began."""
+    return time.perf_counter() - a.started
+
+
+def _has_qualifier(drafter: Drafter, a: Asking) -> bool:
+    """The question is a qualifier that switches sections on or off."""
+    return a.qualifier is not None
+
+
+# The answer sources, in order (docs/drafting.md, "The order of the sources"): the first that
+# applies and drafts gives the draft. A reference answer (engine/drafting/reference.py) comes
+# before the model: the question asks for a document, and the company has one.
+SOURCES: tuple[AnswerSource, ...] = (
+    AnswerSource("profile", always, Drafter._profile_fact),
+    AnswerSource("own_past", Drafter._has_own_past, Drafter._own_past),
+    AnswerSource("stated", _has_qualifier, Drafter._stated),
+    AnswerSource("other_products", Drafter._has_other_products_choice, Drafter._other_products_choice),
+    AnswerSource("documents", always, Drafter._documents),
+)
 
 
 def _past_head(hit: LibraryHit) -> str:
