@@ -45,8 +45,8 @@ from engine.drafting.cross_product import (
     passages_allowed,
     shared_explanation,
 )
-from engine.drafting.explanation import Explanation, best_sentence, names_any
-from engine.drafting.explanation_rules import asks_provider, contradicts
+from engine.drafting.explanation import Explanation, best_sentence, shown
+from engine.drafting.explanation_rules import asks_provider, contradicts, names_any
 from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
@@ -60,9 +60,18 @@ from engine.drafting.generate import (
 from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
+from engine.drafting.product_names import names_another_product
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect, TextSource
+from engine.drafting.reference import (
+    SUMMARY_SENTENCES,
+    find_section,
+    opening_sentences,
+    reference_answer,
+    reference_topic,
+)
 from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
+from engine.drafting.relevance import QUESTION_FLOOR, relevance
 from engine.drafting.sources import AnswerSource, Asking, always
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
@@ -224,7 +233,7 @@ class Drafter:
             except Exception as exc:  # one bad question never stops the batch; the draft says why
                 error = f"{type(exc).__name__}: {exc}"
                 return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=error)
-            return provider_named(self.profile.checked(found, self.product))
+            return self._judged(asking, provider_named(self.profile.checked(found, self.product)))
 
     # ---- the answer sources, in SOURCES' order ----------------------------------------------------
     def _profile_fact(self, a: Asking) -> Draft | None:
@@ -242,6 +251,52 @@ class Drafter:
     def _has_other_products_choice(self, a: Asking) -> bool:
         """Only other products' near-identical past answers, with a choice this question takes."""
         return a.reuse is not None and reusable_choice(a.reuse.entry.choice, a.q.choices) is not None
+
+    def _asks_for_reference(self, a: Asking) -> bool:
+        """A question without a dropdown that asks for a reference or documentation (engine/drafting/reference.py)."""
+        return not a.q.choices and reference_topic(a.q.text) is not None
+
+    def _reference(self, a: Asking) -> Draft | None:
+        """The section of a company or product document on what the question asks for, named with
+        its pages and its first sentences that speak to the question, quoted and cited; None when
+        no document has one (engine/drafting/reference.py)."""
+        allowed = self.scope.restrict(self.kb.documents())
+        docs = [
+            d
+            for d in (self.kb.documents() if allowed is None else allowed)
+            if d.scope.third_party is None and d.kind is SourceKind.PDF
+        ]
+        section = find_section(reference_topic(a.q.text) or "", [(d.name, self.kb.units(d.name)) for d in docs])
+        if section is None:
+            return None
+        found = opening_sentences(section, self.kb.units(section.doc))
+        vectors = self.kb.encoder.encode_passages([shown(s) for _, s in found]) if found else []
+        said = [
+            (page, s)
+            for (page, s), v in zip(found, vectors)
+            if float(v @ a.question) >= QUESTION_FLOOR
+            and not names_another_product(s, self.other_products(), self.product)
+        ][:SUMMARY_SENTENCES]
+        chunks = self.kb.chunks(section.doc)
+        citations = tuple(
+            c
+            for c in (self._cite_on(s, page, chunks) for page, s in said)
+            if c is not None and c.label is not AnchorLabel.UNVERIFIED
+        )
+        if not said or len(citations) < len(said):
+            return None
+        text = reference_answer(section, [s for _, s in said])
+        return Draft.of(
+            a.q, a.key, text, None, DraftStatus.DRAFTED, citations, seconds=_since(a), reference=section.label
+        )
+
+    def _cite_on(self, sentence: str, page: int, chunks: Sequence[Chunk]) -> Citation | None:
+        """``sentence`` of a page cited in the chunk that holds it (None when none does)."""
+        flat = " ".join(sentence.split())
+        for chunk in chunks:
+            if page in chunk.pages and flat in " ".join(chunk.text.split()):
+                return self.cite(sentence, [Hit(chunk, 1.0)])
+        return None
 
     def _documents(self, a: Asking) -> Draft:
         """The model's answer from the retrieved passages and the related past answers of this
@@ -262,6 +317,44 @@ class Drafter:
         citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
         backing = self.support(a.asked, citations)
         return self._decide(q, a.key, answer, citations, backing, _since(a))
+
+    def _judged(self, a: Asking, d: Draft) -> Draft:
+        """Every text the drafter chose (a documents' sentence, a third party's, the model's
+        wording; not a past answer's or a profile fact, someone's own words) is used only when it
+        answers the question and speaks for this product (issue #50): one that names another
+        product (engine/drafting/product_names.py), says the question back, or does not answer it
+        (engine/drafting/relevance.py; a qualifier's stated statement is its evidence and is not
+        judged so) is dropped — a choice stays without it (a question without a dropdown keeps the
+        choice that led it), a text without a choice is set aside with the reason. A text that
+        says the opposite of its choice (``contradicts``) is dropped too, unless the choice came
+        from the same reply (the model's): the draft then keeps both and is marked ``at_odds``,
+        which puts it in Review first."""
+        source = d.text_source
+        if source in (None, TextSource.OWN_PAST.value, TextSource.SHARED_PAST.value, TextSource.PROFILE.value):
+            return d
+        encoder = self.kb.encoder
+        judged = d.relevance or relevance(d.answer, a.question, a.references, encoder)
+        said = d.answer
+        if d.from_product and d.choice is None:  # the other product's choice leads the text: judge the text
+            said = _without_opening(said, d.citations[0].quote).lstrip(" —") if d.citations else said
+        fault = None
+        if names_another_product(said, self.other_products(), self.product):
+            fault = "it speaks for another product"
+        elif source == TextSource.MODEL.value and judged.restates:
+            fault = "it only says the question back"
+        elif not d.stated and not judged.answers:
+            fault = "it does not answer the question"
+        elif d.choice and contradicts(d.choice, said, a.q.text):
+            if not (d.reused or d.stated):  # the model's choice and its text, one reply: a reviewer decides
+                return replace(d, relevance=judged, at_odds=True)
+            fault = "it says the opposite of the choice"
+        if fault is None:
+            return replace(d, relevance=judged)
+        if d.choice or d.from_product:  # the choice stands alone (without a dropdown, as the text it led)
+            kept = d.citations[0].quote if d.choice is None and d.from_product else ""
+            quotes = d.citations[:1] if d.from_product else d.citations
+            return replace(d, answer=kept, citations=quotes, relevance=judged)
+        return replace(d, answer="", status=DraftStatus.NO_CONTEXT, error=set_aside(fault), relevance=judged)
 
     def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
         """How well the highlightable quotes speak to the question (engine/drafting/confidence.py)."""
@@ -309,7 +402,7 @@ class Drafter:
         q, asked, key, hit, near = a.q, a.asked, a.key, a.reuse, a.near
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
-        text, doc_citations, backing = "", (), None
+        text, doc_citations, backing, judged = "", (), None, None
         names = excluded_names(self.other_products(), third_parties_of(self.kb.documents()))
         shared = (
             shared_explanation(near, e.choice, self.library.encoder.encode_passages, names) if self.library else None
@@ -325,9 +418,18 @@ class Drafter:
             hits = list(retrieved.hits)
             vector = asked.dense_for(self.kb.encoder)
             found = best_sentence(
-                vector, hits, self.kb.encoder, self.third_party, self.other_products(), choice=e.choice, asked=q.text
+                vector,
+                hits,
+                self.kb.encoder,
+                self.third_party,
+                self.other_products(),
+                choice=e.choice,
+                asked=q.text,
+                product=self.product,
+                past=a.references,
             )
             text, doc_citations, backing = self._quoted(found)
+            judged = found.relevance if text else None
             # no sentence to quote, but one speaks to the question as a quote must (SUPPORT_MIN):
             # the model explains the choice from those passages, the last source (with none, its
             # quotes could not be supported: no call)
@@ -341,6 +443,7 @@ class Drafter:
                 SUPPORT_MIN,
                 choice=e.choice,
                 asked=q.text,
+                product=self.product,
             ):
                 text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
@@ -362,6 +465,7 @@ class Drafter:
             from_product=e.product,
             past_answers=tuple(choice_label(x) for x in voters),
             reused_due=overdue(e),
+            relevance=judged,
         )
 
     def _stated(self, a: Asking) -> Draft | None:
@@ -392,7 +496,15 @@ class Drafter:
             return None
         vector = asked.dense_for(self.kb.encoder)
         best = best_sentence(
-            vector, found.stating, self.kb.encoder, self.third_party, others, found.wanted, -1.0, asked=q.text
+            vector,
+            found.stating,
+            self.kb.encoder,
+            self.third_party,
+            others,
+            found.wanted,
+            -1.0,
+            asked=q.text,
+            product=self.product,
         )
         text, citations, backing = self._quoted(best)
         if not citations:
@@ -434,6 +546,7 @@ class Drafter:
             SUPPORT_MIN,
             choice=choice,
             asked=q.text,
+            product=self.product,
         )
         text, citations, backing = self._quoted(best)
         return Draft.of(
@@ -455,8 +568,10 @@ class Drafter:
         from the passages of the documents in the scope, the choice fixed in the answer grammar:
         the last source of a text (issue #37), which the draft marks as the model's wording
         (``Draft.text_source``). ("", (), None) when the model finds no context, its reply is set
-        aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or its text
-        contradicts the choice: the choice then stands alone, as it did without the model."""
+        aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or it only
+        repeats the choice: the choice then stands alone, as it did without the model. Whether the
+        text answers the question, agrees with the choice and speaks for this product is judged
+        with every other text (:meth:`_judged`)."""
         retrieved = self.for_the_company(q.text, retrieved)
         hits = list(retrieved.hits)
         if not choice or not hits:
@@ -472,7 +587,7 @@ class Drafter:
         text = answer.answer.strip()
         kept = not (answer.insufficient_context or answer.glitch) and backing is not None and backing >= SUPPORT_MIN
         said = _without_opening(text, choice).strip(" .")  # a reply that only repeats the choice says nothing
-        if not kept or not said or contradicts(choice, text, q.text) or names_any(text, self.other_products()):
+        if not kept or not said:
             return "", (), None
         return text, citations, backing
 
@@ -618,12 +733,14 @@ def _has_qualifier(drafter: Drafter, a: Asking) -> bool:
 
 
 # The answer sources, in order (docs/drafting.md, "The order of the sources"): the first that
-# applies and drafts gives the draft. A reference answer (engine/drafting/reference.py) comes
-# before the model: the question asks for a document, and the company has one.
+# applies and drafts gives the draft. A reference (engine/drafting/reference.py) comes before other
+# products' choice and the model: the question asks for a document, and the company has one
+# (another product's bare Yes says nothing of it).
 SOURCES: tuple[AnswerSource, ...] = (
     AnswerSource("profile", always, Drafter._profile_fact),
     AnswerSource("own_past", Drafter._has_own_past, Drafter._own_past),
     AnswerSource("stated", _has_qualifier, Drafter._stated),
+    AnswerSource("reference", Drafter._asks_for_reference, Drafter._reference),
     AnswerSource("other_products", Drafter._has_other_products_choice, Drafter._other_products_choice),
     AnswerSource("documents", always, Drafter._documents),
 )

@@ -49,6 +49,7 @@ class Draft(Protocol):
     removed: tuple[str, ...]
     stated: str | None
     reused_due: str | None
+    at_odds: bool
 
     @property
     def inherited_from(self) -> str | None: ...
@@ -58,6 +59,8 @@ class Draft(Protocol):
     def model_wording(self) -> bool: ...
     @property
     def text_source(self) -> str | None: ...
+    @property
+    def text_origin(self) -> str | None: ...
 
 
 # stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring)

@@ -17,7 +17,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
+import numpy as np
+
 from engine.drafting.records import Draft
+from engine.drafting.relevance import references
 from engine.index.embed.question import QuestionVectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import PASSAGE_SCORE, AnswerLibrary, LibraryHit, near_hits, reused_hit
@@ -74,6 +77,17 @@ class Asking:
     def near(self) -> list[LibraryHit]:
         """The near-identical past answers reuse chose among."""
         return near_hits(self.past, product=self.drafter.product)
+
+    @cached_property
+    def references(self) -> np.ndarray | None:
+        """The near-identical past answers' explanations as unit rows of the knowledge base's
+        embedder: the yardstick of whether a text answers the question (engine/drafting/relevance.py)."""
+        return references([h.entry.answer or "" for h in self.near], self.drafter.kb.encoder)
+
+    @cached_property
+    def question(self) -> np.ndarray:
+        """The question's unit vector in the knowledge base's embedder's space."""
+        return self.asked.dense_for(self.drafter.kb.encoder)
 
     @cached_property
     def retrieved(self) -> Retrieved:

@@ -92,6 +92,8 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
                 quiet=True,
             )
         )
+    if draft.at_odds:
+        out.append(Warning(f"The text seems to say the opposite of {draft.choice}: check which is right", icon="rule"))
     if draft.stated:
         out.append(Warning(f"Answered from the documents: {draft.stated}", icon="policy"))
     if draft.profile_fact:
@@ -107,6 +109,8 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
         )
     if draft.model_wording or draft.text_source == "model":
         out.append(Warning("Written by the model", icon="edit_note"))
+    elif draft.text_origin:  # a documents' sentence or a reference, word for word: where it is from
+        out.append(Warning(draft.text_origin, icon="description", quiet=True))
     return tuple(out)
 
 

@@ -55,10 +55,11 @@ def test_a_sentence_naming_another_product_is_never_taken(encoder):
     got = best_sentence(q, [overview], encoder, lambda doc: None, other_products={"Canvas Catalog", "Parchment"})
     assert got is not None and "Canvas Catalog" not in got.text
     assert got.text == "Payment card data is handled under PCI DSS by our processor."
-    # without the other products named, the list item is a sentence of its own (the page footer left before it)
-    footer = hit("overview.pdf", overview.chunk.text.split("\n\n")[0])
-    alone = best_sentence(q, [footer], encoder, lambda doc: None)
-    assert alone is not None and alone.text.startswith("Level 1 service provider")
+    # the list item is a sentence of its own (the page footer left before it), but without a verb it is a
+    # label, never an explanation (#50), even with no other product named
+    footer = overview.chunk.text.split("\n\n")[0]
+    assert sentences_of(footer)[-1].startswith("Level 1 service provider")
+    assert best_sentence(q, [hit("overview.pdf", footer)], encoder, lambda doc: None) is None
 
 
 def test_a_pdfs_page_number_and_heading_lines_are_not_part_of_the_sentence():
