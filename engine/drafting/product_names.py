@@ -22,7 +22,7 @@ from engine.drafting.explanation_rules import names_any
 BARE_MIN = 4  # a first word shorter than this ("Go", "My") is no product's name alone
 # a sentence about every product of the company
 _WHOLE_COMPANY = re.compile(
-    r"\b(?:all|every|each|any|across)\s+(?:of\s+)?(?:(?:our|its|the|[A-Z]\w+['’]s)\s+)?(?:\w+\s+)?"
+    r"\b(?i:all|every|each|any|across)\s+(?:of\s+)?(?:(?:our|its|the|[A-Z]\w+['’]s)\s+)?(?:\w+\s+)?"
     r"(?:products?|solutions?|platforms?|applications|offerings)\b|\b(?:our|its|[A-Z]\w+['’]s)\s+products\b"
 )
 

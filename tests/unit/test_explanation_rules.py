@@ -42,6 +42,19 @@ NEEDS_THE_SENTENCE_BEFORE = [
     "Monitor and log physical access using an auditable access control system.",
     "Indicate whether the environment includes segmentation to reduce the scope of the Assessment.",
 ]
+# issue #50: what a responder deleted — a heading, a definition, a general truth, a sentence opening
+# mid-argument, a fragment cut before its end, a pointer at the form it stands in
+NEVER_AN_EXPLANATION = [
+    "Accessibility (WCAG 2.1 Standards, screen readers, color contrast, etc.)",
+    "Public data is data from publicly accessible sources.",
+    "A Disaster Recovery Plan is only useful insofar as it is tested regularly.",
+    "Naturally, at the heart of every business continuity program is a robust incident response plan.",
+    "Rather, passwords are one-way encrypted using a random, user-specific salt value and SHA512.",
+    "Test Development and Execution (per story or code change) - to manage and conduct the testing including.",
+    "It is strongly recommended Technical Staff who are trained in Accessibility complete this form.",
+    "Software Composition Analysis (Open-Source Vulnerabilities)",
+    "Weekly Long-Term Retention Backups for 6 months",
+]
 STANDING_ALONE = [
     "It is the customer's responsibility to replicate content across regions if business needs require that.",
     "There are no subcontractors authorized by AWS to access any customer-owned content that you upload onto AWS.",
@@ -51,11 +64,19 @@ STANDING_ALONE = [
     # a word that may be an instruction's verb, here a noun (AWS CAIQ)
     "Audit records contain a set of data elements in order to support necessary analysis requirements.",
     "Log analysis is performed to identify events based on defined risk management parameters.",
+    # a verb the heuristics must see: a listed one, a singular subject's "-s" before its object
+    "Instructure builds and delivers Mastery Connect as a Software as a Service (SaaS) offering.",
+    "The quality of the comments impacts the reviewers' understanding of the accessibility of the product.",
 ]
 
 
 @pytest.mark.parametrize("sentence", NEEDS_THE_SENTENCE_BEFORE)
 def test_a_sentence_that_needs_the_one_before_or_instructs_is_refused(sentence):
+    assert standing_alone(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", NEVER_AN_EXPLANATION)
+def test_a_heading_a_fragment_a_definition_or_a_mid_argument_opening_is_never_an_explanation(sentence):
     assert standing_alone(sentence) is None
 
 
