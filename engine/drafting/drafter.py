@@ -337,17 +337,18 @@ class Drafter:
         said = d.answer
         if d.from_product and d.choice is None:  # the other product's choice leads the text: judge the text
             said = _without_opening(said, d.citations[0].quote).lstrip(" —") if d.citations else said
+        model = source == TextSource.MODEL.value
         fault = None
         if names_another_product(said, self.other_products(), self.product):
             fault = "it speaks for another product"
-        elif source == TextSource.MODEL.value and judged.restates:
-            fault = "it only says the question back"
-        elif not d.stated and not judged.answers:
-            fault = "it does not answer the question"
         elif d.choice and contradicts(d.choice, said, a.q.text):
             if not (d.reused or d.stated):  # the model's choice and its text, one reply: a reviewer decides
                 return replace(d, relevance=judged, at_odds=True)
             fault = "it says the opposite of the choice"
+        elif model and judged.restates:
+            fault = "it only says the question back"
+        elif not d.stated and not (judged.model_answers if model else judged.answers):
+            fault = "it does not answer the question"
         if fault is None:
             return replace(d, relevance=judged)
         if d.choice or d.from_product:  # the choice stands alone (without a dropdown, as the text it led)

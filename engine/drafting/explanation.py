@@ -11,14 +11,18 @@ never is, and the product's own documents say why.
   Canvas Catalog's, not the drafted product's). A PDF's headings before it are not part of it
   ("Disaster Recovery Plan Testing \nA Disaster Recovery Plan is …"), and it must read without the
   sentence before it ("This is why …", "But whatever …": engine/drafting/explanation_rules.py).
-* **Which one.** The best cosine with the question, with the knowledge base's own embedder — the
-  support measure of engine/drafting/confidence.py — at least ``EXPLANATION_MIN``. A
+* **Which one.** The one that best answers the question by the relevance test
+  (engine/drafting/relevance.py: its cosine with the near-identical past answers' explanations
+  when two or more exist, else with the question — the knowledge base's own embedder), when it
+  passes the test. A
   sentence of a company or product document comes before a third party's (AWS's, Google's): a
-  third party's sentence is taken only when no own sentence speaks to the question and (when the
+  third party's sentence is taken only when no own sentence answers and (when the
   question's text is given) the question asks what the provider does; its text names the provider
   ("Amazon Web Services, the third-party provider, states: …") and its citation says whose it is
   (Review's "third party: Amazon Web Services" badge). A sentence that contradicts the draft's
-  choice is none. None speaks to it: no explanation (the choice stands alone).
+  choice is none. None answers it: no explanation (the choice stands alone). A caller that has
+  found its statement already (a stated qualifier, a page to show) gives a plain cosine bar
+  (``minimum``; ``EXPLANATION_MIN`` for a page to show).
 * **Why not the model.** Measured on the whole Canvas Credentials HECVAT Full, the other 8 filled
   questionnaires as the library, 188 of its 255 rows taking their choice from another product
   (docs/scopes-and-profile.md, "Another product's answer"): mean cosine with the vendor's own Additional Information

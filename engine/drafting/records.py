@@ -7,6 +7,7 @@ engine/core/types.py, because the review store (storage/) persists it and import
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import PurePath
@@ -356,7 +357,15 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
+# what may lead a quoted sentence in a draft's text: a third party's name (explanation_rules.provider_says)
+# or the choice that leads a row without a dropdown ("4) AWS — ", "Yes — ")
+_LEAD = re.compile(r"^(?:.{1,80}, the third-party provider, states: |[^—\n]{1,40} — )")
+
+
 def _same_words(quote: str, answer: str) -> bool:
-    """The answer is the quote as a draft shows it, or holds it, or is it less an opening word or two."""
-    q, a = shown(quote).casefold(), answer.casefold()
-    return bool(q) and (q in a or (len(a) > 20 and a in q))
+    """The answer is the quote as a draft shows it (after a provider's name or a choice leading it),
+    or the quote less an opening word or two ("In addition, "): not a text of the model's that
+    holds a quote among its own words ("Yes, sensitive data is encrypted … The cited source states
+    that …" is the model's wording)."""
+    q, a = shown(quote).casefold().strip(), _LEAD.sub("", answer.casefold().strip())
+    return bool(q) and (a == q or (len(a) > 20 and a in q) or (q in a and len(a) - len(q) <= 2))

@@ -17,9 +17,12 @@ The test is cheap, the knowledge base's embedder only (no model call):
   ``QUESTION_STRONG`` ("Every employee completes security awareness training when hired and every
   year after." under "Do employees complete security awareness training every year?", 0.89, against
   one product's "Parchment staff train yearly with KnowBe4.", 0.32).
-* **Not the question again.** A text at ``RESTATES`` or more with the question says the question
-  back ("Yes, the Disaster Recovery Plan has been tested in the past year." scores 0.97): it
-  explains nothing, and is not used where the model wrote it.
+* **Not the question again.** A text of the model's at ``RESTATES`` or more with the question says
+  the question back ("Yes, the company has policy and procedure currently implemented guiding how
+  security risks are mitigated until patches can be applied." scores 0.84, "Yes, the Disaster
+  Recovery Plan has been tested in the past year." 0.97): it explains nothing beyond the choice,
+  and is not used; nor does its closeness to the question stand in for the past answers (``model``:
+  the strong bar is a documents' sentence's, whose words are the company's own).
 
 The rules a sentence must pass before (a heading, a fragment without a verb, a definition, one
 that opens mid-argument: engine/drafting/explanation_rules.py ``standing_alone``) come first.
@@ -43,7 +46,7 @@ REFERENCE_MIN = 0.60  # cosine with the best of the near-identical past answers'
 QUESTION_MIN = 0.50  # cosine with the question, when there are no such explanations
 QUESTION_FLOOR = 0.40  # cosine with the question, always
 QUESTION_STRONG = 0.70  # cosine with the question that answers it whatever the past answers say
-RESTATES = 0.85  # cosine with the question at which a text only says the question back
+RESTATES = 0.75  # cosine with the question at which the model's text only says the question back
 REFERENCE_WORDS = 5  # a past explanation of fewer words ("Yes.", "See DOCU-04") is no yardstick
 REFERENCES = 2  # past explanations it takes to be the company's answer (one is one product's wording)
 
@@ -70,11 +73,21 @@ class Relevance:
 
     @property
     def answers(self) -> bool:
-        """The text answers the question (module docstring)."""
+        """A documents' sentence answers the question (module docstring)."""
         if self.reference is not None:
             return self.question >= QUESTION_STRONG or (
                 self.question >= QUESTION_FLOOR and self.reference >= REFERENCE_MIN
             )
+        return self.question >= QUESTION_MIN
+
+    @property
+    def model_answers(self) -> bool:
+        """The model's wording answers the question: as a documents' sentence must, without the
+        strong bar, and without saying the question back."""
+        if self.restates:
+            return False
+        if self.reference is not None:
+            return self.question >= QUESTION_FLOOR and self.reference >= REFERENCE_MIN
         return self.question >= QUESTION_MIN
 
     @property
