@@ -320,7 +320,8 @@ class Drafter:
 
     def _judged(self, a: Asking, d: Draft) -> Draft:
         """Every text the drafter chose (a documents' sentence, a third party's, the model's
-        wording; not a past answer's or a profile fact, someone's own words) is used only when it
+        wording; not a past answer's or a profile fact, someone's own words, nor a reference, its
+        section chosen by its heading and its sentences by the question) is used only when it
         answers the question and speaks for this product (issue #50): one that names another
         product (engine/drafting/product_names.py), says the question back, or does not answer it
         (engine/drafting/relevance.py; a qualifier's stated statement is its evidence and is not
@@ -330,7 +331,7 @@ class Drafter:
         from the same reply (the model's): the draft then keeps both and is marked ``at_odds``,
         which puts it in Review first."""
         source = d.text_source
-        if source in (None, TextSource.OWN_PAST.value, TextSource.SHARED_PAST.value, TextSource.PROFILE.value):
+        if source in (None, *_NOT_JUDGED):
             return d
         encoder = self.kb.encoder
         judged = d.relevance or relevance(d.answer, a.question, a.references, encoder)
@@ -721,6 +722,16 @@ class Drafter:
             start=max(span.start, len(head)) - len(head),
             end=span.end - len(head),
         )
+
+
+# texts someone wrote (a past answer, a profile fact) or a section chosen by its heading (a reference):
+# not judged again by Drafter._judged
+_NOT_JUDGED = (
+    TextSource.OWN_PAST.value,
+    TextSource.SHARED_PAST.value,
+    TextSource.PROFILE.value,
+    TextSource.REFERENCE.value,
+)
 
 
 def _since(a: Asking) -> float:
