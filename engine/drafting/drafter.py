@@ -324,8 +324,9 @@ class Drafter:
         section chosen by its heading and its sentences by the question) is used only when it
         answers the question and speaks for this product (issue #50): one that names another
         product (engine/drafting/product_names.py), says the question back, or does not answer it
-        (engine/drafting/relevance.py; a qualifier's stated statement is its evidence and is not
-        judged so) is dropped — a choice stays without it (a question without a dropdown keeps the
+        (engine/drafting/relevance.py: a sentence the drafter picked by the sentences' bar, a text
+        the model wrote or chose by the model's; a qualifier's stated statement is its evidence and
+        is not judged so) is dropped — a choice stays without it (a question without a dropdown keeps the
         choice that led it), a text without a choice is set aside with the reason. A text that
         says the opposite of its choice (``contradicts``) is dropped too, unless the choice came
         from the same reply (the model's): the draft then keeps both and is marked ``at_odds``,
@@ -334,11 +335,13 @@ class Drafter:
         if source in (None, *_NOT_JUDGED):
             return d
         encoder = self.kb.encoder
-        judged = d.relevance or relevance(d.answer, a.question, a.references, encoder)
+        # a documents' sentence the drafter picked carries its relevance (the best of many: the
+        # sentences' bar); a text the model wrote or chose (its quote, "Yes." before it) has the model's
+        model = d.relevance is None
+        judged = d.relevance or relevance(d.answer, a.question, a.references, encoder, a.q.text)
         said = d.answer
         if d.from_product and d.choice is None:  # the other product's choice leads the text: judge the text
             said = _without_opening(said, d.citations[0].quote).lstrip(" —") if d.citations else said
-        model = source == TextSource.MODEL.value
         fault = None
         if names_another_product(said, self.other_products(), self.product):
             fault = "it speaks for another product"

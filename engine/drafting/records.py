@@ -357,9 +357,9 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
-# what may lead a quoted sentence in a draft's text: a third party's name (explanation_rules.provider_says)
-# or the choice that leads a row without a dropdown ("4) AWS — ", "Yes — ")
-_LEAD = re.compile(r"^(?:.{1,80}, the third-party provider, states: |[^—\n]{1,40} — )")
+# what may lead a quoted sentence in a draft's text: a third party's name (explanation_rules.provider_says),
+# the choice that leads a row without a dropdown ("4) AWS — ", "Yes — "), the model's bare "Yes." before a quote
+_LEAD = re.compile(r"^(?:.{1,80}, the third-party provider, states: |[^—\n]{1,40} — |(?:yes|no)\b[.,;:!]?\s+)")
 
 
 def _same_words(quote: str, answer: str) -> bool:

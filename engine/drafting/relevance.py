@@ -40,12 +40,13 @@ model's wording has its own bar (``MODEL_QUESTION_MIN``), measured on the leave-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
 
 from engine.index.embed.dense import DenseEncoder
+from engine.index.embed.sparse import analyzer
 
 # chosen on the shared filled questionnaires (module docstring): the pair whose kept sentences are
 # acceptable nine times in ten, keeping the most (0.904 of 197 pooled; 0.865 of 192 leave one target out)
@@ -55,6 +56,7 @@ MODEL_QUESTION_MIN = 0.50  # the same for the model's wording, which must also s
 QUESTION_FLOOR = 0.40  # cosine with the question, always
 QUESTION_STRONG = 0.70  # cosine with the question that answers it whatever the past answers say
 RESTATES = 0.75  # cosine with the question at which the model's text only says the question back
+RESTATES_ADDS = 2  # content words of its own a text saying the question back may add ("company", "yes")
 REFERENCE_WORDS = 5  # a past explanation of fewer words ("Yes.", "See DOCU-04") is no yardstick
 REFERENCES = 2  # past explanations it takes to be the company's answer (one is one product's wording)
 
@@ -66,18 +68,20 @@ class Relevance:
 
     question: float
     reference: float | None = None
+    adds: int | None = None  # the text's content words that are not the question's (None: not counted)
 
     def to_json(self) -> dict:
         return {
             "question": round(self.question, 4),
             "reference": None if self.reference is None else round(self.reference, 4),
+            "adds": self.adds,
         }
 
     @classmethod
     def from_json(cls, d: dict | None) -> Relevance | None:
-        return (
-            None if not d else cls(float(d["question"]), None if d.get("reference") is None else float(d["reference"]))
-        )
+        if not d:
+            return None
+        return cls(float(d["question"]), None if d.get("reference") is None else float(d["reference"]), d.get("adds"))
 
     @property
     def answers(self) -> bool:
@@ -100,8 +104,10 @@ class Relevance:
 
     @property
     def restates(self) -> bool:
-        """The text says the question back."""
-        return self.question >= RESTATES
+        """The text says the question back: as close to it as ``RESTATES``, adding at most
+        ``RESTATES_ADDS`` words of its own ("Yes. All customer data is encrypted at rest with
+        AES-256 using keys held in a hardware security module." adds six: it answers)."""
+        return self.question >= RESTATES and (self.adds is None or self.adds <= RESTATES_ADDS)
 
     @property
     def score(self) -> float:
@@ -126,9 +132,15 @@ def relevance_of(vectors: np.ndarray, question: np.ndarray, past: np.ndarray | N
     return [Relevance(float(q), None if best is None else float(best[i])) for i, q in enumerate(asked)]
 
 
-def relevance(text: str, question: np.ndarray, past: np.ndarray | None, encoder: DenseEncoder) -> Relevance:
-    """The relevance of one ``text``."""
-    return relevance_of(encoder.encode_passages([text]), question, past)[0]
+def relevance(
+    text: str, question: np.ndarray, past: np.ndarray | None, encoder: DenseEncoder, asked: str | None = None
+) -> Relevance:
+    """The relevance of one ``text``; with ``asked`` (the question's text), the words it adds."""
+    judged = relevance_of(encoder.encode_passages([text]), question, past)[0]
+    if asked is None:
+        return judged
+    words = analyzer()
+    return replace(judged, adds=len(set(words(text)) - set(words(asked))))
 
 
 __all__ = [

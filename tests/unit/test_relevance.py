@@ -37,10 +37,21 @@ def test_a_sentence_that_answers_is_kept_and_the_question_said_back_is_known(enc
     assert off.reference is not None and not off.answers
     tested = "Has the Disaster Recovery Plan been tested in the past year?"
     back = judged(encoder, tested, "Yes, the Disaster Recovery Plan has been tested in the past year.")
-    assert back.question >= RESTATES and back.restates
+    assert back.question >= RESTATES and back.restates  # without the question's words, the cosine alone decides
+    asked = "Do you have policy and procedure, currently implemented, guiding how security risks are mitigated until patches can be applied?"
+    said = (
+        "Yes, the company has policy and procedure currently implemented guiding how security risks are "
+        "mitigated until patches can be applied."
+    )
+    back = relevance(said, encoder.encode_query(asked), None, encoder, asked)
+    assert back.question >= RESTATES and back.adds <= 2 and back.restates and not back.model_answers
+    encrypted = "Is customer data encrypted at rest?"
+    quote = "Yes. All customer data is encrypted at rest with AES-256 using keys held in a hardware security module."
+    answer = relevance(quote, encoder.encode_query(encrypted), None, encoder, encrypted)
+    assert answer.question >= RESTATES and answer.adds >= 5 and not answer.restates and answer.model_answers
 
 
 def test_relevance_survives_the_record():
-    r = Relevance(0.61234567, 0.7)
-    assert Relevance.from_json(r.to_json()) == Relevance(0.6123, 0.7)
+    r = Relevance(0.61234567, 0.7, 3)
+    assert Relevance.from_json(r.to_json()) == Relevance(0.6123, 0.7, 3)
     assert Relevance.from_json(None) is None
