@@ -81,7 +81,7 @@ _INSTRUCTION = re.compile(
     r"Protect|Restrict|Identify|Evaluate|Manage|Verify|Refer|See|Please|Visit|Assign|Deploy|Install|Configure|"
     r"Encrypt|Remove|Disable|Enable|Require|Communicate|Determine|Specify|Validate|Approve|Prohibit|Permit|Render|"
     r"Follow|Educate|Administer|Designate|Shred|Utilize|Employ|Adopt|Obtain|Submit|Describe|Indicate|Attach|"
-    r"Explain)\b(?![-’'])|(?:Review|Monitor|Test|Log|Plan|Change|Store|Limit|Train|Screen|Set|Secure|Control|Track|"
+    r"Explain|Keep|Design)\b(?![-’'])|(?:Review|Monitor|Test|Log|Plan|Change|Store|Limit|Train|Screen|Set|Secure|Control|Track|"
     r"Schedule|Report|Audit|Scan|Patch|Update|Use|Document|Complete|Select|List|Contact|Separate|Mask)"
     r"(?:,| and | or | (?:a|an|the|all|any|each|every|their|its|your|appropriate|security|data|access)\b))"
 )
@@ -92,12 +92,14 @@ _THIS_DOCUMENT = re.compile(
     re.I,
 )
 # a definition or a general truth, not what the company does: "Public data is data from publicly accessible
-# sources.", "Personal information means …", "A Disaster Recovery Plan is only useful insofar as …"
+# sources.", "Personal information means …", "A Disaster Recovery Plan is only useful insofar as …",
+# "Examples of Internal data are email correspondence, …"
 _DEFINITION = re.compile(
     r"^(?:[A-Z][\w-]*)(?:\s+[\w-]+){0,4}\s+(?:means|refers to|(?:is|are) defined as|(?:is|are) (?:data|information|"
     r"any (?:data|information))\s+(?:from|that|which|about|of|in|collected|obtained|provided|used|related|relating))\b"
     r"|^(?:A|An)\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+(?:a|an|any|one|only|defined|considered|useful|important|"
     r"essential|critical|necessary|the (?:process|practice|set|act))\b"
+    r"|^Examples? (?:of|include)\b"
 )
 # what makes a line a statement: an auxiliary or a modal, a subject pronoun, a past participle, a
 # verb of the documents' usual kind ("supports", "encrypt"); a heading or a label has none

@@ -57,6 +57,8 @@ QUESTION_FLOOR = 0.40  # cosine with the question, always
 QUESTION_STRONG = 0.70  # cosine with the question that answers it whatever the past answers say
 RESTATES = 0.75  # cosine with the question at which the model's text only says the question back
 RESTATES_ADDS = 2  # content words of its own a text saying the question back may add ("company", "yes")
+# the stems of the model's words around a restated question ("Yes, the company …, as stated in the cited sources")
+_SAYS_NOTHING = frozenset({"yes", "compani", "state", "cite", "sourc", "provid", "context", "instructur"})
 REFERENCE_WORDS = 5  # a past explanation of fewer words ("Yes.", "See DOCU-04") is no yardstick
 REFERENCES = 2  # past explanations it takes to be the company's answer (one is one product's wording)
 
@@ -140,7 +142,7 @@ def relevance(
     if asked is None:
         return judged
     words = analyzer()
-    return replace(judged, adds=len(set(words(text)) - set(words(asked))))
+    return replace(judged, adds=len(set(words(text)) - set(words(asked)) - _SAYS_NOTHING))
 
 
 __all__ = [

@@ -54,6 +54,10 @@ NEVER_AN_EXPLANATION = [
     "It is strongly recommended Technical Staff who are trained in Accessibility complete this form.",
     "Software Composition Analysis (Open-Source Vulnerabilities)",
     "Weekly Long-Term Retention Backups for 6 months",
+    # an instruction and an example list, both kept beside a Lite's choice before (the leave-one-out drafts)
+    "Keep all intrusion-detection and prevention engines, baselines, and signatures up to date.",
+    "Examples of Internal data are email correspondence, materials marked “Instructure Internal,” and other "
+    "Instructure information not published.",
 ]
 STANDING_ALONE = [
     "It is the customer's responsibility to replicate content across regions if business needs require that.",

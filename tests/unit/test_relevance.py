@@ -45,6 +45,13 @@ def test_a_sentence_that_answers_is_kept_and_the_question_said_back_is_known(enc
     )
     back = relevance(said, encoder.encode_query(asked), None, encoder, asked)
     assert back.question >= RESTATES and back.adds <= 2 and back.restates and not back.model_answers
+    # the model's words around a restated question add nothing ("the company", "as stated in the cited sources")
+    itac = "Do you have a documented and implemented process for reporting and tracking accessibility issues?"
+    cited = (
+        "Yes, the company has documented and implemented processes for reporting and tracking accessibility "
+        "issues, as stated in the cited sources."
+    )
+    assert relevance(cited, encoder.encode_query(itac), None, encoder, itac).restates
     encrypted = "Is customer data encrypted at rest?"
     quote = "Yes. All customer data is encrypted at rest with AES-256 using keys held in a hardware security module."
     answer = relevance(quote, encoder.encode_query(encrypted), None, encoder, encrypted)
