@@ -46,7 +46,7 @@ from engine.drafting.cross_product import (
     shared_explanation,
 )
 from engine.drafting.explanation import Explanation, best_sentence, shown
-from engine.drafting.explanation_rules import asks_provider, contradicts, names_any
+from engine.drafting.explanation_rules import about_the_sources, asks_provider, contradicts, names_any
 from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
@@ -67,6 +67,7 @@ from engine.drafting.reference import (
     SUMMARY_SENTENCES,
     find_section,
     opening_sentences,
+    practice_first,
     reference_answer,
     reference_topic,
 )
@@ -269,7 +270,9 @@ class Drafter:
         section = find_section(reference_topic(a.q.text) or "", [(d.name, self.kb.units(d.name)) for d in docs])
         if section is None:
             return None
-        found = opening_sentences(section, self.kb.units(section.doc))
+        vendor = self.profile.profile().vendor(self.product)  # the company's name, as the profile knows it
+        names = [self.product or "", vendor.value if vendor is not None else ""]
+        found = practice_first(opening_sentences(section, self.kb.units(section.doc)), names)
         vectors = self.kb.encoder.encode_passages([shown(s) for _, s in found]) if found else []
         said = [
             (page, s)
@@ -351,6 +354,8 @@ class Drafter:
             fault = "it says the opposite of the choice"
         elif model and judged.restates:
             fault = "it only says the question back"
+        elif about_the_sources(said):
+            fault = "it says what the documents mention, not what the company does"
         elif not d.stated and not (judged.model_answers if model else judged.answers):
             fault = "it does not answer the question"
         if fault is None:

@@ -91,6 +91,21 @@ _THIS_DOCUMENT = re.compile(
     r"chapter|appendix|whitepaper|white paper)\b",
     re.I,
 )
+# a text about the documents, not the practice: "No, the ESG Report FY2023 does not mention any professional
+# services …", "the cited sources do not say …" (the model's, when the passages say nothing of it)
+_ABOUT_THE_SOURCES = re.compile(
+    r"\b(?:sources?|documents?|context|passages?|reports?(?:\s+FY\s?\d{2,4})?|papers?|overviews?|policies)\s+"
+    r"(?:(?:do|does|did)\s+not|doesn[’']t|don[’']t|never)\s+(?:mention|say|state|describe|specify|indicate|"
+    r"provide|include|discuss|address|cover)",
+    re.I,
+)
+
+
+def about_the_sources(text: str) -> bool:
+    """``text`` says what the documents do or do not mention, not what the company does."""
+    return bool(_ABOUT_THE_SOURCES.search(text))
+
+
 # a definition or a general truth, not what the company does: "Public data is data from publicly accessible
 # sources.", "Personal information means …", "A Disaster Recovery Plan is only useful insofar as …",
 # "Examples of Internal data are email correspondence, …"
@@ -290,6 +305,7 @@ def provider_says(provider: str, sentence: str) -> str:
 
 __all__ = [
     "AFFIRMS_OVERLAP",
+    "about_the_sources",
     "asks_provider",
     "contradicts",
     "is_definition",

@@ -16,7 +16,8 @@ sentence or two>", the sentences quoted word for word and cited, no model call.
   with it ("Definition of a Disaster", "Disaster Recovery Team"), and stops at the first page
   whose headings share none ("Load Balancers", "App Servers").
 * **What it says**: the first ``SUMMARY_SENTENCES`` statements after the heading that stand alone
-  (engine/drafting/explanation_rules.py) and speak to the question (their cosine with it
+  (engine/drafting/explanation_rules.py), only those saying what the company does when there are
+  any ("we", "our", the company's or the product's name: :func:`practice_first`), and speak to the question (their cosine with it
   ``QUESTION_FLOOR`` or more, engine/drafting/relevance.py: "Maintaining and enhancing security is
   a disciplined, continual, and ongoing process." opens Application Security and says nothing of
   web vulnerabilities), among its first ``SECTION_SENTENCES``; none: no reference.
@@ -143,6 +144,23 @@ def opening_sentences(section: Section, units: Sequence[Unit], n: int = SECTION_
                 if len(out) == n:
                     return out
     return out
+
+
+# a sentence that says what the company does (its name, "we", "our"), before an exposition of terms
+_PRACTICE = re.compile(r"\b(?:we|our|us)\b", re.I)
+
+
+def practice_first(sentences: Sequence[tuple[int, str]], names: Sequence[str]) -> list[tuple[int, str]]:
+    """``sentences`` (page, sentence): those that speak of the company or the product (``names``,
+    "we", "our"), in the section's order, when there are any; else all of them. "In the SaaS space,
+    there are some key terms …" opens the Disaster Recovery section; "The primary assumption of our
+    disaster recovery plan is …" says the company's practice."""
+    said = [
+        (page, s)
+        for page, s in sentences
+        if _PRACTICE.search(s) or any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", s) for n in names if n)
+    ]
+    return said or list(sentences)
 
 
 def reference_answer(section: Section, sentences: Sequence[str]) -> str:

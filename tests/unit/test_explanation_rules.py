@@ -12,7 +12,13 @@ import pytest
 from engine.core.limits import Limits
 from engine.core.types import Chunk, Hit, SourceKind
 from engine.drafting.explanation import best_sentence, sentences_of, shown
-from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
+from engine.drafting.explanation_rules import (
+    about_the_sources,
+    asks_provider,
+    contradicts,
+    provider_says,
+    standing_alone,
+)
 from engine.ingest.pdf import load
 
 NEEDS_THE_SENTENCE_BEFORE = [
@@ -77,6 +83,14 @@ STANDING_ALONE = [
 @pytest.mark.parametrize("sentence", NEEDS_THE_SENTENCE_BEFORE)
 def test_a_sentence_that_needs_the_one_before_or_instructs_is_refused(sentence):
     assert standing_alone(sentence) is None
+
+
+def test_a_text_about_what_the_documents_mention_is_not_the_companys_practice():
+    # the model's reply on Canvas Credentials' QUAL-06 (the leave-one-out drafts)
+    assert about_the_sources("No, the ESG Report FY2023 does not mention any professional services for this product.")
+    assert about_the_sources("The cited sources do not describe a penetration test.")
+    assert not about_the_sources("We do not mention customers' names in public materials.")
+    assert not about_the_sources("Instructure's policies require annual security training.")
 
 
 @pytest.mark.parametrize("sentence", NEVER_AN_EXPLANATION)

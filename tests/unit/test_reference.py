@@ -7,7 +7,13 @@ Business Continuity & Disaster Recovery paper."""
 from __future__ import annotations
 
 from engine.core.types import Unit
-from engine.drafting.reference import find_section, opening_sentences, reference_answer, reference_topic
+from engine.drafting.reference import (
+    find_section,
+    opening_sentences,
+    practice_first,
+    reference_answer,
+    reference_topic,
+)
 
 ASKS = {
     "Describe or provide a reference to your Disaster Recovery Plan (DRP).": "your Disaster Recovery Plan (DRP)",
@@ -81,3 +87,10 @@ def test_the_answer_names_the_section_and_quotes_its_first_sentences():
     assert reference_answer(dr, said) == (
         "Described in BCDR, pp. 3–4: Instructure maintains a documented Disaster Recovery plan for all of its products."
     )
+
+
+def test_the_summary_says_what_the_company_does_before_an_exposition_of_terms():
+    dr = find_section("your Disaster Recovery Plan (DRP)", [("BCDR.pdf", PAPER)])
+    found = practice_first(opening_sentences(dr, PAPER), ["Impact", "Instructure"])
+    assert found == [(3, "Instructure maintains a documented Disaster Recovery plan for all of its products.")]
+    assert all("SaaS space" not in s for _, s in found)  # an exposition, while the section states a practice
