@@ -226,6 +226,7 @@ class Drafter:
                 found = next(
                     d for s in SOURCES if s.applies(self, asking) for d in (s.draft(self, asking),) if d is not None
                 )
+                return self._judged(asking, provider_named(self.profile.checked(found, self.product)))
             except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
                 raise
             except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
@@ -234,7 +235,6 @@ class Drafter:
             except Exception as exc:  # one bad question never stops the batch; the draft says why
                 error = f"{type(exc).__name__}: {exc}"
                 return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=error)
-            return self._judged(asking, provider_named(self.profile.checked(found, self.product)))
 
     # ---- the answer sources, in SOURCES' order ----------------------------------------------------
     def _profile_fact(self, a: Asking) -> Draft | None:
