@@ -42,21 +42,31 @@ st.logo(str(ROOT / "assets" / "logo.png"), size="large")
 SCREENS = (  # (file, title, icon) in the navigation's order; what a role needs to open each: SCREEN_NEEDS
     ("screens/knowledge_base.py", "Knowledge base", ":material/library_books:"),
     ("screens/questionnaire.py", "Questionnaire", ":material/upload_file:"),
-    ("screens/review.py", "Review", ":material/fact_check:"),  # the default: every role opens it
+    ("screens/review.py", "Review", ":material/fact_check:"),  # "/" opens it (``start``): every role may
     ("screens/my_questions.py", "My questions", ":material/assignment_ind:"),  # what waits for me (#39)
     ("screens/export.py", "Export", ":material/download:"),
     ("screens/settings.py", "Settings", ":material/settings:"),
 )
 guard_uploads()  # a name Streamlit's uploader refuses (a NUL) becomes a message, not a traceback
-every = {
-    path: st.Page(path, title=title, icon=icon, default=path == "screens/review.py") for path, title, icon in SCREENS
-}
+every = {path: st.Page(path, title=title, icon=icon) for path, title, icon in SCREENS}
+
+
+def _open_review() -> None:
+    """The app's own address ("/") opens the Review screen at its address ("/review"), so that
+    address, typed or bookmarked, opens the same screen (a default page is served at "/" only:
+    its name alone was "page not found", a box that left the screen under it inert)."""
+    st.switch_page(every["screens/review.py"])
+
+
+start = st.Page(_open_review, title="Review", url_path="start", default=True, visibility="hidden")
 try:
-    account = signed_in(every.values())  # None: no accounts, one person on this machine; else the form until signed in
+    account = signed_in(
+        [start, *every.values()]
+    )  # None: no accounts, one person on this machine; else the form until signed in
 except StoreDamaged as exc:  # the accounts file: the app serves no one until it reads
     st.error(problem_text(exc), icon=":material/error:")
     st.stop()
-pages = [  # a page left out cannot be reached by its address either
+pages = [start] + [  # a page left out cannot be reached by its address either
     page for path, page in every.items() if account is None or account.may(SCREEN_NEEDS[path])
 ]
 try:

@@ -54,7 +54,7 @@ from typing import Iterable, Mapping, Sequence
 from engine.core.scopes import COMPANY, FolderScopes, Scope
 from engine.core.types import FileProblem
 from engine.drafting.cross_product import contact_tokens
-from engine.drafting.explanation import names_any
+from engine.drafting.explanation_rules import names_any
 from engine.drafting.generate.glitches import foreign_text
 from engine.drafting.regulated import provider_names
 from engine.index.profile import fact_key

@@ -11,7 +11,8 @@ one the issue's rule picks over all targets pooled. Per target and pooled, by ro
   inside it and outside it, and the precision of the choices outside it;
 * the same for two trivial lists: **disputed only** (the rows whose near-identical past answers
   disagree) and **every row** (what a reviewer who trusts nothing reads), and the precision of
-  **always Yes** over the Yes/No rows;
+  **always Yes** over the Yes/No rows; the disputed rows whose risk is 0 (none should be: #50);
+* the same per group of targets (``groups``: the HECVAT Full and Lite targets apart, #50);
 * the risk–coverage curve: for each threshold, the share of drafted rows left outside the list
   and the precision of the choices there.
 
@@ -77,6 +78,11 @@ def scored(record: dict) -> Scored | None:
     )
 
 
+def group(target: str) -> str:
+    """A target's kind, reported apart: "Full" or "Lite" (HECVAT), else "other"."""
+    return next((k for k in ("Full", "Lite") if k.casefold() in target.casefold()), "other")
+
+
 def read(path: Path) -> list[Scored]:
     rows = [scored(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [r for r in rows if r is not None]
@@ -127,6 +133,7 @@ def figures(rows: Sequence[Scored], risk: Sequence[float], threshold: float) -> 
         "always_yes": round(sum(r.truth == "Yes" for r in yes) / len(yes), 3) if yes else None,
         "review_first": listed(rows, [x >= threshold for x in risk]),
         "disputed_only": listed(rows, [r.disputed for r in rows]),
+        "disputed_at_risk_0": sum(r.disputed and x <= 0.0 for r, x in zip(rows, risk)),
         "by_row_type": {
             t: listed(
                 [r for r in rows if r.row_type == t], [x >= threshold for r, x in zip(rows, risk) if r.row_type == t]
@@ -191,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     risk = risks(rows)
     threshold = args.threshold if args.threshold is not None else REVIEW_FIRST_RISK
     by_target: dict[str, list[int]] = defaultdict(list)
+    by_group: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         by_target[r.target].append(i)
+        by_group[group(r.target)].append(i)
     result = {
         "threshold": threshold,
         "bar": {
@@ -202,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "all": figures(rows, risk, threshold),
         "targets": {t: figures([rows[i] for i in ix], [risk[i] for i in ix], threshold) for t, ix in by_target.items()},
+        "groups": {g: figures([rows[i] for i in ix], [risk[i] for i in ix], threshold) for g, ix in by_group.items()},
     }
     if args.choose:
         result["chosen_threshold"] = choose(rows, risk)

@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from engine.drafting.explanation import names_any
+from engine.drafting.explanation_rules import names_any
 from engine.index.library import LibraryHit, choice_key
 from storage.library_store import LibraryEntry
 

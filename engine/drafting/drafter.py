@@ -45,8 +45,8 @@ from engine.drafting.cross_product import (
     passages_allowed,
     shared_explanation,
 )
-from engine.drafting.explanation import Explanation, best_sentence, names_any
-from engine.drafting.explanation_rules import asks_provider, contradicts
+from engine.drafting.explanation import Explanation, best_sentence, shown
+from engine.drafting.explanation_rules import about_the_sources, asks_provider, contradicts, names_any
 from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
@@ -60,23 +60,31 @@ from engine.drafting.generate import (
 from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
+from engine.drafting.product_names import names_another_product
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect, TextSource
+from engine.drafting.reference import (
+    SUMMARY_SENTENCES,
+    find_section,
+    opening_sentences,
+    practice_first,
+    reference_answer,
+    reference_topic,
+)
 from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
+from engine.drafting.relevance import QUESTION_FLOOR, relevance
+from engine.drafting.sources import AnswerSource, Asking, always
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
-    PASSAGE_SCORE,
     AnswerLibrary,
     LibraryHit,
     allowed_choice,
     answer_text,
     choice_key,
     count_choices,
-    near_hits,
     overdue,
     reusable_choice,
-    reused_hit,
 )
 from engine.questionnaire import Question
 from engine.questionnaire.length_limits import cut_to_limit, stated_limit
@@ -205,72 +213,159 @@ class Drafter:
         source: Path | None = None,
         qualifier: Qualifier | None = None,
     ) -> Draft:
-        """Draft ``q``; ``rows`` are its questionnaire's general-information rows (fact → row
-        id, ``engine.index.profile.row_ids``), for a profile fact that points to another row;
+        """Draft ``q`` from the first of the answer sources (``SOURCES``, in order) that applies and
+        drafts; ``rows`` are its questionnaire's general-information rows (fact → row id,
+        ``engine.index.profile.row_ids``), for a profile fact that points to another row;
         ``source`` is its questionnaire's file (a date question's format); ``qualifier``: the
         qualifier ``q`` is, when it switches sections on or off (one about regulated data or the
-        hosting is answered by the own documents' statements: :meth:`_stated`)."""
+        hosting is answered by the own documents' statements: :meth:`_stated`). Every text is then
+        checked: contacts and links in no source are taken out (``ProfileAnswers.checked``), a
+        provider's practice is never the company's (:func:`provider_named`)."""
         with self._lock:
-            fact = self.profile.answer(q, question_key(q), self.product, rows, source)
-            if fact is not None:  # a profile fact or the date: exactly, without the model
-                return within_limit(q, fact)
-            return within_limit(q, provider_named(self.profile.checked(self._draft(q, qualifier), self.product)))
+            asking = Asking(self, q, question_key(q), time.perf_counter(), qualifier, rows, source)
+            try:
+                found = next(
+                    d for s in SOURCES if s.applies(self, asking) for d in (s.draft(self, asking),) if d is not None
+                )
+                return within_limit(q, self._judged(asking, provider_named(self.profile.checked(found, self.product))))
+            except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
+                raise
+            except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
+                cell = f"{q.sheet}!{q.choice_cell or q.text_cell or q.question_cell}"
+                return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=exc.at(cell))
+            except Exception as exc:  # one bad question never stops the batch; the draft says why
+                error = f"{type(exc).__name__}: {exc}"
+                return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=error)
 
-    def _draft(self, q: Question, qualifier: Qualifier | None = None) -> Draft:
-        key = question_key(q)
-        started = time.perf_counter()
-        try:
-            # embedded once, by the encoder asked first (the library's when there is one; the same
-            # model as the knowledge base's in a store), for the library, retrieval and the support
-            asked = QuestionVectors.of(q.text, self.library.encoder if self.library else self.kb.encoder)
-            past = (
-                self.library.match(asked, top_k=None, min_score=PASSAGE_SCORE, product=self.product)
-                if self.library
-                else []
-            )
-            reuse = reused_hit(past, product=self.product)
-            if reuse is not None and not is_other_product(reuse.entry, self.product):
-                # a near-identical past question of this product (or company-wide): its answer, no LLM call
-                near = near_hits(past, product=self.product)  # the past answers reuse chose among
-                return self._reused(q, key, reuse, near, time.perf_counter() - started)
-            stated = self._stated(q, asked, key, qualifier, started) if qualifier is not None else None
-            if stated is not None:  # a qualifier the own documents answer (regulated data, the hosting)
-                return stated
-            if reuse is not None and reusable_choice(reuse.entry.choice, q.choices):
-                # only other products' near-identical answers: their choice, labelled; the text from the documents
-                return self._other_products_choice(q, asked, key, reuse, near_hits(past, product=self.product), started)
-            past = passages_allowed(past, self.product)[:LIBRARY_PASSAGES]  # never another product's text
-            retrieved = self.retrieve(asked) if self.kb.documents() or not past else Retrieved(())
-            if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
-                own = self.for_the_company(q.text, retrieved)
-                if not own.hits and not past:  # nothing of the company's own to write from: no call
-                    why = _only_providers({self.third_party(h.chunk.doc) for h in retrieved.hits} - {None})
-                    return Draft.of(
-                        q, key, "", None, DraftStatus.NO_CONTEXT, seconds=time.perf_counter() - started, error=why
-                    )
-                retrieved = own
-            hits = list(retrieved.hits)
-            answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
-            citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
-            backing = self.support(asked, citations)
-        except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
-            raise
-        except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
-            cell = f"{q.sheet}!{q.choice_cell or q.text_cell or q.question_cell}"
-            return Draft.of(
-                q, key, "", None, DraftStatus.ERROR, seconds=time.perf_counter() - started, error=exc.at(cell)
-            )
-        except Exception as exc:  # one bad question never stops the batch; the draft says why
-            return Draft.of(
-                q,
-                key,
-                "",
-                None,
-                DraftStatus.ERROR,
-                seconds=time.perf_counter() - started,
-                error=f"{type(exc).__name__}: {exc}",
-            )
-        return self._decide(q, key, answer, citations, backing, time.perf_counter() - started)
+    # ---- the answer sources, in SOURCES' order ----------------------------------------------------
+    def _profile_fact(self, a: Asking) -> Draft | None:
+        """A profile fact or the date, exactly, without the model (engine/drafting/profile_answers.py)."""
+        return self.profile.answer(a.q, a.key, self.product, a.rows, a.source)
+
+    def _has_own_past(self, a: Asking) -> bool:
+        """A near-identical past question of this product (or company-wide)."""
+        return a.reuse is not None and not is_other_product(a.reuse.entry, self.product)
+
+    def _own_past(self, a: Asking) -> Draft:
+        """Its answer, no LLM call (:meth:`_reused`)."""
+        return self._reused(a.q, a.key, a.reuse, a.near, _since(a))
+
+    def _has_other_products_choice(self, a: Asking) -> bool:
+        """Only other products' near-identical past answers, with a choice this question takes."""
+        return a.reuse is not None and reusable_choice(a.reuse.entry.choice, a.q.choices) is not None
+
+    def _asks_for_reference(self, a: Asking) -> bool:
+        """A question without a dropdown that asks for a reference or documentation (engine/drafting/reference.py)."""
+        return not a.q.choices and reference_topic(a.q.text) is not None
+
+    def _reference(self, a: Asking) -> Draft | None:
+        """The section of a company or product document on what the question asks for, named with
+        its pages and its first sentences that speak to the question, quoted and cited; None when
+        no document has one (engine/drafting/reference.py)."""
+        allowed = self.scope.restrict(self.kb.documents())
+        docs = [
+            d
+            for d in (self.kb.documents() if allowed is None else allowed)
+            if d.scope.third_party is None and d.kind is SourceKind.PDF
+        ]
+        section = find_section(reference_topic(a.q.text) or "", [(d.name, self.kb.units(d.name)) for d in docs])
+        if section is None:
+            return None
+        vendor = self.profile.profile().vendor(self.product)  # the company's name, as the profile knows it
+        names = [self.product or "", vendor.value if vendor is not None else ""]
+        found = practice_first(opening_sentences(section, self.kb.units(section.doc)), names)
+        vectors = self.kb.encoder.encode_passages([shown(s) for _, s in found]) if found else []
+        said = [
+            (page, s)
+            for (page, s), v in zip(found, vectors)
+            if float(v @ a.question) >= QUESTION_FLOOR
+            and not names_another_product(s, self.other_products(), self.product)
+        ][:SUMMARY_SENTENCES]
+        chunks = self.kb.chunks(section.doc)
+        citations = tuple(
+            c
+            for c in (self._cite_on(s, page, chunks) for page, s in said)
+            if c is not None and c.label is not AnchorLabel.UNVERIFIED
+        )
+        if not said or len(citations) < len(said):
+            return None
+        text = reference_answer(section, [s for _, s in said])
+        return Draft.of(
+            a.q, a.key, text, None, DraftStatus.DRAFTED, citations, seconds=_since(a), reference=section.label
+        )
+
+    def _cite_on(self, sentence: str, page: int, chunks: Sequence[Chunk]) -> Citation | None:
+        """``sentence`` of a page cited in the chunk that holds it (None when none does)."""
+        flat = " ".join(sentence.split())
+        for chunk in chunks:
+            if page in chunk.pages and flat in " ".join(chunk.text.split()):
+                return self.cite(sentence, [Hit(chunk, 1.0)])
+        return None
+
+    def _documents(self, a: Asking) -> Draft:
+        """The model's answer from the retrieved passages and the related past answers of this
+        product (never another product's text), its quotes anchored; a text without a choice is
+        written from the company's own passages only (:meth:`for_the_company`), and with none of
+        those the model is not called."""
+        q = a.q
+        past = passages_allowed(a.past, self.product)[:LIBRARY_PASSAGES]
+        retrieved = a.retrieved if self.kb.documents() or not past else Retrieved(())
+        if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
+            own = self.for_the_company(q.text, retrieved)
+            if not own.hits and not past:  # nothing of the company's own to write from: no call
+                why = _only_providers({self.third_party(h.chunk.doc) for h in retrieved.hits} - {None})
+                return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=why)
+            retrieved = own
+        hits = list(retrieved.hits)
+        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
+        citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
+        backing = self.support(a.asked, citations)
+        return self._decide(q, a.key, answer, citations, backing, _since(a))
+
+    def _judged(self, a: Asking, d: Draft) -> Draft:
+        """Every text the drafter chose (a documents' sentence, a third party's, the model's
+        wording; not a past answer's or a profile fact, someone's own words, nor a reference, its
+        section chosen by its heading and its sentences by the question) is used only when it
+        answers the question and speaks for this product (issue #50): one that names another
+        product (engine/drafting/product_names.py), says the question back, or does not answer it
+        (engine/drafting/relevance.py: a sentence the drafter picked by the sentences' bar, a text
+        the model wrote or chose by the model's; a qualifier's stated statement is its evidence and
+        is not judged so) is dropped — a choice stays without it (a question without a dropdown keeps the
+        choice that led it), a text without a choice is set aside with the reason. A text that
+        says the opposite of its choice (``contradicts``) is dropped too, unless the choice came
+        from the same reply (the model's): the draft then keeps both and is marked ``at_odds``,
+        which puts it in Review first."""
+        source = d.text_source
+        if source in (None, *_NOT_JUDGED):
+            return d
+        encoder = self.kb.encoder
+        # a documents' sentence the drafter picked carries its relevance (the best of many: the
+        # sentences' bar); a text the model wrote or chose (its quote, "Yes." before it) has the model's
+        model = d.relevance is None
+        judged = d.relevance or relevance(d.answer, a.question, a.references, encoder, a.q.text)
+        said = d.answer
+        if d.from_product and d.choice is None:  # the other product's choice leads the text: judge the text
+            said = _without_opening(said, d.citations[0].quote).lstrip(" —") if d.citations else said
+        fault = None
+        if names_another_product(said, self.other_products(), self.product):
+            fault = "it speaks for another product"
+        elif d.choice and contradicts(d.choice, said, a.q.text):
+            if not (d.reused or d.stated):  # the model's choice and its text, one reply: a reviewer decides
+                return replace(d, relevance=judged, at_odds=True)
+            fault = "it says the opposite of the choice"
+        elif model and judged.restates:
+            fault = "it only says the question back"
+        elif about_the_sources(said):
+            fault = "it says what the documents mention, not what the company does"
+        elif not d.stated and not (judged.model_answers if model else judged.answers):
+            fault = "it does not answer the question"
+        if fault is None:
+            return replace(d, relevance=judged)
+        if d.choice or d.from_product:  # the choice stands alone (without a dropdown, as the text it led)
+            kept = d.citations[0].quote if d.choice is None and d.from_product else ""
+            quotes = d.citations[:1] if d.from_product else d.citations
+            return replace(d, answer=kept, citations=quotes, relevance=judged)
+        return replace(d, answer="", status=DraftStatus.NO_CONTEXT, error=set_aside(fault), relevance=judged)
 
     def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
         """How well the highlightable quotes speak to the question (engine/drafting/confidence.py)."""
@@ -306,9 +401,7 @@ class Drafter:
             reused_due=overdue(e),  # a stale entry: reused, and the draft says so
         )
 
-    def _other_products_choice(
-        self, q: Question, asked: QuestionVectors, key: str, hit: LibraryHit, near: Sequence[LibraryHit], started: float
-    ) -> Draft:
+    def _other_products_choice(self, a: Asking) -> Draft:
         """Only other products' near-identical past answers: their most common choice (in the
         workbook's spelling), labelled with its product and cited as that choice alone; the
         explanation is the sentence of the documents within the scope that speaks best to the
@@ -317,9 +410,10 @@ class Drafter:
         answer's text (engine/drafting/cross_product.py). A question without a
         dropdown gets the choice as its text's start ("4) AWS — explanation", written as a past
         answer is shown)."""
+        q, asked, key, hit, near = a.q, a.asked, a.key, a.reuse, a.near
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
-        text, doc_citations, backing = "", (), None
+        text, doc_citations, backing, judged = "", (), None, None
         names = excluded_names(self.other_products(), third_parties_of(self.kb.documents()))
         shared = (
             shared_explanation(near, e.choice, self.library.encoder.encode_passages, names) if self.library else None
@@ -331,13 +425,22 @@ class Drafter:
             text = said.answer.strip()
             doc_citations = (_past_citation(shared.hit, text, answer_text(said).rfind(text), product=said.product),)
         elif self.kb.documents():
-            retrieved = self.retrieve(asked)
+            retrieved = a.retrieved
             hits = list(retrieved.hits)
             vector = asked.dense_for(self.kb.encoder)
             found = best_sentence(
-                vector, hits, self.kb.encoder, self.third_party, self.other_products(), choice=e.choice, asked=q.text
+                vector,
+                hits,
+                self.kb.encoder,
+                self.third_party,
+                self.other_products(),
+                choice=e.choice,
+                asked=q.text,
+                product=self.product,
+                past=a.references,
             )
             text, doc_citations, backing = self._quoted(found)
+            judged = found.relevance if text else None
             # no sentence to quote, but one speaks to the question as a quote must (SUPPORT_MIN):
             # the model explains the choice from those passages, the last source (with none, its
             # quotes could not be supported: no call)
@@ -351,6 +454,7 @@ class Drafter:
                 SUPPORT_MIN,
                 choice=e.choice,
                 asked=q.text,
+                product=self.product,
             ):
                 text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
@@ -364,7 +468,7 @@ class Drafter:
             choice,
             DraftStatus.DRAFTED,
             (cite,) + doc_citations,
-            seconds=time.perf_counter() - started,
+            seconds=_since(a),
             reused=True,
             past_choices=count_choices(voters),
             confidence=cross_product_confidence(agreeing, len(voters)),
@@ -372,21 +476,21 @@ class Drafter:
             from_product=e.product,
             past_answers=tuple(choice_label(x) for x in voters),
             reused_due=overdue(e),
+            relevance=judged,
         )
 
-    def _stated(
-        self, q: Question, asked: QuestionVectors, key: str, qualifier: Qualifier, started: float
-    ) -> Draft | None:
+    def _stated(self, a: Asking) -> Draft | None:
         """A qualifier the company's and the product's own documents answer, without the model:
         one about regulated data (:meth:`_regulated`) or the hosting (:meth:`_hosting`). None for
         any other, and when the questionnaire is drafted for no product (company-wide: "the vended
         product" is every product, and the statements naming one are set aside)."""
+        q, asked, key, started = a.q, a.asked, a.key, a.started
         if self.product is None:
             return None
         regime = regime_of(q.text)
         if regime is not None:
             return self._regulated(q, asked, key, regime, started)
-        options = q.choices or qualifier.options  # the template's, when the workbook's cannot be read
+        options = q.choices or a.qualifier.options  # the template's, when the workbook's cannot be read
         return self._hosting(q, asked, key, options, started) if asks_hosting(q.text, options) else None
 
     def _hosting(
@@ -403,7 +507,15 @@ class Drafter:
             return None
         vector = asked.dense_for(self.kb.encoder)
         best = best_sentence(
-            vector, found.stating, self.kb.encoder, self.third_party, others, found.wanted, -1.0, asked=q.text
+            vector,
+            found.stating,
+            self.kb.encoder,
+            self.third_party,
+            others,
+            found.wanted,
+            -1.0,
+            asked=q.text,
+            product=self.product,
         )
         text, citations, backing = self._quoted(best)
         if not citations:
@@ -445,6 +557,7 @@ class Drafter:
             SUPPORT_MIN,
             choice=choice,
             asked=q.text,
+            product=self.product,
         )
         text, citations, backing = self._quoted(best)
         return Draft.of(
@@ -466,8 +579,10 @@ class Drafter:
         from the passages of the documents in the scope, the choice fixed in the answer grammar:
         the last source of a text (issue #37), which the draft marks as the model's wording
         (``Draft.text_source``). ("", (), None) when the model finds no context, its reply is set
-        aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or its text
-        contradicts the choice: the choice then stands alone, as it did without the model."""
+        aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or it only
+        repeats the choice: the choice then stands alone, as it did without the model. Whether the
+        text answers the question, agrees with the choice and speaks for this product is judged
+        with every other text (:meth:`_judged`)."""
         retrieved = self.for_the_company(q.text, retrieved)
         hits = list(retrieved.hits)
         if not choice or not hits:
@@ -483,7 +598,7 @@ class Drafter:
         text = answer.answer.strip()
         kept = not (answer.insufficient_context or answer.glitch) and backing is not None and backing >= SUPPORT_MIN
         said = _without_opening(text, choice).strip(" .")  # a reply that only repeats the choice says nothing
-        if not kept or not said or contradicts(choice, text, q.text) or names_any(text, self.other_products()):
+        if not kept or not said:
             return "", (), None
         return text, citations, backing
 
@@ -616,6 +731,40 @@ class Drafter:
             start=max(span.start, len(head)) - len(head),
             end=span.end - len(head),
         )
+
+
+# texts someone wrote (a past answer, a profile fact) or a section chosen by its heading (a reference):
+# not judged again by Drafter._judged
+_NOT_JUDGED = (
+    TextSource.OWN_PAST.value,
+    TextSource.SHARED_PAST.value,
+    TextSource.PROFILE.value,
+    TextSource.REFERENCE.value,
+)
+
+
+def _since(a: Asking) -> float:
+    """Seconds since drafting ``a`` began."""
+    return time.perf_counter() - a.started
+
+
+def _has_qualifier(drafter: Drafter, a: Asking) -> bool:
+    """The question is a qualifier that switches sections on or off."""
+    return a.qualifier is not None
+
+
+# The answer sources, in order (docs/drafting.md, "The order of the sources"): the first that
+# applies and drafts gives the draft. A reference (engine/drafting/reference.py) comes before other
+# products' choice and the model: the question asks for a document, and the company has one
+# (another product's bare Yes says nothing of it).
+SOURCES: tuple[AnswerSource, ...] = (
+    AnswerSource("profile", always, Drafter._profile_fact),
+    AnswerSource("own_past", Drafter._has_own_past, Drafter._own_past),
+    AnswerSource("stated", _has_qualifier, Drafter._stated),
+    AnswerSource("reference", Drafter._asks_for_reference, Drafter._reference),
+    AnswerSource("other_products", Drafter._has_other_products_choice, Drafter._other_products_choice),
+    AnswerSource("documents", always, Drafter._documents),
+)
 
 
 def _past_head(hit: LibraryHit) -> str:

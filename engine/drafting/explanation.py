@@ -11,14 +11,18 @@ never is, and the product's own documents say why.
   Canvas Catalog's, not the drafted product's). A PDF's headings before it are not part of it
   ("Disaster Recovery Plan Testing \nA Disaster Recovery Plan is …"), and it must read without the
   sentence before it ("This is why …", "But whatever …": engine/drafting/explanation_rules.py).
-* **Which one.** The best cosine with the question, with the knowledge base's own embedder — the
-  support measure of engine/drafting/confidence.py — at least ``EXPLANATION_MIN``. A
+* **Which one.** The one that best answers the question by the relevance test
+  (engine/drafting/relevance.py: its cosine with the near-identical past answers' explanations
+  when two or more exist, else with the question — the knowledge base's own embedder), when it
+  passes the test. A
   sentence of a company or product document comes before a third party's (AWS's, Google's): a
-  third party's sentence is taken only when no own sentence speaks to the question and (when the
+  third party's sentence is taken only when no own sentence answers and (when the
   question's text is given) the question asks what the provider does; its text names the provider
   ("Amazon Web Services, the third-party provider, states: …") and its citation says whose it is
   (Review's "third party: Amazon Web Services" badge). A sentence that contradicts the draft's
-  choice is none. None speaks to it: no explanation (the choice stands alone).
+  choice is none. None answers it: no explanation (the choice stands alone). A caller that has
+  found its statement already (a stated qualifier, a page to show) gives a plain cosine bar
+  (``minimum``; ``EXPLANATION_MIN`` for a page to show).
 * **Why not the model.** Measured on the whole Canvas Credentials HECVAT Full, the other 8 filled
   questionnaires as the library, 188 of its 255 rows taking their choice from another product
   (docs/scopes-and-profile.md, "Another product's answer"): mean cosine with the vendor's own Additional Information
@@ -42,6 +46,8 @@ import numpy as np
 
 from engine.core.types import Hit
 from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
+from engine.drafting.product_names import names_another_product
+from engine.drafting.relevance import Relevance, relevance_of
 from engine.index.embed.dense import DenseEncoder
 from engine.index.sentences import sentence_spans, without_headings
 
@@ -69,6 +75,7 @@ class Explanation:
     quote: str
     hit: Hit
     support: float
+    relevance: Relevance | None = None
 
 
 def shown(sentence: str) -> str:
@@ -94,13 +101,6 @@ def sentences_of(text: str) -> list[str]:
     return [item for start, end in sentence_spans(text) for item in _ITEM.split(without_headings(text[start:end]))]
 
 
-def names_any(sentence: str, names: Iterable[str], ignore_case: bool = False) -> bool:
-    """``sentence`` names one of ``names`` (as written, or in any case with ``ignore_case``, as a
-    whole word or phrase)."""
-    flags = re.IGNORECASE if ignore_case else 0
-    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", sentence, flags) for n in names if n)
-
-
 def best_sentence(
     question: np.ndarray,
     hits: Sequence[Hit],
@@ -108,58 +108,72 @@ def best_sentence(
     third_party: Callable[[str], str | None],
     other_products: Iterable[str] = (),
     wanted: Callable[[str], object] | None = None,
-    minimum: float = EXPLANATION_MIN,
+    minimum: float | None = None,
     *,
     choice: str | None = None,
     asked: str | None = None,
+    product: str | None = None,
+    past: np.ndarray | None = None,
 ) -> Explanation | None:
-    """The statement among ``hits``' sentences closest to ``question`` (its unit vector in
-    ``encoder``'s space), a company or product document's before a third party's (``third_party``
-    names a document's third party, None for the company's own); None when none reaches
-    ``EXPLANATION_MIN``. A sentence naming one of ``other_products`` speaks for that product (a
-    company document's "Level 1 PCI service provider (for Canvas Catalog)"): never a candidate,
-    nor one that needs the sentence before it (``explanation_rules.standing_alone``). A third
+    """The statement among ``hits``' sentences that best answers the question, a company or
+    product document's before a third party's (``third_party`` names a document's third party,
+    None for the company's own); None when none does. ``question`` is the question's unit vector
+    in ``encoder``'s space. Which answer it (engine/drafting/relevance.py): with ``minimum`` None,
+    those that pass the relevance test against the question and ``past`` (the near-identical past
+    answers' explanations, ``relevance.references``), ranked by it; with a ``minimum``, those whose
+    cosine with the question reaches it (a statement already found: a stated qualifier's), ranked
+    by that cosine. A sentence that speaks for one of ``other_products`` (its name, or its first
+    word alone, unless it speaks of the whole company: engine/drafting/product_names.py;
+    ``product``: the one drafted for) is never a candidate, nor one that needs the sentence before
+    it, a heading, a fragment or a definition (``explanation_rules.standing_alone``). A third
     party's sentence names its provider in the text. ``wanted``, when given, keeps only the
-    sentences it is true of; ``minimum`` is the cosine a sentence needs. With ``asked`` (the
-    question's text) a third party's sentence is a candidate only when the question asks what the
-    provider does (``asks_provider``), and a sentence that contradicts ``choice`` about it never is."""
-    candidates = _candidates(hits, third_party, tuple(other_products), wanted, choice, asked)
+    sentences it is true of. With ``asked`` (the question's text) a third party's sentence is a
+    candidate only when the question asks what the provider does (``asks_provider``), and a
+    sentence that contradicts ``choice`` about it never is."""
+    candidates = _candidates(hits, third_party, (tuple(other_products), product), wanted, choice, asked)
     if not candidates:
         return None
-    scores = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32) @ question
-    ranked = sorted(range(len(candidates)), key=lambda i: -float(scores[i]))
-    supported = [i for i in ranked if scores[i] >= minimum]
+    vectors = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32)
+    judged = relevance_of(vectors, question, past if minimum is None else None)
+    if minimum is None:
+        supported = [i for i, r in enumerate(judged) if r.answers]
+    else:
+        supported = [i for i, r in enumerate(judged) if r.question >= minimum]
+    supported.sort(key=lambda i: -judged[i].score)
     if not supported:
         return None
     own = [i for i in supported if third_party(candidates[i][0].chunk.doc) is None]
     i = (own or supported)[0]
     hit, quote, text = candidates[i]
     provider = third_party(hit.chunk.doc)
-    return Explanation(
-        text if provider is None else provider_says(provider, text), quote.strip(), hit, float(scores[i])
-    )
+    shown_text = text if provider is None else provider_says(provider, text)
+    return Explanation(shown_text, quote.strip(), hit, judged[i].question, judged[i])
 
 
 def _candidates(
     hits: Sequence[Hit],
     third_party: Callable[[str], str | None],
-    others: tuple[str, ...],
+    others: tuple[tuple[str, ...], str | None],
     wanted: Callable[[str], object] | None,
     choice: str | None,
     asked: str | None,
 ) -> list[tuple[Hit, str, str]]:
     """``best_sentence``'s candidates: (hit, the sentence as it stands in the chunk, its text
-    standing alone) for each statement that passes the rules."""
+    standing alone) for each statement that passes the rules; ``others``: the other products and
+    the one drafted for."""
     providers_too = asked is None or asks_provider(asked)
+    names, product = others
     out = []
     for hit in hits:
         if not providers_too and third_party(hit.chunk.doc) is not None:
             continue
         for s in sentences_of(hit.chunk.text):
-            if not is_statement(s) or names_any(s, others) or (wanted is not None and not wanted(s)):
+            if not is_statement(s) or (wanted is not None and not wanted(s)):
                 continue
             text = standing_alone(shown(s))
-            if text is not None and not (asked is not None and contradicts(choice, text, asked)):
+            if text is None or names_another_product(text, names, product):
+                continue
+            if not (asked is not None and contradicts(choice, text, asked)):
                 out.append((hit, s, text))
     return out
 
@@ -170,7 +184,6 @@ __all__ = [
     "STATEMENT_WORDS",
     "best_sentence",
     "is_statement",
-    "names_any",
     "sentences_of",
     "shown",
 ]

@@ -42,12 +42,18 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterable
+
+from engine.index.sentences import is_heading
 
 # an opener that only adds to the sentence before: cut, the rest may stand alone
 _ADDITIVE = re.compile(r"^(?:Additionally|In addition|Also|Furthermore|Moreover|Further|Besides),\s+")
 # an opener that argues from the sentence before, or points at it
 _CONNECTIVE = re.compile(
     r"^(?:However|But|And|Or|Nor|So|Yet|Still|Thus|Hence|Therefore|Consequently|Accordingly|Otherwise|Instead|"
+    r"Naturally|Of course|Obviously|Clearly|Ultimately|Importantly|Essentially|Notably|Specifically|Rather|"
+    r"Unfortunately|Fortunately|Not only|In fact|After all|Simply put|Overall|In (?:summary|conclusion|sum)|"
+    r"To (?:summari[sz]e|conclude)|"
     r"Nevertheless|Nonetheless|Conversely|Likewise|Similarly|Meanwhile|Then|Next|Finally|Lastly|Again|Indeed|"
     r"Here|Above|Below|As such|As a (?:result|consequence)|As (?:described|mentioned|noted|shown|stated|discussed|"
     r"outlined|explained|above|below|such)|In (?:turn|contrast|this case|that case|such cases|other words|doing so|"
@@ -75,10 +81,102 @@ _INSTRUCTION = re.compile(
     r"Protect|Restrict|Identify|Evaluate|Manage|Verify|Refer|See|Please|Visit|Assign|Deploy|Install|Configure|"
     r"Encrypt|Remove|Disable|Enable|Require|Communicate|Determine|Specify|Validate|Approve|Prohibit|Permit|Render|"
     r"Follow|Educate|Administer|Designate|Shred|Utilize|Employ|Adopt|Obtain|Submit|Describe|Indicate|Attach|"
-    r"Explain)\b(?![-’'])|(?:Review|Monitor|Test|Log|Plan|Change|Store|Limit|Train|Screen|Set|Secure|Control|Track|"
+    r"Explain|Keep|Design)\b(?![-’'])|(?:Review|Monitor|Test|Log|Plan|Change|Store|Limit|Train|Screen|Set|Secure|Control|Track|"
     r"Schedule|Report|Audit|Scan|Patch|Update|Use|Document|Complete|Select|List|Contact|Separate|Mask)"
     r"(?:,| and | or | (?:a|an|the|all|any|each|every|their|its|your|appropriate|security|data|access)\b))"
 )
+# a sentence that points at the document it is in ("… complete this form", "as described in this paper")
+_THIS_DOCUMENT = re.compile(
+    r"\b(?:this|the (?:above|following|attached))\s+(?:form|document|report|section|paper|table|figure|page|"
+    r"chapter|appendix|whitepaper|white paper)\b",
+    re.I,
+)
+# a text about the documents, not the practice: "No, the ESG Report FY2023 does not mention any professional
+# services …", "the cited sources do not say …" (the model's, when the passages say nothing of it)
+_ABOUT_THE_SOURCES = re.compile(
+    r"\b(?:sources?|documents?|context|passages?|reports?(?:\s+FY\s?\d{2,4})?|papers?|overviews?|policies)\s+"
+    r"(?:(?:do|does|did)\s+not|doesn[’']t|don[’']t|never)\s+(?:mention|say|state|describe|specify|indicate|"
+    r"provide|include|discuss|address|cover)",
+    re.I,
+)
+
+
+def about_the_sources(text: str) -> bool:
+    """``text`` says what the documents do or do not mention, not what the company does."""
+    return bool(_ABOUT_THE_SOURCES.search(text))
+
+
+# a definition or a general truth, not what the company does: "Public data is data from publicly accessible
+# sources.", "Personal information means …", "A Disaster Recovery Plan is only useful insofar as …",
+# "Examples of Internal data are email correspondence, …"
+_DEFINITION = re.compile(
+    r"^(?:[A-Z][\w-]*)(?:\s+[\w-]+){0,4}\s+(?:means|refers to|(?:is|are) defined as|(?:is|are) (?:data|information|"
+    r"any (?:data|information))\s+(?:from|that|which|about|of|in|collected|obtained|provided|used|related|relating))\b"
+    r"|^(?:A|An)\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+(?:a|an|any|one|only|defined|considered|useful|important|"
+    r"essential|critical|necessary|the (?:process|practice|set|act))\b"
+    r"|^Examples? (?:of|include)\b"
+)
+# what makes a line a statement: an auxiliary or a modal, a subject pronoun, a past participle, a
+# verb of the documents' usual kind ("supports", "encrypt"); a heading or a label has none
+_AUXILIARY = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|cannot|could|will|would|shall|should|"
+    r"may|might|must|isn't|aren't|doesn't|don't|won't|can't)\b|\b(?:we|they|it|he|she|i|you|who|which)\s+\w",
+    re.I,
+)
+_VERB_STEMS = (
+    "provide|use|utili[sz]e|maintain|support|include|require|perform|conduct|ensure|employ|encrypt|store|offer|"
+    "allow|enable|protect|monitor|review|log|retain|follow|undergo|operate|host|leverage|manage|test|scan|restrict|"
+    "limit|meet|hold|receive|cover|contain|describe|define|run|inspect|replicate|back|deploy|integrate|handle|"
+    "process|track|alert|train|enforce|reside|occur|serve|audit|generate|assign|grant|revoke|remove|delete|"
+    "destroy|dispose|patch|update|upgrade|respond|detect|prevent|block|filter|segment|isolate|separate|"
+    "authenticate|authori[sz]e|validate|approve|document|publish|share|send|transmit|collect|access|own|commit|"
+    "work|partner|target|aim|strive|continue|help|begin|began|focus|impact|fall|face|take|make|give|keep|get|"
+    "see|know|become|remain|consist|build|deliver|create|develop|design|apply|comply|rely|verify|notify|specify|"
+    "identify|classify|carry|deny"
+)
+_LEXICAL_VERB = re.compile(
+    rf"\b(?:{_VERB_STEMS})(?:s|es|d|ed)?\b|\b(?:appl|compl|rel|verif|notif|specif|identif|classif|carr|den)"
+    r"(?:ies|ied)\b|\b[a-z]{3,}ed\b",
+    re.I,
+)
+_DETERMINER = r"(?:the|a|an|to|on|with|that|all|our|its|their|each|every|any|no|in|from|by|as|through|across|under)"
+# a verb the list does not hold: a singular subject's "-s" before its object ("The quality … impacts the …"),
+# or a plural subject's verb before a determiner ("Entities face a trade-off")
+_VERB_BY_PLACE = re.compile(
+    rf"\b[a-z]{{3,}}(?<!ss)(?<!us)(?<!is)s\s+{_DETERMINER}\b|\b[a-z]{{3,}}s\s+[a-z]{{3,}}(?<!s)\s+{_DETERMINER}\b"
+)
+# a sentence cut before its end: "… to manage and conduct the testing including."
+_DANGLING = re.compile(r"\b(?:including|and|or|of|to|the|a|an|with|for|by|such as)\W*$", re.I)
+
+
+# a title: no end punctuation and every word of four letters or more capitalised ("1 Accessibility
+# Conformance Report Revised Section 508 Edition (Based on VPAT® Version 2.4)"): its participles are
+# no verb
+_LONG_WORD = re.compile(r"\b[^\W\d_]{4,}\b")
+
+
+def _is_title(text: str) -> bool:
+    words = _LONG_WORD.findall(text)
+    return text[-1:] not in ".!?" and len(words) >= 3 and all(w[0].isupper() for w in words)
+
+
+def states_something(text: str) -> bool:
+    """``text`` is a statement: it has a verb (:data:`_AUXILIARY`, :data:`_LEXICAL_VERB`) and does
+    not stop in the middle ("… the testing including."). A heading ("Accessibility (WCAG 2.1
+    Standards, screen readers, color contrast, etc.)"), a document's title or a label states nothing."""
+    text = text.strip()
+    if _DANGLING.search(text.rstrip(".!?")) or _is_title(text):
+        return False
+    return bool(_AUXILIARY.search(text) or _LEXICAL_VERB.search(text) or _VERB_BY_PLACE.search(text))
+
+
+def is_definition(text: str) -> bool:
+    """``text`` defines a term or states a general truth ("Public data is data from publicly
+    accessible sources.", "A Disaster Recovery Plan is only useful insofar as it is tested
+    regularly."): it says nothing of what the company does."""
+    return bool(_DEFINITION.match(text.strip()))
+
+
 # "It is the customer's responsibility to …", "It is important that …": an "it" that points forward
 _IT_FORWARD = re.compile(
     r"^It(?:'s|’s| is| was| will be| remains)\s+(?:not\s+)?(?:\w+ly\s+)?(?:important|critical|necessary|"
@@ -103,6 +201,8 @@ def standing_alone(text: str) -> str | None:
         return None
     if _INSTRUCTION.match(cut):
         return None  # a requirement or a form's instruction states nothing the company does
+    if is_heading(cut) or not states_something(cut) or is_definition(cut) or _THIS_DOCUMENT.search(cut):
+        return None  # a heading, a fragment, a definition, or a pointer at the document it stands in
     return cut
 
 
@@ -183,6 +283,13 @@ def contradicts(choice: str | None, text: str, question: str) -> bool:
     return False
 
 
+def names_any(sentence: str, names: Iterable[str], ignore_case: bool = False) -> bool:
+    """``sentence`` names one of ``names`` (as written, or in any case with ``ignore_case``, as a
+    whole word or phrase)."""
+    flags = re.IGNORECASE if ignore_case else 0
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", sentence, flags) for n in names if n)
+
+
 # -- a third party's sentence ------------------------------------------------------------------
 
 # what a question asks of the provider the company runs on (the CAIQ's "CSP" is the company itself)
@@ -207,4 +314,15 @@ def provider_says(provider: str, sentence: str) -> str:
     return f"{provider}, the third-party provider, states: {sentence}"
 
 
-__all__ = ["AFFIRMS_OVERLAP", "asks_provider", "contradicts", "opens_with_the_other", "provider_says", "standing_alone"]
+__all__ = [
+    "AFFIRMS_OVERLAP",
+    "about_the_sources",
+    "asks_provider",
+    "contradicts",
+    "is_definition",
+    "names_any",
+    "opens_with_the_other",
+    "provider_says",
+    "standing_alone",
+    "states_something",
+]

@@ -7,8 +7,10 @@ engine/core/types.py, because the review store (storage/) persists it and import
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from enum import Enum
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Iterable
 
 from engine.core.location import Location
@@ -16,6 +18,7 @@ from engine.core.scopes import inherited_from
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.explanation import shown
+from engine.drafting.relevance import Relevance
 from engine.drafting.risk import REVIEW_FIRST_RISK, risk_of
 from engine.drafting.warnings import Warning, warnings_of
 from storage.review_store import StoredDraft
@@ -32,11 +35,13 @@ Rect = tuple[int, float, float, float, float]  # page (1-based), x0, y0, x1, y1 
 class TextSource(str, Enum):
     """Where a draft's text came from, best first (docs/drafting.md, "Explanations"): this
     product's (or company-wide) past answer, other products' shared past explanations, the own
-    documents, a third party's document (naming it), a profile fact, the model's wording."""
+    documents, a reference to an own document's section (engine/drafting/reference.py), a third
+    party's document (naming it), a profile fact, the model's wording."""
 
     OWN_PAST = "own_past"
     SHARED_PAST = "shared_past"
     OWN_DOCUMENT = "own_document"
+    REFERENCE = "reference"
     THIRD_PARTY = "third_party"
     PROFILE = "profile"
     MODEL = "model"
@@ -132,6 +137,15 @@ class Draft:
     reused_due: str | None = None
     # the answer was cut to the length the question allows ("250 words"): engine/questionnaire/length_limits.py
     cut_to: str | None = None
+    # how the text stands to the question (engine/drafting/relevance.py), for a text the drafter
+    # chose (a documents' sentence, the model's wording); None for someone's own words or no text
+    relevance: Relevance | None = None
+    # the text says the opposite of the choice, and the choice came from the same reply (the model's):
+    # the draft goes to Review first (engine/drafting/risk.py) instead of losing its text
+    at_odds: bool = False
+    # the section of an own document the answer refers to ("Instructure Security Overview, pp. 15–17"):
+    # the question asked for a reference (engine/drafting/reference.py)
+    reference: str | None = None
 
     @classmethod
     def of(
@@ -177,6 +191,8 @@ class Draft:
             return None
         if self.profile_fact:
             return TextSource.PROFILE.value
+        if self.reference:
+            return TextSource.REFERENCE.value
         if self.reused and not self.from_product:
             return TextSource.OWN_PAST.value
         if self.reused or self.stated:  # another product's choice, or a stated qualifier: the text is quoted
@@ -198,6 +214,24 @@ class Draft:
         if quoted is not None:
             return (TextSource.THIRD_PARTY if quoted.third_party else TextSource.OWN_DOCUMENT).value
         return TextSource.MODEL.value
+
+    @property
+    def text_origin(self) -> str | None:
+        """Where a documents' text is from, as the card says it: "From Instructure Security
+        Overview (2024-12-20), p. 15" (the page of the citation the text quotes), or the section a
+        reference names; None for any other text (a past answer's, the model's)."""
+        source = self.text_source
+        if source == TextSource.REFERENCE.value:
+            return f"From {self.reference}"
+        if source not in (TextSource.OWN_DOCUMENT.value, TextSource.THIRD_PARTY.value):
+            return None
+        quoted = next(
+            (c for c in self.citations if c.kind is not SourceKind.LIBRARY and _same_words(c.quote, self.answer)),
+            None,
+        )
+        if quoted is None:
+            return None
+        return f"From {PurePath(quoted.file).stem}" + (f", p. {quoted.page}" if quoted.page is not None else "")
 
     @property
     def risk(self) -> float | None:
@@ -225,6 +259,7 @@ class Draft:
             and self.choice is None
             and bool(self.answer)
             and not (self.reused or self.profile_fact or self.stated or self.from_product)
+            and self.text_source == TextSource.MODEL.value  # a documents' sentence or a reference is not
         )
 
     @property
@@ -273,6 +308,9 @@ class Draft:
             "stated": self.stated,
             "reused_due": self.reused_due,
             "cut_to": self.cut_to,
+            "relevance": self.relevance.to_json() if self.relevance else None,
+            "at_odds": self.at_odds,
+            "reference": self.reference,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -313,6 +351,9 @@ class Draft:
             d.get("stated", d.get("regulated")),  # "regulated": drafts stored before hosting was stated
             d.get("reused_due"),
             d.get("cut_to"),
+            Relevance.from_json(d.get("relevance")),
+            bool(d.get("at_odds", False)),
+            d.get("reference"),
         )
 
 
@@ -320,7 +361,15 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
+# what may lead a quoted sentence in a draft's text: a third party's name (explanation_rules.provider_says),
+# the choice that leads a row without a dropdown ("4) AWS — ", "Yes — "), the model's bare "Yes." before a quote
+_LEAD = re.compile(r"^(?:.{1,80}, the third-party provider, states: |[^—\n]{1,40} — |(?:yes|no)\b[.,;:!]?\s+)")
+
+
 def _same_words(quote: str, answer: str) -> bool:
-    """The answer is the quote as a draft shows it, or holds it, or is it less an opening word or two."""
-    q, a = shown(quote).casefold(), answer.casefold()
-    return bool(q) and (q in a or (len(a) > 20 and a in q))
+    """The answer is the quote as a draft shows it (after a provider's name or a choice leading it),
+    or the quote less an opening word or two ("In addition, "): not a text of the model's that
+    holds a quote among its own words ("Yes, sensitive data is encrypted … The cited source states
+    that …" is the model's wording)."""
+    q, a = shown(quote).casefold().strip(), _LEAD.sub("", answer.casefold().strip())
+    return bool(q) and (a == q or (len(a) > 20 and a in q) or (q in a and len(a) - len(q) <= 2))

@@ -43,7 +43,8 @@ from typing import Callable, Iterable, Sequence
 
 from engine.core.scopes import ScopeFilter
 from engine.core.types import DocumentInfo, Hit
-from engine.drafting.explanation import is_statement, names_any, sentences_of
+from engine.drafting.explanation import is_statement, sentences_of
+from engine.drafting.explanation_rules import names_any
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,9 @@ makes: the drafts at or above ``REVIEW_FIRST_RISK``.
 
 A text without a choice has no right or wrong here: a model's narrative is in the list (its
 stratum's risk is set at the threshold: someone must read what the model wrote), a past
-answer's or a profile fact's text is not.
+answer's or a profile fact's text is not — unless the past answers behind it disagree: a dispute
+is a dispute whether a dropdown holds the choice or the choice leads the text ("Yes — …"), and
+its risk is the disputed stratum's, never 0 (#50).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class Draft(Protocol):
     removed: tuple[str, ...]
     stated: str | None
     reused_due: str | None
+    at_odds: bool
 
     @property
     def inherited_from(self) -> str | None: ...
@@ -58,6 +61,8 @@ class Draft(Protocol):
     def model_wording(self) -> bool: ...
     @property
     def text_source(self) -> str | None: ...
+    @property
+    def text_origin(self) -> str | None: ...
 
 
 # stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring)
@@ -105,11 +110,11 @@ def stratum(draft: Draft) -> str | None:
         return "stated"
     if draft.reused:
         who = "other" if draft.from_product else "own"
+        if len(draft.past_choices) > 1:  # a dispute, whether or not a dropdown holds the choice (#50)
+            return f"{who}:disputed:{'strong' if _share(draft) >= 0.75 else 'weak'}"
         if not draft.choice:
             return f"{who}:text"
         total = sum(draft.past_choices.values())
-        if len(draft.past_choices) > 1:
-            return f"{who}:disputed:{'strong' if _share(draft) >= 0.75 else 'weak'}"
         return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}"
     if not draft.choice:
         return "model:text"
@@ -155,9 +160,14 @@ def _own_as_other(name: str) -> str:
 
 
 def risk_of(draft: Draft, calibration: dict[str, tuple[int, int]] | None = None) -> float | None:
-    """The estimated chance that ``draft`` is wrong; None when it is not a draft."""
+    """The estimated chance that ``draft`` is wrong; None when it is not a draft. A text that says
+    the opposite of the choice the same reply gave (``at_odds``) is at least ``REVIEW_FIRST_RISK``:
+    a reviewer decides which is right."""
     name = stratum(draft)
-    return None if name is None else stratum_risk(name, calibration)
+    if name is None:
+        return None
+    risk = stratum_risk(name, calibration)
+    return max(risk, REVIEW_FIRST_RISK) if draft.at_odds else risk
 
 
 __all__ = ["CALIBRATION", "REVIEW_FIRST_RISK", "risk_of", "stratum", "stratum_risk"]

@@ -3,8 +3,11 @@ the lists behind each line kept apart (``details``, shown on demand).
 
 A reason is a :class:`Warning`: ``line`` ("Other products disagree: Yes ×5, No ×2"), its
 ``details`` (which product said what), the question list's ``icon`` and whether it is
-``quiet`` — information where nothing is in doubt ("Yes, as 8 other products answered"), one
-grey line and never a coloured box. The lines are made from the draft's own record
+``quiet`` — information where nothing is in doubt ("Yes, as 8 other products answered", "From
+Instructure Security Overview (2024-12-20), p. 15"), one grey line and never a coloured box. What
+is true of many rows at once is not a line of each: a library answer past its review-by date
+(``Draft.reused_due``) is one line above the Review list, with its filter (ui/screens/review.py,
+``stale_line``), not a warning of every card that reuses one (#50). The lines are made from the draft's own record
 (engine/drafting/records.py), so a stored draft shows the same lines after a restart; which
 drafts the reviewer reads first is the risk ranking's (engine/drafting/risk.py), not the number
 of lines.
@@ -16,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from engine.core.types import DraftStatus
-from engine.drafting.risk import Draft
+from engine.drafting.risk import REVIEW_FIRST_RISK, Draft, risk_of
 
 
 @dataclass(frozen=True)
@@ -56,10 +59,10 @@ def past_answers(draft: Draft) -> Warning | None:
     n = max(_products(draft.past_answers), sum(draft.past_choices.values()))
     choice = next(iter(draft.past_choices))
     if draft.from_product:
-        if n == 1:  # one other product's word only: nothing to agree with
-            return Warning(
-                f"{choice}: one other product's past answer only ({draft.from_product})", details, "swap_horiz"
-            )
+        if n == 1:  # one other product's word only: nothing to agree with (in doubt where its risk says so)
+            quiet = (risk_of(draft) or 0.0) < REVIEW_FIRST_RISK
+            line = f"{choice}: one other product's past answer only ({draft.from_product})"
+            return Warning(line, details, "swap_horiz", quiet=quiet)
         return Warning(f"{choice}, as {n} other products answered", details, "swap_horiz", quiet=True)
     said = "past answer" if n == 1 else f"{n} past answers agree"
     return Warning(f"{choice}: {said}", details, "history", quiet=True)
@@ -75,10 +78,6 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
         out.append(past)
     if draft.cut_to:  # longer than the question allows: cut at a sentence (engine/drafting/drafter.py)
         out.append(Warning(f"Cut to {draft.cut_to}, the length the question allows: check the end", icon="content_cut"))
-    if draft.reused_due:  # a stale library entry (engine/index/library.py)
-        out.append(
-            Warning(f"The library answer reused here was due for review on {draft.reused_due}", icon="event_busy")
-        )
     if draft.low_confidence and draft.choice_probability is not None:
         out.append(Warning(f"The model was unsure of {draft.choice} ({draft.choice_probability:.0%})"))
     elif draft.low_confidence:
@@ -94,6 +93,8 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
                 quiet=True,
             )
         )
+    if draft.at_odds:
+        out.append(Warning(f"The text seems to say the opposite of {draft.choice}: check which is right", icon="rule"))
     if draft.stated:
         out.append(Warning(f"Answered from the documents: {draft.stated}", icon="policy"))
     if draft.profile_fact:
@@ -109,6 +110,8 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
         )
     if draft.model_wording or draft.text_source == "model":
         out.append(Warning("Written by the model", icon="edit_note"))
+    elif draft.text_origin:  # a documents' sentence or a reference, word for word: where it is from
+        out.append(Warning(draft.text_origin, icon="description", quiet=True))
     return tuple(out)
 
 

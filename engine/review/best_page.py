@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.drafter import Drafter
-from engine.drafting.explanation import best_sentence
+from engine.drafting.explanation import EXPLANATION_MIN, best_sentence
 from engine.drafting.records import Citation
 from engine.index.embed.question import QuestionVectors
 
@@ -30,7 +30,16 @@ def best_page(drafter: Drafter, question: str) -> Citation | None:
     hits = list(drafter.retrieve(asked).hits)
     if not hits:
         return None
-    found = best_sentence(asked.dense_for(kb.encoder), hits, kb.encoder, drafter.third_party, drafter.other_products())
+    found = best_sentence(  # a page to show, not a text to use: the plain cosine bar
+        asked.dense_for(kb.encoder),
+        hits,
+        kb.encoder,
+        drafter.third_party,
+        drafter.other_products(),
+        None,
+        EXPLANATION_MIN,
+        product=drafter.product,
+    )
     cited = drafter.cite(found.quote, [found.hit]) if found is not None else None
     if cited is None or cited.label is AnchorLabel.UNVERIFIED:
         return None

@@ -41,6 +41,7 @@ from storage.library_store import SCHEMA_VERSION, Change, Dated, LibraryStore, L
 from storage.vector_store import release
 from tests.adversarial.conftest import measured
 from tests.fixtures import QUESTIONS, QuotingGenerator, RefusingGenerator, topic_pages, write_pdf, write_questionnaire
+from ui.review.notes import stale_line
 
 ENC = dict(QUESTIONS)["ENC-01"]
 APPROVAL = LibraryPolicy(review_months=12, admission="approval")
@@ -95,17 +96,19 @@ def test_the_questionnaire_date_comes_from_the_option_the_workbook_or_the_import
 
 
 def test_a_stale_reused_entry_is_marked_on_the_draft_until_renewed(tmp_path, kb, encoder):
-    """RefusingGenerator (a stated fake LLM that fails if called): the answer is reused."""
+    """RefusingGenerator (a stated fake LLM that fails if called): the answer is reused. The mark is
+    the draft's ``reused_due``, which the Review screen counts in one line above its list (#50):
+    the card itself shows no warning for it (ui/review/notes.py ``stale_line``)."""
     library = AnswerLibrary(tmp_path / "store", encoder)
     library.import_file(dated_book(tmp_path / "past.xlsx", None), dated=date(2024, 3, 1), by="sam")
     q = read_questionnaire(write_questionnaire(tmp_path / "new.xlsx")).questions[0]  # ENC-01
     drafter = Drafter(kb, RefusingGenerator(), library=library)
     draft = drafter.draft(q)
     assert draft.reused and draft.reused_due == "2025-03-01"
-    line = "The library answer reused here was due for review on 2025-03-01"
-    assert [w.line for w in draft.warnings if not w.quiet] == [line]
+    assert not [w for w in draft.warnings if not w.quiet]  # reused, undisputed: nothing in doubt on its card
     stored = Draft.from_stored(draft.key, draft.stored())  # the mark survives the review store
-    assert stored.reused_due == "2025-03-01" and line in stored.to_json()["warnings"]
+    assert stored.reused_due == "2025-03-01" and stored.to_json()["reused_due"] == "2025-03-01"
+    assert stale_line(1) == "1 draft reuses a library answer past its review-by date — review it in the Knowledge base"
     (stale,) = [e for e in library.stale() if e.qid == "ENC-01"]
     library.renew(stale.id, by="ana")
     assert library.entry(stale.id).review_by == add_months(date.today(), 12).isoformat()

@@ -16,7 +16,9 @@ prepared through the engine's API before the app starts, so no model drafts anyt
 * Review first (issue #37) on six Yes/No rows whose choices come from past answers: two where
   the near-identical past answers disagree, four where they all agree. The toggle counts the two,
   lists them first, each marked; each opens on one warning line with the past answers behind
-  "Details"; an agreeing row shows one grey line and no warning box.
+  "Details"; an agreeing row shows one grey line and no warning box. The drafts reusing library
+  answers past their review-by date are one line above the list with a filter, and their cards show
+  no warning box; a search that leaves one row opens it; /review opens a live Review screen (#50).
 
 * The coverage report (issue #51) on two questionnaires whose rows nothing answers come back "no
   context": the Export screen's *Gaps by topic* ranks the encryption-at-rest topic first (three
@@ -51,6 +53,7 @@ from tests.e2e.test_browser import (
     quoting_llm_server,
     streamlit_app,
 )
+from ui.review.notes import stale_line
 
 pytestmark = [
     pytest.mark.timeout(300),
@@ -354,6 +357,8 @@ def test_a_qualifier_switches_its_section_off_and_on_in_the_browser(tmp_path):
 PRODUCTS = ("Canvas LMS", "Canvas Studio", "Mastery Connect", "Parchment", "Impact", "Elevate")
 DISPUTED = {"INCI-01": ("Yes", 3, 2), "LOGS-01": ("No", 3, 2)}  # ID → (choice, for it, against it)
 AGREEING = {"ENCR-01": 6, "BACK-01": 4, "ACCS-01": 5, "VULN-01": 6}  # ID → products that all said Yes
+# of those, reused as this product's own past answers, past their library entry's review-by date (#50)
+STALE = {"BACK-01": "2025-03-01", "VULN-01": "2025-06-30"}
 REUSED_ROWS = [
     ("ENCR-01", "Is customer data encrypted at rest?"),
     ("BACK-01", "Are backups of the production databases tested?"),
@@ -390,9 +395,10 @@ def reused_from_other_products(folder: Path, project_id: int) -> dict:
                 answer="",
                 choice=choice,
                 reused=True,
-                from_product=said[0].split("'s ")[0],
+                from_product=None if qid in STALE else said[0].split("'s ")[0],
                 past_choices=past,
                 past_answers=tuple(said),
+                reused_due=STALE.get(qid),
             )
             ws.review_store.add_draft(project_id, draft.stored())
         return {i.question.id: i.draft for i in ws.review(project_id).items()}
@@ -463,6 +469,9 @@ def test_review_first_holds_the_disputed_drafts_and_not_the_agreeing_ones_in_the
             assert not page.get_by_text("Elevate's HECVAT: Yes").first.is_visible()  # its Details: closed
             app.shot("agreeing")
             assert_no_traceback(app)
+            stale_library_answers_are_one_line_above_the_list(app, warning)
+            a_search_leaving_one_row_opens_it(app)
+            the_reviews_own_address_opens_a_live_screen(app)
     print(f"\nReview first in the browser: {time.monotonic() - started:.1f} s")
 
 
@@ -551,3 +560,55 @@ def test_the_coverage_report_follows_a_gap_topic_to_its_rows_in_review_in_the_br
             assert review_list(app) == ["ENC-02", "ENC-03", "ACC-01"], review_list(app)
             app.shot("all_questions")
     print(f"\ncoverage report to Review in the browser: {time.monotonic() - started:.1f} s")
+
+
+def stale_library_answers_are_one_line_above_the_list(app: App, warning) -> None:
+    """#50: the drafts reusing library answers past their review-by date are one line above the
+    list, with a filter to them; their cards (reused, undisputed) show no warning box."""
+    page = app.page
+    app.expect_text(stale_line(len(STALE)))  # "2 drafts reuse library answers past their review-by date — …"
+    assert page.get_by_text("due for review").count() == 0  # no card line of it
+    open_question(app, "BACK-01")
+    app.settle()
+    app.expect_text("Yes: 4 past answers agree")  # one grey line
+    assert warning.count() == 0, warning.first.inner_text()  # reused, undisputed, stale: no box
+    app.shot("stale_card")
+    only = page.locator('[data-testid="stSidebar"] [data-testid="stCheckbox"]').filter(has_text="Only these")
+    assert only.inner_text().strip() == f"Only these ({len(STALE)})"
+    only.locator("label").first.click()
+    app.settle()
+    assert listed_ids(app) == [qid for qid, _ in REUSED_ROWS if qid in STALE]
+    app.shot("stale_filter")
+    only.locator("label").first.click()
+    app.settle()
+    assert len(listed_ids(app)) == len(REUSED_ROWS)
+
+
+def a_search_leaving_one_row_opens_it(app: App) -> None:
+    """#50: typing a search that leaves one row in the list opens that row."""
+    page = app.page
+    search = page.locator('[data-testid="stSidebar"] [data-testid="stTextInput"] input').first
+    app.type_into(search, "breach")  # only INCI-01's question says it
+    assert listed_ids(app) == ["INCI-01"]
+    app.expect_text("Are customers notified of a confirmed breach within 72 hours?")
+    assert page.locator('[data-testid="stMain"]').get_by_text("INCI-01 · sheet").count() == 1
+    app.shot("search_opens_the_row")
+    app.type_into(search, "")
+
+
+def the_reviews_own_address_opens_a_live_screen(app: App) -> None:
+    """#50: the Review screen's own address (/review) opens it, no "page not found" box over an
+    inert screen; the app's address opens it at that address."""
+    page = app.page
+    for address in ("/review", "/"):
+        page.goto(app.url + address, wait_until="domcontentloaded")
+        page.locator('[data-testid="stSidebar"] [data-testid="stRadio"] label').filter(
+            has_text=re.compile(r"[A-Z]{4}-\d\d")
+        ).first.wait_for(timeout=120_000)
+        app.settle()
+        assert page.url.rstrip("/").endswith("/review"), page.url
+        assert "Page not found" not in page.locator("body").inner_text()
+        open_question(app, "ACCS-01")  # a click that an inert page would refuse
+        app.settle()
+        app.expect_text("Do employees use multi-factor authentication?")
+        app.shot(f"address_{address.strip('/') or 'root'}")

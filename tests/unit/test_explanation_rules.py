@@ -12,7 +12,13 @@ import pytest
 from engine.core.limits import Limits
 from engine.core.types import Chunk, Hit, SourceKind
 from engine.drafting.explanation import best_sentence, sentences_of, shown
-from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
+from engine.drafting.explanation_rules import (
+    about_the_sources,
+    asks_provider,
+    contradicts,
+    provider_says,
+    standing_alone,
+)
 from engine.ingest.pdf import load
 
 NEEDS_THE_SENTENCE_BEFORE = [
@@ -42,6 +48,25 @@ NEEDS_THE_SENTENCE_BEFORE = [
     "Monitor and log physical access using an auditable access control system.",
     "Indicate whether the environment includes segmentation to reduce the scope of the Assessment.",
 ]
+# issue #50: what a responder deleted — a heading, a definition, a general truth, a sentence opening
+# mid-argument, a fragment cut before its end, a pointer at the form it stands in
+NEVER_AN_EXPLANATION = [
+    "Accessibility (WCAG 2.1 Standards, screen readers, color contrast, etc.)",
+    "Public data is data from publicly accessible sources.",
+    "A Disaster Recovery Plan is only useful insofar as it is tested regularly.",
+    "Naturally, at the heart of every business continuity program is a robust incident response plan.",
+    "Rather, passwords are one-way encrypted using a random, user-specific salt value and SHA512.",
+    "Test Development and Execution (per story or code change) - to manage and conduct the testing including.",
+    "It is strongly recommended Technical Staff who are trained in Accessibility complete this form.",
+    "Software Composition Analysis (Open-Source Vulnerabilities)",
+    # a document's title, its participles no verb (the Credentials Full's DOCU-10 in the leave-one-out)
+    "1 Accessibility Conformance Report Revised Section 508 Edition (Based on VPAT® Version 2.4)",
+    "Weekly Long-Term Retention Backups for 6 months",
+    # an instruction and an example list, both kept beside a Lite's choice before (the leave-one-out drafts)
+    "Keep all intrusion-detection and prevention engines, baselines, and signatures up to date.",
+    "Examples of Internal data are email correspondence, materials marked “Instructure Internal,” and other "
+    "Instructure information not published.",
+]
 STANDING_ALONE = [
     "It is the customer's responsibility to replicate content across regions if business needs require that.",
     "There are no subcontractors authorized by AWS to access any customer-owned content that you upload onto AWS.",
@@ -51,11 +76,27 @@ STANDING_ALONE = [
     # a word that may be an instruction's verb, here a noun (AWS CAIQ)
     "Audit records contain a set of data elements in order to support necessary analysis requirements.",
     "Log analysis is performed to identify events based on defined risk management parameters.",
+    # a verb the heuristics must see: a listed one, a singular subject's "-s" before its object
+    "Instructure builds and delivers Mastery Connect as a Software as a Service (SaaS) offering.",
+    "The quality of the comments impacts the reviewers' understanding of the accessibility of the product.",
 ]
 
 
 @pytest.mark.parametrize("sentence", NEEDS_THE_SENTENCE_BEFORE)
 def test_a_sentence_that_needs_the_one_before_or_instructs_is_refused(sentence):
+    assert standing_alone(sentence) is None
+
+
+def test_a_text_about_what_the_documents_mention_is_not_the_companys_practice():
+    # the model's reply on Canvas Credentials' QUAL-06 (the leave-one-out drafts)
+    assert about_the_sources("No, the ESG Report FY2023 does not mention any professional services for this product.")
+    assert about_the_sources("The cited sources do not describe a penetration test.")
+    assert not about_the_sources("We do not mention customers' names in public materials.")
+    assert not about_the_sources("Instructure's policies require annual security training.")
+
+
+@pytest.mark.parametrize("sentence", NEVER_AN_EXPLANATION)
+def test_a_heading_a_fragment_a_definition_or_a_mid_argument_opening_is_never_an_explanation(sentence):
     assert standing_alone(sentence) is None
 
 
@@ -223,7 +264,10 @@ def test_questions_about_what_the_provider_does():
 def test_a_third_partys_sentence_only_for_the_provider_and_naming_it(encoder):
     third = {"AWS CAIQ.pdf": "Amazon Web Services"}.get
     physical = "Do you have physical access control and video surveillance to prevent/detect unauthorized access to your data centers?"
-    got = best_sentence(encoder.encode_query(physical), [hit("AWS CAIQ.pdf", CCTV)], encoder, third, asked=physical)
+    # the provider rule is the subject here, not the relevance test's bar (CCTV: 0.53 with the question)
+    got = best_sentence(
+        encoder.encode_query(physical), [hit("AWS CAIQ.pdf", CCTV)], encoder, third, minimum=0.45, asked=physical
+    )
     assert got is not None and got.text == provider_says("Amazon Web Services", CCTV)
     assert got.text.startswith("Amazon Web Services, the third-party provider, states: Physical access points")
     assert got.quote == CCTV  # the quote is the document's, word for word: it anchors
@@ -232,7 +276,7 @@ def test_a_third_partys_sentence_only_for_the_provider_and_naming_it(encoder):
     vector = encoder.encode_query(retention)
     assert best_sentence(vector, [hit("AWS CAIQ.pdf", RETENTION)], encoder, third, asked=retention) is None
     # without the question's text (a page to show, engine/review/best_page.py) it is still a candidate, named
-    named = best_sentence(vector, [hit("AWS CAIQ.pdf", RETENTION)], encoder, third)
+    named = best_sentence(vector, [hit("AWS CAIQ.pdf", RETENTION)], encoder, third, minimum=0.45)
     assert named is not None and named.text.startswith("Amazon Web Services, the third-party provider, states:")
 
 

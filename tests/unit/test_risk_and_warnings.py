@@ -247,3 +247,56 @@ def test_a_providers_sentence_answers_only_a_question_about_the_provider():
     assert "answers with Amazon Web Services's practice a question about the company's own" in set_aside.error
     hosting = replace(contracts, question="Describe the physical security of the data centers hosting the service.")
     assert provider_named(hosting) is hosting
+
+
+def test_a_disputed_row_never_has_risk_0_with_or_without_a_dropdown():
+    """#50: "Other products disagree: No ×6, Yes ×2" had risk 0.0 — the choice led the text of a
+    row without a dropdown ("No — …"), so the row fell in the text stratum. A dispute is a dispute:
+    its risk is its disputed stratum's smoothed rate, for every kind of dispute."""
+    text_led = replace(
+        DISPUTED, choice=None, answer="No — Access is reviewed quarterly.", past_choices={"No": 6, "Yes": 2}
+    )
+    assert stratum(text_led) == "other:disputed:strong"  # 6 of 8 is three quarters
+    for d in (
+        DISPUTED,
+        text_led,
+        replace(text_led, from_product=None),  # this product's own past answers disagreeing
+        replace(DISPUTED, choice="No"),
+        replace(DISPUTED, past_choices={"Yes": 1, "No": 1}),
+    ):
+        name = stratum(d)
+        assert ":disputed:" in name, d
+        assert d.risk == stratum_risk(name) > 0.0, (name, d.risk)
+        assert d.to_json()["risk"] > 0.0
+
+
+def test_a_text_saying_the_opposite_of_the_models_choice_goes_to_review_first():
+    odd = replace(MODEL, answer="We do not encrypt data at rest.", at_odds=True)
+    sure = {"model:high:yes": (0, 1000)}  # a stratum the model is never wrong in
+    assert risk_of(MODEL, sure) < REVIEW_FIRST_RISK <= risk_of(odd, sure)
+    assert odd.review_first
+    assert "The text seems to say the opposite of Yes: check which is right" in [w.line for w in odd.warnings]
+    assert Draft.from_stored(odd.key, odd.stored()).at_odds
+
+
+def test_a_reused_undisputed_row_has_no_warning_in_doubt_even_past_its_review_by_date():
+    """#50: the review-by date of the library answer reused is one line above the Review list
+    (ui/review/notes.py), not a warning on every card that reuses one."""
+    own = replace(AGREEING, from_product=None, reused_due="2025-03-01")
+    assert not [w for w in own.warnings if not w.quiet], own.warnings
+    assert not [w for w in AGREEING.warnings if not w.quiet]
+
+
+def test_a_documents_sentence_says_where_it_is_from_never_written_by_the_model():
+    quote = "Backups are encrypted with AES-256 and kept for 35 days."
+    cited = Citation(
+        "Instructure Security Overview.pdf", SourceKind.PDF, quote, AnchorLabel.VERIFIED, 100.0, 1.0, page=15
+    )
+    narrative = replace(BASE, choice=None, answer=quote, citations=(cited,))
+    assert narrative.text_source == "own_document" and not narrative.model_wording
+    lines = [w.line for w in narrative.warnings]
+    assert "From Instructure Security Overview, p. 15" in lines and "Written by the model" not in lines
+    reference = replace(narrative, answer="Described in Instructure Security Overview, p. 15: " + quote)
+    reference = replace(reference, reference="Instructure Security Overview, p. 15")
+    assert reference.text_source == "reference" and reference.text_origin == "From Instructure Security Overview, p. 15"
+    assert Draft.from_stored(reference.key, reference.stored()).reference == reference.reference

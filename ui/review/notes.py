@@ -9,6 +9,8 @@ model") in one warning box while nobody has decided on the draft, a grey line ea
 answered") is always one grey line, never a box. The lists behind them (which product said what,
 what was taken out) wait behind one "Details" expander. Nothing in doubt: no box at all. The
 question list marks an undecided draft with the icons of its warnings in doubt (:func:`marks`).
+What is true of many rows at once is one line above the list instead (:func:`stale_line`: the
+drafts reusing library answers past their review-by date), never a line of each card.
 """
 
 from __future__ import annotations
@@ -30,6 +32,19 @@ def in_doubt(item: ReviewItem) -> list[Warning]:
 def marks(item: ReviewItem) -> list[str]:
     """The question list's icons for the row (Material names): one per kind of warning in doubt."""
     return list(dict.fromkeys(w.icon for w in in_doubt(item)))
+
+
+def stale(item: ReviewItem) -> bool:
+    """A draft nobody has decided on that reuses a library answer past its review-by date."""
+    return item.state is ReviewState.DRAFTED and item.draft is not None and bool(item.draft.reused_due)
+
+
+def stale_line(count: int) -> str:
+    """The one line above the list for the drafts reusing library answers past their review-by
+    date (a card says nothing of it: true of many rows at once, it is not a reason to doubt one)."""
+    if count == 1:
+        return "1 draft reuses a library answer past its review-by date — review it in the Knowledge base"
+    return f"{count} drafts reuse library answers past their review-by date — review them in the Knowledge base"
 
 
 def _line(warning: Warning) -> str:

@@ -15,7 +15,10 @@ questionnaire's order (and so of Next and of the question opened after each deci
 The list filters by status, by row type (``ReviewItem.row_type``: Yes/No, dropdown, profile,
 narrative, or gated while a qualifier switches the row off), by who holds the row (its
 assignment, ui/review/team.py, shown on its line) and by words of the question or answer; a
-report's figure opened in Review lists only its rows (ui/components/review_focus.py)."""
+report's figure opened in Review lists only its rows (ui/components/review_focus.py); a search that
+leaves one row opens it. The drafts that reuse library answers past their review-by date are one
+line above the list, with a link to the Knowledge base and a filter to them (:func:`stale_line`),
+not a warning on each of their cards (#50)."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from ui.components.status import state_icon_md
 from ui.resources import PROJECT, QUESTION, current_project, workspace
 from ui.review import approval, notes, source, team
 from ui.review.card import TO_REVIEW, card, show_notice
+from ui.review.notes import stale, stale_line
 
 # widget / on-screen keys of this screen
 LIST = "review_list"
@@ -39,6 +43,7 @@ TYPES = "review_types"  # the row-type filter
 SEARCH = "review_search"
 LOW_FIRST = "review_low_first"
 HOLDERS = "review_holders"  # the filter by who holds a row
+STALE = "review_stale"  # the filter to the drafts reusing library answers past their review-by date
 NOBODY = ""  # its value for the rows nobody holds
 PAGE = "review_page"
 PAGE_FOR = "review_page_for"
@@ -123,6 +128,20 @@ def _pick() -> None:
         st.session_state[QUESTION] = st.session_state[LIST]
 
 
+def _open_single(items: list[ReviewItem]) -> None:
+    """A search that leaves one row in the list opens it (on the search's change, before the page is drawn)."""
+    search = st.session_state.get(SEARCH) or ""
+    if not search.split():
+        return
+    states = set(st.session_state.get(FILTER) or ())
+    types = set(st.session_state.get(TYPES) or ())
+    holders = set(st.session_state.get(HOLDERS) or ())
+    only_stale = bool(st.session_state.get(STALE))
+    left = [i for i in items if matches(i, states, search, types, holders) and (not only_stale or stale(i))]
+    if len(left) == 1:
+        st.session_state[QUESTION] = left[0].key
+
+
 # ---- the sidebar ------------------------------------------------------------------------------
 def _progress(pid: int, was_running: bool) -> None:
     """Drafting progress; refreshes itself (not the page) every few seconds while drafting runs,
@@ -172,11 +191,16 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
 
         focus = review_focus.focus_bar(pid)  # a report's figure opened here (#51): only its rows
         states, types, search, low_first, holders = _filters(items)
+        only_stale = _stale_filter(items)
         listed = [i for i in items if focus is None or i.key in focus]
-        visible = listed_order([i for i in listed if matches(i, states, search, types, holders)], low_first)
+        visible = listed_order(
+            [i for i in listed if matches(i, states, search, types, holders) and (not only_stale or stale(i))],
+            low_first,
+        )
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
-        shown = _page(order, current, (tuple(sorted(states)), tuple(sorted(types)), search, low_first, tuple(holders)))
+        view = (tuple(sorted(states)), tuple(sorted(types)), search, low_first, tuple(holders), only_stale)
+        shown = _page(order, current, view)
         st.session_state[LIST] = current if current in shown else None
         on_page = set(shown)
         lines = {i.key: _item_line(i) for i in visible if i.key in on_page}
@@ -216,7 +240,12 @@ def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], s
         format_func=lambda t: f"{t.label} ({kinds[t]})",
     )
     search = st.text_input(
-        "Search", key=SEARCH, placeholder="ID or words in the question or answer", icon=":material/search:"
+        "Search",
+        key=SEARCH,
+        placeholder="ID or words in the question or answer",
+        icon=":material/search:",
+        on_change=_open_single,
+        args=(items,),
     )
     low = sum(review_first(i) for i in items)
     low_first = st.toggle(
@@ -235,6 +264,18 @@ def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], s
         format_func=lambda h: f"{h or 'Nobody'} ({held[h]})",
     )
     return set(states or ()), set(types or ()), search, low_first, set(holders or ())
+
+
+def _stale_filter(items: list[ReviewItem]) -> bool:
+    """The one line for the drafts reusing library answers past their review-by date, with the
+    Knowledge base's link and a filter to them; whether the filter is on (False when there are none)."""
+    count = sum(stale(i) for i in items)
+    if not count:
+        st.session_state.pop(STALE, None)
+        return False
+    st.caption(f":material/event_busy: {escape_md(stale_line(count))}")
+    screen_link("screens/knowledge_base.py", label="Knowledge base", icon=":material/library_books:")
+    return st.toggle(f"Only these ({count})", key=STALE)
 
 
 def _page(order: list[str], current: str, view: tuple) -> list[str]:

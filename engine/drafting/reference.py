@@ -1,0 +1,172 @@
+"""A reference where the question asks for one (issue #50, item 2): "Describe or provide a reference
+to your Disaster Recovery Plan (DRP).", "Provide documentation of …", "Attach …" — when a company or
+product document has a section on it, the answer names the section and says what it opens with:
+"Described in Instructure Business Continuity & Disaster Recovery, pp. 11–14: <its first
+sentence or two>", the sentences quoted word for word and cited, no model call.
+
+* **What is asked for** (:func:`reference_topic`): the words after the request ("your Disaster
+  Recovery Plan (DRP)"); a question that asks for nothing of the kind has no topic.
+* **Which section** (:func:`find_section`): a PDF's headings (engine/index/sentences.py
+  ``is_heading``, less the lines repeated at page edges) are the sections; a heading is on the
+  topic when every content word of it (stemmed, as retrieval stems them) is a word of the topic,
+  and it has at least ``HEADING_WORDS`` of them ("Disaster Recovery" for "your Disaster Recovery
+  Plan", not "Disaster Recovery Plan Testing", which is for "how your disaster recovery plan is
+  tested"). Of those, the heading with the most such words wins, then the longest section. A
+  section runs from its heading's page over the following pages whose headings still share a word
+  with it ("Definition of a Disaster", "Disaster Recovery Team"), and stops at the first page
+  whose headings share none ("Load Balancers", "App Servers").
+* **What it says**: the first ``SUMMARY_SENTENCES`` statements after the heading that stand alone
+  (engine/drafting/explanation_rules.py), only those saying what the company does when there are
+  any ("we", "our", the company's or the product's name: :func:`practice_first`), and speak to the question (their cosine with it
+  ``QUESTION_FLOOR`` or more, engine/drafting/relevance.py: "Maintaining and enhancing security is
+  a disciplined, continual, and ongoing process." opens Application Security and says nothing of
+  web vulnerabilities), among its first ``SECTION_SENTENCES``; none: no reference.
+
+Only the company's and the drafted product's documents are read (never a third party's: a
+provider's section is not the company's reference).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Sequence
+
+from engine.core.types import Unit
+from engine.drafting.explanation import is_statement, sentences_of, shown
+from engine.drafting.explanation_rules import standing_alone
+from engine.index.embed.sparse import analyzer
+from engine.index.sentences import is_heading, page_furniture
+
+HEADING_WORDS = 2  # content words a heading needs to name a section on its own ("Security" does not)
+SUMMARY_SENTENCES = 2
+SECTION_SENTENCES = 12  # statements of a section read for its summary, at most
+# "Describe or provide a reference to X", "provide documentation of X", "include documentation
+# describing X", "attach X", "provide a copy of X"
+_ASKS = re.compile(
+    r"\b(?:(?:provide|give|share|include|attach)\s+(?:a\s+|an\s+)?(?:reference|link|pointer)s?\s+(?:to|for)|"
+    r"(?:provide|include|attach|share)\s+(?:(?:a\s+copy\s+of|copies\s+of)\s+|(?:the\s+|any\s+)?documentation\s+"
+    r"(?:of|on|for|about|describing|that\s+describes)\s+)|attach\s+(?!a\s+reference))\s*(?P<topic>[^?]+)",
+    re.I,
+)
+_DATE = re.compile(r"^(?:\d{1,2}\s+)?[A-Z][a-z]+\s+\d{4}$|^Page \d+$|^\d+$")
+
+
+def reference_topic(question: str) -> str | None:
+    """What ``question`` asks a reference or documentation of; None when it asks for none."""
+    m = _ASKS.search(" ".join(question.split()))
+    if m is None:
+        return None
+    topic = re.split(r"\s*\((?:i\.e\.|e\.g\.)|[.;]\s", m.group("topic"))[0].strip(" .:")
+    return topic or None
+
+
+def _stems(text: str) -> set[str]:
+    return set(analyzer()(text))
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section of a document on the topic: the document, its heading, where the heading is (page
+    and offset into the page's text) and the last page of the section."""
+
+    doc: str
+    heading: str
+    page: int
+    start: int
+    last_page: int
+
+    @property
+    def title(self) -> str:
+        """The document's title: its file name without the extension."""
+        return PurePath(self.doc).stem
+
+    @property
+    def label(self) -> str:
+        """ "Instructure Business Continuity & Disaster Recovery, pp. 11–14"."""
+        return f"{self.title}, {self.pages}"
+
+    @property
+    def pages(self) -> str:
+        """ "p. 11" or "pp. 11–14"."""
+        return f"p. {self.page}" if self.last_page == self.page else f"pp. {self.page}–{self.last_page}"
+
+
+def _headings(units: Sequence[Unit]) -> list[tuple[int, int, str]]:
+    """The headings of a PDF's pages: (page, offset into its text, the line), page edges' repeated lines left out."""
+    edges = page_furniture(units)
+    out = []
+    for u, unit in enumerate(units):
+        if unit.page is None:
+            continue
+        skip = edges.get(u, [])
+        for m in re.finditer(r"[^\n]*\S[^\n]*", unit.text):
+            line = m.group(0).strip()
+            if any(a <= m.start() < b for a, b in skip) or _DATE.match(line) or not is_heading(line):
+                continue
+            out.append((unit.page, m.end(), line))
+    return out
+
+
+def find_section(topic: str, documents: Sequence[tuple[str, Sequence[Unit]]]) -> Section | None:
+    """The section of ``documents`` (name, its units) on ``topic`` (module docstring); None when none is."""
+    wanted = _stems(topic)
+    best: tuple[tuple[int, int], Section] | None = None
+    for doc, units in documents:
+        headings = _headings(units)
+        for i, (page, start, line) in enumerate(headings):
+            words = _stems(line)
+            if len(words) < HEADING_WORDS or not words <= wanted:
+                continue
+            last = page
+            for later in sorted({p for p, _, _ in headings[i + 1 :] if p > page}):
+                if not any(_stems(h) & words for p, _, h in headings if p == later):
+                    break
+                last = later
+            section = Section(doc, line, page, start, last)
+            rank = (len(words), last - page)
+            if best is None or rank > best[0]:
+                best = (rank, section)
+    return best[1] if best else None
+
+
+def opening_sentences(section: Section, units: Sequence[Unit], n: int = SECTION_SENTENCES) -> list[tuple[int, str]]:
+    """The first ``n`` statements of ``section`` that stand alone: (page, the sentence as it stands in the page's text)."""
+    out: list[tuple[int, str]] = []
+    for unit in units:
+        if unit.page is None or not section.page <= unit.page <= section.last_page:
+            continue
+        text = unit.text[section.start :] if unit.page == section.page else unit.text
+        for s in sentences_of(text):
+            if is_statement(s) and standing_alone(shown(s)) is not None:
+                out.append((unit.page, s.strip()))
+                if len(out) == n:
+                    return out
+    return out
+
+
+# a sentence that says what the company does (its name, "we", "our"), before an exposition of terms
+_PRACTICE = re.compile(r"\b(?:we|our|us)\b", re.I)
+
+
+def practice_first(sentences: Sequence[tuple[int, str]], names: Sequence[str]) -> list[tuple[int, str]]:
+    """``sentences`` (page, sentence): those that speak of the company or the product (``names``,
+    "we", "our"), in the section's order, when there are any; else all of them. "In the SaaS space,
+    there are some key terms …" opens the Disaster Recovery section; "The primary assumption of our
+    disaster recovery plan is …" says the company's practice."""
+    said = [
+        (page, s)
+        for page, s in sentences
+        if _PRACTICE.search(s) or any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", s) for n in names if n)
+    ]
+    return said or list(sentences)
+
+
+def reference_answer(section: Section, sentences: Sequence[str]) -> str:
+    """ "Described in <document title>, pp. 11–14: <the sentences>"."""
+    said = " ".join(standing_alone(shown(s)) or shown(s) for s in sentences)
+    return f"Described in {section.title}, {section.pages}: {said}"
+
+
+__all__ = ["SUMMARY_SENTENCES", "Section", "find_section", "opening_sentences", "reference_answer", "reference_topic"]
