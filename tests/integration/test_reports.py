@@ -75,7 +75,7 @@ def expected_basis(d: dict, product: str | None, products: dict[str, str | None]
     if d["reused"]:
         first = next(c for c in d["citations"] if c["kind"] == "library")
         return "company_past" if products.get(first["file"]) is None else "own_past"
-    if d["stated"] or d["text_source"] in ("own_document", "third_party"):
+    if d["stated"] or d["text_source"] in ("own_document", "reference", "third_party"):
         return "document"
     assert d["text_source"] == "model", d
     return "model"

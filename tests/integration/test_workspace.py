@@ -157,7 +157,11 @@ def test_decisions_and_exports(ws, tmp_path):
     assert sheet["D5"].data_type == "s"  # text, never a formula
     assert sheet["C6"].value is None and sheet["C7"].value is None  # needs SME, unreviewed
     with_drafts = openpyxl.load_workbook(io.BytesIO(review.workbook_bytes(include_unreviewed=True)))["Security"]
-    assert (with_drafts["D7"].value is not None) == (review.item(acc).state is ReviewState.DRAFTED)
+    left = review.item(acc)  # unreviewed: written as drafted (a choice may stand without its text, #50)
+    drafted = left.state is ReviewState.DRAFTED
+    assert (with_drafts["C7"].value, with_drafts["D7"].value) == (
+        (left.choice, left.answer or None) if drafted else (None, None)
+    )
 
     rows = list(csv.DictReader(io.StringIO(review.answers_csv())))
     assert [r["state"] for r in rows] == ["accepted", "edited", "needs_sme", states[acc].value]

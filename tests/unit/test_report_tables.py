@@ -86,6 +86,11 @@ def test_what_a_draft_rests_on():
     assert basis_of(_item(_draft(citations=(page,))), entries, "Alpha").source == "policy.pdf, page 4"
     worded = Citation("policy.pdf", SourceKind.PDF, "Keys rotate yearly.", AnchorLabel.VERIFIED, 99.0, 0.8, page=2)
     assert rests(_draft(answer="We encrypt everything.", citations=(worded,))) is Basis.MODEL
+    # a reference answer (#50) names the document's section and quotes it: the document, never the model
+    cited = "Described in Policy, p. 2: Keys rotate yearly."
+    referred = _draft(answer=cited, choice=None, reference="Policy, p. 2", citations=(worded,))
+    assert rests(referred) is Basis.DOCUMENT
+    assert basis_of(_item(referred), entries, "Alpha").source == "policy.pdf, page 2"
     assert rests(None) is Basis.NOT_DRAFTED
     # the place now holds another product's entry (a questionnaire of that name answered since): still this one's
     moved = {("own.xlsx", "Q", 5): _entry(3, "own.xlsx", "Gamma")}

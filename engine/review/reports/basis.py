@@ -107,12 +107,13 @@ def _own_past(c: Citation, entries: Mapping[Place, LibraryEntry], product: str |
 
 
 def _from_text(draft: Draft, entries: Mapping[Place, LibraryEntry], product: str | None) -> Resting:
-    """A drafted text not reused: a document's sentence (or a past answer's the model quoted), or
-    the model's wording."""
+    """A drafted text not reused: a document's sentence or a reference to its section (or a past
+    answer's the model quoted), or the model's wording."""
     quoted = [c for c in draft.citations if c.label is not AnchorLabel.UNVERIFIED]
     documents = [c for c in quoted if c.kind is not SourceKind.LIBRARY]
     source = draft.text_source
-    if source in (TextSource.OWN_DOCUMENT.value, TextSource.THIRD_PARTY.value) or (source is None and documents):
+    written = (TextSource.OWN_DOCUMENT.value, TextSource.REFERENCE.value, TextSource.THIRD_PARTY.value)
+    if source in written or (source is None and documents):  # a reference is a document's section
         if documents:
             return Resting(Basis.DOCUMENT, _document(documents[0]))
         return _own_past(
