@@ -242,6 +242,24 @@ def test_an_answer_that_agrees_or_is_not_a_bare_yes_no_keeps_its_choice(answer, 
     assert not got.insufficient_context and got.choice == choice
 
 
+def test_an_answer_the_bound_cut_keeps_its_whole_sentences_only():
+    """A model's text stopped by the schema's maxLength ends mid-word (the leave-one-out's ITAC-06:
+    "… to all users, disreg."): the sentence it cut goes; one cut in its first sentence leaves
+    the choice without a text (#50: an empty text beats a wrong one)."""
+    first = "Yes, accessibility issues are filed in Jira and triaged by the accessibility team. "
+    cut = (first + "The company also considers " + "FERPA, XSS, pagination and performance, " * 20)[: ANSWER_CHARS - 7]
+    got = parse_answer(reply(quotes=["Issues are filed in Jira."], answer=cut + "disreg.", choice="Yes"), YES_NO)
+    assert got.answer == first.strip() and got.choice == "Yes"
+    alone = ("Yes, the company considers " + "FERPA, XSS, pagination and performance, " * 20)[:ANSWER_CHARS]
+    got = parse_answer(reply(quotes=["Issues are filed in Jira."], answer=alone, choice="Yes"), YES_NO)
+    assert got.answer == "" and got.choice == "Yes" and not got.insufficient_context
+    whole = "Yes. Issues are filed in Jira. They are triaged weekly."  # under the bound: as written
+    assert parse_answer(reply(quotes=["Issues are filed in Jira."], answer=whole, choice="Yes"), YES_NO).answer == whole
+    longer = "Issues are filed in Jira and triaged by the accessibility team every week. " * 7  # a server's, whole
+    got = parse_answer(reply(quotes=["Issues are filed in Jira."], answer=longer, choice="Yes"), YES_NO)
+    assert len(longer) > ANSWER_CHARS and got.answer == longer.strip()
+
+
 def test_choice_matched_case_insensitively_and_unknown_values_dropped():
     assert parse_answer(reply(quotes=["q"], answer="a", choice=" no "), YES_NO).choice == "No"
     assert parse_answer(reply(quotes=["q"], answer="a", choice="Maybe"), YES_NO).choice is None
