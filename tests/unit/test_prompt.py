@@ -242,22 +242,37 @@ def test_an_answer_that_agrees_or_is_not_a_bare_yes_no_keeps_its_choice(answer, 
     assert not got.insufficient_context and got.choice == choice
 
 
+# what ITAC-06's reply listed (no loop: each item once), longer than the bound
+ITEMS = ", ".join(
+    f"{w} {i}"
+    for i, w in enumerate(
+        "FERPA issues, accessibility, checking features from different roles, monitoring permission issues, "
+        "internationalization, XSS, SQL injection, documentation, pagination, mobile browsers, old data, sharding, "
+        "API, course copy, browser dimensions, performance".split(", ")
+        * 2
+    )
+)
+
+
 def test_an_answer_the_bound_cut_keeps_its_whole_sentences_only():
     """A model's text stopped by the schema's maxLength ends mid-word (the leave-one-out's ITAC-06:
     "… to all users, disreg."): the sentence it cut goes; one cut in its first sentence leaves
     the choice without a text (#50: an empty text beats a wrong one)."""
+    prompt = AnswerPrompt.build("Q?", [Passage("[1] a.pdf p. 1", "Issues are filed in Jira.")], YES_NO, Evidence.QUOTES)
+    parse = lambda answer: prompt.parse(reply(quotes=["Issues are filed in Jira."], answer=answer, choice="Yes"))  # noqa: E731
     first = "Yes, accessibility issues are filed in Jira and triaged by the accessibility team. "
-    cut = (first + "The company also considers " + "FERPA, XSS, pagination and performance, " * 20)[: ANSWER_CHARS - 7]
-    got = parse_answer(reply(quotes=["Issues are filed in Jira."], answer=cut + "disreg.", choice="Yes"), YES_NO)
-    assert got.answer == first.strip() and got.choice == "Yes"
-    alone = ("Yes, the company considers " + "FERPA, XSS, pagination and performance, " * 20)[:ANSWER_CHARS]
-    got = parse_answer(reply(quotes=["Issues are filed in Jira."], answer=alone, choice="Yes"), YES_NO)
+    cut = (first + "The company also considers " + ITEMS)[: ANSWER_CHARS - 7]
+    got = parse(cut + "disreg.")
+    assert got.at_bound and got.answer == first.strip() and got.choice == "Yes"
+    got = parse(("Yes, the company considers " + ITEMS)[:ANSWER_CHARS])
     assert got.answer == "" and got.choice == "Yes" and not got.insufficient_context
     whole = "Yes. Issues are filed in Jira. They are triaged weekly."  # under the bound: as written
-    assert parse_answer(reply(quotes=["Issues are filed in Jira."], answer=whole, choice="Yes"), YES_NO).answer == whole
-    longer = "Issues are filed in Jira and triaged by the accessibility team every week. " * 7  # a server's, whole
-    got = parse_answer(reply(quotes=["Issues are filed in Jira."], answer=longer, choice="Yes"), YES_NO)
-    assert len(longer) > ANSWER_CHARS and got.answer == longer.strip()
+    assert parse(whole).answer == whole
+    longer = " ".join(
+        f"Issue class {i} ({item}) is filed in Jira and triaged weekly."
+        for i, item in enumerate(ITEMS.split(", ")[:12])
+    )  # a server's, whole
+    assert len(longer) > ANSWER_CHARS and parse(longer).answer == longer.strip()
 
 
 def test_choice_matched_case_insensitively_and_unknown_values_dropped():

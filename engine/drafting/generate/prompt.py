@@ -132,6 +132,9 @@ class GeneratedAnswer:
     # label, a loop): then the answer is empty, there is no choice and the context counts as
     # insufficient, so the row is never shown as a draft; None for a reply kept
     glitch: str | None = None
+    # the answer's text stopped at the schema's bound (``ANSWER_CHARS``), mid-sentence: only its
+    # whole sentences are used (``AnswerPrompt.parse``, :func:`whole_sentences`)
+    at_bound: bool = False
 
 
 def allowed_choices(choices: Sequence[str]) -> tuple[str, ...]:
@@ -309,9 +312,11 @@ class AnswerPrompt:
         got = parse_answer(raw, self.choices, prompt_tokens, completion_tokens, seconds, sentences=self.sentences)
         probability = choice_probability(steps) if steps else None
         got = got if probability is None else replace(got, choice_probability=probability)
+        # the whole text as written is judged: a reply that drifted into another script even in
+        # the sentence the bound cut is set aside
         reason = glitch(got.answer, self.question, self.messages[-1]["content"]) if got.answer else None
         if reason is None:
-            return got
+            return replace(got, answer=whole_sentences(got.answer)) if got.at_bound else got
         return replace(got, answer="", choice=None, insufficient_context=True, glitch=reason)  # never a draft
 
 
@@ -399,17 +404,17 @@ def parse_answer(
     answer = data.get("answer")
     # the schema's bound stopped it, mid-sentence (exactly at the bound: a server that does not
     # hold to maxLength writes longer texts, whole)
-    cut = isinstance(answer, str) and len(answer) == ANSWER_CHARS
+    at_bound = isinstance(answer, str) and len(answer) == ANSWER_CHARS
     answer = tidy_answer(answer) if isinstance(answer, str) else ""
-    if cut:
-        answer = whole_sentences(answer)
     insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
     choice = _match_choice(data.get("choice"), choices)
     if choice is not None and opens_with_the_other(answer, choice):
         insufficient = True  # the answer says the opposite of the choice: neither can be trusted
     if insufficient or not quotes:
         choice = None  # a choice must be backed by a quote
-    return GeneratedAnswer(quotes, answer, choice, insufficient, prompt_tokens, completion_tokens, seconds, raw)
+    return GeneratedAnswer(
+        quotes, answer, choice, insufficient, prompt_tokens, completion_tokens, seconds, raw, at_bound=at_bound
+    )
 
 
 _LABEL = r"(?:S\d+|\[\d+\])"
