@@ -22,6 +22,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SHARED_DATA = ROOT.parent / "shared" / "data"
+SAMPLE_SHEET = ROOT / "assets" / "sample" / "questionnaire" / "Sample_Security_Questionnaire.xlsx"
+
+
+def inspect_json(path: Path) -> dict:
+    """What ``python -m engine inspect PATH --json`` prints, read (the command must succeed)."""
+    done = subprocess.run([sys.executable, "-m", "engine", "inspect", str(path), "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 # The one drafting run of the sample (``sample_drafts``): 22 drafts and two indexings of the sample
 # with the default model, ≈ 6 min on 2 idle cores, 25 min on 2 cores shared by 8 busy processes.
 # The three runs it replaces were allowed 900 s each; the tests that read it allow this too.

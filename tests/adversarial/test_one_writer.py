@@ -35,7 +35,7 @@ from storage import folder_lock, snapshots
 from storage.review_store import ReviewStore
 from tests.adversarial.conftest import ROOT, measured
 from tests.adversarial.damaged import fingerprint, review_store_files
-from tests.e2e.test_browser import CHROMIUM
+from tests.e2e.test_browser import NEEDS_CHROMIUM
 from tests.fixtures import write_questionnaire
 from tests.ui.conftest import button
 from tests.ui.test_review import drafted_project, on_screen
@@ -163,11 +163,7 @@ def test_the_review_screen_says_the_store_was_replaced_in_one_line(open_screen, 
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.skipif(
-    not CHROMIUM.is_file(),
-    reason=f"Chromium is not installed at {CHROMIUM} "
-    "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-)
+@NEEDS_CHROMIUM
 def test_restore_under_the_open_app_is_refused_and_no_decision_is_lost(tmp_path):
     from tests.e2e.test_browser import open_question, quoting_llm_server
     from tests.e2e.test_browser_cases import assert_no_traceback, browser_on, prepared_workspace, review_items

@@ -64,13 +64,16 @@ E2E_QUESTIONS = [
 EDITED = "Yes. Written by the reviewer in the end-to-end test."
 ASKED = "How long are backups of the production databases kept?"  # asked of handbook.pdf
 
+# every browser test skips, saying how to install it, where Chromium is absent
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    not CHROMIUM.is_file(),
+    reason=f"Chromium is not installed at {CHROMIUM} "
+    "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
+)
+
 pytestmark = [
     pytest.mark.timeout(900),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 

@@ -33,7 +33,15 @@ from engine.app.settings import GeneratorConfig, Settings
 from engine.core.accounts import Role
 from storage.accounts import Accounts
 from tests.adversarial.served_app import serve_command, serving
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENS, VIEWPORT, free_port, quoting_llm_server
+from tests.e2e.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NEEDS_CHROMIUM,
+    SCREENS,
+    VIEWPORT,
+    free_port,
+    quoting_llm_server,
+)
 from tests.e2e.test_browser_cases import CaseApp, assert_no_traceback, load, prepared_workspace
 from tests.fixtures import write_questionnaire
 
@@ -43,11 +51,7 @@ NAV = '[data-testid="stSidebarNav"]'
 
 pytestmark = [
     pytest.mark.timeout(420),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 

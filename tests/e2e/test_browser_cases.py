@@ -46,6 +46,7 @@ from engine.app.settings import GeneratorConfig, Settings
 from tests.e2e.test_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    NEEDS_CHROMIUM,
     SCREENS,
     VIEWPORT,
     App,
@@ -57,11 +58,7 @@ from ui.review.notes import stale_line
 
 pytestmark = [
     pytest.mark.timeout(300),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 RED_ID = ":red[ID-RED]"

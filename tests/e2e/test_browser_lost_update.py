@@ -23,17 +23,21 @@ from pathlib import Path
 import pytest
 
 from engine.review.review import ReviewState
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENS, VIEWPORT, quoting_llm_server, streamlit_app
+from tests.e2e.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NEEDS_CHROMIUM,
+    SCREENS,
+    VIEWPORT,
+    quoting_llm_server,
+    streamlit_app,
+)
 from tests.e2e.test_browser_cases import CaseApp, assert_no_traceback, load, prepared_workspace, review_items
 from tests.fixtures import write_questionnaire
 
 pytestmark = [
     pytest.mark.timeout(420),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 B_EDIT = "No. B checked with the storage team: only the backups are encrypted."

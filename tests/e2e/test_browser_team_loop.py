@@ -38,18 +38,22 @@ import pytest
 from engine.app.settings import Settings
 from engine.core.accounts import Role
 from storage.accounts import Accounts
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENS, VIEWPORT, open_question, quoting_llm_server
+from tests.e2e.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NEEDS_CHROMIUM,
+    SCREENS,
+    VIEWPORT,
+    open_question,
+    quoting_llm_server,
+)
 from tests.e2e.test_browser_accounts import PASSWORD, served, sign_in
 from tests.e2e.test_browser_cases import CaseApp, assert_no_traceback, load, prepared_workspace
 from tests.fixtures import QUESTIONS, write_questionnaire
 
 pytestmark = [
     pytest.mark.timeout(600),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 TO_BO = ("ENC-01", "BCK-01", "INC-01")  # the rows ana assigns to bo

@@ -18,18 +18,14 @@ import pytest
 
 from engine.app.settings import GeneratorConfig, Settings
 from tests import word_fixtures as wf
-from tests.e2e.test_browser import CHROMIUM, open_question, quoting_llm_server
+from tests.e2e.test_browser import NEEDS_CHROMIUM, open_question, quoting_llm_server
 from tests.e2e.test_browser_cases import assert_no_traceback, browser_on
 from tests.fixtures import topic_pages, write_pdf
 from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
 
 pytestmark = [
     pytest.mark.timeout(600),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 NOT_A_QUESTION = "Is this the final version of the questionnaire?"

@@ -17,15 +17,11 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, streamlit_app
+from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, NEEDS_CHROMIUM, streamlit_app
 
 pytestmark = [
     pytest.mark.timeout(300),
-    pytest.mark.skipif(
-        not CHROMIUM.is_file(),
-        reason=f"Chromium is not installed at {CHROMIUM} "
-        "(run `make browser`, or: apt-get install -y --no-install-recommends chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 SCRIPT = re.compile(r'src="(js/chunk-vendors\.[0-9a-f]+\.js)"')

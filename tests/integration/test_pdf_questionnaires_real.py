@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from engine.bench.pdf_intake import TRUTH, bench_file, bench_filled
+from tests.conftest import ROOT, SAMPLE_SHEET, inspect_json
 
 TRUTH_FILES = json.loads(TRUTH.read_text(encoding="utf-8"))
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name", sorted(TRUTH_FILES["files"]))
@@ -83,15 +82,7 @@ def test_inspect_json_has_the_keys_of_a_spreadsheet(shared_data, name, count, ki
     pdf = shared_data / "questionnaires" / "pdf" / name
     if not pdf.is_file():
         pytest.skip(f"{pdf} is absent")
-    sheet = ROOT / "assets" / "sample" / "questionnaire" / "Sample_Security_Questionnaire.xlsx"
-
-    def inspect(path):
-        done = subprocess.run([sys.executable, "-m", "engine", "inspect", str(path), "--json"], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
-
-    doc, book = inspect(pdf), inspect(sheet)
+    doc, book = inspect_json(pdf), inspect_json(SAMPLE_SHEET)
     assert list(doc) == list(book) and doc["questions"] == count and doc["kinds"] == kinds
     first = doc["sheets"][0]["questions"][0]
     assert {"id", "location", "text", "kind", "choices", "answer_place"} <= set(first)

@@ -8,13 +8,11 @@ absent. Figures and timings: ``python -m engine bench intake`` (docs/benchmarks.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from engine.bench.document_intake import TRUTH, bench_file
-from tests.conftest import ROOT
+from tests.conftest import SAMPLE_SHEET, inspect_json
 
 TRUTHS = json.loads(TRUTH.read_text(encoding="utf-8"))["files"]
 
@@ -33,15 +31,7 @@ def test_questions_found_exported_and_read_back(shared_data, name):
 
 def test_inspect_json_has_the_keys_of_a_spreadsheet(shared_data):
     word = shared_data / "questionnaires" / "docx" / "uk_ico_dpia_template.docx"
-    sheet = ROOT / "assets" / "sample" / "questionnaire" / "Sample_Security_Questionnaire.xlsx"
-
-    def inspect(path):
-        done = subprocess.run([sys.executable, "-m", "engine", "inspect", str(path), "--json"], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
-
-    doc, book = inspect(word), inspect(sheet)
+    doc, book = inspect_json(word), inspect_json(SAMPLE_SHEET)
     assert list(doc) == list(book) and doc["questions"] == 28 and doc["kinds"] == {"text": 28}
     first = doc["sheets"][0]["questions"][0]
     assert {"id", "text", "kind", "choices", "answer_place"} <= set(first)
