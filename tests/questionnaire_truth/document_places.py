@@ -147,14 +147,25 @@ def pci(doc: Doc) -> list[dict]:
         for r, cells in enumerate(grid):
             texts = [text(c) for c in cells]
             lone_box = [i for i, c in enumerate(cells) if checkboxes(c) == 1 and not field_result_text(c)]
-            lone_field = [i for i, c in enumerate(cells) if textfields(c) == 1 and not field_result_text(c) and not checkboxes(c)]
+            lone_field = [
+                i for i, c in enumerate(cells) if textfields(c) == 1 and not field_result_text(c) and not checkboxes(c)
+            ]
             cols = grid_columns(cells)
-            if not lone_box and not any(checkboxes(c) or textfields(c) for c in cells) and sum(bool(x) for x in texts) >= 2:
-                header_labels = {cols[i]: x for i, x in enumerate(texts) if x}  # the latest row of labels, by grid column
+            if (
+                not lone_box
+                and not any(checkboxes(c) or textfields(c) for c in cells)
+                and sum(bool(x) for x in texts) >= 2
+            ):
+                header_labels = {
+                    cols[i]: x for i, x in enumerate(texts) if x
+                }  # the latest row of labels, by grid column
             if len(lone_box) >= 2:  # rule 1
                 box_list = None
-                q = {"text": first_words(" ".join(x for x in texts if x)), "choice": [[t, r, i] for i in lone_box],
-                     "options": [header_labels.get(cols[i], "") for i in lone_box]}
+                q = {
+                    "text": first_words(" ".join(x for x in texts if x)),
+                    "choice": [[t, r, i] for i in lone_box],
+                    "options": [header_labels.get(cols[i], "") for i in lone_box],
+                }
                 if lone_field:
                     q["answer"] = [t, r, lone_field[0]]
                 items.append(q)
@@ -164,8 +175,11 @@ def pci(doc: Doc) -> list[dict]:
                 continue
             if r in records:
                 continue
-            box_cells = [i for i, c in enumerate(cells) if checkboxes(c) == 1 and field_result_text(c) and
-                         not re.search(r"\bYes\b.*\bNo\b", text(c))]
+            box_cells = [
+                i
+                for i, c in enumerate(cells)
+                if checkboxes(c) == 1 and field_result_text(c) and not re.search(r"\bYes\b.*\bNo\b", text(c))
+            ]
             if len(lone_box) == 1 and len(cells) >= 2 or len(box_cells) == 1 and not lone_box:  # rule 2
                 at = lone_box[0] if lone_box else box_cells[0]
                 label = texts[at + 1] if lone_box and at + 1 < len(cells) else texts[at]
@@ -207,7 +221,14 @@ def _records(grid: list[list[ET.Element]]) -> set[int]:
     (or empty), with their example row above them."""
     flags = []
     for cells in grid:
-        flags.append(len(cells) >= 2 and all(textfields(c) == 1 and not field_result_text(c).replace("YYYY-MM-DD", "").strip() or not text(c) for c in cells) and any(textfields(c) for c in cells))
+        flags.append(
+            len(cells) >= 2
+            and all(
+                textfields(c) == 1 and not field_result_text(c).replace("YYYY-MM-DD", "").strip() or not text(c)
+                for c in cells
+            )
+            and any(textfields(c) for c in cells)
+        )
     out: set[int] = set()
     r = 0
     while r < len(flags):
@@ -250,14 +271,21 @@ def nist(doc: Doc) -> list[dict]:
             n = doc.para_no[first] - 1
             while n > 0 and (doc.in_table(paras[n]) or not text(paras[n])):
                 n -= 1
-            items.append({"text": first_words(text(paras[n])), "choice": [[t, 0, 0], [t, 0, 1], [t, 0, 2]],
-                          "options": ["Implemented", "Planned to be Implemented", "Not Applicable"],
-                          "answer": [t, 1, 0]})
+            items.append(
+                {
+                    "text": first_words(text(paras[n])),
+                    "choice": [[t, 0, 0], [t, 0, 1], [t, 0, 2]],
+                    "options": ["Implemented", "Planned to be Implemented", "Not Applicable"],
+                    "answer": [t, 1, 0],
+                }
+            )
             continue
         labels = [text(row[0]) for row in grid if row]
         if grid and all(len(row) == 2 and text(row[0]).endswith(":") and not text(row[1]) for row in grid):
             items += [{"text": text(row[0]), "answer": [t, r, 1]} for r, row in enumerate(grid)]
-        elif len(grid) == 2 and all(text(c) for c in grid[0]) and not any(text(c) for c in grid[1]) and len(grid[0]) == 2:
+        elif (
+            len(grid) == 2 and all(text(c) for c in grid[0]) and not any(text(c) for c in grid[1]) and len(grid[0]) == 2
+        ):
             items += [{"text": text(c), "answer": [t, 1, i]} for i, c in enumerate(grid[0])]
         del labels
     for p, n in doc.para_no.items():
@@ -321,8 +349,9 @@ def british_council(doc: Doc) -> list[dict]:
         h = next((r for r, row in enumerate(heads) if row[:3] == ["ID", "%", "Requirement"]), None)
         if h is not None:
             for r in range(h + 1, len(grid)):
-                items.append({"text": first_words(heads[r][0] + " " + heads[r][2]), "answer": [t, r, 2],
-                              "after_table": t})
+                items.append(
+                    {"text": first_words(heads[r][0] + " " + heads[r][2]), "answer": [t, r, 2], "after_table": t}
+                )
         h = next((r for r, row in enumerate(heads) if row[:1] == ["Document"] and "Y / N" in row), None)
         if h is not None:
             for r in range(h + 1, len(grid)):

@@ -62,8 +62,13 @@ def form(path: Path) -> list[dict]:
             else:
                 continue
             if key not in groups:
-                groups[key] = {"page": pno, "text": question_part(tip) or w.field_name, "choice_fields": [],
-                               "_stems": set(), "_parts": set()}
+                groups[key] = {
+                    "page": pno,
+                    "text": question_part(tip) or w.field_name,
+                    "choice_fields": [],
+                    "_stems": set(),
+                    "_parts": set(),
+                }
                 order.append(key)
             g = groups[key]
             if w.field_name not in g["choice_fields"]:
@@ -75,9 +80,17 @@ def form(path: Path) -> list[dict]:
         tip = " ".join((w.field_label or "").split())
         owner = None
         if re.search(r"specify|\bOther\b", tip):
-            owner = next((g for g in items if question_part(tip) in g.get("_parts", ()) and "text_field" not in g), None)
-            owner = owner or next((g for g in items if stem(w.field_name) in g.get("_stems", ()) and "text_field" not in g
-                                   and g["page"] == pno), None)
+            owner = next(
+                (g for g in items if question_part(tip) in g.get("_parts", ()) and "text_field" not in g), None
+            )
+            owner = owner or next(
+                (
+                    g
+                    for g in items
+                    if stem(w.field_name) in g.get("_stems", ()) and "text_field" not in g and g["page"] == pno
+                ),
+                None,
+            )
         if owner is not None:
             owner["text_field"] = w.field_name
         else:
