@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from engine.questionnaire.placeholders import is_placeholder
+
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -61,8 +63,9 @@ def local(el: etree._Element) -> str:
 
 def is_blank(text: str) -> bool:
     """Whether a place's text is no answer: empty, an underscore line, a placeholder such as
-    ``<Fill In>``, ``[Number]`` or "Click here to enter text."."""
-    return bool(BLANK.match(text or ""))
+    ``<Fill In>``, ``[Number]`` or "Click here to enter text.", a date mask ("YYYY-MM-DD"), an
+    instruction ("Insert CSP Name"), in any script (engine/questionnaire/placeholders.py)."""
+    return bool(BLANK.match(text or "")) or is_placeholder(text)
 
 
 def wval(el: etree._Element | None, default: str | None = None) -> str | None:

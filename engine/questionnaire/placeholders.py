@@ -1,0 +1,70 @@
+"""What an answer place shows when nobody has answered it: a placeholder, not an answer (issue #55
+item 2). One rule for Word and PDF, in the scripts a questionnaire comes in:
+
+- nothing, an underscore or dotted line, an ellipsis ("…", "...");
+- a bracketed prompt: ``<Fill In>``, ``[Number]``, ``[Insert the System Unique Identifier]``, ``«name»``,
+  ``【入力】``;
+- an instruction to the one who fills it in: "Click here to enter text.", "Insert CSP Name",
+  "Enter date", "Select one", "Choose an item.", "Klik hier om tekst in te voeren", "Hier klicken …",
+  "ここをクリックしてテキストを入力してください", "入力してください";
+- a format mask: "YYYY-MM-DD", "mm/dd/yyyy", "DD.MM.JJJJ", "hh:mm", "年/月/日".
+
+:func:`repeated_placeholders` finds the other kind: the same words shipped in many answer places
+("Enter response here" under every row), which no responder writes twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+_LINE = r"[\s_.…\u2002\u2003\u00a0\-–—‥・]*"
+_BRACKETED = r"(?:\[[^\]]{0,120}\]|<[^<>]{0,80}>|«[^«»]{0,60}»|【[^【】]{0,40}】|［[^［］]{0,40}］|＜[^＜＞]{0,40}＞)"
+_DATE_PART = r"(?:y{2,4}|j{2,4}|a{2,4}|m{1,2}|d{1,2}|t{1,2}|hh|ss|年|月|日)"
+_MASK = rf"\(?\s*{_DATE_PART}(?:\s*[-/.: ]\s*{_DATE_PART}){{1,3}}\s*\)?"
+_VERBS_EN = r"click|tap|select|choose|pick|enter|insert|fill\s+in|provide|specify|type\s+(?:here|text)"
+_VERBS_OTHER = (
+    r"klik|kies|selecteer|vul|voer|typ|hier\s+klicken|klicken|tippen|w[äa]hlen|ausw[äa]hlen|eingeben|einf[üu]gen"
+    r"|cliquez|saisir|s[ée]lectionnez|ins[ée]rer|haga\s+clic|escriba|seleccione"
+)
+_INSTRUCTION = re.compile(
+    rf"^\s*(?:please\s+)?(?:{_VERBS_EN}|{_VERBS_OTHER})\b[^.!?\n]{{0,60}}[.!]?\s*$",
+    re.IGNORECASE,
+)
+_JAPANESE = re.compile(
+    r"(?:ここをクリック|クリックして|入力してください|選択してください|を入力|を選択|記入してください)"
+)
+_PLACEHOLDER = re.compile(
+    rf"^{_LINE}$"
+    rf"|^(?:\s*{_BRACKETED})+\s*[.:]?\s*$"
+    rf"|^\s*{_MASK}\s*$"
+    r"|^\s*(?:n/?a\s*)?\.{3,}\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_placeholder(text: str | None) -> bool:
+    """Whether ``text`` in an answer place is no answer (see the module docstring)."""
+    if text is None:
+        return True
+    line = " ".join(str(text).split())
+    if _PLACEHOLDER.match(line):
+        return True
+    if len(line) <= 80 and _INSTRUCTION.match(line) and len(line.split()) <= 10:
+        return True
+    return len(line) <= 60 and bool(_JAPANESE.search(line))
+
+
+def repeated_placeholders(values: Iterable[str | None], least: int = 5) -> set[str]:
+    """Texts shipped in many answer places: the same words (a phrase, not "Yes", "N/A" or a number)
+    in ``least`` or more places."""
+    counts = Counter(" ".join(v.split()) for v in values if v)
+    return {
+        text
+        for text, n in counts.items()
+        if n >= least and len(text) >= 12 and not re.search(r"\d", text) and len(text.split()) >= 2
+    }
+
+
+__all__ = ["is_placeholder", "repeated_placeholders"]
