@@ -43,6 +43,7 @@ from engine.questionnaire.docx_found import LEADING_ID, Found, asks, ends_with_c
 from engine.questionnaire.docx_lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.docx_package import DocxPackage, open_docx, style_of
 from engine.questionnaire.docx_places import (
+    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -64,7 +65,7 @@ from engine.questionnaire.docx_xml import (
     read_inline,
 )
 from engine.questionnaire.length_limits import limited
-from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, place_key
+from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.qualifiers import states_skip
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 
@@ -204,7 +205,17 @@ def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
 
 def _table(doc: _Doc, tbl: etree._Element, before: str) -> None:
     ctx = TableContext(doc.section_path(), before, doc.glyph_boxes)
-    doc.found += table_questions(tbl, ctx)
+    found = table_questions(tbl, ctx)
+    last = doc.found[-1] if doc.found else None
+    if (
+        last is not None
+        and last.text_place is not None
+        and last.text_place.kind is PlaceKind.NEW_PARAGRAPH
+        and any(f.how == "a row of boxes" and f.text.endswith(one_line(before)) for f in found)
+        and doc.paras[last.anchor].line == before
+    ):  # the question just before the table, answered in it ("Provide privacy … notices." over its boxes)
+        doc.found.pop()
+    doc.found += found
     doc.notes += ctx.notes
     for row in grid(tbl).rows:  # tables nested in a cell: tables of their own, in the same context
         for cell in row:
@@ -223,8 +234,15 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         return i + 1
     if not para.line and _text_box(para.el):
         return _question(doc, flow, i, text=_text_box(para.el)) if asks(_text_box(para.el)) else i + 1
-    if not para.line or _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")):
+    if not para.line:
         return i + 1
+    if _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")) and not (
+        _BODY_STYLED.match(doc.styles.name(para.style)) and (asks(para.line) or _PROMPT_TAIL.search(para.line))
+    ):  # a page header's style on a question of the body (the NIST SSP's "Header"): read it
+        return i + 1
+    prompted = _bracketed_prompt(doc, flow, i)
+    if prompted is not None:
+        return prompted
     inline = para.read
     if inline.boxes:
         return _boxes(doc, flow, i)
@@ -239,6 +257,62 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     if states_skip(para.line):
         _skip_instruction(doc, para)
     return i + 1
+
+
+_BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
+# a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"
+_PROMPT_TAIL = re.compile(
+    r"\[\s*(?:insert|state|provide|document|describe|enter|list|specify|identify|yes\s*/\s*no|vul|geef|beschrijf)\b"
+    r"[^\[\]]{0,300}\]\s*\.?\s*$",
+    re.I,
+)
+
+
+def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | None:
+    """A paragraph that ends with a bracketed instruction to the one who fills it in ("System
+    Name/Title: [State the name …]", "List all software components … [Insert the reference/URL …]"):
+    a question, answered after its label in the paragraph (a label's) or in a new paragraph after
+    it. A paragraph that is only such a prompt ("[Insert a system topology graphic …]") is the place
+    of the paragraph before it."""
+    para = doc.paras[flow[i]]
+    m = _PROMPT_TAIL.search(para.line)
+    if m is None:
+        return None
+    head = para.line[: m.start()].strip()
+    if not head:
+        before = _previous_paragraph(doc, flow, i)
+        if before is None or any(f.anchor is before.el for f in doc.found):
+            return None
+        found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
+        found.text_place, found.existing_answer = paragraph_place(para.el)
+        doc.found.append(found)
+        return i + 1
+    label = head.split(":", 1)[0] + ":" if ":" in head else ""
+    if label and is_label(label) and len(head) > len(label) and not asks(head):
+        text = head  # "General Description of Information: CUI information types … are documented."
+    elif label and head == label:
+        text = label_of(label)
+    else:
+        text = head
+    found = _found(doc, para, text, "a paragraph closed by a bracketed prompt")
+    if head == label and is_label(label):
+        found.text_place, found.existing_answer = after_label_place(para.el, para.line)
+    else:
+        found.text_place, _ = new_paragraph_place(para.el, "a new paragraph after the question (its prompt kept)")
+    doc.found.append(found)
+    return i + 1
+
+
+def _previous_paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> _Para | None:
+    for j in range(i - 1, max(-1, i - 3), -1):
+        if flow[j].tag != f"{W}p":
+            return None
+        para = doc.paras[flow[j]]
+        if para.heading is not None:
+            return None
+        if para.line:
+            return para
+    return None
 
 
 def _skip_instruction(doc: _Doc, para: _Para) -> None:

@@ -56,6 +56,7 @@ from engine.questionnaire.docx_xml import (
     sdt_kind,
 )
 from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows
 
 _ID_LABEL = re.compile(
     r"^(?:no\.?|nr\.?|#|number|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#))$", re.I
@@ -120,7 +121,7 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
     start = _title_rows(t)
     if _document_control(t):
         return []
-    for shape in (_records, _box_list, _columns, _one_row, _form):
+    for shape in (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form):
         done = shape(t, start)
         if done:
             break
@@ -223,6 +224,119 @@ def _header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
                 for c in range(cell.col, cell.col + cell.span):
                     labels[c] = f"{labels[c]}: {cell.line}" if labels[c] and labels[c] != cell.line else cell.line
     return last + 1, labels
+
+
+# ------------------------------------------------------------- 0. the table model's options
+
+
+_HOLDS = {"blank": Holds.BLANK, "control": Holds.CONTROL, "glyphs": Holds.BOXES}
+
+
+def model_cells(t: _Table) -> list[list[TableCell]]:
+    """The table as the format-neutral model reads it (engine/questionnaire/table_model.py)."""
+    out = []
+    for r, row in enumerate(t.g.rows):
+        cells = []
+        for cell in row:
+            if cell.merged_from is not None:
+                cells.append(TableCell(r, cell.col, cell.span, "", Holds.BLANK, continued=True))
+                continue
+            kind = _kind(cell, t.ctx)
+            text = "\n".join(one_line(i.text) for _, i in cell.inlines() if one_line(i.text))
+            if kind == "boxes":
+                words = [one_line(i.text) for _, i in cell.inlines() if not i.boxes and one_line(i.text)]
+                holds = Holds.BOX if len(cell.boxes) == 1 and not words and not clean(cell.text) else Holds.BOXES
+            elif kind == "text" and one_line(cell.text).lower() in MARKS:
+                holds = Holds.MARK
+            else:
+                holds = _HOLDS.get(kind, Holds.TEXT)
+            cells.append(TableCell(r, cell.col, cell.span, text, holds))
+        out.append(cells)
+    return out
+
+
+def _modelled(t: _Table, start: int) -> bool:
+    """A table whose rows each pick one of several option columns (boxes or marks under option
+    labels: "In Place | In Place with CCW | Not Applicable | Not in Place", "Yes | No"): a question
+    per row, one choice whose options are the labels, and its text in the row's answer cell."""
+    model = infer(model_cells(t), t.g.width)
+    if model is None or len(model.options) < 2 or model.question_col is None:
+        return False
+    g = t.g
+    for r, section in question_rows(model_cells(t), model):
+        qcell = g.at(r, model.question_col)  # type: ignore[arg-type]
+        if qcell is None or _EXAMPLE.search(qcell.text):
+            continue
+        ident_cell = g.at(r, model.id_col) if model.id_col is not None else None
+        ident = (
+            ident_cell.line if ident_cell is not None and ident_cell is not qcell and is_id(ident_cell.line) else None
+        )
+        text = " ".join(one_line(i.text) for _, i in qcell.inlines() if one_line(i.text))
+        where = f"{t.ctx.section} > {section}" if t.ctx.section and section else section or t.ctx.section
+        found = Found(qcell.own_paragraphs()[0], text, ident, section=where, how="a row of option columns: one choice")
+        found.like = f"column:{model.labels.get(model.question_col, '')}:{model.question_col}"
+        _option_choice(t, model, r, found)
+        answer = _answer_column_cell(t, model, r)
+        if answer is not None:
+            _answer_cell(t, found, answer)
+        t.found.append(found)
+    return True
+
+
+def _option_choice(t: _Table, model: TableModel, r: int, found: Found) -> None:
+    cells = [(model.option_label(c), t.g.at(r, c)) for c in model.options]
+    marks = [(label, cell) for label, cell in cells if cell is not None]
+    boxes = [cell.boxes for _, cell in marks]
+    if all(len(b) == 1 for b in boxes):
+        labelled = [Box(b[0].kind, b[0].el, b[0].checked, b[0].offset, label) for b, (label, _) in zip(boxes, marks)]
+        found.choice_place, found.existing_choice = boxes_place(labelled)
+    else:
+        found.choice_place, found.existing_choice = column_marks_place(marks)
+    found.choices = tuple(label for label, _ in marks)
+
+
+def _answer_column_cell(t: _Table, model: TableModel, r: int) -> Cell | None:
+    """The row's cell for text: the answer column's, else a notes or owner/date column's that is
+    still a place (never an option column)."""
+    for role in (Role.ANSWER, Role.NOTES, Role.OWNER_DATE):
+        for c in model.columns(role):
+            cell = t.g.at(r, c)
+            if cell is None or cell.merged_from is not None or cell.col in model.options:
+                continue
+            if role is Role.ANSWER or _kind(cell, t.ctx) in ("blank", "control"):
+                return cell
+    return None
+
+
+def _box_row(t: _Table, start: int) -> bool:
+    """A table whose first row is two or more boxes, each with its label and nothing else
+    ("☐ Implemented | ☐ Planned to be Implemented | ☐ Not Applicable"), over a row for the text:
+    one choice (the question: the text before the table), its text in the row below."""
+    g = t.g
+    if start > 1 or not g.rows:
+        return False
+    own = g.own(0)  # (the title rows may have taken it for a title: "Implemented Planned … Not Applicable")
+    if len(own) < 2 or not all(len(c.boxes) == 1 and c.boxes[0].label for c in own):
+        return False
+    if any(len([1 for _, i in c.inlines() if one_line(i.text)]) > 1 for c in own):
+        return False
+    text = t.ctx.before or (t.ctx.section or "").rsplit(" > ", 1)[-1]
+    if not text:
+        return False
+    labelled = [c.boxes[0] for c in own]
+    found = Found(own[0].own_paragraphs()[0], _with_section(text, t), section=t.ctx.section, how="a row of boxes")
+    found.choice_place, found.existing_choice = boxes_place(labelled)
+    found.choices = tuple(b.label for b in labelled)
+    found.like = f"boxes:{found.choices[:2]}"
+    if len(g.rows) >= 2 and _full(g, 1) is not None:
+        below = _full(g, 1)
+        kind = _kind(below, t.ctx)  # type: ignore[arg-type]
+        prompts = len(_prompt_lines(below)) if kind == "text" else 0  # type: ignore[arg-type]
+        if kind == "text" and not prompts:
+            prompts = len([1 for _, i in below.inlines() if one_line(i.text)])  # type: ignore[union-attr]
+        found.text_place, found.existing_answer = cell_place(below, prompts=prompts)  # type: ignore[arg-type]
+    t.found.append(found)
+    return True
 
 
 # ---------------------------------------------------------------------------- 1. records

@@ -40,6 +40,8 @@ _OPAQUE = {
 BOX_GLYPHS = {"☐": False, "□": False, "❏": False, "❑": False, "☒": True, "☑": True, "■": True, "⊠": True}
 UNCHECKED_GLYPHS = "☐□❏❑"
 # Wingdings / Symbol characters Word draws as boxes (w:sym w:char): unchecked, checked
+# the same codes in the Symbol font are other signs: F0A8 is ♦ (the PCI SAQ's "Response♦"), F071 θ, F078 ξ
+SYMBOL_FONT_NOT_BOXES = {"F0A8", "F071", "F078", "F06F"}
 SYM_BOXES = {"F06F": False, "F0A8": False, "F071": False, "F0FE": True, "F078": True, "F0FD": True}
 BLANK = re.compile(
     r"^[\s_.…\u2002\u2003\u00a0\-–—]*$"  # nothing, spaces, an underscore line, dots, an ellipsis
@@ -398,7 +400,8 @@ def _run(r: etree._Element, out: Inline, state: _FieldState) -> None:
             out.pieces.append(("text", "-"))
         elif tag == f"{W}sym":
             char = (item.get(f"{W}char") or "").upper()
-            if char in SYM_BOXES:
+            font = (item.get(f"{W}font") or "").lower()
+            if char in SYM_BOXES and not (font == "symbol" and char in SYMBOL_FONT_NOT_BOXES):
                 out.pieces.append(("box", Box("glyph", item, SYM_BOXES[char])))
 
 

@@ -1,0 +1,312 @@
+"""One model of a questionnaire table, whatever drew it (a Word table, a ruled PDF table, columns of a
+flat PDF aligned by position): its header rows and the role of each column, inferred from the
+header's words (in any language) and from what the cells hold (issue #55 item 1).
+
+The reader of a format turns its table into rows of :class:`TableCell` (grid column, span, text,
+what place the cell offers) and asks :func:`infer` for a :class:`TableModel`:
+
+- **header rows**: the rows at the top (under a title spanning the table, if any) whose cells hold
+  only short labels and no place; a second row of labels under a label spanning several columns
+  ("Response" over "In Place | In Place with CCW | Not Applicable | Not in Place") belongs to the
+  header. Header rows are never questions.
+- **roles**: :class:`Role` per grid column: the row's ID, the question or requirement, guidance
+  (expected testing), the **options** of one choice (several columns whose cells are boxes or
+  marks under option labels: one pick per row, its options the labels), the answer text, notes,
+  owner or date; anything else is ``OTHER``.
+- :meth:`TableModel.rows` the data rows: a row spanning the table is a section (its text kept as
+  context), a row whose option cells continue the row above (a merged "Applicability Notes"
+  row) belongs to that row, a row repeating the header starts a section too.
+
+The model decides nothing about a format's places: the Word reader (docx_tables.py) and the PDF
+reader (pdf_flat.py) make the places of the cells the model names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Role(str, Enum):
+    ID = "row id"
+    QUESTION = "question"
+    GUIDANCE = "guidance"
+    OPTION = "option"
+    ANSWER = "answer"
+    NOTES = "notes"
+    OWNER_DATE = "owner or date"
+    OTHER = "other"
+
+
+class Holds(str, Enum):
+    """What a cell offers the one who fills the table in."""
+
+    TEXT = "text"  # words (a question, a label, guidance, or an answer given)
+    BLANK = "blank"  # nothing, or a placeholder
+    BOX = "box"  # one box to tick, nothing else
+    BOXES = "boxes"  # boxes with their labels ("☐ Yes ☐ No"), or a box and words
+    CONTROL = "control"  # a field or control to type into or pick from
+    MARK = "mark"  # a mark already made ("X", "✓")
+
+
+@dataclass(frozen=True)
+class TableCell:
+    row: int
+    col: int  # the first grid column it covers
+    span: int
+    text: str
+    holds: Holds
+    continued: bool = False  # a vertical merge from the row above
+
+
+_WORDS = {
+    Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
+    Role.QUESTION: r"\b(?:questions?|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要件|確認項目|チェック項目|項目",
+    Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation)\b|説明|解説|手順",
+    Role.ANSWER: r"\b(?:responses?|answers?|replies|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung)\b|回答|記入|対応状況|実施状況",
+    Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?)\b|備考|コメント",
+    Role.OWNER_DATE: r"\b(?:owner|responsible|due|date|datum|eigenaar|verantwortlich|termin)\b|担当|期日|日付",
+}
+_ROLE_RE = {role: re.compile(words, re.IGNORECASE) for role, words in _WORDS.items()}
+OPTION_WORDS = re.compile(
+    r"^(?:yes|no|y|n|n/?a|na|not applicable|partial(?:ly)?|compliant|non-?compliant|in place|not in place"
+    r"|in place with ccw|implemented|not implemented|partially implemented|planned(?: to be implemented)?"
+    r"|true|false|ja|nee|nein|n\.v\.t\.?|oui|non|s[íi]|はい|いいえ|該当なし|対象外|適|否|○|×|✓|✗|x"
+    r"|met|not met|pass|fail|agree|disagree|done|open|closed)$",
+    re.IGNORECASE,
+)
+_ID_VALUE = re.compile(
+    r"^(?:[A-Z]{1,4}[-\s]?\d{1,3}(?:\.\d{1,3})*(?:\s?\(\d{1,2}\))?|\d{1,3}(?:\.\d{1,3}){0,4}\.?[a-z]?|[A-Z]{2,4}\d{2,3}"
+    r"|[０-９]{1,3}(?:[.．][０-９]{1,3}){0,3}|\(?[a-z]\)|[ivx]{1,4}\.)$",
+    re.IGNORECASE,
+)
+_MAX_LABEL_WORDS = 14
+
+
+def is_id_value(text: str) -> bool:
+    return bool(_ID_VALUE.match(" ".join(text.split())))
+
+
+def role_of_label(label: str) -> Role | None:
+    """The role a column's header words name (the lower label of a two-level header first)."""
+    parts = [p.strip() for p in label.split(" / ") if p.strip()]
+    for part in reversed(parts):
+        if OPTION_WORDS.match(part):
+            return Role.OPTION
+        for role in (Role.ID, Role.GUIDANCE, Role.NOTES, Role.OWNER_DATE, Role.ANSWER, Role.QUESTION):
+            if _ROLE_RE[role].search(part):
+                return role
+    return None
+
+
+@dataclass(frozen=True)
+class TableModel:
+    header_rows: tuple[int, ...]
+    first_row: int  # the first data row
+    width: int
+    labels: dict[int, str]  # grid column -> its header label ("Response / In Place")
+    roles: dict[int, Role]
+    title_rows: tuple[int, ...] = ()
+
+    def columns(self, role: Role) -> list[int]:
+        return sorted(c for c, r in self.roles.items() if r is role)
+
+    @property
+    def options(self) -> list[int]:
+        return self.columns(Role.OPTION)
+
+    def option_label(self, col: int) -> str:
+        return self.labels.get(col, "").split(" / ")[-1].strip()
+
+    @property
+    def question_col(self) -> int | None:
+        cols = self.columns(Role.QUESTION)
+        return cols[0] if cols else None
+
+    @property
+    def id_col(self) -> int | None:
+        cols = self.columns(Role.ID)
+        return cols[0] if cols else None
+
+    def describe(self) -> dict[str, str]:
+        """Each column's header and role, for the mapping screen: ``{"Response / In Place": "option"}``."""
+        return {self.labels.get(c) or f"column {c + 1}": self.roles[c].value for c in sorted(self.roles)}
+
+
+@dataclass
+class _Rows:
+    rows: Sequence[Sequence[TableCell]]
+    width: int
+    by_row: list[list[TableCell]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_row = [list(r) for r in self.rows]
+
+    def own(self, r: int) -> list[TableCell]:
+        return [c for c in self.by_row[r] if not c.continued]
+
+    def at(self, r: int, col: int) -> TableCell | None:
+        return next((c for c in self.by_row[r] if c.col <= col < c.col + c.span), None)
+
+    def spans_all(self, r: int) -> bool:
+        own = self.own(r)
+        return len(self.by_row[r]) == 1 or (len(own) == 1 and own[0].span >= self.width - 1 and own[0].col == 0)
+
+
+def _label_cell(c: TableCell) -> bool:
+    """A header's cell: empty, or short words (its first line a label; a group label may say more
+    under it: "Requirement Responses / More than one response may be selected…")."""
+    lines = [x for x in c.text.split("\n") if x.strip()]
+    first = lines[0].split() if lines else []
+    return (
+        c.holds in (Holds.TEXT, Holds.BLANK)
+        and len(first) <= _MAX_LABEL_WORDS
+        and len(c.text.split()) <= 3 * _MAX_LABEL_WORDS
+        and not is_id_value(c.text)
+        and not c.text.rstrip().endswith("?")
+    )
+
+
+def _header_rows(t: _Rows, start: int) -> list[int]:
+    """The header's rows from ``start``: one row of labels (two or more), and the row of labels under
+    it when a label of the first spans several columns or its cells continue into it."""
+    if start >= len(t.by_row) - 1:
+        return []
+    own = t.own(start)
+    texts = [c for c in own if c.text]
+    if len(texts) < 2 or not all(_label_cell(c) for c in own):
+        return []
+    rows = [start]
+    nxt = start + 1
+    if nxt < len(t.by_row) - 1:
+        below = t.own(nxt)
+        spanning = any(c.span > 1 and c.text for c in own)
+        continued = any(c.continued for c in t.by_row[nxt])
+        if (
+            (spanning or continued)
+            and below
+            and all(_label_cell(c) for c in below)
+            and sum(bool(c.text) for c in below) >= 2
+        ):
+            rows.append(nxt)
+    return rows
+
+
+def _labels(t: _Rows, header: list[int]) -> dict[int, str]:
+    labels: dict[int, list[str]] = {c: [] for c in range(t.width)}
+    for r in header:
+        for cell in t.by_row[r]:
+            if cell.continued or not cell.text:
+                continue
+            for c in range(cell.col, cell.col + cell.span):
+                if cell.text not in labels[c]:
+                    labels[c].append(" ".join(cell.text.split()))
+    return {c: " / ".join(v) for c, v in labels.items() if v}
+
+
+def _data_cells(t: _Rows, first: int, col: int) -> list[TableCell]:
+    out = []
+    for r in range(first, len(t.by_row)):
+        if t.spans_all(r):
+            continue
+        cell = t.at(r, col)
+        if cell is not None and cell.col == col and not cell.continued:
+            out.append(cell)
+    return out
+
+
+def infer(rows: Sequence[Sequence[TableCell]], width: int) -> TableModel | None:
+    """The model of a table with a header row (None when it has none: a form of labels beside
+    places, a list of boxes, a table with no header are read by the format's own rules)."""
+    t = _Rows(rows, width)
+    start = 0
+    titles = []
+    while start < len(t.by_row) - 2 and t.spans_all(start) and all(c.holds is Holds.TEXT for c in t.own(start)):
+        titles.append(start)
+        start += 1
+    header = _header_rows(t, start)
+    if not header:
+        return None
+    first = header[-1] + 1
+    labels = _labels(t, header)
+    roles: dict[int, Role] = {}
+    starts = sorted({c.col for r in range(first, len(t.by_row)) for c in t.own(r)} | set(labels))
+    for col in starts:
+        cells = _data_cells(t, first, col)
+        if not cells:
+            continue
+        named = role_of_label(labels.get(col, ""))
+        holds = [c.holds for c in cells]
+        boxes = sum(h is Holds.BOX for h in holds)
+        empty = sum(h in (Holds.BLANK, Holds.MARK) for h in holds)
+        texts = [c.text for c in cells if c.holds is Holds.TEXT]
+        if boxes >= max(1, 0.6 * len(cells)) and len(labels.get(col, "").split(" / ")[-1].split()) <= 6:
+            roles[col] = Role.OPTION
+        elif named is Role.OPTION and boxes + empty >= 0.6 * len(cells):
+            roles[col] = Role.OPTION
+        elif named is Role.ID or (texts and sum(map(is_id_value, texts)) >= max(2, 0.6 * len(cells))):
+            roles[col] = Role.ID
+        elif named in (Role.QUESTION, Role.GUIDANCE, Role.NOTES, Role.OWNER_DATE, Role.ANSWER):
+            roles[col] = named
+        elif sum(h in (Holds.BLANK, Holds.CONTROL) for h in holds) >= 0.6 * len(cells):
+            roles[col] = Role.ANSWER
+        else:
+            roles[col] = Role.OTHER
+    if len([c for c in roles if roles[c] is Role.OPTION]) == 1:  # one box column: a column of ticks, not a pick
+        col = next(c for c in roles if roles[c] is Role.OPTION)
+        roles[col] = Role.ANSWER
+    if Role.QUESTION not in roles.values():  # the longest words of the columns left
+        others = [c for c in roles if roles[c] is Role.OTHER]
+        longest = max(
+            others,
+            key=lambda c: sum(len(x.text) for x in _data_cells(t, first, c)),
+            default=None,
+        )
+        if longest is not None:
+            roles[longest] = Role.QUESTION
+    return TableModel(tuple(header), first, width, labels, roles, tuple(titles))
+
+
+def question_rows(rows: Sequence[Sequence[TableCell]], model: TableModel) -> list[tuple[int, str | None]]:
+    """The data rows that are questions, each with the section it is in (a row spanning the table
+    above it: "1.3 Network access … is restricted."): rows whose question cell holds words and
+    whose option cells (if any) start in the row (not a merged continuation: "Applicability Notes")."""
+    t = _Rows(rows, model.width)
+    out: list[tuple[int, str | None]] = []
+    section: str | None = None
+    header_words = {model.labels.get(c, "") for c in model.roles}
+    for r in range(model.first_row, len(t.by_row)):
+        if t.spans_all(r):
+            cell = t.own(r)[0] if t.own(r) else None
+            if cell is not None and cell.text:
+                section = " ".join(cell.text.split())
+            continue
+        own = t.own(r)
+        if own and all(c.text in header_words for c in own if c.text) and sum(bool(c.text) for c in own) >= 2:
+            section = None  # the header repeated on a new page
+            continue
+        qcol = model.question_col
+        qcell = t.at(r, qcol) if qcol is not None else None
+        if qcell is None or qcell.continued or not qcell.text:
+            continue
+        if model.options:
+            opts = [t.at(r, c) for c in model.options]
+            if any(o is None or o.continued for o in opts) or qcell.col in model.options:
+                continue
+        out.append((r, section))
+    return out
+
+
+__all__ = [
+    "OPTION_WORDS",
+    "Holds",
+    "Role",
+    "TableCell",
+    "TableModel",
+    "infer",
+    "is_id_value",
+    "question_rows",
+    "role_of_label",
+]
