@@ -39,6 +39,7 @@ from engine.questionnaire.docx_places import (
     boxes_place,
     cell_place,
     column_marks_place,
+    control_place,
     label_of,
     list_glyph_place,
 )
@@ -357,7 +358,7 @@ def _records(t: _Table, start: int) -> bool:
     wide = wide and not any(_ANSWER_LABEL.search(v) for v in labels.values())  # nor one with an answer column
     if wide and len(rows) >= 3 and len(filled) >= 0.7 * len(rows) and not asking and not _header_asks(t, first):
         return True  # a reference list, filled in (which controls apply at which level): nothing to answer
-    if listed and len({v for v in labels.values() if v}) >= 2 and len(t.g.own(first - 1)) >= 3:
+    if listed and len({v for v in labels.values() if v}) >= 2 and (len(t.g.own(first - 1)) >= 3 or len(empty) >= 3):
         name = t.title or t.ctx.before or ", ".join(dict.fromkeys(v for v in labels.values() if v))
         t.ctx.notes.append(
             f"the table '{one_line(name)[:60]}' is a list of records ({len(empty)} empty rows under "
@@ -382,7 +383,7 @@ def _empty(cell: Cell, ctx: TableContext) -> bool:
 
 
 DOCUMENT_CONTROL = re.compile(
-    r"\b(?:revision history|record of changes|change (?:history|record|log)|version history|document history"
+    r"\b(?:revision history|document changes|record of changes|change (?:history|record|log)|version history|document history"
     r"|revisiegeschiedenis|prepared (?:by|for)|sign[- ]off sheet)\b|\b(?:signatures?|approvals|handtekening)\s*$",
     re.IGNORECASE,
 )
@@ -845,8 +846,17 @@ def _form(t: _Table, start: int) -> bool:
     for r in range(start, len(g.rows)):
         if r in used:
             continue
+        end = _records_below(t, r)
+        if end is not None:  # "Name of service provider: | Description of service(s) provided:" over empty rows
+            used.update(range(r, end + 1))
+            labels = " | ".join(c.line for c in g.own(r) if c.line)
+            t.ctx.notes.append(
+                f"the rows under '{labels[:80]}' are a list of records ({end - r} rows): not read as questions; "
+                "fill them in by hand"
+            )
+            continue
         option = _option_row(t, r)
-        if option is not None and not option[2].endswith(":") and len(g.own(r)) > 1:
+        if option is not None and not option[2].endswith(":") and len(g.rows[r]) > 1:
             before = before if options else len(t.found)
             options.append((r, option[0], option[2]))
             _form_row(t, r, used, after=option[2])  # the rest of the row ("Yes | Explain …")
@@ -867,9 +877,62 @@ def _form(t: _Table, start: int) -> bool:
         ):  # "AC-2 Control Summary Information": the rows under it are about it
             t.title = heading.line
             continue
+        if heading is not None and _stem(t, r, heading):  # "… service providers that:" over its Yes / No rows
+            t.title = heading.line.rstrip(":").strip()
+            continue
+        if _signature_row(g, r):
+            continue
         _form_row(t, r, used)
     _close_options(t, options, before)
     return True
+
+
+def _stem(t: _Table, r: int, heading: Cell) -> bool:
+    """A row spanning the table that ends with a colon over rows that each hold a place ("Does
+    the merchant have relationships with … providers that:", "If Yes:"): the words the rows under
+    it go on from, not a question of its own."""
+    g = t.g
+    if _kind(heading, t.ctx) != "text" or not ends_with_colon(heading.line) or r + 1 >= len(g.rows):
+        return False
+    below = g.own(r + 1)
+    return len(below) >= 2 and (
+        any(_kind(c, t.ctx) in ("boxes", "glyphs", "control", "blank") for c in below)
+        or _records_below(t, r + 1) is not None
+    )
+
+
+_SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署名)\b", re.I)
+
+
+def _signature_row(g: Grid, r: int) -> bool:
+    """A row of a signature (and the date beside it): the signatory's, not a question."""
+    return any(_SIGNATURE.match(c.line) for c in g.own(r))
+
+
+def _records_below(t: _Table, r: int) -> int | None:
+    """The last row of a list of records under row r: row r holds two or more labels and nothing
+    else, and two or more rows under it (past an example row) are empty places only."""
+    g = t.g
+    own = g.own(r)
+    texts = [c for c in own if c.line]
+    if len(own) < 2 or len(texts) < 2 or not all(_kind(c, t.ctx) in ("text", "blank") for c in own):
+        return None
+    if not all(is_label(c.line) and not asks(c.line) for c in texts):
+        return None
+    end, empty = r, 0
+    for below in range(r + 1, len(g.rows)):
+        cells = g.own(below)
+        if not cells:
+            continue
+        if empty == 0 and (_example_row(t, below) or cells[0].line.lower().startswith("example")):
+            end = below
+            continue
+        if len(cells) >= 2 and all(_empty(c, t.ctx) for c in cells):
+            empty += 1
+            end = below
+            continue
+        break
+    return end if empty >= 2 else None
 
 
 def _close_options(t: _Table, options: list[tuple[int, Box, str]], before: int) -> None:
@@ -883,9 +946,22 @@ def _close_options(t: _Table, options: list[tuple[int, Box, str]], before: int) 
         previous.choice_place, previous.existing_choice = place, existing
         previous.choices = tuple(b.label for b in labelled)
     else:
-        anchor = t.g.own(options[0][0])[0].own_paragraphs()[0]
-        t.found.append(Found(anchor, _with_section(t.context(), t), choice_place=place, existing_choice=existing,
-                             choices=tuple(b.label for b in labelled), section=t.ctx.section, how="options"))  # fmt: skip
+        first = t.g.own(options[0][0])
+        prompt = next((c for c in first if c.line and not c.boxes), None)  # "If a QSA was involved …, indicate:"
+        anchor = (prompt or first[0]).own_paragraphs()[0]
+        text = prompt.line if prompt is not None and (asks(prompt.line) or ends_with_colon(prompt.line)) else ""
+        found = Found(anchor, text or _with_section(t.context(), t), choice_place=place, existing_choice=existing,
+                      choices=tuple(b.label for b in labelled), section=t.ctx.section, how="options")  # fmt: skip
+        fields = [
+            c
+            for r, _, _ in options
+            for cell in t.g.own(r)
+            for c in cell.controls
+            if c.kind in ("text", "rich text", "FORMTEXT")
+        ]
+        if fields:  # "If selected, describe all role(s) performed: ___" under an option
+            found.text_place, found.existing_answer = control_place(fields[0])
+        t.found.append(found)
     options.clear()
 
 
@@ -918,7 +994,9 @@ def _form_row(t: _Table, r: int, used: set[int], after: str | None = None) -> No
             if pending is not None:
                 _below(t, pending, r, used)
             numbered = ident is not None and len(cell.line.split()) >= 4  # "4.2.3 | Passen de acceptatiecriteria …"
-            short = len([1 for _, i in cell.inlines() if i.text.strip()]) <= 3  # not a requirement's a., b., c.
+            lines = [one_line(i.text) for _, i in cell.inlines() if i.text.strip()]
+            short = len(lines) <= 3  # not a requirement's a., b., c.
+            short = short or beside and asks(lines[0])  # a prompt and its examples beside a place
             prompt = short and (asks(cell.line) or is_label(cell.line) or numbered)
             pending = _Pending(cell, cell.line, ident) if prompt else None
         elif kind in ("blank", "control") and pending is not None:
@@ -1064,6 +1142,9 @@ def _boxes_cell(t: _Table, cell: Cell, pending: _Pending | None) -> None:
     found = Found(anchor, one_line(text), ident, choice_place=place, choices=choices, existing_choice=existing,
                   section=t.ctx.section, how="a label and its boxes")  # fmt: skip
     found.like = f"boxes:{choices[:2]}"
+    fields = [c for c in cell.controls if c.kind in ("text", "rich text", "FORMTEXT")]
+    if fields:  # "If yes, indicate …" and its field under the boxes, in the same cell
+        found.text_place, found.existing_answer = control_place(fields[0])
     t.found.append(found)
 
 

@@ -42,6 +42,7 @@ from engine.core.ooxml import PackageError, copy_package
 from engine.questionnaire.docx_check import verify
 from engine.questionnaire.docx_package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.docx_xml import (
+    PRIVATE_BOXES,
     W14,
     Resolver,
     W,
@@ -579,7 +580,13 @@ def _tick_glyph(el: etree._Element, loc: str, on_: bool) -> None:
     offset = int(loc.rsplit("#", 1)[1]) if "#" in loc else 0
     text = el.text or ""
     if offset < len(text):
-        el.text = text[:offset] + ("☒" if on_ else "☐") + text[offset + 1 :]
+        was = text[offset]
+        private = {v: k for k, v in PRIVATE_BOXES.items()}
+        if was in PRIVATE_BOXES or was in private:  # a Wingdings box: its own font's ticked box
+            mark = PRIVATE_BOXES.get(was, was) if on_ else private.get(was, was)
+        else:
+            mark = "☒" if on_ else "☐"
+        el.text = text[:offset] + mark + text[offset + 1 :]
 
 
 def _tick_list_item(parts: _Parts, p: etree._Element, on_: bool) -> None:

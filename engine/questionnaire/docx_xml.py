@@ -38,6 +38,10 @@ _OPAQUE = {
     "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent",
 }
 BOX_GLYPHS = {"☐": False, "□": False, "❏": False, "❑": False, "☒": True, "☑": True, "■": True, "⊠": True}
+# Wingdings boxes typed as private-use characters in the text (the GSA checklist's "\uf06f Yes \uf06f No"):
+# unchecked, and the checked box of the same font that ticks each
+PRIVATE_BOXES = {"\uf06f": "\uf0fe", "\uf0a8": "\uf0fe", "\uf071": "\uf0fe"}
+BOX_GLYPHS.update({ch: False for ch in PRIVATE_BOXES} | {"\uf0fe": True, "\uf0fd": True})
 UNCHECKED_GLYPHS = "☐□❏❑"
 # Wingdings / Symbol characters Word draws as boxes (w:sym w:char): unchecked, checked
 # the same codes in the Symbol font are other signs: F0A8 is ♦ (the PCI SAQ's "Response♦"), F071 θ, F078 ξ
@@ -631,6 +635,7 @@ def grid(tbl: etree._Element) -> Grid:
 
 __all__ = [
     "BLANK",
+    "PRIVATE_BOXES",
     "Box",
     "Cell",
     "Control",
