@@ -57,7 +57,7 @@ from engine.questionnaire.docx_xml import (
     sdt_kind,
 )
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows
+from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
 
 _ID_LABEL = re.compile(
     r"^(?:no\.?|nr\.?|#|number|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#))$", re.I
@@ -493,6 +493,8 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
         if not cells:
             continue  # no cell starts in this column (merged into its neighbour on every row)
         kinds = [_kind(x, t.ctx) for x in cells]
+        if role_of_label(label) is Role.GUIDANCE:
+            continue  # "Guidance", "Expected Testing": read with the question, never its answer's place
         placeish = sum(k in ("blank", "control", "boxes", "glyphs") for k in kinds)
         marks = [one_line(x.text).lower() for k, x in zip(kinds, cells) if k != "boxes"]
         if (
@@ -606,6 +608,13 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
     if qcell is None or qcell.merged_from is not None or not qcell.line or _EXAMPLE.search(qcell.text):
         return
     if any(qcell.col <= c < qcell.col + qcell.span for c in roles.answer_cols + roles.mark_cols):
+        if (
+            _CONDITION.match(qcell.line)
+            and ends_with_colon(qcell.line)
+            and _full(g, r) is qcell
+            and r + 1 < len(g.rows)
+        ):
+            return  # "If No to the above question then:": the rows under it go on from it
         _after_label(t, qcell, None)  # a row spanning the answer column: a label alone ("Comments:")
         return
     ident = g.at(r, roles.id_col) if roles.id_col is not None else None
@@ -901,6 +910,7 @@ def _stem(t: _Table, r: int, heading: Cell) -> bool:
     )
 
 
+_CONDITION = re.compile(r"^\s*(?:if|where|when|als|indien|wenn|falls|si)\b", re.I)
 _SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署名)\b", re.I)
 
 

@@ -23,13 +23,20 @@ _LINE = r"[\s_.…\u2002\u2003\u00a0\-–—‥・]*"
 _BRACKETED = r"(?:\[[^\]]{0,120}\]|<[^<>]{0,80}>|«[^«»]{0,60}»|【[^【】]{0,40}】|［[^［］]{0,40}］|＜[^＜＞]{0,40}＞)"
 _DATE_PART = r"(?:y{2,4}|j{2,4}|a{2,4}|m{1,2}|d{1,2}|t{1,2}|hh|ss|年|月|日)"
 _MASK = rf"\(?\s*{_DATE_PART}(?:\s*[-/.: ]\s*{_DATE_PART}){{1,3}}\s*\)?"
-_VERBS_EN = r"click|tap|select|choose|pick|enter|insert|fill\s+in|provide|specify|type\s+(?:here|text)"
 _VERBS_OTHER = (
-    r"klik|kies|selecteer|vul|voer|typ|hier\s+klicken|klicken|tippen|w[äa]hlen|ausw[äa]hlen|eingeben|einf[üu]gen"
-    r"|cliquez|saisir|s[ée]lectionnez|ins[ée]rer|haga\s+clic|escriba|seleccione"
+    r"klik|kies|selecteer|vul\s+in|voer\s+in|hier\s+klicken|klicken\s+sie|tippen\s+sie|w[äa]hlen\s+sie|eingeben"
+    r"|cliquez|saisissez|s[ée]lectionnez|haga\s+clic|escriba\s+aqu[íi]|seleccione"
 )
+# an instruction to the one who fills the place in, never a question's own words ("Provide your ISO 9001
+# certification" asks; "Insert CSP Name" shows where the answer goes)
 _INSTRUCTION = re.compile(
-    rf"^\s*(?:please\s+)?(?:{_VERBS_EN}|{_VERBS_OTHER})\b[^.!?\n]{{0,60}}[.!]?\s*$",
+    r"^\s*(?:please\s+)?(?:"
+    r"(?:click|tap)\b[^.!?\n]{0,60}"  # Click here to enter text.
+    r"|insert\b(?:\s+\S+){1,7}"  # Insert CSP Name, Insert date
+    r"|(?:enter|type)\b[^.!?\n]{0,40}\bhere\b[^.!?\n]{0,20}"  # Enter text here
+    r"|(?:select|choose|pick)(?:\s+\S+){0,3}"  # Select one, Choose an item.
+    rf"|(?:{_VERBS_OTHER})\b[^.!?\n]{{0,60}}"
+    r")[.!]?\s*$",
     re.IGNORECASE,
 )
 _JAPANESE = re.compile(
@@ -51,7 +58,7 @@ def is_placeholder(text: str | None) -> bool:
     line = " ".join(str(text).split())
     if _PLACEHOLDER.match(line):
         return True
-    if len(line) <= 80 and _INSTRUCTION.match(line) and len(line.split()) <= 10:
+    if len(line) <= 80 and _INSTRUCTION.match(line):
         return True
     return len(line) <= 60 and bool(_JAPANESE.search(line))
 
