@@ -61,6 +61,7 @@ from engine.questionnaire.docx_xml import (
     forget_locations,
     grid,
     is_blank,
+    locator,
     one_line,
     read_inline,
 )
@@ -248,6 +249,12 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         return _boxes(doc, flow, i)
     if _control_at_end(doc, para):
         return i + 1
+    m = _LABEL_LINE.match(para.line)
+    if m and is_label(m.group(1)) and not asks(m.group(1)):  # "Company name:\t\t_______ (To be used on the Contract)"
+        found = _found(doc, para, label_of(m.group(1)), "a label and its underscore line")
+        found.text_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note="after the label's line")
+        doc.found.append(found)
+        return i + 1
     if ends_with_colon(para.line) and is_label(para.line) and i + 1 < len(flow):
         taken = _label_over_blank(doc, para, flow, i)
         if taken:
@@ -259,6 +266,7 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     return i + 1
 
 
+_LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
 # a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"
 _PROMPT_TAIL = re.compile(

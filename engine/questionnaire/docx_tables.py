@@ -345,6 +345,11 @@ def _box_row(t: _Table, start: int) -> bool:
 
 def _records(t: _Table, start: int) -> bool:
     header = _header(t, start) or _text_row(t, start)
+    while header is None and start + 1 < len(t.g.rows) and _full(t.g, start) is not None:
+        if _kind(_full(t.g, start), t.ctx) != "text":  # type: ignore[arg-type]
+            return False
+        start += 1  # an instruction spanning the table above its header ("This table only needs to be completed if …")
+        header = _header(t, start) or _text_row(t, start)
     if header is None:
         return False
     first, labels = header
@@ -477,6 +482,7 @@ class _Columns:
     question_col: int | None
     answer_cols: list[int]
     mark_cols: list[int]
+    named: bool = False  # the header names the question column ("Requirement") beside an ID column
 
 
 def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
@@ -554,10 +560,18 @@ def _columns(t: _Table, start: int) -> bool:
         return False
     first, labels = header
     roles = _roles(t, first, labels)
-    if roles.question_col is None or not (roles.answer_cols or roles.mark_cols or _mostly_asking(t, first, roles)):
+    named = roles.question_col is not None and _QUESTION_HEAD.search(clean(labels.get(roles.question_col, "")))
+    if roles.question_col is None or not (
+        roles.answer_cols or roles.mark_cols or _mostly_asking(t, first, roles) or named and roles.id_col is not None
+    ):  # (a table of IDs and requirements under their header: each row asks, in words or not)
         return False
-    if len(range(first, len(t.g.rows))) == 1 and not _asks_in(t, first, roles):
+    if (
+        len(range(first, len(t.g.rows))) == 1
+        and not _asks_in(t, first, roles)
+        and not (named and roles.id_col is not None)
+    ):
         return False  # one row under the labels: a form of one record (shape 4)
+    roles.named = bool(named and roles.id_col is not None)
     if _reference(t, first, roles):
         return True
     section = t.ctx.section
@@ -631,7 +645,8 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
             )
         return
     if not asks(qcell.line) and not is_label(qcell.line) and not roles.answer_cols and not roles.mark_cols:
-        return
+        if not (roles.named and ident_text):  # "QU02 | 5% | Highlight any specific …": a requirement to answer
+            return
     text = _with_context(t, label_of(qcell.line)) if is_label(qcell.line) and not asks(qcell.line) else qcell.line
     found = Found(qcell.own_paragraphs()[0], text, ident_text, section=section, how="question and answer columns")
     found.like = f"column:{roles.labels.get(roles.question_col, '')}:{roles.question_col}"
