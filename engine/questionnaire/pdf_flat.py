@@ -41,6 +41,7 @@ from engine.questionnaire.pdf_layout import Box, Line, PageText, Word, is_glyph
 from engine.questionnaire.pdf_questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.reader import ID_RE, QuestionnaireError, _role
+from engine.questionnaire.table_model import Holds, PlacedCell, infer_positioned, question_rows
 
 RESPONSE_NOTE = "the PDF has no answer space: the answer goes into the response document (Word) and its spreadsheet"
 NO_QUESTIONS_FIX = (
@@ -287,6 +288,9 @@ def _table_questions(
     """The questions of one table, and the columns a table on the next page may continue.
     ``found``: the questions before, the last of which a first row without an ID goes on (none
     when the table does not start its page)."""
+    options = _option_table(page, text, table, found)
+    if options is not None:
+        return options, columns
     top = table.box.y0
     for row in table.rows[:3]:
         header = _header(text, row)
@@ -312,6 +316,68 @@ def _table_questions(
             continue
         out.append(_sub_question(_row_question(page, cells, ident, question, text, columns), out))
     return out, columns
+
+
+def _option_table(page: int, text: PageText, table: _Table, found: list[Found]) -> list[Found] | None:
+    """A table read by the table model (engine/questionnaire/table_model.py) when two or more of
+    its columns are the options of one choice per row ("In Place | In Place with CCW | Not
+    Applicable | Not in Place" over empty cells, the flat PDF of a PCI SAQ): a question per row
+    with its requirement, its ID and the options' labels as its choices. A first row without an ID
+    (when the table has an ID column) goes on from the page before."""
+    placed: list[list[PlacedCell]] = []
+    boxes: list[list[Box]] = []
+    for row in table.rows:
+        cells = [c for c in row.cells if c is not None]
+        cells = [c for c in cells if not any(o is not c and _inside(c, o) and o.area > c.area for o in cells)]
+        cells = sorted(cells, key=lambda c: c.x0)
+        placed.append([PlacedCell(c.x0, c.x1, _cell_text(text, c), _holds(_cell_text(text, c))) for c in cells])
+        boxes.append(cells)
+    inferred = infer_positioned(placed)
+    if inferred is None:
+        return None
+    model, grid = inferred
+    if len(model.options) < 2 or model.question_col is None:
+        return None
+    choices = tuple(model.option_label(c) for c in model.options)
+    out: list[Found] = []
+    for r, _section in question_rows(grid, model):
+        qcell = next(c for c in grid[r] if c.col <= model.question_col < c.col + c.span)  # type: ignore[operator]
+        at = grid[r].index(qcell)
+        box = boxes[r][at] if at < len(boxes[r]) else table.box
+        question = qcell.text
+        ident = ""
+        if model.id_col is not None and model.id_col != model.question_col:
+            icell = next((c for c in grid[r] if c.col == model.id_col), None)
+            ident = "".join(icell.text.split()) if icell is not None else ""
+        if not ident:
+            lead = re.match(r"^((?:\d{1,3}\.){1,4}\d{1,3}|[A-Z]{1,4}-\d{1,3})\s+(?=\S)", question)
+            ident = lead.group(1) if lead else ""
+            question = question[lead.end() :] if lead else question
+        if model.id_col is not None and not _id_like(ident):
+            if not out and found and r == model.first_row:  # the row goes on from the page before
+                found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
+            continue
+        locator = f"page {page + 1}, row {ident or question[:40]}"
+        out.append(
+            Found(
+                page=page,
+                box=box,
+                id=ident or None,
+                text=question,
+                choices=choices,
+                choice_place=AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE),
+                text_place=AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE),
+            )
+        )
+    return out
+
+
+def _holds(cell_text: str) -> Holds:
+    if not cell_text.strip():
+        return Holds.BLANK
+    if all(is_glyph(ch) or ch in "☐▢□" for ch in cell_text.replace(" ", "")):
+        return Holds.BOX
+    return Holds.TEXT
 
 
 def _sub_question(q: Found, before: list[Found]) -> Found:

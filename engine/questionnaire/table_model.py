@@ -231,6 +231,12 @@ def infer(rows: Sequence[Sequence[TableCell]], width: int) -> TableModel | None:
         return None
     first = header[-1] + 1
     labels = _labels(t, header)
+    return _with_roles(t, tuple(header), first, labels, tuple(titles))
+
+
+def _with_roles(
+    t: _Rows, header: tuple[int, ...], first: int, labels: dict[int, str], titles: tuple[int, ...]
+) -> TableModel:
     roles: dict[int, Role] = {}
     starts = sorted({c.col for r in range(first, len(t.by_row)) for c in t.own(r)} | set(labels))
     for col in starts:
@@ -246,7 +252,9 @@ def infer(rows: Sequence[Sequence[TableCell]], width: int) -> TableModel | None:
             roles[col] = Role.OPTION
         elif named is Role.OPTION and boxes + empty >= 0.6 * len(cells):
             roles[col] = Role.OPTION
-        elif named is Role.ID or (texts and sum(map(is_id_value, texts)) >= max(2, 0.6 * len(cells))):
+        elif named is Role.ID or (
+            texts and (all(map(is_id_value, texts)) or sum(map(is_id_value, texts)) >= max(2, 0.6 * len(cells)))
+        ):
             roles[col] = Role.ID
         elif named in (Role.QUESTION, Role.GUIDANCE, Role.NOTES, Role.OWNER_DATE, Role.ANSWER):
             roles[col] = named
@@ -266,7 +274,76 @@ def infer(rows: Sequence[Sequence[TableCell]], width: int) -> TableModel | None:
         )
         if longest is not None:
             roles[longest] = Role.QUESTION
-    return TableModel(tuple(header), first, width, labels, roles, tuple(titles))
+    return TableModel(header, first, t.width, labels, roles, titles)
+
+
+@dataclass(frozen=True)
+class PlacedCell:
+    """A cell of a table drawn on a page: its x-range and what it holds (a ruled PDF table's cell,
+    or a column of words aligned by position)."""
+
+    x0: float
+    x1: float
+    text: str
+    holds: Holds = Holds.TEXT
+
+
+def infer_positioned(
+    rows: Sequence[Sequence[PlacedCell]], slack: float = 3.0
+) -> tuple[TableModel, list[list[TableCell]]] | None:
+    """The model of a table drawn on a page, whose header's labels may be wrapped over several
+    drawn rows ("In Place" over "with CCW") and whose columns are known by position: the header
+    runs from the first row of two or more labels to the row before the first that starts at the
+    table's left edge with words (a data row); the columns are the cells of the data row with the
+    most cells; each column's label is the header words inside its x-range (a label wrapped over
+    rows joined with spaces), else the header cell it lies under ("PCI DSS Requirement" over the
+    ID and the requirement). Returns the model and the rows as grid cells."""
+    if not rows:
+        return None
+    left = min(c.x0 for row in rows for c in row)
+    start = next((r for r, row in enumerate(rows) if sum(bool(c.text.strip()) for c in row) >= 2), None)
+    if start is None or not all(
+        len(c.text.split()) <= 3 * _MAX_LABEL_WORDS and not is_id_value(c.text) for c in rows[start]
+    ):
+        return None
+    first = start + 1
+    while first < len(rows) and not any(c.text.strip() and c.x0 <= left + slack for c in rows[first]):
+        if any(is_id_value(c.text) for c in rows[first]):
+            break
+        first += 1
+    data = [row for row in rows[first:] if row]
+    if not data:
+        return None
+    widest = max(data, key=len)
+    if len(widest) < 2:
+        return None
+    columns = [(c.x0, c.x1) for c in sorted(widest, key=lambda c: c.x0)]
+    labels: dict[int, str] = {}
+    for i, (x0, x1) in enumerate(columns):
+        inside = [c.text.strip() for r in range(start, first) for c in rows[r]
+                  if c.text.strip() and c.x0 >= x0 - slack and c.x1 <= x1 + slack]  # fmt: skip
+        over = [c.text.strip() for r in range(start, first) for c in rows[r]
+                if c.text.strip() and min(c.x1, x1) - max(c.x0, x0) >= 0.5 * (x1 - x0)]  # fmt: skip
+        group = [x for x in over if x not in inside]
+        words = " / ".join(dict.fromkeys(group))
+        if inside:
+            words = f"{words} / {' '.join(inside)}" if words else " ".join(inside)
+        if words:
+            labels[i] = " ".join(words.split())
+    grid: list[list[TableCell]] = []
+    for r, row in enumerate(rows):
+        cells = []
+        for c in sorted(row, key=lambda c: c.x0):
+            cols = [
+                i
+                for i, (x0, x1) in enumerate(columns)
+                if min(c.x1, x1) - max(c.x0, x0) > 0.5 * min(x1 - x0, c.x1 - c.x0)
+            ]
+            if cols:
+                cells.append(TableCell(r, cols[0], len(cols), " ".join(c.text.split()), c.holds))
+        grid.append(cells)
+    t = _Rows(grid, len(columns))
+    return _with_roles(t, tuple(range(start, first)), first, labels, tuple(range(start))), grid
 
 
 def question_rows(rows: Sequence[Sequence[TableCell]], model: TableModel) -> list[tuple[int, str | None]]:
@@ -291,9 +368,9 @@ def question_rows(rows: Sequence[Sequence[TableCell]], model: TableModel) -> lis
         qcell = t.at(r, qcol) if qcol is not None else None
         if qcell is None or qcell.continued or not qcell.text:
             continue
-        if model.options:
+        if model.options:  # each option a cell of its own (not a row spanning them: a section's title)
             opts = [t.at(r, c) for c in model.options]
-            if any(o is None or o.continued for o in opts) or qcell.col in model.options:
+            if any(o is None or o.continued or o is qcell or o.col != c for o, c in zip(opts, model.options)):
                 continue
         out.append((r, section))
     return out
@@ -305,7 +382,9 @@ __all__ = [
     "Role",
     "TableCell",
     "TableModel",
+    "PlacedCell",
     "infer",
+    "infer_positioned",
     "is_id_value",
     "question_rows",
     "role_of_label",
