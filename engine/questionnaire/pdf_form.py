@@ -41,6 +41,7 @@ import pymupdf
 
 from engine.questionnaire.pdf_layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
 from engine.questionnaire.pdf_questions import YES_NO, Found
+from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.reader import QuestionnaireError
 
@@ -90,6 +91,7 @@ class FormWidget:
     max_chars: int | None = None
     comb: bool = False  # a text field drawn as a row of character boxes (the W-9's SSN)
     nth: int = 0  # its place among the widgets of its field name, in page order (a box's locator)
+    default: str = ""  # a field's default value (/DV): what the form shipped in it
 
     @property
     def family(self) -> str:
@@ -244,6 +246,8 @@ def _page_widgets(doc: pymupdf.Document, page: pymupdf.Page, skipped: _Skipped) 
             fw.options = tuple(_option(o) for o in (w.choice_values or ()))
             fw.max_chars = w.text_maxlen or None if kind == "text" else None
             fw.comb = bool(fw.max_chars) and bool((w.field_flags or 0) & _COMB)
+            dv = _inherited(doc, w.xref, "DV")
+            fw.default = pdf_name(dv).strip("()") if dv else ""
         out.append(fw)
     return out
 
@@ -378,7 +382,24 @@ def _group_keys(w: FormWidget) -> list[tuple]:
         pair = _YES_NO_NAME.match(w.name)
         if pair and pair.group(1):
             keys.append(("yes/no", w.page, pair.group(1).lower()))
+        asked = _tooltip_question(w.tooltip)
+        if asked:  # "4. What additional duties …? (select all that apply): Occupational Health"
+            keys.append(("tooltip", w.page, asked))
     return keys
+
+
+def _tooltip_question(tooltip: str) -> str:
+    """The question a box's tooltip names before its option: the words up to its question mark
+    ("…? Monthly", "…? (select all that apply): Onsite"), else before its first colon
+    ("Rationale for assessment: Outbreak"); "" when it names no option after them."""
+    tip = " ".join((tooltip or "").split())
+    if "?" in tip:
+        head, _, rest = tip.partition("?")
+        head += "?"
+    else:
+        head, _, rest = tip.partition(": ")
+    rest = rest.strip(" :")
+    return head if rest and len(head.split()) >= 2 else ""
 
 
 def _is_choice_word(label: str) -> bool:
@@ -425,7 +446,38 @@ def _join_notes(groups: list[list[_Slot]], form: _Form) -> list[list[_Slot]]:
             notes = min(near, key=lambda f: f[0].box.x0)
             taken.add(id(notes))
             g.append(notes[0])
+    _join_specified(groups, fields, taken)
     return [g for g in groups if id(g) not in taken]
+
+
+_SPECIFY = re.compile(r"\bspecify\b|\bother\b", re.I)
+
+
+def _join_specified(groups: list[list[_Slot]], fields: dict[int, list[_Slot]], taken: set[int]) -> None:
+    """A text field whose tooltip names a box group's question and asks to specify ("Rationale for
+    assessment: Other (specify)", "… (select all that apply): Other (specify)") is that group's
+    text, wherever it is drawn."""
+    boxes = [g for g in groups if g[0].first.family == "box" and not any(s.first.family == "text" for s in g)]
+    for f in fields.values():
+        tip = " ".join(f[0].first.tooltip.split())
+        if id(f) in taken or not _SPECIFY.search(tip):
+            continue
+        asked = _tooltip_question(tip) or tip
+        owner = next(
+            (
+                g
+                for g in boxes
+                if g[0].first.page == f[0].first.page
+                and any(
+                    asked in (_tooltip_question(w.tooltip), " ".join(w.tooltip.split())) for s in g for w in s.widgets
+                )
+            ),
+            None,
+        )
+        if owner is not None:
+            taken.add(id(f))
+            owner.append(f[0])
+            boxes.remove(owner)
 
 
 def _takes_notes(group: list[_Slot]) -> bool:
@@ -490,7 +542,9 @@ def _field_question(slot: _Slot, form: _Form) -> Found:
         return replace(found, text_place=place, existing_answer=answer)
     options = tuple((d, e) for d, e in w.options if not _PROMPT.match(d))
     shown = next((d for d, e in w.options if w.value in (d, e)), w.value)
-    existing = shown if shown and not _PROMPT.match(shown) else None
+    existing = shown if shown and not _PROMPT.match(shown) and not is_placeholder(shown) else None
+    if existing is not None and w.kind == "combo" and w.default and w.value == w.default:
+        existing = None  # the combo box's default (/DV), as the form ships it: not an answer
     place = AnswerPlace(PlaceKind.PDF_FIELD, w.name, options)
     return replace(found, choices=tuple(d for d, _ in options), choice_place=place, existing_choice=existing)
 
@@ -527,7 +581,7 @@ def _text_place(slot: _Slot) -> tuple[AnswerPlace, str | None]:
     note = "" if len(names) == 1 else f"written into the {len(names)} fields drawn on this spot: {', '.join(names)}"
     place = AnswerPlace(PlaceKind.PDF_FIELD, w.name, max_chars=w.max_chars, note=note)
     value = next((x.value.strip() for x in slot.widgets if x.value.strip()), "")
-    return place, (value or None)
+    return place, (None if is_placeholder(value) else value)  # "Insert CSP Name", "YYYY-MM-DD": shipped, not answered
 
 
 def _field_label(slot: _Slot, form: _Form) -> str:
