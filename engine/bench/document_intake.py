@@ -17,6 +17,10 @@ Word (.docx, .docm) files, here:
 PDF files (engine/bench/pdf_intake.py: recall and precision against tests/questionnaire_truth/
 pdf.json, labels read, intake and export time, a round trip into the form's fields or the flat
 PDF's response document, what a viewer draws) and the filled CAIQ PDFs read as past answers.
+
+``new_files``: the questionnaires added for issue #55, question by question against the answer
+places counted from each document (engine/bench/document_places.py, pdf_places.py), with the
+share of usable answer places and the trivial "?" baseline of the same file.
 """
 
 from __future__ import annotations
@@ -27,9 +31,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from engine.bench.document_places import baseline, score_places, truth_places
 from engine.bench.pdf_intake import bench_pdf_intake
+from engine.bench.pdf_places import pdf_baseline, pdf_truth_places, score_pdf_places
 from engine.core.limits import Limits
 from engine.questionnaire import Questionnaire, read_questionnaire
+from engine.questionnaire.reader import QuestionnaireError
 from engine.review.export import CellWrite, export
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "docx.json"
@@ -153,7 +160,51 @@ def bench_intake(
     holds it), and of the filled CAIQ PDFs under ``filled`` (see the module docstring)."""
     word = bench_word_intake(folder, truth_path, repeat, only)
     pdf = bench_pdf_intake(folder, pdf_truth, filled, only)
-    return {"word": word, "pdf": pdf, "all_at_least_95": word["all_at_least_95"] and pdf["all_at_least_95"]}
+    new = bench_new_files(folder, only)
+    return {
+        "word": word,
+        "pdf": pdf,
+        "new_files": new,
+        "all_at_least_95": word["all_at_least_95"] and pdf["all_at_least_95"],
+    }
+
+
+def bench_new_files(folder: Path, only: str | None = None) -> dict:
+    """The questionnaires added for issue #55, scored question by question against the answer places
+    counted from each document (tests/questionnaire_truth/places.json, pdf_places.json): recall,
+    precision, the share whose answer place is the right cell or box ("usable"), the trivial
+    baseline (every paragraph, row or line with "?") of the same file, intake time, and for a Word
+    file the export's check and round trip."""
+    found = {p.name: p for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+    rows: dict[str, dict] = {}
+    for name, truth in {**truth_places(), **pdf_truth_places()}.items():
+        if name not in found or (only and only not in name):
+            continue
+        path = found[name]
+        started = time.perf_counter()
+        try:
+            q = read_questionnaire(path, limits=Limits.from_env())
+        except QuestionnaireError as exc:
+            rows[name] = {"refused": str(exc), "truth": truth["count"], "recall": 0.0, "precision": None}
+            continue
+        seconds = time.perf_counter() - started
+        if path.suffix.lower() in WORD_SUFFIXES:
+            row = score_places(q, path, truth["questions"])
+            row["baseline"] = baseline(path, truth["questions"])
+            word = bench_file(path, None)
+            row.update({k: word[k] for k in ("export_s", "export_error", "round_trip") if k in word})
+        else:
+            row = score_pdf_places(q, truth["questions"])
+            row["baseline"] = pdf_baseline(path, truth["questions"])
+        row["intake_s"] = round(seconds, 3)
+        rows[name] = row
+    scored = [r for r in rows.values() if r.get("recall") is not None]
+    return {
+        "files": rows,
+        "done_when": all(
+            r["recall"] >= 0.95 and (r.get("precision") or 0) >= 0.90 and (r.get("usable") or 0) >= 0.95 for r in scored
+        ),
+    }
 
 
 def bench_word_intake(folder: Path, truth_path: Path = TRUTH, repeat: int = 1, only: str | None = None) -> dict:
@@ -171,4 +222,13 @@ def bench_word_intake(folder: Path, truth_path: Path = TRUTH, repeat: int = 1, o
     }
 
 
-__all__ = ["TRUTH", "answers_for", "bench_file", "bench_intake", "bench_word_intake", "round_trip", "score"]
+__all__ = [
+    "TRUTH",
+    "answers_for",
+    "bench_file",
+    "bench_intake",
+    "bench_new_files",
+    "bench_word_intake",
+    "round_trip",
+    "score",
+]

@@ -127,12 +127,25 @@ def _compare(a, b, regions, anchors, holders, ordinals, source: Path) -> None:
         j += 1
         if child in anchors:  # paragraphs added after an answer place
             following = ka[i + 1] if i + 1 < len(ka) else None
-            while j < len(kb) and kb[j].tag == f"{W}p" and (following is None or _c14n(kb[j]) != _c14n(following)):
+            while (
+                j < len(kb)
+                and kb[j].tag == f"{W}p"
+                and (following is None or _c14n(kb[j]) != _c14n(following))
+                and not (following in regions and _same_start(kb[j], following))
+            ):  # (an answer place right after: the same paragraph, its answer added)
                 if len(kb) - j <= len(ka) - i - 1:
                     break
                 j += 1
     if j != len(kb):
         _differs(kb[j] if j < len(kb) else a, ordinals, source, added=True)
+
+
+def _same_start(written: etree._Element, original: etree._Element) -> bool:
+    """Whether ``written`` is ``original`` with an answer added: its text starts with the original's
+    (an answer place after a label, "Company address: ____: Acme")."""
+    before = "".join(t.text or "" for t in original.iter(f"{W}t"))
+    after = "".join(t.text or "" for t in written.iter(f"{W}t"))
+    return bool(before.strip()) and after.startswith(before)
 
 
 def _differs(el: etree._Element, ordinals: dict, source: Path, added: bool = False) -> None:

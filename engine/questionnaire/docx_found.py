@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from engine.questionnaire.cues import ascii_digits, asks_by_mark
 from engine.questionnaire.docx_xml import one_line
 from engine.questionnaire.places import AnswerPlace
 
@@ -19,11 +20,13 @@ ASKING_VERBS = (
     "describe|provide|list|explain|indicate|identify|specify|state|give|detail|outline|summari[sz]e|attach|upload"
     "|confirm|define|justify|clarify|discuss|elaborate|select|check|tick|choose|insert"
     "|beschrijf|geef|noem|leg|vermeld|licht|omschrijf|benoem"
+    "|beschreiben|erl[äa]utern|nennen|geben|d[ée]crivez|indiquez|pr[ée]cisez|fournissez|expliquez"
 )
 # a question without its question mark ("Do you have a documented procedure … compliance.")
 INTERROGATIVES = (
     "do|does|did|is|are|was|were|has|have|had|can|could|will|would|shall|should|must"
     "|wordt|worden|zijn|heeft|hebben|kan|kunnen|moet|moeten"
+    "|haben|hat|sind|werden|wird|k[öo]nnen|gibt|verf[üu]gt|avez|[êe]tes|disposez"
 )
 _ASKING = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:please\s+|kindly\s+)?(?:{ASKING_VERBS})\b", re.IGNORECASE)
 _INTERROGATIVE = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:{INTERROGATIVES})\s+(?!not\b|niet\b)\w+", re.IGNORECASE)
@@ -51,7 +54,7 @@ def asks(text: str) -> bool:
         return True
     if not text or _NOT_ASKING.match(text) or len(text) > 1500:
         return False
-    if "?" in text:
+    if "?" in text or asks_by_mark(text):  # "？", "…ですか。" too
         return True
     words = len(text.split())
     return (bool(_ASKING.match(text)) or bool(_INTERROGATIVE.match(text)) and words >= 6) and words >= 4
@@ -76,7 +79,7 @@ def is_instruction(text: str) -> bool:
 
 
 def is_id(text: str) -> bool:
-    return bool(_ID.match(one_line(text)))
+    return bool(_ID.match(ascii_digits(one_line(text))))
 
 
 def ends_with_colon(text: str) -> bool:

@@ -43,7 +43,6 @@ from engine.questionnaire.docx_found import LEADING_ID, Found, asks, ends_with_c
 from engine.questionnaire.docx_lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.docx_package import DocxPackage, open_docx, style_of
 from engine.questionnaire.docx_places import (
-    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -253,6 +252,7 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     if m and is_label(m.group(1)) and not asks(m.group(1)):  # "Company name:\t\t_______ (To be used on the Contract)"
         found = _found(doc, para, label_of(m.group(1)), "a label and its underscore line")
         found.text_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note="after the label's line")
+        found.existing_answer = (m.group("answer") or "").strip() or None
         doc.found.append(found)
         return i + 1
     if ends_with_colon(para.line) and is_label(para.line) and i + 1 < len(flow):
@@ -266,12 +266,12 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     return i + 1
 
 
-_LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*$")
+_LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*(?::\s*(?P<answer>.*))?$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
 # a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"
 _PROMPT_TAIL = re.compile(
     r"\[\s*(?:insert|state|provide|document|describe|enter|list|specify|identify|yes\s*/\s*no|vul|geef|beschrijf)\b"
-    r"[^\[\]]{0,300}\]\s*\.?\s*$",
+    r"[^\[\]]{0,300}\]\s*\.?\s*(?P<tail>.*)$",
     re.I,
 )
 
@@ -287,6 +287,10 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
     if m is None:
         return None
     head = para.line[: m.start()].strip()
+    tail = m.group("tail").strip().lstrip(":").strip()  # an answer written after the label's prompt
+    label = head.split(":", 1)[0] + ":" if ":" in head else ""
+    if tail and not (label and head == label and is_label(label)):
+        return None  # a bracket inside a sentence, not a prompt closing it
     if not head:
         before = _previous_paragraph(doc, flow, i)
         if before is None or any(f.anchor is before.el for f in doc.found):
@@ -295,7 +299,6 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)
         return i + 1
-    label = head.split(":", 1)[0] + ":" if ":" in head else ""
     if label and is_label(label) and len(head) > len(label) and not asks(head):
         text = head  # "General Description of Information: CUI information types … are documented."
     elif label and head == label:
@@ -304,9 +307,17 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         text = head
     found = _found(doc, para, text, "a paragraph closed by a bracketed prompt")
     if head == label and is_label(label):
-        found.text_place, found.existing_answer = after_label_place(para.el, para.line)
-    else:
-        found.text_place, _ = new_paragraph_place(para.el, "a new paragraph after the question (its prompt kept)")
+        found.text_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note="after the label's prompt")
+        found.existing_answer = tail or None
+        doc.found.append(found)
+        return i + 1
+    written = _written_answer(doc, para, flow, i + 1, True)
+    if written is not None:  # the answer an export wrote after it
+        found.text_place, found.existing_answer = paragraph_place(written)
+        doc.found.append(found)
+        doc.claimed.add(written)
+        return i + 2
+    found.text_place, _ = new_paragraph_place(para.el, "a new paragraph after the question (its prompt kept)")
     doc.found.append(found)
     return i + 1
 

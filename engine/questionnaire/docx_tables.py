@@ -60,21 +60,30 @@ from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
 
 _ID_LABEL = re.compile(
-    r"^(?:no\.?|nr\.?|#|number|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#))$", re.I
+    r"^(?:no\.?|nr\.?|#|number|nummer|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#)"
+    r"|番号|項番|№)$",
+    re.I,
 )
 _ANSWER_LABEL = re.compile(
     r"\b(?:responses?|answers?|implementation|observations?|comments?|notes?|modification|explanation|remarks"
-    r"|evidence|details|justification|your|vendor|supplier|csp|antwoord|toelichting|opmerkingen?)\b",
+    r"|evidence|details|justification|your|vendor|supplier|csp|antwoord|toelichting|opmerkingen?"
+    r"|antwort(?:en)?|bemerkung(?:en)?|r[ée]ponses?|commentaires?)\b|回答|記入欄|備考|コメント",
     re.I,
 )
 _QUESTION_LABEL = re.compile(
-    r"\b(?:questions?|requirements?|statement|basic elements|criteria|vraag|vragen|eis)\b", re.I
+    r"\b(?:questions?|requirements?|statement|basic elements|criteria|vraag|vragen|eis|fragen?|fragentext"
+    r"|anforderung(?:en)?|exigences?)\b|質問|設問|要件|確認項目|チェック項目",
+    re.I,
 )
 _QUESTION_HEAD = re.compile(
-    r"\b(?:questions?|requirements?|criteria|vraag|vragen|eisen)\s*$", re.I
+    r"(?:\b(?:questions?|requirements?|criteria|vraag|vragen|eisen|fragen?|fragentext|anforderung(?:en)?)"
+    r"|質問|設問|要件|確認項目|チェック項目)\s*$",
+    re.I,
 )  # the label's head noun
 _MARK_LABEL = re.compile(
-    r"^(?:yes|no|n/?a|not applicable|partial(?:ly)?|compliant|non-compliant|ja|nee|true|false)$", re.I
+    r"^(?:yes|no|n/?a|not applicable|partial(?:ly)?|compliant|non-compliant|ja|nee|nein|oui|non|true|false"
+    r"|はい|いいえ|該当なし|対象外|○|×)$",
+    re.I,
 )
 _EXAMPLE = re.compile(r"\bexample\b.*\bdelete\b|\bplease delete\b|\bsample (?:entry|row)\b", re.I)
 _FILL_IN = re.compile(r"<\s*fill in\b", re.I)
@@ -334,7 +343,7 @@ def _box_row(t: _Table, start: int) -> bool:
         kind = _kind(below, t.ctx)  # type: ignore[arg-type]
         prompts = len(_prompt_lines(below)) if kind == "text" else 0  # type: ignore[arg-type]
         if kind == "text" and not prompts:
-            prompts = len([1 for _, i in below.inlines() if one_line(i.text)])  # type: ignore[union-attr]
+            prompts = 1  # its first paragraph guides ("Current implementation or planned implementation details.")
         found.text_place, found.existing_answer = cell_place(below, prompts=prompts)  # type: ignore[arg-type]
     t.found.append(found)
     return True

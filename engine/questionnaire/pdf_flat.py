@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 import pymupdf
 
 from engine.core.limits import Limits
+from engine.questionnaire.cues import QUESTION_MARK, ascii_digits, asks_by_mark
 from engine.questionnaire.pdf_layout import Box, Line, PageText, Word, is_glyph
 from engine.questionnaire.pdf_questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
@@ -55,13 +56,18 @@ _NUMBER = re.compile(
 _ASK_WORDS = frozenset(
     "do does did have has had is are was were can could will would should shall may how what when where which who "
     "whom whose why describe provide list explain indicate specify state identify confirm please detail outline "
-    "summarize summarise clarify demonstrate".split()
+    "summarize summarise clarify demonstrate"
+    " haben hat ist sind wird werden können gibt verfügt beschreiben erläutern nennen geben welche wie wann wo"
+    " heeft hebben zijn wordt worden kan kunnen beschrijf geef noem welke hoe wanneer waar".split()
 )
-_YES_NO_WORDS = frozenset("do does did have has had is are was were can could will would should shall may".split())
+_YES_NO_WORDS = frozenset(
+    "do does did have has had is are was were can could will would should shall may"
+    " haben hat ist sind wird werden können gibt verfügt heeft hebben zijn wordt worden kan kunnen avez êtes".split()
+)
 _ID_ROLE = re.compile(r"((question|control|item|requirement|req\.?) )?(id|#|no\.?|number|nr\.?|ref\.? ?no\.?)")
 _CHOICE_HEADER = re.compile(r"\(([^()]*/[^()]*)\)")  # "Answer (Yes/No/NA)"
 _SUB = " — "  # between a question and one of the topics it lists
-_QUESTION_MARK = re.compile(r"\?(?=\s|$|[\"”’')\]])")  # not the "?" of a link's query
+_QUESTION_MARK = QUESTION_MARK  # "?" or "？" ending a sentence (not the "?" of a link's query)
 
 
 @dataclass(frozen=True)
@@ -515,7 +521,7 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
         return "box", first, words[1:]
     if first in _BULLETS or (len(first) == 1 and first in _BULLETS):
         return "bullet", first, words[1:]
-    if _NUMBER.match(first) and len(words) > 1:
+    if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
         return "number", first.strip("().").rstrip(".)"), words[1:]
     return "", "", words
 
@@ -524,7 +530,7 @@ def _asks(text: str) -> bool:
     """A question mark ending a sentence, or a capitalised first word that asks."""
     words = text.split()
     first = re.sub(r"[^\w]", "", words[0]) if words else ""
-    return bool(_QUESTION_MARK.search(text)) or (first[:1].isupper() and first.lower() in _ASK_WORDS)
+    return asks_by_mark(text) or (first[:1].isupper() and first.lower() in _ASK_WORDS)
 
 
 def _yes_no(text: str) -> bool:
