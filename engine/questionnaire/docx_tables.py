@@ -927,6 +927,8 @@ def _stem(t: _Table, r: int, heading: Cell) -> bool:
     g = t.g
     if _kind(heading, t.ctx) != "text" or not ends_with_colon(heading.line) or r + 1 >= len(g.rows):
         return False
+    if is_label(heading.line) and not _CONDITION.match(heading.line):
+        return False  # a label alone ("Responsible Role:") is a question answered after it
     below = g.own(r + 1)
     return len(below) >= 2 and (
         any(_kind(c, t.ctx) in ("boxes", "glyphs", "control", "blank") for c in below)
@@ -1016,7 +1018,11 @@ def _form_row(t: _Table, r: int, used: set[int], after: str | None = None) -> No
             continue
         if kind == "text":
             later = [c for c in g.own(r) if c.col > cell.col]
-            beside = any(_kind(c, t.ctx) in ("blank", "control", "boxes", "glyphs") for c in later)
+            beside = any(
+                _kind(c, t.ctx) in ("blank", "control", "boxes", "glyphs")
+                or (c.col in t.values and not c.controls and ":" not in c.line)  # a value written beside it
+                for c in later
+            )
             if _labelled_boxes(t, cell) or not beside and _after_label(t, cell, ident):
                 pending = None
                 continue
