@@ -186,7 +186,7 @@ def score_places(q: Questionnaire, path: Path, items: list[dict]) -> dict:
         "recall": round(matched / len(items), 4) if items else None,
         "precision": round(matched / len(found), 4) if found else None,
         "usable": round(good / len(items), 4) if items else None,
-        "missed": missed[:10],
+        "missed": missed,
         "not_usable": wrong,
         "extra": extra[:10],
     }

@@ -121,7 +121,7 @@ def score_pdf_places(q: Questionnaire, items: list[dict]) -> dict:
         "recall": round(matched / len(items), 4) if items else None,
         "precision": round(matched / len(q.questions), 4) if q.questions else None,
         "usable": round(good / len(items), 4) if items else None,
-        "missed": missed[:10],
+        "missed": missed,
         "not_usable": wrong,
         "extra": extra[:10],
     }
