@@ -29,7 +29,7 @@ TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / 
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w&()./'?:-]+", " ", text.casefold()).split())
+    return " ".join(re.sub(r"[^\w&()./'?-]+", " ", text.casefold()).split())  # a label's colon aside
 
 
 def _ident(text: str) -> str:

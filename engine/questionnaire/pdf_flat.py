@@ -307,7 +307,7 @@ def _table_questions(
         if not _lines_up(columns, table):
             guessed = _guess_columns(text, list(table.rows))
             if guessed is None:
-                return [], columns
+                return _form_rows(page, text, table), columns
             columns = guessed
     out: list[Found] = []
     for row in table.bands(*columns.roles["question"], below=top):
@@ -376,6 +376,28 @@ def _option_table(page: int, text: PageText, table: _Table, found: list[Found]) 
             )
         )
     return out
+
+
+def _form_rows(page: int, text: PageText, table: _Table) -> list[Found]:
+    """A ruled form: a label ("Company name:") or a prompt that asks, each beside an empty cell to
+    its right, one question per label; two or more such rows make a form (a table of labels and
+    filled values is not one)."""
+    out = []
+    for row in table.rows:
+        cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
+        cells = [c for c in cells if not any(o is not c and _inside(c, o) and o.area > c.area for o in cells)]
+        words = [_cell_text(text, c) for c in cells]
+        for i in range(len(cells) - 1):
+            label, right = words[i], words[i + 1]
+            if not label or right or cells[i + 1].x1 - cells[i + 1].x0 < 40:
+                continue
+            if not (label.endswith(":") and len(label.split()) <= 10 or _asks(label)):
+                continue
+            clean = label.rstrip(":").strip()
+            locator = f"page {page + 1}, {clean[:40]}"
+            place = AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE)
+            out.append(Found(page=page, box=cells[i], id=None, text=clean, text_place=place))
+    return out if len(out) >= 2 else []
 
 
 def _holds(cell_text: str) -> Holds:
