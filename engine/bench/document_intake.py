@@ -32,10 +32,13 @@ import time
 from pathlib import Path
 
 from engine.bench.document_places import baseline, score_places, truth_places
-from engine.bench.pdf_intake import bench_pdf_intake
+from engine.bench.pdf_intake import TRUTH as PDF_TRUTH
+from engine.bench.pdf_intake import bench_pdf_intake, form_round_trip, response_round_trip
 from engine.bench.pdf_places import pdf_baseline, pdf_truth_places, score_pdf_places
 from engine.core.limits import Limits
+from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire, read_questionnaire
+from engine.questionnaire.places import response_only
 from engine.questionnaire.reader import QuestionnaireError
 from engine.review.export import CellWrite, export
 
@@ -170,35 +173,46 @@ def bench_intake(
 
 
 def bench_new_files(folder: Path, only: str | None = None) -> dict:
-    """The questionnaires added for issue #55, scored question by question against the answer places
-    counted from each document (tests/questionnaire_truth/places.json, pdf_places.json): recall,
-    precision, the share whose answer place is the right cell or box ("usable"), the trivial
-    baseline (every paragraph, row or line with "?") of the same file, intake time, and for a Word
-    file the export's check and round trip."""
-    found = {p.name: p for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+    """The questionnaires added for issue #55 (every file of ``folder`` the older truth files,
+    tests/questionnaire_truth/docx.json and pdf.json, do not count), reported apart: those counted
+    question by question (places.json, pdf_places.json) with recall, precision, the share whose
+    answer place is the right cell or box ("usable") and the trivial baseline (every paragraph, row
+    or line with "?") of the same file; every one with its questions found, intake time and the
+    export's check and round trip."""
+    older = set(json.loads(TRUTH.read_text(encoding="utf-8"))["files"]) if TRUTH.is_file() else set()
+    older |= set(json.loads(PDF_TRUTH.read_text(encoding="utf-8"))["files"]) if PDF_TRUTH.is_file() else set()
+    truths = {**truth_places(), **pdf_truth_places()}
+    files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in (*WORD_SUFFIXES, ".pdf"))
     rows: dict[str, dict] = {}
-    for name, truth in {**truth_places(), **pdf_truth_places()}.items():
-        if name not in found or (only and only not in name):
-            continue
-        path = found[name]
-        started = time.perf_counter()
-        try:
-            q = read_questionnaire(path, limits=Limits.from_env())
-        except QuestionnaireError as exc:
-            rows[name] = {"refused": str(exc), "truth": truth["count"], "recall": 0.0, "precision": None}
-            continue
-        seconds = time.perf_counter() - started
-        if path.suffix.lower() in WORD_SUFFIXES:
-            row = score_places(q, path, truth["questions"])
-            row["baseline"] = baseline(path, truth["questions"])
-            word = bench_file(path, None)
-            row.update({k: word[k] for k in ("export_s", "export_error", "round_trip") if k in word})
-        else:
-            row = score_pdf_places(q, truth["questions"])
-            row["baseline"] = pdf_baseline(path, truth["questions"])
-        row["intake_s"] = round(seconds, 3)
-        rows[name] = row
-    scored = [r for r in rows.values() if r.get("recall") is not None]
+    with tempfile.TemporaryDirectory(prefix="new-intake-") as tmp:
+        for path in files:
+            name = path.name
+            if name in older or (only and only not in name):
+                continue
+            started = time.perf_counter()
+            try:
+                q = read_questionnaire(path, limits=Limits.from_env())
+            except QuestionnaireError as exc:
+                rows[name] = {"refused": str(exc), "recall": 0.0 if name in truths else None}
+                continue
+            row: dict = {"questions": len(q.questions), "intake_s": round(time.perf_counter() - started, 3)}
+            word = path.suffix.lower() in WORD_SUFFIXES
+            if name in truths:
+                items = truths[name]["questions"]
+                row.update(score_places(q, path, items) if word else score_pdf_places(q, items))
+                row["baseline"] = baseline(path, items) if word else pdf_baseline(path, items)
+            if word:
+                figures = bench_file(path, None)
+                row.update({k: figures[k] for k in ("export_s", "export_error", "round_trip") if k in figures})
+            else:
+                try:
+                    row["round_trip"] = (
+                        response_round_trip(q, Path(tmp)) if response_only(q.places) else form_round_trip(q, Path(tmp))
+                    )
+                except FileProblem as exc:  # the no-other-change check, or another refusal: the figure says so
+                    row["round_trip"] = {"wrong": [], "check": f"failed: {exc}"}
+            rows[name] = row
+    scored = [r for n, r in rows.items() if n in truths and r.get("recall") is not None]
     return {
         "files": rows,
         "done_when": all(
