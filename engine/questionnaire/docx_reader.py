@@ -65,6 +65,7 @@ from engine.questionnaire.docx_xml import (
     read_inline,
 )
 from engine.questionnaire.length_limits import limited
+from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.qualifiers import states_skip
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
@@ -132,6 +133,10 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
         found = _corrected(doc, options)
     finally:
         forget_locations()  # the places hold their locators; the tree is not kept
+    shipped = repeated_placeholders(f.existing_answer for f in found)
+    for f in found:  # the same words in many answer places: shipped with the form, not answered
+        if f.existing_answer and " ".join(f.existing_answer.split()) in shipped:
+            f.existing_answer = None
     questions, places = _questions(doc, found)
     if not questions:
         raise QuestionnaireError(

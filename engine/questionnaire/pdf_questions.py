@@ -15,6 +15,7 @@ from pathlib import Path
 
 from engine.questionnaire.length_limits import limited
 from engine.questionnaire.pdf_layout import Box, reading_order
+from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import AnswerPlace, place_key
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, SheetLayout
 
@@ -40,6 +41,7 @@ class Found:
 def assemble(path: Path, sheet: str, found: list[Found], notes: list[str]) -> Questionnaire:
     """The questionnaire of ``found``, in page order, top to bottom and left to right."""
     ordered = reading_order(found, lambda f: f.box, lambda f: f.page)
+    shipped = repeated_placeholders(f.existing_answer for f in ordered)  # one text in many fields: shipped so
     questions: list[Question] = []
     places: dict[str, AnswerPlace] = {}
     page, k = -1, 0
@@ -69,7 +71,7 @@ def assemble(path: Path, sheet: str, found: list[Found], notes: list[str]) -> Qu
                 choice_cell=choice_cell,
                 text_cell=text_cell,
                 choices=f.choices,
-                existing_answer=f.existing_answer,
+                existing_answer=None if " ".join((f.existing_answer or "").split()) in shipped else f.existing_answer,
                 existing_choice=f.existing_choice,
             )
         )

@@ -63,14 +63,20 @@ def is_placeholder(text: str | None) -> bool:
     return len(line) <= 60 and bool(_JAPANESE.search(line))
 
 
-def repeated_placeholders(values: Iterable[str | None], least: int = 5) -> set[str]:
+def repeated_placeholders(values: Iterable[str | None], least: int = 5, share: float = 0.8) -> set[str]:
     """Texts shipped in many answer places: the same words (a phrase, not "Yes", "N/A" or a number)
-    in ``least`` or more places."""
+    in ``least`` or more places, making ``share`` or more of all the words found in places (a form
+    shipped with "Enter response here" under every row; a questionnaire answered has many answers)."""
     counts = Counter(" ".join(v.split()) for v in values if v)
+    total = sum(counts.values())
     return {
         text
         for text, n in counts.items()
-        if n >= least and len(text) >= 12 and not re.search(r"\d", text) and len(text.split()) >= 2
+        if n >= least
+        and n >= share * total
+        and len(text) >= 12
+        and not re.search(r"\d", text)
+        and len(text.split()) >= 2
     }
 
 
