@@ -22,13 +22,14 @@ from engine.core.limits import Limits
 from engine.ingest.paths import named_file
 from engine.questionnaire.docx_reader import docx_paragraphs, read_docx
 from engine.questionnaire.docx_writer import write_docx
-from engine.questionnaire.places import AnswerWrite
+from engine.questionnaire.places import AnswerWrite, Unwritten
 from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, QuestionnaireError, ReadOptions, read_sheets
 
 # reads a document questionnaire: (path, the reviewer's options and corrections, the size limits)
 Reader = Callable[[Path, ReadOptions, Limits], Questionnaire]
-# writes the answers into a copy of the questionnaire read: (questionnaire, target, the writes) → target
-Writer = Callable[[Questionnaire, Path, Iterable[AnswerWrite]], Path]
+# writes the answers into a copy of the questionnaire read: (questionnaire, target, the writes, the list that
+# takes the answers it could not write, or None to refuse the export on the first) → target
+Writer = Callable[[Questionnaire, Path, Iterable[AnswerWrite], "list[Unwritten] | None"], Path]
 # the document's paragraphs (number, text) a reviewer may add as a question (ReadOptions.include)
 Paragraphs = Callable[[Path, Limits], list[tuple[int, str]]]
 
@@ -50,10 +51,12 @@ def _read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     return read_pdf(path, options, limits)
 
 
-def _write_pdf(questionnaire: Questionnaire, target: Path, writes: Iterable[AnswerWrite]) -> Path:
+def _write_pdf(
+    questionnaire: Questionnaire, target: Path, writes: Iterable[AnswerWrite], unwritten: list[Unwritten] | None
+) -> Path:
     from engine.questionnaire.pdf_writer import write_pdf  # noqa: PLC0415 (deferred, as _read_pdf)
 
-    return write_pdf(questionnaire, target, writes)
+    return write_pdf(questionnaire, target, writes, unwritten)
 
 
 SHEET_SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)

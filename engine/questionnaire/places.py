@@ -111,6 +111,19 @@ class AnswerWrite(Protocol):
     def value(self) -> str: ...
 
 
+@dataclass(frozen=True)
+class Unwritten:
+    """An answer a document writer could not put into its place, while it wrote the others: the
+    place (its pseudo-cell key, ``"Form!B12"``), why, and what the responder can do."""
+
+    place: str
+    problem: str
+    fix: str
+
+    def line(self) -> str:
+        return f"{self.place}: {self.problem}. {self.fix}"
+
+
 def answer_values(writes: Iterable[AnswerWrite]) -> dict[str, str]:
     """The writes as ``{place key: value}``, the last write to a place winning (what a document
     writer fills)."""
@@ -129,6 +142,7 @@ __all__ = [
     "AnswerPlace",
     "AnswerWrite",
     "PlaceKind",
+    "Unwritten",
     "answer_values",
     "place_key",
     "question_kind",

@@ -66,7 +66,7 @@ from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire
 from engine.questionnaire.date_format import from_number_format
 from engine.questionnaire.formats import SUFFIXES, DocumentFormat, document_format
-from engine.questionnaire.places import response_only
+from engine.questionnaire.places import Unwritten, response_only
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.review.pdf_response import write_response_docx
 from engine.review.writes import CellWrite, ExportError
@@ -131,11 +131,19 @@ def _date_value(w: "CellWrite", date_styles: frozenset, epoch: datetime, file: P
     return _DateText(shown, int(to_excel(day, epoch)), date_styles)
 
 
-def export(source: Path, target: Path, writes: Sequence[CellWrite], questionnaire: Questionnaire | None = None) -> Path:
+def export(
+    source: Path,
+    target: Path,
+    writes: Sequence[CellWrite],
+    questionnaire: Questionnaire | None = None,
+    unwritten: list[Unwritten] | None = None,
+) -> Path:
     """Export by the source's extension: .xlsx / .xlsm or .csv here, a document format (.docx, .docm,
     .pdf) by its writer (engine/questionnaire/formats.py), which needs ``questionnaire`` (the source
     read: its answer places). Returns the file written: for a flat PDF, the Word response document
-    ``target`` with the suffix .docx (:func:`completed_suffix`)."""
+    ``target`` with the suffix .docx (:func:`completed_suffix`). Given ``unwritten``, a document's
+    answer that cannot be written is listed there and the others are written (the export is not
+    refused for one question); without it, that answer refuses the export."""
     suffix = Path(source).suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         return export_xlsx(source, target, writes)
@@ -143,7 +151,7 @@ def export(source: Path, target: Path, writes: Sequence[CellWrite], questionnair
         return export_csv(source, target, writes)
     document = document_format(Path(source))
     if document is not None:
-        return _export_document(document, Path(source), Path(target), writes, questionnaire)
+        return _export_document(document, Path(source), Path(target), writes, questionnaire, unwritten)
     raise ExportError(
         source,
         f"cannot export a {suffix or 'extension-less'} file",
@@ -163,6 +171,7 @@ def _export_document(
     target: Path,
     writes: Sequence[CellWrite],
     questionnaire: Questionnaire | None,
+    unwritten: list[Unwritten] | None = None,
 ) -> Path:
     """A document questionnaire's export: each write to its answer place (the last write to a place
     wins), or a flat PDF's answers into its response document."""
@@ -176,7 +185,7 @@ def _export_document(
     try:
         if response_only(questionnaire.places):
             return write_response_docx(questionnaire, target, writes)
-        return document.write(questionnaire, target, writes)
+        return document.write(questionnaire, target, writes, unwritten)
     except FileProblem as exc:
         raise ExportError(exc.file, exc.problem, exc.fix) from None
 
