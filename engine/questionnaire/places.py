@@ -58,7 +58,9 @@ class AnswerPlace:
     ("a new paragraph after the question: the document leaves no space"); ``control`` what draws
     the place when the kind alone does not say it (a content control's type: "text", "rich text",
     "dropdown", "combo box", "date"; a legacy field's: "FORMTEXT", "FORMDROPDOWN"; boxes':
-    "checkbox", "FORMCHECKBOX", "glyph", "list glyph", "X column"; a PDF field's type)."""
+    "checkbox", "FORMCHECKBOX", "glyph", "list glyph", "X column"; a PDF field's type); ``column``
+    the header of the table column the place sits in ("Observations", "Response"), as the mapping
+    names the place ("table cell" says less)."""
 
     kind: PlaceKind
     locator: str
@@ -67,9 +69,12 @@ class AnswerPlace:
     max_chars: int | None = None
     note: str = ""
     control: str = ""
+    column: str = ""
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind.value, "locator": self.locator}
+        if self.column:
+            out["column"] = self.column
         if self.control:
             out["control"] = self.control
         if self.options:
