@@ -217,3 +217,32 @@ def test_the_significant_change_forms_shipped_values_are_no_answers():
     held = [x.existing_answer or x.existing_choice for x in q.questions if x.answered]
     assert not [h for h in held if shipped_placeholder(h)], held
     assert not any("insert" in (h or "").lower() for h in held), held
+
+
+def test_a_workbook_cell_that_cannot_take_its_answer_is_reported_and_the_others_written(tmp_path):
+    """The same for a spreadsheet: a write into the hidden part of a merged range and one to a sheet
+    the workbook lacks are listed with why; the answer beside them is written."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Security"
+    sheet.append(["ID", "Question", "Answer"])
+    sheet.append(["ENC-01", "Is data encrypted at rest?", None])
+    sheet.append(["BCK-01", "Are backups tested?", None])
+    sheet.merge_cells("C3:D3")
+    source = tmp_path / "q.xlsx"
+    book.save(source)
+    writes = [
+        CellWrite("Security", "C2", "Yes, AES-256."),
+        CellWrite("Security", "D3", "Quarterly."),  # hidden under C3:D3
+        CellWrite("Missing", "C2", "Yes"),
+    ]
+    with pytest.raises(Exception, match="no sheet named .Missing."):
+        export(source, tmp_path / "strict.xlsx", writes)
+    unwritten: list[Unwritten] = []
+    out = export(source, tmp_path / "out.xlsx", writes, unwritten=unwritten)
+    filled = openpyxl.load_workbook(out)["Security"]
+    assert filled["C2"].value == "Yes, AES-256." and filled["D3"].value is None
+    assert [u.place for u in unwritten] == ["Missing!C2", "Security!D3"]
+    assert "no sheet named 'Missing'" in unwritten[0].problem and "merged range C3:D3" in unwritten[1].problem
