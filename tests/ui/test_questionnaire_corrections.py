@@ -46,6 +46,10 @@ def test_a_columns_role_corrected_once_every_row_of_its_table_follows(open_scree
     assert list(table["Question"]) == list(REQUIREMENTS)
     assert list(table["Answer goes in"]) == ["In Place"] * 3  # by its column's header, not "table cell"
     assert list(table["Kind"]) == ["text"] * 3
+    columns = at.dataframe[1].value  # each table read by columns, what each column holds
+    assert list(columns["Columns"]) == [
+        "Requirement: question · In Place: answer text · Not in Place: answer text · Observations: answer text"
+    ]
 
     tables = at.selectbox(key=key(pid, "table", 0))
     assert tables.options == ["Table 1: Requirement checklist · 3 questions"]
@@ -68,6 +72,9 @@ def test_a_columns_role_corrected_once_every_row_of_its_table_follows(open_scree
     assert list(table["Kind"]) == ["choice"] * 3  # every row of the table follows
     assert list(table["Choices"]) == ["In Place / Not in Place"] * 3
     assert list(table["Answer goes in"]) == ["one of the columns: In Place / Not in Place; Observations"] * 3
+    assert list(at.dataframe[1].value["Columns"]) == [
+        "Requirement: question · In Place: option · Not in Place: option · Observations: answer text"
+    ]
     assert ws.read_options(pid).tables == (
         TableCorrection(0, 1, ColumnRole.OPTIONS),
         TableCorrection(0, 2, ColumnRole.OPTIONS),

@@ -136,3 +136,14 @@ def test_inspect_takes_the_corrections_as_flags(checklist, capsys):
     with pytest.raises(SystemExit):
         main(["inspect", str(checklist), "--column", "0:1=maybe"])
     assert "'maybe' is not a column role" in capsys.readouterr().err
+
+
+def test_a_pdf_forms_question_text_corrected(tmp_path):
+    from tests.pdf_forms import SUPPLIER_QUESTIONS, supplier_form
+
+    form = supplier_form(tmp_path / "supplier.pdf")
+    first = read_questionnaire(form).questions[0]
+    fix = QuestionCorrection(f"{first.sheet}!{first.question_cell}", text="The vendor's registered name")
+    q = read_questionnaire(form, questions=[fix])
+    assert [x.text for x in q.questions] == ["The vendor's registered name", *SUPPLIER_QUESTIONS[1:]]
+    assert q.questions[0].text_cell == first.text_cell  # its place as read

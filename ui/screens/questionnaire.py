@@ -212,6 +212,24 @@ def document_detection(questionnaire: Questionnaire) -> None:
         hide_index=True,
         width="stretch",
     )
+    if questionnaire.tables:  # each table read by its columns: what each column holds (corrected below)
+        st.caption(
+            f"{count(len(questionnaire.tables), 'table')} read by columns; what each column holds "
+            "(change it under *Correct the detection*: every row of the table follows):"
+        )
+        st.dataframe(
+            [
+                {
+                    "Table": table_name(t),
+                    "Columns": " · ".join(
+                        f"{c.header or '(no header)'}: {c.role.value if c.role else '—'}" for c in t.columns
+                    ),  # fmt: skip
+                }
+                for t in questionnaire.tables
+            ],
+            hide_index=True,
+            width="stretch",
+        )
     for note in questionnaire.notes:
         st.info(escape_md(note[:1].upper() + note[1:]), icon=":material/info:")
 
