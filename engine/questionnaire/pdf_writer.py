@@ -152,12 +152,13 @@ def write_pdf(
             problem = _refusal(found) if found else _unread(work, plan)
             if problem is None:
                 break
-            blamed = plan.keys_of({x for f in problem[1] for x in f.xrefs}, widgets)
-            if unwritten is None or not blamed or any(not f.xrefs for f in problem[1]):
+            blamed = {f: plan.keys_of(f.xrefs, widgets) for f in problem[1]}
+            if unwritten is None or not all(blamed.values()):  # a difference no answer explains: refused
                 raise PdfWriteError(source, problem[0], RESAVE)
-            for key in sorted(blamed):
+            for key in sorted(set().union(*blamed.values())):
                 plan.drop(key)
-                unwritten.append(Unwritten(key, problem[0].replace("; nothing was written", ""), RESAVE))
+                why = "; ".join(f.text for f, keys in blamed.items() if key in keys)
+                unwritten.append(Unwritten(key, f"its field could not be filled alone ({why})", RESAVE))
         else:
             raise PdfWriteError(source, "filling the fields kept changing more than the answers", RESAVE)
         data = work.read_bytes()
@@ -530,11 +531,15 @@ def _unread(work: Path, plan: _Plan) -> tuple[str, list[_Finding]] | None:
         for page in doc:
             for w in page_widgets(page):
                 name = w.field_name or ""
+                problem = None
                 if name in plan.texts and str(w.field_value or "") not in (plan.texts[name], plan.shown[name]):
-                    return f"field '{name}' reads back '{w.field_value}'", [_Finding(name, frozenset({w.xref}))]
-                state = doc.xref_get_key(w.xref, "AS")[1]
-                if w.xref in plan.states and pdf_name(state) != pdf_name(plan.states[w.xref]):
-                    return f"box '{name}' did not take its state", [_Finding(name, frozenset({w.xref}))]
+                    problem = f"field '{name}' reads back '{w.field_value}'"
+                elif w.xref in plan.states and pdf_name(doc.xref_get_key(w.xref, "AS")[1]) != pdf_name(
+                    plan.states[w.xref]
+                ):
+                    problem = f"box '{name}' did not take its state"
+                if problem:
+                    return problem, [_Finding(problem, frozenset({w.xref}))]
         return None
     finally:
         doc.close()
