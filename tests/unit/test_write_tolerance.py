@@ -246,3 +246,26 @@ def test_a_workbook_cell_that_cannot_take_its_answer_is_reported_and_the_others_
     assert filled["C2"].value == "Yes, AES-256." and filled["D3"].value is None
     assert [u.place for u in unwritten] == ["Missing!C2", "Security!D3"]
     assert "no sheet named 'Missing'" in unwritten[0].problem and "merged range C3:D3" in unwritten[1].problem
+
+
+def test_draft_out_names_each_answer_not_written(tmp_path, capsys):
+    """``draft --out``'s last lines: the answers the export left out, each question with why."""
+    import argparse
+
+    from engine.cli.draft import _say
+    from engine.review.draft_run import DraftRun
+
+    q = read_questionnaire(_every_kind(tmp_path))
+    company, model, email = q.questions
+    unwritten: list[Unwritten] = []
+    writes = [Write(FORM_SHEET, model.choice_cell, "Mainframe"), Write(FORM_SHEET, company.text_cell, "Acme")]
+    out = write_pdf(q, tmp_path / "out.pdf", writes, unwritten)
+    run = DraftRun(exported=out, unwritten=list(unwritten_answers(q, unwritten)))
+    _say(run, argparse.Namespace(redo_answered=False, results=None), q)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-3:] == [
+        f"wrote {out}",
+        "1 answer was not written (the others are in the file):",
+        "  2: not written: 'Mainframe' is not one of the choices of field 'model' (Public, Private). "
+        "pick one of the field's choices",
+    ]
