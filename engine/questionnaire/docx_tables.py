@@ -130,7 +130,9 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
     if _document_control(t):
         return []
     corrected = any(c.table == ctx.index for c in ctx.corrections)  # read by its columns, as the responder says
-    shapes = (_columns,) if corrected else (_records, _box_list, _columns, _one_row, _form)
+    shapes = (_records, _box_list, _columns, _one_row, _form)
+    if corrected:  # by its columns first; a table that has none (one row) is read as before
+        shapes = (_columns, *(s for s in shapes if s is not _columns))
     for shape in shapes:
         done = shape(t, start)
         if done:
