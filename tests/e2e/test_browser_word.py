@@ -105,7 +105,9 @@ def test_a_word_questionnaire_uploaded_corrected_drafted_accepted_and_downloaded
             page.locator('[data-testid="stExpander"] summary').filter(has_text="Correct the detection").click()
             app.settle()
             box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Not questions: leave these out")
-            box.get_by_role("combobox").click()
+            combo = box.get_by_role("combobox")
+            combo.scroll_into_view_if_needed()  # below the tables' columns, at the foot of the window
+            combo.click()
             page.locator('[role="listbox"] [role="option"]').filter(has_text="final version").first.click()
             page.keyboard.press("Escape")
             app.settle()
