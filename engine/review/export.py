@@ -712,18 +712,7 @@ def export_csv(
     rows = _csv_rows(text, delimiter)
     newline = next((text[e:t] for _, e, t in rows if t > e), "\r\n")
 
-    by_row: dict[int, dict[int, str]] = {}
-    for w in writes:
-        try:
-            row, col = _parse_ref(w.cell, source, w.sheet or source.name)
-            value = csv_field(w.value, delimiter)
-            _encodable(value, codec, source)
-        except ExportError as exc:  # given ``unwritten``: listed there, the other answers written
-            if unwritten is None:
-                raise
-            unwritten.append(Unwritten(f"{w.sheet}!{w.cell}", exc.problem, exc.fix))
-            continue
-        by_row.setdefault(row, {})[col] = value
+    by_row = _csv_writes(writes, source, delimiter, codec, unwritten)
     edits: list[tuple[int, int, str]] = []
     for number, (fields, _, _) in enumerate(rows, 1):  # the file's own fields that a spreadsheet would run
         for col, (start, end) in enumerate(fields, 1):
@@ -762,6 +751,26 @@ def export_csv(
         ) from None
     write_atomic(target, lambda f: f.write(data))
     return target
+
+
+def _csv_writes(
+    writes: Sequence[CellWrite], source: Path, delimiter: str, codec: str, unwritten: list[Unwritten] | None
+) -> dict[int, dict[int, str]]:
+    """The writes as ``{row: {column: field}}`` (each neutralised against formula injection); one
+    that cannot be written refuses the export, or (given ``unwritten``) is listed there."""
+    by_row: dict[int, dict[int, str]] = {}
+    for w in writes:
+        try:
+            row, col = _parse_ref(w.cell, source, w.sheet or source.name)
+            value = csv_field(w.value, delimiter)
+            _encodable(value, codec, source)
+        except ExportError as exc:
+            if unwritten is None:
+                raise
+            unwritten.append(Unwritten(f"{w.sheet}!{w.cell}", exc.problem, exc.fix))
+            continue
+        by_row.setdefault(row, {})[col] = value
+    return by_row
 
 
 def _encodable(value: str, codec: str, source: Path) -> None:
