@@ -16,6 +16,7 @@ from engine.bench.document_intake import TRUTH, bench_intake
 from engine.bench.draft import bench_draft
 from engine.bench.embedder import bench_embedder
 from engine.bench.evidence import BUDGETS, bench_evidence
+from engine.bench.export_all import bench_export_all
 from engine.bench.latency import bench_latency
 from engine.bench.llama_cpu import bench_llama_cpu
 from engine.bench.llama_slots import bench_llama_slots
@@ -44,6 +45,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _quotes,
         _draft,
         _intake,
+        _export_all,
         _ask,
         _llama_cpu,
         _llama_slots,
@@ -176,6 +178,21 @@ def _intake(bench) -> None:
             lambda a: bench_intake(Path(a.folder), Path(a.truth), a.repeat, a.file, Path(a.pdf_truth), Path(a.filled))
         )
     )
+
+
+def _export_all(bench) -> None:
+    p = bench.add_parser(
+        "export-all",
+        help="every question of every Word questionnaire and PDF form answered (No where offered) and exported, "
+        "strict (one refused answer refuses the file: the baseline) and tolerant (it is left out and listed), per file",
+    )
+    p.add_argument(
+        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires"),
+        help="folder of .docx/.docm/.pdf questionnaires, searched recursively (default ../shared/data/questionnaires)",
+    )  # fmt: skip
+    p.add_argument("--file", help="only the files whose name holds this")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_prints(lambda a: bench_export_all(Path(a.folder), a.file)))
 
 
 def _summaries(bench) -> None:

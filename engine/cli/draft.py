@@ -121,5 +121,10 @@ def _say(run: DraftRun, args: argparse.Namespace, questionnaire: Questionnaire) 
         )
     elif run.exported:
         print(f"wrote {run.exported}")
+    if run.exported and run.unwritten:
+        n = len(run.unwritten)
+        print(f"{n} answer{'s were' if n != 1 else ' was'} not written (the others are in the file):")
+        for u in run.unwritten:
+            print(f"  {u.line()}")
     if args.results:
         print(f"wrote {args.results}")

@@ -10,6 +10,15 @@ from dataclasses import asdict
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire, read_questionnaire
+from engine.questionnaire.corrections import (
+    ColumnRole,
+    QuestionCorrection,
+    QuestionKind,
+    TableCorrection,
+    merged,
+    merged_questions,
+    parse_columns,
+)
 from engine.questionnaire.mapping import kind_counts, mapping
 
 FIRST = 5  # questions shown per sheet
@@ -53,6 +62,66 @@ def add_questionnaire_args(p: argparse.ArgumentParser) -> None:
         help="a Word questionnaire: add the paragraphs like this question (same style and list, or same table "
         "column) as questions; repeatable",
     )
+    p.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        type=_column,
+        metavar="TABLE:COL=ROLE",
+        help="a Word questionnaire: give a table's column a role, every row of the table following (tables and "
+        f'columns count from 0, as --json\'s "tables" shows them; roles: {", ".join(r.value for r in ColumnRole)}); '
+        "7:2-5=option makes columns 2 to 5 the options of one choice; repeatable",
+    )
+    p.add_argument(
+        "--question-text",
+        action="append",
+        default=[],
+        type=_question("text"),
+        metavar="KEY=TEXT",
+        help="a document questionnaire: this question's text instead of the one read; repeatable",
+    )
+    p.add_argument(
+        "--question-kind",
+        action="append",
+        default=[],
+        type=_question("kind"),
+        metavar="KEY=KIND",
+        help=f"a document questionnaire: this question's kind ({', '.join(k.value for k in QuestionKind)}); repeatable",
+    )
+    p.add_argument(
+        "--answer-column",
+        action="append",
+        default=[],
+        type=_question("column"),
+        metavar="KEY=COL",
+        help="a Word questionnaire: this question's answer goes in column COL of its table row; repeatable",
+    )
+
+
+def _column(text: str) -> list[TableCorrection]:
+    try:
+        return parse_columns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _question(field: str):
+    """The parser of ``KEY=VALUE`` for one field of a question's correction."""
+
+    def parse(text: str) -> QuestionCorrection:
+        key, sep, value = text.partition("=")
+        if not sep or "!" not in key:
+            raise argparse.ArgumentTypeError(f"'{text}' is not KEY=VALUE (e.g. Document!A12=...)")
+        try:
+            if field == "kind":
+                return QuestionCorrection(key.strip(), kind=QuestionKind(value.strip().lower()))
+            if field == "column":
+                return QuestionCorrection(key.strip(), column=int(value))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{value}' is not a {field} of a question") from None
+        return QuestionCorrection(key.strip(), text=value)
+
+    return parse
 
 
 def read_from_args(args: argparse.Namespace) -> Questionnaire:
@@ -66,6 +135,8 @@ def read_from_args(args: argparse.Namespace) -> Questionnaire:
         exclude=args.exclude,
         include=args.include,
         like=args.like,
+        tables=merged((), [c for group in args.column for c in group]),
+        questions=merged_questions((), args.question_text + args.question_kind + args.answer_column),
         limits=Limits.from_args(args),
     )
 
@@ -97,6 +168,7 @@ def to_json(q: Questionnaire) -> dict:
         "answered": sum(x.answered for x in q.questions),
         "kinds": kind_counts(list(rows.values())),
         "sheets": sheets,
+        "tables": [t.to_json() for t in q.tables],
         "notes": list(q.notes),
     }
 
@@ -144,5 +216,12 @@ def _document_summary(q: Questionnaire, first: int, answered: int) -> str:
         lines.append(f"  {m.key.split('!')[1]:>7}{where} {m.id or '':<14} {m.kind:<8} {text}  [{m.place[:70]}]")
     if len(rows) > max(first, 20):
         lines.append(f"  … {len(rows) - max(first, 20)} more (--json lists them all)")
+    if q.tables:
+        lines += ["", f"{len(q.tables)} tables read by columns (correct a column's role with --column TABLE:COL=ROLE):"]
+        for t in q.tables[: max(first, 20)]:
+            cols = "; ".join(
+                f"{c.column} {c.header[:24] or '—'} = {c.role.value if c.role else '—'}" for c in t.columns
+            )
+            lines.append(f"  table {t.table} ({len(t.keys)} questions) {t.title[:40]!r}: {cols}")
     lines += [""] + [f"note: {n}" for n in q.notes] if q.notes else []
     return "\n".join(lines)

@@ -39,6 +39,7 @@ from pathlib import Path
 from lxml import etree
 
 from engine.core.limits import Limits
+from engine.questionnaire.corrections import TableMap, corrected_questions
 from engine.questionnaire.docx_found import LEADING_ID, Found, asks, ends_with_colon, is_instruction, is_label
 from engine.questionnaire.docx_lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.docx_package import DocxPackage, open_docx, style_of
@@ -108,6 +109,14 @@ class _Doc:
     claimed: set[etree._Element] = field(default_factory=set)  # blocks taken as an answer place
     notes: list[str] = field(default_factory=list)
     section: list[str] = field(default_factory=list)
+    options: ReadOptions = field(default_factory=ReadOptions)  # the responder's corrections (tables: by index)
+    tables: list[TableMap] = field(default_factory=list)  # the tables read by columns
+    table_count: int = 0
+
+    def key_of(self, el: etree._Element) -> str:
+        """The key a question whose first paragraph is ``el`` gets (``Document!A12``)."""
+        para = self.paras.get(el)
+        return f"{DOCUMENT_SHEET}!A{para.ordinal}" if para is not None else ""
 
     def section_path(self) -> str | None:
         return " > ".join(self.section) or None
@@ -127,6 +136,7 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     """The questions of a Word questionnaire (see the module docstring)."""
     pkg = open_docx(path, limits)
     doc = _index(pkg)
+    doc.options = options
     body = pkg.document.find(f"{W}body")
     try:
         _walk(doc, blocks(body))
@@ -138,6 +148,7 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
         if f.existing_answer and " ".join(f.existing_answer.split()) in shipped:
             f.existing_answer = None
     questions, places = _questions(doc, found)
+    questions, places = corrected_questions(questions, places, options.questions)
     if not questions:
         raise QuestionnaireError(
             path.name,
@@ -160,7 +171,7 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     notes = pkg.notes + doc.notes
     if answered:
         notes.append(f"{answered} questions already answered in the document are kept (not drafted again)")
-    return Questionnaire(path=path, sheets=(layout,), notes=tuple(notes), places=places)
+    return Questionnaire(path=path, sheets=(layout,), notes=tuple(notes), places=places, tables=tuple(doc.tables))
 
 
 def _index(pkg: DocxPackage) -> _Doc:
@@ -209,7 +220,10 @@ def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
 
 
 def _table(doc: _Doc, tbl: etree._Element, before: str) -> None:
-    ctx = TableContext(doc.section_path(), before, doc.glyph_boxes)
+    moves = {c.key: c.column for c in doc.options.questions if c.column is not None}
+    ctx = TableContext(doc.section_path(), before, doc.glyph_boxes, index=doc.table_count,
+                       corrections=doc.options.tables, moves=moves, key_of=doc.key_of)  # fmt: skip
+    doc.table_count += 1
     found = table_questions(tbl, ctx)
     last = doc.found[-1] if doc.found else None
     if (
@@ -222,6 +236,7 @@ def _table(doc: _Doc, tbl: etree._Element, before: str) -> None:
         doc.found.pop()
     doc.found += found
     doc.notes += ctx.notes
+    doc.tables += ctx.tables
     for row in grid(tbl).rows:  # tables nested in a cell: tables of their own, in the same context
         for cell in row:
             if cell.merged_from is None:

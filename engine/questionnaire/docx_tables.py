@@ -27,11 +27,12 @@ Nested tables are read as tables of their own (by the caller).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from lxml import etree
 
+from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
 from engine.questionnaire.docx_found import CONTROL_ID, Found, asks, ends_with_colon, is_id, is_instruction, is_label
 from engine.questionnaire.docx_places import (
     MARKS,
@@ -107,6 +108,14 @@ class TableContext:
     before: str = ""
     glyph_boxes: Callable[[Cell], list[tuple[etree._Element, str, bool]]] = lambda cell: []
     notes: list[str] = field(default_factory=list)
+    # the responder's corrections (engine/questionnaire/corrections.py): this table's place among the
+    # document's tables, its columns' corrected roles, and the questions whose answer moves to another
+    # column (by the key their first paragraph gives: ``key_of``)
+    index: int = -1
+    corrections: tuple[TableCorrection, ...] = ()
+    moves: Mapping[str, int] = field(default_factory=dict)
+    key_of: Callable[[etree._Element], str] = lambda el: ""
+    tables: list[TableMap] = field(default_factory=list)  # the tables read by columns, as the mapping shows them
 
 
 @dataclass
@@ -131,7 +140,11 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
     start = _title_rows(t)
     if _document_control(t):
         return []
-    for shape in (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form):
+    corrected = any(c.table == ctx.index for c in ctx.corrections)  # read by its columns, as the responder says
+    shapes = (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form)
+    if corrected:  # by its columns first; a table that has none (one row) is read as before
+        shapes = (_columns, *(s for s in shapes if s is not _columns))
+    for shape in shapes:
         done = shape(t, start)
         if done:
             break
@@ -548,6 +561,59 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
     return _Columns(labels, id_col, question_col, answer_cols, mark_cols)
 
 
+def _first_row_labels(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
+    """The row at ``start`` as the labels of the columns (a table the responder reads by its columns
+    though its first row is not a row of labels)."""
+    if start >= len(t.g.rows) - 1:
+        return None
+    labels = {c: "" for c in range(t.g.width)}
+    for cell in t.g.rows[start]:
+        for c in range(cell.col, cell.col + cell.span):
+            labels[c] = cell.origin.line
+    return start + 1, labels
+
+
+def _detected_roles(roles: _Columns) -> dict[int, ColumnRole]:
+    out = {c: ColumnRole.ANSWER for c in roles.answer_cols} | {c: ColumnRole.OPTIONS for c in roles.mark_cols}
+    if roles.id_col is not None:
+        out[roles.id_col] = ColumnRole.ID
+    if roles.question_col is not None:
+        out[roles.question_col] = ColumnRole.QUESTION
+    return out
+
+
+def _corrected(roles: _Columns, corrections: list[TableCorrection], table: int) -> _Columns:
+    """The columns' roles with the responder's corrections of this table over the detected ones
+    (engine/questionnaire/corrections.py: :func:`column_roles`, the step every table reader takes)."""
+    new = column_roles(_detected_roles(roles), table, corrections)
+    of = lambda role: sorted(c for c, r in new.items() if r is role)  # noqa: E731
+    question = of(ColumnRole.QUESTION)
+    ident = of(ColumnRole.ID)
+    return _Columns(
+        roles.labels,
+        ident[0] if ident else None,
+        question[0] if question else None,
+        of(ColumnRole.ANSWER) + of(ColumnRole.NOTES),
+        of(ColumnRole.OPTIONS),
+    )
+
+
+def _table_map(t: _Table, roles: _Columns) -> TableMap:
+    """The table's columns, each with its header and role, as the mapping shows them."""
+    detected = _detected_roles(roles)
+    corrected = {c.column: c.role for c in t.ctx.corrections if c.table == t.ctx.index}
+    heads: dict[int, str] = {}
+    for c, label in sorted(roles.labels.items()):
+        heads.setdefault(c, clean(label))
+    columns = tuple(TableColumn(c, heads[c], corrected.get(c, detected.get(c))) for c in sorted(heads))
+    return TableMap(t.ctx.index, one_line(t.context())[:80], columns)
+
+
+def _header_of(roles: _Columns, c: int) -> str:
+    """A column's header ("Response: In Place" → the group "Response" for its options' place)."""
+    return clean(roles.labels.get(c, ""))
+
+
 def _repeats_header(t: _Table, r: int, labels: dict[int, str]) -> bool:
     """Row r repeats the header's labels beside its first cell (a section of the table:
     "Tooling | Implementation | Notes, Action Item")."""
@@ -564,32 +630,40 @@ def _word(label: str) -> str:
 
 
 def _columns(t: _Table, start: int) -> bool:
-    header = _header(t, start)
+    corrections = [c for c in t.ctx.corrections if c.table == t.ctx.index]
+    header = _header(t, start) or (_first_row_labels(t, start) if corrections else None)
     if header is None:
         return False
     first, labels = header
     roles = _roles(t, first, labels)
     named = roles.question_col is not None and _QUESTION_HEAD.search(clean(labels.get(roles.question_col, "")))
-    if roles.question_col is None or not (
+    if corrections:
+        roles = _corrected(roles, corrections, t.ctx.index)
+    elif roles.question_col is None or not (
         roles.answer_cols or roles.mark_cols or _mostly_asking(t, first, roles) or named and roles.id_col is not None
     ):  # (a table of IDs and requirements under their header: each row asks, in words or not)
         return False
+    if roles.question_col is None:
+        return True  # the responder took the question column away: no question in this table
     if (
-        len(range(first, len(t.g.rows))) == 1
+        not corrections
+        and len(range(first, len(t.g.rows))) == 1
         and not _asks_in(t, first, roles)
         and not (named and roles.id_col is not None)
     ):
         return False  # one row under the labels: a form of one record (shape 4)
     roles.named = bool(named and roles.id_col is not None)
-    if _reference(t, first, roles):
+    if not corrections and _reference(t, first, roles):
         return True
-    section = t.ctx.section
+    section, before = t.ctx.section, len(t.found)
     for r in range(first, len(t.g.rows)):
         if _repeats_header(t, r, labels):
             head = t.g.own(r)[0].line
             section = f"{t.ctx.section} > {head}" if t.ctx.section and head else head or section
             continue
         _column_row(t, r, roles, section)
+    keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
+    t.ctx.tables.append(replace(_table_map(t, roles), keys=keys))
     return True
 
 
@@ -660,7 +734,7 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
     found = Found(qcell.own_paragraphs()[0], text, ident_text, section=section, how="question and answer columns")
     found.like = f"column:{roles.labels.get(roles.question_col, '')}:{roles.question_col}"
     if roles.mark_cols:
-        marks = [(clean(roles.labels[c]).split(": ")[-1], g.at(r, c)) for c in roles.mark_cols]
+        marks = [(clean(roles.labels.get(c, "")).split(": ")[-1] or f"Column {c}", g.at(r, c)) for c in roles.mark_cols]
         marks = [(label, cell) for label, cell in marks if cell is not None]
         boxes = [b for _, cell in marks for b in cell.boxes]
         if len(boxes) == len(marks):
@@ -669,11 +743,18 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
         else:
             found.choice_place, found.existing_choice = column_marks_place(marks)
         found.choices = tuple(label for label, _ in marks)
-    for c in roles.answer_cols:
+        groups = {_header_of(roles, c).split(": ")[0] for c in roles.mark_cols if ": " in _header_of(roles, c)}
+        # "Response: In Place", "Response: Not in Place": the options of "Response"; else its columns'
+        group = groups.pop() if len(groups) == 1 else "one of the columns"
+        found.choice_place = replace(found.choice_place, column=group)
+    moved = t.ctx.moves.get(t.ctx.key_of(found.anchor))
+    for c in roles.answer_cols if moved is None else [moved]:
         cell = g.at(r, c)
         if cell is None or cell.merged_from is not None or cell is qcell:
             continue
         _answer_cell(t, found, cell)
+        if found.text_place is not None and not found.text_place.column:
+            found.text_place = replace(found.text_place, column=_header_of(roles, cell.col) or f"column {cell.col}")
     if found.text_place is None and found.choice_place is None:
         note = "the table has no answer column: the answer goes in a new paragraph below the question, in its cell"
         asked, answer = _question_and_answer(qcell)

@@ -23,6 +23,11 @@ with in an empty paragraph), never a placeholder's grey style; after a label, th
 without its bold or underline. Then the written package is read again and compared with the
 original (engine/questionnaire/docx_check.py): if anything outside the answer places differs,
 nothing is written. The file is written atomically (engine/core/files.py).
+
+One answer never refuses the others: given an ``unwritten`` list, an answer that cannot be written
+(not one of a dropdown's items or a choice's options, a place no longer in the document) is left
+out and listed there (:class:`~engine.questionnaire.places.Unwritten`), the others written. A one-box
+question takes Yes or No: "No" leaves its box unticked (or unticks it).
 """
 
 from __future__ import annotations
@@ -52,25 +57,32 @@ from engine.questionnaire.docx_xml import (
     sdt_kind,
     wval,
 )
-from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, answer_values
+from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
 from engine.questionnaire.reader import Questionnaire, QuestionnaireError
 
 _ILLEGAL_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _LABEL_EMPHASIS = ("b", "bCs", "u", "caps", "smallCaps", "highlight", "shd")
 _CHECKED_SYM = {"F06F": "F078", "F0A8": "F0FE", "F071": "F078"}
-_YES = {"yes", "y", "x", "true", "checked", "ticked", "ja", "1"}
+_YES = {"yes", "y", "x", "true", "checked", "ticked", "ja", "oui", "sí", "si", "はい", "1"}
+_NO = {"no", "n", "false", "unchecked", "unticked", "off", "nee", "nein", "non", "いいえ", "0"}
 
 
 class DocumentWriteError(QuestionnaireError):
     """A Word questionnaire the answers cannot be written into; nothing was written."""
 
 
-def write_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
+def write_docx(
+    questionnaire: Questionnaire,
+    target: str | Path,
+    writes: Iterable[AnswerWrite],
+    unwritten: list[Unwritten] | None = None,
+) -> Path:
     """Copy the questionnaire's document to ``target`` with each write's value put into its answer
     place (``questionnaire.places``; the last write to a place wins; see the module docstring);
-    refused, with nothing written, when a place cannot be found or the check finds a change
-    outside the answer places."""
+    refused, with nothing written, when the check finds a change outside the answer places, or
+    when a place cannot be found or written and no ``unwritten`` list is given (given one, that
+    answer is listed there and the others are written)."""
     source, target = Path(questionnaire.path), Path(target)
     values, places = answer_values(writes), questionnaire.places
     refuse_doc(source, source.name)
@@ -83,15 +95,27 @@ def write_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterabl
         raise DocumentWriteError(source, f"is not a readable Word document ({exc})", RESAVE) from None
     with zin:
         parts = _Parts(zin, source)
-        chosen = {key: places[key] for key in values if key in places}
-        missing = [key for key in values if key not in places]
-        if missing:
-            raise DocumentWriteError(source, f"{missing[0]} is no answer place of this document",
-                                     "read the questionnaire again and draft it anew")  # fmt: skip
         find = Resolver(parts.document)
-        edits = [(place, _resolve(parts, find, key, place), values[key]) for key, place in chosen.items()]
-        for place, elements, value in edits:
-            _write(parts, place, elements, _clean(value), source)
+        edits, chosen = [], []
+        for key, value in values.items():
+            try:
+                if key not in places:
+                    raise DocumentWriteError(source, f"{key} is no answer place of this document",
+                                             "read the questionnaire again and draft it anew")  # fmt: skip
+                _check_value(places[key], _clean(value), source)
+                edits.append((key, places[key], _resolve(parts, find, key, places[key]), _clean(value)))
+            except DocumentWriteError as exc:
+                if unwritten is None:
+                    raise
+                unwritten.append(Unwritten(key, exc.problem, exc.fix))
+        for key, place, elements, value in edits:
+            try:  # a value its place refuses is refused before the place changes
+                _write(parts, place, elements, value, source)
+                chosen.append(place)
+            except DocumentWriteError as exc:
+                if unwritten is None:
+                    raise
+                unwritten.append(Unwritten(key, exc.problem, exc.fix))
         edited = parts.serialized()
         buffer = io.BytesIO()
         try:
@@ -99,7 +123,7 @@ def write_docx(questionnaire: Questionnaire, target: str | Path, writes: Iterabl
         except PackageError as exc:
             raise DocumentWriteError(source, str(exc), RESAVE) from None
         with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as written:  # read again what would be written
-            verify(zin, written, parts.document_part, parts.numbering_part, list(chosen.values()), source)
+            verify(zin, written, parts.document_part, parts.numbering_part, chosen, source)
     write_atomic(target, buffer.getvalue())
     return target
 
@@ -153,6 +177,13 @@ def _resolve(parts: _Parts, find: Resolver, key: str, place: AnswerPlace) -> lis
                                      "read the questionnaire again and draft it anew")  # fmt: skip
         found.append(el)
     return found
+
+
+def _check_value(place: AnswerPlace, value: str, source: Path) -> None:
+    """Refuse, before anything changes, a value its place cannot take: none of a choice's options."""
+    if place.kind is PlaceKind.CHECKBOXES and value and not any(_chosen(place, value)) and not _unticks(place, value):
+        raise DocumentWriteError(source, f"'{value[:60]}' is none of the options "
+                                 f"({', '.join(label for label, _ in place.options)})", "choose one of them")  # fmt: skip
 
 
 def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], value: str, source: Path) -> None:
@@ -511,11 +542,14 @@ def _chosen(place: AnswerPlace, value: str) -> list[bool]:
     return picks
 
 
+def _unticks(place: AnswerPlace, value: str) -> bool:
+    """Whether ``value`` is a one-box question's No (its box left or made unticked)."""
+    return len(place.options) == 1 and value.strip().casefold() in _NO
+
+
 def _tick(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], value: str) -> None:
+    _check_value(place, value, parts.source)
     picks = _chosen(place, value)
-    if value and not any(picks):
-        raise DocumentWriteError(parts.source, f"'{value[:60]}' is none of the options "
-                                 f"({', '.join(label for label, _ in place.options)})", "choose one of them")  # fmt: skip
     for (label, loc), el, on_ in zip(place.options, elements, picks):
         control = place.control
         if control == "checkbox":

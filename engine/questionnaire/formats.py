@@ -20,15 +20,17 @@ from pathlib import Path
 
 from engine.core.limits import Limits
 from engine.ingest.paths import named_file
+from engine.questionnaire.corrections import QuestionCorrection, TableCorrection
 from engine.questionnaire.docx_reader import docx_paragraphs, read_docx
 from engine.questionnaire.docx_writer import write_docx
-from engine.questionnaire.places import AnswerWrite
+from engine.questionnaire.places import AnswerWrite, Unwritten
 from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, QuestionnaireError, ReadOptions, read_sheets
 
 # reads a document questionnaire: (path, the reviewer's options and corrections, the size limits)
 Reader = Callable[[Path, ReadOptions, Limits], Questionnaire]
-# writes the answers into a copy of the questionnaire read: (questionnaire, target, the writes) → target
-Writer = Callable[[Questionnaire, Path, Iterable[AnswerWrite]], Path]
+# writes the answers into a copy of the questionnaire read: (questionnaire, target, the writes, the list that
+# takes the answers it could not write, or None to refuse the export on the first) → target
+Writer = Callable[[Questionnaire, Path, Iterable[AnswerWrite], "list[Unwritten] | None"], Path]
 # the document's paragraphs (number, text) a reviewer may add as a question (ReadOptions.include)
 Paragraphs = Callable[[Path, Limits], list[tuple[int, str]]]
 
@@ -50,10 +52,12 @@ def _read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     return read_pdf(path, options, limits)
 
 
-def _write_pdf(questionnaire: Questionnaire, target: Path, writes: Iterable[AnswerWrite]) -> Path:
+def _write_pdf(
+    questionnaire: Questionnaire, target: Path, writes: Iterable[AnswerWrite], unwritten: list[Unwritten] | None
+) -> Path:
     from engine.questionnaire.pdf_writer import write_pdf  # noqa: PLC0415 (deferred, as _read_pdf)
 
-    return write_pdf(questionnaire, target, writes)
+    return write_pdf(questionnaire, target, writes, unwritten)
 
 
 SHEET_SUFFIXES = WORKBOOK_SUFFIXES + (".csv",)
@@ -89,6 +93,8 @@ def read_questionnaire(
     exclude: Iterable[str] = (),
     include: Iterable[str] = (),
     like: Iterable[str] = (),
+    tables: Iterable[TableCorrection | dict] = (),
+    questions: Iterable[QuestionCorrection | dict] = (),
     limits: Limits | None = None,
 ) -> Questionnaire:
     """The questions of a questionnaire file and where their answers go, read by its format's
@@ -97,8 +103,10 @@ def read_questionnaire(
     The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
     rows below it are questions), and column letters for the question, answer and comment cells;
     ``exclude`` (question keys or IDs left out), ``include`` (a document's paragraph numbers added
-    as questions) and ``like`` (example question keys whose like are added) are the reviewer's
-    corrections (:class:`~engine.questionnaire.reader.ReadOptions`). ``limits`` bound what is read
+    as questions), ``like`` (example question keys whose like are added), ``tables`` (a table
+    column's role, every row following) and ``questions`` (a question's text, kind or answer
+    place: engine/questionnaire/corrections.py) are the reviewer's corrections
+    (:class:`~engine.questionnaire.reader.ReadOptions`). ``limits`` bound what is read
     (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
     :class:`~engine.core.limits.LimitError` before it is parsed). Raises
     :class:`~engine.questionnaire.reader.QuestionnaireError` for a file that is not a
@@ -111,6 +119,7 @@ def read_questionnaire(
     name, suffix = path.name, path.suffix.lower()
     limits = limits or Limits.from_env()
     corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like)}
+    corrections |= {"tables": tuple(tables), "questions": tuple(questions)}
     ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections).checked(name)
     if suffix in REFUSED:
         what, fix = REFUSED[suffix]

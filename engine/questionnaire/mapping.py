@@ -25,7 +25,7 @@ class Mapped:
     text: str
     kind: str
     choices: tuple[str, ...]
-    place: str  # where the answer goes, in words: "table cell", "C12 (dropdown B12)", "new paragraph: …"
+    place: str  # where the answer goes, in words: "Observations" (its column's header), "C12 (dropdown B12)", "new paragraph: …"
     choice_place: AnswerPlace | None
     text_place: AnswerPlace | None
     answered: bool
@@ -82,13 +82,16 @@ def location(questionnaire: Questionnaire, q: Question) -> str:
 
 
 def _words(place: AnswerPlace) -> str:
-    what = place.kind.value + (f" ({place.control})" if place.control else "")
+    """A place in the reviewer's words: by its column's header when it is in a table column
+    ("Response: In Place / Not in Place", "Observations"), else by its kind ("table cell")."""
+    what = place.column or place.kind.value + (f" ({place.control})" if place.control else "")
     if place.options:
         what += ": " + " / ".join(label for label, _ in place.options)
     limit = " and ".join(
         f"max {n} {unit}" for n, unit in ((place.max_words, "words"), (place.max_chars, "characters")) if n
     )
-    return what + (f", {limit}" if limit else "") + (f" — {place.note}" if place.note else "")
+    note = "" if place.column else place.note  # the column's header says where; its kind's note says how
+    return what + (f", {limit}" if limit else "") + (f" — {note}" if note else "")
 
 
 def mapping(questionnaire: Questionnaire) -> list[Mapped]:

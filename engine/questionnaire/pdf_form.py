@@ -25,8 +25,10 @@ A question's text is the field's tooltip (``/TU``: the name the form gives it fo
 when it is a real label, else the label nearest to it on the page: left of it on its row, else
 above it; a box's choice is the label right of it, else its column's header. Its ID is the
 number the label starts with ("13.", "16.a.", "1 Name") or a control ID ("AC-2 (11)"). What the
-fields already hold are the existing answers (a combo box's prompt, "Click on arrow to choose an
-item", is no answer). Scripts are read as data and never run (see pdf_reader.py).
+fields already hold are the existing answers, except what the form ships in them
+(:func:`shipped_placeholder`): a prompt ("Click on arrow to choose an item"), instruction text
+("Insert CSP Name", "<Fill In>", "YYYY-MM-DD"), or the field's own default (``/DV``: a combo box
+shipped showing its first item). Scripts are read as data and never run (see pdf_reader.py).
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ BUTTONS = ("checkbox", "radio")
 _INITIALS = re.compile(r"_es_:[^:]*:(initials|signature)\b", re.I)
 _ES_TAG = re.compile(r"_es_:.*$", re.I)  # Adobe Sign's text tag after a field's name
 _PROMPT = re.compile(r"^\s*(click|choose|select|pick|please (select|choose)|--+|\s*$)", re.I)
+_SHIPPED = re.compile(  # instruction text a form ships in a field: not an answer
+    r"^\s*(?:(?:insert|enter|provide|fill in|click|choose|select|pick)\b.*"
+    r"|<[^<>]*>|\[[^\[\]]*\]|(?:yyyy|yy|mm|dd)(?:\s*[-/.]\s*(?:yyyy|yy|mm|dd))+|[.…_\s]*)\s*$",
+    re.I | re.S,
+)
 _INSTRUCTION = re.compile(r"\s*\b(click here to enter|click on arrow|press space bar|mark x)\b.*$", re.I | re.S)
 _LEADING_CHOICES = re.compile(r"^((yes|no|n/a)\s+)+(?=\S)", re.I)
 _INVITES_TEXT = re.compile(r":\s*$|\b(specify|other|explain|describe|if yes|please|enter)\b", re.I)
@@ -91,7 +98,7 @@ class FormWidget:
     max_chars: int | None = None
     comb: bool = False  # a text field drawn as a row of character boxes (the W-9's SSN)
     nth: int = 0  # its place among the widgets of its field name, in page order (a box's locator)
-    default: str = ""  # a field's default value (/DV): what the form shipped in it
+    default: str = ""  # the field's default value (/DV): what the form ships in it
 
     @property
     def family(self) -> str:
@@ -244,10 +251,9 @@ def _page_widgets(doc: pymupdf.Document, page: pymupdf.Page, skipped: _Skipped) 
             value = w.field_value
             fw.value = " ".join(value) if isinstance(value, (list, tuple)) else str(value or "")
             fw.options = tuple(_option(o) for o in (w.choice_values or ()))
+            fw.default = _pdf_text(_inherited(doc, w.xref, "DV"))
             fw.max_chars = w.text_maxlen or None if kind == "text" else None
             fw.comb = bool(fw.max_chars) and bool((w.field_flags or 0) & _COMB)
-            dv = _inherited(doc, w.xref, "DV")
-            fw.default = pdf_name(dv).strip("()") if dv else ""
         out.append(fw)
     return out
 
@@ -281,6 +287,31 @@ def _inherited(doc: pymupdf.Document, xref: int, key: str) -> str | None:
             return None
         xref = int(parent.split()[0])
     return None
+
+
+def _pdf_text(raw: str | None) -> str:
+    """A PDF string or name as text (``(Low)``, ``/Low``, ``<FEFF…>`` as MuPDF gives it)."""
+    if not raw or raw == "null":
+        return ""
+    raw = raw.strip()
+    if raw.startswith("(") and raw.endswith(")"):
+        return raw[1:-1].replace("\\(", "(").replace("\\)", ")")
+    return pdf_name(raw) if raw.startswith("/") else raw
+
+
+def shipped_placeholder(value: str, default: str = "", options: tuple[tuple[str, str], ...] = ()) -> bool:
+    """Whether a field's value is what the form shipped in it, not an answer: instruction text
+    ("Insert CSP Name", "Click here to enter text", "<Fill In>", "[Name]", "YYYY-MM-DD", "…"), or
+    a choice field's own default (``/DV``, by its display or export value)."""
+    value = (value or "").strip()
+    if not value or _SHIPPED.match(value) or _PROMPT.match(value) or is_placeholder(value):
+        return True
+    if value == (default or "").strip():
+        return True
+    if options and default:
+        same = {d for d, e in options if default in (d, e)} | {e for d, e in options if default in (d, e)}
+        return value == default or value in same
+    return False
 
 
 def _option(o: object) -> tuple[str, str]:
@@ -542,9 +573,7 @@ def _field_question(slot: _Slot, form: _Form) -> Found:
         return replace(found, text_place=place, existing_answer=answer)
     options = tuple((d, e) for d, e in w.options if not _PROMPT.match(d))
     shown = next((d for d, e in w.options if w.value in (d, e)), w.value)
-    existing = shown if shown and not _PROMPT.match(shown) and not is_placeholder(shown) else None
-    if existing is not None and w.kind == "combo" and w.default and w.value == w.default:
-        existing = None  # the combo box's default (/DV), as the form ships it: not an answer
+    existing = None if shipped_placeholder(shown, w.default, w.options) else shown
     place = AnswerPlace(PlaceKind.PDF_FIELD, w.name, options)
     return replace(found, choices=tuple(d for d, _ in options), choice_place=place, existing_choice=existing)
 
@@ -581,7 +610,7 @@ def _text_place(slot: _Slot) -> tuple[AnswerPlace, str | None]:
     note = "" if len(names) == 1 else f"written into the {len(names)} fields drawn on this spot: {', '.join(names)}"
     place = AnswerPlace(PlaceKind.PDF_FIELD, w.name, max_chars=w.max_chars, note=note)
     value = next((x.value.strip() for x in slot.widgets if x.value.strip()), "")
-    return place, (None if is_placeholder(value) else value)  # "Insert CSP Name", "YYYY-MM-DD": shipped, not answered
+    return place, (None if shipped_placeholder(value, w.default) else value)
 
 
 def _field_label(slot: _Slot, form: _Form) -> str:
@@ -719,4 +748,4 @@ def _humane(name: str) -> str:
     return " ".join(re.sub(r"[_]+", " ", name).split())
 
 
-__all__ = ["BUTTONS", "MAX_FIELDS_PER_PAGE", "OVERLAP_FIX", "FormWidget", "read_form"]
+__all__ = ["BUTTONS", "MAX_FIELDS_PER_PAGE", "OVERLAP_FIX", "FormWidget", "read_form", "shipped_placeholder"]

@@ -42,6 +42,7 @@ import pymupdf
 from engine.core.limits import Limits
 from engine.core.types import IngestError
 from engine.ingest import pdf as ingest_pdf
+from engine.questionnaire.corrections import corrected_questions
 from engine.questionnaire.pdf_flat import read_flat
 from engine.questionnaire.pdf_form import read_form
 from engine.questionnaire.pdf_layout import PageText
@@ -98,18 +99,23 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
 
 
 def read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
-    """The questions of the PDF at ``path`` without those the reviewer left out (see the module
-    docstring); an ``include`` or ``like`` correction is a note (nothing is added)."""
+    """The questions of the PDF at ``path`` without those the reviewer left out, with the text and
+    kind the reviewer gave (see the module docstring); an ``include`` or ``like`` correction is a
+    note (nothing is added)."""
     q = read_pdf_questionnaire(path, limits)
     notes = list(q.notes)
     if options.include or options.like:
         notes.append("questions cannot be added by hand to a PDF (--include, --like): only left out; nothing added")
-    if not options.exclude:
+    if not options.exclude and not options.questions:
         return replace(q, notes=tuple(notes))
     sheets = tuple(replace(s, questions=tuple(x for x in s.questions if not options.excludes(x))) for s in q.sheets)
     kept = {place_key(x.sheet, c) for s in sheets for x in s.questions for c in (x.choice_cell, x.text_cell) if c}
     places = {k: v for k, v in q.places.items() if k in kept}
-    return Questionnaire(path=q.path, sheets=sheets, notes=tuple(notes), places=places)
+    fixed = []
+    for s in sheets:  # a question's text or kind as the reviewer corrected it
+        questions, places = corrected_questions(list(s.questions), places, options.questions)
+        fixed.append(replace(s, questions=tuple(questions)))
+    return Questionnaire(path=q.path, sheets=tuple(fixed), notes=tuple(notes), places=places)
 
 
 def open_pdf(path: Path) -> pymupdf.Document:

@@ -21,6 +21,16 @@ signature are removed (pdf_reader.py says why); anything else that differs (a pa
 text, another annotation, another field, the form's dictionary) means nothing is written, and the
 one-line :class:`PdfWriteError` names the first differences. The target is written atomically
 (engine/core/files.py).
+
+What a viewer tolerates, the check tolerates too: a widget whose ``/Rect`` is stored upside down
+(``y1 < y0``, ``x1 < x0``) is the same rectangle once MuPDF, drawing its appearance, writes it
+the right way up.
+
+One answer never refuses the others: given an ``unwritten`` list, an answer that cannot be written
+(a choice the field does not offer, a text longer than the field holds, a field whose filling the
+check finds changing more than its answer, a value that does not read back) is left out and listed
+there (:class:`~engine.questionnaire.places.Unwritten`: its place and why), and the form is written
+with the others. Without the list, the first such answer refuses the whole export, as before.
 """
 
 from __future__ import annotations
@@ -39,13 +49,14 @@ from engine.core.files import write_atomic
 from engine.core.types import FileProblem
 from engine.questionnaire.pdf_layout import page_widgets, pdf_name
 from engine.questionnaire.pdf_reader import has_xfa, open_pdf
-from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, answer_values
+from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
 from engine.questionnaire.reader import Questionnaire, QuestionnaireError
 
 _REF = re.compile(r"(\d+) 0 R")
 _TEXT_KINDS = (pymupdf.PDF_WIDGET_TYPE_TEXT, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, pymupdf.PDF_WIDGET_TYPE_LISTBOX)
 _BOX_KINDS = (pymupdf.PDF_WIDGET_TYPE_CHECKBOX, pymupdf.PDF_WIDGET_TYPE_RADIOBUTTON)
 RESAVE = "open the form in a PDF viewer, save it again and export again"
+_ROUNDS = 8  # fills at most: each one after the first leaves out the answers the check blamed
 
 
 class PdfWriteError(FileProblem):
@@ -66,16 +77,59 @@ class _Widget:
 
 @dataclass
 class _Plan:
-    """What to write: text values by field name, box states by widget xref."""
+    """What to write: text values by field name, box states by widget xref; each entry's answer
+    place (its pseudo-cell key), so that an answer can be left out whole."""
 
     texts: dict[str, str] = field(default_factory=dict)  # field name → value (export value for a choice)
     shown: dict[str, str] = field(default_factory=dict)  # field name → the text its appearance shows
     states: dict[int, str] = field(default_factory=dict)  # widget xref → its new /AS ("Off" or its on state)
+    places: dict[str | int, str] = field(default_factory=dict)  # field name or widget xref → place key
+
+    def text(self, key: str, name: str, value: str, shown: str) -> None:
+        self.texts[name], self.shown[name], self.places[name] = value, shown, key
+
+    def state(self, key: str, xref: int, state: str) -> None:
+        self.states[xref], self.places[xref] = state, key
+
+    def drop(self, key: str) -> None:
+        """Leave out everything the answer at place ``key`` would write."""
+        for entry in [e for e, k in self.places.items() if k == key]:
+            del self.places[entry]
+            if isinstance(entry, int):
+                self.states.pop(entry, None)
+            else:
+                self.texts.pop(entry, None)
+                self.shown.pop(entry, None)
+
+    def keys_of(self, xrefs: Iterable[int], widgets: list[_Widget]) -> set[str]:
+        """The answer places that wrote the widgets ``xrefs`` (by their state or their field's value)."""
+        names = {w.xref: w.name for w in widgets}
+        out = set()
+        for x in xrefs:
+            for entry in (x, names.get(x)):
+                if entry in self.places:
+                    out.add(self.places[entry])
+        return out
 
 
-def write_pdf(questionnaire: Questionnaire, target: str | Path, writes: Iterable[AnswerWrite]) -> Path:
+@dataclass(frozen=True)
+class _Finding:
+    """A difference the check found, and the filled widgets it is theirs (none: the file's own)."""
+
+    text: str
+    xrefs: frozenset[int] = frozenset()
+
+
+def write_pdf(
+    questionnaire: Questionnaire,
+    target: str | Path,
+    writes: Iterable[AnswerWrite],
+    unwritten: list[Unwritten] | None = None,
+) -> Path:
     """Copy the questionnaire's PDF form to ``target`` with ``writes`` filled in (the last write to
-    a place wins), after checking that nothing else changed (see the module docstring)."""
+    a place wins), after checking that nothing else changed (see the module docstring). Given
+    ``unwritten``, an answer that cannot be written is listed there and the others are written;
+    without it, that answer refuses the export."""
     source, target = Path(questionnaire.path), Path(target)
     if target.resolve() == source.resolve():
         raise PdfWriteError(target, "the export target is the source questionnaire itself", "export to a new file")
@@ -85,26 +139,40 @@ def write_pdf(questionnaire: Questionnaire, target: str | Path, writes: Iterable
     try:
         _check_permissions(doc, source)
         widgets = _widgets(doc)
-        plan = _plan(questionnaire, writes, widgets)
+        plan = _plan(questionnaire, writes, widgets, unwritten)
         hybrid = has_xfa(doc)
     finally:
         doc.close()
     with tempfile.TemporaryDirectory(prefix=".pdf-export-", dir=target.parent) as tmp:
         work = Path(tmp) / "form.pdf"
-        shutil.copyfile(source, work)
-        filled = _fill(work, plan, widgets, hybrid)
-        found = changes(source, work, filled, hybrid)
-        if found:
-            raise PdfWriteError(
-                source,
-                f"filling the fields would change more than the answers ({'; '.join(found[:3])}"
-                f"{f'; and {len(found) - 3} more' if len(found) > 3 else ''}); nothing was written",
-                RESAVE,
-            )
-        _check_values(work, plan, source)
+        for _ in range(_ROUNDS):
+            shutil.copyfile(source, work)
+            filled = _fill(work, plan, widgets, hybrid)
+            found = _changes(source, work, filled, hybrid)
+            problem = _refusal(found) if found else _unread(work, plan)
+            if problem is None:
+                break
+            blamed = {f: plan.keys_of(f.xrefs, widgets) for f in problem[1]}
+            if unwritten is None or not all(blamed.values()):  # a difference no answer explains: refused
+                raise PdfWriteError(source, problem[0], RESAVE)
+            for key in sorted(set().union(*blamed.values())):
+                plan.drop(key)
+                why = "; ".join(f.text for f, keys in blamed.items() if key in keys)
+                unwritten.append(Unwritten(key, f"its field could not be filled alone ({why})", RESAVE))
+        else:
+            raise PdfWriteError(source, "filling the fields kept changing more than the answers", RESAVE)
         data = work.read_bytes()
     write_atomic(target, data)
     return target
+
+
+def _refusal(found: list[_Finding]) -> tuple[str, list[_Finding]]:
+    texts = [f.text for f in found]
+    more = f"; and {len(texts) - 3} more" if len(texts) > 3 else ""
+    return (
+        f"filling the fields would change more than the answers ({'; '.join(texts[:3])}{more}); nothing was written",
+        found,
+    )
 
 
 def _open(source: Path) -> pymupdf.Document:
@@ -144,31 +212,42 @@ def _widgets(doc: pymupdf.Document) -> list[_Widget]:
 # ---------------------------------------------------------------- the plan
 
 
-def _plan(questionnaire: Questionnaire, writes: Iterable[AnswerWrite], widgets: list[_Widget]) -> _Plan:
+def _plan(
+    questionnaire: Questionnaire, writes: Iterable[AnswerWrite], widgets: list[_Widget], unwritten: list | None
+) -> _Plan:
+    """What each write fills; one that cannot be planned is refused, or (given ``unwritten``) left out
+    and listed there."""
     plan = _Plan()
     name = Path(questionnaire.path).name
     for key, value in answer_values(writes).items():
-        place = questionnaire.places.get(key)
-        if place is None:
-            raise PdfWriteError(
-                name, f"no answer place at {key}", "read the questionnaire again and export its answers"
-            )
-        if place.kind == PlaceKind.PDF_FIELD:
-            _plan_field(plan, place, value, widgets, name)
-        elif place.kind == PlaceKind.PDF_BUTTONS:
-            _plan_boxes(plan, place, value, widgets, name)
-        else:
-            raise PdfWriteError(
-                name,
-                f"{key} is a {place.kind.value} place, not a form field",
-                "export a flat PDF's answers as a response document (engine/review/pdf_response.py)",
-            )
+        try:
+            _plan_one(plan, key, questionnaire.places.get(key), value, widgets, name)
+        except PdfWriteError as exc:
+            if unwritten is None:
+                raise
+            plan.drop(key)
+            unwritten.append(Unwritten(key, exc.problem, exc.fix))
     return plan
 
 
-def _plan_field(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
+def _plan_one(plan: _Plan, key: str, place: AnswerPlace | None, value: str, widgets: list[_Widget], name: str) -> None:
+    if place is None:
+        raise PdfWriteError(name, f"no answer place at {key}", "read the questionnaire again and export its answers")
+    if place.kind == PlaceKind.PDF_FIELD:
+        _plan_field(plan, key, place, value, widgets, name)
+    elif place.kind == PlaceKind.PDF_BUTTONS:
+        _plan_boxes(plan, key, place, value, widgets, name)
+    else:
+        raise PdfWriteError(
+            name,
+            f"{key} is a {place.kind.value} place, not a form field",
+            "export a flat PDF's answers as a response document (engine/review/pdf_response.py)",
+        )
+
+
+def _plan_field(plan: _Plan, key: str, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
     if place.locator.startswith("["):
-        _plan_comb(plan, place, value, widgets, name)
+        _plan_comb(plan, key, place, value, widgets, name)
         return
     own = [w for w in widgets if w.name == place.locator]
     if not own:
@@ -192,11 +271,10 @@ def _plan_field(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widg
             "shorten the answer",
         )
     for stacked in _stacked(own, widgets):
-        plan.texts[stacked] = export
-        plan.shown[stacked] = value
+        plan.text(key, stacked, export, value)
 
 
-def _plan_comb(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
+def _plan_comb(plan: _Plan, key: str, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
     """A number typed into several comb fields: its characters (without spaces and dashes) spread
     over them, each taking as many as it holds."""
     names = json.loads(place.locator)
@@ -210,7 +288,7 @@ def _plan_comb(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widge
         )
     start = 0
     for n, size in zip(names, sizes):
-        plan.texts[n] = plan.shown[n] = chars[start : start + size]
+        plan.text(key, n, chars[start : start + size], chars[start : start + size])
         start += size
 
 
@@ -228,7 +306,7 @@ def _stacked(own: list[_Widget], widgets: list[_Widget]) -> list[str]:
     return names
 
 
-def _plan_boxes(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
+def _plan_boxes(plan: _Plan, key: str, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
     options = {choice.strip().lower(): json.loads(ticks or "[]") for choice, ticks in place.options}
     wanted = value.strip().lower()
     if wanted and wanted not in options:
@@ -241,7 +319,7 @@ def _plan_boxes(plan: _Plan, place: AnswerPlace, value: str, widgets: list[_Widg
     every = {(n, k) for ticks in options.values() for n, _, k in ticks}
     for w in widgets:
         if (w.name, w.nth) in every:
-            plan.states[w.xref] = w.on_state if (w.name, w.nth) in chosen else "Off"
+            plan.state(key, w.xref, w.on_state if (w.name, w.nth) in chosen else "Off")
 
 
 # ---------------------------------------------------------------- filling
@@ -309,18 +387,27 @@ def changes(original: Path, written: Path, filled: frozenset[int], hybrid: bool 
     """Where ``written`` differs from ``original`` other than in the values, states and
     appearances of the ``filled`` widgets (object numbers) and their fields (and, for a hybrid
     form, its removed XFA copy and usage-rights signature)."""
+    return [f.text for f in _changes(original, written, filled, hybrid)]
+
+
+def _changes(original: Path, written: Path, filled: frozenset[int], hybrid: bool) -> list[_Finding]:
+    """:func:`changes`, each with the filled widgets whose objects changed (none: not theirs)."""
     a, b = pymupdf.open(original), pymupdf.open(written)
     for doc in (a, b):
         if doc.needs_pass:
             doc.authenticate("")
     try:
-        out = _page_changes(a, b)
+        out = [_Finding(t) for t in _page_changes(a, b)]
         allowed = _allowed_keys(a, filled, hybrid)
+        heads: dict[int, set[int]] = {}
+        for w in filled:
+            heads.setdefault(_field_head(a, w), set()).add(w)
         for x in range(1, a.xref_length()):
             diff = _object_change(a, b, x, allowed.get(x, frozenset()))
             if diff:
-                out.append(_where(a, x) + diff)
-        out += _new_objects(a, b, filled)
+                owners = ({x} if x in filled else set()) | heads.get(x, set())
+                out.append(_Finding(_where(a, x) + diff, frozenset(owners)))
+        out += [_Finding(t) for t in _new_objects(a, b, filled)]
         return out
     finally:
         a.close()
@@ -372,7 +459,9 @@ def _object_change(a: pymupdf.Document, b: pymupdf.Document, x: int, allowed: fr
         ka, kb = a.xref_get_keys(x), b.xref_get_keys(x)
     except Exception:  # noqa: BLE001 - a free or damaged object number
         return ""
-    changed = sorted(k for k in set(ka) | set(kb) if k not in allowed and a.xref_get_key(x, k) != b.xref_get_key(x, k))
+    changed = sorted(
+        k for k in set(ka) | set(kb) if k not in allowed and not _same(k, a.xref_get_key(x, k), b.xref_get_key(x, k))
+    )
     if changed:
         return "its " + ", ".join("/" + k for k in changed[:4])
     if not ka and a.xref_object(x) != b.xref_object(x):
@@ -380,6 +469,23 @@ def _object_change(a: pymupdf.Document, b: pymupdf.Document, x: int, allowed: fr
     if a.xref_is_stream(x) and a.xref_stream_raw(x) != b.xref_stream_raw(x):
         return "its stream"
     return ""
+
+
+def _same(key: str, before: tuple[str, str], after: tuple[str, str]) -> bool:
+    """Whether a key's two values are the same; a rectangle is the same rectangle whichever
+    corners it is stored by (an upside-down ``/Rect`` that MuPDF wrote the right way up)."""
+    if before == after:
+        return True
+    return key in ("Rect", "BBox") and _rect(before[1]) is not None and _rect(before[1]) == _rect(after[1])
+
+
+def _rect(text: str) -> tuple[float, ...] | None:
+    """A rectangle's ``[x0 y0 x1 y1]`` as (left, bottom, right, top), rounded to 0.01 point."""
+    numbers = re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)", text or "")
+    if not text.strip().startswith("[") or len(numbers) != 4:
+        return None
+    x0, y0, x1, y1 = (float(n) for n in numbers)
+    return tuple(round(v, 2) for v in (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
 
 
 def _where(a: pymupdf.Document, x: int) -> str:
@@ -416,8 +522,8 @@ def _refs(text: str) -> list[int]:
     return [int(n) for n in _REF.findall(text or "")]
 
 
-def _check_values(work: Path, plan: _Plan, source: Path) -> None:
-    """Each filled field reads back as written."""
+def _unread(work: Path, plan: _Plan) -> tuple[str, list[_Finding]] | None:
+    """The first filled field that does not read back as written (None: each does)."""
     doc = pymupdf.open(work)
     if doc.needs_pass:
         doc.authenticate("")
@@ -425,11 +531,16 @@ def _check_values(work: Path, plan: _Plan, source: Path) -> None:
         for page in doc:
             for w in page_widgets(page):
                 name = w.field_name or ""
+                problem = None
                 if name in plan.texts and str(w.field_value or "") not in (plan.texts[name], plan.shown[name]):
-                    raise PdfWriteError(source, f"field '{name}' reads back '{w.field_value}'", RESAVE)
-                state = doc.xref_get_key(w.xref, "AS")[1]
-                if w.xref in plan.states and pdf_name(state) != pdf_name(plan.states[w.xref]):
-                    raise PdfWriteError(source, f"box '{name}' did not take its state", RESAVE)
+                    problem = f"field '{name}' reads back '{w.field_value}'"
+                elif w.xref in plan.states and pdf_name(doc.xref_get_key(w.xref, "AS")[1]) != pdf_name(
+                    plan.states[w.xref]
+                ):
+                    problem = f"box '{name}' did not take its state"
+                if problem:
+                    return problem, [_Finding(problem, frozenset({w.xref}))]
+        return None
     finally:
         doc.close()
 

@@ -58,7 +58,9 @@ class AnswerPlace:
     ("a new paragraph after the question: the document leaves no space"); ``control`` what draws
     the place when the kind alone does not say it (a content control's type: "text", "rich text",
     "dropdown", "combo box", "date"; a legacy field's: "FORMTEXT", "FORMDROPDOWN"; boxes':
-    "checkbox", "FORMCHECKBOX", "glyph", "list glyph", "X column"; a PDF field's type)."""
+    "checkbox", "FORMCHECKBOX", "glyph", "list glyph", "X column"; a PDF field's type); ``column``
+    the header of the table column the place sits in ("Observations", "Response"), as the mapping
+    names the place ("table cell" says less)."""
 
     kind: PlaceKind
     locator: str
@@ -67,9 +69,12 @@ class AnswerPlace:
     max_chars: int | None = None
     note: str = ""
     control: str = ""
+    column: str = ""
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind.value, "locator": self.locator}
+        if self.column:
+            out["column"] = self.column
         if self.control:
             out["control"] = self.control
         if self.options:
@@ -111,6 +116,19 @@ class AnswerWrite(Protocol):
     def value(self) -> str: ...
 
 
+@dataclass(frozen=True)
+class Unwritten:
+    """An answer a document writer could not put into its place, while it wrote the others: the
+    place (its pseudo-cell key, ``"Form!B12"``), why, and what the responder can do."""
+
+    place: str
+    problem: str
+    fix: str
+
+    def line(self) -> str:
+        return f"{self.place}: {self.problem}. {self.fix}"
+
+
 def answer_values(writes: Iterable[AnswerWrite]) -> dict[str, str]:
     """The writes as ``{place key: value}``, the last write to a place winning (what a document
     writer fills)."""
@@ -129,6 +147,7 @@ __all__ = [
     "AnswerPlace",
     "AnswerWrite",
     "PlaceKind",
+    "Unwritten",
     "answer_values",
     "place_key",
     "question_kind",

@@ -60,6 +60,7 @@ from engine.core.limits import Limits
 from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
 from engine.ingest.sheet import cell_text, sniff_delimiter
+from engine.questionnaire.corrections import QuestionCorrection, TableCorrection, TableMap
 from engine.questionnaire.places import AnswerPlace
 from engine.questionnaire.validation import (
     Bounds,
@@ -134,6 +135,8 @@ class Questionnaire:
     notes: tuple[str, ...] = ()  # skipped sheets and why, unresolvable dropdowns…
     # a Word or PDF questionnaire's answer places by pseudo-cell ("Document!C12"): places.py; empty for a sheet
     places: Mapping[str, AnswerPlace] = field(default_factory=dict, hash=False)
+    # a document's tables read by columns, each column's header and role (what a responder corrects per table)
+    tables: tuple[TableMap, ...] = ()
 
     @cached_property
     def questions(self) -> tuple[Question, ...]:
@@ -161,14 +164,35 @@ class ReadOptions:
     exclude: tuple[str, ...] = ()
     include: tuple[str, ...] = ()
     like: tuple[str, ...] = ()
+    # the responder's corrections of the mapping (engine/questionnaire/corrections.py): a table column's
+    # role, every row of its table following; a question's text, kind or answer place
+    tables: tuple[TableCorrection, ...] = ()
+    questions: tuple[QuestionCorrection, ...] = ()
+
+    def __post_init__(self) -> None:  # given as JSON (the store, read_questionnaire's keywords): the records
+        object.__setattr__(self, "tables", tuple(TableCorrection.from_json(c) for c in self.tables))
+        object.__setattr__(self, "questions", tuple(QuestionCorrection.from_json(c) for c in self.questions))
 
     def to_json(self) -> dict:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items() if v not in (None, "", ())}
+        out = {
+            k: list(v) if isinstance(v, tuple) else v
+            for k, v in asdict(self).items()
+            if v not in (None, "", ()) and k not in ("tables", "questions")
+        }
+        if self.tables:
+            out["tables"] = [c.to_json() for c in self.tables]
+        if self.questions:
+            out["questions"] = [c.to_json() for c in self.questions]
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> ReadOptions:
         return cls(
-            **{k: tuple(map(str, v)) if k in _CORRECTIONS else v for k, v in d.items() if k in cls.__dataclass_fields__}
+            **{
+                k: tuple(map(str, v)) if k in _CORRECTIONS else tuple(v) if k in ("tables", "questions") else v
+                for k, v in d.items()
+                if k in cls.__dataclass_fields__
+            }  # fmt: skip
         )
 
     def checked(self, file: str) -> ReadOptions:

@@ -24,6 +24,7 @@ from engine.index.profile import row_ids
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.review.export_cells import export_drafts
+from engine.review.writes import UnwrittenAnswer
 from storage.review_store import Decision, ReviewStore
 
 
@@ -36,6 +37,7 @@ class DraftRun:
     skipped_answered: int = 0
     counts: dict[str, int] = field(default_factory=dict)  # the run's questions (kept and drafted) by status
     exported: Path | None = None
+    unwritten: list[UnwrittenAnswer] = field(default_factory=list)  # answers the export could not write
 
     @property
     def not_required(self) -> int:
@@ -94,7 +96,7 @@ def draft_questionnaire(
         drafts = [
             Draft.from_stored(k, latest[k]) for k in (question_key(q) for q in questionnaire.questions) if k in latest
         ]
-        run.exported = export_drafts(questionnaire, drafts, out)
+        run.exported = export_drafts(questionnaire, drafts, out, run.unwritten)
     return run
 
 

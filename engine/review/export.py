@@ -40,6 +40,11 @@ workbooks; counted from 1899 their dates showed 1,462 days late).
 
 CSV: see :func:`export_csv`. Every write is atomic: a temporary file in the target's folder,
 fsync, then ``os.replace``; the source is never modified.
+
+One answer never refuses the others: given an ``unwritten`` list, a write its cell cannot take (no
+such sheet, not a cell reference, longer than a cell holds, the hidden part of a merged range, a
+shared formula's anchor, a character the CSV's encoding cannot hold) is listed there
+(:class:`~engine.questionnaire.places.Unwritten`) and the others are written.
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire
 from engine.questionnaire.date_format import from_number_format
 from engine.questionnaire.formats import SUFFIXES, DocumentFormat, document_format
-from engine.questionnaire.places import response_only
+from engine.questionnaire.places import Unwritten, response_only
 from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.review.pdf_response import write_response_docx
 from engine.review.writes import CellWrite, ExportError
@@ -131,19 +136,28 @@ def _date_value(w: "CellWrite", date_styles: frozenset, epoch: datetime, file: P
     return _DateText(shown, int(to_excel(day, epoch)), date_styles)
 
 
-def export(source: Path, target: Path, writes: Sequence[CellWrite], questionnaire: Questionnaire | None = None) -> Path:
+def export(
+    source: Path,
+    target: Path,
+    writes: Sequence[CellWrite],
+    questionnaire: Questionnaire | None = None,
+    unwritten: list[Unwritten] | None = None,
+) -> Path:
     """Export by the source's extension: .xlsx / .xlsm or .csv here, a document format (.docx, .docm,
     .pdf) by its writer (engine/questionnaire/formats.py), which needs ``questionnaire`` (the source
     read: its answer places). Returns the file written: for a flat PDF, the Word response document
-    ``target`` with the suffix .docx (:func:`completed_suffix`)."""
+    ``target`` with the suffix .docx (:func:`completed_suffix`). Given ``unwritten``, an answer
+    that cannot be written (a cell or answer place that cannot take it) is listed there and the
+    others are written (the export is not refused for one question); without it, that answer
+    refuses the export."""
     suffix = Path(source).suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        return export_xlsx(source, target, writes)
+        return export_xlsx(source, target, writes, unwritten)
     if suffix == ".csv":
-        return export_csv(source, target, writes)
+        return export_csv(source, target, writes, unwritten)
     document = document_format(Path(source))
     if document is not None:
-        return _export_document(document, Path(source), Path(target), writes, questionnaire)
+        return _export_document(document, Path(source), Path(target), writes, questionnaire, unwritten)
     raise ExportError(
         source,
         f"cannot export a {suffix or 'extension-less'} file",
@@ -163,6 +177,7 @@ def _export_document(
     target: Path,
     writes: Sequence[CellWrite],
     questionnaire: Questionnaire | None,
+    unwritten: list[Unwritten] | None = None,
 ) -> Path:
     """A document questionnaire's export: each write to its answer place (the last write to a place
     wins), or a flat PDF's answers into its response document."""
@@ -176,7 +191,7 @@ def _export_document(
     try:
         if response_only(questionnaire.places):
             return write_response_docx(questionnaire, target, writes)
-        return document.write(questionnaire, target, writes)
+        return document.write(questionnaire, target, writes, unwritten)
     except FileProblem as exc:
         raise ExportError(exc.file, exc.problem, exc.fix) from None
 
@@ -184,8 +199,13 @@ def _export_document(
 # ---------------------------------------------------------------------------------- XLSX
 
 
-def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
-    """Copy ``source`` to ``target`` with only ``writes`` filled in (last write to a cell wins)."""
+def export_xlsx(
+    source: Path, target: Path, writes: Sequence[CellWrite], unwritten: list[Unwritten] | None = None
+) -> Path:
+    """Copy ``source`` to ``target`` with only ``writes`` filled in (last write to a cell wins).
+    Given ``unwritten``, a write its cell cannot take (no such sheet, not a cell reference, longer
+    than a cell holds, the hidden part of a merged range, a shared formula's anchor) is listed there
+    and the others are written; without it, that write refuses the export."""
     source, target = _check_paths(source, target)
     if target.suffix.lower() != source.suffix.lower():
         raise ExportError(
@@ -201,19 +221,26 @@ def export_xlsx(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path
         date_styles = _date_styles(zin, names) if dated else frozenset()
         epoch = _epoch(zin, workbook, source) if dated else CALENDAR_WINDOWS_1900
         for w in writes:
-            if w.sheet not in sheets:
-                raise ExportError(
-                    source, f"no sheet named {w.sheet!r} (sheets: {', '.join(sheets)})", "use one of these sheet names"
-                )
-            part, sheet_id = sheets[w.sheet]
-            cells = by_part.setdefault(part, (w.sheet, sheet_id, {}))[2]
-            cells[_parse_ref(w.cell, source, w.sheet)] = (
-                _date_value(w, date_styles, epoch, source) if w.kind == "date" else _xml_text(w, source)
-            )
+            try:
+                if w.sheet not in sheets:
+                    raise ExportError(
+                        source,
+                        f"no sheet named {w.sheet!r} (sheets: {', '.join(sheets)})",
+                        "use one of these sheet names",
+                    )
+                part, sheet_id = sheets[w.sheet]
+                ref = _parse_ref(w.cell, source, w.sheet)
+                value = _date_value(w, date_styles, epoch, source) if w.kind == "date" else _xml_text(w, source)
+            except ExportError as exc:
+                if unwritten is None:
+                    raise
+                unwritten.append(Unwritten(f"{w.sheet}!{w.cell}", exc.problem, exc.fix))
+                continue
+            by_part.setdefault(part, (w.sheet, sheet_id, {}))[2][ref] = value
         edited: dict[str, bytes | None] = {}
         formulas_dropped: set[tuple[str, str]] = set()
         for part, (sheet, sheet_id, cells) in by_part.items():
-            xml, dropped = _edit_sheet(_read_text(zin, part, source), cells, source, sheet)
+            xml, dropped = _edit_sheet(_read_text(zin, part, source), cells, source, sheet, unwritten)
             edited[part] = xml.encode("utf-8")
             formulas_dropped |= {(sheet_id, ref) for ref in dropped}
         if formulas_dropped and calc_chain:
@@ -378,25 +405,36 @@ def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(out) + text[pos:]
 
 
-def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path, sheet: str) -> tuple[str, set[str]]:
-    """The sheet XML with ``cells`` written, and the refs of the formulas they replaced."""
+def _edit_sheet(
+    xml: str, cells: dict[tuple[int, int], str], file: Path, sheet: str, unwritten: list[Unwritten] | None = None
+) -> tuple[str, set[str]]:
+    """The sheet XML with ``cells`` written, and the refs of the formulas they replaced; a cell
+    that cannot be written refuses the sheet, or (given ``unwritten``) is listed there and left as
+    it is."""
     root = re.search(r"<(?:(\w+):)?worksheet\b", xml)
     if root is None:
         raise ExportError(
             file, f"sheet {sheet!r} is not a worksheet (a chart or dialog sheet)", "write answers to a worksheet"
         )
     p = f"{root[1]}:" if root[1] else ""
+    cells = dict(cells)
     for _, _, attrs, _ in _elements(xml, f"{p}mergeCell"):
         r1, c1, r2, c2 = _range(_attr(attrs, "ref") or "A1")
-        for row, col in cells:
+        for row, col in list(cells):
             if r1 <= row <= r2 and c1 <= col <= c2 and (row, col) != (r1, c1):
                 anchor = _ref(r1, c1)
-                raise ExportError(
+                problem = ExportError(
                     file,
                     f"{sheet}!{_ref(row, col)} lies inside the merged range "
                     f"{anchor}:{_ref(r2, c2)}, where only {anchor} shows",
                     f"write to {anchor} instead",
                 )
+                if unwritten is None:
+                    raise problem
+                unwritten.append(Unwritten(f"{sheet}!{_ref(row, col)}", problem.problem, problem.fix))
+                del cells[(row, col)]
+    if not cells:
+        return xml, set()
     col_styles: dict[int, str] = {}
     for _, _, attrs, _ in _elements(xml, f"{p}col"):
         if (style := _attr(attrs, "style")) is not None:
@@ -423,7 +461,9 @@ def _edit_sheet(xml: str, cells: dict[tuple[int, int], str], file: Path, sheet: 
         while pending and pending[0] < number:
             edits.append((start, start, _new_row(p, (r := pending.pop(0)), by_row[r], col_styles)))
         if pending and pending[0] == number:
-            row_xml, gone = _edit_row(p, number, attrs, content, by_row[pending.pop(0)], col_styles, file, sheet)
+            row_xml, gone = _edit_row(
+                p, number, attrs, content, by_row[pending.pop(0)], col_styles, file, sheet, unwritten
+            )
             edits.append((start, end, row_xml))
             dropped |= gone
     edits += [(body_end, body_end, _new_row(p, r, by_row[r], col_styles)) for r in pending]
@@ -457,6 +497,7 @@ def _edit_row(
     col_styles: dict[int, str],
     file: Path,
     sheet: str,
+    unwritten: list[Unwritten] | None = None,
 ) -> tuple[str, set[str]]:
     content = content or ""
     row_style = _attr(attrs, "s") if _attr(attrs, "customFormat") in ("1", "true") else None
@@ -476,11 +517,16 @@ def _edit_row(
             if formula is not None:
                 span = _attr(formula[1], "ref")
                 if span and _range(span) != _range(ref):
-                    raise ExportError(
+                    problem = ExportError(
                         file,
                         f"{sheet}!{ref} holds the formula that the cells {span} share",
                         "write the answer to another cell, or remove that formula in Excel first",
                     )
+                    if unwritten is None:
+                        raise problem
+                    unwritten.append(Unwritten(f"{sheet}!{ref}", problem.problem, problem.fix))
+                    pending.pop(0)
+                    continue  # the cell stays as it is
                 dropped.add(ref)
             edits.append((start, end, _cell_xml(p, ref, _attr(cell_attrs, "s"), cols[pending.pop(0)])))
     edits += [(len(content), len(content), new_cell(c)) for c in pending]
@@ -632,7 +678,9 @@ def _copy_package(zin: zipfile.ZipFile, out: BinaryIO, edited: dict[str, bytes |
 # ----------------------------------------------------------------------------------- CSV
 
 
-def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
+def export_csv(
+    source: Path, target: Path, writes: Sequence[CellWrite], unwritten: list[Unwritten] | None = None
+) -> Path:
     """Copy a CSV questionnaire with only ``writes`` filled in; ``cell`` addresses the grid
     (column letter + 1-based row; ``sheet`` is ignored), the last write to a cell wins.
 
@@ -664,10 +712,7 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
     rows = _csv_rows(text, delimiter)
     newline = next((text[e:t] for _, e, t in rows if t > e), "\r\n")
 
-    by_row: dict[int, dict[int, str]] = {}
-    for w in writes:
-        row, col = _parse_ref(w.cell, source, w.sheet or source.name)
-        by_row.setdefault(row, {})[col] = csv_field(w.value, delimiter)
+    by_row = _csv_writes(writes, source, delimiter, codec, unwritten)
     edits: list[tuple[int, int, str]] = []
     for number, (fields, _, _) in enumerate(rows, 1):  # the file's own fields that a spreadsheet would run
         for col, (start, end) in enumerate(fields, 1):
@@ -706,6 +751,38 @@ def export_csv(source: Path, target: Path, writes: Sequence[CellWrite]) -> Path:
         ) from None
     write_atomic(target, lambda f: f.write(data))
     return target
+
+
+def _csv_writes(
+    writes: Sequence[CellWrite], source: Path, delimiter: str, codec: str, unwritten: list[Unwritten] | None
+) -> dict[int, dict[int, str]]:
+    """The writes as ``{row: {column: field}}`` (each neutralised against formula injection); one
+    that cannot be written refuses the export, or (given ``unwritten``) is listed there."""
+    by_row: dict[int, dict[int, str]] = {}
+    for w in writes:
+        try:
+            row, col = _parse_ref(w.cell, source, w.sheet or source.name)
+            value = csv_field(w.value, delimiter)
+            _encodable(value, codec, source)
+        except ExportError as exc:
+            if unwritten is None:
+                raise
+            unwritten.append(Unwritten(f"{w.sheet}!{w.cell}", exc.problem, exc.fix))
+            continue
+        by_row.setdefault(row, {})[col] = value
+    return by_row
+
+
+def _encodable(value: str, codec: str, source: Path) -> None:
+    try:
+        value.encode(codec)
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.end]
+        raise ExportError(
+            source,
+            f"an answer has {bad!r}, which the file's encoding {codec} cannot hold",
+            "replace that character, or save the questionnaire as UTF-8 CSV first",
+        ) from None
 
 
 def _unquoted(field: str) -> str:

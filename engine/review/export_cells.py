@@ -25,8 +25,10 @@ from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.date_format import date_format
+from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import question_key
 from engine.review.export import CellWrite, export
+from engine.review.writes import UnwrittenAnswer, unwritten_answers
 
 CHOICE_CHARS = 40
 SEPARATOR = " — "  # engine.index.library.answer_text joins choice and explanation with it
@@ -101,9 +103,16 @@ def answer_writes(
     return writes
 
 
-def export_drafts(questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path) -> Path:
-    """The original file with the drafted answers filled in (no_context and errors left blank)."""
+def export_drafts(
+    questionnaire: Questionnaire, drafts: Iterable[Draft], out: Path, unwritten: list[UnwrittenAnswer] | None = None
+) -> Path:
+    """The original file with the drafted answers filled in (no_context and errors left blank);
+    given ``unwritten``, an answer its place cannot take is listed there and the others written."""
     drafts = [d for d in drafts if d.status is DraftStatus.DRAFTED]
     answers = {d.key: (d.answer, d.choice) for d in drafts}
     dates = {d.key for d in drafts if d.profile_fact == "date"}
-    return export(questionnaire.path, out, answer_writes(questionnaire, answers, dates), questionnaire)
+    places: list[Unwritten] | None = [] if unwritten is not None else None
+    written = export(questionnaire.path, out, answer_writes(questionnaire, answers, dates), questionnaire, places)
+    if unwritten is not None and places:
+        unwritten.extend(unwritten_answers(questionnaire, places))
+    return written

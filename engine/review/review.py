@@ -40,11 +40,13 @@ from engine.drafting.records import Citation, Draft
 from engine.drafting.sections import SectionGate, approved
 from engine.index.library import AnswerLibrary
 from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify, row_types_of
 from engine.review.csv_writer import csv_text
 from engine.review.export import export
 from engine.review.export_cells import answer_writes
+from engine.review.writes import UnwrittenAnswer, unwritten_answers
 from storage.review_store import (
     Approval,
     Assignment,
@@ -202,6 +204,14 @@ class ReviewItem:
             if self.answer or self.choice:
                 return self.answer, self.choice
         return None
+
+
+@dataclass(frozen=True)
+class Completed:
+    """A completed file: its bytes, and the answers it could not hold (the others are in it)."""
+
+    data: bytes
+    unwritten: tuple[UnwrittenAnswer, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -414,12 +424,21 @@ class Review:
     def unapproved(self) -> list[ReviewItem]:
         return [i for i in self.items() if not i.state.approved]
 
-    def export_workbook(self, out: Path, include_unreviewed: bool = False, approved_only: bool = False) -> Path:
+    def export_workbook(
+        self,
+        out: Path,
+        include_unreviewed: bool = False,
+        approved_only: bool = False,
+        unwritten: list[UnwrittenAnswer] | None = None,
+    ) -> Path:
         """The original questionnaire with the approved answers filled in, nothing else changed (a
         flat PDF's: its Word response document, ``out`` with the suffix .docx); ``approved_only``:
         only the accepted or edited answers a second person approved (``ReviewItem.approval``),
-        every other answer cell left as it is. Returns the file written."""
+        every other answer cell left as it is. Returns the file written. Given ``unwritten``, an
+        answer its place cannot take is listed there (the question and why) and the others are
+        written; without it, that answer refuses the export."""
         require(Permission.EXPORT)
+        places: list[Unwritten] | None = [] if unwritten is not None else None
         answers = {}
         for item in self.items():
             value = item.exported(include_unreviewed)
@@ -428,16 +447,25 @@ class Review:
         dates = {
             i.key for i in self.items() if i.draft is not None and i.draft.profile_fact == "date"
         }  # written as dates
-        return export(
-            self.questionnaire.path, Path(out), answer_writes(self.questionnaire, answers, dates), self.questionnaire
-        )
+        writes = answer_writes(self.questionnaire, answers, dates)
+        written = export(self.questionnaire.path, Path(out), writes, self.questionnaire, places)
+        if unwritten is not None and places:
+            unwritten.extend(unwritten_answers(self.questionnaire, places))
+        return written
 
     def workbook_bytes(self, include_unreviewed: bool = False, approved_only: bool = False) -> bytes:
         """The bytes of :meth:`export_workbook`'s file (its suffix: engine.review.export.completed_suffix)."""
+        return self.completed(include_unreviewed, approved_only).data
+
+    def completed(self, include_unreviewed: bool = False, approved_only: bool = False) -> Completed:
+        """The completed file's bytes and the answers it could not hold (each question and why):
+        one answer its place refuses never refuses the others."""
         require(Permission.EXPORT)
+        unwritten: list[UnwrittenAnswer] = []
         with tempfile.TemporaryDirectory(prefix="rfp-export-") as tmp:
             target = Path(tmp) / f"completed{self.questionnaire.path.suffix}"
-            return self.export_workbook(target, include_unreviewed, approved_only).read_bytes()
+            data = self.export_workbook(target, include_unreviewed, approved_only, unwritten).read_bytes()
+        return Completed(data, tuple(unwritten))
 
     def answers_csv(self) -> str:
         """One row per question: id, sheet, row, question, state, choice, answer (every cell

@@ -1,13 +1,21 @@
 """What every export takes and raises: :class:`CellWrite` (one answer into one cell or answer
 place) and :class:`ExportError` (an export that cannot be done). Apart from engine/review/export.py
 so that the writers it dispatches to (engine/review/pdf_response.py, a flat PDF's response
-document) share them without importing it."""
+document) share them without importing it.
+
+An export is never refused for one question: the answers a document writer could not put in their
+place (:class:`~engine.questionnaire.places.Unwritten`, by place) are named by question here
+(:func:`unwritten_answers`: :class:`UnwrittenAnswer`, its ID or row and why), for the CLI's output
+and the Export screen; the file holds the other answers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from engine.core.types import FileProblem
+from engine.questionnaire import Questionnaire
+from engine.questionnaire.places import Unwritten, place_key
+from engine.questionnaire.qualifiers import question_key
 
 
 @dataclass(frozen=True)
@@ -29,4 +37,32 @@ class ExportError(FileProblem):
     """An export that cannot be done."""
 
 
-__all__ = ["CellWrite", "ExportError"]
+@dataclass(frozen=True)
+class UnwrittenAnswer:
+    """A question whose answer the export could not write (the other answers were written)."""
+
+    key: str  # the question's key (engine.questionnaire.qualifiers.question_key)
+    label: str  # how a reviewer names it: its ID, else "Form row 12"
+    problem: str
+    fix: str
+
+    def line(self) -> str:
+        return f"{self.label}: not written: {self.problem}. {self.fix}"
+
+
+def unwritten_answers(questionnaire: Questionnaire, unwritten: list[Unwritten]) -> tuple[UnwrittenAnswer, ...]:
+    """The questions of ``unwritten`` places (a place no question owns is named by its key)."""
+    owner = {}
+    for q in questionnaire.questions:
+        for cell in (q.choice_cell, q.text_cell):
+            if cell:
+                owner.setdefault(place_key(q.sheet, cell), q)
+    out = []
+    for u in unwritten:
+        q = owner.get(u.place)
+        label = (q.id or f"{q.sheet} row {q.row}") if q is not None else u.place
+        out.append(UnwrittenAnswer(question_key(q) if q is not None else u.place, label, u.problem, u.fix))
+    return tuple(out)
+
+
+__all__ = ["CellWrite", "ExportError", "UnwrittenAnswer", "unwritten_answers"]

@@ -105,7 +105,9 @@ def test_a_word_questionnaire_uploaded_corrected_drafted_accepted_and_downloaded
             page.locator('[data-testid="stExpander"] summary').filter(has_text="Correct the detection").click()
             app.settle()
             box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Not questions: leave these out")
-            box.get_by_role("combobox").click()
+            combo = box.get_by_role("combobox")
+            combo.scroll_into_view_if_needed()  # below the tables' columns, at the foot of the window
+            combo.click()
             page.locator('[role="listbox"] [role="option"]').filter(has_text="final version").first.click()
             page.keyboard.press("Escape")
             app.settle()
@@ -173,3 +175,74 @@ def test_a_pdf_form_uploaded_drafted_accepted_and_downloaded_filled(tmp_path):
     assert (
         not filled["Vendor Name"].existing_answer and not filled["Is customer data encrypted at rest?"].existing_choice
     )
+
+
+REQUIREMENTS = (
+    "Firewall rules are reviewed every six months.",
+    "Vendor default passwords are changed before use.",
+    "Cardholder data is encrypted in transit.",
+)
+
+
+def checklist(path):
+    """A requirement table whose "In Place" / "Not in Place" columns the reader takes for answer text (#55)."""
+    doc = wf.new()
+    doc.add_paragraph("Requirement checklist")
+    wf.add(doc, wf.table([["Requirement", "In Place", "Not in Place", "Observations"],
+                          *[[r, "", "", ""] for r in REQUIREMENTS]]))  # fmt: skip
+    return wf.save(doc, path)
+
+
+def pick(app, label: str, option: str) -> None:
+    """Choose ``option`` in the selectbox labelled ``label``."""
+    box = app.page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box.wait_for(timeout=60_000)
+    combo = box.get_by_role("combobox")
+    combo.scroll_into_view_if_needed()
+    combo.click()
+    app.page.locator('[role="listbox"] [role="option"]').filter(has_text=option).first.click()
+    app.settle()
+    assert combo.input_value() == option
+
+
+def test_a_columns_role_corrected_once_in_the_browser_every_row_of_its_table_follows(tmp_path):
+    """#55's done-when: the responder makes a table's "In Place" and "Not in Place" columns the options
+    of one choice once, and every row of the table becomes a choice question (the counts by kind
+    on the page: 3 text → 3 choice), kept with the questionnaire."""
+    from engine.app.workspace import Workspace
+    from engine.questionnaire.corrections import ColumnRole
+
+    folder = tmp_path / "workspace"
+    source = checklist(tmp_path / "checklist.docx")
+    with quoting_llm_server() as llm_url:
+        prepared(folder, llm_url, tmp_path)
+        with browser_on(folder, tmp_path / "streamlit.log", "word_roles") as app:
+            page = app.page
+            app.go("Questionnaire")
+            app.uploader("Upload questionnaire").set_input_files(str(source))
+            app.expect_text("Detected in checklist.docx")
+            app.settle()
+            assert metric(app, "Questions") == "3" and metric(app, "Text") == "3"
+            page.locator('[data-testid="stExpander"] summary').filter(has_text="Correct the detection").click()
+            app.settle()
+            app.expect_text("What each column of a table holds")
+            pick(app, "Column 2: In Place", "option")
+            pick(app, "Column 3: Not in Place", "option")
+            app.shot("roles")
+            app.button("Apply corrections").click()
+            app.expect_text("Read again with the corrections: 3 questions")
+            app.settle()
+            assert metric(app, "Questions") == "3" and metric(app, "Choice") == "3"  # every row follows
+            assert page.get_by_text("Text", exact=True).count() == 0  # no text-only question left
+            app.shot("roles_applied")
+            assert_no_traceback(app)
+    ws = Workspace(folder)
+    try:
+        (project,) = ws.projects()
+        assert {(c.column, c.role) for c in ws.read_options(project.id).tables} == {
+            (1, ColumnRole.OPTIONS),
+            (2, ColumnRole.OPTIONS),
+        }
+        assert [q.choices for q in ws.questionnaire(project.id).questions] == [("In Place", "Not in Place")] * 3
+    finally:
+        ws.review_store.close()

@@ -10,6 +10,7 @@ import sqlite3
 
 import docx
 import openpyxl
+import pymupdf
 import pytest
 
 from engine.questionnaire import read_questionnaire
@@ -211,3 +212,36 @@ def test_a_pdf_form_downloads_filled_and_a_flat_pdf_as_a_word_response_document(
 
 def texts_of(at) -> str:
     return "\n".join(str(e.value) for e in (*at.caption, *at.markdown, *at.info))
+
+
+def test_an_answer_its_field_cannot_hold_is_reported_and_the_others_downloaded(
+    open_screen, downloads, ui_workspace, tmp_path
+):
+    """One answer a PDF field refuses (longer than the field holds) never refuses the export (#55):
+    the completed form downloads with the other answers, and the screen names the question and why."""
+    from tests.pdf_forms import TEXT, add_field, label, save
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    label(page, 72, 100, "1. Vendor short code")
+    add_field(page, TEXT, "code", (200, 88, 400, 104), max_chars=6)
+    label(page, 72, 140, "2. How long are backups kept?")
+    add_field(page, TEXT, "backups", (240, 128, 500, 144))
+    form = save(doc, tmp_path / "codes.pdf")
+    ws = ui_workspace
+    project, questionnaire = ws.add_questionnaire(form.name, form.read_bytes())
+    review = ws.review(project.id)
+    code, backups = review.items()
+    review.edit(code.key, "ACME-CORPORATION", None)  # longer than the 6 characters the field holds
+    review.edit(backups.key, "Thirty-five days.", None)
+
+    at = open_screen("export")
+    assert not at.exception
+    (refused,) = [w.value for w in at.warning if "could not be written" in w.value]
+    assert "1 answer could not be written into the form; the others are in it" in refused
+    assert "**1**: the answer for field 'code' has 16 characters; the field holds 6" in refused
+    completed = downloads(by_label(at.download_button)["Download completed form"])
+    (tmp_path / "back.pdf").write_bytes(completed.content)
+    back = {x.text: x for x in read_questionnaire(tmp_path / "back.pdf").questions}
+    assert back["2. How long are backups kept?"].existing_answer == "Thirty-five days."
+    assert not back["1. Vendor short code (max 6 characters)"].existing_answer

@@ -187,8 +187,10 @@ st.caption(
 )
 
 left, middle, right = st.columns(3)
+unwritten = ()
 try:
-    workbook = review.workbook_bytes(include_unreviewed=include, approved_only=only_approved)
+    completed = review.completed(include_unreviewed=include, approved_only=only_approved)
+    workbook, unwritten = completed.data, completed.unwritten
 except Exception as exc:
     left.error(f"The completed {noun} could not be written: {problem_text(exc)}")
 else:
@@ -201,6 +203,13 @@ else:
         icon=":material/download:",
         on_click="ignore",
         width="stretch",
+    )
+if unwritten:  # one answer its place refuses never refuses the others: those rows, each with why
+    st.warning(
+        f"{len(unwritten)} answer{'s' if len(unwritten) != 1 else ''} could not be written into the {noun}; "
+        "the others are in it:\n\n"
+        + "\n".join(f"- **{escape_md(u.label)}**: {escape_md(u.problem)}. {escape_md(u.fix)}" for u in unwritten),
+        icon=":material/warning:",
     )
 middle.download_button(
     "Download answers (CSV)",

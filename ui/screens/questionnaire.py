@@ -23,6 +23,16 @@ from engine.core.types import IngestError
 from engine.index.proposed_product import ProductProposal, proposed_product
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
+from engine.questionnaire.corrections import (
+    ColumnRole,
+    QuestionCorrection,
+    QuestionKind,
+    TableColumn,
+    TableCorrection,
+    TableMap,
+    merged,
+    merged_questions,
+)
 from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, document_format
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.qualifiers import label as question_label_of
@@ -202,6 +212,24 @@ def document_detection(questionnaire: Questionnaire) -> None:
         hide_index=True,
         width="stretch",
     )
+    if questionnaire.tables:  # each table read by its columns: what each column holds (corrected below)
+        st.caption(
+            f"{count(len(questionnaire.tables), 'table')} read by columns; what each column holds "
+            "(change it under *Correct the detection*: every row of the table follows):"
+        )
+        st.dataframe(
+            [
+                {
+                    "Table": table_name(t),
+                    "Columns": " · ".join(
+                        f"{c.header or '(no header)'}: {c.role.value if c.role else '—'}" for c in t.columns
+                    ),  # fmt: skip
+                }
+                for t in questionnaire.tables
+            ],
+            hide_index=True,
+            width="stretch",
+        )
     for note in questionnaire.notes:
         st.info(escape_md(note[:1].upper() + note[1:]), icon=":material/info:")
 
@@ -307,11 +335,15 @@ def apply_corrections(ws: Workspace, pid: int, questionnaire: Questionnaire) -> 
     excluded = [keys[label] for label in st.session_state.get(correction_key(pid, "exclude"), []) if label in keys]
     added = st.session_state.get(correction_key(pid, "include"), [])
     like = st.session_state.get(correction_key(pid, "like"))
+    rows = mapping(questionnaire)
+    labels = [question_label(m) for m in rows]
     options = replace(
         current,
         exclude=tuple(dict.fromkeys(current.exclude + tuple(excluded))),
         include=tuple(dict.fromkeys(current.include + tuple(str(n) for n, _ in added))),
         like=tuple(dict.fromkeys(current.like + ((keys[like],) if like in keys else ()))),
+        tables=merged(current.tables, table_roles_chosen(pid, questionnaire)),
+        questions=merged_questions(current.questions, question_edit_chosen(pid, rows, labels)),
     )
     try:
         again = ws.set_read_options(pid, options)
@@ -350,16 +382,111 @@ def corrections(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: b
         key=correction_key(pid, "like"),
         disabled=locked,
     )
+    table_roles(pid, questionnaire, locked)
+    question_edit(pid, questionnaire, rows, labels, locked)
     correction_buttons(ws, pid, questionnaire, locked)
+
+
+ROLES: list[ColumnRole | None] = [None, *ColumnRole]
+KINDS: list[QuestionKind | None] = [None, *QuestionKind]
+
+
+def table_name(t: TableMap) -> str:
+    return f"Table {t.table + 1}: {t.title or '(no caption)'} · {count(len(t.keys), 'question')}"
+
+
+def column_name(c: TableColumn) -> str:
+    return f"Column {c.column + 1}: {c.header[:40] or '(no header)'}"
+
+
+def table_roles(pid: int, questionnaire: Questionnaire, locked: bool) -> None:
+    """A table's columns, each with its role: the responder changes a column's role once and every
+    row of that table follows (several columns made "option": the options of one choice per row)."""
+    if not questionnaire.tables:
+        return
+    st.markdown("**What each column of a table holds** — every row of the table follows")
+    tables = {t.table: t for t in questionnaire.tables}
+    chosen = st.selectbox(
+        "Table", list(tables), format_func=lambda i: table_name(tables[i]), key=correction_key(pid, "table"),
+        disabled=locked,
+    )  # fmt: skip
+    table = tables[chosen]
+    slots = st.columns(min(len(table.columns), 4) or 1)
+    for i, c in enumerate(table.columns):
+        slots[i % len(slots)].selectbox(
+            column_name(c),
+            ROLES,
+            index=ROLES.index(c.role),
+            format_func=lambda r: "—" if r is None else r.value,
+            key=correction_key(pid, f"role_{table.table}_{c.column}"),
+            disabled=locked,
+            help="Options: the column's cells are boxes or marks under the option its header names; several "
+            "option columns are one choice per row. Answer text and notes: where the written answer goes.",
+        )
+
+
+def table_roles_chosen(pid: int, questionnaire: Questionnaire) -> list[TableCorrection]:
+    """The column roles changed on screen (against what the table shows now)."""
+    out = []
+    for t in questionnaire.tables:
+        for c in t.columns:
+            role = st.session_state.get(correction_key(pid, f"role_{t.table}_{c.column}"))
+            if role is not None and role != c.role:
+                out.append(TableCorrection(t.table, c.column, ColumnRole(role)))
+    return out
+
+
+def question_edit(pid: int, questionnaire: Questionnaire, rows: list[Mapped], labels: list[str], locked: bool) -> None:
+    """One question's text, kind and answer place (for a question of a table read by columns: the
+    column of its row the answer goes in)."""
+    st.markdown("**Correct one question** — its text, its kind or where its answer goes")
+    label = st.selectbox(
+        "Question to correct", [None, *labels], format_func=lambda x: "—" if x is None else x,
+        key=correction_key(pid, "edit"), disabled=locked,
+    )  # fmt: skip
+    if label is None:
+        return
+    m = rows[labels.index(label)]
+    st.text_input("Its text", value=m.text, key=correction_key(pid, "edit_text"), disabled=locked)
+    kind, place = st.columns(2)
+    kind.selectbox(
+        "Its kind", KINDS, format_func=lambda k: f"as read ({m.kind})" if k is None else k.value,
+        key=correction_key(pid, "edit_kind"), disabled=locked,
+    )  # fmt: skip
+    table = next((t for t in questionnaire.tables if m.key in t.keys), None)
+    if table is not None:
+        columns = {c.column: c for c in table.columns}
+        place.selectbox(
+            "Its answer goes in", [None, *columns], format_func=lambda c: f"as read ({m.place[:40]})" if c is None
+            else column_name(columns[c]), key=correction_key(pid, "edit_column"), disabled=locked,
+        )  # fmt: skip
+
+
+def question_edit_chosen(pid: int, rows: list[Mapped], labels: list[str]) -> list[QuestionCorrection]:
+    label = st.session_state.get(correction_key(pid, "edit"))
+    if label not in labels:
+        return []
+    m = rows[labels.index(label)]
+    text = " ".join(str(st.session_state.get(correction_key(pid, "edit_text")) or "").split())
+    kind = st.session_state.get(correction_key(pid, "edit_kind"))
+    column = st.session_state.get(correction_key(pid, "edit_column"))
+    fix = QuestionCorrection(
+        m.key,
+        text if text and text != " ".join(m.text.split()) else None,
+        QuestionKind(kind) if kind is not None else None,
+        int(column) if column is not None else None,
+    )
+    return [fix] if (fix.text, fix.kind, fix.column) != (None, None, None) else []
 
 
 def correction_buttons(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: bool) -> None:
     """What the corrections kept with the questionnaire are, and the buttons that apply or reset them."""
     current = ws.read_options(pid)
-    if current.exclude or current.include or current.like:
+    if current.exclude or current.include or current.like or current.tables or current.questions:
         st.caption(
             f"Kept with this questionnaire: {len(current.exclude)} left out, {len(current.include)} added, "
-            f"{len(current.like)} examples whose like are added."
+            f"{len(current.like)} examples whose like are added, {len(current.tables)} table columns given a "
+            f"role, {len(current.questions)} questions corrected."
         )
     apply, reset, _ = st.columns([1, 1, 3])
     apply.button("Apply corrections", on_click=apply_corrections, args=(ws, pid, questionnaire), disabled=locked)
