@@ -1,0 +1,214 @@
+"""Which units are requirements, of which kind, mandatory or not: rules only, no model.
+
+A unit is a requirement when it obliges the offeror or the contractor (shall, must, required,
+is/are to, expected to, agrees to, is responsible for; "will" with the offeror's or the
+contractor's side as its subject), tells the offeror what the response holds or how to submit it
+(an imperative in the instructions: "Provide …", "Describe …"; "Quotes will only be accepted …"),
+or names an evaluation factor or criterion (in an evaluation section: points, weights, "will be
+evaluated", basis for award). A list item under a lead-in that obliges is one too, carrying the
+lead-in's cue. Not requirements: sentences that oblige or empower only the buyer ("The County
+reserves the right …", "The Government will provide …"), framework statements with no party
+obliged ("shall be deemed", "shall prevail", "shall be governed by"), definitions, background.
+
+The kind comes from the words of the sentence where they are plain (insurance, invoices,
+licences, indemnity → terms; points, evaluated → evaluation; what the proposal holds →
+submission; what the contractor does during performance → work), else from the kind of the
+section it sits in (its heading path: "Instructions", "Evaluation", "Scope of Work", "Terms").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.questionnaire.solicitation.records import Kind, Unit
+
+_I = re.I
+MUST = re.compile(
+    r"\b(shall|must|required|requires|require|is to|are to|expected to|is expected|are expected|mandatory|"
+    r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|will not be (?:accepted|considered)|"
+    r"(?:is|are) not (?:permitted|allowed))\b",
+    _I,
+)
+DESIRE = re.compile(r"\b(should|encouraged|encourages|preferred|desirable|recommended|is optional|are optional)\b", _I)
+PARTY = (
+    r"(?:offerors?|quoters?|contractors?|sub-?contractors?|vendors?|bidders?|proposers?|respondents?|consultants?|"
+    r"applicants?|suppliers?|firms?|providers?|you|your (?:firm|company|proposal|response)|staff|personnel|"
+    r"successful \w+|selected \w+|awardees?|(?:the )?companies?)"
+)
+PARTY_WILL = re.compile(rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\b", _I)
+PARTY_MAY = re.compile(rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\b", _I)
+RESPONSE_WILL = re.compile(
+    r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|offers?|responses?)\b[^.]{0,40}?\bwill\s+"
+    r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
+    _I,
+)
+MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos)\w*", _I)
+BUYER = re.compile(
+    r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
+    r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
+    r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|[A-Z]{2,6}\b)"
+    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b",
+    _I,
+)
+FRAMEWORK = re.compile(
+    r"\bshall (?:be deemed|be construed|prevail|be governed|be interpreted|be of no effect|mean|have the meaning|"
+    r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b",
+    _I,
+)
+IMPERATIVES = frozenset(
+    "provide describe list submit include indicate identify explain demonstrate complete write ensure attach propose "
+    "reference specify state detail discuss outline furnish allow save notify become address upload sign return "
+    "enter place publish deliver prepare maintain comply submitted document present insert select confirm certify "
+    "acknowledge obtain agree send register review develop handle recommend conduct perform assist support "
+    "coordinate conform follow use establish report summarize summarise show supply check".split()
+)
+WORK_VERBS = frozenset("review develop handle recommend conduct perform assist support coordinate establish".split())
+EVAL_WORDS = re.compile(
+    r"\b(evaluat\w*|points?|scored?|scoring|rated|rating|weight\w*|factors?|sub-?factors?|criteri\w*|basis for award|"
+    r"best value|trade-?off|pass/fail|relative importance|more important|most advantageous|award\w*|"
+    r"price reasonableness|lowest (?:responsive|price))\b|\[\s*\d+\s*\]|\(\d+\s*points?\)",
+    _I,
+)
+TERMS_WORDS = re.compile(
+    r"\b(insurance|insure\w*|insurer\w*|indemnif\w*|hold harmless|harmless|invoic\w*|payments?|paid|warrant\w*|"
+    r"licen[cs]\w*|terminat\w*|confidential\w*|liabilit\w*|liable|certif(?:y|ies|ication)\w*|laws?|statutes?|"
+    r"ordinances?|regulations|tax\w*|audit\w*|copyright\w*|intellectual property|data rights|by submitting|"
+    r"by executing|agrees?|assign\w*|sub-?contract\w*|subrogation|endorsement|deductible\w*|clauses?|"
+    r"price (?:increase|reduction)|prices?|fees?|discount\w*|rates?|deliver(?:y|ies)|shipments?|packing|"
+    r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa)\b",
+    _I,
+)
+SUBMIT_WORDS = re.compile(
+    r"\b(proposals?|quotes?|quotations?|bids?|applications?|submi\w*|responses?|offers?|resumes?|bios?|"
+    r"attachments?|forms?|page limit\w*|pages?|words?|deadline|due|questions?|portal|e-?mail|envelope|"
+    r"copies|volume|tab|signed|signature|references?|register\w*|addend\w*|pre-?qualifications?|qualifications?|"
+    r"experience|readme|repository|prototype|url)\b",
+    _I,
+)
+WORK_WORDS = re.compile(
+    r"\b(perform\w*|services?|tasks?|deliverables?|staff\w*|personnel|on-?site|work\w*|project\w*|"
+    r"support|maintain\w*|security|background checks?|replacement|key personnel|reports?)\b",
+    _I,
+)
+SECTION_KINDS = (  # a heading's words → the kind of what is under it (first match, innermost heading first)
+    (re.compile(r"evaluat|basis (?:for|of) award|award criteria|selection|criteria|scoring", _I), Kind.EVALUATION),
+    (
+        re.compile(
+            r"instruction|submission|submittal|proposal (?:format|content|preparation|requirement)|application format|"
+            r"format and content|compliance review|pre-?qualification|questions|cost proposal|technical proposal|"
+            r"proposal|quote|supplemental information|experience|qualifications|references",
+            _I,
+        ),
+        Kind.SUBMISSION,
+    ),
+    (
+        re.compile(
+            r"scope|statement of (?:work|objectives)|\bsow\b|\bpws\b|\bsoo\b|tasks?|deliverables|services|"
+            r"technical requirements|staff|personnel|security|objective|performance",
+            _I,
+        ),
+        Kind.WORK,
+    ),
+    (
+        re.compile(
+            r"terms|conditions|clauses|provisions|insurance|invoic|payment|warrant|data rights|license|contract|"
+            r"indemn|legal|general|certification|compliance|ownership|reporting|teaming",
+            _I,
+        ),
+        Kind.TERMS,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    requirement: bool
+    mandatory: bool = True
+    why: str = ""
+
+
+def _first_word(text: str) -> str:
+    m = re.match(r"^[\W\d]*([A-Za-z]+)", text)
+    return m.group(1).lower() if m else ""
+
+
+def _cue(text: str) -> Verdict | None:
+    """The obligation cue of one sentence: mandatory, desirable, or None."""
+    desire = DESIRE.search(text)
+    must = MUST.search(text)
+    if must and (not desire or must.start() < desire.start()):
+        return Verdict(True, True, must.group(1).lower())
+    if PARTY_WILL.search(text) or RESPONSE_WILL.search(text):
+        return Verdict(True, True, "will")
+    if desire:
+        return Verdict(True, False, desire.group(1).lower())
+    if PARTY_MAY.search(text) or MAY_SUBMIT.search(text):
+        return Verdict(True, False, "may")
+    return None
+
+
+def section_kind(headings: tuple[str, ...]) -> Kind | None:
+    """The kind of the section a unit sits in, from its innermost heading that names one."""
+    for heading in reversed(headings):
+        for pattern, kind in SECTION_KINDS:
+            if pattern.search(heading):
+                return kind
+    return None
+
+
+def judge(unit: Unit, section: Kind | None) -> Verdict:
+    """Whether ``unit`` is a requirement, and mandatory (see the module docstring)."""
+    text = unit.text
+    words = text.split()
+    if len(words) < 2 or len(text) < 8:
+        return Verdict(False)
+    if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
+        return Verdict(False, why="framework")
+    cue = _cue(text)
+    buyer = BUYER.match(text)
+    if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
+        if section is Kind.EVALUATION and EVAL_WORDS.search(text):
+            return Verdict(True, True, "evaluation")
+        return Verdict(False, why="buyer")
+    if cue is not None:
+        return cue
+    first = _first_word(text)
+    if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
+        if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
+            return Verdict(True, True, "imperative")
+    if unit.lead_in:
+        lead = _cue(unit.lead_in)
+        if lead is not None:
+            return Verdict(True, lead.mandatory, "lead-in")
+        if section is Kind.EVALUATION or EVAL_WORDS.search(unit.lead_in):
+            return Verdict(True, True, "criterion")
+    if section is Kind.EVALUATION and re.search(r"\[\s*\d+\s*\]|\(\d+\s*points?\)|\b\d+\s*points\b", text, _I):
+        return Verdict(True, True, "criterion")
+    return Verdict(False)
+
+
+def kind_of(unit: Unit, section: Kind | None) -> Kind:
+    """The kind of a requirement (see the module docstring)."""
+    text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
+    if section is Kind.EVALUATION and EVAL_WORDS.search(text):
+        return Kind.EVALUATION
+    if re.search(r"\bby (?:submitting|executing|signing)\b", text, _I):
+        return Kind.TERMS
+    scores = {
+        Kind.EVALUATION: 2 * len(EVAL_WORDS.findall(unit.text)),
+        Kind.TERMS: 2 * len(TERMS_WORDS.findall(unit.text)),
+        Kind.SUBMISSION: 2 * len(SUBMIT_WORDS.findall(unit.text)),
+        Kind.WORK: 2 * len(WORK_WORDS.findall(unit.text)),
+    }
+    if re.search(r"\b(?:offerors?|quoters?|bidders?|applicants?|proposers?|respondents?)\b", text, _I):
+        scores[Kind.SUBMISSION] += 2
+    if re.search(r"\bcontractors?\b", text, _I):
+        scores[Kind.TERMS] += 1
+        scores[Kind.WORK] += 1
+    if section is not None:
+        scores[section] += 3
+    return max(scores, key=lambda k: (scores[k], k is section))
+
+
+__all__ = ["Verdict", "judge", "kind_of", "section_kind"]
