@@ -71,6 +71,7 @@ class Unit:
     lead_in: str = ""  # the sentence ending in ':' a list item is under ("" for none)
     item: bool = False  # a list item (enumerated, bulleted or a line under a lead-in)
     paragraph: int = 0  # the paragraph's ordinal on its page (1-based)
+    leads: bool = False  # a lead-in with list items under it
 
 
 @dataclass(frozen=True)

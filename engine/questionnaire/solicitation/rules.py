@@ -47,7 +47,7 @@ MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach
 BUYER = re.compile(
     r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
     r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
-    r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|[A-Z]{2,6}\b)"
+    r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
     r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b",
     _I,
 )
@@ -121,6 +121,35 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
 )
 
 
+CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
+PASS_FAIL = re.compile(r"\bpass/fail\b|\bpass or fail\b", _I)
+EVAL_STATEMENT = re.compile(r"\b(?:will|shall|must|is|are)\b", _I)
+RATING = re.compile(
+    r"^(?:exceptional|outstanding|good|acceptable|marginal|unacceptable|non acceptable|satisfactory)\b", _I
+)
+LABEL = re.compile(r"^[A-Z][\w /&-]{0,40}:\s+")  # "Description: Write …"
+
+
+MODALS = frozenset({"shall", "must", "will"})
+MODAL = re.compile(r"\b(?:shall|must|will)\b", _I)
+LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
+DELIVERABLE = re.compile(
+    r"\b(proposals?|quotes?|quotations?|bids?|responses?|submissions?|applications?|attachments?|invoices?|"
+    r"resumes?|bios?|repositor\w+|prototypes?|rates?|prices?|pricing|fees?|deliverables?|reports?|staff|"
+    r"personnel|employees?|work|services?|insurance|certificates?|licen[cs]es?|forms?|documents?|cop(?:y|ies)|"
+    r"questions?|offers?|descriptions?|readme|contents?|materials?|shipments?|deliveries|precautions?|"
+    r"guarantees?|warranties|policies|records)\b",
+    _I,
+)
+BUYER_WORDS = re.compile(
+    r"\b(county|government|state|city|purchasing agent|contracting officer|public bod\w+|decision|payment|"
+    r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|"
+    r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings)\b",
+    _I,
+)
+FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
+
+
 @dataclass(frozen=True)
 class Verdict:
     requirement: bool
@@ -148,6 +177,24 @@ def _cue(text: str) -> Verdict | None:
     return None
 
 
+def _obliges_a_party(text: str) -> bool:
+    """Whether a shall / must / will sentence lands on the offeror's side: its subject (the words
+    before the modal) names that side or what it submits or delivers, or it is active with no
+    buyer in its subject ("Precaution shall be exercised …" has no subject party but obliges)."""
+    m = MODAL.search(text)
+    if m is None:
+        return True
+    subject = text[: m.start()]
+    if re.search(rf"\b{PARTY}\b", subject, _I) or DELIVERABLE.search(subject):
+        return True
+    if BUYER_WORDS.search(subject):
+        return False
+    after = text[m.end() :]
+    if FINAL.match(after):
+        return False
+    return True
+
+
 def section_kind(headings: tuple[str, ...]) -> Kind | None:
     """The kind of the section a unit sits in, from its innermost heading that names one."""
     for heading in reversed(headings):
@@ -166,6 +213,10 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
     cue = _cue(text)
+    if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
+        return Verdict(False, why="lead-in")  # its items are the requirements
+    if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
+        return Verdict(False, why="no party")
     buyer = BUYER.match(text)
     if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
         if section is Kind.EVALUATION and EVAL_WORDS.search(text):
@@ -173,7 +224,14 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False, why="buyer")
     if cue is not None:
         return cue
-    first = _first_word(text)
+    if CLAUSE_REF.match(text):
+        return Verdict(True, True, "clause")
+    if PASS_FAIL.search(text):
+        return Verdict(True, True, "pass/fail")
+    if section is Kind.EVALUATION and EVAL_WORDS.search(text) and EVAL_STATEMENT.search(text):
+        if not RATING.match(text):
+            return Verdict(True, True, "evaluation")
+    first = _first_word(LABEL.sub("", text, count=1))
     if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
@@ -183,6 +241,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
             return Verdict(True, lead.mandatory, "lead-in")
         if section is Kind.EVALUATION or EVAL_WORDS.search(unit.lead_in):
             return Verdict(True, True, "criterion")
+        if section is Kind.SUBMISSION and unit.item:
+            return Verdict(True, True, "listed content")
     if section is Kind.EVALUATION and re.search(r"\[\s*\d+\s*\]|\(\d+\s*points?\)|\b\d+\s*points\b", text, _I):
         return Verdict(True, True, "criterion")
     return Verdict(False)

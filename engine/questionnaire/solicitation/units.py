@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.questionnaire.solicitation.records import Page, Unit
 
@@ -30,8 +30,11 @@ _ABBREV = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(A-Z])|(?<=[.!?][\"”)])\s+(?=[\"“(A-Z])")
 _COLON_END = re.compile(r"(?<=:)\s+(?=\S)")
-_INLINE = re.compile(r"(?:(?<=\s)|^)\((?P<m>[ivx]{1,4}|[a-z]|\d{1,2})\)\s")
+_FOLLOWING = re.compile(r"\b(?:the following|as follows|below)\b[^.]{0,80}\.$", re.I)
+_INLINE = re.compile(r"(?:(?<=\s)|^)(?:\((?P<m>[ivx]{1,4}|[a-z]|\d{1,2})\)|(?P<n>[a-z]|\d{1,2})\))\s")
 _CAPS_HEAD = re.compile(r"^[A-Z][A-Z0-9 &/,'’().\-–]{2,80}-(?=[A-Z][a-z])")  # "BID FORMS-Unless …"
+_SHORT_LINE = 50  # a longer line after a list's last item starts a paragraph, it does not continue the item
+_CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
 _ROMAN = frozenset("i ii iii iv v vi vii viii ix x xi xii".split())
 
 
@@ -90,7 +93,7 @@ def blocks(page: Page, skip: frozenset[str]) -> list[_Block]:
             close()
             pending = found
             continue
-        if found or pending or index in page.gaps or not current:
+        if found or pending or index in page.gaps or not current or _CLAUSE_REF.match(line):
             close()
             marker, pending = (found or pending), ""
             current = [a + offset, b, index, 1]
@@ -160,7 +163,7 @@ def _inline_items(text: str) -> list[tuple[int, int]] | None:
     found = list(_INLINE.finditer(text))
     if len(found) < 2:
         return None
-    labels = [m.group("m") for m in found]
+    labels = [m.group("m") or m.group("n") for m in found]
     if labels[0] not in ("i", "a", "1"):
         return None
     spans = []
@@ -196,7 +199,11 @@ def _repeated_head_items(
         last = (starts[i + 1] if i + 1 < len(starts) else len(lines)) - 1
         if i + 1 == len(starts):  # the last item: its own line and lines without a sentence end
             last = s
-            while last + 1 < len(lines) and not page.text[lines[last][0] : lines[last][1]].endswith((".", ":")):
+            while (
+                last + 1 < len(lines)
+                and not page.text[lines[last][0] : lines[last][1]].endswith((".", ":"))
+                and lines[last + 1][1] - lines[last + 1][0] < _SHORT_LINE
+            ):
                 last += 1
         spans.append((lines[s][0], lines[last][1]))
     return spans, heads[0]
@@ -232,6 +239,8 @@ def page_units(pages: Iterable[Page]) -> list[Unit]:
                 if titled or (_heading_like(text) and len(split_sentences(text)) == 1):
                     headings[str(depth)] = head_line.rstrip(":").strip()
                     if block.line_count == 1 or head_line == text:
+                        if head_line.endswith(":"):
+                            lead = _Lead(head_line, 0)
                         continue
                     nxt = page.lines[block.first_line + 1][0]
                     block = _Block(page, nxt, block.end, block.marker, block.first_line + 1, block.line_count - 1)
@@ -275,9 +284,10 @@ def page_units(pages: Iterable[Page]) -> list[Unit]:
             for i, (a, b) in enumerate(sentences):
                 sentence = page.text[a:b]
                 carried = lead.text if lead is not None and item and i == 0 else ""
-                if sentence.endswith(":"):
+                last = i == len(sentences) - 1
+                if sentence.endswith(":") or (last and _FOLLOWING.search(sentence)):
                     out.append(_unit(page, a, b, number, path, carried, item and i == 0, paragraph))
-                    lead = _Lead(sentence, depth)
+                    lead = _Lead(sentence, depth if i == 0 else max(0, depth - 1))
                     if i + 1 < len(sentences):
                         listed = _repeated_head_items(page, block, sentences[i + 1][0], block.end)
                         if listed:
@@ -292,12 +302,21 @@ def page_units(pages: Iterable[Page]) -> list[Unit]:
                     continue
                 inline = _inline_items(sentence)
                 if inline:
-                    words = re.sub(r"\s*\($", "", sentence[: inline[0][0]].strip())
-                    words = words[: -len("(i)")].rstrip() if words.endswith(("(i)", "(a)", "(1)")) else words
+                    words = re.sub(r"\s*\(?\w\)$", "", sentence[: inline[0][0]].strip())
+                    if words:
+                        out.append(_unit(page, a, a + len(words), number, path, carried, item and i == 0, paragraph))
                     out.extend(_unit(page, a + s, a + e, number, path, words, True, paragraph) for s, e in inline)
                     continue
                 out.append(_unit(page, a, b, number, path, carried, item and i == 0, paragraph))
-    return out
+    return _mark_leads(out)
+
+
+def _mark_leads(units: list[Unit]) -> list[Unit]:
+    """Each lead-in that has items under it marked (``leads``)."""
+    for i, unit in enumerate(units[:-1]):
+        if units[i + 1].lead_in and units[i + 1].lead_in == unit.text:
+            units[i] = replace(unit, leads=True)
+    return units
 
 
 def _unit(
