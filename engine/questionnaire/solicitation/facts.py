@@ -23,16 +23,26 @@ ZONE = re.compile(
     r"\b(ET|EST|EDT|CT|CST|CDT|MT|MST|MDT|PT|PST|PDT|HST|AKST|UTC|GMT|Eastern|Central|Mountain|Pacific|Hawaii)\b"
 )
 NUMBER = re.compile(
-    r"\b(?:(?:RFP|RFQ|RFI|IFB|ITB|RFx|Solicitation)\s*(?:No\.?|Number|#)?\s*[:#]?\s*)"
+    r"\b(?:(?:RFP|RFQ|RFI|IFB|ITB|RFx|Solicitation)[-\s]*(?:No\.?|Number|#)?\s*[:#]?\s*)"
     r"(?P<n>[A-Z0-9][A-Z0-9\-_/]*\d[A-Z0-9\-_/]*)"
     r"|\b(?P<bare>(?=[A-Z0-9]*\d)(?=[0-9]*[A-Z])[A-Z0-9]{10,20})\b"
 )
 ORG = re.compile(
-    r"\b(?:Issued by|Issuing (?:Office|Agency)|Purchasing (?:Agency|Office))\s*:?\s*(?P<o>.+)"
+    r"\b(?:Issued by|Issuing (?:Office|Agency)|Purchasing (?:Agency|Office))\s*:?\s*(?P<o>.*)"
     r"|(?P<n>(?:The\s+)?(?:[A-Z][\w&.,'’-]*\s+){0,6}(?:Administration|Department|County|Corporation|Agency|"
     r"Authority|Commission|District|University|Office|Ministry|Council|City|State) of [A-Z][\w]+(?:\s+[A-Z][\w]+){0,3}"
     r"|(?:[A-Z][\w&.'’-]*\s+){1,6}(?:Administration|Corporation|Agency|Authority|Commission|County Government))",
 )
+ORG_DEFINED = re.compile(
+    r"(?:[A-Z][\w.&'’-]*\s+){0,6}(?:Administration|Department|County(?: Government)?|Corporation|Corp\.|Agency|"
+    r"Authority|Commission|District|University|Council|Government|Service|Office)\s*\(\s*[“\"]?[A-Z]{2,8}[”\"]?\s*\)"
+)
+RESPONSE = re.compile(
+    r"\b(proposals?|quotes?|quotations?|bids?|applications?|responses?|offers?|submissions?|submit\w*)\b", _I
+)
+CLOCK = re.compile(r",?\s*(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?|noon)?(?:,?\s*\(?[A-Z][A-Za-z ]{0,20}\)?)?", _I)
+SCHEDULE_ROW_WORDS = 12  # a schedule row's words (its date stands apart, after them)
+SCHEDULE_REACH = 160  # characters after a schedule row's words where its date may stand
 DUE = re.compile(
     r"\b(due|deadline|closing date|must be received|no later than|submitted (?:by|before)|received by|close[sd]? on)\b",
     _I,
@@ -81,24 +91,75 @@ def _page_fact(fact: Fact, pages: Sequence[Page], pattern: re.Pattern[str], grou
 def key_facts(pages: Sequence[Page], units: Sequence[Unit]) -> tuple[KeyFact, ...]:
     """The key facts of a package's pages and units (see the module docstring)."""
     number = _number(pages)
-    org = _page_fact(Fact.ISSUING_ORGANIZATION, pages, ORG, "o")
-    if not org.stated:
-        org = _page_fact(Fact.ISSUING_ORGANIZATION, pages, ORG, "n")
-    due = _first(units, lambda t: DATE.search(t) and DUE.search(t) and not QUESTIONS.search(t))
-    questions = _first(units, lambda t: DATE.search(t) and QUESTIONS.search(t) and DUE.search(t))
+    org = _organisation(pages)
+    due = _dated(
+        pages,
+        units,
+        lambda t: (
+            RESPONSE.search(t) and not QUESTIONS.search(t) and not re.search(r"\banswers?\b", t, _I) and DUE.search(t)
+        ),
+        Fact.RESPONSE_DUE,
+    )
+    questions = _dated(pages, units, lambda t: DUE.search(t) and QUESTIONS.search(t), Fact.QUESTIONS_DEADLINE)
     method = _first(
         units, lambda t: METHOD.search(t) and re.search(r"\b(submi\w+|accepted|deliver\w*|upload\w*)\b", t, _I)
     )
     return (
         org,
         number,
-        _fact(Fact.RESPONSE_DUE, due),
-        _fact(Fact.QUESTIONS_DEADLINE, questions),
+        due,
+        questions,
         _fact(Fact.SUBMISSION_METHOD, method),
         _fact(Fact.PAGE_LIMITS, _first(units, LIMITS.search)),
         _fact(Fact.CONTRACT_TYPE, _first(units, CONTRACT.search)),
         _fact(Fact.SET_ASIDE, _first(units, SET_ASIDE.search)),
     )
+
+
+def _organisation(pages: Sequence[Page]) -> KeyFact:
+    """The issuer: the "Issued by" line and the line after it on a cover page, else the first
+    line of the first pages that names an organisation with its acronym ("The General Services
+    Administration (GSA)": how a document names who issues it), else a cover line naming one."""
+    for page in pages[:3]:
+        for i, (a, b) in enumerate(page.lines):
+            m = ORG.search(page.text[a:b])
+            if m and m.group("o") is not None:
+                end = b if m.group("o").strip() or i + 1 == len(page.lines) else page.lines[i + 1][1]
+                return KeyFact(Fact.ISSUING_ORGANIZATION, page.text[a:end], page.file, page.number)
+    for page in pages[:6]:
+        for a, b in page.lines:
+            if ORG_DEFINED.search(page.text[a:b]):
+                return KeyFact(Fact.ISSUING_ORGANIZATION, page.text[a:b], page.file, page.number)
+    return _page_fact(Fact.ISSUING_ORGANIZATION, pages, ORG, "n")
+
+
+def _dated(pages: Sequence[Page], units: Sequence[Unit], says, fact: Fact) -> KeyFact:
+    """The first unit that ``says`` the fact and states a date, quoted; a schedule's row (the
+    words, then the date a few lines below: "Deadline to Submit Written Questions: … August 13,
+    2025 1:00 PM (HST)") quoted from its words to its date and time."""
+    texts = {(p.file, p.number): p for p in pages}
+    for unit in units:
+        said = says(unit.text)
+        if not said:
+            continue
+        if DATE.search(unit.text, said.start()):
+            return KeyFact(fact, unit.text, unit.file, unit.page)
+        page = texts.get((unit.file, unit.page))
+        if page is None or not (unit.text.endswith(":") or len(unit.text.split()) <= SCHEDULE_ROW_WORDS):
+            continue
+        before = [d.end() for d in DATE.finditer(unit.text, 0, said.start())]
+        start = unit.start + (before[-1] if before else 0)
+        m = DATE.search(page.text, unit.end, unit.end + SCHEDULE_REACH)
+        if m is None:
+            continue
+        between = page.text[unit.end : m.start()]
+        if DATE.search(between) is None:
+            end = m.end()
+            clock = CLOCK.match(page.text, end)
+            if clock:
+                end = clock.end()
+            return KeyFact(fact, page.text[start:end].strip(), unit.file, unit.page)
+    return KeyFact(fact, NOT_STATED)
 
 
 def _number(pages: Sequence[Page]) -> KeyFact:
