@@ -23,6 +23,7 @@ from engine.bench.page_finder import bench_page_finder
 from engine.bench.pdf_intake import TRUTH as PDF_TRUTH
 from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
+from engine.bench.shred import bench_shred
 from engine.bench.summaries import bench_summaries
 from engine.cli.common import model_args, print_json, store_arg
 from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode, SummaryWriter
@@ -44,6 +45,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _quotes,
         _draft,
         _intake,
+        _shred,
         _ask,
         _llama_cpu,
         _llama_slots,
@@ -176,6 +178,14 @@ def _intake(bench) -> None:
             lambda a: bench_intake(Path(a.folder), Path(a.truth), a.repeat, a.file, Path(a.pdf_truth), Path(a.filled))
         )
     )
+
+
+def _shred(bench) -> None:
+    p = bench.add_parser("shred", help="solicitations shredded against their truth lists, beside the cue-word baseline")
+    p.add_argument("--data", help="the shared data folder (default: $RFP_SHARED_DATA, else ../shared/data)")
+    p.add_argument("--repeat", type=int, default=2, help="shreds per file; the fastest is reported")
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+    p.set_defaults(func=_prints(lambda a: bench_shred(a.data, repeat=a.repeat)))
 
 
 def _summaries(bench) -> None:

@@ -4,10 +4,12 @@ kind and mandatory flag, and the key facts (docs/solicitations.md)."""
 
 from engine.questionnaire.solicitation.records import (
     NOT_STATED,
+    Compliance,
     DueDateAlert,
     Fact,
     KeyFact,
     Kind,
+    MatrixEntry,
     Page,
     Requirement,
     Shredded,
@@ -17,10 +19,12 @@ from engine.questionnaire.solicitation.shred import looks_like_solicitation, shr
 
 __all__ = [
     "NOT_STATED",
+    "Compliance",
     "DueDateAlert",
     "Fact",
     "KeyFact",
     "Kind",
+    "MatrixEntry",
     "Page",
     "Requirement",
     "Shredded",

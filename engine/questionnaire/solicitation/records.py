@@ -90,9 +90,40 @@ class Requirement:
     also_in: tuple[str, ...] = ()  # "file p.N" of the same requirement in another file of the package
 
     @property
+    def key(self) -> str:
+        """Unique in a package: the file and the ID."""
+        return f"{self.file}#{self.id}"
+
+    @property
+    def drafted(self) -> bool:
+        """Whether a response is drafted from the knowledge base: work and evaluation requirements;
+        submission and terms ones are a checklist (what to submit, what to accept)."""
+        return self.kind in (Kind.WORK, Kind.EVALUATION)
+
+    @property
     def text(self) -> str:
         """The requirement as read: a list item with its lead-in before it."""
         return f"{self.lead_in} {self.quote}" if self.lead_in else self.quote
+
+
+class Compliance(str, Enum):
+    """The responder's answer to a requirement in the compliance matrix."""
+
+    COMPLY = "Comply"
+    PARTIAL = "Partially comply"
+    EXCEPTION = "Exception"
+    NOTED = "Noted"  # for information only
+
+
+@dataclass(frozen=True)
+class MatrixEntry:
+    """What the team filled in for one requirement (the matrix's right-hand columns)."""
+
+    owner: str = ""
+    compliance: Compliance | None = None
+    response: str = ""
+    citations: tuple[str, ...] = ()  # "document p.N: quote"
+    status: str = "open"  # open / drafted / accepted / …
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,109 @@
+"""``python -m engine shred FILE… [--json] [--matrix OUT.xlsx] [--outline OUT.docx]``: a
+solicitation package (the RFP/RFQ, its SOW/PWS/SOO, attachments; PDF or Word) shredded into its
+requirements and key facts (docs/solicitations.md); the compliance matrix and the response
+outline written where asked."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import asdict
+
+from engine.core.limits import Limits, add_limit_args
+from engine.core.types import FileProblem
+from engine.questionnaire.solicitation import Shredded, shred
+from engine.questionnaire.solicitation.facts import time_zone
+from engine.review.compliance_matrix import write_compliance_matrix, write_response_outline
+
+SHOWN = 400  # characters of a requirement's quote on screen (--json gives them whole)
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``shred`` on its parser."""
+    p.add_argument("files", nargs="+", metavar="FILE", help="the solicitation's files: .pdf, .docx or .docm")
+    p.add_argument("--json", action="store_true", help="print the key facts and every requirement as JSON")
+    p.add_argument("--matrix", metavar="OUT.xlsx", help="write the compliance matrix (XLSX)")
+    p.add_argument("--outline", metavar="OUT.docx", help="write the response outline (DOCX)")
+    add_limit_args(p)
+    p.set_defaults(func=cmd_shred)
+
+
+def to_json(result: Shredded) -> dict:
+    """The shredded package as JSON: the alert, key facts (each quoted with file and page, or
+    "not stated"), the counts, and every requirement."""
+    return {
+        "files": list(result.files),
+        "pages": result.pages,
+        "looks_like_solicitation": result.looks_like_solicitation,
+        "alert": result.alert.line if result.alert else None,
+        "key_facts": {
+            f.fact.value: {"value": f.value, "file": f.file, "page": f.page} | _zone(f) for f in result.facts
+        },
+        "counts": result.counts(),
+        "requirements": [
+            asdict(r) | {"kind": r.kind.value, "also_in": list(r.also_in), "drafted": r.drafted}
+            for r in result.requirements
+        ],
+    }
+
+
+def _zone(fact) -> dict:
+    zone = time_zone(fact) if fact.fact.value in ("response_due", "questions_deadline") else ""
+    return {"time_zone": zone} if zone else {}
+
+
+def summary(result: Shredded) -> str:
+    """The key facts card, the counts, then the requirements one a line."""
+    lines = []
+    if result.alert is not None:
+        lines.append(f"!! {result.alert.line}")
+    lines.append(f"{', '.join(result.files)}: {result.pages} pages")
+    if not result.looks_like_solicitation:
+        lines.append("note: this reads more like a questionnaire than a solicitation; `inspect` shows its questions")
+    lines.append("Key facts")
+    for f in result.facts:
+        where = f"  (p.{f.page}{' ' + f.file if len(result.files) > 1 else ''})" if f.stated else ""
+        lines.append(f"  {f.fact.label}: {f.value}{where}")
+    counts = result.counts()
+    kinds = Counter(r.kind.value for r in result.requirements)
+    lines.append(
+        f"Requirements: {counts['total']} ({counts['mandatory']} mandatory); "
+        + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+    )
+    for r in result.requirements:
+        quote = r.text if len(r.text) <= SHOWN else r.text[:SHOWN] + "…"
+        flag = "M" if r.mandatory else "d"
+        linked = f"  [also in {', '.join(r.also_in)}]" if r.also_in else ""
+        lines.append(f"  {r.id:<14} p.{r.page:<3} {r.kind.value:<10} {flag} {quote}{linked}")
+    return "\n".join(lines)
+
+
+def cmd_shred(args: argparse.Namespace) -> int:
+    try:
+        result = shred(args.files, limits=Limits.from_args(args), progress=_progress(args))
+        written = []
+        if args.matrix:
+            written.append(str(write_compliance_matrix(result, args.matrix)))
+        if args.outline:
+            written.append(str(write_response_outline(result, args.outline)))
+    except FileProblem as exc:  # the file, the problem and the fix, in one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(to_json(result), indent=1, ensure_ascii=False) if args.json else summary(result))
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _progress(args: argparse.Namespace):
+    """A page count on stderr for a long package (every 25 pages), so a 1,000-page one shows it moves."""
+    if args.json or not sys.stderr.isatty():
+        return None
+
+    def tick(name: str, page: int) -> None:
+        if page % 25 == 0:
+            print(f"\r{name}: page {page}", end="", file=sys.stderr, flush=True)
+
+    return tick
