@@ -23,16 +23,17 @@ def collapse(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
-def page_of(file: str, number: int, raw: str) -> Page:
+def page_of(file: str, number: int, raw: str, paragraphs: bool = False) -> Page:
     """A page from its raw extracted text: the collapsed text and its lines' offsets in it (the
-    collapsed lines joined by single spaces are exactly the collapsed page text)."""
+    collapsed lines joined by single spaces are exactly the collapsed page text). ``paragraphs``:
+    each line is a paragraph of its own (a Word document's), as after a blank line."""
     parts, lines, gaps, at, blank = [], [], set(), 0, False
     for line in raw.split("\n"):
         line = collapse(line)
         if not line:
             blank = True
             continue
-        if blank and lines:
+        if (blank or paragraphs) and lines:
             gaps.add(len(lines))
         blank = False
         if parts:
@@ -108,4 +109,4 @@ def _docx_page(path: Path) -> Page:
         for row in table.rows:
             for cell in row.cells:
                 lines.extend(p.text for p in cell.paragraphs)
-    return page_of(path.name, 1, "\n".join(lines))
+    return page_of(path.name, 1, "\n".join(lines), paragraphs=True)

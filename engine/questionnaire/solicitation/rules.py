@@ -208,8 +208,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     """Whether ``unit`` is a requirement, and mandatory (see the module docstring)."""
     text = unit.text
     words = text.split()
-    if len(words) < 2 or len(text) < 8:
-        return Verdict(False)
+    if len(text) < 4 or (len(words) < 2 or len(text) < 8) and not unit.lead_in:
+        return Verdict(False)  # a word alone is a requirement only as a list item under its lead-in
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
     cue = _cue(text)

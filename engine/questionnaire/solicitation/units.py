@@ -140,6 +140,11 @@ def _heading_like(text: str) -> bool:
     return len(words) <= 7 and not core.endswith((".", ";", ",")) and core[:1].isupper() and " shall " not in core
 
 
+def _caps_heading(line: str) -> bool:
+    """A line of capitals that names a part ("STATEMENT OF WORK"), not a sentence in capitals."""
+    return line.isupper() and _heading_like(line) and not re.search(r"\b(SHALL|MUST|WILL)\b", line)
+
+
 def split_sentences(text: str, line_ends: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
     """(start, end) of the sentences of ``text`` (an abbreviation or an initial does not end one);
     a ':' at the end of a line (an offset in ``line_ends``) ends one too (a lead-in)."""
@@ -259,6 +264,12 @@ def page_units(pages: Iterable[Page]) -> list[Unit]:
                 headings = {"": text.rstrip(":").strip()}
                 lead = None
                 continue
+            elif not block.marker and block.line_count > 1 and _caps_heading(head_line):
+                headings = {"": head_line.rstrip(":").strip()}
+                lead = None
+                nxt = page.lines[block.first_line + 1][0]
+                block = _Block(page, nxt, block.end, "", block.first_line + 1, block.line_count - 1)
+                text = page.text[block.start : block.end]
             depth = len(stack) if style else 0
             continuing = n == 0 and not block.marker and lead is not None and lead.head
             if lead is not None and not continuing and not (style and depth > lead.depth):
