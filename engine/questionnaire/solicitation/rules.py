@@ -25,7 +25,7 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 
 _I = re.I
 MUST = re.compile(
-    r"\b(shall|must|required|requires|require|is to|are to|expected to|is expected|are expected|mandatory|"
+    r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
     r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|will not be (?:accepted|considered)|"
     r"(?:is|are) not (?:permitted|allowed))\b",
     _I,
@@ -36,8 +36,21 @@ PARTY = (
     r"applicants?|suppliers?|firms?|providers?|you|your (?:firm|company|proposal|response)|staff|personnel|"
     r"successful \w+|selected \w+|awardees?|(?:the )?companies?)"
 )
-PARTY_WILL = re.compile(rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\b", _I)
-PARTY_MAY = re.compile(rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\b", _I)
+PARTY_WILL = re.compile(
+    rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
+    r"(?!not receive|have an opportunity)",
+    _I,
+)
+PARTY_MAY = re.compile(
+    rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\s+(?:also\s+)?(?:submit|provide|include|propose|attach|"
+    r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect)",
+    _I,
+)
+NOT_REQUIRED = re.compile(
+    r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
+    r"(?:is|are|be)\s+required\b|\bas required by\b",
+    _I,
+)
 RESPONSE_WILL = re.compile(
     r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|offers?|responses?)\b[^.]{0,40}?\bwill\s+"
     r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
@@ -147,6 +160,7 @@ BUYER_WORDS = re.compile(
     r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings)\b",
     _I,
 )
+PASSIVE = re.compile(r"\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|ne)\b", _I)
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
 
 
@@ -162,10 +176,17 @@ def _first_word(text: str) -> str:
     return m.group(1).lower() if m else ""
 
 
+def _conditional(text: str, cue: re.Match[str]) -> bool:
+    """A "required" that obliges nobody ("if travel is required", "is not required")."""
+    if cue.group(1).lower() != "required":
+        return False
+    return any(m.start() <= cue.start() < m.end() for m in NOT_REQUIRED.finditer(text))
+
+
 def _cue(text: str) -> Verdict | None:
     """The obligation cue of one sentence: mandatory, desirable, or None."""
     desire = DESIRE.search(text)
-    must = MUST.search(text)
+    must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
         return Verdict(True, True, must.group(1).lower())
     if PARTY_WILL.search(text) or RESPONSE_WILL.search(text):
@@ -177,7 +198,7 @@ def _cue(text: str) -> Verdict | None:
     return None
 
 
-def _obliges_a_party(text: str) -> bool:
+def _obliges_a_party(text: str, passive_needs_party: bool = False) -> bool:
     """Whether a shall / must / will sentence lands on the offeror's side: its subject (the words
     before the modal) names that side or what it submits or delivers, or it is active with no
     buyer in its subject ("Precaution shall be exercised …" has no subject party but obliges)."""
@@ -192,6 +213,8 @@ def _obliges_a_party(text: str) -> bool:
     after = text[m.end() :]
     if FINAL.match(after):
         return False
+    if passive_needs_party and PASSIVE.match(after):
+        return bool(re.search(rf"\b{PARTY}\b", after, _I))
     return True
 
 
@@ -215,7 +238,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     cue = _cue(text)
     if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
         return Verdict(False, why="lead-in")  # its items are the requirements
-    if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
+    if cue is not None and cue.why in MODALS and not _obliges_a_party(text, False):
         return Verdict(False, why="no party")
     buyer = BUYER.match(text)
     if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):

@@ -33,6 +33,7 @@ _COLON_END = re.compile(r"(?<=:)\s+(?=\S)")
 _FOLLOWING = re.compile(r"\b(?:the following|as follows|below)\b[^.]{0,80}\.$", re.I)
 _INLINE = re.compile(r"(?:(?<=\s)|^)(?:\((?P<m>[ivx]{1,4}|[a-z]|\d{1,2})\)|(?P<n>[a-z]|\d{1,2})\))\s")
 _CAPS_HEAD = re.compile(r"^[A-Z][A-Z0-9 &/,'’().\-–]{2,80}-(?=[A-Z][a-z])")  # "BID FORMS-Unless …"
+_HEADING_WORDS = 8  # a line of capitals longer than this is a sentence in capitals, not a heading
 _SHORT_LINE = 50  # a longer line after a list's last item starts a paragraph, it does not continue the item
 _CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
 _ROMAN = frozenset("i ii iii iv v vi vii viii ix x xi xii".split())
@@ -142,7 +143,12 @@ def _heading_like(text: str) -> bool:
 
 def _caps_heading(line: str) -> bool:
     """A line of capitals that names a part ("STATEMENT OF WORK"), not a sentence in capitals."""
-    return line.isupper() and _heading_like(line) and not re.search(r"\b(SHALL|MUST|WILL)\b", line)
+    return (
+        line.isupper()
+        and _heading_like(line)
+        and len(line.split()) <= _HEADING_WORDS
+        and not re.search(r"\b(SHALL|MUST|WILL|SHOULD|MAY|ARE|IS)\b", line)
+    )
 
 
 def split_sentences(text: str, line_ends: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
