@@ -117,6 +117,14 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
     ),
     (
         re.compile(
+            r"terms and conditions|clauses|insurance|invoic|payment|warrant|data rights|licen[cs]|indemn|ownership|"
+            r"general conditions|special provisions|legal|certifications?",
+            _I,
+        ),
+        Kind.TERMS,
+    ),
+    (
+        re.compile(
             r"scope|statement of (?:work|objectives)|\bsow\b|\bpws\b|\bsoo\b|tasks?|deliverables|services|"
             r"technical requirements|staff|personnel|security|objective|performance",
             _I,
@@ -162,6 +170,19 @@ BUYER_WORDS = re.compile(
 )
 PASSIVE = re.compile(r"\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|ne)\b", _I)
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
+
+
+SUBJECT_END = re.compile(
+    r"\b(?:shall|must|will|should|may|can|is required|are required|agrees?|is responsible|are responsible|is expected|"
+    r"are expected|is to|are to)\b",
+    _I,
+)
+OFFEROR = re.compile(r"\b(?:offerors?|quoters?|bidders?|applicants?|proposers?|respondents?)\b", _I)
+RESPONSE_SUBJECT = re.compile(
+    r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|responses?|offers?|resumes?|bios?)\b", _I
+)
+RESPONSE_VERB = re.compile(r"\b(?:describe|demonstrate|submit|include|indicate|explain|address|detail|propos)\w*", _I)
+CONTRACTOR = re.compile(r"\b(?:contractors?|sub-?contractors?|vendors?|consultants?|suppliers?|providers?)\b", _I)
 
 
 @dataclass(frozen=True)
@@ -271,6 +292,26 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     return Verdict(False)
 
 
+def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
+    """The kind the subject of an obliging sentence tells: the offeror or its proposal → what to
+    submit (unless the sentence is about legal or commercial terms); the contractor → terms when
+    the sentence names them, else work."""
+    m = SUBJECT_END.search(text)
+    if m is None:
+        return None
+    subject = text[: m.start()]
+    terms = len(TERMS_WORDS.findall(text))
+    if OFFEROR.search(subject) or RESPONSE_SUBJECT.search(subject):
+        if section is Kind.WORK and not RESPONSE_SUBJECT.search(subject) and not RESPONSE_VERB.search(text):
+            return Kind.WORK  # "The selected applicants will provide …" in the scope of work
+        return Kind.TERMS if terms >= 2 and section is Kind.TERMS else Kind.SUBMISSION
+    if CONTRACTOR.search(subject):
+        if terms:
+            return Kind.TERMS
+        return Kind.WORK if section in (Kind.WORK, None) or WORK_WORDS.search(text) else section
+    return None
+
+
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
     """The kind of a requirement (see the module docstring)."""
     text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
@@ -278,6 +319,13 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.EVALUATION
     if re.search(r"\bby (?:submitting|executing|signing)\b", text, _I):
         return Kind.TERMS
+    if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
+        return Kind.TERMS  # "Contractor agrees to: a) …"
+    by_subject = _kind_by_subject(unit.text, section)
+    if by_subject is None and unit.lead_in:
+        by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)
+    if by_subject is not None:
+        return by_subject
     scores = {
         Kind.EVALUATION: 2 * len(EVAL_WORDS.findall(unit.text)),
         Kind.TERMS: 2 * len(TERMS_WORDS.findall(unit.text)),
