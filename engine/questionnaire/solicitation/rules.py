@@ -26,7 +26,7 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 _I = re.I
 MUST = re.compile(
     r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
-    r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|will not be (?:accepted|considered)|"
+    r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|"
     r"(?:is|are) not (?:permitted|allowed))\b",
     _I,
 )
@@ -56,6 +56,14 @@ RESPONSE_WILL = re.compile(
     r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
     _I,
 )
+CONSEQUENCE = re.compile(
+    r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+)?(?:accepted|considered|rejected|disqualified|"
+    r"eliminated|deemed non-?responsive|returned unopened)\b",
+    _I,
+)
+CONSEQUENCE_CUE = (
+    "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
+)
 MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos)\w*", _I)
 BUYER = re.compile(
     r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
@@ -66,7 +74,8 @@ BUYER = re.compile(
 )
 FRAMEWORK = re.compile(
     r"\bshall (?:be deemed|be construed|prevail|be governed|be interpreted|be of no effect|mean|have the meaning|"
-    r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b",
+    r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
+    r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b",
     _I,
 )
 IMPERATIVES = frozenset(
@@ -144,6 +153,11 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
 
 CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
 PASS_FAIL = re.compile(r"\bpass/fail\b|\bpass or fail\b", _I)
+EVAL_FACTOR = re.compile(
+    r"\b(evaluat\w*|points?|weight\w*|factors?|sub-?factors?|criteri\w*|basis for award|best value|trade-?off|"
+    r"pass/fail|relative importance|important|most advantageous|awards?|price reasonableness)\b",
+    _I,
+)
 EVAL_STATEMENT = re.compile(r"\b(?:will|shall|must|is|are)\b", _I)
 RATING = re.compile(
     r"^(?:exceptional|outstanding|good|acceptable|marginal|unacceptable|non acceptable|satisfactory)\b", _I
@@ -165,7 +179,8 @@ DELIVERABLE = re.compile(
 BUYER_WORDS = re.compile(
     r"\b(county|government|state|city|purchasing agent|contracting officer|public bod\w+|decision|payment|"
     r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|"
-    r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings)\b",
+    r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings|orders?|"
+    r"ordering|officials?|contracting officers?|cancellation|terms and conditions|delivery terms|BPAs? shall)\b",
     _I,
 )
 PASSIVE = re.compile(r"\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|ne)\b", _I)
@@ -210,8 +225,10 @@ def _cue(text: str) -> Verdict | None:
     must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
         return Verdict(True, True, must.group(1).lower())
-    if PARTY_WILL.search(text) or RESPONSE_WILL.search(text):
+    if PARTY_WILL.search(text):
         return Verdict(True, True, "will")
+    if RESPONSE_WILL.search(text) or CONSEQUENCE.search(text):
+        return Verdict(True, True, CONSEQUENCE_CUE)
     if desire:
         return Verdict(True, False, desire.group(1).lower())
     if PARTY_MAY.search(text) or MAY_SUBMIT.search(text):
@@ -272,7 +289,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(True, True, "clause")
     if PASS_FAIL.search(text):
         return Verdict(True, True, "pass/fail")
-    if section is Kind.EVALUATION and EVAL_WORDS.search(text) and EVAL_STATEMENT.search(text):
+    if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
         if not RATING.match(text):
             return Verdict(True, True, "evaluation")
     first = _first_word(LABEL.sub("", text, count=1))

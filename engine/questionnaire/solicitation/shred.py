@@ -22,7 +22,7 @@ from engine.questionnaire.reader import QuestionnaireError
 from engine.questionnaire.solicitation.facts import due_alert, key_facts
 from engine.questionnaire.solicitation.pages import read_pages
 from engine.questionnaire.solicitation.records import Page, Requirement, Shredded, Unit
-from engine.questionnaire.solicitation.rules import MUST, judge, kind_of, section_kind
+from engine.questionnaire.solicitation.rules import CONSEQUENCE_CUE, MUST, judge, kind_of, section_kind
 from engine.questionnaire.solicitation.units import page_units
 
 NO_REQUIREMENTS_FIX = (
@@ -42,11 +42,17 @@ def requirements_of(units: Sequence[Unit]) -> list[Requirement]:
     found: list[Requirement] = []
     used: Counter[str] = Counter()
     generated = 0
+    said: tuple[str, int, int] | None = None  # the paragraph whose rule a sentence stated directly
     for unit in units:
         section = section_kind(unit.headings)
         verdict = judge(unit, section)
         if not verdict.requirement:
             continue
+        paragraph = (unit.file, unit.page, unit.paragraph)
+        if verdict.why == CONSEQUENCE_CUE and said == paragraph:
+            continue  # "Late quotes will not be accepted" beside "Quotes must arrive by …": the rule is counted once
+        if verdict.why != CONSEQUENCE_CUE:
+            said = paragraph
         if unit.number:
             used[unit.number] += 1
             rid = unit.number if used[unit.number] == 1 else f"{unit.number}-{used[unit.number]}"
