@@ -26,11 +26,14 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 _I = re.I
 MUST = re.compile(
     r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
-    r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|"
-    r"(?:is|are) not (?:permitted|allowed))\b",
+    r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|needs? to be|"
+    r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed))\b",
     _I,
 )
-DESIRE = re.compile(r"\b(should|encouraged|encourages|preferred|desirable|recommended|is optional|are optional)\b", _I)
+DESIRE = re.compile(
+    r"\b(should|encouraged|encourages|preferred|desirable|recommended|is optional|are optional|(?:is|are) advised to)\b",
+    _I,
+)
 PARTY = (
     r"(?:offerors?|quoters?|contractors?|sub-?contractors?|vendors?|bidders?|proposers?|respondents?|consultants?|"
     r"applicants?|suppliers?|firms?|providers?|you|your (?:firm|company|proposal|response)|staff|personnel|"
@@ -61,6 +64,16 @@ CONSEQUENCE = re.compile(
     r"eliminated|deemed non-?responsive|returned unopened)\b",
     _I,
 )
+REJECTS = re.compile(
+    r"\bwill\s+(?:reject|disqualify|not\s+(?:accept|consider))\s+(?:any|all|the|such|an?)\s+(?:\w+\s+){0,2}?"
+    r"(?:applications?|proposals?|bids?|quotes?|offers?|submissions?|responses?)\b",
+    _I,
+)
+AWARD_TO = re.compile(r"\bawards?\s+(?:will|shall)\s+be\s+made\s+to\b", _I)
+DEADLINE_ROW = re.compile(
+    r"\b(?:deadline|due date|closing date|date for submission|submittal deadline|proposals? due|questions? due)\b", _I
+)
+SCHEDULE_ROW_WORDS = 20
 CONSEQUENCE_CUE = (
     "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
 )
@@ -273,6 +286,12 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False)  # a word alone is a requirement only as a list item under its lead-in
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
+    if REJECTS.search(text):
+        return Verdict(True, True, CONSEQUENCE_CUE)
+    if AWARD_TO.search(text):
+        return Verdict(True, True, "basis for award")
+    if DEADLINE_ROW.search(text) and len(words) <= SCHEDULE_ROW_WORDS and not BUYER.match(text):
+        return Verdict(True, True, "deadline")
     cue = _cue(text)
     if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
         return Verdict(False, why="lead-in")  # its items are the requirements
@@ -292,7 +311,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
         if not RATING.match(text):
             return Verdict(True, True, "evaluation")
-    first = _first_word(LABEL.sub("", text, count=1))
+    first = _first_word(re.sub(r"^\w+ly\s+", "", LABEL.sub("", text, count=1)))
     if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
@@ -332,8 +351,10 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
     """The kind of a requirement (see the module docstring)."""
     text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
-    if section is Kind.EVALUATION and EVAL_WORDS.search(text):
+    if section is Kind.EVALUATION and EVAL_WORDS.search(text) or AWARD_TO.search(unit.text):
         return Kind.EVALUATION
+    if DEADLINE_ROW.search(unit.text) and len(unit.text.split()) <= SCHEDULE_ROW_WORDS:
+        return Kind.SUBMISSION
     if re.search(r"\bby (?:submitting|executing|signing)\b", text, _I):
         return Kind.TERMS
     if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
