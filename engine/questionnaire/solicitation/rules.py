@@ -26,7 +26,9 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 _I = re.I
 MUST = re.compile(
     r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
-    r"agrees? to|agree that|responsible for|responsibility of|obligated to|prohibited|may not|needs? to be|"
+    r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not|"
+    r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
+    r"guarantees that|warrants that|"
     r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed))\b",
     _I,
 )
@@ -59,6 +61,7 @@ RESPONSE_WILL = re.compile(
     r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
     _I,
 )
+ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
 CONSEQUENCE = re.compile(
     r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+)?(?:accepted|considered|rejected|disqualified|"
     r"eliminated|deemed non-?responsive|returned unopened)\b",
@@ -238,7 +241,7 @@ def _cue(text: str) -> Verdict | None:
     must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
         return Verdict(True, True, must.group(1).lower())
-    if PARTY_WILL.search(text):
+    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text):
         return Verdict(True, True, "will")
     if RESPONSE_WILL.search(text) or CONSEQUENCE.search(text):
         return Verdict(True, True, CONSEQUENCE_CUE)

@@ -42,17 +42,14 @@ def requirements_of(units: Sequence[Unit]) -> list[Requirement]:
     found: list[Requirement] = []
     used: Counter[str] = Counter()
     generated = 0
-    said: tuple[str, int, int] | None = None  # the paragraph whose rule a sentence stated directly
+    said: tuple[str, int, int] | None = None  # the paragraph of the sentence before, when it stated a rule
     for unit in units:
         section = section_kind(unit.headings)
         verdict = judge(unit, section)
-        if not verdict.requirement:
-            continue
         paragraph = (unit.file, unit.page, unit.paragraph)
-        if verdict.why == CONSEQUENCE_CUE and said == paragraph:
-            continue  # "Late quotes will not be accepted" beside "Quotes must arrive by …": the rule is counted once
-        if verdict.why != CONSEQUENCE_CUE:
-            said = paragraph
+        beside, said = said == paragraph, paragraph if verdict.requirement and verdict.why != CONSEQUENCE_CUE else None
+        if not verdict.requirement or verdict.why == CONSEQUENCE_CUE and beside:
+            continue  # "Late quotes will not be accepted" right after "Quotes must arrive by …": the rule counts once
         if unit.number:
             used[unit.number] += 1
             rid = unit.number if used[unit.number] == 1 else f"{unit.number}-{used[unit.number]}"

@@ -243,7 +243,8 @@ def page_units(pages: Iterable[Page]) -> list[Unit]:
             a0, b0 = page.lines[block.first_line]
             head_line = page.text[max(a0, block.start) : b0]
             titled = head_line.isupper() and _heading_like(head_line)
-            if style == "sec" or (style == "num" and titled):
+            clause = style == "num" and not titled and bool(_CAPS_HEAD.match(head_line))  # "51. PACKING SLIPS-All …"
+            if style == "sec" or (style == "num" and titled) or clause:
                 section, stack, lead = label, [], None
                 depth = len(re.sub(r"(\.0)+$", "", label).split("."))
                 headings = {k: v for k, v in headings.items() if k == "" or int(k) < depth}
