@@ -181,8 +181,8 @@ RATING = re.compile(
 LABEL = re.compile(r"^[A-Z][\w /&-]{0,40}:\s+")  # "Description: Write …"
 
 
-MODALS = frozenset({"shall", "must", "will"})
-MODAL = re.compile(r"\b(?:shall|must|will)\b", _I)
+MODALS = frozenset({"shall", "must", "will", "should", "required", "may"})  # cues whose subject is checked
+MODAL = re.compile(r"\b(?:shall|must|will|should|may|is required|are required)\b", _I)
 LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
 DELIVERABLE = re.compile(
     r"\b(proposals?|quotes?|quotations?|bids?|responses?|submissions?|applications?|attachments?|invoices?|"
@@ -194,12 +194,27 @@ DELIVERABLE = re.compile(
 )
 BUYER_WORDS = re.compile(
     r"\b(county|government|state|city|purchasing agent|contracting officer|public bod\w+|decision|payment|"
-    r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|"
+    r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|sac|committee|"
+    r"panel|evaluators?|"
     r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings|orders?|"
     r"ordering|officials?|contracting officers?|cancellation|terms and conditions|delivery terms|BPAs? shall)\b",
     _I,
 )
-PASSIVE = re.compile(r"\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|ne)\b", _I)
+BENEFIT = re.compile(
+    r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
+    r"informed|liable in damages)\b|\bin no event shall\b",
+    _I,
+)
+BY_BUYER = re.compile(
+    r"\b(?:shall|will)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:made|decided|determined|issued|given|conducted|provided|furnished)\s+"
+    r"by\s+the\s+(?:county|government|state|city|purchasing agent|contracting officer|procurement officer|agency|"
+    r"owner|department|board)\b",
+    _I,
+)
+MUST_ACTIVE = re.compile(rf"\b{PARTY}\s+(?:shall|must)\s+(?!not\s+be\b|be\b)", _I)
+DEFINITION = re.compile(
+    r"^[A-Z][\w /()’'-]{1,50}:\s+(?:relates to|means|refers to|is defined as)\b|[\"“][^\"”]{2,40}[\"”]\s+means\b"
+)
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
 
 
@@ -252,7 +267,7 @@ def _cue(text: str) -> Verdict | None:
     return None
 
 
-def _obliges_a_party(text: str, passive_needs_party: bool = False) -> bool:
+def _obliges_a_party(text: str) -> bool:
     """Whether a shall / must / will sentence lands on the offeror's side: its subject (the words
     before the modal) names that side or what it submits or delivers, or it is active with no
     buyer in its subject ("Precaution shall be exercised …" has no subject party but obliges)."""
@@ -267,8 +282,6 @@ def _obliges_a_party(text: str, passive_needs_party: bool = False) -> bool:
     after = text[m.end() :]
     if FINAL.match(after):
         return False
-    if passive_needs_party and PASSIVE.match(after):
-        return bool(re.search(rf"\b{PARTY}\b", after, _I))
     return True
 
 
@@ -298,8 +311,12 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     cue = _cue(text)
     if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
         return Verdict(False, why="lead-in")  # its items are the requirements
-    if cue is not None and cue.why in MODALS and not _obliges_a_party(text, False):
+    if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
         return Verdict(False, why="no party")
+    if cue is not None and (BENEFIT.search(text) or BY_BUYER.search(text)) and not MUST_ACTIVE.search(text):
+        return Verdict(False, why="the party receives")  # "… shall be notified", "… shall be decided by the County"
+    if DEFINITION.search(text):
+        return Verdict(False, why="definition")
     buyer = BUYER.match(text)
     if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
         if section is Kind.EVALUATION and EVAL_WORDS.search(text):
