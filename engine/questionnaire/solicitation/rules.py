@@ -130,7 +130,7 @@ WORK_WORDS = re.compile(
     _I,
 )
 SECTION_KINDS = (  # a heading's words → the kind of what is under it (first match, innermost heading first)
-    (re.compile(r"evaluat|basis (?:for|of) award|award criteria|selection|criteria|scoring", _I), Kind.EVALUATION),
+    (re.compile(r"evaluat|basis (?:for|of) award|\baward\b|selection|criteria|scoring", _I), Kind.EVALUATION),
     (
         re.compile(
             r"instruction|submission|submittal|proposal (?:format|content|preparation|requirement)|application format|"
@@ -360,7 +360,7 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     if OFFEROR.search(subject) or RESPONSE_SUBJECT.search(subject):
         if section is Kind.WORK and not RESPONSE_SUBJECT.search(subject) and not RESPONSE_VERB.search(text):
             return Kind.WORK  # "The selected applicants will provide …" in the scope of work
-        return Kind.TERMS if terms >= 2 and section is Kind.TERMS else Kind.SUBMISSION
+        return Kind.TERMS if terms >= 2 else Kind.SUBMISSION
     if CONTRACTOR.search(subject):
         if terms:
             return Kind.TERMS
@@ -371,7 +371,9 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
     """The kind of a requirement (see the module docstring)."""
     text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
-    if section is Kind.EVALUATION and EVAL_WORDS.search(text) or AWARD_TO.search(unit.text):
+    if section is Kind.EVALUATION and (EVAL_WORDS.search(text) or unit.item) or AWARD_TO.search(unit.text):
+        return Kind.EVALUATION
+    if unit.lead_in and re.search(r"\b(?:criteria|factors|points)\b", unit.lead_in, _I):
         return Kind.EVALUATION
     if DEADLINE_ROW.search(unit.text) and len(unit.text.split()) <= SCHEDULE_ROW_WORDS:
         return Kind.SUBMISSION

@@ -141,10 +141,17 @@ def _heading_like(text: str) -> bool:
     return len(words) <= 7 and not core.endswith((".", ";", ",")) and core[:1].isupper() and " shall " not in core
 
 
+def _wordy(line: str) -> bool:
+    """Mostly letters: a heading's words, not a clause number ("GSAM 533.103") or a code."""
+    chars = [c for c in line if not c.isspace()]
+    return bool(chars) and sum(c.isalpha() for c in chars) >= 2 * len(chars) / 3
+
+
 def _caps_heading(line: str) -> bool:
     """A line of capitals that names a part ("STATEMENT OF WORK"), not a sentence in capitals."""
     return (
         line.isupper()
+        and _wordy(line)
         and _heading_like(line)
         and len(line.split()) <= _HEADING_WORDS
         and not re.search(r"\b(SHALL|MUST|WILL|SHOULD|MAY|ARE|IS)\b", line)
@@ -267,7 +274,7 @@ def page_units(pages: Iterable[Page]) -> list[Unit]:
                 if style in positions:
                     stack = stack[: positions.index(style)]
                 stack = [*stack, (style, label)]
-            elif text.isupper() and _heading_like(text):
+            elif text.isupper() and _wordy(text) and _heading_like(text):
                 headings = {"": text.rstrip(":").strip()}
                 lead = None
                 continue
