@@ -51,6 +51,7 @@ PARTY_MAY = re.compile(
     r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect)",
     _I,
 )
+PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention)\b", _I)
 NOT_REQUIRED = re.compile(
     r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
     r"(?:is|are|be)\s+required\b|\bas required by\b",
@@ -244,7 +245,9 @@ def _first_word(text: str) -> str:
 
 
 def _conditional(text: str, cue: re.Match[str]) -> bool:
-    """A "required" that obliges nobody ("if travel is required", "is not required")."""
+    """A cue that obliges nobody: "if travel is required", "is not required", "the purpose … is to"."""
+    if cue.group(1).lower() in ("is to", "are to"):  # "The purpose of this RFP is to solicit …" obliges nobody
+        return bool(PURPOSE.search(text[: cue.start()]))
     if cue.group(1).lower() != "required":
         return False
     return any(m.start() <= cue.start() < m.end() for m in NOT_REQUIRED.finditer(text))
