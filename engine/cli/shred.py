@@ -14,6 +14,7 @@ from dataclasses import asdict
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
 from engine.questionnaire.solicitation import Shredded, shred
+from engine.questionnaire.solicitation.amendment import Amendment, compare
 from engine.questionnaire.solicitation.facts import time_zone
 from engine.review.compliance_matrix import write_compliance_matrix, write_response_outline
 
@@ -26,6 +27,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the key facts and every requirement as JSON")
     p.add_argument("--matrix", metavar="OUT.xlsx", help="write the compliance matrix (XLSX)")
     p.add_argument("--outline", metavar="OUT.docx", help="write the response outline (DOCX)")
+    p.add_argument(
+        "--previous",
+        nargs="+",
+        metavar="FILE",
+        help="the version this one amends: list the requirements added, changed and removed, by quote",
+    )
     add_limit_args(p)
     p.set_defaults(func=cmd_shred)
 
@@ -80,9 +87,39 @@ def summary(result: Shredded) -> str:
     return "\n".join(lines)
 
 
+def _brief(req) -> dict:
+    return {"id": req.id, "file": req.file, "page": req.page, "text": req.text}
+
+
+def amendment_json(amendment: Amendment) -> dict:
+    return {
+        "counts": amendment.counts(),
+        "added": [_brief(r) for r in amendment.added],
+        "changed": [{"before": _brief(a), "after": _brief(b)} for a, b in amendment.changed],
+        "removed": [_brief(r) for r in amendment.removed],
+    }
+
+
+def amendment_summary(amendment: Amendment) -> str:
+    c = amendment.counts()
+    lines = [
+        f"Against the previous version: {c['added']} added, {c['changed']} changed, {c['removed']} removed, "
+        f"{c['unchanged']} unchanged"
+    ]
+    lines += [f"  + {r.id:<14} p.{r.page:<3} {r.text[:SHOWN]}" for r in amendment.added]
+    for before, after in amendment.changed:
+        lines.append(f"  ~ {after.id:<14} p.{after.page:<3} {after.text[:SHOWN]}")
+        lines.append(f"    (was {before.id} p.{before.page}: {before.text[:SHOWN]})")
+    lines += [f"  - {r.id:<14} p.{r.page:<3} {r.text[:SHOWN]}" for r in amendment.removed]
+    return "\n".join(lines)
+
+
 def cmd_shred(args: argparse.Namespace) -> int:
     try:
         result = shred(args.files, limits=Limits.from_args(args), progress=_progress(args))
+        amendment = None
+        if args.previous:
+            amendment = compare(shred(args.previous, limits=Limits.from_args(args)).requirements, result.requirements)
         written = []
         if args.matrix:
             written.append(str(write_compliance_matrix(result, args.matrix)))
@@ -91,7 +128,11 @@ def cmd_shred(args: argparse.Namespace) -> int:
     except FileProblem as exc:  # the file, the problem and the fix, in one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(to_json(result), indent=1, ensure_ascii=False) if args.json else summary(result))
+    if args.json:
+        out = to_json(result) | ({"amendment": amendment_json(amendment)} if amendment else {})
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+    else:
+        print(summary(result) + (f"\n{amendment_summary(amendment)}" if amendment else ""))
     for path in written:
         print(f"wrote {path}", file=sys.stderr)
     return 0

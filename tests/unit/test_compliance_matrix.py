@@ -20,7 +20,7 @@ from engine.review.compliance_matrix import (
     write_response_outline,
 )
 from engine.review.writes import ExportError
-from tests.unit.test_solicitation_shred import PAGE_ONE, PAGE_TWO, write_pdf
+from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
 FORMULA_LIKE = '=HYPERLINK("http://x") the Contractor shall not be fooled.'
 

@@ -17,7 +17,7 @@ from engine.questionnaire.solicitation import Kind, shred
 from engine.questionnaire.solicitation.as_questionnaire import CHOICES
 from engine.review.pdf_response import write_response_docx
 from engine.review.writes import CellWrite
-from tests.unit.test_solicitation_shred import PAGE_ONE, PAGE_TWO, write_pdf
+from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
 
 @pytest.fixture

@@ -14,45 +14,11 @@ import pytest
 
 from engine.questionnaire.reader import QuestionnaireError
 from engine.questionnaire.solicitation import NOT_STATED, Fact, Kind, shred
+from engine.questionnaire.solicitation.amendment import compare
 from engine.questionnaire.solicitation.pages import collapse
+from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
-
-PAGE_ONE = [
-    "REQUEST FOR PROPOSALS",
-    "RFP No. 2026-ABC-17",
-    "Issued by: The City of Springfield Department of Parks (DPR)",
-    "Proposals are due no later than March 3, 2031, 2:00 PM ET.",
-    "1. INSTRUCTIONS TO OFFERORS",
-    "1.1 Submission: Proposals must be submitted via email to bids@springfield.example.",
-    "The proposal shall include the following:",
-    "a. A cover letter signed by an officer of the firm.",
-    "b. A technical approach not to exceed ten (10) pages.",
-    "1.2 The City reserves the right to reject any proposal.",
-    "2. STATEMENT OF WORK",
-    "2.1 The Contractor shall mow all parks weekly. The Contractor shall submit a monthly report.",
-    "2.2 The Contractor should use electric equipment where possible.",
-]
-PAGE_TWO = [
-    "3. EVALUATION CRITERIA",
-    "3.1 Proposals will be evaluated on the following factors:",
-    "a. Technical approach (40 points)",
-    "b. Price (60 points)",
-    "4. TERMS AND CONDITIONS",
-    "4.1 The Contractor shall maintain general liability insurance of $1,000,000.",
-    "4.2 This contract shall be governed by the laws of the State.",
-]
-
-
-def write_pdf(path: Path, pages: list[list[str]]) -> Path:
-    doc = pymupdf.open()
-    for lines in pages:
-        page = doc.new_page()
-        for i, line in enumerate(lines):
-            page.insert_text((50, 60 + 18 * i), line, fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
 
 
 @pytest.fixture
@@ -193,3 +159,29 @@ def test_bad_input_is_one_line_naming_file_problem_and_fix(tmp_path: Path, make,
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.strip().count("\n") == 0 and run.stderr.startswith("error: bad.pdf:")
+
+
+def test_an_amendment_lists_added_changed_and_removed_by_quote(rfp: Path, tmp_path: Path) -> None:
+    amended_one = [
+        line.replace("monthly report", "weekly report") if line.startswith("2.1") else line
+        for line in PAGE_ONE
+        if not line.startswith("2.2")  # removed
+    ]
+    amended_two = [*PAGE_TWO, "4.3 The Contractor shall keep records for three years."]  # added
+    amended = write_pdf(tmp_path / "rfp_amendment_1.pdf", [amended_one, amended_two])
+    before, after = shred([rfp]).requirements, shred([amended]).requirements
+    diff = compare(before, after)
+    assert [r.quote for r in diff.added] == ["The Contractor shall keep records for three years."]
+    assert [r.quote for r in diff.removed] == ["The Contractor should use electric equipment where possible."]
+    assert [(a.quote, b.quote) for a, b in diff.changed] == [
+        ("The Contractor shall submit a monthly report.", "The Contractor shall submit a weekly report.")
+    ]
+    assert len(diff.unchanged) == len(before) - 2
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "shred", str(amended), "--previous", str(rfp)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0 and "1 added, 1 changed, 1 removed" in run.stdout
