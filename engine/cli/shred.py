@@ -10,13 +10,14 @@ import json
 import sys
 from collections import Counter
 from dataclasses import asdict
+from pathlib import Path
 
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
 from engine.questionnaire.solicitation import Shredded, shred
 from engine.questionnaire.solicitation.amendment import Amendment, compare
 from engine.questionnaire.solicitation.facts import time_zone
-from engine.review.compliance_matrix import write_compliance_matrix, write_response_outline
+from engine.review.compliance_matrix import entries_from_results, write_compliance_matrix, write_response_outline
 
 SHOWN = 400  # characters of a requirement's quote on screen (--json gives them whole)
 
@@ -27,6 +28,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the key facts and every requirement as JSON")
     p.add_argument("--matrix", metavar="OUT.xlsx", help="write the compliance matrix (XLSX)")
     p.add_argument("--outline", metavar="OUT.docx", help="write the response outline (DOCX)")
+    p.add_argument(
+        "--results",
+        metavar="FILE.jsonl",
+        help="a draft run's results (draft --results): their compliance choices, responses and citations fill the "
+        "matrix and the outline",
+    )
     p.add_argument(
         "--previous",
         nargs="+",
@@ -121,10 +128,11 @@ def cmd_shred(args: argparse.Namespace) -> int:
         if args.previous:
             amendment = compare(shred(args.previous, limits=Limits.from_args(args)).requirements, result.requirements)
         written = []
+        entries = entries_from_results(result, _results(args.results)) if args.results else None
         if args.matrix:
-            written.append(str(write_compliance_matrix(result, args.matrix)))
+            written.append(str(write_compliance_matrix(result, args.matrix, entries)))
         if args.outline:
-            written.append(str(write_response_outline(result, args.outline)))
+            written.append(str(write_response_outline(result, args.outline, entries)))
     except FileProblem as exc:  # the file, the problem and the fix, in one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -136,6 +144,17 @@ def cmd_shred(args: argparse.Namespace) -> int:
     for path in written:
         print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _results(path: str) -> list[dict]:
+    """The rows of a draft run's results file (JSON lines), or a one-line error naming it."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FileProblem(
+            Path(path).name, f"is not a draft run's results file ({exc})", "give draft's --results file"
+        ) from None
 
 
 def _progress(args: argparse.Namespace):

@@ -20,7 +20,7 @@ come from the caller by requirement key (``Requirement.key``), empty where none 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import docx
@@ -28,7 +28,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
-from engine.questionnaire.solicitation import MatrixEntry, Shredded
+from engine.questionnaire.solicitation import Compliance, MatrixEntry, Shredded
 from engine.questionnaire.solicitation.outline import Outline, outline
 from engine.review.workbook_text import append_text, plain_text
 from engine.review.writes import ExportError
@@ -53,6 +53,32 @@ HEADER = (
 )
 _WIDTHS = (12, 24, 30, 6, 12, 10, 70, 14, 30, 16, 60, 40, 10)
 NO_ENTRY = MatrixEntry()
+
+
+def entries_from_results(shredded: Shredded, rows: Iterable[Mapping]) -> dict[str, MatrixEntry]:
+    """The matrix's entries from a draft run's results (``draft --results FILE.jsonl``: one JSON
+    object per row with its ``id``, ``choice``, ``answer``, ``citations`` and ``status``), by
+    requirement ID; a choice that is not a compliance choice is left out, the row's last result
+    wins. Checklist rows, which the run skipped, keep no entry."""
+    by_id = {r.id: r for r in shredded.requirements}
+    choices = {c.value: c for c in Compliance}
+    entries: dict[str, MatrixEntry] = {}
+    for row in rows:
+        req = by_id.get(str(row.get("id") or ""))
+        if req is None:
+            continue
+        citations = tuple(
+            f"{c.get('file', '')}{' p.' + str(c['page']) if c.get('page') else ''}: {c.get('quote', '')}"
+            for c in row.get("citations") or ()
+            if c.get("label", "verified") == "verified"
+        )
+        entries[req.key] = MatrixEntry(
+            compliance=choices.get(str(row.get("choice") or "")),
+            response=str(row.get("answer") or ""),
+            citations=citations,
+            status=str(row.get("status") or "drafted"),
+        )
+    return entries
 
 
 def matrix_rows(
@@ -178,4 +204,12 @@ def write_response_outline(
     return target
 
 
-__all__ = ["FACTS_SHEET", "HEADER", "MATRIX_SHEET", "matrix_rows", "write_compliance_matrix", "write_response_outline"]
+__all__ = [
+    "FACTS_SHEET",
+    "HEADER",
+    "MATRIX_SHEET",
+    "entries_from_results",
+    "matrix_rows",
+    "write_compliance_matrix",
+    "write_response_outline",
+]

@@ -4,6 +4,9 @@ row against what the shredder found and what the team filled in."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import docx
@@ -22,6 +25,7 @@ from engine.review.compliance_matrix import (
 from engine.review.writes import ExportError
 from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
+ROOT = Path(__file__).resolve().parents[2]
 FORMULA_LIKE = '=HYPERLINK("http://x") the Contractor shall not be fooled.'
 
 
@@ -114,3 +118,33 @@ def test_export_refuses_a_wrong_suffix_or_a_missing_folder(shredded, tmp_path: P
         write_compliance_matrix(shredded, tmp_path / "matrix.csv")
     with pytest.raises(ExportError, match="folder does not exist"):
         write_response_outline(shredded, tmp_path / "nowhere" / "outline.docx")
+
+
+def test_a_draft_runs_results_fill_the_matrix_through_the_command(tmp_path: Path) -> None:
+    """The results file is written here in the shape `draft --results` writes (a real run's keys)."""
+    rfp = write_pdf(tmp_path / "rfp.pdf", [PAGE_ONE, PAGE_TWO])
+    row = {
+        "id": "2.1",
+        "sheet": "Document",
+        "row": 1006,
+        "choice": "Comply",
+        "answer": "Our crews mow every park weekly.",
+        "status": "drafted",
+        "citations": [{"file": "ops.pdf", "page": 4, "quote": "Crews mow weekly.", "label": "verified"}],
+    }
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    target = tmp_path / "matrix.xlsx"
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "shred", str(rfp), "--results", str(results), "--matrix", str(target)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    ws = openpyxl.load_workbook(target)[MATRIX_SHEET]
+    rows = {r[0]: dict(zip(HEADER, r, strict=True)) for r in ws.iter_rows(min_row=2, values_only=True)}
+    assert rows["2.1"]["Compliance"] == "Comply" and rows["2.1"]["Response"] == "Our crews mow every park weekly."
+    assert rows["2.1"]["Evidence citations"] == "ops.pdf p.4: Crews mow weekly." and rows["2.1"]["Status"] == "drafted"
+    assert all(r["Compliance"] is None and r["Status"] == "open" for k, r in rows.items() if k != "2.1")
