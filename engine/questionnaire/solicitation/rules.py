@@ -64,7 +64,7 @@ RESPONSE_WILL = re.compile(
 )
 ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
 CONSEQUENCE = re.compile(
-    r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+)?(?:accepted|considered|rejected|disqualified|"
+    r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+|automatically\s+)?(?:accepted|considered|rejected|disqualified|"
     r"eliminated|deemed non-?responsive|returned unopened)\b",
     _I,
 )
@@ -78,6 +78,7 @@ DEADLINE_ROW = re.compile(
     r"\b(?:deadline|due date|closing date|date for submission|submittal deadline|proposals? due|questions? due)\b", _I
 )
 SCHEDULE_ROW_WORDS = 20
+RUN_ON_WORDS = 50
 CONSEQUENCE_CUE = (
     "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
 )
@@ -255,6 +256,8 @@ def _conditional(text: str, cue: re.Match[str]) -> bool:
 
 def _cue(text: str) -> Verdict | None:
     """The obligation cue of one sentence: mandatory, desirable, or None."""
+    if CONSEQUENCE.search(text) and not ONLY_ACCEPTED.search(text) and not PARTY_WILL.search(text):
+        return Verdict(True, True, CONSEQUENCE_CUE)
     desire = DESIRE.search(text)
     must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
@@ -301,8 +304,12 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     """Whether ``unit`` is a requirement, and mandatory (see the module docstring)."""
     text = unit.text
     words = text.split()
-    if len(text) < 4 or (len(words) < 2 or len(text) < 8) and not unit.lead_in:
-        return Verdict(False)  # a word alone is a requirement only as a list item under its lead-in
+    if len(text) < 4 or (len(words) < 4 or len(text) < 8) and not unit.lead_in:
+        return Verdict(
+            False
+        )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in
+    if len(words) > RUN_ON_WORDS and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
+        return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
     if REJECTS.search(text):
