@@ -199,9 +199,10 @@ BUYER_WORDS = re.compile(
     r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|sac|committee|"
     r"panel|evaluators?|"
     r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings|orders?|"
-    r"ordering|officials?|contracting officers?|cancellation|terms and conditions|delivery terms|BPAs? shall)\b",
+    r"ordering|officials?|contracting officers?|cancellation|terms and conditions|delivery terms|BPAs?)(?:['’]s)?"
+    r"(?:\s+(?:also|then|either|not|only|further|reasonably|at its discretion))?[\s,]*$",
     _I,
-)
+)  # the subject ends with the buyer ("For staff augmentation the County will …"), not "County users shall …"
 BENEFIT = re.compile(
     r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
     r"informed|liable in damages)\b|\bin no event shall\b",
