@@ -132,7 +132,7 @@ WORK_WORDS = re.compile(
     _I,
 )
 SECTION_KINDS = (  # a heading's words → the kind of what is under it (first match, innermost heading first)
-    (re.compile(r"evaluat|basis (?:for|of) award|\baward\b|selection|criteria|scoring", _I), Kind.EVALUATION),
+    (re.compile(r"evaluat|basis (?:for|of) award|^award\b|selection|criteria|scoring", _I), Kind.EVALUATION),
     (
         re.compile(
             r"instruction|submission|submittal|proposal (?:format|content|preparation|requirement)|application format|"
@@ -174,6 +174,16 @@ PASS_FAIL = re.compile(r"\bpass/fail\b|\bpass or fail\b", _I)
 EVAL_FACTOR = re.compile(
     r"\b(evaluat\w*|points?|weight\w*|factors?|sub-?factors?|criteri\w*|basis for award|best value|trade-?off|"
     r"pass/fail|relative importance|important|most advantageous|awards?|price reasonableness)\b",
+    _I,
+)
+EVAL_CONTENT = re.compile(
+    r"\b(factors?|sub-?factors?|criteri\w*|points?|weight\w*|importan\w*|best value|trade-?off|basis|lowest|highest|"
+    r"price reasonableness|pass/fail|most advantageous|evaluated (?:on|based|against|for|using))\b",
+    _I,
+)
+EVAL_PROCESS = re.compile(
+    r"\b(conduct\w*|recommend\w*|negotiat\w*|cancel\w*|notif\w*|discussions|clarif\w*|review and evaluate|"
+    r"will then|preliminary|protest\w*|arbitrary|capricious|relief)\b",
     _I,
 )
 EVAL_STATEMENT = re.compile(r"\b(?:will|shall|must|is|are)\b", _I)
@@ -282,8 +292,8 @@ def _obliges_a_party(text: str) -> bool:
     if m is None:
         return True
     subject = text[: m.start()]
-    if re.search(rf"\b{PARTY}\b", subject, _I) or DELIVERABLE.search(subject):
-        return True
+    if re.search(rf"\b{PARTY}\b", subject, _I) or DELIVERABLE.search(subject) or MUST_ACTIVE.search(text):
+        return True  # the party's own sentence, or a clause of it: "… a template that the contractor shall utilize"
     if BUYER_WORDS.search(subject):
         return False
     after = text[m.end() :]
@@ -309,7 +319,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(
             False
         )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in
-    if len(words) > RUN_ON_WORDS and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
+    if len(words) > RUN_ON_WORDS and not unit.item and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
         return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
@@ -330,8 +340,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False, why="definition")
     buyer = BUYER.match(text)
     if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
-        if section is Kind.EVALUATION and EVAL_WORDS.search(text):
-            return Verdict(True, True, "evaluation")
+        if section is Kind.EVALUATION and EVAL_CONTENT.search(text) and not EVAL_PROCESS.search(text):
+            return Verdict(True, True, "evaluation")  # what the buyer evaluates, not who does it or how it proceeds
         return Verdict(False, why="buyer")
     if cue is not None:
         return cue
@@ -340,7 +350,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if PASS_FAIL.search(text):
         return Verdict(True, True, "pass/fail")
     if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
-        if not RATING.match(text):
+        if not RATING.match(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")
     first = _first_word(re.sub(r"^\w+ly\s+", "", LABEL.sub("", text, count=1)))
     if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:

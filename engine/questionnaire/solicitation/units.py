@@ -30,7 +30,7 @@ _ABBREV = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(A-Z])|(?<=[.!?][\"”)])\s+(?=[\"“(A-Z])")
 _COLON_END = re.compile(r"(?<=:)\s+(?=\S)")
-_FOLLOWING = re.compile(r"\b(?:the following|as follows|below)\b[^.]{0,80}\.$", re.I)
+_FOLLOWING = re.compile(r"\b(?:the following|as follows|below)\b[^.]{0,120}\.$", re.I)
 _INLINE = re.compile(r"(?:(?<=\s)|^)(?:\((?P<m>[ivx]{1,4}|[a-z]|\d{1,2})\)|(?P<n>[a-z]|\d{1,2})\))\s")
 _CAPS_HEAD = re.compile(r"^[A-Z][A-Z0-9 &/,'’().\-–]{2,80}-(?=[A-Z][a-z])")  # "BID FORMS-Unless …"
 _HEADING_WORDS = 8  # a line of capitals longer than this is a sentence in capitals, not a heading
