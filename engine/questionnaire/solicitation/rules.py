@@ -43,7 +43,7 @@ PARTY = (
 )
 PARTY_WILL = re.compile(
     rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
-    r"(?!not receive|have an opportunity)",
+    r"(?!not receive|have an opportunity|have primary|receive\b|face\b)",
     _I,
 )
 PARTY_MAY = re.compile(
@@ -93,7 +93,9 @@ BUYER = re.compile(
 FRAMEWORK = re.compile(
     r"\bshall (?:be deemed|be construed|prevail|be governed|be interpreted|be of no effect|mean|have the meaning|"
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
-    r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b",
+    r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
+    r"\bshall (?:not )?be (?:valid|binding|open to|a term of)\b|\bshall render\b|\bshall terminate\b|"
+    r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
 IMPERATIVES = frozenset(
