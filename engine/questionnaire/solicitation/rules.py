@@ -94,7 +94,7 @@ FRAMEWORK = re.compile(
     r"\bshall (?:be deemed|be construed|prevail|be governed|be interpreted|be of no effect|mean|have the meaning|"
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
     r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
-    r"\bshall (?:not )?be (?:valid|binding|open to|a term of)\b|\bshall render\b|\bshall terminate\b|"
+    r"\bshall (?:not )?be (?:valid|binding|open to|a term of|determined)\b|\bshall render\b|\bshall terminate\b|"
     r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
@@ -211,7 +211,8 @@ BUYER_WORDS = re.compile(
     r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|sac|committee|"
     r"panel|evaluators?|"
     r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings|orders?|"
-    r"ordering|officials?|contracting officers?|cancellation|terms and conditions|delivery terms|BPAs?)(?:['’]s)?"
+    r"ordering|officials?|officers?|designee|contracting officers?|cancellation|terms and conditions|delivery terms|"
+    r"BPAs?)(?:['’]s)?"
     r"(?:\s+(?:also|then|either|not|only|further|reasonably|at its discretion))?[\s,]*$",
     _I,
 )  # the subject ends with the buyer ("For staff augmentation the County will …"), not "County users shall …"
