@@ -79,3 +79,13 @@ def test_the_answer_library_does_not_import_a_solicitation(rfp: Path, tmp_path: 
     sheet = tmp_path / "q.csv"
     sheet.write_text("Question,Answer\nDo you encrypt data?,Yes\n", encoding="utf-8")
     assert not is_solicitation(read_questionnaire(sheet))
+
+
+def test_a_policy_with_binding_words_is_not_taken_for_a_solicitation(tmp_path: Path) -> None:
+    policy = write_pdf(
+        tmp_path / "policy.pdf",
+        [[f"{i}. Employees must lock their screens and shall rotate passwords every {i} months." for i in range(1, 9)]],
+    )
+    assert not shred([policy]).looks_like_solicitation  # binding words, but no instructions, evaluation or SOW
+    with pytest.raises(QuestionnaireError, match="no question"):
+        read_questionnaire(policy)

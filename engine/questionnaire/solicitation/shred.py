@@ -28,6 +28,7 @@ from engine.questionnaire.solicitation.units import page_units
 NO_REQUIREMENTS_FIX = (
     "check it is the solicitation itself (not a cover letter or a price sheet), or add the requirements by hand"
 )
+MIN_BINDING = 5  # "shall", "must", "required" at least this often, and three times as often as "?"
 _BINDING = re.compile(r"\b(shall|must|required)\b", re.I)
 _SECTIONS = re.compile(
     r"instructions to (?:offerors|quoters|bidders|proposers|applicants)|evaluation (?:factors|criteria)|"
@@ -96,7 +97,7 @@ def looks_like_solicitation(pages: Sequence[Page]) -> bool:
     text = " ".join(p.text for p in pages[:60])
     questions = text.count("?")
     binding = len(_BINDING.findall(text))
-    return bool(_SECTIONS.search(text)) and binding >= 5 or binding >= 20 and binding > 3 * questions
+    return bool(_SECTIONS.search(text)) and binding >= MIN_BINDING and binding > 3 * questions
 
 
 def shred(
