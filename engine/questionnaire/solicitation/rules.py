@@ -73,7 +73,11 @@ REJECTS = re.compile(
     r"(?:applications?|proposals?|bids?|quotes?|offers?|submissions?|responses?)\b",
     _I,
 )
-AWARD_TO = re.compile(r"\bawards?\s+(?:will|shall)\s+be\s+made\s+to\b", _I)
+AWARD_TO = re.compile(
+    r"\b(?:awards?|contracts?)\s+(?:will|shall|may)\s+be\s+(?:made|awarded)\s+to\b|\baward\w*\b[^.]{0,40}\bto the "
+    r"(?:lowest|highest|responsible|responsive|qualified)\b|\b(?:will|shall) be evaluated (?:on|based|against|for|using)\b",
+    _I,
+)
 DEADLINE_ROW = re.compile(
     r"\b(?:deadline|due date|closing date|date for submission|submittal deadline|proposals? due|questions? due)\b", _I
 )
@@ -94,7 +98,8 @@ FRAMEWORK = re.compile(
     r"\bshall (?:be deemed|be construed|prevail|be governed|be interpreted|be of no effect|mean|have the meaning|"
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
     r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
-    r"\bshall (?:not )?be (?:valid|binding|open to|a term of|determined)\b|\bshall render\b|\bshall terminate\b|"
+    r"\bshall (?:not )?be (?:valid|binding)\b(?! for)|\bshall (?:not )?be (?:open to|a term of|determined)\b|"
+    r"\bshall render\b|\bshall terminate\b|"
     r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
