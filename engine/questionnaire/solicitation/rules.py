@@ -213,7 +213,7 @@ DELIVERABLE = re.compile(
 )
 BUYER_WORDS = re.compile(
     r"\b(county|government|state|city|purchasing agent|contracting officer|public bod\w+|decision|payment|"
-    r"award|notice|agency|procurement agent|board|department|management|appeal|protest|adjustment|sac|committee|"
+    r"award|notice|agency|procurement agent|board|department|management|adjustment|sac|committee|"
     r"panel|evaluators?|"
     r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings|orders?|"
     r"ordering|officials?|officers?|designee|contracting officers?|cancellation|terms and conditions|delivery terms|"
@@ -323,7 +323,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     """Whether ``unit`` is a requirement, and mandatory (see the module docstring)."""
     text = unit.text
     words = text.split()
-    if len(text) < 4 or (len(words) < 4 or len(text) < 8) and not unit.lead_in:
+    if len(text) < 4 or (len(words) < 4 or len(text) < 8) and not unit.lead_in and _first_word(text) not in IMPERATIVES:
         return Verdict(
             False
         )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in

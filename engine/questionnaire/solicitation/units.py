@@ -29,6 +29,27 @@ _ABBREV = re.compile(
     r"Art|para|Para|Fig|Vol|Ch|al|Attach|Rev|Dept|Govt|Ft|a\.m|p\.m)|\b[A-Z])\.$"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(A-Z])|(?<=[.!?][\"”)])\s+(?=[\"“(A-Z])")
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DATED_ROW_END = re.compile(  # a schedule row ends with its date (and time): "… August 13, 2025 1:00 PM (HST) State's …"
+    rf"\b(?:{_MONTHS}) \d{{1,2}}, \d{{4}}(?:,?\s+\d{{1,2}}:\d{{2}}\s*[AaPp]\.?[Mm]\.?(?:\s*\([A-Z]{{2,4}}\))?)?"
+    r"(?P<gap>\s+)(?=[A-Z][a-z’']+\b)(?!(?:Eastern|Central|Mountain|Pacific|Hawaii|Alaska|Standard|Daylight|Time)\b)"
+)
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """Where one sentence ends and the next begins (the gap between them), like a match's span."""
+
+    a: int
+    b: int
+
+    def start(self) -> int:
+        return self.a
+
+    def end(self) -> int:
+        return self.b
+
+
 _COLON_END = re.compile(r"(?<=:)\s+(?=\S)")
 _FOLLOWING = re.compile(r"\b(?:the following|as follows|below)\b[^.]{0,120}\.$", re.I)
 _INLINE = re.compile(r"(?:(?<=\s)|^)(?:\((?P<m>[ivx]{1,4}|[a-z]|\d{1,2})\)|(?P<n>[a-z]|\d{1,2})\))\s")
@@ -163,7 +184,9 @@ def split_sentences(text: str, line_ends: frozenset[int] = frozenset()) -> list[
     a ':' at the end of a line (an offset in ``line_ends``) ends one too (a lead-in)."""
     spans, start = [], 0
     cuts = sorted(
-        [m for m in _SENTENCE_END.finditer(text)] + [m for m in _COLON_END.finditer(text) if m.start() in line_ends],
+        [m for m in _SENTENCE_END.finditer(text)]
+        + [m for m in _COLON_END.finditer(text) if m.start() in line_ends]
+        + [_Cut(m.start("gap"), m.end("gap")) for m in _DATED_ROW_END.finditer(text)],
         key=lambda m: m.start(),
     )
     for m in cuts:
