@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.questionnaire.solicitation.records import Page, Unit
 
@@ -257,106 +257,140 @@ class _Lead:
     head: str = ""  # the word its unnumbered items begin with
 
 
+@dataclass
+class _State:
+    """Where the walk through a file stands: its numbering, headings and open lead-in."""
+
+    section: str = ""  # the section number ("1.3.1")
+    stack: list[tuple[str, str]] = field(default_factory=list)  # the enumerators below it: (style, label)
+    headings: dict[str, str] = field(default_factory=dict)  # section depth ("" = part) -> heading text
+    lead: _Lead | None = None
+
+    @property
+    def number(self) -> str:
+        return self.section + "".join(_id_part(s, lab) for s, lab in self.stack)
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(self.headings[k] for k in sorted(self.headings, key=lambda k: (k != "", k)))
+
+
+def _next_line(page: Page, block: _Block, marker: str) -> _Block:
+    """``block`` without its first line (a heading)."""
+    start = page.lines[block.first_line + 1][0]
+    return _Block(page, start, block.end, marker, block.first_line + 1, block.line_count - 1)
+
+
+def _place(state: _State, page: Page, block: _Block) -> tuple[_Block, str] | None:
+    """The block's numbering and headings taken into ``state``; the block left to split into
+    units and its list style ("" for none), or None when it was a heading only."""
+    text = page.text[block.start : block.end]
+    style, label = _style(block.marker, state.stack) if block.marker else ("", "")
+    a0, b0 = page.lines[block.first_line]
+    head_line = page.text[max(a0, block.start) : b0]
+    titled = head_line.isupper() and _heading_like(head_line)
+    clause = style == "num" and not titled and bool(_CAPS_HEAD.match(head_line))  # "51. PACKING SLIPS-All …"
+    if style == "sec" or (style == "num" and titled) or clause:
+        state.section, state.stack, state.lead = label, [], None
+        depth = len(re.sub(r"(\.0)+$", "", label).split("."))
+        state.headings = {k: v for k, v in state.headings.items() if k == "" or int(k) < depth}
+        if titled or (_heading_like(text) and len(split_sentences(text)) == 1):
+            state.headings[str(depth)] = head_line.rstrip(":").strip()
+            if block.line_count == 1 or head_line == text:
+                if head_line.endswith(":"):
+                    state.lead = _Lead(head_line, 0)
+                return None
+            return _next_line(page, block, block.marker), ""
+        named = re.match(r"^([A-Z][A-Za-z/&,\- ]{2,60}?):\s", text)
+        if named and len(named.group(1).split()) <= 6:
+            state.headings[str(depth)] = named.group(1)
+        return block, ""
+    if style:
+        positions = [s for s, _ in state.stack]
+        if style in positions:
+            state.stack = state.stack[: positions.index(style)]
+        state.stack = [*state.stack, (style, label)]
+        return block, style
+    if text.isupper() and _wordy(text) and _heading_like(text):
+        state.headings, state.lead = {"": text.rstrip(":").strip()}, None
+        return None
+    if not block.marker and block.line_count > 1 and _caps_heading(head_line):
+        state.headings, state.lead = {"": head_line.rstrip(":").strip()}, None
+        return _next_line(page, block, ""), ""
+    return block, ""
+
+
 def page_units(pages: Iterable[Page]) -> list[Unit]:
     """The units of a file's pages, in document order (see the module docstring)."""
     pages = list(pages)
     skip = running_lines(pages)
     out: list[Unit] = []
-    section, stack = "", []  # numbering: the section number, the enumerators below it
-    headings: dict[str, str] = {}  # section depth ("" = part) -> heading text
-    lead: _Lead | None = None
+    state = _State()
     for page in pages:
         paragraph = 0
         for n, block in enumerate(blocks(page, skip)):
-            text = page.text[block.start : block.end]
-            style, label = _style(block.marker, stack) if block.marker else ("", "")
-            a0, b0 = page.lines[block.first_line]
-            head_line = page.text[max(a0, block.start) : b0]
-            titled = head_line.isupper() and _heading_like(head_line)
-            clause = style == "num" and not titled and bool(_CAPS_HEAD.match(head_line))  # "51. PACKING SLIPS-All …"
-            if style == "sec" or (style == "num" and titled) or clause:
-                section, stack, lead = label, [], None
-                depth = len(re.sub(r"(\.0)+$", "", label).split("."))
-                headings = {k: v for k, v in headings.items() if k == "" or int(k) < depth}
-                if titled or (_heading_like(text) and len(split_sentences(text)) == 1):
-                    headings[str(depth)] = head_line.rstrip(":").strip()
-                    if block.line_count == 1 or head_line == text:
-                        if head_line.endswith(":"):
-                            lead = _Lead(head_line, 0)
-                        continue
-                    nxt = page.lines[block.first_line + 1][0]
-                    block = _Block(page, nxt, block.end, block.marker, block.first_line + 1, block.line_count - 1)
-                    text = page.text[block.start : block.end]
-                else:
-                    named = re.match(r"^([A-Z][A-Za-z/&,\- ]{2,60}?):\s", text)
-                    if named and len(named.group(1).split()) <= 6:
-                        headings[str(depth)] = named.group(1)
-                style = ""
-            elif style:
-                positions = [s for s, _ in stack]
-                if style in positions:
-                    stack = stack[: positions.index(style)]
-                stack = [*stack, (style, label)]
-            elif text.isupper() and _wordy(text) and _heading_like(text):
-                headings = {"": text.rstrip(":").strip()}
-                lead = None
+            placed = _place(state, page, block)
+            if placed is None:
                 continue
-            elif not block.marker and block.line_count > 1 and _caps_heading(head_line):
-                headings = {"": head_line.rstrip(":").strip()}
-                lead = None
-                nxt = page.lines[block.first_line + 1][0]
-                block = _Block(page, nxt, block.end, "", block.first_line + 1, block.line_count - 1)
-                text = page.text[block.start : block.end]
-            depth = len(stack) if style else 0
+            block, style = placed
+            depth = len(state.stack) if style else 0
+            lead = state.lead
             continuing = n == 0 and not block.marker and lead is not None and lead.head
             if lead is not None and not continuing and not (style and depth > lead.depth):
-                lead = None
-            number = section + "".join(_id_part(s, lab) for s, lab in stack)
-            path = tuple(headings[k] for k in sorted(headings, key=lambda k: (k != "", k)))
+                state.lead = lead = None
             paragraph += 1
             if continuing and lead is not None:
                 listed = _repeated_head_items(page, block, block.start, block.end, lead.head)
+                state.lead = None
                 if listed:
-                    out.extend(_unit(page, s, e, number, path, lead.text, True, paragraph) for s, e in listed[0])
+                    out.extend(
+                        _unit(page, s, e, state.number, state.path, lead.text, True, paragraph) for s, e in listed[0]
+                    )
                     if listed[0][-1][1] >= block.end:
                         continue
                     block = _Block(page, listed[0][-1][1] + 1, block.end, "", block.first_line, block.line_count)
-                lead = None
-            start = block.start
-            caps = _CAPS_HEAD.match(page.text[start : block.end])
-            if caps:
-                start += caps.end()
-            ends = frozenset(e - start for _, e in page.lines[block.first_line : block.first_line + block.line_count])
-            sentences = [(start + a, start + b) for a, b in split_sentences(page.text[start : block.end], ends)]
-            item = bool(style)
-            for i, (a, b) in enumerate(sentences):
-                sentence = page.text[a:b]
-                carried = lead.text if lead is not None and item and i == 0 else ""
-                last = i == len(sentences) - 1
-                if sentence.endswith(":") or (last and _FOLLOWING.search(sentence)):
-                    out.append(_unit(page, a, b, number, path, carried, item and i == 0, paragraph))
-                    lead = _Lead(sentence, depth if i == 0 else max(0, depth - 1))
-                    if i + 1 < len(sentences):
-                        listed = _repeated_head_items(page, block, sentences[i + 1][0], block.end)
-                        if listed:
-                            lead.head = listed[1]
-                            out.extend(_unit(page, s, e, number, path, sentence, True, paragraph) for s, e in listed[0])
-                            rest = listed[0][-1][1]
-                            if rest < block.end:  # sentences after the items
-                                for x, y in split_sentences(page.text[rest : block.end]):
-                                    out.append(_unit(page, rest + x, rest + y, number, path, "", False, paragraph))
-                                lead = None
-                            break
-                    continue
-                inline = _inline_items(sentence)
-                if inline:
-                    words = re.sub(r"\s*\(?\w\)$", "", sentence[: inline[0][0]].strip())
-                    if words:
-                        out.append(_unit(page, a, a + len(words), number, path, carried, item and i == 0, paragraph))
-                    out.extend(_unit(page, a + s, a + e, number, path, words, True, paragraph) for s, e in inline)
-                    continue
-                out.append(_unit(page, a, b, number, path, carried, item and i == 0, paragraph))
+            out.extend(_sentence_units(state, page, block, bool(style), depth, paragraph))
     return _mark_leads(out)
+
+
+def _sentence_units(state: _State, page: Page, block: _Block, item: bool, depth: int, paragraph: int) -> list[Unit]:
+    """The units of one block: its sentences, a lead-in's items below it, an inline list's items."""
+    out: list[Unit] = []
+    number, path = state.number, state.path
+    start = block.start
+    caps = _CAPS_HEAD.match(page.text[start : block.end])
+    if caps:
+        start += caps.end()
+    ends = frozenset(e - start for _, e in page.lines[block.first_line : block.first_line + block.line_count])
+    sentences = [(start + a, start + b) for a, b in split_sentences(page.text[start : block.end], ends)]
+    for i, (a, b) in enumerate(sentences):
+        sentence = page.text[a:b]
+        carried = state.lead.text if state.lead is not None and item and i == 0 else ""
+        last = i == len(sentences) - 1
+        if sentence.endswith(":") or (last and _FOLLOWING.search(sentence)):
+            out.append(_unit(page, a, b, number, path, carried, item and i == 0, paragraph))
+            state.lead = _Lead(sentence, depth if i == 0 else max(0, depth - 1))
+            if i + 1 < len(sentences):
+                listed = _repeated_head_items(page, block, sentences[i + 1][0], block.end)
+                if listed:
+                    state.lead.head = listed[1]
+                    out.extend(_unit(page, s, e, number, path, sentence, True, paragraph) for s, e in listed[0])
+                    rest = listed[0][-1][1]
+                    if rest < block.end:  # sentences after the items
+                        for x, y in split_sentences(page.text[rest : block.end]):
+                            out.append(_unit(page, rest + x, rest + y, number, path, "", False, paragraph))
+                        state.lead = None
+                    break
+            continue
+        inline = _inline_items(sentence)
+        if inline:
+            words = re.sub(r"\s*\(?\w\)$", "", sentence[: inline[0][0]].strip())
+            if words:
+                out.append(_unit(page, a, a + len(words), number, path, carried, item and i == 0, paragraph))
+            out.extend(_unit(page, a + s, a + e, number, path, words, True, paragraph) for s, e in inline)
+            continue
+        out.append(_unit(page, a, b, number, path, carried, item and i == 0, paragraph))
+    return out
 
 
 def _mark_leads(units: list[Unit]) -> list[Unit]:
