@@ -265,6 +265,7 @@ class _State:
     stack: list[tuple[str, str]] = field(default_factory=list)  # the enumerators below it: (style, label)
     headings: dict[str, str] = field(default_factory=dict)  # section depth ("" = part) -> heading text
     lead: _Lead | None = None
+    part_page: int = 0  # the page the part heading ("") was set on
 
     @property
     def number(self) -> str:
@@ -293,7 +294,8 @@ def _place(state: _State, page: Page, block: _Block) -> tuple[_Block, str] | Non
     if style == "sec" or (style == "num" and titled) or clause:
         state.section, state.stack, state.lead = label, [], None
         depth = len(re.sub(r"(\.0)+$", "", label).split("."))
-        state.headings = {k: v for k, v in state.headings.items() if k == "" or int(k) < depth}
+        cover = state.part_page == 1 and page.number > 1  # a cover page's capitals name no part of the body
+        state.headings = {k: v for k, v in state.headings.items() if (k == "" and not cover) or k and int(k) < depth}
         if titled or (_heading_like(text) and len(split_sentences(text)) == 1):
             state.headings[str(depth)] = head_line.rstrip(":").strip()
             if block.line_count == 1 or head_line == text:
@@ -312,10 +314,10 @@ def _place(state: _State, page: Page, block: _Block) -> tuple[_Block, str] | Non
         state.stack = [*state.stack, (style, label)]
         return block, style
     if text.isupper() and _wordy(text) and _heading_like(text):
-        state.headings, state.lead = {"": text.rstrip(":").strip()}, None
+        state.headings, state.lead, state.part_page = {"": text.rstrip(":").strip()}, None, page.number
         return None
     if not block.marker and block.line_count > 1 and _caps_heading(head_line):
-        state.headings, state.lead = {"": head_line.rstrip(":").strip()}, None
+        state.headings, state.lead, state.part_page = {"": head_line.rstrip(":").strip()}, None, page.number
         return _next_line(page, block, ""), ""
     return block, ""
 
