@@ -14,9 +14,10 @@ from pathlib import Path
 
 from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
-from engine.questionnaire.solicitation import Shredded, shred
+from engine.questionnaire.solicitation import Kind, Shredded, shred
 from engine.questionnaire.solicitation.amendment import Amendment, compare
 from engine.questionnaire.solicitation.facts import time_zone
+from engine.questionnaire.solicitation.shred import corrected
 from engine.review.compliance_matrix import entries_from_results, write_compliance_matrix, write_response_outline
 
 SHOWN = 400  # characters of a requirement's quote on screen (--json gives them whole)
@@ -28,6 +29,16 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the key facts and every requirement as JSON")
     p.add_argument("--matrix", metavar="OUT.xlsx", help="write the compliance matrix (XLSX)")
     p.add_argument("--outline", metavar="OUT.docx", help="write the response outline (DOCX)")
+    p.add_argument(
+        "--exclude", action="append", default=[], metavar="ID", help="leave a requirement out (its ID); repeatable"
+    )
+    p.add_argument(
+        "--kind",
+        action="append",
+        default=[],
+        metavar="ID=KIND",
+        help="change a requirement's kind (submission, evaluation, work, terms); repeatable",
+    )
     p.add_argument(
         "--results",
         metavar="FILE.jsonl",
@@ -124,6 +135,7 @@ def amendment_summary(amendment: Amendment) -> str:
 def cmd_shred(args: argparse.Namespace) -> int:
     try:
         result = shred(args.files, limits=Limits.from_args(args), progress=_progress(args))
+        result = corrected(result, args.exclude, _kinds(args.kind))
         amendment = None
         if args.previous:
             amendment = compare(shred(args.previous, limits=Limits.from_args(args)).requirements, result.requirements)
@@ -144,6 +156,19 @@ def cmd_shred(args: argparse.Namespace) -> int:
     for path in written:
         print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _kinds(pairs: list[str]) -> dict[str, Kind]:
+    """``--kind ID=KIND`` pairs, or a ValueError that names the flag and the choices."""
+    out = {}
+    for pair in pairs:
+        rid, _, kind = pair.partition("=")
+        try:
+            out[rid.strip()] = Kind(kind.strip().lower())
+        except ValueError:
+            choices = ", ".join(k.value for k in Kind)
+            raise ValueError(f"--kind {pair}: give ID=KIND with KIND one of {choices}") from None
+    return out
 
 
 def _results(path: str) -> list[dict]:

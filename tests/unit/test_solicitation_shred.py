@@ -3,6 +3,7 @@ mandatory flags, lead-ins, key facts and bad input, on PDFs and Word files these
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import date
@@ -16,6 +17,7 @@ from engine.questionnaire.reader import QuestionnaireError
 from engine.questionnaire.solicitation import NOT_STATED, Fact, Kind, shred
 from engine.questionnaire.solicitation.amendment import compare
 from engine.questionnaire.solicitation.pages import collapse
+from engine.questionnaire.solicitation.shred import corrected
 from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,3 +187,20 @@ def test_an_amendment_lists_added_changed_and_removed_by_quote(rfp: Path, tmp_pa
         timeout=120,
     )
     assert run.returncode == 0 and "1 added, 1 changed, 1 removed" in run.stdout
+
+
+def test_the_reviewer_leaves_one_out_and_changes_a_kind(rfp: Path) -> None:
+    result = corrected(shred([rfp]), exclude=["2.2"], kinds={"4.1": Kind.WORK})
+    found = by_id(result)
+    assert "2.2" not in found and found["4.1"].kind is Kind.WORK
+    with pytest.raises(QuestionnaireError, match="has no requirement 9.9"):
+        corrected(shred([rfp]), exclude=["9.9"])
+    run = subprocess.run(
+        [sys.executable, "-m", "engine", "shred", str(rfp), "--exclude", "2.2", "--kind", "4.1=work", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    listed = {r["id"]: r["kind"] for r in json.loads(run.stdout)["requirements"]}
+    assert "2.2" not in listed and listed["4.1"] == "work"

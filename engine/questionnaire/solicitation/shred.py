@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -21,7 +21,7 @@ from engine.core.limits import Limits
 from engine.questionnaire.reader import QuestionnaireError
 from engine.questionnaire.solicitation.facts import due_alert, key_facts
 from engine.questionnaire.solicitation.pages import read_pages
-from engine.questionnaire.solicitation.records import Page, Requirement, Shredded, Unit
+from engine.questionnaire.solicitation.records import Kind, Page, Requirement, Shredded, Unit
 from engine.questionnaire.solicitation.rules import CONSEQUENCE_CUE, MUST, judge, kind_of, section_kind
 from engine.questionnaire.solicitation.units import page_units
 
@@ -92,6 +92,20 @@ def linked(requirements: Iterable[Requirement]) -> list[Requirement]:
     return out
 
 
+def corrected(result: Shredded, exclude: Iterable[str] = (), kinds: Mapping[str, Kind] | None = None) -> Shredded:
+    """The reviewer's corrections: requirements left out (by ID) and kinds changed (ID → kind).
+    An ID that names no requirement is refused in one line, so a typo is not silently ignored."""
+    kinds = dict(kinds or {})
+    known = {r.id for r in result.requirements}
+    unknown = sorted((set(exclude) | set(kinds)) - known)
+    if unknown:
+        raise QuestionnaireError(
+            ", ".join(result.files), f"has no requirement {', '.join(unknown)}", "give IDs as `shred` lists them"
+        )
+    kept = tuple(replace(r, kind=kinds.get(r.id, r.kind)) for r in result.requirements if r.id not in set(exclude))
+    return replace(result, requirements=kept)
+
+
 def looks_like_solicitation(pages: Sequence[Page]) -> bool:
     """A solicitation, not a questionnaire: few questions, much binding language, or its sections' names."""
     text = " ".join(p.text for p in pages[:60])
@@ -141,4 +155,4 @@ def shred(
     )
 
 
-__all__ = ["MUST", "NO_REQUIREMENTS_FIX", "linked", "looks_like_solicitation", "requirements_of", "shred"]
+__all__ = ["MUST", "NO_REQUIREMENTS_FIX", "corrected", "linked", "looks_like_solicitation", "requirements_of", "shred"]
