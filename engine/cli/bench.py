@@ -24,6 +24,7 @@ from engine.bench.page_finder import bench_page_finder
 from engine.bench.pdf_intake import TRUTH as PDF_TRUTH
 from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
+from engine.bench.shred import bench_shred
 from engine.bench.summaries import bench_summaries
 from engine.cli.common import model_args, print_json, store_arg
 from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode, SummaryWriter
@@ -46,6 +47,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _draft,
         _intake,
         _export_all,
+        _shred,
         _ask,
         _llama_cpu,
         _llama_slots,
@@ -193,6 +195,14 @@ def _export_all(bench) -> None:
     p.add_argument("--file", help="only the files whose name holds this")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_prints(lambda a: bench_export_all(Path(a.folder), a.file)))
+
+
+def _shred(bench) -> None:
+    p = bench.add_parser("shred", help="solicitations shredded against their truth lists, beside the cue-word baseline")
+    p.add_argument("--data", help="the shared data folder (default: $RFP_SHARED_DATA, else ../shared/data)")
+    p.add_argument("--repeat", type=int, default=2, help="shreds per file; the fastest is reported")
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+    p.set_defaults(func=_prints(lambda a: bench_shred(a.data, repeat=a.repeat)))
 
 
 def _summaries(bench) -> None:

@@ -36,6 +36,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (  # (command, one line of help); its mo
     ("demo", "index the bundled sample and answer its first questions"),
     ("inspect", "show the questions, answer cells and dropdowns detected in a questionnaire"),
     ("draft", "draft answers for a questionnaire (resumable)"),
+    ("shred", "a solicitation (RFP/RFQ as prose) shredded into its requirements and key facts; compliance matrix"),
     ("review", "show a questionnaire's rows with their version, or decide on one (refused when it changed since)"),
     ("ask", "ask one document a question (embedding-free: the model reads the document)"),
     ("bench", "benchmarks (print JSON)"),

@@ -98,6 +98,7 @@ from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.embed.sparse import analyzer
 from engine.ingest.pdf import open_pdf
 from engine.questionnaire import Question, read_questionnaire
+from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from storage.library_store import (
     LIBRARY_DB,
     Change,
@@ -593,6 +594,12 @@ class AnswerLibrary:
             progress("reading", 1, 1)  # the bar ends before an error is printed, not on its line
         path = questionnaire.path  # a link's target
         digest = file_hash(path.read_bytes())
+        if is_solicitation(questionnaire):
+            raise LibraryImportError(
+                path.name,
+                "is a solicitation (an RFP or RFQ's requirements), not a filled questionnaire",
+                "import the answered questionnaire or the response you sent; shred the solicitation instead",
+            )
         questions = questionnaire.questions
         answered = [q for q in questions if q.answered]
         if not answered:

@@ -139,7 +139,25 @@ def read_questionnaire(
     if path.stat().st_size == 0:
         raise QuestionnaireError(name, "is empty (0 bytes)", "export the questionnaire again")
     document = document_format(path)
-    return document.read(path, ov, limits) if document is not None else read_sheets(path, ov, limits)
+    if document is None:
+        return read_sheets(path, ov, limits)
+    try:
+        return document.read(path, ov, limits)
+    except QuestionnaireError as exc:
+        if "no question" not in exc.problem:
+            raise
+        solicitation = _read_solicitation(
+            path, ov, limits
+        )  # a solicitation asks nothing: its requirements are the rows
+        if solicitation is None:
+            raise
+        return solicitation
+
+
+def _read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire | None:
+    from engine.questionnaire.solicitation.as_questionnaire import read_solicitation  # noqa: PLC0415 (deferred)
+
+    return read_solicitation(path, options, limits)
 
 
 __all__ = [

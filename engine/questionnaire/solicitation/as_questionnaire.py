@@ -1,0 +1,104 @@
+"""A solicitation read as a questionnaire, so that ``inspect``, ``draft``, Review and the app's
+upload take it like any other: each requirement is a row (its ID, its text with its lead-in),
+whose answer is a compliance choice (Comply, Partially comply, Exception, Noted) and a response.
+The solicitation has no place for an answer, so the answers go into a response document, as a
+flat PDF's do (``PlaceKind.RESPONSE``: engine/review/pdf_response.py).
+
+Submission and terms requirements (what to submit, what the offeror accepts) are not drafted
+from the knowledge base: they are a checklist, their row holding :data:`CHECKLIST` as its
+existing answer, which the drafting run skips as answered (``draft --redo-answered`` drafts
+them too). Rows are numbered as a flat PDF's: page × 1000 + the order on the page.
+
+engine/questionnaire/formats.py reads a PDF or Word file this way when its own reader finds no
+question in it and the file reads as a solicitation (:func:`read_solicitation`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from engine.core.limits import Limits
+from engine.questionnaire.pdf_questions import ROWS_PER_PAGE
+from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
+from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
+from engine.questionnaire.solicitation.records import Compliance, Shredded
+from engine.questionnaire.solicitation.shred import shred
+
+CHOICES = tuple(c.value for c in Compliance)
+CHECKLIST = "Checklist ({kind}): not drafted from the knowledge base; confirm it in the proposal."
+SOLICITATION_NOTE = "a solicitation, not a questionnaire"
+RESPONSE_NOTE = "a solicitation has no answer space: the compliance and response go into the response document"
+
+
+def as_questionnaire(path: Path, result: Shredded, options: ReadOptions | None = None) -> Questionnaire:
+    """The rows of a shredded solicitation (see the module docstring), without those the reviewer
+    left out (``options.exclude``: a row's key "Document!A4002" or a requirement's ID)."""
+    questions: list[Question] = []
+    places: dict[str, AnswerPlace] = {}
+    on_page: Counter[int] = Counter()
+    for req in result.requirements:
+        on_page[req.page] += 1
+        if on_page[req.page] >= ROWS_PER_PAGE:
+            raise QuestionnaireError(
+                path.name, f"has more than {ROWS_PER_PAGE - 1} requirements on page {req.page}", "split the document"
+            )
+        row = req.page * ROWS_PER_PAGE + on_page[req.page]
+        question = Question(
+            id=req.id,
+            sheet=DOCUMENT_SHEET,
+            row=row,
+            text=req.text,
+            question_cell=f"A{row}",
+            choice_cell=f"B{row}",
+            text_cell=f"C{row}",
+            choices=CHOICES,
+            existing_answer=None if req.drafted else CHECKLIST.format(kind=req.kind.value),
+            existing_choice=None,
+        )
+        if options is not None and options.excludes(question):
+            continue
+        place = AnswerPlace(PlaceKind.RESPONSE, f"page {req.page}, requirement {req.id}", note=RESPONSE_NOTE)
+        places[place_key(DOCUMENT_SHEET, question.choice_cell)] = place
+        places[place_key(DOCUMENT_SHEET, question.text_cell)] = place
+        questions.append(question)
+    counts = result.counts()
+    notes = (
+        f"{SOLICITATION_NOTE}: {counts['total']} requirements ({counts['mandatory']} mandatory; "
+        f"submission {counts['submission']}, evaluation {counts['evaluation']}, work {counts['work']}, "
+        f"terms {counts['terms']}); submission and terms requirements are a checklist, not drafted; "
+        "`python -m engine shred` writes the compliance matrix",
+        RESPONSE_NOTE,
+    )
+    layout = SheetLayout(
+        sheet=DOCUMENT_SHEET,
+        header_row=None,
+        question_col="A",
+        id_col=None,
+        answer_col="B",
+        comment_col="C",
+        choices=CHOICES,
+        questions=tuple(questions),
+    )
+    return Questionnaire(path=path, sheets=(layout,), notes=notes, places=places)
+
+
+def is_solicitation(questionnaire: Questionnaire) -> bool:
+    """Whether a questionnaire read is a solicitation's requirements (its checklist rows hold no
+    past answer: the answer library never imports them)."""
+    return any(note.startswith(SOLICITATION_NOTE) for note in questionnaire.notes)
+
+
+def read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire | None:
+    """The file read as a solicitation, or None when it does not read as one (few requirements,
+    little binding language)."""
+    try:
+        result = shred([path], limits=limits)
+    except QuestionnaireError:
+        return None
+    if not result.looks_like_solicitation:
+        return None
+    return as_questionnaire(path, result, options)
+
+
+__all__ = ["CHECKLIST", "CHOICES", "SOLICITATION_NOTE", "as_questionnaire", "is_solicitation", "read_solicitation"]

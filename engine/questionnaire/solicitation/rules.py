@@ -1,0 +1,434 @@
+"""Which units are requirements, of which kind, mandatory or not: rules only, no model.
+
+A unit is a requirement when it obliges the offeror or the contractor (shall, must, required,
+is/are to, expected to, agrees to, is responsible for; "will" with the offeror's or the
+contractor's side as its subject), tells the offeror what the response holds or how to submit it
+(an imperative in the instructions: "Provide …", "Describe …"; "Quotes will only be accepted …"),
+or names an evaluation factor or criterion (in an evaluation section: points, weights, "will be
+evaluated", basis for award). A list item under a lead-in that obliges is one too, carrying the
+lead-in's cue. Not requirements: sentences that oblige or empower only the buyer ("The County
+reserves the right …", "The Government will provide …"), framework statements with no party
+obliged ("shall be deemed", "shall prevail", "shall be governed by"), definitions, background.
+
+The kind comes from the words of the sentence where they are plain (insurance, invoices,
+licences, indemnity → terms; points, evaluated → evaluation; what the proposal holds →
+submission; what the contractor does during performance → work), else from the kind of the
+section it sits in (its heading path: "Instructions", "Evaluation", "Scope of Work", "Terms").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.questionnaire.solicitation.records import Kind, Unit
+
+_I = re.I
+MUST = re.compile(
+    r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
+    r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not|"
+    r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
+    r"guarantees that|warrants that|"
+    r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed))\b",
+    _I,
+)
+DESIRE = re.compile(
+    r"\b(should|encouraged|encourages|preferred|desirable|recommended|is optional|are optional|(?:is|are) advised to)\b",
+    _I,
+)
+PARTY = (
+    r"(?:offerors?|quoters?|contractors?|sub-?contractors?|vendors?|bidders?|proposers?|respondents?|consultants?|"
+    r"applicants?|suppliers?|firms?|providers?|you|your (?:firm|company|proposal|response)|staff|personnel|"
+    r"successful \w+|selected \w+|awardees?|(?:the )?companies?)"
+)
+PARTY_WILL = re.compile(
+    rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
+    r"(?!not receive|have an opportunity|have primary|receive\b|face\b)",
+    _I,
+)
+PARTY_MAY = re.compile(
+    rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\s+(?:also\s+)?(?:submit|provide|include|propose|attach|"
+    r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect)",
+    _I,
+)
+PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention)\b", _I)
+NOT_REQUIRED = re.compile(
+    r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
+    r"(?:is|are|be)\s+required\b|\bas required by\b",
+    _I,
+)
+RESPONSE_WILL = re.compile(
+    r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|offers?|responses?)\b[^.]{0,40}?\bwill\s+"
+    r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
+    _I,
+)
+ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
+CONSEQUENCE = re.compile(
+    r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+|automatically\s+)?(?:accepted|considered|rejected|disqualified|"
+    r"eliminated|deemed non-?responsive|returned unopened)\b",
+    _I,
+)
+REJECTS = re.compile(
+    r"\bwill\s+(?:reject|disqualify|not\s+(?:accept|consider))\s+(?:any|all|the|such|an?)\s+(?:\w+\s+){0,2}?"
+    r"(?:applications?|proposals?|bids?|quotes?|offers?|submissions?|responses?)\b",
+    _I,
+)
+AWARD_TO = re.compile(
+    r"\b(?:awards?|contracts?)\s+(?:will|shall|may)\s+be\s+(?:made|awarded)\s+to\b|\baward\w*\b[^.]{0,40}\bto the "
+    r"(?:lowest|highest|responsible|responsive|qualified)\b|\b(?:will|shall) be evaluated (?:on|based|against|for|using)\b",
+    _I,
+)
+DEADLINE_ROW = re.compile(
+    r"\b(?:deadline|due date|closing date|date for submission|submittal deadline|proposals? due|questions? due)\b", _I
+)
+SCHEDULE_ROW_WORDS = 20
+RUN_ON_WORDS = 50
+CONSEQUENCE_CUE = (
+    "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
+)
+MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos)\w*", _I)
+BUYER = re.compile(
+    r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
+    r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
+    r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
+    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b",
+    _I,
+)
+FRAMEWORK = re.compile(
+    r"\bshall (?:be deemed|be construed|prevail|be governed|be interpreted|be of no effect|mean|have the meaning|"
+    r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
+    r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
+    r"\bshall (?:not )?be (?:valid|binding)\b(?! for)|\bshall (?:not )?be (?:open to|a term of|determined)\b|"
+    r"\bshall render\b|\bshall terminate\b|"
+    r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
+    _I,
+)
+IMPERATIVES = frozenset(
+    "provide describe list submit include indicate identify explain demonstrate complete write ensure attach propose "
+    "reference specify state detail discuss outline furnish allow save notify become address upload sign return "
+    "enter place publish deliver prepare maintain comply submitted document present insert select confirm certify "
+    "acknowledge obtain agree send register review develop handle recommend conduct perform assist support "
+    "coordinate conform follow use establish report summarize summarise show supply check".split()
+)
+WORK_VERBS = frozenset("review develop handle recommend conduct perform assist support coordinate establish".split())
+EVAL_WORDS = re.compile(
+    r"\b(evaluat\w*|points?|scored?|scoring|rated|rating|weight\w*|factors?|sub-?factors?|criteri\w*|basis for award|"
+    r"best value|trade-?off|pass/fail|relative importance|more important|most advantageous|award\w*|"
+    r"price reasonableness|lowest (?:responsive|price))\b|\[\s*\d+\s*\]|\(\d+\s*points?\)",
+    _I,
+)
+TERMS_WORDS = re.compile(
+    r"\b(insurance|insure\w*|insurer\w*|indemnif\w*|hold harmless|harmless|invoic\w*|payments?|paid|warrant\w*|"
+    r"licen[cs]\w*|terminat\w*|confidential\w*|liabilit\w*|liable|certif(?:y|ies|ication)\w*|laws?|statutes?|"
+    r"ordinances?|regulations|tax\w*|audit\w*|copyright\w*|intellectual property|data rights|by submitting|"
+    r"by executing|agrees?|assign\w*|sub-?contract\w*|subrogation|endorsement|deductible\w*|clauses?|"
+    r"price (?:increase|reduction)|prices?|fees?|discount\w*|rates?|deliver(?:y|ies)|shipments?|packing|"
+    r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa)\b",
+    _I,
+)
+SUBMIT_WORDS = re.compile(
+    r"\b(proposals?|quotes?|quotations?|bids?|applications?|submi\w*|responses?|offers?|resumes?|bios?|"
+    r"attachments?|forms?|page limit\w*|pages?|words?|deadline|due|questions?|portal|e-?mail|envelope|"
+    r"copies|volume|tab|signed|signature|references?|register\w*|addend\w*|pre-?qualifications?|qualifications?|"
+    r"experience|readme|repository|prototype|url)\b",
+    _I,
+)
+WORK_WORDS = re.compile(
+    r"\b(perform\w*|services?|tasks?|deliverables?|staff\w*|personnel|on-?site|work\w*|project\w*|"
+    r"support|maintain\w*|security|background checks?|replacement|key personnel|reports?)\b",
+    _I,
+)
+SECTION_KINDS = (  # a heading's words → the kind of what is under it (first match, innermost heading first)
+    (re.compile(r"evaluat|basis (?:for|of) award|^award\b|selection|criteria|scoring", _I), Kind.EVALUATION),
+    (
+        re.compile(
+            r"instruction|submission|submittal|proposal (?:format|content|preparation|requirement)|application format|"
+            r"format and content|compliance review|pre-?qualification|questions|cost proposal|technical proposal|"
+            r"proposal|quote|supplemental information|experience|qualifications|references",
+            _I,
+        ),
+        Kind.SUBMISSION,
+    ),
+    (
+        re.compile(
+            r"terms and conditions|clauses|insurance|invoic|payment|warrant|data rights|licen[cs]|indemn|ownership|"
+            r"general conditions|special provisions|legal|certifications?",
+            _I,
+        ),
+        Kind.TERMS,
+    ),
+    (
+        re.compile(
+            r"scope|statement of (?:work|objectives)|\bsow\b|\bpws\b|\bsoo\b|tasks?|deliverables|services|"
+            r"technical requirements|staff|personnel|security|objective|performance",
+            _I,
+        ),
+        Kind.WORK,
+    ),
+    (
+        re.compile(
+            r"terms|conditions|clauses|provisions|insurance|invoic|payment|warrant|data rights|license|contract|"
+            r"indemn|legal|general|certification|compliance|ownership|reporting|teaming",
+            _I,
+        ),
+        Kind.TERMS,
+    ),
+)
+
+
+CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
+PASS_FAIL = re.compile(r"\bpass/fail\b|\bpass or fail\b", _I)
+EVAL_FACTOR = re.compile(
+    r"\b(evaluat\w*|points?|weight\w*|factors?|sub-?factors?|criteri\w*|basis for award|best value|trade-?off|"
+    r"pass/fail|relative importance|important|most advantageous|awards?|price reasonableness)\b",
+    _I,
+)
+EVAL_CONTENT = re.compile(
+    r"\b(factors?|sub-?factors?|criteri\w*|points?|weight\w*|importan\w*|best value|trade-?off|basis|lowest|highest|"
+    r"price reasonableness|pass/fail|most advantageous|evaluated (?:on|based|against|for|using))\b",
+    _I,
+)
+EVAL_PROCESS = re.compile(
+    r"\b(conduct\w*|recommend\w*|negotiat\w*|cancel\w*|notif\w*|discussions|clarif\w*|review and evaluate|"
+    r"will then|preliminary|protest\w*|arbitrary|capricious|relief)\b",
+    _I,
+)
+EVAL_STATEMENT = re.compile(r"\b(?:will|shall|must|is|are)\b", _I)
+RATING = re.compile(
+    r"^(?:exceptional|outstanding|good|acceptable|marginal|unacceptable|non acceptable|satisfactory)\b", _I
+)
+LABEL = re.compile(r"^[A-Z][\w /&-]{0,40}:\s+")  # "Description: Write …"
+
+
+MODALS = frozenset({"shall", "must", "will", "should", "required", "may"})  # cues whose subject is checked
+MODAL = re.compile(r"\b(?:shall|must|will|should|may|is required|are required)\b", _I)
+LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
+DELIVERABLE = re.compile(
+    r"\b(proposals?|quotes?|quotations?|bids?|responses?|submissions?|applications?|attachments?|invoices?|"
+    r"resumes?|bios?|repositor\w+|prototypes?|rates?|prices?|pricing|fees?|deliverables?|reports?|staff|"
+    r"personnel|employees?|work|services?|insurance|certificates?|licen[cs]es?|forms?|documents?|cop(?:y|ies)|"
+    r"questions?|offers?|descriptions?|readme|contents?|materials?|shipments?|deliveries|precautions?|"
+    r"guarantees?|warranties|policies|records)\b",
+    _I,
+)
+BUYER_WORDS = re.compile(
+    r"\b(county|government|state|city|purchasing agent|contracting officer|public bod\w+|decision|payment|"
+    r"award|notice|agency|procurement agent|board|department|management|adjustment|sac|committee|"
+    r"panel|evaluators?|"
+    r"inspection|acceptance|selection|negotiations?|evaluation|purchase (?:order|requisition)s?|proceedings|orders?|"
+    r"ordering|officials?|officers?|designee|contracting officers?|cancellation|terms and conditions|delivery terms|"
+    r"BPAs?)(?:['’]s)?"
+    r"(?:\s+(?:also|then|either|not|only|further|reasonably|at its discretion))?[\s,]*$",
+    _I,
+)  # the subject ends with the buyer ("For staff augmentation the County will …"), not "County users shall …"
+BENEFIT = re.compile(
+    r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
+    r"informed|liable in damages)\b|\bin no event shall\b",
+    _I,
+)
+BY_BUYER = re.compile(
+    r"\b(?:shall|will)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:made|decided|determined|issued|given|conducted|provided|furnished)\s+"
+    r"by\s+the\s+(?:county|government|state|city|purchasing agent|contracting officer|procurement officer|agency|"
+    r"owner|department|board)\b",
+    _I,
+)
+MUST_ACTIVE = re.compile(rf"\b{PARTY}\s+(?:shall|must)\s+(?!not\s+be\b|be\b)", _I)
+DEFINITION = re.compile(
+    r"^[A-Z][\w /()’'-]{1,50}:\s+(?:relates to|means|refers to|is defined as)\b|[\"“][^\"”]{2,40}[\"”]\s+means\b"
+)
+FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
+
+
+SUBJECT_END = re.compile(
+    r"\b(?:shall|must|will|should|may|can|is required|are required|agrees?|is responsible|are responsible|is expected|"
+    r"are expected|is to|are to)\b",
+    _I,
+)
+OFFEROR = re.compile(r"\b(?:offerors?|quoters?|bidders?|applicants?|proposers?|respondents?)\b", _I)
+RESPONSE_SUBJECT = re.compile(
+    r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|responses?|offers?|resumes?|bios?)\b", _I
+)
+RESPONSE_VERB = re.compile(r"\b(?:describe|demonstrate|submit|include|indicate|explain|address|detail|propos)\w*", _I)
+CONTRACTOR = re.compile(r"\b(?:contractors?|sub-?contractors?|vendors?|consultants?|suppliers?|providers?)\b", _I)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    requirement: bool
+    mandatory: bool = True
+    why: str = ""
+
+
+def _first_word(text: str) -> str:
+    m = re.match(r"^[\W\d]*([A-Za-z]+)", text)
+    return m.group(1).lower() if m else ""
+
+
+def _conditional(text: str, cue: re.Match[str]) -> bool:
+    """A cue that obliges nobody: "if travel is required", "is not required", "the purpose … is to"."""
+    if cue.group(1).lower() in ("is to", "are to"):  # "The purpose of this RFP is to solicit …" obliges nobody
+        return bool(PURPOSE.search(text[: cue.start()]))
+    if cue.group(1).lower() != "required":
+        return False
+    return any(m.start() <= cue.start() < m.end() for m in NOT_REQUIRED.finditer(text))
+
+
+def _cue(text: str) -> Verdict | None:
+    """The obligation cue of one sentence: mandatory, desirable, or None."""
+    if CONSEQUENCE.search(text) and not ONLY_ACCEPTED.search(text) and not PARTY_WILL.search(text):
+        return Verdict(True, True, CONSEQUENCE_CUE)
+    desire = DESIRE.search(text)
+    must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
+    if must and (not desire or must.start() < desire.start()):
+        return Verdict(True, True, must.group(1).lower())
+    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text):
+        return Verdict(True, True, "will")
+    if RESPONSE_WILL.search(text) or CONSEQUENCE.search(text):
+        return Verdict(True, True, CONSEQUENCE_CUE)
+    if desire:
+        return Verdict(True, False, desire.group(1).lower())
+    if PARTY_MAY.search(text) or MAY_SUBMIT.search(text):
+        return Verdict(True, False, "may")
+    return None
+
+
+def _obliges_a_party(text: str) -> bool:
+    """Whether a shall / must / will sentence lands on the offeror's side: its subject (the words
+    before the modal) names that side or what it submits or delivers, or it is active with no
+    buyer in its subject ("Precaution shall be exercised …" has no subject party but obliges)."""
+    m = MODAL.search(text)
+    if m is None:
+        return True
+    subject = text[: m.start()]
+    if re.search(rf"\b{PARTY}\b", subject, _I) or DELIVERABLE.search(subject) or MUST_ACTIVE.search(text):
+        return True  # the party's own sentence, or a clause of it: "… a template that the contractor shall utilize"
+    if BUYER_WORDS.search(subject):
+        return False
+    after = text[m.end() :]
+    if FINAL.match(after):
+        return False
+    return True
+
+
+def section_kind(headings: tuple[str, ...]) -> Kind | None:
+    """The kind of the section a unit sits in, from its innermost heading that names one."""
+    for heading in reversed(headings):
+        for pattern, kind in SECTION_KINDS:
+            if pattern.search(heading):
+                return kind
+    return None
+
+
+def judge(unit: Unit, section: Kind | None) -> Verdict:
+    """Whether ``unit`` is a requirement, and mandatory (see the module docstring)."""
+    text = unit.text
+    words = text.split()
+    if len(text) < 4 or (len(words) < 4 or len(text) < 8) and not unit.lead_in and _first_word(text) not in IMPERATIVES:
+        return Verdict(
+            False
+        )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in
+    if len(words) > RUN_ON_WORDS and not unit.item and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
+        return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
+    if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
+        return Verdict(False, why="framework")
+    if REJECTS.search(text):
+        return Verdict(True, True, CONSEQUENCE_CUE)
+    if AWARD_TO.search(text):
+        return Verdict(True, True, "basis for award")
+    if DEADLINE_ROW.search(text) and len(words) <= SCHEDULE_ROW_WORDS and not BUYER.match(text):
+        return Verdict(True, True, "deadline")
+    cue = _cue(text)
+    if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
+        return Verdict(False, why="lead-in")  # its items are the requirements
+    if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
+        return Verdict(False, why="no party")
+    if cue is not None and (BENEFIT.search(text) or BY_BUYER.search(text)) and not MUST_ACTIVE.search(text):
+        return Verdict(False, why="the party receives")  # "… shall be notified", "… shall be decided by the County"
+    if DEFINITION.search(text):
+        return Verdict(False, why="definition")
+    buyer = BUYER.match(text)
+    if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
+        if section is Kind.EVALUATION and EVAL_CONTENT.search(text) and not EVAL_PROCESS.search(text):
+            return Verdict(True, True, "evaluation")  # what the buyer evaluates, not who does it or how it proceeds
+        return Verdict(False, why="buyer")
+    if cue is not None:
+        return cue
+    if CLAUSE_REF.match(text):
+        return Verdict(True, True, "clause")
+    if PASS_FAIL.search(text):
+        return Verdict(True, True, "pass/fail")
+    if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
+        if not RATING.match(text) and not EVAL_PROCESS.search(text):
+            return Verdict(True, True, "evaluation")
+    first = _first_word(re.sub(r"^\w+ly\s+", "", LABEL.sub("", text, count=1)))
+    if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
+        if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
+            return Verdict(True, True, "imperative")
+    if unit.lead_in:
+        lead = _cue(unit.lead_in)
+        if lead is not None:
+            return Verdict(True, lead.mandatory, "lead-in")
+        if section is Kind.EVALUATION or EVAL_WORDS.search(unit.lead_in):
+            return Verdict(True, True, "criterion")
+        if section is Kind.SUBMISSION and unit.item:
+            return Verdict(True, True, "listed content")
+    if section is Kind.EVALUATION and re.search(r"\[\s*\d+\s*\]|\(\d+\s*points?\)|\b\d+\s*points\b", text, _I):
+        return Verdict(True, True, "criterion")
+    return Verdict(False)
+
+
+def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
+    """The kind the subject of an obliging sentence tells: the offeror or its proposal → what to
+    submit (unless the sentence is about legal or commercial terms); the contractor → terms when
+    the sentence names them, else work."""
+    m = SUBJECT_END.search(text)
+    if m is None:
+        return None
+    subject = text[: m.start()]
+    terms = len(TERMS_WORDS.findall(text))
+    if OFFEROR.search(subject) or RESPONSE_SUBJECT.search(subject):
+        if section is Kind.WORK and not RESPONSE_SUBJECT.search(subject) and not RESPONSE_VERB.search(text):
+            return Kind.WORK  # "The selected applicants will provide …" in the scope of work
+        return Kind.TERMS if terms >= 2 else Kind.SUBMISSION
+    if CONTRACTOR.search(subject):
+        if terms:
+            return Kind.TERMS
+        return Kind.WORK if section in (Kind.WORK, None) or WORK_WORDS.search(text) else section
+    return None
+
+
+def kind_of(unit: Unit, section: Kind | None) -> Kind:
+    """The kind of a requirement (see the module docstring)."""
+    text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
+    if section is Kind.EVALUATION and (EVAL_WORDS.search(text) or unit.item) or AWARD_TO.search(unit.text):
+        return Kind.EVALUATION
+    if unit.lead_in and re.search(r"\b(?:criteria|factors|points)\b", unit.lead_in, _I):
+        return Kind.EVALUATION
+    if DEADLINE_ROW.search(unit.text) and len(unit.text.split()) <= SCHEDULE_ROW_WORDS:
+        return Kind.SUBMISSION
+    if re.search(r"\bby (?:submitting|executing|signing)\b", text, _I):
+        return Kind.TERMS
+    if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
+        return Kind.TERMS  # "Contractor agrees to: a) …"
+    by_subject = _kind_by_subject(unit.text, section)
+    if by_subject is None and unit.lead_in:
+        by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)
+    if by_subject is not None:
+        return by_subject
+    scores = {
+        Kind.EVALUATION: 2 * len(EVAL_WORDS.findall(unit.text)),
+        Kind.TERMS: 2 * len(TERMS_WORDS.findall(unit.text)),
+        Kind.SUBMISSION: 2 * len(SUBMIT_WORDS.findall(unit.text)),
+        Kind.WORK: 2 * len(WORK_WORDS.findall(unit.text)),
+    }
+    if re.search(r"\b(?:offerors?|quoters?|bidders?|applicants?|proposers?|respondents?)\b", text, _I):
+        scores[Kind.SUBMISSION] += 2
+    if re.search(r"\bcontractors?\b", text, _I):
+        scores[Kind.TERMS] += 1
+        scores[Kind.WORK] += 1
+    if section is not None:
+        scores[section] += 3
+    return max(scores, key=lambda k: (scores[k], k is section))
+
+
+__all__ = ["Verdict", "judge", "kind_of", "section_kind"]
