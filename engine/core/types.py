@@ -96,6 +96,15 @@ class IngestError(FileProblem):
     """A file that cannot be indexed."""
 
 
+class UnreadableFile(IngestError):
+    """A Word, PDF or Office package whose structure cannot be read safely, damaged or crafted (a
+    corrupt part, tables nested 600 deep, a cell that says it spans 2 billion columns, a page
+    tree that loops): refused before any reader allocates for it (engine/core/zip_parts.py,
+    word_scan.py, pdf_scan.py), in one line naming the file, what is wrong in a responder's
+    words and the fix. An IngestError, so that indexing reports it like any other file it cannot
+    take; the questionnaire readers raise it as it is (issue #56)."""
+
+
 @dataclass(frozen=True)
 class Unit:
     """A piece of a source document with exact provenance.
