@@ -18,6 +18,8 @@ paragraphs (Word)      200,000             ``--max-paragraphs``     ``RFP_MAX_PA
 table cells (Word)     200,000             ``--max-table-cells``    ``RFP_MAX_TABLE_CELLS``
 cell formats (Excel)   65,490              ``--max-cell-formats``   ``RFP_MAX_CELL_FORMATS``
 fields per PDF page    500                 ``--max-page-fields``    ``RFP_MAX_PAGE_FIELDS``
+crossings per page     4,500               ``--max-page-crossings`` ``RFP_MAX_PAGE_CROSSINGS``
+crossings per PDF      30,000              ``--max-crossings``      ``RFP_MAX_CROSSINGS``
 =====================  ==================  =======================  ==========================
 
 Where each is checked:
@@ -42,7 +44,9 @@ Where each is checked:
   before any page is laid out (engine/core/pdf_scan.py), the page tree walked without
   recursion (a loop refused), the fields of each page counted from its annotation list, every
   field's rectangle held to its page, and the inflated size of the content streams counted
-  against the unpacked-size limit.
+  against the unpacked-size limit. A flat PDF questionnaire's ruling lines are counted before its
+  tables are looked for (where they cross: the table finder's work grows with its square), per
+  page and per file.
 * **Text** (CSV, Markdown, TXT): the characters after decoding; a file whose size alone proves
   it is over (more than 4 bytes per allowed character) is refused without being read. CSV rows
   and cells are counted as they are parsed, and kept only while under the limits.
@@ -69,7 +73,7 @@ from defusedxml import DefusedXmlException
 
 from engine.core.decoding import count_chars, decode_text
 from engine.core.ooxml import part_targets, word_main_part, workbook_sheets
-from engine.core.pdf_scan import PDF_FIX, PdfBounds, scan_pdf
+from engine.core.pdf_scan import PDF_FIX, PdfBounds, rulings_over, scan_pdf
 from engine.core.types import FileProblem, IngestError, UnreadableFile
 from engine.core.word_scan import WordBounds, scan_word_parts
 from engine.core.zip_parts import check_members, inflated
@@ -117,6 +121,15 @@ _SPECS = {
         "--max-cell-formats", "RFP_MAX_CELL_FORMATS", "cell formats", "most cell formats in one workbook's styles"
     ),
     "page_fields": _Spec("--max-page-fields", "RFP_MAX_PAGE_FIELDS", "fields", "most form fields on one PDF page"),
+    "page_crossings": _Spec(
+        "--max-page-crossings",
+        "RFP_MAX_PAGE_CROSSINGS",
+        "crossings",
+        "most ruling-line crossings on one page of a flat PDF questionnaire",
+    ),
+    "crossings": _Spec(
+        "--max-crossings", "RFP_MAX_CROSSINGS", "crossings", "most ruling-line crossings in one flat PDF questionnaire"
+    ),
 }
 
 
@@ -139,6 +152,8 @@ class Limits:
     table_cells: int = 200_000
     cell_formats: int = 65_490
     page_fields: int = 500
+    page_crossings: int = 4_500
+    crossings: int = 30_000
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -387,6 +402,13 @@ class Limits:
         except Exception as exc:  # MuPDF's error on a page tree it cannot count  # noqa: BLE001
             raise UnreadableFile(name, "is damaged: its pages cannot be counted", PDF_FIX) from exc
         self.check_pages(name, pages)
+
+    def check_rulings(self, doc, name: str) -> None:
+        """A flat PDF's ruling-line crossings, per page and in all (pdf_scan.rulings_over): before
+        its tables are looked for (engine/questionnaire/pdf_reader.py)."""
+        over = rulings_over(doc, self.page_crossings, self.crossings)
+        if over is not None:
+            raise self._over(name, over.limit, over.measured, over.needed)
 
     def check_pages(self, name: str, pages: int) -> None:
         if pages > self.pages:

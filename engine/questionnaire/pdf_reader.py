@@ -86,6 +86,7 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
                 )
             return assemble(path, FORM_SHEET, found, notes)
         _refuse_unfillable(doc, name)
+        limits.check_rulings(doc, name)  # before any table is looked for: its cost grows with the crossings squared
         found = read_flat(doc, name, limits, notes)
         return assemble(path, DOCUMENT_SHEET, found, notes)
     except (QuestionnaireError, IngestError):  # IngestError: LimitError, UnreadableFile
