@@ -61,6 +61,18 @@ class FileProblem(Exception):
         self.file, self.problem, self.fix = str(file), problem, fix
         super().__init__(f"{self.file}: {problem}. {fix}")
 
+    def __reduce__(self):
+        """Pickled whole, whatever the subclass's constructor takes: a file read in a child
+        process (engine/app/read_apart.py) raises its one line in the server as it is."""
+        return (_rebuilt, (type(self), str(self), dict(self.__dict__)))
+
+
+def _rebuilt(cls: type[FileProblem], message: str, state: dict) -> FileProblem:
+    problem = cls.__new__(cls)
+    Exception.__init__(problem, message)
+    problem.__dict__.update(state)
+    return problem
+
 
 class StoreDamaged(FileProblem):
     """A file the product keeps (the review store, the knowledge base's manifest or index) that

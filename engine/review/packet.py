@@ -344,6 +344,12 @@ def packet_project(path: Path | str, store: ReviewStore, limits: Limits | None =
     return _record(path, meta, store).project_id
 
 
+def check_packet_file(path: Path | str, limits: Limits | None = None) -> None:
+    """The packet's workbook opened and read as :func:`read_packet` reads it, keeping nothing: what
+    the served app runs in a child process first (engine/app/read_apart.py); PacketRefused otherwise."""
+    _opened(Path(path), limits)
+
+
 def read_packet(path: Path | str, review: Review, limits: Limits | None = None) -> Packet:
     """The packet at ``path``, checked against the store's record of it and ``review`` (module
     docstring); PacketRefused with one line per problem otherwise. ``limits``: the workbook limits
@@ -529,6 +535,7 @@ __all__ = [
     "PacketRefused",
     "PacketRow",
     "apply_packet",
+    "check_packet_file",
     "held_by",
     "importer",
     "packet_bytes",
