@@ -211,7 +211,7 @@ def _nesting_words(stack: list[str], limit: int) -> str:
     counted = Counter(t for t in stack if t in _NESTED)
     if counted:
         what, times = counted.most_common(1)[0]
-        return f"nests {_NESTED[what]} inside each other {times:,} deep (elements more than {limit:,} levels deep)"
+        return f"nests {_NESTED[what]} inside each other, at least {times:,} deep (its elements more than {limit:,} levels deep)"
     return f"nests its elements more than {limit:,} levels deep"
 
 
