@@ -9,7 +9,7 @@ object required``, and what a reader would allocate for, one page or one field a
 * **Fields per page**, from each page's annotation list, against ``Limits.page_fields``.
 * **Every field's rectangle** against its page: one far larger than the page it is on (a text
   field 2·10⁹ points tall) is refused, before a reader sizes anything by it.
-* **The inflated size of the content streams** (Flate), unpacked 1 MiB at a time and counted
+* **The inflated size of the streams** (Flate; pictures aside), unpacked 1 MiB at a time and counted
   against the unpacked-size limit: a 1 MB file whose one stream inflates to 1 GB is refused at
   the limit.
 
@@ -233,7 +233,9 @@ def _inherited(doc: pymupdf.Document, node: int, key: str) -> str:
 
 
 def _streams(doc: pymupdf.Document, name: str, bounds: PdfBounds) -> Over | None:
-    """The Flate streams' inflated size, all together, against the unpacked-size limit."""
+    """The Flate streams' inflated size, all together, against the unpacked-size limit: every
+    stream but pictures (content streams, forms, fonts, object streams), which the text and the
+    layout are read from; a scanned document's pictures may rightly inflate to gigabytes."""
     total = 0
     for xref in range(1, doc.xref_length()):
         try:
@@ -242,6 +244,8 @@ def _streams(doc: pymupdf.Document, name: str, bounds: PdfBounds) -> Over | None
             filters = _key(doc, xref, "Filter")[1]
             if not filters.lstrip("[ ").startswith("/FlateDecode"):
                 continue
+            if _key(doc, xref, "Subtype")[1] == "/Image":
+                continue  # a picture's pixels are decoded to draw it, never read as text or layout
             raw = doc.xref_stream_raw(xref)
         except Exception:  # noqa: BLE001 (a damaged object: MuPDF skips it, as the reader will)
             continue
