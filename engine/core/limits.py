@@ -387,14 +387,15 @@ class Limits:
         with doc:
             if doc.needs_pass:
                 return  # encrypted: the loader says so
-            self.check_pdf_document(doc, name)
+            self.check_pdf_document(doc, name, form=False)
 
-    def check_pdf_document(self, doc, name: str) -> None:
+    def check_pdf_document(self, doc, name: str, *, form: bool = True) -> None:
         """An open PDF's structure (engine/core/pdf_scan.py: its page tree, its form's fields, their
         rectangles, its content streams' inflated size), then its page count: before any page
         is loaded or laid out. What every PDF reader runs first (engine/ingest/pdf.py,
-        engine/questionnaire/pdf_reader.py)."""
-        over = scan_pdf(doc, name, PdfBounds(self.pages, self.page_fields, self.unzipped_bytes))
+        engine/questionnaire/pdf_reader.py). ``form``: its form's checks too (a questionnaire's reader;
+        indexing, which reads only the pages' text, leaves them out)."""
+        over = scan_pdf(doc, name, PdfBounds(self.pages, self.page_fields, self.unzipped_bytes), form=form)
         if over is not None:
             raise self._over(name, over.limit, over.measured, over.needed)
         try:

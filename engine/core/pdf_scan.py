@@ -58,9 +58,11 @@ def _key(doc: pymupdf.Document, xref: int, key: str) -> tuple[str, str]:
         return ("null", "null")
 
 
-def scan_pdf(doc: pymupdf.Document, name: str, bounds: PdfBounds) -> Over | None:
+def scan_pdf(doc: pymupdf.Document, name: str, bounds: PdfBounds, *, form: bool = True) -> Over | None:
     """The checks of the module docstring on ``doc`` (shown as ``name``), in that order: the first
-    limit crossed, or None; :class:`~engine.core.types.UnreadableFile` for a damaged structure."""
+    limit crossed, or None; :class:`~engine.core.types.UnreadableFile` for a damaged structure.
+    ``form``: the form's checks too (its field tree, fields per page, rectangles, check boxes),
+    what a questionnaire reader needs; indexing reads only the pages' text."""
     if not doc.is_pdf:
         return None
     try:
@@ -70,10 +72,11 @@ def scan_pdf(doc: pymupdf.Document, name: str, bounds: PdfBounds) -> Over | None
     leaves, over = _page_tree(doc, name, catalog, bounds)
     if over is not None:
         return over
-    _field_tree(doc, name, catalog)
-    over = _page_widgets(doc, name, leaves, bounds)
-    if over is not None:
-        return over
+    if form:
+        _field_tree(doc, name, catalog)
+        over = _page_widgets(doc, name, leaves, bounds)
+        if over is not None:
+            return over
     return _streams(doc, name, bounds)
 
 
