@@ -37,7 +37,7 @@ W = f"{{{W_NS}}}"
 W14 = "{http://schemas.microsoft.com/office/word/2010/wordml}"
 WORD_COLUMNS = 63  # the most columns a Word table holds
 LIST_LEVELS = 9  # w:ilvl 0–8
-_INT = re.compile(r"\s*[+-]?\d+\s*")  # what int() takes
+_INT = re.compile(r"\s*[+-]?\d{1,18}\s*")  # what int() takes, at most 18 digits (int() refuses past 4,300)
 _HEX = re.compile(r"\s*[0-9A-Fa-f]{1,6}\s*")
 _NESTED = {  # an element that nests, in a responder's words
     "tbl": "tables",
@@ -109,7 +109,7 @@ def _number(el: etree._Element, attr: str, what: str) -> int | None:
     if value is None:
         return None
     if not _INT.fullmatch(value):
-        raise _Damaged(f"{what} is {value[:40]!r}, not a whole number")
+        raise _Damaged(f"{what} is {value[:40]!r}, not a whole number a document could hold")
     return int(value)
 
 
