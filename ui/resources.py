@@ -27,7 +27,7 @@ def workspace(folder: str | None = None) -> Workspace:
     """The process's workspace, snapshotted (``backups/``); unfinished drafting runs resume in
     the background. A damaged review store raises ``ReviewStoreDamaged``, a folder another process
     writes to ``FolderBusy`` (nothing cached)."""
-    ws = Workspace(Path(folder) if folder else workspace_folder())
+    ws = Workspace(Path(folder) if folder else workspace_folder(), uploads_apart=True)  # uploads read apart (#56)
     ws.hold("the app")  # one writer per folder: `restore`, `draft`… refuse while the app is open
     ws.back_up()
     ws.jobs.resume()

@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
+from engine.app.read_apart import UploadStopped, read_apart
 from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
 from engine.core.accounts import Permission, acting_account, require, require_row
@@ -27,7 +28,7 @@ from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
 from engine.core.limits import Limits
 from engine.core.scopes import FolderScopes, Scope, ScopeFilter, products_of
-from engine.core.types import DocumentInfo, Progress, Unit, no_progress
+from engine.core.types import DocumentInfo, IngestError, Progress, Unit, no_progress
 from engine.drafting.ask import CONTEXT_TOKENS, AskService
 from engine.drafting.drafter import Drafter
 from engine.drafting.generate import Generator, make_generator
@@ -43,6 +44,7 @@ from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
+from engine.review.packet import PacketRefused
 from engine.review.reports import Corpus, CoverageReport, LibraryReport, corpus, coverage_report, library_report
 from engine.review.review import Review
 from storage import folder_lock, snapshots
@@ -56,8 +58,11 @@ class Workspace:
     """Everything one reviewer works on, in one folder. One instance per folder per process
     (the knowledge base's Qdrant folder admits one client)."""
 
-    def __init__(self, folder: str | Path, settings: Settings | None = None) -> None:
+    def __init__(self, folder: str | Path, settings: Settings | None = None, *, uploads_apart: bool = False) -> None:
         self.folder = Path(folder)
+        # the served app's uploads (a questionnaire, a document, a packet) read in a child process within a
+        # memory ceiling and a time limit first (engine/app/read_apart.py); the CLI and the tests read in-process
+        self.uploads_apart = uploads_apart
         self.folder.mkdir(parents=True, exist_ok=True)
         self.settings = settings or Settings.load(self.folder)
         self._lock = threading.RLock()
@@ -238,7 +243,23 @@ class Workspace:
     ) -> AddReport:
         """Index one file under an outside name (an upload's file name): see ``KnowledgeBase.add_file``."""
         require(Permission.KNOWLEDGE_BASE)
+        if self.uploads_apart:  # read apart first, within a memory ceiling and a time limit: refused there, kept out
+            try:
+                read_apart(name, "engine.app.read_apart:vet_document", path, name)
+            except IngestError as exc:
+                return AddReport(errors=[exc])
         return self.kb.add_file(path, name, progress, scope=scope)
+
+    def vet_packet(self, path: Path) -> None:
+        """An uploaded packet's workbook opened apart from the server within the workbook limits,
+        a memory ceiling and a time limit (engine/app/read_apart.py) before it is read for good;
+        PacketRefused (one line) otherwise. Nothing outside the served app."""
+        if not self.uploads_apart:
+            return
+        try:
+            read_apart(path.name, "engine.review.packet:check_packet_file", path)
+        except UploadStopped as exc:
+            raise PacketRefused(path, [exc.problem], exc.fix) from None
 
     def add_files(
         self, paths: list[Path], progress: Progress = no_progress, folders: FolderScopes | None = None
@@ -313,7 +334,15 @@ class Workspace:
         staging = Path(tempfile.mkdtemp(dir=self._incoming)) / name  # one folder per upload, removed whatever happens
         try:
             staging.write_bytes(data)
-            staged = read_questionnaire(staging, **options.to_json())  # refused here (limits first): nothing is kept
+            if self.uploads_apart:  # apart from the server, within a memory ceiling and a time limit
+                staged = replace(
+                    read_apart(name, "engine.questionnaire.formats:read_questionnaire", staging, **options.to_json()),
+                    path=staging,
+                )
+            else:
+                staged = read_questionnaire(
+                    staging, **options.to_json()
+                )  # refused here (limits first): nothing is kept
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
             shutil.rmtree(staging.parent, ignore_errors=True)

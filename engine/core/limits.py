@@ -13,6 +13,13 @@ cells per sheet        1,000,000           ``--max-cells``          ``RFP_MAX_CE
 rows per sheet         200,000             ``--max-rows``           ``RFP_MAX_ROWS``
 characters per file    20,000,000          ``--max-chars``          ``RFP_MAX_CHARS``
 pages per PDF          2,000               ``--max-pages``          ``RFP_MAX_PAGES``
+nesting depth (Word)   100 levels          ``--max-nesting``        ``RFP_MAX_NESTING``
+paragraphs (Word)      200,000             ``--max-paragraphs``     ``RFP_MAX_PARAGRAPHS``
+table cells (Word)     200,000             ``--max-table-cells``    ``RFP_MAX_TABLE_CELLS``
+cell formats (Excel)   65,490              ``--max-cell-formats``   ``RFP_MAX_CELL_FORMATS``
+fields per PDF page    500                 ``--max-page-fields``    ``RFP_MAX_PAGE_FIELDS``
+crossings per page     4,500               ``--max-page-crossings`` ``RFP_MAX_PAGE_CROSSINGS``
+crossings per PDF      30,000              ``--max-crossings``      ``RFP_MAX_CROSSINGS``
 =====================  ==================  =======================  ==========================
 
 Where each is checked:
@@ -25,7 +32,21 @@ Where each is checked:
   the bytes counted against the same limit) counts the rows and cells of every part of a
   workbook, and the characters of text of its shared strings or of a document's body; the pass
   stops at the first limit crossed and estimates the whole from what it read.
-* **PDF**: the page count, read from the file's page tree before any text is extracted.
+* **Word** (.docx, .docm), besides the zip checks: every member unpacked once (a damaged part, two
+  parts of one name, a compression method Office never writes: refused, engine/core/zip_parts.py),
+  then the main document part — found by its relationship, whatever its name — with its styles
+  and numbering parts, in one streaming pass (engine/core/word_scan.py): how deep elements nest,
+  the paragraphs and table cells, and every number a reader would size something by (spans,
+  list levels, a drop-down's choice).
+* **Workbooks** also count the cell formats of ``xl/styles.xml`` (Excel's own limit is 65,490):
+  190 MB of ``<xf/>`` fit in a 0.3 MB packet.
+* **PDF**: the page count, read from the file's page tree before any text is extracted; then,
+  before any page is laid out (engine/core/pdf_scan.py), the page tree walked without
+  recursion (a loop refused), the fields of each page counted from its annotation list, every
+  field's rectangle held to its page, and the inflated size of the content streams counted
+  against the unpacked-size limit. A flat PDF questionnaire's ruling lines are counted before its
+  tables are looked for (where they cross: the table finder's work grows with its square), per
+  page and per file.
 * **Text** (CSV, Markdown, TXT): the characters after decoding; a file whose size alone proves
   it is over (more than 4 bytes per allowed character) is refused without being read. CSV rows
   and cells are counted as they are parsed, and kept only while under the limits.
@@ -42,23 +63,29 @@ import argparse
 import codecs
 import os
 import re
-import struct
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from defusedxml import DefusedXmlException
+
 from engine.core.decoding import count_chars, decode_text
-from engine.core.ooxml import workbook_sheets
-from engine.core.types import FileProblem, IngestError
+from engine.core.ooxml import part_targets, word_main_part, workbook_sheets
+from engine.core.pdf_scan import PDF_FIX, PdfBounds, rulings_over, scan_pdf
+from engine.core.types import FileProblem, IngestError, UnreadableFile
+from engine.core.word_scan import WordBounds, scan_word_parts
+from engine.core.zip_parts import check_members, inflated
 
 MB = 1_000_000
-_CHUNK = 1 << 20  # bytes inflated at a time while counting
 _TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]{0,63}:)?(row|c)[\s/>]")  # <row …>, <c …>, <x:c …>
 _TAG_WINDOW = 80  # longer than any match of _TAG: a tag cut by a chunk boundary is kept whole
 SHARED_STRINGS = "xl/sharedStrings.xml"
-DOCX_BODY = "word/document.xml"
+STYLES = "xl/styles.xml"
+_XF = re.compile(rb"<(?:[A-Za-z_][\w.-]{0,63}:)?xf[\s/>]")  # a cell format of xl/styles.xml
+WORD_FIX = "open it in Word, save it again as .docx and try again"
+SHEET_FIX = "open it in Excel, save it again as .xlsx and try again"
 _XML_TAG = re.compile(r"<[^>]*>")
 _ENTITY = re.compile(r"&#?\w{1,8};")
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
@@ -83,6 +110,26 @@ _SPECS = {
     "rows": _Spec("--max-rows", "RFP_MAX_ROWS", "rows", "most rows in one sheet"),
     "chars": _Spec("--max-chars", "RFP_MAX_CHARS", "characters", "most characters of text in one file"),
     "pages": _Spec("--max-pages", "RFP_MAX_PAGES", "pages", "most pages in one PDF"),
+    "nesting": _Spec(
+        "--max-nesting", "RFP_MAX_NESTING", "levels", "most levels a Word document's elements nest (tables in tables…)"
+    ),
+    "paragraphs": _Spec("--max-paragraphs", "RFP_MAX_PARAGRAPHS", "paragraphs", "most paragraphs in one Word document"),
+    "table_cells": _Spec(
+        "--max-table-cells", "RFP_MAX_TABLE_CELLS", "table cells", "most table cells in one Word document"
+    ),
+    "cell_formats": _Spec(
+        "--max-cell-formats", "RFP_MAX_CELL_FORMATS", "cell formats", "most cell formats in one workbook's styles"
+    ),
+    "page_fields": _Spec("--max-page-fields", "RFP_MAX_PAGE_FIELDS", "fields", "most form fields on one PDF page"),
+    "page_crossings": _Spec(
+        "--max-page-crossings",
+        "RFP_MAX_PAGE_CROSSINGS",
+        "crossings",
+        "most ruling-line crossings on one page of a flat PDF questionnaire",
+    ),
+    "crossings": _Spec(
+        "--max-crossings", "RFP_MAX_CROSSINGS", "crossings", "most ruling-line crossings in one flat PDF questionnaire"
+    ),
 }
 
 
@@ -100,6 +147,13 @@ class Limits:
     rows: int = 200_000
     chars: int = 20_000_000
     pages: int = 2_000
+    nesting: int = 100
+    paragraphs: int = 200_000
+    table_cells: int = 200_000
+    cell_formats: int = 65_490
+    page_fields: int = 500
+    page_crossings: int = 4_500
+    crossings: int = 30_000
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -151,14 +205,15 @@ class Limits:
         elif suffix in TEXT_SUFFIXES:
             self.check_text_file(path, name)
 
-    def screen(self, files: Iterable[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], list[LimitError]]:
+    def screen(self, files: Iterable[tuple[Path, str]]) -> tuple[list[tuple[Path, str]], list[IngestError]]:
         """``(path, name)`` pairs split into those :meth:`check_file` lets through and the errors
-        of the others."""
-        kept, refused = [], []
+        of the others (:class:`LimitError`, :class:`~engine.core.types.UnreadableFile`)."""
+        kept: list[tuple[Path, str]] = []
+        refused: list[IngestError] = []
         for path, name in files:
             try:
                 self.check_file(path, name)
-            except LimitError as exc:
+            except IngestError as exc:
                 refused.append(exc)
             else:
                 kept.append((path, name))
@@ -183,14 +238,16 @@ class Limits:
             )
 
     def check_workbook(self, path: Path, name: str) -> None:
-        """:meth:`check_zip`, then the rows and cells of each part counted in one streaming pass
-        that stops at the first limit crossed."""
+        """:meth:`check_zip` and the package's members (zip_parts.check_members: duplicate names,
+        an unknown compression), then the rows and cells of each part, and the cell formats of its
+        styles, counted in one streaming pass that stops at the first limit crossed."""
         self.check_zip(path, name)
         try:
             zf = zipfile.ZipFile(path)
         except _UNREADABLE:
             return
         with zf:
+            check_members(zf, name, SHEET_FIX, unpack=False)
             sheets = _sheet_names(zf)
             budget = self.unzipped_bytes
             for info in zf.infolist():
@@ -200,11 +257,22 @@ class Limits:
                     if info.filename == SHARED_STRINGS:  # every string of the workbook, read whole by openpyxl
                         self._check_xml_text(zf, info, name, "its shared strings")
                         continue
+                    if info.filename == STYLES:  # every cell format, read whole by openpyxl
+                        self._check_formats(zf, info, name)
+                        continue
                     count = _count_tags(zf, info, budget, self.rows, self.cells)
+                except zlib.error:
+                    raise UnreadableFile(
+                        name,
+                        f"is damaged: the compressed data of its part {info.filename} cannot be unpacked",
+                        SHEET_FIX,
+                    ) from None
                 except _UNREADABLE:
-                    return  # corrupt, encrypted or an unknown method: the loader says so
+                    return  # encrypted, or a truncated package: the loader says so
                 sheet = sheets.get(info.filename, info.filename)
                 if count.size > budget:  # more than the limit allows, whatever its directory entry says
+                    if count.size > info.file_size:
+                        raise _lying(name, info, count.size, f"unpacks to more than {_mb(self.unzipped_bytes)}")
                     raise self._over(
                         name,
                         "unzipped_mb",
@@ -221,14 +289,8 @@ class Limits:
                     if counted <= getattr(self, limit):
                         continue
                     over = f"sheet '{sheet}' has more than {getattr(self, limit):,} {limit}"
-                    if count.size > info.file_size:  # its directory entry lies: no estimate from it
-                        raise self._over(
-                            name,
-                            limit,
-                            f"{over} ({counted:,} in its first {_mb(count.size)}, though "
-                            f"the zip directory says the part is {_mb(info.file_size)})",
-                            None,
-                        )
+                    if count.size > info.file_size:  # its directory entry lies: no estimate, no limit helps
+                        raise _lying(name, info, count.size, f"{over} ({counted:,} in its first {_mb(count.size)})")
                     about = round(counted * info.file_size / count.size)  # by what was read of the part
                     raise self._over(
                         name,
@@ -239,18 +301,39 @@ class Limits:
                     )
 
     def check_docx(self, path: Path, name: str) -> None:
-        """:meth:`check_zip`, then the characters of the document's text, counted in its XML
-        before python-docx parses it."""
+        """:meth:`check_zip`; every member unpacked once (zip_parts.check_members: a damaged
+        part, duplicate names, an unknown compression); then the characters of the text of the
+        main document part, found by its relationship whatever its name, and one streaming pass
+        over it and its styles and numbering (word_scan.py), all before python-docx or lxml
+        builds anything. A file that is no zip is left to its loader, which says so."""
         self.check_zip(path, name)
         try:
-            with zipfile.ZipFile(path) as zf:
-                self._check_xml_text(zf, zf.getinfo(DOCX_BODY), name, "its text")
-        except (*_UNREADABLE, KeyError):
-            return  # not a readable document: the loader says so
+            zf = zipfile.ZipFile(path)
+        except _UNREADABLE:
+            return
+        with zf:
+            check_members(zf, name, WORD_FIX, unpack=True)
+            try:
+                main = word_main_part(zf)
+                related = part_targets(zf, main) if main else {}
+            except DefusedXmlException:
+                return  # a part that declares entities: the reader refuses it before it parses anything
+            except (*_UNREADABLE, KeyError, SyntaxError):  # ElementTree.ParseError: the loader says so
+                return
+            if main is None:
+                return  # not a Word document: the loader says so
+            parts = [main, *(related[k] for k in ("/styles", "/numbering") if k in related)]
+            bounds = WordBounds(self.nesting, self.paragraphs, self.table_cells)
+            over = scan_word_parts(zf, parts, inflated, name, bounds, WORD_FIX)  # stops at the first limit
+            if over is not None:
+                raise self._over(name, over.limit, over.measured, over.needed)
+            self._check_xml_text(zf, zf.getinfo(main), name, "its text")
 
     def _check_xml_text(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, what: str) -> None:
         chars, read = _xml_text_chars(zf, info, self.chars)
         if chars > self.chars:
+            if read > info.file_size:  # its directory entry lies: an estimate from it would mislead
+                raise _lying(name, info, read, f"{what} holds more than {self.chars:,} characters")
             about = round(chars * info.file_size / max(read, 1))  # by what was read of the part
             raise self._over(
                 name,
@@ -258,7 +341,32 @@ class Limits:
                 f"{what} holds more than {self.chars:,} characters (about {about:,}: "
                 f"{chars:,} in the first {_mb(read)} of {info.filename}, "
                 f"{_mb(info.file_size)})",
-                about,
+                max(about, chars),
+            )
+
+    def _check_formats(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> None:
+        """The cell formats (``<xf>``) of a workbook's styles, counted 1 MiB at a time, up to the limit."""
+        formats, size, tail = 0, 0, b""
+        for chunk in inflated(zf, info):
+            size += len(chunk)
+            buf = tail + chunk
+            cut = buf.rfind(b"<", max(0, len(buf) - _TAG_WINDOW))
+            cut = len(buf) if cut < 0 else cut
+            formats += len(_XF.findall(buf, 0, cut))
+            tail = buf[cut:]
+            if formats > self.cell_formats or size > self.unzipped_bytes:
+                break
+        else:
+            formats += len(_XF.findall(tail))
+        if size > max(info.file_size, self.unzipped_bytes):
+            raise _lying(name, info, size, f"its styles unpack to more than {_mb(size)}")
+        if formats > self.cell_formats:
+            raise self._over(
+                name,
+                "cell_formats",
+                f"its styles ({info.filename}) hold more than {self.cell_formats:,} cell formats, "
+                "the most Excel itself allows",
+                None,
             )
 
     def check_sheet(self, name: str, sheet: str, rows: int, cells: int) -> None:
@@ -268,16 +376,40 @@ class Limits:
             raise self._over(name, "rows", f"sheet '{sheet}' has {rows:,} rows", rows)
 
     def check_pdf(self, path: Path, name: str) -> None:
-        """The page count, from the page tree (no text is extracted). An unreadable PDF is left
-        to its loader."""
-        import pymupdf
+        """:meth:`check_pdf_document` on the file (no text is extracted). A PDF MuPDF cannot open
+        is left to its loader."""
+        import pymupdf  # noqa: PLC0415 (deferred: a command that reads no PDF does not load MuPDF)
 
         try:
-            with pymupdf.open(path, filetype="pdf") as doc:
-                pages = doc.page_count
+            doc = pymupdf.open(path, filetype="pdf")
         except Exception:  # MuPDF raises several types for damaged files
             return
+        with doc:
+            if doc.needs_pass:
+                return  # encrypted: the loader says so
+            self.check_pdf_document(doc, name, form=False)
+
+    def check_pdf_document(self, doc, name: str, *, form: bool = True) -> None:
+        """An open PDF's structure (engine/core/pdf_scan.py: its page tree, its form's fields, their
+        rectangles, its content streams' inflated size), then its page count: before any page
+        is loaded or laid out. What every PDF reader runs first (engine/ingest/pdf.py,
+        engine/questionnaire/pdf_reader.py). ``form``: its form's checks too (a questionnaire's reader;
+        indexing, which reads only the pages' text, leaves them out)."""
+        over = scan_pdf(doc, name, PdfBounds(self.pages, self.page_fields, self.unzipped_bytes), form=form)
+        if over is not None:
+            raise self._over(name, over.limit, over.measured, over.needed)
+        try:
+            pages = doc.page_count
+        except Exception as exc:  # MuPDF's error on a page tree it cannot count  # noqa: BLE001
+            raise UnreadableFile(name, "is damaged: its pages cannot be counted", PDF_FIX) from exc
         self.check_pages(name, pages)
+
+    def check_rulings(self, doc, name: str) -> None:
+        """A flat PDF's ruling-line crossings, per page and in all (pdf_scan.rulings_over): before
+        its tables are looked for (engine/questionnaire/pdf_reader.py)."""
+        over = rulings_over(doc, self.page_crossings, self.crossings)
+        if over is not None:
+            raise self._over(name, over.limit, over.measured, over.needed)
 
     def check_pages(self, name: str, pages: int) -> None:
         if pages > self.pages:
@@ -344,6 +476,18 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
         )
 
 
+def _lying(name: str, info: zipfile.ZipInfo, read: int, measured: str) -> UnreadableFile:
+    """A part that unpacks to more than its zip directory says: crafted or damaged, and raising a
+    limit by what the directory says would not let it through (issue #56: the line suggested
+    ``--max-chars 2048``), so the fix is a new copy, not a limit."""
+    return UnreadableFile(
+        name,
+        f"{measured}, though its zip directory says the part {info.filename} is {_mb(info.file_size)} "
+        f"({_mb(read)} read before stopping): a crafted or damaged package",
+        "no limit makes such a file safe to read; ask for a new copy, or open it in Word or Excel and save it again",
+    )
+
+
 def _mb(size: int) -> str:
     return f"{size / MB:,.1f} MB" if size >= MB // 10 else f"{size:,} bytes"
 
@@ -360,49 +504,12 @@ def _sheet_names(zf: zipfile.ZipFile) -> dict[str, str]:
         return {}
 
 
-def _inflated(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Iterator[bytes]:
-    """The bytes of one zip member, inflated at most 1 MiB at a time from its raw data, however
-    large its directory entry says it is (``zipfile`` stops at the declared size; a count that
-    must catch a lying directory cannot). Other compression methods go through ``zipfile``."""
-    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.flag_bits & 0x1:
-        with zf.open(info) as stream:  # bzip2, lzma; encrypted members fail here, for the loader to say
-            while chunk := stream.read(_CHUNK):
-                yield chunk
-        return
-    fp = zf.fp
-    fp.seek(info.header_offset)
-    header = fp.read(30)
-    if len(header) < 30 or header[:4] != b"PK\x03\x04":
-        raise zipfile.BadZipFile(f"bad local header of {info.filename}")
-    name_len, extra_len = struct.unpack_from("<HH", header, 26)
-    start = info.header_offset + 30 + name_len + extra_len
-    left = info.compress_size
-    inflater = zlib.decompressobj(-zlib.MAX_WBITS) if info.compress_type == zipfile.ZIP_DEFLATED else None
-    while left > 0:
-        fp.seek(start + info.compress_size - left)
-        raw = fp.read(min(left, 1 << 16))
-        if not raw:
-            raise zipfile.BadZipFile(f"{info.filename} is truncated")
-        left -= len(raw)
-        if inflater is None:
-            yield raw
-            continue
-        data = raw
-        while data:
-            out = inflater.decompress(data, _CHUNK)
-            data = inflater.unconsumed_tail
-            if out:
-                yield out
-            if inflater.eof:
-                return
-
-
 def _xml_text_chars(zf: zipfile.ZipFile, info: zipfile.ZipInfo, stop: int) -> tuple[int, int]:
     """(characters of text, bytes read) of one XML member — the text outside tags, an entity as
     one character — inflated and decoded 1 MiB at a time, until the end or past ``stop``."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     chars, read, inside = 0, 0, False  # inside: the previous piece ended within a tag
-    for chunk in _inflated(zf, info):
+    for chunk in inflated(zf, info):
         if chars > stop:
             break
         read += len(chunk)
@@ -432,7 +539,7 @@ def _count_tags(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int, max_row
     end, or until more than ``budget`` bytes, ``max_rows`` rows or ``max_cells`` cells."""
     rows = cells = size = 0
     tail = b""
-    for chunk in _inflated(zf, info):
+    for chunk in inflated(zf, info):
         size += len(chunk)
         buf = tail + chunk
         cut = buf.rfind(b"<", max(0, len(buf) - _TAG_WINDOW))  # a tag may go on in the next chunk

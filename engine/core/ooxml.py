@@ -15,6 +15,7 @@ export refuse, each with its own message; and the one copy of a package with som
 
 from __future__ import annotations
 
+import posixpath
 import re
 import zipfile
 from dataclasses import dataclass
@@ -70,6 +71,49 @@ def workbook_sheets(zf: zipfile.ZipFile) -> list[SheetInfo]:
         part = target.lstrip("/") if target.startswith("/") else "xl/" + target
         sheets.append(SheetInfo(el.get("name", ""), part, el.get("state", "visible"), index))
     return sheets
+
+
+_OFFICE_DOCUMENT = "/officeDocument"
+WORD_DOCUMENT = "word/document.xml"
+
+
+def word_main_part(zf: zipfile.ZipFile) -> str | None:
+    """The zip member of a Word package's main document part, whatever its name: the target of
+    the package's ``officeDocument`` relationship (``_rels/.rels``), else ``word/document.xml``;
+    names compared ignoring case, as Word does. None: neither is there. The one rule every reader
+    and every limit follows (engine/core/limits.py, engine/questionnaire/docx_package.py), so that
+    a limit applies to the part actually read (issue #56: a main part renamed
+    ``word/main2.xml`` was read past the character limit). defusedxml refuses a ``.rels`` part
+    that declares entities (``defusedxml.DefusedXmlException``)."""
+    lower = {n.lower(): n for n in zf.namelist()}
+    rels = lower.get("_rels/.rels")
+    if rels is not None:
+        for rel in ET.fromstring(zf.read(rels)).iter(f"{PKG_REL}Relationship"):
+            if rel.get("Type", "").endswith(_OFFICE_DOCUMENT) and rel.get("TargetMode") != "External":
+                target = rel.get("Target", "").lstrip("/")
+                if target.lower() in lower:
+                    return lower[target.lower()]
+    return lower.get(WORD_DOCUMENT)
+
+
+def part_targets(zf: zipfile.ZipFile, part: str) -> dict[str, str]:
+    """Relationship type suffix ("/styles") → the internal zip member ``part``'s relationships
+    name (the first of each type), names compared ignoring case; external targets left out."""
+    lower = {n.lower(): n for n in zf.namelist()}
+    folder, base = posixpath.split(part)
+    rels_part = lower.get(posixpath.join(folder, "_rels", base + ".rels").lower())
+    out: dict[str, str] = {}
+    if rels_part is None:
+        return out
+    for rel in ET.fromstring(zf.read(rels_part)).iter(f"{PKG_REL}Relationship"):
+        if rel.get("TargetMode") == "External":
+            continue
+        target = rel.get("Target", "")
+        target = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+        kind = "/" + rel.get("Type", "").rsplit("/", 1)[-1]
+        if target.lower() in lower:
+            out.setdefault(kind, lower[target.lower()])
+    return out
 
 
 class PackageError(ValueError):

@@ -61,6 +61,18 @@ class FileProblem(Exception):
         self.file, self.problem, self.fix = str(file), problem, fix
         super().__init__(f"{self.file}: {problem}. {fix}")
 
+    def __reduce__(self):
+        """Pickled whole, whatever the subclass's constructor takes: a file read in a child
+        process (engine/app/read_apart.py) raises its one line in the server as it is."""
+        return (_rebuilt, (type(self), str(self), dict(self.__dict__)))
+
+
+def _rebuilt(cls: type[FileProblem], message: str, state: dict) -> FileProblem:
+    problem = cls.__new__(cls)
+    Exception.__init__(problem, message)
+    problem.__dict__.update(state)
+    return problem
+
 
 class StoreDamaged(FileProblem):
     """A file the product keeps (the review store, the knowledge base's manifest or index) that
@@ -94,6 +106,15 @@ class StoreReplaced(FileProblem):
 
 class IngestError(FileProblem):
     """A file that cannot be indexed."""
+
+
+class UnreadableFile(IngestError):
+    """A Word, PDF or Office package whose structure cannot be read safely, damaged or crafted (a
+    corrupt part, tables nested 600 deep, a cell that says it spans 2 billion columns, a page
+    tree that loops): refused before any reader allocates for it (engine/core/zip_parts.py,
+    word_scan.py, pdf_scan.py), in one line naming the file, what is wrong in a responder's
+    words and the fix. An IngestError, so that indexing reports it like any other file it cannot
+    take; the questionnaire readers raise it as it is (issue #56)."""
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,8 @@ def load(path: Path, name: str, limits: Limits) -> LoadedDocument:
     count is checked against ``limits`` before any text is extracted)."""
     doc = open_pdf(path, name)
     try:
+        limits.check_pdf_document(doc, name, form=False)  # its structure and page count, before any text is read
         page_count = doc.page_count
-        limits.check_pages(name, page_count)
         repaired = doc.is_repaired  # MuPDF had to rebuild a damaged file
         texts = [page.get_text() for page in doc]
     except IngestError:

@@ -19,16 +19,16 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from defusedxml import DefusedXmlException
 from lxml import etree
 
 from engine.core.limits import Limits
-from engine.core.ooxml import PKG_REL, declares_entities, is_ole
+from engine.core.ooxml import PKG_REL, declares_entities, is_ole, word_main_part
 from engine.questionnaire.docx_xml import W, wval
 from engine.questionnaire.reader import QuestionnaireError
 
 RESAVE = "open it in Word, save it again as .docx and try again"
 ENTITIES = "declares XML entities (a 'billion laughs' or an external file): refused, never expanded"
-_OFFICE_DOCUMENT = "/officeDocument"
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True, remove_blank_text=False
 )
@@ -117,16 +117,15 @@ def open_docx(path: Path, limits: Limits, name: str | None = None) -> DocxPackag
 
 
 def main_part(zf: zipfile.ZipFile, lower: dict[str, str]) -> str:
-    rels = lower.get("_rels/.rels")
-    if rels is not None:
-        for rel in parse_xml(zf.read(rels)).iter(f"{PKG_REL}Relationship"):
-            if rel.get("Type", "").endswith(_OFFICE_DOCUMENT) and rel.get("TargetMode") != "External":
-                target = rel.get("Target", "").lstrip("/")
-                if target.lower() in lower:
-                    return lower[target.lower()]
-    if "word/document.xml" in lower:
-        return lower["word/document.xml"]
-    raise QuestionnaireError(zf.filename or "", "has no Word document part (is it a Word file?)", RESAVE)
+    """The main document part, by the one rule the size limits follow too (engine/core/ooxml.py
+    ``word_main_part``: the ``officeDocument`` relationship, whatever the part's name)."""
+    try:
+        part = word_main_part(zf)
+    except DefusedXmlException:
+        raise DeclaredEntities(ENTITIES) from None
+    if part is None:
+        raise QuestionnaireError(zf.filename or "", "has no Word document part (is it a Word file?)", RESAVE)
+    return part
 
 
 def relationships(zf: zipfile.ZipFile, lower: dict[str, str], part: str) -> dict[str, str]:

@@ -44,6 +44,7 @@ from lxml import etree
 
 from engine.core.files import write_atomic
 from engine.core.ooxml import PackageError, copy_package
+from engine.core.xml_text import xml_safe
 from engine.questionnaire.docx_check import verify
 from engine.questionnaire.docx_package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.docx_xml import (
@@ -60,7 +61,6 @@ from engine.questionnaire.docx_xml import (
 from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
 from engine.questionnaire.reader import Questionnaire, QuestionnaireError
 
-_ILLEGAL_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _LABEL_EMPHASIS = ("b", "bCs", "u", "caps", "smallCaps", "highlight", "shd")
 _CHECKED_SYM = {"F06F": "F078", "F0A8": "F0FE", "F071": "F078"}
@@ -163,7 +163,7 @@ def _bytes(root: etree._Element) -> bytes:
 
 
 def _clean(value: str) -> str:
-    return _ILLEGAL_XML.sub("", str(value).replace("\r\n", "\n").replace("\r", "\n")).strip()
+    return xml_safe(str(value).replace("\r\n", "\n").replace("\r", "\n")).strip()
 
 
 def _resolve(parts: _Parts, find: Resolver, key: str, place: AnswerPlace) -> list[etree._Element]:

@@ -64,9 +64,8 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
     path = Path(path)
     name = path.name
     limits = limits or Limits.from_env()
-    doc = open_pdf(path)
+    doc = open_pdf(path, limits)
     try:
-        limits.check_pages(name, doc.page_count)
         notes: list[str] = []
         pages: dict[int, PageText] = {}
 
@@ -88,9 +87,10 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
                 )
             return assemble(path, FORM_SHEET, found, notes)
         _refuse_unfillable(doc, name)
+        limits.check_rulings(doc, name)  # before any table is looked for: its cost grows with the crossings squared
         found = read_flat(doc, name, limits, notes)
         return assemble(path, DOCUMENT_SHEET, found, notes)
-    except QuestionnaireError:
+    except (QuestionnaireError, IngestError):  # IngestError: LimitError, UnreadableFile
         raise
     except (RuntimeError, ValueError) as exc:  # MuPDF's errors on a damaged file
         raise QuestionnaireError(name, f"could not be read ({exc})", "open it in a PDF viewer, save it again") from exc
@@ -118,10 +118,12 @@ def read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
     return Questionnaire(path=q.path, sheets=tuple(fixed), notes=tuple(notes), places=places)
 
 
-def open_pdf(path: Path) -> pymupdf.Document:
+def open_pdf(path: Path, limits: Limits | None = None) -> pymupdf.Document:
     """``path`` opened as a PDF (unlocked with the empty password when that is enough: the
     loader's own opening, engine/ingest/pdf.py), or a QuestionnaireError saying why not. Never
-    enables JavaScript."""
+    enables JavaScript. With ``limits``, its structure and page count are checked first
+    (``Limits.check_pdf_document``: a looping or lying page tree, a field larger than its page…),
+    before any page is counted or read."""
     try:
         doc = ingest_pdf.open_pdf(path, path.name)
     except IngestError as exc:
@@ -131,6 +133,12 @@ def open_pdf(path: Path) -> pymupdf.Document:
             else "open it in a PDF viewer, save it again"
         )
         raise QuestionnaireError(path.name, exc.problem, fix) from None
+    if limits is not None:
+        try:
+            limits.check_pdf_document(doc, path.name)
+        except IngestError:
+            doc.close()
+            raise
     if doc.page_count == 0:
         doc.close()
         raise QuestionnaireError(path.name, "has no pages", "ask the sender for the questionnaire again")

@@ -68,6 +68,7 @@ from engine.core.decoding import detect_encoding
 from engine.core.files import write_atomic
 from engine.core.ooxml import PackageError, copy_package, is_ole
 from engine.core.types import FileProblem
+from engine.core.xml_text import xml_safe
 from engine.questionnaire import Questionnaire
 from engine.questionnaire.date_format import from_number_format
 from engine.questionnaire.formats import SUFFIXES, DocumentFormat, document_format
@@ -78,7 +79,6 @@ from engine.review.writes import CellWrite, ExportError
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
 
-_ILLEGAL_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ESCAPED_CHAR = re.compile(r"_(x[0-9A-Fa-f]{4}_)")  # Excel reads "_x0041_" as "A"
 _REF = re.compile(r"([A-Za-z]{1,3})([1-9][0-9]{0,6})")
 _ATTRS = r"""((?:[^>"']|"[^"]*"|'[^']*')*)"""  # the attributes of a tag, quoted '>' included
@@ -358,7 +358,7 @@ def _range(ref: str) -> tuple[int, int, int, int]:
 def _xml_text(w: CellWrite, file: Path) -> str:
     """The answer as cell text: characters illegal in XML 1.0 dropped, line breaks as "\\n"
     (what Excel stores for Alt+Enter)."""
-    text = _ILLEGAL_XML.sub("", w.value.replace("\r\n", "\n").replace("\r", "\n"))
+    text = xml_safe(w.value.replace("\r\n", "\n").replace("\r", "\n"))
     if len(text) > MAX_CELL_TEXT:
         raise ExportError(
             file,

@@ -46,11 +46,11 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from engine.core.accounts import Permission, acting_account, require
-from engine.core.limits import LimitError, Limits
+from engine.core.limits import Limits
 from engine.core.location import PROMPT
 from engine.core.ooxml import is_ole
 from engine.core.people import same
-from engine.core.types import FileProblem
+from engine.core.types import FileProblem, IngestError
 from engine.ingest.sheet import cell_text
 from engine.review.review import Review, ReviewItem
 from engine.review.team import comment, comment_body
@@ -282,7 +282,7 @@ def _opened(path: Path, limits: Limits | None) -> tuple[dict[str, str], list[_Li
         raise PacketRefused(path, ["is password-protected (encrypted) or an old .xls file; save it as .xlsx"])
     try:
         (limits or Limits.from_env()).check_workbook(path, path.name)  # before openpyxl unpacks anything
-    except LimitError as exc:
+    except IngestError as exc:  # LimitError, UnreadableFile (a damaged or crafted package)
         raise PacketRefused(path, [exc.problem], exc.fix) from None
     try:
         # formulas as written (data_only=False): a formula in an answer is refused, never evaluated
@@ -342,6 +342,12 @@ def packet_project(path: Path | str, store: ReviewStore, limits: Limits | None =
     path = Path(path)
     meta, _ = _opened(path, limits)
     return _record(path, meta, store).project_id
+
+
+def check_packet_file(path: Path | str, limits: Limits | None = None) -> None:
+    """The packet's workbook opened and read as :func:`read_packet` reads it, keeping nothing: what
+    the served app runs in a child process first (engine/app/read_apart.py); PacketRefused otherwise."""
+    _opened(Path(path), limits)
 
 
 def read_packet(path: Path | str, review: Review, limits: Limits | None = None) -> Packet:
@@ -529,6 +535,7 @@ __all__ = [
     "PacketRefused",
     "PacketRow",
     "apply_packet",
+    "check_packet_file",
     "held_by",
     "importer",
     "packet_bytes",

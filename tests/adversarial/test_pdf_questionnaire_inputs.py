@@ -189,12 +189,14 @@ def test_hybrid_form_is_filled_through_its_fields_and_its_xfa_copy_removed(tmp_p
 
 
 def test_a_page_crowded_with_fields_is_refused_before_the_layout_work(tmp_path):
-    from engine.questionnaire.pdf_form import MAX_FIELDS_PER_PAGE
-
+    """One field more than ``Limits.page_fields`` (500; ``--max-page-fields``) on a page: refused
+    from the page's annotation list (engine/core/pdf_scan.py), before any page is laid out (#56:
+    the former bound, 2,000, let 1,999 fields cost 12 s a page)."""
+    most = Limits().page_fields
     doc, page, path = _form(tmp_path, "crowded.pdf")
     source = doc.xref_object(page.first_widget.xref)
     copies = []
-    for i in range(MAX_FIELDS_PER_PAGE):  # copies of the one field (PyMuPDF adds fields in quadratic time)
+    for i in range(most):  # copies of the one field (PyMuPDF adds fields in quadratic time)
         x, y = 20 + (i % 50) * 11, 200 + (i // 50) * 11
         obj = re.sub(r"/T \([^)]*\)", f"/T (f{i})", source)
         obj = re.sub(r"/Rect \[[^\]]*\]", f"/Rect [{x} {y} {x + 10} {y + 10}]", obj)
@@ -204,9 +206,11 @@ def test_a_page_crowded_with_fields_is_refused_before_the_layout_work(tmp_path):
     refs = " ".join(f"{x} 0 R" for x in [page.first_widget.xref, *copies])
     doc.xref_set_key(page.xref, "Annots", f"[{refs}]")
     doc.xref_set_key(doc.pdf_catalog(), "AcroForm/Fields", f"[{refs}]")
-    with pytest.raises(QuestionnaireError, match="crowded.pdf: has 2,001 form fields on page 1") as err:
+    with pytest.raises(
+        LimitError, match=f"crowded.pdf: has {most + 1} form fields on page 1, over the limit of {most}"
+    ) as err:
         read_pdf_questionnaire(save(doc, path))
-    _one_line(err)
+    assert f"--max-page-fields {most + 1}" in _one_line(err)
 
 
 def test_the_product_refuses_them_in_one_line_and_keeps_nothing(tmp_path, capsys):

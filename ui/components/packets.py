@@ -104,6 +104,7 @@ def _import(ws: Workspace, project_id: int | None, upload) -> None:
         path = Path(tmp) / (Path(upload_name(upload.name)).name or "packet.xlsx")
         path.write_bytes(upload.getvalue())
         try:
+            ws.vet_packet(path)  # apart from the server, within a memory ceiling and a time limit (#56)
             pid = project_id if project_id is not None else packet_project(path, ws.review_store)
             review = cached_questionnaire.review(ws, pid)
             done = apply_packet(review, read_packet(path, review))

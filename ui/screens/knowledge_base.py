@@ -31,6 +31,7 @@ from pathlib import Path
 import streamlit as st
 
 from engine.app import AddReport, Summary, SummaryMethod
+from engine.app.read_apart import read_apart
 from engine.app.workspace import Workspace
 from engine.core.scopes import FolderScopes, Scope, ScopeError, products_of, third_parties_of
 from engine.core.types import DocumentInfo, IngestError, StoreDamaged
@@ -263,6 +264,8 @@ def import_past_answers(library: AnswerLibrary, files) -> list[tuple[str, str]]:
                 path = Path(tmp) / str(i) / name
                 path.parent.mkdir()
                 path.write_bytes(upload.getvalue())
+                # read apart from the server first, within a memory ceiling and a time limit (#56)
+                read_apart(name, "engine.questionnaire.formats:read_questionnaire", path)
                 messages.append(import_report_message(library.import_file(path, bar, source=f"upload:{name}")))
             except Exception as exc:  # FileProblem: the file, the problem and the fix
                 messages.append(("error", f"Not imported — {problem_text(exc)}"))

@@ -12,12 +12,12 @@ import io
 from typing import Sequence
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from engine.core.xml_text import xml_safe
 from engine.review.reports.tables import Figure, Table
 
 ROWS_SHEET = "Figure rows"
@@ -67,7 +67,7 @@ def _titles(names: Sequence[str]) -> list[str]:
 def _put(ws: Worksheet, row: int, col: int, value):
     """One cell, a text always as text (never a formula)."""
     if isinstance(value, str):
-        value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        value = xml_safe(value)
     cell = ws.cell(row, col, value)
     if isinstance(value, str):
         cell.data_type = "s"
