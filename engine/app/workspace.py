@@ -22,6 +22,7 @@ from typing import Callable
 
 from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
+from engine.app.solicitations import ShredOnce, solicitation_of
 from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
@@ -42,6 +43,8 @@ from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions,
 from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
+from engine.questionnaire.solicitation import Shredded
+from engine.review.compliance_matrix import compliance_matrix_bytes, entries_from_review
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.reports import Corpus, CoverageReport, LibraryReport, corpus, coverage_report, library_report
 from engine.review.review import Review
@@ -63,6 +66,7 @@ class Workspace:
         self._lock = threading.RLock()
         self._warm: WarmUp | None = None
         self._read = ReadOnce()  # each project's questionnaire, read once per file and read options
+        self._shredded = ShredOnce()  # each project's solicitation, shredded once per file
         self.backup_problem: BackupFailed | None = None  # the last snapshot that could not be written (back_up)
 
     @property
@@ -394,6 +398,28 @@ class Workspace:
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()
+
+    # ---- solicitations (#57: engine/questionnaire/solicitation/) --------------------------------
+    def solicitation(self, project_id: int, questionnaire: Questionnaire | None = None) -> Shredded | None:
+        """The project's solicitation (key facts, requirements) with the reviewer's corrections
+        (left out, kinds changed), or None when its file is a questionnaire; shredded once per file."""
+        questionnaire = questionnaire or self.questionnaire(project_id)
+        return solicitation_of(project_id, questionnaire, self.read_options(project_id), self._shredded)
+
+    def compliance_matrix(
+        self, project_id: int, review: Review | None = None, include_unreviewed: bool = False
+    ) -> bytes:
+        """The project's compliance matrix (XLSX: engine/review/compliance_matrix.py), filled with
+        the review's answers: accepted and edited ones (and unreviewed drafts with
+        ``include_unreviewed``), every row's state and assignee; a questionnaire has none (ValueError)."""
+        require(Permission.EXPORT)
+        review = review or self.review(project_id)
+        shredded = self.solicitation(project_id, review.questionnaire)
+        if shredded is None:
+            raise ValueError(
+                f"{review.questionnaire.path.name} is a questionnaire, not a solicitation: it has no compliance matrix"
+            )
+        return compliance_matrix_bytes(shredded, entries_from_review(shredded, review.items(), include_unreviewed))
 
     # ---- reports (#51: engine/review/reports/) ---------------------------------------------------
     def corpus(self, read: Callable[[int], Questionnaire] | None = None) -> Corpus:

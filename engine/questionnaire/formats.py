@@ -89,6 +89,7 @@ def read_questionnaire(
     exclude: Iterable[str] = (),
     include: Iterable[str] = (),
     like: Iterable[str] = (),
+    kinds: Iterable[str] = (),
     limits: Limits | None = None,
 ) -> Questionnaire:
     """The questions of a questionnaire file and where their answers go, read by its format's
@@ -97,7 +98,8 @@ def read_questionnaire(
     The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
     rows below it are questions), and column letters for the question, answer and comment cells;
     ``exclude`` (question keys or IDs left out), ``include`` (a document's paragraph numbers added
-    as questions) and ``like`` (example question keys whose like are added) are the reviewer's
+    as questions), ``like`` (example question keys whose like are added) and ``kinds`` (a
+    solicitation's requirements whose kind is changed, "ID=kind") are the reviewer's
     corrections (:class:`~engine.questionnaire.reader.ReadOptions`). ``limits`` bound what is read
     (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
     :class:`~engine.core.limits.LimitError` before it is parsed). Raises
@@ -110,7 +112,7 @@ def read_questionnaire(
         path = named_file(path)
     name, suffix = path.name, path.suffix.lower()
     limits = limits or Limits.from_env()
-    corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like)}
+    corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like), "kinds": tuple(kinds)}
     ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections).checked(name)
     if suffix in REFUSED:
         what, fix = REFUSED[suffix]

@@ -1,0 +1,99 @@
+"""A solicitation on the Questionnaire and Export screens (AppTest, issue #57) on a real workspace
+(real MiniLM, Qdrant local mode, review store): an uploaded RFP (a generated two-page PDF whose
+response due date is past) is shown as its key facts card with the due-date alert first, its
+requirements' counts by kind and mandatory and every requirement; the reviewer leaves one out and
+changes the kind of another, which is kept with the project (and read back by a fresh screen)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
+from tests.ui.conftest import button, texts
+
+PDF = "application/pdf"
+ANSWER = "We mow every park weekly with our own crews."
+
+
+COUNTED = ("Requirements", "Mandatory", "Submission", "Evaluation", "Work", "Terms")
+
+
+def metrics(at) -> dict[str, str]:
+    """The requirements' counts on screen (the drafting panel's counts left aside)."""
+    return {m.label: m.value for m in at.metric if m.label in COUNTED}
+
+
+def past_due_rfp(tmp_path: Path) -> Path:
+    """The tests' RFP, its response due in 2020 (past: the card says so first)."""
+    return write_pdf(tmp_path / "parks_rfp.pdf", [[line.replace("2031", "2020") for line in PAGE_ONE], PAGE_TWO])
+
+
+def upload(at, path: Path):
+    key = "questionnaire_uploader_" + str(at.session_state["questionnaire_uploader_generation"])
+    at.file_uploader(key=key).upload(path.name, path.read_bytes(), PDF)
+    return at.run()
+
+
+def option(widget, prefix: str) -> str:
+    (match,) = [o for o in widget.options if o.startswith(prefix)]
+    return match
+
+
+def test_a_solicitation_mapped_corrected_and_kept(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    at = open_screen("questionnaire")
+    upload(at, past_due_rfp(tmp_path))
+    assert not at.exception
+    (project,) = ws.projects()
+    pid = project.id
+    assert "**parks\\_rfp.pdf**: 10 requirements found." in texts(at.success)
+
+    # the key facts card, the due date past said first
+    assert "The response due date 2020-03-03 is past" in texts(at.error)
+    facts = at.dataframe[0].value
+    assert list(facts["Fact"])[:3] == ["Issuing organisation", "Solicitation number", "Response due"]
+    assert "Proposals are due no later than March 3, 2020" in facts["As stated"][2] and facts["Page"][2] == "1"
+    shown = metrics(at)
+    assert shown == {
+        "Requirements": "10",
+        "Mandatory": "9",
+        "Submission": "3",
+        "Evaluation": "3",
+        "Work": "3",
+        "Terms": "1",
+    }
+    listed = at.dataframe[1].value
+    assert list(listed["ID"]) == ["1.1", "1.1a", "1.1b", "2.1", "2.1-2", "2.2", "3.1", "3.1a", "3.1b", "4.1"]
+    assert (
+        listed["Requirement"][1]
+        == "The proposal shall include the following: A cover letter signed by an officer of the firm."
+    )
+
+    # the reviewer leaves the evaluation lead-in out and makes the monthly report a submission
+    left_out = at.multiselect(key=f"solicitation_exclude_{pid}_0")
+    assert left_out.label == "Not requirements: leave these out"
+    left_out.select(option(left_out, "3.1 ·"))
+    change = at.multiselect(key=f"solicitation_change_{pid}_0")
+    change.select(option(change, "2.1-2 ·"))
+    at.selectbox(key=f"solicitation_kind_{pid}_0").select("submission")
+    button(at, "Apply corrections").click()
+    at.run()
+    assert not at.exception
+    assert "Read again with the corrections: 9 requirements, 1 kind changed to submission." in texts(at.success)
+    assert metrics(at) == {
+        "Requirements": "9",
+        "Mandatory": "8",
+        "Submission": "4",
+        "Evaluation": "2",
+        "Work": "2",
+        "Terms": "1",
+    }
+    options = ws.read_options(pid)
+    assert options.exclude == ("3.1",) and options.kinds == ("2.1-2=submission",)
+    rows = {q.id: q for q in ws.questionnaire(pid).questions}
+    assert "3.1" not in rows and rows["2.1-2"].existing_answer.startswith("Checklist (submission)")  # not drafted
+    assert "Kept with this solicitation: 1 left out, 1 kinds changed." in texts(at.caption)
+
+    # kept with the project: a fresh screen reads it so
+    again = open_screen("questionnaire")
+    assert metrics(again)["Requirements"] == "9" and metrics(again)["Submission"] == "4"
