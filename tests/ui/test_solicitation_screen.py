@@ -2,12 +2,20 @@
 (real MiniLM, Qdrant local mode, review store): an uploaded RFP (a generated two-page PDF whose
 response due date is past) is shown as its key facts card with the due-date alert first, its
 requirements' counts by kind and mandatory and every requirement; the reviewer leaves one out and
-changes the kind of another, which is kept with the project (and read back by a fresh screen)."""
+changes the kind of another, which is kept with the project (and read back by a fresh screen);
+the Export screen's compliance matrix holds the requirements as corrected and the reviewer's answer.
+
+No drafting runs here: the answer is the reviewer's own, recorded through the review."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+import openpyxl
+
+from engine.app.workspace import ReadOptions
+from engine.questionnaire.solicitation import Kind
 from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 from tests.ui.conftest import button, texts
 
@@ -97,3 +105,43 @@ def test_a_solicitation_mapped_corrected_and_kept(open_screen, ui_workspace, tmp
     # kept with the project: a fresh screen reads it so
     again = open_screen("questionnaire")
     assert metrics(again)["Requirements"] == "9" and metrics(again)["Submission"] == "4"
+
+
+def test_the_compliance_matrix_downloads_with_the_corrections_and_the_answers(
+    open_screen, ui_workspace, downloads, tmp_path
+):
+    ws = ui_workspace
+    rfp = past_due_rfp(tmp_path)
+    project, _ = ws.add_questionnaire(rfp.name, rfp.read_bytes())
+    pid = project.id
+    ws.set_read_options(pid, ReadOptions(exclude=("3.1",), kinds=("2.1-2=submission",)))
+    review = ws.review(pid)
+    mow = next(i for i in review.items() if i.question.id == "2.1")
+    review.edit(mow.key, ANSWER, "Comply", expected=mow.version)
+
+    at = open_screen("export")
+    assert not at.exception
+    (matrix_button,) = [b for b in at.download_button if b.label == "Download the compliance matrix"]
+    assert "9 requirements as corrected on the Questionnaire screen" in texts(at.caption)
+    served = downloads(matrix_button)
+    assert served.filename == "parks_rfp_compliance_matrix.xlsx"
+    book = openpyxl.load_workbook(io.BytesIO(served.content))
+    sheet = book["Compliance matrix"]
+    header = [c.value for c in sheet[1]]
+    by_id = {row[0]: dict(zip(header, row)) for row in sheet.iter_rows(min_row=2, values_only=True)}
+    assert list(by_id) == ["1.1", "1.1a", "1.1b", "2.1", "2.1-2", "2.2", "3.1a", "3.1b", "4.1"]  # 3.1 left out
+    assert by_id["2.1-2"]["Kind"] == Kind.SUBMISSION.value  # the kind as corrected
+    assert by_id["2.1"]["Compliance"] == "Comply" and by_id["2.1"]["Response"] == ANSWER
+    assert by_id["2.1"]["Status"] == "Edited"
+    assert by_id["2.2"]["Response"] in (None, "") and by_id["2.2"]["Status"] == "Not drafted"
+    assert book["Key facts"]["B1"].value.startswith("The response due date 2020-03-03 is past")
+
+    # a questionnaire has no compliance matrix to offer
+    ws.add_questionnaire(
+        "sample.xlsx",
+        (
+            Path(__file__).resolve().parents[2] / "assets/sample/questionnaire/Sample_Security_Questionnaire.xlsx"
+        ).read_bytes(),
+    )
+    at = open_screen("export")
+    assert "Download the compliance matrix" not in [b.label for b in at.download_button]
