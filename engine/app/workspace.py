@@ -22,7 +22,7 @@ from typing import Callable
 
 from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
-from engine.app.solicitations import ShredOnce, solicitation_of
+from engine.app.solicitations import KeptDecisions, ShredOnce, carried, solicitation_of
 from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
@@ -405,6 +405,37 @@ class Workspace:
         (left out, kinds changed), or None when its file is a questionnaire; shredded once per file."""
         questionnaire = questionnaire or self.questionnaire(project_id)
         return solicitation_of(project_id, questionnaire, self.read_options(project_id), self._shredded)
+
+    def keep_decisions(self, project_id: int, previous_id: int) -> KeptDecisions:
+        """The project's solicitation amends project ``previous_id``'s: the reviewer's latest
+        decision on each requirement the amendment leaves unchanged (by quote, wherever it moved)
+        is recorded on the same requirement here, with its answer and choice and a note naming
+        where it came from; rows already decided here, and changed, added or removed requirements,
+        are left alone. Raises ValueError when either project is not a solicitation."""
+        require(Permission.QUESTIONNAIRE)
+        sides = []
+        for pid in (previous_id, project_id):
+            questionnaire = self.questionnaire(pid)
+            shredded = self.solicitation(pid, questionnaire)
+            if shredded is None:
+                raise ValueError(
+                    f"{questionnaire.path.name} is a questionnaire, not a solicitation: it has no requirements"
+                )
+            decisions = self.review_store.latest_decisions(pid)
+            sides.append((shredded, {q.id: question_key(q) for q in questionnaire.questions}, decisions))
+        (before, old_keys, old_decisions), (after, new_keys, new_decisions) = sides
+        decided = {rid: key for rid, key in old_keys.items() if key in old_decisions}
+        undecided = {rid: key for rid, key in new_keys.items() if key not in new_decisions}
+        result = carried(before, after, decided, undecided)
+        previous = self.review_store.project(previous_id).file_name
+        with self.review_store.batch():
+            for row in result.kept:
+                d = old_decisions[decided[row.old_id]]
+                note = f"kept from {previous} {row.old_id}: unchanged in this version" + (
+                    f" ({d.note})" if d.note else ""
+                )
+                self.review_store.decide(project_id, row.key, d.action, d.answer, d.choice, note, by=d.by)
+        return result
 
     def compliance_matrix(
         self, project_id: int, review: Review | None = None, include_unreviewed: bool = False

@@ -145,3 +145,52 @@ def test_the_compliance_matrix_downloads_with_the_corrections_and_the_answers(
     )
     at = open_screen("export")
     assert "Download the compliance matrix" not in [b.label for b in at.download_button]
+
+
+def amended_rfp(tmp_path: Path) -> Path:
+    """Amendment 1 of the tests' RFP: the mowing changed to twice a week, the electric equipment
+    dropped, a performance bond added; everything else as it was."""
+    one = [
+        line.replace("2031", "2020").replace("mow all parks weekly", "mow all parks twice a week")
+        for line in PAGE_ONE
+        if not line.startswith("2.2 ")
+    ]
+    two = [*PAGE_TWO, "4.3 The Contractor shall provide a performance bond."]
+    return write_pdf(tmp_path / "parks_rfp_amendment_1.pdf", [one, two])
+
+
+def test_an_amendment_keeps_the_decisions_on_its_unchanged_requirements(open_screen, ui_workspace, tmp_path):
+    ws = ui_workspace
+    rfp = past_due_rfp(tmp_path)
+    before, _ = ws.add_questionnaire(rfp.name, rfp.read_bytes())
+    review = ws.review(before.id)
+    items = {i.question.id: i for i in review.items()}
+    review.edit(items["2.1-2"].key, "A monthly report on the 5th.", "Comply", expected=items["2.1-2"].version)
+    review.edit(items["2.1"].key, ANSWER, "Comply", expected=items["2.1"].version)  # its words change
+    review.needs_sme(items["4.1"].key, "ask finance", expected=items["4.1"].version)
+
+    at = open_screen("questionnaire")
+    upload(at, amended_rfp(tmp_path))
+    after = next(p for p in ws.projects() if p.id != before.id)
+    assert at.session_state["project_id"] == after.id
+    at.selectbox(key=f"solicitation_amends_{after.id}").select(before.id).run()
+    button(at, "Keep the decisions of unchanged requirements").click()
+    at.run()
+    assert not at.exception
+    assert (
+        "Against parks\\_rfp.pdf: 1 added, 1 changed, 1 removed, 8 unchanged; "
+        "2 decisions on unchanged requirements kept." in texts(at.success)
+    )
+    kept = {i.question.id: i for i in ws.review(after.id).items()}
+    report = kept["2.1-2"]
+    assert (
+        report.state.value == "edited" and report.answer == "A monthly report on the 5th." and report.choice == "Comply"
+    )
+    assert report.decision.note == "kept from parks_rfp.pdf 2.1-2: unchanged in this version"
+    assert kept["4.1"].state.value == "needs_sme"
+    assert kept["2.1"].decision is None and kept["4.3"].decision is None  # changed, added: reviewed again
+
+    # once more: nothing is decided twice
+    button(at, "Keep the decisions of unchanged requirements").click()
+    at.run()
+    assert "0 decisions on unchanged requirements kept." in texts(at.success)

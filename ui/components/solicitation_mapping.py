@@ -14,9 +14,10 @@ import streamlit as st
 from engine.app.workspace import ReadOptions, Workspace
 from engine.questionnaire.solicitation import Kind, Requirement, Shredded
 from engine.questionnaire.solicitation.as_questionnaire import changed_kinds, kind_pairs
-from ui.components.messages import count, escape_md, flash
+from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 
 KINDS = tuple(k.value for k in Kind)
+AMEND_FLASH = "solicitation_amend_messages"
 
 
 def key_facts_card(shredded: Shredded) -> None:
@@ -132,4 +133,48 @@ def corrections(
         st.caption("Stop drafting to change how the solicitation is read.")
 
 
-__all__ = ["corrections", "key_facts_card", "mapping", "requirement_counts"]
+def _amends_key(pid: int) -> str:
+    return f"solicitation_amends_{pid}"
+
+
+def keep(ws: Workspace, pid: int) -> None:
+    previous = st.session_state.get(_amends_key(pid))
+    if previous is None:
+        return
+    try:
+        result = ws.keep_decisions(pid, previous)
+    except Exception as exc:  # the other project is a questionnaire; a damaged store
+        flash(AMEND_FLASH, "error", f"No decision was kept. {problem_text(exc)}")
+        return
+    flash(AMEND_FLASH, "success", escape_md(result.line(ws.project(previous).file_name)))
+
+
+def amends(ws: Workspace, pid: int, locked: bool) -> None:
+    """An amendment uploaded as a new solicitation: pick the version it amends, and the decisions
+    made there on the requirements it leaves unchanged (by quote) are kept here."""
+    others = [p for p in ws.projects() if p.id != pid]
+    if not others:
+        return
+    names = {p.id: f"{p.file_name} (added {p.created[:10]})" for p in others}
+    which, go = st.columns([3, 2], vertical_alignment="bottom")
+    which.selectbox(
+        "This solicitation amends",
+        list(names),
+        index=None,
+        format_func=names.get,
+        placeholder="the earlier version (an amendment only)",
+        key=_amends_key(pid),
+        disabled=locked,
+        help="The requirements whose words are unchanged (wherever they moved) keep the decisions made on the "
+        "earlier version, with its answers; changed, added and removed ones are reviewed again.",
+    )
+    go.button(
+        "Keep the decisions of unchanged requirements",
+        on_click=keep,
+        args=(ws, pid),
+        disabled=locked or st.session_state.get(_amends_key(pid)) is None,
+    )
+    show_flashed(AMEND_FLASH)
+
+
+__all__ = ["amends", "corrections", "key_facts_card", "mapping", "requirement_counts"]

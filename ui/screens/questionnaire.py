@@ -640,6 +640,9 @@ with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pi
     else:
         overrides(ws, pid, locked=running)
 
+if solicitation is not None:  # an amendment: the decisions on its unchanged requirements kept
+    solicitation_mapping.amends(ws, pid, locked=running)
+
 st.subheader("Draft the answers")
 try:
     docs = ws.documents()
