@@ -44,7 +44,7 @@ from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.questionnaire.solicitation import Shredded
-from engine.review.compliance_matrix import compliance_matrix_bytes, entries_from_review
+from engine.review.compliance_matrix import compliance_matrix_bytes, entries_from_review, response_outline_bytes
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.reports import Corpus, CoverageReport, LibraryReport, corpus, coverage_report, library_report
 from engine.review.review import Review
@@ -443,6 +443,17 @@ class Workspace:
         """The project's compliance matrix (XLSX: engine/review/compliance_matrix.py), filled with
         the review's answers: accepted and edited ones (and unreviewed drafts with
         ``include_unreviewed``), every row's state and assignee; a questionnaire has none (ValueError)."""
+        return compliance_matrix_bytes(*self._answered_solicitation(project_id, review, include_unreviewed))
+
+    def response_outline(
+        self, project_id: int, review: Review | None = None, include_unreviewed: bool = False
+    ) -> bytes:
+        """The project's response outline (DOCX), with the same answers as :meth:`compliance_matrix`."""
+        return response_outline_bytes(*self._answered_solicitation(project_id, review, include_unreviewed))
+
+    def _answered_solicitation(
+        self, project_id: int, review: Review | None, include_unreviewed: bool
+    ) -> tuple[Shredded, dict]:
         require(Permission.EXPORT)
         review = review or self.review(project_id)
         shredded = self.solicitation(project_id, review.questionnaire)
@@ -450,7 +461,7 @@ class Workspace:
             raise ValueError(
                 f"{review.questionnaire.path.name} is a questionnaire, not a solicitation: it has no compliance matrix"
             )
-        return compliance_matrix_bytes(shredded, entries_from_review(shredded, review.items(), include_unreviewed))
+        return shredded, entries_from_review(shredded, review.items(), include_unreviewed)
 
     # ---- reports (#51: engine/review/reports/) ---------------------------------------------------
     def corpus(self, read: Callable[[int], Questionnaire] | None = None) -> Corpus:

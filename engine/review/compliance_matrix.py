@@ -200,6 +200,12 @@ def write_response_outline(
 ) -> Path:
     """The response outline as DOCX (see the module docstring)."""
     target = _target(target, ".docx", shredded)
+    write_atomic(target, response_outline_bytes(shredded, entries))
+    return target
+
+
+def response_outline_bytes(shredded: Shredded, entries: Mapping[str, MatrixEntry] | None = None) -> bytes:
+    """The bytes of :func:`write_response_outline`'s file (the app's download)."""
     entries = entries or {}
     plan = outline(shredded.requirements)
     document = docx.Document()
@@ -238,8 +244,7 @@ def write_response_outline(
             document.add_paragraph(plain_text(f"☐ {req.id} (p.{req.page}): {req.text}"))
     buffer = io.BytesIO()
     document.save(buffer)
-    write_atomic(target, buffer.getvalue())
-    return target
+    return buffer.getvalue()
 
 
 __all__ = [
@@ -250,6 +255,7 @@ __all__ = [
     "entries_from_results",
     "entries_from_review",
     "matrix_rows",
+    "response_outline_bytes",
     "write_compliance_matrix",
     "write_response_outline",
 ]

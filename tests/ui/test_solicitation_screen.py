@@ -3,7 +3,8 @@
 response due date is past) is shown as its key facts card with the due-date alert first, its
 requirements' counts by kind and mandatory and every requirement; the reviewer leaves one out and
 changes the kind of another, which is kept with the project (and read back by a fresh screen);
-the Export screen's compliance matrix holds the requirements as corrected and the reviewer's answer.
+the Export screen's compliance matrix and response outline hold the requirements as corrected and
+the reviewer's answer.
 
 No drafting runs here: the answer is the reviewer's own, recorded through the review."""
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import docx
 import openpyxl
 
 from engine.app.workspace import ReadOptions
@@ -135,6 +137,15 @@ def test_the_compliance_matrix_downloads_with_the_corrections_and_the_answers(
     assert by_id["2.1"]["Status"] == "Edited"
     assert by_id["2.2"]["Response"] in (None, "") and by_id["2.2"]["Status"] == "Not drafted"
     assert book["Key facts"]["B1"].value.startswith("The response due date 2020-03-03 is past")
+
+    # the response outline (Word): the requirement with its answer under it, the checklist at the end
+    (outline_button,) = [b for b in at.download_button if b.label == "Download the response outline"]
+    outline = downloads(outline_button)
+    assert outline.filename == "parks_rfp_response_outline.docx"
+    paragraphs = [p.text for p in docx.Document(io.BytesIO(outline.content)).paragraphs]
+    mow = paragraphs.index("2.1 (p.1, work, mandatory): The Contractor shall mow all parks weekly.")
+    assert paragraphs[mow + 1] == f"Comply. {ANSWER}"
+    assert "☐ 2.1-2 (p.1): The Contractor shall submit a monthly report." in paragraphs  # a submission now
 
     # a questionnaire has no compliance matrix to offer
     ws.add_questionnaire(

@@ -234,26 +234,34 @@ except Exception as exc:  # a stored correction that names no kind: the file, th
     st.error(f"The compliance matrix could not be made: {problem_text(exc)}")
     solicitation = None
 if solicitation is not None:
-    st.subheader("Compliance matrix")
-    try:
-        matrix = ws.compliance_matrix(pid, review, include_unreviewed=include and not only_approved)
-    except Exception as exc:
-        st.error(f"The compliance matrix could not be written: {problem_text(exc)}")
-    else:
-        st.download_button(
-            "Download the compliance matrix",
-            matrix,
-            file_name=f"{stem}_compliance_matrix.xlsx",
-            mime=MIME[".xlsx"],
-            icon=":material/checklist:",
-            on_click="ignore",
-        )
+    st.subheader("Compliance matrix and response outline")
+    matrix_col, outline_col = st.columns(2)
+    for column, what, make, name, suffix, icon in (
+        (matrix_col, "compliance matrix", ws.compliance_matrix, "compliance_matrix", ".xlsx", ":material/checklist:"),
+        (outline_col, "response outline", ws.response_outline, "response_outline", ".docx", ":material/toc:"),
+    ):
+        try:
+            data = make(pid, review, include_unreviewed=include and not only_approved)
+        except Exception as exc:
+            column.error(f"The {what} could not be written: {problem_text(exc)}")
+        else:
+            column.download_button(
+                f"Download the {what}",
+                data,
+                file_name=f"{stem}_{name}{suffix}",
+                mime=MIME[suffix],
+                icon=icon,
+                on_click="ignore",
+                width="stretch",
+            )
     st.caption(
         f"{count(len(solicitation.requirements), 'requirement')} as corrected on the Questionnaire screen, one row "
         "each: ID, file, section, page, kind, mandatory, the requirement as quoted, owner (its assignee), the "
         "proposal section that answers it, compliance, response and verified citations (of the accepted answers"
         + (" and the unreviewed drafts" if include and not only_approved else "")
-        + "), status; the key facts on a first sheet."
+        + "), status; the key facts on a first sheet. The response outline (Word) is the proposal's skeleton: the "
+        "volumes and sections the instructions ask for, with their limits, each with the requirements it answers "
+        "and their responses; the submission and terms requirements as a checklist."
     )
 
 # ---- expert packets ------------------------------------------------------------------------------
