@@ -23,6 +23,7 @@ from typing import Callable
 from engine.app.read_apart import UploadStopped, read_apart
 from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
+from engine.app.solicitations import KeptDecisions, ShredOnce, carried, solicitation_of
 from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
@@ -43,6 +44,8 @@ from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions,
 from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
+from engine.questionnaire.solicitation import Shredded
+from engine.review.compliance_matrix import compliance_matrix_bytes, entries_from_review, response_outline_bytes
 from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
 from engine.review.packet import PacketRefused
 from engine.review.reports import Corpus, CoverageReport, LibraryReport, corpus, coverage_report, library_report
@@ -68,6 +71,7 @@ class Workspace:
         self._lock = threading.RLock()
         self._warm: WarmUp | None = None
         self._read = ReadOnce()  # each project's questionnaire, read once per file and read options
+        self._shredded = ShredOnce()  # each project's solicitation, shredded once per file
         self.backup_problem: BackupFailed | None = None  # the last snapshot that could not be written (back_up)
 
     @property
@@ -423,6 +427,70 @@ class Workspace:
 
     def projects(self) -> list[Project]:
         return self.review_store.projects()
+
+    # ---- solicitations (#57: engine/questionnaire/solicitation/) --------------------------------
+    def solicitation(self, project_id: int, questionnaire: Questionnaire | None = None) -> Shredded | None:
+        """The project's solicitation (key facts, requirements) with the reviewer's corrections
+        (left out, kinds changed), or None when its file is a questionnaire; shredded once per file."""
+        questionnaire = questionnaire or self.questionnaire(project_id)
+        return solicitation_of(project_id, questionnaire, self.read_options(project_id), self._shredded)
+
+    def keep_decisions(self, project_id: int, previous_id: int) -> KeptDecisions:
+        """The project's solicitation amends project ``previous_id``'s: the reviewer's latest
+        decision on each requirement the amendment leaves unchanged (by quote, wherever it moved)
+        is recorded on the same requirement here, with its answer and choice and a note naming
+        where it came from; rows already decided here, and changed, added or removed requirements,
+        are left alone. Raises ValueError when either project is not a solicitation."""
+        require(Permission.QUESTIONNAIRE)
+        sides = []
+        for pid in (previous_id, project_id):
+            questionnaire = self.questionnaire(pid)
+            shredded = self.solicitation(pid, questionnaire)
+            if shredded is None:
+                raise ValueError(
+                    f"{questionnaire.path.name} is a questionnaire, not a solicitation: it has no requirements"
+                )
+            decisions = self.review_store.latest_decisions(pid)
+            sides.append((shredded, {q.id: question_key(q) for q in questionnaire.questions}, decisions))
+        (before, old_keys, old_decisions), (after, new_keys, new_decisions) = sides
+        decided = {rid: key for rid, key in old_keys.items() if key in old_decisions}
+        undecided = {rid: key for rid, key in new_keys.items() if key not in new_decisions}
+        result = carried(before, after, decided, undecided)
+        previous = self.review_store.project(previous_id).file_name
+        with self.review_store.batch():
+            for row in result.kept:
+                d = old_decisions[decided[row.old_id]]
+                note = f"kept from {previous} {row.old_id}: unchanged in this version" + (
+                    f" ({d.note})" if d.note else ""
+                )
+                self.review_store.decide(project_id, row.key, d.action, d.answer, d.choice, note, by=d.by)
+        return result
+
+    def compliance_matrix(
+        self, project_id: int, review: Review | None = None, include_unreviewed: bool = False
+    ) -> bytes:
+        """The project's compliance matrix (XLSX: engine/review/compliance_matrix.py), filled with
+        the review's answers: accepted and edited ones (and unreviewed drafts with
+        ``include_unreviewed``), every row's state and assignee; a questionnaire has none (ValueError)."""
+        return compliance_matrix_bytes(*self._answered_solicitation(project_id, review, include_unreviewed))
+
+    def response_outline(
+        self, project_id: int, review: Review | None = None, include_unreviewed: bool = False
+    ) -> bytes:
+        """The project's response outline (DOCX), with the same answers as :meth:`compliance_matrix`."""
+        return response_outline_bytes(*self._answered_solicitation(project_id, review, include_unreviewed))
+
+    def _answered_solicitation(
+        self, project_id: int, review: Review | None, include_unreviewed: bool
+    ) -> tuple[Shredded, dict]:
+        require(Permission.EXPORT)
+        review = review or self.review(project_id)
+        shredded = self.solicitation(project_id, review.questionnaire)
+        if shredded is None:
+            raise ValueError(
+                f"{review.questionnaire.path.name} is a questionnaire, not a solicitation: it has no compliance matrix"
+            )
+        return shredded, entries_from_review(shredded, review.items(), include_unreviewed)
 
     # ---- reports (#51: engine/review/reports/) ---------------------------------------------------
     def corpus(self, read: Callable[[int], Questionnaire] | None = None) -> Corpus:

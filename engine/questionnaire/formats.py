@@ -95,6 +95,7 @@ def read_questionnaire(
     like: Iterable[str] = (),
     tables: Iterable[TableCorrection | dict] = (),
     questions: Iterable[QuestionCorrection | dict] = (),
+    kinds: Iterable[str] = (),
     limits: Limits | None = None,
 ) -> Questionnaire:
     """The questions of a questionnaire file and where their answers go, read by its format's
@@ -104,8 +105,9 @@ def read_questionnaire(
     rows below it are questions), and column letters for the question, answer and comment cells;
     ``exclude`` (question keys or IDs left out), ``include`` (a document's paragraph numbers added
     as questions), ``like`` (example question keys whose like are added), ``tables`` (a table
-    column's role, every row following) and ``questions`` (a question's text, kind or answer
-    place: engine/questionnaire/corrections.py) are the reviewer's corrections
+    column's role, every row following), ``questions`` (a question's text, kind or answer
+    place: engine/questionnaire/corrections.py) and ``kinds`` (a solicitation's requirements whose
+    kind is changed, "ID=kind") are the reviewer's corrections
     (:class:`~engine.questionnaire.reader.ReadOptions`). ``limits`` bound what is read
     (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
     :class:`~engine.core.limits.LimitError` before it is parsed). Raises
@@ -119,7 +121,7 @@ def read_questionnaire(
     name, suffix = path.name, path.suffix.lower()
     limits = limits or Limits.from_env()
     corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like)}
-    corrections |= {"tables": tuple(tables), "questions": tuple(questions)}
+    corrections |= {"tables": tuple(tables), "questions": tuple(questions), "kinds": tuple(kinds)}
     ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections).checked(name)
     if suffix in REFUSED:
         what, fix = REFUSED[suffix]

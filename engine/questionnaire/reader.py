@@ -160,10 +160,13 @@ class ReadOptions:
     comment_col: str | None = None
     # the reviewer's corrections of what was detected (a Word or PDF questionnaire's mapping; ``exclude``
     # applies to every format): question keys ("Document!A12") or IDs left out, paragraph numbers added
-    # as questions, example question keys whose like (same style, list or table column) are added
+    # as questions, example question keys whose like (same style, list or table column) are added;
+    # a solicitation's requirements whose kind the reviewer changed, "ID=kind" (submission, evaluation,
+    # work, terms: engine/questionnaire/solicitation/)
     exclude: tuple[str, ...] = ()
     include: tuple[str, ...] = ()
     like: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
     # the responder's corrections of the mapping (engine/questionnaire/corrections.py): a table column's
     # role, every row of its table following; a question's text, kind or answer place
     tables: tuple[TableCorrection, ...] = ()
@@ -219,7 +222,7 @@ class ReadOptions:
         return _column_number(getattr(self, name))
 
 
-_CORRECTIONS = ("exclude", "include", "like")
+_CORRECTIONS = ("exclude", "include", "like", "kinds")
 
 
 def _column_number(letter: str | None) -> int | None:

@@ -28,8 +28,10 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
+from engine.drafting.anchoring import AnchorLabel
 from engine.questionnaire.solicitation import Compliance, MatrixEntry, Shredded
 from engine.questionnaire.solicitation.outline import Outline, outline
+from engine.review.review import ReviewItem
 from engine.review.workbook_text import append_text, plain_text
 from engine.review.writes import ExportError
 
@@ -121,11 +123,48 @@ def _target(target: str | Path, suffix: str, shredded: Shredded) -> Path:
     return target
 
 
+def entries_from_review(
+    shredded: Shredded, items: Iterable[ReviewItem], include_unreviewed: bool = False
+) -> dict[str, MatrixEntry]:
+    """The matrix's entries from a project's review (the app's Export screen), by requirement ID:
+    every row's state as its status and its assignee as its owner; the compliance choice, response
+    and verified citations of an accepted or edited answer (also of an unreviewed draft with
+    ``include_unreviewed``), as the completed file writes them (``ReviewItem.exported``)."""
+    by_id = {r.id: r for r in shredded.requirements}
+    choices = {c.value: c for c in Compliance}
+    entries: dict[str, MatrixEntry] = {}
+    for item in items:
+        req = by_id.get(item.question.id or "")
+        if req is None:
+            continue
+        written = item.exported(include_unreviewed)
+        answer, choice = written if written is not None else ("", None)
+        citations = tuple(
+            f"{c.file}{f' p.{c.page}' if c.page else ''}: {c.quote}"
+            for c in (item.citations if written is not None else ())
+            if c.label is AnchorLabel.VERIFIED
+        )
+        entries[req.key] = MatrixEntry(
+            owner=item.holder or "",
+            compliance=choices.get(choice or ""),
+            response=answer,
+            citations=citations,
+            status=item.state.label,
+        )
+    return entries
+
+
 def write_compliance_matrix(
     shredded: Shredded, target: str | Path, entries: Mapping[str, MatrixEntry] | None = None
 ) -> Path:
     """The compliance matrix as XLSX (see the module docstring)."""
     target = _target(target, ".xlsx", shredded)
+    write_atomic(target, compliance_matrix_bytes(shredded, entries))
+    return target
+
+
+def compliance_matrix_bytes(shredded: Shredded, entries: Mapping[str, MatrixEntry] | None = None) -> bytes:
+    """The bytes of :func:`write_compliance_matrix`'s file (the app's download)."""
     wb = Workbook()
     facts = wb.active
     facts.title = FACTS_SHEET
@@ -153,8 +192,7 @@ def write_compliance_matrix(
     ws.auto_filter.ref = ws.dimensions
     buffer = io.BytesIO()
     wb.save(buffer)
-    write_atomic(target, buffer.getvalue())
-    return target
+    return buffer.getvalue()
 
 
 def write_response_outline(
@@ -162,6 +200,12 @@ def write_response_outline(
 ) -> Path:
     """The response outline as DOCX (see the module docstring)."""
     target = _target(target, ".docx", shredded)
+    write_atomic(target, response_outline_bytes(shredded, entries))
+    return target
+
+
+def response_outline_bytes(shredded: Shredded, entries: Mapping[str, MatrixEntry] | None = None) -> bytes:
+    """The bytes of :func:`write_response_outline`'s file (the app's download)."""
     entries = entries or {}
     plan = outline(shredded.requirements)
     document = docx.Document()
@@ -200,16 +244,18 @@ def write_response_outline(
             document.add_paragraph(plain_text(f"☐ {req.id} (p.{req.page}): {req.text}"))
     buffer = io.BytesIO()
     document.save(buffer)
-    write_atomic(target, buffer.getvalue())
-    return target
+    return buffer.getvalue()
 
 
 __all__ = [
     "FACTS_SHEET",
     "HEADER",
     "MATRIX_SHEET",
+    "compliance_matrix_bytes",
     "entries_from_results",
+    "entries_from_review",
     "matrix_rows",
+    "response_outline_bytes",
     "write_compliance_matrix",
     "write_response_outline",
 ]

@@ -17,7 +17,7 @@ from engine.review.export import completed_suffix
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.coverage_pane import coverage_section
-from ui.components.messages import escape_md, problem_text
+from ui.components.messages import count, escape_md, problem_text
 from ui.components.packets import packets
 from ui.resources import current_project, workspace
 
@@ -235,6 +235,43 @@ left.caption(
 )  # fmt: skip
 middle.caption("One row per question: ID, sheet, row, question, state, choice, answer.")
 right.caption("One row per citation: the source file, page or row, and the quoted text.")
+
+# ---- a solicitation's compliance matrix (#57) -----------------------------------------------------
+try:
+    solicitation = ws.solicitation(pid, review.questionnaire)  # None: a questionnaire
+except Exception as exc:  # a stored correction that names no kind: the file, the problem and the fix
+    st.error(f"The compliance matrix could not be made: {problem_text(exc)}")
+    solicitation = None
+if solicitation is not None:
+    st.subheader("Compliance matrix and response outline")
+    matrix_col, outline_col = st.columns(2)
+    for column, what, make, name, suffix, icon in (
+        (matrix_col, "compliance matrix", ws.compliance_matrix, "compliance_matrix", ".xlsx", ":material/checklist:"),
+        (outline_col, "response outline", ws.response_outline, "response_outline", ".docx", ":material/toc:"),
+    ):
+        try:
+            data = make(pid, review, include_unreviewed=include and not only_approved)
+        except Exception as exc:
+            column.error(f"The {what} could not be written: {problem_text(exc)}")
+        else:
+            column.download_button(
+                f"Download the {what}",
+                data,
+                file_name=f"{stem}_{name}{suffix}",
+                mime=MIME[suffix],
+                icon=icon,
+                on_click="ignore",
+                width="stretch",
+            )
+    st.caption(
+        f"{count(len(solicitation.requirements), 'requirement')} as corrected on the Questionnaire screen, one row "
+        "each: ID, file, section, page, kind, mandatory, the requirement as quoted, owner (its assignee), the "
+        "proposal section that answers it, compliance, response and verified citations (of the accepted answers"
+        + (" and the unreviewed drafts" if include and not only_approved else "")
+        + "), status; the key facts on a first sheet. The response outline (Word) is the proposal's skeleton: the "
+        "volumes and sections the instructions ask for, with their limits, each with the requirements it answers "
+        "and their responses; the submission and terms requirements as a checklist."
+    )
 
 # ---- expert packets ------------------------------------------------------------------------------
 packets(ws, review)

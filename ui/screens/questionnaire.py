@@ -38,8 +38,9 @@ from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import OVERRIDE_FIX
+from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from engine.review.review import Review, ReviewState
-from ui.components import cached_questionnaire
+from ui.components import cached_questionnaire, solicitation_mapping
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
 from ui.components.sign_in import screen_link
@@ -151,11 +152,16 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
     flash(
         FLASH,
         "success",
-        f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), 'question')} found.",
+        f"**{escape_md(project.file_name)}**{again}: {count(len(questionnaire.questions), row_noun(questionnaire))} found.",
     )
     if plain.changed:
         flash(FLASH, "warning", escape_md(plain.note()))
     return None
+
+
+def row_noun(questionnaire: Questionnaire) -> str:
+    """What a row is: a solicitation's are its requirements."""
+    return "requirement" if is_solicitation(questionnaire) else "question"
 
 
 def known_products(ws: Workspace) -> list[str]:
@@ -743,13 +749,26 @@ questionnaire = review.questionnaire
 running = ws.jobs.running(pid)
 
 st.subheader(f"Detected in {escape_md(project.file_name)}")
-detection(questionnaire)
+try:
+    solicitation = ws.solicitation(pid, questionnaire)  # None: a questionnaire (shredded once per file)
+except Exception as exc:  # a kind correction that names no kind: the file, the problem and the fix
+    st.error(problem_text(exc))
+    solicitation = None
+if solicitation is not None:
+    solicitation_mapping.mapping(solicitation)
+else:
+    detection(questionnaire)
 with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pid}", on_change="rerun"):
     show_flashed(OVERRIDE_FLASH)
-    if questionnaire.places:  # a Word or PDF questionnaire: questions, not columns
+    if solicitation is not None:  # requirements left out, kinds changed
+        solicitation_mapping.corrections(ws, pid, solicitation, running, OVERRIDE_FLASH, reader_problem)
+    elif questionnaire.places:  # a Word or PDF questionnaire: questions, not columns
         corrections(ws, pid, questionnaire, locked=running)
     else:
         overrides(ws, pid, locked=running)
+
+if solicitation is not None:  # an amendment: the decisions on its unchanged requirements kept
+    solicitation_mapping.amends(ws, pid, locked=running)
 
 st.subheader("Draft the answers")
 try:

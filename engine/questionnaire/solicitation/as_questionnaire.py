@@ -16,13 +16,15 @@ question in it and the file reads as a solicitation (:func:`read_solicitation`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from engine.core.limits import Limits
 from engine.questionnaire.pdf_questions import ROWS_PER_PAGE
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
-from engine.questionnaire.solicitation.records import Compliance, Shredded
+from engine.questionnaire.solicitation.records import Compliance, Kind, Shredded
 from engine.questionnaire.solicitation.shred import shred
 
 CHOICES = tuple(c.value for c in Compliance)
@@ -89,6 +91,45 @@ def is_solicitation(questionnaire: Questionnaire) -> bool:
     return any(note.startswith(SOLICITATION_NOTE) for note in questionnaire.notes)
 
 
+def kind_pairs(kinds: Mapping[str, Kind]) -> tuple[str, ...]:
+    """Kinds changed by the reviewer as ``ReadOptions.kinds`` keeps them: "ID=kind"."""
+    return tuple(f"{rid}={kind.value}" for rid, kind in kinds.items())
+
+
+def changed_kinds(path: Path, pairs: Iterable[str]) -> dict[str, Kind]:
+    """``ReadOptions.kinds`` read back (ID → kind); a pair that names no kind is refused in one line."""
+    out = {}
+    for pair in pairs:
+        rid, _, kind = pair.partition("=")
+        try:
+            out[rid.strip()] = Kind(kind.strip().lower())
+        except ValueError:
+            choices = ", ".join(k.value for k in Kind)
+            raise QuestionnaireError(
+                path.name, f"kind correction '{pair}' names no kind", f"use one of {choices}"
+            ) from None
+    return out
+
+
+def with_kinds(path: Path, result: Shredded, pairs: Iterable[str]) -> Shredded:
+    """``result`` with the kinds the reviewer changed (``ReadOptions.kinds``); an ID the file no
+    longer has is passed over, as a left-out one is."""
+    kinds = changed_kinds(path, pairs)
+    if not kinds:
+        return result
+    return replace(result, requirements=tuple(replace(r, kind=kinds.get(r.id, r.kind)) for r in result.requirements))
+
+
+def as_read(path: Path, result: Shredded, options: ReadOptions) -> tuple[Shredded, Questionnaire]:
+    """A shredded solicitation with the reviewer's corrections (kinds changed, requirements left
+    out) and its rows: what the mapping screen, drafting and the compliance matrix show. The rows
+    are numbered before any is left out, so a row keeps its key whatever else is left out."""
+    result = with_kinds(path, result, options.kinds)
+    questionnaire = as_questionnaire(path, result, options)
+    kept = {q.id for q in questionnaire.questions}
+    return replace(result, requirements=tuple(r for r in result.requirements if r.id in kept)), questionnaire
+
+
 def read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire | None:
     """The file read as a solicitation, or None when it does not read as one (few requirements,
     little binding language)."""
@@ -98,7 +139,18 @@ def read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Quest
         return None
     if not result.looks_like_solicitation:
         return None
-    return as_questionnaire(path, result, options)
+    return as_read(path, result, options)[1]
 
 
-__all__ = ["CHECKLIST", "CHOICES", "SOLICITATION_NOTE", "as_questionnaire", "is_solicitation", "read_solicitation"]
+__all__ = [
+    "CHECKLIST",
+    "CHOICES",
+    "SOLICITATION_NOTE",
+    "as_questionnaire",
+    "as_read",
+    "changed_kinds",
+    "is_solicitation",
+    "kind_pairs",
+    "read_solicitation",
+    "with_kinds",
+]
