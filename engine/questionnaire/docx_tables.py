@@ -59,6 +59,13 @@ from engine.questionnaire.docx_xml import (
 )
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
+from engine.questionnaire.table_roles import (
+    corrected_model,
+    detected_roles,
+    model_header,
+    model_table_map,
+    options_column,
+)
 
 _ID_LABEL = re.compile(
     r"^(?:no\.?|nr\.?|#|number|nummer|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#)"
@@ -309,63 +316,6 @@ def _modelled(t: _Table, start: int) -> bool:
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
     t.ctx.tables.append(model_table_map(model, t.ctx.index, one_line(t.context())[:80], keys))
     return True
-
-
-# the table model's roles as the responder's corrections name them (engine/questionnaire/corrections.py)
-_COLUMN_ROLE = {
-    Role.ID: ColumnRole.ID,
-    Role.QUESTION: ColumnRole.QUESTION,
-    Role.GUIDANCE: ColumnRole.GUIDANCE,
-    Role.OPTION: ColumnRole.OPTIONS,
-    Role.ANSWER: ColumnRole.ANSWER,
-    Role.NOTES: ColumnRole.NOTES,
-    Role.OWNER_DATE: ColumnRole.OTHER,
-    Role.OTHER: ColumnRole.OTHER,
-}
-_MODEL_ROLE = {
-    ColumnRole.ID: Role.ID,
-    ColumnRole.QUESTION: Role.QUESTION,
-    ColumnRole.GUIDANCE: Role.GUIDANCE,
-    ColumnRole.OPTIONS: Role.OPTION,
-    ColumnRole.ANSWER: Role.ANSWER,
-    ColumnRole.NOTES: Role.NOTES,
-    ColumnRole.OTHER: Role.OTHER,
-}
-
-
-def corrected_model(model: TableModel, table: int, corrections: tuple[TableCorrection, ...]) -> TableModel:
-    """The model with the responder's corrections of table ``table`` applied over the roles it
-    inferred (:func:`column_roles`, the one step every table reader takes); a role the responder
-    left as inferred keeps the model's own name for it (owner or date)."""
-    detected = {c: _COLUMN_ROLE[r] for c, r in model.roles.items()}
-    roles = dict(model.roles)
-    for c, role in column_roles(detected, table, corrections).items():
-        if detected.get(c) is not role:
-            roles[c] = _MODEL_ROLE[role]
-    return replace(model, roles=roles) if roles != model.roles else model
-
-
-def model_header(model: TableModel, col: int) -> str:
-    """A column's header as the mapping shows it ("Response: In Place": a group over its label)."""
-    return ": ".join(p.strip() for p in model.labels.get(col, "").split(" / ") if p.strip())
-
-
-def model_table_map(model: TableModel, table: int, title: str, keys: tuple[str, ...]) -> TableMap:
-    """The table's columns, each with its header and role, as the mapping shows them."""
-    cols = sorted(set(model.roles) | set(model.labels))
-    columns = tuple(
-        TableColumn(c, model_header(model, c), _COLUMN_ROLE[model.roles[c]] if c in model.roles else None) for c in cols
-    )
-    return TableMap(table, title, columns, keys)
-
-
-def options_column(headers: list[str]) -> str:
-    """The name of one choice's place over option columns: their group ("Response", over "Response:
-    In Place" and "Response: Not in Place"), else "one of the columns" (its options follow)."""
-    if len(headers) == 1:
-        return headers[0] or "one of the columns"  # one column of ticks: its header
-    groups = {h.split(": ")[0] for h in headers if ": " in h}
-    return groups.pop() if len(groups) == 1 and all(": " in h for h in headers) else "one of the columns"
 
 
 def _model_text_place(t: _Table, model: TableModel, r: int, found: Found) -> None:
@@ -674,7 +624,7 @@ def _model_roles(t: _Table, first: int, detected: dict[int, ColumnRole]) -> dict
     model = infer(model_cells(t), t.g.width)
     if model is None or model.first_row != first:
         return detected
-    return {c: _COLUMN_ROLE[r] for c, r in model.roles.items()}
+    return detected_roles(model)
 
 
 def _corrected(roles: _Columns, new: dict[int, ColumnRole]) -> _Columns:

@@ -182,3 +182,43 @@ def test_a_pdf_forms_question_text_corrected(tmp_path):
     q = read_questionnaire(form, questions=[fix])
     assert [x.text for x in q.questions] == ["The vendor's registered name", *SUPPLIER_QUESTIONS[1:]]
     assert q.questions[0].text_cell == first.text_cell  # its place as read
+
+
+def _flat_pdf(path: Path) -> Path:
+    """A flat PDF (no fields) with one ruled table: IDs, requirements, two option columns the table model
+    knows ("In Place", "Not in Place") and one it does not ("Not Tested", read as answer text)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    xs, ys = [40, 90, 330, 400, 480, 560], [100, 130, 170, 210]
+    rows = [["No.", "Requirement", "In Place", "Not in Place", "Not Tested"],
+            ["1.1", "Backups are tested.", "", "", ""], ["1.2", "Access is reviewed.", "", "", ""]]  # fmt: skip
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y))
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]))
+    for r, row in enumerate(rows):
+        for c, words in enumerate(row):
+            if words:
+                page.insert_text((xs[c] + 4, ys[r] + 20), words, fontsize=9)
+    doc.save(path)
+    return path
+
+
+def test_a_flat_pdf_tables_columns_are_reported_and_corrected_once_every_row_follows(tmp_path):
+    path = _flat_pdf(tmp_path / "flat.pdf")
+    q = read_questionnaire(path)
+    (table,) = q.tables
+    assert [(c.header, c.role) for c in table.columns] == [
+        ("No.", ColumnRole.ID),
+        ("Requirement", ColumnRole.QUESTION),
+        ("In Place", ColumnRole.OPTIONS),
+        ("Not in Place", ColumnRole.OPTIONS),
+        ("Not Tested", ColumnRole.ANSWER),
+    ]
+    assert table.keys == tuple(m.key for m in mapping(q))
+    assert [x.choices for x in q.questions] == [("In Place", "Not in Place")] * 2
+    fixed = read_questionnaire(path, tables=parse_columns(f"{table.table}:4=option"))
+    assert [x.choices for x in fixed.questions] == [("In Place", "Not in Place", "Not Tested")] * 2
+    assert [c.role for c in fixed.tables[0].columns][2:] == [ColumnRole.OPTIONS] * 3
