@@ -59,6 +59,13 @@ from engine.questionnaire.docx_xml import (
 )
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
+from engine.questionnaire.table_roles import (
+    corrected_model,
+    detected_roles,
+    model_header,
+    model_table_map,
+    options_column,
+)
 
 _ID_LABEL = re.compile(
     r"^(?:no\.?|nr\.?|#|number|nummer|ref\.?\s*#?|id|(?:control|question|item|requirement)\s+(?:id|no\.?|#)"
@@ -142,8 +149,8 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
         return []
     corrected = any(c.table == ctx.index for c in ctx.corrections)  # read by its columns, as the responder says
     shapes = (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form)
-    if corrected:  # by its columns first; a table that has none (one row) is read as before
-        shapes = (_columns, *(s for s in shapes if s is not _columns))
+    if corrected:  # by its columns first (the model's, else the header's); a table that has none as before
+        shapes = (_modelled, _box_row, _columns, *(s for s in shapes if s not in (_modelled, _box_row, _columns)))
     for shape in shapes:
         done = shape(t, start)
         if done:
@@ -280,12 +287,17 @@ def model_cells(t: _Table) -> list[list[TableCell]]:
 
 def _modelled(t: _Table, start: int) -> bool:
     """A table whose rows each pick one of several option columns (boxes or marks under option
-    labels: "In Place | In Place with CCW | Not Applicable | Not in Place", "Yes | No"): a question
-    per row, one choice whose options are the labels, and its text in the row's answer cell."""
+    labels: "In Place | In Place with CCW | Not Applicable | Not in Place", "Yes | No"), as the table
+    model reads it and the responder's corrections of the table's columns say (columns made the
+    options of one choice, or taken out of it): a question per row, one choice whose options are
+    the labels, and its text in the row's answer cell; each place named by its column's header."""
     model = infer(model_cells(t), t.g.width)
-    if model is None or len(model.options) < 2 or model.question_col is None:
+    if model is None:
         return False
-    g = t.g
+    model = corrected_model(model, t.ctx.index, t.ctx.corrections)
+    if len(model.options) < 2 or model.question_col is None:
+        return False
+    g, before = t.g, len(t.found)
     for r, section in question_rows(model_cells(t), model):
         qcell = g.at(r, model.question_col)  # type: ignore[arg-type]
         if qcell is None or _EXAMPLE.search(qcell.text):
@@ -299,11 +311,24 @@ def _modelled(t: _Table, start: int) -> bool:
         found = Found(qcell.own_paragraphs()[0], text, ident, section=where, how="a row of option columns: one choice")
         found.like = f"column:{model.labels.get(model.question_col, '')}:{model.question_col}"
         _option_choice(t, model, r, found)
-        answer = _answer_column_cell(t, model, r)
-        if answer is not None:
-            _answer_cell(t, found, answer)
+        _model_text_place(t, model, r, found)
         t.found.append(found)
+    keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
+    t.ctx.tables.append(model_table_map(model, t.ctx.index, one_line(t.context())[:80], keys))
     return True
+
+
+def _model_text_place(t: _Table, model: TableModel, r: int, found: Found) -> None:
+    """The row's text place: its answer column's cell, or the column the responder moved it to."""
+    moved = t.ctx.moves.get(t.ctx.key_of(found.anchor))
+    if moved in model.options:
+        moved = None  # free text never goes in an option column
+    cell = _answer_column_cell(t, model, r) if moved is None else t.g.at(r, moved)
+    if cell is None or cell.merged_from is not None or cell.col == model.question_col:
+        return
+    _answer_cell(t, found, cell)
+    if found.text_place is not None and not found.text_place.column:
+        found.text_place = replace(found.text_place, column=model_header(model, cell.col) or f"column {cell.col + 1}")
 
 
 def _option_choice(t: _Table, model: TableModel, r: int, found: Found) -> None:
@@ -316,6 +341,8 @@ def _option_choice(t: _Table, model: TableModel, r: int, found: Found) -> None:
     else:
         found.choice_place, found.existing_choice = column_marks_place(marks)
     found.choices = tuple(label for label, _ in marks)
+    column = options_column([model_header(model, c) for c in model.options])
+    found.choice_place = replace(found.choice_place, column=column)
 
 
 def _answer_column_cell(t: _Table, model: TableModel, r: int) -> Cell | None:
@@ -346,9 +373,15 @@ def _box_row(t: _Table, start: int) -> bool:
     text = t.ctx.before or (t.ctx.section or "").rsplit(" > ", 1)[-1]
     if not text:
         return False
+    detected = {c.col: ColumnRole.OPTIONS for c in own}
+    roles = column_roles(detected, t.ctx.index, t.ctx.corrections)  # a box the responder takes out of the choice
+    own = [c for c in own if roles.get(c.col) is ColumnRole.OPTIONS]
+    if not own:
+        return False
     labelled = [c.boxes[0] for c in own]
     found = Found(own[0].own_paragraphs()[0], _with_section(text, t), section=t.ctx.section, how="a row of boxes")
     found.choice_place, found.existing_choice = boxes_place(labelled)
+    found.choice_place = replace(found.choice_place, column="one of the columns")
     found.choices = tuple(b.label for b in labelled)
     found.like = f"boxes:{found.choices[:2]}"
     if len(g.rows) >= 2 and _full(g, 1) is not None:
@@ -359,6 +392,8 @@ def _box_row(t: _Table, start: int) -> bool:
             prompts = 1  # its first paragraph guides ("Current implementation or planned implementation details.")
         found.text_place, found.existing_answer = cell_place(below, prompts=prompts)  # type: ignore[arg-type]
     t.found.append(found)
+    columns = tuple(TableColumn(c.col, b.label, roles.get(c.col)) for c in g.own(0) for b in c.boxes[:1])
+    t.ctx.tables.append(TableMap(t.ctx.index, one_line(text)[:80], columns, (t.ctx.key_of(found.anchor),)))
     return True
 
 
@@ -582,10 +617,19 @@ def _detected_roles(roles: _Columns) -> dict[int, ColumnRole]:
     return out
 
 
-def _corrected(roles: _Columns, corrections: list[TableCorrection], table: int) -> _Columns:
-    """The columns' roles with the responder's corrections of this table over the detected ones
-    (engine/questionnaire/corrections.py: :func:`column_roles`, the step every table reader takes)."""
-    new = column_roles(_detected_roles(roles), table, corrections)
+def _model_roles(t: _Table, first: int, detected: dict[int, ColumnRole]) -> dict[int, ColumnRole]:
+    """The roles the table model infers for this table's columns (the base the responder's
+    corrections apply over, as for a table the model reads), else the ones ``_roles`` detected
+    (a table with no header row the model knows, or whose data start elsewhere)."""
+    model = infer(model_cells(t), t.g.width)
+    if model is None or model.first_row != first:
+        return detected
+    return detected_roles(model)
+
+
+def _corrected(roles: _Columns, new: dict[int, ColumnRole]) -> _Columns:
+    """The columns as the corrected roles ``new`` name them (engine/questionnaire/corrections.py:
+    :func:`column_roles`, the step every table reader takes, made them)."""
     of = lambda role: sorted(c for c, r in new.items() if r is role)  # noqa: E731
     question = of(ColumnRole.QUESTION)
     ident = of(ColumnRole.ID)
@@ -598,14 +642,12 @@ def _corrected(roles: _Columns, corrections: list[TableCorrection], table: int) 
     )
 
 
-def _table_map(t: _Table, roles: _Columns) -> TableMap:
+def _table_map(t: _Table, labels: dict[int, str], shown: dict[int, ColumnRole]) -> TableMap:
     """The table's columns, each with its header and role, as the mapping shows them."""
-    detected = _detected_roles(roles)
-    corrected = {c.column: c.role for c in t.ctx.corrections if c.table == t.ctx.index}
     heads: dict[int, str] = {}
-    for c, label in sorted(roles.labels.items()):
+    for c, label in sorted(labels.items()):
         heads.setdefault(c, clean(label))
-    columns = tuple(TableColumn(c, heads[c], corrected.get(c, detected.get(c))) for c in sorted(heads))
+    columns = tuple(TableColumn(c, heads[c], shown.get(c)) for c in sorted(heads))
     return TableMap(t.ctx.index, one_line(t.context())[:80], columns)
 
 
@@ -637,8 +679,10 @@ def _columns(t: _Table, start: int) -> bool:
     first, labels = header
     roles = _roles(t, first, labels)
     named = roles.question_col is not None and _QUESTION_HEAD.search(clean(labels.get(roles.question_col, "")))
-    if corrections:
-        roles = _corrected(roles, corrections, t.ctx.index)
+    shown = _detected_roles(roles)
+    if corrections:  # over the table model's roles: the one apply step of every table reader
+        shown = column_roles(_model_roles(t, first, shown), t.ctx.index, corrections)
+        roles = _corrected(roles, shown)
     elif roles.question_col is None or not (
         roles.answer_cols or roles.mark_cols or _mostly_asking(t, first, roles) or named and roles.id_col is not None
     ):  # (a table of IDs and requirements under their header: each row asks, in words or not)
@@ -663,7 +707,7 @@ def _columns(t: _Table, start: int) -> bool:
             continue
         _column_row(t, r, roles, section)
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
-    t.ctx.tables.append(replace(_table_map(t, roles), keys=keys))
+    t.ctx.tables.append(replace(_table_map(t, labels, shown), keys=keys))
     return True
 
 
@@ -743,10 +787,8 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
         else:
             found.choice_place, found.existing_choice = column_marks_place(marks)
         found.choices = tuple(label for label, _ in marks)
-        groups = {_header_of(roles, c).split(": ")[0] for c in roles.mark_cols if ": " in _header_of(roles, c)}
-        # "Response: In Place", "Response: Not in Place": the options of "Response"; else its columns'
-        group = groups.pop() if len(groups) == 1 else "one of the columns"
-        found.choice_place = replace(found.choice_place, column=group)
+        column = options_column([_header_of(roles, c) for c in roles.mark_cols])
+        found.choice_place = replace(found.choice_place, column=column)
     moved = t.ctx.moves.get(t.ctx.key_of(found.anchor))
     for c in roles.answer_cols if moved is None else [moved]:
         cell = g.at(r, c)

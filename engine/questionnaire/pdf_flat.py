@@ -32,17 +32,19 @@ place for text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import pymupdf
 
 from engine.core.limits import Limits
+from engine.questionnaire.corrections import TableCorrection, TableMap
 from engine.questionnaire.cues import QUESTION_MARK, ascii_digits, asks_by_mark
 from engine.questionnaire.pdf_layout import Box, Line, PageText, Word, is_glyph
 from engine.questionnaire.pdf_questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.reader import ID_RE, QuestionnaireError, _role
 from engine.questionnaire.table_model import Holds, PlacedCell, infer_positioned, question_rows
+from engine.questionnaire.table_roles import corrected_model, model_table_map
 
 RESPONSE_NOTE = "the PDF has no answer space: the answer goes into the response document (Word) and its spreadsheet"
 NO_QUESTIONS_FIX = (
@@ -97,8 +99,24 @@ class _Item:
     text: str
 
 
-def read_flat(doc: pymupdf.Document, name: str, limits: Limits, notes: list[str]) -> list[Found]:
-    """The questions of a flat PDF (see the module docstring)."""
+@dataclass
+class FlatTables:
+    """The responder's corrections of a flat PDF's tables (a table named by its place among the
+    document's ruled tables, page by page, 0 for the first) and, out, each table the table model
+    read: its columns and roles (:class:`TableMap`, its keys filled in by ``assemble``) and its
+    questions."""
+
+    corrections: tuple[TableCorrection, ...] = ()
+    read: list[tuple[TableMap, list[Found]]] = field(default_factory=list)
+    index: int = -1  # the table being read
+
+
+def read_flat(
+    doc: pymupdf.Document, name: str, limits: Limits, notes: list[str], tables: FlatTables | None = None
+) -> list[Found]:
+    """The questions of a flat PDF (see the module docstring); ``tables``: the corrections of its
+    tables in, the tables the table model read out."""
+    mapped = tables if tables is not None else FlatTables()
     found: list[Found] = []
     items: list[_Item] = []
     columns: _Columns | None = None
@@ -107,12 +125,13 @@ def read_flat(doc: pymupdf.Document, name: str, limits: Limits, notes: list[str]
         text = PageText.of(page)
         chars += sum(len(line.text) for line in text.lines)
         limits.check_chars(name, chars)
-        tables = _tables(page)
-        for table in tables:
+        ruled = _tables(page)
+        for table in ruled:
+            mapped.index += 1
             top = _starts_page(text, table.box, page.rect.height)
-            questions, columns = _table_questions(page.number, text, table, columns, found if top else [])
+            questions, columns = _table_questions(page.number, text, table, columns, found if top else [], mapped)
             found.extend(questions)
-        boxes = [table.box for table in tables]
+        boxes = [table.box for table in ruled]
         items.extend(_items(page.number, [ln for ln in text.lines if not any(_inside(ln.box, b) for b in boxes)]))
     found.extend(_item_questions(items))
     if not found:
@@ -289,12 +308,12 @@ def _lines_up(columns: _Columns | None, table: _Table) -> bool:
 
 
 def _table_questions(
-    page: int, text: PageText, table: _Table, columns: _Columns | None, found: list[Found]
+    page: int, text: PageText, table: _Table, columns: _Columns | None, found: list[Found], mapped: FlatTables
 ) -> tuple[list[Found], _Columns | None]:
     """The questions of one table, and the columns a table on the next page may continue.
     ``found``: the questions before, the last of which a first row without an ID goes on (none
     when the table does not start its page)."""
-    options = _option_table(page, text, table, found)
+    options = _option_table(page, text, table, found, mapped)
     if options is not None:
         return options, columns
     top = table.box.y0
@@ -324,12 +343,15 @@ def _table_questions(
     return out, columns
 
 
-def _option_table(page: int, text: PageText, table: _Table, found: list[Found]) -> list[Found] | None:
+def _option_table(
+    page: int, text: PageText, table: _Table, found: list[Found], mapped: FlatTables
+) -> list[Found] | None:
     """A table read by the table model (engine/questionnaire/table_model.py) when two or more of
     its columns are the options of one choice per row ("In Place | In Place with CCW | Not
-    Applicable | Not in Place" over empty cells, the flat PDF of a PCI SAQ): a question per row
-    with its requirement, its ID and the options' labels as its choices. A first row without an ID
-    (when the table has an ID column) goes on from the page before."""
+    Applicable | Not in Place" over empty cells, the flat PDF of a PCI SAQ), as inferred or as the
+    responder's corrections of its columns say: a question per row with its requirement, its ID
+    and the options' labels as its choices. A first row without an ID (when the table has an ID
+    column) goes on from the page before. The table's columns and roles are reported in ``mapped``."""
     placed: list[list[PlacedCell]] = []
     boxes: list[list[Box]] = []
     for row in table.rows:
@@ -341,7 +363,8 @@ def _option_table(page: int, text: PageText, table: _Table, found: list[Found]) 
     inferred = infer_positioned(placed)
     if inferred is None:
         return None
-    model, grid = inferred
+    model = corrected_model(inferred[0], mapped.index, mapped.corrections)
+    grid = inferred[1]
     if len(model.options) < 2 or model.question_col is None:
         return None
     choices = tuple(model.option_label(c) for c in model.options)
@@ -375,6 +398,7 @@ def _option_table(page: int, text: PageText, table: _Table, found: list[Found]) 
                 text_place=AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE),
             )
         )
+    mapped.read.append((model_table_map(model, mapped.index, f"page {page + 1}"), out))
     return out
 
 
@@ -609,4 +633,4 @@ def _append(q: Found, item: _Item) -> Found:
     return replace(q, text=f"{q.text} {marker}{item.text}")
 
 
-__all__ = ["NO_QUESTIONS_FIX", "RESPONSE_NOTE", "read_flat"]
+__all__ = ["NO_QUESTIONS_FIX", "RESPONSE_NOTE", "FlatTables", "read_flat"]

@@ -10,9 +10,11 @@ the file, never on which questions a reviewer later excludes or adds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from engine.questionnaire.corrections import TableMap
 from engine.questionnaire.length_limits import limited
 from engine.questionnaire.pdf_layout import Box, reading_order
 from engine.questionnaire.placeholders import repeated_placeholders
@@ -38,13 +40,17 @@ class Found:
     existing_answer: str | None = None
 
 
-def assemble(path: Path, sheet: str, found: list[Found], notes: list[str]) -> Questionnaire:
-    """The questionnaire of ``found``, in page order, top to bottom and left to right."""
+def assemble(
+    path: Path, sheet: str, found: list[Found], notes: list[str], tables: Sequence[tuple[TableMap, list[Found]]] = ()
+) -> Questionnaire:
+    """The questionnaire of ``found``, in page order, top to bottom and left to right; ``tables``:
+    the tables read by columns, each with the questions found in it (their keys filled in)."""
     ordered = reading_order(found, lambda f: f.box, lambda f: f.page)
     shipped = repeated_placeholders(f.existing_answer for f in ordered)  # one text in many fields: shipped so
     questions: list[Question] = []
     places: dict[str, AnswerPlace] = {}
     page, k = -1, 0
+    keys: dict[int, str] = {}
     for f in ordered:
         page, k = f.page, (k + 1 if f.page == page else 1)
         if k >= ROWS_PER_PAGE:
@@ -54,6 +60,7 @@ def assemble(path: Path, sheet: str, found: list[Found], notes: list[str]) -> Qu
                 "split the document or ask for the questionnaire as a spreadsheet",
             )
         row = (page + 1) * ROWS_PER_PAGE + k
+        keys[id(f)] = place_key(sheet, f"A{row}")
         text, text_place = limited(f.text, f.text_place)  # a field's maximum length said in its question's text
         choice_cell = f"B{row}" if f.choice_place else None
         text_cell = f"C{row}" if text_place else None
@@ -85,7 +92,8 @@ def assemble(path: Path, sheet: str, found: list[Found], notes: list[str]) -> Qu
         choices=YES_NO if any(q.choices == YES_NO for q in questions) else (),
         questions=tuple(questions),
     )
-    return Questionnaire(path=path, sheets=(layout,), notes=tuple(notes), places=places)
+    mapped = tuple(replace(t, keys=tuple(keys[id(f)] for f in fs if id(f) in keys)) for t, fs in tables)
+    return Questionnaire(path=path, sheets=(layout,), notes=tuple(notes), places=places, tables=mapped)
 
 
 def page_of_row(row: int) -> int:

@@ -42,8 +42,8 @@ import pymupdf
 from engine.core.limits import Limits
 from engine.core.types import IngestError
 from engine.ingest import pdf as ingest_pdf
-from engine.questionnaire.corrections import corrected_questions
-from engine.questionnaire.pdf_flat import read_flat
+from engine.questionnaire.corrections import TableCorrection, corrected_questions
+from engine.questionnaire.pdf_flat import FlatTables, read_flat
 from engine.questionnaire.pdf_form import read_form
 from engine.questionnaire.pdf_layout import PageText
 from engine.questionnaire.pdf_questions import assemble
@@ -59,8 +59,11 @@ HYBRID_NOTE = (
 )
 
 
-def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Questionnaire:
-    """The questions of the PDF at ``path`` (see the module docstring)."""
+def read_pdf_questionnaire(
+    path: str | Path, limits: Limits | None = None, tables: tuple[TableCorrection, ...] = ()
+) -> Questionnaire:
+    """The questions of the PDF at ``path`` (see the module docstring); ``tables``: the responder's
+    corrections of a flat PDF's table columns (engine/questionnaire/corrections.py)."""
     path = Path(path)
     name = path.name
     limits = limits or Limits.from_env()
@@ -88,8 +91,9 @@ def read_pdf_questionnaire(path: str | Path, limits: Limits | None = None) -> Qu
             return assemble(path, FORM_SHEET, found, notes)
         _refuse_unfillable(doc, name)
         limits.check_rulings(doc, name)  # before any table is looked for: its cost grows with the crossings squared
-        found = read_flat(doc, name, limits, notes)
-        return assemble(path, DOCUMENT_SHEET, found, notes)
+        mapped = FlatTables(corrections=tuple(tables))
+        found = read_flat(doc, name, limits, notes, mapped)
+        return assemble(path, DOCUMENT_SHEET, found, notes, mapped.read)
     except (QuestionnaireError, IngestError):  # IngestError: LimitError, UnreadableFile
         raise
     except (RuntimeError, ValueError) as exc:  # MuPDF's errors on a damaged file
@@ -102,7 +106,7 @@ def read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
     """The questions of the PDF at ``path`` without those the reviewer left out, with the text and
     kind the reviewer gave (see the module docstring); an ``include`` or ``like`` correction is a
     note (nothing is added)."""
-    q = read_pdf_questionnaire(path, limits)
+    q = read_pdf_questionnaire(path, limits, options.tables)
     notes = list(q.notes)
     if options.include or options.like:
         notes.append("questions cannot be added by hand to a PDF (--include, --like): only left out; nothing added")
@@ -115,7 +119,7 @@ def read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
     for s in sheets:  # a question's text or kind as the reviewer corrected it
         questions, places = corrected_questions(list(s.questions), places, options.questions)
         fixed.append(replace(s, questions=tuple(questions)))
-    return Questionnaire(path=q.path, sheets=tuple(fixed), notes=tuple(notes), places=places)
+    return replace(q, sheets=tuple(fixed), notes=tuple(notes), places=places)
 
 
 def open_pdf(path: Path, limits: Limits | None = None) -> pymupdf.Document:

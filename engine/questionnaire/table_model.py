@@ -200,9 +200,12 @@ def _labels(t: _Rows, header: list[int]) -> dict[int, str]:
         for cell in t.by_row[r]:
             if cell.continued or not cell.text:
                 continue
+            text = cell.text
+            if cell.span > 1 and len(header) > 1:  # a group's label: its first line, not the instruction under it
+                text = next(x for x in text.split("\n") if x.strip())
             for c in range(cell.col, cell.col + cell.span):
-                if cell.text not in labels[c]:
-                    labels[c].append(" ".join(cell.text.split()))
+                if " ".join(text.split()) not in labels[c]:
+                    labels[c].append(" ".join(text.split()))
     return {c: " / ".join(v) for c, v in labels.items() if v}
 
 

@@ -185,10 +185,11 @@ REQUIREMENTS = (
 
 
 def checklist(path):
-    """A requirement table whose "In Place" / "Not in Place" columns the reader takes for answer text (#55)."""
+    """A requirement table whose "Adopted" / "Not adopted" columns the reader takes for answer text (#55:
+    labels the table model does not know as options, as "In Place" / "Not in Place" it does)."""
     doc = wf.new()
     doc.add_paragraph("Requirement checklist")
-    wf.add(doc, wf.table([["Requirement", "In Place", "Not in Place", "Observations"],
+    wf.add(doc, wf.table([["Requirement", "Adopted", "Not adopted", "Observations"],
                           *[[r, "", "", ""] for r in REQUIREMENTS]]))  # fmt: skip
     return wf.save(doc, path)
 
@@ -206,7 +207,7 @@ def pick(app, label: str, option: str) -> None:
 
 
 def test_a_columns_role_corrected_once_in_the_browser_every_row_of_its_table_follows(tmp_path):
-    """#55's done-when: the responder makes a table's "In Place" and "Not in Place" columns the options
+    """#55's done-when: the responder makes a table's "Adopted" and "Not adopted" columns the options
     of one choice once, and every row of the table becomes a choice question (the counts by kind
     on the page: 3 text → 3 choice), kept with the questionnaire."""
     from engine.app.workspace import Workspace
@@ -226,8 +227,8 @@ def test_a_columns_role_corrected_once_in_the_browser_every_row_of_its_table_fol
             page.locator('[data-testid="stExpander"] summary').filter(has_text="Correct the detection").click()
             app.settle()
             app.expect_text("What each column of a table holds")
-            pick(app, "Column 2: In Place", "option")
-            pick(app, "Column 3: Not in Place", "option")
+            pick(app, "Column 2: Adopted", "option")
+            pick(app, "Column 3: Not adopted", "option")
             app.shot("roles")
             app.button("Apply corrections").click()
             app.expect_text("Read again with the corrections: 3 questions")
@@ -243,6 +244,6 @@ def test_a_columns_role_corrected_once_in_the_browser_every_row_of_its_table_fol
             (1, ColumnRole.OPTIONS),
             (2, ColumnRole.OPTIONS),
         }
-        assert [q.choices for q in ws.questionnaire(project.id).questions] == [("In Place", "Not in Place")] * 3
+        assert [q.choices for q in ws.questionnaire(project.id).questions] == [("Adopted", "Not adopted")] * 3
     finally:
         ws.review_store.close()

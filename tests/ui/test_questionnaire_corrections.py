@@ -1,8 +1,9 @@
 """The mapping, correctable per table (#55 item 4), on the Questionnaire screen (AppTest) over a real
-workspace: a Word checklist whose "In Place" / "Not in Place" columns the reader takes for answer
-text shows each question's answer place by its column's header; the responder makes those two
-columns the options of one choice once, and every row of the table follows (a choice of In Place /
-Not in Place, its text in "Observations"); then corrects one question's text and kind. The
+workspace: a Word checklist whose "Adopted" / "Not adopted" columns (labels the table model does not
+know as options; "In Place" / "Not in Place" it reads as one choice unaided) the reader takes for
+answer text shows each question's answer place by its column's header; the responder makes those
+two columns the options of one choice once, and every row of the table follows (a choice of
+Adopted / Not adopted, its text in "Observations"); then corrects one question's text and kind. The
 corrections are kept with the questionnaire (``ReadOptions.tables`` / ``.questions``).
 
 The LLM is ``QuotingGenerator``, a stated fake from tests/fixtures.py (installed by the
@@ -26,7 +27,7 @@ REQUIREMENTS = (
 def checklist(path: Path) -> Path:
     doc = wf.new()
     doc.add_paragraph("Requirement checklist")
-    wf.add(doc, wf.table([["Requirement", "In Place", "Not in Place", "Observations"],
+    wf.add(doc, wf.table([["Requirement", "Adopted", "Not adopted", "Observations"],
                           *[[r, "", "", ""] for r in REQUIREMENTS]]))  # fmt: skip
     return wf.save(doc, path)
 
@@ -44,11 +45,11 @@ def test_a_columns_role_corrected_once_every_row_of_its_table_follows(open_scree
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["Question"]) == list(REQUIREMENTS)
-    assert list(table["Answer goes in"]) == ["In Place"] * 3  # by its column's header, not "table cell"
+    assert list(table["Answer goes in"]) == ["Adopted"] * 3  # by its column's header, not "table cell"
     assert list(table["Kind"]) == ["text"] * 3
     columns = at.dataframe[1].value  # each table read by columns, what each column holds
     assert list(columns["Columns"]) == [
-        "Requirement: question · In Place: answer text · Not in Place: answer text · Observations: answer text"
+        "Requirement: question · Adopted: answer text · Not adopted: answer text · Observations: answer text"
     ]
 
     tables = at.selectbox(key=key(pid, "table", 0))
@@ -56,8 +57,8 @@ def test_a_columns_role_corrected_once_every_row_of_its_table_follows(open_scree
     roles = [at.selectbox(key=key(pid, f"role_0_{c}", 0)) for c in range(4)]
     assert [r.label for r in roles] == [
         "Column 1: Requirement",
-        "Column 2: In Place",
-        "Column 3: Not in Place",
+        "Column 2: Adopted",
+        "Column 3: Not adopted",
         "Column 4: Observations",
     ]
     assert [r.value for r in roles] == [ColumnRole.QUESTION, ColumnRole.ANSWER, ColumnRole.ANSWER, ColumnRole.ANSWER]
@@ -70,10 +71,10 @@ def test_a_columns_role_corrected_once_every_row_of_its_table_follows(open_scree
     assert "Read again with the corrections: 3 questions." in texts(at.success)
     table = at.dataframe[0].value
     assert list(table["Kind"]) == ["choice"] * 3  # every row of the table follows
-    assert list(table["Choices"]) == ["In Place / Not in Place"] * 3
-    assert list(table["Answer goes in"]) == ["one of the columns: In Place / Not in Place; Observations"] * 3
+    assert list(table["Choices"]) == ["Adopted / Not adopted"] * 3
+    assert list(table["Answer goes in"]) == ["one of the columns: Adopted / Not adopted; Observations"] * 3
     assert list(at.dataframe[1].value["Columns"]) == [
-        "Requirement: question · In Place: option · Not in Place: option · Observations: answer text"
+        "Requirement: question · Adopted: option · Not adopted: option · Observations: answer text"
     ]
     assert ws.read_options(pid).tables == (
         TableCorrection(0, 1, ColumnRole.OPTIONS),
@@ -94,9 +95,9 @@ def test_a_columns_role_corrected_once_every_row_of_its_table_follows(open_scree
     assert not at.exception
     table = at.dataframe[0].value
     assert list(table["Question"])[1] == "Are vendor default passwords changed before use?"
-    assert list(table["Answer goes in"])[1] == "one of the columns: In Place / Not in Place"
+    assert list(table["Answer goes in"])[1] == "one of the columns: Adopted / Not adopted"
     assert list(table["Answer goes in"])[2].endswith("; Observations")  # the others as they were
     (fix,) = ws.read_options(pid).questions
     assert (fix.text, fix.kind) == ("Are vendor default passwords changed before use?", QuestionKind.CHOICE)
     again = ws.questionnaire(pid)  # kept with the questionnaire: read again the same way
-    assert [q.choices for q in again.questions] == [("In Place", "Not in Place")] * 3
+    assert [q.choices for q in again.questions] == [("Adopted", "Not adopted")] * 3

@@ -35,6 +35,7 @@ from engine.questionnaire.corrections import (
 )
 from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, document_format
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
+from engine.questionnaire.places import response_only
 from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import OVERRIDE_FIX
@@ -460,7 +461,7 @@ def question_edit(pid: int, questionnaire: Questionnaire, rows: list[Mapped], la
         key=correction_key(pid, "edit_kind"), disabled=locked,
     )  # fmt: skip
     table = next((t for t in questionnaire.tables if m.key in t.keys), None)
-    if table is not None:
+    if table is not None and not response_only(questionnaire.places):  # a flat PDF's answers: in a response document
         columns = {c.column: c for c in table.columns}
         place.selectbox(
             "Its answer goes in", [None, *columns], format_func=lambda c: f"as read ({m.place[:40]})" if c is None
