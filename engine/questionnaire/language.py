@@ -108,6 +108,7 @@ _KANJI = re.compile(r"[\u4e00-\u9fff]")
 _JA_PUNCT = re.compile(r"[。、？！（）「」]")
 MIN_WORDS = 3  # fewer words than this: too short to tell (a bare "Ja", "SOC 2")
 MIN_SHARE = 0.12  # the best language's function words at least this share of the words
+MIN_HITS = 2  # and at least two of them ("Source: Module Name of DIT" is no sentence to tell by)
 MARK_WEIGHT = 0.5  # a distinctive letter counts as half a function word
 
 
@@ -128,19 +129,21 @@ def detect(text: str) -> Detected:
     letters = sum(ch.isalpha() for ch in text)
     if letters and (kana or (kanji and _JA_PUNCT.search(text))) and (kana + kanji) / letters >= 0.2:
         return Detected(Language.JA, 1.0)
-    words = [w.casefold() for w in _WORD.findall(text)]
-    if len(words) < MIN_WORDS:
+    found = _WORD.findall(text)
+    if len(found) < MIN_WORDS:
         return Detected(None)
+    # a function word is written in lower case (or capitalised, opening a sentence): "DIT", "AU" are acronyms
+    words = [w.casefold() for w in found if not (len(w) > 1 and w.isupper())]
     lowered = text.casefold()
-    scores: dict[Language, float] = {}
+    hits: dict[Language, float] = {}
     for lang, vocabulary in _FUNCTION_WORDS.items():
-        hits = sum(w in vocabulary for w in words)
         marks = len(_MARKS[lang].findall(lowered)) if lang in _MARKS else 0
-        scores[lang] = (hits + MARK_WEIGHT * marks) / len(words)
-    best = max(scores, key=lambda lang: (scores[lang], lang is Language.EN))
-    if scores[best] < MIN_SHARE:
-        return Detected(None, round(scores[best], 3))
-    return Detected(best, round(scores[best], 3))
+        hits[lang] = len(vocabulary.intersection(words)) + MARK_WEIGHT * marks  # distinct words: "y y" is one
+    best = max(hits, key=lambda lang: (hits[lang], lang is Language.EN))
+    share = round(hits[best] / len(found), 3)
+    if hits[best] < MIN_HITS or share < MIN_SHARE:
+        return Detected(None, share)
+    return Detected(best, share)
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,7 @@ def _bare(label: str) -> str:
 
 
 def english_choice(label: str | None) -> str | None:
-    """"Yes" or "No" for a Yes or No label in any of the languages ("Ja", "Oui", "Sí", "Nee",
+    """ "Yes" or "No" for a Yes or No label in any of the languages ("Ja", "Oui", "Sí", "Nee",
     "はい", "yes."); None for any other label ("N/A", "Teilweise")."""
     bare = _bare(label or "")
     if bare in _YES_WORDS:

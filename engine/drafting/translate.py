@@ -1,0 +1,196 @@
+"""Translation by the local model (issue #58): a question in the buyer's language into the
+company's (English) before the library, retrieval and the page finder see it, and the drafted
+answer back into the questionnaire's language.
+
+The model is the drafting model (Qwen2.5 reads and writes German, French, Spanish, Dutch and
+Japanese), asked through ``chat_json`` for one JSON string, at temperature 0, bounded in length.
+Every translation is cached by direction, language and text (:class:`Translations`): the same
+question text (repeated rows, a second run, a "Regenerate") is translated once; a cache file
+(the store's ``translations.json``) keeps them across runs.
+
+A translation that comes back empty, or in another language than the one asked for (the
+detector of engine/questionnaire/language.py reads it), is no translation: ``None``; the drafter
+then keeps the original text and says so, never silently.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
+
+from engine.core.llm import JsonReply
+from engine.drafting.records import Draft
+from engine.questionnaire import Question
+from engine.questionnaire.language import (
+    COMPANY_LANGUAGE,
+    NO,
+    YES,
+    Language,
+    detect,
+    english_choice,
+    english_choices,
+    own_choice,
+)
+
+MAX_CHARS = 1200  # the longest translation asked for (a question or an answer of 400 characters fits twice)
+TOKENS_PER_CHAR = 0.6  # a bound on the reply's tokens per character of the source (Japanese: ≈ 1 token per character)
+
+
+class Chat(Protocol):
+    def chat_json(
+        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+    ) -> JsonReply: ...
+
+
+_SYSTEM = (
+    "You are a professional translator of security and compliance questionnaires. Translate the user's text "
+    "from {source} into {target}. Keep product names, company names, standards, acronyms and numbers exactly as "
+    "they are (SOC 2, ISO 27001, HECVAT, NIST SP 800-171, AWS). Translate the whole text faithfully: do not "
+    "answer it, explain it, shorten it or add anything. Reply only with JSON: "
+    '{{"translation": "<the text in {target}>"}}.'
+)
+
+
+def _schema(length: int) -> dict:
+    return {
+        "type": "object",
+        "properties": {"translation": {"type": "string", "minLength": 1, "maxLength": length}},
+        "required": ["translation"],
+    }
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One translation: the text, the language it is in, and the seconds the model took (0 from the cache)."""
+
+    text: str
+    language: Language
+    seconds: float = 0.0
+
+
+class Translations:
+    """Translations by the model ``chat``, cached per (source, target, text); ``path``: a JSON
+    file that keeps the cache across runs (None: in memory only). Thread-safe."""
+
+    def __init__(self, chat: Chat, path: Path | None = None) -> None:
+        self.chat, self.path = chat, path
+        self._lock = threading.Lock()
+        self._cache: dict[str, str] = {}
+        if path is not None and path.is_file():
+            try:
+                self._cache = dict(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError):  # a damaged cache is only a cache: start again
+                self._cache = {}
+        self.calls = 0  # model calls made (not cache hits)
+
+    def to_english(self, text: str, source: Language) -> Translation | None:
+        """``text`` (in ``source``) in the company's language."""
+        return self.translate(text, source, COMPANY_LANGUAGE)
+
+    def from_english(self, text: str, target: Language) -> Translation | None:
+        """``text`` (in the company's language) in ``target``."""
+        return self.translate(text, COMPANY_LANGUAGE, target)
+
+    def translate(self, text: str, source: Language, target: Language) -> Translation | None:
+        """``text`` from ``source`` into ``target``; the text itself when they are the same; None
+        when the model gives no translation in ``target`` (see the module docstring)."""
+        if source is target or not text.strip():
+            return Translation(text, target)
+        key = f"{source.value}>{target.value}:{text}"
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is not None:
+            return Translation(cached, target)
+        messages = [
+            {"role": "system", "content": _SYSTEM.format(source=source.label, target=target.label)},
+            {"role": "user", "content": text},
+        ]
+        length = min(MAX_CHARS, max(40, int(len(text) * 2.0)))
+        max_tokens = int(length * TOKENS_PER_CHAR) + 16
+        reply = self.chat.chat_json(messages, _schema(length), max_tokens=max_tokens)
+        self.calls += 1
+        out = _parsed(reply.text)
+        if out is None or not _in(out, target, text):
+            return None
+        with self._lock:
+            self._cache[key] = out
+            self._save()
+        return Translation(out, target, reply.seconds)
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(self._cache, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:  # a cache that cannot be written only costs the same translation again
+            pass
+
+
+def _parsed(raw: str) -> str | None:
+    """The translation of a reply; None for a reply cut short or without one."""
+    try:
+        value = json.loads(raw).get("translation")
+    except (ValueError, AttributeError):
+        return None
+    value = str(value or "").strip()
+    return value or None
+
+
+def _in(text: str, target: Language, source_text: str) -> bool:
+    """Whether ``text`` reads as ``target`` (or is too short to tell), and is not the source
+    copied back (the same words in a language that was to change)."""
+    found = detect(text).language
+    if found is not None and found is not target:
+        return False
+    return len(source_text) < 12 or " ".join(text.split()).casefold() != " ".join(source_text.split()).casefold()
+
+
+def in_words_of(choice: str | None, choices: Sequence[str], language: Language) -> str | None:
+    """A drafted choice in the questionnaire's own words: the dropdown's own Yes or No ("Ja",
+    "はい"); without a dropdown, a Yes or No in ``language``; any other option as it is."""
+    if not choices:
+        said = english_choice(choice)
+        return (YES if said == "Yes" else NO)[language] if said else choice
+    return own_choice(choice, choices)
+
+
+def draft_translated(
+    q: Question,
+    spoken: Language,
+    answer_in: Language,
+    translations: Translations,
+    draft_english: Callable[[Question], Draft],
+) -> Draft:
+    """The draft of ``q``, written in ``spoken``, drafted as its English translation is: the
+    library, retrieval, the page finder and the model are asked the question in English, with its
+    dropdown's Yes and No in English (``draft_english``); the draft then gets the question's own
+    text back, its choice in the dropdown's own words, and its text translated into
+    ``answer_in`` (the English text kept beside it, ``Draft.english``; a failed translation keeps
+    the English and says so, ``Draft.untranslated``). Quotes and citations stay verbatim, in the
+    sources' language. ``seconds`` includes the translations."""
+    started = time.perf_counter()
+    asked = translations.to_english(q.text, spoken)
+    english_q = replace(q, text=asked.text if asked else q.text, choices=english_choices(q.choices))
+    d = draft_english(english_q)
+    d = replace(
+        d,
+        question=q.text,
+        choice=in_words_of(d.choice, q.choices, answer_in),
+        asked_as=english_q.text if asked else None,
+    )
+    if answer_in is not COMPANY_LANGUAGE and d.answer.strip():
+        back = translations.from_english(d.answer, answer_in)
+        if back is None:
+            d = replace(d, english=d.answer, language=answer_in.value, untranslated=True)
+        else:
+            d = replace(d, answer=back.text, english=d.answer, language=answer_in.value)
+    return replace(d, seconds=time.perf_counter() - started)
+
+
+__all__ = ["Translation", "Translations", "draft_translated", "in_words_of"]
