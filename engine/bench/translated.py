@@ -75,11 +75,13 @@ def _hit_keys(drafter: Drafter, text: str) -> list[tuple[str, str]]:
     return [(h.chunk.doc, h.chunk.text[:80]) for h in drafter.retrieve(text).hits[:TOP]]
 
 
-def _library_match(drafter: Drafter, q: Question, text: str) -> tuple[int | None, int | None]:
-    """(the reused past answer's entry id, the best past question's entry id) for ``text``."""
+def _library_match(drafter: Drafter, q: Question, text: str) -> tuple[str | None, str | None]:
+    """(the reused past answer's choice, or "-" when none is reused; the best past question's
+    wording) for ``text``: entries of several products ask the same question, so the wording and
+    the choice are compared, not the entry."""
     a = Asking(drafter, replace(q, text=text), question_key(q), 0.0)
-    best = a.past[0].entry.id if a.past else None
-    return (a.reuse.entry.id if a.reuse else None), best
+    best = " ".join(a.past[0].entry.question.split()).casefold() if a.past else None
+    return (english_choice(a.reuse.entry.choice) or a.reuse.entry.choice or "text") if a.reuse else "-", best
 
 
 def _overlap(a: Sequence, b: Sequence) -> float:
@@ -125,7 +127,7 @@ class LanguageRun:
             "quotes_repaired": sum(c.label is AnchorLabel.REPAIRED for c in quotes),
             "seconds_per_question": round(statistics.mean(per_q), 2) if per_q else None,
             "seconds_median": round(statistics.median(per_q), 2) if per_q else None,
-            "translation_calls": self.translation_calls,
+            "model_calls_translating": self.translation_calls,
         }
         if english is not None and english is not self:
             e = english.figures(None)
@@ -166,34 +168,31 @@ def _draft_language(
     return run, questions
 
 
-def _retrieval(drafter: Drafter, english: LanguageRun, run: LanguageRun) -> dict:
-    """The question as it is and as the model translated it, against the English original: the
-    top passages' overlap and the library's match (model-free; the translations are the drafts')."""
-    raw_overlap, tr_overlap, raw_reuse, tr_reuse, raw_best, tr_best, n = [], [], 0, 0, 0, 0, 0
+def _retrieval(drafter: Drafter, english: LanguageRun, run: LanguageRun, language: Language) -> dict:
+    """Each way of searching with a question in another language, against its English original:
+    the question as it is, the model's translation, and the past question the model found the
+    same (translation memory, the drafts' ``asked_as``): the top passages' overlap, the same
+    reuse (a near-identical past answer reused, with the same choice, or none in both), the same
+    best past question. Model-free: the translations are the drafts' (cached)."""
+    ways: dict[str, list] = {"as_is": [], "translated": [], "memory": []}
+    picked = 0
     for (_, eq, _), (_, q, d) in zip(english.drafts, run.drafts):
-        n += 1
         en_hits = _hit_keys(drafter, eq.text)
         en_reuse, en_best = _library_match(drafter, eq, eq.text)
-        raw_overlap.append(_overlap(_hit_keys(drafter, q.text), en_hits))
-        r_reuse, r_best = _library_match(drafter, q, q.text)
-        raw_reuse += r_reuse == en_reuse
-        raw_best += r_best == en_best
-        asked = d.asked_as or q.text
-        tr_overlap.append(_overlap(_hit_keys(drafter, asked), en_hits))
-        t_reuse, t_best = _library_match(drafter, q, asked)
-        tr_reuse += t_reuse == en_reuse
-        tr_best += t_best == en_best
-    return {
-        "as_is": {
-            "top5_overlap": round(statistics.mean(raw_overlap), 3) if raw_overlap else None,
-            "same_reuse": f"{raw_reuse} of {n}",
-            "same_best_past_question": f"{raw_best} of {n}",
-        },
-        "translated": {
-            "top5_overlap": round(statistics.mean(tr_overlap), 3) if tr_overlap else None,
-            "same_reuse": f"{tr_reuse} of {n}",
-            "same_best_past_question": f"{tr_best} of {n}",
-        },
+        first = drafter.translations.to_english(q.text, language)
+        texts = {"as_is": q.text, "translated": first.text if first else q.text, "memory": d.asked_as or q.text}
+        picked += texts["memory"] != texts["translated"]
+        for way, text in texts.items():
+            reuse, best = _library_match(drafter, q, text)
+            ways[way].append((_overlap(_hit_keys(drafter, text), en_hits), reuse == en_reuse, best == en_best))
+    n = len(run.drafts)
+    return {"memory_picked": f"{picked} of {n}"} | {
+        way: {
+            "top5_overlap": round(statistics.mean(o for o, _, _ in rows), 3) if rows else None,
+            "same_reuse": f"{sum(r for _, r, _ in rows)} of {n}",
+            "same_best_past_question": f"{sum(b for _, _, b in rows)} of {n}",
+        }
+        for way, rows in ways.items()
     }
 
 
@@ -240,7 +239,7 @@ def bench_translated(
         figures = run.figures(english)
         figures["detected"] = _detected(base / f"hecvat_canvas_credentials_{language}.xlsx")
         if retrieval and language != "en":
-            figures["retrieval"] = _retrieval(drafter, english, run)
+            figures["retrieval"] = _retrieval(drafter, english, run, Language(language))
         out["languages"][language] = figures
     if drafts_out:
         with open(drafts_out, "w", encoding="utf-8") as f:

@@ -75,7 +75,7 @@ from engine.drafting.reference import (
 from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
 from engine.drafting.relevance import QUESTION_FLOOR, relevance
 from engine.drafting.sources import AnswerSource, Asking, always
-from engine.drafting.translate import Translations, draft_translated
+from engine.drafting.translate import MEMORY_CANDIDATES, MEMORY_SCORE, Translations, draft_translated
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
@@ -270,6 +270,17 @@ class Drafter:
         other.languages = languages
         return other
 
+    def past_questions(self, text: str) -> list[str]:
+        """The library's past questions closest to ``text`` (at ``MEMORY_SCORE`` or more, best
+        first, each wording once): the translation memory of a question in another language."""
+        if self.library is None or not text.strip():
+            return []
+        hits = sorted(self.library.match(text, top_k=None, min_score=MEMORY_SCORE), key=lambda h: -h.score)
+        seen: dict[str, str] = {}
+        for h in hits:
+            seen.setdefault(" ".join(h.entry.question.split()).casefold(), h.entry.question)
+        return list(seen.values())[:MEMORY_CANDIDATES]
+
     def _translated(
         self,
         q: Question,
@@ -284,7 +295,8 @@ class Drafter:
         english = partial(self.draft, rows=rows, source=source, qualifier=qualifier, in_english=True)
         with self._lock:
             try:
-                return within_limit(q, draft_translated(q, spoken, answer_in, self.translations, english))
+                drafted = draft_translated(q, spoken, answer_in, self.translations, english, self.past_questions)
+                return within_limit(q, drafted)
             except ModelCrashed:
                 raise
             except GeneratorError as exc:  # the translation call failed: the draft says why

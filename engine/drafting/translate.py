@@ -49,10 +49,19 @@ class Chat(Protocol):
 _SYSTEM = (
     "You are a professional translator of security and compliance questionnaires. Translate the user's text "
     "from {source} into {target}. Keep product names, company names, standards, acronyms and numbers exactly as "
-    "they are (SOC 2, ISO 27001, HECVAT, NIST SP 800-171, AWS). Translate the whole text faithfully: do not "
+    "they are (SOC 2, ISO 27001, HECVAT, NIST SP 800-171, AWS). Use the words of security questionnaires: the "
+    "supplier is the vendor, the customer is the institution. Translate the whole text faithfully: do not "
     "answer it, explain it, shorten it or add anything. Reply only with JSON: "
     '{{"translation": "<the text in {target}>"}}.'
 )
+_SAME = (
+    "You compare security questionnaire questions. The user gives a question in {source}, then numbered "
+    "questions in English from past questionnaires. Reply with the number of the English question that asks "
+    "exactly the same thing (the same subject, scope and condition: a different period, data type or party is "
+    'not the same), or 0 when none does. Reply only with JSON: {{"same": <number>}}.'
+)
+MEMORY_SCORE = 0.70  # past questions this close to the model's translation are shown to it as candidates
+MEMORY_CANDIDATES = 3
 
 
 def _schema(length: int) -> dict:
@@ -121,6 +130,40 @@ class Translations:
             self._save()
         return Translation(out, target, reply.seconds)
 
+    def same_question(self, text: str, source: Language, candidates: Sequence[str]) -> str | None:
+        """The past question of ``candidates`` (English) that asks what ``text`` (in ``source``) asks,
+        as the model picks it (translation memory: the library's own wording of the question, so a
+        near-identical past answer is found as it is for the English original); None when it picks
+        none. Cached as translations are."""
+        if not candidates or source is COMPANY_LANGUAGE:
+            return None
+        key = f"{source.value}>same:{text}\n" + "\n".join(candidates)
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is None:
+            listed = "\n".join(f"{i}. {c}" for i, c in enumerate(candidates, 1))
+            messages = [
+                {"role": "system", "content": _SAME.format(source=source.label)},
+                {"role": "user", "content": f"{source.label}: {text}\n\nEnglish:\n{listed}"},
+            ]
+            schema = {
+                "type": "object",
+                "properties": {"same": {"type": "integer", "enum": list(range(len(candidates) + 1))}},
+                "required": ["same"],
+            }
+            reply = self.chat.chat_json(messages, schema, max_tokens=12)
+            self.calls += 1
+            try:
+                picked = int(json.loads(reply.text).get("same") or 0)
+            except (ValueError, AttributeError, TypeError):
+                picked = 0
+            cached = str(picked if 0 <= picked <= len(candidates) else 0)
+            with self._lock:
+                self._cache[key] = cached
+                self._save()
+        picked = int(cached)
+        return candidates[picked - 1] if picked else None
+
     def _save(self) -> None:
         if self.path is None:
             return
@@ -166,6 +209,7 @@ def draft_translated(
     answer_in: Language,
     translations: Translations,
     draft_english: Callable[[Question], Draft],
+    memory: Callable[[str], Sequence[str]] | None = None,
 ) -> Draft:
     """The draft of ``q``, written in ``spoken``, drafted as its English translation is: the
     library, retrieval, the page finder and the model are asked the question in English, with its
@@ -173,10 +217,15 @@ def draft_translated(
     text back, its choice in the dropdown's own words, and its text translated into
     ``answer_in`` (the English text kept beside it, ``Draft.english``; a failed translation keeps
     the English and says so, ``Draft.untranslated``). Quotes and citations stay verbatim, in the
-    sources' language. ``seconds`` includes the translations."""
+    sources' language. ``seconds`` includes the translations. ``memory``: the past questions
+    (English) close to a translation; the one the model finds the same as ``q`` is asked instead of
+    its translation (:meth:`Translations.same_question`)."""
     started = time.perf_counter()
     asked = translations.to_english(q.text, spoken)
-    english_q = replace(q, text=asked.text if asked else q.text, choices=english_choices(q.choices))
+    english = asked.text if asked else q.text
+    if asked is not None and memory is not None:
+        english = translations.same_question(q.text, spoken, memory(asked.text)) or english
+    english_q = replace(q, text=english, choices=english_choices(q.choices))
     d = draft_english(english_q)
     d = replace(
         d,
