@@ -28,11 +28,13 @@ class Dictionary:
     """A stand-in for the model's ``chat_json``: the translation of each text from a fixed table
     (an unknown text comes back unchanged, as a model that failed to translate would)."""
 
-    def __init__(self, table: dict[str, str]) -> None:
-        self.table, self.calls = table, 0
+    def __init__(self, table: dict[str, str], same: int = 0) -> None:
+        self.table, self.same, self.calls = table, same, 0
 
     def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
         self.calls += 1
+        if "same" in schema["properties"]:  # which past question is the same: the number set for the test
+            return JsonReply(json.dumps({"same": self.same}), 10, 2, 0.01)
         text = messages[-1]["content"]
         return JsonReply(json.dumps({"translation": self.table.get(text, text)}), 10, 10, 0.01)
 
@@ -111,3 +113,30 @@ def test_a_question_the_model_cannot_translate_is_still_drafted_as_it_is():
     d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft(seen))
     assert seen[0].text == QUESTION_DE and d.asked_as is None
     assert replace(d, seconds=0).choice == "Ja"
+
+
+PAST = "Do you encrypt institutional data at rest?"
+
+
+def test_the_past_question_the_model_finds_the_same_is_asked_instead_of_the_translation():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE}, same=2)
+    seen: list[Question] = []
+    asked_for: list[str] = []
+
+    def memory(text: str) -> list[str]:
+        asked_for.append(text)
+        return ["Do you encrypt backups?", PAST]
+
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft(seen), memory)
+    assert asked_for == [QUESTION_EN]  # the memory is searched with the model's translation
+    assert seen[0].text == PAST and d.asked_as == PAST
+
+
+def test_none_the_same_keeps_the_translation():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE}, same=0)
+    seen: list[Question] = []
+    translations = Translations(chat)
+    draft_translated(_question(), Language.DE, Language.DE, translations, _english_draft(seen), lambda t: [PAST])
+    assert seen[0].text == QUESTION_EN
+    draft_translated(_question(), Language.DE, Language.DE, translations, _english_draft([]), lambda t: [])
+    assert chat.calls == 3  # the question, the pick, the answer; the pick is not asked without candidates
