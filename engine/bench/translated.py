@@ -221,12 +221,26 @@ def bench_translated(
     drafter = Drafter(kb, generator, library=library, product=product)
     kb.encoder  # loaded before any clock starts
     runs: dict[str, LanguageRun] = {}
+    figures_of: dict[str, dict] = {}
+    sink = open(drafts_out, "w", encoding="utf-8") if drafts_out else None  # noqa: SIM115 — written language by language
     for language in ("en", *languages):
         path = base / f"hecvat_canvas_credentials_{language}.xlsx"
         if not path.is_file():
             raise FileNotFoundError(f"{path}: not found; the translated set has de, fr, es, nl, ja and en")
         runs[language], _ = _draft_language(drafter, path, rows, language)
-    english = runs["en"]
+        figures = runs[language].figures(runs["en"])
+        figures["detected"] = _detected(path)
+        if retrieval and language != "en":
+            figures["retrieval"] = _retrieval(drafter, runs["en"], runs[language], Language(language))
+        figures_of[language] = figures
+        # each language's figures as soon as it is drafted: a run stopped early keeps the languages done
+        print(json.dumps({language: figures}, ensure_ascii=False), file=sys.stderr, flush=True)
+        if sink is not None:
+            for t, _, d in runs[language].drafts:
+                sink.write(json.dumps({"lang": language, "truth": t.answer, **d.to_json()}, ensure_ascii=False) + "\n")
+            sink.flush()
+    if sink is not None:
+        sink.close()
     out: dict = {
         "set": str(base),
         "product": product,
@@ -235,17 +249,7 @@ def bench_translated(
         "library_entries": len(library.entries()) if library else 0,
         "languages": {},
     }
-    for language, run in runs.items():
-        figures = run.figures(english)
-        figures["detected"] = _detected(base / f"hecvat_canvas_credentials_{language}.xlsx")
-        if retrieval and language != "en":
-            figures["retrieval"] = _retrieval(drafter, english, run, Language(language))
-        out["languages"][language] = figures
-    if drafts_out:
-        with open(drafts_out, "w", encoding="utf-8") as f:
-            for language, run in runs.items():
-                for t, _, d in run.drafts:
-                    f.write(json.dumps({"lang": language, "truth": t.answer, **d.to_json()}, ensure_ascii=False) + "\n")
+    out["languages"] = figures_of
     return out
 
 

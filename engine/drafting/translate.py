@@ -60,7 +60,7 @@ _SAME = (
     "exactly the same thing (the same subject, scope and condition: a different period, data type or party is "
     'not the same), or 0 when none does. Reply only with JSON: {{"same": <number>}}.'
 )
-MEMORY_SCORE = 0.70  # past questions this close to the model's translation are shown to it as candidates
+MEMORY_SCORE = 0.60  # past questions this close to the model's translation are shown to it (a translation shares the meaning more than the words: COMP-03 0.66, cosine 0.90)
 MEMORY_CANDIDATES = 3
 
 
