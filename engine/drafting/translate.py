@@ -64,10 +64,13 @@ MEMORY_SCORE = 0.60  # past questions this close to the model's translation are 
 MEMORY_CANDIDATES = 3
 
 
-def _schema(length: int) -> dict:
+def _schema() -> dict:
+    """One JSON string; its length is bounded by the reply's tokens, not by the schema (a grammar
+    repeating a character several hundred times is refused by llama.cpp: "number of rules … exceeds
+    sane defaults")."""
     return {
         "type": "object",
-        "properties": {"translation": {"type": "string", "minLength": 1, "maxLength": length}},
+        "properties": {"translation": {"type": "string", "minLength": 1}},
         "required": ["translation"],
     }
 
@@ -118,9 +121,8 @@ class Translations:
             {"role": "system", "content": _SYSTEM.format(source=source.label, target=target.label)},
             {"role": "user", "content": text},
         ]
-        length = min(MAX_CHARS, max(40, int(len(text) * 2.0)))
-        max_tokens = int(length * TOKENS_PER_CHAR) + 16
-        reply = self.chat.chat_json(messages, _schema(length), max_tokens=max_tokens)
+        max_tokens = int(min(MAX_CHARS, max(40, len(text) * 2)) * TOKENS_PER_CHAR) + 16  # a reply cut short is none
+        reply = self.chat.chat_json(messages, _schema(), max_tokens=max_tokens)
         self.calls += 1
         out = _parsed(reply.text)
         if out is None or not _in(out, target, text):
