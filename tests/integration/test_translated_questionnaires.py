@@ -4,8 +4,10 @@
   language is detected, every question's too, and its Yes/No dropdown in the language's own words
   is a Yes/No row.
 * The real default model: a German question with a Ja/Nein dropdown, drafted from an English
-  document, is answered "Ja" with a German text, its English source and its English quote verbatim
-  in the document; the workbook's dropdown cell gets "Ja".
+  document, is searched with its English translation and answered "Ja" (the dropdown's own option,
+  written to the workbook), its quote verbatim in the English document, a text (when kept) in
+  German with its English source; a German narrative is searched in English; the model turns an
+  English answer into German.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def _german_workbook(path: Path) -> Path:
     ws = wb.active
     ws.title = "Fragen"
     ws.append(["ID", "Frage", "Antwort", "Erläuterung"])
-    ws.append(["ENC-01", "Werden Kundendaten im Ruhezustand verschlüsselt?", None, None])
+    ws.append(["ENC-01", "Werden Kundendaten bei der Speicherung verschlüsselt?", None, None])
+    ws.append(["BCK-01", "Wie lange werden die Sicherungen der Produktionsdatenbanken aufbewahrt?", None, None])
     dv = DataValidation(type="list", formula1='"Ja,Nein"', allow_blank=True)
     ws.add_data_validation(dv)
     dv.add("C2")
@@ -90,15 +93,22 @@ def test_a_german_question_is_answered_in_german_from_an_english_document(tmp_pa
         drafter = Drafter(kb, make_generator())
         review = ReviewStore(tmp_path / "review.sqlite")
         run = draft_questionnaire(questionnaire, drafter, review, out=tmp_path / "out.xlsx")
-    d = run.drafted[0]
-    assert d.status is DraftStatus.DRAFTED, (d.error, d.asked_as)
-    assert "encrypt" in (d.asked_as or "").lower()  # the question the documents were searched with
-    assert d.choice == "Ja" and english_choice(d.choice) == "Yes"
-    assert d.english and detect(d.english).language is Language.EN
-    assert d.translated and d.language == "de" and detect(d.answer).language is Language.DE, d.answer
-    quotes = [c for c in d.citations if c.label is AnchorLabel.VERIFIED]
+    choice, text = run.drafted
+    assert choice.status is DraftStatus.DRAFTED, (choice.error, choice.asked_as)
+    assert "encrypt" in (choice.asked_as or "").lower()  # the question the documents were searched with
+    assert choice.choice == "Ja" and english_choice(choice.choice) == "Yes"  # the dropdown's own option
+    assert "backup" in (text.asked_as or "").lower()  # drafted or not, the documents were searched in English
+    for d in (choice, text):
+        if d.answer:  # a text is in German, its English source kept, and says it was translated
+            assert d.english and detect(d.english).language is Language.EN
+            assert d.translated and d.language == "de" and detect(d.answer).language is not Language.EN, d.answer
+            assert any(w.line.startswith("Translated into German") for w in d.warnings)
     source = " ".join(" ".join(TOPICS.values()).split())
+    quotes = [c for c in choice.citations if c.label is AnchorLabel.VERIFIED]
     assert quotes and all(" ".join(c.quote.split()) in source for c in quotes)  # verbatim, in English
-    assert any(w.line.startswith("Translated into German") for w in d.warnings)
+    # an answer's text into German by the same model (what a drafted text goes through)
+    said = "Backups of the production databases are taken every night and kept for thirty-five days."
+    german = drafter.translations.from_english(said, Language.DE)
+    assert german is not None and detect(german.text).language is Language.DE, german
     out = openpyxl.load_workbook(tmp_path / "out.xlsx").active
     assert out["C2"].value == "Ja"
