@@ -270,6 +270,14 @@ class Drafter:
         other.languages = languages
         return other
 
+    def names(self) -> tuple[str, ...]:
+        """The names a translation keeps as written: the company's (the profile's vendor), the
+        products' and the third parties' (the documents' scopes and the library)."""
+        vendor = self.profile.profile().vendor(self.product)
+        found = {self.product or "", vendor.value if vendor is not None else ""}
+        found |= self.other_products() | set(third_parties_of(self.kb.documents()))
+        return tuple(sorted(n for n in found if n))
+
     def past_questions(self, text: str) -> list[str]:
         """The library's past questions closest to ``text`` (at ``MEMORY_SCORE`` or more, best
         first, each wording once): the translation memory of a question in another language."""
@@ -295,7 +303,8 @@ class Drafter:
         english = partial(self.draft, rows=rows, source=source, qualifier=qualifier, in_english=True)
         with self._lock:
             try:
-                drafted = draft_translated(q, spoken, answer_in, self.translations, english, self.past_questions)
+                names = self.names()
+                drafted = draft_translated(q, spoken, answer_in, self.translations, english, self.past_questions, names)
                 return within_limit(q, drafted)
             except ModelCrashed:
                 raise

@@ -103,22 +103,30 @@ class Translations:
         """``text`` (in ``source``) in the company's language."""
         return self.translate(text, source, COMPANY_LANGUAGE)
 
-    def from_english(self, text: str, target: Language) -> Translation | None:
-        """``text`` (in the company's language) in ``target``."""
-        return self.translate(text, COMPANY_LANGUAGE, target)
+    def from_english(self, text: str, target: Language, names: Sequence[str] = ()) -> Translation | None:
+        """``text`` (in the company's language) in ``target``; ``names``: the company's, its
+        products' and providers' names, kept as written (the model turned "Instructure" into
+        "Die Produzent" and "L'instructeur" when not told)."""
+        return self.translate(text, COMPANY_LANGUAGE, target, names)
 
-    def translate(self, text: str, source: Language, target: Language) -> Translation | None:
+    def translate(self, text: str, source: Language, target: Language, names: Sequence[str] = ()) -> Translation | None:
         """``text`` from ``source`` into ``target``; the text itself when they are the same; None
-        when the model gives no translation in ``target`` (see the module docstring)."""
+        when the model gives no translation in ``target`` (see the module docstring). ``names``
+        that occur in ``text`` are named to the model as names to keep."""
         if source is target or not text.strip():
             return Translation(text, target)
-        key = f"{source.value}>{target.value}:{text}"
+        kept = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+        key = f"{source.value}>{target.value}:{text}" + ("\nkeep:" + "|".join(kept) if kept else "")
         with self._lock:
             cached = self._cache.get(key)
         if cached is not None:
             return Translation(cached, target)
         messages = [
-            {"role": "system", "content": _SYSTEM.format(source=source.label, target=target.label)},
+            {
+                "role": "system",
+                "content": _SYSTEM.format(source=source.label, target=target.label)
+                + (f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""),
+            },
             {"role": "user", "content": text},
         ]
         max_tokens = int(min(MAX_CHARS, max(40, len(text) * 2)) * TOKENS_PER_CHAR) + 16  # a reply cut short is none
@@ -212,6 +220,7 @@ def draft_translated(
     translations: Translations,
     draft_english: Callable[[Question], Draft],
     memory: Callable[[str], Sequence[str]] | None = None,
+    names: Sequence[str] = (),
 ) -> Draft:
     """The draft of ``q``, written in ``spoken``, drafted as its English translation is: the
     library, retrieval, the page finder and the model are asked the question in English, with its
@@ -221,7 +230,8 @@ def draft_translated(
     the English and says so, ``Draft.untranslated``). Quotes and citations stay verbatim, in the
     sources' language. ``seconds`` includes the translations. ``memory``: the past questions
     (English) close to a translation; the one the model finds the same as ``q`` is asked instead of
-    its translation (:meth:`Translations.same_question`)."""
+    its translation (:meth:`Translations.same_question`). ``names``: the company's, products' and
+    providers' names, kept as written in the translated text."""
     started = time.perf_counter()
     asked = translations.to_english(q.text, spoken)
     english = asked.text if asked else q.text
@@ -236,7 +246,7 @@ def draft_translated(
         asked_as=english_q.text if asked else None,
     )
     if answer_in is not COMPANY_LANGUAGE and d.answer.strip():
-        back = translations.from_english(d.answer, answer_in)
+        back = translations.from_english(d.answer, answer_in, names)
         if back is None:
             d = replace(d, english=d.answer, language=answer_in.value, untranslated=True)
         else:
