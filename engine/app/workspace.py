@@ -43,10 +43,11 @@ from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
 from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
+from engine.questionnaire.language import LanguageSetting
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.questionnaire.solicitation import Shredded
 from engine.review.compliance_matrix import compliance_matrix_bytes, entries_from_review, response_outline_bytes
-from engine.review.draft_run import DraftRun, draft_questionnaire, to_draft
+from engine.review.draft_run import DraftRun, draft_questionnaire, questionnaire_language, to_draft
 from engine.review.packet import PacketRefused
 from engine.review.reports import Corpus, CoverageReport, LibraryReport, corpus, coverage_report, library_report
 from engine.review.review import Review
@@ -162,8 +163,25 @@ class Workspace:
         )
 
     def drafter_for(self, project_id: int) -> Drafter:
-        """The drafter for a project: for the product its questionnaire is drafted for."""
-        return self.drafter.for_product(self.review_store.project(project_id).product)
+        """The drafter for a project: for the product its questionnaire is drafted for, in its
+        questionnaire's language (issue #58)."""
+        drafter = self.drafter.for_product(self.review_store.project(project_id).product)
+        try:
+            questionnaire = self.questionnaire(project_id)
+        except QuestionnaireError:  # a file that cannot be read is drafted nowhere; its own error says why
+            return drafter
+        return drafter.for_language(questionnaire_language(questionnaire, self.review_store.options(project_id)))
+
+    def language(self, project_id: int) -> LanguageSetting:
+        """The responder's setting of a questionnaire's language (none: as detected, answers in it)."""
+        return LanguageSetting.from_json(self.review_store.options(project_id).get("language"))
+
+    def set_language(self, project_id: int, setting: LanguageSetting) -> None:
+        """Keep the responder's correction of a questionnaire's language and the answers' language,
+        with the questionnaire's other corrections (the next drafts follow it)."""
+        require(Permission.QUESTIONNAIRE)
+        stored = self.review_store.options(project_id)
+        self.review_store.set_options(project_id, {**stored, "language": setting.to_json()})
 
     @cached_property
     def jobs(self) -> DraftingJobs:
@@ -555,6 +573,7 @@ class Workspace:
         redo_answered: bool = False,
         progress: Progress = no_progress,
         by: str | None = None,
+        language: LanguageSetting | None = None,
     ) -> DraftRun:
         """Draft a questionnaire read from its own file, in the foreground (``python -m engine draft``),
         for ``by`` (None: :attr:`reviewer`):
@@ -565,8 +584,12 @@ class Workspace:
         (:class:`WarmUp`), and a snapshot is taken after the run, as after the app's runs. Refused
         before a model loads: a damaged review store or answer library, then a store with no
         documents and no past answers. A snapshot that cannot be written afterwards is kept in
-        ``backup_problem`` (a warning: the drafts and ``out`` are written)."""
+        ``backup_problem`` (a warning: the drafts and ``out`` are written). ``language``: the
+        responder's setting of the questionnaire's language, kept with it (None: as kept, else detected)."""
         review = self.review_store
+        if language is not None:
+            project = review.project_for(questionnaire.path)
+            review.set_options(project.id, {**review.options(project.id), "language": language.to_json()})
         library = self.library if has_library(self.folder) else None  # a damaged one raises LibraryStoreDamaged
         if library is None or not library.entries():
             self.kb.index  # an empty store fails here

@@ -26,6 +26,7 @@ from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
 from engine.bench.shred import bench_shred
 from engine.bench.summaries import bench_summaries
+from engine.bench.translated import LANGUAGES, bench_translated
 from engine.cli.common import model_args, print_json, store_arg
 from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode, SummaryWriter
 from engine.drafting.ask import SUBDOC_WORDS, WINDOW
@@ -45,6 +46,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _embedder,
         _quotes,
         _draft,
+        _translated,
         _intake,
         _export_all,
         _shred,
@@ -298,6 +300,39 @@ def _draft(bench) -> None:
                 whole_chunks=a.whole_chunks,
                 embedder=a.embedder,
                 evidence=a.evidence,
+            )
+        )
+    )
+
+
+def _translated(bench) -> None:
+    p = bench.add_parser(
+        "translated",
+        help="the translated HECVAT set (de, fr, es, nl, ja) drafted beside its English original and scored (#58)",
+    )
+    store_arg(p)
+    p.add_argument("--dir", default="../shared/data/translated", help="the translated set's folder (truth.jsonl)")
+    p.add_argument("--product", default="Canvas Credentials", help="the product drafted for")
+    p.add_argument("--languages", nargs="*", default=list(LANGUAGES), choices=LANGUAGES)
+    p.add_argument("--yesno", type=int, default=20, help="the first N Yes/No rows (0: all 50)")
+    p.add_argument("--text", type=int, default=0, help="the first N text rows (at most 10)")
+    p.add_argument("--drafts", help="write every draft as JSON lines here")
+    p.add_argument("--no-retrieval", action="store_true", help="skip the model-free comparison of retrieval")
+    model_args(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_translated(
+                a.store,
+                a.dir,
+                a.product,
+                a.languages,
+                yesno=a.yesno or None,
+                text=a.text,
+                model=a.model,
+                llm_url=a.llm_url,
+                drafts_out=a.drafts,
+                retrieval=not a.no_retrieval,
             )
         )
     )

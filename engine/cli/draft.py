@@ -25,6 +25,7 @@ from engine.core.limits import add_limit_args
 from engine.core.people import person_name
 from engine.core.types import DraftStatus
 from engine.questionnaire import Questionnaire
+from engine.questionnaire.language import AnswerIn, Language, LanguageSetting
 from engine.questionnaire.places import response_only
 from engine.review.draft_run import DraftRun
 
@@ -52,6 +53,17 @@ def register(p: argparse.ArgumentParser) -> None:
     model_args(p)
     add_limit_args(p)
     p.add_argument("--by", metavar="NAME", help="whose drafting run it is (default: your login name)")
+    p.add_argument(
+        "--language",
+        choices=[lang.value for lang in Language],
+        help="the questionnaire's language, when detection got it wrong (default: detected; `inspect` shows it)",
+    )
+    p.add_argument(
+        "--answer-language",
+        choices=[a.value for a in AnswerIn],
+        help="questionnaire: answers translated into the questionnaire's language (the default); company: "
+        "kept in English. Kept with the questionnaire for later runs",
+    )
     p.set_defaults(func=cmd_draft)
 
 
@@ -67,11 +79,19 @@ def cmd_draft(args: argparse.Namespace) -> int:
         redo_answered=args.redo_answered,
         progress=common.progress_bar(),
         by=person_name(args.by, "--by") if args.by is not None else None,
+        language=_language(args),
     )
     _say(run, args, questionnaire)
     if ws.backup_problem is not None:  # backups never block: the drafts and --out are written (storage/snapshots.py)
         print(f"warning: {ws.backup_problem}", file=sys.stderr)
     return 0
+
+
+def _language(args: argparse.Namespace) -> LanguageSetting | None:
+    """The responder's language setting from ``--language`` and ``--answer-language`` (None: neither given)."""
+    if args.language is None and args.answer_language is None:
+        return None
+    return LanguageSetting(Language.parse(args.language), AnswerIn(args.answer_language or AnswerIn.QUESTIONNAIRE))
 
 
 def _workspace(args: argparse.Namespace) -> Workspace:

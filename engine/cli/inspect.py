@@ -19,6 +19,7 @@ from engine.questionnaire.corrections import (
     merged_questions,
     parse_columns,
 )
+from engine.questionnaire.language import detect, language_of
 from engine.questionnaire.mapping import kind_counts, mapping
 
 FIRST = 5  # questions shown per sheet
@@ -160,10 +161,14 @@ def to_json(q: Questionnaire) -> dict:
     sheets = []
     for s in q.sheets:
         layout = asdict(s)
-        layout["questions"] = [{**asdict(x), **rows[f"{x.sheet}!{x.question_cell}"].to_json()} for x in s.questions]
+        layout["questions"] = [
+            {**asdict(x), **rows[f"{x.sheet}!{x.question_cell}"].to_json(), "language": _language(x.text)}
+            for x in s.questions
+        ]
         sheets.append(layout)
     return {
         "path": str(q.path),
+        "language": language_of(q).to_json(),  # issue #58: the questions' most common language
         "questions": len(q.questions),
         "answered": sum(x.answered for x in q.questions),
         "kinds": kind_counts(list(rows.values())),
@@ -173,6 +178,21 @@ def to_json(q: Questionnaire) -> dict:
     }
 
 
+def _language(text: str) -> str | None:
+    """A question's own detected language code (None: too short to tell)."""
+    found = detect(text).language
+    return found.value if found else None
+
+
+def language_line(q: Questionnaire) -> str:
+    """ "language: German (de), 60 of 60 questions" — and how many are in another language."""
+    found = language_of(q)
+    told = sum(found.counts.values())
+    line = f"language: {found.language.label} ({found.language.value}), {found.counts.get(found.language.value, 0)} of {told} questions"
+    others = ", ".join(f"{n} {code}" for code, n in found.counts.items() if code != found.language.value)
+    return line + (f" (also {others})" if others else "")
+
+
 def summary(q: Questionnaire, first: int = FIRST) -> str:
     """A readable report: per sheet the count, the columns, the choice values, the first questions
     (a document's: the questions with their kind and answer place)."""
@@ -180,6 +200,7 @@ def summary(q: Questionnaire, first: int = FIRST) -> str:
     if q.places:
         return _document_summary(q, first, answered)
     lines = [f"{q.path.name}: {len(q.questions)} questions in {len(q.sheets)} sheet(s), {answered} already answered"]
+    lines.append(language_line(q))
     for s in q.sheets:
         with_choice = sum(1 for x in s.questions if x.choice_cell)
         lines += [
@@ -207,7 +228,7 @@ def summary(q: Questionnaire, first: int = FIRST) -> str:
 def _document_summary(q: Questionnaire, first: int, answered: int) -> str:
     rows = mapping(q)
     kinds = ", ".join(f"{n} {kind}" for kind, n in kind_counts(rows).items())
-    lines = [f"{q.path.name}: {len(rows)} questions ({kinds}), {answered} already answered", ""]
+    lines = [f"{q.path.name}: {len(rows)} questions ({kinds}), {answered} already answered", language_line(q), ""]
     pdf = q.path.suffix.lower() == ".pdf"  # its questions' keys count by page: the page is shown beside them
     for m in rows[: max(first, 20)]:
         text = " ".join(m.text.split())

@@ -30,6 +30,7 @@ import re
 import threading
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -74,6 +75,7 @@ from engine.drafting.reference import (
 from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
 from engine.drafting.relevance import QUESTION_FLOOR, relevance
 from engine.drafting.sources import AnswerSource, Asking, always
+from engine.drafting.translate import MEMORY_CANDIDATES, MEMORY_SCORE, Translations, draft_translated
 from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.kb import KnowledgeBase
 from engine.index.library import (
@@ -87,6 +89,7 @@ from engine.index.library import (
     reusable_choice,
 )
 from engine.questionnaire import Question
+from engine.questionnaire.language import COMPANY_LANGUAGE, Language, QuestionnaireLanguage, detect
 from engine.questionnaire.length_limits import cut_to_limit, stated_limit
 from engine.questionnaire.qualifiers import Qualifier, question_key
 from engine.questionnaire.row_types import asks_for_text
@@ -131,7 +134,12 @@ class Drafter:
         self._anchorers: dict[str, QuoteAnchorer] = {}
         self._past_anchorers: dict[tuple[int, str], QuoteAnchorer] = {}
         self._finders: dict[str, PageFinder] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entered by a translated question's English draft (_translated)
+        self.languages: QuestionnaireLanguage | None = None  # the questionnaire's language (for_language)
+        # the model's translations, cached per text and kept in the store's translations.json (#58)
+        folder = getattr(kb, "folder", None)
+        kept = Path(folder) / "translations.json" if isinstance(folder, (str, Path)) else None
+        self.translations = Translations(generator, kept)
         # profile facts (learned from the library, stated by the products' own documents) and the
         # contact check (engine/drafting/profile_answers.py); ``profile``: one the caller shares
         self.profile = profile or ProfileAnswers(library, kb=kb)
@@ -212,6 +220,8 @@ class Drafter:
         rows: Mapping[str, str] | None = None,
         source: Path | None = None,
         qualifier: Qualifier | None = None,
+        *,
+        in_english: bool = False,
     ) -> Draft:
         """Draft ``q`` from the first of the answer sources (``SOURCES``, in order) that applies and
         drafts; ``rows`` are its questionnaire's general-information rows (fact → row id,
@@ -220,7 +230,13 @@ class Drafter:
         qualifier ``q`` is, when it switches sections on or off (one about regulated data or the
         hosting is answered by the own documents' statements: :meth:`_stated`). Every text is then
         checked: contacts and links in no source are taken out (``ProfileAnswers.checked``), a
-        provider's practice is never the company's (:func:`provider_named`)."""
+        provider's practice is never the company's (:func:`provider_named`). A question in another
+        language than the company's is drafted as its English translation (:meth:`_translated`);
+        ``in_english``: ``q`` is that translation (or the company's language anyway)."""
+        if not in_english:
+            spoken = self.language_of(q)
+            if spoken is not COMPANY_LANGUAGE:  # asked in English, answered in the questionnaire's words (#58)
+                return self._translated(q, spoken, rows, source, qualifier)
         with self._lock:
             asking = Asking(self, q, question_key(q), time.perf_counter(), qualifier, rows, source)
             try:
@@ -236,6 +252,64 @@ class Drafter:
             except Exception as exc:  # one bad question never stops the batch; the draft says why
                 error = f"{type(exc).__name__}: {exc}"
                 return Draft.of(q, asking.key, "", None, DraftStatus.ERROR, seconds=_since(asking), error=error)
+
+    def language_of(self, q: Question) -> Language:
+        """The language ``q`` is written in: the questionnaire's as drafting was given it
+        (:meth:`for_language`), else the question's own detected one; the company's when the
+        model cannot translate (a generator without ``chat_json``)."""
+        if not hasattr(self.generator, "chat_json"):
+            return COMPANY_LANGUAGE
+        if self.languages is not None:
+            return self.languages.of_question(question_key(q))
+        return detect(q.text).language or COMPANY_LANGUAGE
+
+    def for_language(self, languages: QuestionnaireLanguage | None) -> Drafter:
+        """This drafter for a questionnaire in ``languages`` (its language, its questions in
+        another, the answers' language), sharing the model, the caches and the lock."""
+        other = copy.copy(self)
+        other.languages = languages
+        return other
+
+    def names(self) -> tuple[str, ...]:
+        """The names a translation keeps as written: the company's (the profile's vendor), the
+        products' and the third parties' (the documents' scopes and the library)."""
+        vendor = self.profile.profile().vendor(self.product)
+        found = {self.product or "", vendor.value if vendor is not None else ""}
+        found |= self.other_products() | set(third_parties_of(self.kb.documents()))
+        return tuple(sorted(n for n in found if n))
+
+    def past_questions(self, text: str) -> list[str]:
+        """The library's past questions closest to ``text`` (at ``MEMORY_SCORE`` or more, best
+        first, each wording once): the translation memory of a question in another language."""
+        if self.library is None or not text.strip():
+            return []
+        hits = sorted(self.library.match(text, top_k=None, min_score=MEMORY_SCORE), key=lambda h: -h.score)
+        seen: dict[str, str] = {}
+        for h in hits:
+            seen.setdefault(" ".join(h.entry.question.split()).casefold(), h.entry.question)
+        return list(seen.values())[:MEMORY_CANDIDATES]
+
+    def _translated(
+        self,
+        q: Question,
+        spoken: Language,
+        rows: Mapping[str, str] | None,
+        source: Path | None,
+        qualifier: Qualifier | None,
+    ) -> Draft:
+        """``q`` drafted as its English translation, its choice and text put back into the
+        questionnaire's words (engine/drafting/translate.py ``draft_translated``)."""
+        answer_in = self.languages.answers_in(question_key(q)) if self.languages else spoken
+        english = partial(self.draft, rows=rows, source=source, qualifier=qualifier, in_english=True)
+        with self._lock:
+            try:
+                names = self.names()
+                drafted = draft_translated(q, spoken, answer_in, self.translations, english, self.past_questions, names)
+                return within_limit(q, drafted)
+            except ModelCrashed:
+                raise
+            except GeneratorError as exc:  # the translation call failed: the draft says why
+                return Draft.of(q, question_key(q), "", None, DraftStatus.ERROR, error=f"translation: {exc}")
 
     # ---- the answer sources, in SOURCES' order ----------------------------------------------------
     def _profile_fact(self, a: Asking) -> Draft | None:

@@ -146,6 +146,15 @@ class Draft:
     # the section of an own document the answer refers to ("Instructure Security Overview, pp. 15–17"):
     # the question asked for a reference (engine/drafting/reference.py)
     reference: str | None = None
+    # a questionnaire in another language than the company's (issue #58, engine/drafting/translate.py):
+    # the question as the model put it in English (what the library, retrieval and the page finder
+    # were asked), the answer's language when it was translated into the questionnaire's, the
+    # English text it was translated from, and whether the model's translation failed (the text is
+    # then in English, and the card says so)
+    asked_as: str | None = None
+    language: str | None = None
+    english: str | None = None
+    untranslated: bool = False
 
     @classmethod
     def of(
@@ -178,6 +187,8 @@ class Draft:
             ("contact details removed", bool(self.removed)),
             (self.stated or "", bool(self.stated)),
             ("model's own wording", self.model_wording),
+            ("translated by the model", self.translated),
+            ("not translated", self.untranslated),
         )
         return tuple(name for name, on in flags if on)
 
@@ -187,7 +198,8 @@ class Draft:
         a past answer of this product or company-wide, other products' past explanations
         (a company-wide practice), the company's or product's own documents, a third party's
         document (naming it), a profile fact, or the model's wording; None without text."""
-        if self.status is not DraftStatus.DRAFTED or not self.answer.strip():
+        said = self.said
+        if self.status is not DraftStatus.DRAFTED or not said.strip():
             return None
         if self.profile_fact:
             return TextSource.PROFILE.value
@@ -201,7 +213,7 @@ class Draft:
             quoted = [c for c in cited if c.label is not AnchorLabel.UNVERIFIED]
             if any(c.kind is SourceKind.LIBRARY for c in quoted):
                 return TextSource.SHARED_PAST.value
-            if quoted and not any(_same_words(c.quote, self.answer) for c in quoted):
+            if quoted and not any(_same_words(c.quote, said) for c in quoted):
                 return TextSource.MODEL.value  # the model's explanation of the choice, from these quotes
             if quoted and all(c.third_party for c in quoted):
                 return TextSource.THIRD_PARTY.value
@@ -209,7 +221,7 @@ class Draft:
         # a choice the model drafted, explained by a documents' sentence word for word (drafter.py;
         # a third party's named before it, an opening "In addition," cut off)
         quoted = next(
-            (c for c in self.citations if c.label is AnchorLabel.VERIFIED and _same_words(c.quote, self.answer)), None
+            (c for c in self.citations if c.label is AnchorLabel.VERIFIED and _same_words(c.quote, said)), None
         )
         if quoted is not None:
             return (TextSource.THIRD_PARTY if quoted.third_party else TextSource.OWN_DOCUMENT).value
@@ -226,12 +238,23 @@ class Draft:
         if source not in (TextSource.OWN_DOCUMENT.value, TextSource.THIRD_PARTY.value):
             return None
         quoted = next(
-            (c for c in self.citations if c.kind is not SourceKind.LIBRARY and _same_words(c.quote, self.answer)),
+            (c for c in self.citations if c.kind is not SourceKind.LIBRARY and _same_words(c.quote, self.said)),
             None,
         )
         if quoted is None:
             return None
         return f"From {PurePath(quoted.file).stem}" + (f", p. {quoted.page}" if quoted.page is not None else "")
+
+    @property
+    def said(self) -> str:
+        """The text as drafted from the sources: the English one a translated answer was made from
+        (its quotes are in the sources' words), else the answer."""
+        return self.english if self.english is not None else self.answer
+
+    @property
+    def translated(self) -> bool:
+        """The answer was translated by the model into the questionnaire's language."""
+        return self.language is not None and self.english is not None and not self.untranslated
 
     @property
     def risk(self) -> float | None:
@@ -311,6 +334,10 @@ class Draft:
             "relevance": self.relevance.to_json() if self.relevance else None,
             "at_odds": self.at_odds,
             "reference": self.reference,
+            "asked_as": self.asked_as,
+            "language": self.language,
+            "english": self.english,
+            "untranslated": self.untranslated,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -354,6 +381,10 @@ class Draft:
             Relevance.from_json(d.get("relevance")),
             bool(d.get("at_odds", False)),
             d.get("reference"),
+            d.get("asked_as"),
+            d.get("language"),
+            d.get("english"),
+            bool(d.get("untranslated", False)),
         )
 
 

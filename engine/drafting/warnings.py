@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from engine.core.types import DraftStatus
 from engine.drafting.risk import REVIEW_FIRST_RISK, Draft, risk_of
+from engine.questionnaire.language import Language
 
 
 @dataclass(frozen=True)
@@ -108,11 +109,33 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
                 "link_off",
             )
         )
+    if draft.translated:  # issue #58: the model's translation, its English source kept on the card
+        out.append(
+            Warning(
+                f"Translated into {_language_name(draft.language)} by the model from the English text: check the wording",
+                (draft.english or "",),
+                "translate",
+            )
+        )
+    elif draft.untranslated:
+        out.append(
+            Warning(
+                f"Not translated into {_language_name(draft.language)}: the model's translation failed, the text is "
+                "in English; translate it by hand",
+                icon="translate",
+            )
+        )
     if draft.model_wording or draft.text_source == "model":
         out.append(Warning("Written by the model", icon="edit_note"))
     elif draft.text_origin:  # a documents' sentence or a reference, word for word: where it is from
         out.append(Warning(draft.text_origin, icon="description", quiet=True))
     return tuple(out)
+
+
+def _language_name(code: str | None) -> str:
+    """ "German" for "de"; the code itself for one not known."""
+    found = Language.parse(code)
+    return found.label if found else (code or "another language")
 
 
 __all__ = ["Warning", "past_answers", "warnings_of"]

@@ -61,6 +61,7 @@ from enum import Enum
 from typing import Mapping, Sequence
 
 from engine.questionnaire.formula_gates import formula_gates
+from engine.questionnaire.language import english_choice
 from engine.questionnaire.places import DOCUMENT_SHEET
 from engine.questionnaire.reader import Question, Questionnaire
 
@@ -475,10 +476,13 @@ def _option_number(v: str) -> str | None:
 
 
 def _value_matches(value: str, tokens: Sequence[str]) -> bool:
-    n, num = _norm(value), _option_number(value)
+    # a Yes or No in the questionnaire's language ("Ja", "Non", "はい") is its Yes or No (issue #58)
+    n, num, said = _norm(value), _option_number(value), english_choice(value)
     for t in tokens:
         t = _norm(t)
         if n == t or (num is not None and num == t) or re.sub(r"^\d+\)\s*", "", n) == t:
+            return True
+        if said is not None and said == english_choice(t):
             return True
     return False
 

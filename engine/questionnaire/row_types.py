@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from engine.questionnaire.language import english_choice
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.reader import Question, Questionnaire
 
@@ -80,7 +81,8 @@ def asks_for_text(question: str) -> bool:
 
 
 def is_yes_no_list(choices) -> bool:
-    values = {_norm(c) for c in choices}
+    """A Yes/No dropdown, in English or in the questionnaire's language ("Ja/Nein", "はい/いいえ")."""
+    values = {(english_choice(c) or _norm(c)).lower() for c in choices}
     return bool(values) and values <= _YES_NO and bool(values & {"yes", "no"})
 
 

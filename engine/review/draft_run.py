@@ -22,6 +22,7 @@ from engine.drafting.records import Draft
 from engine.drafting.sections import SectionGate
 from engine.index.profile import row_ids
 from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.language import COMPANY_LANGUAGE, LanguageSetting, QuestionnaireLanguage, language_of
 from engine.questionnaire.qualifiers import question_key
 from engine.review.export_cells import export_drafts
 from engine.review.writes import UnwrittenAnswer
@@ -71,6 +72,9 @@ def draft_questionnaire(
     # the caller's project (the app knows it), else the one of the file's bytes (hashed; created on first use)
     project = review.project(project_id) if project_id is not None else review.project_for(questionnaire.path)
     review.set_questions(project.id, question_records(questionnaire))
+    languages = questionnaire_language(questionnaire, review.options(project.id))
+    if languages.language is not COMPANY_LANGUAGE or languages.others:  # asked in English, answered in its own (#58)
+        drafter = drafter.for_language(languages)
     todo, skipped = to_draft(questionnaire, redo_answered, limit)
     done = review.latest_drafts(project.id)
     sections = SectionGate(questionnaire, done, review.latest_decisions(project.id))
@@ -98,6 +102,12 @@ def draft_questionnaire(
         ]
         run.exported = export_drafts(questionnaire, drafts, out, run.unwritten)
     return run
+
+
+def questionnaire_language(questionnaire: Questionnaire, options: Mapping) -> QuestionnaireLanguage:
+    """The questionnaire's language as drafting takes it: the responder's setting (``options``: the
+    project's stored options, their ``language``) over the detected one (issue #58)."""
+    return QuestionnaireLanguage.of(language_of(questionnaire), LanguageSetting.from_json(options.get("language")))
 
 
 def drafts_in_order(

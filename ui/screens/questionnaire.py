@@ -34,6 +34,7 @@ from engine.questionnaire.corrections import (
     merged_questions,
 )
 from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, document_format
+from engine.questionnaire.language import COMPANY_LANGUAGE, AnswerIn, Language, LanguageSetting, language_of
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.places import response_only
 from engine.questionnaire.qualifiers import label as question_label_of
@@ -653,6 +654,60 @@ def product_picker(
         st.caption(f"Proposed: {proposal.reason}. Pick another product if the questionnaire is for another one.")
 
 
+def language_key(pid: int, what: str) -> str:
+    return f"questionnaire_language_{what}_{pid}"
+
+
+def choose_language(ws: Workspace, pid: int) -> None:
+    """Keep the responder's language and answers' language (``Workspace.set_language``)."""
+    chosen = st.session_state[language_key(pid, "language")]
+    keep = bool(st.session_state.get(language_key(pid, "company")))
+    try:
+        ws.set_language(
+            pid, LanguageSetting(Language.parse(chosen), AnswerIn.COMPANY if keep else AnswerIn.QUESTIONNAIRE)
+        )
+    except Exception as exc:  # NotAllowed, a damaged store
+        flash(DRAFT_FLASH, "error", f"The language was not changed. {problem_text(exc)}")
+
+
+def language_picker(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: bool) -> None:
+    """The questionnaire's language (issue #58): detected from its questions, correctable, and
+    whether the answers are written in it or kept in the company's language (English)."""
+    found = language_of(questionnaire)
+    setting = ws.language(pid)
+    current = setting.language or found.language
+    told = sum(found.counts.values())
+    col_lang, col_keep = st.columns([1, 2], vertical_alignment="bottom")
+    options = [lang.value for lang in Language]
+    col_lang.selectbox(
+        "Questionnaire language",
+        options,
+        index=options.index(current.value),
+        key=language_key(pid, "language"),
+        format_func=lambda code: Language(code).label,
+        disabled=locked,
+        on_change=choose_language,
+        args=(ws, pid),
+        help=f"Detected: {found.language.label} ({found.counts.get(found.language.value, 0)} of {told} questions). "
+        "A question in another language is translated into English by the model before the documents and "
+        "past answers are searched.",
+    )
+    col_keep.checkbox(
+        "Keep the answers in English (the company's language)",
+        value=setting.answer_in is AnswerIn.COMPANY,
+        key=language_key(pid, "company"),
+        disabled=locked or current is COMPANY_LANGUAGE,
+        on_change=choose_language,
+        args=(ws, pid),
+        help="Off: the answers are translated into the questionnaire's language by the model (quotes stay in "
+        "their source's words, and each translated answer says so). A Yes/No dropdown is always answered "
+        "with its own options (Ja/Nein, Oui/Non, はい/いいえ).",
+    )
+    if current is not COMPANY_LANGUAGE:
+        mixed = f"; {len(found.others)} questions in another language" if found.others else ""
+        st.caption(f"Detected language: {found.language.label}{mixed}.")
+
+
 def start_drafting(ws: Workspace, pid: int) -> None:
     limit = int(st.session_state.get("questionnaire_limit") or 0)
     redo = bool(st.session_state.get("questionnaire_redo"))
@@ -787,6 +842,7 @@ products = known_products(ws)
 product_picker(
     ws, pid, project.product, products, proposed_product(project.file_name, questionnaire, products), locked=running
 )
+language_picker(ws, pid, questionnaire, locked=running)
 st.toggle(
     "Require a second reviewer's approval",
     value=review.approval_required,

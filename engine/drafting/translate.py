@@ -1,0 +1,257 @@
+"""Translation by the local model (issue #58): a question in the buyer's language into the
+company's (English) before the library, retrieval and the page finder see it, and the drafted
+answer back into the questionnaire's language.
+
+The model is the drafting model (Qwen2.5 reads and writes German, French, Spanish, Dutch and
+Japanese), asked through ``chat_json`` for one JSON string, at temperature 0, bounded in length.
+Every translation is cached by direction, language and text (:class:`Translations`): the same
+question text (repeated rows, a second run, a "Regenerate") is translated once; a cache file
+(the store's ``translations.json``) keeps them across runs.
+
+A translation that comes back empty, or in another language than the one asked for (the
+detector of engine/questionnaire/language.py reads it), is no translation: ``None``; the drafter
+then keeps the original text and says so, never silently.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
+
+from engine.core.llm import JsonReply
+from engine.drafting.records import Draft
+from engine.questionnaire import Question
+from engine.questionnaire.language import (
+    COMPANY_LANGUAGE,
+    NO,
+    YES,
+    Language,
+    detect,
+    english_choice,
+    english_choices,
+    own_choice,
+)
+
+MAX_CHARS = 1200  # the longest translation asked for (a question or an answer of 400 characters fits twice)
+TOKENS_PER_CHAR = 0.6  # a bound on the reply's tokens per character of the source (Japanese: ≈ 1 token per character)
+
+
+class Chat(Protocol):
+    def chat_json(
+        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+    ) -> JsonReply: ...
+
+
+_SYSTEM = (
+    "You are a professional translator of security and compliance questionnaires. Translate the user's text "
+    "from {source} into {target}. Keep product names, company names, standards, acronyms and numbers exactly as "
+    "they are (SOC 2, ISO 27001, HECVAT, NIST SP 800-171, AWS). Use the words of security questionnaires: the "
+    "supplier is the vendor, the customer is the institution. Translate the whole text faithfully: do not "
+    "answer it, explain it, shorten it or add anything. Reply only with JSON: "
+    '{{"translation": "<the text in {target}>"}}.'
+)
+_SAME = (
+    "You compare security questionnaire questions. The user gives a question in {source}, then numbered "
+    "questions in English from past questionnaires. Reply with the number of the English question that asks "
+    "exactly the same thing (the same subject, scope and condition: a different period, data type or party is "
+    'not the same), or 0 when none does. Reply only with JSON: {{"same": <number>}}.'
+)
+MEMORY_SCORE = 0.60  # past questions this close to the model's translation are shown to it (a translation shares the meaning more than the words: COMP-03 0.66, cosine 0.90)
+MEMORY_CANDIDATES = 3
+
+
+def _schema() -> dict:
+    """One JSON string; its length is bounded by the reply's tokens, not by the schema (a grammar
+    repeating a character several hundred times is refused by llama.cpp: "number of rules … exceeds
+    sane defaults")."""
+    return {
+        "type": "object",
+        "properties": {"translation": {"type": "string", "minLength": 1}},
+        "required": ["translation"],
+    }
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One translation: the text, the language it is in, and the seconds the model took (0 from the cache)."""
+
+    text: str
+    language: Language
+    seconds: float = 0.0
+
+
+class Translations:
+    """Translations by the model ``chat``, cached per (source, target, text); ``path``: a JSON
+    file that keeps the cache across runs (None: in memory only). Thread-safe."""
+
+    def __init__(self, chat: Chat, path: Path | None = None) -> None:
+        self.chat, self.path = chat, path
+        self._lock = threading.Lock()
+        self._cache: dict[str, str] = {}
+        if path is not None and path.is_file():
+            try:
+                self._cache = dict(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError):  # a damaged cache is only a cache: start again
+                self._cache = {}
+        self.calls = 0  # model calls made (not cache hits)
+
+    def to_english(self, text: str, source: Language) -> Translation | None:
+        """``text`` (in ``source``) in the company's language."""
+        return self.translate(text, source, COMPANY_LANGUAGE)
+
+    def from_english(self, text: str, target: Language, names: Sequence[str] = ()) -> Translation | None:
+        """``text`` (in the company's language) in ``target``; ``names``: the company's, its
+        products' and providers' names, kept as written (the model turned "Instructure" into
+        "Die Produzent" and "L'instructeur" when not told)."""
+        return self.translate(text, COMPANY_LANGUAGE, target, names)
+
+    def translate(self, text: str, source: Language, target: Language, names: Sequence[str] = ()) -> Translation | None:
+        """``text`` from ``source`` into ``target``; the text itself when they are the same; None
+        when the model gives no translation in ``target`` (see the module docstring). ``names``
+        that occur in ``text`` are named to the model as names to keep."""
+        if source is target or not text.strip():
+            return Translation(text, target)
+        kept = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+        key = f"{source.value}>{target.value}:{text}" + ("\nkeep:" + "|".join(kept) if kept else "")
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is not None:
+            return Translation(cached, target)
+        messages = [
+            {
+                "role": "system",
+                "content": _SYSTEM.format(source=source.label, target=target.label)
+                + (f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""),
+            },
+            {"role": "user", "content": text},
+        ]
+        max_tokens = int(min(MAX_CHARS, max(40, len(text) * 2)) * TOKENS_PER_CHAR) + 16  # a reply cut short is none
+        reply = self.chat.chat_json(messages, _schema(), max_tokens=max_tokens)
+        self.calls += 1
+        out = _parsed(reply.text)
+        if out is None or not _in(out, target, text):
+            return None
+        with self._lock:
+            self._cache[key] = out
+            self._save()
+        return Translation(out, target, reply.seconds)
+
+    def same_question(self, text: str, source: Language, candidates: Sequence[str]) -> str | None:
+        """The past question of ``candidates`` (English) that asks what ``text`` (in ``source``) asks,
+        as the model picks it (translation memory: the library's own wording of the question, so a
+        near-identical past answer is found as it is for the English original); None when it picks
+        none. Cached as translations are."""
+        if not candidates or source is COMPANY_LANGUAGE:
+            return None
+        key = f"{source.value}>same:{text}\n" + "\n".join(candidates)
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is None:
+            listed = "\n".join(f"{i}. {c}" for i, c in enumerate(candidates, 1))
+            messages = [
+                {"role": "system", "content": _SAME.format(source=source.label)},
+                {"role": "user", "content": f"{source.label}: {text}\n\nEnglish:\n{listed}"},
+            ]
+            schema = {
+                "type": "object",
+                "properties": {"same": {"type": "integer", "enum": list(range(len(candidates) + 1))}},
+                "required": ["same"],
+            }
+            reply = self.chat.chat_json(messages, schema, max_tokens=12)
+            self.calls += 1
+            try:
+                picked = int(json.loads(reply.text).get("same") or 0)
+            except (ValueError, AttributeError, TypeError):
+                picked = 0
+            cached = str(picked if 0 <= picked <= len(candidates) else 0)
+            with self._lock:
+                self._cache[key] = cached
+                self._save()
+        picked = int(cached)
+        return candidates[picked - 1] if picked else None
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        try:
+            tmp.write_text(json.dumps(self._cache, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:  # a cache that cannot be written only costs the same translation again
+            pass
+
+
+def _parsed(raw: str) -> str | None:
+    """The translation of a reply; None for a reply cut short or without one."""
+    try:
+        value = json.loads(raw).get("translation")
+    except (ValueError, AttributeError):
+        return None
+    value = str(value or "").strip()
+    return value or None
+
+
+def _in(text: str, target: Language, source_text: str) -> bool:
+    """Whether ``text`` reads as ``target`` (or is too short to tell), and is not the source
+    copied back (the same words in a language that was to change)."""
+    found = detect(text).language
+    if found is not None and found is not target:
+        return False
+    return len(source_text) < 12 or " ".join(text.split()).casefold() != " ".join(source_text.split()).casefold()
+
+
+def in_words_of(choice: str | None, choices: Sequence[str], language: Language) -> str | None:
+    """A drafted choice in the questionnaire's own words: the dropdown's own Yes or No ("Ja",
+    "はい"); without a dropdown, a Yes or No in ``language``; any other option as it is."""
+    if not choices:
+        said = english_choice(choice)
+        return (YES if said == "Yes" else NO)[language] if said else choice
+    return own_choice(choice, choices)
+
+
+def draft_translated(
+    q: Question,
+    spoken: Language,
+    answer_in: Language,
+    translations: Translations,
+    draft_english: Callable[[Question], Draft],
+    memory: Callable[[str], Sequence[str]] | None = None,
+    names: Sequence[str] = (),
+) -> Draft:
+    """The draft of ``q``, written in ``spoken``, drafted as its English translation is: the
+    library, retrieval, the page finder and the model are asked the question in English, with its
+    dropdown's Yes and No in English (``draft_english``); the draft then gets the question's own
+    text back, its choice in the dropdown's own words, and its text translated into
+    ``answer_in`` (the English text kept beside it, ``Draft.english``; a failed translation keeps
+    the English and says so, ``Draft.untranslated``). Quotes and citations stay verbatim, in the
+    sources' language. ``seconds`` includes the translations. ``memory``: the past questions
+    (English) close to a translation; the one the model finds the same as ``q`` is asked instead of
+    its translation (:meth:`Translations.same_question`). ``names``: the company's, products' and
+    providers' names, kept as written in the translated text."""
+    started = time.perf_counter()
+    asked = translations.to_english(q.text, spoken)
+    english = asked.text if asked else q.text
+    if asked is not None and memory is not None:
+        english = translations.same_question(q.text, spoken, memory(asked.text)) or english
+    english_q = replace(q, text=english, choices=english_choices(q.choices))
+    d = draft_english(english_q)
+    d = replace(
+        d,
+        question=q.text,
+        choice=in_words_of(d.choice, q.choices, answer_in),
+        asked_as=english_q.text if asked else None,
+    )
+    if answer_in is not COMPANY_LANGUAGE and d.answer.strip():
+        back = translations.from_english(d.answer, answer_in, names)
+        if back is None:
+            d = replace(d, english=d.answer, language=answer_in.value, untranslated=True)
+        else:
+            d = replace(d, answer=back.text, english=d.answer, language=answer_in.value)
+    return replace(d, seconds=time.perf_counter() - started)
+
+
+__all__ = ["Translation", "Translations", "draft_translated", "in_words_of"]

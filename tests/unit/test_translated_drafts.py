@@ -1,0 +1,142 @@
+"""A question in another language drafted as its English translation (engine/drafting/translate.py,
+issue #58): what the English drafting is asked, the choice in the dropdown's own words, the
+answer's English source kept, the warnings, and a failed translation never silently left in
+English. The model here is a stated stand-in (``Dictionary``) that answers from a fixed table:
+these tests are about the bookkeeping around translation, not its quality, which
+tests/integration/test_translated_questionnaires.py measures with the real model."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from engine.core.llm import JsonReply
+from engine.core.types import DraftStatus, SourceKind
+from engine.drafting.anchoring import AnchorLabel
+from engine.drafting.records import Citation, Draft, TextSource
+from engine.drafting.translate import Translations, draft_translated, in_words_of
+from engine.questionnaire import Question
+from engine.questionnaire.language import Language
+
+QUESTION_DE = "Verschlüsseln Sie die Daten der Institution bei der Speicherung?"
+QUESTION_EN = "Do you encrypt the institution's data at rest?"
+QUOTE = "All customer data is encrypted at rest with AES-256."
+ANSWER_DE = "Alle Kundendaten werden im Ruhezustand mit AES-256 verschlüsselt."
+
+
+class Dictionary:
+    """A stand-in for the model's ``chat_json``: the translation of each text from a fixed table
+    (an unknown text comes back unchanged, as a model that failed to translate would)."""
+
+    def __init__(self, table: dict[str, str], same: int = 0) -> None:
+        self.table, self.same, self.calls = table, same, 0
+
+    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+        self.calls += 1
+        if "same" in schema["properties"]:  # which past question is the same: the number set for the test
+            return JsonReply(json.dumps({"same": self.same}), 10, 2, 0.01)
+        text = messages[-1]["content"]
+        return JsonReply(json.dumps({"translation": self.table.get(text, text)}), 10, 10, 0.01)
+
+
+def _question(choices=("Ja", "Nein")) -> Question:
+    return Question("ENC-01", "Fragen", 4, QUESTION_DE, "B4", "C4", "D4", choices, None, None)
+
+
+def _english_draft(seen: list[Question]):
+    def draft(q: Question) -> Draft:
+        seen.append(q)
+        cite = Citation("handbook.pdf", SourceKind.PDF, QUOTE, AnchorLabel.VERIFIED, 100.0, 0.9, page=1)
+        return Draft.of(q, "Fragen!B4", QUOTE, "Yes", DraftStatus.DRAFTED, (cite,), confidence=0.9)
+
+    return draft
+
+
+def test_the_english_drafting_is_asked_in_english_and_the_draft_answers_in_german():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE})
+    seen: list[Question] = []
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft(seen))
+    assert seen[0].text == QUESTION_EN and seen[0].choices == ("Yes", "No")  # library, retrieval, model: English
+    assert d.question == QUESTION_DE and d.asked_as == QUESTION_EN
+    assert d.choice == "Ja"  # the dropdown's own option
+    assert d.answer == ANSWER_DE and d.english == QUOTE and d.language == "de" and d.translated
+    assert d.citations[0].quote == QUOTE  # the quote stays verbatim, in its source's words
+    assert d.text_source == TextSource.OWN_DOCUMENT.value  # still the document's sentence, translated
+    lines = [w.line for w in d.warnings]
+    assert any(line.startswith("Translated into German by the model") for line in lines)
+    assert any(QUOTE in w.details for w in d.warnings)  # the English source behind the warning
+    stored = Draft.from_stored(d.key, d.stored())
+    assert (stored.english, stored.language, stored.asked_as, stored.answer) == (QUOTE, "de", QUESTION_EN, ANSWER_DE)
+
+
+def test_translations_are_cached_per_text():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE})
+    translations = Translations(chat)
+    for _ in range(3):
+        draft_translated(_question(), Language.DE, Language.DE, translations, _english_draft([]))
+    assert chat.calls == 2  # the question once, the answer once
+
+
+def test_the_cache_file_keeps_translations_across_runs(tmp_path):
+    path = tmp_path / "translations.json"
+    first = Dictionary({QUESTION_DE: QUESTION_EN})
+    Translations(first, path).to_english(QUESTION_DE, Language.DE)
+    again = Dictionary({})
+    assert Translations(again, path).to_english(QUESTION_DE, Language.DE).text == QUESTION_EN
+    assert again.calls == 0
+
+
+def test_a_failed_translation_keeps_the_english_and_says_so():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN})  # the answer comes back in English: no translation
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft([]))
+    assert d.untranslated and not d.translated and d.answer == QUOTE
+    assert any(w.line.startswith("Not translated into German") for w in d.warnings)
+    assert "not translated" in d.trust
+
+
+def test_answers_kept_in_the_company_language_are_not_translated():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE})
+    d = draft_translated(_question(), Language.DE, Language.EN, Translations(chat), _english_draft([]))
+    assert d.answer == QUOTE and d.english is None and d.choice == "Ja" and chat.calls == 1
+
+
+def test_a_choice_without_a_dropdown_is_said_in_the_questionnaire_language():
+    assert in_words_of("Yes", (), Language.JA) == "はい"
+    assert in_words_of("No", (), Language.NL) == "Nee"
+    assert in_words_of("4) AWS", (), Language.DE) == "4) AWS"
+    assert in_words_of("No", ("Oui", "Non", "N/A"), Language.FR) == "Non"
+
+
+def test_a_question_the_model_cannot_translate_is_still_drafted_as_it_is():
+    chat = Dictionary({QUOTE: ANSWER_DE})  # the question comes back unchanged: no translation
+    seen: list[Question] = []
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft(seen))
+    assert seen[0].text == QUESTION_DE and d.asked_as is None
+    assert replace(d, seconds=0).choice == "Ja"
+
+
+PAST = "Do you encrypt institutional data at rest?"
+
+
+def test_the_past_question_the_model_finds_the_same_is_asked_instead_of_the_translation():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE}, same=2)
+    seen: list[Question] = []
+    asked_for: list[str] = []
+
+    def memory(text: str) -> list[str]:
+        asked_for.append(text)
+        return ["Do you encrypt backups?", PAST]
+
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft(seen), memory)
+    assert asked_for == [QUESTION_EN]  # the memory is searched with the model's translation
+    assert seen[0].text == PAST and d.asked_as == PAST
+
+
+def test_none_the_same_keeps_the_translation():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE}, same=0)
+    seen: list[Question] = []
+    translations = Translations(chat)
+    draft_translated(_question(), Language.DE, Language.DE, translations, _english_draft(seen), lambda t: [PAST])
+    assert seen[0].text == QUESTION_EN
+    draft_translated(_question(), Language.DE, Language.DE, translations, _english_draft([]), lambda t: [])
+    assert chat.calls == 3  # the question, the pick, the answer; the pick is not asked without candidates
