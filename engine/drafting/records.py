@@ -146,6 +146,10 @@ class Draft:
     # the section of an own document the answer refers to ("Instructure Security Overview, pp. 15–17"):
     # the question asked for a reference (engine/drafting/reference.py)
     reference: str | None = None
+    # a narrative other products answered in different words (issue #59): the products whose past
+    # answers say otherwise than the text (or, with no text shared by two of them, every one's):
+    # the draft says so and is in Review first (engine/drafting/company_text.py)
+    text_differs: tuple[str, ...] = ()
 
     @classmethod
     def of(
@@ -311,6 +315,7 @@ class Draft:
             "relevance": self.relevance.to_json() if self.relevance else None,
             "at_odds": self.at_odds,
             "reference": self.reference,
+            "text_differs": list(self.text_differs),
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -354,6 +359,7 @@ class Draft:
             Relevance.from_json(d.get("relevance")),
             bool(d.get("at_odds", False)),
             d.get("reference"),
+            tuple(d.get("text_differs") or ()),
         )
 
 
