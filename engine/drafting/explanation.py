@@ -45,7 +45,13 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from engine.core.types import Hit
-from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
+from engine.drafting.explanation_rules import (
+    asks_provider,
+    contradicts,
+    customers_duty,
+    provider_says,
+    standing_alone,
+)
 from engine.drafting.product_names import names_another_product
 from engine.drafting.relevance import Relevance, relevance_of
 from engine.index.embed.dense import DenseEncoder
@@ -173,6 +179,8 @@ def _candidates(
             text = standing_alone(shown(s))
             if text is None or names_another_product(text, names, product):
                 continue
+            if third_party(hit.chunk.doc) is not None and customers_duty(text):
+                continue  # the provider's customers' duty is no practice of the provider's (#59)
             if not (asked is not None and contradicts(choice, text, asked)):
                 out.append((hit, s, text))
     return out
