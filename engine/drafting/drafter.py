@@ -46,7 +46,7 @@ from engine.drafting.cross_product import (
     passages_allowed,
     shared_explanation,
 )
-from engine.drafting.explanation import Explanation, best_sentence, shown
+from engine.drafting.explanation import Explanation, best_sentence, shown, worth_asking
 from engine.drafting.explanation_rules import about_the_sources, asks_provider, contradicts, names_any
 from engine.drafting.generate import (
     DropdownTooLong,
@@ -441,7 +441,9 @@ class Drafter:
         if d.choice or d.from_product:  # the choice stands alone (without a dropdown, as the text it led)
             kept = d.citations[0].quote if d.choice is None and d.from_product else ""
             quotes = d.citations[:1] if d.from_product else d.citations
-            return replace(d, answer=kept, citations=quotes, relevance=judged)
+            return replace(
+                d, answer=kept, citations=quotes, relevance=judged, no_text=f"the text was set aside: {fault}"
+            )
         return replace(d, answer="", status=DraftStatus.NO_CONTEXT, error=set_aside(fault), relevance=judged)
 
     def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
@@ -491,6 +493,7 @@ class Drafter:
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing, judged = "", (), None, None
+        no_text: str | None = None
         names = excluded_names(self.other_products(), third_parties_of(self.kb.documents()))
         shared = (
             shared_explanation(near, e.choice, self.library.encoder.encode_passages, names) if self.library else None
@@ -518,22 +521,25 @@ class Drafter:
             )
             text, doc_citations, backing = self._quoted(found)
             judged = found.relevance if text else None
-            # no sentence to quote, but one speaks to the question as a quote must (SUPPORT_MIN):
-            # the model explains the choice from those passages, the last source (with none, its
-            # quotes could not be supported: no call)
-            if not text and best_sentence(
-                vector,
-                hits,
-                self.kb.encoder,
-                self.third_party,
-                self.other_products(),
-                None,
-                SUPPORT_MIN,
-                choice=e.choice,
-                asked=q.text,
-                product=self.product,
-            ):
-                text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
+            # no sentence to quote: the model explains the choice from the company's passages, the
+            # last source, only when a text of it could pass (explanation.worth_asking, #59 item 6:
+            # the relevance test on the passages first); else no call, and the draft says why
+            if not text:
+                own = self.for_the_company(q.text, retrieved)
+                no_text = worth_asking(
+                    vector,
+                    list(own.hits),
+                    self.kb.encoder,
+                    self.third_party,
+                    self.other_products(),
+                    choice=e.choice,
+                    asked=q.text,
+                    product=self.product,
+                    past=a.references,
+                )
+                if no_text is None:
+                    text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
+                    no_text = None if text else "the model's explanation did not speak to the question"
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
             text, choice = _led_by(choice, text, q.text), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -554,6 +560,7 @@ class Drafter:
             past_answers=tuple(choice_label(x) for x in voters),
             reused_due=overdue(e),
             relevance=judged,
+            no_text=no_text if not text else None,
         )
 
     def _stated(self, a: Asking) -> Draft | None:

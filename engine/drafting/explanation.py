@@ -45,6 +45,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from engine.core.types import Hit
+from engine.drafting.confidence import SUPPORT_MIN
 from engine.drafting.explanation_rules import (
     asks_provider,
     contradicts,
@@ -53,7 +54,7 @@ from engine.drafting.explanation_rules import (
     standing_alone,
 )
 from engine.drafting.product_names import names_another_product
-from engine.drafting.relevance import Relevance, relevance_of
+from engine.drafting.relevance import MODEL_HOPE, Relevance, relevance_of
 from engine.index.embed.dense import DenseEncoder
 from engine.index.sentences import sentence_spans, without_headings
 
@@ -156,6 +157,41 @@ def best_sentence(
     return Explanation(shown_text, quote.strip(), hit, judged[i].question, judged[i])
 
 
+def worth_asking(
+    question: np.ndarray,
+    hits: Sequence[Hit],
+    encoder: DenseEncoder,
+    third_party: Callable[[str], str | None],
+    other_products: Iterable[str] = (),
+    *,
+    choice: str | None = None,
+    asked: str | None = None,
+    product: str | None = None,
+    past: np.ndarray | None = None,
+) -> str | None:
+    """Whether the model, asked to explain ``choice`` from ``hits``, could write a text that passes
+    (issue #59, item 6): the relevance test run on the passages' sentences first (the candidates of
+    :func:`best_sentence`). None when it could: a sentence speaks to the question as a quote must
+    (``SUPPORT_MIN``) and, when the near-identical past answers give a yardstick (``past``), one of
+    those says what they say at ``MODEL_HOPE`` or more (the model writes from these sentences; a
+    text of it that passes is as close to the past answers as its closest sentence, within
+    ``REFERENCE_MIN − MODEL_HOPE``). Else why not, as results.jsonl says it (``Draft.no_text``)."""
+    candidates = _candidates(hits, third_party, (tuple(other_products), product), None, choice, asked)
+    if not candidates:
+        return "no sentence of the documents in scope stands alone on this question"
+    vectors = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32)
+    judged = [r for r in relevance_of(vectors, question, past) if r.question >= SUPPORT_MIN]
+    if not judged:
+        return f"no sentence of the documents in scope speaks to the question (cosine under {SUPPORT_MIN:.2f})"
+    best = max((r.reference for r in judged if r.reference is not None), default=None)
+    if best is not None and best < MODEL_HOPE:
+        return (
+            f"no sentence of the documents says what the past answers say (best cosine {best:.2f}, under "
+            f"{MODEL_HOPE:.2f}): a text written from them would not pass"
+        )
+    return None
+
+
 def _candidates(
     hits: Sequence[Hit],
     third_party: Callable[[str], str | None],
@@ -194,4 +230,5 @@ __all__ = [
     "is_statement",
     "sentences_of",
     "shown",
+    "worth_asking",
 ]

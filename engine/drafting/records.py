@@ -150,6 +150,9 @@ class Draft:
     # answers say otherwise than the text (or, with no text shared by two of them, every one's):
     # the draft says so and is in Review first (engine/drafting/company_text.py)
     text_differs: tuple[str, ...] = ()
+    # why a drafted row has no text (issue #59, item 6): no sentence could pass, so the model was
+    # not asked; the model's text did not pass; the text was set aside (and why)
+    no_text: str | None = None
 
     @classmethod
     def of(
@@ -316,6 +319,7 @@ class Draft:
             "at_odds": self.at_odds,
             "reference": self.reference,
             "text_differs": list(self.text_differs),
+            "no_text": self.no_text if self.status is DraftStatus.DRAFTED and not self.answer else None,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -360,6 +364,7 @@ class Draft:
             bool(d.get("at_odds", False)),
             d.get("reference"),
             tuple(d.get("text_differs") or ()),
+            d.get("no_text"),
         )
 
 
