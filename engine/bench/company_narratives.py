@@ -11,7 +11,8 @@ near-identical past answers (``REUSE_SCORE``) of the most preferred kind; a comp
 reused as it is (``own_past``); else other products' go to ``company_text``. Reported per target
 and for the HECVAT Fulls and Lites apart:
 
-* ``narratives``: the rows; ``answered_alike``: those with another product's past answer that holds
+* ``narratives``: the rows (the general-information rows left out: the profile answers them
+  first); ``answered_alike``: those with another product's past answer that holds
   at least half of the vendor's own sentences near-identically (``shared_share``);
 * ``reused``: the rows the drafter now gives the company's text (or a company-wide past answer),
   and of the ``answered_alike`` ones how many (``reused_of_alike``); ``differing``: reused rows whose
@@ -37,6 +38,8 @@ from engine.core.scopes import FolderScopes
 from engine.drafting.company_text import company_text, shared_share
 from engine.drafting.cross_product import is_other_product
 from engine.index.library import REUSE_SCORE, AnswerLibrary, choice_key, near_hits, reused_hit
+from engine.questionnaire import Question, read_questionnaire
+from engine.questionnaire.row_types import is_profile
 
 ALIKE = 0.5  # share of the vendor's sentences another product's answer holds: answered alike
 
@@ -69,9 +72,12 @@ def narratives(files: Sequence[str | Path], store: Path, encoder, folders: Folde
 
 def _target(f: Path, product: str | None, library: AnswerLibrary, entries, products, encoder) -> dict:
     rows = []
+    dropdowns = {q.id for q in read_questionnaire(f).questions if q.choices}
     for e in (e for e in entries if e.file == f.name):
-        if choice_key(e.choice) or not (e.answer or "").strip():
-            continue  # a choice, or an empty answer: not a narrative
+        if choice_key(e.choice) or not (e.answer or "").strip() or _profile_row(e) or e.qid in dropdowns:
+            # a choice, an empty answer, a profile row (the profile answers it first) or a row with a
+            # dropdown the vendor left empty (its comment explains a choice): not a narrative
+            continue
         hits = [
             h
             for h in library.match(e.question, top_k=None, min_score=REUSE_SCORE, product=product)
@@ -104,6 +110,12 @@ def _target(f: Path, product: str | None, library: AnswerLibrary, entries, produ
             }
         )
     return {"target": f.name, "product": product, **_pooled(rows), "rows": rows, "_rows": rows}
+
+
+def _profile_row(e) -> bool:
+    """A general-information row (DATE, GNRL: the vendor's name, contacts, links), which the
+    profile answers before any other source (engine/questionnaire/row_types.py ``is_profile``)."""
+    return is_profile(Question(e.qid, e.sheet, e.row, e.question, "", None, None, (), None, None))
 
 
 def _cos(encoder, a: str, b: str) -> float:
