@@ -1,7 +1,7 @@
 """No model call whose result cannot be used (issue #59, item 6: engine/drafting/explanation.py
 ``worth_asking``): before the model is asked to explain another product's choice, the relevance
 test runs on the passages' sentences; with none as close to the question as any text must be
-(``QUESTION_FLOOR``), or, with the past answers as a yardstick, none saying what they say
+(``SUPPORT_MIN``), or, with the past answers as a yardstick, none saying what they say
 (``MODEL_HOPE``), the model is not asked and the reason is the draft's ``no_text``.
 
 Real rows of the Canvas Credentials HECVAT Full (../shared/data/instructure) and real pages of the
@@ -23,10 +23,10 @@ def _question(shared, qid: str) -> dict:
     return next(r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r["id"] == qid)
 
 
-def _page_hits(shared, words: str) -> list[Hit]:
-    """The Security Overview's pages that hold ``words``, as retrieved chunks."""
+def _page_hits(shared, words: str, doc: str = "Instructure Security Overview (2024-12-20).pdf") -> list[Hit]:
+    """The pages of the company's document ``doc`` that hold ``words``, as retrieved chunks."""
     fitz = pytest.importorskip("fitz")
-    path = shared / "instructure" / "Instructure" / "Instructure Security Overview (2024-12-20).pdf"
+    path = shared / "instructure" / "Instructure" / doc
     with fitz.open(path) as pdf:
         pages = [p.get_text() for p in pdf]
     found = [t for t in pages if words.casefold() in t.casefold()]
@@ -35,11 +35,10 @@ def _page_hits(shared, words: str) -> list[Hit]:
 
 
 def test_passages_beside_the_question_are_not_worth_a_call(shared_data, encoder):
-    """Professional services asked, the encryption pages retrieved: no sentence comes near."""
-    asked = _question(shared_data, "QUAL-06")["question"]
-    why = worth_asking(
-        encoder.encode_query(asked), _page_hits(shared_data, "encrypt"), encoder, lambda doc: None, asked=asked
-    )
+    """Password ageing asked, the ESG report's emissions pages retrieved: no sentence comes near."""
+    asked = _question(shared_data, "AAAI-03")["question"]
+    hits = _page_hits(shared_data, "emissions", "Instructure ESG Report FY2023.pdf")
+    why = worth_asking(encoder.encode_query(asked), hits, encoder, lambda doc: None, asked=asked)
     assert why is not None and "would not pass" in why
 
 
