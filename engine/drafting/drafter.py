@@ -328,14 +328,19 @@ class Drafter:
         if not a.q.choices or d.answer or d.status is not DraftStatus.DRAFTED or choice_key(d.choice) != "yes":
             return d
         topic = documented_topic(a.q.text)
-        found = self._section_answer(a, topic) if topic else None
+        # the sentence need only show the section is the plan asked about (a quote's bar): the question
+        # asks whether the plan exists, its guidance for where it is
+        found = self._section_answer(a, topic, SUPPORT_MIN) if topic else None
         if found is None:
             return d
         text, citations, label = found
         return replace(d, answer=text, citations=d.citations + citations, reference=label)
 
-    def _section_answer(self, a: Asking, topic: str) -> tuple[str, tuple[Citation, ...], str] | None:
-        """The reference to the section on ``topic``: (its text, its citations, its label)."""
+    def _section_answer(
+        self, a: Asking, topic: str, floor: float = QUESTION_FLOOR
+    ) -> tuple[str, tuple[Citation, ...], str] | None:
+        """The reference to the section on ``topic``: (its text, its citations, its label); its
+        sentences speak to the question at ``floor`` or more."""
         allowed = self.scope.restrict(self.kb.documents())
         docs = [
             d
@@ -352,8 +357,7 @@ class Drafter:
         said = [
             (page, s)
             for (page, s), v in zip(found, vectors)
-            if float(v @ a.question) >= QUESTION_FLOOR
-            and not names_another_product(s, self.other_products(), self.product)
+            if float(v @ a.question) >= floor and not names_another_product(s, self.other_products(), self.product)
         ][:SUMMARY_SENTENCES]
         chunks = self.kb.chunks(section.doc)
         citations = tuple(
