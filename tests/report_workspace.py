@@ -26,6 +26,8 @@ DRAFTED = (
     ("Canvas Studio", "Canvas Studio HECVAT Lite.xlsx", "Impact"),
 )
 REVIEWERS = ("Ana Reviewer", "Ben Lead")
+# the narratives several products answered alike (retired before drafting: see ``build``)
+NARRATIVES = ("Describe your organization", "Use this area to share information about your environment")
 EXPERT = "Expert Eve"
 # per drafted questionnaire, of its drafted rows in order: how many accepted as drafted, edited,
 # rejected, marked Needs SME; of its rows with no context: how many assigned to the expert, then
@@ -61,6 +63,11 @@ def build(folder: Path) -> dict:
         for book in sorted(DATA.glob("*/*.xlsx")):
             if not folders.scope_of(book).third_party and "SOA" not in book.name:
                 ws.library.import_file(book, product=folders.product_of(book), by="Librarian Lee")
+        # the company's own narratives (#59: what several products answered alike) would answer the
+        # Lite's two narratives; retired here, they stay rows no source answers, the gaps these reports show
+        for e in ws.library.entries():
+            if not e.choice and e.question.startswith(NARRATIVES):
+                ws.library.retire(e.id, by="Librarian Lee")
         fake = NoContext()
         ws.__dict__["generator"] = fake  # the workspace's LLM is the stated fake (ws.drafter uses it)
         projects = []

@@ -1,7 +1,7 @@
 """``python -m engine eval …``: answer quality on real filled questionnaires, printed as JSON.
 ``eval questionnaire`` and ``eval leave-one-out`` draft with a knowledge base and an answer
-library built for the run (engine/bench/evaluate.py); ``eval cross-product`` and ``eval profile``
-need no language model, only the answer library and MiniLM (engine/bench/library_only.py): how
+library built for the run (engine/bench/evaluate.py); ``eval cross-product``, ``eval profile`` and
+``eval company-narratives`` need no language model, only the answer library and MiniLM (engine/bench/library_only.py): how
 often another product's past choice is right (the calibration of engine/drafting/cross_product.py),
 and profile rows answered from a profile learned leave-one-out (engine/index/profile.py)."""
 
@@ -11,6 +11,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
+from engine.bench.company_narratives import narratives as company_narratives
 from engine.bench.evaluate import evaluate_questionnaire, leave_one_out
 from engine.bench.library_only import cross_product, profile_rows
 from engine.cli import common
@@ -179,11 +180,27 @@ def _library_evals(ev) -> None:
     p.add_argument("--no-documents", action="store_true", help="leave out the facts the products' own PDFs state")
     library_args(p)
     p.set_defaults(func=cmd_profile_eval)
+    p = ev.add_parser(
+        "company-narratives",
+        help="leave-one-out: the targets' narratives other products answered alike, and how many "
+        "the drafter reuses as the company's text (no language model)",
+    )
+    p.add_argument("filled", nargs="+", help="filled questionnaires, each in its product's folder")
+    library_args(p)
+    p.set_defaults(func=cmd_company_narratives)
 
 
 def cmd_cross_product(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         result = cross_product(args.filled, Path(args.store or tmp), common.encoder(args), folder_scopes(args))
+    return print_json(result, args)
+
+
+def cmd_company_narratives(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        result = company_narratives(args.filled, Path(args.store or tmp), common.encoder(args), folder_scopes(args))
+    if not args.json:  # the figures only; --json: every row too
+        result["targets"] = [{k: v for k, v in t.items() if k != "rows"} for t in result["targets"]]
     return print_json(result, args)
 
 

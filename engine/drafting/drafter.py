@@ -38,6 +38,7 @@ from engine.core.location import PROMPT, Location
 from engine.core.scopes import ScopeFilter, passage_suffix, products_of, third_parties_of
 from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
+from engine.drafting.company_text import COMPANY_PRODUCTS, company_text, narratives
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
 from engine.drafting.cross_product import (
     choice_label,
@@ -46,7 +47,7 @@ from engine.drafting.cross_product import (
     passages_allowed,
     shared_explanation,
 )
-from engine.drafting.explanation import Explanation, best_sentence, shown
+from engine.drafting.explanation import Explanation, best_sentence, shown, worth_asking
 from engine.drafting.explanation_rules import about_the_sources, asks_provider, contradicts, names_any
 from engine.drafting.generate import (
     DropdownTooLong,
@@ -66,6 +67,7 @@ from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect, TextSource
 from engine.drafting.reference import (
     SUMMARY_SENTENCES,
+    documented_topic,
     find_section,
     opening_sentences,
     practice_first,
@@ -243,7 +245,8 @@ class Drafter:
                 found = next(
                     d for s in SOURCES if s.applies(self, asking) for d in (s.draft(self, asking),) if d is not None
                 )
-                return within_limit(q, self._judged(asking, provider_named(self.profile.checked(found, self.product))))
+                judged = self._judged(asking, provider_named(self.profile.checked(found, self.product)))
+                return within_limit(q, self._differing(asking, self._referenced(asking, judged)))
             except ModelCrashed:  # the model's process died: the run stops here (drafts stored so far are kept)
                 raise
             except DropdownTooLong as exc:  # the dropdown is what does not fit, not the passages: the draft names it
@@ -324,6 +327,55 @@ class Drafter:
         """Its answer, no LLM call (:meth:`_reused`)."""
         return self._reused(a.q, a.key, a.reuse, a.near, _since(a))
 
+    def _asks_company_narrative(self, a: Asking) -> bool:
+        """A question without a dropdown that only other products answered, near-identically, with a
+        text and no choice (a narrative: engine/drafting/company_text.py)."""
+        return (
+            not a.q.choices
+            and a.reuse is not None
+            and is_other_product(a.reuse.entry, self.product)
+            and reusable_choice(a.reuse.entry.choice, a.q.choices) is None
+        )
+
+    def _company_text(self, a: Asking) -> Draft | None:
+        """What two or more other products answered in the same sentences: the company's answer,
+        reused with its origin (one citation per product that carries it), no model call; the
+        products whose answers say otherwise are named (``text_differs``: Review first). None when
+        no sentence is shared so (the next source drafts; :meth:`draft` names the products that
+        answered differently)."""
+        found = company_text(a.near, [*self.other_products(), self.product or ""])
+        if found is None:
+            return None
+        citations = tuple(
+            _past_citation(h, h.entry.answer, answer_text(h.entry).rfind(h.entry.answer), product=h.entry.product)
+            for h in found.agreeing
+        )
+        return Draft.of(
+            a.q,
+            a.key,
+            found.text,
+            None,
+            DraftStatus.DRAFTED,
+            citations,
+            seconds=_since(a),
+            reused=True,
+            from_product=found.hit.entry.product,
+            past_answers=tuple(choice_label(h.entry) for h in found.agreeing),
+            reused_due=overdue(found.hit.entry),
+            text_differs=found.differing,
+        )
+
+    def _differing(self, a: Asking, d: Draft) -> Draft:
+        """A narrative's draft not taken from the company's text, when two or more other products
+        answered it near-identically in different words: the draft names them (``text_differs``,
+        Review first), whatever source wrote it."""
+        if d.text_differs or a.q.choices or d.status is not DraftStatus.DRAFTED or not self._asks_company_narrative(a):
+            return d
+        answered = narratives(a.near)
+        if len(answered) < COMPANY_PRODUCTS:
+            return d
+        return replace(d, text_differs=tuple(sorted(answered)))
+
     def _has_other_products_choice(self, a: Asking) -> bool:
         """Only other products' near-identical past answers, with a choice this question takes."""
         return a.reuse is not None and reusable_choice(a.reuse.entry.choice, a.q.choices) is not None
@@ -336,13 +388,40 @@ class Drafter:
         """The section of a company or product document on what the question asks for, named with
         its pages and its first sentences that speak to the question, quoted and cited; None when
         no document has one (engine/drafting/reference.py)."""
+        found = self._section_answer(a, reference_topic(a.q.text) or "")
+        if found is None:
+            return None
+        text, citations, label = found
+        return Draft.of(a.q, a.key, text, None, DraftStatus.DRAFTED, citations, seconds=_since(a), reference=label)
+
+    def _referenced(self, a: Asking, d: Draft) -> Draft:
+        """A Yes on a row whose guidance asks for a reference to a documented plan ("Do you have a
+        well-documented Business Continuity Plan (BCP) …?", engine/drafting/reference.py
+        ``documented_topic``), with no text: the reference is its text, as on a row without a
+        dropdown (issue #59, item 2). Any other draft as it is."""
+        if not a.q.choices or d.answer or d.status is not DraftStatus.DRAFTED or choice_key(d.choice) != "yes":
+            return d
+        topic = documented_topic(a.q.text)
+        # the sentence need only show the section is the plan asked about (a quote's bar): the question
+        # asks whether the plan exists, its guidance for where it is
+        found = self._section_answer(a, topic, SUPPORT_MIN) if topic else None
+        if found is None:
+            return d
+        text, citations, label = found
+        return replace(d, answer=text, citations=d.citations + citations, reference=label)
+
+    def _section_answer(
+        self, a: Asking, topic: str, floor: float = QUESTION_FLOOR
+    ) -> tuple[str, tuple[Citation, ...], str] | None:
+        """The reference to the section on ``topic``: (its text, its citations, its label); its
+        sentences speak to the question at ``floor`` or more."""
         allowed = self.scope.restrict(self.kb.documents())
         docs = [
             d
             for d in (self.kb.documents() if allowed is None else allowed)
             if d.scope.third_party is None and d.kind is SourceKind.PDF
         ]
-        section = find_section(reference_topic(a.q.text) or "", [(d.name, self.kb.units(d.name)) for d in docs])
+        section = find_section(topic, [(d.name, self.kb.units(d.name)) for d in docs])
         if section is None:
             return None
         vendor = self.profile.profile().vendor(self.product)  # the company's name, as the profile knows it
@@ -352,8 +431,7 @@ class Drafter:
         said = [
             (page, s)
             for (page, s), v in zip(found, vectors)
-            if float(v @ a.question) >= QUESTION_FLOOR
-            and not names_another_product(s, self.other_products(), self.product)
+            if float(v @ a.question) >= floor and not names_another_product(s, self.other_products(), self.product)
         ][:SUMMARY_SENTENCES]
         chunks = self.kb.chunks(section.doc)
         citations = tuple(
@@ -363,10 +441,7 @@ class Drafter:
         )
         if not said or len(citations) < len(said):
             return None
-        text = reference_answer(section, [s for _, s in said])
-        return Draft.of(
-            a.q, a.key, text, None, DraftStatus.DRAFTED, citations, seconds=_since(a), reference=section.label
-        )
+        return reference_answer(section, [s for _, s in said]), citations, section.label
 
     def _cite_on(self, sentence: str, page: int, chunks: Sequence[Chunk]) -> Citation | None:
         """``sentence`` of a page cited in the chunk that holds it (None when none does)."""
@@ -422,7 +497,7 @@ class Drafter:
             said = _without_opening(said, d.citations[0].quote).lstrip(" —") if d.citations else said
         fault = None
         if names_another_product(said, self.other_products(), self.product):
-            fault = "it speaks for another product"
+            fault = _OTHER_PRODUCT
         elif d.choice and contradicts(d.choice, said, a.q.text):
             if not (d.reused or d.stated):  # the model's choice and its text, one reply: a reviewer decides
                 return replace(d, relevance=judged, at_odds=True)
@@ -435,10 +510,18 @@ class Drafter:
             fault = "it does not answer the question"
         if fault is None:
             return replace(d, relevance=judged)
+        if fault == _OTHER_PRODUCT and model and not (d.reused or d.stated):
+            # the model's own reply spoke of another product: its choice came from the same reading,
+            # so the reply is set aside whole, as one in another script is (issue #59, item 3)
+            return replace(
+                d, answer="", choice=None, confidence=None, status=DraftStatus.NO_CONTEXT, error=set_aside(fault)
+            )
         if d.choice or d.from_product:  # the choice stands alone (without a dropdown, as the text it led)
             kept = d.citations[0].quote if d.choice is None and d.from_product else ""
             quotes = d.citations[:1] if d.from_product else d.citations
-            return replace(d, answer=kept, citations=quotes, relevance=judged)
+            return replace(
+                d, answer=kept, citations=quotes, relevance=judged, no_text=f"the text was set aside: {fault}"
+            )
         return replace(d, answer="", status=DraftStatus.NO_CONTEXT, error=set_aside(fault), relevance=judged)
 
     def support(self, question: str | QuestionVectors, citations: Sequence[Citation]) -> float | None:
@@ -488,6 +571,7 @@ class Drafter:
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing, judged = "", (), None, None
+        no_text: str | None = None
         names = excluded_names(self.other_products(), third_parties_of(self.kb.documents()))
         shared = (
             shared_explanation(near, e.choice, self.library.encoder.encode_passages, names) if self.library else None
@@ -515,22 +599,25 @@ class Drafter:
             )
             text, doc_citations, backing = self._quoted(found)
             judged = found.relevance if text else None
-            # no sentence to quote, but one speaks to the question as a quote must (SUPPORT_MIN):
-            # the model explains the choice from those passages, the last source (with none, its
-            # quotes could not be supported: no call)
-            if not text and best_sentence(
-                vector,
-                hits,
-                self.kb.encoder,
-                self.third_party,
-                self.other_products(),
-                None,
-                SUPPORT_MIN,
-                choice=e.choice,
-                asked=q.text,
-                product=self.product,
-            ):
-                text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
+            # no sentence to quote: the model explains the choice from the company's passages, the
+            # last source, only when a text of it could pass (explanation.worth_asking, #59 item 6:
+            # the relevance test on the passages first); else no call, and the draft says why
+            if not text:
+                own = self.for_the_company(q.text, retrieved)
+                no_text = worth_asking(
+                    vector,
+                    list(own.hits),
+                    self.kb.encoder,
+                    self.third_party,
+                    self.other_products(),
+                    choice=e.choice,
+                    asked=q.text,
+                    product=self.product,
+                    past=a.references,
+                )
+                if no_text is None:
+                    text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
+                    no_text = None if text else "the model's explanation did not speak to the question"
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
             text, choice = _led_by(choice, text, q.text), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -551,6 +638,7 @@ class Drafter:
             past_answers=tuple(choice_label(x) for x in voters),
             reused_due=overdue(e),
             relevance=judged,
+            no_text=no_text if not text else None,
         )
 
     def _stated(self, a: Asking) -> Draft | None:
@@ -817,6 +905,9 @@ _NOT_JUDGED = (
 )
 
 
+_OTHER_PRODUCT = "it speaks for another product"
+
+
 def _since(a: Asking) -> float:
     """Seconds since drafting ``a`` began."""
     return time.perf_counter() - a.started
@@ -828,13 +919,15 @@ def _has_qualifier(drafter: Drafter, a: Asking) -> bool:
 
 
 # The answer sources, in order (docs/drafting.md, "The order of the sources"): the first that
-# applies and drafts gives the draft. A reference (engine/drafting/reference.py) comes before other
-# products' choice and the model: the question asks for a document, and the company has one
+# applies and drafts gives the draft. What two or more other products answered to a narrative in the
+# same sentences is the company's answer (engine/drafting/company_text.py), asked before a reference.
+# A reference (engine/drafting/reference.py) comes before other products' choice and the model: the question asks for a document, and the company has one
 # (another product's bare Yes says nothing of it).
 SOURCES: tuple[AnswerSource, ...] = (
     AnswerSource("profile", always, Drafter._profile_fact),
     AnswerSource("own_past", Drafter._has_own_past, Drafter._own_past),
     AnswerSource("stated", _has_qualifier, Drafter._stated),
+    AnswerSource("company_text", Drafter._asks_company_narrative, Drafter._company_text),
     AnswerSource("reference", Drafter._asks_for_reference, Drafter._reference),
     AnswerSource("other_products", Drafter._has_other_products_choice, Drafter._other_products_choice),
     AnswerSource("documents", always, Drafter._documents),

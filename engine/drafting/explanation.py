@@ -45,9 +45,16 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from engine.core.types import Hit
-from engine.drafting.explanation_rules import asks_provider, contradicts, provider_says, standing_alone
+from engine.drafting.confidence import SUPPORT_MIN
+from engine.drafting.explanation_rules import (
+    asks_provider,
+    contradicts,
+    customers_duty,
+    provider_says,
+    standing_alone,
+)
 from engine.drafting.product_names import names_another_product
-from engine.drafting.relevance import Relevance, relevance_of
+from engine.drafting.relevance import MODEL_HOPE, Relevance, relevance_of
 from engine.index.embed.dense import DenseEncoder
 from engine.index.sentences import sentence_spans, without_headings
 
@@ -150,6 +157,49 @@ def best_sentence(
     return Explanation(shown_text, quote.strip(), hit, judged[i].question, judged[i])
 
 
+def worth_asking(
+    question: np.ndarray,
+    hits: Sequence[Hit],
+    encoder: DenseEncoder,
+    third_party: Callable[[str], str | None],
+    other_products: Iterable[str] = (),
+    *,
+    choice: str | None = None,
+    asked: str | None = None,
+    product: str | None = None,
+    past: np.ndarray | None = None,
+) -> str | None:
+    """Whether the model, asked to explain ``choice`` from ``hits``, could write a text that passes
+    (issue #59, item 6): the relevance test run on the passages' sentences first (the candidates of
+    :func:`best_sentence`). None when it could: a sentence speaks to the question as a quote must
+    (``SUPPORT_MIN``) and, when the near-identical past answers give a yardstick (``past``), one of
+    those says what they say at ``MODEL_HOPE`` or more (the model writes from these sentences; a
+    text of it that passes is as close to the past answers as its closest sentence, within
+    ``REFERENCE_MIN − MODEL_HOPE``). Else why not, as results.jsonl says it (``Draft.no_text``).
+
+    A bar on the sentences' cosine with the question alone was measured and not taken: on the
+    Canvas Credentials Full (docs/benchmarks.md) the 15 calls that ended in a kept text had a best
+    sentence at 0.32–0.63 and the 50 that did not at 0.31–0.63; ``QUESTION_FLOOR`` (0.40) would
+    have saved 19 calls and lost 3 of the 15 texts."""
+    candidates = _candidates(hits, third_party, (tuple(other_products), product), None, choice, asked)
+    if not candidates:
+        return "no sentence of the documents in scope stands alone on this question"
+    vectors = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32)
+    judged = [r for r in relevance_of(vectors, question, past) if r.question >= SUPPORT_MIN]
+    if not judged:  # its quotes could not be supported (the cosine a quote needs)
+        return (
+            f"no sentence of the documents in scope speaks to the question (cosine under {SUPPORT_MIN:.2f}): "
+            "a text written from them would not pass"
+        )
+    best = max((r.reference for r in judged if r.reference is not None), default=None)
+    if best is not None and best < MODEL_HOPE:
+        return (
+            f"no sentence of the documents says what the past answers say (best cosine {best:.2f}, under "
+            f"{MODEL_HOPE:.2f}): a text written from them would not pass"
+        )
+    return None
+
+
 def _candidates(
     hits: Sequence[Hit],
     third_party: Callable[[str], str | None],
@@ -173,6 +223,8 @@ def _candidates(
             text = standing_alone(shown(s))
             if text is None or names_another_product(text, names, product):
                 continue
+            if third_party(hit.chunk.doc) is not None and customers_duty(text):
+                continue  # the provider's customers' duty is no practice of the provider's (#59)
             if not (asked is not None and contradicts(choice, text, asked)):
                 out.append((hit, s, text))
     return out
@@ -186,4 +238,5 @@ __all__ = [
     "is_statement",
     "sentences_of",
     "shown",
+    "worth_asking",
 ]

@@ -309,6 +309,23 @@ def asks_provider(question: str) -> bool:
     return bool(PROVIDER_TOPICS.search(question))
 
 
+# what a provider's document says its customers must do ("Customers are responsible for establishing
+# documented policies … with third-party entities", GCP's SOC 3): the company's own duty under the
+# provider's model, not what the provider does (issue #59, item 4)
+_CUSTOMERS_DUTY = re.compile(
+    r"^(?:the\s+)?(?:customers?|user entit(?:y|ies)|clients?|subscribers?|tenants?)"
+    r"(?:\s+of\s+[\w ]{1,30}?)?(?:\s+(?:also|therefore|generally|ultimately))?"
+    r"\s+(?:(?:are|is|remain|will be)\s+(?:solely\s+|also\s+|fully\s+)?(?:responsible|required|expected|accountable)"
+    r"|should|must|shall|need to|needs to)\b|\bcustomer(?:s['’]|['’]s)?\s+responsibilit",
+    re.I,
+)
+
+
+def customers_duty(sentence: str) -> bool:
+    """``sentence`` (a provider's) states what the provider's customers must do, not what it does."""
+    return bool(_CUSTOMERS_DUTY.search(sentence.strip()))
+
+
 def provider_says(provider: str, sentence: str) -> str:
     """A third party's sentence as a draft shows it: never as the company's own practice."""
     return f"{provider}, the third-party provider, states: {sentence}"
@@ -319,6 +336,7 @@ __all__ = [
     "about_the_sources",
     "asks_provider",
     "contradicts",
+    "customers_duty",
     "is_definition",
     "names_any",
     "opens_with_the_other",

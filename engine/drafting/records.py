@@ -155,6 +155,13 @@ class Draft:
     language: str | None = None
     english: str | None = None
     untranslated: bool = False
+    # a narrative other products answered in different words (issue #59): the products whose past
+    # answers say otherwise than the text (or, with no text shared by two of them, every one's):
+    # the draft says so and is in Review first (engine/drafting/company_text.py)
+    text_differs: tuple[str, ...] = ()
+    # why a drafted row has no text (issue #59, item 6): no sentence could pass, so the model was
+    # not asked; the model's text did not pass; the text was set aside (and why)
+    no_text: str | None = None
 
     @classmethod
     def of(
@@ -338,6 +345,8 @@ class Draft:
             "language": self.language,
             "english": self.english,
             "untranslated": self.untranslated,
+            "text_differs": list(self.text_differs),
+            "no_text": self.no_text if self.status is DraftStatus.DRAFTED and not self.answer else None,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -385,6 +394,8 @@ class Draft:
             d.get("language"),
             d.get("english"),
             bool(d.get("untranslated", False)),
+            tuple(d.get("text_differs") or ()),
+            d.get("no_text"),
         )
 
 

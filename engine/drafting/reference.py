@@ -22,6 +22,10 @@ sentence or two>", the sentences quoted word for word and cited, no model call.
   a disciplined, continual, and ongoing process." opens Application Security and says nothing of
   web vulnerabilities), among its first ``SECTION_SENTENCES``; none: no reference.
 
+A Yes/No row whose guidance asks for a reference to a documented plan ("Do you have a
+well-documented Business Continuity Plan (BCP) …?": :func:`documented_topic`) gets the same
+reference as its explanation when its Yes has none (issue #59, item 2).
+
 Only the company's and the drafted product's documents are read (never a third party's: a
 provider's section is not the company's reference).
 """
@@ -60,6 +64,23 @@ def reference_topic(question: str) -> str | None:
         return None
     topic = re.split(r"\s*\((?:i\.e\.|e\.g\.)|[.;]\s", m.group("topic"))[0].strip(" .:")
     return topic or None
+
+
+# "Do you have a well-documented Business Continuity Plan (BCP) that is tested annually?": a Yes/No
+# row whose guidance asks for a reference to the plan (the HECVAT's "Provide a reference to your BCP
+# and supporting documentation"): the documented plan, policy or programme is the topic
+_DOCUMENTED = re.compile(
+    r"\b(?:well[- ])?documented\s+(?P<topic>(?:[\w&/-]+\s+){0,5}?(?:plan|policy|policies|program|programme)"
+    r"(?:\s*\([A-Z/]{2,8}\))?)",
+    re.I,
+)
+
+
+def documented_topic(question: str) -> str | None:
+    """The documented plan, policy or programme a Yes/No question asks about ("your well-documented
+    Business Continuity Plan (BCP)"), whose reference its guidance asks for; None for any other."""
+    m = _DOCUMENTED.search(" ".join(question.split()))
+    return m.group("topic").strip() if m else None
 
 
 def _stems(text: str) -> set[str]:
@@ -169,4 +190,12 @@ def reference_answer(section: Section, sentences: Sequence[str]) -> str:
     return f"Described in {section.title}, {section.pages}: {said}"
 
 
-__all__ = ["SUMMARY_SENTENCES", "Section", "find_section", "opening_sentences", "reference_answer", "reference_topic"]
+__all__ = [
+    "SUMMARY_SENTENCES",
+    "Section",
+    "documented_topic",
+    "find_section",
+    "opening_sentences",
+    "reference_answer",
+    "reference_topic",
+]

@@ -60,6 +60,9 @@ RESTATES_ADDS = 2  # content words of its own a text saying the question back ma
 # the stems of the model's words around a restated question ("Yes, the company …, as stated in the cited sources")
 _SAYS_NOTHING = frozenset({"yes", "compani", "state", "cite", "sourc", "provid", "context", "instructur"})
 REFERENCE_WORDS = 5  # a past explanation of fewer words ("Yes.", "See DOCU-04") is no yardstick
+# the model is asked to explain a choice only when a sentence of its passages says what the past
+# answers say at least this well (explanation.worth_asking, issue #59 item 6; docs/benchmarks.md)
+MODEL_HOPE = 0.40
 REFERENCES = 2  # past explanations it takes to be the company's answer (one is one product's wording)
 
 
@@ -146,6 +149,7 @@ def relevance(
 
 
 __all__ = [
+    "MODEL_HOPE",
     "MODEL_QUESTION_MIN",
     "QUESTION_FLOOR",
     "QUESTION_MIN",

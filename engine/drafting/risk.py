@@ -22,7 +22,8 @@ makes: the drafts at or above ``REVIEW_FIRST_RISK``.
   outside it), ordered by risk.
 
 A text without a choice has no right or wrong here: a model's narrative is in the list (its
-stratum's risk is set at the threshold: someone must read what the model wrote), a past
+stratum's risk is set at the threshold: someone must read what the model wrote), and so is a
+narrative other products answered in different words (``text_differs``, issue #59); a past
 answer's or a profile fact's text is not — unless the past answers behind it disagree: a dispute
 is a dispute whether a dropdown holds the choice or the choice leads the text ("Yes — …"), and
 its risk is the disputed stratum's, never 0 (#50).
@@ -52,6 +53,8 @@ class Draft(Protocol):
     stated: str | None
     reused_due: str | None
     at_odds: bool
+    text_differs: tuple[str, ...]
+    citations: tuple  # of engine/drafting/records.py Citation
 
     @property
     def inherited_from(self) -> str | None: ...
@@ -87,7 +90,13 @@ CALIBRATION: dict[str, tuple[int, int]] = {
 REVIEW_FIRST_RISK = 0.05
 UNSEEN = 0.5  # the risk of what the calibration never saw
 PRIOR = 2.0  # choices' worth of the parent stratum's risk in a stratum's (stratum_risk)
-TEXT_RISK = {"model:text": REVIEW_FIRST_RISK, "own:text": 0.0, "other:text": 0.0, "profile": 0.0}
+TEXT_RISK = {
+    "model:text": REVIEW_FIRST_RISK,
+    "own:text": 0.0,
+    "other:text": 0.0,
+    "profile": 0.0,
+    "text:disputed": REVIEW_FIRST_RISK,  # other products answered the narrative in other words (issue #59)
+}
 
 
 def _share(draft: Draft) -> float:
@@ -108,6 +117,8 @@ def stratum(draft: Draft) -> str | None:
         return "profile"
     if draft.stated:
         return "stated"
+    if draft.text_differs and not draft.choice:  # a narrative the products answered differently: read it
+        return "text:disputed"
     if draft.reused:
         who = "other" if draft.from_product else "own"
         if len(draft.past_choices) > 1:  # a dispute, whether or not a dropdown holds the choice (#50)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core.types import DraftStatus
+from engine.core.types import DraftStatus, SourceKind
+from engine.drafting.company_text import origin_line
 from engine.drafting.risk import REVIEW_FIRST_RISK, Draft, risk_of
 from engine.questionnaire.language import Language
 
@@ -69,6 +70,15 @@ def past_answers(draft: Draft) -> Warning | None:
     return Warning(f"{choice}: {said}", details, "history", quiet=True)
 
 
+def _company_products(draft: Draft) -> tuple[str, ...]:
+    """The products whose past answers a company text (a narrative without a choice) is the same
+    in, as its citations name them; () for any other draft."""
+    if draft.choice or not draft.reused or not draft.from_product:
+        return ()
+    cited = tuple(dict.fromkeys(c.product for c in draft.citations if c.kind is SourceKind.LIBRARY and c.product))
+    return cited if len(cited) >= 2 else ()
+
+
 def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     """The reasons to look at a drafted answer, one line each; () when it is not a draft."""
     if draft.status is not DraftStatus.DRAFTED:
@@ -86,7 +96,10 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     third = draft.inherited_from
     if third:
         out.append(Warning(f"Only a third party's document supports this ({third})", icon="handshake"))
-    if draft.text_source == "shared_past":
+    company = _company_products(draft)
+    if draft.text_source == "shared_past" and company:  # a narrative several products answered alike (#59)
+        out.append(Warning(origin_line(company), tuple(draft.past_answers), "groups", quiet=not draft.text_differs))
+    elif draft.text_source == "shared_past":
         out.append(
             Warning(
                 "The text comes from other products' past answers (their names left out)",
@@ -94,6 +107,14 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
                 quiet=True,
             )
         )
+    if draft.text_differs:
+        who = ", ".join(draft.text_differs)
+        line = (
+            f"Other products answered this in other words ({who}): check which is right"
+            if company
+            else f"Other products answered this in different words ({who}): none is the company's"
+        )
+        out.append(Warning(line, tuple(draft.text_differs), "call_split"))
     if draft.at_odds:
         out.append(Warning(f"The text seems to say the opposite of {draft.choice}: check which is right", icon="rule"))
     if draft.stated:

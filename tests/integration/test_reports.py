@@ -114,10 +114,11 @@ def test_the_coverage_counts_equal_those_of_results_jsonl_and_the_review_store(c
         found = {r.key: (r.basis.value, r.outcome.value, bool(r.gaps)) for r in report.rows}
         assert found == expected, {k: (found[k], expected[k]) for k in found if found[k] != expected[k]}
         # the tables' figures are those counts
-        by_source = {row[0]: row[1].value for row in report.tables()[1].rows}
+        tables = {t.name: t for t in report.tables()}
+        by_source = {row[0]: row[1].value for row in tables["By source"].rows}
         labels = {r.basis.value: r.basis.label for r in report.rows}
         assert by_source == {labels[b]: n for b, n in Counter(b for b, _, _ in expected.values()).items()}
-        sections = report.tables()[2]
+        sections = tables["By section"]
         assert sum(f.value for f in sections.column("Rows")) == len(report.rows)
         assert sum(f.value for f in sections.column("Gaps")) == sum(g for *_, g in expected.values())
         trend = next(t for t in report.trends if t.project.id == pid)

@@ -209,3 +209,39 @@ def test_the_html_is_escaped_self_contained_and_links_each_figure():
     assert "<script>" not in page and "&lt;script&gt;" in page and "Report &lt;1&gt;" in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
     assert '<a href="#f1">2</a>' in page and 'id="f1"' in page and "&lt;b&gt;bold&lt;/b&gt;" in page
+
+
+def test_the_choice_and_the_text_rest_on_their_own_sources():
+    """Issue #59, item 7: a choice another product gave with a text the model wrote rests on that
+    product's past answer, its text on the model; a narrative several products answered alike rests
+    on the company's shared text, named with the products."""
+    from engine.review.reports.basis import text_basis_of
+
+    entries = {("own.xlsx", "Q", 5): _entry(1, "own.xlsx", "Alpha")}
+    worded = Citation("policy.pdf", SourceKind.PDF, "Keys rotate yearly.", AnchorLabel.VERIFIED, 99.0, 0.8, page=2)
+    crossed = _draft(
+        reused=True, from_product="Beta", answer="We encrypt everything.", citations=(_past("b.xlsx", "Beta"), worded)
+    )
+    assert basis_of(_item(crossed), entries, "Alpha").basis is Basis.OTHER_PRODUCT
+    text = text_basis_of(_item(crossed), entries, "Alpha")
+    assert text.basis is Basis.MODEL and text.source == "the model's wording (from policy.pdf, page 2)"
+    company = _draft(
+        reused=True, from_product="Beta", choice=None, answer="Instructure, Inc. was founded in 2008.",
+        citations=(_past("b.xlsx", "Beta"), _past("g.xlsx", "Gamma")),
+    )  # fmt: skip
+    said = text_basis_of(_item(company), entries, "Alpha")
+    assert said.basis is Basis.COMPANY_PAST and said.source == "the same in Beta, Gamma"
+    bare = _draft(reused=True, from_product="Beta", answer="", citations=(_past("b.xlsx", "Beta"),))
+    assert text_basis_of(_item(bare), entries, "Alpha").basis is Basis.NOTHING
+
+
+def test_the_coverage_report_opens_with_its_summaries_and_ends_with_its_rows():
+    from engine.review.reports.coverage import CoverageReport
+    from storage.review_store import Project
+
+    project = Project(1, "Q.xlsx", "q.xlsx", "0" * 64, "2026-01-01", "Alpha")
+    report = CoverageReport(project, (), (), (), ())
+    names = [t.name for t in report.tables()]
+    assert names[0] == "By source" and names[1] == "Texts by source" and names[-1] == "Rows"
+    rows = next(t for t in report.tables() if t.name == "Rows")
+    assert rows.columns[3:7] == ("Rests on", "Source", "Text rests on", "Text source")

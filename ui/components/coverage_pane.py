@@ -43,6 +43,8 @@ def coverage_section(ws: Workspace, pid: int) -> None:
     for tab, name in zip(tabs[1:3], ("By source", "By section")):
         with tab:
             _figures(tables[name], f"coverage_{name}", names, pid)
+    with tabs[1]:  # the texts apart from the choices (#59)
+        _figures(tables["Texts by source"], "coverage_texts", names, pid)
     with tabs[3]:
         _trends(report, tables, names, pid)
     with tabs[4]:

@@ -7,7 +7,9 @@ A reused past answer is told apart by the product of the library entry it cites 
 citation's file, sheet and row: :meth:`engine.index.library.AnswerLibrary.by_place`): the
 questionnaire's own product, or none (company-wide). Another product's answer gives only its
 choice (engine/drafting/cross_product.py), so such a row rests on it whatever explains the choice.
-Otherwise the draft's ``text_source`` (engine/drafting/records.py) says where the text came from."""
+Otherwise the draft's ``text_source`` (engine/drafting/records.py) says where the text came from.
+What the text rests on is read apart (:func:`text_basis_of`, issue #59): a choice from other
+products whose text the model wrote rests on another product's past answer, its text on the model."""
 
 from __future__ import annotations
 
@@ -94,6 +96,36 @@ def basis_of(item: ReviewItem, entries: Mapping[Place, LibraryEntry], product: s
         documents = [c for c in draft.citations if c.kind is not SourceKind.LIBRARY]
         return Resting(Basis.DOCUMENT, _document(documents[0]) if documents else draft.stated)
     return _from_text(draft, entries, product)
+
+
+def text_basis_of(item: ReviewItem, entries: Mapping[Place, LibraryEntry], product: str | None) -> Resting:
+    """What ``item``'s latest draft's **text** rests on, apart from its choice (issue #59, item 7):
+    a choice taken from other products can carry a document's sentence, the company's text or the
+    model's wording. This product's or a company-wide past answer, the company's text several
+    products share, a document (a sentence, a section, a provider's named), the profile, the model,
+    or nothing (no text: the reason when the draft says one)."""
+    draft = item.draft
+    if item.state is ReviewState.NOT_REQUIRED or draft is None or draft.status is DraftStatus.NOT_REQUIRED:
+        return Resting(Basis.NOT_REQUIRED if item.state is ReviewState.NOT_REQUIRED else Basis.NOT_DRAFTED, "")
+    source = draft.text_source
+    if draft.status is not DraftStatus.DRAFTED or source is None:
+        return Resting(Basis.NOTHING, draft.error or "no text")
+    past = [c for c in draft.citations if c.kind is SourceKind.LIBRARY]
+    documents = [
+        c for c in draft.citations if c.kind is not SourceKind.LIBRARY and c.label is not AnchorLabel.UNVERIFIED
+    ]
+    if source == TextSource.PROFILE.value:
+        return Resting(Basis.PROFILE, f"profile: {draft.profile_fact}")
+    if source == TextSource.OWN_PAST.value and past:
+        return _own_past(past[0], entries, product)
+    if source == TextSource.SHARED_PAST.value:
+        products = [c.product for c in past if c.product]
+        said = dict.fromkeys(products[1:] if draft.choice and len(products) > 1 else products)
+        return Resting(Basis.COMPANY_PAST, "the same in " + ", ".join(p for p in said if p))
+    if source in (TextSource.OWN_DOCUMENT.value, TextSource.REFERENCE.value, TextSource.THIRD_PARTY.value):
+        return Resting(Basis.DOCUMENT, _document(documents[0]) if documents else (draft.reference or ""))
+    cited = f" (from {_document(documents[0])})" if documents else ""
+    return Resting(Basis.MODEL, f"the model's wording{cited}")
 
 
 def _own_past(c: Citation, entries: Mapping[Place, LibraryEntry], product: str | None) -> Resting:

@@ -75,14 +75,21 @@ class CoverageReport:
     def gaps(self) -> list[ReportRow]:
         return [r for r in self.rows if r.gaps]
 
+    def text_sources(self) -> dict[Basis, list[ReportRow]]:
+        """The rows by what their text rests on (apart from the choice), every basis listed."""
+        return {b: [r for r in self.rows if r.text_basis is b] for b in Basis}
+
     def tables(self) -> list[Table]:
+        """The summaries first (by source, the texts by source, by section, gap topics, trends,
+        acceptance), the table of every row last (issue #59, item 7)."""
         return [
-            self._rows(),
             self._sources(),
+            self._texts(),
             self._sections(),
             self._topics(),
             _trends(self.trends),
             _acceptance(self.acceptance),
+            self._rows(),
         ]
 
     def _figure(self, what: str, rows: Sequence[ReportRow]) -> Figure:
@@ -96,6 +103,8 @@ class CoverageReport:
                 r.question,
                 r.basis.label,
                 r.source or None,
+                r.text_basis.label,
+                r.text_source or None,
                 r.state.label,
                 r.outcome.label,
                 r.by,
@@ -109,8 +118,10 @@ class CoverageReport:
         )
         return Table(
             "Rows",
-            "Every row: what its answer rests on, where the review stands and who decided, why it is a gap.",
-            ("Row", "Section", "Question", "Rests on", "Source", "Status", "Decision", "By", "When", "Held by")
+            "Every row: what its choice (or its whole answer) rests on and what its text rests on, where the "
+            "review stands and who decided, why it is a gap.",
+            ("Row", "Section", "Question", "Rests on", "Source", "Text rests on", "Text source")
+            + ("Status", "Decision", "By", "When", "Held by")
             + ("Gaps", "Choice", "Answer"),
             rows,
         )
@@ -124,6 +135,25 @@ class CoverageReport:
         )
         return Table(
             "By source", "The rows by what their latest draft rests on.", ("Rests on", "Rows", "Share %"), rows
+        )
+
+    def _texts(self) -> Table:
+        total = len(self.rows)
+        rows = tuple(
+            (
+                b.label,
+                self._figure(f"text from {b.label}", found),
+                round(100 * len(found) / total, 1) if total else None,
+            )
+            for b, found in self.text_sources().items()
+            if found
+        )
+        return Table(
+            "Texts by source",
+            "The rows by what the text of their latest draft rests on, apart from its choice: a choice from another "
+            "product's past answer can carry a document's sentence, the company's shared text or the model's wording.",
+            ("Text rests on", "Rows", "Share %"),
+            rows,
         )
 
     def _sections(self) -> Table:

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 from engine.core.types import Action
 from engine.index.library import LibraryEntry, choice_key
-from engine.review.reports.basis import Basis, Place, basis_of
+from engine.review.reports.basis import Basis, Place, basis_of, text_basis_of
 from engine.review.reports.tables import Ref
 from engine.review.review import ReviewItem, ReviewState
 from storage.review_store import Project
@@ -85,6 +85,9 @@ class ReportRow:
     answer: str
     choice: str | None
     gaps: tuple[Gap, ...]
+    # what the text rests on, apart from the choice (basis.py ``text_basis_of``, issue #59)
+    text_basis: Basis = Basis.NOTHING
+    text_source: str = ""
 
     @property
     def ref(self) -> Ref:
@@ -143,6 +146,7 @@ def report_rows(
     rows = []
     for item in items:
         resting = basis_of(item, entries, project.product)
+        text = text_basis_of(item, entries, project.product)
         outcome = outcome_of(item)
         decision = item.decision
         rows.append(
@@ -163,6 +167,8 @@ def report_rows(
                 item.answer,
                 item.choice,
                 gaps_of(resting.basis, outcome, item.holder),
+                text.basis,
+                text.source,
             )
         )
     return rows
