@@ -28,7 +28,7 @@ from engine.core.types import FileProblem, IngestError
 ROOT = Path(__file__).resolve().parents[2]
 _CHILD = "from engine.app.read_apart import serve; serve()"
 _NEAR = 32 * 1_000_000  # a read whose peak came this close to the ceiling met it, whatever it raised
-_PRELOAD = ("pymupdf", "engine.questionnaire.formats", "engine.questionnaire.pdf_reader", "engine.ingest")
+_PRELOAD = ("pymupdf", "engine.questionnaire.formats", "engine.questionnaire.pdf.reader", "engine.ingest")
 
 
 class UploadStopped(IngestError):

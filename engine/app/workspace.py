@@ -41,10 +41,10 @@ from engine.index.profile import Profile, row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
-from engine.questionnaire.date_format import read_ahead
 from engine.questionnaire.formats import SUFFIXES, document_format
 from engine.questionnaire.language import LanguageSetting
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
+from engine.questionnaire.sheet.date_format import read_ahead
 from engine.questionnaire.solicitation import Shredded
 from engine.review.compliance_matrix import compliance_matrix_bytes, entries_from_review, response_outline_bytes
 from engine.review.draft_run import DraftRun, draft_questionnaire, questionnaire_language, to_draft

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from engine.questionnaire.docx_xml import Resolver, W
 from engine.questionnaire.places import PlaceKind, place_key
-from engine.questionnaire.reader import Questionnaire
+from engine.questionnaire.records import Questionnaire
+from engine.questionnaire.word.xmltree import Resolver, W
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "places.json"
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire, read_questionnaire
+from engine.questionnaire.export import export
 from engine.questionnaire.formats import DOCUMENT_SUFFIXES
 from engine.questionnaire.places import Unwritten, response_only
-from engine.review.export import export
-from engine.review.writes import CellWrite
+from engine.questionnaire.writes import CellWrite
 
 
 def every_answer(q: Questionnaire) -> list[CellWrite]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.qualifiers import answer_of, find_qualifiers, gates, is_na, question_key
-from engine.questionnaire.reader import Questionnaire
+from engine.questionnaire.records import Questionnaire
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ questions are the fewer of the found and the counted). A file the reader refuses
 questions were found" has found none.
 
 The round trip: a form's every question gets an answer (a choice in turn, "Yes" for a box alone,
-"Answer N" or digits for comb fields), :func:`~engine.questionnaire.pdf_writer.write_pdf` writes
+"Answer N" or digits for comb fields), :func:`~engine.questionnaire.pdf.writer.write_pdf` writes
 them (its no-other-change check included) and the file is read again; a flat PDF's answers go
 into the Word response document (and its XLSX), read back paragraph by paragraph.
 """
@@ -35,14 +35,14 @@ import docx
 import pymupdf
 
 from engine.core.types import FileProblem
-from engine.questionnaire.pdf_layout import page_widgets
-from engine.questionnaire.pdf_questions import page_of_row
-from engine.questionnaire.pdf_reader import read_pdf_questionnaire
-from engine.questionnaire.pdf_writer import write_pdf
+from engine.questionnaire.export import CellWrite
+from engine.questionnaire.pdf.layout import page_widgets
+from engine.questionnaire.pdf.questions import page_of_row
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.pdf.response import write_response_docx, write_response_table
+from engine.questionnaire.pdf.writer import write_pdf
 from engine.questionnaire.places import PlaceKind, place_key
-from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError
-from engine.review.export import CellWrite
-from engine.review.pdf_response import write_response_docx, write_response_table
+from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "pdf.json"
 SUB = " — "

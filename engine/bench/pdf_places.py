@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pymupdf
 
-from engine.questionnaire.pdf_questions import page_of_row
+from engine.questionnaire.pdf.questions import page_of_row
 from engine.questionnaire.places import PlaceKind, place_key
-from engine.questionnaire.reader import Questionnaire
+from engine.questionnaire.records import Questionnaire
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "pdf_places.json"
 

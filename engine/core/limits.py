@@ -393,7 +393,7 @@ class Limits:
         """An open PDF's structure (engine/core/pdf_scan.py: its page tree, its form's fields, their
         rectangles, its content streams' inflated size), then its page count: before any page
         is loaded or laid out. What every PDF reader runs first (engine/ingest/pdf.py,
-        engine/questionnaire/pdf_reader.py). ``form``: its form's checks too (a questionnaire's reader;
+        engine/questionnaire/pdf/reader.py). ``form``: its form's checks too (a questionnaire's reader;
         indexing, which reads only the pages' text, leaves them out)."""
         over = scan_pdf(doc, name, PdfBounds(self.pages, self.page_fields, self.unzipped_bytes), form=form)
         if over is not None:
@@ -406,7 +406,7 @@ class Limits:
 
     def check_rulings(self, doc, name: str) -> None:
         """A flat PDF's ruling-line crossings, per page and in all (pdf_scan.rulings_over): before
-        its tables are looked for (engine/questionnaire/pdf_reader.py)."""
+        its tables are looked for (engine/questionnaire/pdf/reader.py)."""
         over = rulings_over(doc, self.page_crossings, self.crossings)
         if over is not None:
             raise self._over(name, over.limit, over.measured, over.needed)

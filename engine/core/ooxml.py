@@ -1,17 +1,17 @@
 """The worksheets of an .xlsx/.xlsm package as ``xl/workbook.xml`` and its relationships list them
 (name, zip member, visibility, position): read by the size limits (engine/core/limits.py, to name a
-sheet in a message) and by the questionnaire reader (engine/questionnaire/validation.py). Its XML,
-like every part of an uploaded file the product parses itself (engine/questionnaire/validation.py,
-engine/review/export.py), is read through defusedxml: a part that declares entities (an external
+sheet in a message) and by the questionnaire reader (engine/questionnaire/sheet/validation.py). Its XML,
+like every part of an uploaded file the product parses itself (engine/questionnaire/sheet/validation.py,
+engine/questionnaire/export.py), is read through defusedxml: a part that declares entities (an external
 file, nested "billion laughs") raises ``defusedxml.DefusedXmlException`` and is never expanded. The
-Word questionnaire reader parses with lxml (engine/questionnaire/docx_package.py: entities never
+Word questionnaire reader parses with lxml (engine/questionnaire/word/package.py: entities never
 resolved, no network, no DTD loaded) and refuses the same parts by the same rule,
 :func:`declares_entities`, before lxml sees them.
 Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
 zip package (an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the
 export refuse, each with its own message; and the one copy of a package with some parts replaced,
-:func:`copy_package`, that the workbook export (engine/review/export.py) and the Word writer
-(engine/questionnaire/docx_writer.py) write through."""
+:func:`copy_package`, that the workbook export (engine/questionnaire/export.py) and the Word writer
+(engine/questionnaire/word/writer.py) write through."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def word_main_part(zf: zipfile.ZipFile) -> str | None:
     """The zip member of a Word package's main document part, whatever its name: the target of
     the package's ``officeDocument`` relationship (``_rels/.rels``), else ``word/document.xml``;
     names compared ignoring case, as Word does. None: neither is there. The one rule every reader
-    and every limit follows (engine/core/limits.py, engine/questionnaire/docx_package.py), so that
+    and every limit follows (engine/core/limits.py, engine/questionnaire/word/package.py), so that
     a limit applies to the part actually read (issue #56: a main part renamed
     ``word/main2.xml`` was read past the character limit). defusedxml refuses a ``.rels`` part
     that declares entities (``defusedxml.DefusedXmlException``)."""

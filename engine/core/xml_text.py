@@ -1,7 +1,7 @@
-"""The one rule for text written into XML — the Word export (engine/questionnaire/docx_writer.py),
-the export into the customer's workbook (engine/review/export.py), the workbooks the product makes
-(packets, a flat PDF's answers, reports: engine/review/workbook_text.py, reports/xlsx.py) and a flat
-PDF's Word response document (engine/review/pdf_response.py): what XML 1.0 cannot hold is dropped.
+"""The one rule for text written into XML — the Word export (engine/questionnaire/word/writer.py),
+the export into the customer's workbook (engine/questionnaire/export.py), the workbooks the product makes
+(packets, a flat PDF's answers, reports: engine/core/workbook_text.py, reports/xlsx.py) and a flat
+PDF's Word response document (engine/questionnaire/pdf/response.py): what XML 1.0 cannot hold is dropped.
 
 XML 1.0 allows tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD and U+10000–U+10FFFF.
 Everything else goes: the other C0 control characters, lone surrogates, and the non-characters

@@ -8,7 +8,7 @@ profile, and contact details checked in every other draft.
   (highlighted; engine/index/profile_documents.py), nothing for a fact a responder set. A fact that
   points to another row ("See GNRL-08 for …") is re-pointed to the target questionnaire's row
   asking for the same fact (``rows``), and not used when it has none. A date question gets the
-  drafting date in the questionnaire's format (engine/questionnaire/date_format.py: the answer
+  drafting date in the questionnaire's format (engine/questionnaire/sheet/date_format.py: the answer
   cell's date format, a format its question or row names, the dates already written in the
   workbook, else ISO); the export writes it into a date cell as a date and into any other cell
   as that text. A contact or a link the profile lacks (``PROFILE_ONLY_KEYS``) is not drafted at
@@ -42,7 +42,7 @@ from engine.drafting.records import Citation, Draft
 from engine.index.profile import DATE_KEY, PROFILE_ONLY_KEYS, Fact, Profile, fact_key, profile_of, saved_path
 from engine.index.profile_documents import facts_of_documents
 from engine.questionnaire import Question
-from engine.questionnaire.date_format import date_format
+from engine.questionnaire.sheet.date_format import date_format
 
 
 class ProfileAnswers:

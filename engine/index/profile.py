@@ -39,7 +39,7 @@ Answering: a question asking for a fact (:func:`fact_key`) of the product drafte
 answered with the fact, exactly, without the model; its citation is the past questionnaire the
 fact came from (or "profile" for a fact set by hand). A date question ("Date", DATE-01, or "Date (MM/DD/YYYY)"
 with the format it expects) gets the drafting date, in the questionnaire's format
-(engine/questionnaire/date_format.py). A product's fact is never used for another product; a fact only another product's
+(engine/questionnaire/sheet/date_format.py). A product's fact is never used for another product; a fact only another product's
 past answers give is not a company fact unless the company's questionnaires agree on it.
 """
 
@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from engine.core.files import write_atomic
-from engine.questionnaire.date_format import FORMAT_HINT
+from engine.questionnaire.sheet.date_format import FORMAT_HINT
 from storage.library_store import LibraryEntry
 
 PROFILE_FILE = "profile.json"
@@ -241,7 +241,7 @@ def same_vendor(a: str, b: str) -> bool:
 def fact_key(question: str) -> str | None:
     """The profile fact a question asks for, from its wording; None for any other question. A Word
     document's label read with its context ("Supplier questionnaire: Vendor Name": its heading or
-    table title, engine/questionnaire/docx_tables.py) is read as its label alone when that label
+    table title, engine/questionnaire/word/tables.py) is read as its label alone when that label
     names the vendor or its product itself ("Subcontractor: Company Name" is not the vendor's)."""
     text = " ".join((question or "").split())
     if len(text) > 80:

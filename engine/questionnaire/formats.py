@@ -1,13 +1,13 @@
 """The questionnaire formats, in one table: which suffixes are read, by what, and what writes the
 answers back into the original file.
 
-Spreadsheets (.xlsx, .xlsm, .csv) are read by engine/questionnaire/reader.py and written back by
-engine/review/export.py, cell by cell. A document format reads its questions into the same
+Spreadsheets (.xlsx, .xlsm, .csv) are read by engine/questionnaire/sheet/reader.py and written back by
+engine/questionnaire/export.py, cell by cell. A document format reads its questions into the same
 records (its answer places in ``Questionnaire.places``: engine/questionnaire/places.py) and
 writes the answers back through its own writer: adding a format is one entry of
-:data:`DOCUMENTS`. A PDF is read by engine/questionnaire/pdf_reader.py: a form's answers go into
+:data:`DOCUMENTS`. A PDF is read by engine/questionnaire/pdf/reader.py: a form's answers go into
 its fields (pdf_writer.py); a flat PDF has no answer place, so its answers go into a Word response
-document (engine/review/export.py sends them there: engine/review/pdf_response.py). Formats that
+document (engine/questionnaire/export.py sends them there: engine/questionnaire/pdf/response.py). Formats that
 look like questionnaires but are not read (.doc, .xls) are refused in one line that says what to
 save them as.
 """
@@ -21,10 +21,11 @@ from pathlib import Path
 from engine.core.limits import Limits
 from engine.ingest.paths import named_file
 from engine.questionnaire.corrections import QuestionCorrection, TableCorrection
-from engine.questionnaire.docx_reader import docx_paragraphs, read_docx
-from engine.questionnaire.docx_writer import write_docx
 from engine.questionnaire.places import AnswerWrite, Unwritten
-from engine.questionnaire.reader import WORKBOOK_SUFFIXES, Questionnaire, QuestionnaireError, ReadOptions, read_sheets
+from engine.questionnaire.records import Questionnaire, QuestionnaireError, ReadOptions
+from engine.questionnaire.sheet.reader import WORKBOOK_SUFFIXES, read_sheets
+from engine.questionnaire.word.reader import docx_paragraphs, read_docx
+from engine.questionnaire.word.writer import write_docx
 
 # reads a document questionnaire: (path, the reviewer's options and corrections, the size limits)
 Reader = Callable[[Path, ReadOptions, Limits], Questionnaire]
@@ -47,7 +48,7 @@ class DocumentFormat:
 
 
 def _read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire:
-    from engine.questionnaire.pdf_reader import read_pdf  # noqa: PLC0415 (deferred: a command that reads no PDF does not load MuPDF)
+    from engine.questionnaire.pdf.reader import read_pdf  # noqa: PLC0415 (deferred: a command that reads no PDF does not load MuPDF)
 
     return read_pdf(path, options, limits)
 
@@ -55,7 +56,7 @@ def _read_pdf(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
 def _write_pdf(
     questionnaire: Questionnaire, target: Path, writes: Iterable[AnswerWrite], unwritten: list[Unwritten] | None
 ) -> Path:
-    from engine.questionnaire.pdf_writer import write_pdf  # noqa: PLC0415 (deferred, as _read_pdf)
+    from engine.questionnaire.pdf.writer import write_pdf  # noqa: PLC0415 (deferred, as _read_pdf)
 
     return write_pdf(questionnaire, target, writes, unwritten)
 
@@ -99,7 +100,7 @@ def read_questionnaire(
     limits: Limits | None = None,
 ) -> Questionnaire:
     """The questions of a questionnaire file and where their answers go, read by its format's
-    reader: a spreadsheet's (engine/questionnaire/reader.py) or a document's (:data:`DOCUMENTS`).
+    reader: a spreadsheet's (engine/questionnaire/sheet/reader.py) or a document's (:data:`DOCUMENTS`).
 
     The keyword arguments override detection: ``sheet`` (name), ``header_row`` (1-based; only
     rows below it are questions), and column letters for the question, answer and comment cells;
@@ -108,10 +109,10 @@ def read_questionnaire(
     column's role, every row following), ``questions`` (a question's text, kind or answer
     place: engine/questionnaire/corrections.py) and ``kinds`` (a solicitation's requirements whose
     kind is changed, "ID=kind") are the reviewer's corrections
-    (:class:`~engine.questionnaire.reader.ReadOptions`). ``limits`` bound what is read
+    (:class:`~engine.questionnaire.sheet.reader.ReadOptions`). ``limits`` bound what is read
     (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
     :class:`~engine.core.limits.LimitError` before it is parsed). Raises
-    :class:`~engine.questionnaire.reader.QuestionnaireError` for a file that is not a
+    :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` for a file that is not a
     questionnaire it reads, an unreadable one, and one without questions. A link is read only
     when it points to a regular file, under that file's name.
     """

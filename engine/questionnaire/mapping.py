@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.questionnaire.pdf_questions import page_of_row
+from engine.questionnaire.pdf.questions import page_of_row
 from engine.questionnaire.places import AnswerPlace, place_key, question_kind
-from engine.questionnaire.reader import Question, Questionnaire
+from engine.questionnaire.records import Question, Questionnaire
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Where an answer goes in a Word or PDF questionnaire: the :class:`AnswerPlace` record.
 
 A spreadsheet question's answer goes into a cell. A document has no cells, so a document reader
-(engine/questionnaire/docx_reader.py, pdf_reader.py) gives each question the same
-:class:`~engine.questionnaire.reader.Question` record as a sheet's, on one pseudo-sheet
+(engine/questionnaire/word/reader.py, pdf_reader.py) gives each question the same
+:class:`~engine.questionnaire.sheet.reader.Question` record as a sheet's, on one pseudo-sheet
 (:data:`DOCUMENT_SHEET`, or :data:`FORM_SHEET` for a PDF form), and names its answer places with
 pseudo-cell references on that sheet, so that drafting, review, the team loop and the answer cells'
 mapping (engine/review/export_cells.py) never ask which format a questionnaire came in:
@@ -16,7 +16,7 @@ mapping (engine/review/export_cells.py) never ask which format a questionnaire c
 
 ``Questionnaire.places`` maps each pseudo-cell (``"Document!C12"``, :func:`place_key`) to its
 :class:`AnswerPlace`: what kind of place it is and the format's own locator of it. The writer of
-the format (engine/questionnaire/docx_writer.py, pdf_writer.py) takes the questionnaire and the
+the format (engine/questionnaire/word/writer.py, pdf_writer.py) takes the questionnaire and the
 cell writes, looks each write up here, and fills only those places.
 """
 
@@ -103,7 +103,7 @@ def place_key(sheet: str, cell: str) -> str:
 
 
 class AnswerWrite(Protocol):
-    """One answer to write: ``value`` into the place at ``cell`` of ``sheet`` (engine.review.export's
+    """One answer to write: ``value`` into the place at ``cell`` of ``sheet`` (engine.questionnaire.export's
     ``CellWrite``; this package sits below engine.review and does not import it)."""
 
     @property

@@ -40,7 +40,7 @@ Where qualifiers come from, in this order per questionnaire:
    "4."); "If No, no need to answer CONS-09" or "If No, do not answer questions X and Y" governs
    the IDs it names. A Word or PDF questionnaire's questions are sheet rows like any other: the
    Word reader keeps such an instruction with the question it follows when the document states
-   it in a paragraph of its own (engine/questionnaire/docx_reader.py, :func:`states_skip`).
+   it in a paragraph of its own (engine/questionnaire/word/reader.py, :func:`states_skip`).
 
 A governed question is *not required* when its qualifier is answered with a value that does
 not make it required. An answer that is not one of the qualifier's dropdown values ("N/A" where
@@ -63,7 +63,7 @@ from typing import Mapping, Sequence
 from engine.questionnaire.formula_gates import formula_gates
 from engine.questionnaire.language import english_choice
 from engine.questionnaire.places import DOCUMENT_SHEET
-from engine.questionnaire.reader import Question, Questionnaire
+from engine.questionnaire.records import Question, Questionnaire
 
 
 class QualifierSource(str, Enum):

@@ -22,7 +22,7 @@ from enum import Enum
 
 from engine.questionnaire.language import english_choice
 from engine.questionnaire.qualifiers import question_key
-from engine.questionnaire.reader import Question, Questionnaire
+from engine.questionnaire.records import Question, Questionnaire
 
 
 class RowType(str, Enum):

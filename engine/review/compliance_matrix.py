@@ -6,7 +6,7 @@
   file, section, page, kind, mandatory, requirement text (a list item with its lead-in), owner,
   proposal volume/section (the outline's section that answers it), compliance, response,
   evidence citations, status. The header row is frozen and filtered; every cell is text
-  (engine/review/workbook_text.py: a quote starting with "=" never becomes a formula).
+  (engine/core/workbook_text.py: a quote starting with "=" never becomes a formula).
 - :func:`write_response_outline`: the proposal's skeleton in Word: the key facts, then each
   volume or section the instructions ask for, in their order, with its limit; under it the
   requirements it answers (ID, page, mandatory, the quote) and, where drafted, the response
@@ -28,12 +28,12 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
+from engine.core.workbook_text import append_text, plain_text
 from engine.drafting.anchoring import AnchorLabel
 from engine.questionnaire.solicitation import Compliance, MatrixEntry, Shredded
 from engine.questionnaire.solicitation.outline import Outline, outline
+from engine.questionnaire.writes import ExportError
 from engine.review.review import ReviewItem
-from engine.review.workbook_text import append_text, plain_text
-from engine.review.writes import ExportError
 
 FACTS_SHEET = "Key facts"
 MATRIX_SHEET = "Compliance matrix"

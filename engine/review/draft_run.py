@@ -24,8 +24,8 @@ from engine.index.profile import row_ids
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.language import COMPANY_LANGUAGE, LanguageSetting, QuestionnaireLanguage, language_of
 from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.writes import UnwrittenAnswer
 from engine.review.export_cells import export_drafts
-from engine.review.writes import UnwrittenAnswer
 from storage.review_store import Decision, ReviewStore
 
 

@@ -1,7 +1,7 @@
 """Where a drafted answer goes when the questionnaire has an explanation column but the question
 has no dropdown: the choice in the answer cell, the explanation in its own cell.
 
-The reader (engine/questionnaire/reader.py) gives a question with a dropdown a choice cell and a
+The reader (engine/questionnaire/sheet/reader.py) gives a question with a dropdown a choice cell and a
 text cell in the sheet's comment column (Additional Information, comments); a question without
 one has a single text cell, the answer cell. A past answer reused there is shown as
 "choice — explanation" (``engine.index.library.answer_text``); written whole into the answer cell, the
@@ -24,11 +24,11 @@ from typing import Iterable
 from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
 from engine.questionnaire import Question, Questionnaire
-from engine.questionnaire.date_format import date_format
+from engine.questionnaire.export import CellWrite, export
 from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import question_key
-from engine.review.export import CellWrite, export
-from engine.review.writes import UnwrittenAnswer, unwritten_answers
+from engine.questionnaire.sheet.date_format import date_format
+from engine.questionnaire.writes import UnwrittenAnswer, unwritten_answers
 
 CHOICE_CHARS = 40
 SEPARATOR = " — "  # engine.index.library.answer_text joins choice and explanation with it
@@ -78,8 +78,8 @@ def answer_writes(
     explanation column (Additional Information, comments) whose text is "choice — explanation"
     (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
     the explanation in its own cell (:func:`split_writes`). The keys in
-    ``dates`` are dates in the questionnaire's format (engine/questionnaire/date_format.py):
-    written as dates into a date cell, as that text into any other (engine/review/export.py)."""
+    ``dates`` are dates in the questionnaire's format (engine/questionnaire/sheet/date_format.py):
+    written as dates into a date cell, as that text into any other (engine/questionnaire/export.py)."""
     writes: list[CellWrite] = []
     dates = set(dates)
     for q in questionnaire.questions:

@@ -51,11 +51,11 @@ from engine.core.location import PROMPT
 from engine.core.ooxml import is_ole
 from engine.core.people import same
 from engine.core.types import FileProblem, IngestError
+from engine.core.workbook_text import append_text, set_text
 from engine.ingest.sheet import cell_text
 from engine.review.review import Review, ReviewItem
 from engine.review.team import comment, comment_body
 from engine.review.team import comments as comments_of
-from engine.review.workbook_text import append_text, set_text
 from storage.review_store import Decision, ExportedPacket, PacketEntry, ReviewStore, RowChanged, RowVersion
 
 PACKET_LIMIT = 10 * 1024 * 1024  # bytes: a packet of 800 rows is well under 1 MB

@@ -40,13 +40,13 @@ from engine.drafting.records import Citation, Draft
 from engine.drafting.sections import SectionGate, approved
 from engine.index.library import AnswerLibrary
 from engine.questionnaire import Question, Questionnaire
+from engine.questionnaire.csv_writer import csv_text
+from engine.questionnaire.export import export
 from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify, row_types_of
-from engine.review.csv_writer import csv_text
-from engine.review.export import export
+from engine.questionnaire.writes import UnwrittenAnswer, unwritten_answers
 from engine.review.export_cells import answer_writes
-from engine.review.writes import UnwrittenAnswer, unwritten_answers
 from storage.review_store import (
     Approval,
     Assignment,
@@ -454,7 +454,7 @@ class Review:
         return written
 
     def workbook_bytes(self, include_unreviewed: bool = False, approved_only: bool = False) -> bytes:
-        """The bytes of :meth:`export_workbook`'s file (its suffix: engine.review.export.completed_suffix)."""
+        """The bytes of :meth:`export_workbook`'s file (its suffix: engine.questionnaire.export.completed_suffix)."""
         return self.completed(include_unreviewed, approved_only).data
 
     def completed(self, include_unreviewed: bool = False, approved_only: bool = False) -> Completed:
@@ -469,7 +469,7 @@ class Review:
 
     def answers_csv(self) -> str:
         """One row per question: id, sheet, row, question, state, choice, answer (every cell
-        neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
+        neutralised against formula injection by :mod:`engine.questionnaire.csv_writer`)."""
         require(Permission.EXPORT)
         rows = [
             [
@@ -488,7 +488,7 @@ class Review:
     def citations_report(self) -> str:
         """CSV, one row per citation (a question without citations gets one row): question,
         answer, state, source file, page / sheet and row / section, quote, label, score (every
-        cell neutralised against formula injection by :mod:`engine.review.csv_writer`)."""
+        cell neutralised against formula injection by :mod:`engine.questionnaire.csv_writer`)."""
         require(Permission.EXPORT)
         rows = []
         for item in self.items():

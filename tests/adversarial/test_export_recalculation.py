@@ -22,7 +22,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.review.export import CellWrite, export
+from engine.questionnaire.export import CellWrite, export
 from tests.unit.test_export import assert_lossless, sheet_part
 
 EXCEL_CALC_PR = '<calcPr calcId="191029"/>'

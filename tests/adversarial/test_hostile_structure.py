@@ -22,7 +22,7 @@ import openpyxl
 import pytest
 
 from engine.questionnaire import read_questionnaire
-from engine.review.export import CellWrite, export
+from engine.questionnaire.export import CellWrite, export
 from tests.adversarial import hostile_structure as h
 from tests.adversarial.conftest import measured
 from tests.adversarial.test_expert_packet import by_id
@@ -185,7 +185,7 @@ def test_an_answer_xml_cannot_hold_is_written_without_it(folder, tmp_path):  # n
 
 
 def test_a_flat_pdfs_response_document_drops_what_xml_cannot_hold(tmp_path):
-    """The flat PDF's answers go into a Word response document (engine/review/pdf_response.py):
+    """The flat PDF's answers go into a Word response document (engine/questionnaire/pdf/response.py):
     before, an answer holding U+FFFE made it fail (``draft --out`` exited 2, the Export screen raised)."""
     path = flat_pdf(
         tmp_path / "flat.pdf", [[(50, 100, "1. Do you encrypt backups?"), (50, 130, "2. Is MFA enforced?")]]

@@ -14,7 +14,7 @@ import pytest
 
 from engine.core.limits import LimitError, Limits
 from engine.questionnaire import QuestionnaireError, read_questionnaire
-from engine.review.export import CellWrite, ExportError, export
+from engine.questionnaire.export import CellWrite, ExportError, export
 from tests import word_fixtures as wf
 
 

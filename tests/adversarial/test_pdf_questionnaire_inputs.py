@@ -17,10 +17,10 @@ from engine.app.settings import Settings
 from engine.app.workspace import Workspace
 from engine.cli.main import main
 from engine.core.limits import LimitError, Limits
-from engine.questionnaire.pdf_reader import read_pdf_questionnaire
-from engine.questionnaire.pdf_writer import PdfWriteError, write_pdf
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.pdf.writer import PdfWriteError, write_pdf
 from engine.questionnaire.places import FORM_SHEET
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 from tests.pdf_forms import CHECKBOX, TEXT, add_field, label, save
 
 

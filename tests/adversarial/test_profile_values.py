@@ -20,8 +20,8 @@ import pytest
 
 from engine.index.profile import ProfileError, load_set, profile_of, saved_path, set_fact
 from engine.questionnaire import read_questionnaire
-from engine.review.csv_writer import csv_text
-from engine.review.export import CellWrite, export
+from engine.questionnaire.csv_writer import csv_text
+from engine.questionnaire.export import CellWrite, export
 from tests.adversarial.conftest import CLI_IMPORTS_MB, measured
 from tests.ui.conftest import button, texts
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.review.export import CellWrite, ExportError, export
+from engine.questionnaire.export import CellWrite, ExportError, export
 from tests.unit.test_export import (
     assert_lossless,
     assert_only_recalculation_asked,

@@ -55,7 +55,7 @@ def test_aws_caiq_pages_read_alike_with_pymupdfs_layout_analyser_loaded(shared_d
     code = (
         "import pymupdf, json\n"
         "assert pymupdf._get_layout is not None, 'the layout analyser did not load'\n"
-        "from engine.questionnaire.pdf_reader import read_pdf_questionnaire\n"
+        "from engine.questionnaire.pdf.reader import read_pdf_questionnaire\n"
         f"doc = pymupdf.open()\ndoc.insert_pdf(pymupdf.open({str(path)!r}), from_page=3, to_page=10)\n"
         f"doc.save({str(excerpt)!r})\n"
         f"print(json.dumps([x.id for x in read_pdf_questionnaire({str(excerpt)!r}).questions]))"

@@ -15,6 +15,7 @@ import pytest
 
 from engine.questionnaire.solicitation import Compliance, MatrixEntry, shred
 from engine.questionnaire.solicitation.outline import outline
+from engine.questionnaire.writes import ExportError
 from engine.review.compliance_matrix import (
     FACTS_SHEET,
     HEADER,
@@ -22,7 +23,6 @@ from engine.review.compliance_matrix import (
     write_compliance_matrix,
     write_response_outline,
 )
-from engine.review.writes import ExportError
 from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
 ROOT = Path(__file__).resolve().parents[2]

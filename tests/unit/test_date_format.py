@@ -1,6 +1,6 @@
-"""The drafting date in the questionnaire's own format (engine/questionnaire/date_format.py,
+"""The drafting date in the questionnaire's own format (engine/questionnaire/sheet/date_format.py,
 engine/drafting/profile_answers.py, the date writes of engine/review/export_cells.py's ``answer_writes`` and
-engine/review/export.py), on workbooks and CSVs generated here: the answer cell's date
+engine/questionnaire/export.py), on workbooks and CSVs generated here: the answer cell's date
 format first, then a format the question or its row names, then the dates already written in
 the workbook, then ISO; the export writes a date into a date cell and the formatted text into a
 text cell."""
@@ -14,8 +14,8 @@ import openpyxl
 
 from engine.drafting.profile_answers import ProfileAnswers
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.date_format import DateFormat, date_format, from_number_format, from_text
 from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.sheet.date_format import DateFormat, date_format, from_number_format, from_text
 from engine.review.export_cells import export_drafts
 
 TODAY = datetime.date(2026, 11, 24)

@@ -1,4 +1,4 @@
-"""The Word questionnaire reader (engine/questionnaire/docx_reader.py, docx_tables.py), one test per
+"""The Word questionnaire reader (engine/questionnaire/word/reader.py, docx_tables.py), one test per
 structure of issue #48 item 1, on small documents the tests write (python-docx, and raw XML for
 content controls, legacy form fields and box bullets: tests/word_fixtures.py)."""
 

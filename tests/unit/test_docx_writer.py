@@ -1,6 +1,6 @@
-"""Writing answers into a Word questionnaire (engine/questionnaire/docx_writer.py): each kind of
+"""Writing answers into a Word questionnaire (engine/questionnaire/word/writer.py): each kind of
 answer place filled the way the document draws it, nothing else changed (the no-other-change
-check, engine/questionnaire/docx_check.py, refuses a package that differs elsewhere), and a round
+check, engine/questionnaire/word/check.py, refuses a package that differs elsewhere), and a round
 trip: every question given a distinct answer, exported, read back from the written file."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from lxml import etree
 
 from engine.core.ooxml import copy_package
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.docx_check import ChangedOutsidePlaces, verify
+from engine.questionnaire.export import CellWrite, ExportError, export
 from engine.questionnaire.places import place_key
-from engine.review.export import CellWrite, ExportError, export
+from engine.questionnaire.word.check import ChangedOutsidePlaces, verify
 from tests import word_fixtures as wf
 
 W = f"{{{wf.W_NS}}}"

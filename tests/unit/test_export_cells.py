@@ -1,4 +1,4 @@
-"""Where answers go on export (engine/review/export_cells.py, engine/review/export.py, the
+"""Where answers go on export (engine/review/export_cells.py, engine/questionnaire/export.py, the
 ``answer_writes`` mapping beside it), on workbooks generated with openpyxl and read
 back with the real reader: a choice and its explanation go into their own cells where the sheet
 has an explanation column; a date goes into a date-formatted cell as a date (its serial number,
@@ -17,8 +17,8 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
 from engine.questionnaire import read_questionnaire
+from engine.questionnaire.export import CellWrite, export
 from engine.questionnaire.qualifiers import question_key
-from engine.review.export import CellWrite, export
 from engine.review.export_cells import answer_writes, export_drafts
 from tests.unit.test_export import assert_lossless, sheet_part
 

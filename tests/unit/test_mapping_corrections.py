@@ -23,7 +23,7 @@ from engine.questionnaire.corrections import (
     parse_columns,
 )
 from engine.questionnaire.mapping import mapping
-from engine.questionnaire.reader import ReadOptions
+from engine.questionnaire.records import ReadOptions
 from tests import word_fixtures as wf
 
 REQUIREMENTS = (
@@ -90,8 +90,8 @@ def test_columns_made_the_options_of_one_choice_once_every_row_follows(adopted, 
         ColumnRole.QUESTION, ColumnRole.OPTIONS, ColumnRole.OPTIONS, ColumnRole.ANSWER,
     ]  # fmt: skip
     # the write follows the corrected mapping: an X in the chosen column, the text in Observations
-    from engine.questionnaire.docx_writer import write_docx
-    from engine.review.writes import CellWrite
+    from engine.questionnaire.word.writer import write_docx
+    from engine.questionnaire.writes import CellWrite
 
     first = q.questions[0]
     out = write_docx(

@@ -20,11 +20,11 @@ import pytest
 from engine.core.types import DraftStatus
 from engine.drafting.drafter import within_limit
 from engine.drafting.records import Draft
-from engine.questionnaire.pdf_reader import read_pdf_questionnaire
-from engine.questionnaire.pdf_writer import PdfWriteError, changes, write_pdf
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.pdf.writer import PdfWriteError, changes, write_pdf
 from engine.questionnaire.places import DOCUMENT_SHEET, FORM_SHEET, PlaceKind, place_key
 from engine.questionnaire.qualifiers import question_key
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 from tests.pdf_forms import (
     CHECKBOX,
     COMBO,
@@ -395,7 +395,7 @@ def test_tables_are_read_alike_whether_or_not_pymupdfs_layout_analyser_is_loaded
         "calls = []\n"
         "real = pymupdf._get_layout\n"
         "pymupdf._get_layout = lambda *a, **k: calls.append(1) or real(*a, **k)\n"
-        "from engine.questionnaire.pdf_reader import read_pdf_questionnaire\n"
+        "from engine.questionnaire.pdf.reader import read_pdf_questionnaire\n"
         f"q = read_pdf_questionnaire({str(pdf)!r})\n"
         "print(json.dumps([len(calls), [[x.id, x.text, x.existing_choice] for x in q.questions]]))"
     )

@@ -1,4 +1,4 @@
-"""A flat PDF's answers written beside it (engine/review/pdf_response.py): the Word response
+"""A flat PDF's answers written beside it (engine/questionnaire/pdf/response.py): the Word response
 document lists every question in the PDF's order with its number and its answer (or "No answer
 yet"), the XLSX and CSV hold the same rows as text (a formula-looking answer is never a formula),
 and a target of the wrong kind is refused with one line."""
@@ -9,9 +9,9 @@ import docx
 import openpyxl
 import pytest
 
-from engine.questionnaire.pdf_reader import read_pdf_questionnaire
-from engine.review.export import CellWrite, ExportError
-from engine.review.pdf_response import NO_ANSWER, write_response_docx, write_response_table
+from engine.questionnaire.export import CellWrite, ExportError
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.pdf.response import NO_ANSWER, write_response_docx, write_response_table
 from tests.pdf_forms import flat_pdf
 
 

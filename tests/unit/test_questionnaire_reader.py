@@ -19,7 +19,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from engine.cli import inspect as cli_inspect
 from engine.questionnaire import QuestionnaireError, read_questionnaire
-from engine.questionnaire.validation import parse_sqref
+from engine.questionnaire.sheet.validation import parse_sqref
 
 X14_EXT = (
     '<extLst><ext uri="{{CCE6A557-97BC-4b89-ADB6-D9C93CAAB3DF}}" '

@@ -11,12 +11,12 @@ import docx
 import pytest
 
 from engine.questionnaire import read_questionnaire
+from engine.questionnaire.pdf.response import write_response_docx
 from engine.questionnaire.places import PlaceKind, response_only
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.solicitation import Kind, shred
 from engine.questionnaire.solicitation.as_questionnaire import CHOICES
-from engine.review.pdf_response import write_response_docx
-from engine.review.writes import CellWrite
+from engine.questionnaire.writes import CellWrite
 from tests.solicitation_fixtures import PAGE_ONE, PAGE_TWO, write_pdf
 
 

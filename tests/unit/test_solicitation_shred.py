@@ -13,7 +13,7 @@ import docx
 import pymupdf
 import pytest
 
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.solicitation import NOT_STATED, Fact, Kind, shred
 from engine.questionnaire.solicitation.amendment import compare
 from engine.questionnaire.solicitation.pages import collapse

@@ -14,12 +14,12 @@ import pymupdf
 import pytest
 
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.docx_writer import write_docx
-from engine.questionnaire.pdf_form import shipped_placeholder
-from engine.questionnaire.pdf_writer import PdfWriteError, changes, write_pdf
+from engine.questionnaire.export import export
+from engine.questionnaire.pdf.form import shipped_placeholder
+from engine.questionnaire.pdf.writer import PdfWriteError, changes, write_pdf
 from engine.questionnaire.places import FORM_SHEET, Unwritten
-from engine.review.export import export
-from engine.review.writes import CellWrite, unwritten_answers
+from engine.questionnaire.word.writer import write_docx
+from engine.questionnaire.writes import CellWrite, unwritten_answers
 from tests import word_fixtures as wf
 from tests.pdf_forms import CHECKBOX, COMBO, TEXT, add_field, label, save
 

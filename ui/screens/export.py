@@ -12,8 +12,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from engine.questionnaire.export import completed_suffix
 from engine.questionnaire.formats import DOCUMENT_SUFFIXES
-from engine.review.export import completed_suffix
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.coverage_pane import coverage_section

@@ -39,7 +39,7 @@ from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.places import response_only
 from engine.questionnaire.qualifiers import label as question_label_of
 from engine.questionnaire.qualifiers import question_key
-from engine.questionnaire.reader import OVERRIDE_FIX
+from engine.questionnaire.sheet.reader import OVERRIDE_FIX
 from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from engine.review.review import Review, ReviewState
 from ui.components import cached_questionnaire, solicitation_mapping

@@ -2,7 +2,7 @@
 upload take it like any other: each requirement is a row (its ID, its text with its lead-in),
 whose answer is a compliance choice (Comply, Partially comply, Exception, Noted) and a response.
 The solicitation has no place for an answer, so the answers go into a response document, as a
-flat PDF's do (``PlaceKind.RESPONSE``: engine/review/pdf_response.py).
+flat PDF's do (``PlaceKind.RESPONSE``: engine/questionnaire/pdf/response.py).
 
 Submission and terms requirements (what to submit, what the offeror accepts) are not drafted
 from the knowledge base: they are a checklist, their row holding :data:`CHECKLIST` as its
@@ -21,9 +21,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.core.limits import Limits
-from engine.questionnaire.pdf_questions import ROWS_PER_PAGE
+from engine.questionnaire.pdf.questions import ROWS_PER_PAGE
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
-from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
+from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 from engine.questionnaire.solicitation.records import Compliance, Kind, Shredded
 from engine.questionnaire.solicitation.shred import shred
 

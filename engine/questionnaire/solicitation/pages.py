@@ -2,7 +2,7 @@
 (``page.get_text()``, whitespace collapsed to single spaces: the text every quote is a verbatim
 substring of), a Word document's paragraphs and table cells as the lines of one page. Bad input
 (encrypted, scanned, damaged, another format) is refused in one line naming the file, the
-problem and the fix (:class:`~engine.questionnaire.reader.QuestionnaireError`)."""
+problem and the fix (:class:`~engine.questionnaire.sheet.reader.QuestionnaireError`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from engine.core.limits import Limits
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.solicitation.records import Page
 
 SUFFIXES = (".pdf", ".docx", ".docm")
@@ -64,7 +64,7 @@ def read_pages(path: str | Path, limits: Limits | None = None) -> Iterator[Page]
 
 
 def _pdf_pages(path: Path, limits: Limits) -> Iterator[Page]:
-    from engine.questionnaire.pdf_reader import open_pdf  # noqa: PLC0415 (deferred: MuPDF loads only for a PDF)
+    from engine.questionnaire.pdf.reader import open_pdf  # noqa: PLC0415 (deferred: MuPDF loads only for a PDF)
 
     doc = open_pdf(path)  # refuses an encrypted or damaged file in one line
     try:

@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from engine.core.limits import Limits
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.solicitation.facts import due_alert, key_facts
 from engine.questionnaire.solicitation.pages import read_pages
 from engine.questionnaire.solicitation.records import Kind, Page, Requirement, Shredded, Unit
@@ -122,7 +122,7 @@ def shred(
     progress: Callable[[str, int], None] | None = None,
 ) -> Shredded:
     """The requirements and key facts of a solicitation package (one or several files). Raises
-    :class:`~engine.questionnaire.reader.QuestionnaireError` for a file that cannot be read
+    :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` for a file that cannot be read
     (encrypted, scanned, another format) and for a package with no requirement at all."""
     limits = limits or Limits.from_env()
     all_pages: list[Page] = []

@@ -33,8 +33,17 @@ from dataclasses import dataclass, field, replace
 from lxml import etree
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
-from engine.questionnaire.docx_found import CONTROL_ID, Found, asks, ends_with_colon, is_id, is_instruction, is_label
-from engine.questionnaire.docx_places import (
+from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
+from engine.questionnaire.table_roles import (
+    corrected_model,
+    detected_roles,
+    model_header,
+    model_table_map,
+    options_column,
+)
+from engine.questionnaire.word.found import CONTROL_ID, Found, asks, ends_with_colon, is_id, is_instruction, is_label
+from engine.questionnaire.word.places import (
     MARKS,
     after_label_place,
     boxes_place,
@@ -44,7 +53,7 @@ from engine.questionnaire.docx_places import (
     label_of,
     list_glyph_place,
 )
-from engine.questionnaire.docx_xml import (
+from engine.questionnaire.word.xmltree import (
     Box,
     Cell,
     Grid,
@@ -56,15 +65,6 @@ from engine.questionnaire.docx_xml import (
     locator,
     one_line,
     sdt_kind,
-)
-from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
-from engine.questionnaire.table_roles import (
-    corrected_model,
-    detected_roles,
-    model_header,
-    model_table_map,
-    options_column,
 )
 
 _ID_LABEL = re.compile(

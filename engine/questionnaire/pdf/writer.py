@@ -1,8 +1,8 @@
 """Write answers into a PDF form's fields, and check that nothing else changed.
 
-:func:`write_pdf` takes the questionnaire read by engine/questionnaire/pdf_reader.py and the answer
+:func:`write_pdf` takes the questionnaire read by engine/questionnaire/pdf/reader.py and the answer
 writes (:class:`~engine.questionnaire.places.AnswerWrite`: anything with ``.sheet``, ``.cell`` and
-``.value``, as engine.review.export's ``CellWrite``), looks each write up
+``.value``, as engine.questionnaire.export's ``CellWrite``), looks each write up
 in ``Questionnaire.places`` and fills that place:
 
 - a text field: its value (``/V``) and an appearance drawn by MuPDF (``/AP``), on every widget of
@@ -47,10 +47,10 @@ import pymupdf
 
 from engine.core.files import write_atomic
 from engine.core.types import FileProblem
-from engine.questionnaire.pdf_layout import page_widgets, pdf_name
-from engine.questionnaire.pdf_reader import has_xfa, open_pdf
+from engine.questionnaire.pdf.layout import page_widgets, pdf_name
+from engine.questionnaire.pdf.reader import has_xfa, open_pdf
 from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
-from engine.questionnaire.reader import Questionnaire, QuestionnaireError
+from engine.questionnaire.records import Questionnaire, QuestionnaireError
 
 _REF = re.compile(r"(\d+) 0 R")
 _TEXT_KINDS = (pymupdf.PDF_WIDGET_TYPE_TEXT, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, pymupdf.PDF_WIDGET_TYPE_LISTBOX)
@@ -241,7 +241,7 @@ def _plan_one(plan: _Plan, key: str, place: AnswerPlace | None, value: str, widg
         raise PdfWriteError(
             name,
             f"{key} is a {place.kind.value} place, not a form field",
-            "export a flat PDF's answers as a response document (engine/review/pdf_response.py)",
+            "export a flat PDF's answers as a response document (engine/questionnaire/pdf/response.py)",
         )
 
 

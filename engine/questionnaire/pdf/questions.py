@@ -1,6 +1,6 @@
 """The questions a PDF reader found, before they become a :class:`Questionnaire`.
 
-Both PDF readers (the form fields of engine/questionnaire/pdf_form.py, the tables and lines of a
+Both PDF readers (the form fields of engine/questionnaire/pdf/form.py, the tables and lines of a
 flat PDF in pdf_flat.py) say what they found as :class:`Found` records: a page, a position on it,
 the question's ID, text and choices, and its answer places. :func:`assemble` numbers them the way
 engine/questionnaire/places.py describes: ``row`` = (page number × 1000) + the question's order
@@ -16,10 +16,10 @@ from pathlib import Path
 
 from engine.questionnaire.corrections import TableMap
 from engine.questionnaire.length_limits import limited
-from engine.questionnaire.pdf_layout import Box, reading_order
+from engine.questionnaire.pdf.layout import Box, reading_order
 from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import AnswerPlace, place_key
-from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, SheetLayout
+from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, SheetLayout
 
 ROWS_PER_PAGE = 1000
 YES_NO = ("Yes", "No")

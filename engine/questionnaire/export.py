@@ -3,7 +3,7 @@
 A Word or PDF questionnaire (.docx, .docm, .pdf) is written by its format's writer
 (engine/questionnaire/formats.py: docx_writer.py, pdf_writer.py; only its answer places change,
 checked before anything is written). A flat PDF has no answer place: its answers go into a Word
-response document (engine/review/pdf_response.py), written as the target with the suffix .docx
+response document (engine/questionnaire/pdf/response.py), written as the target with the suffix .docx
 (:func:`completed_suffix`). What follows is about spreadsheets.
 
 XLSX / XLSM: the zip package is copied member by member, same names, same order, same
@@ -33,7 +33,7 @@ A date (``CellWrite.kind == "date"``: an ISO ``YYYY-MM-DD`` value, or a value in
 questionnaire's format such as "11/24/2026" with its ISO date in ``CellWrite.day``) is written as
 a date — the Excel serial number, ``<v>``, keeping the cell's style — when the cell's style has a
 date number format (the questionnaire's own format shows it), by the rule the reader drafts dates
-with (engine/questionnaire/date_format.from_number_format, openpyxl's ``is_date_format``); into
+with (engine/questionnaire/sheet/date_format.from_number_format, openpyxl's ``is_date_format``); into
 any other cell it is written as the value's text. The serial counts from the workbook's own date
 system: 1899-12-30, or 1904-01-01 when ``workbook.xml`` says ``<workbookPr date1904="1"/>`` (Mac
 workbooks; counted from 1899 their dates showed 1,462 days late).
@@ -70,12 +70,12 @@ from engine.core.ooxml import PackageError, copy_package, is_ole
 from engine.core.types import FileProblem
 from engine.core.xml_text import xml_safe
 from engine.questionnaire import Questionnaire
-from engine.questionnaire.date_format import from_number_format
+from engine.questionnaire.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.questionnaire.formats import SUFFIXES, DocumentFormat, document_format
+from engine.questionnaire.pdf.response import write_response_docx
 from engine.questionnaire.places import Unwritten, response_only
-from engine.review.csv_writer import FORMULA_TRIGGERS, csv_field
-from engine.review.pdf_response import write_response_docx
-from engine.review.writes import CellWrite, ExportError
+from engine.questionnaire.sheet.date_format import from_number_format
+from engine.questionnaire.writes import CellWrite, ExportError
 
 MAX_CELL_TEXT = 32_767  # Excel's limit on the characters of one cell
 
@@ -99,7 +99,7 @@ class _DateText(str):
 
 def _date_styles(zin: zipfile.ZipFile, names: dict[str, str]) -> frozenset:
     """The cell style ids (cellXfs positions, as text) whose number format shows a date (the
-    reader's rule: :func:`~engine.questionnaire.date_format.from_number_format`)."""
+    reader's rule: :func:`~engine.questionnaire.sheet.date_format.from_number_format`)."""
     part = names.get("xl/styles.xml")
     if part is None:
         return frozenset()
@@ -689,7 +689,7 @@ def export_csv(
     keeps its exact characters (quoting included): the new fields are spliced into the text,
     which is never re-serialised.
 
-    Formula injection: every written field goes through :func:`engine.review.csv_writer.csv_field`, so
+    Formula injection: every written field goes through :func:`engine.questionnaire.csv_writer.csv_field`, so
     an answer or a choice starting with ``= + - @`` (or a tab / carriage return) gets a leading
     single quote (``'=SUM(A1)``) — and so does every field of the file that starts with one: a
     questionnaire that arrives with ``=HYPERLINK(…)`` in a question does not leave with a live

@@ -1,5 +1,5 @@
 """The answer places of a Word questionnaire, made from what the reader found (engine/
-questionnaire/docx_reader.py, docx_tables.py): a table cell, empty paragraphs, a content control
+questionnaire/word/reader.py, word/tables.py): a table cell, empty paragraphs, a content control
 or legacy form field, boxes to tick, a new paragraph after the question; and what each already
 holds (a questionnaire answered before keeps its answers).
 
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from lxml import etree
 
-from engine.questionnaire.docx_xml import (
+from engine.questionnaire.length_limits import stated_limit
+from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.word.xmltree import (
     Box,
     Cell,
     Control,
@@ -24,8 +26,6 @@ from engine.questionnaire.docx_xml import (
     sdt_kind,
     wval,
 )
-from engine.questionnaire.length_limits import stated_limit
-from engine.questionnaire.places import AnswerPlace, PlaceKind
 
 TEXT_CONTROLS = ("text", "rich text", "date", "combo box")
 CHOICE_CONTROLS = ("dropdown", "FORMDROPDOWN")

@@ -1,15 +1,15 @@
 """Read a PDF questionnaire: its questions and where each answer goes.
 
-A PDF **form** (AcroForm fields) is read by engine/questionnaire/pdf_form.py: a question per field
+A PDF **form** (AcroForm fields) is read by engine/questionnaire/pdf/form.py: a question per field
 or group of boxes, on the pseudo-sheet :data:`~engine.questionnaire.places.FORM_SHEET`, its
 answer places the fields themselves (``PDF_FIELD``, ``PDF_BUTTONS``); engine/questionnaire/
 pdf_writer.py fills them. A **flat** PDF (no fields) is read by pdf_flat.py: questions in tables and
 in numbered, bulleted or checklist lines, on :data:`~engine.questionnaire.places.DOCUMENT_SHEET`;
 the page has no answer place, so each answer place is a ``RESPONSE``: the answers go into a Word
-response document and a spreadsheet (engine/review/pdf_response.py).
+response document and a spreadsheet (engine/questionnaire/pdf/response.py).
 
 Refused with one line naming the file, the problem and the fix
-(:class:`~engine.questionnaire.reader.QuestionnaireError`), before anything else is read: a file
+(:class:`~engine.questionnaire.sheet.reader.QuestionnaireError`), before anything else is read: a file
 over the page limit (:class:`~engine.core.limits.LimitError`), a password-protected PDF, an
 XFA-only form (its fields live in an XML package PyMuPDF cannot fill), a scanned PDF (no text and
 no fields), fields lying over each other, and a flat PDF in which no question is found.
@@ -43,12 +43,12 @@ from engine.core.limits import Limits
 from engine.core.types import IngestError
 from engine.ingest import pdf as ingest_pdf
 from engine.questionnaire.corrections import TableCorrection, corrected_questions
-from engine.questionnaire.pdf_flat import FlatTables, read_flat
-from engine.questionnaire.pdf_form import read_form
-from engine.questionnaire.pdf_layout import PageText
-from engine.questionnaire.pdf_questions import assemble
+from engine.questionnaire.pdf.flat import FlatTables, read_flat
+from engine.questionnaire.pdf.form import read_form
+from engine.questionnaire.pdf.layout import PageText
+from engine.questionnaire.pdf.questions import assemble
 from engine.questionnaire.places import DOCUMENT_SHEET, FORM_SHEET, place_key
-from engine.questionnaire.reader import Questionnaire, QuestionnaireError, ReadOptions
+from engine.questionnaire.records import Questionnaire, QuestionnaireError, ReadOptions
 
 SUFFIX = ".pdf"
 XFA_FIX = "ask the sender for the Word version or for a PDF with AcroForm fields (saved without XFA)"

@@ -1,6 +1,6 @@
 """The questions of a flat PDF (no form fields): in its tables and in its numbered, bulleted and
 checklist lines. The page has no place for an answer, so every answer place is a ``RESPONSE``
-(the answers go into a Word response document and a spreadsheet: engine/review/pdf_response.py).
+(the answers go into a Word response document and a spreadsheet: engine/questionnaire/pdf/response.py).
 
 **Tables** (MuPDF's ``find_tables``, ruled tables): the header row names the columns (reader.py's
 labels: "Question" / "Question Text", "Answer" / "Response", "Comments" / "Implementation …";
@@ -39,10 +39,11 @@ import pymupdf
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableCorrection, TableMap
 from engine.questionnaire.cues import QUESTION_MARK, ascii_digits, asks_by_mark
-from engine.questionnaire.pdf_layout import Box, Line, PageText, Word, is_glyph
-from engine.questionnaire.pdf_questions import YES_NO, Found
+from engine.questionnaire.pdf.layout import Box, Line, PageText, Word, is_glyph
+from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.reader import ID_RE, QuestionnaireError, _role
+from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.sheet.reader import ID_RE, _role
 from engine.questionnaire.table_model import Holds, PlacedCell, infer_positioned, question_rows
 from engine.questionnaire.table_roles import corrected_model, model_table_map
 

@@ -3,7 +3,7 @@ each answer goes (engine/questionnaire/places.py).
 
 The body is read in order, its headings giving each question its section:
 
-* **Tables** (engine/questionnaire/docx_tables.py): question and answer columns, forms, a
+* **Tables** (engine/questionnaire/word/tables.py): question and answer columns, forms, a
   question row over its answer row, lists of boxes, one row to fill under a header; tables
   nested in a cell are read as tables of their own.
 * **Paragraphs that ask** (a question mark, or an asking verb: Describe, Provide, List,
@@ -23,7 +23,7 @@ The text of a content control inside a question's sentence is part of the questi
 ("Does [CSP Name] have …"). A question's ID is the document's own numbering: an ID cell of its
 row, the number Word draws before its paragraph, or a number its text starts with.
 
-Corrections a reviewer made (:class:`~engine.questionnaire.reader.ReadOptions` ``exclude``,
+Corrections a reviewer made (:class:`~engine.questionnaire.sheet.reader.ReadOptions` ``exclude``,
 ``include``, ``like``) are applied here: questions left out by key, paragraphs added by their
 number, and the paragraphs like an example question (same style and list, or same table column)
 added.
@@ -40,10 +40,15 @@ from lxml import etree
 
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableMap, corrected_questions
-from engine.questionnaire.docx_found import LEADING_ID, Found, asks, ends_with_colon, is_instruction, is_label
-from engine.questionnaire.docx_lists import ListMark, Numbering, Styles, paragraph_numbering
-from engine.questionnaire.docx_package import DocxPackage, open_docx, style_of
-from engine.questionnaire.docx_places import (
+from engine.questionnaire.length_limits import limited
+from engine.questionnaire.placeholders import repeated_placeholders
+from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
+from engine.questionnaire.qualifiers import states_skip
+from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
+from engine.questionnaire.word.found import LEADING_ID, Found, asks, ends_with_colon, is_instruction, is_label
+from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
+from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
+from engine.questionnaire.word.places import (
     boxes_place,
     cell_place,
     control_place,
@@ -51,8 +56,8 @@ from engine.questionnaire.docx_places import (
     new_paragraph_place,
     paragraph_place,
 )
-from engine.questionnaire.docx_tables import TableContext, table_questions
-from engine.questionnaire.docx_xml import (
+from engine.questionnaire.word.tables import TableContext, table_questions
+from engine.questionnaire.word.xmltree import (
     Cell,
     Inline,
     W,
@@ -65,11 +70,6 @@ from engine.questionnaire.docx_xml import (
     one_line,
     read_inline,
 )
-from engine.questionnaire.length_limits import limited
-from engine.questionnaire.placeholders import repeated_placeholders
-from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
-from engine.questionnaire.qualifiers import states_skip
-from engine.questionnaire.reader import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 
 _ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
 _SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
@@ -574,7 +574,7 @@ def _place_after(
     if sdt is not None:
         paras = [p for p in flow[j:] if _block_control(p) is sdt]
         text = " ".join(doc.paras[p].line for p in paras)
-        from engine.questionnaire.docx_xml import Control, sdt_kind
+        from engine.questionnaire.word.xmltree import Control, sdt_kind
 
         placeholder = sdt.find(f"{W}sdtPr/{W}showingPlcHdr") is not None or is_blank(text)
         return control_place(Control(sdt_kind(sdt), sdt, text, placeholder=placeholder)), paras

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from engine.questionnaire.docx_package import parse_xml
-from engine.questionnaire.docx_xml import Resolver, W, one_line
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.word.package import parse_xml
+from engine.questionnaire.word.xmltree import Resolver, W, one_line
 
 _FIX = "nothing was written; report this document, it is kept as it is"
 

@@ -1,6 +1,6 @@
 """What every export takes and raises: :class:`CellWrite` (one answer into one cell or answer
-place) and :class:`ExportError` (an export that cannot be done). Apart from engine/review/export.py
-so that the writers it dispatches to (engine/review/pdf_response.py, a flat PDF's response
+place) and :class:`ExportError` (an export that cannot be done). Apart from engine/questionnaire/export.py
+so that the writers it dispatches to (engine/questionnaire/pdf/response.py, a flat PDF's response
 document) share them without importing it.
 
 An export is never refused for one question: the answers a document writer could not put in their

@@ -6,7 +6,7 @@ paragraph draws (checkbox content controls, legacy FORMCHECKBOX fields, ☐ glyp
 that label them, the content controls and legacy form fields it holds, and a table as a grid of
 cells with its merges resolved.
 
-Elements are lxml elements of the document part (engine/questionnaire/docx_package.py parses it);
+Elements are lxml elements of the document part (engine/questionnaire/word/package.py parses it);
 a place in the document is named by :func:`locator` (an XPath from the part's root, such as
 ``/w:document/w:body/w:tbl[3]/w:tr[2]/w:tc[2]``) and found again by :func:`resolve`.
 """

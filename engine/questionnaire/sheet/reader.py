@@ -23,7 +23,7 @@ with a note. An answer cell whose formula reads no other cell (``=C27`` in C27, 
 only cells beyond the sheet's data (``=Z99`` where the sheet ends at E12: nothing the workbook
 fills), or that shows an error value (``#DIV/0!``, ``#REF!``) is nobody's answer: the row stays a
 question (a qualifier is never lost), its cell is read as unanswered, and a note says so; the
-export writes the answer over the formula or the error (engine/review/export.py).
+export writes the answer over the formula or the error (engine/questionnaire/export.py).
 
 Merged cells are read as what the sheet shows, the top-left cell's value. Where ID rows meet a
 merge, nothing is left out silently: a question cell inside a merged range is read as the merged
@@ -46,9 +46,8 @@ import re
 import warnings
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, replace
-from functools import cached_property
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import openpyxl
@@ -60,9 +59,14 @@ from engine.core.limits import Limits
 from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
 from engine.ingest.sheet import cell_text, sniff_delimiter
-from engine.questionnaire.corrections import QuestionCorrection, TableCorrection, TableMap
-from engine.questionnaire.places import AnswerPlace
-from engine.questionnaire.validation import (
+from engine.questionnaire.records import (
+    Question,
+    Questionnaire,
+    QuestionnaireError,
+    ReadOptions,
+    SheetLayout,
+)
+from engine.questionnaire.sheet.validation import (
     Bounds,
     ListValidation,
     defined_names,
@@ -85,148 +89,6 @@ _ROLE_PATTERNS = {  # checked in this order: the first that matches a header lab
     "answer": r".*\b(answers?|responses?|yes ?/ ?no)\b.*",
     "question": r"((security|control|assessment|vendor) )?(questions?|requirements?|question text)",
 }
-
-
-class QuestionnaireError(FileProblem):
-    """A questionnaire that cannot be read."""
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question and the cells (A1 refs on ``sheet``) where its answer goes."""
-
-    id: str | None
-    sheet: str
-    row: int
-    text: str
-    question_cell: str
-    choice_cell: str | None  # the dropdown cell, when the answer cell has one
-    text_cell: str | None  # where the free-text answer / explanation goes
-    choices: tuple[str, ...]  # allowed values of the choice cell
-    existing_answer: str | None  # what the text cell already holds
-    existing_choice: str | None  # what the choice cell already holds
-
-    @property
-    def answered(self) -> bool:
-        """The file already holds an answer for it (the drafting step skips these)."""
-        return bool(self.existing_choice or self.existing_answer)
-
-
-@dataclass(frozen=True)
-class SheetLayout:
-    """What was detected on one sheet. Columns are letters; ``choices`` is the most common
-    dropdown of the answer column (each question carries its own)."""
-
-    sheet: str
-    header_row: int | None
-    question_col: str
-    id_col: str | None
-    answer_col: str
-    comment_col: str | None
-    choices: tuple[str, ...]
-    questions: tuple[Question, ...]
-    notes: tuple[str, ...] = ()  # rows kept or left out for what their cells hold (formulas, errors, merges)
-
-
-@dataclass(frozen=True)
-class Questionnaire:
-    path: Path
-    sheets: tuple[SheetLayout, ...]
-    notes: tuple[str, ...] = ()  # skipped sheets and why, unresolvable dropdowns…
-    # a Word or PDF questionnaire's answer places by pseudo-cell ("Document!C12"): places.py; empty for a sheet
-    places: Mapping[str, AnswerPlace] = field(default_factory=dict, hash=False)
-    # a document's tables read by columns, each column's header and role (what a responder corrects per table)
-    tables: tuple[TableMap, ...] = ()
-
-    @cached_property
-    def questions(self) -> tuple[Question, ...]:
-        return tuple(q for s in self.sheets for q in s.questions)
-
-    # its qualifiers and row types are worked out once per questionnaire read and kept on it:
-    # engine.questionnaire.qualifiers.qualifiers_of, engine.questionnaire.row_types.row_types_of
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """Overrides of questionnaire detection (None = detect), as a person gives them: the CLI's
-    ``--sheet``, ``--header-row`` and ``--question-col``/``--answer-col``/``--comment-col``, the
-    app's fields (kept per project by engine/app/workspace.py). Columns are letters;
-    :meth:`column` is the one place a letter becomes a column number."""
-
-    sheet: str | None = None
-    header_row: int | None = None  # 1-based; only rows below it are questions
-    question_col: str | None = None
-    answer_col: str | None = None
-    comment_col: str | None = None
-    # the reviewer's corrections of what was detected (a Word or PDF questionnaire's mapping; ``exclude``
-    # applies to every format): question keys ("Document!A12") or IDs left out, paragraph numbers added
-    # as questions, example question keys whose like (same style, list or table column) are added;
-    # a solicitation's requirements whose kind the reviewer changed, "ID=kind" (submission, evaluation,
-    # work, terms: engine/questionnaire/solicitation/)
-    exclude: tuple[str, ...] = ()
-    include: tuple[str, ...] = ()
-    like: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    # the responder's corrections of the mapping (engine/questionnaire/corrections.py): a table column's
-    # role, every row of its table following; a question's text, kind or answer place
-    tables: tuple[TableCorrection, ...] = ()
-    questions: tuple[QuestionCorrection, ...] = ()
-
-    def __post_init__(self) -> None:  # given as JSON (the store, read_questionnaire's keywords): the records
-        object.__setattr__(self, "tables", tuple(TableCorrection.from_json(c) for c in self.tables))
-        object.__setattr__(self, "questions", tuple(QuestionCorrection.from_json(c) for c in self.questions))
-
-    def to_json(self) -> dict:
-        out = {
-            k: list(v) if isinstance(v, tuple) else v
-            for k, v in asdict(self).items()
-            if v not in (None, "", ()) and k not in ("tables", "questions")
-        }
-        if self.tables:
-            out["tables"] = [c.to_json() for c in self.tables]
-        if self.questions:
-            out["questions"] = [c.to_json() for c in self.questions]
-        return out
-
-    @classmethod
-    def from_json(cls, d: dict) -> ReadOptions:
-        return cls(
-            **{
-                k: tuple(map(str, v)) if k in _CORRECTIONS else tuple(v) if k in ("tables", "questions") else v
-                for k, v in d.items()
-                if k in cls.__dataclass_fields__
-            }  # fmt: skip
-        )
-
-    def checked(self, file: str) -> ReadOptions:
-        """These options, refused with a QuestionnaireError naming ``file`` and the flag when the
-        header row is below 1 or a column is not a column letter."""
-        if self.header_row is not None and self.header_row < 1:
-            raise QuestionnaireError(file, f"--header-row {self.header_row} is not a row number", "rows start at 1")
-        for name in ("question_col", "answer_col", "comment_col"):
-            value, flag = getattr(self, name), "--" + name.replace("_", "-")
-            try:
-                _column_number(value)
-            except ValueError:
-                raise QuestionnaireError(
-                    file, f"{flag} '{value}' is not a column letter", f"pass e.g. {flag} C"
-                ) from None
-        return self
-
-    def excludes(self, q: Question) -> bool:
-        """Whether the reviewer left question ``q`` out (by its key, "Sheet!B12", or its ID)."""
-        return f"{q.sheet}!{q.question_cell}" in self.exclude or (q.id or "") in self.exclude
-
-    def column(self, name: str) -> int | None:
-        """The column number (1-based) of ``question_col``, ``answer_col`` or ``comment_col``; None: detect."""
-        return _column_number(getattr(self, name))
-
-
-_CORRECTIONS = ("exclude", "include", "like", "kinds")
-
-
-def _column_number(letter: str | None) -> int | None:
-    return None if letter is None else column_index_from_string(letter.strip().upper())
 
 
 @dataclass

@@ -12,7 +12,7 @@ How fields become questions:
    ``scr_auditor_on_contract_yes`` box). Widgets of one family (boxes, or text) covering at least
    half of the smaller one are one answer place: the writer fills them all alike. Widgets of
    different families over each other (a text field over a check box) make the form ambiguous:
-   :class:`~engine.questionnaire.reader.QuestionnaireError` names them.
+   :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` names them.
 2. **One question per field or group of boxes**: the widgets of one field (a radio group, a field
    shown on two pages) are one question; check boxes are one choice question when their names
    say so (``c1_1[0]`` … ``c1_1[6]``; ``… yes`` / ``… no``) or when they sit on one line with a
@@ -41,11 +41,11 @@ from dataclasses import dataclass, field, replace
 
 import pymupdf
 
-from engine.questionnaire.pdf_layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
-from engine.questionnaire.pdf_questions import YES_NO, Found
+from engine.questionnaire.pdf.layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
+from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
 
 _KINDS = {
     pymupdf.PDF_WIDGET_TYPE_TEXT: "text",

@@ -24,8 +24,8 @@ from lxml import etree
 
 from engine.core.limits import Limits
 from engine.core.ooxml import PKG_REL, declares_entities, is_ole, word_main_part
-from engine.questionnaire.docx_xml import W, wval
-from engine.questionnaire.reader import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.word.xmltree import W, wval
 
 RESAVE = "open it in Word, save it again as .docx and try again"
 ENTITIES = "declares XML entities (a 'billion laughs' or an external file): refused, never expanded"

@@ -21,7 +21,7 @@ Each value goes to the :class:`~engine.questionnaire.places.AnswerPlace` its pse
 The text takes the place's formatting: the properties of the paragraph mark (what Word types
 with in an empty paragraph), never a placeholder's grey style; after a label, the label's run
 without its bold or underline. Then the written package is read again and compared with the
-original (engine/questionnaire/docx_check.py): if anything outside the answer places differs,
+original (engine/questionnaire/word/check.py): if anything outside the answer places differs,
 nothing is written. The file is written atomically (engine/core/files.py).
 
 One answer never refuses the others: given an ``unwritten`` list, an answer that cannot be written
@@ -45,9 +45,11 @@ from lxml import etree
 from engine.core.files import write_atomic
 from engine.core.ooxml import PackageError, copy_package
 from engine.core.xml_text import xml_safe
-from engine.questionnaire.docx_check import verify
-from engine.questionnaire.docx_package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
-from engine.questionnaire.docx_xml import (
+from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
+from engine.questionnaire.records import Questionnaire, QuestionnaireError
+from engine.questionnaire.word.check import verify
+from engine.questionnaire.word.package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
+from engine.questionnaire.word.xmltree import (
     PRIVATE_BOXES,
     W14,
     Resolver,
@@ -58,8 +60,6 @@ from engine.questionnaire.docx_xml import (
     sdt_kind,
     wval,
 )
-from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
-from engine.questionnaire.reader import Questionnaire, QuestionnaireError
 
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _LABEL_EMPHASIS = ("b", "bCs", "u", "caps", "smallCaps", "highlight", "shd")

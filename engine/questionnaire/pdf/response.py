@@ -1,7 +1,7 @@
 """The answers to a flat PDF questionnaire, written beside it: a Word response document and a
 spreadsheet (XLSX or CSV).
 
-A flat PDF has no place for an answer (engine/questionnaire/pdf_flat.py gives each question a
+A flat PDF has no place for an answer (engine/questionnaire/pdf/flat.py gives each question a
 ``RESPONSE`` place), so its answers go into documents of their own, in the PDF's order:
 
 - :func:`write_response_docx`: the PDF's name as the title, then per question its number (the
@@ -9,10 +9,10 @@ A flat PDF has no place for an answer (engine/questionnaire/pdf_flat.py gives ea
   and its text answer; a question without an answer says so ("No answer yet").
 - :func:`write_response_table`: one row per question (number, page, question, choice, answer),
   as XLSX or CSV by the target's extension; every cell is text (a value starting with "=" is
-  never a formula: CSV cells through engine/review/csv_writer.py, XLSX cells typed as strings).
+  never a formula: CSV cells through engine/questionnaire/csv_writer.py, XLSX cells typed as strings).
 
-This lives in engine.review, beside the CSV writer it uses; engine/review/export.py sends a flat
-PDF's export here. The AcroForm writer that fills the PDF itself is engine/questionnaire/pdf_writer.py. An answer is the
+This lives in engine.review, beside the CSV writer it uses; engine/questionnaire/export.py sends a flat
+PDF's export here. The AcroForm writer that fills the PDF itself is engine/questionnaire/pdf/writer.py. An answer is the
 write to the question's choice or text cell, else what the file already held (a filled PDF read
 as past answers). Both files are written atomically.
 """
@@ -29,12 +29,12 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
 from engine.core.files import write_atomic
-from engine.questionnaire.pdf_questions import page_of_row
+from engine.core.workbook_text import plain_text, set_text
+from engine.questionnaire.csv_writer import csv_text
+from engine.questionnaire.pdf.questions import page_of_row
 from engine.questionnaire.places import AnswerWrite
-from engine.questionnaire.reader import Question, Questionnaire
-from engine.review.csv_writer import csv_text
-from engine.review.workbook_text import plain_text, set_text
-from engine.review.writes import ExportError
+from engine.questionnaire.records import Question, Questionnaire
+from engine.questionnaire.writes import ExportError
 
 HEADER = ("Number", "Page", "Question", "Answer", "Explanation")
 _WIDTHS = (12, 7, 70, 14, 70)

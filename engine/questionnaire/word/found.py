@@ -1,4 +1,4 @@
-"""What the Word reader finds, before it becomes :class:`~engine.questionnaire.reader.Question`
+"""What the Word reader finds, before it becomes :class:`~engine.questionnaire.sheet.reader.Question`
 records: a :class:`Found` question (its text, ID, first paragraph and answer places), and the
 tests of text that decide what asks (a question mark, an asking verb: Describe, Provide, List,
 Explain, Indicate…, in English and Dutch), what labels a field ("Name of controller", "Responsible
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from engine.questionnaire.cues import ascii_digits, asks_by_mark
-from engine.questionnaire.docx_xml import one_line
 from engine.questionnaire.places import AnswerPlace
+from engine.questionnaire.word.xmltree import one_line
 
 ASKING_VERBS = (
     "describe|provide|list|explain|indicate|identify|specify|state|give|detail|outline|summari[sz]e|attach|upload"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from engine.questionnaire.docx_xml import W, wval
+from engine.questionnaire.word.xmltree import W, wval
 
 _HEADING = re.compile(r"^(?:heading|kop|titre|überschrift|titolo)\s*(\d)$", re.IGNORECASE)
 BOX_BULLETS = set("☐□❏❑▢◻")
