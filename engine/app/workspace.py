@@ -170,7 +170,8 @@ class Workspace:
             questionnaire = self.questionnaire(project_id)
         except QuestionnaireError:  # a file that cannot be read is drafted nowhere; its own error says why
             return drafter
-        return drafter.for_language(questionnaire_language(questionnaire, self.review_store.options(project_id)))
+        languages = questionnaire_language(questionnaire, self.review_store.options(project_id))
+        return drafter.for_language(languages) if languages.translates else drafter
 
     def language(self, project_id: int) -> LanguageSetting:
         """The responder's setting of a questionnaire's language (none: as detected, answers in it)."""

@@ -599,25 +599,8 @@ class Drafter:
             )
             text, doc_citations, backing = self._quoted(found)
             judged = found.relevance if text else None
-            # no sentence to quote: the model explains the choice from the company's passages, the
-            # last source, only when a text of it could pass (explanation.worth_asking, #59 item 6:
-            # the relevance test on the passages first); else no call, and the draft says why
             if not text:
-                own = self.for_the_company(q.text, retrieved)
-                no_text = worth_asking(
-                    vector,
-                    list(own.hits),
-                    self.kb.encoder,
-                    self.third_party,
-                    self.other_products(),
-                    choice=e.choice,
-                    asked=q.text,
-                    product=self.product,
-                    past=a.references,
-                )
-                if no_text is None:
-                    text, doc_citations, backing = self._explained(q, asked, choice or e.choice or "", retrieved)
-                    no_text = None if text else "the model's explanation did not speak to the question"
+                text, doc_citations, backing, no_text = self._model_explanation(a, vector, choice or e.choice or "")
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
             text, choice = _led_by(choice, text, q.text), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -640,6 +623,29 @@ class Drafter:
             relevance=judged,
             no_text=no_text if not text else None,
         )
+
+    def _model_explanation(self, a: Asking, vector, choice: str) -> tuple[str, tuple, object, str | None]:
+        """No sentence to quote: the model explains another product's choice from the company's
+        passages, the last source, only when a text of it could pass (explanation.worth_asking, #59
+        item 6: the relevance test on the passages first); else no call, and the draft says why.
+        Returns the text, its citations, its backing and why there is no text (None: a text)."""
+        q, retrieved = a.q, a.retrieved
+        own = self.for_the_company(q.text, retrieved)
+        no_text = worth_asking(
+            vector,
+            list(own.hits),
+            self.kb.encoder,
+            self.third_party,
+            self.other_products(),
+            choice=a.reuse.entry.choice,
+            asked=q.text,
+            product=self.product,
+            past=a.references,
+        )
+        if no_text is not None:
+            return "", (), None, no_text
+        text, doc_citations, backing = self._explained(q, a.asked, choice, retrieved)
+        return text, doc_citations, backing, None if text else "the model's explanation did not speak to the question"
 
     def _stated(self, a: Asking) -> Draft | None:
         """A qualifier the company's and the product's own documents answer, without the model:

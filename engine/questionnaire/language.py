@@ -217,6 +217,12 @@ class QuestionnaireLanguage:
         others = {k: Language(v) for k, v in finding.others.items() if Language(v) is not language}
         return cls(language, others, setting.answer_in)
 
+    @property
+    def translates(self) -> bool:
+        """Whether any question is in another language than the company's (the drafter then asks
+        in English and answers in the question's: engine/drafting/translate.py)."""
+        return self.language is not COMPANY_LANGUAGE or bool(self.others)
+
     def of_question(self, key: str) -> Language:
         """The language question ``key`` is written in."""
         return self.others.get(key, self.language)

@@ -22,7 +22,7 @@ from engine.drafting.records import Draft
 from engine.drafting.sections import SectionGate
 from engine.index.profile import row_ids
 from engine.questionnaire import Question, Questionnaire
-from engine.questionnaire.language import COMPANY_LANGUAGE, LanguageSetting, QuestionnaireLanguage, language_of
+from engine.questionnaire.language import LanguageSetting, QuestionnaireLanguage, language_of
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.writes import UnwrittenAnswer
 from engine.review.export_cells import export_drafts
@@ -73,7 +73,7 @@ def draft_questionnaire(
     project = review.project(project_id) if project_id is not None else review.project_for(questionnaire.path)
     review.set_questions(project.id, question_records(questionnaire))
     languages = questionnaire_language(questionnaire, review.options(project.id))
-    if languages.language is not COMPANY_LANGUAGE or languages.others:  # asked in English, answered in its own (#58)
+    if languages.translates:  # asked in English, answered in its own (#58)
         drafter = drafter.for_language(languages)
     todo, skipped = to_draft(questionnaire, redo_answered, limit)
     done = review.latest_drafts(project.id)

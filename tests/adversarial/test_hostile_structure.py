@@ -71,7 +71,7 @@ CASES = {  # file: (how it is written, what its one line says)
         h.crowded_page,
         ("has 1,999 form fields on page 1, over the limit of 500", "--max-page-fields 1999"),
     ),
-    "grid.pdf": (h.ruled_grid, ("crossings of ruling lines", "over the limit of 30,000 crossings", "--max-crossings")),
+    "grid.pdf": (h.ruled_grid, ("crossings of ruling lines", "over the limit of 60,000 crossings", "--max-crossings")),
     "inflating.pdf": (h.inflating_stream, ("streams that inflate to more than 200 MB", "--max-unzipped-mb")),
     # kind 3: a limit stepped around
     "renamed-main-part.docx": (

@@ -77,7 +77,15 @@ def pdf_kb(tmp_path: Path, encoder):
 
 
 def test_the_sources_are_one_ordered_list():
-    assert [s.name for s in SOURCES] == ["profile", "own_past", "stated", "reference", "other_products", "documents"]
+    assert [s.name for s in SOURCES] == [
+        "profile",
+        "own_past",
+        "stated",
+        "company_text",
+        "reference",
+        "other_products",
+        "documents",
+    ]
 
 
 def test_a_question_asking_for_a_reference_gets_the_company_documents_section(tmp_path, pdf_kb):
