@@ -286,6 +286,19 @@ def test_docm_is_read_and_doc_refused_in_one_line(tmp_path):
         read_questionnaire(old)
 
 
+def test_a_cut_off_docx_is_refused_in_the_products_words_not_the_zip_librarys(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("Do you scan for vulnerabilities?", style="List Number")
+    whole = wf.save(doc, tmp_path / "whole.docx").read_bytes()
+    cut = tmp_path / "cut.docx"
+    cut.write_bytes(whole[: len(whole) // 2])  # the zip directory is at the end: gone
+    with pytest.raises(QuestionnaireError) as refused:
+        read_questionnaire(cut)
+    line = str(refused.value)
+    assert "cut.docx" in line and "damaged, cut off or not a .docx" in line and "save it again as .docx" in line
+    assert "zip" not in line.lower()
+
+
 def test_a_document_without_questions_is_refused_in_one_line(tmp_path):
     doc = wf.new()
     doc.add_paragraph("Just a letter, nothing to answer.")

@@ -90,8 +90,10 @@ def open_docx(path: Path, limits: Limits, name: str | None = None) -> DocxPackag
     limits.check_docx(path, name)  # before anything is unpacked: a zip bomb, too much text
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise QuestionnaireError(name, f"is not a readable Word document ({exc})", RESAVE) from None
+    except (zipfile.BadZipFile, OSError):
+        raise QuestionnaireError(
+            name, "is not a readable Word document (damaged, cut off or not a .docx)", RESAVE
+        ) from None
     with zf:
         if any(info.flag_bits & 1 for info in zf.infolist()):
             raise QuestionnaireError(name, "has encrypted parts", "save an unencrypted copy as .docx and try again")

@@ -91,8 +91,10 @@ def write_docx(
                                  f"name the target *{source.suffix}")  # fmt: skip
     try:
         zin = zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise DocumentWriteError(source, f"is not a readable Word document ({exc})", RESAVE) from None
+    except (zipfile.BadZipFile, OSError):
+        raise DocumentWriteError(
+            source, "is not a readable Word document (damaged, cut off or not a .docx)", RESAVE
+        ) from None
     with zin:
         parts = _Parts(zin, source)
         find = Resolver(parts.document)
