@@ -118,6 +118,7 @@ def test_adjacent_requirements_merged_keep_the_first_id(rfp):
     )
     assert one.lead_in == "The proposal shall include the following:" and one.mandatory
     assert verbatim(rfp, merged)
+    assert edited([rfp], result, Edits(merges=("1.1b+1.1a",)), strict=True) == merged  # document order, as given or not
     three = edited([rfp], result, Edits(merges=("2.1+2.1-2+2.2",)), strict=True)
     assert by_id(three)["2.1"].quote.endswith("where possible.") and by_id(three)["2.1"].mandatory
     for pair, why in (

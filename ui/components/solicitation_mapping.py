@@ -93,7 +93,8 @@ def _edits(pid: int, ids: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, .
     sentence = " ".join((st.session_state.get(_key(pid, "add")) or "").split())
     which = ids.get(st.session_state.get(_key(pid, "split")) or "")
     fragment = " ".join((st.session_state.get(_key(pid, "split_at")) or "").split())
-    merged = [ids[x] for x in st.session_state.get(_key(pid, "merge"), []) if x in ids]
+    chosen = set(st.session_state.get(_key(pid, "merge"), []))
+    merged = [rid for shown, rid in ids.items() if shown in chosen]  # in document order, as picked or not
     return (
         (sentence,) if sentence else (),
         (f"{which}={fragment}",) if which and fragment else (),

@@ -17,7 +17,7 @@ Every requirement stays the solicitation's exact words on the page it names:
   ``ID/2``; both keep the page, paragraph, section and lead-in; each part's kind and mandatory
   flag are the rules'.
 - **merge** ``ID+ID`` (or more, ``+`` between): requirements next to each other, on one page,
-  become one, the first's ID: its quote runs on the page from the first's words to the last's
+  become one with the ID of the first in the document: its quote runs on the page from the first's words to the last's
   (what lies between, a list marker, is the page's too); mandatory when any part is.
 
 Edits apply in that order (an added sentence can then be split or merged). A reviewer's edit
@@ -240,8 +240,9 @@ def merge(result: Shredded, paths: Sequence[Path], pairs: Iterable[str], limits:
     """``result`` with each "ID+ID" run of adjacent requirements on one page made one (the first's ID)."""
     reqs = list(result.requirements)
     for pair in pairs:
-        ids = [x.strip() for x in pair.split("+") if x.strip()]
-        why = _merge_refusal(result, reqs, ids)
+        index = {r.id: i for i, r in enumerate(reqs)}
+        ids = sorted((x.strip() for x in pair.split("+") if x.strip()), key=lambda rid: index.get(rid, -1))
+        why = _merge_refusal(result, reqs, ids)  # in document order, whatever order they were given in
         if why is not None:
             if strict:
                 raise _refused(
