@@ -17,8 +17,9 @@ Every requirement stays the solicitation's exact words on the page it names:
   ``ID/2``; both keep the page, paragraph, section and lead-in; each part's kind and mandatory
   flag are the rules'.
 - **merge** ``ID+ID`` (or more, ``+`` between): requirements next to each other, on one page,
-  become one with the ID of the first in the document: its quote runs on the page from the first's words to the last's
-  (what lies between, a list marker, is the page's too); mandatory when any part is.
+  become one with the ID of the first in the document: its quote runs on the page from the
+  first's words to the last's (what lies between, a list marker, is the page's too); mandatory
+  when any part is.
 
 Edits apply in that order (an added sentence can then be split or merged). A reviewer's edit
 that no longer fits (an ID the file does not have any more, a fragment not in the quote) is
