@@ -1,8 +1,10 @@
 """A project's solicitation as the app shows it (docs/solicitations.md): shredded once per file
 (the key facts card, the counts, the mapping screen and the compliance matrix all ask for it on
 every rerun, and shredding a 60-page RFQ takes seconds), then read with the reviewer's
-corrections (requirements left out, kinds changed: ``ReadOptions.exclude`` / ``kinds``, kept with
-the project like every other correction)."""
+corrections (sentences added, requirements split and merged, left out, kinds changed:
+``ReadOptions.added`` / ``splits`` / ``merges`` / ``exclude`` / ``kinds``, kept with the project
+like every other correction; an edit is checked against the file when it is given:
+:func:`checked_edits`)."""
 
 from __future__ import annotations
 
@@ -45,6 +47,13 @@ def solicitation_of(
         return None
     path = questionnaire.path
     return as_read(path, once.shredded(project_id, path), options)[0]
+
+
+def checked_edits(project_id: int, path: Path, options: ReadOptions, once: ShredOnce) -> Shredded:
+    """The project's solicitation (file ``path``) read with ``options`` strictly: an added sentence
+    the file does not hold, a split or merge that does not fit, is refused in one line
+    (:class:`~engine.questionnaire.records.QuestionnaireError`) before the options are kept."""
+    return as_read(path, once.shredded(project_id, path), options, strict=True)[0]
 
 
 @dataclass(frozen=True)
@@ -90,4 +99,4 @@ def carried(
     return KeptDecisions(amendment, kept)
 
 
-__all__ = ["Carried", "KeptDecisions", "ShredOnce", "carried", "solicitation_of"]
+__all__ = ["Carried", "KeptDecisions", "ShredOnce", "carried", "checked_edits", "solicitation_of"]

@@ -23,7 +23,7 @@ from typing import Callable
 from engine.app.read_apart import UploadStopped, read_apart
 from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
-from engine.app.solicitations import KeptDecisions, ShredOnce, carried, solicitation_of
+from engine.app.solicitations import KeptDecisions, ShredOnce, carried, checked_edits, solicitation_of
 from engine.core.accounts import Permission, acting_account, require, require_row
 from engine.core.config import SummaryWriter
 from engine.core.files import write_atomic
@@ -453,6 +453,16 @@ class Workspace:
         (left out, kinds changed), or None when its file is a questionnaire; shredded once per file."""
         questionnaire = questionnaire or self.questionnaire(project_id)
         return solicitation_of(project_id, questionnaire, self.read_options(project_id), self._shredded)
+
+    def set_solicitation_edits(self, project_id: int, options: ReadOptions) -> Questionnaire:
+        """Keep ``options`` with the project's solicitation (as :meth:`set_read_options`), once its
+        sentences added and its requirements split and merged are checked against the file: an
+        edit that does not fit is refused in one line naming the file, the problem and the fix
+        (QuestionnaireError), and nothing is kept."""
+        require(Permission.QUESTIONNAIRE)
+        path = self.questionnaire_path(self.review_store.project(project_id))
+        checked_edits(project_id, path, options, self._shredded)
+        return self.set_read_options(project_id, options)
 
     def keep_decisions(self, project_id: int, previous_id: int) -> KeptDecisions:
         """The project's solicitation amends project ``previous_id``'s: the reviewer's latest

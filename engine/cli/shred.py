@@ -1,7 +1,9 @@
 """``python -m engine shred FILE… [--json] [--matrix OUT.xlsx] [--outline OUT.docx]``: a
 solicitation package (the RFP/RFQ, its SOW/PWS/SOO, attachments; PDF or Word) shredded into its
 requirements and key facts (docs/solicitations.md); the compliance matrix and the response
-outline written where asked."""
+outline written where asked. The reviewer's corrections apply first: sentences added, requirements
+split and merged (``--add`` / ``--split`` / ``--merge``: engine/questionnaire/solicitation/edits.py),
+then left out and kinds changed (``--exclude`` / ``--kind``)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from engine.core.limits import Limits, add_limit_args
 from engine.core.types import FileProblem
 from engine.questionnaire.solicitation import Kind, Shredded, shred
 from engine.questionnaire.solicitation.amendment import Amendment, compare
+from engine.questionnaire.solicitation.edits import Edits, edited
 from engine.questionnaire.solicitation.facts import time_zone
 from engine.questionnaire.solicitation.shred import corrected
 from engine.review.compliance_matrix import entries_from_results, write_compliance_matrix, write_response_outline
@@ -38,6 +41,28 @@ def register(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ID=KIND",
         help="change a requirement's kind (submission, evaluation, work, terms); repeatable",
+    )
+    p.add_argument(
+        "--add",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="add a sentence as a requirement: found verbatim (whitespace aside) on a page, its ID A-001 …; repeatable",
+    )
+    p.add_argument(
+        "--split",
+        action="append",
+        default=[],
+        metavar="ID=FRAGMENT",
+        help="split a requirement in two where FRAGMENT (the words the second part starts with) starts; the second "
+        "part is ID/2; repeatable",
+    )
+    p.add_argument(
+        "--merge",
+        action="append",
+        default=[],
+        metavar="ID+ID",
+        help="merge requirements next to each other on one page into one (the first's ID); repeatable",
     )
     p.add_argument(
         "--results",
@@ -134,11 +159,13 @@ def amendment_summary(amendment: Amendment) -> str:
 
 def cmd_shred(args: argparse.Namespace) -> int:
     try:
-        result = shred(args.files, limits=Limits.from_args(args), progress=_progress(args))
+        limits = Limits.from_args(args)
+        result = shred(args.files, limits=limits, progress=_progress(args))
+        result = edited(args.files, result, Edits(tuple(args.add), tuple(args.split), tuple(args.merge)), limits, True)
         result = corrected(result, args.exclude, _kinds(args.kind))
         amendment = None
         if args.previous:
-            amendment = compare(shred(args.previous, limits=Limits.from_args(args)).requirements, result.requirements)
+            amendment = compare(shred(args.previous, limits=limits).requirements, result.requirements)
         written = []
         entries = entries_from_results(result, _results(args.results)) if args.results else None
         if args.matrix:

@@ -97,6 +97,9 @@ def read_questionnaire(
     tables: Iterable[TableCorrection | dict] = (),
     questions: Iterable[QuestionCorrection | dict] = (),
     kinds: Iterable[str] = (),
+    added: Iterable[str] = (),
+    splits: Iterable[str] = (),
+    merges: Iterable[str] = (),
     limits: Limits | None = None,
 ) -> Questionnaire:
     """The questions of a questionnaire file and where their answers go, read by its format's
@@ -107,8 +110,10 @@ def read_questionnaire(
     ``exclude`` (question keys or IDs left out), ``include`` (a document's paragraph numbers added
     as questions), ``like`` (example question keys whose like are added), ``tables`` (a table
     column's role, every row following), ``questions`` (a question's text, kind or answer
-    place: engine/questionnaire/corrections.py) and ``kinds`` (a solicitation's requirements whose
-    kind is changed, "ID=kind") are the reviewer's corrections
+    place: engine/questionnaire/corrections.py), ``kinds`` (a solicitation's requirements whose
+    kind is changed, "ID=kind"), ``added``, ``splits`` and ``merges`` (a solicitation's sentences
+    added as requirements, requirements split, "ID=FRAGMENT", and merged, "ID+ID":
+    engine/questionnaire/solicitation/edits.py) are the reviewer's corrections
     (:class:`~engine.questionnaire.sheet.reader.ReadOptions`). ``limits`` bound what is read
     (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
     :class:`~engine.core.limits.LimitError` before it is parsed). Raises
@@ -123,6 +128,7 @@ def read_questionnaire(
     limits = limits or Limits.from_env()
     corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like)}
     corrections |= {"tables": tuple(tables), "questions": tuple(questions), "kinds": tuple(kinds)}
+    corrections |= {"added": tuple(added), "splits": tuple(splits), "merges": tuple(merges)}
     ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections).checked(name)
     if suffix in REFUSED:
         what, fix = REFUSED[suffix]

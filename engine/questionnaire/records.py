@@ -96,11 +96,16 @@ class ReadOptions:
     # applies to every format): question keys ("Document!A12") or IDs left out, paragraph numbers added
     # as questions, example question keys whose like (same style, list or table column) are added;
     # a solicitation's requirements whose kind the reviewer changed, "ID=kind" (submission, evaluation,
-    # work, terms: engine/questionnaire/solicitation/)
+    # work, terms: engine/questionnaire/solicitation/); its sentences added as requirements, its
+    # requirements split ("ID=FRAGMENT": the words the second part starts with) and merged ("ID+ID"):
+    # engine/questionnaire/solicitation/edits.py. Options stored before these existed read as none.
     exclude: tuple[str, ...] = ()
     include: tuple[str, ...] = ()
     like: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    splits: tuple[str, ...] = ()
+    merges: tuple[str, ...] = ()
     # the responder's corrections of the mapping (engine/questionnaire/corrections.py): a table column's
     # role, every row of its table following; a question's text, kind or answer place
     tables: tuple[TableCorrection, ...] = ()
@@ -156,4 +161,4 @@ class ReadOptions:
         return _column_number(getattr(self, name))
 
 
-_CORRECTIONS = ("exclude", "include", "like", "kinds")
+_CORRECTIONS = ("exclude", "include", "like", "kinds", "added", "splits", "merges")

@@ -3,8 +3,8 @@ driven by Playwright through Debian's Chromium. Questionnaire → upload the sha
 (``questionnaires/pdf/gsa_18f_ads_bpa_rfq_solicitation_flat.pdf`` of the shared data; skipped
 when absent), see its key facts card and its 170 requirements counted by kind, correct one
 requirement (1.2-3, a submission requirement the shredder puts on the checklist, changed to
-work: it is drafted), draft three (a limit of 3); Review → accept the corrected one with a
-compliance choice and the reviewer's words; Export → "Download the compliance matrix": the
+work: it is drafted), draft three (a limit of 3); Review → the corrected one shown outlined on
+its page of the RFQ (page 4), accepted with a compliance choice and the reviewer's words; Export → "Download the compliance matrix": the
 downloaded XLSX (opened with openpyxl) holds that answer on that requirement's row, with its
 kind as corrected, and the other two rows drafted with their state but no answer (not accepted).
 
@@ -87,6 +87,9 @@ def test_a_solicitation_uploaded_corrected_drafted_accepted_and_its_matrix_downl
             app.go("Review")
             open_question(app, CORRECTED)
             app.settle()
+            app.expect_text("The requirement on its page")  # the RFQ's page 4, the requirement's words outlined
+            app.expect_text(f"{rfq.name}, page 4 — the quoted lines are outlined.")
+            app.shot("requirement_page")
             pick(app, "stSelectbox", "Choice", "Comply")
             answer = page.get_by_role("textbox", name="Answer", exact=True)
             answer.fill(ANSWER)

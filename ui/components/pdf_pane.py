@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import streamlit as st
 
@@ -26,23 +27,32 @@ from ui.components.pdf_viewer import pdf_viewer
 VIEWER_HEIGHT = 780  # px: one A4 page at the pane's width on a 1440×900 screen
 
 
-def excerpt_for(ws: Workspace, citation: Citation) -> PageExcerpt | None:
-    """What the viewer is sent for ``citation`` (None: no page to show). Raises
-    KnowledgeBaseError / SourcePageError with the file, problem and fix."""
-    return citation_excerpt(ws.source_path(citation.file), citation)
+def excerpt_for(ws: Workspace, citation: Citation, path: Path | None = None) -> PageExcerpt | None:
+    """What the viewer is sent for ``citation`` (None: no page to show): a page of the knowledge
+    base's copy of the cited file, or of ``path`` (a solicitation's requirement on its page).
+    Raises KnowledgeBaseError / SourcePageError with the file, problem and fix."""
+    return citation_excerpt(path if path is not None else ws.source_path(citation.file), citation)
 
 
 def show_pdf_citation(
-    ws: Workspace, citation: Citation, *, key: str, height: int = VIEWER_HEIGHT, head=None, scroll: bool = False
+    ws: Workspace,
+    citation: Citation,
+    *,
+    key: str,
+    height: int = VIEWER_HEIGHT,
+    head=None,
+    scroll: bool = False,
+    path: Path | None = None,
 ) -> PageExcerpt | None:
     """Render the citation's page(s); returns what was sent (for tests and callers). Messages go
     to ``head`` (a container above) when given, so the viewer keeps its place on the page and
     is updated, not reloaded, when the next question opens. ``scroll``: bring the first
     outlined line into the browser's view even on one page (shown from a button below the
-    viewer, the page's top may be scrolled away)."""
+    viewer, the page's top may be scrolled away). ``path``: the file the page is cut from, when it
+    is not the knowledge base's (a solicitation's own page)."""
     head = head if head is not None else st.container()
     try:
-        excerpt = excerpt_for(ws, citation)
+        excerpt = excerpt_for(ws, citation, path)
     except (KnowledgeBaseError, SourcePageError) as exc:
         head.warning(f"The source page cannot be shown. {problem_text(exc)}", icon=":material/broken_image:")
         return None

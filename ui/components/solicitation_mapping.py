@@ -1,8 +1,10 @@
 """A solicitation on the Questionnaire screen (docs/solicitations.md): the key facts card (a due
 date past or within 3 days said first), the requirements' counts by kind and mandatory, every
 requirement with its ID, page, kind and quote, and the reviewer's corrections: requirements left
-out and kinds changed, kept with the project (``ReadOptions.exclude`` / ``kinds``, through
-``Workspace.set_read_options`` like a questionnaire's corrections)."""
+out and kinds changed, a sentence added, a requirement split, adjacent ones merged, kept with the
+project (``ReadOptions.exclude`` / ``kinds`` / ``added`` / ``splits`` / ``merges``, through
+``Workspace.set_read_options`` like a questionnaire's corrections; the edits checked against the
+file first: ``Workspace.set_solicitation_edits``)."""
 
 from __future__ import annotations
 
@@ -85,25 +87,62 @@ def _fresh(pid: int) -> None:
     st.session_state[generation] = st.session_state.get(generation, 0) + 1
 
 
+def _edits(pid: int, ids: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The sentence added, the split ("ID=FRAGMENT") and the merge ("ID+ID") typed in the fields
+    (each empty when not given)."""
+    sentence = " ".join((st.session_state.get(_key(pid, "add")) or "").split())
+    which = ids.get(st.session_state.get(_key(pid, "split")) or "")
+    fragment = " ".join((st.session_state.get(_key(pid, "split_at")) or "").split())
+    chosen = set(st.session_state.get(_key(pid, "merge"), []))
+    merged = [rid for shown, rid in ids.items() if shown in chosen]  # in document order, as picked or not
+    return (
+        (sentence,) if sentence else (),
+        (f"{which}={fragment}",) if which and fragment else (),
+        ("+".join(merged),) if merged else (),
+    )
+
+
+def _edit_words(added: tuple, splits: tuple, merges: tuple) -> str:
+    words = ["a sentence added as a requirement" for _ in added]
+    words += [f"{pair.partition('=')[0]} split in two" for pair in splits]
+    words += [f"{' + '.join(pair.split('+'))} merged" for pair in merges]
+    return "".join(f", {w}" for w in words)
+
+
 def apply(ws: Workspace, pid: int, shredded: Shredded, messages: str, problem: Callable[[Exception], str]) -> None:
-    """Re-read the solicitation with the requirements left out and the kinds changed (kept with it)."""
+    """Re-read the solicitation with the corrections (kept with it): a sentence added, a requirement
+    split, adjacent ones merged (each checked against the file first), requirements left out, kinds changed."""
     ids = {label(r): r.id for r in shredded.requirements}
     left_out = [ids[x] for x in st.session_state.get(_key(pid, "exclude"), []) if x in ids]
     to_change = [ids[x] for x in st.session_state.get(_key(pid, "change"), []) if x in ids]
     kind = st.session_state.get(_key(pid, "kind"))
+    added, splits, merges = _edits(pid, ids)
     current = ws.read_options(pid)
     kinds = changed_kinds(ws.questionnaire(pid).path, current.kinds)
     kinds.update({rid: Kind(kind) for rid in to_change if kind})
-    options = replace(current, exclude=tuple(dict.fromkeys(current.exclude + tuple(left_out))), kinds=kind_pairs(kinds))
+    options = replace(
+        current,
+        exclude=tuple(dict.fromkeys(current.exclude + tuple(left_out))),
+        kinds=kind_pairs(kinds),
+        added=current.added + added,
+        splits=current.splits + splits,
+        merges=current.merges + merges,
+    )
     try:
-        again = ws.set_read_options(pid, options)
+        if added or splits or merges:  # refused in one line when it does not fit the file
+            again = ws.set_solicitation_edits(pid, options)
+        else:
+            again = ws.set_read_options(pid, options)
     except Exception as exc:
         flash(messages, "error", "The corrections were not applied. " + problem(exc))
         return
     _fresh(pid)
     changed = f", {count(len(to_change), 'kind')} changed to {kind}" if to_change and kind else ""
     flash(
-        messages, "success", f"Read again with the corrections: {count(len(again.questions), 'requirement')}{changed}."
+        messages,
+        "success",
+        f"Read again with the corrections: {count(len(again.questions), 'requirement')}{changed}"
+        f"{escape_md(_edit_words(added, splits, merges))}.",
     )
 
 
@@ -113,19 +152,60 @@ def reset(ws: Workspace, pid: int, messages: str) -> None:
     flash(messages, "success", "Detection restored: every requirement found, with the kind found.")
 
 
+def _edit_fields(pid: int, labels: list[str], locked: bool) -> None:
+    """Add a sentence the shredder missed; split a requirement in two; merge adjacent ones."""
+    st.text_area(
+        "Add a sentence as a requirement",
+        key=_key(pid, "add"),
+        disabled=locked,
+        height=68,
+        placeholder="paste it from the solicitation: it is found on its page (spacing aside)",
+        help="Pasted as the solicitation prints it, on one page; it takes its page and section from where it is "
+        "found, and an ID A-001, A-002 …",
+    )
+    which, where = st.columns([3, 2])
+    which.selectbox(
+        "Split this requirement",
+        labels,
+        index=None,
+        placeholder="a requirement",
+        key=_key(pid, "split"),
+        disabled=locked,
+    )
+    where.text_input(
+        "where its second part starts",
+        key=_key(pid, "split_at"),
+        disabled=locked,
+        placeholder="the second part's first words",
+        help="The first part keeps the ID, the second is ID/2; both keep the page and the lead-in.",
+    )
+    st.multiselect(
+        "Merge these requirements (next to each other, on one page)",
+        labels,
+        key=_key(pid, "merge"),
+        disabled=locked,
+        help="They become one requirement quoted from the first's words to the last's, with the first's ID.",
+    )
+
+
 def corrections(
     ws: Workspace, pid: int, shredded: Shredded, locked: bool, messages: str, problem: Callable[[Exception], str]
 ) -> None:
     """Leave requirements out; change the kind of some (submission and terms are a checklist, work
-    and evaluation are drafted)."""
+    and evaluation are drafted); add a sentence, split one requirement, merge adjacent ones."""
     labels = [label(r) for r in shredded.requirements]
     st.multiselect("Not requirements: leave these out", labels, key=_key(pid, "exclude"), disabled=locked)
     which, kind = st.columns([3, 1])
     which.multiselect("Change the kind of these requirements", labels, key=_key(pid, "change"), disabled=locked)
     kind.selectbox("to", KINDS, index=None, placeholder="kind", key=_key(pid, "kind"), disabled=locked)
+    _edit_fields(pid, labels, locked)
     current = ws.read_options(pid)
-    if current.exclude or current.kinds:
-        st.caption(f"Kept with this solicitation: {len(current.exclude)} left out, {len(current.kinds)} kinds changed.")
+    if current.exclude or current.kinds or current.added or current.splits or current.merges:
+        edits = [(current.added, "added"), (current.splits, "split"), (current.merges, "merged")]
+        more = "".join(f", {len(done)} {what}" for done, what in edits if done)
+        st.caption(
+            f"Kept with this solicitation: {len(current.exclude)} left out, {len(current.kinds)} kinds changed{more}."
+        )
     left, right, _ = st.columns([1, 1, 3])
     left.button("Apply corrections", on_click=apply, args=(ws, pid, shredded, messages, problem), disabled=locked)
     right.button("Reset to detection", on_click=reset, args=(ws, pid, messages), disabled=locked)

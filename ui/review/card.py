@@ -34,6 +34,7 @@ from ui.components.status import state_badge_md
 from ui.resources import QUESTION
 from ui.review import source
 from ui.review.notes import state_notes
+from ui.review.requirement import requirement_page
 
 NOTICE = "review_notice"  # what the last action did, said on the next run
 TO_REVIEW = (ReviewState.DRAFTED, ReviewState.NO_CONTEXT, ReviewState.ERROR)
@@ -441,10 +442,12 @@ def _kept(pid: int, item: ReviewItem) -> Conflict | None:
 
 
 def card(pid: int, item: ReviewItem, order: list[str]) -> None:
-    """One question's card: its header, what its state asks of the reviewer and why to look at
-    the draft, the answer editor and the actions (its citations follow: ui/review/source.py)."""
+    """One question's card: its header (a solicitation's requirement on its own page under it:
+    ui/review/requirement.py), what its state asks of the reviewer and why to look at the draft,
+    the answer editor and the actions (its citations follow: ui/review/source.py)."""
     conflict = _kept(pid, item)
     _header(pid, item)
+    requirement_page(pid, item)  # a solicitation's requirement outlined on its own page
     if conflict is not None:
         _changed(pid, item, conflict, order)
     state_notes(item)

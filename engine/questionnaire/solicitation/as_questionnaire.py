@@ -16,7 +16,7 @@ question in it and the file reads as a solicitation (:func:`read_solicitation`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,7 +24,8 @@ from engine.core.limits import Limits
 from engine.questionnaire.pdf.questions import ROWS_PER_PAGE
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
-from engine.questionnaire.solicitation.records import Compliance, Kind, Shredded
+from engine.questionnaire.solicitation.edits import Edits, edited
+from engine.questionnaire.solicitation.records import Compliance, Kind, Requirement, Shredded
 from engine.questionnaire.solicitation.shred import shred
 
 CHOICES = tuple(c.value for c in Compliance)
@@ -33,19 +34,44 @@ SOLICITATION_NOTE = "a solicitation, not a questionnaire"
 RESPONSE_NOTE = "a solicitation has no answer space: the compliance and response go into the response document"
 
 
-def as_questionnaire(path: Path, result: Shredded, options: ReadOptions | None = None) -> Questionnaire:
+def row_numbers(path: Path, requirements: Sequence[Requirement], first: Sequence[Requirement] = ()) -> list[int]:
+    """Each requirement's row (page × 1000 + its order on the page). The requirements ``first``
+    (the file as shredded, before the reviewer's edits) are numbered first, every one of them,
+    so a requirement keeps its row (by its ID) whatever is added, split, merged or left out; a
+    new one (added, a split's second part) takes the next row of its page."""
+    on_page: Counter[int] = Counter()
+
+    def number(page: int) -> int:
+        on_page[page] += 1
+        if on_page[page] >= ROWS_PER_PAGE:
+            raise QuestionnaireError(
+                path.name, f"has more than {ROWS_PER_PAGE - 1} requirements on page {page}", "split the document"
+            )
+        return page * ROWS_PER_PAGE + on_page[page]
+
+    numbered: dict[str, int] = {}
+    for req in first:
+        numbered.setdefault(req.id, number(req.page))
+    rows: list[int] = []
+    taken: set[int] = set()
+    for req in requirements:
+        row = numbered.get(req.id)
+        if row is None or row in taken:
+            row = number(req.page)
+        taken.add(row)
+        rows.append(row)
+    return rows
+
+
+def as_questionnaire(
+    path: Path, result: Shredded, options: ReadOptions | None = None, first: Sequence[Requirement] = ()
+) -> Questionnaire:
     """The rows of a shredded solicitation (see the module docstring), without those the reviewer
-    left out (``options.exclude``: a row's key "Document!A4002" or a requirement's ID)."""
+    left out (``options.exclude``: a row's key "Document!A4002" or a requirement's ID); ``first``:
+    the requirements as shredded before the reviewer's edits (:func:`row_numbers`)."""
     questions: list[Question] = []
     places: dict[str, AnswerPlace] = {}
-    on_page: Counter[int] = Counter()
-    for req in result.requirements:
-        on_page[req.page] += 1
-        if on_page[req.page] >= ROWS_PER_PAGE:
-            raise QuestionnaireError(
-                path.name, f"has more than {ROWS_PER_PAGE - 1} requirements on page {req.page}", "split the document"
-            )
-        row = req.page * ROWS_PER_PAGE + on_page[req.page]
+    for req, row in zip(result.requirements, row_numbers(path, result.requirements, first)):
         question = Question(
             id=req.id,
             sheet=DOCUMENT_SHEET,
@@ -80,7 +106,7 @@ def as_questionnaire(path: Path, result: Shredded, options: ReadOptions | None =
         answer_col="B",
         comment_col="C",
         choices=CHOICES,
-        questions=tuple(questions),
+        questions=tuple(sorted(questions, key=lambda q: q.row)),  # a new requirement last on its page
     )
     return Questionnaire(path=path, sheets=(layout,), notes=notes, places=places)
 
@@ -120,12 +146,24 @@ def with_kinds(path: Path, result: Shredded, pairs: Iterable[str]) -> Shredded:
     return replace(result, requirements=tuple(replace(r, kind=kinds.get(r.id, r.kind)) for r in result.requirements))
 
 
-def as_read(path: Path, result: Shredded, options: ReadOptions) -> tuple[Shredded, Questionnaire]:
-    """A shredded solicitation with the reviewer's corrections (kinds changed, requirements left
+def edits_of(options: ReadOptions) -> Edits:
+    """The reviewer's sentences added, requirements split and merged, as ``options`` keeps them."""
+    return Edits(options.added, options.splits, options.merges)
+
+
+def as_read(
+    path: Path, result: Shredded, options: ReadOptions, strict: bool = False, limits: Limits | None = None
+) -> tuple[Shredded, Questionnaire]:
+    """A shredded solicitation with the reviewer's corrections (sentences added, requirements
+    split and merged: engine/questionnaire/solicitation/edits.py; kinds changed, requirements left
     out) and its rows: what the mapping screen, drafting and the compliance matrix show. The rows
-    are numbered before any is left out, so a row keeps its key whatever else is left out."""
+    are numbered as shredded first, so a row keeps its key whatever is edited or left out.
+    ``strict``: an edit that does not fit the file is refused in one line (when the reviewer
+    gives it), else passed over (the stored corrections read again)."""
+    shredded = result
+    result = edited([path], result, edits_of(options), limits, strict)
     result = with_kinds(path, result, options.kinds)
-    questionnaire = as_questionnaire(path, result, options)
+    questionnaire = as_questionnaire(path, result, options, first=shredded.requirements)
     kept = {q.id for q in questionnaire.questions}
     return replace(result, requirements=tuple(r for r in result.requirements if r.id in kept)), questionnaire
 
@@ -139,7 +177,7 @@ def read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Quest
         return None
     if not result.looks_like_solicitation:
         return None
-    return as_read(path, result, options)[1]
+    return as_read(path, result, options, limits=limits)[1]
 
 
 __all__ = [
@@ -149,8 +187,10 @@ __all__ = [
     "as_questionnaire",
     "as_read",
     "changed_kinds",
+    "edits_of",
     "is_solicitation",
     "kind_pairs",
     "read_solicitation",
+    "row_numbers",
     "with_kinds",
 ]
