@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 
 import docx
 import pymupdf
@@ -89,6 +90,11 @@ def test_a_word_solicitation_says_it_has_no_pages_and_shows_the_quote(open_scree
         "parks\\_rfp.docx is a Word document: it has no pages to show. The requirement as quoted: "
         "“The Contractor shall maintain general liability insurance of \\$1,000,000.”" in texts(at.main.caption)
     )
+    # where it is: its order in the document, not a "paragraph 1007" of the rows' numbering (page × 1000 + n)
+    (where,) = [
+        c for c in texts(at.main.caption).splitlines() if c.startswith("4\\.1 · ")
+    ]  # its ID as markdown escapes it
+    assert re.fullmatch(r"4\\\.1 · requirement \d{1,3} of the document", where), where
 
 
 def test_a_quote_is_carried_back_to_the_raw_page_text():

@@ -26,6 +26,7 @@ import streamlit as st
 from engine.app import ReviewStoreError, RowChanged, RowVersion
 from engine.core.types import StoreReplaced
 from engine.questionnaire.mapping import location
+from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from engine.review.review import ReviewItem, ReviewState
 from ui import resources
 from ui.components import cached_questionnaire
@@ -313,7 +314,8 @@ def _header(pid: int, item: ReviewItem) -> None:
     """Where the question is (a sheet's row, a Word document's paragraph, a PDF's page), its state
     and reuse badges, its text and what the file holds."""
     q = item.question
-    where = location(cached_questionnaire.review(resources.workspace(), pid).questionnaire, q)
+    questionnaire = cached_questionnaire.review(resources.workspace(), pid).questionnaire
+    where = location(questionnaire, q)
     ident = f"{escape_md(q.id)} · " if q.id else ""
     top, badge = st.columns([5, 2], vertical_alignment="center")
     top.caption(f"{ident}{escape_md(where)}")  # a document's question: its paragraph, or its page of a PDF
@@ -328,10 +330,9 @@ def _header(pid: int, item: ReviewItem) -> None:
     )
     badge.markdown(state_badge_md(item.state) + tag)
     st.markdown(f"##### {escape_md(q.text)}")
-    if q.existing_answer or q.existing_choice:
-        st.caption(
-            "Already in the workbook: " + escape_md(" · ".join(x for x in (q.existing_choice, q.existing_answer) if x))
-        )
+    if q.existing_answer or q.existing_choice:  # a solicitation's checklist row says what it is itself
+        held = " · ".join(x for x in (q.existing_choice, q.existing_answer) if x)
+        st.caption(escape_md(held) if is_solicitation(questionnaire) else "Already in the workbook: " + escape_md(held))
 
 
 def _answer_editor(pid: int, item: ReviewItem) -> tuple[str, str | None]:
