@@ -7,7 +7,7 @@ from the quote and said at the top when it is past or within 3 days."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from engine.questionnaire.solicitation.records import NOT_STATED, DueDateAlert, Fact, KeyFact, Page, Unit
@@ -88,19 +88,30 @@ def _page_fact(fact: Fact, pages: Sequence[Page], pattern: re.Pattern[str], grou
     return KeyFact(fact, NOT_STATED)
 
 
-def key_facts(pages: Sequence[Page], units: Sequence[Unit]) -> tuple[KeyFact, ...]:
-    """The key facts of a package's pages and units (see the module docstring)."""
+def may_state(text: str) -> bool:
+    """Whether a unit may state a key fact found in the body (a due date, the submission method,
+    limits, contract type, set-aside): the only units a long package's shred keeps for them."""
+    return any(p.search(text) for p in (DUE, METHOD, LIMITS, CONTRACT, SET_ASIDE))
+
+
+def key_facts(
+    pages: Sequence[Page], units: Sequence[Unit], unit_pages: Mapping[tuple[str, int], Page] | None = None
+) -> tuple[KeyFact, ...]:
+    """The key facts of a package: ``pages`` its first pages (the cover's facts), ``units`` those
+    that may state a fact in the body (:func:`may_state`; all units will do), ``unit_pages`` the
+    pages they are on, by (file, page) (default: ``pages``). See the module docstring."""
     number = _number(pages)
     org = _organisation(pages)
+    texts = dict(unit_pages) if unit_pages is not None else {(p.file, p.number): p for p in pages}
     due = _dated(
-        pages,
+        texts,
         units,
         lambda t: (
             RESPONSE.search(t) and not QUESTIONS.search(t) and not re.search(r"\banswers?\b", t, _I) and DUE.search(t)
         ),
         Fact.RESPONSE_DUE,
     )
-    questions = _dated(pages, units, lambda t: DUE.search(t) and QUESTIONS.search(t), Fact.QUESTIONS_DEADLINE)
+    questions = _dated(texts, units, lambda t: DUE.search(t) and QUESTIONS.search(t), Fact.QUESTIONS_DEADLINE)
     method = _first(
         units, lambda t: METHOD.search(t) and re.search(r"\b(submi\w+|accepted|deliver\w*|upload\w*)\b", t, _I)
     )
@@ -133,11 +144,10 @@ def _organisation(pages: Sequence[Page]) -> KeyFact:
     return _page_fact(Fact.ISSUING_ORGANIZATION, pages, ORG, "n")
 
 
-def _dated(pages: Sequence[Page], units: Sequence[Unit], says, fact: Fact) -> KeyFact:
+def _dated(texts: Mapping[tuple[str, int], Page], units: Sequence[Unit], says, fact: Fact) -> KeyFact:
     """The first unit that ``says`` the fact and states a date, quoted; a schedule's row (the
     words, then the date a few lines below: "Deadline to Submit Written Questions: … August 13,
     2025 1:00 PM (HST)") quoted from its words to its date and time."""
-    texts = {(p.file, p.number): p for p in pages}
     for unit in units:
         said = says(unit.text)
         if not said:
@@ -200,4 +210,4 @@ def time_zone(fact: KeyFact) -> str:
     return m.group(1) if m else ""
 
 
-__all__ = ["due_alert", "due_date", "key_facts", "time_zone"]
+__all__ = ["due_alert", "due_date", "key_facts", "may_state", "time_zone"]
