@@ -83,6 +83,7 @@ DEADLINE_ROW = re.compile(
 )
 SCHEDULE_ROW_WORDS = 20
 RUN_ON_WORDS = 50
+TITLE_WORDS = 12  # a title block this long or longer (a shorter run of capitals is a heading)
 CONSEQUENCE_CUE = (
     "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
 )
@@ -99,7 +100,7 @@ FRAMEWORK = re.compile(
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
     r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
     r"\bshall (?:not )?be (?:valid|binding)\b(?! for)|\bshall (?:not )?be (?:open to|a term of|determined)\b|"
-    r"\bshall render\b|\bshall terminate\b|"
+    r"\bshall render\b|\bshall terminate\b|\bshall be final\b|\bsole relief\b|\bupon appeal\b|"
     r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
@@ -124,6 +125,10 @@ TERMS_WORDS = re.compile(
     r"by executing|agrees?|assign\w*|sub-?contract\w*|subrogation|endorsement|deductible\w*|clauses?|"
     r"price (?:increase|reduction)|prices?|fees?|discount\w*|rates?|deliver(?:y|ies)|shipments?|packing|"
     r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa)\b",
+    _I,
+)
+STRONG_TERMS = re.compile(  # the words of a legal undertaking or remedy: terms, whoever's subject
+    r"\b(certif(?:y|ies)|represents|warrants|guarantees|protests?|appeals?|legal action|claims?|disputes|indemnif\w*)\b",
     _I,
 )
 SUBMIT_WORDS = re.compile(
@@ -221,6 +226,11 @@ BUYER_WORDS = re.compile(
     r"(?:\s+(?:also|then|either|not|only|further|reasonably|at its discretion))?[\s,]*$",
     _I,
 )  # the subject ends with the buyer ("For staff augmentation the County will …"), not "County users shall …"
+BUYER_NAME = re.compile(
+    r"\b(?:county|government|state|city|purchasing agent|contracting officers?|procurement (?:agent|officer)|agency|"
+    r"department|board|committee|panel|evaluators?|ordering (?:activit\w+|officials?))\b",
+    _I,
+)
 BENEFIT = re.compile(
     r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
     r"informed|liable in damages)\b|\bin no event shall\b",
@@ -264,6 +274,16 @@ def _first_word(text: str) -> str:
     return m.group(1).lower() if m else ""
 
 
+def _title_block(unit: Unit) -> bool:
+    """A cover's lines run together: no sentence end, lines of capitals and lines in ordinary case
+    (a third to four fifths of its words in capitals: a legal advertisement's title block)."""
+    words = unit.text.split()
+    if unit.item or len(words) < TITLE_WORDS or unit.text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
+        return False
+    caps = sum(len(w.strip(".,:;()")) >= 2 and w.strip(".,:;()").isupper() for w in words)
+    return len(words) / 3 <= caps <= 0.8 * len(words)  # wholly in capitals: a notice sentence, judged as one
+
+
 def _conditional(text: str, cue: re.Match[str]) -> bool:
     """A cue that obliges nobody: "if travel is required", "is not required", "the purpose … is to"."""
     if cue.group(1).lower() in ("is to", "are to"):  # "The purpose of this RFP is to solicit …" obliges nobody
@@ -300,14 +320,53 @@ def _obliges_a_party(text: str) -> bool:
     if m is None:
         return True
     subject = text[: m.start()]
-    if re.search(rf"\b{PARTY}\b", subject, _I) or DELIVERABLE.search(subject) or MUST_ACTIVE.search(text):
+    if MUST_ACTIVE.search(text):
         return True  # the party's own sentence, or a clause of it: "… a template that the contractor shall utilize"
+    head = _subject_head(subject)
+    if head is True:
+        return True
+    if head is False:
+        return False
     if BUYER_WORDS.search(subject):
         return False
     after = text[m.end() :]
     if FINAL.match(after):
         return False
     return True
+
+
+DISCOURSE = re.compile(
+    r"^\W*(?:for example|for instance|in addition|in general|in short|however|therefore|further(?:more)?|also|"
+    r"additionally|moreover|accordingly),\s*",
+    _I,
+)
+LEADING = re.compile(  # a subject that opens with a phrase before its head noun: "For staff augmentation the County …"
+    r"^\W*(?:for|in|after|upon|under|if|when|unless|during|with|at|once|where|whether|prior to|before|following)\b", _I
+)
+
+
+def _subject_head(subject: str) -> bool | None:
+    """Whose sentence it is, by the head of its subject: True for the offeror's side (its party or
+    what it delivers), False for the buyer, None when it cannot tell. After an opening phrase the
+    head is the first one named after its comma, else the last one named ("After negotiations with
+    each offeror, the County shall …", "For staff augmentation the County will …"); otherwise the
+    offeror's side named anywhere in it. A label before a colon and a discourse marker ("For
+    example,") are not part of it."""
+    subject = DISCOURSE.sub("", LABEL.sub("", subject, count=1), count=1)
+
+    def named(text: str) -> list[tuple[int, bool]]:
+        return sorted(
+            [(x.start(), True) for x in re.finditer(rf"\b{PARTY}\b", text, _I)]
+            + [(x.start(), True) for x in DELIVERABLE.finditer(text)]
+            + [(x.start(), False) for x in BUYER_NAME.finditer(text)]
+        )
+
+    if LEADING.match(subject):
+        comma = subject.find(",")
+        after = named(subject[comma + 1 :]) if comma >= 0 else []
+        heads = after or named(subject)
+        return (after[0] if after else heads[-1])[1] if heads else None
+    return True if any(party for _, party in named(subject)) else None
 
 
 def section_kind(headings: tuple[str, ...]) -> Kind | None:
@@ -329,6 +388,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in
     if len(words) > RUN_ON_WORDS and not unit.item and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
         return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
+    if _title_block(unit):
+        return Verdict(False, why="a title block")  # "… SEALED PROPOSALS FOR … WILL BE RECEIVED …" on a cover
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
     if REJECTS.search(text):
@@ -410,6 +471,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.TERMS
     if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
         return Kind.TERMS  # "Contractor agrees to: a) …"
+    if section is not Kind.WORK and STRONG_TERMS.search(unit.text):
+        return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
     by_subject = _kind_by_subject(unit.text, section)
     if by_subject is None and unit.lead_in:
         by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)
