@@ -52,6 +52,7 @@ PARTY_MAY = re.compile(
     _I,
 )
 PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention)\b", _I)
+NO_LONGER = re.compile(r"\b(?:is|are)\s+(?:not|no longer)\s+(?:required|needed|necessary)\b", _I)
 NOT_REQUIRED = re.compile(
     r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
     r"(?:is|are|be)\s+required\b|\bas required by\b",
@@ -92,7 +93,8 @@ BUYER = re.compile(
     r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
     r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
     r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
-    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b",
+    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b"
+    r"|^(?:the\s+)?(?:contracting|ordering)\s+(?:officers?|officials?|activit\w+)\s+(?:is|are)\s+encouraged\b",
     _I,
 )
 FRAMEWORK = re.compile(
@@ -208,6 +210,16 @@ LABEL = re.compile(r"^[A-Z][\w /&-]{0,40}:\s+")  # "Description: Write …"
 MODALS = frozenset({"shall", "must", "will", "should", "required", "may"})  # cues whose subject is checked
 MODAL = re.compile(r"\b(?:shall|must|will|should|may|is required|are required)\b", _I)
 LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
+LIST_REF = re.compile(r"\b(?:the following|as follows|listed below|set forth below|stated below|below)\b", _I)
+LIST_END = re.compile(  # a sentence whose object is the list after it: "… shall consist of the following:"
+    r"\b(?:the following(?:\s+[\w-]+)?(?:\s+(?:information|[\w-]+s))?|as follows)\s*[:.]$", _I
+)
+JOINED_VERB = re.compile(
+    r"\band\s+(?:must\s+|shall\s+|should\s+)?(?:also\s+)?(?:address|respond to|provide|include|describe|submit|"
+    r"contain|complete|list|discuss)\s+(?:\w+\s+){0,2}?(?:the following|as follows|below)\b",
+    _I,
+)
+NOT_A_VERB = frozenset("at within in by either also as on for with under from".split())
 DELIVERABLE = re.compile(
     r"\b(proposals?|quotes?|quotations?|bids?|responses?|submissions?|applications?|attachments?|invoices?|"
     r"resumes?|bios?|repositor\w+|prototypes?|rates?|prices?|pricing|fees?|deliverables?|reports?|staff|"
@@ -272,6 +284,21 @@ class Verdict:
 def _first_word(text: str) -> str:
     m = re.match(r"^[\W\d]*([A-Za-z]+)", text)
     return m.group(1).lower() if m else ""
+
+
+def _own_obligation(text: str) -> bool:
+    """Whether a lead-in obliges beside introducing its items: two cues ("… must send an invoice,
+    which must include the following:"), a verb of its own joined to the one that takes the list
+    ("… should speak to procedures … and address the following:"), or, with no word pointing at
+    the list, a long sentence whose cue governs a verb ("… are expected to perform their duties
+    during … :"; not "Contractor must at its expense and within a reasonable time:")."""
+    if len(MUST.findall(text)) + len(DESIRE.findall(text)) >= 2 or JOINED_VERB.search(text):
+        return True
+    if LIST_REF.search(text):
+        return False
+    cue = MUST.search(text) or DESIRE.search(text)
+    after = text[cue.end() :].split()[:1] if cue else []
+    return len(text) > LONG_LEAD and not (after and after[0].lower() in NOT_A_VERB)
 
 
 def _title_block(unit: Unit) -> bool:
@@ -399,7 +426,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if DEADLINE_ROW.search(text) and len(words) <= SCHEDULE_ROW_WORDS and not BUYER.match(text):
         return Verdict(True, True, "deadline")
     cue = _cue(text)
-    if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
+    if (unit.leads or LIST_END.search(text)) and not _own_obligation(text):
         return Verdict(False, why="lead-in")  # its items are the requirements
     if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
         return Verdict(False, why="no party")
@@ -421,11 +448,11 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
         if not RATING.match(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")
-    first = _first_word(re.sub(r"^\w+ly\s+", "", LABEL.sub("", text, count=1)))
+    first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", LABEL.sub("", text, count=1), flags=_I))
     if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
-    if unit.lead_in:
+    if unit.lead_in and not NO_LONGER.search(text):  # "… Status 294 is no longer required." under "… complete:"
         lead = _cue(unit.lead_in)
         if lead is not None:
             return Verdict(True, lead.mandatory, "lead-in")

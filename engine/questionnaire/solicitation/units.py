@@ -26,8 +26,12 @@ _BULLET = re.compile(r"^[•●○■▪◦➢►◆◇✓·*\-–](?=\s|$)")
 _PAGE_NO = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$", re.I)
 _ABBREV = re.compile(
     r"(?:\b(?:U\.S|e\.g|i\.e|etc|No|Nos|Inc|Co|Corp|Ltd|St|vs|Sec|Mr|Ms|Mrs|Dr|Jr|min|yrs|approx|ref|Ref|"
-    r"Art|para|Para|Fig|Vol|Ch|al|Attach|Rev|Dept|Govt|Ft|a\.m|p\.m)|\b[A-Z])\.$"
-)
+    r"Art|para|Para|Fig|Vol|Ch|al|Attach|Rev|Dept|Govt|Ft|a\.m|p\.m)|(?<!{labels} )\b[A-Z])\.$".format(
+        labels=" )(?<!".join(
+            "Attachment Appendix Exhibit Section Part Schedule Annex Volume Pool Tab Form Phase".split()
+        )
+    )
+)  # an initial ("John C. Smith"), not a label's letter ("… quoted in Attachment C. Attachment C should …")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(A-Z])|(?<=[.!?][\"”)])\s+(?=[\"“(A-Z])")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATED_ROW_END = re.compile(  # a schedule row ends with its date (and time): "… August 13, 2025 1:00 PM (HST) State's …"
