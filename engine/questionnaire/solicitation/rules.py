@@ -158,7 +158,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
     ),
     (
         re.compile(
-            r"terms and conditions|clauses|insurance|invoic|payment|warrant|data rights|licen[cs]|indemn|ownership|"
+            r"terms and conditions|clauses|insurance|invoic|payment|warrant|data rights|licen[cs]|indemn|ownership|pricing|"
             r"general conditions|special provisions|legal|certifications?",
             _I,
         ),
@@ -167,7 +167,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
     (
         re.compile(
             r"scope|statement of (?:work|objectives)|\bsow\b|\bpws\b|\bsoo\b|tasks?|deliverables|services|"
-            r"technical requirements|staff|personnel|security|objective|performance",
+            r"technical requirements|staff|personnel|security|objective|performance|reporting",
             _I,
         ),
         Kind.WORK,
@@ -175,7 +175,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
     (
         re.compile(
             r"terms|conditions|clauses|provisions|insurance|invoic|payment|warrant|data rights|license|contract|"
-            r"indemn|legal|general|certification|compliance|ownership|reporting|teaming",
+            r"indemn|legal|general|certification|compliance|ownership|teaming",
             _I,
         ),
         Kind.TERMS,
@@ -481,6 +481,8 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     if CONTRACTOR.search(subject):
         if terms:
             return Kind.TERMS
+        if section is Kind.TERMS:
+            return Kind.TERMS  # a clause of the contract about the work is still a clause
         return Kind.WORK if section in (Kind.WORK, None) or WORK_WORDS.search(text) else section
     return None
 
@@ -488,7 +490,8 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
     """The kind of a requirement (see the module docstring)."""
     text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
-    if section is Kind.EVALUATION and (EVAL_WORDS.search(text) or unit.item) or AWARD_TO.search(unit.text):
+    evaluates = any(not m.group(0).lower().startswith("award") for m in EVAL_WORDS.finditer(text))
+    if section is Kind.EVALUATION and (evaluates or unit.item) or AWARD_TO.search(unit.text):
         return Kind.EVALUATION
     if unit.lead_in and re.search(r"\b(?:criteria|factors|points)\b", unit.lead_in, _I):
         return Kind.EVALUATION
@@ -518,6 +521,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         scores[Kind.WORK] += 1
     if section is not None:
         scores[section] += 3
+    if not any(scores.values()):
+        return Kind.WORK  # nothing telling: an obligation on the thing delivered ("Any solution must fail over …")
     return max(scores, key=lambda k: (scores[k], k is section))
 
 
