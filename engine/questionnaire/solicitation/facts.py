@@ -41,6 +41,9 @@ RESPONSE = re.compile(
     r"\b(proposals?|quotes?|quotations?|bids?|applications?|responses?|offers?|submissions?|submit\w*)\b", _I
 )
 CLOCK = re.compile(r",?\s*(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?|noon)?(?:,?\s*\(?[A-Z][A-Za-z ]{0,20}\)?)?", _I)
+SENTENCE_WORDS = 80  # a longer unit is a cover's or a table's lines run together, not a sentence that states a fact
+SHORT_LINE = 50  # characters: a cover's or an address block's lines are shorter than a paragraph's
+SENTENCE_END = re.compile(r"[.;!?](?=\s|$)")
 SCHEDULE_ROW_WORDS = 12  # a schedule row's words (its date stands apart, after them)
 SCHEDULE_REACH = 160  # characters after a schedule row's words where its date may stand
 DUE = re.compile(
@@ -122,9 +125,36 @@ def key_facts(
         questions,
         _fact(Fact.SUBMISSION_METHOD, method),
         _fact(Fact.PAGE_LIMITS, _first(units, LIMITS.search)),
-        _fact(Fact.CONTRACT_TYPE, _first(units, CONTRACT.search)),
-        _fact(Fact.SET_ASIDE, _first(units, SET_ASIDE.search)),
+        _stated(Fact.CONTRACT_TYPE, units, texts, CONTRACT),
+        _stated(Fact.SET_ASIDE, units, texts, SET_ASIDE),
     )
+
+
+def _sentence(unit: Unit, page: Page | None) -> bool:
+    """A sentence of the body, not a cover's lines run together: it ends as a sentence does, is not
+    too long, not mostly capitals, and not a stack of short lines (an address block)."""
+    words = unit.text.split()
+    caps = sum(len(w) >= 2 and w.strip(".,:;()").isupper() for w in words)
+    if not unit.text.endswith((".", ";", "!", "?")) or len(words) > SENTENCE_WORDS or caps >= len(words) / 3:
+        return False
+    lines = [b - a for a, b in (page.lines if page is not None else ()) if b > unit.start and a < unit.end]
+    return len(lines) < 3 or sum(n < SHORT_LINE for n in lines) <= len(lines) / 2
+
+
+def _stated(fact: Fact, units: Sequence[Unit], texts: Mapping[tuple[str, int], Page], pattern) -> KeyFact:
+    """The first sentence that states the fact by its words; where only a cover's run of lines
+    does, the part of it from the line the words are on to the end of their sentence."""
+    sentence = next((u for u in units if pattern.search(u.text) and _sentence(u, texts.get((u.file, u.page)))), None)
+    if sentence is not None:
+        return _fact(fact, sentence)
+    unit = _first(units, pattern.search)
+    page = texts.get((unit.file, unit.page)) if unit is not None else None
+    if unit is None or page is None:
+        return _fact(fact, unit)
+    at = unit.start + pattern.search(unit.text).start()
+    start = max([unit.start] + [a for a, _ in page.lines if a <= at])
+    end = SENTENCE_END.search(page.text, at, unit.end)
+    return KeyFact(fact, page.text[start : end.end() if end else unit.end].strip(), unit.file, unit.page)
 
 
 def _organisation(pages: Sequence[Page]) -> KeyFact:
