@@ -53,6 +53,9 @@ PARTY_MAY = re.compile(
 )
 PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention)\b", _I)
 NO_LONGER = re.compile(r"\b(?:is|are)\s+(?:not|no longer)\s+(?:required|needed|necessary)\b", _I)
+NEGATED = re.compile(  # "Applicants need not be proficient nor are they expected to …": nobody is obliged
+    r"\bneed not\b|\bnor (?:are|is) (?:they|it|\w+) (?:expected|required)\b|\b(?:is|are) not expected\b", _I
+)
 NOT_REQUIRED = re.compile(
     r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
     r"(?:is|are|be)\s+required\b|\bas required by\b",
@@ -90,10 +93,12 @@ CONSEQUENCE_CUE = (
 )
 MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos)\w*", _I)
 BUYER = re.compile(
-    r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
+    r"^(?:the\s+|this\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|"
+    r"district|solicitation|rfp|rfq|"
     r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
     r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
-    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b"
+    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates|"
+    r"realizes|recognizes|understands|believes|seeks|is seeking|is posting)\b"
     r"|^(?:the\s+)?(?:contracting|ordering)\s+(?:officers?|officials?|activit\w+)\s+(?:is|are)\s+encouraged\b",
     _I,
 )
@@ -145,13 +150,16 @@ WORK_WORDS = re.compile(
     r"support|maintain\w*|security|background checks?|replacement|key personnel|reports?)\b",
     _I,
 )
+BACKGROUND = re.compile(  # a heading of background: what is under it has no kind from it (nor from the part above)
+    r"^(?:\W*(?:section\s+\w+\W+)?)(?:purpose|background|introduction|overview|definitions|glossary)\b", _I
+)
 SECTION_KINDS = (  # a heading's words → the kind of what is under it (first match, innermost heading first)
     (re.compile(r"evaluat|basis (?:for|of) award|^award\b|selection|criteria|scoring", _I), Kind.EVALUATION),
     (
         re.compile(
             r"instruction|submission|submittal|proposal (?:format|content|preparation|requirement)|application format|"
             r"format and content|compliance review|pre-?qualification|questions|cost proposal|technical proposal|"
-            r"proposal|quote|supplemental information|experience|qualifications|references",
+            r"proposal(?<!request for proposal)|quote|supplemental information|experience|qualifications|references",
             _I,
         ),
         Kind.SUBMISSION,
@@ -212,7 +220,9 @@ MODAL = re.compile(r"\b(?:shall|must|will|should|may|is required|are required)\b
 LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
 LIST_REF = re.compile(r"\b(?:the following|as follows|listed below|set forth below|stated below|below)\b", _I)
 LIST_END = re.compile(  # a sentence whose object is the list after it: "… shall consist of the following:"
-    r"\b(?:the following(?:\s+[\w-]+)?(?:\s+(?:information|[\w-]+s))?|as follows)\s*[:.]$", _I
+    r"\b(?:the following(?:\s+[\w-]+)?(?:\s+(?:information|[\w-]+s))?|as follows|"
+    r"(?:is|are) (?:listed|set forth|shown|described) below)\s*[:.]$",
+    _I,
 )
 JOINED_VERB = re.compile(
     r"\band\s+(?:must\s+|shall\s+|should\s+)?(?:also\s+)?(?:address|respond to|provide|include|describe|submit|"
@@ -399,6 +409,8 @@ def _subject_head(subject: str) -> bool | None:
 def section_kind(headings: tuple[str, ...]) -> Kind | None:
     """The kind of the section a unit sits in, from its innermost heading that names one."""
     for heading in reversed(headings):
+        if BACKGROUND.search(heading):
+            return None
         for pattern, kind in SECTION_KINDS:
             if pattern.search(heading):
                 return kind
@@ -415,6 +427,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in
     if len(words) > RUN_ON_WORDS and not unit.item and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
         return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
+    if NEGATED.search(text):
+        return Verdict(False, why="negated")
     if _title_block(unit):
         return Verdict(False, why="a title block")  # "… SEALED PROPOSALS FOR … WILL BE RECEIVED …" on a cover
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
