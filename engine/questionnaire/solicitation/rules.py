@@ -63,7 +63,7 @@ NOT_REQUIRED = re.compile(
 )
 RESPONSE_WILL = re.compile(
     r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|offers?|responses?)\b[^.]{0,40}?\bwill\s+"
-    r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
+    r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned)",
     _I,
 )
 ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
@@ -216,6 +216,7 @@ LABEL = re.compile(r"^[A-Z][\w /&-]{0,40}:\s+")  # "Description: Write …"
 
 
 MODALS = frozenset({"shall", "must", "will", "should", "required", "may"})  # cues whose subject is checked
+PARTY_CUES = frozenset({"is subject to", "are subject to", "prohibited"})  # cues that oblige only a party named before
 MODAL = re.compile(r"\b(?:shall|must|will|should|may|is required|are required)\b", _I)
 LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
 LIST_REF = re.compile(r"\b(?:the following|as follows|listed below|set forth below|stated below|below)\b", _I)
@@ -294,6 +295,12 @@ class Verdict:
 def _first_word(text: str) -> str:
     m = re.match(r"^[\W\d]*([A-Za-z]+)", text)
     return m.group(1).lower() if m else ""
+
+
+def _buyers_lead(lead_in: str, cue: Verdict) -> bool:
+    """A lead-in that obliges nobody on the offeror's side ("The Purchasing Agent shall have the
+    authority to suspend … for the causes stated below:"): its items do not inherit its cue."""
+    return bool(BUYER.match(lead_in)) or cue.why in MODALS and not _obliges_a_party(lead_in)
 
 
 def _own_obligation(text: str) -> bool:
@@ -444,6 +451,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False, why="lead-in")  # its items are the requirements
     if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
         return Verdict(False, why="no party")
+    if cue is not None and cue.why in PARTY_CUES and _subject_head(text[: MUST.search(text).start()]) is not True:
+        return Verdict(False, why="no party")  # "Automatic contract renewals are prohibited", "Budget is subject to …"
     if cue is not None and (BENEFIT.search(text) or BY_BUYER.search(text)) and not MUST_ACTIVE.search(text):
         return Verdict(False, why="the party receives")  # "… shall be notified", "… shall be decided by the County"
     if DEFINITION.search(text):
@@ -468,7 +477,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
             return Verdict(True, True, "imperative")
     if unit.lead_in and not NO_LONGER.search(text):  # "… Status 294 is no longer required." under "… complete:"
         lead = _cue(unit.lead_in)
-        if lead is not None:
+        if lead is not None and not _buyers_lead(unit.lead_in, lead):
             return Verdict(True, lead.mandatory, "lead-in")
         if section is Kind.EVALUATION or EVAL_WORDS.search(unit.lead_in):
             return Verdict(True, True, "criterion")
