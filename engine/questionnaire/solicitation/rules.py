@@ -25,7 +25,7 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 
 _I = re.I
 MUST = re.compile(
-    r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
+    r"\b(shall|must|required|is (?:not )?to|are (?:not )?to|expected to|is expected|are expected|mandatory|"
     r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not|"
     r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
     r"guarantees that|warrants that|"
@@ -33,7 +33,8 @@ MUST = re.compile(
     _I,
 )
 DESIRE = re.compile(
-    r"\b(should|encouraged|encourages|preferred|desirable|recommended|is optional|are optional|(?:is|are) advised to)\b",
+    r"\b(should|encouraged|encourages|preferred|prefers|desirable|recommended|is optional|are optional|"
+    r"(?:is|are) (?:advised|cautioned) to)\b",
     _I,
 )
 PARTY = (
@@ -42,16 +43,16 @@ PARTY = (
     r"successful \w+|selected \w+|awardees?|(?:the )?companies?)"
 )
 PARTY_WILL = re.compile(
-    rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
+    rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,5}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
     r"(?!not receive|have an opportunity|have primary|receive\b|face\b)",
     _I,
 )
 PARTY_MAY = re.compile(
     rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\s+(?:also\s+)?(?:submit|provide|include|propose|attach|"
-    r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect)",
+    r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect|bid|protest)",
     _I,
 )
-PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention)\b", _I)
+PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention|function|role)\b", _I)
 NO_LONGER = re.compile(r"\b(?:is|are)\s+(?:not|no longer)\s+(?:required|needed|necessary)\b", _I)
 NEGATED = re.compile(  # "Applicants need not be proficient nor are they expected to …": nobody is obliged
     r"\bneed not\b|\bnor (?:are|is) (?:they|it|\w+) (?:expected|required)\b|\b(?:is|are) not expected\b", _I
@@ -91,7 +92,7 @@ TITLE_WORDS = 12  # a title block this long or longer (a shorter run of capitals
 CONSEQUENCE_CUE = (
     "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
 )
-MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos)\w*", _I)
+MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos|upload)\w*", _I)
 BUYER = re.compile(
     r"^(?:the\s+|this\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|"
     r"district|solicitation|rfp|rfq|"
@@ -330,7 +331,7 @@ def _title_block(unit: Unit) -> bool:
 
 def _conditional(text: str, cue: re.Match[str]) -> bool:
     """A cue that obliges nobody: "if travel is required", "is not required", "the purpose … is to"."""
-    if cue.group(1).lower() in ("is to", "are to"):  # "The purpose of this RFP is to solicit …" obliges nobody
+    if cue.group(1).lower() in ("is to", "are to", "is not to", "are not to"):  # "The purpose … is to solicit …"
         return bool(PURPOSE.search(text[: cue.start()]))
     if cue.group(1).lower() != "required":
         return False
