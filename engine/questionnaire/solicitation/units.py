@@ -32,6 +32,7 @@ _ABBREV = re.compile(
         )
     )
 )  # an initial ("John C. Smith"), not a label's letter ("… quoted in Attachment C. Attachment C should …")
+ABBREV_REACH = 24  # characters before a cut that tell an abbreviation or an initial (searching more is slow)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(A-Z])|(?<=[.!?][\"”)])\s+(?=[\"“(A-Z])")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATED_ROW_END = re.compile(  # a schedule row ends with its date (and time): "… August 13, 2025 1:00 PM (HST) State's …"
@@ -203,7 +204,7 @@ def split_sentences(text: str, line_ends: frozenset[int] = frozenset()) -> list[
     )
     for m in cuts:
         head = text[start : m.start()]
-        if m.start() < start or _ABBREV.search(head) or not head.strip():
+        if m.start() < start or _ABBREV.search(head[-ABBREV_REACH:]) or not head.strip():
             continue
         spans.append((start, m.start()))
         start = m.end()
