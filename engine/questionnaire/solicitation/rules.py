@@ -136,7 +136,8 @@ TERMS_WORDS = re.compile(
     _I,
 )
 STRONG_TERMS = re.compile(  # the words of a legal undertaking or remedy: terms, whoever's subject
-    r"\b(certif(?:y|ies)|represents|warrants|guarantees|protests?|appeals?|legal action|claims?|disputes|indemnif\w*)\b",
+    r"\b(certif(?:y|ies)|represents|warrants|guarantees|protests?|appeals?|legal action|claims?|disputes|indemnif\w*|"
+    r"enter into (?:a |an |the )?(?:[\w-]+ ){0,3}(?:contract|agreement)s?)\b",
     _I,
 )
 SUBMIT_WORDS = re.compile(

@@ -24,7 +24,15 @@ from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.solicitation.facts import due_alert, key_facts, may_state
 from engine.questionnaire.solicitation.pages import page_count, read_pages
 from engine.questionnaire.solicitation.records import Kind, Page, Requirement, Shredded, Unit
-from engine.questionnaire.solicitation.rules import CONSEQUENCE_CUE, MUST, judge, kind_of, section_kind
+from engine.questionnaire.solicitation.rules import (
+    CONSEQUENCE_CUE,
+    MUST,
+    RESPONSE_SUBJECT,
+    Verdict,
+    judge,
+    kind_of,
+    section_kind,
+)
 from engine.questionnaire.solicitation.units import WINDOW, stream_units
 
 NO_REQUIREMENTS_FIX = (
@@ -69,11 +77,20 @@ def stream_requirements(units: Iterable[Unit]) -> Iterator[Requirement]:
             page=unit.page,
             paragraph=unit.paragraph,
             quote=unit.text,
-            kind=kind_of(unit, section),
+            kind=_kind(unit, section, verdict),
             mandatory=verdict.mandatory,
             section=" > ".join(unit.headings),
             lead_in=unit.lead_in,
         )
+
+
+def _kind(unit: Unit, section: Kind | None, verdict: Verdict) -> Kind:
+    """A consequence for the response ("… will reject any application submitted with …", "Late
+    quotes will not be considered") is a submission requirement (what the response must not be);
+    any other requirement's kind is :func:`~engine.questionnaire.solicitation.rules.kind_of`'s."""
+    if verdict.why == CONSEQUENCE_CUE and RESPONSE_SUBJECT.search(unit.text):
+        return Kind.SUBMISSION
+    return kind_of(unit, section)
 
 
 def _key(quote: str) -> str:
