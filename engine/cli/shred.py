@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
 from engine.core.limits import Limits, add_limit_args
-from engine.core.types import FileProblem
+from engine.core.types import FileProblem, Progress
 from engine.questionnaire.solicitation import Kind, Shredded, shred
 from engine.questionnaire.solicitation.amendment import Amendment, compare
 from engine.questionnaire.solicitation.edits import Edits, edited
 from engine.questionnaire.solicitation.facts import time_zone
-from engine.questionnaire.solicitation.shred import corrected
+from engine.questionnaire.solicitation.shred import StopShredding, corrected
 from engine.review.compliance_matrix import entries_from_results, write_compliance_matrix, write_response_outline
 
 SHOWN = 400  # characters of a requirement's quote on screen (--json gives them whole)
@@ -87,6 +91,7 @@ def to_json(result: Shredded) -> dict:
         "files": list(result.files),
         "pages": result.pages,
         "looks_like_solicitation": result.looks_like_solicitation,
+        "stopped": result.stopped or None,
         "alert": result.alert.line if result.alert else None,
         "key_facts": {
             f.fact.value: {"value": f.value, "file": f.file, "page": f.page} | _zone(f) for f in result.facts
@@ -107,6 +112,8 @@ def _zone(fact) -> dict:
 def summary(result: Shredded) -> str:
     """The key facts card, the counts, then the requirements one a line."""
     lines = []
+    if result.stopped:
+        lines.append(f"!! {result.stopped}")
     if result.alert is not None:
         lines.append(f"!! {result.alert.line}")
     lines.append(f"{', '.join(result.files)}: {result.pages} pages")
@@ -160,7 +167,8 @@ def amendment_summary(amendment: Amendment) -> str:
 def cmd_shred(args: argparse.Namespace) -> int:
     try:
         limits = Limits.from_args(args)
-        result = shred(args.files, limits=limits, progress=_progress(args))
+        with _ctrl_c_stops() as asked:
+            result = shred(args.files, limits=limits, progress=_progress(asked))
         result = edited(args.files, result, Edits(tuple(args.add), tuple(args.split), tuple(args.merge)), limits, True)
         result = corrected(result, args.exclude, _kinds(args.kind))
         amendment = None
@@ -182,6 +190,9 @@ def cmd_shred(args: argparse.Namespace) -> int:
         print(summary(result) + (f"\n{amendment_summary(amendment)}" if amendment else ""))
     for path in written:
         print(f"wrote {path}", file=sys.stderr)
+    if result.stopped:
+        print(result.stopped, file=sys.stderr)
+        return 130  # stopped: what is printed and written holds the pages read
     return 0
 
 
@@ -209,13 +220,43 @@ def _results(path: str) -> list[dict]:
         ) from None
 
 
-def _progress(args: argparse.Namespace):
-    """A page count on stderr for a long package (every 25 pages), so a 1,000-page one shows it moves."""
-    if args.json or not sys.stderr.isatty():
-        return None
+PROGRESS_EVERY = 25  # pages between two progress lines on a terminal (100 in a log)
 
-    def tick(name: str, page: int) -> None:
-        if page % 25 == 0:
-            print(f"\r{name}: page {page}", end="", file=sys.stderr, flush=True)
+
+def _progress(asked: list[bool]) -> Progress:
+    """The pages read on stderr (on a terminal one line rewritten every 25 pages, in a log a line
+    every 100 pages of a long file), so a 1,000-page package shows it moves; a Ctrl-C ``asked``
+    stops the shred at the next page, keeping what was found."""
+    terminal = sys.stderr.isatty()
+
+    def tick(name: str, page: int, pages: int) -> None:
+        if asked:
+            raise StopShredding
+        if terminal and (page % PROGRESS_EVERY == 0 or page == pages) and pages > PROGRESS_EVERY:
+            end = "\n" if page == pages else ""
+            print(f"\r{name}: page {page} of {pages}", end=end, file=sys.stderr, flush=True)
+        elif not terminal and page % (4 * PROGRESS_EVERY) == 0:
+            print(f"{name}: page {page} of {pages}", file=sys.stderr, flush=True)
 
     return tick
+
+
+@contextmanager
+def _ctrl_c_stops() -> Iterator[list[bool]]:
+    """A first Ctrl-C asks the shred to stop at the next page (its work so far printed and
+    written); a second one interrupts at once. Only in the main thread (signals live there)."""
+    asked: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield asked
+        return
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)

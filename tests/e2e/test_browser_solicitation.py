@@ -1,7 +1,7 @@
 """A solicitation in a real browser (issue #57's done-when): the app (``streamlit run ui/app.py``)
 driven by Playwright through Debian's Chromium. Questionnaire → upload the shared federal RFQ
 (``questionnaires/pdf/gsa_18f_ads_bpa_rfq_solicitation_flat.pdf`` of the shared data; skipped
-when absent), see its key facts card and its 170 requirements counted by kind, correct one
+when absent), see its key facts card and its 169 requirements counted by kind, correct one
 requirement (1.2-3, a submission requirement the shredder puts on the checklist, changed to
 work: it is drafted), draft three (a limit of 3); Review → the corrected one shown outlined on
 its page of the RFQ (page 4), accepted with a compliance choice and the reviewer's words; Export → "Download the compliance matrix": the
@@ -43,7 +43,7 @@ def pick(app, widget: str, label: str, option: str) -> None:
     combo.click()  # opens the list of options
     many = widget == "stMultiSelect"
     if many:
-        combo.press_sequentially(option)  # 170 requirements: typed, the list shows the one
+        combo.press_sequentially(option)  # 169 requirements: typed, the list shows the one
     page.locator('[role="listbox"] [role="option"]').filter(has_text=option).first.click()
     if many:
         page.keyboard.press("Escape")  # a multiselect stays open for more
@@ -64,7 +64,7 @@ def test_a_solicitation_uploaded_corrected_drafted_accepted_and_its_matrix_downl
             app.expect_text(f"Detected in {rfq.name}", timeout=120)
             app.settle()
             app.expect_text("Key facts")
-            assert metric(app, "Requirements") == "170" and metric(app, "Work") == "8"
+            assert metric(app, "Requirements") == "169" and metric(app, "Work") == "5"
             assert metric(app, "Submission") == "79"
             app.shot("mapped")
 
@@ -73,9 +73,9 @@ def test_a_solicitation_uploaded_corrected_drafted_accepted_and_its_matrix_downl
             pick(app, "stMultiSelect", "Change the kind of these requirements", f"{CORRECTED} ·")
             pick(app, "stSelectbox", "to", "work")
             app.button("Apply corrections").click()
-            app.expect_text("Read again with the corrections: 170 requirements, 1 kind changed to work")
+            app.expect_text("Read again with the corrections: 169 requirements, 1 kind changed to work")
             app.settle()
-            assert metric(app, "Work") == "9" and metric(app, "Submission") == "78"
+            assert metric(app, "Work") == "6" and metric(app, "Submission") == "78"
             app.shot("corrected")
 
             app.type_into(page.get_by_label("Questions to draft (0 = all)"), "3")
@@ -110,7 +110,7 @@ def test_a_solicitation_uploaded_corrected_drafted_accepted_and_its_matrix_downl
     sheet = openpyxl.load_workbook(saved)["Compliance matrix"]
     header = [c.value for c in sheet[1]]
     rows = {row[0]: dict(zip(header, row)) for row in sheet.iter_rows(min_row=2, values_only=True)}
-    assert len(rows) == 170
+    assert len(rows) == 169
     accepted = rows[CORRECTED]
     assert accepted["Kind"] == "work" and accepted["Mandatory"] == "yes"  # the kind as corrected
     assert accepted["Compliance"] == "Comply" and accepted["Response"] == ANSWER and accepted["Status"] == "Accepted"

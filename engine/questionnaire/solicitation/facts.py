@@ -7,7 +7,7 @@ from the quote and said at the top when it is past or within 3 days."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from engine.questionnaire.solicitation.records import NOT_STATED, DueDateAlert, Fact, KeyFact, Page, Unit
@@ -41,6 +41,9 @@ RESPONSE = re.compile(
     r"\b(proposals?|quotes?|quotations?|bids?|applications?|responses?|offers?|submissions?|submit\w*)\b", _I
 )
 CLOCK = re.compile(r",?\s*(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?|noon)?(?:,?\s*\(?[A-Z][A-Za-z ]{0,20}\)?)?", _I)
+SENTENCE_WORDS = 80  # a longer unit is a cover's or a table's lines run together, not a sentence that states a fact
+SHORT_LINE = 50  # characters: a cover's or an address block's lines are shorter than a paragraph's
+SENTENCE_END = re.compile(r"[.;!?](?=\s|$)")
 SCHEDULE_ROW_WORDS = 12  # a schedule row's words (its date stands apart, after them)
 SCHEDULE_REACH = 160  # characters after a schedule row's words where its date may stand
 DUE = re.compile(
@@ -88,19 +91,30 @@ def _page_fact(fact: Fact, pages: Sequence[Page], pattern: re.Pattern[str], grou
     return KeyFact(fact, NOT_STATED)
 
 
-def key_facts(pages: Sequence[Page], units: Sequence[Unit]) -> tuple[KeyFact, ...]:
-    """The key facts of a package's pages and units (see the module docstring)."""
+def may_state(text: str) -> bool:
+    """Whether a unit may state a key fact found in the body (a due date, the submission method,
+    limits, contract type, set-aside): the only units a long package's shred keeps for them."""
+    return any(p.search(text) for p in (DUE, METHOD, LIMITS, CONTRACT, SET_ASIDE))
+
+
+def key_facts(
+    pages: Sequence[Page], units: Sequence[Unit], unit_pages: Mapping[tuple[str, int], Page] | None = None
+) -> tuple[KeyFact, ...]:
+    """The key facts of a package: ``pages`` its first pages (the cover's facts), ``units`` those
+    that may state a fact in the body (:func:`may_state`; all units will do), ``unit_pages`` the
+    pages they are on, by (file, page) (default: ``pages``). See the module docstring."""
     number = _number(pages)
     org = _organisation(pages)
+    texts = dict(unit_pages) if unit_pages is not None else {(p.file, p.number): p for p in pages}
     due = _dated(
-        pages,
+        texts,
         units,
         lambda t: (
             RESPONSE.search(t) and not QUESTIONS.search(t) and not re.search(r"\banswers?\b", t, _I) and DUE.search(t)
         ),
         Fact.RESPONSE_DUE,
     )
-    questions = _dated(pages, units, lambda t: DUE.search(t) and QUESTIONS.search(t), Fact.QUESTIONS_DEADLINE)
+    questions = _dated(texts, units, lambda t: DUE.search(t) and QUESTIONS.search(t), Fact.QUESTIONS_DEADLINE)
     method = _first(
         units, lambda t: METHOD.search(t) and re.search(r"\b(submi\w+|accepted|deliver\w*|upload\w*)\b", t, _I)
     )
@@ -111,9 +125,36 @@ def key_facts(pages: Sequence[Page], units: Sequence[Unit]) -> tuple[KeyFact, ..
         questions,
         _fact(Fact.SUBMISSION_METHOD, method),
         _fact(Fact.PAGE_LIMITS, _first(units, LIMITS.search)),
-        _fact(Fact.CONTRACT_TYPE, _first(units, CONTRACT.search)),
-        _fact(Fact.SET_ASIDE, _first(units, SET_ASIDE.search)),
+        _stated(Fact.CONTRACT_TYPE, units, texts, CONTRACT),
+        _stated(Fact.SET_ASIDE, units, texts, SET_ASIDE),
     )
+
+
+def _sentence(unit: Unit, page: Page | None) -> bool:
+    """A sentence of the body, not a cover's lines run together: it ends as a sentence does, is not
+    too long, not mostly capitals, and not a stack of short lines (an address block)."""
+    words = unit.text.split()
+    caps = sum(len(w) >= 2 and w.strip(".,:;()").isupper() for w in words)
+    if not unit.text.endswith((".", ";", "!", "?")) or len(words) > SENTENCE_WORDS or caps >= len(words) / 3:
+        return False
+    lines = [b - a for a, b in (page.lines if page is not None else ()) if b > unit.start and a < unit.end]
+    return len(lines) < 3 or sum(n < SHORT_LINE for n in lines) <= len(lines) / 2
+
+
+def _stated(fact: Fact, units: Sequence[Unit], texts: Mapping[tuple[str, int], Page], pattern) -> KeyFact:
+    """The first sentence that states the fact by its words; where only a cover's run of lines
+    does, the part of it from the line the words are on to the end of their sentence."""
+    sentence = next((u for u in units if pattern.search(u.text) and _sentence(u, texts.get((u.file, u.page)))), None)
+    if sentence is not None:
+        return _fact(fact, sentence)
+    unit = _first(units, pattern.search)
+    page = texts.get((unit.file, unit.page)) if unit is not None else None
+    if unit is None or page is None:
+        return _fact(fact, unit)
+    at = unit.start + pattern.search(unit.text).start()
+    start = max([unit.start] + [a for a, _ in page.lines if a <= at])
+    end = SENTENCE_END.search(page.text, at, unit.end)
+    return KeyFact(fact, page.text[start : end.end() if end else unit.end].strip(), unit.file, unit.page)
 
 
 def _organisation(pages: Sequence[Page]) -> KeyFact:
@@ -133,11 +174,10 @@ def _organisation(pages: Sequence[Page]) -> KeyFact:
     return _page_fact(Fact.ISSUING_ORGANIZATION, pages, ORG, "n")
 
 
-def _dated(pages: Sequence[Page], units: Sequence[Unit], says, fact: Fact) -> KeyFact:
+def _dated(texts: Mapping[tuple[str, int], Page], units: Sequence[Unit], says, fact: Fact) -> KeyFact:
     """The first unit that ``says`` the fact and states a date, quoted; a schedule's row (the
     words, then the date a few lines below: "Deadline to Submit Written Questions: … August 13,
     2025 1:00 PM (HST)") quoted from its words to its date and time."""
-    texts = {(p.file, p.number): p for p in pages}
     for unit in units:
         said = says(unit.text)
         if not said:
@@ -200,4 +240,4 @@ def time_zone(fact: KeyFact) -> str:
     return m.group(1) if m else ""
 
 
-__all__ = ["due_alert", "due_date", "key_facts", "time_zone"]
+__all__ = ["due_alert", "due_date", "key_facts", "may_state", "time_zone"]

@@ -15,6 +15,7 @@ from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.solicitation.records import Page
 
 SUFFIXES = (".pdf", ".docx", ".docm")
+STORE_EVERY = 25  # pages between two emptyings of MuPDF's object cache (a 1,000-page PDF's grew 50 KB a page)
 _SPACE = re.compile(r"\s+")
 
 
@@ -63,8 +64,25 @@ def read_pages(path: str | Path, limits: Limits | None = None) -> Iterator[Page]
         yield _docx_page(path)
 
 
+def page_count(path: str | Path) -> int:
+    """How many pages :func:`read_pages` will give (a Word file: 1), for a progress bar; 0 when
+    the file cannot be opened (then :func:`read_pages` says why, in one line)."""
+    path = Path(path)
+    if path.suffix.lower() != ".pdf":
+        return 1
+    import pymupdf  # noqa: PLC0415 (deferred: MuPDF loads only for a PDF)
+
+    try:
+        with pymupdf.open(path) as doc:
+            return doc.page_count
+    except (RuntimeError, ValueError, OSError):
+        return 0
+
+
 def _pdf_pages(path: Path, limits: Limits) -> Iterator[Page]:
-    from engine.questionnaire.pdf.reader import open_pdf  # noqa: PLC0415 (deferred: MuPDF loads only for a PDF)
+    import pymupdf  # noqa: PLC0415 (deferred: MuPDF loads only for a PDF)
+
+    from engine.questionnaire.pdf.reader import open_pdf  # noqa: PLC0415
 
     doc = open_pdf(path)  # refuses an encrypted or damaged file in one line
     try:
@@ -80,6 +98,8 @@ def _pdf_pages(path: Path, limits: Limits) -> Iterator[Page]:
                     "open it in a PDF viewer and save it again",
                 ) from None
             texted += bool(raw.strip())
+            if index % STORE_EVERY == STORE_EVERY - 1:
+                pymupdf.TOOLS.store_shrink(100)  # MuPDF's cache of the pages read: emptied, so memory stays flat
             yield page_of(path.name, index + 1, raw)
         if not texted:
             n = doc.page_count

@@ -163,6 +163,7 @@ class Shredded:
     alert: DueDateAlert | None = None
     looks_like_solicitation: bool = True
     notes: tuple[str, ...] = field(default=())
+    stopped: str = ""  # where a stopped shred stopped, and how to finish it ("" when it ran to the end)
 
     def counts(self) -> dict[str, int]:
         """Requirements by kind, and how many are mandatory."""

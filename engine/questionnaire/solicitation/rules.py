@@ -25,7 +25,7 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 
 _I = re.I
 MUST = re.compile(
-    r"\b(shall|must|required|is to|are to|expected to|is expected|are expected|mandatory|"
+    r"\b(shall|must|required|is (?:not )?to|are (?:not )?to|expected to|is expected|are expected|mandatory|"
     r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not|"
     r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
     r"guarantees that|warrants that|"
@@ -33,7 +33,8 @@ MUST = re.compile(
     _I,
 )
 DESIRE = re.compile(
-    r"\b(should|encouraged|encourages|preferred|desirable|recommended|is optional|are optional|(?:is|are) advised to)\b",
+    r"\b(should|encouraged|encourages|preferred|prefers|desirable|recommended|is optional|are optional|"
+    r"(?:is|are) (?:advised|cautioned) to)\b",
     _I,
 )
 PARTY = (
@@ -42,16 +43,20 @@ PARTY = (
     r"successful \w+|selected \w+|awardees?|(?:the )?companies?)"
 )
 PARTY_WILL = re.compile(
-    rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,4}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
+    rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,5}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
     r"(?!not receive|have an opportunity|have primary|receive\b|face\b)",
     _I,
 )
 PARTY_MAY = re.compile(
     rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\s+(?:also\s+)?(?:submit|provide|include|propose|attach|"
-    r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect)",
+    r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect|bid|protest)",
     _I,
 )
-PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention)\b", _I)
+PURPOSE = re.compile(r"\b(?:goals?|purpose|objectives?|intent|mission|aim|scope|intention|function|role)\b", _I)
+NO_LONGER = re.compile(r"\b(?:is|are)\s+(?:not|no longer)\s+(?:required|needed|necessary)\b", _I)
+NEGATED = re.compile(  # "Applicants need not be proficient nor are they expected to …": nobody is obliged
+    r"\bneed not\b|\bnor (?:are|is) (?:they|it|\w+) (?:expected|required)\b|\b(?:is|are) not expected\b", _I
+)
 NOT_REQUIRED = re.compile(
     r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
     r"(?:is|are|be)\s+required\b|\bas required by\b",
@@ -59,7 +64,7 @@ NOT_REQUIRED = re.compile(
 )
 RESPONSE_WILL = re.compile(
     r"\b(?:proposals?|quotes?|quotations?|bids?|applications?|submissions?|offers?|responses?)\b[^.]{0,40}?\bwill\s+"
-    r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned|opened)",
+    r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned)",
     _I,
 )
 ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
@@ -83,15 +88,19 @@ DEADLINE_ROW = re.compile(
 )
 SCHEDULE_ROW_WORDS = 20
 RUN_ON_WORDS = 50
+TITLE_WORDS = 12  # a title block this long or longer (a shorter run of capitals is a heading)
 CONSEQUENCE_CUE = (
     "consequence"  # "… will not be accepted": a requirement only where no sentence beside it says the rule
 )
-MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos)\w*", _I)
+MAY_SUBMIT = re.compile(r"\bmay (?:also )?(?:be )?(?:submit|provid|includ|attach|comment|propos|upload)\w*", _I)
 BUYER = re.compile(
-    r"^(?:the\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|district|"
+    r"^(?:the\s+|this\s+)?(?:government|county|state|city|gsa|agency|purchasing agent|contracting officer|co\b|owner|"
+    r"district|solicitation|rfp|rfq|"
     r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
     r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
-    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates)\b",
+    r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates|"
+    r"realizes|recognizes|understands|believes|seeks|is seeking|is posting)\b"
+    r"|^(?:the\s+)?(?:contracting|ordering)\s+(?:officers?|officials?|activit\w+)\s+(?:is|are)\s+encouraged\b",
     _I,
 )
 FRAMEWORK = re.compile(
@@ -99,7 +108,7 @@ FRAMEWORK = re.compile(
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
     r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
     r"\bshall (?:not )?be (?:valid|binding)\b(?! for)|\bshall (?:not )?be (?:open to|a term of|determined)\b|"
-    r"\bshall render\b|\bshall terminate\b|"
+    r"\bshall render\b|\bshall terminate\b|\bshall be final\b|\bsole relief\b|\bupon appeal\b|"
     r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
@@ -126,6 +135,11 @@ TERMS_WORDS = re.compile(
     r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa)\b",
     _I,
 )
+STRONG_TERMS = re.compile(  # the words of a legal undertaking or remedy: terms, whoever's subject
+    r"\b(certif(?:y|ies)|represents|warrants|guarantees|protests?|appeals?|legal action|claims?|disputes|indemnif\w*|"
+    r"enter into (?:a |an |the )?(?:[\w-]+ ){0,3}(?:contract|agreement)s?)\b",
+    _I,
+)
 SUBMIT_WORDS = re.compile(
     r"\b(proposals?|quotes?|quotations?|bids?|applications?|submi\w*|responses?|offers?|resumes?|bios?|"
     r"attachments?|forms?|page limit\w*|pages?|words?|deadline|due|questions?|portal|e-?mail|envelope|"
@@ -138,20 +152,23 @@ WORK_WORDS = re.compile(
     r"support|maintain\w*|security|background checks?|replacement|key personnel|reports?)\b",
     _I,
 )
+BACKGROUND = re.compile(  # a heading of background: what is under it has no kind from it (nor from the part above)
+    r"^(?:\W*(?:section\s+\w+\W+)?)(?:purpose|background|introduction|overview|definitions|glossary)\b", _I
+)
 SECTION_KINDS = (  # a heading's words → the kind of what is under it (first match, innermost heading first)
     (re.compile(r"evaluat|basis (?:for|of) award|^award\b|selection|criteria|scoring", _I), Kind.EVALUATION),
     (
         re.compile(
             r"instruction|submission|submittal|proposal (?:format|content|preparation|requirement)|application format|"
             r"format and content|compliance review|pre-?qualification|questions|cost proposal|technical proposal|"
-            r"proposal|quote|supplemental information|experience|qualifications|references",
+            r"proposal(?<!request for proposal)|quote|supplemental information|experience|qualifications|references",
             _I,
         ),
         Kind.SUBMISSION,
     ),
     (
         re.compile(
-            r"terms and conditions|clauses|insurance|invoic|payment|warrant|data rights|licen[cs]|indemn|ownership|"
+            r"terms and conditions|clauses|insurance|invoic|payment|warrant|data rights|licen[cs]|indemn|ownership|pricing|"
             r"general conditions|special provisions|legal|certifications?",
             _I,
         ),
@@ -160,7 +177,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
     (
         re.compile(
             r"scope|statement of (?:work|objectives)|\bsow\b|\bpws\b|\bsoo\b|tasks?|deliverables|services|"
-            r"technical requirements|staff|personnel|security|objective|performance",
+            r"technical requirements|staff|personnel|security|objective|performance|reporting",
             _I,
         ),
         Kind.WORK,
@@ -168,7 +185,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
     (
         re.compile(
             r"terms|conditions|clauses|provisions|insurance|invoic|payment|warrant|data rights|license|contract|"
-            r"indemn|legal|general|certification|compliance|ownership|reporting|teaming",
+            r"indemn|legal|general|certification|compliance|ownership|teaming",
             _I,
         ),
         Kind.TERMS,
@@ -201,8 +218,21 @@ LABEL = re.compile(r"^[A-Z][\w /&-]{0,40}:\s+")  # "Description: Write …"
 
 
 MODALS = frozenset({"shall", "must", "will", "should", "required", "may"})  # cues whose subject is checked
+PARTY_CUES = frozenset({"is subject to", "are subject to", "prohibited"})  # cues that oblige only a party named before
 MODAL = re.compile(r"\b(?:shall|must|will|should|may|is required|are required)\b", _I)
 LONG_LEAD = 110  # a longer lead-in holds an obligation of its own beside introducing its items
+LIST_REF = re.compile(r"\b(?:the following|as follows|listed below|set forth below|stated below|below)\b", _I)
+LIST_END = re.compile(  # a sentence whose object is the list after it: "… shall consist of the following:"
+    r"\b(?:the following(?:\s+[\w-]+)?(?:\s+(?:information|[\w-]+s))?|as follows|"
+    r"(?:is|are) (?:listed|set forth|shown|described) below)\s*[:.]$",
+    _I,
+)
+JOINED_VERB = re.compile(
+    r"\band\s+(?:must\s+|shall\s+|should\s+)?(?:also\s+)?(?:address|respond to|provide|include|describe|submit|"
+    r"contain|complete|list|discuss)\s+(?:\w+\s+){0,2}?(?:the following|as follows|below)\b",
+    _I,
+)
+NOT_A_VERB = frozenset("at within in by either also as on for with under from".split())
 DELIVERABLE = re.compile(
     r"\b(proposals?|quotes?|quotations?|bids?|responses?|submissions?|applications?|attachments?|invoices?|"
     r"resumes?|bios?|repositor\w+|prototypes?|rates?|prices?|pricing|fees?|deliverables?|reports?|staff|"
@@ -221,6 +251,11 @@ BUYER_WORDS = re.compile(
     r"(?:\s+(?:also|then|either|not|only|further|reasonably|at its discretion))?[\s,]*$",
     _I,
 )  # the subject ends with the buyer ("For staff augmentation the County will …"), not "County users shall …"
+BUYER_NAME = re.compile(
+    r"\b(?:county|government|state|city|purchasing agent|contracting officers?|procurement (?:agent|officer)|agency|"
+    r"department|board|committee|panel|evaluators?|ordering (?:activit\w+|officials?))\b",
+    _I,
+)
 BENEFIT = re.compile(
     r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
     r"informed|liable in damages)\b|\bin no event shall\b",
@@ -264,9 +299,40 @@ def _first_word(text: str) -> str:
     return m.group(1).lower() if m else ""
 
 
+def _buyers_lead(lead_in: str, cue: Verdict) -> bool:
+    """A lead-in that obliges nobody on the offeror's side ("The Purchasing Agent shall have the
+    authority to suspend … for the causes stated below:"): its items do not inherit its cue."""
+    return bool(BUYER.match(lead_in)) or cue.why in MODALS and not _obliges_a_party(lead_in)
+
+
+def _own_obligation(text: str) -> bool:
+    """Whether a lead-in obliges beside introducing its items: two cues ("… must send an invoice,
+    which must include the following:"), a verb of its own joined to the one that takes the list
+    ("… should speak to procedures … and address the following:"), or, with no word pointing at
+    the list, a long sentence whose cue governs a verb ("… are expected to perform their duties
+    during … :"; not "Contractor must at its expense and within a reasonable time:")."""
+    if len(MUST.findall(text)) + len(DESIRE.findall(text)) >= 2 or JOINED_VERB.search(text):
+        return True
+    if LIST_REF.search(text):
+        return False
+    cue = MUST.search(text) or DESIRE.search(text)
+    after = text[cue.end() :].split()[:1] if cue else []
+    return len(text) > LONG_LEAD and not (after and after[0].lower() in NOT_A_VERB)
+
+
+def _title_block(unit: Unit) -> bool:
+    """A cover's lines run together: no sentence end, lines of capitals and lines in ordinary case
+    (a third to four fifths of its words in capitals: a legal advertisement's title block)."""
+    words = unit.text.split()
+    if unit.item or len(words) < TITLE_WORDS or unit.text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
+        return False
+    caps = sum(len(w.strip(".,:;()")) >= 2 and w.strip(".,:;()").isupper() for w in words)
+    return len(words) / 3 <= caps <= 0.8 * len(words)  # wholly in capitals: a notice sentence, judged as one
+
+
 def _conditional(text: str, cue: re.Match[str]) -> bool:
     """A cue that obliges nobody: "if travel is required", "is not required", "the purpose … is to"."""
-    if cue.group(1).lower() in ("is to", "are to"):  # "The purpose of this RFP is to solicit …" obliges nobody
+    if cue.group(1).lower() in ("is to", "are to", "is not to", "are not to"):  # "The purpose … is to solicit …"
         return bool(PURPOSE.search(text[: cue.start()]))
     if cue.group(1).lower() != "required":
         return False
@@ -300,8 +366,13 @@ def _obliges_a_party(text: str) -> bool:
     if m is None:
         return True
     subject = text[: m.start()]
-    if re.search(rf"\b{PARTY}\b", subject, _I) or DELIVERABLE.search(subject) or MUST_ACTIVE.search(text):
+    if MUST_ACTIVE.search(text):
         return True  # the party's own sentence, or a clause of it: "… a template that the contractor shall utilize"
+    head = _subject_head(subject)
+    if head is True:
+        return True
+    if head is False:
+        return False
     if BUYER_WORDS.search(subject):
         return False
     after = text[m.end() :]
@@ -310,9 +381,45 @@ def _obliges_a_party(text: str) -> bool:
     return True
 
 
+DISCOURSE = re.compile(
+    r"^\W*(?:for example|for instance|in addition|in general|in short|however|therefore|further(?:more)?|also|"
+    r"additionally|moreover|accordingly),\s*",
+    _I,
+)
+LEADING = re.compile(  # a subject that opens with a phrase before its head noun: "For staff augmentation the County …"
+    r"^\W*(?:for|in|after|upon|under|if|when|unless|during|with|at|once|where|whether|prior to|before|following)\b", _I
+)
+
+
+def _subject_head(subject: str) -> bool | None:
+    """Whose sentence it is, by the head of its subject: True for the offeror's side (its party or
+    what it delivers), False for the buyer, None when it cannot tell. After an opening phrase the
+    head is the first one named after its comma, else the last one named ("After negotiations with
+    each offeror, the County shall …", "For staff augmentation the County will …"); otherwise the
+    offeror's side named anywhere in it. A label before a colon and a discourse marker ("For
+    example,") are not part of it."""
+    subject = DISCOURSE.sub("", LABEL.sub("", subject, count=1), count=1)
+
+    def named(text: str) -> list[tuple[int, bool]]:
+        return sorted(
+            [(x.start(), True) for x in re.finditer(rf"\b{PARTY}\b", text, _I)]
+            + [(x.start(), True) for x in DELIVERABLE.finditer(text)]
+            + [(x.start(), False) for x in BUYER_NAME.finditer(text)]
+        )
+
+    if LEADING.match(subject):
+        comma = subject.find(",")
+        after = named(subject[comma + 1 :]) if comma >= 0 else []
+        heads = after or named(subject)
+        return (after[0] if after else heads[-1])[1] if heads else None
+    return True if any(party for _, party in named(subject)) else None
+
+
 def section_kind(headings: tuple[str, ...]) -> Kind | None:
     """The kind of the section a unit sits in, from its innermost heading that names one."""
     for heading in reversed(headings):
+        if BACKGROUND.search(heading):
+            return None
         for pattern, kind in SECTION_KINDS:
             if pattern.search(heading):
                 return kind
@@ -329,6 +436,10 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         )  # a few words alone ("Responsibility of Applicant.") only as a list item under its lead-in
     if len(words) > RUN_ON_WORDS and not unit.item and not text.rstrip(')”"').endswith((".", ";", ":", "?", "!")):
         return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
+    if NEGATED.search(text):
+        return Verdict(False, why="negated")
+    if _title_block(unit):
+        return Verdict(False, why="a title block")  # "… SEALED PROPOSALS FOR … WILL BE RECEIVED …" on a cover
     if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
         return Verdict(False, why="framework")
     if REJECTS.search(text):
@@ -338,10 +449,12 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if DEADLINE_ROW.search(text) and len(words) <= SCHEDULE_ROW_WORDS and not BUYER.match(text):
         return Verdict(True, True, "deadline")
     cue = _cue(text)
-    if unit.leads and len(MUST.findall(text)) + len(DESIRE.findall(text)) < 2 and len(text) <= LONG_LEAD:
+    if (unit.leads or LIST_END.search(text)) and not _own_obligation(text):
         return Verdict(False, why="lead-in")  # its items are the requirements
     if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
         return Verdict(False, why="no party")
+    if cue is not None and cue.why in PARTY_CUES and _subject_head(text[: MUST.search(text).start()]) is not True:
+        return Verdict(False, why="no party")  # "Automatic contract renewals are prohibited", "Budget is subject to …"
     if cue is not None and (BENEFIT.search(text) or BY_BUYER.search(text)) and not MUST_ACTIVE.search(text):
         return Verdict(False, why="the party receives")  # "… shall be notified", "… shall be decided by the County"
     if DEFINITION.search(text):
@@ -360,13 +473,13 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
         if not RATING.match(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")
-    first = _first_word(re.sub(r"^\w+ly\s+", "", LABEL.sub("", text, count=1)))
+    first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", LABEL.sub("", text, count=1), flags=_I))
     if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
-    if unit.lead_in:
+    if unit.lead_in and not NO_LONGER.search(text):  # "… Status 294 is no longer required." under "… complete:"
         lead = _cue(unit.lead_in)
-        if lead is not None:
+        if lead is not None and not _buyers_lead(unit.lead_in, lead):
             return Verdict(True, lead.mandatory, "lead-in")
         if section is Kind.EVALUATION or EVAL_WORDS.search(unit.lead_in):
             return Verdict(True, True, "criterion")
@@ -393,6 +506,8 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     if CONTRACTOR.search(subject):
         if terms:
             return Kind.TERMS
+        if section is Kind.TERMS:
+            return Kind.TERMS  # a clause of the contract about the work is still a clause
         return Kind.WORK if section in (Kind.WORK, None) or WORK_WORDS.search(text) else section
     return None
 
@@ -400,7 +515,8 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
     """The kind of a requirement (see the module docstring)."""
     text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
-    if section is Kind.EVALUATION and (EVAL_WORDS.search(text) or unit.item) or AWARD_TO.search(unit.text):
+    evaluates = any(not m.group(0).lower().startswith("award") for m in EVAL_WORDS.finditer(text))
+    if section is Kind.EVALUATION and (evaluates or unit.item) or AWARD_TO.search(unit.text):
         return Kind.EVALUATION
     if unit.lead_in and re.search(r"\b(?:criteria|factors|points)\b", unit.lead_in, _I):
         return Kind.EVALUATION
@@ -410,6 +526,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.TERMS
     if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
         return Kind.TERMS  # "Contractor agrees to: a) …"
+    if section is not Kind.WORK and STRONG_TERMS.search(unit.text):
+        return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
     by_subject = _kind_by_subject(unit.text, section)
     if by_subject is None and unit.lead_in:
         by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)
@@ -428,6 +546,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         scores[Kind.WORK] += 1
     if section is not None:
         scores[section] += 3
+    if not any(scores.values()):
+        return Kind.WORK  # nothing telling: an obligation on the thing delivered ("Any solution must fail over …")
     return max(scores, key=lambda k: (scores[k], k is section))
 
 

@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
 from engine.core.limits import Limits
+from engine.core.types import Progress
 from engine.questionnaire.records import QuestionnaireError
-from engine.questionnaire.solicitation.facts import due_alert, key_facts
-from engine.questionnaire.solicitation.pages import read_pages
+from engine.questionnaire.solicitation.facts import due_alert, key_facts, may_state
+from engine.questionnaire.solicitation.pages import page_count, read_pages
 from engine.questionnaire.solicitation.records import Kind, Page, Requirement, Shredded, Unit
-from engine.questionnaire.solicitation.rules import CONSEQUENCE_CUE, MUST, judge, kind_of, section_kind
-from engine.questionnaire.solicitation.units import page_units
+from engine.questionnaire.solicitation.rules import (
+    CONSEQUENCE_CUE,
+    MUST,
+    RESPONSE_SUBJECT,
+    Verdict,
+    judge,
+    kind_of,
+    section_kind,
+)
+from engine.questionnaire.solicitation.units import WINDOW, stream_units
 
 NO_REQUIREMENTS_FIX = (
     "check it is the solicitation itself (not a cover letter or a price sheet), or add the requirements by hand"
@@ -38,9 +48,13 @@ _SECTIONS = re.compile(
 )
 
 
-def requirements_of(units: Sequence[Unit]) -> list[Requirement]:
+def requirements_of(units: Iterable[Unit]) -> list[Requirement]:
     """The requirements among a file's units, with their IDs (see the module docstring)."""
-    found: list[Requirement] = []
+    return list(stream_requirements(units))
+
+
+def stream_requirements(units: Iterable[Unit]) -> Iterator[Requirement]:
+    """The requirements among a file's units as the units come (see :func:`requirements_of`)."""
     used: Counter[str] = Counter()
     generated = 0
     said: tuple[str, int, int] | None = None  # the paragraph of the sentence before, when it stated a rule
@@ -57,20 +71,26 @@ def requirements_of(units: Sequence[Unit]) -> list[Requirement]:
         else:
             generated += 1
             rid = f"R-{generated:03d}"
-        found.append(
-            Requirement(
-                id=rid,
-                file=unit.file,
-                page=unit.page,
-                paragraph=unit.paragraph,
-                quote=unit.text,
-                kind=kind_of(unit, section),
-                mandatory=verdict.mandatory,
-                section=" > ".join(unit.headings),
-                lead_in=unit.lead_in,
-            )
+        yield Requirement(
+            id=rid,
+            file=unit.file,
+            page=unit.page,
+            paragraph=unit.paragraph,
+            quote=unit.text,
+            kind=_kind(unit, section, verdict),
+            mandatory=verdict.mandatory,
+            section=" > ".join(unit.headings),
+            lead_in=unit.lead_in,
         )
-    return found
+
+
+def _kind(unit: Unit, section: Kind | None, verdict: Verdict) -> Kind:
+    """A consequence for the response ("… will reject any application submitted with …", "Late
+    quotes will not be considered") is a submission requirement (what the response must not be);
+    any other requirement's kind is :func:`~engine.questionnaire.solicitation.rules.kind_of`'s."""
+    if verdict.why == CONSEQUENCE_CUE and RESPONSE_SUBJECT.search(unit.text):
+        return Kind.SUBMISSION
+    return kind_of(unit, section)
 
 
 def _key(quote: str) -> str:
@@ -114,45 +134,118 @@ def looks_like_solicitation(pages: Sequence[Page]) -> bool:
     return bool(_SECTIONS.search(text)) and binding >= MIN_BINDING and binding > 3 * questions
 
 
+class StopShredding(Exception):  # noqa: N818 (a request, not an error)
+    """Raised by a progress callback to stop a shred: the requirements of the pages read so far
+    are kept (``Shredded.stopped`` says where it stopped)."""
+
+
+FIRST_PAGES = 60  # the pages whose words decide whether a package reads as a solicitation
+
+
+@dataclass
+class _Package:
+    """What a shred keeps while the pages stream by: the requirements, the units and pages the
+    key facts may quote (:func:`~engine.questionnaire.solicitation.facts.may_state`), the first
+    pages' text, and where it stands."""
+
+    found: list[Requirement] = field(default_factory=list)
+    fact_units: list[Unit] = field(default_factory=list)
+    fact_pages: dict[tuple[str, int], Page] = field(default_factory=dict)
+    first_pages: list[Page] = field(default_factory=list)
+    pages: int = 0
+    at: tuple[str, int, int] = ("", 0, 0)  # the file, its last page read, its page count
+    stopped: str = ""  # where a stop came, and how to finish (see ``Shredded.stopped``)
+
+    def read(self, pages: Iterator[Page], total: int, progress: Progress | None) -> Iterator[Page]:
+        """The pages as they are read, each counted and reported; a stop (StopShredding raised by
+        ``progress``, or Ctrl-C) ends them after the page it came at, recorded in ``stopped``."""
+        with closing(pages):  # the file is closed however the reading ends
+            try:
+                for page in pages:
+                    self.pages += 1
+                    self.at = (page.file, page.number, total)
+                    if len(self.first_pages) < FIRST_PAGES:
+                        self.first_pages.append(page)
+                    yield page
+                    if progress is not None:
+                        progress(page.file, page.number, total)
+            except (StopShredding, KeyboardInterrupt):
+                name, number, total = self.at
+                self.stopped = (
+                    f"stopped after page {number} of {total} of {name}: the requirements of the pages read are "
+                    "kept; run the same command again to shred it whole (the same IDs come back)"
+                )
+
+    def take(self, units: Iterable[Unit], pages: dict[tuple[str, int], Page]) -> Iterator[Unit]:
+        for unit in units:
+            if may_state(unit.text):
+                self.fact_units.append(unit)
+                self.fact_pages[(unit.file, unit.page)] = pages[(unit.file, unit.page)]
+            yield unit
+
+
 def shred(
     paths: Sequence[str | Path],
     *,
     limits: Limits | None = None,
     today: date | None = None,
-    progress: Callable[[str, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> Shredded:
     """The requirements and key facts of a solicitation package (one or several files). Raises
     :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` for a file that cannot be read
-    (encrypted, scanned, another format) and for a package with no requirement at all."""
+    (encrypted, scanned, another format) and for a package with no requirement at all.
+
+    The pages stream through (:func:`~engine.questionnaire.solicitation.units.stream_units`):
+    ``progress(file, page, pages)`` is called after each page; raising :class:`StopShredding` in
+    it (or Ctrl-C) stops the shred, and the requirements of the pages read so far are returned,
+    ``stopped`` saying where."""
     limits = limits or Limits.from_env()
-    all_pages: list[Page] = []
-    found: list[Requirement] = []
-    all_units: list[Unit] = []
+    package = _Package()
     for path in paths:
-        pages = []
-        for page in read_pages(path, limits):
-            pages.append(page)
-            if progress is not None:
-                progress(Path(path).name, page.number)
-        units = page_units(pages)
-        all_pages.extend(pages)
-        all_units.extend(units)
-        found.extend(requirements_of(units))
-    requirements = linked(found)
-    if not requirements:
+        _shred_file(Path(path), limits, package, progress)
+        if package.stopped:
+            break
+    requirements = linked(package.found)
+    if not requirements and not package.stopped:
         names = ", ".join(Path(p).name for p in paths)
         raise QuestionnaireError(
             names, "holds no requirement (no sentence that obliges the offeror or the contractor)", NO_REQUIREMENTS_FIX
         )
-    facts = key_facts(all_pages, all_units)
+    facts = key_facts(package.first_pages, package.fact_units, package.fact_pages)
     return Shredded(
         files=tuple(Path(p).name for p in paths),
-        pages=len(all_pages),
+        pages=package.pages,
         requirements=tuple(requirements),
         facts=facts,
         alert=due_alert(facts, today),
-        looks_like_solicitation=looks_like_solicitation(all_pages),
+        looks_like_solicitation=looks_like_solicitation(package.first_pages),
+        stopped=package.stopped,
     )
 
 
-__all__ = ["MUST", "NO_REQUIREMENTS_FIX", "corrected", "linked", "looks_like_solicitation", "requirements_of", "shred"]
+def _shred_file(path: Path, limits: Limits, package: _Package, progress: Progress | None) -> None:
+    """One file's pages streamed into ``package``: read, split and judged as they come (only the
+    window of pages the splitter looks around in is held)."""
+    held: dict[tuple[str, int], Page] = {}  # the pages the units may still come from
+
+    def pages() -> Iterator[Page]:
+        for page in package.read(read_pages(path, limits), page_count(path), progress):
+            held[(page.file, page.number)] = page
+            for key in [k for k in held if k[1] < page.number - WINDOW]:
+                del held[key]
+            yield page
+
+    package.found.extend(stream_requirements(package.take(stream_units(pages()), held)))
+
+
+__all__ = [
+    "MUST",
+    "NO_REQUIREMENTS_FIX",
+    "StopShredding",
+    "corrected",
+    "linked",
+    "looks_like_solicitation",
+    "requirements_of",
+    "shred",
+    "stream_requirements",
+]

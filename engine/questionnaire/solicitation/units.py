@@ -14,8 +14,8 @@ lines without a sentence are headings: they name the section, they are not units
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.questionnaire.solicitation.records import Page, Unit
@@ -26,8 +26,13 @@ _BULLET = re.compile(r"^[•●○■▪◦➢►◆◇✓·*\-–](?=\s|$)")
 _PAGE_NO = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$", re.I)
 _ABBREV = re.compile(
     r"(?:\b(?:U\.S|e\.g|i\.e|etc|No|Nos|Inc|Co|Corp|Ltd|St|vs|Sec|Mr|Ms|Mrs|Dr|Jr|min|yrs|approx|ref|Ref|"
-    r"Art|para|Para|Fig|Vol|Ch|al|Attach|Rev|Dept|Govt|Ft|a\.m|p\.m)|\b[A-Z])\.$"
-)
+    r"Art|para|Para|Fig|Vol|Ch|al|Attach|Rev|Dept|Govt|Ft|a\.m|p\.m)|(?<!{labels} )\b[A-Z])\.$".format(
+        labels=" )(?<!".join(
+            "Attachment Appendix Exhibit Section Part Schedule Annex Volume Pool Tab Form Phase".split()
+        )
+    )
+)  # an initial ("John C. Smith"), not a label's letter ("… quoted in Attachment C. Attachment C should …")
+ABBREV_REACH = 24  # characters before a cut that tell an abbreviation or an initial (searching more is slow)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(A-Z])|(?<=[.!?][\"”)])\s+(?=[\"“(A-Z])")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATED_ROW_END = re.compile(  # a schedule row ends with its date (and time): "… August 13, 2025 1:00 PM (HST) State's …"
@@ -70,17 +75,25 @@ class _Block:
     line_count: int
 
 
+def _edge_lines(page: Page) -> frozenset[str]:
+    """The lines at the top (4) and bottom (3) of a page, where running headers and footers sit."""
+    texts = [page.text[a:b] for a, b in (*page.lines[:4], *page.lines[-3:])]
+    return frozenset(texts)
+
+
+def _repeated(seen: Counter[str], pages: int) -> frozenset[str]:
+    if pages < 3:
+        return frozenset()
+    need = max(3, pages // 3)
+    return frozenset(t for t, n in seen.items() if n >= need and len(t) < 80)
+
+
 def running_lines(pages: Sequence[Page]) -> frozenset[str]:
     """Lines that repeat at the top or bottom of several pages (running headers and footers)."""
-    if len(pages) < 3:
-        return frozenset()
     seen: Counter[str] = Counter()
     for page in pages:
-        texts = [page.text[a:b] for a, b in page.lines]
-        edge = set(texts[:4] + texts[-3:])
-        seen.update(edge)
-    need = max(3, len(pages) // 3)
-    return frozenset(t for t, n in seen.items() if n >= need and len(t) < 80)
+        seen.update(_edge_lines(page))
+    return _repeated(seen, len(pages))
 
 
 def _marker(line: str) -> tuple[str, int]:
@@ -191,7 +204,7 @@ def split_sentences(text: str, line_ends: frozenset[int] = frozenset()) -> list[
     )
     for m in cuts:
         head = text[start : m.start()]
-        if m.start() < start or _ABBREV.search(head) or not head.strip():
+        if m.start() < start or _ABBREV.search(head[-ABBREV_REACH:]) or not head.strip():
             continue
         spans.append((start, m.start()))
         start = m.end()
@@ -322,37 +335,88 @@ def _place(state: _State, page: Page, block: _Block) -> tuple[_Block, str] | Non
     return block, ""
 
 
+WINDOW = 60  # running headers are looked for in this many pages around a page (a whole file up to this long)
+
+
 def page_units(pages: Iterable[Page]) -> list[Unit]:
     """The units of a file's pages, in document order (see the module docstring)."""
-    pages = list(pages)
-    skip = running_lines(pages)
-    out: list[Unit] = []
-    state = _State()
+    return list(stream_units(pages))
+
+
+def stream_units(pages: Iterable[Page], window: int = WINDOW) -> Iterator[Unit]:
+    """The units of a file's pages as the pages come, holding at most ``window`` pages: a page is
+    split once ``window // 2`` pages after it have been read (its running headers and footers are
+    those of the ``window`` pages around it), so a 1,000-page file never sits whole in memory. A
+    file of up to ``window`` pages is split exactly as :func:`running_lines` over all its pages
+    says. Stopping the iteration early loses nothing of the units already given."""
+    seen: deque[frozenset[str]] = deque()  # the edge lines of the last ``window`` pages read
+    count: Counter[str] = Counter()  # how many of them each edge line is on
+    todo: deque[Page] = deque()  # read, not yet split
+    walk = _Walk()
     for page in pages:
-        paragraph = 0
-        for n, block in enumerate(blocks(page, skip)):
-            placed = _place(state, page, block)
-            if placed is None:
-                continue
-            block, style = placed
-            depth = len(state.stack) if style else 0
-            lead = state.lead
-            continuing = n == 0 and not block.marker and lead is not None and lead.head
-            if lead is not None and not continuing and not (style and depth > lead.depth):
-                state.lead = lead = None
-            paragraph += 1
-            if continuing and lead is not None:
-                listed = _repeated_head_items(page, block, block.start, block.end, lead.head)
-                state.lead = None
-                if listed:
-                    out.extend(
-                        _unit(page, s, e, state.number, state.path, lead.text, True, paragraph) for s, e in listed[0]
-                    )
-                    if listed[0][-1][1] >= block.end:
-                        continue
-                    block = _Block(page, listed[0][-1][1] + 1, block.end, "", block.first_line, block.line_count)
-            out.extend(_sentence_units(state, page, block, bool(style), depth, paragraph))
-    return _mark_leads(out)
+        seen.append(_edge_lines(page))
+        count.update(seen[-1])
+        if len(seen) > window:
+            for line in seen.popleft():
+                count[line] -= 1
+                if not count[line]:
+                    del count[line]
+        todo.append(page)
+        while len(seen) == window and todo and page.number - todo[0].number >= window // 2:
+            yield from walk.page(todo.popleft(), _repeated(count, len(seen)))
+    skip = _repeated(count, len(seen))
+    while todo:
+        yield from walk.page(todo.popleft(), skip)
+    yield from walk.close()
+
+
+class _Walk:
+    """The walk through one file's pages in order: its numbering, headings and open lead-in
+    (``_State``), and the last unit, held until the next shows whether it leads a list."""
+
+    def __init__(self) -> None:
+        self.state = _State()
+        self.held: Unit | None = None
+
+    def page(self, page: Page, skip: frozenset[str]) -> Iterator[Unit]:
+        for unit in _units_of_page(self.state, page, skip):
+            held, self.held = self.held, unit
+            if held is not None:
+                yield replace(held, leads=True) if unit.lead_in and unit.lead_in == held.text else held
+
+    def close(self) -> Iterator[Unit]:
+        if self.held is not None:
+            yield self.held
+        self.held = None
+
+
+def _units_of_page(state: _State, page: Page, skip: frozenset[str]) -> list[Unit]:
+    """The units of one page, the walk's ``state`` carried from the page before."""
+    out: list[Unit] = []
+    paragraph = 0
+    for n, block in enumerate(blocks(page, skip)):
+        placed = _place(state, page, block)
+        if placed is None:
+            continue
+        block, style = placed
+        depth = len(state.stack) if style else 0
+        lead = state.lead
+        continuing = n == 0 and not block.marker and lead is not None and lead.head
+        if lead is not None and not continuing and not (style and depth > lead.depth):
+            state.lead = lead = None
+        paragraph += 1
+        if continuing and lead is not None:
+            listed = _repeated_head_items(page, block, block.start, block.end, lead.head)
+            state.lead = None
+            if listed:
+                out.extend(
+                    _unit(page, s, e, state.number, state.path, lead.text, True, paragraph) for s, e in listed[0]
+                )
+                if listed[0][-1][1] >= block.end:
+                    continue
+                block = _Block(page, listed[0][-1][1] + 1, block.end, "", block.first_line, block.line_count)
+        out.extend(_sentence_units(state, page, block, bool(style), depth, paragraph))
+    return out
 
 
 def _sentence_units(state: _State, page: Page, block: _Block, item: bool, depth: int, paragraph: int) -> list[Unit]:
@@ -395,18 +459,10 @@ def _sentence_units(state: _State, page: Page, block: _Block, item: bool, depth:
     return out
 
 
-def _mark_leads(units: list[Unit]) -> list[Unit]:
-    """Each lead-in that has items under it marked (``leads``)."""
-    for i, unit in enumerate(units[:-1]):
-        if units[i + 1].lead_in and units[i + 1].lead_in == unit.text:
-            units[i] = replace(unit, leads=True)
-    return units
-
-
 def _unit(
     page: Page, a: int, b: int, number: str, path: tuple[str, ...], lead: str, item: bool, paragraph: int
 ) -> Unit:
     return Unit(page.file, page.number, a, b, page.text[a:b].strip(), number, path, lead, item, paragraph)
 
 
-__all__ = ["blocks", "page_units", "running_lines", "split_sentences"]
+__all__ = ["WINDOW", "blocks", "page_units", "running_lines", "split_sentences", "stream_units"]
