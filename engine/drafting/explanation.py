@@ -55,6 +55,7 @@ from engine.drafting.explanation_rules import (
 )
 from engine.drafting.product_names import names_another_product
 from engine.drafting.relevance import MODEL_HOPE, Relevance, relevance_of
+from engine.drafting.risk import DOCUMENTS_SILENT
 from engine.index.embed.dense import DenseEncoder
 from engine.index.sentences import sentence_spans, without_headings
 
@@ -183,18 +184,18 @@ def worth_asking(
     have saved 19 calls and lost 3 of the 15 texts."""
     candidates = _candidates(hits, third_party, (tuple(other_products), product), None, choice, asked)
     if not candidates:
-        return "no sentence of the documents in scope stands alone on this question"
+        return f"{DOCUMENTS_SILENT} in scope stands alone on this question"
     vectors = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32)
     judged = [r for r in relevance_of(vectors, question, past) if r.question >= SUPPORT_MIN]
     if not judged:  # its quotes could not be supported (the cosine a quote needs)
         return (
-            f"no sentence of the documents in scope speaks to the question (cosine under {SUPPORT_MIN:.2f}): "
+            f"{DOCUMENTS_SILENT} in scope speaks to the question (cosine under {SUPPORT_MIN:.2f}): "
             "a text written from them would not pass"
         )
     best = max((r.reference for r in judged if r.reference is not None), default=None)
     if best is not None and best < MODEL_HOPE:
         return (
-            f"no sentence of the documents says what the past answers say (best cosine {best:.2f}, under "
+            f"{DOCUMENTS_SILENT} says what the past answers say (best cosine {best:.2f}, under "
             f"{MODEL_HOPE:.2f}): a text written from them would not pass"
         )
     return None
