@@ -57,8 +57,15 @@ from engine.drafting.product_names import names_another_product
 from engine.drafting.relevance import MODEL_HOPE, Relevance, relevance_of
 from engine.drafting.risk import DOCUMENTS_SILENT
 from engine.index.embed.dense import DenseEncoder
+from engine.index.library import choice_key
 from engine.index.sentences import sentence_spans, without_headings
 
+# why the model is not asked to explain another product's No (#59 item 6): the documents state what
+# the company does, so a text for a No says the question back ("No, the company does not comply with
+# ISO 9001."), says what the documents lack, or argues the opposite. On the Canvas Credentials Full
+# (docs/benchmarks.md) 3 of the 20 calls for a No ended in a kept text, mostly the question said back.
+# It does not start as DOCUMENTS_SILENT: the documents speak of the question (engine/drafting/risk.py ":topic")
+NO_UNEXPLAINED = "the model is not asked to explain a No: the documents say what is done, not what is not"
 STATEMENT_WORDS = 5  # fewer words: a heading, a table cell or a label, not a statement
 # The cosine with the question a sentence needs: higher than a model's quote needs (SUPPORT_MIN,
 # 0.30), because this sentence is the best of dozens, so its cosine is inflated by the choosing.
@@ -176,7 +183,8 @@ def worth_asking(
     (``SUPPORT_MIN``) and, when the near-identical past answers give a yardstick (``past``), one of
     those says what they say at ``MODEL_HOPE`` or more (the model writes from these sentences; a
     text of it that passes is as close to the past answers as its closest sentence, within
-    ``REFERENCE_MIN − MODEL_HOPE``). Else why not, as results.jsonl says it (``Draft.no_text``).
+    ``REFERENCE_MIN − MODEL_HOPE``), and ``choice`` is not a No (``NO_UNEXPLAINED``: its texts do
+    not pass). Else why not, as results.jsonl says it (``Draft.no_text``).
 
     A bar on the sentences' cosine with the question alone was measured and not taken: on the
     Canvas Credentials Full (docs/benchmarks.md) the 15 calls that ended in a kept text had a best
@@ -198,6 +206,8 @@ def worth_asking(
             f"{DOCUMENTS_SILENT} says what the past answers say (best cosine {best:.2f}, under "
             f"{MODEL_HOPE:.2f}): a text written from them would not pass"
         )
+    if choice_key(choice) == "no":
+        return NO_UNEXPLAINED
     return None
 
 
@@ -234,6 +244,7 @@ def _candidates(
 __all__ = [
     "EXPLANATION_MIN",
     "Explanation",
+    "NO_UNEXPLAINED",
     "STATEMENT_WORDS",
     "best_sentence",
     "is_statement",
