@@ -25,7 +25,9 @@ A text without a choice has no right or wrong here. A model's narrative whose qu
 word for word in the documents (``model:text:quoted``) is not in the list but in **Read the
 model's texts** (``reads_model_text``: every draft whose text is the model's wording and is not
 in Review first, #59): someone must read what the model wrote, but it is not a choice that may be
-wrong. A model's narrative without a verified quote stays in the list (its stratum's risk is set
+wrong; a narrative in the documents' own verified words (a sentence, a reference to a section) is
+in the same stratum and carries its origin ("From …", "Described in …"). A narrative without a
+verified quote stays in the list (its stratum's risk is set
 at the threshold), and so does a narrative other products answered in different words
 (``text_differs``, issue #59); a past answer's or a profile fact's text is not — unless the past
 answers behind it disagree: a dispute is a dispute whether a dropdown holds the choice or the
@@ -145,8 +147,10 @@ def stratum(draft: Draft) -> str | None:
         said = documents_say(draft) if alone else ""
         return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}{said}"
     if not draft.choice:
+        # the model's words from verified quotes, or the documents' own (a sentence, a reference): read, not doubted
         verified = any(c.label is AnchorLabel.VERIFIED for c in draft.citations)
-        return "model:text:quoted" if verified and draft.text_source == "model" else "model:text"
+        grounded = draft.text_source in ("model", *_QUOTED_SOURCES)
+        return "model:text:quoted" if verified and grounded else "model:text"
     p = draft.choice_probability
     band = "high" if p is not None and p >= 0.95 else "mid" if p is not None and p >= 0.8 else "low"
     return f"model:{band}{_polarity(draft)}{':third_party' if draft.inherited_from else ''}"

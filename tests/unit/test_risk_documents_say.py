@@ -106,3 +106,34 @@ def test_only_one_other_products_choice_is_split_and_the_silent_reason_is_the_pr
     reason = worth_asking(np.zeros(384, dtype=np.float32), [], None, lambda doc: None)  # nothing retrieved
     assert reason is not None and reason.startswith(DOCUMENTS_SILENT)
     assert documents_say(replace(real("FIDP-04"), no_text=reason)) == ":silent"
+
+
+def drpl_01(label: str = "verified") -> Draft:
+    """DRPL-01 of the same run: the narrative "Describe or provide a reference to your Disaster
+    Recovery Plan", answered by a reference to the company's BC/DR paper, its quote verified."""
+    quote = (
+        "The primary assumption of our disaster recovery plan is that it only addresses events that would affect \n"
+        "an entire data center or our architecture as a whole."
+    )
+    data = {"id": "DRPL-01", "sheet": "HECVAT - Full | Vendor Response", "row": 184,
+            "question": "Describe or provide a reference to your Disaster Recovery Plan (DRP).",
+            "reference": "Instructure Business Continuity & Disaster Recovery, pp. 11–14",
+            "citations": [{"file": "Instructure Business Continuity & Disaster Recovery.pdf", "kind": "pdf",
+                           "quote": quote, "label": label, "score": 100.0, "retrieval_score": 1.0, "page": 11,
+                           "start": 1539, "end": 1697}]}  # fmt: skip
+    answer = "Described in Instructure Business Continuity & Disaster Recovery, pp. 11–14: " + " ".join(quote.split())
+    return Draft.from_stored("k", StoredDraft("k", DraftStatus.DRAFTED, answer, None, data))
+
+
+def test_a_narrative_in_verified_words_is_read_not_in_review_first():
+    """The reference's quote verified: out of Review first (risk 0), and not in "Read the model's
+    texts" either — its words are the document's, which the card says ("Described in …"). The same
+    text without a verified quote stays in Review first; the model's wording from the same verified
+    quote is read apart (``reads_model_text``)."""
+    d = drpl_01()
+    assert d.text_source == "reference" and stratum(d) == "model:text:quoted"
+    assert risk_of(d) == 0.0 and not d.review_first and not d.reads_model_text
+    unverified = drpl_01("unverified")
+    assert stratum(unverified) == "model:text" and unverified.review_first
+    worded = replace(d, answer="Our disaster recovery plan covers the loss of a whole data centre.", reference=None)
+    assert worded.text_source == "model" and not worded.review_first and worded.reads_model_text
