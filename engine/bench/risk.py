@@ -12,6 +12,9 @@ one the issue's rule picks over all targets pooled. Per target and pooled, by ro
 * the same for two trivial lists: **disputed only** (the rows whose near-identical past answers
   disagree) and **every row** (what a reviewer who trusts nothing reads), and the precision of
   **always Yes** over the Yes/No rows; the disputed rows whose risk is 0 (none should be: #50);
+* ``read_model_texts``: the drafted rows whose text is the model's wording outside the list, which
+  *Read the model's texts* holds (#59: a model's narrative with verified quotes is there, not in
+  Review first);
 * the same per group of targets (``groups``: the HECVAT Full and Lite targets apart, #50);
 * the risk–coverage curve: for each threshold, the share of drafted rows left outside the list
   and the precision of the choices there.
@@ -132,6 +135,8 @@ def figures(rows: Sequence[Scored], risk: Sequence[float], threshold: float) -> 
         "precision": round(sum(r.right for r in choices) / len(choices), 3) if choices else None,
         "always_yes": round(sum(r.truth == "Yes" for r in yes) / len(yes), 3) if yes else None,
         "review_first": listed(rows, [x >= threshold for x in risk]),
+        # the model's texts outside Review first: listed apart, to read (#59, ``Draft.reads_model_text``)
+        "read_model_texts": sum(r.draft.text_source == "model" and x < threshold for r, x in zip(rows, risk)),
         "disputed_only": listed(rows, [r.disputed for r in rows]),
         "disputed_at_risk_0": sum(r.disputed and x <= 0.0 for r, x in zip(rows, risk)),
         "by_row_type": {

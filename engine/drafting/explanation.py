@@ -55,9 +55,17 @@ from engine.drafting.explanation_rules import (
 )
 from engine.drafting.product_names import names_another_product
 from engine.drafting.relevance import MODEL_HOPE, Relevance, relevance_of
+from engine.drafting.risk import DOCUMENTS_SILENT
 from engine.index.embed.dense import DenseEncoder
+from engine.index.library import choice_key
 from engine.index.sentences import sentence_spans, without_headings
 
+# why the model is not asked to explain another product's No (#59 item 6): the documents state what
+# the company does, so a text for a No says the question back ("No, the company does not comply with
+# ISO 9001."), says what the documents lack, or argues the opposite. On the Canvas Credentials Full
+# (docs/benchmarks.md) 3 of the 20 calls for a No ended in a kept text, mostly the question said back.
+# It does not start as DOCUMENTS_SILENT: the documents speak of the question (engine/drafting/risk.py ":topic")
+NO_UNEXPLAINED = "the model is not asked to explain a No: the documents say what is done, not what is not"
 STATEMENT_WORDS = 5  # fewer words: a heading, a table cell or a label, not a statement
 # The cosine with the question a sentence needs: higher than a model's quote needs (SUPPORT_MIN,
 # 0.30), because this sentence is the best of dozens, so its cosine is inflated by the choosing.
@@ -175,7 +183,8 @@ def worth_asking(
     (``SUPPORT_MIN``) and, when the near-identical past answers give a yardstick (``past``), one of
     those says what they say at ``MODEL_HOPE`` or more (the model writes from these sentences; a
     text of it that passes is as close to the past answers as its closest sentence, within
-    ``REFERENCE_MIN − MODEL_HOPE``). Else why not, as results.jsonl says it (``Draft.no_text``).
+    ``REFERENCE_MIN − MODEL_HOPE``), and ``choice`` is not a No (``NO_UNEXPLAINED``: its texts do
+    not pass). Else why not, as results.jsonl says it (``Draft.no_text``).
 
     A bar on the sentences' cosine with the question alone was measured and not taken: on the
     Canvas Credentials Full (docs/benchmarks.md) the 15 calls that ended in a kept text had a best
@@ -183,20 +192,22 @@ def worth_asking(
     have saved 19 calls and lost 3 of the 15 texts."""
     candidates = _candidates(hits, third_party, (tuple(other_products), product), None, choice, asked)
     if not candidates:
-        return "no sentence of the documents in scope stands alone on this question"
+        return f"{DOCUMENTS_SILENT} in scope stands alone on this question"
     vectors = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32)
     judged = [r for r in relevance_of(vectors, question, past) if r.question >= SUPPORT_MIN]
     if not judged:  # its quotes could not be supported (the cosine a quote needs)
         return (
-            f"no sentence of the documents in scope speaks to the question (cosine under {SUPPORT_MIN:.2f}): "
+            f"{DOCUMENTS_SILENT} in scope speaks to the question (cosine under {SUPPORT_MIN:.2f}): "
             "a text written from them would not pass"
         )
     best = max((r.reference for r in judged if r.reference is not None), default=None)
     if best is not None and best < MODEL_HOPE:
         return (
-            f"no sentence of the documents says what the past answers say (best cosine {best:.2f}, under "
+            f"{DOCUMENTS_SILENT} says what the past answers say (best cosine {best:.2f}, under "
             f"{MODEL_HOPE:.2f}): a text written from them would not pass"
         )
+    if choice_key(choice) == "no":
+        return NO_UNEXPLAINED
     return None
 
 
@@ -233,6 +244,7 @@ def _candidates(
 __all__ = [
     "EXPLANATION_MIN",
     "Explanation",
+    "NO_UNEXPLAINED",
     "STATEMENT_WORDS",
     "best_sentence",
     "is_statement",

@@ -275,6 +275,15 @@ class Draft:
         return risk is not None and risk >= REVIEW_FIRST_RISK
 
     @property
+    def reads_model_text(self) -> bool:
+        """In *Read the model's texts* (#59; engine/drafting/risk.py): a drafted answer whose text is
+        the model's wording (a narrative, or its explanation of a choice) and that is not in Review
+        first: someone must read what the model wrote, though no choice of it is in doubt."""
+        return (
+            self.status is DraftStatus.DRAFTED and self.text_source == TextSource.MODEL.value and not self.review_first
+        )
+
+    @property
     def warnings(self) -> tuple[Warning, ...]:
         """The reasons to look at it, one short line each (engine/drafting/warnings.py)."""
         return warnings_of(self)
@@ -350,6 +359,7 @@ class Draft:
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
+            "reads_model_text": self.reads_model_text,
             "text_source": self.text_source,
             "warnings": [w.line for w in self.warnings],
         }

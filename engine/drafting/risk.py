@@ -21,12 +21,17 @@ makes: the drafts at or above ``REVIEW_FIRST_RISK``.
   calibration (the list's share of the drafts, the wrong choices it holds, the precision
   outside it), ordered by risk.
 
-A text without a choice has no right or wrong here: a model's narrative is in the list (its
-stratum's risk is set at the threshold: someone must read what the model wrote), and so is a
-narrative other products answered in different words (``text_differs``, issue #59); a past
-answer's or a profile fact's text is not — unless the past answers behind it disagree: a dispute
-is a dispute whether a dropdown holds the choice or the choice leads the text ("Yes — …"), and
-its risk is the disputed stratum's, never 0 (#50).
+A text without a choice has no right or wrong here. A model's narrative whose quotes are verified
+word for word in the documents (``model:text:quoted``) is not in the list but in **Read the
+model's texts** (``reads_model_text``: every draft whose text is the model's wording and is not
+in Review first, #59): someone must read what the model wrote, but it is not a choice that may be
+wrong; a narrative in the documents' own verified words (a sentence, a reference to a section) is
+in the same stratum and carries its origin ("From …", "Described in …"). A narrative without a
+verified quote stays in the list (its stratum's risk is set
+at the threshold), and so does a narrative other products answered in different words
+(``text_differs``, issue #59); a past answer's or a profile fact's text is not — unless the past
+answers behind it disagree: a dispute is a dispute whether a dropdown holds the choice or the
+choice leads the text ("Yes — …"), and its risk is the disputed stratum's, never 0 (#50).
 """
 
 from __future__ import annotations
@@ -34,7 +39,14 @@ from __future__ import annotations
 from typing import Protocol
 
 from engine.core.types import DraftStatus
+from engine.drafting.anchoring import AnchorLabel
 from engine.index.library import choice_key
+
+# how a reason for no text starts when no sentence of the documents could explain the choice, so the
+# model was not asked (engine/drafting/explanation.py ``worth_asking``): the documents are silent
+DOCUMENTS_SILENT = "no sentence of the documents"
+# the texts drawn word for word from the documents in scope (``Draft.text_source`` values)
+_QUOTED_SOURCES = ("own_document", "third_party", "reference")
 
 
 class Draft(Protocol):
@@ -54,6 +66,7 @@ class Draft(Protocol):
     reused_due: str | None
     at_odds: bool
     text_differs: tuple[str, ...]
+    no_text: str | None
     citations: tuple  # of engine/drafting/records.py Citation
 
     @property
@@ -77,9 +90,12 @@ CALIBRATION: dict[str, tuple[int, int]] = {
     "model:low:yes:third_party": (1, 3),
     "model:mid:yes": (1, 6),
     "model:mid:yes:third_party": (1, 3),
-    "other:agree:1:no": (16, 35),
-    "other:agree:1:option": (0, 1),
-    "other:agree:1:yes": (19, 153),
+    "other:agree:1:no:silent": (2, 6),
+    "other:agree:1:no:topic": (14, 29),
+    "other:agree:1:option:silent": (0, 1),
+    "other:agree:1:yes:quoted": (0, 8),
+    "other:agree:1:yes:silent": (3, 49),
+    "other:agree:1:yes:topic": (16, 96),
     "other:agree:2-3:yes": (0, 5),
     "other:agree:4+:no": (4, 37),
     "other:agree:4+:yes": (10, 364),
@@ -92,6 +108,7 @@ UNSEEN = 0.5  # the risk of what the calibration never saw
 PRIOR = 2.0  # choices' worth of the parent stratum's risk in a stratum's (stratum_risk)
 TEXT_RISK = {
     "model:text": REVIEW_FIRST_RISK,
+    "model:text:quoted": 0.0,  # its quotes verified: in "Read the model's texts", not Review first (#59)
     "own:text": 0.0,
     "other:text": 0.0,
     "profile": 0.0,
@@ -126,12 +143,35 @@ def stratum(draft: Draft) -> str | None:
         if not draft.choice:
             return f"{who}:text"
         total = sum(draft.past_choices.values())
-        return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}"
+        alone = total <= 1 and who == "other"  # one other product's choice: what the documents say to it (#59)
+        said = documents_say(draft) if alone else ""
+        return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}{said}"
     if not draft.choice:
-        return "model:text"
+        # the model's words from verified quotes, or the documents' own (a sentence, a reference): read, not doubted
+        verified = any(c.label is AnchorLabel.VERIFIED for c in draft.citations)
+        grounded = draft.text_source in ("model", *_QUOTED_SOURCES)
+        return "model:text:quoted" if verified and grounded else "model:text"
     p = draft.choice_probability
     band = "high" if p is not None and p >= 0.95 else "mid" if p is not None and p >= 0.8 else "low"
     return f"model:{band}{_polarity(draft)}{':third_party' if draft.inherited_from else ''}"
+
+
+def documents_say(draft: Draft) -> str:
+    """What the documents in scope say to a choice only one other product gave (#59), read off the
+    draft: ":quoted" when a sentence of theirs explains it (the text is theirs, word for word);
+    ":silent" when no sentence of theirs could (``no_text`` from the pre-test, ``DOCUMENTS_SILENT``,
+    or no text and no reason: nothing to retrieve); ":topic" when they speak of the question but
+    nothing of theirs passed: the model was asked (its text kept or not) or the text was set aside.
+    Measured leave-one-out on the two HECVAT Fulls (docs/confidence.md): a Yes resting on one other
+    product is wrong 3 times in 49 when the documents are silent and 16 in 96 when they speak of
+    the question without saying it (the products differ where the documents name the technology:
+    intrusion detection, backups, encryption modules), 0 in 8 quoted."""
+    source = draft.text_source
+    if source in _QUOTED_SOURCES:
+        return ":quoted"
+    if source == "model" or (draft.no_text and not draft.no_text.startswith(DOCUMENTS_SILENT)):
+        return ":topic"
+    return ":silent"
 
 
 def _polarity(draft: Draft) -> str:
@@ -181,4 +221,12 @@ def risk_of(draft: Draft, calibration: dict[str, tuple[int, int]] | None = None)
     return max(risk, REVIEW_FIRST_RISK) if draft.at_odds else risk
 
 
-__all__ = ["CALIBRATION", "REVIEW_FIRST_RISK", "risk_of", "stratum", "stratum_risk"]
+__all__ = [
+    "CALIBRATION",
+    "DOCUMENTS_SILENT",
+    "REVIEW_FIRST_RISK",
+    "documents_say",
+    "risk_of",
+    "stratum",
+    "stratum_risk",
+]

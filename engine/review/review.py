@@ -132,6 +132,13 @@ class ReviewItem:
         return self.state is ReviewState.DRAFTED and self.draft is not None and self.draft.review_first
 
     @property
+    def reads_model_text(self) -> bool:
+        """In *Read the model's texts* (#59): a draft nobody has decided on yet whose text is the
+        model's wording and that is not in Review first (``Draft.reads_model_text``): a reviewer
+        reads what the model wrote, though no choice of it is in doubt."""
+        return self.state is ReviewState.DRAFTED and self.draft is not None and self.draft.reads_model_text
+
+    @property
     def unanswered_qualifier(self) -> bool:
         """A qualifier the reviewer has not answered yet: answered early, it decides its sections
         before drafting reaches them (engine/drafting/sections.py)."""

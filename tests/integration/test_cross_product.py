@@ -27,6 +27,7 @@ from engine.core.config import EngineConfig
 from engine.core.scopes import Scope
 from engine.drafting.cross_product import CROSS_PRODUCT_PRECISION, choice_label, contact_tokens, questionnaire_kind
 from engine.drafting.drafter import Drafter
+from engine.drafting.explanation import NO_UNEXPLAINED
 from engine.drafting.records import Draft
 from engine.drafting.warnings import warnings_of
 from engine.index.kb import KnowledgeBase
@@ -133,8 +134,8 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     # encryption: Parchment No / Canvas LMS Yes disagree → the newest most common, labelled, disputed
     assert enc.from_product in ("Parchment", "Canvas LMS") and enc.reused and enc.disputed
     assert sorted(enc.past_answers) == ["Canvas LMS's HECVAT: Yes", "Parchment's HECVAT: No"]
-    # card data: only Parchment's No; no sentence of the documents speaks to card data, and the
-    # model's explanation ("Yes. Customer data is encrypted…") contradicts the No → the choice alone
+    # card data: only Parchment's No; no sentence of the documents explains it, and the model is not
+    # asked to explain a No → the choice alone
     assert (card.choice, card.from_product, card.answer) == ("No", "Parchment", "")
     assert card.past_answers == ("Parchment's HECVAT: No",) and card.citations[0].product == "Parchment"
     assert card.confidence == pytest.approx(CROSS_PRODUCT_PRECISION["agree"]) and not card.low_confidence
@@ -148,8 +149,10 @@ def test_no_other_products_text_reaches_a_draft_and_its_choices_are_labelled(kb,
     assert training.citations[1].file == "policy.md" and training.citations[1].label.value == "verified"
     # a choice explained by a documents' sentence took no model call, nor one no sentence could
     # support (encryption's No: the only sentence contradicts it); card data's No has a sentence
-    # near enough to quote but not to explain: the model was asked, and its "Yes. …" is dropped
-    assert model.asked == [CARD, VENDOR]
+    # near enough to quote but not to explain, and a No is never the model's to explain (#59: its
+    # texts say the question back or the opposite, as this fake's "Yes. …" would)
+    assert model.asked == [VENDOR]
+    assert card.no_text == NO_UNEXPLAINED
     assert training.trust == ("from another product (" + training.from_product + ")",)
     # results.jsonl and the review store carry the labels and the trust state
     lines = {line["id"]: line for line in map(json.loads, results.read_text().splitlines())}

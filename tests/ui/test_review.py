@@ -611,11 +611,15 @@ def test_review_first_lists_the_risky_drafts_by_risk_and_a_decision_takes_one_ou
     (``Draft.review_first``, engine/drafting/risk.py), highest risk first, then the rest in the
     questionnaire's order; a decided draft leaves it. The drafts are fakes written straight into
     the review store (a choice taken from other products whose past answers disagree, the
-    model's narrative, this product's own past answer as text), so their risks are known apart."""
+    model's narrative without a verified quote — one with is read apart, tests/ui/test_review_model_texts.py —
+    this product's own past answer as text), so their risks are known apart."""
     ws = ui_workspace
     pid = drafted_project(ws, tmp_path, limit=3)  # ACC-01 stays not drafted
     enc, bck, inc, acc = ws.review(pid).items()
-    drafted_again(ws, pid, enc.key, choice=None, answer="All customer data is encrypted.", confidence=None)
+    unverified = tuple(replace(c, label=AnchorLabel.UNVERIFIED) for c in enc.draft.citations)  # verified: read apart
+    drafted_again(
+        ws, pid, enc.key, choice=None, answer="All customer data is encrypted.", citations=unverified, confidence=None
+    )
     drafted_again(ws, pid, bck.key, reused=True, choice=None, answer="Thirty-five days.", confidence=None)
     drafted_again(
         ws,

@@ -39,7 +39,8 @@ def _citation(kind: SourceKind, quote: str, third_party: str | None = None, prod
 
 def test_the_strata_separate_agreement_disagreement_and_the_models_certainty():
     assert stratum(AGREEING) == "other:agree:4+:yes"
-    assert stratum(replace(AGREEING, past_choices={"Yes": 1}, past_answers=("A's HECVAT: Yes",))) == "other:agree:1:yes"
+    one = replace(AGREEING, past_choices={"Yes": 1}, past_answers=("A's HECVAT: Yes",))
+    assert stratum(one) == "other:agree:1:yes:silent"  # no text, no reason: nothing of the documents
     assert stratum(DISPUTED) == "other:disputed:weak"  # 5 of 7 is under three quarters
     assert stratum(replace(DISPUTED, past_choices={"Yes": 9, "No": 1})) == "other:disputed:strong"
     assert stratum(replace(AGREEING, from_product=None)) == "own:agree:4+:yes"

@@ -14,8 +14,9 @@ import json
 import pytest
 
 from engine.core.types import Chunk, Hit, SourceKind
-from engine.drafting.explanation import worth_asking
+from engine.drafting.explanation import NO_UNEXPLAINED, worth_asking
 from engine.drafting.relevance import references
+from engine.drafting.risk import DOCUMENTS_SILENT
 
 
 def _question(shared, qid: str) -> dict:
@@ -61,3 +62,15 @@ def test_with_the_past_answers_as_yardstick_a_passage_must_say_what_they_say(sha
         past=past,
     )
     assert why is not None
+
+
+def test_another_products_no_is_not_explained_by_the_model_but_the_documents_still_speak(shared_data, encoder):
+    """DATA-05 (FIPS 140 cryptographic modules): Parchment's No, the Security Overview's encryption
+    pages on the question. A text for a No says the question back or what the documents lack, so
+    the model is not asked (``NO_UNEXPLAINED``); the reason is not the documents' silence, so the
+    row's risk stratum stays ":topic" (engine/drafting/risk.py), and the same pages explain a Yes."""
+    asked = _question(shared_data, "DATA-05")["question"]
+    hits, vector = _page_hits(shared_data, "encrypt"), encoder.encode_query(asked)
+    why = worth_asking(vector, hits, encoder, lambda doc: None, choice="No", asked=asked)
+    assert why == NO_UNEXPLAINED and not why.startswith(DOCUMENTS_SILENT)
+    assert worth_asking(vector, hits, encoder, lambda doc: None, choice="Yes", asked=asked) is None

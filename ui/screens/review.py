@@ -44,6 +44,7 @@ SEARCH = "review_search"
 LOW_FIRST = "review_low_first"
 HOLDERS = "review_holders"  # the filter by who holds a row
 STALE = "review_stale"  # the filter to the drafts reusing library answers past their review-by date
+MODEL_TEXTS = "review_model_texts"  # the filter to the model's texts outside Review first (#59)
 NOBODY = ""  # its value for the rows nobody holds
 PAGE = "review_page"
 PAGE_FOR = "review_page_for"
@@ -70,7 +71,14 @@ REVIEW_FIRST_HELP = (
     "At the top of the list: the qualifiers nobody has answered yet (their answers decide whole "
     "sections), then the undecided drafts whose estimated risk of being wrong is high — other "
     "products disagree, the model was unsure, only a third party's evidence, the model's own "
-    "wording… — highest risk first."
+    "wording without a verified quote… — highest risk first. The model's other texts are under "
+    "Read the model's texts."
+)
+
+MODEL_TEXTS_HELP = (
+    "Only the drafts whose text the model wrote (a narrative from quotes of the documents, or its "
+    "explanation of a choice) and that are not in Review first: no choice of theirs is in doubt, "
+    "but someone must read what the model wrote before it goes out."
 )
 
 
@@ -192,14 +200,21 @@ def _sidebar(ws, pid: int, items: list[ReviewItem], current: str) -> list[str]:
         focus = review_focus.focus_bar(pid)  # a report's figure opened here (#51): only its rows
         states, types, search, low_first, holders = _filters(items)
         only_stale = _stale_filter(items)
+        only_texts = _model_texts_filter(items)
         listed = [i for i in items if focus is None or i.key in focus]
         visible = listed_order(
-            [i for i in listed if matches(i, states, search, types, holders) and (not only_stale or stale(i))],
+            [
+                i
+                for i in listed
+                if matches(i, states, search, types, holders)
+                and (not only_stale or stale(i))
+                and (not only_texts or i.reads_model_text)
+            ],
             low_first,
         )
         order = [i.key for i in visible]
         st.caption(f"{len(visible)} of {len(items)} questions")
-        view = (tuple(sorted(states)), tuple(sorted(types)), search, low_first, tuple(holders), only_stale)
+        view = (tuple(sorted(states)), tuple(sorted(types)), search, low_first, tuple(holders), only_stale, only_texts)
         shown = _page(order, current, view)
         st.session_state[LIST] = current if current in shown else None
         on_page = set(shown)
@@ -264,6 +279,17 @@ def _filters(items: list[ReviewItem]) -> tuple[set[ReviewState], set[RowType], s
         format_func=lambda h: f"{h or 'Nobody'} ({held[h]})",
     )
     return set(states or ()), set(types or ()), search, low_first, set(holders or ())
+
+
+def _model_texts_filter(items: list[ReviewItem]) -> bool:
+    """*Read the model's texts* (#59): the undecided drafts whose text the model wrote and that are
+    not in Review first (``ReviewItem.reads_model_text``) — its narratives with verified quotes,
+    its explanations of a choice; whether the filter is on (False when there are none)."""
+    count = sum(i.reads_model_text for i in items)
+    if not count:
+        st.session_state.pop(MODEL_TEXTS, None)
+        return False
+    return st.toggle(f"Read the model's texts ({count})", key=MODEL_TEXTS, help=MODEL_TEXTS_HELP)
 
 
 def _stale_filter(items: list[ReviewItem]) -> bool:
