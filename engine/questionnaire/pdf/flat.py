@@ -39,7 +39,7 @@ import pymupdf
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableCorrection, TableMap
 from engine.questionnaire.cues import QUESTION_MARK, ascii_digits, asks_by_mark
-from engine.questionnaire.pdf.layout import Box, Line, PageText, Word, is_glyph
+from engine.questionnaire.pdf.layout import Box, Line, PageText, Word, drawn_boxes, is_glyph
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.records import QuestionnaireError
@@ -56,19 +56,22 @@ _BULLETS = frozenset("●•▪◦○■➢►–-*·◆◇✓")
 _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
 )
+# words that ask at the start of an item without a "?" (a question word, "Where …", "When …", asks only
+# with one: without, it starts a clause of guidance: "Where you are using the selection questions, …")
 _ASK_WORDS = frozenset(
-    "do does did have has had is are was were can could will would should shall may how what when where which who "
-    "whom whose why describe provide list explain indicate specify state identify confirm please detail outline "
-    "summarize summarise clarify demonstrate"
-    " haben hat ist sind wird werden können gibt verfügt beschreiben erläutern nennen geben welche wie wann wo"
-    " heeft hebben zijn wordt worden kan kunnen beschrijf geef noem welke hoe wanneer waar".split()
+    "do does did have has had is are was were can could will would should shall may describe provide list "
+    "explain indicate specify state identify confirm please detail outline summarize summarise clarify demonstrate"
+    " haben hat ist sind wird werden können gibt verfügt beschreiben erläutern nennen geben"
+    " heeft hebben zijn wordt worden kan kunnen beschrijf geef noem".split()
 )
+_PLEASE_ASKS = frozenset("tell give answer complete supply submit attach upload enter insert select tick mark".split())
 _YES_NO_WORDS = frozenset(
     "do does did have has had is are was were can could will would should shall may"
     " haben hat ist sind wird werden können gibt verfügt heeft hebben zijn wordt worden kan kunnen avez êtes".split()
 )
 _ID_ROLE = re.compile(r"((question|control|item|requirement|req\.?) )?(id|#|no\.?|number|nr\.?|ref\.? ?no\.?)")
 _CHOICE_HEADER = re.compile(r"\(([^()]*/[^()]*)\)")  # "Answer (Yes/No/NA)"
+_ITEM_ID = re.compile(r"^\d{1,3}(?:\.\d{1,3})+(?:\s*[-–]?\s*\(\w{1,5}\))*$")  # "4.1(j) - (ii)", "7.7 (e) (i)"
 _SUB = " — "  # between a question and one of the topics it lists
 _QUESTION_MARK = QUESTION_MARK  # "?" or "？" ending a sentence (not the "?" of a link's query)
 
@@ -123,10 +126,12 @@ def read_flat(
     columns: _Columns | None = None
     chars = 0
     for page in doc:
+        drawings = page.get_drawings()  # bounded: Limits.check_rulings counted the page's lines first
         text = PageText.of(page)
         chars += sum(len(line.text) for line in text.lines)
         limits.check_chars(name, chars)
-        ruled = _tables(page)
+        text = text.with_boxes(drawn_boxes(drawings))
+        ruled = _tables(page, drawings)
         for table in ruled:
             mapped.index += 1
             top = _starts_page(text, table.box, page.rect.height)
@@ -181,9 +186,8 @@ class _Table:
         return [_Row(Box(self.box.x0, a, self.box.x1, b)) for a, b in zip(ys, ys[1:]) if b - a > 4]
 
 
-def _tables(page: pymupdf.Page) -> list[_Table]:
-    """The ruled tables of a page."""
-    drawings = page.get_drawings()
+def _tables(page: pymupdf.Page, drawings: list[dict]) -> list[_Table]:
+    """The ruled tables of a page (``drawings``: its ``get_drawings()``)."""
     if not drawings:
         return []  # no lines drawn: no ruled table (and find_tables would look for nothing)
     rules = tuple(_rules(drawings))
@@ -196,7 +200,7 @@ def _tables(page: pymupdf.Page) -> list[_Table]:
         rows = tuple(_row(row) for row in table.rows if any(row.cells))
         if rows:
             out.append(_Table(Box.of(table.bbox), rows, rules))
-    return out
+    return [t for t in out if not any(o is not t and _inside(t.box, o.box) and o.box.area > t.box.area for o in out)]
 
 
 def _rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
@@ -272,6 +276,8 @@ def _header(text: PageText, row: _Row) -> _Columns | None:
     header lists: "Answer (Yes/No/NA)")."""
     roles: dict[str, tuple[float, float]] = {}
     choices: tuple[str, ...] = ()
+    if sum(c is not None for c in row.cells) < 2:
+        return None  # one cell across the table: a title ("Part 2 Questions (Exclusion Grounds …)"), not a header
     for cell in row.cells:
         if cell is None:
             continue
@@ -330,10 +336,11 @@ def _table_questions(
                 return _form_rows(page, text, table), columns
             columns = guessed
     out: list[Found] = []
-    for row in table.bands(*columns.roles["question"], below=top):
+    bands = table.bands(*columns.roles["question"], below=top)
+    for row, numbered in (part for band in bands for part in _split_by_ids(text, columns, band)):
         cells = _row_cells(columns, row)
         question = _cell_text(text, cells.get("question"))
-        ident = _cell_text(text, cells.get("id"), compact=True) if "id" in cells else ""
+        ident = numbered or (_cell_text(text, cells.get("id"), compact=True) if "id" in cells else "")
         if not question or _column_role(question) == "question":
             continue  # an empty row, or a repeated header
         if "id" in columns.roles and not _id_like(ident):
@@ -342,6 +349,31 @@ def _table_questions(
             continue
         out.append(_sub_question(_row_question(page, cells, ident, question, text, columns), out))
     return out, columns
+
+
+def _split_by_ids(text: PageText, columns: _Columns, row: _Row) -> list[tuple[_Row, str | None]]:
+    """A row with its ID, cut into one row per ID when its ID cell holds two or more numbered IDs,
+    each on a line of its own, with no rule between them ("4.1(j)" over "4.1(j) - (i)" … "4.1(j) -
+    (iv)", the UK PPN 03/24's sub-questions): each from just above its ID's line. An ID line belongs
+    to the row its top is in (the PPN's IDs drift below their questions' lines, across the rule
+    under them). A row whose ID cell holds no numbered ID is itself, its ID read from its cell (None)."""
+    if "id" not in columns.roles:
+        return [(row, None)]
+    x0, x1 = columns.roles["id"]
+    tops: list[tuple[float, str]] = []
+    for line in text.lines:
+        words = [w for w in line.words if x0 <= w.box.cx <= x1]
+        if words and row.band.y0 - 0.5 <= min(w.box.y0 for w in words) < row.band.y1 - 0.5:
+            tops.append((min(w.box.y0 for w in words), " ".join(w.text for w in words)))
+    tops.sort()
+    if not tops or not all(_ITEM_ID.match(t) for _, t in tops):
+        return [(row, None)]
+    ys = [row.band.y0] + [y - 3 for y, _ in tops[1:]] + [row.band.y1]
+    return [
+        (_Row(Box(row.band.x0, a, row.band.x1, b)), "".join(t.split()))
+        for (a, b), (_, t) in zip(zip(ys, ys[1:]), tops)
+        if b > a
+    ]
 
 
 def _option_table(
@@ -414,15 +446,42 @@ def _form_rows(page: int, text: PageText, table: _Table) -> list[Found]:
         words = [_cell_text(text, c) for c in cells]
         for i in range(len(cells) - 1):
             label, right = words[i], words[i + 1]
-            if not label or right or cells[i + 1].x1 - cells[i + 1].x0 < 40:
+            choices = box_choices(right)
+            if not label or (right and not choices) or cells[i + 1].x1 - cells[i + 1].x0 < 40:
                 continue
-            if not (label.endswith(":") and len(label.split()) <= 10 or _asks(label)):
+            if not (choices or label.endswith(":") and len(label.split()) <= 10 or _asks(label)):
                 continue
             clean = label.rstrip(":").strip()
             locator = f"page {page + 1}, {clean[:40]}"
             place = AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE)
-            out.append(Found(page=page, box=cells[i], id=None, text=clean, text_place=place))
+            out.append(
+                Found(
+                    page=page,
+                    box=cells[i],
+                    id=None,
+                    text=clean,
+                    choices=choices,
+                    choice_place=place if choices else None,
+                    text_place=place,
+                )
+            )
     return out if len(out) >= 2 else []
+
+
+def box_choices(text: str) -> tuple[str, ...]:
+    """The labels of a row of two or more boxes, each followed by a short label of its own ("☐ Yes
+    ☐ No": a choice's options); () for any other text."""
+    labels: list[list[str]] = []
+    for word in text.split():
+        if is_glyph(word):
+            labels.append([])
+        elif not labels:
+            return ()
+        else:
+            labels[-1].append(word)
+    if len(labels) < 2 or not all(1 <= len(words) <= 4 for words in labels):
+        return ()
+    return tuple(" ".join(words) for words in labels)
 
 
 def _holds(cell_text: str) -> Holds:
@@ -453,7 +512,7 @@ def _row_cells(columns: _Columns, row: _Row) -> dict[str, Box]:
 
 def _id_like(text: str) -> bool:
     """An ID cell's text: "A&A-01.1", "1.f.iii", "AC-2(11)" (not a footer's "©Copyright2021-2022")."""
-    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-]{1,12}", text) and re.search(r"\d", text)))
+    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-–]{1,12}", text) and re.search(r"\d", text)))
 
 
 def _guess_columns(text: PageText, rows: list[_Row]) -> _Columns | None:
@@ -465,8 +524,8 @@ def _guess_columns(text: PageText, rows: list[_Row]) -> _Columns | None:
         asking = sum(1 for cell in cells if _QUESTION_MARK.search(_cell_text(text, cell)))
         if asking >= 2 and asking >= 0.5 * len(rows) and (best is None or asking > best[0]):
             best = (asking, cells[0])
-    if best is None:
-        return None
+    if best is None or not any(c.x0 >= best[1].x1 - 1 and c.x1 - c.x0 >= 40 for col in columns for c in col):
+        return None  # no column beside the questions for their answers: guidance that quotes them (PPN 03/24)
     roles = {"question": (best[1].x0, best[1].x1)}
     for cells in columns:
         ids = sum(1 for cell in cells if _id_like(_cell_text(text, cell, compact=True)))
@@ -528,6 +587,8 @@ def _items(page: int, lines: list[Line]) -> list[_Item]:
     for words in rows:
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
+        if box_choices(" ".join(w.text for w in words)):
+            kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No" under a question: its options
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
         if kind or current is None or not tight or box.x0 < indent:
@@ -564,9 +625,9 @@ def _visual_rows(lines: list[Line]) -> list[list[Word]]:
 def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
     """(kind, marker, the words after it) of a row: kind is "bullet", "box", "number" or ""."""
     first = words[0].text
-    if is_glyph(first):
+    if is_glyph(first) and first != "■":
         return "box", first, words[1:]
-    if first in _BULLETS or (len(first) == 1 and first in _BULLETS):
+    if first in _BULLETS or first == "■":  # a filled square marks an item; a box to tick is empty
         return "bullet", first, words[1:]
     if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
         return "number", first.strip("().").rstrip(".)"), words[1:]
@@ -574,9 +635,12 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
 
 
 def _asks(text: str) -> bool:
-    """A question mark ending a sentence, or a capitalised first word that asks."""
-    words = text.split()
-    first = re.sub(r"[^\w]", "", words[0]) if words else ""
+    """A question mark ending a sentence, or a capitalised first word that asks ("Please" only before
+    a word that asks: "Please provide …", not "Please ensure that all questions are completed …")."""
+    words = [re.sub(r"[^\w]", "", w) for w in text.split()[:2]]
+    first = words[0] if words else ""
+    if first.lower() == "please" and (len(words) < 2 or words[1].lower() not in _ASK_WORDS | _PLEASE_ASKS):
+        return asks_by_mark(text)
     return asks_by_mark(text) or (first[:1].isupper() and first.lower() in _ASK_WORDS)
 
 
@@ -587,16 +651,24 @@ def _yes_no(text: str) -> bool:
 
 def _item_questions(items: list[_Item]) -> list[Found]:
     """The questions among the items (see the module docstring)."""
-    checklist = sum(1 for i in items if i.kind == "box") >= 3
+    boxes = sum(1 for i in items if i.kind == "box")
+    checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
     out: list[Found] = []
     lead: tuple[_Item, Found] | None = None  # the last question, while items may hang from it
+    before = 0  # how many questions there were before the item above
     for item in items:
+        if item.kind == "choices":  # the options of the question of the item right above, if any
+            if len(out) == before + 1:
+                out[-1] = replace(out[-1], choices=box_choices(item.text), choice_place=out[-1].text_place)
+            lead, before = None, len(out)
+            continue
+        before = len(out)
         if checklist and item.kind != "box" and lead and item.kind:
             lead = (lead[0], _append(lead[1], item))  # a line under a checklist statement: part of it
             out[-1] = lead[1]
             continue
         if (checklist and item.kind == "box") or (
-            not checklist and (item.kind or item.text.rstrip().endswith("?")) and _asks(item.text)
+            not checklist and (item.kind or _asking_paragraph(item.text)) and _asks(item.text)
         ):
             q = _item_question(item, yes_no=item.kind == "box" or _yes_no(item.text))
             out.append(q)
@@ -613,6 +685,13 @@ def _item_questions(items: list[_Item]) -> list[Found]:
             continue
         lead = None
     return out
+
+
+def _asking_paragraph(text: str) -> bool:
+    """A paragraph without a marker that ends with "?", and starts a sentence: one that starts in
+    lower case goes on from the text above it (a numbered paragraph's lines back at the margin:
+    "potential supplier at this stage … What is meant by 'rely on' an organisation?", PPN 03/24)."""
+    return text.rstrip().endswith(("?", "？")) and not text[:1].islower()
 
 
 def _item_question(item: _Item, yes_no: bool) -> Found:
