@@ -101,6 +101,7 @@ class _Item:
     kind: str
     marker: str
     text: str
+    blank: bool = False  # a label with a blank after it: a field to fill
 
 
 @dataclass
@@ -200,7 +201,36 @@ def _tables(page: pymupdf.Page, drawings: list[dict]) -> list[_Table]:
         rows = tuple(_row(row) for row in table.rows if any(row.cells))
         if rows:
             out.append(_Table(Box.of(table.bbox), rows, rules))
-    return [t for t in out if not any(o is not t and _inside(t.box, o.box) and o.box.area > t.box.area for o in out)]
+    out = [t for t in out if not any(o is not t and _inside(t.box, o.box) and o.box.area > t.box.area for o in out)]
+    return _joined(sorted(out, key=lambda t: (t.box.y0, t.box.x0)))
+
+
+def _joined(tables: list[_Table]) -> list[_Table]:
+    """Tables that start where the one above them ends, across most of its width, joined to it: the
+    halves MuPDF makes of one table (the PCI SAQ's row 4.2.1.2 cut from its header); the lower
+    half's first cells reach the upper's left edge (MuPDF's lower half may leave out the ID column)."""
+    out: list[_Table] = []
+    for t in tables:
+        prev = out[-1] if out else None
+        shared = min(t.box.x1, prev.box.x1) - max(t.box.x0, prev.box.x0) if prev else 0.0
+        if prev is None or not (-1 <= t.box.y0 - prev.box.y1 <= 2 and t.box.x0 >= prev.box.x0 - 3):
+            out.append(t)
+        elif shared < 0.8 * min(t.box.x1 - t.box.x0, prev.box.x1 - prev.box.x0):
+            out.append(t)
+        else:
+            rows = tuple(_widened(r, prev.box.x0) for r in t.rows)
+            out[-1] = _Table(prev.box.union(t.box), prev.rows + rows, prev.rules)
+    return out
+
+
+def _widened(row: _Row, x0: float) -> _Row:
+    """``row`` with its first cell reaching ``x0``."""
+    first = next((i for i, c in enumerate(row.cells) if c is not None), None)
+    if first is None or row.cells[first].x0 <= x0 + 3:
+        return row
+    cell = row.cells[first]
+    cells = (*row.cells[:first], Box(x0, cell.y0, cell.x1, cell.y1), *row.cells[first + 1 :])
+    return _Row(Box(x0, row.band.y0, row.band.x1, row.band.y1), cells)
 
 
 def _rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
@@ -287,7 +317,27 @@ def _header(text: PageText, row: _Row) -> _Columns | None:
             listed = _CHOICE_HEADER.search(_cell_text(text, cell)) if role == "answer" else None
             if listed:
                 choices = tuple(c.strip() for c in listed.group(1).split("/") if c.strip())
+    if "question" not in roles:
+        roles = _asked_left_of_answer(text, row, roles)
     return _Columns(roles, choices) if "question" in roles else None
+
+
+def _asked_left_of_answer(
+    text: PageText, row: _Row, roles: dict[str, tuple[float, float]]
+) -> dict[str, tuple[float, float]]:
+    """A header that names an answer column ("Explanation") and no question column: the labelled
+    column just left of the answer holds what is asked ("Information Required", the PCI SAQ's
+    compensating controls worksheet)."""
+    answer = roles.get("answer") or roles.get("comment")
+    if answer is None:
+        return roles
+    left = [c for c in row.cells if c is not None and c.x1 <= answer[0] + 1 and _cell_text(text, c)]
+    if not left or any(_id_like(_cell_text(text, c, compact=True)) for c in left):
+        return roles  # a question's row ("1.4 | Lots … | Answer"), not a header
+    cell = max(left, key=lambda c: c.x1)
+    if len(_cell_text(text, cell).split()) > 6:
+        return roles  # a header's label is short
+    return {**roles, "question": (cell.x0, cell.x1)}
 
 
 def _column_role(label: str) -> str | None:
@@ -330,6 +380,9 @@ def _table_questions(
             columns, top = header, row.band.y1
             break
     else:
+        listed = _box_list(page, text, table)
+        if listed is not None:
+            return [listed], columns
         if not _lines_up(columns, table):
             guessed = _guess_columns(text, list(table.rows))
             if guessed is None:
@@ -437,40 +490,91 @@ def _option_table(
 
 def _form_rows(page: int, text: PageText, table: _Table) -> list[Found]:
     """A ruled form: a label ("Company name:") or a prompt that asks, each beside an empty cell to
-    its right, one question per label; two or more such rows make a form (a table of labels and
-    filled values is not one)."""
-    out = []
+    its right (or boxes with labels: "☐ Yes ☐ No"), one question per label; two or more such rows
+    make a form (a table of labels and filled values is not one), one with boxes is one alone. A
+    label with a blank after it inside its cell ("Title:       ") is one wherever it is."""
+    out: list[Found] = []
+    beside: list[Box] = []  # the boxes of a question, with the field under them ("If selected, describe …:")
     for row in table.rows:
         cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
         cells = [c for c in cells if not any(o is not c and _inside(c, o) and o.area > c.area for o in cells)]
         words = [_cell_text(text, c) for c in cells]
-        for i in range(len(cells) - 1):
-            label, right = words[i], words[i + 1]
-            choices = box_choices(right)
-            if not label or (right and not choices) or cells[i + 1].x1 - cells[i + 1].x0 < 40:
+        for i, cell in enumerate(cells):
+            blanks = [] if any(_inside(cell, b) for b in beside) else _blank_labels(text, cell)
+            out.extend(_label_question(page, cell, label) for label in blanks)
+            if i + 1 == len(cells) or blanks:
                 continue
-            if not (choices or label.endswith(":") and len(label.split()) <= 10 or _asks(label)):
+            label, right, box = words[i], words[i + 1], cells[i + 1]
+            if box.y1 < cell.y1 - 4:  # the label's cell runs down past its neighbour's: all beside it
+                box = Box(box.x0, cell.y0, box.x1, cell.y1)
+                right = _cell_text(text, box)
+            for blank in _blank_labels(text, box):  # the boxes' field: part of their question
+                right = right.replace(blank, "").strip()
+            choices = box_choices(right, most=20)
+            if not label or (right and not choices) or box.x1 - box.x0 < 40:
                 continue
-            clean = label.rstrip(":").strip()
-            locator = f"page {page + 1}, {clean[:40]}"
-            place = AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE)
-            out.append(
-                Found(
-                    page=page,
-                    box=cells[i],
-                    id=None,
-                    text=clean,
-                    choices=choices,
-                    choice_place=place if choices else None,
-                    text_place=place,
-                )
-            )
-    return out if len(out) >= 2 else []
+            if choices or label.endswith(":") and len(label.split()) <= 10 or _asks(label):
+                out.append(_label_question(page, cell, label, choices))
+                beside += [box] if choices else []
+    return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
 
 
-def box_choices(text: str) -> tuple[str, ...]:
-    """The labels of a row of two or more boxes, each followed by a short label of its own ("☐ Yes
-    ☐ No": a choice's options); () for any other text."""
+def _box_list(page: int, text: PageText, table: _Table) -> Found | None:
+    """A table of statements each with a box before it in a cell of its own (the PCI AOC's "Select
+    one:" of Compliant / Non-Compliant / …, its "Select all that apply" acknowledgements): one
+    question, its options the statements (each named by its words up to a colon, or its first six)."""
+    statements: list[str] = []
+    for row in table.rows:
+        cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
+        texts = [_cell_text(text, c) for c in cells]
+        if len(cells) != 2 or not is_glyph(texts[0]) or not texts[1] or is_glyph(texts[1]):
+            return None
+        statements.append(texts[1])
+    if len(statements) < 2:
+        return None
+    choices = tuple(_option_name(s) for s in statements)
+    place = AnswerPlace(PlaceKind.RESPONSE, f"page {page + 1}, {choices[0][:40]}", note=RESPONSE_NOTE)
+    return Found(page, table.box, None, " / ".join(statements), choices, place, place)
+
+
+def _option_name(statement: str) -> str:
+    head = statement.split(":", 1)[0]
+    words = statement.split()
+    return (
+        head.strip()
+        if ":" in statement and len(head.split()) <= 6
+        else " ".join(words[:6]) + ("…" if len(words) > 6 else "")
+    )
+
+
+def _blank_labels(text: PageText, cell: Box) -> list[str]:
+    """The labels in ``cell`` with a blank after them ("Merchant Executive Officer Name:       ")."""
+    out = []
+    for line in text.lines:
+        words = [w.text for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
+        if line.blank and words and words[-1].endswith(":"):
+            out.append(" ".join(words))
+    return out
+
+
+def _label_question(page: int, box: Box, label: str, choices: tuple[str, ...] = ()) -> Found:
+    """The question of a form's label, its answer in the response document."""
+    clean = label.rstrip(":").strip()
+    place = AnswerPlace(PlaceKind.RESPONSE, f"page {page + 1}, {clean[:40]}", note=RESPONSE_NOTE)
+    return Found(
+        page=page,
+        box=box,
+        id=None,
+        text=clean,
+        choices=choices,
+        choice_place=place if choices else None,
+        text_place=place,
+    )
+
+
+def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
+    """The labels of a row of two or more boxes, each followed by a label of its own of at most
+    ``most`` words ("☐ Yes ☐ No": a choice's options); () for any other text."""
     labels: list[list[str]] = []
     for word in text.split():
         if is_glyph(word):
@@ -479,7 +583,7 @@ def box_choices(text: str) -> tuple[str, ...]:
             return ()
         else:
             labels[-1].append(word)
-    if len(labels) < 2 or not all(1 <= len(words) <= 4 for words in labels):
+    if len(labels) < 2 or not all(1 <= len(words) <= most for words in labels):
         return ()
     return tuple(" ".join(words) for words in labels)
 
@@ -580,6 +684,7 @@ def _continued(previous: Found, question: str, text: PageText, cells: dict) -> F
 def _items(page: int, lines: list[Line]) -> list[_Item]:
     """The items and paragraphs of a page's lines (outside tables), top to bottom."""
     rows = _visual_rows(lines)
+    blank_ends = {id(line.words[-1]) for line in lines if line.blank}
     items: list[_Item] = []
     current: _Item | None = None
     indent = 0.0
@@ -591,9 +696,10 @@ def _items(page: int, lines: list[Line]) -> list[_Item]:
             kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No" under a question: its options
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
-        if kind or current is None or not tight or box.x0 < indent:
+        blank = id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
+        if kind or current is None or not tight or box.x0 < indent or blank or current.blank:
             start = rest[0].box.x0 if rest else box.x0
-            current = _Item(page, box, kind, marker, " ".join(w.text for w in rest))
+            current = _Item(page, box, kind, marker, " ".join(w.text for w in rest), blank)
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
         else:
@@ -609,7 +715,7 @@ def _visual_rows(lines: list[Line]) -> list[list[Word]]:
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
         for row in rows[-3:]:
-            if row[0].box.same_row(line.box):
+            if row[0].box.same_row(line.box) and not (line.blank or any(x.blank for x in row)):  # fields apart
                 row.append(line)
                 break
         else:
@@ -663,6 +769,10 @@ def _item_questions(items: list[_Item]) -> list[Found]:
             lead, before = None, len(out)
             continue
         before = len(out)
+        if item.blank and item.text.endswith(":"):
+            out.append(_label_question(item.page, item.box, item.text))
+            lead = None
+            continue
         if checklist and item.kind != "box" and lead and item.kind:
             lead = (lead[0], _append(lead[1], item))  # a line under a checklist statement: part of it
             out[-1] = lead[1]

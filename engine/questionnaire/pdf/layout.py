@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 DRAWN_BOX = "☐"  # a box drawn as a square (drawn_boxes) written as the character of one
 MAX_DRAWN_BOXES = 2_000  # per page (the drawings themselves are bounded by Limits.check_rulings' count)
+_BLANK = re.compile(r":[ \u2002\u00a0]{3,}$")
 BOX_GLYPHS = frozenset("☐☑☒□■❑❒▢⃣\uf06f\uf0a8\uf0fe\uf071\uf0a1\uf0fd")
 
 
@@ -96,6 +97,7 @@ class Line:
     box: Box
     words: tuple[Word, ...]
     block: int
+    blank: bool = False  # a label's colon then a run of spaces: a blank left to fill ("Title:       ")
 
     @property
     def text(self) -> str:
@@ -174,7 +176,8 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
                 box = words[0].box
                 for w in words[1:]:
                     box = box.union(w.box)
-                lines.append(Line(box, tuple(words), b))
+                raw = "".join(ch.get("c", "") for span in line.get("spans", ()) for ch in span.get("chars", ()))
+                lines.append(Line(box, tuple(words), b, bool(_BLANK.search(raw))))
     return lines
 
 
@@ -233,7 +236,7 @@ class PageText:
             if gap <= 30 or (at >= 0 and line_spans(lines[at], box)):
                 line = lines[at]
                 words = tuple(sorted((*line.words, word), key=lambda w: w.box.x0))
-                lines[at] = Line(line.box.union(box), words, line.block)
+                lines[at] = Line(line.box.union(box), words, line.block, line.blank)
             else:
                 lines.append(Line(box, (word,), -1))
         return PageText(tuple(lines))
