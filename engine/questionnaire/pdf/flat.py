@@ -64,7 +64,7 @@ _ASK_WORDS = frozenset(
     " haben hat ist sind wird werden können gibt verfügt beschreiben erläutern nennen geben"
     " heeft hebben zijn wordt worden kan kunnen beschrijf geef noem".split()
 )
-_PLEASE_ASKS = frozenset("tell give answer complete supply submit attach upload enter insert select tick mark".split())
+_PLEASE_INSTRUCTS = frozenset("ensure note read refer see be contact remember keep retain".split())  # not asking
 _YES_NO_WORDS = frozenset(
     "do does did have has had is are was were can could will would should shall may"
     " haben hat ist sind wird werden können gibt verfügt heeft hebben zijn wordt worden kan kunnen avez êtes".split()
@@ -628,14 +628,16 @@ def _guess_columns(text: PageText, rows: list[_Row]) -> _Columns | None:
         asking = sum(1 for cell in cells if _QUESTION_MARK.search(_cell_text(text, cell)))
         if asking >= 2 and asking >= 0.5 * len(rows) and (best is None or asking > best[0]):
             best = (asking, cells[0])
-    if best is None or not any(c.x0 >= best[1].x1 - 1 and c.x1 - c.x0 >= 40 for col in columns for c in col):
-        return None  # no column beside the questions for their answers: guidance that quotes them (PPN 03/24)
+    if best is None:
+        return None
     roles = {"question": (best[1].x0, best[1].x1)}
     for cells in columns:
         ids = sum(1 for cell in cells if _id_like(_cell_text(text, cell, compact=True)))
         if cells and cells[0].x1 <= best[1].x0 + 1 and ids >= 0.5 * len(rows):
             roles["id"] = (cells[0].x0, cells[0].x1)
             break
+    if "id" not in roles and not any(c.x0 >= best[1].x1 - 1 and c.x1 - c.x0 >= 40 for col in columns for c in col):
+        return None  # neither numbered nor beside a column for their answers: guidance quoting them (PPN 03/24)
     return _Columns(roles)
 
 
@@ -741,11 +743,11 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
 
 
 def _asks(text: str) -> bool:
-    """A question mark ending a sentence, or a capitalised first word that asks ("Please" only before
-    a word that asks: "Please provide …", not "Please ensure that all questions are completed …")."""
+    """A question mark ending a sentence, or a capitalised first word that asks ("Please" not before
+    a word that instructs: "Please provide …", not "Please ensure that all questions are completed …")."""
     words = [re.sub(r"[^\w]", "", w) for w in text.split()[:2]]
     first = words[0] if words else ""
-    if first.lower() == "please" and (len(words) < 2 or words[1].lower() not in _ASK_WORDS | _PLEASE_ASKS):
+    if first.lower() == "please" and (len(words) < 2 or words[1].lower() in _PLEASE_INSTRUCTS):
         return asks_by_mark(text)
     return asks_by_mark(text) or (first[:1].isupper() and first.lower() in _ASK_WORDS)
 
