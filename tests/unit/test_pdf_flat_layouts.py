@@ -1,14 +1,17 @@
 """Flat PDF layouts of the #55 families, on PDFs drawn here with PyMuPDF (the shapes of the PCI SAQ's
 and the UK PPN 03/24's flat PDFs): several numbered IDs in one ruled row, boxes drawn as squares,
 a label with a blank after it, a table of statements each after a box, a header that names only
-the answer column, a table cut in two, and guidance that asks nothing of the reader."""
+the answer column, guidance that asks nothing of the reader, and a table without option columns
+listed and corrected as an option table is."""
 
 from __future__ import annotations
 
 import pymupdf
 
+from engine.questionnaire.corrections import ColumnRole, parse_columns
 from engine.questionnaire.pdf.layout import MAX_DRAWN_BOXES, drawn_boxes
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.places import place_key
 from tests.pdf_forms import flat_pdf, label, ruled_table, save
 
 
@@ -164,3 +167,36 @@ def test_guidance_quoting_the_questions_without_an_answer_column_is_no_question(
         ("4.1", "Have you been convicted of fraud?"),
         ("4.2", "Have you breached tax obligations?"),
     ]
+
+
+def test_a_table_without_option_columns_is_listed_and_corrected_once_for_every_row(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    ruled_table(
+        page,
+        60,
+        [60, 300, 60, 120],
+        [
+            ["Question ID", "Question", "Answer", "Notes"],
+            ["IAM-01.1", "Is multi-factor authentication enforced?", "", ""],
+            ["IAM-02.1", "Are access reviews performed quarterly?", "", ""],
+        ],
+    )
+    path = save(doc, tmp_path / "plain.pdf")
+    q = read_pdf_questionnaire(path)
+    (table,) = q.tables
+    assert [(c.header, c.role) for c in table.columns] == [
+        ("Question ID", ColumnRole.ID),
+        ("Question", ColumnRole.QUESTION),
+        ("Answer", ColumnRole.ANSWER),
+        ("Notes", ColumnRole.NOTES),
+    ]
+    assert table.keys == tuple(place_key(x.sheet, x.question_cell) for x in q.questions)
+    fixed = read_pdf_questionnaire(path, tables=parse_columns(f"{table.table}:0=other"))
+    assert [(x.id, x.text) for x in fixed.questions] == [
+        (None, "Is multi-factor authentication enforced?"),
+        (None, "Are access reviews performed quarterly?"),
+    ]
+    assert fixed.tables[0].columns[0].role is ColumnRole.OTHER
+    unchanged = read_pdf_questionnaire(path, tables=parse_columns(f"{table.table}:1=other"))  # no question left
+    assert [x.id for x in unchanged.questions] == ["IAM-01.1", "IAM-02.1"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import pymupdf
 
 from engine.core.limits import Limits
-from engine.questionnaire.corrections import TableCorrection, TableMap
+from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
 from engine.questionnaire.cues import QUESTION_MARK, ascii_digits, asks_by_mark
 from engine.questionnaire.pdf.layout import Box, Line, PageText, Word, drawn_boxes, is_glyph
 from engine.questionnaire.pdf.questions import YES_NO, Found
@@ -374,10 +374,11 @@ def _table_questions(
     if options is not None:
         return options, columns
     top = table.box.y0
+    listing: TableMap | None = None
     for row in table.rows[:3]:
         header = _header(text, row)
         if header:
-            columns, top = header, row.band.y1
+            (columns, listing), top = _header_map(page, text, row, header, mapped), row.band.y1
             break
     else:
         listed = _box_list(page, text, table)
@@ -401,7 +402,43 @@ def _table_questions(
                 found[-1] = _continued(found[-1], question, text, cells)
             continue
         out.append(_sub_question(_row_question(page, cells, ident, question, text, columns), out))
+    if listing is not None:
+        mapped.read.append((listing, out))
     return out, columns
+
+
+_MAP_ROLE = {
+    "id": ColumnRole.ID,
+    "question": ColumnRole.QUESTION,
+    "answer": ColumnRole.ANSWER,
+    "comment": ColumnRole.NOTES,
+}
+_ROLE_KEY = {role: key for key, role in _MAP_ROLE.items()}
+
+
+def _header_map(
+    page: int, text: PageText, row: _Row, columns: _Columns, mapped: FlatTables
+) -> tuple[_Columns, TableMap]:
+    """A table read by its header's columns (no option columns), as the mapping lists it, and its
+    columns once the responder's corrections of this table are applied (engine/questionnaire/
+    corrections.py, the same step as an option table's): a column made the question, the ID, the
+    answer or the notes column, or none of them (guidance, other). A correction that leaves the
+    table no question column is not applied."""
+    cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
+    detected = {i: _MAP_ROLE[role] for i, c in enumerate(cells) if (role := columns.role_of(c)) in _MAP_ROLE}
+    roles = column_roles(detected, mapped.index, mapped.corrections)
+    if roles != detected:
+        fixed: dict[str, tuple[float, float]] = {}
+        for i, role in sorted(roles.items()):
+            key = _ROLE_KEY.get(role)
+            if key and key not in fixed:
+                fixed[key] = (cells[i].x0, cells[i].x1)
+        if "question" in fixed:
+            columns = replace(columns, roles=fixed)
+        else:
+            roles = detected
+    listed = tuple(TableColumn(i, _cell_text(text, c), roles.get(i)) for i, c in enumerate(cells))
+    return columns, TableMap(mapped.index, f"page {page + 1}", listed)
 
 
 def _split_by_ids(text: PageText, columns: _Columns, row: _Row) -> list[tuple[_Row, str | None]]:
