@@ -10,7 +10,18 @@ it but a running header) continues the question above it. A table on the next pa
 columns of the last header whose columns it lines up with. A table without a header is read when
 one of its columns holds questions (cells ending in "?"). A **filled** table's answer column is
 read as the existing choice and its comment column as the existing answer (the AWS and GCP CAIQ
-PDFs: past answers for ``library import``).
+PDFs: past answers for ``library import``). A ruled row whose ID cell holds several numbered IDs on
+lines of their own is one question per ID (the UK PPN 03/24's "4.1(j)", "4.1(j) - (i)" …); a header
+naming only an answer column asks in the labelled column left of it; a header-less table right under
+another, across its width, is its lower half; a table inside another and a one-cell title row are
+neither. A header-less table whose asking column has neither IDs nor a column for answers beside it
+is guidance quoting the questions, not a questionnaire. A table read by its header is listed in the
+mapping and corrected per table (:class:`FlatTables`), as an option table is.
+
+**Boxes drawn** as small empty squares are read as ☐ (layout.drawn_boxes, at most 2,000 a page): a
+row of boxes with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table
+of statements each after a box is one question of those options ("Select one:"); a label with a
+blank after it ("Title:       ") is a question wherever it is.
 
 **Lines** outside tables: an item starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
 keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
@@ -19,8 +30,10 @@ that asks (Do, Is, Have, Describe, Provide, List, Explain, Indicate …); a chec
 box before it: "☐ We have a documented policy …") is a question to tick. A paragraph without a
 marker that asks and ends with "?" is a question too ("Have you documented the awareness … on the
 following topics?"). Items that do not ask, right after a question ending with "?" or ":", are
-that question's sub-questions (the topics it lists); in a checklist, lines under a statement
-without a box of their own are part of it. Headings, requirements and instructions ("1.1 Request
+that question's sub-questions (the topics it lists); in a checklist (boxes are most of the items),
+lines under a statement without a box of their own are part of it. "Where", "When", "How" … ask
+only with a "?", "Please ensure / note / read …" instructs, a paragraph starting in lower case goes
+on from the text above, and "■" is a bullet. Headings, requirements and instructions ("1.1 Request
 for Quote: …", "A. Pool One …") are not questions: a solicitation that asks nothing has none.
 
 IDs are the document's own: an ID column, or an item's number ("1.2", "a"); unnumbered items
