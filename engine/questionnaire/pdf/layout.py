@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     import pymupdf
 
 T = TypeVar("T")
+DRAWN_BOX = "☐"  # a box drawn as a square (drawn_boxes) written as the character of one
+MAX_DRAWN_BOXES = 2_000  # per page (the drawings themselves are bounded by Limits.check_rulings' count)
+_BLANK = re.compile(r":[ \u2002\u00a0]{3,}$")
 BOX_GLYPHS = frozenset("☐☑☒□■❑❒▢⃣\uf06f\uf0a8\uf0fe\uf071\uf0a1\uf0fd")
 
 
@@ -94,6 +97,7 @@ class Line:
     box: Box
     words: tuple[Word, ...]
     block: int
+    blank: bool = False  # a label's colon then a run of spaces: a blank left to fill ("Title:       ")
 
     @property
     def text(self) -> str:
@@ -133,6 +137,28 @@ class Bands:
         return list(seen.values())
 
 
+def line_spans(line: Line, box: Box) -> bool:
+    """Whether ``box`` lies between the line's first and last words (a box between two labels)."""
+    return line.box.x0 <= box.x0 and box.x1 <= line.box.x1
+
+
+def drawn_boxes(drawings: list[dict]) -> list[Box]:
+    """The boxes a page draws as small empty squares, not as characters (one stroked rectangle, not
+    filled, 5–16 pt a side and as high as wide: the Yes / No boxes of the PCI SAQ's flat PDF); none
+    when the page draws more than :data:`MAX_DRAWN_BOXES` (a grid of squares, not boxes to tick)."""
+    out: list[Box] = []
+    for d in drawings:
+        items = d.get("items") or ()
+        if d.get("fill") is not None or "s" not in (d.get("type") or "") or len(items) != 1 or items[0][0] != "re":
+            continue
+        r = items[0][1]
+        if 5 <= r.width <= 16 and abs(r.width - r.height) <= 1.5:
+            out.append(Box.of(r))
+            if len(out) > MAX_DRAWN_BOXES:
+                return []
+    return out
+
+
 def page_lines(page: pymupdf.Page) -> list[Line]:
     """The horizontal text lines of a page with their words (from MuPDF's characters), without
     the text drawn by its form fields (MuPDF's text extraction reads their appearances: a filled
@@ -150,7 +176,8 @@ def page_lines(page: pymupdf.Page) -> list[Line]:
                 box = words[0].box
                 for w in words[1:]:
                     box = box.union(w.box)
-                lines.append(Line(box, tuple(words), b))
+                raw = "".join(ch.get("c", "") for span in line.get("spans", ()) for ch in span.get("chars", ()))
+                lines.append(Line(box, tuple(words), b, bool(_BLANK.search(raw))))
     return lines
 
 
@@ -189,6 +216,30 @@ class PageText:
     @classmethod
     def of(cls, page: pymupdf.Page) -> PageText:
         return cls(tuple(page_lines(page)))
+
+    def with_boxes(self, boxes: Iterable[Box]) -> PageText:
+        """These lines with a :data:`DRAWN_BOX` word for each box drawn on the page (not written as
+        a character), in the line it sits on (the nearest on its row, within 30 pt), else a line of
+        its own: the readers then see it as they see a ☐ in the text. A box already written as a
+        character there is not counted twice."""
+        lines = list(self.lines)
+        for box in boxes:
+            if any(w.glyph and w.box.overlap(box) > 0 for line in lines for w in line.words):
+                continue
+            near = [
+                (min(abs(box.x0 - line.box.x1), abs(line.box.x0 - box.x1)), i)
+                for i, line in enumerate(lines)
+                if line.box.same_row(box)
+            ]
+            gap, at = min(near, default=(1e9, -1))
+            word = Word(box, DRAWN_BOX)
+            if gap <= 30 or (at >= 0 and line_spans(lines[at], box)):
+                line = lines[at]
+                words = tuple(sorted((*line.words, word), key=lambda w: w.box.x0))
+                lines[at] = Line(line.box.union(box), words, line.block, line.blank)
+            else:
+                lines.append(Line(box, (word,), -1))
+        return PageText(tuple(lines))
 
     def words(self) -> Iterable[Word]:
         for line in self.lines:

@@ -1,0 +1,202 @@
+"""Flat PDF layouts of the #55 families, on PDFs drawn here with PyMuPDF (the shapes of the PCI SAQ's
+and the UK PPN 03/24's flat PDFs): several numbered IDs in one ruled row, boxes drawn as squares,
+a label with a blank after it, a table of statements each after a box, a header that names only
+the answer column, guidance that asks nothing of the reader, and a table without option columns
+listed and corrected as an option table is."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from engine.questionnaire.corrections import ColumnRole, parse_columns
+from engine.questionnaire.pdf.layout import MAX_DRAWN_BOXES, drawn_boxes
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.places import place_key
+from tests.pdf_forms import flat_pdf, label, ruled_table, save
+
+
+def _rect(page: pymupdf.Page, x0: float, y0: float, x1: float, y1: float) -> None:
+    page.draw_rect(pymupdf.Rect(x0, y0, x1, y1), color=(0, 0, 0), width=0.6)
+
+
+def _square(page: pymupdf.Page, x: float, y: float) -> None:
+    """A box to tick, drawn as a square (not written as a character)."""
+    page.draw_rect(pymupdf.Rect(x, y - 8, x + 8, y), color=(0, 0, 0), width=0.7)
+
+
+def test_several_numbered_ids_in_one_ruled_row_are_one_question_each(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    ruled_table(page, 60, [100, 300], [["Question number", "Question"], ["4.1", "Do you agree?"]])
+    _rect(page, 50, 104, 150, 170)
+    _rect(page, 150, 104, 450, 170)
+    for y, ident, text in (
+        (118, "4.1(j)", "Do any of the following apply to you?"),
+        (140, "4.1(j) - (i)", "You have withheld information."),
+        (162, "4.1(j) - (ii)", "You cannot submit documents."),
+    ):
+        label(page, 53, y, ident, size=8)
+        label(page, 153, y, text, size=8)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "ids.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("4.1", "Do you agree?"),
+        ("4.1(j)", "Do any of the following apply to you?"),
+        ("4.1(j)-(i)", "Do any of the following apply to you? — You have withheld information."),
+        ("4.1(j)-(ii)", "Do any of the following apply to you? — You cannot submit documents."),
+    ]
+
+
+def test_boxes_drawn_as_squares_are_the_options_of_the_question_beside_or_above_them(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    _rect(page, 50, 60, 250, 100)
+    _rect(page, 250, 60, 500, 100)
+    label(page, 53, 75, "Are any payment channels excluded?", size=8)
+    _square(page, 260, 78)
+    label(page, 272, 78, "Yes", size=8)
+    _square(page, 310, 78)
+    label(page, 322, 78, "No", size=8)
+    label(page, 50, 140, "Does the merchant use any validated product?", size=9)
+    _square(page, 60, 160)
+    label(page, 72, 160, "Yes", size=9)
+    _square(page, 110, 160)
+    label(page, 122, 160, "No", size=9)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "squares.pdf"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        ("Are any payment channels excluded?", ("Yes", "No")),
+        ("Does the merchant use any validated product?", ("Yes", "No")),
+    ]
+
+
+def test_a_page_of_more_squares_than_the_bound_draws_no_boxes():
+    doc = pymupdf.open()
+    page = doc.new_page(width=1200, height=1200)
+    for i in range(MAX_DRAWN_BOXES + 1):
+        _square(page, 10 + (i % 100) * 11, 20 + (i // 100) * 11)
+    drawings = page.get_drawings()
+    assert len(drawings) > MAX_DRAWN_BOXES
+    assert drawn_boxes(drawings) == []
+    assert len(drawn_boxes(drawings[:10])) == 10
+
+
+def test_a_label_with_a_blank_after_it_is_a_question_and_guidance_is_not(tmp_path):
+    path = flat_pdf(
+        tmp_path / "blanks.pdf",
+        [
+            [
+                (50, 60, "21. Where you are using the selection questions, part 1 must be completed."),
+                (50, 90, "Please ensure that all questions are completed in full."),
+                (50, 120, "Requirement Number and Definition:       "),
+                (50, 150, "Merchant Executive Officer Name:       "),
+                (300, 150, "Title:       "),
+                (50, 180, "5. Provide a high-level description of the environment."),
+            ]
+        ],
+    )
+    q = read_pdf_questionnaire(path)
+    assert [x.text for x in q.questions] == [  # a numbered guidance paragraph and an instruction: none
+        "Requirement Number and Definition",
+        "Merchant Executive Officer Name",
+        "Title",
+        "Provide a high-level description of the environment.",
+    ]
+
+
+def test_a_table_of_statements_after_boxes_is_one_choice(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    label(page, 50, 50, "Select one:", size=9)
+    statements = [
+        "Compliant: All sections of the questionnaire are complete.",
+        "Non-Compliant: Not all sections of the questionnaire are complete.",
+    ]
+    for r, statement in enumerate(statements):
+        y = 60 + 30 * r
+        _rect(page, 50, y, 80, y + 30)
+        _rect(page, 80, y, 500, y + 30)
+        _square(page, 60, y + 20)
+        label(page, 83, y + 18, statement, size=8)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "select.pdf"))
+    assert [(x.text, x.choices) for x in q.questions] == [(" / ".join(statements), ("Compliant", "Non-Compliant"))]
+
+
+def test_a_header_naming_only_the_answer_column_asks_in_the_column_left_of_it(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    ruled_table(
+        page,
+        60,
+        [100, 200, 200],
+        [
+            ["", "Information Required", "Explanation"],
+            ["1. Constraints", "Document the business constraints.", ""],
+            ["2. Objective", "Define the objective of the control.", ""],
+        ],
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "worksheet.pdf"))
+    assert [x.text for x in q.questions] == [
+        "Document the business constraints.",
+        "Define the objective of the control.",
+    ]
+
+
+def test_guidance_quoting_the_questions_without_an_answer_column_is_no_question(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    ruled_table(
+        page,
+        60,
+        [30, 420],
+        [
+            ["M", "Have you been convicted of fraud?"],
+            ["M", "Have you breached tax obligations?"],
+            ["O", "Have you been involved in the procurement?"],
+        ],
+    )
+    ruled_table(
+        page,
+        200,
+        [60, 300, 100],
+        [
+            ["4.1", "Have you been convicted of fraud?", ""],
+            ["4.2", "Have you breached tax obligations?", ""],
+        ],
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "guidance.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("4.1", "Have you been convicted of fraud?"),
+        ("4.2", "Have you breached tax obligations?"),
+    ]
+
+
+def test_a_table_without_option_columns_is_listed_and_corrected_once_for_every_row(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    ruled_table(
+        page,
+        60,
+        [60, 300, 60, 120],
+        [
+            ["Question ID", "Question", "Answer", "Notes"],
+            ["IAM-01.1", "Is multi-factor authentication enforced?", "", ""],
+            ["IAM-02.1", "Are access reviews performed quarterly?", "", ""],
+        ],
+    )
+    path = save(doc, tmp_path / "plain.pdf")
+    q = read_pdf_questionnaire(path)
+    (table,) = q.tables
+    assert [(c.header, c.role) for c in table.columns] == [
+        ("Question ID", ColumnRole.ID),
+        ("Question", ColumnRole.QUESTION),
+        ("Answer", ColumnRole.ANSWER),
+        ("Notes", ColumnRole.NOTES),
+    ]
+    assert table.keys == tuple(place_key(x.sheet, x.question_cell) for x in q.questions)
+    fixed = read_pdf_questionnaire(path, tables=parse_columns(f"{table.table}:0=other"))
+    assert [(x.id, x.text) for x in fixed.questions] == [
+        (None, "Is multi-factor authentication enforced?"),
+        (None, "Are access reviews performed quarterly?"),
+    ]
+    assert fixed.tables[0].columns[0].role is ColumnRole.OTHER
+    unchanged = read_pdf_questionnaire(path, tables=parse_columns(f"{table.table}:1=other"))  # no question left
+    assert [x.id for x in unchanged.questions] == ["IAM-01.1", "IAM-02.1"]
