@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from engine.core.llm import JsonReply
+from engine.core.types import SourceKind
 from engine.drafting.records import Draft
 from engine.questionnaire import Question
 from engine.questionnaire.language import (
@@ -227,7 +228,8 @@ def draft_translated(
     dropdown's Yes and No in English (``draft_english``); the draft then gets the question's own
     text back, its choice in the dropdown's own words, and its text translated into
     ``answer_in`` (the English text kept beside it, ``Draft.english``; a failed translation keeps
-    the English and says so, ``Draft.untranslated``). Quotes and citations stay verbatim, in the
+    the English and says so, ``Draft.untranslated``); a reused past answer written in ``answer_in``
+    itself keeps its own words (``Draft.translated_from``). Quotes and citations stay verbatim, in the
     sources' language. ``seconds`` includes the translations. ``memory``: the past questions
     (English) close to a translation; the one the model finds the same as ``q`` is asked instead of
     its translation (:meth:`Translations.same_question`). ``names``: the company's, products' and
@@ -245,13 +247,28 @@ def draft_translated(
         choice=in_words_of(d.choice, q.choices, answer_in),
         asked_as=english_q.text if asked else None,
     )
-    if answer_in is not COMPANY_LANGUAGE and d.answer.strip():
+    own = _past_own_words(d, answer_in)
+    if own is not None:  # a past answer written in this very language: its own words, not translated twice
+        d = replace(d, answer=own, language=answer_in.value, translated_from=None, untranslated=False)
+    elif d.translated_from and d.untranslated:  # a past answer the model could not put in English: kept as it is
+        pass
+    elif answer_in is not COMPANY_LANGUAGE and d.answer.strip():
         back = translations.from_english(d.answer, answer_in, names)
         if back is None:
             d = replace(d, english=d.answer, language=answer_in.value, untranslated=True)
         else:
             d = replace(d, answer=back.text, english=d.answer, language=answer_in.value)
     return replace(d, seconds=time.perf_counter() - started)
+
+
+def _past_own_words(d: Draft, answer_in: Language) -> str | None:
+    """The own words of the reused past answer ``d`` when it is written in ``answer_in`` (the
+    library's text, as its citation quotes it: engine/drafting/drafter.py ``_in_company_language``
+    put it in English); None for any other draft."""
+    if not (d.reused and d.translated_from == answer_in.value and d.answer.strip() and d.citations):
+        return None
+    past = d.citations[0]
+    return past.quote.strip() or None if past.kind is SourceKind.LIBRARY else None
 
 
 __all__ = ["Translation", "Translations", "draft_translated", "in_words_of"]
