@@ -371,8 +371,16 @@ def allowed_choice(choice: str | None, choices: Sequence[str]) -> str | None:
 
 def reusable_choice(choice: str | None, choices: Sequence[str]) -> str | None:
     """A past answer's choice as a question may take it: in the workbook's spelling when the
-    question has a dropdown (:func:`allowed_choice`), as it is when the question has none."""
-    return allowed_choice(choice, choices) if choices else (choice if choice_key(choice) else None)
+    question has a dropdown (:func:`allowed_choice`), as it is when the question has none — but a
+    Yes or No in another language ("Ja", "Oui") as the company's "Yes" or "No" (a translated
+    questionnaire's drafter puts it back in its own words: engine/drafting/translate.py)."""
+    if choices:
+        return allowed_choice(choice, choices)
+    if not choice_key(choice):
+        return None
+    said = english_choice(choice)
+    foreign = said is not None and len(choice.strip()) > 1 and not re.search(r"\b(?:yes|no)\b", choice, re.I)
+    return said if foreign else choice
 
 
 def answer_text(entry: LibraryEntry) -> str:

@@ -19,6 +19,7 @@ from engine.index.library import (
     choice_key,
     entry_language,
     language_counts,
+    reusable_choice,
     written_language,
 )
 from engine.questionnaire.language import Language
@@ -113,6 +114,10 @@ def test_a_yes_or_no_in_any_language_is_the_same_choice():
     assert choice_key("N/A") == "na" and choice_key("4) AWS") == "aws"
     assert allowed_choice("Ja", ("Yes", "No", "N/A")) == "Yes"
     assert allowed_choice("Yes", ("Oui", "Non")) == "Oui"
+    # without a dropdown: another language's Yes or No in the company's words, any other choice as it is
+    assert reusable_choice("Ja", ()) == "Yes" and reusable_choice("いいえ", ()) == "No"
+    assert reusable_choice("1) Yes", ()) == "1) Yes" and reusable_choice("4) AWS", ()) == "4) AWS"
+    assert reusable_choice("Nein", ("Yes", "No")) == "No"
 
 
 def test_a_new_answers_language_is_its_texts_else_its_questions():
