@@ -16,6 +16,7 @@ then keeps the original text and says so, never silently.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -38,6 +39,10 @@ from engine.questionnaire.language import (
 )
 
 MAX_CHARS = 1200  # the longest translation asked for (a question or an answer of 400 characters fits twice)
+# a longer text is translated in pieces of at most this many characters (its paragraphs, a long one by
+# sentences), each asked and cached apart: whole, the 1,742- and 1,279-character narratives of COMP-01
+# and COMP-05 came back as no translation (113 s each, the reply cut at its token bound) and stayed in English
+PIECE_CHARS = 700
 TOKENS_PER_CHAR = 0.6  # a bound on the reply's tokens per character of the source (Japanese: ≈ 1 token per character)
 
 
@@ -116,6 +121,9 @@ class Translations:
         that occur in ``text`` are named to the model as names to keep."""
         if source is target or not text.strip():
             return Translation(text, target)
+        pieces = _pieces(text) if len(text) > PIECE_CHARS else [text]
+        if len(pieces) > 1:
+            return self._in_pieces(pieces, source, target, names)
         kept = sorted({n for n in names if n and n in text}, key=len, reverse=True)
         key = f"{source.value}>{target.value}:{text}" + ("\nkeep:" + "|".join(kept) if kept else "")
         with self._lock:
@@ -140,6 +148,23 @@ class Translations:
             self._cache[key] = out
             self._save()
         return Translation(out, target, reply.seconds)
+
+    def _in_pieces(
+        self, pieces: Sequence[str], source: Language, target: Language, names: Sequence[str]
+    ) -> Translation | None:
+        """A long text translated piece by piece (:func:`_pieces`: each piece keeps the spaces and
+        line breaks that followed it); a piece with nothing to translate (names, acronyms, numbers:
+        no word of four letters or more in lower case) kept as it is; None when any other piece
+        gets no translation."""
+        out, seconds = [], 0.0
+        for piece in pieces:
+            body = piece.rstrip()
+            done = self.translate(body, source, target, names)
+            if done is None and any(w[0].islower() and len(w) >= 4 for w in re.findall(r"[^\W\d_]+", body)):
+                return None
+            out.append((done.text if done is not None else body) + piece[len(body) :])
+            seconds += done.seconds if done is not None else 0.0
+        return Translation("".join(out).strip(), target, seconds)
 
     def same_question(self, text: str, source: Language, candidates: Sequence[str]) -> str | None:
         """The past question of ``candidates`` (English) that asks what ``text`` (in ``source``) asks,
@@ -184,6 +209,25 @@ class Translations:
             tmp.replace(self.path)
         except OSError:  # a cache that cannot be written only costs the same translation again
             pass
+
+
+def _pieces(text: str, size: int = PIECE_CHARS) -> list[str]:
+    """``text`` in consecutive pieces of at most ``size`` characters where it can be cut: its
+    paragraphs and lines, a longer one by its sentences, grouped while they fit; each piece keeps
+    the whitespace after it, so the pieces joined are the text."""
+    parts: list[str] = []
+    for line in re.findall(r".*?(?:\n+|$)", text, re.S):
+        if len(line) <= size:
+            parts.append(line)
+        else:
+            parts.extend(re.findall(r".*?(?:(?<=[.!?])\s+|$)", line, re.S))
+    pieces: list[str] = []
+    for part in filter(None, parts):
+        if pieces and len(pieces[-1]) + len(part) <= size:
+            pieces[-1] += part
+        else:
+            pieces.append(part)
+    return pieces
 
 
 def _parsed(raw: str) -> str | None:
