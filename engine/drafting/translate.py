@@ -231,9 +231,12 @@ def _pieces(text: str, size: int = PIECE_CHARS) -> list[str]:
 
 
 def _parsed(raw: str) -> str | None:
-    """The translation of a reply; None for a reply cut short or without one."""
+    """The translation of a reply; None for a reply cut short or without one. A line break written
+    as it is inside the JSON string is read as one (``strict=False``): the model writes a
+    paragraph break of the text so, and every answer of more than one paragraph (COMP-01's,
+    COMP-05's) was read as no translation and left in English."""
     try:
-        value = json.loads(raw).get("translation")
+        value = json.loads(raw, strict=False).get("translation")
     except (ValueError, AttributeError):
         return None
     value = str(value or "").strip()

@@ -176,3 +176,21 @@ def test_a_piece_with_nothing_to_translate_is_kept_as_it_is():
     chat = Dictionary({long: PARAGRAPHS_DE[0]})
     done = Translations(chat).from_english(long + "\n" + NAMES, Language.DE)
     assert done is not None and done.text == PARAGRAPHS_DE[0] + "\n" + NAMES
+
+
+class RawLineBreaks(Dictionary):
+    """The stand-in writing its translation's line breaks inside the JSON string as they are, as
+    the default model does (not "\\n"): JSON that strict parsing refuses."""
+
+    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+        reply = super().chat_json(messages, schema, max_tokens, context)
+        return replace(reply, text=reply.text.replace("\\n", "\n"))
+
+
+def test_a_translation_with_line_breaks_written_as_they_are_is_read():
+    text = "All customer data is encrypted at rest.\nBackups are kept for 35 days."
+    german = "Alle Kundendaten werden verschlüsselt gespeichert.\nSicherungen werden 35 Tage lang aufbewahrt."
+    chat = RawLineBreaks({text: german})
+    assert "\n" in chat.chat_json([{"role": "user", "content": text}], {"properties": {}}).text  # a raw break
+    done = Translations(RawLineBreaks({text: german})).from_english(text, Language.DE)
+    assert done is not None and done.text == german
