@@ -133,3 +133,19 @@ def test_the_entry_matched_by_its_english_question():
     )
     assert e.matched_by == e.question
     assert replace(e, question_en="Is the data encrypted?").matched_by == "Is the data encrypted?"
+
+
+def test_library_list_names_the_language_of_an_entry_not_in_english(tmp_path, encoder, monkeypatch, capsys):
+    import engine.cli.common as common
+    import engine.cli.main as cli
+
+    monkeypatch.setattr(common, "encoder", lambda args: encoder)  # the session's MiniLM, not a second load
+    store = str(tmp_path / "store")
+    assert cli.main(["library", "import", filled(tmp_path / "fragebogen.xlsx", GERMAN, ("Ja", "Nein")).as_posix(),
+                     "--store", store]) == 0  # fmt: skip
+    assert cli.main(["library", "import", filled(tmp_path / "q.xlsx", ENGLISH, ("Yes", "No")).as_posix(),
+                     "--store", store]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert cli.main(["library", "list", "--store", store]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.endswith("(in German)") for line in lines] == [True, True, False, False]
