@@ -22,11 +22,15 @@ its rows (its last one says it was replaced; an id is never given to another ent
 
 Schema versions: 1 identified imports by file name only and had no product; 2 added the
 ``product`` column; 3 added ``source`` and ``sha256``; 4 adds ``owner``, ``dated``,
-``dated_from``, ``review_by``, ``pending`` and the ``changes`` table. Opening an older file adds
+``dated_from``, ``review_by``, ``pending`` and the ``changes`` table; 5 adds ``language`` (the
+language the entry is written in, a code: "en", "de"…; None where no version detected it: the
+library detects it on read, engine/index/library.py ``entry_language``), ``question_en`` and
+``answer_en`` (an entry in another language than the company's: the English question it was
+drafted as and the English text its answer was translated from, issue #58). Opening an older file adds
 whichever columns it lacks (empty for the old entries, which a later import of a file of the
 same name still replaces, as before; version-4 columns: no owner, dated their ``imported`` day
-(``dated_from`` "import"), no explicit review-by date, not pending), creates ``changes`` and sets
-version 4, in one transaction. (A development build of #16 wrote a version 2 with ``source``
+(``dated_from`` "import"), no explicit review-by date, not pending; version-5 columns: no language
+stored, no English text), creates ``changes`` and sets the current version, in one transaction. (A development build of #16 wrote a version 2 with ``source``
 and ``sha256`` but no ``product``: it is upgraded the same way, since the columns present are
 read from the file, not assumed from its version.)
 
@@ -63,8 +67,8 @@ from storage.sqlite import FileIdentity, close, connect, inspect, restore_fix, t
 
 LIBRARY_DB = "library.sqlite"  # its name in a store folder
 # 2 added entries.product, 3 entries.source and entries.sha256, 4 the governance columns and the
-# changes table (older files upgraded in place)
-SCHEMA_VERSION = 4
+# changes table, 5 the language columns (older files upgraded in place)
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -89,7 +93,10 @@ CREATE TABLE IF NOT EXISTS entries (
     dated TEXT,
     dated_from TEXT,
     review_by TEXT,
-    pending INTEGER NOT NULL DEFAULT 0
+    pending INTEGER NOT NULL DEFAULT 0,
+    language TEXT,
+    question_en TEXT,
+    answer_en TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_by_file ON entries(file, origin);
 """
@@ -105,7 +112,7 @@ CREATE TABLE IF NOT EXISTS changes (
 CREATE INDEX IF NOT EXISTS changes_by_entry ON changes(entry);
 """
 _TABLES = ("entries",)  # in every version
-_ADDED_COLUMNS = {  # added by versions 2, 3 and 4; NULL (pending: 0) for older entries
+_ADDED_COLUMNS = {  # added by versions 2 to 5; NULL (pending: 0) for older entries
     "product": "TEXT",
     "source": "TEXT",
     "sha256": "TEXT",
@@ -114,10 +121,13 @@ _ADDED_COLUMNS = {  # added by versions 2, 3 and 4; NULL (pending: 0) for older 
     "dated_from": "TEXT",
     "review_by": "TEXT",
     "pending": "INTEGER NOT NULL DEFAULT 0",
+    "language": "TEXT",
+    "question_en": "TEXT",
+    "answer_en": "TEXT",
 }
 _COLUMNS = (
     "id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, retired, product, source, sha256, "
-    "owner, dated, dated_from, review_by, pending"
+    "owner, dated, dated_from, review_by, pending, language, question_en, answer_en"
 )
 
 
@@ -230,6 +240,19 @@ class LibraryEntry:
     dated_from: Dated | None = None
     review_by: str | None = None
     pending: bool = False
+    # issue #58: the language it is written in (a code; None: not stored, detected on read by
+    # engine/index/library.py), and for an entry in another language than the company's the English
+    # question it was drafted as (what it is matched by) and the English text its answer was translated from
+    language: str | None = None
+    question_en: str | None = None
+    answer_en: str | None = None
+
+    @property
+    def matched_by(self) -> str:
+        """The question text the library matches it by: its English wording when it has one (an
+        answer accepted in a German questionnaire is found for the same question in any language,
+        each asked in English), else its own."""
+        return self.question_en or self.question
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -252,7 +275,7 @@ def _entry(row: tuple) -> LibraryEntry:
     (i, question, choice, answer, comment, file, sheet, r, qid, imported, origin, retired, product, source, sha256) = (
         row[:15]
     )
-    owner, dated, dated_from, review_by, pending = row[15:20]
+    owner, dated, dated_from, review_by, pending, language, question_en, answer_en = row[15:23]
     return LibraryEntry(
         i,
         question,
@@ -274,6 +297,9 @@ def _entry(row: tuple) -> LibraryEntry:
         Dated(dated_from) if dated_from else (Dated.REVIEW if origin == Origin.REVIEW.value else Dated.IMPORT),
         review_by,
         bool(pending),
+        language,
+        question_en,
+        answer_en,
     )
 
 
@@ -302,7 +328,7 @@ class LibraryStore:
             self._upgrade()
 
     def _upgrade(self) -> None:
-        """Bring a version 1 to 3 file to the current schema: add the columns it lacks and the
+        """Bring a version 1 to 4 file to the current schema: add the columns it lacks and the
         ``changes`` table, in one transaction (another process may have done it meanwhile: then
         nothing is left to do). The old entries' values are read as the module docstring says;
         no row is rewritten."""
@@ -448,7 +474,7 @@ class LibraryStore:
                 db.execute(
                     "UPDATE entries SET choice = ?, answer = ?, comment = ?, qid = ?, imported = ?, "
                     "retired = 0, embedder = ?, vector = ?, product = ?, owner = COALESCE(owner, ?), dated = ?, "
-                    "dated_from = ?, review_by = ?, pending = ? WHERE id = ?",
+                    "dated_from = ?, review_by = ?, pending = ?, language = ?, question_en = ?, answer_en = ? WHERE id = ?",
                     (
                         entry.choice,
                         entry.answer,
@@ -463,6 +489,9 @@ class LibraryStore:
                         entry.dated_from.value if entry.dated_from else None,
                         entry.review_by,
                         int(entry.pending),
+                        entry.language,
+                        entry.question_en,
+                        entry.answer_en,
                         entry_id,
                     ),
                 )
@@ -544,8 +573,8 @@ class LibraryStore:
         ).fetchone()
         cur = db.execute(
             "INSERT INTO entries (id, question, choice, answer, comment, file, sheet, row, qid, imported, origin, "
-            "retired, embedder, vector, product, source, sha256, owner, dated, dated_from, review_by, pending) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "retired, embedder, vector, product, source, sha256, owner, dated, dated_from, review_by, pending, language, "
+            "question_en, answer_en) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 last + 1,
                 e.question,
@@ -569,6 +598,9 @@ class LibraryStore:
                 e.dated_from.value if e.dated_from else None,
                 e.review_by,
                 int(e.pending),
+                e.language,
+                e.question_en,
+                e.answer_en,
             ),
         )
         return int(cur.lastrowid)

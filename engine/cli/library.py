@@ -22,9 +22,10 @@ from engine.cli.common import by_arg, folder_scope_args, product_arg, store_arg
 from engine.core.limits import Limits, add_limit_args
 from engine.core.people import person_name
 from engine.core.types import FileProblem
-from engine.index.library import AnswerLibrary, LibraryImportError, iso_day, overdue
+from engine.index.library import AnswerLibrary, LibraryImportError, entry_language, iso_day, overdue
 from engine.ingest.paths import select_files
 from engine.questionnaire.formats import FOLDER_SUFFIXES, SUFFIXES
+from engine.questionnaire.language import COMPANY_LANGUAGE
 from storage.library_store import LIBRARY_WIDE
 from storage.snapshots import BackupFailed, take_library
 
@@ -266,10 +267,13 @@ def cmd_library_list(args: argparse.Namespace) -> int:
 
 
 def _line(e) -> str:
-    """One entry: id, question ID, choice, question, where from, owner, review-by date and state."""
+    """One entry: id, question ID, choice, question, where from, owner, review-by date and state;
+    the language it is written in when it is not English (issue #58: "in German")."""
     marks = [
         m for m, on in (("retired", e.retired), ("pending", e.pending), ("stale", not e.retired and overdue(e))) if on
     ]
+    written = entry_language(e)
+    marks += [f"in {written.label}"] if written not in (None, COMPANY_LANGUAGE) else []
     mark = f" ({', '.join(marks)})" if marks else ""
     return (
         f"#{e.id:<5} {e.qid or '':<10} {_short(e.choice, 8):<8} {_short(e.question, 70):<70}  "

@@ -87,6 +87,7 @@ from engine.index.library import (
     answer_text,
     choice_key,
     count_choices,
+    entry_language,
     overdue,
     reusable_choice,
 )
@@ -324,8 +325,31 @@ class Drafter:
         return a.reuse is not None and not is_other_product(a.reuse.entry, self.product)
 
     def _own_past(self, a: Asking) -> Draft:
-        """Its answer, no LLM call (:meth:`_reused`)."""
-        return self._reused(a.q, a.key, a.reuse, a.near, _since(a))
+        """Its answer, no LLM call (:meth:`_reused`); one written in another language than the
+        company's is put in the company's first (:meth:`_in_company_language`)."""
+        return self._in_company_language(self._reused(a.q, a.key, a.reuse, a.near, _since(a)), a.reuse.entry)
+
+    def _in_company_language(self, d: Draft, e: LibraryEntry) -> Draft:
+        """A reused past answer ``d`` of entry ``e`` in the company's language (issue #58): as it is
+        when ``e`` is written in it (or its language is unknown); else the English text it was
+        translated from when it has one and is reused as written, else the model's translation, the
+        draft marked ``translated_from`` its language (the card cites the answer it came from). No
+        model to translate with, or no translation: its own words, marked untranslated. A
+        questionnaire in the past answer's own language gets its own words back
+        (engine/drafting/translate.py ``draft_translated``)."""
+        written = entry_language(e)
+        if written in (None, COMPANY_LANGUAGE) or not d.answer.strip():
+            return d
+        if e.answer_en and d.answer.strip() == e.answer.strip():
+            return replace(d, answer=e.answer_en, translated_from=written.value)
+        back = (
+            self.translations.translate(d.answer, written, COMPANY_LANGUAGE, self.names())
+            if hasattr(self.generator, "chat_json")
+            else None
+        )
+        if back is None:
+            return replace(d, translated_from=written.value, untranslated=True)
+        return replace(d, answer=back.text, translated_from=written.value)
 
     def _asks_company_narrative(self, a: Asking) -> bool:
         """A question without a dropdown that only other products answered, near-identically, with a

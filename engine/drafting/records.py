@@ -162,6 +162,10 @@ class Draft:
     # why a drafted row has no text (issue #59, item 6): no sentence could pass, so the model was
     # not asked; the model's text did not pass; the text was set aside (and why)
     no_text: str | None = None
+    # a reused past answer written in another language than the company's (issue #58): its language
+    # (a code); the text was translated from it by the model (``untranslated``: the translation
+    # failed and the past answer's own words are kept), and the card cites the answer it came from
+    translated_from: str | None = None
 
     @classmethod
     def of(
@@ -196,6 +200,7 @@ class Draft:
             ("model's own wording", self.model_wording),
             ("translated by the model", self.translated),
             ("not translated", self.untranslated),
+            ("past answer in another language", bool(self.translated_from)),
         )
         return tuple(name for name, on in flags if on)
 
@@ -356,6 +361,7 @@ class Draft:
             "untranslated": self.untranslated,
             "text_differs": list(self.text_differs),
             "no_text": self.no_text if self.status is DraftStatus.DRAFTED and not self.answer else None,
+            "translated_from": self.translated_from,
             "trust": list(self.trust),
             "risk": _round(self.risk),
             "review_first": self.review_first,
@@ -406,6 +412,7 @@ class Draft:
             bool(d.get("untranslated", False)),
             tuple(d.get("text_differs") or ()),
             d.get("no_text"),
+            d.get("translated_from"),
         )
 
 

@@ -16,6 +16,7 @@ then keeps the original text and says so, never silently.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from engine.core.llm import JsonReply
+from engine.core.types import SourceKind
 from engine.drafting.records import Draft
 from engine.questionnaire import Question
 from engine.questionnaire.language import (
@@ -37,6 +39,10 @@ from engine.questionnaire.language import (
 )
 
 MAX_CHARS = 1200  # the longest translation asked for (a question or an answer of 400 characters fits twice)
+# a longer text is translated in pieces of at most this many characters (its paragraphs, a long one by
+# sentences), each asked and cached apart: whole, the 1,742- and 1,279-character narratives of COMP-01
+# and COMP-05 came back as no translation (113 s each, the reply cut at its token bound) and stayed in English
+PIECE_CHARS = 700
 TOKENS_PER_CHAR = 0.6  # a bound on the reply's tokens per character of the source (Japanese: ≈ 1 token per character)
 
 
@@ -115,6 +121,9 @@ class Translations:
         that occur in ``text`` are named to the model as names to keep."""
         if source is target or not text.strip():
             return Translation(text, target)
+        pieces = _pieces(text) if len(text) > PIECE_CHARS else [text]
+        if len(pieces) > 1:
+            return self._in_pieces(pieces, source, target, names)
         kept = sorted({n for n in names if n and n in text}, key=len, reverse=True)
         key = f"{source.value}>{target.value}:{text}" + ("\nkeep:" + "|".join(kept) if kept else "")
         with self._lock:
@@ -139,6 +148,23 @@ class Translations:
             self._cache[key] = out
             self._save()
         return Translation(out, target, reply.seconds)
+
+    def _in_pieces(
+        self, pieces: Sequence[str], source: Language, target: Language, names: Sequence[str]
+    ) -> Translation | None:
+        """A long text translated piece by piece (:func:`_pieces`: each piece keeps the spaces and
+        line breaks that followed it); a piece with nothing to translate (names, acronyms, numbers:
+        no word of four letters or more in lower case) kept as it is; None when any other piece
+        gets no translation."""
+        out, seconds = [], 0.0
+        for piece in pieces:
+            body = piece.rstrip()
+            done = self.translate(body, source, target, names)
+            if done is None and any(w[0].islower() and len(w) >= 4 for w in re.findall(r"[^\W\d_]+", body)):
+                return None
+            out.append((done.text if done is not None else body) + piece[len(body) :])
+            seconds += done.seconds if done is not None else 0.0
+        return Translation("".join(out).strip(), target, seconds)
 
     def same_question(self, text: str, source: Language, candidates: Sequence[str]) -> str | None:
         """The past question of ``candidates`` (English) that asks what ``text`` (in ``source``) asks,
@@ -185,10 +211,32 @@ class Translations:
             pass
 
 
+def _pieces(text: str, size: int = PIECE_CHARS) -> list[str]:
+    """``text`` in consecutive pieces of at most ``size`` characters where it can be cut: its
+    paragraphs and lines, a longer one by its sentences, grouped while they fit; each piece keeps
+    the whitespace after it, so the pieces joined are the text."""
+    parts: list[str] = []
+    for line in re.findall(r".*?(?:\n+|$)", text, re.S):
+        if len(line) <= size:
+            parts.append(line)
+        else:
+            parts.extend(re.findall(r".*?(?:(?<=[.!?])\s+|$)", line, re.S))
+    pieces: list[str] = []
+    for part in filter(None, parts):
+        if pieces and len(pieces[-1]) + len(part) <= size:
+            pieces[-1] += part
+        else:
+            pieces.append(part)
+    return pieces
+
+
 def _parsed(raw: str) -> str | None:
-    """The translation of a reply; None for a reply cut short or without one."""
+    """The translation of a reply; None for a reply cut short or without one. A line break written
+    as it is inside the JSON string is read as one (``strict=False``): the model writes a
+    paragraph break of the text so, and every answer of more than one paragraph (COMP-01's,
+    COMP-05's) was read as no translation and left in English."""
     try:
-        value = json.loads(raw).get("translation")
+        value = json.loads(raw, strict=False).get("translation")
     except (ValueError, AttributeError):
         return None
     value = str(value or "").strip()
@@ -227,7 +275,8 @@ def draft_translated(
     dropdown's Yes and No in English (``draft_english``); the draft then gets the question's own
     text back, its choice in the dropdown's own words, and its text translated into
     ``answer_in`` (the English text kept beside it, ``Draft.english``; a failed translation keeps
-    the English and says so, ``Draft.untranslated``). Quotes and citations stay verbatim, in the
+    the English and says so, ``Draft.untranslated``); a reused past answer written in ``answer_in``
+    itself keeps its own words (``Draft.translated_from``). Quotes and citations stay verbatim, in the
     sources' language. ``seconds`` includes the translations. ``memory``: the past questions
     (English) close to a translation; the one the model finds the same as ``q`` is asked instead of
     its translation (:meth:`Translations.same_question`). ``names``: the company's, products' and
@@ -245,13 +294,28 @@ def draft_translated(
         choice=in_words_of(d.choice, q.choices, answer_in),
         asked_as=english_q.text if asked else None,
     )
-    if answer_in is not COMPANY_LANGUAGE and d.answer.strip():
+    own = _past_own_words(d, answer_in)
+    if own is not None:  # a past answer written in this very language: its own words, not translated twice
+        d = replace(d, answer=own, language=answer_in.value, translated_from=None, untranslated=False)
+    elif d.translated_from and d.untranslated:  # a past answer the model could not put in English: kept as it is
+        pass
+    elif answer_in is not COMPANY_LANGUAGE and d.answer.strip():
         back = translations.from_english(d.answer, answer_in, names)
         if back is None:
             d = replace(d, english=d.answer, language=answer_in.value, untranslated=True)
         else:
             d = replace(d, answer=back.text, english=d.answer, language=answer_in.value)
     return replace(d, seconds=time.perf_counter() - started)
+
+
+def _past_own_words(d: Draft, answer_in: Language) -> str | None:
+    """The own words of the reused past answer ``d`` when it is written in ``answer_in`` (the
+    library's text, as its citation quotes it: engine/drafting/drafter.py ``_in_company_language``
+    put it in English); None for any other draft."""
+    if not (d.reused and d.translated_from == answer_in.value and d.answer.strip() and d.citations):
+        return None
+    past = d.citations[0]
+    return past.quote.strip() or None if past.kind is SourceKind.LIBRARY else None
 
 
 __all__ = ["Translation", "Translations", "draft_translated", "in_words_of"]

@@ -130,6 +130,8 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
                 "link_off",
             )
         )
+    if draft.translated_from:  # issue #58: a past answer in another language, its origin cited
+        out.append(_past_translation(draft))
     if draft.translated:  # issue #58: the model's translation, its English source kept on the card
         out.append(
             Warning(
@@ -138,7 +140,7 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
                 "translate",
             )
         )
-    elif draft.untranslated:
+    elif draft.untranslated and not draft.translated_from:
         out.append(
             Warning(
                 f"Not translated into {_language_name(draft.language)}: the model's translation failed, the text is "
@@ -151,6 +153,24 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     elif draft.text_origin:  # a documents' sentence or a reference, word for word: where it is from
         out.append(Warning(draft.text_origin, icon="description", quiet=True))
     return tuple(out)
+
+
+def _past_translation(draft) -> Warning:
+    """The line of a reused past answer written in another language (``Draft.translated_from``):
+    where it comes from, and whether the model translated it or its own words are kept."""
+    past = next((c for c in draft.citations if c.kind is SourceKind.LIBRARY), None)
+    origin = past.location.label().removeprefix("past answer: ") if past is not None else "the answer library"
+    name = _language_name(draft.translated_from)
+    if draft.untranslated:
+        return Warning(
+            f"Not translated: the {name} answer of {origin} is reused in its own words; translate it by hand",
+            icon="translate",
+        )
+    return Warning(
+        f"Translated from the {name} answer of {origin}: check the wording",
+        (past.quote,) if past is not None else (),
+        "translate",
+    )
 
 
 def _language_name(code: str | None) -> str:

@@ -98,6 +98,14 @@ from engine.index.embed.question import QuestionVectors, question_vectors
 from engine.index.embed.sparse import analyzer
 from engine.ingest.pdf import open_pdf
 from engine.questionnaire import Question, read_questionnaire
+from engine.questionnaire.language import (
+    COMPANY_LANGUAGE,
+    Language,
+    LanguageFinding,
+    detect,
+    english_choice,
+    language_of,
+)
 from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from storage.library_store import (
     LIBRARY_DB,
@@ -336,8 +344,9 @@ class ImportReport:
 
 
 def choice_key(choice: str | None) -> str:
-    """A choice compared loosely: "1) Yes" = "yes", "N/A" = "NA" = "na"."""
-    text = re.sub(r"^\s*\d+\s*[).:-]\s*", "", choice or "")
+    """A choice compared loosely: "1) Yes" = "yes", "N/A" = "NA" = "na"; a Yes or No in any of the
+    languages drafted in (engine/questionnaire/language.py) is "yes" or "no": "Ja" = "Oui" = "yes"."""
+    text = english_choice(choice) or re.sub(r"^\s*\d+\s*[).:-]\s*", "", choice or "")
     return re.sub(r"[^0-9a-z]+", "", text.casefold())
 
 
@@ -362,13 +371,44 @@ def allowed_choice(choice: str | None, choices: Sequence[str]) -> str | None:
 
 def reusable_choice(choice: str | None, choices: Sequence[str]) -> str | None:
     """A past answer's choice as a question may take it: in the workbook's spelling when the
-    question has a dropdown (:func:`allowed_choice`), as it is when the question has none."""
-    return allowed_choice(choice, choices) if choices else (choice if choice_key(choice) else None)
+    question has a dropdown (:func:`allowed_choice`), as it is when the question has none — but a
+    Yes or No in another language ("Ja", "Oui") as the company's "Yes" or "No" (a translated
+    questionnaire's drafter puts it back in its own words: engine/drafting/translate.py)."""
+    if choices:
+        return allowed_choice(choice, choices)
+    if not choice_key(choice):
+        return None
+    said = english_choice(choice)
+    foreign = said is not None and len(choice.strip()) > 1 and not re.search(r"\b(?:yes|no)\b", choice, re.I)
+    return said if foreign else choice
 
 
 def answer_text(entry: LibraryEntry) -> str:
     """The past answer as shown and quoted: "choice — explanation"."""
     return " — ".join(x for x in (entry.choice, entry.answer) if x)
+
+
+def entry_language(entry: LibraryEntry) -> Language | None:
+    """The language ``entry`` is written in: the one stored with it, else (an entry of a library
+    older than schema 5) its answer's detected language, else its question's; None when neither
+    tells (a bare "Yes" to "SOC 2?"): unknown."""
+    stored = Language.parse(entry.language)
+    if stored is not None:
+        return stored
+    return detect(entry.answer or "").language or detect(entry.question).language
+
+
+def language_counts(entries: Sequence[LibraryEntry]) -> dict[str, int]:
+    """How many of ``entries`` are written in each language (its name: "English", "German"; "unknown"
+    where neither the store nor the text tells), most common first: the library's listing."""
+    found = Counter((lang.label if (lang := entry_language(e)) is not None else "unknown") for e in entries)
+    return dict(found.most_common())
+
+
+def written_language(question: str, answer: str | None, asked_in: Language | None = None) -> Language | None:
+    """The language a new entry is written in: its answer's, when the answer says enough to tell;
+    else ``asked_in`` (its questionnaire's language, when known) or its question's."""
+    return detect(answer or "").language or asked_in or detect(question).language
 
 
 def preference(entry: LibraryEntry, product: str | None) -> int:
@@ -612,7 +652,16 @@ class AnswerLibrary:
         found = None if dated is not None else workbook_date(path)
         day, how = (dated, Dated.GIVEN) if dated else (found, Dated.WORKBOOK) if found else (None, Dated.IMPORT)
         governed = dict(owner=owner, dated=day.isoformat() if day else today, dated_from=how)
-        entries = [replace(_imported_entry(q, path.name, today), product=product, **governed) for q in answered]
+        found_in = language_of(questionnaire)  # each question's language, the questionnaire's for a short one
+        entries = [
+            replace(
+                _imported_entry(q, path.name, today),
+                product=product,
+                language=_code(written_language(q.text, q.existing_answer, _asked_in(found_in, q))),
+                **governed,
+            )
+            for q in answered
+        ]
         vectors = self._encode([e.question for e in entries], progress)
         replaced = self.store.replace_file(
             path.name, source or str(path.resolve()), digest, entries, vectors, model_id(self.encoder), by=by
@@ -637,12 +686,20 @@ class AnswerLibrary:
         qid: str | None,
         product: str | None = None,
         by: str | None = None,
+        *,
+        language: Language | None = None,
+        question_en: str | None = None,
+        answer_en: str | None = None,
     ) -> LibraryEntry | None:
         """Add (or update) the answer ``by`` accepted to a question of a reviewed questionnaire
         (drafted for ``product``), dated today, owned by ``by`` (an updated entry keeps its owner),
         pending approval when the policy says so; None when there is nothing to keep (no text and
-        no choice)."""
+        no choice). ``language``: the answer's (None: detected, :func:`written_language`);
+        ``question_en``: the question in English, for a question in another language (what it is
+        matched by); ``answer_en``: the English text the answer was translated from (issue #58)."""
         question, answer = question.strip(), (answer or "").strip()
+        language = language or written_language(question, answer)
+        english = language is COMPANY_LANGUAGE
         if not question or not (answer or choice):
             return None
         by = _by(by)
@@ -664,8 +721,11 @@ class AnswerLibrary:
             dated=today,
             dated_from=Dated.REVIEW,
             pending=self.policy.approval,
+            language=_code(language),
+            question_en=(question_en or "").strip() or None,
+            answer_en=None if english else (answer_en or "").strip() or None,
         )
-        vector = self.encoder.encode_passages([question])[0]
+        vector = self.encoder.encode_passages([entry.matched_by])[0]
         return self._dated(self.store.upsert_review(entry, vector, model_id(self.encoder), by))
 
     def write(
@@ -831,7 +891,7 @@ class AnswerLibrary:
             wanted = model_id(self.encoder)
             stale = [i for i, name in enumerate(embedders) if name != wanted]
             if stale:
-                fresh = self.encoder.encode_passages([entries[i].question for i in stale])
+                fresh = self.encoder.encode_passages([entries[i].matched_by for i in stale])
                 self.store.set_vectors([entries[i].id for i in stale], fresh, wanted)
                 for k, i in enumerate(stale):
                     blobs[i] = fresh[k].astype("<f4").tobytes()
@@ -843,7 +903,7 @@ class AnswerLibrary:
                 else np.zeros((0, self.encoder.dim), dtype=np.float32)
             )
             if entries:
-                index.vectorizer, index.tfidf = _fit_tfidf([e.question for e in entries])
+                index.vectorizer, index.tfidf = _fit_tfidf([e.matched_by for e in entries])
             self._index = index
             return index
 
@@ -898,6 +958,15 @@ def _fit_tfidf(texts: Sequence[str]):
         return None, None
 
 
+def _asked_in(found: LanguageFinding, q: Question) -> Language:
+    """The language question ``q`` of a questionnaire whose languages are ``found`` is written in."""
+    return Language(found.others.get(f"{q.sheet}!{q.question_cell}", found.language.value))
+
+
+def _code(language: Language | None) -> str | None:
+    return language.value if language is not None else None
+
+
 def _imported_entry(q: Question, file: str, today: str) -> LibraryEntry:
     choice, answer = q.existing_choice, (q.existing_answer or "").strip()
     if not q.choice_cell and (choice_key(answer) in _BARE_CHOICES or _OPTION.fullmatch(answer)):
@@ -929,6 +998,9 @@ __all__ = [
     "answer_text",
     "choice_key",
     "count_choices",
+    "entry_language",
+    "language_counts",
+    "written_language",
     "add_months",
     "has_library",
     "iso_day",

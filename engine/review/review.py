@@ -42,6 +42,7 @@ from engine.index.library import AnswerLibrary
 from engine.questionnaire import Question, Questionnaire
 from engine.questionnaire.csv_writer import csv_text
 from engine.questionnaire.export import export
+from engine.questionnaire.language import Language
 from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify, row_types_of
@@ -335,7 +336,7 @@ class Review:
         choice = item.choice if choice is None else choice
         self._check_choice(item, choice)
         decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice, expected=expected, by=self.by)
-        self.record_in_library(item.question, answer, choice)
+        self.record_in_library(item.question, answer, choice, item.draft)
         return decision
 
     def edit(
@@ -354,7 +355,7 @@ class Review:
         decision = self.store.decide(
             self.project_id, key, Action.EDIT, answer, choice, note, expected=expected, by=self.by
         )
-        self.record_in_library(item.question, answer, choice)
+        self.record_in_library(item.question, answer, choice, item.draft)
         return decision
 
     def add_citation(self, key: str, citation: Citation) -> bool:
@@ -366,15 +367,31 @@ class Review:
         self.store.add_citation(self.project_id, key, citation.to_json())
         return True
 
-    def record_in_library(self, q: Question, answer: str | None, choice: str | None) -> None:
+    def record_in_library(
+        self, q: Question, answer: str | None, choice: str | None, draft: Draft | None = None
+    ) -> None:
         """The approved answer into the answer library, under this questionnaire's file name and
-        the product it is drafted for; a library found damaged now is kept in ``library_problem``
+        the product it is drafted for, in the language it is written in (a translated draft's,
+        with the question as asked in English and, accepted as drafted, the English text it was
+        translated from: issue #58); a library found damaged now is kept in ``library_problem``
         (the decision is already in the review store)."""
         if self.library is not None:
             project = self.store.project(self.project_id)
+            language, asked_as, english = _language_of(draft, answer)
             try:
                 self.library.record(
-                    q.text, choice, answer, project.file_name, q.sheet, q.row, q.id, project.product, by=self.by
+                    q.text,
+                    choice,
+                    answer,
+                    project.file_name,
+                    q.sheet,
+                    q.row,
+                    q.id,
+                    project.product,
+                    by=self.by,
+                    language=language,
+                    question_en=asked_as,
+                    answer_en=english,
                 )
             except StoreDamaged as exc:
                 self.library_problem = exc
@@ -522,6 +539,18 @@ class Review:
             ],
             rows,
         )
+
+
+def _language_of(draft: Draft | None, answer: str | None) -> tuple[Language | None, str | None, str | None]:
+    """What the library keeps of an accepted answer's language (issue #58): the draft's language
+    when the answer is the draft's text (None: the library detects it from the text), the question
+    as the drafter asked it in English, and the English text a translated draft was made from when
+    the answer is that translation unchanged (an edited text has no English source any more)."""
+    if draft is None:
+        return None, None, None
+    unchanged = (answer or "").strip() == draft.answer.strip()
+    language = Language.parse(draft.language) if unchanged else None
+    return language, draft.asked_as, draft.english if unchanged and draft.translated else None
 
 
 def _place(c: Citation) -> tuple:

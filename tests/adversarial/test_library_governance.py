@@ -257,7 +257,7 @@ def test_a_schema_3_library_is_upgraded_in_place(tmp_path, encoder):
     assert (bck.dated_from, bck.review_by) == (Dated.REVIEW, "2026-06-30")
     assert reused_hit(library.match(ENC, top_k=None)).entry.qid == "ENC-01"  # old vectors re-made, still reused
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         assert db.execute("SELECT COUNT(*) FROM changes").fetchone()[0] == 0  # nothing invented
         assert db.execute("SELECT owner, dated, review_by FROM entries").fetchall() == [(None, None, None)] * 2
     library.set_owner(enc.id, "Ana", by="Lead")

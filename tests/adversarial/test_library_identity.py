@@ -89,7 +89,7 @@ def test_a_library_of_an_earlier_schema_opens_and_migrates(tmp_path, encoder, sc
     ]
     assert library.match("Is customer data encrypted at rest?")[0].entry.qid == "ENC-01"  # old vectors re-made
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         assert {"product", "source", "sha256"} <= {row[1] for row in db.execute("PRAGMA table_info(entries)")}
     report = library.import_file(customer_file(tmp_path / "custA", {6: "Yes"}))
     assert report.replaced == 1  # the old import of that name; the reviewer's answer stays

@@ -155,22 +155,25 @@ class _QuotingLLM(BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         form = request.get("response_format") or {}
         schema = form.get("json_schema", {}).get("schema") or form.get("schema") or {}
+        content = self.reply(request["messages"], schema)
+        self._send({"choices": [{"message": {"role": "assistant", "content": content}}], "usage": {}})
+
+    def reply(self, messages: list[dict], schema: dict) -> str:
+        """The reply's content (JSON) to ``messages`` asked for ``schema``."""
         if "choice" not in schema.get("properties", {}):  # asking a document (engine/drafting/ask.py)
-            reply = fixtures.QuotingChat().chat_json(request["messages"], schema)
-            self._send({"choices": [{"message": {"role": "assistant", "content": reply.text}}], "usage": {}})
-            return
-        user = request["messages"][-1]["content"]
+            return fixtures.QuotingChat().chat_json(messages, schema).text
+        user = messages[-1]["content"]
         context = user.split("Context:\n", 1)[1].split("\n\nQuestion:", 1)[0]
         first = context.split("\n\n")[0].split("\n", 1)[-1]  # the first passage, without its label
         sentence = max(re.split(r"(?<=\.)\s+|\n| … ", first), key=len).strip()
         choice = "Yes" if re.search(r"Allowed choices: .*\bYes\b", user) else None
-        answer = {"quotes": [sentence], "answer": sentence, "choice": choice, "insufficient_context": False}
-        self._send({"choices": [{"message": {"role": "assistant", "content": json.dumps(answer)}}], "usage": {}})
+        return json.dumps({"quotes": [sentence], "answer": sentence, "choice": choice, "insufficient_context": False})
 
 
 @contextmanager
-def quoting_llm_server():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _QuotingLLM)
+def quoting_llm_server(handler: type[BaseHTTPRequestHandler] = _QuotingLLM):
+    """The stated fake server (``handler``: it or a subclass answering more) on a free port: its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -63,6 +63,21 @@ def test_every_translated_question_is_detected(translated):
         assert sum(found is None for _, found in told) <= 3, lang  # too short to tell: the questionnaire's
 
 
+def test_the_dutch_ai_impact_assessment_is_read_as_dutch(shared_data):
+    """The Dutch government's AI impact assessment (a Word document): its 111 questions as
+    tests/questionnaire_truth/docx.json counts them, every question told read as Dutch (110: 7.2.1,
+    "In hoeverre ben je transparant …", holds only one of the rule's Dutch function words and takes
+    the questionnaire's language), so drafting asks each in English and answers in Dutch (its first
+    five drafted with the real model: docs/benchmarks.md)."""
+    path = shared_data / "questionnaires" / "docx" / "nl_gov_aiia_2.0_ai_impact_assessment_nl.docx"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    q = read_questionnaire(path)
+    found = language_of(q)
+    assert len(q.questions) == 111
+    assert found.language is Language.NL and found.counts == {"nl": 110} and not found.others
+
+
 def _german_workbook(path: Path) -> Path:
     wb = openpyxl.Workbook()
     ws = wb.active

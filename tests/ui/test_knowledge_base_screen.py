@@ -264,3 +264,21 @@ def test_the_library_lists_pending_and_stale_answers_with_their_actions(open_scr
         ("owner", "Lead Lee"),
         ("renew", "Lead Lee"),
     ]
+
+
+GERMAN = [
+    ("ENC-01", "Werden die Daten der Institution bei der Speicherung verschlüsselt?"),
+    ("BCK-01", "Wie lange werden die Sicherungen der Datenbanken aufbewahrt?"),
+]
+
+
+def test_the_library_says_the_languages_its_answers_are_written_in(open_screen, ui_workspace, tmp_path):
+    """Issue #58: a library holding answers in another language than English counts them by
+    language under its size; an English-only library says nothing of it."""
+    ui_workspace.library.import_file(write_questionnaire(tmp_path / "past.xlsx", answered={4: "Yes", 5: "No"}))
+    at = open_screen("knowledge_base")
+    assert "2 answers from 1 questionnaire." in texts(at.caption) and "Written in" not in texts(at.caption)
+    ui_workspace.library.import_file(write_questionnaire(tmp_path / "fragebogen.xlsx", {4: "Yes"}, GERMAN))
+    at.run()
+    assert not at.exception
+    assert "3 answers from 2 questionnaires. Written in English (2), German (1)." in texts(at.caption)

@@ -77,7 +77,7 @@ def test_a_version_1_library_gains_the_product_column(tmp_path):
     store.replace_file("new.xlsx", "/past/new.xlsx", "ab" * 32, [new], np.ones((1, 1), dtype=np.float32), "m", by="t")
     assert [e.product for e in store.entries()] == [None, "Canvas LMS"]
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LIBRARY_VERSION == 4
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LIBRARY_VERSION == 5
     assert [e.product for e in LibraryStore(path).entries()] == [None, "Canvas LMS"]  # reopened: no second upgrade
 
 

@@ -140,3 +140,57 @@ def test_none_the_same_keeps_the_translation():
     assert seen[0].text == QUESTION_EN
     draft_translated(_question(), Language.DE, Language.DE, translations, _english_draft([]), lambda t: [])
     assert chat.calls == 3  # the question, the pick, the answer; the pick is not asked without candidates
+
+
+PARAGRAPHS_EN = [  # each over half of PIECE_CHARS: never two in one piece
+    "Instructure runs an information security program based on ISO 27001. " * 6,
+    "All code goes through a developer peer review before it is merged into the main branch. " * 5,
+    "Security incidents are reported to the affected institutions within seventy-two hours. " * 5,
+]
+PARAGRAPHS_DE = [
+    "Instructure betreibt ein Informationssicherheitsprogramm nach ISO 27001, das jährlich geprüft wird.",
+    "Der gesamte Code wird vor der Zusammenführung von den Entwicklern gegenseitig überprüft.",
+    "Sicherheitsvorfälle werden den betroffenen Institutionen innerhalb von 72 Stunden gemeldet.",
+]
+NAMES = "ISO 27001, SOC 2, SOC 3, TX-RAMP, UK Cyber Essentials Plus, PCI DSS SAQ D, HECVAT, VPAT, CAIQ, CSA STAR"
+
+
+def test_a_long_text_is_translated_paragraph_by_paragraph():
+    """A narrative over PIECE_CHARS (COMP-01's 1,742 characters came back untranslated whole) is
+    asked in pieces, its paragraphs, each cached; one piece not translated: no translation."""
+    text = "\n\n".join(p.strip() for p in PARAGRAPHS_EN)
+    chat = Dictionary({en.strip(): de for en, de in zip(PARAGRAPHS_EN, PARAGRAPHS_DE)})
+    translations = Translations(chat)
+    done = translations.from_english(text, Language.DE)
+    assert done is not None and done.text == "\n\n".join(PARAGRAPHS_DE)
+    assert chat.calls == 3  # one call per piece
+    translations.from_english(text, Language.DE)
+    assert chat.calls == 3  # the pieces are cached
+    missing = Dictionary({PARAGRAPHS_EN[0].strip(): PARAGRAPHS_DE[0]})  # the others come back in English
+    assert Translations(missing).from_english(text, Language.DE) is None
+
+
+def test_a_piece_with_nothing_to_translate_is_kept_as_it_is():
+    """A piece of names and acronyms only (no language told) comes back as it was: kept."""
+    long = (PARAGRAPHS_EN[0] + PARAGRAPHS_EN[0][:200]).strip()
+    chat = Dictionary({long: PARAGRAPHS_DE[0]})
+    done = Translations(chat).from_english(long + "\n" + NAMES, Language.DE)
+    assert done is not None and done.text == PARAGRAPHS_DE[0] + "\n" + NAMES
+
+
+class RawLineBreaks(Dictionary):
+    """The stand-in writing its translation's line breaks inside the JSON string as they are, as
+    the default model does (not "\\n"): JSON that strict parsing refuses."""
+
+    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+        reply = super().chat_json(messages, schema, max_tokens, context)
+        return replace(reply, text=reply.text.replace("\\n", "\n"))
+
+
+def test_a_translation_with_line_breaks_written_as_they_are_is_read():
+    text = "All customer data is encrypted at rest.\nBackups are kept for 35 days."
+    german = "Alle Kundendaten werden verschlüsselt gespeichert.\nSicherungen werden 35 Tage lang aufbewahrt."
+    chat = RawLineBreaks({text: german})
+    assert "\n" in chat.chat_json([{"role": "user", "content": text}], {"properties": {}}).text  # a raw break
+    done = Translations(RawLineBreaks({text: german})).from_english(text, Language.DE)
+    assert done is not None and done.text == german

@@ -35,7 +35,7 @@ from engine.app.read_apart import read_apart
 from engine.app.workspace import Workspace
 from engine.core.scopes import FolderScopes, Scope, ScopeError, products_of, third_parties_of
 from engine.core.types import DocumentInfo, IngestError, StoreDamaged
-from engine.index.library import AnswerLibrary, ImportReport
+from engine.index.library import AnswerLibrary, ImportReport, language_counts
 from engine.ingest import SUPPORTED_EXTENSIONS
 from engine.ingest.paths import select_files
 from engine.ingest.upload_names import plain_upload_name
@@ -445,7 +445,7 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
         st.caption("The library is empty.")
         return
     sources = {e.file for e in entries}
-    st.caption(f"{count(len(entries), 'answer')} from {count(len(sources), 'questionnaire')}.")
+    st.caption(f"{count(len(entries), 'answer')} from {count(len(sources), 'questionnaire')}.{written_in(entries)}")
     by = ws.reviewer
     # each list is drawn only while open (ui/components/lazy_expander.py): 20 answers with their
     # actions are ≈ 200 widgets, and most openings of this screen want something else
@@ -481,6 +481,15 @@ def answer_library_section(ws: Workspace, library: AnswerLibrary, drafting: bool
                 for e in c.entries:
                     entry_actions(library, e, by, drafting)
     more_below(len(conflicts), "questions")
+
+
+def written_in(entries) -> str:
+    """The languages the library's answers are written in, with their counts (issue #58), when one
+    of them is another than English: " Written in English (1,212), German (3)."; else nothing."""
+    languages = language_counts(entries)
+    if not set(languages) - {"English", "unknown"}:
+        return ""
+    return " Written in " + ", ".join(f"{escape_md(name)} ({n:,})" for name, n in languages.items()) + "."
 
 
 def more_below(n: int, what: str = "answers") -> None:
