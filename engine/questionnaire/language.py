@@ -109,6 +109,9 @@ _JA_PUNCT = re.compile(r"[。、？！（）「」]")
 MIN_WORDS = 3  # fewer words than this: too short to tell (a bare "Ja", "SOC 2")
 MIN_SHARE = 0.12  # the best language's function words at least this share of the words
 MIN_HITS = 2  # and at least two of them ("Source: Module Name of DIT" is no sentence to tell by)
+SHARE_OF = 40  # the share is of at most this many words: a long text's distinct function words do not grow
+# with its length (a 250-word English answer holds 15–20 of them), so a share of all its words fell under
+# MIN_SHARE and long English passed as "cannot tell" (e.g. as a translation that was never made)
 MARK_WEIGHT = 0.5  # a distinctive letter counts as half a function word
 
 
@@ -140,7 +143,7 @@ def detect(text: str) -> Detected:
         marks = len(_MARKS[lang].findall(lowered)) if lang in _MARKS else 0
         hits[lang] = len(vocabulary.intersection(words)) + MARK_WEIGHT * marks  # distinct words: "y y" is one
     best = max(hits, key=lambda lang: (hits[lang], lang is Language.EN))
-    share = round(hits[best] / len(found), 3)
+    share = round(min(1.0, hits[best] / min(len(found), SHARE_OF)), 3)
     if hits[best] < MIN_HITS or share < MIN_SHARE:
         return Detected(None, share)
     return Detected(best, share)

@@ -39,6 +39,32 @@ def test_japanese_by_its_script_even_with_latin_terms():
     assert detect("貴社はSOC 2 Type IIレポートを提供できますか？").language is Language.JA
 
 
+LONG_ANSWER = (  # a vendor's narrative as HECVATs hold them: many nouns, few function words per sentence
+    "Instructure maintains a comprehensive information security program aligned with ISO 27001 and SOC 2 "
+    "Type II controls. Annual penetration tests, quarterly vulnerability scans, continuous monitoring, "
+    "centralized logging, intrusion detection, endpoint protection, multi-factor authentication, role-based "
+    "access control, encryption at rest (AES-256) and in transit (TLS 1.2+), secure software development "
+    "lifecycle practices, peer code review, static analysis, dependency scanning, change management, incident "
+    "response playbooks, tabletop exercises, business continuity planning, disaster recovery testing, vendor "
+    "risk management, background checks, security awareness training, data classification, retention "
+    "schedules, secure disposal, physical security controls at hosting providers, network segmentation, "
+    "web application firewalls, DDoS mitigation, backups replicated across regions, documented recovery "
+    "objectives, executive oversight, board reporting, privacy impact assessments, FERPA, GDPR and CCPA "
+    "alignment, customer notification procedures, contractual commitments, third-party audits, remediation "
+    "tracking, metrics, dashboards, policy reviews, exception handling, asset inventory, configuration "
+    "baselines, hardening standards, patch management windows, key management, secrets rotation, "
+    "least-privilege service accounts, logging retention, alert triage, forensic readiness, legal hold "
+    "support and customer-facing trust portal documentation are all part of the program."
+)
+
+
+def test_a_long_answer_is_told_by_a_sentence_worth_of_words_not_diluted_by_its_length():
+    """Before: the share of function words was taken over all 200 words, so long English fell under the
+    bar ("cannot tell") and a translation left in English passed as translated (#58)."""
+    assert len(LONG_ANSWER.split()) > 150
+    assert detect(LONG_ANSWER).language is Language.EN
+
+
 @pytest.mark.parametrize("text", ["Ja", "Nein", "SOC 2", "ISO 27001", ""])
 def test_too_short_to_tell(text):
     assert detect(text).language is None
