@@ -47,6 +47,7 @@ from engine.questionnaire.word.places import (
     MARKS,
     after_label_place,
     boxes_place,
+    cell_choice,
     cell_place,
     column_marks_place,
     control_place,
@@ -247,7 +248,8 @@ def _header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
         for c in range(cell.col, cell.col + cell.span):
             labels[c] = cell.origin.line
     spans = any(cell.span > 1 and cell.line for cell in g.own(start))
-    if spans and start + 1 < len(g.rows) and _labels_row(t, start + 1):
+    ids = start + 1 < len(g.rows) and any(is_id(c.line) for c in g.own(start + 1))  # "CO01 | 40% | …": a row
+    if spans and start + 1 < len(g.rows) and _labels_row(t, start + 1) and not ids:
         last = start + 1
         for cell in g.rows[last]:
             if cell.merged_from is None and cell.line:
@@ -842,12 +844,22 @@ def _answer_cell(t: _Table, found: Found, cell: Cell) -> None:
     ):  # "<Fill In and Select Below>" over its boxes: the text goes in place of the placeholder
         found.text_place, found.existing_answer = cell_place(cell)
     elif found.text_place is None and kind in ("blank", "control"):
-        found.text_place, found.existing_answer = cell_place(cell)
+        _text_or_pick(found, cell)
     elif found.text_place is None and kind == "text":
         prompts = _prompt_lines(cell)
         if prompts:
             found.text = f"{found.text} ({'; '.join(prompts)})"
         found.text_place, found.existing_answer = cell_place(cell, prompts=len(prompts))
+
+
+def _text_or_pick(found: Found, cell: Cell, prompts: int = 0) -> None:
+    """The cell as ``found``'s answer place: the drop-down it holds is the choice (its items the
+    options, "Choose level." no answer), anything else the text place."""
+    pick = cell_choice(cell) if found.choice_place is None and not prompts else None
+    if pick is not None:
+        found.choice_place, found.existing_choice, found.choices = pick
+        return
+    found.text_place, found.existing_answer = cell_place(cell, prompts=prompts)
 
 
 def _prompt_lines(cell: Cell) -> list[str]:
@@ -995,6 +1007,9 @@ def _value_columns(t: _Table, start: int) -> set[int]:
 
 def _form(t: _Table, start: int) -> bool:
     g = t.g
+    if _signature_block(g, start):
+        t.ctx.notes.append("a signature block (name, date, position beside a signature): not read as questions")
+        return True
     t.values = _value_columns(t, start)
     used: set[int] = set()  # rows taken as the answer row of the row above
     options: list[tuple[int, Box, str]] = []
@@ -1066,6 +1081,21 @@ _SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署�
 def _signature_row(g: Grid, r: int) -> bool:
     """A row of a signature (and the date beside it): the signatory's, not a question."""
     return any(_SIGNATURE.match(c.line) for c in g.own(r))
+
+
+def _signature_block(g: Grid, start: int) -> bool:
+    """A table of labels beside empty places, one of them a signature ("Supplier: / Date: / Name
+    (print): / Position: / Signature:"), under at most a statement spanning the table: the
+    signatory's block, none of its labels a question."""
+    labels = 0
+    for r in range(start, len(g.rows)):
+        full = [c for c in g.own(r) if c.line]
+        if len(g.own(r)) == 1 and len(full) == 1 and not labels:
+            continue  # the declaration the block signs
+        if len(full) != 1 or not is_label(full[0].line) or len(g.own(r)) < 2 or full[0].boxes or full[0].controls:
+            return False
+        labels += 1
+    return labels >= 3 and any(_signature_row(g, r) for r in range(start, len(g.rows)))
 
 
 def _records_below(t: _Table, r: int) -> int | None:
@@ -1182,7 +1212,7 @@ def _question(t: _Table, p: _Pending, cell: Cell, how: str, prompts: int = 0) ->
         ident = f"{t.control_id} {p.ident}"  # "AC-2 Part a"
     found = Found(p.cell.own_paragraphs()[0], text, ident, section=t.ctx.section, how=how)
     found.like = f"style:{_style(p.cell)}" if asks(p.text) else f"label:{label_of(p.text)}"
-    found.text_place, found.existing_answer = cell_place(cell, prompts=prompts)
+    _text_or_pick(found, cell, prompts)
     if prompts:
         found.text = f"{found.text} ({'; '.join(_prompt_lines(cell))})"
     t.found.append(found)
