@@ -402,3 +402,31 @@ def test_typed_numbers_yes_no_lines_and_a_run_of_answers_to_pick(tmp_path):
     assert places(q, turnover)[1].kind is PlaceKind.AFTER_LABEL
     assert cover.choices == ("Yes have levels of cover already", "No have not got cover")
     assert places(q, c1)[1].kind is PlaceKind.NEW_PARAGRAPH
+
+
+def test_a_table_shown_as_an_example_is_no_question(tmp_path):
+    """A table right after "Example:" shows how to fill in the one below it: not questions (a note
+    says so); the table to fill in is read."""
+    doc = wf.new()
+    doc.add_paragraph("Example:")
+    wf.add(doc, wf.table([["Information Type", "NIST Identifier"], ["System Development", "C.3.5.1"]]))
+    doc.add_paragraph("Table 2-2. Sensitivity Categorization of Information Types")
+    wf.add(doc, wf.table([["Question", "Response"], ["Which information types does the system process?", ""]]))
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Which information types does the system process?"]
+    assert any("follows 'Example:'" in n for n in q.notes)
+
+
+def test_a_column_headed_by_a_short_question_and_a_list_of_the_authors_prompts(tmp_path):
+    """ "SCHEDULE HEADING | COMPLETED?" is a header (a column's heading asked of every row), so each
+    schedule is a row to answer; "[Insert Aim]" under "[Insert Contract Length …]" is the author's
+    list of prompts, not a question each."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["SCHEDULE HEADING", "COMPLETED?"], ["Schedule 5 – Business Questionnaire", ""],
+                          ["Schedule 6 – Legal Obligations", ""]]))  # fmt: skip
+    doc.add_paragraph("[Insert Contract Length and intended Start Date]")
+    doc.add_paragraph("[Insert Aim]")
+    doc.add_paragraph("[Insert Timetable]")
+    q = read(tmp_path, doc)
+    assert [x.text.split(": ")[-1] for x in q.questions] == ["Schedule 5 – Business Questionnaire",
+                                                   "Schedule 6 – Legal Obligations"]  # fmt: skip

@@ -316,6 +316,9 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         before = _previous_paragraph(doc, flow, i)
         if before is None or any(f.anchor is before.el for f in doc.found):
             return None
+        m_before = _PROMPT_TAIL.search(before.line)
+        if m_before is not None and not before.line[: m_before.start()].strip():
+            return i + 1  # "[Insert Aim]" under "[Insert Contract Length …]": a list of the author's own prompts
         found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)

@@ -95,6 +95,7 @@ _MARK_LABEL = re.compile(
     re.I,
 )
 _EXAMPLE = re.compile(r"\bexample\b.*\bdelete\b|\bplease delete\b|\bsample (?:entry|row)\b", re.I)
+_EXAMPLE_TABLE = re.compile(r"^(?:for )?(?:example|examples|sample|voorbeeld|beispiel|exemple)\s*:?$", re.I)
 _FILL_IN = re.compile(r"<\s*fill in\b", re.I)
 _SUB_ITEM = re.compile(r"^\s*[-–•·]\s")
 # the labels of contact fields, the most common form a questionnaire holds (a form answered in full has no blank left)
@@ -147,6 +148,9 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
     t = _Table(g, ctx)
     start = _title_rows(t)
     if _document_control(t):
+        return []
+    if _EXAMPLE_TABLE.match(one_line(ctx.before)):  # "Example:" over a table filled in as an example
+        ctx.notes.append(f"table {ctx.index + 1} follows 'Example:': an example, not questions")
         return []
     corrected = any(c.table == ctx.index for c in ctx.corrections)  # read by its columns, as the responder says
     shapes = (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form)
@@ -228,7 +232,10 @@ def _labels_row(t: _Table, r: int) -> bool:
     texts = [c for c in own if c.line]
     if len(own) < 2 or len(texts) < max(2, len(own) - 1):
         return False
-    return all(_kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and not asks(c.line) for c in own)
+    return all(
+        _kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and (not asks(c.line) or len(c.line.split()) <= 2)
+        for c in own
+    )  # "COMPLETED?", "Included?": a column's heading asked of every row
 
 
 def _header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
