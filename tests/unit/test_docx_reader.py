@@ -430,3 +430,47 @@ def test_a_column_headed_by_a_short_question_and_a_list_of_the_authors_prompts(t
     q = read(tmp_path, doc)
     assert [x.text.split(": ")[-1] for x in q.questions] == ["Schedule 5 – Business Questionnaire",
                                                    "Schedule 6 – Legal Obligations"]  # fmt: skip
+
+
+def _text_box(text: str = "") -> str:
+    """A run anchoring a text box (Word's drawing, its older readers' VML copy left out)."""
+    inner = wf.para(wf.text(text)) if text else "<w:p/>"
+    return (
+        '<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice '
+        'Requires="wps"><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/'
+        'wordprocessingDrawing"><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+        '<a:graphicData><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">'
+        f"<wps:txbx><w:txbxContent>{inner}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic>"
+        "</wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>"
+    )
+
+
+def test_a_label_beside_an_empty_text_box_is_answered_in_the_box(tmp_path):
+    """ "A-2 Registration Number" anchoring an empty text box, "Telephone/Mobile" under an empty
+    paragraph anchoring one: each a question answered in its box; a text box holding text (a
+    banner) is no place; the export writes into the box and passes the no-other-change check."""
+    from engine.questionnaire.export import CellWrite, export
+
+    doc = wf.new()
+    wf.add(doc, wf.para(_text_box("5 BUSINESS QUESTIONNAIRE")))
+    wf.add(doc, wf.para(wf.text("A-2 Registration Number"), _text_box()))
+    doc.add_paragraph("")
+    wf.add(doc, wf.para(_text_box()))
+    doc.add_paragraph("Telephone/Mobile")
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["A-2 Registration Number", "Telephone/Mobile"]
+    assert all(places(q, x)[1].kind is PlaceKind.PARAGRAPH for x in q.questions)
+    x = q.questions[0]
+    out = export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.text_cell, "01234567")], q)
+    assert "01234567" in wf.docx.Document(str(out)).element.xml
+
+
+def test_a_signature_block_with_an_address_over_two_rows_is_no_question(tmp_path):
+    """ "SIGNED for and on behalf of the Supplier / Print Name and Address" over an empty second row
+    for the address: still the signatory's block."""
+    doc = wf.new()
+    doc.add_paragraph("Describe the service you offer?", style="List Number")
+    wf.add(doc, wf.table([["SIGNED for and on behalf of the Supplier", ""], ["Print Name and Address", ""], ["", ""],
+                          ["In the presence of - Signature:", ""], ["Print Name and Address", ""], ["", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Describe the service you offer?"]

@@ -140,7 +140,9 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     doc.options = options
     body = pkg.document.find(f"{W}body")
     try:
-        _walk(doc, blocks(body))
+        flow = blocks(body)
+        _walk(doc, flow)
+        _text_box_places(doc, flow)
         found = _corrected(doc, options)
     finally:
         forget_locations()  # the places hold their locators; the tree is not kept
@@ -546,6 +548,48 @@ def _text_box(p: etree._Element) -> str:
     if box is None:
         return ""
     return one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p")))
+
+
+def _empty_text_box(p: etree._Element) -> etree._Element | None:
+    """The first paragraph of the first empty text box ``p`` anchors (Word's own copy, not the
+    older readers' fallback), if any."""
+    box = next(p.iter(f"{W}txbxContent"), None)
+    if box is None or one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p"))):
+        return None
+    return next(box.iter(f"{W}p"), None)
+
+
+def _text_box_places(doc: _Doc, flow: list[etree._Element]) -> None:
+    """Empty text boxes drawn beside a label to write in ("A-2 Registration Number [box]",
+    "Telephone/Mobile" beside the box above it): each the answer place of its label, the paragraph
+    anchoring it or else the nearest one with text (before or after it, past empty ones; the one
+    after when as near), when that is a short label not read already."""
+    paras = [(k, doc.paras[el]) for k, el in enumerate(flow) if el.tag == f"{W}p"]
+    at = {el: n for n, (_, p) in enumerate(paras) for el in [p.el]}
+    taken = {f.anchor for f in doc.found}
+    for n, (_, para) in enumerate(paras):
+        box = _empty_text_box(para.el)
+        if box is None:
+            continue
+        label = para if para.line else _nearest_text(paras, n)
+        if label is None or label.el in taken or label.heading is not None or label.read.boxes:
+            continue
+        if not is_label(label.line) or asks(label.line) or "_" in label.line:
+            continue
+        found = _found(doc, label, label_of(label.line), "a label beside an empty text box")
+        found.text_place, found.existing_answer = paragraph_place(box)
+        taken.add(label.el)
+        doc.found.insert(sum(doc.paras[f.anchor].ordinal < label.ordinal for f in doc.found), found)
+    del at
+
+
+def _nearest_text(paras: list[tuple[int, _Para]], n: int) -> _Para | None:
+    """The nearest paragraph with text around paragraph n (the one after it when as near)."""
+    before = next(((n - k, p) for k in range(n - 1, max(-1, n - 6), -1) if (p := paras[k][1]).line), None)
+    after = next(((k - n, p) for k in range(n + 1, min(len(paras), n + 6)) if (p := paras[k][1]).line), None)
+    if before is None or after is None:
+        return (before or after or (0, None))[1]
+    return after[1] if after[0] <= before[0] else before[1]
 
 
 def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = None) -> int:

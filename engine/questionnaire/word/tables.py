@@ -1099,6 +1099,8 @@ def _signature_block(g: Grid, start: int) -> bool:
         full = [c for c in g.own(r) if c.line]
         if len(g.own(r)) == 1 and len(full) == 1 and not labels:
             continue  # the declaration the block signs
+        if not full and labels and not any(c.boxes or c.controls for c in g.own(r)):
+            continue  # a second line of the one above ("Print Name and Address" over two rows)
         if len(full) != 1 or not is_label(full[0].line) or len(g.own(r)) < 2 or full[0].boxes or full[0].controls:
             return False
         labels += 1
