@@ -474,3 +474,15 @@ def test_a_signature_block_with_an_address_over_two_rows_is_no_question(tmp_path
                           ["In the presence of - Signature:", ""], ["Print Name and Address", ""], ["", ""]]))  # fmt: skip
     q = read(tmp_path, doc)
     assert [x.text for x in q.questions] == ["Describe the service you offer?"]
+
+
+def test_a_y_n_column_filled_in_is_read_back_as_answers(tmp_path):
+    """A submission checklist "Document | Y / N" is read as questions answered in the Y / N column,
+    also once every row is filled in (a returned questionnaire), not taken for a reference table."""
+    rows = [["Document", "Y / N"], ["1. Confirm acceptance of the Terms and Conditions", "Y"],
+            ["2. Confirm you have included one copy of a previous report", "N"],
+            ["3. Confirm you have included copies of the CVs", "Y"]]  # fmt: skip
+    doc = wf.new()
+    wf.add(doc, wf.table(rows, widths=3))  # three grid columns, as the British Council checklist
+    q = read(tmp_path, doc)
+    assert [x.existing_answer for x in q.questions] == ["Y", "N", "Y"]

@@ -96,6 +96,7 @@ _MARK_LABEL = re.compile(
 )
 _EXAMPLE = re.compile(r"\bexample\b.*\bdelete\b|\bplease delete\b|\bsample (?:entry|row)\b", re.I)
 _EXAMPLE_TABLE = re.compile(r"^(?:for )?(?:example|examples|sample|voorbeeld|beispiel|exemple)\s*:?$", re.I)
+_YES_NO_HEAD = re.compile(r"^\s*(?:y|yes|ja|oui)\s*/\s*(?:n|no|nee|nein|non)\b", re.I)
 _FILL_IN = re.compile(r"<\s*fill in\b", re.I)
 _SUB_ITEM = re.compile(r"^\s*[-–•·]\s")
 # the labels of contact fields, the most common form a questionnaire holds (a form answered in full has no blank left)
@@ -426,7 +427,8 @@ def _records(t: _Table, start: int) -> bool:
     filled = [r for r in rows if all(c.line and not c.boxes and not c.controls for c in t.g.own(r))]
     asking = any(asks(c.line) for r in rows for c in t.g.own(r))
     wide = t.g.width >= 3  # a two-column table filled in is a form answered, not a reference
-    wide = wide and not any(_ANSWER_LABEL.search(v) for v in labels.values())  # nor one with an answer column
+    wide = wide and not any(_ANSWER_LABEL.search(v) or _YES_NO_HEAD.match(v) for v in labels.values())  # nor one
+    # with an answer column ("Response", "Y / N")
     if wide and len(rows) >= 3 and len(filled) >= 0.7 * len(rows) and not asking and not _header_asks(t, first):
         return True  # a reference list, filled in (which controls apply at which level): nothing to answer
     if listed and len({v for v in labels.values() if v}) >= 2 and (len(t.g.own(first - 1)) >= 3 or len(empty) >= 3):
@@ -581,6 +583,7 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
         elif (
             _ANSWER_LABEL.search(label)
             and not _QUESTION_HEAD.search(label)  # not "CSP Response Requirements"
+            or _YES_NO_HEAD.match(label)  # "Y / N": the answer written in ("Insert Yes (Y) or No (N) in each box")
             or (cells and placeish >= max(1, 0.6 * len(cells)))
             or (_FIELD.search(label) and not any(is_label(x.line) or asks(x.line) for x in cells if x.line))
         ):
