@@ -61,6 +61,8 @@ class Addresses:
 
     def of(self, locator: str) -> Address | None:
         el = self.resolve(locator.split("#", 1)[0])
+        if el is not None and el.tag == f"{W}sdt" and el.find(f"{W}sdtContent/{W}tc") is not None:
+            el = el.find(f"{W}sdtContent/{W}tc")  # a control wrapping a whole cell: that cell
         while el is not None:
             if el in self.cell:
                 return self.cell[el]
@@ -111,7 +113,8 @@ def placed(q: Questionnaire, where: Addresses) -> list[Placed]:
         text = None
         if x.choice_cell:
             place = q.places[place_key(x.sheet, x.choice_cell)]
-            choice = {a for _, loc in place.options if (a := where.of(loc)) is not None}
+            locators = [loc for _, loc in place.options] or [place.locator]  # a drop-down: the control itself
+            choice = {a for loc in locators if (a := where.of(loc)) is not None}
         if x.text_cell:
             place = q.places[place_key(x.sheet, x.text_cell)]
             text = where.of(place.locator)

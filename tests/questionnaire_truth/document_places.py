@@ -380,6 +380,303 @@ def gcloud(doc: Doc) -> list[dict]:
     return _in_order(items, doc)
 
 
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+YES_NO_LINE = re.compile(r"^Yes\s*/\s*No(\s*/\s*Not Applicable)?$")
+
+CHARNWOOD_RULE = (
+    "Charnwood ITT (a council's tender template), the supplier's questions only, by schedule: (1) in schedules 5 "
+    "'Business Questionnaire', 6 'Legal Obligations' and 7 'Pricing Schedule' (from the banner (a text box) '5 BUSINESS "
+    "QUESTIONNAIRE' to '8 Supporting Information'): a paragraph reading 'Yes/No' (or 'Yes/No/Not Applicable') "
+    "is the answer place of the last non-empty paragraph before it (one question, options Yes / No); a paragraph "
+    "that ends with 'Yes/No' is one question at itself; paragraphs each holding one FORMCHECKBOX beside its "
+    "label, with only empty paragraphs between them, are one choice question (its prompt the last non-empty "
+    "paragraph before them), its choice those paragraphs; a paragraph holding two or more FORMCHECKBOX ('Yes "
+    "No') is one choice question at itself; in the pricing table, the 'Total Costs' row (a label beside a cell "
+    "holding only '£') is one question at that cell; (2) in schedule 8 'Supporting Information': each paragraph "
+    "starting with a question ID ('A-1', 'C-1', 'E-1 -') or with 'Please provide' is one text question; its "
+    "place the first empty text box not taken by the question before (the drawing's own copy, not its VML "
+    "fallback) anchored after the previous "
+    "such paragraph and before the next one, else the question's own paragraph (the response is written after "
+    "it or attached, labelled with its ID); (3) in schedule 9 'Payment Details': each label beside an underscore "
+    "line ('Bank Name____', 'Account Name____', 'Bank Address____', '____ Account No.', 'Postcode____') is one "
+    "text question at its paragraph, and 'Sort Code' one question at the first of the empty text boxes "
+    "anchored in its paragraph; (4) in schedule 15 'Supplier's Contact Information': each empty text box is "
+    "one text question (its label the paragraph it is anchored in, else the next non-empty paragraph), its "
+    "place the box; (5) the supplier checklist 'SCHEDULE HEADING / COMPLETED?': each row under the header is "
+    "one question answered in its empty COMPLETED? cell. Not questions: the buyer's own placeholders ('[Insert "
+    "…]', the timetable, the quality-question titles, the scoring scale), the conditions of tender and of "
+    "contract, notes after a question ('Bidders who answer …'), the list of what a reference includes, the "
+    "example method statements and Option 2 guidance, the component rows of the pricing table (a header over "
+    "empty rows), the signature blocks (the Declaration table, the Form of Tender, the Contract Conditions "
+    "Acceptance, the Articles of Agreement) and the Community Support text."
+)
+
+
+def _body_paragraphs(doc: Doc) -> list[tuple[int, ET.Element]]:
+    """Paragraphs outside tables and text boxes, in order, with their ordinals."""
+    out = []
+    for p, n in doc.para_no.items():
+        a, inside = doc.parent.get(p), False
+        while a is not None:
+            if a.tag in (W + "tbl", W + "txbxContent"):
+                inside = True
+                break
+            a = doc.parent.get(a)
+        if not inside:
+            out.append((n, p))
+    return out
+
+
+def _empty_boxes(doc: Doc, p: ET.Element) -> list[int]:
+    """Ordinals of the first paragraph of each empty text box anchored in ``p`` (not the VML fallback copies)."""
+    out = []
+    for box in p.iter(W + "txbxContent"):
+        a, fallback = doc.parent.get(box), False
+        while a is not None and a is not p:
+            fallback = fallback or a.tag == MC + "Fallback"
+            a = doc.parent.get(a)
+        if not fallback and not text(box):
+            out.append(doc.para_no[next(box.iter(W + "p"))])
+    return out
+
+
+def _schedule(paras: list[tuple[int, ET.Element]], start: str, end: str) -> list[tuple[int, ET.Element]]:
+    """The paragraphs from the schedule's banner (a text box) starting with ``start`` to the banner starting with
+    ``end`` (the table of contents' entries are not banners)."""
+    texts = [text(next(p.iter(W + "txbxContent"), ET.Element("x"))) for _, p in paras]
+    a = next(i for i, x in enumerate(texts) if x.upper().startswith(start.upper()))
+    b = next(i for i, x in enumerate(texts) if i > a and x.upper().startswith(end.upper()))
+    return paras[a:b]
+
+
+def _pass_fail(doc: Doc, paras: list[tuple[int, ET.Element]]) -> list[dict]:
+    items: list[dict] = []
+    last, run = "", None
+    for n, p in paras:
+        line = text(p)
+        boxes = checkboxes(p)
+        if boxes == 1 and line:
+            if run is None:
+                run = {"text": first_words(last), "choice": [], "options": []}
+                items.append(run)
+            run["choice"].append(["p", n])
+            run["options"].append(first_words(line, 4))
+            continue
+        if line:
+            run = None
+        if boxes >= 2:
+            items.append({"text": first_words(last), "choice": [["p", n]], "options": line.split()})
+        elif YES_NO_LINE.match(line):
+            items.append({"text": first_words(last), "answer": ["p", n], "options": ["Yes", "No"]})
+        elif line.endswith("Yes/No"):
+            items.append({"text": first_words(line), "answer": ["p", n], "options": ["Yes", "No"]})
+        if line:
+            last = line
+    return items
+
+
+def _supporting(doc: Doc, paras: list[tuple[int, ET.Element]]) -> list[dict]:
+    asks = [i for i, (_, p) in enumerate(paras) if re.match(r"^([A-F]-\d\b|Please provide)", text(p))]
+    items, taken = [], set()
+    for k, i in enumerate(asks):
+        lo = asks[k - 1] + 1 if k else 0
+        hi = asks[k + 1] if k + 1 < len(asks) else len(paras)
+        boxes = [b for j in range(lo, hi) for b in _empty_boxes(doc, paras[j][1]) if b not in taken]
+        taken.update(boxes[:1])
+        items.append({"text": first_words(text(paras[i][1])), "answer": ["p", boxes[0] if boxes else paras[i][0]]})
+    return items
+
+
+def _payment(doc: Doc, paras: list[tuple[int, ET.Element]]) -> list[dict]:
+    items = []
+    for n, p in paras:
+        line = text(p)
+        for label in re.findall(r"([A-Z][A-Za-z. ]+?)_{5,}|_{5,}\s*([A-Z][A-Za-z. ]+)$", line):
+            items.append({"text": (label[0] or label[1]).strip(), "answer": ["p", n]})
+        if "Sort Code" in line and _empty_boxes(doc, p):
+            items.append({"text": "Sort Code", "answer": ["p", _empty_boxes(doc, p)[0]]})
+    return items
+
+
+def _contacts(doc: Doc, paras: list[tuple[int, ET.Element]]) -> list[dict]:
+    items = []
+    for i, (_, p) in enumerate(paras):
+        for box in _empty_boxes(doc, p):
+            label = text(p) or next((text(q) for _, q in paras[i + 1 :] if text(q)), "")
+            items.append({"text": first_words(label), "answer": ["p", box]})
+    return items
+
+
+def _charnwood_tables(doc: Doc) -> list[dict]:
+    items: list[dict] = []
+    for t in range(len(doc.tables)):
+        grid = [doc.cells(tr) for tr in doc.rows(t)]
+        heads = [[text(c) for c in row] for row in grid]
+        if heads and heads[0] == ["SCHEDULE HEADING", "COMPLETED?"]:
+            items += [{"text": first_words(row[0]), "answer": [t, r, 1]} for r, row in enumerate(heads[1:], 1)]
+        for r, row in enumerate(heads):
+            if len(row) == 2 and row[0].startswith("Total Costs") and row[1] == "£":
+                items.append({"text": first_words(row[0]), "answer": [t, r, 1]})
+    return items
+
+
+def charnwood(doc: Doc) -> list[dict]:
+    paras = _body_paragraphs(doc)
+    items = _pass_fail(doc, _schedule(paras, "5 BUSINESS QUESTIONNAIRE", "8 Supporting Information"))
+    items += _supporting(doc, _schedule(paras, "8 Supporting Information", "9 Payment Details"))
+    items += _payment(doc, _schedule(paras, "9 Payment Details", "10 Declaration"))
+    items += _contacts(doc, _schedule(paras, "15 Supplier", "16 Community Support"))
+    return _in_order(items + _charnwood_tables(doc), doc)
+
+
+FEDRAMP4_RULE = (
+    "FedRAMP Rev 4 Low SSP (content controls), as the CSP fills it: (1) control sections: in each table titled "
+    "'<ID> | Control Summary Information', the 'Responsible Role:' row and each 'Parameter …:' row is a text "
+    "question answered in its cell, the 'Implementation Status' and 'Control Origination' rows one choice each "
+    "(their boxes in that cell); in each table titled '<ID> What is the solution and how is it implemented?', "
+    "each row below the title is a text question answered in its last cell; (2) label tables: a row whose only "
+    "non-empty cells are a label and, after it, a placeholder ('<Enter Name>', 'Choose level.', 'Click here to "
+    "enter text.', 'Enter …', a content control showing its placeholder or its own name) is one question at the placeholder's cell "
+    "(a choice when that cell holds a drop-down or combo box); a table of two rows, labels over a row of "
+    "placeholders only, is one question per column; a row 'Select One | <question>? …' is one choice at its first "
+    "cell; (3) box tables: the rows of a table whose one cell holds a lone checkbox control (or a lone '☐') beside a label are "
+    "one choice (options the labels), its text place the cell of those rows holding a control that shows its "
+    "placeholder ('Other | Explain: Click here to enter text.'); (4) paragraphs outside tables: a paragraph "
+    "holding a drop-down or combo-box control that shows its placeholder ('The digital identity level is Choose "
+    "an item.') is one choice at itself; a paragraph holding '<number>' placeholders is one text question "
+    "at itself; 'Instruction: In the space that follows, describe …' is one text question at itself. Not "
+    "questions: lists of records (rows with three or more cells of placeholders: revision history, information "
+    "types, leveraged authorizations, roles, ports, interconnections, references, attachments' file names, "
+    "information types with impact levels), the approvals table (rows 'Name | … | Date | …', 'Title', 'Cloud "
+    "Service Provider'), the filled example and reference tables, the cloud-model decision table 'Question "
+    "(Yes/No) | Conclusion' (its answers are recorded in the service-layer boxes), text inside a sentence that "
+    "names the system ('Enter Information System Abbreviation')."
+)
+
+PLACEHOLDER = re.compile(r"^(<[^<>]+>\.?|(Choose|Select|Click here|Enter)\b.*)$")
+
+
+def _controls(doc: Doc, cell: ET.Element) -> list[ET.Element]:
+    """Content controls inside ``cell`` or wrapping it."""
+    out = list(cell.iter(W + "sdt"))
+    a = doc.parent.get(cell)
+    while a is not None and a.tag != W + "tbl":
+        if a.tag == W + "sdt":
+            out.append(a)
+        a = doc.parent.get(a)
+    return out
+
+
+def _is_placeholder(doc: Doc, cell: ET.Element) -> bool:
+    line = text(cell)
+    if not line or checkboxes(cell):
+        return False
+    if PLACEHOLDER.match(line):
+        return True
+    for c in _controls(doc, cell):  # a control showing its placeholder, or its own name (its alias)
+        alias = c.find(f"{W}sdtPr/{W}alias")
+        if c.find(f"{W}sdtPr/{W}showingPlcHdr") is not None and text(c) == line:
+            return True
+        if alias is not None and text(c) == line == " ".join(alias.get(W + "val", "").split()):
+            return True
+    return False
+
+
+def _drop_down(doc: Doc, cell: ET.Element) -> bool:
+    return any(
+        c.find(f"{W}sdtPr/{W}dropDownList") is not None or c.find(f"{W}sdtPr/{W}comboBox") is not None
+        for c in _controls(doc, cell)
+    )
+
+
+def _place(doc: Doc, cell: ET.Element, at: list) -> dict:
+    return {"choice": [at]} if _drop_down(doc, cell) else {"answer": at}
+
+
+def _control_table(t: int, heads: list[list[str]]) -> list[dict]:
+    items: list[dict] = []
+    title = " ".join(heads[0]) if heads else ""
+    if title.endswith("Control Summary Information"):
+        for r, row in enumerate(heads[1:], 1):
+            line = " ".join(row)
+            if line.startswith(("Implementation Status", "Control Origination")):
+                items.append({"text": first_words(line), "choice": [[t, r, 0]]})
+            elif line.startswith(("Responsible Role", "Parameter")):
+                items.append({"text": first_words(line), "answer": [t, r, 0]})
+    elif title.endswith("What is the solution and how is it implemented?"):
+        for r, row in enumerate(heads[1:], 1):
+            items.append({"text": first_words(title.split()[0] + " " + row[0]), "answer": [t, r, len(row) - 1]})
+    return items
+
+
+def _raw(el: ET.Element) -> str:
+    return "".join(x.text or "" for x in el.iter(W + "t")).strip()
+
+
+def _box_rows(doc: Doc, t: int, grid: list[list[ET.Element]]) -> list[dict]:
+    group: dict | None = None
+    items = []
+    for r, cells in enumerate(grid):
+        lone = [i for i, c in enumerate(cells) if checkboxes(c) == 1 and not text(c) or _raw(c) == "\u2610"]
+        label = next((text(c) for c in cells if text(c)), "")
+        if len(lone) != 1 or not label:
+            group = None
+            continue
+        if group is None:
+            group = {"text": first_words(text(grid[0][0]) if r == 1 else label), "choice": [], "options": []}
+            items.append(group)
+        group["choice"].append([t, r, lone[0]])
+        group["options"].append(first_words(label, 4))
+        for i, c in enumerate(cells):
+            if any(x.find(f"{W}sdtPr/{W}showingPlcHdr") is not None for x in _controls(doc, c)):
+                group["answer"] = [t, r, i]
+    return items
+
+
+def _label_rows(doc: Doc, t: int, grid: list[list[ET.Element]]) -> list[dict]:
+    items = []
+    if len(grid) == 2 and all(text(c) and not _is_placeholder(doc, c) for c in grid[0]):
+        if len(grid[1]) == len(grid[0]) and all(_is_placeholder(doc, c) for c in grid[1]):
+            return [{"text": text(h), **_place(doc, c, [t, 1, i])} for i, (h, c) in enumerate(zip(grid[0], grid[1]))]
+    for r, cells in enumerate(grid):
+        full = [i for i, c in enumerate(cells) if text(c)]
+        if len(full) != 2:
+            continue
+        a, b = (cells[i] for i in full)
+        if _is_placeholder(doc, b) and not _is_placeholder(doc, a):
+            items.append({"text": first_words(text(a)), **_place(doc, b, [t, r, full[1]])})
+        elif _is_placeholder(doc, a) and "?" in text(b):
+            items.append({"text": first_words(text(b)), **_place(doc, a, [t, r, full[0]])})
+    return items
+
+
+def _fedramp4_paragraphs(doc: Doc) -> list[dict]:
+    items = []
+    for n, p in _body_paragraphs(doc):
+        line = text(p)
+        shows = [x for x in p.iter(W + "sdt") if x.find(f"{W}sdtPr/{W}showingPlcHdr") is not None]
+        if any(
+            x.find(f"{W}sdtPr/{W}dropDownList") is not None or x.find(f"{W}sdtPr/{W}comboBox") is not None
+            for x in shows
+        ):
+            items.append({"text": first_words(line), "choice": [["p", n]]})
+        elif "<number>" in line or line.startswith("Instruction: In the space that follows"):
+            items.append({"text": first_words(line), "answer": ["p", n]})
+    return items
+
+
+def fedramp4(doc: Doc) -> list[dict]:
+    items: list[dict] = []
+    for t in range(len(doc.tables)):
+        grid = [doc.cells(tr) for tr in doc.rows(t)]
+        heads = [[text(c) for c in row] for row in grid]
+        found = _control_table(t, heads)
+        if not found and not any(len(row) == 4 and row[0] == "Name" and row[2] == "Date" for row in heads):
+            found = _box_rows(doc, t, grid) or _label_rows(doc, t, grid)
+        items += found
+    return _in_order(items + _fedramp4_paragraphs(doc), doc)
+
+
 def _in_order(items: list[dict], doc: Doc) -> list[dict]:
     def key(q: dict) -> tuple:
         at = (q.get("choice") or [q.get("answer")])[0]
@@ -398,6 +695,8 @@ FILES = {
     "docx/gsa_aed_cop_pdf_accessibility_test_checklist.docx": (GSA_RULE, gsa),
     "docx/uk_british_council_rfp_annex2_supplier_response.docx": (BC_RULE, british_council),
     "docx/uk_ccs_g-cloud_15_quality_questionnaire.docx": (GCLOUD_RULE, gcloud),
+    "docx/uk_charnwood_borough_council_itt_services_template.docx": (CHARNWOOD_RULE, charnwood),
+    "docx/fedramp_ssp_rev4_low_baseline_template_content_controls.docx": (FEDRAMP4_RULE, fedramp4),
 }
 
 

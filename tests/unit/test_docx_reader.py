@@ -347,3 +347,155 @@ def test_qualifiers_the_document_states_govern_its_questions(tmp_path):
         **{key: True for key in sign.governs},
     }
     assert off[phi.governs[0]].reason == "not required (1.1 = No)"
+
+
+def test_a_dropdown_control_in_a_table_cell_is_a_choice(tmp_path):
+    """A content-control drop-down in a table's answer cell is the row's choice (its items the options),
+    not a text cell the answer would be typed into beside the control."""
+    doc = wf.new()
+    level = wf.para(wf.sdt_dropdown("conf", ["Low", "Moderate", "High"]))
+    wf.add(doc, wf.table([["Question", "Response"], ["What is the confidentiality level of the data?", level],
+                          ["Describe the boundary.", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    level = by_text(q, "confidentiality level")
+    choice, text = places(q, level)
+    assert level.choices == ("Low", "Moderate", "High") and text is None
+    assert choice.kind is PlaceKind.CONTENT_CONTROL and choice.control == "dropdown"
+    assert places(q, by_text(q, "boundary"))[1].kind is PlaceKind.TABLE_CELL  # a text cell stays one
+
+
+def test_a_requirement_table_of_one_row_is_read_under_its_header(tmp_path):
+    """A table titled over "ID | % | Requirement" with one row ("CO01 | 40% | Please complete Annex 3"):
+    the row is a requirement to answer, not a second header row, even though it does not ask."""
+    doc = wf.new()
+    table = wf.table(
+        [["gs2:ID", "%", "Requirement"], ["gs2:CO01", "40%", "Please complete Annex 3 (Pricing Approach)"]]
+    )
+    title = '<w:tr><w:tc><w:tcPr><w:gridSpan w:val="4"/></w:tcPr><w:p><w:r><w:t>Commercial – 40%</w:t></w:r></w:p></w:tc></w:tr>'
+    wf.add(doc, table.replace("</w:tblGrid>", "</w:tblGrid>" + title, 1))
+    q = read(tmp_path, doc)
+    assert [(x.id, x.text) for x in q.questions] == [("CO01", "Please complete Annex 3 (Pricing Approach)")]
+
+
+def test_numbered_instructions_and_a_signature_block_are_no_questions(tmp_path):
+    """Numbered items under "Instructions" tell how to fill the document in; a table of "Supplier: /
+    Date: / Name (print): / Position: / Signature:" beside empty cells is the signatory's block."""
+    doc = wf.new()
+    doc.add_paragraph("Instructions")
+    doc.add_paragraph("Provide Company Name and Contact details above.", style="List Number")
+    doc.add_paragraph("Complete Part 1 ensuring all answers are inserted in the space below.", style="List Number")
+    doc.add_paragraph("Part 1")
+    doc.add_paragraph("Describe your approach to data retention.", style="List Number")
+    wf.add(doc, wf.table([["Supplier:", ""], ["Date:", ""], ["Name (print):", ""], ["Position:", ""],
+                          ["Signature:", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Describe your approach to data retention."]
+    assert any("signature block" in n for n in q.notes)
+
+
+def test_typed_numbers_yes_no_lines_and_a_run_of_answers_to_pick(tmp_path):
+    """A council's pass/fail questionnaire: questions numbered by hand ("3.1 Do you …?", "C-1 Please
+    provide …"), a "Yes/No" line under a question (its answer place, the options it lists no answer),
+    "… Yes/No" closing the question's own line, and boxes "Yes …" / "No …" on lines apart (one pick)."""
+    doc = wf.new()
+    doc.add_paragraph("3.1 Do you have an environmental policy? If so please provide a copy")
+    doc.add_paragraph("Yes/No/Not Applicable")
+    doc.add_paragraph("Bidders who answer 'No' will fail.")
+    doc.add_paragraph("Please confirm if your organisation has an annual turnover of £36m or more Yes/No")
+    doc.add_paragraph("2.1 Please confirm that your organisation has the required level of cover")
+    wf.add(doc, wf.para(wf.formcheckbox(), wf.text(" Yes have levels of cover already")))
+    doc.add_paragraph("")
+    wf.add(doc, wf.para(wf.formcheckbox(), wf.text(" No have not got cover")))
+    doc.add_paragraph("C-1 Please provide details of your previous experience, labelled as C-1.")
+    q = read(tmp_path, doc)
+    assert [x.text[:24] for x in q.questions] == ["3.1 Do you have an envir", "Please confirm if your o",
+                                                  "2.1 Please confirm that ", "C-1 Please provide detai"]  # fmt: skip
+    env, turnover, cover, c1 = q.questions
+    assert places(q, env)[1].kind is PlaceKind.PARAGRAPH and env.existing_answer is None
+    assert places(q, turnover)[1].kind is PlaceKind.AFTER_LABEL
+    assert cover.choices == ("Yes have levels of cover already", "No have not got cover")
+    assert places(q, c1)[1].kind is PlaceKind.NEW_PARAGRAPH
+
+
+def test_a_table_shown_as_an_example_is_no_question(tmp_path):
+    """A table right after "Example:" shows how to fill in the one below it: not questions (a note
+    says so); the table to fill in is read."""
+    doc = wf.new()
+    doc.add_paragraph("Example:")
+    wf.add(doc, wf.table([["Information Type", "NIST Identifier"], ["System Development", "C.3.5.1"]]))
+    doc.add_paragraph("Table 2-2. Sensitivity Categorization of Information Types")
+    wf.add(doc, wf.table([["Question", "Response"], ["Which information types does the system process?", ""]]))
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Which information types does the system process?"]
+    assert any("follows 'Example:'" in n for n in q.notes)
+
+
+def test_a_column_headed_by_a_short_question_and_a_list_of_the_authors_prompts(tmp_path):
+    """ "SCHEDULE HEADING | COMPLETED?" is a header (a column's heading asked of every row), so each
+    schedule is a row to answer; "[Insert Aim]" under "[Insert Contract Length …]" is the author's
+    list of prompts, not a question each."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["SCHEDULE HEADING", "COMPLETED?"], ["Schedule 5 – Business Questionnaire", ""],
+                          ["Schedule 6 – Legal Obligations", ""]]))  # fmt: skip
+    doc.add_paragraph("[Insert Contract Length and intended Start Date]")
+    doc.add_paragraph("[Insert Aim]")
+    doc.add_paragraph("[Insert Timetable]")
+    q = read(tmp_path, doc)
+    assert [x.text.split(": ")[-1] for x in q.questions] == ["Schedule 5 – Business Questionnaire",
+                                                   "Schedule 6 – Legal Obligations"]  # fmt: skip
+
+
+def _text_box(text: str = "") -> str:
+    """A run anchoring a text box (Word's drawing, its older readers' VML copy left out)."""
+    inner = wf.para(wf.text(text)) if text else "<w:p/>"
+    return (
+        '<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice '
+        'Requires="wps"><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/'
+        'wordprocessingDrawing"><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+        '<a:graphicData><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">'
+        f"<wps:txbx><w:txbxContent>{inner}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic>"
+        "</wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>"
+    )
+
+
+def test_a_label_beside_an_empty_text_box_is_answered_in_the_box(tmp_path):
+    """ "A-2 Registration Number" anchoring an empty text box, "Telephone/Mobile" under an empty
+    paragraph anchoring one: each a question answered in its box; a text box holding text (a
+    banner) is no place; the export writes into the box and passes the no-other-change check."""
+    from engine.questionnaire.export import CellWrite, export
+
+    doc = wf.new()
+    wf.add(doc, wf.para(_text_box("5 BUSINESS QUESTIONNAIRE")))
+    wf.add(doc, wf.para(wf.text("A-2 Registration Number"), _text_box()))
+    doc.add_paragraph("")
+    wf.add(doc, wf.para(_text_box()))
+    doc.add_paragraph("Telephone/Mobile")
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["A-2 Registration Number", "Telephone/Mobile"]
+    assert all(places(q, x)[1].kind is PlaceKind.PARAGRAPH for x in q.questions)
+    x = q.questions[0]
+    out = export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.text_cell, "01234567")], q)
+    assert "01234567" in wf.docx.Document(str(out)).element.xml
+
+
+def test_a_signature_block_with_an_address_over_two_rows_is_no_question(tmp_path):
+    """ "SIGNED for and on behalf of the Supplier / Print Name and Address" over an empty second row
+    for the address: still the signatory's block."""
+    doc = wf.new()
+    doc.add_paragraph("Describe the service you offer?", style="List Number")
+    wf.add(doc, wf.table([["SIGNED for and on behalf of the Supplier", ""], ["Print Name and Address", ""], ["", ""],
+                          ["In the presence of - Signature:", ""], ["Print Name and Address", ""], ["", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Describe the service you offer?"]
+
+
+def test_a_y_n_column_filled_in_is_read_back_as_answers(tmp_path):
+    """A submission checklist "Document | Y / N" is read as questions answered in the Y / N column,
+    also once every row is filled in (a returned questionnaire), not taken for a reference table."""
+    rows = [["Document", "Y / N"], ["1. Confirm acceptance of the Terms and Conditions", "Y"],
+            ["2. Confirm you have included one copy of a previous report", "N"],
+            ["3. Confirm you have included copies of the CVs", "Y"]]  # fmt: skip
+    doc = wf.new()
+    wf.add(doc, wf.table(rows, widths=3))  # three grid columns, as the British Council checklist
+    q = read(tmp_path, doc)
+    assert [x.existing_answer for x in q.questions] == ["Y", "N", "Y"]

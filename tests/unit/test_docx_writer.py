@@ -184,3 +184,43 @@ def test_short_answers_read_back_as_answers_and_the_questions_unchanged(tmp_path
     again = read_questionnaire(export(q.path, tmp_path / "answered.docx", writes, q))
     assert [(x.id, x.text) for x in again.questions] == [(x.id, x.text) for x in q.questions]
     assert {x.id: x.existing_answer for x in again.questions} == answers
+
+
+def test_a_yes_no_column_cell_without_a_paragraph_takes_its_mark(tmp_path):
+    """A Yes / No column whose empty cell holds no paragraph at all (Word accepts it) gets its "X" in a
+    paragraph the export adds to that cell, and the check accepts it as the answer place's change."""
+    doc = wf.new()
+    bare = '<w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>'
+    wf.add(doc, wf.table([["Question", "Yes", "No"], ["Is MFA enforced for administrators?", bare, bare]]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    x = q_of(q, "MFA")
+    out = export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.choice_cell, "No")], q)
+    row = list(body_xml(out).iter(f"{W}tr"))[1]
+    assert ["".join(tc.itertext()) for tc in row.iter(f"{W}tc")] == ["Is MFA enforced for administrators?", "", "X"]
+    assert read_questionnaire(out).questions[0].existing_choice == "No"
+
+
+def test_the_check_raises_no_warning_on_a_legacy_field(tmp_path):
+    """The no-other-change check climbs from a legacy field to its paragraph without testing an lxml
+    element's truth value (a FutureWarning, and the wrong element when the paragraph has no children)."""
+    import warnings
+
+    q = questionnaire(tmp_path)
+    x = q_of(q, "System owner")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.text_cell, "Jane Roe")], q)
+
+
+def test_a_dropdown_in_a_table_cell_takes_one_of_its_items(tmp_path):
+    """A drop-down content control in a table's answer cell is written as the pick (the control's
+    shown item), read back as the existing choice; nothing typed beside it."""
+    doc = wf.new()
+    level = wf.para(wf.sdt_dropdown("conf", ["Low", "Moderate", "High"]))
+    wf.add(doc, wf.table([["Question", "Response"], ["What is the confidentiality level of the data?", level]]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    x = q_of(q, "confidentiality level")
+    out = export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.choice_cell, "Moderate")], q)
+    cell = list(body_xml(out).iter(f"{W}tc"))[-1]
+    assert "".join(cell.itertext()) == "Moderate"
+    assert read_questionnaire(out).questions[0].existing_choice == "Moderate"

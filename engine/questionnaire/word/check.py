@@ -72,7 +72,8 @@ def _regions(root: etree._Element, places: list[AnswerPlace]) -> tuple[set, set]
                 anchors.add(el)
                 continue
             if el.tag == f"{W}ffData":  # a legacy field: its paragraph's runs change
-                el = _ancestor(el, f"{W}p") or el
+                p = _ancestor(el, f"{W}p")
+                el = p if p is not None else el
             elif el.tag == f"{W}p" and place.control == "list glyph":
                 el = el.find(f"{W}pPr") if el.find(f"{W}pPr") is not None else el
             regions.add(el)
@@ -149,7 +150,8 @@ def _same_start(written: etree._Element, original: etree._Element) -> bool:
 
 
 def _differs(el: etree._Element, ordinals: dict, source: Path, added: bool = False) -> None:
-    p = el if el.tag == f"{W}p" else (_ancestor(el, f"{W}p") or next(el.iter(f"{W}p"), None))
+    p = el if el.tag == f"{W}p" else _ancestor(el, f"{W}p")
+    p = p if p is not None else next(el.iter(f"{W}p"), None)
     where = "the document"
     if p is not None and p in ordinals:
         words = one_line("".join(t.text or "" for t in p.iter(f"{W}t")))[:60]

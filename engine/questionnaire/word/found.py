@@ -56,8 +56,12 @@ def asks(text: str) -> bool:
         return False
     if "?" in text or asks_by_mark(text):  # "？", "…ですか。" too
         return True
+    text = _NUMBER_FIRST.sub("", text, count=1)  # "C-1 Please provide …", "1.5 Has your organisation …"
     words = len(text.split())
     return (bool(_ASKING.match(text)) or bool(_INTERROGATIVE.match(text)) and words >= 6) and words >= 4
+
+
+_NUMBER_FIRST = re.compile(LEADING_ID.pattern + r"(?:[-–—:.)]\s+)?")
 
 
 def is_label(text: str) -> bool:

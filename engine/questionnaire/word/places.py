@@ -20,6 +20,7 @@ from engine.questionnaire.word.xmltree import (
     W,
     clean,
     is_blank,
+    list_items,
     locator,
     one_line,
     read_inline,
@@ -93,6 +94,27 @@ def cell_place(cell: Cell, prompts: int = 0, note: str = "") -> tuple[AnswerPlac
     return AnswerPlace(PlaceKind.TABLE_CELL, locator(cell.el), note=note), (None if is_blank(existing) else existing)
 
 
+def cell_choice(cell: Cell) -> tuple[AnswerPlace, str | None, tuple[str, ...]] | None:
+    """A cell whose one place is a drop-down (a content control's list, inline or wrapping the cell or
+    its paragraphs, or a FORMDROPDOWN): its place, the item it shows, its items. None when the cell
+    holds no drop-down, more than one, or a text control beside it."""
+    picks = [c for c in cell.controls if c.kind in CHOICE_CONTROLS and c.items]
+    if any(c.kind in TEXT_CONTROLS or c.kind == "FORMTEXT" for c in cell.controls) or cell.boxes:
+        return None
+    if not picks:
+        wrapper = cell.cell_control()
+        wrapper = wrapper if wrapper is not None else cell.block_control()
+        pr = wrapper.find(f"{W}sdtPr") if wrapper is not None else None
+        if pr is None or sdt_kind(wrapper) != "dropdown" or not list_items(pr):
+            return None
+        shown = pr.find(f"{W}showingPlcHdr") is not None
+        picks = [Control("dropdown", wrapper, cell.text, list_items(pr), placeholder=shown)]
+    if len(picks) != 1:
+        return None
+    place, existing = control_place(picks[0])
+    return place, existing, picks[0].items
+
+
 def paragraph_place(p: etree._Element, note: str = "") -> tuple[AnswerPlace, str | None]:
     """An empty paragraph (or one holding only an underscore line or a placeholder) for the answer."""
     text = read_inline(p).text
@@ -122,6 +144,7 @@ def label_of(text: str) -> str:
 __all__ = [
     "after_label_place",
     "boxes_place",
+    "cell_choice",
     "cell_place",
     "column_marks_place",
     "control_place",

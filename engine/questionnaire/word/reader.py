@@ -49,6 +49,7 @@ from engine.questionnaire.word.found import LEADING_ID, Found, asks, ends_with_c
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
+    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -139,7 +140,9 @@ def read_docx(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire
     doc.options = options
     body = pkg.document.find(f"{W}body")
     try:
-        _walk(doc, blocks(body))
+        flow = blocks(body)
+        _walk(doc, flow)
+        _text_box_places(doc, flow)
         found = _corrected(doc, options)
     finally:
         forget_locations()  # the places hold their locators; the tree is not kept
@@ -279,7 +282,7 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         taken = _label_over_blank(doc, para, flow, i)
         if taken:
             return taken
-    if asks(para.line):
+    if asks(para.line) and not _instruction_item(doc, flow, i):
         return _question(doc, flow, i)
     if states_skip(para.line):
         _skip_instruction(doc, para)
@@ -315,6 +318,9 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         before = _previous_paragraph(doc, flow, i)
         if before is None or any(f.anchor is before.el for f in doc.found):
             return None
+        m_before = _PROMPT_TAIL.search(before.line)
+        if m_before is not None and not before.line[: m_before.start()].strip():
+            return i + 1  # "[Insert Aim]" under "[Insert Contract Length …]": a list of the author's own prompts
         found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)
@@ -340,6 +346,25 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
     found.text_place, _ = new_paragraph_place(para.el, "a new paragraph after the question (its prompt kept)")
     doc.found.append(found)
     return i + 1
+
+
+def _instruction_item(doc: _Doc, flow: list[etree._Element], i: int) -> bool:
+    """An item of a list introduced by "Instructions" (or "Guidance", "Note"; a paragraph or the
+    heading of its section): how to fill the document in ("Provide Company Name and Contact
+    details above."), not a question of it."""
+    para = doc.paras[flow[i]]
+    if para.mark is None and para.list_id is None:
+        return False
+    if doc.section and is_instruction(doc.section[-1]):
+        return True
+    for j in range(i - 1, -1, -1):
+        if flow[j].tag != f"{W}p":
+            return False
+        before = doc.paras[flow[j]]
+        if not before.line or before.list_id is not None and before.list_id == para.list_id:
+            continue  # an empty line or an item of the same list
+        return is_instruction(before.line)
+    return False
 
 
 def _previous_paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> _Para | None:
@@ -453,11 +478,18 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         return i + 1
     run = [i]
     j = i + 1
-    while j < len(flow) and flow[j].tag == f"{W}p" and len(doc.paras[flow[j]].read.boxes) == 1:
-        run.append(j)
-        j += 1
+    while j < len(flow) and flow[j].tag == f"{W}p":
+        k = j
+        while k < len(flow) - 1 and flow[k].tag == f"{W}p" and not doc.paras[flow[k]].line:
+            k += 1  # empty lines between the options
+        if flow[k].tag != f"{W}p" or len(doc.paras[flow[k]].read.boxes) != 1:
+            break
+        run.append(k)
+        j = k + 1
     prompt = _previous_text(doc, flow, i)
-    if prompt and _ONE.search(prompt) and len(run) >= 2:
+    labels = [doc.paras[flow[k]].read.boxes[0].label for k in run]
+    answers = len(run) >= 2 and _YES.match(labels[0]) and any(_NO.match(x) for x in labels[1:])
+    if prompt and (_ONE.search(prompt) or answers) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …": one pick
         items = [doc.paras[flow[k]].read.boxes[0] for k in run]
         found = _found(doc, para, prompt, "a run of boxes under a prompt")
         found.choice_place, found.existing_choice = boxes_place(items)
@@ -478,6 +510,20 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         found.choices = ("Yes", "No")
         doc.found.append(found)
     return j
+
+
+def _answers_below(doc: _Doc, flow: list[etree._Element], j: int) -> bool:
+    """The next line (past empty ones) is a box whose label answers Yes ("☐ Yes I have a Statement")."""
+    while j < len(flow) and flow[j].tag == f"{W}p" and not doc.paras[flow[j]].line:
+        j += 1
+    if j >= len(flow) or flow[j].tag != f"{W}p":
+        return False
+    boxes = doc.paras[flow[j]].read.boxes
+    return len(boxes) == 1 and bool(_YES.match(boxes[0].label or ""))
+
+
+_YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si)\b", re.I)
+_NO = re.compile(r"^\s*(?:no|nee|nein|non)\b", re.I)
 
 
 def _first_box(inline: Inline) -> int:
@@ -504,11 +550,55 @@ def _text_box(p: etree._Element) -> str:
     return one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p")))
 
 
+def _empty_text_box(p: etree._Element) -> etree._Element | None:
+    """The first paragraph of the first empty text box ``p`` anchors (Word's own copy, not the
+    older readers' fallback), if any."""
+    box = next(p.iter(f"{W}txbxContent"), None)
+    if box is None or one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p"))):
+        return None
+    return next(box.iter(f"{W}p"), None)
+
+
+def _text_box_places(doc: _Doc, flow: list[etree._Element]) -> None:
+    """Empty text boxes drawn beside a label to write in ("A-2 Registration Number [box]",
+    "Telephone/Mobile" beside the box above it): each the answer place of its label, the paragraph
+    anchoring it or else the nearest one with text (before or after it, past empty ones; the one
+    after when as near), when that is a short label not read already."""
+    paras = [(k, doc.paras[el]) for k, el in enumerate(flow) if el.tag == f"{W}p"]
+    at = {el: n for n, (_, p) in enumerate(paras) for el in [p.el]}
+    taken = {f.anchor for f in doc.found}
+    for n, (_, para) in enumerate(paras):
+        box = _empty_text_box(para.el)
+        if box is None:
+            continue
+        label = para if para.line else _nearest_text(paras, n)
+        if label is None or label.el in taken or label.heading is not None or label.read.boxes:
+            continue
+        if not is_label(label.line) or asks(label.line) or "_" in label.line:
+            continue
+        found = _found(doc, label, label_of(label.line), "a label beside an empty text box")
+        found.text_place, found.existing_answer = paragraph_place(box)
+        taken.add(label.el)
+        doc.found.insert(sum(doc.paras[f.anchor].ordinal < label.ordinal for f in doc.found), found)
+    del at
+
+
+def _nearest_text(paras: list[tuple[int, _Para]], n: int) -> _Para | None:
+    """The nearest paragraph with text around paragraph n (the one after it when as near)."""
+    before = next(((n - k, p) for k in range(n - 1, max(-1, n - 6), -1) if (p := paras[k][1]).line), None)
+    after = next(((k - n, p) for k in range(n + 1, min(len(paras), n + 6)) if (p := paras[k][1]).line), None)
+    if before is None or after is None:
+        return (before or after or (0, None))[1]
+    return after[1] if after[0] <= before[0] else before[1]
+
+
 def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = None) -> int:
     """A paragraph that asks (or ``text``, the question its text box holds): its items, its place
     (a one-cell table, a content control, blank paragraphs) or a new paragraph; only a numbered
     one is a question without any of these."""
     para = doc.paras[flow[i]]
+    if text is None and _answers_below(doc, flow, i + 1):
+        return i + 1  # the prompt of the boxes below ("☐ Yes I have … / ☐ No …"): read with them
     found = _found(doc, para, text or para.line, "a paragraph that asks")
     j = i + 1
     items: list[_Para] = []
@@ -530,7 +620,10 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.found.append(found)
         return j + 1
     place = _place_after(doc, flow, j, spaced=spaced)
-    if place is None and para.mark is None and not items and not spaced:
+    if place is None and _OPTIONS_TAIL.search(para.line):  # "… an annual turnover of £36m or more Yes/No"
+        place = after_label_place(para.el, para.line), []
+    numbered = para.mark is not None or bool(LEADING_ID.match(para.line))  # "3.1 Do you have …?": typed numbers
+    if place is None and not numbered and not items and not spaced:
         return i + 1  # prose that asks, not a question
     if place is None:
         found.text_place, _ = new_paragraph_place(last, NO_SPACE)
@@ -578,6 +671,10 @@ def _place_after(
 
         placeholder = sdt.find(f"{W}sdtPr/{W}showingPlcHdr") is not None or is_blank(text)
         return control_place(Control(sdt_kind(sdt), sdt, text, placeholder=placeholder)), paras
+    if el.tag == f"{W}p" and _OPTIONS_LINE.match(doc.paras[el].line):  # "Yes/No" under the question: its place
+        line = doc.paras[el].line  # (one option alone: the answer an export wrote there)
+        existing = line if "/" not in line else None
+        return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note="in place of the options it lists"), existing), [el]
     blanks = []
     for el in flow[j:]:
         if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
@@ -586,6 +683,12 @@ def _place_after(
     if len(blanks) >= 2 or blanks and spaced:
         return paragraph_place(blanks[0]), blanks[:1]
     return None
+
+
+# a line listing the options to write ("Yes/No", "Yes / No / Not Applicable", "Ja/Nee"): the answer's place
+_OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non)"
+_OPTIONS_LINE = re.compile(rf"^\s*{_OPTIONS}(?:\s*/\s*{_OPTIONS}){{0,3}}\s*\.?$", re.I)
+_OPTIONS_TAIL = re.compile(r"\s(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)\s*\.?$", re.I)
 
 
 def _block_control(p: etree._Element) -> etree._Element | None:

@@ -47,6 +47,7 @@ from engine.questionnaire.word.places import (
     MARKS,
     after_label_place,
     boxes_place,
+    cell_choice,
     cell_place,
     column_marks_place,
     control_place,
@@ -94,6 +95,8 @@ _MARK_LABEL = re.compile(
     re.I,
 )
 _EXAMPLE = re.compile(r"\bexample\b.*\bdelete\b|\bplease delete\b|\bsample (?:entry|row)\b", re.I)
+_EXAMPLE_TABLE = re.compile(r"^(?:for )?(?:example|examples|sample|voorbeeld|beispiel|exemple)\s*:?$", re.I)
+_YES_NO_HEAD = re.compile(r"^\s*(?:y|yes|ja|oui)\s*/\s*(?:n|no|nee|nein|non)\b", re.I)
 _FILL_IN = re.compile(r"<\s*fill in\b", re.I)
 _SUB_ITEM = re.compile(r"^\s*[-–•·]\s")
 # the labels of contact fields, the most common form a questionnaire holds (a form answered in full has no blank left)
@@ -146,6 +149,9 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
     t = _Table(g, ctx)
     start = _title_rows(t)
     if _document_control(t):
+        return []
+    if _EXAMPLE_TABLE.match(one_line(ctx.before)):  # "Example:" over a table filled in as an example
+        ctx.notes.append(f"table {ctx.index + 1} follows 'Example:': an example, not questions")
         return []
     corrected = any(c.table == ctx.index for c in ctx.corrections)  # read by its columns, as the responder says
     shapes = (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form)
@@ -227,7 +233,10 @@ def _labels_row(t: _Table, r: int) -> bool:
     texts = [c for c in own if c.line]
     if len(own) < 2 or len(texts) < max(2, len(own) - 1):
         return False
-    return all(_kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and not asks(c.line) for c in own)
+    return all(
+        _kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and (not asks(c.line) or len(c.line.split()) <= 2)
+        for c in own
+    )  # "COMPLETED?", "Included?": a column's heading asked of every row
 
 
 def _header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
@@ -247,7 +256,8 @@ def _header(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
         for c in range(cell.col, cell.col + cell.span):
             labels[c] = cell.origin.line
     spans = any(cell.span > 1 and cell.line for cell in g.own(start))
-    if spans and start + 1 < len(g.rows) and _labels_row(t, start + 1):
+    ids = start + 1 < len(g.rows) and any(is_id(c.line) for c in g.own(start + 1))  # "CO01 | 40% | …": a row
+    if spans and start + 1 < len(g.rows) and _labels_row(t, start + 1) and not ids:
         last = start + 1
         for cell in g.rows[last]:
             if cell.merged_from is None and cell.line:
@@ -417,7 +427,8 @@ def _records(t: _Table, start: int) -> bool:
     filled = [r for r in rows if all(c.line and not c.boxes and not c.controls for c in t.g.own(r))]
     asking = any(asks(c.line) for r in rows for c in t.g.own(r))
     wide = t.g.width >= 3  # a two-column table filled in is a form answered, not a reference
-    wide = wide and not any(_ANSWER_LABEL.search(v) for v in labels.values())  # nor one with an answer column
+    wide = wide and not any(_ANSWER_LABEL.search(v) or _YES_NO_HEAD.match(v) for v in labels.values())  # nor one
+    # with an answer column ("Response", "Y / N")
     if wide and len(rows) >= 3 and len(filled) >= 0.7 * len(rows) and not asking and not _header_asks(t, first):
         return True  # a reference list, filled in (which controls apply at which level): nothing to answer
     if listed and len({v for v in labels.values() if v}) >= 2 and (len(t.g.own(first - 1)) >= 3 or len(empty) >= 3):
@@ -572,6 +583,7 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
         elif (
             _ANSWER_LABEL.search(label)
             and not _QUESTION_HEAD.search(label)  # not "CSP Response Requirements"
+            or _YES_NO_HEAD.match(label)  # "Y / N": the answer written in ("Insert Yes (Y) or No (N) in each box")
             or (cells and placeish >= max(1, 0.6 * len(cells)))
             or (_FIELD.search(label) and not any(is_label(x.line) or asks(x.line) for x in cells if x.line))
         ):
@@ -842,12 +854,22 @@ def _answer_cell(t: _Table, found: Found, cell: Cell) -> None:
     ):  # "<Fill In and Select Below>" over its boxes: the text goes in place of the placeholder
         found.text_place, found.existing_answer = cell_place(cell)
     elif found.text_place is None and kind in ("blank", "control"):
-        found.text_place, found.existing_answer = cell_place(cell)
+        _text_or_pick(found, cell)
     elif found.text_place is None and kind == "text":
         prompts = _prompt_lines(cell)
         if prompts:
             found.text = f"{found.text} ({'; '.join(prompts)})"
         found.text_place, found.existing_answer = cell_place(cell, prompts=len(prompts))
+
+
+def _text_or_pick(found: Found, cell: Cell, prompts: int = 0) -> None:
+    """The cell as ``found``'s answer place: the drop-down it holds is the choice (its items the
+    options, "Choose level." no answer), anything else the text place."""
+    pick = cell_choice(cell) if found.choice_place is None and not prompts else None
+    if pick is not None:
+        found.choice_place, found.existing_choice, found.choices = pick
+        return
+    found.text_place, found.existing_answer = cell_place(cell, prompts=prompts)
 
 
 def _prompt_lines(cell: Cell) -> list[str]:
@@ -995,6 +1017,9 @@ def _value_columns(t: _Table, start: int) -> set[int]:
 
 def _form(t: _Table, start: int) -> bool:
     g = t.g
+    if _signature_block(g, start):
+        t.ctx.notes.append("a signature block (name, date, position beside a signature): not read as questions")
+        return True
     t.values = _value_columns(t, start)
     used: set[int] = set()  # rows taken as the answer row of the row above
     options: list[tuple[int, Box, str]] = []
@@ -1066,6 +1091,23 @@ _SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署�
 def _signature_row(g: Grid, r: int) -> bool:
     """A row of a signature (and the date beside it): the signatory's, not a question."""
     return any(_SIGNATURE.match(c.line) for c in g.own(r))
+
+
+def _signature_block(g: Grid, start: int) -> bool:
+    """A table of labels beside empty places, one of them a signature ("Supplier: / Date: / Name
+    (print): / Position: / Signature:"), under at most a statement spanning the table: the
+    signatory's block, none of its labels a question."""
+    labels = 0
+    for r in range(start, len(g.rows)):
+        full = [c for c in g.own(r) if c.line]
+        if len(g.own(r)) == 1 and len(full) == 1 and not labels:
+            continue  # the declaration the block signs
+        if not full and labels and not any(c.boxes or c.controls for c in g.own(r)):
+            continue  # a second line of the one above ("Print Name and Address" over two rows)
+        if len(full) != 1 or not is_label(full[0].line) or len(g.own(r)) < 2 or full[0].boxes or full[0].controls:
+            return False
+        labels += 1
+    return labels >= 3 and any(_signature_row(g, r) for r in range(start, len(g.rows)))
 
 
 def _records_below(t: _Table, r: int) -> int | None:
@@ -1182,7 +1224,7 @@ def _question(t: _Table, p: _Pending, cell: Cell, how: str, prompts: int = 0) ->
         ident = f"{t.control_id} {p.ident}"  # "AC-2 Part a"
     found = Found(p.cell.own_paragraphs()[0], text, ident, section=t.ctx.section, how=how)
     found.like = f"style:{_style(p.cell)}" if asks(p.text) else f"label:{label_of(p.text)}"
-    found.text_place, found.existing_answer = cell_place(cell, prompts=prompts)
+    _text_or_pick(found, cell, prompts)
     if prompts:
         found.text = f"{found.text} ({'; '.join(_prompt_lines(cell))})"
     t.found.append(found)

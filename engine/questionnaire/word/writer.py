@@ -676,6 +676,10 @@ def _ticked_list(parts: _Parts, num_id: str | None, ilvl: str) -> str:
 
 def _mark_cell(tc: etree._Element, on_: bool) -> None:
     paragraphs = _own_paragraphs(tc)
+    if not paragraphs:  # a cell with no paragraph (Word accepts it): a mark gets one of its own
+        if on_:
+            _replace_content(etree.SubElement(tc, f"{W}p"), "X", None)
+        return
     text = "".join(read_inline(p).text for p in paragraphs).strip()
     if on_ and not text:
         _replace_content(paragraphs[0], "X", _mark_rpr(paragraphs[0]))

@@ -163,6 +163,17 @@ def locator(el: etree._Element) -> str:
 _STEP = re.compile(r"^(?:(\w+):)?([\w-]+)(?:\[(\d+)\])?$")
 
 
+_DRAWING_NS = {
+    "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+    "pic": "http://schemas.openxmlformats.org/drawingml/2006/picture",
+    "wps": "http://schemas.microsoft.com/office/word/2010/wordprocessingShape",
+    "wpg": "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup",
+    "wp": "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing",
+    "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006",
+    "v": "urn:schemas-microsoft-com:vml",
+}
+
+
 class Resolver:
     """Finds the elements :func:`locator` names in one part, walking its children (an XPath
     engine would compile every path; a questionnaire has thousands): the children of each
@@ -172,6 +183,8 @@ class Resolver:
         self.root = root
         self._prefixes = {k: v for k, v in root.nsmap.items() if k}
         self._prefixes.setdefault("w", W_NS)
+        for prefix, uri in _DRAWING_NS.items():  # declared where a drawing starts, not on the root
+            self._prefixes.setdefault(prefix, uri)
         self._children: dict[tuple[int, str], list[etree._Element]] = {}
         self._steps: dict[str, tuple[str, int] | None] = {}
 
