@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.app.read_apart import Reading, read_apart
+from engine.app.read_apart import Ceiling, Reading, read_apart
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
 from engine.questionnaire.formats import read_questionnaire
+from engine.questionnaire.qualifiers import question_key
 from tests.solicitation_fixtures import long_pages, write_pdf
 
 READ = "engine.questionnaire.formats:read_questionnaire"
@@ -58,6 +59,8 @@ def test_a_stopped_upload_keeps_its_page_and_is_read_whole_again(long_rfp, tmp_p
     same, whole = ws.read_rest(project.id, again)
     assert same.id == project.id and again.at == ("long_rfp.pdf", 40, 40)
     assert ws.read_options(project.id).pages is None and len(whole.questions) == 124
+    keys = {question_key(q): q.id for q in whole.questions}  # a row decided on a page read keeps its key
+    assert all(keys.get(question_key(q)) == q.id for q in questionnaire.questions)
     assert ws.solicitation(project.id, ws.questionnaire(project.id)).stopped == ""
 
 
@@ -69,3 +72,13 @@ def test_in_process_the_same_stop(long_rfp, tmp_path):
     project, questionnaire = ws.add_questionnaire(long_rfp.name, long_rfp.read_bytes(), reading=reading)
     assert reading.stopped_at == 1 and ws.read_options(project.id).pages == 1
     assert ids(questionnaire) == ids(read_questionnaire(long_rfp, pages=1))
+
+
+def test_the_time_limit_stops_the_shred_and_keeps_the_pages_read(tmp_path):
+    """The upload's time limit (1 s here: the child's start alone takes about that) asks the shred
+    to stop as the reviewer would, and the pages read come back instead of a refusal."""
+    rfp = write_pdf(tmp_path / "long_rfp.pdf", long_pages(600))
+    reading = Reading()
+    apart = read_apart(rfp.name, READ, rfp, reading=reading, ceiling=Ceiling(seconds=1))
+    assert reading.timed_out and reading.stopped_at is not None and 1 <= reading.stopped_at < 600
+    assert ids(apart) == ids(read_questionnaire(rfp, pages=reading.stopped_at))
