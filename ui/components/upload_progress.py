@@ -32,7 +32,6 @@ def _stop(job: UploadJob) -> None:
 
 
 def _bar(job: UploadJob, wait: float, finish: Callable[[UploadJob], None]) -> None:
-    st.button("Stop reading", on_click=_stop, args=(job,), icon=":material/stop_circle:", key="upload_stop")
     bar = st.progress(job.fraction(), text=job.line())
     step = min(EVERY, wait)
     while wait > 0 and not job.wait(step):
@@ -63,8 +62,13 @@ def _refreshed(finish: Callable[[UploadJob], None]) -> None:
 def follow(finish: Callable[[UploadJob], None]) -> None:
     """The upload being read, if any: its bar and Stop button; ``finish(job)`` once it ended (the
     page then runs again)."""
-    if reading() is not None:
-        _refreshed(finish)
+    job = reading()
+    if job is None:
+        return
+    # outside the fragment: a click reruns the whole page, which interrupts the upload's own run while it
+    # waits (a fragment's click would wait for that run's end); the reading goes on in its thread
+    st.button("Stop reading", on_click=_stop, args=(job,), icon=":material/stop_circle:", key="upload_stop")
+    _refreshed(finish)
 
 
 __all__ = ["JOB", "WAIT", "begin", "follow", "reading"]
