@@ -60,6 +60,8 @@ def test_a_long_solicitation_shows_its_progress_is_stopped_and_read_whole(
     (project,) = ws.projects()
     assert ws.read_options(project.id).pages == page
     assert not progress_lines(at) and not [b for b in at.button if b.label == "Stop reading"]
+    button(at, "Reset to detection").click().run()  # the corrections undone, the page kept (no whole read here)
+    assert ws.read_options(project.id).pages == page and requirements(at) == str(len(kept.questions))
 
     button(at, "Read the rest").click().run()
     assert progress_lines(at) and button(at, "Stop reading")

@@ -165,7 +165,8 @@ def apply(ws: Workspace, pid: int, shredded: Shredded, messages: str, problem: C
 
 
 def reset(ws: Workspace, pid: int, messages: str) -> None:
-    ws.set_read_options(pid, ReadOptions())
+    # a file read only up to a page (its upload stopped) stays so: Read the rest reads it whole, apart
+    ws.set_read_options(pid, ReadOptions(pages=ws.read_options(pid).pages))
     _fresh(pid)
     flash(messages, "success", "Detection restored: every requirement found, with the kind found.")
 
