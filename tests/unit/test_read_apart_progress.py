@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.app import read_apart as read_apart_module
 from engine.app.read_apart import Ceiling, Reading, read_apart
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
@@ -74,9 +75,12 @@ def test_in_process_the_same_stop(long_rfp, tmp_path):
     assert ids(questionnaire) == ids(read_questionnaire(long_rfp, pages=1))
 
 
-def test_the_time_limit_stops_the_shred_and_keeps_the_pages_read(tmp_path):
+def test_the_time_limit_stops_the_shred_and_keeps_the_pages_read(tmp_path, monkeypatch):
     """The upload's time limit (1 s here: the child's start alone takes about that) asks the shred
-    to stop as the reviewer would, and the pages read come back instead of a refusal."""
+    to stop as the reviewer would, and the pages read come back instead of a refusal. The grace
+    for them to come back is 60 s here (5 s served), so that a loaded machine's slow PDF pass
+    before the shred is not taken for a child that does not answer."""
+    monkeypatch.setattr(read_apart_module, "GRACE", 60)
     rfp = write_pdf(tmp_path / "long_rfp.pdf", long_pages(600))
     reading = Reading()
     apart = read_apart(rfp.name, READ, rfp, reading=reading, ceiling=Ceiling(seconds=1))
