@@ -42,3 +42,19 @@ def write_pdf(path: Path, pages: list[list[str]]) -> Path:
     doc.save(path)
     doc.close()
     return path
+
+
+def long_pages(count: int = 40) -> list[list[str]]:
+    """A long RFP's pages: the first page of :data:`PAGE_ONE` (one more "shall", so that page
+    alone reads as a solicitation), then one section per page, each with three requirements."""
+    first = [*PAGE_ONE, "1.3 Offerors shall register in SAM before the due date."]
+    rest = [
+        [
+            f"{n}. TASK AREA {n}",
+            f"{n}.1 The Contractor shall deliver the task {n} report each month.",
+            f"{n}.2 The Contractor must keep the task {n} records for three years.",
+            f"{n}.3 The Contractor shall staff task {n} with a named lead.",
+        ]
+        for n in range(2, count + 1)
+    ]
+    return [first, *rest]

@@ -18,6 +18,7 @@ from engine.questionnaire import Questionnaire, ReadOptions
 from engine.questionnaire.solicitation import Shredded, shred
 from engine.questionnaire.solicitation.amendment import Amendment, compare
 from engine.questionnaire.solicitation.as_questionnaire import as_read, is_solicitation
+from engine.questionnaire.solicitation.shred import up_to
 
 
 class ShredOnce:
@@ -27,13 +28,15 @@ class ShredOnce:
         self._lock = threading.Lock()
         self._held: dict[int, tuple[tuple, Shredded]] = {}
 
-    def shredded(self, project_id: int, path: Path) -> Shredded:
+    def shredded(self, project_id: int, path: Path, pages: int | None = None) -> Shredded:
+        """The file shredded (up to page ``pages``, where an upload's shred was stopped: those pages
+        were read within the upload's limits; None: whole)."""
         stat = path.stat()
-        key = (str(path), stat.st_mtime_ns, stat.st_size)
+        key = (str(path), stat.st_mtime_ns, stat.st_size, pages)
         with self._lock:
             held = self._held.get(project_id)
             if held is None or held[0] != key:
-                held = (key, shred([path], limits=Limits.from_env()))
+                held = (key, shred([path], limits=Limits.from_env(), progress=up_to(pages)))
                 self._held[project_id] = held
             return held[1]
 
@@ -46,14 +49,14 @@ def solicitation_of(
     if not is_solicitation(questionnaire):
         return None
     path = questionnaire.path
-    return as_read(path, once.shredded(project_id, path), options)[0]
+    return as_read(path, once.shredded(project_id, path, options.pages), options)[0]
 
 
 def checked_edits(project_id: int, path: Path, options: ReadOptions, once: ShredOnce) -> Shredded:
     """The project's solicitation (file ``path``) read with ``options`` strictly: an added sentence
     the file does not hold, a split or merge that does not fit, is refused in one line
     (:class:`~engine.questionnaire.records.QuestionnaireError`) before the options are kept."""
-    return as_read(path, once.shredded(project_id, path), options, strict=True)[0]
+    return as_read(path, once.shredded(project_id, path, options.pages), options, strict=True)[0]
 
 
 @dataclass(frozen=True)

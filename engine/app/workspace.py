@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
-from engine.app.read_apart import UploadStopped, read_apart
+from engine.app.read_apart import Reading, UploadStopped, read_apart
 from engine.app.read_once import ReadOnce
 from engine.app.settings import Settings
 from engine.app.solicitations import KeptDecisions, ShredOnce, carried, checked_edits, solicitation_of
@@ -335,13 +335,15 @@ class Workspace:
 
     # ---- questionnaires ------------------------------------------------------------------------
     def add_questionnaire(
-        self, name: str, data: bytes, options: ReadOptions = ReadOptions()
+        self, name: str, data: bytes, options: ReadOptions = ReadOptions(), reading: Reading | None = None
     ) -> tuple[Project, Questionnaire]:
         """Keep an uploaded questionnaire as a project (the same bytes → the same project) and
         read it; a file that cannot be read raises QuestionnaireError and keeps nothing. ``name``
         is kept as a plain file name (:func:`~engine.ingest.upload_names.plain_upload_name`:
         no folders, drive letters or control characters, capped in length); a name with
-        nothing usable left raises IngestError."""
+        nothing usable left raises IngestError. ``reading``: a solicitation's shred reports its pages
+        there and is stopped by it (engine/app/read_apart.py); stopped, the pages read are kept as
+        the project's rows, ``ReadOptions.pages`` saying where it stopped."""
         require(Permission.QUESTIONNAIRE)
         name = plain_upload_name(name).name
         suffix = Path(name).suffix.lower()
@@ -359,13 +361,19 @@ class Workspace:
             staging.write_bytes(data)
             if self.uploads_apart:  # apart from the server, within a memory ceiling and a time limit
                 staged = replace(
-                    read_apart(name, "engine.questionnaire.formats:read_questionnaire", staging, **options.to_json()),
+                    read_apart(
+                        name,
+                        "engine.questionnaire.formats:read_questionnaire",
+                        staging,
+                        reading=reading,
+                        **options.to_json(),
+                    ),
                     path=staging,
                 )
-            else:
-                staged = read_questionnaire(
-                    staging, **options.to_json()
-                )  # refused here (limits first): nothing is kept
+            else:  # refused here (limits first): nothing is kept
+                staged = read_questionnaire(staging, progress=reading and reading.progress, **options.to_json())
+            if reading is not None and reading.stopped_at is not None:  # the pages read are the rows, for now
+                options = replace(options, pages=reading.stopped_at)
             project = self.review_store.project_for(staging, Path(name).stem)
         finally:
             shutil.rmtree(staging.parent, ignore_errors=True)
@@ -379,6 +387,16 @@ class Workspace:
         self.review_store.set_questions(project.id, [(question_key(q), asdict(q)) for q in questionnaire.questions])
         self._read.keep(project.id, path, options, questionnaire)
         return project, questionnaire
+
+    def read_rest(self, project_id: int, reading: Reading | None = None) -> tuple[Project, Questionnaire]:
+        """A solicitation whose upload's shred was stopped (``ReadOptions.pages``) read again whole,
+        as its upload was (apart, within the same limits; ``reading`` as for
+        :meth:`add_questionnaire`, so it may be stopped again, further on)."""
+        project = self.review_store.project(project_id)
+        data = self.review_store.source_bytes(project_id)
+        return self.add_questionnaire(
+            project.file_name, data, replace(self.read_options(project_id), pages=None), reading
+        )
 
     def set_read_options(self, project_id: int, options: ReadOptions) -> Questionnaire:
         """Re-read a project's questionnaire with other overrides (validated before saving)."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.limits import Limits
+from engine.core.types import Progress
 from engine.ingest.paths import named_file
 from engine.questionnaire.corrections import QuestionCorrection, TableCorrection
 from engine.questionnaire.places import AnswerWrite, Unwritten
@@ -100,7 +101,9 @@ def read_questionnaire(
     added: Iterable[str] = (),
     splits: Iterable[str] = (),
     merges: Iterable[str] = (),
+    pages: int | None = None,
     limits: Limits | None = None,
+    progress: Progress | None = None,
 ) -> Questionnaire:
     """The questions of a questionnaire file and where their answers go, read by its format's
     reader: a spreadsheet's (engine/questionnaire/sheet/reader.py) or a document's (:data:`DOCUMENTS`).
@@ -116,7 +119,8 @@ def read_questionnaire(
     engine/questionnaire/solicitation/edits.py) are the reviewer's corrections
     (:class:`~engine.questionnaire.sheet.reader.ReadOptions`). ``limits`` bound what is read
     (default: the ``RFP_MAX_*`` environment variables, else the defaults; a file over one raises
-    :class:`~engine.core.limits.LimitError` before it is parsed). Raises
+    :class:`~engine.core.limits.LimitError` before it is parsed). A solicitation's ``progress`` and
+    ``pages`` (stopped there before): :func:`~engine.questionnaire.solicitation.shred.shred`'s. Raises
     :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` for a file that is not a
     questionnaire it reads, an unreadable one, and one without questions. A link is read only
     when it points to a regular file, under that file's name.
@@ -129,7 +133,7 @@ def read_questionnaire(
     corrections = {"exclude": tuple(exclude), "include": tuple(include), "like": tuple(like)}
     corrections |= {"tables": tuple(tables), "questions": tuple(questions), "kinds": tuple(kinds)}
     corrections |= {"added": tuple(added), "splits": tuple(splits), "merges": tuple(merges)}
-    ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections).checked(name)
+    ov = ReadOptions(sheet, header_row, question_col, answer_col, comment_col, **corrections, pages=pages).checked(name)
     if suffix in REFUSED:
         what, fix = REFUSED[suffix]
         raise QuestionnaireError(name, f"is {what}", fix)
@@ -155,18 +159,18 @@ def read_questionnaire(
     except QuestionnaireError as exc:
         if "no question" not in exc.problem:
             raise
-        solicitation = _read_solicitation(
-            path, ov, limits
-        )  # a solicitation asks nothing: its requirements are the rows
-        if solicitation is None:
+        # a solicitation asks nothing: its requirements are the rows
+        if (solicitation := _read_solicitation(path, ov, limits, progress)) is None:
             raise
         return solicitation
 
 
-def _read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire | None:
+def _read_solicitation(
+    path: Path, options: ReadOptions, limits: Limits, progress: Progress | None
+) -> Questionnaire | None:
     from engine.questionnaire.solicitation.as_questionnaire import read_solicitation  # noqa: PLC0415 (deferred)
 
-    return read_solicitation(path, options, limits)
+    return read_solicitation(path, options, limits, progress)
 
 
 __all__ = [

@@ -110,6 +110,9 @@ class ReadOptions:
     # role, every row of its table following; a question's text, kind or answer place
     tables: tuple[TableCorrection, ...] = ()
     questions: tuple[QuestionCorrection, ...] = ()
+    # a solicitation read only up to this page: its shred was stopped there (by the reviewer, or the upload's
+    # time limit), and the requirements of the pages before are its rows until it is read whole (None: whole)
+    pages: int | None = None
 
     def __post_init__(self) -> None:  # given as JSON (the store, read_questionnaire's keywords): the records
         object.__setattr__(self, "tables", tuple(TableCorrection.from_json(c) for c in self.tables))

@@ -47,8 +47,26 @@ def requirement_counts(shredded: Shredded) -> None:
         column.metric(kind.capitalize(), counts[kind])
 
 
-def mapping(shredded: Shredded) -> None:
-    """The card, the counts and every requirement (what ``python -m engine shred`` prints)."""
+def stopped(shredded: Shredded, rest: tuple[Callable, tuple, bool] | None) -> None:
+    """One line when the file was read only up to a page (its upload's shred stopped), and the
+    Read the rest button (``rest``: its callback, the callback's arguments, disabled)."""
+    where = shredded.stopped.partition(":")[0].removeprefix("stopped after ")
+    name = shredded.files[0] if shredded.files else "the file"
+    st.warning(
+        f"Read only up to {escape_md(where)}. The requirements of the pages read are shown; **Read the rest** "
+        f"reads the whole file, or on the command line: `python -m engine shred {name}`.",
+        icon=":material/pause_circle:",
+    )
+    if rest is not None:
+        callback, args, disabled = rest
+        st.button("Read the rest", on_click=callback, args=args, disabled=disabled, icon=":material/play_arrow:")
+
+
+def mapping(shredded: Shredded, rest: tuple[Callable, tuple, bool] | None = None) -> None:
+    """The card, the counts and every requirement (what ``python -m engine shred`` prints); a file
+    read only in part says so first (:func:`stopped`)."""
+    if shredded.stopped:
+        stopped(shredded, rest)
     key_facts_card(shredded)
     requirement_counts(shredded)
     st.dataframe(
@@ -147,7 +165,8 @@ def apply(ws: Workspace, pid: int, shredded: Shredded, messages: str, problem: C
 
 
 def reset(ws: Workspace, pid: int, messages: str) -> None:
-    ws.set_read_options(pid, ReadOptions())
+    # a file read only up to a page (its upload stopped) stays so: Read the rest reads it whole, apart
+    ws.set_read_options(pid, ReadOptions(pages=ws.read_options(pid).pages))
     _fresh(pid)
     flash(messages, "success", "Detection restored: every requirement found, with the kind found.")
 

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.app import Run
+from engine.app import Project, Run, upload_job
+from engine.app.upload_job import UploadJob
 from engine.app.workspace import STOPPED, ReadOptions, Workspace
 from engine.core.types import IngestError
 from engine.index.proposed_product import ProductProposal, proposed_product
-from engine.ingest.upload_names import plain_upload_name
+from engine.ingest.upload_names import UploadName, plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError
 from engine.questionnaire.corrections import (
     ColumnRole,
@@ -42,7 +43,7 @@ from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.sheet.reader import OVERRIDE_FIX
 from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from engine.review.review import Review, ReviewState
-from ui.components import cached_questionnaire, solicitation_mapping
+from ui.components import cached_questionnaire, solicitation_mapping, upload_progress
 from ui.components.messages import count, escape_md, flash, problem_text, show_flashed
 from ui.components.progress import duration
 from ui.components.sign_in import screen_link
@@ -139,16 +140,26 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
         plain = plain_upload_name(name)
     except IngestError as exc:
         return exc
-    digest = hashlib.sha256(data).hexdigest()
-    known = next((p for p in ws.projects() if p.file_sha256 == digest), None)
+    known = known_project(ws, data)
     if options is None:
         options = ws.read_options(known.id) if known else ReadOptions()
     try:
         project, questionnaire = ws.add_questionnaire(plain.name, data, options)
     except Exception as exc:  # QuestionnaireError / LimitError name the file, the problem and the fix
         return exc
+    added(ws, project, questionnaire, known is not None, plain)
+    return None
+
+
+def known_project(ws: Workspace, data: bytes) -> Project | None:
+    digest = hashlib.sha256(data).hexdigest()
+    return next((p for p in ws.projects() if p.file_sha256 == digest), None)
+
+
+def added(ws: Workspace, project: Project, questionnaire: Questionnaire, known: bool, plain: UploadName) -> None:
+    """A questionnaire just added put on screen, with what was found."""
     st.session_state[PROJECT] = project.id
-    if known is None:
+    if not known:
         propose_product(ws, project.id, project.file_name, questionnaire)
     again = " (already here: the same file is the same questionnaire)" if known else ""
     flash(
@@ -158,7 +169,53 @@ def add_questionnaire(ws: Workspace, name: str, data: bytes, options: ReadOption
     )
     if plain.changed:
         flash(FLASH, "warning", escape_md(plain.note()))
+
+
+def start_upload(ws: Workspace, name: str, data: bytes, file_id: str) -> Exception | None:
+    """Read the uploaded file in the background (a solicitation's shred shows its progress and can
+    be stopped: ui/components/upload_progress.py); None, or the error that refused it at once. The
+    same file again is read whole, with the other overrides it was given."""
+    try:
+        plain = plain_upload_name(name)
+        known = known_project(ws, data)
+        options = replace(ws.read_options(known.id), pages=None) if known else ReadOptions()
+        upload_progress.begin(upload_job.upload(ws, plain.name, data, options, tag=(file_id, known is not None, plain)))
+    except Exception as exc:  # a bad name, a role that may not add one
+        return exc
     return None
+
+
+def finish_upload(ws: Workspace, job: UploadJob) -> None:
+    """An upload (or a solicitation's rest) read: put on screen, with a line when a stop cut it short."""
+    if isinstance(job.tag, int):  # the rest of a stopped solicitation (its project's ID)
+        if job.error is not None:
+            flash(FLASH, "error", f"The rest was not read. {reader_problem(job.error)}")
+        elif job.result is not None:
+            project, questionnaire = job.result
+            noun = row_noun(questionnaire)
+            flash(
+                FLASH,
+                "success",
+                f"**{escape_md(project.file_name)}**: {count(len(questionnaire.questions), noun)} found.",
+            )
+    else:
+        file_id, known, plain = job.tag
+        if job.error is not None:  # the file stays in the uploader, refused: a size limit or a bad name is final
+            st.session_state[REFUSED] = (file_id, refusal(job.error), not isinstance(job.error, IngestError))
+            return
+        st.session_state.pop(REFUSED, None)
+        st.session_state[UPLOADER_GENERATION] = st.session_state.get(UPLOADER_GENERATION, 0) + 1  # empty uploader
+        if job.result is not None:
+            added(ws, *job.result, known, plain)
+    if (line := job.stopped_line()) is not None:
+        flash(FLASH, "warning", escape_md(line))
+
+
+def read_rest(ws: Workspace, pid: int) -> None:
+    try:
+        upload_progress.begin(upload_job.read_rest(ws, pid))
+    except Exception as exc:  # a role that may not
+        flash(FLASH, "error", f"The rest was not read. {problem_text(exc)}")
 
 
 def row_noun(questionnaire: Questionnaire) -> str:
@@ -741,17 +798,15 @@ with st.container(border=True):
     if uploaded is not None:
         # a refused file stays in the uploader; it is tried once, not again on every rerun
         tried, refused, overridable = st.session_state.get(REFUSED, (None, None, False))
-        if tried != uploaded.file_id:
-            error = add_questionnaire(ws, upload_name(uploaded.name), uploaded.getvalue())
-            if error is None:
-                st.session_state.pop(REFUSED, None)
-                st.session_state[UPLOADER_GENERATION] = generation + 1  # a new key empties the uploader
-                st.rerun()
-            refused, overridable = (
-                refusal(error),
-                not isinstance(error, IngestError),
-            )  # a size limit (LimitError) or a bad name: overrides cannot help
-            st.session_state[REFUSED] = (uploaded.file_id, refused, overridable)
+        if tried != uploaded.file_id and upload_progress.reading() is None:  # read in the background
+            error = start_upload(ws, upload_name(uploaded.name), uploaded.getvalue(), uploaded.file_id)
+            if error is not None:
+                refused, overridable = (
+                    refusal(error),
+                    not isinstance(error, IngestError),
+                )  # a size limit (LimitError) or a bad name: overrides cannot help
+                st.session_state[REFUSED] = (uploaded.file_id, refused, overridable)
+    upload_progress.follow(lambda job: finish_upload(ws, job))  # the bar and Stop, while it is read
     if st.button("Use the sample questionnaire", icon=":material/description:"):
         if (error := add_questionnaire(ws, SAMPLE.name, SAMPLE.read_bytes())) is not None:
             flash(FLASH, "error", refusal(error))
@@ -811,7 +866,9 @@ except Exception as exc:  # a kind correction that names no kind: the file, the 
     st.error(problem_text(exc))
     solicitation = None
 if solicitation is not None:
-    solicitation_mapping.mapping(solicitation)
+    solicitation_mapping.mapping(
+        solicitation, rest=(read_rest, (ws, pid), running or upload_progress.reading() is not None)
+    )
 else:
     detection(questionnaire)
 with st.expander("Correct the detection", key=f"questionnaire_overrides_open_{pid}", on_change="rerun"):

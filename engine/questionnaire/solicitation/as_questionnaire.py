@@ -21,12 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.core.limits import Limits
+from engine.core.types import Progress
 from engine.questionnaire.pdf.questions import ROWS_PER_PAGE
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
 from engine.questionnaire.solicitation.edits import Edits, edited
 from engine.questionnaire.solicitation.records import Compliance, Kind, Requirement, Shredded
-from engine.questionnaire.solicitation.shred import shred
+from engine.questionnaire.solicitation.shred import shred, up_to
 
 CHOICES = tuple(c.value for c in Compliance)
 CHECKLIST = "Checklist ({kind}): not drafted from the knowledge base; confirm it in the proposal."
@@ -168,11 +169,14 @@ def as_read(
     return replace(result, requirements=tuple(r for r in result.requirements if r.id in kept)), questionnaire
 
 
-def read_solicitation(path: Path, options: ReadOptions, limits: Limits) -> Questionnaire | None:
+def read_solicitation(
+    path: Path, options: ReadOptions, limits: Limits, progress: Progress | None = None
+) -> Questionnaire | None:
     """The file read as a solicitation, or None when it does not read as one (few requirements,
-    little binding language)."""
+    little binding language); ``progress`` as :func:`~engine.questionnaire.solicitation.shred.shred`
+    takes it, the shred stopped after page ``options.pages`` when that is given."""
     try:
-        result = shred([path], limits=limits)
+        result = shred([path], limits=limits, progress=up_to(options.pages, progress))
     except QuestionnaireError:
         return None
     if not result.looks_like_solicitation:

@@ -139,6 +139,21 @@ class StopShredding(Exception):  # noqa: N818 (a request, not an error)
     are kept (``Shredded.stopped`` says where it stopped)."""
 
 
+def up_to(pages: int | None, progress: Progress | None = None) -> Progress | None:
+    """``progress`` that also stops the shred after page ``pages`` (None: ``progress`` as it is):
+    a shred stopped there before, read again to the same page (the same requirements and IDs)."""
+    if pages is None:
+        return progress
+
+    def report(file: str, page: int, total: int) -> None:
+        if progress is not None:
+            progress(file, page, total)
+        if page >= pages:
+            raise StopShredding
+
+    return report
+
+
 FIRST_PAGES = 60  # the pages whose words decide whether a package reads as a solicitation
 
 
@@ -248,4 +263,5 @@ __all__ = [
     "requirements_of",
     "shred",
     "stream_requirements",
+    "up_to",
 ]
