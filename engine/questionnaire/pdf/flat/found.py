@@ -1,0 +1,37 @@
+"""The records every part of the flat-PDF reader shares: the note on a flat PDF's answers (they go
+into a Word response document and a spreadsheet: engine/questionnaire/pdf/response.py), the one
+answer place a flat PDF's question has (:func:`response_place`), and :class:`FlatTables`, the
+responder's corrections of its tables in and the tables read out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.questionnaire.corrections import TableCorrection, TableMap
+from engine.questionnaire.pdf.questions import Found
+from engine.questionnaire.places import AnswerPlace, PlaceKind
+
+RESPONSE_NOTE = "the PDF has no answer space: the answer goes into the response document (Word) and its spreadsheet"
+NO_QUESTIONS_FIX = (
+    "if it is a solicitation or a requirements document, answer it in your own document; if it is a questionnaire, "
+    "ask the sender for it as a Word or Excel file"
+)
+
+
+@dataclass
+class FlatTables:
+    """The responder's corrections of a flat PDF's tables (a table named by its place among the
+    document's ruled tables, page by page, 0 for the first) and, out, each table the table model
+    read: its columns and roles (:class:`TableMap`, its keys filled in by ``assemble``) and its
+    questions."""
+
+    corrections: tuple[TableCorrection, ...] = ()
+    read: list[tuple[TableMap, list[Found]]] = field(default_factory=list)
+    index: int = -1  # the table being read
+
+
+def response_place(locator: str) -> AnswerPlace:
+    """The answer place of a flat PDF's question at ``locator`` ("page 3, row A&A-01.1"): the
+    response document, the PDF having none."""
+    return AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE)
