@@ -16,7 +16,10 @@ naming only an answer column asks in the labelled column left of it; a header-le
 another, across its width, is its lower half; a table inside another and a one-cell title row are
 neither. A header-less table whose asking column has neither IDs nor a column for answers beside it
 is guidance quoting the questions, not a questionnaire. A table read by its header is listed in the
-mapping and corrected per table (:class:`FlatTables`), as an option table is.
+mapping and corrected per table (:class:`FlatTables`), as an option table is: its columns made the
+options of one choice per row ("Yes | No | N/A" drawn without boxes) are read as an option table's
+(two or more) or as ticks under the one column's header, a mark in a cell ("X", "✓") the row's
+existing choice.
 
 **Boxes drawn** as small empty squares are read as ☐ (layout.drawn_boxes, at most 2,000 a page): a
 row of boxes with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table

@@ -6,11 +6,13 @@ responder's corrections of its tables in and the tables read out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.questionnaire.corrections import TableCorrection, TableMap
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.word.places import MARKS
 
 RESPONSE_NOTE = "the PDF has no answer space: the answer goes into the response document (Word) and its spreadsheet"
 NO_QUESTIONS_FIX = (
@@ -35,3 +37,11 @@ def response_place(locator: str) -> AnswerPlace:
     """The answer place of a flat PDF's question at ``locator`` ("page 3, row A&A-01.1"): the
     response document, the PDF having none."""
     return AnswerPlace(PlaceKind.RESPONSE, locator, note=RESPONSE_NOTE)
+
+
+def marked_option(cells: Iterable[tuple[str, str]]) -> str | None:
+    """The option marked on a table row, of (option, the text of its cell on the row) pairs: the one
+    whose cell holds a mark ("X", "✓", "☒", "yes": the marks a Word table's option cells take);
+    None when none or several are."""
+    marked = [option for option, text in cells if " ".join(text.split()).lower() in MARKS]
+    return marked[0] if len(marked) == 1 else None

@@ -23,10 +23,14 @@ _CHOICE_HEADER = re.compile(r"\(([^()]*/[^()]*)\)")  # "Answer (Yes/No/NA)"
 
 @dataclass(frozen=True)
 class Columns:
-    """A table's column roles: the x-range of each role's header cell."""
+    """A table's column roles: the x-range of each role's header cell; the choices of every row
+    (an answer header's list, or the option columns' headers) and, where the responder made
+    columns the options of one choice, each option's header and x-range (a mark under it: the
+    row's existing choice)."""
 
     roles: dict[str, tuple[float, float]]
     choices: tuple[str, ...] = ()
+    options: tuple[tuple[str, float, float], ...] = ()
 
     def role_of(self, cell: Box) -> str | None:
         best, overlap = None, 0.0
@@ -144,11 +148,12 @@ _ROLE_KEY = {role: key for key, role in _MAP_ROLE.items()}
 
 
 def header_map(page: int, text: PageText, row: Row, columns: Columns, mapped: FlatTables) -> tuple[Columns, TableMap]:
-    """A table read by its header's columns (no option columns), as the mapping lists it, and its
-    columns once the responder's corrections of this table are applied (engine/questionnaire/
-    corrections.py, the same step as an option table's): a column made the question, the ID, the
-    answer or the notes column, or none of them (guidance, other). A correction that leaves the
-    table no question column is not applied."""
+    """A table read by its header's columns (no option columns found), as the mapping lists it,
+    and its columns once the responder's corrections of this table are applied (engine/
+    questionnaire/corrections.py, the same step as an option table's): a column made the question,
+    the ID, the answer or the notes column, the options of one choice per row (its options the
+    columns' headers, in their order: "Yes | No | N/A" drawn without boxes), or none of them
+    (guidance, other). A correction that leaves the table no question column is not applied."""
     cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
     detected = {i: _MAP_ROLE[role] for i, c in enumerate(cells) if (role := columns.role_of(c)) in _MAP_ROLE}
     roles = column_roles(detected, mapped.index, mapped.corrections)
@@ -158,8 +163,14 @@ def header_map(page: int, text: PageText, row: Row, columns: Columns, mapped: Fl
             key = _ROLE_KEY.get(role)
             if key and key not in fixed:
                 fixed[key] = (cells[i].x0, cells[i].x1)
+        options = tuple(
+            (cell_text(text, cells[i]) or f"column {i + 1}", cells[i].x0, cells[i].x1)
+            for i, role in sorted(roles.items())
+            if role is ColumnRole.OPTIONS
+        )
         if "question" in fixed:
-            columns = replace(columns, roles=fixed)
+            choices = tuple(label for label, _, _ in options) or columns.choices
+            columns = replace(columns, roles=fixed, choices=choices, options=options)
         else:
             roles = detected
     listed = tuple(TableColumn(i, cell_text(text, c), roles.get(i)) for i, c in enumerate(cells))

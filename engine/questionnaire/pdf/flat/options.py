@@ -8,12 +8,20 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engine.questionnaire.pdf.flat.found import FlatTables, response_place
+from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import id_like
 from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
-from engine.questionnaire.table_model import Holds, PlacedCell, infer_positioned, question_rows
+from engine.questionnaire.table_model import (
+    Holds,
+    PlacedCell,
+    Role,
+    TableCell,
+    TableModel,
+    infer_positioned,
+    question_rows,
+)
 from engine.questionnaire.table_roles import corrected_model, model_table_map
 
 
@@ -59,6 +67,7 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
                 found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
             continue
         locator = f"page {page + 1}, row {ident or question[:40]}"
+        existing, answer = _existing(grid[r], model)
         out.append(
             Found(
                 page=page,
@@ -68,10 +77,22 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
                 choices=choices,
                 choice_place=response_place(locator),
                 text_place=response_place(locator),
+                existing_choice=existing,
+                existing_answer=answer,
             )
         )
     mapped.read.append((model_table_map(model, mapped.index, f"page {page + 1}"), out))
     return out
+
+
+def _existing(row: list[TableCell], model: TableModel) -> tuple[str | None, str | None]:
+    """What a filled row already holds: the option marked under its header ("X" under "No"), and
+    the text of its answer and notes columns."""
+    texts = {c.col: c.text for c in row}
+    choice = marked_option((model.option_label(c), texts.get(c, "")) for c in model.options)
+    cols = model.columns(Role.ANSWER) + model.columns(Role.NOTES)
+    answer = "\n".join(t for c in cols if (t := texts.get(c, "").strip()))
+    return choice, answer or None
 
 
 def _holds(cell_text: str) -> Holds:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from engine.questionnaire.corrections import TableMap
 from engine.questionnaire.pdf.flat.asking import asks_yes_no, sub_question
 from engine.questionnaire.pdf.flat.boxes import box_list, form_rows
-from engine.questionnaire.pdf.flat.found import FlatTables, response_place
+from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import (
     Columns,
     column_role,
@@ -120,6 +120,7 @@ def _row_question(page: int, cells: dict, ident: str, question: str, text: PageT
     existing = next((c for c in choices if c.lower() == answer.lower()), None) if answer else None
     if answer and existing is None:
         comment = f"{answer}\n{comment}".strip()
+    existing = _marked(text, cells["question"], columns) or existing
     locator = f"page {page + 1}, row {ident or question[:40]}"
     return Found(
         page=page,
@@ -132,6 +133,11 @@ def _row_question(page: int, cells: dict, ident: str, question: str, text: PageT
         existing_choice=existing,
         existing_answer=comment or None,
     )
+
+
+def _marked(text: PageText, band: Box, columns: Columns) -> str | None:
+    """The option of the responder's option columns marked on a row ("X" or "✓" under "No")."""
+    return marked_option((label, cell_text(text, Box(x0, band.y0, x1, band.y1))) for label, x0, x1 in columns.options)
 
 
 def _choices_for(answer: str) -> tuple[str, ...]:
