@@ -18,7 +18,7 @@ what place the cell offers) and asks :func:`infer` for a :class:`TableModel`:
   row) belongs to that row, a row repeating the header starts a section too.
 
 The model decides nothing about a format's places: the Word reader (docx_tables.py) and the PDF
-reader (pdf_flat.py) make the places of the cells the model names.
+reader (pdf/flat/) make the places of the cells the model names.
 """
 
 from __future__ import annotations

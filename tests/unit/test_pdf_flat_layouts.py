@@ -1,13 +1,17 @@
 """Flat PDF layouts of the #55 families, on PDFs drawn here with PyMuPDF (the shapes of the PCI SAQ's
 and the UK PPN 03/24's flat PDFs): several numbered IDs in one ruled row, boxes drawn as squares,
 a label with a blank after it, a table of statements each after a box, a header that names only
-the answer column, guidance that asks nothing of the reader, and a table without option columns
-listed and corrected as an option table is."""
+the answer column, guidance that asks nothing of the reader, a table without option columns
+listed and corrected as an option table is, and its columns made the options of one choice per row
+by the responder ("Yes | No | N/A" drawn without boxes, marked with an "X")."""
 
 from __future__ import annotations
 
+import json
+
 import pymupdf
 
+from engine.cli.main import main
 from engine.questionnaire.corrections import ColumnRole, parse_columns
 from engine.questionnaire.pdf.layout import MAX_DRAWN_BOXES, drawn_boxes
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
@@ -200,3 +204,64 @@ def test_a_table_without_option_columns_is_listed_and_corrected_once_for_every_r
     assert fixed.tables[0].columns[0].role is ColumnRole.OTHER
     unchanged = read_pdf_questionnaire(path, tables=parse_columns(f"{table.table}:1=other"))  # no question left
     assert [x.id for x in unchanged.questions] == ["IAM-01.1", "IAM-02.1"]
+
+
+def _marked_table(tmp_path, header: list[str]):
+    """A table read by its header (its "Question ID" keeps the table model from taking it), the
+    columns after the question marked with an "X" on both its rows (marks, not empty cells to tick:
+    the table model takes no option columns from them), a comment on one row."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    ruled_table(
+        page,
+        60,
+        [60, 230, 45, 45, 45, 100],
+        [
+            header,
+            ["HR-01", "Are background checks performed on all staff?", "", "X", "", ""],
+            ["HR-02", "Is security training given every year?", "X", "", "", "Since 2020"],
+        ],
+    )
+    return save(doc, tmp_path / "marked.pdf")
+
+
+def test_columns_made_options_in_a_table_read_by_its_header_are_one_choice_per_row(tmp_path):
+    path = _marked_table(tmp_path, ["Question ID", "Question", "Yes", "No", "N/A", "Comments"])
+    before = read_pdf_questionnaire(path)
+    (table,) = before.tables
+    assert [c.role for c in table.columns][2:5] == [None, None, None]  # read by its header: no options
+    assert [x.existing_choice for x in before.questions] == [None, None]  # the marks are lost
+    fixed = read_pdf_questionnaire(path, tables=parse_columns(f"{table.table}:2-4=options"))
+    assert [c.role for c in fixed.tables[0].columns] == [
+        ColumnRole.ID,
+        ColumnRole.QUESTION,
+        ColumnRole.OPTIONS,
+        ColumnRole.OPTIONS,
+        ColumnRole.OPTIONS,
+        ColumnRole.ANSWER,
+    ]
+    assert [(x.id, x.choices, x.existing_choice, x.existing_answer) for x in fixed.questions] == [
+        ("HR-01", ("Yes", "No", "N/A"), "No", None),
+        ("HR-02", ("Yes", "No", "N/A"), "Yes", "Since 2020"),
+    ]
+    assert fixed.tables[0].keys == tuple(place_key(x.sheet, x.question_cell) for x in fixed.questions)
+
+
+def test_one_column_made_options_is_a_tick_under_its_header(tmp_path):
+    """One option column is not a table of options (the table model wants two): the table stays read
+    by its header, each row's choice the column's header, ticked where the row is marked."""
+    path = _marked_table(tmp_path, ["Question ID", "Question", "Compliant", "Status", "Owner", "Comments"])
+    fixed = read_pdf_questionnaire(path, tables=parse_columns("0:3=options"))
+    assert fixed.tables[0].columns[3].role is ColumnRole.OPTIONS
+    assert [(x.choices, x.existing_choice, x.existing_answer) for x in fixed.questions] == [
+        (("Status",), "Status", None),
+        (("Status",), None, "Since 2020"),
+    ]
+
+
+def test_inspect_takes_a_flat_pdf_tables_option_columns_as_flags(tmp_path, capsys):
+    path = _marked_table(tmp_path, ["Question ID", "Question", "Yes", "No", "N/A", "Comments"])
+    assert main(["inspect", str(path), "--json", "--column", "0:2-4=option"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [c["role"] for c in out["tables"][0]["columns"]][2:5] == ["option", "option", "option"]
+    assert [x["kind"] for x in out["sheets"][0]["questions"]] == ["choice", "choice"]

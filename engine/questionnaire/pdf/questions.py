@@ -1,7 +1,7 @@
 """The questions a PDF reader found, before they become a :class:`Questionnaire`.
 
 Both PDF readers (the form fields of engine/questionnaire/pdf/form.py, the tables and lines of a
-flat PDF in pdf_flat.py) say what they found as :class:`Found` records: a page, a position on it,
+flat PDF in pdf/flat/) say what they found as :class:`Found` records: a page, a position on it,
 the question's ID, text and choices, and its answer places. :func:`assemble` numbers them the way
 engine/questionnaire/places.py describes: ``row`` = (page number × 1000) + the question's order
 on its page (1-based pages, so the first question of page 1 is row 1001), which depends only on

@@ -3,7 +3,7 @@
 A PDF **form** (AcroForm fields) is read by engine/questionnaire/pdf/form.py: a question per field
 or group of boxes, on the pseudo-sheet :data:`~engine.questionnaire.places.FORM_SHEET`, its
 answer places the fields themselves (``PDF_FIELD``, ``PDF_BUTTONS``); engine/questionnaire/
-pdf_writer.py fills them. A **flat** PDF (no fields) is read by pdf_flat.py: questions in tables and
+pdf_writer.py fills them. A **flat** PDF (no fields) is read by pdf/flat/: questions in tables and
 in numbered, bulleted or checklist lines, on :data:`~engine.questionnaire.places.DOCUMENT_SHEET`;
 the page has no answer place, so each answer place is a ``RESPONSE``: the answers go into a Word
 response document and a spreadsheet (engine/questionnaire/pdf/response.py).

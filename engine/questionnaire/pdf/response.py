@@ -1,7 +1,7 @@
 """The answers to a flat PDF questionnaire, written beside it: a Word response document and a
 spreadsheet (XLSX or CSV).
 
-A flat PDF has no place for an answer (engine/questionnaire/pdf/flat.py gives each question a
+A flat PDF has no place for an answer (engine/questionnaire/pdf/flat/ gives each question a
 ``RESPONSE`` place), so its answers go into documents of their own, in the PDF's order:
 
 - :func:`write_response_docx`: the PDF's name as the title, then per question its number (the

@@ -1,0 +1,106 @@
+"""The questions of a flat PDF (no form fields): in its tables and in its numbered, bulleted and
+checklist lines. The page has no place for an answer, so every answer place is a ``RESPONSE``
+(the answers go into a Word response document and a spreadsheet: engine/questionnaire/pdf/response.py).
+
+**Tables** (MuPDF's ``find_tables``, ruled tables): the header row names the columns (reader.py's
+labels: "Question" / "Question Text", "Answer" / "Response", "Comments" / "Implementation …";
+"Question ID" / "Number" / "#" for the ID). Every row below with a question (and, where there is an
+ID column, an ID) is a question; a row with no ID at the top of a page (a table with no text above
+it but a running header) continues the question above it. A table on the next page without a header (the AWS CAIQ repeats none) takes the
+columns of the last header whose columns it lines up with. A table without a header is read when
+one of its columns holds questions (cells ending in "?"). A **filled** table's answer column is
+read as the existing choice and its comment column as the existing answer (the AWS and GCP CAIQ
+PDFs: past answers for ``library import``). A ruled row whose ID cell holds several numbered IDs on
+lines of their own is one question per ID (the UK PPN 03/24's "4.1(j)", "4.1(j) - (i)" …); a header
+naming only an answer column asks in the labelled column left of it; a header-less table right under
+another, across its width, is its lower half; a table inside another and a one-cell title row are
+neither. A header-less table whose asking column has neither IDs nor a column for answers beside it
+is guidance quoting the questions, not a questionnaire. A table read by its header is listed in the
+mapping and corrected per table (:class:`FlatTables`), as an option table is: its columns made the
+options of one choice per row ("Yes | No | N/A" drawn without boxes) are read as an option table's
+(two or more) or as ticks under the one column's header, a mark in a cell ("X", "✓") the row's
+existing choice.
+
+**Boxes drawn** as small empty squares are read as ☐ (layout.drawn_boxes, at most 2,000 a page): a
+row of boxes with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table
+of statements each after a box is one question of those options ("Select one:"); a label with a
+blank after it ("Title:       ") is a question wherever it is.
+
+**Lines** outside tables: an item starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
+keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
+indented under its text. An item is a question when it asks: it holds "?" or starts with a word
+that asks (Do, Is, Have, Describe, Provide, List, Explain, Indicate …); a checklist statement (a
+box before it: "☐ We have a documented policy …") is a question to tick. A paragraph without a
+marker that asks and ends with "?" is a question too ("Have you documented the awareness … on the
+following topics?"). Items that do not ask, right after a question ending with "?" or ":", are
+that question's sub-questions (the topics it lists); in a checklist (boxes are most of the items),
+lines under a statement without a box of their own are part of it. "Where", "When", "How" … ask
+only with a "?", "Please ensure / note / read …" instructs, a paragraph starting in lower case goes
+on from the text above, and "■" is a bullet. Headings, requirements and instructions ("1.1 Request
+for Quote: …", "A. Pool One …") are not questions: a solicitation that asks nothing has none.
+
+IDs are the document's own: an ID column, or an item's number ("1.2", "a"); unnumbered items
+have none. A question that can be answered Yes or No (it starts with Do / Is / Have / Can …, or
+is a checklist statement) gets the choices Yes / No and a place for an explanation; others a
+place for text.
+
+The parts, each a module of its own: ruled.py (a page's ruled tables, joined, and their cells'
+text), header.py (a table's columns: by its header, continued, or guessed; the mapping's
+corrections), rows.py (a table's questions, row by row), options.py (a table of option columns, by
+the table model), boxes.py (drawn boxes, box lists and ruled forms), lines.py (the items and
+paragraphs outside tables), asking.py (what asks, what is answered Yes or No, sub-questions) and
+found.py (the response place and :class:`FlatTables`).
+"""
+
+from __future__ import annotations
+
+import pymupdf
+
+from engine.core.limits import Limits
+from engine.questionnaire.pdf.flat.found import NO_QUESTIONS_FIX, RESPONSE_NOTE, FlatTables
+from engine.questionnaire.pdf.flat.header import Columns
+from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
+from engine.questionnaire.pdf.flat.rows import table_questions
+from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
+from engine.questionnaire.pdf.layout import PageText, drawn_boxes
+from engine.questionnaire.pdf.questions import Found
+from engine.questionnaire.records import QuestionnaireError
+
+
+def read_flat(
+    doc: pymupdf.Document, name: str, limits: Limits, notes: list[str], tables: FlatTables | None = None
+) -> list[Found]:
+    """The questions of a flat PDF (see the module docstring); ``tables``: the corrections of its
+    tables in, the tables the table model read out."""
+    mapped = tables if tables is not None else FlatTables()
+    found: list[Found] = []
+    items: list[Item] = []
+    columns: Columns | None = None
+    chars = 0
+    for page in doc:
+        drawings = page.get_drawings()  # bounded: Limits.check_rulings counted the page's lines first
+        text = PageText.of(page)
+        chars += sum(len(line.text) for line in text.lines)
+        limits.check_chars(name, chars)
+        text = text.with_boxes(drawn_boxes(drawings))
+        ruled = ruled_tables(page, drawings)
+        for table in ruled:
+            mapped.index += 1
+            top = starts_page(text, table.box, page.rect.height)
+            questions, columns = table_questions(page.number, text, table, columns, found if top else [], mapped)
+            found.extend(questions)
+        boxes = [table.box for table in ruled]
+        items.extend(page_items(page.number, [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]))
+    found.extend(item_questions(items))
+    if not found:
+        raise QuestionnaireError(
+            name,
+            "is a flat PDF (no form fields) in which no questions were found: no table with a question column, no "
+            "numbered, bulleted or checklist line that asks",
+            NO_QUESTIONS_FIX,
+        )
+    notes.append(f"a flat PDF (no form fields): {RESPONSE_NOTE}")
+    return found
+
+
+__all__ = ["NO_QUESTIONS_FIX", "RESPONSE_NOTE", "FlatTables", "read_flat"]

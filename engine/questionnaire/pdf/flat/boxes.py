@@ -1,0 +1,114 @@
+"""Boxes drawn on a flat PDF (small empty squares, read as ☐ by layout.drawn_boxes): a row of boxes
+with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table of
+statements each after a box is one question of those options ("Select one:"); a ruled form's labels
+beside empty cells are its questions, and a label with a blank after it ("Title:       ") is a
+question wherever it is.
+"""
+
+from __future__ import annotations
+
+from engine.questionnaire.pdf.flat.asking import asks
+from engine.questionnaire.pdf.flat.found import response_place
+from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
+from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
+from engine.questionnaire.pdf.questions import Found
+
+
+def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
+    """The labels of a row of two or more boxes, each followed by a label of its own of at most
+    ``most`` words ("☐ Yes ☐ No": a choice's options); () for any other text."""
+    labels: list[list[str]] = []
+    for word in text.split():
+        if is_glyph(word):
+            labels.append([])
+        elif not labels:
+            return ()
+        else:
+            labels[-1].append(word)
+    if len(labels) < 2 or not all(1 <= len(words) <= most for words in labels):
+        return ()
+    return tuple(" ".join(words) for words in labels)
+
+
+def label_question(page: int, box: Box, label: str, choices: tuple[str, ...] = ()) -> Found:
+    """The question of a form's label, its answer in the response document."""
+    clean = label.rstrip(":").strip()
+    place = response_place(f"page {page + 1}, {clean[:40]}")
+    return Found(
+        page=page,
+        box=box,
+        id=None,
+        text=clean,
+        choices=choices,
+        choice_place=place if choices else None,
+        text_place=place,
+    )
+
+
+def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
+    """A ruled form: a label ("Company name:") or a prompt that asks, each beside an empty cell to
+    its right (or boxes with labels: "☐ Yes ☐ No"), one question per label; two or more such rows
+    make a form (a table of labels and filled values is not one), one with boxes is one alone. A
+    label with a blank after it inside its cell ("Title:       ") is one wherever it is."""
+    out: list[Found] = []
+    beside: list[Box] = []  # the boxes of a question, with the field under them ("If selected, describe …:")
+    for row in table.rows:
+        cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
+        cells = [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
+        words = [cell_text(text, c) for c in cells]
+        for i, cell in enumerate(cells):
+            blanks = [] if any(inside(cell, b) for b in beside) else _blank_labels(text, cell)
+            out.extend(label_question(page, cell, label) for label in blanks)
+            if i + 1 == len(cells) or blanks:
+                continue
+            label, right, box = words[i], words[i + 1], cells[i + 1]
+            if box.y1 < cell.y1 - 4:  # the label's cell runs down past its neighbour's: all beside it
+                box = Box(box.x0, cell.y0, box.x1, cell.y1)
+                right = cell_text(text, box)
+            for blank in _blank_labels(text, box):  # the boxes' field: part of their question
+                right = right.replace(blank, "").strip()
+            choices = box_choices(right, most=20)
+            if not label or (right and not choices) or box.x1 - box.x0 < 40:
+                continue
+            if choices or label.endswith(":") and len(label.split()) <= 10 or asks(label):
+                out.append(label_question(page, cell, label, choices))
+                beside += [box] if choices else []
+    return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
+
+
+def _blank_labels(text: PageText, cell: Box) -> list[str]:
+    """The labels in ``cell`` with a blank after them ("Merchant Executive Officer Name:       ")."""
+    out = []
+    for line in text.lines:
+        words = [w.text for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
+        if line.blank and words and words[-1].endswith(":"):
+            out.append(" ".join(words))
+    return out
+
+
+def box_list(page: int, text: PageText, table: Table) -> Found | None:
+    """A table of statements each with a box before it in a cell of its own (the PCI AOC's "Select
+    one:" of Compliant / Non-Compliant / …, its "Select all that apply" acknowledgements): one
+    question, its options the statements (each named by its words up to a colon, or its first six)."""
+    statements: list[str] = []
+    for row in table.rows:
+        cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
+        texts = [cell_text(text, c) for c in cells]
+        if len(cells) != 2 or not is_glyph(texts[0]) or not texts[1] or is_glyph(texts[1]):
+            return None
+        statements.append(texts[1])
+    if len(statements) < 2:
+        return None
+    choices = tuple(_option_name(s) for s in statements)
+    place = response_place(f"page {page + 1}, {choices[0][:40]}")
+    return Found(page, table.box, None, " / ".join(statements), choices, place, place)
+
+
+def _option_name(statement: str) -> str:
+    head = statement.split(":", 1)[0]
+    words = statement.split()
+    return (
+        head.strip()
+        if ":" in statement and len(head.split()) <= 6
+        else " ".join(words[:6]) + ("…" if len(words) > 6 else "")
+    )

@@ -1,0 +1,166 @@
+"""The questions in a flat PDF's lines outside tables: an item starts with a marker (a bullet
+●•▪◦–, a drawn box ☐ or the keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)")
+and goes on over the lines indented under its text. An item is a question when it asks (asking.py);
+a checklist statement (a box before it: "☐ We have a documented policy …") is a question to tick. A
+paragraph without a marker that asks and ends with "?" is a question too. Items that do not ask,
+right after a question ending with "?" or ":", are that question's sub-questions; in a checklist
+(boxes are most of the items), lines under a statement without a box of their own are part of it.
+A paragraph starting in lower case goes on from the text above, and "■" is a bullet. Headings,
+requirements and instructions ("1.1 Request for Quote: …") are not questions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from engine.questionnaire.cues import ascii_digits
+from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
+from engine.questionnaire.pdf.flat.boxes import box_choices, label_question
+from engine.questionnaire.pdf.flat.found import response_place
+from engine.questionnaire.pdf.layout import Box, Line, Word, is_glyph
+from engine.questionnaire.pdf.questions import YES_NO, Found
+
+_BULLETS = frozenset("●•▪◦○■➢►–-*·◆◇✓")
+_NUMBER = re.compile(
+    r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
+)
+
+
+@dataclass
+class Item:
+    """A line item or paragraph: its marker kind (bullet, box, number or "" for a paragraph)."""
+
+    page: int
+    box: Box
+    kind: str
+    marker: str
+    text: str
+    blank: bool = False  # a label with a blank after it: a field to fill
+
+
+def page_items(page: int, lines: list[Line]) -> list[Item]:
+    """The items and paragraphs of a page's lines (outside tables), top to bottom."""
+    rows = _visual_rows(lines)
+    blank_ends = {id(line.words[-1]) for line in lines if line.blank}
+    items: list[Item] = []
+    current: Item | None = None
+    indent = 0.0
+    last: Box | None = None
+    for words in rows:
+        box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
+        kind, marker, rest = _marker(words)
+        if box_choices(" ".join(w.text for w in words)):
+            kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No" under a question: its options
+        gap = box.y0 - last.y1 if last else 1e9
+        tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
+        blank = id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
+        if kind or current is None or not tight or box.x0 < indent or blank or current.blank:
+            start = rest[0].box.x0 if rest else box.x0
+            current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank)
+            items.append(current)
+            indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
+        else:
+            joiner = "" if current.text.endswith("-") else " "
+            current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
+            current.box = current.box.union(box)
+        last = box
+    return [i for i in items if i.text]
+
+
+def _visual_rows(lines: list[Line]) -> list[list[Word]]:
+    """Lines that share a row merged (a marker "a." set apart from its text), top to bottom."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
+        for row in rows[-3:]:
+            if row[0].box.same_row(line.box) and not (line.blank or any(x.blank for x in row)):  # fields apart
+                row.append(line)
+                break
+        else:
+            rows.append([line])
+    out = []
+    for row in rows:
+        words = [w for line in sorted(row, key=lambda ln: ln.box.x0) for w in line.words]
+        if words:
+            out.append(words)
+    return out
+
+
+def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
+    """(kind, marker, the words after it) of a row: kind is "bullet", "box", "number" or ""."""
+    first = words[0].text
+    if is_glyph(first) and first != "■":
+        return "box", first, words[1:]
+    if first in _BULLETS or first == "■":  # a filled square marks an item; a box to tick is empty
+        return "bullet", first, words[1:]
+    if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
+        return "number", first.strip("().").rstrip(".)"), words[1:]
+    return "", "", words
+
+
+def item_questions(items: list[Item]) -> list[Found]:
+    """The questions among the items (see the module docstring)."""
+    boxes = sum(1 for i in items if i.kind == "box")
+    checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
+    out: list[Found] = []
+    lead: tuple[Item, Found] | None = None  # the last question, while items may hang from it
+    before = 0  # how many questions there were before the item above
+    for item in items:
+        if item.kind == "choices":  # the options of the question of the item right above, if any
+            if len(out) == before + 1:
+                out[-1] = replace(out[-1], choices=box_choices(item.text), choice_place=out[-1].text_place)
+            lead, before = None, len(out)
+            continue
+        before = len(out)
+        if item.blank and item.text.endswith(":"):
+            out.append(label_question(item.page, item.box, item.text))
+            lead = None
+            continue
+        if checklist and item.kind != "box" and lead and item.kind:
+            lead = (lead[0], _append(lead[1], item))  # a line under a checklist statement: part of it
+            out[-1] = lead[1]
+            continue
+        if (checklist and item.kind == "box") or (
+            not checklist and (item.kind or _asking_paragraph(item.text)) and asks(item.text)
+        ):
+            q = _item_question(item, yes_no=item.kind == "box" or asks_yes_no(item.text))
+            out.append(q)
+            lead = (item, q) if re.search(r"[?:]\s*$", item.text) else None
+            continue
+        if lead and item.kind and not checklist:
+            parent = lead[1]
+            out.append(
+                replace(
+                    _item_question(item, yes_no=parent.choices == YES_NO),
+                    text=f"{parent.text}{SUB}{item.text}",
+                )
+            )
+            continue
+        lead = None
+    return out
+
+
+def _asking_paragraph(text: str) -> bool:
+    """A paragraph without a marker that ends with "?", and starts a sentence: one that starts in
+    lower case goes on from the text above it (a numbered paragraph's lines back at the margin:
+    "potential supplier at this stage … What is meant by 'rely on' an organisation?", PPN 03/24)."""
+    return text.rstrip().endswith(("?", "？")) and not text[:1].islower()
+
+
+def _item_question(item: Item, yes_no: bool) -> Found:
+    locator = f"page {item.page + 1}" + (f", item {item.marker}" if item.kind == "number" else "")
+    place = response_place(locator)
+    return Found(
+        page=item.page,
+        box=item.box,
+        id=item.marker if item.kind == "number" else None,
+        text=item.text,
+        choices=YES_NO if yes_no else (),
+        choice_place=place if yes_no else None,
+        text_place=place,
+    )
+
+
+def _append(q: Found, item: Item) -> Found:
+    marker = f"{item.marker}. " if item.kind == "number" else "– "
+    return replace(q, text=f"{q.text} {marker}{item.text}")

@@ -1,0 +1,103 @@
+"""A flat PDF's table whose columns are the options of one choice per row ("In Place | Not in Place
+| …" over empty cells: the PCI SAQ), read by the table model (engine/questionnaire/table_model.py)
+as inferred or as the responder's corrections of its columns say.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
+from engine.questionnaire.pdf.flat.header import id_like
+from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
+from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
+from engine.questionnaire.pdf.questions import Found
+from engine.questionnaire.table_model import (
+    Holds,
+    PlacedCell,
+    Role,
+    TableCell,
+    TableModel,
+    infer_positioned,
+    question_rows,
+)
+from engine.questionnaire.table_roles import corrected_model, model_table_map
+
+
+def option_table(page: int, text: PageText, table: Table, found: list[Found], mapped: FlatTables) -> list[Found] | None:
+    """A table read by the table model (engine/questionnaire/table_model.py) when two or more of
+    its columns are the options of one choice per row ("In Place | In Place with CCW | Not
+    Applicable | Not in Place" over empty cells, the flat PDF of a PCI SAQ), as inferred or as the
+    responder's corrections of its columns say: a question per row with its requirement, its ID
+    and the options' labels as its choices. A first row without an ID (when the table has an ID
+    column) goes on from the page before. The table's columns and roles are reported in ``mapped``."""
+    placed: list[list[PlacedCell]] = []
+    boxes: list[list[Box]] = []
+    for row in table.rows:
+        cells = [c for c in row.cells if c is not None]
+        cells = [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
+        cells = sorted(cells, key=lambda c: c.x0)
+        placed.append([PlacedCell(c.x0, c.x1, cell_text(text, c), _holds(cell_text(text, c))) for c in cells])
+        boxes.append(cells)
+    inferred = infer_positioned(placed)
+    if inferred is None:
+        return None
+    model = corrected_model(inferred[0], mapped.index, mapped.corrections)
+    grid = inferred[1]
+    if len(model.options) < 2 or model.question_col is None:
+        return None
+    choices = tuple(model.option_label(c) for c in model.options)
+    out: list[Found] = []
+    for r, _section in question_rows(grid, model):
+        qcell = next(c for c in grid[r] if c.col <= model.question_col < c.col + c.span)  # type: ignore[operator]
+        at = grid[r].index(qcell)
+        box = boxes[r][at] if at < len(boxes[r]) else table.box
+        question = qcell.text
+        ident = ""
+        if model.id_col is not None and model.id_col != model.question_col:
+            icell = next((c for c in grid[r] if c.col == model.id_col), None)
+            ident = "".join(icell.text.split()) if icell is not None else ""
+        if not ident:
+            lead = re.match(r"^((?:\d{1,3}\.){1,4}\d{1,3}|[A-Z]{1,4}-\d{1,3})\s+(?=\S)", question)
+            ident = lead.group(1) if lead else ""
+            question = question[lead.end() :] if lead else question
+        if model.id_col is not None and not id_like(ident):
+            if not out and found and r == model.first_row:  # the row goes on from the page before
+                found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
+            continue
+        locator = f"page {page + 1}, row {ident or question[:40]}"
+        existing, answer = _existing(grid[r], model)
+        out.append(
+            Found(
+                page=page,
+                box=box,
+                id=ident or None,
+                text=question,
+                choices=choices,
+                choice_place=response_place(locator),
+                text_place=response_place(locator),
+                existing_choice=existing,
+                existing_answer=answer,
+            )
+        )
+    mapped.read.append((model_table_map(model, mapped.index, f"page {page + 1}"), out))
+    return out
+
+
+def _existing(row: list[TableCell], model: TableModel) -> tuple[str | None, str | None]:
+    """What a filled row already holds: the option marked under its header ("X" under "No"), and
+    the text of its answer and notes columns."""
+    texts = {c.col: c.text for c in row}
+    choice = marked_option((model.option_label(c), texts.get(c, "")) for c in model.options)
+    cols = model.columns(Role.ANSWER) + model.columns(Role.NOTES)
+    answer = "\n".join(t for c in cols if (t := texts.get(c, "").strip()))
+    return choice, answer or None
+
+
+def _holds(cell_text: str) -> Holds:
+    if not cell_text.strip():
+        return Holds.BLANK
+    if all(is_glyph(ch) or ch in "☐▢□" for ch in cell_text.replace(" ", "")):
+        return Holds.BOX
+    return Holds.TEXT

@@ -1,0 +1,152 @@
+"""The ruled tables of a flat PDF's page (MuPDF's ``find_tables``) and the text of their cells: a
+table inside another is none, a header-less table right under another, across its width, is its
+lower half (joined to it), and the page's horizontal rules cut a table's rows where MuPDF's own rows
+follow every partial rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pymupdf
+
+from engine.questionnaire.pdf.layout import Box, PageText
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row: its band and its cells as MuPDF found them (None: merged into another)."""
+
+    band: Box
+    cells: tuple[Box | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class Table:
+    """A ruled table: its box, MuPDF's rows (for the header) and the page's horizontal rules."""
+
+    box: Box
+    rows: tuple[Row, ...]
+    rules: tuple[tuple[float, float, float], ...]  # (y, x0, x1) of every horizontal rule on the page
+
+    def bands(self, x0: float, x1: float, below: float) -> list[Row]:
+        """The rows of the table below ``below``, cut by the rules that cross the column
+        ``x0``–``x1`` (the question column). MuPDF's own rows follow every partial rule (a CAIQ's
+        control columns are ruled more finely than its questions) and miss a row continued from
+        the page before, which has no rule above it."""
+        ys = sorted(
+            {
+                round(y, 1)
+                for y, r0, r1 in self.rules
+                if r0 <= x0 + 3 and r1 >= x1 - 3 and below - 1 <= y <= self.box.y1 + 1
+            }
+            | {round(below, 1), round(self.box.y1, 1)}
+        )
+        return [Row(Box(self.box.x0, a, self.box.x1, b)) for a, b in zip(ys, ys[1:]) if b - a > 4]
+
+
+def ruled_tables(page: pymupdf.Page, drawings: list[dict]) -> list[Table]:
+    """The ruled tables of a page (``drawings``: its ``get_drawings()``)."""
+    if not drawings:
+        return []  # no lines drawn: no ruled table (and find_tables would look for nothing)
+    rules = tuple(_rules(drawings))
+    out = []
+    # use_layout=False: MuPDF's own ruled tables, whether or not PyMuPDF's layout analyser is loaded
+    # (it is when pymupdf is imported before engine; see engine/__init__.py). With it, find_tables
+    # keeps only the tables its model sees, cut to the model's boxes: the AWS CAIQ lost 7 of its 261
+    # questions and the IDs' prefixes, and the read took 5x longer.
+    for table in page.find_tables(use_layout=False).tables:
+        rows = tuple(_row(row) for row in table.rows if any(row.cells))
+        if rows:
+            out.append(Table(Box.of(table.bbox), rows, rules))
+    out = [t for t in out if not any(o is not t and inside(t.box, o.box) and o.box.area > t.box.area for o in out)]
+    return _joined(sorted(out, key=lambda t: (t.box.y0, t.box.x0)))
+
+
+def _joined(tables: list[Table]) -> list[Table]:
+    """Tables that start where the one above them ends, across most of its width, joined to it: the
+    halves MuPDF makes of one table (the PCI SAQ's row 4.2.1.2 cut from its header); the lower
+    half's first cells reach the upper's left edge (MuPDF's lower half may leave out the ID column)."""
+    out: list[Table] = []
+    for t in tables:
+        prev = out[-1] if out else None
+        shared = min(t.box.x1, prev.box.x1) - max(t.box.x0, prev.box.x0) if prev else 0.0
+        if prev is None or not (-1 <= t.box.y0 - prev.box.y1 <= 2 and t.box.x0 >= prev.box.x0 - 3):
+            out.append(t)
+        elif shared < 0.8 * min(t.box.x1 - t.box.x0, prev.box.x1 - prev.box.x0):
+            out.append(t)
+        else:
+            rows = tuple(_widened(r, prev.box.x0) for r in t.rows)
+            out[-1] = Table(prev.box.union(t.box), prev.rows + rows, prev.rules)
+    return out
+
+
+def _widened(row: Row, x0: float) -> Row:
+    """``row`` with its first cell reaching ``x0``."""
+    first = next((i for i, c in enumerate(row.cells) if c is not None), None)
+    if first is None or row.cells[first].x0 <= x0 + 3:
+        return row
+    cell = row.cells[first]
+    cells = (*row.cells[:first], Box(x0, cell.y0, cell.x1, cell.y1), *row.cells[first + 1 :])
+    return Row(Box(x0, row.band.y0, row.band.x1, row.band.y1), cells)
+
+
+def _rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
+    """(y, x0, x1) of the horizontal lines drawn: lines, thin filled rectangles, and the top and
+    bottom edges of stroked rectangles."""
+    out = []
+    for d in drawings:
+        for item in d.get("items", ()):
+            if item[0] == "l" and abs(item[1].y - item[2].y) <= 1.0:
+                out.append(((item[1].y + item[2].y) / 2, min(item[1].x, item[2].x), max(item[1].x, item[2].x)))
+            elif item[0] == "re":
+                r = item[1]
+                if r.height <= 2.0:
+                    out.append(((r.y0 + r.y1) / 2, r.x0, r.x1))
+                elif "s" in (d.get("type") or ""):
+                    out += [(r.y0, r.x0, r.x1), (r.y1, r.x0, r.x1)]
+    return out
+
+
+def _row(row) -> Row:
+    """A row of MuPDF's table: its band runs from its cells' top to the bottom of its shortest
+    cell (a cell merged down over the rows below, the CAIQ's control column, reaches further)."""
+    cells = tuple(Box.of(c) if c else None for c in row.cells)
+    present = [c for c in cells if c is not None]
+    x0, _, x1, _ = row.bbox
+    return Row(Box(x0, min(c.y0 for c in present), x1, min(c.y1 for c in present)), cells)
+
+
+def starts_page(text: PageText, box: Box, height: float) -> bool:
+    """Whether a table is the first thing on its page (no text above it but a running header in
+    the top 7 %): only then can its first rows go on from the page before. The AWS CAIQ's
+    "Document Revisions" table, under a heading on its last page, is not the end of UEM-14.1."""
+    return not any(ln.text.strip() and 0.07 * height < ln.box.y1 <= box.y0 + 1 for ln in text.lines)
+
+
+def inside(inner: Box, outer: Box) -> bool:
+    return inner.overlap(outer) >= 0.6 * max(inner.area, 1.0)
+
+
+def cell_lines(text: PageText, cell: Box | None) -> list[str]:
+    """The lines of text inside ``cell`` (by each word's centre)."""
+    if cell is None:
+        return []
+    lines = []
+    for line in text.lines:
+        words = [w.text for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
+        if words:
+            lines.append(" ".join(words))
+    return lines
+
+
+def cell_text(text: PageText, cell: Box | None, compact: bool = False) -> str:
+    """A cell's text; ``compact`` joins its lines and words without spaces (an ID broken over
+    lines: "A&A-" "01.1")."""
+    lines = cell_lines(text, cell)
+    if compact:
+        return "".join("".join(lines).split())
+    out = ""
+    for piece in lines:
+        out = out + piece if out.endswith("-") or not out else out + " " + piece
+    return out.strip()
