@@ -99,7 +99,7 @@ BUYER = re.compile(
     r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
     r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
     r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates|"
-    r"realizes|recognizes|understands|believes|seeks|is seeking|is posting)\b"
+    r"realizes|recognizes|understands|believes|seeks|is seeking|is posting|cannot)\b"
     r"|^(?:the\s+)?(?:contracting|ordering)\s+(?:officers?|officials?|activit\w+)\s+(?:is|are)\s+encouraged\b",
     _I,
 )
@@ -108,7 +108,9 @@ FRAMEWORK = re.compile(
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
     r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
     r"\bshall (?:not )?be (?:valid|binding)\b(?! for)|\bshall (?:not )?be (?:open to|a term of|determined)\b|"
-    r"\bshall render\b|\bshall terminate\b|\bshall be final\b|\bsole relief\b|\bupon appeal\b|"
+    r"\bshall render\b|\bshall terminate\b|\bshall be final\b|\bsole relief\b|\bupon appeal\b|\bshall lie\b|"
+    r"\bshall not (?:be affected|impose liability|preclude)\b|\bnothing (?:herein|in this \w+) shall\b|"
+    r"\bmay not institute legal action until all statutory requirements\b|"  # a pointer to the statute's remedies
     r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
@@ -440,7 +442,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False, why="negated")
     if _title_block(unit):
         return Verdict(False, why="a title block")  # "… SEALED PROPOSALS FOR … WILL BE RECEIVED …" on a cover
-    if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
+    if FRAMEWORK.search(text) and not MUST_ACTIVE.search(text):  # "… submitted by a bidder shall be final": framework
         return Verdict(False, why="framework")
     if REJECTS.search(text):
         return Verdict(True, True, CONSEQUENCE_CUE)
