@@ -47,6 +47,12 @@ PARTY_WILL = re.compile(
     r"(?!not receive|have an opportunity|have primary|receive\b|face\b)",
     _I,
 )
+WILL = re.compile(r"\bwill\s+", _I)
+PARTY_WILL_AFTER = re.compile(  # what follows "will" in a sentence that obliges (not the buyer's acts on it)
+    r"(?!(?:not\s+|also\s+|only\s+)?be\b)(?!not receive|have an opportunity|have primary|receive\b|face\b|result\b|"
+    r"include\b|consist\b|govern\b|apply\b|prevail\b|control\b|decide\b|(?:still\s+)?proceed\b)",
+    _I,
+)
 PARTY_MAY = re.compile(
     rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\s+(?:also\s+)?(?:submit|provide|include|propose|attach|"
     r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect|bid|protest)",
@@ -341,6 +347,20 @@ def _conditional(text: str, cue: re.Match[str]) -> bool:
     return any(m.start() <= cue.start() < m.end() for m in NOT_REQUIRED.finditer(text))
 
 
+def _side_will(text: str) -> bool:
+    """An active "will" whose subject (its clause before "will": after an opening phrase's comma,
+    before an aside's) names the offeror's side or what it delivers and not the buyer ("The price
+    will never increase …", "The Contractor, in all … advertisements …, will state …"); a passive
+    one ("Bids … will be opened …") is the buyer's act on what is delivered."""
+    m = WILL.search(text)
+    if m is None or PARTY_WILL_AFTER.match(text, m.end()) is None:
+        return False
+    clauses = [c for c in text[: m.start()].split(",") if c.strip()]
+    clause = clauses[-1] if text[: m.start()].rstrip()[-1:] != "," or len(clauses) < 2 else clauses[0]
+    named = re.search(rf"\b{PARTY}\b", clause, _I) or DELIVERABLE.search(clause)
+    return bool(named) and not BUYER_NAME.search(clause) and not re.search(r"\b(?:we|our|us)\b", clause, _I)
+
+
 def _cue(text: str) -> Verdict | None:
     """The obligation cue of one sentence: mandatory, desirable, or None."""
     if CONSEQUENCE.search(text) and not ONLY_ACCEPTED.search(text) and not PARTY_WILL.search(text):
@@ -349,7 +369,7 @@ def _cue(text: str) -> Verdict | None:
     must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
         return Verdict(True, True, must.group(1).lower())
-    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text):
+    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text) or _side_will(text):
         return Verdict(True, True, "will")
     if RESPONSE_WILL.search(text) or CONSEQUENCE.search(text):
         return Verdict(True, True, CONSEQUENCE_CUE)
