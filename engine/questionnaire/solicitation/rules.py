@@ -26,7 +26,7 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 _I = re.I
 MUST = re.compile(
     r"\b(shall|must|required|is (?:not )?to|are (?:not )?to|expected to|is expected|are expected|mandatory|"
-    r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not|"
+    r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not(?! be (?:a|an|the)\b)|"
     r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
     r"guarantees that|warrants that|"
     r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed))\b",
@@ -65,7 +65,7 @@ NEGATED = re.compile(  # "Applicants need not be proficient nor are they expecte
 )
 NOT_REQUIRED = re.compile(
     r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
-    r"(?:is|are|be)\s+required\b|\bas required by\b",
+    r"(?:is|are|be)\s+required\b|\bas required by\b|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )\brequired by\b",
     _I,
 )
 RESPONSE_WILL = re.compile(
@@ -73,7 +73,9 @@ RESPONSE_WILL = re.compile(
     r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned)",
     _I,
 )
-ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
+ONLY_ACCEPTED = re.compile(  # a rule, not a consequence: "HTDC will only evaluate one application per company"
+    r"\bwill only be (?:accepted|considered)\b|\bwill only (?:accept|consider|evaluate|review)\b", _I
+)
 CONSEQUENCE = re.compile(
     r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+|automatically\s+)?(?:accepted|considered|rejected|disqualified|"
     r"eliminated|deemed non-?responsive|returned unopened)\b",
@@ -93,6 +95,9 @@ DEADLINE_ROW = re.compile(
     r"\b(?:deadline|due date|closing date|date for submission|submittal deadline|proposals? due|questions? due)\b", _I
 )
 SCHEDULE_ROW_WORDS = 20
+BUYERS_ROW = re.compile(  # "State's Response to Written Questions … August 19, 2025": the buyer's own date
+    r"^(?:the\s+)?(?:state|county|government|city|agency|department|owner)['’]s\b", _I
+)
 RUN_ON_WORDS = 50
 TITLE_WORDS = 12  # a title block this long or longer (a shorter run of capitals is a heading)
 CONSEQUENCE_CUE = (
@@ -201,6 +206,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
 )
 
 
+LAW_CITED = re.compile(r"^(?:chapter|title|§|section|hrs|code of|article)\s*[\d§]", _I)
 CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
 PASS_FAIL = re.compile(r"\bpass/fail\b|\bpass or fail\b", _I)
 EVAL_FACTOR = re.compile(
@@ -468,12 +474,16 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(True, True, CONSEQUENCE_CUE)
     if AWARD_TO.search(text):
         return Verdict(True, True, "basis for award")
-    if DEADLINE_ROW.search(text) and len(words) <= SCHEDULE_ROW_WORDS and not BUYER.match(text):
+    if (
+        DEADLINE_ROW.search(text)
+        and len(words) <= SCHEDULE_ROW_WORDS
+        and not (BUYER.match(text) or BUYERS_ROW.match(text))
+    ):
         return Verdict(True, True, "deadline")
     cue = _cue(text)
     if (unit.leads or LIST_END.search(text)) and not _own_obligation(text):
         return Verdict(False, why="lead-in")  # its items are the requirements
-    if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
+    if cue is not None and cue.why in MODALS and not _obliges_a_party(text) and not ONLY_ACCEPTED.search(text):
         return Verdict(False, why="no party")
     if cue is not None and cue.why in PARTY_CUES and _subject_head(text[: MUST.search(text).start()]) is not True:
         return Verdict(False, why="no party")  # "Automatic contract renewals are prohibited", "Budget is subject to …"
@@ -482,7 +492,11 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if DEFINITION.search(text):
         return Verdict(False, why="definition")
     buyer = BUYER.match(text)
-    if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
+    if (
+        buyer
+        and not ONLY_ACCEPTED.search(text)
+        and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I)
+    ):
         if section is Kind.EVALUATION and EVAL_CONTENT.search(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")  # what the buyer evaluates, not who does it or how it proceeds
         return Verdict(False, why="buyer")
@@ -495,7 +509,10 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
         if not RATING.match(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")
-    first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", LABEL.sub("", text, count=1), flags=_I))
+    bare = re.sub(
+        r"^(?:if (?:none|not|so|applicable|yes|no),\s*(?:so\s+)?)", "", LABEL.sub("", text, count=1), flags=_I
+    )
+    first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", bare, flags=_I))  # "If none, so state."
     if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
@@ -542,8 +559,14 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.EVALUATION
     if unit.lead_in and re.search(r"\b(?:criteria|factors|points)\b", unit.lead_in, _I):
         return Kind.EVALUATION
-    if DEADLINE_ROW.search(unit.text) and len(unit.text.split()) <= SCHEDULE_ROW_WORDS:
-        return Kind.SUBMISSION
+    if (
+        DEADLINE_ROW.search(unit.text)
+        and len(unit.text.split()) <= SCHEDULE_ROW_WORDS
+        or ONLY_ACCEPTED.search(unit.text)
+    ):
+        return Kind.SUBMISSION  # a schedule's deadline row; what the buyer will only accept
+    if unit.item and LAW_CITED.match(unit.text):
+        return Kind.TERMS  # "Chapter 393, prepaid health care;" under "… shall comply with …": a law to comply with
     if re.search(r"\bby (?:submitting|executing|signing)\b", text, _I):
         return Kind.TERMS
     if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
