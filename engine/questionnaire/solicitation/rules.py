@@ -308,6 +308,11 @@ class Verdict:
     why: str = ""
 
 
+def _row_words(text: str) -> int:
+    """A schedule row's words, its parenthetical asides left out ("(applications will be open …)")."""
+    return len(re.sub(r"\([^()]*\)", " ", text).split())
+
+
 def _first_word(text: str) -> str:
     m = re.match(r"^[\W\d]*([A-Za-z]+)", text)
     return m.group(1).lower() if m else ""
@@ -476,7 +481,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(True, True, "basis for award")
     if (
         DEADLINE_ROW.search(text)
-        and len(words) <= SCHEDULE_ROW_WORDS
+        and _row_words(text) <= SCHEDULE_ROW_WORDS
         and not (BUYER.match(text) or BUYERS_ROW.match(text))
     ):
         return Verdict(True, True, "deadline")
@@ -513,7 +518,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         r"^(?:if (?:none|not|so|applicable|yes|no),\s*(?:so\s+)?)", "", LABEL.sub("", text, count=1), flags=_I
     )
     first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", bare, flags=_I))  # "If none, so state."
-    if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
+    possessive = re.match(r"^[\W\d]*[A-Za-z]+['’]s\b", bare)  # "State's Response to …" is no imperative
+    if first in IMPERATIVES and not possessive and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
     if unit.lead_in and not NO_LONGER.search(text):  # "… Status 294 is no longer required." under "… complete:"
@@ -561,7 +567,7 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.EVALUATION
     if (
         DEADLINE_ROW.search(unit.text)
-        and len(unit.text.split()) <= SCHEDULE_ROW_WORDS
+        and _row_words(unit.text) <= SCHEDULE_ROW_WORDS
         or ONLY_ACCEPTED.search(unit.text)
     ):
         return Kind.SUBMISSION  # a schedule's deadline row; what the buyer will only accept
