@@ -29,11 +29,11 @@ MUST = re.compile(
     r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not(?! be (?:a|an|the)\b)|"
     r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
     r"guarantees that|warrants that|"
-    r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed))\b",
+    r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed|acceptable)|(?:is|are) as fully responsible)\b",
     _I,
 )
 DESIRE = re.compile(
-    r"\b(should|encouraged|encourages|preferred|prefers|desirable|recommended|is optional|are optional|"
+    r"\b(should|encouraged|encourages|preferred|prefers|desirable|recommended|is optional|are optional|is not desired|"
     r"(?:is|are) (?:advised|cautioned) to)\b",
     _I,
 )
@@ -285,6 +285,12 @@ MUST_ACTIVE = re.compile(rf"\b{PARTY}\s+(?:shall|must)\s+(?!not\s+be\b|be\b)", _
 DEFINITION = re.compile(
     r"^[A-Z][\w /()’'-]{1,50}:\s+(?:relates to|means|refers to|is defined as)\b|[\"“][^\"”]{2,40}[\"”]\s+means\b"
 )
+BUYER_REQUIRES = re.compile(  # what the buyer requires of the contractor is the contractor's obligation
+    r"\b(?:county|government|state|city|agency|owner|department)\s+(?:requires|may (?:\w+ly\s+)?require|may need)\b"
+    r"(?!\s+(?:that the county|the county))"  # not the buyer's process: "… may require Applicant to submit answers"
+    r"(?!\s+(?:the\s+)?\w+\s+to\s+(?:submit|answer|provide|clarify|furnish)\b)",
+    _I,
+)
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
 
 
@@ -485,6 +491,9 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         and not (BUYER.match(text) or BUYERS_ROW.match(text))
     ):
         return Verdict(True, True, "deadline")
+    asks = BUYER_REQUIRES.search(text)
+    if asks and not LIST_END.search(text):  # "… the County requires 24/7 access to all data …"
+        return Verdict(True, " may " not in f" {asks.group(0).lower()} ", "the buyer requires")
     cue = _cue(text)
     if (unit.leads or LIST_END.search(text)) and not _own_obligation(text):
         return Verdict(False, why="lead-in")  # its items are the requirements
