@@ -26,7 +26,7 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 _I = re.I
 MUST = re.compile(
     r"\b(shall|must|required|is (?:not )?to|are (?:not )?to|expected to|is expected|are expected|mandatory|"
-    r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not(?! be (?:a|an|the)\b)|"
+    r"agrees? to|agree that|responsible for|(?<=^no )(?:\w+\s+){1,4}?may be|responsibility of|responsibility to|obligated to|prohibited|may not(?! be (?:a|an|the)\b)|"
     r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
     r"guarantees that|warrants that|"
     r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed|acceptable)|(?:is|are) as fully responsible)\b",
@@ -271,8 +271,8 @@ BUYER_NAME = re.compile(
     _I,
 )
 BENEFIT = re.compile(
-    r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
-    r"informed|liable in damages)\b|\bin no event shall\b",
+    r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|paid|reimbursed|released|"
+    r"informed|liable in damages)\b|\b(?:shall|will|may)\s+be\s+entitled\b|\bin no event shall\b",
     _I,
 )
 BY_BUYER = re.compile(
