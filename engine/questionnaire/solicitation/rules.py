@@ -145,7 +145,8 @@ TERMS_WORDS = re.compile(
     r"ordinances?|regulations|tax\w*|audit\w*|copyright\w*|intellectual property|data rights|by submitting|"
     r"by executing|agrees?|assign\w*|sub-?contract\w*|subrogation|endorsement|deductible\w*|clauses?|"
     r"price (?:increase|reduction)|prices?|fees?|discount\w*|rates?|deliver(?:y|ies)|shipments?|packing|"
-    r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa)\b",
+    r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa|disclos\w*|"
+    r"(?:sole )?property of)\b",
     _I,
 )
 STRONG_TERMS = re.compile(  # the words of a legal undertaking or remedy: terms, whoever's subject
@@ -566,6 +567,35 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     return None
 
 
+STAFF = re.compile(r"\b(?:personnel|staff|professionals?|employees?)\b", _I)
+STAFF_PRACTICE = re.compile(r"\b(?:criminal history|background (?:check|investigation)s?|security clearances?)\b", _I)
+PROVIDE_STAFF = re.compile(
+    r"^\s*(?:provide|furnish|supply|assign)\s+(?:\w+\s+){0,2}?(?:staff|personnel|professionals)\b", _I
+)
+NAMED_IN_RESPONSE = re.compile(r"\b(?:identif\w*|listed|list|describ\w*|indicat\w*|includ\w*|submit\w*|show\w*)\b", _I)
+
+
+def _staffing(text: str) -> bool:
+    """A personnel practice during performance (work), not what the response says of them: the
+    staff's background checks, or an obligation on the staff (its subject) or to provide staff,
+    whose predicate does not ask the response to name or describe them."""
+    if len(TERMS_WORDS.findall(text)) >= 2:
+        return False  # "… Liability insurance … to protect the Contractor …": terms
+    if STAFF_PRACTICE.search(text):
+        return True
+    m = SUBJECT_END.search(text)
+    if (
+        m is None
+        or re.search(r"\b(?:that|propos\w*)\b", text[: m.start()], _I)
+        or RESPONSE_SUBJECT.search(text[: m.start()])
+    ):
+        return False  # "Assurance that the selected staff …", "Support personnel proposed …", "The … resumes …"
+    predicate = re.sub(r"^\s*(?:be\s+|have\s+)?", "", text[m.end() :])
+    if NAMED_IN_RESPONSE.search(text[m.end() :]):
+        return False
+    return bool(STAFF.search(text[: m.start()]) and not LABEL.match(text)) or bool(PROVIDE_STAFF.match(predicate))
+
+
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
     """The kind of a requirement (see the module docstring)."""
     text = unit.text if not unit.lead_in else f"{unit.lead_in} {unit.text}"
@@ -588,6 +618,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.TERMS  # "Contractor agrees to: a) …"
     if section is not Kind.WORK and STRONG_TERMS.search(unit.text):
         return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
+    if _staffing(unit.text):
+        return Kind.WORK  # personnel and security practices during performance, wherever they are asked
     by_subject = _kind_by_subject(unit.text, section)
     if by_subject is None and unit.lead_in:
         by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)
