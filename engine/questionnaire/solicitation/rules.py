@@ -545,6 +545,9 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     return Verdict(False)
 
 
+SOLICITING = re.compile(r"\b(?:solicitation|rfp|rfq|ifb|review|request\w*|discrepanc\w*|name)\b", _I)
+
+
 def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     """The kind the subject of an obliging sentence tells: the offeror or its proposal → what to
     submit (unless the sentence is about legal or commercial terms); the contractor → terms when
@@ -557,6 +560,12 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     if OFFEROR.search(subject) or RESPONSE_SUBJECT.search(subject):
         if section is Kind.WORK and not RESPONSE_SUBJECT.search(subject) and not RESPONSE_VERB.search(text):
             return Kind.WORK  # "The selected applicants will provide …" in the scope of work
+        if section is Kind.TERMS and not (
+            SUBMIT_WORDS.search(text) or SOLICITING.search(text) or RESPONSE_VERB.search(text)
+        ):
+            return (
+                Kind.TERMS
+            )  # a condition of the contract on the bidder ("The bidder must abide by … the specifications")
         return Kind.TERMS if terms >= 2 else Kind.SUBMISSION
     if CONTRACTOR.search(subject):
         if terms:
