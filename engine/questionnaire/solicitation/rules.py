@@ -53,6 +53,12 @@ PARTY_WILL_AFTER = re.compile(  # what follows "will" in a sentence that obliges
     r"include\b|consist\b|govern\b|apply\b|prevail\b|control\b|decide\b|(?:still\s+)?proceed\b)",
     _I,
 )
+HANDED_OVER = re.compile(  # "These certified copies will be sent to the County …", "… will not be made by a Contractor …"
+    r"\bwill\s+(?:not\s+)?be\s+(?:sent|routed|delivered|forwarded|submitted|furnished|mailed|made)\s+(?:\w+\s+){0,2}?"
+    rf"(?:to\s+the\s+(?:county|government|state|city|agency|owner|procurement agent|purchasing agent|contracting officer|"
+    rf"project manager)|by\s+(?:a|an|the|any)\s+{PARTY})\b",
+    _I,
+)
 PARTY_MAY = re.compile(
     rf"\b{PARTY}\b(?:\s+\w+){{0,2}}?\s+(?:may|can)\s+(?:also\s+)?(?:submit|provide|include|propose|attach|"
     r"comment|take exception|request|offer|use|subcontract|register|upload|contact|elect|bid|protest)",
@@ -387,7 +393,7 @@ def _cue(text: str) -> Verdict | None:
     must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
         return Verdict(True, True, must.group(1).lower())
-    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text) or _side_will(text):
+    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text) or _side_will(text) or HANDED_OVER.search(text):
         return Verdict(True, True, "will")
     if RESPONSE_WILL.search(text) or CONSEQUENCE.search(text):
         return Verdict(True, True, CONSEQUENCE_CUE)
