@@ -551,6 +551,9 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     return Verdict(False)
 
 
+CONTACT_RULE = re.compile(
+    r"\b(?:contact|communications?)\b[^.]{0,80}?\b(?:members?|officials?|committee|sac|evaluators?|procurement)\b", _I
+)
 SOLICITING = re.compile(r"\b(?:solicitation|rfp|rfq|ifb|review|request\w*|discrepanc\w*|name)\b", _I)
 
 
@@ -574,6 +577,8 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
             )  # a condition of the contract on the bidder ("The bidder must abide by … the specifications")
         return Kind.TERMS if terms >= 2 else Kind.SUBMISSION
     if CONTRACTOR.search(subject):
+        if not terms and re.search(r"\breports\b|\b(?:a|an|the)\s+(?:[\w-]+\s+){0,4}?report\b", text, _I):
+            return Kind.WORK  # "The Contractor(s) must submit to the Project Manager, monthly statistical reports …"
         if terms:
             return Kind.TERMS
         if section is Kind.TERMS:
@@ -631,6 +636,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.TERMS
     if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
         return Kind.TERMS  # "Contractor agrees to: a) …"
+    if CONTACT_RULE.search(unit.text):
+        return Kind.SUBMISSION  # whom the offeror may contact while the solicitation is open
     if section is not Kind.WORK and STRONG_TERMS.search(unit.text):
         return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
     if _staffing(unit.text):
