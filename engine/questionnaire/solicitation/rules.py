@@ -551,6 +551,7 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     return Verdict(False)
 
 
+PRICE = re.compile(r"\b(?:costs?|rates?|prices?|pricing)\b", _I)
 CONTACT_RULE = re.compile(
     r"\b(?:contact|communications?)\b[^.]{0,80}?\b(?:members?|officials?|committee|sac|evaluators?|procurement)\b", _I
 )
@@ -642,6 +643,9 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
     if _staffing(unit.text):
         return Kind.WORK  # personnel and security practices during performance, wherever they are asked
+    cue = MUST.search(unit.text) or SUBJECT_END.search(unit.text)
+    if section is Kind.SUBMISSION and cue and PRICE.search(unit.text[: cue.start()]):
+        return Kind.SUBMISSION  # "Fully loaded rates shall include …" in the cost proposal's instructions
     by_subject = _kind_by_subject(unit.text, section)
     if by_subject is None and unit.lead_in:
         by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)
