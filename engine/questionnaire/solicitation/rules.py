@@ -298,6 +298,10 @@ BUYER_REQUIRES = re.compile(  # what the buyer requires of the contractor is the
     r"(?!\s+(?:the\s+)?\w+\s+to\s+(?:submit|answer|provide|clarify|furnish)\b)",
     _I,
 )
+STATUS_NOTE = re.compile(  # a status and a pointer only: a note on the item above, not a requirement of its own
+    r"^(?:required|optional|mandatory|n/?a)\b[,:]?\s+(?:see\s+)?(?:section|attachment|appendix|exhibit|§)\s*[\w.()]+\.?$",
+    _I,
+)
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
 
 
@@ -484,6 +488,8 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
     if NEGATED.search(text):
         return Verdict(False, why="negated")
+    if STATUS_NOTE.match(text):
+        return Verdict(False, why="a status note")  # "i. Required, Section 3.03(a)" under its item
     if _title_block(unit):
         return Verdict(False, why="a title block")  # "… SEALED PROPOSALS FOR … WILL BE RECEIVED …" on a cover
     if FRAMEWORK.search(text) and not MUST_ACTIVE.search(text):  # "… submitted by a bidder shall be final": framework
