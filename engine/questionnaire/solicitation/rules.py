@@ -594,6 +594,11 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     return None
 
 
+DATA_RIGHTS = re.compile(
+    r"\b(?:become|becomes|remain|remains|is|are) (?:the )?(?:sole )?property of\b|\bdata rights\b|"
+    r"\b(?:full |direct )?access to (?:that|the|its|all|county|government) data\b",
+    _I,
+)
 STAFF = re.compile(r"\b(?:personnel|staff|professionals?|employees?)\b", _I)
 STAFF_PRACTICE = re.compile(r"\b(?:criminal history|background (?:check|investigation)s?|security clearances?)\b", _I)
 PROVIDE_STAFF = re.compile(
@@ -606,10 +611,10 @@ def _staffing(text: str) -> bool:
     """A personnel practice during performance (work), not what the response says of them: the
     staff's background checks, or an obligation on the staff (its subject) or to provide staff,
     whose predicate does not ask the response to name or describe them."""
-    if len(TERMS_WORDS.findall(text)) >= 2:
-        return False  # "… Liability insurance … to protect the Contractor …": terms
     if STAFF_PRACTICE.search(text):
         return True
+    if len(TERMS_WORDS.findall(text)) >= 2:
+        return False  # "… Liability insurance … to protect the Contractor …": terms
     m = SUBJECT_END.search(text)
     if (
         m is None
@@ -647,6 +652,8 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.SUBMISSION  # whom the offeror may contact while the solicitation is open
     if section is not Kind.WORK and STRONG_TERMS.search(unit.text):
         return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
+    if DATA_RIGHTS.search(unit.text):
+        return Kind.TERMS  # who owns or may reach the data and work products: data rights
     if _staffing(unit.text):
         return Kind.WORK  # personnel and security practices during performance, wherever they are asked
     cue = MUST.search(unit.text) or SUBJECT_END.search(unit.text)
