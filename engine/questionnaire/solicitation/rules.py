@@ -302,6 +302,9 @@ STATUS_NOTE = re.compile(  # a status and a pointer only: a note on the item abo
     r"^(?:required|optional|mandatory|n/?a)\b[,:]?\s+(?:see\s+)?(?:section|attachment|appendix|exhibit|§)\s*[\w.()]+\.?$",
     _I,
 )
+EVERY = re.compile(
+    r"^\W*(?:all|any|each|every)\s+((?:[\w-]+\s+){0,1}[\w-]+)\s+(?:developed|created|produced|written|made)\b", _I
+)
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
 
 
@@ -423,6 +426,9 @@ def _obliges_a_party(text: str) -> bool:
         return True
     if head is False:
         return False
+    every = EVERY.match(subject)
+    if every and m.group(0).lower() in ("shall", "must") and not BUYER_WORDS.search(every.group(1) + " "):
+        return True  # "All source code developed under a given task order must remain …": its head is the code
     if BUYER_WORDS.search(subject):
         return False
     after = text[m.end() :]
