@@ -14,8 +14,8 @@ from engine.questionnaire.solicitation import Fact, shred
 
 PINNED = {  # file: (recall, precision, kind right, mandatory right) at least
     "gsa_18f_ads_bpa_rfq_solicitation_flat.pdf": (0.98, 0.92, 0.93, 0.98),
-    "hawaii_htdc_rfp_26_001_business_consultants_2025.pdf": (0.95, 0.90, 0.92, 0.96),
-    "fairfax_county_rfp_2000004198_it_staff_augmentation_2025.pdf": (0.95, 0.90, 0.90, 0.97),
+    "hawaii_htdc_rfp_26_001_business_consultants_2025.pdf": (0.95, 0.91, 0.92, 0.96),
+    "fairfax_county_rfp_2000004198_it_staff_augmentation_2025.pdf": (0.95, 0.90, 0.905, 0.97),
 }
 ALL = (0.95, 0.91)  # recall, precision over the three files
 
