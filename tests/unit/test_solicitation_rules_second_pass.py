@@ -4,8 +4,6 @@ are requirements, of which kind and how mandatory, by the shredder's own judgeme
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.questionnaire.solicitation import Kind, shred
