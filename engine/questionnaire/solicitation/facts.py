@@ -160,7 +160,7 @@ def _stated(fact: Fact, units: Sequence[Unit], texts: Mapping[tuple[str, int], P
 def _organisation(pages: Sequence[Page]) -> KeyFact:
     """The issuer: the "Issued by" line and the line after it on a cover page, else the first
     line of the first pages that names an organisation with its acronym ("The General Services
-    Administration (GSA)": how a document names who issues it), else a cover line naming one."""
+    Administration (GSA)": how a document names who issues it) with the rest of its sentence, else a cover line naming one."""
     for page in pages[:3]:
         for i, (a, b) in enumerate(page.lines):
             m = ORG.search(page.text[a:b])
@@ -169,8 +169,14 @@ def _organisation(pages: Sequence[Page]) -> KeyFact:
                 return KeyFact(Fact.ISSUING_ORGANIZATION, page.text[a:end], page.file, page.number)
     for page in pages[:6]:
         for a, b in page.lines:
-            if ORG_DEFINED.search(page.text[a:b]):
-                return KeyFact(Fact.ISSUING_ORGANIZATION, page.text[a:b], page.file, page.number)
+            if ORG_DEFINED.search(page.text[a:b]):  # the whole sentence, over the lines it runs on
+                end = SENTENCE_END.search(page.text, a)
+                return KeyFact(
+                    Fact.ISSUING_ORGANIZATION,
+                    page.text[a : end.end() if end else len(page.text)].strip(),
+                    page.file,
+                    page.number,
+                )
     return _page_fact(Fact.ISSUING_ORGANIZATION, pages, ORG, "n")
 
 

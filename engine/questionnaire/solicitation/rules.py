@@ -26,14 +26,14 @@ from engine.questionnaire.solicitation.records import Kind, Unit
 _I = re.I
 MUST = re.compile(
     r"\b(shall|must|required|is (?:not )?to|are (?:not )?to|expected to|is expected|are expected|mandatory|"
-    r"agrees? to|agree that|responsible for|responsibility of|responsibility to|obligated to|prohibited|may not|"
+    r"agrees? to|agree that|responsible for|(?<=^no )(?:\w+\s+){1,4}?may be|responsibility of|responsibility to|obligated to|prohibited|may not(?! be (?:a|an|the)\b)|"
     r"needs? to be|(?:assumes|bears) all risk|relieves? (?:the )?contractor|(?:is|are) subject to|acknowledges|"
     r"guarantees that|warrants that|"
-    r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed))\b",
+    r"(?:is|are) liable|(?:is|are) not (?:permitted|allowed|acceptable)|(?:is|are) as fully responsible)\b",
     _I,
 )
 DESIRE = re.compile(
-    r"\b(should|encouraged|encourages|preferred|prefers|desirable|recommended|is optional|are optional|"
+    r"\b(should|encouraged|encourages|preferred|prefers|desirable|recommended|is optional|are optional|is not desired|"
     r"(?:is|are) (?:advised|cautioned) to)\b",
     _I,
 )
@@ -45,6 +45,18 @@ PARTY = (
 PARTY_WILL = re.compile(
     rf"\b{PARTY}(?:['’]s)?\b(?:\s+\w+){{0,5}}?\s+will\s+(?!be\s+(?:placed|contacted|selected|notified|evaluated|ranked|invited|informed|considered for)\b)"
     r"(?!not receive|have an opportunity|have primary|receive\b|face\b)",
+    _I,
+)
+WILL = re.compile(r"\bwill\s+", _I)
+PARTY_WILL_AFTER = re.compile(  # what follows "will" in a sentence that obliges (not the buyer's acts on it)
+    r"(?!(?:not\s+|also\s+|only\s+)?be\b)(?!not receive|have an opportunity|have primary|receive\b|face\b|result\b|"
+    r"include\b|consist\b|govern\b|apply\b|prevail\b|control\b|decide\b|(?:still\s+)?proceed\b)",
+    _I,
+)
+HANDED_OVER = re.compile(  # "These certified copies will be sent to the County …", "… will not be made by a Contractor …"
+    r"\bwill\s+(?:not\s+)?be\s+(?:sent|routed|delivered|forwarded|submitted|furnished|mailed|made)\s+(?:\w+\s+){0,2}?"
+    rf"(?:to\s+the\s+(?:county|government|state|city|agency|owner|procurement agent|purchasing agent|contracting officer|"
+    rf"project manager)|by\s+(?:a|an|the|any)\s+{PARTY})\b",
     _I,
 )
 PARTY_MAY = re.compile(
@@ -59,7 +71,7 @@ NEGATED = re.compile(  # "Applicants need not be proficient nor are they expecte
 )
 NOT_REQUIRED = re.compile(
     r"\b(?:is|are)\s+(?:not|no longer)\s+required\b|\b(?:if|when|as|where|which|that|whenever)\s+(?:\w+\s+){0,3}"
-    r"(?:is|are|be)\s+required\b|\bas required by\b",
+    r"(?:is|are|be)\s+required\b|\bas required by\b|(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeing )\brequired by\b",
     _I,
 )
 RESPONSE_WILL = re.compile(
@@ -67,7 +79,9 @@ RESPONSE_WILL = re.compile(
     r"(?:only\s+)?(?:not\s+)?be\s+(?:accepted|considered|rejected|disqualified|deemed|eliminated|returned)",
     _I,
 )
-ONLY_ACCEPTED = re.compile(r"\bwill only be (?:accepted|considered)\b", _I)  # a rule, not a consequence
+ONLY_ACCEPTED = re.compile(  # a rule, not a consequence: "HTDC will only evaluate one application per company"
+    r"\bwill only be (?:accepted|considered)\b|\bwill only (?:accept|consider|evaluate|review)\b", _I
+)
 CONSEQUENCE = re.compile(
     r"\b(?:will|shall|may)\s+(?:not\s+)?(?:be\s+)?(?:immediately\s+|automatically\s+)?(?:accepted|considered|rejected|disqualified|"
     r"eliminated|deemed non-?responsive|returned unopened)\b",
@@ -87,6 +101,9 @@ DEADLINE_ROW = re.compile(
     r"\b(?:deadline|due date|closing date|date for submission|submittal deadline|proposals? due|questions? due)\b", _I
 )
 SCHEDULE_ROW_WORDS = 20
+BUYERS_ROW = re.compile(  # "State's Response to Written Questions … August 19, 2025": the buyer's own date
+    r"^(?:the\s+)?(?:state|county|government|city|agency|department|owner)['’]s\b", _I
+)
 RUN_ON_WORDS = 50
 TITLE_WORDS = 12  # a title block this long or longer (a shorter run of capitals is a heading)
 CONSEQUENCE_CUE = (
@@ -99,7 +116,7 @@ BUYER = re.compile(
     r"htdc|department|board|fcg|fcps|evaluation (?:committee|panel|team)|committee|procurement officer|buyer|"
     r"university|authority|commission|ordering activit\w+|ordering officials?|contracting officers?|(?-i:[A-Z]{2,6})\b)"
     r"(?:\s+\w+){0,3}?\s+(?:will|may|reserves|intends|shall|expects|anticipates|is not|does not|has|can|estimates|"
-    r"realizes|recognizes|understands|believes|seeks|is seeking|is posting)\b"
+    r"realizes|recognizes|understands|believes|seeks|is seeking|is posting|cannot)\b"
     r"|^(?:the\s+)?(?:contracting|ordering)\s+(?:officers?|officials?|activit\w+)\s+(?:is|are)\s+encouraged\b",
     _I,
 )
@@ -108,7 +125,9 @@ FRAMEWORK = re.compile(
     r"not be construed|survive|be void|take precedence|control)\b|\breserves? the right\b|\bin its sole discretion\b|"
     r"\b(?:is|are|be) (?:to be |meant to be )?understood\b|\bit is the \w+['’]s intent\b|"
     r"\bshall (?:not )?be (?:valid|binding)\b(?! for)|\bshall (?:not )?be (?:open to|a term of|determined)\b|"
-    r"\bshall render\b|\bshall terminate\b|\bshall be final\b|\bsole relief\b|\bupon appeal\b|"
+    r"\bshall render\b|\bshall terminate\b|\bshall be final\b|\bsole relief\b|\bupon appeal\b|\bshall lie\b|"
+    r"\bshall not (?:be affected|impose liability|preclude)\b|\bnothing (?:herein|in this \w+) shall\b|"
+    r"\bmay not institute legal action until all statutory requirements\b|"  # a pointer to the statute's remedies
     r"^(?:reference|see|refer to)\s+(?:paragraph|section|special|attachment|appendix|exhibit|article)\b",
     _I,
 )
@@ -132,7 +151,8 @@ TERMS_WORDS = re.compile(
     r"ordinances?|regulations|tax\w*|audit\w*|copyright\w*|intellectual property|data rights|by submitting|"
     r"by executing|agrees?|assign\w*|sub-?contract\w*|subrogation|endorsement|deductible\w*|clauses?|"
     r"price (?:increase|reduction)|prices?|fees?|discount\w*|rates?|deliver(?:y|ies)|shipments?|packing|"
-    r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa)\b",
+    r"employment|discriminat\w*|news releases?|ada|records|retention|business associate|hipaa|disclos\w*|"
+    r"(?:sole )?property of)\b",
     _I,
 )
 STRONG_TERMS = re.compile(  # the words of a legal undertaking or remedy: terms, whoever's subject
@@ -193,6 +213,7 @@ SECTION_KINDS = (  # a heading's words → the kind of what is under it (first m
 )
 
 
+LAW_CITED = re.compile(r"^(?:chapter|title|§|section|hrs|code of|article)\s*[\d§]", _I)
 CLAUSE_REF = re.compile(r"^(?:FAR|DFARS|GSAM|GSAR|HSAR|AFARS|DOSAR|AIDAR)\s+\d{2,3}\.\d")
 PASS_FAIL = re.compile(r"\bpass/fail\b|\bpass or fail\b", _I)
 EVAL_FACTOR = re.compile(
@@ -257,8 +278,8 @@ BUYER_NAME = re.compile(
     _I,
 )
 BENEFIT = re.compile(
-    r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|entitled|paid|reimbursed|released|"
-    r"informed|liable in damages)\b|\bin no event shall\b",
+    r"\b(?:shall|will|may)\s+(?:not\s+)?be\s+(?:notified|afforded|compensated|paid|reimbursed|released|"
+    r"informed|liable in damages)\b|\b(?:shall|will|may)\s+be\s+entitled\b|\bin no event shall\b",
     _I,
 )
 BY_BUYER = re.compile(
@@ -270,6 +291,19 @@ BY_BUYER = re.compile(
 MUST_ACTIVE = re.compile(rf"\b{PARTY}\s+(?:shall|must)\s+(?!not\s+be\b|be\b)", _I)
 DEFINITION = re.compile(
     r"^[A-Z][\w /()’'-]{1,50}:\s+(?:relates to|means|refers to|is defined as)\b|[\"“][^\"”]{2,40}[\"”]\s+means\b"
+)
+BUYER_REQUIRES = re.compile(  # what the buyer requires of the contractor is the contractor's obligation
+    r"\b(?:county|government|state|city|agency|owner|department)\s+(?:requires|may (?:\w+ly\s+)?require|may need)\b"
+    r"(?!\s+(?:that the county|the county))"  # not the buyer's process: "… may require Applicant to submit answers"
+    r"(?!\s+(?:the\s+)?\w+\s+to\s+(?:submit|answer|provide|clarify|furnish)\b)",
+    _I,
+)
+STATUS_NOTE = re.compile(  # a status and a pointer only: a note on the item above, not a requirement of its own
+    r"^(?:required|optional|mandatory|n/?a)\b[,:]?\s+(?:see\s+)?(?:section|attachment|appendix|exhibit|§)\s*[\w.()]+\.?$",
+    _I,
+)
+EVERY = re.compile(
+    r"^\W*(?:all|any|each|every)\s+((?:[\w-]+\s+){0,1}[\w-]+)\s+(?:developed|created|produced|written|made)\b", _I
 )
 FINAL = re.compile(r"\s+(?:be|remain)\s+(?:final|conclusive|binding upon the county)", _I)
 
@@ -292,6 +326,11 @@ class Verdict:
     requirement: bool
     mandatory: bool = True
     why: str = ""
+
+
+def _row_words(text: str) -> int:
+    """A schedule row's words, its parenthetical asides left out ("(applications will be open …)")."""
+    return len(re.sub(r"\([^()]*\)", " ", text).split())
 
 
 def _first_word(text: str) -> str:
@@ -339,6 +378,20 @@ def _conditional(text: str, cue: re.Match[str]) -> bool:
     return any(m.start() <= cue.start() < m.end() for m in NOT_REQUIRED.finditer(text))
 
 
+def _side_will(text: str) -> bool:
+    """An active "will" whose subject (its clause before "will": after an opening phrase's comma,
+    before an aside's) names the offeror's side or what it delivers and not the buyer ("The price
+    will never increase …", "The Contractor, in all … advertisements …, will state …"); a passive
+    one ("Bids … will be opened …") is the buyer's act on what is delivered."""
+    m = WILL.search(text)
+    if m is None or PARTY_WILL_AFTER.match(text, m.end()) is None:
+        return False
+    clauses = [c for c in text[: m.start()].split(",") if c.strip()]
+    clause = clauses[-1] if text[: m.start()].rstrip()[-1:] != "," or len(clauses) < 2 else clauses[0]
+    named = re.search(rf"\b{PARTY}\b", clause, _I) or DELIVERABLE.search(clause)
+    return bool(named) and not BUYER_NAME.search(clause) and not re.search(r"\b(?:we|our|us)\b", clause, _I)
+
+
 def _cue(text: str) -> Verdict | None:
     """The obligation cue of one sentence: mandatory, desirable, or None."""
     if CONSEQUENCE.search(text) and not ONLY_ACCEPTED.search(text) and not PARTY_WILL.search(text):
@@ -347,7 +400,7 @@ def _cue(text: str) -> Verdict | None:
     must = next((m for m in MUST.finditer(text) if not _conditional(text, m)), None)
     if must and (not desire or must.start() < desire.start()):
         return Verdict(True, True, must.group(1).lower())
-    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text):
+    if PARTY_WILL.search(text) or ONLY_ACCEPTED.search(text) or _side_will(text) or HANDED_OVER.search(text):
         return Verdict(True, True, "will")
     if RESPONSE_WILL.search(text) or CONSEQUENCE.search(text):
         return Verdict(True, True, CONSEQUENCE_CUE)
@@ -373,6 +426,9 @@ def _obliges_a_party(text: str) -> bool:
         return True
     if head is False:
         return False
+    every = EVERY.match(subject)
+    if every and m.group(0).lower() in ("shall", "must") and not BUYER_WORDS.search(every.group(1) + " "):
+        return True  # "All source code developed under a given task order must remain …": its head is the code
     if BUYER_WORDS.search(subject):
         return False
     after = text[m.end() :]
@@ -438,20 +494,29 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
         return Verdict(False, why="a layout run, not a sentence")  # a cover page's lines run together
     if NEGATED.search(text):
         return Verdict(False, why="negated")
+    if STATUS_NOTE.match(text):
+        return Verdict(False, why="a status note")  # "i. Required, Section 3.03(a)" under its item
     if _title_block(unit):
         return Verdict(False, why="a title block")  # "… SEALED PROPOSALS FOR … WILL BE RECEIVED …" on a cover
-    if FRAMEWORK.search(text) and not re.search(rf"\b{PARTY}\b\s+(?:shall|must)\b", text, _I):
+    if FRAMEWORK.search(text) and not MUST_ACTIVE.search(text):  # "… submitted by a bidder shall be final": framework
         return Verdict(False, why="framework")
     if REJECTS.search(text):
         return Verdict(True, True, CONSEQUENCE_CUE)
     if AWARD_TO.search(text):
         return Verdict(True, True, "basis for award")
-    if DEADLINE_ROW.search(text) and len(words) <= SCHEDULE_ROW_WORDS and not BUYER.match(text):
+    if (
+        DEADLINE_ROW.search(text)
+        and _row_words(text) <= SCHEDULE_ROW_WORDS
+        and not (BUYER.match(text) or BUYERS_ROW.match(text))
+    ):
         return Verdict(True, True, "deadline")
+    asks = BUYER_REQUIRES.search(text)
+    if asks and not LIST_END.search(text):  # "… the County requires 24/7 access to all data …"
+        return Verdict(True, " may " not in f" {asks.group(0).lower()} ", "the buyer requires")
     cue = _cue(text)
     if (unit.leads or LIST_END.search(text)) and not _own_obligation(text):
         return Verdict(False, why="lead-in")  # its items are the requirements
-    if cue is not None and cue.why in MODALS and not _obliges_a_party(text):
+    if cue is not None and cue.why in MODALS and not _obliges_a_party(text) and not ONLY_ACCEPTED.search(text):
         return Verdict(False, why="no party")
     if cue is not None and cue.why in PARTY_CUES and _subject_head(text[: MUST.search(text).start()]) is not True:
         return Verdict(False, why="no party")  # "Automatic contract renewals are prohibited", "Budget is subject to …"
@@ -460,7 +525,11 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if DEFINITION.search(text):
         return Verdict(False, why="definition")
     buyer = BUYER.match(text)
-    if buyer and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I):
+    if (
+        buyer
+        and not ONLY_ACCEPTED.search(text)
+        and not re.search(rf"\b{PARTY}\b[^.]{{0,40}}\b(?:shall|must|is required|are required)\b", text, _I)
+    ):
         if section is Kind.EVALUATION and EVAL_CONTENT.search(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")  # what the buyer evaluates, not who does it or how it proceeds
         return Verdict(False, why="buyer")
@@ -473,8 +542,12 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     if section is Kind.EVALUATION and EVAL_FACTOR.search(text) and EVAL_STATEMENT.search(text):
         if not RATING.match(text) and not EVAL_PROCESS.search(text):
             return Verdict(True, True, "evaluation")
-    first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", LABEL.sub("", text, count=1), flags=_I))
-    if first in IMPERATIVES and not text.endswith("?") and len(words) >= 3:
+    bare = re.sub(
+        r"^(?:if (?:none|not|so|applicable|yes|no),\s*(?:so\s+)?)", "", LABEL.sub("", text, count=1), flags=_I
+    )
+    first = _first_word(re.sub(r"^(?:\w+ly|please)\s+", "", bare, flags=_I))  # "If none, so state."
+    possessive = re.match(r"^[\W\d]*[A-Za-z]+['’]s\b", bare)  # "State's Response to …" is no imperative
+    if first in IMPERATIVES and not possessive and not text.endswith("?") and len(words) >= 3:
         if unit.item or section in (Kind.SUBMISSION, Kind.WORK) or first not in WORK_VERBS:
             return Verdict(True, True, "imperative")
     if unit.lead_in and not NO_LONGER.search(text):  # "… Status 294 is no longer required." under "… complete:"
@@ -490,6 +563,13 @@ def judge(unit: Unit, section: Kind | None) -> Verdict:
     return Verdict(False)
 
 
+PRICE = re.compile(r"\b(?:costs?|rates?|prices?|pricing)\b", _I)
+CONTACT_RULE = re.compile(
+    r"\b(?:contact|communications?)\b[^.]{0,80}?\b(?:members?|officials?|committee|sac|evaluators?|procurement)\b", _I
+)
+SOLICITING = re.compile(r"\b(?:solicitation|rfp|rfq|ifb|review|request\w*|discrepanc\w*|name)\b", _I)
+
+
 def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     """The kind the subject of an obliging sentence tells: the offeror or its proposal → what to
     submit (unless the sentence is about legal or commercial terms); the contractor → terms when
@@ -502,14 +582,56 @@ def _kind_by_subject(text: str, section: Kind | None) -> Kind | None:
     if OFFEROR.search(subject) or RESPONSE_SUBJECT.search(subject):
         if section is Kind.WORK and not RESPONSE_SUBJECT.search(subject) and not RESPONSE_VERB.search(text):
             return Kind.WORK  # "The selected applicants will provide …" in the scope of work
+        if section is Kind.TERMS and not (
+            SUBMIT_WORDS.search(text) or SOLICITING.search(text) or RESPONSE_VERB.search(text)
+        ):
+            return (
+                Kind.TERMS
+            )  # a condition of the contract on the bidder ("The bidder must abide by … the specifications")
         return Kind.TERMS if terms >= 2 else Kind.SUBMISSION
     if CONTRACTOR.search(subject):
+        if not terms and re.search(r"\breports\b|\b(?:a|an|the)\s+(?:[\w-]+\s+){0,4}?report\b", text, _I):
+            return Kind.WORK  # "The Contractor(s) must submit to the Project Manager, monthly statistical reports …"
         if terms:
             return Kind.TERMS
         if section is Kind.TERMS:
             return Kind.TERMS  # a clause of the contract about the work is still a clause
         return Kind.WORK if section in (Kind.WORK, None) or WORK_WORDS.search(text) else section
     return None
+
+
+DATA_RIGHTS = re.compile(
+    r"\b(?:become|becomes|remain|remains|is|are) (?:the )?(?:sole )?property of\b|\bdata rights\b|"
+    r"\b(?:full |direct )?access to (?:that|the|its|all|county|government) data\b",
+    _I,
+)
+STAFF = re.compile(r"\b(?:personnel|staff|professionals?|employees?)\b", _I)
+STAFF_PRACTICE = re.compile(r"\b(?:criminal history|background (?:check|investigation)s?|security clearances?)\b", _I)
+PROVIDE_STAFF = re.compile(
+    r"^\s*(?:provide|furnish|supply|assign)\s+(?:\w+\s+){0,2}?(?:staff|personnel|professionals)\b", _I
+)
+NAMED_IN_RESPONSE = re.compile(r"\b(?:identif\w*|listed|list|describ\w*|indicat\w*|includ\w*|submit\w*|show\w*)\b", _I)
+
+
+def _staffing(text: str) -> bool:
+    """A personnel practice during performance (work), not what the response says of them: the
+    staff's background checks, or an obligation on the staff (its subject) or to provide staff,
+    whose predicate does not ask the response to name or describe them."""
+    if STAFF_PRACTICE.search(text):
+        return True
+    if len(TERMS_WORDS.findall(text)) >= 2:
+        return False  # "… Liability insurance … to protect the Contractor …": terms
+    m = SUBJECT_END.search(text)
+    if (
+        m is None
+        or re.search(r"\b(?:that|propos\w*)\b", text[: m.start()], _I)
+        or RESPONSE_SUBJECT.search(text[: m.start()])
+    ):
+        return False  # "Assurance that the selected staff …", "Support personnel proposed …", "The … resumes …"
+    predicate = re.sub(r"^\s*(?:be\s+|have\s+)?", "", text[m.end() :])
+    if NAMED_IN_RESPONSE.search(text[m.end() :]):
+        return False
+    return bool(STAFF.search(text[: m.start()]) and not LABEL.match(text)) or bool(PROVIDE_STAFF.match(predicate))
 
 
 def kind_of(unit: Unit, section: Kind | None) -> Kind:
@@ -520,14 +642,29 @@ def kind_of(unit: Unit, section: Kind | None) -> Kind:
         return Kind.EVALUATION
     if unit.lead_in and re.search(r"\b(?:criteria|factors|points)\b", unit.lead_in, _I):
         return Kind.EVALUATION
-    if DEADLINE_ROW.search(unit.text) and len(unit.text.split()) <= SCHEDULE_ROW_WORDS:
-        return Kind.SUBMISSION
+    if (
+        DEADLINE_ROW.search(unit.text)
+        and _row_words(unit.text) <= SCHEDULE_ROW_WORDS
+        or ONLY_ACCEPTED.search(unit.text)
+    ):
+        return Kind.SUBMISSION  # a schedule's deadline row; what the buyer will only accept
+    if unit.item and LAW_CITED.match(unit.text):
+        return Kind.TERMS  # "Chapter 393, prepaid health care;" under "… shall comply with …": a law to comply with
     if re.search(r"\bby (?:submitting|executing|signing)\b", text, _I):
         return Kind.TERMS
     if unit.lead_in and re.search(r"\bagrees?\b", unit.lead_in, _I):
         return Kind.TERMS  # "Contractor agrees to: a) …"
+    if CONTACT_RULE.search(unit.text):
+        return Kind.SUBMISSION  # whom the offeror may contact while the solicitation is open
     if section is not Kind.WORK and STRONG_TERMS.search(unit.text):
         return Kind.TERMS  # "Each bidder … shall certify …", "A protest shall be submitted …"
+    if DATA_RIGHTS.search(unit.text):
+        return Kind.TERMS  # who owns or may reach the data and work products: data rights
+    if _staffing(unit.text):
+        return Kind.WORK  # personnel and security practices during performance, wherever they are asked
+    cue = MUST.search(unit.text) or SUBJECT_END.search(unit.text)
+    if section is Kind.SUBMISSION and cue and PRICE.search(unit.text[: cue.start()]):
+        return Kind.SUBMISSION  # "Fully loaded rates shall include …" in the cost proposal's instructions
     by_subject = _kind_by_subject(unit.text, section)
     if by_subject is None and unit.lead_in:
         by_subject = _kind_by_subject(unit.lead_in + " " + unit.text, section)

@@ -58,9 +58,13 @@ def stream_requirements(units: Iterable[Unit]) -> Iterator[Requirement]:
     used: Counter[str] = Counter()
     generated = 0
     said: tuple[str, int, int] | None = None  # the paragraph of the sentence before, when it stated a rule
+    title: tuple[str, int, str] | None = None  # a work item's title line just before ("Analysis and Research")
     for unit in units:
         section = section_kind(unit.headings)
         verdict = judge(unit, section)
+        if not verdict.requirement and title == (unit.file, unit.page, unit.number) and _described(unit, section):
+            verdict = Verdict(True, True, "task under its title")  # "Conducting in detail industry analysis, …"
+        title = (unit.file, unit.page, unit.number) if _titled(unit, section, verdict) else None
         paragraph = (unit.file, unit.page, unit.paragraph)
         beside, said = said == paragraph, paragraph if verdict.requirement and verdict.why != CONSEQUENCE_CUE else None
         if not verdict.requirement or verdict.why == CONSEQUENCE_CUE and beside:
@@ -82,6 +86,28 @@ def stream_requirements(units: Iterable[Unit]) -> Iterator[Requirement]:
             section=" > ".join(unit.headings),
             lead_in=unit.lead_in,
         )
+
+
+TITLE_WORDS = 6
+
+
+def _titled(unit: Unit, section: Kind | None, verdict: Verdict) -> bool:
+    """A numbered item of the scope of work that is only a title ("Commercialization Strategy")."""
+    words = unit.text.split()
+    return (
+        section is Kind.WORK
+        and unit.item
+        and bool(unit.number)
+        and not verdict.requirement
+        and len(words) <= TITLE_WORDS
+        and not unit.text.rstrip().endswith((".", ";", ":", "?", "!"))
+    )
+
+
+def _described(unit: Unit, section: Kind | None) -> bool:
+    """The description under a work item's title: one sentence of its own in the same item, which
+    the title makes a task of the work ("Development of commercialization plans with technical teams.")."""
+    return section is Kind.WORK and not unit.item and unit.text.rstrip().endswith(".") and len(unit.text.split()) >= 4
 
 
 def _kind(unit: Unit, section: Kind | None, verdict: Verdict) -> Kind:

@@ -212,14 +212,24 @@ def split_sentences(text: str, line_ends: frozenset[int] = frozenset()) -> list[
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|where|in the event|provided that)\b", re.I)
+_OBLIGES = re.compile(r"\b(?:shall|must|will|should|may|agrees?)\b", re.I)  # the items are what is obliged
+
+
 def _inline_items(text: str) -> list[tuple[int, int]] | None:
-    """The items of an inline enumeration "(i) … (ii) …" / "(a) … (b) …" (two or more in sequence)."""
+    """The items of an inline enumeration "(i) … (ii) …" / "(a) … (b) …" (two or more in sequence);
+    None for alternative conditions (the last one after "or", the words before them a condition with
+    no modal after its "if", "when", "unless"…), which count once."""
     found = list(_INLINE.finditer(text))
     if len(found) < 2:
         return None
     labels = [m.group("m") or m.group("n") for m in found]
     if labels[0] not in ("i", "a", "1"):
         return None
+    conditions = list(_CONDITION.finditer(text[: found[0].start()]))
+    lead = text[conditions[-1].end() : found[0].start()] if conditions else "shall"
+    if re.search(r"\s+or\s*$", text[: found[-1].start()]) and not _OBLIGES.search(lead):
+        return None  # "If a Contractor (i) fails … or (ii) fails …, then …": alternative conditions, one requirement
     spans = []
     for m, nxt in zip(found, found[1:] + [None], strict=True):
         end = nxt.start() if nxt else len(text)
