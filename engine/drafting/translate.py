@@ -299,6 +299,8 @@ def draft_translated(
         d = replace(d, answer=own, language=answer_in.value, translated_from=None, untranslated=False)
     elif d.translated_from and d.untranslated:  # a past answer the model could not put in English: kept as it is
         pass
+    elif d.language == answer_in.value:  # written in this very language already (the company's text in its own words)
+        pass
     elif answer_in is not COMPANY_LANGUAGE and d.answer.strip():
         back = translations.from_english(d.answer, answer_in, names)
         if back is None:
@@ -311,8 +313,11 @@ def draft_translated(
 def _past_own_words(d: Draft, answer_in: Language) -> str | None:
     """The own words of the reused past answer ``d`` when it is written in ``answer_in`` (the
     library's text, as its citation quotes it: engine/drafting/drafter.py ``_in_company_language``
-    put it in English); None for any other draft."""
-    if not (d.reused and d.translated_from == answer_in.value and d.answer.strip() and d.citations):
+    put it in English); None for any other draft. Not for other products' answers (``from_product``:
+    the company's text is some of a past answer's sentences, a shared explanation follows another
+    product's choice): their own words are not the cited answer as a whole, so they are translated
+    back from the English like any other text."""
+    if d.from_product or not (d.reused and d.translated_from == answer_in.value and d.answer.strip() and d.citations):
         return None
     past = d.citations[0]
     return past.quote.strip() or None if past.kind is SourceKind.LIBRARY else None
