@@ -26,7 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import IO, Sequence
 
 from engine.core.config import EngineConfig
 from engine.core.types import DraftStatus
@@ -149,8 +149,10 @@ class LanguageRun:
 
 
 def _draft_language(
-    drafter: Drafter, path: Path, rows: Sequence[TruthRow], language: str
+    drafter: Drafter, path: Path, rows: Sequence[TruthRow], language: str, sink: IO[str] | None = None
 ) -> tuple[LanguageRun, list[Question]]:
+    """Draft ``rows`` of the questionnaire at ``path``; each draft is written to ``sink`` (JSON lines)
+    as soon as it is made, so that a run stopped early keeps the rows it drafted."""
     questionnaire = read_questionnaire(path)
     found = language_of(questionnaire)
     ids = {r.id for r in rows}
@@ -164,6 +166,10 @@ def _draft_language(
     for i, q in enumerate(questions, 1):
         drafts.append((by_id[q.id], q, d.draft(q, ids_of, path)))
         print(f"{language}: {i}/{len(questions)} {q.id} {drafts[-1][2].choice!r}", file=sys.stderr, flush=True)
+        if sink is not None:
+            t, made = by_id[q.id], drafts[-1][2]
+            sink.write(json.dumps({"lang": language, "truth": t.answer, **made.to_json()}, ensure_ascii=False) + "\n")
+            sink.flush()
     run = LanguageRun(language, drafts, time.perf_counter() - started, drafter.translations.calls - before)
     return run, questions
 
@@ -222,12 +228,12 @@ def bench_translated(
     kb.encoder  # loaded before any clock starts
     runs: dict[str, LanguageRun] = {}
     figures_of: dict[str, dict] = {}
-    sink = open(drafts_out, "w", encoding="utf-8") if drafts_out else None  # noqa: SIM115 — written language by language
+    sink = open(drafts_out, "w", encoding="utf-8") if drafts_out else None  # noqa: SIM115 — written draft by draft
     for language in ("en", *languages):
         path = base / f"hecvat_canvas_credentials_{language}.xlsx"
         if not path.is_file():
             raise FileNotFoundError(f"{path}: not found; the translated set has de, fr, es, nl, ja and en")
-        runs[language], _ = _draft_language(drafter, path, rows, language)
+        runs[language], _ = _draft_language(drafter, path, rows, language, sink)
         figures = runs[language].figures(runs["en"])
         figures["detected"] = _detected(path)
         if retrieval and language != "en":
@@ -235,10 +241,6 @@ def bench_translated(
         figures_of[language] = figures
         # each language's figures as soon as it is drafted: a run stopped early keeps the languages done
         print(json.dumps({language: figures}, ensure_ascii=False), file=sys.stderr, flush=True)
-        if sink is not None:
-            for t, _, d in runs[language].drafts:
-                sink.write(json.dumps({"lang": language, "truth": t.answer, **d.to_json()}, ensure_ascii=False) + "\n")
-            sink.flush()
     if sink is not None:
         sink.close()
     out: dict = {

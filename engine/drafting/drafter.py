@@ -92,7 +92,7 @@ from engine.index.library import (
     reusable_choice,
 )
 from engine.questionnaire import Question
-from engine.questionnaire.language import COMPANY_LANGUAGE, Language, QuestionnaireLanguage, detect
+from engine.questionnaire.language import COMPANY_LANGUAGE, Language, QuestionnaireLanguage, detect, english_choice
 from engine.questionnaire.length_limits import cut_to_limit, stated_limit
 from engine.questionnaire.qualifiers import Qualifier, question_key
 from engine.questionnaire.row_types import asks_for_text
@@ -186,7 +186,7 @@ class Drafter:
         retrieved chunks; compacted together to the budget. The summary strategies add the
         selected documents' summaries (engine/retrieval/summary_rag.py)."""
         whole = [
-            Passage(f"[{i}] {h.entry.location.label(PROMPT)}", _past_head(h) + answer_text(h.entry))
+            Passage(f"[{i}] {h.entry.location.label(PROMPT)}", _past_head(h) + past_shown(h.entry))
             for i, h in enumerate(past, 1)
         ]
         count = getattr(self.generator, "count_tokens", None)
@@ -366,7 +366,9 @@ class Drafter:
         reused with its origin (one citation per product that carries it), no model call; the
         products whose answers say otherwise are named (``text_differs``: Review first). None when
         no sentence is shared so (the next source drafts; :meth:`draft` names the products that
-        answered differently)."""
+        answered differently). A text written in another language than the company's is put in
+        English as a reused past answer is (:meth:`_in_company_language`), never left as written;
+        in the language the questionnaire is answered in, it keeps its own words (``language``)."""
         found = company_text(a.near, [*self.other_products(), self.product or ""])
         if found is None:
             return None
@@ -374,7 +376,7 @@ class Drafter:
             _past_citation(h, h.entry.answer, answer_text(h.entry).rfind(h.entry.answer), product=h.entry.product)
             for h in found.agreeing
         )
-        return Draft.of(
+        drafted = Draft.of(
             a.q,
             a.key,
             found.text,
@@ -388,6 +390,12 @@ class Drafter:
             reused_due=overdue(found.hit.entry),
             text_differs=found.differing,
         )
+        written = entry_language(found.hit.entry)
+        if written not in (None, COMPANY_LANGUAGE) and self.languages is not None:
+            if written is self.languages.answers_in(a.key):  # the questionnaire's own language: its own words
+                return replace(drafted, language=written.value)
+        # written in another language than the company's: put in English as a reused past answer is (#58)
+        return self._in_company_language(drafted, found.hit.entry)
 
     def _differing(self, a: Asking, d: Draft) -> Draft:
         """A narrative's draft not taken from the company's text, when two or more other products
@@ -481,7 +489,7 @@ class Drafter:
         written from the company's own passages only (:meth:`for_the_company`), and with none of
         those the model is not called."""
         q = a.q
-        past = passages_allowed(a.past, self.product)[:LIBRARY_PASSAGES]
+        past = [h for h in passages_allowed(a.past, self.product) if shown_in_english(h.entry)][:LIBRARY_PASSAGES]
         retrieved = a.retrieved if self.kb.documents() or not past else Retrieved(())
         if not q.choices:  # a text without a choice: a provider's sentence could only be set aside
             own = self.for_the_company(q.text, retrieved)
@@ -590,12 +598,14 @@ class Drafter:
         model's explanation of the choice (:meth:`_explained`), or empty — never the past
         answer's text (engine/drafting/cross_product.py). A question without a
         dropdown gets the choice as its text's start ("4) AWS — explanation", written as a past
-        answer is shown)."""
+        answer is shown). Other products' shared explanation written in another language than the
+        company's is put in English as a reused past answer is (:meth:`_in_company_language`)."""
         q, asked, key, hit, near = a.q, a.asked, a.key, a.reuse, a.near
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
         text, doc_citations, backing, judged = "", (), None, None
         no_text: str | None = None
+        said: LibraryEntry | None = None
         names = excluded_names(self.other_products(), third_parties_of(self.kb.documents()))
         shared = (
             shared_explanation(near, e.choice, self.library.encoder.encode_passages, names) if self.library else None
@@ -629,7 +639,7 @@ class Drafter:
             text, choice = _led_by(choice, text, q.text), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
         voters, agreeing = _voters(near, e.choice)
-        return Draft.of(
+        drafted = Draft.of(
             q,
             key,
             text,
@@ -647,6 +657,8 @@ class Drafter:
             relevance=judged,
             no_text=no_text if not text else None,
         )
+        # the shared explanation written in another language than the company's: put in English (#58)
+        return drafted if said is None else self._in_company_language(drafted, said)
 
     def _model_explanation(self, a: Asking, vector, choice: str) -> tuple[str, tuple, object, str | None]:
         """No sentence to quote: the model explains another product's choice from the company's
@@ -896,10 +908,10 @@ class Drafter:
     def _cite_past(self, quote: str, hit: LibraryHit) -> Citation:
         """``quote`` anchored in a past-answer passage as the generator saw it. Only its answer
         part supports anything: a quote of the past *question* is unverified (score 0).
-        Offsets are into ``answer_text(entry)``."""
+        Offsets are into the past answer as shown (:func:`past_shown`)."""
         e = hit.entry
         head = _past_head(hit)
-        text = head + answer_text(e)
+        text = head + past_shown(e)
         if (e.id, text) not in self._past_anchorers:
             self._past_anchorers[(e.id, text)] = QuoteAnchorer([Unit(text, sheet=e.sheet, row=e.row, section=e.qid)])
         anchor = self._past_anchorers[(e.id, text)].anchor(quote)
@@ -965,8 +977,32 @@ SOURCES: tuple[AnswerSource, ...] = (
 
 
 def _past_head(hit: LibraryHit) -> str:
-    """A past-answer passage is this, then ``answer_text(entry)``."""
-    return f"Q: {hit.entry.question}\nA: "
+    """A past-answer passage is this, then :func:`past_shown`: its question, in English when it was
+    asked in another language (``question_en``)."""
+    return f"Q: {hit.entry.question_en or hit.entry.question}\nA: "
+
+
+def _in_english(e: LibraryEntry) -> bool:
+    """``e`` is written in the company's language, or its language is unknown (a bare "Yes")."""
+    return entry_language(e) in (None, COMPANY_LANGUAGE)
+
+
+def shown_in_english(e: LibraryEntry) -> bool:
+    """Whether the related past answer ``e`` may be shown to the model, which writes in the company's
+    language (a question in another language is drafted as its English translation, the answer then
+    translated: engine/drafting/translate.py): written in English, or with the English text it was
+    translated from (``answer_en``). One in another language without it is not shown: its words
+    would go as they are into the English text, or be taken as its sentence (issue #58)."""
+    return _in_english(e) or bool(e.answer_en)
+
+
+def past_shown(e: LibraryEntry) -> str:
+    """A related past answer as the model is shown it and its quotes are anchored in: "choice —
+    explanation" (``answer_text``); one written in another language, its choice in English and
+    the English text it was translated from (``answer_en``)."""
+    if _in_english(e) or not e.answer_en:
+        return answer_text(e)
+    return " — ".join(x for x in (english_choice(e.choice) or e.choice, e.answer_en) if x)
 
 
 def _without_opening(text: str, choice: str | None) -> str:

@@ -299,8 +299,10 @@ def draft_translated(
         d = replace(d, answer=own, language=answer_in.value, translated_from=None, untranslated=False)
     elif d.translated_from and d.untranslated:  # a past answer the model could not put in English: kept as it is
         pass
+    elif d.language == answer_in.value:  # written in this very language already (the company's text in its own words)
+        pass
     elif answer_in is not COMPANY_LANGUAGE and d.answer.strip():
-        back = translations.from_english(d.answer, answer_in, names)
+        back = _answer_translated(translations, d.answer, answer_in, names)
         if back is None:
             d = replace(d, english=d.answer, language=answer_in.value, untranslated=True)
         else:
@@ -308,11 +310,36 @@ def draft_translated(
     return replace(d, seconds=time.perf_counter() - started)
 
 
+# a reference's lead (engine/drafting/reference.py): "Described in <document>, pp. 11–14: "
+_REFERENCE_LEAD = re.compile(r"^Described in .+?, pp?\. [^\s:]+: (?=\S)", re.S)
+
+
+def _answer_translated(
+    translations: Translations, text: str, target: Language, names: Sequence[str]
+) -> Translation | None:
+    """A draft's English ``text`` in ``target``; a reference's lead ("Described in …, pp. 11–14: ")
+    asked apart from its sentences (asked together, the model left the lead out: DRPL-01 of the
+    German HECVAT lost its document and pages), kept as written when the model gives none back
+    (a document's title and pages: better in English than lost); None when the text gets none."""
+    lead = _REFERENCE_LEAD.match(text)
+    if lead is None:
+        return translations.from_english(text, target, names)
+    body = translations.from_english(text[lead.end() :], target, names)
+    if body is None:
+        return None
+    head = translations.from_english(lead.group(0).strip(), target, names)
+    said = head.text if head is not None else lead.group(0).strip()
+    return Translation(f"{said} {body.text}", target, body.seconds + (head.seconds if head else 0.0))
+
+
 def _past_own_words(d: Draft, answer_in: Language) -> str | None:
     """The own words of the reused past answer ``d`` when it is written in ``answer_in`` (the
     library's text, as its citation quotes it: engine/drafting/drafter.py ``_in_company_language``
-    put it in English); None for any other draft."""
-    if not (d.reused and d.translated_from == answer_in.value and d.answer.strip() and d.citations):
+    put it in English); None for any other draft. Not for other products' answers (``from_product``:
+    the company's text is some of a past answer's sentences, a shared explanation follows another
+    product's choice): their own words are not the cited answer as a whole, so they are translated
+    back from the English like any other text."""
+    if d.from_product or not (d.reused and d.translated_from == answer_in.value and d.answer.strip() and d.citations):
         return None
     past = d.citations[0]
     return past.quote.strip() or None if past.kind is SourceKind.LIBRARY else None

@@ -155,10 +155,15 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     return tuple(out)
 
 
+_CHOICE_WORDS = 4  # a cited past answer of this many words or fewer is a choice ("Ja", "4) AWS"), not a text
+
+
 def _past_translation(draft) -> Warning:
     """The line of a reused past answer written in another language (``Draft.translated_from``):
     where it comes from, and whether the model translated it or its own words are kept."""
-    past = next((c for c in draft.citations if c.kind is SourceKind.LIBRARY), None)
+    cited = [c for c in draft.citations if c.kind is SourceKind.LIBRARY]
+    # the past answer the text came from: not another product's bare choice cited before its shared explanation
+    past = next((c for c in cited if len(c.quote.split()) > _CHOICE_WORDS), cited[0] if cited else None)
     origin = past.location.label().removeprefix("past answer: ") if past is not None else "the answer library"
     name = _language_name(draft.translated_from)
     if draft.untranslated:

@@ -194,3 +194,32 @@ def test_a_translation_with_line_breaks_written_as_they_are_is_read():
     assert "\n" in chat.chat_json([{"role": "user", "content": text}], {"properties": {}}).text  # a raw break
     done = Translations(RawLineBreaks({text: german})).from_english(text, Language.DE)
     assert done is not None and done.text == german
+
+
+LEAD = "Described in Instructure Business Continuity & Disaster Recovery, pp. 11–14:"
+BODY = (
+    "The primary assumption of our disaster recovery plan is that it only addresses events that affect a data center."
+)
+LEAD_DE = "Beschrieben in Instructure Business Continuity & Disaster Recovery, S. 11–14:"
+BODY_DE = "Die wichtigste Annahme unseres Notfallwiederherstellungsplans ist, dass er nur Ereignisse behandelt."
+
+
+def _reference_draft(q: Question) -> Draft:
+    cite = Citation("bcdr.pdf", SourceKind.PDF, BODY, AnchorLabel.VERIFIED, 100.0, 0.9, page=11)
+    return Draft.of(
+        q, "Fragen!B4", f"{LEAD} {BODY}", None, DraftStatus.DRAFTED, (cite,), reference="bcdr.pdf pp. 11–14"
+    )
+
+
+def test_a_references_lead_is_translated_apart_from_its_sentences():
+    """Asked as one text, the model left the lead out (DRPL-01 of the German HECVAT lost its document
+    and pages); asked apart, each piece comes back and the two are joined."""
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, LEAD: LEAD_DE, BODY: BODY_DE, f"{LEAD} {BODY}": BODY_DE})
+    d = draft_translated(_question(()), Language.DE, Language.DE, Translations(chat), _reference_draft)
+    assert d.answer == f"{LEAD_DE} {BODY_DE}" and d.english == f"{LEAD} {BODY}" and d.translated
+
+
+def test_a_references_lead_the_model_gives_back_unchanged_is_kept_as_written():
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, BODY: BODY_DE})  # the lead comes back in English
+    d = draft_translated(_question(()), Language.DE, Language.DE, Translations(chat), _reference_draft)
+    assert d.answer == f"{LEAD} {BODY_DE}" and d.translated  # the document and pages not lost
