@@ -244,11 +244,17 @@ def _parsed(raw: str) -> str | None:
 
 
 def _in(text: str, target: Language, source_text: str) -> bool:
-    """Whether ``text`` reads as ``target`` (or is too short to tell), and is not the source
-    copied back (the same words in a language that was to change)."""
+    """Whether ``text`` reads as ``target`` (or is too short to tell), is not the source copied
+    back (the same words in a language that was to change), and kept its spaces (a Latin-script
+    translation's words are about as long as its source's, never twice as long)."""
     found = detect(text).language
     if found is not None and found is not target:
         return False
+    words, source_words = text.split(), source_text.split()
+    if target is not Language.JA and len(source_words) >= 8 and words:  # its spaces dropped (ITAC-08's
+        # "StandardkeyboardnavigationundEingabefunktionen…" read as German): words twice as long as the source's
+        if len(text) / len(words) > 2 * len(source_text) / len(source_words):
+            return False
     return len(source_text) < 12 or " ".join(text.split()).casefold() != " ".join(source_text.split()).casefold()
 
 

@@ -94,6 +94,19 @@ def test_a_failed_translation_keeps_the_english_and_says_so():
     assert "not translated" in d.trust
 
 
+def test_a_translation_that_dropped_its_spaces_is_no_translation():
+    """ITAC-08 of the German HECVAT came back from the real model as one run of words without
+    spaces ("StandardkeyboardnavigationundEingabefunktionen…") and passed as German; a Latin-script
+    translation whose words are twice as long as its source's is refused like one left in English."""
+    source = "Standard keyboard navigation and input functions are supported across the whole product."
+    collapsed = "StandardkeyboardnavigationundEingabefunktionen werdenimgesamtenProduktunterstützt."
+    spaced = "Standard-Tastaturnavigation und Eingabefunktionen werden im gesamten Produkt unterstützt."
+    assert Translations(Dictionary({source: collapsed})).translate(source, Language.EN, Language.DE) is None
+    assert Translations(Dictionary({source: spaced})).translate(source, Language.EN, Language.DE).text == spaced
+    japanese = "標準のキーボード操作と入力機能は製品全体でサポートされています。"  # no spaces in Japanese
+    assert Translations(Dictionary({source: japanese})).translate(source, Language.EN, Language.JA).text == japanese
+
+
 def test_answers_kept_in_the_company_language_are_not_translated():
     chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE})
     d = draft_translated(_question(), Language.DE, Language.EN, Translations(chat), _english_draft([]))
