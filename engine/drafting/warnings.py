@@ -133,9 +133,11 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     if draft.translated_from:  # issue #58: a past answer in another language, its origin cited
         out.append(_past_translation(draft))
     if draft.translated:  # issue #58: the model's translation, its English source kept on the card
+        changed = numbers_changed(draft.english or "", draft.answer)
         out.append(
             Warning(
-                f"Translated into {_language_name(draft.language)} by the model from the English text: check the wording",
+                f"Translated into {_language_name(draft.language)} by the model from the English text: check the wording"
+                + (f"; its numbers differ from the English ({', '.join(changed)})" if changed else ""),
                 (draft.english or "",),
                 "translate",
             )
@@ -153,6 +155,20 @@ def warnings_of(draft: Draft) -> tuple[Warning, ...]:
     elif draft.text_origin:  # a documents' sentence or a reference, word for word: where it is from
         out.append(Warning(draft.text_origin, icon="description", quiet=True))
     return tuple(out)
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def numbers_changed(english: str, translated: str) -> tuple[str, ...]:
+    """The numbers a translation holds that its English source does not, or lost (a number is
+    written alike in every language the product translates into, its separators aside: "1,000" and
+    "1.000" are both 1 and 000): the default model wrote COMP-01's "tens of millions" as "100
+    Millionen". Each number once, the translation's first."""
+    said, kept = _NUMBER.findall(english), _NUMBER.findall(translated)
+    added = [n for n in dict.fromkeys(kept) if kept.count(n) > said.count(n)]
+    lost = [n for n in dict.fromkeys(said) if said.count(n) > kept.count(n)]
+    return tuple(added + lost)
 
 
 _CHOICE_WORDS = 4  # a cited past answer of this many words or fewer is a choice ("Ja", "4) AWS"), not a text
@@ -184,4 +200,4 @@ def _language_name(code: str | None) -> str:
     return found.label if found else (code or "another language")
 
 
-__all__ = ["Warning", "past_answers", "warnings_of"]
+__all__ = ["Warning", "numbers_changed", "past_answers", "warnings_of"]

@@ -107,6 +107,21 @@ def test_a_translation_that_dropped_its_spaces_is_no_translation():
     assert Translations(Dictionary({source: japanese})).translate(source, Language.EN, Language.JA).text == japanese
 
 
+def test_a_translation_whose_numbers_differ_from_the_english_says_so_on_its_warning():
+    """COMP-01's "tens of millions" came back from the real model as "100 Millionen": the card's
+    translation warning names the numbers that differ, so the reviewer checks them first."""
+    wrong = "Alle Kundendaten werden im Ruhezustand mit AES-512 verschlüsselt."
+    chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: wrong})
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(chat), _english_draft([]))
+    (line,) = [w.line for w in d.warnings if w.line.startswith("Translated into German")]
+    assert line.endswith("check the wording; its numbers differ from the English (512, 256)")
+    right = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE})  # "1.000" for "1,000" is the same number
+    d = draft_translated(_question(), Language.DE, Language.DE, Translations(right), _english_draft([]))
+    assert [w.line for w in d.warnings if w.line.startswith("Translated into German")] == [
+        "Translated into German by the model from the English text: check the wording"
+    ]
+
+
 def test_answers_kept_in_the_company_language_are_not_translated():
     chat = Dictionary({QUESTION_DE: QUESTION_EN, QUOTE: ANSWER_DE})
     d = draft_translated(_question(), Language.DE, Language.EN, Translations(chat), _english_draft([]))
