@@ -39,6 +39,9 @@ def test_a_long_solicitation_upload_shows_its_pages_is_stopped_and_read_whole(tm
         app.shot("stopped")
 
         app.button("Read the rest").click()
+        # the whole file read: the "read only up to" lines go (the earlier count of requirements is on the page
+        # meanwhile, so "requirements found" alone would be seen before the rest is read)
+        page.get_by_text("read only up to page").first.wait_for(state="detached", timeout=180_000)
         app.expect_text("requirements found", timeout=180)
         app.settle()
         body = page.locator("body").inner_text()

@@ -18,6 +18,7 @@ from engine.app.workspace import Workspace
 from engine.index.kb import KnowledgeBase
 from storage.vector_store import release
 from tests.fixtures import QuotingGenerator, topic_pages, write_pdf, write_questionnaire
+from ui.components import upload_progress
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "ui" / "app.py")
@@ -34,6 +35,10 @@ def ui_workspace(tmp_path: Path, encoder, monkeypatch) -> Workspace:
     ws.__dict__["generator"] = QuotingGenerator()  # a stated fake LLM: the tests are about the UI
     monkeypatch.setenv("RFP_WORKSPACE", str(folder))
     monkeypatch.setattr(ui.resources, "workspace", lambda folder=None: ws)
+    # an upload is read in the background and its page waits 5 s for it (ui/components/upload_progress.py);
+    # AppTest sees the page as one run leaves it, so a read slowed past 5 s by a loaded machine would show the
+    # bar, not the result: the page waits as long as the read takes (the progress tests set 0 themselves)
+    monkeypatch.setattr(upload_progress, "WAIT", 120.0)
     yield ws
     for project in ws.projects():  # a drafting thread started by a test ends before the folder goes
         ws.jobs.cancel(project.id)
