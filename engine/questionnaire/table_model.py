@@ -17,7 +17,7 @@ what place the cell offers) and asks :func:`infer` for a :class:`TableModel`:
   context), a row whose option cells continue the row above (a merged "Applicability Notes"
   row) belongs to that row, a row repeating the header starts a section too.
 
-The model decides nothing about a format's places: the Word reader (docx_tables.py) and the PDF
+The model decides nothing about a format's places: the Word reader (word/tables.py) and the PDF
 reader (pdf/flat/) make the places of the cells the model names.
 """
 

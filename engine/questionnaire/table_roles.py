@@ -1,5 +1,5 @@
 """The table model's column roles as the responder's corrections name them, for every format's
-table reader (Word: docx_tables.py, flat PDF: pdf/flat/): the model's inferred roles with the
+table reader (Word: word/tables.py, flat PDF: pdf/flat/): the model's inferred roles with the
 responder's :class:`~engine.questionnaire.corrections.TableCorrection` applied through
 :func:`~engine.questionnaire.corrections.column_roles` (the one apply step), and the table's
 columns and roles as the mapping shows them (:class:`~engine.questionnaire.corrections.TableMap`).

@@ -6,7 +6,7 @@ writes (:class:`~engine.questionnaire.places.AnswerWrite`: anything with ``.shee
 in ``Questionnaire.places`` and fills that place:
 
 - a text field: its value (``/V``) and an appearance drawn by MuPDF (``/AP``), on every widget of
-  the field and on the widgets stacked on it (see pdf_form.py), with no script run
+  the field and on the widgets stacked on it (see form.py), with no script run
   (``pdf_set_field_value`` with its trigger events ignored);
 - a combo or list box: the choice's export value, its display text drawn;
 - check boxes and radio buttons: the chosen box's ``/AS`` set to its own "on" state, the others'
@@ -293,7 +293,7 @@ def _plan_comb(plan: _Plan, key: str, place: AnswerPlace, value: str, widgets: l
 
 
 def _stacked(own: list[_Widget], widgets: list[_Widget]) -> list[str]:
-    """The field's name and the names of the same-kind fields drawn on its spot (pdf_form.py)."""
+    """The field's name and the names of the same-kind fields drawn on its spot (form.py)."""
     names = [own[0].name]
     for w in widgets:
         if w.name in names or w.kind != own[0].kind:
