@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +13,7 @@ import openpyxl
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from engine.core.config import EngineConfig
+from engine.core.llm import JsonReply
 from engine.core.scopes import Scope
 from engine.drafting.generate import GeneratedAnswer
 from engine.index.kb import KnowledgeBase
@@ -148,6 +150,30 @@ class QuotingGenerator:
         first = max(pieces, key=lambda p: (overlap(p), len(p))) if passages else ""
         quote = "Our moon base is staffed by penguins every Tuesday" if self.invent else first
         return GeneratedAnswer((quote,), "Yes. " + quote, "Yes" if "Yes" in choices else None, False, 10, 5, 0.0)
+
+
+class TranslatingGenerator(QuotingGenerator):
+    """A stand-in LLM for tests about languages' plumbing (which texts are translated, into what, and
+    what a draft carries), not about translation: drafts as ``QuotingGenerator`` does; answers a
+    translation request with :meth:`translation` (a subclass's table) and logs each one asked in
+    ``translated`` as (source text, target language's name); no past question is "the same"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.translated: list[tuple[str, str]] = []
+
+    def translation(self, text: str, target: str) -> str:
+        return text  # as a model that failed to translate
+
+    def chat_json(self, messages, schema, max_tokens=None, context=None):
+        fields = schema["properties"]
+        if "same" in fields:
+            return JsonReply(json.dumps({"same": 0}), 10, 2, 0.0)
+        if "translation" not in fields:
+            return super().chat_json(messages, schema, max_tokens, context)
+        text, target = messages[-1]["content"], messages[0]["content"].split(" into ", 1)[1].split(".")[0]
+        self.translated.append((text, target))
+        return JsonReply(json.dumps({"translation": self.translation(text, target)}), 10, 10, 0.0)
 
 
 def _content_words(text: str) -> set[str]:

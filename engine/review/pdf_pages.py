@@ -116,15 +116,18 @@ def excerpt_bytes(path: str | Path, pages: tuple[int, ...]) -> tuple[bytes, tupl
     """A PDF with only ``pages`` (1-based) of ``path``, each cropped to its text, and each
     page's crop origin (top-left corner on the source page); cached per file version and pages."""
     path = Path(path)
+    version = file_version(path, "the stored copy", "add the document to the knowledge base again")
+    return _excerpt(str(path), *version, tuple(int(p) for p in pages))
+
+
+def file_version(path: Path, what: str, fix: str) -> tuple[int, int]:
+    """``path``'s version (modification time in ns, size), which the caches of its pages are keyed
+    by; a file that cannot be read is a :class:`SourcePageError` naming ``what`` it is and the fix."""
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise SourcePageError(
-            path.name,
-            f"the stored copy cannot be read ({exc.strerror or exc})",
-            "add the document to the knowledge base again",
-        ) from exc
-    return _excerpt(str(path), st.st_mtime_ns, st.st_size, tuple(int(p) for p in pages))
+        raise SourcePageError(path.name, f"{what} cannot be read ({exc.strerror or exc})", fix) from exc
+    return st.st_mtime_ns, st.st_size
 
 
 def crop_to_text(page) -> tuple[float, float]:
@@ -204,6 +207,7 @@ __all__ = [
     "annotations",
     "citation_excerpt",
     "excerpt_bytes",
+    "file_version",
     "highlightable",
     "page_count",
     "pages_for",

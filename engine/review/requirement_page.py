@@ -11,7 +11,6 @@ has no pages: no citation (None), the screen says so and shows the quote."""
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +19,7 @@ from engine.core.types import SourceKind
 from engine.drafting.anchoring import AnchorLabel, rects_for
 from engine.drafting.records import Citation
 from engine.questionnaire.solicitation import Requirement
-from engine.review.pdf_pages import SourcePageError
+from engine.review.pdf_pages import SourcePageError, file_version
 
 _WORD = re.compile(r"\S+")
 
@@ -57,15 +56,10 @@ def requirement_citation(path: str | Path, req: Requirement) -> Citation | None:
     path = Path(path)
     if path.suffix.lower() != ".pdf":
         return None
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        raise SourcePageError(
-            path.name,
-            f"the stored copy of the solicitation cannot be read ({exc.strerror or exc})",
-            "upload the solicitation again on the Questionnaire screen",
-        ) from exc
-    return _cited(str(path), st.st_mtime_ns, st.st_size, req.file, req.page, req.quote)
+    version = file_version(
+        path, "the stored copy of the solicitation", "upload the solicitation again on the Questionnaire screen"
+    )
+    return _cited(str(path), *version, req.file, req.page, req.quote)
 
 
 @lru_cache(maxsize=256)

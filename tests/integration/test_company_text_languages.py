@@ -15,13 +15,11 @@ that with the real model)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import pytest
 
 from engine.core.config import EngineConfig
-from engine.core.llm import JsonReply
 from engine.drafting.drafter import Drafter, past_shown, shown_in_english
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
@@ -29,7 +27,7 @@ from engine.questionnaire import Question
 from engine.questionnaire.language import Language, QuestionnaireLanguage
 from storage.library_store import LibraryEntry, Origin
 from storage.vector_store import release
-from tests.fixtures import QuotingGenerator, topic_pages, write_pdf
+from tests.fixtures import QuotingGenerator, TranslatingGenerator, topic_pages, write_pdf
 
 PRODUCT = "Canvas Credentials"
 OTHERS = ("Canvas Catalog", "Canvas Studio")
@@ -50,7 +48,7 @@ COMPANY_FR = (
 )
 
 
-class Translating(QuotingGenerator):
+class Translating(TranslatingGenerator):
     """A stated stand-in model: drafts as ``QuotingGenerator`` does (and logs the passages it is
     shown); translates from the fixed table below; no past question is "the same"."""
 
@@ -62,21 +60,13 @@ class Translating(QuotingGenerator):
     def __init__(self) -> None:
         super().__init__()
         self.shown: list[str] = []
-        self.translated: list[tuple[str, str]] = []
 
     def generate(self, question, passages, choices):
         self.shown += [p.text for p in passages]
         return super().generate(question, passages, choices)
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None):
-        fields = schema["properties"]
-        if "same" in fields:
-            return JsonReply(json.dumps({"same": 0}), 10, 2, 0.0)
-        if "translation" not in fields:
-            return super().chat_json(messages, schema, max_tokens, context)
-        text, target = messages[-1]["content"], messages[0]["content"].split(" into ", 1)[1].split(".")[0]
-        self.translated.append((text, target))
-        return JsonReply(json.dumps({"translation": self.TABLE.get((text, target), text)}), 10, 10, 0.0)
+    def translation(self, text: str, target: str) -> str:
+        return self.TABLE.get((text, target), text)
 
 
 class NoChat(QuotingGenerator):

@@ -13,7 +13,6 @@ and docs/benchmarks.md measure that with the real model)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import openpyxl
@@ -23,14 +22,13 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from engine.app.settings import Settings
 from engine.app.workspace import Workspace
 from engine.core.config import EngineConfig
-from engine.core.llm import JsonReply
 from engine.index.kb import KnowledgeBase
 from engine.index.library import entry_language, language_counts
 from engine.questionnaire.language import Language
 from engine.questionnaire.qualifiers import question_key
 from storage.library_store import Origin
 from storage.vector_store import release
-from tests.fixtures import QuotingGenerator, topic_pages, write_pdf
+from tests.fixtures import TranslatingGenerator, topic_pages, write_pdf
 
 QUESTION = {
     Language.EN: "Is customer data encrypted at rest?",
@@ -46,27 +44,15 @@ REWRITTEN_EN = "The data is encrypted with AES-256; the keys are kept in an HSM 
 OPTIONS = {Language.EN: ("Yes", "No"), Language.DE: ("Ja", "Nein"), Language.FR: ("Oui", "Non")}
 
 
-class Translating(QuotingGenerator):
+class Translating(TranslatingGenerator):
     """A stated stand-in model: drafts as ``QuotingGenerator`` does; translates a question from the
     table ``QUESTION`` into English, any English text into the one sentence of ``ANSWER`` for the
     language asked, ``REWRITTEN_DE`` into ``REWRITTEN_EN``; no past question is "the same".
     ``translated`` logs each translation asked (source text, target language)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.translated: list[tuple[str, str]] = []
-
-    def chat_json(self, messages, schema, max_tokens=None, context=None):
-        fields = schema["properties"]
-        if "same" in fields:
-            return JsonReply(json.dumps({"same": 0}), 10, 2, 0.0)
-        if "translation" not in fields:
-            return super().chat_json(messages, schema, max_tokens, context)
-        text, target = messages[-1]["content"], messages[0]["content"].split(" into ", 1)[1].split(".")[0]
-        self.translated.append((text, target))
+    def translation(self, text: str, target: str) -> str:
         english = {QUESTION[lang]: QUESTION[Language.EN] for lang in QUESTION} | {REWRITTEN_DE: REWRITTEN_EN}
-        said = english.get(text, text) if target == "English" else ANSWER[Language.parse(target)]
-        return JsonReply(json.dumps({"translation": said}), 10, 10, 0.0)
+        return english.get(text, text) if target == "English" else ANSWER[Language.parse(target)]
 
 
 def workbook(path: Path, language: Language) -> Path:
