@@ -38,9 +38,10 @@ from engine.bench.pdf_places import pdf_baseline, pdf_truth_places, score_pdf_pl
 from engine.core.limits import Limits
 from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire, read_questionnaire
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
 from engine.questionnaire.places import response_only
 from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.writes import CellWrite
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "docx.json"
 WORD_SUFFIXES = (".docx", ".docm")

@@ -35,7 +35,6 @@ import docx
 import pymupdf
 
 from engine.core.types import FileProblem
-from engine.questionnaire.export import CellWrite
 from engine.questionnaire.pdf.layout import page_widgets
 from engine.questionnaire.pdf.questions import page_of_row
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
@@ -43,6 +42,7 @@ from engine.questionnaire.pdf.response import write_response_docx, write_respons
 from engine.questionnaire.pdf.writer import write_pdf
 from engine.questionnaire.places import PlaceKind, place_key
 from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError
+from engine.questionnaire.writes import CellWrite
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "pdf.json"
 SUB = " — "

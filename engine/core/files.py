@@ -7,7 +7,7 @@ created exclusively, the umask applying), fsyncs it, renames it over the target,
 folder so the rename itself survives a power cut; on any error the temporary file is removed and
 the target left as it was. Every writer of a store file uses it: the knowledge base's manifest and
 indexes (engine/index/), summaries and their vectors, the profile, the reviewer's settings, the
-workspace's questionnaire copies and the exported questionnaire (engine/questionnaire/export.py). A
+workspace's questionnaire copies and the exported questionnaire (engine/questionnaire/sheet/writer.py). A
 target that is a symbolic link, a folder or anything but a regular file is refused
 (:class:`NotRegularFile`) before anything is written: the link is not replaced, and nothing it
 points to is touched. :func:`open_regular` opens a file the product keeps (the folder lock) with

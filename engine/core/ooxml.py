@@ -2,7 +2,7 @@
 (name, zip member, visibility, position): read by the size limits (engine/core/limits.py, to name a
 sheet in a message) and by the questionnaire reader (engine/questionnaire/sheet/validation.py). Its XML,
 like every part of an uploaded file the product parses itself (engine/questionnaire/sheet/validation.py,
-engine/questionnaire/export.py), is read through defusedxml: a part that declares entities (an external
+engine/questionnaire/sheet/writer.py), is read through defusedxml: a part that declares entities (an external
 file, nested "billion laughs") raises ``defusedxml.DefusedXmlException`` and is never expanded. The
 Word questionnaire reader parses with lxml (engine/questionnaire/word/package.py: entities never
 resolved, no network, no DTD loaded) and refuses the same parts by the same rule,
@@ -10,7 +10,7 @@ resolved, no network, no DTD loaded) and refuses the same parts by the same rule
 Also the one OLE check, :func:`is_ole`: the first bytes of an Office file that is no
 zip package (an encrypted .docx/.xlsx, or an old binary .doc/.xls), which every reader and the
 export refuse, each with its own message; and the one copy of a package with some parts replaced,
-:func:`copy_package`, that the workbook export (engine/questionnaire/export.py) and the Word writer
+:func:`copy_package`, that the workbook export (engine/questionnaire/sheet/writer.py) and the Word writer
 (engine/questionnaire/word/writer.py) write through."""
 
 from __future__ import annotations

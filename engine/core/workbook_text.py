@@ -3,7 +3,7 @@ every string cell typed as text (``data_type = "s"``), so a value that starts wi
 question, an answer, a file name nobody vetted — stays text and is never a formula (openpyxl stores
 such a string as a formula unless told otherwise), and without what XML 1.0 cannot hold (control
 characters, U+FFFE and U+FFFF: engine/core/xml_text.py, the one rule of every writer). The CSV counterpart, a leading quote, is engine/questionnaire/csv_writer.py; the export into the
-customer's own workbook writes inline strings (engine/questionnaire/export.py)."""
+customer's own workbook writes inline strings (engine/questionnaire/sheet/writer.py)."""
 
 from __future__ import annotations
 

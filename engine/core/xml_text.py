@@ -1,5 +1,5 @@
 """The one rule for text written into XML — the Word export (engine/questionnaire/word/writer.py),
-the export into the customer's workbook (engine/questionnaire/export.py), the workbooks the product makes
+the export into the customer's workbook (engine/questionnaire/sheet/writer.py), the workbooks the product makes
 (packets, a flat PDF's answers, reports: engine/core/workbook_text.py, reports/xlsx.py) and a flat
 PDF's Word response document (engine/questionnaire/pdf/response.py): what XML 1.0 cannot hold is dropped.
 

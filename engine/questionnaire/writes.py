@@ -1,7 +1,8 @@
 """What every export takes and raises: :class:`CellWrite` (one answer into one cell or answer
-place) and :class:`ExportError` (an export that cannot be done). Apart from engine/questionnaire/export.py
-so that the writers it dispatches to (engine/questionnaire/pdf/response.py, a flat PDF's response
-document) share them without importing it.
+place), :class:`ExportError` (an export that cannot be done) and :func:`check_paths` (the source and
+target every writer checks first). Apart from engine/questionnaire/export.py so that the formats'
+writers it dispatches to (engine/questionnaire/sheet/writer.py, word/writer.py, pdf/writer.py,
+pdf/response.py) share them without importing it.
 
 An export is never refused for one question: the answers a document writer could not put in their
 place (:class:`~engine.questionnaire.places.Unwritten`, by place) are named by question here
@@ -10,12 +11,14 @@ and the Export screen; the file holds the other answers."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.core.types import FileProblem
-from engine.questionnaire import Questionnaire
 from engine.questionnaire.places import Unwritten, place_key
 from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.records import Questionnaire
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,23 @@ class CellWrite:
 
 class ExportError(FileProblem):
     """An export that cannot be done."""
+
+
+def check_paths(source: Path, target: Path) -> tuple[Path, Path]:
+    """``source`` and ``target`` as paths, after refusing a source that is not a file, a target that is
+    the source itself, and a target whose folder does not exist."""
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise ExportError(source, "the questionnaire file does not exist", "check the path")
+    if target.resolve() == source.resolve() or (target.exists() and os.path.samefile(source, target)):
+        raise ExportError(
+            target,
+            "the export target is the source questionnaire itself",
+            "export to a new file (e.g. NAME-answered.xlsx); the original stays untouched",
+        )
+    if not target.parent.is_dir():
+        raise ExportError(target, "the target folder does not exist", "create the folder or choose another target")
+    return source, target
 
 
 @dataclass(frozen=True)
@@ -65,4 +85,4 @@ def unwritten_answers(questionnaire: Questionnaire, unwritten: list[Unwritten]) 
     return tuple(out)
 
 
-__all__ = ["CellWrite", "ExportError", "UnwrittenAnswer", "unwritten_answers"]
+__all__ = ["CellWrite", "ExportError", "UnwrittenAnswer", "check_paths", "unwritten_answers"]

@@ -24,11 +24,11 @@ from typing import Iterable
 from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
 from engine.questionnaire import Question, Questionnaire
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
 from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.sheet.date_format import date_format
-from engine.questionnaire.writes import UnwrittenAnswer, unwritten_answers
+from engine.questionnaire.writes import CellWrite, UnwrittenAnswer, unwritten_answers
 
 CHOICE_CHARS = 40
 SEPARATOR = " — "  # engine.index.library.answer_text joins choice and explanation with it
@@ -79,7 +79,7 @@ def answer_writes(
     (a past answer's choice outside the workbook's list) gets the choice in its answer cell and
     the explanation in its own cell (:func:`split_writes`). The keys in
     ``dates`` are dates in the questionnaire's format (engine/questionnaire/sheet/date_format.py):
-    written as dates into a date cell, as that text into any other (engine/questionnaire/export.py)."""
+    written as dates into a date cell, as that text into any other (engine/questionnaire/sheet/writer.py)."""
     writes: list[CellWrite] = []
     dates = set(dates)
     for q in questionnaire.questions:

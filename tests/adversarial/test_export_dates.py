@@ -4,7 +4,7 @@ Before #47 the export counted every date serial from 1899-12-30 and ignored the 
 ``<workbookPr date1904="1"/>`` (the 1904 date system of Mac workbooks): 2026-11-24 showed as
 2030-11-25, 1,462 days late. And it decided which cells show a date by a rule of its own, not the
 reader's: a cell formatted as a time (``h:mm``) got the date's serial number and showed "0:00".
-Workbooks generated here with openpyxl; the export is the product's own (engine/questionnaire/export.py)."""
+Workbooks generated here with openpyxl; the export is the product's own (engine/questionnaire/sheet/writer.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import openpyxl
 import pytest
 from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900
 
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite
 
 
 def workbook(path, epoch) -> None:

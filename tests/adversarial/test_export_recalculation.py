@@ -22,7 +22,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite
 from tests.unit.test_export import assert_lossless, sheet_part
 
 EXCEL_CALC_PR = '<calcPr calcId="191029"/>'

@@ -22,7 +22,8 @@ import openpyxl
 import pytest
 
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite
 from tests.adversarial import hostile_structure as h
 from tests.adversarial.conftest import measured
 from tests.adversarial.test_expert_packet import by_id

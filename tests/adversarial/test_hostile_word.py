@@ -14,7 +14,8 @@ import pytest
 
 from engine.core.limits import LimitError, Limits
 from engine.questionnaire import QuestionnaireError, read_questionnaire
-from engine.questionnaire.export import CellWrite, ExportError, export
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite, ExportError
 from tests import word_fixtures as wf
 
 

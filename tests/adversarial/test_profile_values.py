@@ -21,7 +21,8 @@ import pytest
 from engine.index.profile import ProfileError, load_set, profile_of, saved_path, set_fact
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.csv_writer import csv_text
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite
 from tests.adversarial.conftest import CLI_IMPORTS_MB, measured
 from tests.ui.conftest import button, texts
 

@@ -3,7 +3,7 @@ declares is refused, never expanded, by the product's own parsers too, not only 
 
 Before #47 the product read a workbook's parts with the standard library's parser
 (engine/core/ooxml.py for the sheet list, engine/questionnaire/sheet/validation.py for formulas and
-dropdowns, engine/questionnaire/export.py for the export), which expands the entities a part declares:
+dropdowns, engine/questionnaire/sheet/writer.py for the export), which expands the entities a part declares:
 a sheet named ``&s;`` was exported as "Security", a formula written ``&f;`` read as ``C2``.
 (openpyxl, which reads the cells, uses defusedxml when it is installed, which is why such a
 workbook was refused on upload; the project now declares it, and uses it itself.)"""
@@ -20,9 +20,10 @@ from defusedxml import DefusedXmlException
 
 from engine.core.ooxml import workbook_sheets
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.export import CellWrite, ExportError, export
+from engine.questionnaire.export import export
 from engine.questionnaire.records import QuestionnaireError
 from engine.questionnaire.sheet.validation import scan_sheet
+from engine.questionnaire.writes import CellWrite, ExportError
 
 SHEET = "xl/worksheets/sheet1.xml"
 

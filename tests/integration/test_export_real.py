@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.questionnaire.export import CellWrite, ExportError, export
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite, ExportError
 from tests.unit.test_export import (
     assert_lossless,
     assert_only_recalculation_asked,

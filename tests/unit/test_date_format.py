@@ -1,6 +1,6 @@
 """The drafting date in the questionnaire's own format (engine/questionnaire/sheet/date_format.py,
 engine/drafting/profile_answers.py, the date writes of engine/review/export_cells.py's ``answer_writes`` and
-engine/questionnaire/export.py), on workbooks and CSVs generated here: the answer cell's date
+engine/questionnaire/sheet/writer.py), on workbooks and CSVs generated here: the answer cell's date
 format first, then a format the question or its row names, then the dates already written in
 the workbook, then ISO; the export writes a date into a date cell and the formatted text into a
 text cell."""

@@ -462,7 +462,8 @@ def test_a_label_beside_an_empty_text_box_is_answered_in_the_box(tmp_path):
     """ "A-2 Registration Number" anchoring an empty text box, "Telephone/Mobile" under an empty
     paragraph anchoring one: each a question answered in its box; a text box holding text (a
     banner) is no place; the export writes into the box and passes the no-other-change check."""
-    from engine.questionnaire.export import CellWrite, export
+    from engine.questionnaire.export import export
+    from engine.questionnaire.writes import CellWrite
 
     doc = wf.new()
     wf.add(doc, wf.para(_text_box("5 BUSINESS QUESTIONNAIRE")))

@@ -14,9 +14,10 @@ from lxml import etree
 
 from engine.core.ooxml import copy_package
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.export import CellWrite, ExportError, export
+from engine.questionnaire.export import export
 from engine.questionnaire.places import place_key
 from engine.questionnaire.word.check import ChangedOutsidePlaces, verify
+from engine.questionnaire.writes import CellWrite, ExportError
 from tests import word_fixtures as wf
 
 W = f"{{{wf.W_NS}}}"

@@ -19,7 +19,9 @@ from openpyxl.styles import Font, PatternFill
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from engine.questionnaire.export import CellWrite, ExportError, export, export_csv, export_xlsx
+from engine.questionnaire.export import export
+from engine.questionnaire.sheet.writer import export_csv, export_xlsx
+from engine.questionnaire.writes import CellWrite, ExportError
 
 X14_DROPDOWN = (
     '<extLst><ext uri="{CCE6A557-97BC-4b89-ADB6-D9C93CAAB3DF}" '

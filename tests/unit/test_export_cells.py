@@ -17,8 +17,9 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
 from engine.questionnaire import read_questionnaire
-from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.export import export
 from engine.questionnaire.qualifiers import question_key
+from engine.questionnaire.writes import CellWrite
 from engine.review.export_cells import answer_writes, export_drafts
 from tests.unit.test_export import assert_lossless, sheet_part
 

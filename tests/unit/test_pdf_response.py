@@ -9,9 +9,9 @@ import docx
 import openpyxl
 import pytest
 
-from engine.questionnaire.export import CellWrite, ExportError
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from engine.questionnaire.pdf.response import NO_ANSWER, write_response_docx, write_response_table
+from engine.questionnaire.writes import CellWrite, ExportError
 from tests.pdf_forms import flat_pdf
 
 

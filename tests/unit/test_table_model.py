@@ -9,11 +9,11 @@ import pytest
 
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.cues import ascii_digits, asks_by_mark
-from engine.questionnaire.export import CellWrite
 from engine.questionnaire.placeholders import is_placeholder, repeated_placeholders
 from engine.questionnaire.places import PlaceKind, place_key
 from engine.questionnaire.table_model import Holds, Role, TableCell, infer, question_rows, role_of_label
 from engine.questionnaire.word.writer import write_docx
+from engine.questionnaire.writes import CellWrite
 from tests import word_fixtures as wf
 
 

@@ -5,7 +5,7 @@ the drafting date is written the questionnaire's way ("11/24/2026", not "2026-11
 
 1. **The answer cell's own date format** (its number format: ``m/d/yyyy``, ``dd.mm.yyyy``,
    ``[$-409]mmmm d, yyyy;@``…): the draft reads as the cell will show the date; the export
-   writes a real date into that cell (engine/questionnaire/export.py), keeping the format.
+   writes a real date into that cell (engine/questionnaire/sheet/writer.py), keeping the format.
    Excel's built-in short date (number format 14, which openpyxl reports as ``mm-dd-yy``) is
    shown as ``M/D/YYYY``, as Excel shows it on a US system.
 2. **A format named in the question or on its row** (guidance, a note beside the answer

@@ -23,7 +23,7 @@ with a note. An answer cell whose formula reads no other cell (``=C27`` in C27, 
 only cells beyond the sheet's data (``=Z99`` where the sheet ends at E12: nothing the workbook
 fills), or that shows an error value (``#DIV/0!``, ``#REF!``) is nobody's answer: the row stays a
 question (a qualifier is never lost), its cell is read as unanswered, and a note says so; the
-export writes the answer over the formula or the error (engine/questionnaire/export.py).
+export writes the answer over the formula or the error (engine/questionnaire/sheet/writer.py).
 
 Merged cells are read as what the sheet shows, the top-left cell's value. Where ID rows meet a
 merge, nothing is left out silently: a question cell inside a merged range is read as the merged
