@@ -41,7 +41,7 @@ from engine.index.profile import Profile, row_ids
 from engine.index.summaries import Summary
 from engine.ingest.upload_names import plain_upload_name
 from engine.questionnaire import Questionnaire, QuestionnaireError, ReadOptions, read_questionnaire
-from engine.questionnaire.formats import SUFFIXES, document_format
+from engine.questionnaire.formats import SUFFIXES, format_of
 from engine.questionnaire.language import LanguageSetting
 from engine.questionnaire.qualifiers import qualifiers_of, question_key
 from engine.questionnaire.sheet.date_format import read_ahead
@@ -422,10 +422,10 @@ class Workspace:
         """A document questionnaire's paragraphs with text (number, words): the ones a reviewer can
         add as questions; empty for a spreadsheet."""
         path = self.questionnaire_path(self.review_store.project(project_id))
-        document = document_format(path)
-        if document is None or document.paragraphs is None:
+        questionnaire_format = format_of(path)
+        if questionnaire_format is None or questionnaire_format.paragraphs is None:
             return []
-        return document.paragraphs(path, Limits.from_env())
+        return questionnaire_format.paragraphs(path, Limits.from_env())
 
     def read_options(self, project_id: int) -> ReadOptions:
         return ReadOptions.from_json(self.review_store.options(project_id).get("read", {}))

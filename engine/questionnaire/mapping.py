@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.questionnaire.pdf.questions import ROWS_PER_PAGE, page_of_row
-from engine.questionnaire.places import AnswerPlace, place_key, question_kind, response_only
+from engine.questionnaire.formats import format_of
+from engine.questionnaire.places import AnswerPlace, place_key, question_kind
 from engine.questionnaire.records import Question, Questionnaire
 
 
@@ -74,15 +74,12 @@ def mapped(questionnaire: Questionnaire, q: Question) -> Mapped:
 def location(questionnaire: Questionnaire, q: Question) -> str:
     """Where question ``q`` is in its file, in the reviewer's words: "page 3" in a PDF (form or flat),
     "paragraph 12" in a Word document, "sheet Security · row 7" in a spreadsheet; a Word solicitation's
-    requirement by its order in the document ("requirement 7 of the document": its rows are numbered
-    as a flat PDF's, page × 1000 + the order, and a Word document has no pages)."""
-    if not questionnaire.places:  # a spreadsheet's question (whatever its sheet's name)
-        return f"sheet {q.sheet} · row {q.row}"
-    if questionnaire.path.suffix.lower() == ".pdf":
-        return f"page {page_of_row(q.row)}"
-    if response_only(questionnaire.places):
-        return f"requirement {q.row % ROWS_PER_PAGE} of the document"
-    return f"paragraph {q.row}"
+    requirement by its order in the document ("requirement 7 of the document"): its format's
+    (engine/questionnaire/formats.py)."""
+    questionnaire_format = format_of(questionnaire.path)
+    if questionnaire_format is None:
+        return f"row {q.row}"  # a questionnaire of no format read (never from read_questionnaire)
+    return questionnaire_format.location(questionnaire, q)
 
 
 def _words(place: AnswerPlace) -> str:

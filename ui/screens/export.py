@@ -13,7 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from engine.questionnaire.export import completed_suffix
-from engine.questionnaire.formats import DOCUMENT_SUFFIXES
+from engine.questionnaire.formats import format_of
 from engine.review.review import ReviewItem, ReviewState
 from ui.components import cached_questionnaire
 from ui.components.coverage_pane import coverage_section
@@ -149,15 +149,8 @@ elif required:
 st.subheader("Downloads")
 stem, suffix = Path(project.file_name).stem, Path(project.file_name).suffix.lower()
 written = completed_suffix(review.questionnaire)  # a flat PDF's answers: a Word response document
-noun = (
-    "workbook"
-    if suffix not in DOCUMENT_SUFFIXES
-    else "response document"
-    if written != suffix
-    else "form"
-    if suffix == ".pdf"
-    else "document"
-)
+questionnaire_format = format_of(project.file_name)  # "workbook", "document", "form": its noun
+noun = "response document" if written != suffix else questionnaire_format.noun if questionnaire_format else "workbook"
 only_approved = (review.approval_required or signed > 0) and st.checkbox(
     "Only approved answers",
     value=review.approval_required,

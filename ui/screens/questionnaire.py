@@ -34,7 +34,7 @@ from engine.questionnaire.corrections import (
     merged,
     merged_questions,
 )
-from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, document_format
+from engine.questionnaire.formats import SHEET_SUFFIXES, SUFFIXES, format_of
 from engine.questionnaire.language import COMPANY_LANGUAGE, AnswerIn, Language, LanguageSetting, language_of
 from engine.questionnaire.mapping import Mapped, kind_counts, mapping
 from engine.questionnaire.places import response_only
@@ -426,8 +426,8 @@ def corrections(ws: Workspace, pid: int, questionnaire: Questionnaire, locked: b
     rows = mapping(questionnaire)
     labels = [question_label(m) for m in rows]
     st.multiselect("Not questions: leave these out", labels, key=correction_key(pid, "exclude"), disabled=locked)
-    document = document_format(questionnaire.path)
-    if document is not None and document.paragraphs is None:
+    questionnaire_format = format_of(questionnaire.path)
+    if questionnaire_format is not None and questionnaire_format.paragraphs is None:
         st.caption("A PDF's questions can be left out; missed ones cannot be added by hand (a Word document's can).")
         correction_buttons(ws, pid, questionnaire, locked)
         return

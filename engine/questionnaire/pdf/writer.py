@@ -390,6 +390,20 @@ def changes(original: Path, written: Path, filled: frozenset[int], hybrid: bool 
     return [f.text for f in _changes(original, written, filled, hybrid)]
 
 
+def check_form(original: Path, written: Path, writes: Iterable[AnswerWrite], questionnaire: Questionnaire) -> list[str]:
+    """The no-other-change check of an exported form (the ``.pdf`` format's check,
+    engine/questionnaire/formats.py): :func:`changes` with the widgets that ``writes`` fill, as
+    :func:`write_pdf` plans and fills them."""
+    doc = _open(Path(original))
+    try:
+        widgets, hybrid = _widgets(doc), has_xfa(doc)
+    finally:
+        doc.close()
+    plan = _plan(questionnaire, writes, widgets, [])
+    filled = frozenset(w.xref for w in widgets if w.name in plan.texts or w.xref in plan.states)
+    return changes(Path(original), Path(written), filled, hybrid)
+
+
 def _changes(original: Path, written: Path, filled: frozenset[int], hybrid: bool) -> list[_Finding]:
     """:func:`changes`, each with the filled widgets whose objects changed (none: not theirs)."""
     a, b = pymupdf.open(original), pymupdf.open(written)
@@ -545,4 +559,4 @@ def _unread(work: Path, plan: _Plan) -> tuple[str, list[_Finding]] | None:
         doc.close()
 
 
-__all__ = ["PdfWriteError", "changes", "write_pdf"]
+__all__ = ["PdfWriteError", "changes", "check_form", "write_pdf"]
