@@ -4,7 +4,14 @@ numbers it, beyond the English question mark and ASCII digits.
 - a question mark, ASCII or full-width ("？"), ending a sentence (not the "?" of a link's query);
 - a Japanese question's ending: "…ですか。", "…ますか", "…か。";
 - digits and the dot between them written full-width ("１．２" is "1.2"), as East Asian documents
-  number their items.
+  number their items;
+- what ticks a box drawn as text in a cell (:data:`MARKS`: "x", "✓", "☒", "yes"…), in a Word table or
+  a flat PDF's;
+- a question's ID as the sheets and tables write it (:data:`ID_RE`: "IAM-01", "AC_2.1"), and the
+  column role a header label names (:func:`header_role`: id, question, answer, comment), in a
+  spreadsheet's header row or a flat PDF table's.
+
+Format-neutral: the formats' folders (sheet/, word/, pdf/) take them from here, never from each other.
 """
 
 from __future__ import annotations
@@ -14,6 +21,16 @@ import re
 QUESTION_MARK = re.compile(r"[?？](?=\s|$|[\"”’')\]）」』])")
 _JAPANESE_QUESTION = re.compile(r"(?:ですか|ますか|でしょうか|か)[。．.]?\s*$|か[？?]")
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．（）－", "0123456789.()-")
+MARKS = {"x", "✓", "✔", "☒", "☑", "yes", "●"}  # a cell's whole text that ticks it, lower-cased
+ID_RE = re.compile(r"^[A-Za-z][A-Za-z&]{0,9}[-_][A-Za-z]{0,4}\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?$")
+_ROLE_PATTERNS = {  # checked in this order: the first that matches a header label wins
+    "excluded": r"analyst|guidance|reviewer|compliant response|preferred|expected|follow-up|reason for",
+    "id": r"((question|control|item|ccm control|requirement) )?(id|#|no\.?|ref(erence)?( no\.?)?)",
+    "comment": r".*\b(comments?|additional info(rmation)?|explanation|explain|notes?|implementation"
+    r"|details|justification|evidence|remarks|clarification)\b.*",
+    "answer": r".*\b(answers?|responses?|yes ?/ ?no)\b.*",
+    "question": r"((security|control|assessment|vendor) )?(questions?|requirements?|question text)",
+}
 
 
 def asks_by_mark(text: str) -> bool:
@@ -26,4 +43,16 @@ def ascii_digits(text: str) -> str:
     return text.translate(_FULL_WIDTH)
 
 
-__all__ = ["QUESTION_MARK", "ascii_digits", "asks_by_mark"]
+def header_role(label: str) -> str | None:
+    """The column role a header label names: id, question, answer, comment (or None)."""
+    text = re.sub(r"\(.*?\)|[*:]", " ", label.lower())
+    text = " ".join(text.split())
+    if not text or len(text.split()) > 5:
+        return None  # a sentence, not a column label
+    for role, pattern in _ROLE_PATTERNS.items():
+        if re.fullmatch(pattern, text) or (role == "excluded" and re.search(pattern, text)):
+            return None if role == "excluded" else role
+    return None
+
+
+__all__ = ["ID_RE", "MARKS", "QUESTION_MARK", "ascii_digits", "asks_by_mark", "header_role"]

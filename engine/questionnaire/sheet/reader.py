@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 import warnings
 import zipfile
 from collections import Counter
@@ -59,6 +58,7 @@ from engine.core.limits import Limits
 from engine.core.ooxml import SheetInfo, is_ole, workbook_sheets
 from engine.core.types import FileProblem
 from engine.ingest.sheet import cell_text, sniff_delimiter
+from engine.questionnaire.cues import ID_RE, header_role
 from engine.questionnaire.records import (
     Question,
     Questionnaire,
@@ -79,16 +79,6 @@ OVERRIDE_FIX = (
     "pass --sheet NAME, --header-row N and --question-col LETTER "
     "(and --answer-col / --comment-col LETTER) to say where the questions are"
 )
-
-ID_RE = re.compile(r"^[A-Za-z][A-Za-z&]{0,9}[-_][A-Za-z]{0,4}\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?$")
-_ROLE_PATTERNS = {  # checked in this order: the first that matches a header label wins
-    "excluded": r"analyst|guidance|reviewer|compliant response|preferred|expected|follow-up|reason for",
-    "id": r"((question|control|item|ccm control|requirement) )?(id|#|no\.?|ref(erence)?( no\.?)?)",
-    "comment": r".*\b(comments?|additional info(rmation)?|explanation|explain|notes?|implementation"
-    r"|details|justification|evidence|remarks|clarification)\b.*",
-    "answer": r".*\b(answers?|responses?|yes ?/ ?no)\b.*",
-    "question": r"((security|control|assessment|vendor) )?(questions?|requirements?|question text)",
-}
 
 
 @dataclass
@@ -298,18 +288,6 @@ def _load_csv(path: Path, ov: ReadOptions, limits: Limits) -> tuple[list[_Grid],
 # ---------------------------------------------------------------- detection
 
 
-def _role(label: str) -> str | None:
-    """The column role a header label names: id, question, answer, comment (or None)."""
-    text = re.sub(r"\(.*?\)|[*:]", " ", label.lower())
-    text = " ".join(text.split())
-    if not text or len(text.split()) > 5:
-        return None  # a sentence, not a column label
-    for role, pattern in _ROLE_PATTERNS.items():
-        if re.fullmatch(pattern, text) or (role == "excluded" and re.search(pattern, text)):
-            return None if role == "excluded" else role
-    return None
-
-
 def _id_column(g: _Grid, start: int) -> int | None:
     counts = Counter(c for (r, c), t in g.cells.items() if r >= start and ID_RE.match(t))
     if not counts:
@@ -328,7 +306,7 @@ def _header_roles(g: _Grid, ov: ReadOptions, id_col: int | None) -> tuple[dict[s
             continue  # a question row, not a header
         found: dict[str, int] = {}
         for c in g.row_cols(r):
-            role = _role(g.text(r, c))
+            role = header_role(g.text(r, c))
             if c == id_col and role != "id":
                 continue  # the ID column holds section titles ("… Vendor Response"), not labels
             if role and role not in found:
@@ -565,7 +543,7 @@ def _question(g: _Grid, r: int, id_col, qcol: int, acol: int, ccol, id_mode: boo
         text_cell = _ref(r, ccol) if ccol and g.anchor(r, ccol) == (r, ccol) else None
         seen.add("across", f"{label} {g.merged_range(r, acol)}" + (f" (answer in {text_cell})" if text_cell else ""))
         return Question(ident or None, g.name, r, text, _ref(r, qcol), None, text_cell, (), None, None)
-    if not id_mode and (_is_title(g, r, qcol, acol) or _role(text)):
+    if not id_mode and (_is_title(g, r, qcol, acol) or header_role(text)):
         return None
     unanswered = False  # the answer cell holds nobody's answer: a formula reading nothing else, an error
     if (ar, ac) in g.formulas:

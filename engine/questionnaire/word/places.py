@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from engine.questionnaire.cues import MARKS
 from engine.questionnaire.length_limits import stated_limit
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.word.xmltree import (
@@ -30,7 +31,6 @@ from engine.questionnaire.word.xmltree import (
 
 TEXT_CONTROLS = ("text", "rich text", "date", "combo box")
 CHOICE_CONTROLS = ("dropdown", "FORMDROPDOWN")
-MARKS = {"x", "✓", "✔", "☒", "☑", "yes", "●"}
 
 
 def control_place(c: Control, note: str = "") -> tuple[AnswerPlace, str | None]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from lxml import etree
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
+from engine.questionnaire.cues import MARKS
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
 from engine.questionnaire.table_roles import (
@@ -44,7 +45,6 @@ from engine.questionnaire.table_roles import (
 )
 from engine.questionnaire.word.found import CONTROL_ID, Found, asks, ends_with_colon, is_id, is_instruction, is_label
 from engine.questionnaire.word.places import (
-    MARKS,
     after_label_place,
     boxes_place,
     cell_choice,

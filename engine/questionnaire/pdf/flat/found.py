@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.questionnaire.corrections import TableCorrection, TableMap
+from engine.questionnaire.cues import MARKS
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.word.places import MARKS
 
 RESPONSE_NOTE = "the PDF has no answer space: the answer goes into the response document (Word) and its spreadsheet"
 NO_QUESTIONS_FIX = (

@@ -11,11 +11,10 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableMap, column_roles
-from engine.questionnaire.cues import QUESTION_MARK
+from engine.questionnaire.cues import ID_RE, QUESTION_MARK, header_role
 from engine.questionnaire.pdf.flat.found import FlatTables
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_lines, cell_text
 from engine.questionnaire.pdf.layout import Box, PageText
-from engine.questionnaire.sheet.reader import ID_RE, _role
 
 _ID_ROLE = re.compile(r"((question|control|item|requirement|req\.?) )?(id|#|no\.?|number|nr\.?|ref\.? ?no\.?)")
 _CHOICE_HEADER = re.compile(r"\(([^()]*/[^()]*)\)")  # "Answer (Yes/No/NA)"
@@ -48,7 +47,7 @@ def column_role(label: str) -> str | None:
         return None
     if _ID_ROLE.fullmatch(plain) or plain == "question id":
         return "id"
-    role = _role(label)
+    role = header_role(label)
     return role if role in ("id", "question", "answer", "comment") else None
 
 
