@@ -103,8 +103,8 @@ def place_key(sheet: str, cell: str) -> str:
 
 
 class AnswerWrite(Protocol):
-    """One answer to write: ``value`` into the place at ``cell`` of ``sheet`` (engine.questionnaire.export's
-    ``CellWrite``; this package sits below engine.review and does not import it)."""
+    """One answer to write: ``value`` into the place at ``cell`` of ``sheet`` (engine.questionnaire.writes'
+    ``CellWrite``; this module sits below it and does not import it)."""
 
     @property
     def sheet(self) -> str: ...

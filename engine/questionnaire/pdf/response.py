@@ -11,8 +11,8 @@ A flat PDF has no place for an answer (engine/questionnaire/pdf/flat/ gives each
   as XLSX or CSV by the target's extension; every cell is text (a value starting with "=" is
   never a formula: CSV cells through engine/questionnaire/csv_writer.py, XLSX cells typed as strings).
 
-This lives in engine.review, beside the CSV writer it uses; engine/questionnaire/export.py sends a flat
-PDF's export here. The AcroForm writer that fills the PDF itself is engine/questionnaire/pdf/writer.py. An answer is the
+A document format's write (engine/questionnaire/formats.py) sends a flat PDF's export here (and a
+solicitation's, whatever its format). The AcroForm writer that fills the PDF itself is engine/questionnaire/pdf/writer.py. An answer is the
 write to the question's choice or text cell, else what the file already held (a filled PDF read
 as past answers). Both files are written atomically.
 """

@@ -2,7 +2,7 @@
 
 :func:`write_pdf` takes the questionnaire read by engine/questionnaire/pdf/reader.py and the answer
 writes (:class:`~engine.questionnaire.places.AnswerWrite`: anything with ``.sheet``, ``.cell`` and
-``.value``, as engine.questionnaire.export's ``CellWrite``), looks each write up
+``.value``, as engine.questionnaire.writes' ``CellWrite``), looks each write up
 in ``Questionnaire.places`` and fills that place:
 
 - a text field: its value (``/V``) and an appearance drawn by MuPDF (``/AP``), on every widget of
