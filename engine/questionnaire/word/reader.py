@@ -278,6 +278,8 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         found.existing_answer = (m.group("answer") or "").strip() or None
         doc.found.append(found)
         return i + 1
+    if _labels_on_lines(doc, para):
+        return i + 1
     if ends_with_colon(para.line) and is_label(para.line) and i + 1 < len(flow):
         taken = _label_over_blank(doc, para, flow, i)
         if taken:
@@ -289,6 +291,46 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     return i + 1
 
 
+_UNDERSCORES = re.compile(r"_{5,}")
+
+
+def _labels_on_lines(doc: _Doc, para: _Para) -> bool:
+    """A paragraph of labels run into underscore lines, one or several ("Bank Name______ Account
+    Name______", "______ Account No.", "______Postcode______"): each label a question, answered on
+    its line (the one after it, else, for a label ending the paragraph, the one before it when no
+    label took it, else an empty text box the paragraph anchors: "Bank Address____Sort Code [box]")."""
+    lines = list(_UNDERSCORES.finditer(para.line))
+    if not lines:
+        return False
+    labels = [x.strip(" \t:") for x in _UNDERSCORES.split(para.line)]
+    if not any(labels) or not all(not x or _line_label(x) for x in labels):
+        return False
+    on_line = [(label, n) for n, label in enumerate(labels[:-1]) if label]
+    last, box = labels[-1], None
+    if last and len(lines) - 1 not in {n for _, n in on_line}:
+        on_line.append((last, len(lines) - 1))
+    elif last:
+        box = _empty_text_box(para.el)
+    for label, n in on_line:
+        found = _found(doc, para, label_of(label), "a label run into an underscore line")
+        found.text_place = AnswerPlace(
+            PlaceKind.AFTER_LABEL, f"{locator(para.el)}#{n}", note="on the underscore line after the label"
+        )
+        doc.found.append(found)
+    if box is not None:
+        found = _found(doc, para, label_of(last), "a label beside an empty text box")
+        found.text_place, found.existing_answer = paragraph_place(box)
+        doc.found.append(found)
+    return bool(on_line) or box is not None
+
+
+def _line_label(text: str) -> bool:
+    """A field's label beside an underscore line, an abbreviation's full stop allowed ("Account No.")."""
+    short = text[:-1] if _ABBREVIATED.search(text) else text
+    return is_label(short) and not asks(text) and "_" not in text
+
+
+_ABBREVIATED = re.compile(r"\b[A-Za-z]{1,3}\.$")
 _LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*(?::\s*(?P<answer>.*))?$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
 # a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"

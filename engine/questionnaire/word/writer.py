@@ -199,6 +199,8 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
         _fill_cell(el, value)
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
+    elif kind is PlaceKind.AFTER_LABEL and "#" in place.locator:
+        _on_line(el, int(place.locator.rsplit("#", 1)[1]), value)
     elif kind is PlaceKind.AFTER_LABEL:
         _after_label(el, value)
     elif kind is PlaceKind.NEW_PARAGRAPH:
@@ -402,6 +404,38 @@ def _after_label(p: etree._Element, value: str) -> None:
         t.set(_XML_SPACE, "preserve")
     for r in runs:
         p.append(r)
+
+
+_UNDERSCORES = re.compile(r"_{5,}")
+
+
+def _on_line(p: etree._Element, n: int, value: str) -> None:
+    """The answer on the paragraph's n-th underscore line ("Bank Name______ Account Name______"):
+    in place of the line's underscores, in its run (a line drawn over several runs: the answer in
+    the first, the rest of its underscores removed). No such line: after the label."""
+    texts = [t for t in p.iter(f"{W}t") if _ancestor_p(t) is p]  # not a text box's paragraphs
+    joined = "".join(t.text or "" for t in texts)
+    lines = list(_UNDERSCORES.finditer(joined))
+    if n >= len(lines):
+        _after_label(p, value)
+        return
+    start, end = lines[n].span()
+    at = 0
+    answer = " " + " ".join(value.split()) + " "
+    for t in texts:
+        text = t.text or ""
+        lo, hi = max(start - at, 0), min(end - at, len(text))
+        if lo < hi:
+            t.text = text[:lo] + (answer if start >= at else "") + text[hi:]
+            t.set(_XML_SPACE, "preserve")
+        at += len(text)
+
+
+def _ancestor_p(el: etree._Element) -> etree._Element | None:
+    parent = el.getparent()
+    while parent is not None and parent.tag != f"{W}p":
+        parent = parent.getparent()
+    return parent
 
 
 # -------------------------------------------------------------------------------- controls
