@@ -331,6 +331,7 @@ def _line_label(text: str) -> bool:
 
 
 _ABBREVIATED = re.compile(r"\b[A-Za-z]{1,3}\.$")
+_GOES_ON = re.compile(r"\b(?:the|of|on|at|for|by|to|in|with|from|and|or|a|an|de|het|van|der|die|das)$", re.I)
 _LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*(?::\s*(?P<answer>.*))?$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
 # a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"
@@ -356,6 +357,8 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
     label = head.split(":", 1)[0] + ":" if ":" in head else ""
     if tail and not (label and head == label and is_label(label)):
         return None  # a bracket inside a sentence, not a prompt closing it
+    if _GOES_ON.search(head):
+        return None  # "… commencing on the [INSERT DATE].", "For and on behalf of [Insert …]": the sentence's own blank
     if not head:
         before = _previous_paragraph(doc, flow, i)
         if before is None or any(f.anchor is before.el for f in doc.found):
@@ -363,6 +366,8 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         m_before = _PROMPT_TAIL.search(before.line)
         if m_before is not None and not before.line[: m_before.start()].strip():
             return i + 1  # "[Insert Aim]" under "[Insert Contract Length …]": a list of the author's own prompts
+        if not asks(before.line) and not (is_label(before.line) and _field_label(before)):
+            return None  # a sentence over the author's prompt ("The headings below are … exhaustive.")
         found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)
@@ -486,7 +491,15 @@ def _label_over_blank(doc: _Doc, para: _Para, flow: list[etree._Element], i: int
     return i + 2
 
 
-_NOT_FIELD = re.compile(r"^(?:the|a|an)\s|\b(?:requirements?|guidance|instructions?|notes?|examples?)\b", re.I)
+_NOT_FIELD = re.compile(
+    r"^(?:the|a|an)\s|\b(?:requirements?|guidance|instructions?|notes?|examples?|shall|the following|as follows)\b",
+    re.I,
+)  # "The organization:", "41.2 The Supplier shall:", "the following constitute Prohibited Acts:"
+# a line that is no field's value: an item of the label's list ("(i) a request …", "41.2.1 make …"), another
+# label with its own value ("For the attention of: [Procuring Officer]"), a letter's salutation ("Dear Sir")
+_NOT_VALUE = re.compile(
+    r"^(?:\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})\)\s|\d{1,3}(?:\.\d{1,3}){1,4}\.?\s|dear\s)|^(?!https?:)[^:]{1,40}:\s*\S", re.I
+)
 
 
 def _field_label(para: _Para) -> bool:
@@ -499,6 +512,8 @@ def _written_line(doc: _Doc, below: _Para, flow: list[etree._Element], after: in
     """The line under a label holds an answer: no heading, no question, no boxes, not a label, and,
     when it is a list item, the only one (a list under a label is the label's content)."""
     if below.heading is not None or asks(below.line) or below.read.boxes or ends_with_colon(below.line):
+        return False
+    if _NOT_VALUE.match(below.line):
         return False
     if below.list_id is not None:
         nxt = doc.paras.get(flow[after]) if after < len(flow) and flow[after].tag == f"{W}p" else None

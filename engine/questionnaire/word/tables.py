@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from lxml import etree
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
+from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
 from engine.questionnaire.table_roles import (
@@ -843,6 +844,9 @@ def _answer_cell(t: _Table, found: Found, cell: Cell) -> None:
     if kind == "boxes" and found.choice_place is None:
         found.choice_place, found.existing_choice = boxes_place(cell.boxes)
         found.choices = tuple(b.label for b in cell.boxes)
+        if len(cell.boxes) == 1 and not cell.boxes[0].label:  # one box and no label ("COMPLETED? | ☐"): ticked or not
+            found.choices = ("Yes", "No")
+            found.existing_choice = "Yes" if found.existing_choice else None
     elif kind == "glyphs" and found.choice_place is None:
         items = t.ctx.glyph_boxes(cell)
         found.choice_place, found.existing_choice = list_glyph_place(items)
@@ -927,6 +931,8 @@ def _one_row(t: _Table, start: int) -> bool:
     if header is None:
         return False
     first, labels = header
+    if all(is_placeholder(label) for label in labels.values()):
+        return False  # "[Name] | [Tel]": the author's placeholders, not a header's labels
     rows = [r for r in range(first, len(t.g.rows)) if not _example_row(t, r)]
     fill = [r for r in rows if all(_kind(c, t.ctx) != "text" or _hint(c) for c in t.g.own(r))]
     if not fill and len(rows) == 1:

@@ -144,6 +144,7 @@ class _Parts:
         self._zin = zin
         self._numbering: etree._Element | None = None
         self.source = source
+        self.lines_filled: dict[etree._Element, set[int]] = {}  # a paragraph's underscore lines answered already
 
     @property
     def numbering(self) -> etree._Element:
@@ -200,7 +201,10 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
     elif kind is PlaceKind.AFTER_LABEL and "#" in place.locator:
-        _on_line(el, int(place.locator.rsplit("#", 1)[1]), value)
+        n = int(place.locator.rsplit("#", 1)[1])
+        filled = parts.lines_filled.setdefault(el, set())
+        _on_line(el, n - sum(k < n for k in filled), value)  # counted among the lines still drawn
+        filled.add(n)
     elif kind is PlaceKind.AFTER_LABEL:
         _after_label(el, value)
     elif kind is PlaceKind.NEW_PARAGRAPH:
@@ -410,7 +414,7 @@ _UNDERSCORES = re.compile(r"_{5,}")
 
 
 def _on_line(p: etree._Element, n: int, value: str) -> None:
-    """The answer on the paragraph's n-th underscore line ("Bank Name______ Account Name______"):
+    """The answer on the paragraph's n-th underscore line still drawn ("Bank Name______ Account Name______"):
     in place of the line's underscores, in its run (a line drawn over several runs: the answer in
     the first, the rest of its underscores removed). No such line: after the label."""
     texts = [t for t in p.iter(f"{W}t") if _ancestor_p(t) is p]  # not a text box's paragraphs
