@@ -106,3 +106,33 @@ def test_a_field_and_a_prompt_the_supplier_fills_in_are_still_questions(tmp_path
         "System Name/Title",
     ]
     assert [x.existing_answer for x in q.questions[:2]] == ["Acme Cloud Platform", "https://acme.example"]
+
+
+def test_the_total_under_a_list_of_records_is_a_question(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["Service component description", "Costs (£)"], ["", ""], ["", ""], ["", ""],
+                          ["Total Costs (£) *", "£"]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    (total,) = q.questions
+    assert total.text.endswith("Total Costs (£) *") and total.existing_answer is None  # "£" is where it goes
+    assert q.places[place_key(total.sheet, total.text_cell)].locator.endswith("w:tr[5]/w:tc[2]")
+
+
+def test_a_condition_then_what_to_give_asks(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("A-4 If the Company is a member of a group of companies, give the name of the holding Company.")
+    doc.add_paragraph("")
+    wf.add(doc, TEXT_BOX)  # an empty text box drawn under it: the answer's box
+    doc.add_paragraph("Do you hold a quality certificate such as ISO 9001 or an equivalent one?")
+    doc.add_paragraph("")
+    doc.add_paragraph("")
+    q = read(tmp_path, doc)
+    assert [x.id for x in q.questions] == ["A-4", None]
+    box, blank = (q.places[place_key(x.sheet, x.text_cell)] for x in q.questions)
+    assert box.kind is PlaceKind.PARAGRAPH and "txbxContent" in box.locator and "txbxContent" not in blank.locator
+
+
+TEXT_BOX = (
+    '<w:p><w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:400pt;height:60pt">'
+    "<v:textbox><w:txbxContent><w:p/></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>"
+)

@@ -32,6 +32,10 @@ _ASKING = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:please\s+|kindly\s+)?(?:{
 _INTERROGATIVE = re.compile(
     rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?P<verb>{INTERROGATIVES})\s+(?!not\b|niet\b)\w+", re.IGNORECASE
 )
+# a condition, then what to give ("If the Company is a member of a group, give the name …", "If yes, describe …")
+_IF_THEN_ASK = re.compile(
+    rf"^(?:if|where|when|indien|als|falls|wenn|si)\b[^.?;]{{0,200}},\s*(?:please\s+)?(?:{ASKING_VERBS})\b", re.I
+)
 _NOT_ASKING = re.compile(r"^\s*(?:instructions?|note|guidance|example|tip|source|see|table|figure)\b[\s:]", re.I)
 _ID = re.compile(
     r"^(?:[A-Z]{1,4}[-\s]?\d{1,3}(?:\s?\(\d{1,2}\))?(?:\([a-z]\))?"  # AC-2, AC-2 (1), AC-2(a)
@@ -60,7 +64,8 @@ def asks(text: str) -> bool:
         return True
     text = _NUMBER_FIRST.sub("", text, count=1)  # "C-1 Please provide …", "1.5 Has your organisation …"
     words = len(text.split())
-    return (bool(_ASKING.match(text)) or _starts_question(text) and words >= 6) and words >= 4
+    asking = bool(_ASKING.match(text) or _IF_THEN_ASK.match(text))
+    return (asking or _starts_question(text) and words >= 6) and words >= 4
 
 
 def _starts_question(text: str) -> bool:

@@ -736,6 +736,9 @@ def _place_after(
     for el in flow[j:]:
         if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
             break
+        box = _empty_text_box(el)
+        if box is not None:  # an empty text box drawn under the question: its answer's box
+            return paragraph_place(box), [*blanks, el]
         blanks.append(el)
     if len(blanks) >= 2 or blanks and spaced:
         return paragraph_place(blanks[0]), blanks[:1]

@@ -438,8 +438,29 @@ def _records(t: _Table, start: int) -> bool:
             f"the table '{one_line(name)[:60]}' is a list of records ({len(empty)} empty rows under "
             f"'{' | '.join(dict.fromkeys(v for v in labels.values() if v))[:80]}'): not read as questions; fill it in by hand"
         )
+        _totals(t, [r for r in rows if r > max(empty)])
         return True
     return False
+
+
+_TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?total\b|^\s*(?:totaal|gesamt\w*|summe|montant total)\b", re.I)
+_NO_AMOUNT = re.compile(r"^[\s£$€¥.,:_-]*$")  # "£", "€ ____": where the amount goes
+
+
+def _totals(t: _Table, rows: list[int]) -> None:
+    """The rows under a list of records that total it ("Total Costs (£) | £"): a question each, its
+    answer in the empty (or currency-only) cell beside the label."""
+    for r in rows:
+        own = t.g.own(r)
+        if len(own) < 2 or not _TOTAL.match(own[0].line) or not own[0].own_paragraphs():
+            continue
+        if not all(_NO_AMOUNT.match(c.line) and not c.boxes and not c.controls for c in own[1:]):
+            continue
+        found = Found(own[0].own_paragraphs()[0], _with_context(t, label_of(own[0].line)), section=t.ctx.section,
+                      how="a total under a list of records")  # fmt: skip
+        found.text_place, answer = cell_place(own[-1])
+        found.existing_answer = None if answer is None or _NO_AMOUNT.match(answer) else answer
+        t.found.append(found)
 
 
 def _header_asks(t: _Table, first: int) -> bool:
