@@ -136,3 +136,24 @@ TEXT_BOX = (
     '<w:p><w:r><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:400pt;height:60pt">'
     "<v:textbox><w:txbxContent><w:p/></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>"
 )
+
+
+def test_a_yes_no_line_is_a_pick_written_in_its_place_and_read_back(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("3.1 Do you have an environmental policy? If so please provide a copy of it.")
+    doc.add_paragraph("Yes/No/Not Applicable")
+    doc.add_paragraph("Bidders who answer 'No' will fail the Business Questionnaire.")
+    doc.add_paragraph("Please confirm if your organisation has an annual turnover of £36m or more Yes/No")
+    doc.add_paragraph("1.1 Please confirm whether your turnover is at least twice the annual estimated value.")
+    doc.add_paragraph("Yes/No ")
+    q = read(tmp_path, doc)
+    assert [(x.choices, x.text_cell, x.existing_choice, x.existing_answer) for x in q.questions] == [
+        (("Yes", "No", "Not Applicable"), None, None, None),
+        (("Yes", "No"), None, None, None),
+        (("Yes", "No"), None, None, None),  # "Yes/No" is no answer given
+    ]
+    picks = ["Not Applicable", "No", "Yes"]
+    writes = [CellWrite(x.sheet, x.choice_cell, v) for x, v in zip(q.questions, picks)]
+    export(tmp_path / "q.docx", tmp_path / "answered.docx", writes, q)
+    again = read_questionnaire(tmp_path / "answered.docx")
+    assert [x.existing_choice for x in again.questions] == picks

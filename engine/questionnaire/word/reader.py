@@ -49,7 +49,6 @@ from engine.questionnaire.word.found import LEADING_ID, Found, asks, ends_with_c
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
-    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -677,8 +676,20 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.found.append(found)
         return j + 1
     place = _place_after(doc, flow, j, spaced=spaced)
-    if place is None and _OPTIONS_TAIL.search(para.line):  # "… an annual turnover of £36m or more Yes/No"
-        place = after_label_place(para.el, para.line), []
+    tail = _OPTIONS_TAIL.search(para.line) if place is None else None
+    if tail is not None:  # "… an annual turnover of £36m or more Yes/No": a pick, written after the options
+        found.choice_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note=_AFTER_OPTIONS)
+        found.choices = _options_of(tail.group("options"))
+        found.existing_choice = _option_named(tail.group("picked"), found.choices)
+        doc.found.append(found)
+        return j
+    if place is not None and place[0][0].note == _IN_PLACE_OF_OPTIONS:  # "Yes/No" under the question: a pick
+        (found.choice_place, picked), taken = place
+        found.choices = _options_of(doc.paras[taken[0]].line)
+        found.existing_choice = _option_named(picked, found.choices)
+        doc.claimed.update(taken)
+        doc.found.append(found)
+        return j
     numbered = para.mark is not None or bool(LEADING_ID.match(para.line))  # "3.1 Do you have …?": typed numbers
     if place is None and not numbered and not items and not spaced:
         return i + 1  # prose that asks, not a question
@@ -699,6 +710,8 @@ def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, 
         return None
     nxt = doc.paras[flow[j]]
     if not nxt.line or nxt.mark is not None or nxt.heading is not None or asks(nxt.line) or nxt.read.boxes:
+        return None
+    if _OPTIONS_LINE.match(nxt.line):  # "Yes/No" (or the one an export wrote): the pick's place, not a text answer
         return None
     if states_skip(nxt.line):  # the question's skip instruction, not its answer
         return None
@@ -731,7 +744,7 @@ def _place_after(
     if el.tag == f"{W}p" and _OPTIONS_LINE.match(doc.paras[el].line):  # "Yes/No" under the question: its place
         line = doc.paras[el].line  # (one option alone: the answer an export wrote there)
         existing = line if "/" not in line else None
-        return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note="in place of the options it lists"), existing), [el]
+        return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note=_IN_PLACE_OF_OPTIONS), existing), [el]
     blanks = []
     for el in flow[j:]:
         if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
@@ -748,7 +761,28 @@ def _place_after(
 # a line listing the options to write ("Yes/No", "Yes / No / Not Applicable", "Ja/Nee"): the answer's place
 _OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non)"
 _OPTIONS_LINE = re.compile(rf"^\s*{_OPTIONS}(?:\s*/\s*{_OPTIONS}){{0,3}}\s*\.?$", re.I)
-_OPTIONS_TAIL = re.compile(r"\s(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)\s*\.?$", re.I)
+_OPTIONS_TAIL = re.compile(
+    rf"\s(?P<options>(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)(?:\s*/\s*{_OPTIONS})?)\s*\.?"
+    rf"(?:(?:\s*:\s*|\s+)(?P<picked>{_OPTIONS}))?\s*$",  # (and the pick an export wrote after them)
+    re.I,
+)
+_IN_PLACE_OF_OPTIONS = "in place of the options it lists"
+_AFTER_OPTIONS = "after the options it lists"
+
+
+def _options_of(line: str) -> tuple[str, ...]:
+    """The options a line lists ("Yes/No/Not Applicable"); one alone (the pick an export wrote) among Yes / No."""
+    options = tuple(x.strip() for x in line.strip().rstrip(".").split("/") if x.strip())
+    if len(options) >= 2:
+        return options
+    return ("Yes", "No", *(o for o in options if o.casefold() not in ("yes", "no")))
+
+
+def _option_named(text: str | None, options: tuple[str, ...]) -> str | None:
+    """The option ``text`` names (the pick written in place of, or after, the options), else None."""
+    if not text or "/" in text:
+        return None
+    return next((o for o in options if o.casefold() == text.strip().rstrip(".").casefold()), None)
 
 
 def _block_control(p: etree._Element) -> etree._Element | None:

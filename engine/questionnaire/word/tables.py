@@ -449,13 +449,13 @@ _NO_AMOUNT = re.compile(r"^[\s£$€¥.,:_-]*$")  # "£", "€ ____": where the 
 
 def _totals(t: _Table, rows: list[int]) -> None:
     """The rows under a list of records that total it ("Total Costs (£) | £"): a question each, its
-    answer in the empty (or currency-only) cell beside the label."""
+    answer in the last cell (empty, a currency sign alone, or the amount given)."""
     for r in rows:
         own = t.g.own(r)
         if len(own) < 2 or not _TOTAL.match(own[0].line) or not own[0].own_paragraphs():
             continue
-        if not all(_NO_AMOUNT.match(c.line) and not c.boxes and not c.controls for c in own[1:]):
-            continue
+        if not all(_NO_AMOUNT.match(c.line) for c in own[1:-1]) or any(c.boxes or c.controls for c in own[1:]):
+            continue  # (the last cell may hold the amount given)
         found = Found(own[0].own_paragraphs()[0], _with_context(t, label_of(own[0].line)), section=t.ctx.section,
                       how="a total under a list of records")  # fmt: skip
         found.text_place, answer = cell_place(own[-1])
