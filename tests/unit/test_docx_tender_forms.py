@@ -157,3 +157,24 @@ def test_a_yes_no_line_is_a_pick_written_in_its_place_and_read_back(tmp_path):
     export(tmp_path / "q.docx", tmp_path / "answered.docx", writes, q)
     again = read_questionnaire(tmp_path / "answered.docx")
     assert [x.existing_choice for x in again.questions] == picks
+
+
+def test_an_answer_written_in_a_new_paragraph_or_a_text_box_reads_back_and_guidance_never_does(tmp_path):
+    doc = wf.new()
+    doc.add_paragraph("A-5 Please provide an up to date credit check report for your organisation.")
+    doc.add_paragraph("Label response as A-5")
+    doc.add_paragraph("A-4 If the Company is a member of a group of companies, give the name of the holding Company.")
+    wf.add(doc, TEXT_BOX)
+    doc.add_paragraph("C-1 Please provide details of your previous experience in delivering such services.")
+    doc.add_paragraph("")
+    doc.add_paragraph("")
+    doc.add_paragraph("SECTION D")
+    q = read(tmp_path, doc)
+    assert [(x.id, x.existing_answer) for x in q.questions] == [("A-5", None), ("A-4", None), ("C-1", None)]
+    kinds = [q.places[place_key(x.sheet, x.text_cell)].kind for x in q.questions]
+    assert kinds == [PlaceKind.NEW_PARAGRAPH, PlaceKind.PARAGRAPH, PlaceKind.PARAGRAPH]
+    answers = ["Report attached.", "Acme Holdings plc", "Ten years of grounds maintenance."]
+    writes = [CellWrite(x.sheet, x.text_cell, a) for x, a in zip(q.questions, answers)]
+    export(tmp_path / "q.docx", tmp_path / "answered.docx", writes, q)
+    again = read_questionnaire(tmp_path / "answered.docx")
+    assert [(x.id, x.existing_answer) for x in again.questions] == list(zip(["A-5", "A-4", "C-1"], answers))

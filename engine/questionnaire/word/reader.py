@@ -69,6 +69,7 @@ from engine.questionnaire.word.xmltree import (
     locator,
     one_line,
     read_inline,
+    written_answer,
 )
 
 _ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
@@ -608,9 +609,11 @@ def _text_box(p: etree._Element) -> str:
 
 def _empty_text_box(p: etree._Element) -> etree._Element | None:
     """The first paragraph of the first empty text box ``p`` anchors (Word's own copy, not the
-    older readers' fallback), if any."""
+    older readers' fallback), or of one holding the answer an export wrote in it, if any."""
     box = next(p.iter(f"{W}txbxContent"), None)
-    if box is None or one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p"))):
+    if box is None:
+        return None
+    if one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p"))) and not written_answer(box):
         return None
     return next(box.iter(f"{W}p"), None)
 
@@ -706,6 +709,10 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
 def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, items: bool) -> etree._Element | None:
     """The paragraph right after a listed question (or its items) in the question's style without
     its list mark, that does not ask: an answer written there (by an export, or by hand)."""
+    if j < len(flow) and flow[j].tag == f"{W}p" and written_answer(flow[j]):
+        line = doc.paras[flow[j]].line
+        if line and not _OPTIONS_LINE.match(line):  # (a pick written in place of "Yes/No": read as that)
+            return flow[j]  # an export's (its bookmark says so): the answer, whatever it says
     if j >= len(flow) or flow[j].tag != f"{W}p" or (para.mark is None and not items):
         return None
     nxt = doc.paras[flow[j]]

@@ -50,8 +50,10 @@ from engine.questionnaire.records import Questionnaire, QuestionnaireError
 from engine.questionnaire.word.check import verify
 from engine.questionnaire.word.package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.word.xmltree import (
+    ANSWER_BOOKMARK,
     PRIVATE_BOXES,
     W14,
+    W_NS,
     Resolver,
     W,
     guidance_look,
@@ -145,6 +147,8 @@ class _Parts:
         self._numbering: etree._Element | None = None
         self.source = source
         self.lines_filled: dict[etree._Element, set[int]] = {}  # a paragraph's underscore lines answered already
+        self.bookmark = max((int(b) for b in self.document.xpath("//w:bookmarkStart/@w:id", namespaces={"w": W_NS})
+                             if b.isdigit()), default=0)  # fmt: skip
 
     @property
     def numbering(self) -> etree._Element:
@@ -200,6 +204,7 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
         _fill_cell(el, value)
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
+        _mark_answer(parts, el)  # (in a text box, or a blank line: nothing else tells it from the document's own)
     elif kind is PlaceKind.AFTER_LABEL and "#" in place.locator:
         n = int(place.locator.rsplit("#", 1)[1])
         filled = parts.lines_filled.setdefault(el, set())
@@ -209,6 +214,7 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
         _after_label(el, value)
     elif kind is PlaceKind.NEW_PARAGRAPH:
         _insert_after(el, el, value, _first_rpr(el))
+        _mark_answer(parts, el.getnext())  # nothing else tells it from guidance after the question
     elif kind is PlaceKind.CONTENT_CONTROL:
         _fill_control(el, value, place, source)
     elif kind is PlaceKind.FORM_FIELD:
@@ -411,6 +417,17 @@ def _after_label(p: etree._Element, value: str) -> None:
 
 
 _UNDERSCORES = re.compile(r"_{5,}")
+
+
+def _mark_answer(parts: _Parts, p: etree._Element) -> None:
+    """A hidden bookmark (xmltree.ANSWER_BOOKMARK) around the text of ``p``, an answer written
+    where the document drew no place: a new paragraph, a text box."""
+    parts.bookmark += 1
+    n = str(parts.bookmark)
+    start = etree.Element(f"{W}bookmarkStart", {f"{W}id": n, f"{W}name": f"{ANSWER_BOOKMARK}{n}"})
+    ppr = p.find(f"{W}pPr")
+    p.insert(p.index(ppr) + 1 if ppr is not None else 0, start)
+    p.append(etree.Element(f"{W}bookmarkEnd", {f"{W}id": n}))
 
 
 def _on_line(p: etree._Element, n: int, value: str) -> None:

@@ -74,6 +74,16 @@ def is_blank(text: str) -> bool:
     return bool(BLANK.match(text or "")) or is_placeholder(text)
 
 
+# the hidden bookmark an export puts on an answer written where the document drew no place for one
+# (a new paragraph after the question, a text box): how a reader knows it again as an answer, not guidance
+ANSWER_BOOKMARK = "_Answer"
+
+
+def written_answer(el: etree._Element) -> bool:
+    """Whether ``el`` (a paragraph, a text box) holds an answer an export wrote (:data:`ANSWER_BOOKMARK`)."""
+    return any((b.get(f"{W}name") or "").startswith(ANSWER_BOOKMARK) for b in el.iter(f"{W}bookmarkStart"))
+
+
 def wval(el: etree._Element | None, default: str | None = None) -> str | None:
     """The ``w:val`` attribute of ``el`` (``default`` when ``el`` is None or has none)."""
     if el is None:
@@ -647,6 +657,7 @@ def grid(tbl: etree._Element) -> Grid:
 
 
 __all__ = [
+    "ANSWER_BOOKMARK",
     "BLANK",
     "PRIVATE_BOXES",
     "Box",
@@ -673,5 +684,6 @@ __all__ = [
     "resolve",
     "sdt_kind",
     "table_rows",
+    "written_answer",
     "wval",
 ]
