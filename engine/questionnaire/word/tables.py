@@ -67,6 +67,7 @@ from engine.questionnaire.word.xmltree import (
     locator,
     one_line,
     sdt_kind,
+    written_answer,
 )
 
 _ID_LABEL = re.compile(
@@ -844,7 +845,11 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
 def _question_and_answer(cell: Cell) -> tuple[list[str], str | None]:
     """A question cell's lines up to its last asking one (its items "- …" too), and what was
     written below them (an answer), if anything."""
-    lines = [one_line(i.text) for _, i in cell.inlines() if one_line(i.text)]
+    inlines = [(p, one_line(i.text)) for p, i in cell.inlines() if one_line(i.text)]
+    lines = [x for _, x in inlines]
+    written = next((n for n, (p, _) in enumerate(inlines) if written_answer(p)), None)
+    if written is not None:  # an export's answer (its bookmark says so), under the question's lines
+        return lines[:written], "\n".join(lines[written:])
     last = max((n for n, x in enumerate(lines) if asks(x) or _SUB_ITEM.match(x)), default=len(lines) - 1)
     rest = "\n".join(lines[last + 1 :]).strip()
     return lines[: last + 1], rest or None
@@ -908,8 +913,8 @@ def _prompt_lines(cell: Cell) -> list[str]:
         line = one_line(inline.text)
         if not line:
             continue
-        if not _guidance(line, before, p):
-            break
+        if written_answer(p) or not _guidance(line, before, p):
+            break  # (an export's answer, whatever it says)
         out.append(line[1:-1].strip() if _BRACKETED.fullmatch(line) else line.rstrip(","))
         before = line
     return out

@@ -201,7 +201,11 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
     elif not value:
         return
     elif kind is PlaceKind.TABLE_CELL:
+        before = set(_own_paragraphs(el))
         _fill_cell(el, value)
+        added = [p for p in _own_paragraphs(el) if p not in before]
+        if added:  # below the question or the guidance in its cell: nothing else tells it from them
+            _mark_answer(parts, added[0])
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
         _mark_answer(parts, el)  # (in a text box, or a blank line: nothing else tells it from the document's own)
