@@ -47,6 +47,12 @@ def test_labels_run_into_underscore_lines_are_each_answered_on_their_own_line(tm
         " value 2 Account No.",  # (the tab is a w:tab of its own)
         "_______________Postcode value 3 ",
     ]
+    again = read_questionnaire(out)  # read back where the lines were
+    assert [(x.text, x.existing_answer) for x in again.questions] == [
+        (x.text, f"value {n}") for n, x in enumerate(q.questions)
+    ]
+    export(out, tmp_path / "again.docx", [CellWrite(x.sheet, x.text_cell, "new") for x in again.questions], again)
+    assert [x.existing_answer for x in read_questionnaire(tmp_path / "again.docx").questions] == ["new"] * 4
 
 
 def test_a_lone_box_to_tick_in_a_checklist_is_ticked_or_not(tmp_path):

@@ -66,6 +66,7 @@ from engine.questionnaire.word.xmltree import (
     forget_locations,
     grid,
     is_blank,
+    line_pieces,
     locator,
     one_line,
     read_inline,
@@ -299,10 +300,18 @@ def _labels_on_lines(doc: _Doc, para: _Para) -> bool:
     Name______", "______ Account No.", "______Postcode______"): each label a question, answered on
     its line (the one after it, else, for a label ending the paragraph, the one before it when no
     label took it, else an empty text box the paragraph anchors: "Bank Address____Sort Code [box]")."""
-    lines = list(_UNDERSCORES.finditer(para.line))
+    line, written = para.line, {}
+    if written_answer(para.el):  # answers an export wrote on the lines: read where their lines were
+        pieces, at = line_pieces(para.el), 0
+        for text, _, answer in pieces:
+            if answer is not None:
+                written[at] = one_line(answer)
+            at += len(text)
+        line = "".join(text for text, _, _ in pieces)
+    lines = list(_UNDERSCORES.finditer(line))
     if not lines:
         return False
-    labels = [x.strip(" \t:") for x in _UNDERSCORES.split(para.line)]
+    labels = [x.strip(" \t:") for x in _UNDERSCORES.split(line)]
     if not any(labels) or not all(not x or _line_label(x) for x in labels):
         return False
     on_line = [(label, n) for n, label in enumerate(labels[:-1]) if label]
@@ -316,6 +325,7 @@ def _labels_on_lines(doc: _Doc, para: _Para) -> bool:
         found.text_place = AnswerPlace(
             PlaceKind.AFTER_LABEL, f"{locator(para.el)}#{n}", note="on the underscore line after the label"
         )
+        found.existing_answer = written.get(lines[n].start()) or None
         doc.found.append(found)
     if box is not None:
         found = _found(doc, para, label_of(last), "a label beside an empty text box")

@@ -58,6 +58,7 @@ from engine.questionnaire.word.xmltree import (
     W,
     guidance_look,
     is_blank,
+    line_pieces,
     read_inline,
     sdt_kind,
     wval,
@@ -146,7 +147,6 @@ class _Parts:
         self._zin = zin
         self._numbering: etree._Element | None = None
         self.source = source
-        self.lines_filled: dict[etree._Element, set[int]] = {}  # a paragraph's underscore lines answered already
         self.bookmark = max((int(b) for b in self.document.xpath("//w:bookmarkStart/@w:id", namespaces={"w": W_NS})
                              if b.isdigit()), default=0)  # fmt: skip
 
@@ -210,10 +210,7 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
         _fill_paragraph(el, value)
         _mark_answer(parts, el)  # (in a text box, or a blank line: nothing else tells it from the document's own)
     elif kind is PlaceKind.AFTER_LABEL and "#" in place.locator:
-        n = int(place.locator.rsplit("#", 1)[1])
-        filled = parts.lines_filled.setdefault(el, set())
-        _on_line(el, n - sum(k < n for k in filled), value)  # counted among the lines still drawn
-        filled.add(n)
+        _on_line(parts, el, int(place.locator.rsplit("#", 1)[1]), value)
     elif kind is PlaceKind.AFTER_LABEL:
         _after_label(el, value)
     elif kind is PlaceKind.NEW_PARAGRAPH:
@@ -434,33 +431,66 @@ def _mark_answer(parts: _Parts, p: etree._Element) -> None:
     p.append(etree.Element(f"{W}bookmarkEnd", {f"{W}id": n}))
 
 
-def _on_line(p: etree._Element, n: int, value: str) -> None:
-    """The answer on the paragraph's n-th underscore line still drawn ("Bank Name______ Account Name______"):
-    in place of the line's underscores, in its run (a line drawn over several runs: the answer in
-    the first, the rest of its underscores removed). No such line: after the label."""
-    texts = [t for t in p.iter(f"{W}t") if _ancestor_p(t) is p]  # not a text box's paragraphs
-    joined = "".join(t.text or "" for t in texts)
-    lines = list(_UNDERSCORES.finditer(joined))
+def _on_line(parts: _Parts, p: etree._Element, n: int, value: str) -> None:
+    """The answer on the paragraph's n-th underscore line ("Bank Name______ Account Name______"), an
+    answer written there before counting as its line: in a run of its own (the line's run's look) in
+    place of the line's underscores, inside an answer bookmark (how the reader finds it there again);
+    an answer written before is replaced. No such line: after the label."""
+    pieces = line_pieces(p)
+    starts, at = [], 0
+    for text, _, _ in pieces:
+        starts.append(at)
+        at += len(text)
+    lines = list(_UNDERSCORES.finditer("".join(text for text, _, _ in pieces)))
     if n >= len(lines):
         _after_label(p, value)
         return
     start, end = lines[n].span()
-    at = 0
-    answer = " " + " ".join(value.split()) + " "
-    for t in texts:
-        text = t.text or ""
+    answer = " ".join(value.split())
+    for (text, el, written), at in zip(pieces, starts):
+        if written is not None and at == start:  # an answer written there before: replaced
+            _replace_marked(el, answer)
+            return
+    first = True
+    for (text, t, written), at in zip(pieces, starts):
         lo, hi = max(start - at, 0), min(end - at, len(text))
-        if lo < hi:
-            t.text = text[:lo] + (answer if start >= at else "") + text[hi:]
-            t.set(_XML_SPACE, "preserve")
-        at += len(text)
+        if written is not None or lo >= hi:
+            continue
+        if not first:  # the rest of a line drawn over several runs
+            t.text = text[:lo] + text[hi:]
+            continue
+        first = False
+        run = t.getparent()
+        rpr = run.find(f"{W}rPr")
+        after = etree.Element(f"{W}r")
+        if rpr is not None:
+            after.append(copy.deepcopy(rpr))
+        rest = etree.SubElement(after, f"{W}t")
+        rest.text = text[hi:]
+        rest.set(_XML_SPACE, "preserve")
+        for sibling in list(t.itersiblings()):  # what the run holds after the line goes with the rest
+            after.append(sibling)
+        t.text = text[:lo]
+        t.set(_XML_SPACE, "preserve")
+        said = _runs(f" {answer} ", copy.deepcopy(rpr) if rpr is not None else None)
+        parts.bookmark += 1
+        mark = str(parts.bookmark)
+        anchor = run
+        for el in [etree.Element(f"{W}bookmarkStart", {f"{W}id": mark, f"{W}name": f"{ANSWER_BOOKMARK}{mark}"}),
+                   *said, etree.Element(f"{W}bookmarkEnd", {f"{W}id": mark}), after]:  # fmt: skip
+            anchor.addnext(el)
+            anchor = el
 
 
-def _ancestor_p(el: etree._Element) -> etree._Element | None:
-    parent = el.getparent()
-    while parent is not None and parent.tag != f"{W}p":
-        parent = parent.getparent()
-    return parent
+def _replace_marked(start: etree._Element, answer: str) -> None:
+    """The runs inside an answer bookmark (from ``start``) hold ``answer`` instead."""
+    texts, el = [], start.getnext()
+    while el is not None and not (el.tag == f"{W}bookmarkEnd" and el.get(f"{W}id") == start.get(f"{W}id")):
+        texts += list(el.iter(f"{W}t"))
+        el = el.getnext()
+    for n, t in enumerate(texts):
+        t.text = f" {answer} " if n == 0 else ""
+        t.set(_XML_SPACE, "preserve")
 
 
 # -------------------------------------------------------------------------------- controls
