@@ -395,8 +395,9 @@ def test_numbered_instructions_and_a_signature_block_are_no_questions(tmp_path):
 
 def test_typed_numbers_yes_no_lines_and_a_run_of_answers_to_pick(tmp_path):
     """A council's pass/fail questionnaire: questions numbered by hand ("3.1 Do you …?", "C-1 Please
-    provide …"), a "Yes/No" line under a question (its answer place, the options it lists no answer),
-    "… Yes/No" closing the question's own line, and boxes "Yes …" / "No …" on lines apart (one pick)."""
+    provide …"), a "Yes/No" line under a question (a pick written in place of the options it lists, which
+    are no answer), "… Yes/No" closing the question's own line (a pick written after them), and boxes
+    "Yes …" / "No …" on lines apart (one pick)."""
     doc = wf.new()
     doc.add_paragraph("3.1 Do you have an environmental policy? If so please provide a copy")
     doc.add_paragraph("Yes/No/Not Applicable")
@@ -411,8 +412,9 @@ def test_typed_numbers_yes_no_lines_and_a_run_of_answers_to_pick(tmp_path):
     assert [x.text[:24] for x in q.questions] == ["3.1 Do you have an envir", "Please confirm if your o",
                                                   "2.1 Please confirm that ", "C-1 Please provide detai"]  # fmt: skip
     env, turnover, cover, c1 = q.questions
-    assert places(q, env)[1].kind is PlaceKind.PARAGRAPH and env.existing_answer is None
-    assert places(q, turnover)[1].kind is PlaceKind.AFTER_LABEL
+    assert places(q, env)[0].kind is PlaceKind.PARAGRAPH and env.existing_choice is None
+    assert env.choices == ("Yes", "No", "Not Applicable") and env.text_cell is None
+    assert places(q, turnover)[0].kind is PlaceKind.AFTER_LABEL and turnover.choices == ("Yes", "No")
     assert cover.choices == ("Yes have levels of cover already", "No have not got cover")
     assert places(q, c1)[1].kind is PlaceKind.NEW_PARAGRAPH
 

@@ -29,7 +29,13 @@ INTERROGATIVES = (
     "|haben|hat|sind|werden|wird|k[öo]nnen|gibt|verf[üu]gt|avez|[êe]tes|disposez"
 )
 _ASKING = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:please\s+|kindly\s+)?(?:{ASKING_VERBS})\b", re.IGNORECASE)
-_INTERROGATIVE = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:{INTERROGATIVES})\s+(?!not\b|niet\b)\w+", re.IGNORECASE)
+_INTERROGATIVE = re.compile(
+    rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?P<verb>{INTERROGATIVES})\s+(?!not\b|niet\b)\w+", re.IGNORECASE
+)
+# a condition, then what to give ("If the Company is a member of a group, give the name …", "If yes, describe …")
+_IF_THEN_ASK = re.compile(
+    rf"^(?:if|where|when|indien|als|falls|wenn|si)\b[^.?;]{{0,200}},\s*(?:please\s+)?(?:{ASKING_VERBS})\b", re.I
+)
 _NOT_ASKING = re.compile(r"^\s*(?:instructions?|note|guidance|example|tip|source|see|table|figure)\b[\s:]", re.I)
 _ID = re.compile(
     r"^(?:[A-Z]{1,4}[-\s]?\d{1,3}(?:\s?\(\d{1,2}\))?(?:\([a-z]\))?"  # AC-2, AC-2 (1), AC-2(a)
@@ -58,7 +64,15 @@ def asks(text: str) -> bool:
         return True
     text = _NUMBER_FIRST.sub("", text, count=1)  # "C-1 Please provide …", "1.5 Has your organisation …"
     words = len(text.split())
-    return (bool(_ASKING.match(text)) or bool(_INTERROGATIVE.match(text)) and words >= 6) and words >= 4
+    asking = bool(_ASKING.match(text) or _IF_THEN_ASK.match(text))
+    return (asking or _starts_question(text) and words >= 6) and words >= 4
+
+
+def _starts_question(text: str) -> bool:
+    """An interrogative opening a sentence ("Does your …", "Heeft u …"); one in lower case goes on
+    from a sentence before it ("… the supplier: shall have and maintain …", "… must destroy this ITT;")."""
+    m = _INTERROGATIVE.match(text)
+    return m is not None and not m.group("verb")[0].islower()
 
 
 _NUMBER_FIRST = re.compile(LEADING_ID.pattern + r"(?:[-–—:.)]\s+)?")

@@ -49,7 +49,6 @@ from engine.questionnaire.word.found import LEADING_ID, Found, asks, ends_with_c
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
-    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -67,9 +66,11 @@ from engine.questionnaire.word.xmltree import (
     forget_locations,
     grid,
     is_blank,
+    line_pieces,
     locator,
     one_line,
     read_inline,
+    written_answer,
 )
 
 _ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
@@ -278,6 +279,8 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         found.existing_answer = (m.group("answer") or "").strip() or None
         doc.found.append(found)
         return i + 1
+    if _labels_on_lines(doc, para):
+        return i + 1
     if ends_with_colon(para.line) and is_label(para.line) and i + 1 < len(flow):
         taken = _label_over_blank(doc, para, flow, i)
         if taken:
@@ -289,6 +292,56 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     return i + 1
 
 
+_UNDERSCORES = re.compile(r"_{5,}")
+
+
+def _labels_on_lines(doc: _Doc, para: _Para) -> bool:
+    """A paragraph of labels run into underscore lines, one or several ("Bank Name______ Account
+    Name______", "______ Account No.", "______Postcode______"): each label a question, answered on
+    its line (the one after it, else, for a label ending the paragraph, the one before it when no
+    label took it, else an empty text box the paragraph anchors: "Bank Address____Sort Code [box]")."""
+    line, written = para.line, {}
+    if written_answer(para.el):  # answers an export wrote on the lines: read where their lines were
+        pieces, at = line_pieces(para.el), 0
+        for text, _, answer in pieces:
+            if answer is not None:
+                written[at] = one_line(answer)
+            at += len(text)
+        line = "".join(text for text, _, _ in pieces)
+    lines = list(_UNDERSCORES.finditer(line))
+    if not lines:
+        return False
+    labels = [x.strip(" \t:") for x in _UNDERSCORES.split(line)]
+    if not any(labels) or not all(not x or _line_label(x) for x in labels):
+        return False
+    on_line = [(label, n) for n, label in enumerate(labels[:-1]) if label]
+    last, box = labels[-1], None
+    if last and len(lines) - 1 not in {n for _, n in on_line}:
+        on_line.append((last, len(lines) - 1))
+    elif last:
+        box = _empty_text_box(para.el)
+    for label, n in on_line:
+        found = _found(doc, para, label_of(label), "a label run into an underscore line")
+        found.text_place = AnswerPlace(
+            PlaceKind.AFTER_LABEL, f"{locator(para.el)}#{n}", note="on the underscore line after the label"
+        )
+        found.existing_answer = written.get(lines[n].start()) or None
+        doc.found.append(found)
+    if box is not None:
+        found = _found(doc, para, label_of(last), "a label beside an empty text box")
+        found.text_place, found.existing_answer = paragraph_place(box)
+        doc.found.append(found)
+    return bool(on_line) or box is not None
+
+
+def _line_label(text: str) -> bool:
+    """A field's label beside an underscore line, an abbreviation's full stop allowed ("Account No.")."""
+    short = text[:-1] if _ABBREVIATED.search(text) else text
+    return is_label(short) and not asks(text) and "_" not in text
+
+
+_ABBREVIATED = re.compile(r"\b[A-Za-z]{1,3}\.$")
+_GOES_ON = re.compile(r"\b(?:the|of|on|at|for|by|to|in|with|from|and|or|a|an|de|het|van|der|die|das)$", re.I)
 _LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*(?::\s*(?P<answer>.*))?$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
 # a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"
@@ -314,6 +367,8 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
     label = head.split(":", 1)[0] + ":" if ":" in head else ""
     if tail and not (label and head == label and is_label(label)):
         return None  # a bracket inside a sentence, not a prompt closing it
+    if _GOES_ON.search(head):
+        return None  # "… commencing on the [INSERT DATE].", "For and on behalf of [Insert …]": the sentence's own blank
     if not head:
         before = _previous_paragraph(doc, flow, i)
         if before is None or any(f.anchor is before.el for f in doc.found):
@@ -321,6 +376,8 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         m_before = _PROMPT_TAIL.search(before.line)
         if m_before is not None and not before.line[: m_before.start()].strip():
             return i + 1  # "[Insert Aim]" under "[Insert Contract Length …]": a list of the author's own prompts
+        if not asks(before.line) and not (is_label(before.line) and _field_label(before)):
+            return None  # a sentence over the author's prompt ("The headings below are … exhaustive.")
         found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)
@@ -444,7 +501,15 @@ def _label_over_blank(doc: _Doc, para: _Para, flow: list[etree._Element], i: int
     return i + 2
 
 
-_NOT_FIELD = re.compile(r"^(?:the|a|an)\s|\b(?:requirements?|guidance|instructions?|notes?|examples?)\b", re.I)
+_NOT_FIELD = re.compile(
+    r"^(?:the|a|an)\s|\b(?:requirements?|guidance|instructions?|notes?|examples?|shall|the following|as follows)\b",
+    re.I,
+)  # "The organization:", "41.2 The Supplier shall:", "the following constitute Prohibited Acts:"
+# a line that is no field's value: an item of the label's list ("(i) a request …", "41.2.1 make …"), another
+# label with its own value ("For the attention of: [Procuring Officer]"), a letter's salutation ("Dear Sir")
+_NOT_VALUE = re.compile(
+    r"^(?:\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})\)\s|\d{1,3}(?:\.\d{1,3}){1,4}\.?\s|dear\s)|^(?!https?:)[^:]{1,40}:\s*\S", re.I
+)
 
 
 def _field_label(para: _Para) -> bool:
@@ -457,6 +522,8 @@ def _written_line(doc: _Doc, below: _Para, flow: list[etree._Element], after: in
     """The line under a label holds an answer: no heading, no question, no boxes, not a label, and,
     when it is a list item, the only one (a list under a label is the label's content)."""
     if below.heading is not None or asks(below.line) or below.read.boxes or ends_with_colon(below.line):
+        return False
+    if _NOT_VALUE.match(below.line):
         return False
     if below.list_id is not None:
         nxt = doc.paras.get(flow[after]) if after < len(flow) and flow[after].tag == f"{W}p" else None
@@ -552,9 +619,11 @@ def _text_box(p: etree._Element) -> str:
 
 def _empty_text_box(p: etree._Element) -> etree._Element | None:
     """The first paragraph of the first empty text box ``p`` anchors (Word's own copy, not the
-    older readers' fallback), if any."""
+    older readers' fallback), or of one holding the answer an export wrote in it, if any."""
     box = next(p.iter(f"{W}txbxContent"), None)
-    if box is None or one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p"))):
+    if box is None:
+        return None
+    if one_line(" ".join(read_inline(q).text for q in box.iter(f"{W}p"))) and not written_answer(box):
         return None
     return next(box.iter(f"{W}p"), None)
 
@@ -620,8 +689,20 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.found.append(found)
         return j + 1
     place = _place_after(doc, flow, j, spaced=spaced)
-    if place is None and _OPTIONS_TAIL.search(para.line):  # "… an annual turnover of £36m or more Yes/No"
-        place = after_label_place(para.el, para.line), []
+    tail = _OPTIONS_TAIL.search(para.line) if place is None else None
+    if tail is not None:  # "… an annual turnover of £36m or more Yes/No": a pick, written after the options
+        found.choice_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note=_AFTER_OPTIONS)
+        found.choices = _options_of(tail.group("options"))
+        found.existing_choice = _option_named(tail.group("picked"), found.choices)
+        doc.found.append(found)
+        return j
+    if place is not None and place[0][0].note == _IN_PLACE_OF_OPTIONS:  # "Yes/No" under the question: a pick
+        (found.choice_place, picked), taken = place
+        found.choices = _options_of(doc.paras[taken[0]].line)
+        found.existing_choice = _option_named(picked, found.choices)
+        doc.claimed.update(taken)
+        doc.found.append(found)
+        return j
     numbered = para.mark is not None or bool(LEADING_ID.match(para.line))  # "3.1 Do you have …?": typed numbers
     if place is None and not numbered and not items and not spaced:
         return i + 1  # prose that asks, not a question
@@ -638,10 +719,16 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
 def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, items: bool) -> etree._Element | None:
     """The paragraph right after a listed question (or its items) in the question's style without
     its list mark, that does not ask: an answer written there (by an export, or by hand)."""
+    if j < len(flow) and flow[j].tag == f"{W}p" and written_answer(flow[j]):
+        line = doc.paras[flow[j]].line
+        if line and not _OPTIONS_LINE.match(line):  # (a pick written in place of "Yes/No": read as that)
+            return flow[j]  # an export's (its bookmark says so): the answer, whatever it says
     if j >= len(flow) or flow[j].tag != f"{W}p" or (para.mark is None and not items):
         return None
     nxt = doc.paras[flow[j]]
     if not nxt.line or nxt.mark is not None or nxt.heading is not None or asks(nxt.line) or nxt.read.boxes:
+        return None
+    if _OPTIONS_LINE.match(nxt.line):  # "Yes/No" (or the one an export wrote): the pick's place, not a text answer
         return None
     if states_skip(nxt.line):  # the question's skip instruction, not its answer
         return None
@@ -674,11 +761,14 @@ def _place_after(
     if el.tag == f"{W}p" and _OPTIONS_LINE.match(doc.paras[el].line):  # "Yes/No" under the question: its place
         line = doc.paras[el].line  # (one option alone: the answer an export wrote there)
         existing = line if "/" not in line else None
-        return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note="in place of the options it lists"), existing), [el]
+        return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note=_IN_PLACE_OF_OPTIONS), existing), [el]
     blanks = []
     for el in flow[j:]:
         if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
             break
+        box = _empty_text_box(el)
+        if box is not None:  # an empty text box drawn under the question: its answer's box
+            return paragraph_place(box), [*blanks, el]
         blanks.append(el)
     if len(blanks) >= 2 or blanks and spaced:
         return paragraph_place(blanks[0]), blanks[:1]
@@ -688,7 +778,28 @@ def _place_after(
 # a line listing the options to write ("Yes/No", "Yes / No / Not Applicable", "Ja/Nee"): the answer's place
 _OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non)"
 _OPTIONS_LINE = re.compile(rf"^\s*{_OPTIONS}(?:\s*/\s*{_OPTIONS}){{0,3}}\s*\.?$", re.I)
-_OPTIONS_TAIL = re.compile(r"\s(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)\s*\.?$", re.I)
+_OPTIONS_TAIL = re.compile(
+    rf"\s(?P<options>(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)(?:\s*/\s*{_OPTIONS})?)\s*\.?"
+    rf"(?:(?:\s*:\s*|\s+)(?P<picked>{_OPTIONS}))?\s*$",  # (and the pick an export wrote after them)
+    re.I,
+)
+_IN_PLACE_OF_OPTIONS = "in place of the options it lists"
+_AFTER_OPTIONS = "after the options it lists"
+
+
+def _options_of(line: str) -> tuple[str, ...]:
+    """The options a line lists ("Yes/No/Not Applicable"); one alone (the pick an export wrote) among Yes / No."""
+    options = tuple(x.strip() for x in line.strip().rstrip(".").split("/") if x.strip())
+    if len(options) >= 2:
+        return options
+    return ("Yes", "No", *(o for o in options if o.casefold() not in ("yes", "no")))
+
+
+def _option_named(text: str | None, options: tuple[str, ...]) -> str | None:
+    """The option ``text`` names (the pick written in place of, or after, the options), else None."""
+    if not text or "/" in text:
+        return None
+    return next((o for o in options if o.casefold() == text.strip().rstrip(".").casefold()), None)
 
 
 def _block_control(p: etree._Element) -> etree._Element | None:

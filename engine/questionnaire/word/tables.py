@@ -34,6 +34,7 @@ from lxml import etree
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
 from engine.questionnaire.cues import MARKS
+from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
 from engine.questionnaire.table_roles import (
@@ -66,6 +67,7 @@ from engine.questionnaire.word.xmltree import (
     locator,
     one_line,
     sdt_kind,
+    written_answer,
 )
 
 _ID_LABEL = re.compile(
@@ -437,8 +439,29 @@ def _records(t: _Table, start: int) -> bool:
             f"the table '{one_line(name)[:60]}' is a list of records ({len(empty)} empty rows under "
             f"'{' | '.join(dict.fromkeys(v for v in labels.values() if v))[:80]}'): not read as questions; fill it in by hand"
         )
+        _totals(t, [r for r in rows if r > max(empty)])
         return True
     return False
+
+
+_TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?total\b|^\s*(?:totaal|gesamt\w*|summe|montant total)\b", re.I)
+_NO_AMOUNT = re.compile(r"^[\s£$€¥.,:_-]*$")  # "£", "€ ____": where the amount goes
+
+
+def _totals(t: _Table, rows: list[int]) -> None:
+    """The rows under a list of records that total it ("Total Costs (£) | £"): a question each, its
+    answer in the last cell (empty, a currency sign alone, or the amount given)."""
+    for r in rows:
+        own = t.g.own(r)
+        if len(own) < 2 or not _TOTAL.match(own[0].line) or not own[0].own_paragraphs():
+            continue
+        if not all(_NO_AMOUNT.match(c.line) for c in own[1:-1]) or any(c.boxes or c.controls for c in own[1:]):
+            continue  # (the last cell may hold the amount given)
+        found = Found(own[0].own_paragraphs()[0], _with_context(t, label_of(own[0].line)), section=t.ctx.section,
+                      how="a total under a list of records")  # fmt: skip
+        found.text_place, answer = cell_place(own[-1])
+        found.existing_answer = None if answer is None or _NO_AMOUNT.match(answer) else answer
+        t.found.append(found)
 
 
 def _header_asks(t: _Table, first: int) -> bool:
@@ -822,7 +845,11 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
 def _question_and_answer(cell: Cell) -> tuple[list[str], str | None]:
     """A question cell's lines up to its last asking one (its items "- …" too), and what was
     written below them (an answer), if anything."""
-    lines = [one_line(i.text) for _, i in cell.inlines() if one_line(i.text)]
+    inlines = [(p, one_line(i.text)) for p, i in cell.inlines() if one_line(i.text)]
+    lines = [x for _, x in inlines]
+    written = next((n for n, (p, _) in enumerate(inlines) if written_answer(p)), None)
+    if written is not None:  # an export's answer (its bookmark says so), under the question's lines
+        return lines[:written], "\n".join(lines[written:])
     last = max((n for n, x in enumerate(lines) if asks(x) or _SUB_ITEM.match(x)), default=len(lines) - 1)
     rest = "\n".join(lines[last + 1 :]).strip()
     return lines[: last + 1], rest or None
@@ -843,6 +870,9 @@ def _answer_cell(t: _Table, found: Found, cell: Cell) -> None:
     if kind == "boxes" and found.choice_place is None:
         found.choice_place, found.existing_choice = boxes_place(cell.boxes)
         found.choices = tuple(b.label for b in cell.boxes)
+        if len(cell.boxes) == 1 and not cell.boxes[0].label:  # one box and no label ("COMPLETED? | ☐"): ticked or not
+            found.choices = ("Yes", "No")
+            found.existing_choice = "Yes" if found.existing_choice else None
     elif kind == "glyphs" and found.choice_place is None:
         items = t.ctx.glyph_boxes(cell)
         found.choice_place, found.existing_choice = list_glyph_place(items)
@@ -883,8 +913,8 @@ def _prompt_lines(cell: Cell) -> list[str]:
         line = one_line(inline.text)
         if not line:
             continue
-        if not _guidance(line, before, p):
-            break
+        if written_answer(p) or not _guidance(line, before, p):
+            break  # (an export's answer, whatever it says)
         out.append(line[1:-1].strip() if _BRACKETED.fullmatch(line) else line.rstrip(","))
         before = line
     return out
@@ -927,6 +957,8 @@ def _one_row(t: _Table, start: int) -> bool:
     if header is None:
         return False
     first, labels = header
+    if all(is_placeholder(label) for label in labels.values()):
+        return False  # "[Name] | [Tel]": the author's placeholders, not a header's labels
     rows = [r for r in range(first, len(t.g.rows)) if not _example_row(t, r)]
     fill = [r for r in rows if all(_kind(c, t.ctx) != "text" or _hint(c) for c in t.g.own(r))]
     if not fill and len(rows) == 1:

@@ -50,12 +50,15 @@ from engine.questionnaire.records import Questionnaire, QuestionnaireError
 from engine.questionnaire.word.check import verify
 from engine.questionnaire.word.package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.word.xmltree import (
+    ANSWER_BOOKMARK,
     PRIVATE_BOXES,
     W14,
+    W_NS,
     Resolver,
     W,
     guidance_look,
     is_blank,
+    line_pieces,
     read_inline,
     sdt_kind,
     wval,
@@ -144,6 +147,8 @@ class _Parts:
         self._zin = zin
         self._numbering: etree._Element | None = None
         self.source = source
+        self.bookmark = max((int(b) for b in self.document.xpath("//w:bookmarkStart/@w:id", namespaces={"w": W_NS})
+                             if b.isdigit()), default=0)  # fmt: skip
 
     @property
     def numbering(self) -> etree._Element:
@@ -196,13 +201,21 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
     elif not value:
         return
     elif kind is PlaceKind.TABLE_CELL:
+        before = set(_own_paragraphs(el))
         _fill_cell(el, value)
+        added = [p for p in _own_paragraphs(el) if p not in before]
+        if added:  # below the question or the guidance in its cell: nothing else tells it from them
+            _mark_answer(parts, added[0])
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
+        _mark_answer(parts, el)  # (in a text box, or a blank line: nothing else tells it from the document's own)
+    elif kind is PlaceKind.AFTER_LABEL and "#" in place.locator:
+        _on_line(parts, el, int(place.locator.rsplit("#", 1)[1]), value)
     elif kind is PlaceKind.AFTER_LABEL:
         _after_label(el, value)
     elif kind is PlaceKind.NEW_PARAGRAPH:
         _insert_after(el, el, value, _first_rpr(el))
+        _mark_answer(parts, el.getnext())  # nothing else tells it from guidance after the question
     elif kind is PlaceKind.CONTENT_CONTROL:
         _fill_control(el, value, place, source)
     elif kind is PlaceKind.FORM_FIELD:
@@ -402,6 +415,82 @@ def _after_label(p: etree._Element, value: str) -> None:
         t.set(_XML_SPACE, "preserve")
     for r in runs:
         p.append(r)
+
+
+_UNDERSCORES = re.compile(r"_{5,}")
+
+
+def _mark_answer(parts: _Parts, p: etree._Element) -> None:
+    """A hidden bookmark (xmltree.ANSWER_BOOKMARK) around the text of ``p``, an answer written
+    where the document drew no place: a new paragraph, a text box."""
+    parts.bookmark += 1
+    n = str(parts.bookmark)
+    start = etree.Element(f"{W}bookmarkStart", {f"{W}id": n, f"{W}name": f"{ANSWER_BOOKMARK}{n}"})
+    ppr = p.find(f"{W}pPr")
+    p.insert(p.index(ppr) + 1 if ppr is not None else 0, start)
+    p.append(etree.Element(f"{W}bookmarkEnd", {f"{W}id": n}))
+
+
+def _on_line(parts: _Parts, p: etree._Element, n: int, value: str) -> None:
+    """The answer on the paragraph's n-th underscore line ("Bank Name______ Account Name______"), an
+    answer written there before counting as its line: in a run of its own (the line's run's look) in
+    place of the line's underscores, inside an answer bookmark (how the reader finds it there again);
+    an answer written before is replaced. No such line: after the label."""
+    pieces = line_pieces(p)
+    starts, at = [], 0
+    for text, _, _ in pieces:
+        starts.append(at)
+        at += len(text)
+    lines = list(_UNDERSCORES.finditer("".join(text for text, _, _ in pieces)))
+    if n >= len(lines):
+        _after_label(p, value)
+        return
+    start, end = lines[n].span()
+    answer = " ".join(value.split())
+    for (text, el, written), at in zip(pieces, starts):
+        if written is not None and at == start:  # an answer written there before: replaced
+            _replace_marked(el, answer)
+            return
+    first = True
+    for (text, t, written), at in zip(pieces, starts):
+        lo, hi = max(start - at, 0), min(end - at, len(text))
+        if written is not None or lo >= hi:
+            continue
+        if not first:  # the rest of a line drawn over several runs
+            t.text = text[:lo] + text[hi:]
+            continue
+        first = False
+        run = t.getparent()
+        rpr = run.find(f"{W}rPr")
+        after = etree.Element(f"{W}r")
+        if rpr is not None:
+            after.append(copy.deepcopy(rpr))
+        rest = etree.SubElement(after, f"{W}t")
+        rest.text = text[hi:]
+        rest.set(_XML_SPACE, "preserve")
+        for sibling in list(t.itersiblings()):  # what the run holds after the line goes with the rest
+            after.append(sibling)
+        t.text = text[:lo]
+        t.set(_XML_SPACE, "preserve")
+        said = _runs(f" {answer} ", copy.deepcopy(rpr) if rpr is not None else None)
+        parts.bookmark += 1
+        mark = str(parts.bookmark)
+        anchor = run
+        for el in [etree.Element(f"{W}bookmarkStart", {f"{W}id": mark, f"{W}name": f"{ANSWER_BOOKMARK}{mark}"}),
+                   *said, etree.Element(f"{W}bookmarkEnd", {f"{W}id": mark}), after]:  # fmt: skip
+            anchor.addnext(el)
+            anchor = el
+
+
+def _replace_marked(start: etree._Element, answer: str) -> None:
+    """The runs inside an answer bookmark (from ``start``) hold ``answer`` instead."""
+    texts, el = [], start.getnext()
+    while el is not None and not (el.tag == f"{W}bookmarkEnd" and el.get(f"{W}id") == start.get(f"{W}id")):
+        texts += list(el.iter(f"{W}t"))
+        el = el.getnext()
+    for n, t in enumerate(texts):
+        t.text = f" {answer} " if n == 0 else ""
+        t.set(_XML_SPACE, "preserve")
 
 
 # -------------------------------------------------------------------------------- controls

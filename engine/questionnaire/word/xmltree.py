@@ -74,6 +74,41 @@ def is_blank(text: str) -> bool:
     return bool(BLANK.match(text or "")) or is_placeholder(text)
 
 
+# the hidden bookmark an export puts on an answer written where the document drew no place for one
+# (a new paragraph after the question, a text box): how a reader knows it again as an answer, not guidance
+ANSWER_BOOKMARK = "_Answer"
+
+
+def written_answer(el: etree._Element) -> bool:
+    """Whether ``el`` (a paragraph, a text box) holds an answer an export wrote (:data:`ANSWER_BOOKMARK`)."""
+    return any((b.get(f"{W}name") or "").startswith(ANSWER_BOOKMARK) for b in el.iter(f"{W}bookmarkStart"))
+
+
+LINE = "_____"  # an answer written on an underscore line, read where the line was
+
+
+def line_pieces(p: etree._Element) -> list[tuple[str, etree._Element, str | None]]:
+    """A paragraph's own text (not its text boxes') in pieces, in order: each ``w:t`` with its text
+    (answer None), and each answer an export wrote on one of its underscore lines (inside an
+    :data:`ANSWER_BOOKMARK`) as one piece: :data:`LINE`, its ``w:bookmarkStart`` and the answer."""
+    out: list[tuple[str, etree._Element, str | None]] = []
+    inside: str | None = None
+    for el in p.iter(f"{W}bookmarkStart", f"{W}bookmarkEnd", f"{W}t"):
+        if next(el.iterancestors(f"{W}p"), None) is not p:
+            continue
+        if el.tag == f"{W}bookmarkStart" and (el.get(f"{W}name") or "").startswith(ANSWER_BOOKMARK):
+            inside = el.get(f"{W}id")
+            out.append((LINE, el, ""))
+        elif el.tag == f"{W}bookmarkEnd" and el.get(f"{W}id") == inside:
+            inside = None
+        elif el.tag == f"{W}t" and inside is not None:
+            text, start, answer = out[-1]
+            out[-1] = (text, start, f"{answer}{el.text or ''}")
+        elif el.tag == f"{W}t":
+            out.append((el.text or "", el, None))
+    return out
+
+
 def wval(el: etree._Element | None, default: str | None = None) -> str | None:
     """The ``w:val`` attribute of ``el`` (``default`` when ``el`` is None or has none)."""
     if el is None:
@@ -647,6 +682,7 @@ def grid(tbl: etree._Element) -> Grid:
 
 
 __all__ = [
+    "ANSWER_BOOKMARK",
     "BLANK",
     "PRIVATE_BOXES",
     "Box",
@@ -654,6 +690,7 @@ __all__ = [
     "Control",
     "Grid",
     "Inline",
+    "LINE",
     "W",
     "W14",
     "W_NS",
@@ -662,6 +699,7 @@ __all__ = [
     "clean",
     "grid",
     "is_blank",
+    "line_pieces",
     "forget_locations",
     "locator",
     "guidance_look",
@@ -673,5 +711,6 @@ __all__ = [
     "resolve",
     "sdt_kind",
     "table_rows",
+    "written_answer",
     "wval",
 ]
