@@ -749,7 +749,11 @@ def _group_label(boxes: list[_Slot], form: _Form) -> str:
     if stem:
         return stem
     top = min(boxes, key=lambda s: (s.box.y0, s.box.x0))
-    left = _clean(text.left_of(first.box, form.min_x(first.box, first.first.page, leave_out=boxes)))
+    page = first.first.page
+    around = Box(first.box.x0, first.box.y0 - 60, first.box.x1, first.box.y1 + 60)
+    mine = {id(s) for s in boxes}
+    rows = [s.box for s in form.near(around, page) if id(s) not in mine and not s.box.same_row(first.box)]
+    left = _clean(text.left_of(first.box, form.min_x(first.box, page, leave_out=boxes), rows))
     return left or _better(shared, _clean(text.above(top.box)))
 
 

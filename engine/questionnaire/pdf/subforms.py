@@ -113,7 +113,8 @@ def _record_tables(widgets: list[FormWidget], out: SetAside) -> None:
         fields = [w for w in widgets if w.page == page and w.name.startswith(prefix + ".")]
         for w in fields:
             out.reasons.setdefault(w.xref, RECORDS)
-        tip = next((w.tooltip for w in fields if w.tooltip), "") or prefix.rsplit(".", 1)[-1]
+        tips = (w.tooltip for w in fields if w.tooltip and not w.tooltip.lower().startswith("row"))
+        tip = next(tips, "") or re.sub(r"\[\d+\]$", "", prefix.rsplit(".", 1)[-1])  # "Row: 1. Column: …" names no table
         first = re.split(r"(?<=[.?:])\s", tip, maxsplit=1)[0][:90]
         out.notes.append(
             f"a table of {len(rows)} rows on page {page + 1} ({first}) is a list to fill in by hand, not questions: "
