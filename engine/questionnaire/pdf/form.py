@@ -13,13 +13,21 @@ How fields become questions:
    half of the smaller one are one answer place: the writer fills them all alike. Widgets of
    different families over each other (a text field over a check box) make the form ambiguous:
    :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` names them.
+0. **Set aside** (engine/questionnaire/pdf/subforms.py): a part marked "(To be completed by …)" or
+   "For office use only", a table of records (rows named ``Row1``, ``Row2`` …), a signature line
+   drawn as a text field: left alone, named in a note.
 2. **One question per field or group of boxes**: the widgets of one field (a radio group, a field
    shown on two pages) are one question; check boxes are one choice question when their names
-   say so (``c1_1[0]`` … ``c1_1[6]``; ``… yes`` / ``… no``) or when they sit on one line with a
-   choice label each (☐ Yes ☐ No) or none (a table row whose column headers name the choices:
-   Implemented / Pending / Not Applicable). A check box alone is a Yes/No question (ticked or not).
+   say so (``c1_1[0]`` … ``c1_1[6]``; ``… yes`` / ``… no``; the boxes of one XFA subform,
+   ``form1[0].page1[0].dueARefund[0].…``, on however many lines), or when they sit on one line with
+   a choice label each (☐ Yes ☐ No), a column's label each (the same label beside the boxes of the
+   rows above or below: ☐ You ☐ Spouse ☐ No on every row) or none (a table row whose column headers
+   name the choices: Implemented / Pending / Not Applicable). A check box alone is a Yes/No question
+   (ticked or not).
 3. **A row's notes field**: a text field on the same line right after a group of boxes, with no
-   text between them, is that question's text place (the row's "Implementation Status Notes").
+   text between them, is that question's text place (the row's "Implementation Status Notes"); in
+   an XFA form, a text field of the boxes' subform whose tooltip asks to explain or asks the boxes'
+   question ("If other, explain …").
 
 A question's text is the field's tooltip (``/TU``: the name the form gives it for screen readers)
 when it is a real label, else the label nearest to it on the page: left of it on its row, else
@@ -745,16 +753,24 @@ def _group_label(boxes: list[_Slot], form: _Form) -> str:
             return f"{shared.rstrip('.')}: {label}"
         longer = max((shared, label), key=len) if shared and label else ""
         return longer or shared or label or _clean(text.left_of(first.box, 0.0)) or _clean(text.above(first.box))
-    stem = _shared_stem(boxes)
-    if stem:
-        return stem
     top = min(boxes, key=lambda s: (s.box.y0, s.box.x0))
     page = first.first.page
     around = Box(first.box.x0, first.box.y0 - 60, first.box.x1, first.box.y1 + 60)
     mine = {id(s) for s in boxes}
-    rows = [s.box for s in form.near(around, page) if id(s) not in mine and not s.box.same_row(first.box)]
+    rows = [  # the boxes of the grid's rows above and below (their labels are not this row's)
+        s.box
+        for s in form.near(around, page)
+        if id(s) not in mine
+        and s.first.family == "box"
+        and abs(s.box.x0 - first.box.x0) <= 3
+        and not s.box.same_row(first.box)
+    ]
     left = _clean(text.left_of(first.box, form.min_x(first.box, page, leave_out=boxes), rows))
-    return left or _better(shared, _clean(text.above(top.box)))
+    above = "" if left else _clean(text.above(top.box))
+    stem = _shared_stem(boxes)
+    if stem:  # the tooltips' question, unless the page says it under another number (see _better)
+        return _better(stem, left or above)
+    return left or _better(shared, above)
 
 
 def _shared_stem(boxes: list[_Slot]) -> str:
