@@ -13,13 +13,21 @@ How fields become questions:
    half of the smaller one are one answer place: the writer fills them all alike. Widgets of
    different families over each other (a text field over a check box) make the form ambiguous:
    :class:`~engine.questionnaire.sheet.reader.QuestionnaireError` names them.
+0. **Set aside** (engine/questionnaire/pdf/subforms.py): a part marked "(To be completed by …)" or
+   "For office use only", a table of records (rows named ``Row1``, ``Row2`` …), a signature line
+   drawn as a text field: left alone, named in a note.
 2. **One question per field or group of boxes**: the widgets of one field (a radio group, a field
    shown on two pages) are one question; check boxes are one choice question when their names
-   say so (``c1_1[0]`` … ``c1_1[6]``; ``… yes`` / ``… no``) or when they sit on one line with a
-   choice label each (☐ Yes ☐ No) or none (a table row whose column headers name the choices:
-   Implemented / Pending / Not Applicable). A check box alone is a Yes/No question (ticked or not).
+   say so (``c1_1[0]`` … ``c1_1[6]``; ``… yes`` / ``… no``; the boxes of one XFA subform,
+   ``form1[0].page1[0].dueARefund[0].…``, on however many lines), or when they sit on one line with
+   a choice label each (☐ Yes ☐ No), a column's label each (the same label beside the boxes of the
+   rows above or below: ☐ You ☐ Spouse ☐ No on every row) or none (a table row whose column headers
+   name the choices: Implemented / Pending / Not Applicable). A check box alone is a Yes/No question
+   (ticked or not).
 3. **A row's notes field**: a text field on the same line right after a group of boxes, with no
-   text between them, is that question's text place (the row's "Implementation Status Notes").
+   text between them, is that question's text place (the row's "Implementation Status Notes"); in
+   an XFA form, a text field of the boxes' subform whose tooltip asks to explain or asks the boxes'
+   question ("If other, explain …").
 
 A question's text is the field's tooltip (``/TU``: the name the form gives it for screen readers)
 when it is a real label, else the label nearest to it on the page: left of it on its row, else
@@ -43,6 +51,7 @@ import pymupdf
 
 from engine.questionnaire.pdf.layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
 from engine.questionnaire.pdf.questions import YES_NO, Found
+from engine.questionnaire.pdf.subforms import question_stem, set_aside, subform
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.records import QuestionnaireError
@@ -213,6 +222,13 @@ def read_form(doc: pymupdf.Document, texts: Callable[[int], PageText], notes: li
     seen: Counter = Counter()
     for w in widgets:
         w.nth, seen[w.name] = seen[w.name], seen[w.name] + 1
+    aside = set_aside(widgets, lambda number: doc[number].rect.x1)
+    for w in widgets:
+        if w.xref in aside.reasons:
+            skipped.counts[aside.reasons[w.xref]] += 1
+            skipped.boxes.setdefault(w.page, []).append(w.box)
+    widgets = [w for w in widgets if w.xref not in aside.reasons]
+    notes.extend(aside.notes)
     form = _Form(texts, _slots(doc, widgets), skipped)
     for slot in form.slots:
         if slot.first.family == "box":
@@ -416,6 +432,9 @@ def _group_keys(w: FormWidget) -> list[tuple]:
         asked = _tooltip_question(w.tooltip)
         if asked:  # "4. What additional duties …? (select all that apply): Occupational Health"
             keys.append(("tooltip", w.page, asked))
+        part = subform(w.name)
+        if part:  # the boxes of one XFA subform (engine/questionnaire/pdf/subforms.py)
+            keys.append(("subform", w.page, part))
     return keys
 
 
@@ -438,16 +457,25 @@ def _is_choice_word(label: str) -> bool:
 
 
 def _join_rows(form: _Form, sets: _UnionFind) -> None:
-    """Boxes on one line, each labelled with a choice word or unlabelled, with nothing between
-    them but those labels, are one question."""
+    """Boxes on one line, each labelled with a choice word, with a column's label (the same label
+    beside the boxes of the rows above or below: You / Spouse / No) or unlabelled (the column
+    headers name the choices), with nothing between them but those labels, are one question: the
+    options of one choice. Boxes of two XFA subforms are not joined (their names say they answer
+    two questions)."""
     slots = form.slots
+    columns = _column_labels(slots)
     candidates = [
-        i for i, s in enumerate(slots) if s.first.family == "box" and (not s.label or _is_choice_word(s.label))
+        i
+        for i, s in enumerate(slots)
+        if s.first.family == "box" and (not s.label or _is_choice_word(s.label) or id(s) in columns)
     ]
     lines = reading_order(candidates, lambda i: slots[i].box, lambda i: slots[i].first.page)
     for a, b in zip(lines, lines[1:]):
         sa, sb = slots[a], slots[b]
         if sa.first.page != sb.first.page or abs(sa.box.cy - sb.box.cy) > _ROW_TOLERANCE or sb.box.x0 < sa.box.x1:
+            continue
+        parts = {subform(sa.first.name), subform(sb.first.name)}
+        if len(parts) > 1 and None not in parts:
             continue
         ra, rb = sets.find(a), sets.find(b)
         if ra == rb or (sets.size[ra] > 1 and sets.size[rb] > 1):
@@ -456,11 +484,27 @@ def _join_rows(form: _Form, sets: _UnionFind) -> None:
             sets.union(a, b)
 
 
+def _column_labels(slots: list[_Slot]) -> set[int]:
+    """The boxes (``id`` of their slots) whose label is a column's: a short label (four words at
+    most) that a box in the same column on another row of the page has too."""
+    by_label: dict[tuple[int, str], list[_Slot]] = {}
+    for s in slots:
+        if s.first.family == "box" and s.label and len(s.label.split()) <= 4:
+            by_label.setdefault((s.first.page, " ".join(_words(s.label))), []).append(s)
+    out: set[int] = set()
+    for same in by_label.values():
+        for a in same:
+            if any(b is not a and abs(a.box.x0 - b.box.x0) <= 3 and not a.box.same_row(b.box) for b in same):
+                out.add(id(a))
+    return out
+
+
 def _join_notes(groups: list[list[_Slot]], form: _Form) -> list[list[_Slot]]:
     """A text field right after a one-line group of boxes, nothing between, joins it (its notes)."""
-    boxes = [g for g in groups if g[0].first.family == "box" and _one_line(g) and _takes_notes(g)]
     fields = {id(g): g for g in groups if len(g) == 1 and g[0].first.kind == "text"}
     taken: set[int] = set()
+    _join_named(groups, fields, taken)
+    boxes = [g for g in groups if all(s.first.family == "box" for s in g) and _one_line(g) and _takes_notes(g)]
     for g in boxes:
         last = max(g, key=lambda s: s.box.x1)
         end = max(last.box.x1, last.label_end)
@@ -482,6 +526,26 @@ def _join_notes(groups: list[list[_Slot]], form: _Form) -> list[list[_Slot]]:
 
 
 _SPECIFY = re.compile(r"\bspecify\b|\bother\b", re.I)
+_EXPLAIN = re.compile(r"\bspecify\b|\bother\b|\bexplain\b", re.I)
+
+
+def _join_named(groups: list[list[_Slot]], fields: dict[int, list[_Slot]], taken: set[int]) -> None:
+    """A text field of a box group's XFA subform is that group's text when its tooltip asks to
+    specify or explain ("If other, explain how you would like your refund") or asks the boxes'
+    question ("… in a language other than English. What language."): the first such field."""
+    for g in groups:
+        part = subform(g[0].first.name)
+        if not part or any(s.first.family != "box" or subform(s.first.name) != part for s in g):
+            continue
+        stems = {question_stem(w.tooltip) for s in g for w in s.widgets} - {""}
+        for f in fields.values():
+            w = f[0].first
+            if id(f) in taken or w.page != g[0].first.page or subform(w.name) != part:
+                continue
+            if _EXPLAIN.search(w.tooltip) or question_stem(w.tooltip) in stems:
+                taken.add(id(f))
+                g.append(f[0])
+                break
 
 
 def _join_specified(groups: list[list[_Slot]], fields: dict[int, list[_Slot]], taken: set[int]) -> None:
@@ -690,8 +754,32 @@ def _group_label(boxes: list[_Slot], form: _Form) -> str:
         longer = max((shared, label), key=len) if shared and label else ""
         return longer or shared or label or _clean(text.left_of(first.box, 0.0)) or _clean(text.above(first.box))
     top = min(boxes, key=lambda s: (s.box.y0, s.box.x0))
-    left = _clean(text.left_of(first.box, form.min_x(first.box, first.first.page, leave_out=boxes)))
-    return left or _better(shared, _clean(text.above(top.box)))
+    page = first.first.page
+    around = Box(first.box.x0, first.box.y0 - 60, first.box.x1, first.box.y1 + 60)
+    mine = {id(s) for s in boxes}
+    rows = [  # the boxes of the grid's rows above and below (their labels are not this row's)
+        s.box
+        for s in form.near(around, page)
+        if id(s) not in mine
+        and s.first.family == "box"
+        and abs(s.box.x0 - first.box.x0) <= 3
+        and not s.box.same_row(first.box)
+    ]
+    left = _clean(text.left_of(first.box, form.min_x(first.box, page, leave_out=boxes), rows))
+    above = "" if left else _clean(text.above(top.box))
+    stem = _shared_stem(boxes)
+    if stem:  # the tooltips' question, unless the page says it under another number (see _better)
+        return _better(stem, left or above)
+    return left or _better(shared, above)
+
+
+def _shared_stem(boxes: list[_Slot]) -> str:
+    """The question the boxes' tooltips ask before their options ("A U.S. citizen. You.", "A U.S.
+    citizen. Spouse."), when most of them ask the same one."""
+    stems = Counter(_clean(question_stem(s.first.tooltip)) for s in boxes)
+    stems.pop("", None)
+    stem, n = stems.most_common(1)[0] if stems else ("", 0)
+    return stem if 2 * n >= len(boxes) else ""
 
 
 def _contains(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ never a label.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -263,11 +263,12 @@ class PageText:
             edge = w.box.x1
         return " ".join(out), edge
 
-    def left_of(self, box: Box, min_x: float) -> str:
+    def left_of(self, box: Box, min_x: float, rows: Sequence[Box] = ()) -> str:
         """The text left of ``box`` on its row, right of ``min_x`` (the field before it): a label
         in the cell before a field ("Company Name"); several lines when the field is tall or the
         label's sentence goes on below its first line ("Is there a date by which / this change
-        must be / operational?")."""
+        must be / operational?"), though not into a line on the row of one of ``rows`` (other
+        fields': the label of the next row of a grid of boxes)."""
         band = Box(box.x0, box.y0 - 2, box.x1, box.y1 + 2)
         picked: list[Line] = []
         for line in self.lines:
@@ -279,11 +280,11 @@ class PageText:
         if picked:  # the nearest column of text only (not a row header further left)
             nearest = max(picked, key=lambda line: line.box.x1)
             picked = [line for line in picked if line.block == nearest.block or line.box.x0 >= nearest.box.x0 - 2]
-        picked = self._sentence(picked, box, min_x)
+        picked = self._sentence(picked, box, min_x, rows)
         picked.sort(key=lambda line: (line.block, line.box.y0, line.box.x0))
         return _joined(line.text for line in picked)
 
-    def _sentence(self, picked: list[Line], box: Box, min_x: float) -> list[Line]:
+    def _sentence(self, picked: list[Line], box: Box, min_x: float, rows: Sequence[Box] = ()) -> list[Line]:
         """One picked line with the lines of its block around it while the label's sentence goes
         on: the lines above it that do not end one ("Exemption from FATCA reporting / code (if
         any)") and the lines below it until one ends with ``?``, ``:`` or ``.``."""
@@ -307,11 +308,15 @@ class PageText:
             tight = 0.8 if line.block == out[0].block else 0.45
             if _TERMINAL.search(line.text) or out[0].box.y0 - line.box.y1 > tight * max(line.box.height, 1.0):
                 break
+            if any(line.box.same_row(r) for r in rows):
+                break
             out.insert(0, line)
         last = first
         for line in (ln for ln in block if ln.box.y0 >= first.box.y1 - 1):
             tight = 0.8 if line.block == last.block else 0.45
             if _TERMINAL.search(last.text) or line.box.y0 - last.box.y1 > tight * max(line.box.height, 1.0):
+                break
+            if any(line.box.same_row(r) for r in rows):
                 break
             out.append(line)
             last = line
