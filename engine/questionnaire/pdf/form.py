@@ -493,9 +493,14 @@ def _column_labels(slots: list[_Slot]) -> set[int]:
             by_label.setdefault((s.first.page, " ".join(_words(s.label))), []).append(s)
     out: set[int] = set()
     for same in by_label.values():
-        for a in same:
-            if any(b is not a and abs(a.box.x0 - b.box.x0) <= 3 and not a.box.same_row(b.box) for b in same):
-                out.add(id(a))
+        same.sort(key=lambda s: s.box.x0)
+        for i, a in enumerate(same):  # the boxes 3 pt or less to its right (a column), not on its row
+            for b in same[i + 1 :]:
+                if b.box.x0 - a.box.x0 > 3:
+                    break
+                if not a.box.same_row(b.box):
+                    out.update((id(a), id(b)))
+                    break
     return out
 
 

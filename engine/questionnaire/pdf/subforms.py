@@ -29,12 +29,21 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.questionnaire.pdf.layout import Box
 
-if TYPE_CHECKING:
-    from engine.questionnaire.pdf.form import FormWidget
+
+class FormWidget(Protocol):
+    """What is looked at of a form's widget (engine/questionnaire/pdf/form.py's FormWidget)."""
+
+    page: int
+    xref: int
+    name: str
+    kind: str
+    box: Box
+    tooltip: str
+
 
 _SOM_PART = re.compile(r"^[^.\[\]]+\[\d+\]$")
 _ROW_PART = re.compile(r"^Row\d+(?:\[\d+\])?$", re.I)
