@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.questionnaire.formats import format_of
+from engine.questionnaire.formats import FORMATS, format_of
 from engine.questionnaire.places import AnswerPlace, place_key, question_kind
 from engine.questionnaire.records import Question, Questionnaire
 
@@ -76,10 +76,8 @@ def location(questionnaire: Questionnaire, q: Question) -> str:
     "paragraph 12" in a Word document, "sheet Security · row 7" in a spreadsheet; a Word solicitation's
     requirement by its order in the document ("requirement 7 of the document"): its format's
     (engine/questionnaire/formats.py)."""
-    questionnaire_format = format_of(questionnaire.path)
-    if questionnaire_format is None:
-        return f"row {q.row}"  # a questionnaire of no format read (never from read_questionnaire)
-    return questionnaire_format.location(questionnaire, q)
+    # a record made without a questionnaire file of a format read (a test's, a stand-in's): its sheet's row
+    return (format_of(questionnaire.path) or FORMATS[".csv"]).location(questionnaire, q)
 
 
 def _words(place: AnswerPlace) -> str:
