@@ -36,6 +36,7 @@ choice leads the text ("Yes — …"), and its risk is the disputed stratum's, n
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from engine.core.types import DraftStatus
@@ -47,6 +48,13 @@ from engine.index.library import choice_key
 DOCUMENTS_SILENT = "no sentence of the documents"
 # the texts drawn word for word from the documents in scope (``Draft.text_source`` values)
 _QUOTED_SOURCES = ("own_document", "third_party", "reference")
+# a question about the company's documented practice — a policy, procedure, process, programme or
+# plan, or its staff and their training — rather than about a product's features (#59, ``asks_practice``)
+_PRACTICE = re.compile(
+    r"\b(?:polic(?:y|ies)|procedures?|process(?:es)?|program(?:me)?s?|plans?|documented|staff|employees?|"
+    r"personnel|training|trained)\b",
+    re.I,
+)
 
 
 class Draft(Protocol):
@@ -65,6 +73,8 @@ class Draft(Protocol):
     stated: str | None
     reused_due: str | None
     at_odds: bool
+    question: str
+    asked_as: str | None
     text_differs: tuple[str, ...]
     no_text: str | None
     citations: tuple  # of engine/drafting/records.py Citation
@@ -93,9 +103,10 @@ CALIBRATION: dict[str, tuple[int, int]] = {
     "other:agree:1:no:silent": (2, 6),
     "other:agree:1:no:topic": (14, 29),
     "other:agree:1:option:silent": (0, 1),
-    "other:agree:1:yes:quoted": (0, 8),
-    "other:agree:1:yes:silent": (3, 49),
-    "other:agree:1:yes:topic": (16, 96),
+    "other:agree:1:yes:practice": (0, 59),
+    "other:agree:1:yes:quoted": (0, 4),
+    "other:agree:1:yes:silent": (3, 25),
+    "other:agree:1:yes:topic": (16, 65),
     "other:agree:2-3:yes": (0, 5),
     "other:agree:4+:no": (4, 37),
     "other:agree:4+:yes": (10, 364),
@@ -143,8 +154,8 @@ def stratum(draft: Draft) -> str | None:
         if not draft.choice:
             return f"{who}:text"
         total = sum(draft.past_choices.values())
-        alone = total <= 1 and who == "other"  # one other product's choice: what the documents say to it (#59)
-        said = documents_say(draft) if alone else ""
+        alone = total <= 1 and who == "other"  # one other product's choice: what is asked, what the documents say
+        said = _one_product_says(draft) if alone else ""
         return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}{said}"
     if not draft.choice:
         # the model's words from verified quotes, or the documents' own (a sentence, a reference): read, not doubted
@@ -154,6 +165,13 @@ def stratum(draft: Draft) -> str | None:
     p = draft.choice_probability
     band = "high" if p is not None and p >= 0.95 else "mid" if p is not None and p >= 0.8 else "low"
     return f"model:{band}{_polarity(draft)}{':third_party' if draft.inherited_from else ''}"
+
+
+def _one_product_says(draft: Draft) -> str:
+    """What a choice only one other product gave rests on beside it (#59): ":practice" on a question
+    about the company's documented practice (``asks_practice``: it carries over from one product to
+    another), else what the documents say to it (``documents_say``)."""
+    return ":practice" if asks_practice(draft.asked_as or draft.question) else documents_say(draft)
 
 
 def documents_say(draft: Draft) -> str:
@@ -172,6 +190,16 @@ def documents_say(draft: Draft) -> str:
     if source == "model" or (draft.no_text and not draft.no_text.startswith(DOCUMENTS_SILENT)):
         return ":topic"
     return ":silent"
+
+
+def asks_practice(question: str) -> bool:
+    """The question asks about the company's documented practice — a policy, procedure, process,
+    programme or plan, or its staff and their training ("Do you have a documented patch management
+    process?", "Is security awareness training mandatory for all employees?") — rather than about
+    a product's features ("Have you implemented an Intrusion Detection System?"). One product's
+    practice is the company's, so another product's choice on it carries over; its features are
+    its own (#59: on the two HECVAT Fulls, docs/confidence.md)."""
+    return bool(_PRACTICE.search(question))
 
 
 def _polarity(draft: Draft) -> str:
@@ -225,6 +253,7 @@ __all__ = [
     "CALIBRATION",
     "DOCUMENTS_SILENT",
     "REVIEW_FIRST_RISK",
+    "asks_practice",
     "documents_say",
     "risk_of",
     "stratum",

@@ -52,9 +52,9 @@ ROWS = {
         ],  # fmt: skip
         "Yes",
     ),
-    "CHNG-01": (  # no sentence of the documents could explain it: silent, no model call (right)
-        "Does your Change Management process minimally include authorization, impact analysis, testing, and "
-        "validation before moving changes to production?",
+    "APPL-09": (  # no sentence of the documents could explain it: silent, no model call (right)
+        "Does your application provide separation of duties between security administration, system "
+        "administration, and standard user functions?",
         "",
         "no sentence of the documents in scope stands alone on this question",
         [],
@@ -89,12 +89,13 @@ def test_a_choice_one_other_product_gave_is_split_by_what_the_documents_say_to_i
 
 def test_the_wrong_yes_where_the_documents_speak_of_the_question_stays_in_review_first():
     """FIDP-04 (the vendor: No) is in Review first; the Security Overview's sentence explaining
-    DATA-17 takes it out (its stratum 0 wrong of 8 on the two Fulls); CHNG-01's silent documents
-    leave it in with the shipped calibration (3 wrong of 49 pooled over both Fulls: 0.064)."""
+    DATA-17 takes it out (its stratum 0 wrong of 4 on the two Fulls); APPL-09's silent documents
+    leave it in with the shipped calibration (3 wrong of 25 pooled over both Fulls: 0.12; a question
+    on the company's practice is a stratum of its own, tests/unit/test_risk_practice.py)."""
     quoted, silent, topic = (risk_of(real(q)) for q in ROWS)
     assert topic > silent > REVIEW_FIRST_RISK > quoted
     assert real("FIDP-04").review_first and not real("DATA-17").review_first
-    assert topic == pytest.approx(0.168, abs=0.01)
+    assert topic == pytest.approx(0.243, abs=0.01)
 
 
 def test_only_one_other_products_choice_is_split_and_the_silent_reason_is_the_pre_tests():
