@@ -91,7 +91,9 @@ class Draft(Protocol):
     def text_origin(self) -> str | None: ...
 
 
-# stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring)
+# stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring): the other
+# products' strata from the 8 HECVATs drafted without the model's texts (2026-12-02, docs/confidence.md),
+# the model's own from the last run with the model
 CALIBRATION: dict[str, tuple[int, int]] = {
     "model:high:yes:third_party": (0, 1),
     "model:low:no:third_party": (1, 1),
@@ -100,18 +102,18 @@ CALIBRATION: dict[str, tuple[int, int]] = {
     "model:low:yes:third_party": (1, 3),
     "model:mid:yes": (1, 6),
     "model:mid:yes:third_party": (1, 3),
-    "other:agree:1:no:silent": (2, 6),
+    "other:agree:1:no:silent": (5, 10),
     "other:agree:1:no:topic": (14, 29),
     "other:agree:1:option:silent": (0, 1),
-    "other:agree:1:yes:practice": (0, 59),
+    "other:agree:1:yes:practice": (0, 62),
     "other:agree:1:yes:quoted": (0, 4),
-    "other:agree:1:yes:silent": (3, 25),
+    "other:agree:1:yes:silent": (3, 34),
     "other:agree:1:yes:topic": (16, 65),
-    "other:agree:2-3:yes": (0, 5),
-    "other:agree:4+:no": (4, 37),
-    "other:agree:4+:yes": (10, 364),
-    "other:disputed:strong": (10, 98),
-    "other:disputed:weak": (13, 57),
+    "other:agree:2-3:yes": (0, 6),
+    "other:agree:4+:no": (4, 38),
+    "other:agree:4+:yes": (10, 377),
+    "other:disputed:strong": (10, 100),
+    "other:disputed:weak": (14, 59),
     "stated": (0, 4),
 }
 REVIEW_FIRST_RISK = 0.05
@@ -151,7 +153,7 @@ def stratum(draft: Draft) -> str | None:
         who = "other" if draft.from_product else "own"
         if len(draft.past_choices) > 1:  # a dispute, whether or not a dropdown holds the choice (#50)
             return f"{who}:disputed:{'strong' if _share(draft) >= 0.75 else 'weak'}"
-        if not draft.choice:
+        if not led_choice(draft):
             return f"{who}:text"
         total = sum(draft.past_choices.values())
         alone = total <= 1 and who == "other"  # one other product's choice: what is asked, what the documents say
@@ -202,11 +204,20 @@ def asks_practice(question: str) -> bool:
     return bool(_PRACTICE.search(question))
 
 
+def led_choice(draft: Draft) -> str | None:
+    """The drafted choice: the dropdown's, or on a row without one the other products' choice that
+    leads the text ("No — …", cited first as that choice alone): a choice resting on one other
+    product is one whether a dropdown holds it or the text does (#59; a dispute likewise, #50)."""
+    if draft.choice or not (draft.reused and draft.from_product and draft.past_choices and draft.citations):
+        return draft.choice
+    return draft.citations[0].quote or None
+
+
 def _polarity(draft: Draft) -> str:
     """The choice's polarity, ":yes", ":no" or ":option" (another dropdown value): a product's No is a product fact
     others rarely share (the vendors' answers are mostly Yes), so a No resting on little is wrong
     more often."""
-    key = choice_key(draft.choice)
+    key = choice_key(led_choice(draft))
     return f":{key}" if key in ("yes", "no") else ":option"
 
 
@@ -255,6 +266,7 @@ __all__ = [
     "REVIEW_FIRST_RISK",
     "asks_practice",
     "documents_say",
+    "led_choice",
     "risk_of",
     "stratum",
     "stratum_risk",

@@ -17,7 +17,7 @@ import pytest
 from engine.core.types import DraftStatus
 from engine.drafting.explanation import worth_asking
 from engine.drafting.records import Draft
-from engine.drafting.risk import DOCUMENTS_SILENT, REVIEW_FIRST_RISK, documents_say, risk_of, stratum
+from engine.drafting.risk import DOCUMENTS_SILENT, REVIEW_FIRST_RISK, documents_say, led_choice, risk_of, stratum
 from storage.review_store import StoredDraft
 
 
@@ -138,3 +138,25 @@ def test_a_narrative_in_verified_words_is_read_not_in_review_first():
     assert stratum(unverified) == "model:text" and unverified.review_first
     worded = replace(d, answer="Our disaster recovery plan covers the loss of a whole data centre.", reference=None)
     assert worded.text_source == "model" and not worded.review_first and worded.reads_model_text
+
+
+def drpl_04() -> Draft:
+    """DRPL-04 of the same run: "Are any disaster recovery locations outside the institution's
+    geographic region?" on a row without a dropdown, so Parchment's No leads the text (the
+    vendor: Yes)."""
+    data = {**ONE_OTHER, "choice": None, "id": "DRPL-04", "row": 187, "past_choices": {"No": 1},
+            "past_answers": ["Parchment's HECVAT: No"],
+            "question": "Are any disaster recovery locations outside the institution's geographic region?",
+            "citations": [{**_parchment(187, "DRPL-04"), "quote": "No", "end": 2}]}  # fmt: skip
+    return Draft.from_stored("DRPL-04", StoredDraft("DRPL-04", DraftStatus.DRAFTED, "No", None, data))
+
+
+def test_one_other_products_choice_leading_a_text_is_a_choice_not_a_text_at_risk_0():
+    """Without a dropdown the other product's No is the text's lead; it rests on one product as a
+    dropdown's would, so it is that stratum and in Review first (it was ``other:text``, risk 0,
+    outside the list, and not counted as a choice by engine/bench/risk.py)."""
+    d = drpl_04()
+    assert d.choice is None and led_choice(d) == "No"
+    assert stratum(d) == "other:agree:1:no:silent" and risk_of(d) > REVIEW_FIRST_RISK and d.review_first
+    own = replace(d, from_product=None)  # this product's own past text: not another product's choice
+    assert led_choice(own) is None and stratum(own) == "own:text"
