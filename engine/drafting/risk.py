@@ -8,6 +8,10 @@ makes: the drafts at or above ``REVIEW_FIRST_RISK``.
   fact; a choice the model drafted, by its probability band and whether only a third party's
   document supports it; a text without a choice (the model's, or a past answer's). A choice
   also carries its polarity (Yes, No, another option): a No resting on little is wrong more often.
+  A choice only one other product gave is split by what is asked (a question on the company's
+  documented practice carries over from one product to another) and, otherwise, by what the
+  documents say to it (#59). Another product's choice that leads the text of a row without a
+  dropdown is a choice like a dropdown's (``led_choice``), never a text at risk 0.
 * **Its risk** is the share of wrong choices in that stratum, measured leave-one-out over the
   shared filled questionnaires (each target drafted with the other files as its library and the
   40 PDFs by folder scope: ``python -m engine eval leave-one-out … --all-rows --drafts D.jsonl``,
@@ -182,10 +186,11 @@ def documents_say(draft: Draft) -> str:
     ":silent" when no sentence of theirs could (``no_text`` from the pre-test, ``DOCUMENTS_SILENT``,
     or no text and no reason: nothing to retrieve); ":topic" when they speak of the question but
     nothing of theirs passed: the model was asked (its text kept or not) or the text was set aside.
-    Measured leave-one-out on the two HECVAT Fulls (docs/confidence.md): a Yes resting on one other
-    product is wrong 3 times in 49 when the documents are silent and 16 in 96 when they speak of
-    the question without saying it (the products differ where the documents name the technology:
-    intrusion detection, backups, encryption modules), 0 in 8 quoted."""
+    Measured leave-one-out on the two HECVAT Fulls (docs/confidence.md), the questions on the
+    company's practice apart (``asks_practice``: 0 wrong in 62): a Yes resting on one other product
+    is wrong 3 times in 34 when the documents are silent and 16 in 65 when they speak of the
+    question without saying it (the products differ where the documents name the technology:
+    intrusion detection, backups, encryption modules), 0 in 4 quoted."""
     source = draft.text_source
     if source in _QUOTED_SOURCES:
         return ":quoted"
