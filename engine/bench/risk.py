@@ -39,7 +39,7 @@ from engine.bench.rows import blank, same_option
 from engine.bench.truth import yes_no
 from engine.core.types import DraftStatus
 from engine.drafting.records import Draft
-from engine.drafting.risk import REVIEW_FIRST_RISK, stratum, stratum_risk
+from engine.drafting.risk import REVIEW_FIRST_RISK, led_choice, stratum, stratum_risk
 from storage.review_store import StoredDraft
 
 # the bar (#37): the list holds at most this share of the drafted rows, at least this share
@@ -69,7 +69,10 @@ def scored(record: dict) -> Scored | None:
     draft = Draft.from_stored(
         record["key"], StoredDraft(record["key"], DraftStatus.DRAFTED, data["answer"], data["choice"], data)
     )
-    truth, choice = record.get("truth") or "", draft.choice
+    truth, choice = (
+        record.get("truth") or "",
+        led_choice(draft),
+    )  # a row without a dropdown: the choice leading its text
     right: bool | None = None
     if choice and not blank(truth):
         if record["row_type"] == "yes_no" or yes_no(truth) is not None:

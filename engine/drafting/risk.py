@@ -8,6 +8,10 @@ makes: the drafts at or above ``REVIEW_FIRST_RISK``.
   fact; a choice the model drafted, by its probability band and whether only a third party's
   document supports it; a text without a choice (the model's, or a past answer's). A choice
   also carries its polarity (Yes, No, another option): a No resting on little is wrong more often.
+  A choice only one other product gave is split by what is asked (a question on the company's
+  documented practice carries over from one product to another) and, otherwise, by what the
+  documents say to it (#59). Another product's choice that leads the text of a row without a
+  dropdown is a choice like a dropdown's (``led_choice``), never a text at risk 0.
 * **Its risk** is the share of wrong choices in that stratum, measured leave-one-out over the
   shared filled questionnaires (each target drafted with the other files as its library and the
   40 PDFs by folder scope: ``python -m engine eval leave-one-out … --all-rows --drafts D.jsonl``,
@@ -36,6 +40,7 @@ choice leads the text ("Yes — …"), and its risk is the disputed stratum's, n
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from engine.core.types import DraftStatus
@@ -47,6 +52,13 @@ from engine.index.library import choice_key
 DOCUMENTS_SILENT = "no sentence of the documents"
 # the texts drawn word for word from the documents in scope (``Draft.text_source`` values)
 _QUOTED_SOURCES = ("own_document", "third_party", "reference")
+# a question about the company's documented practice — a policy, procedure, process, programme or
+# plan, or its staff and their training — rather than about a product's features (#59, ``asks_practice``)
+_PRACTICE = re.compile(
+    r"\b(?:polic(?:y|ies)|procedures?|process(?:es)?|program(?:me)?s?|plans?|documented|staff|employees?|"
+    r"personnel|training|trained)\b",
+    re.I,
+)
 
 
 class Draft(Protocol):
@@ -65,6 +77,8 @@ class Draft(Protocol):
     stated: str | None
     reused_due: str | None
     at_odds: bool
+    question: str
+    asked_as: str | None
     text_differs: tuple[str, ...]
     no_text: str | None
     citations: tuple  # of engine/drafting/records.py Citation
@@ -81,7 +95,9 @@ class Draft(Protocol):
     def text_origin(self) -> str | None: ...
 
 
-# stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring)
+# stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring): the other
+# products' strata from the 8 HECVATs drafted without the model's texts (2026-12-02, docs/confidence.md),
+# the model's own from the last run with the model
 CALIBRATION: dict[str, tuple[int, int]] = {
     "model:high:yes:third_party": (0, 1),
     "model:low:no:third_party": (1, 1),
@@ -90,17 +106,18 @@ CALIBRATION: dict[str, tuple[int, int]] = {
     "model:low:yes:third_party": (1, 3),
     "model:mid:yes": (1, 6),
     "model:mid:yes:third_party": (1, 3),
-    "other:agree:1:no:silent": (2, 6),
+    "other:agree:1:no:silent": (5, 10),
     "other:agree:1:no:topic": (14, 29),
     "other:agree:1:option:silent": (0, 1),
-    "other:agree:1:yes:quoted": (0, 8),
-    "other:agree:1:yes:silent": (3, 49),
-    "other:agree:1:yes:topic": (16, 96),
-    "other:agree:2-3:yes": (0, 5),
-    "other:agree:4+:no": (4, 37),
-    "other:agree:4+:yes": (10, 364),
-    "other:disputed:strong": (10, 98),
-    "other:disputed:weak": (13, 57),
+    "other:agree:1:yes:practice": (0, 62),
+    "other:agree:1:yes:quoted": (0, 4),
+    "other:agree:1:yes:silent": (3, 34),
+    "other:agree:1:yes:topic": (16, 65),
+    "other:agree:2-3:yes": (0, 6),
+    "other:agree:4+:no": (4, 38),
+    "other:agree:4+:yes": (10, 377),
+    "other:disputed:strong": (10, 100),
+    "other:disputed:weak": (14, 59),
     "stated": (0, 4),
 }
 REVIEW_FIRST_RISK = 0.05
@@ -140,11 +157,11 @@ def stratum(draft: Draft) -> str | None:
         who = "other" if draft.from_product else "own"
         if len(draft.past_choices) > 1:  # a dispute, whether or not a dropdown holds the choice (#50)
             return f"{who}:disputed:{'strong' if _share(draft) >= 0.75 else 'weak'}"
-        if not draft.choice:
+        if not led_choice(draft):
             return f"{who}:text"
         total = sum(draft.past_choices.values())
-        alone = total <= 1 and who == "other"  # one other product's choice: what the documents say to it (#59)
-        said = documents_say(draft) if alone else ""
+        alone = total <= 1 and who == "other"  # one other product's choice: what is asked, what the documents say
+        said = _one_product_says(draft) if alone else ""
         return f"{who}:agree:{'1' if total <= 1 else '2-3' if total <= 3 else '4+'}{_polarity(draft)}{said}"
     if not draft.choice:
         # the model's words from verified quotes, or the documents' own (a sentence, a reference): read, not doubted
@@ -156,16 +173,24 @@ def stratum(draft: Draft) -> str | None:
     return f"model:{band}{_polarity(draft)}{':third_party' if draft.inherited_from else ''}"
 
 
+def _one_product_says(draft: Draft) -> str:
+    """What a choice only one other product gave rests on beside it (#59): ":practice" on a question
+    about the company's documented practice (``asks_practice``: it carries over from one product to
+    another), else what the documents say to it (``documents_say``)."""
+    return ":practice" if asks_practice(draft.asked_as or draft.question) else documents_say(draft)
+
+
 def documents_say(draft: Draft) -> str:
     """What the documents in scope say to a choice only one other product gave (#59), read off the
     draft: ":quoted" when a sentence of theirs explains it (the text is theirs, word for word);
     ":silent" when no sentence of theirs could (``no_text`` from the pre-test, ``DOCUMENTS_SILENT``,
     or no text and no reason: nothing to retrieve); ":topic" when they speak of the question but
     nothing of theirs passed: the model was asked (its text kept or not) or the text was set aside.
-    Measured leave-one-out on the two HECVAT Fulls (docs/confidence.md): a Yes resting on one other
-    product is wrong 3 times in 49 when the documents are silent and 16 in 96 when they speak of
-    the question without saying it (the products differ where the documents name the technology:
-    intrusion detection, backups, encryption modules), 0 in 8 quoted."""
+    Measured leave-one-out on the two HECVAT Fulls (docs/confidence.md), the questions on the
+    company's practice apart (``asks_practice``: 0 wrong in 62): a Yes resting on one other product
+    is wrong 3 times in 34 when the documents are silent and 16 in 65 when they speak of the
+    question without saying it (the products differ where the documents name the technology:
+    intrusion detection, backups, encryption modules), 0 in 4 quoted."""
     source = draft.text_source
     if source in _QUOTED_SOURCES:
         return ":quoted"
@@ -174,11 +199,30 @@ def documents_say(draft: Draft) -> str:
     return ":silent"
 
 
+def asks_practice(question: str) -> bool:
+    """The question asks about the company's documented practice — a policy, procedure, process,
+    programme or plan, or its staff and their training ("Do you have a documented patch management
+    process?", "Is security awareness training mandatory for all employees?") — rather than about
+    a product's features ("Have you implemented an Intrusion Detection System?"). One product's
+    practice is the company's, so another product's choice on it carries over; its features are
+    its own (#59: on the two HECVAT Fulls, docs/confidence.md)."""
+    return bool(_PRACTICE.search(question))
+
+
+def led_choice(draft: Draft) -> str | None:
+    """The drafted choice: the dropdown's, or on a row without one the other products' choice that
+    leads the text ("No — …", cited first as that choice alone): a choice resting on one other
+    product is one whether a dropdown holds it or the text does (#59; a dispute likewise, #50)."""
+    if draft.choice or not (draft.reused and draft.from_product and draft.past_choices and draft.citations):
+        return draft.choice
+    return draft.citations[0].quote or None
+
+
 def _polarity(draft: Draft) -> str:
     """The choice's polarity, ":yes", ":no" or ":option" (another dropdown value): a product's No is a product fact
     others rarely share (the vendors' answers are mostly Yes), so a No resting on little is wrong
     more often."""
-    key = choice_key(draft.choice)
+    key = choice_key(led_choice(draft))
     return f":{key}" if key in ("yes", "no") else ":option"
 
 
@@ -225,7 +269,9 @@ __all__ = [
     "CALIBRATION",
     "DOCUMENTS_SILENT",
     "REVIEW_FIRST_RISK",
+    "asks_practice",
     "documents_say",
+    "led_choice",
     "risk_of",
     "stratum",
     "stratum_risk",

@@ -17,7 +17,7 @@ import pytest
 from engine.core.types import DraftStatus
 from engine.drafting.explanation import worth_asking
 from engine.drafting.records import Draft
-from engine.drafting.risk import DOCUMENTS_SILENT, REVIEW_FIRST_RISK, documents_say, risk_of, stratum
+from engine.drafting.risk import DOCUMENTS_SILENT, REVIEW_FIRST_RISK, documents_say, led_choice, risk_of, stratum
 from storage.review_store import StoredDraft
 
 
@@ -52,9 +52,9 @@ ROWS = {
         ],  # fmt: skip
         "Yes",
     ),
-    "CHNG-01": (  # no sentence of the documents could explain it: silent, no model call (right)
-        "Does your Change Management process minimally include authorization, impact analysis, testing, and "
-        "validation before moving changes to production?",
+    "APPL-09": (  # no sentence of the documents could explain it: silent, no model call (right)
+        "Does your application provide separation of duties between security administration, system "
+        "administration, and standard user functions?",
         "",
         "no sentence of the documents in scope stands alone on this question",
         [],
@@ -89,12 +89,13 @@ def test_a_choice_one_other_product_gave_is_split_by_what_the_documents_say_to_i
 
 def test_the_wrong_yes_where_the_documents_speak_of_the_question_stays_in_review_first():
     """FIDP-04 (the vendor: No) is in Review first; the Security Overview's sentence explaining
-    DATA-17 takes it out (its stratum 0 wrong of 8 on the two Fulls); CHNG-01's silent documents
-    leave it in with the shipped calibration (3 wrong of 49 pooled over both Fulls: 0.064)."""
+    DATA-17 takes it out (its stratum 0 wrong of 4 on the two Fulls); APPL-09's silent documents
+    leave it in with the shipped calibration (3 wrong of 25 pooled over both Fulls: 0.12; a question
+    on the company's practice is a stratum of its own, tests/unit/test_risk_practice.py)."""
     quoted, silent, topic = (risk_of(real(q)) for q in ROWS)
     assert topic > silent > REVIEW_FIRST_RISK > quoted
     assert real("FIDP-04").review_first and not real("DATA-17").review_first
-    assert topic == pytest.approx(0.168, abs=0.01)
+    assert topic == pytest.approx(0.243, abs=0.01)
 
 
 def test_only_one_other_products_choice_is_split_and_the_silent_reason_is_the_pre_tests():
@@ -137,3 +138,25 @@ def test_a_narrative_in_verified_words_is_read_not_in_review_first():
     assert stratum(unverified) == "model:text" and unverified.review_first
     worded = replace(d, answer="Our disaster recovery plan covers the loss of a whole data centre.", reference=None)
     assert worded.text_source == "model" and not worded.review_first and worded.reads_model_text
+
+
+def drpl_04() -> Draft:
+    """DRPL-04 of the same run: "Are any disaster recovery locations outside the institution's
+    geographic region?" on a row without a dropdown, so Parchment's No leads the text (the
+    vendor: Yes)."""
+    data = {**ONE_OTHER, "choice": None, "id": "DRPL-04", "row": 187, "past_choices": {"No": 1},
+            "past_answers": ["Parchment's HECVAT: No"],
+            "question": "Are any disaster recovery locations outside the institution's geographic region?",
+            "citations": [{**_parchment(187, "DRPL-04"), "quote": "No", "end": 2}]}  # fmt: skip
+    return Draft.from_stored("DRPL-04", StoredDraft("DRPL-04", DraftStatus.DRAFTED, "No", None, data))
+
+
+def test_one_other_products_choice_leading_a_text_is_a_choice_not_a_text_at_risk_0():
+    """Without a dropdown the other product's No is the text's lead; it rests on one product as a
+    dropdown's would, so it is that stratum and in Review first (it was ``other:text``, risk 0,
+    outside the list, and not counted as a choice by engine/bench/risk.py)."""
+    d = drpl_04()
+    assert d.choice is None and led_choice(d) == "No"
+    assert stratum(d) == "other:agree:1:no:silent" and risk_of(d) > REVIEW_FIRST_RISK and d.review_first
+    own = replace(d, from_product=None)  # this product's own past text: not another product's choice
+    assert led_choice(own) is None and stratum(own) == "own:text"
