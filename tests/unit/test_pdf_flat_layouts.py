@@ -265,3 +265,98 @@ def test_inspect_takes_a_flat_pdf_tables_option_columns_as_flags(tmp_path, capsy
     out = json.loads(capsys.readouterr().out)
     assert [c["role"] for c in out["tables"][0]["columns"]][2:5] == ["option", "option", "option"]
     assert [x["kind"] for x in out["sheets"][0]["questions"]] == ["choice", "choice"]
+
+
+def _web_form_page(doc: pymupdf.Document, questions: list[tuple[str, list[str]]], first: int = 1) -> None:
+    """A page of a web form printed (the CCS RM6264's shape): a white panel over the page, each
+    question numbered at the margin, wrapped back to its number, its options listed under it each
+    after a box drawn as four thin filled bars (not one square); the page starts with the last
+    option of the page before, its box across the panel's top edge (MuPDF then finds a table of
+    one cell over the page)."""
+    page = doc.new_page()
+    page.draw_rect(pymupdf.Rect(43, 43, 552, 786), color=None, fill=(1, 1, 1))
+    y = 39.0
+
+    def option(text: str) -> None:
+        nonlocal y
+        for x0, y0, x1, y1 in ((49, y, 71, y + 1), (49, y + 21, 71, y + 22), (49, y, 50, y + 22), (70, y, 71, y + 22)):
+            page.draw_rect(pymupdf.Rect(x0, y0, x1, y1), color=None, fill=(0.43, 0.43, 0.43))
+        label(page, 79, y + 14, text, size=8.5)
+        y += 39
+
+    option("None of the above")
+    for n, (text, options) in enumerate(questions, first):
+        lines = text.split("\n")
+        page.insert_text((43, y + 20), f"{n}. {lines[0]}\n" + "\n".join(lines[1:]), fontsize=8.5)
+        y += 20 + 10 * len(lines)
+        for text in options:
+            option(text)
+
+
+def test_a_panel_around_a_printed_web_form_is_no_table(tmp_path):
+    """The page's white panel with a box on its edge makes MuPDF find one table of one cell over the
+    page: a frame, whose lines are read as the page's (no question was found in it before)."""
+    doc = pymupdf.open()
+    _web_form_page(
+        doc,
+        [
+            ("Please confirm the organisation type of your Group member 1.", ["Sheltered Workshop", "Other"]),
+            ("Is your Group member 1 a Small, Medium or Micro Enterprise (SME)?", ["Yes", "No"]),
+        ],
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "panel.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1", "Please confirm the organisation type of your Group member 1."),
+        ("2", "Is your Group member 1 a Small, Medium or Micro Enterprise (SME)?"),
+    ]
+
+
+def test_a_run_of_numbered_questions_holds_the_ones_that_do_not_ask_by_their_words(tmp_path):
+    """Six questions numbered one after the other, four of which ask by their first word: the two
+    that do not ("In accordance with …, please confirm", "For all contracts …") are questions too;
+    a question's lines wrapped back to its number ("Medium" / "or Micro Enterprise (SME)?") and an
+    unnumbered paragraph that asks right under it are part of its text, not questions of their own.
+    A numbered guidance paragraph on its own is still none."""
+    doc = pymupdf.open()
+    _web_form_page(
+        doc,
+        [
+            ("Please confirm the organisation type of your Group.", ["Other"]),
+            (
+                "In accordance with questions 140 and 141 of the standard\nquestionnaire, please confirm your insurances.",
+                ["Yes"],
+            ),
+            ("Is your organisation a Small,\nMedium or Micro Enterprise (SME)?", []),
+        ],
+    )
+    page = doc[0]
+    label(page, 43, 282, "Does your business have fewer than 250 employees?", size=8.5)
+    _web_form_page(
+        doc,
+        [
+            ("Please select the location(s) within Devon. Tick all that apply.", ["Plymouth", "Torbay"]),
+            (
+                "For all contracts entered into under the PCR 2015, please\nconfirm you include 30 day payment terms.",
+                [],
+            ),
+            ("Please provide details of your Authorised Representative.", []),
+        ],
+        first=4,
+    )
+    label(doc[1], 43, 400, "21. Where you are using the selection questions, part 1 must be completed.", size=8.5)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "run.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1", "Please confirm the organisation type of your Group."),
+        (
+            "2",
+            "In accordance with questions 140 and 141 of the standard questionnaire, please confirm your insurances.",
+        ),
+        (
+            "3",
+            "Is your organisation a Small, Medium or Micro Enterprise (SME)? Does your business have fewer than 250 "
+            "employees?",
+        ),
+        ("4", "Please select the location(s) within Devon. Tick all that apply."),
+        ("5", "For all contracts entered into under the PCR 2015, please confirm you include 30 day payment terms."),
+        ("6", "Please provide details of your Authorised Representative."),
+    ]
