@@ -3,7 +3,9 @@ and the UK PPN 03/24's flat PDFs): several numbered IDs in one ruled row, boxes 
 a label with a blank after it, a table of statements each after a box, a header that names only
 the answer column, guidance that asks nothing of the reader, a table without option columns
 listed and corrected as an option table is, and its columns made the options of one choice per row
-by the responder ("Yes | No | N/A" drawn without boxes, marked with an "X")."""
+by the responder ("Always | Sometimes | Never" drawn without boxes, marked with an "X"); a
+"Yes | No | N/A" table read the same whichever cells are marked; and a web form printed (the CCS
+RM6264's): a panel over the page that is no table, and a run of numbered questions."""
 
 from __future__ import annotations
 
@@ -207,9 +209,10 @@ def test_a_table_without_option_columns_is_listed_and_corrected_once_for_every_r
 
 
 def _marked_table(tmp_path, header: list[str]):
-    """A table read by its header (its "Question ID" keeps the table model from taking it), the
-    columns after the question marked with an "X" on both its rows (marks, not empty cells to tick:
-    the table model takes no option columns from them), a comment on one row."""
+    """A table read by its header, the columns after the question marked with an "X" on both its
+    rows, a comment on one row: under labels that name no options ("Always | Sometimes | Never"),
+    the table model takes no option columns from the marks (under "Yes | No | N/A" it does:
+    test_a_table_of_option_columns_reads_the_same_whichever_cells_are_marked)."""
     doc = pymupdf.open()
     page = doc.new_page()
     ruled_table(
@@ -226,7 +229,7 @@ def _marked_table(tmp_path, header: list[str]):
 
 
 def test_columns_made_options_in_a_table_read_by_its_header_are_one_choice_per_row(tmp_path):
-    path = _marked_table(tmp_path, ["Question ID", "Question", "Yes", "No", "N/A", "Comments"])
+    path = _marked_table(tmp_path, ["Question ID", "Question", "Always", "Sometimes", "Never", "Comments"])
     before = read_pdf_questionnaire(path)
     (table,) = before.tables
     assert [c.role for c in table.columns][2:5] == [None, None, None]  # read by its header: no options
@@ -241,8 +244,8 @@ def test_columns_made_options_in_a_table_read_by_its_header_are_one_choice_per_r
         ColumnRole.ANSWER,
     ]
     assert [(x.id, x.choices, x.existing_choice, x.existing_answer) for x in fixed.questions] == [
-        ("HR-01", ("Yes", "No", "N/A"), "No", None),
-        ("HR-02", ("Yes", "No", "N/A"), "Yes", "Since 2020"),
+        ("HR-01", ("Always", "Sometimes", "Never"), "Sometimes", None),
+        ("HR-02", ("Always", "Sometimes", "Never"), "Always", "Since 2020"),
     ]
     assert fixed.tables[0].keys == tuple(place_key(x.sheet, x.question_cell) for x in fixed.questions)
 
@@ -360,3 +363,43 @@ def test_a_run_of_numbered_questions_holds_the_ones_that_do_not_ask_by_their_wor
         ("5", "For all contracts entered into under the PCR 2015, please confirm you include 30 day payment terms."),
         ("6", "Please provide details of your Authorised Representative."),
     ]
+
+
+def _yes_no_table(tmp_path, marks: list[str]):
+    """A "# | Question | Yes | No | N/A | Comments" table, each row marked with an "X" under the
+    option ``marks`` names for it ("" for none)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    questions = [
+        "Are background checks performed on all staff?",
+        "Is security training given every year?",
+        "Are laptops encrypted?",
+    ]
+    options = ["Yes", "No", "N/A"]
+    rows = [["#", "Question", *options, "Comments"]]
+    for n, (question, mark) in enumerate(zip(questions, marks, strict=True), 1):
+        rows.append([str(n), question, *("X" if o == mark else "" for o in options), ""])
+    ruled_table(page, 60, [30, 230, 45, 45, 45, 100], rows)
+    return save(doc, tmp_path / f"marked-{'-'.join(m or '0' for m in marks).replace('/', '')}.pdf")
+
+
+def test_a_table_of_option_columns_reads_the_same_whichever_cells_are_marked(tmp_path):
+    """The same Yes / No / N/A table blank, marked on different options, and marked "Yes" on every
+    row: each reads as one choice of Yes / No / N/A per row, its existing choice the marked one (a
+    column of marks is a column of options, as an empty one is; it was read as text before)."""
+    read = []
+    for marks in (["", "", ""], ["Yes", "No", "N/A"], ["Yes", "Yes", "Yes"], ["No", "", "Yes"]):
+        q = read_pdf_questionnaire(_yes_no_table(tmp_path, marks))
+        (table,) = q.tables
+        assert [c.role for c in table.columns] == [
+            ColumnRole.ID,
+            ColumnRole.QUESTION,
+            ColumnRole.OPTIONS,
+            ColumnRole.OPTIONS,
+            ColumnRole.OPTIONS,
+            ColumnRole.ANSWER,
+        ], marks
+        assert [x.existing_choice for x in q.questions] == [m or None for m in marks]
+        read.append([(x.id, x.text, x.choices) for x in q.questions])
+    assert all(r == read[0] for r in read)
+    assert read[0][0] == ("1", "Are background checks performed on all staff?", ("Yes", "No", "N/A"))
