@@ -3,7 +3,9 @@ and the UK PPN 03/24's flat PDFs): several numbered IDs in one ruled row, boxes 
 a label with a blank after it, a table of statements each after a box, a header that names only
 the answer column, guidance that asks nothing of the reader, a table without option columns
 listed and corrected as an option table is, and its columns made the options of one choice per row
-by the responder ("Yes | No | N/A" drawn without boxes, marked with an "X")."""
+by the responder ("Always | Sometimes | Never" drawn without boxes, marked with an "X"); a
+"Yes | No | N/A" table read the same whichever cells are marked; and a web form printed (the CCS
+RM6264's): a panel over the page that is no table, and a run of numbered questions."""
 
 from __future__ import annotations
 
@@ -207,9 +209,10 @@ def test_a_table_without_option_columns_is_listed_and_corrected_once_for_every_r
 
 
 def _marked_table(tmp_path, header: list[str]):
-    """A table read by its header (its "Question ID" keeps the table model from taking it), the
-    columns after the question marked with an "X" on both its rows (marks, not empty cells to tick:
-    the table model takes no option columns from them), a comment on one row."""
+    """A table read by its header, the columns after the question marked with an "X" on both its
+    rows, a comment on one row: under labels that name no options ("Always | Sometimes | Never"),
+    the table model takes no option columns from the marks (under "Yes | No | N/A" it does:
+    test_a_table_of_option_columns_reads_the_same_whichever_cells_are_marked)."""
     doc = pymupdf.open()
     page = doc.new_page()
     ruled_table(
@@ -226,7 +229,7 @@ def _marked_table(tmp_path, header: list[str]):
 
 
 def test_columns_made_options_in_a_table_read_by_its_header_are_one_choice_per_row(tmp_path):
-    path = _marked_table(tmp_path, ["Question ID", "Question", "Yes", "No", "N/A", "Comments"])
+    path = _marked_table(tmp_path, ["Question ID", "Question", "Always", "Sometimes", "Never", "Comments"])
     before = read_pdf_questionnaire(path)
     (table,) = before.tables
     assert [c.role for c in table.columns][2:5] == [None, None, None]  # read by its header: no options
@@ -241,8 +244,8 @@ def test_columns_made_options_in_a_table_read_by_its_header_are_one_choice_per_r
         ColumnRole.ANSWER,
     ]
     assert [(x.id, x.choices, x.existing_choice, x.existing_answer) for x in fixed.questions] == [
-        ("HR-01", ("Yes", "No", "N/A"), "No", None),
-        ("HR-02", ("Yes", "No", "N/A"), "Yes", "Since 2020"),
+        ("HR-01", ("Always", "Sometimes", "Never"), "Sometimes", None),
+        ("HR-02", ("Always", "Sometimes", "Never"), "Always", "Since 2020"),
     ]
     assert fixed.tables[0].keys == tuple(place_key(x.sheet, x.question_cell) for x in fixed.questions)
 
@@ -265,3 +268,138 @@ def test_inspect_takes_a_flat_pdf_tables_option_columns_as_flags(tmp_path, capsy
     out = json.loads(capsys.readouterr().out)
     assert [c["role"] for c in out["tables"][0]["columns"]][2:5] == ["option", "option", "option"]
     assert [x["kind"] for x in out["sheets"][0]["questions"]] == ["choice", "choice"]
+
+
+def _web_form_page(doc: pymupdf.Document, questions: list[tuple[str, list[str]]], first: int = 1) -> None:
+    """A page of a web form printed (the CCS RM6264's shape): a white panel over the page, each
+    question numbered at the margin, wrapped back to its number, its options listed under it each
+    after a box drawn as four thin filled bars (not one square); the page starts with the last
+    option of the page before, its box across the panel's top edge (MuPDF then finds a table of
+    one cell over the page)."""
+    page = doc.new_page()
+    page.draw_rect(pymupdf.Rect(43, 43, 552, 786), color=None, fill=(1, 1, 1))
+    y = 39.0
+
+    def option(text: str) -> None:
+        nonlocal y
+        for x0, y0, x1, y1 in ((49, y, 71, y + 1), (49, y + 21, 71, y + 22), (49, y, 50, y + 22), (70, y, 71, y + 22)):
+            page.draw_rect(pymupdf.Rect(x0, y0, x1, y1), color=None, fill=(0.43, 0.43, 0.43))
+        label(page, 79, y + 14, text, size=8.5)
+        y += 39
+
+    option("None of the above")
+    for n, (text, options) in enumerate(questions, first):
+        lines = text.split("\n")
+        page.insert_text((43, y + 20), f"{n}. {lines[0]}\n" + "\n".join(lines[1:]), fontsize=8.5)
+        y += 20 + 10 * len(lines)
+        for text in options:
+            option(text)
+
+
+def test_a_panel_around_a_printed_web_form_is_no_table(tmp_path):
+    """The page's white panel with a box on its edge makes MuPDF find one table of one cell over the
+    page: a frame, whose lines are read as the page's (no question was found in it before)."""
+    doc = pymupdf.open()
+    _web_form_page(
+        doc,
+        [
+            ("Please confirm the organisation type of your Group member 1.", ["Sheltered Workshop", "Other"]),
+            ("Is your Group member 1 a Small, Medium or Micro Enterprise (SME)?", ["Yes", "No"]),
+        ],
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "panel.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1", "Please confirm the organisation type of your Group member 1."),
+        ("2", "Is your Group member 1 a Small, Medium or Micro Enterprise (SME)?"),
+    ]
+
+
+def test_a_run_of_numbered_questions_holds_the_ones_that_do_not_ask_by_their_words(tmp_path):
+    """Six questions numbered one after the other, four of which ask by their first word: the two
+    that do not ("In accordance with …, please confirm", "For all contracts …") are questions too;
+    a question's lines wrapped back to its number ("Medium" / "or Micro Enterprise (SME)?") and an
+    unnumbered paragraph that asks right under it are part of its text, not questions of their own.
+    A numbered guidance paragraph on its own is still none."""
+    doc = pymupdf.open()
+    _web_form_page(
+        doc,
+        [
+            ("Please confirm the organisation type of your Group.", ["Other"]),
+            (
+                "In accordance with questions 140 and 141 of the standard\nquestionnaire, please confirm your insurances.",
+                ["Yes"],
+            ),
+            ("Is your organisation a Small,\nMedium or Micro Enterprise (SME)?", []),
+        ],
+    )
+    page = doc[0]
+    label(page, 43, 282, "Does your business have fewer than 250 employees?", size=8.5)
+    _web_form_page(
+        doc,
+        [
+            ("Please select the location(s) within Devon. Tick all that apply.", ["Plymouth", "Torbay"]),
+            (
+                "For all contracts entered into under the PCR 2015, please\nconfirm you include 30 day payment terms.",
+                [],
+            ),
+            ("Please provide details of your Authorised Representative.", []),
+        ],
+        first=4,
+    )
+    label(doc[1], 43, 400, "21. Where you are using the selection questions, part 1 must be completed.", size=8.5)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "run.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1", "Please confirm the organisation type of your Group."),
+        (
+            "2",
+            "In accordance with questions 140 and 141 of the standard questionnaire, please confirm your insurances.",
+        ),
+        (
+            "3",
+            "Is your organisation a Small, Medium or Micro Enterprise (SME)? Does your business have fewer than 250 "
+            "employees?",
+        ),
+        ("4", "Please select the location(s) within Devon. Tick all that apply."),
+        ("5", "For all contracts entered into under the PCR 2015, please confirm you include 30 day payment terms."),
+        ("6", "Please provide details of your Authorised Representative."),
+    ]
+
+
+def _yes_no_table(tmp_path, marks: list[str]):
+    """A "# | Question | Yes | No | N/A | Comments" table, each row marked with an "X" under the
+    option ``marks`` names for it ("" for none)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    questions = [
+        "Are background checks performed on all staff?",
+        "Is security training given every year?",
+        "Are laptops encrypted?",
+    ]
+    options = ["Yes", "No", "N/A"]
+    rows = [["#", "Question", *options, "Comments"]]
+    for n, (question, mark) in enumerate(zip(questions, marks, strict=True), 1):
+        rows.append([str(n), question, *("X" if o == mark else "" for o in options), ""])
+    ruled_table(page, 60, [30, 230, 45, 45, 45, 100], rows)
+    return save(doc, tmp_path / f"marked-{'-'.join(m or '0' for m in marks).replace('/', '')}.pdf")
+
+
+def test_a_table_of_option_columns_reads_the_same_whichever_cells_are_marked(tmp_path):
+    """The same Yes / No / N/A table blank, marked on different options, and marked "Yes" on every
+    row: each reads as one choice of Yes / No / N/A per row, its existing choice the marked one (a
+    column of marks is a column of options, as an empty one is; it was read as text before)."""
+    read = []
+    for marks in (["", "", ""], ["Yes", "No", "N/A"], ["Yes", "Yes", "Yes"], ["No", "", "Yes"]):
+        q = read_pdf_questionnaire(_yes_no_table(tmp_path, marks))
+        (table,) = q.tables
+        assert [c.role for c in table.columns] == [
+            ColumnRole.ID,
+            ColumnRole.QUESTION,
+            ColumnRole.OPTIONS,
+            ColumnRole.OPTIONS,
+            ColumnRole.OPTIONS,
+            ColumnRole.ANSWER,
+        ], marks
+        assert [x.existing_choice for x in q.questions] == [m or None for m in marks]
+        read.append([(x.id, x.text, x.choices) for x in q.questions])
+    assert all(r == read[0] for r in read)
+    assert read[0][0] == ("1", "Are background checks performed on all staff?", ("Yes", "No", "N/A"))

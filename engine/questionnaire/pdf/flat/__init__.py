@@ -14,7 +14,8 @@ PDFs: past answers for ``library import``). A ruled row whose ID cell holds seve
 lines of their own is one question per ID (the UK PPN 03/24's "4.1(j)", "4.1(j) - (i)" …); a header
 naming only an answer column asks in the labelled column left of it; a header-less table right under
 another, across its width, is its lower half; a table inside another and a one-cell title row are
-neither. A header-less table whose asking column has neither IDs nor a column for answers beside it
+neither, nor is a frame (one cell covering 80 % of the table: a printed web form's white panel
+with a box to tick on its edge), whose lines are read as the page's. A header-less table whose asking column has neither IDs nor a column for answers beside it
 is guidance quoting the questions, not a questionnaire. A table read by its header is listed in the
 mapping and corrected per table (:class:`FlatTables`), as an option table is: its columns made the
 options of one choice per row ("Yes | No | N/A" drawn without boxes) are read as an option table's
@@ -28,9 +29,12 @@ blank after it ("Title:       ") is a question wherever it is.
 
 **Lines** outside tables: an item starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
 keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
-indented under its text. An item is a question when it asks: it holds "?" or starts with a word
-that asks (Do, Is, Have, Describe, Provide, List, Explain, Indicate …); a checklist statement (a
-box before it: "☐ We have a documented policy …") is a question to tick. A paragraph without a
+indented under its text (or wrapped back to its marker, in one MuPDF block). An item is a question
+when it asks: it holds "?" or starts with a word that asks (Do, Is, Have, Describe, Provide, List,
+Explain, Indicate …); a checklist statement (a box before it: "☐ We have a documented policy …") is
+a question to tick; an item of a run the document numbers as its questions (five or more numbered
+one after the other at one left edge, two thirds of them asking: the CCS RM6264 web form printed)
+is one whatever its words, a paragraph asking right under it part of its text. A paragraph without a
 marker that asks and ends with "?" is a question too ("Have you documented the awareness … on the
 following topics?"). Items that do not ask, right after a question ending with "?" or ":", are
 that question's sub-questions (the topics it lists); in a checklist (boxes are most of the items),

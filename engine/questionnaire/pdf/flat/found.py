@@ -43,5 +43,10 @@ def marked_option(cells: Iterable[tuple[str, str]]) -> str | None:
     """The option marked on a table row, of (option, the text of its cell on the row) pairs: the one
     whose cell holds a mark ("X", "✓", "☒", "yes": the marks a Word table's option cells take);
     None when none or several are."""
-    marked = [option for option, text in cells if " ".join(text.split()).lower() in MARKS]
+    marked = [option for option, text in cells if is_mark(text)]
     return marked[0] if len(marked) == 1 else None
+
+
+def is_mark(text: str) -> bool:
+    """A mark made in a cell ("X", "✓", "☒", "yes"), as a Word table's option cells take them."""
+    return " ".join(text.split()).lower() in MARKS

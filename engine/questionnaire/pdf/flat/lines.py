@@ -1,6 +1,10 @@
 """The questions in a flat PDF's lines outside tables: an item starts with a marker (a bullet
 ●•▪◦–, a drawn box ☐ or the keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)")
-and goes on over the lines indented under its text. An item is a question when it asks (asking.py);
+and goes on over the lines indented under its text (and over the lines of its paragraph wrapped back
+to its marker: one MuPDF block). An item is a question when it asks (asking.py), or when the
+document numbers it as one: a run of five or more items numbered one after the other at one left
+edge, two thirds of which ask (a web form printed: "68. For all contracts entered into …, please
+confirm …"), a paragraph that asks right under such a question being part of its text;
 a checklist statement (a box before it: "☐ We have a documented policy …") is a question to tick. A
 paragraph without a marker that asks and ends with "?" is a question too. Items that do not ask,
 right after a question ending with "?" or ":", are that question's sub-questions; in a checklist
@@ -37,6 +41,7 @@ class Item:
     marker: str
     text: str
     blank: bool = False  # a label with a blank after it: a field to fill
+    wraps: bool = False  # a paragraph that goes on from the marked item above, wrapped back to its marker
 
 
 def page_items(page: int, lines: list[Line]) -> list[Item]:
@@ -45,9 +50,10 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
     blank_ends = {id(line.words[-1]) for line in lines if line.blank}
     items: list[Item] = []
     current: Item | None = None
-    indent = 0.0
+    indent = margin = size = 0.0
     last: Box | None = None
-    for words in rows:
+    block = -2  # the MuPDF block of the item's first line
+    for words, row_block in rows:
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
         if box_choices(" ".join(w.text for w in words)):
@@ -55,11 +61,17 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
         blank = id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
-        if kind or current is None or not tight or box.x0 < indent or blank or current.blank:
+        # a wrapped paragraph goes on in its own type only (not into a running footer)
+        apart = current is not None and current.wraps and abs(box.height - size) > 0.05 * size
+        if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart:
             start = rest[0].box.x0 if rest else box.x0
-            current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank)
+            # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
+            wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
+            wraps = wraps and box.x0 >= margin - 2 and abs(box.height - size) <= 0.05 * size  # in its type
+            current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps)
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
+            block, margin, size = row_block, box.x0, box.height
         else:
             joiner = "" if current.text.endswith("-") else " "
             current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
@@ -68,8 +80,9 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
     return [i for i in items if i.text]
 
 
-def _visual_rows(lines: list[Line]) -> list[list[Word]]:
-    """Lines that share a row merged (a marker "a." set apart from its text), top to bottom."""
+def _visual_rows(lines: list[Line]) -> list[tuple[list[Word], int]]:
+    """Lines that share a row merged (a marker "a." set apart from its text), top to bottom, each
+    with the MuPDF block of its first line."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
         for row in rows[-3:]:
@@ -80,9 +93,10 @@ def _visual_rows(lines: list[Line]) -> list[list[Word]]:
             rows.append([line])
     out = []
     for row in rows:
-        words = [w for line in sorted(row, key=lambda ln: ln.box.x0) for w in line.words]
+        ordered = sorted(row, key=lambda ln: ln.box.x0)
+        words = [w for line in ordered for w in line.words]
         if words:
-            out.append(words)
+            out.append((words, ordered[0].block))
     return out
 
 
@@ -102,16 +116,23 @@ def item_questions(items: list[Item]) -> list[Found]:
     """The questions among the items (see the module docstring)."""
     boxes = sum(1 for i in items if i.kind == "box")
     checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
+    numbered = set() if checklist else _numbered_questions(items)
     out: list[Found] = []
     lead: tuple[Item, Found] | None = None  # the last question, while items may hang from it
     before = 0  # how many questions there were before the item above
+    numbered_above = False  # the question of the item above is one the document numbers
     for item in items:
+        goes_on = numbered_above and not item.kind and (item.wraps or _asking_paragraph(item.text))
+        numbered_above = goes_on or id(item) in numbered
         if item.kind == "choices":  # the options of the question of the item right above, if any
             if len(out) == before + 1:
                 out[-1] = replace(out[-1], choices=box_choices(item.text), choice_place=out[-1].text_place)
             lead, before = None, len(out)
             continue
         before = len(out)
+        if goes_on:  # its lines wrapped, or a paragraph asking under it: part of the numbered question above
+            out[-1] = replace(out[-1], text=f"{out[-1].text} {item.text}")
+            continue
         if item.blank and item.text.endswith(":"):
             out.append(label_question(item.page, item.box, item.text))
             lead = None
@@ -120,8 +141,10 @@ def item_questions(items: list[Item]) -> list[Found]:
             lead = (lead[0], _append(lead[1], item))  # a line under a checklist statement: part of it
             out[-1] = lead[1]
             continue
-        if (checklist and item.kind == "box") or (
-            not checklist and (item.kind or _asking_paragraph(item.text)) and asks(item.text)
+        if (
+            id(item) in numbered
+            or (checklist and item.kind == "box")
+            or (not checklist and (item.kind or _asking_paragraph(item.text)) and asks(item.text))
         ):
             q = _item_question(item, yes_no=item.kind == "box" or asks_yes_no(item.text))
             out.append(q)
@@ -137,6 +160,35 @@ def item_questions(items: list[Item]) -> list[Found]:
             )
             continue
         lead = None
+    return out
+
+
+def _numbered_questions(items: list[Item]) -> set[int]:
+    """The ids of the items a document numbers as its questions: a run of at least five items
+    numbered one after the other ("1.", "2.", "3." …, across pages) at one left edge, two thirds of
+    which ask: each item of the run is a question, whether or not it asks by its words ("4. In
+    accordance with questions 140 …, please confirm …", "68. For all contracts entered into …",
+    the CCS RM6264 web form printed). A numbered list inside a question starts further right."""
+    edges: list[list[Item]] = []  # the whole-numbered items by their left edge
+    for item in items:
+        if item.kind != "number" or not item.marker.isdecimal():
+            continue
+        edge = next((e for e in edges if abs(e[0].box.x0 - item.box.x0) <= 3), None)
+        if edge is None:
+            edges.append([item])
+        else:
+            edge.append(item)
+    out: set[int] = set()
+    for edge in edges:
+        runs: list[list[Item]] = []
+        for item in edge:
+            if runs and int(item.marker) == int(runs[-1][-1].marker) + 1:
+                runs[-1].append(item)
+            else:
+                runs.append([item])
+        for run in runs:
+            if len(run) >= 5 and 3 * sum(asks(i.text) for i in run) >= 2 * len(run):
+                out |= {id(i) for i in run}
     return out
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
+from engine.questionnaire.pdf.flat.found import FlatTables, is_mark, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import id_like
 from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
@@ -96,8 +96,10 @@ def _existing(row: list[TableCell], model: TableModel) -> tuple[str | None, str 
 
 
 def _holds(cell_text: str) -> Holds:
+    """What a cell holds for the table model: a mark already made ("X", "✓") is a mark, as in a Word
+    table, so that a table's columns are options or not whichever of their cells are marked."""
     if not cell_text.strip():
         return Holds.BLANK
     if all(is_glyph(ch) or ch in "☐▢□" for ch in cell_text.replace(" ", "")):
         return Holds.BOX
-    return Holds.TEXT
+    return Holds.MARK if is_mark(cell_text) else Holds.TEXT

@@ -1,7 +1,7 @@
 """The ruled tables of a flat PDF's page (MuPDF's ``find_tables``) and the text of their cells: a
 table inside another is none, a header-less table right under another, across its width, is its
-lower half (joined to it), and the page's horizontal rules cut a table's rows where MuPDF's own rows
-follow every partial rule.
+lower half (joined to it), a frame around text (one cell covering 80 % of it or more) is none, and
+the page's horizontal rules cut a table's rows where MuPDF's own rows follow every partial rule.
 """
 
 from __future__ import annotations
@@ -57,10 +57,17 @@ def ruled_tables(page: pymupdf.Page, drawings: list[dict]) -> list[Table]:
     # questions and the IDs' prefixes, and the read took 5x longer.
     for table in page.find_tables(use_layout=False).tables:
         rows = tuple(_row(row) for row in table.rows if any(row.cells))
-        if rows:
+        if rows and not _frame(Box.of(table.bbox), rows):
             out.append(Table(Box.of(table.bbox), rows, rules))
     out = [t for t in out if not any(o is not t and inside(t.box, o.box) and o.box.area > t.box.area for o in out)]
     return _joined(sorted(out, key=lambda t: (t.box.y0, t.box.x0)))
+
+
+def _frame(box: Box, rows: tuple[Row, ...]) -> bool:
+    """Whether a ruled "table" is a frame around text: one of its cells covers 80 % of it or more,
+    the rest thin strips (a web form printed: a page's white panel with a box to tick or a
+    header drawn at its edge, the CCS RM6264's). Its lines are the page's lines, not a table's."""
+    return any(c is not None and c.area >= 0.8 * box.area for row in rows for c in row.cells)
 
 
 def _joined(tables: list[Table]) -> list[Table]:
