@@ -326,8 +326,9 @@ def _new_paragraph(like: etree._Element, text: str, rpr: etree._Element | None) 
             for child in list(rmark):
                 if child.tag in (f"{W}ins", f"{W}del", f"{W}moveFrom", f"{W}moveTo", f"{W}rPrChange"):
                     rmark.remove(child)
-        if like.find(f"{W}pPr/{W}pStyle") is not None and like.find(f"{W}pPr/{W}numPr") is None and _styled_list(like):
-            num = etree.SubElement(ppr, f"{W}numPr")  # the style numbers its paragraphs: not this one
+        if like.find(f"{W}pPr/{W}pStyle") is not None and _styled_list(like):
+            num = etree.SubElement(ppr, f"{W}numPr")  # the style numbers its paragraphs: not this one (a list
+            # item's own numbering removed above, its style's would number the answer as the next item)
             etree.SubElement(num, f"{W}ilvl").set(f"{W}val", "0")
             etree.SubElement(num, f"{W}numId").set(f"{W}val", "0")
             _order_ppr(ppr)
