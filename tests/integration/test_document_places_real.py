@@ -37,11 +37,17 @@ PINS = {
     "pci_dss_v4.0_saq_c-vt_flat.pdf": Pin(120, 114, 114, ["p14 The only payment processing", "p15 Self-assessment completion date:", "p43 This AOC is based"]),
     "uk_ppn_03-24_standard_selection_questionnaire_flat.pdf": Pin(109, 100, 100, []),
     # the five given a truth last (#55): the closest to unseen files
-    "uk_charnwood_borough_council_itt_services_template.docx": Pin(60, 39, 26, ["Total Costs (£) *", "A-4 If the Company is a", "Please provide details of two contracts", "D-1 [Example Option 1] Please provide", "Bank Name", "Account Name", "Bank Address", "Sort Code", "Account No.", "Postcode"]),
+    "uk_charnwood_borough_council_itt_services_template.docx": Pin(50, 47, 34, ["Please provide details of two contracts", "D-1 [Example Option 1] Please provide"]),
     "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": Pin(1021, 994, 986, ["Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "The Enter Information System Abbreviation Choose", "There are currently <number> internal personnel", "Does the ISA collect, maintain, or", "Does the ISA collect, maintain, or", "Has a Privacy Impact Assessment ever", "Is there a Privacy Act System", "The Information System Name system has"]),
     "irs_f13614c_rev10-2025_intake_interview_acroform.pdf": Pin(268, 51, 31, []),
     "openchain_conformance_questionnaire_2.1_de_flat.pdf": Pin(38, 38, 38, []),
     "uk_ccs_rm6264_dps_registration_questionnaire_web_printout.pdf": Pin(105, 91, 91, ["p2 In accordance with questions 140,", "p4 If you have answered No", "p4 If you have confirmed that", "p5 If you have answered No", "p6 If you answered Yes to", "p6 Please provide details of your", "p15 Is your Group of Economic", "p15 Please provide details of your", "p16 Please confirm the organisation type", "p19 Please confirm the organisation type", "p19 Please confirm trading status of", "p22 Is your Group of Economic", "p22 Please provide details of your", "p31 Are you able to provide", "p31 Are you able to provide", "p32 If you are bidding as", "p32 Are you able to provide", "p36 For all contracts entered into", "p38 If you are unable to", "p38 If you are unable to", "p39 If you are bidding as", "p41 Please confirm the services your", "p42 Please confirm the services your", "p43 Please confirm your organisation is", "p43 Please confirm the services your", "p43 Please confirm the services your", "p46 Please confirm the services your", "p51 Please select the location(s) in", "p53 Please select the location(s) within", "p53 Please select the location(s) within", "p55 Please select the location(s) within", "p55 Please select the location(s) within", "p55 Please select the location(s) within", "p57 Please select the location(s) within", "p57 Please select the location(s) within", "p58 Please select the location(s) within", "p58 Please select the location(s) within", "p58 Please select the location(s) within", "p59 Please select the location(s) within", "p59 Please select the location(s) within", "p59 Please select the location(s) within", "p62 Please select the location(s) within", "p62 Please select the location(s) within", "p62 Please select the location(s) within", "p62 Please select the location(s) within", "p63 Please select the location(s) within", "p63 Please select the location(s) within", "p63 Please select the location(s) within", "p64 Please select the location(s) within", "p64 Please select the location(s) within", "p64 Please select the location(s) within", "p65 Please select the location(s) within", "p65 Please select the location(s) within", "p65 Please select the location(s) within", "p66 Please select the Annual Contract", "p66 Under this Dynamic Purchasing System,", "p66 Please confirm that you will", "p68 If in question 139 you,", "p69 You are required to provide", "p72 Please provide details of your"]),
+}
+# answers read back where they were written (texts, texts written, choices, choices written), as the bench's round trip
+ROUND_TRIPS = {
+    "uk_charnwood_borough_council_itt_services_template.docx": (22, 22, 28, 28),
+    "uk_british_council_rfp_annex2_supplier_response.docx": (19, 19, 0, 0),
+    "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": (859, 863, 269, 269),
 }
 # fmt: on
 TRUTH = {**truth_places(), **pdf_truth_places()}
@@ -71,3 +77,6 @@ def test_word_exports_change_nothing_else(shared_data, name):
         pytest.skip(f"{name} is absent from the shared data")
     figures = bench_file(path, None)
     assert "export_error" not in figures, figures["export_error"]  # the no-other-change check passed
+    if name in ROUND_TRIPS:
+        back = figures["round_trip"]
+        assert (back["texts_back"], back["texts"], back["choices_back"], back["choices"]) == ROUND_TRIPS[name], back
