@@ -104,12 +104,15 @@ def test_a_field_and_a_prompt_the_supplier_fills_in_are_still_questions(tmp_path
     doc.add_paragraph("Describe your approach to quality assurance.")
     doc.add_paragraph("[Insert your response here]")
     doc.add_paragraph("System Name/Title: [State the name of the system]")
+    doc.add_paragraph("Include a detailed topology narrative and graphic that depicts the system boundaries.")
+    doc.add_paragraph("[Insert a system topology graphic.]")
     q = read(tmp_path, doc)
     assert texts(q) == [
         "Name of ICT Item",
         "Website",
         "Describe your approach to quality assurance.",
         "System Name/Title",
+        "Include a detailed topology narrative and graphic that depicts the system boundaries.",
     ]
     assert [x.existing_answer for x in q.questions[:2]] == ["Acme Cloud Platform", "https://acme.example"]
 

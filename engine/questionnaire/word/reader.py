@@ -341,6 +341,7 @@ def _line_label(text: str) -> bool:
 
 
 _ABBREVIATED = re.compile(r"\b[A-Za-z]{1,3}\.$")
+_STATES = re.compile(r"^(?:the|a|an|this|these|those|it|we|our|de|het|een|der|die|das)\s", re.I)  # not "Include …"
 _GOES_ON = re.compile(r"\b(?:the|of|on|at|for|by|to|in|with|from|and|or|a|an|de|het|van|der|die|das)$", re.I)
 _LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*(?::\s*(?P<answer>.*))?$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
@@ -376,8 +377,8 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         m_before = _PROMPT_TAIL.search(before.line)
         if m_before is not None and not before.line[: m_before.start()].strip():
             return i + 1  # "[Insert Aim]" under "[Insert Contract Length …]": a list of the author's own prompts
-        if not asks(before.line) and not (is_label(before.line) and _field_label(before)):
-            return None  # a sentence over the author's prompt ("The headings below are … exhaustive.")
+        if _STATES.match(before.line) and not asks(before.line):
+            return None  # a statement over the author's prompt ("The headings below are … exhaustive.")
         found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)
