@@ -2,7 +2,8 @@
 against the answer places counted from each document (tests/questionnaire_truth/places.json and
 pdf_places.json, made by independent scripts before the readers changed): each file's figures and
 known misses are pinned, so that a change that finds more (or loses one) says so here, and the Word
-files' exports pass the no-other-change check. Skipped when the shared data is absent. Figures:
+files' exports pass the no-other-change check (three of them, Charnwood, British Council and FedRAMP
+Rev 4, with their round trips pinned: every answer written, read back in its place). Skipped when the shared data is absent. Figures:
 ``python -m engine bench intake --json`` (its ``new_files``), docs/benchmarks.md."""
 
 from __future__ import annotations
