@@ -230,3 +230,18 @@ def test_the_answer_after_a_numbered_item_of_a_numbering_style_is_not_numbered(t
     assert answer.find(f"{W}pPr/{W}numPr/{W}numId").get(f"{W}val") == "0"  # the style's numbering switched off
     # (else Word numbers the answer as the list's next item, and a reader reads it as one)
     assert read_questionnaire(tmp_path / "answered.docx").questions[0].existing_answer == "Yes, by the CISO."
+
+
+def test_a_table_answered_in_every_row_and_a_prompt_answered_in_its_place_read_back(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["Security Objective", "Low, Moderate or High"], ["Confidentiality", ""], ["Integrity", ""],
+                          ["Availability", ""]]))  # fmt: skip
+    doc.add_paragraph("Include a detailed topology narrative and graphic that depicts the system boundaries.")
+    doc.add_paragraph("[Insert a system topology graphic.]")
+    q = read(tmp_path, doc)
+    assert len(q.questions) == 4
+    answers = ["Moderate", "Moderate", "Low", "See figure 2."]
+    writes = [CellWrite(x.sheet, x.text_cell, a) for x, a in zip(q.questions, answers)]
+    export(tmp_path / "q.docx", tmp_path / "answered.docx", writes, q)
+    again = read_questionnaire(tmp_path / "answered.docx")  # every row filled: still its answer column
+    assert [(x.text, x.existing_answer) for x in again.questions] == [(x.text, a) for x, a in zip(q.questions, answers)]

@@ -203,9 +203,8 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
     elif kind is PlaceKind.TABLE_CELL:
         before = set(_own_paragraphs(el))
         _fill_cell(el, value)
-        added = [p for p in _own_paragraphs(el) if p not in before]
-        if added:  # below the question or the guidance in its cell: nothing else tells it from them
-            _mark_answer(parts, added[0])
+        added = [p for p in _own_paragraphs(el) if p not in before]  # below the question or guidance in its cell
+        _mark_answer(parts, added[0] if added else _own_paragraphs(el)[0])  # (a cell filled: still a place)
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
         _mark_answer(parts, el)  # (in a text box, or a blank line: nothing else tells it from the document's own)
