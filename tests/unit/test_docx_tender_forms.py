@@ -104,12 +104,15 @@ def test_a_field_and_a_prompt_the_supplier_fills_in_are_still_questions(tmp_path
     doc.add_paragraph("Describe your approach to quality assurance.")
     doc.add_paragraph("[Insert your response here]")
     doc.add_paragraph("System Name/Title: [State the name of the system]")
+    doc.add_paragraph("Include a detailed topology narrative and graphic that depicts the system boundaries.")
+    doc.add_paragraph("[Insert a system topology graphic.]")
     q = read(tmp_path, doc)
     assert texts(q) == [
         "Name of ICT Item",
         "Website",
         "Describe your approach to quality assurance.",
         "System Name/Title",
+        "Include a detailed topology narrative and graphic that depicts the system boundaries.",
     ]
     assert [x.existing_answer for x in q.questions[:2]] == ["Acme Cloud Platform", "https://acme.example"]
 
@@ -184,3 +187,61 @@ def test_an_answer_written_in_a_new_paragraph_or_a_text_box_reads_back_and_guida
     export(tmp_path / "q.docx", tmp_path / "answered.docx", writes, q)
     again = read_questionnaire(tmp_path / "answered.docx")
     assert [(x.id, x.existing_answer) for x in again.questions] == list(zip(["A-5", "A-4", "C-1"], answers))
+
+
+def test_a_pick_whose_item_has_two_spaces_reads_back(tmp_path):
+    doc = wf.new()
+    wf.add(
+        doc,
+        wf.para(
+            wf.text("The digital identity level is "), wf.sdt_dropdown("level", ["Level 1:  AAL1", "Level 2:  AAL2"])
+        ),
+    )
+    q = read(tmp_path, doc)
+    (level,) = q.questions
+    export(
+        tmp_path / "q.docx",
+        tmp_path / "answered.docx",
+        [CellWrite(level.sheet, level.choice_cell, "Level 2:  AAL2")],
+        q,
+    )
+    assert read_questionnaire(tmp_path / "answered.docx").questions[0].existing_choice == "Level 2:  AAL2"
+
+
+def test_the_answer_after_a_numbered_item_of_a_numbering_style_is_not_numbered(tmp_path):
+    doc = wf.new()
+    numbered = doc.add_paragraph(
+        "Is the plan reviewed and approved by the authorizing official every year?", style="List Number"
+    )
+    numbered._p.get_or_add_pPr().get_or_add_numPr().get_or_add_numId().val = 1
+    item = doc.add_paragraph("Distributes copies of the plan to the key personnel;", style="List Number")
+    num = item._p.get_or_add_pPr().get_or_add_numPr()
+    num.get_or_add_ilvl().val, num.get_or_add_numId().val = 0, 1  # the next item of its list
+    q = read(tmp_path, doc)
+    first = q.questions[0]
+    export(
+        tmp_path / "q.docx",
+        tmp_path / "answered.docx",
+        [CellWrite(first.sheet, first.text_cell, "Yes, by the CISO.")],
+        q,
+    )
+    body = etree.fromstring(zipfile.ZipFile(tmp_path / "answered.docx").read("word/document.xml"))
+    answer = next(p for p in body.iter(f"{W}p") if "by the CISO" in "".join(p.itertext()))
+    assert answer.find(f"{W}pPr/{W}numPr/{W}numId").get(f"{W}val") == "0"  # the style's numbering switched off
+    # (else Word numbers the answer as the list's next item, and a reader reads it as one)
+    assert read_questionnaire(tmp_path / "answered.docx").questions[0].existing_answer == "Yes, by the CISO."
+
+
+def test_a_table_answered_in_every_row_and_a_prompt_answered_in_its_place_read_back(tmp_path):
+    doc = wf.new()
+    wf.add(doc, wf.table([["Security Objective", "Low, Moderate or High"], ["Confidentiality", ""], ["Integrity", ""],
+                          ["Availability", ""]]))  # fmt: skip
+    doc.add_paragraph("Include a detailed topology narrative and graphic that depicts the system boundaries.")
+    doc.add_paragraph("[Insert a system topology graphic.]")
+    q = read(tmp_path, doc)
+    assert len(q.questions) == 4
+    answers = ["Moderate", "Moderate", "Low", "See figure 2."]
+    writes = [CellWrite(x.sheet, x.text_cell, a) for x, a in zip(q.questions, answers)]
+    export(tmp_path / "q.docx", tmp_path / "answered.docx", writes, q)
+    again = read_questionnaire(tmp_path / "answered.docx")  # every row filled: still its answer column
+    assert [(x.text, x.existing_answer) for x in again.questions] == [(x.text, a) for x, a in zip(q.questions, answers)]

@@ -37,8 +37,8 @@ def control_place(c: Control, note: str = "") -> tuple[AnswerPlace, str | None]:
     """A content control or legacy form field that takes text (or a pick from its list)."""
     kind = PlaceKind.FORM_FIELD if c.kind.startswith("FORM") else PlaceKind.CONTENT_CONTROL
     existing = None if c.placeholder or is_blank(c.text) else one_line(c.text)
-    if c.items and existing not in c.items and c.kind in CHOICE_CONTROLS:
-        existing = None  # a dropdown showing its prompt ("Choose an item.")
+    if c.items and c.kind in CHOICE_CONTROLS:  # the item shown, as listed ("Level 1:  AAL1", its spaces kept)
+        existing = {one_line(i): i for i in c.items}.get(existing or "")  # (none: its prompt, "Choose an item.")
     limit = stated_limit(c.text)  # "Click here to enter text (max 500 characters)."
     longest = c.el.find(f"{W}textInput/{W}maxLength") if c.kind == "FORMTEXT" else None  # a legacy field's limit
     chars = int(wval(longest, "0") or 0) if longest is not None else None

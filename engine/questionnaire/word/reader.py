@@ -261,7 +261,8 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     if not para.line:
         return i + 1
     if _SKIP_STYLES.match(doc.styles.name(para.style).replace(" ", "")) and not (
-        _BODY_STYLED.match(doc.styles.name(para.style)) and (asks(para.line) or _PROMPT_TAIL.search(para.line))
+        _BODY_STYLED.match(doc.styles.name(para.style))
+        and (asks(para.line) or _PROMPT_TAIL.search(para.line) or _answered_below(flow, i))
     ):  # a page header's style on a question of the body (the NIST SSP's "Header"): read it
         return i + 1
     prompted = _bracketed_prompt(doc, flow, i)
@@ -289,6 +290,14 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         return _question(doc, flow, i)
     if states_skip(para.line):
         _skip_instruction(doc, para)
+        return i + 1
+    if _answered_below(flow, i) and para.heading is None:
+        # an export's answer right under it (its bookmark says so), in place of a prompt no longer there
+        found = _found(doc, para, para.line if asks(para.line) else label_of(para.line), "a paragraph answered below")
+        found.text_place, found.existing_answer = paragraph_place(flow[i + 1])
+        doc.found.append(found)
+        doc.claimed.add(flow[i + 1])
+        return i + 2
     return i + 1
 
 
@@ -341,7 +350,15 @@ def _line_label(text: str) -> bool:
 
 
 _ABBREVIATED = re.compile(r"\b[A-Za-z]{1,3}\.$")
+_STATES = re.compile(r"^(?:the|a|an|this|these|those|it|we|our|de|het|een|der|die|das)\s", re.I)  # not "Include …"
 _GOES_ON = re.compile(r"\b(?:the|of|on|at|for|by|to|in|with|from|and|or|a|an|de|het|van|der|die|das)$", re.I)
+
+
+def _answered_below(flow: list[etree._Element], i: int) -> bool:
+    """The block after paragraph i is a paragraph holding an export's answer (its bookmark)."""
+    return i + 1 < len(flow) and flow[i + 1].tag == f"{W}p" and written_answer(flow[i + 1])
+
+
 _LABEL_LINE = re.compile(r"^([^:_]{2,60}):\s*_{4,}\s*(?:\([^()]{0,80}\))?\s*(?::\s*(?P<answer>.*))?$")
 _BODY_STYLED = re.compile(r"^(?:header|footer)$", re.I)
 # a bracketed instruction closing a paragraph: "[Insert the System Unique Identifier]", "[Yes/No - If no, explain:]"
@@ -376,8 +393,8 @@ def _bracketed_prompt(doc: _Doc, flow: list[etree._Element], i: int) -> int | No
         m_before = _PROMPT_TAIL.search(before.line)
         if m_before is not None and not before.line[: m_before.start()].strip():
             return i + 1  # "[Insert Aim]" under "[Insert Contract Length …]": a list of the author's own prompts
-        if not asks(before.line) and not (is_label(before.line) and _field_label(before)):
-            return None  # a sentence over the author's prompt ("The headings below are … exhaustive.")
+        if _STATES.match(before.line) and not asks(before.line):
+            return None  # a statement over the author's prompt ("The headings below are … exhaustive.")
         found = _found(doc, before, before.line, "an instruction over the placeholder of its answer")
         found.text_place, found.existing_answer = paragraph_place(para.el)
         doc.found.append(found)

@@ -170,9 +170,12 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
 
 
 def _kind(cell: Cell, ctx: TableContext) -> str:
-    """blank | control | boxes | glyphs | text."""
+    """blank | control | boxes | glyphs | text (a cell an export answered: blank, the place it was)."""
     if cell.boxes:
         return "boxes"
+    first = next((p for p, i in cell.inlines() if one_line(i.text)), None)
+    if first is not None and written_answer(first):
+        return "blank"
     if ctx.glyph_boxes(cell):
         return "glyphs"
     wrapper = cell.cell_control()
@@ -697,7 +700,11 @@ def _repeats_header(t: _Table, r: int, labels: dict[int, str]) -> bool:
     own = t.g.own(r)
     if len(own) < 2 or not _labels_row(t, r):
         return False
-    same = sum(1 for c in own[1:] if c.line and _word(c.line) == _word(labels.get(c.col, "").split(": ")[-1]))
+    same = sum(
+        1
+        for c in own[1:]
+        if c.line and _kind(c, t.ctx) == "text" and _word(c.line) == _word(labels.get(c.col, "").split(": ")[-1])
+    )  # (an answer an export wrote, "Low" under "Low, Moderate or High", repeats nothing)
     return same >= max(1, len(own) - 2)
 
 

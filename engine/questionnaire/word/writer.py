@@ -203,9 +203,8 @@ def _write(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], va
     elif kind is PlaceKind.TABLE_CELL:
         before = set(_own_paragraphs(el))
         _fill_cell(el, value)
-        added = [p for p in _own_paragraphs(el) if p not in before]
-        if added:  # below the question or the guidance in its cell: nothing else tells it from them
-            _mark_answer(parts, added[0])
+        added = [p for p in _own_paragraphs(el) if p not in before]  # below the question or guidance in its cell
+        _mark_answer(parts, added[0] if added else _own_paragraphs(el)[0])  # (a cell filled: still a place)
     elif kind is PlaceKind.PARAGRAPH:
         _fill_paragraph(el, value)
         _mark_answer(parts, el)  # (in a text box, or a blank line: nothing else tells it from the document's own)
@@ -326,8 +325,9 @@ def _new_paragraph(like: etree._Element, text: str, rpr: etree._Element | None) 
             for child in list(rmark):
                 if child.tag in (f"{W}ins", f"{W}del", f"{W}moveFrom", f"{W}moveTo", f"{W}rPrChange"):
                     rmark.remove(child)
-        if like.find(f"{W}pPr/{W}pStyle") is not None and like.find(f"{W}pPr/{W}numPr") is None and _styled_list(like):
-            num = etree.SubElement(ppr, f"{W}numPr")  # the style numbers its paragraphs: not this one
+        if like.find(f"{W}pPr/{W}pStyle") is not None and _styled_list(like):
+            num = etree.SubElement(ppr, f"{W}numPr")  # the style numbers its paragraphs: not this one (a list
+            # item's own numbering removed above, its style's would number the answer as the next item)
             etree.SubElement(num, f"{W}ilvl").set(f"{W}val", "0")
             etree.SubElement(num, f"{W}numId").set(f"{W}val", "0")
             _order_ppr(ppr)
