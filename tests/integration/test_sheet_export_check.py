@@ -10,6 +10,7 @@ the blank HECVAT 4.1.4, the Instructure HECVATs and CAIQ of ../shared/data) is w
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -148,3 +149,51 @@ def test_every_real_workbook_answered_is_written_and_passes(shared_data, tmp_pat
         exported += 1
         assert writes and format_of(source).check(source, out, writes, q) == [], source.name
     assert failed == [] and exported >= 3
+
+
+def _variant(source: Path, path: Path, part: str, change) -> Path:
+    """A copy of ``source`` with ``part``'s text changed by ``change``: the same workbook, written by
+    another hand."""
+    with zipfile.ZipFile(source) as a, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as b:
+        for info in a.infolist():
+            data = a.read(info)
+            if info.filename == part:
+                changed = change(data.decode("utf-8"))
+                assert changed != data.decode("utf-8"), part
+                data = changed.encode("utf-8")
+            b.writestr(info, data)
+    return path
+
+
+SPELLINGS = {  # the same workbook spelt another valid way, each once refused by the check (no false refusal now)
+    "a space before calcPr's '/>' (the recalculation asked keeps it)": (
+        "hecvat_blank",
+        "xl/workbook.xml",
+        lambda x: re.sub(r"<calcPr([^>]*?)/>", r"<calcPr\1 />", x, count=1),
+    ),
+    "a space before dimension's '/>', the dimension widened": (
+        "sample",
+        "xl/worksheets/sheet1.xml",
+        lambda x: re.sub(r"<dimension[^>]*>", '<dimension ref="A1:A1" />', x, count=1),
+    ),
+    "a sheet name with a character reference (&#39;)": (
+        "sample",
+        "xl/workbook.xml",
+        lambda x: re.sub(r'(<sheet [^>]*name=")([^"]*)"', r'\1Vendor&#39;s \2"', x, count=1),
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_a_workbook_spelt_another_way_is_not_refused(spelling, tmp_path, request):
+    where, part, change = SPELLINGS[spelling]
+    if where == "sample":
+        original = SAMPLE / "Sample_Security_Questionnaire.xlsx"
+    else:
+        original = request.getfixturevalue("shared_data") / "hecvat_blank" / "HECVAT414.xlsx"
+        if not original.is_file():
+            pytest.skip(f"{original} is absent")
+    source = _variant(original, tmp_path / "source.xlsx", part, change)
+    q, writes = _answered(source)
+    out = export(source, tmp_path / "out.xlsx", writes, q)
+    assert writes and format_of(source).check(source, out, writes, q) == []

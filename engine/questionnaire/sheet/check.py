@@ -18,6 +18,7 @@ is not repeated by its check. Each difference is one line; none: nothing else ch
 from __future__ import annotations
 
 import csv
+import html
 import io
 import posixpath
 import re
@@ -92,9 +93,8 @@ def _sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
 
 
 def _unescaped(text: str) -> str:
-    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"), ("&amp;", "&")):
-        text = text.replace(entity, char)
-    return text
+    """An attribute's text, its references (the five XML entities, ``&#39;``, ``&#x27;``) resolved."""
+    return html.unescape(text)
 
 
 def _allowed_change(name: str, old: str, new: str, dropped: list[str]) -> bool:
@@ -114,7 +114,7 @@ def _no_recalc(xml: str) -> str:
 
 def _sheet_changes(part: str, old: str, new: str, cells: set[str]) -> list[str]:
     def outside(xml: str) -> str:
-        return re.sub(rf'<{_P}dimension ref="[^"]*"/>', "<dimension/>", _SHEET_DATA.sub("<sheetData/>", xml, count=1))
+        return re.sub(rf"<{_P}dimension\b[^>]*>", "<dimension/>", _SHEET_DATA.sub("<sheetData/>", xml, count=1))
 
     out = [] if outside(old) == outside(new) else [f"{part}: changed outside its cells"]
     old_rows = {int(m[1]): m[0] for m in _ROW.finditer(old)}

@@ -618,7 +618,8 @@ def _full_calc_on_load(xml: str, source: Path) -> str:
         attrs = attrs[:-1] if closed else calc[1]
         if _attr(attrs, "fullCalcOnLoad") in ("1", "true"):
             return xml
-        new = f"<{p}calcPr{_set_attr(attrs.rstrip(), 'fullCalcOnLoad', '1')}{'/' if closed else ''}>"
+        kept = attrs.rstrip()  # the space before "/>" stays, as every other byte of the part
+        new = f"<{p}calcPr{_set_attr(kept, 'fullCalcOnLoad', '1')}{attrs[len(kept) :]}{'/' if closed else ''}>"
         return xml[: calc.start()] + new + xml[calc.end() :]
     following = [m.start() for tag in _AFTER_CALC_PR if (m := re.search(rf"<{p}{tag}\b", xml))]
     at = min(following) if following else xml.rindex(f"</{p}workbook>")
