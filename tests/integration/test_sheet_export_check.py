@@ -91,15 +91,22 @@ def test_a_workbook_copy_changed_outside_the_answers_is_refused_and_nothing_writ
     assert format_of(source).check(source, out, writes, q) == []
 
 
-def test_a_writer_that_edits_a_cell_not_written_is_refused(tmp_path, monkeypatch):
+@pytest.mark.parametrize("fault", ["a cell not written restyled", "a written row hidden"])
+def test_a_writer_that_changes_more_than_the_answers_is_refused(fault, tmp_path, monkeypatch):
     source = SAMPLE / "Sample_Security_Questionnaire.xlsx"
     q, writes = _answered(source)
     _, ref = _unwritten_cell(source, {w.cell for w in writes})
+    row = re.sub(r"[A-Z]", "", writes[0].cell)
+    if fault == "a cell not written restyled":
+        old, new, where = f'<c r="{ref}"', f'<c r="{ref}" s="0"', (ref, f"row {ref[1:]}, where nothing was written")
+    else:
+        old, new, where = f'<row r="{row}"', f'<row r="{row}" hidden="1"', (f"row {row}'s own attributes changed",)
     real_edit = sheet_writer._edit_sheet
 
-    def broken(xml, *args, **kwargs):  # a writer fault: one more cell than the answers edited
+    def broken(xml, *args, **kwargs):  # a writer fault: more than the answers edited
         edited, dropped = real_edit(xml, *args, **kwargs)
-        return edited.replace(f'<c r="{ref}"', f'<c r="{ref}" s="0"', 1), dropped
+        assert old in edited
+        return edited.replace(old, new, 1), dropped
 
     monkeypatch.setattr(sheet_writer, "_edit_sheet", broken)
     out = tmp_path / "out" / "answers.xlsx"
@@ -107,7 +114,7 @@ def test_a_writer_that_edits_a_cell_not_written_is_refused(tmp_path, monkeypatch
     out.write_bytes(BEFORE)
     with pytest.raises(ExportError) as exc:
         export(source, out, writes, q)
-    _assert_refused(exc, source, (ref, f"row {ref[1:]}, where nothing was written"), out)
+    _assert_refused(exc, source, where, out)
 
 
 def test_a_csv_copy_changed_outside_the_answers_is_refused_and_nothing_written(tmp_path, monkeypatch):

@@ -6,8 +6,8 @@ the original, differs only in the cells written.
   byte, but for the sheets written, ``calcChain.xml`` (an overwritten formula's entry removed; an
   emptied chain removed with its content type and relationship) and ``workbook.xml``'s one
   ``fullCalcOnLoad="1"``; in a sheet written, everything outside ``<sheetData>`` is the original's
-  (its ``<dimension ref>`` aside), and so is every row and cell not written (a row's ``spans``
-  hint aside).
+  (its ``<dimension ref>`` aside), and so is every row and cell not written, and a written row's
+  own attributes (its ``spans`` hint aside).
 - CSV: every field not written holds the original's value, or that value behind the leading quote
   that neutralises a formula (engine/questionnaire/csv_writer.py).
 
@@ -36,6 +36,8 @@ _ROW = re.compile(rf'<{_P}row\b[^>]*?\br="(\d+)"(?:[^>]*?/>|[^>]*>.*?</{_P}row>)
 _CELL = re.compile(rf'<{_P}c\b[^>]*?\br="([A-Za-z]+\d+)"(?:[^>]*?/>|[^>]*>.*?</{_P}c>)', re.S)
 _SHEET_DATA = re.compile(rf"<{_P}sheetData\b[^>]*?(?:/>|>.*</{_P}sheetData>)", re.S)
 _CALC_CHAIN = re.compile(r"calcChain", re.I)
+_A1 = re.compile(r"[A-Z]{1,3}[1-9]\d*")
+_ROW_TAG = re.compile(rf"<{_P}row\b[^>]*>")
 
 
 def check_workbook(
@@ -53,8 +55,8 @@ def check_workbook(
         cells: dict[str, set[str]] = {}
         parts = _sheet_parts(a)
         for w in writes:
-            if w.sheet in parts:
-                cells.setdefault(parts[w.sheet], set()).add(w.cell.strip().upper())
+            if w.sheet in parts and _A1.fullmatch(ref := w.cell.strip().upper()):  # a write not a cell: none written
+                cells.setdefault(parts[w.sheet], set()).add(ref)
         for name in names_b:
             old, new = a.read(name), b.read(name)
             if old == new or _CALC_CHAIN.search(name):
@@ -124,12 +126,20 @@ def _sheet_changes(part: str, old: str, new: str, cells: set[str]) -> list[str]:
         if old_rows.get(number) != new_rows.get(number):
             out.append(f"{part}: row {number}, where nothing was written, changed")
     for number in sorted(rows & old_rows.keys()):
+        if _row_tag(old_rows[number]) != _row_tag(new_rows.get(number, "")):
+            out.append(f"{part}: row {number}'s own attributes changed")
         before = {m[1]: m[0] for m in _CELL.finditer(old_rows[number])}
         after = {m[1]: m[0] for m in _CELL.finditer(new_rows.get(number, ""))}
         for ref in sorted((before.keys() | after.keys()) - cells):
             if before.get(ref) != after.get(ref):
                 out.append(f"{part}: {ref}, which was not written, changed")
     return out
+
+
+def _row_tag(row: str) -> str:
+    """A row's start tag, its ``spans`` hint (which the writer widens) aside, open or self-closing alike."""
+    tag = _ROW_TAG.match(row)
+    return re.sub(r'\s+spans="[^"]*"', "", tag[0]).rstrip("/>").rstrip() if tag else ""
 
 
 def check_csv(
