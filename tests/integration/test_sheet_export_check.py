@@ -22,7 +22,7 @@ from engine.core.types import FileProblem
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.export import export
 from engine.questionnaire.formats import format_of
-from engine.questionnaire.writes import ExportError
+from engine.questionnaire.writes import CellWrite, ExportError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "sample" / "questionnaire"
 pytestmark = pytest.mark.filterwarnings("ignore:.* extension is not supported:UserWarning")
@@ -204,3 +204,12 @@ def test_a_workbook_spelt_another_way_is_not_refused(spelling, tmp_path, request
     q, writes = _answered(source)
     out = export(source, tmp_path / "out.xlsx", writes, q)
     assert writes and format_of(source).check(source, out, writes, q) == []
+
+
+def test_an_answer_to_no_cell_is_left_out_and_the_others_written_and_checked(tmp_path):
+    source = SAMPLE / "Sample_Security_Questionnaire.xlsx"
+    q, writes = _answered(source)
+    unwritten: list = []
+    out = export(source, tmp_path / "out.xlsx", [*writes, CellWrite(writes[0].sheet, "ZZ", "x")], q, unwritten)
+    assert [u.place for u in unwritten] == [f"{writes[0].sheet}!ZZ"]  # listed, not a crash of the check
+    assert format_of(source).check(source, out, writes, q) == []
