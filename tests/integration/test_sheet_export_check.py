@@ -91,7 +91,9 @@ def test_a_workbook_copy_changed_outside_the_answers_is_refused_and_nothing_writ
     assert format_of(source).check(source, out, writes, q) == []
 
 
-@pytest.mark.parametrize("fault", ["a cell not written restyled", "a written row hidden"])
+@pytest.mark.parametrize(
+    "fault", ["a cell not written restyled", "a cell beside an answer restyled", "a written row hidden"]
+)
 def test_a_writer_that_changes_more_than_the_answers_is_refused(fault, tmp_path, monkeypatch):
     source = SAMPLE / "Sample_Security_Questionnaire.xlsx"
     q, writes = _answered(source)
@@ -99,6 +101,9 @@ def test_a_writer_that_changes_more_than_the_answers_is_refused(fault, tmp_path,
     row = re.sub(r"[A-Z]", "", writes[0].cell)
     if fault == "a cell not written restyled":
         old, new, where = f'<c r="{ref}"', f'<c r="{ref}" s="0"', (ref, f"row {ref[1:]}, where nothing was written")
+    elif fault == "a cell beside an answer restyled":  # in a row written: its cells compared one by one
+        assert f"A{row}" not in {w.cell for w in writes}
+        old, new, where = f'<c r="A{row}"', f'<c r="A{row}" s="0"', (f"A{row}, which was not written, changed",)
     else:
         old, new, where = f'<row r="{row}"', f'<row r="{row}" hidden="1"', (f"row {row}'s own attributes changed",)
     real_edit = sheet_writer._edit_sheet
