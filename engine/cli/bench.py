@@ -32,6 +32,7 @@ from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode
 from engine.drafting.ask import SUBDOC_WORDS, WINDOW
 from engine.drafting.generate.prompt import Evidence
 from engine.llama_build import CPU_SETS
+from engine.questionnaire.formats import SUFFIXES
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -187,16 +188,20 @@ def _intake(bench) -> None:
 def _export_all(bench) -> None:
     p = bench.add_parser(
         "export-all",
-        help="every question of every Word questionnaire and PDF form answered (No where offered) and exported, "
-        "strict (one refused answer refuses the file: the baseline) and tolerant (it is left out and listed), per file",
+        help="every question of every questionnaire of the folders (Word, PDF form, spreadsheet) answered (No where "
+        "offered) and exported, strict (one refused answer refuses the file: the baseline) and tolerant (it is left "
+        "out and listed), per file, with the no-other-change check's own seconds",
     )
     p.add_argument(
-        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires"),
-        help="folder of .docx/.docm/.pdf questionnaires, searched recursively (default ../shared/data/questionnaires)",
+        "--folder", nargs="+", default=[str(Path("..") / "shared" / "data" / "questionnaires")],
+        help="folders of questionnaires, searched recursively (default ../shared/data/questionnaires)",
     )  # fmt: skip
+    p.add_argument(
+        "--suffixes", nargs="+", default=list(SUFFIXES), help=f"only these formats (default: {' '.join(SUFFIXES)})"
+    )
     p.add_argument("--file", help="only the files whose name holds this")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_prints(lambda a: bench_export_all(Path(a.folder), a.file)))
+    p.set_defaults(func=_prints(lambda a: bench_export_all([Path(f) for f in a.folder], a.file, a.suffixes)))
 
 
 def _shred(bench) -> None:

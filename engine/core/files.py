@@ -5,7 +5,9 @@ through a link.
 :func:`write_atomic` writes through a new temporary file beside the target (``.NAME.XXXXXXXX.tmp``,
 created exclusively, the umask applying), fsyncs it, renames it over the target, then fsyncs the
 folder so the rename itself survives a power cut; on any error the temporary file is removed and
-the target left as it was. Every writer of a store file uses it: the knowledge base's manifest and
+the target left as it was. Given a ``check``, it reads the temporary file once written and synced, before
+it replaces the target: an exception it raises refuses the write the same way (the spreadsheet export's
+no-other-change check, engine/questionnaire/sheet/writer.py). Every writer of a store file uses it: the knowledge base's manifest and
 indexes (engine/index/), summaries and their vectors, the profile, the reviewer's settings, the
 workspace's questionnaire copies and the exported questionnaire (engine/questionnaire/sheet/writer.py). A
 target that is a symbolic link, a folder or anything but a regular file is refused
@@ -31,9 +33,10 @@ Writer = Callable[[BinaryIO], object]  # writes the content into the open binary
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # POSIX (Windows has neither)
 
 
-def write_atomic(target: Path, data: bytes | str | Writer) -> None:
+def write_atomic(target: Path, data: bytes | str | Writer, check: Callable[[Path], object] | None = None) -> None:
     """Write ``data`` (bytes, text as UTF-8, or a function writing into the open binary file) to
-    ``target`` atomically and durably (see the module docstring)."""
+    ``target`` atomically and durably; ``check``, given, is called with the written temporary file
+    before it replaces the target, and refuses the write by raising (see the module docstring)."""
     target = Path(target)
     refuse_not_regular(target)
     tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.tmp")
@@ -46,6 +49,8 @@ def write_atomic(target: Path, data: bytes | str | Writer) -> None:
                 f.write(data.encode("utf-8") if isinstance(data, str) else data)
             f.flush()
             os.fsync(f.fileno())
+        if check is not None:
+            check(tmp)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -6,8 +6,8 @@ the original, differs only in the cells written.
   byte, but for the sheets written, ``calcChain.xml`` (an overwritten formula's entry removed; an
   emptied chain removed with its content type and relationship) and ``workbook.xml``'s one
   ``fullCalcOnLoad="1"``; in a sheet written, everything outside ``<sheetData>`` is the original's
-  (its ``<dimension ref>`` aside), and so is every row and cell not written (a row's ``spans``
-  hint aside).
+  (its ``<dimension ref>`` aside), and so is every row and cell not written, and a written row's
+  own attributes (its ``spans`` hint aside).
 - CSV: every field not written holds the original's value, or that value behind the leading quote
   that neutralises a formula (engine/questionnaire/csv_writer.py).
 
@@ -18,6 +18,7 @@ is not repeated by its check. Each difference is one line; none: nothing else ch
 from __future__ import annotations
 
 import csv
+import html
 import io
 import posixpath
 import re
@@ -35,6 +36,8 @@ _ROW = re.compile(rf'<{_P}row\b[^>]*?\br="(\d+)"(?:[^>]*?/>|[^>]*>.*?</{_P}row>)
 _CELL = re.compile(rf'<{_P}c\b[^>]*?\br="([A-Za-z]+\d+)"(?:[^>]*?/>|[^>]*>.*?</{_P}c>)', re.S)
 _SHEET_DATA = re.compile(rf"<{_P}sheetData\b[^>]*?(?:/>|>.*</{_P}sheetData>)", re.S)
 _CALC_CHAIN = re.compile(r"calcChain", re.I)
+_A1 = re.compile(r"[A-Z]{1,3}[1-9]\d*")
+_ROW_TAG = re.compile(rf"<{_P}row\b[^>]*>")
 
 
 def check_workbook(
@@ -52,8 +55,8 @@ def check_workbook(
         cells: dict[str, set[str]] = {}
         parts = _sheet_parts(a)
         for w in writes:
-            if w.sheet in parts:
-                cells.setdefault(parts[w.sheet], set()).add(w.cell.strip().upper())
+            if w.sheet in parts and _A1.fullmatch(ref := w.cell.strip().upper()):  # a write not a cell: none written
+                cells.setdefault(parts[w.sheet], set()).add(ref)
         for name in names_b:
             old, new = a.read(name), b.read(name)
             if old == new or _CALC_CHAIN.search(name):
@@ -92,9 +95,8 @@ def _sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
 
 
 def _unescaped(text: str) -> str:
-    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"), ("&amp;", "&")):
-        text = text.replace(entity, char)
-    return text
+    """An attribute's text, its references (the five XML entities, ``&#39;``, ``&#x27;``) resolved."""
+    return html.unescape(text)
 
 
 def _allowed_change(name: str, old: str, new: str, dropped: list[str]) -> bool:
@@ -114,22 +116,50 @@ def _no_recalc(xml: str) -> str:
 
 def _sheet_changes(part: str, old: str, new: str, cells: set[str]) -> list[str]:
     def outside(xml: str) -> str:
-        return re.sub(rf'<{_P}dimension ref="[^"]*"/>', "<dimension/>", _SHEET_DATA.sub("<sheetData/>", xml, count=1))
+        return re.sub(rf"<{_P}dimension\b[^>]*>", "<dimension/>", _SHEET_DATA.sub("<sheetData/>", xml, count=1))
 
     out = [] if outside(old) == outside(new) else [f"{part}: changed outside its cells"]
     old_rows = {int(m[1]): m[0] for m in _ROW.finditer(old)}
     new_rows = {int(m[1]): m[0] for m in _ROW.finditer(new)}
-    rows = {int(re.sub(r"[A-Z]", "", c)) for c in cells}
-    for number in sorted((old_rows.keys() | new_rows.keys()) - rows):
+    by_row: dict[int, set[str]] = {}  # the cells written, by row
+    for ref in cells:
+        by_row.setdefault(int(ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")), set()).add(ref)
+    for number in sorted((old_rows.keys() | new_rows.keys()) - by_row.keys()):
         if old_rows.get(number) != new_rows.get(number):
             out.append(f"{part}: row {number}, where nothing was written, changed")
-    for number in sorted(rows & old_rows.keys()):
+    for number in sorted(by_row.keys() & old_rows.keys()):
+        old_row, new_row = old_rows[number], new_rows.get(number, "")
+        if _row_tag(old_row) != _row_tag(new_row):
+            out.append(f"{part}: row {number}'s own attributes changed")
+        if _but(old_row, by_row[number]) == _but(new_row, by_row[number]) is not None:
+            continue  # every byte but the written cells the same (quick: the cells are compared only when not)
         before = {m[1]: m[0] for m in _CELL.finditer(old_rows[number])}
         after = {m[1]: m[0] for m in _CELL.finditer(new_rows.get(number, ""))}
         for ref in sorted((before.keys() | after.keys()) - cells):
             if before.get(ref) != after.get(ref):
                 out.append(f"{part}: {ref}, which was not written, changed")
     return out
+
+
+def _but(row: str, refs: set[str]) -> str | None:
+    """A row's content without its start tag and the cells ``refs`` (None: a cell not found as a cell)."""
+    tag = _ROW_TAG.match(row)
+    body = row[tag.end() :] if tag else row
+    for ref in refs:
+        at = body.find(f'r="{ref}"')
+        if at < 0:
+            continue  # a new cell
+        cell = _CELL.match(body, body.rfind("<", 0, at))
+        if cell is None or cell[1] != ref:
+            return None
+        body = body[: cell.start()] + body[cell.end() :]
+    return body
+
+
+def _row_tag(row: str) -> str:
+    """A row's start tag, its ``spans`` hint (which the writer widens) aside, open or self-closing alike."""
+    tag = _ROW_TAG.match(row)
+    return re.sub(r'\s+spans="[^"]*"', "", tag[0]).rstrip("/>").rstrip() if tag else ""
 
 
 def check_csv(

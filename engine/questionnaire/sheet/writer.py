@@ -34,7 +34,11 @@ system: 1899-12-30, or 1904-01-01 when ``workbook.xml`` says ``<workbookPr date1
 workbooks; counted from 1899 their dates showed 1,462 days late).
 
 CSV: see :func:`export_csv`. Every write is atomic: a temporary file in the target's folder,
-fsync, then ``os.replace``; the source is never modified.
+fsync, then ``os.replace``; the source is never modified. Before that temporary file replaces the
+target, the format's no-other-change check (check.py: :func:`check_workbook`, :func:`check_csv`)
+reads it against the source: a copy that differs anywhere but in the cells written is refused
+(:class:`ExportError`, its first differences named) and nothing is written, as the Word and PDF
+writers refuse theirs.
 
 One answer never refuses the others: given an ``unwritten`` list, a write its cell cannot take (no
 such sheet, not a cell reference, longer than a cell holds, the hidden part of a merged range, a
@@ -50,7 +54,7 @@ import re
 import zipfile
 from datetime import date, datetime
 from pathlib import Path
-from typing import BinaryIO, Sequence
+from typing import BinaryIO, Callable, Sequence
 from xml.etree.ElementTree import Element
 
 from defusedxml import DefusedXmlException
@@ -64,6 +68,7 @@ from engine.core.ooxml import PackageError, copy_package, is_ole
 from engine.core.xml_text import xml_safe
 from engine.questionnaire.csv_writer import FORMULA_TRIGGERS, csv_field
 from engine.questionnaire.places import Unwritten
+from engine.questionnaire.sheet.check import check_csv, check_workbook
 from engine.questionnaire.sheet.date_format import from_number_format
 from engine.questionnaire.writes import CellWrite, ExportError, check_paths
 
@@ -73,6 +78,7 @@ _ESCAPED_CHAR = re.compile(r"_(x[0-9A-Fa-f]{4}_)")  # Excel reads "_x0041_" as "
 _REF = re.compile(r"([A-Za-z]{1,3})([1-9][0-9]{0,6})")
 _ATTRS = r"""((?:[^>"']|"[^"]*"|'[^']*')*)"""  # the attributes of a tag, quoted '>' included
 RESAVE = "open the workbook in Excel, save it again and retry"
+CHANGED = "nothing was written; open the questionnaire in Excel, save it again and retry, else report it (it is kept as it is)"
 
 
 class _DateText(str):
@@ -179,8 +185,29 @@ def export_xlsx(
             xml = _read_text(zin, workbook, source)
             if (recalc := _full_calc_on_load(xml, source)) != xml:
                 edited[workbook] = recalc.encode("utf-8")
-        write_atomic(target, lambda f: _copy_package(zin, f, edited))
+        write_atomic(target, lambda f: _copy_package(zin, f, edited), _only_answers(check_workbook, source, writes))
     return target
+
+
+def _only_answers(
+    check: Callable[[Path, Path, Sequence[CellWrite]], list[str]], source: Path, writes: Sequence[CellWrite]
+) -> Callable[[Path], None]:
+    """The no-other-change check (``check``: check.py's) of the copy about to be written: one that
+    differs from ``source`` anywhere but in the cells ``writes`` fill is refused, its first
+    differences named, and nothing is written."""
+
+    def refuse_other_changes(written: Path) -> None:
+        try:
+            found = [line.removeprefix(f"{written.name}: ") for line in check(source, written, writes)]
+        except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, OSError) as exc:
+            found = [f"the copy cannot be read back ({exc})"]
+        if found:
+            more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+            raise ExportError(
+                source, f"the export would change more than the answers: {'; '.join(found[:3])}{more}", CHANGED
+            )
+
+    return refuse_other_changes
 
 
 def _open_package(source: Path) -> zipfile.ZipFile:
@@ -591,7 +618,8 @@ def _full_calc_on_load(xml: str, source: Path) -> str:
         attrs = attrs[:-1] if closed else calc[1]
         if _attr(attrs, "fullCalcOnLoad") in ("1", "true"):
             return xml
-        new = f"<{p}calcPr{_set_attr(attrs.rstrip(), 'fullCalcOnLoad', '1')}{'/' if closed else ''}>"
+        kept = attrs.rstrip()  # the space before "/>" stays, as every other byte of the part
+        new = f"<{p}calcPr{_set_attr(kept, 'fullCalcOnLoad', '1')}{attrs[len(kept) :]}{'/' if closed else ''}>"
         return xml[: calc.start()] + new + xml[calc.end() :]
     following = [m.start() for tag in _AFTER_CALC_PR if (m := re.search(rf"<{p}{tag}\b", xml))]
     at = min(following) if following else xml.rindex(f"</{p}workbook>")
@@ -679,7 +707,7 @@ def export_csv(
             f"an answer has {bad!r}, which the file's encoding {codec} cannot hold",
             "replace that character, or save the questionnaire as UTF-8 CSV first",
         ) from None
-    write_atomic(target, lambda f: f.write(data))
+    write_atomic(target, data, _only_answers(check_csv, source, writes))
     return target
 
 
