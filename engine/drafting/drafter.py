@@ -32,7 +32,7 @@ import time
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from engine.core.location import PROMPT, Location
 from engine.core.scopes import ScopeFilter, passage_suffix, products_of, third_parties_of
@@ -47,7 +47,7 @@ from engine.drafting.cross_product import (
     passages_allowed,
     shared_explanation,
 )
-from engine.drafting.explanation import Explanation, best_sentence, pre_test, shown
+from engine.drafting.explanation import Explanation, best_sentence, shown, worth_asking
 from engine.drafting.explanation_rules import about_the_sources, asks_provider, contradicts, names_any
 from engine.drafting.generate import (
     DropdownTooLong,
@@ -667,7 +667,7 @@ class Drafter:
         Returns the text, its citations, its backing and why there is no text (None: a text)."""
         q, retrieved = a.q, a.retrieved
         own = self.for_the_company(q.text, retrieved)
-        test = pre_test(
+        no_text = worth_asking(
             vector,
             list(own.hits),
             self.kb.encoder,
@@ -678,9 +678,9 @@ class Drafter:
             product=self.product,
             past=a.references,
         )
-        if test.why is not None:
-            return "", (), None, test.why
-        text, doc_citations, backing = self._explained(q, a.asked, choice, retrieved, test.sentences)
+        if no_text is not None:
+            return "", (), None, no_text
+        text, doc_citations, backing = self._explained(q, a.asked, choice, retrieved)
         return text, doc_citations, backing, None if text else "the model's explanation did not speak to the question"
 
     def _stated(self, a: Asking) -> Draft | None:
@@ -777,12 +777,7 @@ class Drafter:
         )
 
     def _explained(
-        self,
-        q: Question,
-        asked: QuestionVectors,
-        choice: str,
-        retrieved: Retrieved,
-        sentences: Sequence[tuple[Hit, str]] = (),
+        self, q: Question, asked: QuestionVectors, choice: str, retrieved: Retrieved
     ) -> tuple[str, tuple[Citation, ...], float | None]:
         """The model's explanation of a choice already taken (another product's past answer),
         from the passages of the documents in the scope, the choice fixed in the answer grammar:
@@ -791,17 +786,13 @@ class Drafter:
         aside as a glitch, no quote of it speaks to the question (``SUPPORT_MIN``), or it only
         repeats the choice: the choice then stands alone, as it did without the model. Whether the
         text answers the question, agrees with the choice and speaks for this product is judged
-        with every other text (:meth:`_judged`). ``sentences``: the pre-test's (explanation.pre_test),
-        shown instead of the compacted passages (:func:`sentence_passages`)."""
+        with every other text (:meth:`_judged`)."""
         retrieved = self.for_the_company(q.text, retrieved)
         hits = list(retrieved.hits)
         if not choice or not hits:
             return "", (), None
-        shown = (
-            sentence_passages(sentences, self.third_party) if sentences else self.passages(q.text, hits, (), retrieved)
-        )
         try:
-            answer = self.generator.generate(q.text, shown, (choice,))
+            answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), (choice,))
         except ModelCrashed:
             raise
         except GeneratorError:  # the choice is drafted already: a failed explanation only leaves it alone
@@ -1032,24 +1023,6 @@ def _led_by(choice: str | None, text: str, question: str) -> str:
     if said and choice_key(choice) in ("yes", "no") and asks_for_text(question):
         return said
     return " — ".join(x for x in (choice, said) if x)
-
-
-def sentence_passages(sentences: Sequence[tuple[Hit, str]], third_party: Callable[[str], str | None]) -> list[Passage]:
-    """The pre-test's sentences (explanation.pre_test: (hit, the sentence as it stands in its
-    chunk)) as the model's passages: one a chunk, labelled as a retrieved passage is, in the order
-    the chunks were retrieved, its sentences in the chunk's order, apart (" … ", as compaction
-    leaves them)."""
-    by_chunk: dict[int, tuple[Hit, list[str]]] = {}
-    for hit, sentence in sentences:
-        by_chunk.setdefault(id(hit.chunk), (hit, []))[1].append(sentence)
-    ordered = sorted(by_chunk.values(), key=lambda item: -item[0].score)
-    return [
-        Passage(
-            source_label(rank, hit.chunk) + passage_suffix(third_party(hit.chunk.doc)),
-            " … ".join(s.strip() for s in sorted(said, key=lambda s: hit.chunk.text.find(s))),
-        )
-        for rank, (hit, said) in enumerate(ordered, 1)
-    ]
 
 
 def _only_providers(providers: set[str]) -> str | None:

@@ -72,9 +72,6 @@ STATEMENT_WORDS = 5  # fewer words: a heading, a table cell or a label, not a st
 # Measured (module docstring): under 0.45 most chosen sentences were off the question (a table of
 # contents, an ESG report's line under the PHI question); at 0.45 125 of the 150 are kept.
 EXPLANATION_MIN = 0.45
-# the sentences the model is shown to explain a choice (``pre_test``), the best by the relevance test:
-# measured on the Canvas Credentials Full's explanation calls (docs/benchmarks.md, #59)
-ASKED_SENTENCES = 5
 # a control's id ("IAM-10.1 Is an access process…?", "STA-07 Develop and maintain…") marks a
 # catalogue's requirement or a questionnaire's question, not what the vendor does
 _CONTROL_ID = re.compile(r"\b[A-Z&]{2,5}-\d{1,2}(?:\.\d+)?\b")
@@ -168,16 +165,6 @@ def best_sentence(
     return Explanation(shown_text, quote.strip(), hit, judged[i].question, judged[i])
 
 
-@dataclass(frozen=True)
-class PreTest:
-    """What the pre-test found before the model is asked to explain a choice: why not to ask it
-    (``why``, None: ask it), and the sentences it is then shown (``sentences``: (hit, the sentence
-    as it stands in the chunk), at most ``ASKED_SENTENCES``, best first)."""
-
-    why: str | None
-    sentences: tuple[tuple[Hit, str], ...] = ()
-
-
 def worth_asking(
     question: np.ndarray,
     hits: Sequence[Hit],
@@ -190,37 +177,14 @@ def worth_asking(
     product: str | None = None,
     past: np.ndarray | None = None,
 ) -> str | None:
-    """Why the model is not asked to explain ``choice`` from ``hits`` (:func:`pre_test`'s ``why``); None: ask it."""
-    return pre_test(
-        question, hits, encoder, third_party, other_products, choice=choice, asked=asked, product=product, past=past
-    ).why
-
-
-def pre_test(
-    question: np.ndarray,
-    hits: Sequence[Hit],
-    encoder: DenseEncoder,
-    third_party: Callable[[str], str | None],
-    other_products: Iterable[str] = (),
-    *,
-    choice: str | None = None,
-    asked: str | None = None,
-    product: str | None = None,
-    past: np.ndarray | None = None,
-) -> PreTest:
     """Whether the model, asked to explain ``choice`` from ``hits``, could write a text that passes
     (issue #59, item 6): the relevance test run on the passages' sentences first (the candidates of
-    :func:`best_sentence`). ``why`` None when it could: a sentence speaks to the question as a quote must
+    :func:`best_sentence`). None when it could: a sentence speaks to the question as a quote must
     (``SUPPORT_MIN``) and, when the near-identical past answers give a yardstick (``past``), one of
     those says what they say at ``MODEL_HOPE`` or more (the model writes from these sentences; a
     text of it that passes is as close to the past answers as its closest sentence, within
     ``REFERENCE_MIN − MODEL_HOPE``), and ``choice`` is not a No (``NO_UNEXPLAINED``: its texts do
     not pass). Else why not, as results.jsonl says it (``Draft.no_text``).
-
-    The sentences that speak to the question (``SUPPORT_MIN``), the best ``ASKED_SENTENCES`` by the
-    relevance test's score, are what the model is then shown instead of the compacted passages
-    (``sentences``; docs/benchmarks.md, #59): they already stand alone, name no other product and do
-    not contradict the choice, and a shorter prompt is a faster call.
 
     A bar on the sentences' cosine with the question alone was measured and not taken: on the
     Canvas Credentials Full (docs/benchmarks.md) the 15 calls that ended in a kept text had a best
@@ -228,24 +192,23 @@ def pre_test(
     have saved 19 calls and lost 3 of the 15 texts."""
     candidates = _candidates(hits, third_party, (tuple(other_products), product), None, choice, asked)
     if not candidates:
-        return PreTest(f"{DOCUMENTS_SILENT} in scope stands alone on this question")
+        return f"{DOCUMENTS_SILENT} in scope stands alone on this question"
     vectors = np.asarray(encoder.encode_passages([text for _, _, text in candidates]), dtype=np.float32)
-    judged = relevance_of(vectors, question, past)
-    speaking = sorted((i for i, r in enumerate(judged) if r.question >= SUPPORT_MIN), key=lambda i: -judged[i].score)
-    if not speaking:  # its quotes could not be supported (the cosine a quote needs)
-        return PreTest(
+    judged = [r for r in relevance_of(vectors, question, past) if r.question >= SUPPORT_MIN]
+    if not judged:  # its quotes could not be supported (the cosine a quote needs)
+        return (
             f"{DOCUMENTS_SILENT} in scope speaks to the question (cosine under {SUPPORT_MIN:.2f}): "
             "a text written from them would not pass"
         )
-    best = max((judged[i].reference for i in speaking if judged[i].reference is not None), default=None)
+    best = max((r.reference for r in judged if r.reference is not None), default=None)
     if best is not None and best < MODEL_HOPE:
-        return PreTest(
+        return (
             f"{DOCUMENTS_SILENT} says what the past answers say (best cosine {best:.2f}, under "
             f"{MODEL_HOPE:.2f}): a text written from them would not pass"
         )
     if choice_key(choice) == "no":
-        return PreTest(NO_UNEXPLAINED)
-    return PreTest(None, tuple(candidates[i][:2] for i in speaking[:ASKED_SENTENCES]))
+        return NO_UNEXPLAINED
+    return None
 
 
 def _candidates(
@@ -279,16 +242,13 @@ def _candidates(
 
 
 __all__ = [
-    "ASKED_SENTENCES",
     "EXPLANATION_MIN",
     "Explanation",
     "NO_UNEXPLAINED",
-    "PreTest",
     "STATEMENT_WORDS",
     "best_sentence",
     "is_statement",
     "sentences_of",
-    "pre_test",
     "shown",
     "worth_asking",
 ]

@@ -74,31 +74,3 @@ def test_another_products_no_is_not_explained_by_the_model_but_the_documents_sti
     why = worth_asking(vector, hits, encoder, lambda doc: None, choice="No", asked=asked)
     assert why == NO_UNEXPLAINED and not why.startswith(DOCUMENTS_SILENT)
     assert worth_asking(vector, hits, encoder, lambda doc: None, choice="Yes", asked=asked) is None
-
-
-def test_the_model_is_shown_the_pre_tests_sentences_not_the_whole_passages(shared_data, encoder):
-    """A call worth making shows the model only the sentences the pre-test found speaking to the
-    question (``SUPPORT_MIN``), the best ``ASKED_SENTENCES``: each a statement that stands alone, as
-    it stands in its page (its quote anchors there), one passage a page in the prompt's sentences
-    form — a shorter prompt than the pages', which is what each call pays (#59, item 6)."""
-    from engine.drafting.drafter import sentence_passages
-    from engine.drafting.explanation import ASKED_SENTENCES, pre_test
-    from engine.drafting.generate.prompt import AnswerPrompt, Evidence, Passage
-
-    asked = "Do you encrypt customer data at rest?"
-    hits = _page_hits(shared_data, "encrypt")
-    test = pre_test(encoder.encode_query(asked), hits, encoder, lambda doc: None, asked=asked)
-    assert test.why is None and 0 < len(test.sentences) <= ASKED_SENTENCES
-    assert all(s in hit.chunk.text for hit, s in test.sentences)
-    scores = encoder.encode_passages([" ".join(s.split()) for _, s in test.sentences]) @ encoder.encode_query(asked)
-    assert min(scores) >= 0.30
-    shown = sentence_passages(test.sentences, lambda doc: None)
-    assert sum(p.text.count(" … ") + 1 for p in shown) == len(test.sentences)
-    prompt = AnswerPrompt.build(asked, shown, ("Yes",), Evidence.SENTENCES)
-    assert len(prompt.sentences) == len(test.sentences)
-    whole = AnswerPrompt.build(asked, [Passage(f"[{i}]", h.chunk.text) for i, h in enumerate(hits, 1)], ("Yes",))
-    assert len(prompt.messages[-1]["content"]) < len(whole.messages[-1]["content"]) / 3
-    # a row not worth a call shows nothing
-    assert (
-        pre_test(encoder.encode_query(asked), hits, encoder, lambda doc: None, choice="No", asked=asked).sentences == ()
-    )
