@@ -1097,18 +1097,19 @@ def provider_named(draft: Draft) -> Draft:
     others = tuple(c for c in draft.citations if c.third_party not in culprits)
     if draft.text_source in (TextSource.OWN_PAST.value, TextSource.SHARED_PAST.value):
         return replace(draft, citations=others)
-    if draft.reused:  # another product's choice: its text was a documents' sentence, gone with its quote
-        # without a dropdown the choice led the text: it stays (the choice's citation holds it)
-        kept = draft.citations[0].quote if draft.choice is None and draft.from_product else ""
-        return replace(draft, answer=kept, citations=others)
-    if draft.choice:  # the model's choice keeps the quotes it rests on
-        return replace(draft, answer="")
     who = " and ".join(sorted(culprits))
     why = (
         f"it restates {who}'s documents as the company's own practice"
         if unnamed
         else f"it answers with {who}'s practice a question about the company's own"
     )
+    # a row left with its choice says why it has no text (results.jsonl ``no_text``, issue #59 item 6)
+    if draft.reused:  # another product's choice: its text was a documents' sentence, gone with its quote
+        # without a dropdown the choice led the text: it stays (the choice's citation holds it)
+        kept = draft.citations[0].quote if draft.choice is None and draft.from_product else ""
+        return replace(draft, answer=kept, citations=others, no_text=f"the text was set aside: {why}")
+    if draft.choice:  # the model's choice keeps the quotes it rests on
+        return replace(draft, answer="", no_text=f"the text was set aside: {why}")
     return replace(
         draft,
         answer="",

@@ -222,6 +222,35 @@ def test_a_third_partys_practice_is_never_shown_as_the_companys_own():
     assert (provider_named(led).answer, provider_named(led).citations) == ("Yes", (theirs,))
 
 
+def test_another_products_choice_whose_text_is_set_aside_for_a_provider_says_why():
+    """PPPR-08 of the Canvas Credentials Full ("Is your company subject to institution's geographic
+    region's laws and regulations?": "region" asks of the provider, so AWS's pages were shown): the
+    model explained Parchment's Yes from AWS's SOC 3 without naming AWS, the text went, and the row
+    ended with its choice and no ``no_text`` (issue #59, item 6). The reason is now the row's."""
+    from engine.drafting.drafter import provider_named
+
+    said = "AWS maintains a compliance program that addresses the laws and regulations of the regions it operates in."
+    quote = "Amazon maintains a compliance program that addresses the laws of the regions it operates in"
+    aws = _citation(SourceKind.PDF, quote, third_party="Amazon Web Services")
+    theirs = _citation(SourceKind.LIBRARY, "Yes", product="Parchment")
+    row = replace(
+        AGREEING,
+        question="Is your company subject to institution's geographic region's laws and regulations?",
+        answer=said.replace("AWS", "The company"),
+        citations=(theirs, aws),
+    )
+    dropped = provider_named(row)
+    assert (dropped.choice, dropped.answer, dropped.citations) == ("Yes", "", (theirs,))
+    assert (
+        dropped.no_text
+        == "the text was set aside: it restates Amazon Web Services's documents as the company's own practice"
+    )
+    assert dropped.to_json()["no_text"] == dropped.no_text
+    # the model's own choice keeps its quote and says why it has no text, too
+    chosen = provider_named(replace(row, reused=False, from_product=None))
+    assert chosen.answer == "" and chosen.no_text.startswith("the text was set aside: it restates")
+
+
 def test_a_providers_sentence_answers_only_a_question_about_the_provider():
     """AWS's SOC 3 sentence, copied word for word by the model under HECVAT THRD-03 (the
     company's contracts with its third parties): it names Amazon, but answers with Amazon's
