@@ -15,7 +15,12 @@ of an explanation text (a past answer, the model's wording):
   employees") is refused too: which policy is in the sentence before, and a reader of the answer
   does not have it. An instruction is refused as well: a control catalogue's requirement (AWS's
   CAIQ: "Create data flow documentation …") or a form's ("Indicate whether …") says what someone
-  should do, not what the company does.
+  should do, not what the company does. Since #59 item 6 also a connective set off by commas a
+  few words in ("Secure coding and security testing are, therefore, integral …"; not after "and,":
+  "… impenetrable and, accordingly, prepares plans …"), a list's item whose subject a gerund glosses
+  with no verb after it ("Browser tests (testing how code works in the browser) on all the different
+  environments …"), and a generic subject judged ("Disasters are in many ways, inevitable, …", "High
+  Availability is about …"; :func:`is_definition`).
 * :func:`contradicts`: the text says the opposite of the choice about the question's subject.
 * :func:`asks_provider` / :func:`provider_says`: a third party's sentence (AWS's, Google's)
   answers only a question about what the provider does (hosting, data centres, physical security,
@@ -36,6 +41,11 @@ questionnaires): 1 of 89 "No" and 4 of 753 "Yes" comments flagged (one of those 
 "cryptographic implementations are not FIPS validated" under Yes, does contradict its choice);
 the same comments under the opposite choice: 120 of 753 and 15 of 89 flagged. :func:`asks_provider`
 holds for 58 of the 566 distinct questions of those questionnaires.
+
+The #59 item 6 clauses, on the same 6,696 sentences rebuilt at 138e9a1 (the rule then kept 4,830):
+they refuse 9 more, all read as needing the sentence before, a fragment or a general truth (none
+wrongly; a first draft's broader clauses refused 41, 9 of them wrongly by my reading — "While some processes
+are common …", "Personally Identifiable Information (PII) comes from …" — and were narrowed).
 """
 
 from __future__ import annotations
@@ -115,6 +125,11 @@ _DEFINITION = re.compile(
     r"|^(?:A|An)\s+(?:[\w-]+\s+){1,4}(?:is|are)\s+(?:a|an|any|one|only|defined|considered|useful|important|"
     r"essential|critical|necessary|the (?:process|practice|set|act))\b"
     r"|^Examples? (?:of|include)\b"
+    # a generic subject judged, not a practice: "Disasters are in many ways, inevitable, …", "High
+    # Availability is about ensuring …" (#59 item 6)
+    r"|^(?!(?:Our|We|Its|Their|While|Although|Though|If|When|Whenever|Because|Since|As|Where|Unless|Once)\b)[A-Z][\w-]*(?:\s+[\w-]+){0,2}\s+(?:is|are)\s+(?:(?:in many ways|often|always|"
+    r"usually|generally|simply|ultimately)\W+){0,2}(?:about|inevitable|unavoidable|important|essential|critical|vital|"
+    r"crucial|necessary|common)\b"
 )
 # what makes a line a statement: an auxiliary or a modal, a subject pronoun, a past participle, a
 # verb of the documents' usual kind ("supports", "encrypt"); a heading or a label has none
@@ -145,6 +160,19 @@ _DETERMINER = r"(?:the|a|an|to|on|with|that|all|our|its|their|each|every|any|no|
 _VERB_BY_PLACE = re.compile(
     rf"\b[a-z]{{3,}}(?<!ss)(?<!us)(?<!is)s\s+{_DETERMINER}\b|\b[a-z]{{3,}}s\s+[a-z]{{3,}}(?<!s)\s+{_DETERMINER}\b"
 )
+# a connective set off by commas in the sentence's first words argues from the sentence before as an
+# opening one does: "Secure coding and security testing are, therefore, integral components …",
+# "High Availability, however, is about …" (#59 item 6)
+_MID_CONNECTIVE = re.compile(
+    r"^(?:[^\s,;:]+\s+){0,7}(?!(?:and|but|or|nor)\b)[^\s,;:]+,\s+(?:therefore|however|thus|hence|consequently|moreover|furthermore|"
+    r"accordingly|nevertheless|nonetheless|in turn|as a result|in fact|indeed|instead|likewise|similarly|then|too|"
+    r"also|in addition|of course|though|in this case|as such)\s*,",
+    re.I,
+)
+# a subject glossed in brackets by a gerund opens a list's item, not a sentence ("Browser tests (testing how
+# code works in the browser) on all the different environments …", "Unit tests (testing code with code)"):
+# a fragment unless a verb follows the gloss (#59 item 6)
+_GLOSSED = re.compile(r"^(?:[^\s(]+\s+){0,2}[^\s(]+\s*\([a-z]+ing\b[^()]*\)(.*)$")
 # a sentence cut before its end: "… to manage and conduct the testing including."
 _DANGLING = re.compile(r"\b(?:including|and|or|of|to|the|a|an|with|for|by|such as)\W*$", re.I)
 
@@ -158,6 +186,12 @@ _LONG_WORD = re.compile(r"\b[^\W\d_]{4,}\b")
 def _is_title(text: str) -> bool:
     words = _LONG_WORD.findall(text)
     return text[-1:] not in ".!?" and len(words) >= 3 and all(w[0].isupper() for w in words)
+
+
+def _has_verb(text: str) -> bool:
+    """``text`` holds a verb of the lists (:data:`_AUXILIARY`, :data:`_LEXICAL_VERB`), not one guessed
+    by its place ("… environments and across …" is no verb)."""
+    return bool(_AUXILIARY.search(text) or _LEXICAL_VERB.search(text))
 
 
 def states_something(text: str) -> bool:
@@ -199,6 +233,9 @@ def standing_alone(text: str) -> str | None:
         return None  # a list's lead-in, or a fragment cut from a sentence
     if _CONNECTIVE.match(cut) or _POINTS_BACK.match(cut) or (_ANAPHORIC.match(cut) and not _IT_FORWARD.match(cut)):
         return None
+    glossed = _GLOSSED.match(cut)
+    if _MID_CONNECTIVE.match(cut) or (glossed and not _has_verb(glossed.group(1))):
+        return None  # a connective a few words in, or a fragment whose only verb is a glossed noun
     if _INSTRUCTION.match(cut):
         return None  # a requirement or a form's instruction states nothing the company does
     if is_heading(cut) or not states_something(cut) or is_definition(cut) or _THIS_DOCUMENT.search(cut):

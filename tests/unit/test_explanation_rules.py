@@ -67,6 +67,42 @@ NEVER_AN_EXPLANATION = [
     "Examples of Internal data are email correspondence, materials marked “Instructure Internal,” and other "
     "Instructure information not published.",
 ]
+# #59 item 6: the best sentences of the Canvas Credentials Full's explanation rows (the f59speed run's
+# pre-tests) that passed ``standing_alone`` and read badly as the explanation; then the sentences of
+# the 40 PDFs the new clauses refuse (all nine are of this kind): a connective a few words in, a
+# subject glossed by a gerund with no verb after it, a generic subject judged
+REFUSED_SINCE_59 = [
+    # Instructure Security Overview (APPL-12), Business Continuity & Disaster Recovery (DCTR-09, DRPL-06)
+    "Secure coding and security testing are, therefore, integral components of Instructure’s engineering and "
+    "development methodology.",
+    "High Availability, however, is about ensuring ongoing continuity of operations in a disaster recovery scenario, "
+    "especially through the design of architectural redundancies such as automated failover of components.",
+    "Disasters are in many ways, inevitable, and we recognize, despite architecting our products for high "
+    "availability and failover, that it would be unwise to assume our business was immune to disaster.",
+    # Instructure's QA page (APPL-14) and its list's other items
+    "Browser tests (testing how code works in the browser) on all the different environments and across different "
+    "databases.",
+    "Unit tests (testing code with code)",
+    "Integration tests (testing code with integrations with other code)",
+]
+# what the new clauses must keep: the same shapes read alone (the 40 PDFs' sentences the first draft of
+# the clauses refused; a connective after "and", a subordinate clause's "are common", a gloss that is no gerund)
+KEPT_SINCE_59 = [
+    "Instructure realizes that no organization is impenetrable and, accordingly, prepares plans to help most "
+    "effectively facilitate a security incident.",
+    "While some processes are common across all development teams, individual teams are responsible for "
+    "determining and implementing the best processes for their individual previews.",
+    "Personally Identifiable Information (PII) comes from customer data within Canvas LMS.",
+    "AppFabric aggregates and normalizes SaaS data (e.g., user event logs, user access) across SaaS applications "
+    "without the need to write custom data integrations.",
+    # the rows' sentences that do read as the explanation (QUAL-04, VULN-01, PPPR-15)
+    "Instructure’s security team conducts regular vulnerability scans of both our non-public assets and our "
+    "production environments, using a number of internal and external tools, custom scripts, and monitoring "
+    "agents to watch for open-source libraries and dependency vulnerabilities.",
+    "Audit policies and procedures are reviewed on a regular basis and updated as needed by the security team.",
+    "The code review includes security auditing based on the Open Web Application Security Project (OWASP) secure "
+    "coding and code review documents and other community sources on best security practices.",
+]
 STANDING_ALONE = [
     "It is the customer's responsibility to replicate content across regions if business needs require that.",
     "There are no subcontractors authorized by AWS to access any customer-owned content that you upload onto AWS.",
@@ -102,6 +138,16 @@ def test_a_heading_a_fragment_a_definition_or_a_mid_argument_opening_is_never_an
 
 @pytest.mark.parametrize("sentence", STANDING_ALONE)
 def test_a_sentence_that_reads_alone_is_kept_as_it_is(sentence):
+    assert standing_alone(sentence) == sentence
+
+
+@pytest.mark.parametrize("sentence", REFUSED_SINCE_59)
+def test_a_mid_sentence_connective_a_glossed_fragment_or_a_generic_truth_is_refused(sentence):
+    assert standing_alone(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", KEPT_SINCE_59)
+def test_the_same_shapes_reading_alone_are_kept(sentence):
     assert standing_alone(sentence) == sentence
 
 
