@@ -44,7 +44,7 @@ holds for 58 of the 566 distinct questions of those questionnaires.
 
 The #59 item 6 clauses, on the same 6,696 sentences rebuilt at 138e9a1 (the rule then kept 4,830):
 they refuse 9 more, all read as needing the sentence before, a fragment or a general truth (none
-wrongly; a first draft's broader clauses refused 41, 9 of them wrongly by my reading — "While some processes
+wrongly; a first draft's broader clauses refused 41, 9 of them wrongly (read one by one) — "While some processes
 are common …", "Personally Identifiable Information (PII) comes from …" — and were narrowed).
 """
 
