@@ -698,16 +698,8 @@ def export_csv(
             cols = by_row.get(number, {})
             width = max(cols, default=1)
             text += delimiter.join(cols.get(c, "") for c in range(1, width + 1)) + newline
-    try:
-        data = bom + text.encode(codec)
-    except UnicodeEncodeError as exc:
-        bad = exc.object[exc.start : exc.end]
-        raise ExportError(
-            source,
-            f"an answer has {bad!r}, which the file's encoding {codec} cannot hold",
-            "replace that character, or save the questionnaire as UTF-8 CSV first",
-        ) from None
-    write_atomic(target, data, _only_answers(check_csv, source, writes))
+    _encodable(text, codec, source)
+    write_atomic(target, bom + text.encode(codec), _only_answers(check_csv, source, writes))
     return target
 
 
