@@ -130,24 +130,34 @@ class Translations:
             cached = self._cache.get(key)
         if cached is not None:
             return Translation(cached, target)
+        told = f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""
+        out, seconds = self._asked(text, source, target, told)
+        if out is not None and not _in(out, target, text):
+            copied, out = _copied(out, text, kept), None
+            if copied:  # the text (or some) copied back: asked once more, told the words it copied (ITAC-03)
+                hint = _COPIED.format(source=source.label, words=", ".join(copied))
+                out, more = self._asked(text, source, target, told + hint)
+                seconds += more
+                if out is not None and not _in(out, target, text):
+                    out = None
+        if out is None:
+            return None
+        with self._lock:
+            self._cache[key] = out
+            self._save()
+        return Translation(out, target, seconds)
+
+    def _asked(self, text: str, source: Language, target: Language, told: str) -> tuple[str | None, float]:
+        """The model's translation of ``text`` (None: none in its reply) and the seconds it took;
+        ``told``: what the system message adds (the names to keep, or what the markers are)."""
         messages = [
-            {
-                "role": "system",
-                "content": _SYSTEM.format(source=source.label, target=target.label)
-                + (f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""),
-            },
+            {"role": "system", "content": _SYSTEM.format(source=source.label, target=target.label) + told},
             {"role": "user", "content": text},
         ]
         max_tokens = int(min(MAX_CHARS, max(40, len(text) * 2)) * TOKENS_PER_CHAR) + 16  # a reply cut short is none
         reply = self.chat.chat_json(messages, _schema(), max_tokens=max_tokens)
         self.calls += 1
-        out = _parsed(reply.text)
-        if out is None or not _in(out, target, text):
-            return None
-        with self._lock:
-            self._cache[key] = out
-            self._save()
-        return Translation(out, target, reply.seconds)
+        return _parsed(reply.text), reply.seconds
 
     def _in_pieces(
         self, pieces: Sequence[str], source: Language, target: Language, names: Sequence[str]
@@ -228,6 +238,23 @@ def _pieces(text: str, size: int = PIECE_CHARS) -> list[str]:
         else:
             pieces.append(part)
     return pieces
+
+
+_COPIED = " Translate these {source} words too, never copy them: {words}."
+COPIED_WORDS = 8  # the words named when the model is asked again
+
+
+def _copied(reply: str, source_text: str, names: Sequence[str]) -> list[str]:
+    """The source's words (four letters or more, in lower case, outside ``names``) that a refused
+    reply copied, in its order, at most ``COPIED_WORDS``. Told to keep "Instructure" as a name, the
+    real model copied ITAC-03's two sentences back with one word changed ("Instructure ist committed
+    to ensuring its products …"); asked again and told "committed, ensuring, products, …", it wrote
+    German. (Holding the names by ⟦1⟧ markers did not help: measured, it copied the text back around
+    the marker in German, and replaced or rewrote the marker in French and Japanese.)"""
+    held = re.sub("|".join(re.escape(n) for n in names), " ", source_text) if names else source_text
+    theirs = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", held)}
+    found = [w for w in re.findall(r"[^\W\d_]{4,}", reply) if w[0].islower() and w.casefold() in theirs]
+    return list(dict.fromkeys(found))[:COPIED_WORDS]
 
 
 def _parsed(raw: str) -> str | None:
