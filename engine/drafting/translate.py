@@ -10,7 +10,8 @@ question text (repeated rows, a second run, a "Regenerate") is translated once; 
 
 A translation that comes back empty, or in another language than the one asked for (the
 detector of engine/questionnaire/language.py reads it), is no translation: ``None``; the drafter
-then keeps the original text and says so, never silently.
+then keeps the original text and says so, never silently. A reply refused because it copied the
+source's words is asked once more, told which words it copied (:func:`_copied`).
 """
 
 from __future__ import annotations
