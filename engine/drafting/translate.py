@@ -271,12 +271,25 @@ def _parsed(raw: str) -> str | None:
     return value or None
 
 
+SENTENCE_WORDS = 6  # a sentence this long left in the source's language makes a translation none
+
+
 def _in(text: str, target: Language, source_text: str) -> bool:
-    """Whether ``text`` reads as ``target`` (or is too short to tell), is not the source copied
-    back (the same words in a language that was to change), and kept its spaces (a Latin-script
-    translation's words are about as long as its source's, never twice as long)."""
+    """Whether ``text`` reads as ``target`` (or is too short to tell), holds no sentence of
+    ``SENTENCE_WORDS`` words or more still in the source's language (ITAC-03 came back "Instructure
+    ist committed to delivering products that are accessible and inclusive. Wir entwickeln …",
+    read as German as a whole), is not the source copied back (the same words in a language that
+    was to change), and kept its spaces (a Latin-script translation's words are about as long as
+    its source's, never twice as long)."""
     found = detect(text).language
     if found is not None and found is not target:
+        return False
+    source = detect(source_text).language
+    if (
+        source is not None
+        and source is not target
+        and any(len(s.split()) >= SENTENCE_WORDS and detect(s).language is source for s in _sentences(text))
+    ):
         return False
     words, source_words = text.split(), source_text.split()
     if target is not Language.JA and len(source_words) >= 8 and words:  # its spaces dropped (ITAC-08's
@@ -284,6 +297,11 @@ def _in(text: str, target: Language, source_text: str) -> bool:
         if len(text) / len(words) > 2 * len(source_text) / len(source_words):
             return False
     return len(source_text) < 12 or " ".join(text.split()).casefold() != " ".join(source_text.split()).casefold()
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` or ``。``), stripped."""
+    return [s.strip() for s in re.findall(r".*?(?:(?<=[.!?。])\s*|$)", text, re.S) if s.strip()]
 
 
 def in_words_of(choice: str | None, choices: Sequence[str], language: Language) -> str | None:

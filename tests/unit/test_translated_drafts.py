@@ -308,3 +308,37 @@ def test_a_reply_that_copied_nothing_is_not_asked_again():
     french = "Instructure s'engage à rendre ses produits inclusifs et accessibles à tous ses utilisateurs."
     chat = Dictionary({ITAC_03: french})
     assert Translations(chat).from_english(ITAC_03, Language.DE, ("Instructure",)) is None and chat.calls == 1
+
+
+def test_a_translation_with_a_sentence_left_in_english_is_asked_again():
+    """ITAC-03 as drafted on 2026-12-02 came back from the real model with its first sentence in
+    English ("Instructure ist committed to delivering products that are accessible and inclusive.
+    Wir entwickeln …"), read as German as a whole; a sentence of six words or more still in the
+    source's language makes the reply none, and it is asked again naming the words it copied."""
+    source = (
+        "Instructure is committed to delivering products that are accessible and inclusive. We target WCAG 2.1 "
+        "AA standards in our development."
+    )
+    mixed = (
+        "Instructure ist committed to delivering products that are accessible and inclusive. Wir richten unsere "
+        "Entwicklung an den WCAG 2.1 AA Standards aus."
+    )
+    german = (
+        "Instructure hat sich verpflichtet, zugängliche und inklusive Produkte zu liefern. Wir richten unsere "
+        "Entwicklung an den WCAG 2.1 AA Standards aus."
+    )
+
+    class MixedFirst(Dictionary):
+        def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+            told = (
+                "never copy them: committed, delivering, products, that, accessible, inclusive."
+                in messages[0]["content"]
+            )
+            self.calls += 1
+            return JsonReply(json.dumps({"translation": german if told else mixed}), 10, 10, 0.01)
+
+    chat = MixedFirst({})
+    assert Translations(chat).from_english(source, Language.DE, ("Instructure",)).text == german and chat.calls == 2
+    assert (
+        Translations(Dictionary({source: german})).from_english(source, Language.DE).text == german
+    )  # all German: taken at once
