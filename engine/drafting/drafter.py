@@ -367,8 +367,8 @@ class Drafter:
         products whose answers say otherwise are named (``text_differs``: Review first). None when
         no sentence is shared so (the next source drafts; :meth:`draft` names the products that
         answered differently). A text written in another language than the company's is put in
-        English as a reused past answer is (:meth:`_in_company_language`), never left as written;
-        in the language the questionnaire is answered in, it keeps its own words (``language``)."""
+        English as a reused past answer is, never left as written; in the language the
+        questionnaire is answered in, it keeps its own words (:meth:`_in_language_answered`)."""
         found = company_text(a.near, [*self.other_products(), self.product or ""])
         if found is None:
             return None
@@ -390,12 +390,18 @@ class Drafter:
             reused_due=overdue(found.hit.entry),
             text_differs=found.differing,
         )
-        written = entry_language(found.hit.entry)
+        return self._in_language_answered(drafted, found.hit.entry, a.key)
+
+    def _in_language_answered(self, d: Draft, e: LibraryEntry, key: str) -> Draft:
+        """Other products' text ``d`` (the company's text, a shared explanation) of entry ``e``,
+        for question ``key``: written in the language that question is answered in (not the
+        company's), its own words, not put in English and back (#58); else in the company's
+        language as a reused past answer is (:meth:`_in_company_language`)."""
+        written = entry_language(e)
         if written not in (None, COMPANY_LANGUAGE) and self.languages is not None:
-            if written is self.languages.answers_in(a.key):  # the questionnaire's own language: its own words
-                return replace(drafted, language=written.value)
-        # written in another language than the company's: put in English as a reused past answer is (#58)
-        return self._in_company_language(drafted, found.hit.entry)
+            if written is self.languages.answers_in(key):
+                return replace(d, language=written.value)
+        return self._in_company_language(d, e)
 
     def _differing(self, a: Asking, d: Draft) -> Draft:
         """A narrative's draft not taken from the company's text, when two or more other products
@@ -599,7 +605,8 @@ class Drafter:
         answer's text (engine/drafting/cross_product.py). A question without a
         dropdown gets the choice as its text's start ("4) AWS — explanation", written as a past
         answer is shown). Other products' shared explanation written in another language than the
-        company's is put in English as a reused past answer is (:meth:`_in_company_language`)."""
+        company's is put in English as a reused past answer is, or kept in its own words where the
+        questionnaire is answered in its language (:meth:`_in_language_answered`)."""
         q, asked, key, hit, near = a.q, a.asked, a.key, a.reuse, a.near
         e = hit.entry
         choice = reusable_choice(e.choice, q.choices)
@@ -657,8 +664,8 @@ class Drafter:
             relevance=judged,
             no_text=no_text if not text else None,
         )
-        # the shared explanation written in another language than the company's: put in English (#58)
-        return drafted if said is None else self._in_company_language(drafted, said)
+        # the shared explanation written in another language: its own words in that language's questionnaire, else English (#58)
+        return drafted if said is None else self._in_language_answered(drafted, said, key)
 
     def _model_explanation(self, a: Asking, vector, choice: str) -> tuple[str, tuple, object, str | None]:
         """No sentence to quote: the model explains another product's choice from the company's

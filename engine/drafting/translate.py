@@ -10,7 +10,8 @@ question text (repeated rows, a second run, a "Regenerate") is translated once; 
 
 A translation that comes back empty, or in another language than the one asked for (the
 detector of engine/questionnaire/language.py reads it), is no translation: ``None``; the drafter
-then keeps the original text and says so, never silently.
+then keeps the original text and says so, never silently. A reply refused because it copied the
+source's words is asked once more, told which words it copied (:func:`_copied`).
 """
 
 from __future__ import annotations
@@ -130,24 +131,34 @@ class Translations:
             cached = self._cache.get(key)
         if cached is not None:
             return Translation(cached, target)
+        told = f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""
+        out, seconds = self._asked(text, source, target, told)
+        if out is not None and not _in(out, target, text):
+            copied, out = _copied(out, text, kept), None
+            if copied:  # the text (or some) copied back: asked once more, told the words it copied (ITAC-03)
+                hint = _COPIED.format(source=source.label, words=", ".join(copied))
+                out, more = self._asked(text, source, target, told + hint)
+                seconds += more
+                if out is not None and not _in(out, target, text):
+                    out = None
+        if out is None:
+            return None
+        with self._lock:
+            self._cache[key] = out
+            self._save()
+        return Translation(out, target, seconds)
+
+    def _asked(self, text: str, source: Language, target: Language, told: str) -> tuple[str | None, float]:
+        """The model's translation of ``text`` (None: none in its reply) and the seconds it took;
+        ``told``: what the system message adds (the names to keep, or what the markers are)."""
         messages = [
-            {
-                "role": "system",
-                "content": _SYSTEM.format(source=source.label, target=target.label)
-                + (f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""),
-            },
+            {"role": "system", "content": _SYSTEM.format(source=source.label, target=target.label) + told},
             {"role": "user", "content": text},
         ]
         max_tokens = int(min(MAX_CHARS, max(40, len(text) * 2)) * TOKENS_PER_CHAR) + 16  # a reply cut short is none
         reply = self.chat.chat_json(messages, _schema(), max_tokens=max_tokens)
         self.calls += 1
-        out = _parsed(reply.text)
-        if out is None or not _in(out, target, text):
-            return None
-        with self._lock:
-            self._cache[key] = out
-            self._save()
-        return Translation(out, target, reply.seconds)
+        return _parsed(reply.text), reply.seconds
 
     def _in_pieces(
         self, pieces: Sequence[str], source: Language, target: Language, names: Sequence[str]
@@ -230,6 +241,23 @@ def _pieces(text: str, size: int = PIECE_CHARS) -> list[str]:
     return pieces
 
 
+_COPIED = " Translate these {source} words too, never copy them: {words}."
+COPIED_WORDS = 8  # the words named when the model is asked again
+
+
+def _copied(reply: str, source_text: str, names: Sequence[str]) -> list[str]:
+    """The source's words (four letters or more, in lower case, outside ``names``) that a refused
+    reply copied, in its order, at most ``COPIED_WORDS``. Told to keep "Instructure" as a name, the
+    real model copied ITAC-03's two sentences back with one word changed ("Instructure ist committed
+    to ensuring its products …"); asked again and told "committed, ensuring, products, …", it wrote
+    German. (Holding the names by ⟦1⟧ markers did not help: measured, it copied the text back around
+    the marker in German, and replaced or rewrote the marker in French and Japanese.)"""
+    held = re.sub("|".join(re.escape(n) for n in names), " ", source_text) if names else source_text
+    theirs = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", held)}
+    found = [w for w in re.findall(r"[^\W\d_]{4,}", reply) if w[0].islower() and w.casefold() in theirs]
+    return list(dict.fromkeys(found))[:COPIED_WORDS]
+
+
 def _parsed(raw: str) -> str | None:
     """The translation of a reply; None for a reply cut short or without one. A line break written
     as it is inside the JSON string is read as one (``strict=False``): the model writes a
@@ -243,12 +271,25 @@ def _parsed(raw: str) -> str | None:
     return value or None
 
 
+SENTENCE_WORDS = 6  # a sentence this long left in the source's language makes a translation none
+
+
 def _in(text: str, target: Language, source_text: str) -> bool:
-    """Whether ``text`` reads as ``target`` (or is too short to tell), is not the source copied
-    back (the same words in a language that was to change), and kept its spaces (a Latin-script
-    translation's words are about as long as its source's, never twice as long)."""
+    """Whether ``text`` reads as ``target`` (or is too short to tell), holds no sentence of
+    ``SENTENCE_WORDS`` words or more still in the source's language (ITAC-03 came back "Instructure
+    ist committed to delivering products that are accessible and inclusive. Wir entwickeln …",
+    read as German as a whole), is not the source copied back (the same words in a language that
+    was to change), and kept its spaces (a Latin-script translation's words are about as long as
+    its source's, never twice as long)."""
     found = detect(text).language
     if found is not None and found is not target:
+        return False
+    source = detect(source_text).language
+    if (
+        source is not None
+        and source is not target
+        and any(len(s.split()) >= SENTENCE_WORDS and detect(s).language is source for s in _sentences(text))
+    ):
         return False
     words, source_words = text.split(), source_text.split()
     if target is not Language.JA and len(source_words) >= 8 and words:  # its spaces dropped (ITAC-08's
@@ -256,6 +297,11 @@ def _in(text: str, target: Language, source_text: str) -> bool:
         if len(text) / len(words) > 2 * len(source_text) / len(source_words):
             return False
     return len(source_text) < 12 or " ".join(text.split()).casefold() != " ".join(source_text.split()).casefold()
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (cut after ``.``, ``!``, ``?`` or ``。``), stripped."""
+    return [s.strip() for s in re.findall(r".*?(?:(?<=[.!?。])\s*|$)", text, re.S) if s.strip()]
 
 
 def in_words_of(choice: str | None, choices: Sequence[str], language: Language) -> str | None:

@@ -165,6 +165,35 @@ def test_the_company_text_in_german_for_a_french_questionnaire_is_translated_thr
     assert any(x.startswith("Translated into French by the model") for x in lines)
 
 
+ENCRYPT_EN = "Do you encrypt the institution's data at rest?"
+ENCRYPT_DE = "Verschlüsseln Sie die Daten der Institution bei der Speicherung?"
+EXPLAIN_DE = "Alle Kundendaten werden im Ruhezustand mit AES-256 verschlüsselt und die Schlüssel regelmäßig gewechselt."
+
+
+def test_a_shared_explanation_in_german_keeps_its_own_words_for_a_german_questionnaire(kb):
+    """Other products' shared explanation of their "Ja" (#59), written in German: a German
+    questionnaire gets its own words, not put in English and translated back (before: its
+    sentences through the model twice, "Translated from the German answer" and "Translated into
+    German" both on the card)."""
+    library = AnswerLibrary(kb.folder, lambda: kb.encoder)
+    for i, product in enumerate(OTHERS, 2):
+        library.record(
+            ENCRYPT_DE, "Ja", EXPLAIN_DE, f"fragebogen_{i}.xlsx", "Fragen", i, f"ENC-{i:02d}", product,
+            language=Language.DE, question_en=ENCRYPT_EN,
+        )  # fmt: skip
+    model = Translating()
+    Translating.TABLE[(ENCRYPT_DE, "English")] = ENCRYPT_EN
+    drafter = Drafter(kb, model, library=library, product=PRODUCT)
+    asked = Question("ENC-01", "Fragen", 4, ENCRYPT_DE, "B4", "C4", "D4", ("Ja", "Nein"), None, None)
+    d = drafter.for_language(QuestionnaireLanguage(Language.DE)).draft(asked)
+    assert d.reused and d.from_product in OTHERS and d.choice == "Ja"
+    assert d.answer == EXPLAIN_DE and d.language == "de"  # its own words
+    assert not d.translated and not d.untranslated and d.translated_from is None
+    assert not any(w.icon == "translate" for w in d.warnings)
+    assert model.translated == [(ENCRYPT_DE, "English")]  # the question only
+    assert any(c.quote == EXPLAIN_DE for c in d.citations)  # cited in its own words
+
+
 def _entry(**kw) -> LibraryEntry:
     base = LibraryEntry(
         0, QUESTION_DE, "Ja", COMPANY_DE, None, "f.xlsx", "Fragen", 2, "C-1", "2026-12-01", Origin.REVIEW
