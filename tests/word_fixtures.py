@@ -97,9 +97,11 @@ def _field(ff: str, code: str, result: str = "") -> str:
     )
 
 
-def formtext(max_length: int | None = None) -> str:
+def formtext(max_length: int | None = None, default: str = "") -> str:
+    """A legacy text field showing its default text (five en spaces when it has none)."""
     limit = f'<w:maxLength w:val="{max_length}"/>' if max_length else ""
-    return _field(f"<w:textInput>{limit}</w:textInput>", "FORMTEXT", "\u2002\u2002\u2002\u2002\u2002")
+    shown = f'<w:default w:val="{escape(default)}"/>' if default else ""
+    return _field(f"<w:textInput>{shown}{limit}</w:textInput>", "FORMTEXT", escape(default) or "\u2002" * 5)
 
 
 def formcheckbox(checked: bool = False) -> str:

@@ -225,3 +225,88 @@ def test_a_dropdown_in_a_table_cell_takes_one_of_its_items(tmp_path):
     cell = list(body_xml(out).iter(f"{W}tc"))[-1]
     assert "".join(cell.itertext()) == "Moderate"
     assert read_questionnaire(out).questions[0].existing_choice == "Moderate"
+
+
+def written_back(q, tmp_path: Path):
+    """``q`` with every question given a distinct answer (its first option, "Answer number N"), exported and read again."""
+    writes = []
+    for n, x in enumerate(q.questions, 1):
+        if x.choice_cell:
+            writes.append(CellWrite(x.sheet, x.choice_cell, x.choices[0]))
+        if x.text_cell:
+            writes.append(CellWrite(x.sheet, x.text_cell, f"Answer number {n}, written by the test."))
+    return read_questionnaire(export(q.path, tmp_path / "a.docx", writes, q))
+
+
+def test_an_answer_written_into_a_field_inside_an_option_leaves_the_option_as_drawn(tmp_path):
+    """A legacy text field inside an option's label (PCI DSS AOC: "… thereby (Merchant Company Name)
+    has demonstrated compliance …"): the answer written into it is read back as the field's answer,
+    and the option's label, the chosen one among them, stays the one the blank document gave."""
+    doc = wf.new()
+    doc.add_heading("Section 3: Validation and Attestation Details", level=1)
+    name = wf.formtext(default="(Merchant Company Name)")
+    wf.add(doc, wf.table([[wf.para(wf.formcheckbox()), wf.para(wf.text("Compliant: all requirements are in place; thereby "),
+                                                               name, wf.text(" has demonstrated compliance."))],
+                          [wf.para(wf.formcheckbox()), wf.para(wf.text("Non-Compliant: not all requirements are in place; "
+                                                                       "thereby the merchant has not demonstrated compliance."))],
+                          ["", wf.para(wf.text("Affected requirement"))], ["", wf.para(wf.formtext())]]))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    x = q_of(q, "Section 3")
+    assert (
+        x.choices[0]
+        == "Compliant: all requirements are in place; thereby (Merchant Company Name) has demonstrated compliance."
+    )
+    assert x.text_cell
+    again = written_back(q, tmp_path)
+    assert [(y.text, y.choices) for y in again.questions] == [(y.text, y.choices) for y in q.questions]
+    assert q_of(again, "Section 3").existing_choice == x.choices[0]
+    assert "Answer number" in (q_of(again, "Section 3").existing_answer or "")
+
+
+def test_an_answer_written_into_a_field_beside_the_options_leaves_the_question_as_drawn(tmp_path):
+    """A question whose answer cell holds Yes / No legacy boxes and a legacy text field for the
+    explanation (PCI DSS SAQ Part 2a): with both written, the question is read back as it was, its
+    choice and its text in their places (the field's answer is not read as a label of the cell)."""
+    doc = wf.new()
+    doc.add_paragraph("Part 2a. Merchant Business Payment Channels (select all that apply):")
+    boxes = wf.para(wf.formcheckbox(), wf.text(" Yes  "), wf.formcheckbox(), wf.text(" No"))
+    wf.add(doc, wf.table([["Are any payment channels not included in this assessment? If yes, indicate which channel(s).",
+                           boxes + wf.para(wf.formtext())]]))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    x = q_of(q, "payment channels")
+    assert x.choices == ("Yes", "No") and x.text_cell
+    again = written_back(q, tmp_path)
+    assert [y.text for y in again.questions] == [y.text for y in q.questions]
+    y = q_of(again, "payment channels")
+    assert (y.existing_choice, "Answer number" in (y.existing_answer or "")) == ("Yes", True)
+
+
+def test_an_answer_written_into_a_field_ending_a_label_reads_back_under_that_label(tmp_path):
+    """A label ended by a legacy text field showing its default ("Self-assessment completion date:
+    YYYY-MM-DD"): the label is the question before and after the field is written."""
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Self-assessment completion date: "), wf.formtext(default="YYYY-MM-DD")))
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    assert [x.text for x in q.questions] == ["Self-assessment completion date"]
+    again = written_back(q, tmp_path)
+    assert [x.text for x in again.questions] == ["Self-assessment completion date"]
+    assert "Answer number 1," in (again.questions[0].existing_answer or "")
+
+
+def test_answers_after_a_parameters_name_read_back_under_that_name(tmp_path):
+    """A FedRAMP control's parameter rows, the answer written after the label in its cell: a name
+    after "Parameter:" ("Parameter: SC-6-1") or a label ending in a space and no colon ("Parameter
+    PE-14(b) "). The answer is set off by a colon, and the label read back is the one the blank gave
+    (not "Parameter" with "SC-6-1: <answer>", nor the name and the answer as one label)."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["gs2:SC-6", "Control Summary Information"], ["gs2:Responsible Role:"],
+                          ["gs2:Parameter: SC-6-1"], ["gs2:Parameter SC-6(b) "], ["gs2:Parameter SC-6(c) Additional:"]]))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "q.docx"))
+    texts = [x.text for x in q.questions]
+    assert [t.removeprefix("SC-6 Control Summary Information: ") for t in texts] == [
+        "Responsible Role", "Parameter: SC-6-1", "Parameter SC-6(b)", "Parameter SC-6(c) Additional"]  # fmt: skip
+    again = written_back(q, tmp_path)
+    assert [(x.id, x.text) for x in again.questions] == [(x.id, x.text) for x in q.questions]
+    assert [x.existing_answer for x in again.questions] == [
+        f"Answer number {n}, written by the test." for n in range(1, 5)
+    ]

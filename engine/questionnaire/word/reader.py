@@ -478,7 +478,7 @@ def _control_at_end(doc: _Doc, para: _Para) -> bool:
     if not controls:
         return False
     last = controls[-1]
-    shown = one_line(last.text)
+    shown = one_line(last.drawn)
     line = para.line
     head = line[: len(line) - len(shown)].strip() if shown and line.endswith(shown) else None
     if head is None and not shown and line:

@@ -106,6 +106,7 @@ _FIELD = re.compile(
     r"\b(?:name|title|address|phone|e-?mail|organi[sz]ation|company|role|date|position|naam|adres|telefoon)\b", re.I
 )
 _PARAMETER = re.compile(r"^parameter\b", re.I)  # a FedRAMP control's parameter row: a label without its colon
+_PARAMETER_NAMED = re.compile(r"^(?i:parameter)\b\s*:?[^:]*")  # … its label, up to the colon after its name
 _PART = re.compile(
     r"^(?:part|item|question|req\.?|requirement|vraag|onderdeel)\s+[\w.()-]{1,8}$|^\(?[a-z]\)$|^[a-z]\.$", re.I
 )
@@ -183,7 +184,7 @@ def _kind(cell: Cell, ctx: TableContext) -> str:
     if wrapper is not None and sdt_kind(wrapper) in ("text", "rich text", "date", "dropdown", "combo box"):
         return "control"  # filled or not, the control is the place
     controls = [c for c in cell.controls if c.kind != "checkbox"]
-    if controls and (is_blank(cell.text) or one_line(controls[0].text) == cell.line):
+    if controls and (is_blank(cell.text) or one_line(controls[0].drawn) == cell.line):
         return "control"
     if cell.blank:
         return "blank"
@@ -1341,9 +1342,8 @@ def _after_label(t: _Table, cell: Cell, ident: str | None) -> bool:
         return False
     p, inline = inlines[0]
     line = one_line(inline.text)
-    label = line.split(":", 1)[0] + ":" if ":" in line else line
-    if _PARAMETER.match(line) and re.fullmatch(r"\s*[A-Z]{2,4}-\d[\w().-]*\s*", line.split(":", 1)[-1]):
-        label = line  # "Parameter: SC-6-1": the parameter's name, not an answer
+    named = _PARAMETER_NAMED.match(line)  # "Parameter: SC-6-1: <answer>", "Parameter PE-14(b) : <answer>"
+    label = named.group(0).rstrip() if named else line.split(":", 1)[0] + ":" if ":" in line else line
     filled = ":" in line and not line.endswith(":") and is_label(label) and len(label.split()) <= 6
     if not line.endswith(":") and not (t.control_id and _PARAMETER.match(line)) and not filled:
         return False  # not a label alone, nor a label with its answer after it ("Responsible Role: CISO")

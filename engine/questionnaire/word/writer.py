@@ -409,9 +409,10 @@ def _after_label(p: etree._Element, value: str) -> None:
     text = read_inline(p).text
     rpr = _first_rpr(p, emphasis=False)
     runs = _runs(value.replace("\n\n", "\n"), rpr)
-    if runs and not text.endswith((" ", "\t")):
+    colon = text.rstrip().endswith(":")
+    if runs and (not colon or not text.endswith((" ", "\t"))):  # "Parameter PE-14(b) " too: the colon ends the label
         t = runs[0].find(f"{W}t")
-        t.text = (" " if text.rstrip().endswith(":") else ": ") + t.text
+        t.text = (" " if colon else ": ") + t.text
         t.set(_XML_SPACE, "preserve")
     for r in runs:
         p.append(r)

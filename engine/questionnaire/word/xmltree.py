@@ -334,6 +334,13 @@ class Control:
     items: tuple[str, ...] = ()
     placeholder: bool = False
     tag: str = ""
+    default: str = ""  # a legacy text field's default text (``w:textInput/w:default``)
+
+    @property
+    def drawn(self) -> str:
+        """What it stands as in its paragraph's text: a legacy text field its default whatever was
+        typed into it (see :func:`_close_formtext`), any other control what it shows."""
+        return self.default if self.kind == "FORMTEXT" else self.text
 
 
 @dataclass
@@ -508,14 +515,23 @@ def _field_char(fc: etree._Element, out: Inline, state: _FieldState) -> None:
 
 
 def _close_formtext(out: Inline) -> None:
-    """The FORMTEXT field just closed: its text is the result read since its begin."""
+    """The FORMTEXT field just closed: its text is the result read since its begin. In the
+    paragraph's text it stands as the document drew it, its default text (blank when it has none),
+    whatever was typed or written into it: an answer written into a field inside a label or beside
+    a question ("thereby (Merchant Company Name) has demonstrated …") leaves the label and the
+    question as they were, and is read as the field's answer."""
     for i in range(len(out.pieces) - 1, -1, -1):
         kind, value = out.pieces[i]
         if kind == "field":
             shown = "".join(str(v) for k, v in out.pieces[i + 1 :] if k == "text")
             c = out.controls[value]  # type: ignore[index]
-            out.controls[value] = Control("FORMTEXT", c.el, shown, placeholder=is_blank(shown))  # type: ignore[index]
-            del out.pieces[i]
+            default = wval(c.el.find(f"{W}textInput/{W}default"), "") or ""
+            if all(k == "text" for k, _ in out.pieces[i + 1 :]):  # the paragraph reads the field as drawn
+                out.pieces[i:] = [("text", default)]
+            else:
+                default = shown
+                del out.pieces[i]
+            out.controls[value] = Control("FORMTEXT", c.el, shown, placeholder=is_blank(shown), default=default)  # type: ignore[index]
             return
 
 
