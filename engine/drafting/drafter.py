@@ -282,16 +282,24 @@ class Drafter:
         found |= self.other_products() | set(third_parties_of(self.kb.documents()))
         return tuple(sorted(n for n in found if n))
 
-    def past_questions(self, text: str) -> list[str]:
+    def past_questions(self, text: str, profile: bool = True) -> list[str]:
         """The library's past questions closest to ``text`` (at ``MEMORY_SCORE`` or more, best
-        first, each wording once): the translation memory of a question in another language."""
-        if self.library is None or not text.strip():
+        first, each wording once), then, with ``profile``, the profile's own questions close to it
+        (``ProfileAnswers.questions_near``; not for a question with choices, which no profile fact
+        answers): the translation memory of a question in another language."""
+        if not text.strip():
             return []
-        hits = sorted(self.library.match(text, top_k=None, min_score=MEMORY_SCORE), key=lambda h: -h.score)
+        hits = self.library.match(text, top_k=None, min_score=MEMORY_SCORE) if self.library is not None else []
         seen: dict[str, str] = {}
-        for h in hits:
+        for h in sorted(hits, key=lambda h: -h.score):
             seen.setdefault(" ".join(h.entry.question.split()).casefold(), h.entry.question)
-        return list(seen.values())[:MEMORY_CANDIDATES]
+        found = list(seen.values())[:MEMORY_CANDIDATES]
+        encoder = self.library.encoder if self.library is not None else self.kb.encoder
+        near = self.profile.questions_near(text, encoder, MEMORY_SCORE, MEMORY_CANDIDATES) if profile else []
+        for wording in near:
+            if wording.casefold() not in seen:  # the profile's own questions (a translated profile row)
+                found.append(wording)
+        return found
 
     def _translated(
         self,
@@ -308,7 +316,8 @@ class Drafter:
         with self._lock:
             try:
                 names = self.names()
-                drafted = draft_translated(q, spoken, answer_in, self.translations, english, self.past_questions, names)
+                memory = partial(self.past_questions, profile=not q.choices)
+                drafted = draft_translated(q, spoken, answer_in, self.translations, english, memory, names)
                 return within_limit(q, drafted)
             except ModelCrashed:
                 raise

@@ -16,6 +16,10 @@ profile, and contact details checked in every other draft.
   the profile — the documents name other people's contacts and links (a third party's privacy
   notice, an insurer's phone number). Any other fact the profile lacks is drafted as any other
   question.
+* :meth:`ProfileAnswers.questions_near` — the profile's own questions close to a question's
+  English translation, shown to the model's translation memory beside the library's past
+  questions (issue #58): "Sites de travail du fournisseur" translated "Supplier's workplace sites"
+  matches no fact's wording, "Vendor Work Locations" picked as the same question does.
 * :meth:`ProfileAnswers.checked` — a URL, e-mail address or phone number in a draft's text must be
   in the profile (for this product) or, word for word, in a highlightable quote of a cited
   source that is neither a third party's document nor another product's past answer; any other
@@ -35,11 +39,24 @@ from datetime import date
 from pathlib import Path
 from typing import Mapping
 
+import numpy as np
+
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel, rects_for
 from engine.drafting.cross_product import contact_tokens
 from engine.drafting.records import Citation, Draft
-from engine.index.profile import DATE_KEY, PROFILE_ONLY_KEYS, Fact, Profile, fact_key, profile_of, saved_path
+from engine.index.embed.dense import DenseEncoder, model_id
+from engine.index.embed.question import question_vectors
+from engine.index.profile import (
+    DATE_KEY,
+    FACT_QUESTIONS,
+    PROFILE_ONLY_KEYS,
+    Fact,
+    Profile,
+    fact_key,
+    profile_of,
+    saved_path,
+)
 from engine.index.profile_documents import facts_of_documents
 from engine.questionnaire import Question
 from engine.questionnaire.sheet.date_format import date_format
@@ -55,6 +72,7 @@ class ProfileAnswers:
         self.kb = kb
         self.today = today
         self._cached: tuple[object, Profile] | None = None
+        self._questions: tuple[str, np.ndarray] | None = None  # FACT_QUESTIONS embedded, by the embedder's id
 
     def _product_documents(self) -> list:
         if self.kb is None:
@@ -142,6 +160,23 @@ class ProfileAnswers:
                 ),
             )
         return Draft.of(q, key, value, None, DraftStatus.DRAFTED, cites, profile_fact=name)
+
+    def questions_near(self, text: str, encoder: DenseEncoder, min_score: float, top: int) -> list[str]:
+        """The profile's questions (:data:`FACT_QUESTIONS`, English) whose dense cosine with ``text``
+        is ``min_score`` or more, best first, at most ``top``: the translation memory's candidates
+        for a question in another language (engine/drafting/translate.py ``same_question``), so a
+        translated profile row reaches its fact as the English row does. Dense alone: a paraphrase
+        shares no word with the fact's question ("Supplier's workplace sites": cosine 0.66 with
+        "Vendor Work Locations", TF-IDF 0), so the library's hybrid score leaves it under the bar."""
+        if not text.strip():
+            return []
+        name = model_id(encoder)
+        if self._questions is None or self._questions[0] != name:
+            self._questions = (name, encoder.encode_queries(list(FACT_QUESTIONS.values())))
+        scores = self._questions[1] @ question_vectors(text, encoder).dense_for(encoder)
+        wordings = list(FACT_QUESTIONS.values())
+        order = [i for i in np.argsort(-scores, kind="stable") if scores[i] >= min_score]
+        return [wordings[i] for i in order[:top]]
 
     def checked(self, draft: Draft, product: str | None) -> Draft:
         if not draft.answer or (draft.reused and not draft.from_product):

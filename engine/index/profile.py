@@ -98,6 +98,28 @@ FACT_PATTERNS: tuple[tuple[str, str], ...] = (
     (DATE_KEY, rf"^\W*date(?: completed)?\W*(?:{FORMAT_HINT}\W*)?$"),  # "Date", "Date (MM/DD/YYYY)"
 )
 _COMPILED = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in FACT_PATTERNS)
+# each fact's question in English, as HECVAT asks it (:func:`fact_key` reads each as its key): what a
+# question in another language is matched with, so its translation reaches the fact as the English
+# question does (a paraphrase, "Supplier's workplace sites" for "Vendor Work Locations", matches no
+# pattern; engine/drafting/profile_answers.py ``ProfileAnswers.questions_near``)
+FACT_QUESTIONS: dict[str, str] = {
+    "accessibility_contact_name": "Vendor Accessibility Contact Name",
+    "accessibility_contact_title": "Vendor Accessibility Contact Title",
+    "accessibility_contact_email": "Vendor Accessibility Contact Email",
+    "accessibility_contact_phone": "Vendor Accessibility Contact Phone Number",
+    "contact_name": "Vendor Contact Name",
+    "contact_title": "Vendor Contact Title",
+    "contact_email": "Vendor Contact Email",
+    "contact_phone": "Vendor Contact Phone Number",
+    "privacy_link": "Web Link to Product Privacy Notice",
+    "accessibility_link": "Web Link to Accessibility Statement",
+    "vendor_name": "Vendor Name",
+    "product_name": "Product Name",
+    "product_description": "Product Description",
+    "hosting_regions": "Vendor Hosting Regions",
+    "work_locations": "Vendor Work Locations",
+    "headquarters_country": "Country of Company Headquarters",
+}
 _OWN_LABEL = re.compile(r"^\W*(?:vendor|supplier|solution provider|service provider|product|solution)\b", re.I)
 
 
@@ -435,6 +457,7 @@ __all__ = [
     "COMPANY_AGREEMENT",
     "DATE_KEY",
     "FACT_PATTERNS",
+    "FACT_QUESTIONS",
     "Fact",
     "PROFILE_FILE",
     "Profile",
