@@ -66,7 +66,7 @@ from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
 from engine.questionnaire.pdf.flat.rows import table_questions
 from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
-from engine.questionnaire.pdf.layout import PageText, drawn_boxes
+from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.records import QuestionnaireError
 
@@ -86,7 +86,8 @@ def read_flat(
         text = PageText.of(page)
         chars += sum(len(line.text) for line in text.lines)
         limits.check_chars(name, chars)
-        text = text.with_boxes(drawn_boxes(drawings))
+        drawn = drawn_boxes(drawings)
+        text = text.with_boxes(drawn, marked_boxes(drawings, drawn))
         ruled = ruled_tables(page, drawings)
         for table in ruled:
             mapped.index += 1
