@@ -227,12 +227,15 @@ def _label(item: Item) -> str:
 
 def _footer(items: list[Item], at: int, last: Item) -> bool:
     """Whether ``items[at]`` starts a running footer between the options of one question: short
-    lines without a marker (ten words at most) below the box item ``last`` on its page, the first
-    item of the next page a box item."""
+    lines without a marker (ten words at most, or a box with them: an option cut by the page's foot,
+    its label lost) below the box item ``last`` on its page, the first item of the next page a box
+    item."""
     for item in items[at:]:
         if item.page != last.page:
             return item.page == last.page + 1 and item.kind == "box"
-        if item.kind or len(item.text.split()) > 10 or item.box.y0 < last.box.y0:
+        words = item.text.split()
+        long = len(words) > 10 and not any(is_glyph(w) for w in words)  # a box cut by the page's foot: its row
+        if item.kind or long or item.box.y0 < last.box.y0:
             return False
     return False
 
