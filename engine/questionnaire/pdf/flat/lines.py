@@ -125,7 +125,7 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
 def item_questions(items: list[Item]) -> list[Found]:
     """The questions among the items (see the module docstring)."""
     runs = _option_runs(items)
-    boxes = sum(1 for i in items if i.kind == "box" and id(i) not in runs)
+    boxes = sum(1 for i in items if i.kind == "box")
     checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
     numbered = set() if checklist else _numbered_questions(items)
     out: list[Found] = []
