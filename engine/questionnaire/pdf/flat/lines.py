@@ -125,7 +125,7 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
 def item_questions(items: list[Item]) -> list[Found]:
     """The questions among the items (see the module docstring)."""
     runs = _option_runs(items)
-    boxes = sum(1 for i in items if i.kind == "box")
+    boxes = sum(1 for i in items if i.kind == "box" and id(i) not in runs)
     checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
     numbered = set() if checklist else _numbered_questions(items)
     out: list[Found] = []
@@ -198,24 +198,37 @@ def item_questions(items: list[Item]) -> list[Found]:
 
 def _option_runs(items: list[Item]) -> dict[int, list[Item]]:
     """Runs of two or more items one after the other, each a box (a radio circle, a square) before
-    a label that does not end with "?" ("UK Company - VAT Registered in the UK", "Yes"): the options
-    of the question right above them, one a line (a web form printed), a run going on over a page's
-    footer (short lines without a box) to the boxes at the top of the next; by the id of each item,
-    its run."""
+    a label that does not end with "?" ("UK Company - VAT Registered in the UK", "Yes"), right under
+    an item that asks or is numbered (up to two paragraphs between that do not: "Tick all that
+    apply."): the options of the question above them, one a line (a web form printed), a run going
+    on over a page's footer (short lines without a box) to the boxes at the top of the next; by the
+    id of each item, its run. A checklist's statements follow a heading, not a question."""
     out: dict[int, list[Item]] = {}
     run: list[Item] = []
-    for i, item in enumerate(items):
-        if item.kind == "box" and not item.text.rstrip().endswith(("?", "？")):
+    start = 0
+    for i, item in enumerate([*items, None]):
+        if item is not None and item.kind == "box" and not item.text.rstrip().endswith(("?", "？")):
+            start = i if not run else start
             run.append(item)
             continue
-        if run and _footer(items, i, run[-1]):
+        if run and item is not None and _footer(items, i, run[-1]):
             continue
-        if len(run) >= 2:
+        if len(run) >= 2 and _under_question(items[:start]):
             out |= {id(i): run for i in run}
         run = []
-    if len(run) >= 2:
-        out |= {id(i): run for i in run}
     return out
+
+
+def _under_question(above: list[Item]) -> bool:
+    """Whether the last of ``above`` that is neither a plain paragraph (two at most) nor the lines of
+    one wrapped back to its marker asks or is numbered."""
+    plain = 0
+    for item in reversed(above):
+        if item.kind == "number" or asks(item.text) or re.search(r"[?:]\s*$", item.text):
+            return True
+        if item.kind or (not item.wraps and (plain := plain + 1) > 2):
+            return False
+    return False
 
 
 def _label(item: Item) -> str:
