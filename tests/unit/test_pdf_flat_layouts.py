@@ -270,20 +270,40 @@ def test_inspect_takes_a_flat_pdf_tables_option_columns_as_flags(tmp_path, capsy
     assert [x["kind"] for x in out["sheets"][0]["questions"]] == ["choice", "choice"]
 
 
-def _web_form_page(doc: pymupdf.Document, questions: list[tuple[str, list[str]]], first: int = 1) -> None:
+def _web_form_page(
+    doc: pymupdf.Document, questions: list[tuple[str, list[str]]], first: int = 1, radio: tuple[str, ...] = ()
+) -> None:
     """A page of a web form printed (the CCS RM6264's shape): a white panel over the page, each
     question numbered at the margin, wrapped back to its number, its options listed under it each
-    after a box drawn as four thin filled bars (not one square); the page starts with the last
-    option of the page before, its box across the panel's top edge (MuPDF then finds a table of
-    one cell over the page)."""
+    after a box drawn as four thin filled bars (not one square), or, for the questions whose first
+    option ``radio`` names, a radio circle drawn as a grey ring (two circles filled even-odd), one
+    of them chosen when its label ends with " (chosen)" (a smaller filled circle inside); the page
+    starts with the last option of the page before, its box across the panel's top edge (MuPDF then
+    finds a table of one cell over the page)."""
     page = doc.new_page()
     page.draw_rect(pymupdf.Rect(43, 43, 552, 786), color=None, fill=(1, 1, 1))
     y = 39.0
 
-    def option(text: str) -> None:
+    def option(text: str, circle: bool = False) -> None:
         nonlocal y
-        for x0, y0, x1, y1 in ((49, y, 71, y + 1), (49, y + 21, 71, y + 22), (49, y, 50, y + 22), (70, y, 71, y + 22)):
-            page.draw_rect(pymupdf.Rect(x0, y0, x1, y1), color=None, fill=(0.43, 0.43, 0.43))
+        if circle:
+            shape = page.new_shape()
+            shape.draw_circle((60, y + 11), 10.8)
+            shape.draw_circle((60, y + 11), 10.2)
+            shape.finish(color=None, fill=(0.43, 0.43, 0.43), even_odd=True)
+            if text.endswith(" (chosen)"):
+                text = text.removesuffix(" (chosen)")
+                shape.draw_circle((60, y + 11), 5)
+                shape.finish(color=None, fill=(0.2, 0.4, 0.7))
+            shape.commit()
+        else:
+            for x0, y0, x1, y1 in (
+                (49, y, 71, y + 1),
+                (49, y + 21, 71, y + 22),
+                (49, y, 50, y + 22),
+                (70, y, 71, y + 22),
+            ):
+                page.draw_rect(pymupdf.Rect(x0, y0, x1, y1), color=None, fill=(0.43, 0.43, 0.43))
         label(page, 79, y + 14, text, size=8.5)
         y += 39
 
@@ -293,7 +313,7 @@ def _web_form_page(doc: pymupdf.Document, questions: list[tuple[str, list[str]]]
         page.insert_text((43, y + 20), f"{n}. {lines[0]}\n" + "\n".join(lines[1:]), fontsize=8.5)
         y += 20 + 10 * len(lines)
         for text in options:
-            option(text)
+            option(text, circle=options[0] in radio)
 
 
 def test_a_panel_around_a_printed_web_form_is_no_table(tmp_path):
@@ -363,6 +383,52 @@ def test_a_run_of_numbered_questions_holds_the_ones_that_do_not_ask_by_their_wor
         ("5", "For all contracts entered into under the PCR 2015, please confirm you include 30 day payment terms."),
         ("6", "Please provide details of your Authorised Representative."),
     ]
+
+
+def test_a_printed_web_forms_radio_circles_and_boxes_listed_under_a_question_are_its_options(tmp_path):
+    """Radio circles (grey rings) and boxes of four bars, one a line under a numbered question, are
+    its options, a radio's filled dot the choice made; a box listed under a paragraph that is no
+    question stays none, and a "Tick all that apply" question's boxes are its options all the same
+    (the choice is one: the response document names the options to tick)."""
+    doc = pymupdf.open()
+    _web_form_page(
+        doc,
+        [
+            (
+                "Please indicate which of the following VAT codes apply to you:",
+                ["UK Company - VAT Registered in the UK", "EU Company - VAT Registered in the UK (chosen)", "Other"],
+            ),
+            ("Please select the location(s) within Devon. Tick all that apply.", ["Devon CC", "Plymouth", "Torbay"]),
+            ("Is your organisation a Small, Medium or Micro Enterprise (SME)?", ["Yes", "No"]),
+        ],
+        radio=("UK Company - VAT Registered in the UK", "Yes"),
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "radio.pdf"))
+    assert [(x.id, x.text, x.choices, x.existing_choice) for x in q.questions] == [
+        (
+            "1",
+            "Please indicate which of the following VAT codes apply to you:",
+            ("UK Company - VAT Registered in the UK", "EU Company - VAT Registered in the UK", "Other"),
+            "EU Company - VAT Registered in the UK",
+        ),
+        (
+            "2",
+            "Please select the location(s) within Devon. Tick all that apply.",
+            ("Devon CC", "Plymouth", "Torbay"),
+            None,
+        ),
+        ("3", "Is your organisation a Small, Medium or Micro Enterprise (SME)?", ("Yes", "No"), None),
+    ]
+    assert all(x.choice_cell for x in q.questions)
+
+
+def test_a_stroked_circle_is_a_drawn_box_and_a_filled_disk_or_a_large_circle_is_not():
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.draw_circle((60, 60), 6, color=(0, 0, 0), width=0.7)  # a radio circle, stroked
+    page.draw_circle((60, 100), 6, color=None, fill=(0, 0, 0))  # a bullet
+    page.draw_circle((60, 200), 40, color=(0, 0, 0))  # a figure
+    assert [(round(b.x0), round(b.y0)) for b in drawn_boxes(page.get_drawings())] == [(54, 54)]
 
 
 def _yes_no_table(tmp_path, marks: list[str]):

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 DRAWN_BOX = "☐"  # a box drawn as a square (drawn_boxes) written as the character of one
+DRAWN_MARKED = "☒"  # a drawn radio circle with a filled dot inside it (marked_boxes): the option chosen
 MAX_DRAWN_BOXES = 2_000  # per page (the drawings themselves are bounded by Limits.check_rulings' count)
 _BLANK = re.compile(r":[ \u2002\u00a0]{3,}$")
 BOX_GLYPHS = frozenset("☐☑☒□■❑❒▢⃣\uf06f\uf0a8\uf0fe\uf071\uf0a1\uf0fd")
@@ -143,19 +144,93 @@ def line_spans(line: Line, box: Box) -> bool:
 
 
 def drawn_boxes(drawings: list[dict]) -> list[Box]:
-    """The boxes a page draws as small empty squares, not as characters (one stroked rectangle, not
-    filled, 5–16 pt a side and as high as wide: the Yes / No boxes of the PCI SAQ's flat PDF); none
-    when the page draws more than :data:`MAX_DRAWN_BOXES` (a grid of squares, not boxes to tick)."""
+    """The boxes a page draws as small empty shapes, not as characters: a square (one stroked
+    rectangle, not filled, 5–16 pt a side and as high as wide: the Yes / No boxes of the PCI SAQ's
+    flat PDF), a radio circle and a square of four bars (a web form printed: a closed path of curves,
+    stroked or a filled ring, and four thin filled bars, 6–24 pt a side: the CCS RM6264's options);
+    none when the page draws more than :data:`MAX_DRAWN_BOXES` (a grid of squares, not boxes to tick)."""
     out: list[Box] = []
     for d in drawings:
         items = d.get("items") or ()
-        if d.get("fill") is not None or "s" not in (d.get("type") or "") or len(items) != 1 or items[0][0] != "re":
-            continue
-        r = items[0][1]
-        if 5 <= r.width <= 16 and abs(r.width - r.height) <= 1.5:
-            out.append(Box.of(r))
+        if _square(d, items) or _circle(d, items):
+            out.append(Box.of(d["rect"]))
             if len(out) > MAX_DRAWN_BOXES:
                 return []
+    out.extend(_bar_squares(drawings))
+    return out if len(out) <= MAX_DRAWN_BOXES else []
+
+
+def marked_boxes(drawings: list[dict], boxes: list[Box]) -> frozenset[Box]:
+    """The drawn ``boxes`` with a filled dot inside (a radio button chosen: a filled circle of
+    curves, smaller than the box, centred in it)."""
+    if not boxes:
+        return frozenset()
+    index = Bands(boxes, lambda b: b)
+    out: set[Box] = set()
+    for d in drawings:
+        items = d.get("items") or ()
+        r = d.get("rect")
+        if d.get("fill") is None or len(items) != 4 or any(i[0] != "c" for i in items) or r is None:
+            continue
+        dot = Box.of(r)
+        for box in index.near(dot):
+            if dot.x1 - dot.x0 <= 0.8 * (box.x1 - box.x0) and abs(dot.cx - box.cx) <= 2 and abs(dot.cy - box.cy) <= 2:
+                out.add(box)
+    return frozenset(out)
+
+
+def _square(d: dict, items: Sequence) -> bool:
+    if d.get("fill") is not None or "s" not in (d.get("type") or "") or len(items) != 1 or items[0][0] != "re":
+        return False
+    r = items[0][1]
+    return 5 <= r.width <= 16 and abs(r.width - r.height) <= 1.5
+
+
+def _circle(d: dict, items: Sequence) -> bool:
+    """An empty radio circle: curves only, 6–24 pt and round, either stroked and not filled (four
+    curves) or filled as a ring (eight: an outer and an inner circle, filled even-odd). A filled
+    disk (a bullet, a radio's dot) is not one."""
+    r = d.get("rect")
+    if r is None or not items or any(i[0] != "c" for i in items) or not (6 <= r.width <= 24):
+        return False
+    if abs(r.width - r.height) > 1.5:
+        return False
+    kind = d.get("type") or ""
+    if d.get("fill") is None:
+        return "s" in kind and len(items) == 4
+    return len(items) == 8 and bool(d.get("even_odd"))
+
+
+def _bar_squares(drawings: list[dict]) -> list[Box]:
+    """Squares drawn as four thin filled bars (top, bottom, left and right, 6–24 pt long)."""
+    bars: set[tuple[int, int, int, int]] = set()
+    for d in drawings:
+        items = d.get("items") or ()
+        if d.get("fill") is None or len(items) != 1 or items[0][0] != "re":
+            continue
+        r = items[0][1]
+        if min(r.width, r.height) <= 2 and 6 <= max(r.width, r.height) <= 24:
+            bars.add((round(r.x0), round(r.y0), round(r.x1), round(r.y1)))
+    if len(bars) > MAX_DRAWN_BOXES:  # a grid of short rules, not boxes
+        return []
+    out: list[Box] = []
+    for x0, y0, x1, y1 in sorted(bars):
+        side = x1 - x0
+        if y1 - y0 > 2 or side < 6:  # a top bar: horizontal
+            continue
+        bottom = next(
+            (b for b in bars if abs(b[0] - x0) <= 2 and abs(b[2] - x1) <= 2 and abs(b[3] - y0 - side) <= 2), None
+        )
+        left = any(
+            abs(b[0] - x0) <= 2 and b[2] - b[0] <= 2 and abs(b[3] - b[1] - side) <= 2 and abs(b[1] - y0) <= 2
+            for b in bars
+        )
+        right = any(
+            abs(b[2] - x1) <= 2 and b[2] - b[0] <= 2 and abs(b[3] - b[1] - side) <= 2 and abs(b[1] - y0) <= 2
+            for b in bars
+        )
+        if bottom is not None and left and right:
+            out.append(Box(float(x0), float(y0), float(x1), float(bottom[3])))
     return out
 
 
@@ -217,11 +292,11 @@ class PageText:
     def of(cls, page: pymupdf.Page) -> PageText:
         return cls(tuple(page_lines(page)))
 
-    def with_boxes(self, boxes: Iterable[Box]) -> PageText:
+    def with_boxes(self, boxes: Iterable[Box], marked: frozenset[Box] = frozenset()) -> PageText:
         """These lines with a :data:`DRAWN_BOX` word for each box drawn on the page (not written as
-        a character), in the line it sits on (the nearest on its row, within 30 pt), else a line of
-        its own: the readers then see it as they see a ☐ in the text. A box already written as a
-        character there is not counted twice."""
+        a character; :data:`DRAWN_MARKED` for one of ``marked``), in the line it sits on (the
+        nearest on its row, within 30 pt), else a line of its own: the readers then see it as they
+        see a ☐ in the text. A box already written as a character there is not counted twice."""
         lines = list(self.lines)
         for box in boxes:
             if any(w.glyph and w.box.overlap(box) > 0 for line in lines for w in line.words):
@@ -232,7 +307,7 @@ class PageText:
                 if line.box.same_row(box)
             ]
             gap, at = min(near, default=(1e9, -1))
-            word = Word(box, DRAWN_BOX)
+            word = Word(box, DRAWN_MARKED if box in marked else DRAWN_BOX)
             if gap <= 30 or (at >= 0 and line_spans(lines[at], box)):
                 line = lines[at]
                 words = tuple(sorted((*line.words, word), key=lambda w: w.box.x0))

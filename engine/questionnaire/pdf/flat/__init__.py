@@ -22,10 +22,13 @@ options of one choice per row ("Yes | No | N/A" drawn without boxes) are read as
 (two or more) or as ticks under the one column's header, a mark in a cell ("X", "✓") the row's
 existing choice.
 
-**Boxes drawn** as small empty squares are read as ☐ (layout.drawn_boxes, at most 2,000 a page): a
-row of boxes with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table
-of statements each after a box is one question of those options ("Select one:"); a label with a
-blank after it ("Title:       ") is a question wherever it is.
+**Boxes drawn** as small empty squares, radio circles (stroked, or grey rings filled even-odd) and
+squares of four thin bars are read as ☐ (layout.drawn_boxes, at most 2,000 a page; a radio with a
+filled dot inside as ☒, the choice made): a row of boxes with labels ("☐ Yes ☐ No") beside a label
+or under a question is its options, and so is a run of them one a line right under a question (a web
+form printed: "○ UK Company - VAT Registered in the UK" / "○ EU Company …", over a page's footer to
+the next page's top); a table of statements each after a box is one question of those options
+("Select one:"); a label with a blank after it ("Title:       ") is a question wherever it is.
 
 **Lines** outside tables: an item starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
 keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
@@ -66,7 +69,7 @@ from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
 from engine.questionnaire.pdf.flat.rows import table_questions
 from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
-from engine.questionnaire.pdf.layout import PageText, drawn_boxes
+from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.records import QuestionnaireError
 
@@ -86,7 +89,8 @@ def read_flat(
         text = PageText.of(page)
         chars += sum(len(line.text) for line in text.lines)
         limits.check_chars(name, chars)
-        text = text.with_boxes(drawn_boxes(drawings))
+        drawn = drawn_boxes(drawings)
+        text = text.with_boxes(drawn, marked_boxes(drawings, drawn))
         ruled = ruled_tables(page, drawings)
         for table in ruled:
             mapped.index += 1

@@ -99,12 +99,13 @@ def box_list(page: int, text: PageText, table: Table) -> Found | None:
         statements.append(texts[1])
     if len(statements) < 2:
         return None
-    choices = tuple(_option_name(s) for s in statements)
+    choices = tuple(option_name(s) for s in statements)
     place = response_place(f"page {page + 1}, {choices[0][:40]}")
     return Found(page, table.box, None, " / ".join(statements), choices, place, place)
 
 
-def _option_name(statement: str) -> str:
+def option_name(statement: str) -> str:
+    """An option named by its statement's words up to a colon (six at most), else its first six."""
     head = statement.split(":", 1)[0]
     words = statement.split()
     return (

@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 
 from engine.questionnaire.cues import ascii_digits
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
-from engine.questionnaire.pdf.flat.boxes import box_choices, label_question
+from engine.questionnaire.pdf.flat.boxes import box_choices, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
-from engine.questionnaire.pdf.layout import Box, Line, Word, is_glyph
+from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph
 from engine.questionnaire.pdf.questions import YES_NO, Found
 
 _BULLETS = frozenset("●•▪◦○■➢►–-*·◆◇✓")
@@ -42,6 +42,7 @@ class Item:
     text: str
     blank: bool = False  # a label with a blank after it: a field to fill
     wraps: bool = False  # a paragraph that goes on from the marked item above, wrapped back to its marker
+    apart: str = ""  # its first row's words before a wide gap, when text in a column beside follows (a panel)
 
 
 def page_items(page: int, lines: list[Line]) -> list[Item]:
@@ -68,7 +69,7 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
             wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
             wraps = wraps and box.x0 >= margin - 2 and abs(box.height - size) <= 0.05 * size  # in its type
-            current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps)
+            current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps, _before_gap(rest))
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
             block, margin, size = row_block, box.x0, box.height
@@ -78,6 +79,15 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
             current.box = current.box.union(box)
         last = box
     return [i for i in items if i.text]
+
+
+def _before_gap(words: list[Word]) -> str:
+    """The words before the first gap of 30 pt or more between two of them (a label, then a column of
+    guidance beside it on its row: "Animal Facilities      Buyers using the RM6264 …"); "" when none."""
+    for i in range(1, len(words)):
+        if words[i].box.x0 - words[i - 1].box.x1 >= 30:
+            return " ".join(w.text for w in words[:i])
+    return ""
 
 
 def _visual_rows(lines: list[Line]) -> list[tuple[list[Word], int]]:
@@ -114,14 +124,37 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
 
 def item_questions(items: list[Item]) -> list[Found]:
     """The questions among the items (see the module docstring)."""
-    boxes = sum(1 for i in items if i.kind == "box")
+    runs = _option_runs(items)
+    boxes = sum(1 for i in items if i.kind == "box" and id(i) not in runs)
     checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
     numbered = set() if checklist else _numbered_questions(items)
     out: list[Found] = []
     lead: tuple[Item, Found] | None = None  # the last question, while items may hang from it
     before = 0  # how many questions there were before the item above
     numbered_above = False  # the question of the item above is one the document numbers
+    count, last = 0, None  # the questions before the item above, and the last of them
+    since, plain = 99, False  # items since the one that made (or extended) the last question; the item above's
+    claimed: set[int] = set()  # the items of a run of options taken as a question's choices
     for item in items:
+        made = bool(out) and (len(out) > count or out[-1] is not last)  # the item above made or extended one
+        since = 0 if made else since + (1 if plain else 99)  # paragraphs between ("Tick all that apply.")
+        count, last, plain = len(out), (out[-1] if out else None), not item.kind
+        run = runs.get(id(item))
+        if run is not None and run[0] is item and since <= 2 and not checklist:  # a question's options
+            chosen = [_label(i) for i in run if i.marker == DRAWN_MARKED]  # a radio's filled dot
+            out[-1] = replace(
+                out[-1],
+                choices=tuple(_label(i) for i in run),
+                choice_place=out[-1].text_place,
+                existing_choice=chosen[0] if len(chosen) == 1 else None,
+            )
+            claimed |= {id(i) for i in run}
+            lead, before, numbered_above = None, len(out), False
+            count, last = len(out), out[-1]
+            continue
+        if id(item) in claimed:
+            count, last = len(out), (out[-1] if out else None)
+            continue
         goes_on = numbered_above and not item.kind and (item.wraps or _asking_paragraph(item.text))
         numbered_above = goes_on or id(item) in numbered
         if item.kind == "choices":  # the options of the question of the item right above, if any
@@ -161,6 +194,63 @@ def item_questions(items: list[Item]) -> list[Found]:
             continue
         lead = None
     return out
+
+
+def _option_runs(items: list[Item]) -> dict[int, list[Item]]:
+    """Runs of two or more items one after the other, each a box (a radio circle, a square) before
+    a label that does not end with "?" ("UK Company - VAT Registered in the UK", "Yes"), right under
+    an item that asks or is numbered (up to two paragraphs between that do not: "Tick all that
+    apply."): the options of the question above them, one a line (a web form printed), a run going
+    on over a page's footer (short lines without a box) to the boxes at the top of the next; by the
+    id of each item, its run. A checklist's statements follow a heading, not a question."""
+    out: dict[int, list[Item]] = {}
+    run: list[Item] = []
+    start = 0
+    for i, item in enumerate([*items, None]):
+        if item is not None and item.kind == "box" and not item.text.rstrip().endswith(("?", "？")):
+            start = i if not run else start
+            run.append(item)
+            continue
+        if run and item is not None and _footer(items, i, run[-1]):
+            continue
+        if len(run) >= 2 and _under_question(items[:start]):
+            out |= {id(i): run for i in run}
+        run = []
+    return out
+
+
+def _under_question(above: list[Item]) -> bool:
+    """Whether the last of ``above`` that is neither a plain paragraph (two at most) nor the lines of
+    one wrapped back to its marker asks or is numbered."""
+    plain = 0
+    for item in reversed(above):
+        if item.kind == "number" or asks(item.text) or re.search(r"[?:]\s*$", item.text):
+            return True
+        if item.kind or (not item.wraps and (plain := plain + 1) > 2):
+            return False
+    return False
+
+
+def _label(item: Item) -> str:
+    """An option's label: its words up to a column beside it, or all of them, or, past twelve, its
+    name (option_name: "List X Property These …")."""
+    text = item.apart or item.text
+    return text if len(text.split()) <= 12 else option_name(text)
+
+
+def _footer(items: list[Item], at: int, last: Item) -> bool:
+    """Whether ``items[at]`` starts a running footer between the options of one question: short
+    lines without a marker (ten words at most, or a box with them: an option cut by the page's foot,
+    its label lost) below the box item ``last`` on its page, the first item of the next page a box
+    item."""
+    for item in items[at:]:
+        if item.page != last.page:
+            return item.page == last.page + 1 and item.kind == "box"
+        words = item.text.split()
+        long = len(words) > 10 and not any(is_glyph(w) for w in words)  # a box cut by the page's foot: its row
+        if item.kind or long or item.box.y0 < last.box.y0:
+            return False
+    return False
 
 
 def _numbered_questions(items: list[Item]) -> set[int]:
