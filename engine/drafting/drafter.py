@@ -69,6 +69,7 @@ from engine.drafting.reference import (
     SUMMARY_SENTENCES,
     documented_topic,
     find_section,
+    names_topic,
     opening_sentences,
     practice_first,
     reference_answer,
@@ -415,8 +416,16 @@ class Drafter:
     def _differing(self, a: Asking, d: Draft) -> Draft:
         """A narrative's draft not taken from the company's text, when two or more other products
         answered it near-identically in different words: the draft names them (``text_differs``,
-        Review first), whatever source wrote it."""
-        if d.text_differs or a.q.choices or d.status is not DraftStatus.DRAFTED or not self._asks_company_narrative(a):
+        Review first), whatever source wrote it. The company's text itself (``shared_past``) has named
+        the products that said otherwise already, or none when all of them agree (Parchment's COMP-01:
+        the 8 other products' answers, once named as the products that answered otherwise, #59)."""
+        if (
+            d.text_differs
+            or d.text_source == TextSource.SHARED_PAST.value
+            or a.q.choices
+            or d.status is not DraftStatus.DRAFTED
+            or not self._asks_company_narrative(a)
+        ):
             return d
         answered = narratives(a.near)
         if len(answered) < COMPANY_PRODUCTS:
@@ -461,7 +470,7 @@ class Drafter:
         self, a: Asking, topic: str, floor: float = QUESTION_FLOOR
     ) -> tuple[str, tuple[Citation, ...], str] | None:
         """The reference to the section on ``topic``: (its text, its citations, its label); its
-        sentences speak to the question at ``floor`` or more."""
+        sentences speak to the question at ``floor`` or more and name the topic (``names_topic``)."""
         allowed = self.scope.restrict(self.kb.documents())
         docs = [
             d
@@ -478,7 +487,9 @@ class Drafter:
         said = [
             (page, s)
             for (page, s), v in zip(found, vectors)
-            if float(v @ a.question) >= floor and not names_another_product(s, self.other_products(), self.product)
+            if float(v @ a.question) >= floor
+            and names_topic(s, topic)
+            and not names_another_product(s, self.other_products(), self.product)
         ][:SUMMARY_SENTENCES]
         chunks = self.kb.chunks(section.doc)
         citations = tuple(

@@ -20,7 +20,9 @@ sentence or two>", the sentences quoted word for word and cited, no model call.
   any ("we", "our", the company's or the product's name: :func:`practice_first`), and speak to the question (their cosine with it
   ``QUESTION_FLOOR`` or more, engine/drafting/relevance.py: "Maintaining and enhancing security is
   a disciplined, continual, and ongoing process." opens Application Security and says nothing of
-  web vulnerabilities), among its first ``SECTION_SENTENCES``; none: no reference.
+  web vulnerabilities), among its first ``SECTION_SENTENCES``, and name the topic by a word other than its
+  kind (:func:`names_topic`: "… our incident response plan …" is another plan, on the Business
+  Continuity page); none: no reference.
 
 A Yes/No row whose guidance asks for a reference to a documented plan ("Do you have a
 well-documented Business Continuity Plan (BCP) …?": :func:`documented_topic`) gets the same
@@ -85,6 +87,20 @@ def documented_topic(question: str) -> str | None:
 
 def _stems(text: str) -> set[str]:
     return set(analyzer()(text))
+
+
+# the kind of thing a topic is ("Business Continuity Plan", "Privacy Policy"): a sentence that names only
+# the kind names another of its kind ("… our incident response plan …" under the Business Continuity Plan)
+_KIND = frozenset(_stems("plan plans policy policies program programme documentation document procedure process"))
+
+
+def names_topic(sentence: str, topic: str) -> bool:
+    """``sentence`` names what is asked for by a word of ``topic`` other than its kind (#59): "To help
+    strengthen our Business Continuity Plan, …" under "Business Continuity Plan (BCP)", not "At
+    Instructure, we have a detailed … incident response plan …", which the same page goes on to.
+    A topic of kind words only is named by any sentence."""
+    wanted = _stems(topic) - _KIND
+    return not wanted or bool(_stems(sentence) & wanted)
 
 
 @dataclass(frozen=True)
@@ -195,6 +211,7 @@ __all__ = [
     "Section",
     "documented_topic",
     "find_section",
+    "names_topic",
     "opening_sentences",
     "reference_answer",
     "reference_topic",

@@ -72,8 +72,11 @@ def past_answers(draft: Draft) -> Warning | None:
 
 def _company_products(draft: Draft) -> tuple[str, ...]:
     """The products whose past answers a company text (a narrative without a choice) is the same
-    in, as its citations name them; () for any other draft."""
-    if draft.choice or not draft.reused or not draft.from_product:
+    in, as its citations name them; () for any other draft — one whose text another product's choice
+    leads (``past_choices``: a Yes/No row without a dropdown, "Yes — …") cites that product for its
+    choice alone, not for the text (#59: COMP-03's "The same in 2 products' past answers: Parchment,
+    …", Parchment having answered in its own words)."""
+    if draft.choice or draft.past_choices or not draft.reused or not draft.from_product:
         return ()
     cited = tuple(dict.fromkeys(c.product for c in draft.citations if c.kind is SourceKind.LIBRARY and c.product))
     return cited if len(cited) >= 2 else ()

@@ -21,12 +21,11 @@ from storage.vector_store import release
 from tests.fixtures import QuotingGenerator
 
 
-@pytest.fixture(scope="module")
-def drafted(shared_data, encoder, tmp_path_factory):
-    """The narratives COMP-01, COMP-05 and THRD-02 of Canvas Credentials' Full, drafted for Canvas
-    Credentials with every other filled HECVAT and the company's CAIQ in the library, no documents."""
+def _drafts(shared_data, encoder, tmp_path_factory, folder: str, name: str, ids: tuple[str, ...]):
+    """The rows ``ids`` of the Full ``folder/name``, drafted for that folder's product with every
+    other filled HECVAT and the company's CAIQ in the library, no documents."""
     base = shared_data / "instructure"
-    target = base / "Canvas Credentials" / "Canvas Credentials HECVAT Full.xlsx"
+    target = base / folder / name
     tmp = tmp_path_factory.mktemp("narratives")
     folders = FolderScopes()
     library = AnswerLibrary(tmp / "lib", encoder)
@@ -37,12 +36,29 @@ def drafted(shared_data, encoder, tmp_path_factory):
     kb = KnowledgeBase(tmp / "kb", EngineConfig(), encoder)
     model = QuotingGenerator()
     try:
-        drafter = Drafter(kb, model, library=library, product="Canvas Credentials")
+        drafter = Drafter(kb, model, library=library, product=folder)
         questions = {q.id: q for q in read_questionnaire(target).questions}
-        yield {i: drafter.draft(questions[i]) for i in ("COMP-01", "COMP-05", "THRD-02")}, model
+        yield {i: drafter.draft(questions[i]) for i in ids}, model
     finally:
         library.close()
         release(str(tmp / "kb" / "qdrant"))
+
+
+@pytest.fixture(scope="module")
+def drafted(shared_data, encoder, tmp_path_factory):
+    """The narratives COMP-01, COMP-05 and THRD-02 of Canvas Credentials' Full, and COMP-03 (a Yes/No
+    row without a dropdown), drafted for Canvas Credentials."""
+    ids = ("COMP-01", "COMP-03", "COMP-05", "THRD-02")
+    yield from _drafts(
+        shared_data, encoder, tmp_path_factory, "Canvas Credentials", "Canvas Credentials HECVAT Full.xlsx", ids
+    )
+
+
+@pytest.fixture(scope="module")
+def drafted_for_parchment(shared_data, encoder, tmp_path_factory):
+    """COMP-01 of Parchment's Full drafted for Parchment: all the other products' answers agree."""
+    name = "Parchment HECVAT Full - All Products.xlsx"
+    yield from _drafts(shared_data, encoder, tmp_path_factory, "Parchment", name, ("COMP-01",))
 
 
 def test_the_business_background_is_the_companys_text_with_its_origin(drafted):
@@ -76,3 +92,30 @@ def test_one_other_products_narrative_is_not_the_companys(drafted):
     d = drafts["THRD-02"]
     assert d.text_source != "shared_past"
     assert "member data" not in d.answer  # Parchment's own wording
+
+
+def test_a_company_text_all_products_agree_on_names_none_as_answering_otherwise(drafted_for_parchment):
+    """Drafted for Parchment (2026-12-02, read by hand), COMP-01 said "The same in 8 products' past
+    answers: …" and then "Other products answered this in other words (<the same 8>)": the company
+    text found none differing, and the narrative's check named every product that answered."""
+    drafts, _ = drafted_for_parchment
+    d = drafts["COMP-01"]
+    assert d.text_source == "shared_past"
+    assert d.answer.startswith("Instructure, Inc. was founded in 2008")
+    assert d.text_differs == ()
+    lines = [w.line for w in d.warnings]
+    # 7 here: the library of this module holds the HECVATs, not Canvas LMS's K-12CVAT
+    assert any(line.startswith("The same in 7 products' past answers: ") for line in lines), lines
+    assert not any("answered this in other words" in line for line in lines), lines
+
+
+def test_a_choice_leading_a_shared_explanation_is_not_cited_as_its_text(drafted):
+    """COMP-03 ("Do you have a dedicated Information Security staff or office?", no dropdown): the
+    choice is Parchment's "Yes", the text the explanation other products share; Parchment answered
+    in its own words, so the text is not "the same in 2 products' past answers: Parchment, …"."""
+    drafts, _ = drafted
+    d = drafts["COMP-03"]
+    assert d.text_source == "shared_past" and d.choice is None and d.answer.startswith("Yes — Instructure has")
+    lines = [w.line for w in d.warnings]
+    assert not any(line.startswith("The same in") for line in lines), lines
+    assert "The text comes from other products' past answers (their names left out)" in lines

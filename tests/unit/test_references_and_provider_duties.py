@@ -19,7 +19,7 @@ import pytest
 
 from engine.core.types import Unit
 from engine.drafting.explanation_rules import customers_duty
-from engine.drafting.reference import documented_topic, find_section
+from engine.drafting.reference import documented_topic, find_section, names_topic, opening_sentences
 
 
 def _rows(shared, name: str) -> dict[str, dict]:
@@ -65,3 +65,27 @@ def test_a_providers_customers_duties_are_never_its_practice(shared_data):
     assert not customers_duty("Customer data is encrypted at rest.")
     assert not customers_duty("Customers can choose the region where their data is stored.")
     assert customers_duty("User entities should ensure that access is reviewed.")
+
+
+def test_a_references_sentences_name_the_plan_asked_about(shared_data):
+    """QUAL-03 drafted for Canvas Credentials and Parchment (2026-12-02, read by hand): the Business
+    Continuity section's second sentence is the incident response plan ("… (read: angry panda)."),
+    another plan; the reference keeps the sentences naming the one asked about (``names_topic``)."""
+    rows = _rows(shared_data, "Canvas_Credentials_HECVAT_Full.jsonl")
+    topic = documented_topic(rows["QUAL-03"]["question"]) or ""
+    paper = shared_data / "instructure" / "Instructure" / "Instructure Business Continuity & Disaster Recovery.pdf"
+    units = _pages(paper)
+    section = find_section(topic, [(paper.name, units)])
+    assert section is not None
+    said = [" ".join(s.split()) for _, s in opening_sentences(section, units)]
+    plan = next(s for s in said if s.startswith("To help strengthen our Business Continuity Plan"))
+    other = next(s for s in said if "incident response plan" in s)
+    assert names_topic(plan, topic)
+    assert not names_topic(other, topic)
+    # the disaster recovery plan's own sentences name it (QUAL-04, DRPL-09's second sentence)
+    assert names_topic("The primary assumption of our disaster recovery plan is …", "Disaster Recovery Plan (DRP)")
+    assert names_topic(
+        "We conduct annual table-top exercises … the aftermath of a natural or human-made disaster.",
+        "how your disaster recovery plan is tested",
+    )
+    assert names_topic("Anything at all.", "your policies")  # a topic of kind words only: no bar
