@@ -48,7 +48,13 @@ from engine.drafting.cross_product import (
     shared_explanation,
 )
 from engine.drafting.explanation import Explanation, best_sentence, shown, worth_asking
-from engine.drafting.explanation_rules import about_the_sources, asks_provider, contradicts, names_any
+from engine.drafting.explanation_rules import (
+    about_the_sources,
+    asks_provider,
+    contradicts,
+    names_any,
+    read_out_of_context,
+)
 from engine.drafting.generate import (
     DropdownTooLong,
     GeneratedAnswer,
@@ -564,6 +570,8 @@ class Drafter:
             fault = "it only says the question back"
         elif about_the_sources(said):
             fault = "it says what the documents mention, not what the company does"
+        elif d.text_source == TextSource.MODEL.value and read_out_of_context(_document_quotes(d)):
+            fault = "its quotes need the sentences before them, and it took their subject from the question"
         elif not d.stated and not (judged.model_answers if model else judged.answers):
             fault = "it does not answer the question"
         if fault is None:
@@ -1096,6 +1104,11 @@ def _past_citation(hit: LibraryHit, quote: str, start: int, product: str | None 
         end=start + len(quote),
         product=product,
     )
+
+
+def _document_quotes(d: Draft) -> list[str]:
+    """The documents' quotes a draft's text rests on (not a past answer's, not an unverified one)."""
+    return [c.quote for c in d.citations if c.kind is not SourceKind.LIBRARY and c.label is not AnchorLabel.UNVERIFIED]
 
 
 def _voters(near: Sequence[LibraryHit], choice: str | None) -> tuple[list[LibraryEntry], int]:

@@ -368,6 +368,17 @@ def provider_says(provider: str, sentence: str) -> str:
     return f"{provider}, the third-party provider, states: {sentence}"
 
 
+def read_out_of_context(quotes: Iterable[str]) -> bool:
+    """Every one of ``quotes`` (a model's text's quotes of the documents) needs the sentence before
+    it (:func:`standing_alone`), so the text took their subject from the question (#59): Parchment's
+    QUAL-02, "Yes, institutional data will be shared … under a fully executed non-disclosure
+    agreement (NDA).", rests on "These data elements reside on Instructure systems and are only shared
+    with external entities under a fully executed non-disclosure agreement", whose data elements are
+    the company's own "insider information". False without quotes."""
+    said = [" ".join(q.split()) for q in quotes if q.strip()]
+    return bool(said) and all(standing_alone(q) is None for q in said)
+
+
 __all__ = [
     "AFFIRMS_OVERLAP",
     "about_the_sources",
@@ -378,6 +389,7 @@ __all__ = [
     "names_any",
     "opens_with_the_other",
     "provider_says",
+    "read_out_of_context",
     "standing_alone",
     "states_something",
 ]
