@@ -384,10 +384,23 @@ class Drafter:
         no sentence is shared so (the next source drafts; :meth:`draft` names the products that
         answered differently). A text written in another language than the company's is put in
         English as a reused past answer is, never left as written; in the language the
-        questionnaire is answered in, it keeps its own words (:meth:`_in_language_answered`)."""
+        questionnaire is answered in, it keeps its own words (:meth:`_in_language_answered`). For a
+        product whose vendor is another entity than the company (``Profile.other_vendor``: Parchment,
+        "Parchment LLC" in its own PCI attestation) the company's text is not its own: the row is left
+        for the responder with the reason, as the profile leaves the company's facts (#59)."""
         found = company_text(a.near, [*self.other_products(), self.product or ""])
         if found is None:
             return None
+        profile = self.profile.profile()
+        if profile.other_vendor(self.product):  # an acquired company answering as itself: the company's
+            # facts are not its facts (engine/index/profile.py), nor is the company's text its text (#59)
+            own, company = profile.vendor(self.product), profile.company.get("vendor_name")
+            why = (
+                f"{self.product}'s vendor is {own.value if own else 'another entity'}, not "
+                f"{company.value if company else 'the company'}: the company's text (the same in "
+                f"{len(found.products)} products' past answers) is not its own; write this answer by hand"
+            )
+            return Draft.of(a.q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=why)
         citations = tuple(
             _past_citation(h, h.entry.answer, answer_text(h.entry).rfind(h.entry.answer), product=h.entry.product)
             for h in found.agreeing

@@ -13,6 +13,7 @@ import pytest
 
 from engine.core.config import EngineConfig
 from engine.core.scopes import FolderScopes
+from engine.core.types import DraftStatus
 from engine.drafting.drafter import Drafter
 from engine.index.kb import KnowledgeBase
 from engine.index.library import AnswerLibrary
@@ -21,9 +22,10 @@ from storage.vector_store import release
 from tests.fixtures import QuotingGenerator
 
 
-def _drafts(shared_data, encoder, tmp_path_factory, folder: str, name: str, ids: tuple[str, ...]):
+def _drafts(shared_data, encoder, tmp_path_factory, folder: str, name: str, ids: tuple[str, ...], docs=()):
     """The rows ``ids`` of the Full ``folder/name``, drafted for that folder's product with every
-    other filled HECVAT and the company's CAIQ in the library, no documents."""
+    other filled HECVAT and the company's CAIQ in the library, no documents; with ``docs`` (paths
+    under the data's folders) drafted again with those documents in the knowledge base, by folder scope."""
     base = shared_data / "instructure"
     target = base / folder / name
     tmp = tmp_path_factory.mktemp("narratives")
@@ -38,7 +40,14 @@ def _drafts(shared_data, encoder, tmp_path_factory, folder: str, name: str, ids:
     try:
         drafter = Drafter(kb, model, library=library, product=folder)
         questions = {q.id: q for q in read_questionnaire(target).questions}
-        yield {i: drafter.draft(questions[i]) for i in ids}, model
+        drafts = {i: drafter.draft(questions[i]) for i in ids}
+        if docs:
+            paths = [base / d for d in docs]
+            assert not kb.add(paths).errors
+            kb.set_scopes({f.name: scope for f, scope in folders.of_files(paths).items()})
+            with_docs = Drafter(kb, model, library=library, product=folder)
+            drafts |= {f"{i} with documents": with_docs.draft(questions[i]) for i in ids}
+        yield drafts, model
     finally:
         library.close()
         release(str(tmp / "kb" / "qdrant"))
@@ -56,9 +65,11 @@ def drafted(shared_data, encoder, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def drafted_for_parchment(shared_data, encoder, tmp_path_factory):
-    """COMP-01 of Parchment's Full drafted for Parchment: all the other products' answers agree."""
+    """COMP-01 and GNRL-14 of Parchment's Full drafted for Parchment: all the other products' answers
+    agree; then again with Parchment's own PCI attestation, which names its vendor, Parchment LLC."""
     name = "Parchment HECVAT Full - All Products.xlsx"
-    yield from _drafts(shared_data, encoder, tmp_path_factory, "Parchment", name, ("COMP-01",))
+    aoc = ("Parchment/PCI DSS v4.0 AOC - Parchment.pdf",)
+    yield from _drafts(shared_data, encoder, tmp_path_factory, "Parchment", name, ("COMP-01", "GNRL-14"), aoc)
 
 
 def test_the_business_background_is_the_companys_text_with_its_origin(drafted):
@@ -119,3 +130,20 @@ def test_a_choice_leading_a_shared_explanation_is_not_cited_as_its_text(drafted)
     lines = [w.line for w in d.warnings]
     assert not any(line.startswith("The same in") for line in lines), lines
     assert "The text comes from other products' past answers (their names left out)" in lines
+
+
+def test_a_product_of_another_vendor_gets_no_company_text(drafted_for_parchment):
+    """Parchment's own PCI attestation names its vendor, "Parchment LLC" (Profile.other_vendor: an
+    acquired company answering as itself). Drafted so (2026-12-02, read by hand), COMP-01 was
+    Instructure's history and GNRL-14 Instructure's data zones (the vendor: AWS US West 2 and a
+    colocation site): the company's text is not Parchment's, as the company's facts are not; the rows
+    are left to the responder, saying why."""
+    drafts, model = drafted_for_parchment
+    for qid in ("COMP-01", "GNRL-14"):
+        # without its documents Parchment's vendor is not known: the company's text, or its profile fact
+        assert drafts[qid].answer.startswith(("Instructure, Inc. was founded", "Instructure serves")), qid
+        d = drafts[f"{qid} with documents"]
+        assert d.status is DraftStatus.NO_CONTEXT and d.answer == "", qid
+        assert d.error.startswith("Parchment's vendor is Parchment LLC, not Instructure: the company's text"), d.error
+        assert d.error.endswith("write this answer by hand")
+    assert model.calls == 0
