@@ -49,12 +49,13 @@ from dataclasses import dataclass, field, replace
 
 import pymupdf
 
+from engine.questionnaire.cues import takes_several
 from engine.questionnaire.pdf.layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.pdf.subforms import question_stem, set_aside, subform
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError, joined_choices
 
 _KINDS = {
     pymupdf.PDF_WIDGET_TYPE_TEXT: "text",
@@ -630,6 +631,28 @@ def _question(group: list[_Slot], form: _Form) -> Found:
         text_place=text_place,
         existing_choice=existing,
         existing_answer=answer,
+        several=_several(boxes, choices, label, form),
+    )
+
+
+def _several(boxes: list[_Slot], choices: tuple[str, ...], label: str, form: _Form) -> bool:
+    """Whether a group of boxes is a choice of several: independent check boxes (a field each, not
+    one radio group) whose label or tooltips say so ("Select all that apply", "Check only the boxes
+    that apply to you"), or whose options are the columns of a grid that names who or what the row
+    applies to, with a "No" column beside them (the IRS 13614-C's "Legally blind: You / Spouse / No")."""
+    fields = {w.name for s in boxes for w in s.widgets}
+    if len(boxes) < 2 or len(fields) < len(boxes) or any(w.kind != "checkbox" for s in boxes for w in s.widgets):
+        return False
+    if takes_several(choices, label, *(w.tooltip for s in boxes for w in s.widgets)):
+        return True
+    columns = _column_labels(form.slots)
+    words = [" ".join(_words(c)) for c in choices]
+    others = [w for w in words if w not in ("no", "none")]
+    return (
+        all(id(s) in columns for s in boxes)
+        and len(others) >= 2
+        and len(others) == len(words) - 1
+        and not any(w in _CHOICE_WORDS for w in others)
     )
 
 
@@ -810,7 +833,7 @@ def _box_options(boxes: list[_Slot], form: _Form) -> tuple[tuple[str, ...], tupl
         (label, json.dumps([[w.name, w.on_state, w.nth] for w in s.widgets])) for label, s in zip(labels, boxes)
     )
     ticked = [label for label, s in zip(labels, boxes) if any(w.is_on for w in s.widgets)]
-    return tuple(labels), options, (ticked[0] if len(ticked) == 1 else None)
+    return tuple(labels), options, (joined_choices(ticked) or None)  # several ticked: a choice of several's
 
 
 def _distinct(labels: list[str], boxes: list[_Slot]) -> list[str]:

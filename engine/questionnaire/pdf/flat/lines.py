@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from engine.questionnaire.cues import ascii_digits
+from engine.questionnaire.cues import ascii_digits, takes_several
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
@@ -135,16 +135,21 @@ def item_questions(items: list[Item]) -> list[Found]:
     count, last = 0, None  # the questions before the item above, and the last of them
     since, plain = 99, False  # items since the one that made (or extended) the last question; the item above's
     claimed: set[int] = set()  # the items of a run of options taken as a question's choices
+    gap: list[str] = []  # the lines since the item that made (or extended) the last question
+    above = ""
     for item in items:
         made = bool(out) and (len(out) > count or out[-1] is not last)  # the item above made or extended one
         since = 0 if made else since + (1 if plain else 99)  # paragraphs between ("Tick all that apply.")
-        count, last, plain = len(out), (out[-1] if out else None), not item.kind
+        gap = [] if made else [*gap, above]
+        count, last, plain, above = len(out), (out[-1] if out else None), not item.kind, item.text
         run = runs.get(id(item))
         if run is not None and run[0] is item and since <= 2 and not checklist:  # a question's options
             chosen = [_label(i) for i in run if i.marker == DRAWN_MARKED]  # a radio's filled dot
+            choices = tuple(_label(i) for i in run)
             out[-1] = replace(
                 out[-1],
-                choices=tuple(_label(i) for i in run),
+                choices=choices,
+                several=takes_several(choices, out[-1].text, *gap),  # "Tick all that apply." between
                 choice_place=out[-1].text_place,
                 existing_choice=chosen[0] if len(chosen) == 1 else None,
             )
