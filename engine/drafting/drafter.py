@@ -513,7 +513,8 @@ class Drafter:
                 return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=why)
             retrieved = own
         hits = list(retrieved.hits)
-        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
+        several = {"several": True} if q.several else {}  # a choice of several: a list of its options
+        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices, **several)
         citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
         backing = self.support(a.asked, citations)
         return self._decide(q, a.key, answer, citations, backing, _since(a))
