@@ -43,6 +43,14 @@ class Question:
     # options picked, joined by CHOICE_SEPARATOR (:func:`joined_choices`, :func:`picked_choices`)
     several: bool = False
 
+    def takes(self, choice: str) -> bool:
+        """Whether ``choice`` is a value its choice place takes: one of its options, or for a choice
+        of several, options joined by CHOICE_SEPARATOR (each one of them)."""
+        if choice in self.choices:
+            return True
+        picked = picked_choices(choice, self.choices)
+        return self.several and bool(picked) and all(p in self.choices for p in picked)
+
     @property
     def answered(self) -> bool:
         """The file already holds an answer for it (the drafting step skips these)."""

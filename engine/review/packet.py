@@ -389,7 +389,7 @@ def _row(
     seen.add(entry.id)
     choice, answer, note = (cell_text(line.values[c - 1]) or None for c in (YOUR_CHOICE, YOUR_ANSWER, YOUR_COMMENT))
     allowed = items[entry.key].question.choices
-    if choice is not None and allowed and choice not in allowed:
+    if choice is not None and allowed and not items[entry.key].question.takes(choice):
         problems.append(f"{where}: {choice!r} is not one of the allowed values ({', '.join(allowed)}); pick one")
         return None
     if note is not None:

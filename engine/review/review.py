@@ -45,6 +45,7 @@ from engine.questionnaire.export import export
 from engine.questionnaire.language import Language
 from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
+from engine.questionnaire.records import CHOICE_SEPARATOR
 from engine.questionnaire.row_types import RowType, classify, row_types_of
 from engine.questionnaire.writes import UnwrittenAnswer, unwritten_answers
 from engine.review.export_cells import answer_writes
@@ -440,9 +441,10 @@ class Review:
 
     @staticmethod
     def _check_choice(item: ReviewItem, choice: str | None) -> None:
-        if choice and item.question.choices and choice not in item.question.choices:
+        if choice and item.question.choices and not item.question.takes(choice):
             allowed = ", ".join(item.question.choices)
-            raise ValueError(f"{choice!r} is not an allowed value of {item.label}; pick one of: {allowed}")
+            several = f" (several joined by '{CHOICE_SEPARATOR}')" if item.question.several else ""
+            raise ValueError(f"{choice!r} is not an allowed value of {item.label}; pick one of: {allowed}{several}")
 
     # ---- exports -----------------------------------------------------------------------------
     def unapproved(self) -> list[ReviewItem]:
