@@ -269,3 +269,20 @@ def test_the_model_is_asked_for_a_list_and_each_option_is_kept_only_when_its_quo
         single.schema == answer_schema(choices, sentences=2)
         and single.schema["properties"]["choice"]["enum"][-1] is None
     )
+
+
+def test_word_writes_in_place_alone_and_refuses_an_option_it_does_not_offer(tmp_path):
+    """Layout: "Implementation Status (check all that apply)" over two glyph boxes whose second
+    label begins with the first's ("In Place", "In Place with CCW", the PCI SAQ's)."""
+    doc = wf.new()
+    wf.add(
+        doc, wf.para(wf.text("Implementation Status (check all that apply) ☐ In Place ☐ In Place with CCW ☐ Planned"))
+    )
+    path = wf.save(doc, tmp_path / "status.docx")
+    q = read_questionnaire(path)
+    (status,) = q.questions
+    assert status.several
+    export(path, tmp_path / "a.docx", [CellWrite(status.sheet, status.choice_cell, "In Place")], q)
+    assert read_questionnaire(tmp_path / "a.docx").questions[0].existing_choice == "In Place"
+    with pytest.raises(Exception, match="'Retired' is none of the options"):
+        export(path, tmp_path / "b.docx", [CellWrite(status.sheet, status.choice_cell, "Planned; Retired")], q)
