@@ -67,12 +67,17 @@ def asks_several(text: str) -> bool:
 _ANSWER_WORDS = {"yes", "no", "n/a", "na", "not applicable", "unknown", "unsure", "don't know", "partial", "partially"}
 
 
-def takes_several(choices: Sequence[str], *texts: str) -> bool:
-    """Whether a question with options ``choices`` is a choice of several: two options or more,
-    not only answer words (Yes / No / N/A exclude each other whatever the text says), and one of
-    ``texts`` (its own text, the line right under it, its boxes' tooltips) says so (:func:`asks_several`)."""
+def several_options(choices: Sequence[str]) -> bool:
+    """Whether options ``choices`` can be picked several at a time: two or more, not only answer words
+    (Yes / No / N/A exclude each other, whatever the text or the boxes say)."""
     named = {" ".join(c.lower().split()) for c in choices if c and c.strip()}
-    return len(named) >= 2 and not named <= _ANSWER_WORDS and any(asks_several(t) for t in texts)
+    return len(named) >= 2 and not named <= _ANSWER_WORDS
+
+
+def takes_several(choices: Sequence[str], *texts: str) -> bool:
+    """Whether a question with options ``choices`` is a choice of several: :func:`several_options`, and
+    one of ``texts`` (its own text, the line right under it, its boxes' tooltips) says so (:func:`asks_several`)."""
+    return several_options(choices) and any(asks_several(t) for t in texts)
 
 
 def ascii_digits(text: str) -> str:
@@ -100,5 +105,6 @@ __all__ = [
     "asks_by_mark",
     "asks_several",
     "header_role",
+    "several_options",
     "takes_several",
 ]

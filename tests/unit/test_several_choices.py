@@ -250,6 +250,52 @@ def test_flat_pdf_options_under_a_tick_all_that_apply_line_are_several_and_the_r
     assert "Answer: Torbay; Devon CC" in [p.text for p in docx.Document(out).paragraphs]
 
 
+def _radio(page: pymupdf.Page, y: float, text: str) -> None:
+    """A radio button drawn as a grey ring (two circles filled even-odd), its label right of it."""
+    shape = page.new_shape()
+    shape.draw_circle((60, y + 11), 10.8)
+    shape.draw_circle((60, y + 11), 10.2)
+    shape.finish(color=None, fill=(0.43, 0.43, 0.43), even_odd=True)
+    shape.commit()
+    label(page, 79, y + 14, text, size=8.5)
+
+
+def _printed_form(path: Path, radios: bool) -> Path:
+    """Layout: "1. Please confirm the trading status of your organisation." over two options drawn
+    as radio rings (as squares when ``radios`` is false); "2. Please confirm the services you provide
+    for Cleaning Services." over three drawn squares, no line saying how many; "3. Is your
+    organisation an SME?" over Yes / No squares."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 40.0
+    for n, (asked, options, round_) in enumerate(
+        [
+            ("Please confirm the trading status of your organisation.", ("Limited company", "Sole trader"), radios),
+            ("Please confirm the services you provide for Cleaning Services.", ("Deep cleaning", "Housekeeping",
+             "Pest control"), False),
+            ("Is your organisation an SME?", ("Yes", "No"), False),
+        ],
+        1,
+    ):  # fmt: skip
+        label(page, 43, y + 20, f"{n}. {asked}", size=8.5)
+        y += 30
+        for text in options:
+            (_radio if round_ else _option)(page, y, text)
+            y += 39
+    return save(doc, path)
+
+
+def test_flat_pdf_square_boxes_in_a_form_that_draws_its_radios_round_are_several(tmp_path):
+    q = read_pdf_questionnaire(_printed_form(tmp_path / "both.pdf", radios=True))
+    assert [(x.id, x.choices, x.several) for x in q.questions] == [
+        ("1", ("Limited company", "Sole trader"), False),  # radio rings: one pick
+        ("2", ("Deep cleaning", "Housekeeping", "Pest control"), True),  # check boxes: several
+        ("3", ("Yes", "No"), False),  # Yes / No: one, whatever draws them
+    ]
+    only_squares = read_pdf_questionnaire(_printed_form(tmp_path / "squares.pdf", radios=False))
+    assert [x.several for x in only_squares.questions] == [False, False, False]  # no radio to tell them from
+
+
 # ---------------------------------------------------------------- drafting: the model's list
 
 
