@@ -14,6 +14,7 @@ import pymupdf
 import pytest
 
 from engine.drafting.generate.prompt import AnswerPrompt, Evidence, Passage, answer_schema
+from engine.index.library import allowed_choice, reusable_choice
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.cues import asks_several, takes_several
 from engine.questionnaire.export import CellWrite, export
@@ -332,3 +333,11 @@ def test_word_writes_in_place_alone_and_refuses_an_option_it_does_not_offer(tmp_
     assert read_questionnaire(tmp_path / "a.docx").questions[0].existing_choice == "In Place"
     with pytest.raises(Exception, match="'Retired' is none of the options"):
         export(path, tmp_path / "b.docx", [CellWrite(status.sheet, status.choice_cell, "Planned; Retired")], q)
+
+
+def test_a_past_answer_of_several_options_is_reused_for_a_choice_of_several_only():
+    choices = ("Bedford", "Luton", "Oxford")
+    assert allowed_choice("luton; BEDFORD", choices, several=True) == "Bedford; Luton"  # the workbook's spelling
+    assert allowed_choice("Luton; Bedford", choices) is None  # one pick: a set is no value of it
+    assert allowed_choice("Luton; Mars", choices, several=True) is None  # every option must be offered
+    assert reusable_choice("luton", choices, several=True) == "Luton"
