@@ -72,6 +72,10 @@ def test_a_choice_of_several_is_a_multiselect_and_the_export_ticks_what_the_revi
     assert item.question.several and fake.asked_several == [True]
     assert item.draft.choice == "Data at rest"  # the option the fake's quote names ("…encrypted at rest…")
 
+    at = open_screen("questionnaire")  # the detection says the question takes several
+    assert not at.exception
+    assert any("choice (several)" in list(d.value.get("Kind", [])) for d in at.dataframe)
+
     at = open_screen("review")
     assert not at.exception
     assert not [s for s in at.selectbox if s.label == "Choice"]  # no single pick for it

@@ -18,6 +18,7 @@ from engine.index.library import allowed_choice, reusable_choice
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.cues import asks_several, takes_several
 from engine.questionnaire.export import CellWrite, export
+from engine.questionnaire.mapping import mapping
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from engine.questionnaire.pdf.response import write_response_docx
 from engine.questionnaire.pdf.writer import PdfWriteError, write_pdf
@@ -132,6 +133,7 @@ def test_word_glyph_boxes_in_a_question_whose_text_says_select_all_are_several(t
     clouds, yes_no = q.questions
     assert (clouds.choices, clouds.several) == (("AWS", "Azure", "GCP"), True)
     assert (yes_no.choices, yes_no.several) == (("Yes", "No"), False)
+    assert [m.to_json().get("several", False) for m in mapping(q)] == [True, False]  # inspect --json, the screen
     out = tmp_path / "answered.docx"
     export(path, out, [CellWrite(clouds.sheet, clouds.choice_cell, "AWS; GCP")], q)
     assert "☒ AWS ☐ Azure ☒ GCP" in "\n".join(p.text for p in docx.Document(out).paragraphs)
