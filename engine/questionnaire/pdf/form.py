@@ -46,6 +46,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import pymupdf
 
@@ -153,6 +154,11 @@ class _Form:
         for s in self.slots:
             pages.setdefault(s.first.page, []).append(s)
         self.by_page = {page: Bands(slots, lambda s: s.box) for page, slots in pages.items()}
+
+    @cached_property
+    def columns(self) -> set[int]:
+        """The boxes (``id`` of their slots) whose label is a column's (:func:`_column_labels`)."""
+        return _column_labels(self.slots)
 
     def near(self, box: Box, page: int) -> list[_Slot]:
         """The slots of ``page`` near ``box``'s height (the candidates for its row)."""
@@ -464,7 +470,7 @@ def _join_rows(form: _Form, sets: _UnionFind) -> None:
     options of one choice. Boxes of two XFA subforms are not joined (their names say they answer
     two questions)."""
     slots = form.slots
-    columns = _column_labels(slots)
+    columns = form.columns
     candidates = [
         i
         for i, s in enumerate(slots)
@@ -645,7 +651,7 @@ def _several(boxes: list[_Slot], choices: tuple[str, ...], label: str, form: _Fo
         return False
     if takes_several(choices, label, *(w.tooltip for s in boxes for w in s.widgets)):
         return True
-    columns = _column_labels(form.slots)
+    columns = form.columns
     words = [" ".join(_words(c)) for c in choices]
     others = [w for w in words if w not in ("no", "none")]
     return (
