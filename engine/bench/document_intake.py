@@ -40,7 +40,7 @@ from engine.core.types import FileProblem
 from engine.questionnaire import Questionnaire, read_questionnaire
 from engine.questionnaire.export import export
 from engine.questionnaire.places import response_only
-from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError, joined_choices, picked_choices
 from engine.questionnaire.writes import CellWrite
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "docx.json"
@@ -80,7 +80,7 @@ def answers_for(q: Questionnaire) -> list[CellWrite]:
     writes = []
     for n, x in enumerate(q.questions, 1):
         if x.choice_cell and x.choices:
-            writes.append(CellWrite(x.sheet, x.choice_cell, x.choices[0]))
+            writes.append(CellWrite(x.sheet, x.choice_cell, joined_choices(x.choices[: 2 if x.several else 1])))
         if x.text_cell:
             writes.append(
                 CellWrite(
@@ -113,8 +113,8 @@ def round_trip(q: Questionnaire, written: Questionnaire) -> dict:
         if x.choice_cell and x.choices:
             choices += 1
             got = y.existing_choice if y else None
-            picked = x.choices[0] if len(x.choices) > 1 or x.choices[0] != "Yes" else "Yes"
-            if got and (picked in got.split("; ") or got == picked):
+            picked = joined_choices(x.choices[: 2 if x.several else 1])
+            if got and (set(picked_choices(got, x.choices)) == set(picked_choices(picked, x.choices)) or got == picked):
                 ok_choice += 1
             elif len(wrong) < 5:
                 wrong.append(
@@ -132,6 +132,7 @@ def bench_file(path: Path, truth: list | None, repeat: int = 1, limits: Limits |
         q = read_questionnaire(path, limits=limits)
         seconds.append(time.perf_counter() - started)
     out: dict = {"file": path.name, "questions": len(q.questions), "intake_s": round(min(seconds), 3)}
+    out["several"] = sum(x.several for x in q.questions)  # choices of several ("tick all that apply")
     if truth is not None:
         out.update(score(q, truth))
     writes = answers_for(q)
@@ -197,6 +198,7 @@ def bench_new_files(folder: Path, only: str | None = None) -> dict:
                 rows[name] = {"refused": str(exc), "recall": 0.0 if name in truths else None}
                 continue
             row: dict = {"questions": len(q.questions), "intake_s": round(time.perf_counter() - started, 3)}
+            row["several"] = sum(x.several for x in q.questions)  # choices of several ("tick all that apply")
             word = path.suffix.lower() in WORD_SUFFIXES
             if name in truths:
                 items = truths[name]["questions"]

@@ -41,7 +41,7 @@ from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from engine.questionnaire.pdf.response import write_response_docx, write_response_table
 from engine.questionnaire.pdf.writer import write_pdf
 from engine.questionnaire.places import PlaceKind, place_key
-from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError
+from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, joined_choices
 from engine.questionnaire.writes import CellWrite
 
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "pdf.json"
@@ -123,6 +123,9 @@ def answers_for(questionnaire: Questionnaire) -> tuple[list[CellWrite], dict[tup
             place = questionnaire.places[place_key(q.sheet, q.choice_cell)]
             single = place.kind == PlaceKind.PDF_BUTTONS and place.options[-1][1] == "[]"
             choice = "Yes" if single else q.choices[i % len(q.choices)]
+            if q.several and not single:  # a choice of several: two of its options, read back as the same set
+                two = {q.choices[i % len(q.choices)], q.choices[(i + 1) % len(q.choices)]}
+                choice = joined_choices(c for c in q.choices if c in two)
             writes.append(CellWrite(q.sheet, q.choice_cell, choice))
             expect[(q.row, "choice")] = choice
         if q.text_cell:

@@ -374,7 +374,7 @@ class Drafter:
             not a.q.choices
             and a.reuse is not None
             and is_other_product(a.reuse.entry, self.product)
-            and reusable_choice(a.reuse.entry.choice, a.q.choices) is None
+            and reusable_choice(a.reuse.entry.choice, a.q.choices, a.q.several) is None
         )
 
     def _company_text(self, a: Asking) -> Draft | None:
@@ -453,7 +453,7 @@ class Drafter:
 
     def _has_other_products_choice(self, a: Asking) -> bool:
         """Only other products' near-identical past answers, with a choice this question takes."""
-        return a.reuse is not None and reusable_choice(a.reuse.entry.choice, a.q.choices) is not None
+        return a.reuse is not None and reusable_choice(a.reuse.entry.choice, a.q.choices, a.q.several) is not None
 
     def _asks_for_reference(self, a: Asking) -> bool:
         """A question without a dropdown that asks for a reference or documentation (engine/drafting/reference.py)."""
@@ -543,7 +543,8 @@ class Drafter:
                 return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=why)
             retrieved = own
         hits = list(retrieved.hits)
-        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices)
+        several = {"several": True} if q.several else {}  # a choice of several: a list of its options
+        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices, **several)
         citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
         backing = self.support(a.asked, citations)
         return self._decide(q, a.key, answer, citations, backing, _since(a))
@@ -617,7 +618,7 @@ class Drafter:
         workbook's spelling), its text; cited as the stored text it is (verified). The choices
         of every near-identical past answer go with it, so a disagreement is shown."""
         e = hit.entry
-        choice = allowed_choice(e.choice, q.choices)
+        choice = allowed_choice(e.choice, q.choices, q.several)
         text = e.answer if choice or not e.choice else answer_text(e)
         quote, shown = e.answer or e.choice or "", answer_text(e)
         cite = _past_citation(hit, quote, shown.rfind(quote))  # offsets into "choice — explanation" as shown
@@ -650,7 +651,7 @@ class Drafter:
         questionnaire is answered in its language (:meth:`_in_language_answered`)."""
         q, asked, key, hit, near = a.q, a.asked, a.key, a.reuse, a.near
         e = hit.entry
-        choice = reusable_choice(e.choice, q.choices)
+        choice = reusable_choice(e.choice, q.choices, q.several)
         text, doc_citations, backing, judged = "", (), None, None
         no_text: str | None = None
         said: LibraryEntry | None = None
@@ -772,7 +773,7 @@ class Drafter:
         text, citations, backing = self._quoted(best)
         if not citations:
             return None
-        choice = allowed_choice(option, q.choices)
+        choice = allowed_choice(option, q.choices, q.several)
         return Draft.of(
             q,
             key,
@@ -793,7 +794,7 @@ class Drafter:
         docs = self.kb.documents()
         names = excluded_names(self.other_products(), third_parties_of(docs))
         found = own_statements(regime, docs, self.kb.chunks, self.scope, names)
-        choice = allowed_choice(found.choice, q.choices)
+        choice = allowed_choice(found.choice, q.choices, q.several)
         if not found.read or choice is None:
             return None
         vector = asked.dense_for(self.kb.encoder)

@@ -106,6 +106,7 @@ from engine.questionnaire.language import (
     english_choice,
     language_of,
 )
+from engine.questionnaire.records import joined_choices, picked_choices
 from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from storage.library_store import (
     LIBRARY_DB,
@@ -363,19 +364,25 @@ def count_choices(entries: Sequence[LibraryEntry]) -> dict[str, int]:
     return {spelled[k]: n for k, n in counts.most_common()}
 
 
-def allowed_choice(choice: str | None, choices: Sequence[str]) -> str | None:
-    """``choice`` spelled as the workbook spells it, when it is one of ``choices``; else None."""
+def allowed_choice(choice: str | None, choices: Sequence[str], several: bool = False) -> str | None:
+    """``choice`` spelled as the workbook spells it, when it is one of ``choices``; for a choice of
+    several (``several``), options joined ("Bedford; Luton": records.picked_choices), each one of
+    ``choices``, joined again in their spelling; else None."""
     key = choice_key(choice)
-    return next((c for c in choices if key and choice_key(c) == key), None)
+    one = next((c for c in choices if key and choice_key(c) == key), None)
+    if one is not None or not several or not key:
+        return one
+    picked = [allowed_choice(p, choices) for p in picked_choices(choice, choices)]
+    return joined_choices(picked) if picked and None not in picked else None  # type: ignore[arg-type]
 
 
-def reusable_choice(choice: str | None, choices: Sequence[str]) -> str | None:
+def reusable_choice(choice: str | None, choices: Sequence[str], several: bool = False) -> str | None:
     """A past answer's choice as a question may take it: in the workbook's spelling when the
     question has a dropdown (:func:`allowed_choice`), as it is when the question has none — but a
     Yes or No in another language ("Ja", "Oui") as the company's "Yes" or "No" (a translated
     questionnaire's drafter puts it back in its own words: engine/drafting/translate.py)."""
     if choices:
-        return allowed_choice(choice, choices)
+        return allowed_choice(choice, choices, several)
     if not choice_key(choice):
         return None
     said = english_choice(choice)

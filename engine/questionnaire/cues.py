@@ -7,6 +7,9 @@ numbers it, beyond the English question mark and ASCII digits.
   number their items;
 - what ticks a box drawn as text in a cell (:data:`MARKS`: "x", "✓", "☒", "yes"…), in a Word table or
   a flat PDF's;
+- what makes a question with options a choice of several (:func:`asks_several`: "tick all that
+  apply", "one or more", "mehrere Antworten möglich", "該当するものすべて"…), in its text or the line
+  right under it;
 - a question's ID as the sheets and tables write it (:data:`ID_RE`: "IAM-01", "AC_2.1"), and the
   column role a header label names (:func:`header_role`: id, question, answer, comment), in a
   spreadsheet's header row or a flat PDF table's.
@@ -17,12 +20,29 @@ Format-neutral: the formats' folders (sheet/, word/, pdf/) take them from here, 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 QUESTION_MARK = re.compile(r"[?？](?=\s|$|[\"”’')\]）」』])")
 _JAPANESE_QUESTION = re.compile(r"(?:ですか|ますか|でしょうか|か)[。．.]?\s*$|か[？?]")
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．（）－", "0123456789.()-")
 MARKS = {"x", "✓", "✔", "☒", "☑", "yes", "●"}  # a cell's whole text that ticks it, lower-cased
 ID_RE = re.compile(r"^[A-Za-z][A-Za-z&]{0,9}[-_][A-Za-z]{0,4}\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?$")
+_SEVERAL = re.compile(  # a question with options that takes several of them, in the languages read
+    r"\b(?:select|tick|check|mark|choose|circle)\s+(?:all|any|each|every|as many)\b[^.;:?!]{0,40}?"
+    r"\b(?:apply|applies|applicable|relevant)\b"
+    r"|\b(?:all|any|each)\s+(?:that|which|of the (?:following|above))\s+apply\b"
+    r"|\bboxes\s+that\s+apply\b|\b(?:select|choose|tick|check|pick|mark)\s+one\s+or\s+more\b"
+    r"|\bone\s+or\s+more\s+(?:options|answers|boxes|choices|of\s+the\s+following)\b"
+    r"|\bmore\s+than\s+one\s+(?:answer|option|box)"
+    r"|\bany\s+of\s+(?:the\s+following|these|the\s+above)\b"
+    r"|\bmultiple\s+(?:answers|selections|choices)\s+(?:are\s+)?(?:possible|allowed)"
+    r"|mehrere\s+antworten\s+m(?:ö|oe)glich|mehrfachnennungen|alle\s+zutreffenden"
+    r"|plusieurs\s+r(?:é|e)ponses\s+possibles|cochez\s+toutes"
+    r"|todas\s+las\s+que\s+(?:correspondan|apliquen)"
+    r"|meerdere\s+antwoorden\s+mogelijk"
+    r"|該当するもの(?:を)?すべて|複数回答(?:可|可能)|複数選択(?:可|可能)",
+    re.I,
+)
 _ROLE_PATTERNS = {  # checked in this order: the first that matches a header label wins
     "excluded": r"analyst|guidance|reviewer|compliant response|preferred|expected|follow-up|reason for",
     "id": r"((question|control|item|ccm control|requirement) )?(id|#|no\.?|ref(erence)?( no\.?)?)",
@@ -36,6 +56,28 @@ _ROLE_PATTERNS = {  # checked in this order: the first that matches a header lab
 def asks_by_mark(text: str) -> bool:
     """Whether ``text`` holds a question mark ending a sentence, or ends as a Japanese question."""
     return bool(QUESTION_MARK.search(text) or _JAPANESE_QUESTION.search(text.strip()))
+
+
+def asks_several(text: str) -> bool:
+    """Whether ``text`` (a question's, or the line right under it) says its options may be picked
+    several at a time: "Tick all that apply.", "Select one or more", "alle zutreffenden"."""
+    return bool(_SEVERAL.search(" ".join((text or "").split())))
+
+
+_ANSWER_WORDS = {"yes", "no", "n/a", "na", "not applicable", "unknown", "unsure", "don't know", "partial", "partially"}
+
+
+def several_options(choices: Sequence[str]) -> bool:
+    """Whether options ``choices`` can be picked several at a time: two or more, not only answer words
+    (Yes / No / N/A exclude each other, whatever the text or the boxes say)."""
+    named = {" ".join(c.lower().split()) for c in choices if c and c.strip()}
+    return len(named) >= 2 and not named <= _ANSWER_WORDS
+
+
+def takes_several(choices: Sequence[str], *texts: str) -> bool:
+    """Whether a question with options ``choices`` is a choice of several: :func:`several_options`, and
+    one of ``texts`` (its own text, the line right under it, its boxes' tooltips) says so (:func:`asks_several`)."""
+    return several_options(choices) and any(asks_several(t) for t in texts)
 
 
 def ascii_digits(text: str) -> str:
@@ -55,4 +97,14 @@ def header_role(label: str) -> str | None:
     return None
 
 
-__all__ = ["ID_RE", "MARKS", "QUESTION_MARK", "ascii_digits", "asks_by_mark", "header_role"]
+__all__ = [
+    "ID_RE",
+    "MARKS",
+    "QUESTION_MARK",
+    "ascii_digits",
+    "asks_by_mark",
+    "asks_several",
+    "header_role",
+    "several_options",
+    "takes_several",
+]

@@ -29,6 +29,7 @@ class Mapped:
     choice_place: AnswerPlace | None
     text_place: AnswerPlace | None
     answered: bool
+    several: bool = False  # a choice of several ("tick all that apply": records.Question.several)
 
     def to_json(self) -> dict:
         out: dict = {
@@ -39,6 +40,8 @@ class Mapped:
             "kind": self.kind,
             "choices": list(self.choices),
         }
+        if self.several:
+            out["several"] = True
         out["answer_place"] = {
             name: place.to_json() for name, place in (("choice", self.choice_place), ("text", self.text_place)) if place
         } or self.place
@@ -68,6 +71,7 @@ def mapped(questionnaire: Questionnaire, q: Question) -> Mapped:
         choice,
         text,
         q.answered,
+        q.several,
     )
 
 

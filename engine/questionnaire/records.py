@@ -5,7 +5,7 @@ questionnaire (:class:`Questionnaire`), the reviewer's options and corrections
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -39,11 +39,46 @@ class Question:
     choices: tuple[str, ...]  # allowed values of the choice cell
     existing_answer: str | None  # what the text cell already holds
     existing_choice: str | None  # what the choice cell already holds
+    # a choice of several ("tick all that apply", a row of independent check boxes): its answer is the
+    # options picked, joined by CHOICE_SEPARATOR (:func:`joined_choices`, :func:`picked_choices`)
+    several: bool = False
+
+    def takes(self, choice: str) -> bool:
+        """Whether ``choice`` is a value its choice place takes: one of its options, or for a choice
+        of several, options joined by CHOICE_SEPARATOR (each one of them)."""
+        if choice in self.choices:
+            return True
+        picked = picked_choices(choice, self.choices)
+        return self.several and bool(picked) and all(p in self.choices for p in picked)
 
     @property
     def answered(self) -> bool:
         """The file already holds an answer for it (the drafting step skips these)."""
         return bool(self.existing_choice or self.existing_answer)
+
+
+CHOICE_SEPARATOR = "; "
+"""Between the options of a choice of several, as drafted, stored, reviewed and written ("Bedford; Luton")."""
+
+
+def joined_choices(picked: Iterable[str]) -> str:
+    """The options picked of a choice of several as one value (each once, in the order given)."""
+    return CHOICE_SEPARATOR.join(dict.fromkeys(p.strip() for p in picked if p and p.strip()))
+
+
+def picked_choices(value: str | None, choices: Sequence[str]) -> tuple[str, ...]:
+    """The options a stored value picks, in the order of ``choices`` (case aside): the whole value when
+    it is one option (a label may hold the separator), else its parts; a part that is no option is
+    kept as written, after them (the writers refuse it with its name)."""
+    value = (value or "").strip()
+    if not value:
+        return ()
+    by_key = {c.strip().lower(): c for c in choices}
+    if value.lower() in by_key:
+        return (by_key[value.lower()],)
+    parts = [p.strip() for p in value.split(CHOICE_SEPARATOR.strip()) if p.strip()]
+    known = {by_key[p.lower()] for p in parts if p.lower() in by_key}
+    return (*(c for c in choices if c in known), *dict.fromkeys(p for p in parts if p.lower() not in by_key))
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from engine.core.people import same
 from engine.core.types import FileProblem, IngestError
 from engine.core.workbook_text import append_text, set_text
 from engine.ingest.sheet import cell_text
+from engine.questionnaire.records import CHOICE_SEPARATOR
 from engine.review.review import Review, ReviewItem
 from engine.review.team import comment, comment_body
 from engine.review.team import comments as comments_of
@@ -227,7 +228,7 @@ def _workbook(review: Review, person: str, rows: Sequence[ReviewItem], packet_id
         for col in range(1, len(COLUMNS) + 1):
             ws.cell(n, col).alignment = Alignment(wrap_text=True, vertical="top")
         if q.choices:
-            _dropdown(ws, lists, n, q.choices)
+            _dropdown(ws, lists, n, q.choices, q.several)
         append_text(meta, [item.key, item.label, q.text, str(item.version)])
     ws.freeze_panes = "C2"
     lists.sheet_state = meta.sheet_state = "hidden"
@@ -236,8 +237,10 @@ def _workbook(review: Review, person: str, rows: Sequence[ReviewItem], packet_id
     return out.getvalue()
 
 
-def _dropdown(ws, lists, n: int, choices: Sequence[str]) -> None:
-    """Row ``n``'s "Your choice" cell: a list of ``choices``, kept in column ``n`` of ``lists``."""
+def _dropdown(ws, lists, n: int, choices: Sequence[str], several: bool = False) -> None:
+    """Row ``n``'s "Your choice" cell: a list of ``choices``, kept in column ``n`` of ``lists``; for a
+    choice of several the list is offered, not enforced (options joined by "; " are typed; the import
+    checks each: ``Question.takes``)."""
     column = lists.cell(1, n).column_letter
     for r, choice in enumerate(choices, start=1):
         set_text(lists.cell(r, n), choice)
@@ -245,9 +248,12 @@ def _dropdown(ws, lists, n: int, choices: Sequence[str]) -> None:
         type="list",
         formula1=f"'{LISTS}'!${column}$1:${column}${len(choices)}",
         allow_blank=True,
-        showErrorMessage=True,
+        showErrorMessage=not several,
         errorTitle="Not an allowed value",
         error="Pick one of the allowed values",
+        showInputMessage=several,
+        promptTitle="Several allowed" if several else None,
+        prompt=f"Pick one, or type several joined by '{CHOICE_SEPARATOR}'" if several else None,
     )
     ws.add_data_validation(rule)
     rule.add(ws.cell(n, YOUR_CHOICE))
@@ -389,7 +395,7 @@ def _row(
     seen.add(entry.id)
     choice, answer, note = (cell_text(line.values[c - 1]) or None for c in (YOUR_CHOICE, YOUR_ANSWER, YOUR_COMMENT))
     allowed = items[entry.key].question.choices
-    if choice is not None and allowed and choice not in allowed:
+    if choice is not None and allowed and not items[entry.key].question.takes(choice):
         problems.append(f"{where}: {choice!r} is not one of the allowed values ({', '.join(allowed)}); pick one")
         return None
     if note is not None:

@@ -45,6 +45,7 @@ from engine.questionnaire.export import export
 from engine.questionnaire.language import Language
 from engine.questionnaire.places import Unwritten
 from engine.questionnaire.qualifiers import Gate, contradiction, qualifiers_of, question_key
+from engine.questionnaire.records import CHOICE_SEPARATOR, joined_choices, picked_choices
 from engine.questionnaire.row_types import RowType, classify, row_types_of
 from engine.questionnaire.writes import UnwrittenAnswer, unwritten_answers
 from engine.review.export_cells import answer_writes
@@ -333,8 +334,7 @@ class Review:
         self._may_decide(key)
         item = self.item(key)
         answer = item.answer if answer is None else answer
-        choice = item.choice if choice is None else choice
-        self._check_choice(item, choice)
+        choice = self._check_choice(item, item.choice if choice is None else choice)
         decision = self.store.decide(self.project_id, key, Action.ACCEPT, answer, choice, expected=expected, by=self.by)
         self.record_in_library(item.question, answer, choice, item.draft)
         return decision
@@ -351,7 +351,7 @@ class Review:
         """Save the reviewer's text and choice (``note``: why, e.g. which version a restore took)."""
         self._may_decide(key)
         item = self.item(key)
-        self._check_choice(item, choice)
+        choice = self._check_choice(item, choice)
         decision = self.store.decide(
             self.project_id, key, Action.EDIT, answer, choice, note, expected=expected, by=self.by
         )
@@ -439,10 +439,16 @@ class Review:
             raise ValueError(f"{label} is not approved: {exc}") from None
 
     @staticmethod
-    def _check_choice(item: ReviewItem, choice: str | None) -> None:
-        if choice and item.question.choices and choice not in item.question.choices:
+    def _check_choice(item: ReviewItem, choice: str | None) -> str | None:
+        """``choice`` as stored (a choice of several's options in the list's order, each once), or a
+        ValueError naming the row and the allowed values when its question does not take it."""
+        if choice and item.question.several and item.question.takes(choice):
+            return joined_choices(picked_choices(choice, item.question.choices))
+        if choice and item.question.choices and not item.question.takes(choice):
             allowed = ", ".join(item.question.choices)
-            raise ValueError(f"{choice!r} is not an allowed value of {item.label}; pick one of: {allowed}")
+            several = f" (several joined by '{CHOICE_SEPARATOR}')" if item.question.several else ""
+            raise ValueError(f"{choice!r} is not an allowed value of {item.label}; pick one of: {allowed}{several}")
+        return choice
 
     # ---- exports -----------------------------------------------------------------------------
     def unapproved(self) -> list[ReviewItem]:

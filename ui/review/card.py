@@ -26,6 +26,7 @@ import streamlit as st
 from engine.app import ReviewStoreError, RowChanged, RowVersion
 from engine.core.types import StoreReplaced
 from engine.questionnaire.mapping import location
+from engine.questionnaire.records import Question, joined_choices, picked_choices
 from engine.questionnaire.solicitation.as_questionnaire import is_solicitation
 from engine.review.review import ReviewItem, ReviewState
 from ui import resources
@@ -184,7 +185,7 @@ def _act(action: str, pid: int, key: str, a_key: str, c_key: str | None, order: 
     ws = resources.workspace()
     review = cached_questionnaire.review(ws, pid)
     answer = st.session_state.get(a_key, "")
-    choice = (st.session_state.get(c_key) or "") if c_key else None
+    choice = _picked(c_key) if c_key else None
     note = (st.session_state.get(note_key(pid, key)) or "").strip() or None
     label = escape_md(review.item(key).label)  # the question's ID or sheet and row: shown as text
     seen = _seen(pid, key)  # the version on screen (no lost update)
@@ -241,7 +242,7 @@ def _regenerate(pid: int, key: str, a_key: str | None = None, c_key: str | None 
             draft = ws.regenerate(pid, key, _seen(pid, key))
     except RowChanged as exc:  # nothing drafted or stored; the card shows the row now and keeps the text
         answer = st.session_state.get(a_key, "") if a_key else before.answer
-        _refused(pid, key, "regenerate", exc, answer, (st.session_state.get(c_key) or "") if c_key else None)
+        _refused(pid, key, "regenerate", exc, answer, _picked(c_key) if c_key else None)
         return
     except Exception as exc:  # the model or the knowledge base failed: say so, keep the old draft
         _notice("error", f"{label}: could not draft it again. {problem_text(exc)}")
@@ -254,7 +255,7 @@ def _regenerate(pid: int, key: str, a_key: str | None = None, c_key: str | None 
         return
     st.session_state[answer_key(pid, after)] = draft.answer
     if after.question.choices:
-        st.session_state[choice_key(pid, after)] = draft.choice if draft.choice in after.question.choices else ""
+        st.session_state[choice_key(pid, after)] = _choice_shown(after.question, draft.choice)
     source.reset()
     if after.decision is not None:
         _notice(
@@ -342,11 +343,12 @@ def _answer_editor(pid: int, item: ReviewItem) -> tuple[str, str | None]:
     a_key, c_key = answer_key(pid, item), choice_key(pid, item)
     kept = st.session_state.get(conflict_key(pid, item.key))  # a refused decision: the reviewer's text stays
     if q.choices:
-        options = [""] + list(q.choices)
         if c_key not in st.session_state:
-            choice = kept.choice if kept is not None else item.choice
-            st.session_state[c_key] = choice if choice in q.choices else ""
-        st.selectbox("Choice", options, key=c_key, format_func=lambda v: v or "—")
+            st.session_state[c_key] = _choice_shown(q, kept.choice if kept is not None else item.choice)
+        if q.several:  # "tick all that apply": every option the reviewer picks is ticked on export
+            st.multiselect("Choices (all that apply)", list(q.choices), key=c_key, placeholder="—")
+        else:
+            st.selectbox("Choice", [""] + list(q.choices), key=c_key, format_func=lambda v: v or "—")
     else:
         c_key = None
     if a_key not in st.session_state:
@@ -413,8 +415,23 @@ def _actions(pid: int, item: ReviewItem, order: list[str], a_key: str, c_key: st
 
 
 def _box_choice(item: ReviewItem) -> str:
-    """The row's choice as the choice box shows it ("" for none)."""
-    return item.choice if item.choice in item.question.choices else ""
+    """The row's choice as the choice box shows it ("" for none; a choice of several's options joined)."""
+    shown = _choice_shown(item.question, item.choice)
+    return joined_choices(shown) if isinstance(shown, list) else shown
+
+
+def _choice_shown(q: Question, choice: str | None) -> str | list[str]:
+    """What the choice box of ``q`` holds for ``choice``: the option ("" for none), or for a choice
+    of several the list of its options (records.picked_choices; what is no option left out)."""
+    if q.several:
+        return [c for c in picked_choices(choice, q.choices) if c in q.choices]
+    return choice if choice in q.choices else ""
+
+
+def _picked(c_key: str) -> str:
+    """The choice the box of ``c_key`` holds, as stored: one option, or several joined ("" for none)."""
+    value = st.session_state.get(c_key) or ""
+    return joined_choices(value) if isinstance(value, list) else value
 
 
 def _kept(pid: int, item: ReviewItem) -> Conflict | None:
@@ -427,7 +444,7 @@ def _kept(pid: int, item: ReviewItem) -> Conflict | None:
     if shown is None or shown.a_key == answer_key(pid, item):
         return conflict
     typed = st.session_state.get(shown.a_key, shown.answer)
-    picked = (st.session_state.get(shown.c_key) or "") if shown.c_key else ""
+    picked = _picked(shown.c_key) if shown.c_key else ""
     if typed == shown.answer and picked == shown.choice:
         return conflict  # nothing unsaved: the box shows the row as it is now
     if conflict is not None:

@@ -265,7 +265,7 @@ def document_detection(questionnaire: Questionnaire) -> None:
             {
                 "Where": m.location,
                 "ID": m.id or "",
-                "Kind": m.kind,
+                "Kind": f"{m.kind} (several)" if m.several else m.kind,  # "tick all that apply"
                 "Question": " ".join(m.text.split()),
                 "Choices": " / ".join(m.choices),
                 "Answer goes in": m.place,

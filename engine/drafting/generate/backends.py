@@ -49,7 +49,11 @@ LLAMA_PIP = "pip install 'llama-cpp-python==0.3.36'"
 class Generator(Protocol):
     name: str  # what produced the answers (model file or URL + model), for logs and results
 
-    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer: ...
+    # ``several``: a choice of several (records.Question.several), passed only for one (a generator
+    # that takes no such keyword answers single choices alone)
+    def generate(
+        self, question: str, passages: Sequence[Passage], choices: Sequence[str], *, several: bool = False
+    ) -> GeneratedAnswer: ...
 
 
 DEFAULT_EVIDENCE = Evidence.SENTENCES  # chosen by `bench draft --evidence` (docs/confidence.md)
@@ -68,8 +72,10 @@ class _Answers:
         prompt = AnswerPrompt.build("Ready?", [], (), self.evidence)
         self.chat_json(prompt.messages, prompt.schema, max_tokens=1)
 
-    def generate(self, question: str, passages: Sequence[Passage], choices: Sequence[str]) -> GeneratedAnswer:
-        prompt = AnswerPrompt.build(question, passages, choices, self.evidence)
+    def generate(
+        self, question: str, passages: Sequence[Passage], choices: Sequence[str], *, several: bool = False
+    ) -> GeneratedAnswer:
+        prompt = AnswerPrompt.build(question, passages, choices, self.evidence, several)
         try:
             reply = self.chat_json(prompt.messages, prompt.schema)
         except GeneratorError as e:

@@ -18,6 +18,12 @@ insufficient context rather than a draft either way (SmolLM2 wrote choice No, an
 reply in another script, naming the prompt's labels or looping is set aside the same way, with
 the reason in ``GeneratedAnswer.glitch`` (engine/drafting/generate/glitches.py).
 
+A choice of several ("tick all that apply": ``Question.several``) is asked for a list: the schema's
+``choice`` is an array of the allowed values (empty when the evidence supports none), the rule says
+to pick every option the evidence supports and no other, and the reply's options become one value,
+joined as the questionnaire's records join them (``joined_choices``: "Bedford; Luton"); the same
+post-rules hold (no quote, no choice). Its probability is not read off the sampler (None).
+
 A long dropdown (a list of 5,000 vendors or countries) is not pasted whole: the prompt lists, and
 the schema allows, a bounded shortlist of its values (:func:`shown_choices`: at most
 :data:`MAX_SHOWN_CHOICES` values and :data:`SHOWN_CHOICE_CHARS` characters, the closest to the
@@ -43,6 +49,7 @@ from engine.index.sentences import (  # the anchors' sentences: a kept sentence 
     sentence_spans,
     without_headings,
 )
+from engine.questionnaire.records import joined_choices
 
 MAX_QUOTES = 2
 # Bounds on the generated strings (characters), so one string cannot take all of max_tokens. A
@@ -68,6 +75,10 @@ _RULES = (
     "Passages marked THIRD PARTY describe another company (such as the cloud provider the company "
     "runs on), not this company: use them only for what that provider does for the company, and "
     "name the provider in the answer."
+)
+_SEVERAL_RULE = (
+    "- choice: a list of every allowed choice the evidence supports (several may apply; "
+    "an empty list when the evidence supports none);\n"
 )
 SYSTEM_PROMPT = (
     "You answer security questionnaire questions for a company, using ONLY the numbered "
@@ -191,12 +202,17 @@ def shown_choices(
     return tuple(allowed[i] for i in sorted(picked))
 
 
-def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentences: int | None = None) -> dict:
+def answer_schema(
+    choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentences: int | None = None, several: bool = False
+) -> dict:
     """The JSON schema of an answer; fields in generation order, all required. With
     ``sentences`` (how many numbered sentences the prompt shows) the evidence is a list of
-    their labels ("S1" …) instead of quotes."""
+    their labels ("S1" …) instead of quotes; with ``several`` the choice is a list of the
+    allowed values (a choice of several)."""
     allowed = allowed_choices(choices)
     choice = {"enum": [*allowed, None]} if allowed else {"type": "null"}
+    if several and allowed:
+        choice = {"type": "array", "items": {"enum": list(allowed)}, "maxItems": len(allowed)}
     if sentences is None:
         evidence = (
             "quotes",
@@ -214,8 +230,10 @@ def answer_schema(choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentence
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
-def _choice_line(choices: Sequence[str]) -> str:
+def _choice_line(choices: Sequence[str], several: bool = False) -> str:
     allowed = allowed_choices(choices)
+    if several and allowed:
+        return "Allowed choices, several may apply: " + ", ".join(allowed) + " (or an empty list)"
     return (
         "Allowed choices: " + ", ".join(allowed) + " (or null)"
         if allowed
@@ -223,16 +241,23 @@ def _choice_line(choices: Sequence[str]) -> str:
     )
 
 
-def user_message(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> str:
+def _system(prompt: str, several: bool) -> str:
+    """The system prompt, its choice rule for a list when the question is a choice of several."""
+    return prompt.replace(_RULES.splitlines(keepends=True)[0], _SEVERAL_RULE) if several else prompt
+
+
+def user_message(question: str, passages: Sequence[Passage], choices: Sequence[str], several: bool = False) -> str:
     context = "\n\n".join(f"{p.label}\n{p.text.strip()}" for p in passages) or "(no context)"
-    return f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(choices)}"
+    return f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(choices, several)}"
 
 
-def build_messages(question: str, passages: Sequence[Passage], choices: Sequence[str]) -> list[dict]:
+def build_messages(
+    question: str, passages: Sequence[Passage], choices: Sequence[str], several: bool = False
+) -> list[dict]:
     """Chat messages for an OpenAI-style chat completion (the chat template comes from the model)."""
     return [
-        {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": user_message(question, passages, choices)},
+        {"role": "system", "content": _system(SYSTEM_PROMPT, several)},
+        {"role": "user", "content": user_message(question, passages, choices, several)},
     ]
 
 
@@ -263,16 +288,24 @@ class AnswerPrompt:
     sentences: tuple[str, ...] | None = None  # "S1" is sentences[0]; None in the quotes form
     shown: tuple[str, ...] = ()  # the values the prompt lists and the schema allows (:func:`shown_choices`)
     question: str = ""  # the question asked: its script is the one a reply may use (glitches.py)
+    several: bool = False  # a choice of several: the reply's choice is a list (module docstring)
 
     @classmethod
     def build(
-        cls, question: str, passages: Sequence[Passage], choices: Sequence[str], evidence: Evidence = Evidence.QUOTES
+        cls,
+        question: str,
+        passages: Sequence[Passage],
+        choices: Sequence[str],
+        evidence: Evidence = Evidence.QUOTES,
+        several: bool = False,
     ) -> AnswerPrompt:
         """The prompt of one question; raises :class:`DropdownTooLong` when none of its dropdown's values fits."""
         shown = shown_choices(question, passages, choices)
+        several = several and bool(shown)
         if Evidence.parse(evidence) is Evidence.QUOTES:
-            messages = tuple(build_messages(question, passages, shown))
-            return cls(messages, answer_schema(shown), tuple(choices), shown=shown, question=question)
+            messages = tuple(build_messages(question, passages, shown, several))
+            schema = answer_schema(shown, several=several)
+            return cls(messages, schema, tuple(choices), shown=shown, question=question, several=several)
         groups = numbered_sentences(passages)
         blocks, flat = [], []
         for p, sentences in zip(passages, groups):
@@ -284,9 +317,11 @@ class AnswerPrompt:
                 lines.append(f"S{len(flat)}. {' '.join(sentence.split())}")
             blocks.append(p.label + "\n" + "\n".join(lines))
         context = "\n\n".join(blocks) or "(no context)"
-        user = f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(shown)}"
-        messages = ({"role": "system", "content": SENTENCES_SYSTEM_PROMPT}, {"role": "user", "content": user})
-        return cls(messages, answer_schema(shown, sentences=len(flat)), tuple(choices), tuple(flat), shown, question)
+        user = f"Context:\n{context}\n\nQuestion: {question.strip()}\n{_choice_line(shown, several)}"
+        system = _system(SENTENCES_SYSTEM_PROMPT, several)
+        messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
+        schema = answer_schema(shown, sentences=len(flat), several=several)
+        return cls(messages, schema, tuple(choices), tuple(flat), shown, question, several)
 
     def explained(self, error: GeneratorError, passages: Sequence[Passage]) -> GeneratorError:
         """A backend's error for this prompt, as :class:`DropdownTooLong` when it says the prompt
@@ -309,8 +344,10 @@ class AnswerPrompt:
         seconds: float = 0.0,
         steps: Sequence[tuple[bytes, float]] = (),
     ) -> GeneratedAnswer:
-        got = parse_answer(raw, self.choices, prompt_tokens, completion_tokens, seconds, sentences=self.sentences)
-        probability = choice_probability(steps) if steps else None
+        got = parse_answer(
+            raw, self.choices, prompt_tokens, completion_tokens, seconds, sentences=self.sentences, several=self.several
+        )
+        probability = choice_probability(steps) if steps and not self.several else None
         got = got if probability is None else replace(got, choice_probability=probability)
         # the whole text as written is judged: a reply that drifted into another script even in
         # the sentence the bound cut is set aside
@@ -388,10 +425,12 @@ def parse_answer(
     completion_tokens: int = 0,
     seconds: float = 0.0,
     sentences: Sequence[str] | None = None,
+    several: bool = False,
 ) -> GeneratedAnswer:
     """Parse the model's reply and apply the post-rules. Never raises: anything that is not
     a JSON object becomes an insufficient-context answer that keeps ``raw``. With
-    ``sentences`` (the ``sentences`` form) the reply's labels become those sentences as quotes."""
+    ``sentences`` (the ``sentences`` form) the reply's labels become those sentences as quotes;
+    with ``several`` the reply's list of options becomes one value (``joined_choices``)."""
     data = _json_object(raw)
     if data is None:
         return GeneratedAnswer((), "", None, True, prompt_tokens, completion_tokens, seconds, raw)
@@ -407,8 +446,10 @@ def parse_answer(
     at_bound = isinstance(answer, str) and len(answer) == ANSWER_CHARS
     answer = tidy_answer(answer) if isinstance(answer, str) else ""
     insufficient = data.get("insufficient_context") is True or (not quotes and not answer)
-    choice = _match_choice(data.get("choice"), choices)
-    if choice is not None and opens_with_the_other(answer, choice):
+    choice = (
+        _several_choices(data.get("choice"), choices, quotes) if several else _match_choice(data.get("choice"), choices)
+    )
+    if choice is not None and not several and opens_with_the_other(answer, choice):
         insufficient = True  # the answer says the opposite of the choice: neither can be trusted
     if insufficient or not quotes:
         choice = None  # a choice must be backed by a quote
@@ -515,6 +556,26 @@ def _json_object(raw: str) -> dict | None:
         if isinstance(value, dict):
             return value
     return None
+
+
+def _several_choices(value: object, choices: Sequence[str], quotes: Sequence[str]) -> str | None:
+    """A choice of several's reply (a list; one value as a list of it) as one value: the allowed
+    options it names that its quotes name too (:func:`_quoted`: each option backed by the evidence,
+    as a single choice is by a quote), in the list of choices' order; None when none is left."""
+    values = value if isinstance(value, list) else [value]
+    named = {c for v in values if (c := _match_choice(v, choices)) is not None}
+    return joined_choices(c for c in allowed_choices(choices) if c in named and _quoted(c, quotes)) or None
+
+
+def _quoted(option: str, quotes: Sequence[str]) -> bool:
+    """Whether the quotes name ``option``: most of its words of four letters or more (compared by
+    their first five), or, for a short option ("UK", "HR"), the option as a word."""
+    said = " ".join(quotes).casefold()
+    words = [w[:5] for w in re.findall(r"\w{4,}", option.casefold())]
+    if not words:
+        return re.search(rf"(?<!\w){re.escape(option.strip().casefold())}(?!\w)", said) is not None
+    heard = {w[:5] for w in re.findall(r"\w{4,}", said)}
+    return 2 * sum(w in heard for w in words) >= len(words)
 
 
 def _match_choice(value: object, choices: Sequence[str]) -> str | None:

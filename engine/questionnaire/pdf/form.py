@@ -46,15 +46,17 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import pymupdf
 
+from engine.questionnaire.cues import takes_several
 from engine.questionnaire.pdf.layout import Bands, Box, PageText, page_widgets, pdf_name, reading_order
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.pdf.subforms import question_stem, set_aside, subform
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.records import QuestionnaireError
+from engine.questionnaire.records import QuestionnaireError, joined_choices
 
 _KINDS = {
     pymupdf.PDF_WIDGET_TYPE_TEXT: "text",
@@ -152,6 +154,11 @@ class _Form:
         for s in self.slots:
             pages.setdefault(s.first.page, []).append(s)
         self.by_page = {page: Bands(slots, lambda s: s.box) for page, slots in pages.items()}
+
+    @cached_property
+    def columns(self) -> set[int]:
+        """The boxes (``id`` of their slots) whose label is a column's (:func:`_column_labels`)."""
+        return _column_labels(self.slots)
 
     def near(self, box: Box, page: int) -> list[_Slot]:
         """The slots of ``page`` near ``box``'s height (the candidates for its row)."""
@@ -463,7 +470,7 @@ def _join_rows(form: _Form, sets: _UnionFind) -> None:
     options of one choice. Boxes of two XFA subforms are not joined (their names say they answer
     two questions)."""
     slots = form.slots
-    columns = _column_labels(slots)
+    columns = form.columns
     candidates = [
         i
         for i, s in enumerate(slots)
@@ -630,6 +637,28 @@ def _question(group: list[_Slot], form: _Form) -> Found:
         text_place=text_place,
         existing_choice=existing,
         existing_answer=answer,
+        several=_several(boxes, choices, label, form),
+    )
+
+
+def _several(boxes: list[_Slot], choices: tuple[str, ...], label: str, form: _Form) -> bool:
+    """Whether a group of boxes is a choice of several: independent check boxes (a field each, not
+    one radio group) whose label or tooltips say so ("Select all that apply", "Check only the boxes
+    that apply to you"), or whose options are the columns of a grid that names who or what the row
+    applies to, with a "No" column beside them (the IRS 13614-C's "Legally blind: You / Spouse / No")."""
+    fields = {w.name for s in boxes for w in s.widgets}
+    if len(boxes) < 2 or len(fields) < len(boxes) or any(w.kind != "checkbox" for s in boxes for w in s.widgets):
+        return False
+    if takes_several(choices, label, *(w.tooltip for s in boxes for w in s.widgets)):
+        return True
+    columns = form.columns
+    words = [" ".join(_words(c)) for c in choices]
+    others = [w for w in words if w not in ("no", "none")]
+    return (
+        all(id(s) in columns for s in boxes)
+        and len(others) >= 2
+        and len(others) == len(words) - 1
+        and not any(w in _CHOICE_WORDS for w in others)
     )
 
 
@@ -810,7 +839,7 @@ def _box_options(boxes: list[_Slot], form: _Form) -> tuple[tuple[str, ...], tupl
         (label, json.dumps([[w.name, w.on_state, w.nth] for w in s.widgets])) for label, s in zip(labels, boxes)
     )
     ticked = [label for label, s in zip(labels, boxes) if any(w.is_on for w in s.widgets)]
-    return tuple(labels), options, (ticked[0] if len(ticked) == 1 else None)
+    return tuple(labels), options, (joined_choices(ticked) or None)  # several ticked: a choice of several's
 
 
 def _distinct(labels: list[str], boxes: list[_Slot]) -> list[str]:

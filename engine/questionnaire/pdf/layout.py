@@ -85,6 +85,7 @@ class Box:
 class Word:
     box: Box
     text: str
+    round: bool = False  # a drawn radio circle (:func:`round_boxes`), where a form printed draws check boxes square
 
     @property
     def glyph(self) -> bool:
@@ -158,6 +159,12 @@ def drawn_boxes(drawings: list[dict]) -> list[Box]:
                 return []
     out.extend(_bar_squares(drawings))
     return out if len(out) <= MAX_DRAWN_BOXES else []
+
+
+def round_boxes(drawings: list[dict]) -> frozenset[Box]:
+    """The drawn boxes that are radio circles (:func:`drawn_boxes`' circles): a web form printed draws
+    its radio buttons round and its check boxes square."""
+    return frozenset(Box.of(d["rect"]) for d in drawings if _circle(d, d.get("items") or ()))
 
 
 def marked_boxes(drawings: list[dict], boxes: list[Box]) -> frozenset[Box]:
@@ -292,7 +299,9 @@ class PageText:
     def of(cls, page: pymupdf.Page) -> PageText:
         return cls(tuple(page_lines(page)))
 
-    def with_boxes(self, boxes: Iterable[Box], marked: frozenset[Box] = frozenset()) -> PageText:
+    def with_boxes(
+        self, boxes: Iterable[Box], marked: frozenset[Box] = frozenset(), round: frozenset[Box] = frozenset()
+    ) -> PageText:
         """These lines with a :data:`DRAWN_BOX` word for each box drawn on the page (not written as
         a character; :data:`DRAWN_MARKED` for one of ``marked``), in the line it sits on (the
         nearest on its row, within 30 pt), else a line of its own: the readers then see it as they
@@ -307,7 +316,7 @@ class PageText:
                 if line.box.same_row(box)
             ]
             gap, at = min(near, default=(1e9, -1))
-            word = Word(box, DRAWN_MARKED if box in marked else DRAWN_BOX)
+            word = Word(box, DRAWN_MARKED if box in marked else DRAWN_BOX, round=box in round)
             if gap <= 30 or (at >= 0 and line_spans(lines[at], box)):
                 line = lines[at]
                 words = tuple(sorted((*line.words, word), key=lambda w: w.box.x0))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.questionnaire.corrections import TableMap
+from engine.questionnaire.cues import takes_several
 from engine.questionnaire.length_limits import limited
 from engine.questionnaire.pdf.layout import Box, reading_order
 from engine.questionnaire.placeholders import repeated_placeholders
@@ -38,6 +39,7 @@ class Found:
     text_place: AnswerPlace | None = None  # where the text goes (C{row})
     existing_choice: str | None = None
     existing_answer: str | None = None
+    several: bool = False  # a choice of several found by its layout (a form's independent check boxes)
 
 
 def assemble(
@@ -80,6 +82,7 @@ def assemble(
                 choices=f.choices,
                 existing_answer=None if " ".join((f.existing_answer or "").split()) in shipped else f.existing_answer,
                 existing_choice=f.existing_choice,
+                several=f.several or takes_several(f.choices, f.text),
             )
         )
     layout = SheetLayout(

@@ -50,7 +50,7 @@ from engine.core.types import FileProblem
 from engine.questionnaire.pdf.layout import page_widgets, pdf_name
 from engine.questionnaire.pdf.reader import has_xfa, open_pdf
 from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
-from engine.questionnaire.records import Questionnaire, QuestionnaireError
+from engine.questionnaire.records import CHOICE_SEPARATOR, Questionnaire, QuestionnaireError, picked_choices
 
 _REF = re.compile(r"(\d+) 0 R")
 _TEXT_KINDS = (pymupdf.PDF_WIDGET_TYPE_TEXT, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, pymupdf.PDF_WIDGET_TYPE_LISTBOX)
@@ -308,14 +308,18 @@ def _stacked(own: list[_Widget], widgets: list[_Widget]) -> list[str]:
 
 def _plan_boxes(plan: _Plan, key: str, place: AnswerPlace, value: str, widgets: list[_Widget], name: str) -> None:
     options = {choice.strip().lower(): json.loads(ticks or "[]") for choice, ticks in place.options}
-    wanted = value.strip().lower()
-    if wanted and wanted not in options:
+    picked = [p.strip().lower() for p in picked_choices(value, [c for c, _ in place.options])]
+    unknown = [p for p in picked if p not in options]
+    if unknown:
         raise PdfWriteError(
             name,
             f"'{value}' is not one of the choices of '{place.locator}' ({', '.join(c for c, _ in place.options)})",
-            "pick one of its choices",
+            "pick one of its choices" + ("" if len(picked) == 1 else f" (several joined by '{CHOICE_SEPARATOR}')"),
         )
-    chosen = {(n, k) for n, _, k in options.get(wanted, [])}
+    fields = [{n for n, _, _ in options[p]} for p in picked]
+    if len(picked) > 1 and len(set().union(*fields)) < sum(map(len, fields)):
+        raise PdfWriteError(name, f"'{value}' picks several options of the radio group '{place.locator}'", "pick one")
+    chosen = {(n, k) for p in picked for n, _, k in options[p]}
     every = {(n, k) for ticks in options.values() for n, _, k in ticks}
     for w in widgets:
         if (w.name, w.nth) in every:

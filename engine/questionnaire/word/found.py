@@ -119,6 +119,7 @@ class Found:
     choices: tuple[str, ...] = ()
     existing_answer: str | None = None
     existing_choice: str | None = None
+    several: bool = False  # a choice of several: its boxes under a "tick all that apply" (records.Question.several)
     section: str | None = None
     like: str = ""
     how: str = ""

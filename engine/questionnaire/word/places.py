@@ -14,6 +14,7 @@ from lxml import etree
 from engine.questionnaire.cues import MARKS
 from engine.questionnaire.length_limits import stated_limit
 from engine.questionnaire.places import AnswerPlace, PlaceKind
+from engine.questionnaire.records import joined_choices
 from engine.questionnaire.word.xmltree import (
     Box,
     Cell,
@@ -52,7 +53,7 @@ def boxes_place(boxes: list[Box], note: str = "") -> tuple[AnswerPlace, str | No
     options = tuple((b.label or f"option {i + 1}", b.locator()) for i, b in enumerate(boxes))
     ticked = [label for (label, _), b in zip(options, boxes) if b.checked]
     return AnswerPlace(PlaceKind.CHECKBOXES, options[0][1], options, control=boxes[0].kind, note=note), (
-        "; ".join(ticked) or None
+        joined_choices(ticked) or None
     )
 
 
@@ -62,7 +63,7 @@ def list_glyph_place(items: list[tuple[etree._Element, str, bool]]) -> tuple[Ans
     ticked = [label for _, label, on in items if on]
     note = "the option is ticked by drawing its bullet as a ticked box"
     place = AnswerPlace(PlaceKind.CHECKBOXES, options[0][1], options, control="list glyph", note=note)
-    return place, "; ".join(ticked) or None
+    return place, joined_choices(ticked) or None
 
 
 def column_marks_place(cells: list[tuple[str, Cell]]) -> tuple[AnswerPlace, str | None]:
@@ -71,7 +72,7 @@ def column_marks_place(cells: list[tuple[str, Cell]]) -> tuple[AnswerPlace, str 
     marked = [label for label, cell in cells if one_line(cell.text).lower() in MARKS]
     note = 'the chosen column\'s cell is marked with "X"'
     return AnswerPlace(PlaceKind.CHECKBOXES, options[0][1], options, control="X column", note=note), (
-        "; ".join(marked) or None
+        joined_choices(marked) or None
     )
 
 

@@ -40,6 +40,7 @@ from lxml import etree
 
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableMap, corrected_questions
+from engine.questionnaire.cues import asks_several, takes_several
 from engine.questionnaire.length_limits import limited
 from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
@@ -573,11 +574,15 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     prompt = _previous_text(doc, flow, i)
     labels = [doc.paras[flow[k]].read.boxes[0].label for k in run]
     answers = len(run) >= 2 and _YES.match(labels[0]) and any(_NO.match(x) for x in labels[1:])
-    if prompt and (_ONE.search(prompt) or answers) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …": one pick
+    several = len(run) >= 2 and takes_several(labels, prompt)
+    if several and _cue_alone(prompt):  # "Tick all that apply." on its own line: the question is the line above
+        prompt = f"{_previous_text(doc, flow, _index_of_line(doc, flow, i, prompt))} {prompt}".strip()
+    if prompt and (_ONE.search(prompt) or answers or several) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …"
         items = [doc.paras[flow[k]].read.boxes[0] for k in run]
         found = _found(doc, para, prompt, "a run of boxes under a prompt")
         found.choice_place, found.existing_choice = boxes_place(items)
         found.choices = tuple(b.label for b in items)
+        found.several = several
         doc.found.append(found)
         return j
     for k in run:
@@ -612,6 +617,19 @@ _NO = re.compile(r"^\s*(?:no|nee|nein|non)\b", re.I)
 
 def _first_box(inline: Inline) -> int:
     return next(n for n, (k, _) in enumerate(inline.pieces) if k == "box")
+
+
+def _cue_alone(line: str) -> bool:
+    """A line that only says the options above or below take several ("Tick all that apply."):
+    a few words, no question of its own."""
+    return asks_several(line) and len(line.split()) <= 8 and "?" not in line
+
+
+def _index_of_line(doc: _Doc, flow: list[etree._Element], i: int, line: str) -> int:
+    """The index in ``flow`` of the paragraph before ``i`` that reads ``line`` (``i`` when none)."""
+    return next(
+        (j for j in range(i - 1, max(-1, i - 3), -1) if flow[j].tag == f"{W}p" and doc.paras[flow[j]].line == line), i
+    )
 
 
 def _previous_text(doc: _Doc, flow: list[etree._Element], i: int) -> str:
@@ -921,11 +939,15 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
     questions: list[Question] = []
     places: dict[str, AnswerPlace] = {}
     used: set[int] = set()
+    lines = {p.ordinal: p for p in doc.paras.values()}
     for f in sorted(found, key=lambda f: doc.paras[f.anchor].ordinal):
         row = doc.paras[f.anchor].ordinal
         while row in used:
             row += 100_000  # a second question of one paragraph: its key stays stable as long as the first is
         used.add(row)
+        below = lines.get(doc.paras[f.anchor].ordinal + 1)
+        cue = below.line if below is not None and _cue_alone(below.line) else ""  # "Tick all that apply." under it
+        several = f.several or takes_several(f.choices, f.text, cue)
         f.text, text_place = limited(f.text, f.text_place)
         choice_cell = f"B{row}" if f.choice_place is not None else None
         text_cell = f"C{row}" if text_place is not None else None
@@ -945,6 +967,7 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
                 choices=tuple(c for c in f.choices if c),
                 existing_answer=f.existing_answer,
                 existing_choice=f.existing_choice,
+                several=several,
             )
         )
     return questions, places

@@ -46,7 +46,7 @@ from engine.core.files import write_atomic
 from engine.core.ooxml import PackageError, copy_package
 from engine.core.xml_text import xml_safe
 from engine.questionnaire.places import AnswerPlace, AnswerWrite, PlaceKind, Unwritten, answer_values
-from engine.questionnaire.records import Questionnaire, QuestionnaireError
+from engine.questionnaire.records import Questionnaire, QuestionnaireError, picked_choices
 from engine.questionnaire.word.check import verify
 from engine.questionnaire.word.package import RESAVE, DeclaredEntities, main_part, parse_xml, refuse_doc, relationships
 from engine.questionnaire.word.xmltree import (
@@ -187,9 +187,14 @@ def _resolve(parts: _Parts, find: Resolver, key: str, place: AnswerPlace) -> lis
 
 
 def _check_value(place: AnswerPlace, value: str, source: Path) -> None:
-    """Refuse, before anything changes, a value its place cannot take: none of a choice's options."""
-    if place.kind is PlaceKind.CHECKBOXES and value and not any(_chosen(place, value)) and not _unticks(place, value):
-        raise DocumentWriteError(source, f"'{value[:60]}' is none of the options "
+    """Refuse, before anything changes, a value its place cannot take: none of a choice's options,
+    or a part of a choice of several's value ("Cleaning; Laundry") that is none."""
+    if place.kind is not PlaceKind.CHECKBOXES or not value or _unticks(place, value):
+        return
+    parts = picked_choices(value, [label for label, _ in place.options]) if len(place.options) > 1 else (value,)
+    wrong = next((p.strip() for p in parts if not any(_chosen(place, p))), None)
+    if wrong is not None:
+        raise DocumentWriteError(source, f"'{wrong[:60]}' is none of the options "
                                  f"({', '.join(label for label, _ in place.options)})", "choose one of them")  # fmt: skip
 
 
@@ -622,15 +627,22 @@ def _field_runs(begin: etree._Element):
 
 
 def _chosen(place: AnswerPlace, value: str) -> list[bool]:
-    """Which options ``value`` picks: a label, several ("SaaS; PaaS"), or Yes / No for one box."""
+    """Which options ``value`` picks: a label, several ("SaaS; PaaS"), or Yes / No for one box. "In
+    Place" picks "In Place", never "In Place with CCW" too: a label is matched as written first,
+    and a beginning only when it begins one label alone."""
     labels = [label for label, _ in place.options]
-    wanted = [v.strip().casefold() for v in re.split(r";|\n", value) if v.strip()]
+    wanted = [v.strip().casefold() for v in picked_choices(value, labels)]  # a label may hold "; "
     if len(labels) == 1:
         return [bool(wanted) and (wanted[0] in _YES or wanted[0] == labels[0].casefold())]
-    picks = []
-    for label in labels:
-        key = label.casefold()
-        picks.append(any(w == key or (len(w) >= 3 and key.startswith(w)) for w in wanted))
+    keys = [label.casefold() for label in labels]
+    picks = [False] * len(labels)
+    for w in wanted:  # a label as written, else the one label it starts ("Partially" of "Partially implemented")
+        starts = [i for i, key in enumerate(keys) if key == w] or [
+            i for i, key in enumerate(keys) if len(w) >= 3 and key.startswith(w)
+        ]
+        if len(starts) == 1 or (starts and keys[starts[0]] == w):
+            for i in starts:
+                picks[i] = True
     return picks
 
 

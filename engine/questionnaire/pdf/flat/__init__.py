@@ -69,7 +69,7 @@ from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
 from engine.questionnaire.pdf.flat.rows import table_questions
 from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
-from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes
+from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes, round_boxes
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.records import QuestionnaireError
 
@@ -90,7 +90,7 @@ def read_flat(
         chars += sum(len(line.text) for line in text.lines)
         limits.check_chars(name, chars)
         drawn = drawn_boxes(drawings)
-        text = text.with_boxes(drawn, marked_boxes(drawings, drawn))
+        text = text.with_boxes(drawn, marked_boxes(drawings, drawn), round_boxes(drawings))
         ruled = ruled_tables(page, drawings)
         for table in ruled:
             mapped.index += 1

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from engine.questionnaire.cues import ascii_digits
+from engine.questionnaire.cues import ascii_digits, several_options, takes_several
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
@@ -43,6 +43,7 @@ class Item:
     blank: bool = False  # a label with a blank after it: a field to fill
     wraps: bool = False  # a paragraph that goes on from the marked item above, wrapped back to its marker
     apart: str = ""  # its first row's words before a wide gap, when text in a column beside follows (a panel)
+    round: bool = False  # its marker is a drawn radio circle (layout.round_boxes)
 
 
 def page_items(page: int, lines: list[Line]) -> list[Item]:
@@ -70,6 +71,7 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
             wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
             wraps = wraps and box.x0 >= margin - 2 and abs(box.height - size) <= 0.05 * size  # in its type
             current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps, _before_gap(rest))
+            current.round = kind == "box" and words[0].round
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
             block, margin, size = row_block, box.x0, box.height
@@ -135,16 +137,23 @@ def item_questions(items: list[Item]) -> list[Found]:
     count, last = 0, None  # the questions before the item above, and the last of them
     since, plain = 99, False  # items since the one that made (or extended) the last question; the item above's
     claimed: set[int] = set()  # the items of a run of options taken as a question's choices
+    radios = any(i.round for i in items)  # the document draws radios round: its square boxes are check boxes
+    gap: list[str] = []  # the lines since the item that made (or extended) the last question
+    above = ""
     for item in items:
         made = bool(out) and (len(out) > count or out[-1] is not last)  # the item above made or extended one
         since = 0 if made else since + (1 if plain else 99)  # paragraphs between ("Tick all that apply.")
-        count, last, plain = len(out), (out[-1] if out else None), not item.kind
+        gap = [] if made else [*gap, above]
+        count, last, plain, above = len(out), (out[-1] if out else None), not item.kind, item.text
         run = runs.get(id(item))
         if run is not None and run[0] is item and since <= 2 and not checklist:  # a question's options
             chosen = [_label(i) for i in run if i.marker == DRAWN_MARKED]  # a radio's filled dot
+            choices = tuple(_label(i) for i in run)
             out[-1] = replace(
                 out[-1],
-                choices=tuple(_label(i) for i in run),
+                choices=choices,
+                several=takes_several(choices, out[-1].text, *gap)  # "Tick all that apply." between
+                or (radios and not any(i.round for i in run) and several_options(choices)),
                 choice_place=out[-1].text_place,
                 existing_choice=chosen[0] if len(chosen) == 1 else None,
             )
