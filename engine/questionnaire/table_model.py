@@ -64,9 +64,9 @@ class TableCell:
 _WORDS = {
     Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
     Role.QUESTION: r"\b(?:questions?|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要件|確認項目|チェック項目|項目",
-    Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation)\b|説明|解説|手順",
-    Role.ANSWER: r"\b(?:responses?|answers?|replies|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung)\b|回答|記入|対応状況|実施状況",
-    Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?)\b|備考|コメント",
+    Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation|orientaci[óo]n|indicaciones|instrucciones|explications|consignes|richtlijn|uitleg)\b|説明|解説|手順",
+    Role.ANSWER: r"\b(?:responses?|answers?|replies|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung|kommentare?|commentaires?|observaciones|comentarios?)\b|回答|記入|対応状況|実施状況",
+    Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?|remarques?|notas?)\b|備考|コメント",
     Role.OWNER_DATE: r"\b(?:owner|responsible|due|date|datum|eigenaar|verantwortlich|termin)\b|担当|期日|日付",
 }
 _ROLE_RE = {role: re.compile(words, re.IGNORECASE) for role, words in _WORDS.items()}
@@ -74,6 +74,7 @@ OPTION_WORDS = re.compile(
     r"^(?:yes|no|y|n|n/?a|na|not applicable|partial(?:ly)?|compliant|non-?compliant|in place|not in place"
     r"|in place with ccw|implemented|not implemented|partially implemented|planned(?: to be implemented)?"
     r"|true|false|ja|nee|nein|n\.v\.t\.?|oui|non|s[íi]|はい|いいえ|該当なし|対象外|適|否|○|×|✓|✗|x"
+    r"|nicht zutreffend|entf[äa]llt|s\.\s?o\.?|sans objet|non applicable|no aplica|niet van toepassing|非該当|不適用"
     r"|met|not met|pass|fail|agree|disagree|done|open|closed)$",
     re.IGNORECASE,
 )
@@ -161,7 +162,7 @@ def _label_cell(c: TableCell) -> bool:
     lines = [x for x in c.text.split("\n") if x.strip()]
     first = lines[0].split() if lines else []
     return (
-        c.holds in (Holds.TEXT, Holds.BLANK)
+        c.holds in (Holds.TEXT, Holds.BLANK, Holds.MARK)  # "Yes", "X": an option's label in the header
         and len(first) <= _MAX_LABEL_WORDS
         and len(c.text.split()) <= 3 * _MAX_LABEL_WORDS
         and not is_id_value(c.text)

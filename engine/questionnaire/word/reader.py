@@ -45,7 +45,15 @@ from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.qualifiers import states_skip
 from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
-from engine.questionnaire.word.found import LEADING_ID, Found, asks, ends_with_colon, is_instruction, is_label
+from engine.questionnaire.word.found import (
+    LEADING_ID,
+    Found,
+    asks,
+    ends_with_colon,
+    is_instruction,
+    is_label,
+    without_translator_note,
+)
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
@@ -556,6 +564,9 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         head = clean("".join(str(v) for k, v in para.read.pieces[: _first_box(para.read)] if k == "text"))
         text = head or _previous_text(doc, flow, i)
         found = _found(doc, para, text or " / ".join(b.label for b in boxes), "boxes in one paragraph")
+        above = None if head else _previous_para(doc, flow, i)
+        if found.id is None and above is not None and above.mark is not None:  # the number Word draws before it
+            found.id = above.mark.number
         found.choice_place, found.existing_choice = boxes_place(boxes)
         found.choices = tuple(b.label for b in boxes)
         doc.found.append(found)
@@ -597,13 +608,17 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
 
 
 def _answers_below(doc: _Doc, flow: list[etree._Element], j: int) -> bool:
-    """The next line (past empty ones) is a box whose label answers Yes ("☐ Yes I have a Statement")."""
+    """The next line (past empty ones) starts with a box whose label answers Yes ("☐ Yes I have a
+    Statement", "☐ Yes ☐ No" in one paragraph: the pick of the question above, read with it)."""
     while j < len(flow) and flow[j].tag == f"{W}p" and not doc.paras[flow[j]].line:
         j += 1
     if j >= len(flow) or flow[j].tag != f"{W}p":
         return False
-    boxes = doc.paras[flow[j]].read.boxes
-    return len(boxes) == 1 and bool(_YES.match(boxes[0].label or ""))
+    inline = doc.paras[flow[j]].read
+    boxes = inline.boxes
+    if len(boxes) >= 2 and any(k == "text" and clean(str(v)) for k, v in inline.pieces[: _first_box(inline)]):
+        return False  # "Other ☐ Yes ☐ No": a prompt of its own
+    return 1 <= len(boxes) <= 3 and bool(_YES.match(boxes[0].label or ""))
 
 
 _YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si)\b", re.I)
@@ -615,13 +630,19 @@ def _first_box(inline: Inline) -> int:
 
 
 def _previous_text(doc: _Doc, flow: list[etree._Element], i: int) -> str:
+    above = _previous_para(doc, flow, i)
+    return above.line if above is not None else ""
+
+
+def _previous_para(doc: _Doc, flow: list[etree._Element], i: int) -> _Para | None:
+    """The paragraph with text just before block i (past at most one empty line), if no heading or table."""
     for j in range(i - 1, max(-1, i - 3), -1):
         el = flow[j]
         if el.tag != f"{W}p" or doc.paras[el].heading is not None:
-            return ""
+            return None
         if doc.paras[el].line:
-            return doc.paras[el].line
-    return ""
+            return doc.paras[el]
+    return None
 
 
 def _text_box(p: etree._Element) -> str:
@@ -926,7 +947,7 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
         while row in used:
             row += 100_000  # a second question of one paragraph: its key stays stable as long as the first is
         used.add(row)
-        f.text, text_place = limited(f.text, f.text_place)
+        f.text, text_place = limited(without_translator_note(f.text), f.text_place)
         choice_cell = f"B{row}" if f.choice_place is not None else None
         text_cell = f"C{row}" if text_place is not None else None
         if choice_cell:

@@ -1,0 +1,102 @@
+"""Word questionnaires of the families that went wrong (issue #55), one rule per test, each drawing
+the layout the family generator (engine/bench/families.py) found read wrongly: small documents
+written with tests/word_fixtures.py, read by the real reader."""
+
+from __future__ import annotations
+
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.places import PlaceKind, place_key
+from engine.questionnaire.word.found import without_translator_note
+from tests import word_fixtures as wf
+
+
+def places(q, question):
+    get = lambda cell: q.places.get(place_key(question.sheet, cell)) if cell else None  # noqa: E731
+    return get(question.choice_cell), get(question.text_cell)
+
+
+def _box() -> str:
+    return wf.para(wf.sdt_checkbox())
+
+
+def test_yes_as_a_header_label_is_a_label_not_a_mark(tmp_path):
+    """ "Yes" alone in a cell ticks it in a data row; in the header row it is an option's label:
+    the header is no question and each row is one choice of Yes / No / N/A."""
+    doc = wf.new()
+    rows = [["ID", "Requirement", "Yes", "No", "N/A"]]
+    rows += [[f"1.{i}", f"The supplier shall keep record {i}.", _box(), _box(), _box()] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "yes.docx"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        (f"1.{i}", f"The supplier shall keep record {i}.") for i in (1, 2, 3)
+    ]
+    assert all(x.choices == ("Yes", "No", "N/A") for x in q.questions)
+
+
+def test_yes_under_a_group_label_is_the_second_header_row(tmp_path):
+    doc = wf.new()
+    rows = [
+        ["ID", "Requirement", "gs2:Response", "Comments"],
+        ["", "", "Yes", "No", ""],
+        *[[f"2.{i}", f"Is record {i} kept?", _box(), _box(), ""] for i in (1, 2)],
+    ]
+    wf.add(doc, wf.table(rows, widths=5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "group.docx"))
+    assert [x.text for x in q.questions] == ["Is record 1 kept?", "Is record 2 kept?"]
+    first = q.questions[0]
+    choice, text = places(q, first)
+    assert first.choices == ("Yes", "No") and choice.kind is PlaceKind.CHECKBOXES
+    assert text is not None and text.column == "Comments"  # the text in the comments cell, not in "Yes"
+
+
+def test_a_guidance_column_headed_in_spanish_is_not_the_answers_place(tmp_path):
+    """ "Orientación" (guidance) left blank beside the options: the text goes to "Observaciones"."""
+    doc = wf.new()
+    rows = [["Requisito", "Orientación", "Sí", "No", "Observaciones"]]
+    rows += [[f"1.{i} El proveedor debe cifrar el registro {i}.", "", _box(), _box(), ""] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "es.docx"))
+    assert len(q.questions) == 2 and q.questions[0].choices == ("Sí", "No")
+    assert places(q, q.questions[0])[1].column == "Observaciones"
+
+
+def test_german_and_french_not_applicable_labels_are_options(tmp_path):
+    doc = wf.new()
+    rows = [["Nr.", "Anforderung", "Ja", "Nein", "Nicht zutreffend"]]
+    rows += [[f"3.{i}", f"Werden die Daten {i} verschlüsselt?", "", "", ""] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    rows = [["N°", "Exigence", "Oui", "Non", "S.O."]]
+    rows += [[f"4.{i}", f"Le fournisseur doit chiffrer le lot {i}.", _box(), _box(), _box()] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "de-fr.docx"))
+    assert [x.choices for x in q.questions] == [("Ja", "Nein", "Nicht zutreffend")] * 2 + [("Oui", "Non", "S.O.")] * 2
+
+
+def test_a_translators_note_before_the_question_is_not_its_text(tmp_path):
+    doc = wf.new()
+    rows = [["番号", "質問", "はい", "いいえ", "備考"]]
+    rows += [["１", "[訳注：原文の表現を残しています] 個人データは暗号化されていますか。", _box(), _box(), ""]]
+    rows += [["２", "(Translator's note: literal) バックアップをテストしていますか。", _box(), _box(), ""]]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "ja.docx"))
+    assert [x.text for x in q.questions] == ["個人データは暗号化されていますか。", "バックアップをテストしていますか。"]
+    assert without_translator_note("【訳者注：参考訳】") == "【訳者注：参考訳】"  # a note alone stays what it is
+    assert without_translator_note("[Insert name] Company") == "[Insert name] Company"  # a prompt is no note
+
+
+def test_a_numbered_question_over_a_line_of_yes_no_boxes_is_one_question(tmp_path):
+    doc = wf.new()
+    for n, question in enumerate(("Has the entity completed every section?", "Has an assessor reviewed it?"), 1):
+        wf.add(doc, wf.para(wf.text(f"{n}. {question}")))
+        wf.add(doc, wf.para(wf.formcheckbox(), wf.text(" Yes   "), wf.formcheckbox(), wf.text(" No")))
+    wf.add(doc, wf.para(wf.text("3. Describe the scope of the assessment?")))
+    wf.add(doc, wf.para(wf.text("Other "), wf.formcheckbox(), wf.text(" Yes "), wf.formcheckbox(), wf.text(" No")))
+    q = read_questionnaire(wf.save(doc, tmp_path / "attest.docx"))
+    texts = [(x.text, x.choices) for x in q.questions]
+    assert texts[:2] == [
+        ("1. Has the entity completed every section?", ("Yes", "No")),
+        ("2. Has an assessor reviewed it?", ("Yes", "No")),
+    ]
+    assert [x.id for x in q.questions[:2]] == ["1", "2"]
+    # a line of boxes with a prompt of its own ("Other ☐ Yes ☐ No") leaves the question above its own
+    assert [t for t, _ in texts[2:]] == ["3. Describe the scope of the assessment?", "Other"]
