@@ -197,6 +197,13 @@ class Variant:
     numbering: str = "none"
     translator_note: bool = False
     options: int = 2  # how many of the language's options are columns (response boxes: always 4)
+    question_header: str = "label"  # "label", "caption" (the table's caption in its cell), "empty"
+    id_header: str = "label"  # "label", "empty", "spanned" (the question's label spans the ID column too)
+    group_asks: bool = False  # a two-row header's group label is a question ("Compliant?")
+    notes_default: bool = False  # the notes cells hold a legacy text field showing "Click here to enter text."
+    applicability: bool = False  # a merged "Applicability Notes" row under a requirement (its boxes merged down)
+    repeat_header: bool = False  # the header row repeated inside the table (a new page)
+    inline: bool = False  # the options as labelled boxes in one cell per row ("☐ Yes ☐ No" under "Response")
 
 
 def variants(family: str, many: int) -> list[Variant]:
@@ -225,9 +232,29 @@ def variants(family: str, many: int) -> list[Variant]:
                 numbering=rng.choice(NUMBERINGS),
                 translator_note=family == "japanese checklist" and rng.random() < 0.5,
                 options=4 if family == "response boxes" else rng.choice((2, 3)),
+                **_more(family, rng),
             )
         )
     return out
+
+
+def _more(family: str, rng: random.Random) -> dict:
+    """The second round of layouts (drawn after the first, so the first round's variants stay as they were)."""
+    if family == "attestation form":
+        return {}
+    return {
+        "question_header": rng.choice(("label", "label", "caption", "empty")),
+        "id_header": rng.choice(("label", "label", "empty", "spanned")),
+        "group_asks": rng.random() < 0.4,
+        "notes_default": rng.random() < 0.4,
+        "applicability": family == "response boxes" and rng.random() < 0.5,
+        "repeat_header": rng.random() < 0.25,
+        "inline": family != "response boxes" and rng.random() < 0.2,
+    }
+
+
+GROUP_ASKS = {"en": "Compliant?", "de": "Erfüllt?", "fr": "Conforme ?", "nl": "Voldaan?", "es": "¿Cumple?",
+              "ja": "適合していますか？"}  # fmt: skip
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -309,43 +336,60 @@ class _Item:
 def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_Item], names: count) -> None:
     lang = LANGUAGES[v.language]
     options = PCI_OPTIONS if v.family == "response boxes" else lang["options"][: v.options]
+    pci = v.family == "response boxes"
+    caption = f"Table 4-{t + 4}: {'Requirement' if pci else lang['question']} {t + 1}"
+    question_label = {"label": "PCI DSS Requirement" if pci else lang["question"], "caption": caption, "empty": ""}
     cols: list[tuple[str, str]] = []  # (role, label)
     if v.id_col:
-        cols.append(("id", lang["id"]))
-    cols.append(("question", "PCI DSS Requirement" if v.family == "response boxes" else lang["question"]))
+        cols.append(("id", lang["id"] if v.id_header == "label" else ""))
+    cols.append(("question", question_label[v.question_header]))
     if v.guidance_col:
-        cols.append(("guidance", "Expected Testing" if v.family == "response boxes" else lang["guidance"]))
-    cols += [("option", o) for o in options]
+        cols.append(("guidance", "Expected Testing" if pci else lang["guidance"]))
+    if v.inline:
+        cols.append(("inline", lang["response"]))
+    else:
+        cols += [("option", o) for o in options]
     if v.notes_col:
         cols.append(("notes", lang["notes"]))
-    header_rows = v.header_depth
+    header_rows = 1 if v.inline else v.header_depth
     table = doc.add_table(rows=header_rows, cols=len(cols))
     table.style = "Table Grid"
-    first_opt = next(i for i, (role, _) in enumerate(cols) if role == "option")
     for c, (role, label) in enumerate(cols):
-        if header_rows == 1 or role == "option":
-            table.cell(header_rows - 1, c).text = label
-        else:
-            table.cell(0, c).text = label
+        table.cell(header_rows - 1 if role == "option" else 0, c).text = label
     if header_rows == 2:
         for c, (role, _) in enumerate(cols):
             if role != "option":
                 table.cell(0, c).merge(table.cell(1, c))
+        first_opt = next(i for i, (role, _) in enumerate(cols) if role == "option")
         group = table.cell(0, first_opt).merge(table.cell(0, first_opt + len(options) - 1))
         group.text = (
-            lang["response"] if v.family != "response boxes" else "Response (Check one response for each requirement)"
+            GROUP_ASKS[v.language]
+            if v.group_asks
+            else "Response (Check one response for each requirement)"
+            if pci
+            else lang["response"]
         )
+    if v.id_col and v.id_header == "spanned":  # "PCI DSS Requirement" over the ID and the requirement
+        label = question_label[v.question_header] or question_label["label"]
+        merged = table.cell(0, 0).merge(table.cell(header_rows - 1, 1))
+        for p in merged.paragraphs[1:]:
+            p._p.getparent().remove(p._p)
+        merged.paragraphs[0].text = label
     if v.section_row:
         row = table.add_row()
         title = row.cells[0].merge(row.cells[-1])
         title.text = (
             f"Requirement {t + 1}: Install and Maintain Network Security Controls"
-            if v.family == "response boxes"
+            if pci
             else f"{t + 1}. {'Sicherheit' if v.language == 'de' else 'セキュリティ' if v.language == 'ja' else 'Security'}"
         )
     for i, (text, guidance) in enumerate(rows):
+        if v.repeat_header and i == 3 and header_rows == 1:  # the header again at the top of a new page
+            again = table.add_row()
+            for c, (_, label) in enumerate(cols):
+                again.cells[c].text = label
         row = table.add_row()
-        ident = f"{t + 1}.{i + 1}" if v.family != "response boxes" else f"{t + 1}.{i // 3 + 1}.{i % 3 + 1}"
+        ident = f"{t + 1}.{i + 1}" if not pci else f"{t + 1}.{i // 3 + 1}.{i % 3 + 1}"
         item = _Item(text, options=tuple(options))
         opt_cells = []
         for c, (role, _) in enumerate(cols):
@@ -367,10 +411,24 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
             elif role == "option":
                 _add_box(para, v.box, names)
                 opt_cells.append(cell._tc)
+            elif role == "inline":
+                for k, label in enumerate(options):
+                    _add_box(para, v.box if v.box != "empty" else "glyph", names)
+                    para.add_run(f" {label}" + ("   " if k < len(options) - 1 else ""))
+                opt_cells.append(cell._tc)
             elif role == "notes":
+                if v.notes_default:
+                    _add_text_field(para, "Click here to enter text.", names)
                 item.answer = cell._tc
         item.choice = tuple(opt_cells)
         items.append(item)
+        if v.applicability and i == 1:  # "Applicability Notes" under the requirement, its boxes merged down
+            notes = table.add_row()
+            for c, (role, _) in enumerate(cols):
+                if role == "question":
+                    notes.cells[c].text = "Applicability Notes: This requirement applies to all system components."
+                if role in ("option", "notes", "guidance"):
+                    table.cell(len(table.rows) - 2, c).merge(notes.cells[c])
 
 
 def build(v: Variant, path: Path) -> list[dict]:
