@@ -166,8 +166,13 @@ def _label_cell(c: TableCell) -> bool:
         and len(first) <= _MAX_LABEL_WORDS
         and len(c.text.split()) <= 3 * _MAX_LABEL_WORDS
         and not is_id_value(c.text)
-        and not c.text.rstrip().endswith("?")
+        and (not c.text.rstrip().endswith(("?", "？")) or _short_question(c.text))
     )
+
+
+def _short_question(text: str) -> bool:
+    """A header cell that asks of every row ("Compliant?", "¿Cumple?", "適合していますか？"): a label."""
+    return len(text.split()) <= 3 and len(text.strip()) <= 24
 
 
 def _header_rows(t: _Rows, start: int) -> list[int]:

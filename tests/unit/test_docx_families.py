@@ -19,18 +19,23 @@ def _box() -> str:
     return wf.para(wf.sdt_checkbox())
 
 
+def _sym_box() -> str:
+    return wf.para('<w:r><w:sym w:font="Wingdings" w:char="F06F"/></w:r>')
+
+
 def test_yes_as_a_header_label_is_a_label_not_a_mark(tmp_path):
     """ "Yes" alone in a cell ticks it in a data row; in the header row it is an option's label:
-    the header is no question and each row is one choice of Yes / No / N/A."""
+    the header is no question and each row is one choice of Yes / No (Wingdings boxes under a
+    section row spanning the table)."""
     doc = wf.new()
-    rows = [["ID", "Requirement", "Yes", "No", "N/A"]]
-    rows += [[f"1.{i}", f"The supplier shall keep record {i}.", _box(), _box(), _box()] for i in (1, 2, 3)]
-    wf.add(doc, wf.table(rows))
+    rows = [["Requirement", "Guidance", "Yes", "No"], ["gs2:gs2:Security"]]
+    rows += [[f"The supplier shall keep record {i}.", "", _sym_box(), _sym_box()] for i in (1, 2, 3)]
+    xml = wf.table(rows, widths=4).replace('<w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">gs2:Security',
+                                           '<w:gridSpan w:val="4"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">Security')  # fmt: skip
+    wf.add(doc, xml)
     q = read_questionnaire(wf.save(doc, tmp_path / "yes.docx"))
-    assert [(x.id, x.text) for x in q.questions] == [
-        (f"1.{i}", f"The supplier shall keep record {i}.") for i in (1, 2, 3)
-    ]
-    assert all(x.choices == ("Yes", "No", "N/A") for x in q.questions)
+    assert [x.text for x in q.questions] == [f"The supplier shall keep record {i}." for i in (1, 2, 3)]
+    assert all(x.choices == ("Yes", "No") for x in q.questions)
 
 
 def test_yes_under_a_group_label_is_the_second_header_row(tmp_path):
@@ -100,3 +105,40 @@ def test_a_numbered_question_over_a_line_of_yes_no_boxes_is_one_question(tmp_pat
     assert [x.id for x in q.questions[:2]] == ["1", "2"]
     # a line of boxes with a prompt of its own ("Other ☐ Yes ☐ No") leaves the question above its own
     assert [t for t, _ in texts[2:]] == ["3. Describe the scope of the assessment?", "Other"]
+
+
+def test_a_group_label_that_asks_heads_the_options(tmp_path):
+    """ "Compliant?" over "Yes | No" is the options' group label, not a question: the header holds."""
+    doc = wf.new()
+    rows = [
+        ["No.", "Requirement", "gs2:Compliant?", "Comments"],
+        ["", "", "Yes", "No", ""],
+        *[[f"5.{i}", f"The supplier shall rotate key {i}.", _box(), _box(), ""] for i in (1, 2)],
+    ]
+    wf.add(doc, wf.table(rows, widths=5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "asks.docx"))
+    assert [(x.id, x.choices) for x in q.questions] == [("5.1", ("Yes", "No")), ("5.2", ("Yes", "No"))]
+    assert places(q, q.questions[0])[1].column == "Comments"
+
+
+def test_a_translators_note_after_the_section_prefix_is_dropped_too():
+    assert (
+        without_translator_note("1. セキュリティ: [訳注：参考] 記録を暗号化すること。")
+        == "1. セキュリティ: 記録を暗号化すること。"
+    )
+    assert without_translator_note("Section 2: (Translator's note: literal) Is it kept?") == "Section 2: Is it kept?"
+
+
+def test_labelled_boxes_in_one_response_cell_are_the_rows_choice_and_the_text_goes_to_notes(tmp_path):
+    """ "☐ Yes ☐ No ☐ N/A" in one "Response" cell per row: one choice per row, its options the
+    boxes' labels; the text in the row's notes cell, never in the boxes' cell."""
+    doc = wf.new()
+    boxes = wf.para(wf.text("☐ Ja   ☐ Nee   ☐ N.v.t."))
+    rows = [["Nr.", "Eis", "Antwoord", "Opmerkingen"]]
+    rows += [[f"6.{i}", f"De leverancier moet back-ups {i} testen.", boxes, ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "nl.docx"))
+    assert [(x.id, x.choices) for x in q.questions] == [(f"6.{i}", ("Ja", "Nee", "N.v.t.")) for i in (1, 2, 3)]
+    choice, text = places(q, q.questions[0])
+    assert choice.kind is PlaceKind.CHECKBOXES and choice.column == "Antwoord"
+    assert text is not None and text.column == "Opmerkingen"
