@@ -204,6 +204,13 @@ class Variant:
     applicability: bool = False  # a merged "Applicability Notes" row under a requirement (its boxes merged down)
     repeat_header: bool = False  # the header row repeated inside the table (a new page)
     inline: bool = False  # the options as labelled boxes in one cell per row ("☐ Yes ☐ No" under "Response")
+    # the third round
+    id_by_word: bool = False  # the ID cells empty but for Word's numbering (the number drawn, no text)
+    short_labels: bool = False  # the options labelled "Y" / "N" (English)
+    guidance_below: bool = False  # the question cell holds a second paragraph of guidance in italics
+    label_and_field: bool = False  # attestation: the label and its field in one cell
+    field_result_only: bool = False  # attestation: a field whose mask ("YYYY-MM-DD") is typed, not its default
+    statements_table: bool = False  # attestation: the statements as a table "| Yes | No" with an empty first header
 
 
 def variants(family: str, many: int) -> list[Variant]:
@@ -233,6 +240,7 @@ def variants(family: str, many: int) -> list[Variant]:
                 translator_note=family == "japanese checklist" and rng.random() < 0.5,
                 options=4 if family == "response boxes" else rng.choice((2, 3)),
                 **_more(family, rng),
+                **_third(family, rng),
             )
         )
     return out
@@ -253,6 +261,24 @@ def _more(family: str, rng: random.Random) -> dict:
     }
 
 
+def _third(family: str, rng: random.Random) -> dict:
+    """The third round of layouts (drawn after the second)."""
+    if family == "attestation form":
+        return {
+            "label_and_field": rng.random() < 0.5,
+            "field_result_only": rng.random() < 0.5,
+            "statements_table": rng.random() < 0.5,
+        }
+    return {
+        "id_by_word": rng.random() < 0.25,
+        "short_labels": rng.random() < 0.3,
+        "guidance_below": rng.random() < 0.3,
+    }
+
+
+GUIDANCE_BELOW = {"en": "Attach the policy if available.", "de": "Bitte die Richtlinie beifügen.",
+                  "fr": "Joindre la politique si disponible.", "nl": "Voeg het beleid bij indien beschikbaar.",
+                  "es": "Adjunte la política si está disponible.", "ja": "規程があれば添付してください。"}  # fmt: skip
 GROUP_ASKS = {"en": "Compliant?", "de": "Erfüllt?", "fr": "Conforme ?", "nl": "Voldaan?", "es": "¿Cumple?",
               "ja": "適合していますか？"}  # fmt: skip
 
@@ -336,6 +362,8 @@ class _Item:
 def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_Item], names: count) -> None:
     lang = LANGUAGES[v.language]
     options = PCI_OPTIONS if v.family == "response boxes" else lang["options"][: v.options]
+    if v.short_labels and v.language == "en" and v.family != "response boxes":
+        options = ("Y", "N", "N/A")[: v.options]
     pci = v.family == "response boxes"
     caption = f"Table 4-{t + 4}: {'Requirement' if pci else lang['question']} {t + 1}"
     question_label = {"label": "PCI DSS Requirement" if pci else lang["question"], "caption": caption, "empty": ""}
@@ -395,7 +423,9 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
         for c, (role, _) in enumerate(cols):
             cell = row.cells[c]
             para = cell.paragraphs[0]
-            if role == "id":
+            if role == "id" and v.id_by_word:
+                para.style = doc.styles["List Number"]  # Word draws the number; the cell holds no text
+            elif role == "id":
                 para.text = _full_width(ident) if v.language == "ja" else ident
             elif role == "question":
                 shown = text
@@ -406,6 +436,8 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
                 para.text = shown
                 if v.numbering == "word" and not v.id_col:
                     para.style = doc.styles["List Number"]
+                if v.guidance_below:
+                    cell.add_paragraph().add_run(GUIDANCE_BELOW[v.language]).italic = True
             elif role == "guidance":
                 para.text = guidance
             elif role == "option":
@@ -464,29 +496,62 @@ def build(v: Variant, path: Path) -> list[dict]:
 
 
 def _attestation(doc, v: Variant, items: list[_Item], names: count) -> None:
-    table = doc.add_table(rows=0, cols=2)
+    table = doc.add_table(rows=0, cols=1 if v.label_and_field else 2)
     table.style = "Table Grid"
     for label, default in ATTEST_LABELS[:4]:
         row = table.add_row()
-        row.cells[0].text = label
-        _add_text_field(row.cells[1].paragraphs[0], default, names)
-        items.append(_Item(label, answer=row.cells[1]._tc))
+        if v.label_and_field:  # "Date of assessment: [YYYY-MM-DD]" in one cell
+            para = row.cells[0].paragraphs[0]
+            para.add_run(f"{label} ")
+            _add_field(para, default, names, v.field_result_only)
+            items.append(_Item(label, answer=row.cells[0]._tc))
+        else:
+            row.cells[0].text = label
+            _add_field(row.cells[1].paragraphs[0], default, names, v.field_result_only)
+            items.append(_Item(label, answer=row.cells[1]._tc))
     doc.add_paragraph("Part 2. Statements")
-    for k, statement in enumerate(ATTEST_STATEMENTS):
-        shown = f"{k + 1}. {statement}" if v.numbering == "hand" else statement
-        q = doc.add_paragraph(shown, style="List Number" if v.numbering == "word" else None)
-        del q
-        boxes = doc.add_paragraph()
-        _add_box(boxes, "formcheckbox", names)
-        boxes.add_run(" Yes   ")
-        _add_box(boxes, "formcheckbox", names)
-        boxes.add_run(" No")
-        items.append(_Item(statement, choice=(boxes._p,), options=("Yes", "No")))
+    if v.statements_table:
+        table = doc.add_table(rows=1, cols=3)
+        table.style = "Table Grid"
+        table.cell(0, 1).text, table.cell(0, 2).text = "Yes", "No"
+        for statement in ATTEST_STATEMENTS:
+            row = table.add_row()
+            row.cells[0].text = statement
+            for c in (1, 2):
+                _add_box(row.cells[c].paragraphs[0], "formcheckbox", names)
+            items.append(_Item(statement, choice=(row.cells[1]._tc, row.cells[2]._tc), options=("Yes", "No")))
+    else:
+        for k, statement in enumerate(ATTEST_STATEMENTS):
+            shown = f"{k + 1}. {statement}" if v.numbering == "hand" else statement
+            doc.add_paragraph(shown, style="List Number" if v.numbering == "word" else None)
+            boxes = doc.add_paragraph()
+            _add_box(boxes, "formcheckbox", names)
+            boxes.add_run(" Yes   ")
+            _add_box(boxes, "formcheckbox", names)
+            boxes.add_run(" No")
+            items.append(_Item(statement, choice=(boxes._p,), options=("Yes", "No")))
     doc.add_paragraph("Part 3. Sign-off")
     for label, default in ATTEST_LABELS[4:]:
         p = doc.add_paragraph(f"{label} ")
-        _add_text_field(p, default, names)
+        _add_field(p, default, names, v.field_result_only)
         items.append(_Item(label, answer=p._p))
+
+
+def _add_field(paragraph, default: str, names: count, result_only: bool) -> None:
+    """A legacy text field showing ``default``: as its default text, or typed as its result only."""
+    if not result_only:
+        _add_text_field(paragraph, default, names)
+        return
+    p = paragraph._p
+    for inner in (
+        f'<w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val="Text{next(names)}"/><w:enabled/>'
+        '<w:calcOnExit w:val="0"/><w:textInput/></w:ffData></w:fldChar>',
+        '<w:instrText xml:space="preserve"> FORMTEXT </w:instrText>',
+        '<w:fldChar w:fldCharType="separate"/>',
+        f'<w:t xml:space="preserve">{default}</w:t>',
+        '<w:fldChar w:fldCharType="end"/>',
+    ):
+        p.append(parse_xml(_run_xml(inner)))
 
 
 def _addresses(doc, items: list[_Item]) -> list[dict]:
