@@ -274,6 +274,14 @@ def _with_roles(
     if len([c for c in roles if roles[c] is Role.OPTION]) == 1:  # one box column: a column of ticks, not a pick
         col = next(c for c in roles if roles[c] is Role.OPTION)
         roles[col] = Role.ANSWER
+    named = [c for c in roles if roles[c] is Role.QUESTION]
+    if len(named) > 1:  # one label over several columns ("Question" over the number and the text)
+        words = {c: sum(len(x.text) for x in _data_cells(t, first, c)) for c in named}
+        keep = max(named, key=lambda c: (words[c], -c))
+        for c in named:
+            if c != keep:  # the column of numbers (typed, or drawn by Word: empty) is the row's ID
+                texts = [x.text for x in _data_cells(t, first, c) if x.text]
+                roles[c] = Role.ID if all(map(is_id_value, texts)) and c < keep else Role.OTHER
     if Role.QUESTION not in roles.values():  # the longest words of the columns left
         others = [c for c in roles if roles[c] is Role.OTHER]
         longest = max(

@@ -142,3 +142,29 @@ def test_labelled_boxes_in_one_response_cell_are_the_rows_choice_and_the_text_go
     choice, text = places(q, q.questions[0])
     assert choice.kind is PlaceKind.CHECKBOXES and choice.column == "Antwoord"
     assert text is not None and text.column == "Opmerkingen"
+
+
+def test_a_question_label_over_an_empty_numbered_column_and_the_text_reads_the_text(tmp_path):
+    """ "質問" spanning the ID column (its numbers drawn by Word: the cells hold no text) and the
+    question column: the questions are the column of words, the empty one is the row's number."""
+    doc = wf.new()
+    numbered = '<w:p><w:pPr><w:pStyle w:val="ListNumber"/></w:pPr></w:p>'
+    rows = [["gs2:質問", "はい", "いいえ", "備考"]]
+    rows += [[numbered, f"記録{i}を暗号化すること。", "", "", ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows, widths=5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "numbered.docx"))
+    assert [x.text for x in q.questions] == [f"記録{i}を暗号化すること。" for i in (1, 2, 3)]
+    assert all(x.choices == ("はい", "いいえ") for x in q.questions)
+    assert places(q, q.questions[0])[1].column == "備考"
+
+
+def test_a_column_of_labels_each_with_its_field_is_a_question_per_row(tmp_path):
+    """ "Date of assessment: YYYY-MM-DD" (a legacy field showing its mask) in one cell per row: a
+    label and its field, never a title over the rows below it; the mask is no answer."""
+    doc = wf.new()
+    labels = [("Company name:", "Insert company name"), ("Date of assessment:", "YYYY-MM-DD"),
+              ("Assessor name:", "Click here to enter text."), ("Contact e-mail:", "Click here to enter text.")]  # fmt: skip
+    wf.add(doc, wf.table([[wf.para(wf.text(f"{label} "), wf.formtext(default=d))] for label, d in labels]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "attest.docx"))
+    assert [x.text.rsplit(": ", 1)[-1] for x in q.questions] == [label.rstrip(":") for label, _ in labels]
+    assert all(x.existing_answer is None for x in q.questions)

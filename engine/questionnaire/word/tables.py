@@ -1111,6 +1111,7 @@ def _form(t: _Table, start: int) -> bool:
             and r > start
             and _kind(heading, t.ctx) == "text"
             and len(heading.line.split()) <= 12
+            and not any(c.kind != "checkbox" for c in heading.controls)  # a label and its field: no title
             and (
                 not asks(heading.line)
                 and not ends_with_colon(heading.line)
