@@ -62,7 +62,7 @@ class TableCell:
 
 
 _WORDS = {
-    Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
+    Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°|n\.?\s?º\.?|núm(?:ero)?\.?|num[ée]ro)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
     Role.QUESTION: r"\b(?:questions?|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要件|確認項目|チェック項目|項目",
     Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation|orientaci[óo]n|indicaciones|instrucciones|explications|consignes|richtlijn|uitleg)\b|説明|解説|手順",
     Role.ANSWER: r"\b(?:responses?|answers?|replies|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung|kommentare?|commentaires?|observaciones|comentarios?)\b|回答|記入|対応状況|実施状況",
@@ -247,6 +247,7 @@ def _with_roles(
     t: _Rows, header: tuple[int, ...], first: int, labels: dict[int, str], titles: tuple[int, ...]
 ) -> TableModel:
     roles: dict[int, Role] = {}
+    blank: list[int] = []  # columns taken as answers for their empty cells alone
     starts = sorted({c.col for r in range(first, len(t.by_row)) for c in t.own(r)} | set(labels))
     for col in starts:
         cells = _data_cells(t, first, col)
@@ -269,6 +270,8 @@ def _with_roles(
             roles[col] = named
         elif sum(h in (Holds.BLANK, Holds.CONTROL) for h in holds) >= 0.6 * len(cells):
             roles[col] = Role.ANSWER
+            if all(h is Holds.BLANK for h in holds):
+                blank.append(col)
         else:
             roles[col] = Role.OTHER
     if len([c for c in roles if roles[c] is Role.OPTION]) == 1:  # one box column: a column of ticks, not a pick
@@ -291,6 +294,11 @@ def _with_roles(
         )
         if longest is not None:
             roles[longest] = Role.QUESTION
+    question = min((c for c in roles if roles[c] is Role.QUESTION), default=None)
+    if question is not None and any(roles[c] in (Role.ANSWER, Role.NOTES, Role.OPTION) for c in roles if c > question):
+        for c in blank:  # an empty column before the question, the places after it: the numbers Word draws
+            if c < question:
+                roles[c] = Role.ID
     return TableModel(header, first, t.width, labels, roles, titles)
 
 

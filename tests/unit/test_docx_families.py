@@ -168,3 +168,20 @@ def test_a_column_of_labels_each_with_its_field_is_a_question_per_row(tmp_path):
     q = read_questionnaire(wf.save(doc, tmp_path / "attest.docx"))
     assert [x.text.rsplit(": ", 1)[-1] for x in q.questions] == [label.rstrip(":") for label, _ in labels]
     assert all(x.existing_answer is None for x in q.questions)
+
+
+def test_an_empty_column_before_the_question_is_its_number_not_its_answer(tmp_path):
+    """A column left of the requirements whose cells hold only the numbers Word draws (no text),
+    its header empty or unknown ("N.º"), with a place after the question: the row's number; the
+    text goes to the comments cell, never into the number's cell."""
+    doc = wf.new()
+    numbered = '<w:p><w:pPr><w:pStyle w:val="ListNumber"/></w:pPr></w:p>'
+    rows = [["", "Requirement", "Y", "N", "Comments"]]
+    rows += [[numbered, f"The supplier must test backup {i}.", _box(), _box(), ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    rows = [["N.º", "Requisito", "Sí", "No", "Observaciones"]]
+    rows += [[numbered, f"El proveedor debe probar la copia {i}.", "", "", ""] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "ids.docx"))
+    assert [x.choices for x in q.questions] == [("Y", "N")] * 3 + [("Sí", "No")] * 2
+    assert [places(q, x)[1].column for x in q.questions] == ["Comments"] * 3 + ["Observaciones"] * 2
