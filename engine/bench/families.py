@@ -211,6 +211,9 @@ class Variant:
     label_and_field: bool = False  # attestation: the label and its field in one cell
     field_result_only: bool = False  # attestation: a field whose mask ("YYYY-MM-DD") is typed, not its default
     statements_table: bool = False  # attestation: the statements as a table "| Yes | No" with an empty first header
+    # the fourth round
+    options_first: bool = False  # the option columns before the question (after its ID)
+    header_table: bool = False  # the header rows in a table of their own right above the rows
 
 
 def variants(family: str, many: int) -> list[Variant]:
@@ -241,6 +244,7 @@ def variants(family: str, many: int) -> list[Variant]:
                 options=4 if family == "response boxes" else rng.choice((2, 3)),
                 **_more(family, rng),
                 **_third(family, rng),
+                **_fourth(family, rng),
             )
         )
     return out
@@ -274,6 +278,13 @@ def _third(family: str, rng: random.Random) -> dict:
         "short_labels": rng.random() < 0.3,
         "guidance_below": rng.random() < 0.3,
     }
+
+
+def _fourth(family: str, rng: random.Random) -> dict:
+    """The fourth round of layouts (drawn after the third)."""
+    if family == "attestation form":
+        return {}
+    return {"options_first": rng.random() < 0.25, "header_table": rng.random() < 0.2}
 
 
 GUIDANCE_BELOW = {"en": "Attach the policy if available.", "de": "Bitte die Richtlinie beifügen.",
@@ -377,6 +388,13 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
         cols.append(("inline", lang["response"]))
     else:
         cols += [("option", o) for o in options]
+    if v.options_first:  # the boxes to tick first, then what they answer
+        at = int(v.id_col)
+        cols = (
+            cols[:at]
+            + [c for c in cols if c[0] in ("option", "inline")]
+            + [c for c in cols[at:] if c[0] not in ("option", "inline")]
+        )
     if v.notes_col:
         cols.append(("notes", lang["notes"]))
     header_rows = 1 if v.inline else v.header_depth
@@ -397,12 +415,15 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
             if pci
             else lang["response"]
         )
-    if v.id_col and v.id_header == "spanned":  # "PCI DSS Requirement" over the ID and the requirement
+    if v.id_col and v.id_header == "spanned" and cols[1][0] == "question":  # over the ID and the requirement
         label = question_label[v.question_header] or question_label["label"]
         merged = table.cell(0, 0).merge(table.cell(header_rows - 1, 1))
         for p in merged.paragraphs[1:]:
             p._p.getparent().remove(p._p)
         merged.paragraphs[0].text = label
+    if v.header_table:  # the rows in a table of their own under the header's
+        table = doc.add_table(rows=0, cols=len(cols))
+        table.style = "Table Grid"
     if v.section_row:
         row = table.add_row()
         title = row.cells[0].merge(row.cells[-1])
