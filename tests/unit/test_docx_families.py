@@ -185,3 +185,18 @@ def test_an_empty_column_before_the_question_is_its_number_not_its_answer(tmp_pa
     q = read_questionnaire(wf.save(doc, tmp_path / "ids.docx"))
     assert [x.choices for x in q.questions] == [("Y", "N")] * 3 + [("Sí", "No")] * 2
     assert [places(q, x)[1].column for x in q.questions] == ["Comments"] * 3 + ["Observaciones"] * 2
+
+
+def test_a_header_drawn_as_a_table_of_its_own_heads_the_table_below(tmp_path):
+    """The header rows in a table of their own right above the rows (an empty line between): not
+    questions; the rows below are read under it, one choice of its option labels per row."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["Nr.", "Eis", "gs2:Antwoord", "Opmerkingen"], ["", "", "Ja", "Nee", ""]], widths=5))
+    wf.add(doc, wf.para())
+    rows = [[f"7.{i}", f"De leverancier moet logboek {i} bewaren.", _box(), _box(), ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "split.docx"))
+    assert [(x.id, x.choices) for x in q.questions] == [(f"7.{i}", ("Ja", "Nee")) for i in (1, 2, 3)]
+    choice, text = places(q, q.questions[0])
+    assert choice.column == "Antwoord" and text.column == "Opmerkingen"
+    assert any("is the header of the table below it" in n for n in q.notes)

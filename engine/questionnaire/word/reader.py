@@ -64,7 +64,7 @@ from engine.questionnaire.word.places import (
     new_paragraph_place,
     paragraph_place,
 )
-from engine.questionnaire.word.tables import TableContext, table_questions
+from engine.questionnaire.word.tables import TableContext, header_above, table_questions
 from engine.questionnaire.word.xmltree import (
     Cell,
     Inline,
@@ -205,16 +205,38 @@ def _index(pkg: DocxPackage) -> _Doc:
 
 def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
     i = 0
+    header: tuple[list, str] | None = None  # a table that is the header of the next one, and its caption
     while i < len(flow):
         el = flow[i]
         if el in doc.claimed:
             i += 1
             continue
         if el.tag == f"{W}tbl":
-            _table(doc, el, _before(doc, flow, i))
+            before = header[1] if header else _before(doc, flow, i)
+            below = _table_below(doc, flow, i)
+            head = (
+                header_above(el, below, TableContext(None, glyph_boxes=doc.glyph_boxes)) if below is not None else None
+            )
+            if head is not None:  # only the header of the table below: read with it
+                doc.notes.append(f"table {doc.table_count + 1} is the header of the table below it: read with it")
+                doc.table_count += 1
+                header = (head, before)
+            else:
+                _table(doc, el, before, header[0] if header else [])
+                header = None
             i += 1
             continue
         i = _paragraph(doc, flow, i)
+
+
+def _table_below(doc: _Doc, flow: list[etree._Element], i: int) -> etree._Element | None:
+    """The table right after block i (one empty paragraph between allowed)."""
+    for j in (i + 1, i + 2):
+        if j < len(flow) and flow[j].tag == f"{W}tbl":
+            return flow[j]
+        if j >= len(flow) or flow[j].tag != f"{W}p" or doc.paras[flow[j]].line:
+            return None
+    return None
 
 
 def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
@@ -231,10 +253,10 @@ def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
     return ""
 
 
-def _table(doc: _Doc, tbl: etree._Element, before: str) -> None:
+def _table(doc: _Doc, tbl: etree._Element, before: str, header: list | None = None) -> None:
     moves = {c.key: c.column for c in doc.options.questions if c.column is not None}
     ctx = TableContext(doc.section_path(), before, doc.glyph_boxes, index=doc.table_count,
-                       corrections=doc.options.tables, moves=moves, key_of=doc.key_of)  # fmt: skip
+                       corrections=doc.options.tables, moves=moves, key_of=doc.key_of, header=header or [])  # fmt: skip
     doc.table_count += 1
     found = table_questions(tbl, ctx)
     last = doc.found[-1] if doc.found else None

@@ -129,6 +129,7 @@ class TableContext:
     moves: Mapping[str, int] = field(default_factory=dict)
     key_of: Callable[[etree._Element], str] = lambda el: ""
     tables: list[TableMap] = field(default_factory=list)  # the tables read by columns, as the mapping shows them
+    header: list[list[TableCell]] = field(default_factory=list)  # its header, drawn as a table of its own above it
 
 
 @dataclass
@@ -307,7 +308,7 @@ def _modelled(t: _Table, start: int) -> bool:
     model reads it and the responder's corrections of the table's columns say (columns made the
     options of one choice, or taken out of it): a question per row, one choice whose options are
     the labels, and its text in the row's answer cell; each place named by its column's header."""
-    model = infer(model_cells(t), t.g.width)
+    model = _model_under(t, t.ctx.header) if t.ctx.header else infer(model_cells(t), t.g.width)
     if model is None:
         return False
     model = corrected_model(model, t.ctx.index, t.ctx.corrections)
@@ -338,6 +339,36 @@ def _modelled(t: _Table, start: int) -> bool:
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
     t.ctx.tables.append(model_table_map(model, t.ctx.index, one_line(t.context())[:80], keys))
     return True
+
+
+def _with_header(head: list[list[TableCell]], rows: list[list[TableCell]]) -> list[list[TableCell]]:
+    return [*head, *([replace(c, row=c.row + len(head)) for c in row] for row in rows)]
+
+
+def _model_under(t: _Table, head: list[list[TableCell]]) -> TableModel | None:
+    """The model of a table whose header is the table of labels right above it, in its own rows'
+    numbers (the header's rows are not this table's)."""
+    model = infer(_with_header(head, model_cells(t)), t.g.width)
+    if model is None or model.first_row != len(head):
+        return None
+    return replace(model, header_rows=(), title_rows=(), first_row=0)
+
+
+def header_above(tbl: etree._Element, below: etree._Element, ctx: TableContext) -> list[list[TableCell]] | None:
+    """The rows of ``tbl`` when it is only the header of the table ``below`` (one or two rows of
+    labels, as wide as it, over a table with no header of its own whose rows pick among option
+    columns): its cells for the table below's model; None otherwise."""
+    head_grid, rows_grid = grid(tbl), grid(below)
+    if not 1 <= len(head_grid.rows) <= 2 or head_grid.width != rows_grid.width or len(rows_grid.rows) < 2:
+        return None
+    head = model_cells(_Table(head_grid, ctx))
+    rows = _Table(rows_grid, ctx)
+    if infer(model_cells(rows), rows_grid.width) is not None:
+        return None  # the table below has its own header
+    model = _model_under(rows, head)
+    if model is None or model.question_col is None:
+        return None
+    return head if len(model.options) >= 2 or _boxes_column(rows, model) is not None else None
 
 
 def _boxes_column(t: _Table, model: TableModel) -> int | None:
