@@ -182,7 +182,8 @@ def _header_rows(t: _Rows, start: int) -> list[int]:
         return []
     own = t.own(start)
     texts = [c for c in own if c.text]
-    if len(texts) < 2 or not all(_label_cell(c) for c in own):
+    group = len(texts) == 1 and texts[0].span > 1 and len(own) > 1  # one group label ("回答") over its labels
+    if len(texts) < 2 and not group or not all(_label_cell(c) for c in own):
         return []
     rows = [start]
     nxt = start + 1
@@ -197,7 +198,7 @@ def _header_rows(t: _Rows, start: int) -> list[int]:
             and sum(bool(c.text) for c in below) >= 2
         ):
             rows.append(nxt)
-    return rows
+    return rows if len(texts) >= 2 or len(rows) == 2 else []
 
 
 def _labels(t: _Rows, header: list[int]) -> dict[int, str]:

@@ -200,3 +200,31 @@ def test_a_header_drawn_as_a_table_of_its_own_heads_the_table_below(tmp_path):
     choice, text = places(q, q.questions[0])
     assert choice.column == "Antwoord" and text.column == "Opmerkingen"
     assert any("is the header of the table below it" in n for n in q.notes)
+
+
+def test_a_group_label_alone_over_the_option_labels_is_the_header(tmp_path):
+    """The first header row holds only the options' group label ("回答" over "はい | いいえ"), the
+    other cells empty (the options before the question): both rows are the header."""
+    doc = wf.new()
+    rows = [["", "gs2:回答", ""], ["", "はい", "いいえ", ""]]
+    rows += [[f"１．{i}", "", "", f"記録{i}を暗号化すること。"] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows, widths=4))
+    q = read_questionnaire(wf.save(doc, tmp_path / "group-only.docx"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        (f"記録{i}を暗号化すること。", ("はい", "いいえ")) for i in (1, 2, 3)
+    ]
+
+
+def test_a_header_table_over_requirements_that_read_like_labels_still_heads_them(tmp_path):
+    """Requirement rows short enough to look like labels (empty option cells, a section row first)
+    under a header drawn as a table of its own: the header is the table above, not the first row."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["ID", "Requirement", "Expected Testing", "In Place", "Not in Place"]]))
+    rows = [["gs2:Requirement 1: Network security controls"]]
+    rows += [["", f"Network rule set {i} is reviewed.", "Examine configurations.", "", ""] for i in (1, 2, 3)]
+    xml = wf.table(rows, widths=5).replace('<w:gridSpan w:val="2"/>', '<w:gridSpan w:val="5"/>')
+    wf.add(doc, xml)
+    q = read_questionnaire(wf.save(doc, tmp_path / "split-pci.docx"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        (f"Network rule set {i} is reviewed.", ("In Place", "Not in Place")) for i in (1, 2, 3)
+    ]

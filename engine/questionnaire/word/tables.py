@@ -363,8 +363,9 @@ def header_above(tbl: etree._Element, below: etree._Element, ctx: TableContext) 
         return None
     head = model_cells(_Table(head_grid, ctx))
     rows = _Table(rows_grid, ctx)
-    if infer(model_cells(rows), rows_grid.width) is not None:
-        return None  # the table below has its own header
+    own = infer(model_cells(rows), rows_grid.width)
+    if own is not None and len(own.options) >= 2:
+        return None  # the table below has its own header (its first rows are not requirements read as labels)
     model = _model_under(rows, head)
     if model is None or model.question_col is None:
         return None
