@@ -674,7 +674,7 @@ def bench_families(many: int = 20, only: str | None = None, keep: Path | None = 
             matched = sum(r["matched"] for r in rows)
             b_found = sum(r["baseline"]["found"] for r in rows)
             b_matched = sum(round((r["baseline"]["recall"] or 0) * r["truth"]) for r in rows)
-            worst = sorted(rows, key=lambda r: (r["usable_n"] / r["truth"], r["matched"] / r["truth"]))
+            worst = sorted(rows, key=lambda r: (r["usable_n"] / r["truth"], r["matched"] / max(r["found"], r["truth"])))
             out["families"][family] = {
                 "files": len(rows),
                 "questions": truth,
