@@ -62,11 +62,11 @@ class TableCell:
 
 
 _WORDS = {
-    Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
+    Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°|n\.?\s?º\.?|núm(?:ero)?\.?|num[ée]ro)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
     Role.QUESTION: r"\b(?:questions?|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要件|確認項目|チェック項目|項目",
-    Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation)\b|説明|解説|手順",
-    Role.ANSWER: r"\b(?:responses?|answers?|replies|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung)\b|回答|記入|対応状況|実施状況",
-    Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?)\b|備考|コメント",
+    Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation|orientaci[óo]n|indicaciones|instrucciones|explications|consignes|richtlijn|uitleg)\b|説明|解説|手順",
+    Role.ANSWER: r"\b(?:responses?|answers?|replies|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung|kommentare?|commentaires?|observaciones|comentarios?)\b|回答|記入|対応状況|実施状況",
+    Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?|remarques?|notas?)\b|備考|コメント",
     Role.OWNER_DATE: r"\b(?:owner|responsible|due|date|datum|eigenaar|verantwortlich|termin)\b|担当|期日|日付",
 }
 _ROLE_RE = {role: re.compile(words, re.IGNORECASE) for role, words in _WORDS.items()}
@@ -74,6 +74,7 @@ OPTION_WORDS = re.compile(
     r"^(?:yes|no|y|n|n/?a|na|not applicable|partial(?:ly)?|compliant|non-?compliant|in place|not in place"
     r"|in place with ccw|implemented|not implemented|partially implemented|planned(?: to be implemented)?"
     r"|true|false|ja|nee|nein|n\.v\.t\.?|oui|non|s[íi]|はい|いいえ|該当なし|対象外|適|否|○|×|✓|✗|x"
+    r"|nicht zutreffend|entf[äa]llt|s\.\s?o\.?|sans objet|non applicable|no aplica|niet van toepassing|非該当|不適用"
     r"|met|not met|pass|fail|agree|disagree|done|open|closed)$",
     re.IGNORECASE,
 )
@@ -161,12 +162,17 @@ def _label_cell(c: TableCell) -> bool:
     lines = [x for x in c.text.split("\n") if x.strip()]
     first = lines[0].split() if lines else []
     return (
-        c.holds in (Holds.TEXT, Holds.BLANK)
+        c.holds in (Holds.TEXT, Holds.BLANK, Holds.MARK)  # "Yes", "X": an option's label in the header
         and len(first) <= _MAX_LABEL_WORDS
         and len(c.text.split()) <= 3 * _MAX_LABEL_WORDS
         and not is_id_value(c.text)
-        and not c.text.rstrip().endswith("?")
+        and (not c.text.rstrip().endswith(("?", "？")) or _short_question(c.text))
     )
+
+
+def _short_question(text: str) -> bool:
+    """A header cell that asks of every row ("Compliant?", "¿Cumple?", "適合していますか？"): a label."""
+    return len(text.split()) <= 3 and len(text.strip()) <= 24
 
 
 def _header_rows(t: _Rows, start: int) -> list[int]:
@@ -176,7 +182,8 @@ def _header_rows(t: _Rows, start: int) -> list[int]:
         return []
     own = t.own(start)
     texts = [c for c in own if c.text]
-    if len(texts) < 2 or not all(_label_cell(c) for c in own):
+    group = len(texts) == 1 and texts[0].span > 1 and len(own) > 1  # one group label ("回答") over its labels
+    if len(texts) < 2 and not group or not all(_label_cell(c) for c in own):
         return []
     rows = [start]
     nxt = start + 1
@@ -191,7 +198,7 @@ def _header_rows(t: _Rows, start: int) -> list[int]:
             and sum(bool(c.text) for c in below) >= 2
         ):
             rows.append(nxt)
-    return rows
+    return rows if len(texts) >= 2 or len(rows) == 2 else []
 
 
 def _labels(t: _Rows, header: list[int]) -> dict[int, str]:
@@ -241,6 +248,7 @@ def _with_roles(
     t: _Rows, header: tuple[int, ...], first: int, labels: dict[int, str], titles: tuple[int, ...]
 ) -> TableModel:
     roles: dict[int, Role] = {}
+    blank: list[int] = []  # columns taken as answers for their empty cells alone
     starts = sorted({c.col for r in range(first, len(t.by_row)) for c in t.own(r)} | set(labels))
     for col in starts:
         cells = _data_cells(t, first, col)
@@ -263,11 +271,21 @@ def _with_roles(
             roles[col] = named
         elif sum(h in (Holds.BLANK, Holds.CONTROL) for h in holds) >= 0.6 * len(cells):
             roles[col] = Role.ANSWER
+            if all(h is Holds.BLANK for h in holds):
+                blank.append(col)
         else:
             roles[col] = Role.OTHER
     if len([c for c in roles if roles[c] is Role.OPTION]) == 1:  # one box column: a column of ticks, not a pick
         col = next(c for c in roles if roles[c] is Role.OPTION)
         roles[col] = Role.ANSWER
+    named = [c for c in roles if roles[c] is Role.QUESTION]
+    if len(named) > 1:  # one label over several columns ("Question" over the number and the text)
+        words = {c: sum(len(x.text) for x in _data_cells(t, first, c)) for c in named}
+        keep = max(named, key=lambda c: (words[c], -c))
+        for c in named:
+            if c != keep:  # the column of numbers (typed, or drawn by Word: empty) is the row's ID
+                texts = [x.text for x in _data_cells(t, first, c) if x.text]
+                roles[c] = Role.ID if all(map(is_id_value, texts)) and c < keep else Role.OTHER
     if Role.QUESTION not in roles.values():  # the longest words of the columns left
         others = [c for c in roles if roles[c] is Role.OTHER]
         longest = max(
@@ -277,6 +295,11 @@ def _with_roles(
         )
         if longest is not None:
             roles[longest] = Role.QUESTION
+    question = min((c for c in roles if roles[c] is Role.QUESTION), default=None)
+    if question is not None and any(roles[c] in (Role.ANSWER, Role.NOTES, Role.OPTION) for c in roles if c > question):
+        for c in blank:  # an empty column before the question, the places after it: the numbers Word draws
+            if c < question:
+                roles[c] = Role.ID
     return TableModel(header, first, t.width, labels, roles, titles)
 
 

@@ -77,6 +77,23 @@ def _starts_question(text: str) -> bool:
 
 _NUMBER_FIRST = re.compile(LEADING_ID.pattern + r"(?:[-–—:.)]\s+)?")
 
+# a translator's note in brackets before what the document asks ("[訳注：…]", "(Translator's note: …)")
+_TRANSLATOR_NOTE = re.compile(
+    r"(?:^|(?<=\s))[\[(（【［〔]\s*(?:訳注|訳者注|翻訳注|translator'?s? note|note (?:du|de la) traduct(?:eur|rice)"
+    r"|anm(?:erkung|\.)\s*d(?:es|\.)\s*übers(?:etzers|\.)|nota del traductor|noot van de vertaler)[^\])）】］〕]{0,200}"
+    r"[\])）】］〕]\s*",
+    re.IGNORECASE,
+)
+
+
+def without_translator_note(text: str) -> str:
+    """The question without a translator's note in brackets (before it, or after the section its
+    text starts with): the note is not what it asks."""
+    rest = _TRANSLATOR_NOTE.sub(" ", text, count=1)
+    if rest == text or not rest.strip():
+        return text
+    return " ".join(rest.split())
+
 
 def is_label(text: str) -> bool:
     """A field's label: short, not a sentence ("Name", "Title", "Responsible Role:", "Date")."""
@@ -136,4 +153,5 @@ __all__ = [
     "is_id",
     "is_instruction",
     "is_label",
+    "without_translator_note",
 ]

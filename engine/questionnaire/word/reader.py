@@ -46,7 +46,15 @@ from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.qualifiers import states_skip
 from engine.questionnaire.records import Question, Questionnaire, QuestionnaireError, ReadOptions, SheetLayout
-from engine.questionnaire.word.found import LEADING_ID, Found, asks, ends_with_colon, is_instruction, is_label
+from engine.questionnaire.word.found import (
+    LEADING_ID,
+    Found,
+    asks,
+    ends_with_colon,
+    is_instruction,
+    is_label,
+    without_translator_note,
+)
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
@@ -57,7 +65,7 @@ from engine.questionnaire.word.places import (
     new_paragraph_place,
     paragraph_place,
 )
-from engine.questionnaire.word.tables import TableContext, table_questions
+from engine.questionnaire.word.tables import TableContext, header_above, table_questions
 from engine.questionnaire.word.xmltree import (
     Cell,
     Inline,
@@ -198,16 +206,38 @@ def _index(pkg: DocxPackage) -> _Doc:
 
 def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
     i = 0
+    header: tuple[list, str] | None = None  # a table that is the header of the next one, and its caption
     while i < len(flow):
         el = flow[i]
         if el in doc.claimed:
             i += 1
             continue
         if el.tag == f"{W}tbl":
-            _table(doc, el, _before(doc, flow, i))
+            before = header[1] if header else _before(doc, flow, i)
+            below = _table_below(doc, flow, i)
+            head = (
+                header_above(el, below, TableContext(None, glyph_boxes=doc.glyph_boxes)) if below is not None else None
+            )
+            if head is not None:  # only the header of the table below: read with it
+                doc.notes.append(f"table {doc.table_count + 1} is the header of the table below it: read with it")
+                doc.table_count += 1
+                header = (head, before)
+            else:
+                _table(doc, el, before, header[0] if header else [])
+                header = None
             i += 1
             continue
         i = _paragraph(doc, flow, i)
+
+
+def _table_below(doc: _Doc, flow: list[etree._Element], i: int) -> etree._Element | None:
+    """The table right after block i (one empty paragraph between allowed)."""
+    for j in (i + 1, i + 2):
+        if j < len(flow) and flow[j].tag == f"{W}tbl":
+            return flow[j]
+        if j >= len(flow) or flow[j].tag != f"{W}p" or doc.paras[flow[j]].line:
+            return None
+    return None
 
 
 def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
@@ -224,10 +254,10 @@ def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
     return ""
 
 
-def _table(doc: _Doc, tbl: etree._Element, before: str) -> None:
+def _table(doc: _Doc, tbl: etree._Element, before: str, header: list | None = None) -> None:
     moves = {c.key: c.column for c in doc.options.questions if c.column is not None}
     ctx = TableContext(doc.section_path(), before, doc.glyph_boxes, index=doc.table_count,
-                       corrections=doc.options.tables, moves=moves, key_of=doc.key_of)  # fmt: skip
+                       corrections=doc.options.tables, moves=moves, key_of=doc.key_of, header=header or [])  # fmt: skip
     doc.table_count += 1
     found = table_questions(tbl, ctx)
     last = doc.found[-1] if doc.found else None
@@ -557,6 +587,9 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
         head = clean("".join(str(v) for k, v in para.read.pieces[: _first_box(para.read)] if k == "text"))
         text = head or _previous_text(doc, flow, i)
         found = _found(doc, para, text or " / ".join(b.label for b in boxes), "boxes in one paragraph")
+        above = None if head else _previous_para(doc, flow, i)
+        if found.id is None and above is not None and above.mark is not None:  # the number Word draws before it
+            found.id = above.mark.number
         found.choice_place, found.existing_choice = boxes_place(boxes)
         found.choices = tuple(b.label for b in boxes)
         doc.found.append(found)
@@ -602,13 +635,17 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
 
 
 def _answers_below(doc: _Doc, flow: list[etree._Element], j: int) -> bool:
-    """The next line (past empty ones) is a box whose label answers Yes ("☐ Yes I have a Statement")."""
+    """The next line (past empty ones) starts with a box whose label answers Yes ("☐ Yes I have a
+    Statement", "☐ Yes ☐ No" in one paragraph: the pick of the question above, read with it)."""
     while j < len(flow) and flow[j].tag == f"{W}p" and not doc.paras[flow[j]].line:
         j += 1
     if j >= len(flow) or flow[j].tag != f"{W}p":
         return False
-    boxes = doc.paras[flow[j]].read.boxes
-    return len(boxes) == 1 and bool(_YES.match(boxes[0].label or ""))
+    inline = doc.paras[flow[j]].read
+    boxes = inline.boxes
+    if len(boxes) >= 2 and any(k == "text" and clean(str(v)) for k, v in inline.pieces[: _first_box(inline)]):
+        return False  # "Other ☐ Yes ☐ No": a prompt of its own
+    return 1 <= len(boxes) <= 3 and bool(_YES.match(boxes[0].label or ""))
 
 
 _YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si)\b", re.I)
@@ -633,13 +670,19 @@ def _index_of_line(doc: _Doc, flow: list[etree._Element], i: int, line: str) -> 
 
 
 def _previous_text(doc: _Doc, flow: list[etree._Element], i: int) -> str:
+    above = _previous_para(doc, flow, i)
+    return above.line if above is not None else ""
+
+
+def _previous_para(doc: _Doc, flow: list[etree._Element], i: int) -> _Para | None:
+    """The paragraph with text just before block i (past at most one empty line), if no heading or table."""
     for j in range(i - 1, max(-1, i - 3), -1):
         el = flow[j]
         if el.tag != f"{W}p" or doc.paras[el].heading is not None:
-            return ""
+            return None
         if doc.paras[el].line:
-            return doc.paras[el].line
-    return ""
+            return doc.paras[el]
+    return None
 
 
 def _text_box(p: etree._Element) -> str:
@@ -948,7 +991,7 @@ def _questions(doc: _Doc, found: list[Found]) -> tuple[list[Question], dict[str,
         below = lines.get(doc.paras[f.anchor].ordinal + 1)
         cue = below.line if below is not None and _cue_alone(below.line) else ""  # "Tick all that apply." under it
         several = f.several or takes_several(f.choices, f.text, cue)
-        f.text, text_place = limited(f.text, f.text_place)
+        f.text, text_place = limited(without_translator_note(f.text), f.text_place)
         choice_cell = f"B{row}" if f.choice_place is not None else None
         text_cell = f"C{row}" if text_place is not None else None
         if choice_cell:

@@ -129,6 +129,7 @@ class TableContext:
     moves: Mapping[str, int] = field(default_factory=dict)
     key_of: Callable[[etree._Element], str] = lambda el: ""
     tables: list[TableMap] = field(default_factory=list)  # the tables read by columns, as the mapping shows them
+    header: list[list[TableCell]] = field(default_factory=list)  # its header, drawn as a table of its own above it
 
 
 @dataclass
@@ -307,11 +308,12 @@ def _modelled(t: _Table, start: int) -> bool:
     model reads it and the responder's corrections of the table's columns say (columns made the
     options of one choice, or taken out of it): a question per row, one choice whose options are
     the labels, and its text in the row's answer cell; each place named by its column's header."""
-    model = infer(model_cells(t), t.g.width)
+    model = _model_under(t, t.ctx.header) if t.ctx.header else infer(model_cells(t), t.g.width)
     if model is None:
         return False
     model = corrected_model(model, t.ctx.index, t.ctx.corrections)
-    if len(model.options) < 2 or model.question_col is None:
+    boxes = _boxes_column(t, model) if len(model.options) < 2 else None
+    if len(model.options) < 2 and boxes is None or model.question_col is None:
         return False
     g, before = t.g, len(t.found)
     for r, section in question_rows(model_cells(t), model):
@@ -326,20 +328,72 @@ def _modelled(t: _Table, start: int) -> bool:
         where = f"{t.ctx.section} > {section}" if t.ctx.section and section else section or t.ctx.section
         found = Found(qcell.own_paragraphs()[0], text, ident, section=where, how="a row of option columns: one choice")
         found.like = f"column:{model.labels.get(model.question_col, '')}:{model.question_col}"
-        _option_choice(t, model, r, found)
-        _model_text_place(t, model, r, found)
+        if boxes is None:
+            _option_choice(t, model, r, found)
+        elif (cell := g.at(r, boxes)) is not None and cell.merged_from is None:
+            _answer_cell(t, found, cell)  # its labelled boxes: the row's choice
+            if found.choice_place is not None:
+                found.choice_place = replace(found.choice_place, column=model_header(model, boxes))
+        _model_text_place(t, model, r, found, boxes)
         t.found.append(found)
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
     t.ctx.tables.append(model_table_map(model, t.ctx.index, one_line(t.context())[:80], keys))
     return True
 
 
-def _model_text_place(t: _Table, model: TableModel, r: int, found: Found) -> None:
-    """The row's text place: its answer column's cell, or the column the responder moved it to."""
+def _with_header(head: list[list[TableCell]], rows: list[list[TableCell]]) -> list[list[TableCell]]:
+    return [*head, *([replace(c, row=c.row + len(head)) for c in row] for row in rows)]
+
+
+def _model_under(t: _Table, head: list[list[TableCell]]) -> TableModel | None:
+    """The model of a table whose header is the table of labels right above it, in its own rows'
+    numbers (the header's rows are not this table's)."""
+    model = infer(_with_header(head, model_cells(t)), t.g.width)
+    if model is None or model.first_row != len(head):
+        return None
+    return replace(model, header_rows=(), title_rows=(), first_row=0)
+
+
+def header_above(tbl: etree._Element, below: etree._Element, ctx: TableContext) -> list[list[TableCell]] | None:
+    """The rows of ``tbl`` when it is only the header of the table ``below`` (one or two rows of
+    labels, as wide as it, over a table with no header of its own whose rows pick among option
+    columns): its cells for the table below's model; None otherwise."""
+    head_grid, rows_grid = grid(tbl), grid(below)
+    if not 1 <= len(head_grid.rows) <= 2 or head_grid.width != rows_grid.width or len(rows_grid.rows) < 2:
+        return None
+    head = model_cells(_Table(head_grid, ctx))
+    rows = _Table(rows_grid, ctx)
+    own = infer(model_cells(rows), rows_grid.width)
+    if own is not None and len(own.options) >= 2:
+        return None  # the table below has its own header (its first rows are not requirements read as labels)
+    model = _model_under(rows, head)
+    if model is None or model.question_col is None:
+        return None
+    return head if len(model.options) >= 2 or _boxes_column(rows, model) is not None else None
+
+
+def _boxes_column(t: _Table, model: TableModel) -> int | None:
+    """An answer column whose cells each hold two or more labelled boxes ("☐ Yes ☐ No ☐ N/A" under
+    "Response"): the row's choice, as option columns are."""
+    for c in model.columns(Role.ANSWER):
+        cells = [
+            x
+            for r in range(model.first_row, len(t.g.rows))
+            if (x := t.g.at(r, c)) is not None and x.col == c and x.merged_from is None and len(t.g.rows[r]) > 1
+        ]
+        labelled = [x for x in cells if len(x.boxes) >= 2 and all(b.label for b in x.boxes)]
+        if cells and len(labelled) >= max(2, 0.6 * len(cells)):
+            return c
+    return None
+
+
+def _model_text_place(t: _Table, model: TableModel, r: int, found: Found, boxes: int | None = None) -> None:
+    """The row's text place: its answer column's cell (not the column of its boxes), or the column
+    the responder moved it to."""
     moved = t.ctx.moves.get(t.ctx.key_of(found.anchor))
-    if moved in model.options:
+    if moved in model.options or moved is not None and moved == boxes:
         moved = None  # free text never goes in an option column
-    cell = _answer_column_cell(t, model, r) if moved is None else t.g.at(r, moved)
+    cell = _answer_column_cell(t, model, r, boxes) if moved is None else t.g.at(r, moved)
     if cell is None or cell.merged_from is not None or cell.col == model.question_col:
         return
     _answer_cell(t, found, cell)
@@ -361,13 +415,13 @@ def _option_choice(t: _Table, model: TableModel, r: int, found: Found) -> None:
     found.choice_place = replace(found.choice_place, column=column)
 
 
-def _answer_column_cell(t: _Table, model: TableModel, r: int) -> Cell | None:
+def _answer_column_cell(t: _Table, model: TableModel, r: int, boxes: int | None = None) -> Cell | None:
     """The row's cell for text: the answer column's, else a notes or owner/date column's that is
-    still a place (never an option column)."""
+    still a place (never an option column, nor the column of the row's boxes)."""
     for role in (Role.ANSWER, Role.NOTES, Role.OWNER_DATE):
         for c in model.columns(role):
             cell = t.g.at(r, c)
-            if cell is None or cell.merged_from is not None or cell.col in model.options:
+            if cell is None or cell.merged_from is not None or cell.col in model.options or cell.col == boxes:
                 continue
             if role is Role.ANSWER or _kind(cell, t.ctx) in ("blank", "control"):
                 return cell
@@ -1089,6 +1143,7 @@ def _form(t: _Table, start: int) -> bool:
             and r > start
             and _kind(heading, t.ctx) == "text"
             and len(heading.line.split()) <= 12
+            and not any(c.kind != "checkbox" for c in heading.controls)  # a label and its field: no title
             and (
                 not asks(heading.line)
                 and not ends_with_colon(heading.line)

@@ -1,0 +1,230 @@
+"""Word questionnaires of the families that went wrong (issue #55), one rule per test, each drawing
+the layout the family generator (engine/bench/families.py) found read wrongly: small documents
+written with tests/word_fixtures.py, read by the real reader."""
+
+from __future__ import annotations
+
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.places import PlaceKind, place_key
+from engine.questionnaire.word.found import without_translator_note
+from tests import word_fixtures as wf
+
+
+def places(q, question):
+    get = lambda cell: q.places.get(place_key(question.sheet, cell)) if cell else None  # noqa: E731
+    return get(question.choice_cell), get(question.text_cell)
+
+
+def _box() -> str:
+    return wf.para(wf.sdt_checkbox())
+
+
+def _sym_box() -> str:
+    return wf.para('<w:r><w:sym w:font="Wingdings" w:char="F06F"/></w:r>')
+
+
+def test_yes_as_a_header_label_is_a_label_not_a_mark(tmp_path):
+    """ "Yes" alone in a cell ticks it in a data row; in the header row it is an option's label:
+    the header is no question and each row is one choice of Yes / No (Wingdings boxes under a
+    section row spanning the table)."""
+    doc = wf.new()
+    rows = [["Requirement", "Guidance", "Yes", "No"], ["gs2:gs2:Security"]]
+    rows += [[f"The supplier shall keep record {i}.", "", _sym_box(), _sym_box()] for i in (1, 2, 3)]
+    xml = wf.table(rows, widths=4).replace('<w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">gs2:Security',
+                                           '<w:gridSpan w:val="4"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">Security')  # fmt: skip
+    wf.add(doc, xml)
+    q = read_questionnaire(wf.save(doc, tmp_path / "yes.docx"))
+    assert [x.text for x in q.questions] == [f"The supplier shall keep record {i}." for i in (1, 2, 3)]
+    assert all(x.choices == ("Yes", "No") for x in q.questions)
+
+
+def test_yes_under_a_group_label_is_the_second_header_row(tmp_path):
+    doc = wf.new()
+    rows = [
+        ["ID", "Requirement", "gs2:Response", "Comments"],
+        ["", "", "Yes", "No", ""],
+        *[[f"2.{i}", f"Is record {i} kept?", _box(), _box(), ""] for i in (1, 2)],
+    ]
+    wf.add(doc, wf.table(rows, widths=5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "group.docx"))
+    assert [x.text for x in q.questions] == ["Is record 1 kept?", "Is record 2 kept?"]
+    first = q.questions[0]
+    choice, text = places(q, first)
+    assert first.choices == ("Yes", "No") and choice.kind is PlaceKind.CHECKBOXES
+    assert text is not None and text.column == "Comments"  # the text in the comments cell, not in "Yes"
+
+
+def test_a_guidance_column_headed_in_spanish_is_not_the_answers_place(tmp_path):
+    """ "Orientación" (guidance) left blank beside the options: the text goes to "Observaciones"."""
+    doc = wf.new()
+    rows = [["Requisito", "Orientación", "Sí", "No", "Observaciones"]]
+    rows += [[f"1.{i} El proveedor debe cifrar el registro {i}.", "", _box(), _box(), ""] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "es.docx"))
+    assert len(q.questions) == 2 and q.questions[0].choices == ("Sí", "No")
+    assert places(q, q.questions[0])[1].column == "Observaciones"
+
+
+def test_german_and_french_not_applicable_labels_are_options(tmp_path):
+    doc = wf.new()
+    rows = [["Nr.", "Anforderung", "Ja", "Nein", "Nicht zutreffend"]]
+    rows += [[f"3.{i}", f"Werden die Daten {i} verschlüsselt?", "", "", ""] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    rows = [["N°", "Exigence", "Oui", "Non", "S.O."]]
+    rows += [[f"4.{i}", f"Le fournisseur doit chiffrer le lot {i}.", _box(), _box(), _box()] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "de-fr.docx"))
+    assert [x.choices for x in q.questions] == [("Ja", "Nein", "Nicht zutreffend")] * 2 + [("Oui", "Non", "S.O.")] * 2
+
+
+def test_a_translators_note_before_the_question_is_not_its_text(tmp_path):
+    doc = wf.new()
+    rows = [["番号", "質問", "はい", "いいえ", "備考"]]
+    rows += [["１", "[訳注：原文の表現を残しています] 個人データは暗号化されていますか。", _box(), _box(), ""]]
+    rows += [["２", "(Translator's note: literal) バックアップをテストしていますか。", _box(), _box(), ""]]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "ja.docx"))
+    assert [x.text for x in q.questions] == ["個人データは暗号化されていますか。", "バックアップをテストしていますか。"]
+    assert without_translator_note("【訳者注：参考訳】") == "【訳者注：参考訳】"  # a note alone stays what it is
+    assert without_translator_note("[Insert name] Company") == "[Insert name] Company"  # a prompt is no note
+
+
+def test_a_numbered_question_over_a_line_of_yes_no_boxes_is_one_question(tmp_path):
+    doc = wf.new()
+    for n, question in enumerate(("Has the entity completed every section?", "Has an assessor reviewed it?"), 1):
+        wf.add(doc, wf.para(wf.text(f"{n}. {question}")))
+        wf.add(doc, wf.para(wf.formcheckbox(), wf.text(" Yes   "), wf.formcheckbox(), wf.text(" No")))
+    wf.add(doc, wf.para(wf.text("3. Describe the scope of the assessment?")))
+    wf.add(doc, wf.para(wf.text("Other "), wf.formcheckbox(), wf.text(" Yes "), wf.formcheckbox(), wf.text(" No")))
+    q = read_questionnaire(wf.save(doc, tmp_path / "attest.docx"))
+    texts = [(x.text, x.choices) for x in q.questions]
+    assert texts[:2] == [
+        ("1. Has the entity completed every section?", ("Yes", "No")),
+        ("2. Has an assessor reviewed it?", ("Yes", "No")),
+    ]
+    assert [x.id for x in q.questions[:2]] == ["1", "2"]
+    # a line of boxes with a prompt of its own ("Other ☐ Yes ☐ No") leaves the question above its own
+    assert [t for t, _ in texts[2:]] == ["3. Describe the scope of the assessment?", "Other"]
+
+
+def test_a_group_label_that_asks_heads_the_options(tmp_path):
+    """ "Compliant?" over "Yes | No" is the options' group label, not a question: the header holds."""
+    doc = wf.new()
+    rows = [
+        ["No.", "Requirement", "gs2:Compliant?", "Comments"],
+        ["", "", "Yes", "No", ""],
+        *[[f"5.{i}", f"The supplier shall rotate key {i}.", _box(), _box(), ""] for i in (1, 2)],
+    ]
+    wf.add(doc, wf.table(rows, widths=5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "asks.docx"))
+    assert [(x.id, x.choices) for x in q.questions] == [("5.1", ("Yes", "No")), ("5.2", ("Yes", "No"))]
+    assert places(q, q.questions[0])[1].column == "Comments"
+
+
+def test_a_translators_note_after_the_section_prefix_is_dropped_too():
+    assert (
+        without_translator_note("1. セキュリティ: [訳注：参考] 記録を暗号化すること。")
+        == "1. セキュリティ: 記録を暗号化すること。"
+    )
+    assert without_translator_note("Section 2: (Translator's note: literal) Is it kept?") == "Section 2: Is it kept?"
+
+
+def test_labelled_boxes_in_one_response_cell_are_the_rows_choice_and_the_text_goes_to_notes(tmp_path):
+    """ "☐ Yes ☐ No ☐ N/A" in one "Response" cell per row: one choice per row, its options the
+    boxes' labels; the text in the row's notes cell, never in the boxes' cell."""
+    doc = wf.new()
+    boxes = wf.para(wf.text("☐ Ja   ☐ Nee   ☐ N.v.t."))
+    rows = [["Nr.", "Eis", "Antwoord", "Opmerkingen"]]
+    rows += [[f"6.{i}", f"De leverancier moet back-ups {i} testen.", boxes, ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "nl.docx"))
+    assert [(x.id, x.choices) for x in q.questions] == [(f"6.{i}", ("Ja", "Nee", "N.v.t.")) for i in (1, 2, 3)]
+    choice, text = places(q, q.questions[0])
+    assert choice.kind is PlaceKind.CHECKBOXES and choice.column == "Antwoord"
+    assert text is not None and text.column == "Opmerkingen"
+
+
+def test_a_question_label_over_an_empty_numbered_column_and_the_text_reads_the_text(tmp_path):
+    """ "質問" spanning the ID column (its numbers drawn by Word: the cells hold no text) and the
+    question column: the questions are the column of words, the empty one is the row's number."""
+    doc = wf.new()
+    numbered = '<w:p><w:pPr><w:pStyle w:val="ListNumber"/></w:pPr></w:p>'
+    rows = [["gs2:質問", "はい", "いいえ", "備考"]]
+    rows += [[numbered, f"記録{i}を暗号化すること。", "", "", ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows, widths=5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "numbered.docx"))
+    assert [x.text for x in q.questions] == [f"記録{i}を暗号化すること。" for i in (1, 2, 3)]
+    assert all(x.choices == ("はい", "いいえ") for x in q.questions)
+    assert places(q, q.questions[0])[1].column == "備考"
+
+
+def test_a_column_of_labels_each_with_its_field_is_a_question_per_row(tmp_path):
+    """ "Date of assessment: YYYY-MM-DD" (a legacy field showing its mask) in one cell per row: a
+    label and its field, never a title over the rows below it; the mask is no answer."""
+    doc = wf.new()
+    labels = [("Company name:", "Insert company name"), ("Date of assessment:", "YYYY-MM-DD"),
+              ("Assessor name:", "Click here to enter text."), ("Contact e-mail:", "Click here to enter text.")]  # fmt: skip
+    wf.add(doc, wf.table([[wf.para(wf.text(f"{label} "), wf.formtext(default=d))] for label, d in labels]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "attest.docx"))
+    assert [x.text.rsplit(": ", 1)[-1] for x in q.questions] == [label.rstrip(":") for label, _ in labels]
+    assert all(x.existing_answer is None for x in q.questions)
+
+
+def test_an_empty_column_before_the_question_is_its_number_not_its_answer(tmp_path):
+    """A column left of the requirements whose cells hold only the numbers Word draws (no text),
+    its header empty or unknown ("N.º"), with a place after the question: the row's number; the
+    text goes to the comments cell, never into the number's cell."""
+    doc = wf.new()
+    numbered = '<w:p><w:pPr><w:pStyle w:val="ListNumber"/></w:pPr></w:p>'
+    rows = [["", "Requirement", "Y", "N", "Comments"]]
+    rows += [[numbered, f"The supplier must test backup {i}.", _box(), _box(), ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    rows = [["N.º", "Requisito", "Sí", "No", "Observaciones"]]
+    rows += [[numbered, f"El proveedor debe probar la copia {i}.", "", "", ""] for i in (1, 2)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "ids.docx"))
+    assert [x.choices for x in q.questions] == [("Y", "N")] * 3 + [("Sí", "No")] * 2
+    assert [places(q, x)[1].column for x in q.questions] == ["Comments"] * 3 + ["Observaciones"] * 2
+
+
+def test_a_header_drawn_as_a_table_of_its_own_heads_the_table_below(tmp_path):
+    """The header rows in a table of their own right above the rows (an empty line between): not
+    questions; the rows below are read under it, one choice of its option labels per row."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["Nr.", "Eis", "gs2:Antwoord", "Opmerkingen"], ["", "", "Ja", "Nee", ""]], widths=5))
+    wf.add(doc, wf.para())
+    rows = [[f"7.{i}", f"De leverancier moet logboek {i} bewaren.", _box(), _box(), ""] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows))
+    q = read_questionnaire(wf.save(doc, tmp_path / "split.docx"))
+    assert [(x.id, x.choices) for x in q.questions] == [(f"7.{i}", ("Ja", "Nee")) for i in (1, 2, 3)]
+    choice, text = places(q, q.questions[0])
+    assert choice.column == "Antwoord" and text.column == "Opmerkingen"
+    assert any("is the header of the table below it" in n for n in q.notes)
+
+
+def test_a_group_label_alone_over_the_option_labels_is_the_header(tmp_path):
+    """The first header row holds only the options' group label ("回答" over "はい | いいえ"), the
+    other cells empty (the options before the question): both rows are the header."""
+    doc = wf.new()
+    rows = [["", "gs2:回答", ""], ["", "はい", "いいえ", ""]]
+    rows += [[f"１．{i}", "", "", f"記録{i}を暗号化すること。"] for i in (1, 2, 3)]
+    wf.add(doc, wf.table(rows, widths=4))
+    q = read_questionnaire(wf.save(doc, tmp_path / "group-only.docx"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        (f"記録{i}を暗号化すること。", ("はい", "いいえ")) for i in (1, 2, 3)
+    ]
+
+
+def test_a_header_table_over_requirements_that_read_like_labels_still_heads_them(tmp_path):
+    """Requirement rows short enough to look like labels (empty option cells, a section row first)
+    under a header drawn as a table of its own: the header is the table above, not the first row."""
+    doc = wf.new()
+    wf.add(doc, wf.table([["ID", "Requirement", "Expected Testing", "In Place", "Not in Place"]]))
+    rows = [["gs2:Requirement 1: Network security controls"]]
+    rows += [["", f"Network rule set {i} is reviewed.", "Examine configurations.", "", ""] for i in (1, 2, 3)]
+    xml = wf.table(rows, widths=5).replace('<w:gridSpan w:val="2"/>', '<w:gridSpan w:val="5"/>')
+    wf.add(doc, xml)
+    q = read_questionnaire(wf.save(doc, tmp_path / "split-pci.docx"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        (f"Network rule set {i} is reviewed.", ("In Place", "Not in Place")) for i in (1, 2, 3)
+    ]
