@@ -185,7 +185,7 @@ def _retrieval(drafter: Drafter, english: LanguageRun, run: LanguageRun, languag
     for (_, eq, _), (_, q, d) in zip(english.drafts, run.drafts):
         en_hits = _hit_keys(drafter, eq.text)
         en_reuse, en_best = _library_match(drafter, eq, eq.text)
-        first = drafter.translations.to_english(q.text, language)
+        first = drafter.translations.to_english(q.text, language, question=True)
         texts = {"as_is": q.text, "translated": first.text if first else q.text, "memory": d.asked_as or q.text}
         picked += texts["memory"] != texts["translated"]
         for way, text in texts.items():
