@@ -11,7 +11,8 @@ question text (repeated rows, a second run, a "Regenerate") is translated once; 
 A translation that comes back empty, or in another language than the one asked for (the
 detector of engine/questionnaire/language.py reads it), is no translation: ``None``; the drafter
 then keeps the original text and says so, never silently. A reply refused because it copied the
-source's words is asked once more, told which words it copied (:func:`_copied`). A question's
+source's words is asked once more, told which words it copied and forbidden to write them again
+(:func:`_copied`; the llama.cpp backend bans their tokens). A question's
 translation must still be its question (:func:`asks_the_same`: it asks when the source asks, repeats
 none of the instructions, is of a sane length): else it is asked once more, told so, then none.
 """
@@ -50,8 +51,16 @@ TOKENS_PER_CHAR = 0.6  # a bound on the reply's tokens per character of the sour
 
 
 class Chat(Protocol):
+    """The model as translation asks it; ``avoid``: words the reply may not write (the llama.cpp
+    backend forbids their tokens; a server is only told them in the prompt)."""
+
     def chat_json(
-        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+        self,
+        messages: Sequence[dict],
+        schema: dict,
+        max_tokens: int | None = None,
+        context: str | None = None,
+        avoid: Sequence[str] = (),
     ) -> JsonReply: ...
 
 
@@ -142,9 +151,10 @@ class Translations:
         out, seconds = self._asked(text, source, target, told)
         if out is not None and not _in(out, target, text):
             copied, out = _copied(out, text, kept), None
-            if copied:  # the text (or some) copied back: asked once more, told the words it copied (ITAC-03)
+            if copied:  # the text (or some) copied back: asked once more, told the words it copied (ITAC-03),
+                # which it may not write again (the Dutch accessibility text was copied back even when told)
                 hint = _COPIED.format(source=source.label, words=", ".join(copied))
-                out, more = self._asked(text, source, target, told + hint)
+                out, more = self._asked(text, source, target, told + hint, avoid=copied)
                 seconds += more
                 if out is not None and not _in(out, target, text):
                     out = None
@@ -162,15 +172,19 @@ class Translations:
             self._save()
         return Translation(out, target, seconds)
 
-    def _asked(self, text: str, source: Language, target: Language, told: str) -> tuple[str | None, float]:
+    def _asked(
+        self, text: str, source: Language, target: Language, told: str, avoid: Sequence[str] = ()
+    ) -> tuple[str | None, float]:
         """The model's translation of ``text`` (None: none in its reply) and the seconds it took;
-        ``told``: what the system message adds (the names to keep, or what the markers are)."""
+        ``told``: what the system message adds (the names to keep, the words copied); ``avoid``:
+        words the reply may not write."""
         messages = [
             {"role": "system", "content": _SYSTEM.format(source=source.label, target=target.label) + told},
             {"role": "user", "content": text},
         ]
         max_tokens = int(min(MAX_CHARS, max(40, len(text) * 2)) * TOKENS_PER_CHAR) + 16  # a reply cut short is none
-        reply = self.chat.chat_json(messages, _schema(), max_tokens=max_tokens)
+        more = {"avoid": list(avoid)} if avoid else {}
+        reply = self.chat.chat_json(messages, _schema(), max_tokens=max_tokens, **more)
         self.calls += 1
         return _parsed(reply.text), reply.seconds
 

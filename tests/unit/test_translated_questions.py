@@ -99,7 +99,7 @@ class Replies:
     def calls(self) -> int:
         return len(self.systems)
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
         self.systems.append(messages[0]["content"])
         return JsonReply(json.dumps({"translation": self.replies[len(self.systems) - 1]}), 10, 10, 0.01)
 
