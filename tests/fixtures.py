@@ -138,7 +138,7 @@ class QuotingGenerator:
         self.calls, self.invent, self.longest = 0, invent, longest  # longest: the longest sentence, whatever it says
         self._chat = None
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None):
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()):
         self._chat = self._chat or QuotingChat()
         return self._chat.chat_json(messages, schema, max_tokens, context)
 
@@ -165,7 +165,7 @@ class TranslatingGenerator(QuotingGenerator):
     def translation(self, text: str, target: str) -> str:
         return text  # as a model that failed to translate
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None):
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()):
         fields = schema["properties"]
         if "same" in fields:
             return JsonReply(json.dumps({"same": 0}), 10, 2, 0.0)
@@ -193,7 +193,7 @@ class QuotingChat:
     def __init__(self) -> None:
         self.calls: list[tuple[str | None, list[dict]]] = []
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None):
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()):
         import json
 
         from engine.drafting.generate import JsonReply

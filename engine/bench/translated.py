@@ -63,12 +63,18 @@ def load_truth(folder: Path) -> list[TruthRow]:
     return [TruthRow(r["id"], r["kind"], r["answer"]) for r in rows]
 
 
-def chosen(truth: Sequence[TruthRow], yesno: int | None, text: int) -> list[TruthRow]:
-    """The first ``yesno`` Yes/No rows (None: all 50) and the first ``text`` text rows, in sheet order."""
+def chosen(truth: Sequence[TruthRow], yesno: int | None, text: int, ids: Sequence[str] = ()) -> list[TruthRow]:
+    """The first ``yesno`` Yes/No rows (None: all 50) and the first ``text`` text rows, in sheet
+    order; ``ids``: only those of them with these HECVAT ids (the rows a change touches)."""
     yes_no = [r for r in truth if r.kind == "yesno"][: yesno if yesno is not None else None]
     texts = [r for r in truth if r.kind == "text"][:text]
     keep = {r.id for r in yes_no + texts}
-    return [r for r in truth if r.id in keep]
+    unknown = sorted(set(ids) - {r.id for r in truth})
+    if unknown:
+        raise ValueError(
+            f"--ids {', '.join(unknown)}: no such row in the set's truth.jsonl; use its ids (e.g. ITAC-03)"
+        )
+    return [r for r in truth if r.id in keep and (not ids or r.id in ids)]
 
 
 def _hit_keys(drafter: Drafter, text: str) -> list[tuple[str, str]]:
@@ -185,7 +191,7 @@ def _retrieval(drafter: Drafter, english: LanguageRun, run: LanguageRun, languag
     for (_, eq, _), (_, q, d) in zip(english.drafts, run.drafts):
         en_hits = _hit_keys(drafter, eq.text)
         en_reuse, en_best = _library_match(drafter, eq, eq.text)
-        first = drafter.translations.to_english(q.text, language)
+        first = drafter.translations.to_english(q.text, language, question=True)
         texts = {"as_is": q.text, "translated": first.text if first else q.text, "memory": d.asked_as or q.text}
         picked += texts["memory"] != texts["translated"]
         for way, text in texts.items():
@@ -213,13 +219,14 @@ def bench_translated(
     llm_url: str | None = None,
     drafts_out: str | None = None,
     retrieval: bool = True,
+    ids: Sequence[str] = (),
 ) -> dict:
     """Draft the English control and each language's XLSX of the translated set (see the module
     docstring) against ``store`` for ``product``; the first ``yesno`` Yes/No rows (None: all 50)
-    and ``text`` text rows of each; the figures as a dict."""
+    and ``text`` text rows of each (``ids``: only these rows); the figures as a dict."""
     base = Path(folder)
     truth = load_truth(base)
-    rows = chosen(truth, yesno, text)
+    rows = chosen(truth, yesno, text, ids)
     kb = KnowledgeBase(Path(store), EngineConfig.from_env())
     kb.index  # a clear error when the store is empty
     library = AnswerLibrary(Path(store), lambda: kb.encoder) if has_library(store) else None

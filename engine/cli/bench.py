@@ -337,6 +337,7 @@ def _translated(bench) -> None:
     p.add_argument("--languages", nargs="*", default=list(LANGUAGES), choices=LANGUAGES)
     p.add_argument("--yesno", type=int, default=20, help="the first N Yes/No rows (0: all 50)")
     p.add_argument("--text", type=int, default=0, help="the first N text rows (at most 10)")
+    p.add_argument("--ids", nargs="*", default=[], help="only these rows of those chosen (e.g. DOCU-11 ITAC-03)")
     p.add_argument("--drafts", help="write every draft as JSON lines here")
     p.add_argument("--no-retrieval", action="store_true", help="skip the model-free comparison of retrieval")
     model_args(p)
@@ -354,6 +355,7 @@ def _translated(bench) -> None:
                 llm_url=a.llm_url,
                 drafts_out=a.drafts,
                 retrieval=not a.no_retrieval,
+                ids=a.ids,
             )
         )
     )

@@ -46,7 +46,7 @@ class Paraphraser:
     def __init__(self, questions: dict[str, str], same: dict[str, str]) -> None:
         self.questions, self.same, self.shown = questions, same, []
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
         text = messages[-1]["content"]
         if "same" in schema["properties"]:
             asked, listed = text.split("\n\nEnglish:\n", 1)

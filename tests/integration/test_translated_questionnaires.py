@@ -127,3 +127,37 @@ def test_a_german_question_is_answered_in_german_from_an_english_document(tmp_pa
     assert german is not None and detect(german.text).language is Language.DE, german
     out = openpyxl.load_workbook(tmp_path / "out.xlsx").active
     assert out["C2"].value == "Ja"
+
+
+# the accessibility text of DOCU-11 and ITAC-03 as drafted in the Dutch run (2026-12-02): the real model
+# copied it back twice, even told the words it copied, and it was left in English ("Not translated")
+ACCESSIBILITY = (
+    "Instructure is committed to delivering products that are accessible and inclusive. We target WCAG 2.1 AA "
+    "standards in our development and have established our own NFR ladders regarding accessibility. We also "
+    "recognize that software accessibility is often a journey more than it is a destination, and so we acknowledge "
+    "and commit to continuous improvement."
+)
+
+
+@pytest.mark.timeout(900)
+def test_the_real_model_translates_the_dutch_text_it_copied_back_and_asks_appl_06_as_a_question(translated):
+    """The real default model, no cache: the accessibility text into Dutch (asked again with the
+    words it copied forbidden) and the Japanese APPL-06 question into English (it came back as "Do
+    not answer this question. Explain it. …"; asked again, told it is a question)."""
+    from engine.drafting.generate import make_generator
+    from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
+    from engine.drafting.translate import Translations, asks_the_same
+
+    try:
+        resolve_model(DEFAULT_MODEL)
+    except ModelError as exc:
+        pytest.skip(f"the default model is not installed: {exc}")
+    translations = Translations(make_generator())
+    dutch = translations.from_english(ACCESSIBILITY, Language.NL, ("Instructure",))
+    assert dutch is not None and detect(dutch.text).language is Language.NL, dutch
+    assert "Instructure" in dutch.text and "WCAG 2.1 AA" in dutch.text
+    ja = read_questionnaire(translated / "hecvat_canvas_credentials_ja.xlsx")
+    appl_06 = next(q.text for q in ja.questions if q.id == "APPL-06")
+    english = translations.to_english(appl_06, Language.JA, question=True)
+    assert english is not None and asks_the_same(english.text, appl_06, Language.JA, Language.EN), english
+    assert "operating system" in english.text.lower()

@@ -57,3 +57,15 @@ def test_each_draft_is_written_before_the_next_is_made(translated):
     truth = {r.id: r.answer for r in rows}
     assert all(w["truth"] == truth[w["id"]] for w in written)
     assert len(run.drafts) == 5
+
+
+def test_ids_pick_the_rows_a_change_touches(translated):
+    truth = load_truth(translated)
+    assert [r.id for r in chosen(truth, None, 10, ("ITAC-03", "DOCU-11", "APPL-06"))] == [
+        "DOCU-11",
+        "ITAC-03",
+        "APPL-06",
+    ]
+    assert [r.id for r in chosen(truth, 3, 0, ("ITAC-03",))] == []  # only among the rows chosen
+    with pytest.raises(ValueError, match="--ids ITAC-99: no such row"):
+        chosen(truth, None, 10, ("ITAC-99",))

@@ -31,7 +31,7 @@ class Dictionary:
     def __init__(self, table: dict[str, str], same: int = 0) -> None:
         self.table, self.same, self.calls = table, same, 0
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
         self.calls += 1
         if "same" in schema["properties"]:  # which past question is the same: the number set for the test
             return JsonReply(json.dumps({"same": self.same}), 10, 2, 0.01)
@@ -210,7 +210,7 @@ class RawLineBreaks(Dictionary):
     """The stand-in writing its translation's line breaks inside the JSON string as they are, as
     the default model does (not "\\n"): JSON that strict parsing refuses."""
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
         reply = super().chat_json(messages, schema, max_tokens, context)
         return replace(reply, text=reply.text.replace("\\n", "\n"))
 
@@ -266,14 +266,16 @@ ITAC_03_DE = (
 
 class CopiesFirst(Dictionary):
     """A stand-in that copies the text back (as the real model did for ITAC-03) unless the system
-    message names the words it copied; logs each system message."""
+    message names the words it copied; logs each system message and the words it was told to avoid."""
 
     def __init__(self, table: dict[str, str]) -> None:
         super().__init__(table)
         self.systems: list[str] = []
+        self.avoided: list[tuple[str, ...]] = []
 
-    def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+    def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
         self.systems.append(messages[0]["content"])
+        self.avoided.append(tuple(avoid))
         if "never copy them" not in messages[0]["content"]:
             self.calls += 1
             return JsonReply(json.dumps({"translation": COPIED}), 10, 10, 0.01)
@@ -283,7 +285,7 @@ class CopiesFirst(Dictionary):
 def test_a_text_copied_back_is_asked_again_naming_the_words_it_copied():
     """ITAC-03 of the German HECVAT: told to keep "Instructure" as a name, the real model copied the
     text back in English (refused: no translation); asked once more, told the English words it
-    copied (never the names), its German reply is taken and cached."""
+    copied (never the names) and forbidden to write them, its German reply is taken and cached."""
     chat = CopiesFirst({ITAC_03: ITAC_03_DE})
     translations = Translations(chat)
     done = translations.from_english(ITAC_03, Language.DE, ("Instructure", "Canvas LMS"))
@@ -293,6 +295,8 @@ def test_a_text_copied_back_is_asked_again_naming_the_words_it_copied():
         "Translate these English words too, never copy them: "
         "committed, ensuring, products, inclusive, meet, diverse, accessibility, needs."
     )
+    words = ("committed", "ensuring", "products", "inclusive", "meet", "diverse", "accessibility", "needs")
+    assert chat.avoided == [(), words]  # the first asking forbids nothing
     assert translations.from_english(ITAC_03, Language.DE, ("Instructure",)).text == ITAC_03_DE
     assert chat.calls == 2  # cached
 
@@ -329,7 +333,7 @@ def test_a_translation_with_a_sentence_left_in_english_is_asked_again():
     )
 
     class MixedFirst(Dictionary):
-        def chat_json(self, messages, schema, max_tokens=None, context=None) -> JsonReply:
+        def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
             told = (
                 "never copy them: committed, delivering, products, that, accessible, inclusive."
                 in messages[0]["content"]

@@ -43,6 +43,7 @@ from engine.drafting.generate.prompt import (
 MAX_TOKENS = 256
 TOP_LOGPROBS = 10  # alternatives per token asked of a server: enough for every choice value and null
 SMALL_MODEL_BYTES = 1 << 30  # a GGUF under this size decodes on one thread (see LlamaCppGenerator)
+FORBIDDEN = -100.0  # the logit bias of a word the reply may not write (never taken at temperature 0)
 LLAMA_PIP = "pip install 'llama-cpp-python==0.3.36'"
 
 
@@ -143,10 +144,31 @@ class LlamaCppGenerator(_Answers):
         """Tokens of ``text`` with the model's own tokenizer (no BOS)."""
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def _forbidden(self, words: Sequence[str]) -> dict[int, float]:
+        """The logit bias that forbids ``words`` written whole: each word's token as it is, after
+        a space, and capitalised after a space, where that form is one token (a word of several
+        tokens is left alone: forbidding its first token would forbid every word that starts so).
+        Asked again after copying ITAC-03's English back into Dutch twice, even when told the
+        words it copied, the real model wrote Dutch with those words forbidden (#58)."""
+        out: dict[int, float] = {}
+        for word in words:
+            for form in (word, " " + word, " " + word[:1].upper() + word[1:]):
+                tokens = self.llm.tokenize(form.encode("utf-8"), add_bos=False, special=False)
+                if len(tokens) == 1:
+                    out[tokens[0]] = FORBIDDEN
+        return out
+
     def chat_json(
-        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+        self,
+        messages: Sequence[dict],
+        schema: dict,
+        max_tokens: int | None = None,
+        context: str | None = None,
+        avoid: Sequence[str] = (),
     ) -> JsonReply:
+        """``avoid``: words the reply may not write (:meth:`_forbidden`)."""
         response_format = {"type": "json_object", "schema": schema}
+        forbidden = self._forbidden(avoid)
         with self._lock:
             start = time.perf_counter()
             self.prefix_states.use(context)
@@ -157,6 +179,7 @@ class LlamaCppGenerator(_Answers):
                     response_format=response_format,
                     temperature=0.0,
                     max_tokens=max_tokens or self.max_tokens,
+                    **({"logit_bias": forbidden} if forbidden else {}),
                 )
             except ValueError as e:  # e.g. "Requested tokens (…) exceed context window of …"
                 raise GeneratorError(self.name, str(e), CONTEXT_FIX) from None
@@ -226,10 +249,17 @@ class HttpGenerator(_Answers):
         raise AssertionError("unreachable")
 
     def chat_json(
-        self, messages: Sequence[dict], schema: dict, max_tokens: int | None = None, context: str | None = None
+        self,
+        messages: Sequence[dict],
+        schema: dict,
+        max_tokens: int | None = None,
+        context: str | None = None,
+        avoid: Sequence[str] = (),
     ) -> JsonReply:
         """``context`` is not sent: the server's own prompt cache (llama.cpp server: per slot,
-        ``cache_prompt``) reuses a prefix it has seen."""
+        ``cache_prompt``) reuses a prefix it has seen. Nor is ``avoid``: an OpenAI-compatible
+        ``logit_bias`` takes the server's own token ids, which this client does not know; the
+        words are still named in the prompt by the caller."""
         forms = {
             "json_schema": {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}},
             "json_object": {"type": "json_object", "schema": schema},

@@ -28,7 +28,7 @@ import threading
 import traceback
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from engine.core.llm import GeneratorError, JsonReply
 from engine.drafting.generate.backends import MAX_TOKENS, _Answers
@@ -177,8 +177,16 @@ class ModelWorker(_Answers):
                 ("call", method, args, kwargs), "answering" if method == "chat_json" else f"running {method}"
             )
 
-    def chat_json(self, messages, schema: dict, max_tokens: int | None = None, context: str | None = None) -> JsonReply:
-        return self.call("chat_json", list(messages), schema, max_tokens=max_tokens, context=context)
+    def chat_json(
+        self,
+        messages,
+        schema: dict,
+        max_tokens: int | None = None,
+        context: str | None = None,
+        avoid: Sequence[str] = (),
+    ) -> JsonReply:
+        more = {"avoid": list(avoid)} if avoid else {}
+        return self.call("chat_json", list(messages), schema, max_tokens=max_tokens, context=context, **more)
 
     def count_tokens(self, text: str) -> int:
         return self.call("count_tokens", text)
