@@ -19,9 +19,10 @@ scored question by question (engine/bench/pdf_places.py's scorer) beside the tri
   "YYYY-MM-DD": one question per row, its choice the combo, its text the comments field, none
   answered.
 
-**The axes, varied by one rule**: variant ``i`` of a family takes value ``i mod n`` of each axis of
-``n`` values, with the axis's own offset (so every value of every axis is drawn, in changing
-company): language (English, German, French, Japanese: headers "Requirement / Response / Comments",
+**The axes, varied by one rule**: each axis's values are repeated in turn up to the number of
+variants and shuffled by ``random.Random`` seeded with the family and the axis's name; variant
+``i`` takes the ``i``-th of each (every value of every axis drawn as often as the others, in
+changing company, with no two axes tied together): language (English, German, French, Japanese: headers "Requirement / Response / Comments",
 "Anforderung / Antwort / Bemerkung", "Exigence / Réponse / Remarque", "要求事項 / 回答 / 備考"),
 option labels (tied to the language, English drawing three sets), the IDs (1.2.3, A.1, REQ-001,
 full-width １．２．３), the header one or two rows deep (two: "Response" spanning the option labels,
@@ -31,13 +32,16 @@ two with the header repeated, two without), and the page portrait or landscape. 
 running header and the first page a title and instruction bullets, which are no questions.
 
 Per family: recall, precision and usable (a choice question's choices are the option labels; a text
-question has a text place and no choices; a form question's fields are the row's), the baseline's
+question has a text place, Yes / No beside it allowed where it asks so; a form question's fields are
+exactly the row's and its text the row's requirement), shipped placeholders and defaults taken as
+answers (``placeholders_taken``), files refused, the baseline's
 recall and precision, intake seconds; and per axis value the same, so a failure names what causes
 it.
 """
 
 from __future__ import annotations
 
+import random
 import re
 import tempfile
 import time
@@ -47,7 +51,7 @@ from pathlib import Path
 
 import pymupdf
 
-from engine.bench.pdf_places import pdf_baseline, score_pdf_places
+from engine.bench.pdf_places import fields_of, norm_text, pdf_baseline, score_pdf_places
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from engine.questionnaire.records import QuestionnaireError
 
@@ -258,26 +262,37 @@ FAMILIES = (
 def variants(family: str, count: int) -> list[Variant]:
     """The family's first ``count`` variants by the rule of the module docstring."""
     option_sets = [(lang, opts) for lang in LANGUAGES for opts in lang.options]
-    out = []
-    for i in range(count):
-        lang, opts = option_sets[i % len(option_sets)]
-        if not family.startswith("option"):
-            lang, opts = LANGUAGES[i % len(LANGUAGES)], ()
-        out.append(
-            Variant(
-                family,
-                lang,
-                opts,
-                IDS[(i + 1) % len(IDS)],
-                HEADERS[(i // 2) % len(HEADERS)] if opts else HEADERS[0],
-                MARKS[(i + 2) % len(MARKS)] if opts else "none",
-                WORDING[(i // 3) % len(WORDING)],
-                PAGING[(i + 1) % len(PAGING)],
-                ORIENTATION[(i // 4) % len(ORIENTATION)],
-                FORM_FIELDS[i % len(FORM_FIELDS)] if family == "form over a table" else "",
-            )
+    sets = option_sets if family.startswith("option") else [(lang, ()) for lang in LANGUAGES]
+
+    def axis(name: str, values: tuple | list) -> list:
+        drawn = [values[i % len(values)] for i in range(count)]
+        random.Random(f"{family}/{name}").shuffle(drawn)
+        return drawn
+
+    language, ids, header, marks = (
+        axis("language", sets),
+        axis("ids", IDS),
+        axis("header", HEADERS),
+        axis("marks", MARKS),
+    )
+    wording, paging, turned = axis("wording", WORDING), axis("paging", PAGING), axis("orientation", ORIENTATION)
+    fields = axis("fields", FORM_FIELDS)
+    form = family == "form over a table"
+    return [
+        Variant(
+            family,
+            language[i][0],
+            language[i][1],
+            ids[i],
+            header[i] if language[i][1] else 1,
+            marks[i] if language[i][1] else "none",
+            wording[i],
+            paging[i],
+            turned[i],
+            fields[i] if form else "",
         )
-    return out
+        for i in range(count)
+    ]
 
 
 def _wide(n: int) -> str:
@@ -499,9 +514,7 @@ def score_variant(v: Variant, folder: Path) -> dict:
     if q is None:
         return out | {"found": 0, "matched": 0, "usable_n": 0, "placeholders_taken": 0, "error": error[:200]}
     scored = score_pdf_places(q, [_for_scorer(i) for i in items])
-    usable = scored["usable"] or 0.0
-    if v.family != "form over a table":
-        usable = _flat_usable(q, items)
+    usable = _form_usable(q, items) if v.family == "form over a table" else _flat_usable(q, items)
     taken = sum(1 for x in q.questions if x.answered)
     return out | {
         "found": scored["found"],
@@ -521,8 +534,9 @@ def _for_scorer(item: dict) -> dict:
 
 
 def _flat_usable(q, items: list[dict]) -> float:
-    """The share of the truth whose question (matched by page and ID) has the right choices: the
-    option labels for an option table, none (a text place) for a text table."""
+    """The share of the truth whose question (matched by ID) has the right answer place: the option
+    labels as its choices in an option table, a text place in a text table (Yes / No offered
+    beside it for a question that asks so)."""
     by_id = {}
     for x in q.questions:
         by_id.setdefault(_fold(x.id or ""), x)
@@ -532,8 +546,21 @@ def _flat_usable(q, items: list[dict]) -> float:
         if x is None:
             continue
         want = [_fold(o) for o in item.get("choices", ())]
-        if [_fold(c) for c in x.choices] == want and (want or x.text_cell):
+        if (want and [_fold(c) for c in x.choices] == want) or (not want and x.text_cell):
             good += 1
+    return good / len(items) if items else 0.0
+
+
+def _form_usable(q, items: list[dict]) -> float:
+    """The share of the truth answered by one question in exactly the row's fields (its combo the
+    choice, its text field the text) whose text is the row's requirement (its first three words;
+    not the column's header "Response" or a field's name)."""
+    found = fields_of(q)
+    good = 0
+    for item in items:
+        want = (set(item.get("choice_fields", ())), {item["text_field"]} if "text_field" in item else set())
+        words = " ".join(norm_text(item["text"]).split()[:3])
+        good += any(f == want and words in norm_text(x.text) for f, x in zip(found, q.questions))
     return good / len(items) if items else 0.0
 
 
