@@ -469,3 +469,71 @@ def test_a_table_of_option_columns_reads_the_same_whichever_cells_are_marked(tmp
         read.append([(x.id, x.text, x.choices) for x in q.questions])
     assert all(r == read[0] for r in read)
     assert read[0][0] == ("1", "Are background checks performed on all staff?", ("Yes", "No", "N/A"))
+
+
+def test_a_ruled_table_headed_in_german_or_french_is_read_by_its_header(tmp_path):
+    """Requirements stated without "?" under "Nr. | Anforderung | Antwort | Bemerkung" (or "N° |
+    Exigence | Réponse | Remarque"): the header's words in any language the table model knows
+    name the columns (the flat reader knew English labels only, and refused the file: "no table
+    with a question column"), so each row is a question with its ID; the header is none."""
+    for head, statements in (
+        (
+            ["Nr.", "Anforderung", "Antwort", "Bemerkung"],
+            ["Der Anbieter muss ein Verzeichnis führen.", "Konten sind halbjährlich zu prüfen."],
+        ),
+        (
+            ["N°", "Exigence", "Réponse", "Remarque"],
+            ["Le prestataire doit tenir un inventaire.", "Chiffrer les données stockées."],
+        ),
+    ):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        rows = [head] + [[f"REQ-00{n}", s, "", ""] for n, s in enumerate(statements, 1)]
+        ruled_table(page, 60, [50, 250, 100, 100], rows)
+        q = read_pdf_questionnaire(save(doc, tmp_path / f"{head[1]}.pdf"))
+        assert [(x.id, x.text) for x in q.questions] == [("REQ-001", statements[0]), ("REQ-002", statements[1])]
+        assert all(x.text_cell for x in q.questions)
+
+
+def _japanese_row(page: pymupdf.Page, y: float, cells: list[tuple[float, float, str]]) -> None:
+    for x0, x1, text in cells:
+        page.draw_rect(pymupdf.Rect(x0, y, x1, y + 22), color=(0, 0, 0), width=0.6)
+        if text:
+            page.insert_text((x0 + 3, y + 15), text, fontsize=8, fontname="japan")
+
+
+def test_full_width_ids_are_ids_of_an_option_table(tmp_path):
+    """ "１．２．１" in the ID column of a "番号 | 要求事項 | はい | いいえ" table numbers its row as "1.2.1"
+    would (it was no ID, and the rows were lost): one choice of はい / いいえ per row, its ID as printed."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [(50, 110), (110, 400), (400, 450), (450, 500)]
+    _japanese_row(page, 60, [(a, b, t) for (a, b), t in zip(xs, ["番号", "要求事項", "はい", "いいえ"])])
+    for n, text in enumerate(["台帳を維持すること。", "初期パスワードを変更すること。"], 1):
+        _japanese_row(
+            page, 60 + 22 * n, [(a, b, t) for (a, b), t in zip(xs, [f"１．２．{chr(0xFF10 + n)}", text, "", ""])]
+        )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "fullwidth.pdf"))
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        ("１．２．１", "台帳を維持すること。", ("はい", "いいえ")),
+        ("１．２．２", "初期パスワードを変更すること。", ("はい", "いいえ")),
+    ]
+
+
+def test_an_option_table_continued_on_the_next_page_without_its_header_keeps_its_options(tmp_path):
+    """A requirement table "ID | Requirement | In Place | Not in Place" printed over two pages, its
+    header not repeated: the rows at the top of page 2 line up with the header's columns and are read
+    under it, each one choice of the same options (they were read as questions with no choices)."""
+    doc = pymupdf.open()
+    widths = [50, 250, 60, 60]
+    page = doc.new_page()
+    ruled_table(
+        page, 60, widths, [["ID", "Requirement", "In Place", "Not in Place"], ["1.1", "Maintain an inventory.", "", ""]]
+    )
+    page = doc.new_page()
+    ruled_table(page, 40, widths, [["1.2", "Encrypt stored data.", "", ""], ["1.3", "Log every access.", "", ""]])
+    q = read_pdf_questionnaire(save(doc, tmp_path / "continued.pdf"))
+    assert [(x.id, x.choices) for x in q.questions] == [("1.1", ("In Place", "Not in Place"))] * 1 + [
+        ("1.2", ("In Place", "Not in Place")),
+        ("1.3", ("In Place", "Not in Place")),
+    ]

@@ -40,13 +40,14 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         cells = sorted(cells, key=lambda c: c.x0)
         placed.append([PlacedCell(c.x0, c.x1, cell_text(text, c), _holds(cell_text(text, c))) for c in cells])
         boxes.append(cells)
-    inferred = infer_positioned(placed)
+    inferred = _inferred(placed, boxes, found, mapped)
     if inferred is None:
         return None
     model = corrected_model(inferred[0], mapped.index, mapped.corrections)
     grid = inferred[1]
     if len(model.options) < 2 or model.question_col is None:
         return None
+    mapped.option_header = tuple(tuple(row) for row in placed[: model.first_row])
     choices = tuple(model.option_label(c) for c in model.options)
     out: list[Found] = []
     for r, _section in question_rows(grid, model):
@@ -83,6 +84,35 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         )
     mapped.read.append((model_table_map(model, mapped.index, f"page {page + 1}"), out))
     return out
+
+
+def _inferred(
+    placed: list[list[PlacedCell]], boxes: list[list[Box]], found: list[Found], mapped: FlatTables
+) -> tuple[TableModel, list[list[TableCell]]] | None:
+    """The table's model and grid; a table with no header of its own that starts its page
+    (``found``: the questions before, given only then) and lines up with the last option table's
+    columns continues it (a requirement table printed over pages without its header repeated): it
+    is read under that table's header (``boxes`` gets a row of none for each header row)."""
+    inferred = infer_positioned(placed)
+    if (inferred is not None and len(inferred[0].options) >= 2) or not found or not mapped.option_header:
+        return inferred
+    header = [list(row) for row in mapped.option_header]
+    if not _lines_up(header, placed):
+        return inferred
+    continued = infer_positioned(header + placed)
+    if continued is None or len(continued[0].options) < 2 or continued[0].first_row != len(header):
+        return inferred
+    boxes[:0] = [[] for _ in header]
+    return continued
+
+
+def _lines_up(header: list[list[PlacedCell]], rows: list[list[PlacedCell]], slack: float = 3.0) -> bool:
+    """Whether the table's widest row's cell edges are all edges of the header's cells (within ``slack``)."""
+    if not rows or not header:
+        return False
+    widest = max(rows, key=len)
+    edges = {round(x) for row in header for c in row for x in (c.x0, c.x1)}
+    return all(any(abs(x - e) <= slack for e in edges) for c in widest for x in (c.x0, c.x1))
 
 
 def _existing(row: list[TableCell], model: TableModel) -> tuple[str | None, str | None]:
