@@ -537,3 +537,88 @@ def test_an_option_table_continued_on_the_next_page_without_its_header_keeps_its
         ("1.2", ("In Place", "Not in Place")),
         ("1.3", ("In Place", "Not in Place")),
     ]
+
+
+def _aligned(page: pymupdf.Page, top: float, xs: list[float], rows: list[list[str]], pitch: float = 14) -> None:
+    """A table drawn without any line: each row's texts at the columns' x positions."""
+    for r, row in enumerate(rows):
+        for x, text in zip(xs, row):
+            if text:
+                label(page, x, top + r * pitch, text, size=8)
+
+
+def test_a_table_aligned_by_text_position_only_is_read_as_a_ruled_one(tmp_path):
+    """ "ID | Requirement | Yes | No | N/A | Comments" printed with no line at all, a box drawn under
+    each option, a requirement wrapped onto a second line: one choice of Yes / No / N/A per row, the
+    wrapped line part of its requirement (the page was refused: "no table with a question column")."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [50, 100, 360, 400, 440, 490]
+    _aligned(page, 80, xs, [["ID", "Requirement", "Yes", "No", "N/A", "Comments"]])
+    _aligned(
+        page, 100, xs, [["A.1", "Maintain an inventory of all system components"], ["", "and review it every year."]]
+    )
+    _aligned(page, 128, xs, [["A.2", "Encrypt stored customer data."]])
+    for y in (100, 128):
+        for x in xs[2:5]:
+            _square(page, x + 4, y)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "aligned.pdf"))
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        ("A.1", "Maintain an inventory of all system components and review it every year.", ("Yes", "No", "N/A")),
+        ("A.2", "Encrypt stored customer data.", ("Yes", "No", "N/A")),
+    ]
+
+
+def test_an_aligned_header_two_rows_deep_names_the_options_under_its_spanning_label(tmp_path):
+    """ "Response" over "In Place | Not Applicable | Not in Place" (labels close to each other), no
+    line and nothing under the options: the lower row's labels are the options of one choice per row;
+    a "Antwort"/"Bemerkung" text table beside it is read by its header's words."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [50, 100, 330, 388, 446, 504]
+    _aligned(page, 80, [50, 100, 330, 504], [["ID", "Requirement", "Response", "Comments"]])
+    _aligned(page, 94, xs[2:5], [["In Place", "Not Applicable", "Not in Place"]])
+    _aligned(page, 112, xs, [["1.1", "Change default passwords."], ["1.2", "Log every access."]])
+    page = doc.new_page()
+    _aligned(
+        page,
+        80,
+        [50, 100, 330, 450],
+        [
+            ["Nr.", "Anforderung", "Antwort", "Bemerkung"],
+            ["1", "Konten sind zu prüfen."],
+            ["2", "Daten sind zu verschlüsseln."],
+        ],
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "aligned2.pdf"))
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        ("1.1", "Change default passwords.", ("In Place", "Not Applicable", "Not in Place")),
+        ("1.2", "Log every access.", ("In Place", "Not Applicable", "Not in Place")),
+        ("1", "Konten sind zu prüfen.", ()),
+        ("2", "Daten sind zu verschlüsseln.", ()),
+    ]
+
+
+def test_an_aligned_table_goes_on_at_the_next_pages_top_without_its_header(tmp_path):
+    """An aligned "ID | Requirement | Answer | Notes" table whose rows go on at the top of page 2,
+    under a running header, its header not repeated: the rows that start with an ID at its first
+    column are its rows, read in its columns (they were read as lines, the ID inside the text)."""
+    doc = pymupdf.open()
+    xs = [50, 100, 330, 450]
+    page = doc.new_page()
+    _aligned(
+        page,
+        80,
+        xs,
+        [["ID", "Requirement", "Answer", "Notes"], ["R-1", "Keep an inventory."], ["R-2", "Review accounts."]],
+    )
+    page = doc.new_page()
+    label(page, 50, 25, "Supplier self-assessment, page 2", size=7)
+    _aligned(page, 50, xs, [["R-3", "Encrypt stored data."], ["R-4", "Log every access."]])
+    q = read_pdf_questionnaire(save(doc, tmp_path / "aligned3.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("R-1", "Keep an inventory."),
+        ("R-2", "Review accounts."),
+        ("R-3", "Encrypt stored data."),
+        ("R-4", "Log every access."),
+    ]
