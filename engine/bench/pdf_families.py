@@ -27,7 +27,9 @@ changing company, with no two axes tied together): language (English, German, Fr
 option labels (tied to the language, English drawing three sets), the IDs (1.2.3, A.1, REQ-001,
 full-width １．２．３), the header one or two rows deep (two: "Response" spanning the option labels,
 ID and requirement cells spanning both rows), the marks in option cells (nothing, ☐ glyphs, drawn
-squares), statements as "shall" / imperative sentences without "?" or as questions, the pages (one,
+squares), a guidance column after the requirement or none ("Expected Testing", "Prüfhinweise",
+"Méthode de vérification", "確認方法": the PCI SAQ's, no notes column then), statements as "shall" /
+imperative sentences without "?" or as questions, the pages (one,
 two with the header repeated, two without), and the page portrait or landscape. Every page has a
 running header and the first page a title and instruction bullets, which are no questions.
 
@@ -76,6 +78,7 @@ class Language:
     statements: tuple[str, ...]
     questions: tuple[str, ...]
     bullets: tuple[str, ...]
+    guidance: tuple[str, str]  # a guidance column's header and its text on every row ("Expected Testing")
 
 
 LANGUAGES = (
@@ -113,6 +116,7 @@ LANGUAGES = (
             "Complete every row of the table below.",
             "Mark one response per requirement and explain any exception in Comments.",
         ),
+        ("Expected Testing", "Examine documentation and interview personnel."),
     ),
     Language(
         "de",
@@ -144,6 +148,7 @@ LANGUAGES = (
             "Wird jede Änderung an der Produktion dokumentiert?",
         ),
         ("Bitte füllen Sie jede Zeile der Tabelle aus.", "Kreuzen Sie je Anforderung eine Antwort an."),
+        ("Prüfhinweise", "Dokumentation prüfen und Personal befragen."),
     ),
     Language(
         "fr",
@@ -175,6 +180,7 @@ LANGUAGES = (
             "Chaque changement en production est-il documenté ?",
         ),
         ("Remplissez chaque ligne du tableau.", "Cochez une réponse par exigence."),
+        ("Méthode de vérification", "Examiner la documentation et interroger le personnel."),
     ),
     Language(
         "ja",
@@ -206,6 +212,7 @@ LANGUAGES = (
             "本番環境への変更を文書化していますか？",
         ),
         ("下表の各行に記入してください。", "要求事項ごとに回答を一つ選択してください。"),
+        ("確認方法", "文書を確認し、担当者に聞き取りを行う。"),
     ),
 )
 IDS = ("1.2.{n}", "A.{n}", "REQ-{n:03d}", "１．２．{wide}")
@@ -215,6 +222,7 @@ WORDING = ("statement", "question")
 PAGING = ("one page", "header repeated", "header not repeated")
 ORIENTATION = ("portrait", "landscape")
 FORM_FIELDS = ("combo and comments", "text only", "combo only")
+GUIDANCE = ("none", "guidance column")
 
 
 @dataclass(frozen=True)
@@ -229,6 +237,7 @@ class Variant:
     paging: str
     orientation: str
     fields: str = ""
+    guidance: str = "none"
 
     def axes(self) -> dict[str, str]:
         out = {
@@ -243,6 +252,8 @@ class Variant:
         }
         if self.fields:
             out["fields"] = self.fields
+        if self.family != "form over a table":
+            out["guidance"] = self.guidance
         return out
 
     @property
@@ -276,7 +287,7 @@ def variants(family: str, count: int) -> list[Variant]:
         axis("marks", MARKS),
     )
     wording, paging, turned = axis("wording", WORDING), axis("paging", PAGING), axis("orientation", ORIENTATION)
-    fields = axis("fields", FORM_FIELDS)
+    fields, guidance = axis("fields", FORM_FIELDS), axis("guidance", GUIDANCE)
     form = family == "form over a table"
     return [
         Variant(
@@ -290,6 +301,7 @@ def variants(family: str, count: int) -> list[Variant]:
             paging[i],
             turned[i],
             fields[i] if form else "",
+            "none" if form else guidance[i],
         )
         for i in range(count)
     ]
@@ -361,6 +373,10 @@ def _columns(v: Variant, width: float) -> list[tuple[str, float, str]]:
         fixed += [(lang.response, 90.0, "response")]
     else:
         fixed += [(lang.answer, 130.0, "answer")]
+    if v.guidance != "none":  # a guidance column after the requirement, no notes (the PCI SAQ's "Expected Testing")
+        guide = (lang.guidance[0], 110.0, "guidance")
+        used = sum(w for _, w, _ in fixed) + guide[1]
+        return [fixed[0], (lang.question, width - used, "question"), guide, *fixed[1:]]
     notes = (lang.notes, 110.0, "notes")
     used = sum(w for _, w, _ in fixed) + notes[1]
     return [fixed[0], (lang.question, width - used, "question"), *fixed[1:], notes]
@@ -446,7 +462,9 @@ def draw(v: Variant, path: Path) -> list[dict]:
         text = texts[r % len(texts)]
         qwidth = next(w for _, w, role in cols if role == "question")
         lines = _wrap(text, qwidth - 6)
-        height = LINE * len(lines) + 8
+        gwidth = next((w for _, w, role in cols if role == "guidance"), 0.0)
+        guide = _wrap(lang.guidance[1], gwidth - 6) if gwidth else []
+        height = LINE * max(len(lines), len(guide)) + 8
         x = MARGIN
         item: dict = {"page": page.number + 1, "id": ident, "text": text}
         for label, w, role in cols:
@@ -457,6 +475,9 @@ def draw(v: Variant, path: Path) -> list[dict]:
                 _write(page, x + 3, s.y + 11, ident)
             elif role == "question":
                 for k, line in enumerate(lines):
+                    _write(page, x + 3, s.y + 11 + k * LINE, line)
+            elif role == "guidance":
+                for k, line in enumerate(guide):
                     _write(page, x + 3, s.y + 11 + k * LINE, line)
             elif role == "option":
                 if v.marks == "glyph":
