@@ -622,3 +622,26 @@ def test_an_aligned_table_goes_on_at_the_next_pages_top_without_its_header(tmp_p
         ("R-3", "Encrypt stored data."),
         ("R-4", "Log every access."),
     ]
+
+
+def test_a_continued_option_tables_first_row_with_an_id_and_boxes_is_no_header_of_its_own(tmp_path):
+    """ "ID | Requirement | Ja | Nein" with a box drawn in each option cell, going on at the top of page 2
+    without its header: the row "A.2 | … | ☐ | ☐" there would pass for a header of its own (options
+    "☐" / "☐", its row lost, the rest without IDs); it starts with an ID, so the table continues the one
+    before: each row one choice of Ja / Nein, its ID as printed."""
+    doc = pymupdf.open()
+    widths = [50, 250, 50, 50]
+    rows = {
+        1: [["ID", "Requirement", "Ja", "Nein"], ["A.1", "Ein Verzeichnis führen.", "", ""]],
+        2: [["A.2", "Konten prüfen.", "", ""], ["A.3", "Daten verschlüsseln.", "", ""]],
+    }
+    for number, table in rows.items():
+        page = doc.new_page()
+        top = 60 if number == 1 else 40
+        ruled_table(page, top, widths, table)
+        for r, row in enumerate(table):
+            if row[0] != "ID":
+                for x in (350 + 21, 400 + 21):
+                    _square(page, x, top + 22 * r + 15)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "continued-boxes.pdf"))
+    assert [(x.id, x.choices) for x in q.questions] == [(f"A.{n}", ("Ja", "Nein")) for n in (1, 2, 3)]

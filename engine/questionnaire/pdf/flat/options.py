@@ -92,9 +92,12 @@ def _inferred(
     """The table's model and grid; a table with no header of its own that starts its page
     (``found``: the questions before, given only then) and lines up with the last option table's
     columns continues it (a requirement table printed over pages without its header repeated): it
-    is read under that table's header (``boxes`` gets a row of none for each header row)."""
+    is read under that table's header (``boxes`` gets a row of none for each header row), also when
+    its first row, starting with an ID ("A.6"), would pass for a header of its own."""
     inferred = infer_positioned(placed)
-    if (inferred is not None and len(inferred[0].options) >= 2) or not found or not mapped.option_header:
+    own = inferred is not None and len(inferred[0].options) >= 2
+    first = next((c.text for c in (placed[0] if placed else []) if c.text.strip()), "")
+    if (own and not id_like("".join(first.split()))) or not found or not mapped.option_header:
         return inferred
     header = [list(row) for row in mapped.option_header]
     if not _lines_up(header, placed):
