@@ -29,7 +29,8 @@ full-width １．２．３), the header one or two rows deep (two: "Response" sp
 ID and requirement cells spanning both rows), the marks in option cells (nothing, ☐ glyphs, drawn
 squares), a guidance column after the requirement or none ("Expected Testing", "Prüfhinweise",
 "Méthode de vérification", "確認方法": the PCI SAQ's, no notes column then), statements as "shall" /
-imperative sentences without "?" or as questions, the pages (one,
+imperative sentences without "?" or as questions, section rows across the table or none
+("Requirement 2: Apply secure configurations …", before the first row and the fourth), the pages (one,
 two with the header repeated, two without), and the page portrait or landscape. Every page has a
 running header and the first page a title and instruction bullets, which are no questions.
 
@@ -63,6 +64,7 @@ LINE = 10.0
 MARGIN = 40.0
 ROWS = 8  # requirement rows per table; two-page variants break after BREAK
 BREAK = 5
+SECTION_AT = 3  # the second section row comes before this row (the first before row 0)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Language:
     questions: tuple[str, ...]
     bullets: tuple[str, ...]
     guidance: tuple[str, str]  # a guidance column's header and its text on every row ("Expected Testing")
+    sections: tuple[str, str]  # two section rows' titles, each across the table ("Requirement 2: …")
 
 
 LANGUAGES = (
@@ -117,6 +120,7 @@ LANGUAGES = (
             "Mark one response per requirement and explain any exception in Comments.",
         ),
         ("Expected Testing", "Examine documentation and interview personnel."),
+        ("Requirement 2: Apply secure configurations to all system components", "Requirement 3: Protect stored data"),
     ),
     Language(
         "de",
@@ -149,6 +153,7 @@ LANGUAGES = (
         ),
         ("Bitte füllen Sie jede Zeile der Tabelle aus.", "Kreuzen Sie je Anforderung eine Antwort an."),
         ("Prüfhinweise", "Dokumentation prüfen und Personal befragen."),
+        ("Abschnitt 2: Sichere Konfiguration aller Systeme", "Abschnitt 3: Schutz gespeicherter Daten"),
     ),
     Language(
         "fr",
@@ -181,6 +186,7 @@ LANGUAGES = (
         ),
         ("Remplissez chaque ligne du tableau.", "Cochez une réponse par exigence."),
         ("Méthode de vérification", "Examiner la documentation et interroger le personnel."),
+        ("Exigence 2 : Configuration sécurisée des systèmes", "Exigence 3 : Protection des données stockées"),
     ),
     Language(
         "ja",
@@ -213,6 +219,7 @@ LANGUAGES = (
         ),
         ("下表の各行に記入してください。", "要求事項ごとに回答を一つ選択してください。"),
         ("確認方法", "文書を確認し、担当者に聞き取りを行う。"),
+        ("第2節 システムの安全な設定", "第3節 保存データの保護"),
     ),
 )
 IDS = ("1.2.{n}", "A.{n}", "REQ-{n:03d}", "１．２．{wide}")
@@ -223,6 +230,7 @@ PAGING = ("one page", "header repeated", "header not repeated")
 ORIENTATION = ("portrait", "landscape")
 FORM_FIELDS = ("combo and comments", "text only", "combo only")
 GUIDANCE = ("none", "guidance column")
+SECTIONS = ("none", "section rows")
 
 
 @dataclass(frozen=True)
@@ -238,6 +246,7 @@ class Variant:
     orientation: str
     fields: str = ""
     guidance: str = "none"
+    sections: str = "none"
 
     def axes(self) -> dict[str, str]:
         out = {
@@ -254,6 +263,7 @@ class Variant:
             out["fields"] = self.fields
         if self.family != "form over a table":
             out["guidance"] = self.guidance
+        out["sections"] = self.sections
         return out
 
     @property
@@ -287,7 +297,7 @@ def variants(family: str, count: int) -> list[Variant]:
         axis("marks", MARKS),
     )
     wording, paging, turned = axis("wording", WORDING), axis("paging", PAGING), axis("orientation", ORIENTATION)
-    fields, guidance = axis("fields", FORM_FIELDS), axis("guidance", GUIDANCE)
+    fields, guidance, sections = axis("fields", FORM_FIELDS), axis("guidance", GUIDANCE), axis("sections", SECTIONS)
     form = family == "form over a table"
     return [
         Variant(
@@ -302,6 +312,7 @@ def variants(family: str, count: int) -> list[Variant]:
             turned[i],
             fields[i] if form else "",
             "none" if form else guidance[i],
+            sections[i],
         )
         for i in range(count)
     ]
@@ -408,6 +419,16 @@ def _header(s: Sheet, cols: list[tuple[str, float, str]], ruled: bool) -> None:
     s.y = top + height
 
 
+def _section(s: Sheet, title: str, ruled: bool) -> None:
+    """A section row: its title in one cell across the table."""
+    assert s.page is not None
+    right = s.page.rect.width - MARGIN
+    if ruled:
+        s.page.draw_rect(pymupdf.Rect(MARGIN, s.y, right, s.y + 16), color=(0, 0, 0), width=0.6)
+    _write(s.page, MARGIN + 3, s.y + 11, title)
+    s.y += 16
+
+
 def _square(page: pymupdf.Page, x: float, y: float) -> None:
     page.draw_rect(pymupdf.Rect(x, y - 7, x + 7, y), color=(0, 0, 0), width=0.7)
 
@@ -458,6 +479,8 @@ def draw(v: Variant, path: Path) -> list[dict]:
                 _header(s, cols, ruled)
         assert s.page is not None
         page = s.page
+        if v.sections != "none" and r in (0, SECTION_AT):  # a section's title across the table: no question
+            _section(s, lang.sections[0 if r == 0 else 1], ruled)
         ident = _ident(v.ids, r + 1)
         text = texts[r % len(texts)]
         qwidth = next(w for _, w, role in cols if role == "question")
