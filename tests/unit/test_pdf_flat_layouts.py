@@ -645,3 +645,21 @@ def test_a_continued_option_tables_first_row_with_an_id_and_boxes_is_no_header_o
                     _square(page, x, top + 22 * r + 15)
     q = read_pdf_questionnaire(save(doc, tmp_path / "continued-boxes.pdf"))
     assert [(x.id, x.choices) for x in q.questions] == [(f"A.{n}", ("Ja", "Nein")) for n in (1, 2, 3)]
+
+
+def test_a_japanese_section_title_across_the_table_is_no_question(tmp_path):
+    """ "第2節 システムの安全な設定" in a row across a "番号 | 要求事項 | 回答 | 備考" table: "第2節" numbers a
+    section, not a question (it was read as an ID: a word of CJK letters and a digit); the rows under
+    it are the questions."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [(50, 110), (110, 330), (330, 430), (430, 530)]
+    _japanese_row(page, 60, [(a, b, t) for (a, b), t in zip(xs, ["番号", "要求事項", "回答", "備考"])])
+    _japanese_row(page, 82, [(50, 530, "第2節 システムの安全な設定")])
+    for n, text in enumerate(["台帳を維持すること。", "初期パスワードを変更すること。"], 1):
+        _japanese_row(page, 82 + 22 * n, [(a, b, t) for (a, b), t in zip(xs, [f"2.{n}", text, "", ""])])
+    q = read_pdf_questionnaire(save(doc, tmp_path / "section.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("2.1", "台帳を維持すること。"),
+        ("2.2", "初期パスワードを変更すること。"),
+    ]

@@ -105,8 +105,8 @@ def _asked_left_of_answer(
 
 def id_like(text: str) -> bool:
     """An ID cell's text: "A&A-01.1", "1.f.iii", "AC-2(11)" (not a footer's "©Copyright2021-2022")."""
-    text = ascii_digits(text)  # "１．２．１" numbers as "1.2.1" does
-    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-–]{1,12}", text) and re.search(r"\d", text)))
+    text = ascii_digits(text)  # "１．２．１" numbers as "1.2.1" does; "第2節" (a section's title) is no ID
+    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-–]{1,12}", text, re.ASCII) and re.search(r"\d", text)))
 
 
 def guess_columns(text: PageText, rows: list[Row]) -> Columns | None:
