@@ -30,7 +30,8 @@ ID and requirement cells spanning both rows), the marks in option cells (nothing
 squares), a guidance column after the requirement or none ("Expected Testing", "Prüfhinweise",
 "Méthode de vérification", "確認方法": the PCI SAQ's, no notes column then), statements as "shall" /
 imperative sentences without "?" or as questions, section rows across the table or none
-("Requirement 2: Apply secure configurations …", before the first row and the fourth), the pages (one,
+("Requirement 2: Apply secure configurations …", before the first row and the fourth), the ID in a
+column of its own or starting the requirement's cell ("1.2.1 The provider shall …"), the pages (one,
 two with the header repeated, two without), and the page portrait or landscape. Every page has a
 running header and the first page a title and instruction bullets, which are no questions.
 
@@ -231,6 +232,7 @@ ORIENTATION = ("portrait", "landscape")
 FORM_FIELDS = ("combo and comments", "text only", "combo only")
 GUIDANCE = ("none", "guidance column")
 SECTIONS = ("none", "section rows")
+ID_PLACES = ("own column", "in the requirement")
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,7 @@ class Variant:
     fields: str = ""
     guidance: str = "none"
     sections: str = "none"
+    id_place: str = "own column"
 
     def axes(self) -> dict[str, str]:
         out = {
@@ -264,6 +267,7 @@ class Variant:
         if self.family != "form over a table":
             out["guidance"] = self.guidance
         out["sections"] = self.sections
+        out["id place"] = self.id_place
         return out
 
     @property
@@ -298,6 +302,7 @@ def variants(family: str, count: int) -> list[Variant]:
     )
     wording, paging, turned = axis("wording", WORDING), axis("paging", PAGING), axis("orientation", ORIENTATION)
     fields, guidance, sections = axis("fields", FORM_FIELDS), axis("guidance", GUIDANCE), axis("sections", SECTIONS)
+    id_place = axis("id place", ID_PLACES)
     form = family == "form over a table"
     return [
         Variant(
@@ -313,6 +318,7 @@ def variants(family: str, count: int) -> list[Variant]:
             fields[i] if form else "",
             "none" if form else guidance[i],
             sections[i],
+            id_place[i],
         )
         for i in range(count)
     ]
@@ -377,20 +383,21 @@ class Sheet:
 def _columns(v: Variant, width: float) -> list[tuple[str, float, str]]:
     """(header label, width, role) of each column."""
     lang = v.language
-    fixed = [(lang.id_head, 55.0, "id")]
+    fixed = [(lang.id_head, 55.0, "id")] if v.id_place == "own column" else []
     if v.options:
         fixed += [(o, 58.0, "option") for o in v.options]
     elif v.family == "form over a table":
         fixed += [(lang.response, 90.0, "response")]
     else:
         fixed += [(lang.answer, 130.0, "answer")]
+    n = len(fixed) - sum(1 for _, _, role in fixed if role != "id")  # the ID column, if any, before the requirement
     if v.guidance != "none":  # a guidance column after the requirement, no notes (the PCI SAQ's "Expected Testing")
         guide = (lang.guidance[0], 110.0, "guidance")
         used = sum(w for _, w, _ in fixed) + guide[1]
-        return [fixed[0], (lang.question, width - used, "question"), guide, *fixed[1:]]
+        return [*fixed[:n], (lang.question, width - used, "question"), guide, *fixed[n:]]
     notes = (lang.notes, 110.0, "notes")
     used = sum(w for _, w, _ in fixed) + notes[1]
-    return [fixed[0], (lang.question, width - used, "question"), *fixed[1:], notes]
+    return [*fixed[:n], (lang.question, width - used, "question"), *fixed[n:], notes]
 
 
 def _header(s: Sheet, cols: list[tuple[str, float, str]], ruled: bool) -> None:
@@ -484,7 +491,7 @@ def draw(v: Variant, path: Path) -> list[dict]:
         ident = _ident(v.ids, r + 1)
         text = texts[r % len(texts)]
         qwidth = next(w for _, w, role in cols if role == "question")
-        lines = _wrap(text, qwidth - 6)
+        lines = _wrap(text if v.id_place == "own column" else f"{ident} {text}", qwidth - 6)
         gwidth = next((w for _, w, role in cols if role == "guidance"), 0.0)
         guide = _wrap(lang.guidance[1], gwidth - 6) if gwidth else []
         height = LINE * max(len(lines), len(guide)) + 8
