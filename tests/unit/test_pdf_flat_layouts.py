@@ -663,3 +663,29 @@ def test_a_japanese_section_title_across_the_table_is_no_question(tmp_path):
         ("2.1", "台帳を維持すること。"),
         ("2.2", "初期パスワードを変更すること。"),
     ]
+
+
+def test_ids_starting_the_requirements_cell_and_section_titles_between_them(tmp_path):
+    """No ID column: "Requirement | Answer | Notes" (and "Requirement | In Place | Not in Place"), each
+    requirement's cell starting with its ID ("1.2.1 The provider shall …", "A.1 …", "REQ-002 …") and a
+    section's title in a row across the table: the ID is split off the text (it stayed in it, and
+    "A.1" / full-width IDs were not known), the title row is no question (the rows start with IDs)."""
+    for head, ids in (
+        (["Requirement", "Answer", "Notes"], ["1.2.1", "1.2.2"]),
+        (["Requirement", "In Place", "Not in Place"], ["A.1", "REQ-002"]),
+    ):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        ruled_table(page, 60, [300, 80, 80], [head])
+        ruled_table(page, 82, [460], [["Requirement 2: Apply secure configurations"]])
+        ruled_table(
+            page,
+            104,
+            [300, 80, 80],
+            [[f"{ids[0]} Change default passwords.", "", ""], [f"{ids[1]} Log every access.", "", ""]],
+        )
+        q = read_pdf_questionnaire(save(doc, tmp_path / f"lead-{head[1]}.pdf"))
+        assert [(x.id, x.text) for x in q.questions] == [
+            (ids[0], "Change default passwords."),
+            (ids[1], "Log every access."),
+        ], head

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.questionnaire.pdf.flat.header import column_role, id_like
+from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
 from engine.questionnaire.pdf.layout import Box, PageText, Word
 from engine.questionnaire.table_model import OPTION_WORDS
@@ -58,7 +58,7 @@ def aligned_tables(
     r = next((i for i, row in enumerate(rows) if row.y0 > 0.07 * height or _starts_row(row, columns)), len(rows))
     if columns and r < len(rows) and _starts_row(rows[r], columns):
         xs = [e + 2 for e in columns[:-1]]
-        data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0)
+        data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0, id_like(rows[r].text(0)))
         out.append(_table([], xs, columns[-1], data))
     while r < len(rows):
         table, r = _table_at(rows, r)
@@ -72,7 +72,12 @@ def aligned_tables(
 
 def _starts_row(row: _Visual, columns: tuple[float, ...]) -> bool:
     """Whether ``row`` starts a row of the table of ``columns``: an ID at its first column."""
-    return bool(columns) and abs(row.x0(0) - columns[0]) <= 3 and id_like(row.text(0))
+    return bool(columns) and abs(row.x0(0) - columns[0]) <= 3 and _numbered(row.text(0))
+
+
+def _numbered(text: str) -> bool:
+    """An ID, or a requirement starting with one ("1.2.1 The provider shall …")."""
+    return id_like(text) or bool(leading_id(text)[0])
 
 
 def _visual_rows(words: list[Word]) -> list[_Visual]:
@@ -124,22 +129,27 @@ def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
             (below.x0(i), below.y0) for i in range(len(below.phrases))
         ]
     xs = sorted(x for x, _ in starts)
-    data, n = _body(rows, r + len(headers), xs, headers[-1].y1, head.y1 - head.y0)
+    data, n = _body(rows, r + len(headers), xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
     if len(data) < 2:
         return None, r + 1
     right = max(w.box.x1 for group in [headers, *data] for row in group for p in row.phrases for w in p) + 2
     return _table(headers, xs, right, data), n
 
 
-def _body(rows: list[_Visual], n: int, xs: list[float], last: float, pitch: float) -> tuple[list[list[_Visual]], int]:
-    """The table's rows from visual row ``n`` (each a run of visual rows, the first with text in the
-    first column) and the visual row after them."""
+def _body(
+    rows: list[_Visual], n: int, xs: list[float], last: float, pitch: float, ids: bool
+) -> tuple[list[list[_Visual]], int]:
+    """The table's rows from visual row ``n`` and the visual row after them: each a run of visual
+    rows, the first with text in the first column; where that column holds no IDs (``ids`` false:
+    the requirement, wrapped over lines), the first starting with an ID or after a wider gap than
+    between a row's lines."""
     data: list[list[_Visual]] = []
     while n < len(rows):
         row = rows[n]
         if row.x0(0) < xs[0] - 5 or row.y0 - last > 3 * max(pitch, 8.0):
             break
-        if row.x0(0) < xs[1] - 2 or not data:
+        starts = row.x0(0) < xs[1] - 2 and (ids or _numbered(row.text(0)) or row.y0 - last > 0.3 * (row.y1 - row.y0))
+        if starts or not data:
             data.append([row])
         else:
             data[-1].append(row)

@@ -103,6 +103,27 @@ def _asked_left_of_answer(
     return {**roles, "question": (cell.x0, cell.x1)}
 
 
+_LEAD_ID = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,4}|[A-Z]{1,4}[.\-]\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=\S)")
+
+
+def leading_id(text: str) -> tuple[str, str]:
+    """The ID a requirement's cell starts with, and the rest ("1.2.1 The provider shall …", "A.1 …",
+    "REQ-001 …", "１．２．１ …"): numbers joined by dots ("1.2", not "3 months"), or capitals, a dot or dash and a number;
+    ("", text) when it starts with none ("2FA is enabled" does not)."""
+    plain = ascii_digits(text)
+    m = _LEAD_ID.match(plain)
+    if not m:
+        return "", text
+    return text[: len(m.group(1))], text[m.end() :]
+
+
+def mostly_numbered(texts: list[str]) -> bool:
+    """Whether most of a table's requirement cells (two or more) start with an ID: its rows that
+    do not are section titles ("Requirement 2: Apply secure configurations …")."""
+    numbered = sum(1 for t in texts if leading_id(t)[0])
+    return numbered >= 2 and 2 * numbered > len(texts)
+
+
 def id_like(text: str) -> bool:
     """An ID cell's text: "A&A-01.1", "1.f.iii", "AC-2(11)" (not a footer's "©Copyright2021-2022")."""
     text = ascii_digits(text)  # "１．２．１" numbers as "1.2.1" does; "第2節" (a section's title) is no ID

@@ -5,11 +5,10 @@ as inferred or as the responder's corrections of its columns say.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from engine.questionnaire.pdf.flat.found import FlatTables, is_mark, marked_option, response_place
-from engine.questionnaire.pdf.flat.header import id_like
+from engine.questionnaire.pdf.flat.header import id_like, leading_id, mostly_numbered
 from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
@@ -50,7 +49,10 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
     mapped.option_header = tuple(tuple(row) for row in placed[: model.first_row])
     choices = tuple(model.option_label(c) for c in model.options)
     out: list[Found] = []
-    for r, _section in question_rows(grid, model):
+    rows = list(question_rows(grid, model))
+    asked = [next(c.text for c in grid[r] if c.col <= model.question_col < c.col + c.span) for r, _ in rows]  # type: ignore[operator]
+    numbered_rows = model.id_col is None and mostly_numbered(asked)
+    for r, _section in rows:
         qcell = next(c for c in grid[r] if c.col <= model.question_col < c.col + c.span)  # type: ignore[operator]
         at = grid[r].index(qcell)
         box = boxes[r][at] if at < len(boxes[r]) else table.box
@@ -60,9 +62,9 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
             icell = next((c for c in grid[r] if c.col == model.id_col), None)
             ident = "".join(icell.text.split()) if icell is not None else ""
         if not ident:
-            lead = re.match(r"^((?:\d{1,3}\.){1,4}\d{1,3}|[A-Z]{1,4}-\d{1,3})\s+(?=\S)", question)
-            ident = lead.group(1) if lead else ""
-            question = question[lead.end() :] if lead else question
+            ident, question = leading_id(question)
+        if numbered_rows and not ident:
+            continue  # a section's title across a table whose requirements start with their IDs
         if model.id_col is not None and not id_like(ident):
             if not out and found and r == model.first_row:  # the row goes on from the page before
                 found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
@@ -93,11 +95,12 @@ def _inferred(
     (``found``: the questions before, given only then) and lines up with the last option table's
     columns continues it (a requirement table printed over pages without its header repeated): it
     is read under that table's header (``boxes`` gets a row of none for each header row), also when
-    its first row, starting with an ID ("A.6"), would pass for a header of its own."""
+    its first row, starting with an ID ("A.6", "1.2.6 Change …"), would pass for a header of its own."""
     inferred = infer_positioned(placed)
     own = inferred is not None and len(inferred[0].options) >= 2
     first = next((c.text for c in (placed[0] if placed else []) if c.text.strip()), "")
-    if (own and not id_like("".join(first.split()))) or not found or not mapped.option_header:
+    numbered = id_like("".join(first.split())) or bool(leading_id(first)[0])  # "A.6", "1.2.6 Change …"
+    if (own and not numbered) or not found or not mapped.option_header:
         return inferred
     header = [list(row) for row in mapped.option_header]
     if not _lines_up(header, placed):
