@@ -336,21 +336,39 @@ def _cjk(text: str) -> bool:
     return any(ord(c) > 0x2FFF for c in text)
 
 
+def _japanese(text: str) -> bool:
+    """Japanese writing (kana, kanji), not only full-width digits ("１．２．１ Change …" is English)."""
+    return any(0x3000 <= ord(c) <= 0x9FFF for c in text)
+
+
+_JAPAN = pymupdf.Font("japan")
+
+
 def _write(page: pymupdf.Page, x: float, y: float, text: str, size: float = SIZE) -> None:
-    """``text`` with its baseline at ``y``: in a Japanese font where it holds CJK or full-width
-    characters, in DejaVu Sans for ☐, else Helvetica."""
+    """``text`` with its baseline at ``y``: its runs of CJK or full-width characters in a Japanese
+    font, the others in Helvetica (a full-width ID before English words), ☐ in DejaVu Sans."""
     if "\u2610" in text:
         page.insert_text((x, y), text, fontsize=size, fontname="dejavu", fontfile=str(BOX_FONT))
-    elif _cjk(text):
-        page.insert_text((x, y), text, fontsize=size, fontname="japan")
-    else:
-        page.insert_text((x, y), text, fontsize=size)
+        return
+    runs: list[str] = []
+    for c in text:
+        if runs and _cjk(runs[-1][-1]) == _cjk(c):
+            runs[-1] += c
+        else:
+            runs.append(c)
+    for run in runs:
+        if _cjk(run):
+            page.insert_text((x, y), run, fontsize=size, fontname="japan")
+            x += _JAPAN.text_length(run, fontsize=size)
+        else:
+            page.insert_text((x, y), run, fontsize=size)
+            x += pymupdf.get_text_length(run, fontname="helv", fontsize=size)
 
 
 def _wrap(text: str, width: float) -> list[str]:
     """``text`` cut into lines that fit ``width`` points at SIZE (words, or characters for CJK)."""
-    per = max(8, int(width / (SIZE * (1.0 if _cjk(text) else 0.5))))
-    if _cjk(text):
+    per = max(8, int(width / (SIZE * (1.0 if _japanese(text) else 0.5))))
+    if _japanese(text):
         return [text[i : i + per] for i in range(0, len(text), per)]
     lines: list[str] = []
     for word in text.split():
