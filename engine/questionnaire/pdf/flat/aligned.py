@@ -3,17 +3,18 @@ of a page outside its ruled tables and given as :class:`~engine.questionnaire.pd
 values, so that the same readers read them as a ruled table (header.py, options.py, rows.py).
 
 A **header** is a visual row (words on one baseline, within 3 pt) of three or more phrases (words
-closer to each other than 0.45 of their height: a space), one of them naming a question column and another an ID, answer,
-notes or option column, and half of them or more naming one (not a justified line of prose whose
-wide spaces part every word) (:func:`~engine.questionnaire.pdf.flat.header.column_role`, the table
-model's option words: "Requirement | In Place | Not in Place", "番号 | 要求事項 | 回答 | 備考"); a
-visual row right under it whose phrases are all option labels lying under one of its phrases is
-its second row ("Response" over "Yes | No | N/A"). The **columns** start where the header's
-phrases start (a second row's options replacing the label spanning them) and end where the next
-starts. The **rows** below: a row starts at a visual row with text in the first column (its ID,
-when the first column is one), the visual rows without any going on from it (a requirement
-wrapped over lines); the table ends at a visual row with text left of its first column, or after
-a gap of more than three lines. Rows at the top of the next page that start with an ID at the
+closer to each other than 0.45 of their height: a space), one naming a question column and another
+an ID, answer, notes or option column, half of them or more naming one (not a justified line of
+prose whose wide spaces part every word; :func:`~engine.questionnaire.pdf.flat.header.column_role`
+and the table model's option words: "Requirement | In Place | Not in Place", "番号 | 要求事項 | 回答 |
+備考"); a visual row right under it whose phrases are all option labels, each under one of its
+phrases, is its second row ("Response" over "Yes | No | N/A"). The **columns** start where the
+header's phrases start (a second row's options replacing the label spanning them) and end where
+the next starts. The **rows** below: a row starts at a visual row with text in the first column
+(its ID, where the first column holds IDs; else a requirement starting with an ID, or one after a
+wider gap than between a row's lines), the visual rows that do not go on from it (a requirement
+wrapped over lines); the table ends at a visual row with text left of its first column, or after a
+gap of more than three lines. Rows at the top of the next page that start with an ID at the
 table's first column go on with it, its header not repeated.
 """
 
