@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pymupdf
@@ -28,12 +29,12 @@ from engine.questionnaire.records import Questionnaire
 TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / "pdf_places.json"
 
 
-def _norm(text: str) -> str:
+def norm_text(text: str) -> str:
     return " ".join(re.sub(r"[^\w&()./'?-]+", " ", text.casefold()).split())  # a label's colon aside
 
 
 def _ident(text: str) -> str:
-    return re.sub(r"[\s\-–]+", "", text).casefold()
+    return re.sub(r"[\s\-–]+", "", unicodedata.normalize("NFKC", text)).casefold()  # "１．２" is "1.2"
 
 
 def _names(locator: str) -> set[str]:
@@ -89,9 +90,9 @@ def score_pdf_places(q: Questionnaire, items: list[dict]) -> dict:
             if not ok and len(wrong) < 8:
                 wrong.append(f"{item['text'][:50]}: boxes {sorted(c)[:3]} text {sorted(t)}")
     else:
-        texts = [(page_of_row(x.row), _norm(f"{x.id or ''} {x.text}"), _ident(x.id or "")) for x in q.questions]
+        texts = [(page_of_row(x.row), norm_text(f"{x.id or ''} {x.text}"), _ident(x.id or "")) for x in q.questions]
         for item in items:
-            words = _norm(item["text"])
+            words = norm_text(item["text"])
             ident = _ident(item.get("id", ""))
             hit = next(
                 (
@@ -134,11 +135,11 @@ def pdf_baseline(path: Path, items: list[dict]) -> dict:
         for pno, page in enumerate(doc, 1):
             for line in page.get_text().split("\n"):
                 if "?" in line or "？" in line:
-                    lines.append((pno, _norm(line)))
+                    lines.append((pno, norm_text(line)))
     taken: set[int] = set()
     matched = 0
     for item in items:
-        words = " ".join(_norm(item["text"]).split()[:3])
+        words = " ".join(norm_text(item["text"]).split()[:3])
         hit = next((i for i, (p, t) in enumerate(lines) if i not in taken and p == item["page"] and words in t), None)
         if hit is not None:
             taken.add(hit)
@@ -154,4 +155,4 @@ def pdf_truth_places(path: Path = TRUTH) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))["files"] if path.is_file() else {}
 
 
-__all__ = ["TRUTH", "fields_of", "pdf_baseline", "pdf_truth_places", "score_pdf_places"]
+__all__ = ["TRUTH", "fields_of", "norm_text", "pdf_baseline", "pdf_truth_places", "score_pdf_places"]

@@ -22,6 +22,8 @@ from engine.bench.latency import bench_latency
 from engine.bench.llama_cpu import bench_llama_cpu
 from engine.bench.llama_slots import bench_llama_slots
 from engine.bench.page_finder import bench_page_finder
+from engine.bench.pdf_families import FAMILIES as PDF_FAMILIES
+from engine.bench.pdf_families import bench_pdf_families
 from engine.bench.pdf_intake import TRUTH as PDF_TRUTH
 from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
@@ -51,6 +53,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _translated,
         _intake,
         _families,
+        _pdf_families,
         _export_all,
         _shred,
         _ask,
@@ -199,6 +202,22 @@ def _families(bench) -> None:
     p.add_argument("--keep", help="a folder to keep the generated documents in (default: a temporary one)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_prints(lambda a: bench_families(a.variants, a.family, Path(a.keep) if a.keep else None)))
+
+
+def _pdf_families(bench) -> None:
+    p = bench.add_parser(
+        "pdf-families",
+        help="PDF questionnaires of the #55 families drawn by a written rule (option and text tables, ruled or aligned "
+        "by text position, forms over a table), the truth recorded as drawn: recall, precision, usable per family and "
+        "per axis value, beside the '?' baseline, intake seconds",
+    )
+    p.add_argument("--variants", type=int, default=24, help="variants drawn per family (default 24)")
+    p.add_argument("--family", nargs="+", choices=PDF_FAMILIES, default=list(PDF_FAMILIES), help="only these families")
+    p.add_argument("--keep", help="a folder to leave the drawn PDFs in (default: a temporary folder, removed)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(lambda a: bench_pdf_families(a.variants, tuple(a.family), Path(a.keep) if a.keep else None))
+    )
 
 
 def _export_all(bench) -> None:

@@ -469,3 +469,223 @@ def test_a_table_of_option_columns_reads_the_same_whichever_cells_are_marked(tmp
         read.append([(x.id, x.text, x.choices) for x in q.questions])
     assert all(r == read[0] for r in read)
     assert read[0][0] == ("1", "Are background checks performed on all staff?", ("Yes", "No", "N/A"))
+
+
+def test_a_ruled_table_headed_in_german_or_french_is_read_by_its_header(tmp_path):
+    """Requirements stated without "?" under "Nr. | Anforderung | Antwort | Bemerkung" (or "N° |
+    Exigence | Réponse | Remarque"): the header's words in any language the table model knows
+    name the columns (the flat reader knew English labels only, and refused the file: "no table
+    with a question column"), so each row is a question with its ID; the header is none."""
+    for head, statements in (
+        (
+            ["Nr.", "Anforderung", "Antwort", "Bemerkung"],
+            ["Der Anbieter muss ein Verzeichnis führen.", "Konten sind halbjährlich zu prüfen."],
+        ),
+        (
+            ["N°", "Exigence", "Réponse", "Remarque"],
+            ["Le prestataire doit tenir un inventaire.", "Chiffrer les données stockées."],
+        ),
+    ):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        rows = [head] + [[f"REQ-00{n}", s, "", ""] for n, s in enumerate(statements, 1)]
+        ruled_table(page, 60, [50, 250, 100, 100], rows)
+        q = read_pdf_questionnaire(save(doc, tmp_path / f"{head[1]}.pdf"))
+        assert [(x.id, x.text) for x in q.questions] == [("REQ-001", statements[0]), ("REQ-002", statements[1])]
+        assert all(x.text_cell for x in q.questions)
+
+
+def _japanese_row(page: pymupdf.Page, y: float, cells: list[tuple[float, float, str]]) -> None:
+    for x0, x1, text in cells:
+        page.draw_rect(pymupdf.Rect(x0, y, x1, y + 22), color=(0, 0, 0), width=0.6)
+        if text:
+            page.insert_text((x0 + 3, y + 15), text, fontsize=8, fontname="japan")
+
+
+def test_full_width_ids_are_ids_of_an_option_table(tmp_path):
+    """ "１．２．１" in the ID column of a "番号 | 要求事項 | はい | いいえ" table numbers its row as "1.2.1"
+    would (it was no ID, and the rows were lost): one choice of はい / いいえ per row, its ID as printed."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [(50, 110), (110, 400), (400, 450), (450, 500)]
+    _japanese_row(page, 60, [(a, b, t) for (a, b), t in zip(xs, ["番号", "要求事項", "はい", "いいえ"])])
+    for n, text in enumerate(["台帳を維持すること。", "初期パスワードを変更すること。"], 1):
+        _japanese_row(
+            page, 60 + 22 * n, [(a, b, t) for (a, b), t in zip(xs, [f"１．２．{chr(0xFF10 + n)}", text, "", ""])]
+        )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "fullwidth.pdf"))
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        ("１．２．１", "台帳を維持すること。", ("はい", "いいえ")),
+        ("１．２．２", "初期パスワードを変更すること。", ("はい", "いいえ")),
+    ]
+
+
+def test_an_option_table_continued_on_the_next_page_without_its_header_keeps_its_options(tmp_path):
+    """A requirement table "ID | Requirement | In Place | Not in Place" printed over two pages, its
+    header not repeated: the rows at the top of page 2 line up with the header's columns and are read
+    under it, each one choice of the same options (they were read as questions with no choices)."""
+    doc = pymupdf.open()
+    widths = [50, 250, 60, 60]
+    page = doc.new_page()
+    ruled_table(
+        page, 60, widths, [["ID", "Requirement", "In Place", "Not in Place"], ["1.1", "Maintain an inventory.", "", ""]]
+    )
+    page = doc.new_page()
+    ruled_table(page, 40, widths, [["1.2", "Encrypt stored data.", "", ""], ["1.3", "Log every access.", "", ""]])
+    q = read_pdf_questionnaire(save(doc, tmp_path / "continued.pdf"))
+    assert [(x.id, x.choices) for x in q.questions] == [("1.1", ("In Place", "Not in Place"))] * 1 + [
+        ("1.2", ("In Place", "Not in Place")),
+        ("1.3", ("In Place", "Not in Place")),
+    ]
+
+
+def _aligned(page: pymupdf.Page, top: float, xs: list[float], rows: list[list[str]], pitch: float = 14) -> None:
+    """A table drawn without any line: each row's texts at the columns' x positions."""
+    for r, row in enumerate(rows):
+        for x, text in zip(xs, row):
+            if text:
+                label(page, x, top + r * pitch, text, size=8)
+
+
+def test_a_table_aligned_by_text_position_only_is_read_as_a_ruled_one(tmp_path):
+    """ "ID | Requirement | Yes | No | N/A | Comments" printed with no line at all, a box drawn under
+    each option, a requirement wrapped onto a second line: one choice of Yes / No / N/A per row, the
+    wrapped line part of its requirement (the page was refused: "no table with a question column")."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [50, 100, 360, 400, 440, 490]
+    _aligned(page, 80, xs, [["ID", "Requirement", "Yes", "No", "N/A", "Comments"]])
+    _aligned(
+        page, 100, xs, [["A.1", "Maintain an inventory of all system components"], ["", "and review it every year."]]
+    )
+    _aligned(page, 128, xs, [["A.2", "Encrypt stored customer data."]])
+    for y in (100, 128):
+        for x in xs[2:5]:
+            _square(page, x + 4, y)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "aligned.pdf"))
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        ("A.1", "Maintain an inventory of all system components and review it every year.", ("Yes", "No", "N/A")),
+        ("A.2", "Encrypt stored customer data.", ("Yes", "No", "N/A")),
+    ]
+
+
+def test_an_aligned_header_two_rows_deep_names_the_options_under_its_spanning_label(tmp_path):
+    """ "Response" over "In Place | Not Applicable | Not in Place" (labels close to each other), no
+    line and nothing under the options: the lower row's labels are the options of one choice per row;
+    a "Antwort"/"Bemerkung" text table beside it is read by its header's words."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [50, 100, 330, 388, 446, 504]
+    _aligned(page, 80, [50, 100, 330, 504], [["ID", "Requirement", "Response", "Comments"]])
+    _aligned(page, 94, xs[2:5], [["In Place", "Not Applicable", "Not in Place"]])
+    _aligned(page, 112, xs, [["1.1", "Change default passwords."], ["1.2", "Log every access."]])
+    page = doc.new_page()
+    _aligned(
+        page,
+        80,
+        [50, 100, 330, 450],
+        [
+            ["Nr.", "Anforderung", "Antwort", "Bemerkung"],
+            ["1", "Konten sind zu prüfen."],
+            ["2", "Daten sind zu verschlüsseln."],
+        ],
+    )
+    q = read_pdf_questionnaire(save(doc, tmp_path / "aligned2.pdf"))
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        ("1.1", "Change default passwords.", ("In Place", "Not Applicable", "Not in Place")),
+        ("1.2", "Log every access.", ("In Place", "Not Applicable", "Not in Place")),
+        ("1", "Konten sind zu prüfen.", ()),
+        ("2", "Daten sind zu verschlüsseln.", ()),
+    ]
+
+
+def test_an_aligned_table_goes_on_at_the_next_pages_top_without_its_header(tmp_path):
+    """An aligned "ID | Requirement | Answer | Notes" table whose rows go on at the top of page 2,
+    under a running header, its header not repeated: the rows that start with an ID at its first
+    column are its rows, read in its columns (they were read as lines, the ID inside the text)."""
+    doc = pymupdf.open()
+    xs = [50, 100, 330, 450]
+    page = doc.new_page()
+    _aligned(
+        page,
+        80,
+        xs,
+        [["ID", "Requirement", "Answer", "Notes"], ["R-1", "Keep an inventory."], ["R-2", "Review accounts."]],
+    )
+    page = doc.new_page()
+    label(page, 50, 25, "Supplier self-assessment, page 2", size=7)
+    _aligned(page, 50, xs, [["R-3", "Encrypt stored data."], ["R-4", "Log every access."]])
+    q = read_pdf_questionnaire(save(doc, tmp_path / "aligned3.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("R-1", "Keep an inventory."),
+        ("R-2", "Review accounts."),
+        ("R-3", "Encrypt stored data."),
+        ("R-4", "Log every access."),
+    ]
+
+
+def test_a_continued_option_tables_first_row_with_an_id_and_boxes_is_no_header_of_its_own(tmp_path):
+    """ "ID | Requirement | Ja | Nein" with a box drawn in each option cell, going on at the top of page 2
+    without its header: the row "A.2 | … | ☐ | ☐" there would pass for a header of its own (options
+    "☐" / "☐", its row lost, the rest without IDs); it starts with an ID, so the table continues the one
+    before: each row one choice of Ja / Nein, its ID as printed."""
+    doc = pymupdf.open()
+    widths = [50, 250, 50, 50]
+    rows = {
+        1: [["ID", "Requirement", "Ja", "Nein"], ["A.1", "Ein Verzeichnis führen.", "", ""]],
+        2: [["A.2", "Konten prüfen.", "", ""], ["A.3", "Daten verschlüsseln.", "", ""]],
+    }
+    for number, table in rows.items():
+        page = doc.new_page()
+        top = 60 if number == 1 else 40
+        ruled_table(page, top, widths, table)
+        for r, row in enumerate(table):
+            if row[0] != "ID":
+                for x in (350 + 21, 400 + 21):
+                    _square(page, x, top + 22 * r + 15)
+    q = read_pdf_questionnaire(save(doc, tmp_path / "continued-boxes.pdf"))
+    assert [(x.id, x.choices) for x in q.questions] == [(f"A.{n}", ("Ja", "Nein")) for n in (1, 2, 3)]
+
+
+def test_a_japanese_section_title_across_the_table_is_no_question(tmp_path):
+    """ "第2節 システムの安全な設定" in a row across a "番号 | 要求事項 | 回答 | 備考" table: "第2節" numbers a
+    section, not a question (it was read as an ID: a word of CJK letters and a digit); the rows under
+    it are the questions."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [(50, 110), (110, 330), (330, 430), (430, 530)]
+    _japanese_row(page, 60, [(a, b, t) for (a, b), t in zip(xs, ["番号", "要求事項", "回答", "備考"])])
+    _japanese_row(page, 82, [(50, 530, "第2節 システムの安全な設定")])
+    for n, text in enumerate(["台帳を維持すること。", "初期パスワードを変更すること。"], 1):
+        _japanese_row(page, 82 + 22 * n, [(a, b, t) for (a, b), t in zip(xs, [f"2.{n}", text, "", ""])])
+    q = read_pdf_questionnaire(save(doc, tmp_path / "section.pdf"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("2.1", "台帳を維持すること。"),
+        ("2.2", "初期パスワードを変更すること。"),
+    ]
+
+
+def test_ids_starting_the_requirements_cell_and_section_titles_between_them(tmp_path):
+    """No ID column: "Requirement | Answer | Notes" (and "Requirement | In Place | Not in Place"), each
+    requirement's cell starting with its ID ("1.2.1 The provider shall …", "A.1 …", "REQ-002 …") and a
+    section's title in a row across the table: the ID is split off the text (it stayed in it, and
+    "A.1" / full-width IDs were not known), the title row is no question (the rows start with IDs)."""
+    for head, ids in (
+        (["Requirement", "Answer", "Notes"], ["1.2.1", "1.2.2"]),
+        (["Requirement", "In Place", "Not in Place"], ["A.1", "REQ-002"]),
+    ):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        ruled_table(page, 60, [300, 80, 80], [head])
+        ruled_table(page, 82, [460], [["Requirement 2: Apply secure configurations"]])
+        ruled_table(
+            page,
+            104,
+            [300, 80, 80],
+            [[f"{ids[0]} Change default passwords.", "", ""], [f"{ids[1]} Log every access.", "", ""]],
+        )
+        q = read_pdf_questionnaire(save(doc, tmp_path / f"lead-{head[1]}.pdf"))
+        assert [(x.id, x.text) for x in q.questions] == [
+            (ids[0], "Change default passwords."),
+            (ids[1], "Log every access."),
+        ], head

@@ -465,6 +465,62 @@ def test_every_kind_of_place_is_filled_and_reads_back(tmp_path):
     assert out.read_bytes().startswith((tmp_path / "every.pdf").read_bytes())  # an incremental save
 
 
+def _requirement_form(tmp_path: Path) -> Path:
+    """A ruled requirement table "ID | Requirement | Response | Comments" with a combo box shipped
+    showing "Select…" in each Response cell and a text field in each Comments cell, the second
+    row's widgets stored with an upside-down /Rect; the rows' statements long, without "?"."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    statements = [
+        "The provider shall maintain an inventory of all system components and review it yearly.",
+        "The provider shall review user accounts at least every six months and remove stale ones.",
+    ]
+    ruled_table(page, 60, [40, 330, 70, 90], [["ID", "Requirement", "Response", "Comments"]])
+    for r, text in enumerate(statements):
+        top = 82 + 22 * r
+        ruled_table(page, top, [40, 330, 70, 90], [[f"1.{r + 1}", text, "", ""]])
+        add_field(
+            page,
+            COMBO,
+            f"row{r + 1}.response",
+            (412, top + 3, 478, top + 19),
+            choices=["Select…", "Yes", "No"],
+            value="Select…",
+        )
+        add_field(page, TEXT, f"row{r + 1}.comments", (482, top + 3, 558, top + 19), value="Insert CSP Name")
+    for w in page.widgets():
+        if w.field_name.startswith("row2."):
+            x0, y0, x1, y1 = doc.xref_get_key(w.xref, "Rect")[1].strip("[]").split()
+            doc.xref_set_key(w.xref, "Rect", f"[{x0} {y1} {x1} {y0}]")
+    return save(doc, tmp_path / "requirements.pdf")
+
+
+def test_a_requirement_tables_combo_and_comments_field_are_one_question_named_by_its_row(tmp_path):
+    """A row's combo box and the text field right after it are one question, its choice the combo
+    (without the "Select…" prompt) and its text the comments field (they were two questions), named
+    by the row's requirement left of them, not by the column's header above the first row
+    ("Response": a column of fields under a header is a table, its rows named by their text); the
+    shipped "Select…" and "Insert CSP Name" are no answers; the answers are written and read back,
+    the upside-down /Rect included."""
+    q = read_pdf_questionnaire(_requirement_form(tmp_path))
+    assert [(x.id, x.text[:30], x.choices, x.answered) for x in q.questions] == [
+        ("1.1", "1.1 The provider shall maintai", ("Yes", "No"), False),
+        ("1.2", "1.2 The provider shall review ", ("Yes", "No"), False),
+    ]
+    first, second = q.questions
+    writes = [
+        Write(FORM_SHEET, first.choice_cell, "Yes"),
+        Write(FORM_SHEET, first.text_cell, "Kept in the CMDB."),
+        Write(FORM_SHEET, second.choice_cell, "No"),
+        Write(FORM_SHEET, second.text_cell, "Planned for Q3."),
+    ]
+    back = read_pdf_questionnaire(write_pdf(q, tmp_path / "out.pdf", writes))
+    assert [(x.existing_choice, x.existing_answer) for x in back.questions] == [
+        ("Yes", "Kept in the CMDB."),
+        ("No", "Planned for Q3."),
+    ]
+
+
 def test_a_choice_not_offered_is_refused_and_nothing_is_written(tmp_path):
     q = read_pdf_questionnaire(_every_kind(tmp_path))
     system = q.questions[2]

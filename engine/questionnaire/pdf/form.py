@@ -66,6 +66,7 @@ _KINDS = {
     pymupdf.PDF_WIDGET_TYPE_LISTBOX: "list",
 }
 BUTTONS = ("checkbox", "radio")
+_CHOICES = ("combo", "list")
 _INITIALS = re.compile(r"_es_:[^:]*:(initials|signature)\b", re.I)
 _ES_TAG = re.compile(r"_es_:.*$", re.I)  # Adobe Sign's text tag after a field's name
 _PROMPT = re.compile(r"^\s*(click|choose|select|pick|please (select|choose)|--+|\s*$)", re.I)
@@ -512,11 +513,13 @@ def _column_labels(slots: list[_Slot]) -> set[int]:
 
 
 def _join_notes(groups: list[list[_Slot]], form: _Form) -> list[list[_Slot]]:
-    """A text field right after a one-line group of boxes, nothing between, joins it (its notes)."""
+    """A text field right after a one-line group of boxes, or after a combo or list box, nothing
+    between, joins it (its notes: a requirement table's "Response" combo and "Comments" field)."""
     fields = {id(g): g for g in groups if len(g) == 1 and g[0].first.kind == "text"}
     taken: set[int] = set()
     _join_named(groups, fields, taken)
     boxes = [g for g in groups if all(s.first.family == "box" for s in g) and _one_line(g) and _takes_notes(g)]
+    boxes += [g for g in groups if len(g) == 1 and g[0].first.kind in _CHOICES]  # a row's combo, then its comments
     for g in boxes:
         last = max(g, key=lambda s: s.box.x1)
         end = max(last.box.x1, last.label_end)
@@ -613,7 +616,11 @@ def _question(group: list[_Slot], form: _Form) -> Found:
         parts = [s for s in group if s.first.comb]
         if len(parts) > 1 and len(parts) == len(group):
             return _comb_question(parts, form)
-        return _field_question(group[0], form)
+        found = _field_question(group[0], form)
+        if len(group) == 2 and group[0].first.kind in _CHOICES:  # a combo with its notes field
+            place, answer = _text_place(group[1])
+            return replace(found, text_place=place, existing_answer=answer)
+        return found
     first = boxes[0]
     label = _group_label(boxes, form)
     choices, options, existing = _box_options(boxes, form)
@@ -727,13 +734,23 @@ def _page_label(slot: _Slot, form: _Form) -> str:
     text = form.texts(w.page)
     left = _clean(text.left_of(w.box, form.min_x(w.box, w.page)))
     above = _clean(text.above(w.box))
-    if left and above and len(left.split()) > 8 and not re.search(r"[?:)]$", left):
+    if left and above and len(left.split()) > 8 and not re.search(r"[?:)]$", left) and not _in_column(slot, form):
         return above
     if not left:
         before = form.box_before(w.box, w.page)
         if before is not None and _INVITES_TEXT.search(before.label):
             return _clean(before.label)
     return left or above or _clean(text.header_above(w.box))
+
+
+def _in_column(slot: _Slot, form: _Form) -> bool:
+    """Whether a field of another row lies below ``slot`` in its column (the same left edge): a
+    table of fields, whose column header names the column and whose row's text names the row."""
+    box = slot.box
+    return any(
+        s is not slot and s.first.page == slot.first.page and abs(s.box.x0 - box.x0) <= 2 and s.box.y0 >= box.y1 - 1
+        for s in form.slots
+    )
 
 
 def _better(tip: str, page_label: str) -> str:

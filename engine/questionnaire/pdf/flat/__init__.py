@@ -51,8 +51,12 @@ have none. A question that can be answered Yes or No (it starts with Do / Is / H
 is a checklist statement) gets the choices Yes / No and a place for an explanation; others a
 place for text.
 
+**Tables aligned by text position only** (no line drawn: aligned.py) are found from a header line
+of column labels and given to the same readers as ruled tables, continued at the next page's top
+by rows starting with an ID at their first column.
+
 The parts, each a module of its own: ruled.py (a page's ruled tables, joined, and their cells'
-text), header.py (a table's columns: by its header, continued, or guessed; the mapping's
+text), aligned.py (tables without rules, as ruled ones), header.py (a table's columns: by its header, continued, or guessed; the mapping's
 corrections), rows.py (a table's questions, row by row), options.py (a table of option columns, by
 the table model), boxes.py (drawn boxes, box lists and ruled forms), lines.py (the items and
 paragraphs outside tables), asking.py (what asks, what is answered Yes or No, sub-questions) and
@@ -64,6 +68,7 @@ from __future__ import annotations
 import pymupdf
 
 from engine.core.limits import Limits
+from engine.questionnaire.pdf.flat.aligned import aligned_tables
 from engine.questionnaire.pdf.flat.found import NO_QUESTIONS_FIX, RESPONSE_NOTE, FlatTables
 from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
@@ -83,6 +88,7 @@ def read_flat(
     found: list[Found] = []
     items: list[Item] = []
     columns: Columns | None = None
+    aligned_columns: tuple[float, ...] = ()  # the column edges of the last table aligned by text position
     chars = 0
     for page in doc:
         drawings = page.get_drawings()  # bounded: Limits.check_rulings counted the page's lines first
@@ -92,6 +98,8 @@ def read_flat(
         drawn = drawn_boxes(drawings)
         text = text.with_boxes(drawn, marked_boxes(drawings, drawn), round_boxes(drawings))
         ruled = ruled_tables(page, drawings)
+        aligned, aligned_columns = aligned_tables(text, ruled, page.rect.height, aligned_columns)
+        ruled = sorted(ruled + aligned, key=lambda t: (t.box.y0, t.box.x0))
         for table in ruled:
             mapped.index += 1
             top = starts_page(text, table.box, page.rect.height)

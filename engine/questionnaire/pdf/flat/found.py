@@ -31,6 +31,7 @@ class FlatTables:
     corrections: tuple[TableCorrection, ...] = ()
     read: list[tuple[TableMap, list[Found]]] = field(default_factory=list)
     index: int = -1  # the table being read
+    option_header: tuple = ()  # the header rows (PlacedCell lists) of the last option table read, for its continuation
 
 
 def response_place(locator: str) -> AnswerPlace:

@@ -11,12 +11,14 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableMap, column_roles
-from engine.questionnaire.cues import ID_RE, QUESTION_MARK, header_role
+from engine.questionnaire.cues import ID_RE, QUESTION_MARK, ascii_digits, header_role
 from engine.questionnaire.pdf.flat.found import FlatTables
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_lines, cell_text
 from engine.questionnaire.pdf.layout import Box, PageText
+from engine.questionnaire.table_model import Role, role_of_label
 
 _ID_ROLE = re.compile(r"((question|control|item|requirement|req\.?) )?(id|#|no\.?|number|nr\.?|ref\.? ?no\.?)")
+_MODEL_ROLES = {Role.ID: "id", Role.QUESTION: "question", Role.ANSWER: "answer", Role.NOTES: "comment"}
 _CHOICE_HEADER = re.compile(r"\(([^()]*/[^()]*)\)")  # "Answer (Yes/No/NA)"
 
 
@@ -48,6 +50,10 @@ def column_role(label: str) -> str | None:
     if _ID_ROLE.fullmatch(plain) or plain == "question id":
         return "id"
     role = header_role(label)
+    if role is None and len(plain.split()) <= 2:
+        # a label of a word or two in the table model's words, any language ("Anforderung", "Réponse", "回答"),
+        # not a longer one holding such a word ("Reason Requirement is Not Applicable")
+        role = _MODEL_ROLES.get(role_of_label(plain))
     return role if role in ("id", "question", "answer", "comment") else None
 
 
@@ -97,9 +103,31 @@ def _asked_left_of_answer(
     return {**roles, "question": (cell.x0, cell.x1)}
 
 
+_LEAD_ID = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,4}|[A-Z]{1,4}[.\-]\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=\S)")
+
+
+def leading_id(text: str) -> tuple[str, str]:
+    """The ID a requirement's cell starts with, and the rest ("1.2.1 The provider shall …", "A.1 …",
+    "REQ-001 …", "１．２．１ …"): numbers joined by dots ("1.2", not "3 months"), or capitals, a dot or dash and a number;
+    ("", text) when it starts with none ("2FA is enabled" does not)."""
+    plain = ascii_digits(text)
+    m = _LEAD_ID.match(plain)
+    if not m:
+        return "", text
+    return text[: len(m.group(1))], text[m.end() :]
+
+
+def mostly_numbered(texts: list[str]) -> bool:
+    """Whether most of a table's requirement cells (two or more) start with an ID: its rows that
+    do not are section titles ("Requirement 2: Apply secure configurations …")."""
+    numbered = sum(1 for t in texts if leading_id(t)[0])
+    return numbered >= 2 and 2 * numbered > len(texts)
+
+
 def id_like(text: str) -> bool:
     """An ID cell's text: "A&A-01.1", "1.f.iii", "AC-2(11)" (not a footer's "©Copyright2021-2022")."""
-    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-–]{1,12}", text) and re.search(r"\d", text)))
+    text = ascii_digits(text)  # "１．２．１" numbers as "1.2.1" does; "第2節" (a section's title) is no ID
+    return bool(ID_RE.match(text) or (re.fullmatch(r"[\w&.()\-–]{1,12}", text, re.ASCII) and re.search(r"\d", text)))
 
 
 def guess_columns(text: PageText, rows: list[Row]) -> Columns | None:

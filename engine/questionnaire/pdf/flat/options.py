@@ -5,11 +5,10 @@ as inferred or as the responder's corrections of its columns say.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from engine.questionnaire.pdf.flat.found import FlatTables, is_mark, marked_option, response_place
-from engine.questionnaire.pdf.flat.header import id_like
+from engine.questionnaire.pdf.flat.header import id_like, leading_id, mostly_numbered
 from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
@@ -40,16 +39,20 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         cells = sorted(cells, key=lambda c: c.x0)
         placed.append([PlacedCell(c.x0, c.x1, cell_text(text, c), _holds(cell_text(text, c))) for c in cells])
         boxes.append(cells)
-    inferred = infer_positioned(placed)
+    inferred = _inferred(placed, boxes, found, mapped)
     if inferred is None:
         return None
     model = corrected_model(inferred[0], mapped.index, mapped.corrections)
     grid = inferred[1]
     if len(model.options) < 2 or model.question_col is None:
         return None
+    mapped.option_header = tuple(tuple(row) for row in placed[: model.first_row])
     choices = tuple(model.option_label(c) for c in model.options)
     out: list[Found] = []
-    for r, _section in question_rows(grid, model):
+    rows = list(question_rows(grid, model))
+    asked = [next(c.text for c in grid[r] if c.col <= model.question_col < c.col + c.span) for r, _ in rows]  # type: ignore[operator]
+    numbered_rows = model.id_col is None and mostly_numbered(asked)
+    for r, _section in rows:
         qcell = next(c for c in grid[r] if c.col <= model.question_col < c.col + c.span)  # type: ignore[operator]
         at = grid[r].index(qcell)
         box = boxes[r][at] if at < len(boxes[r]) else table.box
@@ -59,9 +62,9 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
             icell = next((c for c in grid[r] if c.col == model.id_col), None)
             ident = "".join(icell.text.split()) if icell is not None else ""
         if not ident:
-            lead = re.match(r"^((?:\d{1,3}\.){1,4}\d{1,3}|[A-Z]{1,4}-\d{1,3})\s+(?=\S)", question)
-            ident = lead.group(1) if lead else ""
-            question = question[lead.end() :] if lead else question
+            ident, question = leading_id(question)
+        if numbered_rows and not ident:
+            continue  # a section's title across a table whose requirements start with their IDs
         if model.id_col is not None and not id_like(ident):
             if not out and found and r == model.first_row:  # the row goes on from the page before
                 found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
@@ -83,6 +86,39 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         )
     mapped.read.append((model_table_map(model, mapped.index, f"page {page + 1}"), out))
     return out
+
+
+def _inferred(
+    placed: list[list[PlacedCell]], boxes: list[list[Box]], found: list[Found], mapped: FlatTables
+) -> tuple[TableModel, list[list[TableCell]]] | None:
+    """The table's model and grid; a table with no header of its own that starts its page
+    (``found``: the questions before, given only then) and lines up with the last option table's
+    columns continues it (a requirement table printed over pages without its header repeated): it
+    is read under that table's header (``boxes`` gets a row of none for each header row), also when
+    its first row, starting with an ID ("A.6", "1.2.6 Change …"), would pass for a header of its own."""
+    inferred = infer_positioned(placed)
+    own = inferred is not None and len(inferred[0].options) >= 2
+    first = next((c.text for c in (placed[0] if placed else []) if c.text.strip()), "")
+    numbered = id_like("".join(first.split())) or bool(leading_id(first)[0])  # "A.6", "1.2.6 Change …"
+    if (own and not numbered) or not found or not mapped.option_header:
+        return inferred
+    header = [list(row) for row in mapped.option_header]
+    if not _lines_up(header, placed):
+        return inferred
+    continued = infer_positioned(header + placed)
+    if continued is None or len(continued[0].options) < 2 or continued[0].first_row != len(header):
+        return inferred
+    boxes[:0] = [[] for _ in header]
+    return continued
+
+
+def _lines_up(header: list[list[PlacedCell]], rows: list[list[PlacedCell]], slack: float = 3.0) -> bool:
+    """Whether the table's widest row's cell edges are all edges of the header's cells (within ``slack``)."""
+    if not rows or not header:
+        return False
+    widest = max(rows, key=len)
+    edges = {round(x) for row in header for c in row for x in (c.x0, c.x1)}
+    return all(any(abs(x - e) <= slack for e in edges) for c in widest for x in (c.x0, c.x1))
 
 
 def _existing(row: list[TableCell], model: TableModel) -> tuple[str | None, str | None]:

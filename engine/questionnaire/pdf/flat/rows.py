@@ -24,7 +24,9 @@ from engine.questionnaire.pdf.flat.header import (
     header_columns,
     header_map,
     id_like,
+    leading_id,
     lines_up,
+    mostly_numbered,
 )
 from engine.questionnaire.pdf.flat.options import option_table
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text
@@ -61,12 +63,18 @@ def table_questions(
             columns = guessed
     out: list[Found] = []
     bands = table.bands(*columns.roles["question"], below=top)
-    for row, numbered in (part for band in bands for part in _split_by_ids(text, columns, band)):
+    parts = [part for band in bands for part in _split_by_ids(text, columns, band)]
+    asked = [cell_text(text, _row_cells(columns, row).get("question")) for row, _ in parts]
+    numbered_rows = "id" not in columns.roles and mostly_numbered(asked)
+    for (row, numbered), question in zip(parts, asked):
         cells = _row_cells(columns, row)
-        question = cell_text(text, cells.get("question"))
         ident = numbered or (cell_text(text, cells.get("id"), compact=True) if "id" in cells else "")
+        if "id" not in columns.roles:  # no ID column: the ID the requirement starts with ("1.2.1 The provider …")
+            ident, question = leading_id(question)
         if not question or column_role(question) == "question":
             continue  # an empty row, or a repeated header
+        if numbered_rows and not ident:
+            continue  # a section's title across a table whose requirements start with their IDs
         if "id" in columns.roles and not id_like(ident):
             if not out and found:  # the row goes on from the page before
                 found[-1] = _continued(found[-1], question, text, cells)

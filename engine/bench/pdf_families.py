@@ -1,0 +1,691 @@
+"""PDF questionnaires of the families that go wrong, drawn here by a written rule (``python -m engine
+bench pdf-families --json``, #55): many variants of each family are drawn with PyMuPDF into a
+temporary folder, the generator recording each question's ID, text, page and answer place as it
+draws it (the truth: made by the drawing, independent of the reader), then each file is read and
+scored question by question (engine/bench/pdf_places.py's scorer) beside the trivial baseline
+(every line with "?" or "？").
+
+**Families** (what real authors and printers vary):
+
+- ``option table, ruled`` / ``option table, aligned``: a requirement table, ID | requirement |
+  option columns (In Place / Not Applicable / Not in Place; Yes / No / N/A; Ja / Nein; Oui / Non;
+  はい / いいえ) | notes, drawn with rules or with columns aligned by text position only (no lines);
+  the truth: one question per row, its choices the option columns' labels;
+- ``text table, ruled`` / ``text table, aligned``: ID | requirement | answer | notes, the answer a
+  text place (no choices);
+- ``form over a table``: the ruled requirement table with AcroForm fields in its cells (a combo box
+  per row for the response, a text field for the comments), its widgets' ``/Rect`` stored upside
+  down on some rows, combo boxes shipped showing "Select…", text fields prefilled "Insert …" or
+  "YYYY-MM-DD": one question per row, its choice the combo, its text the comments field, none
+  answered.
+
+**The axes, varied by one rule**: each axis's values are repeated in turn up to the number of
+variants and shuffled by ``random.Random`` seeded with the family and the axis's name; variant
+``i`` takes the ``i``-th of each (every value of every axis drawn as often as the others, in
+changing company, with no two axes tied together): language (English, German, French, Japanese: headers "Requirement / Response / Comments",
+"Anforderung / Antwort / Bemerkung", "Exigence / Réponse / Remarque", "要求事項 / 回答 / 備考"),
+option labels (tied to the language, English drawing three sets), the IDs (1.2.3, A.1, REQ-001,
+full-width １．２．３), the header one or two rows deep (two: "Response" spanning the option labels,
+ID and requirement cells spanning both rows), the marks in option cells (nothing, ☐ glyphs, drawn
+squares), a guidance column after the requirement or none ("Expected Testing", "Prüfhinweise",
+"Méthode de vérification", "確認方法": the PCI SAQ's, no notes column then), statements as "shall" /
+imperative sentences without "?" or as questions, section rows across the table or none
+("Requirement 2: Apply secure configurations …", before the first row and the fourth), the ID in a
+column of its own or starting the requirement's cell ("1.2.1 The provider shall …"), the pages (one,
+two with the header repeated, two without), and the page portrait or landscape. Every page has a
+running header and the first page a title and instruction bullets, which are no questions.
+
+Per family: recall, precision and usable (a choice question's choices are the option labels; a text
+question has a text place, Yes / No beside it allowed where it asks so; a form question's fields are
+exactly the row's and its text the row's requirement), shipped placeholders and defaults taken as
+answers (``placeholders_taken``), files refused, the baseline's
+recall and precision, intake seconds; and per axis value the same, so a failure names what causes
+it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from engine.bench.pdf_places import fields_of, norm_text, pdf_baseline, score_pdf_places
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.records import QuestionnaireError
+
+BOX_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # ☐ (Helvetica has none)
+SIZE = 8.0
+LINE = 10.0
+MARGIN = 40.0
+ROWS = 8  # requirement rows per table; two-page variants break after BREAK
+BREAK = 5
+SECTION_AT = 3  # the second section row comes before this row (the first before row 0)
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    title: str
+    id_head: str
+    question: str
+    response: str
+    notes: str
+    answer: str
+    options: tuple[tuple[str, ...], ...]
+    statements: tuple[str, ...]
+    questions: tuple[str, ...]
+    bullets: tuple[str, ...]
+    guidance: tuple[str, str]  # a guidance column's header and its text on every row ("Expected Testing")
+    sections: tuple[str, str]  # two section rows' titles, each across the table ("Requirement 2: …")
+
+
+LANGUAGES = (
+    Language(
+        "en",
+        "Section 3: Access control requirements",
+        "ID",
+        "Requirement",
+        "Response",
+        "Comments",
+        "Answer",
+        (("In Place", "Not Applicable", "Not in Place"), ("Yes", "No", "N/A"), ("Compliant", "Non-Compliant")),
+        (
+            "The provider shall maintain an inventory of all system components.",
+            "Restrict administrative access to named personnel only.",
+            "The provider shall review user accounts at least every six months and remove accounts that "
+            "are no longer required.",
+            "Encrypt all cardholder data at rest with strong cryptography.",
+            "The provider shall log every access to audit trails.",
+            "Change vendor-supplied default passwords before a system is installed on the network.",
+            "The provider shall test incident response procedures once a year.",
+            "Document and approve every change to the production environment.",
+        ),
+        (
+            "Does the provider keep an inventory of all system components?",
+            "Is administrative access restricted to named personnel?",
+            "Are user accounts reviewed at least every six months?",
+            "Is cardholder data encrypted at rest?",
+            "Is every access to audit trails logged?",
+            "Are default passwords changed before installation?",
+            "Are incident response procedures tested once a year?",
+            "Is every change to production documented and approved?",
+        ),
+        (
+            "Complete every row of the table below.",
+            "Mark one response per requirement and explain any exception in Comments.",
+        ),
+        ("Expected Testing", "Examine documentation and interview personnel."),
+        ("Requirement 2: Apply secure configurations to all system components", "Requirement 3: Protect stored data"),
+    ),
+    Language(
+        "de",
+        "Abschnitt 3: Anforderungen an die Zugriffskontrolle",
+        "Nr.",
+        "Anforderung",
+        "Antwort",
+        "Bemerkung",
+        "Antwort",
+        (("Ja", "Nein"),),
+        (
+            "Der Anbieter muss ein Verzeichnis aller Systemkomponenten führen.",
+            "Administrative Zugriffe sind auf namentlich benannte Personen zu beschränken.",
+            "Benutzerkonten sind mindestens halbjährlich zu überprüfen.",
+            "Gespeicherte Kundendaten müssen verschlüsselt werden.",
+            "Jeder Zugriff auf Protokolle muss aufgezeichnet werden.",
+            "Standardpasswörter sind vor der Inbetriebnahme zu ändern.",
+            "Notfallverfahren sind jährlich zu testen.",
+            "Jede Änderung an der Produktion ist zu dokumentieren.",
+        ),
+        (
+            "Führt der Anbieter ein Verzeichnis aller Systemkomponenten?",
+            "Sind administrative Zugriffe auf benannte Personen beschränkt?",
+            "Werden Benutzerkonten halbjährlich überprüft?",
+            "Werden gespeicherte Kundendaten verschlüsselt?",
+            "Wird jeder Zugriff auf Protokolle aufgezeichnet?",
+            "Werden Standardpasswörter vor der Inbetriebnahme geändert?",
+            "Werden Notfallverfahren jährlich getestet?",
+            "Wird jede Änderung an der Produktion dokumentiert?",
+        ),
+        ("Bitte füllen Sie jede Zeile der Tabelle aus.", "Kreuzen Sie je Anforderung eine Antwort an."),
+        ("Prüfhinweise", "Dokumentation prüfen und Personal befragen."),
+        ("Abschnitt 2: Sichere Konfiguration aller Systeme", "Abschnitt 3: Schutz gespeicherter Daten"),
+    ),
+    Language(
+        "fr",
+        "Section 3 : Exigences de contrôle d'accès",
+        "N°",
+        "Exigence",
+        "Réponse",
+        "Remarque",
+        "Réponse",
+        (("Oui", "Non"),),
+        (
+            "Le prestataire doit tenir un inventaire de tous les composants du système.",
+            "Restreindre l'accès administrateur au personnel désigné.",
+            "Le prestataire doit revoir les comptes utilisateurs tous les six mois.",
+            "Chiffrer les données des clients stockées.",
+            "Le prestataire doit journaliser chaque accès aux traces d'audit.",
+            "Changer les mots de passe par défaut avant la mise en service.",
+            "Le prestataire doit tester les procédures d'incident chaque année.",
+            "Documenter chaque changement en production.",
+        ),
+        (
+            "Le prestataire tient-il un inventaire des composants du système ?",
+            "L'accès administrateur est-il restreint au personnel désigné ?",
+            "Les comptes utilisateurs sont-ils revus tous les six mois ?",
+            "Les données des clients sont-elles chiffrées ?",
+            "Chaque accès aux traces d'audit est-il journalisé ?",
+            "Les mots de passe par défaut sont-ils changés ?",
+            "Les procédures d'incident sont-elles testées chaque année ?",
+            "Chaque changement en production est-il documenté ?",
+        ),
+        ("Remplissez chaque ligne du tableau.", "Cochez une réponse par exigence."),
+        ("Méthode de vérification", "Examiner la documentation et interroger le personnel."),
+        ("Exigence 2 : Configuration sécurisée des systèmes", "Exigence 3 : Protection des données stockées"),
+    ),
+    Language(
+        "ja",
+        "第3章 アクセス制御に関する要求事項",
+        "番号",
+        "要求事項",
+        "回答",
+        "備考",
+        "回答",
+        (("はい", "いいえ"),),
+        (
+            "システム構成要素の台帳を維持すること。",
+            "管理者権限を指名された担当者に限定すること。",
+            "利用者アカウントを少なくとも半年ごとに見直すこと。",
+            "保存された顧客データを暗号化すること。",
+            "監査証跡へのすべてのアクセスを記録すること。",
+            "導入前に初期パスワードを変更すること。",
+            "インシデント対応手順を年に一度試験すること。",
+            "本番環境への変更をすべて文書化し承認すること。",
+        ),
+        (
+            "システム構成要素の台帳を維持していますか？",
+            "管理者権限は指名された担当者に限定されていますか？",
+            "利用者アカウントを半年ごとに見直していますか？",
+            "保存された顧客データを暗号化していますか？",
+            "監査証跡へのアクセスを記録していますか？",
+            "導入前に初期パスワードを変更していますか？",
+            "インシデント対応手順を年に一度試験していますか？",
+            "本番環境への変更を文書化していますか？",
+        ),
+        ("下表の各行に記入してください。", "要求事項ごとに回答を一つ選択してください。"),
+        ("確認方法", "文書を確認し、担当者に聞き取りを行う。"),
+        ("第2節 システムの安全な設定", "第3節 保存データの保護"),
+    ),
+)
+IDS = ("1.2.{n}", "A.{n}", "REQ-{n:03d}", "１．２．{wide}")
+HEADERS = (1, 2)
+MARKS = ("none", "glyph", "square")
+WORDING = ("statement", "question")
+PAGING = ("one page", "header repeated", "header not repeated")
+ORIENTATION = ("portrait", "landscape")
+FORM_FIELDS = ("combo and comments", "text only", "combo only")
+GUIDANCE = ("none", "guidance column")
+SECTIONS = ("none", "section rows")
+ID_PLACES = ("own column", "in the requirement")
+
+
+@dataclass(frozen=True)
+class Variant:
+    family: str
+    language: Language
+    options: tuple[str, ...]
+    ids: str
+    header: int
+    marks: str
+    wording: str
+    paging: str
+    orientation: str
+    fields: str = ""
+    guidance: str = "none"
+    sections: str = "none"
+    id_place: str = "own column"
+
+    def axes(self) -> dict[str, str]:
+        out = {
+            "language": self.language.code,
+            "options": " / ".join(self.options) if self.options else "-",
+            "ids": self.ids.split("{")[0] + "…",
+            "header rows": str(self.header),
+            "marks": self.marks,
+            "wording": self.wording,
+            "pages": self.paging,
+            "orientation": self.orientation,
+        }
+        if self.fields:
+            out["fields"] = self.fields
+        if self.family != "form over a table":
+            out["guidance"] = self.guidance
+        out["sections"] = self.sections
+        out["id place"] = self.id_place
+        return out
+
+    @property
+    def name(self) -> str:
+        return "_".join(v.replace(" ", "").replace("/", "") for v in self.axes().values())[:120]
+
+
+FAMILIES = (
+    "option table, ruled",
+    "option table, aligned",
+    "text table, ruled",
+    "text table, aligned",
+    "form over a table",
+)
+
+
+def variants(family: str, count: int) -> list[Variant]:
+    """The family's first ``count`` variants by the rule of the module docstring."""
+    option_sets = [(lang, opts) for lang in LANGUAGES for opts in lang.options]
+    sets = option_sets if family.startswith("option") else [(lang, ()) for lang in LANGUAGES]
+
+    def axis(name: str, values: tuple | list) -> list:
+        drawn = [values[i % len(values)] for i in range(count)]
+        random.Random(f"{family}/{name}").shuffle(drawn)
+        return drawn
+
+    language, ids, header, marks = (
+        axis("language", sets),
+        axis("ids", IDS),
+        axis("header", HEADERS),
+        axis("marks", MARKS),
+    )
+    wording, paging, turned = axis("wording", WORDING), axis("paging", PAGING), axis("orientation", ORIENTATION)
+    fields, guidance, sections = axis("fields", FORM_FIELDS), axis("guidance", GUIDANCE), axis("sections", SECTIONS)
+    id_place = axis("id place", ID_PLACES)
+    form = family == "form over a table"
+    return [
+        Variant(
+            family,
+            language[i][0],
+            language[i][1],
+            ids[i],
+            header[i] if language[i][1] else 1,
+            marks[i] if language[i][1] else "none",
+            wording[i],
+            paging[i],
+            turned[i],
+            fields[i] if form else "",
+            "none" if form else guidance[i],
+            sections[i],
+            id_place[i],
+        )
+        for i in range(count)
+    ]
+
+
+def _wide(n: int) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) for c in str(n))
+
+
+def _ident(pattern: str, n: int) -> str:
+    return pattern.format(n=n, wide=_wide(n))
+
+
+def _cjk(text: str) -> bool:
+    return any(ord(c) > 0x2FFF for c in text)
+
+
+def _japanese(text: str) -> bool:
+    """Japanese writing (kana, kanji), not only full-width digits ("１．２．１ Change …" is English)."""
+    return any(0x3000 <= ord(c) <= 0x9FFF for c in text)
+
+
+_JAPAN = pymupdf.Font("japan")
+
+
+def _write(page: pymupdf.Page, x: float, y: float, text: str, size: float = SIZE) -> None:
+    """``text`` with its baseline at ``y``: its runs of CJK or full-width characters in a Japanese
+    font, the others in Helvetica (a full-width ID before English words), ☐ in DejaVu Sans."""
+    if "\u2610" in text:
+        page.insert_text((x, y), text, fontsize=size, fontname="dejavu", fontfile=str(BOX_FONT))
+        return
+    runs: list[str] = []
+    for c in text:
+        if runs and _cjk(runs[-1][-1]) == _cjk(c):
+            runs[-1] += c
+        else:
+            runs.append(c)
+    for run in runs:
+        if _cjk(run):
+            page.insert_text((x, y), run, fontsize=size, fontname="japan")
+            x += _JAPAN.text_length(run, fontsize=size)
+        else:
+            page.insert_text((x, y), run, fontsize=size)
+            x += pymupdf.get_text_length(run, fontname="helv", fontsize=size)
+
+
+def _wrap(text: str, width: float) -> list[str]:
+    """``text`` cut into lines that fit ``width`` points at SIZE (words, or characters for CJK)."""
+    per = max(8, int(width / (SIZE * (1.0 if _japanese(text) else 0.5))))
+    if _japanese(text):
+        return [text[i : i + per] for i in range(0, len(text), per)]
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= per:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+@dataclass
+class Sheet:
+    """One drawing: the document, its current page and where the next row goes."""
+
+    doc: pymupdf.Document
+    variant: Variant
+    page: pymupdf.Page | None = None
+    y: float = 0.0
+
+    def new_page(self) -> pymupdf.Page:
+        w, h = pymupdf.paper_size("a4")
+        if self.variant.orientation == "landscape":
+            w, h = h, w
+        self.page = self.doc.new_page(width=w, height=h)
+        _write(self.page, MARGIN, 25, f"Supplier self-assessment — page {self.doc.page_count}", size=7)
+        self.y = 45.0
+        return self.page
+
+
+def _columns(v: Variant, width: float) -> list[tuple[str, float, str]]:
+    """(header label, width, role) of each column."""
+    lang = v.language
+    fixed = [(lang.id_head, 55.0, "id")] if v.id_place == "own column" else []
+    if v.options:
+        fixed += [(o, 58.0, "option") for o in v.options]
+    elif v.family == "form over a table":
+        fixed += [(lang.response, 90.0, "response")]
+    else:
+        fixed += [(lang.answer, 130.0, "answer")]
+    n = len(fixed) - sum(1 for _, _, role in fixed if role != "id")  # the ID column, if any, before the requirement
+    if v.guidance != "none":  # a guidance column after the requirement, no notes (the PCI SAQ's "Expected Testing")
+        guide = (lang.guidance[0], 110.0, "guidance")
+        used = sum(w for _, w, _ in fixed) + guide[1]
+        return [*fixed[:n], (lang.question, width - used, "question"), guide, *fixed[n:]]
+    notes = (lang.notes, 110.0, "notes")
+    used = sum(w for _, w, _ in fixed) + notes[1]
+    return [*fixed[:n], (lang.question, width - used, "question"), *fixed[n:], notes]
+
+
+def _header(s: Sheet, cols: list[tuple[str, float, str]], ruled: bool) -> None:
+    page, v = s.page, s.variant
+    assert page is not None
+    x0, top = MARGIN, s.y
+    deep = v.header == 2 and v.options
+    height = 2 * 16.0 if deep else 16.0
+    x = x0
+    first_option = next((i for i, c in enumerate(cols) if c[2] == "option"), None)
+    for i, (label, w, role) in enumerate(cols):
+        if deep and role == "option":
+            if i == first_option:  # the spanning label over the option labels
+                span = sum(c[1] for c in cols if c[2] == "option")
+                if ruled:
+                    page.draw_rect(pymupdf.Rect(x, top, x + span, top + 16), color=(0, 0, 0), width=0.6)
+                _write(page, x + 3, top + 11, v.language.response)
+            if ruled:
+                page.draw_rect(pymupdf.Rect(x, top + 16, x + w, top + 32), color=(0, 0, 0), width=0.6)
+            _write(page, x + 3, top + 27, label)
+        else:
+            if ruled:
+                page.draw_rect(pymupdf.Rect(x, top, x + w, top + height), color=(0, 0, 0), width=0.6)
+            _write(page, x + 3, top + 11, label)
+        x += w
+    s.y = top + height
+
+
+def _section(s: Sheet, title: str, ruled: bool) -> None:
+    """A section row: its title in one cell across the table."""
+    assert s.page is not None
+    right = s.page.rect.width - MARGIN
+    if ruled:
+        s.page.draw_rect(pymupdf.Rect(MARGIN, s.y, right, s.y + 16), color=(0, 0, 0), width=0.6)
+    _write(s.page, MARGIN + 3, s.y + 11, title)
+    s.y += 16
+
+
+def _square(page: pymupdf.Page, x: float, y: float) -> None:
+    page.draw_rect(pymupdf.Rect(x, y - 7, x + 7, y), color=(0, 0, 0), width=0.7)
+
+
+def _field(page: pymupdf.Page, kind: int, name: str, rect: pymupdf.Rect, value: str = "", choices=None) -> None:
+    w = pymupdf.Widget()
+    w.field_type = kind
+    w.field_name = name
+    w.rect = rect
+    if choices:
+        w.choice_values = list(choices)
+    if value:
+        w.field_value = value
+    page.add_widget(w)
+
+
+def _invert(doc: pymupdf.Document, page: pymupdf.Page, name: str) -> None:
+    """The widget ``name``'s /Rect stored upside down (y1 < y0), as some authoring tools write it."""
+    for w in page.widgets():
+        if w.field_name == name:
+            x0, y0, x1, y1 = (float(t) for t in doc.xref_get_key(w.xref, "Rect")[1].strip("[]").split())
+            doc.xref_set_key(w.xref, "Rect", f"[{x0} {y1} {x1} {y0}]")
+
+
+def draw(v: Variant, path: Path) -> list[dict]:
+    """Draw variant ``v`` at ``path``; the truth items (page, id, text, choices or fields)."""
+    doc = pymupdf.open()
+    s = Sheet(doc, v)
+    page = s.new_page()
+    ruled = not v.family.endswith("aligned")
+    lang = v.language
+    _write(page, MARGIN, s.y + 10, lang.title, size=11)
+    s.y += 24
+    for b in lang.bullets:
+        _write(page, MARGIN + 4, s.y + 8, "•")
+        _write(page, MARGIN + 14, s.y + 8, b)
+        s.y += 13
+    s.y += 10
+    cols = _columns(v, page.rect.width - 2 * MARGIN)
+    _header(s, cols, ruled)
+    texts = lang.statements if v.wording == "statement" else lang.questions
+    items: list[dict] = []
+    deferred: list[tuple[int, str]] = []
+    for r in range(ROWS):
+        if r == BREAK and v.paging != "one page":
+            page = s.new_page()
+            if v.paging == "header repeated":
+                _header(s, cols, ruled)
+        assert s.page is not None
+        page = s.page
+        if v.sections != "none" and r in (0, SECTION_AT):  # a section's title across the table: no question
+            _section(s, lang.sections[0 if r == 0 else 1], ruled)
+        ident = _ident(v.ids, r + 1)
+        text = texts[r % len(texts)]
+        qwidth = next(w for _, w, role in cols if role == "question")
+        lines = _wrap(text if v.id_place == "own column" else f"{ident} {text}", qwidth - 6)
+        gwidth = next((w for _, w, role in cols if role == "guidance"), 0.0)
+        guide = _wrap(lang.guidance[1], gwidth - 6) if gwidth else []
+        height = LINE * max(len(lines), len(guide)) + 8
+        x = MARGIN
+        item: dict = {"page": page.number + 1, "id": ident, "text": text}
+        for label, w, role in cols:
+            cell = pymupdf.Rect(x, s.y, x + w, s.y + height)
+            if ruled:
+                page.draw_rect(cell, color=(0, 0, 0), width=0.6)
+            if role == "id":
+                _write(page, x + 3, s.y + 11, ident)
+            elif role == "question":
+                for k, line in enumerate(lines):
+                    _write(page, x + 3, s.y + 11 + k * LINE, line)
+            elif role == "guidance":
+                for k, line in enumerate(guide):
+                    _write(page, x + 3, s.y + 11 + k * LINE, line)
+            elif role == "option":
+                if v.marks == "glyph":
+                    _write(page, x + w / 2 - 4, s.y + 12, "\u2610", size=9)
+                elif v.marks == "square":
+                    _square(page, x + w / 2 - 4, s.y + 12)
+            elif v.family == "form over a table" and role in ("response", "notes"):
+                box = pymupdf.Rect(x + 2, s.y + 2, x + w - 2, s.y + height - 2)
+                name = f"row{r + 1}.{role}"
+                combo = role == "response" and "combo" in v.fields
+                if role == "notes" and v.fields != "combo and comments":
+                    pass  # the comments column printed, no field in it
+                elif combo:
+                    _field(page, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, name, box, "Select…", ("Select…", *_yes_no(lang)))
+                    item["choice_fields"] = [name]
+                elif role == "notes" or v.fields == "text only":
+                    shipped = ("Insert CSP Name", "YYYY-MM-DD", "")[r % 3]
+                    _field(page, pymupdf.PDF_WIDGET_TYPE_TEXT, name, box, shipped)
+                    item["text_field"] = name
+                if r % 2 and (combo or "text_field" in item and item["text_field"] == name):
+                    deferred.append((page.number, name))
+            x += w
+        if v.options:
+            item["choices"] = list(v.options)
+        items.append(item)
+        s.y += height
+    for pno, name in deferred:
+        _invert(doc, doc[pno], name)
+    doc.save(path)
+    doc.close()
+    return items
+
+
+def _yes_no(lang: Language) -> tuple[str, ...]:
+    return {"de": ("Ja", "Nein"), "fr": ("Oui", "Non"), "ja": ("はい", "いいえ")}.get(lang.code, ("Yes", "No", "N/A"))
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\s\-–]+", "", unicodedata.normalize("NFKC", text)).casefold()
+
+
+def score_variant(v: Variant, folder: Path) -> dict:
+    """Draw, read and score one variant."""
+    path = folder / f"{v.family.replace(', ', '_').replace(' ', '-')}_{v.name}.pdf"
+    items = draw(v, path)
+    started = time.perf_counter()
+    try:
+        q = read_pdf_questionnaire(path)
+        error = ""
+    except QuestionnaireError as exc:
+        q, error = None, str(exc)
+    seconds = time.perf_counter() - started
+    base = pdf_baseline(path, items)
+    out = {"file": path.name, "axes": v.axes(), "truth": len(items), "seconds": round(seconds, 3), "baseline": base}
+    if q is None:
+        return out | {"found": 0, "matched": 0, "usable_n": 0, "placeholders_taken": 0, "error": error[:200]}
+    scored = score_pdf_places(q, [_for_scorer(i) for i in items])
+    usable = _form_usable(q, items) if v.family == "form over a table" else _flat_usable(q, items)
+    taken = sum(1 for x in q.questions if x.answered)
+    return out | {
+        "found": scored["found"],
+        "matched": scored["matched"],
+        "usable_n": round(usable * len(items)),
+        "placeholders_taken": taken,
+        "missed": scored["missed"][:3],
+        "extra": scored["extra"][:3],
+    }
+
+
+def _for_scorer(item: dict) -> dict:
+    out = dict(item)
+    out["id"] = unicodedata.normalize("NFKC", item["id"])
+    out.pop("choices", None)
+    return out
+
+
+def _flat_usable(q, items: list[dict]) -> float:
+    """The share of the truth whose question (matched by ID) has the right answer place: the option
+    labels as its choices in an option table, a text place in a text table (Yes / No offered
+    beside it for a question that asks so)."""
+    by_id = {}
+    for x in q.questions:
+        by_id.setdefault(_fold(x.id or ""), x)
+    good = 0
+    for item in items:
+        x = by_id.get(_fold(item["id"]))
+        if x is None:
+            continue
+        want = [_fold(o) for o in item.get("choices", ())]
+        if (want and [_fold(c) for c in x.choices] == want) or (not want and x.text_cell):
+            good += 1
+    return good / len(items) if items else 0.0
+
+
+def _form_usable(q, items: list[dict]) -> float:
+    """The share of the truth answered by one question in exactly the row's fields (its combo the
+    choice, its text field the text) whose text is the row's requirement (its first three words;
+    not the column's header "Response" or a field's name)."""
+    found = fields_of(q)
+    good = 0
+    for item in items:
+        want = (set(item.get("choice_fields", ())), {item["text_field"]} if "text_field" in item else set())
+        words = " ".join(norm_text(item["text"]).split()[:3])
+        good += any(f == want and words in norm_text(x.text) for f, x in zip(found, q.questions))
+    return good / len(items) if items else 0.0
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def _summary(rows: list[dict]) -> dict:
+    truth = sum(r["truth"] for r in rows)
+    found = sum(r["found"] for r in rows)
+    matched = sum(r["matched"] for r in rows)
+    bfound = sum(r["baseline"]["found"] for r in rows)
+    bmatched = sum(round((r["baseline"]["recall"] or 0) * r["truth"]) for r in rows)
+    return {
+        "files": len(rows),
+        "truth": truth,
+        "found": found,
+        "recall": _ratio(matched, truth),
+        "precision": _ratio(matched, found),
+        "usable": _ratio(sum(r["usable_n"] for r in rows), truth),
+        "placeholders_taken": sum(r["placeholders_taken"] for r in rows),
+        "refused": sum(1 for r in rows if "error" in r),
+        "baseline": {"recall": _ratio(bmatched, truth), "precision": _ratio(bmatched, bfound)},
+        "intake_seconds": round(sum(r["seconds"] for r in rows), 2),
+    }
+
+
+def bench_pdf_families(count: int = 12, families: tuple[str, ...] = FAMILIES, keep: Path | None = None) -> dict:
+    """``count`` variants of each family drawn, read and scored (see the module docstring); ``keep``:
+    a folder to leave the drawn PDFs in (default: a temporary one, removed)."""
+    out: dict = {"variants_per_family": count, "families": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        everything: list[dict] = []
+        for family in families:
+            rows = [score_variant(v, folder) for v in variants(family, count)]
+            everything += rows
+            by_axis: dict[str, dict[str, list[dict]]] = {}
+            for r in rows:
+                for axis, value in r["axes"].items():
+                    by_axis.setdefault(axis, {}).setdefault(value, []).append(r)
+            out["families"][family] = _summary(rows) | {
+                "by_axis": {
+                    axis: {value: _brief(_summary(rs)) for value, rs in values.items()}
+                    for axis, values in by_axis.items()
+                    if len(values) > 1
+                },
+                "worst": sorted(rows, key=lambda r: (r["matched"] / r["truth"], -r["found"]))[:3],
+            }
+        out["all"] = _summary(everything)
+    return out
+
+
+def _brief(summary: dict) -> dict:
+    return {k: summary[k] for k in ("files", "recall", "precision", "usable")}
+
+
+__all__ = ["FAMILIES", "bench_pdf_families", "draw", "variants"]

@@ -1,0 +1,214 @@
+"""Tables drawn without rules, their columns aligned by text position only: found from the words
+of a page outside its ruled tables and given as :class:`~engine.questionnaire.pdf.flat.ruled.Table`
+values, so that the same readers read them as a ruled table (header.py, options.py, rows.py).
+
+A **header** is a visual row (words on one baseline, within 3 pt) of three or more phrases (words
+closer to each other than 0.45 of their height: a space), one naming a question column and another
+an ID, answer, notes or option column, half of them or more naming one (not a justified line of
+prose whose wide spaces part every word; :func:`~engine.questionnaire.pdf.flat.header.column_role`
+and the table model's option words: "Requirement | In Place | Not in Place", "番号 | 要求事項 | 回答 |
+備考"); a visual row right under it whose phrases are all option labels, each under one of its
+phrases, is its second row ("Response" over "Yes | No | N/A"). The **columns** start where the
+header's phrases start (a second row's options replacing the label spanning them) and end where
+the next starts. The **rows** below: a row starts at a visual row with text in the first column
+(its ID, where the first column holds IDs; else a requirement starting with an ID, or one after a
+wider gap than between a row's lines), the visual rows that do not go on from it (a requirement
+wrapped over lines); the table ends at a visual row with text left of its first column, or after a
+gap of more than three lines. Rows at the top of the next page that start with an ID at the
+table's first column go on with it, its header not repeated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
+from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
+from engine.questionnaire.pdf.layout import Box, PageText, Word
+from engine.questionnaire.table_model import OPTION_WORDS
+
+_SAME_ROW = 3.0  # points between the centres of words on one visual row
+_PHRASE_GAP = 0.45  # of a word's height: more between two words starts a new phrase (a space is about 0.25)
+
+
+@dataclass(frozen=True)
+class _Visual:
+    """Words on one baseline, as phrases left to right."""
+
+    y0: float
+    y1: float
+    phrases: tuple[tuple[Word, ...], ...]
+
+    def text(self, i: int) -> str:
+        return " ".join(w.text for w in self.phrases[i])
+
+    def x0(self, i: int) -> float:
+        return self.phrases[i][0].box.x0
+
+
+def aligned_tables(
+    text: PageText, ruled: list[Table], height: float, columns: tuple[float, ...] = ()
+) -> tuple[list[Table], tuple[float, ...]]:
+    """The tables of ``text`` drawn without rules (see the module docstring), outside ``ruled``, and
+    the column edges of the last (else ``columns``). ``columns``: the edges of the last such table of
+    the pages before; rows at the top of this page (below a running header in its top 7 %) that start
+    with an ID at its first column go on with it, its header not repeated."""
+    words = [w for line in text.lines for w in line.words if not any(inside(w.box, t.box) for t in ruled)]
+    rows = _visual_rows(words)
+    out: list[Table] = []
+    r = next((i for i, row in enumerate(rows) if row.y0 > 0.07 * height or _starts_row(row, columns)), len(rows))
+    if columns and r < len(rows) and _starts_row(rows[r], columns):
+        xs = [e + 2 for e in columns[:-1]]
+        data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0, id_like(rows[r].text(0)))
+        out.append(_table([], xs, columns[-1], data))
+    while r < len(rows):
+        table, r = _table_at(rows, r)
+        if table is not None:
+            out.append(table)
+    if out:
+        last = out[-1]
+        columns = tuple(c.x0 for c in last.rows[-1].cells if c is not None) + (last.box.x1,)
+    return out, columns
+
+
+def _starts_row(row: _Visual, columns: tuple[float, ...]) -> bool:
+    """Whether ``row`` starts a row of the table of ``columns``: an ID at its first column."""
+    return bool(columns) and abs(row.x0(0) - columns[0]) <= 3 and _numbered(row.text(0))
+
+
+def _numbered(text: str) -> bool:
+    """An ID, or a requirement starting with one ("1.2.1 The provider shall …")."""
+    return id_like(text) or bool(leading_id(text)[0])
+
+
+def _visual_rows(words: list[Word]) -> list[_Visual]:
+    rows: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
+        if rows and abs(rows[-1][0].box.cy - w.box.cy) <= _SAME_ROW:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    out = []
+    for row in rows:
+        row.sort(key=lambda w: w.box.x0)
+        phrases: list[list[Word]] = [[row[0]]]
+        for w in row[1:]:
+            if w.box.x0 - phrases[-1][-1].box.x1 > _PHRASE_GAP * max(w.box.height, 1.0):
+                phrases.append([w])
+            else:
+                phrases[-1].append(w)
+        out.append(_Visual(min(w.box.y0 for w in row), max(w.box.y1 for w in row), tuple(map(tuple, phrases))))
+    return out
+
+
+def _is_option(label: str) -> bool:
+    return bool(OPTION_WORDS.match(" ".join(label.split())))
+
+
+def _header(row: _Visual) -> bool:
+    if len(row.phrases) < 3:
+        return False
+    roles = [
+        column_role(row.text(i)) or ("option" if _is_option(row.text(i)) else None) for i in range(len(row.phrases))
+    ]
+    named = sum(r is not None for r in roles)
+    return "question" in roles and named >= 2 and 2 * named >= len(roles)  # not a justified line of prose
+
+
+def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
+    """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
+    head = rows[r]
+    if not _header(head):
+        return None, r + 1
+    starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
+    headers = [head]
+    below = rows[r + 1] if r + 1 < len(rows) else None
+    if below is not None and below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _second_row(head, below):
+        headers.append(below)
+        spanned = {_over(head, below.x0(i)) for i in range(len(below.phrases))}
+        starts = [s for i, s in enumerate(starts) if i not in spanned] + [
+            (below.x0(i), below.y0) for i in range(len(below.phrases))
+        ]
+    xs = sorted(x for x, _ in starts)
+    data, n = _body(rows, r + len(headers), xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
+    if len(data) < 2:
+        return None, r + 1
+    right = max(w.box.x1 for group in [headers, *data] for row in group for p in row.phrases for w in p) + 2
+    return _table(headers, xs, right, data), n
+
+
+def _body(
+    rows: list[_Visual], n: int, xs: list[float], last: float, pitch: float, ids: bool
+) -> tuple[list[list[_Visual]], int]:
+    """The table's rows from visual row ``n`` and the visual row after them: each a run of visual
+    rows, the first with text in the first column; where that column holds no IDs (``ids`` false:
+    the requirement, wrapped over lines), the first starting with an ID or after a wider gap than
+    between a row's lines."""
+    data: list[list[_Visual]] = []
+    while n < len(rows):
+        row = rows[n]
+        if row.x0(0) < xs[0] - 5 or row.y0 - last > 3 * max(pitch, 8.0):
+            break
+        starts = row.x0(0) < xs[1] - 2 and (ids or _numbered(row.text(0)) or row.y0 - last > 0.3 * (row.y1 - row.y0))
+        if starts or not data:
+            data.append([row])
+        else:
+            data[-1].append(row)
+        last = row.y1
+        n += 1
+    return data, n
+
+
+def _table(headers: list[_Visual], xs: list[float], right: float, data: list[list[_Visual]]) -> Table:
+    """The table of ``headers`` (none, one or two visual rows) and ``data`` in the columns starting
+    at ``xs``, its rules between its rows."""
+    right = max([right] + [w.box.x1 + 2 for group in data for row in group for p in row.phrases for w in p])
+    edges = [x - 2 for x in xs] + [right]
+    left = edges[0]
+    top = (headers[0] if headers else data[0][0]).y0 - 2
+    bottom = data[-1][-1].y1 + 2
+    out_rows = []
+    if headers:
+        head = headers[0]
+        below_top = headers[1].y0 - 1 if len(headers) > 1 else head.y1 + 1
+        out_rows.append(_header_row(head, edges, head.y0 - 2, below_top))
+    if len(headers) > 1:
+        below = headers[1]
+        out_rows.append(Row(Box(left, below.y0 - 1, right, below.y1 + 1), _cells(edges, below.y0 - 1, below.y1 + 1)))
+    tops = [group[0].y0 - 2 for group in data] + [bottom]
+    for a, b in zip(tops, tops[1:]):
+        out_rows.append(Row(Box(left, a, right, b), _cells(edges, a, b)))
+    rules = tuple((y, left, right) for y in [top, *(row.band.y1 for row in out_rows)])
+    return Table(Box(left, top, right, bottom), tuple(out_rows), rules)
+
+
+def _second_row(head: _Visual, below: _Visual) -> bool:
+    """Option labels only, every one under a phrase of the header that is no option itself."""
+    return all(_is_option(below.text(i)) for i in range(len(below.phrases))) and all(
+        (k := _over(head, below.x0(i))) is not None and not _is_option(head.text(k)) for i in range(len(below.phrases))
+    )
+
+
+def _over(head: _Visual, x: float) -> int | None:
+    """The header phrase that starts at or left of ``x`` nearest to it."""
+    left = [i for i in range(len(head.phrases)) if head.x0(i) <= x + 2]
+    return max(left, key=head.x0) if left else None
+
+
+def _cells(edges: list[float], y0: float, y1: float) -> tuple[Box | None, ...]:
+    return tuple(Box(a, y0, b, y1) for a, b in zip(edges, edges[1:]))
+
+
+def _header_row(head: _Visual, edges: list[float], y0: float, y1: float) -> Row:
+    """The header's first row: a cell per phrase, from its start to the next phrase's (a label
+    spanning the option labels under it covers their columns)."""
+    starts = [head.x0(i) - 2 for i in range(len(head.phrases))] + [edges[-1]]
+    cells: list[Box | None] = []
+    for a, b in zip(starts, starts[1:]):
+        covered = [e for e in edges[:-1] if a - 1 <= e < b - 1]
+        cells.append(Box(a, y0, b, y1))
+        cells.extend([None] * max(0, len(covered) - 1))
+    return Row(Box(edges[0], y0, edges[-1], y1), tuple(cells))
+
+
+__all__ = ["aligned_tables"]
