@@ -370,14 +370,8 @@ class _Item:
     options: tuple[str, ...] = ()
 
 
-def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_Item], names: count) -> None:
-    lang = LANGUAGES[v.language]
-    options = PCI_OPTIONS if v.family == "response boxes" else lang["options"][: v.options]
-    if v.short_labels and v.language == "en" and v.family != "response boxes":
-        options = ("Y", "N", "N/A")[: v.options]
-    pci = v.family == "response boxes"
-    caption = f"Table 4-{t + 4}: {'Requirement' if pci else lang['question']} {t + 1}"
-    question_label = {"label": "PCI DSS Requirement" if pci else lang["question"], "caption": caption, "empty": ""}
+def _columns(v: Variant, lang: dict, options: tuple, pci: bool, question_label: dict) -> list[tuple[str, str]]:
+    """The table's columns, (role, header label), in the order ``v`` draws them."""
     cols: list[tuple[str, str]] = []  # (role, label)
     if v.id_col:
         cols.append(("id", lang["id"] if v.id_header == "label" else ""))
@@ -397,6 +391,66 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
         )
     if v.notes_col:
         cols.append(("notes", lang["notes"]))
+    return cols
+
+
+def _fill_row(
+    doc,
+    v: Variant,
+    row,
+    cols: list[tuple[str, str]],
+    options: tuple,
+    where: tuple[str, str, str, int],
+    item: "_Item",
+    names: count,
+) -> tuple:
+    """Write one requirement row's cells (``where``: its text, guidance, ID and index); set ``item``'s answer cell; return its option cells."""
+    text, guidance, ident, i = where
+    opt_cells = []
+    for c, (role, _) in enumerate(cols):
+        cell = row.cells[c]
+        para = cell.paragraphs[0]
+        if role == "id" and v.id_by_word:
+            para.style = doc.styles["List Number"]  # Word draws the number; the cell holds no text
+        elif role == "id":
+            para.text = _full_width(ident) if v.language == "ja" else ident
+        elif role == "question":
+            shown = text
+            if v.numbering == "hand" and not v.id_col:
+                shown = f"{ident} {text}"
+            if v.translator_note and i % 2 == 0:
+                shown = f"{TRANSLATOR_NOTES[i % len(TRANSLATOR_NOTES)]} {shown}"
+            para.text = shown
+            if v.numbering == "word" and not v.id_col:
+                para.style = doc.styles["List Number"]
+            if v.guidance_below:
+                cell.add_paragraph().add_run(GUIDANCE_BELOW[v.language]).italic = True
+        elif role == "guidance":
+            para.text = guidance
+        elif role == "option":
+            _add_box(para, v.box, names)
+            opt_cells.append(cell._tc)
+        elif role == "inline":
+            for k, label in enumerate(options):
+                _add_box(para, v.box if v.box != "empty" else "glyph", names)
+                para.add_run(f" {label}" + ("   " if k < len(options) - 1 else ""))
+            opt_cells.append(cell._tc)
+        elif role == "notes":
+            if v.notes_default:
+                _add_text_field(para, "Click here to enter text.", names)
+            item.answer = cell._tc
+    return tuple(opt_cells)
+
+
+def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_Item], names: count) -> None:
+    lang = LANGUAGES[v.language]
+    options = PCI_OPTIONS if v.family == "response boxes" else lang["options"][: v.options]
+    if v.short_labels and v.language == "en" and v.family != "response boxes":
+        options = ("Y", "N", "N/A")[: v.options]
+    pci = v.family == "response boxes"
+    caption = f"Table 4-{t + 4}: {'Requirement' if pci else lang['question']} {t + 1}"
+    question_label = {"label": "PCI DSS Requirement" if pci else lang["question"], "caption": caption, "empty": ""}
+    cols = _columns(v, lang, options, pci, question_label)
     header_rows = 1 if v.inline else v.header_depth
     table = doc.add_table(rows=header_rows, cols=len(cols))
     table.style = "Table Grid"
@@ -440,40 +494,7 @@ def _table(doc, v: Variant, t: int, rows: list[tuple[str, str]], items: list[_It
         row = table.add_row()
         ident = f"{t + 1}.{i + 1}" if not pci else f"{t + 1}.{i // 3 + 1}.{i % 3 + 1}"
         item = _Item(text, options=tuple(options))
-        opt_cells = []
-        for c, (role, _) in enumerate(cols):
-            cell = row.cells[c]
-            para = cell.paragraphs[0]
-            if role == "id" and v.id_by_word:
-                para.style = doc.styles["List Number"]  # Word draws the number; the cell holds no text
-            elif role == "id":
-                para.text = _full_width(ident) if v.language == "ja" else ident
-            elif role == "question":
-                shown = text
-                if v.numbering == "hand" and not v.id_col:
-                    shown = f"{ident} {text}"
-                if v.translator_note and i % 2 == 0:
-                    shown = f"{TRANSLATOR_NOTES[i % len(TRANSLATOR_NOTES)]} {shown}"
-                para.text = shown
-                if v.numbering == "word" and not v.id_col:
-                    para.style = doc.styles["List Number"]
-                if v.guidance_below:
-                    cell.add_paragraph().add_run(GUIDANCE_BELOW[v.language]).italic = True
-            elif role == "guidance":
-                para.text = guidance
-            elif role == "option":
-                _add_box(para, v.box, names)
-                opt_cells.append(cell._tc)
-            elif role == "inline":
-                for k, label in enumerate(options):
-                    _add_box(para, v.box if v.box != "empty" else "glyph", names)
-                    para.add_run(f" {label}" + ("   " if k < len(options) - 1 else ""))
-                opt_cells.append(cell._tc)
-            elif role == "notes":
-                if v.notes_default:
-                    _add_text_field(para, "Click here to enter text.", names)
-                item.answer = cell._tc
-        item.choice = tuple(opt_cells)
+        item.choice = _fill_row(doc, v, row, cols, options, (text, guidance, ident, i), item, names)
         items.append(item)
         if v.applicability and i == 1:  # "Applicability Notes" under the requirement, its boxes merged down
             notes = table.add_row()

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Sequence
 
 from engine.core.types import Unit
 from engine.drafting.explanation import is_statement, sentences_of, shown
 from engine.drafting.explanation_rules import standing_alone
-from engine.index.embed.sparse import analyzer
 from engine.index.sentences import is_heading, page_furniture
 
 HEADING_WORDS = 2  # content words a heading needs to name a section on its own ("Security" does not)
@@ -86,12 +86,19 @@ def documented_topic(question: str) -> str | None:
 
 
 def _stems(text: str) -> set[str]:
+    from engine.index.embed.sparse import analyzer  # noqa: PLC0415 - deferred: scikit-learn, only when asked
+
     return set(analyzer()(text))
 
 
 # the kind of thing a topic is ("Business Continuity Plan", "Privacy Policy"): a sentence that names only
 # the kind names another of its kind ("… our incident response plan …" under the Business Continuity Plan)
-_KIND = frozenset(_stems("plan plans policy policies program programme documentation document procedure process"))
+_KIND_WORDS = "plan plans policy policies program programme documentation document procedure process"
+
+
+@lru_cache(maxsize=1)
+def _kind() -> frozenset[str]:
+    return frozenset(_stems(_KIND_WORDS))
 
 
 def names_topic(sentence: str, topic: str) -> bool:
@@ -99,7 +106,7 @@ def names_topic(sentence: str, topic: str) -> bool:
     strengthen our Business Continuity Plan, …" under "Business Continuity Plan (BCP)", not "At
     Instructure, we have a detailed … incident response plan …", which the same page goes on to.
     A topic of kind words only is named by any sentence."""
-    wanted = _stems(topic) - _KIND
+    wanted = _stems(topic) - _kind()
     return not wanted or bool(_stems(sentence) & wanted)
 
 
