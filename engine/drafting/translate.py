@@ -285,7 +285,7 @@ def _copied(reply: str, source_text: str, names: Sequence[str], target: Language
     came back as "StandardkeyboardnavigationundEingabefunktionen(z.B. dieTab-Taste, …)", no word of
     it the source's: its English words inside the run (standard, keyboard, navigation, list, items)
     named and forbidden, the real model wrote "Standard-Tastenfunktionen und Eingabefunktionen (z.B.
-    die Tab-Taste zum Verschieben zwischen Eingabefeldern, …)"."""
+    die Tab-Taste zum Wechsel zwischen Eingabefeldern, …)"."""
     held = re.sub("|".join(re.escape(n) for n in names), " ", source_text) if names else source_text
     theirs = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", held)}
     run = target is not None and _run_together(reply, target, source_text)

@@ -359,8 +359,8 @@ ITAC_08_RUN = (
     "diePfeiltasten, umZwischenListenitemszumSchalten und dieLeertaste oder dieEingabezustellen, umZuWählen)."
 )
 ITAC_08_DE = (
-    "Standard-Tastenfunktionen und Eingabefunktionen (z.B. die Tab-Taste zum Verschieben zwischen Eingabefeldern, "
-    "die Pfeiltasten zum Verschieben zwischen Listenpunkten und die Eingabetaste (Space oder Enter) zum Auswahl)."
+    "Standard-Tastenfunktionen und Eingabefunktionen (z.B. die Tab-Taste zum Wechsel zwischen Eingabefeldern, die "
+    "Pfeiltasten zum Wechsel zwischen Listen-Elementen und die Taste Enter oder Enter zum Auswahl)."
 )
 
 
