@@ -150,7 +150,7 @@ class Translations:
         told = f" These are names: keep them exactly as written: {', '.join(kept)}." if kept else ""
         out, seconds = self._asked(text, source, target, told)
         if out is not None and not _in(out, target, text):
-            copied, out = _copied(out, text, kept), None
+            copied, out = _copied(out, text, kept, target), None
             if copied:  # the text (or some) copied back: asked once more, told the words it copied (ITAC-03),
                 # which it may not write again (the Dutch accessibility text was copied back even when told)
                 hint = _COPIED.format(source=source.label, words=", ".join(copied))
@@ -273,16 +273,29 @@ _COPIED = " Translate these {source} words too, never copy them: {words}."
 COPIED_WORDS = 8  # the words named when the model is asked again
 
 
-def _copied(reply: str, source_text: str, names: Sequence[str]) -> list[str]:
+def _copied(reply: str, source_text: str, names: Sequence[str], target: Language | None = None) -> list[str]:
     """The source's words (four letters or more, in lower case, outside ``names``) that a refused
-    reply copied, in its order, at most ``COPIED_WORDS``. Told to keep "Instructure" as a name, the
+    reply copied, in its order, at most ``COPIED_WORDS``; when the reply ran its words together
+    (:func:`_run_together`, a ``target`` in Latin script), also the source's words found inside its
+    run-together words. Told to keep "Instructure" as a name, the
     real model copied ITAC-03's two sentences back with one word changed ("Instructure ist committed
     to ensuring its products …"); asked again and told "committed, ensuring, products, …", it wrote
     German. (Holding the names by ⟦1⟧ markers did not help: measured, it copied the text back around
-    the marker in German, and replaced or rewrote the marker in French and Japanese.)"""
+    the marker in German, and replaced or rewrote the marker in French and Japanese.) ITAC-08's German
+    came back as "StandardkeyboardnavigationundEingabefunktionen(z.B. dieTab-Taste, …)", no word of
+    it the source's: its English words inside the run (standard, keyboard, navigation, list, items)
+    named and forbidden, the real model wrote "Standard-Tastenfunktionen und Eingabefunktionen (z.B.
+    die Tab-Taste zum Wechsel zwischen Eingabefeldern, …)"."""
     held = re.sub("|".join(re.escape(n) for n in names), " ", source_text) if names else source_text
     theirs = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", held)}
-    found = [w for w in re.findall(r"[^\W\d_]{4,}", reply) if w[0].islower() and w.casefold() in theirs]
+    run = target is not None and _run_together(reply, target, source_text)
+    found: list[str] = []
+    for w in re.findall(r"[^\W\d_]{4,}", reply):
+        if w[0].islower() and w.casefold() in theirs:
+            found.append(w)
+        elif run:  # the source's words inside a longer word of the reply, in the order they occur in it
+            inside = [t for t in theirs if t != w.casefold() and t in w.casefold()]
+            found.extend(sorted(inside, key=w.casefold().index))
     return list(dict.fromkeys(found))[:COPIED_WORDS]
 
 
@@ -376,12 +389,19 @@ def _in(text: str, target: Language, source_text: str) -> bool:
         and any(len(s.split()) >= SENTENCE_WORDS and detect(s).language is source for s in _sentences(text))
     ):
         return False
-    words, source_words = text.split(), source_text.split()
-    if target is not Language.JA and len(source_words) >= 8 and words:  # its spaces dropped (ITAC-08's
-        # "StandardkeyboardnavigationundEingabefunktionen…" read as German): words twice as long as the source's
-        if len(text) / len(words) > 2 * len(source_text) / len(source_words):
-            return False
+    if _run_together(text, target, source_text):
+        return False
     return len(source_text) < 12 or " ".join(text.split()).casefold() != " ".join(source_text.split()).casefold()
+
+
+def _run_together(text: str, target: Language, source_text: str) -> bool:
+    """Whether the translation ``text`` dropped its spaces (ITAC-08's
+    "StandardkeyboardnavigationundEingabefunktionen…" read as German): a Latin-script translation of
+    a source of eight words or more whose words are, on average, twice as long as the source's."""
+    words, source_words = text.split(), source_text.split()
+    if target is Language.JA or len(source_words) < 8 or not words:
+        return False
+    return len(text) / len(words) > 2 * len(source_text) / len(source_words)
 
 
 def _sentences(text: str) -> list[str]:

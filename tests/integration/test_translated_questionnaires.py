@@ -161,3 +161,28 @@ def test_the_real_model_translates_the_dutch_text_it_copied_back_and_asks_appl_0
     english = translations.to_english(appl_06, Language.JA, question=True)
     assert english is not None and asks_the_same(english.text, appl_06, Language.JA, Language.EN), english
     assert "operating system" in english.text.lower()
+
+
+# ITAC-08's English text (Parchment's VPAT) as drafted in the German run (2026-12-02): the real model ran its
+# German words together ("StandardkeyboardnavigationundEingabefunktionen…") and it was left in English
+ITAC_08 = (
+    "Standard keyboard navigation and input functions (such as the Tab key to move between input fields, the "
+    "arrow keys to move between list items, and the Space or Enter keys to make selections)."
+)
+
+
+@pytest.mark.timeout(600)
+def test_the_real_model_translates_the_german_text_it_ran_together():
+    """The real default model, no cache: ITAC-08's text into German, asked again with the English
+    words it ran together forbidden, comes back as German with its spaces."""
+    from engine.drafting.generate import make_generator
+    from engine.drafting.generate.models import DEFAULT_MODEL, ModelError, resolve_model
+    from engine.drafting.translate import Translations, _run_together
+
+    try:
+        resolve_model(DEFAULT_MODEL)
+    except ModelError as exc:
+        pytest.skip(f"the default model is not installed: {exc}")
+    german = Translations(make_generator()).from_english(ITAC_08, Language.DE, ("Instructure", "Parchment"))
+    assert german is not None and detect(german.text).language is Language.DE, german
+    assert not _run_together(german.text, Language.DE, ITAC_08) and "Tab" in german.text, german

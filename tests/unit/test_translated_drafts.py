@@ -14,7 +14,7 @@ from engine.core.llm import JsonReply
 from engine.core.types import DraftStatus, SourceKind
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.records import Citation, Draft, TextSource
-from engine.drafting.translate import Translations, draft_translated, in_words_of
+from engine.drafting.translate import Translations, _copied, draft_translated, in_words_of
 from engine.questionnaire import Question
 from engine.questionnaire.language import Language
 
@@ -346,3 +346,47 @@ def test_a_translation_with_a_sentence_left_in_english_is_asked_again():
     assert (
         Translations(Dictionary({source: german})).from_english(source, Language.DE).text == german
     )  # all German: taken at once
+
+
+ITAC_08 = (
+    "Standard keyboard navigation and input functions (such as the Tab key to move between input fields, the "
+    "arrow keys to move between list items, and the Space or Enter keys to make selections)."
+)
+# the real default model's German of ITAC-08 (2026-12-02), then its German asked again with the English
+# words it ran together forbidden (docs/benchmarks.md #58 History)
+ITAC_08_RUN = (
+    "StandardkeyboardnavigationundEingabefunktionen(z.B. dieTab-Taste, umZwischenEingabefelderzumSchalten, "
+    "diePfeiltasten, umZwischenListenitemszumSchalten und dieLeertaste oder dieEingabezustellen, umZuWählen)."
+)
+ITAC_08_DE = (
+    "Standard-Tastenfunktionen und Eingabefunktionen (z.B. die Tab-Taste zum Wechsel zwischen Eingabefeldern, die "
+    "Pfeiltasten zum Wechsel zwischen Listen-Elementen und die Taste Enter oder Enter zum Auswahl)."
+)
+
+
+def test_a_translation_that_ran_its_words_together_is_asked_again_forbidding_the_words_inside():
+    """ITAC-08 of the German HECVAT: the real model ran its words together, no word of the reply
+    the source's (so nothing was named and it stayed in English). The source's English words found
+    inside the run (standard, keyboard, navigation, list, items, in the order they occur) are named
+    and forbidden when it is asked once more. The model is a stated stand-in that runs the words
+    together until it is forbidden "keyboard": this tests the plumbing, the real model's reply is
+    tests/integration/test_translated_questionnaires.py's."""
+
+    class RunsTogether(Dictionary):
+        def __init__(self) -> None:
+            super().__init__({})
+            self.avoided: list[tuple[str, ...]] = []
+
+        def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()) -> JsonReply:
+            self.avoided.append(tuple(avoid))
+            self.calls += 1
+            said = ITAC_08_DE if "keyboard" in avoid else ITAC_08_RUN
+            return JsonReply(json.dumps({"translation": said}), 10, 10, 0.01)
+
+    chat = RunsTogether()
+    done = Translations(chat).from_english(ITAC_08, Language.DE, ("Instructure",))
+    assert done is not None and done.text == ITAC_08_DE and chat.calls == 2
+    assert chat.avoided == [(), ("standard", "keyboard", "navigation", "list", "items")]
+    # the same words run together in a language without spaces between words is not a run: Japanese
+    # is refused for other reasons (Latin words), never asked to avoid words found inside a longer one
+    assert _copied(ITAC_08_RUN, ITAC_08, (), Language.JA) == []
