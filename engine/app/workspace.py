@@ -788,6 +788,7 @@ class JobStatus:
     rate: float | None  # questions per second in this process, once one finished
     error: str | None = None
     not_required: int = 0  # of ``total``, switched off by a qualifier (known when the run has finished)
+    stage: str = "drafting"  # "explaining": every row is drafted; the model writes the explanations (draft_run.py)
 
     @property
     def eta_s(self) -> float | None:
@@ -798,6 +799,13 @@ class JobStatus:
     @property
     def fraction(self) -> float:
         return self.done / self.total if self.total else 1.0
+
+    @property
+    def doing(self) -> str:
+        """What the run is doing, as the screens say it ("Drafting: 12 of 255 questions")."""
+        if self.stage == "explaining":
+            return f"Every question is drafted; the model writes explanations: {self.done} of {self.total}"
+        return f"Drafting: {self.done} of {self.total} question{'' if self.total == 1 else 's'}"
 
 
 class _Cancelled(Exception):
@@ -879,16 +887,16 @@ class DraftingJobs:
         return status
 
     def _work(self, run: Run, questionnaire: Questionnaire, cancel: threading.Event) -> None:
-        first: list[int] = []  # questions already done when this process started the run
+        first: dict[str, tuple[int, float]] = {}  # per stage: done when this process reached it, and when
 
         def progress(stage: str, done: int, total: int) -> None:
-            if not first:
-                first.append(done)
             st = self._status[run.project_id]
-            elapsed = time.time() - st.started
-            new = done - first[0]
+            began = first.setdefault(stage, (done, time.time() if stage != "drafting" else st.started))
+            elapsed, new = time.time() - began[1], done - began[0]
             rate = new / elapsed if new and elapsed > 0 else None
-            self._status[run.project_id] = JobStatus(run.project_id, run.id, done, total, True, st.started, rate)
+            self._status[run.project_id] = JobStatus(
+                run.project_id, run.id, done, total, True, st.started, rate, stage=stage
+            )
             if cancel.is_set():
                 raise _Cancelled()
 
@@ -920,5 +928,5 @@ class DraftingJobs:
             )
         st = self._status[run.project_id]
         self._status[run.project_id] = JobStatus(
-            run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error, not_required
+            run.project_id, run.id, st.done, st.total, False, st.started, st.rate, error, not_required, st.stage
         )

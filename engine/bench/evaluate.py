@@ -288,15 +288,15 @@ def score_rows(
     rows = rows[:limit] if limit else rows
     drafter.kb.encoder  # loaded before the clock starts
     with tqdm(total=len(rows), desc="drafting every row", file=sys.stderr) as bar:
-        drafts, seconds = draft_rows(
+        drafts, took = draft_rows(
             drafter, read_questionnaire(target), {r.id for r in rows}, lambda q: bar.update(), qualifiers_reviewed
         )
     scores = score(drafter, [q for q in questions if any(r.id == q.id for r in rows)], truth, drafts)
     past = past_answer_drafts(library, rows, target.name) if library is not None else {}
     baselines = {"past_answer": {k: d.text for k, d in past.items()}} if library is not None else {}
-    figures = RowScores([(r, drafted(drafts[r.key]) if r.key in drafts else None) for r in rows], seconds).figures(
-        drafter.kb.encoder.encode_passages, baselines
-    )
+    figures = RowScores(
+        [(r, drafted(drafts[r.key]) if r.key in drafts else None) for r in rows], took.whole, took.first_pass
+    ).figures(drafter.kb.encoder.encode_passages, baselines)
     records = [row_record(target.name, drafter.product, r, drafts[r.key]) for r in rows if r.key in drafts]
     check = build(
         drafter.product,

@@ -57,11 +57,12 @@ from engine.core.types import Action, DraftStatus
 from engine.drafting.sections import SectionGate
 from engine.index.embed.dense import DenseEncoder
 from engine.index.library import AnswerLibrary
+from engine.index.profile import row_ids
 from engine.ingest.paths import select_files
 from engine.questionnaire import Questionnaire, read_questionnaire
 from engine.questionnaire.qualifiers import gates, qualifiers_of, question_key
 from engine.questionnaire.row_types import RowType, classify
-from engine.review.draft_run import drafts_in_order
+from engine.review.draft_run import drafts_in_order, explained_later, first_pass
 from storage.review_store import Decision
 
 Encode = Callable[[Sequence[str]], np.ndarray]  # texts → unit-norm rows
@@ -147,6 +148,7 @@ class RowScores:
 
     rows: list[tuple[RowTruth, Drafted | None]] = field(default_factory=list)
     seconds: float = 0.0
+    first_pass_s: float | None = None  # until every row had its draft, the explanations pass after (draft_run.py)
 
     def figures(self, encode: Encode | None = None, baselines: Mapping[str, Mapping[str, str]] | None = None) -> dict:
         """The figures per row type; ``encode`` scores the texts (None: no text score);
@@ -186,6 +188,7 @@ class RowScores:
                 ),
             },
             "minutes": round(self.seconds / 60, 2),
+            "minutes_every_row": round(self.first_pass_s / 60, 2) if self.first_pass_s is not None else None,
         }
         if encode is not None:
             out["text"] = self.text_scores(encode, baselines or {})
@@ -267,20 +270,34 @@ def draft_rows(
     answers are never read: the qualifiers' answers are the drafts' — unless
     ``qualifiers_reviewed``: then a reviewer answers each qualifier as soon as it is drafted, with
     the vendor's own answer (an edit, as in the app while the run goes on), and the sections
-    follow that. ``progress`` is called after each row. Returns (row key → pipeline Draft, seconds)."""
+    follow that. ``progress`` is called after each row of the first pass. Then the explanations
+    pass, as the app's run makes it (``draft_run.explained_later``: no reviewer decides meanwhile).
+    Returns (row key → pipeline Draft, RunSeconds)."""
     sections = SectionGate(questionnaire, {}, {}, file_answers=False)
     reviewer: dict[str, Decision] = {}
     out: dict = {}
     started = time.perf_counter()
     order = sections.order([q for q in questionnaire.questions if q.id in ids])
-    for q, d in drafts_in_order(order, drafter, sections, questionnaire.path, lambda: reviewer):
+    for q, d in drafts_in_order(order, first_pass(drafter), sections, questionnaire.path, lambda: reviewer):
         key = question_key(q)
         out[key] = d
         if qualifiers_reviewed and sections.is_qualifier(q):
             reviewer[key] = Decision(key, Action.EDIT, q.existing_answer, q.existing_choice, None, "")
         if progress:
             progress(q)
-    return out, time.perf_counter() - started
+    first = time.perf_counter() - started
+    rows = row_ids(questionnaire.questions)
+    for q in [q for q in order if explained_later(out.get(question_key(q)))]:
+        out[question_key(q)] = drafter.draft(q, rows, questionnaire.path, sections.qualifier(q))
+    return out, RunSeconds(first, time.perf_counter() - started)
+
+
+@dataclass(frozen=True)
+class RunSeconds:
+    """A whole run's time: until every row had its draft (the first pass), and in all."""
+
+    first_pass: float
+    whole: float
 
 
 def drafted(d) -> Drafted:

@@ -34,6 +34,7 @@ _UNITS = {
     "encoding": "chunk",
     "embedding questions": "question",
     "drafting": "question",
+    "explaining": "explanation",
     "summarising": "call",
     "writing questions": "atom",
 }

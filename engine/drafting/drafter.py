@@ -109,6 +109,8 @@ from storage.library_store import LibraryEntry
 
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
+# why a row of a whole run's first pass has no text yet (Drafter.first_pass; the explanations pass redrafts it)
+EXPLAINED_LATER = "the model writes this explanation in the explanations pass, after every row is drafted"
 
 
 def source_label(rank: int, chunk: Chunk) -> str:
@@ -146,6 +148,8 @@ class Drafter:
         self._finders: dict[str, PageFinder] = {}
         self._lock = threading.RLock()  # re-entered by a translated question's English draft (_translated)
         self.languages: QuestionnaireLanguage | None = None  # the questionnaire's language (for_language)
+        # False in a whole run's first pass (first_pass): another product's choice is not explained by the model yet
+        self.explain_now = True
         # the model's translations, cached per text and kept in the store's translations.json (#58)
         folder = getattr(kb, "folder", None)
         kept = Path(folder) / "translations.json" if isinstance(folder, (str, Path)) else None
@@ -273,6 +277,16 @@ class Drafter:
         if self.languages is not None:
             return self.languages.of_question(question_key(q))
         return detect(q.text).language or COMPANY_LANGUAGE
+
+    def first_pass(self) -> Drafter:
+        """This drafter for a whole questionnaire's first pass (#59 item 6): every row drafted
+        without the model's explanations of other products' choices, each left with
+        ``EXPLAINED_LATER``, for the explanations pass after it (engine/review/draft_run.py). On
+        the Canvas Credentials HECVAT Full those calls took 570 of the 700 s and kept 18 texts of
+        58 (docs/benchmarks.md): the responder gets every row's draft first, and the texts after."""
+        other = copy.copy(self)
+        other.explain_now = False
+        return other
 
     def for_language(self, languages: QuestionnaireLanguage | None) -> Drafter:
         """This drafter for a questionnaire in ``languages`` (its language, its questions in
@@ -684,6 +698,7 @@ class Drafter:
             judged = found.relevance if text else None
             if not text:
                 text, doc_citations, backing, no_text = self._model_explanation(a, vector, choice or e.choice or "")
+        explained = bool(text)
         if not q.choices:  # no dropdown to hold the choice: it leads the text (once: "Yes — Yes, we …")
             text, choice = _led_by(choice, text, q.text), None
         cite = _past_citation(hit, e.choice or "", 0, product=e.product)
@@ -704,7 +719,7 @@ class Drafter:
             past_answers=tuple(choice_label(x) for x in voters),
             reused_due=overdue(e),
             relevance=judged,
-            no_text=no_text if not text else None,
+            no_text=None if explained else no_text,  # a row whose text is only the choice leading it says why too
         )
         # the shared explanation written in another language: its own words in that language's questionnaire, else English (#58)
         return drafted if said is None else self._in_language_answered(drafted, said, key)
@@ -729,6 +744,8 @@ class Drafter:
         )
         if no_text is not None:
             return "", (), None, no_text
+        if not self.explain_now:  # a whole run's first pass: the explanations pass asks the model
+            return "", (), None, EXPLAINED_LATER
         text, doc_citations, backing = self._explained(q, a.asked, choice, retrieved)
         return text, doc_citations, backing, None if text else "the model's explanation did not speak to the question"
 

@@ -360,7 +360,8 @@ class Draft:
             "english": self.english,
             "untranslated": self.untranslated,
             "text_differs": list(self.text_differs),
-            "no_text": self.no_text if self.status is DraftStatus.DRAFTED and not self.answer else None,
+            # why the row has no text of its own (a choice leading no text says it too)
+            "no_text": self.no_text if self.status is DraftStatus.DRAFTED and self.text_source is None else None,
             "translated_from": self.translated_from,
             "trust": list(self.trust),
             "risk": _round(self.risk),

@@ -3,7 +3,13 @@ ones skipped unless asked), qualifiers first (engine/drafting/sections.py decide
 are switched off; the rows they govern last, following the reviewer's answers to the
 qualifiers as the run reaches them), each draft persisted as it finishes (and appended to results.jsonl), so an
 interrupted run resumes where it stopped; optionally the drafted answers exported into a copy of
-the file (engine/review/export_cells.py). One question is drafted by engine/drafting/drafter.py;
+the file (engine/review/export_cells.py).
+
+Two passes (#59 item 6): the first drafts every row without asking the model to explain another
+product's choice (``Drafter.first_pass``; such a row says ``EXPLAINED_LATER``), so the reviewer has
+every row's draft in a fraction of the time; the explanations pass then drafts those rows again with
+the model asked, in sheet order, each stored as a new draft unless the reviewer decided the row
+meanwhile (their decision stands; a row changed while the model wrote is left as it is). One question is drafted by engine/drafting/drafter.py;
 this is the run over all of them that the workspace (engine/app/), the CLI's ``draft`` and the
 benches call.
 """
@@ -11,13 +17,14 @@ benches call.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Sequence
 
 from engine.core.types import DraftStatus, Progress, no_progress
-from engine.drafting.drafter import Drafter, not_required_draft
+from engine.drafting.drafter import EXPLAINED_LATER, Drafter, not_required_draft
 from engine.drafting.records import Draft
 from engine.drafting.sections import SectionGate
 from engine.index.profile import row_ids
@@ -26,7 +33,7 @@ from engine.questionnaire.language import LanguageSetting, QuestionnaireLanguage
 from engine.questionnaire.qualifiers import question_key
 from engine.questionnaire.writes import UnwrittenAnswer
 from engine.review.export_cells import export_drafts
-from storage.review_store import Decision, ReviewStore
+from storage.review_store import Decision, ReviewStore, RowChanged
 
 
 @dataclass
@@ -39,6 +46,8 @@ class DraftRun:
     counts: dict[str, int] = field(default_factory=dict)  # the run's questions (kept and drafted) by status
     exported: Path | None = None
     unwritten: list[UnwrittenAnswer] = field(default_factory=list)  # answers the export could not write
+    explained: list[Draft] = field(default_factory=list)  # the explanations pass's new drafts (of ``drafted``' rows)
+    first_pass_s: float | None = None  # seconds until every row had its draft (this process)
 
     @property
     def not_required(self) -> int:
@@ -88,12 +97,24 @@ def draft_questionnaire(
     pending = [q for q in todo if question_key(q) not in done]
     progress("drafting", len(kept), len(todo))
     decisions = partial(review.latest_decisions, project.id)
-    for i, (q, draft) in enumerate(drafts_in_order(pending, drafter, sections, questionnaire.path, decisions), 1):
+    started = time.perf_counter()
+    first = first_pass(drafter)
+    for i, (q, draft) in enumerate(drafts_in_order(pending, first, sections, questionnaire.path, decisions), 1):
         review.add_draft(project.id, draft.stored(), by=by)
         sink.write(draft)
         run.drafted.append(draft)
         progress("drafting", len(kept) + i, len(todo))
-    for d in kept + run.drafted:
+    run.first_pass_s = time.perf_counter() - started
+    final = {d.key: d for d in kept + run.drafted}
+    later = [q for q in todo if explained_later(final.get(question_key(q)))]
+    for i, q in enumerate(later, 1):
+        draft = _explained(q, drafter, sections, review, project.id, by)
+        if draft is not None:
+            sink.write(draft)
+            run.explained.append(draft)
+            final[draft.key] = draft
+        progress("explaining", i, len(later))
+    for d in final.values():
         run.counts[d.status.value] = run.counts.get(d.status.value, 0) + 1
     if out is not None:
         latest = review.latest_drafts(project.id)
@@ -134,6 +155,37 @@ def drafts_in_order(
             draft = drafter.draft(q, rows, source, sections.qualifier(q))
         sections.drafted(q, draft)
         yield q, draft
+
+
+def first_pass(drafter: Drafter) -> Drafter:
+    """The drafter of a whole run's first pass (``Drafter.first_pass``); a drafter without one (the
+    tests' fakes) drafts every row whole."""
+    first = getattr(drafter, "first_pass", None)
+    return first() if first is not None else drafter
+
+
+def explained_later(draft: Draft | None) -> bool:
+    """Whether the first pass left this row's explanation to the explanations pass."""
+    return draft is not None and draft.no_text == EXPLAINED_LATER
+
+
+def _explained(
+    q: Question, drafter: Drafter, sections: SectionGate, review: ReviewStore, project_id: int, by: str | None
+) -> Draft | None:
+    """The row drafted again with the model asked to explain its choice, stored as its newest draft;
+    None when the reviewer decided it meanwhile or it changed while the model wrote."""
+    key = question_key(q)
+    seen = review.version(project_id, key)
+    if seen.decision:  # the reviewer decided on the first draft: the decision stands
+        return None
+    draft = drafter.draft(
+        q, row_ids(sections.questionnaire.questions), sections.questionnaire.path, sections.qualifier(q)
+    )
+    try:
+        review.add_draft(project_id, draft.stored(), expected=seen, by=by)
+    except RowChanged:  # a decision (or another draft) came while the model wrote
+        return None
+    return draft
 
 
 def question_records(questionnaire: Questionnaire) -> list[tuple[str, dict]]:

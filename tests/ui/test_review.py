@@ -564,7 +564,7 @@ def test_drafting_progress_shows_while_drafting_runs(open_screen, ui_workspace, 
         at = open_screen("review")
         assert not at.exception
         (bar,) = at.sidebar.get("progress")
-        assert bar.proto.text == "Drafting 0 of 4"
+        assert bar.proto.text == "Drafting: 0 of 4 questions"
         assert any(b.label == "Show new drafts" for b in at.sidebar.button)
         assert any("Not drafted yet" in i.value for i in at.main.info)
     finally:

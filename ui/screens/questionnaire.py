@@ -644,9 +644,7 @@ def drafting_panel(pid: int, questionnaire: Questionnaire, refreshing: bool) -> 
         st.rerun()  # the run ended: redraw the whole screen once (buttons, no more refreshing)
     if running:
         left = duration(status.eta_s)
-        text = f"Drafting: {status.done} of {count(status.total, 'question')}" + (
-            f" · about {left} left" if left else ""
-        )
+        text = status.doing + (f" · about {left} left" if left else "")
         st.progress(status.fraction, text=text)
         if resumed(ws, status.run_id, status.started):
             st.caption("Resumed after the app restarted; the questions drafted before were kept.")

@@ -161,7 +161,7 @@ def _progress(pid: int, was_running: bool) -> None:
         st.rerun()
     if running and status is not None:
         eta = f" · about {max(1, round(status.eta_s / 60))} min left" if status.eta_s else ""
-        st.progress(status.fraction, text=f"Drafting {status.done} of {status.total}{eta}")
+        st.progress(status.fraction, text=f"{status.doing}{eta}")
         if st.button("Show new drafts", icon=":material/refresh:", type="tertiary", key="review_refresh"):
             st.rerun()
     elif status is not None and status.error:
