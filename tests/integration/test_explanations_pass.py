@@ -97,7 +97,10 @@ def test_every_row_is_drafted_before_the_model_explains_another_products_choice(
     assert stored.answer == "Every employee is screened before hire."
     lines = [json.loads(x) for x in results.read_text(encoding="utf-8").splitlines()]
     mine = [x for x in lines if x["id"] == "HRS-01"]
-    assert [x["no_text"] for x in mine] == [EXPLAINED_LATER, None]  # the first pass says why, the later line has the text
+    assert [x["no_text"] for x in mine] == [
+        EXPLAINED_LATER,
+        None,
+    ]  # the first pass says why, the later line has the text
     assert sum(run.counts.values()) == len(book.questions)
 
 

@@ -81,8 +81,7 @@ st.caption(f"Questionnaire: **{escape_md(project.file_name)}**")
 status = ws.jobs.status(pid)
 if status is not None and status.running:
     st.info(
-        f"Drafting is still running ({status.doing}). "
-        "The files below hold what has been drafted and reviewed so far.",
+        f"Drafting is still running ({status.doing}). The files below hold what has been drafted and reviewed so far.",
         icon=":material/hourglass_top:",
     )
 
