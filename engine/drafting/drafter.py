@@ -36,7 +36,7 @@ from typing import Mapping, Sequence
 
 from engine.core.location import PROMPT, Location
 from engine.core.scopes import ScopeFilter, passage_suffix, products_of, third_parties_of
-from engine.core.types import Chunk, DraftStatus, Hit, SourceKind, Unit
+from engine.core.types import Chunk, DocumentInfo, DraftStatus, Hit, SourceKind, Unit
 from engine.drafting.anchoring import Anchor, AnchorLabel, QuoteAnchorer
 from engine.drafting.company_text import COMPANY_PRODUCTS, company_text, narratives
 from engine.drafting.confidence import SUPPORT_MIN, draft_confidence, reused_confidence, support
@@ -73,7 +73,9 @@ from engine.drafting.profile_answers import ProfileAnswers
 from engine.drafting.records import Citation, Draft, Rect, TextSource
 from engine.drafting.reference import (
     SUMMARY_SENTENCES,
+    document_answer,
     documented_topic,
+    find_document,
     find_section,
     names_topic,
     opening_sentences,
@@ -484,35 +486,59 @@ class Drafter:
         return Draft.of(a.q, a.key, text, None, DraftStatus.DRAFTED, citations, seconds=_since(a), reference=label)
 
     def _referenced(self, a: Asking, d: Draft) -> Draft:
-        """A Yes on a row whose guidance asks for a reference to a documented plan ("Do you have a
-        well-documented Business Continuity Plan (BCP) …?", engine/drafting/reference.py
-        ``documented_topic``), with no text: the reference is its text, as on a row without a
-        dropdown (issue #59, item 2). Any other draft as it is."""
-        if not a.q.choices or d.answer or d.status is not DraftStatus.DRAFTED or choice_key(d.choice) != "yes":
+        """A Yes whose question asks for a reference ("Describe or provide a reference to …") or
+        whether a documented plan or documentation exists ("Do you have a well-documented Business
+        Continuity Plan (BCP) …?", "Do you have documentation to support the accessibility features
+        of your product?": engine/drafting/reference.py ``documented_topic``), on a row with a
+        dropdown as on one without (its Yes leading the text): when it has no text, or only other
+        products' shared words, the reference is its text — the section of an own document on it, or
+        the document itself (``find_document``) — the choice as it was (issue #59, item 2). Any
+        other draft as it is."""
+        leading = _leading_choice(d)
+        bare = d.answer.strip() in ("", leading)  # no text, or only the other product's Yes leading none
+        if d.status is not DraftStatus.DRAFTED or not (bare or d.text_source == TextSource.SHARED_PAST.value):
             return d
-        topic = documented_topic(a.q.text)
-        # the sentence need only show the section is the plan asked about (a quote's bar): the question
-        # asks whether the plan exists, its guidance for where it is
-        found = self._section_answer(a, topic, SUPPORT_MIN) if topic else None
+        if choice_key(d.choice if a.q.choices else leading) != "yes":
+            return d
+        asked = reference_topic(a.q.text)
+        topic = asked or documented_topic(a.q.text)
+        # the sentence need only show the section is the one asked about (a quote's bar) when the
+        # question asks whether it exists and its guidance where it is
+        found = self._section_answer(a, topic, QUESTION_FLOOR if asked else SUPPORT_MIN) if topic else None
         if found is None:
             return d
         text, citations, label = found
-        return replace(d, answer=text, citations=d.citations + citations, reference=label)
+        # the choice's citations stay; the shared words' leave with them
+        kept = d.citations if bare else d.citations[:1] if d.from_product else ()
+        said = f"{leading} \N{EM DASH} {text}" if leading and not a.q.choices else text
+        return replace(
+            d, answer=said, citations=kept + citations, reference=label, no_text=None, relevance=None, at_odds=False
+        )
 
-    def _section_answer(
-        self, a: Asking, topic: str, floor: float = QUESTION_FLOOR
-    ) -> tuple[str, tuple[Citation, ...], str] | None:
-        """The reference to the section on ``topic``: (its text, its citations, its label); its
-        sentences speak to the question at ``floor`` or more and name the topic (``names_topic``)."""
+    def _reference_documents(self) -> list[DocumentInfo]:
+        """The PDFs a reference may name: the company's and the product's own in scope, never a third
+        party's; for a product whose vendor is another entity than the company (``Profile.other_vendor``:
+        Parchment LLC), its own only — the company's plans are not its plans."""
         allowed = self.scope.restrict(self.kb.documents())
         docs = [
             d
             for d in (self.kb.documents() if allowed is None else allowed)
             if d.scope.third_party is None and d.kind is SourceKind.PDF
         ]
+        if self.product and self.profile.profile().other_vendor(self.product):
+            docs = [d for d in docs if self.scope.product in d.scope.products]
+        return docs
+
+    def _section_answer(
+        self, a: Asking, topic: str, floor: float = QUESTION_FLOOR
+    ) -> tuple[str, tuple[Citation, ...], str] | None:
+        """The reference to the section on ``topic``: (its text, its citations, its label); its
+        sentences speak to the question at ``floor`` or more and name the topic (``names_topic``).
+        Without such a section, the document that is itself what is asked for (:meth:`_named_document`)."""
+        docs = self._reference_documents()
         section = find_section(topic, [(d.name, self.kb.units(d.name)) for d in docs])
         if section is None:
-            return None
+            return self._named_document(a, topic, docs, floor)
         vendor = self.profile.profile().vendor(self.product)  # the company's name, as the profile knows it
         names = [self.product or "", vendor.value if vendor is not None else ""]
         found = practice_first(opening_sentences(section, self.kb.units(section.doc)), names)
@@ -531,8 +557,25 @@ class Drafter:
             if c is not None and c.label is not AnchorLabel.UNVERIFIED
         )
         if not said or len(citations) < len(said):
-            return None
+            return self._named_document(a, topic, docs, floor)
         return reference_answer(section, [s for _, s in said]), citations, section.label
+
+    def _named_document(
+        self, a: Asking, topic: str, docs: Sequence[DocumentInfo], floor: float
+    ) -> tuple[str, tuple[Citation, ...], str] | None:
+        """The first document of ``docs`` that is what ``topic`` asks for (``find_document``: the
+        product's own before the company's) whose sentence naming it speaks to the question at
+        ``floor`` or more, names no other product and is cited on its page; None when none is."""
+        own = [d.name for d in docs if self.scope.product and self.scope.product in d.scope.products]
+        for named in find_document(topic, [(d.name, self.kb.units(d.name)) for d in docs], own):
+            if names_another_product(named.sentence, self.other_products(), self.product):
+                continue
+            if float(self.kb.encoder.encode_passages([shown(named.sentence)])[0] @ a.question) < floor:
+                continue
+            cited = self._cite_on(named.sentence, named.page, self.kb.chunks(named.doc))
+            if cited is not None and cited.label is not AnchorLabel.UNVERIFIED:
+                return document_answer(named), (cited,), named.label
+        return None
 
     def _cite_on(self, sentence: str, page: int, chunks: Sequence[Chunk]) -> Citation | None:
         """``sentence`` of a page cited in the chunk that holds it (None when none does)."""
@@ -1069,6 +1112,12 @@ def past_shown(e: LibraryEntry) -> str:
     if _in_english(e) or not e.answer_en:
         return answer_text(e)
     return " — ".join(x for x in (english_choice(e.choice) or e.choice, e.answer_en) if x)
+
+
+def _leading_choice(d: Draft) -> str:
+    """The other product's choice that leads the text of a row without a dropdown ("Yes"), as its
+    first citation quotes it; "" for any other draft."""
+    return d.citations[0].quote.strip() if d.choice is None and d.from_product and d.citations else ""
 
 
 def _without_opening(text: str, choice: str | None) -> str:

@@ -25,8 +25,14 @@ sentence or two>", the sentences quoted word for word and cited, no model call.
   Continuity page); none: no reference.
 
 A Yes/No row whose guidance asks for a reference to a documented plan ("Do you have a
-well-documented Business Continuity Plan (BCP) …?": :func:`documented_topic`) gets the same
-reference as its explanation when its Yes has none (issue #59, item 2).
+well-documented Business Continuity Plan (BCP) …?") or for documentation to support something ("Do
+you have documentation to support the accessibility features of your product?"):
+:func:`documented_topic`) gets the same reference as its explanation when its Yes has none, or
+only other products' shared words, with a dropdown or without (issue #59, item 2). Without a
+section on the topic, the document that is itself what is asked for is named
+(:func:`find_document`: a line of its title names the topic — the product's VPAT,
+"Accessibility Conformance Report" — "Documented in <title>, p. 1: “Accessibility Conformance
+Report”.", the product's own documents first).
 
 Only the company's and the drafted product's documents are read (never a third party's: a
 provider's section is not the company's reference).
@@ -78,11 +84,21 @@ _DOCUMENTED = re.compile(
 )
 
 
+# "Do you have documentation to support the accessibility features of your product?": the guidance
+# asks for the documentation itself (a product's VPAT or accessibility conformance report)
+_SUPPORTING = re.compile(
+    r"\bdocumentation\s+(?:to\s+support|supporting|of|on|for|about)\s+(?:the\s+|your\s+|its\s+)?(?P<topic>[^?.;]+)",
+    re.I,
+)
+
+
 def documented_topic(question: str) -> str | None:
     """The documented plan, policy or programme a Yes/No question asks about ("your well-documented
-    Business Continuity Plan (BCP)"), whose reference its guidance asks for; None for any other."""
-    m = _DOCUMENTED.search(" ".join(question.split()))
-    return m.group("topic").strip() if m else None
+    Business Continuity Plan (BCP)"), or what it asks documentation to support ("the accessibility
+    features of your product"), whose reference its guidance asks for; None for any other."""
+    flat = " ".join(question.split())
+    m = _DOCUMENTED.search(flat) or _SUPPORTING.search(flat)
+    return m.group("topic").strip(" .:") if m else None
 
 
 def _stems(text: str) -> set[str]:
@@ -207,6 +223,84 @@ def practice_first(sentences: Sequence[tuple[int, str]], names: Sequence[str]) -
     return said or list(sentences)
 
 
+# words that name no topic of their own: what any document is about ("the accessibility features of
+# your product": the accessibility)
+_GENERIC_WORDS = (
+    "product products service services system systems feature features solution solutions application "
+    "documentation document documents"
+)
+TITLE_LINES = 3  # the lines of a document's first page that are its title ("Accessibility Conformance Report")
+
+
+@lru_cache(maxsize=1)
+def _generic() -> frozenset[str]:
+    return frozenset(_stems(_GENERIC_WORDS))
+
+
+@dataclass(frozen=True)
+class Named:
+    """A whole document on the topic (:func:`find_document`): the document, the page of the line
+    that shows it is the one asked for, and that line as it stands in the page's text."""
+
+    doc: str
+    page: int
+    sentence: str
+
+    @property
+    def title(self) -> str:
+        return PurePath(self.doc).stem
+
+    @property
+    def label(self) -> str:
+        """ "Canvas Credentials (formerly Badgr) VPAT, p. 1"."""
+        return f"{self.title}, p. {self.page}"
+
+
+def topic_words(topic: str) -> list[str]:
+    """The words of ``topic`` that name it, as written: less "documentation" (what is asked for, not
+    what it is of), the words any document is about ("product", "features") and those retrieval
+    ignores ("your"). A kind stays: an information security policy is not an ISO 27001 certificate
+    of the information security management system."""
+    generic = _generic()
+    return [w for w in re.findall(r"[A-Za-z][\w-]*", topic) if _stems(w) and not _stems(w) <= generic]
+
+
+def _title_lines(units: Sequence[Unit]) -> list[str]:
+    """The first ``TITLE_LINES`` lines of the first page that say something (no page number or date)."""
+    first = next((u for u in units if u.page is not None), None)
+    lines = [ln.strip() for ln in (first.text.splitlines() if first else [])]
+    return [ln for ln in lines if re.search(r"[A-Za-z]{3}", ln) and not _DATE.match(ln)][:TITLE_LINES]
+
+
+def find_document(topic: str, documents: Sequence[tuple[str, Sequence[Unit]]], own: Sequence[str] = ()) -> list[Named]:
+    """The documents of ``documents`` (name, its units) that are themselves what ``topic`` asks for:
+    a line of their title (the first ``TITLE_LINES`` lines of the first page) names every word of the
+    topic as written (:func:`topic_words`: "Accessibility Conformance Report" for "the accessibility
+    features of your product", not an architecture paper whose contents list an "Accessibility"
+    section); that line shows it is the right document. The product's own documents (``own``, names)
+    first, then the company's, in the order given. None when the topic has no word of its own."""
+    wanted = topic_words(topic)
+    if not wanted:
+        return []
+    found: list[Named] = []
+    for doc, units in documents:
+        line = next(
+            (ln for ln in _title_lines(units) if all(re.search(rf"\b{re.escape(w)}\b", ln, re.I) for w in wanted)),
+            None,
+        )
+        if line is not None:
+            found.append(Named(doc, next(u.page for u in units if u.page is not None), line))
+    mine = set(own)
+    return [n for n in found if n.doc in mine] + [n for n in found if n.doc not in mine]
+
+
+def document_answer(named: Named) -> str:
+    """ "Documented in <document title>, p. N: “<the line that shows it>”."."""
+    return (
+        f"Documented in {named.label}: \N{LEFT DOUBLE QUOTATION MARK}{named.sentence}\N{RIGHT DOUBLE QUOTATION MARK}."
+    )
+
+
 def reference_answer(section: Section, sentences: Sequence[str]) -> str:
     """ "Described in <document title>, pp. 11–14: <the sentences>"."""
     said = " ".join(standing_alone(shown(s)) or shown(s) for s in sentences)
@@ -215,11 +309,16 @@ def reference_answer(section: Section, sentences: Sequence[str]) -> str:
 
 __all__ = [
     "SUMMARY_SENTENCES",
+    "TITLE_LINES",
+    "Named",
     "Section",
+    "document_answer",
     "documented_topic",
+    "find_document",
     "find_section",
     "names_topic",
     "opening_sentences",
     "reference_answer",
     "reference_topic",
+    "topic_words",
 ]
