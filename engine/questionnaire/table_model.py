@@ -59,6 +59,7 @@ class TableCell:
     text: str
     holds: Holds
     continued: bool = False  # a vertical merge from the row above
+    numbered: bool = False  # its paragraph numbered by the document (Word's list numbering: a number, no text)
 
 
 _WORDS = {
@@ -402,6 +403,147 @@ def question_rows(rows: Sequence[Sequence[TableCell]], model: TableModel) -> lis
     return out
 
 
+_SENTENCE_END = re.compile(r"[.?!:;。？！：；)）」』]\s*$")
+# a line of Japanese never starts with a particle or a small kana: a text cut where its cell wrapped
+_CJK_GOES_ON = "をにはがでとのへもやかゃゅょっー、"
+
+
+def _wide(ch: str) -> bool:
+    return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
+
+
+def joined(parts: Sequence[str]) -> str:
+    """A text cut over rows put together: with a space, none beside a Japanese or Chinese character."""
+    out = ""
+    for part in (" ".join(p.split()) for p in parts):
+        if not part:
+            continue
+        out = f"{out}{part}" if out and (_wide(out[-1]) or _wide(part[0])) else f"{out} {part}".strip()
+    return out
+
+
+def _cell_at(row: Sequence[TableCell], col: int) -> TableCell | None:
+    return next((c for c in row if c.col <= col < c.col + c.span), None)
+
+
+def _starts_with_id(text: str) -> bool:
+    words = text.split()
+    return bool(words) and is_id_value(words[0].rstrip(":"))
+
+
+def _number(ident: str) -> tuple[int, ...]:
+    digits = ident.translate(str.maketrans("０１２３４５６７８９．", "0123456789."))
+    return tuple(int(x) for x in re.findall(r"\d+", digits))
+
+
+def _follows(before: str, ident: str) -> bool:
+    """``ident`` may come after ``before`` in one numbering: the next at the same depth, at a depth
+    above (4, 4.1 after 3.7) or the first below (3.7.1), or not a number at all ("a)")."""
+    a, b = _number(before), _number(ident)
+    if not a or not b:
+        return True
+    for depth in range(1, len(a) + 1):
+        if b[:depth] == (*a[: depth - 1], a[depth - 1] + 1) and all(x == 1 for x in b[depth:]):
+            return True
+    return b[: len(a)] == a and len(b) == len(a) + 1 and b[-1] == 1
+
+
+def continues(text: str, above: Sequence[TableCell], row: Sequence[TableCell], columns: tuple) -> bool:
+    """``row`` goes on with the question of the row ``above`` whose words so far are ``text`` (its
+    text cut where the cell's line wrapped, onto a row of its own; ``columns``: the question's
+    column, the ID's or None, and the place columns). So when ``text`` ends mid-sentence, the
+    row's question cell holds words not starting with an ID, none of its place cells offers a place
+    of its own (each empty, or merged down from above), it has no ID of its own (nor a number the
+    document draws), and something says it goes on: its place cells or ID merged down from the
+    question's row, the question's row holding boxes or a control where this row holds none, an ID
+    (typed or drawn in its column, or written before the text) above and none here, or its words
+    starting in lower case (a Japanese line with a particle)."""
+    qcol, idcol, places = columns
+    cell = _cell_at(row, qcol)
+    if cell is None or cell.continued or cell.col != qcol or not cell.text.strip() or _SENTENCE_END.search(text):
+        return False
+    if any(cell.col <= c < cell.col + cell.span for c in places) or cell.numbered:
+        return False  # a row spanning the places (a section's title), or a question numbered by the document
+    if _starts_with_id(cell.text) and _starts_with_id(text) and _follows(text.split()[0], cell.text.split()[0]):
+        return False  # a question numbered after the one above it ("1.4" after "1.3"; not "24 hours" after it)
+    mine = [_cell_at(row, c) for c in places]
+    theirs = [_cell_at(above, c) for c in places]
+    if any(x is None or not x.continued and (x.holds is not Holds.BLANK or x.text.strip()) for x in mine):
+        return False
+    own_id = _cell_at(row, idcol) if idcol is not None else None
+    their_id = _cell_at(above, idcol) if idcol is not None else None
+    if own_id is not None and not own_id.continued and (own_id.text.strip() or own_id.numbered) and own_id is not cell:
+        return False
+    first = cell.text.strip()[:1]
+    return (
+        any(x is not None and x.continued for x in [*mine, own_id])
+        or any(
+            y is not None and y.holds in (Holds.BOX, Holds.BOXES, Holds.CONTROL) and not x.continued  # type: ignore[union-attr]
+            for x, y in zip(mine, theirs)
+        )
+        or bool(their_id is not None and their_id is not cell and (their_id.text.strip() or their_id.numbered))
+        or _starts_with_id(text)
+        or first.islower()
+        or first in _CJK_GOES_ON
+    )
+
+
+def question_groups(rows: Sequence[Sequence[TableCell]], model: TableModel) -> list[tuple[int, str | None, list[int]]]:
+    """The data rows that are questions (:func:`question_rows`), each with its section and the rows
+    that go on with its text (:func:`continues`), in a table that may run over many pages: the
+    header written again (one row or both of a two-row header, under a row spanning the table that
+    names it again, "Table 1 (continued)") is neither a question nor a section and leaves the
+    section as it was; a row whose one cell spans every column from the question's (its number in
+    the ID cell before it) is a section."""
+    t = _Rows(rows, model.width)
+    parts = {p.strip() for c in model.roles for p in model.labels.get(c, "").split(" / ") if p.strip()}
+    repeats = [
+        r
+        for r in range(model.first_row, len(t.by_row))
+        if sum(bool(c.text) for c in t.own(r)) >= 2
+        and all(" ".join(c.text.split()) in parts for c in t.own(r) if c.text)
+    ]
+    out: list[tuple[int, str | None, list[int]]] = []
+    section: str | None = None
+    qcol = model.question_col
+    places = tuple(c for c, role in model.roles.items() if role in (Role.OPTION, Role.ANSWER, Role.NOTES))
+    starts = {r for r, _ in question_rows(rows, model)}
+    for r in range(model.first_row, len(t.by_row)):
+        if r in repeats:
+            continue
+        head = _section_of(t, r, qcol)
+        if head is not None:
+            if r + 1 not in repeats:  # (a title over the header written again names no section)
+                section = head
+            continue
+        if out and qcol is not None and out[-1][0] + len(out[-1][2]) == r - 1:
+            q, _, more = out[-1]
+            text = joined([c.text for k in (q, *more) if (c := t.at(k, qcol)) is not None])
+            if continues(text, t.by_row[q], t.by_row[r], (qcol, model.id_col, places)):
+                more.append(r)
+                continue
+        if r in starts:
+            out.append((r, section, []))
+    return out
+
+
+def _section_of(t: _Rows, r: int, qcol: int | None) -> str | None:
+    """Row r's section title: its one cell spanning the table, or every column from the question's
+    with only an ID (or nothing) before it ("2 | Access control")."""
+    own = t.own(r)
+    if t.spans_all(r):
+        return " ".join(own[0].text.split()) if own and own[0].text else None
+    if qcol is None or len(own) < 2:
+        return None
+    last = own[-1]
+    before = own[:-1]
+    if last.col > qcol or last.col + last.span < t.width or not last.text or last.span < 2:
+        return None
+    if not all(c.holds is Holds.TEXT and is_id_value(c.text) or not c.text for c in before):
+        return None
+    return " ".join(" ".join(x.text.split()) for x in own if x.text)
+
+
 __all__ = [
     "OPTION_WORDS",
     "Holds",
@@ -410,8 +552,11 @@ __all__ = [
     "TableModel",
     "PlacedCell",
     "infer",
+    "continues",
     "infer_positioned",
     "is_id_value",
+    "joined",
+    "question_groups",
     "question_rows",
     "role_of_label",
 ]
