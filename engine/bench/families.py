@@ -24,7 +24,9 @@ numbering, and a translator's note in brackets before the question. The families
   across the columns (or across every column after the ID's, its number in the ID cell), every k-th
   question's text split over a second row with no ID (its place cells merged down or left empty),
   IDs in their own column or not, option columns and/or an answer-text column, notes and guidance
-  columns, in six languages.
+  columns, in six languages; a second round: section rows not merged (the title bold in the
+  question's cell, the row shaded), a text cut over three rows, the caption in a first row of the
+  table repeated with the header, answer cells holding a content control's placeholder.
 
 The **truth** is what the generator wrote: each question's text and answer place, in the
 addresses of engine/bench/document_places.py (``[t, r, c]`` a table cell, ``["p", n]`` a
@@ -232,6 +234,11 @@ class Variant:
     split_every: int = 0  # every k-th question's text split over two rows (0: none)
     split_merged: bool = False  # the split question's ID, option and answer cells merged down over its second row
     answer: str = "options"  # "options" (option columns), "options+text" (and an answer column), "text"
+    # long tables, the second round
+    plain_sections: bool = False  # a section's row not merged: its title bold and shaded in the question's cell
+    split_rows: int = 2  # the rows a split question's text runs over
+    title_in_table: bool = False  # the caption in a first row spanning the table, repeated with the header
+    answer_control: bool = False  # each answer-text cell a content control showing "Click here to enter text."
 
 
 def variants(family: str, many: int) -> list[Variant]:
@@ -698,7 +705,18 @@ def long_variant(n: int) -> Variant:
         split_every=rng.choice((0, 3, 4, 5)),
         split_merged=rng.random() < 0.5,
         answer=answer,
+        **_long_second(rng),
     )
+
+
+def _long_second(rng: random.Random) -> dict:
+    """The second round of long tables' layouts (drawn after the first, so the first round's stay as they were)."""
+    return {
+        "plain_sections": rng.random() < 0.35,
+        "split_rows": rng.choice((2, 2, 3)),
+        "title_in_table": rng.random() < 0.3,
+        "answer_control": rng.random() < 0.4,
+    }
 
 
 def _long_columns(v: Variant, lang: dict, options: tuple) -> list[tuple[str, str]]:
@@ -734,6 +752,19 @@ def _long_header(table, v: Variant, cols: list[tuple[str, str]], marked: bool) -
             row._tr.get_or_add_trPr().append(parse_xml(f'<w:tblHeader xmlns:w="{W_NS}"/>'))
 
 
+def _plain_section(table, v: Variant, cols: list[tuple[str, str]], ident: str, title: str) -> None:
+    """A section's row with no merge: its number in the ID cell (or before the title), its title in
+    the question's cell, bold, every cell shaded."""
+    row = table.add_row()
+    for c, (role, _) in enumerate(cols):
+        cell = row.cells[c]
+        cell._tc.get_or_add_tcPr().append(parse_xml(f'<w:shd xmlns:w="{W_NS}" w:val="clear" w:fill="D9D9D9"/>'))
+        if role == "id":
+            cell.paragraphs[0].add_run(ident).bold = True
+        elif role == "question":
+            cell.paragraphs[0].add_run(title if v.id_col else f"{ident}. {title}").bold = True
+
+
 def _spanning_row(table, text: str, after_id: bool = False, ident: str = "") -> None:
     """A row whose one cell spans the table (or every column after the ID's), its words bold."""
     row = table.add_row()
@@ -751,13 +782,15 @@ def _long_text(v: Variant, k: int) -> str:
     return _question_text(Variant(v.family, v.n, v.language, phrasing=phrasing), k % len(topics))
 
 
-def _split(text: str, language: str) -> tuple[str, str]:
-    """A question's text cut in two where its cell's line would wrap: at the middle word (or character)."""
+def _split(text: str, language: str, parts: int = 2) -> list[str]:
+    """A question's text cut in ``parts`` where its cell's lines would wrap: at even words (or characters)."""
     if language == "ja":
-        return text[: len(text) // 2], text[len(text) // 2 :]
+        size = -(-len(text) // parts)
+        return [text[i : i + size] for i in range(0, len(text), size)]
     words = text.split()
-    cut = max(2, len(words) // 2)
-    return " ".join(words[:cut]), " ".join(words[cut:])
+    parts = min(parts, len(words) // 2)
+    size = -(-len(words) // parts)
+    return [" ".join(words[i : i + size]) for i in range(0, len(words), size)]
 
 
 def _long_table(doc, v: Variant, items: list[_Item], names: count) -> None:
@@ -772,11 +805,18 @@ def _long_table(doc, v: Variant, items: list[_Item], names: count) -> None:
     doc.add_paragraph(LONG_CAPTION[v.language])
     table = doc.add_table(rows=0, cols=len(cols))
     table.style = "Table Grid"
+    if v.title_in_table:
+        _spanning_row(table, LONG_CAPTION[v.language])
+        if v.header_repeat in ("tblHeader", "both"):
+            table.rows[-1]._tr.get_or_add_trPr().append(parse_xml(f'<w:tblHeader xmlns:w="{W_NS}"/>'))
     _long_header(table, v, cols, v.header_repeat in ("tblHeader", "both"))
     k = since = 0
     for s, many in enumerate(v.rows_per_section):
         title = LONG_SECTIONS[v.language][s]
-        if v.section_style == "after_id":
+        number = _full_width(str(s + 1)) if v.language == "ja" else str(s + 1)
+        if v.section_style != "none" and v.plain_sections:
+            _plain_section(table, v, cols, number, title)
+        elif v.section_style == "after_id":
             _spanning_row(
                 table, title, after_id=True, ident=_full_width(str(s + 1)) if v.language == "ja" else str(s + 1)
             )
@@ -784,7 +824,7 @@ def _long_table(doc, v: Variant, items: list[_Item], names: count) -> None:
             _spanning_row(table, f"{s + 1}. {title}")
         for i in range(many):
             if v.header_repeat in ("again", "both") and since == v.repeat_every:
-                if v.continued_title:
+                if v.continued_title or v.title_in_table:
                     _spanning_row(table, f"{LONG_CAPTION[v.language]} {LONG_CONTINUED[v.language]}")
                 _long_header(table, v, cols, False)
                 since = 0
@@ -801,7 +841,7 @@ def _long_row(doc, v: Variant, table, cols: list[tuple[str, str]], what: tuple, 
     """One question's row (and the second row of its split text): its cells written, ``item``'s
     answer cell set; returns its option cells."""
     text, ident, split = what
-    first, rest = _split(text, v.language) if split else (text, "")
+    first, *rest = _split(text, v.language, v.split_rows) if split else [text]
     row = table.add_row()
     opt_cells = []
     for c, (role, _) in enumerate(cols):
@@ -823,14 +863,24 @@ def _long_row(doc, v: Variant, table, cols: list[tuple[str, str]], what: tuple, 
             opt_cells.append(cell._tc)
         elif role == "answer" or role == "notes" and v.answer == "options":
             item.answer = cell._tc
-    if split:
+            if role == "answer" and v.answer_control:
+                para._p.append(parse_xml(_PLACEHOLDER_CONTROL.format(w=W_NS, id=next(names))))
+    top = len(table.rows) - 1
+    for words in rest:
         more = table.add_row()
         for c, (role, _) in enumerate(cols):
             if role == "question":
-                more.cells[c].text = rest
+                more.cells[c].text = words
             elif v.split_merged:
-                table.cell(len(table.rows) - 2, c).merge(more.cells[c])
+                table.cell(top, c).merge(more.cells[c])
     return tuple(opt_cells)
+
+
+_PLACEHOLDER_CONTROL = (
+    '<w:sdt xmlns:w="{w}"><w:sdtPr><w:id w:val="{id}"/><w:showingPlcHdr/><w:text/></w:sdtPr><w:sdtContent>'
+    '<w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>Click here to enter text.</w:t></w:r>'
+    "</w:sdtContent></w:sdt>"
+)
 
 
 # --- scoring -----------------------------------------------------------------------------------
