@@ -60,6 +60,7 @@ class TableCell:
     holds: Holds
     continued: bool = False  # a vertical merge from the row above
     numbered: bool = False  # its paragraph numbered by the document (Word's list numbering: a number, no text)
+    strong: bool = False  # its words all bold (a heading's look)
 
 
 _WORDS = {
@@ -408,6 +409,9 @@ _SENTENCE_END = re.compile(r"[.?!:;。？！：；)）」』]\s*$")
 _CJK_GOES_ON = "をにはがでとのへもやかゃゅょっー、"
 
 
+_OPENS = "([{\"'¿¡«“‘-–•·*（「『【"  # what may open a text of its own (a bracket, a Spanish question, a bullet)
+
+
 def _wide(ch: str) -> bool:
     return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
 
@@ -476,7 +480,9 @@ def continues(text: str, above: Sequence[TableCell], row: Sequence[TableCell], c
         return False
     first = cell.text.strip()[:1]
     return (
-        any(x is not None and x.continued for x in [*mine, own_id])
+        not first.isalnum()
+        and first not in _OPENS  # "?" alone: French spacing cut before it
+        or any(x is not None and x.continued for x in [*mine, own_id])
         or any(
             y is not None and y.holds in (Holds.BOX, Holds.BOXES, Holds.CONTROL) and not x.continued  # type: ignore[union-attr]
             for x, y in zip(mine, theirs)
@@ -508,10 +514,11 @@ def question_groups(rows: Sequence[Sequence[TableCell]], model: TableModel) -> l
     qcol = model.question_col
     places = tuple(c for c, role in model.roles.items() if role in (Role.OPTION, Role.ANSWER, Role.NOTES))
     starts = {r for r, _ in question_rows(rows, model)}
+    bold = bold_headings(rows, qcol, model.first_row)
     for r in range(model.first_row, len(t.by_row)):
         if r in repeats:
             continue
-        head = _section_of(t, r, qcol)
+        head = _section_of(t, r, qcol, bold)
         if head is not None:
             if r + 1 not in repeats:  # (a title over the header written again names no section)
                 section = head
@@ -527,14 +534,47 @@ def question_groups(rows: Sequence[Sequence[TableCell]], model: TableModel) -> l
     return out
 
 
-def _section_of(t: _Rows, r: int, qcol: int | None) -> str | None:
-    """Row r's section title: its one cell spanning the table, or every column from the question's
-    with only an ID (or nothing) before it ("2 | Access control")."""
+def bold_headings(rows: Sequence[Sequence[TableCell]], qcol: int | None, first: int) -> bool:
+    """Whether a bold row can be a heading: most of the question column's words are not bold."""
+    cells = [c for row in rows[first:] if qcol is not None and (c := _cell_at(row, qcol)) is not None and c.text]
+    return bool(cells) and sum(c.strong for c in cells) < 0.5 * len(cells)
+
+
+def bold_heading(row: Sequence[TableCell], qcol: int | None) -> str | None:
+    """The row's title when it is a section's heading not merged across the table: a title in bold
+    alone in the question's cell (its number in bold in the ID's), nothing else in the row, no box
+    nor control, no cell merged down into it, the title no sentence (where :func:`bold_headings`)."""
+    if qcol is None or any(c.continued for c in row):
+        return None
+    return _plain_heading(list(row), qcol)
+
+
+def _plain_heading(own: list[TableCell], qcol: int) -> str | None:
+    texts = [c for c in own if c.text.strip()]
+    if any(c.holds in (Holds.BOX, Holds.BOXES, Holds.CONTROL) for c in own) or not texts:
+        return None
+    title = next((c for c in texts if c.col == qcol), None)
+    if (
+        title is None
+        or not all(c.strong for c in texts)
+        or any(c is not title and not is_id_value(c.text) for c in texts)
+    ):
+        return None
+    words = " ".join(title.text.split())
+    if _SENTENCE_END.search(words) or len(words.split()) > 10 or len(words) > 80:
+        return None
+    return " ".join(" ".join(c.text.split()) for c in texts)
+
+
+def _section_of(t: _Rows, r: int, qcol: int | None, bold: bool = False) -> str | None:
+    """Row r's section title (:func:`section_of`)."""
     own = t.own(r)
     if t.spans_all(r):
         return " ".join(own[0].text.split()) if own and own[0].text else None
     if qcol is None or len(own) < 2:
         return None
+    if bold and len(own) == len(t.by_row[r]) and (head := _plain_heading(own, qcol)) is not None:
+        return head
     last = own[-1]
     before = own[:-1]
     if last.col > qcol or last.col + last.span < t.width or not last.text or last.span < 2:
@@ -549,6 +589,7 @@ __all__ = [
     "Holds",
     "Role",
     "TableCell",
+    "bold_headings",
     "TableModel",
     "PlacedCell",
     "infer",
@@ -559,4 +600,5 @@ __all__ = [
     "question_groups",
     "question_rows",
     "role_of_label",
+    "bold_heading",
 ]

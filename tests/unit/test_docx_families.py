@@ -355,3 +355,39 @@ def test_the_long_tables_family_is_read_whole(tmp_path):
         row = score_variant(v, tmp_path)
         assert row["found"] == row["matched"] == row["usable_n"] == row["truth"], row
         assert row["text_right_n"] == row["truth"] and row["free_text_in_option"] == 0, row
+
+
+def test_a_bold_section_row_not_merged_is_a_section_and_a_lone_question_mark_goes_on(tmp_path):
+    """A section's title in bold in the question's cell (its number in the ID's), the rest of its
+    row empty: no question, in an option table and in a table of answer text; a row holding only
+    the "?" that French spacing cut off goes on with the question above it."""
+    doc = wf.new()
+    bold = lambda t: wf.para(f'<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">{t}</w:t></w:r>')  # noqa: E731
+    rows = [
+        [_tc("N°"), _tc("Exigence"), _tc("Oui"), _tc("Non")],
+        [_tc(bold("1")), _tc(bold("Gouvernance")), _tc(), _tc()],
+        [_tc("1.1"), _tc("Les sauvegardes sont-elles testées chaque année"), _tc(_box()), _tc(_box())],
+        [_tc(), _tc("?"), _tc(), _tc()],
+        [_tc(bold("2")), _tc(bold("Contrôle d'accès")), _tc(), _tc()],
+        [_tc("2.1"), _tc("Les droits d'accès sont-ils revus ?"), _tc(_box()), _tc(_box())],
+    ]
+    wf.add(doc, _long(rows, 4))
+    wf.add(doc, wf.para())
+    rows = [
+        [_tc("ID"), _tc("Requirement"), _tc("Supplier response")],
+        [_tc(bold("1")), _tc(bold("Governance")), _tc()],
+        [_tc("1.1"), _tc("Encrypt personal data at rest."), _tc()],
+        [_tc("1.2"), _tc("Keep an inventory of information assets."), _tc()],
+        [_tc(bold("2")), _tc(bold("Access control")), _tc()],
+        [_tc("2.1"), _tc("Review user access every quarter."), _tc()],
+    ]
+    wf.add(doc, _long(rows, 3))
+    q = read_questionnaire(wf.save(doc, tmp_path / "bold.docx"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1.1", "Les sauvegardes sont-elles testées chaque année ?"),
+        ("2.1", "Les droits d'accès sont-ils revus ?"),
+        ("1.1", "Encrypt personal data at rest."),
+        ("1.2", "Keep an inventory of information assets."),
+        ("2.1", "Review user access every quarter."),
+    ]
+    assert [places(q, x)[1].column for x in q.questions[2:]] == ["Supplier response"] * 3

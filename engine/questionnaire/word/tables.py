@@ -41,6 +41,8 @@ from engine.questionnaire.table_model import (
     Role,
     TableCell,
     TableModel,
+    bold_heading,
+    bold_headings,
     continues,
     infer,
     joined,
@@ -308,12 +310,24 @@ def model_cells(t: _Table) -> list[list[TableCell]]:
                 holds = Holds.MARK
             else:
                 holds = _HOLDS.get(kind, Holds.TEXT)
-            cells.append(TableCell(r, cell.col, cell.span, text, holds, numbered=_numbered(cell)))
+            cells.append(TableCell(r, cell.col, cell.span, text, holds, numbered=_numbered(cell), strong=_strong(cell)))
         out.append(cells)
     return out
 
 
 _LIST_STYLE = re.compile(r"list|number|nummer|aufz[äa]hlung|liste", re.I)
+
+
+def _strong(cell: Cell) -> bool:
+    """Every run of the cell's words bold (a heading's look)."""
+    runs = [r for p in cell.own_paragraphs() for r in p.iter(f"{W}r") if "".join(r.itertext()).strip()]
+    if not runs:
+        return False
+    for run in runs:
+        b = run.find(f"{W}rPr/{W}b")
+        if b is None or b.get(f"{W}val", "true").lower() in ("0", "false", "off"):
+            return False
+    return True
 
 
 def _numbered(cell: Cell) -> bool:
@@ -828,6 +842,7 @@ def _columns(t: _Table, start: int) -> bool:
     section, before = t.ctx.section, len(t.found)
     cells, group = model_cells(t), _Group()
     places = tuple(roles.answer_cols + roles.mark_cols)
+    bold = bold_headings(cells, roles.question_col, first)
     for r in range(first, len(t.g.rows)):
         if _repeats_header(t, r, labels):
             head = t.g.own(r)[0].line
@@ -835,6 +850,9 @@ def _columns(t: _Table, start: int) -> bool:
             continue
         if r + 1 < len(t.g.rows) and _full(t.g, r) is not None and _repeats_header(t, r + 1, labels):
             continue  # "Table 1 (continued)" over the header written again on a new page
+        if bold and _full(t.g, r) is None and (head := bold_heading(cells[r], roles.question_col)):
+            section, group = (f"{t.ctx.section} > {head}" if t.ctx.section else head), _Group()
+            continue  # a section's title in bold in the question's cell, nothing else in its row
         if group.goes_on(t, cells, r, (roles.question_col, roles.id_col, places)):
             continue
         n = len(t.found)
