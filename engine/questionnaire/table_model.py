@@ -16,6 +16,10 @@ what place the cell offers) and asks :func:`infer` for a :class:`TableModel`:
 - :meth:`TableModel.rows` the data rows: a row spanning the table is a section (its text kept as
   context), a row whose option cells continue the row above (a merged "Applicability Notes"
   row) belongs to that row, a row repeating the header starts a section too.
+- :func:`question_groups` (a table over many pages, the Word reader's): the header written again
+  and the "(continued)" row over it are skipped, a section's row (spanning, after the ID, or a bold
+  title alone: :func:`bold_heading`) names the section, and the rows a question's text was cut
+  onto (:func:`continues`) are joined to it (:func:`joined`).
 
 The model decides nothing about a format's places: the Word reader (word/tables.py) and the PDF
 reader (pdf/flat/) make the places of the cells the model names.
