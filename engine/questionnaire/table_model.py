@@ -464,16 +464,21 @@ def continues(text: str, above: Sequence[TableCell], row: Sequence[TableCell], c
     of its own (each empty, or merged down from above), it has no ID of its own (nor a number the
     document draws), and something says it goes on: its place cells or ID merged down from the
     question's row, the question's row holding boxes or a control where this row holds none, an ID
-    (typed or drawn in its column, or written before the text) above and none here, or its words
-    starting in lower case (a Japanese line with a particle)."""
+    (typed or drawn in its column, or written before the text, or the question's cell numbered by
+    the document) above and none here, or, the text
+    above three words or more, its words starting in lower case, with punctuation or (Japanese)
+    with a particle. A number starting the row ("a)", "1.4") starts an item of its own, unless
+    it is a plain number that cannot follow the one above ("24 hours" under "1.3 …")."""
     qcol, idcol, places = columns
     cell = _cell_at(row, qcol)
     if cell is None or cell.continued or cell.col != qcol or not cell.text.strip() or _SENTENCE_END.search(text):
         return False
     if any(cell.col <= c < cell.col + cell.span for c in places) or cell.numbered:
         return False  # a row spanning the places (a section's title), or a question numbered by the document
-    if _starts_with_id(cell.text) and _starts_with_id(text) and _follows(text.split()[0], cell.text.split()[0]):
-        return False  # a question numbered after the one above it ("1.4" after "1.3"; not "24 hours" after it)
+    if _starts_with_id(cell.text):
+        mark = cell.text.split()[0].rstrip(":")
+        if not mark.isdigit() or _starts_with_id(text) and _follows(text.split()[0], mark):
+            return False  # an item of its own ("a)", "1.4" after "1.3"; not "24 hours" after it)
     mine = [_cell_at(row, c) for c in places]
     theirs = [_cell_at(above, c) for c in places]
     if any(x is None or not x.continued and (x.holds is not Holds.BLANK or x.text.strip()) for x in mine):
@@ -483,9 +488,10 @@ def continues(text: str, above: Sequence[TableCell], row: Sequence[TableCell], c
     if own_id is not None and not own_id.continued and (own_id.text.strip() or own_id.numbered) and own_id is not cell:
         return False
     first = cell.text.strip()[:1]
+    cut = len(text.split()) >= 3 or sum(map(_wide, text)) >= 8  # (a label's few words are no sentence cut short)
+    words = cut and (first.islower() or first in _CJK_GOES_ON or not first.isalnum() and first not in _OPENS)
     return (
-        not first.isalnum()
-        and first not in _OPENS  # "?" alone: French spacing cut before it
+        words  # "personal data at rest?", "を管理すること。", "?" (French spacing cut before it)
         or any(x is not None and x.continued for x in [*mine, own_id])
         or any(
             y is not None and y.holds in (Holds.BOX, Holds.BOXES, Holds.CONTROL) and not x.continued  # type: ignore[union-attr]
@@ -493,8 +499,7 @@ def continues(text: str, above: Sequence[TableCell], row: Sequence[TableCell], c
         )
         or bool(their_id is not None and their_id is not cell and (their_id.text.strip() or their_id.numbered))
         or _starts_with_id(text)
-        or first.islower()
-        or first in _CJK_GOES_ON
+        or bool((asked := _cell_at(above, qcol)) is not None and asked.numbered)  # numbered by Word above, not here
     )
 
 

@@ -391,3 +391,23 @@ def test_a_bold_section_row_not_merged_is_a_section_and_a_lone_question_mark_goe
         ("2.1", "Review user access every quarter."),
     ]
     assert [places(q, x)[1].column for x in q.questions[2:]] == ["Supplier response"] * 3
+
+
+def test_a_lettered_item_under_a_requirement_is_its_own_question_not_the_rest_of_its_text(tmp_path):
+    """Rows "a) …", "b) …" under a requirement whose words end without a full stop, each with its
+    own empty answer cell: items of their own, not the rest of the text above; a plain number
+    starting a row ("24 hours?") under an unnumbered question cut short is the rest of its text."""
+    doc = wf.new()
+    rows = [
+        [_tc("Requirement"), _tc("Response")],
+        [_tc("Describe how the supplier protects"), _tc()],
+        [_tc("a) backups held off site."), _tc()],
+        [_tc("b) logs kept for a year."), _tc()],
+        [_tc("Are security incidents reported within"), _tc(merge="restart")],
+        [_tc("24 hours?"), _tc(merge="continue")],
+    ]
+    wf.add(doc, _long(rows, 2))
+    q = read_questionnaire(wf.save(doc, tmp_path / "items.docx"))
+    texts = [x.text for x in q.questions]
+    assert not any(t.startswith("Describe how the supplier protects a)") for t in texts), texts
+    assert "Are security incidents reported within 24 hours?" in texts
