@@ -17,7 +17,16 @@ numbering, and a translator's note in brackets before the question. The families
 - ``japanese checklist``: 番号 / 質問 / はい / いいえ / 該当なし / 備考, full-width numbers, a
   translator's note before some questions;
 - ``attestation form``: labels with legacy text fields ("YYYY-MM-DD", "Click here to enter text.")
-  in a table and in paragraphs, and statements answered "☐ Yes ☐ No" with legacy checkboxes.
+  in a table and in paragraphs, and statements answered "☐ Yes ☐ No" with legacy checkboxes;
+- ``long tables``: one requirement table running over many pages (three to five sections of four to
+  eight questions, :func:`long_variant`): its header marked to repeat on each page (``w:tblHeader``)
+  and/or written again every few questions (under a "(continued)" row or not), a section row merged
+  across the columns (or across every column after the ID's, its number in the ID cell), every k-th
+  question's text split over a second row with no ID (its place cells merged down or left empty),
+  IDs in their own column or not, option columns and/or an answer-text column, notes and guidance
+  columns, in six languages; a second round: section rows not merged (the title bold in the
+  question's cell, the row shaded), a text cut over three rows, the caption in a first row of the
+  table repeated with the header, answer cells holding a content control's placeholder.
 
 The **truth** is what the generator wrote: each question's text and answer place, in the
 addresses of engine/bench/document_places.py (``[t, r, c]`` a table cell, ``["p", n]`` a
@@ -29,6 +38,8 @@ row's option cells and whose options are the header's labels; text in the right 
 - ``free_text_in_option``: questions whose text place is an option cell;
 - ``default_as_answer``: questions whose existing answer is a field's default ("YYYY-MM-DD");
 - ``note_in_text``: questions whose text holds the translator's note;
+- ``text_right``: the share of the truth's questions found whose text is the generator's (spacing
+  aside; the number written before it allowed), a question split over two rows read whole;
 
 beside the trivial baseline (every paragraph or row with "?" or "？" is a question), per family.
 """
@@ -53,7 +64,7 @@ from engine.questionnaire.records import QuestionnaireError
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
 _W = f"{{{W_NS}}}"
-FAMILIES = ("response boxes", "yes/no tables", "japanese checklist", "attestation form")
+FAMILIES = ("response boxes", "yes/no tables", "japanese checklist", "attestation form", "long tables")
 BOXES = ("empty", "glyph", "sym", "formcheckbox", "sdt")
 PHRASINGS = ("question", "shall", "must", "imperative")
 NUMBERINGS = ("none", "hand", "word")
@@ -214,11 +225,27 @@ class Variant:
     # the fourth round
     options_first: bool = False  # the option columns before the question (after its ID)
     header_table: bool = False  # the header rows in a table of their own right above the rows
+    # the fifth family: long tables (:func:`long_variant`)
+    rows_per_section: tuple[int, ...] = ()  # the questions of each section, in order
+    section_style: str = "none"  # "merged" (a row spanning the table), "after_id" (its number in the ID column)
+    header_repeat: str = "none"  # "tblHeader" (marked to repeat on each page), "again" (written again), "both"
+    repeat_every: int = 12  # the header written again after this many questions
+    continued_title: bool = False  # a row spanning the table "Table 1 (continued)" over the header written again
+    split_every: int = 0  # every k-th question's text split over two rows (0: none)
+    split_merged: bool = False  # the split question's ID, option and answer cells merged down over its second row
+    answer: str = "options"  # "options" (option columns), "options+text" (and an answer column), "text"
+    # long tables, the second round
+    plain_sections: bool = False  # a section's row not merged: its title bold and shaded in the question's cell
+    split_rows: int = 2  # the rows a split question's text runs over
+    title_in_table: bool = False  # the caption in a first row spanning the table, repeated with the header
+    answer_control: bool = False  # each answer-text cell a content control showing "Click here to enter text."
 
 
 def variants(family: str, many: int) -> list[Variant]:
     """``many`` variants of ``family``, each dimension drawn from a generator seeded by the variant's
     number (the same variants every run)."""
+    if family == "long tables":
+        return [long_variant(n) for n in range(many)]
     out = []
     for n in range(many):
         rng = random.Random(f"{family}:{n}")
@@ -368,6 +395,7 @@ class _Item:
     answer: object = None  # an element (a cell or a paragraph) where the text goes
     choice: tuple = ()  # the option cells (or the paragraph of the boxes)
     options: tuple[str, ...] = ()
+    prefix: str = ""  # the number written before the text in its cell or paragraph ("1.2"), if any
 
 
 def _columns(v: Variant, lang: dict, options: tuple, pci: bool, question_label: dict) -> list[tuple[str, str]]:
@@ -418,6 +446,7 @@ def _fill_row(
             shown = text
             if v.numbering == "hand" and not v.id_col:
                 shown = f"{ident} {text}"
+                item.prefix = ident
             if v.translator_note and i % 2 == 0:
                 shown = f"{TRANSLATOR_NOTES[i % len(TRANSLATOR_NOTES)]} {shown}"
             para.text = shown
@@ -516,10 +545,13 @@ def build(v: Variant, path: Path) -> list[dict]:
         "yes/no tables": "Readiness assessment",
         "japanese checklist": "セキュリティチェックシート",
         "attestation form": "Attestation of Compliance",
+        "long tables": "Supplier security questionnaire",
     }[v.family]
     doc.add_heading(title, level=1)
     doc.add_paragraph("Complete every row of the tables below. This document is part of the tender.")
-    if v.family == "attestation form":
+    if v.family == "long tables":
+        _long_table(doc, v, items, names)
+    elif v.family == "attestation form":
         _attestation(doc, v, items, names)
     else:
         lang = LANGUAGES[v.language]
@@ -571,7 +603,8 @@ def _attestation(doc, v: Variant, items: list[_Item], names: count) -> None:
             boxes.add_run(" Yes   ")
             _add_box(boxes, "formcheckbox", names)
             boxes.add_run(" No")
-            items.append(_Item(statement, choice=(boxes._p,), options=("Yes", "No")))
+            prefix = f"{k + 1}." if v.numbering == "hand" else ""
+            items.append(_Item(statement, choice=(boxes._p,), options=("Yes", "No"), prefix=prefix))
     doc.add_paragraph("Part 3. Sign-off")
     for label, default in ATTEST_LABELS[4:]:
         p = doc.add_paragraph(f"{label} ")
@@ -616,8 +649,238 @@ def _addresses(doc, items: list[_Item]) -> list[dict]:
             d["options"] = list(it.options)
         if it.answer is not None:
             d["answer"] = where(it.answer)
+        if it.prefix:
+            d["prefix"] = it.prefix
         out.append(d)
     return out
+
+
+# --- the fifth family: long tables -------------------------------------------------------------
+
+LONG_SECTIONS = {
+    "en": ("Governance", "Access control", "Operations security", "Data protection", "Incident management"),
+    "de": ("Organisation", "Zugriffskontrolle", "Betriebssicherheit", "Datenschutz", "Vorfallmanagement"),
+    "fr": ("Gouvernance", "Contrôle d'accès", "Sécurité des opérations", "Protection des données", "Gestion des incidents"),
+    "nl": ("Governance", "Toegangsbeheer", "Beveiliging van de bedrijfsvoering", "Gegevensbescherming", "Incidentbeheer"),
+    "es": ("Gobierno", "Control de acceso", "Seguridad de las operaciones", "Protección de datos", "Gestión de incidentes"),
+    "ja": ("ガバナンス", "アクセス制御", "運用セキュリティ", "データ保護", "インシデント管理"),
+}  # fmt: skip
+LONG_ANSWER = {"en": "Supplier response", "de": "Antwort des Anbieters", "fr": "Réponse du fournisseur",
+               "nl": "Antwoord leverancier", "es": "Respuesta del proveedor", "ja": "回答内容"}  # fmt: skip
+LONG_CONTINUED = {"en": "(continued)", "de": "(Fortsetzung)", "fr": "(suite)", "nl": "(vervolg)",
+                  "es": "(continuación)", "ja": "（続き）"}  # fmt: skip
+LONG_CAPTION = {"en": "Table 1: Security requirements", "de": "Tabelle 1: Sicherheitsanforderungen",
+                "fr": "Tableau 1 : Exigences de sécurité", "nl": "Tabel 1: Beveiligingseisen",
+                "es": "Tabla 1: Requisitos de seguridad", "ja": "表1：セキュリティ要件"}  # fmt: skip
+
+
+def long_variant(n: int) -> Variant:
+    """The ``n``-th variant of the long tables family: one table of three to five sections of four
+    to eight questions, drawn from a generator seeded by ``n``."""
+    rng = random.Random(f"long tables:{n}")
+    language = rng.choice(list(LANGUAGES))
+    answer = rng.choice(("options", "options", "options+text", "text"))
+    id_col = rng.random() < 0.6
+    return Variant(
+        family="long tables",
+        n=n,
+        language=language,
+        header_depth=rng.choice((1, 2)) if answer != "text" else 1,
+        box=rng.choice(BOXES),
+        id_col=id_col,
+        notes_col=rng.random() < 0.5,
+        guidance_col=rng.random() < 0.3,
+        phrasing=rng.choice(PHRASINGS),
+        numbering=rng.choice(NUMBERINGS) if not id_col else "none",
+        options=rng.choice((2, 3)),
+        id_by_word=id_col and rng.random() < 0.2,
+        short_labels=rng.random() < 0.3,
+        rows_per_section=tuple(rng.randint(4, 8) for _ in range(rng.randint(3, 5))),
+        section_style=rng.choice(("merged", "merged", "after_id", "none"))
+        if id_col
+        else rng.choice(("merged", "none")),
+        header_repeat=rng.choice(("none", "tblHeader", "again", "both")),
+        repeat_every=rng.randint(8, 14),
+        continued_title=rng.random() < 0.4,
+        split_every=rng.choice((0, 3, 4, 5)),
+        split_merged=rng.random() < 0.5,
+        answer=answer,
+        **_long_second(rng),
+    )
+
+
+def _long_second(rng: random.Random) -> dict:
+    """The second round of long tables' layouts (drawn after the first, so the first round's stay as they were)."""
+    return {
+        "plain_sections": rng.random() < 0.35,
+        "split_rows": rng.choice((2, 2, 3)),
+        "title_in_table": rng.random() < 0.3,
+        "answer_control": rng.random() < 0.4,
+    }
+
+
+def _long_columns(v: Variant, lang: dict, options: tuple) -> list[tuple[str, str]]:
+    cols: list[tuple[str, str]] = [("id", lang["id"])] if v.id_col else []
+    cols.append(("question", lang["question"]))
+    if v.guidance_col:
+        cols.append(("guidance", lang["guidance"]))
+    if v.answer != "text":
+        cols += [("option", o) for o in options]
+    if v.answer != "options":
+        cols.append(("answer", LONG_ANSWER[v.language]))
+    if v.notes_col:
+        cols.append(("notes", lang["notes"]))
+    return cols
+
+
+def _long_header(table, v: Variant, cols: list[tuple[str, str]], marked: bool) -> None:
+    """The header's rows (one, or two: the options' group label over their labels) at the table's end;
+    ``marked``: each row a ``w:tblHeader`` row, which Word repeats at the top of every page."""
+    depth = v.header_depth if any(role == "option" for role, _ in cols) else 1
+    rows = [table.add_row() for _ in range(depth)]
+    top = len(table.rows) - depth
+    for c, (role, label) in enumerate(cols):
+        table.cell(top + depth - 1 if role == "option" else top, c).text = label
+    if depth == 2:
+        for c, (role, _) in enumerate(cols):
+            if role != "option":
+                table.cell(top, c).merge(table.cell(top + 1, c))
+        opts = [c for c, (role, _) in enumerate(cols) if role == "option"]
+        table.cell(top, opts[0]).merge(table.cell(top, opts[-1])).text = LANGUAGES[v.language]["response"]
+    if marked:
+        for row in rows:
+            row._tr.get_or_add_trPr().append(parse_xml(f'<w:tblHeader xmlns:w="{W_NS}"/>'))
+
+
+def _plain_section(table, v: Variant, cols: list[tuple[str, str]], ident: str, title: str) -> None:
+    """A section's row with no merge: its number in the ID cell (or before the title), its title in
+    the question's cell, bold, every cell shaded."""
+    row = table.add_row()
+    for c, (role, _) in enumerate(cols):
+        cell = row.cells[c]
+        cell._tc.get_or_add_tcPr().append(parse_xml(f'<w:shd xmlns:w="{W_NS}" w:val="clear" w:fill="D9D9D9"/>'))
+        if role == "id":
+            cell.paragraphs[0].add_run(ident).bold = True
+        elif role == "question":
+            cell.paragraphs[0].add_run(title if v.id_col else f"{ident}. {title}").bold = True
+
+
+def _spanning_row(table, text: str, after_id: bool = False, ident: str = "") -> None:
+    """A row whose one cell spans the table (or every column after the ID's), its words bold."""
+    row = table.add_row()
+    if after_id:
+        row.cells[0].paragraphs[0].add_run(ident).bold = True
+    cell = row.cells[int(after_id)].merge(row.cells[-1])
+    cell.paragraphs[0].add_run(text).bold = True
+
+
+def _long_text(v: Variant, k: int) -> str:
+    """The ``k``-th question: the language's topics in turn, each round phrased another way."""
+    lang = LANGUAGES[v.language]
+    topics = lang["topics"]
+    phrasing = PHRASINGS[(PHRASINGS.index(v.phrasing) + k // len(topics)) % len(PHRASINGS)]
+    return _question_text(Variant(v.family, v.n, v.language, phrasing=phrasing), k % len(topics))
+
+
+def _split(text: str, language: str, parts: int = 2) -> list[str]:
+    """A question's text cut in ``parts`` where its cell's lines would wrap: at even words (or characters)."""
+    if language == "ja":
+        size = -(-len(text) // parts)
+        return [text[i : i + size] for i in range(0, len(text), size)]
+    words = text.split()
+    parts = min(parts, len(words) // 2)
+    size = -(-len(words) // parts)
+    return [" ".join(words[i : i + size]) for i in range(0, len(words), size)]
+
+
+def _long_table(doc, v: Variant, items: list[_Item], names: count) -> None:
+    """The long table: its header (marked to repeat, or written again every ``repeat_every``
+    questions, under a "(continued)" row or not), a row per section, a row per question (its text
+    split over a second row for every ``split_every``-th question); each question's truth item."""
+    lang = LANGUAGES[v.language]
+    options = () if v.answer == "text" else lang["options"][: v.options]
+    if options and v.short_labels and v.language == "en":
+        options = ("Y", "N", "N/A")[: v.options]
+    cols = _long_columns(v, lang, options)
+    doc.add_paragraph(LONG_CAPTION[v.language])
+    table = doc.add_table(rows=0, cols=len(cols))
+    table.style = "Table Grid"
+    if v.title_in_table:
+        _spanning_row(table, LONG_CAPTION[v.language])
+        if v.header_repeat in ("tblHeader", "both"):
+            table.rows[-1]._tr.get_or_add_trPr().append(parse_xml(f'<w:tblHeader xmlns:w="{W_NS}"/>'))
+    _long_header(table, v, cols, v.header_repeat in ("tblHeader", "both"))
+    k = since = 0
+    for s, many in enumerate(v.rows_per_section):
+        title = LONG_SECTIONS[v.language][s]
+        number = _full_width(str(s + 1)) if v.language == "ja" else str(s + 1)
+        if v.section_style != "none" and v.plain_sections:
+            _plain_section(table, v, cols, number, title)
+        elif v.section_style == "after_id":
+            _spanning_row(
+                table, title, after_id=True, ident=_full_width(str(s + 1)) if v.language == "ja" else str(s + 1)
+            )
+        elif v.section_style == "merged":
+            _spanning_row(table, f"{s + 1}. {title}")
+        for i in range(many):
+            if v.header_repeat in ("again", "both") and since == v.repeat_every:
+                if v.continued_title or v.title_in_table:
+                    _spanning_row(table, f"{LONG_CAPTION[v.language]} {LONG_CONTINUED[v.language]}")
+                _long_header(table, v, cols, False)
+                since = 0
+            text = _long_text(v, k)
+            split = bool(v.split_every) and k % v.split_every == v.split_every - 1
+            item = _Item(text, options=tuple(options))
+            item.choice = _long_row(doc, v, table, cols, (text, f"{s + 1}.{i + 1}", split), item, names)
+            items.append(item)
+            k += 1
+            since += 1
+
+
+def _long_row(doc, v: Variant, table, cols: list[tuple[str, str]], what: tuple, item: _Item, names: count) -> tuple:
+    """One question's row (and the second row of its split text): its cells written, ``item``'s
+    answer cell set; returns its option cells."""
+    text, ident, split = what
+    first, *rest = _split(text, v.language, v.split_rows) if split else [text]
+    row = table.add_row()
+    opt_cells = []
+    for c, (role, _) in enumerate(cols):
+        cell = row.cells[c]
+        para = cell.paragraphs[0]
+        if role == "id" and v.id_by_word:
+            para.style = doc.styles["List Number"]
+        elif role == "id":
+            para.text = _full_width(ident) if v.language == "ja" else ident
+        elif role == "question":
+            para.text = f"{ident} {first}" if v.numbering == "hand" else first
+            item.prefix = ident if v.numbering == "hand" else ""
+            if v.numbering == "word":
+                para.style = doc.styles["List Number"]
+        elif role == "guidance":
+            para.text = GUIDANCE_BELOW[v.language]
+        elif role == "option":
+            _add_box(para, v.box, names)
+            opt_cells.append(cell._tc)
+        elif role == "answer" or role == "notes" and v.answer == "options":
+            item.answer = cell._tc
+            if role == "answer" and v.answer_control:
+                para._p.append(parse_xml(_PLACEHOLDER_CONTROL.format(w=W_NS, id=next(names))))
+    top = len(table.rows) - 1
+    for words in rest:
+        more = table.add_row()
+        for c, (role, _) in enumerate(cols):
+            if role == "question":
+                more.cells[c].text = words
+            elif v.split_merged:
+                table.cell(top, c).merge(more.cells[c])
+    return tuple(opt_cells)
+
+
+_PLACEHOLDER_CONTROL = (
+    '<w:sdt xmlns:w="{w}"><w:sdtPr><w:id w:val="{id}"/><w:showingPlcHdr/><w:text/></w:sdtPr><w:sdtContent>'
+    '<w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>Click here to enter text.</w:t></w:r>'
+    "</w:sdtContent></w:sdt>"
+)
 
 
 # --- scoring -----------------------------------------------------------------------------------
@@ -628,6 +891,16 @@ def _same_options(found: tuple[str, ...], wanted: list[str]) -> bool:
         return " ".join(x.split()).casefold()
 
     return [norm(x) for x in found] == [norm(x) for x in wanted]
+
+
+def text_right(found: str, item: dict) -> bool:
+    """The question's text is the generator's: the same words (spacing aside, as a Japanese text
+    joined over two rows may be), or the same after the number written before them ("1.2")."""
+
+    def norm(x: str) -> str:
+        return "".join(x.split()).casefold()
+
+    return norm(found) in {norm(item["text"]), norm(f"{item.get('prefix', '')} {item['text']}")}
 
 
 def score_variant(v: Variant, folder: Path) -> dict:
@@ -647,7 +920,8 @@ def score_variant(v: Variant, folder: Path) -> dict:
     defaults = sum(1 for x in q.questions if (x.existing_answer or "").strip() in TEXT_DEFAULTS)
     notes = sum(1 for x in q.questions if any(n[1:5] in x.text for n in TRANSLATOR_NOTES))
     # usable, the options checked too: one choice whose options are the header's labels
-    good = 0
+    good = right = 0
+    wrong_text: list[str] = []
     taken: set[int] = set()
     for it in items:
         want = {tuple(a) for a in it.get("choice", [])} | ({tuple(it["answer"])} if "answer" in it else set())
@@ -655,6 +929,10 @@ def score_variant(v: Variant, folder: Path) -> dict:
         if hit is None:
             continue
         taken.add(hit)
+        if text_right(q.questions[hit].text, it):
+            right += 1
+        elif len(wrong_text) < 3:
+            wrong_text.append(f"{q.questions[hit].text[:70]!r} for {it['text'][:70]!r}")
         ok = usable(it, found[hit], where)
         if ok and "choice" in it:
             ok = _same_options(q.questions[hit].choices, it["options"])
@@ -665,6 +943,7 @@ def score_variant(v: Variant, folder: Path) -> dict:
         "found": s["found"],
         "matched": s["matched"],
         "usable_n": good,
+        "text_right_n": right,
         "free_text_in_option": free_text,
         "default_as_answer": defaults,
         "note_in_text": notes,
@@ -672,6 +951,7 @@ def score_variant(v: Variant, folder: Path) -> dict:
         "missed": s["missed"][:3],
         "extra": s["extra"][:3],
         "not_usable": s["not_usable"][:3],
+        "wrong_text": wrong_text,
     }
 
 
@@ -703,6 +983,7 @@ def bench_families(many: int = 20, only: str | None = None, keep: Path | None = 
                 "recall": _ratio(matched, truth),
                 "precision": _ratio(matched, found),
                 "usable": _ratio(sum(r["usable_n"] for r in rows), truth),
+                "text_right": _ratio(sum(r.get("text_right_n", 0) for r in rows), truth),
                 "files_all_usable": sum(r["usable_n"] == r["truth"] and r["found"] == r["truth"] for r in rows),
                 "free_text_in_option": sum(r.get("free_text_in_option", 0) for r in rows),
                 "default_as_answer": sum(r.get("default_as_answer", 0) for r in rows),
@@ -720,6 +1001,7 @@ def bench_families(many: int = 20, only: str | None = None, keep: Path | None = 
                             "missed",
                             "extra",
                             "not_usable",
+                            "wrong_text",
                             "refused",
                         )
                         if k in r
@@ -731,4 +1013,4 @@ def bench_families(many: int = 20, only: str | None = None, keep: Path | None = 
     return out
 
 
-__all__ = ["FAMILIES", "Variant", "bench_families", "build", "score_variant", "variants"]
+__all__ = ["FAMILIES", "Variant", "bench_families", "build", "long_variant", "score_variant", "text_right", "variants"]

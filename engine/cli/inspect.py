@@ -225,6 +225,19 @@ def summary(q: Questionnaire, first: int = FIRST) -> str:
     return "\n".join(lines)
 
 
+def _table_line(t) -> str:
+    """A table's columns and roles; its option columns, two or more, shown as one choice's ("choice (several)")."""
+    several = sum(c.role is ColumnRole.OPTIONS for c in t.columns) >= 2
+
+    def role(c) -> str:
+        if c.role is ColumnRole.OPTIONS and several:
+            return "choice (several)"
+        return c.role.value if c.role else "—"
+
+    cols = "; ".join(f"{c.column} {c.header[:24] or '—'} = {role(c)}" for c in t.columns)
+    return f"  table {t.table} ({len(t.keys)} questions) {t.title[:40]!r}: {cols}"
+
+
 def _document_summary(q: Questionnaire, first: int, answered: int) -> str:
     rows = mapping(q)
     kinds = ", ".join(f"{n} {kind}" for kind, n in kind_counts(rows).items())
@@ -238,11 +251,11 @@ def _document_summary(q: Questionnaire, first: int, answered: int) -> str:
     if len(rows) > max(first, 20):
         lines.append(f"  … {len(rows) - max(first, 20)} more (--json lists them all)")
     if q.tables:
-        lines += ["", f"{len(q.tables)} tables read by columns (correct a column's role with --column TABLE:COL=ROLE):"]
-        for t in q.tables[: max(first, 20)]:
-            cols = "; ".join(
-                f"{c.column} {c.header[:24] or '—'} = {c.role.value if c.role else '—'}" for c in t.columns
-            )
-            lines.append(f"  table {t.table} ({len(t.keys)} questions) {t.title[:40]!r}: {cols}")
+        lines += [
+            "",
+            f"{len(q.tables)} tables read by columns (correct a column's role with --column TABLE:COL=ROLE; "
+            "'choice (several)': the option columns of one choice per row, role 'option'):",
+        ]
+        lines += [_table_line(t) for t in q.tables[: max(first, 20)]]
     lines += [""] + [f"note: {n}" for n in q.notes] if q.notes else []
     return "\n".join(lines)

@@ -16,6 +16,10 @@ what place the cell offers) and asks :func:`infer` for a :class:`TableModel`:
 - :meth:`TableModel.rows` the data rows: a row spanning the table is a section (its text kept as
   context), a row whose option cells continue the row above (a merged "Applicability Notes"
   row) belongs to that row, a row repeating the header starts a section too.
+- :func:`question_groups` (a table over many pages, the Word reader's): the header written again
+  and the "(continued)" row over it are skipped, a section's row (spanning, after the ID, or a bold
+  title alone: :func:`bold_heading`) names the section, and the rows a question's text was cut
+  onto (:func:`continues`) are joined to it (:func:`joined`).
 
 The model decides nothing about a format's places: the Word reader (word/tables.py) and the PDF
 reader (pdf/flat/) make the places of the cells the model names.
@@ -59,6 +63,8 @@ class TableCell:
     text: str
     holds: Holds
     continued: bool = False  # a vertical merge from the row above
+    numbered: bool = False  # its paragraph numbered by the document (Word's list numbering: a number, no text)
+    strong: bool = False  # its words all bold (a heading's look)
 
 
 _WORDS = {
@@ -402,16 +408,206 @@ def question_rows(rows: Sequence[Sequence[TableCell]], model: TableModel) -> lis
     return out
 
 
+_SENTENCE_END = re.compile(r"[.?!:;。？！：；)）」』]\s*$")
+# a line of Japanese never starts with a particle or a small kana: a text cut where its cell wrapped
+_CJK_GOES_ON = "をにはがでとのへもやかゃゅょっー、"
+
+
+_OPENS = "([{\"'¿¡«“‘-–•·*（「『【"  # what may open a text of its own (a bracket, a Spanish question, a bullet)
+
+
+def _wide(ch: str) -> bool:
+    return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
+
+
+def joined(parts: Sequence[str]) -> str:
+    """A text cut over rows put together: with a space, none beside a Japanese or Chinese character."""
+    out = ""
+    for part in (" ".join(p.split()) for p in parts):
+        if not part:
+            continue
+        out = f"{out}{part}" if out and (_wide(out[-1]) or _wide(part[0])) else f"{out} {part}".strip()
+    return out
+
+
+def _cell_at(row: Sequence[TableCell], col: int) -> TableCell | None:
+    return next((c for c in row if c.col <= col < c.col + c.span), None)
+
+
+def _starts_with_id(text: str) -> bool:
+    words = text.split()
+    return bool(words) and is_id_value(words[0].rstrip(":"))
+
+
+def _number(ident: str) -> tuple[int, ...]:
+    digits = ident.translate(str.maketrans("０１２３４５６７８９．", "0123456789."))
+    return tuple(int(x) for x in re.findall(r"\d+", digits))
+
+
+def _follows(before: str, ident: str) -> bool:
+    """``ident`` may come after ``before`` in one numbering: the next at the same depth, at a depth
+    above (4, 4.1 after 3.7) or the first below (3.7.1), or not a number at all ("a)")."""
+    a, b = _number(before), _number(ident)
+    if not a or not b:
+        return True
+    for depth in range(1, len(a) + 1):
+        if b[:depth] == (*a[: depth - 1], a[depth - 1] + 1) and all(x == 1 for x in b[depth:]):
+            return True
+    return b[: len(a)] == a and len(b) == len(a) + 1 and b[-1] == 1
+
+
+def continues(text: str, above: Sequence[TableCell], row: Sequence[TableCell], columns: tuple) -> bool:
+    """``row`` goes on with the question of the row ``above`` whose words so far are ``text`` (its
+    text cut where the cell's line wrapped, onto a row of its own; ``columns``: the question's
+    column, the ID's or None, and the place columns). So when ``text`` ends mid-sentence, the
+    row's question cell holds words not starting with an ID, none of its place cells offers a place
+    of its own (each empty, or merged down from above), it has no ID of its own (nor a number the
+    document draws), and something says it goes on: its place cells or ID merged down from the
+    question's row, the question's row holding boxes or a control where this row holds none, an ID
+    (typed or drawn in its column, or written before the text, or the question's cell numbered by
+    the document) above and none here, or, the text
+    above three words or more, its words starting in lower case, with punctuation or (Japanese)
+    with a particle. A number starting the row ("a)", "1.4") starts an item of its own, unless
+    it is a plain number that cannot follow the one above ("24 hours" under "1.3 …")."""
+    qcol, idcol, places = columns
+    cell = _cell_at(row, qcol)
+    if cell is None or cell.continued or cell.col != qcol or not cell.text.strip() or _SENTENCE_END.search(text):
+        return False
+    if any(cell.col <= c < cell.col + cell.span for c in places) or cell.numbered:
+        return False  # a row spanning the places (a section's title), or a question numbered by the document
+    if _starts_with_id(cell.text):
+        mark = cell.text.split()[0].rstrip(":")
+        if not mark.isdigit() or _starts_with_id(text) and _follows(text.split()[0], mark):
+            return False  # an item of its own ("a)", "1.4" after "1.3"; not "24 hours" after it)
+    mine = [_cell_at(row, c) for c in places]
+    theirs = [_cell_at(above, c) for c in places]
+    if any(x is None or not x.continued and (x.holds is not Holds.BLANK or x.text.strip()) for x in mine):
+        return False
+    own_id = _cell_at(row, idcol) if idcol is not None else None
+    their_id = _cell_at(above, idcol) if idcol is not None else None
+    if own_id is not None and not own_id.continued and (own_id.text.strip() or own_id.numbered) and own_id is not cell:
+        return False
+    first = cell.text.strip()[:1]
+    cut = len(text.split()) >= 3 or sum(map(_wide, text)) >= 8  # (a label's few words are no sentence cut short)
+    words = cut and (first.islower() or first in _CJK_GOES_ON or not first.isalnum() and first not in _OPENS)
+    return (
+        words  # "personal data at rest?", "を管理すること。", "?" (French spacing cut before it)
+        or any(x is not None and x.continued for x in [*mine, own_id])
+        or any(
+            y is not None and y.holds in (Holds.BOX, Holds.BOXES, Holds.CONTROL) and not x.continued  # type: ignore[union-attr]
+            for x, y in zip(mine, theirs)
+        )
+        or bool(their_id is not None and their_id is not cell and (their_id.text.strip() or their_id.numbered))
+        or _starts_with_id(text)
+        or bool((asked := _cell_at(above, qcol)) is not None and asked.numbered)  # numbered by Word above, not here
+    )
+
+
+def question_groups(rows: Sequence[Sequence[TableCell]], model: TableModel) -> list[tuple[int, str | None, list[int]]]:
+    """The data rows that are questions (:func:`question_rows`), each with its section and the rows
+    that go on with its text (:func:`continues`), in a table that may run over many pages: the
+    header written again (one row or both of a two-row header, under a row spanning the table that
+    names it again, "Table 1 (continued)") is neither a question nor a section and leaves the
+    section as it was; a row whose one cell spans every column from the question's (its number in
+    the ID cell before it) is a section."""
+    t = _Rows(rows, model.width)
+    parts = {p.strip() for c in model.roles for p in model.labels.get(c, "").split(" / ") if p.strip()}
+    repeats = [
+        r
+        for r in range(model.first_row, len(t.by_row))
+        if sum(bool(c.text) for c in t.own(r)) >= 2
+        and all(" ".join(c.text.split()) in parts for c in t.own(r) if c.text)
+    ]
+    out: list[tuple[int, str | None, list[int]]] = []
+    section: str | None = None
+    qcol = model.question_col
+    places = tuple(c for c, role in model.roles.items() if role in (Role.OPTION, Role.ANSWER, Role.NOTES))
+    starts = {r for r, _ in question_rows(rows, model)}
+    bold = bold_headings(rows, qcol, model.first_row)
+    for r in range(model.first_row, len(t.by_row)):
+        if r in repeats:
+            continue
+        head = _section_of(t, r, qcol, bold)
+        if head is not None:
+            if r + 1 not in repeats:  # (a title over the header written again names no section)
+                section = head
+            continue
+        if out and qcol is not None and out[-1][0] + len(out[-1][2]) == r - 1:
+            q, _, more = out[-1]
+            text = joined([c.text for k in (q, *more) if (c := t.at(k, qcol)) is not None])
+            if continues(text, t.by_row[q], t.by_row[r], (qcol, model.id_col, places)):
+                more.append(r)
+                continue
+        if r in starts:
+            out.append((r, section, []))
+    return out
+
+
+def bold_headings(rows: Sequence[Sequence[TableCell]], qcol: int | None, first: int) -> bool:
+    """Whether a bold row can be a heading: most of the question column's words are not bold."""
+    cells = [c for row in rows[first:] if qcol is not None and (c := _cell_at(row, qcol)) is not None and c.text]
+    return bool(cells) and sum(c.strong for c in cells) < 0.5 * len(cells)
+
+
+def bold_heading(row: Sequence[TableCell], qcol: int | None) -> str | None:
+    """The row's title when it is a section's heading not merged across the table: a title in bold
+    alone in the question's cell (its number in bold in the ID's), nothing else in the row, no box
+    nor control, no cell merged down into it, the title no sentence (where :func:`bold_headings`)."""
+    if qcol is None or any(c.continued for c in row):
+        return None
+    return _plain_heading(list(row), qcol)
+
+
+def _plain_heading(own: list[TableCell], qcol: int) -> str | None:
+    texts = [c for c in own if c.text.strip()]
+    if any(c.holds in (Holds.BOX, Holds.BOXES, Holds.CONTROL) for c in own) or not texts:
+        return None
+    title = next((c for c in texts if c.col == qcol), None)
+    if (
+        title is None
+        or not all(c.strong for c in texts)
+        or any(c is not title and not is_id_value(c.text) for c in texts)
+    ):
+        return None
+    words = " ".join(title.text.split())
+    if _SENTENCE_END.search(words) or len(words.split()) > 10 or len(words) > 80:
+        return None
+    return " ".join(" ".join(c.text.split()) for c in texts)
+
+
+def _section_of(t: _Rows, r: int, qcol: int | None, bold: bool = False) -> str | None:
+    """Row r's section title (:func:`section_of`)."""
+    own = t.own(r)
+    if t.spans_all(r):
+        return " ".join(own[0].text.split()) if own and own[0].text else None
+    if qcol is None or len(own) < 2:
+        return None
+    if bold and len(own) == len(t.by_row[r]) and (head := _plain_heading(own, qcol)) is not None:
+        return head
+    last = own[-1]
+    before = own[:-1]
+    if last.col > qcol or last.col + last.span < t.width or not last.text or last.span < 2:
+        return None
+    if not all(c.holds is Holds.TEXT and is_id_value(c.text) or not c.text for c in before):
+        return None
+    return " ".join(" ".join(x.text.split()) for x in own if x.text)
+
+
 __all__ = [
     "OPTION_WORDS",
     "Holds",
     "Role",
     "TableCell",
+    "bold_headings",
     "TableModel",
     "PlacedCell",
     "infer",
+    "continues",
     "infer_positioned",
     "is_id_value",
+    "joined",
+    "question_groups",
     "question_rows",
     "role_of_label",
+    "bold_heading",
 ]

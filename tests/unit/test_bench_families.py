@@ -4,9 +4,14 @@ family scores the real reader."""
 
 from __future__ import annotations
 
-import docx
+import zipfile
 
-from engine.bench.families import FAMILIES, build, score_variant, variants
+import docx
+from lxml import etree
+
+from engine.bench.families import FAMILIES, W_NS, build, score_variant, variants
+
+W = f"{{{W_NS}}}"
 
 
 def _cell_text(doc, t: int, r: int, c: int) -> str:
@@ -26,7 +31,8 @@ def test_the_generators_truth_points_at_the_rows_it_wrote(tmp_path):
             for item in items:
                 for t, r, c in (a for a in item.get("choice", []) if a[0] != "p"):
                     row = "".join(_cell_text(doc, t, r, k) for k in range(c + 1))  # the question sits left of its boxes
-                    assert item["text"][:12] in row or v.options_first or family == "attestation form", item
+                    start = item["text"][: min(12, len(item["text"]) // 2)]  # (a long table's text may go on below)
+                    assert start in row or v.options_first or family == "attestation form", item
 
 
 def test_one_variant_of_each_family_is_read_and_scored(tmp_path):
@@ -35,3 +41,25 @@ def test_one_variant_of_each_family_is_read_and_scored(tmp_path):
         assert row["truth"] > 0 and "baseline" in row
         assert row["matched"] == row["truth"] == row["found"] and row["usable_n"] == row["truth"], row
         assert row["free_text_in_option"] == row["default_as_answer"] == row["note_in_text"] == 0
+
+
+def test_a_long_tables_question_split_over_two_rows_is_one_truth_item_with_its_whole_text(tmp_path):
+    """The long tables family: a question whose text goes on in the next row (no ID, no boxes of its
+    own) is one item, its text the two rows' words, its places the first row's; the header rows and
+    the section rows are no item."""
+    v = next(x for x in variants("long tables", 20) if x.split_every and x.answer != "text" and x.id_col)
+    path = tmp_path / "long.docx"
+    items = build(v, path)
+    with zipfile.ZipFile(path) as zf:
+        root = etree.fromstring(zf.read("word/document.xml"))
+    rows = root.findall(f".//{W}tbl/{W}tr")
+
+    def cell(r: int, c: int) -> str:
+        return "".join(t.text or "" for t in rows[r].findall(f"{W}tc")[c].iter(f"{W}t"))
+
+    assert len(items) == sum(v.rows_per_section)
+    split = items[v.split_every - 1]
+    _, r, _ = split["choice"][0]
+    first, rest = cell(r, 1), cell(r + 1, 1)  # the question column, after the ID's
+    assert first and rest and "".join(split["text"].split()) == "".join(f"{first} {rest}".split())
+    assert cell(r + 1, 0) == ""  # the second row has no ID

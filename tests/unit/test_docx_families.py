@@ -4,6 +4,8 @@ written with tests/word_fixtures.py, read by the real reader."""
 
 from __future__ import annotations
 
+from engine.bench.families import score_variant, variants
+from engine.cli.inspect import summary
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.places import PlaceKind, place_key
 from engine.questionnaire.word.found import without_translator_note
@@ -228,3 +230,184 @@ def test_a_header_table_over_requirements_that_read_like_labels_still_heads_them
     assert [(x.text, x.choices) for x in q.questions] == [
         (f"Network rule set {i} is reviewed.", ("In Place", "Not in Place")) for i in (1, 2, 3)
     ]
+
+
+# --- long tables (the fifth family): a table over many pages ----------------------------------
+
+
+def _tc(body: str = "", span: int = 1, merge: str = "") -> str:
+    """A cell: its text (or paragraphs' XML), spanning ``span`` columns, ``merge`` "restart" or "continue"."""
+    pr = (f'<w:gridSpan w:val="{span}"/>' if span > 1 else "") + (f'<w:vMerge w:val="{merge}"/>' if merge else "")
+    inner = body if body.startswith("<w:") else wf.para(wf.text(body)) if body else "<w:p/>"
+    return f"<w:tc>{f'<w:tcPr>{pr}</w:tcPr>' if pr else ''}{inner}</w:tc>"
+
+
+def _long(rows: list[list[str]], width: int, header_rows: int = 1) -> str:
+    """A table of raw rows (each a list of :func:`_tc`), its first ``header_rows`` marked to repeat on each page."""
+    grid = "".join('<w:gridCol w:w="1500"/>' for _ in range(width))
+    marked = "<w:trPr><w:tblHeader/></w:trPr>"
+    trs = "".join(f"<w:tr>{marked if i < header_rows else ''}{''.join(r)}</w:tr>" for i, r in enumerate(rows))
+    return f'<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>{grid}</w:tblGrid>{trs}</w:tbl>'
+
+
+def test_a_question_cut_over_two_rows_is_one_question_with_its_whole_text(tmp_path):
+    """A requirement whose text goes on in the next row (no ID, no boxes there; or its ID and boxes
+    merged down over it) is one question, its text both rows' words, its choice the first row's
+    boxes; the rows after it are questions of their own."""
+    doc = wf.new()
+    head = [_tc("ID"), _tc("Requirement"), _tc("Yes"), _tc("No"), _tc("Comments")]
+    rows = [
+        head,
+        [_tc("1.1"), _tc("Does the supplier encrypt"), _tc(_box()), _tc(_box()), _tc()],
+        [_tc(), _tc("personal data at rest?"), _tc(), _tc(), _tc()],
+        [_tc("1.2", merge="restart"), _tc("Are security incidents reported within"),
+         *(_tc(_box(), merge="restart") for _ in range(2)), _tc(merge="restart")],
+        [_tc(merge="continue"), _tc("24 hours?"), *(_tc(merge="continue") for _ in range(3))],
+        [_tc("1.3"), _tc("Is access reviewed every quarter?"), _tc(_box()), _tc(_box()), _tc()],
+    ]  # fmt: skip
+    wf.add(doc, _long(rows, 5))
+    q = read_questionnaire(wf.save(doc, tmp_path / "split.docx"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1.1", "Does the supplier encrypt personal data at rest?"),
+        ("1.2", "Are security incidents reported within 24 hours?"),
+        ("1.3", "Is access reviewed every quarter?"),
+    ]
+    assert all(x.choices == ("Yes", "No") for x in q.questions)
+    choice, text = places(q, q.questions[1])
+    assert choice.kind is PlaceKind.CHECKBOXES and text.column == "Comments"
+    shown = summary(q).splitlines()[-1]  # inspect: the option columns are one choice's
+    assert "2 Yes = choice (several); 3 No = choice (several); 4 Comments = answer text" in shown
+
+
+def test_a_long_table_with_an_answer_column_reads_past_its_sections_and_repeated_header(tmp_path):
+    """Requirement | Supplier response, its header marked to repeat and written again under
+    "Table 1 (continued)", section rows spanning it (the first right under the header), a
+    requirement cut over two rows: a question per requirement, its text whole, its answer the
+    response cell; the header, the sections and the "(continued)" row are no questions."""
+    doc = wf.new()
+    head = [_tc("Requirement"), _tc("Supplier response"), _tc("Comments")]
+    rows = [
+        head,
+        [_tc("1. Governance", span=3)],
+        [_tc("The supplier shall keep an inventory"), _tc(), _tc()],
+        [_tc("of information assets."), _tc(), _tc()],
+        [_tc("The supplier shall review user access every quarter."), _tc(), _tc()],
+        [_tc("Table 1: Security requirements (continued)", span=3)],
+        head,
+        [_tc("2. Access control", span=3)],
+        [_tc("The supplier must enforce multi-factor authentication for administrators."), _tc(), _tc()],
+    ]
+    wf.add(doc, _long(rows, 3))
+    q = read_questionnaire(wf.save(doc, tmp_path / "text.docx"))
+    assert [x.text for x in q.questions] == [
+        "The supplier shall keep an inventory of information assets.",
+        "The supplier shall review user access every quarter.",
+        "The supplier must enforce multi-factor authentication for administrators.",
+    ]
+    assert [places(q, x)[1].column for x in q.questions] == ["Supplier response"] * 3
+
+
+def test_a_japanese_requirement_is_a_sentence_not_a_label_and_its_cut_text_is_joined(tmp_path):
+    """要件 | 回答内容: a requirement ending in "。" is a sentence (no title put before it, as a short
+    label's is), one cut where its cell wrapped goes on in the next row with no space between."""
+    doc = wf.new()
+    rows = [
+        [_tc("番号"), _tc("要件"), _tc("回答内容")],
+        [_tc("１．１"), _tc("管理者に多要素認証を適用すること。"), _tc()],
+        [_tc("１．２"), _tc("セキュリティインシデントを"), _tc()],
+        [_tc(), _tc("24時間以内に報告すること。"), _tc()],
+    ]
+    wf.add(doc, wf.para(wf.text("表1：セキュリティ要件")))
+    wf.add(doc, _long(rows, 3))
+    q = read_questionnaire(wf.save(doc, tmp_path / "ja.docx"))
+    assert [x.text for x in q.questions] == [
+        "管理者に多要素認証を適用すること。",
+        "セキュリティインシデントを24時間以内に報告すること。",
+    ]
+
+
+def test_an_id_drawn_by_word_above_and_none_below_joins_the_cut_text(tmp_path):
+    """IDs drawn by Word's numbering (the cells hold no text) and empty option cells: the row whose
+    ID cell is not numbered goes on with the question above it."""
+    doc = wf.new()
+    numbered = '<w:p><w:pPr><w:pStyle w:val="ListNumber"/></w:pPr></w:p>'
+    rows = [
+        [_tc("Nr."), _tc("Anforderung"), _tc("Ja"), _tc("Nein")],
+        [_tc(numbered), _tc("Werden die"), _tc(), _tc()],
+        [_tc(), _tc("Mitarbeiter jährlich geschult?"), _tc(), _tc()],
+        [_tc(numbered), _tc("Werden Zugriffsrechte vierteljährlich überprüft?"), _tc(), _tc()],
+    ]
+    wf.add(doc, _long(rows, 4))
+    q = read_questionnaire(wf.save(doc, tmp_path / "de.docx"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        ("Werden die Mitarbeiter jährlich geschult?", ("Ja", "Nein")),
+        ("Werden Zugriffsrechte vierteljährlich überprüft?", ("Ja", "Nein")),
+    ]
+
+
+def test_the_long_tables_family_is_read_whole(tmp_path):
+    """Variants of the generated long tables family (engine/bench/families.py) with a repeated
+    header, sections and cut questions: every question found once, in its places, its text the
+    generator's, no free text in an option cell."""
+    picked = [v for v in variants("long tables", 12) if v.split_every and v.header_repeat != "none"][:4]
+    assert picked
+    for v in picked:
+        row = score_variant(v, tmp_path)
+        assert row["found"] == row["matched"] == row["usable_n"] == row["truth"], row
+        assert row["text_right_n"] == row["truth"] and row["free_text_in_option"] == 0, row
+
+
+def test_a_bold_section_row_not_merged_is_a_section_and_a_lone_question_mark_goes_on(tmp_path):
+    """A section's title in bold in the question's cell (its number in the ID's), the rest of its
+    row empty: no question, in an option table and in a table of answer text; a row holding only
+    the "?" that French spacing cut off goes on with the question above it."""
+    doc = wf.new()
+    bold = lambda t: wf.para(f'<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">{t}</w:t></w:r>')  # noqa: E731
+    rows = [
+        [_tc("N°"), _tc("Exigence"), _tc("Oui"), _tc("Non")],
+        [_tc(bold("1")), _tc(bold("Gouvernance")), _tc(), _tc()],
+        [_tc("1.1"), _tc("Les sauvegardes sont-elles testées chaque année"), _tc(_box()), _tc(_box())],
+        [_tc(), _tc("?"), _tc(), _tc()],
+        [_tc(bold("2")), _tc(bold("Contrôle d'accès")), _tc(), _tc()],
+        [_tc("2.1"), _tc("Les droits d'accès sont-ils revus ?"), _tc(_box()), _tc(_box())],
+    ]
+    wf.add(doc, _long(rows, 4))
+    wf.add(doc, wf.para())
+    rows = [
+        [_tc("ID"), _tc("Requirement"), _tc("Supplier response")],
+        [_tc(bold("1")), _tc(bold("Governance")), _tc()],
+        [_tc("1.1"), _tc("Encrypt personal data at rest."), _tc()],
+        [_tc("1.2"), _tc("Keep an inventory of information assets."), _tc()],
+        [_tc(bold("2")), _tc(bold("Access control")), _tc()],
+        [_tc("2.1"), _tc("Review user access every quarter."), _tc()],
+    ]
+    wf.add(doc, _long(rows, 3))
+    q = read_questionnaire(wf.save(doc, tmp_path / "bold.docx"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("1.1", "Les sauvegardes sont-elles testées chaque année ?"),
+        ("2.1", "Les droits d'accès sont-ils revus ?"),
+        ("1.1", "Encrypt personal data at rest."),
+        ("1.2", "Keep an inventory of information assets."),
+        ("2.1", "Review user access every quarter."),
+    ]
+    assert [places(q, x)[1].column for x in q.questions[2:]] == ["Supplier response"] * 3
+
+
+def test_a_lettered_item_under_a_requirement_is_its_own_question_not_the_rest_of_its_text(tmp_path):
+    """Rows "a) …", "b) …" under a requirement whose words end without a full stop, each with its
+    own empty answer cell: items of their own, not the rest of the text above; a plain number
+    starting a row ("24 hours?") under an unnumbered question cut short is the rest of its text."""
+    doc = wf.new()
+    rows = [
+        [_tc("Requirement"), _tc("Response")],
+        [_tc("Describe how the supplier protects"), _tc()],
+        [_tc("a) backups held off site."), _tc()],
+        [_tc("b) logs kept for a year."), _tc()],
+        [_tc("Are security incidents reported within"), _tc(merge="restart")],
+        [_tc("24 hours?"), _tc(merge="continue")],
+    ]
+    wf.add(doc, _long(rows, 2))
+    q = read_questionnaire(wf.save(doc, tmp_path / "items.docx"))
+    texts = [x.text for x in q.questions]
+    assert not any(t.startswith("Describe how the supplier protects a)") for t in texts), texts
+    assert "Are security incidents reported within 24 hours?" in texts

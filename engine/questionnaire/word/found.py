@@ -100,6 +100,8 @@ def is_label(text: str) -> bool:
     text = one_line(text)
     if re.search(r"@|https?:|www\.|\.gov\b|\.com\b", text):
         return False  # an address or a link is no field's label
+    if text.endswith("。"):
+        return False  # a Japanese sentence, however few its spaces
     return 0 < len(text) <= 80 and len(text.split()) <= 10 and (not text.endswith(".") or len(text) <= 4)  # "No."
 
 

@@ -36,7 +36,19 @@ from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorre
 from engine.questionnaire.cues import MARKS
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
-from engine.questionnaire.table_model import Holds, Role, TableCell, TableModel, infer, question_rows, role_of_label
+from engine.questionnaire.table_model import (
+    Holds,
+    Role,
+    TableCell,
+    TableModel,
+    bold_heading,
+    bold_headings,
+    continues,
+    infer,
+    joined,
+    question_groups,
+    role_of_label,
+)
 from engine.questionnaire.table_roles import (
     corrected_model,
     detected_roles,
@@ -229,6 +241,7 @@ def _title_rows(t: _Table) -> int:
         and all(c.line for c in own)
         and (len(words.split()) <= 10 and not asks(words) and not any(ends_with_colon(c.line) for c in own))
         and not any(is_id(c.line) and not CONTROL_ID.match(c.line) for c in own)  # "1.1.1 | Geef …": a question
+        and sum(role_of_label(c.line) is not None for c in own) < 2  # "Requirement | Response": a header
     ):  # "AC-2 | Control Summary Information" over rows spanning the table
         t.title, r = words, 1
     return r
@@ -297,9 +310,34 @@ def model_cells(t: _Table) -> list[list[TableCell]]:
                 holds = Holds.MARK
             else:
                 holds = _HOLDS.get(kind, Holds.TEXT)
-            cells.append(TableCell(r, cell.col, cell.span, text, holds))
+            cells.append(TableCell(r, cell.col, cell.span, text, holds, numbered=_numbered(cell), strong=_strong(cell)))
         out.append(cells)
     return out
+
+
+_LIST_STYLE = re.compile(r"list|number|nummer|aufz[äa]hlung|liste", re.I)
+
+
+def _strong(cell: Cell) -> bool:
+    """Every run of the cell's words bold (a heading's look)."""
+    runs = [r for p in cell.own_paragraphs() for r in p.iter(f"{W}r") if "".join(r.itertext()).strip()]
+    if not runs:
+        return False
+    for run in runs:
+        b = run.find(f"{W}rPr/{W}b")
+        if b is None or b.get(f"{W}val", "true").lower() in ("0", "false", "off"):
+            return False
+    return True
+
+
+def _numbered(cell: Cell) -> bool:
+    """The cell's first paragraph numbered by Word (its own numbering, or a list style's)."""
+    paras = cell.own_paragraphs()
+    ppr = paras[0].find(f"{W}pPr") if paras else None
+    if ppr is None:
+        return False
+    style = ppr.find(f"{W}pStyle")
+    return ppr.find(f"{W}numPr") is not None or style is not None and bool(_LIST_STYLE.search(style.get(f"{W}val", "")))
 
 
 def _modelled(t: _Table, start: int) -> bool:
@@ -316,7 +354,7 @@ def _modelled(t: _Table, start: int) -> bool:
     if len(model.options) < 2 and boxes is None or model.question_col is None:
         return False
     g, before = t.g, len(t.found)
-    for r, section in question_rows(model_cells(t), model):
+    for r, section, more in question_groups(model_cells(t), model):
         qcell = g.at(r, model.question_col)  # type: ignore[arg-type]
         if qcell is None or _EXAMPLE.search(qcell.text):
             continue
@@ -324,7 +362,7 @@ def _modelled(t: _Table, start: int) -> bool:
         ident = (
             ident_cell.line if ident_cell is not None and ident_cell is not qcell and is_id(ident_cell.line) else None
         )
-        text = " ".join(one_line(i.text) for _, i in qcell.inlines() if one_line(i.text))
+        text = joined([_words(c) for k in (r, *more) if (c := g.at(k, model.question_col)) is not None])  # type: ignore[arg-type]
         where = f"{t.ctx.section} > {section}" if t.ctx.section and section else section or t.ctx.section
         found = Found(qcell.own_paragraphs()[0], text, ident, section=where, how="a row of option columns: one choice")
         found.like = f"column:{model.labels.get(model.question_col, '')}:{model.question_col}"
@@ -339,6 +377,11 @@ def _modelled(t: _Table, start: int) -> bool:
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
     t.ctx.tables.append(model_table_map(model, t.ctx.index, one_line(t.context())[:80], keys))
     return True
+
+
+def _words(cell: Cell) -> str:
+    """A question cell's words, its paragraphs on one line."""
+    return " ".join(one_line(i.text) for _, i in cell.inlines() if one_line(i.text))
 
 
 def _with_header(head: list[list[TableCell]], rows: list[list[TableCell]]) -> list[list[TableCell]]:
@@ -797,15 +840,48 @@ def _columns(t: _Table, start: int) -> bool:
     if not corrections and _reference(t, first, roles):
         return True
     section, before = t.ctx.section, len(t.found)
+    cells, group = model_cells(t), _Group()
+    places = tuple(roles.answer_cols + roles.mark_cols)
+    bold = bold_headings(cells, roles.question_col, first)
     for r in range(first, len(t.g.rows)):
         if _repeats_header(t, r, labels):
             head = t.g.own(r)[0].line
             section = f"{t.ctx.section} > {head}" if t.ctx.section and head else head or section
             continue
+        if r + 1 < len(t.g.rows) and _full(t.g, r) is not None and _repeats_header(t, r + 1, labels):
+            continue  # "Table 1 (continued)" over the header written again on a new page
+        if bold and _full(t.g, r) is None and (head := bold_heading(cells[r], roles.question_col)):
+            section, group = (f"{t.ctx.section} > {head}" if t.ctx.section else head), _Group()
+            continue  # a section's title in bold in the question's cell, nothing else in its row
+        if group.goes_on(t, cells, r, (roles.question_col, roles.id_col, places)):
+            continue
+        n = len(t.found)
         _column_row(t, r, roles, section)
+        group = _Group(r, t.found[-1], [r]) if len(t.found) == n + 1 else _Group()
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
     t.ctx.tables.append(replace(_table_map(t, labels, shown), keys=keys))
     return True
+
+
+@dataclass
+class _Group:
+    """The last question read by columns: its row, what was found, and the rows its text is on."""
+
+    row: int = -1
+    found: Found | None = None
+    rows: list[int] = field(default_factory=list)
+
+    def goes_on(self, t: _Table, cells: list[list[TableCell]], r: int, columns: tuple) -> bool:
+        """Row r goes on with this question's text (:func:`continues`): its words joined to it."""
+        qcol = columns[0]
+        if self.found is None or qcol is None or self.rows[-1] != r - 1:
+            return False
+        parts = [_words(c) for k in self.rows if (c := t.g.at(k, qcol)) is not None]
+        if not continues(joined(parts), cells[self.row], cells[r], columns):
+            return False
+        self.rows.append(r)
+        self.found.text = joined([*parts, _words(t.g.at(r, qcol))])  # type: ignore[arg-type]
+        return True
 
 
 def _reference(t: _Table, first: int, roles: _Columns) -> bool:
