@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -19,6 +20,8 @@ from engine.bench.pdf_families import draw as draw_variant
 from engine.questionnaire.pdf.layout import PageText
 from engine.questionnaire.pdf.questions import page_of_row
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+
+_DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # ☐
 
 
 def _fold(text: str) -> str:
@@ -94,6 +97,40 @@ def test_labels_beside_their_values_are_not_two_columns(tmp_path):
         page.insert_text((60, 100 + 14 * k), name, fontsize=9)
         page.insert_text((200, 100 + 14 * k), value, fontsize=9)
     path = tmp_path / "labels.pdf"
+    doc.save(path)
+    with pymupdf.open(path) as doc:
+        lines = list(PageText.of(doc[0]).lines)
+        assert column_parts(lines, doc[0].rect.width) == [lines]
+
+
+def test_a_sidebar_of_guidance_beside_the_questions_is_not_a_second_column(tmp_path):
+    """The CCS RM6264 web form printed: numbered questions on the left, a "Guidance" panel of running
+    text on the right; read as one column (as main's reader does), its options running over pages."""
+    from engine.questionnaire.pdf.flat.columns import column_parts
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    left = [
+        "4. In accordance with the selection questionnaire,",
+        "please confirm you have all of the insurances in",
+        "place, and that you agree to provide evidence.",
+        "☐ Yes",
+        "☐ No",
+        "5. Please confirm if your organisation has been",
+        "appointed to this agreement and removed from it.",
+    ]
+    right = [
+        "Guidance",
+        "Once you are appointed you will be required to provide",
+        "copies of your insurance certificates. However, if you wish",
+        "you can upload them below now, or at any later time, in the",
+        "portal's documents section, where you can also replace them.",
+    ]
+    for k, line in enumerate(left):
+        page.insert_text((50, 100 + 14 * k), line, fontsize=8, fontname="dejavu", fontfile=str(_DEJAVU))
+    for k, line in enumerate(right):
+        page.insert_text((330, 104 + 14 * k), line, fontsize=8)
+    path = tmp_path / "sidebar.pdf"
     doc.save(path)
     with pymupdf.open(path) as doc:
         lines = list(PageText.of(doc[0]).lines)

@@ -7,7 +7,9 @@ baseline are one row to lines.py ("… of all system  5. The provider shall log 
 **Two columns** are a run of the page's visual rows (lines sharing a baseline) that no word crosses
 at a gutter ``x`` (an empty band 6 pt wide or more left of where the right column's lines start, in
 the middle 30–70 % of the page; of several, the longest run, then the widest band: not the options
-marked at the left column's right), in which both sides hold text on four rows or more, side by side (over half
+marked at the left column's right), in which both sides hold text on four rows or more, two of them or more items (a
+number "1." "1.2" "a)" or a box first: questions in each column, not a sidebar of guidance beside
+them), side by side (over half
 of the shorter's height), both sides are alike in width (neither under 0.6 of the other, each a quarter of
 the page or more: not a column of labels beside their values or guidance) and each side holds
 running text (two rows or more reaching into the last third of its width). Everything else
@@ -16,9 +18,13 @@ keeps its order: a page set in one column is one part.
 
 from __future__ import annotations
 
-from engine.questionnaire.pdf.layout import Box, Line
+import re
+
+from engine.questionnaire.cues import ascii_digits
+from engine.questionnaire.pdf.layout import Box, Line, is_glyph
 
 _GUTTER = 6.0  # points left of the right column's start that no word may reach into
+_ITEM = re.compile(r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)])$")  # "1." "1.2" "a)": a numbered item
 
 
 def column_parts(lines: list[Line], width: float) -> list[list[Line]]:
@@ -108,16 +114,17 @@ def _runs(rows: list[list[Line]], x: float) -> list[tuple[int, int]]:
 def _two_columns(rows: list[list[Line]], x: float, width: float) -> bool:
     """Whether ``rows`` are set in two columns parted at ``x`` (see the module docstring)."""
     sides: tuple[list[Box], list[Box]] = ([], [])
+    items = [0, 0]  # rows starting with a number or a box, on each side
     for row in rows:
-        words = [w for line in row for w in line.words]
-        left = [w.box for w in words if w.box.x1 <= x - _GUTTER]
-        right = [w.box for w in words if w.box.x0 >= x - 1]
-        if left:
-            sides[0].append(_box_of(left))
-        if right:
-            sides[1].append(_box_of(right))
-    if min(len(sides[0]), len(sides[1])) < 4:
-        return False
+        words = sorted((w for line in row for w in line.words), key=lambda w: w.box.x0)
+        for k, side in enumerate(
+            ([w for w in words if w.box.x1 <= x - _GUTTER], [w for w in words if w.box.x0 >= x - 1])
+        ):
+            if side:
+                sides[k].append(_box_of([w.box for w in side]))
+                items[k] += bool(_ITEM.match(ascii_digits(side[0].text)) or is_glyph(side[0].text))
+    if min(len(sides[0]), len(sides[1])) < 4 or min(items) < 2:
+        return False  # not a column of questions beside another (a sidebar of guidance beside the questions)
     spans = [(min(b.y0 for b in side), max(b.y1 for b in side)) for side in sides]
     shared = min(spans[0][1], spans[1][1]) - max(spans[0][0], spans[1][0])
     if shared < 0.5 * min(b - a for a, b in spans):
