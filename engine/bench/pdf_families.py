@@ -3,7 +3,8 @@ bench pdf-families --json``, #55): many variants of each family are drawn with P
 temporary folder, the generator recording each question's ID, text, page and answer place as it
 draws it (the truth: made by the drawing, independent of the reader), then each file is read and
 scored question by question (engine/bench/pdf_places.py's scorer) beside the trivial baseline
-(every line with "?" or "？").
+(every line with "?" or "？"). A question is usable only when its text is the row's whole text
+(compared without spaces, dashes and case).
 
 **Families** (what real authors and printers vary):
 
@@ -17,7 +18,16 @@ scored question by question (engine/bench/pdf_places.py's scorer) beside the tri
   per row for the response, a text field for the comments), its widgets' ``/Rect`` stored upside
   down on some rows, combo boxes shipped showing "Select…", text fields prefilled "Insert …" or
   "YYYY-MM-DD": one question per row, its choice the combo, its text the comments field, none
-  answered.
+  answered;
+- ``numbered checklist``: no table: the instructions as bullets, then eight questions numbered "1."
+  / "1.2" / "a)", each its text wrapped after its number and its options' marks ("☐ Yes ☐ No", drawn
+  squares before the labels, or "Yes / No" to circle; Yes / No / N/A, Ja / Nein, Oui / Non) beside
+  its first line at the right or on a line below; in English, German or French; statements or
+  questions; one page or two; section headings or none: one question per number, its ID the number
+  without its closing "." or ")", its choices the labels;
+- ``numbered checklist, two columns``: the same questions in two columns on one page (four in each,
+  the instructions at the top of the left one), so that a line of the left column and one of the
+  right share a baseline.
 
 **The axes, varied by one rule**: each axis's values are repeated in turn up to the number of
 variants and shuffled by ``random.Random`` seeded with the family and the axis's name; variant
@@ -32,7 +42,10 @@ squares), a guidance column after the requirement or none ("Expected Testing", "
 imperative sentences without "?" or as questions, section rows across the table or none
 ("Requirement 2: Apply secure configurations …", before the first row and the fourth), the ID in a
 column of its own or starting the requirement's cell ("1.2.1 The provider shall …"), the pages (one,
-two with the header repeated, two without), and the page portrait or landscape. Every page has a
+two with the header repeated, two without, and two with a row broken across the page break: the
+last row of the first page lengthened by a second sentence, its first half of lines with its ID and
+marks on the first page, the rest of its requirement at the top of the next, under the header repeated
+or not; its truth the whole text on the first page), and the page portrait or landscape. Every page has a
 running header and the first page a title and instruction bullets, which are no questions.
 
 Per family: recall, precision and usable (a choice question's choices are the option labels; a text
@@ -83,6 +96,7 @@ class Language:
     bullets: tuple[str, ...]
     guidance: tuple[str, str]  # a guidance column's header and its text on every row ("Expected Testing")
     sections: tuple[str, str]  # two section rows' titles, each across the table ("Requirement 2: …")
+    more: str  # a second sentence of the row broken across the page break (so that it wraps over lines)
 
 
 LANGUAGES = (
@@ -122,6 +136,7 @@ LANGUAGES = (
         ),
         ("Expected Testing", "Examine documentation and interview personnel."),
         ("Requirement 2: Apply secure configurations to all system components", "Requirement 3: Protect stored data"),
+        "Keep the records of this work for at least twelve months and show them to the assessor when asked to.",
     ),
     Language(
         "de",
@@ -155,6 +170,7 @@ LANGUAGES = (
         ("Bitte füllen Sie jede Zeile der Tabelle aus.", "Kreuzen Sie je Anforderung eine Antwort an."),
         ("Prüfhinweise", "Dokumentation prüfen und Personal befragen."),
         ("Abschnitt 2: Sichere Konfiguration aller Systeme", "Abschnitt 3: Schutz gespeicherter Daten"),
+        "Die Nachweise sind mindestens zwölf Monate aufzubewahren und dem Prüfer auf Verlangen vorzulegen.",
     ),
     Language(
         "fr",
@@ -188,6 +204,7 @@ LANGUAGES = (
         ("Remplissez chaque ligne du tableau.", "Cochez une réponse par exigence."),
         ("Méthode de vérification", "Examiner la documentation et interroger le personnel."),
         ("Exigence 2 : Configuration sécurisée des systèmes", "Exigence 3 : Protection des données stockées"),
+        "Les preuves sont conservées au moins douze mois et présentées à l'auditeur sur simple demande.",
     ),
     Language(
         "ja",
@@ -221,18 +238,32 @@ LANGUAGES = (
         ("下表の各行に記入してください。", "要求事項ごとに回答を一つ選択してください。"),
         ("確認方法", "文書を確認し、担当者に聞き取りを行う。"),
         ("第2節 システムの安全な設定", "第3節 保存データの保護"),
+        "その記録を少なくとも十二か月間保管し、審査員の求めに応じて提示すること。",
     ),
 )
 IDS = ("1.2.{n}", "A.{n}", "REQ-{n:03d}", "１．２．{wide}")
 HEADERS = (1, 2)
 MARKS = ("none", "glyph", "square")
 WORDING = ("statement", "question")
-PAGING = ("one page", "header repeated", "header not repeated")
+PAGING = (
+    "one page",
+    "header repeated",
+    "header not repeated",
+    "row broken, header repeated",
+    "row broken, header not repeated",
+)
+FORM_PAGING = PAGING[:3]  # a form's rows are not broken across pages
 ORIENTATION = ("portrait", "landscape")
 FORM_FIELDS = ("combo and comments", "text only", "combo only")
 GUIDANCE = ("none", "guidance column")
 SECTIONS = ("none", "section rows")
 ID_PLACES = ("own column", "in the requirement")
+# the numbered checklists: "1." / "1.2" / "a)" before each question, its options' marks beside it or below
+NUMBERS = ("{n}.", "1.{n}", "{a})")
+CHECK_MARKS = ("glyph", "square", "words")  # "☐ Yes ☐ No", drawn squares before the labels, "Yes / No" to circle
+PLACES = ("beside", "below")
+CHECK_PAGING = ("one page", "two pages")
+CHECK_OPTIONS = {"en": (("Yes", "No"), ("Yes", "No", "N/A")), "de": (("Ja", "Nein"),), "fr": (("Oui", "Non"),)}
 
 
 @dataclass(frozen=True)
@@ -250,49 +281,61 @@ class Variant:
     guidance: str = "none"
     sections: str = "none"
     id_place: str = "own column"
+    place: str = ""  # a checklist's marks beside its questions or below them
 
     def axes(self) -> dict[str, str]:
         out = {
             "language": self.language.code,
             "options": " / ".join(self.options) if self.options else "-",
-            "ids": self.ids.split("{")[0] + "…",
-            "header rows": str(self.header),
-            "marks": self.marks,
-            "wording": self.wording,
-            "pages": self.paging,
-            "orientation": self.orientation,
+            "ids": self.ids.split("{")[0] + "…" if self.family not in CHECKLISTS else self.ids.format(n=1, a="a"),
         }
+        if self.family not in CHECKLISTS:
+            out["header rows"] = str(self.header)
+        out |= {"marks": self.marks, "wording": self.wording, "pages": self.paging, "orientation": self.orientation}
+        if self.place:
+            out["marks place"] = self.place
         if self.fields:
             out["fields"] = self.fields
-        if self.family != "form over a table":
+        if self.family not in ("form over a table", *CHECKLISTS):
             out["guidance"] = self.guidance
         out["sections"] = self.sections
-        out["id place"] = self.id_place
+        if self.family not in CHECKLISTS:
+            out["id place"] = self.id_place
         return out
 
     @property
     def name(self) -> str:
-        return "_".join(v.replace(" ", "").replace("/", "") for v in self.axes().values())[:120]
+        return "_".join(v.replace(" ", "").replace("/", "").replace(",", "") for v in self.axes().values())[:120]
 
 
+CHECKLISTS = ("numbered checklist", "numbered checklist, two columns")
 FAMILIES = (
     "option table, ruled",
     "option table, aligned",
     "text table, ruled",
     "text table, aligned",
     "form over a table",
+    *CHECKLISTS,
 )
+
+
+def _axis(family: str, name: str, values: tuple | list, count: int) -> list:
+    """``values`` repeated in turn up to ``count`` and shuffled by the family's and axis's seed."""
+    drawn = [values[i % len(values)] for i in range(count)]
+    random.Random(f"{family}/{name}").shuffle(drawn)
+    return drawn
 
 
 def variants(family: str, count: int) -> list[Variant]:
     """The family's first ``count`` variants by the rule of the module docstring."""
+    if family in CHECKLISTS:
+        return _checklists(family, count)
     option_sets = [(lang, opts) for lang in LANGUAGES for opts in lang.options]
     sets = option_sets if family.startswith("option") else [(lang, ()) for lang in LANGUAGES]
+    form = family == "form over a table"
 
     def axis(name: str, values: tuple | list) -> list:
-        drawn = [values[i % len(values)] for i in range(count)]
-        random.Random(f"{family}/{name}").shuffle(drawn)
-        return drawn
+        return _axis(family, name, values, count)
 
     language, ids, header, marks = (
         axis("language", sets),
@@ -300,10 +343,10 @@ def variants(family: str, count: int) -> list[Variant]:
         axis("header", HEADERS),
         axis("marks", MARKS),
     )
-    wording, paging, turned = axis("wording", WORDING), axis("paging", PAGING), axis("orientation", ORIENTATION)
+    wording, paging = axis("wording", WORDING), axis("paging", FORM_PAGING if form else PAGING)
+    turned = axis("orientation", ORIENTATION)
     fields, guidance, sections = axis("fields", FORM_FIELDS), axis("guidance", GUIDANCE), axis("sections", SECTIONS)
     id_place = axis("id place", ID_PLACES)
-    form = family == "form over a table"
     return [
         Variant(
             family,
@@ -324,12 +367,41 @@ def variants(family: str, count: int) -> list[Variant]:
     ]
 
 
+def _checklists(family: str, count: int) -> list[Variant]:
+    """A numbered checklist's variants: English, German or French, its numbering, its options' marks
+    and their place, the wording, the pages (one column only: a two-column page holds all eight),
+    the orientation and section headings."""
+    sets = [(lang, opts) for lang in LANGUAGES for opts in CHECK_OPTIONS.get(lang.code, ())]
+    language, ids = _axis(family, "language", sets, count), _axis(family, "ids", NUMBERS, count)
+    marks, place = _axis(family, "marks", CHECK_MARKS, count), _axis(family, "place", PLACES, count)
+    wording, turned = _axis(family, "wording", WORDING, count), _axis(family, "orientation", ORIENTATION, count)
+    paging = _axis(family, "paging", CHECK_PAGING if family == CHECKLISTS[0] else ("one page",), count)
+    sections = _axis(family, "sections", SECTIONS, count)
+    return [
+        Variant(
+            family,
+            language[i][0],
+            language[i][1],
+            ids[i],
+            1,
+            marks[i],
+            wording[i],
+            paging[i],
+            turned[i],
+            sections=sections[i],
+            id_place="",
+            place=place[i],
+        )
+        for i in range(count)
+    ]
+
+
 def _wide(n: int) -> str:
     return "".join(chr(ord(c) + 0xFEE0) for c in str(n))
 
 
 def _ident(pattern: str, n: int) -> str:
-    return pattern.format(n=n, wide=_wide(n))
+    return pattern.format(n=n, wide=_wide(n), a=chr(96 + n))
 
 
 def _cjk(text: str) -> bool:
@@ -483,80 +555,213 @@ def draw(v: Variant, path: Path) -> list[dict]:
     doc = pymupdf.open()
     s = Sheet(doc, v)
     page = s.new_page()
-    ruled = not v.family.endswith("aligned")
     lang = v.language
     _write(page, MARGIN, s.y + 10, lang.title, size=11)
     s.y += 24
-    for b in lang.bullets:
-        _write(page, MARGIN + 4, s.y + 8, "•")
-        _write(page, MARGIN + 14, s.y + 8, b)
-        s.y += 13
-    s.y += 10
-    cols = _columns(v, page.rect.width - 2 * MARGIN)
+    if v.family in CHECKLISTS:
+        items = _draw_checklist(s)
+    else:
+        for b in lang.bullets:
+            _write(page, MARGIN + 4, s.y + 8, "•")
+            _write(page, MARGIN + 14, s.y + 8, b)
+            s.y += 13
+        s.y += 10
+        items = _draw_table(s)
+    doc.save(path)
+    doc.close()
+    return items
+
+
+def _draw_table(s: Sheet) -> list[dict]:
+    """The requirement table of ``s.variant`` from ``s.y``; its truth items. A row broken across
+    the page break (paging "row broken, …": the last row of the first page) has its first half of
+    lines, its ID and its marks on the first page, the rest of its requirement at the top of the
+    next (under the header repeated or not); its truth is the whole text, on the first page."""
+    v, lang = s.variant, s.variant.language
+    assert s.page is not None
+    ruled = not v.family.endswith("aligned")
+    cols = _columns(v, s.page.rect.width - 2 * MARGIN)
     _header(s, cols, ruled)
     texts = lang.statements if v.wording == "statement" else lang.questions
     items: list[dict] = []
     deferred: list[tuple[int, str]] = []
+    broken = v.paging.startswith("row broken")
     for r in range(ROWS):
-        if r == BREAK and v.paging != "one page":
-            page = s.new_page()
-            if v.paging == "header repeated":
-                _header(s, cols, ruled)
-        assert s.page is not None
-        page = s.page
+        if r == BREAK and v.paging != "one page" and not broken:
+            _next_page(s, cols, ruled)
         if v.sections != "none" and r in (0, SECTION_AT):  # a section's title across the table: no question
             _section(s, lang.sections[0 if r == 0 else 1], ruled)
         ident = _ident(v.ids, r + 1)
         text = texts[r % len(texts)]
-        qwidth = next(w for _, w, role in cols if role == "question")
-        lines = _wrap(text if v.id_place == "own column" else f"{ident} {text}", qwidth - 6)
+        if broken and r == BREAK - 1:
+            text = f"{text} {lang.more}"
+        qwidth = next(w for _, w, role in cols if role == "question") - 6
+        cell = text if v.id_place == "own column" else f"{ident} {text}"
+        if broken and r == BREAK - 1:  # two lines at least, of about equal length, in a wide cell
+            qwidth = min(qwidth, len(cell) * SIZE * (1.0 if _japanese(cell) else 0.5) / 2 + 20)
+        lines = _wrap(cell, qwidth)
         gwidth = next((w for _, w, role in cols if role == "guidance"), 0.0)
         guide = _wrap(lang.guidance[1], gwidth - 6) if gwidth else []
-        height = LINE * max(len(lines), len(guide)) + 8
-        x = MARGIN
-        item: dict = {"page": page.number + 1, "id": ident, "text": text}
-        for label, w, role in cols:
-            cell = pymupdf.Rect(x, s.y, x + w, s.y + height)
-            if ruled:
-                page.draw_rect(cell, color=(0, 0, 0), width=0.6)
-            if role == "id":
-                _write(page, x + 3, s.y + 11, ident)
-            elif role == "question":
-                for k, line in enumerate(lines):
-                    _write(page, x + 3, s.y + 11 + k * LINE, line)
-            elif role == "guidance":
-                for k, line in enumerate(guide):
-                    _write(page, x + 3, s.y + 11 + k * LINE, line)
-            elif role == "option":
-                if v.marks == "glyph":
-                    _write(page, x + w / 2 - 4, s.y + 12, "\u2610", size=9)
-                elif v.marks == "square":
-                    _square(page, x + w / 2 - 4, s.y + 12)
-            elif v.family == "form over a table" and role in ("response", "notes"):
-                box = pymupdf.Rect(x + 2, s.y + 2, x + w - 2, s.y + height - 2)
-                name = f"row{r + 1}.{role}"
-                combo = role == "response" and "combo" in v.fields
-                if role == "notes" and v.fields != "combo and comments":
-                    pass  # the comments column printed, no field in it
-                elif combo:
-                    _field(page, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, name, box, "Select…", ("Select…", *_yes_no(lang)))
-                    item["choice_fields"] = [name]
-                elif role == "notes" or v.fields == "text only":
-                    shipped = ("Insert CSP Name", "YYYY-MM-DD", "")[r % 3]
-                    _field(page, pymupdf.PDF_WIDGET_TYPE_TEXT, name, box, shipped)
-                    item["text_field"] = name
-                if r % 2 and (combo or "text_field" in item and item["text_field"] == name):
-                    deferred.append((page.number, name))
-            x += w
+        item: dict = {"page": s.page.number + 1, "id": ident, "text": text}
+        if broken and r == BREAK - 1:
+            half = (len(lines) + 1) // 2
+            _row(s, cols, ruled, ident, lines[:half], guide, item, deferred, r)
+            _next_page(s, cols, ruled)
+            _row(s, cols, ruled, "", lines[half:], [], None, deferred, r)
+        else:
+            _row(s, cols, ruled, ident, lines, guide, item, deferred, r)
         if v.options:
             item["choices"] = list(v.options)
         items.append(item)
-        s.y += height
     for pno, name in deferred:
-        _invert(doc, doc[pno], name)
-    doc.save(path)
-    doc.close()
+        _invert(s.doc, s.doc[pno], name)
     return items
+
+
+def _next_page(s: Sheet, cols: list[tuple[str, float, str]], ruled: bool) -> None:
+    s.new_page()
+    if "header repeated" in s.variant.paging:
+        _header(s, cols, ruled)
+
+
+def _row(
+    s: Sheet,
+    cols: list[tuple[str, float, str]],
+    ruled: bool,
+    ident: str,
+    lines: list[str],
+    guide: list[str],
+    item: dict | None,
+    deferred: list[tuple[int, str]],
+    r: int,
+) -> None:
+    """One row (or the part of a broken row on one page: ``item`` None for its continuation, which
+    has no ID, no marks and no fields) at ``s.y``; a form row's fields recorded in ``item``."""
+    v, page = s.variant, s.page
+    assert page is not None
+    height = LINE * max(len(lines), len(guide), 1) + 8
+    x = MARGIN
+    for _label, w, role in cols:
+        cell = pymupdf.Rect(x, s.y, x + w, s.y + height)
+        if ruled:
+            page.draw_rect(cell, color=(0, 0, 0), width=0.6)
+        if role == "id" and ident:
+            _write(page, x + 3, s.y + 11, ident)
+        elif role in ("question", "guidance"):
+            for k, line in enumerate(lines if role == "question" else guide):
+                _write(page, x + 3, s.y + 11 + k * LINE, line)
+        elif role == "option" and item is not None:
+            if v.marks == "glyph":
+                _write(page, x + w / 2 - 4, s.y + 12, "\u2610", size=9)
+            elif v.marks == "square":
+                _square(page, x + w / 2 - 4, s.y + 12)
+        elif v.family == "form over a table" and role in ("response", "notes") and item is not None:
+            _form_cell(s, pymupdf.Rect(x + 2, s.y + 2, x + w - 2, s.y + height - 2), role, item, deferred, r)
+        x += w
+    s.y += height
+
+
+def _form_cell(s: Sheet, box: pymupdf.Rect, role: str, item: dict, deferred: list[tuple[int, str]], r: int) -> None:
+    """A form row's field in its response or notes cell, as the variant's fields say."""
+    v, page = s.variant, s.page
+    assert page is not None
+    name = f"row{r + 1}.{role}"
+    combo = role == "response" and "combo" in v.fields
+    if role == "notes" and v.fields != "combo and comments":
+        return  # the comments column printed, no field in it
+    if combo:
+        _field(page, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, name, box, "Select…", ("Select…", *_yes_no(v.language)))
+        item["choice_fields"] = [name]
+    elif role == "notes" or v.fields == "text only":
+        shipped = ("Insert CSP Name", "YYYY-MM-DD", "")[r % 3]
+        _field(page, pymupdf.PDF_WIDGET_TYPE_TEXT, name, box, shipped)
+        item["text_field"] = name
+    if r % 2 and (combo or "text_field" in item and item["text_field"] == name):
+        deferred.append((page.number, name))
+
+
+CHECK_INDENT = 22.0  # a checklist question's text after its number
+GUTTER = 24.0  # between the columns of a two-column page
+
+
+def _draw_checklist(s: Sheet) -> list[dict]:
+    """A numbered checklist from ``s.y``: the instructions as bullets, then the eight questions (a
+    section heading before the first and the fourth, where the variant has them), each its number,
+    its text wrapped and its options' marks beside its first line (at the column's right) or on a
+    line below; on two pages from the sixth question, or in two columns (four questions each, the
+    instructions at the top of the left one). The truth: a question per number, its ID the number
+    without its closing "." or ")", its text, its choices the labels."""
+    v, lang = s.variant, s.variant.language
+    assert s.page is not None
+    two = v.family == CHECKLISTS[1]
+    width = s.page.rect.width - 2 * MARGIN
+    cw = (width - GUTTER) / 2 if two else width
+    top = s.y
+    for b in lang.bullets:
+        for k, line in enumerate(_wrap(b, cw - 14)):
+            if k == 0:
+                _write(s.page, MARGIN + 4, s.y + 8, "•")
+            _write(s.page, MARGIN + 14, s.y + 8, line)
+            s.y += LINE + 1
+        s.y += 2
+    s.y += 8
+    texts = lang.statements if v.wording == "statement" else lang.questions
+    items: list[dict] = []
+    x = MARGIN
+    for r in range(ROWS):
+        if two and r == ROWS // 2:
+            x, s.y = MARGIN + cw + GUTTER, top
+        elif r == BREAK and v.paging == "two pages":
+            s.new_page()
+        if v.sections != "none" and r in (0, SECTION_AT):
+            for line in _wrap(lang.sections[0 if r == 0 else 1], cw):
+                _write(s.page, x, s.y + 9, line, size=9)
+                s.y += 12
+            s.y += 3
+        label = _ident(v.ids, r + 1)
+        text = texts[r % len(texts)]
+        _check_item(s, x, cw, label, text)
+        items.append({"page": s.page.number + 1, "id": label.rstrip(".)"), "text": text, "choices": list(v.options)})
+    return items
+
+
+def _check_item(s: Sheet, x: float, cw: float, label: str, text: str) -> None:
+    """One numbered question at ``x`` in a column ``cw`` wide, its marks beside or below."""
+    v, page = s.variant, s.page
+    assert page is not None
+    marks_w = sum(_mark_width(o) for o in v.options)
+    beside = v.place == "beside"
+    lines = _wrap(text, cw - CHECK_INDENT - (marks_w + 12 if beside else 0))
+    _write(page, x, s.y + 9, label)
+    for k, line in enumerate(lines):
+        _write(page, x + CHECK_INDENT, s.y + 9 + k * LINE, line)
+    if beside:
+        _marks(page, x + cw - marks_w, s.y + 9, v)
+        s.y += LINE * len(lines)
+    else:
+        s.y += LINE * len(lines) + 2
+        _marks(page, x + CHECK_INDENT, s.y + 9, v)
+        s.y += LINE
+    s.y += 8
+
+
+def _mark_width(label: str) -> float:
+    return pymupdf.get_text_length(label, fontname="helv", fontsize=SIZE) + 22
+
+
+def _marks(page: pymupdf.Page, x: float, y: float, v: Variant) -> None:
+    """The options' marks with their baseline at ``y``: "☐ Yes  ☐ No", drawn squares before the
+    labels, or the labels "Yes / No" to circle."""
+    if v.marks == "words":
+        _write(page, x, y, " / ".join(v.options))
+        return
+    for o in v.options:
+        if v.marks == "glyph":
+            _write(page, x, y, "\u2610", size=9)
+        else:
+            _square(page, x, y)
+        _write(page, x + 11, y, o)
+        x += _mark_width(o)
 
 
 def _yes_no(lang: Language) -> tuple[str, ...]:
@@ -603,9 +808,11 @@ def _for_scorer(item: dict) -> dict:
 
 
 def _flat_usable(q, items: list[dict]) -> float:
-    """The share of the truth whose question (matched by ID) has the right answer place: the option
-    labels as its choices in an option table, a text place in a text table (Yes / No offered
-    beside it for a question that asks so)."""
+    """The share of the truth whose question (matched by ID) is the row's whole text (compared without
+    spaces, dashes and case: a row broken across pages joined, nothing of the marks or the next
+    column in it) and has the right answer place: the option labels as its choices in an option table
+    or a checklist, a text place in a text table (Yes / No offered beside it for a question that asks
+    so)."""
     by_id = {}
     for x in q.questions:
         by_id.setdefault(_fold(x.id or ""), x)
@@ -615,6 +822,8 @@ def _flat_usable(q, items: list[dict]) -> float:
         if x is None:
             continue
         want = [_fold(o) for o in item.get("choices", ())]
+        if _fold(x.text) != _fold(item["text"]):
+            continue
         if (want and [_fold(c) for c in x.choices] == want) or (not want and x.text_cell):
             good += 1
     return good / len(items) if items else 0.0

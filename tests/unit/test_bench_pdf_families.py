@@ -10,7 +10,7 @@ from collections import Counter
 
 import pymupdf
 
-from engine.bench.pdf_families import FAMILIES, IDS, MARKS, bench_pdf_families, draw, variants
+from engine.bench.pdf_families import CHECKLISTS, FAMILIES, IDS, MARKS, PAGING, bench_pdf_families, draw, variants
 
 
 def _plain(text: str) -> str:
@@ -34,6 +34,26 @@ def test_the_truth_is_what_the_generator_drew(tmp_path):
                         *item.get("choice_fields", ()),
                         *([item["text_field"]] if "text_field" in item else []),
                     } <= names
+
+
+def test_a_row_broken_across_the_page_break_has_its_words_on_both_pages_and_its_truth_on_the_first(tmp_path):
+    v = next(v for v in variants("text table, ruled", 24) if v.paging == PAGING[3] and v.id_place == "own column")
+    items = draw(v, tmp_path / "broken.pdf")
+    broken = items[4]  # the last row of the first page
+    assert broken["page"] == 1 and broken["text"].endswith(v.language.more)
+    with pymupdf.open(tmp_path / "broken.pdf") as doc:
+        first, second = _plain(doc[0].get_text()), _plain(doc[1].get_text())
+    whole = _plain(broken["text"])
+    assert whole not in first and whole[:12] in first and whole[-12:] in second
+
+
+def test_a_numbered_checklists_truth_is_a_question_per_number_with_its_options(tmp_path):
+    for family in CHECKLISTS:
+        for v in variants(family, 6):
+            items = draw(v, tmp_path / f"{v.name}.pdf")
+            assert [i["id"] for i in items] == [v.ids.format(n=n, a=chr(96 + n)).rstrip(".)") for n in range(1, 9)]
+            assert all(i["choices"] == list(v.options) for i in items)
+            assert {i["page"] for i in items} == ({1, 2} if v.paging == "two pages" else {1})
 
 
 def test_every_value_of_an_axis_is_drawn_as_often_as_the_others():

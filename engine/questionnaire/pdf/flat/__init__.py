@@ -30,7 +30,8 @@ form printed: "○ UK Company - VAT Registered in the UK" / "○ EU Company …"
 the next page's top); a table of statements each after a box is one question of those options
 ("Select one:"); a label with a blank after it ("Title:       ") is a question wherever it is.
 
-**Lines** outside tables: an item starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
+**Lines** outside tables, a page set in two columns read column by column (columns.py): an item
+starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
 keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
 indented under its text (or wrapped back to its marker, in one MuPDF block). An item is a question
 when it asks: it holds "?" or starts with a word that asks (Do, Is, Have, Describe, Provide, List,
@@ -59,16 +60,20 @@ The parts, each a module of its own: ruled.py (a page's ruled tables, joined, an
 text), aligned.py (tables without rules, as ruled ones), header.py (a table's columns: by its header, continued, or guessed; the mapping's
 corrections), rows.py (a table's questions, row by row), options.py (a table of option columns, by
 the table model), boxes.py (drawn boxes, box lists and ruled forms), lines.py (the items and
-paragraphs outside tables), asking.py (what asks, what is answered Yes or No, sub-questions) and
+paragraphs outside tables), columns.py (a page in two columns, its parts in reading order),
+asking.py (what asks, what is answered Yes or No, sub-questions) and
 found.py (the response place and :class:`FlatTables`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pymupdf
 
 from engine.core.limits import Limits
 from engine.questionnaire.pdf.flat.aligned import aligned_tables
+from engine.questionnaire.pdf.flat.columns import column_parts, table_part
 from engine.questionnaire.pdf.flat.found import NO_QUESTIONS_FIX, RESPONSE_NOTE, FlatTables
 from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
@@ -100,13 +105,18 @@ def read_flat(
         ruled = ruled_tables(page, drawings)
         aligned, aligned_columns = aligned_tables(text, ruled, page.rect.height, aligned_columns)
         ruled = sorted(ruled + aligned, key=lambda t: (t.box.y0, t.box.x0))
+        start = len(found)
         for table in ruled:
             mapped.index += 1
             top = starts_page(text, table.box, page.rect.height)
             questions, columns = table_questions(page.number, text, table, columns, found if top else [], mapped)
             found.extend(questions)
         boxes = [table.box for table in ruled]
-        items.extend(page_items(page.number, [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]))
+        parts = column_parts([ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)], page.rect.width)
+        for k, part in enumerate(parts):  # a page in two columns: above them, column by column, below
+            items.extend(page_items(page.number, part, k))
+        if len(parts) > 1:
+            found[start:] = [replace(f, part=table_part(f.box, parts)) for f in found[start:]]
     found.extend(item_questions(items))
     if not found:
         raise QuestionnaireError(

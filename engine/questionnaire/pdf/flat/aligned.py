@@ -3,7 +3,8 @@ of a page outside its ruled tables and given as :class:`~engine.questionnaire.pd
 values, so that the same readers read them as a ruled table (header.py, options.py, rows.py).
 
 A **header** is a visual row (words on one baseline, within 3 pt) of three or more phrases (words
-closer to each other than 0.45 of their height: a space), one naming a question column and another
+closer to each other than 0.45 of their height: a space; an option's label run together with the next
+column's, "Non-Compliant Comments", is two), one naming a question column and another
 an ID, answer, notes or option column, half of them or more naming one (not a justified line of
 prose whose wide spaces part every word; :func:`~engine.questionnaire.pdf.flat.header.column_role`
 and the table model's option words: "Requirement | In Place | Not in Place", "番号 | 要求事項 | 回答 |
@@ -15,7 +16,8 @@ the next starts. The **rows** below: a row starts at a visual row with text in t
 wider gap than between a row's lines), the visual rows that do not go on from it (a requirement
 wrapped over lines); the table ends at a visual row with text left of its first column, or after a
 gap of more than three lines. Rows at the top of the next page that start with an ID at the
-table's first column go on with it, its header not repeated.
+table's first column go on with it, its header not repeated, and so do the lines before them that
+start at one of its columns (the rest of its last row, broken by the page).
 """
 
 from __future__ import annotations
@@ -56,10 +58,16 @@ def aligned_tables(
     words = [w for line in text.lines for w in line.words if not any(inside(w.box, t.box) for t in ruled)]
     rows = _visual_rows(words)
     out: list[Table] = []
-    r = next((i for i, row in enumerate(rows) if row.y0 > 0.07 * height or _starts_row(row, columns)), len(rows))
-    if columns and r < len(rows) and _starts_row(rows[r], columns):
+    r = next(
+        (i for i, row in enumerate(rows) if row.y0 > 0.07 * height or _starts_row(row, columns) or _header(row)),
+        len(rows),
+    )
+    while columns and 0 < r < len(rows) and _line_before(rows, r, columns):  # the rest of a row, in the top 7 %
+        r -= 1
+    if columns and r < len(rows) and (_starts_row(rows[r], columns) or _rest_of_row(rows, r, columns)):
         xs = [e + 2 for e in columns[:-1]]
-        data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0, id_like(rows[r].text(0)))
+        first = next(row for row in rows[r:] if _starts_row(row, columns))
+        data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0, id_like(first.text(0)))
         out.append(_table([], xs, columns[-1], data))
     while r < len(rows):
         table, r = _table_at(rows, r)
@@ -74,6 +82,25 @@ def aligned_tables(
 def _starts_row(row: _Visual, columns: tuple[float, ...]) -> bool:
     """Whether ``row`` starts a row of the table of ``columns``: an ID at its first column."""
     return bool(columns) and abs(row.x0(0) - columns[0]) <= 3 and _numbered(row.text(0))
+
+
+def _line_before(rows: list[_Visual], r: int, columns: tuple[float, ...]) -> bool:
+    """Whether visual row ``r - 1`` is a line of the row ``r`` goes on from or starts (no header,
+    starting at one of the table's columns, at most a line's height above it: not a running header)."""
+    above = rows[r - 1]
+    near = rows[r].y0 - above.y1 <= max(above.y1 - above.y0, rows[r].y1 - rows[r].y0)
+    return near and not _header(above) and any(abs(above.x0(0) - x) <= 3 for x in columns[:-1])
+
+
+def _rest_of_row(rows: list[_Visual], r: int, columns: tuple[float, ...]) -> bool:
+    """Whether visual row ``r``, at the top of a page, is the rest of the last row of the table of
+    ``columns`` broken by the page: it starts at one of the table's columns and a row starting with an
+    ID at the table's first column follows within three visual rows."""
+    return (
+        not _header(rows[r])
+        and any(abs(rows[r].x0(0) - x) <= 3 for x in columns[:-1])
+        and any(_starts_row(row, columns) for row in rows[r + 1 : r + 4])
+    )
 
 
 def _numbered(text: str) -> bool:
@@ -105,19 +132,36 @@ def _is_option(label: str) -> bool:
     return bool(OPTION_WORDS.match(" ".join(label.split())))
 
 
+def _role(text: str) -> str | None:
+    return column_role(text) or ("option" if _is_option(text) else None)
+
+
+def _parted(row: _Visual) -> _Visual:
+    """``row`` with each phrase that is an option's label run together with the next column's label
+    parted into the two ("Non-Compliant Comments": the labels printed 3 pt apart; not "Not in Place")."""
+    phrases: list[tuple[Word, ...]] = []
+    for p in row.phrases:
+        words = [w.text for w in p]
+        cut = next(
+            (i for i in range(1, len(p)) if _is_option(" ".join(words[:i])) and _role(" ".join(words[i:]))),
+            None,
+        )
+        phrases += [p] if cut is None or _is_option(" ".join(words)) else [p[:cut], p[cut:]]
+    return _Visual(row.y0, row.y1, tuple(phrases))
+
+
 def _header(row: _Visual) -> bool:
+    row = _parted(row)
     if len(row.phrases) < 3:
         return False
-    roles = [
-        column_role(row.text(i)) or ("option" if _is_option(row.text(i)) else None) for i in range(len(row.phrases))
-    ]
+    roles = [_role(row.text(i)) for i in range(len(row.phrases))]
     named = sum(r is not None for r in roles)
     return "question" in roles and named >= 2 and 2 * named >= len(roles)  # not a justified line of prose
 
 
 def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
     """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
-    head = rows[r]
+    head = _parted(rows[r])
     if not _header(head):
         return None, r + 1
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]

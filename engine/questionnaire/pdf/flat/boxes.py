@@ -7,11 +7,14 @@ question wherever it is.
 
 from __future__ import annotations
 
+import re
+
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
+from engine.questionnaire.table_model import OPTION_WORDS
 
 
 def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
@@ -28,6 +31,20 @@ def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
     if len(labels) < 2 or not all(1 <= len(words) <= most for words in labels):
         return ()
     return tuple(" ".join(words) for words in labels)
+
+
+def word_choices(text: str) -> tuple[str, ...]:
+    """The labels of a row of two or more option words parted by " / " with no boxes ("Yes / No",
+    "Ja / Nein", "Yes / No / N/A": the answers to circle or strike); () for any other text."""
+    labels = [" ".join(part.split()) for part in re.split(r"\s+/\s+", text.strip())]
+    if len(labels) < 2 or not all(OPTION_WORDS.match(label) for label in labels):
+        return ()
+    return tuple(labels)
+
+
+def choices_of(text: str) -> tuple[str, ...]:
+    """The options a row of text offers: boxes with labels, or option words parted by " / "."""
+    return box_choices(text) or word_choices(text)
 
 
 def label_question(page: int, box: Box, label: str, choices: tuple[str, ...] = ()) -> Found:

@@ -32,6 +32,7 @@ class FlatTables:
     read: list[tuple[TableMap, list[Found]]] = field(default_factory=list)
     index: int = -1  # the table being read
     option_header: tuple = ()  # the header rows (PlacedCell lists) of the last option table read, for its continuation
+    option_question: tuple[float, float] = (0.0, 0.0)  # the x-range of that table's question column
 
 
 def response_place(locator: str) -> AnswerPlace:

@@ -202,3 +202,14 @@ def header_map(page: int, text: PageText, row: Row, columns: Columns, mapped: Fl
             roles = detected
     listed = tuple(TableColumn(i, cell_text(text, c), roles.get(i)) for i, c in enumerate(cells))
     return columns, TableMap(mapped.index, f"page {page + 1}", listed)
+
+
+_SENTENCE_END = (".", "?", "!", "。", "？", "！")
+
+
+def goes_on(before: str, text: str) -> bool:
+    """Whether ``text``, the first row without an ID at the top of a page in a table whose rows start
+    with their IDs, is the rest of the row before the page break rather than a section's title: the
+    text before stops mid-sentence, or this one ends a sentence (a title does not: "Requirement 3:
+    Protect stored data", "第3節 保存データの保護")."""
+    return not before.rstrip().endswith(_SENTENCE_END) or text.rstrip().endswith(_SENTENCE_END)

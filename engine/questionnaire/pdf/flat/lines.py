@@ -5,7 +5,9 @@ to its marker: one MuPDF block). An item is a question when it asks (asking.py),
 document numbers it as one: a run of five or more items numbered one after the other at one left
 edge, two thirds of which ask (a web form printed: "68. For all contracts entered into …, please
 confirm …"), a paragraph that asks right under such a question being part of its text;
-a checklist statement (a box before it: "☐ We have a documented policy …") is a question to tick. A
+a checklist statement (a box before it: "☐ We have a documented policy …") is a question to tick, and
+so is a numbered item with its options marked beside its first line or on the line under it ("1. The
+provider shall …   ☐ Yes ☐ No", "a) …" over "Yes / No": a numbered checklist), its options one choice. A
 paragraph without a marker that asks and ends with "?" is a question too. Items that do not ask,
 right after a question ending with "?" or ":", are that question's sub-questions; in a checklist
 (boxes are most of the items), lines under a statement without a box of their own are part of it.
@@ -20,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from engine.questionnaire.cues import ascii_digits, several_options, takes_several
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
-from engine.questionnaire.pdf.flat.boxes import box_choices, label_question, option_name
+from engine.questionnaire.pdf.flat.boxes import choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph
 from engine.questionnaire.pdf.questions import YES_NO, Found
@@ -44,10 +46,13 @@ class Item:
     wraps: bool = False  # a paragraph that goes on from the marked item above, wrapped back to its marker
     apart: str = ""  # its first row's words before a wide gap, when text in a column beside follows (a panel)
     round: bool = False  # its marker is a drawn radio circle (layout.round_boxes)
+    choices: tuple[str, ...] = ()  # the options marked beside its first line or on the line under it
+    part: int = 0  # its part of the page in reading order (a page in two columns: flat/columns.py)
 
 
-def page_items(page: int, lines: list[Line]) -> list[Item]:
-    """The items and paragraphs of a page's lines (outside tables), top to bottom."""
+def page_items(page: int, lines: list[Line], part: int = 0) -> list[Item]:
+    """The items and paragraphs of a page's lines (outside tables), top to bottom; ``part``: the part
+    of the page they are (flat/columns.py)."""
     rows = _visual_rows(lines)
     blank_ends = {id(line.words[-1]) for line in lines if line.blank}
     items: list[Item] = []
@@ -56,9 +61,10 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
     last: Box | None = None
     block = -2  # the MuPDF block of the item's first line
     for words, row_block in rows:
+        words, beside = _trailing_choices(words)
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
-        if box_choices(" ".join(w.text for w in words)):
+        if choices_of(" ".join(w.text for w in words)):
             kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No" under a question: its options
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
@@ -71,6 +77,7 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
             wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
             wraps = wraps and box.x0 >= margin - 2 and abs(box.height - size) <= 0.05 * size  # in its type
             current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps, _before_gap(rest))
+            current.part = part
             current.round = kind == "box" and words[0].round
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
@@ -79,8 +86,43 @@ def page_items(page: int, lines: list[Line]) -> list[Item]:
             joiner = "" if current.text.endswith("-") else " "
             current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
             current.box = current.box.union(box)
+        current.choices = beside or current.choices
         last = box
-    return [i for i in items if i.text]
+    return _marks_under([i for i in items if i.text])
+
+
+def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
+    """A row's words without the options marked at its end after a gap of 10 pt or more ("1. The
+    provider shall …      ☐ Yes  ☐ No", "… Yes / No"), and those options' labels (() when none: a row
+    of options alone is one, "choices", of its own)."""
+    if choices_of(" ".join(w.text for w in words)):
+        return words, ()
+    for i in range(1, len(words)):
+        if words[i].box.x0 - words[i - 1].box.x1 >= 10:
+            choices = choices_of(" ".join(w.text for w in words[i:]))
+            if choices:
+                return words[:i], choices
+    return words, ()
+
+
+def _marks_under(items: list[Item]) -> list[Item]:
+    """A row of options ("☐ Yes ☐ No", "Yes / No") right under a numbered item, starting under it,
+    made that item's options (a numbered checklist's marks below each question)."""
+    out: list[Item] = []
+    for item in items:
+        above = out[-1] if out else None
+        if (
+            item.kind == "choices"
+            and above is not None
+            and above.kind == "number"
+            and not above.choices
+            and item.box.x0 >= above.box.x0
+            and item.box.y0 - above.box.y1 <= 1.5 * max(item.box.height, 1.0)
+        ):
+            above.choices = choices_of(item.text)
+            continue
+        out.append(item)
+    return out
 
 
 def _before_gap(words: list[Word]) -> str:
@@ -168,7 +210,7 @@ def item_questions(items: list[Item]) -> list[Found]:
         numbered_above = goes_on or id(item) in numbered
         if item.kind == "choices":  # the options of the question of the item right above, if any
             if len(out) == before + 1:
-                out[-1] = replace(out[-1], choices=box_choices(item.text), choice_place=out[-1].text_place)
+                out[-1] = replace(out[-1], choices=choices_of(item.text), choice_place=out[-1].text_place)
             lead, before = None, len(out)
             continue
         before = len(out)
@@ -176,7 +218,7 @@ def item_questions(items: list[Item]) -> list[Found]:
             out[-1] = replace(out[-1], text=f"{out[-1].text} {item.text}")
             continue
         if item.blank and item.text.endswith(":"):
-            out.append(label_question(item.page, item.box, item.text))
+            out.append(replace(label_question(item.page, item.box, item.text), part=item.part))
             lead = None
             continue
         if checklist and item.kind != "box" and lead and item.kind:
@@ -185,10 +227,11 @@ def item_questions(items: list[Item]) -> list[Found]:
             continue
         if (
             id(item) in numbered
+            or (item.kind == "number" and bool(item.choices))  # a numbered question with its options' marks
             or (checklist and item.kind == "box")
             or (not checklist and (item.kind or _asking_paragraph(item.text)) and asks(item.text))
         ):
-            q = _item_question(item, yes_no=item.kind == "box" or asks_yes_no(item.text))
+            q = _item_question(item, item.kind == "box" or asks_yes_no(item.text), item.choices)
             out.append(q)
             lead = (item, q) if re.search(r"[?:]\s*$", item.text) else None
             continue
@@ -298,17 +341,20 @@ def _asking_paragraph(text: str) -> bool:
     return text.rstrip().endswith(("?", "？")) and not text[:1].islower()
 
 
-def _item_question(item: Item, yes_no: bool) -> Found:
+def _item_question(item: Item, yes_no: bool, choices: tuple[str, ...] = ()) -> Found:
+    """The question of an item: its options ``choices`` (its marks), else Yes / No where ``yes_no``."""
     locator = f"page {item.page + 1}" + (f", item {item.marker}" if item.kind == "number" else "")
     place = response_place(locator)
+    choices = choices or (YES_NO if yes_no else ())
     return Found(
         page=item.page,
         box=item.box,
         id=item.marker if item.kind == "number" else None,
         text=item.text,
-        choices=YES_NO if yes_no else (),
-        choice_place=place if yes_no else None,
+        choices=choices,
+        choice_place=place if choices else None,
         text_place=place,
+        part=item.part,
     )
 
 

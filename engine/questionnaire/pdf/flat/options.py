@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.questionnaire.pdf.flat.found import FlatTables, is_mark, marked_option, response_place
-from engine.questionnaire.pdf.flat.header import id_like, leading_id, mostly_numbered
+from engine.questionnaire.pdf.flat.header import goes_on, id_like, leading_id, mostly_numbered
 from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
@@ -39,6 +39,7 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         cells = sorted(cells, key=lambda c: c.x0)
         placed.append([PlacedCell(c.x0, c.x1, cell_text(text, c), _holds(cell_text(text, c))) for c in cells])
         boxes.append(cells)
+    placed, boxes = _rest_peeled(placed, boxes, found, mapped)
     inferred = _inferred(placed, boxes, found, mapped)
     if inferred is None:
         return None
@@ -63,14 +64,17 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
             ident = "".join(icell.text.split()) if icell is not None else ""
         if not ident:
             ident, question = leading_id(question)
-        if numbered_rows and not ident:
-            continue  # a section's title across a table whose requirements start with their IDs
+        if numbered_rows and not ident:  # a section's title across a table whose requirements start with their IDs,
+            if not out and found and r == model.first_row and goes_on(found[-1].text, question):  # or a row's rest
+                found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
+            continue
         if model.id_col is not None and not id_like(ident):
             if not out and found and r == model.first_row:  # the row goes on from the page before
                 found[-1] = replace(found[-1], text=f"{found[-1].text} {question}".strip())
             continue
         locator = f"page {page + 1}, row {ident or question[:40]}"
         existing, answer = _existing(grid[r], model)
+        mapped.option_question = (box.x0, box.x1)
         out.append(
             Found(
                 page=page,
@@ -110,6 +114,36 @@ def _inferred(
         return inferred
     boxes[:0] = [[] for _ in header]
     return continued
+
+
+def _rest_peeled(
+    placed: list[list[PlacedCell]], boxes: list[list[Box]], found: list[Found], mapped: FlatTables
+) -> tuple[list[list[PlacedCell]], list[list[Box]]]:
+    """The table's rows without those, at the top of a table that starts its page (``found``: the
+    questions before, given only then), under its header where it repeats one, whose words all lie in
+    the question column of the last option table (its ID, option and notes cells empty): the rest of
+    that table's last row, broken by the page, its text added to the last question's."""
+    if not found or mapped.option_question[1] <= mapped.option_question[0]:
+        return placed, boxes
+    own = infer_positioned(placed)
+    header = set(own[0].header_rows) if own is not None and len(own[0].options) >= 2 else set()
+    r = 0
+    while r in header and not _in_question_column(placed[r], mapped):
+        r += 1
+    k = r
+    while k < len(placed) and _in_question_column(placed[k], mapped):
+        k += 1
+    rest = " ".join(c.text for row in placed[r:k] for c in row if c.text.strip())
+    if k == r or k == len(placed) or not goes_on(found[-1].text, rest):
+        return placed, boxes
+    found[-1] = replace(found[-1], text=f"{found[-1].text} {rest}")
+    return placed[:r] + placed[k:], boxes[:r] + boxes[k:]
+
+
+def _in_question_column(row: list[PlacedCell], mapped: FlatTables) -> bool:
+    x0, x1 = mapped.option_question
+    filled = [c for c in row if c.text.strip()]
+    return x1 > x0 and bool(filled) and all(c.holds is Holds.TEXT and x0 - 3 <= c.x0 and c.x1 <= x1 + 3 for c in filled)
 
 
 def _lines_up(header: list[list[PlacedCell]], rows: list[list[PlacedCell]], slack: float = 3.0) -> bool:

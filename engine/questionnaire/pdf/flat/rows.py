@@ -20,6 +20,7 @@ from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, respo
 from engine.questionnaire.pdf.flat.header import (
     Columns,
     column_role,
+    goes_on,
     guess_columns,
     header_columns,
     header_map,
@@ -73,8 +74,10 @@ def table_questions(
             ident, question = leading_id(question)
         if not question or column_role(question) == "question":
             continue  # an empty row, or a repeated header
-        if numbered_rows and not ident:
-            continue  # a section's title across a table whose requirements start with their IDs
+        if numbered_rows and not ident:  # a section's title across a table whose requirements start with their IDs,
+            if not out and found and goes_on(found[-1].text, question):  # or the rest of the row before the page break
+                found[-1] = _continued(found[-1], question, text, cells)
+            continue
         if "id" in columns.roles and not id_like(ident):
             if not out and found:  # the row goes on from the page before
                 found[-1] = _continued(found[-1], question, text, cells)
