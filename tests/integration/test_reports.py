@@ -25,6 +25,7 @@ import pytest
 
 from engine.cli.main import main
 from engine.core.scopes import FolderScopes
+from engine.drafting.drafter import EXPLAINED_LATER
 from engine.questionnaire.qualifiers import question_key
 from tests.report_workspace import COMPANY, DATA, PROVIDERS, build
 
@@ -99,8 +100,10 @@ def test_the_coverage_counts_equal_those_of_results_jsonl_and_the_review_store(c
         project = ws.project(pid)
         report = ws.coverage_report(pid)
         drafts = [json.loads(line) for line in (folder / f"results-{pid}.jsonl").read_text().splitlines()]
-        assert len(drafts) == len(report.rows)  # every row drafted once (redo_answered)
-        by_place = {(d["sheet"], d["row"]): d for d in drafts}
+        by_place = {(d["sheet"], d["row"]): d for d in drafts}  # a row's newest line last
+        assert len(by_place) == len(report.rows)  # every row drafted (redo_answered)
+        # a row has a second line only when the explanations pass drafted it again (#59 item 6)
+        assert len(drafts) - len(by_place) == sum(d["no_text"] == EXPLAINED_LATER for d in drafts)
         keys = {question_key(q): (q.sheet, q.row) for q in ws.questionnaire(pid).questions}
         decisions = ws.review_store.latest_decisions(pid)
         held = {k for (p, k), a in ws.review_store.assignments(pid).items() if a.to}
