@@ -38,7 +38,11 @@ def register(p: argparse.ArgumentParser) -> None:
         help="the completed file: a copy of the original with the answer cells or places filled (a flat PDF, "
         "which has no answer places: OUT.docx, a Word response document with each question and its answer)",
     )
-    p.add_argument("--results", help="results.jsonl, one line per question")
+    p.add_argument(
+        "--results",
+        help="results.jsonl, one line per draft: a row the explanations pass drafts again has a second, "
+        "newer line (the last line of a row is its draft)",
+    )
     p.add_argument("--limit", type=int, help="draft only the first N questions that would be drafted")
     p.add_argument("--redo-answered", action="store_true", help="also draft questions the file already answers")
     p.add_argument("--top-k", type=int, default=None, help="passages retrieved per question (default 5)")

@@ -195,7 +195,8 @@ def question_records(questionnaire: Questionnaire) -> list[tuple[str, dict]]:
 
 class _ResultsFile:
     """results.jsonl: rewritten with the kept drafts at the start, then one line per draft as
-    it finishes (flushed, so an interrupted run leaves every finished line)."""
+    it finishes (flushed, so an interrupted run leaves every finished line); a row the explanations
+    pass drafts again gets a second line, and a row's last line is its draft."""
 
     def __init__(self, path: Path | None, kept: Sequence[Draft]) -> None:
         self.path = path
