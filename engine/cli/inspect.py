@@ -185,10 +185,14 @@ def _language(text: str) -> str | None:
 
 
 def language_line(q: Questionnaire) -> str:
-    """ "language: German (de), 60 of 60 questions" — and how many are in another language."""
+    """ "language: German (de), 60 of 60 questions" — and how many are in another language; the
+    language assumed (the company's) when no question is long enough to tell."""
     found = language_of(q)
     told = sum(found.counts.values())
-    line = f"language: {found.language.label} ({found.language.value}), {found.counts.get(found.language.value, 0)} of {told} questions"
+    name = f"language: {found.language.label} ({found.language.value})"
+    if not told:  # every question too short to tell (column labels: "CMVP #", "Module Name")
+        return f"{name}, assumed: none of its {len(q.questions)} questions is long enough to tell"
+    line = f"{name}, {found.counts.get(found.language.value, 0)} of {told} questions"
     others = ", ".join(f"{n} {code}" for code, n in found.counts.items() if code != found.language.value)
     return line + (f" (also {others})" if others else "")
 

@@ -4,8 +4,11 @@ shared translated HECVAT set is read by tests/integration/test_translated_questi
 
 from __future__ import annotations
 
+import openpyxl
 import pytest
 
+from engine.cli.inspect import language_line
+from engine.questionnaire import read_questionnaire
 from engine.questionnaire.language import (
     AnswerIn,
     Language,
@@ -151,3 +154,20 @@ def test_a_qualifier_answered_in_the_questionnaire_language_opens_its_section():
     assert _value_matches("はい", ("yes",))
     assert not _value_matches("Nein", ("yes",))
     assert _value_matches("Non", ("no",))
+
+
+def test_inspect_says_the_language_is_assumed_when_no_question_can_tell(tmp_path):
+    """A table of column labels ("CMVP #", "Module Name": FedRAMP's Appendix Q) is too short to
+    tell a language: `inspect` says English is assumed and why, not "0 of 0 questions"."""
+    path = tmp_path / "labels.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["ID", "Question", "Answer"])
+    for n, label in enumerate(("CMVP #", "Module Name", "Vendor"), 1):
+        ws.append([f"Q-{n}", label, None])
+    wb.save(path)
+    line = language_line(read_questionnaire(path))
+    assert line == "language: English (en), assumed: none of its 3 questions is long enough to tell"
+    wb.active.append(["Q-4", SENTENCES[Language.DE], None])
+    wb.save(path)
+    assert language_line(read_questionnaire(path)) == "language: German (de), 1 of 1 questions"
