@@ -76,12 +76,9 @@ from engine.drafting.reference import (
     document_answer,
     documented_topic,
     find_document,
-    find_section,
-    names_topic,
-    opening_sentences,
-    practice_first,
     reference_answer,
     reference_topic,
+    section_on,
 )
 from engine.drafting.regulated import Regime, excluded_names, own_statements, provider_names, regime_of
 from engine.drafting.relevance import QUESTION_FLOOR, relevance
@@ -533,22 +530,20 @@ class Drafter:
         self, a: Asking, topic: str, floor: float = QUESTION_FLOOR
     ) -> tuple[str, tuple[Citation, ...], str] | None:
         """The reference to the section on ``topic``: (its text, its citations, its label); its
-        sentences speak to the question at ``floor`` or more and name the topic (``names_topic``).
+        sentences speak to the question at ``floor`` or more and name the topic (``section_on``).
         Without such a section, the document that is itself what is asked for (:meth:`_named_document`)."""
         docs = self._reference_documents()
-        section = find_section(topic, [(d.name, self.kb.units(d.name)) for d in docs])
-        if section is None:
-            return self._named_document(a, topic, docs, floor)
         vendor = self.profile.profile().vendor(self.product)  # the company's name, as the profile knows it
         names = [self.product or "", vendor.value if vendor is not None else ""]
-        found = practice_first(opening_sentences(section, self.kb.units(section.doc)), names)
+        on = section_on(topic, [(d.name, self.kb.units(d.name)) for d in docs], names)
+        if on is None:
+            return self._named_document(a, topic, docs, floor)
+        section, found = on
         vectors = self.kb.encoder.encode_passages([shown(s) for _, s in found]) if found else []
         said = [
             (page, s)
             for (page, s), v in zip(found, vectors)
-            if float(v @ a.question) >= floor
-            and names_topic(s, topic)
-            and not names_another_product(s, self.other_products(), self.product)
+            if float(v @ a.question) >= floor and not names_another_product(s, self.other_products(), self.product)
         ][:SUMMARY_SENTENCES]
         chunks = self.kb.chunks(section.doc)
         citations = tuple(

@@ -223,6 +223,21 @@ def practice_first(sentences: Sequence[tuple[int, str]], names: Sequence[str]) -
     return said or list(sentences)
 
 
+def section_on(
+    topic: str, documents: Sequence[tuple[str, Sequence[Unit]]], names: Sequence[str]
+) -> tuple[Section, list[tuple[int, str]]] | None:
+    """The section of ``documents`` on ``topic`` (:func:`find_section`) and its opening sentences that
+    name the topic, the company's practice first (``names``: the product's and the company's, for
+    :func:`practice_first`), in order: (page, sentence); None when no section is on it. The drafter
+    keeps those of the sentences that speak to the question; without any, it names the document
+    that is itself what is asked for (:func:`find_document`)."""
+    section = find_section(topic, documents)
+    if section is None:
+        return None
+    found = practice_first(opening_sentences(section, dict(documents)[section.doc]), names)
+    return section, [(page, s) for page, s in found if names_topic(s, topic)]
+
+
 # words that name no topic of their own: what any document is about ("the accessibility features of
 # your product": the accessibility)
 _GENERIC_WORDS = (

@@ -5,7 +5,7 @@ of ../shared/data/instructure.
 For each row of the truth the drafter's rule is run as the drafter runs it, less the model's
 encoder (the question–sentence bar): the topic the question asks for (``reference_topic``, else
 ``documented_topic``), the section of the company's and the product's own PDFs on it
-(``find_section``, its sentences naming the topic) or else the document that is itself what is
+(``section_on``: its opening sentences naming the topic) or else the document that is itself what is
 asked for (``find_document``, the product's own first); a product whose vendor is another entity
 (Parchment LLC) reads its own PDFs only. A document named is right when the truth lists it, wrong
 when the truth lists others or none."""
@@ -19,15 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.types import Unit
-from engine.drafting.reference import (
-    documented_topic,
-    find_document,
-    find_section,
-    names_topic,
-    opening_sentences,
-    practice_first,
-    reference_topic,
-)
+from engine.drafting.reference import documented_topic, find_document, reference_topic, section_on
 
 TRUTH = Path(__file__).resolve().parents[1] / "questionnaire_truth" / "references.json"
 COMPANY = "Instructure"
@@ -54,12 +46,9 @@ def named(root: Path, row: dict) -> str | None:
     own = sorted((root / row["product"]).glob("*.pdf")) if row["product"] else []
     company = sorted((root / COMPANY).glob("*.pdf")) if _vendor(root, row["file"]) == COMPANY else []
     docs = [(p.name, _units(str(p))) for p in [*company, *own]]
-    section = find_section(topic, docs)
-    if section is not None:
-        units = dict(docs)[section.doc]
-        said = practice_first(opening_sentences(section, units), [row["product"] or "", COMPANY])
-        if any(names_topic(s, topic) for _, s in said):
-            return section.doc
+    on = section_on(topic, docs, [row["product"] or "", COMPANY])
+    if on is not None and on[1]:
+        return on[0].doc
     found = find_document(topic, docs, [p.name for p in own])
     return found[0].doc if found else None
 
