@@ -60,7 +60,14 @@ def test_filled_questionnaire_matches_its_extraction(shared_data: Path, stem):
     assert sheet.choices == choices
     assert len(q.questions) == len(truth) == count
     assert [x.id for x in q.questions] == [t["id"] for t in truth]
-    assert [norm(x.text) for x in q.questions] == [norm(t["question"]) for t in truth]
+    # a question cell holding only its row's ID (Parchment's AAAI-11: its lookup formula pasted
+    # over) is read with the question beside that ID in another sheet (sheet/question_lookup.py)
+    bare = [t["id"] for t in truth if t["question"] == t["id"]]
+    assert [norm(x.text) for x in q.questions if x.id not in bare] == [
+        norm(t["question"]) for t in truth if t["id"] not in bare
+    ]
+    assert all(len(x.text.split()) > 3 for x in q.questions if x.id in bare)
+    assert all(any(f"{i} B" in n and "only their row's ID" in n for n in q.notes) for i in bare)
     for x, t in zip(q.questions, truth):
         answer = x.existing_choice if x.choice_cell else x.existing_answer
         assert same_answer(t["answer"], answer), (x.id, t["answer"], answer)

@@ -66,6 +66,7 @@ from engine.questionnaire.records import (
     ReadOptions,
     SheetLayout,
 )
+from engine.questionnaire.sheet.question_lookup import questions_by_id
 from engine.questionnaire.sheet.validation import (
     Bounds,
     ListValidation,
@@ -160,6 +161,9 @@ def read_sheets(path: Path, ov: ReadOptions, limits: Limits) -> Questionnaire:
     plain = [k for k, v in skipped.items() if "formulas" not in v]
     if plain:
         notes.append("sheets without questions: " + ", ".join(f"'{k}'" for k in plain))
+    if suffix in WORKBOOK_SUFFIXES:
+        layouts, found = questions_by_id(path, layouts)
+        notes += found
     if ov.exclude:
         layouts = [replace(s, questions=tuple(q for q in s.questions if not ov.excludes(q))) for s in layouts]
     return Questionnaire(path=path, sheets=tuple(layouts), notes=tuple(notes))
