@@ -65,6 +65,7 @@ from engine.drafting.generate import (
     compact_passages,
     set_aside,
 )
+from engine.drafting.generate.prompt import Evidence, numbered_sentences
 from engine.drafting.hosting import asks_hosting, hosting_of
 from engine.drafting.page_finder import PageFinder
 from engine.drafting.passages import prompt_passages
@@ -109,6 +110,11 @@ from storage.library_store import LibraryEntry
 PROMPT_BUDGET = 250  # tokens of passage text after compaction (five whole chunks are ≈ 800–1,200)
 LIBRARY_PASSAGES = 3  # related past answers shown to the generator, at most
 # why a row of a whole run's first pass has no text yet (Drafter.first_pass; the explanations pass redrafts it)
+# why a row the model would draft from the documents was not sent to it (:meth:`Drafter._could_be_supported`)
+UNSUPPORTED = (
+    f"no sentence of the passages speaks to the question (cosine {SUPPORT_MIN:.2f} or more): "
+    "a reply citing them could not be drafted, so the model was not asked"
+)
 EXPLAINED_LATER = "the model writes this explanation in the explanations pass, after every row is drafted"
 
 
@@ -596,10 +602,30 @@ class Drafter:
             retrieved = own
         hits = list(retrieved.hits)
         several = {"several": True} if q.several else {}  # a choice of several: a list of its options
-        answer = self.generator.generate(q.text, self.passages(q.text, hits, past, retrieved), q.choices, **several)
+        passages = self.passages(q.text, hits, past, retrieved)
+        if not self._could_be_supported(a, passages):  # its draft could only be no context: no call
+            return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=UNSUPPORTED)
+        answer = self.generator.generate(q.text, passages, q.choices, **several)
         citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
         backing = self.support(a.asked, citations)
         return self._decide(q, a.key, answer, citations, backing, _since(a))
+
+    def _could_be_supported(self, a: Asking, passages: Sequence[Passage]) -> bool:
+        """Whether the model's reply from ``passages`` could be drafted: in the sentences form (the
+        default) it cites numbered sentences of the passages and nothing else, and a draft needs a
+        cited sentence that speaks to the question (``SUPPORT_MIN``, :meth:`_decide`); when none of
+        them does, the reply could only be no context and the model is not asked (issue #59 item
+        6). In the quotes form (a quote copied word for word may be any text) always True."""
+        if getattr(self.generator, "evidence", None) is not Evidence.SENTENCES:
+            return True
+        sentences = [s for group in numbered_sentences(passages) for s in group]
+        if not sentences:
+            return False
+        encoder = self.kb.encoder
+        return bool(
+            support(question_vectors(a.asked, encoder).dense_for(encoder), encoder.encode_passages(sentences))
+            >= SUPPORT_MIN
+        )
 
     def _judged(self, a: Asking, d: Draft) -> Draft:
         """Every text the drafter chose (a documents' sentence, a third party's, the model's

@@ -15,7 +15,9 @@ import pytest
 from engine.core.config import EngineConfig
 from engine.core.types import DraftStatus
 from engine.drafting.anchoring import AnchorLabel
-from engine.drafting.drafter import Drafter
+from engine.drafting.confidence import SUPPORT_MIN
+from engine.drafting.drafter import UNSUPPORTED, Drafter
+from engine.drafting.generate.prompt import Evidence, numbered_sentences
 from engine.index.kb import KnowledgeBase
 from engine.questionnaire import read_questionnaire
 from engine.review.draft_run import draft_questionnaire
@@ -151,3 +153,32 @@ def test_draft_cli_errors_name_the_file_and_the_fix(tmp_path):
         timeout=300,
     )
     assert done.returncode == 2 and "broken.xlsx" in done.stderr and done.stderr.startswith("error: ")
+
+
+class _SentencesGenerator(QuotingGenerator):
+    """QuotingGenerator in the sentences form (the default's evidence): a stand-in for a test about
+    whether the model is called at all, not about what it writes."""
+
+    evidence = Evidence.SENTENCES
+
+
+def test_the_model_is_not_asked_when_no_sentence_could_support_its_reply(tmp_path, kb, encoder):
+    """A row the model drafts from the documents is sent only when a sentence of its passages
+    speaks to the question (cosine SUPPORT_MIN or more): a reply citing only the others could not
+    be drafted (issue #59 item 6). The bar is the one a draft's citations meet afterwards."""
+    asked = [("DCT-01", "Is the data centre's cooling rated to Uptime Institute Tier IV?"), *QUESTIONS[:2]]
+    q = read_questionnaire(write_questionnaire(tmp_path / "q.xlsx", questions=asked))
+    gen = _SentencesGenerator()
+    drafter = Drafter(kb, gen)
+    far, near = (drafter.draft(x) for x in q.questions[:2])
+    assert far.status is DraftStatus.NO_CONTEXT and far.error == UNSUPPORTED and far.prompt_tokens == 0
+    assert near.status is DraftStatus.DRAFTED and near.choice == "Yes" and gen.calls == 1
+    passages = drafter.passages(asked[0][1], list(drafter.retrieve(asked[0][1]).hits))
+    best = max(
+        float(encoder.encode_passages([s])[0] @ encoder.encode_query(asked[0][1]))
+        for g in numbered_sentences(passages)
+        for s in g
+    )
+    assert best < SUPPORT_MIN  # what the pre-test read: every sentence of the passages under the bar
+    gen.evidence = Evidence.QUOTES  # a quote copied word for word may be any text: always asked
+    assert drafter.draft(q.questions[0]).status is DraftStatus.NO_CONTEXT and gen.calls == 2
