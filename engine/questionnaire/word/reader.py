@@ -58,6 +58,7 @@ from engine.questionnaire.word.found import (
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
+    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -648,8 +649,8 @@ def _answers_below(doc: _Doc, flow: list[etree._Element], j: int) -> bool:
     return 1 <= len(boxes) <= 3 and bool(_YES.match(boxes[0].label or ""))
 
 
-_YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si)\b", re.I)
-_NO = re.compile(r"^\s*(?:no|nee|nein|non)\b", re.I)
+_YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si|はい)\b", re.I)
+_NO = re.compile(r"^\s*(?:no|nee|nein|non|いいえ)\b", re.I)
 
 
 def _first_box(inline: Inline) -> int:
@@ -716,7 +717,7 @@ def _text_box_places(doc: _Doc, flow: list[etree._Element]) -> None:
     taken = {f.anchor for f in doc.found}
     for n, (_, para) in enumerate(paras):
         box = _empty_text_box(para.el)
-        if box is None:
+        if box is None or para.el in doc.claimed:  # (a question's answer box already)
             continue
         label = para if para.line else _nearest_text(paras, n)
         if label is None or label.el in taken or label.heading is not None or label.read.boxes:
@@ -766,12 +767,15 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         found.text_place, found.existing_answer = paragraph_place(written)
         doc.found.append(found)
         return j + 1
-    place = _place_after(doc, flow, j, spaced=spaced)
+    place = _place_after(doc, flow, j, spaced=spaced, lone=not items and _asks_alone(doc, flow, i))
     tail = _OPTIONS_TAIL.search(para.line) if place is None else None
     if tail is not None:  # "… an annual turnover of £36m or more Yes/No": a pick, written after the options
         found.choice_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note=_AFTER_OPTIONS)
         found.choices = _options_of(tail.group("options"))
         found.existing_choice = _option_named(tail.group("picked"), found.choices)
+        written = one_line(para.line[tail.end("options") :]) if tail.group("picked") else ""
+        if written and found.text.endswith(written):  # the pick an export wrote is no part of the question
+            found.text = found.text[: -len(written)].rstrip()
         doc.found.append(found)
         return j
     if place is not None and place[0][0].note == _IN_PLACE_OF_OPTIONS:  # "Yes/No" under the question: a pick
@@ -814,11 +818,12 @@ def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, 
 
 
 def _place_after(
-    doc: _Doc, flow: list[etree._Element], j: int, spaced: bool = False
+    doc: _Doc, flow: list[etree._Element], j: int, spaced: bool = False, lone: bool = False
 ) -> tuple[tuple[AnswerPlace, str | None], list[etree._Element]] | None:
-    """The answer place right after a question: a one-cell table, a content control, or two or
-    more blank paragraphs (one is the document's spacing, not a place, unless the question says
-    to answer "in the space that follows": ``spaced``)."""
+    """The answer place right after a question: a one-cell table, a content control, an answer's
+    label, an underscore line, or two or more blank paragraphs (one is the document's spacing, not a
+    place, unless the question says to answer "in the space that follows": ``spaced``, or it is a
+    question on its own, ``lone``, and the blank ends before the next question or heading)."""
     if j >= len(flow):
         return None
     el = flow[j]
@@ -840,6 +845,9 @@ def _place_after(
         line = doc.paras[el].line  # (one option alone: the answer an export wrote there)
         existing = line if "/" not in line else None
         return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note=_IN_PLACE_OF_OPTIONS), existing), [el]
+    marked = _marked_place(doc, el)
+    if marked is not None:
+        return marked, [el]
     blanks = []
     for el in flow[j:]:
         if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
@@ -848,16 +856,75 @@ def _place_after(
         if box is not None:  # an empty text box drawn under the question: its answer's box
             return paragraph_place(box), [*blanks, el]
         blanks.append(el)
-    if len(blanks) >= 2 or blanks and spaced:
+    if len(blanks) >= 2 or blanks and (spaced or lone and _ends_blank(doc, flow, j + 1)):
         return paragraph_place(blanks[0]), blanks[:1]
     return None
 
 
+# the label of the answer's line under a question, in the languages read ("Answer:", "Antwort:", "回答：")
+_ANSWER_LABEL = re.compile(
+    r"^\s*(?P<label>answer|response|reply|antwort|r[ée]ponse|antwoord|respuesta|risposta|回答|解答|答え)\s*[:：]"
+    r"\s*(?P<answer>.*)$",
+    re.I,
+)
+
+
+def _marked_place(doc: _Doc, el: etree._Element) -> tuple[AnswerPlace, str | None] | None:
+    """A paragraph under a question drawn to take its answer, with nothing else in it: an answer's
+    label ("Answer:", "Antwort:", "回答："; written after it), an underscore line, or a text control
+    alone (its placeholder "Click or tap here to enter text." no answer)."""
+    if el.tag != f"{W}p":
+        return None
+    para = doc.paras[el]
+    if not para.line or para.read.boxes or para.heading is not None:
+        return None
+    m = _ANSWER_LABEL.match(para.line)
+    if m is not None:
+        return after_label_place(el, para.line[: m.start("answer")].rstrip(), note="after the answer's label")
+    controls = [c for c in para.read.controls if c.kind != "checkbox"]
+    if len(controls) == 1 and one_line(controls[0].drawn) == para.line:
+        return control_place(controls[0])
+    if _UNDERSCORES.search(para.line) and is_blank(para.line):
+        return paragraph_place(el)
+    return None
+
+
+_ITEM_FIRST = re.compile(r"^\s*(?:\(\w{1,4}\)|[\w.\-－．]*\d[\w.\-－．]*[.)]?)?\s*(?P<first>\w)")
+
+
+def _asks_alone(doc: _Doc, flow: list[etree._Element], i: int) -> bool:
+    """Question i stands on its own, so one blank line under it may answer it: not the last of a run
+    of questions with no place between them (the blank is the run's spacing), not a clause's item going
+    on from a sentence ("(c) provide a copy …", in lower case), not a lead-in ("Select all that
+    apply:"), not one whose options close its line ("… £36m or more Yes/No")."""
+    above = flow[i - 1] if i else None
+    if above is not None and above.tag == f"{W}p" and doc.paras[above].line and asks(doc.paras[above].line):
+        return False
+    line = doc.paras[flow[i]].line
+    m = _ITEM_FIRST.match(line)
+    if m is None or m.group("first").islower() or ends_with_colon(line):
+        return False
+    return _OPTIONS_TAIL.search(line) is None
+
+
+def _ends_blank(doc: _Doc, flow: list[etree._Element], k: int) -> bool:
+    """Whether the one blank paragraph under a question is its answer's line (block k follows it):
+    the form ends there, or the next block is a heading or the next question; not text going on
+    under the question (the areas a response covers, listed under it)."""
+    if k >= len(flow):
+        return True
+    el = flow[k]
+    if el.tag != f"{W}p":
+        return False
+    nxt = doc.paras[el]
+    return nxt.heading is not None or bool(nxt.line) and asks(nxt.line)
+
+
 # a line listing the options to write ("Yes/No", "Yes / No / Not Applicable", "Ja/Nee"): the answer's place
-_OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non)"
+_OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non|s[íi]|はい|いいえ)"
 _OPTIONS_LINE = re.compile(rf"^\s*{_OPTIONS}(?:\s*/\s*{_OPTIONS}){{0,3}}\s*\.?$", re.I)
 _OPTIONS_TAIL = re.compile(
-    rf"\s(?P<options>(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)(?:\s*/\s*{_OPTIONS})?)\s*\.?"
+    rf"\s(?P<options>(?:yes|ja|oui|s[íi]|はい)\s*/\s*(?:no|nee|nein|non|いいえ)(?:\s*/\s*{_OPTIONS})?)\s*\.?"
     rf"(?:(?:\s*:\s*|\s+)(?P<picked>{_OPTIONS}))?\s*$",  # (and the pick an export wrote after them)
     re.I,
 )
