@@ -56,13 +56,14 @@ LEADING_ID = re.compile(r"^\s*((?:\d{1,3}\.){1,4}\d{0,3}|\d{1,3}\)|[A-Z]{1,4}-\d
 CONTROL_ID = re.compile(r"^\s*([A-Z]{2,4}-\d{1,3}(?:\s?\(\d{1,2}\))?)(?!\w)")
 
 
+_NOTE_FIRST = re.compile(r"^\[[^\]]{1,40}\]\s+")
 _SPACE_GIVEN = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 
 
 def asks(text: str) -> bool:
     """Whether text asks for an answer: a question mark, or an asking verb first ("Describe …"),
     or an instruction to write "in the space that follows"."""
-    text = one_line(text)
+    text = text_in = one_line(text)
     if _SPACE_GIVEN.search(text) and len(text) <= 600:
         return True
     if not text or _NOT_ASKING.match(text) or len(text) > 1500:
@@ -70,6 +71,8 @@ def asks(text: str) -> bool:
     if "?" in text or asks_by_mark(text) or asks_by_request(text):  # "？", "…ですか。", "…ご記入ください。" too
         return True
     text = _NUMBER_FIRST.sub("", text, count=1)  # "C-1 Please provide …", "1.5 Has your organisation …"
+    if _NUMBER_FIRST.match(one_line(text_in)):  # a numbered one's bracketed note ahead of what it asks
+        text = _NOTE_FIRST.sub("", text, count=1)  # ("D-1 [Example Option 1] Please provide …")
     words = len(text.split())
     asking = bool(_ASKING.match(text) or _IF_THEN_ASK.match(text))
     return (asking or _starts_question(text) and words >= 6) and words >= 4

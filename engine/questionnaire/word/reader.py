@@ -747,8 +747,9 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
     para = doc.paras[flow[i]]
     if text is None and _answers_below(doc, flow, i + 1):
         return i + 1  # the prompt of the boxes below ("☐ Yes I have … / ☐ No …"): read with them
-    found = _found(doc, para, text or para.line, "a paragraph that asks")
-    j = i + 1
+    cut = _cut_lines(doc, flow, i) if text is None else []  # its sentence going on over the next lines
+    found = _found(doc, para, " ".join([text or para.line, *(doc.paras[e].line for e in cut)]), "a paragraph that asks")
+    j = i + 1 + len(cut)
     items: list[_Para] = []
     while j < len(flow) and flow[j].tag == f"{W}p":  # the items it lists ("on the following topics?")
         item = doc.paras[flow[j]]
@@ -760,7 +761,7 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         j += 1
     if items:
         found.text = one_line(f"{found.text} " + " ".join(item.line for item in items))
-    last = items[-1].el if items else para.el
+    last = items[-1].el if items else (cut or [para.el])[-1]
     spaced = bool(_SPACE.search(found.text))  # "In the space that follows, describe …": a question, space or not
     written = _written_answer(doc, para, flow, j, bool(items) or spaced)
     if written is not None:  # the answer a previous export wrote after the question
@@ -786,7 +787,7 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.found.append(found)
         return j
     numbered = para.mark is not None or bool(LEADING_ID.match(para.line))  # "3.1 Do you have …?": typed numbers
-    if place is None and not numbered and not items and not spaced:
+    if place is None and not numbered and not items and not spaced and not cut:
         return i + 1  # prose that asks, not a question
     if place is None:
         found.text_place, _ = new_paragraph_place(last, NO_SPACE)
@@ -796,6 +797,27 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.claimed.update(taken)
     doc.found.append(found)
     return j
+
+
+_SENTENCE_END = re.compile(r"[.?!:;。？！：；]\W*$")
+
+
+def _cut_lines(doc: _Doc, flow: list[etree._Element], i: int) -> list[etree._Element]:
+    """The paragraphs under question i that go on with its sentence, set as lines of their own ("Please
+    provide details of two contracts that your organisation has held" / "that are relevant to …" /
+    "specification."): each in the question's style, with no list mark, in lower case first, the
+    line above not ending a sentence."""
+    para, out = doc.paras[flow[i]], []
+    line = para.line
+    for el in flow[i + 1 :]:
+        nxt = doc.paras.get(el) if el.tag == f"{W}p" else None
+        if nxt is None or _SENTENCE_END.search(line) or not nxt.line or not nxt.line[0].islower():
+            break
+        if nxt.mark is not None or nxt.heading is not None or nxt.style != para.style or nxt.read.boxes:
+            break
+        out.append(el)
+        line = nxt.line
+    return out
 
 
 def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, items: bool) -> etree._Element | None:
