@@ -263,6 +263,9 @@ class Variant:
     spacer: bool = False  # an empty paragraph after each answer place
     empty_lines: int = 1  # the empty paragraphs a question answered "empty" is followed by
     placeholder_flag: bool = True  # a content control marked as showing its placeholder (w:showingPlcHdr)
+    guidance_line: bool = (
+        False  # paragraph forms, the second round: "(maximum 500 words)" between a question and its place
+    )
 
 
 def variants(family: str, many: int) -> list[Variant]:

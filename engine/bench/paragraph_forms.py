@@ -11,7 +11,9 @@ and its kind: **text**, answered in one of the answer places the variant uses (t
 after it, an "Answer:" label line, a one-cell table below, a text box anchored in the next paragraph,
 a content control showing "Click or tap here to enter text." (a placeholder, not an answer), an
 underscore line), or a **choice** of Yes / No drawn as a "Yes/No" line, "☐" glyphs, Wingdings
-``w:sym`` boxes (F0A8) or FORMCHECKBOX fields, beside the question or on the line below. Instructions
+``w:sym`` boxes (F0A8) or FORMCHECKBOX fields, beside the question or on the line below. A second round
+draws a text question's length limit on the line between it and its place ("(maximum 500 words)", in
+italics): the question's text is then both lines, as a cell's guidance is read. Instructions
 that are not questions stand between them: an introduction, a "Note: …" under a heading, "Bidders who
 answer No …" before a section's Yes / No questions. The form is empty: no answer is written.
 
@@ -128,32 +130,32 @@ CHOICE_TOPICS: dict[str, list[tuple[str, str, str]]] = {
 # per language: the introduction, the note under a heading, the warning before Yes / No questions,
 # the answer label, a content control's placeholder as Word writes it in that language
 WORDS: dict[str, dict[str, str]] = {
-    "en": {"intro": "All bidders must complete this questionnaire and return it with their tender.",
+    "en": {"limit": "(maximum 500 words)", "intro": "All bidders must complete this questionnaire and return it with their tender.",
            "note": "Note: answers should not exceed 500 words per question.",
            "warn": "Bidders who answer No to any question in this section will not be considered further.",
            "label": "Answer:", "placeholder": "Click or tap here to enter text.", "title": "Tender questionnaire",
            "section": "Section"},
-    "de": {"intro": "Alle Bieter müssen diesen Fragebogen ausfüllen und mit ihrem Angebot einreichen.",
+    "de": {"limit": "(maximal 500 Wörter)", "intro": "Alle Bieter müssen diesen Fragebogen ausfüllen und mit ihrem Angebot einreichen.",
            "note": "Hinweis: Antworten sollten 500 Wörter je Frage nicht überschreiten.",
            "warn": "Bieter, die eine Frage dieses Abschnitts mit Nein beantworten, werden nicht weiter berücksichtigt.",
            "label": "Antwort:", "placeholder": "Klicken oder tippen Sie hier, um Text einzugeben.",
            "title": "Fragebogen zur Ausschreibung", "section": "Abschnitt"},
-    "fr": {"intro": "Tous les soumissionnaires doivent remplir ce questionnaire et le joindre à leur offre.",
+    "fr": {"limit": "(500 mots maximum)", "intro": "Tous les soumissionnaires doivent remplir ce questionnaire et le joindre à leur offre.",
            "note": "Remarque : les réponses ne doivent pas dépasser 500 mots par question.",
            "warn": "Les soumissionnaires qui répondent Non à une question de cette section ne seront pas retenus.",
            "label": "Réponse :", "placeholder": "Cliquez ou appuyez ici pour entrer du texte.",
            "title": "Questionnaire de l'appel d'offres", "section": "Section"},
-    "nl": {"intro": "Alle inschrijvers moeten deze vragenlijst invullen en bij hun inschrijving voegen.",
+    "nl": {"limit": "(maximaal 500 woorden)", "intro": "Alle inschrijvers moeten deze vragenlijst invullen en bij hun inschrijving voegen.",
            "note": "Opmerking: antwoorden mogen niet langer zijn dan 500 woorden per vraag.",
            "warn": "Inschrijvers die een vraag in dit deel met Nee beantwoorden, worden niet verder beoordeeld.",
            "label": "Antwoord:", "placeholder": "Klik of tik om tekst in te voeren.",
            "title": "Vragenlijst aanbesteding", "section": "Deel"},
-    "es": {"intro": "Todos los licitadores deben cumplimentar este cuestionario y adjuntarlo a su oferta.",
+    "es": {"limit": "(máximo 500 palabras)", "intro": "Todos los licitadores deben cumplimentar este cuestionario y adjuntarlo a su oferta.",
            "note": "Nota: las respuestas no deben superar las 500 palabras por pregunta.",
            "warn": "Los licitadores que respondan No a alguna pregunta de esta sección no serán considerados.",
            "label": "Respuesta:", "placeholder": "Haga clic o pulse aquí para escribir texto.",
            "title": "Cuestionario de licitación", "section": "Sección"},
-    "ja": {"intro": "入札者は本質問票に記入し、入札書類とともに提出してください。",
+    "ja": {"limit": "（500字以内）", "intro": "入札者は本質問票に記入し、入札書類とともに提出してください。",
            "note": "注：各設問の回答は500字以内としてください。",
            "warn": "本項のいずれかの設問に「いいえ」と回答した入札者は、以降の審査の対象外とします。",
            "label": "回答：", "placeholder": "ここをクリックまたはタップしてテキストを入力してください。",
@@ -200,6 +202,7 @@ def paragraph_variant(n: int) -> dict:
         spacer=rng.random() < 0.5,
         empty_lines=rng.choice((1, 2, 3)),
         placeholder_flag=rng.random() < 0.7,
+        guidance_line=rng.random() < 0.35,  # (the second round: drawn last, the first round's draws as they were)
     )
 
 
@@ -306,6 +309,9 @@ def draw_paragraph_form(doc, v, names: count) -> list[dict]:
             shown = f"{number} {text}" if number else text
             question = doc.add_paragraph(shown, style="List Number" if v.paragraph_numbering == "word" else None)
             item: dict = {"text": text, "prefix": number, "at": question._p}
+            if kind == "text" and v.guidance_line:  # its length limit on a line of its own, in italics
+                doc.add_paragraph().add_run(words["limit"]).italic = True
+                item["text"] = f"{text} {words['limit']}"  # (read as part of the question, as a cell's guidance is)
             if kind == "choice":
                 line = question if v.choice_beside else doc.add_paragraph()
                 _yes_no(line, v, options, names)
