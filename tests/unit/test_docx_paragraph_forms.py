@@ -176,6 +176,29 @@ def test_a_pick_written_after_yes_no_is_read_back_and_no_part_of_the_question(tm
     assert [x.existing_choice for x in again.questions] == ["Ja", "Ja"]
 
 
+def test_a_length_limit_between_a_question_and_its_place_is_read_with_the_question(tmp_path):
+    """ "(maximum 500 words)" in italics between the question and its line (or its blank lines): read
+    as part of the question, its limit kept in the place; main (and the first round's reader) dropped
+    the unnumbered question or wrote a new paragraph under a numbered one."""
+    doc = wf.new()
+    doc.add_paragraph("Describe how you will ensure the quality of the service.")
+    doc.add_paragraph().add_run("(maximum 500 words)").italic = True
+    doc.add_paragraph("_" * 50)
+    doc.add_paragraph("2. 業務遂行上のリスク管理の方法を説明してください。")
+    doc.add_paragraph().add_run("（500字以内）").italic = True
+    doc.add_paragraph("")
+    doc.add_paragraph("")
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == [
+        "Describe how you will ensure the quality of the service. (maximum 500 words)",
+        "2. 業務遂行上のリスク管理の方法を説明してください。 （500字以内）",
+    ]
+    first, second = (place(q, x) for x in q.questions)
+    assert first.kind is second.kind is PlaceKind.PARAGRAPH
+    assert set(body_text(q, first.locator)) == {"_"} and body_text(q, second.locator) == ""
+    assert first.max_words == 500
+
+
 def test_the_paragraph_forms_family_is_read_whole(tmp_path):
     """Generated paragraph forms (six languages, every numbering, every answer place and Yes / No
     drawing): every question found once, in its place, headings and notes none, no placeholder read

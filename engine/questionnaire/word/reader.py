@@ -41,7 +41,7 @@ from lxml import etree
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableMap, corrected_questions
 from engine.questionnaire.cues import asks_several, takes_several
-from engine.questionnaire.length_limits import limited
+from engine.questionnaire.length_limits import limited, stated_limit
 from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.qualifiers import states_skip
@@ -761,14 +761,17 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         j += 1
     if items:
         found.text = one_line(f"{found.text} " + " ".join(item.line for item in items))
-    last = items[-1].el if items else (cut or [para.el])[-1]
+    lone = not items and _asks_alone(doc, flow, i)
+    if _guidance_line(doc, flow, j, lone):  # "(maximum 500 words)" between it and its place: read with it
+        found.text, j = one_line(f"{found.text} {doc.paras[flow[j]].line}"), j + 1
+    last = flow[j - 1] if j > i + 1 + len(cut) + len(items) else items[-1].el if items else (cut or [para.el])[-1]
     spaced = bool(_SPACE.search(found.text))  # "In the space that follows, describe …": a question, space or not
     written = _written_answer(doc, para, flow, j, bool(items) or spaced)
     if written is not None:  # the answer a previous export wrote after the question
         found.text_place, found.existing_answer = paragraph_place(written)
         doc.found.append(found)
         return j + 1
-    place = _place_after(doc, flow, j, spaced=spaced, lone=not items and _asks_alone(doc, flow, i))
+    place = _place_after(doc, flow, j, spaced=spaced, lone=lone)
     tail = _OPTIONS_TAIL.search(para.line) if place is None else None
     if tail is not None:  # "… an annual turnover of £36m or more Yes/No": a pick, written after the options
         found.choice_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note=_AFTER_OPTIONS)
@@ -797,6 +800,23 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.claimed.update(taken)
     doc.found.append(found)
     return j
+
+
+_PARENTHESIZED = re.compile(r"^\s*[(（][^()（）]{1,120}[)）]\s*$")
+
+
+def _guidance_line(doc: _Doc, flow: list[etree._Element], j: int, lone: bool) -> bool:
+    """Line j under a question is its guidance, read with it (its length limit kept), when its place
+    (or an answer an export wrote) follows it: a length limit or a note in brackets on a line of its
+    own ("(maximum 500 words)", "（500字以内）")."""
+    if j + 1 >= len(flow) or flow[j].tag != f"{W}p":
+        return False
+    g = doc.paras[flow[j]]
+    if not g.line or len(g.line) > 160 or g.mark is not None or g.heading is not None or asks(g.line):
+        return False
+    if g.read.boxes or g.read.controls or not (_PARENTHESIZED.match(g.line) or stated_limit(g.line)):
+        return False
+    return written_answer(flow[j + 1]) or _place_after(doc, flow, j + 1, lone=lone) is not None
 
 
 _SENTENCE_END = re.compile(r"[.?!:;。？！：；]\W*$")
