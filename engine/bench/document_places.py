@@ -9,7 +9,8 @@ a paragraph outside tables ``["p", n]`` (its 1-based ordinal among every ``w:p``
 is placed by the locators of its answer places (engine/questionnaire/places.py), resolved in the
 document part and climbed to their cell or paragraph.
 
-- **matched**: a found question and a truth item share an address (each used once, in document order);
+- **matched**: a found question and a truth item share an address (each used once, in document order),
+  or the question's own paragraph when a generated item names it (``at``: a paragraph form's question);
 - **usable**: of the matched, those whose choice boxes lie exactly in the item's option cells (or its
   paragraph) and whose text place lies in the item's answer cell (a requirement answered "in the space
   below" may also be answered in a paragraph after its table);
@@ -171,7 +172,8 @@ def score_places(q: Questionnaire, path: Path, items: list[dict]) -> dict:
             None,
         )
         if hit is None:  # the question itself found, its answer place elsewhere
-            hit = next((i for i, p in enumerate(found) if i not in taken and p.anchor in want), None)
+            at = _addr(item["at"]) if "at" in item else None  # (a generated item: the question's own paragraph)
+            hit = next((i for i, p in enumerate(found) if i not in taken and p.anchor in (want | {at}) - {None}), None)
         if hit is None:
             missed.append(item["text"])
             continue
@@ -214,7 +216,7 @@ def baseline(path: Path, items: list[dict]) -> dict:
     taken: set[int] = set()
     matched = 0
     for item in items:
-        want = _item_addresses(item)
+        want = _item_addresses(item) | ({_addr(item["at"])} if "at" in item else set())
         hit = next((i for i, s in enumerate(seen) if i not in taken and s & want), None)
         if hit is not None:
             taken.add(hit)

@@ -27,6 +27,11 @@ numbering, and a translator's note in brackets before the question. The families
   columns, in six languages; a second round: section rows not merged (the title bold in the
   question's cell, the row shaded), a text cut over three rows, the caption in a first row of the
   table repeated with the header, answer cells holding a content control's placeholder.
+- ``paragraph forms`` (engine/bench/paragraph_forms.py): no table of questions: each question a
+  paragraph (numbered "1.", "1.1", "A-1", "Q3", by Word, or not; asked with "?", "Please …" or as an
+  imperative, in six languages) under headings and notes that are no questions, answered in the empty
+  paragraph(s) after it, an "Answer:" line, a one-cell table, a text box, a content control showing its
+  placeholder, an underscore line, or a Yes / No ("Yes/No", ☐, Wingdings, FORMCHECKBOX) beside or below it.
 
 The **truth** is what the generator wrote: each question's text and answer place, in the
 addresses of engine/bench/document_places.py (``[t, r, c]`` a table cell, ``["p", n]`` a
@@ -57,14 +62,24 @@ from docx.oxml import parse_xml
 from docx.shared import Pt
 
 from engine.bench.document_places import Addresses, baseline, placed, score_places, usable
+from engine.bench.docx_drawing import W_NS
+from engine.bench.docx_drawing import add_box as _add_box
+from engine.bench.docx_drawing import full_width as _full_width
+from engine.bench.docx_drawing import run_xml as _run_xml
+from engine.bench.paragraph_forms import draw_paragraph_form, paragraph_variant
 from engine.core.limits import Limits
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.records import QuestionnaireError
 
-W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
 _W = f"{{{W_NS}}}"
-FAMILIES = ("response boxes", "yes/no tables", "japanese checklist", "attestation form", "long tables")
+FAMILIES = (
+    "response boxes",
+    "yes/no tables",
+    "japanese checklist",
+    "attestation form",
+    "long tables",
+    "paragraph forms",
+)
 BOXES = ("empty", "glyph", "sym", "formcheckbox", "sdt")
 PHRASINGS = ("question", "shall", "must", "imperative")
 NUMBERINGS = ("none", "hand", "word")
@@ -239,6 +254,18 @@ class Variant:
     split_rows: int = 2  # the rows a split question's text runs over
     title_in_table: bool = False  # the caption in a first row spanning the table, repeated with the header
     answer_control: bool = False  # each answer-text cell a content control showing "Click here to enter text."
+    # the sixth family: paragraph forms (engine/bench/paragraph_forms.py)
+    paragraph_numbering: str = "none"  # "none", "dot" (1.), "decimal" (1.1), "dash" (A-1), "q" (Q3), "word" (numPr)
+    paragraph_plan: tuple[str, ...] = ()  # each question: "text/<wording>/<place>" or "choice/<wording>"
+    choice_beside: bool = False  # the Yes / No in the question's paragraph, not on the line below
+    heading_style: str = "heading"  # a section's title: "heading" (Heading 2) or "bold" (a bold line)
+    notes: bool = False  # a "Note: …" under the first heading, a warning before a section's Yes / No
+    spacer: bool = False  # an empty paragraph after each answer place
+    empty_lines: int = 1  # the empty paragraphs a question answered "empty" is followed by
+    placeholder_flag: bool = True  # a content control marked as showing its placeholder (w:showingPlcHdr)
+    guidance_line: bool = (
+        False  # paragraph forms, the second round: "(maximum 500 words)" between a question and its place
+    )
 
 
 def variants(family: str, many: int) -> list[Variant]:
@@ -246,6 +273,8 @@ def variants(family: str, many: int) -> list[Variant]:
     number (the same variants every run)."""
     if family == "long tables":
         return [long_variant(n) for n in range(many)]
+    if family == "paragraph forms":
+        return [Variant(**paragraph_variant(n)) for n in range(many)]
     out = []
     for n in range(many):
         rng = random.Random(f"{family}:{n}")
@@ -324,39 +353,6 @@ GROUP_ASKS = {"en": "Compliant?", "de": "Erfüllt?", "fr": "Conforme ?", "nl": "
 # --- drawing -----------------------------------------------------------------------------------
 
 
-def _run_xml(inner: str) -> str:
-    return f'<w:r xmlns:w="{W_NS}">{inner}</w:r>'
-
-
-def _add_box(paragraph, box: str, names: count) -> None:
-    """One unticked box drawn as ``box`` in ``paragraph`` (nothing for "empty")."""
-    p = paragraph._p
-    if box == "glyph":
-        paragraph.add_run("☐")
-    elif box == "sym":
-        p.append(parse_xml(_run_xml('<w:sym w:font="Wingdings" w:char="F06F"/>')))
-    elif box == "formcheckbox":
-        name = f"Check{next(names)}"
-        for inner in (
-            f'<w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val="{name}"/><w:enabled/>'
-            '<w:calcOnExit w:val="0"/><w:checkBox><w:sizeAuto/><w:default w:val="0"/></w:checkBox></w:ffData></w:fldChar>',
-            '<w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText>',
-            '<w:fldChar w:fldCharType="separate"/>',
-            '<w:fldChar w:fldCharType="end"/>',
-        ):
-            p.append(parse_xml(_run_xml(inner)))
-    elif box == "sdt":
-        p.append(
-            parse_xml(
-                f'<w:sdt xmlns:w="{W_NS}" xmlns:w14="{W14_NS}"><w:sdtPr><w:id w:val="{next(names)}"/><w14:checkbox>'
-                '<w14:checked w14:val="0"/><w14:checkedState w14:val="2612" w14:font="MS Gothic"/>'
-                '<w14:uncheckedState w14:val="2610" w14:font="MS Gothic"/></w14:checkbox></w:sdtPr>'
-                '<w:sdtContent><w:r><w:rPr><w:rFonts w:ascii="MS Gothic" w:eastAsia="MS Gothic" w:hAnsi="MS Gothic"/></w:rPr>'
-                "<w:t>☐</w:t></w:r></w:sdtContent></w:sdt>"
-            )
-        )
-
-
 def _add_text_field(paragraph, default: str, names: count) -> None:
     """A legacy FORMTEXT showing its default text."""
     p = paragraph._p
@@ -385,10 +381,6 @@ def _question_text(v: Variant, i: int) -> str:
     }[v.phrasing]
 
 
-def _full_width(text: str) -> str:
-    return text.translate(str.maketrans("0123456789.", "０１２３４５６７８９．"))
-
-
 @dataclass
 class _Item:
     text: str
@@ -396,6 +388,7 @@ class _Item:
     choice: tuple = ()  # the option cells (or the paragraph of the boxes)
     options: tuple[str, ...] = ()
     prefix: str = ""  # the number written before the text in its cell or paragraph ("1.2"), if any
+    at: object = None  # the question's own paragraph, where it is not its answer's place (paragraph forms)
 
 
 def _columns(v: Variant, lang: dict, options: tuple, pci: bool, question_label: dict) -> list[tuple[str, str]]:
@@ -546,8 +539,13 @@ def build(v: Variant, path: Path) -> list[dict]:
         "japanese checklist": "セキュリティチェックシート",
         "attestation form": "Attestation of Compliance",
         "long tables": "Supplier security questionnaire",
+        "paragraph forms": "Tender questionnaire",
     }[v.family]
     doc.add_heading(title, level=1)
+    if v.family == "paragraph forms":
+        items += [_Item(**x) for x in draw_paragraph_form(doc, v, names)]
+        doc.save(path)
+        return _addresses(doc, items)
     doc.add_paragraph("Complete every row of the tables below. This document is part of the tender.")
     if v.family == "long tables":
         _long_table(doc, v, items, names)
@@ -651,6 +649,8 @@ def _addresses(doc, items: list[_Item]) -> list[dict]:
             d["answer"] = where(it.answer)
         if it.prefix:
             d["prefix"] = it.prefix
+        if it.at is not None:
+            d["at"] = where(it.at)
         out.append(d)
     return out
 
@@ -919,6 +919,7 @@ def score_variant(v: Variant, folder: Path) -> dict:
     free_text = sum(1 for p in found if p.text in option_cells)
     defaults = sum(1 for x in q.questions if (x.existing_answer or "").strip() in TEXT_DEFAULTS)
     notes = sum(1 for x in q.questions if any(n[1:5] in x.text for n in TRANSLATOR_NOTES))
+    answered = sum(1 for x in q.questions if (x.existing_answer or "").strip() or x.existing_choice)  # an empty form
     # usable, the options checked too: one choice whose options are the header's labels
     good = right = 0
     wrong_text: list[str] = []
@@ -926,6 +927,8 @@ def score_variant(v: Variant, folder: Path) -> dict:
     for it in items:
         want = {tuple(a) for a in it.get("choice", [])} | ({tuple(it["answer"])} if "answer" in it else set())
         hit = next((i for i, p in enumerate(found) if i not in taken and want & p.all), None)
+        if hit is None and "at" in it:  # a paragraph form's question found, its place elsewhere
+            hit = next((i for i, p in enumerate(found) if i not in taken and p.anchor == tuple(it["at"])), None)
         if hit is None:
             continue
         taken.add(hit)
@@ -947,6 +950,7 @@ def score_variant(v: Variant, folder: Path) -> dict:
         "free_text_in_option": free_text,
         "default_as_answer": defaults,
         "note_in_text": notes,
+        "answer_in_empty_form": answered,
         "baseline": base,
         "missed": s["missed"][:3],
         "extra": s["extra"][:3],
@@ -988,6 +992,7 @@ def bench_families(many: int = 20, only: str | None = None, keep: Path | None = 
                 "free_text_in_option": sum(r.get("free_text_in_option", 0) for r in rows),
                 "default_as_answer": sum(r.get("default_as_answer", 0) for r in rows),
                 "note_in_text": sum(r.get("note_in_text", 0) for r in rows),
+                "answer_in_empty_form": sum(r.get("answer_in_empty_form", 0) for r in rows),
                 "baseline": {"recall": _ratio(b_matched, truth), "precision": _ratio(b_matched, b_found)},
                 "worst": [
                     {

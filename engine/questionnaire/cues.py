@@ -2,7 +2,7 @@
 numbers it, beyond the English question mark and ASCII digits.
 
 - a question mark, ASCII or full-width ("？"), ending a sentence (not the "?" of a link's query);
-- a Japanese question's ending: "…ですか。", "…ますか", "…か。";
+- a Japanese question's ending: "…ですか。", "…ますか", "…か。"; a request's: "…ください。", "…すること。";
 - digits and the dot between them written full-width ("１．２" is "1.2"), as East Asian documents
   number their items;
 - what ticks a box drawn as text in a cell (:data:`MARKS`: "x", "✓", "☒", "yes"…), in a Word table or
@@ -58,6 +58,19 @@ def asks_by_mark(text: str) -> bool:
     return bool(QUESTION_MARK.search(text) or _JAPANESE_QUESTION.search(text.strip()))
 
 
+# a Japanese request that ends a sentence: "…をご記入ください。", "…を説明してください。", "…を記載すること。"
+_JAPANESE_REQUEST = re.compile(  # (its options may close the line: "…ご回答ください。  はい/いいえ")
+    r"(?:ください|下さい|すること|のこと)[。．.]?(?:\s*(?:はい|いいえ)(?:\s*[/／]\s*(?:はい|いいえ|該当なし))+)?\s*$"
+)
+
+
+def asks_by_request(text: str) -> bool:
+    """Whether ``text`` ends as a Japanese request for an answer ("…の確保方法をご記入ください。",
+    "…を記載すること。"), a question with no mark; a short one (a placeholder's "入力してください") is not."""
+    text = text.strip()
+    return len(text) >= 12 and bool(_JAPANESE_REQUEST.search(text))
+
+
 def asks_several(text: str) -> bool:
     """Whether ``text`` (a question's, or the line right under it) says its options may be picked
     several at a time: "Tick all that apply.", "Select one or more", "alle zutreffenden"."""
@@ -103,6 +116,7 @@ __all__ = [
     "QUESTION_MARK",
     "ascii_digits",
     "asks_by_mark",
+    "asks_by_request",
     "asks_several",
     "header_role",
     "several_options",

@@ -24,7 +24,8 @@ _BRACKETED = r"(?:\[[^\]]{0,120}\]|<[^<>]{0,80}>|«[^«»]{0,60}»|【[^【】]{
 _DATE_PART = r"(?:y{2,4}|j{2,4}|a{2,4}|m{1,2}|d{1,2}|t{1,2}|hh|ss|年|月|日)"
 _MASK = rf"\(?\s*{_DATE_PART}(?:\s*[-/.: ]\s*{_DATE_PART}){{1,3}}\s*\)?"
 _VERBS_OTHER = (
-    r"klik|kies|selecteer|vul\s+in|voer\s+in|hier\s+klicken|klicken\s+sie|tippen\s+sie|w[äa]hlen\s+sie|eingeben"
+    r"klik|kies|selecteer|vul\s+in|voer\s+in|hier\s+klicken|klicken\s+(?:sie|oder\s+tippen)|tippen\s+sie|w[äa]hlen\s+sie"
+    r"|eingeben"
     r"|cliquez|saisissez|s[ée]lectionnez|haga\s+clic|escriba\s+aqu[íi]|seleccione"
 )
 # an instruction to the one who fills the place in, never a question's own words ("Provide your ISO 9001

@@ -10,6 +10,9 @@ import docx
 from lxml import etree
 
 from engine.bench.families import FAMILIES, W_NS, build, score_variant, variants
+from engine.bench.paragraph_forms import WORDS
+
+LIMITS = {w["limit"] for w in WORDS.values()}
 
 W = f"{{{W_NS}}}"
 
@@ -63,3 +66,40 @@ def test_a_long_tables_question_split_over_two_rows_is_one_truth_item_with_its_w
     first, rest = cell(r, 1), cell(r + 1, 1)  # the question column, after the ID's
     assert first and rest and "".join(split["text"].split()) == "".join(f"{first} {rest}".split())
     assert cell(r + 1, 0) == ""  # the second row has no ID
+
+
+def test_a_paragraph_forms_truth_points_at_its_question_and_an_empty_place_after_it(tmp_path):
+    """The paragraph forms family: each item's ``at`` paragraph holds its text (after its number), its
+    answer place comes after it and is empty (nothing, an underscore line, the answer label, a
+    control's placeholder), its choice's paragraph holds the options; headings and notes are no item."""
+    for v in variants("paragraph forms", 6):
+        path = tmp_path / f"paragraph-{v.n}.docx"
+        items = build(v, path)
+        with zipfile.ZipFile(path) as zf:
+            root = etree.fromstring(zf.read("word/document.xml"))
+        paras = list(root.iter(f"{W}p"))
+        cells = [list(tbl.iter(f"{W}tc"))[0] for tbl in root.iter(f"{W}tbl")]
+
+        def text(a: list) -> str:
+            el = paras[a[1] - 1] if a[0] == "p" else cells[a[0]]
+            return "".join(t.text or "" for t in el.iter(f"{W}t"))
+
+        assert len(items) == len(v.paragraph_plan) == sum(v.rows_per_section)
+        for item, plan in zip(items, v.paragraph_plan):
+            asked = next((item["text"][: -len(x) - 1] for x in LIMITS if item["text"].endswith(f" {x}")), item["text"])
+            assert text(item["at"]) == f"{item.get('prefix', '')} {asked}".strip() or "choice" in item
+            assert asked in text(item["at"])  # (a length limit's line under it is read with it)
+            if plan.startswith("choice"):
+                assert all(o in text(item["choice"][0]) for o in item["options"]), item
+                continue
+            shown = text(item["answer"]).strip(" _:：")
+            assert (
+                shown in ("", "Answer", "Antwort", "Réponse", "Antwoord", "Respuesta", "回答")
+                or "ici" in shown
+                or "hier" in shown
+                or "here" in shown
+                or "aquí" in shown
+                or "クリック" in shown
+            ), (item, shown)
+            if item["answer"][0] == "p":
+                assert item["answer"][1] > item["at"][1]

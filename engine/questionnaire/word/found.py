@@ -1,7 +1,8 @@
 """What the Word reader finds, before it becomes :class:`~engine.questionnaire.sheet.reader.Question`
 records: a :class:`Found` question (its text, ID, first paragraph and answer places), and the
 tests of text that decide what asks (a question mark, an asking verb: Describe, Provide, List,
-Explain, Indicate…, in English and Dutch), what labels a field ("Name of controller", "Responsible
+Explain, Indicate…, in English, Dutch, German, French and Spanish; "Please …", "Bitte …", "Veuillez …",
+"Gelieve …", "Por favor, …"), what labels a field ("Name of controller", "Responsible
 Role:"), and what an ID looks like ("1.a", "4.1.2", "AC-2 (1)", "Part a").
 """
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from engine.questionnaire.cues import ascii_digits, asks_by_mark
+from engine.questionnaire.cues import ascii_digits, asks_by_mark, asks_by_request
 from engine.questionnaire.places import AnswerPlace
 from engine.questionnaire.word.xmltree import one_line
 
@@ -21,6 +22,9 @@ ASKING_VERBS = (
     "|confirm|define|justify|clarify|discuss|elaborate|select|check|tick|choose|insert"
     "|beschrijf|geef|noem|leg|vermeld|licht|omschrijf|benoem"
     "|beschreiben|erl[äa]utern|nennen|geben|d[ée]crivez|indiquez|pr[ée]cisez|fournissez|expliquez"
+    "|som|bevestig|gelieve|stellen\\s+sie|best[äa]tigen|[ée]num[ée]rez|pr[ée]sentez|confirmez|d[ée]taillez|joignez"
+    "|d[ée]crire|indiquer|expliquer|[ée]num[ée]rer|pr[ée]senter|confirmer|pr[ée]ciser|fournir|d[ée]tailler"
+    "|set\\s+out|describa|indique|explique|enumere|exponga|confirme|detalle|proporcione|especifique|adjunte"
 )
 # a question without its question mark ("Do you have a documented procedure … compliance.")
 INTERROGATIVES = (
@@ -28,7 +32,10 @@ INTERROGATIVES = (
     "|wordt|worden|zijn|heeft|hebben|kan|kunnen|moet|moeten"
     "|haben|hat|sind|werden|wird|k[öo]nnen|gibt|verf[üu]gt|avez|[êe]tes|disposez"
 )
-_ASKING = re.compile(rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:please\s+|kindly\s+)?(?:{ASKING_VERBS})\b", re.IGNORECASE)
+_ASKING = re.compile(
+    rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?:please\s+|kindly\s+|bitte\s+|veuillez\s+|por\s+favor,?\s+)?(?:{ASKING_VERBS})\b",
+    re.IGNORECASE,
+)
 _INTERROGATIVE = re.compile(
     rf"^(?:\(?[\w.]{{1,8}}[.)]\s+)?(?P<verb>{INTERROGATIVES})\s+(?!not\b|niet\b)\w+", re.IGNORECASE
 )
@@ -49,20 +56,23 @@ LEADING_ID = re.compile(r"^\s*((?:\d{1,3}\.){1,4}\d{0,3}|\d{1,3}\)|[A-Z]{1,4}-\d
 CONTROL_ID = re.compile(r"^\s*([A-Z]{2,4}-\d{1,3}(?:\s?\(\d{1,2}\))?)(?!\w)")
 
 
+_NOTE_FIRST = re.compile(r"^\[[^\]]{1,40}\]\s+")
 _SPACE_GIVEN = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 
 
 def asks(text: str) -> bool:
     """Whether text asks for an answer: a question mark, or an asking verb first ("Describe …"),
     or an instruction to write "in the space that follows"."""
-    text = one_line(text)
+    text = text_in = one_line(text)
     if _SPACE_GIVEN.search(text) and len(text) <= 600:
         return True
     if not text or _NOT_ASKING.match(text) or len(text) > 1500:
         return False
-    if "?" in text or asks_by_mark(text):  # "？", "…ですか。" too
+    if "?" in text or asks_by_mark(text) or asks_by_request(text):  # "？", "…ですか。", "…ご記入ください。" too
         return True
     text = _NUMBER_FIRST.sub("", text, count=1)  # "C-1 Please provide …", "1.5 Has your organisation …"
+    if _NUMBER_FIRST.match(one_line(text_in)):  # a numbered one's bracketed note ahead of what it asks
+        text = _NOTE_FIRST.sub("", text, count=1)  # ("D-1 [Example Option 1] Please provide …")
     words = len(text.split())
     asking = bool(_ASKING.match(text) or _IF_THEN_ASK.match(text))
     return (asking or _starts_question(text) and words >= 6) and words >= 4
@@ -75,7 +85,7 @@ def _starts_question(text: str) -> bool:
     return m is not None and not m.group("verb")[0].islower()
 
 
-_NUMBER_FIRST = re.compile(LEADING_ID.pattern + r"(?:[-–—:.)]\s+)?")
+_NUMBER_FIRST = re.compile(rf"(?:{LEADING_ID.pattern}|^\s*Q\d{{1,3}}[.:)]?\s+)(?:[-–—:.)]\s+)?")  # and "Q3 …"
 
 # a translator's note in brackets before what the document asks ("[訳注：…]", "(Translator's note: …)")
 _TRANSLATOR_NOTE = re.compile(

@@ -41,7 +41,7 @@ from lxml import etree
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableMap, corrected_questions
 from engine.questionnaire.cues import asks_several, takes_several
-from engine.questionnaire.length_limits import limited
+from engine.questionnaire.length_limits import limited, stated_limit
 from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
 from engine.questionnaire.qualifiers import states_skip
@@ -58,6 +58,7 @@ from engine.questionnaire.word.found import (
 from engine.questionnaire.word.lists import ListMark, Numbering, Styles, paragraph_numbering
 from engine.questionnaire.word.package import DocxPackage, open_docx, style_of
 from engine.questionnaire.word.places import (
+    after_label_place,
     boxes_place,
     cell_place,
     control_place,
@@ -648,8 +649,8 @@ def _answers_below(doc: _Doc, flow: list[etree._Element], j: int) -> bool:
     return 1 <= len(boxes) <= 3 and bool(_YES.match(boxes[0].label or ""))
 
 
-_YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si)\b", re.I)
-_NO = re.compile(r"^\s*(?:no|nee|nein|non)\b", re.I)
+_YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si|はい)\b", re.I)
+_NO = re.compile(r"^\s*(?:no|nee|nein|non|いいえ)\b", re.I)
 
 
 def _first_box(inline: Inline) -> int:
@@ -716,7 +717,7 @@ def _text_box_places(doc: _Doc, flow: list[etree._Element]) -> None:
     taken = {f.anchor for f in doc.found}
     for n, (_, para) in enumerate(paras):
         box = _empty_text_box(para.el)
-        if box is None:
+        if box is None or para.el in doc.claimed:  # (a question's answer box already)
             continue
         label = para if para.line else _nearest_text(paras, n)
         if label is None or label.el in taken or label.heading is not None or label.read.boxes:
@@ -746,8 +747,9 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
     para = doc.paras[flow[i]]
     if text is None and _answers_below(doc, flow, i + 1):
         return i + 1  # the prompt of the boxes below ("☐ Yes I have … / ☐ No …"): read with them
-    found = _found(doc, para, text or para.line, "a paragraph that asks")
-    j = i + 1
+    cut = _cut_lines(doc, flow, i) if text is None else []  # its sentence going on over the next lines
+    found = _found(doc, para, " ".join([text or para.line, *(doc.paras[e].line for e in cut)]), "a paragraph that asks")
+    j = i + 1 + len(cut)
     items: list[_Para] = []
     while j < len(flow) and flow[j].tag == f"{W}p":  # the items it lists ("on the following topics?")
         item = doc.paras[flow[j]]
@@ -759,19 +761,25 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         j += 1
     if items:
         found.text = one_line(f"{found.text} " + " ".join(item.line for item in items))
-    last = items[-1].el if items else para.el
+    lone = not items and _asks_alone(doc, flow, i)
+    if _guidance_line(doc, flow, j, lone):  # "(maximum 500 words)" between it and its place: read with it
+        found.text, j = one_line(f"{found.text} {doc.paras[flow[j]].line}"), j + 1
+    last = flow[j - 1] if j > i + 1 + len(cut) + len(items) else items[-1].el if items else (cut or [para.el])[-1]
     spaced = bool(_SPACE.search(found.text))  # "In the space that follows, describe …": a question, space or not
     written = _written_answer(doc, para, flow, j, bool(items) or spaced)
     if written is not None:  # the answer a previous export wrote after the question
         found.text_place, found.existing_answer = paragraph_place(written)
         doc.found.append(found)
         return j + 1
-    place = _place_after(doc, flow, j, spaced=spaced)
+    place = _place_after(doc, flow, j, spaced=spaced, lone=lone)
     tail = _OPTIONS_TAIL.search(para.line) if place is None else None
     if tail is not None:  # "… an annual turnover of £36m or more Yes/No": a pick, written after the options
         found.choice_place = AnswerPlace(PlaceKind.AFTER_LABEL, locator(para.el), note=_AFTER_OPTIONS)
         found.choices = _options_of(tail.group("options"))
         found.existing_choice = _option_named(tail.group("picked"), found.choices)
+        written = one_line(para.line[tail.end("options") :]) if tail.group("picked") else ""
+        if written and found.text.endswith(written):  # the pick an export wrote is no part of the question
+            found.text = found.text[: -len(written)].rstrip()
         doc.found.append(found)
         return j
     if place is not None and place[0][0].note == _IN_PLACE_OF_OPTIONS:  # "Yes/No" under the question: a pick
@@ -782,7 +790,7 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.found.append(found)
         return j
     numbered = para.mark is not None or bool(LEADING_ID.match(para.line))  # "3.1 Do you have …?": typed numbers
-    if place is None and not numbered and not items and not spaced:
+    if place is None and not numbered and not items and not spaced and not cut:
         return i + 1  # prose that asks, not a question
     if place is None:
         found.text_place, _ = new_paragraph_place(last, NO_SPACE)
@@ -792,6 +800,44 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         doc.claimed.update(taken)
     doc.found.append(found)
     return j
+
+
+_PARENTHESIZED = re.compile(r"^\s*[(（][^()（）]{1,120}[)）]\s*$")
+
+
+def _guidance_line(doc: _Doc, flow: list[etree._Element], j: int, lone: bool) -> bool:
+    """Line j under a question is its guidance, read with it (its length limit kept), when its place
+    (or an answer an export wrote) follows it: a length limit or a note in brackets on a line of its
+    own ("(maximum 500 words)", "（500字以内）")."""
+    if j + 1 >= len(flow) or flow[j].tag != f"{W}p":
+        return False
+    g = doc.paras[flow[j]]
+    if not g.line or len(g.line) > 160 or g.mark is not None or g.heading is not None or asks(g.line):
+        return False
+    if g.read.boxes or g.read.controls or not (_PARENTHESIZED.match(g.line) or stated_limit(g.line)):
+        return False
+    return written_answer(flow[j + 1]) or _place_after(doc, flow, j + 1, lone=lone) is not None
+
+
+_SENTENCE_END = re.compile(r"[.?!:;。？！：；]\W*$")
+
+
+def _cut_lines(doc: _Doc, flow: list[etree._Element], i: int) -> list[etree._Element]:
+    """The paragraphs under question i that go on with its sentence, set as lines of their own ("Please
+    provide details of two contracts that your organisation has held" / "that are relevant to …" /
+    "specification."): each in the question's style, with no list mark, in lower case first, the
+    line above not ending a sentence."""
+    para, out = doc.paras[flow[i]], []
+    line = para.line
+    for el in flow[i + 1 :]:
+        nxt = doc.paras.get(el) if el.tag == f"{W}p" else None
+        if nxt is None or _SENTENCE_END.search(line) or not nxt.line or not nxt.line[0].islower():
+            break
+        if nxt.mark is not None or nxt.heading is not None or nxt.style != para.style or nxt.read.boxes:
+            break
+        out.append(el)
+        line = nxt.line
+    return out
 
 
 def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, items: bool) -> etree._Element | None:
@@ -814,11 +860,12 @@ def _written_answer(doc: _Doc, para: _Para, flow: list[etree._Element], j: int, 
 
 
 def _place_after(
-    doc: _Doc, flow: list[etree._Element], j: int, spaced: bool = False
+    doc: _Doc, flow: list[etree._Element], j: int, spaced: bool = False, lone: bool = False
 ) -> tuple[tuple[AnswerPlace, str | None], list[etree._Element]] | None:
-    """The answer place right after a question: a one-cell table, a content control, or two or
-    more blank paragraphs (one is the document's spacing, not a place, unless the question says
-    to answer "in the space that follows": ``spaced``)."""
+    """The answer place right after a question: a one-cell table, a content control, an answer's
+    label, an underscore line, or two or more blank paragraphs (one is the document's spacing, not a
+    place, unless the question says to answer "in the space that follows": ``spaced``, or it is a
+    question on its own, ``lone``, and the blank ends before the next question or heading)."""
     if j >= len(flow):
         return None
     el = flow[j]
@@ -840,6 +887,9 @@ def _place_after(
         line = doc.paras[el].line  # (one option alone: the answer an export wrote there)
         existing = line if "/" not in line else None
         return (AnswerPlace(PlaceKind.PARAGRAPH, locator(el), note=_IN_PLACE_OF_OPTIONS), existing), [el]
+    marked = _marked_place(doc, el)
+    if marked is not None:
+        return marked, [el]
     blanks = []
     for el in flow[j:]:
         if el.tag != f"{W}p" or doc.paras[el].line or doc.paras[el].read.boxes:
@@ -848,16 +898,75 @@ def _place_after(
         if box is not None:  # an empty text box drawn under the question: its answer's box
             return paragraph_place(box), [*blanks, el]
         blanks.append(el)
-    if len(blanks) >= 2 or blanks and spaced:
+    if len(blanks) >= 2 or blanks and (spaced or lone and _ends_blank(doc, flow, j + 1)):
         return paragraph_place(blanks[0]), blanks[:1]
     return None
 
 
+# the label of the answer's line under a question, in the languages read ("Answer:", "Antwort:", "回答：")
+_ANSWER_LABEL = re.compile(
+    r"^\s*(?P<label>answer|response|reply|antwort|r[ée]ponse|antwoord|respuesta|risposta|回答|解答|答え)\s*[:：]"
+    r"\s*(?P<answer>.*)$",
+    re.I,
+)
+
+
+def _marked_place(doc: _Doc, el: etree._Element) -> tuple[AnswerPlace, str | None] | None:
+    """A paragraph under a question drawn to take its answer, with nothing else in it: an answer's
+    label ("Answer:", "Antwort:", "回答："; written after it), an underscore line, or a text control
+    alone (its placeholder "Click or tap here to enter text." no answer)."""
+    if el.tag != f"{W}p":
+        return None
+    para = doc.paras[el]
+    if not para.line or para.read.boxes or para.heading is not None:
+        return None
+    m = _ANSWER_LABEL.match(para.line)
+    if m is not None:
+        return after_label_place(el, para.line[: m.start("answer")].rstrip(), note="after the answer's label")
+    controls = [c for c in para.read.controls if c.kind != "checkbox"]
+    if len(controls) == 1 and one_line(controls[0].drawn) == para.line:
+        return control_place(controls[0])
+    if _UNDERSCORES.search(para.line) and is_blank(para.line):
+        return paragraph_place(el)
+    return None
+
+
+_ITEM_FIRST = re.compile(r"^\s*(?:\(\w{1,4}\)|[\w.\-－．]*\d[\w.\-－．]*[.)]?)?\s*(?P<first>\w)")
+
+
+def _asks_alone(doc: _Doc, flow: list[etree._Element], i: int) -> bool:
+    """Question i stands on its own, so one blank line under it may answer it: not the last of a run
+    of questions with no place between them (the blank is the run's spacing), not a clause's item going
+    on from a sentence ("(c) provide a copy …", in lower case), not a lead-in ("Select all that
+    apply:"), not one whose options close its line ("… £36m or more Yes/No")."""
+    above = flow[i - 1] if i else None
+    if above is not None and above.tag == f"{W}p" and doc.paras[above].line and asks(doc.paras[above].line):
+        return False
+    line = doc.paras[flow[i]].line
+    m = _ITEM_FIRST.match(line)
+    if m is None or m.group("first").islower() or ends_with_colon(line):
+        return False
+    return _OPTIONS_TAIL.search(line) is None
+
+
+def _ends_blank(doc: _Doc, flow: list[etree._Element], k: int) -> bool:
+    """Whether the one blank paragraph under a question is its answer's line (block k follows it):
+    the form ends there, or the next block is a heading or the next question; not text going on
+    under the question (the areas a response covers, listed under it)."""
+    if k >= len(flow):
+        return True
+    el = flow[k]
+    if el.tag != f"{W}p":
+        return False
+    nxt = doc.paras[el]
+    return nxt.heading is not None or bool(nxt.line) and asks(nxt.line)
+
+
 # a line listing the options to write ("Yes/No", "Yes / No / Not Applicable", "Ja/Nee"): the answer's place
-_OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non)"
+_OPTIONS = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non|s[íi]|はい|いいえ)"
 _OPTIONS_LINE = re.compile(rf"^\s*{_OPTIONS}(?:\s*/\s*{_OPTIONS}){{0,3}}\s*\.?$", re.I)
 _OPTIONS_TAIL = re.compile(
-    rf"\s(?P<options>(?:yes|ja|oui)\s*/\s*(?:no|nee|nein|non)(?:\s*/\s*{_OPTIONS})?)\s*\.?"
+    rf"\s(?P<options>(?:yes|ja|oui|s[íi]|はい)\s*/\s*(?:no|nee|nein|non|いいえ)(?:\s*/\s*{_OPTIONS})?)\s*\.?"
     rf"(?:(?:\s*:\s*|\s+)(?P<picked>{_OPTIONS}))?\s*$",  # (and the pick an export wrote after them)
     re.I,
 )
