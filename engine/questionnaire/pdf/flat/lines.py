@@ -200,7 +200,8 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
     numbered = set() if checklist else _numbered_questions(items)
     # in a document that neither numbers its questions nor sets them in tables (``tables``: it has table
     # questions), a label over an answer place or a run of options is one (a web form printed)
-    labels = set() if numbered or checklist or tables else {id(i) for i in items if id(i) in heads or _over_place(i)}
+    fields = set() if numbered or checklist or tables else {id(i) for i in items if _over_place(i)}
+    labels = fields | (set() if numbered or checklist or tables else heads)
     out: list[Found] = []
     lead: tuple[Item, Found] | None = None  # the last question, while items may hang from it
     before = 0  # how many questions there were before the item above
@@ -255,7 +256,7 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
             out[-1] = lead[1]
             continue
         if _is_question(item, numbered, checklist) or id(item) in labels:
-            q = _item_question(item, item.kind == "box" or asks_yes_no(item.text), item.choices, id(item) in labels)
+            q = _item_question(item, item.kind == "box" or asks_yes_no(item.text), item.choices, id(item) in fields)
             out.append(q)
             lead = (item, q) if re.search(r"[?:]\s*$", item.text) else None
             continue
@@ -394,8 +395,8 @@ def _asking_paragraph(text: str) -> bool:
 
 def _item_question(item: Item, yes_no: bool, choices: tuple[str, ...] = (), label: bool = False) -> Found:
     """The question of an item: its options ``choices`` (its marks), else Yes / No where ``yes_no``;
-    its text without a closing "(required)" (a web form's mark), nor, for a ``label`` (over an answer
-    place or options), its closing colon."""
+    its text without a closing "(required)" (a web form's mark), nor, for a ``label`` over an answer
+    place, its closing colon."""
     locator = f"page {item.page + 1}" + (f", item {item.marker}" if item.kind == "number" else "")
     place = response_place(locator)
     choices = choices or (YES_NO if yes_no else ())
