@@ -12,12 +12,15 @@ import re
 import unicodedata
 from pathlib import Path
 
+import pymupdf
 import pytest
 
+from engine.bench.pdf_drawing import BOX_FONT
 from engine.bench.pdf_families import draw, variants
 from engine.bench.pdf_layouts import JA_MARKS, JA_NUMBERS, SIDEBARS, WEB_TEXT
 from engine.questionnaire.pdf.questions import page_of_row
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+from engine.questionnaire.records import QuestionnaireError
 
 RM6264 = Path("../shared/data/questionnaires/pdf/uk_ccs_rm6264_dps_registration_questionnaire_web_printout.pdf")
 
@@ -84,3 +87,29 @@ def test_the_ccs_rm6264_guidance_sidebar_is_out_of_its_questions():
     assert by_id["51"].endswith("following a Contract Termination?")
     assert not any(re.search(r"\bGuidance\b", x.text) for x in q.questions)  # 14 texts ended "… Guidance"
     assert len(q.questions) == 154  # as before: the sidebar neither adds nor loses a question
+
+
+def test_a_list_of_circle_bullets_under_a_heading_is_no_choice(tmp_path):
+    """ "○" before each line of a list under a heading ending ":" (a SOC 3 report's "Advanced LMS
+    functionality:") are bullets, not a question's radios; under a question that asks they are its options."""
+
+    def page(head: str) -> Path:
+        doc = pymupdf.open()
+        p = doc.new_page()
+        p.insert_text((40, 60), head, fontsize=10)
+        for k, item in enumerate(("legacy content migration tools", "rubrics", "learning outcomes")):
+            p.insert_text((50, 80 + 16 * k), "○", fontsize=9, fontname="dejavu", fontfile=str(BOX_FONT))
+            p.insert_text((64, 80 + 16 * k), item, fontsize=9)
+        path = tmp_path / f"{len(head)}.pdf"
+        doc.save(path)
+        return path
+
+    with pytest.raises(QuestionnaireError):
+        read_pdf_questionnaire(page("Advanced LMS functionality:"))
+    q = read_pdf_questionnaire(page("Which of these tools does your product offer?"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        (
+            "Which of these tools does your product offer?",
+            ("legacy content migration tools", "rubrics", "learning outcomes"),
+        )
+    ]

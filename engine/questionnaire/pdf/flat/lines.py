@@ -296,8 +296,9 @@ def _option_runs(items: list[Item]) -> tuple[dict[int, list[Item]], set[int]]:
     an item that asks or is numbered (up to two paragraphs between that do not: "Tick all that
     apply."): the options of the question above them, one a line (a web form printed), a run going
     on over a page's footer (short lines without a box) to the boxes at the top of the next; by the
-    id of each item, its run; and the ids of the items the runs answer. A checklist's statements
-    follow a heading, not a question."""
+    id of each item, its run; and the ids of the items the runs answer. A run of radios written
+    "○" / "◯" / "( )" follows a question that asks by its words or "?" (not only a ":" or a number: a
+    list's bullets). A checklist's statements follow a heading, not a question."""
     out: dict[int, list[Item]] = {}
     heads: set[int] = set()
     run: list[Item] = []
@@ -310,8 +311,10 @@ def _option_runs(items: list[Item]) -> tuple[dict[int, list[Item]], set[int]]:
         if run and item is not None and _footer(items, i, run[-1]):
             continue
         head = _under_question(items[:start]) if len(run) >= 2 else None
+        if head is not None and all(r.kind == "bullet" for r in run) and not asks(head.text):
+            head = None  # "○" bullets under a heading ("Advanced LMS functionality:"): a list, not a choice
         if head is not None:
-            out |= {id(i): run for i in run}
+            out |= {id(r): run for r in run}
             heads.add(id(head))  # the question the run answers (a label that asks without "?" included)
         run = []
     return out, heads
