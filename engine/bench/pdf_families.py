@@ -28,6 +28,12 @@ scored question by question (engine/bench/pdf_places.py's scorer) beside the tri
 - ``numbered checklist, two columns``: the same questions in two columns on one page (four in each,
   the instructions at the top of the left one), so that a line of the left column and one of the
   right share a baseline.
+- the layouts of engine/bench/pdf_layouts.py (its docstring): ``web form printout`` (a browser's
+  printout of a web form: bold labels, options one a line running onto the next page, a guidance
+  panel beside or below some questions that is no part of them), ``unnumbered questions, two
+  columns``, ``questions in three columns``, ``Japanese checklist`` and the option tables with a
+  two-row header and a row broken across the page break (``two-row header, row broken, ruled`` /
+  ``aligned``).
 
 **The axes, varied by one rule**: each axis's values are repeated in turn up to the number of
 variants and shuffled by ``random.Random`` seeded with the family and the axis's name; variant
@@ -58,276 +64,64 @@ it.
 
 from __future__ import annotations
 
-import random
 import re
 import tempfile
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
 
+from engine.bench.pdf_drawing import (
+    BREAK,
+    CHECK_MARKS,
+    CHECK_OPTIONS,
+    CHECK_PAGING,
+    CHECKLISTS,
+    FAMILIES,
+    FORM_FIELDS,
+    FORM_PAGING,
+    GUIDANCE,
+    HEADERS,
+    ID_PLACES,
+    IDS,
+    LANGUAGES,
+    LAYOUTS,
+    LINE,
+    MARGIN,
+    MARKS,
+    NUMBERS,
+    ORIENTATION,
+    PAGING,
+    PLACES,
+    ROWS,
+    SECTION_AT,
+    SECTIONS,
+    SIZE,
+    WORDING,
+    Language,
+    Sheet,
+    Variant,
+    _axis,
+    _ident,
+    _japanese,
+    _square,
+    _wrap,
+    _write,
+)
+from engine.bench.pdf_layouts import draw_layout, layout_variants
 from engine.bench.pdf_places import fields_of, norm_text, pdf_baseline, score_pdf_places
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from engine.questionnaire.records import QuestionnaireError
 
-BOX_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # ☐ (Helvetica has none)
-SIZE = 8.0
-LINE = 10.0
-MARGIN = 40.0
-ROWS = 8  # requirement rows per table; two-page variants break after BREAK
-BREAK = 5
-SECTION_AT = 3  # the second section row comes before this row (the first before row 0)
-
-
-@dataclass(frozen=True)
-class Language:
-    code: str
-    title: str
-    id_head: str
-    question: str
-    response: str
-    notes: str
-    answer: str
-    options: tuple[tuple[str, ...], ...]
-    statements: tuple[str, ...]
-    questions: tuple[str, ...]
-    bullets: tuple[str, ...]
-    guidance: tuple[str, str]  # a guidance column's header and its text on every row ("Expected Testing")
-    sections: tuple[str, str]  # two section rows' titles, each across the table ("Requirement 2: …")
-    more: str  # a second sentence of the row broken across the page break (so that it wraps over lines)
-
-
-LANGUAGES = (
-    Language(
-        "en",
-        "Section 3: Access control requirements",
-        "ID",
-        "Requirement",
-        "Response",
-        "Comments",
-        "Answer",
-        (("In Place", "Not Applicable", "Not in Place"), ("Yes", "No", "N/A"), ("Compliant", "Non-Compliant")),
-        (
-            "The provider shall maintain an inventory of all system components.",
-            "Restrict administrative access to named personnel only.",
-            "The provider shall review user accounts at least every six months and remove accounts that "
-            "are no longer required.",
-            "Encrypt all cardholder data at rest with strong cryptography.",
-            "The provider shall log every access to audit trails.",
-            "Change vendor-supplied default passwords before a system is installed on the network.",
-            "The provider shall test incident response procedures once a year.",
-            "Document and approve every change to the production environment.",
-        ),
-        (
-            "Does the provider keep an inventory of all system components?",
-            "Is administrative access restricted to named personnel?",
-            "Are user accounts reviewed at least every six months?",
-            "Is cardholder data encrypted at rest?",
-            "Is every access to audit trails logged?",
-            "Are default passwords changed before installation?",
-            "Are incident response procedures tested once a year?",
-            "Is every change to production documented and approved?",
-        ),
-        (
-            "Complete every row of the table below.",
-            "Mark one response per requirement and explain any exception in Comments.",
-        ),
-        ("Expected Testing", "Examine documentation and interview personnel."),
-        ("Requirement 2: Apply secure configurations to all system components", "Requirement 3: Protect stored data"),
-        "Keep the records of this work for at least twelve months and show them to the assessor when asked to.",
-    ),
-    Language(
-        "de",
-        "Abschnitt 3: Anforderungen an die Zugriffskontrolle",
-        "Nr.",
-        "Anforderung",
-        "Antwort",
-        "Bemerkung",
-        "Antwort",
-        (("Ja", "Nein"),),
-        (
-            "Der Anbieter muss ein Verzeichnis aller Systemkomponenten führen.",
-            "Administrative Zugriffe sind auf namentlich benannte Personen zu beschränken.",
-            "Benutzerkonten sind mindestens halbjährlich zu überprüfen.",
-            "Gespeicherte Kundendaten müssen verschlüsselt werden.",
-            "Jeder Zugriff auf Protokolle muss aufgezeichnet werden.",
-            "Standardpasswörter sind vor der Inbetriebnahme zu ändern.",
-            "Notfallverfahren sind jährlich zu testen.",
-            "Jede Änderung an der Produktion ist zu dokumentieren.",
-        ),
-        (
-            "Führt der Anbieter ein Verzeichnis aller Systemkomponenten?",
-            "Sind administrative Zugriffe auf benannte Personen beschränkt?",
-            "Werden Benutzerkonten halbjährlich überprüft?",
-            "Werden gespeicherte Kundendaten verschlüsselt?",
-            "Wird jeder Zugriff auf Protokolle aufgezeichnet?",
-            "Werden Standardpasswörter vor der Inbetriebnahme geändert?",
-            "Werden Notfallverfahren jährlich getestet?",
-            "Wird jede Änderung an der Produktion dokumentiert?",
-        ),
-        ("Bitte füllen Sie jede Zeile der Tabelle aus.", "Kreuzen Sie je Anforderung eine Antwort an."),
-        ("Prüfhinweise", "Dokumentation prüfen und Personal befragen."),
-        ("Abschnitt 2: Sichere Konfiguration aller Systeme", "Abschnitt 3: Schutz gespeicherter Daten"),
-        "Die Nachweise sind mindestens zwölf Monate aufzubewahren und dem Prüfer auf Verlangen vorzulegen.",
-    ),
-    Language(
-        "fr",
-        "Section 3 : Exigences de contrôle d'accès",
-        "N°",
-        "Exigence",
-        "Réponse",
-        "Remarque",
-        "Réponse",
-        (("Oui", "Non"),),
-        (
-            "Le prestataire doit tenir un inventaire de tous les composants du système.",
-            "Restreindre l'accès administrateur au personnel désigné.",
-            "Le prestataire doit revoir les comptes utilisateurs tous les six mois.",
-            "Chiffrer les données des clients stockées.",
-            "Le prestataire doit journaliser chaque accès aux traces d'audit.",
-            "Changer les mots de passe par défaut avant la mise en service.",
-            "Le prestataire doit tester les procédures d'incident chaque année.",
-            "Documenter chaque changement en production.",
-        ),
-        (
-            "Le prestataire tient-il un inventaire des composants du système ?",
-            "L'accès administrateur est-il restreint au personnel désigné ?",
-            "Les comptes utilisateurs sont-ils revus tous les six mois ?",
-            "Les données des clients sont-elles chiffrées ?",
-            "Chaque accès aux traces d'audit est-il journalisé ?",
-            "Les mots de passe par défaut sont-ils changés ?",
-            "Les procédures d'incident sont-elles testées chaque année ?",
-            "Chaque changement en production est-il documenté ?",
-        ),
-        ("Remplissez chaque ligne du tableau.", "Cochez une réponse par exigence."),
-        ("Méthode de vérification", "Examiner la documentation et interroger le personnel."),
-        ("Exigence 2 : Configuration sécurisée des systèmes", "Exigence 3 : Protection des données stockées"),
-        "Les preuves sont conservées au moins douze mois et présentées à l'auditeur sur simple demande.",
-    ),
-    Language(
-        "ja",
-        "第3章 アクセス制御に関する要求事項",
-        "番号",
-        "要求事項",
-        "回答",
-        "備考",
-        "回答",
-        (("はい", "いいえ"),),
-        (
-            "システム構成要素の台帳を維持すること。",
-            "管理者権限を指名された担当者に限定すること。",
-            "利用者アカウントを少なくとも半年ごとに見直すこと。",
-            "保存された顧客データを暗号化すること。",
-            "監査証跡へのすべてのアクセスを記録すること。",
-            "導入前に初期パスワードを変更すること。",
-            "インシデント対応手順を年に一度試験すること。",
-            "本番環境への変更をすべて文書化し承認すること。",
-        ),
-        (
-            "システム構成要素の台帳を維持していますか？",
-            "管理者権限は指名された担当者に限定されていますか？",
-            "利用者アカウントを半年ごとに見直していますか？",
-            "保存された顧客データを暗号化していますか？",
-            "監査証跡へのアクセスを記録していますか？",
-            "導入前に初期パスワードを変更していますか？",
-            "インシデント対応手順を年に一度試験していますか？",
-            "本番環境への変更を文書化していますか？",
-        ),
-        ("下表の各行に記入してください。", "要求事項ごとに回答を一つ選択してください。"),
-        ("確認方法", "文書を確認し、担当者に聞き取りを行う。"),
-        ("第2節 システムの安全な設定", "第3節 保存データの保護"),
-        "その記録を少なくとも十二か月間保管し、審査員の求めに応じて提示すること。",
-    ),
-)
-IDS = ("1.2.{n}", "A.{n}", "REQ-{n:03d}", "１．２．{wide}")
-HEADERS = (1, 2)
-MARKS = ("none", "glyph", "square")
-WORDING = ("statement", "question")
-PAGING = (
-    "one page",
-    "header repeated",
-    "header not repeated",
-    "row broken, header repeated",
-    "row broken, header not repeated",
-)
-FORM_PAGING = PAGING[:3]  # a form's rows are not broken across pages
-ORIENTATION = ("portrait", "landscape")
-FORM_FIELDS = ("combo and comments", "text only", "combo only")
-GUIDANCE = ("none", "guidance column")
-SECTIONS = ("none", "section rows")
-ID_PLACES = ("own column", "in the requirement")
-# the numbered checklists: "1." / "1.2" / "a)" before each question, its options' marks beside it or below
-NUMBERS = ("{n}.", "1.{n}", "{a})")
-CHECK_MARKS = ("glyph", "square", "words")  # "☐ Yes ☐ No", drawn squares before the labels, "Yes / No" to circle
-PLACES = ("beside", "below")
-CHECK_PAGING = ("one page", "two pages")
-CHECK_OPTIONS = {"en": (("Yes", "No"), ("Yes", "No", "N/A")), "de": (("Ja", "Nein"),), "fr": (("Oui", "Non"),)}
-
-
-@dataclass(frozen=True)
-class Variant:
-    family: str
-    language: Language
-    options: tuple[str, ...]
-    ids: str
-    header: int
-    marks: str
-    wording: str
-    paging: str
-    orientation: str
-    fields: str = ""
-    guidance: str = "none"
-    sections: str = "none"
-    id_place: str = "own column"
-    place: str = ""  # a checklist's marks beside its questions or below them
-
-    def axes(self) -> dict[str, str]:
-        out = {
-            "language": self.language.code,
-            "options": " / ".join(self.options) if self.options else "-",
-            "ids": self.ids.split("{")[0] + "…" if self.family not in CHECKLISTS else self.ids.format(n=1, a="a"),
-        }
-        if self.family not in CHECKLISTS:
-            out["header rows"] = str(self.header)
-        out |= {"marks": self.marks, "wording": self.wording, "pages": self.paging, "orientation": self.orientation}
-        if self.place:
-            out["marks place"] = self.place
-        if self.fields:
-            out["fields"] = self.fields
-        if self.family not in ("form over a table", *CHECKLISTS):
-            out["guidance"] = self.guidance
-        out["sections"] = self.sections
-        if self.family not in CHECKLISTS:
-            out["id place"] = self.id_place
-        return out
-
-    @property
-    def name(self) -> str:
-        return "_".join(v.replace(" ", "").replace("/", "").replace(",", "") for v in self.axes().values())[:120]
-
-
-CHECKLISTS = ("numbered checklist", "numbered checklist, two columns")
-FAMILIES = (
-    "option table, ruled",
-    "option table, aligned",
-    "text table, ruled",
-    "text table, aligned",
-    "form over a table",
-    *CHECKLISTS,
-)
-
-
-def _axis(family: str, name: str, values: tuple | list, count: int) -> list:
-    """``values`` repeated in turn up to ``count`` and shuffled by the family's and axis's seed."""
-    drawn = [values[i % len(values)] for i in range(count)]
-    random.Random(f"{family}/{name}").shuffle(drawn)
-    return drawn
-
 
 def variants(family: str, count: int) -> list[Variant]:
     """The family's first ``count`` variants by the rule of the module docstring."""
+    if family in LAYOUTS[4:]:
+        return _broken(family, count)
+    if family in LAYOUTS:
+        return layout_variants(family, count)
     if family in CHECKLISTS:
         return _checklists(family, count)
     option_sets = [(lang, opts) for lang in LANGUAGES for opts in lang.options]
@@ -367,6 +161,15 @@ def variants(family: str, count: int) -> list[Variant]:
     ]
 
 
+def _broken(family: str, count: int) -> list[Variant]:
+    """An option table (ruled or aligned, as ``family`` ends) with a two-row header and a row broken
+    across the page break, under the header repeated or not (engine/bench/pdf_layouts.py's docstring)."""
+    base = variants("option table, ruled" if family.endswith("ruled") else "option table, aligned", count)
+    paging = _axis(family, "paging", PAGING[3:], count)
+    marks = _axis(family, "marks", MARKS, count)
+    return [replace(v, family=family, header=2, paging=paging[i], marks=marks[i]) for i, v in enumerate(base)]
+
+
 def _checklists(family: str, count: int) -> list[Variant]:
     """A numbered checklist's variants: English, German or French, its numbering, its options' marks
     and their place, the wording, the pages (one column only: a two-column page holds all eight),
@@ -394,80 +197,6 @@ def _checklists(family: str, count: int) -> list[Variant]:
         )
         for i in range(count)
     ]
-
-
-def _wide(n: int) -> str:
-    return "".join(chr(ord(c) + 0xFEE0) for c in str(n))
-
-
-def _ident(pattern: str, n: int) -> str:
-    return pattern.format(n=n, wide=_wide(n), a=chr(96 + n))
-
-
-def _cjk(text: str) -> bool:
-    return any(ord(c) > 0x2FFF for c in text)
-
-
-def _japanese(text: str) -> bool:
-    """Japanese writing (kana, kanji), not only full-width digits ("１．２．１ Change …" is English)."""
-    return any(0x3000 <= ord(c) <= 0x9FFF for c in text)
-
-
-_JAPAN = pymupdf.Font("japan")
-
-
-def _write(page: pymupdf.Page, x: float, y: float, text: str, size: float = SIZE) -> None:
-    """``text`` with its baseline at ``y``: its runs of CJK or full-width characters in a Japanese
-    font, the others in Helvetica (a full-width ID before English words), ☐ in DejaVu Sans."""
-    if "\u2610" in text:
-        page.insert_text((x, y), text, fontsize=size, fontname="dejavu", fontfile=str(BOX_FONT))
-        return
-    runs: list[str] = []
-    for c in text:
-        if runs and _cjk(runs[-1][-1]) == _cjk(c):
-            runs[-1] += c
-        else:
-            runs.append(c)
-    for run in runs:
-        if _cjk(run):
-            page.insert_text((x, y), run, fontsize=size, fontname="japan")
-            x += _JAPAN.text_length(run, fontsize=size)
-        else:
-            page.insert_text((x, y), run, fontsize=size)
-            x += pymupdf.get_text_length(run, fontname="helv", fontsize=size)
-
-
-def _wrap(text: str, width: float) -> list[str]:
-    """``text`` cut into lines that fit ``width`` points at SIZE (words, or characters for CJK)."""
-    per = max(8, int(width / (SIZE * (1.0 if _japanese(text) else 0.5))))
-    if _japanese(text):
-        return [text[i : i + per] for i in range(0, len(text), per)]
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= per:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
-@dataclass
-class Sheet:
-    """One drawing: the document, its current page and where the next row goes."""
-
-    doc: pymupdf.Document
-    variant: Variant
-    page: pymupdf.Page | None = None
-    y: float = 0.0
-
-    def new_page(self) -> pymupdf.Page:
-        w, h = pymupdf.paper_size("a4")
-        if self.variant.orientation == "landscape":
-            w, h = h, w
-        self.page = self.doc.new_page(width=w, height=h)
-        _write(self.page, MARGIN, 25, f"Supplier self-assessment — page {self.doc.page_count}", size=7)
-        self.y = 45.0
-        return self.page
 
 
 def _columns(v: Variant, width: float) -> list[tuple[str, float, str]]:
@@ -526,10 +255,6 @@ def _section(s: Sheet, title: str, ruled: bool) -> None:
     s.y += 16
 
 
-def _square(page: pymupdf.Page, x: float, y: float) -> None:
-    page.draw_rect(pymupdf.Rect(x, y - 7, x + 7, y), color=(0, 0, 0), width=0.7)
-
-
 def _field(page: pymupdf.Page, kind: int, name: str, rect: pymupdf.Rect, value: str = "", choices=None) -> None:
     w = pymupdf.Widget()
     w.field_type = kind
@@ -554,6 +279,15 @@ def draw(v: Variant, path: Path) -> list[dict]:
     """Draw variant ``v`` at ``path``; the truth items (page, id, text, choices or fields)."""
     doc = pymupdf.open()
     s = Sheet(doc, v)
+    if v.family in LAYOUTS[:4]:
+        if v.family != LAYOUTS[0]:  # a web form printed has the browser's running header, not this one
+            s.new_page()
+            _write(s.page, MARGIN, s.y + 10, v.language.title, size=11)
+            s.y += 24
+        items = draw_layout(s)
+        doc.save(path)
+        doc.close()
+        return items
     page = s.new_page()
     lang = v.language
     _write(page, MARGIN, s.y + 10, lang.title, size=11)
@@ -579,7 +313,7 @@ def _draw_table(s: Sheet) -> list[dict]:
     next (under the header repeated or not); its truth is the whole text, on the first page."""
     v, lang = s.variant, s.variant.language
     assert s.page is not None
-    ruled = not v.family.endswith("aligned")
+    ruled = not v.family.endswith("aligned")  # "option table, aligned", "two-row header, row broken, aligned"
     cols = _columns(v, s.page.rect.width - 2 * MARGIN)
     _header(s, cols, ruled)
     texts = lang.statements if v.wording == "statement" else lang.questions
@@ -808,7 +542,7 @@ def _for_scorer(item: dict) -> dict:
 
 
 def _flat_usable(q, items: list[dict]) -> float:
-    """The share of the truth whose question (matched by ID) is the row's whole text (compared without
+    """The share of the truth whose question (matched by ID, or by text where it has none) is the row's whole text (compared without
     spaces, dashes and case: a row broken across pages joined, nothing of the marks or the next
     column in it) and has the right answer place: the option labels as its choices in an option table
     or a checklist, a text place in a text table (Yes / No offered beside it for a question that asks
@@ -818,7 +552,7 @@ def _flat_usable(q, items: list[dict]) -> float:
         by_id.setdefault(_fold(x.id or ""), x)
     good = 0
     for item in items:
-        x = by_id.get(_fold(item["id"]))
+        x = by_id.get(_fold(item["id"])) if item["id"] else _by_text(q, item["text"])
         if x is None:
             continue
         want = [_fold(o) for o in item.get("choices", ())]
@@ -827,6 +561,11 @@ def _flat_usable(q, items: list[dict]) -> float:
         if (want and [_fold(c) for c in x.choices] == want) or (not want and x.text_cell):
             good += 1
     return good / len(items) if items else 0.0
+
+
+def _by_text(q, text: str):
+    """The question whose text is ``text`` (an unnumbered question of the truth has no ID to match by)."""
+    return next((x for x in q.questions if _fold(x.text) == _fold(text)), None)
 
 
 def _form_usable(q, items: list[dict]) -> float:

@@ -208,7 +208,8 @@ def _pdf_families(bench) -> None:
     p = bench.add_parser(
         "pdf-families",
         help="PDF questionnaires of the #55 families drawn by a written rule (option and text tables, ruled or aligned "
-        "by text position, forms over a table, numbered checklists in one column or two), the truth recorded as drawn: recall, precision, usable per family and "
+        "by text position, forms over a table, numbered checklists in one column or two, web forms printed with guidance "
+        "panels, questions in two or three columns, Japanese checklists), the truth recorded as drawn: recall, precision, usable per family and "
         "per axis value, beside the '?' baseline, intake seconds",
     )
     p.add_argument("--variants", type=int, default=24, help="variants drawn per family (default 24)")

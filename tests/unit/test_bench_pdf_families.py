@@ -71,3 +71,31 @@ def test_the_bench_gives_each_familys_figures_beside_the_baseline():
         family
     )
     assert out["all"]["truth"] == 8
+
+
+def test_a_web_forms_guidance_panels_are_drawn_but_no_part_of_its_questions(tmp_path):
+    from engine.bench.pdf_layouts import SIDEBAR_LABELS, WEB, WEB_TEXT
+
+    for v in variants(WEB, 8):
+        path = tmp_path / f"{v.name}.pdf"
+        items = draw(v, path)
+        code = v.language.code
+        with pymupdf.open(path) as doc:
+            text = _plain(" ".join(page.get_text() for page in doc))
+            assert doc.page_count >= 2
+        assert _plain(WEB_TEXT[code][1])[:20] in text and any(_plain(x) in text for x in SIDEBAR_LABELS[code])
+        for item in items:
+            assert WEB_TEXT[code][1][:20] not in item["text"] and "(" not in item["text"]
+            assert _plain(item["text"])[:12] in text
+        assert [i["id"] for i in items] == (
+            [str(n) for n in range(1, 9)] if dict(v.layout)["numbering"] == "numbered" else [""] * 8
+        )
+
+
+def test_the_columns_and_japanese_families_record_their_labels_and_numbers(tmp_path):
+    for v in variants("questions in three columns", 6) + variants("Japanese checklist", 6):
+        items = draw(v, tmp_path / f"{v.name}.pdf")
+        assert len(items) == 8 and not any(i["text"].endswith((":", "：")) for i in items)
+        if v.family == "Japanese checklist":
+            assert [i["id"] for i in items][:2] in (["1", "2"], ["1.1", "1.2"])
+            assert all(i["choices"] == ["はい", "いいえ"] for i in items)

@@ -23,14 +23,17 @@ options of one choice per row ("Yes | No | N/A" drawn without boxes) are read as
 existing choice.
 
 **Boxes drawn** as small empty squares, radio circles (stroked, or grey rings filled even-odd) and
-squares of four thin bars are read as ☐ (layout.drawn_boxes, at most 2,000 a page; a radio with a
+squares of four thin bars are read as ☐, and so are "○", "◯" and "( )" one a line under a question (layout.drawn_boxes, at most 2,000 a page; a radio with a
 filled dot inside as ☒, the choice made): a row of boxes with labels ("☐ Yes ☐ No") beside a label
 or under a question is its options, and so is a run of them one a line right under a question (a web
 form printed: "○ UK Company - VAT Registered in the UK" / "○ EU Company …", over a page's footer to
 the next page's top); a table of statements each after a box is one question of those options
 ("Select one:"); a label with a blank after it ("Title:       ") is a question wherever it is.
 
-**Lines** outside tables, a page set in two columns read column by column (columns.py): an item
+**Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
+or in a band of their own right of the questions: a web form printed) are no part of any question:
+their lines are left out (panels.py). **Lines** outside tables, a page set in two or three columns
+read column by column (columns.py): an item
 starts with a marker (a bullet ●•▪◦–, a drawn box ☐ or the
 keycap ⃣ OpenChain's checklist uses, a number "1." "1.2" "a)" "(iv)") and goes on over the lines
 indented under its text (or wrapped back to its marker, in one MuPDF block). An item is a question
@@ -38,7 +41,10 @@ when it asks: it holds "?" or starts with a word that asks (Do, Is, Have, Descri
 Explain, Indicate …); a checklist statement (a box before it: "☐ We have a documented policy …") is
 a question to tick; an item of a run the document numbers as its questions (five or more numbered
 one after the other at one left edge, two thirds of them asking: the CCS RM6264 web form printed)
-is one whatever its words, a paragraph asking right under it part of its text. A paragraph without a
+is one whatever its words, a paragraph asking right under it part of its text. In a document that
+neither numbers its questions nor sets them in tables, a label over an answer place (an empty box or
+a line to write on: "Name of the provider:", "Please provide …") or over a run of options is a
+question, its closing ":" and a web form's "(required)" no part of it. A paragraph without a
 marker that asks and ends with "?" is a question too ("Have you documented the awareness … on the
 following topics?"). Items that do not ask, right after a question ending with "?" or ":", are
 that question's sub-questions (the topics it lists); in a checklist (boxes are most of the items),
@@ -61,7 +67,8 @@ text), aligned.py (tables without rules, as ruled ones), header.py (a table's co
 corrections), rows.py (a table's questions, row by row), options.py (a table of option columns, by
 the table model), boxes.py (drawn boxes, box lists and ruled forms), lines.py (the items and
 paragraphs outside tables), columns.py (a page in two columns, its parts in reading order),
-asking.py (what asks, what is answered Yes or No, sub-questions) and
+asking.py (what asks, what is answered Yes or No, sub-questions), panels.py (guidance panels and
+answer places) and
 found.py (the response place and :class:`FlatTables`).
 """
 
@@ -77,6 +84,7 @@ from engine.questionnaire.pdf.flat.columns import column_parts, table_part
 from engine.questionnaire.pdf.flat.found import NO_QUESTIONS_FIX, RESPONSE_NOTE, FlatTables
 from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
+from engine.questionnaire.pdf.flat.panels import answer_places, without_panels
 from engine.questionnaire.pdf.flat.rows import table_questions
 from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
 from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes, round_boxes
@@ -112,12 +120,15 @@ def read_flat(
             questions, columns = table_questions(page.number, text, table, columns, found if top else [], mapped)
             found.extend(questions)
         boxes = [table.box for table in ruled]
-        parts = column_parts([ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)], page.rect.width)
-        for k, part in enumerate(parts):  # a page in two columns: above them, column by column, below
-            items.extend(page_items(page.number, part, k))
+        rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]
+        rest = without_panels(rest, drawings, page.rect.width, page.rect.height)  # guidance beside, no question's
+        places = answer_places(drawings, rest)
+        parts = column_parts(rest, page.rect.width, places)
+        for k, part in enumerate(parts):  # a page in columns: above them, column by column, below
+            items.extend(page_items(page.number, part, k, places, page.rect.height))
         if len(parts) > 1:
             found[start:] = [replace(f, part=table_part(f.box, parts)) for f in found[start:]]
-    found.extend(item_questions(items))
+    found.extend(item_questions(items, tables=bool(found)))
     if not found:
         raise QuestionnaireError(
             name,

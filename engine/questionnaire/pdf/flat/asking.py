@@ -1,6 +1,6 @@
 """Whether a flat PDF's text asks: a "?" ending a sentence, or a first word that asks (Do, Is, Have,
 Describe, Provide, List, Explain, Indicate …; "Where", "When", "How" … ask only with a "?", "Please
-ensure / note / read …" instructs); whether it can be answered Yes or No (it starts with Do / Is /
+ensure / note / read …" instructs, and so do "Bitte beachten …", "Veuillez noter …"); whether it can be answered Yes or No (it starts with Do / Is /
 Have / Can …); and a line that does not ask under a question ending in "?" or ":" as one of the
 topics that question lists (its sub-question).
 """
@@ -21,7 +21,10 @@ _ASK_WORDS = frozenset(
     " haben hat ist sind wird werden können gibt verfügt beschreiben erläutern nennen geben"
     " heeft hebben zijn wordt worden kan kunnen beschrijf geef noem".split()
 )
-_PLEASE_INSTRUCTS = frozenset("ensure note read refer see be contact remember keep retain".split())  # not asking
+_PLEASE_INSTRUCTS = frozenset(
+    "ensure note read refer see be contact remember keep retain beachten lesen füllen ausfüllen kreuzen noter lire consulter lees let".split()
+)  # not asking
+_PLEASE = frozenset("please bitte veuillez gelieve".split())  # "Bitte geben Sie … an", "Veuillez indiquer …"
 _YES_NO_WORDS = frozenset(
     "do does did have has had is are was were can could will would should shall may"
     " haben hat ist sind wird werden können gibt verfügt heeft hebben zijn wordt worden kan kunnen avez êtes".split()
@@ -34,9 +37,9 @@ def asks(text: str) -> bool:
     a word that instructs: "Please provide …", not "Please ensure that all questions are completed …")."""
     words = [re.sub(r"[^\w]", "", w) for w in text.split()[:2]]
     first = words[0] if words else ""
-    if first.lower() == "please" and (len(words) < 2 or words[1].lower() in _PLEASE_INSTRUCTS):
+    if first.lower() in _PLEASE and (len(words) < 2 or words[1].lower() in _PLEASE_INSTRUCTS):
         return asks_by_mark(text)
-    return asks_by_mark(text) or (first[:1].isupper() and first.lower() in _ASK_WORDS)
+    return asks_by_mark(text) or (first[:1].isupper() and first.lower() in _ASK_WORDS | _PLEASE)
 
 
 def asks_yes_no(text: str) -> bool:

@@ -34,9 +34,10 @@ def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
 
 
 def word_choices(text: str) -> tuple[str, ...]:
-    """The labels of a row of two or more option words parted by " / " with no boxes ("Yes / No",
-    "Ja / Nein", "Yes / No / N/A": the answers to circle or strike); () for any other text."""
-    labels = [" ".join(part.split()) for part in re.split(r"\s+/\s+", text.strip())]
+    """The labels of a row of two or more option words parted by " / " or a full-width "／" with no
+    boxes ("Yes / No", "Ja / Nein", "Yes / No / N/A", "はい／いいえ": the answers to circle or strike);
+    () for any other text."""
+    labels = [" ".join(part.split()) for part in re.split(r"\s+/\s+|\s*／\s*", text.strip())]
     if len(labels) < 2 or not all(OPTION_WORDS.match(label) for label in labels):
         return ()
     return tuple(labels)

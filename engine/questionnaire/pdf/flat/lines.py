@@ -11,6 +11,11 @@ provider shall …   ☐ Yes ☐ No", "a) …" over "Yes / No": a numbered check
 paragraph without a marker that asks and ends with "?" is a question too. Items that do not ask,
 right after a question ending with "?" or ":", are that question's sub-questions; in a checklist
 (boxes are most of the items), lines under a statement without a box of their own are part of it.
+In a document that neither numbers its questions nor sets them in tables, a label over an answer
+place (flat/panels.py) or over a run of options is a question; "○", "◯" and "( )" before the options
+one a line are radios, and a run of them goes on past a page's footer and the next page's running
+header (in its top 6 %). Numbers are IDs in ASCII digits ("（１）" → "1"); Japanese lines wrapped
+are joined without a space; "(required)" ends no question's text.
 A paragraph starting in lower case goes on from the text above, and "■" is a bullet. Headings,
 requirements and instructions ("1.1 Request for Quote: …") are not questions.
 """
@@ -18,16 +23,19 @@ requirements and instructions ("1.1 Request for Quote: …") are not questions.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.questionnaire.cues import ascii_digits, several_options, takes_several
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
+from engine.questionnaire.pdf.flat.panels import over_place
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph
 from engine.questionnaire.pdf.questions import YES_NO, Found
 
-_BULLETS = frozenset("●•▪◦○■➢►–-*·◆◇✓")
+_BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓")
+_RADIOS = frozenset(("○", "◯", "( )"))  # a bullet that, one an option a line under a question, is a radio
 _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
 )
@@ -48,11 +56,16 @@ class Item:
     round: bool = False  # its marker is a drawn radio circle (layout.round_boxes)
     choices: tuple[str, ...] = ()  # the options marked beside its first line or on the line under it
     part: int = 0  # its part of the page in reading order (a page in two columns: flat/columns.py)
+    field: bool = False  # an answer place (an empty box, a line to write on) right under it (flat/panels.py)
+    margin: bool = False  # in the page's top 6 % (a running header: a browser prints the date and the title)
 
 
-def page_items(page: int, lines: list[Line], part: int = 0) -> list[Item]:
+def page_items(
+    page: int, lines: list[Line], part: int = 0, places: Sequence[Box] = (), height: float = 0.0
+) -> list[Item]:
     """The items and paragraphs of a page's lines (outside tables), top to bottom; ``part``: the part
-    of the page they are (flat/columns.py)."""
+    of the page they are (flat/columns.py); ``places``: the page's answer places (flat/panels.py);
+    ``height``: the page's."""
     rows = _visual_rows(lines)
     blank_ends = {id(line.words[-1]) for line in lines if line.blank}
     items: list[Item] = []
@@ -83,12 +96,21 @@ def page_items(page: int, lines: list[Line], part: int = 0) -> list[Item]:
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
             block, margin, size = row_block, box.x0, box.height
         else:
-            joiner = "" if current.text.endswith("-") else " "
+            # a word broken by a hyphen, or Japanese wrapped (no spaces between its words): joined without one
+            joiner = "" if current.text.endswith("-") or (_cjk(current.text[-1:]) and _cjk(words[0].text[:1])) else " "
             current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
             current.box = current.box.union(box)
         current.choices = beside or current.choices
         last = box
+    for item in items:
+        item.field = over_place(item.box, places)
+        item.margin = item.box.y1 <= 0.06 * height
     return _marks_under([i for i in items if i.text])
+
+
+def _cjk(char: str) -> bool:
+    """A character of Japanese (or Chinese) writing, full-width punctuation included."""
+    return bool(char) and ("\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef")
 
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
@@ -157,21 +179,29 @@ def _visual_rows(lines: list[Line]) -> list[tuple[list[Word], int]]:
 def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
     """(kind, marker, the words after it) of a row: kind is "bullet", "box", "number" or ""."""
     first = words[0].text
+    if first[:1] in "○◯" and len(first) > 1 and first[1].isalnum():  # "◯Yes": the radio run into its label
+        return "bullet", first[0], [replace(words[0], text=first[1:]), *words[1:]]
     if is_glyph(first) and first != "■":
         return "box", first, words[1:]
     if first in _BULLETS or first == "■":  # a filled square marks an item; a box to tick is empty
         return "bullet", first, words[1:]
+    if first in ("(", "[") and len(words) > 2 and words[1].text in (")", "]") or first in ("()", "[]"):
+        return "bullet", "( )", words[2 if first in ("(", "[") else 1 :]  # a radio written "( )": see _option
     if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
-        return "number", first.strip("().").rstrip(".)"), words[1:]
+        return "number", ascii_digits(first).strip("().").rstrip(".)"), words[1:]  # "（１）" → "1"
     return "", "", words
 
 
-def item_questions(items: list[Item]) -> list[Found]:
+def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
     """The questions among the items (see the module docstring)."""
-    runs = _option_runs(items)
+    runs, heads = _option_runs(items)
     boxes = sum(1 for i in items if i.kind == "box" and id(i) not in runs)
     checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
     numbered = set() if checklist else _numbered_questions(items)
+    # in a document that neither numbers its questions nor sets them in tables (``tables``: it has table
+    # questions), a label over an answer place or a run of options is one (a web form printed)
+    fields = set() if numbered or checklist or tables else {id(i) for i in items if _over_place(i)}
+    labels = fields | (set() if numbered or checklist or tables else heads)
     out: list[Found] = []
     lead: tuple[Item, Found] | None = None  # the last question, while items may hang from it
     before = 0  # how many questions there were before the item above
@@ -225,13 +255,8 @@ def item_questions(items: list[Item]) -> list[Found]:
             lead = (lead[0], _append(lead[1], item))  # a line under a checklist statement: part of it
             out[-1] = lead[1]
             continue
-        if (
-            id(item) in numbered
-            or (item.kind == "number" and bool(item.choices))  # a numbered question with its options' marks
-            or (checklist and item.kind == "box")
-            or (not checklist and (item.kind or _asking_paragraph(item.text)) and asks(item.text))
-        ):
-            q = _item_question(item, item.kind == "box" or asks_yes_no(item.text), item.choices)
+        if _is_question(item, numbered, checklist) or id(item) in labels:
+            q = _item_question(item, item.kind == "box" or asks_yes_no(item.text), item.choices, id(item) in fields)
             out.append(q)
             lead = (item, q) if re.search(r"[?:]\s*$", item.text) else None
             continue
@@ -248,39 +273,68 @@ def item_questions(items: list[Item]) -> list[Found]:
     return out
 
 
-def _option_runs(items: list[Item]) -> dict[int, list[Item]]:
+def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
+    """Whether an item is a question by its number, its marks or its words (see item_questions)."""
+    return (
+        id(item) in numbered
+        or (item.kind == "number" and bool(item.choices))  # a numbered question with its options' marks
+        or (checklist and item.kind == "box")
+        or (not checklist and bool(item.kind or _asking_paragraph(item.text)) and asks(item.text))
+    )
+
+
+def _over_place(item: Item) -> bool:
+    """A label over an answer place that asks or ends with "?" or ":" ("Name of the provider:")."""
+    return (
+        item.field and item.kind in ("", "number") and (asks(item.text) or bool(re.search(r"[?:？：]\s*$", item.text)))
+    )
+
+
+def _option_runs(items: list[Item]) -> tuple[dict[int, list[Item]], set[int]]:
     """Runs of two or more items one after the other, each a box (a radio circle, a square) before
     a label that does not end with "?" ("UK Company - VAT Registered in the UK", "Yes"), right under
     an item that asks or is numbered (up to two paragraphs between that do not: "Tick all that
     apply."): the options of the question above them, one a line (a web form printed), a run going
     on over a page's footer (short lines without a box) to the boxes at the top of the next; by the
-    id of each item, its run. A checklist's statements follow a heading, not a question."""
+    id of each item, its run; and the ids of the items the runs answer. A run of radios written
+    "○" / "◯" / "( )" follows a question that asks by its words or "?" (not only a ":" or a number: a
+    list's bullets). A checklist's statements follow a heading, not a question."""
     out: dict[int, list[Item]] = {}
+    heads: set[int] = set()
     run: list[Item] = []
     start = 0
     for i, item in enumerate([*items, None]):
-        if item is not None and item.kind == "box" and not item.text.rstrip().endswith(("?", "？")):
+        if item is not None and _option(item) and not item.text.rstrip().endswith(("?", "？")):
             start = i if not run else start
             run.append(item)
             continue
         if run and item is not None and _footer(items, i, run[-1]):
             continue
-        if len(run) >= 2 and _under_question(items[:start]):
-            out |= {id(i): run for i in run}
+        head = _under_question(items[:start]) if len(run) >= 2 else None
+        if head is not None and all(r.kind == "bullet" for r in run) and not asks(head.text):
+            head = None  # "○" bullets under a heading ("Advanced LMS functionality:"): a list, not a choice
+        if head is not None:
+            out |= {id(r): run for r in run}
+            heads.add(id(head))  # the question the run answers (a label that asks without "?" included)
         run = []
-    return out
+    return out, heads
 
 
-def _under_question(above: list[Item]) -> bool:
-    """Whether the last of ``above`` that is neither a plain paragraph (two at most) nor the lines of
-    one wrapped back to its marker asks or is numbered."""
+def _option(item: Item) -> bool:
+    """An item that may be an option: a box before its label, or a radio written "○", "◯" or "( )"."""
+    return item.kind == "box" or (item.kind == "bullet" and item.marker in _RADIOS)
+
+
+def _under_question(above: list[Item]) -> Item | None:
+    """The last of ``above`` that is neither a plain paragraph (two at most) nor the lines of one
+    wrapped back to its marker, when it asks or is numbered; else None."""
     plain = 0
     for item in reversed(above):
         if item.kind == "number" or asks(item.text) or re.search(r"[?:]\s*$", item.text):
-            return True
+            return item
         if item.kind or (not item.wraps and (plain := plain + 1) > 2):
-            return False
-    return False
+            return None
+    return None
 
 
 def _label(item: Item) -> str:
@@ -293,14 +347,15 @@ def _label(item: Item) -> str:
 def _footer(items: list[Item], at: int, last: Item) -> bool:
     """Whether ``items[at]`` starts a running footer between the options of one question: short
     lines without a marker (ten words at most, or a box with them: an option cut by the page's foot,
-    its label lost) below the box item ``last`` on its page, the first item of the next page a box
-    item."""
+    its label lost) below the box item ``last`` on its page, then, at the next page's top, lines in
+    its top 6 % only (its running header: a browser prints the date and the form's title), then a
+    box item."""
     for item in items[at:]:
-        if item.page != last.page:
-            return item.page == last.page + 1 and item.kind == "box"
+        if item.page != last.page and (item.page != last.page + 1 or _option(item) or not item.margin):
+            return item.page == last.page + 1 and _option(item)  # the run goes on at the next page's top
         words = item.text.split()
         long = len(words) > 10 and not any(is_glyph(w) for w in words)  # a box cut by the page's foot: its row
-        if item.kind or long or item.box.y0 < last.box.y0:
+        if item.kind or long or (item.page == last.page and item.box.y0 < last.box.y0):
             return False
     return False
 
@@ -341,8 +396,10 @@ def _asking_paragraph(text: str) -> bool:
     return text.rstrip().endswith(("?", "？")) and not text[:1].islower()
 
 
-def _item_question(item: Item, yes_no: bool, choices: tuple[str, ...] = ()) -> Found:
-    """The question of an item: its options ``choices`` (its marks), else Yes / No where ``yes_no``."""
+def _item_question(item: Item, yes_no: bool, choices: tuple[str, ...] = (), label: bool = False) -> Found:
+    """The question of an item: its options ``choices`` (its marks), else Yes / No where ``yes_no``;
+    its text without a closing "(required)" (a web form's mark), nor, for a ``label`` over an answer
+    place, its closing colon."""
     locator = f"page {item.page + 1}" + (f", item {item.marker}" if item.kind == "number" else "")
     place = response_place(locator)
     choices = choices or (YES_NO if yes_no else ())
@@ -350,12 +407,22 @@ def _item_question(item: Item, yes_no: bool, choices: tuple[str, ...] = ()) -> F
         page=item.page,
         box=item.box,
         id=item.marker if item.kind == "number" else None,
-        text=item.text,
+        text=_clean(item.text, label),
         choices=choices,
         choice_place=place if choices else None,
         text_place=place,
         part=item.part,
     )
+
+
+_REQUIRED = re.compile(
+    r"\s*[(（](required|mandatory|pflichtfeld|erforderlich|obligatoire|requis|verplicht|必須)[)）]\s*$", re.IGNORECASE
+)
+
+
+def _clean(text: str, label: bool) -> str:
+    text = _REQUIRED.sub("", text)
+    return re.sub(r"\s*[:：]\s*$", "", text) if label else text
 
 
 def _append(q: Found, item: Item) -> Found:

@@ -1,0 +1,124 @@
+"""Guidance panels and answer places on a flat PDF's page (#55), by position, outside its tables.
+
+**A guidance panel** (a web form printed: "Guidance", "Help", "Hinweis" beside a question or below
+its options) is no part of any question: its lines are left out of the page's items. It is a line
+that is only such a label (:data:`_LABEL`, in any of the languages the readers know), with the
+lines under it that start at its left edge, where either
+
+- the label is the first line of a drawn panel (a stroked box or a shaded rectangle holding at
+  most 15 lines, not half the page): the panel's lines; or
+- the label starts right of 40 % of the page and its lines form a band of their own: no other line
+  beside them reaches into it (the CCS RM6264's sidebar, under a coloured rule).
+
+**An answer place** is an empty drawn box 40 pt wide or more and 8–80 pt high with no text in it,
+or a drawn line 60 pt long or more (a blank to write on): a label right above one (within two
+lines' height, starting near its left edge) is a question with a place for text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.questionnaire.pdf.layout import Box, Line
+
+_LABEL = re.compile(
+    r"^(guidance|guidance notes?|help|help text|hilfe|hinweise?|erläuterung(en)?|ausfüllhinweise?|aide|conseils?"
+    r"|toelichting|ayuda|ガイダンス|ヘルプ|記入要領|記入上の注意|補足説明)\s*[:：]?$",
+    re.IGNORECASE,
+)
+_MAX_PANEL_LINES = 15
+
+
+def rectangles(drawings: list[dict]) -> list[tuple[Box, bool]]:
+    """The rectangles a page draws (a path of one rectangle), each with whether it is filled."""
+    out: list[tuple[Box, bool]] = []
+    for d in drawings:
+        items = d.get("items") or ()
+        if len(items) == 1 and items[0][0] == "re":
+            out.append((Box.of(d["rect"]), d.get("fill") is not None))
+    return out
+
+
+def without_panels(lines: list[Line], drawings: list[dict], width: float, height: float) -> list[Line]:
+    """``lines`` without those of the page's guidance panels (see the module docstring)."""
+    rects = rectangles(drawings)
+    dropped: set[int] = set()
+    for label in lines:
+        if id(label) in dropped or not _LABEL.match(label.text.strip()):
+            continue
+        panel = _panel(label, lines, rects, height)
+        if panel is None and label.box.x0 >= 0.4 * width:
+            panel = _band(label, lines)
+        if panel:
+            dropped |= {id(line) for line in panel}
+    return [line for line in lines if id(line) not in dropped]
+
+
+def _inside(inner: Box, outer: Box, slack: float = 2.0) -> bool:
+    return (
+        inner.x0 >= outer.x0 - slack
+        and inner.y0 >= outer.y0 - slack
+        and inner.x1 <= outer.x1 + slack
+        and inner.y1 <= outer.y1 + slack
+    )
+
+
+def _panel(label: Line, lines: list[Line], rects: list[tuple[Box, bool]], height: float) -> list[Line] | None:
+    """The lines of the smallest drawn panel whose first line is ``label``, or None."""
+    holding = [r for r, _ in rects if _inside(label.box, r) and r.y1 - r.y0 < 0.5 * height]
+    if not holding:
+        return None
+    panel = min(holding, key=lambda r: (r.x1 - r.x0) * (r.y1 - r.y0))
+    within = [line for line in lines if _inside(line.box, panel)]
+    if len(within) > _MAX_PANEL_LINES or min(line.box.y0 for line in within) < label.box.y0 - 1:
+        return None
+    return within
+
+
+def _band(label: Line, lines: list[Line]) -> list[Line] | None:
+    """The label and the lines under it starting at its left edge, one after the other (a gap of
+    at most two lines), when no other line on their rows reaches into their band; else None."""
+    block = [label]
+    for line in sorted((ln for ln in lines if ln.box.y0 > label.box.y0 + 1), key=lambda ln: ln.box.y0):
+        last = block[-1].box
+        if line.box.y0 - last.y1 > 2 * max(last.y1 - last.y0, 1.0):
+            break
+        if abs(line.box.x0 - label.box.x0) <= 3:
+            block.append(line)
+    top, bottom = label.box.y0, max(line.box.y1 for line in block)
+    left, right = label.box.x0, max(line.box.x1 for line in block)
+    for line in lines:
+        if line in block or line.box.y1 < top or line.box.y0 > bottom:
+            continue
+        if line.box.x1 > left - 6 and line.box.x0 < right:
+            return None  # a line beside reaches into the band: not a sidebar of its own
+    return block if len(block) >= 2 else None
+
+
+def answer_places(drawings: list[dict], lines: list[Line]) -> list[Box]:
+    """The page's empty answer boxes and lines to write on (see the module docstring)."""
+    out: list[Box] = []
+    for d in drawings:
+        items = d.get("items") or ()
+        if len(items) != 1 or d.get("fill") is not None and d.get("color") is None:
+            continue
+        kind = items[0][0]
+        box = Box.of(d["rect"])
+        w, h = box.x1 - box.x0, box.y1 - box.y0
+        if kind == "re" and w >= 40 and 8 <= h <= 80 and not any(_inside(ln.box, box, 0.5) for ln in lines):
+            out.append(box)
+        elif kind == "l" and w >= 60 and h <= 1.5:
+            out.append(Box(box.x0, box.y0 - 8, box.x1, box.y1))
+    return out
+
+
+def over_place(box: Box, places: list[Box]) -> bool:
+    """Whether an answer place lies right under ``box`` (a label's), starting near its left edge."""
+    line = max(box.y1 - box.y0, 8.0)
+    return any(
+        box.y1 - 2 <= p.y0 <= box.y1 + 2.5 * min(line, 12.0) and abs(p.x0 - box.x0) <= 20 and p.x1 > box.x0
+        for p in places
+    )
+
+
+__all__ = ["answer_places", "over_place", "without_panels"]
