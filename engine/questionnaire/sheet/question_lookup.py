@@ -65,10 +65,10 @@ def _scan(ws, ids: set[str], found: dict[str, tuple[str, str]]) -> None:
 def questions_by_id(path: Path, layouts: list[SheetLayout]) -> tuple[list[SheetLayout], list[str]]:
     """``layouts`` with each question whose question cell holds only its ID read with its text
     from elsewhere in the workbook (module docstring), and the notes that say so."""
-    ids = {q.id for s in layouts for q in s.questions if bare(q)}
+    ids = {q.id for s in layouts for q in s.questions if q.id and bare(q)}
     if not ids:
         return layouts, []
-    found = _texts_beside(path, {i for i in ids if i is not None}, {s.sheet for s in layouts})
+    found = _texts_beside(path, ids, {s.sheet for s in layouts})
     notes, out = [], []
     for s in layouts:
         rows = [q for q in s.questions if bare(q)]
