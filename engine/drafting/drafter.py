@@ -32,7 +32,7 @@ import time
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from engine.core.location import PROMPT, Location
 from engine.core.scopes import ScopeFilter, passage_suffix, products_of, third_parties_of
@@ -116,6 +116,15 @@ UNSUPPORTED = (
     "a reply citing them could not be drafted, so the model was not asked"
 )
 EXPLAINED_LATER = "the model writes this explanation in the explanations pass, after every row is drafted"
+
+
+class _Reply(NamedTuple):
+    """The model's reply as a draft reads it (``Drafter._ask``): its quotes anchored, their support."""
+
+    answer: GeneratedAnswer
+    citations: tuple[Citation, ...]
+    backing: float | None  # the support of the verified quotes (None: none)
+    text_asked: bool  # False: the evidence and choice only (``choose``), the text not written
 
 
 def source_label(rank: int, chunk: Chunk) -> str:
@@ -590,7 +599,11 @@ class Drafter:
         """The model's answer from the retrieved passages and the related past answers of this
         product (never another product's text), its quotes anchored; a text without a choice is
         written from the company's own passages only (:meth:`for_the_company`), and with none of
-        those the model is not called."""
+        those the model is not called. The model is asked for its evidence and choice first
+        (``choose``: the first fields of its reply), then, only when that evidence speaks to the
+        question, for the whole reply, its prompt already read (issue #59 item 6); in a whole
+        run's first pass a choice is drafted as it is, its text left to the explanations pass
+        (``EXPLAINED_LATER``)."""
         q = a.q
         past = [h for h in passages_allowed(a.past, self.product) if shown_in_english(h.entry)][:LIBRARY_PASSAGES]
         retrieved = a.retrieved if self.kb.documents() or not past else Retrieved(())
@@ -601,14 +614,59 @@ class Drafter:
                 return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=why)
             retrieved = own
         hits = list(retrieved.hits)
-        several = {"several": True} if q.several else {}  # a choice of several: a list of its options
         passages = self.passages(q.text, hits, past, retrieved)
         if not self._could_be_supported(a, passages):  # its draft could only be no context: no call
             return Draft.of(q, a.key, "", None, DraftStatus.NO_CONTEXT, seconds=_since(a), error=UNSUPPORTED)
-        answer = self.generator.generate(q.text, passages, q.choices, **several)
+        reply = self._ask(q, a.asked, passages, q.choices, hits, past, several=q.several, later=not self.explain_now)
+        drafted = self._decide(q, a.key, reply.answer, reply.citations, reply.backing, _since(a))
+        if drafted.choice and not reply.text_asked:  # a whole run's first pass: the choice now, its text later
+            return replace(drafted, no_text=EXPLAINED_LATER)
+        return drafted
+
+    def _ask(
+        self,
+        q: Question,
+        asked: QuestionVectors,
+        passages: Sequence[Passage],
+        choices: Sequence[str],
+        hits: Sequence[Hit],
+        past: Sequence[LibraryHit] = (),
+        *,
+        several: bool = False,
+        later: bool = False,
+    ) -> _Reply:
+        """The model's reply to ``q`` from ``passages``, its quotes anchored among ``hits`` and
+        ``past`` and their support. A generator that can (``choose``) is asked for its evidence and
+        choice first, the first fields of its reply, and for the whole reply (its prompt already
+        read: the same context key) only when that evidence speaks to the question
+        (``SUPPORT_MIN``): a text whose evidence does not could not be drafted (issue #59 item 6).
+        ``later``: a reply with a choice is returned without its text, the prompt's state kept
+        for the pass that writes it (a whole run's first pass)."""
+        more = {"several": True} if several else {}
+        choose = getattr(self.generator, "choose", None)
+        if choose is None:  # a generator that writes its reply whole (the tests' fakes)
+            return self._anchored(self.generator.generate(q.text, passages, choices, **more), asked, hits, past)
+        context = f"draft {question_key(q)}"  # the prompt's KV state, kept between the two calls (llama.cpp)
+        chosen = self._anchored(choose(q.text, passages, choices, context=context, **more), asked, hits, past, False)
+        if chosen.backing is None or chosen.backing < SUPPORT_MIN:
+            self.generator.forget(context)
+            return chosen
+        if later and chosen.answer.choice:
+            return chosen
+        answer = self.generator.generate(q.text, passages, choices, context=context, **more)
+        return self._anchored(answer, asked, hits, past)
+
+    def _anchored(
+        self,
+        answer: GeneratedAnswer,
+        asked: QuestionVectors,
+        hits: Sequence[Hit],
+        past: Sequence[LibraryHit],
+        text_asked: bool = True,
+    ) -> _Reply:
+        """``answer`` with its quotes anchored among ``hits`` and ``past`` and their support."""
         citations = tuple(c for c in (self.cite(quote, hits, past) for quote in answer.quotes) if c is not None)
-        backing = self.support(a.asked, citations)
-        return self._decide(q, a.key, answer, citations, backing, _since(a))
+        return _Reply(answer, citations, self.support(asked, citations), text_asked)
 
     def _could_be_supported(self, a: Asking, passages: Sequence[Passage]) -> bool:
         """Whether the model's reply from ``passages`` could be drafted: in the sentences form (the
@@ -922,13 +980,13 @@ class Drafter:
         if not choice or not hits:
             return "", (), None
         try:
-            answer = self.generator.generate(q.text, self.passages(q.text, hits, (), retrieved), (choice,))
+            answer, citations, backing, _ = self._ask(
+                q, asked, self.passages(q.text, hits, (), retrieved), (choice,), hits
+            )
         except ModelCrashed:
             raise
         except GeneratorError:  # the choice is drafted already: a failed explanation only leaves it alone
             return "", (), None
-        citations = tuple(c for c in (self.cite(quote, hits) for quote in answer.quotes) if c is not None)
-        backing = self.support(asked, citations)
         text = answer.answer.strip()
         kept = not (answer.insufficient_context or answer.glitch) and backing is not None and backing >= SUPPORT_MIN
         said = _without_opening(text, choice).strip(" .")  # a reply that only repeats the choice says nothing

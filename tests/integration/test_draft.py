@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import openpyxl
@@ -16,14 +17,15 @@ from engine.core.config import EngineConfig
 from engine.core.types import DraftStatus
 from engine.drafting.anchoring import AnchorLabel
 from engine.drafting.confidence import SUPPORT_MIN
-from engine.drafting.drafter import UNSUPPORTED, Drafter
+from engine.drafting.drafter import EXPLAINED_LATER, UNSUPPORTED, Drafter
 from engine.drafting.generate.prompt import Evidence, numbered_sentences
 from engine.index.kb import KnowledgeBase
 from engine.questionnaire import read_questionnaire
+from engine.questionnaire.qualifiers import question_key
 from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
 from storage.vector_store import release
-from tests.fixtures import QUESTIONS, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
+from tests.fixtures import QUESTIONS, ChoosingModel, QuotingGenerator, topic_pages, write_pdf, write_questionnaire
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,8 +127,11 @@ def test_draft_cli_with_the_real_model(tmp_path, killed_draft):
     )
     assert done.returncode == 0, done.stderr
     assert f"{len(QUESTIONS) - kept} drafted now, {kept} kept from an earlier run" in done.stdout
-    lines = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
-    assert len(lines) == len(QUESTIONS)
+    written = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    # a row whose choice the model drafted in the first pass gets its text in the explanations
+    # pass, a second line: a row's last line is its draft
+    lines = list({x["id"]: x for x in written}.values())
+    assert len(lines) == len(QUESTIONS) and len(written) <= 2 * len(QUESTIONS)
     assert all(x["status"] in ("drafted", "no_context") and x["prompt_tokens"] > 0 for x in lines)
     for line in lines:
         if line["choice"] is not None:
@@ -182,3 +187,33 @@ def test_the_model_is_not_asked_when_no_sentence_could_support_its_reply(tmp_pat
     assert best < SUPPORT_MIN  # what the pre-test read: every sentence of the passages under the bar
     gen.evidence = Evidence.QUOTES  # a quote copied word for word may be any text: always asked
     assert drafter.draft(q.questions[0]).status is DraftStatus.NO_CONTEXT and gen.calls == 2
+
+
+def test_the_model_writes_a_text_only_after_its_evidence_speaks_to_the_question(tmp_path, kb):
+    """The model is asked for its evidence and choice first (``choose``: the reply's first fields),
+    and for the whole reply only when that evidence reaches SUPPORT_MIN, under the same context key
+    (llama.cpp keeps the prompt read), which is then forgotten. In a whole run's first pass a choice
+    is drafted without its text, left to the explanations pass (issue #59 item 6)."""
+    asked = {q.id: q for q in read_questionnaire(write_questionnaire(tmp_path / "q.xlsx")).questions}
+    yes_no, narrative = asked["ENC-01"], replace(asked["BCK-01"], choices=())
+    model = ChoosingModel()
+    first = Drafter(kb, model).first_pass().draft(yes_no)
+    assert model.calls == [(["sentences", "choice"], f"draft {question_key(yes_no)}")] and not model.forgotten
+    assert first.choice == "Yes" and first.answer == "" and first.no_text == EXPLAINED_LATER
+    assert first.support >= SUPPORT_MIN and first.citations
+    model.calls.clear()
+    whole = Drafter(kb, model).draft(yes_no)  # the explanations pass: the row drafted again, its text written
+    key = f"draft {question_key(yes_no)}"
+    assert [c for c, _ in model.calls] == [
+        ["sentences", "choice"],
+        ["sentences", "choice", "answer", "insufficient_context"],
+    ]
+    assert {k for _, k in model.calls} == {key} and model.forgotten == [key]
+    assert whole.choice == "Yes" and whole.answer and whole.no_text is None
+    model.calls.clear()
+    text = Drafter(kb, model).first_pass().draft(narrative)  # no choice to draft first: its text now
+    assert len(model.calls) == 2 and text.status is DraftStatus.DRAFTED and text.answer and text.choice is None
+    far = ChoosingModel(far=True)
+    unsupported = Drafter(kb, far).draft(yes_no)  # evidence that does not speak to it: no text asked for
+    assert [c for c, _ in far.calls] == [["sentences", "choice"]] and far.forgotten == [key]
+    assert unsupported.status is DraftStatus.NO_CONTEXT and unsupported.choice is None

@@ -20,7 +20,7 @@ from engine.questionnaire import read_questionnaire
 from engine.questionnaire.qualifiers import question_key
 from engine.review.draft_run import draft_questionnaire
 from storage.review_store import ReviewStore
-from tests.fixtures import QuotingGenerator, text_kb, write_questionnaire
+from tests.fixtures import ChoosingModel, QuotingGenerator, text_kb, write_questionnaire
 
 CHECKS = "Do you perform background checks on all employees?"
 ENCRYPT = "Is customer data encrypted at rest?"
@@ -129,3 +129,20 @@ def test_one_row_drafted_alone_is_explained_at_once(run_parts):
     assert d.answer == "Every employee is screened before hire." and drafter.generator.asked == [CHECKS]
     assert drafter.first_pass().draft(q).no_text == EXPLAINED_LATER and drafter.generator.asked == [CHECKS]
     assert drafter.explain_now  # the first pass's drafter is a copy
+
+
+@pytest.mark.parametrize("silent", [False, True])
+def test_an_explanation_is_written_only_when_its_evidence_speaks_to_the_question(run_parts, silent):
+    """The model explaining another product's choice is asked for its evidence first (``choose``),
+    and for its text only when that evidence reaches SUPPORT_MIN (issue #59 item 6): a model that
+    cites no sentence (``silent``) writes no text, and the choice stands alone."""
+    drafter, book, _ = run_parts
+    model = drafter.generator = ChoosingModel(silent=silent)
+    d = drafter.draft(next(q for q in book.questions if q.id == "HRS-01"))
+    fields = [f for f, _ in model.calls]
+    assert d.choice == "Yes" and fields[0] == ["sentences", "choice"]
+    if silent:
+        assert fields == [["sentences", "choice"]] and d.answer == "" and d.no_text
+    else:
+        assert fields[1][-2:] == ["answer", "insufficient_context"]  # the text asked for (then judged)
+    assert len(model.forgotten) == 1

@@ -112,6 +112,27 @@ def test_the_choice_comes_with_its_probability_among_the_allowed_options(llama):
     assert text.startswith(got.raw.strip()[:20])
 
 
+def test_choose_writes_the_first_fields_of_the_whole_reply(llama, monkeypatch):
+    """``choose`` asks for the evidence and the choice only: at temperature 0 they are the whole
+    reply's own first fields, so the drafter knows what a draft would rest on before the text is
+    written (issue #59 item 6). ``generate`` after it under the same context key reads only what
+    the prompt does not share, and forgets the key; the two calls write the same evidence and choice."""
+    for evidence in Evidence:
+        monkeypatch.setattr(llama, "evidence", evidence)  # the prompt's form (built in this process)
+        chosen = llama.choose(QUESTION, CONTEXT, YES_NO, context="row 1")
+        assert list(json.loads(chosen.raw, strict=False)) == [evidence.value, "choice"]
+        assert not llama.call("holds_context", "row 1")  # the context holds it now
+        llama.choose("Are backups kept for 35 days?", CONTEXT, YES_NO)  # another prompt in between
+        assert llama.call("holds_context", "row 1")  # the key's state, kept when the context left it
+        restored = llama.call("prefix_stats")["restored"]
+        whole = llama.generate(QUESTION, CONTEXT, YES_NO, context="row 1")
+        assert llama.call("prefix_stats")["restored"] == restored + 1  # put back, not read again
+        check_answer(whole, YES_NO)
+        assert whole.raw.startswith(chosen.raw.rstrip().removesuffix("}").rstrip())  # the same first fields
+        assert whole.prompt_tokens == chosen.prompt_tokens and chosen.completion_tokens < whole.completion_tokens
+        assert not llama.call("holds_context", "row 1")  # generate was the prompt's last call
+
+
 def test_grammar_first_sampling_gives_the_stock_samplers_reply(llama):
     """Two implementations that must agree: llama-cpp-python's own sampler chain [grammar,
     greedy] and GrammarFirstGreedy (engine/drafting/generate/grammar_sampling.py) write the same reply,

@@ -16,8 +16,10 @@ Both use temperature 0 and a bounded ``max_tokens``. Under ``generate`` is ``cha
 chat messages, the reply forced through a JSON schema; other prompts (the synthetic questions
 of engine/index/embed/atoms.py, the questions asked of one document in engine/drafting/ask.py) call it directly.
 ``chat_json(..., context=KEY)`` names the long prompt prefix a call shares with other calls (a
-document read before the question): llama.cpp keeps the KV state of each key
-(engine/drafting/generate/prefix_states.py); a server keeps its own prompt cache and ignores the key.
+document read before the question, or a question whose evidence and choice ``choose`` asked
+before ``generate`` writes its text): llama.cpp keeps the KV state of each key
+(engine/drafting/generate/prefix_states.py) until ``forget``; a server keeps its own prompt cache and
+ignores the key.
 """
 
 from __future__ import annotations
@@ -74,14 +76,36 @@ class _Answers:
         self.chat_json(prompt.messages, prompt.schema, max_tokens=1)
 
     def generate(
-        self, question: str, passages: Sequence[Passage], choices: Sequence[str], *, several: bool = False
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        choices: Sequence[str],
+        *,
+        several: bool = False,
+        context: str | None = None,
+        text: bool = True,
     ) -> GeneratedAnswer:
+        """The answer to ``question`` from ``passages``; ``context``: a key for this prompt's KV
+        state (``chat_json``), kept between :meth:`choose` and this call and forgotten after it;
+        without ``text``, :meth:`choose`."""
         prompt = AnswerPrompt.build(question, passages, choices, self.evidence, several)
+        prompt = prompt if text else prompt.choosing()
         try:
-            reply = self.chat_json(prompt.messages, prompt.schema)
+            reply = self.chat_json(prompt.messages, prompt.schema, context=context)
         except GeneratorError as e:
             raise prompt.explained(e, passages) from None
+        if context is not None and text:  # the prompt's last question: its state is not kept
+            self.forget(context)
         return prompt.parse(reply.text, reply.prompt_tokens, reply.completion_tokens, reply.seconds, reply.steps)
+
+    def choose(self, question: str, passages: Sequence[Passage], choices: Sequence[str], **how) -> GeneratedAnswer:
+        """``generate``'s evidence and choice without its text (``AnswerPrompt.choosing``): the
+        first fields of the same reply, for a fraction of its time; ``generate`` with the same
+        ``context`` afterwards writes the rest (its prompt already read, on llama.cpp)."""
+        return self.generate(question, passages, choices, text=False, **how)
+
+    def forget(self, context: str) -> None:
+        """Drop the KV state kept for ``context`` (``chat_json``); a server keeps its own cache."""
 
 
 def _cpu_count() -> int:
@@ -139,6 +163,10 @@ class LlamaCppGenerator(_Answers):
         self.name, self.max_tokens, self.n_ctx = path.name, max_tokens, n_ctx
         self.prefix_states = PrefixStates(self.llm, DEFAULT_CAPACITY if prefix_bytes is None else prefix_bytes)
         self._lock = threading.Lock()
+
+    def forget(self, context: str) -> None:
+        with self._lock:
+            self.prefix_states.forget(context)
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` with the model's own tokenizer (no BOS)."""

@@ -68,6 +68,13 @@ class PrefixStates:
             self._states.move_to_end(key)
             self._restore(state)
 
+    def forget(self, key: str) -> None:
+        """Drop ``key``'s kept state; when the context holds ``key``'s prompt now, it is not kept
+        when the context switches away (a prompt asked for the last time, #59 item 6)."""
+        self._states.pop(key, None)
+        if self.current == key:
+            self.current = None
+
     def _keep_current(self) -> None:
         key, llm = self.current, self.llm
         if key is None or key in self._states or llm.n_tokens == 0 or self.capacity == 0:

@@ -203,12 +203,17 @@ def shown_choices(
 
 
 def answer_schema(
-    choices: Sequence[str], max_quotes: int = MAX_QUOTES, sentences: int | None = None, several: bool = False
+    choices: Sequence[str],
+    max_quotes: int = MAX_QUOTES,
+    sentences: int | None = None,
+    several: bool = False,
+    text: bool = True,
 ) -> dict:
     """The JSON schema of an answer; fields in generation order, all required. With
     ``sentences`` (how many numbered sentences the prompt shows) the evidence is a list of
     their labels ("S1" …) instead of quotes; with ``several`` the choice is a list of the
-    allowed values (a choice of several)."""
+    allowed values (a choice of several); without ``text``, the evidence and the choice only
+    (:meth:`AnswerPrompt.choosing`)."""
     allowed = allowed_choices(choices)
     choice = {"enum": [*allowed, None]} if allowed else {"type": "null"}
     if several and allowed:
@@ -221,12 +226,12 @@ def answer_schema(
     else:
         labels = {"enum": [f"S{i}" for i in range(1, sentences + 1)]} if sentences else {"type": "null"}
         evidence = ("sentences", {"type": "array", "items": labels, "maxItems": max_quotes if sentences else 0})
-    properties = {
-        evidence[0]: evidence[1],
-        "choice": choice,
-        "answer": {"type": "string", "maxLength": ANSWER_CHARS},
-        "insufficient_context": {"type": "boolean"},
-    }
+    properties = {evidence[0]: evidence[1], "choice": choice}
+    if text:
+        properties |= {
+            "answer": {"type": "string", "maxLength": ANSWER_CHARS},
+            "insufficient_context": {"type": "boolean"},
+        }
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
@@ -322,6 +327,13 @@ class AnswerPrompt:
         messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
         schema = answer_schema(shown, sentences=len(flat), several=several)
         return cls(messages, schema, tuple(choices), tuple(flat), shown, question, several)
+
+    def choosing(self) -> AnswerPrompt:
+        """The same prompt, its reply the evidence and the choice only: the fields the full reply
+        writes first, so at temperature 0 they are the full reply's own (the text is not
+        written). What a draft rests on is known before the text is asked for (issue #59 item 6)."""
+        sentences = None if self.sentences is None else len(self.sentences)
+        return replace(self, schema=answer_schema(self.shown, sentences=sentences, several=self.several, text=False))
 
     def explained(self, error: GeneratorError, passages: Sequence[Passage]) -> GeneratorError:
         """A backend's error for this prompt, as :class:`DropdownTooLong` when it says the prompt

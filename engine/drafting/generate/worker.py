@@ -188,6 +188,10 @@ class ModelWorker(_Answers):
         more = {"avoid": list(avoid)} if avoid else {}
         return self.call("chat_json", list(messages), schema, max_tokens=max_tokens, context=context, **more)
 
+    def forget(self, context: str) -> None:
+        if self._proc is not None:  # a model not started (or crashed) keeps no state to drop
+            self.call("forget", context)
+
     def count_tokens(self, text: str) -> int:
         return self.call("count_tokens", text)
 
