@@ -669,10 +669,12 @@ def rewrite(src: Path, kinds: tuple[str, ...], seed: str, dest: Path) -> Rewrite
 
 
 def map_ids(text: str, ids: dict[str, str]) -> str:
-    """``text`` with each ID rewritten (a whole ID: "4.1" in "4.1 Do you", not in "4.1.2")."""
-    for old in sorted(ids, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w.]){re.escape(old)}(?![\w]|\.\w)", ids[old], text)
-    return text
+    """``text`` with the ID it starts with rewritten (a whole ID: "4.1" in "4.1 Do you", not in "4.1.2";
+    an ID quoted later in the text is the text's, which the rewrite leaves as it is)."""
+    if not ids:
+        return text
+    alternatives = "|".join(re.escape(old) for old in sorted(ids, key=len, reverse=True))
+    return re.sub(rf"^(\s*)({alternatives})(?![\w]|\.\w)", lambda m: m.group(1) + ids[m.group(2)], text)
 
 
 def transfer_places(items: list[dict], rw: Rewrite) -> list[dict]:
@@ -727,7 +729,7 @@ def _where(p, moved: dict | None = None) -> frozenset:
 def _same_text(x, y, rw: Rewrite) -> bool:
     """The same ID and text, IDs mapped; a number typed before the text (``numbering``: now drawn by
     Word) may have moved into the ID or be drawn only."""
-    text, ident = _norm(map_ids(x.text, rw.ids)), map_ids(x.id or "", rw.ids)
+    text, ident = _norm(x.text), map_ids(x.id or "", rw.ids)
     if _norm(y.text) == text and (y.id or "") == ident:
         return True
     typed = HAND_NUMBER.match(x.text) if "numbering" in rw.kinds else None
