@@ -7,8 +7,8 @@ boxes, other column orders, other table splits. Each shared Word file that has a
 rewritten here as another author could have written it, **without changing which questions there
 are**, and read again. The rewrites (:data:`KINDS`), each drawn with a seed:
 
-- ``relabel``: a header cell whose whole text is a column word ("Response", "Question", "Yes", "No",
-  "Comments", "Notes", "Requirement" …, in a table's first row or a row marked to repeat) is written in
+- ``relabel``: a cell of a table's first four rows whose whole text is a column word ("Response",
+  "Question", "Yes", "No", "Not Applicable", "Comments", "Notes", "Requirement" …) is written in
   another language or with a synonym ("Answer", "Antwort", "Réponse", "Respuesta", "Antwoord", "回答";
   "Y", "Ja", "Oui", "Sí", "はい"; "Remarks");
 - ``boxes``: every unticked or ticked box (a FORMCHECKBOX field, a ``w14:checkbox`` content control, a
@@ -94,6 +94,14 @@ RELABEL = {
     },  # fmt: skip
     "yes": {"en": "Y", "de": "Ja", "fr": "Oui", "es": "Sí", "nl": "Ja", "ja": "はい"},
     "no": {"en": "N", "de": "Nein", "fr": "Non", "es": "No", "nl": "Nee", "ja": "いいえ"},
+    "not applicable": {
+        "en": "N/A",
+        "de": "Nicht zutreffend",
+        "fr": "Non applicable",
+        "es": "No aplica",
+        "nl": "Niet van toepassing",
+        "ja": "該当なし",
+    },  # fmt: skip
     "n/a": {"en": "NA", "de": "k. A.", "fr": "S.O.", "es": "N/A", "nl": "n.v.t.", "ja": "該当なし"},
     "comments": {
         "en": "Remarks",
@@ -195,7 +203,7 @@ def relabel(root: etree._Element, rng: random.Random) -> Rewritten:
     language = rng.choice(LANGUAGES)
     out = Rewritten()
     for tbl in root.iter(f"{W}tbl"):
-        for tr in _header_rows(tbl)[:2]:
+        for tr in _own(tbl, f"{W}tr")[:4]:  # the labels of a header one or two rows deep, under a title or two
             for tc in _own(tr, f"{W}tc"):
                 if tc.find(f".//{W}fldChar") is not None or tc.find(f".//{W}sdt") is not None:
                     continue
