@@ -652,7 +652,7 @@ class Rewrite:
 
     @property
     def labels(self) -> dict[str, str]:
-        return {k.casefold(): v for r in self.done.values() for k, v in r.labels.items()}
+        return dict(self.done["relabel"].labels) if "relabel" in self.done else {}  # as written: "YES", not "Yes"
 
     @property
     def ids(self) -> dict[str, str]:
@@ -703,7 +703,7 @@ def transfer_places(items: list[dict], rw: Rewrite) -> list[dict]:
         if "after_table" in item:
             new["after_table"] = rw.moved[("t", item["after_table"])][1]
         if "options" in item:
-            new["options"] = [rw.labels.get(" ".join(o.split()).casefold(), o) for o in item["options"]]
+            new["options"] = [rw.labels.get(" ".join(o.split()), o) for o in item["options"]]
         out.append(new)
     return out
 
@@ -748,7 +748,8 @@ def _same_text(x, y, rw: Rewrite) -> bool:
 
 def same(before: Read, after: Read, rw: Rewrite) -> dict:
     """The share of the questions read in the original read again in the rewritten file with the same
-    answer places (carried over) and the same text and ID (IDs mapped); aligned by place, in order."""
+    answer places (carried over) and the same text, ID and options (IDs and labels mapped); aligned by
+    place, in order."""
     taken: set[int] = set()
     n_same = n_text = 0
     differ: list[str] = []
@@ -761,7 +762,9 @@ def same(before: Read, after: Read, rw: Rewrite) -> dict:
             continue
         taken.add(hit)
         y, q = after.places[hit], after.q.questions[hit]
-        text_ok = _same_text(x, q, rw)
+        text_ok = _same_text(x, q, rw) and tuple(q.choices) == tuple(
+            rw.labels.get(" ".join(c.split()), c) for c in x.choices
+        )  # a relabelled option read by its new label
         n_text += text_ok
         place_ok = _where(y) == want and set(y.choice) == {rw.moved.get(a, a) for a in p.choice}
         n_same += text_ok and place_ok
