@@ -191,3 +191,21 @@ def test_a_sign_off_table_headed_in_spanish_reads_its_answers_back(tmp_path):
             export(dest, written, answers_for(q), q)
             back = round_trip(q, read_questionnaire(written))
         assert back["texts_back"] == back["texts"] == len(rows), (language, back)
+
+
+def test_a_tables_caption_is_its_context_past_the_empty_lines_an_author_left(tmp_path):
+    """A caption, an empty line, a table of labels beside empty cells (the FedRAMP SSP's "Table 5-1. …
+    Point of Contact"): with the spacers rewrite's empty line added, the caption is still each label's
+    context (main's reader looked two blocks back only: "Name" alone)."""
+    src, dest = tmp_path / "caption.docx", tmp_path / "spaced.docx"
+    doc = docx.Document()
+    doc.add_paragraph("Table 5-1. Information System Owner")
+    doc.add_paragraph("")
+    table = doc.add_table(rows=0, cols=2)
+    for label in ("Name", "Title", "Phone Number", "Email Address"):
+        table.add_row().cells[0].text = label
+    doc.save(str(src))
+    want = [x.text for x in read_questionnaire(src).questions]
+    assert want[0].startswith("Table 5-1. Information System Owner") and len(want) == 4
+    assert rewrite(src, ("spacers",), "0", dest) is not None
+    assert [x.text for x in read_questionnaire(dest).questions] == want
