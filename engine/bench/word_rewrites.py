@@ -902,6 +902,13 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def _row_line(r: dict) -> dict:
+    """What a variant was, for the listing (a refused export with its one line)."""
+    out = {k: r[k] for k in ("variant", "file", "kinds", "changed", "drawn", "refused", "skipped") if k in r}
+    after = r.get("round_trip", {}).get("after") or {}
+    return out | ({"export_error": after["export_error"]} if "export_error" in after else {})
+
+
 def bench_word_rewrites(
     many: int = 24,
     folder: Path = Path("..") / "shared" / "data" / "questionnaires" / "docx",
@@ -930,7 +937,7 @@ def bench_word_rewrites(
         "folder": str(folder),
         "all": summary(rows),
         "kinds": {k: summary(v) for k, v in groups.items()},
-        "rows": [{k: r[k] for k in ("variant", "file", "kinds", "changed", "drawn") if k in r} for r in rows],
+        "rows": [_row_line(r) for r in rows],
     }
 
 
