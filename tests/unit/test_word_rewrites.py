@@ -27,6 +27,8 @@ from engine.bench.word_rewrites import (
 )
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite
+from tests import word_fixtures as wf
 
 ROWS = [
     ("1.1", "Do you keep an inventory of your systems?"),
@@ -209,3 +211,22 @@ def test_a_tables_caption_is_its_context_past_the_empty_lines_an_author_left(tmp
     assert want[0].startswith("Table 5-1. Information System Owner") and len(want) == 4
     assert rewrite(src, ("spacers",), "0", dest) is not None
     assert [x.text for x in read_questionnaire(dest).questions] == want
+
+
+def test_a_row_of_boxes_of_mixed_kinds_is_ticked_each_its_own_way(tmp_path):
+    """The boxes rewrite leaves a FORMCHECKBOX it cannot redraw beside the "☐" it drew (the PCI SAQ): a
+    row of "☐" and FORMCHECKBOX options is one choice, and writing it ticks the chosen box whatever its
+    kind (main's writer ticked every box as the first one's kind: the export failed on "NoneType")."""
+    doc = wf.new()
+    rows = [["Requirement", "In Place", "Not Applicable", "Not in Place"]]
+    for text in ("Firewalls are configured.", "Vendor defaults are changed.", "Stored data is protected."):
+        rows.append([text, wf.para(wf.formcheckbox()), wf.para(wf.text("☐")), wf.para(wf.formcheckbox())])
+    wf.add(doc, wf.table(rows))
+    src = wf.save(doc, tmp_path / "mixed.docx")
+    q = read_questionnaire(src)
+    assert [x.choices for x in q.questions] == [("In Place", "Not Applicable", "Not in Place")] * 3
+    for pick in ("In Place", "Not Applicable", "Not in Place"):
+        writes = [CellWrite(x.sheet, x.choice_cell, pick) for x in q.questions]
+        written = tmp_path / f"written_{pick}.docx"
+        export(src, written, writes, q)
+        assert [x.existing_choice for x in read_questionnaire(written).questions] == [pick] * 3
