@@ -30,6 +30,8 @@ from engine.bench.retrieval import bench_retrieval
 from engine.bench.shred import bench_shred
 from engine.bench.summaries import bench_summaries
 from engine.bench.translated import LANGUAGES, bench_translated
+from engine.bench.word_rewrites import KINDS as REWRITE_KINDS
+from engine.bench.word_rewrites import bench_word_rewrites
 from engine.cli.common import model_args, print_json, store_arg
 from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode, SummaryWriter
 from engine.drafting.ask import SUBDOC_WORDS, WINDOW
@@ -54,6 +56,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _intake,
         _families,
         _pdf_families,
+        _word_rewrites,
         _export_all,
         _shred,
         _ask,
@@ -218,6 +221,31 @@ def _pdf_families(bench) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(
         func=_prints(lambda a: bench_pdf_families(a.variants, tuple(a.family), Path(a.keep) if a.keep else None))
+    )
+
+
+def _word_rewrites(bench) -> None:
+    p = bench.add_parser(
+        "word-rewrites",
+        help="the shared Word files with a truth rewritten as another author could write them (header words, box "
+        "kinds, column orders, split tables, spacers, plain headers, IDs), their truth carried over by each rewrite's "
+        "rule, read back: per rewrite kind, recall / precision / usable before and after, questions read the same",
+    )
+    p.add_argument("--variants", type=int, default=24, help="rewritten files (default 24)")
+    p.add_argument(
+        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires" / "docx"),
+        help="folder of the shared Word questionnaires (default ../shared/data/questionnaires/docx)",
+    )  # fmt: skip
+    p.add_argument("--kind", choices=REWRITE_KINDS, help="only the variants that use this rewrite")
+    p.add_argument("--keep", help="a folder to keep the rewritten documents in (default: a temporary one)")
+    p.add_argument("--no-round-trip", action="store_true", help="skip writing answers and reading them back")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_word_rewrites(
+                a.variants, Path(a.folder), Path(a.keep) if a.keep else None, not a.no_round_trip, a.kind
+            )
+        )
     )
 
 

@@ -45,7 +45,7 @@ _IF_THEN_ASK = re.compile(
 )
 _NOT_ASKING = re.compile(r"^\s*(?:instructions?|note|guidance|example|tip|source|see|table|figure)\b[\s:]", re.I)
 _ID = re.compile(
-    r"^(?:[A-Z]{1,4}[-\s]?\d{1,3}(?:\s?\(\d{1,2}\))?(?:\([a-z]\))?"  # AC-2, AC-2 (1), AC-2(a)
+    r"^(?:[A-Z]{1,4}[-\s]?\d{1,3}(?:\.\d{1,3}){0,3}(?:\s?\(\d{1,2}\))?(?:\([a-z]\))?"  # AC-2, AC-2 (1), AC-2(a), A-3.1, Q1.3.1
     r"|\d{1,3}(?:\.\d{1,3}){0,3}\.?[a-z]?(?:\.[ivx]{1,4})?"  # 1, 1.1.1, 1.a, 1.f.i
     r"|\d{1,3}\.[a-z]{1,4}(?:\.[ivx]{1,4})?"  # 2.fi, 1.f.iv
     r"|[a-z]\.|[ivx]{1,4}\.|#"  # a. iv. #

@@ -242,8 +242,10 @@ def _table_below(doc: _Doc, flow: list[etree._Element], i: int) -> etree._Elemen
 
 
 def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
-    """The text just before block i: a caption or a prompt ("Check one."), if close."""
-    for j in range(i - 1, max(-1, i - 3), -1):
+    """The text just before block i: a caption or a prompt ("Check one."), if close: the paragraph
+    before it, or before the empty lines an author left between them (three at most)."""
+    empty = 0
+    for j in range(i - 1, -1, -1):
         el = flow[j]
         if el.tag != f"{W}p":
             return ""
@@ -252,6 +254,9 @@ def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
             return ""
         if para.line:
             return para.line if len(para.line) <= 160 else ""
+        empty += 1
+        if empty > 3:
+            return ""
     return ""
 
 

@@ -530,7 +530,7 @@ def _records(t: _Table, start: int) -> bool:
     filled = [r for r in rows if all(c.line and not c.boxes and not c.controls for c in t.g.own(r))]
     asking = any(asks(c.line) for r in rows for c in t.g.own(r))
     wide = t.g.width >= 3  # a two-column table filled in is a form answered, not a reference
-    wide = wide and not any(_ANSWER_LABEL.search(v) or _YES_NO_HEAD.match(v) for v in labels.values())  # nor one
+    wide = wide and not any(_answer_label(v) or _YES_NO_HEAD.match(v) for v in labels.values())  # nor one
     # with an answer column ("Response", "Y / N")
     if wide and len(rows) >= 3 and len(filled) >= 0.7 * len(rows) and not asking and not _header_asks(t, first):
         return True  # a reference list, filled in (which controls apply at which level): nothing to answer
@@ -677,6 +677,12 @@ class _Columns:
     named: bool = False  # the header names the question column ("Requirement") beside an ID column
 
 
+def _answer_label(label: str) -> bool:
+    """A header label naming a column for the answers, in this reader's words or in the table model's
+    (any language it knows: "Observaciones", "Respuesta", "Kommentar", "Reply")."""
+    return bool(_ANSWER_LABEL.search(label)) or role_of_label(label) in (Role.ANSWER, Role.NOTES)
+
+
 def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
     g = t.g
     cols = sorted({c.col for r in range(first, len(g.rows)) for c in g.own(r)} | {c for c in labels if labels[c]})
@@ -705,7 +711,7 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
                                         and sum(bool(x.line) for x in cells) >= max(2, len(cells) // 2)):  # fmt: skip
             id_col = c if id_col is None or "id" in label.lower() else id_col
         elif (
-            _ANSWER_LABEL.search(label)
+            _answer_label(label)
             and not _QUESTION_HEAD.search(label)  # not "CSP Response Requirements"
             or _YES_NO_HEAD.match(label)  # "Y / N": the answer written in ("Insert Yes (Y) or No (N) in each box")
             or (cells and placeish >= max(1, 0.6 * len(cells)))

@@ -655,7 +655,7 @@ def _tick(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], val
     _check_value(place, value, parts.source)
     picks = _chosen(place, value)
     for (label, loc), el, on_ in zip(place.options, elements, picks):
-        control = place.control
+        control = _box_of(el, place.control)
         if control == "checkbox":
             _tick_control(el, on_)
         elif control == "FORMCHECKBOX":
@@ -666,6 +666,18 @@ def _tick(parts: _Parts, place: AnswerPlace, elements: list[etree._Element], val
             _tick_list_item(parts, el, on_)
         elif control == "X column":
             _mark_cell(el, on_)
+
+
+def _box_of(el: etree._Element, control: str | None) -> str | None:
+    """The kind of one box as its own element draws it: a row may mix kinds (a "☐" typed beside
+    FORMCHECKBOX fields, a content control among glyphs), each ticked its own way."""
+    if el.tag == f"{W}ffData":
+        return "FORMCHECKBOX"
+    if el.tag == f"{W}sdt" and el.find(f"{W}sdtPr/{W14}checkbox") is not None:
+        return "checkbox"
+    if el.tag in (f"{W}t", f"{W}sym") and control in ("checkbox", "FORMCHECKBOX", "glyph"):
+        return "glyph"
+    return control
 
 
 def _tick_control(sdt: etree._Element, on_: bool) -> None:

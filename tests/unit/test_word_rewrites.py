@@ -1,0 +1,232 @@
+"""The Word rewrites bench (engine/bench/word_rewrites.py, issue #55): each rewrite carries the truth by
+its own rule (an address is the same element's), checked here on generated documents against the
+document itself; and the reader's rules the rewrites found wanting, each on a generated rewrite."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import zipfile
+from pathlib import Path
+
+import docx
+from lxml import etree
+
+from engine.bench.document_intake import answers_for, round_trip
+from engine.bench.word_rewrites import (
+    KINDS,
+    REWRITES,
+    W,
+    addresses,
+    carried,
+    map_ids,
+    relabel,
+    rewrite,
+    rewritten_id,
+    transfer_places,
+)
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.export import export
+from engine.questionnaire.writes import CellWrite
+from tests import word_fixtures as wf
+
+ROWS = [
+    ("1.1", "Do you keep an inventory of your systems?"),
+    ("1.2", "Describe how access is reviewed."),
+    ("1.3", "Do you encrypt data at rest?"),
+    ("2.1", "Describe your incident response plan."),
+    ("2.2", "Is there a named security officer?"),
+    ("2.3", "Describe how backups are tested."),
+    ("3.1", "Do you train staff each year?"),
+    ("3.2", "Describe how vendors are assessed."),
+]
+
+
+def _questionnaire(path: Path, header=("ID", "Question", "Response", "Notes")) -> list[dict]:
+    """A four-column requirement table and its truth: each row's answer cell [0, r, 2]."""
+    doc = docx.Document()
+    doc.add_heading("Security questionnaire", 1)
+    table = doc.add_table(rows=1, cols=len(header))
+    for c, label in enumerate(header):
+        table.rows[0].cells[c].text = label
+    for ident, text in ROWS:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text = ident, text
+    doc.save(str(path))
+    return [{"text": text, "answer": [0, r, 2]} for r, (_, text) in enumerate(ROWS, 1)]
+
+
+def _cell(path: Path, address: list) -> str:
+    with zipfile.ZipFile(path) as zf:
+        root = etree.fromstring(zf.read("word/document.xml"))
+    t, r, c = address
+    tbl = list(root.iter(f"{W}tbl"))[t]
+    tr = [x for x in tbl if x.tag == f"{W}tr"][r]
+    return "".join(tr.findall(f"{W}tc")[c].itertext())
+
+
+def test_every_rewrite_keeps_the_elements_it_moves_so_each_address_is_carried(tmp_path):
+    """A rewrite moves the document's own cells and paragraphs: every address before it is the address
+    of the same element after it (the truth's transfer), none lost."""
+    src = tmp_path / "q.docx"
+    _questionnaire(src)
+    for kind in KINDS:
+        if kind == "numbering":
+            continue  # no typed numbers here (its own test below)
+        with zipfile.ZipFile(src) as zf:
+            root = etree.fromstring(zf.read("word/document.xml"))
+        before = addresses(root)
+        REWRITES[kind](root, random.Random(f"t:{kind}"))
+        moved = carried(before, addresses(root))
+        assert set(moved) == set(before.values()), kind
+
+
+def test_a_column_reorder_carries_each_answer_cell_to_where_its_row_now_holds_it(tmp_path):
+    src, dest = tmp_path / "q.docx", tmp_path / "columns.docx"
+    items = _questionnaire(src)
+    rw = rewrite(src, ("columns",), "3", dest)
+    assert rw is not None
+    moved = transfer_places(items, rw)
+    assert [x["answer"] for x in moved] != [x["answer"] for x in items]  # the answer column moved
+    for item in moved:  # the carried address is the Response column's cell of the question's row
+        t, r, c = item["answer"]
+        row = "".join(_cell(dest, [t, r, k]) for k in range(4))
+        assert item["text"] in row and _cell(dest, [t, 0, c]) == "Response"
+
+
+def test_a_split_table_repeats_its_header_and_its_lower_rows_move_to_the_second_table(tmp_path):
+    src, dest = tmp_path / "q.docx", tmp_path / "split.docx"
+    items = _questionnaire(src)
+    rw = next(r for s in range(10) if (r := rewrite(src, ("split",), str(s), dest)) is not None)
+    moved = transfer_places(items, rw)
+    assert {x["answer"][0] for x in moved} == {0, 1}
+    for item in moved:
+        t, r, c = item["answer"]
+        assert _cell(dest, [t, 0, c]) == "Response" and item["text"] in _cell(dest, [t, r, 1])
+
+
+def test_ids_are_rewritten_once_and_only_where_the_text_starts_with_one():
+    ids = {"1.3.1": "A-3.1", "3.1": "C-1"}
+    assert map_ids("1.3.1 Inbound traffic", ids) == "A-3.1 Inbound traffic"  # not "A-C-1"
+    assert map_ids("See 3.1 below", ids) == "See 3.1 below"
+    assert rewritten_id("4.1.2", "letter") == "D-1.2" and rewritten_id("4.1.2", "q") == "Q4.1.2"
+
+
+def test_typed_numbers_become_words_numbering_drawing_the_same_numbers(tmp_path):
+    src, dest = tmp_path / "numbers.docx", tmp_path / "numbering.docx"
+    doc = docx.Document()
+    doc.add_paragraph("Supplier questions")
+    for n, (_, text) in enumerate(ROWS[:4], 1):
+        doc.add_paragraph(f"3.{n} {text}")
+        doc.add_paragraph("")
+        doc.add_paragraph("")
+    doc.save(str(src))
+    rw = rewrite(src, ("numbering",), "1", dest)
+    assert rw is not None and rw.done["numbering"].changed == 4
+    q = read_questionnaire(dest)
+    assert [x.text for x in q.questions] == [text for _, text in ROWS[:4]]  # the number no longer typed
+    assert [x.id for x in q.questions] == [f"3.{n}" for n in range(1, 5)]  # drawn by Word, read as the ID
+
+
+# --- the reader's rules the rewrites found wanting ------------------------------------------------
+
+
+def test_ids_written_with_a_letter_before_a_dotted_number_are_the_rows_ids(tmp_path):
+    """ "A-3.1" and "Q1.3.1" in an ID column are IDs as "1.3.1" is (main's reader read none of them)."""
+    src = tmp_path / "q.docx"
+    _questionnaire(src)
+    styles = set()
+    for seed in range(6):
+        dest = tmp_path / f"ids{seed}.docx"
+        rw = rewrite(src, ("ids",), str(seed), dest)
+        assert rw is not None
+        styles.add(rw.ids["1.1"])
+        q = read_questionnaire(dest)
+        assert [x.id for x in q.questions] == [rw.ids[i] for i, _ in ROWS]
+    assert styles == {"A-1", "Q1.1"}  # both styles drawn
+
+
+def _relabelled(src: Path, dest: Path, language: str) -> None:
+    """``src`` with its header relabelled in ``language`` (the bench's relabel, its language fixed)."""
+
+    class Fixed(random.Random):
+        def choice(self, seq):
+            return language if language in seq else super().choice(seq)
+
+    with zipfile.ZipFile(src) as zf:
+        root = etree.fromstring(zf.read("word/document.xml"))
+    assert relabel(root, Fixed(0)).changed
+    xml = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dest, "w") as zout:
+        for info in zin.infolist():
+            zout.writestr(info, xml if info.filename == "word/document.xml" else zin.read(info.filename))
+
+
+def test_a_sign_off_table_headed_in_spanish_reads_its_answers_back(tmp_path):
+    """Labels beside an empty column, guidance in a "Notes" column (the ICO DPIA's sign-off table):
+    headed "Observaciones" (or "Remarks", "Bemerkungen", "備考") instead, the labels are the questions
+    and the answers written are read back (main's reader took the Spanish-headed guidance for the
+    questions; in the ICO DPIA itself, the filled table for a reference list: 19 of 28 read back)."""
+    src = tmp_path / "signoff.docx"
+    doc = docx.Document()
+    doc.add_paragraph("Step 7: Sign off and record outcomes")
+    rows = [
+        ("Measures approved by:", "Integrate actions back into project plan, with date and responsibility"),
+        ("Residual risks approved by:", "If accepting any residual high risk, consult the ICO before going ahead"),
+        ("DPO advice provided:", "DPO should advise on compliance and whether processing can proceed"),
+        ("Consultation responses reviewed by:", "If your decision departs from individuals' views, explain why"),
+    ]
+    table = doc.add_table(rows=1, cols=3)
+    for c, label in enumerate(("Item", "Name/position/date", "Notes")):
+        table.rows[0].cells[c].text = label
+    for label, note in rows:
+        cells = table.add_row().cells
+        cells[0].text, cells[2].text = label, note
+    doc.save(str(src))
+    for language in ("es", "en", "de", "ja"):
+        dest = tmp_path / f"signoff_{language}.docx"
+        _relabelled(src, dest, language)
+        q = read_questionnaire(dest)
+        assert [x.text.split(": ")[-1] for x in q.questions] == [label.rstrip(":") for label, _ in rows], language
+        with tempfile.TemporaryDirectory() as tmp:
+            written = Path(tmp) / "answered.docx"
+            export(dest, written, answers_for(q), q)
+            back = round_trip(q, read_questionnaire(written))
+        assert back["texts_back"] == back["texts"] == len(rows), (language, back)
+
+
+def test_a_tables_caption_is_its_context_past_the_empty_lines_an_author_left(tmp_path):
+    """A caption, an empty line, a table of labels beside empty cells (the FedRAMP SSP's "Table 5-1. …
+    Point of Contact"): with the spacers rewrite's empty line added, the caption is still each label's
+    context (main's reader looked two blocks back only: "Name" alone)."""
+    src, dest = tmp_path / "caption.docx", tmp_path / "spaced.docx"
+    doc = docx.Document()
+    doc.add_paragraph("Table 5-1. Information System Owner")
+    doc.add_paragraph("")
+    table = doc.add_table(rows=0, cols=2)
+    for label in ("Name", "Title", "Phone Number", "Email Address"):
+        table.add_row().cells[0].text = label
+    doc.save(str(src))
+    want = [x.text for x in read_questionnaire(src).questions]
+    assert want[0].startswith("Table 5-1. Information System Owner") and len(want) == 4
+    assert rewrite(src, ("spacers",), "0", dest) is not None
+    assert [x.text for x in read_questionnaire(dest).questions] == want
+
+
+def test_a_row_of_boxes_of_mixed_kinds_is_ticked_each_its_own_way(tmp_path):
+    """The boxes rewrite leaves a FORMCHECKBOX it cannot redraw beside the "☐" it drew (the PCI SAQ): a
+    row of "☐" and FORMCHECKBOX options is one choice, and writing it ticks the chosen box whatever its
+    kind (main's writer ticked every box as the first one's kind: the export failed on "NoneType")."""
+    doc = wf.new()
+    rows = [["Requirement", "In Place", "Not Applicable", "Not in Place"]]
+    for text in ("Firewalls are configured.", "Vendor defaults are changed.", "Stored data is protected."):
+        rows.append([text, wf.para(wf.formcheckbox()), wf.para(wf.text("☐")), wf.para(wf.formcheckbox())])
+    wf.add(doc, wf.table(rows))
+    src = wf.save(doc, tmp_path / "mixed.docx")
+    q = read_questionnaire(src)
+    assert [x.choices for x in q.questions] == [("In Place", "Not Applicable", "Not in Place")] * 3
+    for pick in ("In Place", "Not Applicable", "Not in Place"):
+        writes = [CellWrite(x.sheet, x.choice_cell, pick) for x in q.questions]
+        written = tmp_path / f"written_{pick}.docx"
+        export(src, written, writes, q)
+        assert [x.existing_choice for x in read_questionnaire(written).questions] == [pick] * 3
