@@ -1,0 +1,49 @@
+"""Flat PDF questionnaires printed by other hands (#55, engine/bench/pdf_reprints.py): a page turned by
+/Rotate, two pages on one sheet, a page printed reduced are read as the page printed at its size.
+Each fixture is a drawn family's variant re-printed; main's reader refused the rotated pages (no
+horizontal text) and read a sheet of two pages as one page."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.bench.pdf_families import draw, variants
+from engine.bench.pdf_reprints import reprint
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\s\-–]+", "", unicodedata.normalize("NFKC", text)).casefold()
+
+
+def _read(tmp_path, family: str, pick, kind: str):
+    v = next(v for v in variants(family, 24) if pick(v))
+    original = tmp_path / "original.pdf"
+    items = draw(v, original)
+    reprint(original, kind, tmp_path / "reprint.pdf")
+    q = read_pdf_questionnaire(tmp_path / "reprint.pdf")
+    return items, q
+
+
+def _same(items, q) -> None:
+    assert [(_fold(i["id"]), _fold(i["text"])) for i in items] == [
+        (_fold(x.id or ""), _fold(x.text)) for x in q.questions
+    ]
+
+
+def test_a_page_turned_by_rotate_is_read_as_a_viewer_shows_it(tmp_path):
+    items, q = _read(tmp_path, "option table, ruled", lambda v: v.paging == "one page", "rotated")
+    _same(items, q)
+    assert all(list(x.choices) == items[0]["choices"] for x in q.questions)
+
+
+def test_two_pages_on_one_sheet_are_read_page_by_page(tmp_path):
+    items, q = _read(tmp_path, "numbered checklist", lambda v: v.paging == "two pages", "two pages on one")
+    _same(items, q)  # not the left page's lines joined to the right's
+    assert {x.row // 1000 for x in q.questions} == {1}
+
+
+def test_three_columns_printed_reduced_are_still_three_columns(tmp_path):
+    items, q = _read(tmp_path, "questions in three columns", lambda v: v.orientation == "portrait", "two pages on one")
+    _same(items, q)
