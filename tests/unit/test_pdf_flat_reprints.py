@@ -47,3 +47,14 @@ def test_two_pages_on_one_sheet_are_read_page_by_page(tmp_path):
 def test_three_columns_printed_reduced_are_still_three_columns(tmp_path):
     items, q = _read(tmp_path, "questions in three columns", lambda v: v.orientation == "portrait", "two pages on one")
     _same(items, q)
+
+
+def test_a_guidance_panel_without_a_label_or_labelled_note_is_no_part_of_a_question(tmp_path):
+    from engine.bench.pdf_layouts import PANELS
+
+    for v in variants(PANELS, 12):  # every panel style with no label, "Note:" alone and "Note: …"
+        path = tmp_path / f"{v.name}.pdf"
+        items = draw(v, path)
+        q = read_pdf_questionnaire(path)
+        assert [_fold(i["text"]) for i in items] == [_fold(x.text) for x in q.questions], v.name
+        assert [i.get("choices", []) for i in items] == [list(x.choices) for x in q.questions], v.name
