@@ -58,3 +58,13 @@ def test_a_guidance_panel_without_a_label_or_labelled_note_is_no_part_of_a_quest
         q = read_pdf_questionnaire(path)
         assert [_fold(i["text"]) for i in items] == [_fold(x.text) for x in q.questions], v.name
         assert [i.get("choices", []) for i in items] == [list(x.choices) for x in q.questions], v.name
+
+
+def test_three_columns_of_unequal_width_are_three_not_two(tmp_path):
+    from engine.bench.pdf_layouts import UNEQUAL
+
+    for v in [v for v in variants(UNEQUAL, 12) if dict(v.layout)["widths"] == "2:1:1"]:
+        path = tmp_path / f"{v.name}.pdf"
+        items = draw(v, path)
+        q = read_pdf_questionnaire(path)
+        assert [_fold(i["text"]) for i in items] == [_fold(x.text) for x in q.questions], v.name
