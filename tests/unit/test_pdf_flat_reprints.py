@@ -68,3 +68,10 @@ def test_three_columns_of_unequal_width_are_three_not_two(tmp_path):
         items = draw(v, path)
         q = read_pdf_questionnaire(path)
         assert [_fold(i["text"]) for i in items] == [_fold(x.text) for x in q.questions], v.name
+
+
+def test_a_row_broken_across_pages_printed_lower_on_the_paper_is_still_one_question(tmp_path):
+    items, q = _read(
+        tmp_path, "two-row header, row broken, ruled", lambda v: "not repeated" in v.paging, "wide margins"
+    )
+    _same(items, q)  # the running header no longer in the paper's top 7 %: the table still starts its page
