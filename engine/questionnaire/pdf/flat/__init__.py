@@ -68,8 +68,9 @@ corrections), rows.py (a table's questions, row by row), options.py (a table of 
 the table model), boxes.py (drawn boxes, box lists and ruled forms), lines.py (the items and
 paragraphs outside tables), columns.py (a page in two columns, its parts in reading order),
 asking.py (what asks, what is answered Yes or No, sub-questions), panels.py (guidance panels and
-answer places) and
-found.py (the response place and :class:`FlatTables`).
+answer places), sheets.py (two pages printed on one sheet, read half by half) and
+found.py (the response place and :class:`FlatTables`). A page turned by ``/Rotate`` is read as a
+viewer shows it (its rotation taken off in memory: a flat PDF is never written back).
 """
 
 from __future__ import annotations
