@@ -259,6 +259,9 @@ LAYOUTS = (
     "two-row header, row broken, ruled",
     "two-row header, row broken, aligned",
 )
+# the layouts of what the reader did not meet (engine/bench/pdf_layouts.py, #55): guidance panels without a
+# label or labelled "Note", and three columns of unequal widths (where a two-column split also looks right)
+MORE_LAYOUTS = ("web form printout, panels without a label", "questions in three unequal columns")
 FAMILIES = (
     "option table, ruled",
     "option table, aligned",
@@ -267,6 +270,7 @@ FAMILIES = (
     "form over a table",
     *CHECKLISTS,
     *LAYOUTS,
+    *MORE_LAYOUTS,
 )
 
 

@@ -33,7 +33,8 @@ scored question by question (engine/bench/pdf_places.py's scorer) beside the tri
   panel beside or below some questions that is no part of them), ``unnumbered questions, two
   columns``, ``questions in three columns``, ``Japanese checklist`` and the option tables with a
   two-row header and a row broken across the page break (``two-row header, row broken, ruled`` /
-  ``aligned``).
+  ``aligned``); and what the reader did not meet: ``web form printout, panels without a label`` (or
+  labelled "Note:") and ``questions in three unequal columns`` (where two columns also look right).
 
 **The axes, varied by one rule**: each axis's values are repeated in turn up to the number of
 variants and shuffled by ``random.Random`` seeded with the family and the axis's name; variant
@@ -91,6 +92,7 @@ from engine.bench.pdf_drawing import (
     LINE,
     MARGIN,
     MARKS,
+    MORE_LAYOUTS,
     NUMBERS,
     ORIENTATION,
     PAGING,
@@ -120,7 +122,7 @@ def variants(family: str, count: int) -> list[Variant]:
     """The family's first ``count`` variants by the rule of the module docstring."""
     if family in LAYOUTS[4:]:
         return _broken(family, count)
-    if family in LAYOUTS:
+    if family in LAYOUTS or family in MORE_LAYOUTS:
         return layout_variants(family, count)
     if family in CHECKLISTS:
         return _checklists(family, count)
@@ -279,8 +281,8 @@ def draw(v: Variant, path: Path) -> list[dict]:
     """Draw variant ``v`` at ``path``; the truth items (page, id, text, choices or fields)."""
     doc = pymupdf.open()
     s = Sheet(doc, v)
-    if v.family in LAYOUTS[:4]:
-        if v.family != LAYOUTS[0]:  # a web form printed has the browser's running header, not this one
+    if v.family in LAYOUTS[:4] or v.family in MORE_LAYOUTS:
+        if v.family not in (LAYOUTS[0], MORE_LAYOUTS[0]):  # a web form printed: the browser's running header
             s.new_page()
             _write(s.page, MARGIN, s.y + 10, v.language.title, size=11)
             s.y += 24

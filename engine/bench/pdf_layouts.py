@@ -24,6 +24,13 @@ layouts that went unmeasured, each question recorded by the generator as it draw
 - ``two-row header, row broken`` (ruled or aligned): an option table whose header is two rows deep
   ("Response" over the option labels), a row broken across the page break, under the header repeated
   or not: pdf_families' option table with those two axes fixed.
+- ``web form printout, panels without a label`` (what the reader did not meet): the web form printout
+  whose guidance panels have no label (their guidance lines alone, beside under a rule, boxed or shaded,
+  or below, shaded), or are labelled "Note:" ("Anmerkung:") on a line of their own, or start "Note: …"
+  with the guidance on the same line. Truth as the web form's.
+- ``questions in three unequal columns``: the three-column page with columns of widths 2 : 1 : 1 or
+  1 : 1 : 2 (so that parting it in two at the wide column's edge gives two sides of like width: a
+  two-column split that looks right and is not). Truth as the three columns'.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from engine.bench.pdf_drawing import (
     LAYOUTS,
     LINE,
     MARGIN,
+    MORE_LAYOUTS,
     ROWS,
     SIZE,
     Sheet,
@@ -50,6 +58,7 @@ from engine.bench.pdf_drawing import (
 )
 
 WEB, TWO, THREE, JAPANESE = LAYOUTS[:4]  # the two-row header tables: pdf_families' option table
+PANELS, UNEQUAL = MORE_LAYOUTS
 
 _EN, _DE, _FR, _JA = LANGUAGES
 
@@ -105,6 +114,9 @@ WEB_MARKS = ("drawn radios", "○", "◯", "( )", "☐", "drawn squares")
 SIDEBARS = ("beside, label and rule", "beside, boxed", "beside, shaded", "below, shaded")
 WEB_BREAKS = ("inside options", "between questions")
 REQUIRED = ("none", "(required)")
+PANEL_LABELS = ("none", "Note", "Note: inline")  # the panels of PANELS: no label, "Note:" alone, "Note: …"
+NOTE = {"en": "Note:", "de": "Anmerkung:"}
+WIDTHS = ("2:1:1", "1:1:2")  # the columns of UNEQUAL
 # the columns families
 LABELS = {
     "en": (
@@ -164,7 +176,7 @@ def layout_variants(family: str, count: int) -> list[Variant]:
     def axis(name: str, values) -> list:
         return _axis(family, name, values, count)
 
-    if family == WEB:
+    if family in (WEB, PANELS):
         lang = axis("language", (_EN, _DE))
         axes = {
             "numbering": axis("numbering", WEB_NUMBERING),
@@ -173,6 +185,8 @@ def layout_variants(family: str, count: int) -> list[Variant]:
             "break": axis("break", WEB_BREAKS),
             "required": axis("required", REQUIRED),
         }
+        if family == PANELS:
+            axes["panel label"] = axis("panel label", PANEL_LABELS)
     elif family == JAPANESE:
         lang = [_JA] * count
         axes = {
@@ -186,10 +200,12 @@ def layout_variants(family: str, count: int) -> list[Variant]:
         lang = axis("language", LANGUAGES)
         axes = {
             "ending": axis("ending", ENDINGS),
-            "answer": axis("answer", THREE_ANSWERS if family == THREE else COLUMN_ANSWERS),
-            "numbering": axis("numbering", COLUMN_NUMBERING if family == THREE else ("unnumbered",)),
+            "answer": axis("answer", THREE_ANSWERS if family in (THREE, UNEQUAL) else COLUMN_ANSWERS),
+            "numbering": axis("numbering", COLUMN_NUMBERING if family in (THREE, UNEQUAL) else ("unnumbered",)),
             "orientation": axis("orientation", ("portrait", "landscape")),
         }
+        if family == UNEQUAL:
+            axes["widths"] = axis("widths", WIDTHS)
     return [
         Variant(
             family,
@@ -210,11 +226,11 @@ def layout_variants(family: str, count: int) -> list[Variant]:
 def draw_layout(s: Sheet) -> list[dict]:
     """Draw ``s.variant`` (a family of this module but the broken tables) from ``s.y``; its truth."""
     family = s.variant.family
-    if family == WEB:
+    if family in (WEB, PANELS):
         return _draw_web(s)
     if family == JAPANESE:
         return _draw_japanese(s)
-    return _draw_columns(s, 3 if family == THREE else 2)
+    return _draw_columns(s, 3 if family in (THREE, UNEQUAL) else 2)
 
 
 def _bold(page: pymupdf.Page, x: float, y: float, text: str, size: float = SIZE) -> None:
@@ -297,8 +313,12 @@ def _sidebar(s: Sheet, x: float, top: float, width: float, style: str, r: int) -
     page, code = s.page, s.variant.language.code
     labels = SIDEBAR_LABELS[code]
     label = labels[r % len(labels)]
-    lines = _wrap(WEB_TEXT[code][1], width - 16)
-    height = 22 + LINE * len(lines) + 6
+    labelled = dict(s.variant.layout).get("panel label", "label")  # PANELS: none, "Note:" alone, "Note: …"
+    if labelled == "Note":
+        label = NOTE[code]
+    lines = _wrap(f"{NOTE[code]} {WEB_TEXT[code][1]}" if labelled == "Note: inline" else WEB_TEXT[code][1], width - 16)
+    head = 0.0 if labelled in ("none", "Note: inline") else 13.0  # the label's line, where it has one
+    height = 9 + head + LINE * len(lines) + 6
     panel = pymupdf.Rect(x, top, x + width, top + height)
     if style.endswith("shaded"):
         page.draw_rect(panel, color=None, fill=(0.92, 0.94, 0.97))
@@ -306,9 +326,10 @@ def _sidebar(s: Sheet, x: float, top: float, width: float, style: str, r: int) -
         page.draw_rect(panel, color=(0.5, 0.5, 0.5), width=0.8)
     else:
         page.draw_line((x, top - 4), (x + width, top - 4), color=(0.1, 0.4, 0.7), width=3)
-    _bold(page, x + 6, top + 13, label, size=9)
+    if head:
+        _bold(page, x + 6, top + 13, label, size=9)
     for k, line in enumerate(lines):
-        _write(page, x + 6, top + 26 + k * LINE, line, size=7)
+        _write(page, x + 6, top + 13 + head + k * LINE, line, size=7)
     if style.startswith("below"):
         s.y = top + height + 6
     else:
@@ -340,7 +361,9 @@ def _draw_columns(s: Sheet, n: int) -> list[dict]:
     page = s.page
     width = page.rect.width - 2 * MARGIN
     gutter = 24.0
-    cw = (width - gutter * (n - 1)) / n
+    shares = [int(k) for k in lay.get("widths", ":".join("1" * n)).split(":")]
+    widths = [(width - gutter * (n - 1)) * k / sum(shares) for k in shares]
+    lefts = [MARGIN + sum(widths[:k]) + gutter * k for k in range(n)]
     for b in lang.bullets:
         _write(page, MARGIN + 4, s.y + 8, "•")
         _write(page, MARGIN + 14, s.y + 8, b)
@@ -353,7 +376,7 @@ def _draw_columns(s: Sheet, n: int) -> list[dict]:
     for r in range(ROWS):
         if r and r % per == 0:
             s.y = top
-        x = MARGIN + (r // per) * (cw + gutter)
+        x, cw = lefts[r // per], widths[r // per]
         if yes_no or lay["ending"] == "?":
             text = lang.questions[r]
         else:

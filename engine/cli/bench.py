@@ -25,6 +25,8 @@ from engine.bench.page_finder import bench_page_finder
 from engine.bench.pdf_families import FAMILIES as PDF_FAMILIES
 from engine.bench.pdf_families import bench_pdf_families
 from engine.bench.pdf_intake import TRUTH as PDF_TRUTH
+from engine.bench.pdf_reprints import KINDS as REPRINTS
+from engine.bench.pdf_reprints import bench_pdf_reprints
 from engine.bench.quotes import bench_quotes
 from engine.bench.retrieval import bench_retrieval
 from engine.bench.shred import bench_shred
@@ -57,6 +59,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _families,
         _pdf_families,
         _word_rewrites,
+        _pdf_reprints,
         _export_all,
         _shred,
         _ask,
@@ -246,6 +249,22 @@ def _word_rewrites(bench) -> None:
                 a.variants, Path(a.folder), Path(a.keep) if a.keep else None, not a.no_round_trip, a.kind
             )
         )
+    )
+
+
+def _pdf_reprints(bench) -> None:
+    p = bench.add_parser(
+        "pdf-reprints",
+        help="the shared flat PDF questionnaires and the drawn families' variants re-printed as other tools do (other "
+        "paper, margins, a running header and footer, a watermark, two pages on one, a page cut in two, a rotated page), "
+        "the truth carried over by the reprint's rule: recall, precision, usable, same as the original, per kind",
+    )
+    p.add_argument("--variants", type=int, default=24, help="variants drawn per family (default 24)")
+    p.add_argument("--kind", nargs="+", choices=REPRINTS, default=list(REPRINTS), help="only these reprints")
+    p.add_argument("--keep", help="a folder to leave the last reprints in (default: a temporary folder, removed)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(lambda a: bench_pdf_reprints(a.variants, tuple(a.kind), Path(a.keep) if a.keep else None))
     )
 
 

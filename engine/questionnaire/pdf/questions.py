@@ -40,7 +40,8 @@ class Found:
     existing_choice: str | None = None
     existing_answer: str | None = None
     several: bool = False  # a choice of several found by its layout (a form's independent check boxes)
-    part: int = 0  # its part of the page in reading order: above two columns, the left, the right, below (0–3)
+    part: int = 0  # its part of the page in reading order: above two columns, the left, the right, below (0–4);
+    # 8 on: the right half of a sheet of two pages (flat/sheets.py)
 
 
 def assemble(
@@ -48,7 +49,7 @@ def assemble(
 ) -> Questionnaire:
     """The questionnaire of ``found``, in page order, top to bottom and left to right; ``tables``:
     the tables read by columns, each with the questions found in it (their keys filled in)."""
-    ordered = reading_order(found, lambda f: f.box, lambda f: 4 * f.page + f.part)  # a page's columns in turn
+    ordered = reading_order(found, lambda f: f.box, lambda f: 16 * f.page + f.part)  # a page's columns in turn
     shipped = repeated_placeholders(f.existing_answer for f in ordered)  # one text in many fields: shipped so
     questions: list[Question] = []
     places: dict[str, AnswerPlace] = {}

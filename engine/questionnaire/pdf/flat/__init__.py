@@ -68,13 +68,14 @@ corrections), rows.py (a table's questions, row by row), options.py (a table of 
 the table model), boxes.py (drawn boxes, box lists and ruled forms), lines.py (the items and
 paragraphs outside tables), columns.py (a page in two columns, its parts in reading order),
 asking.py (what asks, what is answered Yes or No, sub-questions), panels.py (guidance panels and
-answer places) and
-found.py (the response place and :class:`FlatTables`).
+answer places), sheets.py (two pages printed on one sheet, read half by half) and
+found.py (the response place and :class:`FlatTables`). A page turned by ``/Rotate`` is read as a
+viewer shows it (its rotation taken off in memory: a flat PDF is never written back).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import pymupdf
 
@@ -87,9 +88,22 @@ from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
 from engine.questionnaire.pdf.flat.panels import answer_places, without_panels
 from engine.questionnaire.pdf.flat.rows import table_questions
 from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
+from engine.questionnaire.pdf.flat.sheets import drawn, views
 from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes, round_boxes
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.records import QuestionnaireError
+
+
+@dataclass
+class _Reading:
+    """What reading a flat PDF page by page carries from one page to the next."""
+
+    mapped: FlatTables
+    found: list[Found] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+    columns: Columns | None = None
+    aligned_columns: tuple[float, ...] = ()  # the column edges of the last table aligned by text position
+    chars: int = 0
 
 
 def read_flat(
@@ -97,38 +111,22 @@ def read_flat(
 ) -> list[Found]:
     """The questions of a flat PDF (see the module docstring); ``tables``: the corrections of its
     tables in, the tables the table model read out."""
-    mapped = tables if tables is not None else FlatTables()
-    found: list[Found] = []
-    items: list[Item] = []
-    columns: Columns | None = None
-    aligned_columns: tuple[float, ...] = ()  # the column edges of the last table aligned by text position
-    chars = 0
+    state = _Reading(tables if tables is not None else FlatTables())
     for page in doc:
+        if page.rotation:  # turned by /Rotate (scanned and OCRed, a landscape table): read as a viewer shows it
+            page.remove_rotation()  # in memory only: a flat PDF is never written back
         drawings = page.get_drawings()  # bounded: Limits.check_rulings counted the page's lines first
         text = PageText.of(page)
-        chars += sum(len(line.text) for line in text.lines)
-        limits.check_chars(name, chars)
-        drawn = drawn_boxes(drawings)
-        text = text.with_boxes(drawn, marked_boxes(drawings, drawn), round_boxes(drawings))
-        ruled = ruled_tables(page, drawings)
-        aligned, aligned_columns = aligned_tables(text, ruled, page.rect.height, aligned_columns)
-        ruled = sorted(ruled + aligned, key=lambda t: (t.box.y0, t.box.x0))
-        start = len(found)
-        for table in ruled:
-            mapped.index += 1
-            top = starts_page(text, table.box, page.rect.height)
-            questions, columns = table_questions(page.number, text, table, columns, found if top else [], mapped)
-            found.extend(questions)
-        boxes = [table.box for table in ruled]
-        rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]
-        rest = without_panels(rest, drawings, page.rect.width, page.rect.height)  # guidance beside, no question's
-        places = answer_places(drawings, rest)
-        parts = column_parts(rest, page.rect.width, places)
-        for k, part in enumerate(parts):  # a page in columns: above them, column by column, below
-            items.extend(page_items(page.number, part, k, places, page.rect.height))
-        if len(parts) > 1:
-            found[start:] = [replace(f, part=table_part(f.box, parts)) for f in found[start:]]
-    found.extend(item_questions(items, tables=bool(found)))
+        clips = views(page, text, drawings)
+        if clips == [(page.rect, 1.0)]:
+            _read_page(page, page.number, 0, text, drawings, state, limits, name)
+            continue
+        with drawn(page, clips) as sheet:  # two pages on one sheet, a page printed reduced (flat/sheets.py)
+            for k, view in enumerate(sheet):  # the drawings of the other half lie off the view (no clip hides them)
+                seen = [d for d in view.get_drawings() if _on(d["rect"], view.rect)]
+                _read_page(view, page.number, 8 * k, PageText.of(view), seen, state, limits, name)
+    found = state.found
+    found.extend(item_questions(state.items, tables=bool(found)))
     if not found:
         raise QuestionnaireError(
             name,
@@ -138,6 +136,50 @@ def read_flat(
         )
     notes.append(f"a flat PDF (no form fields): {RESPONSE_NOTE}")
     return found
+
+
+def _on(rect: pymupdf.Rect, page: pymupdf.Rect) -> bool:
+    """Whether a drawing's rectangle (a line's is flat) lies on the page, in part at least."""
+    return rect.x0 <= page.x1 and rect.x1 >= page.x0 and rect.y0 <= page.y1 and rect.y1 >= page.y0
+
+
+def _read_page(
+    page: pymupdf.Page,
+    number: int,
+    offset: int,
+    text: PageText,
+    drawings: list[dict],
+    state: _Reading,
+    limits: Limits,
+    name: str,
+) -> None:
+    """The tables and lines of one page (or of one half of a sheet of two: ``number`` the sheet's
+    page, ``offset`` the half's first part) into ``state``."""
+    found, mapped = state.found, state.mapped
+    state.chars += sum(len(line.text) for line in text.lines)
+    limits.check_chars(name, state.chars)
+    drawn = drawn_boxes(drawings)
+    text = text.with_boxes(drawn, marked_boxes(drawings, drawn), round_boxes(drawings))
+    ruled = ruled_tables(page, drawings)
+    aligned, state.aligned_columns = aligned_tables(text, ruled, page.rect.height, state.aligned_columns)
+    ruled = sorted(ruled + aligned, key=lambda t: (t.box.y0, t.box.x0))
+    start = len(found)
+    for table in ruled:
+        mapped.index += 1
+        top = starts_page(text, table.box, page.rect.height)
+        questions, state.columns = table_questions(number, text, table, state.columns, found if top else [], mapped)
+        found.extend(questions)
+    boxes = [table.box for table in ruled]
+    rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]
+    rest = without_panels(rest, drawings, page.rect.width, page.rect.height)  # guidance beside, no question's
+    places = answer_places(drawings, rest)
+    parts = column_parts(rest, page.rect.width, places)
+    for k, part in enumerate(parts):  # a page in columns: above them, column by column, below
+        state.items.extend(page_items(number, part, offset + k, places, page.rect.height))
+    if len(parts) > 1:
+        found[start:] = [replace(f, part=table_part(f.box, parts)) for f in found[start:]]
+    if offset:
+        found[start:] = [replace(f, part=f.part + offset) for f in found[start:]]
 
 
 __all__ = ["NO_QUESTIONS_FIX", "RESPONSE_NOTE", "FlatTables", "read_flat"]

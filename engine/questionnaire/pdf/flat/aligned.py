@@ -53,13 +53,16 @@ def aligned_tables(
 ) -> tuple[list[Table], tuple[float, ...]]:
     """The tables of ``text`` drawn without rules (see the module docstring), outside ``ruled``, and
     the column edges of the last (else ``columns``). ``columns``: the edges of the last such table of
-    the pages before; rows at the top of this page (below a running header in its top 7 %) that start
+    the pages before; rows at the top of this page (below a running header in its top 7 %, from its first
+    line where none is in the paper's top 7 %: a page printed lower) that start
     with an ID at its first column go on with it, its header not repeated."""
     words = [w for line in text.lines for w in line.words if not any(inside(w.box, t.box) for t in ruled)]
     rows = _visual_rows(words)
     out: list[Table] = []
+    top = min((row.y0 for row in rows), default=0.0)
+    top = top if top > 0.07 * height else 0.0  # nothing in the paper's top 7 %: the page printed lower, from its top
     r = next(
-        (i for i, row in enumerate(rows) if row.y0 > 0.07 * height or _starts_row(row, columns) or _header(row)),
+        (i for i, row in enumerate(rows) if row.y0 > top + 0.07 * height or _starts_row(row, columns) or _header(row)),
         len(rows),
     )
     while columns and 0 < r < len(rows) and _line_before(rows, r, columns):  # the rest of a row, in the top 7 %

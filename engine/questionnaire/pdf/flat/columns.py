@@ -15,9 +15,11 @@ row's side ending with an item's number just left of the gutter (the gutter is t
 indent), side by side (over half of the shorter's height), alike in width with their answer places
 (neither under 0.6 of the other, each a quarter of the page or more: not a column of labels beside
 their values or guidance), each holding running text (two rows or more reaching into the last third
-of its width) or two answer places or more. **Three columns**, only where two are not found, are
-the same at two gutters, one in 25–50 % of the page and one in 50–80 %, a fifth of the page apart,
-where two lines or more start, each a sixth of the page wide or more. Everything else keeps its
+of its width) or two answer places or more. **Three columns** are the same at two gutters, one in
+20–55 % of the page and one in 45–80 %, a fifth of the page apart, where two lines or more start,
+each a sixth of the page wide or more and the narrowest 0.4 of the widest or more (2 : 1 : 1); they
+are read where two are not found, or over as many rows as two (columns of 2 : 1 : 1 also part in two
+at the wide one's edge, into two sides of like width: the three are the page's). Everything else keeps its
 order: a page set in one column is one part.
 """
 
@@ -38,15 +40,17 @@ def column_parts(lines: list[Line], width: float, places: Sequence[Box] = ()) ->
     """``lines`` (a page's, outside its tables) as parts in reading order (see the module docstring);
     ``places``: the page's answer places (flat/panels.py), part of the columns' width."""
     rows = _rows(lines)
-    best: tuple[int, float, int, tuple[float, ...]] | None = None  # (rows, gutter, first row, gutters' x)
-    for gutters in _gutters(lines, width):  # two columns, else three
+    found: list[tuple[int, float, int, tuple[float, ...]] | None] = []  # (rows, gutter, first row, gutters' x)
+    for gutters in _gutters(lines, width):  # two columns, then three
+        best: tuple[int, float, int, tuple[float, ...]] | None = None
         for xs in gutters:
             for a, b in _runs(rows, xs):
                 if _columns(rows[a:b], xs, width, places):
                     gutter = min(_gutter(rows[a:b], x) for x in xs)
                     best = max(best or (0, 0.0, 0, ()), (b - a, gutter, a, xs))
-        if best is not None:
-            break
+        found.append(best)
+    two, three = found
+    best = three if three is not None and (two is None or three[0] >= two[0]) else two  # three parts the wide side
     if best is None:
         return [lines]
     n, _, a, xs = best
@@ -79,8 +83,8 @@ def _gutters(lines: list[Line], width: float) -> Iterator[list[tuple[float, ...]
     may start (:func:`_starts`); for three columns only where three lines or more start, one left
     of the page's middle and one right of it, a fifth of the page apart, where two lines or more start."""
     yield [(x,) for x in _starts(lines, width, 0.3, 0.7)]
-    many = [x for x in _starts(lines, width, 0.25, 0.8) if sum(1 for ln in lines if abs(ln.box.x0 - x) <= 1) >= 2]
-    yield [(x, y) for x in many for y in many if x <= 0.5 * width <= y and y - x >= 0.2 * width]
+    many = [x for x in _starts(lines, width, 0.2, 0.8) if sum(1 for ln in lines if abs(ln.box.x0 - x) <= 1) >= 2]
+    yield [(x, y) for x in many for y in many if x <= 0.55 * width and y >= 0.45 * width and y - x >= 0.2 * width]
 
 
 def table_part(box: Box, parts: list[list[Line]]) -> int:
@@ -165,7 +169,7 @@ def _columns(rows: list[list[Line]], xs: tuple[float, ...], width: float, places
     if min(len(side) for side in filled) < 4:
         return False  # four rows of text or answer places in each column at least
     widths = [max(b.x1 for b in side) - min(b.x0 for b in side) for side in filled]
-    if min(widths) < width / (2 * len(sides)) or min(widths) < 0.6 * max(widths):
+    if min(widths) < width / (2 * len(sides)) or min(widths) < (0.6 if len(sides) == 2 else 0.4) * max(widths):
         return False
     # running text in each, or two answer places or more (labels over boxes, not labels beside values)
     return all(_running(side) or len(full) - len(side) >= 2 for side, full in zip(sides, filled))

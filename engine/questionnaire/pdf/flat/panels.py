@@ -10,6 +10,11 @@ lines under it that start at its left edge, where either
 - the label starts right of 40 % of the page and its lines form a band of their own: no other line
   beside them reaches into it (the CCS RM6264's sidebar, under a coloured rule).
 
+A panel that starts "Note: …" ("Anmerkung: …", "注記：…") is one too unless a line of it asks. **A
+panel without a label** beside the questions (a drawn box or shaded panel, or a band under a rule
+2 pt thick or more, right of 40 % of the page, its lines at one left edge, none asking nor a label,
+a line left of it level with its first: the question it is beside) is left out the same way.
+
 **An answer place** is an empty drawn box 40 pt wide or more and 8–80 pt high with no text in it,
 or a drawn line 60 pt long or more (a blank to write on): a label right above one (within two
 lines' height, starting near its left edge) is a question with a place for text.
@@ -19,12 +24,16 @@ from __future__ import annotations
 
 import re
 
+from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.layout import Box, Line
 
 _LABEL = re.compile(
     r"^(guidance|guidance notes?|help|help text|hilfe|hinweise?|erläuterung(en)?|ausfüllhinweise?|aide|conseils?"
     r"|toelichting|ayuda|ガイダンス|ヘルプ|記入要領|記入上の注意|補足説明)\s*[:：]?$",
     re.IGNORECASE,
+)
+_NOTE = re.compile(  # a panel that starts "Note: …" ("Anmerkung: …", "注記：…"): no question's either, unless it asks
+    r"^(note|nb|n\.b\.|anmerkung|remarque|nota|opmerking|注記|注意)\s*[:：]", re.IGNORECASE
 )
 _MAX_PANEL_LINES = 15
 
@@ -44,14 +53,47 @@ def without_panels(lines: list[Line], drawings: list[dict], width: float, height
     rects = rectangles(drawings)
     dropped: set[int] = set()
     for label in lines:
-        if id(label) in dropped or not _LABEL.match(label.text.strip()):
+        text = label.text.strip()
+        if id(label) in dropped or not (_LABEL.match(text) or _NOTE.match(text)):
             continue
         panel = _panel(label, lines, rects, height)
         if panel is None and label.box.x0 >= 0.4 * width:
             panel = _band(label, lines)
-        if panel:
+        if panel and (_LABEL.match(text) or not any(asks(line.text) for line in panel)):
             dropped |= {id(line) for line in panel}
+    for panel in _unlabelled(lines, drawings, rects, width, height):
+        dropped |= {id(line) for line in panel}
     return [line for line in lines if id(line) not in dropped]
+
+
+def _unlabelled(
+    lines: list[Line], drawings: list[dict], rects: list[tuple[Box, bool]], width: float, height: float
+) -> list[list[Line]]:
+    """The guidance panels without a label beside the questions: the lines of a drawn panel, or of a
+    band under a rule 2 pt thick or more, right of 40 % of the page, all starting at one left edge,
+    none asking, with a line left of the panel level with its first (the question it is beside)."""
+    out: list[list[Line]] = []
+    for box, _ in rects:
+        if box.x0 < 0.4 * width or box.y1 - box.y0 >= 0.5 * height:
+            continue
+        within = sorted((ln for ln in lines if _inside(ln.box, box)), key=lambda ln: ln.box.y0)
+        if 0 < len(within) <= _MAX_PANEL_LINES:
+            out.append(within)
+    for d in drawings:
+        r = Box.of(d["rect"])
+        if (d.get("width") or 0) >= 2 and r.x0 >= 0.4 * width and r.y1 - r.y0 <= 4 and r.x1 - r.x0 >= 60:
+            first = min((ln for ln in lines if 0 <= ln.box.y0 - r.y1 <= 14 and abs(ln.box.x0 - r.x0) <= 8),
+                        key=lambda ln: ln.box.y0, default=None)  # fmt: skip
+            band = _band(first, lines) if first is not None else None
+            if band:
+                out.append(band)
+    return [
+        panel
+        for panel in out
+        if len({round(ln.box.x0) // 4 for ln in panel}) <= 2
+        and not any(asks(ln.text) or _LABEL.match(ln.text.strip()) for ln in panel)
+        and any(ln.box.x1 < panel[0].box.x0 and ln.box.same_row(panel[0].box) for ln in lines if ln not in panel)
+    ]
 
 
 def _inside(inner: Box, outer: Box, slack: float = 2.0) -> bool:

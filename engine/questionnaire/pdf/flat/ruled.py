@@ -126,9 +126,12 @@ def _row(row) -> Row:
 
 def starts_page(text: PageText, box: Box, height: float) -> bool:
     """Whether a table is the first thing on its page (no text above it but a running header in
-    the top 7 %): only then can its first rows go on from the page before. The AWS CAIQ's
+    the top 7 %; from the page's first line where none is in the paper's top 7 %: a page printed
+    lower on the paper): only then can its first rows go on from the page before. The AWS CAIQ's
     "Document Revisions" table, under a heading on its last page, is not the end of UEM-14.1."""
-    return not any(ln.text.strip() and 0.07 * height < ln.box.y1 <= box.y0 + 1 for ln in text.lines)
+    top = min((ln.box.y0 for ln in text.lines if ln.text.strip()), default=0.0)
+    top = top if top > 0.07 * height else 0.0  # nothing in the paper's top 7 %: the page printed lower, from its top
+    return not any(ln.text.strip() and top + 0.07 * height < ln.box.y1 <= box.y0 + 1 for ln in text.lines)
 
 
 def inside(inner: Box, outer: Box) -> bool:
