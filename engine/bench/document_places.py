@@ -46,9 +46,9 @@ class Addresses:
         self.cell: dict[etree._Element, Address] = {}
         self.row_of: dict[etree._Element, tuple[int, int]] = {}
         for t, tbl in enumerate(self.root.iter(f"{W}tbl")):
-            for r, tr in enumerate(_own(tbl, f"{W}tr")):
+            for r, tr in enumerate(own_elements(tbl, f"{W}tr")):
                 self.row_of[tr] = (t, r)
-                for c, tc in enumerate(_own(tr, f"{W}tc")):
+                for c, tc in enumerate(own_elements(tr, f"{W}tc")):
                     self.cell[tc] = (t, r, c)
         self.para = {p: n for n, p in enumerate(self.root.iter(f"{W}p"), 1)}
         self.by_ordinal = {n: p for p, n in self.para.items()}
@@ -80,13 +80,14 @@ class Addresses:
         return self.cell.get(tc) if tc is not None else ("p", ordinal % 100_000)
 
 
-def _own(el: etree._Element, tag: str) -> list[etree._Element]:
+def own_elements(el: etree._Element, tag: str) -> list[etree._Element]:
+    """``el``'s descendants tagged ``tag``, not looking inside nested tables."""
     out = []
     for child in el:
         if child.tag == tag:
             out.append(child)
         elif child.tag != f"{W}tbl" and isinstance(child.tag, str):
-            out.extend(_own(child, tag))
+            out.extend(own_elements(child, tag))
     return out
 
 

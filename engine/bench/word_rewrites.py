@@ -59,7 +59,7 @@ from lxml import etree
 from engine.bench.document_intake import TRUTH as WORDS_TRUTH
 from engine.bench.document_intake import _norm, bench_file, score
 from engine.bench.document_places import TRUTH as PLACES_TRUTH
-from engine.bench.document_places import Addresses, placed, score_places
+from engine.bench.document_places import Addresses, own_elements, placed, score_places
 from engine.core.limits import Limits
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.records import QuestionnaireError
@@ -145,24 +145,14 @@ class Rewritten:
 # --- the document's addresses, by element ------------------------------------------------------
 
 
-def _own(el: etree._Element, tag: str) -> list[etree._Element]:
-    out = []
-    for child in el:
-        if child.tag == tag:
-            out.append(child)
-        elif child.tag != f"{W}tbl" and isinstance(child.tag, str):
-            out.extend(_own(child, tag))
-    return out
-
-
 def addresses(root: etree._Element) -> dict[etree._Element, tuple]:
     """Every cell, paragraph and table of ``root`` by its address in document_places' terms: a cell
     ``(t, r, c)``, a paragraph ``("p", n)`` (1-based among every ``w:p``), a table ``("t", t)``."""
     out: dict[etree._Element, tuple] = {}
     for t, tbl in enumerate(root.iter(f"{W}tbl")):
         out[tbl] = ("t", t)
-        for r, tr in enumerate(_own(tbl, f"{W}tr")):
-            for c, tc in enumerate(_own(tr, f"{W}tc")):
+        for r, tr in enumerate(own_elements(tbl, f"{W}tr")):
+            for c, tc in enumerate(own_elements(tr, f"{W}tc")):
                 out[tc] = (t, r, c)
     for n, p in enumerate(root.iter(f"{W}p"), 1):
         out[p] = ("p", n)
@@ -189,7 +179,7 @@ def _set_text(tc: etree._Element, text: str) -> None:
 
 
 def _header_rows(tbl: etree._Element) -> list[etree._Element]:
-    rows = _own(tbl, f"{W}tr")
+    rows = own_elements(tbl, f"{W}tr")
     marked = []
     for tr in rows:
         if tr.find(f"{W}trPr/{W}tblHeader") is None:
@@ -203,8 +193,8 @@ def relabel(root: etree._Element, rng: random.Random) -> Rewritten:
     language = rng.choice(LANGUAGES)
     out = Rewritten()
     for tbl in root.iter(f"{W}tbl"):
-        for tr in _own(tbl, f"{W}tr")[:4]:  # the labels of a header one or two rows deep, under a title or two
-            for tc in _own(tr, f"{W}tc"):
+        for tr in own_elements(tbl, f"{W}tr")[:4]:  # the labels of a header one or two rows deep, under a title or two
+            for tc in own_elements(tr, f"{W}tc"):
                 if tc.find(f".//{W}fldChar") is not None or tc.find(f".//{W}sdt") is not None:
                     continue
                 old = " ".join(_text(tc).split())
@@ -317,11 +307,11 @@ def _grid(tbl: etree._Element) -> int:
 def _plain_rows(tbl: etree._Element) -> bool:
     """Every row either one cell per grid column, none merged across, or one cell spanning them all."""
     n = _grid(tbl)
-    rows = _own(tbl, f"{W}tr")
+    rows = own_elements(tbl, f"{W}tr")
     if n < 3 or len(rows) < 2 or any(tr.find(f"{W}tblGridBefore") is not None for tr in tbl.iter(f"{W}trPr")):
         return False
     for tr in rows:
-        cells = _own(tr, f"{W}tc")
+        cells = own_elements(tr, f"{W}tc")
         spans = [c.find(f"{W}tcPr/{W}gridSpan") for c in cells]
         if len(cells) == n and all(s is None for s in spans):
             continue
@@ -332,7 +322,7 @@ def _plain_rows(tbl: etree._Element) -> bool:
 
 
 def _own_cells(tbl: etree._Element) -> list[etree._Element]:
-    return [tc for tr in _own(tbl, f"{W}tr") for tc in _own(tr, f"{W}tc")]
+    return [tc for tr in own_elements(tbl, f"{W}tr") for tc in own_elements(tr, f"{W}tc")]
 
 
 def columns(root: etree._Element, rng: random.Random) -> Rewritten:
@@ -356,8 +346,8 @@ def columns(root: etree._Element, rng: random.Random) -> Rewritten:
             grid.remove(c)
         for i in order:
             grid.append(cols[i])
-        for tr in _own(tbl, f"{W}tr"):
-            cells = _own(tr, f"{W}tc")
+        for tr in own_elements(tbl, f"{W}tr"):
+            cells = own_elements(tr, f"{W}tc")
             if len(cells) != n:
                 continue
             at = tr.index(cells[0])
@@ -386,11 +376,11 @@ def _column_header(tbl: etree._Element) -> list[etree._Element]:
     """The rows the document itself repeats as its header (``w:tblHeader``), else its first row when
     that row is a row of column labels (two cells or more, none merged down or across the table);
     empty when the header cannot be told without reading the table."""
-    marked = [tr for tr in _own(tbl, f"{W}tr") if tr.find(f"{W}trPr/{W}tblHeader") is not None]
-    rows = _own(tbl, f"{W}tr")
+    marked = [tr for tr in own_elements(tbl, f"{W}tr") if tr.find(f"{W}trPr/{W}tblHeader") is not None]
+    rows = own_elements(tbl, f"{W}tr")
     if marked:
         return marked if marked == rows[: len(marked)] and not any(_continues(tr) for tr in marked) else []
-    cells = _own(rows[0], f"{W}tc") if rows else []
+    cells = own_elements(rows[0], f"{W}tc") if rows else []
     if len(cells) < 2 or rows[0].find(f".//{W}vMerge") is not None or rows[0].find(f".//{W}gridSpan") is not None:
         return []
     return rows[:1]
@@ -398,7 +388,7 @@ def _column_header(tbl: etree._Element) -> list[etree._Element]:
 
 def _starts(tr: etree._Element) -> bool:
     """A row whose first cell holds words: it starts a question or a section, never an answer's row."""
-    cells = _own(tr, f"{W}tc")
+    cells = own_elements(tr, f"{W}tc")
     return bool(cells) and bool(_text(cells[0]).strip())
 
 
@@ -437,7 +427,7 @@ def header_mark(root: etree._Element, rng: random.Random) -> Rewritten:
     """Each table's first row marked to repeat on every page, or unmarked where it was marked."""
     out = Rewritten()
     for tbl in root.iter(f"{W}tbl"):
-        rows = _own(tbl, f"{W}tr")
+        rows = own_elements(tbl, f"{W}tr")
         if len(rows) < 3:
             continue
         trpr = rows[0].find(f"{W}trPr")
@@ -485,7 +475,7 @@ def plain_headers(root: etree._Element, rng: random.Random) -> Rewritten:
             for b in list(tr.iter(f"{W}b", f"{W}bCs")):
                 b.getparent().remove(b)
                 out.changed += 1
-            for tc in _own(tr, f"{W}tc"):
+            for tc in own_elements(tr, f"{W}tc"):
                 pr = tc.find(f"{W}tcPr")
                 if pr is None:
                     pr = etree.Element(f"{W}tcPr")
