@@ -28,7 +28,9 @@ def bench_latency(
     questions = [q.strip() for q in Path(questions_file).read_text(encoding="utf-8").splitlines() if q.strip()]
     if not questions:
         raise ValueError(f"{questions_file} has no questions (one per line)")
-    encoder = DenseEncoder(config.embedder, config.batch_size)
+    encoder = DenseEncoder(
+        config.embedder, config.batch_size, remembered=0
+    )  # the raw encode after ingestion encodes again
     with tempfile.TemporaryDirectory(prefix="rfp-bench-") as tmp:
         kb = KnowledgeBase(Path(tmp) / "store", config, encoder)
         kb.chunker  # load the tokenizer and NLTK before the clock starts

