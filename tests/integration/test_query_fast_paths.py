@@ -54,16 +54,17 @@ def test_the_pytorch_one_question_path_is_encode_of_one_text_on_one_thread(fp32_
         lambda module, args: seen.append(torch.get_num_threads())
     )
     torch.set_num_threads(3)
+    runtime = fp32_encoder.model  # the runtime itself: the encoder would look a text seen before up
     try:
         for question in QUESTIONS:
-            one = fp32_encoder.encode_query(question)
+            one = runtime.encode_one(question)
             assert one.dtype == np.float32 and one.shape == (fp32_encoder.dim,)
             assert torch.get_num_threads() == 3  # restored
-            assert np.allclose(one, fp32_encoder.encode_queries([question])[0], atol=1e-6)
+            assert np.allclose(one, runtime.encode([question], fp32_encoder.batch_size)[0], atol=1e-6)
     finally:
         hook.remove()
         torch.set_num_threads(before)
-    assert seen == [1, 3] * len(QUESTIONS)  # encode_query on one thread, encode_queries on the caller's three
+    assert seen == [1, 3] * len(QUESTIONS)  # encode_one on one thread, encode on the caller's three
 
 
 def test_a_question_is_embedded_once_as_the_text_is_and_shared_read_only(encoder: DenseEncoder):
