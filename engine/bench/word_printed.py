@@ -6,7 +6,9 @@ The layouts are the documents' own (real requirement tables, real Yes/No tables,
 printing only draws them.
 
 **The printing** (a word processor's, simplified): the body's paragraphs and tables in order, inside
-54 pt margins; a paragraph's text wrapped to the page's width (9 pt); a table drawn at its grid's
+54 pt margins; a paragraph's text wrapped to the page's width (9 pt), a tab to the next half inch,
+the space before and after it the paragraph's own, its style's or the document's default (at most
+24 pt; an empty paragraph a line high); a table drawn at its grid's
 column widths (``w:tblGrid``, scaled down to the page's width when wider), each cell's paragraphs
 wrapped in its width (8 pt, 3 pt padding; a nested table's cells as lines of the cell), a cell
 spanning its ``w:gridSpan`` columns, a cell merged down (``w:vMerge``) drawn empty with no rule above
@@ -65,6 +67,7 @@ VARIANTS = tuple((r, p) for p in PAPERS for r in RULINGS)
 MARGIN = 54.0
 BODY, CELL = 9.0, 8.0  # font sizes
 PAD = 3.0
+TAB = 36.0  # Word's default tab stops, every half inch
 BOXES = {"\uf06f": "☐", "\uf0a8": "☐", "\uf071": "☐", "\uf0a3": "☐", "\uf072": "☐", "\uf0fe": "☒", "\uf078": "☒"}
 _JAPAN = pymupdf.Font("japan")
 _DEJAVU = pymupdf.Font(fontfile=str(BOX_FONT))
@@ -76,7 +79,7 @@ def _font(c: str) -> str:
     if 0x3000 <= ord(c) <= 0x9FFF or 0xFF00 <= ord(c) <= 0xFFEF:
         return "japan"
     try:
-        c.encode("cp1252")
+        c.encode("latin-1")
         return "helv"
     except UnicodeEncodeError:
         return "dejavu"
@@ -95,22 +98,31 @@ def _runs(text: str) -> list[tuple[str, str]]:
 
 def _length(text: str, size: float) -> float:
     total = 0.0
-    for f, run in _runs(text):
+    for f, run in _runs(text.replace("\t", "")):
         if f == "helv":
             total += pymupdf.get_text_length(run, fontname="helv", fontsize=size)
         else:
             total += (_JAPAN if f == "japan" else _DEJAVU).text_length(run, fontsize=size)
-    return total
+    return total + TAB * text.count("\t")
 
 
 def _put(page: pymupdf.Page, x: float, y: float, text: str, size: float) -> None:
-    """``text`` with its baseline at ``y``, each run in its font."""
+    """``text`` with its baseline at ``y``, each run in its font, a tab to the next stop (every TAB points)."""
+    left = x
+    for k, part in enumerate(text.split("\t")):
+        if k:
+            x = left + (int((x - left) // TAB) + 1) * TAB
+        x = _put_runs(page, x, y, part, size)
+
+
+def _put_runs(page: pymupdf.Page, x: float, y: float, text: str, size: float) -> float:
     for f, run in _runs(text):
         if f == "dejavu":
             page.insert_text((x, y), run, fontsize=size, fontname="dejavu", fontfile=str(BOX_FONT))
         else:
             page.insert_text((x, y), run, fontsize=size, fontname=f)
         x += _length(run, size)
+    return x
 
 
 def wrap(text: str, width: float, size: float) -> list[str]:
@@ -144,7 +156,7 @@ def _box_of(fld: etree._Element) -> str:
 
 def paragraph_text(p: etree._Element) -> str:
     """A paragraph's printed text: its runs' text, tabs as spaces, breaks as new lines, check boxes
-    as ☐ / ☒, a field's instruction left out and its result kept (no nested table's text)."""
+    as ☐ / ☒, tabs kept, a field's instruction left out and its result kept (no nested table's text)."""
     out: list[str] = []
     for el in p.iter():
         tag = el.tag
@@ -152,8 +164,8 @@ def paragraph_text(p: etree._Element) -> str:
             out.append(
                 "".join(BOXES.get(c, c) for c in (el.text or "") if not 0xE000 <= ord(c) <= 0xF8FF or c in BOXES)
             )
-        elif tag == f"{W}tab":
-            out.append("  ")
+        elif tag == f"{W}tab" and el.getparent().tag == f"{W}r":  # (not a tab stop of the paragraph's)
+            out.append("\t")
         elif tag in (f"{W}br", f"{W}cr") and el.get(f"{W}type") != "page":
             out.append("\n")
         elif tag == f"{W}sym" and "wingdings" in el.get(f"{W}font", "").lower():  # Symbol's F0A8 is a diamond
@@ -183,6 +195,17 @@ class Printer:
     page: pymupdf.Page | None = None
     y: float = 0.0
     drawn: dict = field(default_factory=dict)  # element -> (page, Rect) of its first drawing
+    space: tuple[float, float] = (0.0, 0.0)  # the document's default space before and after a paragraph
+    styles: dict = field(default_factory=dict)  # a paragraph style's (before, after)
+
+    def spacing(self, p: etree._Element) -> tuple[float, float]:
+        """The space before and after paragraph ``p`` (its own, its style's, the default), at most 24 pt."""
+        style = p.find(f"{W}pPr/{W}pStyle")
+        before, after = self.styles.get(style.get(f"{W}val") if style is not None else "Normal", (None, None))
+        b, a = _space_of(p.find(f"{W}pPr/{W}spacing"))
+        before = b if b is not None else before if before is not None else self.space[0]
+        after = a if a is not None else after if after is not None else self.space[1]
+        return min(before, 24.0), min(after, 24.0)
 
     @property
     def bottom(self) -> float:
@@ -200,16 +223,49 @@ class Printer:
         self.drawn.setdefault(el, (self.doc.page_count, rect))
 
 
+def _spacing(zf: zipfile.ZipFile) -> tuple[tuple[float, float], dict[str, tuple[float | None, float | None]]]:
+    """The space before and after a paragraph (points): the document's default and each paragraph
+    style's (its own, else the style it is based on)."""
+    try:
+        styles = etree.fromstring(zf.read("word/styles.xml"), etree.XMLParser(resolve_entities=False))
+    except KeyError:
+        return (0.0, 0.0), {}
+    default = _space_of(styles.find(f"{W}docDefaults/{W}pPrDefault/{W}pPr/{W}spacing"))
+    own = {st.get(f"{W}styleId"): st for st in styles.findall(f"{W}style")}
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for name in own:
+        before = after = None
+        st, seen = own.get(name), set()
+        while st is not None and id(st) not in seen and (before is None or after is None):
+            seen.add(id(st))
+            b, a = _space_of(st.find(f"{W}pPr/{W}spacing"))
+            before, after = b if before is None else before, a if after is None else after
+            based = st.find(f"{W}basedOn")
+            st = own.get(based.get(f"{W}val")) if based is not None else None
+        out[name] = (before, after)
+    return (default[0] or 0.0, default[1] or 0.0), out
+
+
+def _space_of(sp: etree._Element | None) -> tuple[float | None, float | None]:
+    def get(key: str) -> float | None:
+        v = sp.get(f"{W}{key}") if sp is not None else None
+        return int(v) / 20 if v and v.isdigit() else None
+
+    return get("before"), get("after")
+
+
 def _paragraph(pr: Printer, p: etree._Element) -> None:
     if p.find(f"{W}pPr/{W}pageBreakBefore") is not None or p.find(f".//{W}br[@{W}type='page']") is not None:
         if pr.y > MARGIN:
             pr.new_page()
     text = paragraph_text(p)
     lh = BODY * 1.25
+    before, after = pr.spacing(p)
     lines = wrap(text, pr.width, BODY) if text.strip() else []
+    pr.y += before if pr.y > MARGIN else 0.0
     if not lines:
-        pr.y += lh / 2
-        pr.note(p, pymupdf.Rect(MARGIN, pr.y - lh / 2, MARGIN + pr.width, pr.y))
+        pr.y += lh + after
+        pr.note(p, pymupdf.Rect(MARGIN, pr.y - lh, MARGIN + pr.width, pr.y))
         return
     for line in lines:
         if pr.y + lh > pr.bottom:
@@ -217,7 +273,7 @@ def _paragraph(pr: Printer, p: etree._Element) -> None:
         pr.note(p, pymupdf.Rect(MARGIN, pr.y, MARGIN + pr.width, pr.y + lh))
         _put(pr.page, MARGIN, pr.y + BODY, line, BODY)
         pr.y += lh
-    pr.y += 3.0
+    pr.y += after
 
 
 def _grid(tbl: etree._Element, rows: list[etree._Element], width: float) -> list[float]:
@@ -331,8 +387,9 @@ def print_docx(path: Path, out: Path, rulings: str, paper: str) -> tuple[etree._
     paragraph and cell was drawn."""
     with zipfile.ZipFile(path) as zf:
         root = etree.fromstring(zf.read("word/document.xml"), etree.XMLParser(resolve_entities=False, huge_tree=True))
+        space, styles = _spacing(zf)
     doc = pymupdf.open()
-    pr = Printer(doc, pymupdf.paper_size(paper.lower()), rulings)
+    pr = Printer(doc, pymupdf.paper_size(paper.lower()), rulings, space=space, styles=styles)
     pr.new_page()
     for part in _body_parts(root.find(f"{W}body")):
         if part.tag == f"{W}p":
