@@ -3,17 +3,19 @@ written here in the layouts of the shared ones (a checklist of statements with b
 ruled form whose answer cells show placeholders, a control's summary table, a requirement table
 without rules whose option labels wrap inside words), printed by the bench's printer and read by the
 flat PDF reader. Main's reader refused the checklist and the requirement table (no question found)
-and found none of the form's or the summary table's questions."""
+and found none of the form's or the summary table's questions. The printer's own rule (its header
+rows repeated, each row's page carried to the truth) is tested last."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
+import pymupdf
 import pytest
 from docx.shared import Inches, Pt
 
-from engine.bench.word_printed import print_docx
+from engine.bench.word_printed import print_docx, truth_items
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from tests import word_fixtures as wf
 
@@ -142,3 +144,25 @@ def test_a_requirement_table_without_rules_whose_option_labels_wrap_is_read_as_i
     q = _printed(tmp_path, doc, "no rulings", paper)
     assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(t)) for i, t, _ in REQUIREMENTS]
     assert all([_fold(c) for c in x.choices] == [_fold(o) for o in OPTIONS] for x in q.questions)
+
+
+def test_the_printer_repeats_a_tables_header_rows_and_carries_each_rows_page(tmp_path):
+    doc = wf.new()
+    table = doc.add_table(rows=61, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Question", "Answer"
+    header = table.rows[0]._tr.get_or_add_trPr()
+    header.append(wf.element("<w:tblHeader/>"))
+    for r in range(1, 61):
+        table.cell(r, 0).text = f"Q{r:02d} Does the provider keep record number {r} of its assets?"
+    path = wf.save(doc, tmp_path / "long.docx")
+    pdf = tmp_path / "long.pdf"
+    root, drawn = print_docx(path, pdf, "ruled", "Letter")
+    items = [{"text": f"Q{r:02d} Does the provider", "answer": [0, r, 1]} for r in range(1, 61)]
+    carried = truth_items(root, drawn, items)
+    with pymupdf.open(pdf) as printed:
+        assert printed.page_count >= 2
+        for page in printed:  # the header row on every page the table runs onto
+            assert page.get_text().startswith("Question\nAnswer")
+        for item in carried:  # each row's question on the page its truth names
+            assert item["text"] in printed[item["page"] - 1].get_text().replace("\n", " ")
+    assert len({i["page"] for i in carried}) >= 2
