@@ -143,12 +143,15 @@ def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
 def _marks_under(items: list[Item]) -> list[Item]:
     """A row of options ("☐ Yes ☐ No", "Yes / No") right under a numbered item, starting under it,
     made that item's options (a numbered checklist's marks below each question); a row of boxes
-    ("☐ Yes ☐ No ☐ NA") right under an unnumbered statement too (a checklist's statement whose
-    boxes wrapped onto the next line)."""
+    ("☐ Yes ☐ No ☐ NA") right under an unnumbered statement too, when they would not have fitted on
+    its last line (a checklist's statement whose boxes wrapped onto the next line)."""
     out: list[Item] = []
+    right = max((i.box.x1 for i in items), default=0.0)  # the text's right edge
     for item in items:
         above = out[-1] if out else None
         boxed = bool(box_choices(item.text))
+        # (under a statement only when they did not fit on its last line: wrapped, not an instruction's own row)
+        boxed = boxed and above is not None and above.box.x1 + (item.box.x1 - item.box.x0) + 4 > right
         if (
             item.kind == "choices"
             and above is not None
