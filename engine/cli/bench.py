@@ -32,6 +32,7 @@ from engine.bench.retrieval import bench_retrieval
 from engine.bench.shred import bench_shred
 from engine.bench.summaries import bench_summaries
 from engine.bench.translated import LANGUAGES, bench_translated
+from engine.bench.word_printed import bench_word_printed
 from engine.bench.word_rewrites import KINDS as REWRITE_KINDS
 from engine.bench.word_rewrites import bench_word_rewrites
 from engine.cli.common import model_args, print_json, store_arg
@@ -60,6 +61,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _pdf_families,
         _word_rewrites,
         _pdf_reprints,
+        _word_printed,
         _export_all,
         _shred,
         _ask,
@@ -265,6 +267,26 @@ def _pdf_reprints(bench) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(
         func=_prints(lambda a: bench_pdf_reprints(a.variants, tuple(a.kind), Path(a.keep) if a.keep else None))
+    )
+
+
+def _word_printed(bench) -> None:
+    p = bench.add_parser(
+        "word-printed",
+        help="the shared Word questionnaires with a truth printed as flat PDFs (ruled, not ruled, horizontal rules; A4, "
+        "Letter), the truth carried by the printing's rule, read by the flat PDF reader: recall, precision, usable",
+    )
+    p.add_argument("--variants", type=int, default=2, help="variants printed per file (default 2, at most 6)")
+    p.add_argument("--folder", help="folder of the shared Word questionnaires (default the shared data's docx)")
+    p.add_argument("--file", help="only the files whose name holds this")
+    p.add_argument("--keep", help="a folder to leave the printed PDFs in (default: a temporary one, removed)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_word_printed(
+                a.variants, Path(a.folder) if a.folder else None, Path(a.keep) if a.keep else None, a.file
+            )
+        )
     )
 
 

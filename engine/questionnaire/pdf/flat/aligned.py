@@ -136,7 +136,11 @@ def _is_option(label: str) -> bool:
 
 
 def _role(text: str) -> str | None:
-    return column_role(text) or ("option" if _is_option(text) else None)
+    """A header phrase's role: its column's, an option's, or, for a label of three or four words, its
+    last word's ("PCI DSS Requirement", "Control Question": the noun the words before qualify)."""
+    words = text.split()
+    last = column_role(words[-1]) if 2 < len(words) <= 4 else None
+    return column_role(text) or ("option" if _is_option(text) else None) or last
 
 
 def _parted(row: _Visual) -> _Visual:
@@ -170,14 +174,19 @@ def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
     headers = [head]
     below = rows[r + 1] if r + 1 < len(rows) else None
-    if below is not None and below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _second_row(head, below):
+    if below is None or not (below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _second_row(head, below)):
+        below, skip = _wrapped_options(rows, r)
+    else:
+        skip = 1
+    if below is not None:
         headers.append(below)
         spanned = {_over(head, below.x0(i)) for i in range(len(below.phrases))}
         starts = [s for i, s in enumerate(starts) if i not in spanned] + [
             (below.x0(i), below.y0) for i in range(len(below.phrases))
         ]
     xs = sorted(x for x, _ in starts)
-    data, n = _body(rows, r + len(headers), xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
+    n = r + 1 + (skip if len(headers) > 1 else 0)
+    data, n = _body(rows, n, xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
     if len(data) < 2:
         return None, r + 1
     right = max(w.box.x1 for group in [headers, *data] for row in group for p in row.phrases for w in p) + 2
@@ -234,6 +243,62 @@ def _second_row(head: _Visual, below: _Visual) -> bool:
     return all(_is_option(below.text(i)) for i in range(len(below.phrases))) and all(
         (k := _over(head, below.x0(i))) is not None and not _is_option(head.text(k)) for i in range(len(below.phrases))
     )
+
+
+def _wrapped_options(rows: list[_Visual], r: int) -> tuple[_Visual | None, int]:
+    """The option labels of a header whose labels wrap over lines, a few lines under it (the PCI
+    SAQ's "Response" over "(Check one response for each requirement)" over "In Place | In Place with
+    | Not | Not in" / "CCW | Applicab | Place" / "le"): the first of the next six visual rows, close
+    one under the other, with two or more phrases right of the header's first column that each begin
+    an option's label, the lines under it adding to the phrase they start under (a word broken over
+    lines joined without a space); each joined label an option, each under a header phrase that is
+    no option. As one visual row (its phrases the joined labels) and the visual rows it takes."""
+    head = rows[r]
+    pitch = max(head.y1 - head.y0, 1.0)
+    last = head.y1
+    for k in range(r + 1, min(r + 7, len(rows))):
+        row = rows[k]
+        if row.y0 - last > 1.5 * pitch or row.x0(0) <= head.x0(0) + 2:
+            return None, 0
+        last = row.y1
+        if len(row.phrases) < 2:
+            continue
+        labels = [[" ".join(w.text for w in p)] for p in row.phrases]
+        end, lowest = k, row
+        for nxt in rows[k + 1 : k + 4]:
+            if nxt.y0 - lowest.y1 > 0.8 * pitch or nxt.x0(0) <= head.x0(0) + 2:
+                break
+            at = [
+                next((i for i in range(len(row.phrases)) if abs(row.x0(i) - nxt.x0(j)) <= 3), None)
+                for j in range(len(nxt.phrases))
+            ]
+            if None in at:
+                break
+            for j, i in enumerate(at):
+                labels[i].append(nxt.text(j))
+            end, lowest = end + 1, nxt
+        joined = [_joined(parts) for parts in labels]
+        if None in joined or not all(
+            (o := _over(head, row.x0(i))) is not None and not _is_option(head.text(o)) for i in range(len(row.phrases))
+        ):
+            continue
+        phrases = tuple(
+            (Word(Box(p[0].box.x0, row.y0, p[-1].box.x1, lowest.y1), text),) for p, text in zip(row.phrases, joined)
+        )
+        return _Visual(row.y0, lowest.y1, phrases), end - r
+    return None, 0
+
+
+def _joined(parts: list[str]) -> str | None:
+    """A label wrapped over lines, joined: with spaces, or a word broken at a line's end joined
+    without one ("Not Applicab" / "le"); None when neither is an option's label."""
+    spaced = " ".join(parts)
+    if _is_option(spaced):
+        return spaced
+    tight = parts[0]
+    for part in parts[1:]:
+        tight += part if part[:1].islower() and tight[-1:].isalpha() else f" {part}"
+    return tight if _is_option(tight) else None
 
 
 def _over(head: _Visual, x: float) -> int | None:

@@ -11,9 +11,10 @@ import re
 
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.found import response_place
-from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
+from engine.questionnaire.pdf.flat.ruled import Table, cell_lines, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
+from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.table_model import OPTION_WORDS
 
 
@@ -65,16 +66,24 @@ def label_question(page: int, box: Box, label: str, choices: tuple[str, ...] = (
 
 def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
     """A ruled form: a label ("Company name:") or a prompt that asks, each beside an empty cell to
-    its right (or boxes with labels: "☐ Yes ☐ No"), one question per label; two or more such rows
+    its right (or boxes with labels: "☐ Yes ☐ No"), one question per label, and so is a short label
+    ("Organization Name") beside a cell showing only a placeholder ("<Enter Street Address>",
+    "Click here to enter text.": engine/questionnaire/placeholders.py); a cell may be a question of
+    its own (:func:`_cell_question`: a label over its boxes, a label alone across a row); two or more such rows
     make a form (a table of labels and filled values is not one), one with boxes is one alone. A
     label with a blank after it inside its cell ("Title:       ") is one wherever it is."""
     out: list[Found] = []
+    alone: list[Found] = []  # labels alone across a row: a form's when two or more ("Responsible Role:")
     beside: list[Box] = []  # the boxes of a question, with the field under them ("If selected, describe …:")
     for row in table.rows:
         cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
         cells = [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
         words = [cell_text(text, c) for c in cells]
         for i, cell in enumerate(cells):
+            own = _cell_question(page, text, cell, alone=len(cells) == 1)
+            if own is not None:
+                (out if own.choices else alone).append(own)
+                continue
             blanks = [] if any(inside(cell, b) for b in beside) else _blank_labels(text, cell)
             out.extend(label_question(page, cell, label) for label in blanks)
             if i + 1 == len(cells) or blanks:
@@ -86,12 +95,33 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
             for blank in _blank_labels(text, box):  # the boxes' field: part of their question
                 right = right.replace(blank, "").strip()
             choices = box_choices(right, most=20)
-            if not label or (right and not choices) or box.x1 - box.x0 < 40:
+            prompt = bool(right) and not choices and is_placeholder(right)  # "<Enter Street Address>": no answer
+            if not label or (right and not choices and not prompt) or box.x1 - box.x0 < 40 or is_placeholder(label):
                 continue
-            if choices or label.endswith(":") and len(label.split()) <= 10 or asks(label):
+            short = len(label.split()) <= 10
+            if choices or (label.endswith(":") or prompt) and short or asks(label):
                 out.append(label_question(page, cell, label, choices))
                 beside += [box] if choices else []
+    if len(alone) >= 2:  # (one alone is a lead-in: "For example:")
+        out = sorted(out + alone, key=lambda f: (f.box.y0, f.box.x0))
     return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
+
+
+def _cell_question(page: int, text: PageText, cell: Box, alone: bool) -> Found | None:
+    """A question that is a cell of its own: a short label ending with ":" over a box with a label
+    on each line below it ("Implementation Status (check all that apply):" over "☐ Implemented" /
+    "☐ Planned" …: one choice, its options the labels), or, in a row of one cell across the table,
+    the label alone with the rest of the cell for its answer ("Responsible Role:"; two or more such
+    in a table, one alone being a lead-in: "For example:")."""
+    lines = cell_lines(text, cell)
+    if not lines or not lines[0].endswith(":") or len(lines[0].split()) > 10 or is_glyph(lines[0].split()[0]):
+        return None
+    marked = [line.split() for line in lines[1:]]
+    if len(marked) >= 2 and all(len(ws) >= 2 and is_glyph(ws[0]) for ws in marked):
+        return label_question(page, cell, lines[0], tuple(" ".join(ws[1:]) for ws in marked))
+    if alone and len(lines) == 1 and cell.x1 - cell.x0 >= 200:
+        return label_question(page, cell, lines[0])
+    return None
 
 
 def _blank_labels(text: PageText, cell: Box) -> list[str]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from engine.questionnaire.cues import ascii_digits, several_options, takes_several
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
-from engine.questionnaire.pdf.flat.boxes import choices_of, label_question, option_name
+from engine.questionnaire.pdf.flat.boxes import box_choices, choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.panels import over_place
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph
@@ -39,6 +39,9 @@ _RADIOS = frozenset(("○", "◯", "( )"))  # a bullet that, one an option a lin
 _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
 )
+
+
+TAB_GAP = 40.0  # points: a tab to the next stop (Word's every 36 pt) at most between a statement and its boxes
 
 
 @dataclass
@@ -55,6 +58,10 @@ class Item:
     apart: str = ""  # its first row's words before a wide gap, when text in a column beside follows (a panel)
     round: bool = False  # its marker is a drawn radio circle (layout.round_boxes)
     choices: tuple[str, ...] = ()  # the options marked beside its first line or on the line under it
+    boxed: bool = False  # those options drawn as boxes to tick ("☐ Yes ☐ No"), not words to circle
+    ended: bool = (
+        False  # its text ran on into those boxes (a tab at most between, not a column's right edge): it ends there
+    )
     part: int = 0  # its part of the page in reading order (a page in two columns: flat/columns.py)
     field: bool = False  # an answer place (an empty box, a line to write on) right under it (flat/panels.py)
     margin: bool = False  # in the page's top 6 % (a running header: a browser prints the date and the title)
@@ -74,6 +81,7 @@ def page_items(
     last: Box | None = None
     block = -2  # the MuPDF block of the item's first line
     for words, row_block in rows:
+        marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
@@ -84,7 +92,8 @@ def page_items(
         blank = id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
         # a wrapped paragraph goes on in its own type only (not into a running footer)
         apart = current is not None and current.wraps and abs(box.height - size) > 0.05 * size
-        if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart:
+        closed = current is not None and current.ended and not current.kind  # a statement ends with its boxes to tick
+        if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart or closed:
             start = rest[0].box.x0 if rest else box.x0
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
             wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
@@ -100,7 +109,10 @@ def page_items(
             joiner = "" if current.text.endswith("-") or (_cjk(current.text[-1:]) and _cjk(words[0].text[:1])) else " "
             current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
             current.box = current.box.union(box)
-        current.choices = beside or current.choices
+        if beside:
+            current.choices = beside
+            current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
+            current.ended = current.boxed and marks[len(words)].box.x0 - words[-1].box.x1 < TAB_GAP
         last = box
     for item in items:
         item.field = over_place(item.box, places)
@@ -115,13 +127,14 @@ def _cjk(char: str) -> bool:
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
     """A row's words without the options marked at its end after a gap of 10 pt or more ("1. The
-    provider shall …      ☐ Yes  ☐ No", "… Yes / No"), and those options' labels (() when none: a row
+    provider shall …      ☐ Yes  ☐ No", "… Yes / No"), or boxes to tick after any gap, and those options' labels (() when none: a row
     of options alone is one, "choices", of its own)."""
     if choices_of(" ".join(w.text for w in words)):
         return words, ()
     for i in range(1, len(words)):
-        if words[i].box.x0 - words[i - 1].box.x1 >= 10:
-            choices = choices_of(" ".join(w.text for w in words[i:]))
+        tail = " ".join(w.text for w in words[i:])
+        if words[i].box.x0 - words[i - 1].box.x1 >= 10 or (is_glyph(words[i].text) and box_choices(tail)):
+            choices = choices_of(tail)  # (boxes to tick end a statement however close they follow it)
             if choices:
                 return words[:i], choices
     return words, ()
@@ -129,19 +142,25 @@ def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
 
 def _marks_under(items: list[Item]) -> list[Item]:
     """A row of options ("☐ Yes ☐ No", "Yes / No") right under a numbered item, starting under it,
-    made that item's options (a numbered checklist's marks below each question)."""
+    made that item's options (a numbered checklist's marks below each question); a row of boxes
+    ("☐ Yes ☐ No ☐ NA") right under an unnumbered statement too, when they would not have fitted on
+    its last line (a checklist's statement whose boxes wrapped onto the next line)."""
     out: list[Item] = []
+    right = max((i.box.x1 for i in items), default=0.0)  # the text's right edge
     for item in items:
         above = out[-1] if out else None
+        boxed = bool(box_choices(item.text))
+        # (under a statement only when they did not fit on its last line: wrapped, not an instruction's own row)
+        boxed = boxed and above is not None and above.box.x1 + (item.box.x1 - item.box.x0) + 4 > right
         if (
             item.kind == "choices"
             and above is not None
-            and above.kind == "number"
+            and (above.kind == "number" or (above.kind == "" and boxed))
             and not above.choices
             and item.box.x0 >= above.box.x0
             and item.box.y0 - above.box.y1 <= 1.5 * max(item.box.height, 1.0)
         ):
-            above.choices = choices_of(item.text)
+            above.choices, above.boxed = choices_of(item.text), boxed
             continue
         out.append(item)
     return out
@@ -278,6 +297,7 @@ def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
     return (
         id(item) in numbered
         or (item.kind == "number" and bool(item.choices))  # a numbered question with its options' marks
+        or (item.kind == "" and item.boxed and bool(item.choices))  # a statement with its boxes to tick beside it
         or (checklist and item.kind == "box")
         or (not checklist and bool(item.kind or _asking_paragraph(item.text)) and asks(item.text))
     )

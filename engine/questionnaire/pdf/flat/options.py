@@ -9,10 +9,11 @@ from dataclasses import replace
 
 from engine.questionnaire.pdf.flat.found import FlatTables, is_mark, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import goes_on, id_like, leading_id, mostly_numbered
-from engine.questionnaire.pdf.flat.ruled import Table, cell_text, inside
+from engine.questionnaire.pdf.flat.ruled import Table, cell_lines, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.table_model import (
+    OPTION_WORDS,
     Holds,
     PlacedCell,
     Role,
@@ -37,7 +38,7 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         cells = [c for c in row.cells if c is not None]
         cells = [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
         cells = sorted(cells, key=lambda c: c.x0)
-        placed.append([PlacedCell(c.x0, c.x1, cell_text(text, c), _holds(cell_text(text, c))) for c in cells])
+        placed.append([PlacedCell(c.x0, c.x1, _label(text, c), _holds(cell_text(text, c))) for c in cells])
         boxes.append(cells)
     placed, boxes = _rest_peeled(placed, boxes, found, mapped)
     inferred = _inferred(placed, boxes, found, mapped)
@@ -50,7 +51,7 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
     mapped.option_header = tuple(tuple(row) for row in placed[: model.first_row])
     choices = tuple(model.option_label(c) for c in model.options)
     out: list[Found] = []
-    rows = list(question_rows(grid, model))
+    rows = _ticked_rows(grid, model, list(question_rows(grid, model)))
     asked = [next(c.text for c in grid[r] if c.col <= model.question_col < c.col + c.span) for r, _ in rows]  # type: ignore[operator]
     numbered_rows = model.id_col is None and mostly_numbered(asked)
     for r, _section in rows:
@@ -90,6 +91,34 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         )
     mapped.read.append((model_table_map(model, mapped.index, f"page {page + 1}"), out))
     return out
+
+
+def _label(text: PageText, cell: Box) -> str:
+    """A cell's text, an option's label broken inside a word over lines joined back ("Not Applicab" /
+    "le": a narrow column's header)."""
+    plain = cell_text(text, cell)
+    if OPTION_WORDS.match(plain) or not 1 < len(lines := cell_lines(text, cell)) <= 4:
+        return plain
+    tight = lines[0]
+    for line in lines[1:]:
+        tight += line if line[:1].islower() and tight[-1:].isalpha() else f" {line}"
+    return tight if OPTION_WORDS.match(tight) else plain
+
+
+def _ticked_rows(
+    grid: list[list[TableCell]], model: TableModel, rows: list[tuple[int, str | None]]
+) -> list[tuple[int, str | None]]:
+    """The question rows of a table whose option cells are boxes to tick ("☐" under each option on
+        most rows) without the rows that have no box at all (a box drawn astray into the requirement's cell counts) (but a first row without an ID: the
+    rest of the page before's last): a section's
+        title or a note across the requirement's columns ("1.3 Network access … is restricted.",
+        "Applicability Notes": a table drawn without rules, where no cell spans the others)."""
+    boxed = {r for r, _ in rows if any(c.holds is Holds.BOX or any(is_glyph(ch) for ch in c.text) for c in grid[r])}
+    if len(boxed) < 2 or 2 * len(boxed) < len(rows):
+        return rows
+    first = " ".join(c.text for c in grid[model.first_row][:2]) if model.first_row < len(grid) else ""
+    goes_on = not leading_id(first.strip())[0]  # a first row without an ID may be the rest of the page before's
+    return [(r, s) for r, s in rows if r in boxed or (r == model.first_row and goes_on)]
 
 
 def _inferred(
