@@ -340,3 +340,25 @@ def test_an_empty_row_between_questions_is_a_spacer_not_the_answer_row(tmp_path)
 def test_a_table_framed_in_a_one_cell_layout_table_reads_as_the_table(tmp_path):
     """The questions' table put inside a one-cell layout table: read as if it stood in the body."""
     _read_as_the_original(tmp_path, "nested")
+
+
+def test_an_answer_box_framed_in_a_layout_table_is_still_the_answer_of_the_question_above(tmp_path):
+    """Questions asked in paragraphs, each answered in a one-cell box under it (the FedRAMP PIA), the
+    boxes framed in one-cell layout tables: each question answered in its box (main's reader answered
+    them in a new paragraph: the frame hid the box from the question above it)."""
+    src = tmp_path / "boxes.docx"
+    doc = docx.Document()
+    doc.add_heading("Privacy questions", 1)
+    for n, (_, text) in enumerate(ROWS[:5], 1):
+        doc.add_paragraph(f"{n}. {text}")
+        doc.add_table(rows=1, cols=1)
+        doc.add_paragraph("")
+    doc.save(str(src))
+    items = [{"text": text, "answer": [t, 0, 0]} for t, (_, text) in enumerate(ROWS[:5])]
+    assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
+    for seed in range(6):
+        dest = tmp_path / f"nested{seed}.docx"
+        if (rw := rewrite(src, ("nested",), str(seed), dest)) is not None:
+            assert [a for _, a in _answer_cells(dest)] == [x["answer"] for x in transfer_places(items, rw)], seed
+            return
+    raise AssertionError("nested changed nothing")

@@ -207,15 +207,13 @@ def _index(pkg: DocxPackage) -> _Doc:
 
 
 def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
+    flow[:] = _unframed(flow)
     i = 0
     header: tuple[list, str, Grid | None] | None = None  # a table that is the header of the next one, its caption
     while i < len(flow):
         el = flow[i]
         if el in doc.claimed:
             i += 1
-            continue
-        if el.tag == f"{W}tbl" and _frame(el):  # a one-cell layout table around tables: its blocks read in place
-            flow[i : i + 1] = blocks(grid(el).rows[0][0].el)
             continue
         if el.tag == f"{W}tbl":
             before = header[1] if header else _before(doc, flow, i)
@@ -233,6 +231,15 @@ def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
             i += 1
             continue
         i = _paragraph(doc, flow, i)
+
+
+def _unframed(flow: list[etree._Element]) -> list[etree._Element]:
+    """The blocks with each one-cell layout table around tables (:func:`_frame`) replaced by its
+    blocks: a question before the frame sees the table in it as the block after it."""
+    out: list[etree._Element] = []
+    for el in flow:
+        out += _unframed(blocks(grid(el).rows[0][0].el)) if el.tag == f"{W}tbl" and _frame(el) else [el]
+    return out
 
 
 def _frame(tbl: etree._Element) -> bool:
