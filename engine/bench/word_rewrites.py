@@ -26,8 +26,18 @@ are**, and read again. The rewrites (:data:`KINDS`), each drawn with a seed:
 - ``numbering``: paragraphs numbered by hand ("3.1 Do you …", "2) …") numbered by Word instead: each run
   of them one after the other a list of the document's numbering part drawing the same numbers.
 
-Not drawn (yet): Word's numbering written out as typed numbers, empty table rows (an empty row under a
-question is an answer's row to a reader: it would change which places there are).
+- ``typed_numbers``: Word's numbering written out as typed numbers ("3.1. Do you …"), for the lists the
+  rewrite counts by itself (decimal or letter levels, no override, no style numbering them);
+- ``empty_rows``: an empty row (every cell empty) inserted before some rows that start with words;
+- ``number_ids``: an ID cell "A-1" written "1.1" ("C-2" -> "3.2");
+- ``merge_header``: a section header row (words in its first cell only) made one cell spanning the
+  table, never a row that holds a question of the truth;
+- ``merge_question``: a question row made two rows tall by vertical merges (every cell ``w:vMerge``d
+  with a new cell of a new row under it);
+- ``nested``: a table put inside a one-cell layout table;
+- ``header_table``: a table's column header row(s) moved into a one-row table just above it (never a
+  row that holds a question of the truth);
+- ``font``: a table's text in another font size, its column header in capitals (typed, or ``w:caps``).
 
 **The truth's transfer** is the rewrite's own rule, never the reader: every rewrite moves the
 document's own cells and paragraphs (or adds new ones) and never rebuilds one that holds a question or
@@ -68,7 +78,10 @@ W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W14_NS = "http://schemas.microsoft.com/office/word/2010/wordml"
 W = f"{{{W_NS}}}"
 W14 = f"{{{W14_NS}}}"
-KINDS = ("relabel", "boxes", "columns", "split", "header_mark", "spacers", "plain_headers", "ids", "numbering")
+KINDS = (
+    "relabel", "boxes", "columns", "split", "header_mark", "spacers", "plain_headers", "ids", "numbering",
+    "typed_numbers", "empty_rows", "number_ids", "merge_header", "merge_question", "nested", "header_table", "font",
+)  # fmt: skip
 BOX_KINDS = ("formcheckbox", "sdt", "glyph", "sym")
 
 # header words and what another author writes instead, by language ("en" is a synonym)
@@ -594,6 +607,327 @@ def numbering(root: etree._Element, rng: random.Random, numbering_part: etree._E
     return out
 
 
+# --- the rewrites of the second round: typed numbers, empty rows, merged cells, nesting, fonts ----
+
+
+_NUM_FORMATS = ("decimal", "lowerLetter", "upperLetter")
+
+
+def _count(n: int, fmt: str) -> str:
+    if fmt == "decimal":
+        return str(n)
+    letter = chr(ord("a") + (n - 1) % 26) * (1 + (n - 1) // 26)
+    return letter.upper() if fmt == "upperLetter" else letter
+
+
+def _plain_lists(numbering_part: etree._Element, styles_xml: str) -> dict[str, dict[int, tuple[str, str, int]]]:
+    """numId -> {level: (format, text, start)} of the lists this rewrite can count by itself: decimal or
+    letter levels, no override, no restart rule, no style numbering them, their abstract list theirs alone."""
+    abstracts = {a.get(f"{W}abstractNumId"): a for a in numbering_part.findall(f"{W}abstractNum")}
+    users: dict[str, int] = {}
+    for num in numbering_part.findall(f"{W}num"):
+        ref = num.find(f"{W}abstractNumId")
+        users[ref.get(f"{W}val") if ref is not None else ""] = (
+            users.get(ref.get(f"{W}val") if ref is not None else "", 0) + 1
+        )
+    out = {}
+    for num in numbering_part.findall(f"{W}num"):
+        num_id, ref = num.get(f"{W}numId"), num.find(f"{W}abstractNumId")
+        a = abstracts.get(ref.get(f"{W}val")) if ref is not None else None
+        if a is None or users[ref.get(f"{W}val")] != 1 or num.find(f"{W}lvlOverride") is not None:
+            continue
+        if a.find(f"{W}numStyleLink") is not None or a.find(f"{W}styleLink") is not None:
+            continue
+        if re.search(rf'<w:numId w:val="{re.escape(num_id)}"\s*/>', styles_xml):
+            continue
+        levels = {}
+        for lvl in a.findall(f"{W}lvl"):
+            fmt, text, start = (lvl.find(f"{W}{k}") for k in ("numFmt", "lvlText", "start"))
+            if lvl.find(f"{W}lvlRestart") is not None or lvl.find(f"{W}isLgl") is not None:
+                levels = {}
+                break
+            levels[int(lvl.get(f"{W}ilvl"))] = (
+                fmt.get(f"{W}val") if fmt is not None else "decimal",
+                text.get(f"{W}val") if text is not None else "",
+                int(start.get(f"{W}val")) if start is not None else 1,
+            )
+        if levels:
+            out[num_id] = levels
+    return out
+
+
+def _label(levels: dict[int, tuple[str, str, int]], counters: dict[int, int], level: int) -> str | None:
+    """The text Word draws for ``level`` given the counters, or None when a level it draws is no count."""
+    fmt, text, _ = levels[level]
+    if fmt not in _NUM_FORMATS or not text or "%" not in text:
+        return None
+    out = text
+    for k in re.findall(r"%(\d)", text):
+        at = int(k) - 1
+        if at not in levels or levels[at][0] not in _NUM_FORMATS:
+            return None
+        out = out.replace(f"%{k}", _count(counters.get(at, levels[at][2]), levels[at][0]))
+    return out
+
+
+def typed_numbers(
+    root: etree._Element, rng: random.Random, numbering_part: etree._Element | None = None, styles_xml: str = ""
+) -> Rewritten:
+    """Word's numbering written out as typed numbers: each paragraph of a list this rewrite counts by
+    itself (:func:`_plain_lists`) given its number as text ("3.1. Do you …", "b) …"), its numbering removed."""
+    out = Rewritten()
+    if numbering_part is None:
+        return out
+    lists = _plain_lists(numbering_part, styles_xml)
+    boxed = {p for box in root.iter(f"{W}txbxContent") for p in box.iter(f"{W}p")}
+    counters: dict[str, dict[int, int]] = {}
+    todo = []
+    for p in root.iter(f"{W}p"):
+        pr = p.find(f"{W}pPr/{W}numPr")
+        num = pr.find(f"{W}numId") if pr is not None else None
+        if num is None or num.get(f"{W}val") not in lists:
+            continue
+        num_id, ilvl = num.get(f"{W}val"), pr.find(f"{W}ilvl")
+        level = int(ilvl.get(f"{W}val")) if ilvl is not None else 0
+        levels = lists[num_id]
+        if level not in levels:
+            lists.pop(num_id)
+            continue
+        c = counters.setdefault(num_id, {})
+        c[level] = c[level] + 1 if level in c else levels[level][2]
+        for deeper in [k for k in c if k > level]:
+            c.pop(deeper)
+        todo.append((p, pr, num_id, _label(levels, c, level)))
+    for p, pr, num_id, label in todo:
+        if num_id not in lists or p in boxed or not label or not _text(p).strip():
+            continue
+        pr.getparent().remove(pr)
+        run = etree.fromstring(f'<w:r xmlns:w="{W_NS}"><w:t xml:space="preserve">{label} </w:t></w:r>')
+        ppr = p.find(f"{W}pPr")
+        p.insert(p.index(ppr) + 1 if ppr is not None else 0, run)
+        out.changed += 1
+    return out
+
+
+def _empty_cell(tc: etree._Element) -> bool:
+    """A cell with no words and nothing to tick or fill (no field, content control, symbol, drawing)."""
+    return not _text(tc).strip() and not any(
+        True for _ in tc.iter(f"{W}fldChar", f"{W}sdt", f"{W}sym", f"{W}drawing", f"{W}object", f"{W}tbl")
+    )
+
+
+def _blank(tc: etree._Element, merge: str | None = None) -> etree._Element:
+    """A new empty cell shaped as ``tc`` (its properties, vertical merge removed or set to ``merge``)."""
+    cell = etree.Element(f"{W}tc")
+    pr = tc.find(f"{W}tcPr")
+    pr = copy.deepcopy(pr) if pr is not None else etree.Element(f"{W}tcPr")
+    for v in pr.findall(f"{W}vMerge"):
+        pr.remove(v)
+    if merge is not None:
+        v = etree.Element(f"{W}vMerge")
+        if merge == "restart":
+            v.set(f"{W}val", "restart")
+        pr.insert(len([c for c in pr if etree.QName(c).localname in ("cnfStyle", "tcW", "gridSpan", "hMerge")]), v)
+    cell.append(pr)
+    etree.SubElement(cell, f"{W}p")
+    return cell
+
+
+def _blank_row(tr: etree._Element, merge: str | None = None) -> etree._Element:
+    row = etree.Element(f"{W}tr")
+    for part in (tr.find(f"{W}tblPrEx"), tr.find(f"{W}trPr")):
+        if part is not None:
+            kept = copy.deepcopy(part)
+            for m in kept.findall(f"{W}tblHeader"):
+                kept.remove(m)
+            row.append(kept)
+    for tc in own_elements(tr, f"{W}tc"):
+        row.append(_blank(tc, merge))
+    return row
+
+
+def _body_rows(tbl: etree._Element) -> list[etree._Element]:
+    """The rows under the table's column header (:func:`_column_header`, or its first row)."""
+    rows = own_elements(tbl, f"{W}tr")
+    head = _column_header(tbl) or rows[:1]
+    return rows[len(head) :]
+
+
+def empty_rows(root: etree._Element, rng: random.Random) -> Rewritten:
+    """An empty row (every cell empty, shaped as the row under it) inserted before some rows that start
+    with words, in tables with no vertical merge: a spacer between questions or sections."""
+    out = Rewritten()
+    for tbl in list(root.iter(f"{W}tbl")):
+        if tbl.find(f".//{W}vMerge") is not None or tbl.find(f".//{W}tbl") is not None:
+            continue
+        body = _body_rows(tbl)
+        for tr in body[1:]:
+            if _starts(tr) and tr.getparent() is tbl and rng.random() < 0.3:
+                tr.addprevious(_blank_row(tr))
+                out.changed += 1
+    return out
+
+
+def _span(tc: etree._Element) -> int:
+    s = tc.find(f"{W}tcPr/{W}gridSpan")
+    return int(s.get(f"{W}val", "1")) if s is not None else 1
+
+
+def merge_header(root: etree._Element, rng: random.Random, keep=None) -> Rewritten:
+    """A section header row (words in its first cell only, the others empty) made one cell spanning the
+    table (``w:gridSpan``); never a row ``keep`` says holds a question of the truth."""
+    out = Rewritten()
+    for tbl in list(root.iter(f"{W}tbl")):
+        n = _grid(tbl)
+        if n < 2:
+            continue
+        for tr in _body_rows(tbl):
+            cells = own_elements(tr, f"{W}tc")
+            if tr.find(f".//{W}vMerge") is not None or (tr.getnext() is not None and _continues(tr.getnext())):
+                continue
+            if len(cells) < 2 or not _text(cells[0]).strip() or not all(_empty_cell(c) for c in cells[1:]):
+                continue
+            if sum(_span(c) for c in cells) != n or (keep is not None and keep(tr)):
+                continue
+            for c in cells[1:]:
+                tr.remove(c)
+            pr = cells[0].find(f"{W}tcPr")
+            if pr is None:
+                pr = etree.Element(f"{W}tcPr")
+                cells[0].insert(0, pr)
+            for s in pr.findall(f"{W}gridSpan"):
+                pr.remove(s)
+            span = etree.Element(f"{W}gridSpan")
+            span.set(f"{W}val", str(n))
+            w = pr.find(f"{W}tcW")
+            (w.addnext(span) if w is not None else pr.insert(0, span))
+            out.changed += 1
+    return out
+
+
+def merge_question(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Some question rows made two rows tall by Word's vertical merge: each of the row's cells merged
+    with a new cell of a new row under it (``w:vMerge``), in tables with no merge yet."""
+    out = Rewritten()
+    for tbl in list(root.iter(f"{W}tbl")):
+        if tbl.find(f".//{W}vMerge") is not None or tbl.find(f".//{W}tbl") is not None:
+            continue
+        for tr in _body_rows(tbl):
+            if not _starts(tr) or len(own_elements(tr, f"{W}tc")) < 2 or rng.random() >= 0.4:
+                continue
+            for tc in own_elements(tr, f"{W}tc"):
+                pr = tc.find(f"{W}tcPr")
+                if pr is None:
+                    pr = etree.Element(f"{W}tcPr")
+                    tc.insert(0, pr)
+                v = etree.Element(f"{W}vMerge")
+                v.set(f"{W}val", "restart")
+                pr.insert(
+                    len([c for c in pr if etree.QName(c).localname in ("cnfStyle", "tcW", "gridSpan", "hMerge")]), v
+                )
+            tr.addnext(_blank_row(tr, merge="continue"))
+            out.changed += 1
+    return out
+
+
+def nested(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Top-level tables each put inside a one-cell layout table (the table, then an empty paragraph, in
+    its one cell), as a form designer frames a section."""
+    out = Rewritten()
+    tops = [t for t in root.iter(f"{W}tbl") if not any(a.tag == f"{W}tbl" for a in t.iterancestors())]
+    for tbl in tops:
+        if rng.random() < 0.4 and out.changed:
+            continue
+        width = sum(int(g.get(f"{W}w", "0") or 0) for g in tbl.findall(f"{W}tblGrid/{W}gridCol")) or 9000
+        frame = etree.fromstring(
+            f'<w:tbl xmlns:w="{W_NS}"><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblLayout w:type="fixed"/>'
+            f'</w:tblPr><w:tblGrid><w:gridCol w:w="{width + 200}"/></w:tblGrid><w:tr><w:tc><w:tcPr>'
+            f'<w:tcW w:w="{width + 200}" w:type="dxa"/></w:tcPr></w:tc></w:tr></w:tbl>'
+        )
+        tbl.addprevious(frame)
+        cell = frame.find(f"{W}tr/{W}tc")
+        cell.append(tbl)
+        cell.append(etree.Element(f"{W}p"))
+        out.changed += 1
+    return out
+
+
+def header_table(root: etree._Element, rng: random.Random, keep=None) -> Rewritten:
+    """A table's column header row(s) moved into a one-row table of their own just above it (an empty
+    paragraph between them, or none: drawn); never rows ``keep`` says hold a question of the truth."""
+    out = Rewritten()
+    gap = rng.random() < 0.5
+    for tbl in list(root.iter(f"{W}tbl")):
+        rows = own_elements(tbl, f"{W}tr")
+        head = _column_header(tbl)
+        if not head or head[0] is not rows[0] or len(rows) < len(head) + 2 or tbl.getparent().tag == f"{W}tc":
+            continue
+        if keep is not None and any(keep(tr) for tr in head):
+            continue
+        top = etree.Element(f"{W}tbl")
+        for part in (tbl.find(f"{W}tblPr"), tbl.find(f"{W}tblGrid")):
+            if part is not None:
+                top.append(copy.deepcopy(part))
+        for tr in head:
+            top.append(tr)  # moved: the same elements
+        tbl.addprevious(top)
+        if gap:
+            tbl.addprevious(etree.Element(f"{W}p"))
+        out.changed += 1
+    out.labels = {"gap": "paragraph" if gap else "none"}
+    return out
+
+
+def font(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Each table's text in another font size, its column header in capitals: typed in capitals (the
+    options' labels mapped) or drawn so (``w:caps``)."""
+    out = Rewritten()
+    size = rng.choice((16, 18, 20, 24, 28))
+    typed = rng.random() < 0.5
+    for tbl in root.iter(f"{W}tbl"):
+        for r in tbl.iter(f"{W}r"):
+            pr = r.find(f"{W}rPr")
+            if pr is None:
+                pr = etree.Element(f"{W}rPr")
+                r.insert(0, pr)
+            for old in pr.findall(f"{W}sz") + pr.findall(f"{W}szCs"):
+                pr.remove(old)
+            for tag in ("sz", "szCs"):
+                etree.SubElement(pr, f"{W}{tag}").set(f"{W}val", str(size))
+            out.changed += 1
+        for tr in _column_header(tbl) if tbl.getparent().tag != f"{W}tc" else []:
+            for tc in own_elements(tr, f"{W}tc"):
+                old = " ".join(_text(tc).split())
+                if not old or old.upper() == old:
+                    continue
+                if typed:
+                    for t in tc.iter(f"{W}t"):
+                        t.text = (t.text or "").upper()
+                    out.labels[old] = " ".join(_text(tc).split())
+                else:
+                    for r in tc.iter(f"{W}r"):
+                        r.find(f"{W}rPr").append(etree.Element(f"{W}caps"))
+    return out
+
+
+def number_ids(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Each letter ID ("A-1", "C-2.3") typed alone in the first text of a paragraph (an ID cell, or an
+    ID before its question's words) numbered instead ("1.1", "3.2.3"); one quoted later is left."""
+    out = Rewritten()
+    for p in root.iter(f"{W}p"):
+        first = next((t for t in p.iter(f"{W}t") if (t.text or "").strip()), None)
+        m = LETTER_ID.match((first.text or "").strip()) if first is not None else None
+        if m and out.ids.get(m.group(0), None) in (None, f"{ord(m.group(1)) - 64}.{m.group(2)}"):
+            new = f"{ord(m.group(1)) - 64}.{m.group(2)}"
+            first.text = first.text.replace(m.group(0), new, 1)
+            out.ids[m.group(0)] = new
+            out.changed += 1
+    return out
+
+
+LETTER_ID = re.compile(r"^([A-Z])-(\d{1,3}(?:\.\d{1,3})*)$")
+
+
 REWRITES = {
     "relabel": relabel,
     "boxes": boxes,
@@ -604,6 +938,14 @@ REWRITES = {
     "plain_headers": plain_headers,
     "ids": ids,
     "numbering": numbering,
+    "typed_numbers": typed_numbers,
+    "empty_rows": empty_rows,
+    "number_ids": number_ids,
+    "merge_header": merge_header,
+    "merge_question": merge_question,
+    "nested": nested,
+    "header_table": header_table,
+    "font": font,
 }
 
 
@@ -642,25 +984,61 @@ class Rewrite:
 
     @property
     def labels(self) -> dict[str, str]:
-        return dict(self.done["relabel"].labels) if "relabel" in self.done else {}  # as written: "YES", not "Yes"
+        """Old label -> new (as written: "YES", not "Yes"): relabelled, then typed in capitals."""
+        out = dict(self.done["relabel"].labels) if "relabel" in self.done else {}
+        caps = self.done["font"].labels if "font" in self.done else {}
+        return {**{k: caps.get(v, v) for k, v in out.items()}, **{k: v for k, v in caps.items() if k not in out}}
 
     @property
     def ids(self) -> dict[str, str]:
         return {k: v for r in self.done.values() for k, v in r.ids.items()}
 
 
-def rewrite(src: Path, kinds: tuple[str, ...], seed: str, dest: Path) -> Rewrite | None:
-    """``src`` rewritten by ``kinds`` (seeded by ``seed``) into ``dest``; None when a kind changes nothing."""
+def _styles(path: Path) -> str:
+    with zipfile.ZipFile(path) as zf:
+        return zf.read("word/styles.xml").decode("utf-8", "replace") if "word/styles.xml" in zf.namelist() else ""
+
+
+def holds_question(truth: tuple[str, list] | None, before: dict[etree._Element, tuple]):
+    """Whether a row holds a question of ``truth`` (places: an address in the row; words: the row's
+    words hold a word of an item): the rows ``merge_header`` and ``header_table`` leave alone."""
+    if truth is None:
+        return None
+    kind, items = truth
+    if kind == "places":
+        rows = set()
+        for item in items:
+            for a in [item.get("answer"), item.get("at"), *item.get("choice", [])]:
+                if a and a[0] != "p":
+                    rows.add(tuple(a[:2]))
+        return lambda tr: any(before.get(tc, ("p",))[:2] in rows for tc in own_elements(tr, f"{W}tc"))
+    words = {_norm(w) for i in items for w in ([i] if isinstance(i, str) else i)} - {""}
+    return lambda tr: any(w in _norm(_text(tr)) for w in words)  # a word of an item: its label, its part
+
+
+def rewrite(
+    src: Path, kinds: tuple[str, ...], seed: str, dest: Path, truth: tuple[str, list] | None = None
+) -> Rewrite | None:
+    """``src`` rewritten by ``kinds`` (seeded by ``seed``) into ``dest``; None when a kind changes nothing.
+    ``truth`` (its kind and items) keeps ``merge_header`` and ``header_table`` off the rows that hold a
+    question."""
     root, lists = _parse(src), _numbering(src)
     before = addresses(root)
     done = {}
     for kind in kinds:
         rng = random.Random(f"{seed}:{kind}")
-        done[kind] = numbering(root, rng, lists) if kind == "numbering" else REWRITES[kind](root, rng)
+        if kind == "numbering":
+            done[kind] = numbering(root, rng, lists)
+        elif kind == "typed_numbers":
+            done[kind] = typed_numbers(root, rng, lists, _styles(src))
+        elif kind in ("merge_header", "header_table"):
+            done[kind] = REWRITES[kind](root, rng, holds_question(truth, before))
+        else:
+            done[kind] = REWRITES[kind](root, rng)
         if not done[kind].changed:
             return None
     parts = {"word/document.xml": root}
-    if "numbering" in kinds and lists is not None:
+    if ("numbering" in kinds or "typed_numbers" in kinds) and lists is not None:
         parts["word/numbering.xml"] = lists
     _save(src, parts, dest)
     return Rewrite(dest, kinds, done, carried(before, addresses(root)))
@@ -727,8 +1105,12 @@ def _where(p, moved: dict | None = None) -> frozenset:
 def _same_text(x, y, rw: Rewrite) -> bool:
     """The same ID and text, IDs mapped; a number typed before the text (``numbering``: now drawn by
     Word) may have moved into the ID or be drawn only."""
-    text, ident = _norm(x.text), map_ids(x.id or "", rw.ids)
+    text, ident = _norm(map_ids(x.text, rw.ids)), map_ids(x.id or "", rw.ids)
     if _norm(y.text) == text and (y.id or "") == ident:
+        return True
+    if "typed_numbers" in rw.kinds and (  # Word's number now typed: read into the ID or the text
+        _norm(f"{y.id or ''} {y.text}") == _norm(f"{ident} {x.text}") or (_norm(y.text) == text and not ident)
+    ):
         return True
     typed = HAND_NUMBER.match(x.text) if "numbering" in rw.kinds else None
     if typed is None or _norm(y.text) != _norm(x.text[typed.end() :]):
@@ -810,10 +1192,10 @@ def run_variant(n: int, order: list[str], kinds: tuple[str, ...], folder: Path, 
     for name in order:
         src = folder / name
         dest = cache["out"] / f"{n:03d}_{'+'.join(kinds)}_{name}"
-        rw = rewrite(src, kinds, f"{n}", dest)
+        kind, truth = table[name]
+        rw = rewrite(src, kinds, f"{n}", dest, (kind, truth))
         if rw is None:
             continue
-        kind, truth = table[name]
         if name not in cache:
             before = Read.of(src)
             cache[name] = (before, _scored(before, src, kind, truth), _round_trip(src) if trip else None)

@@ -13,6 +13,7 @@ import docx
 from lxml import etree
 
 from engine.bench.document_intake import answers_for, round_trip
+from engine.bench.document_places import Addresses, placed
 from engine.bench.word_rewrites import (
     KINDS,
     REWRITES,
@@ -230,3 +231,134 @@ def test_a_row_of_boxes_of_mixed_kinds_is_ticked_each_its_own_way(tmp_path):
         written = tmp_path / f"written_{pick}.docx"
         export(src, written, writes, q)
         assert [x.existing_choice for x in read_questionnaire(written).questions] == [pick] * 3
+
+
+# --- the second round: rows, merges and tables another author draws ------------------------------
+
+
+def _answer_cells(path: Path) -> list[tuple[str, list]]:
+    """Each question read in ``path`` and the address (document_places') of its answer place."""
+    q = read_questionnaire(path)
+    return [(x.text, list(p.text or ())) for x, p in zip(q.questions, placed(q, Addresses(path)), strict=True)]
+
+
+def _read_as_the_original(tmp_path: Path, kind: str, seeds=range(6)) -> None:
+    """The generated questionnaire rewritten by ``kind``: its eight questions read with the same text
+    and each answered in the carried address of its Response cell."""
+    src = tmp_path / "q.docx"
+    items = _questionnaire(src)
+    for seed in seeds:
+        dest = tmp_path / f"{kind}{seed}.docx"
+        rw = rewrite(src, (kind,), str(seed), dest)
+        if rw is None:
+            continue
+        want = [(x["text"], x["answer"]) for x in transfer_places(items, rw)]
+        assert _answer_cells(dest) == want, (kind, seed)
+        return
+    raise AssertionError(f"{kind} changed nothing")
+
+
+def _list_of_questions(path: Path) -> list[str]:
+    """A table of questions with no answer column (the OpenChain questionnaires' "Section | Number |
+    Spec Ref | Question Text"): its truth, the question texts in order."""
+    doc = docx.Document()
+    doc.add_heading("Program questionnaire", 1)
+    table = doc.add_table(rows=1, cols=4)
+    for c, label in enumerate(("Section", "Number", "Spec Ref", "Question Text")):
+        table.rows[0].cells[c].text = label
+    for ident, text in ROWS:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text, cells[2].text, cells[3].text = f"{ident[0]}. Program", ident, "3.1.2", text
+    doc.save(str(path))
+    return [text for _, text in ROWS]
+
+
+def _texts_as_the_original(tmp_path: Path, kind: str) -> None:
+    src = tmp_path / "list.docx"
+    want = _list_of_questions(src)
+    before = [(x.id, x.text) for x in read_questionnaire(src).questions]
+    assert [t for _, t in before] == want
+    for seed in range(6):
+        dest = tmp_path / f"{kind}{seed}.docx"
+        if rewrite(src, (kind,), str(seed), dest) is not None:
+            assert [(x.id, x.text) for x in read_questionnaire(dest).questions] == before, (kind, seed)
+            return
+    raise AssertionError(f"{kind} changed nothing")
+
+
+def test_a_header_row_drawn_as_a_table_of_its_own_above_a_list_of_questions(tmp_path):
+    """The header of a table of questions with no answer column moved into a one-row table above it
+    (main's reader read no question of the OpenChain questionnaire so rewritten: 0 of 29)."""
+    _texts_as_the_original(tmp_path, "header_table")
+
+
+def test_an_empty_row_in_a_list_of_questions_is_a_spacer(tmp_path):
+    """Empty rows between the rows of a table of questions with no answer column: the same questions."""
+    _texts_as_the_original(tmp_path, "empty_rows")
+
+
+def test_an_empty_row_between_labels_and_their_blanks_is_a_spacer(tmp_path):
+    """A form's labels beside empty cells ("Part 3b. Merchant Attestation" in the PCI AOC), an empty
+    row inserted before some labels: each label still answered in the cell beside it (main's reader
+    took the empty row for the answer of the label above and lost the label under it)."""
+    src = tmp_path / "form.docx"
+    labels = ["Company name:", "Contact name:", "Title:", "Telephone:", "E-mail:", "Business address:", "City:"]
+    doc = docx.Document()
+    table = doc.add_table(rows=1, cols=2)
+    table.rows[0].cells[0].merge(table.rows[0].cells[1]).text = "Part 1. Contact Information"
+    for label in labels:
+        table.add_row().cells[0].text = label
+    doc.save(str(src))
+    items = [{"text": label, "answer": [0, r, 1]} for r, label in enumerate(labels, 1)]
+    assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
+    for seed in range(6):
+        dest = tmp_path / f"empty{seed}.docx"
+        if (rw := rewrite(src, ("empty_rows",), str(seed), dest)) is not None:
+            assert [a for _, a in _answer_cells(dest)] == [x["answer"] for x in transfer_places(items, rw)], seed
+            return
+    raise AssertionError("empty_rows changed nothing")
+
+
+def test_a_header_row_drawn_as_a_table_of_its_own_above_is_still_the_header(tmp_path):
+    """ "ID | Question | Response | Notes" moved into a one-row table just above the rows (main's reader
+    read the rows as a table with no header: the IDs' texts as questions, no answer column)."""
+    _read_as_the_original(tmp_path, "header_table")
+
+
+def test_a_question_row_merged_down_over_a_second_row_is_one_question(tmp_path):
+    """Each cell of some question rows vertically merged with a new row under it (main's reader read the
+    lower row's continued cells as rows of their own: questions lost or answered below)."""
+    _read_as_the_original(tmp_path, "merge_question")
+
+
+def test_an_empty_row_between_questions_is_a_spacer_not_the_answer_row(tmp_path):
+    """An empty row inserted before some question rows (main's reader took it for the answer row of the
+    question above)."""
+    _read_as_the_original(tmp_path, "empty_rows")
+
+
+def test_a_table_framed_in_a_one_cell_layout_table_reads_as_the_table(tmp_path):
+    """The questions' table put inside a one-cell layout table: read as if it stood in the body."""
+    _read_as_the_original(tmp_path, "nested")
+
+
+def test_an_answer_box_framed_in_a_layout_table_is_still_the_answer_of_the_question_above(tmp_path):
+    """Questions asked in paragraphs, each answered in a one-cell box under it (the FedRAMP PIA), the
+    boxes framed in one-cell layout tables: each question answered in its box (main's reader answered
+    them in a new paragraph: the frame hid the box from the question above it)."""
+    src = tmp_path / "boxes.docx"
+    doc = docx.Document()
+    doc.add_heading("Privacy questions", 1)
+    for n, (_, text) in enumerate(ROWS[:5], 1):
+        doc.add_paragraph(f"{n}. {text}")
+        doc.add_table(rows=1, cols=1)
+        doc.add_paragraph("")
+    doc.save(str(src))
+    items = [{"text": text, "answer": [t, 0, 0]} for t, (_, text) in enumerate(ROWS[:5])]
+    assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
+    for seed in range(6):
+        dest = tmp_path / f"nested{seed}.docx"
+        if (rw := rewrite(src, ("nested",), str(seed), dest)) is not None:
+            assert [a for _, a in _answer_cells(dest)] == [x["answer"] for x in transfer_places(items, rw)], seed
+            return
+    raise AssertionError("nested changed nothing")

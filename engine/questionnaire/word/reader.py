@@ -66,9 +66,10 @@ from engine.questionnaire.word.places import (
     new_paragraph_place,
     paragraph_place,
 )
-from engine.questionnaire.word.tables import TableContext, header_above, table_questions
+from engine.questionnaire.word.tables import TableContext, header_above, header_table, table_questions
 from engine.questionnaire.word.xmltree import (
     Cell,
+    Grid,
     Inline,
     W,
     blocks,
@@ -206,8 +207,9 @@ def _index(pkg: DocxPackage) -> _Doc:
 
 
 def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
+    flow[:] = _unframed(flow)
     i = 0
-    header: tuple[list, str] | None = None  # a table that is the header of the next one, and its caption
+    header: tuple[list, str, Grid | None] | None = None  # a table that is the header of the next one, its caption
     while i < len(flow):
         el = flow[i]
         if el in doc.claimed:
@@ -216,19 +218,40 @@ def _walk(doc: _Doc, flow: list[etree._Element]) -> None:
         if el.tag == f"{W}tbl":
             before = header[1] if header else _before(doc, flow, i)
             below = _table_below(doc, flow, i)
-            head = (
-                header_above(el, below, TableContext(None, glyph_boxes=doc.glyph_boxes)) if below is not None else None
-            )
-            if head is not None:  # only the header of the table below: read with it
+            ctx = TableContext(None, glyph_boxes=doc.glyph_boxes)
+            head = header_above(el, below, ctx) if below is not None else None
+            rows = header_table(el, below, ctx) if below is not None and head is None else None
+            if head is not None or rows is not None:  # only the header of the table below: read with it
                 doc.notes.append(f"table {doc.table_count + 1} is the header of the table below it: read with it")
                 doc.table_count += 1
-                header = (head, before)
+                header = (head or [], before, rows)
             else:
-                _table(doc, el, before, header[0] if header else [])
+                _table(doc, el, before, header[0] if header else [], header[2] if header else None)
                 header = None
             i += 1
             continue
         i = _paragraph(doc, flow, i)
+
+
+def _unframed(flow: list[etree._Element]) -> list[etree._Element]:
+    """The blocks with each one-cell layout table around tables (:func:`_frame`) replaced by its
+    blocks: a question before the frame sees the table in it as the block after it."""
+    out: list[etree._Element] = []
+    for el in flow:
+        out += _unframed(blocks(grid(el).rows[0][0].el)) if el.tag == f"{W}tbl" and _frame(el) else [el]
+    return out
+
+
+def _frame(tbl: etree._Element) -> bool:
+    """A table of one cell that holds tables and nothing else but empty paragraphs (a form's frame)."""
+    g = grid(tbl)
+    if len(g.rows) != 1 or len(g.rows[0]) != 1:
+        return False
+    inside = blocks(g.rows[0][0].el)
+    return any(b.tag == f"{W}tbl" for b in inside) and all(
+        b.tag == f"{W}tbl" or (b.tag == f"{W}p" and not read_inline(b).text.strip() and b.find(f".//{W}sdt") is None)
+        for b in inside
+    )
 
 
 def _table_below(doc: _Doc, flow: list[etree._Element], i: int) -> etree._Element | None:
@@ -260,10 +283,10 @@ def _before(doc: _Doc, flow: list[etree._Element], i: int) -> str:
     return ""
 
 
-def _table(doc: _Doc, tbl: etree._Element, before: str, header: list | None = None) -> None:
+def _table(doc: _Doc, tbl: etree._Element, before: str, header: list | None = None, head: Grid | None = None) -> None:
     moves = {c.key: c.column for c in doc.options.questions if c.column is not None}
-    ctx = TableContext(doc.section_path(), before, doc.glyph_boxes, index=doc.table_count,
-                       corrections=doc.options.tables, moves=moves, key_of=doc.key_of, header=header or [])  # fmt: skip
+    ctx = TableContext(doc.section_path(), before, doc.glyph_boxes, index=doc.table_count, corrections=doc.options.tables,
+                       moves=moves, key_of=doc.key_of, header=header or [], head=head)  # fmt: skip
     doc.table_count += 1
     found = table_questions(tbl, ctx)
     last = doc.found[-1] if doc.found else None

@@ -142,6 +142,7 @@ class TableContext:
     key_of: Callable[[etree._Element], str] = lambda el: ""
     tables: list[TableMap] = field(default_factory=list)  # the tables read by columns, as the mapping shows them
     header: list[list[TableCell]] = field(default_factory=list)  # its header, drawn as a table of its own above it
+    head: Grid | None = None  # its header rows, a table of their own just above it (any shape below)
 
 
 @dataclass
@@ -159,7 +160,7 @@ class _Table:
 
 def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
     """The questions of ``tbl`` (see the module docstring)."""
-    g = grid(tbl)
+    g = drawn_rows(grid(tbl), ctx.head)
     if not g.rows or g.width == 0:
         return []
     t = _Table(g, ctx)
@@ -178,6 +179,52 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
         if done:
             break
     return t.found
+
+
+# ------------------------------------------------------------------------------- the rows drawn
+
+
+def _void(cell: Cell) -> bool:
+    """Nothing in the cell: no words, box, control, nested table, content control around it."""
+    return (
+        not cell.text.strip()
+        and not cell.boxes
+        and not cell.controls
+        and not cell.nested()
+        and cell.cell_control() is None
+        and not any(True for _ in cell.el.iter(f"{W}sdt", f"{W}fldChar", f"{W}sym", f"{W}drawing", f"{W}object"))
+    )
+
+
+def _spacer(g: Grid, r: int) -> bool:
+    """Row r draws nothing of its own: every cell continues a merge from the row above (the lower
+    half of a taller row), or every cell is empty between a row of words that has an empty place of
+    its own (or is cut in the same columns as the row after) and a row that starts with words: a
+    spacer, never a question's answer row (rows to fill under a header, or under an empty row, are
+    places: a list of records; an empty row under a question spanning the table is its answer's)."""
+    row = g.rows[r]
+    if not row or 0 < r and all(c.merged_from is not None and _void(c) for c in row):
+        return bool(row)
+    if r == 0 or r + 1 >= len(g.rows) or not all(c.merged_from is None and _void(c) for c in row):
+        return False
+    above, below = g.own(r - 1), g.own(r + 1)
+    if not below or not below[0].line or not any(c.line for c in above):
+        return False
+    same_shape = len(above) == len(below) >= 2 and [c.col for c in above] == [c.col for c in below]
+    return any(_void(c) for c in above) or same_shape  # a row as the next one: a row of a list, not a question's
+
+
+def drawn_rows(g: Grid, head: Grid | None = None) -> Grid:
+    """``g`` without its spacer rows (:func:`_spacer`), under ``head``'s rows when its header is a
+    table of its own just above it (``reader.header_table``); rows numbered anew."""
+    keep = [row for r, row in enumerate(g.rows) if not _spacer(g, r)]
+    rows = [*(head.rows if head is not None else []), *keep]
+    if len(rows) == len(g.rows) and head is None:
+        return g
+    for r, row in enumerate(rows):
+        for cell in row:
+            cell.row = r
+    return Grid(g.el, rows, g.width)
 
 
 # ------------------------------------------------------------------------------------ cells
@@ -413,6 +460,19 @@ def header_above(tbl: etree._Element, below: etree._Element, ctx: TableContext) 
     if model is None or model.question_col is None:
         return None
     return head if len(model.options) >= 2 or _boxes_column(rows, model) is not None else None
+
+
+def header_table(tbl: etree._Element, below: etree._Element, ctx: TableContext) -> Grid | None:
+    """``tbl``'s grid when it is only the column header of the table ``below``, whatever its shape:
+    one or two rows of labels as wide as it, over a table whose own first rows are no labels."""
+    head_grid, rows_grid = grid(tbl), drawn_rows(grid(below))
+    if not 1 <= len(head_grid.rows) <= 2 or head_grid.width != rows_grid.width or len(rows_grid.rows) < 2:
+        return None
+    head = _Table(head_grid, ctx)
+    if not all(_labels_row(head, r) for r in range(len(head_grid.rows))):
+        return None
+    rows = _Table(rows_grid, ctx)
+    return head_grid if _header(rows, _title_rows(rows)) is None else None
 
 
 def _boxes_column(t: _Table, model: TableModel) -> int | None:
@@ -1529,4 +1589,4 @@ def _boxes_cell(t: _Table, cell: Cell, pending: _Pending | None) -> None:
     t.found.append(found)
 
 
-__all__ = ["TableContext", "table_questions"]
+__all__ = ["drawn_rows", "header_table", "TableContext", "table_questions"]
