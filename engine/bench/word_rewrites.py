@@ -378,6 +378,15 @@ def _continues(tr: etree._Element) -> bool:
     return any(v.get(f"{W}val", "continue") == "continue" for v in tr.iter(f"{W}vMerge"))
 
 
+def _table_like(tbl: etree._Element) -> etree._Element:
+    """A new, empty table with ``tbl``'s properties and grid (the same look and columns)."""
+    new = etree.Element(f"{W}tbl")
+    for part in (tbl.find(f"{W}tblPr"), tbl.find(f"{W}tblGrid")):
+        if part is not None:
+            new.append(copy.deepcopy(part))
+    return new
+
+
 def _copy_row(tr: etree._Element) -> etree._Element:
     row = copy.deepcopy(tr)
     for el in list(row.iter(f"{W}bookmarkStart", f"{W}bookmarkEnd")):
@@ -421,10 +430,7 @@ def split(root: etree._Element, rng: random.Random) -> Rewritten:
             k += 1
         if k >= len(rows) - 1 or _continues(rows[k]) or not _starts(rows[k]):
             continue
-        second = etree.Element(f"{W}tbl")
-        for part in (tbl.find(f"{W}tblPr"), tbl.find(f"{W}tblGrid")):
-            if part is not None:
-                second.append(copy.deepcopy(part))
+        second = _table_like(tbl)
         for tr in head:
             second.append(_copy_row(tr))
         for tr in rows[k:]:
@@ -864,10 +870,7 @@ def header_table(root: etree._Element, rng: random.Random, keep=None) -> Rewritt
             continue
         if keep is not None and any(keep(tr) for tr in head):
             continue
-        top = etree.Element(f"{W}tbl")
-        for part in (tbl.find(f"{W}tblPr"), tbl.find(f"{W}tblGrid")):
-            if part is not None:
-                top.append(copy.deepcopy(part))
+        top = _table_like(tbl)
         for tr in head:
             top.append(tr)  # moved: the same elements
         tbl.addprevious(top)
