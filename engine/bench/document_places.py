@@ -80,6 +80,11 @@ class Addresses:
         return self.cell.get(tc) if tc is not None else ("p", ordinal % 100_000)
 
 
+def ratio(part: int, total: int) -> float | None:
+    """``part / total`` to 4 places; None without a total (the benches' recall, precision, usable)."""
+    return round(part / total, 4) if total else None
+
+
 def own_elements(el: etree._Element, tag: str) -> list[etree._Element]:
     """``el``'s descendants tagged ``tag``, not looking inside nested tables."""
     out = []

@@ -61,7 +61,7 @@ import docx
 from docx.oxml import parse_xml
 from docx.shared import Pt
 
-from engine.bench.document_places import Addresses, baseline, placed, score_places, usable
+from engine.bench.document_places import Addresses, baseline, placed, ratio, score_places, usable
 from engine.bench.docx_drawing import W_NS
 from engine.bench.docx_drawing import add_box as _add_box
 from engine.bench.docx_drawing import full_width as _full_width
@@ -959,10 +959,6 @@ def score_variant(v: Variant, folder: Path) -> dict:
     }
 
 
-def _ratio(a: int, b: int) -> float | None:
-    return round(a / b, 4) if b else None
-
-
 def bench_families(many: int = 20, only: str | None = None, keep: Path | None = None, examples: int = 3) -> dict:
     """Per family: recall, precision, usable, the failure counts, and the baseline, over ``many``
     variants; ``keep`` a folder to keep the generated files in (else a temporary one)."""
@@ -984,16 +980,16 @@ def bench_families(many: int = 20, only: str | None = None, keep: Path | None = 
                 "files": len(rows),
                 "questions": truth,
                 "refused": sum("refused" in r for r in rows),
-                "recall": _ratio(matched, truth),
-                "precision": _ratio(matched, found),
-                "usable": _ratio(sum(r["usable_n"] for r in rows), truth),
-                "text_right": _ratio(sum(r.get("text_right_n", 0) for r in rows), truth),
+                "recall": ratio(matched, truth),
+                "precision": ratio(matched, found),
+                "usable": ratio(sum(r["usable_n"] for r in rows), truth),
+                "text_right": ratio(sum(r.get("text_right_n", 0) for r in rows), truth),
                 "files_all_usable": sum(r["usable_n"] == r["truth"] and r["found"] == r["truth"] for r in rows),
                 "free_text_in_option": sum(r.get("free_text_in_option", 0) for r in rows),
                 "default_as_answer": sum(r.get("default_as_answer", 0) for r in rows),
                 "note_in_text": sum(r.get("note_in_text", 0) for r in rows),
                 "answer_in_empty_form": sum(r.get("answer_in_empty_form", 0) for r in rows),
-                "baseline": {"recall": _ratio(b_matched, truth), "precision": _ratio(b_matched, b_found)},
+                "baseline": {"recall": ratio(b_matched, truth), "precision": ratio(b_matched, b_found)},
                 "worst": [
                     {
                         k: r[k]

@@ -74,6 +74,7 @@ from pathlib import Path
 
 import pymupdf
 
+from engine.bench.document_places import ratio
 from engine.bench.pdf_drawing import (
     BREAK,
     CHECK_MARKS,
@@ -583,10 +584,6 @@ def _form_usable(q, items: list[dict]) -> float:
     return good / len(items) if items else 0.0
 
 
-def _ratio(a: int, b: int) -> float | None:
-    return round(a / b, 4) if b else None
-
-
 def _summary(rows: list[dict]) -> dict:
     truth = sum(r["truth"] for r in rows)
     found = sum(r["found"] for r in rows)
@@ -597,12 +594,12 @@ def _summary(rows: list[dict]) -> dict:
         "files": len(rows),
         "truth": truth,
         "found": found,
-        "recall": _ratio(matched, truth),
-        "precision": _ratio(matched, found),
-        "usable": _ratio(sum(r["usable_n"] for r in rows), truth),
+        "recall": ratio(matched, truth),
+        "precision": ratio(matched, found),
+        "usable": ratio(sum(r["usable_n"] for r in rows), truth),
         "placeholders_taken": sum(r["placeholders_taken"] for r in rows),
         "refused": sum(1 for r in rows if "error" in r),
-        "baseline": {"recall": _ratio(bmatched, truth), "precision": _ratio(bmatched, bfound)},
+        "baseline": {"recall": ratio(bmatched, truth), "precision": ratio(bmatched, bfound)},
         "intake_seconds": round(sum(r["seconds"] for r in rows), 2),
     }
 

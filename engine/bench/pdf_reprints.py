@@ -50,8 +50,9 @@ from pathlib import Path
 
 import pymupdf
 
+from engine.bench.document_places import ratio
 from engine.bench.pdf_drawing import FAMILIES
-from engine.bench.pdf_families import _flat_usable, _for_scorer, _ratio, draw, variants
+from engine.bench.pdf_families import _flat_usable, _for_scorer, draw, variants
 from engine.bench.pdf_intake import TRUTH as INTAKE_TRUTH
 from engine.bench.pdf_intake import match, shared_data
 from engine.bench.pdf_places import pdf_truth_places, score_pdf_places
@@ -268,10 +269,10 @@ def _kind_summary(rows: list[dict]) -> dict:
     return {
         "files": len(rows),
         "truth": truth,
-        "recall": _ratio(matched, truth),
-        "precision": _ratio(matched, found),
-        "usable": _ratio(sum(r["usable_n"] for r in rows), truth),
-        "same": _ratio(sum(r["same"] for r in rows), sum(r["of"] for r in rows)),
+        "recall": ratio(matched, truth),
+        "precision": ratio(matched, found),
+        "usable": ratio(sum(r["usable_n"] for r in rows), truth),
+        "same": ratio(sum(r["same"] for r in rows), sum(r["of"] for r in rows)),
         "refused": sum(1 for r in rows if "error" in r),
         "files_wrong_by_family": dict(by_family.most_common()),
         "worst": [{k: r.get(k) for k in ("family", "file", "missed", "extra", "error")} for r in worst[:3]],
@@ -324,10 +325,10 @@ def _shared_rows(kinds: tuple[str, ...], folder: Path, data: Path | None) -> dic
             row = _score_shared(which, truth, transfer(items, kind, path, cuts) if items else [], q)
             kept, of = same(first, _keys(q))
             per[kind] = (
-                row | {"same": _ratio(kept, of), "seconds": round(seconds, 2)} | ({"error": error} if error else {})
+                row | {"same": ratio(kept, of), "seconds": round(seconds, 2)} | ({"error": error} if error else {})
             )
         out[path.name] = {
-            k: v | {"recall": _ratio(v["matched"], v["truth"]), "precision": _ratio(v["matched"], v["found"])}
+            k: v | {"recall": ratio(v["matched"], v["truth"]), "precision": ratio(v["matched"], v["found"])}
             for k, v in per.items()
         }
     return out
@@ -355,7 +356,7 @@ def bench_pdf_reprints(
 def _shared_summary(shared: dict[str, dict], kind: str) -> dict:
     rows = [per[kind] for per in shared.values()]
     truth, found, matched = (sum(r[k] for r in rows) for k in ("truth", "found", "matched"))
-    return {"files": len(rows), "recall": _ratio(matched, truth), "precision": _ratio(matched, found)}
+    return {"files": len(rows), "recall": ratio(matched, truth), "precision": ratio(matched, found)}
 
 
 __all__ = ["DRAWN", "KINDS", "bench_pdf_reprints", "reprint", "same", "shared_files", "transfer"]

@@ -53,7 +53,7 @@ from pathlib import Path
 import pymupdf
 from lxml import etree
 
-from engine.bench.document_places import TRUTH, own_elements, truth_places
+from engine.bench.document_places import TRUTH, own_elements, ratio, truth_places
 from engine.bench.pdf_drawing import BOX_FONT
 from engine.bench.pdf_intake import shared_data
 from engine.bench.pdf_places import norm_text, pdf_baseline
@@ -486,17 +486,13 @@ def score(q: Questionnaire, items: list[dict]) -> dict:
         "found": len(texts),
         "matched": matched,
         "usable_n": good,
-        "recall": _ratio(matched, len(items)),
-        "precision": _ratio(matched, len(texts)),
-        "usable": _ratio(good, len(items)),
+        "recall": ratio(matched, len(items)),
+        "precision": ratio(matched, len(texts)),
+        "usable": ratio(good, len(items)),
         "missed": missed[:6],
         "not_usable": wrong,
         "extra": extra[:6],
     }
-
-
-def _ratio(a: int, b: int) -> float | None:
-    return round(a / b, 4) if b else None
 
 
 def score_print(path: Path, items: list[dict], folder: Path, variant: tuple[str, str]) -> dict:
@@ -526,9 +522,9 @@ def _summary(rows: list[dict]) -> dict:
         "prints": len(rows),
         "truth": truth,
         "found": found,
-        "recall": _ratio(matched, truth),
-        "precision": _ratio(matched, found),
-        "usable": _ratio(sum(r["usable_n"] for r in rows), truth),
+        "recall": ratio(matched, truth),
+        "precision": ratio(matched, found),
+        "usable": ratio(sum(r["usable_n"] for r in rows), truth),
         "refused": sum(1 for r in rows if "error" in r),
         "intake_seconds": round(sum(r["seconds"] for r in rows), 1),
     }

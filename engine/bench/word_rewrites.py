@@ -69,7 +69,7 @@ from lxml import etree
 from engine.bench.document_intake import TRUTH as WORDS_TRUTH
 from engine.bench.document_intake import _norm, bench_file, score
 from engine.bench.document_places import TRUTH as PLACES_TRUTH
-from engine.bench.document_places import Addresses, own_elements, placed, score_places
+from engine.bench.document_places import Addresses, own_elements, placed, ratio, score_places
 from engine.core.limits import Limits
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.records import QuestionnaireError
@@ -1219,18 +1219,14 @@ def run_variant(n: int, order: list[str], kinds: tuple[str, ...], folder: Path, 
     return {"variant": n, "kinds": list(kinds), "skipped": "no file that every kind changes"}
 
 
-def _ratio(a: int, b: int) -> float | None:
-    return round(a / b, 4) if b else None
-
-
 def _figures(rows: list[dict], when: str) -> dict:
     places = [r[when] for r in rows if r["truth_kind"] == "places"]
     every = [r[when] for r in rows]
     truth, found, matched = (sum(s[k] for s in every) for k in ("truth", "found", "matched"))
     return {
-        "recall": _ratio(matched, truth),
-        "precision": _ratio(matched, found),
-        "usable": _ratio(sum(s["usable_n"] for s in places), sum(s["truth"] for s in places)),
+        "recall": ratio(matched, truth),
+        "precision": ratio(matched, found),
+        "usable": ratio(sum(s["usable_n"] for s in places), sum(s["truth"] for s in places)),
     }
 
 
@@ -1240,7 +1236,7 @@ def _trips(rows: list[dict], when: str) -> dict:
     back = sum(t["texts_back"] + t["choices_back"] for t in ok)
     return {
         "export_refused": len(trips) - len(ok),
-        "read_back": _ratio(back, sum(t["texts"] + t["choices"] for t in ok)),
+        "read_back": ratio(back, sum(t["texts"] + t["choices"] for t in ok)),
     }
 
 
@@ -1254,8 +1250,8 @@ def summary(rows: list[dict]) -> dict:
         "skipped": sum("skipped" in r for r in rows),
         "before": _figures(done, "before"),
         "after": _figures(done, "after"),
-        "same": _ratio(sum(r["same"]["same_n"] for r in done), sum(r["same"]["questions"] for r in done)),
-        "text_same": _ratio(sum(r["same"]["text_same_n"] for r in done), sum(r["same"]["questions"] for r in done)),
+        "same": ratio(sum(r["same"]["same_n"] for r in done), sum(r["same"]["questions"] for r in done)),
+        "text_same": ratio(sum(r["same"]["text_same_n"] for r in done), sum(r["same"]["questions"] for r in done)),
         "extra": sum(r["same"]["extra_n"] for r in done),
     }
     if any("round_trip" in r for r in done):
