@@ -502,3 +502,17 @@ def test_a_y_n_column_filled_in_is_read_back_as_answers(tmp_path):
     wf.add(doc, wf.table(rows, widths=3))  # three grid columns, as the British Council checklist
     q = read(tmp_path, doc)
     assert [x.existing_answer for x in q.questions] == ["Y", "N", "Y"]
+
+
+def test_a_sentence_of_prose_in_a_headings_style_is_no_section_title(tmp_path):
+    """Charnwood's ITT sets "N.B. Tenders, cannot be opened …" in a heading's style; its checklist's
+    rows were read as "N.B. Tenders, …: Schedule 5 – Business Questionnaire"."""
+    doc = wf.new()
+    note = (
+        "N.B. Tenders cannot be opened until after the deadline has expired, so returning one early is no disadvantage."
+    )
+    doc.add_heading(note, level=2)
+    wf.add(doc, wf.table([["SCHEDULE HEADING", "COMPLETED?"], ["Schedule 5 – Business Questionnaire", ""],
+                          ["Schedule 6 – Legal Obligations", ""]]))  # fmt: skip
+    q = read(tmp_path, doc)
+    assert [x.text for x in q.questions] == ["Schedule 5 – Business Questionnaire", "Schedule 6 – Legal Obligations"]

@@ -87,6 +87,10 @@ from engine.questionnaire.word.xmltree import (
 _ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
 _SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 _FRONT_MATTER = re.compile(r"^(?:version|v|date|revision|rev|datum|versie|page|pagina)\.?$", re.I)
+# a heading's style on a sentence of prose (twelve words or more, ending in a full stop: Charnwood's
+# "N.B. Tenders, cannot be opened until after the deadline has expired, …"): no section's title, and
+# not read as a question either, as before
+_PROSE = re.compile(r"^(?:\S+\s+){11,}.*[^.][.。]$")
 _SKIP_STYLES = re.compile(r"^(?:toc|tableoffigures|caption|header|footer|title|subtitle)", re.I)
 NO_SPACE = "a new paragraph after the question: the document leaves no space for the answer"
 SKIP_REACH = 4  # paragraphs (the question's, its boxes, a blank line) between a question and its skip instruction
@@ -313,8 +317,9 @@ def _paragraph(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     next block to read."""
     para = doc.paras[flow[i]]
     if para.heading is not None and para.line:
-        level = para.heading
-        doc.section = doc.section[: level - 1] + [clean(para.line)]
+        if not _PROSE.search(para.line):
+            level = para.heading
+            doc.section = doc.section[: level - 1] + [clean(para.line)]
         return i + 1
     if not para.line and _text_box(para.el):
         return _question(doc, flow, i, text=_text_box(para.el)) if asks(_text_box(para.el)) else i + 1
