@@ -488,3 +488,32 @@ def test_an_empty_row_over_a_box_and_its_label_is_a_spacer_not_the_answer_row(tm
             assert read(dest) == want, seed
             changed += 1
     assert changed >= 3
+
+
+def test_a_worksheet_of_row_labels_with_its_columns_reversed_keeps_its_questions(tmp_path):
+    """The PCI SAQ's compensating-controls worksheet (an empty corner over row labels, "Information
+    Required | Explanation": what to give, and the empty cell to give it in) with the columns after the
+    first reversed or swapped: the same questions (what to give), answered in the carried Explanation
+    cells (main's reader took the row labels beside the empty cells for the questions)."""
+    src = tmp_path / "worksheet.docx"
+    rows = [
+        ("Constraints", "Document the legitimate technical or business constraints precluding compliance."),
+        ("Objective", "Define the objective of the original control."),
+        ("Identified Risk", "Identify any additional risk posed by the lack of the original control."),
+        ("Maintenance", "Define process(es) and controls in place to maintain compensating controls."),
+    ]
+    doc = docx.Document()
+    doc.add_paragraph("Compensating Controls Worksheet")
+    table = doc.add_table(rows=1, cols=3)
+    table.rows[0].cells[1].text, table.rows[0].cells[2].text = "Information Required", "Explanation"
+    for label, asked in rows:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text = label, asked
+    doc.save(str(src))
+    items = [{"text": asked, "answer": [0, r, 2]} for r, (_, asked) in enumerate(rows, 1)]
+    assert [(x.text, x.id) for x in read_questionnaire(src).questions] == [(asked, None) for _, asked in rows]
+    assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
+    for rule in ("swap_last_two", "reverse_after_first"):
+        dest = tmp_path / f"{rule}.docx"
+        rw = _columns_rewrite(src, dest, rule)
+        assert _answer_cells(dest) == [(x["text"], x["answer"]) for x in transfer_places(items, rw)], rule

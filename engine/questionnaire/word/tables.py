@@ -304,7 +304,12 @@ def _labels_row(t: _Table, r: int) -> bool:
     if len(own) < 2 or len(texts) < max(2, len(own) - 1):
         return False
     return all(
-        _kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and (not asks(c.line) or len(c.line.split()) <= 2)
+        _kind(c, t.ctx) in ("text", "blank")
+        and is_label(c.line)
+        and (not asks(c.line) or len(c.line.split()) <= 2)
+        or c is own[0]
+        and _void(c)
+        and len(own) >= 3  # an empty corner over a column of row labels
         for c in own
     )  # "COMPLETED?", "Included?": a column's heading asked of every row
 
