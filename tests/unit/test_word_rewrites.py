@@ -362,3 +362,158 @@ def test_an_answer_box_framed_in_a_layout_table_is_still_the_answer_of_the_quest
             assert [a for _, a in _answer_cells(dest)] == [x["answer"] for x in transfer_places(items, rw)], seed
             return
     raise AssertionError("nested changed nothing")
+
+
+# --- the third round: guidance before the answer, descriptions before the labels, merged blanks ------
+
+
+def _columns_rewrite(src: Path, dest: Path, rule: str):
+    """``src`` with its columns reordered by the bench's ``columns`` rewrite, by ``rule`` (the first seed
+    that draws it)."""
+    for seed in range(40):
+        rw = rewrite(src, ("columns",), str(seed), dest)
+        if rw is not None and rw.done["columns"].labels["rule"] == rule:
+            return rw
+    raise AssertionError(f"no seed draws {rule}")
+
+
+SIGN_OFF = [
+    ("Measures approved by:", "Integrate actions back into project plan, with date and responsibility"),
+    ("Residual risks approved by:", "If accepting any residual high risk, consult the ICO before going ahead"),
+    ("DPO advice provided:", "DPO should advise on compliance and whether processing can proceed"),
+    ("Consultation responses reviewed by:", "If your decision departs from individuals' views, explain why"),
+]
+
+
+def test_a_notes_column_of_guidance_moved_before_the_answer_column_is_never_the_answer_place(tmp_path):
+    """The ICO DPIA's sign-off table ("Item | Name/position/date | Notes", the notes guidance on every
+    row) with its last column moved next to the first: each label still answered in the empty
+    Name/position/date cell, the guidance no answer given, and the answers written read back (main's
+    reader took the guidance beside the label for each answer: every question answered already)."""
+    src, dest = tmp_path / "signoff.docx", tmp_path / "moved.docx"
+    doc = docx.Document()
+    doc.add_paragraph("Step 7: Sign off and record outcomes")
+    table = doc.add_table(rows=1, cols=3)
+    for c, label in enumerate(("Item", "Name/position/date", "Notes")):
+        table.rows[0].cells[c].text = label
+    for label, note in SIGN_OFF:
+        cells = table.add_row().cells
+        cells[0].text, cells[2].text = label, note
+    doc.save(str(src))
+    items = [{"text": label, "answer": [0, r, 1]} for r, (label, _) in enumerate(SIGN_OFF, 1)]
+    before = read_questionnaire(src)
+    assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
+    rw = _columns_rewrite(src, dest, "last_after_first")
+    q = read_questionnaire(dest)
+    assert [x.text for x in q.questions] == [x.text for x in before.questions]
+    assert [x.existing_answer for x in q.questions] == [None] * len(SIGN_OFF)
+    assert [a for _, a in _answer_cells(dest)] == [x["answer"] for x in transfer_places(items, rw)]
+    with tempfile.TemporaryDirectory() as tmp:
+        written = Path(tmp) / "answered.docx"
+        export(dest, written, answers_for(q), q)
+        back = round_trip(q, read_questionnaire(written))
+    assert back["texts_back"] == back["texts"] == len(SIGN_OFF), back
+
+
+def test_a_list_of_boxes_with_each_description_moved_before_its_label_keeps_its_options(tmp_path):
+    """The FedRAMP SSP's "Cloud Deployment Model" (a box, its label, a description of it, per row) with
+    the description moved before the label: one choice, its options still the labels (main's reader
+    took the descriptions for the options)."""
+    src, dest = tmp_path / "models.docx", tmp_path / "moved.docx"
+    models = [
+        ("Public", "Cloud services and infrastructure supporting multiple organizations and agency clients"),
+        ("Private", "Cloud services and infrastructure dedicated to a specific organization and no other"),
+        ("Community", "Cloud services and infrastructure shared by several organizations or agencies"),
+        ("Hybrid", "Explain: (e.g., cloud services partially provided by one model and partially by another)"),
+    ]
+    doc = wf.new()
+    doc.add_paragraph("Select the cloud deployment model of the service.")
+    wf.add(doc, wf.table([[wf.para(wf.formcheckbox()), label, text] for label, text in models]))
+    wf.save(doc, src)
+    want = [(x.text, x.choices) for x in read_questionnaire(src).questions]
+    assert want and want[0][1] == tuple(label for label, _ in models)
+    _columns_rewrite(src, dest, "last_after_first")
+    assert [(x.text, x.choices) for x in read_questionnaire(dest).questions] == want
+
+
+def test_a_signature_block_whose_blanks_are_merged_into_its_labels_is_still_no_question(tmp_path):
+    """The British Council annex's signature block ("Supplier: | ___", "Date: | ___", … "Signature:")
+    with each label's row made one cell across the table (the merge_header rewrite): still the
+    signatory's block, no question (main's reader asked each label as a question)."""
+    src = tmp_path / "sign.docx"
+    doc = docx.Document()
+    doc.add_paragraph("Signed for and on behalf of the supplier")
+    table = doc.add_table(rows=0, cols=2)
+    for label in ("Supplier:", "Date:", "Name (print):", "Position:", "Signature:", "Title:"):
+        table.add_row().cells[0].text = label
+    doc.add_paragraph("Describe how your organisation manages information security.")
+    doc.add_table(rows=1, cols=1)
+    doc.save(str(src))
+    want = [x.text for x in read_questionnaire(src).questions]
+    assert want == ["Describe how your organisation manages information security."]
+    for seed in range(6):
+        dest = tmp_path / f"merged{seed}.docx"
+        if (rw := rewrite(src, ("merge_header",), str(seed), dest)) is not None:
+            assert rw.done["merge_header"].changed >= 3
+            assert [x.text for x in read_questionnaire(dest).questions] == want, seed
+            return
+    raise AssertionError("merge_header changed nothing")
+
+
+def test_an_empty_row_over_a_box_and_its_label_is_a_spacer_not_the_answer_row(tmp_path):
+    """A question across the table over its options, a box and its label a row (the FedRAMP PIA's
+    "If PII fields are used, can individuals opt-out …?" over "☐ | Yes", "☐ | No"), an empty row
+    inserted over some options: the same question and choices, no text place in the empty row (main's
+    reader answered the question in the empty row and lost the options under it)."""
+    src = tmp_path / "optout.docx"
+    doc = wf.new()
+    rows = [["gs2:If PII fields are used, can individuals opt-out of PII fields by declining to provide PII?"]]
+    rows += [[wf.para(wf.text("☐")), label] for label in ("Yes", "No", "Only for some uses")]
+    rows += [["gs2:Do you share PII with other government agencies?"]]
+    rows += [[wf.para(wf.text("☐")), label] for label in ("Yes", "No")]
+    wf.add(doc, wf.table(rows))
+    wf.save(doc, src)
+
+    def read(path: Path) -> list:
+        return [
+            (x.text, x.choices, x.text_cell is None, x.choice_cell is None) for x in read_questionnaire(path).questions
+        ]
+
+    want = read(src)
+    assert [c for _, c, _, _ in want] == [("Yes", "No", "Only for some uses"), ("Yes", "No")]
+    changed = 0
+    for seed in range(6):
+        dest = tmp_path / f"empty{seed}.docx"
+        if rewrite(src, ("empty_rows",), str(seed), dest) is not None:
+            assert read(dest) == want, seed
+            changed += 1
+    assert changed >= 3
+
+
+def test_a_worksheet_of_row_labels_with_its_columns_reversed_keeps_its_questions(tmp_path):
+    """The PCI SAQ's compensating-controls worksheet (an empty corner over row labels, "Information
+    Required | Explanation": what to give, and the empty cell to give it in) with the columns after the
+    first reversed or swapped: the same questions (what to give), answered in the carried Explanation
+    cells (main's reader took the row labels beside the empty cells for the questions)."""
+    src = tmp_path / "worksheet.docx"
+    rows = [
+        ("Constraints", "Document the legitimate technical or business constraints precluding compliance."),
+        ("Objective", "Define the objective of the original control."),
+        ("Identified Risk", "Identify any additional risk posed by the lack of the original control."),
+        ("Maintenance", "Define process(es) and controls in place to maintain compensating controls."),
+    ]
+    doc = docx.Document()
+    doc.add_paragraph("Compensating Controls Worksheet")
+    table = doc.add_table(rows=1, cols=3)
+    table.rows[0].cells[1].text, table.rows[0].cells[2].text = "Information Required", "Explanation"
+    for label, asked in rows:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text = label, asked
+    doc.save(str(src))
+    items = [{"text": asked, "answer": [0, r, 2]} for r, (_, asked) in enumerate(rows, 1)]
+    assert [(x.text, x.id) for x in read_questionnaire(src).questions] == [(asked, None) for _, asked in rows]
+    assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
+    for rule in ("swap_last_two", "reverse_after_first"):
+        dest = tmp_path / f"{rule}.docx"
+        rw = _columns_rewrite(src, dest, rule)
+        assert _answer_cells(dest) == [(x["text"], x["answer"]) for x in transfer_places(items, rw)], rule

@@ -201,15 +201,18 @@ def _spacer(g: Grid, r: int) -> bool:
     half of a taller row), or every cell is empty between a row of words that has an empty place of
     its own (or is cut in the same columns as the row after) and a row that starts with words: a
     spacer, never a question's answer row (rows to fill under a header, or under an empty row, are
-    places: a list of records; an empty row under a question spanning the table is its answer's)."""
+    places: a list of records; an empty row under a question spanning the table is its answer's, unless
+    the row under it starts with a box and its label: an option, the question's answer)."""
     row = g.rows[r]
     if not row or 0 < r and all(c.merged_from is not None and _void(c) for c in row):
         return bool(row)
     if r == 0 or r + 1 >= len(g.rows) or not all(c.merged_from is None and _void(c) for c in row):
         return False
     above, below = g.own(r - 1), g.own(r + 1)
-    if not below or not below[0].line or not any(c.line for c in above):
+    if not below or not (below[0].line or below[0].boxes) or not any(c.line for c in above):
         return False
+    if below[0].boxes and any(c.line for c in below[1:]):
+        return True  # over a box and its label ("☐ | Opt-out"): the options answer what is above, not the row
     same_shape = len(above) == len(below) >= 2 and [c.col for c in above] == [c.col for c in below]
     return any(_void(c) for c in above) or same_shape  # a row as the next one: a row of a list, not a question's
 
@@ -301,7 +304,12 @@ def _labels_row(t: _Table, r: int) -> bool:
     if len(own) < 2 or len(texts) < max(2, len(own) - 1):
         return False
     return all(
-        _kind(c, t.ctx) in ("text", "blank") and is_label(c.line) and (not asks(c.line) or len(c.line.split()) <= 2)
+        _kind(c, t.ctx) in ("text", "blank")
+        and is_label(c.line)
+        and (not asks(c.line) or len(c.line.split()) <= 2)
+        or c is own[0]
+        and _void(c)
+        and len(own) >= 3  # an empty corner over a column of row labels
         for c in own
     )  # "COMPLETED?", "Included?": a column's heading asked of every row
 
@@ -655,17 +663,35 @@ def _document_control(t: _Table) -> bool:
 # --------------------------------------------------------------------------- 2. box lists
 
 
-def _option_row(t: _Table, r: int) -> tuple[Box | None, list, str] | None:
-    """(box, glyph items, label) when row r is one box and its label, else None."""
+def _option_row(t: _Table, r: int, col: int | None = None) -> tuple[Box | None, list, str] | None:
+    """(box, glyph items, label) when row r is one box and its label (in column ``col`` when the
+    list's labels stand in one, :func:`_label_column`), else None."""
     own = t.g.own(r)
     boxes = [b for c in own for b in c.boxes]
     if len(boxes) != 1:
         return None
-    label = boxes[0].label or next((_first_line(c) for c in own if c.line and not c.boxes), "")
+    texts = [(c.col, _first_line(c)) for c in own if c.line and not c.boxes]
+    label = boxes[0].label or next((x for c, x in texts if c == col), texts[0][1] if texts else "")
     label = clean(label)
     if not label or asks(label) and len(label.split()) > 12:
         return None
     return boxes[0], [], label
+
+
+def _label_column(t: _Table, rows: list[int]) -> int | None:
+    """Where the options' labels stand in a list of a box per row with words in two or more columns:
+    the column of words each row has, no two alike (options differ; "Major Application" repeated is
+    a category beside them), the fewest words of those (a description of each is longer), before or
+    after the other ("☐ | Public | Cloud services …" or "☐ | Cloud services … | Public")."""
+    words: dict[int, list[str]] = {}
+    for r in rows:
+        for c in t.g.own(r):
+            if c.line and not c.boxes:
+                words.setdefault(c.col, []).append(_first_line(c))
+    if len(words) < 2:
+        return None
+    full = [c for c, xs in words.items() if len(xs) == len(rows) and len(set(xs)) == len(xs)]
+    return min(full, key=lambda c: (sum(len(x.split()) for x in words[c]), c), default=None)
 
 
 def _first_line(cell: Cell) -> str:
@@ -677,7 +703,8 @@ def _box_list(t: _Table, start: int) -> bool:
     rows = list(range(start, len(g.rows)))
     if len(rows) < 2:
         return False
-    options = [_option_row(t, r) for r in rows]
+    col = _label_column(t, rows)
+    options = [_option_row(t, r, col) for r in rows]
     if not all(options):
         return False
     groups: list[tuple[str, list[tuple[int, Box, str]]]] = [(t.title or t.ctx.before or t.context(), [])]
@@ -795,7 +822,27 @@ def _roles(t: _Table, first: int, labels: dict[int, str]) -> _Columns:
                     for r in data if (x := g.at(r, c)) is not None) > len(data) / 2
         ]  # fmt: skip
         question_col = labelled[-1] if labelled else None
-    return _Columns(labels, id_col, question_col, answer_cols, mark_cols)
+    return _Columns(labels, id_col, question_col, _answer_first(t, answer_cols, labels, data), mark_cols)
+
+
+def _answer_first(t: _Table, answer_cols: list[int], labels: dict[int, str], data: list[int]) -> list[int]:
+    """The answer columns, the answer's own first, whatever their order in the table: a column the
+    header names for notes or guidance ("Notes", "Remarks", "備考", "Hinweise"), its cells words
+    rather than places to fill, comes after the others (a note next to the question is never its
+    answer's place); a filled table keeps the same order (its notes are still notes)."""
+    if len(answer_cols) < 2:
+        return answer_cols
+
+    def places(c: int) -> bool:
+        cells = [x for r in data if (x := t.g.at(r, c)) is not None and x.col == c and x.merged_from is None]
+        kinds = [_kind(x, t.ctx) for x in cells]
+        return bool(kinds) and sum(k != "text" for k in kinds) >= 0.6 * len(kinds)
+
+    noted = {c: role_of_label(clean(labels.get(c, ""))) in (Role.NOTES, Role.GUIDANCE) for c in answer_cols}
+    placed = {c: places(c) for c in answer_cols}
+    if all(noted.values()):
+        return answer_cols  # (notes the only answer columns: the first is the place)
+    return sorted(answer_cols, key=lambda c: noted[c] and not placed[c])
 
 
 def _first_row_labels(t: _Table, start: int) -> tuple[int, dict[int, str]] | None:
@@ -1337,11 +1384,15 @@ def _signature_block(g: Grid, start: int) -> bool:
     labels = 0
     for r in range(start, len(g.rows)):
         full = [c for c in g.own(r) if c.line]
-        if len(g.own(r)) == 1 and len(full) == 1 and not labels:
+        alone = len(g.own(r)) == 1 and len(full) == 1  # a label ending with its colon across the table: its
+        colon = alone and is_label(full[0].line) and ends_with_colon(full[0].line)  # blank merged into it
+        if alone and not colon and not labels:
             continue  # the declaration the block signs
         if not full and labels and not any(c.boxes or c.controls for c in g.own(r)):
             continue  # a second line of the one above ("Print Name and Address" over two rows)
-        if len(full) != 1 or not is_label(full[0].line) or len(g.own(r)) < 2 or full[0].boxes or full[0].controls:
+        if len(full) != 1 or not is_label(full[0].line) or full[0].boxes or full[0].controls:
+            return False
+        if len(g.own(r)) < 2 and not colon:
             return False
         labels += 1
     return labels >= 3 and any(_signature_row(g, r) for r in range(start, len(g.rows)))
