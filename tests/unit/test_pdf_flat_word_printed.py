@@ -224,3 +224,21 @@ def test_a_requirement_table_with_horizontal_rules_only_takes_its_columns_from_t
     q = _printed(tmp_path, doc, "horizontal rules")
     assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(s)) for i, s in STATED]
     assert all(x.text_cell for x in q.questions)
+
+
+def test_events_beside_a_dates_placeholder_are_the_issuers_timetable_not_a_form(tmp_path):
+    """Main's reader took each event of a tender's timetable ("Issue of Invitation to Tender |
+    [Insert date]") as a form's question; a label ending with ":" beside the same placeholder stays one."""
+    doc = wf.new()
+    doc.add_paragraph("Timetable")
+    events = ["Issue of Invitation to Tender", "Last date for Clarification questions", "Submission of Tenders"]
+    timetable = doc.add_table(rows=len(events), cols=2)
+    for r, event in enumerate(events):
+        timetable.cell(r, 0).text = event
+        timetable.cell(r, 1).text = "[Insert date and time]" if r % 2 else "[Insert date]"
+    doc.add_paragraph("Declaration")
+    form = doc.add_table(rows=2, cols=2)
+    form.cell(0, 0).text, form.cell(0, 1).text = "Organisation Name", "<Enter Company/Organization>"
+    form.cell(1, 0).text, form.cell(1, 1).text = "Date signed:", "[Insert date]"
+    q = _printed(tmp_path, doc, "ruled")
+    assert [x.text for x in q.questions] == ["Organisation Name", "Date signed"]
