@@ -180,11 +180,10 @@ GUIDED = [
 ]
 
 
-@pytest.mark.parametrize("rulings", ["ruled", "horizontal rules"])
-def test_a_question_guidance_response_table_ruled_or_with_horizontal_rules_only_is_read_by_its_rows(tmp_path, rulings):
-    """Main's reader read one question of the ruled print (a cell's four lines, which MuPDF reports as
-    one quad, gave no rule between the rows) and, with horizontal rules only (no table found), every
-    wrapped line of the question and guidance columns as a question of its own."""
+def test_a_question_guidance_response_table_with_horizontal_rules_only_is_read_by_its_rows(tmp_path):
+    """Read as a table by its header, columns from the text (main's reader found the same questions
+    in the lines: a guard that the table keeps them and takes no guidance line)."""
+    rulings = "horizontal rules"
     doc = wf.new()
     doc.add_paragraph("Mandatory questions for lots 1a and 1b")
     table = doc.add_table(rows=1 + len(GUIDED), cols=3)

@@ -100,27 +100,19 @@ def _widened(row: Row, x0: float) -> Row:
 
 def horizontal_rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
     """(y, x0, x1) of the horizontal lines drawn: lines, thin filled rectangles, and the top and
-    bottom edges of stroked rectangles (also a cell's four lines drawn as one path, which MuPDF
-    reports as a quad: a word processor's ruled cell)."""
+    bottom edges of stroked rectangles."""
     out = []
     for d in drawings:
         for item in d.get("items", ()):
             if item[0] == "l" and abs(item[1].y - item[2].y) <= 1.0:
                 out.append(((item[1].y + item[2].y) / 2, min(item[1].x, item[2].x), max(item[1].x, item[2].x)))
-            elif item[0] == "re" or (item[0] == "qu" and _upright(item[1])):
-                r = item[1] if item[0] == "re" else item[1].rect  # four lines closing a cell: MuPDF's quad
+            elif item[0] == "re":
+                r = item[1]
                 if r.height <= 2.0:
                     out.append(((r.y0 + r.y1) / 2, r.x0, r.x1))
                 elif "s" in (d.get("type") or ""):
                     out += [(r.y0, r.x0, r.x1), (r.y1, r.x0, r.x1)]
     return out
-
-
-def _upright(quad: pymupdf.Quad) -> bool:
-    """Whether a quad is an upright rectangle (its corners on two x and two y, in any order)."""
-    xs = sorted(round(p.x, 1) for p in quad)
-    ys = sorted(round(p.y, 1) for p in quad)
-    return xs[0] == xs[1] and xs[2] == xs[3] and ys[0] == ys[1] and ys[2] == ys[3]
 
 
 def _row(row) -> Row:
