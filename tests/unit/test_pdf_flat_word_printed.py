@@ -166,3 +166,78 @@ def test_the_printer_repeats_a_tables_header_rows_and_carries_each_rows_page(tmp
         for item in carried:  # each row's question on the page its truth names
             assert item["text"] in printed[item["page"] - 1].get_text().replace("\n", " ")
     assert len({i["page"] for i in carried}) >= 2
+
+
+GUIDED = [
+    ("Provide your ISO 9001 certification", "Upload a current certificate.", "Upload"),
+    (
+        "Are you reliant on the Cloud Service Provider for some accreditations required by the specification?",
+        "The service may be accredited in the provider's name.",
+        "Yes/No",
+    ),
+    ("Provide your ISO 27001 certification", "", "Upload"),
+    ("List the cloud service suppliers you intend to resell", "You may enter up to 100.", "Free text"),
+]
+
+
+def test_a_question_guidance_response_table_with_horizontal_rules_only_is_read_by_its_rows(tmp_path):
+    """Read as a table by its header, columns from the text (main's reader found the same questions
+    in the lines: a guard that the table keeps them and takes no guidance line)."""
+    rulings = "horizontal rules"
+    doc = wf.new()
+    doc.add_paragraph("Mandatory questions for lots 1a and 1b")
+    table = doc.add_table(rows=1 + len(GUIDED), cols=3)
+    for i, width in enumerate((2.2, 2.4, 1.8)):
+        table.columns[i].width = Inches(width)
+    for c, label in enumerate(("Question", "Guidance", "Response")):
+        table.cell(0, c).text = label
+    for r, row in enumerate(GUIDED, start=1):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    q = _printed(tmp_path, doc, rulings)
+    assert [_fold(x.text) for x in q.questions] == [_fold(question) for question, _, _ in GUIDED]
+    assert all(x.text_cell for x in q.questions)
+
+
+STATED = [
+    ("1.1", "The supplier maintains a certified information security management system."),
+    ("1.2", "Backups of customer data are encrypted and tested every quarter."),
+    ("1.3", "Administrative access to production systems requires two factors."),
+    ("2.1", "Security incidents are reported to the customer within 24 hours."),
+]
+
+
+def test_a_requirement_table_with_horizontal_rules_only_takes_its_columns_from_the_text(tmp_path):
+    """Rows parted by horizontal rules, no vertical line (MuPDF's ruled tables need lines both ways):
+    read as a table whose columns come from the text (main's reader found the same rows by their
+    numbered lines: a guard that the table does not lose them)."""
+    doc = wf.new()
+    doc.add_paragraph("Part B: Security requirements")
+    table = doc.add_table(rows=1 + len(STATED), cols=3)
+    for i, width in enumerate((0.6, 3.8, 2.0)):
+        table.columns[i].width = Inches(width)
+    for c, label in enumerate(("ID", "Requirement", "Response")):
+        table.cell(0, c).text = label
+    for r, (ident, statement) in enumerate(STATED, start=1):
+        table.cell(r, 0).text, table.cell(r, 1).text = ident, statement
+    q = _printed(tmp_path, doc, "horizontal rules")
+    assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(s)) for i, s in STATED]
+    assert all(x.text_cell for x in q.questions)
+
+
+def test_events_beside_a_dates_placeholder_are_the_issuers_timetable_not_a_form(tmp_path):
+    """Main's reader took each event of a tender's timetable ("Issue of Invitation to Tender |
+    [Insert date]") as a form's question; a label ending with ":" beside the same placeholder stays one."""
+    doc = wf.new()
+    doc.add_paragraph("Timetable")
+    events = ["Issue of Invitation to Tender", "Last date for Clarification questions", "Submission of Tenders"]
+    timetable = doc.add_table(rows=len(events), cols=2)
+    for r, event in enumerate(events):
+        timetable.cell(r, 0).text = event
+        timetable.cell(r, 1).text = "[Insert date and time]" if r % 2 else "[Insert date]"
+    doc.add_paragraph("Declaration")
+    form = doc.add_table(rows=2, cols=2)
+    form.cell(0, 0).text, form.cell(0, 1).text = "Organisation Name", "<Enter Company/Organization>"
+    form.cell(1, 0).text, form.cell(1, 1).text = "Date signed:", "[Insert date]"
+    q = _printed(tmp_path, doc, "ruled")
+    assert [x.text for x in q.questions] == ["Organisation Name", "Date signed"]

@@ -89,6 +89,7 @@ from engine.questionnaire.pdf.flat.panels import answer_places, without_panels
 from engine.questionnaire.pdf.flat.rows import table_questions
 from engine.questionnaire.pdf.flat.ruled import inside, ruled_tables, starts_page
 from engine.questionnaire.pdf.flat.sheets import drawn, views
+from engine.questionnaire.pdf.flat.striped import striped_tables
 from engine.questionnaire.pdf.layout import PageText, drawn_boxes, marked_boxes, round_boxes
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.records import QuestionnaireError
@@ -161,6 +162,7 @@ def _read_page(
     drawn = drawn_boxes(drawings)
     text = text.with_boxes(drawn, marked_boxes(drawings, drawn), round_boxes(drawings))
     ruled = ruled_tables(page, drawings)
+    ruled += striped_tables(text, drawings, ruled)  # horizontal rules only: columns from the text
     aligned, state.aligned_columns = aligned_tables(text, ruled, page.rect.height, state.aligned_columns)
     ruled = sorted(ruled + aligned, key=lambda t: (t.box.y0, t.box.x0))
     start = len(found)

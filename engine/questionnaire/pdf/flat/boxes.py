@@ -17,6 +17,12 @@ from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.table_model import OPTION_WORDS
 
+_DATE_PROMPT = re.compile(
+    r"^[\[<({]?\s*(?:(?:insert|enter|add)\s+(?:the\s+)?)?(?:date|time|deadline)\b"
+    r"|^[\[<(]?\s*(?:dd|mm|yyyy)[/.\-](?:mm|dd)[/.\-](?:yyyy|yy|dd)\b",
+    re.IGNORECASE,
+)  # "[Insert date]", "[Insert date and time]", "<Date>", "DD/MM/YYYY", "YYYY-MM-DD"
+
 
 def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
     """The labels of a row of two or more boxes, each followed by a label of its own of at most
@@ -71,10 +77,13 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
     "Click here to enter text.": engine/questionnaire/placeholders.py); a cell may be a question of
     its own (:func:`_cell_question`: a label over its boxes, a label alone across a row); two or more such rows
     make a form (a table of labels and filled values is not one), one with boxes is one alone. A
-    label with a blank after it inside its cell ("Title:       ") is one wherever it is."""
+    label with a blank after it inside its cell ("Title:       ") is one wherever it is. A table
+    whose every such question is a label that neither asks nor ends with ":" beside a date's
+    placeholder ("Issue of Invitation to Tender | [Insert date]") is the issuer's timetable, no form."""
     out: list[Found] = []
     alone: list[Found] = []  # labels alone across a row: a form's when two or more ("Responsible Role:")
     beside: list[Box] = []  # the boxes of a question, with the field under them ("If selected, describe …:")
+    dated = 0  # questions only by a date's placeholder beside a label that neither asks nor ends with ":"
     for row in table.rows:
         cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
         cells = [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
@@ -102,6 +111,9 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
             if choices or (label.endswith(":") or prompt) and short or asks(label):
                 out.append(label_question(page, cell, label, choices))
                 beside += [box] if choices else []
+                dated += not choices and not label.endswith(":") and not asks(label) and bool(_DATE_PROMPT.match(right))
+    if dated == len(out) and not alone:  # events beside "[Insert date]": the issuer's timetable, no form
+        return []
     if len(alone) >= 2:  # (one alone is a lead-in: "For example:")
         out = sorted(out + alone, key=lambda f: (f.box.y0, f.box.x0))
     return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone

@@ -49,7 +49,7 @@ def ruled_tables(page: pymupdf.Page, drawings: list[dict]) -> list[Table]:
     """The ruled tables of a page (``drawings``: its ``get_drawings()``)."""
     if not drawings:
         return []  # no lines drawn: no ruled table (and find_tables would look for nothing)
-    rules = tuple(_rules(drawings))
+    rules = tuple(horizontal_rules(drawings))
     out = []
     # use_layout=False: MuPDF's own ruled tables, whether or not PyMuPDF's layout analyser is loaded
     # (it is when pymupdf is imported before engine; see engine/__init__.py). With it, find_tables
@@ -98,7 +98,7 @@ def _widened(row: Row, x0: float) -> Row:
     return Row(Box(x0, row.band.y0, row.band.x1, row.band.y1), cells)
 
 
-def _rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
+def horizontal_rules(drawings: list[dict]) -> list[tuple[float, float, float]]:
     """(y, x0, x1) of the horizontal lines drawn: lines, thin filled rectangles, and the top and
     bottom edges of stroked rectangles."""
     out = []

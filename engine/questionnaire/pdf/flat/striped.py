@@ -1,0 +1,174 @@
+"""Tables drawn with horizontal rules only (a rule above and below each row, no vertical line: Word's
+"horizontal borders" and many printed questionnaires): MuPDF's ruled tables need lines both ways and
+find none, so they are found here from the rules and the words between them, and given as
+:class:`~engine.questionnaire.pdf.flat.ruled.Table` values to the same readers as a ruled table.
+
+A **table** is a run of three or more horizontal rules of one width (their ends within 3 pt), one
+under the other, with no vertical line between them and outside every ruled table; its **rows** are
+the bands between consecutive rules. Its **columns** come from the text: a column starts where a
+phrase (words closer than 0.45 of their height) starts in two rows or more (one, in a table of three
+rows or fewer) and fewer rows cross that x with a word than start a phrase at it; the left edge is
+the first column's. In a row whose words cross a column's edge (a title across the table, a cell
+spanning columns) the cells either side are one. Only a table whose first or second row is a header
+naming a question column ("Question | Guidance | Response") is one: rules under a form's labels (a
+signature block) and a printed web form's panels are no table.
+"""
+
+from __future__ import annotations
+
+from engine.questionnaire.pdf.flat.header import column_role
+from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text, horizontal_rules
+from engine.questionnaire.pdf.layout import Box, PageText, Word
+
+_SAME_END = 3.0  # points: two rules of one table end within this
+_PHRASE_GAP = 0.45  # of a word's height: more between two words starts a new phrase
+_MIN_BAND = 4.0  # points: a band lower than this is two rules drawn over each other
+
+
+def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> list[Table]:
+    """The tables of a page drawn with horizontal rules only (see the module docstring), outside
+    ``ruled``."""
+    rules = [r for r in horizontal_rules(drawings) if r[2] - r[1] > 60 and not any(_on(r, t.box) for t in ruled)]
+    if len(rules) < 3:
+        return []
+    uprights = _vertical_lines(drawings)
+    out: list[Table] = []
+    for group in _groups(rules):
+        for ys in _runs(group, uprights):
+            table = _table(text, ys, group[0][1], group[0][2])
+            if table is not None:
+                out.append(table)
+    return out
+
+
+def _on(rule: tuple[float, float, float], box: Box) -> bool:
+    y, x0, x1 = rule
+    return box.y0 - 1 <= y <= box.y1 + 1 and min(x1, box.x1) - max(x0, box.x0) > 0.5 * (x1 - x0)
+
+
+def _groups(rules: list[tuple[float, float, float]]) -> list[list[tuple[float, float, float]]]:
+    """The rules by width: those whose ends lie within ``_SAME_END`` of each other."""
+    groups: list[list[tuple[float, float, float]]] = []
+    for rule in sorted(rules, key=lambda r: (r[1], r[2], r[0])):
+        group = next(
+            (g for g in groups if abs(g[0][1] - rule[1]) <= _SAME_END and abs(g[0][2] - rule[2]) <= _SAME_END), None
+        )
+        if group is None:
+            groups.append([rule])
+        else:
+            group.append(rule)
+    return [sorted(g) for g in groups if len(g) >= 3]
+
+
+def _vertical_lines(drawings: list[dict]) -> list[tuple[float, float, float]]:
+    """(x, y0, y1) of the vertical lines drawn (a ruled table's, a box's side)."""
+    out = []
+    for d in drawings:
+        for item in d.get("items", ()):
+            if item[0] == "l" and abs(item[1].x - item[2].x) <= 1.0 and abs(item[1].y - item[2].y) > 4:
+                out.append((item[1].x, min(item[1].y, item[2].y), max(item[1].y, item[2].y)))
+    return out
+
+
+def _runs(group: list[tuple[float, float, float]], uprights: list[tuple[float, float, float]]) -> list[list[float]]:
+    """The distinct heights of a group's rules, cut into runs of three or more where a vertical line
+    runs across the band between two of them (a table ruled both ways: not this kind)."""
+    x0, x1 = group[0][1], group[0][2]
+    ys: list[float] = []
+    for y, _, _ in group:
+        if not ys or y - ys[-1] >= _MIN_BAND:
+            ys.append(y)
+    runs: list[list[float]] = [[ys[0]]] if ys else []
+    for a, b in zip(ys, ys[1:]):
+        crossed = any(x0 - 1 <= x <= x1 + 1 and v0 <= a + 2 and v1 >= b - 2 for x, v0, v1 in uprights)
+        if crossed:
+            runs.append([b])
+        else:
+            runs[-1].append(b)
+    return [r for r in runs if len(r) >= 3]
+
+
+def _phrases(words: list[Word]) -> list[list[Word]]:
+    """The words of one band as phrases, line by line (by each word's centre)."""
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
+        if lines and abs(lines[-1][0].box.cy - w.box.cy) <= 3.0:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    out: list[list[Word]] = []
+    for line in lines:
+        line.sort(key=lambda w: w.box.x0)
+        out.append([line[0]])
+        for w in line[1:]:
+            if w.box.x0 - out[-1][-1].box.x1 > _PHRASE_GAP * max(w.box.height, 1.0):
+                out.append([w])
+            else:
+                out[-1].append(w)
+    return out
+
+
+def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | None:
+    """The table between rules ``ys`` from ``x0`` to ``x1``, or None when its text makes fewer than
+    two columns."""
+    bands = [Box(x0, a, x1, b) for a, b in zip(ys, ys[1:])]
+    words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
+    per_band = [[w for w in words if band.y0 <= w.box.cy <= band.y1] for band in bands]
+    if sum(1 for b in per_band if b) < 2:
+        return None
+    edges = _edges([_phrases(b) for b in per_band], [b for b in per_band], x0, len(bands))
+    if len(edges) < 2:
+        return None
+    edges = [x0, *edges[1:], x1]
+    rows = tuple(Row(band, _cells(edges, band, found)) for band, found in zip(bands, per_band))
+    if not any(_header(text, row) for row in rows[:2]):
+        return None  # rules under a form's labels, a web form's panels: no table read by its header
+    rules = tuple((y, x0, x1) for y in ys)
+    return Table(Box(x0, ys[0], x1, ys[-1]), rows, rules)
+
+
+def _header(text: PageText, row: Row) -> bool:
+    """Whether a row is a table's header: two cells or more, one naming a question column."""
+    cells = [c for c in row.cells if c is not None]
+    return len(cells) >= 2 and any(column_role(cell_text(text, c)) == "question" for c in cells)
+
+
+def _edges(phrases: list[list[list[Word]]], words: list[list[Word]], left: float, n: int) -> list[float]:
+    """Where the columns start: the phrase starts (within 2 pt) that start phrases in more rows than
+    words cross them in, in two rows or more (one where the table has three rows or fewer)."""
+    starts: list[list[float]] = []  # clusters of phrase starts
+    for band in phrases:
+        for x in sorted({round(p[0].box.x0, 1) for p in band}):
+            cluster = next((c for c in starts if abs(c[0] - x) <= 2.0), None)
+            if cluster is None:
+                starts.append([x])
+            else:
+                cluster.append(x)
+    out = []
+    need = 1 if n <= 3 else 2
+    for cluster in sorted(starts, key=lambda c: min(c)):
+        x = min(cluster)
+        began = sum(1 for band in phrases if any(abs(p[0].box.x0 - x) <= 2.0 for p in band))
+        crossed = sum(1 for band in words if any(w.box.x0 < x - 2 and w.box.x1 > x + 1 for w in band))
+        if began >= need and began > crossed:
+            out.append(x - 2 if out or x - left > 6 else left)
+    if out and out[0] != left:
+        out = [left, *out]
+    return out
+
+
+def _cells(edges: list[float], band: Box, words: list[Word]) -> tuple[Box | None, ...]:
+    """A band's cells between ``edges``; cells whose edge a word crosses are one (the first holds
+    the span, the rest None)."""
+    cells: list[Box | None] = []
+    start = 0
+    for k in range(1, len(edges)):
+        crossed = k < len(edges) - 1 and any(w.box.x0 < edges[k] - 1 and w.box.x1 > edges[k] + 2 for w in words)
+        if not crossed:
+            cells.append(Box(edges[start], band.y0, edges[k], band.y1))
+            cells.extend([None] * (k - 1 - start))
+            start = k
+    return tuple(cells)
+
+
+__all__ = ["striped_tables"]
