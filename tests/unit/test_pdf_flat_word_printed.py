@@ -180,21 +180,25 @@ GUIDED = [
 ]
 
 
+def _table_doc(lead: str, header: tuple[str, ...], rows, widths: tuple[float, ...]):
+    """A Word document: a lead paragraph, then a table of ``header`` over ``rows`` at ``widths`` (inches)."""
+    doc = wf.new()
+    doc.add_paragraph(lead)
+    table = doc.add_table(rows=1 + len(rows), cols=len(header))
+    for i, width in enumerate(widths):
+        table.columns[i].width = Inches(width)
+    for r, row in enumerate([header, *rows]):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    return doc
+
+
 def test_a_question_guidance_response_table_with_horizontal_rules_only_is_read_by_its_rows(tmp_path):
     """Read as a table by its header, columns from the text (main's reader found the same questions
     in the lines: a guard that the table keeps them and takes no guidance line)."""
-    rulings = "horizontal rules"
-    doc = wf.new()
-    doc.add_paragraph("Mandatory questions for lots 1a and 1b")
-    table = doc.add_table(rows=1 + len(GUIDED), cols=3)
-    for i, width in enumerate((2.2, 2.4, 1.8)):
-        table.columns[i].width = Inches(width)
-    for c, label in enumerate(("Question", "Guidance", "Response")):
-        table.cell(0, c).text = label
-    for r, row in enumerate(GUIDED, start=1):
-        for c, value in enumerate(row):
-            table.cell(r, c).text = value
-    q = _printed(tmp_path, doc, rulings)
+    header = ("Question", "Guidance", "Response")
+    doc = _table_doc("Mandatory questions for lots 1a and 1b", header, GUIDED, (2.2, 2.4, 1.8))
+    q = _printed(tmp_path, doc, "horizontal rules")
     assert [_fold(x.text) for x in q.questions] == [_fold(question) for question, _, _ in GUIDED]
     assert all(x.text_cell for x in q.questions)
 
@@ -211,15 +215,8 @@ def test_a_requirement_table_with_horizontal_rules_only_takes_its_columns_from_t
     """Rows parted by horizontal rules, no vertical line (MuPDF's ruled tables need lines both ways):
     read as a table whose columns come from the text (main's reader found the same rows by their
     numbered lines: a guard that the table does not lose them)."""
-    doc = wf.new()
-    doc.add_paragraph("Part B: Security requirements")
-    table = doc.add_table(rows=1 + len(STATED), cols=3)
-    for i, width in enumerate((0.6, 3.8, 2.0)):
-        table.columns[i].width = Inches(width)
-    for c, label in enumerate(("ID", "Requirement", "Response")):
-        table.cell(0, c).text = label
-    for r, (ident, statement) in enumerate(STATED, start=1):
-        table.cell(r, 0).text, table.cell(r, 1).text = ident, statement
+    rows = [(ident, statement, "") for ident, statement in STATED]
+    doc = _table_doc("Part B: Security requirements", ("ID", "Requirement", "Response"), rows, (0.6, 3.8, 2.0))
     q = _printed(tmp_path, doc, "horizontal rules")
     assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(s)) for i, s in STATED]
     assert all(x.text_cell for x in q.questions)

@@ -163,27 +163,34 @@ def _relabelled(src: Path, dest: Path, language: str) -> None:
             zout.writestr(info, xml if info.filename == "word/document.xml" else zin.read(info.filename))
 
 
+SIGN_OFF = [
+    ("Measures approved by:", "Integrate actions back into project plan, with date and responsibility"),
+    ("Residual risks approved by:", "If accepting any residual high risk, consult the ICO before going ahead"),
+    ("DPO advice provided:", "DPO should advise on compliance and whether processing can proceed"),
+    ("Consultation responses reviewed by:", "If your decision departs from individuals' views, explain why"),
+]
+
+
+def _sign_off_docx(path: Path) -> Path:
+    """The ICO DPIA's sign-off table: "Item | Name/position/date | Notes", a label and its guidance a row."""
+    doc = docx.Document()
+    doc.add_paragraph("Step 7: Sign off and record outcomes")
+    table = doc.add_table(rows=1, cols=3)
+    for c, label in enumerate(("Item", "Name/position/date", "Notes")):
+        table.rows[0].cells[c].text = label
+    for label, note in SIGN_OFF:
+        cells = table.add_row().cells
+        cells[0].text, cells[2].text = label, note
+    doc.save(str(path))
+    return path
+
+
 def test_a_sign_off_table_headed_in_spanish_reads_its_answers_back(tmp_path):
     """Labels beside an empty column, guidance in a "Notes" column (the ICO DPIA's sign-off table):
     headed "Observaciones" (or "Remarks", "Bemerkungen", "備考") instead, the labels are the questions
     and the answers written are read back (main's reader took the Spanish-headed guidance for the
     questions; in the ICO DPIA itself, the filled table for a reference list: 19 of 28 read back)."""
-    src = tmp_path / "signoff.docx"
-    doc = docx.Document()
-    doc.add_paragraph("Step 7: Sign off and record outcomes")
-    rows = [
-        ("Measures approved by:", "Integrate actions back into project plan, with date and responsibility"),
-        ("Residual risks approved by:", "If accepting any residual high risk, consult the ICO before going ahead"),
-        ("DPO advice provided:", "DPO should advise on compliance and whether processing can proceed"),
-        ("Consultation responses reviewed by:", "If your decision departs from individuals' views, explain why"),
-    ]
-    table = doc.add_table(rows=1, cols=3)
-    for c, label in enumerate(("Item", "Name/position/date", "Notes")):
-        table.rows[0].cells[c].text = label
-    for label, note in rows:
-        cells = table.add_row().cells
-        cells[0].text, cells[2].text = label, note
-    doc.save(str(src))
+    src, rows = _sign_off_docx(tmp_path / "signoff.docx"), SIGN_OFF
     for language in ("es", "en", "de", "ja"):
         dest = tmp_path / f"signoff_{language}.docx"
         _relabelled(src, dest, language)
@@ -377,29 +384,12 @@ def _columns_rewrite(src: Path, dest: Path, rule: str):
     raise AssertionError(f"no seed draws {rule}")
 
 
-SIGN_OFF = [
-    ("Measures approved by:", "Integrate actions back into project plan, with date and responsibility"),
-    ("Residual risks approved by:", "If accepting any residual high risk, consult the ICO before going ahead"),
-    ("DPO advice provided:", "DPO should advise on compliance and whether processing can proceed"),
-    ("Consultation responses reviewed by:", "If your decision departs from individuals' views, explain why"),
-]
-
-
 def test_a_notes_column_of_guidance_moved_before_the_answer_column_is_never_the_answer_place(tmp_path):
     """The ICO DPIA's sign-off table ("Item | Name/position/date | Notes", the notes guidance on every
     row) with its last column moved next to the first: each label still answered in the empty
     Name/position/date cell, the guidance no answer given, and the answers written read back (main's
     reader took the guidance beside the label for each answer: every question answered already)."""
-    src, dest = tmp_path / "signoff.docx", tmp_path / "moved.docx"
-    doc = docx.Document()
-    doc.add_paragraph("Step 7: Sign off and record outcomes")
-    table = doc.add_table(rows=1, cols=3)
-    for c, label in enumerate(("Item", "Name/position/date", "Notes")):
-        table.rows[0].cells[c].text = label
-    for label, note in SIGN_OFF:
-        cells = table.add_row().cells
-        cells[0].text, cells[2].text = label, note
-    doc.save(str(src))
+    src, dest = _sign_off_docx(tmp_path / "signoff.docx"), tmp_path / "moved.docx"
     items = [{"text": label, "answer": [0, r, 1]} for r, (label, _) in enumerate(SIGN_OFF, 1)]
     before = read_questionnaire(src)
     assert [a for _, a in _answer_cells(src)] == [x["answer"] for x in items]
