@@ -57,7 +57,7 @@ def aligned_tables(
     line where none is in the paper's top 7 %: a page printed lower) that start
     with an ID at its first column go on with it, its header not repeated."""
     words = [w for line in text.lines for w in line.words if not any(inside(w.box, t.box) for t in ruled)]
-    rows = _visual_rows(words)
+    rows = visual_rows(words)
     out: list[Table] = []
     top = min((row.y0 for row in rows), default=0.0)
     top = top if top > 0.07 * height else 0.0  # nothing in the paper's top 7 %: the page printed lower, from its top
@@ -111,7 +111,8 @@ def _numbered(text: str) -> bool:
     return id_like(text) or bool(leading_id(text)[0])
 
 
-def _visual_rows(words: list[Word]) -> list[_Visual]:
+def visual_rows(words: list[Word]) -> list[_Visual]:
+    """Words as visual rows (centres within ``_SAME_ROW``), each as phrases left to right."""
     rows: list[list[Word]] = []
     for w in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
         if rows and abs(rows[-1][0].box.cy - w.box.cy) <= _SAME_ROW:
@@ -323,4 +324,4 @@ def _header_row(head: _Visual, edges: list[float], y0: float, y1: float) -> Row:
     return Row(Box(edges[0], y0, edges[-1], y1), tuple(cells))
 
 
-__all__ = ["aligned_tables"]
+__all__ = ["aligned_tables", "visual_rows"]

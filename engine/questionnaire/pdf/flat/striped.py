@@ -16,12 +16,12 @@ signature block) and a printed web form's panels are no table.
 
 from __future__ import annotations
 
+from engine.questionnaire.pdf.flat.aligned import visual_rows
 from engine.questionnaire.pdf.flat.header import column_role
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text, horizontal_rules
 from engine.questionnaire.pdf.layout import Box, PageText, Word
 
 _SAME_END = 3.0  # points: two rules of one table end within this
-_PHRASE_GAP = 0.45  # of a word's height: more between two words starts a new phrase
 _MIN_BAND = 4.0  # points: a band lower than this is two rules drawn over each other
 
 
@@ -88,26 +88,6 @@ def _runs(group: list[tuple[float, float, float]], uprights: list[tuple[float, f
     return [r for r in runs if len(r) >= 3]
 
 
-def _phrases(words: list[Word]) -> list[list[Word]]:
-    """The words of one band as phrases, line by line (by each word's centre)."""
-    lines: list[list[Word]] = []
-    for w in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
-        if lines and abs(lines[-1][0].box.cy - w.box.cy) <= 3.0:
-            lines[-1].append(w)
-        else:
-            lines.append([w])
-    out: list[list[Word]] = []
-    for line in lines:
-        line.sort(key=lambda w: w.box.x0)
-        out.append([line[0]])
-        for w in line[1:]:
-            if w.box.x0 - out[-1][-1].box.x1 > _PHRASE_GAP * max(w.box.height, 1.0):
-                out.append([w])
-            else:
-                out[-1].append(w)
-    return out
-
-
 def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | None:
     """The table between rules ``ys`` from ``x0`` to ``x1``, or None when its text makes fewer than
     two columns."""
@@ -116,7 +96,8 @@ def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | Non
     per_band = [[w for w in words if band.y0 <= w.box.cy <= band.y1] for band in bands]
     if sum(1 for b in per_band if b) < 2:
         return None
-    edges = _edges([_phrases(b) for b in per_band], [b for b in per_band], x0, len(bands))
+    phrases = [[p for row in visual_rows(b) for p in row.phrases] for b in per_band]
+    edges = _edges(phrases, per_band, x0, len(bands))
     if len(edges) < 2:
         return None
     edges = [x0, *edges[1:], x1]
@@ -133,7 +114,7 @@ def _header(text: PageText, row: Row) -> bool:
     return len(cells) >= 2 and any(column_role(cell_text(text, c)) == "question" for c in cells)
 
 
-def _edges(phrases: list[list[list[Word]]], words: list[list[Word]], left: float, n: int) -> list[float]:
+def _edges(phrases: list[list[tuple[Word, ...]]], words: list[list[Word]], left: float, n: int) -> list[float]:
     """Where the columns start: the phrase starts (within 2 pt) that start phrases in more rows than
     words cross them in, in two rows or more (one where the table has three rows or fewer)."""
     starts: list[list[float]] = []  # clusters of phrase starts
