@@ -93,6 +93,7 @@ def page_items(
         # a wrapped paragraph goes on in its own type only (not into a running footer)
         apart = current is not None and current.wraps and abs(box.height - size) > 0.05 * size
         closed = current is not None and current.ended and not current.kind  # a statement ends with its boxes to tick
+        closed = closed or (current is not None and current.kind == "choices")  # a row of options is a row of its own
         if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart or closed:
             start = rest[0].box.x0 if rest else box.x0
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
