@@ -16,6 +16,9 @@ signature block) and a printed web form's panels are no table.
 
 from __future__ import annotations
 
+import re
+
+from engine.questionnaire.cues import SIGNATURE
 from engine.questionnaire.pdf.flat.aligned import visual_rows
 from engine.questionnaire.pdf.flat.header import column_role
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text, horizontal_rules
@@ -36,8 +39,7 @@ def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> 
     for group in _groups(rules):
         for ys in _runs(group, uprights):
             table = _table(text, ys, group[0][1], group[0][2])
-            if table is not None:
-                out.append(table)
+            out.extend([table] if table is not None else _label_forms(text, ys, group[0][1], group[0][2]))
     return out
 
 
@@ -106,6 +108,39 @@ def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | Non
         return None  # rules under a form's labels, a web form's panels: no table read by its header
     rules = tuple((y, x0, x1) for y in ys)
     return Table(Box(x0, ys[0], x1, ys[-1]), rows, rules)
+
+
+def _label_forms(text: PageText, ys: list[float], x0: float, x1: float) -> list[Table]:
+    """The forms of labelled fields among a header-less table's rows: runs of two or more rows
+    one under the other that each hold one short label ending with ":" at the row's left, the rest
+    of the row empty (its answer band: "Name:", "Company mailing address:"), each a table of rows of
+    one cell; none where a label is a signature's (the signatory's block: "Supplier: / Date: /
+    Signature:")."""
+    words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
+    runs: list[list[Row]] = [[]]
+    for a, b in zip(ys, ys[1:]):
+        band = Box(x0, a, x1, b)
+        label = _label(visual_rows([w for w in words if a <= w.box.cy <= b]), x0)
+        if label is None:
+            runs.append([])
+        elif not SIGNATURE.match(label):
+            runs[-1].append(Row(band, (band,)))
+        else:
+            runs[-1] = [Row(band, ())]  # a signature: its run is a signatory's block, no form
+    out = []
+    for run in runs:
+        if len(run) >= 2 and all(row.cells for row in run):
+            box = Box(x0, run[0].band.y0, x1, run[-1].band.y1)
+            out.append(Table(box, tuple(run), tuple((y, x0, x1) for y in ys if box.y0 <= y <= box.y1)))
+    return out
+
+
+def _label(rows: list, left: float) -> str | None:
+    """The text of a band that is one short label ending with a colon at its left, alone."""
+    if len(rows) != 1 or len(rows[0].phrases) != 1 or rows[0].phrases[0][0].box.x0 > left + 8:
+        return None
+    label = " ".join(w.text for w in rows[0].phrases[0])
+    return label if re.search(r"[:：]$", label) and len(label.split()) <= 10 and len(label) <= 80 else None
 
 
 def _header(text: PageText, row: Row) -> bool:
