@@ -37,7 +37,7 @@ def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> 
     uprights = _vertical_lines(drawings)
     out: list[Table] = []
     for group in _groups(rules):
-        for ys in _runs(group, uprights):
+        for ys in (piece for run in _runs(group, uprights) for piece in _between(text, run, group[0][1], group[0][2])):
             table = _table(text, ys, group[0][1], group[0][2])
             out.extend([table] if table is not None else _label_forms(text, ys, group[0][1], group[0][2]))
     return out
@@ -88,6 +88,27 @@ def _runs(group: list[tuple[float, float, float]], uprights: list[tuple[float, f
         else:
             runs[-1].append(b)
     return [r for r in runs if len(r) >= 3]
+
+
+def _between(text: PageText, ys: list[float], x0: float, x1: float) -> list[list[float]]:
+    """A run of rules cut at each band without text right over a header (in its first two bands
+    below): the gap between two tables drawn one under the other, the second with a header of its own."""
+    words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
+    per_band = [[w for w in words if a <= w.box.cy <= b] for a, b in zip(ys, ys[1:])]
+    heads = [_heads(band) for band in per_band]
+    pieces, start = [], 0
+    for k, band in enumerate(per_band):
+        if not band and k > start and any(heads[k + 1 : k + 3]):
+            pieces.append(ys[start : k + 1])
+            start = k + 1
+    pieces.append(ys[start:])
+    return [p for p in pieces if len(p) >= 3]
+
+
+def _heads(words: list[Word]) -> bool:
+    """Whether a band's words are a header's: two phrases or more, one naming a question column."""
+    phrases = [" ".join(w.text for w in p) for row in visual_rows(words) for p in row.phrases]
+    return len(phrases) >= 2 and any(column_role(p) == "question" for p in phrases)
 
 
 def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | None:
