@@ -26,6 +26,7 @@ from engine.questionnaire.pdf.layout import Box, PageText, Word
 
 _SAME_END = 3.0  # points: two rules of one table end within this
 _MIN_BAND = 4.0  # points: a band lower than this is two rules drawn over each other
+_CELL_TOP = 6.0  # points: a cell's first line starts within this of the rule above it (its padding)
 
 
 def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> list[Table]:
@@ -141,7 +142,7 @@ def _label_forms(text: PageText, ys: list[float], x0: float, x1: float) -> list[
     runs: list[list[Row]] = [[]]
     for a, b in zip(ys, ys[1:]):
         band = Box(x0, a, x1, b)
-        label = _label(visual_rows([w for w in words if a <= w.box.cy <= b]), x0)
+        label = _label(visual_rows([w for w in words if a <= w.box.cy <= b]), x0, a, b)
         if label is None:
             runs.append([])
         elif not SIGNATURE.match(label):
@@ -156,9 +157,14 @@ def _label_forms(text: PageText, ys: list[float], x0: float, x1: float) -> list[
     return out
 
 
-def _label(rows: list, left: float) -> str | None:
-    """The text of a band that is one short label ending with a colon at its left, alone."""
+def _label(rows: list, left: float, top: float, bottom: float) -> str | None:
+    """The text of a band from ``top`` to ``bottom`` that is one short label ending with a colon at
+    its left, alone, at the band's top as a cell's text, within ``_CELL_TOP`` of the rule above (not
+    a label over its line to write on, the space above it the answer space of the label before)."""
     if len(rows) != 1 or len(rows[0].phrases) != 1 or rows[0].phrases[0][0].box.x0 > left + 8:
+        return None
+    y0, y1 = min(w.box.y0 for w in rows[0].phrases[0]), max(w.box.y1 for w in rows[0].phrases[0])
+    if y0 - top > _CELL_TOP or y0 - top > bottom - y1 + 2:
         return None
     label = " ".join(w.text for w in rows[0].phrases[0])
     return label if re.search(r"[:：]$", label) and len(label.split()) <= 10 and len(label) <= 80 else None
