@@ -132,3 +132,52 @@ def test_two_tables_of_horizontal_rules_one_under_the_other_are_each_read_by_the
         doc.add_paragraph("")
     q = _printed(tmp_path, doc, "horizontal rules")
     assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(t)) for i, _, t in [*SOCIAL, *QUALITY]]
+
+
+OPTIONS = ("In Place", "In Place with CCW", "Not Applicable", "Not in Place")
+NOTED = [
+    ("1.5", "Risks to the CDE from computing devices that are able to connect to untrusted networks are mitigated."),
+    ("1.5.1", "Security controls are implemented on any computing devices that connect to untrusted networks."),
+    ("2.1", "Processes and mechanisms for applying secure configurations are defined and understood."),
+    ("2.1.1", "All security policies and operational procedures that are identified in Requirement 2 are documented."),
+]
+NOTE = (
+    "These security controls may be temporarily disabled only if there is legitimate technical need, as "
+    "authorized by management on a case-by-case basis."
+)
+
+
+def test_in_a_table_of_boxes_to_tick_a_row_without_a_box_is_no_question_however_many_such_rows(tmp_path):
+    """A SAQ's requirement table printed without rules: sections' titles and applicability notes (no
+    box) outnumber the requirements (a box under each option). Main's reader kept every row once the
+    rows without a box were half or more: the titles and each note were questions."""
+    doc = wf.new()
+    doc.add_paragraph("Requirement 1 and 2")
+    table = doc.add_table(rows=2 + 2 * len(NOTED), cols=7)
+    for i, width in enumerate((0.5, 1.9, 1.6, 0.55, 0.55, 0.55, 0.55)):
+        table.columns[i].width = Inches(width)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "PCI DSS Requirement"
+    table.cell(0, 2).text = "Expected Testing"
+    response = table.cell(0, 3).merge(table.cell(0, 6))
+    response.text = "Response"
+    response.add_paragraph("(Check one response for each requirement)")
+    for i, option in enumerate(OPTIONS):
+        table.cell(1, 3 + i).text = option
+    r = 2
+    for ident, requirement in NOTED:
+        if ident.count(".") == 1:  # a section's title across the table
+            table.cell(r, 0).merge(table.cell(r, 6)).text = f"{ident} {requirement}"
+            r += 1
+            continue
+        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine settings."
+        for c in range(3, 7):
+            table.cell(r, c).text = "☐"
+        notes = table.cell(r + 1, 1).merge(table.cell(r + 1, 2))
+        notes.text = "Applicability Notes"
+        notes.add_paragraph(NOTE)
+        notes.add_paragraph("This requirement applies to employee-owned and company-owned computing devices.")
+        r += 2
+    q = _printed(tmp_path, doc, "no rulings")
+    asked = [(i, t) for i, t in NOTED if i.count(".") == 2]
+    assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(t)) for i, t in asked]
+    assert all([_fold(c) for c in x.choices] == [_fold(o) for o in OPTIONS] for x in q.questions)
