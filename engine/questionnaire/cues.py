@@ -26,6 +26,8 @@ QUESTION_MARK = re.compile(r"[?？](?=\s|$|[\"”’')\]）」』])")
 _JAPANESE_QUESTION = re.compile(r"(?:ですか|ますか|でしょうか|か)[。．.]?\s*$|か[？?]")
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．（）－", "0123456789.()-")
 MARKS = {"x", "✓", "✔", "☒", "☑", "yes", "●"}  # a cell's whole text that ticks it, lower-cased
+# a signature's label (and the signatory's block it closes), in the languages read
+SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署名)\b", re.I)
 ID_RE = re.compile(r"^[A-Za-z][A-Za-z&]{0,9}[-_][A-Za-z]{0,4}\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?$")
 _SEVERAL = re.compile(  # a question with options that takes several of them, in the languages read
     r"\b(?:select|tick|check|mark|choose|circle)\s+(?:all|any|each|every|as many)\b[^.;:?!]{0,40}?"

@@ -83,16 +83,18 @@ def page_items(
     for words, row_block in rows:
         marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
+        words, typed = _typed_blank(words)  # "Company name: ______": a line typed to write on after a label
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
         if choices_of(" ".join(w.text for w in words)):
             kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No" under a question: its options
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
-        blank = id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
+        blank = typed or id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
         # a wrapped paragraph goes on in its own type only (not into a running footer)
         apart = current is not None and current.wraps and abs(box.height - size) > 0.05 * size
         closed = current is not None and current.ended and not current.kind  # a statement ends with its boxes to tick
+        closed = closed or (current is not None and current.kind == "choices")  # a row of options is a row of its own
         if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart or closed:
             start = rest[0].box.x0 if rest else box.x0
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
@@ -138,6 +140,17 @@ def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
             if choices:
                 return words[:i], choices
     return words, ()
+
+
+def _typed_blank(words: list[Word]) -> tuple[list[Word], bool]:
+    """A row's words without a line typed to write on at its end (words of underscores only)
+    after a label ending with a colon ("Company name:   ______"), and whether there was one."""
+    end = len(words)
+    while end > 1 and set(words[end - 1].text) == {"_"} and len(words[end - 1].text) >= 4:
+        end -= 1
+    if end == len(words) or not re.search(r"[:：]$", words[end - 1].text):
+        return words, False
+    return words[:end], True
 
 
 def _marks_under(items: list[Item]) -> list[Item]:

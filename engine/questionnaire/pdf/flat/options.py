@@ -109,12 +109,13 @@ def _ticked_rows(
     grid: list[list[TableCell]], model: TableModel, rows: list[tuple[int, str | None]]
 ) -> list[tuple[int, str | None]]:
     """The question rows of a table whose option cells are boxes to tick ("☐" under each option on
-        most rows) without the rows that have no box at all (a box drawn astray into the requirement's cell counts) (but a first row without an ID: the
-    rest of the page before's last): a section's
-        title or a note across the requirement's columns ("1.3 Network access … is restricted.",
-        "Applicability Notes": a table drawn without rules, where no cell spans the others)."""
+    two rows or more, however many rows have none) without the rows that have no box at all (a box
+    drawn astray into the requirement's cell counts) (but a first row without an ID: the rest of the
+    page before's last): a section's title or a note across the requirement's columns ("1.3 Network
+    access … is restricted.", "Applicability Notes" and its lines: a table drawn without rules, where
+    no cell spans the others, its notes' lines often outnumbering its requirements)."""
     boxed = {r for r, _ in rows if any(c.holds is Holds.BOX or any(is_glyph(ch) for ch in c.text) for c in grid[r])}
-    if len(boxed) < 2 or 2 * len(boxed) < len(rows):
+    if len(boxed) < 2:
         return rows
     first = " ".join(c.text for c in grid[model.first_row][:2]) if model.first_row < len(grid) else ""
     goes_on = not leading_id(first.strip())[0]  # a first row without an ID may be the rest of the page before's

@@ -16,6 +16,9 @@ signature block) and a printed web form's panels are no table.
 
 from __future__ import annotations
 
+import re
+
+from engine.questionnaire.cues import SIGNATURE
 from engine.questionnaire.pdf.flat.aligned import visual_rows
 from engine.questionnaire.pdf.flat.header import column_role
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text, horizontal_rules
@@ -23,6 +26,7 @@ from engine.questionnaire.pdf.layout import Box, PageText, Word
 
 _SAME_END = 3.0  # points: two rules of one table end within this
 _MIN_BAND = 4.0  # points: a band lower than this is two rules drawn over each other
+_CELL_TOP = 6.0  # points: a cell's first line starts within this of the rule above it (its padding)
 
 
 def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> list[Table]:
@@ -34,10 +38,9 @@ def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> 
     uprights = _vertical_lines(drawings)
     out: list[Table] = []
     for group in _groups(rules):
-        for ys in _runs(group, uprights):
+        for ys in (piece for run in _runs(group, uprights) for piece in _between(text, run, group[0][1], group[0][2])):
             table = _table(text, ys, group[0][1], group[0][2])
-            if table is not None:
-                out.append(table)
+            out.extend([table] if table is not None else _label_forms(text, ys, group[0][1], group[0][2]))
     return out
 
 
@@ -88,6 +91,27 @@ def _runs(group: list[tuple[float, float, float]], uprights: list[tuple[float, f
     return [r for r in runs if len(r) >= 3]
 
 
+def _between(text: PageText, ys: list[float], x0: float, x1: float) -> list[list[float]]:
+    """A run of rules cut at each band without text right over a header (in its first two bands
+    below): the gap between two tables drawn one under the other, the second with a header of its own."""
+    words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
+    per_band = [[w for w in words if a <= w.box.cy <= b] for a, b in zip(ys, ys[1:])]
+    heads = [_heads(band) for band in per_band]
+    pieces, start = [], 0
+    for k, band in enumerate(per_band):
+        if not band and k > start and any(heads[k + 1 : k + 3]):
+            pieces.append(ys[start : k + 1])
+            start = k + 1
+    pieces.append(ys[start:])
+    return [p for p in pieces if len(p) >= 3]
+
+
+def _heads(words: list[Word]) -> bool:
+    """Whether a band's words are a header's: two phrases or more, one naming a question column."""
+    phrases = [" ".join(w.text for w in p) for row in visual_rows(words) for p in row.phrases]
+    return len(phrases) >= 2 and any(column_role(p) == "question" for p in phrases)
+
+
 def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | None:
     """The table between rules ``ys`` from ``x0`` to ``x1``, or None when its text makes fewer than
     two columns."""
@@ -106,6 +130,44 @@ def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | Non
         return None  # rules under a form's labels, a web form's panels: no table read by its header
     rules = tuple((y, x0, x1) for y in ys)
     return Table(Box(x0, ys[0], x1, ys[-1]), rows, rules)
+
+
+def _label_forms(text: PageText, ys: list[float], x0: float, x1: float) -> list[Table]:
+    """The forms of labelled fields among a header-less table's rows: runs of two or more rows
+    one under the other that each hold one short label ending with ":" at the row's left, the rest
+    of the row empty (its answer band: "Name:", "Company mailing address:"), each a table of rows of
+    one cell; none where a label is a signature's (the signatory's block: "Supplier: / Date: /
+    Signature:")."""
+    words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
+    runs: list[list[Row]] = [[]]
+    for a, b in zip(ys, ys[1:]):
+        band = Box(x0, a, x1, b)
+        label = _label(visual_rows([w for w in words if a <= w.box.cy <= b]), x0, a, b)
+        if label is None:
+            runs.append([])
+        elif not SIGNATURE.match(label):
+            runs[-1].append(Row(band, (band,)))
+        else:
+            runs[-1] = [Row(band, ())]  # a signature: its run is a signatory's block, no form
+    out = []
+    for run in runs:
+        if len(run) >= 2 and all(row.cells for row in run):
+            box = Box(x0, run[0].band.y0, x1, run[-1].band.y1)
+            out.append(Table(box, tuple(run), tuple((y, x0, x1) for y in ys if box.y0 <= y <= box.y1)))
+    return out
+
+
+def _label(rows: list, left: float, top: float, bottom: float) -> str | None:
+    """The text of a band from ``top`` to ``bottom`` that is one short label ending with a colon at
+    its left, alone, at the band's top as a cell's text, within ``_CELL_TOP`` of the rule above (not
+    a label over its line to write on, the space above it the answer space of the label before)."""
+    if len(rows) != 1 or len(rows[0].phrases) != 1 or rows[0].phrases[0][0].box.x0 > left + 8:
+        return None
+    y0, y1 = min(w.box.y0 for w in rows[0].phrases[0]), max(w.box.y1 for w in rows[0].phrases[0])
+    if y0 - top > _CELL_TOP or y0 - top > bottom - y1 + 2:
+        return None
+    label = " ".join(w.text for w in rows[0].phrases[0])
+    return label if re.search(r"[:：]$", label) and len(label.split()) <= 10 and len(label) <= 80 else None
 
 
 def _header(text: PageText, row: Row) -> bool:
