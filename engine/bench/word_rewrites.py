@@ -999,15 +999,15 @@ def _labelled_boxes(tc: etree._Element) -> list[tuple[str, bool]] | None:
     found = _boxes(tc)
     if len(found) < 2 or tc.find(f".//{W}tbl") is not None:
         return None
-    starts = {id(els[0]): ticked for _, els, ticked in found}
-    inside = {id(x) for _, els, _ in found for el in els for x in el.iter()}
+    starts = {els[0]: ticked for _, els, ticked in found}  # (the elements held: lxml keeps their proxies)
+    inside = {x for _, els, _ in found for el in els for x in el.iter()}
     segments: list[str] = [""]
     ticks: list[bool] = []
     for el in tc.iter():
-        if id(el) in starts:
+        if el in starts:
             segments.append("")
-            ticks.append(starts[id(el)])
-        elif el.tag == f"{W}t" and id(el) not in inside:
+            ticks.append(starts[el])
+        elif el.tag == f"{W}t" and el not in inside:
             segments[-1] += el.text or ""
     segments = [" ".join(x.split()) for x in segments]
     labels = segments[1:] if not segments[0] else segments[:-1] if not segments[-1] else None
