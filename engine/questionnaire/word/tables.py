@@ -1254,7 +1254,7 @@ def _text_row(t: _Table, r: int) -> tuple[int, dict[int, str]] | None:
     own = g.own(r) if r < len(g.rows) else []
     if len(own) < 2 or not all(_kind(c, t.ctx) == "text" for c in own):
         return None
-    if any(_lists_options(c) for c in own) and any(len(c.line.split()) > 12 for c in own):
+    if any(_lists_options(c) for c in own) and any(asks(c.line) or len(c.line.split()) > 12 for c in own):
         return None  # a statement beside the options to write ("… on the merchant's behalf | Yes / No"): a question
     labels = {c: "" for c in range(g.width)}
     for cell in own:
