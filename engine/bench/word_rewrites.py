@@ -1362,9 +1362,10 @@ def same(before: Read, after: Read, rw: Rewrite) -> dict:
         taken.add(hit)
         y, q = after.places[hit], after.q.questions[hit]
         number = next((rw.row_ids[a[:2]] for a in sorted(want, key=str) if a[0] != "p" and a[:2] in rw.row_ids), None)
-        text_ok = _same_text(x, q, rw, number) and tuple(q.choices) == tuple(
+        text_ok = _same_text(x, q, rw, number) and sorted(q.choices) == sorted(
             rw.labels.get(" ".join(c.split()), c) for c in x.choices
-        )  # a relabelled option read by its new label
+        )  # a relabelled option read by its new label; in any order (the order of its columns or boxes, which
+        # ``columns`` changes: an option is written by its label into its own box, the places compared below)
         n_text += text_ok
         place_ok = _where(y) == want and set(y.choice) == {rw.moved.get(a, a) for a in p.choice}
         n_same += text_ok and place_ok
