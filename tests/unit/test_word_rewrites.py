@@ -610,3 +610,21 @@ def test_reply_and_query_headers_name_the_answer_and_question_columns(tmp_path):
     where = placed(q, Addresses(path))
     assert [x.text for x in q.questions] == [r[0] for r in rows[1:] if not r[0].startswith("gs2:")]
     assert [p.text for p in where] == [(0, r, 2) for r in (1, 2, 3, 5)]
+
+
+def test_a_number_typed_before_a_question_is_its_id_and_no_part_of_its_words(tmp_path):
+    """ "1.2 ", "3) ", "b) ", "(iii) ", "A-1 - ", "１．", "（２）" typed before a question (Word's numbering
+    written out by hand, the typed_numbers rewrite): the number is the question's ID, its words the rest
+    (main's reader kept "1.2 Do you …" as the text beside the ID "1.2", and took no letter or full-width one)."""
+    typed = [("1.2 ", "1.2"), ("3) ", "3"), ("b) ", "b"), ("(iii) ", "(iii"), ("A-1 - ", "A-1"), ("１．", "１"),
+             ("（２）", "（２")]  # fmt: skip
+    asked = [text for _, text in ROWS[: len(typed)]]
+    doc = docx.Document()
+    doc.add_paragraph("Supplier questions")
+    for (number, _), text in zip(typed, asked, strict=True):
+        doc.add_paragraph(f"{number}{text}")
+        doc.add_paragraph("")
+        doc.add_paragraph("")
+    doc.save(str(tmp_path / "typed.docx"))
+    q = read_questionnaire(tmp_path / "typed.docx")
+    assert [(x.id, x.text) for x in q.questions] == [(ident, text) for (_, ident), text in zip(typed, asked)]
