@@ -39,6 +39,16 @@ are**, and read again. The rewrites (:data:`KINDS`), each drawn with a seed:
   row that holds a question of the truth);
 - ``font``: a table's text in another font size, its column header in capitals (typed, or ``w:caps``).
 
+- ``header_repeat``: a table's column header row(s) written again mid-table, as a page break's repeat would
+  print them, or a sub-header row "Section 2" spanning the table there (drawn);
+- ``option_text``: a cell of boxes and their labels ("☐ Yes ☐ No", nothing ticked) written as the options'
+  text in one cell ("Yes / No"), to be replaced by the chosen option; its question's choice is that cell;
+- ``number_column``: a narrow "No." / "#" column put first in a table whose first column holds the
+  questions, each row of a question of the truth numbered "1", "2" … (the question's ID), in order;
+- ``translate``: the header words of every table in German, French, Dutch or Japanese (``relabel``'s words,
+  all of them one language), and in Japanese the cues in its script: "？" for "?", full-width digits in
+  the ID cells and the typed numbers ("１．２").
+
 **The truth's transfer** is the rewrite's own rule, never the reader: every rewrite moves the
 document's own cells and paragraphs (or adds new ones) and never rebuilds one that holds a question or
 an answer place, so an address (``[t, r, c]``, ``["p", n]``, engine/bench/document_places.py) of the
@@ -60,6 +70,7 @@ import json
 import random
 import re
 import tempfile
+import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +92,7 @@ W14 = f"{{{W14_NS}}}"
 KINDS = (
     "relabel", "boxes", "columns", "split", "header_mark", "spacers", "plain_headers", "ids", "numbering",
     "typed_numbers", "empty_rows", "number_ids", "merge_header", "merge_question", "nested", "header_table", "font",
+    "header_repeat", "option_text", "number_column", "translate",
 )  # fmt: skip
 BOX_KINDS = ("formcheckbox", "sdt", "glyph", "sym")
 
@@ -153,6 +165,8 @@ class Rewritten:
     changed: int = 0
     labels: dict[str, str] = field(default_factory=dict)
     ids: dict[str, str] = field(default_factory=dict)
+    folded: dict[etree._Element, etree._Element] = field(default_factory=dict)  # a removed element -> its cell
+    row_ids: dict[etree._Element, str] = field(default_factory=dict)  # a numbered row -> the number written
 
 
 # --- the document's addresses, by element ------------------------------------------------------
@@ -201,9 +215,9 @@ def _header_rows(tbl: etree._Element) -> list[etree._Element]:
     return marked or rows[:1]
 
 
-def relabel(root: etree._Element, rng: random.Random) -> Rewritten:
+def relabel(root: etree._Element, rng: random.Random, language: str | None = None) -> Rewritten:
     """Header cells whose whole text is a column word, written in one other language (or a synonym)."""
-    language = rng.choice(LANGUAGES)
+    language = language or rng.choice(LANGUAGES)
     out = Rewritten()
     for tbl in root.iter(f"{W}tbl"):
         for tr in own_elements(tbl, f"{W}tr")[:4]:  # the labels of a header one or two rows deep, under a title or two
@@ -928,6 +942,192 @@ def number_ids(root: etree._Element, rng: random.Random) -> Rewritten:
     return out
 
 
+# --- the rewrites of the fourth round: Yes/No tables and rows of response boxes, written otherwise --
+
+
+def _mid_row(rows: list[etree._Element], first: int) -> int | None:
+    """The body row halfway down that starts words and continues no merge (a page break's place)."""
+    k = first + (len(rows) - first) // 2
+    while k < len(rows) - 1 and (_continues(rows[k]) or not _starts(rows[k])):
+        k += 1
+    return k if first < k < len(rows) and not _continues(rows[k]) and _starts(rows[k]) else None
+
+
+def _section_row(tbl: etree._Element, like: etree._Element, title: str) -> etree._Element:
+    """A new row of one cell spanning the table, ``title`` in bold."""
+    row = etree.Element(f"{W}tr")
+    prex = like.find(f"{W}tblPrEx")
+    if prex is not None:
+        row.append(copy.deepcopy(prex))
+    row.append(etree.fromstring(
+        f'<w:tc xmlns:w="{W_NS}"><w:tcPr><w:gridSpan w:val="{_grid(tbl)}"/></w:tcPr><w:p><w:r><w:rPr><w:b/>'
+        f"</w:rPr><w:t>{title}</w:t></w:r></w:p></w:tc>"
+    ))  # fmt: skip
+    return row
+
+
+def header_repeat(root: etree._Element, rng: random.Random) -> Rewritten:
+    """In each table of six rows or more whose column header can be told, the header row(s) written
+    again before a row halfway down (a page break's repeat, typed), or a "Section 2" row spanning
+    the table there (drawn once per document)."""
+    out = Rewritten()
+    how = rng.choice(("repeat", "section"))
+    for tbl in list(root.iter(f"{W}tbl")):
+        rows = own_elements(tbl, f"{W}tr")
+        head = _column_header(tbl)
+        if len(rows) < 6 or not head or head[0] is not rows[0] or _grid(tbl) < 2:
+            continue
+        k = _mid_row(rows, len(head) + 1)
+        if k is None:
+            continue
+        if how == "repeat":
+            for tr in head:
+                row = _copy_row(tr)
+                for m in row.findall(f"{W}trPr/{W}tblHeader"):
+                    m.getparent().remove(m)
+                rows[k].addprevious(row)
+        else:
+            rows[k].addprevious(_section_row(tbl, rows[k], "Section 2"))
+        out.changed += 1
+    out.labels = {"how": how}
+    return out
+
+
+def _labelled_boxes(tc: etree._Element) -> list[tuple[str, bool]] | None:
+    """A cell of two or more boxes each beside its short label ("☐ Yes ☐ No", or "Yes ☐ No ☐"), and
+    nothing else: (label, ticked) per box; None for any other cell."""
+    found = _boxes(tc)
+    if len(found) < 2 or tc.find(f".//{W}tbl") is not None:
+        return None
+    starts = {els[0]: ticked for _, els, ticked in found}  # (the elements held: lxml keeps their proxies)
+    inside = {x for _, els, _ in found for el in els for x in el.iter()}
+    segments: list[str] = [""]
+    ticks: list[bool] = []
+    for el in tc.iter():
+        if el in starts:
+            segments.append("")
+            ticks.append(starts[el])
+        elif el.tag == f"{W}t" and el not in inside:
+            segments[-1] += el.text or ""
+    segments = [" ".join(x.split()) for x in segments]
+    labels = segments[1:] if not segments[0] else segments[:-1] if not segments[-1] else None
+    if labels is None or not all(0 < len(x) <= 30 for x in labels) or len(labels) != len(ticks):
+        return None
+    return list(zip(labels, ticks, strict=True))
+
+
+def option_text(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Each table cell of labelled boxes, none ticked, written as its options' text ("Yes / No"), the
+    boxes and their paragraphs gone: the chosen option is written in their place."""
+    out = Rewritten()
+    sep = rng.choice((" / ", "/", " or "))
+    for tc in list(root.iter(f"{W}tc")):
+        boxed = _labelled_boxes(tc)
+        if not boxed or any(ticked for _, ticked in boxed):
+            continue
+        paras = own_elements(tc, f"{W}p")
+        for el in [tc, *tc.iter(f"{W}p", f"{W}tbl")]:
+            out.folded[el] = tc
+        first = paras[0]
+        for p in paras[1:]:
+            tc.remove(p)
+        for child in [c for c in first if c.tag != f"{W}pPr"]:
+            first.remove(child)
+        run = etree.SubElement(first, f"{W}r")
+        t = etree.SubElement(run, f"{W}t")
+        t.text = sep.join(label for label, _ in boxed)
+        t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+        out.changed += 1
+    out.labels = {"separator": sep}
+    return out
+
+
+_ID_LIKE = re.compile(r"^\s*(?:\(?[A-Za-z0-9]{1,4}[.)\-]|\d|[A-Z]{1,4}-\d)")
+
+
+def _uniform(tbl: etree._Element) -> bool:
+    """Every row one cell per grid column (none merged), or one cell spanning the table; no nesting."""
+    n = _grid(tbl)
+    for tr in own_elements(tbl, f"{W}tr"):
+        cells = own_elements(tr, f"{W}tc")
+        spans = [_span(c) for c in cells]
+        if not (len(cells) == n and set(spans) == {1}) and not (len(cells) == 1 and spans[0] == n):
+            return False
+    return n >= 2 and tbl.find(f".//{W}tbl") is None and tbl.find(f".//{W}vMerge") is None
+
+
+def number_column(root: etree._Element, rng: random.Random, keep=None) -> Rewritten:
+    """A narrow first column "No." / "#" put before the question column of each uniform table: each row
+    of a question (``keep``; else each body row starting with words) numbered 1, 2 … in order, when its
+    first cell is the question's words (no ID typed before them)."""
+    out = Rewritten()
+    title = rng.choice(("No.", "#", "Nr."))
+    for tbl in list(root.iter(f"{W}tbl")):
+        if not _uniform(tbl):
+            continue
+        rows = own_elements(tbl, f"{W}tr")
+        head = _column_header(tbl) or rows[:1]
+        body = [tr for tr in rows[len(head) :] if len(own_elements(tr, f"{W}tc")) > 1]
+        asked = [tr for tr in body if (keep(tr) if keep is not None else _starts(tr))]
+        firsts = [_text(own_elements(tr, f"{W}tc")[0]).strip() for tr in asked]
+        if len(asked) < 2 or not all(len(x) > 12 and not _ID_LIKE.match(x) for x in firsts):
+            continue
+        grid = tbl.find(f"{W}tblGrid")
+        grid.insert(0, etree.fromstring(f'<w:gridCol xmlns:w="{W_NS}" w:w="567"/>'))
+        for tr in rows:
+            cells = own_elements(tr, f"{W}tc")
+            if len(cells) == 1:
+                cells[0].find(f"{W}tcPr/{W}gridSpan").set(f"{W}val", str(_grid(tbl)))
+                continue
+            number = str(asked.index(tr) + 1) if tr in asked else title if tr in head else ""
+            cell = _blank(cells[0])
+            w = cell.find(f"{W}tcPr/{W}tcW")
+            if w is not None:
+                w.set(f"{W}w", "567")
+                w.set(f"{W}type", "dxa")
+            if number:
+                etree.SubElement(etree.SubElement(cell.find(f"{W}p"), f"{W}r"), f"{W}t").text = number
+            cells[0].addprevious(cell)
+            if tr in asked:
+                out.row_ids[tr] = number
+        out.changed += 1
+    out.labels = {"title": title}
+    return out
+
+
+_FULL_WIDTH = str.maketrans("0123456789.?", "０１２３４５６７８９．？")
+
+
+def translate(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Every table's header words in one language (German, French, Dutch or Japanese: ``relabel``'s
+    words); in Japanese, "?" written "？" and the ID cells' and typed numbers' digits full-width."""
+    language = rng.choice(("de", "fr", "nl", "ja"))
+    out = relabel(root, random.Random(0), language)
+    if language != "ja":
+        return out
+    for t in root.iter(f"{W}t"):
+        if t.text and "?" in t.text:
+            t.text = t.text.replace("?", "？")
+            out.changed += 1
+    for tc in root.iter(f"{W}tc"):  # an ID cell alone ("4.1")
+        old = _text(tc).strip()
+        if (
+            tc.find(f".//{W}tc") is None
+            and ID_CELL.match(old)
+            and out.ids.get(old) in (None, old.translate(_FULL_WIDTH))
+        ):
+            _set_text(tc, old.translate(_FULL_WIDTH))
+            out.ids[old] = old.translate(_FULL_WIDTH)
+            out.changed += 1
+    for p, m in _hand_numbered(root):  # "3.1 Do you …": the number typed full-width
+        first = next(iter(p.iter(f"{W}t")))
+        number = m.group(0).strip()
+        first.text = number.translate(_FULL_WIDTH) + first.text[len(number) :]
+        out.ids.setdefault(number.rstrip(".)"), number.rstrip(".)").translate(_FULL_WIDTH))
+        out.changed += 1
+    return out
+
+
 LETTER_ID = re.compile(r"^([A-Z])-(\d{1,3}(?:\.\d{1,3})*)$")
 
 
@@ -949,6 +1149,10 @@ REWRITES = {
     "nested": nested,
     "header_table": header_table,
     "font": font,
+    "header_repeat": header_repeat,
+    "option_text": option_text,
+    "number_column": number_column,
+    "translate": translate,
 }
 
 
@@ -984,11 +1188,15 @@ class Rewrite:
     kinds: tuple[str, ...]
     done: dict[str, Rewritten]
     moved: dict[tuple, tuple]
+    folded: frozenset = frozenset()  # old addresses of the boxes (and their cell) written as text
+    row_ids: dict[tuple, str] = field(default_factory=dict)  # (t, r) of a numbered row -> its number
 
     @property
     def labels(self) -> dict[str, str]:
         """Old label -> new (as written: "YES", not "Yes"): relabelled, then typed in capitals."""
-        out = dict(self.done["relabel"].labels) if "relabel" in self.done else {}
+        out = {
+            k: v for kind in ("relabel", "translate") if kind in self.done for k, v in self.done[kind].labels.items()
+        }
         caps = self.done["font"].labels if "font" in self.done else {}
         return {**{k: caps.get(v, v) for k, v in out.items()}, **{k: v for k, v in caps.items() if k not in out}}
 
@@ -1034,7 +1242,7 @@ def rewrite(
             done[kind] = numbering(root, rng, lists)
         elif kind == "typed_numbers":
             done[kind] = typed_numbers(root, rng, lists, _styles(src))
-        elif kind in ("merge_header", "header_table"):
+        elif kind in ("merge_header", "header_table", "number_column"):
             done[kind] = REWRITES[kind](root, rng, holds_question(truth, before))
         else:
             done[kind] = REWRITES[kind](root, rng)
@@ -1044,7 +1252,14 @@ def rewrite(
     if ("numbering" in kinds or "typed_numbers" in kinds) and lists is not None:
         parts["word/numbering.xml"] = lists
     _save(src, parts, dest)
-    return Rewrite(dest, kinds, done, carried(before, addresses(root)))
+    after = addresses(root)
+    moved = carried(before, after)
+    folded = {before[el]: after[tc] for r in done.values() for el, tc in r.folded.items() if el in before}
+    rows = {}
+    for r in done.values():
+        for tr, number in r.row_ids.items():
+            rows[after[own_elements(tr, f"{W}tc")[0]][:2]] = number
+    return Rewrite(dest, kinds, done, {**moved, **folded}, frozenset(folded), rows)
 
 
 def map_ids(text: str, ids: dict[str, str]) -> str:
@@ -1069,7 +1284,10 @@ def transfer_places(items: list[dict], rw: Rewrite) -> list[dict]:
         for key in ("answer", "at"):
             if key in item:
                 new[key] = at(item[key])
-        if "choice" in item:
+        if "choice" in item and {tuple(a) for a in item["choice"]} <= rw.folded:  # the boxes now the options' text
+            new["answer"] = at(item["choice"][0])  # the pick written in place of the options ("Yes / No")
+            new.pop("choice")
+        elif "choice" in item:
             new["choice"] = [at(a) for a in item["choice"]]
         if "after_table" in item:
             new["after_table"] = rw.moved[("t", item["after_table"])][1]
@@ -1105,11 +1323,17 @@ def _where(p, moved: dict | None = None) -> frozenset:
     return frozenset(moved.get(a, a) for a in got) if moved is not None else frozenset(got)
 
 
-def _same_text(x, y, rw: Rewrite) -> bool:
+def _same_id(a: str, b: str) -> bool:
+    """The same ID, whatever the width of its digits ("１．２" is "1.2": the script's, not the number's)."""
+    return unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b)
+
+
+def _same_text(x, y, rw: Rewrite, number: str | None = None) -> bool:
     """The same ID and text, IDs mapped; a number typed before the text (``numbering``: now drawn by
-    Word) may have moved into the ID or be drawn only."""
-    text, ident = _norm(map_ids(x.text, rw.ids)), map_ids(x.id or "", rw.ids)
-    if _norm(y.text) == text and (y.id or "") == ident:
+    Word) may have moved into the ID or be drawn only; ``number``: the ID a ``number_column`` wrote
+    in the question's row (the question had none)."""
+    text, ident = _norm(map_ids(x.text, rw.ids)), map_ids(x.id or "", rw.ids) or number or ""
+    if _norm(y.text) == text and _same_id(y.id or "", ident):
         return True
     if "typed_numbers" in rw.kinds and (  # Word's number now typed: read into the ID or the text
         _norm(f"{y.id or ''} {y.text}") == _norm(f"{ident} {x.text}") or (_norm(y.text) == text and not ident)
@@ -1137,9 +1361,11 @@ def same(before: Read, after: Read, rw: Rewrite) -> dict:
             continue
         taken.add(hit)
         y, q = after.places[hit], after.q.questions[hit]
-        text_ok = _same_text(x, q, rw) and tuple(q.choices) == tuple(
+        number = next((rw.row_ids[a[:2]] for a in sorted(want, key=str) if a[0] != "p" and a[:2] in rw.row_ids), None)
+        text_ok = _same_text(x, q, rw, number) and sorted(q.choices) == sorted(
             rw.labels.get(" ".join(c.split()), c) for c in x.choices
-        )  # a relabelled option read by its new label
+        )  # a relabelled option read by its new label; in any order (the order of its columns or boxes, which
+        # ``columns`` changes: an option is written by its label into its own box, the places compared below)
         n_text += text_ok
         place_ok = _where(y) == want and set(y.choice) == {rw.moved.get(a, a) for a in p.choice}
         n_same += text_ok and place_ok

@@ -101,12 +101,12 @@ def test_a_numbered_question_over_a_line_of_yes_no_boxes_is_one_question(tmp_pat
     q = read_questionnaire(wf.save(doc, tmp_path / "attest.docx"))
     texts = [(x.text, x.choices) for x in q.questions]
     assert texts[:2] == [
-        ("1. Has the entity completed every section?", ("Yes", "No")),
-        ("2. Has an assessor reviewed it?", ("Yes", "No")),
+        ("Has the entity completed every section?", ("Yes", "No")),
+        ("Has an assessor reviewed it?", ("Yes", "No")),
     ]
     assert [x.id for x in q.questions[:2]] == ["1", "2"]
     # a line of boxes with a prompt of its own ("Other ☐ Yes ☐ No") leaves the question above its own
-    assert [t for t, _ in texts[2:]] == ["3. Describe the scope of the assessment?", "Other"]
+    assert [t for t, _ in texts[2:]] == ["Describe the scope of the assessment?", "Other"]
 
 
 def test_a_group_label_that_asks_heads_the_options(tmp_path):

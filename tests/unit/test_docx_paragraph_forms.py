@@ -159,8 +159,9 @@ def test_a_sentence_set_over_lines_and_a_bracketed_note_before_the_request_are_q
     assert [x.text for x in q.questions] == [
         "Please provide details of two contracts that your organisation has held that are relevant to the "
         "authority's requirements as stated in the specification.",
-        "D-1 [Example Option 1] Please provide answers to the following Method Statements.",
+        "[Example Option 1] Please provide answers to the following Method Statements.",
     ]
+    assert [x.id for x in q.questions] == [None, "D-1"]  # the typed number: the ID, not the words
 
 
 def test_a_pick_written_after_yes_no_is_read_back_and_no_part_of_the_question(tmp_path):
@@ -191,8 +192,9 @@ def test_a_length_limit_between_a_question_and_its_place_is_read_with_the_questi
     q = read(tmp_path, doc)
     assert [x.text for x in q.questions] == [
         "Describe how you will ensure the quality of the service. (maximum 500 words)",
-        "2. 業務遂行上のリスク管理の方法を説明してください。 （500字以内）",
+        "業務遂行上のリスク管理の方法を説明してください。 （500字以内）",
     ]
+    assert q.questions[1].id == "2"
     first, second = (place(q, x) for x in q.questions)
     assert first.kind is second.kind is PlaceKind.PARAGRAPH
     assert set(body_text(q, first.locator)) == {"_"} and body_text(q, second.locator) == ""

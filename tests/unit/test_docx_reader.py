@@ -409,8 +409,9 @@ def test_typed_numbers_yes_no_lines_and_a_run_of_answers_to_pick(tmp_path):
     wf.add(doc, wf.para(wf.formcheckbox(), wf.text(" No have not got cover")))
     doc.add_paragraph("C-1 Please provide details of your previous experience, labelled as C-1.")
     q = read(tmp_path, doc)
-    assert [x.text[:24] for x in q.questions] == ["3.1 Do you have an envir", "Please confirm if your o",
-                                                  "2.1 Please confirm that ", "C-1 Please provide detai"]  # fmt: skip
+    assert [x.text[:24] for x in q.questions] == ["Do you have an environme", "Please confirm if your o",
+                                                  "Please confirm that your", "Please provide details o"]  # fmt: skip
+    assert [x.id for x in q.questions] == ["3.1", None, "2.1", "C-1"]  # the typed number: the ID, not the words
     env, turnover, cover, c1 = q.questions
     assert places(q, env)[0].kind is PlaceKind.PARAGRAPH and env.existing_choice is None
     assert env.choices == ("Yes", "No", "Not Applicable") and env.text_cell is None
@@ -474,7 +475,7 @@ def test_a_label_beside_an_empty_text_box_is_answered_in_the_box(tmp_path):
     wf.add(doc, wf.para(_text_box()))
     doc.add_paragraph("Telephone/Mobile")
     q = read(tmp_path, doc)
-    assert [x.text for x in q.questions] == ["A-2 Registration Number", "Telephone/Mobile"]
+    assert [(x.id, x.text) for x in q.questions] == [("A-2", "Registration Number"), (None, "Telephone/Mobile")]
     assert all(places(q, x)[1].kind is PlaceKind.PARAGRAPH for x in q.questions)
     x = q.questions[0]
     out = export(q.path, tmp_path / "a.docx", [CellWrite(x.sheet, x.text_cell, "01234567")], q)

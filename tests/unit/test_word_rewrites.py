@@ -507,3 +507,124 @@ def test_a_worksheet_of_row_labels_with_its_columns_reversed_keeps_its_questions
         dest = tmp_path / f"{rule}.docx"
         rw = _columns_rewrite(src, dest, rule)
         assert _answer_cells(dest) == [(x["text"], x["answer"]) for x in transfer_places(items, rw)], rule
+
+
+# --- the fourth round: Yes/No tables and rows of response boxes, written otherwise -----------------
+
+PAYMENT = "Are any payment channels not included in this assessment?"
+SEGMENTS = "Indicate whether the environment includes segmentation to reduce the scope of the assessment."
+STEM = "Does the merchant have relationships with one or more third-party service providers that:"
+STORES = (
+    "Store, process, or transmit account data on the merchant's behalf (for example, payment gateways, payment "
+    "processors and off-site storage)."
+)
+MANAGES = "Manage system components included in the scope of the merchant's assessment (for example, web hosting)."
+
+
+def _yes_no_form(path: Path) -> list[dict]:
+    """A form of questions each beside a cell of two labelled boxes ("☐ Yes ☐ No"), a stem over two of
+    them and a list of records under "If Yes:" (the PCI attestation's look); its truth: each box cell."""
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Part 2. Executive Summary")))
+    boxes = wf.para(wf.formcheckbox(), wf.text(" Yes  "), wf.formcheckbox(), wf.text(" No"))
+    rows = [[PAYMENT, boxes], [SEGMENTS, boxes], [f"gs2:{STEM}"], [STORES, boxes], [MANAGES, boxes], ["gs2:If Yes:"]]
+    rows += [["Name of service provider:", "Description of service(s) provided:"], ["", ""], ["", ""], ["", ""]]
+    wf.add(doc, wf.table(rows))
+    wf.save(doc, path)
+    return [{"text": text, "choice": [[0, r, 1]], "options": ["Yes", "No"], "answer": [0, r, 1]}
+            for r, text in ((0, PAYMENT), (1, SEGMENTS), (3, STEM), (4, STEM))]  # fmt: skip
+
+
+def test_option_text_writes_each_cell_of_labelled_boxes_as_its_options_and_carries_the_choice_to_the_cell(tmp_path):
+    src, dest = tmp_path / "form.docx", tmp_path / "options.docx"
+    items = _yes_no_form(src)
+    rw = rewrite(src, ("option_text",), "0", dest)
+    assert rw is not None and rw.done["option_text"].changed == 4
+    sep = rw.done["option_text"].labels["separator"]
+    moved = transfer_places(items, rw)
+    for item in moved:  # the pick is now written in place of the options: the cell, no boxes
+        assert "choice" not in item and _cell(dest, item["answer"]) == f"Yes{sep}No"
+    assert [x["answer"] for x in moved] == [x["answer"] for x in items]
+
+
+def test_a_form_row_whose_options_are_written_as_text_is_a_pick_written_in_their_place(tmp_path):
+    """ "Yes / No" (or "Yes or No") typed beside a question instead of its boxes: the row's pick, its place
+    that cell, the stem's rows too, and the pick written there is read back (main's reader lost all four:
+    the text beside the question was no place, the stem's rows a list of records' header)."""
+    src = tmp_path / "form.docx"
+    items = _yes_no_form(src)
+    for seed in ("0", "1", "2"):
+        dest = tmp_path / f"options{seed}.docx"
+        rw = rewrite(src, ("option_text",), seed, dest)
+        q = read_questionnaire(dest)
+        where = placed(q, Addresses(dest))
+        assert [set(p.choice) for p in where] == [{tuple(x["answer"])} for x in transfer_places(items, rw)], seed
+        assert [tuple(x.choices) for x in q.questions] == [("Yes", "No")] * 4
+        assert q.questions[2].text.startswith(STEM.rstrip(":")) and "Store, process" in q.questions[2].text
+        with tempfile.TemporaryDirectory() as tmp:
+            written = Path(tmp) / "answered.docx"
+            export(dest, written, answers_for(q), q)
+            back = round_trip(q, read_questionnaire(written))
+        assert back["choices_back"] == back["choices"] == 4, (seed, back)
+
+
+def _control_summary(path: Path, repeat_at: int | None = None) -> None:
+    """A control's summary table (the FedRAMP SSP's): "AC-1 | Control Summary Information" over rows of
+    one cell each, a label and its place after it; ``repeat_at``: the first row typed again before that row."""
+    labels = ["Responsible Role:", "Parameter AC-1(a):", "Parameter AC-1(b)(1):", "Parameter AC-1(b)(2):"]
+    rows = [["AC-1", "Control Summary Information"], *([f"gs2:{label}"] for label in labels)]
+    if repeat_at is not None:
+        rows.insert(repeat_at, list(rows[0]))
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("AC-1 Access Control Policy and Procedures")))
+    wf.add(doc, wf.table(rows))
+    wf.save(doc, path)
+
+
+def test_a_header_row_typed_again_mid_table_is_no_question_and_moves_no_answer_place(tmp_path):
+    """The table's first row written again mid-table (a page break's repeat, typed): the rows under it
+    are read as before (main's reader read the repeat as a question answered in the next row's place)."""
+    src, dest = tmp_path / "summary.docx", tmp_path / "repeated.docx"
+    _control_summary(src)
+    _control_summary(dest, repeat_at=4)
+    before, after = read_questionnaire(src), read_questionnaire(dest)
+    assert len(before.questions) == 4
+    assert [(x.id, x.text) for x in after.questions] == [(x.id, x.text) for x in before.questions]
+    assert not any("Control Summary Information (" in x.text for x in after.questions)
+
+
+def test_reply_and_query_headers_name_the_answer_and_question_columns(tmp_path):
+    """ "Query | Guidance | Reply" over questions whose reply cells say what to give ("Upload", "Yes/No"):
+    each question answered in its Reply cell (main's reader knew neither word: every answer a new
+    paragraph after the question, and "If No to the above question then:" a question)."""
+    rows = [["Query", "Guidance", "Reply"], ["Provide your ISO 9001 certification", "", "Upload"]]
+    rows += [["Provide your ISO 27001 certification", "", "Upload"]]
+    rows += [["Are you reliant on the Cloud Service Provider for some accreditations?", "This means …", "Yes/No"]]
+    rows += [["gs2:If No to the above question then:"], ["Provide your ISO 14001 certification", "", "Upload"]]
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Lot 1a")))
+    tbl = wf.table(rows, widths=3).replace('<w:gridSpan w:val="2"/>', '<w:gridSpan w:val="3"/>')
+    wf.add(doc, tbl)
+    path = wf.save(doc, tmp_path / "reply.docx")
+    q = read_questionnaire(path)
+    where = placed(q, Addresses(path))
+    assert [x.text for x in q.questions] == [r[0] for r in rows[1:] if not r[0].startswith("gs2:")]
+    assert [p.text for p in where] == [(0, r, 2) for r in (1, 2, 3, 5)]
+
+
+def test_a_number_typed_before_a_question_is_its_id_and_no_part_of_its_words(tmp_path):
+    """ "1.2 ", "3) ", "b) ", "(iii) ", "A-1 - ", "１．", "（２）" typed before a question (Word's numbering
+    written out by hand, the typed_numbers rewrite): the number is the question's ID, its words the rest
+    (main's reader kept "1.2 Do you …" as the text beside the ID "1.2", and took no letter or full-width one)."""
+    typed = [("1.2 ", "1.2"), ("3) ", "3"), ("b) ", "b"), ("(iii) ", "(iii"), ("A-1 - ", "A-1"), ("１．", "１"),
+             ("（２）", "（２")]  # fmt: skip
+    asked = [text for _, text in ROWS[: len(typed)]]
+    doc = docx.Document()
+    doc.add_paragraph("Supplier questions")
+    for (number, _), text in zip(typed, asked, strict=True):
+        doc.add_paragraph(f"{number}{text}")
+        doc.add_paragraph("")
+        doc.add_paragraph("")
+    doc.save(str(tmp_path / "typed.docx"))
+    q = read_questionnaire(tmp_path / "typed.docx")
+    assert [(x.id, x.text) for x in q.questions] == [(ident, text) for (_, ident), text in zip(typed, asked)]

@@ -85,7 +85,10 @@ def _starts_question(text: str) -> bool:
     return m is not None and not m.group("verb")[0].islower()
 
 
-_NUMBER_FIRST = re.compile(rf"(?:{LEADING_ID.pattern}|^\s*Q\d{{1,3}}[.:)]?\s+)(?:[-–—:.)]\s+)?")  # and "Q3 …"
+_NUMBER_FIRST = re.compile(
+    rf"(?:{LEADING_ID.pattern}|^\s*Q\d{{1,3}}[.:)]?\s+"  # and "Q3 …"
+    r"|^\s*(?:[０-９]{1,3}(?:[．.][０-９]{1,3}){0,3}[．.）)]|（[０-９]{1,3}）)\s*(?=\S))(?:[-–—:.)]\s+)?"  # "１．", "（２）"
+)
 
 # a translator's note in brackets before what the document asks ("[訳注：…]", "(Translator's note: …)")
 _TRANSLATOR_NOTE = re.compile(

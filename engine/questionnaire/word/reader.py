@@ -528,11 +528,19 @@ def _skip_instruction(doc: _Doc, para: _Para) -> None:
         last.text = one_line(f"{last.text} {para.line}")
 
 
+# a number typed before a question's words ("1.2 ", "3) ", "a) ", "(iii) ", "A-1 ", "１．", "（２）"): its ID
+_TYPED_NUMBER = re.compile(
+    r"^\s*(?:((?:\d{1,3}\.){1,4}\d{0,3}|\d{1,3}\)|[A-Z]{1,4}-\d{1,3}(?:\s?\(\d{1,2}\))?|\(?[a-z]\)|\([ivx]{1,5}\)"
+    r"|\(\d{1,3}\))\s+(?:[-–—:]\s+)?|([０-９]{1,3}(?:[．.][０-９]{1,3}){0,3}[．.）)]|（[０-９]{1,3}）)\s*)(?=\S)"
+)
+
+
 def _found(doc: _Doc, para: _Para, text: str, how: str) -> Found:
     ident = para.mark.number if para.mark is not None else None
-    m = LEADING_ID.match(text)
-    if ident is None and m:
-        ident = m.group(1).rstrip(".)")
+    m = _TYPED_NUMBER.match(text)
+    if ident is None and m:  # the typed number is the ID, no part of the question's words
+        ident = (m.group(1) or m.group(2)).strip().rstrip(".)．）") or None  # (as Word's drawn number: ListMark)
+        text = text[m.end() :] if ident else text
     like = f"style:{para.style}|list:{para.mark.num_id if para.mark else ''}"
     return Found(para.el, one_line(text), ident, section=doc.section_path(), like=like, how=how)
 

@@ -108,6 +108,12 @@ _MARK_LABEL = re.compile(
     r"|はい|いいえ|該当なし|対象外|○|×)$",
     re.I,
 )
+# a cell listing the options to write in place ("Yes / No", "Yes or No", "Ja/Nee", "はい／いいえ"): a pick's place
+_OPTION_WORD = r"(?:yes|no|n/?a|not applicable|ja|nee|nein|oui|non|s[íi]|k\. ?a\.|n\.v\.t\.|はい|いいえ|該当なし)"
+_OPTIONS_CELL = re.compile(
+    rf"^\s*{_OPTION_WORD}(?:\s*(?:/|／|\bor\b|\boder\b|\bou\b|\bof\b|\bo\b)\s*{_OPTION_WORD}){{1,3}}\s*\.?$", re.I
+)
+_OPTION_SPLIT = re.compile(r"\s*(?:/|／|\bor\b|\boder\b|\bou\b|\bof\b|\bo\b)\s*", re.I)
 _EXAMPLE = re.compile(r"\bexample\b.*\bdelete\b|\bplease delete\b|\bsample (?:entry|row)\b", re.I)
 _EXAMPLE_TABLE = re.compile(r"^(?:for )?(?:example|examples|sample|voorbeeld|beispiel|exemple)\s*:?$", re.I)
 _YES_NO_HEAD = re.compile(r"^\s*(?:y|yes|ja|oui)\s*/\s*(?:n|no|nee|nein|non)\b", re.I)
@@ -1248,6 +1254,8 @@ def _text_row(t: _Table, r: int) -> tuple[int, dict[int, str]] | None:
     own = g.own(r) if r < len(g.rows) else []
     if len(own) < 2 or not all(_kind(c, t.ctx) == "text" for c in own):
         return None
+    if any(_lists_options(c) for c in own) and any(asks(c.line) or len(c.line.split()) > 12 for c in own):
+        return None  # a statement beside the options to write ("… on the merchant's behalf | Yes / No"): a question
     labels = {c: "" for c in range(g.width)}
     for cell in own:
         for c in range(cell.col, cell.col + cell.span):
@@ -1308,7 +1316,7 @@ def _form(t: _Table, start: int) -> bool:
     options: list[tuple[int, Box, str]] = []
     before = 0  # how many questions were found before the first option row
     for r in range(start, len(g.rows)):
-        if r in used:
+        if r in used or _repeats_top(t, r, start):
             continue
         end = _records_below(t, r)
         if end is not None:  # "Name of service provider: | Description of service(s) provided:" over empty rows
@@ -1352,6 +1360,16 @@ def _form(t: _Table, start: int) -> bool:
     return True
 
 
+def _repeats_top(t: _Table, r: int, start: int) -> bool:
+    """Row r writes again, word for word, a row of the table's top (its title or header rows; the first
+    row at least): the header a page break repeats, typed mid-table, says nothing new."""
+    own = t.g.own(r)
+    words = [one_line(c.line) for c in own]
+    if r == 0 or not own or not all(c.line and _kind(c, t.ctx) == "text" for c in own):
+        return False  # (a row with a place to fill is a question's, repeated or not: "Name: | ___")
+    return any(words == [one_line(c.line) for c in t.g.own(k)] for k in range(min(max(start, 1), r)))
+
+
 def _stem(t: _Table, r: int, heading: Cell) -> bool:
     """A row spanning the table that ends with a colon over rows that each hold a place ("Does
     the merchant have relationships with … providers that:", "If Yes:"): the words the rows under
@@ -1363,7 +1381,7 @@ def _stem(t: _Table, r: int, heading: Cell) -> bool:
         return False  # a label alone ("Responsible Role:") is a question answered after it
     below = g.own(r + 1)
     return len(below) >= 2 and (
-        any(_kind(c, t.ctx) in ("boxes", "glyphs", "control", "blank") for c in below)
+        any(_kind(c, t.ctx) in ("boxes", "glyphs", "control", "blank") or _lists_options(c) for c in below)
         or _records_below(t, r + 1) is not None
     )
 
@@ -1463,7 +1481,13 @@ def _form_row(t: _Table, r: int, used: set[int], after: str | None = None) -> No
     if after is not None:
         at = next((i for i, c in enumerate(cells) if c.line == after), None)
         cells = [c for c in cells[at + 1 :] if not c.boxes] if at is not None else []
-    for cell in cells:
+    for n, cell in enumerate(cells):
+        before = pending or next(
+            (_Pending(c, c.line, ident) for c in cells[n - 1 : n] if _kind(c, t.ctx) == "text"), None
+        )
+        if before is not None and _options_cell(t, before, cell):  # "Yes / No" beside it: the pick goes there
+            pending = None
+            continue
         kind = _kind(cell, t.ctx)
         if kind == "text" and pending is not None and cell.col in t.values:
             _question(t, pending, cell, "a form: the value beside its label")  # a value already written
@@ -1500,6 +1524,32 @@ def _form_row(t: _Table, r: int, used: set[int], after: str | None = None) -> No
             pending = None
     if pending is not None:
         _below(t, pending, r, used)
+
+
+def _lists_options(cell: Cell) -> bool:
+    """A cell whose one line lists the options to write ("Yes / No", "Yes or No", "Ja/Nee")."""
+    return not cell.boxes and bool(_OPTIONS_CELL.match(one_line(cell.line)))
+
+
+def _options_cell(t: _Table, p: _Pending, cell: Cell) -> bool:
+    """A cell of one line listing the options to write ("Yes / No", "Yes or No", "Ja/Nee"), or the one an
+    export wrote there: ``p``'s pick, written in place of the options (their paragraph)."""
+    paras = [q for q in cell.own_paragraphs() if clean("".join(x.text or "" for x in q.iter(f"{W}t")))]
+    if len(paras) != 1 or cell.boxes or cell.controls or cell.nested():
+        return False
+    line = one_line(cell.line)
+    written = written_answer(paras[0]) and re.fullmatch(_OPTION_WORD, line.rstrip("."), re.I) is not None
+    if not _lists_options(cell) and not written:
+        return False
+    found = _question(t, p, cell, "a form: the options to write beside its label")
+    found.text_place = found.existing_answer = None
+    found.choice_place = AnswerPlace(PlaceKind.PARAGRAPH, locator(paras[0]), note="in place of the options it lists")
+    options = tuple(x for x in _OPTION_SPLIT.split(line.rstrip(".")) if x)
+    found.choices = (
+        options if len(options) > 1 else ("Yes", "No", *(o for o in options if o.casefold() not in ("yes", "no")))
+    )
+    found.existing_choice = options[0] if written else None
+    return True
 
 
 def _question(t: _Table, p: _Pending, cell: Cell, how: str, prompts: int = 0) -> Found:
