@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from lxml import etree
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
-from engine.questionnaire.cues import MARKS
+from engine.questionnaire.cues import MARKS, SIGNATURE
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import (
@@ -1387,12 +1387,11 @@ def _stem(t: _Table, r: int, heading: Cell) -> bool:
 
 
 _CONDITION = re.compile(r"^\s*(?:if|where|when|als|indien|wenn|falls|si)\b", re.I)
-_SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署名)\b", re.I)
 
 
 def _signature_row(g: Grid, r: int) -> bool:
     """A row of a signature (and the date beside it): the signatory's, not a question."""
-    return any(_SIGNATURE.match(c.line) for c in g.own(r))
+    return any(SIGNATURE.match(c.line) for c in g.own(r))
 
 
 def _signature_block(g: Grid, start: int) -> bool:
