@@ -675,8 +675,8 @@ class Drafter:
         draft needs a cited sentence that speaks to the question (``SUPPORT_MIN``, :meth:`_decide`),
         so only those sentences are shown, each once (the same sentence in a later passage is left
         out); a passage left with none goes, its label with it. Empty when no sentence speaks to
-        the question: the model is not asked (issue #59 item 6: a fifth fewer prompt tokens on a
-        HECVAT Full's choosing calls, docs/benchmarks.md). In the quotes form (a quote copied
+        the question: the model is not asked (issue #59 item 6: a quarter fewer tokens past the system
+        prompt in a HECVAT Full's choosing calls, docs/benchmarks.md). In the quotes form (a quote copied
         word for word may be any text) ``passages`` as they are."""
         if getattr(self.generator, "evidence", None) is not Evidence.SENTENCES:
             return list(passages)
