@@ -6,6 +6,7 @@ fields, box bullets). Each helper returns XML text in the ``w:`` / ``w14:`` name
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -150,3 +151,21 @@ def box_bullets(doc: Document) -> str:
 
 def listed(t: str, num_id: str, level: int = 0) -> str:
     return f'<w:p><w:pPr><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr></w:pPr>{text(t)}</w:p>'
+
+
+def fold(t: str) -> str:
+    """``t`` without spaces or dashes, NFKC-normalised and case-folded: a printed question's words
+    compared with the written ones whatever the printer's line breaks and hyphens."""
+    return re.sub(r"[\s\-–]+", "", unicodedata.normalize("NFKC", t)).casefold()
+
+
+def printed(tmp_path: Path, doc: Document, rulings: str, paper: str = "A4"):
+    """``doc`` saved, printed to a flat PDF by the bench's printer (engine/bench/word_printed.py)
+    with ``rulings`` on ``paper``, and read by the flat PDF reader."""
+    from engine.bench.word_printed import print_docx  # noqa: PLC0415  (the printer imports PyMuPDF)
+    from engine.questionnaire.pdf.reader import read_pdf_questionnaire  # noqa: PLC0415
+
+    path = save(doc, tmp_path / "questionnaire.docx")
+    pdf = tmp_path / "printed.pdf"
+    print_docx(path, pdf, rulings, paper)
+    return read_pdf_questionnaire(pdf)

@@ -8,26 +8,12 @@ underscored labels there, and read the second requirement table's rows without t
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
 import pytest
 from docx.shared import Inches, Pt
 
-from engine.bench.word_printed import print_docx
-from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 from tests import word_fixtures as wf
 
-
-def _fold(text: str) -> str:
-    return re.sub(r"[\s\-–]+", "", unicodedata.normalize("NFKC", text)).casefold()
-
-
-def _printed(tmp_path, doc, rulings: str, paper: str = "A4"):
-    path = wf.save(doc, tmp_path / "questionnaire.docx")
-    pdf = tmp_path / "printed.pdf"
-    print_docx(path, pdf, rulings, paper)
-    return read_pdf_questionnaire(pdf)
+_fold, _printed = wf.fold, wf.printed  # one printer and comparison for the printed-PDF tests
 
 
 REQUIREMENTS = [
