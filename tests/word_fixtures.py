@@ -169,3 +169,22 @@ def printed(tmp_path: Path, doc: Document, rulings: str, paper: str = "A4"):
     pdf = tmp_path / "printed.pdf"
     print_docx(path, pdf, rulings, paper)
     return read_pdf_questionnaire(pdf)
+
+
+SAQ_OPTIONS = ("In Place", "In Place with CCW", "Not Applicable", "Not in Place")
+
+
+def saq_header(table) -> None:
+    """A PCI SAQ requirement table's two header rows on ``table`` (7 columns): "PCI DSS Requirement",
+    "Expected Testing" and "Response" over the four option labels (``SAQ_OPTIONS``), at the SAQ's widths."""
+    from docx.shared import Inches  # noqa: PLC0415
+
+    for i, width in enumerate((0.5, 1.9, 1.6, 0.55, 0.55, 0.55, 0.55)):
+        table.columns[i].width = Inches(width)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "PCI DSS Requirement"
+    table.cell(0, 2).text = "Expected Testing"
+    response = table.cell(0, 3).merge(table.cell(0, 6))
+    response.text = "Response"
+    response.add_paragraph("(Check one response for each requirement)")
+    for i, option in enumerate(SAQ_OPTIONS):
+        table.cell(1, 3 + i).text = option

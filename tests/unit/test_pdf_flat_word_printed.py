@@ -76,7 +76,7 @@ def test_a_summary_table_label_over_its_boxes_is_one_choice_and_a_label_alone_a_
     assert status.choices == ("Implemented", "Partially implemented", "Planned")
 
 
-OPTIONS = ("In Place", "In Place with CCW", "Not Applicable", "Not in Place")
+OPTIONS = wf.SAQ_OPTIONS
 REQUIREMENTS = [
     (
         "1.1.1",
@@ -99,16 +99,7 @@ REQUIREMENTS = [
 
 def _requirement_table(doc) -> None:
     table = doc.add_table(rows=3 + len(REQUIREMENTS) + 1, cols=7)
-    for i, width in enumerate((0.5, 1.9, 1.6, 0.55, 0.55, 0.55, 0.55)):
-        table.columns[i].width = Inches(width)
-    top = table.cell(0, 0).merge(table.cell(0, 1))
-    top.text = "PCI DSS Requirement"
-    table.cell(0, 2).text = "Expected Testing"
-    response = table.cell(0, 3).merge(table.cell(0, 6))
-    response.text = "Response"
-    response.add_paragraph("(Check one response for each requirement)")
-    for i, option in enumerate(OPTIONS):
-        table.cell(1, 3 + i).text = option
+    wf.saq_header(table)
     section = table.cell(2, 0).merge(table.cell(2, 6))
     section.text = "1.1 Processes and mechanisms for network security controls are defined and understood."
     for r, (ident, requirement, testing) in enumerate(REQUIREMENTS[:2], start=3):

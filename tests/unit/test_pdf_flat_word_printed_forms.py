@@ -120,7 +120,7 @@ def test_two_tables_of_horizontal_rules_one_under_the_other_are_each_read_by_the
     assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(t)) for i, _, t in [*SOCIAL, *QUALITY]]
 
 
-OPTIONS = ("In Place", "In Place with CCW", "Not Applicable", "Not in Place")
+OPTIONS = wf.SAQ_OPTIONS
 NOTED = [
     ("1.5", "Risks to the CDE from computing devices that are able to connect to untrusted networks are mitigated."),
     ("1.5.1", "Security controls are implemented on any computing devices that connect to untrusted networks."),
@@ -140,15 +140,7 @@ def test_in_a_table_of_boxes_to_tick_a_row_without_a_box_is_no_question_however_
     doc = wf.new()
     doc.add_paragraph("Requirement 1 and 2")
     table = doc.add_table(rows=2 + 2 * len(NOTED), cols=7)
-    for i, width in enumerate((0.5, 1.9, 1.6, 0.55, 0.55, 0.55, 0.55)):
-        table.columns[i].width = Inches(width)
-    table.cell(0, 0).merge(table.cell(0, 1)).text = "PCI DSS Requirement"
-    table.cell(0, 2).text = "Expected Testing"
-    response = table.cell(0, 3).merge(table.cell(0, 6))
-    response.text = "Response"
-    response.add_paragraph("(Check one response for each requirement)")
-    for i, option in enumerate(OPTIONS):
-        table.cell(1, 3 + i).text = option
+    wf.saq_header(table)
     r = 2
     for ident, requirement in NOTED:
         if ident.count(".") == 1:  # a section's title across the table
