@@ -43,3 +43,26 @@ def test_a_legacy_dropdown_picked_is_read_back_as_picked(tmp_path):
     back = read_questionnaire(export(q.path, tmp_path / "answered.docx", cells, q))
     assert [x.existing_choice for x in back.questions[1:]] == picks
     assert back.questions[0].existing_answer == "2026-12-03"
+
+
+def test_a_note_set_before_a_checklist_question_goes_after_it(tmp_path):
+    """A Japanese checklist (header "No. | 確認項目 | はい | いいえ | 備考") whose question cells open with a
+    translator's or author's note: "（注）" / "※" / "Note:" in a paragraph of its own or as the first
+    sentence. The question's text starts with what it asks; the note follows in brackets."""
+    doc = wf.new()
+    two = lambda note, asked: wf.para(wf.text(note)) + wf.para(wf.text(asked))  # noqa: E731
+    wf.add(doc, wf.table([["No.", "確認項目", "はい", "いいえ", "備考"],
+                          ["１", "情報セキュリティ方針を定めていますか。", "", "", ""],
+                          ["２", two("（注）ここでいう委託先には再委託先を含む。", "委託先の管理を行っていますか。"), "", "", ""],
+                          ["３", two("※年に一回以上", "アクセス権の見直しを行っていますか。"), "", "", ""],
+                          ["４", "Note: see annex B. バックアップを取得していますか。", "", "", ""],
+                          ["５", "Do you keep logs? Note: for a year.", "", "", ""]]))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "checklist.docx"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("１", "情報セキュリティ方針を定めていますか。"),
+        ("２", "委託先の管理を行っていますか。 (（注）ここでいう委託先には再委託先を含む。)"),
+        ("３", "アクセス権の見直しを行っていますか。 (※年に一回以上)"),
+        ("４", "バックアップを取得していますか。 (Note: see annex B.)"),
+        ("５", "Do you keep logs? Note: for a year."),  # a note after the question stays where it is
+    ]
+    assert {x.choices for x in q.questions} == {("はい", "いいえ")}  # the header row: the options, no question
