@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.questionnaire import read_questionnaire
 from engine.questionnaire.export import export
+from engine.questionnaire.places import place_key
 from engine.questionnaire.writes import CellWrite
 from tests import word_fixtures as wf
 
@@ -66,3 +67,37 @@ def test_a_note_set_before_a_checklist_question_goes_after_it(tmp_path):
         ("５", "Do you keep logs? Note: for a year."),  # a note after the question stays where it is
     ]
     assert {x.choices for x in q.questions} == {("はい", "いいえ")}  # the header row: the options, no question
+
+
+def _checklist(tmp_path, header: list[str]):
+    doc = wf.new()
+    asked = [
+        "情報セキュリティ方針を定めていますか。",
+        "委託先の管理を行っていますか。",
+        "アクセス権の見直しを行っていますか。",
+    ]
+    wf.add(doc, wf.table([header, *([str(i), t, "", "", ""] for i, t in enumerate(asked, 1))]))
+    return read_questionnaire(wf.save(doc, tmp_path / "checklist.docx")), asked
+
+
+def test_a_checklists_header_labelled_in_two_languages_is_its_header(tmp_path):
+    """A translated checklist labels each column in both languages ("はい / Yes", "Yes（はい）"): the header
+    row is no question, no question is lost, and the answer's text goes in the notes column, never "Yes"."""
+    for header, options, notes in (
+        (
+            ["項番 / No.", "確認事項 / Item", "はい / Yes", "いいえ / No", "備考 / Remarks"],
+            ("Yes", "No"),
+            "備考: Remarks",
+        ),
+        (
+            ["No.", "Item", "Yes（はい）", "No（いいえ）", "Notes（備考）"],
+            ("Yes（はい）", "No（いいえ）"),
+            "Notes（備考）",
+        ),
+    ):
+        q, asked = _checklist(tmp_path, header)
+        assert [(x.id, x.text, x.choices) for x in q.questions] == [
+            (str(i), t, options) for i, t in enumerate(asked, 1)
+        ]
+        text_places = [q.places[place_key(x.sheet, x.text_cell)] for x in q.questions]
+        assert [(p.locator.endswith("w:tc[5]"), p.column) for p in text_places] == [(True, notes)] * 3
