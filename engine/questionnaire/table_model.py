@@ -221,7 +221,21 @@ def _header_rows(t: _Rows, start: int) -> list[int]:
             and sum(bool(c.text) for c in below) >= 2
         ):
             rows.append(nxt)
+        elif _translated_row(own, below):
+            rows.append(nxt)
     return rows if len(texts) >= 2 or len(rows) == 2 else []
+
+
+def _translated_row(own: list[TableCell], below: list[TableCell]) -> bool:
+    """A row of labels under the header's that says them again in another language ("項番 | 確認項目 | はい
+    | いいえ | 備考" over "No. | Item | Yes | No | Remarks"): each cell under a label, naming the same role
+    (an option's words under an option's), three or more of them naming one."""
+    if not below or not all(_label_cell(c) and c.text for c in below) or len(below) != len(own):
+        return False
+    pairs = [(role_of_label(a.text), role_of_label(b.text)) for a, b in zip(own, below) if a.col == b.col]
+    named = [a for a, b in pairs if a is not None and a == b]
+    same = all(a == b or Role.ID in (a, b) and Role.QUESTION in (a, b) for a, b in pairs)
+    return len(pairs) == len(own) and same and len(named) >= 3
 
 
 def _labels(t: _Rows, header: list[int]) -> dict[int, str]:

@@ -69,14 +69,14 @@ def test_a_note_set_before_a_checklist_question_goes_after_it(tmp_path):
     assert {x.choices for x in q.questions} == {("はい", "いいえ")}  # the header row: the options, no question
 
 
-def _checklist(tmp_path, header: list[str]):
+def _checklist(tmp_path, *header: list[str]):
     doc = wf.new()
     asked = [
         "情報セキュリティ方針を定めていますか。",
         "委託先の管理を行っていますか。",
         "アクセス権の見直しを行っていますか。",
     ]
-    wf.add(doc, wf.table([header, *([str(i), t, "", "", ""] for i, t in enumerate(asked, 1))]))
+    wf.add(doc, wf.table([*header, *([str(i), t, "", "", ""] for i, t in enumerate(asked, 1))]))
     return read_questionnaire(wf.save(doc, tmp_path / "checklist.docx")), asked
 
 
@@ -101,3 +101,14 @@ def test_a_checklists_header_labelled_in_two_languages_is_its_header(tmp_path):
         ]
         text_places = [q.places[place_key(x.sheet, x.text_cell)] for x in q.questions]
         assert [(p.locator.endswith("w:tc[5]"), p.column) for p in text_places] == [(True, notes)] * 3
+
+
+def test_a_header_row_said_again_in_another_language_is_header_too(tmp_path):
+    """ "項番 | 確認項目 | はい | いいえ | 備考" over "No. | Item | Yes | No | Remarks": both rows are the header."""
+    q, asked = _checklist(
+        tmp_path, ["項番", "確認項目", "はい", "いいえ", "備考"], ["No.", "Item", "Yes", "No", "Remarks"]
+    )
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        (str(i), t, ("Yes", "No")) for i, t in enumerate(asked, 1)
+    ]
+    assert {q.places[place_key(x.sheet, x.text_cell)].column for x in q.questions} == {"備考: Remarks"}
