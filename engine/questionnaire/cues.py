@@ -27,6 +27,13 @@ _JAPANESE_QUESTION = re.compile(r"(?:ですか|ますか|でしょうか|か)[�
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．（）－", "0123456789.()-")
 MARKS = {"x", "✓", "✔", "☒", "☑", "yes", "●"}  # a cell's whole text that ticks it, lower-cased
 # a signature's label (and the signatory's block it closes), in the languages read
+# a note set before what a row asks, in the scripts read: "（注）", "(注1)", "※", "注：", "訳注：", "Note:",
+# "Translator's note:", "N.B." (a translation's or the author's aside, not the question's words)
+NOTE_LEAD = re.compile(
+    r"^\s*(?:[（(]\s*(?:訳注|注|備考|参考)\s*[\d０-９]*\s*[）)]|※\s*[\d０-９]*|(?:訳注|注)\s*[\d０-９]*\s*[：:]"
+    r"|(?:translator['’]?s\s+)?notes?\s*\d*\s*[:：]|n\.\s?b\.|nb\s*:)",
+    re.I,
+)
 SIGNATURE = re.compile(r"^\s*(?:signature|signed|handtekening|unterschrift|署名)\b", re.I)
 ID_RE = re.compile(r"^[A-Za-z][A-Za-z&]{0,9}[-_][A-Za-z]{0,4}\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?$")
 _SEVERAL = re.compile(  # a question with options that takes several of them, in the languages read
@@ -115,6 +122,7 @@ def header_role(label: str) -> str | None:
 __all__ = [
     "ID_RE",
     "MARKS",
+    "NOTE_LEAD",
     "QUESTION_MARK",
     "ascii_digits",
     "asks_by_mark",

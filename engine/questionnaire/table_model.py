@@ -69,7 +69,7 @@ class TableCell:
 
 _WORDS = {
     Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°|n\.?\s?º\.?|núm(?:ero)?\.?|num[ée]ro)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
-    Role.QUESTION: r"\b(?:questions?|quer(?:y|ies)|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要求事項|要件|確認項目|チェック項目|項目",
+    Role.QUESTION: r"\b(?:questions?|quer(?:y|ies)|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要求事項|要件|確認項目|確認事項|チェック項目|質問事項|項目",
     Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation|orientaci[óo]n|indicaciones|instrucciones|explications|consignes|richtlijn|uitleg)\b|説明|解説|手順",
     Role.ANSWER: r"\b(?:responses?|answers?|repl(?:y|ies)|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung|kommentare?|commentaires?|observaciones|comentarios?)\b|回答|記入|対応状況|実施状況",
     Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?|remarques?|notas?)\b|備考|コメント",
@@ -96,16 +96,33 @@ def is_id_value(text: str) -> bool:
     return bool(_ID_VALUE.match(" ".join(text.split())))
 
 
-def role_of_label(label: str) -> Role | None:
-    """The role a column's header words name (the lower label of a two-level header first)."""
-    parts = [p.strip() for p in label.split(" / ") if p.strip()]
-    for part in reversed(parts):
-        if OPTION_WORDS.match(part):
-            return Role.OPTION
-        for role in (Role.ID, Role.GUIDANCE, Role.NOTES, Role.OWNER_DATE, Role.ANSWER, Role.QUESTION):
-            if _ROLE_RE[role].search(part):
-                return role
+# a label with its translation in brackets: "Yes（はい）", "Remarks (備考)"
+_TRANSLATED = re.compile(r"^(?P<label>[^（(]*?\S)\s*[（(](?P<other>[^（）()]+)[）)]\s*$")
+
+
+def _part_role(part: str) -> Role | None:
+    """The role one label names: an option's words (alone, or beside their translation in brackets:
+    "Yes（はい）"), else the words of a role."""
+    m = _TRANSLATED.match(part)
+    if any(OPTION_WORDS.match(text) for text in (part, *((m["label"].strip(), m["other"].strip()) if m else ()))):
+        return Role.OPTION
+    for role in (Role.ID, Role.GUIDANCE, Role.NOTES, Role.OWNER_DATE, Role.ANSWER, Role.QUESTION):
+        if _ROLE_RE[role].search(part):
+            return role
     return None
+
+
+def role_of_label(label: str) -> Role | None:
+    """The role a column's header words name (the lower label of a two-level header first, or of a
+    label and its translation, "確認事項 / Item", the other's when the lower is the ambiguous "Item")."""
+    parts = [p.strip() for p in label.split(" / ") if p.strip()]
+    roles = [(part, role) for part in reversed(parts) if (role := _part_role(part)) is not None]
+    if not roles:
+        return None
+    part, role = roles[0]
+    if role is Role.ID and part.lower() in ("item", "items") and any(r is Role.QUESTION for _, r in roles[1:]):
+        return Role.QUESTION  # "確認事項 / Item": the checklist's items are its questions
+    return role
 
 
 @dataclass(frozen=True)
@@ -204,7 +221,21 @@ def _header_rows(t: _Rows, start: int) -> list[int]:
             and sum(bool(c.text) for c in below) >= 2
         ):
             rows.append(nxt)
+        elif _translated_row(own, below):
+            rows.append(nxt)
     return rows if len(texts) >= 2 or len(rows) == 2 else []
+
+
+def _translated_row(own: list[TableCell], below: list[TableCell]) -> bool:
+    """A row of labels under the header's that says them again in another language ("項番 | 確認項目 | はい
+    | いいえ | 備考" over "No. | Item | Yes | No | Remarks"): each cell under a label, naming the same role
+    (an option's words under an option's), three or more of them naming one."""
+    if not below or not all(_label_cell(c) and c.text for c in below) or len(below) != len(own):
+        return False
+    pairs = [(role_of_label(a.text), role_of_label(b.text)) for a, b in zip(own, below) if a.col == b.col]
+    named = [a for a, b in pairs if a is not None and a == b]
+    same = all(a == b or Role.ID in (a, b) and Role.QUESTION in (a, b) for a, b in pairs)
+    return len(pairs) == len(own) and same and len(named) >= 3
 
 
 def _labels(t: _Rows, header: list[int]) -> dict[int, str]:
@@ -301,12 +332,26 @@ def _with_roles(
         )
         if longest is not None:
             roles[longest] = Role.QUESTION
+    if Role.QUESTION not in roles.values():
+        _item_column(t, first, roles)
     question = min((c for c in roles if roles[c] is Role.QUESTION), default=None)
     if question is not None and any(roles[c] in (Role.ANSWER, Role.NOTES, Role.OPTION) for c in roles if c > question):
         for c in blank:  # an empty column before the question, the places after it: the numbers Word draws
             if c < question:
                 roles[c] = Role.ID
     return TableModel(header, first, t.width, labels, roles, titles)
+
+
+def _item_column(t: _Rows, first: int, roles: dict[int, Role]) -> None:
+    """No question column, and a column taken as IDs by its label ("Item", "No.") whose cells are words,
+    not IDs ("No. | Item | Yes | No": a checklist's items): the longest of them is the question column."""
+    words = {}
+    for c in [c for c in roles if roles[c] is Role.ID]:
+        texts = [x.text for x in _data_cells(t, first, c) if x.text]
+        if texts and sum(map(is_id_value, texts)) <= 0.2 * len(texts):
+            words[c] = sum(map(len, texts))
+    if words:
+        roles[max(words, key=lambda c: (words[c], -c))] = Role.QUESTION
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,13 @@ Role:"), and what an ID looks like ("1.a", "4.1.2", "AC-2 (1)", "Part a").
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
 from lxml import etree
 
-from engine.questionnaire.cues import ascii_digits, asks_by_mark, asks_by_request
+from engine.questionnaire.cues import NOTE_LEAD, ascii_digits, asks_by_mark, asks_by_request
 from engine.questionnaire.places import AnswerPlace
 from engine.questionnaire.word.xmltree import one_line
 
@@ -58,6 +59,28 @@ CONTROL_ID = re.compile(r"^\s*([A-Z]{2,4}-\d{1,3}(?:\s?\(\d{1,2}\))?)(?!\w)")
 
 _NOTE_FIRST = re.compile(r"^\[[^\]]{1,40}\]\s+")
 _SPACE_GIVEN = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
+
+
+_SENTENCE_END = re.compile(r"[。．]|\.(?=\s)")
+
+
+def note_first(paragraphs: list[str]) -> tuple[str, str] | None:
+    """(the question, the note set before it) of a cell whose first words are a note ("（注）…。", "※ …",
+    "Note: …") and whose words after the note ask (:data:`~engine.questionnaire.cues.NOTE_LEAD`); the note
+    its own paragraph(s), else its first sentence. None when the cell does not open with a note."""
+    lines = [p for p in paragraphs if p.strip()]
+    if not lines or not NOTE_LEAD.match(lines[0]):
+        return None
+    notes = list(itertools.takewhile(lambda p: bool(NOTE_LEAD.match(p)), lines))
+    rest = " ".join(lines[len(notes) :])
+    if not rest:  # one paragraph: the note is its first sentence
+        lead = NOTE_LEAD.match(lines[0])
+        end = _SENTENCE_END.search(lines[0], lead.end() if lead else 0)
+        if end is None:
+            return None
+        notes, rest = [lines[0][: end.end()].strip()], lines[0][end.end() :].strip()
+    note = " ".join(notes)
+    return (rest, note) if rest and asks(rest) and not asks(note) else None
 
 
 def asks(text: str) -> bool:
@@ -168,5 +191,6 @@ __all__ = [
     "is_id",
     "is_instruction",
     "is_label",
+    "note_first",
     "without_translator_note",
 ]

@@ -56,7 +56,16 @@ from engine.questionnaire.table_roles import (
     model_table_map,
     options_column,
 )
-from engine.questionnaire.word.found import CONTROL_ID, Found, asks, ends_with_colon, is_id, is_instruction, is_label
+from engine.questionnaire.word.found import (
+    CONTROL_ID,
+    Found,
+    asks,
+    ends_with_colon,
+    is_id,
+    is_instruction,
+    is_label,
+    note_first,
+)
 from engine.questionnaire.word.places import (
     after_label_place,
     boxes_place,
@@ -423,7 +432,8 @@ def _modelled(t: _Table, start: int) -> bool:
         ident = (
             ident_cell.line if ident_cell is not None and ident_cell is not qcell and is_id(ident_cell.line) else None
         )
-        text = joined([_words(c) for k in (r, *more) if (c := g.at(k, model.question_col)) is not None])  # type: ignore[arg-type]
+        qcells = [c for k in (r, *more) if (c := g.at(k, model.question_col)) is not None]  # type: ignore[arg-type]
+        text = _note_last(qcells, joined([_words(c) for c in qcells]))
         where = f"{t.ctx.section} > {section}" if t.ctx.section and section else section or t.ctx.section
         found = Found(qcell.own_paragraphs()[0], text, ident, section=where, how="a row of option columns: one choice")
         found.like = f"column:{model.labels.get(model.question_col, '')}:{model.question_col}"
@@ -438,6 +448,13 @@ def _modelled(t: _Table, start: int) -> bool:
     keys = tuple(t.ctx.key_of(f.anchor) for f in t.found[before:])
     t.ctx.tables.append(model_table_map(model, t.ctx.index, one_line(t.context())[:80], keys))
     return True
+
+
+def _note_last(cells: list[Cell], text: str) -> str:
+    """A question's text with the note set before what it asks ("（注）…。 …ますか。", "Note: … Do you …?")
+    moved after it, in brackets (:func:`~engine.questionnaire.word.found.note_first`); else ``text``."""
+    noted = note_first([one_line(i.text) for c in cells for _, i in c.inlines()])
+    return f"{noted[0]} ({noted[1]})" if noted else text
 
 
 def _words(cell: Cell) -> str:
@@ -1067,6 +1084,7 @@ def _column_row(t: _Table, r: int, roles: _Columns, section: str | None) -> None
         if not (roles.named and ident_text):  # "QU02 | 5% | Highlight any specific …": a requirement to answer
             return
     text = _with_context(t, label_of(qcell.line)) if is_label(qcell.line) and not asks(qcell.line) else qcell.line
+    text = _note_last([qcell], text)
     found = Found(qcell.own_paragraphs()[0], text, ident_text, section=section, how="question and answer columns")
     found.like = f"column:{roles.labels.get(roles.question_col, '')}:{roles.question_col}"
     if roles.mark_cols:

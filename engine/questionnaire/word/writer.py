@@ -587,11 +587,19 @@ def _fill_field(ff: etree._Element, value: str, place: AnswerPlace, source: Path
             result = etree.Element(f"{W}result")
             dd.insert(0, result)
         result.set(f"{W}val", str(index))
+        runs = _field_runs(ff.getparent().getparent())
+        if runs is not None and runs[1]:  # the entry it showed, drawn in its result: the one picked now
+            _replace_result(runs, entries[index])
         return
     begin_run = ff.getparent().getparent()  # w:r / w:fldChar / w:ffData
     runs = _field_runs(begin_run)
     if runs is None:
         raise DocumentWriteError(source, f"the form field at {place.locator} has no result to write into", RESAVE)
+    _replace_result(runs, value, begin_run)
+
+
+def _replace_result(runs, value: str, begin_run: etree._Element | None = None) -> None:
+    """A field's result runs (``runs``: :func:`_field_runs`) replaced by ``value`` in their look."""
     separate, results, end = runs
     rpr = _first_rpr(results[0]) if results else (begin_run.find(f"{W}rPr"))
     for r in results:

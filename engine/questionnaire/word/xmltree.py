@@ -386,9 +386,21 @@ def list_items(pr: etree._Element) -> tuple[str, ...]:
     out = []
     for item in box.findall(f"{W}listItem"):
         shown = (item.get(f"{W}displayText") or item.get(f"{W}value") or "").strip()
-        if shown and not is_blank(shown) and not shown.lower().startswith(("choose an item", "select")):
+        if not prompt_item(shown):
             out.append(shown)
     return tuple(out)
+
+
+_PROMPT_ITEM = re.compile(r"^[\s?？!.\-–—_*/\\|()]*$")
+
+
+def prompt_item(item: str) -> bool:
+    """Whether a list's entry is its prompt, not an option: empty, a mark alone ("?", "-", "--", "…"), a
+    placeholder or an instruction ("Choose an item.", "Select one", "Please select")."""
+    text = (item or "").strip()
+    if _PROMPT_ITEM.match(text) or is_blank(text):
+        return True
+    return text.lower().startswith(("choose an item", "select", "please select", "please choose"))
 
 
 def read_inline(p: etree._Element) -> Inline:
@@ -499,7 +511,8 @@ def _field_char(fc: etree._Element, out: Inline, state: _FieldState) -> None:
             items = tuple(wval(e, "") or "" for e in dd.findall(f"{W}listEntry"))
             index = int(wval(dd.find(f"{W}result"), wval(dd.find(f"{W}default"), "0")) or 0)
             shown = items[index] if 0 <= index < len(items) else ""
-            out.controls.append(Control("FORMDROPDOWN", ff, shown, tuple(i for i in items if i.strip())))
+            options = tuple(i for i in items if not prompt_item(i))  # "?" / "Select": the field's prompt
+            out.controls.append(Control("FORMDROPDOWN", ff, shown, options, placeholder=prompt_item(shown)))
         elif ff is not None and ff.find(f"{W}textInput") is not None:
             out.controls.append(Control("FORMTEXT", ff, ""))  # its text: the field's result, read below
             out.pieces.append(("field", len(out.controls) - 1))

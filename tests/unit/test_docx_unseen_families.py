@@ -1,0 +1,114 @@
+"""The families issue #55 lists as read wrong on unseen Word files, drawn small (generated documents):
+each test fails on the reader before the fix it pins."""
+
+from __future__ import annotations
+
+from engine.questionnaire import read_questionnaire
+from engine.questionnaire.export import export
+from engine.questionnaire.places import place_key
+from engine.questionnaire.writes import CellWrite
+from tests import word_fixtures as wf
+
+
+def _attestation(tmp_path):
+    """An attestation form of legacy form fields: a date field shipped showing "YYYY-MM-DD", and Yes/No
+    drop-downs whose first entry (shown until someone picks) is the prompt "?"."""
+    doc = wf.new()
+    doc.add_heading("Attestation", level=1)
+    wf.add(doc, wf.para(wf.text("Date of assessment: "), wf.formtext(default="YYYY-MM-DD")))
+    wf.add(doc, wf.para(wf.text("Does the organisation keep an inventory of its systems? "),
+                        wf.formdropdown(["?", "Yes", "No"])))  # fmt: skip
+    wf.add(doc, wf.table([["Requirement", "Compliant"],
+                          ["Is the inventory reviewed each year?", wf.para(wf.formdropdown(["?", "Yes", "No"]))],
+                          ["Are leavers' accounts removed within a day?", wf.para(wf.formdropdown(["-", "Yes", "No"]))]]))  # fmt: skip
+    return read_questionnaire(wf.save(doc, tmp_path / "attestation.docx"))
+
+
+def test_a_legacy_dropdowns_prompt_entry_is_no_option_and_no_answer(tmp_path):
+    q = _attestation(tmp_path)
+    got = [(x.text, x.choices, x.existing_choice, x.existing_answer) for x in q.questions]
+    assert got == [
+        ("Date of assessment", (), None, None),
+        ("Does the organisation keep an inventory of its systems?", ("Yes", "No"), None, None),
+        ("Is the inventory reviewed each year?", ("Yes", "No"), None, None),
+        ("Are leavers' accounts removed within a day?", ("Yes", "No"), None, None),
+    ]
+    assert not any(x.answered for x in q.questions)
+
+
+def test_a_legacy_dropdown_picked_is_read_back_as_picked(tmp_path):
+    q = _attestation(tmp_path)
+    picks = ["Yes", "No", "Yes"]
+    cells = [CellWrite(x.sheet, x.choice_cell, v) for x, v in zip(q.questions[1:], picks)]
+    cells.append(CellWrite(q.questions[0].sheet, q.questions[0].text_cell, "2026-12-03"))
+    back = read_questionnaire(export(q.path, tmp_path / "answered.docx", cells, q))
+    assert [x.existing_choice for x in back.questions[1:]] == picks
+    assert back.questions[0].existing_answer == "2026-12-03"
+
+
+def test_a_note_set_before_a_checklist_question_goes_after_it(tmp_path):
+    """A Japanese checklist (header "No. | 確認項目 | はい | いいえ | 備考") whose question cells open with a
+    translator's or author's note: "（注）" / "※" / "Note:" in a paragraph of its own or as the first
+    sentence. The question's text starts with what it asks; the note follows in brackets."""
+    doc = wf.new()
+    two = lambda note, asked: wf.para(wf.text(note)) + wf.para(wf.text(asked))  # noqa: E731
+    wf.add(doc, wf.table([["No.", "確認項目", "はい", "いいえ", "備考"],
+                          ["１", "情報セキュリティ方針を定めていますか。", "", "", ""],
+                          ["２", two("（注）ここでいう委託先には再委託先を含む。", "委託先の管理を行っていますか。"), "", "", ""],
+                          ["３", two("※年に一回以上", "アクセス権の見直しを行っていますか。"), "", "", ""],
+                          ["４", "Note: see annex B. バックアップを取得していますか。", "", "", ""],
+                          ["５", "Do you keep logs? Note: for a year.", "", "", ""]]))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "checklist.docx"))
+    assert [(x.id, x.text) for x in q.questions] == [
+        ("１", "情報セキュリティ方針を定めていますか。"),
+        ("２", "委託先の管理を行っていますか。 (（注）ここでいう委託先には再委託先を含む。)"),
+        ("３", "アクセス権の見直しを行っていますか。 (※年に一回以上)"),
+        ("４", "バックアップを取得していますか。 (Note: see annex B.)"),
+        ("５", "Do you keep logs? Note: for a year."),  # a note after the question stays where it is
+    ]
+    assert {x.choices for x in q.questions} == {("はい", "いいえ")}  # the header row: the options, no question
+
+
+def _checklist(tmp_path, *header: list[str]):
+    doc = wf.new()
+    asked = [
+        "情報セキュリティ方針を定めていますか。",
+        "委託先の管理を行っていますか。",
+        "アクセス権の見直しを行っていますか。",
+    ]
+    wf.add(doc, wf.table([*header, *([str(i), t, "", "", ""] for i, t in enumerate(asked, 1))]))
+    return read_questionnaire(wf.save(doc, tmp_path / "checklist.docx")), asked
+
+
+def test_a_checklists_header_labelled_in_two_languages_is_its_header(tmp_path):
+    """A translated checklist labels each column in both languages ("はい / Yes", "Yes（はい）"): the header
+    row is no question, no question is lost, and the answer's text goes in the notes column, never "Yes"."""
+    for header, options, notes in (
+        (
+            ["項番 / No.", "確認事項 / Item", "はい / Yes", "いいえ / No", "備考 / Remarks"],
+            ("Yes", "No"),
+            "備考: Remarks",
+        ),
+        (
+            ["No.", "Item", "Yes（はい）", "No（いいえ）", "Notes（備考）"],
+            ("Yes（はい）", "No（いいえ）"),
+            "Notes（備考）",
+        ),
+    ):
+        q, asked = _checklist(tmp_path, header)
+        assert [(x.id, x.text, x.choices) for x in q.questions] == [
+            (str(i), t, options) for i, t in enumerate(asked, 1)
+        ]
+        text_places = [q.places[place_key(x.sheet, x.text_cell)] for x in q.questions]
+        assert [(p.locator.endswith("w:tc[5]"), p.column) for p in text_places] == [(True, notes)] * 3
+
+
+def test_a_header_row_said_again_in_another_language_is_header_too(tmp_path):
+    """ "項番 | 確認項目 | はい | いいえ | 備考" over "No. | Item | Yes | No | Remarks": both rows are the header."""
+    q, asked = _checklist(
+        tmp_path, ["項番", "確認項目", "はい", "いいえ", "備考"], ["No.", "Item", "Yes", "No", "Remarks"]
+    )
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        (str(i), t, ("Yes", "No")) for i, t in enumerate(asked, 1)
+    ]
+    assert {q.places[place_key(x.sheet, x.text_cell)].column for x in q.questions} == {"備考: Remarks"}
