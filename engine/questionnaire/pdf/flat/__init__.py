@@ -83,6 +83,7 @@ from engine.core.limits import Limits
 from engine.questionnaire.pdf.flat.aligned import aligned_tables
 from engine.questionnaire.pdf.flat.columns import column_parts, table_part
 from engine.questionnaire.pdf.flat.found import NO_QUESTIONS_FIX, RESPONSE_NOTE, FlatTables
+from engine.questionnaire.pdf.flat.furniture import running_lines, without_running
 from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
 from engine.questionnaire.pdf.flat.panels import answer_places, without_panels
@@ -113,13 +114,18 @@ def read_flat(
     """The questions of a flat PDF (see the module docstring); ``tables``: the corrections of its
     tables in, the tables the table model read out."""
     state = _Reading(tables if tables is not None else FlatTables())
+    texts = []
     for page in doc:
         if page.rotation:  # turned by /Rotate (scanned and OCRed, a landscape table): read as a viewer shows it
             page.remove_rotation()  # in memory only: a flat PDF is never written back
+        texts.append((PageText.of(page), page.rect.height))
+    running = running_lines(texts)  # a printer's running header and footer (flat/furniture.py)
+    for page in doc:
         drawings = page.get_drawings()  # bounded: Limits.check_rulings counted the page's lines first
-        text = PageText.of(page)
+        text = texts[page.number][0]
         clips = views(page, text, drawings)
         if clips == [(page.rect, 1.0)]:
+            text = without_running(text, page.rect.height, running)
             _read_page(page, page.number, 0, text, drawings, state, limits, name)
             continue
         with drawn(page, clips) as sheet:  # two pages on one sheet, a page printed reduced (flat/sheets.py)
