@@ -80,3 +80,17 @@ def test_a_row_cut_by_a_page_break_is_one_question_and_the_running_header_none(t
     assert [x.id for x in q.questions] == [f"B{r}" for r in range(1, 41)]
     assert [_fold(x.text) for x in q.questions] == [_fold(_question(r)) for r in range(1, 41)]
     assert all(x.text_cell for x in q.questions)
+
+
+def test_a_running_header_that_asks_is_no_question(tmp_path):
+    """A running header that reads like a question (the questionnaire's title ends with "?") and a
+    numbered footer, on every page over and under an aligned table: none of them a question. Main's
+    reader took the header line of each page for a question."""
+    doc = _long_table_doc()
+    doc.sections[0].header.paragraphs[0].text = "1. Supplier questionnaire: how will you deliver the managed service?"
+    doc.sections[0].footer.paragraphs[0].text = "2.1 Section B: Technical questions (version 3)"
+    path = wf.save(doc, tmp_path / "asking.docx")
+    pdf = tmp_path / "asking.pdf"
+    print_docx(path, pdf, "no rulings", "A4", paged=True)
+    q = read_pdf_questionnaire(pdf)
+    assert [x.id for x in q.questions] == [f"B{r}" for r in range(1, 41)]
