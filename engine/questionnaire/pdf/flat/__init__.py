@@ -106,6 +106,7 @@ class _Reading:
     columns: Columns | None = None
     aligned_columns: tuple[float, ...] = ()  # the column edges of the last table aligned by text position
     chars: int = 0
+    footer: tuple = ()  # the page's running footer's lines (flat/furniture.py): read with its lines only
 
 
 def read_flat(
@@ -125,8 +126,9 @@ def read_flat(
         text = texts[page.number][0]
         clips = views(page, text, drawings)
         if clips == [(page.rect, 1.0)]:
-            text = without_running(text, page.rect.height, running)
+            text, state.footer = without_running(text, page.rect.height, running)
             _read_page(page, page.number, 0, text, drawings, state, limits, name)
+            state.footer = ()
             continue
         with drawn(page, clips) as sheet:  # two pages on one sheet, a page printed reduced (flat/sheets.py)
             for k, view in enumerate(sheet):  # the drawings of the other half lie off the view (no clip hides them)
@@ -178,7 +180,7 @@ def _read_page(
         questions, state.columns = table_questions(number, text, table, state.columns, found if top else [], mapped)
         found.extend(questions)
     boxes = [table.box for table in ruled]
-    rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]
+    rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)] + list(state.footer)
     rest = without_panels(rest, drawings, page.rect.width, page.rect.height)  # guidance beside, no question's
     places = answer_places(drawings, rest)
     parts = column_parts(rest, page.rect.width, places)

@@ -41,11 +41,14 @@ def running_lines(texts: list[tuple[PageText, float]]) -> set[tuple[int, str]]:
     return {k for k, seen in pages.items() if len(seen) >= need}
 
 
-def without_running(text: PageText, height: float, running: set[tuple[int, str]]) -> PageText:
-    """``text`` without its lines of a running header or footer."""
+def without_running(text: PageText, height: float, running: set[tuple[int, str]]) -> tuple[PageText, tuple[Line, ...]]:
+    """``text`` without its lines of a running header or footer, and the footer's lines (read with the
+    page's lines after its tables: flat/lines.py reads a run of options on past a running footer)."""
     if not running:
-        return text
-    return PageText(tuple(ln for ln in text.lines if _key(ln, height) not in running))
+        return text, ()
+    keep = tuple(ln for ln in text.lines if _key(ln, height) not in running)
+    foot = tuple(ln for ln in text.lines if ln.box.y0 >= (1 - _BAND) * height and _key(ln, height) in running)
+    return PageText(keep), foot
 
 
 __all__ = ["running_lines", "without_running"]
