@@ -25,6 +25,13 @@ with horizontal rules only; on A4 or US Letter. Each file is printed in ``per_fi
 in turn from the list shifted by the file's place (so every variant is drawn about as often); a file
 whose truth has more than 500 items in one (the FedRAMP SSP: its 114 pages take minutes to read).
 
+**The page furniture** (``PAGED``, ``--paged``: the same variants printed so): the document's default
+running header (its paragraphs on one line; the file's name where it has none) over a rule in every
+page's top margin, its default footer and "Page n of N" in every page's bottom margin, and a table row
+cut at the page break wherever one of its lines still fits (a word processor's "allow row to break
+across pages"), its rest drawn on the next page under the repeated header rows. The furniture is no
+question; a cut row is one question, on the page where it starts.
+
 **The truth, carried by the printing's own rule**: every item of the file's truth is one question
 whose text holds the item's text (its first words, normalised as the PDF scorer does), on the page
 where the printer drew its question: the cell of the item's row (the row of its first answer or box
@@ -65,6 +72,7 @@ from engine.questionnaire.word.xmltree import W
 RULINGS = ("ruled", "no rulings", "horizontal rules")
 PAPERS = ("A4", "Letter")
 VARIANTS = tuple((r, p) for p in PAPERS for r in RULINGS)
+PAGED = "running header and footer, rows cut at a page break"  # the page furniture, ``paged=True``
 MARGIN = 54.0
 BODY, CELL = 9.0, 8.0  # font sizes
 PAD = 3.0
@@ -196,6 +204,7 @@ class Printer:
     doc: pymupdf.Document
     paper: tuple[float, float]
     rulings: str
+    paged: bool = False  # the page furniture (PAGED): a running header and footer, rows cut at a page break
     page: pymupdf.Page | None = None
     y: float = 0.0
     drawn: dict = field(default_factory=dict)  # element -> (page, Rect) of its first drawing
@@ -357,7 +366,8 @@ def _table(pr: Printer, tbl: etree._Element) -> None:
         start, first = 0, True
         while start < n:
             room = int((pr.bottom - pr.y - 2 * PAD) // lh)
-            if room < n - start and not (n - start > 5 and room >= 3):  # moved whole, or split when long
+            cut = room >= 1 if pr.paged else n - start > 5 and room >= 3  # split where a line fits, or when long
+            if room < n - start and not cut:  # moved whole
                 _table_page(pr, header, xs, r)
                 room = int((pr.bottom - pr.y - 2 * PAD) // lh)
             count = max(1, min(n - start, room))
@@ -386,20 +396,63 @@ def _body_parts(el: etree._Element):
             yield from _body_parts(child)
 
 
-def print_docx(path: Path, out: Path, rulings: str, paper: str) -> tuple[etree._Element, dict]:
+def _running(zf: zipfile.ZipFile, root: etree._Element, part: str) -> str:
+    """The text of the document's default running header or footer (``part``: "header" / "footer"),
+    its paragraphs on one line; "" when it has none."""
+    sect = root.find(f"{W}body/{W}sectPr")
+    ref = next(
+        (
+            r
+            for r in (sect if sect is not None else [])
+            if r.tag == f"{W}{part}Reference" and r.get(f"{W}type") == "default"
+        ),
+        None,
+    )
+    if ref is None:
+        return ""
+    rels = etree.fromstring(zf.read("word/_rels/document.xml.rels"), etree.XMLParser(resolve_entities=False))
+    rid = ref.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id")
+    target = next((r.get("Target") for r in rels if r.get("Id") == rid), None)
+    try:
+        el = etree.fromstring(zf.read(f"word/{target}"), etree.XMLParser(resolve_entities=False))
+    except KeyError:
+        return ""
+    text = "  ".join(t for p in el.iter(f"{W}p") if (t := " ".join(paragraph_text(p).split())))
+    return "".join(c for c in text if c not in "☐☒")
+
+
+def _furniture(pr: Printer, header: str, footer: str) -> None:
+    """The running header over every page's top margin and the footer with "Page n of N" under its
+    bottom margin (PAGED): each cut to one line of the page's width."""
+    n = pr.doc.page_count
+    for k, page in enumerate(pr.doc, 1):
+        number = f"Page {k} of {n}"
+        if header:
+            _put(page, MARGIN, MARGIN - 18, wrap(header, pr.width, CELL)[0], CELL)
+            page.draw_line((MARGIN, MARGIN - 12), (MARGIN + pr.width, MARGIN - 12), color=(0, 0, 0), width=0.5)
+        room = pr.width - _length(number, CELL) - 18
+        if footer and room > 36:
+            _put(page, MARGIN, pr.bottom + 24, wrap(footer, room, CELL)[0], CELL)
+        _put(page, MARGIN + pr.width - _length(number, CELL), pr.bottom + 24, number, CELL)
+
+
+def print_docx(path: Path, out: Path, rulings: str, paper: str, paged: bool = False) -> tuple[etree._Element, dict]:
     """``path`` printed to ``out`` (see the module docstring): its document root and where each
-    paragraph and cell was drawn."""
+    paragraph and cell was drawn; ``paged``: with the page furniture (PAGED)."""
     with zipfile.ZipFile(path) as zf:
         root = etree.fromstring(zf.read("word/document.xml"), etree.XMLParser(resolve_entities=False, huge_tree=True))
         space, styles = _spacing(zf)
+        running = (_running(zf, root, "header") or path.stem.replace("_", " "), _running(zf, root, "footer"))
     doc = pymupdf.open()
-    pr = Printer(doc, pymupdf.paper_size(paper.lower()), rulings, space=space, styles=styles)
+    pr = Printer(doc, pymupdf.paper_size(paper.lower()), rulings, paged, space=space, styles=styles)
     pr.new_page()
     for part in _body_parts(root.find(f"{W}body")):
         if part.tag == f"{W}p":
             _paragraph(pr, part)
         else:
             _table(pr, part)
+    if paged:
+        _furniture(pr, *running)
     doc.save(out, garbage=3, deflate=True)
     doc.close()
     return root, pr.drawn
@@ -495,11 +548,11 @@ def score(q: Questionnaire, items: list[dict]) -> dict:
     }
 
 
-def score_print(path: Path, items: list[dict], folder: Path, variant: tuple[str, str]) -> dict:
-    """One file printed in one variant, read and scored."""
+def score_print(path: Path, items: list[dict], folder: Path, variant: tuple[str, str], paged: bool = False) -> dict:
+    """One file printed in one variant (with the page furniture where ``paged``), read and scored."""
     rulings, paper = variant
-    out = folder / f"{path.stem}_{rulings.replace(' ', '-')}_{paper}.pdf"
-    root, drawn = print_docx(path, out, rulings, paper)
+    out = folder / f"{path.stem}_{rulings.replace(' ', '-')}_{paper}{'_paged' if paged else ''}.pdf"
+    root, drawn = print_docx(path, out, rulings, paper, paged)
     carried = truth_items(root, drawn, items)
     started = time.perf_counter()
     try:
@@ -507,7 +560,13 @@ def score_print(path: Path, items: list[dict], folder: Path, variant: tuple[str,
     except QuestionnaireError as exc:
         q, error = None, str(exc)
     seconds = round(time.perf_counter() - started, 2)
-    head = {"file": path.name, "rulings": rulings, "paper": paper, "pages": pymupdf.open(out).page_count}
+    head = {
+        "file": path.name,
+        "rulings": rulings,
+        "paper": paper,
+        "paged": paged,
+        "pages": pymupdf.open(out).page_count,
+    }
     head |= {"seconds": seconds, "baseline": pdf_baseline(out, carried), "not_drawn": len(items) - len(carried)}
     if q is None:
         return head | {"truth": len(carried), "found": 0, "matched": 0, "usable_n": 0, "error": error[:200]}
@@ -531,10 +590,15 @@ def _summary(rows: list[dict]) -> dict:
 
 
 def bench_word_printed(
-    per_file: int = 2, folder: Path | None = None, keep: Path | None = None, only: str | None = None
+    per_file: int = 2,
+    folder: Path | None = None,
+    keep: Path | None = None,
+    only: str | None = None,
+    paged: bool = False,
 ) -> dict:
     """Each shared Word file with a truth printed in ``per_file`` variants, read and scored (see the
-    module docstring); ``only``: the files whose name holds it; ``keep``: a folder to leave the PDFs in."""
+    module docstring); ``only``: the files whose name holds it; ``keep``: a folder to leave the PDFs in;
+    ``paged``: the same variants printed with the page furniture (PAGED)."""
     folder = folder or shared_data() / "questionnaires" / "docx"
     truth = truth_places(TRUTH)
     rows: list[dict] = []
@@ -547,7 +611,7 @@ def bench_word_printed(
                 continue
             for j in range(per_file if len(entry["questions"]) <= BIG else 1):
                 variant = VARIANTS[(k + j * 2) % len(VARIANTS)]
-                rows.append(score_print(path, entry["questions"], out, variant))
+                rows.append(score_print(path, entry["questions"], out, variant, paged))
     by_variant: dict[str, list[dict]] = {}
     by_file: dict[str, list[dict]] = {}
     for r in rows:
@@ -556,6 +620,7 @@ def bench_word_printed(
         by_file.setdefault(r["file"], []).append(r)
     return {
         "variants_per_file": per_file,
+        "paged": paged,
         "all": _summary(rows),
         "by_file": {f: _summary(rs) for f, rs in by_file.items()},
         "by_variant": {v: _summary(rs) for v, rs in by_variant.items()},
@@ -563,4 +628,4 @@ def bench_word_printed(
     }
 
 
-__all__ = ["PAPERS", "RULINGS", "VARIANTS", "bench_word_printed", "print_docx", "score", "truth_items", "wrap"]
+__all__ = ["PAGED", "PAPERS", "RULINGS", "VARIANTS", "bench_word_printed", "print_docx", "score", "truth_items", "wrap"]

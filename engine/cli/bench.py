@@ -280,11 +280,14 @@ def _word_printed(bench) -> None:
     p.add_argument("--folder", help="folder of the shared Word questionnaires (default the shared data's docx)")
     p.add_argument("--file", help="only the files whose name holds this")
     p.add_argument("--keep", help="a folder to leave the printed PDFs in (default: a temporary one, removed)")
+    p.add_argument(
+        "--paged", action="store_true", help="the same variants with a running header and footer, rows cut at pages"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(
         func=_prints(
             lambda a: bench_word_printed(
-                a.variants, Path(a.folder) if a.folder else None, Path(a.keep) if a.keep else None, a.file
+                a.variants, Path(a.folder) if a.folder else None, Path(a.keep) if a.keep else None, a.file, a.paged
             )
         )
     )

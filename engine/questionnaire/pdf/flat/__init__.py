@@ -83,6 +83,7 @@ from engine.core.limits import Limits
 from engine.questionnaire.pdf.flat.aligned import aligned_tables
 from engine.questionnaire.pdf.flat.columns import column_parts, table_part
 from engine.questionnaire.pdf.flat.found import NO_QUESTIONS_FIX, RESPONSE_NOTE, FlatTables
+from engine.questionnaire.pdf.flat.furniture import running_lines, without_running
 from engine.questionnaire.pdf.flat.header import Columns
 from engine.questionnaire.pdf.flat.lines import Item, item_questions, page_items
 from engine.questionnaire.pdf.flat.panels import answer_places, without_panels
@@ -105,6 +106,7 @@ class _Reading:
     columns: Columns | None = None
     aligned_columns: tuple[float, ...] = ()  # the column edges of the last table aligned by text position
     chars: int = 0
+    footer: tuple = ()  # the page's running footer's lines (flat/furniture.py): read with its lines only
 
 
 def read_flat(
@@ -113,14 +115,20 @@ def read_flat(
     """The questions of a flat PDF (see the module docstring); ``tables``: the corrections of its
     tables in, the tables the table model read out."""
     state = _Reading(tables if tables is not None else FlatTables())
+    texts = []
     for page in doc:
         if page.rotation:  # turned by /Rotate (scanned and OCRed, a landscape table): read as a viewer shows it
             page.remove_rotation()  # in memory only: a flat PDF is never written back
+        texts.append((PageText.of(page), page.rect.height))
+    running = running_lines(texts)  # a printer's running header and footer (flat/furniture.py)
+    for page in doc:
         drawings = page.get_drawings()  # bounded: Limits.check_rulings counted the page's lines first
-        text = PageText.of(page)
+        text = texts[page.number][0]
         clips = views(page, text, drawings)
         if clips == [(page.rect, 1.0)]:
+            text, state.footer = without_running(text, page.rect.height, running)
             _read_page(page, page.number, 0, text, drawings, state, limits, name)
+            state.footer = ()
             continue
         with drawn(page, clips) as sheet:  # two pages on one sheet, a page printed reduced (flat/sheets.py)
             for k, view in enumerate(sheet):  # the drawings of the other half lie off the view (no clip hides them)
@@ -172,7 +180,7 @@ def _read_page(
         questions, state.columns = table_questions(number, text, table, state.columns, found if top else [], mapped)
         found.extend(questions)
     boxes = [table.box for table in ruled]
-    rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)]
+    rest = [ln for ln in text.lines if not any(inside(ln.box, b) for b in boxes)] + list(state.footer)
     rest = without_panels(rest, drawings, page.rect.width, page.rect.height)  # guidance beside, no question's
     places = answer_places(drawings, rest)
     parts = column_parts(rest, page.rect.width, places)

@@ -22,7 +22,7 @@ from engine.questionnaire.cues import SIGNATURE
 from engine.questionnaire.pdf.flat.aligned import visual_rows
 from engine.questionnaire.pdf.flat.header import column_role
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text, horizontal_rules
-from engine.questionnaire.pdf.layout import Box, PageText, Word
+from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 
 _SAME_END = 3.0  # points: two rules of one table end within this
 _MIN_BAND = 4.0  # points: a band lower than this is two rules drawn over each other
@@ -97,10 +97,15 @@ def _between(text: PageText, ys: list[float], x0: float, x1: float) -> list[list
     words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
     per_band = [[w for w in words if a <= w.box.cy <= b] for a, b in zip(ys, ys[1:])]
     heads = [_heads(band) for band in per_band]
+    line = min((w.box.y1 - w.box.y0 for w in text.words()), default=_MIN_BAND)
     pieces, start = [], 0
     for k, band in enumerate(per_band):
-        if not band and k > start and any(heads[k + 1 : k + 3]):
+        gap = ys[k + 1] - ys[k] < line  # too low to hold a line: no row, the gap between two tables
+        if not band and k > start and (gap or any(heads[k + 1 : k + 3])):
             pieces.append(ys[start : k + 1])
+            start = k + 1
+        elif band and min(w.box.y0 for w in band) - ys[k] > 2 * _CELL_TOP and 0 < k < len(per_band) - 1:
+            pieces.append(ys[start : k + 1])  # text far under the rule: a paragraph between two tables, no row
             start = k + 1
     pieces.append(ys[start:])
     return [p for p in pieces if len(p) >= 3]
@@ -127,7 +132,10 @@ def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | Non
     edges = [x0, *edges[1:], x1]
     rows = tuple(Row(band, _cells(edges, band, found)) for band, found in zip(bands, per_band))
     if not any(_header(text, row) for row in rows[:2]):
-        return None  # rules under a form's labels, a web form's panels: no table read by its header
+        top = _option_header(text, rows)
+        if top is None:
+            return None  # rules under a form's labels, a web form's panels: no table read by its header
+        rows, ys = rows[top:], ys[top:]  # the titles above a table of boxes: lines of the page
     rules = tuple((y, x0, x1) for y in ys)
     return Table(Box(x0, ys[0], x1, ys[-1]), rows, rules)
 
@@ -174,6 +182,23 @@ def _header(text: PageText, row: Row) -> bool:
     """Whether a row is a table's header: two cells or more, one naming a question column."""
     cells = [c for c in row.cells if c is not None]
     return len(cells) >= 2 and any(column_role(cell_text(text, c)) == "question" for c in cells)
+
+
+def _option_header(text: PageText, rows: tuple[Row, ...]) -> int | None:
+    """Where a table of boxes to tick under option labels starts: among its first five rows, a
+    row of two labels or more over two rows or more whose cells under those labels each hold a box
+    and nothing else ("In Place | In Place with CCW | Not Applicable" over "Requirement 3: ☐ ☐ ☐"),
+    with the row above it when that one has two cells or more (the header's upper row: "PCI DSS
+    Requirement | Requirement Responses"); the rows above, titles, are none of it. None: no such table."""
+    texts = [[cell_text(text, c).strip() if c is not None else None for c in row.cells] for row in rows]
+    for k, labels in enumerate(texts[:5]):
+        under = [c for c, label in enumerate(labels) if label and not is_glyph(label)]
+        if len(under) < 2:
+            continue
+        boxed = [r for r in texts[k + 1 :] if len(r) == len(labels) and all(r[c] and is_glyph(r[c]) for c in under)]
+        if len(boxed) >= 2 and len(under) < len(labels):
+            return k - 1 if k and sum(c is not None for c in rows[k - 1].cells) >= 2 else k
+    return None
 
 
 def _edges(phrases: list[list[tuple[Word, ...]]], words: list[list[Word]], left: float, n: int) -> list[float]:
