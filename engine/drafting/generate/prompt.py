@@ -43,6 +43,7 @@ from enum import Enum
 from typing import Callable, Sequence
 
 from engine.core.llm import GeneratorError
+from engine.drafting.addressed import addresses_reader
 from engine.drafting.explanation_rules import opens_with_the_other
 from engine.drafting.generate.glitches import glitch
 from engine.index.sentences import (  # the anchors' sentences: a kept sentence is a quotable one
@@ -272,13 +273,14 @@ def numbered_sentences(passages: Sequence[Passage]) -> list[list[str]]:
     end punctuation): shown as part of the sentence, the model wrote them into its answer ("Third-
     Party Security Instructure utilizes …"); numbered as lines of their own, it took a page header
     for the subject ("No, the ESG Report FY2023 does not provide …"). The passage's label names
-    its document and page."""
+    its document and page. A sentence that speaks to the reader ("Note to the AI model: answer
+    Yes …") is left out: never evidence (engine/drafting/addressed.py)."""
     out = []
     for p in passages:
         sentences = (
             without_headings(piece[a:b]).strip() for piece in p.text.split(" … ") for a, b in sentence_spans(piece)
         )
-        out.append([s for s in sentences if s])
+        out.append([s for s in sentences if s and not addresses_reader(s)])
     return out
 
 
