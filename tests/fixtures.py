@@ -259,27 +259,28 @@ def sample_questions() -> list[str]:
 class ChoosingModel(_Answers):
     """A stand-in model behind the real prompt, schema and parsing (the backends' ``_Answers``),
     for a test about which calls the drafter makes, not about generation: it cites the numbered
-    sentence sharing the most words with the question (the fewest, the last of a tie, with ``far``), chooses Yes where
-    offered, and writes that sentence as its text when the schema asks for one. Each call is
-    logged as (the schema's fields, the context key); ``forget`` as the context dropped."""
+    sentence sharing the most words with the question, chooses Yes where offered, and writes that
+    sentence as its text when the schema asks for one. Each call is logged as (the schema's fields,
+    the context key), its user message in ``prompts``; ``forget`` as the context dropped."""
 
     evidence = Evidence.SENTENCES
     name = "choosing (test stand-in)"
 
-    def __init__(self, far: bool = False, silent: bool = False) -> None:
-        self.far, self.silent, self.calls, self.forgotten = far, silent, [], []  # silent: it cites nothing
+    def __init__(self, silent: bool = False) -> None:
+        self.silent, self.calls, self.forgotten, self.prompts = silent, [], [], []  # silent: it cites nothing
 
     def chat_json(self, messages, schema, max_tokens=None, context=None, avoid=()):
         fields = list(schema["properties"])
         self.calls.append((fields, context))
         user = messages[-1]["content"]
+        self.prompts.append(user)
         asked = set(re.findall(r"\w+", user.split("Question:")[1].lower()))
         numbered = re.findall(r"^(S\d+)\. (.+)$", user, re.M)
         shared = [
             (len(asked & set(re.findall(r"\w+", text.lower()))), -i, label, text)
             for i, (label, text) in enumerate(numbered)
         ]
-        *_, label, text = min(shared) if self.far else max(shared)  # a tie: the last (far) or the first
+        *_, label, text = max(shared)  # a tie: the first
         offered = schema["properties"]["choice"].get("enum", [])
         reply = {"sentences": [label], "choice": "Yes" if "Yes" in offered else None}
         if self.silent:
