@@ -22,14 +22,16 @@ the drafting date is written the questionnaire's way ("11/24/2026", not "2026-11
 A CSV questionnaire has no cell formats: the format named in the question's text, else ISO.
 Month and weekday names are English. :class:`DateFormat` formats a date and reads back a text
 written in that format (the export turns a reviewer's "11/24/2026" into the date 2026-11-24).
-The workbook is read once per file (path, size, modification time) with openpyxl in read-only
-mode; a workbook that cannot be read falls through to the question's text, then ISO.
+The workbook is read with openpyxl in read-only mode, once per file (path, size, modification
+time) and a sheet at a time, the question's sheet first; a workbook that cannot be read falls
+through to the question's text, then ISO.
 """
 
 from __future__ import annotations
 
 import calendar
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -277,49 +279,79 @@ def _pad(digits: str, token: str) -> str:
 
 
 @dataclass(frozen=True)
+class _Sheet:
+    formats: dict  # "C2" -> DateFormat of a date-formatted cell
+    rows: dict  # row -> the texts of the row
+    written: Counter  # the formats of dates written on the sheet (DateFormat or ambiguous shapes)
+
+
 class _Book:
-    formats: dict  # (sheet, "C2") -> DateFormat of a date-formatted cell
-    rows: dict  # (sheet, row) -> the texts of the row
-    written: dict  # sheet -> Counter of the formats of dates written on it (DateFormat or ambiguous shapes)
+    """A workbook's date formats and texts, read a sheet at a time: the question's sheet decides in
+    nearly every questionnaire, and a HECVAT Full's other twelve sheets (≈ 200,000 styled cells) cost
+    seconds of a drafting run's first pass. ``sheets`` reads the sheets asked for that are not read
+    yet, in one opening of the file; None for a workbook that cannot be read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._read: dict[str, _Sheet] = {}
+        self._titles: list[str] | None = None  # every sheet's title, in order, once the file was opened
+        self._lock = threading.Lock()
+        self._unreadable = False
+
+    def sheets(self, wanted: str | None = None) -> dict[str, _Sheet] | None:
+        """``wanted``'s sheet (every sheet when None) as read, in the workbook's order."""
+        with self._lock:
+            if self._unreadable:
+                return None
+            titles = self._titles
+            if titles is None or any(t not in self._read for t in ([wanted] if wanted else titles) if t in titles):
+                try:
+                    self._titles = _read_sheets(self.path, wanted, self._read)
+                except Exception:  # unreadable here: the question's text, then ISO
+                    self._unreadable = True
+                    return None
+            return {t: self._read[t] for t in self._titles if t in self._read and (wanted is None or t == wanted)}
 
 
-@lru_cache(maxsize=8)
-def _book(path: str, size: int, mtime: int) -> _Book | None:
+def _read_sheets(path: str, wanted: str | None, read: dict[str, _Sheet]) -> list[str]:
+    """Read ``wanted``'s sheet (every sheet when None) into ``read``, those not there yet; the titles."""
     import warnings
 
     import openpyxl
 
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        try:
+            for ws in wb.worksheets:
+                if ws.title not in read and wanted in (None, ws.title):
+                    read[ws.title] = _sheet(ws)
+            return list(wb.sheetnames)
+        finally:
+            wb.close()
+
+
+def _sheet(ws) -> _Sheet:
     formats: dict = {}
     rows: dict = {}
-    written: dict = {}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-            try:
-                for ws in wb.worksheets:
-                    seen = written.setdefault(ws.title, Counter())
-                    for row in ws.iter_rows():
-                        for c in row:
-                            if not hasattr(c, "column") or c.column is None:
-                                continue
-                            fmt = from_number_format(c.number_format)
-                            if fmt is not None:
-                                formats[(ws.title, f"{get_column_letter(c.column)}{c.row}")] = fmt
-                            v = c.value
-                            if isinstance(v, (datetime, date)) and fmt is not None:
-                                seen[DateFormat(fmt.parts, "workbook")] += 1
-                            elif isinstance(v, str) and v.strip():
-                                rows.setdefault((ws.title, c.row), []).append(v)
-                                if len(v) <= 30:
-                                    shape = _shape(v)
-                                    if shape is not None:
-                                        seen[shape] += 1
-            finally:
-                wb.close()
-    except Exception:  # unreadable here: the question's text, then ISO
-        return None
-    return _Book(formats, rows, written)
+    seen: Counter = Counter()
+    for row in ws.iter_rows():
+        for c in row:
+            if not hasattr(c, "column") or c.column is None:
+                continue
+            fmt = from_number_format(c.number_format)
+            if fmt is not None:
+                formats[f"{get_column_letter(c.column)}{c.row}"] = fmt
+            v = c.value
+            if isinstance(v, (datetime, date)) and fmt is not None:
+                seen[DateFormat(fmt.parts, "workbook")] += 1
+            elif isinstance(v, str) and v.strip():
+                rows.setdefault(c.row, []).append(v)
+                if len(v) <= 30:
+                    shape = _shape(v)
+                    if shape is not None:
+                        seen[shape] += 1
+    return _Sheet(formats, rows, seen)
 
 
 def _most_written(counts: Counter) -> DateFormat | None:
@@ -348,8 +380,14 @@ def _numeric_key(f: DateFormat) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=8)
+def _book(path: str, size: int, mtime: int) -> _Book:
+    return _Book(path)
+
+
 def _book_of(path: Path | None) -> _Book | None:
-    """The workbook at ``path`` as :func:`_book` reads it (once per file); None for no workbook."""
+    """The workbook at ``path``, its sheets read as they are asked for (kept per file: path, size,
+    modification time); None for no workbook."""
     if path is None or path.suffix.lower() not in (".xlsx", ".xlsm") or not path.is_file():
         return None
     st = path.stat()
@@ -359,27 +397,33 @@ def _book_of(path: Path | None) -> _Book | None:
 def read_ahead(path: str | Path) -> None:
     """Read the workbook's formats and dates now (kept per file): what the first export of a
     questionnaire, or the first draft of its date question, would otherwise wait for."""
-    _book_of(Path(path))
+    book = _book_of(Path(path))
+    if book is not None:
+        book.sheets()
 
 
 def date_format(q: Question, path: str | Path | None) -> DateFormat:
     """The format the drafting date is written in for date question ``q`` of the questionnaire
-    at ``path`` (see the module docstring for the order)."""
+    at ``path`` (see the module docstring for the order). The other sheets are read only when the
+    question's own says nothing."""
     book = _book_of(Path(path) if path else None)
-    if book is not None:
+    own = (book.sheets(q.sheet) or {}).get(q.sheet) if book is not None else None
+    if own is not None:
         for cell in (q.text_cell, q.choice_cell):
-            if cell and (q.sheet, cell) in book.formats:
-                return book.formats[(q.sheet, cell)]
-    texts = [q.text] + (book.rows.get((q.sheet, q.row), []) if book is not None else [])
+            if cell and cell in own.formats:
+                return own.formats[cell]
+    texts = [q.text] + (own.rows.get(q.row, []) if own is not None else [])
     for t in texts:
         named = from_text(t)
         if named is not None:
             return named
-    if book is not None:
-        for sheet in [q.sheet] + [s for s in book.written if s != q.sheet]:
-            found = _most_written(book.written.get(sheet, Counter()))
-            if found is not None:
-                return found
+    found = _most_written(own.written) if own is not None else None
+    if found is not None:
+        return found
+    for sheet in (book.sheets() or {}).values() if book is not None else ():
+        found = _most_written(sheet.written)
+        if found is not None:
+            return found
     return ISO
 
 
