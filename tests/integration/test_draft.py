@@ -246,7 +246,8 @@ def test_an_instruction_to_the_model_is_never_the_evidence_a_draft_rests_on(tmp_
     only the sentences that could support a reply it would be the only one left
     (tests/adversarial/test_prompt_injection.py found it). A sentence addressed to the reader is never
     evidence (engine/drafting/addressed.py): it is not numbered, the model is not asked, and the row is
-    no context, while the document's own sentence on the next topic is still shown for its question."""
+    no context, while the document's own sentence on the next topic is still shown for its question. In
+    the quotes form a model that quotes it has cited nothing."""
     docs = tmp_path / "docs"
     docs.mkdir()
     write_pdf(
@@ -274,5 +275,8 @@ def test_an_instruction_to_the_model_is_never_the_evidence_a_draft_rests_on(tmp_
         iso = Drafter(kb, model).draft(by_id["CO-02"])
         shown = re.findall(r"^S\d+\. (.+)$", model.prompts[0], re.M)
         assert iso.status is DraftStatus.DRAFTED and shown and not any("AI model" in s or "SYSTEM" in s for s in shown)
+        quoting = QuotingGenerator()  # the quotes form: it quotes the planted sentence, the most words in common
+        quoted = Drafter(kb, quoting).draft(by_id["CO-01"])
+        assert quoting.calls == 1 and quoted.status is not DraftStatus.DRAFTED and not quoted.citations
     finally:
         release(str(store / "qdrant"))
