@@ -48,6 +48,9 @@ are**, and read again. The rewrites (:data:`KINDS`), each drawn with a seed:
 - ``translate``: the header words of every table in German, French, Dutch or Japanese (``relabel``'s words,
   all of them one language), and in Japanese the cues in its script: "？" for "?", full-width digits in
   the ID cells and the typed numbers ("１．２").
+- ``bilingual``: the header words of every table kept, their translation (``relabel``'s words, German, French,
+  Dutch or Japanese) added under them in the same cell as a paragraph of its own ("Yes" over "はい"), as a
+  bilingual form prints them; an option is then named by its translation, the last words of its label.
 
 **The truth's transfer** is the rewrite's own rule, never the reader: every rewrite moves the
 document's own cells and paragraphs (or adds new ones) and never rebuilds one that holds a question or
@@ -92,7 +95,7 @@ W14 = f"{{{W14_NS}}}"
 KINDS = (
     "relabel", "boxes", "columns", "split", "header_mark", "spacers", "plain_headers", "ids", "numbering",
     "typed_numbers", "empty_rows", "number_ids", "merge_header", "merge_question", "nested", "header_table", "font",
-    "header_repeat", "option_text", "number_column", "translate",
+    "header_repeat", "option_text", "number_column", "translate", "bilingual",
 )  # fmt: skip
 BOX_KINDS = ("formcheckbox", "sdt", "glyph", "sym")
 
@@ -1128,6 +1131,28 @@ def translate(root: etree._Element, rng: random.Random) -> Rewritten:
     return out
 
 
+def bilingual(root: etree._Element, rng: random.Random) -> Rewritten:
+    """Every table's header words kept, their translation (German, French, Dutch or Japanese:
+    ``relabel``'s words) added under them in the cell, a paragraph of its own."""
+    language = rng.choice(("de", "fr", "nl", "ja"))
+    out = Rewritten()
+    for tbl in root.iter(f"{W}tbl"):
+        for tr in own_elements(tbl, f"{W}tr")[:4]:  # as relabel: a header one or two rows deep, under a title
+            for tc in own_elements(tr, f"{W}tc"):
+                if tc.find(f".//{W}fldChar") is not None or tc.find(f".//{W}sdt") is not None:
+                    continue
+                old = " ".join(_text(tc).split())
+                new = RELABEL.get(old.casefold(), {}).get(language)
+                paragraphs = own_elements(tc, f"{W}p")
+                if new and new != old and paragraphs:
+                    under = copy.deepcopy(paragraphs[-1])
+                    paragraphs[-1].addnext(under)
+                    _set_text(under, new)
+                    out.labels[old] = new
+                    out.changed += 1
+    return out
+
+
 LETTER_ID = re.compile(r"^([A-Z])-(\d{1,3}(?:\.\d{1,3})*)$")
 
 
@@ -1153,6 +1178,7 @@ REWRITES = {
     "option_text": option_text,
     "number_column": number_column,
     "translate": translate,
+    "bilingual": bilingual,
 }
 
 
@@ -1195,7 +1221,10 @@ class Rewrite:
     def labels(self) -> dict[str, str]:
         """Old label -> new (as written: "YES", not "Yes"): relabelled, then typed in capitals."""
         out = {
-            k: v for kind in ("relabel", "translate") if kind in self.done for k, v in self.done[kind].labels.items()
+            k: v
+            for kind in ("relabel", "translate", "bilingual")
+            if kind in self.done
+            for k, v in self.done[kind].labels.items()
         }
         caps = self.done["font"].labels if "font" in self.done else {}
         return {**{k: caps.get(v, v) for k, v in out.items()}, **{k: v for k, v in caps.items() if k not in out}}
