@@ -112,3 +112,15 @@ def test_a_header_row_said_again_in_another_language_is_header_too(tmp_path):
         (str(i), t, ("Yes", "No")) for i, t in enumerate(asked, 1)
     ]
     assert {q.places[place_key(x.sheet, x.text_cell)].column for x in q.questions} == {"備考: Remarks"}
+
+
+def test_a_header_cell_that_says_its_label_again_on_a_line_of_its_own_is_one_label(tmp_path):
+    """ "はい" over "Yes" in one header cell, two paragraphs (a bilingual form's print): the cell is one label
+    and its translation, as "はい / Yes" is; the header row is no question and the first question is kept."""
+    two = [wf.para(wf.text(a)) + wf.para(wf.text(b)) for a, b in
+           (("項番", "No."), ("確認項目", "Item"), ("はい", "Yes"), ("いいえ", "No"), ("備考", "Remarks"))]  # fmt: skip
+    q, asked = _checklist(tmp_path, two)
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        (str(i), t, ("Yes", "No")) for i, t in enumerate(asked, 1)
+    ]
+    assert {q.places[place_key(x.sheet, x.text_cell)].column for x in q.questions} == {"備考: Remarks"}
