@@ -87,8 +87,10 @@ def page_items(
         words, typed = _typed_blank(words)  # "Company name: ______": a line typed to write on after a label
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
-        if row_choices(" ".join(w.text for w in words)):
-            kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No", "Yes/No" under a question: its options
+        joined = " ".join(w.text for w in words)
+        # "☐ Yes ☐ No" under a question: its options; "Yes/No" too, under a paragraph whose first sentence asks
+        if choices_of(joined) or (current is not None and _first_asks(current.text) and row_choices(joined)):
+            kind, marker, rest = "choices", "", words
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
         blank = typed or id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
@@ -189,7 +191,16 @@ def _typed_under(item: Item, above: Item, before: Item | None) -> bool:
     that paragraph's answers to circle, a question of those options; not under the lines of a
     numbered item's paragraph wrapped back to its number (``before``, less than half a line above)."""
     wrapped = before is not None and before.kind == "number" and above.box.y0 - before.box.y1 < item.box.height / 2
-    return not wrapped and not box_choices(item.text) and asks(above.text)
+    return not wrapped and not box_choices(item.text) and _first_asks(above.text)
+
+
+def _first_asks(text: str) -> bool:
+    """Whether a paragraph's first sentence asks (by its first word or its "?"): a question over its
+    options, not a section's title and guidance run on into the question they end with ("User Support
+    - Applicable to lots 2a and 2b Award criteria Your response must confirm … Will your organisation
+    …?")."""
+    first = re.match(r"(.+?[.?？。])(?:\s|$)", text)
+    return asks(first.group(1) if first else text)
 
 
 def row_choices(text: str) -> tuple[str, ...]:
@@ -335,7 +346,7 @@ def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
         id(item) in numbered
         or (item.kind == "number" and bool(item.choices))  # a numbered question with its options' marks
         or (item.kind == "" and item.boxed and bool(item.choices))  # a statement with its boxes to tick beside it
-        or (item.kind == "" and not item.wraps and bool(item.choices) and asks(item.text))  # asking over "Yes/No"
+        or (item.kind == "" and not item.wraps and bool(item.choices) and _first_asks(item.text))  # over "Yes/No"
         or (checklist and item.kind == "box")
         # (a paragraph wrapped back to the marker of the item above is that item's, no question of its own)
         or (not checklist and bool(item.kind or (_asking_paragraph(item.text) and not item.wraps)) and asks(item.text))
