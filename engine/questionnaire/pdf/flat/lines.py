@@ -33,6 +33,7 @@ from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.panels import over_place
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph
 from engine.questionnaire.pdf.questions import YES_NO, Found
+from engine.questionnaire.table_model import OPTION_WORDS
 
 _BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓")
 _RADIOS = frozenset(("○", "◯", "( )"))  # a bullet that, one an option a line under a question, is a radio
@@ -86,8 +87,10 @@ def page_items(
         words, typed = _typed_blank(words)  # "Company name: ______": a line typed to write on after a label
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
-        if choices_of(" ".join(w.text for w in words)):
-            kind, marker, rest = "choices", "", words  # "☐ Yes ☐ No" under a question: its options
+        joined = " ".join(w.text for w in words)
+        # "☐ Yes ☐ No" under a question: its options; "Yes/No" too, under a paragraph whose first sentence asks
+        if choices_of(joined) or (current is not None and _first_asks(current.text) and row_choices(joined)):
+            kind, marker, rest = "choices", "", words
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
         blank = typed or id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
@@ -168,15 +171,47 @@ def _marks_under(items: list[Item]) -> list[Item]:
         if (
             item.kind == "choices"
             and above is not None
-            and (above.kind == "number" or (above.kind == "" and boxed))
+            and (
+                above.kind == "number"
+                or (above.kind == "" and (boxed or _typed_under(item, above, out[-2] if len(out) > 1 else None)))
+            )
             and not above.choices
             and item.box.x0 >= above.box.x0
             and item.box.y0 - above.box.y1 <= 1.5 * max(item.box.height, 1.0)
         ):
-            above.choices, above.boxed = choices_of(item.text), boxed
+            above.choices, above.boxed = row_choices(item.text), boxed
             continue
         out.append(item)
     return out
+
+
+def _typed_under(item: Item, above: Item, before: Item | None) -> bool:
+    """Options typed as words on a line of their own ("Yes/No", "Yes / No / N/A") right under a
+    paragraph that asks ("Please confirm whether your turnover is …", "Has your organisation …"):
+    that paragraph's answers to circle, a question of those options; not under the lines of a
+    numbered item's paragraph wrapped back to its number (``before``, less than half a line above)."""
+    wrapped = before is not None and before.kind == "number" and above.box.y0 - before.box.y1 < item.box.height / 2
+    return not wrapped and not box_choices(item.text) and _first_asks(above.text)
+
+
+def _first_asks(text: str) -> bool:
+    """Whether a paragraph's first sentence asks (by its first word or its "?"): a question over its
+    options, not a section's title and guidance run on into the question they end with ("User Support
+    - Applicable to lots 2a and 2b Award criteria Your response must confirm … Will your organisation
+    …?")."""
+    first = re.match(r"(.+?[.?？。])(?:\s|$)", text)
+    return asks(first.group(1) if first else text)
+
+
+def row_choices(text: str) -> tuple[str, ...]:
+    """The options a row of text alone offers: boxes with labels, option words parted by " / "
+    (boxes.choices_of), or two or more option words joined by "/" with no space ("Yes/No",
+    "Yes/No/Not Applicable", "Yes/No/N/A": a form's answers to circle, typed on their own line)."""
+    found = choices_of(text)
+    if found:
+        return found
+    labels = [part.replace("\0", "/") for part in re.sub(r"(?i)\bn/a\b", "N\0A", text.strip()).split("/")]
+    return tuple(labels) if len(labels) >= 2 and all(OPTION_WORDS.match(label) for label in labels) else ()
 
 
 def _before_gap(words: list[Word]) -> str:
@@ -272,7 +307,7 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
         numbered_above = goes_on or id(item) in numbered
         if item.kind == "choices":  # the options of the question of the item right above, if any
             if len(out) == before + 1:
-                out[-1] = replace(out[-1], choices=choices_of(item.text), choice_place=out[-1].text_place)
+                out[-1] = replace(out[-1], choices=row_choices(item.text), choice_place=out[-1].text_place)
             lead, before = None, len(out)
             continue
         before = len(out)
@@ -311,8 +346,10 @@ def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
         id(item) in numbered
         or (item.kind == "number" and bool(item.choices))  # a numbered question with its options' marks
         or (item.kind == "" and item.boxed and bool(item.choices))  # a statement with its boxes to tick beside it
+        or (item.kind == "" and not item.wraps and bool(item.choices) and _first_asks(item.text))  # over "Yes/No"
         or (checklist and item.kind == "box")
-        or (not checklist and bool(item.kind or _asking_paragraph(item.text)) and asks(item.text))
+        # (a paragraph wrapped back to the marker of the item above is that item's, no question of its own)
+        or (not checklist and bool(item.kind or (_asking_paragraph(item.text) and not item.wraps)) and asks(item.text))
     )
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from engine.questionnaire.corrections import TableMap
-from engine.questionnaire.pdf.flat.asking import asks_yes_no, sub_question
+from engine.questionnaire.pdf.flat.asking import asks, asks_yes_no, sub_question
 from engine.questionnaire.pdf.flat.boxes import box_list, form_rows
 from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import (
@@ -50,6 +50,8 @@ def table_questions(
     listing: TableMap | None = None
     for row in table.rows[:3]:
         header = header_columns(text, row)
+        if header and _overview(text, table, row, header):
+            return [], None  # a marking scheme quoting the questions' titles, no questionnaire
         if header:
             (columns, listing), top = header_map(page, text, row, header, mapped), row.band.y1
             break
@@ -86,6 +88,22 @@ def table_questions(
     if listing is not None:
         mapped.read.append((listing, out))
     return out, columns
+
+
+def _overview(text: PageText, table: Table, head: Row, header: Columns) -> bool:
+    """Whether a table read by its header ``head`` lists the questions without asking them: the header
+    names no column for IDs, answers or comments ("Question | Question Type | Marking Scheme | Question
+    weighting"), every row under it holds text, and every cell is short (ten words at most) and asks
+    nothing (no "?", no first word that asks: "All Lots | Social Value | Yes/No | Pass/Fail | 10%"): a
+    tender's marking scheme, not its questionnaire."""
+    if {"id", "answer", "comment"} & set(header.roles):
+        return False  # (a table that numbers its questions in a column of IDs asks them)
+    rows = [[cell_text(text, c) for c in row.cells if c] for row in table.rows if row.band.y0 >= head.band.y1 - 1]
+    if not rows or not all(any(c.strip() for c in row) for row in rows):
+        return False  # (empty rows to fill in: a form, SAQ C-VT's "Requirement | Reason … Not Applicable")
+    cells = [c for row in rows for c in row]
+    short = all(len(c.split()) <= 10 for c in cells)  # titles, types and weights, not questions in prose
+    return short and not any(asks(c) or "?" in c or "？" in c for c in cells)
 
 
 def _split_by_ids(text: PageText, columns: Columns, row: Row) -> list[tuple[Row, str | None]]:
