@@ -518,14 +518,25 @@ def _span(words: tuple[Word, ...]) -> Box:
 
 
 def _joined(texts: Iterable[str]) -> str:
-    """Lines joined into one text: a word broken at a hyphen is joined back ("standards-based")."""
+    """Lines joined into one text as :func:`wrapped` joins them."""
     out = ""
     for text in texts:
-        text = " ".join(text.split())
-        if not text:
-            continue
-        out = out + text if out.endswith("-") or not out else out + " " + text
+        out = wrapped(out, " ".join(text.split()))
     return out
+
+
+def cjk(char: str) -> bool:
+    """A character of Japanese (or Chinese) writing, full-width punctuation included."""
+    return bool(char) and ("\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef")
+
+
+def wrapped(text: str, line: str) -> str:
+    """``line`` after ``text``, the line a wrapped text goes on with: after a space, but with none after
+    a word broken at a hyphen ("standards-" "based") or between two characters of Japanese or Chinese
+    writing, which puts no spaces between its words ("方針を" "定めていますか。")."""
+    if not text or not line:
+        return text or line
+    return text + ("" if text.endswith("-") or cjk(text[-1]) and cjk(line[0]) else " ") + line
 
 
 __all__ = [
@@ -535,9 +546,11 @@ __all__ = [
     "Line",
     "PageText",
     "Word",
+    "cjk",
     "is_glyph",
     "page_lines",
     "page_widgets",
+    "wrapped",
     "pdf_name",
     "reading_order",
 ]

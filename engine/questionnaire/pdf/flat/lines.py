@@ -31,7 +31,7 @@ from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.panels import over_place
-from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph
+from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph, wrapped
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.table_model import OPTION_WORDS
 
@@ -110,9 +110,7 @@ def page_items(
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
             block, margin, size = row_block, box.x0, box.height
         else:
-            # a word broken by a hyphen, or Japanese wrapped (no spaces between its words): joined without one
-            joiner = "" if current.text.endswith("-") or (_cjk(current.text[-1:]) and _cjk(words[0].text[:1])) else " "
-            current.text = f"{current.text}{joiner}{' '.join(w.text for w in words)}".strip()
+            current.text = wrapped(current.text, " ".join(w.text for w in words)).strip()
             current.box = current.box.union(box)
         if beside:
             current.choices = beside
@@ -123,11 +121,6 @@ def page_items(
         item.field = over_place(item.box, places)
         item.margin = item.box.y1 <= 0.06 * height
     return _marks_under([i for i in items if i.text])
-
-
-def _cjk(char: str) -> bool:
-    """A character of Japanese (or Chinese) writing, full-width punctuation included."""
-    return bool(char) and ("\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef")
 
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from engine.questionnaire.pdf.layout import Box, PageText
+from engine.questionnaire.pdf.layout import Box, PageText, wrapped
 
 
 @dataclass(frozen=True)
@@ -158,5 +158,5 @@ def cell_text(text: PageText, cell: Box | None, compact: bool = False) -> str:
         return "".join("".join(lines).split())
     out = ""
     for piece in lines:
-        out = out + piece if out.endswith("-") or not out else out + " " + piece
+        out = wrapped(out, piece)
     return out.strip()

@@ -1,0 +1,51 @@
+"""A line a PDF's text wraps onto is joined back as the writing joins its words: after a space, with
+none after a word broken at a hyphen, and none between two characters of Japanese or Chinese writing
+(engine/questionnaire/pdf/layout.py ``wrapped``). A Japanese checklist printed to a flat PDF by the bench's
+printer (engine/bench/word_printed.py), its questions wrapping in a narrow column, reads its questions
+back as they were typed, whatever the table's rulings."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.questionnaire.pdf.layout import wrapped
+from tests import word_fixtures as wf
+
+ASKED = [
+    "情報セキュリティ方針を定めていますか。",
+    "委託先の管理を行っていますか。",
+    "アクセス権の見直しを行っていますか。",
+    "ウイルス対策ソフトを導入していますか？",
+    "バックアップを定期的に取得していますか？",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "joined"),
+    [
+        ("Do you use", "encryption?", "Do you use encryption?"),
+        ("standards-", "based", "standards-based"),
+        ("情報セキュリティ方針を", "定めていますか。", "情報セキュリティ方針を定めていますか。"),
+        ("（ISMS）の認証を", "取得していますか？", "（ISMS）の認証を取得していますか？"),
+        ("ISO 27001 の", "ISMS", "ISO 27001 の ISMS"),  # Japanese beside a Latin word keeps its space
+        ("", "first line", "first line"),
+    ],
+)
+def test_a_wrapped_line_joins_as_its_writing_does(text, line, joined):
+    assert wrapped(text, line) == joined
+
+
+@pytest.mark.parametrize("rulings", ["ruled", "no rulings", "horizontal rules"])
+def test_a_japanese_checklist_printed_flat_reads_its_questions_as_typed(tmp_path, rulings):
+    doc = wf.new()
+    doc.add_heading("情報セキュリティチェックシート", level=1)
+    wf.add(
+        doc,
+        wf.table(
+            [["項番", "確認項目", "はい", "いいえ", "備考"], *([str(i), t, "", "", ""] for i, t in enumerate(ASKED, 1))]
+        ),
+    )
+    q = wf.printed(tmp_path, doc, rulings)
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        (str(i), t, ("はい", "いいえ")) for i, t in enumerate(ASKED, 1)
+    ]
