@@ -114,7 +114,7 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
                 dated += not choices and not label.endswith(":") and not asks(label) and bool(_DATE_PROMPT.match(right))
     if dated == len(out) and not alone:  # events beside "[Insert date]": the issuer's timetable, no form
         return []
-    if len(alone) >= 2:  # (one alone is a lead-in: "For example:")
+    if len(alone) >= 2 or alone and any(f.choices for f in out):  # one alone and no boxes: a lead-in ("For example:")
         out = sorted(out + alone, key=lambda f: (f.box.y0, f.box.x0))
     return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
 
@@ -124,7 +124,7 @@ def _cell_question(page: int, text: PageText, cell: Box, alone: bool) -> Found |
     on each line below it ("Implementation Status (check all that apply):" over "☐ Implemented" /
     "☐ Planned" …: one choice, its options the labels), or, in a row of one cell across the table,
     the label alone with the rest of the cell for its answer ("Responsible Role:"; two or more such
-    in a table, one alone being a lead-in: "For example:")."""
+    in a table, or one beside a label over its boxes; one alone otherwise being a lead-in: "For example:")."""
     lines = cell_lines(text, cell)
     if not lines or not lines[0].endswith(":") or len(lines[0].split()) > 10 or is_glyph(lines[0].split()[0]):
         return None
@@ -173,3 +173,46 @@ def option_name(statement: str) -> str:
         if ":" in statement and len(head.split()) <= 6
         else " ".join(words[:6]) + ("…" if len(words) > 6 else "")
     )
+
+
+_PART = re.compile(r"^(?:part|item|req\.?|requirement|onderdeel)\s+[\w.()\-]{1,8}$|^\(?[a-z]\)$|^[a-z]\.$", re.I)
+_CONTROL = re.compile(r"^[A-Z]{1,4}-\d{1,3}(?:\s?\(\d{1,3}\))?(?=\s)")  # "AC-2", "AC-2 (1)" before the title's words
+
+
+def part_rows(page: int, text: PageText, table: Table, found: list[Found]) -> list[Found] | None:
+    """A table of one question's parts: a title across the table that asks ("AC-2 What is the
+    solution and how is it implemented?") over two or more rows of a part's label beside a cell for
+    its answer ("Part a | ", "Req. 1 | ": the FedRAMP SSP's control sections): one text question per
+    part, named by the title's control ID and the part ("AC-2 Part a"), its text the title and the
+    part (as the Word reader names it). Without its title (a table at the top of a page, ``found``
+    the questions before it) the parts go on from the last part read: its control ID. None: no such table."""
+    rows = [sorted((c for c in row.cells if c is not None), key=lambda c: c.x0) for row in table.rows]
+    last = found[-1] if found else None
+    if rows and len(rows[0]) == 1:
+        title = cell_text(text, rows[0][0])
+        rows, control = rows[1:], _CONTROL.match(title)
+        if not asks(title):
+            return None
+    elif last and last.id and (control := _CONTROL.match(last.id)) and _PART.match(last.id[control.end() :].strip()):
+        title = last.text.removesuffix(last.id[control.end() :].strip()).strip()  # the title, its part taken off
+    else:
+        return None
+    parts = [(cells, cell_text(text, cells[0])) for cells in rows if len(cells) == 2]
+    if len(parts) < 2 or len(parts) != len(rows) or not all(_PART.match(label) for _, label in parts):
+        return None
+    out = []
+    for cells, label in parts:
+        ident = f"{control.group(0)} {label}" if control else label
+        answer = cell_text(text, cells[1])
+        place = response_place(f"page {page + 1}, row {ident}")
+        out.append(
+            Found(
+                page=page,
+                box=cells[0],
+                id=ident,
+                text=f"{title} {label}".strip(),
+                text_place=place,
+                existing_answer=None if not answer or is_placeholder(answer) else answer,
+            )
+        )
+    return out
