@@ -93,3 +93,86 @@ def test_a_responsible_role_alone_beside_labels_over_their_boxes_is_a_question(t
     ]
     assert q.questions[0].text_cell and not q.questions[0].choices
     assert q.questions[1].choices == STATUS and q.questions[2].choices == ORIGIN
+
+
+def _saq_doc(requirements: int = 24):
+    """A PCI SAQ requirement table longer than a page, its two header rows repeated on each page: a
+    section's title across the table ("2.1 Secure configurations …") over three requirements, each
+    ("2.1.1 | … | Examine … | ☐ ☐ ☐ ☐", its testing longer than its text: a row a page break may cut,
+    its rest only testing) followed by an "Applicability Notes" row and a row of its note, both across
+    the requirement's and the testing's columns, with no ID and no box (the rows a page break leaves
+    at the next page's top, under the header)."""
+    doc = wf.new()
+    doc.add_paragraph("Requirement 2: Apply Secure Configurations to All System Components")
+    table = doc.add_table(rows=2 + requirements // 3 * 10, cols=7)
+    wf.saq_header(table)
+    for k in (0, 1):
+        table.rows[k]._tr.get_or_add_trPr().append(wf.element("<w:tblHeader/>"))
+    r = 2
+    for i in range(requirements):
+        if i % 3 == 0:
+            table.cell(r, 0).merge(table.cell(r, 6)).text = f"2.{1 + i // 3} Secure configurations of group {i // 3}."
+            r += 1
+        cells = table.rows[r].cells
+        cells[0].text, cells[1].text = (
+            f"2.{1 + i // 3}.{1 + i % 3}",
+            f"System component {i + 1} is configured securely.",
+        )
+        cells[2].text = " ".join(
+            f"Examine the {what} of component {i + 1}." for what in ("standards", "records", "logs")
+        )
+        for c in range(3, 7):
+            cells[c].text = "☐"
+        table.cell(r + 1, 1).merge(table.cell(r + 1, 2)).text = "Applicability Notes"
+        table.cell(r + 2, 1).merge(table.cell(r + 2, 2)).text = " ".join(
+            f"This includes component {i + 1}'s administrators, the vendors' defaults and the accounts of "
+            "applications, as the requirement describes them."
+            for _ in range(1 + i % 4)
+        )
+        r += 3
+    return doc
+
+
+@pytest.mark.parametrize(("requirements", "paper"), [(24, "A4"), (18, "Letter")])
+def test_a_requirements_rest_under_the_repeated_header_is_no_question(tmp_path, requirements, paper):
+    """Rows without ID or box under the header a page repeats (the rest of the note of the requirement
+    before the page break) are the last requirement's, and the requirements under them are read.
+    Main's reader read the rest as a question of its own (no ID, the note's last words)."""
+    from engine.bench.word_printed import print_docx  # noqa: PLC0415
+    from engine.questionnaire.pdf.reader import read_pdf_questionnaire  # noqa: PLC0415
+
+    path = wf.save(_saq_doc(requirements), tmp_path / "saq.docx")
+    pdf = tmp_path / "saq.pdf"
+    print_docx(path, pdf, "ruled", paper)
+    q = read_pdf_questionnaire(pdf)
+    want = [f"2.{1 + i // 3}.{1 + i % 3}" for i in range(requirements)]
+    assert [x.id for x in q.questions] == want
+    assert all(x.choices == wf.SAQ_OPTIONS for x in q.questions)
+    assert all(_fold(x.text).startswith(_fold("System component")) for x in q.questions)
+
+
+WORKSHEET = [
+    ("Constraints", "Document the legitimate technical or business constraints precluding compliance."),
+    ("Definition of Compensating Controls", "Define the compensating controls and how they address the objectives."),
+    ("Objective", "Define the objective of the original control."),
+    ("", "Identify the objective met by the compensating control."),
+    ("Identified Risk", "Identify any additional risk posed by the lack of the original control."),
+    ("Maintenance", "Define process(es) and controls in place to maintain compensating controls."),
+]
+
+
+def test_a_worksheet_whose_cells_are_each_drawn_is_read_row_by_row(tmp_path):
+    """A header naming only the answer column ("Information Required | Explanation", the PCI SAQ's
+    compensating controls worksheet) over rows of a topic, what to give and an empty cell, printed
+    ruled (each cell drawn as a closed path of its own): one text question per row. Main's reader
+    cut the rows by the page's horizontal rules alone, found none across the asking column, and
+    read the six rows as one question."""
+    doc = wf.new()
+    doc.add_paragraph("Appendix B: Compensating Controls Worksheet")
+    table = doc.add_table(rows=1 + len(WORKSHEET), cols=3)
+    table.cell(0, 1).text, table.cell(0, 2).text = "Information Required", "Explanation"
+    for r, (topic, asked) in enumerate(WORKSHEET, start=1):
+        table.cell(r, 0).text, table.cell(r, 1).text = topic, asked
+    q = _printed(tmp_path, doc, "ruled")
+    assert [_fold(x.text) for x in q.questions] == [_fold(asked) for _, asked in WORKSHEET]
+    assert all(x.text_cell and not x.choices for x in q.questions)

@@ -114,7 +114,8 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
                 dated += not choices and not label.endswith(":") and not asks(label) and bool(_DATE_PROMPT.match(right))
     if dated == len(out) and not alone:  # events beside "[Insert date]": the issuer's timetable, no form
         return []
-    if len(alone) >= 2 or alone and any(f.choices for f in out):  # one alone and no boxes: a lead-in ("For example:")
+    over = alone and any(f.choices for f in out) and all(f.box.y0 > alone[0].box.y0 for f in out)  # first, boxes below
+    if len(alone) >= 2 or over:  # one alone otherwise: a lead-in ("For example:")
         out = sorted(out + alone, key=lambda f: (f.box.y0, f.box.x0))
     return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
 
@@ -124,7 +125,8 @@ def _cell_question(page: int, text: PageText, cell: Box, alone: bool) -> Found |
     on each line below it ("Implementation Status (check all that apply):" over "☐ Implemented" /
     "☐ Planned" …: one choice, its options the labels), or, in a row of one cell across the table,
     the label alone with the rest of the cell for its answer ("Responsible Role:"; two or more such
-    in a table, or one beside a label over its boxes; one alone otherwise being a lead-in: "For example:")."""
+    in a table, or one as the table's first question with a label over its boxes below; one alone
+    otherwise being a lead-in: "For example:")."""
     lines = cell_lines(text, cell)
     if not lines or not lines[0].endswith(":") or len(lines[0].split()) > 10 or is_glyph(lines[0].split()[0]):
         return None
@@ -181,7 +183,7 @@ _CONTROL = re.compile(r"^[A-Z]{1,4}-\d{1,3}(?:\s?\(\d{1,3}\))?(?=\s)")  # "AC-2"
 
 def part_rows(page: int, text: PageText, table: Table, found: list[Found]) -> list[Found] | None:
     """A table of one question's parts: a title across the table that asks ("AC-2 What is the
-    solution and how is it implemented?") over two or more rows of a part's label beside a cell for
+    solution and how is it implemented?") over rows of a part's label beside a cell for
     its answer ("Part a | ", "Req. 1 | ": the FedRAMP SSP's control sections): one text question per
     part, named by the title's control ID and the part ("AC-2 Part a"), its text the title and the
     part (as the Word reader names it). Without its title (a table at the top of a page, ``found``
@@ -198,7 +200,7 @@ def part_rows(page: int, text: PageText, table: Table, found: list[Found]) -> li
     else:
         return None
     parts = [(cells, cell_text(text, cells[0])) for cells in rows if len(cells) == 2]
-    if len(parts) < 2 or len(parts) != len(rows) or not all(_PART.match(label) for _, label in parts):
+    if not parts or len(parts) != len(rows) or not all(_PART.match(label) for _, label in parts):
         return None
     out = []
     for cells, label in parts:
