@@ -8,6 +8,7 @@ misses) and no "Responsible Role:" in a summary table holding it alone beside it
 from __future__ import annotations
 
 import pytest
+from docx.shared import Inches
 
 from tests import word_fixtures as wf
 
@@ -176,3 +177,32 @@ def test_a_worksheet_whose_cells_are_each_drawn_is_read_row_by_row(tmp_path):
     q = _printed(tmp_path, doc, "ruled")
     assert [_fold(x.text) for x in q.questions] == [_fold(asked) for _, asked in WORKSHEET]
     assert all(x.text_cell and not x.choices for x in q.questions)
+
+
+STATEMENTS = [
+    "Compliant: All sections of the SAQ are complete and all requirements are marked as being in place.",
+    "Non-Compliant: Not all sections of the SAQ are complete, or some requirements are not in place.",
+    "Compliant but with Legal exception: One or more requirements are not in place due to a legal restriction.",
+]
+
+
+def test_a_list_of_statements_with_boxes_under_its_title_and_over_an_empty_table_is_one_choice(tmp_path):
+    """A table of statements each after a box (the PCI AOC's "Select one:"), with its part's title and
+    a lead-in across the table above them and an empty table of the exceptions to detail below them:
+    one question, its options the statements. Main's reader read only tables of statements alone."""
+    doc = wf.new()
+    doc.add_paragraph("Section 3: Validation and Attestation Details")
+    table = doc.add_table(rows=2 + len(STATEMENTS) + 3, cols=2)
+    table.columns[0].width, table.columns[1].width = Inches(0.5), Inches(6.0)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "Part 3. PCI DSS Validation"
+    table.cell(1, 0).merge(
+        table.cell(1, 1)
+    ).text = "Indicate below whether a full or partial assessment was completed. Select one:"
+    for r, statement in enumerate(STATEMENTS, start=2):
+        table.cell(r, 0).text, table.cell(r, 1).text = "☐", statement
+    r = 2 + len(STATEMENTS)
+    table.cell(r, 0).text, table.cell(r, 1).text = "Affected Requirement", "Details of how legal constraint prevents it"
+    q = _printed(tmp_path, doc, "ruled")
+    assert len(q.questions) == 1
+    assert q.questions[0].choices == ("Compliant", "Non-Compliant", "Compliant but with Legal exception")
+    assert _fold(q.questions[0].text).startswith(_fold(STATEMENTS[0]))

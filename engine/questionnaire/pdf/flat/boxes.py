@@ -151,14 +151,25 @@ def _blank_labels(text: PageText, cell: Box) -> list[str]:
 def box_list(page: int, text: PageText, table: Table) -> Found | None:
     """A table of statements each with a box before it in a cell of its own (the PCI AOC's "Select
     one:" of Compliant / Non-Compliant / …, its "Select all that apply" acknowledgements): one
-    question, its options the statements (each named by its words up to a colon, or its first six)."""
+    question, its options the statements (each named by its words up to a colon, or its first six).
+    Above the statements, rows of one cell across the table (its title, a lead-in: "Part 3a. Merchant
+    Acknowledgement", "Signatory(s) confirms:"); below them, rows with no box, no label and nothing
+    asked (the empty table of exceptions to detail under "Compliant but with Legal exception")."""
     statements: list[str] = []
+    below = False
     for row in table.rows:
         cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
         texts = [cell_text(text, c) for c in cells]
-        if len(cells) != 2 or not is_glyph(texts[0]) or not texts[1] or is_glyph(texts[1]):
+        if not below and len(cells) == 2 and is_glyph(texts[0]) and texts[1] and not is_glyph(texts[1]):
+            statements.append(texts[1])
+        elif not statements and len(cells) == 1 and not any(is_glyph(w) for w in texts[0].split()):
+            continue  # a title or a lead-in across the table
+        elif statements and not any(is_glyph(w) or w.endswith(":") for t in texts for w in t.split()):
+            if any(asks(t) for t in texts):
+                return None
+            below = True
+        else:
             return None
-        statements.append(texts[1])
     if len(statements) < 2:
         return None
     choices = tuple(option_name(s) for s in statements)
