@@ -2,7 +2,8 @@
 with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table of
 statements each after a box is one question of those options ("Select one:"); a ruled form's labels
 beside empty cells are its questions, and a label with a blank after it ("Title:       ") is a
-question wherever it is.
+question wherever it is; a table of a question's parts ("AC-2 What is the solution …?" over "Part a |
+___") is one text question per part.
 """
 
 from __future__ import annotations
