@@ -206,3 +206,29 @@ def test_a_list_of_statements_with_boxes_under_its_title_and_over_an_empty_table
     assert len(q.questions) == 1
     assert q.questions[0].choices == ("Compliant", "Non-Compliant", "Compliant but with Legal exception")
     assert _fold(q.questions[0].text).startswith(_fold(STATEMENTS[0]))
+
+
+def test_a_summary_of_responses_without_rules_under_two_labels_is_an_option_table(tmp_path):
+    """ "PCI DSS Requirement * | Requirement Responses" over notes and the four option labels, then
+    "Requirement 1: ☐ ☐ ☐ ☐" … printed without rules: a choice of the four options per requirement.
+    Main's reader found no table (a header of two labels is too few phrases) and no question."""
+    doc = wf.new()
+    doc.add_paragraph("Part 2g. Summary of Assessment")
+    doc.add_paragraph("Indicate below all responses that were selected for each PCI DSS requirement.")
+    labels = [f"Requirement {n}:" for n in (1, 2, 3, 4, 5)]
+    table = doc.add_table(rows=2 + len(labels), cols=5)
+    for i, width in enumerate((1.4, 1.25, 1.25, 1.25, 1.25)):
+        table.columns[i].width = Inches(width)
+    table.cell(0, 0).text = "PCI DSS Requirement *"
+    response = table.cell(0, 1).merge(table.cell(0, 4))
+    response.text = "Requirement Responses"
+    response.add_paragraph("More than one response may be selected for a given requirement.")
+    for i, option in enumerate(wf.SAQ_OPTIONS):
+        table.cell(1, 1 + i).text = option
+    for r, label in enumerate(labels, start=2):
+        table.cell(r, 0).text = label
+        for c in range(1, 5):
+            table.cell(r, c).text = "☐"
+    q = _printed(tmp_path, doc, "no rulings")
+    assert [x.text.rstrip(":") for x in q.questions] == [label.rstrip(":") for label in labels]
+    assert all(x.choices == wf.SAQ_OPTIONS for x in q.questions)
