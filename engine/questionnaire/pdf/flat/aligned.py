@@ -167,10 +167,21 @@ def _header(row: _Visual) -> bool:
     return "question" in roles and named >= 2 and 2 * named >= len(roles)  # not a justified line of prose
 
 
+def _two_labels_over_options(rows: list[_Visual], r: int) -> bool:
+    """A header of two labels, a question column's and one over the option labels a few lines under it
+    ("PCI DSS Requirement | Requirement Responses" over "In Place | In Place with CCW | …": the SAQ's
+    summary of its responses, "Requirement 1: ☐ ☐ ☐ ☐"), too few phrases for a header on its own."""
+    head = _parted(rows[r])
+    roles = [_role(head.text(i).rstrip("* ")) for i in range(len(head.phrases))]  # a footnote mark aside
+    return (
+        len(roles) == 2 and roles[0] == "question" and roles[1] is not None and _wrapped_options(rows, r)[0] is not None
+    )
+
+
 def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
     """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
     head = _parted(rows[r])
-    if not _header(head):
+    if not (_header(head) or _two_labels_over_options(rows, r)):
         return None, r + 1
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
     headers = [head]

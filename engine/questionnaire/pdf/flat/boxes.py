@@ -2,7 +2,8 @@
 with labels ("☐ Yes ☐ No") beside a label or under a question is its options; a table of
 statements each after a box is one question of those options ("Select one:"); a ruled form's labels
 beside empty cells are its questions, and a label with a blank after it ("Title:       ") is a
-question wherever it is.
+question wherever it is; a table of a question's parts ("AC-2 What is the solution …?" over "Part a |
+___") is one text question per part.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
                 dated += not choices and not label.endswith(":") and not asks(label) and bool(_DATE_PROMPT.match(right))
     if dated == len(out) and not alone:  # events beside "[Insert date]": the issuer's timetable, no form
         return []
-    if len(alone) >= 2:  # (one alone is a lead-in: "For example:")
+    over = alone and any(f.choices for f in out) and all(f.box.y0 > alone[0].box.y0 for f in out)  # first, boxes below
+    if len(alone) >= 2 or over:  # one alone otherwise: a lead-in ("For example:")
         out = sorted(out + alone, key=lambda f: (f.box.y0, f.box.x0))
     return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
 
@@ -124,7 +126,8 @@ def _cell_question(page: int, text: PageText, cell: Box, alone: bool) -> Found |
     on each line below it ("Implementation Status (check all that apply):" over "☐ Implemented" /
     "☐ Planned" …: one choice, its options the labels), or, in a row of one cell across the table,
     the label alone with the rest of the cell for its answer ("Responsible Role:"; two or more such
-    in a table, one alone being a lead-in: "For example:")."""
+    in a table, or one as the table's first question with a label over its boxes below; one alone
+    otherwise being a lead-in: "For example:")."""
     lines = cell_lines(text, cell)
     if not lines or not lines[0].endswith(":") or len(lines[0].split()) > 10 or is_glyph(lines[0].split()[0]):
         return None
@@ -149,14 +152,25 @@ def _blank_labels(text: PageText, cell: Box) -> list[str]:
 def box_list(page: int, text: PageText, table: Table) -> Found | None:
     """A table of statements each with a box before it in a cell of its own (the PCI AOC's "Select
     one:" of Compliant / Non-Compliant / …, its "Select all that apply" acknowledgements): one
-    question, its options the statements (each named by its words up to a colon, or its first six)."""
+    question, its options the statements (each named by its words up to a colon, or its first six).
+    Above the statements, rows of one cell across the table (its title, a lead-in: "Part 3a. Merchant
+    Acknowledgement", "Signatory(s) confirms:"); below them, rows with no box, no label and nothing
+    asked (the empty table of exceptions to detail under "Compliant but with Legal exception")."""
     statements: list[str] = []
+    below = False
     for row in table.rows:
         cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
         texts = [cell_text(text, c) for c in cells]
-        if len(cells) != 2 or not is_glyph(texts[0]) or not texts[1] or is_glyph(texts[1]):
+        if not below and len(cells) == 2 and is_glyph(texts[0]) and texts[1] and not is_glyph(texts[1]):
+            statements.append(texts[1])
+        elif not statements and len(cells) == 1 and not any(is_glyph(w) for w in texts[0].split()):
+            continue  # a title or a lead-in across the table
+        elif statements and not any(is_glyph(w) or w.endswith(":") for t in texts for w in t.split()):
+            if any(asks(t) for t in texts):
+                return None
+            below = True
+        else:
             return None
-        statements.append(texts[1])
     if len(statements) < 2:
         return None
     choices = tuple(option_name(s) for s in statements)
@@ -173,3 +187,46 @@ def option_name(statement: str) -> str:
         if ":" in statement and len(head.split()) <= 6
         else " ".join(words[:6]) + ("…" if len(words) > 6 else "")
     )
+
+
+_PART = re.compile(r"^(?:part|item|req\.?|requirement|onderdeel)\s+[\w.()\-]{1,8}$|^\(?[a-z]\)$|^[a-z]\.$", re.I)
+_CONTROL = re.compile(r"^[A-Z]{1,4}-\d{1,3}(?:\s?\(\d{1,3}\))?(?=\s)")  # "AC-2", "AC-2 (1)" before the title's words
+
+
+def part_rows(page: int, text: PageText, table: Table, found: list[Found]) -> list[Found] | None:
+    """A table of one question's parts: a title across the table that asks ("AC-2 What is the
+    solution and how is it implemented?") over rows of a part's label beside a cell for
+    its answer ("Part a | ", "Req. 1 | ": the FedRAMP SSP's control sections): one text question per
+    part, named by the title's control ID and the part ("AC-2 Part a"), its text the title and the
+    part (as the Word reader names it). Without its title (a table at the top of a page, ``found``
+    the questions before it) the parts go on from the last part read: its control ID. None: no such table."""
+    rows = [sorted((c for c in row.cells if c is not None), key=lambda c: c.x0) for row in table.rows]
+    last = found[-1] if found else None
+    if rows and len(rows[0]) == 1:
+        title = cell_text(text, rows[0][0])
+        rows, control = rows[1:], _CONTROL.match(title)
+        if not asks(title):
+            return None
+    elif last and last.id and (control := _CONTROL.match(last.id)) and _PART.match(last.id[control.end() :].strip()):
+        title = last.text.removesuffix(last.id[control.end() :].strip()).strip()  # the title, its part taken off
+    else:
+        return None
+    parts = [(cells, cell_text(text, cells[0])) for cells in rows if len(cells) == 2]
+    if not parts or len(parts) != len(rows) or not all(_PART.match(label) for _, label in parts):
+        return None
+    out = []
+    for cells, label in parts:
+        ident = f"{control.group(0)} {label}" if control else label
+        answer = cell_text(text, cells[1])
+        place = response_place(f"page {page + 1}, row {ident}")
+        out.append(
+            Found(
+                page=page,
+                box=cells[0],
+                id=ident,
+                text=f"{title} {label}".strip(),
+                text_place=place,
+                existing_answer=None if not answer or is_placeholder(answer) else answer,
+            )
+        )
+    return out

@@ -41,6 +41,8 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         placed.append([PlacedCell(c.x0, c.x1, _label(text, c), _holds(cell_text(text, c))) for c in cells])
         boxes.append(cells)
     placed, boxes = _rest_peeled(placed, boxes, found, mapped)
+    if found and len(placed) == _repeated_header(placed, mapped.option_header) > 0:
+        return []  # the last option table's header repeated over the rest of its last row: no question of its own
     inferred = _inferred(placed, boxes, found, mapped)
     if inferred is None:
         return None
@@ -63,6 +65,8 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
         if model.id_col is not None and model.id_col != model.question_col:
             icell = next((c for c in grid[r] if c.col == model.id_col), None)
             ident = "".join(icell.text.split()) if icell is not None else ""
+        if not ident and at and id_like(before := "".join(grid[r][at - 1].text.split())):
+            ident = before  # no ID column inferred (one row on the page), an ID beside the requirement ("4.2.1.2")
         if not ident:
             ident, question = leading_id(question)
         if numbered_rows and not ident:  # a section's title across a table whose requirements start with their IDs,
@@ -155,6 +159,15 @@ def _rest_peeled(
     that table's last row, broken by the page, its text added to the last question's."""
     if not found or mapped.option_question[1] <= mapped.option_question[0]:
         return placed, boxes
+    top = _repeated_header(placed, mapped.option_header)
+    k = top
+    while top and found[-1].id and k < len(placed) and _rest_row(placed[k]):
+        k += 1
+    if k > top:  # under the header repeated, rows with neither ID nor box: the last row's rest, in any column
+        x0, x1 = mapped.option_question
+        rest = " ".join(c.text for row in placed[top:k] for c in row if c.text.strip() and x0 - 3 <= c.x0 < x1)
+        found[-1] = replace(found[-1], text=f"{found[-1].text} {rest}".strip())
+        return placed[:top] + placed[k:], boxes[:top] + boxes[k:]
     own = infer_positioned(placed)
     header = set(own[0].header_rows) if own is not None and len(own[0].options) >= 2 else set()
     r = 0
@@ -168,6 +181,26 @@ def _rest_peeled(
         return placed, boxes
     found[-1] = replace(found[-1], text=f"{found[-1].text} {rest}")
     return placed[:r] + placed[k:], boxes[:r] + boxes[k:]
+
+
+def _repeated_header(placed: list[list[PlacedCell]], header: tuple) -> int:
+    """How many rows at the top of ``placed`` repeat the last option table's ``header`` rows, word
+    for word (a requirement table's header printed again on each page it runs onto): all or none."""
+    words = [tuple(" ".join(c.text.split()) for c in row if c.text.strip()) for row in header]
+    if not words or len(placed) < len(words):
+        return 0
+    same = all(tuple(" ".join(c.text.split()) for c in row if c.text.strip()) == w for row, w in zip(placed, words))
+    return len(words) if same else 0
+
+
+def _rest_row(row: list[PlacedCell]) -> bool:
+    """A row holding text but neither a box or mark nor an ID at its start (its first cell's
+    text): under a repeated header in a table whose rows have IDs, the rest of a row the page broke."""
+    filled = [c for c in row if c.text.strip()]
+    if not filled or any(c.holds is not Holds.TEXT for c in filled):
+        return False
+    first = "".join(filled[0].text.split())
+    return not (id_like(first) or leading_id(filled[0].text)[0])
 
 
 def _in_question_column(row: list[PlacedCell], mapped: FlatTables) -> bool:

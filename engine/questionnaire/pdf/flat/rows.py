@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from engine.questionnaire.corrections import TableMap
 from engine.questionnaire.pdf.flat.asking import asks, asks_yes_no, sub_question
-from engine.questionnaire.pdf.flat.boxes import box_list, form_rows
+from engine.questionnaire.pdf.flat.boxes import box_list, form_rows, part_rows
 from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import (
     Columns,
@@ -59,6 +59,9 @@ def table_questions(
         listed = box_list(page, text, table)
         if listed is not None:
             return [listed], columns
+        parts = part_rows(page, text, table, found)
+        if parts is not None:  # "AC-2 What is the solution …?" over "Part a | ", "Part b | " …
+            return parts, columns
         if not lines_up(columns, table):
             guessed = guess_columns(text, list(table.rows))
             if guessed is None:

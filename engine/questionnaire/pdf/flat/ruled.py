@@ -33,7 +33,16 @@ class Table:
         """The rows of the table below ``below``, cut by the rules that cross the column
         ``x0``–``x1`` (the question column). MuPDF's own rows follow every partial rule (a CAIQ's
         control columns are ruled more finely than its questions) and miss a row continued from
-        the page before, which has no rule above it."""
+        the page before, which has no rule above it. A table whose question column no rule crosses
+        inside it (each cell drawn as a closed path of its own: a word processor's print) is cut
+        by MuPDF's own rows, where that column is one of its own cells' (not a column continued
+        from another table's header)."""
+        inner = [y for y, r0, r1 in self.rules if r0 <= x0 + 3 and r1 >= x1 - 3 and below + 4 < y < self.box.y1 - 4]
+        own = sorted({round(r.band.y0, 1) for r in self.rows if below + 4 < r.band.y0 < self.box.y1 - 4})
+        mine = any(c is not None and abs(c.x0 - x0) < 3 and abs(c.x1 - x1) < 3 for r in self.rows for c in r.cells)
+        if not inner and own and mine:
+            ys = [round(below, 1), *own, round(self.box.y1, 1)]
+            return [Row(Box(self.box.x0, a, self.box.x1, b)) for a, b in zip(ys, ys[1:]) if b - a > 4]
         ys = sorted(
             {
                 round(y, 1)
