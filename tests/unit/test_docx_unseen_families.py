@@ -124,3 +124,21 @@ def test_a_header_cell_that_says_its_label_again_on_a_line_of_its_own_is_one_lab
         (str(i), t, ("Yes", "No")) for i, t in enumerate(asked, 1)
     ]
     assert {q.places[place_key(x.sheet, x.text_cell)].column for x in q.questions} == {"備考: Remarks"}
+
+
+def test_a_form_grids_question_names_its_column_by_the_header_cells_first_line(tmp_path):
+    """A row to fill under a header whose cells say their label again in another language on a line of their
+    own ("Notes" over "Remarques", "Date" over "Datum"): each question names its column as the form without
+    the translation does ("Data in Transit: Notes"), not "Notes Remarques"; a one-line label stays whole."""
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Data in Transit")))
+    two = [wf.para(wf.text(a)) + wf.para(wf.text(b)) for a, b in (("Date", "Datum"), ("Notes", "Remarques"))]
+    wf.add(doc, wf.table([[two[0], "CMVP #", two[1]], ["", "", ""]]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "grid.docx"))
+    assert [x.text for x in q.questions] == [
+        "Data in Transit: Date",
+        "Data in Transit: CMVP #",
+        "Data in Transit: Notes",
+    ]
+    places = [q.places[place_key(x.sheet, x.text_cell)].locator for x in q.questions]
+    assert places == [f"/w:document/w:body/w:tbl/w:tr[2]/w:tc[{c}]" for c in (1, 2, 3)]  # the row to fill

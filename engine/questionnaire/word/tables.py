@@ -48,6 +48,7 @@ from engine.questionnaire.table_model import (
     joined,
     question_groups,
     role_of_label,
+    translated_lines,
 )
 from engine.questionnaire.table_roles import (
     corrected_model,
@@ -1227,6 +1228,17 @@ def _styled_as_guidance(p: etree._Element) -> bool:
 # ------------------------------------------------------------------------------ 4. one row
 
 
+def _own_words(head: Cell | None, label: str) -> str:
+    """The column's label as its header cell names it first: "Notes" over "Remarques" (a label and its
+    translation on lines of their own, the table model's one label "Notes / Remarques") names the column
+    "Notes", its first line, as the form without the translation does; ``label`` for any other cell."""
+    if head is None or translated_lines(head.origin.text) is None:
+        return label
+    lines = [one_line(x) for x in head.origin.text.split("\n") if x.strip()]
+    whole = one_line(head.origin.text)
+    return f"{label[: -len(whole)]}{lines[0]}" if label.endswith(whole) else label
+
+
 def _one_row(t: _Table, start: int) -> bool:
     header = _header(t, start) or _prompt_header(t, start)
     if header is None:
@@ -1248,7 +1260,8 @@ def _one_row(t: _Table, start: int) -> bool:
             continue
         head = t.g.at(first - 1, cell.col)
         anchor = head.own_paragraphs()[0] if head is not None and head.own_paragraphs() else cell.own_paragraphs()[0]
-        text = label if asks(label) or not title else f"{one_line(title)}: {label}"
+        named = _own_words(head, label)
+        text = named if asks(named) or not title else f"{one_line(title)}: {named}"
         found = Found(anchor, text, section=t.ctx.section, how="one row to fill under a header")
         found.like = f"column:{label}:{cell.col}"
         _answer_cell(t, found, cell)
