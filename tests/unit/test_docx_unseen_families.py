@@ -142,3 +142,36 @@ def test_a_form_grids_question_names_its_column_by_the_header_cells_first_line(t
     ]
     places = [q.places[place_key(x.sheet, x.text_cell)].locator for x in q.questions]
     assert places == [f"/w:document/w:body/w:tbl/w:tr[2]/w:tc[{c}]" for c in (1, 2, 3)]  # the row to fill
+
+
+def _attachments(tmp_path, swap: bool, repeat: bool):
+    """An SSP's attachments table: "Attachment | File Name | File Extension", each row an attachment, a
+    control for its file name (a number typed after it) and ". " before a control for its extension."""
+    head = ["Attachment", "File Name", "File Extension"]
+    rows = []
+    for i, name in enumerate(["Information Security Policies", "User Guide", "Rules of Behavior", "Inventory"]):
+        fields = [wf.para(wf.sdt_text("name", "Enter File Name"), wf.text(f" A{i + 1} v1.0")),
+                  wf.para(wf.text(". "), wf.sdt_text("ext", "enter extension"))]  # fmt: skip
+        rows.append([name, *(fields[::-1] if swap else fields)])
+    rows.insert(2, ["FIPS 199", *(["", "Included in Section 15"] if swap else ["Included in Section 15", ""])])
+    head = [head[0], head[2], head[1]] if swap else head
+    body = [head, *rows[:3], *([head] if repeat else []), *rows[3:]]
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Table 15-1. Names of Provided Attachments")))
+    wf.add(doc, wf.table(body))
+    wf.add(doc, wf.para(wf.text("Information System Owner")))
+    wf.add(doc, wf.table([[x, wf.para(wf.sdt_text(x, f"Enter {x}"))] for x in ("Name", "Title", "Company")]))
+    return read_questionnaire(wf.save(doc, tmp_path / "attachments.docx"))
+
+
+def test_a_list_of_records_shipped_with_a_control_per_field_is_no_question_in_any_column_order(tmp_path):
+    """A list of attachments whose rows each hold controls for the file's name and extension is filled in
+    by hand, row by row: no question whichever order its last two columns come in, its header repeated or
+    not (main read three or eleven questions named by a placeholder or an attachment); a form's label beside
+    its control is still a question."""
+    for swap in (False, True):
+        for repeat in (False, True):
+            q = _attachments(tmp_path, swap, repeat)
+            assert [x.text for x in q.questions] == [
+                f"Information System Owner: {x}" for x in ("Name", "Title", "Company")
+            ], (swap, repeat)

@@ -634,7 +634,33 @@ def _records(t: _Table, start: int) -> bool:
         )
         _totals(t, [r for r in rows if r > max(empty)])
         return True
+    if _placeholder_records(t, labels, list(rows)):
+        name = t.title or t.ctx.before or ", ".join(dict.fromkeys(v for v in labels.values() if v))
+        t.ctx.notes.append(
+            f"the table '{one_line(name)[:60]}' is a list of records, a row an entry and its fields' controls "
+            f"under '{' | '.join(dict.fromkeys(v for v in labels.values() if v))[:80]}': not read as questions"
+        )
+        return True
     return False
+
+
+def _placeholder_records(t: _Table, labels: Mapping[int, str], rows: list[int]) -> bool:
+    """A list of records the form ships with an entry a row and a control for each of its fields ("Information
+    Security Policies | Enter … A1 ISPP xx v1.0 | . enter extension" under "Attachment | File Name | File
+    Extension"): three columns or more under a header whose labels name no role (no question, answer or
+    notes column), no box, nothing that asks, no control in the first column, and half the rows or more (two at
+    least) a label and two controls after it: each row's fields are filled in by hand, as a list of records'
+    empty rows are, whichever order its columns come in (rows given as they are: "FIPS 199 | Included in
+    Section 15")."""
+    if t.g.width < 3 or len(rows) < 3 or any(role_of_label(v) for v in labels.values() if v):
+        return False
+    filled = 0
+    for r in rows:
+        own = t.g.own(r)
+        if len(own) < 3 or own[0].controls or any(c.boxes or asks(c.line) for c in own):
+            return False
+        filled += sum(any(x.kind != "checkbox" for x in c.controls) for c in own[1:]) >= 2
+    return filled >= 2 and filled * 2 >= len(rows)
 
 
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?total\b|^\s*(?:totaal|gesamt\w*|summe|montant total)\b", re.I)
