@@ -175,3 +175,22 @@ def test_a_list_of_records_shipped_with_a_control_per_field_is_no_question_in_an
             assert [x.text for x in q.questions] == [
                 f"Information System Owner: {x}" for x in ("Name", "Title", "Company")
             ], (swap, repeat)
+
+
+def test_an_empty_row_over_a_placeholder_row_leaves_the_answer_in_the_placeholders_row(tmp_path):
+    """A PIA's one-column table: each question over a "Click here to enter explanation." row, one with an
+    empty row between them (a spacer): its answer goes in the placeholder's row, not the empty one, and the
+    answers written there are read back in their places."""
+    doc = wf.new()
+    hint = "Click here to enter explanation."
+    asked = ["Are there any data fields that hold PII?", "Can individuals opt out of PII fields?", "Is PII shared?"]
+    wf.add(doc, wf.table([[asked[0]], [hint], [asked[1]], [""], [hint], [asked[2]], [hint]]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "pia.docx"))
+    assert [x.text for x in q.questions] == asked
+    places = [q.places[place_key(x.sheet, x.text_cell)].locator for x in q.questions]
+    assert places == [f"/w:document/w:body/w:tbl/w:tr[{r}]/w:tc" for r in (2, 5, 7)]
+    answers = ["Name and e-mail only.", "Yes, by leaving them empty.", "No."]
+    cells = [CellWrite(x.sheet, x.text_cell, a) for x, a in zip(q.questions, answers)]
+    back = read_questionnaire(export(q.path, tmp_path / "answered.docx", cells, q))
+    assert [(x.text, x.existing_answer) for x in back.questions] == list(zip(asked, answers))
+    assert [back.places[place_key(x.sheet, x.text_cell)].locator for x in back.questions] == places

@@ -1673,13 +1673,25 @@ def _below(t: _Table, p: _Pending, r: int, used: set[int]) -> None:
         t.title = p.text  # a question over rows of its parts ("What is the solution…?" over "Part a | ___")
         return
     if kind in ("blank", "control"):
-        _question(t, p, below, "a question row over its answer row")
-        used.add(r + 1)
+        spacer = _placeholder_under(t, below) if spans else None
+        _question(t, p, spacer or below, "a question row over its answer row")
+        used.update((r + 1, r + 2) if spacer else (r + 1,))
     elif kind == "text" and (asks(p.text) or p.ident) and spans and not asks(below.line) and not _heading_like(below):
         # guidance to answer below ("Description of how AC-2 is implemented, / Customer Responsibilities"),
         # an answer already written, or both
         _question(t, p, below, "a question row over its answer row", prompts=len(_prompt_lines(below)))
         used.add(r + 1)
+
+
+def _placeholder_under(t: _Table, below: Cell) -> Cell | None:
+    """The row under an empty row that spans the table under a question, when it is the place to answer
+    (a placeholder, "Click here to enter explanation.", a control, or an answer an export wrote): the empty
+    row a spacer above it, the answer goes where the form asks for it; None otherwise."""
+    r = below.row + 1
+    if not _void(below) or r >= len(t.g.rows) or _full(t.g, r) is None:
+        return None
+    cell = _full(t.g, r)
+    return cell if not _void(cell) and _kind(cell, t.ctx) in ("blank", "control") else None  # type: ignore[arg-type]
 
 
 def _heading_like(cell: Cell) -> bool:
