@@ -238,7 +238,7 @@ def _translated_row(own: list[TableCell], below: list[TableCell]) -> bool:
     return len(pairs) == len(own) and same and len(named) >= 3
 
 
-def _translated_lines(text: str) -> str | None:
+def translated_lines(text: str) -> str | None:
     """A header cell that names its column again in another language on a line of its own ("はい" over
     "Yes", "備考" over "Remarks", "確認項目" over "Item"): one label and its translation, "はい / Yes", as
     when they share a line. Each line a short label naming the same role (an ID's and a question's words
@@ -258,7 +258,7 @@ def _labels(t: _Rows, header: list[int]) -> dict[int, str]:
         for cell in t.by_row[r]:
             if cell.continued or not cell.text:
                 continue
-            text = _translated_lines(cell.text) or cell.text
+            text = translated_lines(cell.text) or cell.text
             if cell.span > 1 and len(header) > 1:  # a group's label: its first line, not the instruction under it
                 text = next(x for x in text.split("\n") if x.strip())
             for c in range(cell.col, cell.col + cell.span):

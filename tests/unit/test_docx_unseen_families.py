@@ -124,3 +124,73 @@ def test_a_header_cell_that_says_its_label_again_on_a_line_of_its_own_is_one_lab
         (str(i), t, ("Yes", "No")) for i, t in enumerate(asked, 1)
     ]
     assert {q.places[place_key(x.sheet, x.text_cell)].column for x in q.questions} == {"備考: Remarks"}
+
+
+def test_a_form_grids_question_names_its_column_by_the_header_cells_first_line(tmp_path):
+    """A row to fill under a header whose cells say their label again in another language on a line of their
+    own ("Notes" over "Remarques", "Date" over "Datum"): each question names its column as the form without
+    the translation does ("Data in Transit: Notes"), not "Notes Remarques"; a one-line label stays whole."""
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Data in Transit")))
+    two = [wf.para(wf.text(a)) + wf.para(wf.text(b)) for a, b in (("Date", "Datum"), ("Notes", "Remarques"))]
+    wf.add(doc, wf.table([[two[0], "CMVP #", two[1]], ["", "", ""]]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "grid.docx"))
+    assert [x.text for x in q.questions] == [
+        "Data in Transit: Date",
+        "Data in Transit: CMVP #",
+        "Data in Transit: Notes",
+    ]
+    places = [q.places[place_key(x.sheet, x.text_cell)].locator for x in q.questions]
+    assert places == [f"/w:document/w:body/w:tbl/w:tr[2]/w:tc[{c}]" for c in (1, 2, 3)]  # the row to fill
+
+
+def _attachments(tmp_path, swap: bool, repeat: bool):
+    """An SSP's attachments table: "Attachment | File Name | File Extension", each row an attachment, a
+    control for its file name (a number typed after it) and ". " before a control for its extension."""
+    head = ["Attachment", "File Name", "File Extension"]
+    rows = []
+    for i, name in enumerate(["Information Security Policies", "User Guide", "Rules of Behavior", "Inventory"]):
+        fields = [wf.para(wf.sdt_text("name", "Enter File Name"), wf.text(f" A{i + 1} v1.0")),
+                  wf.para(wf.text(". "), wf.sdt_text("ext", "enter extension"))]  # fmt: skip
+        rows.append([name, *(fields[::-1] if swap else fields)])
+    rows.insert(2, ["FIPS 199", *(["", "Included in Section 15"] if swap else ["Included in Section 15", ""])])
+    head = [head[0], head[2], head[1]] if swap else head
+    body = [head, *rows[:3], *([head] if repeat else []), *rows[3:]]
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Table 15-1. Names of Provided Attachments")))
+    wf.add(doc, wf.table(body))
+    wf.add(doc, wf.para(wf.text("Information System Owner")))
+    wf.add(doc, wf.table([[x, wf.para(wf.sdt_text(x, f"Enter {x}"))] for x in ("Name", "Title", "Company")]))
+    return read_questionnaire(wf.save(doc, tmp_path / "attachments.docx"))
+
+
+def test_a_list_of_records_shipped_with_a_control_per_field_is_no_question_in_any_column_order(tmp_path):
+    """A list of attachments whose rows each hold controls for the file's name and extension is filled in
+    by hand, row by row: no question whichever order its last two columns come in, its header repeated or
+    not (main read three or eleven questions named by a placeholder or an attachment); a form's label beside
+    its control is still a question."""
+    for swap in (False, True):
+        for repeat in (False, True):
+            q = _attachments(tmp_path, swap, repeat)
+            assert [x.text for x in q.questions] == [
+                f"Information System Owner: {x}" for x in ("Name", "Title", "Company")
+            ], (swap, repeat)
+
+
+def test_an_empty_row_over_a_placeholder_row_leaves_the_answer_in_the_placeholders_row(tmp_path):
+    """A PIA's one-column table: each question over a "Click here to enter explanation." row, one with an
+    empty row between them (a spacer): its answer goes in the placeholder's row, not the empty one, and the
+    answers written there are read back in their places."""
+    doc = wf.new()
+    hint = "Click here to enter explanation."
+    asked = ["Are there any data fields that hold PII?", "Can individuals opt out of PII fields?", "Is PII shared?"]
+    wf.add(doc, wf.table([[asked[0]], [hint], [asked[1]], [""], [hint], [asked[2]], [hint]]))
+    q = read_questionnaire(wf.save(doc, tmp_path / "pia.docx"))
+    assert [x.text for x in q.questions] == asked
+    places = [q.places[place_key(x.sheet, x.text_cell)].locator for x in q.questions]
+    assert places == [f"/w:document/w:body/w:tbl/w:tr[{r}]/w:tc" for r in (2, 5, 7)]
+    answers = ["Name and e-mail only.", "Yes, by leaving them empty.", "No."]
+    cells = [CellWrite(x.sheet, x.text_cell, a) for x, a in zip(q.questions, answers)]
+    back = read_questionnaire(export(q.path, tmp_path / "answered.docx", cells, q))
+    assert [(x.text, x.existing_answer) for x in back.questions] == list(zip(asked, answers))
+    assert [back.places[place_key(x.sheet, x.text_cell)].locator for x in back.questions] == places

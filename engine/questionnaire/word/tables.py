@@ -48,6 +48,7 @@ from engine.questionnaire.table_model import (
     joined,
     question_groups,
     role_of_label,
+    translated_lines,
 )
 from engine.questionnaire.table_roles import (
     corrected_model,
@@ -633,7 +634,33 @@ def _records(t: _Table, start: int) -> bool:
         )
         _totals(t, [r for r in rows if r > max(empty)])
         return True
+    if _placeholder_records(t, labels, list(rows)):
+        name = t.title or t.ctx.before or ", ".join(dict.fromkeys(v for v in labels.values() if v))
+        t.ctx.notes.append(
+            f"the table '{one_line(name)[:60]}' is a list of records, a row an entry and its fields' controls "
+            f"under '{' | '.join(dict.fromkeys(v for v in labels.values() if v))[:80]}': not read as questions"
+        )
+        return True
     return False
+
+
+def _placeholder_records(t: _Table, labels: Mapping[int, str], rows: list[int]) -> bool:
+    """A list of records the form ships with an entry a row and a control for each of its fields ("Information
+    Security Policies | Enter … A1 ISPP xx v1.0 | . enter extension" under "Attachment | File Name | File
+    Extension"): three columns or more under a header whose labels name no role (no question, answer or
+    notes column), no box, nothing that asks, no control in the first column, and half the rows or more (two at
+    least) a label and two controls after it: each row's fields are filled in by hand, as a list of records'
+    empty rows are, whichever order its columns come in (rows given as they are: "FIPS 199 | Included in
+    Section 15")."""
+    if t.g.width < 3 or len(rows) < 3 or any(role_of_label(v) for v in labels.values() if v):
+        return False
+    filled = 0
+    for r in rows:
+        own = t.g.own(r)
+        if len(own) < 3 or own[0].controls or any(c.boxes or asks(c.line) for c in own):
+            return False
+        filled += sum(any(x.kind != "checkbox" for x in c.controls) for c in own[1:]) >= 2
+    return filled >= 2 and filled * 2 >= len(rows)
 
 
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?total\b|^\s*(?:totaal|gesamt\w*|summe|montant total)\b", re.I)
@@ -1227,6 +1254,17 @@ def _styled_as_guidance(p: etree._Element) -> bool:
 # ------------------------------------------------------------------------------ 4. one row
 
 
+def _own_words(head: Cell | None, label: str) -> str:
+    """The column's label as its header cell names it first: "Notes" over "Remarques" (a label and its
+    translation on lines of their own, the table model's one label "Notes / Remarques") names the column
+    "Notes", its first line, as the form without the translation does; ``label`` for any other cell."""
+    if head is None or translated_lines(head.origin.text) is None:
+        return label
+    lines = [one_line(x) for x in head.origin.text.split("\n") if x.strip()]
+    whole = one_line(head.origin.text)
+    return f"{label[: -len(whole)]}{lines[0]}" if label.endswith(whole) else label
+
+
 def _one_row(t: _Table, start: int) -> bool:
     header = _header(t, start) or _prompt_header(t, start)
     if header is None:
@@ -1248,7 +1286,8 @@ def _one_row(t: _Table, start: int) -> bool:
             continue
         head = t.g.at(first - 1, cell.col)
         anchor = head.own_paragraphs()[0] if head is not None and head.own_paragraphs() else cell.own_paragraphs()[0]
-        text = label if asks(label) or not title else f"{one_line(title)}: {label}"
+        named = _own_words(head, label)
+        text = named if asks(named) or not title else f"{one_line(title)}: {named}"
         found = Found(anchor, text, section=t.ctx.section, how="one row to fill under a header")
         found.like = f"column:{label}:{cell.col}"
         _answer_cell(t, found, cell)
@@ -1634,13 +1673,25 @@ def _below(t: _Table, p: _Pending, r: int, used: set[int]) -> None:
         t.title = p.text  # a question over rows of its parts ("What is the solution…?" over "Part a | ___")
         return
     if kind in ("blank", "control"):
-        _question(t, p, below, "a question row over its answer row")
-        used.add(r + 1)
+        spacer = _placeholder_under(t, below) if spans else None
+        _question(t, p, spacer or below, "a question row over its answer row")
+        used.update((r + 1, r + 2) if spacer else (r + 1,))
     elif kind == "text" and (asks(p.text) or p.ident) and spans and not asks(below.line) and not _heading_like(below):
         # guidance to answer below ("Description of how AC-2 is implemented, / Customer Responsibilities"),
         # an answer already written, or both
         _question(t, p, below, "a question row over its answer row", prompts=len(_prompt_lines(below)))
         used.add(r + 1)
+
+
+def _placeholder_under(t: _Table, below: Cell) -> Cell | None:
+    """The row under an empty row that spans the table under a question, when it is the place to answer
+    (a placeholder, "Click here to enter explanation.", a control, or an answer an export wrote): the empty
+    row a spacer above it, the answer goes where the form asks for it; None otherwise."""
+    r = below.row + 1
+    if not _void(below) or r >= len(t.g.rows) or _full(t.g, r) is None:
+        return None
+    cell = _full(t.g, r)
+    return cell if not _void(cell) and _kind(cell, t.ctx) in ("blank", "control") else None  # type: ignore[arg-type]
 
 
 def _heading_like(cell: Cell) -> bool:
