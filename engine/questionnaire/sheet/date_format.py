@@ -303,8 +303,7 @@ class _Book:
         with self._lock:
             if self._unreadable:
                 return None
-            titles = self._titles
-            if titles is None or any(t not in self._read for t in ([wanted] if wanted else titles) if t in titles):
+            if self._titles is None or any(t not in self._read for t in self._titles if wanted in (None, t)):
                 try:
                     self._titles = _read_sheets(self.path, wanted, self._read)
                 except Exception:  # unreadable here: the question's text, then ISO
