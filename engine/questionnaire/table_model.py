@@ -96,6 +96,10 @@ def is_id_value(text: str) -> bool:
     return bool(_ID_VALUE.match(" ".join(text.split())))
 
 
+# an option's words that deny ("No", "Nein", "いいえ", "Not in Place"): "Yes" over "No" names two options, not one
+_NEGATIVE = re.compile(
+    r"^(?:no|n|nee|nein|non|いいえ|false|否|×|✗|not met|not in place|not implemented|fail|disagree)$", re.I
+)
 # a label with its translation in brackets: "Yes（はい）", "Remarks (備考)"
 _TRANSLATED = re.compile(r"^(?P<label>[^（(]*?\S)\s*[（(](?P<other>[^（）()]+)[）)]\s*$")
 
@@ -249,6 +253,8 @@ def translated_lines(text: str) -> str | None:
     roles = {_part_role(x) for x in lines}
     if None in roles or len(roles) > 1 and roles != {Role.ID, Role.QUESTION}:
         return None
+    if roles == {Role.OPTION} and {bool(_NEGATIVE.match(x)) for x in lines} == {True, False}:
+        return None  # "Yes" over "No": the options to write, not one said twice
     return " / ".join(lines)
 
 
@@ -402,6 +408,8 @@ def infer_positioned(
         if any(is_id_value(c.text) for c in rows[first]):
             break
         first += 1
+    said_again = first < len(rows) - 1 and _placed_translation(rows[first - 1], rows[first])
+    first += said_again
     data = [row for row in rows[first:] if row]
     if not data:
         return None
@@ -418,7 +426,8 @@ def infer_positioned(
         group = [x for x in over if x not in inside]
         words = " / ".join(dict.fromkeys(group))
         if inside:
-            words = f"{words} / {' '.join(inside)}" if words else " ".join(inside)
+            label = " / ".join(inside) if said_again and len(inside) == first - start else " ".join(inside)
+            words = f"{words} / {label}" if words else label
         if words:
             labels[i] = " ".join(words.split())
     grid: list[list[TableCell]] = []
@@ -435,6 +444,18 @@ def infer_positioned(
         grid.append(cells)
     t = _Rows(grid, len(columns))
     return _with_roles(t, tuple(range(start, first)), first, labels, tuple(range(start))), grid
+
+
+def _placed_translation(labels: Sequence[PlacedCell], below: Sequence[PlacedCell]) -> bool:
+    """A drawn row of labels under the header's last that says them again in another language, each
+    under its own (:func:`_translated_row`, by position: "項番 はい いいえ" over "No. Yes No")."""
+    over, under = sorted(labels, key=lambda c: c.x0), sorted(below, key=lambda c: c.x0)
+    if len(over) != len(under) or any(min(a.x1, b.x1) <= max(a.x0, b.x0) for a, b in zip(over, under)):
+        return False
+    return _translated_row(
+        [TableCell(0, i, 1, c.text, c.holds) for i, c in enumerate(over)],
+        [TableCell(1, i, 1, c.text, c.holds) for i, c in enumerate(under)],
+    )
 
 
 def question_rows(rows: Sequence[Sequence[TableCell]], model: TableModel) -> list[tuple[int, str | None]]:

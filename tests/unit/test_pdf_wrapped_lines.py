@@ -49,3 +49,26 @@ def test_a_japanese_checklist_printed_flat_reads_its_questions_as_typed(tmp_path
     assert [(x.id, x.text, x.choices) for x in q.questions] == [
         (str(i), t, ("はい", "いいえ")) for i, t in enumerate(ASKED, 1)
     ]
+
+
+LABELS = (("項番", "No."), ("確認項目", "Item"), ("はい", "Yes"), ("いいえ", "No"), ("備考", "Remarks"))
+
+
+@pytest.mark.parametrize("rulings", ["ruled", "no rulings", "horizontal rules"])
+@pytest.mark.parametrize("header", ["lines of a cell", "rows"])
+def test_a_bilingual_checklist_printed_flat_reads_each_header_label_with_its_translation(tmp_path, rulings, header):
+    """The header says each label again in English, on a line of its cell ("はい" over "Yes", two
+    paragraphs) or in a row of its own under the Japanese one: printed flat, each column is one label and
+    its translation, as in the Word file (tests/unit/test_docx_unseen_families.py): Yes/No questions named
+    by the translation, not text questions under "はい Yes" nor the English row a question."""
+    doc = wf.new()
+    doc.add_heading("情報セキュリティチェックシート", level=1)
+    if header == "rows":
+        head = [[a for a, _ in LABELS], [b for _, b in LABELS]]
+    else:
+        head = [[wf.para(wf.text(a)) + wf.para(wf.text(b)) for a, b in LABELS]]
+    wf.add(doc, wf.table([*head, *([str(i), t, "", "", ""] for i, t in enumerate(ASKED, 1))]))
+    q = wf.printed(tmp_path, doc, rulings)
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [
+        (str(i), t, ("Yes", "No")) for i, t in enumerate(ASKED, 1)
+    ]

@@ -11,7 +11,15 @@ from engine.questionnaire import read_questionnaire
 from engine.questionnaire.cues import ascii_digits, asks_by_mark
 from engine.questionnaire.placeholders import is_placeholder, repeated_placeholders
 from engine.questionnaire.places import PlaceKind, place_key
-from engine.questionnaire.table_model import Holds, Role, TableCell, infer, question_rows, role_of_label
+from engine.questionnaire.table_model import (
+    Holds,
+    Role,
+    TableCell,
+    infer,
+    question_rows,
+    role_of_label,
+    translated_lines,
+)
 from engine.questionnaire.word.writer import write_docx
 from engine.questionnaire.writes import CellWrite
 from tests import word_fixtures as wf
@@ -155,6 +163,23 @@ def test_header_words_name_roles_in_several_languages():
     assert (
         role_of_label("Response / Not in Place") is Role.OPTION and role_of_label("Expected Testing") is Role.GUIDANCE
     )
+
+
+@pytest.mark.parametrize(
+    ("cell", "label"),
+    [
+        ("はい\nYes", "はい / Yes"),
+        ("備考\nRemarks", "備考 / Remarks"),
+        ("Ja\nYes", "Ja / Yes"),
+        ("確認項目\nItem", "確認項目 / Item"),
+        ("Yes\nNo", None),  # the options to write in the column, not one label said twice
+        ("はい\nいいえ", None),
+        ("Not Applicab\nle", None),  # a word broken over lines
+        ("Yes", None),
+    ],
+)
+def test_a_header_cell_that_says_its_label_again_on_a_line_of_its_own(cell, label):
+    assert translated_lines(cell) == label
 
 
 def test_the_model_skips_a_section_row_and_a_merged_notes_row():

@@ -15,7 +15,7 @@ from engine.questionnaire.cues import ID_RE, QUESTION_MARK, ascii_digits, header
 from engine.questionnaire.pdf.flat.found import FlatTables
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_lines, cell_text
 from engine.questionnaire.pdf.layout import Box, PageText
-from engine.questionnaire.table_model import Role, role_of_label
+from engine.questionnaire.table_model import Role, role_of_label, translated_lines
 
 _ID_ROLE = re.compile(r"((question|control|item|requirement|req\.?) )?(id|#|no\.?|number|nr\.?|ref\.? ?no\.?)")
 _MODEL_ROLES = {Role.ID: "id", Role.QUESTION: "question", Role.ANSWER: "answer", Role.NOTES: "comment"}
@@ -59,9 +59,15 @@ def column_role(label: str) -> str | None:
 
 def _label_role(text: PageText, cell: Box) -> str | None:
     """A header cell's role, its lines joined with a space ("CSP CAIQ / Answer") or without
-    (a word broken over lines: "Questi" / "on ID")."""
+    (a word broken over lines: "Questi" / "on ID"), or of its first line when the others say it again in
+    another language ("備考" over "Remarks")."""
     lines = cell_lines(text, cell)
-    return column_role(" ".join(lines)) or column_role("".join(lines))
+    said_again = translated_lines("\n".join(lines))
+    return (
+        column_role(" ".join(lines))
+        or column_role("".join(lines))
+        or (said_again and next(filter(None, map(column_role, said_again.split(" / "))), None))
+    )
 
 
 def header_columns(text: PageText, row: Row) -> Columns | None:

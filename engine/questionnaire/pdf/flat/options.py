@@ -21,6 +21,7 @@ from engine.questionnaire.table_model import (
     TableModel,
     infer_positioned,
     question_rows,
+    translated_lines,
 )
 from engine.questionnaire.table_roles import corrected_model, model_table_map
 
@@ -99,10 +100,13 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
 
 def _label(text: PageText, cell: Box) -> str:
     """A cell's text, an option's label broken inside a word over lines joined back ("Not Applicab" /
-    "le": a narrow column's header)."""
+    "le": a narrow column's header), a label said again in another language on a line of its own one
+    label and its translation ("はい" over "Yes": "はい / Yes", as the Word reader reads the cell)."""
     plain = cell_text(text, cell)
     if OPTION_WORDS.match(plain) or not 1 < len(lines := cell_lines(text, cell)) <= 4:
         return plain
+    if said_again := translated_lines("\n".join(lines)):
+        return said_again
     tight = lines[0]
     for line in lines[1:]:
         tight += line if line[:1].islower() and tight[-1:].isalpha() else f" {line}"
