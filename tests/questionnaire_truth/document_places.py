@@ -84,6 +84,11 @@ def text(el: ET.Element) -> str:
     return " ".join("".join(out).replace(BOX_GLYPH, " ").replace("\u2610", " ").split())
 
 
+def sym_box(el: ET.Element) -> bool:
+    """Whether ``el`` holds a box drawn as a symbol (``w:sym``, Wingdings F06F), which ``text`` does not read."""
+    return any((x.get(W + "char") or "").upper() == "F06F" for x in el.iter(W + "sym"))
+
+
 def checkboxes(el: ET.Element) -> int:
     """Legacy FORMCHECKBOX fields and checkbox content controls inside ``el``."""
     return sum(1 for x in el.iter(W + "checkBox")) + sum(1 for x in el.iter(W14 + "checkbox"))
@@ -403,7 +408,8 @@ CHARNWOOD_RULE = (
     "anchored in its paragraph; (4) in schedule 15 'Supplier's Contact Information': each empty text box is "
     "one text question (its label the paragraph it is anchored in, else the next non-empty paragraph), its "
     "place the box; (5) the supplier checklist 'SCHEDULE HEADING / COMPLETED?': each row under the header is "
-    "one question answered in its empty COMPLETED? cell. Not questions: the buyer's own placeholders ('[Insert "
+    "one question answered in its COMPLETED? cell: by the box the cell holds (a Wingdings box drawn by w:sym, "
+    "ticked for a schedule completed), else as text when the cell is empty. Not questions: the buyer's own placeholders ('[Insert "
     "…]', the timetable, the quality-question titles, the scoring scale), the conditions of tender and of "
     "contract, notes after a question ('Bidders who answer …'), the list of what a reference includes, the "
     "example method statements and Option 2 guidance, the component rows of the pricing table (a header over "
@@ -513,7 +519,9 @@ def _charnwood_tables(doc: Doc) -> list[dict]:
         grid = [doc.cells(tr) for tr in doc.rows(t)]
         heads = [[text(c) for c in row] for row in grid]
         if heads and heads[0] == ["SCHEDULE HEADING", "COMPLETED?"]:
-            items += [{"text": first_words(row[0]), "answer": [t, r, 1]} for r, row in enumerate(heads[1:], 1)]
+            for r, row in enumerate(grid[1:], 1):
+                place = "choice" if sym_box(row[1]) else "answer"
+                items.append({"text": first_words(text(row[0])), place: [[t, r, 1]] if place == "choice" else [t, r, 1]})
         for r, row in enumerate(heads):
             if len(row) == 2 and row[0].startswith("Total Costs") and row[1] == "£":
                 items.append({"text": first_words(row[0]), "answer": [t, r, 1]})
