@@ -7,8 +7,10 @@ from __future__ import annotations
 from engine.bench.families import score_variant, variants
 from engine.cli.inspect import summary
 from engine.questionnaire import read_questionnaire
+from engine.questionnaire.export import export
 from engine.questionnaire.places import PlaceKind, place_key
 from engine.questionnaire.word.found import without_translator_note
+from engine.questionnaire.writes import CellWrite
 from tests import word_fixtures as wf
 
 
@@ -411,3 +413,24 @@ def test_a_lettered_item_under_a_requirement_is_its_own_question_not_the_rest_of
     texts = [x.text for x in q.questions]
     assert not any(t.startswith("Describe how the supplier protects a)") for t in texts), texts
     assert "Are security incidents reported within 24 hours?" in texts
+
+
+def test_option_labels_written_before_their_boxes_name_those_boxes(tmp_path):
+    """ "Yes ☐ No ☐" (each label before its box, the line ending with a box; the Charnwood ITT's "Please
+    confirm you agree to the [12] month fixed price period" over such a line): each box is named by the
+    words before it, so the question is the prompt above with options Yes / No, and "No" ticks the box
+    after "No". Before, each box took the words after it: the question read "Yes", its options "No" and
+    "No". A prompt before the first label on the same line stays the question ("Do you agree? Yes ☐ No ☐")."""
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text("Please confirm you agree to the 12 month fixed price period")))
+    wf.add(doc, wf.para(wf.text("Yes "), wf.formcheckbox(), wf.text(" No "), wf.formcheckbox()))
+    wf.add(doc, wf.para(wf.text("Do you accept the contract conditions? Yes "), wf.formcheckbox(), wf.text(" No "),
+                        wf.formcheckbox()))  # fmt: skip
+    q = read_questionnaire(wf.save(doc, tmp_path / "tender.docx"))
+    assert [(x.text, x.choices) for x in q.questions] == [
+        ("Please confirm you agree to the 12 month fixed price period", ("Yes", "No")),
+        ("Do you accept the contract conditions?", ("Yes", "No")),
+    ]
+    cells = [CellWrite(x.sheet, x.choice_cell, v) for x, v in zip(q.questions, ["No", "Yes"])]
+    back = read_questionnaire(export(q.path, tmp_path / "answered.docx", cells, q))
+    assert [x.existing_choice for x in back.questions] == ["No", "Yes"]

@@ -626,7 +626,7 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     para = doc.paras[flow[i]]
     boxes = para.read.boxes
     if len(boxes) >= 2:
-        head = clean("".join(str(v) for k, v in para.read.pieces[: _first_box(para.read)] if k == "text"))
+        head = para.read.head
         text = head or _previous_text(doc, flow, i)
         found = _found(doc, para, text or " / ".join(b.label for b in boxes), "boxes in one paragraph")
         above = None if head else _previous_para(doc, flow, i)
@@ -685,17 +685,13 @@ def _answers_below(doc: _Doc, flow: list[etree._Element], j: int) -> bool:
         return False
     inline = doc.paras[flow[j]].read
     boxes = inline.boxes
-    if len(boxes) >= 2 and any(k == "text" and clean(str(v)) for k, v in inline.pieces[: _first_box(inline)]):
+    if len(boxes) >= 2 and inline.head:
         return False  # "Other ☐ Yes ☐ No": a prompt of its own
     return 1 <= len(boxes) <= 3 and bool(_YES.match(boxes[0].label or ""))
 
 
 _YES = re.compile(r"^\s*(?:yes|ja|oui|sí|si|はい)\b", re.I)
 _NO = re.compile(r"^\s*(?:no|nee|nein|non|いいえ)\b", re.I)
-
-
-def _first_box(inline: Inline) -> int:
-    return next(n for n, (k, _) in enumerate(inline.pieces) if k == "box")
 
 
 def _cue_alone(line: str) -> bool:

@@ -351,6 +351,9 @@ class Inline:
     boxes: list[Box] = field(default_factory=list)
     controls: list[Control] = field(default_factory=list)
     pieces: list[tuple[str, object]] = field(default_factory=list)  # ("text", str) | ("box", Box)
+    # the words before the first box that are no box's label: "Do you agree?" of "Do you agree? ☐ Yes ☐ No"
+    # and of "Do you agree? Yes ☐ No ☐"; "" for "Yes ☐ No ☐"
+    head: str = ""
 
 
 def sdt_kind(sdt: etree._Element) -> str:
@@ -550,20 +553,39 @@ def _close_formtext(out: Inline) -> None:
 
 def _label_boxes(out: Inline) -> None:
     """Each box's label: the text after it up to the next box (or, for a box that ends the
-    paragraph after some text, the text before it: "Yes ☐")."""
+    paragraph after some text, the text before it: "Yes ☐"). Where every label is written before its
+    box ("Yes ☐ No ☐": words before the first box and between each two, none after the last), each box
+    takes the words before it, the first the last sentence's of them ("Do you agree? Yes ☐ No ☐": "Yes";
+    the rest is the paragraph's ``head``)."""
     pieces = out.pieces
     boxes = [i for i, (k, _) in enumerate(pieces) if k == "box"]
+
+    def words(start: int, end: int) -> str:
+        return clean("".join(str(v) for k, v in pieces[start:end] if k == "text"))
+
+    out.head = words(0, boxes[0]) if boxes else ""
+    before = (
+        len(boxes) > 1
+        and bool(out.head)
+        and not words(boxes[-1] + 1, len(pieces))
+        and all(words(boxes[n - 1] + 1, boxes[n]) for n in range(1, len(boxes)))
+    )
     for n, i in enumerate(boxes):
-        end = boxes[n + 1] if n + 1 < len(boxes) else len(pieces)
-        after = clean("".join(str(v) for k, v in pieces[i + 1 : end] if k == "text"))
-        if not after:
-            start = boxes[n - 1] + 1 if n else 0
-            after = clean("".join(str(v) for k, v in pieces[start:i] if k == "text"))
-            if n == 0 and len(boxes) > 1:
-                after = ""
+        if before:
+            label = words(boxes[n - 1] + 1, i) if n else _SENTENCES.split(out.head)[-1]
+            if not n:
+                out.head = out.head[: len(out.head) - len(label)].strip()
+        else:
+            end = boxes[n + 1] if n + 1 < len(boxes) else len(pieces)
+            label = words(i + 1, end)
+            if not label and not (n == 0 and len(boxes) > 1):
+                label = words(boxes[n - 1] + 1 if n else 0, i)
         box: Box = pieces[i][1]  # type: ignore[assignment]
-        pieces[i] = ("box", Box(box.kind, box.el, box.checked, box.offset, after))
+        pieces[i] = ("box", Box(box.kind, box.el, box.checked, box.offset, label))
     out.boxes = [v for k, v in pieces if k == "box"]  # type: ignore[misc]
+
+
+_SENTENCES = re.compile(r"(?<=[?!.:？！。：])\s+")
 
 
 def clean(text: str) -> str:
