@@ -40,7 +40,7 @@ from lxml import etree
 
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableMap, corrected_questions
-from engine.questionnaire.cues import asks_several, takes_several
+from engine.questionnaire.cues import asks_one, asks_several, takes_several
 from engine.questionnaire.length_limits import limited, stated_limit
 from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
@@ -84,7 +84,7 @@ from engine.questionnaire.word.xmltree import (
     written_answer,
 )
 
-_ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
+_ASKS_END = re.compile(r"\?\s*$")
 _SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 _FRONT_MATTER = re.compile(r"^(?:version|v|date|revision|rev|datum|versie|page|pagina)\.?$", re.I)
 # a heading's style on a sentence of prose (twelve words or more, ending in a full stop: Charnwood's
@@ -652,7 +652,8 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     several = len(run) >= 2 and takes_several(labels, prompt)
     if several and _cue_alone(prompt):  # "Tick all that apply." on its own line: the question is the line above
         prompt = f"{_previous_text(doc, flow, _index_of_line(doc, flow, i, prompt))} {prompt}".strip()
-    if prompt and (_ONE.search(prompt) or answers or several) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …"
+    one = asks_one(prompt) or bool(_ASKS_END.search(prompt))  # "Check one.", or a question
+    if prompt and (one or answers or several) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …"
         items = [doc.paras[flow[k]].read.boxes[0] for k in run]
         found = _found(doc, para, prompt, "a run of boxes under a prompt")
         found.choice_place, found.existing_choice = boxes_place(items)
