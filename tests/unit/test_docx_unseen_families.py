@@ -239,3 +239,30 @@ def test_a_checklist_whose_box_column_asks_of_every_row_is_still_a_pick_per_row(
     for head, before in (("Included?", "Table 4. Documents"), ("Status", "Table 4. Documents")):
         q = _levels(tmp_path, wf.para(wf.sdt_checkbox()), head, before, name="checklist")
         assert len(q.questions) == 3, (head, [x.text for x in q.questions])
+
+
+def test_labels_over_the_documents_own_links_are_references_not_questions(tmp_path):
+    """A list of the links a document gives ("… links to policies are detailed below:" over "Health and
+    Safety Policy:" and its policy's web address, "Environmental Policy" and its): references, not questions
+    answered by their addresses (main read each label with a colon as a question already answered); a form's
+    "Website:" answered with an address, beside another, is still a question with its answer."""
+    doc = wf.new()
+    doc.add_heading("Council Policies", level=1)
+    doc.add_paragraph("The Contractor shall comply with all Council policies, links to policies are detailed below: -")
+    for label, url in (("Health and Safety Policy:", "https://example.gov.uk/pages/health_and_safety"),
+                       ("Equal Opportunities Policy:", "https://example.gov.uk/files/equal_opportunities.pdf"),
+                       ("Environmental Policy", "https://example.gov.uk/files/environmental_policy.pdf")):  # fmt: skip
+        doc.add_paragraph(label)
+        doc.add_paragraph(url)
+        doc.add_paragraph("")
+    doc.add_heading("Supplier details", level=1)
+    for label, value in (("Company name:", "Acme Cloud Ltd"), ("Website:", "https://acme.example"),
+                         ("LinkedIn page:", "https://www.linkedin.com/company/acme")):  # fmt: skip
+        doc.add_paragraph(label)
+        doc.add_paragraph(value)
+    q = read_questionnaire(wf.save(doc, tmp_path / "links.docx"))
+    assert [(x.text, x.existing_answer) for x in q.questions] == [
+        ("Company name", "Acme Cloud Ltd"),
+        ("Website", "https://acme.example"),
+        ("LinkedIn page", "https://www.linkedin.com/company/acme"),
+    ]
