@@ -6,7 +6,9 @@ A table is read by the first of these shapes it has:
    inventory, a revision history, a list of laws): no questions; a note says the rows are added
    by hand.
 2. **A list of boxes** (each row one box and its label: "☐ Opt-out / ☐ This cloud is willing…",
-   "Low ☐ / Moderate ☐ / High ☐"): one choice question, the rows its options.
+   "Low ☐ / Moderate ☐ / High ☐"): one choice question, the rows its options; so is a table whose
+   rows are the options of one choice under a header, a box (or a cell to mark) per row in a column
+   that names the pick ("Digital Identity Level | Maximum Impact Profile | Selection").
 3. **Question and answer columns** (a header row naming them: Question / Response / Answer /
    Implementation / Comments / Notes / Modification Statement, or Yes / No columns to mark): a
    question per row; its answer in the answer column's cell (boxes or options drawn as list
