@@ -7,6 +7,9 @@ numbers it, beyond the English question mark and ASCII digits.
   number their items;
 - what ticks a box drawn as text in a cell (:data:`MARKS`: "x", "✓", "☒", "yes"…), in a Word table or
   a flat PDF's;
+- what says a question with options takes one of them (:func:`asks_one`: "Check one.", "Select one",
+  "Kreuzen Sie eine an", "いずれか一つを選択") and a column header that names the pick made in it
+  (:func:`names_selection`: "Selection", "Select one", "Auswahl", "Sélection", "Keuze", "選択");
 - what makes a question with options a choice of several (:func:`asks_several`: "tick all that
   apply", "one or more", "mehrere Antworten möglich", "該当するものすべて"…), in its text or the line
   right under it;
@@ -52,6 +55,19 @@ _SEVERAL = re.compile(  # a question with options that takes several of them, in
     r"|該当するもの(?:を)?すべて|複数回答(?:可|可能)|複数選択(?:可|可能)",
     re.I,
 )
+_ONE = re.compile(  # a prompt asking for one of the options, in the languages read
+    r"\b(?:check|select|choose|tick|mark|pick|kies|vink|kreuzen\s+sie|w(?:ä|ae)hlen\s+sie|cochez|choisissez"
+    r"|s(?:é|e)lectionnez|seleccione|marque|elija)\s+(?:only\s+|nur\s+|seulement\s+|solo\s+)?"
+    r"(?:one|één|1|eine[n]?|une|un|una|uno)\b"
+    r"|いずれか(?:一つ|1つ|１つ)|(?:一つ|1つ|１つ)(?:を|だけ)?選",
+    re.I,
+)
+_SELECTION = re.compile(  # a column header naming the pick made in its cells (a mark or box on one row)
+    r"^(?:selection|selected|select(?:\s+one)?|choice|choose(?:\s+one)?|pick(?:\s+one)?"
+    r"|(?:check|tick|mark)\s+one|auswahl|ausgew(?:ä|ae)hlt|s(?:é|e)lection|choix|selecci(?:ó|o)n|elecci(?:ó|o)n"
+    r"|selectie|keuze|gekozen|選択|選択欄)\s*(?:\([^)]{0,12}\))?\s*[.:：]?$",
+    re.I,
+)
 _ROLE_PATTERNS = {  # checked in this order: the first that matches a header label wins
     "excluded": r"analyst|guidance|reviewer|compliant response|preferred|expected|follow-up|reason for",
     "id": r"((question|control|item|ccm control|requirement) )?(id|#|no\.?|ref(erence)?( no\.?)?)",
@@ -78,6 +94,19 @@ def asks_by_request(text: str) -> bool:
     "…を記載すること。"), a question with no mark; a short one (a placeholder's "入力してください") is not."""
     text = text.strip()
     return len(text) >= 12 and bool(_JAPANESE_REQUEST.search(text))
+
+
+def asks_one(text: str) -> bool:
+    """Whether ``text`` (a prompt, a caption) asks for one of the options: "Check one.", "Select only
+    one", "Kreuzen Sie eine an", "Cochez une case", "いずれか一つを選択してください"."""
+    return bool(_ONE.search(" ".join((text or "").split())))
+
+
+def names_selection(label: str) -> bool:
+    """Whether a column header names the pick made in its cells, a mark or a box on the row chosen
+    ("Selection", "Select one", "Choice", "Auswahl", "Sélection", "Selección", "Keuze", "選択"), rather
+    than a question asked of every row ("COMPLETED?", "Included?") or an option's label ("Yes")."""
+    return bool(_SELECTION.match(" ".join((label or "").split())))
 
 
 def asks_several(text: str) -> bool:
@@ -126,9 +155,11 @@ __all__ = [
     "QUESTION_MARK",
     "ascii_digits",
     "asks_by_mark",
+    "asks_one",
     "asks_by_request",
     "asks_several",
     "header_role",
+    "names_selection",
     "several_options",
     "takes_several",
 ]

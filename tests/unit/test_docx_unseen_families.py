@@ -194,3 +194,75 @@ def test_an_empty_row_over_a_placeholder_row_leaves_the_answer_in_the_placeholde
     back = read_questionnaire(export(q.path, tmp_path / "answered.docx", cells, q))
     assert [(x.text, x.existing_answer) for x in back.questions] == list(zip(asked, answers))
     assert [back.places[place_key(x.sheet, x.text_cell)].locator for x in back.questions] == places
+
+
+def _levels(tmp_path, place: str, head: str, before: str = "Table 4. Digital Identity Level", name: str = "levels"):
+    """A table whose rows are the options of one choice: "Level | Maximum Impact Profile | <head>", a level
+    a row, ``place`` the cell of its pick (a check box control, a "☐", or an empty cell to mark)."""
+    doc = wf.new()
+    wf.add(doc, wf.para(wf.text(before)))
+    rows = [["Level 1: AAL1, IAL1", "Low"], ["Level 2: AAL2, IAL2", "Moderate"], ["Level 3: AAL3, IAL3", "High"]]
+    wf.add(doc, wf.table([["Digital Identity Level", "Maximum Impact Profile", head],
+                          *([*r, place] for r in rows)]))  # fmt: skip
+    return read_questionnaire(wf.save(doc, tmp_path / f"{name}.docx"))
+
+
+def test_a_table_whose_rows_are_the_options_of_one_choice_is_one_choice(tmp_path):
+    """Under a header whose box column names the pick ("Selection", "Auswahl", "選択"), or after a caption
+    that asks for one ("Select one." over a box column headed "Status"), a level a row with its box (or an
+    empty cell to mark "X") is one choice among the rows, its options the levels (main read a Yes/No question
+    per row, named by its profile); the level picked is written in its row and read back."""
+    levels = ("Level 1: AAL1, IAL1", "Level 2: AAL2, IAL2", "Level 3: AAL3, IAL3")
+    boxes = wf.para(wf.sdt_checkbox())
+    for i, (place, head, before) in enumerate([
+        (boxes, "Selection", "Table 4. Digital Identity Level"),
+        ("☐", "Auswahl", "Tabelle 4"),
+        ("", "Sélection", "Tableau 4"),
+        (boxes, "選択", "表 4"),
+        (boxes, "Status", "Select one."),
+    ]):  # fmt: skip
+        q = _levels(tmp_path, place, head, before, name=f"levels{i}")
+        assert [(x.choices, x.text_cell) for x in q.questions] == [(levels, None)], (head, q.questions)
+        assert "Digital Identity Level" in q.questions[0].text
+        x = q.questions[0]
+        options = q.places[place_key(x.sheet, x.choice_cell)].options
+        cells = [loc.split("/w:p")[0] for _, loc in options]  # the box in the cell, or the cell to mark
+        assert cells == [f"/w:document/w:body/w:tbl/w:tr[{r}]/w:tc[3]" for r in (2, 3, 4)], options
+        picked = [CellWrite(x.sheet, x.choice_cell, levels[1])]
+        back = read_questionnaire(export(q.path, tmp_path / f"picked{i}.docx", picked, q))
+        assert [y.existing_choice for y in back.questions] == [levels[1]], head
+
+
+def test_a_checklist_whose_box_column_asks_of_every_row_is_still_a_pick_per_row(tmp_path):
+    """A box column headed by a question asked of every row ("Included?"), or by no word that names a pick,
+    with nothing before the table asking for one: each row is its own yes/no question, as before."""
+    for head, before in (("Included?", "Table 4. Documents"), ("Status", "Table 4. Documents")):
+        q = _levels(tmp_path, wf.para(wf.sdt_checkbox()), head, before, name="checklist")
+        assert len(q.questions) == 3, (head, [x.text for x in q.questions])
+
+
+def test_labels_over_the_documents_own_links_are_references_not_questions(tmp_path):
+    """A list of the links a document gives ("… links to policies are detailed below:" over "Health and
+    Safety Policy:" and its policy's web address, "Environmental Policy" and its): references, not questions
+    answered by their addresses (main read each label with a colon as a question already answered); a form's
+    "Website:" answered with an address, beside another, is still a question with its answer."""
+    doc = wf.new()
+    doc.add_heading("Council Policies", level=1)
+    doc.add_paragraph("The Contractor shall comply with all Council policies, links to policies are detailed below: -")
+    for label, url in (("Health and Safety Policy:", "https://example.gov.uk/pages/health_and_safety"),
+                       ("Equal Opportunities Policy:", "https://example.gov.uk/files/equal_opportunities.pdf"),
+                       ("Environmental Policy", "https://example.gov.uk/files/environmental_policy.pdf")):  # fmt: skip
+        doc.add_paragraph(label)
+        doc.add_paragraph(url)
+        doc.add_paragraph("")
+    doc.add_heading("Supplier details", level=1)
+    for label, value in (("Company name:", "Acme Cloud Ltd"), ("Website:", "https://acme.example"),
+                         ("LinkedIn page:", "https://www.linkedin.com/company/acme")):  # fmt: skip
+        doc.add_paragraph(label)
+        doc.add_paragraph(value)
+    q = read_questionnaire(wf.save(doc, tmp_path / "links.docx"))
+    assert [(x.text, x.existing_answer) for x in q.questions] == [
+        ("Company name", "Acme Cloud Ltd"),
+        ("Website", "https://acme.example"),
+        ("LinkedIn page", "https://www.linkedin.com/company/acme"),
+    ]

@@ -40,7 +40,7 @@ from lxml import etree
 
 from engine.core.limits import Limits
 from engine.questionnaire.corrections import TableMap, corrected_questions
-from engine.questionnaire.cues import asks_several, takes_several
+from engine.questionnaire.cues import asks_one, asks_several, takes_several
 from engine.questionnaire.length_limits import limited, stated_limit
 from engine.questionnaire.placeholders import repeated_placeholders
 from engine.questionnaire.places import DOCUMENT_SHEET, AnswerPlace, PlaceKind, place_key
@@ -84,7 +84,7 @@ from engine.questionnaire.word.xmltree import (
     written_answer,
 )
 
-_ONE = re.compile(r"\b(?:check|select|choose|tick|mark|kies|vink)\s+(?:only\s+)?(?:one|één|1)\b|\?\s*$", re.I)
+_ASKS_END = re.compile(r"\?\s*$")
 _SPACE = re.compile(r"\bin the space (?:that follows|below|provided)\b", re.I)
 _FRONT_MATTER = re.compile(r"^(?:version|v|date|revision|rev|datum|versie|page|pagina)\.?$", re.I)
 # a heading's style on a sentence of prose (twelve words or more, ending in a full stop: Charnwood's
@@ -584,11 +584,42 @@ def _label_over_blank(doc: _Doc, para: _Para, flow: list[etree._Element], i: int
     below = doc.paras[nxt]
     if not below.line or not (is_blank(below.line) or _field_label(para) and _written_line(doc, below, flow, i + 2)):
         return None
+    if _WEB_ADDRESS.fullmatch(below.line) and _links_listed(doc, flow, i):
+        doc.claimed.add(nxt)  # a link the document gives, in its list of links: a reference, not a question
+        return i + 2
     found = _found(doc, para, label_of(para.line), "a label over a blank line")
     found.text_place, found.existing_answer = paragraph_place(nxt)
     doc.found.append(found)
     doc.claimed.add(nxt)
     return i + 2
+
+
+_WEB_ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.I)
+_WEB_FIELD = re.compile(  # a label naming a field for an address, in the languages read
+    r"\b(?:web\s?site|web\s?page|home\s?page|url|internet|link(?:ed\s?in)?|social|webseite|internetseite"
+    r"|site\s+(?:web|internet)|sitio\s+web|p(?:á|a)gina\s+web)\b|ウェブ|ホームページ",
+    re.I,
+)
+
+
+def _links_listed(doc: _Doc, flow: list[etree._Element], i: int) -> bool:
+    """Label i (over a line that is only a web address) is an item of the document's own list of links
+    ("… links to policies are detailed below: -" over "Health and Safety Policy:" and its policy's address,
+    "Environmental Policy" and its): another web address on one of the two lines with text before the label
+    or after its address (empty lines between them), and the label names no field for an address (a
+    "Website:" answered with the supplier's own is still a question)."""
+    if _WEB_FIELD.search(doc.paras[flow[i]].line):
+        return False
+    near: list[str] = []
+    for step, start in ((-1, i - 1), (1, i + 2)):
+        j, seen = start, 0
+        while 0 <= j < len(flow) and seen < 2 and flow[j].tag == f"{W}p":
+            line = doc.paras[flow[j]].line
+            if line:
+                near.append(line)
+                seen += 1
+            j += step
+    return any(_WEB_ADDRESS.search(line) for line in near)
 
 
 _NOT_FIELD = re.compile(
@@ -652,7 +683,8 @@ def _boxes(doc: _Doc, flow: list[etree._Element], i: int) -> int:
     several = len(run) >= 2 and takes_several(labels, prompt)
     if several and _cue_alone(prompt):  # "Tick all that apply." on its own line: the question is the line above
         prompt = f"{_previous_text(doc, flow, _index_of_line(doc, flow, i, prompt))} {prompt}".strip()
-    if prompt and (_ONE.search(prompt) or answers or several) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …"
+    one = asks_one(prompt) or bool(_ASKS_END.search(prompt))  # "Check one.", or a question
+    if prompt and (one or answers or several) and len(run) >= 2:  # "☐ Yes I have … / ☐ No …"
         items = [doc.paras[flow[k]].read.boxes[0] for k in run]
         found = _found(doc, para, prompt, "a run of boxes under a prompt")
         found.choice_place, found.existing_choice = boxes_place(items)

@@ -6,7 +6,9 @@ A table is read by the first of these shapes it has:
    inventory, a revision history, a list of laws): no questions; a note says the rows are added
    by hand.
 2. **A list of boxes** (each row one box and its label: "☐ Opt-out / ☐ This cloud is willing…",
-   "Low ☐ / Moderate ☐ / High ☐"): one choice question, the rows its options.
+   "Low ☐ / Moderate ☐ / High ☐"): one choice question, the rows its options; so is a table whose
+   rows are the options of one choice under a header, a box (or a cell to mark) per row in a column
+   that names the pick ("Digital Identity Level | Maximum Impact Profile | Selection").
 3. **Question and answer columns** (a header row naming them: Question / Response / Answer /
    Implementation / Comments / Notes / Modification Statement, or Yes / No columns to mark): a
    question per row; its answer in the answer column's cell (boxes or options drawn as list
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from lxml import etree
 
 from engine.questionnaire.corrections import ColumnRole, TableColumn, TableCorrection, TableMap, column_roles
-from engine.questionnaire.cues import MARKS, SIGNATURE
+from engine.questionnaire.cues import MARKS, SIGNATURE, asks_one, names_selection
 from engine.questionnaire.placeholders import is_placeholder
 from engine.questionnaire.places import AnswerPlace, PlaceKind
 from engine.questionnaire.table_model import (
@@ -187,7 +189,7 @@ def table_questions(tbl: etree._Element, ctx: TableContext) -> list[Found]:
         ctx.notes.append(f"table {ctx.index + 1} follows 'Example:': an example, not questions")
         return []
     corrected = any(c.table == ctx.index for c in ctx.corrections)  # read by its columns, as the responder says
-    shapes = (_modelled, _box_row, _records, _box_list, _columns, _one_row, _form)
+    shapes = (_modelled, _box_row, _records, _box_list, _choice_rows, _columns, _one_row, _form)
     if corrected:  # by its columns first (the model's, else the header's); a table that has none as before
         shapes = (_modelled, _box_row, _columns, *(s for s in shapes if s not in (_modelled, _box_row, _columns)))
     for shape in shapes:
@@ -782,6 +784,93 @@ def _box_list(t: _Table, start: int) -> bool:
             )  # fmt: skip
         )
     return True
+
+
+def _choice_rows(t: _Table, start: int) -> bool:
+    """A table whose rows are the options of one choice, under a header ("Digital Identity Level | Maximum
+    Impact Profile | Selection" over "Level 1: AAL1, IAL1, FAL1 | Low | ☐", one row a level): two or more
+    rows, each with words and one place to mark in the same column (a box each, or an empty cell each to
+    mark with "X"), that column's header naming the pick ("Selection", "Select one", "Auswahl",
+    "Sélection", "Selección", "Keuze", "選択": :func:`~engine.questionnaire.cues.names_selection`) or the
+    text before the table asking for one ("Check one.", "Kreuzen Sie eine an": ``asks_one``). One choice
+    question: its options the rows' labels (the first column of words on every row, no two alike, not
+    IDs), its boxes (or cells) the rows' places, its text the options' column's header with the table's
+    caption. Not this: a column headed by a question asked of every row ("COMPLETED?", "Included?"), rows
+    that ask, a question or requirement column (a pick per row, as before)."""
+    header = _header(t, start)
+    if header is None:
+        return False
+    first, labels = header
+    rows = [r for r in range(first, len(t.g.rows)) if any(c.line or c.boxes for c in t.g.own(r))]
+    col = _selection_column(t, labels, rows)
+    if col is None:
+        return False
+    label_col = _option_labels_column(t, rows, col, labels)
+    if label_col is None:
+        return False
+    places = [t.g.at(r, col) for r in rows]
+    names = [_first_line(t.g.at(r, label_col)) for r in rows]  # type: ignore[arg-type]
+    if all(c.boxes for c in places):  # type: ignore[union-attr]
+        boxes = [Box(c.boxes[0].kind, c.boxes[0].el, c.boxes[0].checked, c.boxes[0].offset, n)  # type: ignore[union-attr]
+                 for c, n in zip(places, names)]  # fmt: skip
+        place, existing = boxes_place(boxes)
+    else:
+        place, existing = column_marks_place(list(zip(names, places)))  # type: ignore[arg-type]
+    head = clean(labels.get(label_col, ""))
+    text = _with_context(t, head) if head else t.context()
+    anchor = t.g.at(rows[0], label_col).own_paragraphs()[0]  # type: ignore[union-attr]
+    found = Found(anchor, text, section=t.ctx.section, how="a table whose rows are the options of one choice")
+    found.choice_place = replace(place, column=clean(labels.get(col, "")) or f"column {col + 1}")
+    found.existing_choice, found.choices = existing, tuple(names)
+    found.like = f"table:{t.title or head or 'choice rows'}"
+    t.found.append(found)
+    return True
+
+
+def _selection_column(t: _Table, labels: Mapping[int, str], rows: list[int]) -> int | None:
+    """The column of :func:`_choice_rows`' places: on every row one box and no words (or, under a header
+    naming the pick, an empty cell or a mark), no other box in the row; its header names the pick, or
+    the text before the table asks for one."""
+    if len(rows) < 2:
+        return None
+    one = asks_one(t.ctx.before)
+    for c in sorted({c for c, v in labels.items()}):
+        label = clean(labels.get(c, ""))
+        named = names_selection(label) and sum(clean(v) == label for v in labels.values()) == 1
+        if not named and not one:
+            continue
+        cells = [t.g.at(r, c) for r in rows]
+        if any(x is None or x.col != c or x.merged_from is not None for x in cells):
+            continue
+        boxed = [len(x.boxes) == 1 and not clean(x.boxes[0].label) and not _words_beside(x) for x in cells]  # type: ignore[union-attr]
+        marks = [not x.boxes and not x.controls and (x.blank or x.line.lower() in MARKS) for x in cells]  # type: ignore[union-attr]
+        if not (all(boxed) or named and all(marks)):
+            continue
+        if any(b for r in rows for x in t.g.own(r) if x.col != c for b in x.boxes):
+            continue
+        return c
+    return None
+
+
+def _words_beside(cell: Cell) -> str:
+    """A cell's words other than its boxes' labels."""
+    return " ".join(one_line(i.text) for _, i in cell.inlines() if not i.boxes and one_line(i.text))
+
+
+def _option_labels_column(t: _Table, rows: list[int], col: int, labels: Mapping[int, str]) -> int | None:
+    """Where :func:`_choice_rows`' options are named: the first column (not the places') with words on every
+    row, no two alike, not IDs, none asking, its header naming no question or requirement."""
+    for c in sorted({x.col for r in rows for x in t.g.own(r)} - {col}):
+        cells = [t.g.at(r, c) for r in rows]
+        if any(x is None or x.col != c or x.merged_from is not None or not x.line or x.boxes for x in cells):
+            continue
+        names = [_first_line(x) for x in cells]  # type: ignore[arg-type]
+        if len(set(names)) < len(names) or all(is_id(n) for n in names):
+            continue
+        if any(asks(n) for n in names) or role_of_label(clean(labels.get(c, ""))) in (Role.QUESTION, Role.ID):
+            return None  # rows that ask, or a question column: a pick per row
+        return c
+    return None
 
 
 def _follow_up(t: _Table, r: int) -> str:
