@@ -30,7 +30,7 @@ from engine.questionnaire.cues import ascii_digits, several_options, takes_sever
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
-from engine.questionnaire.pdf.flat.panels import over_place
+from engine.questionnaire.pdf.flat.panels import over_place, unruled_labels
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph, wrapped
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.table_model import OPTION_WORDS
@@ -74,6 +74,7 @@ def page_items(
     """The items and paragraphs of a page's lines (outside tables), top to bottom; ``part``: the part
     of the page they are (flat/columns.py); ``places``: the page's answer places (flat/panels.py);
     ``height``: the page's."""
+    lines = unruled_labels(lines)  # a form printed without rules: its labels' fields (flat/panels.py)
     rows = _visual_rows(lines)
     blank_ends = {id(line.words[-1]) for line in lines if line.blank}
     items: list[Item] = []

@@ -1,0 +1,93 @@
+"""Word questionnaires printed as flat PDFs (#55), the PCI SAQ's families printed without rules: small
+Word documents written here in the layouts of the shared PCI SAQ C-VT and AOC (a contact table of
+labels beside empty cells, a title row between two of its labels; a signatory's row of two labels
+side by side under the row to sign), printed by the bench's printer without rules and read by the flat
+PDF reader beside a question table. Main's reader read none of those labels (a document that sets its
+questions in tables reads a label only with a blank drawn after it)."""
+
+from __future__ import annotations
+
+import pytest
+from docx.shared import Inches
+
+from tests import word_fixtures as wf
+
+CONTACT = ["Company name:", "DBA (doing business as):", "Company mailing address:", "Contact e-mail address:"]
+ASSESSOR = ["Company name:", "Lead Assessor name:", "Assessor certificate number:"]
+
+
+REQUIREMENTS = [
+    ("1.3.1", "Inbound traffic to the CDE is restricted to only traffic that is necessary."),
+    ("1.3.2", "Outbound traffic from the CDE is restricted to only traffic that is necessary."),
+]
+
+
+def _question_table(doc) -> None:
+    """A SAQ's requirement table read by its header (the document sets its questions in tables), on a
+    page of its own: its requirements the first questions."""
+    doc.add_paragraph("Requirement 1: Install and maintain network security controls")
+    table = doc.add_table(rows=2 + len(REQUIREMENTS), cols=7)
+    wf.saq_header(table)
+    for r, (ident, requirement) in enumerate(REQUIREMENTS, start=2):
+        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine settings."
+        for c in range(3, 7):
+            table.cell(r, c).text = "☐"
+    doc.add_page_break()
+
+
+def _labels(doc, rows: list[str]) -> None:
+    """A table of labels beside empty cells; a row without ":" is a title across the table."""
+    table = doc.add_table(rows=len(rows), cols=2)
+    table.columns[0].width, table.columns[1].width = Inches(2.0), Inches(4.5)
+    for r, label in enumerate(rows):
+        if label.endswith(":"):
+            table.cell(r, 0).text = label
+        else:
+            table.cell(r, 0).merge(table.cell(r, 1)).text = label
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_a_form_of_labels_beside_empty_cells_printed_without_rules_is_one_question_per_label(tmp_path, paper):
+    """Each label of the contact tables is a text question, a title row between two labels no break;
+    a signatory's block (one of its labels a signature's) is none."""
+    doc = wf.new()
+    _question_table(doc)
+    doc.add_paragraph("Part 1. Contact Information")
+    _labels(doc, ["Part 1a. Assessed Merchant", *CONTACT])
+    doc.add_paragraph("")
+    _labels(doc, ["Internal Security Assessor", "ISA name(s):", "Qualified Security Assessor", *ASSESSOR])
+    doc.add_paragraph("I confirm that the answers above are accurate.")
+    _labels(doc, ["Supplier:", "Date:", "Name (print):", "Signature:"])
+    q = wf.printed(tmp_path, doc, "no rulings", paper)
+    texts = [x.text for x in q.questions]
+    assert texts[2:] == [label.rstrip(":") for label in [*CONTACT, "ISA name(s):", *ASSESSOR]]
+    assert all(x.text_cell and not x.answered for x in q.questions[2:])
+    assert not any(t in texts for t in ("Supplier", "Date", "Name (print)", "Signature"))
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_a_signatory_row_of_two_labels_side_by_side_printed_without_rules_is_two_questions(tmp_path, paper):
+    """ "Merchant Executive Officer Name:" and "Title:" beside it, under the row to sign ("Signature of
+    Merchant Executive Officer" | "Date: YYYY-MM-DD"): two text questions; the row to sign none."""
+    doc = wf.new()
+    _question_table(doc)
+    doc.add_paragraph("Part 3b. Merchant Attestation")
+    table = doc.add_table(rows=2, cols=2)
+    table.columns[0].width, table.columns[1].width = Inches(3.5), Inches(3.0)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Signature of Merchant Executive Officer", "Date: YYYY-MM-DD"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Merchant Executive Officer Name:", "Title:"
+    q = wf.printed(tmp_path, doc, "no rulings", paper)
+    assert [x.text for x in q.questions][2:] == ["Merchant Executive Officer Name", "Title"]
+    assert all(x.text_cell for x in q.questions[2:])
+
+
+def test_labels_ending_with_a_colon_in_a_paragraph_s_lines_are_no_form(tmp_path):
+    """Lead-ins one under the other as paragraphs' lines ("For example:" over a list) stay no question."""
+    doc = wf.new()
+    _question_table(doc)
+    for lead in ("For example:", "Note:"):
+        doc.add_paragraph(lead)
+        doc.add_paragraph("Connections into and out of the cardholder data environment are documented.")
+    q = wf.printed(tmp_path, doc, "no rulings")
+    assert [x.id for x in q.questions] == [i for i, _ in REQUIREMENTS]
+
