@@ -91,3 +91,28 @@ def test_labels_ending_with_a_colon_in_a_paragraph_s_lines_are_no_form(tmp_path)
     q = wf.printed(tmp_path, doc, "no rulings")
     assert [x.id for x in q.questions] == [i for i, _ in REQUIREMENTS]
 
+
+NOTE = "This requirement applies to the automated mechanism."
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_a_table_of_one_requirement_with_boxes_keeps_only_that_row(tmp_path, paper):
+    """A SAQ's page whose table holds one requirement with a box under each option, under its section's
+    title and over its applicability notes (rows without a box, across the requirement's columns):
+    the requirement is the one question. Main's reader read every row as a question (it took rows
+    without a box for a section's title or a note only where two rows or more held boxes)."""
+    doc = wf.new()
+    doc.add_paragraph("Requirement 5: Protect All Systems and Networks from Malicious Software")
+    table = doc.add_table(rows=5, cols=7)
+    wf.saq_header(table)
+    table.cell(2, 0).merge(table.cell(2, 6)).text = "5.4 Anti-phishing mechanisms protect users against phishing attacks."
+    ident, requirement = "5.4.1", "Processes and automated mechanisms are in place to detect and protect personnel."
+    table.cell(3, 0).text, table.cell(3, 1).text, table.cell(3, 2).text = ident, requirement, "Observe mechanisms."
+    for c in range(3, 7):
+        table.cell(3, c).text = "☐"
+    notes = table.cell(4, 1).merge(table.cell(4, 2))
+    notes.text = "Applicability Notes"
+    notes.add_paragraph(NOTE)
+    q = wf.printed(tmp_path, doc, "no rulings", paper)
+    assert [(x.id, wf.fold(x.text)) for x in q.questions] == [(ident, wf.fold(requirement))]
+    assert q.questions[0].choices == wf.SAQ_OPTIONS

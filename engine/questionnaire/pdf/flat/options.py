@@ -113,17 +113,24 @@ def _ticked_rows(
     grid: list[list[TableCell]], model: TableModel, rows: list[tuple[int, str | None]]
 ) -> list[tuple[int, str | None]]:
     """The question rows of a table whose option cells are boxes to tick ("☐" under each option on
-    two rows or more, however many rows have none) without the rows that have no box at all (a box
+    two rows or more, however many rows have none, or on one row with a box under every option: a
+    page's one requirement) without the rows that have no box at all (a box
     drawn astray into the requirement's cell counts) (but a first row without an ID: the rest of the
     page before's last): a section's title or a note across the requirement's columns ("1.3 Network
     access … is restricted.", "Applicability Notes" and its lines: a table drawn without rules, where
     no cell spans the others, its notes' lines often outnumbering its requirements)."""
     boxed = {r for r, _ in rows if any(c.holds is Holds.BOX or any(is_glyph(ch) for ch in c.text) for c in grid[r])}
-    if len(boxed) < 2:
+    if len(boxed) < 2 and not any(_boxed_under_every_option(grid[r], model) for r in boxed):
         return rows
     first = " ".join(c.text for c in grid[model.first_row][:2]) if model.first_row < len(grid) else ""
     goes_on = not leading_id(first.strip())[0]  # a first row without an ID may be the rest of the page before's
     return [(r, s) for r, s in rows if r in boxed or (r == model.first_row and goes_on)]
+
+
+def _boxed_under_every_option(row: list[TableCell], model: TableModel) -> bool:
+    """Whether a row holds a box in the cell of each of the model's options."""
+    cols = {c.col for c in row if c.holds is Holds.BOX or is_glyph(c.text.strip())}
+    return bool(model.options) and all(o in cols for o in model.options)
 
 
 def _inferred(
