@@ -7,6 +7,7 @@ questions in tables reads a label only with a blank drawn after it)."""
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 from docx.shared import Inches
 
@@ -116,3 +117,32 @@ def test_a_table_of_one_requirement_with_boxes_keeps_only_that_row(tmp_path, pap
     q = wf.printed(tmp_path, doc, "no rulings", paper)
     assert [(x.id, wf.fold(x.text)) for x in q.questions] == [(ident, wf.fold(requirement))]
     assert q.questions[0].choices == wf.SAQ_OPTIONS
+
+
+def test_rows_of_boxes_at_the_next_page_s_top_go_on_with_the_table_above(tmp_path):
+    """The SAQ's summary ("PCI DSS Requirement | Requirement Responses" over the four options, a row
+    "Requirement n:" with a box under each) broken by a page: the rows at the next page's top, no ID
+    and the header not repeated, are questions of the same options. Main's reader went on with a
+    table at the next page's top only by rows starting with an ID."""
+    doc = wf.new()
+    for _ in range(27):
+        doc.add_paragraph("Guidance to read before the summary, a line of it.")
+    doc.add_paragraph("Part 2g. Summary of Assessment")
+    table = doc.add_table(rows=2 + 12, cols=5)
+    for i, width in enumerate((1.4, 1.3, 1.3, 1.3, 1.3)):
+        table.columns[i].width = Inches(width)
+    table.cell(0, 0).text = "PCI DSS Requirement"
+    table.cell(0, 1).merge(table.cell(0, 4)).text = "Requirement Responses"
+    for i, option in enumerate(wf.SAQ_OPTIONS):
+        table.cell(1, 1 + i).text = option
+    for r in range(12):
+        table.cell(2 + r, 0).text = f"Requirement {r + 1}:"
+        for c in range(1, 5):
+            table.cell(2 + r, c).text = "☐"
+    doc.add_paragraph("")
+    doc.add_paragraph("* The requirements above refer to Section 2.")
+    q = wf.printed(tmp_path, doc, "no rulings")
+    with pymupdf.open(tmp_path / "printed.pdf") as pdf:  # the table runs onto the next page
+        assert "Requirement 2:" not in pdf[-1].get_text() and "Requirement 12:" in pdf[-1].get_text()
+    assert [x.text for x in q.questions] == [f"Requirement {r + 1}:" for r in range(12)]
+    assert all(x.choices == wf.SAQ_OPTIONS for x in q.questions)

@@ -140,9 +140,12 @@ def _inferred(
     (``found``: the questions before, given only then) and lines up with the last option table's
     columns continues it (a requirement table printed over pages without its header repeated): it
     is read under that table's header (``boxes`` gets a row of none for each header row), also when
-    its first row, starting with an ID ("A.6", "1.2.6 Change …"), would pass for a header of its own."""
+    its first row, starting with an ID ("A.6", "1.2.6 Change …") or holding boxes to tick
+    ("Requirement 7: ☐ ☐ ☐ ☐"), would pass for a header of its own."""
     inferred = infer_positioned(placed)
     own = inferred is not None and len(inferred[0].options) >= 2
+    if own and any(c.holds is Holds.BOX for r in inferred[0].header_rows for c in placed[r]):  # type: ignore[union-attr]
+        own = False  # a "header" of boxes to tick ("Requirement 7: ☐ ☐ ☐ ☐"): a row, the header the last table's
     first = next((c.text for c in (placed[0] if placed else []) if c.text.strip()), "")
     numbered = id_like("".join(first.split())) or bool(leading_id(first)[0])  # "A.6", "1.2.6 Change …"
     if (own and not numbered) or not found or not mapped.option_header:
