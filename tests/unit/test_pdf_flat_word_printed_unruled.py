@@ -146,3 +146,33 @@ def test_rows_of_boxes_at_the_next_page_s_top_go_on_with_the_table_above(tmp_pat
         assert "Requirement 2:" not in pdf[-1].get_text() and "Requirement 12:" in pdf[-1].get_text()
     assert [x.text for x in q.questions] == [f"Requirement {r + 1}:" for r in range(12)]
     assert all(x.choices == wf.SAQ_OPTIONS for x in q.questions)
+
+
+STATEMENTS = [
+    "Compliant: All sections of the SAQ are complete and all requirements are marked as being In Place.",
+    "Non-Compliant: Not all sections of the SAQ are complete, or one or more requirements are marked as Not in Place.",
+    "Compliant but with Legal exception: One or more requirements are marked as Not in Place due to a legal restriction.",
+]
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_a_list_of_boxed_statements_under_a_lead_in_printed_without_rules_is_one_choice(tmp_path, paper):
+    """ "Select one:" over statements each after a box (a table of a box cell beside a statement cell,
+    printed without rules), in a document that sets its questions in tables: one question, its options
+    the statements (as the ruled print's list reads). Main's reader read none, and the form's last label
+    above took the statements for its options."""
+    doc = wf.new()
+    _question_table(doc)
+    _labels(doc, ["Lead QSA Name:", "QSA Company:"])
+    doc.add_paragraph("Part 3. PCI DSS Validation")
+    doc.add_paragraph("Select one:")
+    table = doc.add_table(rows=len(STATEMENTS), cols=2)
+    table.columns[0].width, table.columns[1].width = Inches(0.4), Inches(6.0)
+    for r, statement in enumerate(STATEMENTS):
+        table.cell(r, 0).text, table.cell(r, 1).text = "☐", statement
+    q = wf.printed(tmp_path, doc, "no rulings", paper)
+    assert [x.text for x in q.questions][2:4] == ["Lead QSA Name", "QSA Company"]
+    assert not q.questions[3].choices
+    (listed,) = q.questions[4:]
+    assert wf.fold(listed.text).startswith(wf.fold(STATEMENTS[0]))
+    assert listed.choices == ("Compliant", "Non-Compliant", "Compliant but with Legal exception")
