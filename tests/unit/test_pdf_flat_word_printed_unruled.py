@@ -106,7 +106,9 @@ def test_a_table_of_one_requirement_with_boxes_keeps_only_that_row(tmp_path, pap
     doc.add_paragraph("Requirement 5: Protect All Systems and Networks from Malicious Software")
     table = doc.add_table(rows=5, cols=7)
     wf.saq_header(table)
-    table.cell(2, 0).merge(table.cell(2, 6)).text = "5.4 Anti-phishing mechanisms protect users against phishing attacks."
+    table.cell(2, 0).merge(
+        table.cell(2, 6)
+    ).text = "5.4 Anti-phishing mechanisms protect users against phishing attacks."
     ident, requirement = "5.4.1", "Processes and automated mechanisms are in place to detect and protect personnel."
     table.cell(3, 0).text, table.cell(3, 1).text, table.cell(3, 2).text = ident, requirement, "Observe mechanisms."
     for c in range(3, 7):
@@ -176,3 +178,37 @@ def test_a_list_of_boxed_statements_under_a_lead_in_printed_without_rules_is_one
     (listed,) = q.questions[4:]
     assert wf.fold(listed.text).startswith(wf.fold(STATEMENTS[0]))
     assert listed.choices == ("Compliant", "Non-Compliant", "Compliant but with Legal exception")
+
+
+WORKSHEET = [
+    ("Constraints", "Document the legitimate technical or business constraints precluding compliance."),
+    ("Definition of Compensating Controls", "Define the compensating controls: explain how they address the risk."),
+    ("Identified Risk", "Identify any additional risk posed by the lack of the original control."),
+    ("Maintenance", "Define process(es) and controls in place to maintain compensating controls."),
+]
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_a_worksheet_of_prompts_beside_an_empty_explanation_column_printed_without_rules(tmp_path, paper):
+    """The SAQ's compensating controls worksheet ("| Information Required | Explanation" over a row's
+    title, its prompt and an empty cell), printed without rules: one text question per prompt. Main's
+    reader found no table (a header of two labels naming no question column) and no question. A
+    glossary of the same header whose explanations are written is none."""
+    doc = wf.new()
+    _question_table(doc)
+    table = doc.add_table(rows=1 + len(WORKSHEET), cols=3)
+    for i, width in enumerate((1.3, 2.3, 2.8)):
+        table.columns[i].width = Inches(width)
+    table.cell(0, 1).text, table.cell(0, 2).text = "Information Required", "Explanation"
+    for r, (title, prompt) in enumerate(WORKSHEET, start=1):
+        table.cell(r, 0).text, table.cell(r, 1).text = title, prompt
+    for _ in range(3):
+        doc.add_paragraph("")
+    doc.add_paragraph("Glossary")
+    glossary = doc.add_table(rows=3, cols=2)
+    glossary.cell(0, 0).text, glossary.cell(0, 1).text = "Term", "Explanation"
+    glossary.cell(1, 0).text, glossary.cell(1, 1).text = "CDE", "The cardholder data environment of the merchant."
+    glossary.cell(2, 0).text, glossary.cell(2, 1).text = "PAN", "The primary account number printed on the card."
+    q = wf.printed(tmp_path, doc, "no rulings", paper)
+    assert [wf.fold(x.text) for x in q.questions][2:] == [wf.fold(p) for _, p in WORKSHEET]
+    assert all(x.text_cell and not x.choices for x in q.questions[2:])

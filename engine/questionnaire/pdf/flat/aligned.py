@@ -67,7 +67,11 @@ def aligned_tables(
         (
             i
             for i, row in enumerate(rows)
-            if row.y0 > top + 0.07 * height or _starts_row(row, columns) or _boxed_row(row, columns) or _header(row)
+            if row.y0 > top + 0.07 * height
+            or _starts_row(row, columns)
+            or _boxed_row(row, columns)
+            or _header(row)
+            or _answer_header(rows, i) is not None
         ),
         len(rows),
     )
@@ -198,12 +202,39 @@ def _two_labels_over_options(rows: list[_Visual], r: int) -> bool:
     )
 
 
+def _answer_header(rows: list[_Visual], r: int) -> float | None:
+    """A header of two labels, the right naming an answer or notes column and the left a short label
+    ("Information Required | Explanation": the PCI SAQ's compensating controls worksheet), over two rows
+    or more (no gap of more than three lines) with text under the left label and none under the right
+    one (the answers left to write): the x where those rows start (a column of their titles left of the
+    header: "Constraints"), else None."""
+    head = _parted(rows[r])
+    if len(head.phrases) != 2 or _role(head.text(1)) not in ("answer", "comment"):
+        return None
+    if len(head.text(0).split()) > 6 or _role(head.text(0)) not in (None, "question"):
+        return None
+    body: list[_Visual] = []
+    last, pitch = head.y1, max(head.y1 - head.y0, 8.0)
+    for row in rows[r + 1 :]:
+        if row.y0 - last > 3 * pitch:
+            break
+        body.append(row)
+        last = row.y1
+    left = min([head.x0(0)] + [row.x0(0) for row in body[:1]])
+    asked = sum(any(abs(row.x0(i) - head.x0(0)) <= 3 for i in range(len(row.phrases))) for row in body)
+    answered = any(w.box.x1 > head.x0(1) - 3 for row in body for p in row.phrases for w in p)
+    inside_left = all(row.x0(0) >= left - 3 for row in body)
+    return left if asked >= 2 and not answered and inside_left else None
+
+
 def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
     """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
     head = _parted(rows[r])
-    if not (_header(head) or _two_labels_over_options(rows, r)):
+    titles = _answer_header(rows, r)  # the x of a column of rows' titles left of the header, if any
+    if not (_header(head) or _two_labels_over_options(rows, r) or titles is not None):
         return None, r + 1
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
+    starts += [(titles, head.y0)] if titles is not None and titles < head.x0(0) - 5 else []
     headers = [head]
     below = rows[r + 1] if r + 1 < len(rows) else None
     if below is None or not (below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _second_row(head, below)):
