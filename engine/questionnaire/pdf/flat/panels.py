@@ -35,7 +35,6 @@ Date: / Signature:") or title is a signatory's block, none.
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 
 from engine.questionnaire.cues import SIGNATURE
@@ -236,7 +235,11 @@ def _goes_on(above: list[Line], row: list[Line]) -> bool:
     apart from it by a third of a line or more, at most three lines' height below it."""
     height = max(above[0].box.height, 1.0)
     gap = row[0].box.y0 - above[0].box.y1
-    return abs(row[0].box.x0 - above[0].box.x0) <= 2 and 0.3 * height <= gap and row[0].box.y0 - above[0].box.y0 <= 3 * height
+    return (
+        abs(row[0].box.x0 - above[0].box.x0) <= 2
+        and 0.3 * height <= gap
+        and row[0].box.y0 - above[0].box.y0 <= 3 * height
+    )
 
 
 def _title_between(rows: list[list[Line]], last: int, at: int) -> bool:
