@@ -176,7 +176,7 @@ def test_a_list_of_boxed_statements_under_a_lead_in_printed_without_rules_is_one
     assert [x.text for x in q.questions][2:4] == ["Lead QSA Name", "QSA Company"]
     assert not q.questions[3].choices
     (listed,) = q.questions[4:]
-    assert wf.fold(listed.text).startswith(wf.fold(STATEMENTS[0]))
+    assert wf.fold(f"Select one: {STATEMENTS[0]}") in wf.fold(listed.text)
     assert listed.choices == ("Compliant", "Non-Compliant", "Compliant but with Legal exception")
 
 

@@ -360,11 +360,12 @@ def _lead_in_lists(
 ) -> tuple[dict[int, list[Item]], list[tuple[list[Item], Found]]]:
     """In a document that sets its questions in tables (``tables``), the runs of options whose head is
     no question of its own (a lead-in: "Select one:", "… for this payment channel:"): a run of boxes to
-    tick before statements, each a box drawn or a box's character ("☐", not a symbol font's private
-    character: a bulleted list's Wingdings bullet reads as a box), is one question, its options the
-    statements, each named by its words up to a colon (as boxes.box_list reads such a list drawn in a
-    table); any other such run is no question's options (its items read as they are). The runs left,
-    and the lists with their questions."""
+    tick before statements on the lead-in's page, each a box drawn or a box's character ("☐", not a
+    symbol font's private character: a bulleted list's Wingdings bullet reads as a box), is one
+    question, its text the lead-in's and the statements', its options the statements, each named by
+    its words up to a colon (as boxes.box_list reads such a list drawn in a table); any other such run
+    is no question's options (its items read as they are). The runs left, and the lists with their
+    questions."""
     if not tables:
         return runs, []
     kept: dict[int, list[Item]] = {}
@@ -373,11 +374,13 @@ def _lead_in_lists(
         run = runs[first]
         if _is_question(head, numbered, False) or (head.blank and head.text.endswith(":")):
             kept |= {id(r): run for r in run}
-        elif all(r.kind == "box" and not "\ue000" <= r.marker[:1] <= "\uf8ff" for r in run):
+        elif head.page == run[0].page and all(
+            r.kind == "box" and not "\ue000" <= r.marker[:1] <= "\uf8ff" for r in run
+        ):
             choices = tuple(option_name(r.text) for r in run)
             place = response_place(f"page {run[0].page + 1}, {choices[0][:40]}")
-            box = run[0].box.union(run[-1].box)
-            text = " / ".join(r.text for r in run)
+            box = head.box.union(run[-1].box)
+            text = f"{head.text} " + " / ".join(r.text for r in run)
             several = takes_several(choices, head.text)  # "(select all that apply)"
             lists.append(
                 (run, Found(run[0].page, box, None, text, choices, place, place, several=several, part=run[0].part))
