@@ -212,3 +212,16 @@ def test_a_worksheet_of_prompts_beside_an_empty_explanation_column_printed_witho
     q = wf.printed(tmp_path, doc, "no rulings", paper)
     assert [wf.fold(x.text) for x in q.questions][2:] == [wf.fold(p) for _, p in WORKSHEET]
     assert all(x.text_cell and not x.choices for x in q.questions[2:])
+
+
+def test_a_list_of_records_header_of_two_labels_over_empty_rows_is_no_form(tmp_path):
+    """ "Name of service provider: | Description of service(s) provided:" over empty rows to fill (a list
+    of records), printed without rules, is no question; the signatory's row of two labels is (above)."""
+    doc = wf.new()
+    _question_table(doc)
+    table = doc.add_table(rows=8, cols=2)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "If Yes:"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Name of service provider:", "Description of service(s) provided:"
+    doc.add_paragraph("Note: Requirement 12.8 applies to all entities in this list.")
+    q = wf.printed(tmp_path, doc, "no rulings")
+    assert [x.id for x in q.questions] == [i for i, _ in REQUIREMENTS]

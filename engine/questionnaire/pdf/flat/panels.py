@@ -28,7 +28,9 @@ one title row between two of them ("Qualified Security Assessor": one line at th
 at most, not ending with ":" or "."), are labels with a blank after them (:func:`unruled_labels`):
 each a question with a place for text wherever it is. A label row with a line right under it at a
 label's left edge (within two lines' height, no label, no title between labels) leads in that line
-("Cardholder Data includes:" over its list): no field. A run holding a signature's label ("Supplier: /
+("Cardholder Data includes:" over its list): no field; nor is a row of two labels or more over five
+lines' height of empty space before the page's next line (a list of records' header over its empty
+rows). A run holding a signature's label ("Supplier: /
 Date: / Signature:") or title is a signatory's block, none.
 """
 
@@ -188,7 +190,7 @@ def unruled_labels(lines: list[Line]) -> list[Line]:
             rows.append([line])
     rows = [sorted(row, key=lambda ln: ln.box.x0) for row in rows]
     runs: list[list[int]] = []
-    labelled = [all(_field_label(line) for line in row) for row in rows]
+    labelled = [all(_field_label(line) for line in row) and not _records_header(rows, i) for i, row in enumerate(rows)]
     for i, row in enumerate(rows):
         if not labelled[i] or _lead_in(rows, labelled, i):
             continue
@@ -217,6 +219,14 @@ def _field_label(line: Line) -> bool:
         and len(text) <= 80
         and not is_glyph(text.split()[0])
     )
+
+
+def _records_header(rows: list[list[Line]], i: int) -> bool:
+    """Whether row ``i`` is two labels or more side by side over five lines' height or more of empty
+    space before the next line of its page (a list of records' header over its empty rows: "Name of
+    service provider: | Description of service(s) provided:")."""
+    height = max(rows[i][0].box.height, 1.0)
+    return len(rows[i]) >= 2 and i + 1 < len(rows) and rows[i + 1][0].box.y0 - rows[i][0].box.y1 >= 5 * height
 
 
 def _lead_in(rows: list[list[Line]], labelled: list[bool], i: int) -> bool:
