@@ -17,7 +17,9 @@ wider gap than between a row's lines), the visual rows that do not go on from it
 wrapped over lines); the table ends at a visual row with text left of its first column, or after a
 gap of more than three lines. Rows at the top of the next page that start with an ID at the
 table's first column go on with it, its header not repeated, and so do the lines before them that
-start at one of its columns (the rest of its last row, broken by the page).
+start at one of its columns (the rest of its last row, broken by the page); so do rows there with text
+at its first column and only boxes to tick at the starts of two or more of its other columns
+("Requirement 7: ☐ ☐ ☐ ☐" under a summary's header on the page before), as far as such rows go.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
-from engine.questionnaire.pdf.layout import Box, PageText, Word
+from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 from engine.questionnaire.table_model import OPTION_WORDS
 
 _SAME_ROW = 3.0  # points between the centres of words on one visual row
@@ -62,9 +64,21 @@ def aligned_tables(
     top = min((row.y0 for row in rows), default=0.0)
     top = top if top > 0.07 * height else 0.0  # nothing in the paper's top 7 %: the page printed lower, from its top
     r = next(
-        (i for i, row in enumerate(rows) if row.y0 > top + 0.07 * height or _starts_row(row, columns) or _header(row)),
+        (
+            i
+            for i, row in enumerate(rows)
+            if row.y0 > top + 0.07 * height
+            or _starts_row(row, columns)
+            or _boxed_row(row, columns)
+            or _header(row)
+            or _answer_header(rows, i) is not None
+        ),
         len(rows),
     )
+    if columns and r < len(rows) and _boxed_row(rows[r], columns):  # "Requirement 7: ☐ ☐ ☐ ☐" under no header
+        n = next((k for k in range(r, len(rows)) if not _boxed_row(rows[k], columns)), len(rows))
+        out.append(_table([], [e + 2 for e in columns[:-1]], columns[-1], [[row] for row in rows[r:n]]))
+        r = n
     while columns and 0 < r < len(rows) and _line_before(rows, r, columns):  # the rest of a row, in the top 7 %
         r -= 1
     if columns and r < len(rows) and (_starts_row(rows[r], columns) or _rest_of_row(rows, r, columns)):
@@ -85,6 +99,16 @@ def aligned_tables(
 def _starts_row(row: _Visual, columns: tuple[float, ...]) -> bool:
     """Whether ``row`` starts a row of the table of ``columns``: an ID at its first column."""
     return bool(columns) and abs(row.x0(0) - columns[0]) <= 3 and _numbered(row.text(0))
+
+
+def _boxed_row(row: _Visual, columns: tuple[float, ...]) -> bool:
+    """Whether ``row`` is a row of the table of ``columns`` whose cells right of its first are boxes to
+    tick ("Requirement 7: ☐ ☐ ☐ ☐", no ID): text at its first column, then a box at the start of each
+    of two or more of its columns and nothing else."""
+    if len(columns) < 3 or len(row.phrases) < 3 or abs(row.x0(0) - columns[0]) > 3 or is_glyph(row.text(0)):
+        return False
+    rest = range(1, len(row.phrases))
+    return all(is_glyph(row.text(i)) and any(abs(row.x0(i) - x) <= 6 for x in columns[1:-1]) for i in rest)
 
 
 def _line_before(rows: list[_Visual], r: int, columns: tuple[float, ...]) -> bool:
@@ -178,12 +202,39 @@ def _two_labels_over_options(rows: list[_Visual], r: int) -> bool:
     )
 
 
+def _answer_header(rows: list[_Visual], r: int) -> float | None:
+    """A header of two labels, the right naming an answer or notes column and the left a short label
+    ("Information Required | Explanation": the PCI SAQ's compensating controls worksheet), over two rows
+    or more (no gap of more than three lines) with text under the left label and none under the right
+    one (the answers left to write): the x where those rows start (a column of their titles left of the
+    header: "Constraints"), else None."""
+    head = _parted(rows[r])
+    if len(head.phrases) != 2 or _role(head.text(1)) not in ("answer", "comment"):
+        return None
+    if len(head.text(0).split()) > 6 or _role(head.text(0)) not in (None, "question"):
+        return None
+    body: list[_Visual] = []
+    last, pitch = head.y1, max(head.y1 - head.y0, 8.0)
+    for row in rows[r + 1 :]:
+        if row.y0 - last > 3 * pitch:
+            break
+        body.append(row)
+        last = row.y1
+    left = min([head.x0(0)] + [row.x0(0) for row in body[:1]])
+    asked = sum(any(abs(row.x0(i) - head.x0(0)) <= 3 for i in range(len(row.phrases))) for row in body)
+    answered = any(w.box.x1 > head.x0(1) - 3 for row in body for p in row.phrases for w in p)
+    inside_left = all(row.x0(0) >= left - 3 for row in body)
+    return left if asked >= 2 and not answered and inside_left else None
+
+
 def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
     """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
     head = _parted(rows[r])
-    if not (_header(head) or _two_labels_over_options(rows, r)):
+    titles = _answer_header(rows, r)  # the x of a column of rows' titles left of the header, if any
+    if not (_header(head) or _two_labels_over_options(rows, r) or titles is not None):
         return None, r + 1
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
+    starts += [(titles, head.y0)] if titles is not None and titles < head.x0(0) - 5 else []
     headers = [head]
     below = rows[r + 1] if r + 1 < len(rows) else None
     if below is None or not (below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _second_row(head, below)):

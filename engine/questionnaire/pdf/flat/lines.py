@@ -30,7 +30,7 @@ from engine.questionnaire.cues import ascii_digits, several_options, takes_sever
 from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
-from engine.questionnaire.pdf.flat.panels import over_place
+from engine.questionnaire.pdf.flat.panels import over_place, unruled_labels
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph, wrapped
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.table_model import OPTION_WORDS
@@ -74,6 +74,7 @@ def page_items(
     """The items and paragraphs of a page's lines (outside tables), top to bottom; ``part``: the part
     of the page they are (flat/columns.py); ``places``: the page's answer places (flat/panels.py);
     ``height``: the page's."""
+    lines = unruled_labels(lines)  # a form printed without rules: its labels' fields (flat/panels.py)
     rows = _visual_rows(lines)
     blank_ends = {id(line.words[-1]) for line in lines if line.blank}
     items: list[Item] = []
@@ -258,17 +259,18 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
     boxes = sum(1 for i in items if i.kind == "box" and id(i) not in runs)
     checklist = boxes >= 3 and 2 * boxes >= len(items)  # a list of ticks, not a document with a few boxes
     numbered = set() if checklist else _numbered_questions(items)
+    runs, lists = _lead_in_lists(runs, heads, tables and not checklist, numbered)
     # in a document that neither numbers its questions nor sets them in tables (``tables``: it has table
     # questions), a label over an answer place or a run of options is one (a web form printed)
     fields = set() if numbered or checklist or tables else {id(i) for i in items if _over_place(i)}
-    labels = fields | (set() if numbered or checklist or tables else heads)
+    labels = fields | (set() if numbered or checklist or tables else {id(h) for h in heads.values()})
     out: list[Found] = []
     lead: tuple[Item, Found] | None = None  # the last question, while items may hang from it
     before = 0  # how many questions there were before the item above
     numbered_above = False  # the question of the item above is one the document numbers
     count, last = 0, None  # the questions before the item above, and the last of them
     since, plain = 99, False  # items since the one that made (or extended) the last question; the item above's
-    claimed: set[int] = set()  # the items of a run of options taken as a question's choices
+    claimed = {id(i) for run, _ in lists for i in run}  # the items of a run of options taken as a question's choices
     radios = any(i.round for i in items)  # the document draws radios round: its square boxes are check boxes
     gap: list[str] = []  # the lines since the item that made (or extended) the last question
     above = ""
@@ -330,7 +332,7 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
             )
             continue
         lead = None
-    return out
+    return out + [listed for _, listed in lists]
 
 
 def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
@@ -353,17 +355,50 @@ def _over_place(item: Item) -> bool:
     )
 
 
-def _option_runs(items: list[Item]) -> tuple[dict[int, list[Item]], set[int]]:
+def _lead_in_lists(
+    runs: dict[int, list[Item]], heads: dict[int, Item], tables: bool, numbered: set[int]
+) -> tuple[dict[int, list[Item]], list[tuple[list[Item], Found]]]:
+    """In a document that sets its questions in tables (``tables``), the runs of options whose head is
+    no question of its own (a lead-in: "Select one:", "… for this payment channel:"): a run of boxes to
+    tick before statements on the lead-in's page, each a box drawn or a box's character ("☐", not a
+    symbol font's private character: a bulleted list's Wingdings bullet reads as a box), is one
+    question, its text the lead-in's and the statements', its options the statements, each named by
+    its words up to a colon (as boxes.box_list reads such a list drawn in a table); any other such run
+    is no question's options (its items read as they are). The runs left, and the lists with their
+    questions."""
+    if not tables:
+        return runs, []
+    kept: dict[int, list[Item]] = {}
+    lists: list[tuple[list[Item], Found]] = []
+    for first, head in heads.items():
+        run = runs[first]
+        if _is_question(head, numbered, False) or (head.blank and head.text.endswith(":")):
+            kept |= {id(r): run for r in run}
+        elif head.page == run[0].page and all(
+            r.kind == "box" and not "\ue000" <= r.marker[:1] <= "\uf8ff" for r in run
+        ):
+            choices = tuple(option_name(r.text) for r in run)
+            place = response_place(f"page {run[0].page + 1}, {choices[0][:40]}")
+            box = head.box.union(run[-1].box)
+            text = f"{head.text} " + " / ".join(r.text for r in run)
+            several = takes_several(choices, head.text)  # "(select all that apply)"
+            lists.append(
+                (run, Found(run[0].page, box, None, text, choices, place, place, several=several, part=run[0].part))
+            )
+    return kept, lists
+
+
+def _option_runs(items: list[Item]) -> tuple[dict[int, list[Item]], dict[int, Item]]:
     """Runs of two or more items one after the other, each a box (a radio circle, a square) before
     a label that does not end with "?" ("UK Company - VAT Registered in the UK", "Yes"), right under
     an item that asks or is numbered (up to two paragraphs between that do not: "Tick all that
     apply."): the options of the question above them, one a line (a web form printed), a run going
     on over a page's footer (short lines without a box) to the boxes at the top of the next; by the
-    id of each item, its run; and the ids of the items the runs answer. A run of radios written
+    id of each item, its run; and by the id of each run's first item, the item it answers. A run of radios written
     "○" / "◯" / "( )" follows a question that asks by its words or "?" (not only a ":" or a number: a
     list's bullets). A checklist's statements follow a heading, not a question."""
     out: dict[int, list[Item]] = {}
-    heads: set[int] = set()
+    heads: dict[int, Item] = {}  # the first item of each run: the question it answers
     run: list[Item] = []
     start = 0
     for i, item in enumerate([*items, None]):
@@ -378,7 +413,7 @@ def _option_runs(items: list[Item]) -> tuple[dict[int, list[Item]], set[int]]:
             head = None  # "○" bullets under a heading ("Advanced LMS functionality:"): a list, not a choice
         if head is not None:
             out |= {id(r): run for r in run}
-            heads.add(id(head))  # the question the run answers (a label that asks without "?" included)
+            heads[id(run[0])] = head  # the question the run answers (a label that asks without "?" included)
         run = []
     return out, heads
 

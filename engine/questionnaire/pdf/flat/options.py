@@ -117,17 +117,24 @@ def _ticked_rows(
     grid: list[list[TableCell]], model: TableModel, rows: list[tuple[int, str | None]]
 ) -> list[tuple[int, str | None]]:
     """The question rows of a table whose option cells are boxes to tick ("☐" under each option on
-    two rows or more, however many rows have none) without the rows that have no box at all (a box
+    two rows or more, however many rows have none, or on one row with a box under every option: a
+    page's one requirement) without the rows that have no box at all (a box
     drawn astray into the requirement's cell counts) (but a first row without an ID: the rest of the
     page before's last): a section's title or a note across the requirement's columns ("1.3 Network
     access … is restricted.", "Applicability Notes" and its lines: a table drawn without rules, where
     no cell spans the others, its notes' lines often outnumbering its requirements)."""
     boxed = {r for r, _ in rows if any(c.holds is Holds.BOX or any(is_glyph(ch) for ch in c.text) for c in grid[r])}
-    if len(boxed) < 2:
+    if len(boxed) < 2 and not any(_boxed_under_every_option(grid[r], model) for r in boxed):
         return rows
     first = " ".join(c.text for c in grid[model.first_row][:2]) if model.first_row < len(grid) else ""
     goes_on = not leading_id(first.strip())[0]  # a first row without an ID may be the rest of the page before's
     return [(r, s) for r, s in rows if r in boxed or (r == model.first_row and goes_on)]
+
+
+def _boxed_under_every_option(row: list[TableCell], model: TableModel) -> bool:
+    """Whether a row holds a box in the cell of each of the model's options."""
+    cols = {c.col for c in row if c.holds is Holds.BOX or is_glyph(c.text.strip())}
+    return bool(model.options) and all(o in cols for o in model.options)
 
 
 def _inferred(
@@ -137,9 +144,12 @@ def _inferred(
     (``found``: the questions before, given only then) and lines up with the last option table's
     columns continues it (a requirement table printed over pages without its header repeated): it
     is read under that table's header (``boxes`` gets a row of none for each header row), also when
-    its first row, starting with an ID ("A.6", "1.2.6 Change …"), would pass for a header of its own."""
+    its first row, starting with an ID ("A.6", "1.2.6 Change …") or holding boxes to tick
+    ("Requirement 7: ☐ ☐ ☐ ☐"), would pass for a header of its own."""
     inferred = infer_positioned(placed)
     own = inferred is not None and len(inferred[0].options) >= 2
+    if own and any(c.holds is Holds.BOX for r in inferred[0].header_rows for c in placed[r]):  # type: ignore[union-attr]
+        own = False  # a "header" of boxes to tick ("Requirement 7: ☐ ☐ ☐ ☐"): a row, the header the last table's
     first = next((c.text for c in (placed[0] if placed else []) if c.text.strip()), "")
     numbered = id_like("".join(first.split())) or bool(leading_id(first)[0])  # "A.6", "1.2.6 Change …"
     if (own and not numbered) or not found or not mapped.option_header:

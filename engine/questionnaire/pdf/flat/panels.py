@@ -18,14 +18,30 @@ a line left of it level with its first: the question it is beside) is left out t
 **An answer place** is an empty drawn box 40 pt wide or more and 8–80 pt high with no text in it,
 or a drawn line 60 pt long or more (a blank to write on): a label right above one (within two
 lines' height, starting near its left edge) is a question with a place for text.
+
+**A form printed without rules** (a table of labels beside empty cells, no line drawn: the fields are
+the space beside the labels): labels ending with ":" (ten words at most, none a signature's), each
+alone on its row or beside other such labels only ("Name:      Title:"), two or more in rows one under
+the other at one left edge, each row apart from the one above by a third of a line or more (a table
+row's padding, not a paragraph's wrapped lines) and at most three lines' height below it, with at most
+one title row between two of them ("Qualified Security Assessor": one line at that edge, eight words
+at most, not ending with ":" or "."), are labels with a blank after them (:func:`unruled_labels`):
+each a question with a place for text wherever it is. A label row with a line right under it at a
+label's left edge (within two lines' height, no label, no title between labels) leads in that line
+("Cardholder Data includes:" over its list): no field; nor is a row of two labels or more over five
+lines' height of empty space before the page's next line (a list of records' header over its empty
+rows). A run holding a signature's label ("Supplier: /
+Date: / Signature:") or title is a signatory's block, none.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from engine.questionnaire.cues import SIGNATURE
 from engine.questionnaire.pdf.flat.asking import asks
-from engine.questionnaire.pdf.layout import Box, Line
+from engine.questionnaire.pdf.layout import Box, Line, is_glyph
 
 _LABEL = re.compile(
     r"^(guidance|guidance notes?|help|help text|hilfe|hinweise?|erläuterung(en)?|ausfüllhinweise?|aide|conseils?"
@@ -163,4 +179,92 @@ def over_place(box: Box, places: list[Box]) -> bool:
     )
 
 
-__all__ = ["answer_places", "over_place", "without_panels"]
+def unruled_labels(lines: list[Line]) -> list[Line]:
+    """``lines`` with the labels of a form printed without rules marked as labels with a blank after
+    them (see the module docstring)."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
+        if rows and rows[-1][0].box.same_row(line.box):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    rows = [sorted(row, key=lambda ln: ln.box.x0) for row in rows]
+    runs: list[list[int]] = []
+    labelled = [all(_field_label(line) for line in row) and not _records_header(rows, i) for i, row in enumerate(rows)]
+    for i, row in enumerate(rows):
+        if not labelled[i] or _lead_in(rows, labelled, i):
+            continue
+        last = runs[-1][-1] if runs else -9
+        if (i - last == 1 and _goes_on(rows[last], row)) or (i - last == 2 and _title_between(rows, last, i)):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    marked: set[int] = set()
+    for run in runs:
+        between = [rows[i][0] for i in range(run[0], run[-1] + 1) if i not in run]
+        signed = any(SIGNATURE.match(ln.text) for i in run for ln in rows[i]) or any(
+            SIGNATURE.match(ln.text) for ln in between
+        )
+        if sum(len(rows[i]) for i in run) >= 2 and not signed:
+            marked |= {id(ln) for i in run for ln in rows[i]}
+    return [replace(ln, blank=True) if id(ln) in marked else ln for ln in lines]
+
+
+def _field_label(line: Line) -> bool:
+    """A short label ending with ":", no box before it (see unruled_labels; a signature's among them)."""
+    text = line.text.strip()
+    return (
+        bool(re.search(r"[:：]$", text))
+        and len(text.split()) <= 10
+        and len(text) <= 80
+        and not is_glyph(text.split()[0])
+    )
+
+
+def _records_header(rows: list[list[Line]], i: int) -> bool:
+    """Whether row ``i`` is two labels or more side by side over five lines' height or more of empty
+    space before the next line of its page (a list of records' header over its empty rows: "Name of
+    service provider: | Description of service(s) provided:")."""
+    height = max(rows[i][0].box.height, 1.0)
+    return len(rows[i]) >= 2 and i + 1 < len(rows) and rows[i + 1][0].box.y0 - rows[i][0].box.y1 >= 5 * height
+
+
+def _lead_in(rows: list[list[Line]], labelled: list[bool], i: int) -> bool:
+    """Whether label row ``i`` leads in the lines right under it ("Cardholder Data includes:" over its
+    list): the row below starts at one of its labels' left edges within two lines' height, is no label
+    row, and is no title between two rows of labels."""
+    if i + 1 >= len(rows) or labelled[i + 1]:
+        return False
+    below, height = rows[i + 1][0], max(rows[i][0].box.height, 1.0)
+    under = any(abs(below.box.x0 - ln.box.x0) <= 2 for ln in rows[i]) and below.box.y0 - rows[i][0].box.y0 <= 2 * height
+    return under and not (i + 2 < len(rows) and labelled[i + 2] and _title_between(rows, i, i + 2))
+
+
+def _goes_on(above: list[Line], row: list[Line]) -> bool:
+    """Whether label row ``row`` is the next row of the form of label row ``above``: at its left edge,
+    apart from it by a third of a line or more, at most three lines' height below it."""
+    height = max(above[0].box.height, 1.0)
+    gap = row[0].box.y0 - above[0].box.y1
+    return (
+        abs(row[0].box.x0 - above[0].box.x0) <= 2
+        and 0.3 * height <= gap
+        and row[0].box.y0 - above[0].box.y0 <= 3 * height
+    )
+
+
+def _title_between(rows: list[list[Line]], last: int, at: int) -> bool:
+    """Whether the one row between label rows ``last`` and ``at`` is a title across the form."""
+    (title,) = rows[last + 1] if len(rows[last + 1]) == 1 else (None,)
+    if title is None:
+        return False
+    text = title.text.strip()
+    return (
+        abs(title.box.x0 - rows[last][0].box.x0) <= 2
+        and len(text.split()) <= 8
+        and not re.search(r"[:：.]$", text)
+        and _goes_on(rows[last], [title])
+        and _goes_on([title], rows[at])
+    )
+
+
+__all__ = ["answer_places", "over_place", "unruled_labels", "without_panels"]
