@@ -521,7 +521,9 @@ def _charnwood_tables(doc: Doc) -> list[dict]:
         if heads and heads[0] == ["SCHEDULE HEADING", "COMPLETED?"]:
             for r, row in enumerate(grid[1:], 1):
                 place = "choice" if sym_box(row[1]) else "answer"
-                items.append({"text": first_words(text(row[0])), place: [[t, r, 1]] if place == "choice" else [t, r, 1]})
+                items.append(
+                    {"text": first_words(text(row[0])), place: [[t, r, 1]] if place == "choice" else [t, r, 1]}
+                )
         for r, row in enumerate(heads):
             if len(row) == 2 and row[0].startswith("Total Costs") and row[1] == "£":
                 items.append({"text": first_words(row[0]), "answer": [t, r, 1]})
