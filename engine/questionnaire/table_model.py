@@ -69,7 +69,7 @@ class TableCell:
 
 _WORDS = {
     Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°|n\.?\s?º\.?|núm(?:ero)?\.?|num[ée]ro)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
-    Role.QUESTION: r"\b(?:questions?|quer(?:y|ies)|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|exigences?|preguntas?)\b|質問|設問|要求事項|要件|確認項目|確認事項|チェック項目|質問事項|項目",
+    Role.QUESTION: r"\b(?:questions?|quer(?:y|ies)|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|vereisten?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|kriteri(?:um|en)|exigences?|crit[èe]res?|preguntas?|requisitos?|criterios?|controles?)\b|質問|設問|要求事項|要件|確認項目|確認事項|チェック項目|質問事項|項目",
     Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation|orientaci[óo]n|indicaciones|instrucciones|explications|consignes|richtlijn|uitleg)\b|説明|解説|手順",
     Role.ANSWER: r"\b(?:responses?|answers?|repl(?:y|ies)|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung|kommentare?|commentaires?|observaciones|comentarios?)\b|回答|記入|対応状況|実施状況",
     Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?|remarques?|notas?)\b|備考|コメント",

@@ -72,3 +72,54 @@ def test_a_bilingual_checklist_printed_flat_reads_each_header_label_with_its_tra
     assert [(x.id, x.text, x.choices) for x in q.questions] == [
         (str(i), t, ("Yes", "No")) for i, t in enumerate(ASKED, 1)
     ]
+
+
+REQUIREMENT_HEADERS = {  # the word each language heads a requirement column with, its options, and rows that
+    # ask, then a requirement that does not
+    "es": (
+        ["Nº", "Requisito", "Sí", "No", "No aplica", "Observaciones"],
+        ("Sí", "No", "No aplica"),
+        [
+            "¿Cifra los datos en reposo?",
+            "¿Realiza copias de seguridad diarias?",
+            "El proveedor notifica los incidentes.",
+        ],
+    ),
+    "fr": (
+        ["N°", "Critère", "Oui", "Non", "Sans objet", "Commentaires"],
+        ("Oui", "Non", "Sans objet"),
+        [
+            "Les données sont-elles chiffrées ?",
+            "Faites-vous des sauvegardes ?",
+            "Le prestataire notifie les incidents.",
+        ],
+    ),
+    "nl": (
+        ["Nr.", "Vereiste", "Ja", "Nee", "N.v.t.", "Opmerkingen"],
+        ("Ja", "Nee", "N.v.t."),
+        ["Versleutelt u gegevens in rust?", "Maakt u dagelijks back-ups?", "De leverancier meldt incidenten."],
+    ),
+    "de": (
+        ["Nr.", "Kriterium", "Ja", "Nein", "Entfällt", "Bemerkungen"],
+        ("Ja", "Nein", "Entfällt"),
+        ["Werden Daten verschlüsselt?", "Gibt es tägliche Sicherungen?", "Der Anbieter meldet Vorfälle."],
+    ),
+}
+
+
+@pytest.mark.parametrize("rulings", ["ruled", "no rulings"])
+@pytest.mark.parametrize("language", sorted(REQUIREMENT_HEADERS))
+def test_a_requirement_checklist_headed_in_another_language_printed_flat_is_one_choice_per_row(
+    tmp_path, language, rulings
+):
+    """ "Nº | Requisito | Sí | No | No aplica | Observaciones" (and its French, Dutch and German twins) over
+    numbered rows, a requirement that does not ask after questions that do: each row one question of the
+    header's options, printed flat with or without rules. Before, without rules "Requisito" named no
+    column: the rows were read as lines, with no choice, and the requirement was joined to the question
+    above it."""
+    header, options, asked = REQUIREMENT_HEADERS[language]
+    doc = wf.new()
+    doc.add_paragraph("Questionnaire")
+    wf.add(doc, wf.table([header, *([f"{i}.1", t, "", "", "", ""] for i, t in enumerate(asked, 1))]))
+    q = wf.printed(tmp_path, doc, rulings)
+    assert [(x.id, x.text, x.choices) for x in q.questions] == [(f"{i}.1", t, options) for i, t in enumerate(asked, 1)]
