@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
-from engine.questionnaire.pdf.layout import Box, PageText, Word
+from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 from engine.questionnaire.table_model import OPTION_WORDS
 
 _SAME_ROW = 3.0  # points between the centres of words on one visual row
@@ -72,13 +72,15 @@ def aligned_tables(
         first = next(row for row in rows[r:] if _starts_row(row, columns))
         data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0, id_like(first.text(0)))
         out.append(_table([], xs, columns[-1], data))
+    checklist = False  # the last table is a checklist
     while r < len(rows):
-        table, r = _table_at(rows, r)
+        table, r, listed = _table_at(rows, r)
         if table is not None:
             out.append(table)
+            checklist = listed
     if out:
         last = out[-1]
-        columns = tuple(c.x0 for c in last.rows[-1].cells if c is not None) + (last.box.x1,)
+        columns = () if checklist else tuple(c.x0 for c in last.rows[-1].cells if c is not None) + (last.box.x1,)
     return out, columns
 
 
@@ -178,11 +180,42 @@ def _two_labels_over_options(rows: list[_Visual], r: int) -> bool:
     )
 
 
-def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
-    """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
+def _checklist_head(rows: list[_Visual], r: int) -> bool:
+    """A checklist's header: two or more short labels (six words at most, no box) naming no question
+    column ("SCHEDULE HEADING | COMPLETED?", "Unterlage | Beigefügt"), right over a row that starts
+    under its first label and ends with a box alone under another (an item beside its box to tick:
+    flat/boxes.py ``checklist_rows`` reads the table)."""
+    head = rows[r]
+    if len(head.phrases) < 2 or r + 1 >= len(rows):
+        return False
+    if any(len(p) > 6 or any(is_glyph(w.text) for w in p) for p in head.phrases):
+        return False
+    below = rows[r + 1]
+    return below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _boxed(head, [below])
+
+
+def _boxed(head: _Visual, group: list[_Visual]) -> bool:
+    """Whether a row of a checklist (its visual rows) starts under the header's first label and ends
+    with one box alone under another label, with no other box."""
+    first = group[0]
+    last = first.phrases[-1]
+    return (
+        len(first.phrases) >= 2
+        and abs(first.x0(0) - head.x0(0)) <= 3
+        and len(last) == 1
+        and is_glyph(last[0].text)
+        and (_over(head, last[0].box.x0) or 0) >= 1
+        and not any(is_glyph(w.text) for row in group for p in row.phrases for w in p if w is not last[0])
+    )
+
+
+def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int, bool]:
+    """The table whose header is visual row ``r`` and the row after it, else (None, r + 1), and
+    whether it is a checklist (its rows hold no IDs: no rows at the next page's top go on with it)."""
     head = _parted(rows[r])
-    if not (_header(head) or _two_labels_over_options(rows, r)):
-        return None, r + 1
+    checklist = not (_header(head) or _two_labels_over_options(rows, r))
+    if checklist and not _checklist_head(rows, r):
+        return None, r + 1, False
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
     headers = [head]
     below = rows[r + 1] if r + 1 < len(rows) else None
@@ -199,10 +232,13 @@ def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
     xs = sorted(x for x, _ in starts)
     n = r + 1 + (skip if len(headers) > 1 else 0)
     data, n = _body(rows, n, xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
+    if checklist:  # its rows: those with a box, the table ends at the first without
+        data = data[: next((k for k, group in enumerate(data) if not _boxed(head, group)), len(data))]
+        n = r + 1 + sum(len(group) for group in data)
     if len(data) < 2:
-        return None, r + 1
+        return None, r + 1, False
     right = max(w.box.x1 for group in [headers, *data] for row in group for p in row.phrases for w in p) + 2
-    return _table(headers, xs, right, data), n
+    return _table(headers, xs, right, data), n, checklist
 
 
 def _body(

@@ -12,6 +12,7 @@ import re
 
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.found import response_place
+from engine.questionnaire.pdf.flat.header import id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Table, cell_lines, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
@@ -230,3 +231,38 @@ def part_rows(page: int, text: PageText, table: Table, found: list[Found]) -> li
             )
         )
     return out
+
+
+def checklist_rows(page: int, text: PageText, table: Table) -> list[Found] | None:
+    """A checklist: a header row of two or more short labels (six words at most, no box) that names
+    no column's role ("SCHEDULE HEADING | COMPLETED?", "Unterlage | Beigefügt"), over two or more rows
+    that each hold an item (text, no box) left of a cell holding a box alone, the box under the same
+    header label on every row: one question per item (the documents to enclose, the steps to have
+    done), its answer place its own, as a Word checklist's cell is. An item's ID is the one its text
+    starts with ("1.2 …"), or a cell of its own left of it holding an ID alone. None: no such table
+    (a box beside each statement is a box list's; a label over its boxes a form's)."""
+    rows = [sorted((c for c in row.cells if c is not None), key=lambda c: c.x0) for row in table.rows]
+    rows = [cells for cells in rows if any(cell_text(text, c) for c in cells)]
+    if len(rows) < 3 or len(rows[0]) < 2:
+        return None
+    head = [cell_text(text, c) for c in rows[0]]
+    if not all(h and len(h.split()) <= 6 and not any(is_glyph(w) for w in h.split()) for h in head):
+        return None
+    columns: set[int] = set()
+    out: list[Found] = []
+    for cells in rows[1:]:
+        texts = [cell_text(text, c) for c in cells]
+        boxed = [i for i, t in enumerate(texts) if t and is_glyph(t.replace(" ", ""))]
+        if len(boxed) != 1 or any(is_glyph(w) for i, t in enumerate(texts) if i not in boxed for w in t.split()):
+            return None
+        box = cells[boxed[0]]
+        under = [k for k, h in enumerate(rows[0]) if h.x0 - 3 <= box.cx <= h.x1 + 3]
+        left = [t for t in texts[: boxed[0]] if t]
+        if not under or not left or any(t for t in texts[boxed[0] + 1 :]):
+            return None
+        columns.add(under[0])
+        own_id = len(left) > 1 and id_like(left[0])  # an ID in a cell of its own
+        ident, item = (left[0], " ".join(left[1:])) if own_id else leading_id(" ".join(left))
+        place = response_place(f"page {page + 1}, row {ident or item[:40]}")
+        out.append(Found(page=page, box=cells[0], id=ident or None, text=item, text_place=place))
+    return out if len(columns) == 1 else None
