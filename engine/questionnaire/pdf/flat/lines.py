@@ -41,6 +41,7 @@ _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
 )
 
+_LETTER_ID = re.compile(r"^[A-Z]-\d{1,3}$")  # a section's letter and an item's number: "A-2", "C-1"
 
 TAB_GAP = 40.0  # points: a tab to the next stop (Word's every 36 pt) at most between a statement and its boxes
 
@@ -66,6 +67,8 @@ class Item:
     part: int = 0  # its part of the page in reading order (a page in two columns: flat/columns.py)
     field: bool = False  # an answer place (an empty box, a line to write on) right under it (flat/panels.py)
     margin: bool = False  # in the page's top 6 % (a running header: a browser prints the date and the title)
+    line: float = 0.0  # its first line's height
+    space: float = 0.0  # the blank space under it to the next item on its page, in its lines (0: none below)
 
 
 def page_items(
@@ -104,7 +107,7 @@ def page_items(
             wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
             wraps = wraps and box.x0 >= margin - 2 and abs(box.height - size) <= 0.05 * size  # in its type
             current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps, _before_gap(rest))
-            current.part = part
+            current.part, current.line = part, box.height
             current.round = kind == "box" and words[0].round
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
@@ -117,9 +120,13 @@ def page_items(
             current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
             current.ended = current.boxed and marks[len(words)].box.x0 - words[-1].box.x1 < TAB_GAP
         last = box
-    for item in items:
+    for k, item in enumerate(items):
         item.field = over_place(item.box, places)
         item.margin = item.box.y1 <= 0.06 * height
+        end = next((j for j in range(k + 1, len(items)) if not items[j].wraps), len(items))  # its lines wrapped back
+        bottom = max(i.box.y1 for i in items[k:end])
+        below = items[end] if end < len(items) and items[end].part == item.part else None
+        item.space = (below.box.y0 - bottom) / max(item.line, 1.0) if below is not None else 0.0
     return _marks_under([i for i in items if i.text])
 
 
@@ -247,6 +254,8 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
         return "bullet", first, words[1:]
     if first in ("(", "[") and len(words) > 2 and words[1].text in (")", "]") or first in ("()", "[]"):
         return "bullet", "( )", words[2 if first in ("(", "[") else 1 :]  # a radio written "( )": see _option
+    if _LETTER_ID.match(ascii_digits(first)) and len(words) > 1:  # "A-2", "C-1 – Please provide …"
+        return "number", ascii_digits(first), words[2:] if words[1].text in ("-", "–") and len(words) > 2 else words[1:]
     if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
         return "number", ascii_digits(first).strip("().").rstrip(".)"), words[1:]  # "（１）" → "1"
     return "", "", words
@@ -341,9 +350,17 @@ def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
         or (item.kind == "" and item.boxed and bool(item.choices))  # a statement with its boxes to tick beside it
         or (item.kind == "" and not item.wraps and bool(item.choices) and _first_asks(item.text))  # over "Yes/No"
         or (checklist and item.kind == "box")
+        or _lettered_field(item)
         # (a paragraph wrapped back to the marker of the item above is that item's, no question of its own)
         or (not checklist and bool(item.kind or (_asking_paragraph(item.text) and not item.wraps)) and asks(item.text))
     )
+
+
+def _lettered_field(item: Item) -> bool:
+    """An item the document numbers by a section's letter and a number ("A-2 Registration Number",
+    "C-1 …") over a blank space of three lines or more before the next item (the text box to answer
+    in, printed empty): a form's label, a question whatever its words."""
+    return item.kind == "number" and bool(_LETTER_ID.match(item.marker)) and item.space >= 3
 
 
 def _over_place(item: Item) -> bool:
