@@ -68,6 +68,7 @@ class Item:
     field: bool = False  # an answer place (an empty box, a line to write on) right under it (flat/panels.py)
     margin: bool = False  # in the page's top 6 % (a running header: a browser prints the date and the title)
     line: float = 0.0  # its first line's height
+    form: bool = False  # a label of a line of fields typed with underscores (typed_fields)
     space: float = 0.0  # the blank space under it to the next item on its page, in its lines (0: none below)
 
 
@@ -85,6 +86,15 @@ def page_items(
     last: Box | None = None
     block = -2  # the MuPDF block of the item's first line
     for words, row_block in rows:
+        fields = typed_fields(words)  # "Bank Name_____ Account Name_____": a label glued to its blank, each
+        if fields:
+            for label in fields:
+                box = Box(label[0].box.x0, label[0].box.y0, label[-1].box.x1, max(w.box.y1 for w in label))
+                current = Item(page, box, "", "", " ".join(w.text for w in label), blank=True, form=True)
+                current.part, current.line = part, box.height
+                items.append(current)
+            last = box
+            continue
         marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
         words, typed = _typed_blank(words)  # "Company name: ______": a line typed to write on after a label
@@ -143,6 +153,43 @@ def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
             if choices:
                 return words[:i], choices
     return words, ()
+
+
+_GLUED = re.compile(r"^(_{4,})?([^_]+?)(_{4,})?$")  # "Name_____", "_____Postcode_____": a label glued to a blank
+_FIELD_WORDS = 6  # a field's label: six words at most
+
+
+def typed_fields(words: list[Word]) -> list[list[Word]]:
+    """The labels of a line typed as a form's fields, each glued to the run of underscores to write
+    on after it, with no colon ("Bank Name_____ Account Name_____"; "_____Postcode_____" after the
+    blank of the field before), each label's words those since the blank before it (six at most);
+    in such a line (one label glued at least), a label after its last blank is a field too, its blank
+    beside or under it ("Bank Address_____    Sort Code", "_______    Account No."). The labels as
+    their words, the underscores taken off; [] for any other line (a label and a colon before a
+    blank typed apart from it is _typed_blank's)."""
+    labels: list[list[Word]] = [[]]
+    glued = False
+    for w in words:
+        m = _GLUED.match(w.text)
+        if set(w.text) == {"_"} and len(w.text) >= 4:
+            glued = glued or not labels[-1]  # a blank alone, a label after it
+            labels.append([])
+            continue
+        if m is None or not (m.group(1) or m.group(3)):
+            labels[-1].append(w)
+            continue
+        glued = glued or any(c.isalpha() for c in m.group(2))
+        if m.group(1):
+            labels.append([])
+        labels[-1].append(replace(w, text=m.group(2)))
+        if m.group(3):
+            labels.append([])
+    labels = [label for label in labels if label]
+    if not glued or not all(
+        len(label) <= _FIELD_WORDS and any(c.isalpha() for w in label for c in w.text) for label in labels
+    ):
+        return []
+    return labels
 
 
 def _typed_blank(words: list[Word]) -> tuple[list[Word], bool]:
@@ -316,7 +363,7 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
         if goes_on:  # its lines wrapped, or a paragraph asking under it: part of the numbered question above
             out[-1] = replace(out[-1], text=f"{out[-1].text} {item.text}")
             continue
-        if item.blank and item.text.endswith(":"):
+        if item.blank and (item.text.endswith(":") or item.form):
             out.append(replace(label_question(item.page, item.box, item.text), part=item.part))
             lead = None
             continue
