@@ -22,6 +22,7 @@ start at one of its columns (the rest of its last row, broken by the page).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
@@ -231,11 +232,13 @@ def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int, bool]:
         ]
     xs = sorted(x for x, _ in starts)
     n = r + 1 + (skip if len(headers) > 1 else 0)
-    data, n = _body(rows, n, xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
+    ids = column_role(head.text(0)) == "id"
+    data, n = _body(rows, n, xs, headers[-1].y1, head.y1 - head.y0, ids)
     if checklist:  # its rows: those with a box, the table ends at the first without
         data = data[: next((k for k, group in enumerate(data) if not _boxed(head, group)), len(data))]
         n = r + 1 + sum(len(group) for group in data)
-    if len(data) < 2:
+    one = len(data) == 1 and ids and id_like(data[0][0].text(0))  # a section's table of one requirement
+    if len(data) < 2 and not one:
         return None, r + 1, False
     right = max(w.box.x1 for group in [headers, *data] for row in group for p in row.phrases for w in p) + 2
     return _table(headers, xs, right, data), n, checklist
@@ -251,7 +254,8 @@ def _body(
     data: list[list[_Visual]] = []
     while n < len(rows):
         row = rows[n]
-        if row.x0(0) < xs[0] - 5 or row.y0 - last > 3 * max(pitch, 8.0):
+        far = row.y0 - last > 3 * max(pitch, 8.0) and not (ids and data and _next_id(data[-1][0], row, xs[0]))
+        if row.x0(0) < xs[0] - 5 or far:
             break
         starts = row.x0(0) < xs[1] - 2 and (ids or _numbered(row.text(0)) or row.y0 - last > 0.3 * (row.y1 - row.y0))
         if starts or not data:
@@ -261,6 +265,15 @@ def _body(
         last = row.y1
         n += 1
     return data, n
+
+
+def _next_id(before: _Visual, row: _Visual, x: float) -> bool:
+    """Whether ``row`` starts with an ID of the same shape as the row ``before``'s, at the first
+    column ``x`` ("QU02" after "QU01"): the table's next row, after the blank answer space of the
+    row before printed empty (a gap wider than the table's ends it otherwise)."""
+    a, b = before.text(0), row.text(0)
+    shape = re.sub(r"\d", "0", a) == re.sub(r"\d", "0", b)
+    return abs(row.x0(0) - x) <= 3 and abs(before.x0(0) - x) <= 3 and id_like(b) and shape and a != b
 
 
 def _table(headers: list[_Visual], xs: list[float], right: float, data: list[list[_Visual]]) -> Table:
