@@ -53,3 +53,31 @@ def test_a_checklist_of_items_each_beside_a_box_is_one_question_per_item(tmp_pat
     q = _printed(tmp_path, doc, rulings)
     assert [_fold(x.text) for x in q.questions] == [_fold(t) for t in items]
     assert all(x.text_cell and not x.choices and not x.answered for x in q.questions)
+
+
+TYPED = [
+    "1. Confirm acceptance of the terms and conditions, including any changes made via clarifications.",
+    "2 Confirm you have included one copy of a previous research report with your submission.",
+    "3. Completed pricing proposal in Annex 3 (Pricing Approach)",
+]
+
+
+@pytest.mark.parametrize("rulings", ["ruled", "no rulings", "horizontal rules"])
+@pytest.mark.parametrize("answers", ["Y / N", "Ja/Nein"])
+def test_a_checklist_answered_by_typing_an_option_word_is_one_question_per_item(tmp_path, rulings, answers):
+    """A checklist under a title row whose header's last label is option words over cells left empty
+    ("Document | Y / N": "Insert Y or N in each box") is one question per item, its numbering kept as
+    typed; the signatory's labels under it are no items. Main's reader took the items that ask for
+    numbered paragraphs ("1", "Confirm …") and left the others out."""
+    doc = wf.new()
+    _para(doc, "Insert Yes (Y) or No (N) in each box in the table below.", 12)
+    table = doc.add_table(rows=2 + len(TYPED), cols=2)
+    table.cell(0, 0).merge(table.cell(0, 1)).text = "Submission Checklist"
+    table.cell(1, 0).text, table.cell(1, 1).text = "Document", answers
+    for r, item in enumerate(TYPED, start=2):
+        table.cell(r, 0).text = item
+    _para(doc, "", 18)
+    _para(doc, "I confirm on behalf of the supplier that the documents set out above are complete and accurate.", 12)
+    q = _printed(tmp_path, doc, rulings)
+    assert [_fold(x.text) for x in q.questions] == [_fold(t) for t in TYPED]
+    assert all(x.text_cell and x.id is None and not x.answered for x in q.questions)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.questionnaire.pdf.flat.asking import asks
+from engine.questionnaire.pdf.flat.boxes import option_words
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
 from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
@@ -183,9 +185,8 @@ def _two_labels_over_options(rows: list[_Visual], r: int) -> bool:
 
 def _checklist_head(rows: list[_Visual], r: int) -> bool:
     """A checklist's header: two or more short labels (six words at most, no box) naming no question
-    column ("SCHEDULE HEADING | COMPLETED?", "Unterlage | Beigefügt"), right over a row that starts
-    under its first label and ends with a box alone under another (an item beside its box to tick:
-    flat/boxes.py ``checklist_rows`` reads the table)."""
+    column ("SCHEDULE HEADING | COMPLETED?", "Unterlage | Beigefügt", "Document | Y / N"), right over
+    a row of the checklist (:func:`_boxed`; flat/boxes.py ``checklist_rows`` reads the table)."""
     head = rows[r]
     if len(head.phrases) < 2 or r + 1 >= len(rows):
         return False
@@ -197,16 +198,25 @@ def _checklist_head(rows: list[_Visual], r: int) -> bool:
 
 def _boxed(head: _Visual, group: list[_Visual]) -> bool:
     """Whether a row of a checklist (its visual rows) starts under the header's first label and ends
-    with one box alone under another label, with no other box."""
+    with one box alone under another label, with no other box; or, under a header of two labels, the
+    second option words ("Document | Y / N") and the first neither asking nor numbered, holds no box,
+    no option words and nothing under the second label (the answer to type in)."""
     first = group[0]
     last = first.phrases[-1]
+    glyphs = [w for row in group for p in row.phrases for w in p if is_glyph(w.text)]
+    if abs(first.x0(0) - head.x0(0)) > 3:
+        return False
+    k, label = len(head.phrases) - 1, head.text(0)
+    if not glyphs and k == 1 and option_words(head.text(k)) and not (asks(label) or "?" in label or _numbered(label)):
+        phrases = [p for row in group for p in row.phrases]
+        typed = any(option_words(" ".join(w.text for w in p)) for p in phrases)
+        return not typed and all(p[-1].box.x1 < head.x0(k) - 2 for p in phrases)
     return (
         len(first.phrases) >= 2
-        and abs(first.x0(0) - head.x0(0)) <= 3
         and len(last) == 1
         and is_glyph(last[0].text)
         and (_over(head, last[0].box.x0) or 0) >= 1
-        and not any(is_glyph(w.text) for row in group for p in row.phrases for w in p if w is not last[0])
+        and glyphs == [last[0]]
     )
 
 
