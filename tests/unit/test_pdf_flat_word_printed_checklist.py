@@ -81,3 +81,23 @@ def test_a_checklist_answered_by_typing_an_option_word_is_one_question_per_item(
     q = _printed(tmp_path, doc, rulings)
     assert [_fold(x.text) for x in q.questions] == [_fold(t) for t in TYPED]
     assert all(x.text_cell and x.id is None and not x.answered for x in q.questions)
+
+
+def test_rows_described_over_two_columns_beside_their_boxes_are_no_checklist(tmp_path):
+    """A choice among rows each described by two cells of text beside its box ("Digital Identity Level |
+    Maximum Impact Profile | Selection" over "Level 1: AAL1, IAL1, FAL1 | Low | ☐" …) is no checklist:
+    its rows are not read as items (the checklist under it is)."""
+    (head, items) = ITEMS["en"]
+    doc = wf.new()
+    levels = doc.add_table(rows=4, cols=3)
+    for c, label in enumerate(("Digital Identity Level", "Maximum Impact Profile", "Selection")):
+        levels.cell(0, c).text = label
+    for r, (level, impact) in enumerate((("Level 1: AAL1, IAL1", "Low"), ("Level 2: AAL2, IAL2", "Moderate")), 1):
+        levels.cell(r, 0).text, levels.cell(r, 1).text, levels.cell(r, 2).text = level, impact, "☐"
+    _para(doc, "", 18)
+    table = doc.add_table(rows=1 + len(items), cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = head
+    for r, item in enumerate(items, start=1):
+        table.cell(r, 0).text, table.cell(r, 1).text = item, "☐"
+    q = _printed(tmp_path, doc, "ruled")
+    assert [_fold(x.text) for x in q.questions] == [_fold(t) for t in items]

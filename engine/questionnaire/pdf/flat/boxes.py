@@ -241,8 +241,9 @@ def checklist_rows(page: int, text: PageText, table: Table) -> list[Found] | Non
     a last label of option words ("Document | Y / N", "Yes/No"), a cell left empty to type the answer
     in. One question per item (the documents to enclose, the steps to have done), its answer place
     its own, as a Word checklist's cell is; an item's ID the one its text starts with ("1.2 …"), or a
-    cell of its own left of it holding an ID alone. None: no such table (a box beside each statement
-    is a box list's; a label over its boxes a form's)."""
+    cell of its own left of it holding an ID alone (an item over two cells of text is none: a choice
+    among rows described by two columns, "Level 1: AAL1 … | Low | ☐"). None: no such table (a box
+    beside each statement is a box list's; a label over its boxes a form's)."""
     rows = [sorted((c for c in row.cells if c is not None), key=lambda c: c.x0) for row in table.rows]
     rows = [cells for cells in rows if any(cell_text(text, c) for c in cells)]
     while rows and len(rows[0]) == 1:
@@ -267,11 +268,11 @@ def checklist_rows(page: int, text: PageText, table: Table) -> list[Found] | Non
         box = cells[boxed[0]] if boxed[0] < len(cells) else typed
         under = [k for k, h in enumerate(rows[0]) if h.x0 - 3 <= box.cx <= h.x1 + 3]
         left = [t for t in texts[: boxed[0]] if t]
-        if not under or not left or any(t for t in texts[boxed[0] + 1 :]):
-            return None
+        own_id = len(left) == 2 and id_like(left[0])  # an ID in a cell of its own
+        if not under or not left or (len(left) > 1 and not own_id) or any(t for t in texts[boxed[0] + 1 :]):
+            return None  # (an item described over two columns: "Level 1: AAL1 … | Low | ☐", one choice of levels)
         columns.add(under[0])
-        own_id = len(left) > 1 and id_like(left[0])  # an ID in a cell of its own
-        ident, item = (left[0], " ".join(left[1:])) if own_id else leading_id(" ".join(left))
+        ident, item = (left[0], left[1]) if own_id else leading_id(left[0])
         place = response_place(f"page {page + 1}, row {ident or item[:40]}")
         out.append(Found(page=page, box=cells[0], id=ident or None, text=item, text_place=place))
     return out if len(columns) == 1 else None
