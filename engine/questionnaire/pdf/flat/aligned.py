@@ -15,7 +15,14 @@ the next starts. The **rows** below: a row starts at a visual row with text in t
 (its ID, where the first column holds IDs; else a requirement starting with an ID, or one after a
 wider gap than between a row's lines), the visual rows that do not go on from it (a requirement
 wrapped over lines); the table ends at a visual row with text left of its first column, or after a
-gap of more than three lines. Rows at the top of the next page that start with an ID at the
+gap of more than three lines, unless the row after the gap starts with an ID of the same shape as the
+row's before it ("QU02" after "QU01": the blank answer space of that row printed empty). A header
+naming an ID column over one row starting with an ID is a table too (a section's table of one
+requirement: "ID | % | Requirement" over "SV01 | 10% | How will you …"). A **checklist's header**, two
+or more short labels naming no question column over rows each an item beside a box alone under
+another label ("SCHEDULE HEADING | COMPLETED?") or, under a second label of option words ("Document |
+Y / N"), nothing there, heads a table of those rows only (no row at the next page's top goes on with
+it). Rows at the top of the next page that start with an ID at the
 table's first column go on with it, its header not repeated, and so do the lines before them that
 start at one of its columns (the rest of its last row, broken by the page).
 """
