@@ -30,6 +30,13 @@ form printed: "○ UK Company - VAT Registered in the UK" / "○ EU Company …"
 the next page's top); a table of statements each after a box is one question of those options
 ("Select one:"); a label with a blank after it ("Title:       ") is a question wherever it is.
 
+A **checklist** (a header of short labels naming no column's role over items each beside a box alone,
+"SCHEDULE HEADING | COMPLETED?", or over an empty cell under option words, "Document | Y / N") is one
+question per item, ruled or aligned by text position (boxes.py ``checklist_rows``). A line of labels
+each **glued to underscores** ("Bank Name_____ Account Name_____", no colon) is a form's fields, and an
+item numbered by a section's **letter and a number** ("A-2 Registration Number", "C-1 Please provide …")
+is a numbered item, a question when it asks or over a blank space of three lines or more (lines.py).
+
 **Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
 or in a band of their own right of the questions: a web form printed) are no part of any question:
 their lines are left out (panels.py). **Lines** outside tables, a page set in two or three columns

@@ -15,7 +15,14 @@ the next starts. The **rows** below: a row starts at a visual row with text in t
 (its ID, where the first column holds IDs; else a requirement starting with an ID, or one after a
 wider gap than between a row's lines), the visual rows that do not go on from it (a requirement
 wrapped over lines); the table ends at a visual row with text left of its first column, or after a
-gap of more than three lines. Rows at the top of the next page that start with an ID at the
+gap of more than three lines, unless the row after the gap starts with an ID of the same shape as the
+row's before it ("QU02" after "QU01": the blank answer space of that row printed empty). A header
+naming an ID column over one row starting with an ID is a table too (a section's table of one
+requirement: "ID | % | Requirement" over "SV01 | 10% | How will you …"). A **checklist's header**, two
+or more short labels naming no question column over rows each an item beside a box alone under
+another label ("SCHEDULE HEADING | COMPLETED?") or, under a second label of option words ("Document |
+Y / N"), nothing there, heads a table of those rows only (no row at the next page's top goes on with
+it). Rows at the top of the next page that start with an ID at the
 table's first column go on with it, its header not repeated, and so do the lines before them that
 start at one of its columns (the rest of its last row, broken by the page); so do rows there with text
 at its first column and only boxes to tick at the starts of two or more of its other columns
@@ -24,8 +31,11 @@ at its first column and only boxes to tick at the starts of two or more of its o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from engine.questionnaire.pdf.flat.asking import asks
+from engine.questionnaire.pdf.flat.boxes import option_words
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
 from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
@@ -86,13 +96,15 @@ def aligned_tables(
         first = next(row for row in rows[r:] if _starts_row(row, columns))
         data, r = _body(rows, r, xs, rows[r].y0, rows[r].y1 - rows[r].y0, id_like(first.text(0)))
         out.append(_table([], xs, columns[-1], data))
+    checklist = False  # the last table is a checklist
     while r < len(rows):
-        table, r = _table_at(rows, r)
+        table, r, listed = _table_at(rows, r)
         if table is not None:
             out.append(table)
+            checklist = listed
     if out:
         last = out[-1]
-        columns = tuple(c.x0 for c in last.rows[-1].cells if c is not None) + (last.box.x1,)
+        columns = () if checklist else tuple(c.x0 for c in last.rows[-1].cells if c is not None) + (last.box.x1,)
     return out, columns
 
 
@@ -227,12 +239,51 @@ def _answer_header(rows: list[_Visual], r: int) -> float | None:
     return left if asked >= 2 and not answered and inside_left else None
 
 
-def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
-    """The table whose header is visual row ``r`` and the row after it, else (None, r + 1)."""
+def _checklist_head(rows: list[_Visual], r: int) -> bool:
+    """A checklist's header: two or more short labels (six words at most, no box) naming no question
+    column ("SCHEDULE HEADING | COMPLETED?", "Unterlage | Beigefügt", "Document | Y / N"), right over
+    a row of the checklist (:func:`_boxed`; flat/boxes.py ``checklist_rows`` reads the table)."""
+    head = rows[r]
+    if len(head.phrases) < 2 or r + 1 >= len(rows):
+        return False
+    if any(len(p) > 6 or any(is_glyph(w.text) for w in p) for p in head.phrases):
+        return False
+    below = rows[r + 1]
+    return below.y0 - head.y1 < 2 * (head.y1 - head.y0) and _boxed(head, [below])
+
+
+def _boxed(head: _Visual, group: list[_Visual]) -> bool:
+    """Whether a row of a checklist (its visual rows) starts under the header's first label and ends
+    with one box alone under another label, with no other box; or, under a header of two labels, the
+    second option words ("Document | Y / N") and the first neither asking nor numbered, holds no box,
+    no option words and nothing under the second label (the answer to type in)."""
+    first = group[0]
+    last = first.phrases[-1]
+    glyphs = [w for row in group for p in row.phrases for w in p if is_glyph(w.text)]
+    if abs(first.x0(0) - head.x0(0)) > 3:
+        return False
+    k, label = len(head.phrases) - 1, head.text(0)
+    if not glyphs and k == 1 and option_words(head.text(k)) and not (asks(label) or "?" in label or _numbered(label)):
+        phrases = [p for row in group for p in row.phrases]
+        typed = any(option_words(" ".join(w.text for w in p)) for p in phrases)
+        return not typed and all(p[-1].box.x1 < head.x0(k) - 2 for p in phrases)
+    return (
+        len(first.phrases) >= 2
+        and len(last) == 1
+        and is_glyph(last[0].text)
+        and (_over(head, last[0].box.x0) or 0) >= 1
+        and glyphs == [last[0]]
+    )
+
+
+def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int, bool]:
+    """The table whose header is visual row ``r`` and the row after it, else (None, r + 1), and
+    whether it is a checklist (its rows hold no IDs: no rows at the next page's top go on with it)."""
     head = _parted(rows[r])
     titles = _answer_header(rows, r)  # the x of a column of rows' titles left of the header, if any
-    if not (_header(head) or _two_labels_over_options(rows, r) or titles is not None):
-        return None, r + 1
+    checklist = not (_header(head) or _two_labels_over_options(rows, r) or titles is not None)
+    if checklist and not _checklist_head(rows, r):
+        return None, r + 1, False
     starts = [(head.x0(i), head.y0) for i in range(len(head.phrases))]
     starts += [(titles, head.y0)] if titles is not None and titles < head.x0(0) - 5 else []
     headers = [head]
@@ -249,11 +300,16 @@ def _table_at(rows: list[_Visual], r: int) -> tuple[Table | None, int]:
         ]
     xs = sorted(x for x, _ in starts)
     n = r + 1 + (skip if len(headers) > 1 else 0)
-    data, n = _body(rows, n, xs, headers[-1].y1, head.y1 - head.y0, column_role(head.text(0)) == "id")
-    if len(data) < 2:
-        return None, r + 1
+    ids = column_role(head.text(0)) == "id"
+    data, n = _body(rows, n, xs, headers[-1].y1, head.y1 - head.y0, ids)
+    if checklist:  # its rows: those with a box, the table ends at the first without
+        data = data[: next((k for k, group in enumerate(data) if not _boxed(head, group)), len(data))]
+        n = r + 1 + sum(len(group) for group in data)
+    one = len(data) == 1 and ids and id_like(data[0][0].text(0))  # a section's table of one requirement
+    if len(data) < 2 and not one:
+        return None, r + 1, False
     right = max(w.box.x1 for group in [headers, *data] for row in group for p in row.phrases for w in p) + 2
-    return _table(headers, xs, right, data), n
+    return _table(headers, xs, right, data), n, checklist
 
 
 def _body(
@@ -266,7 +322,8 @@ def _body(
     data: list[list[_Visual]] = []
     while n < len(rows):
         row = rows[n]
-        if row.x0(0) < xs[0] - 5 or row.y0 - last > 3 * max(pitch, 8.0):
+        far = row.y0 - last > 3 * max(pitch, 8.0) and not (ids and data and _next_id(data[-1][0], row, xs[0]))
+        if row.x0(0) < xs[0] - 5 or far:
             break
         starts = row.x0(0) < xs[1] - 2 and (ids or _numbered(row.text(0)) or row.y0 - last > 0.3 * (row.y1 - row.y0))
         if starts or not data:
@@ -276,6 +333,15 @@ def _body(
         last = row.y1
         n += 1
     return data, n
+
+
+def _next_id(before: _Visual, row: _Visual, x: float) -> bool:
+    """Whether ``row`` starts with an ID of the same shape as the row ``before``'s, at the first
+    column ``x`` ("QU02" after "QU01"): the table's next row, after the blank answer space of the
+    row before printed empty (a gap wider than the table's ends it otherwise)."""
+    a, b = before.text(0), row.text(0)
+    shape = re.sub(r"\d", "0", a) == re.sub(r"\d", "0", b)
+    return abs(row.x0(0) - x) <= 3 and abs(before.x0(0) - x) <= 3 and id_like(b) and shape and a != b
 
 
 def _table(headers: list[_Visual], xs: list[float], right: float, data: list[list[_Visual]]) -> Table:

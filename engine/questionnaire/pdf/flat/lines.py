@@ -41,6 +41,7 @@ _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
 )
 
+_LETTER_ID = re.compile(r"^[A-Z]-\d{1,3}$")  # a section's letter and an item's number: "A-2", "C-1"
 
 TAB_GAP = 40.0  # points: a tab to the next stop (Word's every 36 pt) at most between a statement and its boxes
 
@@ -66,6 +67,9 @@ class Item:
     part: int = 0  # its part of the page in reading order (a page in two columns: flat/columns.py)
     field: bool = False  # an answer place (an empty box, a line to write on) right under it (flat/panels.py)
     margin: bool = False  # in the page's top 6 % (a running header: a browser prints the date and the title)
+    line: float = 0.0  # its first line's height
+    form: bool = False  # a label of a line of fields typed with underscores (typed_fields)
+    space: float = 0.0  # the blank space under it to the next item on its page, in its lines (0: none below)
 
 
 def page_items(
@@ -83,6 +87,15 @@ def page_items(
     last: Box | None = None
     block = -2  # the MuPDF block of the item's first line
     for words, row_block in rows:
+        fields = typed_fields(words)  # "Bank Name_____ Account Name_____": a label glued to its blank, each
+        if fields:
+            for label in fields:
+                box = Box(label[0].box.x0, label[0].box.y0, label[-1].box.x1, max(w.box.y1 for w in label))
+                current = Item(page, box, "", "", " ".join(w.text for w in label), blank=True, form=True)
+                current.part, current.line = part, box.height
+                items.append(current)
+            last = box
+            continue
         marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
         words, typed = _typed_blank(words)  # "Company name: ______": a line typed to write on after a label
@@ -105,7 +118,7 @@ def page_items(
             wraps = bool(current and current.kind and not kind and tight and block >= 0 and row_block == block)
             wraps = wraps and box.x0 >= margin - 2 and abs(box.height - size) <= 0.05 * size  # in its type
             current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps, _before_gap(rest))
-            current.part = part
+            current.part, current.line = part, box.height
             current.round = kind == "box" and words[0].round
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
@@ -118,9 +131,13 @@ def page_items(
             current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
             current.ended = current.boxed and marks[len(words)].box.x0 - words[-1].box.x1 < TAB_GAP
         last = box
-    for item in items:
+    for k, item in enumerate(items):
         item.field = over_place(item.box, places)
         item.margin = item.box.y1 <= 0.06 * height
+        end = next((j for j in range(k + 1, len(items)) if not items[j].wraps), len(items))  # its lines wrapped back
+        bottom = max(i.box.y1 for i in items[k:end])
+        below = items[end] if end < len(items) and items[end].part == item.part else None
+        item.space = (below.box.y0 - bottom) / max(item.line, 1.0) if below is not None else 0.0
     return _marks_under([i for i in items if i.text])
 
 
@@ -137,6 +154,43 @@ def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
             if choices:
                 return words[:i], choices
     return words, ()
+
+
+_GLUED = re.compile(r"^(_{4,})?([^_]+?)(_{4,})?$")  # "Name_____", "_____Postcode_____": a label glued to a blank
+_FIELD_WORDS = 6  # a field's label: six words at most
+
+
+def typed_fields(words: list[Word]) -> list[list[Word]]:
+    """The labels of a line typed as a form's fields, each glued to the run of underscores to write
+    on after it, with no colon ("Bank Name_____ Account Name_____"; "_____Postcode_____" after the
+    blank of the field before), each label's words those since the blank before it (six at most);
+    in such a line (one label glued at least), a label after its last blank is a field too, its blank
+    beside or under it ("Bank Address_____    Sort Code", "_______    Account No."). The labels as
+    their words, the underscores taken off; [] for any other line (a label and a colon before a
+    blank typed apart from it is _typed_blank's)."""
+    labels: list[list[Word]] = [[]]
+    glued = False
+    for w in words:
+        m = _GLUED.match(w.text)
+        if set(w.text) == {"_"} and len(w.text) >= 4:
+            glued = glued or not labels[-1]  # a blank alone, a label after it
+            labels.append([])
+            continue
+        if m is None or not (m.group(1) or m.group(3)):
+            labels[-1].append(w)
+            continue
+        glued = glued or any(c.isalpha() for c in m.group(2))
+        if m.group(1):
+            labels.append([])
+        labels[-1].append(replace(w, text=m.group(2)))
+        if m.group(3):
+            labels.append([])
+    labels = [label for label in labels if label]
+    if not glued or not all(
+        len(label) <= _FIELD_WORDS and any(c.isalpha() for w in label for c in w.text) for label in labels
+    ):
+        return []
+    return labels
 
 
 def _typed_blank(words: list[Word]) -> tuple[list[Word], bool]:
@@ -248,6 +302,8 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
         return "bullet", first, words[1:]
     if first in ("(", "[") and len(words) > 2 and words[1].text in (")", "]") or first in ("()", "[]"):
         return "bullet", "( )", words[2 if first in ("(", "[") else 1 :]  # a radio written "( )": see _option
+    if _LETTER_ID.match(ascii_digits(first)) and len(words) > 1:  # "A-2", "C-1 – Please provide …"
+        return "number", ascii_digits(first), words[2:] if words[1].text in ("-", "–") and len(words) > 2 else words[1:]
     if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
         return "number", ascii_digits(first).strip("().").rstrip(".)"), words[1:]  # "（１）" → "1"
     return "", "", words
@@ -309,7 +365,7 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
         if goes_on:  # its lines wrapped, or a paragraph asking under it: part of the numbered question above
             out[-1] = replace(out[-1], text=f"{out[-1].text} {item.text}")
             continue
-        if item.blank and item.text.endswith(":"):
+        if item.blank and (item.text.endswith(":") or item.form):
             out.append(replace(label_question(item.page, item.box, item.text), part=item.part))
             lead = None
             continue
@@ -343,9 +399,17 @@ def _is_question(item: Item, numbered: set[int], checklist: bool) -> bool:
         or (item.kind == "" and item.boxed and bool(item.choices))  # a statement with its boxes to tick beside it
         or (item.kind == "" and not item.wraps and bool(item.choices) and _first_asks(item.text))  # over "Yes/No"
         or (checklist and item.kind == "box")
+        or _lettered_field(item)
         # (a paragraph wrapped back to the marker of the item above is that item's, no question of its own)
         or (not checklist and bool(item.kind or (_asking_paragraph(item.text) and not item.wraps)) and asks(item.text))
     )
+
+
+def _lettered_field(item: Item) -> bool:
+    """An item the document numbers by a section's letter and a number ("A-2 Registration Number",
+    "C-1 …") over a blank space of three lines or more before the next item (the text box to answer
+    in, printed empty): a form's label, a question whatever its words."""
+    return item.kind == "number" and bool(_LETTER_ID.match(item.marker)) and item.space >= 3
 
 
 def _over_place(item: Item) -> bool:

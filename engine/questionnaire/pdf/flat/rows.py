@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from engine.questionnaire.corrections import TableMap
 from engine.questionnaire.pdf.flat.asking import asks, asks_yes_no, sub_question
-from engine.questionnaire.pdf.flat.boxes import box_list, form_rows, part_rows
+from engine.questionnaire.pdf.flat.boxes import box_list, checklist_rows, form_rows, part_rows
 from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import (
     Columns,
@@ -56,6 +56,9 @@ def table_questions(
             (columns, listing), top = header_map(page, text, row, header, mapped), row.band.y1
             break
     else:
+        checklist = checklist_rows(page, text, table)
+        if checklist is not None:  # "SCHEDULE HEADING | COMPLETED?" over "Schedule 5 – … | ☐" …
+            return checklist, columns
         listed = box_list(page, text, table)
         if listed is not None:
             return [listed], columns
