@@ -38,8 +38,9 @@ def _para(doc, text: str, after: float = 0.0) -> None:
 @pytest.mark.parametrize("rulings", ["ruled", "no rulings", "horizontal rules"])
 @pytest.mark.parametrize("language", sorted(ITEMS))
 def test_a_checklist_of_items_each_beside_a_box_is_one_question_per_item(tmp_path, rulings, language):
-    """Each item of the checklist is a question, its answer place its own (the box's row); the header
-    is none, and the paragraphs around the table are no part of it."""
+    """Each item of the checklist is a question, its answer its box ticked or not (Yes / No, as the Word
+    reader reads a box alone; a box printed ticked is its Yes); the header is none, and the paragraphs
+    around the table are no part of it."""
     (head, items) = ITEMS[language]
     doc = wf.new()
     _para(doc, "SUPPLIER CHECKLIST", 12)
@@ -47,12 +48,13 @@ def test_a_checklist_of_items_each_beside_a_box_is_one_question_per_item(tmp_pat
     table = doc.add_table(rows=1 + len(items), cols=2)
     table.cell(0, 0).text, table.cell(0, 1).text = head
     for r, item in enumerate(items, start=1):
-        table.cell(r, 0).text, table.cell(r, 1).text = item, "☐"
+        table.cell(r, 0).text, table.cell(r, 1).text = item, "☒" if r == 2 else "☐"
     _para(doc, "", 18)
     _para(doc, "It is important that all schedules are completed as failure to do so may result in rejection.", 12)
     q = _printed(tmp_path, doc, rulings)
     assert [_fold(x.text) for x in q.questions] == [_fold(t) for t in items]
-    assert all(x.text_cell and not x.choices and not x.answered for x in q.questions)
+    assert all(x.choice_cell and x.choices == ("Yes", "No") for x in q.questions)
+    assert [x.existing_choice for x in q.questions] == [None, "Yes"] + [None] * (len(items) - 2)
 
 
 TYPED = [

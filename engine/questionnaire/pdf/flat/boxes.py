@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engine.questionnaire.pdf.flat.asking import asks
-from engine.questionnaire.pdf.flat.found import response_place
+from engine.questionnaire.pdf.flat.found import is_mark, response_place
 from engine.questionnaire.pdf.flat.header import id_like, leading_id
 from engine.questionnaire.pdf.flat.ruled import Table, cell_lines, cell_text, inside
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
@@ -240,7 +240,7 @@ def checklist_rows(page: int, text: PageText, table: Table) -> list[Found] | Non
     box) left of its answer's cell: a box alone, under the same header label on every row, or, under
     a last label of option words ("Document | Y / N", "Yes/No"), a cell left empty to type the answer
     in. One question per item (the documents to enclose, the steps to have done), its answer place
-    its own, as a Word checklist's cell is; an item's ID the one its text starts with ("1.2 …"), or a
+    its own, as a Word checklist's cell is (a box alone: Yes / No, ticked or not; the typed cell: text); an item's ID the one its text starts with ("1.2 …"), or a
     cell of its own left of it holding an ID alone (an item over two cells of text is none: a choice
     among rows described by two columns, "Level 1: AAL1 … | Low | ☐"). None: no such table (a box
     beside each statement is a box list's; a label over its boxes a form's)."""
@@ -259,6 +259,7 @@ def checklist_rows(page: int, text: PageText, table: Table) -> list[Found] | Non
     for cells in rows[1:]:
         texts = [cell_text(text, c) for c in cells]
         boxed = [i for i, t in enumerate(texts) if t and is_glyph(t.replace(" ", ""))]
+        to_tick = bool(boxed)
         if not boxed and typed is not None:  # the cells under the option words left empty
             boxed = [next((i for i, c in enumerate(cells) if c.cx >= typed.x0 - 3), len(cells))]
             if any(texts[boxed[0] :]):
@@ -274,7 +275,12 @@ def checklist_rows(page: int, text: PageText, table: Table) -> list[Found] | Non
         columns.add(under[0])
         ident, item = (left[0], left[1]) if own_id else leading_id(left[0])
         place = response_place(f"page {page + 1}, row {ident or item[:40]}")
-        out.append(Found(page=page, box=cells[0], id=ident or None, text=item, text_place=place))
+        if not to_tick:  # the answer typed in the empty cell under "Y / N"
+            out.append(Found(page=page, box=cells[0], id=ident or None, text=item, text_place=place))
+            continue
+        ticked = "Yes" if is_mark(texts[boxed[0]]) else None  # a box alone: ticked or not, as in the Word file
+        out.append(Found(page=page, box=cells[0], id=ident or None, text=item, choices=("Yes", "No"),
+                         choice_place=place, existing_choice=ticked))  # fmt: skip
     return out if len(columns) == 1 else None
 
 
