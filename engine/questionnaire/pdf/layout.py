@@ -110,6 +110,17 @@ class Line:
         return all(w.glyph for w in self.words)
 
 
+def line_rows(lines: list[Line]) -> list[list[Line]]:
+    """The lines by visual row, top to bottom (a line joins the row whose first line it shares a row with)."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
+        if rows and rows[-1][0].box.same_row(line.box):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
+
+
 def page_widgets(page: pymupdf.Page) -> Iterator[pymupdf.Widget]:
     """A page's widgets, first to last. PyMuPDF's ``page.widgets()`` looks each one up from the
     start of the page's annotations (quadratic: 2,000 fields took minutes); this walks them."""

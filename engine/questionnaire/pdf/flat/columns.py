@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from engine.questionnaire.cues import ascii_digits
-from engine.questionnaire.pdf.layout import Box, Line, is_glyph
+from engine.questionnaire.pdf.layout import Box, Line, is_glyph, line_rows
 
 _GUTTER = 6.0  # points left of the right column's start that no word may reach into
 _ITEM = re.compile(r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)])$")  # "1." "1.2" "a)": a numbered item
@@ -39,7 +39,7 @@ _ASKS = re.compile(r"[?？:：]$")  # a row ending a question or a label ("Name 
 def column_parts(lines: list[Line], width: float, places: Sequence[Box] = ()) -> list[list[Line]]:
     """``lines`` (a page's, outside its tables) as parts in reading order (see the module docstring);
     ``places``: the page's answer places (flat/panels.py), part of the columns' width."""
-    rows = _rows(lines)
+    rows = line_rows(lines)
     found: list[tuple[int, float, int, tuple[float, ...]] | None] = []  # (rows, gutter, first row, gutters' x)
     for gutters in _gutters(lines, width):  # two columns, then three
         best: tuple[int, float, int, tuple[float, ...]] | None = None
@@ -111,17 +111,6 @@ def _box(words) -> Box:
     for w in words[1:]:
         box = box.union(w.box)
     return box
-
-
-def _rows(lines: list[Line]) -> list[list[Line]]:
-    """The lines by visual row, top to bottom (a line joins the row whose first line it shares a row with)."""
-    rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
-        if rows and rows[-1][0].box.same_row(line.box):
-            rows[-1].append(line)
-        else:
-            rows.append([line])
-    return rows
 
 
 def _crosses(row: list[Line], xs: tuple[float, ...]) -> bool:

@@ -41,7 +41,7 @@ from dataclasses import replace
 
 from engine.questionnaire.cues import SIGNATURE
 from engine.questionnaire.pdf.flat.asking import asks
-from engine.questionnaire.pdf.layout import Box, Line, is_glyph
+from engine.questionnaire.pdf.layout import Box, Line, is_glyph, line_rows
 
 _LABEL = re.compile(
     r"^(guidance|guidance notes?|help|help text|hilfe|hinweise?|erläuterung(en)?|ausfüllhinweise?|aide|conseils?"
@@ -182,13 +182,7 @@ def over_place(box: Box, places: list[Box]) -> bool:
 def unruled_labels(lines: list[Line]) -> list[Line]:
     """``lines`` with the labels of a form printed without rules marked as labels with a blank after
     them (see the module docstring)."""
-    rows: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
-        if rows and rows[-1][0].box.same_row(line.box):
-            rows[-1].append(line)
-        else:
-            rows.append([line])
-    rows = [sorted(row, key=lambda ln: ln.box.x0) for row in rows]
+    rows = [sorted(row, key=lambda ln: ln.box.x0) for row in line_rows(lines)]
     runs: list[list[int]] = []
     labelled = [all(_field_label(line) for line in row) and not _records_header(rows, i) for i, row in enumerate(rows)]
     for i, row in enumerate(rows):
