@@ -49,10 +49,25 @@ def asks_yes_no(text: str) -> bool:
 
 def sub_question(q: Found, before: list[Found]) -> Found:
     """A row that does not ask, under a question ending in "?" or ":" (a topic it lists: "- The open
-    source policy …"), as that question's sub-question."""
+    source policy …"), as that question's sub-question. A row with an ID of its own is a question of its
+    own ("QU02" under a "QU01 … Supplier Response:", "7.7(e)" under "7.7(d) … Date:"), unless its ID
+    goes on from the question's ("4.1(j) - (i)" under "4.1(j) Do any of the following …?", "1.f.i"
+    under "1.f"): a numbered topic of that question."""
     lead = next((f for f in reversed(before) if SUB not in f.text), None)
     if lead is None or asks(q.text) or not re.search(r"[?:]\s*$", lead.text):
+        return q
+    if q.id and not _goes_on(q.id, lead.id):
         return q
     item = q.text.lstrip("-–• ").strip()
     place = q.choice_place or (q.text_place if lead.choices else None)
     return replace(q, text=f"{lead.text}{SUB}{item}", choices=lead.choices, choice_place=place)
+
+
+def _goes_on(ident: str, lead: str | None) -> bool:
+    """Whether ID ``ident`` goes on from the ID ``lead`` (starts with it and is longer), spaces left
+    out and dashes made one: "4.1(j)–(iii)" from "4.1(j)", "1.f.i" from "1.f"."""
+
+    def norm(s: str) -> str:
+        return re.sub(r"[‐-―−]", "-", "".join(s.split()))
+
+    return bool(lead) and len(norm(ident)) > len(norm(lead)) and norm(ident).startswith(norm(lead))
