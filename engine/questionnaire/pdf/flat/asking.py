@@ -30,11 +30,15 @@ _YES_NO_WORDS = frozenset(
     " haben hat ist sind wird werden können gibt verfügt heeft hebben zijn wordt worden kan kunnen avez êtes".split()
 )
 SUB = " — "  # between a question and one of the topics it lists
+_NOTE = re.compile(r"^\s*\[[^\[\]]{1,60}\]\s*(?=\S)")  # "[Example Option 1] ": a drafting note before the words
 
 
 def asks(text: str) -> bool:
     """A question mark ending a sentence, or a capitalised first word that asks ("Please" not before
-    a word that instructs: "Please provide …", not "Please ensure that all questions are completed …")."""
+    a word that instructs: "Please provide …", not "Please ensure that all questions are completed …").
+    A drafting note in square brackets before the words ("[Example Option 1] Please provide …", the
+    template's note to its buyer) is read past: the words after it ask or not."""
+    text = _NOTE.sub("", text, count=1)
     words = [re.sub(r"[^\w]", "", w) for w in text.split()[:2]]
     first = words[0] if words else ""
     if first.lower() in _PLEASE and (len(words) < 2 or words[1].lower() in _PLEASE_INSTRUCTS):
