@@ -2,7 +2,9 @@
 Describe, Provide, List, Explain, Indicate …; "Where", "When", "How" … ask only with a "?", "Please
 ensure / note / read …" instructs, and so do "Bitte beachten …", "Veuillez noter …"); whether it can be answered Yes or No (it starts with Do / Is /
 Have / Can …); and a line that does not ask under a question ending in "?" or ":" as one of the
-topics that question lists (its sub-question).
+topics that question lists (its sub-question), unless it has an ID of its own that does not go on from
+the question's. A drafting note in square brackets before the words ("[Example Option 1] Please
+provide …") is read past.
 """
 
 from __future__ import annotations
