@@ -29,7 +29,7 @@ def _para(doc, text: str, after: float = 0.0) -> None:
     ],
 )
 def test_a_lettered_request_after_a_drafting_note_in_brackets_is_a_question(tmp_path, rulings, note, words):
-    """"D-1 [Example Option 1] Please provide …" over the paragraphs that follow it (no blank space):
+    """A lettered request "D-1 [Example Option 1] Please provide …" over the paragraphs that follow it (no blank space):
     a question D-1, its text the note and the request; a bracketed note that asks nothing after it
     ("[Option 2: …]") is none."""
     doc = wf.new()

@@ -89,7 +89,7 @@ def test_a_row_with_an_id_of_its_own_under_a_cell_ending_with_a_colon_is_a_quest
 
 
 def test_a_row_whose_id_goes_on_from_the_question_above_stays_its_numbered_topic(tmp_path):
-    """"4.1(j) Do any of the following statements apply to you?" over "4.1(j)-(i)" and "4.1(j)-(ii)",
+    """A question "4.1(j) Do any of the following statements apply to you?" over "4.1(j)-(i)" and "4.1(j)-(ii)",
     statements that do not ask: the statements the question lists, each its sub-question with its Yes / No."""
     doc = wf.new()
     table = doc.add_table(rows=4, cols=2)
