@@ -30,7 +30,12 @@ TRUTH = Path(__file__).resolve().parents[2] / "tests" / "questionnaire_truth" / 
 
 
 def norm_text(text: str) -> str:
-    return " ".join(re.sub(r"[^\w&()./'?-]+", " ", text.casefold()).split())  # a label's colon aside
+    """``text`` case-folded, its signs but ``& ( ) . / ' ? -`` made spaces (a label's colon, an en dash),
+    and a hyphen standing alone between spaces left out too: a dash typed as a hyphen ("E-1 - Please
+    indicate …"), a separator as "–" is, not a word (a reader that takes "E-1" as the ID and "Please
+    indicate …" as the text, as the Word reader does, matches it); a hyphen inside a word ("E-1",
+    "Self-assessment") is kept."""
+    return " ".join(w for w in re.sub(r"[^\w&()./'?-]+", " ", text.casefold()).split() if w != "-")
 
 
 def _ident(text: str) -> str:

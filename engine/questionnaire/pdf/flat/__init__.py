@@ -36,6 +36,9 @@ question per item, ruled or aligned by text position (boxes.py ``checklist_rows`
 each **glued to underscores** ("Bank Name_____ Account Name_____", no colon) is a form's fields, and an
 item numbered by a section's **letter and a number** ("A-2 Registration Number", "C-1 Please provide …")
 is a numbered item, a question when it asks or over a blank space of three lines or more (lines.py).
+A short label with **one box after it** ("Yes I have a Statement      ☐", one a line) is an option, a run
+of them the choice of the paragraph above whose last sentence asks, or of the numbered item wrapped above
+it; a row holding a box heads no table aligned by text position (lines.py, aligned.py).
 
 **Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
 or in a band of their own right of the questions: a web form printed) are no part of any question:

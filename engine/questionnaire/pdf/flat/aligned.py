@@ -195,8 +195,10 @@ def _parted(row: _Visual) -> _Visual:
 
 
 def _header(row: _Visual) -> bool:
+    """Whether ``row`` is a header (see the module docstring); a row holding a box to tick is none: it is
+    answered ("Yes I have a Statement   ☐", an option one a line with its box after its label)."""
     row = _parted(row)
-    if len(row.phrases) < 3:
+    if len(row.phrases) < 3 or any(is_glyph(w.text) for p in row.phrases for w in p):
         return False
     roles = [_role(row.text(i)) for i in range(len(row.phrases))]
     named = sum(r is not None for r in roles)

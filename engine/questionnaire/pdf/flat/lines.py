@@ -112,6 +112,7 @@ def page_items(
         apart = current is not None and current.wraps and abs(box.height - size) > 0.05 * size
         closed = current is not None and current.ended and not current.kind  # a statement ends with its boxes to tick
         closed = closed or (current is not None and current.kind == "choices")  # a row of options is a row of its own
+        closed = closed or (current is not None and current.kind == "box" and current.ended)  # "Label   ☐" ends at ☐
         if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart or closed:
             start = rest[0].box.x0 if rest else box.x0
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
@@ -120,6 +121,7 @@ def page_items(
             current = Item(page, box, kind, marker, " ".join(w.text for w in rest), blank, wraps, _before_gap(rest))
             current.part, current.line = part, box.height
             current.round = kind == "box" and words[0].round
+            current.ended = kind == "box" and _box_after(words)
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
             block, margin, size = row_block, box.x0, box.height
@@ -306,7 +308,24 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
         return "number", ascii_digits(first), words[2:] if words[1].text in ("-", "–") and len(words) > 2 else words[1:]
     if _NUMBER.match(ascii_digits(first)) and len(words) > 1:
         return "number", ascii_digits(first).strip("().").rstrip(".)"), words[1:]  # "（１）" → "1"
+    if _box_after(words):  # "Yes I have a Statement      ☐": an option, its box after its label
+        return "box", words[-1].text, words[:-1]
     return "", "", words
+
+
+def _box_after(words: list[Word]) -> bool:
+    """A short label (twelve words at most, no box among them) and one box to tick after it, a tab's
+    gap (10 pt or more) between: an option one a line with its box after its label ("Yes I have a
+    Statement   ☐" / "Organisation has less than 5 staff   ☐"), read as a box before its label, its
+    item ended by the box (the line under it is no part of the option)."""
+    *label, last = words
+    return (
+        1 <= len(label) <= 12
+        and is_glyph(last.text)
+        and last.text != "■"
+        and not any(is_glyph(w.text) for w in label)
+        and last.box.x0 - label[-1].box.x1 >= 10
+    )
 
 
 def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
@@ -378,7 +397,7 @@ def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
             out.append(q)
             lead = (item, q) if re.search(r"[?:]\s*$", item.text) else None
             continue
-        if lead and item.kind and not checklist:
+        if lead and item.kind and not checklist and not (item.kind == "box" and item.ended):  # (an option: no topic)
             parent = lead[1]
             out.append(
                 replace(
@@ -446,8 +465,9 @@ def _lead_in_lists(
             box = head.box.union(run[-1].box)
             text = f"{head.text} " + " / ".join(r.text for r in run)
             several = takes_several(choices, head.text)  # "(select all that apply)"
+            ident = head.marker if head.kind == "number" else None  # a numbered lead-in's number ("1.4")
             lists.append(
-                (run, Found(run[0].page, box, None, text, choices, place, place, several=several, part=run[0].part))
+                (run, Found(run[0].page, box, ident, text, choices, place, place, several=several, part=run[0].part))
             )
     return kept, lists
 
@@ -494,9 +514,18 @@ def _under_question(above: list[Item]) -> Item | None:
     for item in reversed(above):
         if item.kind == "number" or asks(item.text) or re.search(r"[?:]\s*$", item.text):
             return item
+        if _last_asks(item) and not item.wraps:  # (a numbered item's lines wrapped back: that item's)
+            return item
         if item.kind or (not item.wraps and (plain := plain + 1) > 2):
             return None
     return None
+
+
+def _last_asks(item: Item) -> bool:
+    """A paragraph whose last sentence asks by its first word ("… a written Equalities Statement. Please
+    confirm if you have a statement …, or less than 5 staff."): the question over the options under it."""
+    sentences = re.split(r"(?<=[.?!。？])\s+", item.text.strip())
+    return not item.kind and len(sentences) > 1 and asks(sentences[-1])
 
 
 def _label(item: Item) -> str:
