@@ -36,6 +36,11 @@ question per item, ruled or aligned by text position (boxes.py ``checklist_rows`
 each **glued to underscores** ("Bank Name_____ Account Name_____", no colon) is a form's fields, and an
 item numbered by a section's **letter and a number** ("A-2 Registration Number", "C-1 Please provide …")
 is a numbered item, a question when it asks or over a blank space of three lines or more (lines.py).
+A label ending with ":" followed on its line by a **date's format mask** ("Self-assessment completion
+date: YYYY-MM-DD") is a field (lines.py; not in a boxed option's text), and so is a **label alone right
+under a signature's row** ("Signature of Lead QSA | Date: …" over "Lead QSA Name:", panels.py). An **ID
+wrapped at its last dot** in a narrow column ("9.4.1." over "1", a number alone at the ID's left edge)
+is read whole ("9.4.1.1": ruled.py ``joined_ids``, for cells and aligned rows).
 
 **Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
 or in a band of their own right of the questions: a web form printed) are no part of any question:
