@@ -14,7 +14,7 @@ wrapped in its width (8 pt, 3 pt padding; a nested table's cells as lines of the
 spanning its ``w:gridSpan`` columns, a cell merged down (``w:vMerge``) drawn empty with no rule above
 it, the header rows (``w:tblHeader``) repeated at the top of each page the table runs onto, a row
 that does not fit moved to the next page, or split across it when it holds more than five lines and
-three fit; a page break where the content overflows and where the document breaks the page. Check
+three fit (a header row never split: moved whole, unless taller than a page); a page break where the content overflows and where the document breaks the page. Check
 boxes (a legacy ``FORMCHECKBOX``, a ``w14:checkbox`` content control, a Symbol or Wingdings box
 glyph) print as ☐ (☒ when ticked); a field's instruction is not printed, its result is. Latin text
 in Helvetica, Japanese in a Japanese font, other signs in DejaVu Sans. List numbers are not printed
@@ -29,7 +29,8 @@ whose truth has more than 500 items in one (the FedRAMP SSP: its 114 pages take 
 running header (its paragraphs on one line; the file's name where it has none) over a rule in every
 page's top margin, its default footer and "Page n of N" in every page's bottom margin, and a table row
 cut at the page break wherever one of its lines still fits (a word processor's "allow row to break
-across pages"), its rest drawn on the next page under the repeated header rows. The furniture is no
+across pages"), its rest drawn on the next page under the repeated header rows; a header row marked to
+repeat is never cut (a word processor moves it whole to the next page, unless it is taller than a page). The furniture is no
 question; a cut row is one question, on the page where it starts.
 
 **The truth, carried by the printing's own rule**: every item of the file's truth is one question
@@ -364,9 +365,10 @@ def _table(pr: Printer, tbl: etree._Element) -> None:
             header.append(cells)
         n = max((len(c.lines) for c in cells), default=1) or 1
         start, first = 0, True
+        whole = r < len(header) and n <= int((pr.bottom - MARGIN - 2 * PAD) // lh)  # a header row: never split
         while start < n:
             room = int((pr.bottom - pr.y - 2 * PAD) // lh)
-            cut = room >= 1 if pr.paged else n - start > 5 and room >= 3  # split where a line fits, or when long
+            cut = not whole and (room >= 1 if pr.paged else n - start > 5 and room >= 3)  # a line fits, or long
             if room < n - start and not cut:  # moved whole
                 _table_page(pr, header, xs, r)
                 room = int((pr.bottom - pr.y - 2 * PAD) // lh)

@@ -64,6 +64,14 @@ def is_placeholder(text: str | None) -> bool:
     return len(line) <= 60 and bool(_JAPANESE.search(line))
 
 
+_MASK_ONLY = re.compile(rf"^\s*{_MASK}\s*$", re.IGNORECASE)
+
+
+def is_date_mask(text: str) -> bool:
+    """Whether ``text`` is a date's or time's format mask alone ("YYYY-MM-DD", "JJ/MM/AAAA", "年/月/日")."""
+    return bool(_MASK_ONLY.match(text))
+
+
 def repeated_placeholders(values: Iterable[str | None], least: int = 5, share: float = 0.8) -> set[str]:
     """Texts shipped in many answer places: the same words (a phrase, not "Yes", "N/A" or a number)
     in ``least`` or more places, making ``share`` or more of all the words found in places (a form
@@ -81,4 +89,4 @@ def repeated_placeholders(values: Iterable[str | None], least: int = 5, share: f
     }
 
 
-__all__ = ["is_placeholder", "repeated_placeholders"]
+__all__ = ["is_date_mask", "is_placeholder", "repeated_placeholders"]

@@ -94,3 +94,59 @@ def test_a_running_header_that_asks_is_no_question(tmp_path):
     print_docx(path, pdf, "no rulings", "A4", paged=True)
     q = read_pdf_questionnaire(pdf)
     assert [x.id for x in q.questions] == [f"B{r}" for r in range(1, 41)]
+
+
+SAQ_ROWS = [
+    (f"12.{k}.1", f"Requirement {k} of the information security policy is reviewed once every twelve months.")
+    for k in range(1, 5)
+]
+
+
+def _saq_after(lines: int):
+    """``lines`` paragraphs of guidance, then a PCI SAQ requirement table whose two header rows
+    ("PCI DSS Requirement | Expected Testing | Response (Check one …)" over the four options) are
+    marked to repeat, over four requirements with a box under each option."""
+    doc = wf.new()
+    for _ in range(lines):
+        doc.add_paragraph("Guidance to read before the table, a line of it.")
+    table = doc.add_table(rows=2 + len(SAQ_ROWS), cols=7)
+    wf.saq_header(table)
+    for r in (0, 1):
+        table.rows[r]._tr.get_or_add_trPr().append(wf.element("<w:tblHeader/>"))
+    for r, (ident, requirement) in enumerate(SAQ_ROWS, start=2):
+        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine policies."
+        for c in range(3, 7):
+            table.cell(r, c).text = "☐"
+    return doc
+
+
+def _paged_pages(tmp_path, doc, rulings: str) -> tuple:
+    path = wf.save(doc, tmp_path / "saq.docx")
+    pdf = tmp_path / "saq.pdf"
+    print_docx(path, pdf, rulings, "A4", paged=True)
+    with pymupdf.open(pdf) as printed:
+        return pdf, [p.get_text() for p in printed]
+
+
+def test_the_paged_printer_never_cuts_a_header_row_marked_to_repeat(tmp_path):
+    """A word processor never splits a header row marked to repeat: moved whole to the next page when
+    it does not fit. The table set at every height of a page's foot: each header row's lines on one
+    page. (Main's printer cut the first header row where one of its lines fitted.)"""
+    for lines in range(64, 72):
+        _, pages = _paged_pages(tmp_path, _saq_after(lines), "no rulings")
+        for text in pages:
+            assert ("PCI DSS Requirement" in text) == ("each requirement)" in " ".join(text.split())), lines
+
+
+@pytest.mark.parametrize("rulings", ["no rulings", "horizontal rules"])
+def test_a_table_whose_header_would_be_cut_at_a_page_s_foot_reads_every_row(tmp_path, rulings):
+    """The SAQ's table set where its first header row started on the page's last lines: printed with
+    the header moved whole to the next page, its four requirements read with the four options (main's
+    printer cut the header there and the reader read one requirement of four)."""
+    pdf, pages = _paged_pages(tmp_path, _saq_after(68), rulings)
+    assert "Guidance" in pages[1] and "PCI DSS Requirement" in pages[2] and "Guidance" not in pages[2]
+    q = read_pdf_questionnaire(pdf)
+    assert [x.id for x in q.questions] == [ident for ident, _ in SAQ_ROWS]
+    # (with horizontal rules the header's wrapped "for each" joins an option: not this rule)
+    if rulings == "no rulings":
+        assert all(x.choices == wf.SAQ_OPTIONS for x in q.questions)

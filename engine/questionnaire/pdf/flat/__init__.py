@@ -39,6 +39,11 @@ is a numbered item, a question when it asks or over a blank space of three lines
 A short label with **one box after it** ("Yes I have a Statement      ☐", one a line) is an option, a run
 of them the choice of the paragraph above whose last sentence asks, or of the numbered item wrapped above
 it; a row holding a box heads no table aligned by text position (lines.py, aligned.py).
+A label ending with ":" followed on its line by a **date's format mask** ("Self-assessment completion
+date: YYYY-MM-DD") is a field (lines.py; not in a boxed option's text), and so is a **label alone right
+under a signature's row** ("Signature of Lead QSA | Date: …" over "Lead QSA Name:", panels.py). An **ID
+wrapped at its last dot** in a narrow column ("9.4.1." over "1", a number alone at the ID's left edge)
+is read whole ("9.4.1.1": ruled.py ``joined_ids``, for cells and aligned rows).
 
 **Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
 or in a band of their own right of the questions: a web form printed) are no part of any question:

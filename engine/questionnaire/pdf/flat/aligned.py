@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.boxes import option_words
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
-from engine.questionnaire.pdf.flat.ruled import Row, Table, inside
+from engine.questionnaire.pdf.flat.ruled import Row, Table, inside, joined_ids
 from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 from engine.questionnaire.table_model import OPTION_WORDS
 
@@ -148,7 +148,8 @@ def _numbered(text: str) -> bool:
 
 
 def visual_rows(words: list[Word]) -> list[_Visual]:
-    """Words as visual rows (centres within ``_SAME_ROW``), each as phrases left to right."""
+    """Words as visual rows (centres within ``_SAME_ROW``), each as phrases left to right; an ID wrapped
+    at its last dot in a narrow column joined (``joined_ids``: "9.4.1." over "1" is "9.4.1.1")."""
     rows: list[list[Word]] = []
     for w in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
         if rows and abs(rows[-1][0].box.cy - w.box.cy) <= _SAME_ROW:
@@ -156,8 +157,7 @@ def visual_rows(words: list[Word]) -> list[_Visual]:
         else:
             rows.append([w])
     out = []
-    for row in rows:
-        row.sort(key=lambda w: w.box.x0)
+    for row in joined_ids([sorted(row, key=lambda w: w.box.x0) for row in rows]):
         phrases: list[list[Word]] = [[row[0]]]
         for w in row[1:]:
             if w.box.x0 - phrases[-1][-1].box.x1 > _PHRASE_GAP * max(w.box.height, 1.0):

@@ -22,6 +22,7 @@ requirements and instructions ("1.1 Request for Quote: …") are not questions.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -33,6 +34,7 @@ from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.panels import over_place, unruled_labels
 from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph, wrapped
 from engine.questionnaire.pdf.questions import YES_NO, Found
+from engine.questionnaire.placeholders import is_date_mask
 from engine.questionnaire.table_model import OPTION_WORDS
 
 _BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓")
@@ -98,7 +100,9 @@ def page_items(
             continue
         marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
-        words, typed = _typed_blank(words)  # "Company name: ______": a line typed to write on after a label
+        # "Company name: ______": a line typed to write on after a label (a date's mask too, but in a boxed option's text)
+        option = current is not None and current.kind == "box" and words[0].box.x0 >= indent
+        words, typed = _typed_blank(words, masked=not option)
         box = Box(words[0].box.x0, min(w.box.y0 for w in words), words[-1].box.x1, max(w.box.y1 for w in words))
         kind, marker, rest = _marker(words)
         joined = " ".join(w.text for w in words)
@@ -195,12 +199,21 @@ def typed_fields(words: list[Word]) -> list[list[Word]]:
     return labels
 
 
-def _typed_blank(words: list[Word]) -> tuple[list[Word], bool]:
+def _typed_blank(words: list[Word], masked: bool = True) -> tuple[list[Word], bool]:
     """A row's words without a line typed to write on at its end (words of underscores only)
-    after a label ending with a colon ("Company name:   ______"), and whether there was one."""
+    after a label ending with a colon ("Company name:   ______"), or (``masked``: not a line of a
+    boxed option's text, "☐ Non-Compliant: … / Target Date for Compliance: YYYY-MM-DD", the option's
+    own) without a date's format mask right after such a label in the same run of words
+    ("Self-assessment completion date: YYYY-MM-DD", "Datum: JJJJ-MM-TT": the date to write there),
+    and whether there was one."""
     end = len(words)
     while end > 1 and set(words[end - 1].text) == {"_"} and len(words[end - 1].text) >= 4:
         end -= 1
+    if end == len(words) and masked:
+        colon = next((k for k, w in enumerate(words[:-1]) if re.search(r"[:：]$", w.text)), None)
+        spaced = all(b.box.x0 - a.box.x1 < 0.45 * max(b.box.height, 1.0) for a, b in itertools.pairwise(words))
+        if colon is not None and spaced and is_date_mask(" ".join(w.text for w in words[colon + 1 :])):
+            end = colon + 1
     if end == len(words) or not re.search(r"[:：]$", words[end - 1].text):
         return words, False
     return words[:end], True

@@ -22,7 +22,8 @@ lines' height, starting near its left edge) is a question with a place for text.
 **A form printed without rules** (a table of labels beside empty cells, no line drawn: the fields are
 the space beside the labels): labels ending with ":" (ten words at most, none a signature's), each
 alone on its row or beside other such labels only ("Name:      Title:"), two or more in rows one under
-the other at one left edge, each row apart from the one above by a third of a line or more (a table
+the other at one left edge (or one right under a signature's row: "Signature of Lead QSA | Date: …" over
+"Lead QSA Name:", the signatory's name), each row apart from the one above by a third of a line or more (a table
 row's padding, not a paragraph's wrapped lines) and at most three lines' height below it, with at most
 one title row between two of them ("Qualified Security Assessor": one line at that edge, eight words
 at most, not ending with ":" or "."), are labels with a blank after them (:func:`unruled_labels`):
@@ -199,9 +200,16 @@ def unruled_labels(lines: list[Line]) -> list[Line]:
         signed = any(SIGNATURE.match(ln.text) for i in run for ln in rows[i]) or any(
             SIGNATURE.match(ln.text) for ln in between
         )
-        if sum(len(rows[i]) for i in run) >= 2 and not signed:
+        if (sum(len(rows[i]) for i in run) >= 2 or _under_signature(rows, run[0])) and not signed:
             marked |= {id(ln) for i in run for ln in rows[i]}
     return [replace(ln, blank=True) if id(ln) in marked else ln for ln in lines]
+
+
+def _under_signature(rows: list[list[Line]], i: int) -> bool:
+    """Whether label row ``i`` is right under a signature's row ("Signature of Lead QSA | Date: …"
+    over "Lead QSA Name:"): the row above starts with a signature's label at its left edge, a table
+    row's padding apart (the signatory's name to write under the signature)."""
+    return i > 0 and bool(SIGNATURE.match(rows[i - 1][0].text)) and _goes_on(rows[i - 1], rows[i])
 
 
 def _field_label(line: Line) -> bool:

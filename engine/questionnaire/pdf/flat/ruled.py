@@ -6,11 +6,12 @@ the page's horizontal rules cut a table's rows where MuPDF's own rows follow eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 import pymupdf
 
-from engine.questionnaire.pdf.layout import Box, PageText, wrapped
+from engine.questionnaire.pdf.layout import Box, PageText, Word, wrapped
 
 
 @dataclass(frozen=True)
@@ -147,16 +148,47 @@ def inside(inner: Box, outer: Box) -> bool:
     return inner.overlap(outer) >= 0.6 * max(inner.area, 1.0)
 
 
+_DOTTED_ID = re.compile(r"^\d{1,3}(?:\.\d{1,3}){1,4}\.$")  # "9.4.1.": an ID wrapped at its last dot
+
+
+def wrapped_id(above: Word, below: Word, after: Word | None) -> bool:
+    """Whether ``below`` ends the ID ``above`` wrapped at its last dot in a narrow column ("9.4.1." over
+    "1", as a word processor breaks a word wider than its column): a number of one to three digits at
+    the ID's left edge on the next line, alone there (``after``, the next word on its line, if any, a
+    column's gap away: not a sentence's line starting with a number)."""
+    return (
+        bool(_DOTTED_ID.match(above.text) and re.fullmatch(r"\d{1,3}", below.text))
+        and abs(below.box.x0 - above.box.x0) <= 1.0
+        and 0 <= below.box.y0 - above.box.y1 + 1.0 <= below.box.height
+        and (after is None or after.box.x0 - below.box.x1 > 0.45 * below.box.height)
+    )
+
+
+def joined_ids(lines: list[list[Word]]) -> list[list[Word]]:
+    """``lines`` (words left to right) with each ID wrapped at its last dot joined (:func:`wrapped_id`):
+    the number moved up to the ID's end ("9.4.1.1")."""
+    out = [list(ws) for ws in lines]
+    for i, ws in enumerate(out):
+        if not ws:
+            continue
+        for above in out[:i]:
+            if above and wrapped_id(above[0], ws[0], ws[1] if len(ws) > 1 else None):
+                above[0] = replace(above[0], box=above[0].box.union(ws[0].box), text=above[0].text + ws[0].text)
+                del ws[0]
+                break
+    return [ws for ws in out if ws]
+
+
 def cell_lines(text: PageText, cell: Box | None) -> list[str]:
-    """The lines of text inside ``cell`` (by each word's centre)."""
+    """The lines of text inside ``cell`` (by each word's centre), an ID wrapped at its dot joined."""
     if cell is None:
         return []
     lines = []
     for line in text.lines:
-        words = [w.text for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
+        words = [w for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
         if words:
-            lines.append(" ".join(words))
-    return lines
+            lines.append(words)
+    return [" ".join(w.text for w in ws) for ws in joined_ids(lines)]
 
 
 def cell_text(text: PageText, cell: Box | None, compact: bool = False) -> str:
