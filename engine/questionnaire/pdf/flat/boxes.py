@@ -26,20 +26,33 @@ _DATE_PROMPT = re.compile(
 )  # "[Insert date]", "[Insert date and time]", "<Date>", "DD/MM/YYYY", "YYYY-MM-DD"
 
 
-def box_choices(text: str, most: int = 4) -> tuple[str, ...]:
+def box_choices(text: str, most: int = 4, before: bool = False) -> tuple[str, ...]:
     """The labels of a row of two or more boxes, each followed by a label of its own of at most
-    ``most`` words ("☐ Yes ☐ No": a choice's options); () for any other text."""
+    ``most`` words ("☐ Yes ☐ No": a choice's options), or with ``before`` (a table's answer cell, its own
+    text alone) each an option's words before its box, the row ending with a box ("Yes ☐ No ☐ N/A ☐");
+    () for any other text (two options of one label: lines of several rows read together)."""
+    words = text.split()
     labels: list[list[str]] = []
-    for word in text.split():
+    if before and words and not is_glyph(words[0]) and is_glyph(words[-1]):  # each label before its box
+        labels.append([])
+        for word in words[:-1]:
+            if is_glyph(word):
+                labels.append([])
+            else:
+                labels[-1].append(word)
+        if not all(OPTION_WORDS.match(" ".join(x)) for x in labels):
+            return ()
+    for word in words if not labels else ():
         if is_glyph(word):
             labels.append([])
         elif not labels:
             return ()
         else:
             labels[-1].append(word)
-    if len(labels) < 2 or not all(1 <= len(words) <= most for words in labels):
+    named = tuple(" ".join(words) for words in labels)
+    if len(labels) < 2 or not all(1 <= len(words) <= most for words in labels) or len(set(named)) < len(named):
         return ()
-    return tuple(" ".join(words) for words in labels)
+    return named
 
 
 def word_choices(text: str) -> tuple[str, ...]:

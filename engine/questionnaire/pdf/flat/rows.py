@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from engine.questionnaire.corrections import TableMap
 from engine.questionnaire.pdf.flat.asking import asks, asks_yes_no, sub_question
-from engine.questionnaire.pdf.flat.boxes import box_list, checklist_rows, form_rows, part_rows
+from engine.questionnaire.pdf.flat.boxes import box_choices, box_list, checklist_rows, form_rows, part_rows
 from engine.questionnaire.pdf.flat.found import FlatTables, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import (
     Columns,
@@ -147,7 +147,10 @@ def _row_cells(columns: Columns, row: Row) -> dict[str, Box]:
 def _row_question(page: int, cells: dict, ident: str, question: str, text: PageText, columns: Columns) -> Found:
     answer = cell_text(text, cells.get("answer")) if "answer" in cells else ""
     comment = cell_text(text, cells.get("comment")) if "comment" in cells else ""
-    choices = columns.choices
+    offered = () if any(ch in _TICKED for ch in answer) else box_choices(answer, before=True)
+    if offered:  # "Yes ▢ No ▢ N/A ▢" in the answer cell: the options to tick, none ticked; no answer given
+        answer = ""
+    choices = offered or columns.choices
     if not choices and answer and len(answer.split()) <= 3:
         choices = _choices_for(answer)
     if not choices and asks_yes_no(question):
@@ -173,6 +176,9 @@ def _row_question(page: int, cells: dict, ident: str, question: str, text: PageT
 def _marked(text: PageText, band: Box, columns: Columns) -> str | None:
     """The option of the responder's option columns marked on a row ("X" or "✓" under "No")."""
     return marked_option((label, cell_text(text, Box(x0, band.y0, x1, band.y1))) for label, x0, x1 in columns.options)
+
+
+_TICKED = frozenset("☒☑■✓✔")  # a box ticked, or a mark made beside its option
 
 
 def _choices_for(answer: str) -> tuple[str, ...]:
