@@ -489,7 +489,10 @@ def _supporting(doc: Doc, paras: list[tuple[int, ET.Element]]) -> list[dict]:
         hi = asks[k + 1] if k + 1 < len(asks) else len(paras)
         boxes = [b for j in range(lo, hi) for b in _empty_boxes(doc, paras[j][1]) if b not in taken]
         taken.update(boxes[:1])
-        items.append({"text": first_words(text(paras[i][1])), "answer": ["p", boxes[0] if boxes else paras[i][0]]})
+        item = {"text": first_words(text(paras[i][1])), "answer": ["p", boxes[0] if boxes else paras[i][0]]}
+        if not boxes:  # the rule's "written after it": the address is the paragraph the response follows
+            item["after"] = True
+        items.append(item)
     return items
 
 
