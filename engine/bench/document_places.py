@@ -13,7 +13,8 @@ document part and climbed to their cell or paragraph.
   or the question's own paragraph when a generated item names it (``at``: a paragraph form's question);
 - **usable**: of the matched, those whose choice boxes lie exactly in the item's option cells (or its
   paragraph) and whose text place lies in the item's answer cell (a requirement answered "in the space
-  below" may also be answered in a paragraph after its table);
+  below" may also be answered in a paragraph after its table; a request whose response "is written after"
+  its paragraph, ``after``, in an empty paragraph after its lines or a new paragraph after its last line);
 - **baseline**: every paragraph or table row whose text holds "?" (or "？") taken as a question, scored
   by the same addresses (a row counts as each of its cells).
 """
@@ -72,6 +73,14 @@ class Addresses:
             el = el.getparent()
         return None
 
+    def body_text(self, ordinal: int) -> str | None:
+        """The text of the body paragraph ``ordinal`` (stripped); None for a paragraph in a table or a
+        text box, or past the end."""
+        p = self.by_ordinal.get(ordinal)
+        if p is None or any(a.tag in (f"{W}tc", f"{W}txbxContent") for a in p.iterancestors()):
+            return None
+        return "".join(t.text or "" for t in p.iter(f"{W}t")).strip()
+
     def of_paragraph(self, ordinal: int) -> Address | None:
         p = self.by_ordinal.get(ordinal % 100_000)
         if p is None:
@@ -107,6 +116,7 @@ class Placed:
     choice: frozenset
     text: Address | None
     anchor: Address | None
+    inserted: bool = False  # the text place is a new paragraph inserted after ``text``
 
     @property
     def all(self) -> set:
@@ -117,7 +127,7 @@ def placed(q: Questionnaire, where: Addresses) -> list[Placed]:
     out = []
     for x in q.questions:
         choice: set = set()
-        text = None
+        text, inserted = None, False
         if x.choice_cell:
             place = q.places[place_key(x.sheet, x.choice_cell)]
             locators = [loc for _, loc in place.options] or [place.locator]  # a drop-down: the control itself
@@ -125,9 +135,10 @@ def placed(q: Questionnaire, where: Addresses) -> list[Placed]:
         if x.text_cell:
             place = q.places[place_key(x.sheet, x.text_cell)]
             text = where.of(place.locator)
-            if place.kind is PlaceKind.NEW_PARAGRAPH and text is None:
+            inserted = place.kind is PlaceKind.NEW_PARAGRAPH
+            if inserted and text is None:
                 text = where.of_paragraph(x.row)
-        out.append(Placed(frozenset(choice), text, where.of_paragraph(x.row)))
+        out.append(Placed(frozenset(choice), text, where.of_paragraph(x.row), inserted))
     return out
 
 
@@ -145,13 +156,30 @@ def _after_table(item: dict, a: Address | None, where: Addresses) -> bool:
     return last < a[1] < nxt
 
 
+def _after_paragraph(item: dict, p: Placed, where: Addresses) -> bool:
+    """A response "written after" the item's paragraph (``after``): in one of the empty body paragraphs
+    that follow the question's lines (the item's paragraph and the non-empty ones run on from it), or in a
+    new paragraph inserted after the last of those lines."""
+    if not item.get("after") or p.text is None or p.text[0] != "p" or item["answer"][0] != "p":
+        return False
+    n, m = item["answer"][1], p.text[1]
+    if m < n:
+        return False
+    k = n
+    while k + 1 <= m and where.body_text(k + 1):  # the question's own lines
+        k += 1
+    if m == k:
+        return p.inserted or m == n
+    return all(where.body_text(j) == "" for j in range(k + 1, m + 1))
+
+
 def usable(item: dict, p: Placed, where: Addresses) -> bool:
     if "choice" in item and set(p.choice) != {_addr(a) for a in item["choice"]}:
         return False
     if "choice" not in item and p.choice and "options" not in item:
         return False  # a pick where the document asks for text
     if "answer" in item:
-        ok = p.text == _addr(item["answer"]) or _after_table(item, p.text, where)
+        ok = p.text == _addr(item["answer"]) or _after_table(item, p.text, where) or _after_paragraph(item, p, where)
         if "options" in item and "choice" not in item:  # Y / N typed into the cell
             ok = ok or set(p.choice) == {_addr(item["answer"])}
         if not ok:
