@@ -39,7 +39,7 @@ PINS = {
     "pci_dss_v4.0_saq_c-vt_flat.pdf": Pin(121, 116, 116, ["p43 This AOC is based"]),  # (p55flat7a: 120, 115, 115 before a label followed by a date mask was a field)
     "uk_ppn_03-24_standard_selection_questionnaire_flat.pdf": Pin(109, 100, 100, []),
     # the five given a truth last (#55): the closest to unseen files
-    "uk_charnwood_borough_council_itt_services_template.docx": Pin(50, 49, 46, []),  # (p55para: 50, 47, 34, two missed; p55word6: 52; usable 35 before the truth's rule (5) said what its COMPLETED? cells draw)
+    "uk_charnwood_borough_council_itt_services_template.docx": Pin(50, 49, 49, []),  # (usable 46 before the truth said its six no-box requests are answered after their paragraphs; p55para: 50, 47, 34, two missed; p55word6: 52; usable 35 before the truth's rule (5) said what its COMPLETED? cells draw)
     "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": Pin(1016, 994, 987, ["Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "The Enter Information System Abbreviation Choose", "There are currently <number> internal personnel", "Does the ISA collect, maintain, or", "Does the ISA collect, maintain, or", "Has a Privacy Impact Assessment ever", "Is there a Privacy Act System", "The Information System Name system has"]),
     "irs_f13614c_rev10-2025_intake_interview_acroform.pdf": Pin(52, 51, 50, []),
     "openchain_conformance_questionnaire_2.1_de_flat.pdf": Pin(38, 38, 38, []),
