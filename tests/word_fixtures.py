@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import docx
 from docx.document import Document
+from docx.table import Table
 from lxml import etree
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -188,3 +191,47 @@ def saq_header(table) -> None:
     response.add_paragraph("(Check one response for each requirement)")
     for i, option in enumerate(SAQ_OPTIONS):
         table.cell(1, 3 + i).text = option
+
+
+@dataclass(frozen=True)
+class SaqTitle:
+    """A row of a PCI SAQ requirement table holding a section's title across all seven columns (no ID,
+    no box), e.g. "1.1 Processes and mechanisms … are defined and understood."."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class SaqNote:
+    """A row of a PCI SAQ requirement table holding paragraphs across the requirement's and the testing's
+    columns (no ID, no box), e.g. "Applicability Notes" over its note."""
+
+    paragraphs: tuple[str, ...]
+
+
+def saq_table(
+    doc: Document, rows: Sequence[tuple[str, str, str] | SaqTitle | SaqNote], repeat_header: bool = False
+) -> Table:
+    """A PCI SAQ requirement table added to ``doc``: the two header rows of :func:`saq_header`
+    (marked to repeat on each page when ``repeat_header``), then one row per item of ``rows`` in order:
+    a requirement ``(ID, requirement, expected testing)`` with an empty box (☐) under each of the four
+    options, a :class:`SaqTitle` across the table or a :class:`SaqNote` across the requirement's and
+    the testing's columns. Returns the python-docx table (its columns at the SAQ's widths)."""
+    table = doc.add_table(rows=2 + len(rows), cols=7)
+    saq_header(table)
+    if repeat_header:
+        for r in (0, 1):
+            table.rows[r]._tr.get_or_add_trPr().append(element("<w:tblHeader/>"))
+    for r, row in enumerate(rows, start=2):
+        if isinstance(row, SaqTitle):
+            table.cell(r, 0).merge(table.cell(r, 6)).text = row.text
+        elif isinstance(row, SaqNote):
+            notes = table.cell(r, 1).merge(table.cell(r, 2))
+            notes.text = row.paragraphs[0]
+            for paragraph in row.paragraphs[1:]:
+                notes.add_paragraph(paragraph)
+        else:
+            table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = row
+            for c in range(3, 7):
+                table.cell(r, c).text = "☐"
+    return table

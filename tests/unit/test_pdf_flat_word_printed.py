@@ -98,20 +98,15 @@ REQUIREMENTS = [
 
 
 def _requirement_table(doc) -> None:
-    table = doc.add_table(rows=3 + len(REQUIREMENTS) + 1, cols=7)
-    wf.saq_header(table)
-    section = table.cell(2, 0).merge(table.cell(2, 6))
-    section.text = "1.1 Processes and mechanisms for network security controls are defined and understood."
-    for r, (ident, requirement, testing) in enumerate(REQUIREMENTS[:2], start=3):
-        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, testing
-        for c in range(3, 7):
-            table.cell(r, c).text = "☐"
-    section = table.cell(5, 0).merge(table.cell(5, 6))
-    section.text = "1.2 Network security controls are configured and maintained."
-    for r, (ident, requirement, testing) in enumerate(REQUIREMENTS[2:], start=6):
-        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, testing
-        for c in range(3, 7):
-            table.cell(r, c).text = "☐"
+    wf.saq_table(
+        doc,
+        [
+            wf.SaqTitle("1.1 Processes and mechanisms for network security controls are defined and understood."),
+            *REQUIREMENTS[:2],
+            wf.SaqTitle("1.2 Network security controls are configured and maintained."),
+            *REQUIREMENTS[2:],
+        ],
+    )
 
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])

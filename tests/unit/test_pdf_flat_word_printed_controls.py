@@ -105,32 +105,22 @@ def _saq_doc(requirements: int = 24):
     at the next page's top, under the header)."""
     doc = wf.new()
     doc.add_paragraph("Requirement 2: Apply Secure Configurations to All System Components")
-    table = doc.add_table(rows=2 + requirements // 3 * 10, cols=7)
-    wf.saq_header(table)
-    for k in (0, 1):
-        table.rows[k]._tr.get_or_add_trPr().append(wf.element("<w:tblHeader/>"))
-    r = 2
+    rows = []
     for i in range(requirements):
         if i % 3 == 0:
-            table.cell(r, 0).merge(table.cell(r, 6)).text = f"2.{1 + i // 3} Secure configurations of group {i // 3}."
-            r += 1
-        cells = table.rows[r].cells
-        cells[0].text, cells[1].text = (
-            f"2.{1 + i // 3}.{1 + i % 3}",
-            f"System component {i + 1} is configured securely.",
-        )
-        cells[2].text = " ".join(
-            f"Examine the {what} of component {i + 1}." for what in ("standards", "records", "logs")
-        )
-        for c in range(3, 7):
-            cells[c].text = "☐"
-        table.cell(r + 1, 1).merge(table.cell(r + 1, 2)).text = "Applicability Notes"
-        table.cell(r + 2, 1).merge(table.cell(r + 2, 2)).text = " ".join(
+            rows.append(wf.SaqTitle(f"2.{1 + i // 3} Secure configurations of group {i // 3}."))
+        testing = " ".join(f"Examine the {what} of component {i + 1}." for what in ("standards", "records", "logs"))
+        note = " ".join(
             f"This includes component {i + 1}'s administrators, the vendors' defaults and the accounts of "
             "applications, as the requirement describes them."
             for _ in range(1 + i % 4)
         )
-        r += 3
+        rows += [
+            (f"2.{1 + i // 3}.{1 + i % 3}", f"System component {i + 1} is configured securely.", testing),
+            wf.SaqNote(("Applicability Notes",)),
+            wf.SaqNote((note,)),
+        ]
+    wf.saq_table(doc, rows, repeat_header=True)
     return doc
 
 

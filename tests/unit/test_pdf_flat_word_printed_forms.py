@@ -139,22 +139,20 @@ def test_in_a_table_of_boxes_to_tick_a_row_without_a_box_is_no_question_however_
     rows without a box were half or more: the titles and each note were questions."""
     doc = wf.new()
     doc.add_paragraph("Requirement 1 and 2")
-    table = doc.add_table(rows=2 + 2 * len(NOTED), cols=7)
-    wf.saq_header(table)
-    r = 2
+    notes = wf.SaqNote(
+        (
+            "Applicability Notes",
+            NOTE,
+            "This requirement applies to employee-owned and company-owned computing devices.",
+        )
+    )
+    rows = []
     for ident, requirement in NOTED:
         if ident.count(".") == 1:  # a section's title across the table
-            table.cell(r, 0).merge(table.cell(r, 6)).text = f"{ident} {requirement}"
-            r += 1
-            continue
-        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine settings."
-        for c in range(3, 7):
-            table.cell(r, c).text = "☐"
-        notes = table.cell(r + 1, 1).merge(table.cell(r + 1, 2))
-        notes.text = "Applicability Notes"
-        notes.add_paragraph(NOTE)
-        notes.add_paragraph("This requirement applies to employee-owned and company-owned computing devices.")
-        r += 2
+            rows.append(wf.SaqTitle(f"{ident} {requirement}"))
+        else:
+            rows += [(ident, requirement, "Examine settings."), notes]
+    wf.saq_table(doc, rows)
     q = _printed(tmp_path, doc, "no rulings")
     asked = [(i, t) for i, t in NOTED if i.count(".") == 2]
     assert [(x.id, _fold(x.text)) for x in q.questions] == [(i, _fold(t)) for i, t in asked]

@@ -109,14 +109,8 @@ def _saq_after(lines: int):
     doc = wf.new()
     for _ in range(lines):
         doc.add_paragraph("Guidance to read before the table, a line of it.")
-    table = doc.add_table(rows=2 + len(SAQ_ROWS), cols=7)
-    wf.saq_header(table)
-    for r in (0, 1):
-        table.rows[r]._tr.get_or_add_trPr().append(wf.element("<w:tblHeader/>"))
-    for r, (ident, requirement) in enumerate(SAQ_ROWS, start=2):
-        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine policies."
-        for c in range(3, 7):
-            table.cell(r, c).text = "☐"
+    rows = [(ident, requirement, "Examine policies.") for ident, requirement in SAQ_ROWS]
+    wf.saq_table(doc, rows, repeat_header=True)
     return doc
 
 

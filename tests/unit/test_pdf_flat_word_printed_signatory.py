@@ -16,12 +16,7 @@ ROWS = [("1.3.1", "Inbound traffic to the CDE is restricted."), ("1.3.2", "Outbo
 
 def _document(signature: str, name: str):
     doc = wf.new()
-    table = doc.add_table(rows=2 + len(ROWS), cols=7)
-    wf.saq_header(table)
-    for r, (ident, requirement) in enumerate(ROWS, start=2):
-        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine."
-        for c in range(3, 7):
-            table.cell(r, c).text = "☐"
+    wf.saq_table(doc, [(ident, requirement, "Examine.") for ident, requirement in ROWS])
     doc.add_page_break()
     doc.add_paragraph("Part 3c. Assessor Acknowledgement")
     block = doc.add_table(rows=2, cols=2)

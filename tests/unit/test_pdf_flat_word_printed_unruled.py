@@ -27,12 +27,7 @@ def _question_table(doc) -> None:
     """A SAQ's requirement table read by its header (the document sets its questions in tables), on a
     page of its own: its requirements the first questions."""
     doc.add_paragraph("Requirement 1: Install and maintain network security controls")
-    table = doc.add_table(rows=2 + len(REQUIREMENTS), cols=7)
-    wf.saq_header(table)
-    for r, (ident, requirement) in enumerate(REQUIREMENTS, start=2):
-        table.cell(r, 0).text, table.cell(r, 1).text, table.cell(r, 2).text = ident, requirement, "Examine settings."
-        for c in range(3, 7):
-            table.cell(r, c).text = "☐"
+    wf.saq_table(doc, [(ident, requirement, "Examine settings.") for ident, requirement in REQUIREMENTS])
     doc.add_page_break()
 
 
@@ -104,18 +99,15 @@ def test_a_table_of_one_requirement_with_boxes_keeps_only_that_row(tmp_path, pap
     without a box for a section's title or a note only where two rows or more held boxes)."""
     doc = wf.new()
     doc.add_paragraph("Requirement 5: Protect All Systems and Networks from Malicious Software")
-    table = doc.add_table(rows=5, cols=7)
-    wf.saq_header(table)
-    table.cell(2, 0).merge(
-        table.cell(2, 6)
-    ).text = "5.4 Anti-phishing mechanisms protect users against phishing attacks."
     ident, requirement = "5.4.1", "Processes and automated mechanisms are in place to detect and protect personnel."
-    table.cell(3, 0).text, table.cell(3, 1).text, table.cell(3, 2).text = ident, requirement, "Observe mechanisms."
-    for c in range(3, 7):
-        table.cell(3, c).text = "☐"
-    notes = table.cell(4, 1).merge(table.cell(4, 2))
-    notes.text = "Applicability Notes"
-    notes.add_paragraph(NOTE)
+    wf.saq_table(
+        doc,
+        [
+            wf.SaqTitle("5.4 Anti-phishing mechanisms protect users against phishing attacks."),
+            (ident, requirement, "Observe mechanisms."),
+            wf.SaqNote(("Applicability Notes", NOTE)),
+        ],
+    )
     q = wf.printed(tmp_path, doc, "no rulings", paper)
     assert [(x.id, wf.fold(x.text)) for x in q.questions] == [(ident, wf.fold(requirement))]
     assert q.questions[0].choices == wf.SAQ_OPTIONS
