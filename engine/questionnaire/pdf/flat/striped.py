@@ -7,10 +7,12 @@ A **table** is a run of three or more horizontal rules of one width (their ends 
 under the other, with no vertical line between them and outside every ruled table; its **rows** are
 the bands between consecutive rules. Its **columns** come from the text: a column starts where a
 phrase (words closer than 0.45 of their height) starts in two rows or more (one, in a table of three
-rows or fewer) and fewer rows cross that x with a word than start a phrase at it; the left edge is
-the first column's. In a row whose words cross a column's edge (a title across the table, a cell
-spanning columns) the cells either side are one. Only a table whose first or second row is a header
-naming a question column ("Question | Guidance | Response") is one: rules under a form's labels (a
+rows or fewer) and fewer rows of several cells cross that x with a word than start a phrase at it (a
+row whose text all starts at one place is one cell across columns: a title, a note); the left edge is
+the first column's. In a row whose phrases cross a column's edge (a title across the table, a cell
+spanning columns, a header's line over the option columns it spans) the cells either side are one.
+Only a table whose first or second row is a header naming a question column ("Question | Guidance |
+Response", "PCI DSS Requirement": aligned.py's ``label_role``) is one: rules under a form's labels (a
 signature block) and a printed web form's panels are no table.
 """
 
