@@ -43,7 +43,15 @@ A label ending with ":" followed on its line by a **date's format mask** ("Self-
 date: YYYY-MM-DD") is a field (lines.py; not in a boxed option's text), and so is a **label alone right
 under a signature's row** ("Signature of Lead QSA | Date: …" over "Lead QSA Name:", panels.py). An **ID
 wrapped at its last dot** in a narrow column ("9.4.1." over "1", a number alone at the ID's left edge)
-is read whole ("9.4.1.1": ruled.py ``joined_ids``, for cells and aligned rows).
+is read whole ("9.4.1.1": ruled.py ``joined_ids``, for cells and aligned rows). With **horizontal
+rules only**, a row whose text all starts at one place (a title, "Applicability Notes" and its note across
+columns) says nothing of the columns under it, a phrase crossing a column's edge keeps its cell whole
+("(Check one response for each" over the option columns), and "PCI DSS Requirement" names its last
+word's column (striped.py). In a ruled form, a **prompt merged down** beside one box a row ("If a QSA was
+involved …:" beside "☐ QSA performed …" over "☐ QSA provided …") is one question of those boxes, and a
+row of labels ending with ":" right **under a signature's row** ("Merchant Executive Officer Name: |
+Title:") is one field per label (boxes.py ``form_rows``); a lead-in ending with ":" and an instruction in
+brackets ("Signatory(s) confirms: (Select all that apply)") heads the run of boxes under it (lines.py).
 
 **Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
 or in a band of their own right of the questions: a web form printed) are no part of any question:

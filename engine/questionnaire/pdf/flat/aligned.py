@@ -172,7 +172,7 @@ def _is_option(label: str) -> bool:
     return bool(OPTION_WORDS.match(" ".join(label.split())))
 
 
-def _role(text: str) -> str | None:
+def label_role(text: str) -> str | None:
     """A header phrase's role: its column's, an option's, or, for a label of three or four words, its
     last word's ("PCI DSS Requirement", "Control Question": the noun the words before qualify)."""
     words = text.split()
@@ -187,7 +187,7 @@ def _parted(row: _Visual) -> _Visual:
     for p in row.phrases:
         words = [w.text for w in p]
         cut = next(
-            (i for i in range(1, len(p)) if _is_option(" ".join(words[:i])) and _role(" ".join(words[i:]))),
+            (i for i in range(1, len(p)) if _is_option(" ".join(words[:i])) and label_role(" ".join(words[i:]))),
             None,
         )
         phrases += [p] if cut is None or _is_option(" ".join(words)) else [p[:cut], p[cut:]]
@@ -200,7 +200,7 @@ def _header(row: _Visual) -> bool:
     row = _parted(row)
     if len(row.phrases) < 3 or any(is_glyph(w.text) for p in row.phrases for w in p):
         return False
-    roles = [_role(row.text(i)) for i in range(len(row.phrases))]
+    roles = [label_role(row.text(i)) for i in range(len(row.phrases))]
     named = sum(r is not None for r in roles)
     return "question" in roles and named >= 2 and 2 * named >= len(roles)  # not a justified line of prose
 
@@ -210,7 +210,7 @@ def _two_labels_over_options(rows: list[_Visual], r: int) -> bool:
     ("PCI DSS Requirement | Requirement Responses" over "In Place | In Place with CCW | …": the SAQ's
     summary of its responses, "Requirement 1: ☐ ☐ ☐ ☐"), too few phrases for a header on its own."""
     head = _parted(rows[r])
-    roles = [_role(head.text(i).rstrip("* ")) for i in range(len(head.phrases))]  # a footnote mark aside
+    roles = [label_role(head.text(i).rstrip("* ")) for i in range(len(head.phrases))]  # a footnote mark aside
     return (
         len(roles) == 2 and roles[0] == "question" and roles[1] is not None and _wrapped_options(rows, r)[0] is not None
     )
@@ -223,9 +223,9 @@ def _answer_header(rows: list[_Visual], r: int) -> float | None:
     one (the answers left to write): the x where those rows start (a column of their titles left of the
     header: "Constraints"), else None."""
     head = _parted(rows[r])
-    if len(head.phrases) != 2 or _role(head.text(1)) not in ("answer", "comment"):
+    if len(head.phrases) != 2 or label_role(head.text(1)) not in ("answer", "comment"):
         return None
-    if len(head.text(0).split()) > 6 or _role(head.text(0)) not in (None, "question"):
+    if len(head.text(0).split()) > 6 or label_role(head.text(0)) not in (None, "question"):
         return None
     body: list[_Visual] = []
     last, pitch = head.y1, max(head.y1 - head.y0, 8.0)
@@ -454,4 +454,4 @@ def _header_row(head: _Visual, edges: list[float], y0: float, y1: float) -> Row:
     return Row(Box(edges[0], y0, edges[-1], y1), tuple(cells))
 
 
-__all__ = ["aligned_tables", "visual_rows"]
+__all__ = ["aligned_tables", "label_role", "visual_rows"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from engine.questionnaire.cues import SIGNATURE
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.found import is_mark, response_place
 from engine.questionnaire.pdf.flat.header import id_like, leading_id
@@ -99,11 +100,12 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
     alone: list[Found] = []  # labels alone across a row: a form's when two or more ("Responsible Role:")
     beside: list[Box] = []  # the boxes of a question, with the field under them ("If selected, describe …:")
     dated = 0  # questions only by a date's placeholder beside a label that neither asks nor ends with ":"
-    for row in table.rows:
-        cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
-        cells = [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
+    for r, row in enumerate(table.rows):
+        cells = _own_cells(row)
         words = [cell_text(text, c) for c in cells]
-        for i, cell in enumerate(cells):
+        labels = _signatory_labels(text, table, r, cells, words)
+        out.extend(label_question(page, c, t) for c, t in labels)
+        for i, cell in enumerate([] if labels else cells):
             own = _cell_question(page, text, cell, alone=len(cells) == 1)
             if own is not None:
                 (out if own.choices else alone).append(own)
@@ -118,7 +120,7 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
                 right = cell_text(text, box)
             for blank in _blank_labels(text, box):  # the boxes' field: part of their question
                 right = right.replace(blank, "").strip()
-            choices = box_choices(right, most=20)
+            choices = box_choices(right, most=20) or _boxes_merged_down(text, table, r, cell, box, right)
             prompt = bool(right) and not choices and is_placeholder(right)  # "<Enter Street Address>": no answer
             if not label or (right and not choices and not prompt) or box.x1 - box.x0 < 40 or is_placeholder(label):
                 continue
@@ -133,6 +135,56 @@ def form_rows(page: int, text: PageText, table: Table) -> list[Found]:
     if len(alone) >= 2 or over:  # one alone otherwise: a lead-in ("For example:")
         out = sorted(out + alone, key=lambda f: (f.box.y0, f.box.x0))
     return out if len(out) >= 2 or any(f.choices for f in out) else []  # boxes to tick: a question alone
+
+
+def _own_cells(row) -> list[Box]:
+    """A row's cells left to right, without those inside a larger one of the row."""
+    cells = sorted((c for c in row.cells if c is not None), key=lambda c: c.x0)
+    return [c for c in cells if not any(o is not c and inside(c, o) and o.area > c.area for o in cells)]
+
+
+def _signatory_labels(
+    text: PageText, table: Table, r: int, cells: list[Box], words: list[str]
+) -> list[tuple[Box, str]]:
+    """A row of a signatory's block right under a signature's row (its first cell a signature's
+    label: "Signature of Lead QSA | Date: …" over "Lead QSA Name:", "Signature of Merchant Executive
+    Officer | Date: …" over "Merchant Executive Officer Name: | Title:"), whose every cell with text is
+    a short label ending with ":" alone in its cell, the rest of the cell its field, as panels.py reads
+    such labels printed without rules: each cell with its label; none for a signature's own label
+    ("Signature:"), nor for labels side by side elsewhere (a records table's header over its empty rows:
+    "Name of service provider: | Description of service(s) provided:")."""
+    said = [(c, t) for c, t in zip(cells, words) if t]
+    if not r or not said or not all(_field_label(t) and not SIGNATURE.match(t) for _, t in said):
+        return []
+    above = [cell_text(text, c) for c in _own_cells(table.rows[r - 1])]
+    return said if above and SIGNATURE.match(above[0]) else []
+
+
+def _field_label(label: str) -> bool:
+    """A short label ending with ":" (ten words at most), no box before it."""
+    return bool(re.search(r"[:：]$", label)) and len(label.split()) <= 10 and not is_glyph(label.split()[0])
+
+
+def _boxes_merged_down(text: PageText, table: Table, r: int, label: Box, box: Box, right: str) -> tuple[str, ...]:
+    """The options beside a label whose cell is merged down over the rows under it (a prompt over two
+    rows or more, each row's cell beside it one box with its label: "If a QSA was involved … indicate
+    the role performed:" beside "☐ QSA performed testing procedures." over "☐ QSA provided other
+    assistance."): the cell beside it and, in each row right under it whose cell under the label is
+    empty, the cell at the same place beside it starting with a box, less the lines of a field's
+    label under a box's ("If selected, describe all role(s) performed:"); () unless two or more."""
+    if not right or not is_glyph(right.split()[0]):
+        return ()
+    lines = cell_lines(text, box)
+    for row in table.rows[r + 1 :]:
+        cells = _own_cells(row)
+        under = next((c for c in cells if abs(c.x0 - label.x0) <= 2), None)
+        beside = next((c for c in cells if abs(c.x0 - box.x0) <= 2), None)
+        said = cell_lines(text, beside) if beside is not None else []
+        if under is None or cell_text(text, under) or not said or not is_glyph(said[0].split()[0]):
+            break
+        lines += said
+    kept = [ln for ln in lines if is_glyph(ln.split()[0]) or not _field_label(ln)]
+    return box_choices(" ".join(kept), most=20) if len(lines) > len(cell_lines(text, box)) else ()
 
 
 def _cell_question(page: int, text: PageText, cell: Box, alone: bool) -> Found | None:

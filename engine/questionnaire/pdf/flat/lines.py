@@ -520,12 +520,17 @@ def _option(item: Item) -> bool:
     return item.kind == "box" or (item.kind == "bullet" and item.marker in _RADIOS)
 
 
+_LEAD_IN_END = re.compile(r"[?:？：]\s*(?:[(（][^()（）]{1,60}[)）]\s*)?$")  # "…: (Select all that apply)"
+
+
 def _under_question(above: list[Item]) -> Item | None:
     """The last of ``above`` that is neither a plain paragraph (two at most) nor the lines of one
-    wrapped back to its marker, when it asks or is numbered; else None."""
+    wrapped back to its marker, when it asks or is numbered, or ends with "?" or ":", an instruction
+    in brackets after it or not ("Signatory(s) confirms: (Select all that apply)", under a title set
+    close above it and read as one paragraph with it); else None."""
     plain = 0
     for item in reversed(above):
-        if item.kind == "number" or asks(item.text) or re.search(r"[?:]\s*$", item.text):
+        if item.kind == "number" or asks(item.text) or _LEAD_IN_END.search(item.text):
             return item
         if _last_asks(item) and not item.wraps:  # (a numbered item's lines wrapped back: that item's)
             return item

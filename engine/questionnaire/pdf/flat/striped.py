@@ -7,10 +7,12 @@ A **table** is a run of three or more horizontal rules of one width (their ends 
 under the other, with no vertical line between them and outside every ruled table; its **rows** are
 the bands between consecutive rules. Its **columns** come from the text: a column starts where a
 phrase (words closer than 0.45 of their height) starts in two rows or more (one, in a table of three
-rows or fewer) and fewer rows cross that x with a word than start a phrase at it; the left edge is
-the first column's. In a row whose words cross a column's edge (a title across the table, a cell
-spanning columns) the cells either side are one. Only a table whose first or second row is a header
-naming a question column ("Question | Guidance | Response") is one: rules under a form's labels (a
+rows or fewer) and fewer rows of several cells cross that x with a word than start a phrase at it (a
+row whose text all starts at one place is one cell across columns: a title, a note); the left edge is
+the first column's. In a row whose phrases cross a column's edge (a title across the table, a cell
+spanning columns, a header's line over the option columns it spans) the cells either side are one.
+Only a table whose first or second row is a header naming a question column ("Question | Guidance |
+Response", "PCI DSS Requirement": aligned.py's ``label_role``) is one: rules under a form's labels (a
 signature block) and a printed web form's panels are no table.
 """
 
@@ -19,8 +21,7 @@ from __future__ import annotations
 import re
 
 from engine.questionnaire.cues import SIGNATURE
-from engine.questionnaire.pdf.flat.aligned import visual_rows
-from engine.questionnaire.pdf.flat.header import column_role
+from engine.questionnaire.pdf.flat.aligned import label_role, visual_rows
 from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text, horizontal_rules
 from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 
@@ -112,9 +113,10 @@ def _between(text: PageText, ys: list[float], x0: float, x1: float) -> list[list
 
 
 def _heads(words: list[Word]) -> bool:
-    """Whether a band's words are a header's: two phrases or more, one naming a question column."""
+    """Whether a band's words are a header's: two phrases or more, one naming a question column (as
+    aligned.py's ``label_role`` reads a label: "PCI DSS Requirement" names its last word's column)."""
     phrases = [" ".join(w.text for w in p) for row in visual_rows(words) for p in row.phrases]
-    return len(phrases) >= 2 and any(column_role(p) == "question" for p in phrases)
+    return len(phrases) >= 2 and any(label_role(p) == "question" for p in phrases)
 
 
 def _table(text: PageText, ys: list[float], x0: float, x1: float) -> Table | None:
@@ -179,9 +181,10 @@ def _label(rows: list, left: float, top: float, bottom: float) -> str | None:
 
 
 def _header(text: PageText, row: Row) -> bool:
-    """Whether a row is a table's header: two cells or more, one naming a question column."""
+    """Whether a row is a table's header: two cells or more, one naming a question column (as
+    aligned.py's ``label_role`` reads a label: "PCI DSS Requirement", the noun its words qualify)."""
     cells = [c for c in row.cells if c is not None]
-    return len(cells) >= 2 and any(column_role(cell_text(text, c)) == "question" for c in cells)
+    return len(cells) >= 2 and any(label_role(cell_text(text, c)) == "question" for c in cells)
 
 
 def _option_header(text: PageText, rows: tuple[Row, ...]) -> int | None:
@@ -203,7 +206,10 @@ def _option_header(text: PageText, rows: tuple[Row, ...]) -> int | None:
 
 def _edges(phrases: list[list[tuple[Word, ...]]], words: list[list[Word]], left: float, n: int) -> list[float]:
     """Where the columns start: the phrase starts (within 2 pt) that start phrases in more rows than
-    words cross them in, in two rows or more (one where the table has three rows or fewer)."""
+    words cross them in, in two rows or more (one where the table has three rows or fewer). Only a
+    row of several cells (phrases starting at two places or more) counts as crossing: a row whose
+    text all starts at one place is one cell across the table (a title, a note under a requirement,
+    "Applicability Notes" over its text) and says nothing of the columns under it."""
     starts: list[list[float]] = []  # clusters of phrase starts
     for band in phrases:
         for x in sorted({round(p[0].box.x0, 1) for p in band}):
@@ -212,12 +218,15 @@ def _edges(phrases: list[list[tuple[Word, ...]]], words: list[list[Word]], left:
                 starts.append([x])
             else:
                 cluster.append(x)
+    several = [_places(band) >= 2 for band in phrases]
     out = []
     need = 1 if n <= 3 else 2
     for cluster in sorted(starts, key=lambda c: min(c)):
         x = min(cluster)
         began = sum(1 for band in phrases if any(abs(p[0].box.x0 - x) <= 2.0 for p in band))
-        crossed = sum(1 for band in words if any(w.box.x0 < x - 2 and w.box.x1 > x + 1 for w in band))
+        crossed = sum(
+            1 for band, many in zip(words, several) if many and any(w.box.x0 < x - 2 and w.box.x1 > x + 1 for w in band)
+        )
         if began >= need and began > crossed:
             out.append(x - 2 if out or x - left > 6 else left)
     if out and out[0] != left:
@@ -225,13 +234,26 @@ def _edges(phrases: list[list[tuple[Word, ...]]], words: list[list[Word]], left:
     return out
 
 
+def _places(band: list[tuple[Word, ...]]) -> int:
+    """How many places (2 pt apart or more) a band's phrases start at."""
+    xs: list[float] = []
+    for x in sorted(p[0].box.x0 for p in band):
+        if not xs or x - xs[-1] > 2.0:
+            xs.append(x)
+    return len(xs)
+
+
 def _cells(edges: list[float], band: Box, words: list[Word]) -> tuple[Box | None, ...]:
-    """A band's cells between ``edges``; cells whose edge a word crosses are one (the first holds
-    the span, the rest None)."""
+    """A band's cells between ``edges``; cells whose edge a phrase crosses are one (the first holds
+    the span, the rest None): a phrase, words closer than 0.45 of their height, is one cell's line
+    even where the edge falls in a space between its words ("(Check one response | for each" over
+    the option columns a header's "Response" spans; "PCI DSS | Requirement" over the ID column and
+    the requirement's)."""
+    spans = [(p[0].box.x0, p[-1].box.x1) for row in visual_rows(words) for p in row.phrases]
     cells: list[Box | None] = []
     start = 0
     for k in range(1, len(edges)):
-        crossed = k < len(edges) - 1 and any(w.box.x0 < edges[k] - 1 and w.box.x1 > edges[k] + 2 for w in words)
+        crossed = k < len(edges) - 1 and any(a < edges[k] - 1 and b > edges[k] + 2 for a, b in spans)
         if not crossed:
             cells.append(Box(edges[start], band.y0, edges[k], band.y1))
             cells.extend([None] * (k - 1 - start))
