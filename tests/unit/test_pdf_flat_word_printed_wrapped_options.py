@@ -155,3 +155,47 @@ def test_the_bench_matches_options_by_the_first_words_the_truth_keeps(tmp_path):
     kept = [" ".join(label.split()[:4]) for label in labels]
     assert score(q, [item | {"options": kept}])["usable_n"] == 1
     assert score(q, [item | {"options": [*kept[:2], "No Policy but 6"]}])["usable_n"] == 0
+
+
+PARAGRAPHS = {
+    "en": (
+        "In accordance with the Modern Slavery Act 2015 all organisations carrying out business within the UK "
+        "with a total annual turnover of £36m or more are required to produce a slavery and human trafficking "
+        "statement for each financial year.",
+        "Please confirm if your organisation has an annual turnover of £36m or more",
+        "Yes/No",
+        "Are you compliant with the annual reporting requirements of the Act?",
+    ),
+    "de": (
+        "Nach dem Gesetz gegen moderne Sklaverei müssen alle Organisationen, die im Vereinigten Königreich tätig "
+        "sind und einen Jahresumsatz von 36 Mio. £ oder mehr haben, für jedes Geschäftsjahr eine Erklärung zu "
+        "Sklaverei und Menschenhandel veröffentlichen.",
+        "Bitte bestätigen Sie, ob Ihre Organisation einen Jahresumsatz von 36 Mio. £ oder mehr hat",
+        "Ja/Nein",
+        "Erfüllen Sie die jährlichen Berichtspflichten des Gesetzes?",
+    ),
+}
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("language", sorted(PARAGRAPHS))
+def test_a_request_after_a_numbered_paragraph_s_spacing_is_a_question_of_its_own(tmp_path, language, paper):
+    """A numbered paragraph that asks nothing, wrapped back to the margin over two lines, then, after a
+    paragraph's spacing (not a line's), a request over "Yes/No", then a question with its "Yes/No" typed
+    after tabs on its line: two questions, each with those options; the numbered paragraph's lines
+    are no part of either."""
+    intro, request, options, question = PARAGRAPHS[language]
+    doc = wf.new()
+    _table(doc)
+    _para(doc, f"1.6\t{intro}", 10)
+    _para(doc, request, 0)
+    _para(doc, options, 10)
+    _para(doc, f"{question}\t\t\t{options}", 10)
+    _para(doc, "Bidders who answer 'No' will fail the schedule.", 10)
+    q = _printed(tmp_path, doc, "ruled", paper)
+    asked = [(x.text, list(x.choices)) for x in q.questions if "schedule" not in x.text[:9].lower()]
+    assert [(text[: len(ask)], choices) for (text, choices), ask in zip(asked, (request, question))] == [
+        (request, options.split("/")),
+        (question, options.split("/")),
+    ]
+    assert len(asked) == 2

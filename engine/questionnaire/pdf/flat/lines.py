@@ -88,6 +88,7 @@ def page_items(
     indent = margin = size = 0.0
     last: Box | None = None
     block = -2  # the MuPDF block of the item's first line
+    pitch: float | None = None  # the gap between the last two lines of the item read, once it has two
     for words, row_block in rows:
         fields = typed_fields(words)  # "Bank Name_____ Account Name_____": a label glued to its blank, each
         if fields:
@@ -111,6 +112,8 @@ def page_items(
             kind, marker, rest = "choices", "", words
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
+        # a marked item's lines wrapped back to its marker end where the spacing grows by half a line (a paragraph after)
+        tight = tight and not (current is not None and current.wraps and pitch is not None and gap > pitch + box.height / 2)
         if tight and current is not None and _wrapped_option(current, words, kind, indent):
             last = box  # the option's label wrapped, its box after its last line's words or alone under them
             continue
@@ -131,10 +134,10 @@ def page_items(
             current.ended = kind == "box" and _box_after(words)
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
-            block, margin, size = row_block, box.x0, box.height
+            block, margin, size, pitch = row_block, box.x0, box.height, (gap if wraps else None)
         else:
             current.text = wrapped(current.text, " ".join(w.text for w in words)).strip()
-            current.box = current.box.union(box)
+            current.box, pitch = current.box.union(box), gap
         if beside:
             current.choices = beside
             current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
@@ -152,14 +155,16 @@ def page_items(
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
     """A row's words without the options marked at its end after a gap of 10 pt or more ("1. The
-    provider shall …      ☐ Yes  ☐ No", "… Yes / No"), or boxes to tick after any gap, and those options' labels (() when none: a row
+    provider shall …      ☐ Yes  ☐ No", "… Yes / No", "… of the Act 2015?      Yes/No"), or boxes to tick after any gap, and those options' labels (() when none: a row
     of options alone is one, "choices", of its own)."""
     if choices_of(" ".join(w.text for w in words)):
         return words, ()
     for i in range(1, len(words)):
         tail = " ".join(w.text for w in words[i:])
-        if words[i].box.x0 - words[i - 1].box.x1 >= 10 or (is_glyph(words[i].text) and box_choices(tail)):
+        apart = words[i].box.x0 - words[i - 1].box.x1 >= 10
+        if apart or (is_glyph(words[i].text) and box_choices(tail)):
             choices = choices_of(tail)  # (boxes to tick end a statement however close they follow it)
+            choices = choices or (row_choices(tail) if apart and i == len(words) - 1 else ())  # "…?    Yes/No"
             if choices:
                 return words[:i], choices
     return words, ()
