@@ -113,7 +113,9 @@ def page_items(
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
         # a marked item's lines wrapped back to its marker end where the spacing grows by half a line (a paragraph after)
-        tight = tight and not (current is not None and current.wraps and pitch is not None and gap > pitch + box.height / 2)
+        tight = tight and not (
+            current is not None and current.wraps and pitch is not None and gap > pitch + box.height / 2
+        )
         if tight and current is not None and _wrapped_option(current, words, kind, indent):
             last = box  # the option's label wrapped, its box after its last line's words or alone under them
             continue
