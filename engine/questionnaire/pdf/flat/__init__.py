@@ -43,7 +43,8 @@ asks, or of the numbered item wrapped above it; a row holding a box heads no tab
 position (lines.py, aligned.py). Option words each before its box ("Yes ☐ No ☐") under a request, and
 option words joined by "/" after a tab at a line's end ("… 2015?      Yes/No"), are its options. A
 marked item's lines wrapped back to its marker end where the spacing grows by half a line: the
-paragraph under them is one of its own.
+paragraph under them is one of its own. A table row without an ID that is a condition ending with ":"
+("If No to the above question then:") introduces the rows under it: no question (rows.py).
 A label ending with ":" followed on its line by a **date's format mask** ("Self-assessment completion
 date: YYYY-MM-DD") is a field (lines.py; not in a boxed option's text), and so is a **label alone right
 under a signature's row** ("Signature of Lead QSA | Date: …" over "Lead QSA Name:", panels.py). An **ID
