@@ -43,7 +43,8 @@ item's answer cell or the cells of its boxes (their rectangles, recorded as draw
 **Scored** as the shared flat PDFs are (engine/bench/pdf_places.py's flat rule: a found question on the
 item's page whose text holds the item's words, each used once, in order): recall, precision, and
 **usable**, the share of the truth matched with the right kind of answer place: the item's options as
-its choices where it has options and boxes (any choices where its truth names boxes but no labels), a text place where it has an answer cell (either, where it
+its choices (an option of four words, a label's first words as the truth keeps them, matching a label
+that starts with them) where it has options and boxes (any choices where its truth names boxes but no labels), a text place where it has an answer cell (either, where it
 has both: a Yes / No typed into a cell). Per file and variant, beside the trivial baseline (every line
 with "?").
 """
@@ -514,6 +515,14 @@ def _fold(text: str) -> str:
     return re.sub(r"[\s\-–:]+", "", unicodedata.normalize("NFKC", text)).casefold()
 
 
+def _same_option(choice: str, option: str) -> bool:
+    """Whether a read option is the truth's: the same words, or, where the truth keeps a label's first
+    four words (tests/questionnaire_truth/document_places.py, ``first_words(label, 4)``: "Yes I have a"),
+    a label starting with them ("Yes I have a Statement")."""
+    want = norm_text(option).split()
+    return _fold(choice) == _fold(option) or (len(want) == 4 and norm_text(choice).split()[:4] == want)
+
+
 def score(q: Questionnaire, items: list[dict]) -> dict:
     """Recall, precision and usable of ``q`` against the carried truth (the module docstring)."""
     texts = [(page_of_row(x.row), norm_text(f"{x.id or ''} {x.text}")) for x in q.questions]
@@ -529,8 +538,12 @@ def score(q: Questionnaire, items: list[dict]) -> dict:
         taken.add(hit)
         matched += 1
         x = q.questions[hit]
-        want = [_fold(o) for o in item["options"]]
-        right_choices = item["choice"] and bool(x.choices) and (not want or [_fold(c) for c in x.choices] == want)
+        want = item["options"]
+        right_choices = (
+            item["choice"]
+            and bool(x.choices)
+            and (not want or (len(x.choices) == len(want) and all(map(_same_option, x.choices, want))))
+        )
         ok = right_choices or (item["text_place"] and (bool(x.text_cell) or (item["either"] and bool(x.choices))))
         good += ok
         if not ok and len(wrong) < 6:

@@ -36,9 +36,15 @@ question per item, ruled or aligned by text position (boxes.py ``checklist_rows`
 each **glued to underscores** ("Bank Name_____ Account Name_____", no colon) is a form's fields, and an
 item numbered by a section's **letter and a number** ("A-2 Registration Number", "C-1 Please provide …")
 is a numbered item, a question when it asks or over a blank space of three lines or more (lines.py).
-A short label with **one box after it** ("Yes I have a Statement      ☐", one a line) is an option, a run
-of them the choice of the paragraph above whose last sentence asks, or of the numbered item wrapped above
-it; a row holding a box heads no table aligned by text position (lines.py, aligned.py).
+A label with **one box after it** ("Yes I have a Statement      ☐", "… for this contract ☐", one a
+paragraph; its label wrapped, the box after its last line's words or alone on the line under it) is an
+option named by its words whole, a run of them the choice of the paragraph above whose last sentence
+asks, or of the numbered item wrapped above it; a row holding a box heads no table aligned by text
+position (lines.py, aligned.py). Option words each before its box ("Yes ☐ No ☐") under a request, and
+option words joined by "/" after a tab at a line's end ("… 2015?      Yes/No"), are its options. A
+marked item's lines wrapped back to its marker end where the spacing grows by half a line: the
+paragraph under them is one of its own. A table row without an ID that is a condition ending with ":"
+("If No to the above question then:") introduces the rows under it: no question (rows.py).
 A label ending with ":" followed on its line by a **date's format mask** ("Self-assessment completion
 date: YYYY-MM-DD") is a field (lines.py; not in a boxed option's text), and so is a **label alone right
 under a signature's row** ("Signature of Lead QSA | Date: …" over "Lead QSA Name:", panels.py). An **ID

@@ -88,6 +88,7 @@ def page_items(
     indent = margin = size = 0.0
     last: Box | None = None
     block = -2  # the MuPDF block of the item's first line
+    pitch: float | None = None  # the gap between the last two lines of the item read, once it has two
     for words, row_block in rows:
         fields = typed_fields(words)  # "Bank Name_____ Account Name_____": a label glued to its blank, each
         if fields:
@@ -111,6 +112,13 @@ def page_items(
             kind, marker, rest = "choices", "", words
         gap = box.y0 - last.y1 if last else 1e9
         tight = last is not None and gap <= 0.9 * max(box.height, 1.0)
+        # a marked item's lines wrapped back to its marker end where the spacing grows by half a line (a paragraph after)
+        tight = tight and not (
+            current is not None and current.wraps and pitch is not None and gap > pitch + box.height / 2
+        )
+        if tight and current is not None and _wrapped_option(current, words, kind, indent):
+            last = box  # the option's label wrapped, its box after its last line's words or alone under them
+            continue
         blank = typed or id(words[-1]) in blank_ends  # "Requirement Number and Definition:       ": a field of its own
         # a wrapped paragraph goes on in its own type only (not into a running footer)
         apart = current is not None and current.wraps and abs(box.height - size) > 0.05 * size
@@ -128,10 +136,10 @@ def page_items(
             current.ended = kind == "box" and _box_after(words)
             items.append(current)
             indent = min(start - 5, box.x0 + 4) if kind else start - 5  # lines under the item's text go on
-            block, margin, size = row_block, box.x0, box.height
+            block, margin, size, pitch = row_block, box.x0, box.height, (gap if wraps else None)
         else:
             current.text = wrapped(current.text, " ".join(w.text for w in words)).strip()
-            current.box = current.box.union(box)
+            current.box, pitch = current.box.union(box), gap
         if beside:
             current.choices = beside
             current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
@@ -149,14 +157,16 @@ def page_items(
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
     """A row's words without the options marked at its end after a gap of 10 pt or more ("1. The
-    provider shall …      ☐ Yes  ☐ No", "… Yes / No"), or boxes to tick after any gap, and those options' labels (() when none: a row
+    provider shall …      ☐ Yes  ☐ No", "… Yes / No", "… of the Act 2015?      Yes/No"), or boxes to tick after any gap, and those options' labels (() when none: a row
     of options alone is one, "choices", of its own)."""
     if choices_of(" ".join(w.text for w in words)):
         return words, ()
     for i in range(1, len(words)):
         tail = " ".join(w.text for w in words[i:])
-        if words[i].box.x0 - words[i - 1].box.x1 >= 10 or (is_glyph(words[i].text) and box_choices(tail)):
+        apart = words[i].box.x0 - words[i - 1].box.x1 >= 10
+        if apart or (is_glyph(words[i].text) and box_choices(tail)):
             choices = choices_of(tail)  # (boxes to tick end a statement however close they follow it)
+            choices = choices or (row_choices(tail) if apart and i == len(words) - 1 else ())  # "…?    Yes/No"
             if choices:
                 return words[:i], choices
     return words, ()
@@ -268,9 +278,9 @@ def _first_asks(text: str) -> bool:
 
 def row_choices(text: str) -> tuple[str, ...]:
     """The options a row of text alone offers: boxes with labels, option words parted by " / "
-    (boxes.choices_of), or two or more option words joined by "/" with no space ("Yes/No",
+    (boxes.choices_of), option words each before its box ("Yes ☐ No ☐", "Ja ☐ Nein ☐"), or two or more option words joined by "/" with no space ("Yes/No",
     "Yes/No/Not Applicable", "Yes/No/N/A": a form's answers to circle, typed on their own line)."""
-    found = choices_of(text)
+    found = choices_of(text) or box_choices(text, before=True)  # (or each label before its box: "Yes ☐ No ☐")
     if found:
         return found
     labels = [part.replace("\0", "/") for part in re.sub(r"(?i)\bn/a\b", "N\0A", text.strip()).split("/")]
@@ -327,18 +337,37 @@ def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
 
 
 def _box_after(words: list[Word]) -> bool:
-    """A short label (twelve words at most, no box among them) and one box to tick after it, a tab's
-    gap (10 pt or more) between: an option one a line with its box after its label ("Yes I have a
-    Statement   ☐" / "Organisation has less than 5 staff   ☐"), read as a box before its label, its
-    item ended by the box (the line under it is no part of the option)."""
+    """A label (a line's words, twenty-five at most, no box among them) and one box to tick after it,
+    a tab's gap or a space between: an option one a line with its box after its label ("Yes I have a
+    Statement   ☐" / "Organisation has less than 5 staff   ☐", "… for the length of this contract ☐",
+    "Yes ☐"), read as a box before its label, its item ended by the box (the line under it is no part
+    of the option)."""
     *label, last = words
     return (
-        1 <= len(label) <= 12
+        1 <= len(label) <= 25
         and is_glyph(last.text)
         and last.text != "■"
         and not any(is_glyph(w.text) for w in label)
-        and last.box.x0 - label[-1].box.x1 >= 10
+        and last.box.x0 > label[-1].box.x0  # (after it: a word's box may run on over its trailing space)
     )
+
+
+def _wrapped_option(current: Item, words: list[Word], kind: str, indent: float) -> bool:
+    """Whether a row right under the paragraph ``current`` (no marker, not ended) ends it as an option
+    whose label wrapped (forty words at most): a box alone on the row (the label's box pushed onto the
+    next line), or the label's last words starting in lower case with the box after them ("…
+    pending development of your" / "procedures prior to award   ☐"). ``current`` then is that
+    option, a box item ended by its box (see _box_after)."""
+    if current.kind or current.ended or current.blank or len(current.text.split()) > 40 or words[0].box.x0 < indent:
+        return False
+    alone = len(words) == 1 and is_glyph(words[0].text) and words[0].text != "■"
+    if not alone and not (kind == "box" and _box_after(words) and words[0].text[:1].islower()):
+        return False
+    if not alone:
+        current.text = wrapped(current.text, " ".join(w.text for w in words[:-1])).strip()
+    current.kind, current.marker, current.ended = "box", words[-1].text, True
+    current.box = current.box.union(Box(words[0].box.x0, words[0].box.y0, words[-1].box.x1, words[-1].box.y1))
+    return True
 
 
 def item_questions(items: list[Item], tables: bool = False) -> list[Found]:
@@ -473,7 +502,7 @@ def _lead_in_lists(
         elif head.page == run[0].page and all(
             r.kind == "box" and not "\ue000" <= r.marker[:1] <= "\uf8ff" for r in run
         ):
-            choices = tuple(option_name(r.text) for r in run)
+            choices = tuple(_label(r) if r.ended else option_name(r.text) for r in run)  # (a label: whole)
             place = response_place(f"page {run[0].page + 1}, {choices[0][:40]}")
             box = head.box.union(run[-1].box)
             text = f"{head.text} " + " / ".join(r.text for r in run)
@@ -525,11 +554,14 @@ _LEAD_IN_END = re.compile(r"[?:？：]\s*(?:[(（][^()（）]{1,60}[)）]\s*)?$"
 
 def _under_question(above: list[Item]) -> Item | None:
     """The last of ``above`` that is neither a plain paragraph (two at most) nor the lines of one
-    wrapped back to its marker, when it asks or is numbered, or ends with "?" or ":", an instruction
-    in brackets after it or not ("Signatory(s) confirms: (Select all that apply)", under a title set
-    close above it and read as one paragraph with it); else None."""
+    wrapped back to its marker (the marked item's: "2.1 Please confirm … or is prepared to obtain
+    the level of cover" / "prior to award?"), when it asks or is numbered, or ends with "?" or ":", an
+    instruction in brackets after it or not ("Signatory(s) confirms: (Select all that apply)", under a
+    title set close above it and read as one paragraph with it); else None."""
     plain = 0
-    for item in reversed(above):
+    for k, item in enumerate(reversed(above)):
+        if item.wraps and k + 1 < len(above):  # a marked item's lines wrapped back ("prior to award?"): that item's
+            continue
         if item.kind == "number" or asks(item.text) or _LEAD_IN_END.search(item.text):
             return item
         if _last_asks(item) and not item.wraps:  # (a numbered item's lines wrapped back: that item's)
@@ -548,7 +580,10 @@ def _last_asks(item: Item) -> bool:
 
 def _label(item: Item) -> str:
     """An option's label: its words up to a column beside it, or all of them, or, past twelve, its
-    name (option_name: "List X Property These …")."""
+    name (option_name: "List X Property These …"); a label with its box after it (_box_after), all
+    its words however many ("Yes have levels of cover already and will continue to for this contract")."""
+    if item.kind == "box" and item.ended:  # a label with its box after it: its words, a column's gap among them
+        return item.text
     text = item.apart or item.text
     return text if len(text.split()) <= 12 else option_name(text)
 

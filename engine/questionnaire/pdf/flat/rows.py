@@ -5,7 +5,8 @@ whose ID cell holds several numbered IDs on lines of their own is one question p
 03/24's "4.1(j)", "4.1(j) - (i)" …). A **filled** table's answer column is read as the existing
 choice and its comment column as the existing answer (the AWS and GCP CAIQ PDFs). A table of option
 columns is the table model's (options.py); a table with neither header nor question column may be a
-form or a box list (boxes.py).
+form or a box list (boxes.py). A row without an ID that is a condition ending with ":" ("If No to the
+above question then:") introduces the rows under it: no question, and no topic of the row above.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from engine.questionnaire.pdf.flat.ruled import Row, Table, cell_text
 from engine.questionnaire.pdf.layout import Box, PageText
 from engine.questionnaire.pdf.questions import YES_NO, Found
 
+# a condition ending with ":" ("If No to the above question then:", "Falls nein:", "Si non :"): it introduces the rows under it
+_CONDITION_LEAD = re.compile(r"^(?:if|where|when|indien|als|falls|wenn|si)\b[^.?;:]{0,80}[:：]$", re.IGNORECASE)
 _ITEM_ID = re.compile(r"^\d{1,3}(?:\.\d{1,3})+(?:\s*[-–]?\s*\(\w{1,5}\))*$")  # "4.1(j) - (ii)", "7.7 (e) (i)"
 
 
@@ -85,6 +88,8 @@ def table_questions(
         if numbered_rows and not ident:  # a section's title across a table whose requirements start with their IDs,
             if not out and found and goes_on(found[-1].text, question):  # or the rest of the row before the page break
                 found[-1] = _continued(found[-1], question, text, cells)
+            continue
+        if not ident and _CONDITION_LEAD.match(question):  # a lead-in to the rows under it: no topic of the row above
             continue
         if "id" in columns.roles and not id_like(ident):
             if not out and found:  # the row goes on from the page before
