@@ -10,20 +10,28 @@ saying why, where ``soffice`` is not installed. A print is kept under the system
 hash of the file (``rfp_word_soffice/``) and printed again only when the file changes.
 
 **The truth, by a written rule independent of the reader**: LibreOffice records no places, so each truth
-item's page is found by searching its text in the print's page texts (both normalised as the PDF scorer
-does, ``pdf_places.norm_text``), the items in the truth's (the document's) order: the item's page is the
-first page at or after the previous item's page whose text holds the item's text; else, for a text whose
-first word holds a digit (an ID the document prints apart from the words: "AC-1" in a table's title row
-and "Part a" in its row, "SV01 | 10% | How will you …"), the first such page whose text holds the ID and,
-after it, the rest; else the first such page whose text, joined with the next page's, holds the text (an
-item cut by a page break: the page where it starts). An item found on no page is not printed (hidden
-text, a text box's): counted as ``not_printed`` and left out of the truth, as the bench's own printer
-leaves out what it does not draw. The item's kind (its options, choice or text place) is
-``word_printed.item_kind``'s. No answer places are recorded (the print has none to record)."""
+item's page is found by searching its text in the print's text (each line normalised as the PDF scorer
+does, ``pdf_places.norm_text``; the pages in order, a space between two words matching a line's end too),
+the items in the truth's (the document's) order, each after the previous item's place: the item's page is
+the page of the first place where its text is (the first page at or after the previous item's page whose
+text holds it, counting on that page only the text after the previous item's place), its place on that page
+the first where the text begins a line (a list's number before it aside), else that first place. Else, for a
+text whose first word holds a digit (an ID the document prints apart from the words: "AC-1" in a table's
+title row and "Part a" in its row, "SV01 | 10% | How will you …"), the first place of the rest after the
+previous item's place whose page has, before it, that ID as the last word of its shape (letters and digits
+alike: "PS-3" printed between "PS-2" and "Part a" is another control's). An item found nowhere is not
+counted (``not_printed``; LibreOffice prints "Provide your ISO 20000-1" where the Word text holds
+"certification" too, a row cut by a page break with its title row repeated between "Part" and "a"), as the
+bench's own printer leaves out what it does not draw. The item's kind (its options, choice or text place)
+is ``word_printed.item_kind``'s. No answer places are recorded (the print has none to record). The rule's
+known limits: a short label ("Name") also found in a running header or a sentence before the item's own
+line takes that earlier page."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import re
 import shutil
 import subprocess
 import tempfile
@@ -38,6 +46,7 @@ from engine.bench.word_printed import item_kind, read_and_score, summary
 
 PRINTER = "soffice"
 CACHE = Path(tempfile.gettempdir()) / "rfp_word_soffice"
+LABEL = r"(?:\(?(?:[0-9]{1,3}|[a-z]|[ivx]{1,4})[.)]|[0-9]+(?:\.[0-9]+)+\.?)"  # a list's number ("1.", "(a)", "3.1.2")
 
 
 def soffice_print(path: Path, program: str, cache: Path = CACHE) -> Path:
@@ -63,33 +72,65 @@ def soffice_print(path: Path, program: str, cache: Path = CACHE) -> Path:
 
 def truth_pages(pdf: Path, items: list[dict]) -> tuple[list[dict], list[str]]:
     """The truth ``items`` carried to ``pdf`` by the module docstring's rule: each found one's kind
-    (``item_kind``) with its page (1-based), and the texts of those found on no page."""
-    with pymupdf.open(pdf) as doc:
-        pages = [norm_text(page.get_text()) for page in doc]
-    out, missing, previous = [], [], 0
+    (``item_kind``) with its page (1-based), and the texts of those found nowhere."""
+    text, starts = _print_text(pdf)
+    out, missing, place = [], [], -1
     for item in items:
-        page = _page_of(norm_text(item["text"]), pages, previous)
-        if page is None:
+        found = _place_of(norm_text(item["text"]), text, starts, place + 1)
+        if found is None:
             missing.append(item["text"])
             continue
-        previous = page
-        out.append({"page": page + 1} | item_kind(item) | {"places": []})
+        place = found
+        out.append({"page": bisect.bisect_right(starts, found)} | item_kind(item) | {"places": []})
     return out, missing
 
 
-def _page_of(words: str, pages: list[str], start: int) -> int | None:
-    """The first page from ``start`` holding ``words``; else holding its ID and the rest after it; else
-    where it starts when it runs onto the next page (0-based)."""
+def _print_text(pdf: Path) -> tuple[str, list[int]]:
+    """The print's text, each line normalised (``norm_text``), a line a row of the text, the pages in
+    order; and where each page's text starts."""
+    text, starts = "", []
+    with pymupdf.open(pdf) as doc:
+        for page in doc:
+            starts.append(len(text))
+            text += "".join(f"\n{line}" for raw in page.get_text().split("\n") if (line := norm_text(raw)))
+    return text, starts
+
+
+def _place_of(words: str, text: str, starts: list[int], start: int) -> int | None:
+    """Where, from ``start``, ``words`` is first found: on the page of its first place, the first place
+    where it begins a line (a list's number before it aside), else that first place; else, for words
+    whose first holds a digit (an ID), the first place of the rest whose page has, before it, the ID as
+    the last word of its shape (its letters and digits as letters and digits: "PS-2" and "PS-3" alike)."""
+    hit = re.compile(f"({_spaced(words)})").search(text, start)
+    if hit is not None:
+        end = _page_end(hit.start(1), text, starts)
+        line = re.compile(rf"\n(?:{LABEL} ?)?({_spaced(words)})").search(text, start - 1, end)
+        return (line or hit).start(1)
     first, _, rest = words.partition(" ")
-    rules = [lambda k: words in pages[k]]
-    if rest and any(c.isdigit() for c in first):
-        rules.append(lambda k: first in pages[k] and rest in pages[k][pages[k].index(first) + len(first) :])
-    rules.append(lambda k: k + 1 < len(pages) and words in f"{pages[k]} {pages[k + 1]}")
-    for rule in rules:
-        hit = next((k for k in range(start, len(pages)) if rule(k)), None)
-        if hit is not None:
-            return hit
+    if not rest or not any(c.isdigit() for c in first):
+        return None
+    shape = re.compile(r"(?<!\S)" + "".join(_shape(run) for run in re.findall(r"\d+|[^\W\d_]+|.", first)))
+    for hit in re.compile(f"({_spaced(rest)})").finditer(text, start):
+        page = bisect.bisect_right(starts, hit.start(1)) - 1
+        ids = shape.findall(text, starts[page], hit.start(1))
+        if ids and ids[-1] == first:  # the last ID of its shape before the rest is the item's
+            return hit.start(1)
     return None
+
+
+def _shape(run: str) -> str:
+    """A pattern of any run of digits for digits, of letters for letters, the sign itself else."""
+    return r"\d+" if run.isdigit() else r"[^\W\d_]+" if run.isalpha() else re.escape(run)
+
+
+def _page_end(place: int, text: str, starts: list[int]) -> int:
+    page = bisect.bisect_right(starts, place)
+    return starts[page] if page < len(starts) else len(text)
+
+
+def _spaced(words: str) -> str:
+    """A pattern of ``words``, a space between two of them a space or a line's end (a wrapped line)."""
+    return re.escape(words).replace(r"\ ", "[ \n]")
 
 
 def bench_word_soffice(

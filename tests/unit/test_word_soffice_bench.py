@@ -30,19 +30,23 @@ def _items(*texts: str) -> list[dict]:
     return [{"text": t, "answer": [0, k, 1]} for k, t in enumerate(texts)]
 
 
-def test_each_item_takes_the_first_page_at_or_after_the_previous_item_holding_its_text(tmp_path):
+def test_each_item_takes_the_first_place_after_the_previous_item_holding_its_text(tmp_path):
     pdf = _pdf(
         tmp_path,
         [
             ["Contents", "Organization Name ..... 3", "System Owner ..... 3"],  # a table of contents
-            ["1 Introduction"],
-            ["Organization Name", "Street Address", "System Owner"],
+            ["1 Introduction", "Responsible Role: (the previous control's)", "AC-1 Parameters"],
+            ["Responsible Role:", "Email Address", "The official's name, title and contact information", "Name"],
+            ["Title"],
         ],
     )
-    carried, missing = truth_pages(pdf, _items("Organization Name:", "Street Address", "System Owner"))
+    items = _items("Organization Name:", "System Owner", "AC-1", "Responsible Role:", "Email Address", "Name")
+    carried, missing = truth_pages(pdf, items + _items("Title"))
     assert missing == []
-    # the first item reads the contents' line (the rule's known limit); the next ones go on from it
-    assert [c["page"] for c in carried] == [1, 3, 3]
+    # the first item reads the contents' line (the rule's known limit); the next ones go on from it, on
+    # a page only after the previous item's place ("Responsible Role:" before "AC-1" is not the item's),
+    # "Name" on the line it begins, not in the sentence before it (its "title" is not the next item's)
+    assert [c["page"] for c in carried] == [1, 1, 2, 3, 3, 3, 4]
     assert carried[0]["text_place"] and not carried[0]["choice"] and carried[0]["places"] == []
 
 
@@ -51,23 +55,26 @@ def test_an_id_printed_apart_from_its_words_and_an_item_cut_by_a_page_break(tmp_
         tmp_path,
         [
             ["AC-1 What is the solution and how is it implemented?", "Part a", "Part b"],
-            ["Part a (AC-1's, cut by the page break: before AC-2's ID)", "AC-2 Parameters", "Parameter AC-2(a):"],
-            ["AC-2 What is the solution and how is it implemented?", "Part a", "SV01", "10%", "How will you ensure"],
+            ["PS-2 What is the solution and how is it implemented?", "Part"],  # "Part a" cut by the page break
+            ["PS-2 What is the solution and how is it implemented?", "a", "Part b"],
+            ["PS-3 Personnel Screening", "PS-3 What is the solution and how is it implemented?", "Part a"],
+            ["SV01", "10%", "How will you ensure"],
             ["that the team avoids inequality? Please describe"],
         ],
     )
-    items = _items("AC-1 Part a", "Parameter AC-2(a):", "AC-2 Part a", "SV01 How will you ensure")
-    items += _items("Please describe the team's other work")  # printed nowhere
+    items = _items("AC-1 Part a", "AC-1 Part b", "PS-2 Part a", "PS-2 Part b", "PS-3 Part a")
+    items += _items("SV01 How will you ensure", "Please describe the team's other work")  # the last printed nowhere
     items += [{"text": "ensure that the team avoids", "choice": [[0, 1, 2]], "options": ["Yes", "No"]}]
     carried, missing = truth_pages(pdf, items)
     assert [(c["text"], c["page"]) for c in carried] == [
         ("AC-1 Part a", 1),
-        ("Parameter AC-2(a):", 2),
-        ("AC-2 Part a", 3),
-        ("SV01 How will you ensure", 3),
-        ("ensure that the team avoids", 3),
+        ("AC-1 Part b", 1),
+        ("PS-2 Part b", 3),  # its "Part a" is nowhere whole; PS-3's after "PS-2" is another control's
+        ("PS-3 Part a", 4),
+        ("SV01 How will you ensure", 5),
+        ("ensure that the team avoids", 5),
     ]
-    assert missing == ["Please describe the team's other work"]
+    assert missing == ["PS-2 Part a", "Please describe the team's other work"]
     assert carried[-1]["choice"] and carried[-1]["options"] == ["Yes", "No"]
 
 
