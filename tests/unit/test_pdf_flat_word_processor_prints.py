@@ -1,0 +1,107 @@
+"""Flat PDFs as a real word processor prints a Word questionnaire (#55, ``bench word-printed --printer
+soffice``): drawn here with PyMuPDF the way LibreOffice draws them, in a real TrueType font (DejaVu Sans),
+a table's rules as thin filled rectangles or as lines, a header row shaded, cell padding, and the
+processor's own line wrapping. Each test fails on the reader before its rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from engine.questionnaire.pdf.reader import read_pdf_questionnaire
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+SIZE, LEAD, PAD = 10.0, 11.6, 4.0
+_FONT = pymupdf.Font(fontfile=str(FONT))
+
+
+def _lines(text: str, width: float) -> list[str]:
+    """``text`` wrapped at words to ``width`` points, as the processor wraps it."""
+    out, line = [], ""
+    for word in text.split():
+        if line and _FONT.text_length(f"{line} {word}", fontsize=SIZE) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return out + [line]
+
+
+def _rule(page: pymupdf.Page, a: tuple[float, float], b: tuple[float, float], rules: str) -> None:
+    if rules == "filled rectangles":  # LibreOffice's borders: thin rectangles filled black
+        page.draw_rect(pymupdf.Rect(a[0] - 0.25, a[1] - 0.25, b[0] + 0.25, b[1] + 0.25), color=None, fill=(0, 0, 0))
+    else:
+        page.draw_line(a, b, color=(0, 0, 0), width=0.5)
+
+
+def draw_table(page: pymupdf.Page, top: float, widths: list[float], rows: list[list[list[str]]], rules: str) -> float:
+    """A ruled table at ``top``: each row's cells (one paragraph a string, wrapped in its cell; a
+    cell of one row spanning the table when it is the row's only one). The table's bottom."""
+    x0, y = 72.0, top
+    for cells in rows:
+        spans = widths if len(cells) == len(widths) else [sum(widths)]
+        wrapped = [[ln for para in cell for ln in _lines(para, w - 2 * PAD)] for cell, w in zip(cells, spans)]
+        height = max(len(w) for w in wrapped) * LEAD + 2 * PAD
+        x = x0
+        for lines, w in zip(wrapped, spans):
+            for k, line in enumerate(lines):
+                page.insert_text((x + PAD, y + PAD + SIZE + k * LEAD), line, fontsize=SIZE, fontname="dejavu",
+                                 fontfile=str(FONT))  # fmt: skip
+            _rule(page, (x, y), (x, y + height), rules)
+            x += w
+        _rule(page, (x, y), (x, y + height), rules)
+        _rule(page, (x0, y), (x, y), rules)
+        y += height
+    _rule(page, (x0, y), (x0 + sum(widths), y), rules)
+    return y
+
+
+def _read(tmp_path: Path, draw) -> list:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    draw(page)
+    path = tmp_path / "printed.pdf"
+    doc.save(path)
+    return read_pdf_questionnaire(path).questions
+
+
+ORIGINATION = [
+    "Service Provider Corporate",
+    "Service Provider System Specific",
+    "Configured by Customer (Customer System Specific)",
+    "Inherited from pre-existing FedRAMP Authorization for Click here to enter text. , Date of Authorization",
+]
+
+
+@pytest.mark.parametrize("rules", ["filled rectangles", "lines"])
+def test_a_label_over_boxes_whose_last_option_wraps_is_one_choice_of_every_option(tmp_path, rules):
+    rows = [
+        [["AC-2"], ["Control Summary Information"]],
+        [["Responsible Role:"]],
+        [["Parameter AC-2(a):"]],
+        [["Implementation Status (check all that apply):", "☐ Implemented", "☐ Partially implemented", "☐ Planned"]],
+        [["Control Origination (check all that apply):", *(f"☐ {o}" for o in ORIGINATION)]],
+    ]
+    questions = _read(tmp_path, lambda page: draw_table(page, 100, [80, 388], rows, rules))
+    by_text = {q.text: q for q in questions}
+    origination = by_text["Control Origination (check all that apply)"]
+    assert origination.choices == tuple(ORIGINATION)  # the last one's label on two lines: one option
+    assert by_text["Implementation Status (check all that apply)"].choices == (
+        "Implemented",
+        "Partially implemented",
+        "Planned",
+    )
+    assert {"Responsible Role", "Parameter AC-2(a)"} <= set(by_text)
+
+
+def test_a_line_under_boxes_that_did_not_wrap_is_no_part_of_their_options(tmp_path):
+    rows = [
+        [["AC-2"], ["Control Summary Information"]],
+        [["Responsible Role:"]],
+        [["Parameter AC-2(a):"]],
+        [["Implementation Status (check all that apply):", "☐ Implemented", "☐ Planned", "Describe the plan."]],
+    ]
+    questions = _read(tmp_path, lambda page: draw_table(page, 100, [80, 388], rows, "lines"))
+    assert all(q.choices != ("Implemented", "Planned Describe the plan.") for q in questions)
