@@ -105,3 +105,42 @@ def test_a_line_under_boxes_that_did_not_wrap_is_no_part_of_their_options(tmp_pa
     ]
     questions = _read(tmp_path, lambda page: draw_table(page, 100, [80, 388], rows, "lines"))
     assert all(q.choices != ("Implemented", "Planned Describe the plan.") for q in questions)
+
+
+BASELINE = [
+    [["ID"], ["Control Description"], ["Low"], ["Moderate"], ["High"]],
+    [["AC-1"], ["Access Control Policy and Procedures"], ["AC-1"], ["AC-1"], ["AC-1"]],
+    [["AC-2"], ["Account Management"], ["AC-2"], ["AC-2 (1) (2) (3) (4) (5) (7) (9)"], ["AC-2 (1) (2) (3) (4) (5) (7) (9) (10) (11)"]],
+    [["AC-3"], ["Access Enforcement"], ["AC-3"], ["AC-3"], ["AC-3"]],
+    [["AC-4"], ["Information Flow Enforcement"], ["Not Selected"], ["AC-4 (21)"], ["AC-4 (8) (21)"]],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", ["filled rectangles", "lines"])
+def test_a_table_of_ids_whose_every_cell_is_filled_in_short_is_a_listing_not_questions(tmp_path, rules):
+    summary = [
+        [["AC-2"], ["Control Summary Information"]],
+        [["Responsible Role:"]],
+        [["Parameter AC-2(a):"]],
+        [["Implementation Status (check all that apply):", "☐ Implemented", "☐ Planned"]],
+    ]
+
+    def draw(page: pymupdf.Page) -> None:
+        bottom = draw_table(page, 80, [50, 150, 60, 104, 104], BASELINE, rules)
+        draw_table(page, bottom + 40, [80, 388], summary, rules)
+
+    questions = _read(tmp_path, draw)
+    assert [q.text for q in questions] == [
+        "Responsible Role",
+        "Parameter AC-2(a)",
+        "Implementation Status (check all that apply)",
+    ]  # no "Account Management", "Access Enforcement" …: the baseline lists controls, it asks nothing
+
+
+def test_a_table_of_ids_with_an_empty_cell_to_fill_is_still_read_as_questions(tmp_path):
+    rows = [[["ID"], ["Control Description"], ["Owner"]]] + [
+        [[ident], [name], [""]] for ident, name in [("AC-1", "Access Control Policy"), ("AC-2", "Account Management"),
+                                                   ("AC-3", "Access Enforcement")]
+    ]  # fmt: skip
+    questions = _read(tmp_path, lambda page: draw_table(page, 80, [50, 250, 168], rows, "lines"))
+    assert [q.id for q in questions] == ["AC-1", "AC-2", "AC-3"]
