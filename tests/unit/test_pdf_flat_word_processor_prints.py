@@ -144,3 +144,33 @@ def test_a_table_of_ids_with_an_empty_cell_to_fill_is_still_read_as_questions(tm
     ]  # fmt: skip
     questions = _read(tmp_path, lambda page: draw_table(page, 80, [50, 250, 168], rows, "lines"))
     assert [q.id for q in questions] == ["AC-1", "AC-2", "AC-3"]
+
+
+CHECKS = [
+    ("The filename identifies the document or its purpose", "☐ Yes ☐ No"),
+    ("Initial View is set to show “Document Title”", "☐ Yes ☐ No"),
+    ("Accessibility Checker displays “Image-only PDF – Failed” error", "☐ Yes ☐ No ☐ NA"),
+    ("Accessibility Checker displays “Tagged PDF – Failed” error", "☐ Yes ☐ No ☐ NA"),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_statements_each_with_boxes_at_a_far_tab_stop_are_one_question_each(tmp_path, language):
+    checks = CHECKS if language == "en" else [
+        ("Der Dateiname bezeichnet das Dokument oder seinen Zweck", "☐ Ja ☐ Nein"),
+        ("Die Anfangsansicht zeigt den Titel des Dokuments", "☐ Ja ☐ Nein"),
+        ("Die Barrierefreiheitsprüfung meldet keinen Fehler bei Bildern", "☐ Ja ☐ Nein ☐ NA"),
+        ("Die Barrierefreiheitsprüfung meldet keinen Fehler bei Tags", "☐ Ja ☐ Nein ☐ NA"),
+    ]  # fmt: skip
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((50, 80), "PDF accessibility checklist", fontsize=14, fontname="dejavu", fontfile=str(FONT))
+        for k, (statement, boxes) in enumerate(checks):  # the boxes right-aligned at the margin: a far tab stop
+            y = 110 + k * 17
+            page.insert_text((51, y), statement, fontsize=SIZE, fontname="dejavu", fontfile=str(FONT))
+            x = 556 - _FONT.text_length(boxes, fontsize=SIZE)
+            page.insert_text((x, y), boxes, fontsize=SIZE, fontname="dejavu", fontfile=str(FONT))
+
+    questions = _read(tmp_path, draw)
+    assert [q.text for q in questions] == [s for s, _ in checks]  # not two statements run into one
+    assert [len(q.choices) for q in questions] == [2, 2, 3, 3]

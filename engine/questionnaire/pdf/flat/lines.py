@@ -72,6 +72,7 @@ class Item:
     line: float = 0.0  # its first line's height
     form: bool = False  # a label of a line of fields typed with underscores (typed_fields)
     space: float = 0.0  # the blank space under it to the next item on its page, in its lines (0: none below)
+    boxes_at: tuple[float, ...] = ()  # the left and right edges of the boxes to tick beside its first line
 
 
 def page_items(
@@ -100,6 +101,8 @@ def page_items(
             continue
         marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
+        boxed = bool(beside) and bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
+        boxes_at = (marks[len(words)].box.x0, marks[-1].box.x1) if boxed else ()
         # "Company name: ______": a line typed to write on after a label (a date's mask too, but in a boxed option's text)
         option = current is not None and current.kind == "box" and words[0].box.x0 >= indent
         words, typed = _typed_blank(words, masked=not option)
@@ -117,6 +120,8 @@ def page_items(
         closed = current is not None and current.ended and not current.kind  # a statement ends with its boxes to tick
         closed = closed or (current is not None and current.kind == "choices")  # a row of options is a row of its own
         closed = closed or (current is not None and current.kind == "box" and current.ended)  # "Label   ☐" ends at ☐
+        # a row with boxes of its own where the statement above has its boxes (either edge, at a tab stop): its own
+        closed = closed or (current is not None and _aligned(current.boxes_at, boxes_at))
         if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart or closed:
             start = rest[0].box.x0 if rest else box.x0
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
@@ -136,6 +141,7 @@ def page_items(
             current.choices = beside
             current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
             current.ended = current.boxed and marks[len(words)].box.x0 - words[-1].box.x1 < TAB_GAP
+            current.boxes_at = boxes_at
         last = box
     for k, item in enumerate(items):
         item.field = over_place(item.box, places)
@@ -145,6 +151,11 @@ def page_items(
         below = items[end] if end < len(items) and items[end].part == item.part else None
         item.space = (below.box.y0 - bottom) / max(item.line, 1.0) if below is not None else 0.0
     return _marks_under([i for i in items if i.text])
+
+
+def _aligned(above: tuple[float, ...], below: tuple[float, ...]) -> bool:
+    """Whether two rows' boxes to tick start or end at one place (a tab stop, left or right aligned)."""
+    return bool(above and below) and (abs(above[0] - below[0]) <= 3 or abs(above[1] - below[1]) <= 3)
 
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
