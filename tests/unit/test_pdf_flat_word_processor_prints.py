@@ -10,6 +10,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from engine.questionnaire.pdf.layout import Box, Line, Word, is_glyph
 from engine.questionnaire.pdf.reader import read_pdf_questionnaire
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -174,3 +175,29 @@ def test_statements_each_with_boxes_at_a_far_tab_stop_are_one_question_each(tmp_
     questions = _read(tmp_path, draw)
     assert [q.text for q in questions] == [s for s, _ in checks]  # not two statements run into one
     assert [len(q.choices) for q in questions] == [2, 2, 3, 3]
+
+
+def _line(x: float, y: float, *words: str) -> Line:
+    out, at = [], x
+    for w in words:
+        width = _FONT.text_length(w, fontsize=SIZE) if not "\ue000" <= w[0] <= "\uf8ff" else 6.0
+        out.append(Word(Box(at, y, at + width, y + SIZE), w))
+        at += width + 3
+    return Line(Box(x, y, at - 3, y + SIZE), tuple(out), 0)
+
+
+@pytest.mark.parametrize("bullet", ["\uf0b7", "\uf0a7", "\uf0d8", "\uf076"])
+def test_a_symbol_fonts_list_bullet_printed_in_the_private_use_area_is_a_bullet_not_a_box(bullet):
+    """A word processor prints a Symbol or Wingdings bullet as its private-use character (Symbol's •
+    U+F0B7, Wingdings' ▪ U+F0A7 …): a resource list under a title is no checklist of statements to tick,
+    while Wingdings' box (U+F0A8) stays a box. (PyMuPDF cannot write those characters with a real font,
+    so the page's lines are built here as MuPDF reads them from such a print.)"""
+    from engine.questionnaire.pdf.flat.lines import item_questions, page_items  # noqa: PLC0415
+
+    assert not is_glyph(bullet) and is_glyph("\uf0a8")
+    lines = [_line(72, 100, "Getting", "Started", "with", "PCI")]
+    lines += [_line(80, 114 + 12 * k, bullet, *text.split()) for k, text in enumerate(
+        ["Guide to Safe Payments", "Common Payment Systems", "Questions to Ask Your Vendors", "Glossary of Terms"])]  # fmt: skip
+    lines += [_line(72, 180, "1.", "Does", "the", "merchant", "accept", "only", "card-not-present", "payments?")]
+    questions = item_questions(page_items(0, lines, height=792))
+    assert [q.text for q in questions] == ["Does the merchant accept only card-not-present payments?"]

@@ -32,12 +32,12 @@ from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.panels import over_place, unruled_labels
-from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph, wrapped
+from engine.questionnaire.pdf.layout import DRAWN_MARKED, SYMBOL_BULLETS, Box, Line, Word, is_glyph, wrapped
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.placeholders import is_date_mask
 from engine.questionnaire.table_model import OPTION_WORDS
 
-_BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓")
+_BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓") | SYMBOL_BULLETS  # (a symbol font's bullets as printed: layout.py)
 _RADIOS = frozenset(("○", "◯", "( )"))  # a bullet that, one an option a line under a question, is a radio
 _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
