@@ -201,3 +201,28 @@ def test_a_symbol_fonts_list_bullet_printed_in_the_private_use_area_is_a_bullet_
     lines += [_line(72, 180, "1.", "Does", "the", "merchant", "accept", "only", "card-not-present", "payments?")]
     questions = item_questions(page_items(0, lines, height=792))
     assert [q.text for q in questions] == ["Does the merchant accept only card-not-present payments?"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_row_of_boxes_whose_last_label_wrapped_onto_the_next_line_keeps_it(tmp_path, language):
+    first, second, last = (
+        ("All files in the PDF Portfolio were tested with the appropriate test process", "All attachments were tested",
+         "NA") if language == "en" else
+        ("Tous les fichiers du portefeuille PDF ont été testés avec la procédure qui convient", "Toutes les pièces "
+         "jointes ont été testées", "Non")
+    )  # fmt: skip
+    yes_no = "☐ Yes ☐ No ☐" if language == "en" else "☐ Oui ☐ Sans objet ☐"
+
+    def draw(page: pymupdf.Page) -> None:
+        font = {"fontsize": SIZE, "fontname": "dejavu", "fontfile": str(FONT)}
+        page.insert_text((50, 80), "Preconditions", fontsize=14, fontname="dejavu", fontfile=str(FONT))
+        page.insert_text((51, 110), f"{first} {yes_no}", **font)  # the statement fills the line: its last label wraps
+        page.insert_text((51, 124), last, **font)
+        page.insert_text((51, 141), second, **font)
+        end = f"{yes_no} {last}"
+        page.insert_text((556 - _FONT.text_length(end, fontsize=SIZE), 141), end, **font)
+
+    questions = _read(tmp_path, draw)
+    assert [q.text for q in questions] == [first, second]
+    options = ("Yes", "No", "NA") if language == "en" else ("Oui", "Sans objet", "Non")
+    assert [q.choices for q in questions] == [options, options]

@@ -308,13 +308,29 @@ def _visual_rows(lines: list[Line]) -> list[tuple[list[Word], int]]:
                 break
         else:
             rows.append([line])
-    out = []
+    out: list[tuple[list[Word], int]] = []
     for row in rows:
         ordered = sorted(row, key=lambda ln: ln.box.x0)
         words = [w for line in ordered for w in line.words]
-        if words:
+        if words and out and _wrapped_label(out[-1][0], words):
+            out[-1][0].extend(words)  # "… ☐ Yes ☐ No ☐" over "NA": the last box's label, wrapped
+        elif words:
             out.append((words, ordered[0].block))
     return out
+
+
+def _wrapped_label(above: list[Word], words: list[Word]) -> bool:
+    """Whether ``words`` are the label of the box that ends the row ``above``, wrapped onto a line of
+    their own: that row ends with a box after a run of two labelled boxes or more ("… ☐ Yes ☐ No ☐"),
+    and the line is an option's words alone ("NA")."""
+    if not above or not above[-1].glyph or not words or any(w.glyph for w in words):
+        return False
+    run = next((above[i:-1] for i, w in enumerate(above[:-1]) if w.glyph and box_choices(_text(above[i:-1]))), [])
+    return bool(run) and bool(OPTION_WORDS.match(_text(words)))
+
+
+def _text(words: list[Word]) -> str:
+    return " ".join(w.text for w in words)
 
 
 def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:
