@@ -480,17 +480,21 @@ def truth_items(root: etree._Element, drawn: dict, items: list[dict]) -> list[di
             continue  # not drawn (a header or footer's): none of the print's questions
         places = [drawn[e] for a in addresses if (e := _element(a, cell, paras)) is not None and e in drawn]
         out.append(
-            {
-                "page": place[0],
-                "text": item["text"],
-                "options": list(item.get("options", [])) if "choice" in item else [],
-                "choice": "choice" in item,
-                "text_place": "answer" in item,
-                "either": "answer" in item and "options" in item,
-                "places": [(p, tuple(round(v, 1) for v in r)) for p, r in places],
-            }
+            {"page": place[0]} | item_kind(item) | {"places": [(p, tuple(round(v, 1) for v in r)) for p, r in places]}
         )
     return out
+
+
+def item_kind(item: dict) -> dict:
+    """A truth item's text and kind as the scorer weighs it: its options (where it is a choice), whether
+    it is a choice, has a text place, or may take either (a Yes / No typed into a cell)."""
+    return {
+        "text": item["text"],
+        "options": list(item.get("options", [])) if "choice" in item else [],
+        "choice": "choice" in item,
+        "text_place": "answer" in item,
+        "either": "answer" in item and "options" in item,
+    }
 
 
 def _element(a: tuple, cell: dict, paras: list) -> etree._Element | None:
@@ -569,26 +573,29 @@ def score_print(path: Path, items: list[dict], folder: Path, variant: tuple[str,
     out = folder / f"{path.stem}_{rulings.replace(' ', '-')}_{paper}{'_paged' if paged else ''}.pdf"
     root, drawn = print_docx(path, out, rulings, paper, paged)
     carried = truth_items(root, drawn, items)
+    head = {"file": path.name, "rulings": rulings, "paper": paper, "paged": paged}
+    return read_and_score(out, carried, head | {"not_drawn": len(items) - len(carried)})
+
+
+def read_and_score(pdf: Path, carried: list[dict], head: dict) -> dict:
+    """The printed ``pdf`` read by the flat PDF reader and scored against the ``carried`` truth (its
+    items with their pages), after ``head`` (the print's name): with its pages, reading seconds and the
+    trivial baseline; a refused file scores nothing and says why."""
     started = time.perf_counter()
     try:
-        q, error = read_pdf_questionnaire(out), ""
+        q, error = read_pdf_questionnaire(pdf), ""
     except QuestionnaireError as exc:
         q, error = None, str(exc)
     seconds = round(time.perf_counter() - started, 2)
-    head = {
-        "file": path.name,
-        "rulings": rulings,
-        "paper": paper,
-        "paged": paged,
-        "pages": pymupdf.open(out).page_count,
-    }
-    head |= {"seconds": seconds, "baseline": pdf_baseline(out, carried), "not_drawn": len(items) - len(carried)}
+    with pymupdf.open(pdf) as doc:
+        head = head | {"pages": doc.page_count, "seconds": seconds, "baseline": pdf_baseline(pdf, carried)}
     if q is None:
         return head | {"truth": len(carried), "found": 0, "matched": 0, "usable_n": 0, "error": error[:200]}
     return head | score(q, carried)
 
 
-def _summary(rows: list[dict]) -> dict:
+def summary(rows: list[dict]) -> dict:
+    """The prints' figures together: truth, found, recall, precision, usable, refused files, reading seconds."""
     truth = sum(r["truth"] for r in rows)
     found = sum(r["found"] for r in rows)
     matched = sum(r["matched"] for r in rows)
@@ -636,11 +643,24 @@ def bench_word_printed(
     return {
         "variants_per_file": per_file,
         "paged": paged,
-        "all": _summary(rows),
-        "by_file": {f: _summary(rs) for f, rs in by_file.items()},
-        "by_variant": {v: _summary(rs) for v, rs in by_variant.items()},
+        "all": summary(rows),
+        "by_file": {f: summary(rs) for f, rs in by_file.items()},
+        "by_variant": {v: summary(rs) for v, rs in by_variant.items()},
         "prints": rows,
     }
 
 
-__all__ = ["PAGED", "PAPERS", "RULINGS", "VARIANTS", "bench_word_printed", "print_docx", "score", "truth_items", "wrap"]
+__all__ = [
+    "PAGED",
+    "PAPERS",
+    "RULINGS",
+    "VARIANTS",
+    "bench_word_printed",
+    "item_kind",
+    "print_docx",
+    "read_and_score",
+    "score",
+    "summary",
+    "truth_items",
+    "wrap",
+]

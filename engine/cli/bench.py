@@ -35,6 +35,7 @@ from engine.bench.translated import LANGUAGES, bench_translated
 from engine.bench.word_printed import bench_word_printed
 from engine.bench.word_rewrites import KINDS as REWRITE_KINDS
 from engine.bench.word_rewrites import bench_word_rewrites
+from engine.bench.word_soffice import bench_word_soffice
 from engine.cli.common import model_args, print_json, store_arg
 from engine.core.config import ATOM_MODES, DEFAULT_EMBEDDER, FP32_EMBEDDER, Mode, SummaryWriter
 from engine.drafting.ask import SUBDOC_WORDS, WINDOW
@@ -283,14 +284,20 @@ def _word_printed(bench) -> None:
     p.add_argument(
         "--paged", action="store_true", help="the same variants with a running header and footer, rows cut at pages"
     )
+    p.add_argument(
+        "--printer", choices=("own", "soffice"), default="own",
+        help="own: the bench's PyMuPDF printer in --variants variants (default); soffice: each file printed once by "
+        "LibreOffice, the truth's pages found by the items' text (skipped where soffice is not installed)",
+    )  # fmt: skip
     p.add_argument("--json", action="store_true")
-    p.set_defaults(
-        func=_prints(
-            lambda a: bench_word_printed(
-                a.variants, Path(a.folder) if a.folder else None, Path(a.keep) if a.keep else None, a.file, a.paged
-            )
-        )
-    )
+    p.set_defaults(func=_prints(_word_printed_run))
+
+
+def _word_printed_run(a: argparse.Namespace) -> dict:
+    folder, keep = Path(a.folder) if a.folder else None, Path(a.keep) if a.keep else None
+    if a.printer == "soffice":
+        return bench_word_soffice(folder, keep, a.file)
+    return bench_word_printed(a.variants, folder, keep, a.file, a.paged)
 
 
 def _export_all(bench) -> None:

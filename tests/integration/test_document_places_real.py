@@ -36,7 +36,7 @@ PINS = {
     "uk_british_council_rfp_annex2_supplier_response.docx": Pin(19, 18, 18, []),
     "uk_ccs_g-cloud_15_quality_questionnaire.docx": Pin(15, 15, 15, []),
     "cdc_icar_ipc_long_term_care_section1_acroform.pdf": Pin(107, 106, 105, []),
-    "pci_dss_v4.0_saq_c-vt_flat.pdf": Pin(121, 116, 116, ["p43 This AOC is based"]),  # (p55flat7a: 120, 115, 115 before a label followed by a date mask was a field)
+    "pci_dss_v4.0_saq_c-vt_flat.pdf": Pin(119, 116, 116, ["p43 This AOC is based"]),  # (p55flat7a: 120, 115, 115 before a label followed by a date mask was a field; p55lo: 121 found before a symbol font's bullets were bullets, not boxes: its resource table's 2 rows no questions)
     "uk_ppn_03-24_standard_selection_questionnaire_flat.pdf": Pin(109, 100, 100, []),
     # the five given a truth last (#55): the closest to unseen files
     "uk_charnwood_borough_council_itt_services_template.docx": Pin(50, 49, 49, []),  # (usable 46 before the truth said its six no-box requests are answered after their paragraphs; p55para: 50, 47, 34, two missed; p55word6: 52; usable 35 before the truth's rule (5) said what its COMPLETED? cells draw)

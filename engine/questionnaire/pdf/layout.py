@@ -24,6 +24,9 @@ DRAWN_MARKED = "☒"  # a drawn radio circle with a filled dot inside it (marked
 MAX_DRAWN_BOXES = 2_000  # per page (the drawings themselves are bounded by Limits.check_rulings' count)
 _BLANK = re.compile(r":[ \u2002\u00a0]{3,}$")
 BOX_GLYPHS = frozenset("☐☑☒□■❑❒▢⃣\uf06f\uf0a8\uf0fe\uf071\uf0a1\uf0fd")
+# a symbol font's list bullets as a word processor prints them, in the private-use area: Symbol's • (F0B7),
+# Wingdings' ▪ (F0A7), ➢ (F0D8) and ❖ (F076): a list's marker, never a box to tick
+SYMBOL_BULLETS = frozenset("\uf0b7\uf0a7\uf0d8\uf076")
 
 
 def pdf_name(text: str) -> str:
@@ -33,9 +36,10 @@ def pdf_name(text: str) -> str:
 
 
 def is_glyph(text: str) -> bool:
-    """A word made only of drawn boxes (and spaces)."""
+    """A word made only of drawn boxes (and spaces): a box's character, or a symbol font's private-use
+    character but its list bullets (:data:`SYMBOL_BULLETS`)."""
     chars = [c for c in text if not c.isspace()]
-    return bool(chars) and all(c in BOX_GLYPHS or "\ue000" <= c <= "\uf8ff" for c in chars)
+    return bool(chars) and all(c in BOX_GLYPHS or "\ue000" <= c <= "\uf8ff" and c not in SYMBOL_BULLETS for c in chars)
 
 
 @dataclass(frozen=True)
@@ -552,6 +556,7 @@ def wrapped(text: str, line: str) -> str:
 
 __all__ = [
     "BOX_GLYPHS",
+    "SYMBOL_BULLETS",
     "Bands",
     "Box",
     "Line",

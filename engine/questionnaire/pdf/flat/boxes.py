@@ -190,19 +190,42 @@ def _boxes_merged_down(text: PageText, table: Table, r: int, label: Box, box: Bo
 def _cell_question(page: int, text: PageText, cell: Box, alone: bool) -> Found | None:
     """A question that is a cell of its own: a short label ending with ":" over a box with a label
     on each line below it ("Implementation Status (check all that apply):" over "☐ Implemented" /
-    "☐ Planned" …: one choice, its options the labels), or, in a row of one cell across the table,
+    "☐ Planned" …: one choice, its options the labels; an option's label wrapped onto the next line,
+    :func:`_box_options`), or, in a row of one cell across the table,
     the label alone with the rest of the cell for its answer ("Responsible Role:"; two or more such
     in a table, or one as the table's first question with a label over its boxes below; one alone
     otherwise being a lead-in: "For example:")."""
     lines = cell_lines(text, cell)
     if not lines or not lines[0].endswith(":") or len(lines[0].split()) > 10 or is_glyph(lines[0].split()[0]):
         return None
-    marked = [line.split() for line in lines[1:]]
-    if len(marked) >= 2 and all(len(ws) >= 2 and is_glyph(ws[0]) for ws in marked):
-        return label_question(page, cell, lines[0], tuple(" ".join(ws[1:]) for ws in marked))
+    options = _box_options(text, cell)
+    if len(options) >= 2:
+        return label_question(page, cell, lines[0], options)
     if alone and len(lines) == 1 and cell.x1 - cell.x0 >= 200:
         return label_question(page, cell, lines[0])
     return None
+
+
+def _box_options(text: PageText, cell: Box) -> tuple[str, ...]:
+    """The options under a cell's first line, each a box and its label on a line of its own; a line
+    without a box goes on with the option above when that option's line was wrapped (its last word
+    ends nearer the cell's right edge than this line's first word is wide: it did not fit there, as a
+    word processor wraps "☐ Inherited from … , Date of" / "Authorization"). () where a line neither
+    starts with a box nor goes on with one."""
+    rows = []
+    for line in text.lines:
+        words = [w for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
+        if words:
+            rows.append(words)
+    options: list[list] = []
+    for words in rows[1:]:
+        if len(words) >= 2 and words[0].glyph:
+            options.append(list(words[1:]))
+        elif options and cell.x1 - options[-1][-1].box.x1 < words[0].box.x1 - words[0].box.x0 + 6:
+            options[-1].extend(words)
+        else:
+            return ()
+    return tuple(" ".join(w.text for w in option) for option in options)
 
 
 def _blank_labels(text: PageText, cell: Box) -> list[str]:

@@ -32,12 +32,12 @@ from engine.questionnaire.pdf.flat.asking import SUB, asks, asks_yes_no
 from engine.questionnaire.pdf.flat.boxes import box_choices, choices_of, label_question, option_name
 from engine.questionnaire.pdf.flat.found import response_place
 from engine.questionnaire.pdf.flat.panels import over_place, unruled_labels
-from engine.questionnaire.pdf.layout import DRAWN_MARKED, Box, Line, Word, is_glyph, wrapped
+from engine.questionnaire.pdf.layout import DRAWN_MARKED, SYMBOL_BULLETS, Box, Line, Word, is_glyph, wrapped
 from engine.questionnaire.pdf.questions import YES_NO, Found
 from engine.questionnaire.placeholders import is_date_mask
 from engine.questionnaire.table_model import OPTION_WORDS
 
-_BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓")
+_BULLETS = frozenset("●•▪◦○◯■➢►–-*·◆◇✓") | SYMBOL_BULLETS  # (a symbol font's bullets as printed: layout.py)
 _RADIOS = frozenset(("○", "◯", "( )"))  # a bullet that, one an option a line under a question, is a radio
 _NUMBER = re.compile(
     r"^(\(?\d{1,3}[.)]|\d{1,3}(?:\.\d{1,3})+\.?|\(?[a-zA-Z][.)]|\([ivxlcIVXLC]{1,5}\)|[ivxlc]{1,5}[.)])$"
@@ -72,6 +72,7 @@ class Item:
     line: float = 0.0  # its first line's height
     form: bool = False  # a label of a line of fields typed with underscores (typed_fields)
     space: float = 0.0  # the blank space under it to the next item on its page, in its lines (0: none below)
+    boxes_at: tuple[float, ...] = ()  # the left and right edges of the boxes to tick beside its first line
 
 
 def page_items(
@@ -101,6 +102,8 @@ def page_items(
             continue
         marks = words  # the row's whole words, its options' marks among them
         words, beside = _trailing_choices(words)
+        boxed = bool(beside) and bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
+        boxes_at = (marks[len(words)].box.x0, marks[-1].box.x1) if boxed else ()
         # "Company name: ______": a line typed to write on after a label (a date's mask too, but in a boxed option's text)
         option = current is not None and current.kind == "box" and words[0].box.x0 >= indent
         words, typed = _typed_blank(words, masked=not option)
@@ -125,6 +128,8 @@ def page_items(
         closed = current is not None and current.ended and not current.kind  # a statement ends with its boxes to tick
         closed = closed or (current is not None and current.kind == "choices")  # a row of options is a row of its own
         closed = closed or (current is not None and current.kind == "box" and current.ended)  # "Label   ☐" ends at ☐
+        # a row with boxes of its own where the statement above has its boxes (either edge, at a tab stop): its own
+        closed = closed or (current is not None and _aligned(current.boxes_at, boxes_at))
         if kind or current is None or not tight or box.x0 < indent or blank or current.blank or apart or closed:
             start = rest[0].box.x0 if rest else box.x0
             # a marked item's paragraph wrapped back to its marker ("12. Please confirm …" / "of your …", one block)
@@ -144,6 +149,7 @@ def page_items(
             current.choices = beside
             current.boxed = bool(box_choices(" ".join(w.text for w in marks[len(words) :])))
             current.ended = current.boxed and marks[len(words)].box.x0 - words[-1].box.x1 < TAB_GAP
+            current.boxes_at = boxes_at
         last = box
     for k, item in enumerate(items):
         item.field = over_place(item.box, places)
@@ -153,6 +159,11 @@ def page_items(
         below = items[end] if end < len(items) and items[end].part == item.part else None
         item.space = (below.box.y0 - bottom) / max(item.line, 1.0) if below is not None else 0.0
     return _marks_under([i for i in items if i.text])
+
+
+def _aligned(above: tuple[float, ...], below: tuple[float, ...]) -> bool:
+    """Whether two rows' boxes to tick start or end at one place (a tab stop, left or right aligned)."""
+    return bool(above and below) and (abs(above[0] - below[0]) <= 3 or abs(above[1] - below[1]) <= 3)
 
 
 def _trailing_choices(words: list[Word]) -> tuple[list[Word], tuple[str, ...]]:
@@ -307,13 +318,29 @@ def _visual_rows(lines: list[Line]) -> list[tuple[list[Word], int]]:
                 break
         else:
             rows.append([line])
-    out = []
+    out: list[tuple[list[Word], int]] = []
     for row in rows:
         ordered = sorted(row, key=lambda ln: ln.box.x0)
         words = [w for line in ordered for w in line.words]
-        if words:
+        if words and out and _wrapped_label(out[-1][0], words):
+            out[-1][0].extend(words)  # "… ☐ Yes ☐ No ☐" over "NA": the last box's label, wrapped
+        elif words:
             out.append((words, ordered[0].block))
     return out
+
+
+def _wrapped_label(above: list[Word], words: list[Word]) -> bool:
+    """Whether ``words`` are the label of the box that ends the row ``above``, wrapped onto a line of
+    their own: that row ends with a box after a run of two labelled boxes or more ("… ☐ Yes ☐ No ☐"),
+    and the line is an option's words alone ("NA")."""
+    if not above or not above[-1].glyph or not words or any(w.glyph for w in words):
+        return False
+    run = next((above[i:-1] for i, w in enumerate(above[:-1]) if w.glyph and box_choices(_text(above[i:-1]))), [])
+    return bool(run) and bool(OPTION_WORDS.match(_text(words)))
+
+
+def _text(words: list[Word]) -> str:
+    return " ".join(w.text for w in words)
 
 
 def _marker(words: list[Word]) -> tuple[str, str, list[Word]]:

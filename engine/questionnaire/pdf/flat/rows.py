@@ -53,8 +53,8 @@ def table_questions(
     listing: TableMap | None = None
     for row in table.rows[:3]:
         header = header_columns(text, row)
-        if header and _overview(text, table, row, header):
-            return [], None  # a marking scheme quoting the questions' titles, no questionnaire
+        if header and (_overview(text, table, row, header) or _listing(text, table, row, header)):
+            return [], None  # a marking scheme quoting the questions' titles, a list of controls: no questionnaire
         if header:
             (columns, listing), top = header_map(page, text, row, header, mapped), row.band.y1
             break
@@ -115,6 +115,27 @@ def _overview(text: PageText, table: Table, head: Row, header: Columns) -> bool:
     cells = [c for row in rows for c in row]
     short = all(len(c.split()) <= 10 for c in cells)  # titles, types and weights, not questions in prose
     return short and not any(asks(c) or "?" in c or "？" in c for c in cells)
+
+
+def _listing(text: PageText, table: Table, head: Row, header: Columns) -> bool:
+    """Whether a table read by its header ``head``, with a column of IDs, is a listing with nothing to
+    answer: the header names no column for answers or comments, and the rows under it (a row of one
+    cell across the table aside: a section's title, a note) have every cell filled (but one row, cut by
+    the page break), short (ten words with a letter at most) and asking nothing, most of them with cells
+    right of the question's filled too ("AC-2 | Account Management | AC-2 | AC-2 (1) (2) | AC-2 (1) (2)
+    (3)": a baseline's list of controls)."""
+    if "id" not in header.roles or {"answer", "comment"} & set(header.roles):
+        return False
+    rows = [[cell_text(text, c) for c in row.cells if c] for row in table.rows if row.band.y0 >= head.band.y1 - 1]
+    rows = [row for row in rows if len(row) >= 2]
+    if len(rows) < 3 or 2 * sum(len(row) >= 3 for row in rows) < len(rows):
+        return False
+    if sum(not all(c.strip() for c in row) for row in rows) > 1:
+        return False
+    cells = [c for row in rows for c in row]
+    return not any(
+        sum(any(ch.isalpha() for ch in w) for w in c.split()) > 10 or asks(c) or "?" in c or "？" in c for c in cells
+    )
 
 
 def _split_by_ids(text: PageText, columns: Columns, row: Row) -> list[tuple[Row, str | None]]:
