@@ -151,6 +151,13 @@ def page_items(
             current.ended = current.boxed and marks[len(words)].box.x0 - words[-1].box.x1 < TAB_GAP
             current.boxes_at = boxes_at
         last = box
+    _place(items, places, height)
+    return _marks_under([i for i in items if i.text])
+
+
+def _place(items: list[Item], places: Sequence[Box], height: float) -> None:
+    """Each item's answer place under it, whether it sits in the page's top margin, and the space under
+    it (in its own lines' height, below the lines wrapped back to its marker)."""
     for k, item in enumerate(items):
         item.field = over_place(item.box, places)
         item.margin = item.box.y1 <= 0.06 * height
@@ -158,7 +165,6 @@ def page_items(
         bottom = max(i.box.y1 for i in items[k:end])
         below = items[end] if end < len(items) and items[end].part == item.part else None
         item.space = (below.box.y0 - bottom) / max(item.line, 1.0) if below is not None else 0.0
-    return _marks_under([i for i in items if i.text])
 
 
 def _aligned(above: tuple[float, ...], below: tuple[float, ...]) -> bool:
