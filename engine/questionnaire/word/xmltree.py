@@ -46,6 +46,7 @@ UNCHECKED_GLYPHS = "☐□❏❑"
 # Wingdings / Symbol characters Word draws as boxes (w:sym w:char): unchecked, checked
 # the same codes in the Symbol font are other signs: F0A8 is ♦ (the PCI SAQ's "Response♦"), F071 θ, F078 ξ
 SYMBOL_FONT_NOT_BOXES = {"F0A8", "F071", "F078", "F06F"}
+SYMBOL_FONTS = {"symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"}
 SYM_BOXES = {"F06F": False, "F0A8": False, "F071": False, "F0FE": True, "F078": True, "F0FD": True}
 BLANK = re.compile(
     r"^[\s_.…\u2002\u2003\u00a0\-–—]*$"  # nothing, spaces, an underscore line, dots, an ellipsis
@@ -465,7 +466,7 @@ def _run(r: etree._Element, out: Inline, state: _FieldState) -> None:
         elif state.in_code and state.in_code[-1]:
             continue  # the field's instruction, not its result
         elif tag == f"{W}t":
-            _text(item, out)
+            _text(item, out, symbol_font(r))
         elif tag in (f"{W}tab", f"{W}ptab"):
             out.pieces.append(("text", "\t"))
         elif tag in (f"{W}br", f"{W}cr"):
@@ -474,19 +475,42 @@ def _run(r: etree._Element, out: Inline, state: _FieldState) -> None:
             out.pieces.append(("text", "-"))
         elif tag == f"{W}sym":
             char = (item.get(f"{W}char") or "").upper()
-            font = (item.get(f"{W}font") or "").lower()
-            if char in SYM_BOXES and not (font == "symbol" and char in SYMBOL_FONT_NOT_BOXES):
+            if _symbol_box(char, (item.get(f"{W}font") or "").lower()):
                 out.pieces.append(("box", Box("glyph", item, SYM_BOXES[char])))
 
 
-def _text(t: etree._Element, out: Inline) -> None:
+def _symbol_box(char: str, font: str) -> bool:
+    """Whether the glyph ``char`` (its hex code) of a symbol font draws a box."""
+    return char in SYM_BOXES and not (font == "symbol" and char in SYMBOL_FONT_NOT_BOXES)
+
+
+def symbol_font(r: etree._Element) -> str | None:
+    """The symbol font a run is set in ("symbol", "wingdings", "wingdings 2", "webdings"), or None."""
+    fonts = r.find(f"{W}rPr/{W}rFonts")
+    if fonts is None:
+        return None
+    name = (fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi") or "").strip().lower()
+    return name if name in SYMBOL_FONTS else None
+
+
+def _text(t: etree._Element, out: Inline, font: str | None = None) -> None:
+    """A run's text, its boxes apart. A private-use character in a run set in a symbol font is that font's
+    glyph, read as the ``w:sym`` of the same font and code is (one word processor writes the glyph as
+    ``w:sym``, another, LibreOffice, as the run's text): a box where the font draws one, else a sign that is
+    no word of the text (the Symbol font's ♦ marking a footnote)."""
     text = t.text or ""
     start = 0
     for i, ch in enumerate(text):
-        if ch in BOX_GLYPHS and ch not in "■" and _glyph_is_box(text, i):
+        glyph = font is not None and "\ue000" <= ch <= "\uf8ff"
+        if glyph:
+            box = SYM_BOXES.get(f"{ord(ch):04X}") if _symbol_box(f"{ord(ch):04X}", font) else None
+        else:
+            box = BOX_GLYPHS[ch] if ch in BOX_GLYPHS and ch not in "■" and _glyph_is_box(text, i) else None
+        if glyph or box is not None:
             if i > start:
                 out.pieces.append(("text", text[start:i]))
-            out.pieces.append(("box", Box("glyph", t, BOX_GLYPHS[ch], offset=i)))
+            if box is not None:
+                out.pieces.append(("box", Box("glyph", t, box, offset=i)))
             start = i + 1
     if start < len(text):
         out.pieces.append(("text", text[start:]))
