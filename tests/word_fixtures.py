@@ -112,6 +112,42 @@ def formcheckbox(checked: bool = False) -> str:
     return _field(f'<w:checkBox><w:sizeAuto/><w:default w:val="{int(checked)}"/></w:checkBox>', "FORMCHECKBOX")
 
 
+def lo_formcheckbox(mark: int = 1) -> str:
+    """An unticked legacy checkbox field as LibreOffice writes it when it saves a Word file: an empty field
+    name, ``w:sizeAuto`` and no ``w:default``, its result two ``__Fieldmark__`` bookmarks and an empty run,
+    an empty run after the field's end."""
+    name = f"__Fieldmark__{mark}_1"
+    return (
+        '<w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:name w:val=""/><w:enabled/><w:calcOnExit w:val="0"/>'
+        "<w:checkBox><w:sizeAuto/></w:checkBox></w:ffData></w:fldChar></w:r>"
+        '<w:r><w:rPr/><w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText></w:r>'
+        f'<w:r><w:rPr/><w:fldChar w:fldCharType="separate"/></w:r><w:bookmarkStart w:id="{2 * mark}" w:name="{name}"/>'
+        f'<w:bookmarkStart w:id="{2 * mark + 1}" w:name="{name}"/><w:bookmarkEnd w:id="{2 * mark + 1}"/><w:r/>'
+        '<w:r><w:rPr/><w:fldChar w:fldCharType="end"/></w:r><w:r><w:rPr/></w:r>'
+    )
+
+
+def lo_sdt_checkbox(checked: bool = False, id_: int = 7) -> str:
+    """A checkbox content control as LibreOffice writes Word's when it saves the file: an untyped control
+    keeping the id, holding the box control (no id of its own) and an empty run before its glyph."""
+    glyph = "☒" if checked else "☐"
+    return (
+        f'<w:sdt><w:sdtPr><w:id w:val="{id_}"/></w:sdtPr><w:sdtContent><w:sdt><w:sdtPr><w14:checkbox>'
+        f'<w14:checked w14:val="{int(checked)}"/><w14:checkedState w14:val="2612"/><w14:uncheckedState w14:val="2610"/>'
+        f"</w14:checkbox></w:sdtPr><w:sdtContent><w:r><w:rPr/></w:r><w:r><w:t>{glyph}</w:t></w:r></w:sdtContent></w:sdt>"
+        "</w:sdtContent></w:sdt>"
+    )
+
+
+def symbol_text(code: str, font: str = "Symbol") -> str:
+    """A symbol font's glyph (hex ``code``, e.g. "F0A8") written as the run's text in that font, as
+    LibreOffice writes a ``w:sym``."""
+    return (
+        f'<w:r><w:rPr><w:rFonts w:ascii="{font}" w:hAnsi="{font}" w:cs="{font}"/></w:rPr>'
+        f"<w:t>{chr(int(code, 16))}</w:t></w:r>"
+    )
+
+
 def formdropdown(items: list[str]) -> str:
     entries = "".join(f'<w:listEntry w:val="{i}"/>' for i in items)
     return _field(f"<w:ddList>{entries}</w:ddList>", "FORMDROPDOWN", items[0])

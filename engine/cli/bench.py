@@ -33,6 +33,7 @@ from engine.bench.shred import bench_shred
 from engine.bench.summaries import bench_summaries
 from engine.bench.translated import LANGUAGES, bench_translated
 from engine.bench.word_printed import bench_word_printed
+from engine.bench.word_resaved import bench_word_resaved
 from engine.bench.word_rewrites import KINDS as REWRITE_KINDS
 from engine.bench.word_rewrites import bench_word_rewrites
 from engine.bench.word_soffice import bench_word_soffice
@@ -61,6 +62,7 @@ def register(p: argparse.ArgumentParser) -> None:
         _families,
         _pdf_families,
         _word_rewrites,
+        _word_resaved,
         _pdf_reprints,
         _word_printed,
         _export_all,
@@ -250,6 +252,35 @@ def _word_rewrites(bench) -> None:
         func=_prints(
             lambda a: bench_word_rewrites(
                 a.variants, Path(a.folder), Path(a.keep) if a.keep else None, not a.no_round_trip, a.kind
+            )
+        )
+    )
+
+
+def _word_resaved(bench) -> None:
+    p = bench.add_parser(
+        "word-resaved",
+        help="the shared Word files with a truth saved by LibreOffice (another word processor's XML), their truth "
+        "carried to the saved file by the cells' and paragraphs' texts, read back: recall / precision / usable before "
+        "and after the save, the export's check and round trip (skipped without soffice)",
+    )
+    p.add_argument(
+        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires" / "docx"),
+        help="folder of the shared Word questionnaires (default ../shared/data/questionnaires/docx)",
+    )  # fmt: skip
+    p.add_argument("--saved", help="a folder of the same files already saved (default: save them with soffice)")
+    p.add_argument("--file", help="only the files whose name holds this")
+    p.add_argument("--keep", help="a folder to keep the saved documents in (default: a temporary one)")
+    p.add_argument("--no-round-trip", action="store_true", help="skip writing answers and reading them back")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(
+        func=_prints(
+            lambda a: bench_word_resaved(
+                Path(a.folder),
+                Path(a.saved) if a.saved else None,
+                Path(a.keep) if a.keep else None,
+                a.file,
+                not a.no_round_trip,
             )
         )
     )

@@ -46,6 +46,7 @@ UNCHECKED_GLYPHS = "☐□❏❑"
 # Wingdings / Symbol characters Word draws as boxes (w:sym w:char): unchecked, checked
 # the same codes in the Symbol font are other signs: F0A8 is ♦ (the PCI SAQ's "Response♦"), F071 θ, F078 ξ
 SYMBOL_FONT_NOT_BOXES = {"F0A8", "F071", "F078", "F06F"}
+SYMBOL_FONTS = {"symbol", "wingdings", "wingdings 2", "wingdings 3", "webdings"}
 SYM_BOXES = {"F06F": False, "F0A8": False, "F071": False, "F0FE": True, "F078": True, "F0FD": True}
 BLANK = re.compile(
     r"^[\s_.…\u2002\u2003\u00a0\-–—]*$"  # nothing, spaces, an underscore line, dots, an ellipsis
@@ -377,7 +378,38 @@ def sdt_kind(sdt: etree._Element) -> str:
     ):
         if pr.find(tag) is not None:
             return kind
-    return "rich text"
+    return "wrapper" if wrapped_control(sdt) is not None or _moved_table_control(sdt, pr) else "rich text"
+
+
+def _moved_table_control(sdt: etree._Element, pr: etree._Element) -> bool:
+    """A control that wrapped a whole table, as LibreOffice moves it when it saves the file: into the
+    table's first cell, around that cell's paragraphs of words, with nothing but its id left (no type,
+    tag, alias, placeholder or lock). The first cell of a table is its corner label, not an answer place:
+    the control is a wrapper, the cell read as its words."""
+    if any(c.tag not in (f"{W}id", f"{W}rPr") for c in pr):
+        return False
+    tc = sdt.getparent()
+    if tc is None or tc.tag != f"{W}tc" or not "".join(sdt.itertext()).strip():
+        return False
+    tr = tc.getparent()
+    tbl = tr.getparent() if tr is not None else None
+    if tr is None or tr.tag != f"{W}tr" or tbl is None or tbl.tag != f"{W}tbl":
+        return False
+    return tbl.find(f"{W}tr") is tr and tr.find(f"{W}tc") is tc
+
+
+def wrapped_control(sdt: etree._Element) -> etree._Element | None:
+    """The one content control an untyped control holds and nothing else (empty runs aside), or
+    None. LibreOffice saves a Word checkbox control so: an outer control keeping the id, the box inside;
+    the outer one is a wrapper (``sdt_kind`` "wrapper"), never a place for text: what it holds is read."""
+    content = sdt.find(f"{W}sdtContent")
+    if content is None:
+        return None
+    inner = [c for c in content if c.tag == f"{W}sdt"]
+    rest = [c for c in content if c.tag != f"{W}sdt" and isinstance(c.tag, str)]
+    if len(inner) != 1 or any(c.tag != f"{W}r" or any(k.tag != f"{W}rPr" for k in c) for c in rest):
+        return None
+    return inner[0]
 
 
 def list_items(pr: etree._Element) -> tuple[str, ...]:
@@ -465,7 +497,7 @@ def _run(r: etree._Element, out: Inline, state: _FieldState) -> None:
         elif state.in_code and state.in_code[-1]:
             continue  # the field's instruction, not its result
         elif tag == f"{W}t":
-            _text(item, out)
+            _text(item, out, symbol_font(r))
         elif tag in (f"{W}tab", f"{W}ptab"):
             out.pieces.append(("text", "\t"))
         elif tag in (f"{W}br", f"{W}cr"):
@@ -474,19 +506,42 @@ def _run(r: etree._Element, out: Inline, state: _FieldState) -> None:
             out.pieces.append(("text", "-"))
         elif tag == f"{W}sym":
             char = (item.get(f"{W}char") or "").upper()
-            font = (item.get(f"{W}font") or "").lower()
-            if char in SYM_BOXES and not (font == "symbol" and char in SYMBOL_FONT_NOT_BOXES):
+            if _symbol_box(char, (item.get(f"{W}font") or "").lower()):
                 out.pieces.append(("box", Box("glyph", item, SYM_BOXES[char])))
 
 
-def _text(t: etree._Element, out: Inline) -> None:
+def _symbol_box(char: str, font: str) -> bool:
+    """Whether the glyph ``char`` (its hex code) of a symbol font draws a box."""
+    return char in SYM_BOXES and not (font == "symbol" and char in SYMBOL_FONT_NOT_BOXES)
+
+
+def symbol_font(r: etree._Element) -> str | None:
+    """The symbol font a run is set in ("symbol", "wingdings", "wingdings 2", "webdings"), or None."""
+    fonts = r.find(f"{W}rPr/{W}rFonts")
+    if fonts is None:
+        return None
+    name = (fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi") or "").strip().lower()
+    return name if name in SYMBOL_FONTS else None
+
+
+def _text(t: etree._Element, out: Inline, font: str | None = None) -> None:
+    """A run's text, its boxes apart. A private-use character in a run set in a symbol font is that font's
+    glyph, read as the ``w:sym`` of the same font and code is (one word processor writes the glyph as
+    ``w:sym``, another, LibreOffice, as the run's text): a box where the font draws one, else a sign that is
+    no word of the text (the Symbol font's ♦ marking a footnote)."""
     text = t.text or ""
     start = 0
     for i, ch in enumerate(text):
-        if ch in BOX_GLYPHS and ch not in "■" and _glyph_is_box(text, i):
+        glyph = font is not None and "\ue000" <= ch <= "\uf8ff"
+        if glyph:
+            box = SYM_BOXES.get(f"{ord(ch):04X}") if _symbol_box(f"{ord(ch):04X}", font) else None
+        else:
+            box = BOX_GLYPHS[ch] if ch in BOX_GLYPHS and ch not in "■" and _glyph_is_box(text, i) else None
+        if glyph or box is not None:
             if i > start:
                 out.pieces.append(("text", text[start:i]))
-            out.pieces.append(("box", Box("glyph", t, BOX_GLYPHS[ch], offset=i)))
+            if box is not None:
+                out.pieces.append(("box", Box("glyph", t, box, offset=i)))
             start = i + 1
     if start < len(text):
         out.pieces.append(("text", text[start:]))
@@ -708,6 +763,26 @@ def table_rows(tbl: etree._Element) -> list[etree._Element]:
     return [c for c in children(tbl) if c.tag == f"{W}tr"]
 
 
+def _draws_border(tc: etree._Element) -> bool | None:
+    """Whether a cell draws a border of its own (None: it says nothing, its table's borders apply)."""
+    borders = tc.find(f"{W}tcPr/{W}tcBorders")
+    if borders is None:
+        return None
+    return any((b.get(f"{W}val") or "nil") not in ("nil", "none") for b in borders)
+
+
+def _margin_cell(tc: etree._Element, row: list[etree._Element]) -> bool:
+    """A row's first or last cell that is only its margin: empty (no text, box, control or drawing), it
+    draws no border while every other cell of the row draws its own. Word writes such a margin as the
+    row's ``w:gridBefore`` / ``w:gridAfter`` (no cell); LibreOffice, saving the file, as an empty cell
+    without borders. Not a column of the table: the grid skips it as it skips Word's margin."""
+    if len(row) < 2 or _draws_border(tc) is not False or "".join(tc.itertext()).strip():
+        return False
+    if any(True for _ in tc.iter(f"{W}sdt", f"{W}fldChar", f"{W}sym", f"{W}drawing", f"{W}object", f"{W}tbl")):
+        return False
+    return all(_draws_border(c) for c in row if c is not tc)
+
+
 def grid(tbl: etree._Element) -> Grid:
     """The table's grid (see :class:`Grid`)."""
     rows: list[list[Cell]] = []
@@ -716,9 +791,13 @@ def grid(tbl: etree._Element) -> Grid:
     for r, tr in enumerate(table_rows(tbl)):
         col = int(wval(tr.find(f"{W}trPr/{W}gridBefore"), "0") or 0)
         cells: list[Cell] = []
-        for tc in (c for c in children(tr) if c.tag == f"{W}tc"):
+        tcs = [c for c in children(tr) if c.tag == f"{W}tc"]
+        for i, tc in enumerate(tcs):
             pr = tc.find(f"{W}tcPr")
             span = int(wval(pr.find(f"{W}gridSpan"), "1") or 1) if pr is not None else 1
+            if i in (0, len(tcs) - 1) and _margin_cell(tc, tcs):
+                col += max(span, 1)
+                continue
             vmerge = pr.find(f"{W}vMerge") if pr is not None else None
             cell = Cell(tc, r, col, max(span, 1))
             if vmerge is not None and wval(vmerge, "continue") == "continue" and col in above:
@@ -761,6 +840,7 @@ __all__ = [
     "Resolver",
     "resolve",
     "sdt_kind",
+    "wrapped_control",
     "table_rows",
     "written_answer",
     "wval",
