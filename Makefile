@@ -14,7 +14,7 @@ ADDRESS  ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 LLAMA_CPU ?=
 
-.PHONY: setup browser llama-server run serve demo test bench bench-models clean
+.PHONY: setup browser llama-server run serve demo test bench bench-models bench-printers clean
 
 setup: $(STAMP)
 
@@ -81,6 +81,17 @@ test: setup browser
 bench-models: setup
 	$(PY) -m pip install --no-deps -r requirements-bench.txt
 	$(PY) -m engine.bench.models
+
+# A real word processor, for `bench word-printed --printer soffice` and `bench word-resaved` only (the
+# shared Word questionnaires printed to PDF and saved again by LibreOffice; both benches skip without it)
+bench-printers:
+	@if command -v soffice >/dev/null 2>&1; then \
+		true; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update && apt-get install -y --no-install-recommends libreoffice-writer-nogui; \
+	else \
+		echo "install it with: sudo apt-get update && sudo apt-get install -y --no-install-recommends libreoffice-writer-nogui"; \
+	fi
 
 clean:
 	rm -rf .demo .pytest_cache ui/static/pdf_viewer
