@@ -132,3 +132,17 @@ def test_a_requirement_table_in_another_language_reads_as_in_english(tmp_path, l
     assert [(x.id, wf.fold(x.text)) for x in q.questions] == [(i, wf.fold(t)) for i, t, _ in rows]
     options = [wf.fold(o) for o in labels.options]
     assert [[wf.fold(c) for c in x.choices] for x in q.questions] == [options] * len(rows)
+
+
+@pytest.mark.parametrize("rulings", ["ruled", "no rulings", "horizontal rules"])
+@pytest.mark.parametrize("language", ["de", "es", "ja"])
+def test_option_labels_broken_in_their_narrow_columns_read_whole(tmp_path, language, rulings):
+    """The option columns are narrow (0.55 in): "Umgesetzt" prints as "Umgeset" / "zt", "No implementado"
+    as "No" / "implemen" / "tado", "CCW で実施済み" as "CCW で" / "実施済み"; the choices are the labels as
+    written. Main's reader joined them with spaces ("Umgeset zt", "CCW で 実施済み")."""
+    labels, title, rows = LANGUAGES[language]
+    doc = wf.new()
+    doc.add_paragraph(title)
+    wf.saq_table(doc, rows, labels=labels)
+    q = wf.printed(tmp_path, doc, rulings, "A4")
+    assert [x.choices for x in q.questions] == [labels.options] * len(rows)
