@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.boxes import option_words
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
-from engine.questionnaire.pdf.flat.ruled import Row, Table, inside, joined_ids
-from engine.questionnaire.pdf.layout import Box, PageText, Word, cjk, is_glyph
+from engine.questionnaire.pdf.flat.ruled import Row, Table, inside, joined_ids, unbroken
+from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 from engine.questionnaire.table_model import OPTION_WORDS
 
 _SAME_ROW = 3.0  # points between the centres of words on one visual row
@@ -173,13 +173,14 @@ def _is_option(label: str) -> bool:
 
 
 def label_role(text: str) -> str | None:
-    """A header phrase's role: its column's, an option's, or, for a label of three to five words, its
-    last word's ("PCI DSS Requirement", "Control Question": the noun the words before qualify), else its
-    first word's (the noun a name after it qualifies, where a language puts it first: "Exigence PCI DSS",
-    "Requisito de la PCI DSS")."""
+    """A header phrase's role: its column's, an option's, or, for a label of three or four words, its
+    last word's ("PCI DSS Requirement", "Control Question": the noun the words before qualify); for one
+    of three to five words whose first word names a question column, that one's (the noun a name after
+    it qualifies, where a language puts it first: "Exigence PCI DSS", "Requisito de la PCI DSS")."""
     words = text.split()
-    head = (column_role(words[-1]) or column_role(words[0])) if 2 < len(words) <= 5 else None
-    return column_role(text) or ("option" if _is_option(text) else None) or head
+    last = column_role(words[-1]) if 2 < len(words) <= 4 else None
+    first = "question" if 2 < len(words) <= 5 and column_role(words[0]) == "question" else None
+    return column_role(text) or ("option" if _is_option(text) else None) or last or first
 
 
 def _parted(row: _Visual) -> _Visual:
@@ -443,9 +444,7 @@ def _boxes_under(labels: _Visual, below: list[_Visual]) -> bool:
 def _joined(parts: list[tuple[Word, ...]], boxed: bool = False) -> str | None:
     """A label wrapped over lines, joined: with spaces, or a word broken at a line's end joined
     without one ("Not Applicab" / "le"); None when neither is an option's label. Over a column of
-    boxes (``boxed``) any label: a line is joined to the next without a space where it filled the
-    label's width (its widest line) and breaks a word ("Umgeset" / "zt mit" / "CCW", "Nicht" /
-    "zutreffen" / "d"), and without one between CJK characters ("CCW で" / "実施済み")."""
+    boxes (``boxed``) any label, its lines joined by ruled.py's ``unbroken``."""
     texts = [" ".join(w.text for w in p) for p in parts]
     spaced = " ".join(texts)
     if _is_option(spaced):
@@ -455,13 +454,7 @@ def _joined(parts: list[tuple[Word, ...]], boxed: bool = False) -> str | None:
         tight += part if part[:1].islower() and tight[-1:].isalpha() else f" {part}"
     if _is_option(tight) or not boxed:
         return tight if _is_option(tight) else None
-    widest = max(p[-1].box.x1 - p[0].box.x0 for p in parts)
-    label = texts[0]
-    for before, text in zip(parts, texts[1:]):
-        filled = before[-1].box.x1 - before[0].box.x0 >= widest - 2
-        broken = text[:1].islower() and label[-1:].isalpha() and filled
-        label += text if broken or cjk(label[-1]) or cjk(text[0]) else f" {text}"
-    return label
+    return unbroken(parts)
 
 
 def _over(head: _Visual, x: float) -> int | None:
