@@ -213,19 +213,35 @@ def printed(tmp_path: Path, doc: Document, rulings: str, paper: str = "A4"):
 SAQ_OPTIONS = ("In Place", "In Place with CCW", "Not Applicable", "Not in Place")
 
 
-def saq_header(table) -> None:
+@dataclass(frozen=True)
+class SaqLabels:
+    """A PCI SAQ requirement table's header words in one language: the requirement's, the testing's and
+    the response's column titles, the instruction under the response's, and the four option labels."""
+
+    requirement: str = "PCI DSS Requirement"
+    testing: str = "Expected Testing"
+    response: str = "Response"
+    instruction: str = "(Check one response for each requirement)"
+    options: tuple[str, ...] = SAQ_OPTIONS
+
+
+SAQ_ENGLISH = SaqLabels()
+
+
+def saq_header(table, labels: SaqLabels = SAQ_ENGLISH) -> None:
     """A PCI SAQ requirement table's two header rows on ``table`` (7 columns): "PCI DSS Requirement",
-    "Expected Testing" and "Response" over the four option labels (``SAQ_OPTIONS``), at the SAQ's widths."""
+    "Expected Testing" and "Response" over the four option labels (``SAQ_OPTIONS``), at the SAQ's widths;
+    ``labels`` the same words in another language."""
     from docx.shared import Inches  # noqa: PLC0415
 
     for i, width in enumerate((0.5, 1.9, 1.6, 0.55, 0.55, 0.55, 0.55)):
         table.columns[i].width = Inches(width)
-    table.cell(0, 0).merge(table.cell(0, 1)).text = "PCI DSS Requirement"
-    table.cell(0, 2).text = "Expected Testing"
+    table.cell(0, 0).merge(table.cell(0, 1)).text = labels.requirement
+    table.cell(0, 2).text = labels.testing
     response = table.cell(0, 3).merge(table.cell(0, 6))
-    response.text = "Response"
-    response.add_paragraph("(Check one response for each requirement)")
-    for i, option in enumerate(SAQ_OPTIONS):
+    response.text = labels.response
+    response.add_paragraph(labels.instruction)
+    for i, option in enumerate(labels.options):
         table.cell(1, 3 + i).text = option
 
 
@@ -246,15 +262,19 @@ class SaqNote:
 
 
 def saq_table(
-    doc: Document, rows: Sequence[tuple[str, str, str] | SaqTitle | SaqNote], repeat_header: bool = False
+    doc: Document,
+    rows: Sequence[tuple[str, str, str] | SaqTitle | SaqNote],
+    repeat_header: bool = False,
+    labels: SaqLabels = SAQ_ENGLISH,
 ) -> Table:
     """A PCI SAQ requirement table added to ``doc``: the two header rows of :func:`saq_header`
     (marked to repeat on each page when ``repeat_header``), then one row per item of ``rows`` in order:
     a requirement ``(ID, requirement, expected testing)`` with an empty box (☐) under each of the four
     options, a :class:`SaqTitle` across the table or a :class:`SaqNote` across the requirement's and
-    the testing's columns. Returns the python-docx table (its columns at the SAQ's widths)."""
+    the testing's columns; ``labels`` the header's words in another language. Returns the python-docx
+    table (its columns at the SAQ's widths)."""
     table = doc.add_table(rows=2 + len(rows), cols=7)
-    saq_header(table)
+    saq_header(table, labels)
     if repeat_header:
         for r in (0, 1):
             table.rows[r]._tr.get_or_add_trPr().append(element("<w:tblHeader/>"))

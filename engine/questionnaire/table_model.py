@@ -69,7 +69,7 @@ class TableCell:
 
 _WORDS = {
     Role.ID: r"^(?:no\.?|nr\.?|#|id|ref\.?|number|nummer|item|番号|項番|№|n°|n\.?\s?º\.?|núm(?:ero)?\.?|num[ée]ro)$|\b(?:question|requirement|control|item|vraag|frage)\s*(?:id|no\.?|#|number|nummer)\b",
-    Role.QUESTION: r"\b(?:questions?|quer(?:y|ies)|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eisen?|vereisten?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|kriteri(?:um|en)|exigences?|crit[èe]res?|preguntas?|requisitos?|criterios?|controles?)\b|質問|設問|要求事項|要件|確認項目|確認事項|チェック項目|質問事項|項目",
+    Role.QUESTION: r"\b(?:questions?|quer(?:y|ies)|requirements?|statements?|criteri(?:a|on)|controls?|checks?|vra(?:ag|gen)|eis(?:en)?|vereisten?|fragen?|fragentext|anforderung(?:en)?|kontrollfrage|kriteri(?:um|en)|exigences?|crit[èe]res?|preguntas?|requisitos?|criterios?|controles?)\b|質問|設問|要求事項|要件|確認項目|確認事項|チェック項目|質問事項|項目",
     Role.GUIDANCE: r"\b(?:expected testing|testing procedures?|guidance|how to|help|hints?|instructions?|toelichting|hinweise?|erl[äa]uterung|leitfaden|orientation|orientaci[óo]n|indicaciones|instrucciones|explications|consignes|richtlijn|uitleg)\b|説明|解説|手順",
     Role.ANSWER: r"\b(?:responses?|answers?|repl(?:y|ies)|implementation|explanation|evidence|details|justification|comments?|observations?|remediation|antwoord(?:en)?|antwort(?:en)?|r[ée]ponses?|respuestas?|beschrijving|umsetzung|kommentare?|commentaires?|observaciones|comentarios?)\b|回答|記入|対応状況|実施状況",
     Role.NOTES: r"\b(?:notes?|remarks?|opmerkingen?|bemerkungen?|anmerkungen?|remarques?|notas?)\b|備考|コメント",
@@ -301,6 +301,17 @@ def infer(rows: Sequence[Sequence[TableCell]], width: int) -> TableModel | None:
     return _with_roles(t, tuple(header), first, labels, tuple(titles))
 
 
+def _unnamed_over_boxes(labels: dict[int, str], col: int, boxes: int, texts: list[str]) -> bool:
+    """Whether column ``col``'s lowest label (of six words at most) names no role and its cells hold
+    boxes twice or more and at least as often as text: an option's label in words the model does not
+    know (another language's: "Umgesetzt", "En place", "実施済み" over ☐ in each requirement's row, a
+    section's title or a note between them), under a label naming the responses ("Antwort")."""
+    lower = labels.get(col, "").split(" / ")[-1]
+    return (
+        bool(lower.split()) and len(lower.split()) <= 6 and role_of_label(lower) is None and boxes >= max(2, len(texts))
+    )
+
+
 def _with_roles(
     t: _Rows, header: tuple[int, ...], first: int, labels: dict[int, str], titles: tuple[int, ...]
 ) -> TableModel:
@@ -318,7 +329,9 @@ def _with_roles(
         texts = [c.text for c in cells if c.holds is Holds.TEXT]
         if boxes >= max(1, 0.6 * len(cells)) and len(labels.get(col, "").split(" / ")[-1].split()) <= 6:
             roles[col] = Role.OPTION
-        elif named is Role.OPTION and boxes + empty >= 0.6 * len(cells):
+        elif boxes + empty >= 0.6 * len(cells) and (
+            named is Role.OPTION or _unnamed_over_boxes(labels, col, boxes, texts)
+        ):
             roles[col] = Role.OPTION
         elif named is Role.ID or (
             texts and (all(map(is_id_value, texts)) or sum(map(is_id_value, texts)) >= max(2, 0.6 * len(cells)))

@@ -57,7 +57,11 @@ word's column (striped.py). In a ruled form, a **prompt merged down** beside one
 involved …:" beside "☐ QSA performed …" over "☐ QSA provided …") is one question of those boxes, and a
 row of labels ending with ":" right **under a signature's row** ("Merchant Executive Officer Name: |
 Title:") is one field per label (boxes.py ``form_rows``); a lead-in ending with ":" and an instruction in
-brackets ("Signatory(s) confirms: (Select all that apply)") heads the run of boxes under it (lines.py).
+brackets ("Signatory(s) confirms: (Select all that apply)") heads the run of boxes under it (lines.py). In any
+language, **option labels over a column of boxes** are options whatever their words ("Umgesetzt | Nicht
+zutreffend" over ☐: aligned.py, table_model.py), a word broken in a narrow column is joined back
+("Umgeset" / "zt": ruled.py ``unbroken``), and a line filled to its cell's edge is parted from the next
+column's first word by a space wider than its others (striped.py ``_spans``).
 
 **Guidance panels** ("Guidance", "Help", "Hinweis" over a few lines in a drawn box or shaded panel,
 or in a band of their own right of the questions: a web form printed) are no part of any question:

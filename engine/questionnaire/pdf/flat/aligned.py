@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from engine.questionnaire.pdf.flat.asking import asks
 from engine.questionnaire.pdf.flat.boxes import option_words
 from engine.questionnaire.pdf.flat.header import column_role, id_like, leading_id
-from engine.questionnaire.pdf.flat.ruled import Row, Table, inside, joined_ids
+from engine.questionnaire.pdf.flat.ruled import Row, Table, inside, joined_ids, unbroken
 from engine.questionnaire.pdf.layout import Box, PageText, Word, is_glyph
 from engine.questionnaire.table_model import OPTION_WORDS
 
@@ -174,10 +174,13 @@ def _is_option(label: str) -> bool:
 
 def label_role(text: str) -> str | None:
     """A header phrase's role: its column's, an option's, or, for a label of three or four words, its
-    last word's ("PCI DSS Requirement", "Control Question": the noun the words before qualify)."""
+    last word's ("PCI DSS Requirement", "Control Question": the noun the words before qualify); for one
+    of three to five words whose first word names a question column, that one's (the noun a name after
+    it qualifies, where a language puts it first: "Exigence PCI DSS", "Requisito de la PCI DSS")."""
     words = text.split()
     last = column_role(words[-1]) if 2 < len(words) <= 4 else None
-    return column_role(text) or ("option" if _is_option(text) else None) or last
+    first = "question" if 2 < len(words) <= 5 and column_role(words[0]) == "question" else None
+    return column_role(text) or ("option" if _is_option(text) else None) or last or first
 
 
 def _parted(row: _Visual) -> _Visual:
@@ -382,8 +385,10 @@ def _wrapped_options(rows: list[_Visual], r: int) -> tuple[_Visual | None, int]:
     | Not | Not in" / "CCW | Applicab | Place" / "le"): the first of the next six visual rows, close
     one under the other, with two or more phrases right of the header's first column that each begin
     an option's label, the lines under it adding to the phrase they start under (a word broken over
-    lines joined without a space); each joined label an option, each under a header phrase that is
-    no option. As one visual row (its phrases the joined labels) and the visual rows it takes."""
+    lines joined without a space); each joined label an option, or, in any language, each over one box
+    of the first row with boxes under the labels ("Umgesetzt | Umgesetzt mit CCW | Nicht zutreffend" over "☐ ☐ ☐":
+    a column of boxes is an option's whatever its label says), each under a header phrase that is no
+    option. As one visual row (its phrases the joined labels) and the visual rows it takes."""
     head = rows[r]
     pitch = max(head.y1 - head.y0, 1.0)
     last = head.y1
@@ -394,7 +399,7 @@ def _wrapped_options(rows: list[_Visual], r: int) -> tuple[_Visual | None, int]:
         last = row.y1
         if len(row.phrases) < 2:
             continue
-        labels = [[" ".join(w.text for w in p)] for p in row.phrases]
+        labels = [[p] for p in row.phrases]
         end, lowest = k, row
         for nxt in rows[k + 1 : k + 4]:
             if nxt.y0 - lowest.y1 > 0.8 * pitch or nxt.x0(0) <= head.x0(0) + 2:
@@ -406,30 +411,50 @@ def _wrapped_options(rows: list[_Visual], r: int) -> tuple[_Visual | None, int]:
             if None in at:
                 break
             for j, i in enumerate(at):
-                labels[i].append(nxt.text(j))
+                labels[i].append(nxt.phrases[j])
             end, lowest = end + 1, nxt
-        joined = [_joined(parts) for parts in labels]
+        boxed = _boxes_under(row, rows[end + 1 : end + 6])
+        joined = [_joined(parts, boxed) for parts in labels]
         if None in joined or not all(
             (o := _over(head, row.x0(i))) is not None and not _is_option(head.text(o)) for i in range(len(row.phrases))
         ):
             continue
         phrases = tuple(
-            (Word(Box(p[0].box.x0, row.y0, p[-1].box.x1, lowest.y1), text),) for p, text in zip(row.phrases, joined)
+            (Word(Box(parts[0][0].box.x0, row.y0, max(p[-1].box.x1 for p in parts), lowest.y1), text),)
+            for parts, text in zip(labels, joined)
         )
         return _Visual(row.y0, lowest.y1, phrases), end - r
     return None, 0
 
 
-def _joined(parts: list[str]) -> str | None:
+def _boxes_under(labels: _Visual, below: list[_Visual]) -> bool:
+    """Whether the first of the visual rows ``below`` that holds a box to tick (a section's title across
+    the table may come first) holds one under each of the ``labels`` (from the label's start to the
+    next's) and no box elsewhere right of the first label's start."""
+    row = next((b for b in below if any(is_glyph(w.text) for p in b.phrases for w in p)), None)
+    if row is None:
+        return False
+    glyphs = [w for p in row.phrases for w in p if is_glyph(w.text) and w.box.x0 >= labels.x0(0) - 3]
+    starts = [labels.x0(i) - 3 for i in range(len(labels.phrases))] + [float("inf")]
+    return len(glyphs) == len(labels.phrases) and all(
+        sum(a <= w.box.x0 < b for w in glyphs) == 1 for a, b in zip(starts, starts[1:])
+    )
+
+
+def _joined(parts: list[tuple[Word, ...]], boxed: bool = False) -> str | None:
     """A label wrapped over lines, joined: with spaces, or a word broken at a line's end joined
-    without one ("Not Applicab" / "le"); None when neither is an option's label."""
-    spaced = " ".join(parts)
+    without one ("Not Applicab" / "le"); None when neither is an option's label. Over a column of
+    boxes (``boxed``) any label, its lines joined by ruled.py's ``unbroken``."""
+    texts = [" ".join(w.text for w in p) for p in parts]
+    spaced = " ".join(texts)
     if _is_option(spaced):
         return spaced
-    tight = parts[0]
-    for part in parts[1:]:
+    tight = texts[0]
+    for part in texts[1:]:
         tight += part if part[:1].islower() and tight[-1:].isalpha() else f" {part}"
-    return tight if _is_option(tight) else None
+    if _is_option(tight) or not boxed:
+        return tight if _is_option(tight) else None
+    return unbroken(parts)
 
 
 def _over(head: _Visual, x: float) -> int | None:

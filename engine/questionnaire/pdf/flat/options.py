@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from engine.questionnaire.pdf.flat.found import FlatTables, is_mark, marked_option, response_place
 from engine.questionnaire.pdf.flat.header import goes_on, id_like, leading_id, mostly_numbered
-from engine.questionnaire.pdf.flat.ruled import Table, cell_lines, cell_text, inside
+from engine.questionnaire.pdf.flat.ruled import Table, cell_lines, cell_text, cell_words, inside, unbroken
 from engine.questionnaire.pdf.layout import Box, PageText, is_glyph
 from engine.questionnaire.pdf.questions import Found
 from engine.questionnaire.table_model import (
@@ -100,7 +100,8 @@ def option_table(page: int, text: PageText, table: Table, found: list[Found], ma
 
 def _label(text: PageText, cell: Box) -> str:
     """A cell's text, an option's label broken inside a word over lines joined back ("Not Applicab" /
-    "le": a narrow column's header), a label said again in another language on a line of its own one
+    "le": a narrow column's header; in any language, a word broken where it did not fit: ruled.py's
+    ``unbroken``), a label said again in another language on a line of its own one
     label and its translation ("はい" over "Yes": "はい / Yes", as the Word reader reads the cell)."""
     plain = cell_text(text, cell)
     if OPTION_WORDS.match(plain) or not 1 < len(lines := cell_lines(text, cell)) <= 4:
@@ -110,7 +111,11 @@ def _label(text: PageText, cell: Box) -> str:
     tight = lines[0]
     for line in lines[1:]:
         tight += line if line[:1].islower() and tight[-1:].isalpha() else f" {line}"
-    return tight if OPTION_WORDS.match(tight) else plain
+    if OPTION_WORDS.match(tight):
+        return tight
+    words = cell_words(text, cell)
+    joined = unbroken(words) if sum(map(len, words)) <= 6 else plain  # a label's few words, no requirement's
+    return joined if joined != " ".join(lines) else plain
 
 
 def _ticked_rows(

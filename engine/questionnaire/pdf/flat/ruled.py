@@ -7,11 +7,12 @@ the page's horizontal rules cut a table's rows where MuPDF's own rows follow eve
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import pymupdf
 
-from engine.questionnaire.pdf.layout import Box, PageText, Word, wrapped
+from engine.questionnaire.pdf.layout import Box, PageText, Word, cjk, wrapped
 
 
 @dataclass(frozen=True)
@@ -179,8 +180,8 @@ def joined_ids(lines: list[list[Word]]) -> list[list[Word]]:
     return [ws for ws in out if ws]
 
 
-def cell_lines(text: PageText, cell: Box | None) -> list[str]:
-    """The lines of text inside ``cell`` (by each word's centre), an ID wrapped at its dot joined."""
+def cell_words(text: PageText, cell: Box | None) -> list[list[Word]]:
+    """The words inside ``cell`` (by each word's centre) line by line, an ID wrapped at its dot joined."""
     if cell is None:
         return []
     lines = []
@@ -188,7 +189,29 @@ def cell_lines(text: PageText, cell: Box | None) -> list[str]:
         words = [w for w in line.words if cell.x0 <= w.box.cx <= cell.x1 and cell.y0 <= w.box.cy <= cell.y1]
         if words:
             lines.append(words)
-    return [" ".join(w.text for w in ws) for ws in joined_ids(lines)]
+    return joined_ids(lines)
+
+
+def cell_lines(text: PageText, cell: Box | None) -> list[str]:
+    """The lines of text inside ``cell`` (by each word's centre), an ID wrapped at its dot joined."""
+    return [" ".join(w.text for w in ws) for ws in cell_words(text, cell)]
+
+
+def unbroken(lines: Sequence[Sequence[Word]]) -> str:
+    """A label's lines in a narrow column joined: without a space where a word too long for the column
+    was broken at a line's end (the line as wide as the label's widest, the next line going on in lower
+    case, and that word with the next line's first wider than the widest line: "Umgeset" / "zt mit" /
+    "CCW", "Nicht" / "zutreffen" / "d", "Not Applicab" / "le") and between CJK characters ("CCW で" /
+    "実施済み"); elsewhere with a space."""
+    widest = max(line[-1].box.x1 - line[0].box.x0 for line in lines)
+    out = " ".join(w.text for w in lines[0])
+    for before, line in zip(lines, lines[1:]):
+        text = " ".join(w.text for w in line)
+        filled = before[-1].box.x1 - before[0].box.x0 >= widest - 2
+        whole = (before[-1].box.x1 - before[-1].box.x0) + (line[0].box.x1 - line[0].box.x0) > widest + 1
+        broken = filled and whole and text[:1].islower() and out[-1:].isalpha()
+        out += text if broken or (cjk(out[-1]) and cjk(text[0])) else f" {text}"
+    return out
 
 
 def cell_text(text: PageText, cell: Box | None, compact: bool = False) -> str:

@@ -248,8 +248,8 @@ def _cells(edges: list[float], band: Box, words: list[Word]) -> tuple[Box | None
     the span, the rest None): a phrase, words closer than 0.45 of their height, is one cell's line
     even where the edge falls in a space between its words ("(Check one response | for each" over
     the option columns a header's "Response" spans; "PCI DSS | Requirement" over the ID column and
-    the requirement's)."""
-    spans = [(p[0].box.x0, p[-1].box.x1) for row in visual_rows(words) for p in row.phrases]
+    the requirement's), unless parted there by a wider space than its others (:func:`_spans`)."""
+    spans = [span for row in visual_rows(words) for p in row.phrases for span in _spans(p, edges)]
     cells: list[Box | None] = []
     start = 0
     for k in range(1, len(edges)):
@@ -259,6 +259,23 @@ def _cells(edges: list[float], band: Box, words: list[Word]) -> tuple[Box | None
             cells.extend([None] * (k - 1 - start))
             start = k
     return tuple(cells)
+
+
+def _spans(phrase: tuple[Word, ...], edges: list[float]) -> list[tuple[float, float]]:
+    """A phrase's extent, parted where a word starts at a column's start (within 2 pt) after a space
+    half again as wide as the widest of the phrase's other spaces: a cell's line filled to its right
+    edge, printed with little padding, then the next column's first word ("… según | Examinar los
+    registros."), not one phrase across the edge (whose spaces are all alike: "(Check one response for
+    each")."""
+    gaps = [b.box.x0 - a.box.x1 for a, b in zip(phrase, phrase[1:])]
+    out = [(phrase[0].box.x0, phrase[-1].box.x1)]
+    for i, gap in enumerate(gaps):
+        others = gaps[:i] + gaps[i + 1 :]
+        start = phrase[i + 1].box.x0
+        if others and gap > 1.5 * max(others) and any(abs(start - (e + 2)) <= 2 for e in edges[1:-1]):
+            out[-1] = (out[-1][0], phrase[i].box.x1)
+            out.append((start, phrase[-1].box.x1))
+    return out
 
 
 __all__ = ["striped_tables"]
