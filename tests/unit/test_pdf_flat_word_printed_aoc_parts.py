@@ -107,3 +107,18 @@ def test_a_lead_in_with_an_instruction_in_brackets_asks_its_statements(tmp_path,
     choices = q.questions[0].choices
     assert len(choices) == len(STATEMENTS)
     assert all(wf.fold(s).startswith(wf.fold(c).rstrip(".")) for s, c in zip(STATEMENTS, choices))
+
+
+@pytest.mark.parametrize("words", [ENGLISH, GERMAN], ids=["English", "German"])
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_a_prompt_beside_its_boxes_with_horizontal_rules_is_one_question(tmp_path, words, paper):
+    """Printed with horizontal rules only, the prompt's band holds it and the first box beside it, the
+    band under it the second box and the field's label: one question of the two options (main's reader
+    read the table as a header-less one's lines and found none)."""
+    doc = wf.new()
+    doc.add_paragraph("Section 3: Validation and Attestation Details")
+    _part(doc, words)
+    q = wf.printed(tmp_path, doc, "horizontal rules", paper)
+    found = [(wf.fold(x.text).rstrip(":"), tuple(wf.fold(c) for c in x.choices)) for x in q.questions]
+    assert (wf.fold(words["prompt"].rstrip(":")), tuple(wf.fold(o) for o in words["options"])) in found
+    assert not [t for t, _ in found if any(wf.fold(o) in t for o in words["options"])]
