@@ -13,7 +13,11 @@ the first column's. In a row whose phrases cross a column's edge (a title across
 spanning columns, a header's line over the option columns it spans) the cells either side are one.
 Only a table whose first or second row is a header naming a question column ("Question | Guidance |
 Response", "PCI DSS Requirement": aligned.py's ``label_role``) is one: rules under a form's labels (a
-signature block) and a printed web form's panels are no table.
+signature block) and a printed web form's panels are no table. Among a header-less table's rows, runs
+of labels each alone in its row ("Name:") are forms of fields (``_label_forms``), and a prompt ending with
+":" beside a box over rows each starting with a box at that place ("If a QSA was involved … indicate the
+role performed: | ☐ QSA performed testing procedures." over "☐ QSA provided other assistance.") a form of
+two columns read as a ruled form's prompt merged down beside its boxes (``_box_forms``).
 """
 
 from __future__ import annotations
@@ -41,7 +45,10 @@ def striped_tables(text: PageText, drawings: list[dict], ruled: list[Table]) -> 
     for group in _groups(rules):
         for ys in (piece for run in _runs(group, uprights) for piece in _between(text, run, group[0][1], group[0][2])):
             table = _table(text, ys, group[0][1], group[0][2])
-            out.extend([table] if table is not None else _label_forms(text, ys, group[0][1], group[0][2]))
+            if table is None:
+                out += _label_forms(text, ys, group[0][1], group[0][2]) + _box_forms(text, ys, group[0][1], group[0][2])
+            else:
+                out.append(table)
     return out
 
 
@@ -165,6 +172,52 @@ def _label_forms(text: PageText, ys: list[float], x0: float, x1: float) -> list[
             box = Box(x0, run[0].band.y0, x1, run[-1].band.y1)
             out.append(Table(box, tuple(run), tuple((y, x0, x1) for y in ys if box.y0 <= y <= box.y1)))
     return out
+
+
+def _box_forms(text: PageText, ys: list[float], x0: float, x1: float) -> list[Table]:
+    """The prompts beside their boxes among a header-less table's rows, as a ruled form's prompt merged
+    down (boxes.py ``form_rows``): a row whose words are a label ending with ":" at its left and, right
+    of it past a gap, a box starting a phrase ("If a QSA was involved … indicate the role performed: |
+    ☐ QSA performed testing procedures."), with each row right under it whose words all start at that
+    box's place or right of it, a box first ("☐ QSA provided other assistance." / "If selected,
+    describe …:"); each such run of two rows or more a table of two columns parted at the box."""
+    words = [w for w in text.words() if x0 - 2 <= w.box.cx <= x1 + 2 and ys[0] <= w.box.cy <= ys[-1]]
+    bands = [(a, b, [w for w in words if a <= w.box.cy <= b]) for a, b in zip(ys, ys[1:])]
+    out = []
+    for k, (a, b, band) in enumerate(bands):
+        x = _box_beside(band, x0)
+        if x is None:
+            continue
+        run = [(a, b)]
+        for c, d, under in bands[k + 1 :]:
+            lines = visual_rows(under)
+            first = lines[0].phrases[0][0] if lines and lines[0].phrases else None
+            if first is None or not is_glyph(first.text) or abs(first.box.x0 - x) > 2:
+                break
+            if any(w.box.x0 < x - 2 for w in under):
+                break
+            run.append((c, d))
+        if len(run) >= 2:
+            rows = tuple(Row(Box(x0, c, x1, d), (Box(x0, c, x - 2, d), Box(x - 2, c, x1, d))) for c, d in run)
+            box = Box(x0, run[0][0], x1, run[-1][1])
+            out.append(Table(box, rows, tuple((y, x0, x1) for y in ys if box.y0 <= y <= box.y1)))
+    return out
+
+
+def _box_beside(band: list[Word], left: float) -> float | None:
+    """Where a box stands beside a label in a band: the first box starting a phrase right of the
+    band's left (8 pt on), every word either side wholly left or right of it, those left of it a label
+    ending with ":" starting at the left; None where there is none."""
+    phrases = [p for row in visual_rows(band) for p in row.phrases]
+    boxes = [p[0].box.x0 for p in phrases if is_glyph(p[0].text) and p[0].box.x0 > left + 8]
+    if not boxes:
+        return None
+    x = min(boxes)
+    before = [w for w in band if w.box.x1 <= x - 2]
+    if not before or any(w.box.x0 < x - 2 < w.box.x1 for w in band) or min(w.box.x0 for w in before) > left + 8:
+        return None
+    label = " ".join(w.text for w in sorted(before, key=lambda w: (round(w.box.y0), w.box.x0)))
+    return x if re.search(r"[:：]$", label) and len(label.split()) <= 40 else None
 
 
 def _label(rows: list, left: float, top: float, bottom: float) -> str | None:
