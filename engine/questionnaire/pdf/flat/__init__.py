@@ -56,7 +56,8 @@ columns) says nothing of the columns under it, a phrase crossing a column's edge
 word's column (striped.py). In a ruled form, a **prompt merged down** beside one box a row ("If a QSA was
 involved …:" beside "☐ QSA performed …" over "☐ QSA provided …") is one question of those boxes, and a
 row of labels ending with ":" right **under a signature's row** ("Merchant Executive Officer Name: |
-Title:") is one field per label (boxes.py ``form_rows``); a lead-in ending with ":" and an instruction in
+Title:") is one field per label (boxes.py ``form_rows``), and so, with horizontal rules only, is a prompt ending
+with ":" beside a box over rows each starting with a box at that place (striped.py ``_box_forms``); a lead-in ending with ":" and an instruction in
 brackets ("Signatory(s) confirms: (Select all that apply)") heads the run of boxes under it (lines.py). In any
 language, **option labels over a column of boxes** are options whatever their words ("Umgesetzt | Nicht
 zutreffend" over ☐: aligned.py, table_model.py), a word broken in a narrow column is joined back
