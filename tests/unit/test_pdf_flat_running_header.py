@@ -71,4 +71,6 @@ def test_the_table_under_a_running_header_of_two_lines_is_read_whole(tmp_path: P
     questions = read_pdf_questionnaire(_document(tmp_path / "header.pdf")).questions
     texts = [q.text for q in questions]
     assert not any("SECURITY PLAN" in t or "Last Updated" in t for t in texts)
-    assert [t for t in texts if t.startswith("Do you review")] == [f"Do you review access rights {n}?" for n in range(1, 26)]
+    assert [t for t in texts if t.startswith("Do you review")] == [
+        f"Do you review access rights {n}?" for n in range(1, 26)
+    ]

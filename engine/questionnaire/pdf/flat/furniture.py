@@ -10,8 +10,8 @@ SECURITY PLAN … Last Updated: <<Insert date>>"): the row of lines next under a
 (its top nearer the header's bottom than the row is high) is part of it when each of its lines is found
 so on as many pages, at the same height, with the same words, whatever its phrases, down to ``_DEPTH``
 rows. A row that heads columns is not: one whose phrases after its first start where words of two
-lines or more under it start (within five of its heights) is the header row of a table repeated at each
-page's top, the header of the table's columns, and stays one."""
+lines or more under it start (within six of its heights under the header) is the header row of a
+table repeated at each page's top, the header of the table's columns, and stays one."""
 
 from __future__ import annotations
 
