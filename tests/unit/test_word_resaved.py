@@ -238,3 +238,40 @@ def test_a_list_numbered_anew_is_a_list_of_its_own(tmp_path):
     path = save(doc, tmp_path / "restarted.docx")
     q = read_questionnaire(path)
     assert [(x.text, x.existing_answer) for x in q.questions] == [("Name of the account manager", "Jane Smith")]
+
+
+INVENTORY = [  # (level, text): CM-8's items, numbered "(a)" over "(1)" as LibreOffice saves them (drawn by Word too)
+    (0, "Develops and documents an inventory of information system components that:"),
+    (1, "Accurately reflects the current information system;"),
+    (1, "Includes all components within the authorization boundary of the information system;"),
+    (1, "Is at the level of granularity deemed necessary for tracking and reporting; and"),
+    (0, "Reviews and updates the information system component inventory [Assignment: frequency]."),
+]
+
+
+def test_a_numbered_clause_opening_as_a_question_is_its_lead_ins_clause(tmp_path):
+    """An item that opens with an interrogative ("Is at the level …") but ends as a clause of its list
+    (";", "; and") goes on the sentence of its lead-in ("… components that:"): no question, numbered or
+    not (main's reader took "(3) Is at the level …; and" for a numbered question with no place)."""
+    doc = new()
+    (num,) = lettered_lists(doc, 1)
+    add(doc, para(text("CM-8 What is the solution and how is it implemented?")))
+    add(doc, table([[""]]))
+    add(doc, para(text("The organization:")))
+    for level, line in INVENTORY:
+        add(doc, listed(line, num, level))
+    path = save(doc, tmp_path / "inventory.docx")
+    q = read_questionnaire(path)
+    assert [(x.id, x.text) for x in q.questions] == [("CM-8", "What is the solution and how is it implemented?")]
+
+
+def test_an_interrogative_question_ending_as_a_sentence_is_still_asked(tmp_path):
+    """The clause rule keeps a numbered question without a mark that ends as a sentence ("Is the system
+    hosted … ."), answered in the cell under it."""
+    doc = new()
+    (num,) = lettered_lists(doc, 1)
+    add(doc, listed("Is the information system hosted in a FedRAMP authorized data center.", num))
+    add(doc, table([[""]]))
+    path = save(doc, tmp_path / "asked.docx")
+    q = read_questionnaire(path)
+    assert [x.text for x in q.questions] == ["Is the information system hosted in a FedRAMP authorized data center."]
