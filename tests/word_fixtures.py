@@ -198,7 +198,9 @@ def lettered_lists(doc: Document, count: int, restart: bool = False) -> list[str
         f'<w:lvlJc w:val="left"/><w:pPr><w:ind w:left="{1066 + 706 * i}" w:hanging="360"/></w:pPr></w:lvl>'
         for i, fmt in enumerate(("lowerLetter", "decimal"))
     )
-    abstract = element(f'<w:abstractNum w:abstractNumId="91"><w:multiLevelType w:val="multilevel"/>{levels}</w:abstractNum>')
+    abstract = element(
+        f'<w:abstractNum w:abstractNumId="91"><w:multiLevelType w:val="multilevel"/>{levels}</w:abstractNum>'
+    )
     first_num = numbering.find(f"{{{W_NS}}}num")
     if first_num is not None:
         first_num.addprevious(abstract)
