@@ -188,6 +188,31 @@ def box_bullets(doc: Document) -> str:
     return "90"
 
 
+def lettered_lists(doc: Document, count: int, restart: bool = False) -> list[str]:
+    """``count`` lists of one definition, "(a)" over "(1)" (a control's text in the FedRAMP SSP): their
+    numIds, added to the document's numbering part; ``restart`` each begins at (a) again
+    (``w:startOverride``), as Word writes a list numbered anew."""
+    numbering = doc.part.numbering_part.element
+    levels = "".join(
+        f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="(%{i + 1})"/>'
+        f'<w:lvlJc w:val="left"/><w:pPr><w:ind w:left="{1066 + 706 * i}" w:hanging="360"/></w:pPr></w:lvl>'
+        for i, fmt in enumerate(("lowerLetter", "decimal"))
+    )
+    abstract = element(
+        f'<w:abstractNum w:abstractNumId="91"><w:multiLevelType w:val="multilevel"/>{levels}</w:abstractNum>'
+    )
+    first_num = numbering.find(f"{{{W_NS}}}num")
+    if first_num is not None:
+        first_num.addprevious(abstract)
+    else:
+        numbering.append(abstract)
+    ids = [str(100 + n) for n in range(count)]
+    again = '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride>' if restart else ""
+    for num_id in ids:
+        numbering.append(element(f'<w:num w:numId="{num_id}"><w:abstractNumId w:val="91"/>{again}</w:num>'))
+    return ids
+
+
 def listed(t: str, num_id: str, level: int = 0) -> str:
     return f'<w:p><w:pPr><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num_id}"/></w:numPr></w:pPr>{text(t)}</w:p>'
 

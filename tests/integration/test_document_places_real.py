@@ -40,7 +40,7 @@ PINS = {
     "uk_ppn_03-24_standard_selection_questionnaire_flat.pdf": Pin(109, 100, 100, []),
     # the five given a truth last (#55): the closest to unseen files
     "uk_charnwood_borough_council_itt_services_template.docx": Pin(50, 49, 49, []),  # (usable 46 before the truth said its six no-box requests are answered after their paragraphs; p55para: 50, 47, 34, two missed; p55word6: 52; usable 35 before the truth's rule (5) said what its COMPLETED? cells draw)
-    "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": Pin(1016, 994, 987, ["Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "The Enter Information System Abbreviation Choose", "There are currently <number> internal personnel", "Does the ISA collect, maintain, or", "Does the ISA collect, maintain, or", "Has a Privacy Impact Assessment ever", "Is there a Privacy Act System", "The Information System Name system has"]),
+    "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": Pin(1011, 994, 987, ["Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "Organization Name", "Street Address", "Suite/Room/Building", "City, State Zip", "The Enter Information System Abbreviation Choose", "There are currently <number> internal personnel", "Does the ISA collect, maintain, or", "Does the ISA collect, maintain, or", "Has a Privacy Impact Assessment ever", "Is there a Privacy Act System", "The Information System Name system has"]),
     "irs_f13614c_rev10-2025_intake_interview_acroform.pdf": Pin(52, 51, 50, []),
     "openchain_conformance_questionnaire_2.1_de_flat.pdf": Pin(38, 38, 38, []),
     "uk_ccs_rm6264_dps_registration_questionnaire_web_printout.pdf": Pin(154, 151, 151, []),
@@ -49,10 +49,10 @@ PINS = {
 ROUND_TRIPS = {
     "uk_charnwood_borough_council_itt_services_template.docx": (22, 22, 28, 28),
     "uk_british_council_rfp_annex2_supplier_response.docx": (19, 19, 0, 0),
-    "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": (860, 860, 267, 267),
+    "fedramp_ssp_rev4_low_baseline_template_content_controls.docx": (855, 855, 267, 267),  # (p55resave2: 860 before its five numbered clauses "(3) Is at the level …; and" were no questions)
     "pci_dss_v4.0_saq_c-vt.docx": (52, 52, 86, 86),
     "pci_dss_v4.0_aoc_for_saq_b.docx": (31, 31, 21, 21),
-    "fedramp_ssp_template_v2.1_full.docx": (1374, 1374, 667, 667),  # (tests/questionnaire_truth/docx.json's)
+    "fedramp_ssp_template_v2.1_full.docx": (1373, 1373, 667, 667),  # (tests/questionnaire_truth/docx.json's; p55resave2: 1374 before its clause "(a) Have valid access …; and" was no question)
 }
 # fmt: on
 TRUTH = {**truth_places(), **pdf_truth_places()}

@@ -15,6 +15,8 @@ from tests.word_fixtures import (
     SAQ_OPTIONS,
     add,
     element,
+    lettered_lists,
+    listed,
     lo_formcheckbox,
     lo_sdt_checkbox,
     new,
@@ -187,3 +189,89 @@ def test_a_control_wrapping_a_table_moved_into_its_first_cell_is_no_answer_place
         read[form] = [(x.text, x.existing_answer) for x in q.questions]
     assert read["libreoffice"] == read["word"]
     assert not any(answer == "Question" or text.startswith("Question") for text, answer in read["libreoffice"])
+
+
+CONTROL = [  # (level, text): AC-2's items as the FedRAMP SSP writes them, under "The organization:"
+    (0, "Monitors the use of information system accounts;"),
+    (0, "Notifies account managers:"),
+    (1, "When accounts are no longer required;"),
+    (1, "When users are terminated or transferred; and"),
+    (0, "Authorizes access to the information system based on:"),
+    (1, "A valid access authorization;"),
+    (1, "Intended system usage; and"),
+]
+
+
+def test_items_each_saved_with_its_own_list_of_one_definition_are_one_list(tmp_path):
+    """A control's lettered list as LibreOffice saves it, each item naming its own ``w:num`` of the one
+    definition (Word counts them as one list: (a), (b), (1), (2), (c)…), reads as the list Word saved
+    with one ``w:num``: no item a question (main's reader took each item for a list of its own, so
+    "Notifies account managers:" was a label and the item under it its answer)."""
+    read = {}
+    for form in ("word", "libreoffice"):
+        doc = new()
+        nums = lettered_lists(doc, len(CONTROL))
+        add(doc, para(text("AC-2 What is the solution and how is it implemented?")))
+        add(doc, table([[""]]))
+        add(doc, para(text("The organization:")))
+        for n, (level, line) in enumerate(CONTROL):
+            add(doc, listed(line, nums[n] if form == "libreoffice" else nums[0], level))
+        add(doc, para(text("AC-3 What is the solution and how is it implemented?")))
+        add(doc, table([[""]]))
+        path = save(doc, tmp_path / f"{form}.docx")
+        read[form] = [(x.id, x.text, x.existing_answer) for x in read_questionnaire(path).questions]
+    assert [x[:2] for x in read["word"]] == [
+        ("AC-2", "What is the solution and how is it implemented?"),
+        ("AC-3", "What is the solution and how is it implemented?"),
+    ]
+    assert read["libreoffice"] == read["word"]
+
+
+def test_a_list_numbered_anew_is_a_list_of_its_own(tmp_path):
+    """Lists of one definition each numbered anew (``w:startOverride``) stay lists of their own: a label
+    ending a list ("Name:") over the one item of the next list is a label and its answer, as before."""
+    doc = new()
+    first, second = lettered_lists(doc, 2, restart=True)
+    add(doc, listed("Monitors the use of information system accounts;", first))
+    add(doc, listed("Name of the account manager:", first))
+    add(doc, listed("Jane Smith", second))
+    path = save(doc, tmp_path / "restarted.docx")
+    q = read_questionnaire(path)
+    assert [(x.text, x.existing_answer) for x in q.questions] == [("Name of the account manager", "Jane Smith")]
+
+
+INVENTORY = [  # (level, text): CM-8's items, numbered "(a)" over "(1)" as LibreOffice saves them (drawn by Word too)
+    (0, "Develops and documents an inventory of information system components that:"),
+    (1, "Accurately reflects the current information system;"),
+    (1, "Includes all components within the authorization boundary of the information system;"),
+    (1, "Is at the level of granularity deemed necessary for tracking and reporting; and"),
+    (0, "Reviews and updates the information system component inventory [Assignment: frequency]."),
+]
+
+
+def test_a_numbered_clause_opening_as_a_question_is_its_lead_ins_clause(tmp_path):
+    """An item that opens with an interrogative ("Is at the level …") but ends as a clause of its list
+    (";", "; and") goes on the sentence of its lead-in ("… components that:"): no question, numbered or
+    not (main's reader took "(3) Is at the level …; and" for a numbered question with no place)."""
+    doc = new()
+    (num,) = lettered_lists(doc, 1)
+    add(doc, para(text("CM-8 What is the solution and how is it implemented?")))
+    add(doc, table([[""]]))
+    add(doc, para(text("The organization:")))
+    for level, line in INVENTORY:
+        add(doc, listed(line, num, level))
+    path = save(doc, tmp_path / "inventory.docx")
+    q = read_questionnaire(path)
+    assert [(x.id, x.text) for x in q.questions] == [("CM-8", "What is the solution and how is it implemented?")]
+
+
+def test_an_interrogative_question_ending_as_a_sentence_is_still_asked(tmp_path):
+    """The clause rule keeps a numbered question without a mark that ends as a sentence ("Is the system
+    hosted … ."), answered in the cell under it."""
+    doc = new()
+    (num,) = lettered_lists(doc, 1)
+    add(doc, listed("Is the information system hosted in a FedRAMP authorized data center.", num))
+    add(doc, table([[""]]))
+    path = save(doc, tmp_path / "asked.docx")
+    q = read_questionnaire(path)
+    assert [x.text for x in q.questions] == ["Is the information system hosted in a FedRAMP authorized data center."]

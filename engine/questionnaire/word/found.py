@@ -103,9 +103,14 @@ def asks(text: str) -> bool:
 
 def _starts_question(text: str) -> bool:
     """An interrogative opening a sentence ("Does your …", "Heeft u …"); one in lower case goes on
-    from a sentence before it ("… the supplier: shall have and maintain …", "… must destroy this ITT;")."""
+    from a sentence before it ("… the supplier: shall have and maintain …", "… must destroy this ITT;"),
+    and so does one ending as a clause of a list (";", "; and", "; or": a control's "(3) Is at the level
+    of granularity deemed necessary …; and" under "… an inventory … that:")."""
     m = _INTERROGATIVE.match(text)
-    return m is not None and not m.group("verb")[0].islower()
+    return m is not None and not m.group("verb")[0].islower() and not _CLAUSE_END.search(text)
+
+
+_CLAUSE_END = re.compile(r"[;；]\s*(?:(?:and|or|und|oder|et|ou|y|o|en|of)\s*)?$", re.I)
 
 
 _NUMBER_FIRST = re.compile(

@@ -142,6 +142,16 @@ class Numbering:
     def abstract_of(self, num_id: str) -> str | None:
         return self._num[num_id][0] if num_id in self._num else None
 
+    def list_of(self, num_id: str) -> str:
+        """The list a paragraph of ``num_id`` is an item of, as Word numbers it: the lists of one
+        definition (``w:abstractNum``) continue each other's count, so they are one list, whatever
+        the ``w:num`` each item names (LibreOffice saves each item of a list with its own); a
+        ``w:num`` that restarts a level (``w:startOverride``) begins a list of its own."""
+        if num_id not in self._num:
+            return num_id
+        abstract, _, starts = self._num[num_id]
+        return f"num {num_id}" if starts else f"list {abstract}"
+
     def mark(self, num_id: str | None, ilvl: int) -> ListMark | None:
         """The mark of the next paragraph of list ``num_id`` at level ``ilvl`` (counting it)."""
         if not num_id or num_id == "0" or num_id not in self._num:

@@ -103,7 +103,7 @@ class _Para:
     mark: ListMark | None
     heading: int | None
     style: str
-    list_id: str | None = None  # the list it is an item of (its numbering's id), even one Word draws nothing for
+    list_id: str | None = None  # the list it is an item of (Numbering.list_of), even one Word draws nothing for
     inline: Inline | None = None
 
     @property
@@ -202,7 +202,7 @@ def _index(pkg: DocxPackage) -> _Doc:
         style = style_of(p) or (styles.default or "")
         num, ilvl = paragraph_numbering(p, styles)
         mark = numbering.mark(num, ilvl)
-        listed = num if num and num != "0" else None
+        listed = numbering.list_of(num) if num and num != "0" else None
         paras[p] = _Para(p, n, mark, styles.heading_level(style) if style else None, style, listed)
     return _Doc(pkg, styles, paras)
 
@@ -824,7 +824,7 @@ def _question(doc: _Doc, flow: list[etree._Element], i: int, text: str | None = 
         item = doc.paras[flow[j]]
         if not item.line or item.mark is None or item.heading is not None or asks(item.line) or item.read.boxes:
             break
-        if para.mark is not None and item.mark.num_id == para.mark.num_id and item.mark.level <= para.mark.level:
+        if para.mark is not None and item.list_id == para.list_id and item.mark.level <= para.mark.level:
             break
         items.append(item)
         j += 1
