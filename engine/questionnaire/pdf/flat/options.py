@@ -114,7 +114,7 @@ def _label(text: PageText, cell: Box) -> str:
     if OPTION_WORDS.match(tight):
         return tight
     words = cell_words(text, cell)
-    joined = unbroken(words) if sum(map(len, words)) <= 6 else plain  # a label's few words, no requirement's
+    joined = unbroken(words, cell) if sum(map(len, words)) <= 6 else plain  # a label's few words, no requirement's
     return joined if joined != " ".join(lines) else plain
 
 

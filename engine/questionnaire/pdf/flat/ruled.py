@@ -197,17 +197,22 @@ def cell_lines(text: PageText, cell: Box | None) -> list[str]:
     return [" ".join(w.text for w in ws) for ws in cell_words(text, cell)]
 
 
-def unbroken(lines: Sequence[Sequence[Word]]) -> str:
+def unbroken(lines: Sequence[Sequence[Word]], cell: Box | None = None) -> str:
     """A label's lines in a narrow column joined: without a space where a word too long for the column
-    was broken at a line's end (the line as wide as the label's widest, the next line going on in lower
-    case, and that word with the next line's first wider than the widest line: "Umgeset" / "zt mit" /
-    "CCW", "Nicht" / "zutreffen" / "d", "Not Applicab" / "le") and between CJK characters ("CCW で" /
-    "実施済み"); elsewhere with a space."""
+    was broken at a line's end (the line filled to the column's edge, the next line going on in lower
+    case, and that word with the next line's first wider than the label's widest line: "Umgeset" /
+    "zt mit" / "CCW", "Nicht" / "zutreffen" / "d", "Not Applicab" / "le") and between CJK characters
+    ("CCW で" / "実施済み"); elsewhere with a space ("Werden Daten" / "verschlüsselt?": a line that
+    ends a word's width short of its cell's edge was wrapped at a space). The column's edge is the
+    ``cell``'s, less the padding its text keeps on the left (the same on the right), within a line's
+    height; without a cell, the label's widest line's, within 2 pt."""
     widest = max(line[-1].box.x1 - line[0].box.x0 for line in lines)
+    left = min(line[0].box.x0 for line in lines)
+    right = left + widest if cell is None else max(left + widest, cell.x1 - (left - cell.x0))
     out = " ".join(w.text for w in lines[0])
     for before, line in zip(lines, lines[1:]):
         text = " ".join(w.text for w in line)
-        filled = before[-1].box.x1 - before[0].box.x0 >= widest - 2
+        filled = before[-1].box.x1 >= right - (2 if cell is None else before[-1].box.height)
         whole = (before[-1].box.x1 - before[-1].box.x0) + (line[0].box.x1 - line[0].box.x0) > widest + 1
         broken = filled and whole and text[:1].islower() and out[-1:].isalpha()
         out += text if broken or (cjk(out[-1]) and cjk(text[0])) else f" {text}"
