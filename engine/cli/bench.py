@@ -240,10 +240,7 @@ def _word_rewrites(bench) -> None:
         "rule, read back: per rewrite kind, recall / precision / usable before and after, questions read the same",
     )
     p.add_argument("--variants", type=int, default=24, help="rewritten files (default 24)")
-    p.add_argument(
-        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires" / "docx"),
-        help="folder of the shared Word questionnaires (default ../shared/data/questionnaires/docx)",
-    )  # fmt: skip
+    _word_folder(p)
     p.add_argument("--kind", choices=REWRITE_KINDS, help="only the variants that use this rewrite")
     p.add_argument("--keep", help="a folder to keep the rewritten documents in (default: a temporary one)")
     p.add_argument("--no-round-trip", action="store_true", help="skip writing answers and reading them back")
@@ -257,6 +254,14 @@ def _word_rewrites(bench) -> None:
     )
 
 
+def _word_folder(p) -> None:
+    """The ``--folder`` of the shared Word questionnaires, for the benches that rewrite or save them again."""
+    p.add_argument(
+        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires" / "docx"),
+        help="folder of the shared Word questionnaires (default ../shared/data/questionnaires/docx)",
+    )  # fmt: skip
+
+
 def _word_resaved(bench) -> None:
     p = bench.add_parser(
         "word-resaved",
@@ -264,10 +269,7 @@ def _word_resaved(bench) -> None:
         "carried to the saved file by the cells' and paragraphs' texts, read back: recall / precision / usable before "
         "and after the save, the export's check and round trip (skipped without soffice)",
     )
-    p.add_argument(
-        "--folder", default=str(Path("..") / "shared" / "data" / "questionnaires" / "docx"),
-        help="folder of the shared Word questionnaires (default ../shared/data/questionnaires/docx)",
-    )  # fmt: skip
+    _word_folder(p)
     p.add_argument("--saved", help="a folder of the same files already saved (default: save them with soffice)")
     p.add_argument("--file", help="only the files whose name holds this")
     p.add_argument("--keep", help="a folder to keep the saved documents in (default: a temporary one)")
