@@ -122,8 +122,11 @@ def product_arg(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--product", metavar="NAME", help=what)
 
 
-def model_args(p: argparse.ArgumentParser, evidence: bool = True) -> None:
+def model_args(p: argparse.ArgumentParser, evidence: bool = True, no_model: str | None = None) -> None:
+    """--model or --llm-url (or, where ``no_model`` gives its help, --no-model: none at all)."""
     g = p.add_mutually_exclusive_group()
+    if no_model:
+        g.add_argument("--no-model", action="store_true", help=no_model)
     g.add_argument(
         "--model",
         help="a registered model (qwen2.5-coder-1.5b, the default; smollm2-135m, fast "

@@ -14,6 +14,7 @@ from pathlib import Path
 from engine.bench.company_narratives import narratives as company_narratives
 from engine.bench.evaluate import evaluate_questionnaire, leave_one_out
 from engine.bench.library_only import cross_product, profile_rows
+from engine.bench.unasked import Unasked
 from engine.cli import common
 from engine.cli.common import folder_scope_args, folder_scopes, model_args, print_json, product_arg
 from engine.core.config import RETRIEVAL_MODES
@@ -87,7 +88,12 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
         help="retrieval mode or strategy of the drafts (default weighted; "
         "summary: Summary RAG, with the model's summaries)",
     )
-    model_args(p)
+    model_args(
+        p,
+        no_model="draft without the language model (engine/bench/unasked.py): every choice from the answer library "
+        "and every text from the documents' sentences or past answers as shipped, the rows only the model would "
+        "draft left undrafted; minutes instead of hours (the Review-first calibration, docs/confidence.md)",
+    )
     product_arg(
         p, "the product the target is drafted for (default: company-wide, or with --scope-folders the target's folder)"
     )
@@ -112,6 +118,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         limit=args.limit,
         model=args.model,
         llm_url=args.llm_url,
+        generator=Unasked() if args.no_model else None,
         evidence=args.evidence,
         report=args.report,
         embedder=args.embedder,
@@ -135,6 +142,7 @@ def cmd_leave_one_out(args: argparse.Namespace) -> int:
         limit=args.limit,
         model=args.model,
         llm_url=args.llm_url,
+        generator=Unasked() if args.no_model else None,
         evidence=args.evidence,
         reports=args.reports,
         embedder=args.embedder,

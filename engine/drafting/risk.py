@@ -15,7 +15,8 @@ makes: the drafts at or above ``REVIEW_FIRST_RISK``.
 * **Its risk** is the share of wrong choices in that stratum, measured leave-one-out over the
   shared filled questionnaires (each target drafted with the other files as its library and the
   40 PDFs by folder scope: ``python -m engine eval leave-one-out … --all-rows --drafts D.jsonl``,
-  then ``python -m engine.bench.risk D.jsonl``), smoothed towards its parent stratum's
+  ``--no-model`` for the other products' strata, then ``python -m engine.bench.risk D.jsonl
+  --calibration``), smoothed towards its parent stratum's
   (``PRIOR`` choices' worth: "model:high:yes" → "model:high" → "model" → one half), so a stratum
   seen rarely takes mostly its parent's risk and one never seen is not trusted.
   ``CALIBRATION`` holds the counts (wrong, choices) and docs/confidence.md the figures. This
@@ -96,7 +97,8 @@ class Draft(Protocol):
 
 
 # stratum → (wrong choices, choices) on the leave-one-out calibration (module docstring): the other
-# products' strata from the 8 HECVATs drafted without the model's texts (2026-12-02, docs/confidence.md),
+# products' strata from the 8 HECVATs drafted without the model (`eval leave-one-out --no-model … --all-rows
+# --drafts D.jsonl`, then `python -m engine.bench.risk D.jsonl --calibration`; 2026-12-04, docs/confidence.md),
 # the model's own from the last run with the model
 CALIBRATION: dict[str, tuple[int, int]] = {
     "model:high:yes:third_party": (0, 1),
@@ -106,18 +108,18 @@ CALIBRATION: dict[str, tuple[int, int]] = {
     "model:low:yes:third_party": (1, 3),
     "model:mid:yes": (1, 6),
     "model:mid:yes:third_party": (1, 3),
-    "other:agree:1:no:silent": (5, 10),
-    "other:agree:1:no:topic": (14, 29),
+    "other:agree:1:no:silent": (3, 7),
+    "other:agree:1:no:topic": (16, 32),
     "other:agree:1:option:silent": (0, 1),
     "other:agree:1:yes:practice": (0, 62),
     "other:agree:1:yes:quoted": (0, 4),
-    "other:agree:1:yes:silent": (3, 34),
-    "other:agree:1:yes:topic": (16, 65),
+    "other:agree:1:yes:silent": (3, 29),
+    "other:agree:1:yes:topic": (17, 71),
     "other:agree:2-3:yes": (0, 6),
-    "other:agree:4+:no": (4, 38),
+    "other:agree:4+:no": (3, 37),
     "other:agree:4+:yes": (10, 377),
-    "other:disputed:strong": (10, 100),
-    "other:disputed:weak": (14, 59),
+    "other:disputed:strong": (12, 96),
+    "other:disputed:weak": (14, 65),
     "stated": (0, 4),
 }
 REVIEW_FIRST_RISK = 0.05
@@ -188,9 +190,9 @@ def documents_say(draft: Draft) -> str:
     nothing of theirs passed: the model was asked (its text kept or not) or the text was set aside.
     Measured leave-one-out on the two HECVAT Fulls (docs/confidence.md), the questions on the
     company's practice apart (``asks_practice``: 0 wrong in 62): a Yes resting on one other product
-    is wrong 3 times in 34 when the documents are silent and 16 in 65 when they speak of the
+    is wrong 3 times in 29 when the documents are silent and 17 in 71 when they speak of the
     question without saying it (the products differ where the documents name the technology:
-    intrusion detection, backups, encryption modules), 0 in 4 quoted."""
+    intrusion detection, backups, encryption modules), 0 in 4 quoted (2026-12-04)."""
     source = draft.text_source
     if source in _QUOTED_SOURCES:
         return ":quoted"

@@ -278,3 +278,38 @@ def test_leave_one_out_drafts_in_the_summary_mode_when_asked(setup):
         store=str(s["tmp"] / "store"),
     )
     assert default["mode"] == "weighted" and default["summaries"] is None
+
+
+def test_no_model_drafts_from_the_library_and_the_documents_alone(setup, monkeypatch, capsys):
+    """`eval leave-one-out --no-model`: no model is loaded or asked (``make_generator`` fails the
+    test if called: this is about what the evaluation drafts without one); each target's rows come
+    from the other file's answers as shipped, a row the other file left blank stays undrafted, and
+    the drafts file feeds the risk calibration (python -m engine.bench.risk)."""
+    import engine.bench.evaluate as evaluate
+    from engine.bench.risk import main as risk_main
+    from engine.cli.main import main
+
+    def no_loading(*args, **kwargs):
+        raise AssertionError("--no-model loaded a model")
+
+    monkeypatch.setattr(evaluate, "make_generator", no_loading)
+    s = setup
+    partial = filled(s["tmp"] / "partial.xlsx", {q: c for q, c in PAST.items() if q != "BCK-01"}, "Per the handbook")
+    truth_b = s["tmp"] / "truth_b.jsonl"
+    truth_b.write_text("".join(json.dumps({"id": q, "answer": PAST[q]}) + "\n" for q, _ in QUESTIONS))
+    drafts = s["tmp"] / "drafts.jsonl"
+    argv = ["eval", "leave-one-out", "--no-model", "--kb", str(s["docs"]), "--store", str(s["tmp"] / "store")]
+    argv += ["--pair", str(s["target"]), str(s["truth"]), "--pair", str(partial), str(truth_b)]
+    assert main([*argv, "--all-rows", "--drafts", str(drafts), "--json"]) == 0
+    capsys.readouterr()
+    rows = {(r["target"], r["id"]): r for r in map(json.loads, drafts.read_text(encoding="utf-8").splitlines())}
+    on_target = {i: r for (t, i), r in rows.items() if t == "target.xlsx"}
+    assert on_target["ACC-01"]["choice"] == "Yes" and on_target["ACC-01"]["truth"] == "No"  # the other file's Yes
+    assert on_target["ENC-01"]["draft"]["reused"] and on_target["ENC-01"]["from_product"] is None
+    assert on_target["BCK-01"]["status"] == "no_context"  # only the model could have drafted it
+    assert rows[("partial.xlsx", "BCK-01")]["choice"] == "No"  # the target's answer, as partial's library
+    assert risk_main([str(drafts), "--calibration"]) == 0
+    calibration = json.loads(capsys.readouterr().out)["calibration"]
+    assert (
+        sum(n for _, n in calibration.values()) == 7 and sum(w for w, _ in calibration.values()) == 2
+    )  # ACC-01 both ways
