@@ -462,7 +462,9 @@ def measure(
     return results
 
 
-def _default_pairs(root: Path) -> list[tuple[Path, Path]]:
+def hecvat_pairs(root: Path) -> list[tuple[Path, Path]]:
+    """The filled HECVATs of ``root`` (../shared/data/instructure) with their truth files
+    (``_extracted/<name>.jsonl``), in the truth files' order; a truth whose workbook is absent is left out."""
     pairs = []
     for truth in sorted((root / "_extracted").glob("*HECVAT*.jsonl")):
         stem = truth.stem.replace("_-_", " - ").replace("_", " ")
@@ -481,7 +483,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--embedder", default=DEFAULT_EMBEDDER)
     args = parser.parse_args(argv)
     root = Path(args.data) / "instructure"
-    pairs = _default_pairs(root)
+    pairs = hecvat_pairs(root)
     if not pairs:
         print(f"no filled HECVAT with its truth under {root}", file=sys.stderr)
         return 2
@@ -512,6 +514,7 @@ __all__ = [
     "past_answer_drafts",
     "RowTruth",
     "draft_rows",
+    "hecvat_pairs",
     "measure",
     "row_record",
     "rows_html",

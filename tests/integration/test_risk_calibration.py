@@ -22,6 +22,7 @@ import pytest
 
 from engine.bench.evaluate import leave_one_out
 from engine.bench.risk import counts, read
+from engine.bench.rows import hecvat_pairs
 from engine.bench.unasked import Unasked
 from engine.core.scopes import FolderScopes
 from engine.drafting.risk import CALIBRATION
@@ -34,8 +35,7 @@ NOISE_CHOICES, NOISE_WRONG, NOISE_SHARE = 2, 1, 0.05
 
 def test_the_other_products_strata_are_the_drafts_of_today(shared_data: Path, tmp_path: Path):
     root = shared_data / "instructure"
-    truths = sorted((root / "_extracted").glob("*HECVAT*.jsonl"))
-    pairs = [(str(next(root.rglob(t.stem.replace("_", " ") + ".xlsx"))), str(t)) for t in truths]
+    pairs = [(str(q), str(t)) for q, t in hecvat_pairs(root)]
     assert len(pairs) == 8, [Path(q).name for q, _ in pairs]
     kb = sorted(str(p) for p in root.glob("*/*.pdf"))
     drafts = tmp_path / "drafts.jsonl"
