@@ -399,6 +399,7 @@ def evaluate_questionnaire(
     figures.update(
         {
             "target": target_path.name,
+            "generator": generator_name(generator),
             "product": drafter.product,
             "documents": len(base.documents()),
             "library_files": [f.name for f in lib_files],
@@ -581,8 +582,15 @@ def leave_one_out(
         "targets": targets,
         "summary": _loo_summary(targets),
         "library": library,
+        "generator": generator_name(generator),
         "mode": targets[0]["mode"] if targets else mode,
     }
+
+
+def generator_name(generator) -> str:
+    """What wrote the drafts, as the figures name it: the model file, the server's model and address,
+    "no model (--no-model)", or a test's stated fake by its class."""
+    return str(getattr(generator, "name", None) or type(generator).__name__)
 
 
 def _loo_target(figures: dict, report: str | None) -> dict:

@@ -301,7 +301,7 @@ def test_no_model_drafts_from_the_library_and_the_documents_alone(setup, monkeyp
     argv = ["eval", "leave-one-out", "--no-model", "--kb", str(s["docs"]), "--store", str(s["tmp"] / "store")]
     argv += ["--pair", str(s["target"]), str(s["truth"]), "--pair", str(partial), str(truth_b)]
     assert main([*argv, "--all-rows", "--drafts", str(drafts), "--json"]) == 0
-    capsys.readouterr()
+    assert json.loads(capsys.readouterr().out)["generator"] == "no model (--no-model)"  # the figures say so
     rows = {(r["target"], r["id"]): r for r in map(json.loads, drafts.read_text(encoding="utf-8").splitlines())}
     on_target = {i: r for (t, i), r in rows.items() if t == "target.xlsx"}
     assert on_target["ACC-01"]["choice"] == "Yes" and on_target["ACC-01"]["truth"] == "No"  # the other file's Yes
